@@ -1,0 +1,416 @@
+package graph
+
+import (
+	"math"
+	"slices"
+	"sync/atomic"
+)
+
+// edgeRecord is the staging form of an edge (pending, or carried over from
+// a previous CSR during re-finalize).
+type edgeRecord struct {
+	src, dst   NodeID
+	rel        Str
+	weight     float32
+	orig       float32
+	causal     float32
+	strengthen uint16
+	weaken     uint16
+	dir        Direction
+	inhibitory bool
+	flags      uint8
+}
+
+const (
+	flagLTP      = 1 << iota // long-term potentiation applied
+	flagLTD                  // long-term depression applied
+	flagMirror               // reverse copy of a bidirectional edge
+	flagExisting             // came from a previous CSR (learned state wins)
+)
+
+// csr is the compressed sparse row adjacency, forward and reverse.
+type csr struct {
+	offsets    []uint32 // NumNodes+1
+	sources    []NodeID
+	targets    []NodeID
+	weights    []atomicU32 // float32 bits
+	inhibitory []bool
+	relations  []Str
+	directions []Direction
+	causal     []float32
+	mirror     []bool
+
+	plast EdgePlasticity
+
+	revOffsets []uint32 // NumNodes+1
+	revSources []NodeID
+	revEdge    []EdgeIdx
+}
+
+// EdgePlasticity is the per-edge learning state, parallel to the forward
+// edge arrays. The plasticity engine owns writes to it (under its own lock);
+// weights themselves live in the CSR and change only through atomics.
+type EdgePlasticity struct {
+	Original   []float32
+	Strengthen []uint16
+	Weaken     []uint16
+	LTP        []bool
+	LTD        []bool
+}
+
+// Finalize builds the CSR from every staged edge (and, when called again
+// after more nodes or edges were added, from the current CSR as well),
+// computes PageRank and the lookup indexes, and bumps the generation.
+//
+// Bidirectional edges become two forward entries (the second one is a
+// "mirror"). Edges with the same (source, target, relation) collapse into
+// one: an edge that was already in the CSR keeps its learned weight and
+// state; among new edges the largest weight wins.
+func (g *Graph) Finalize() {
+	n := g.NumNodes()
+	old := &g.csr
+	recs := make([]edgeRecord, 0, len(old.targets)+2*len(g.pending))
+	for e := range old.targets {
+		r := edgeRecord{
+			src: old.sources[e], dst: old.targets[e], rel: old.relations[e],
+			weight: math.Float32frombits(old.weights[e].Load()),
+			orig:   old.plast.Original[e], causal: old.causal[e],
+			strengthen: old.plast.Strengthen[e], weaken: old.plast.Weaken[e],
+			dir: old.directions[e], inhibitory: old.inhibitory[e], flags: flagExisting,
+		}
+		if old.plast.LTP[e] {
+			r.flags |= flagLTP
+		}
+		if old.plast.LTD[e] {
+			r.flags |= flagLTD
+		}
+		if old.mirror[e] {
+			r.flags |= flagMirror
+		}
+		recs = append(recs, r)
+	}
+	for _, r := range g.pending {
+		recs = append(recs, r)
+		if r.dir == Bidirectional && r.src != r.dst {
+			m := r
+			m.src, m.dst = r.dst, r.src
+			m.flags |= flagMirror
+			recs = append(recs, m)
+		}
+	}
+	g.pending = nil
+
+	recs = sortAndDedupe(recs, n)
+	g.csr = buildCSR(recs, n)
+	g.computePageRank()
+	g.buildIndexes()
+	g.finalized = true
+	g.dirty = false
+	g.gen++
+}
+
+// better reports whether a should be kept over b for the same triple.
+func better(a, b *edgeRecord) bool {
+	ae, be := a.flags&flagExisting != 0, b.flags&flagExisting != 0
+	if ae != be {
+		return ae
+	}
+	am, bm := a.flags&flagMirror == 0, b.flags&flagMirror == 0
+	if am != bm {
+		return am
+	}
+	return a.weight > b.weight
+}
+
+// sortAndDedupe orders records by (src, dst, rel) with a counting sort on
+// src followed by small per-source sorts, then collapses duplicate triples.
+func sortAndDedupe(recs []edgeRecord, n int) []edgeRecord {
+	count := make([]uint32, n+1)
+	for i := range recs {
+		count[recs[i].src+1]++
+	}
+	for i := 1; i <= n; i++ {
+		count[i] += count[i-1]
+	}
+	sorted := make([]edgeRecord, len(recs))
+	pos := slices.Clone(count[:n])
+	for i := range recs {
+		s := recs[i].src
+		sorted[pos[s]] = recs[i]
+		pos[s]++
+	}
+	out := sorted[:0]
+	for s := 0; s < n; s++ {
+		seg := sorted[count[s]:count[s+1]]
+		if len(seg) > 1 {
+			slices.SortFunc(seg, func(a, b edgeRecord) int {
+				if a.dst != b.dst {
+					return cmpU32(uint32(a.dst), uint32(b.dst))
+				}
+				return cmpU32(uint32(a.rel), uint32(b.rel))
+			})
+		}
+		start := len(out)
+		for i := range seg {
+			r := seg[i]
+			if len(out) > start {
+				last := &out[len(out)-1]
+				if last.dst == r.dst && last.rel == r.rel {
+					keep := *last
+					if better(&r, &keep) {
+						keep = r
+					}
+					if keep.flags&flagExisting == 0 {
+						keep.weight = max(last.weight, r.weight)
+						keep.orig = keep.weight
+					}
+					*last = keep
+					continue
+				}
+			}
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func cmpU32(a, b uint32) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func buildCSR(recs []edgeRecord, n int) csr {
+	m := len(recs)
+	c := csr{
+		offsets:    make([]uint32, n+1),
+		sources:    make([]NodeID, m),
+		targets:    make([]NodeID, m),
+		weights:    make([]atomicU32, m),
+		inhibitory: make([]bool, m),
+		relations:  make([]Str, m),
+		directions: make([]Direction, m),
+		causal:     make([]float32, m),
+		mirror:     make([]bool, m),
+		plast: EdgePlasticity{
+			Original:   make([]float32, m),
+			Strengthen: make([]uint16, m),
+			Weaken:     make([]uint16, m),
+			LTP:        make([]bool, m),
+			LTD:        make([]bool, m),
+		},
+		revOffsets: make([]uint32, n+1),
+		revSources: make([]NodeID, m),
+		revEdge:    make([]EdgeIdx, m),
+	}
+	for i := range recs {
+		r := &recs[i]
+		c.offsets[r.src+1]++
+		c.revOffsets[r.dst+1]++
+		c.sources[i] = r.src
+		c.targets[i] = r.dst
+		c.weights[i].Store(math.Float32bits(r.weight))
+		c.inhibitory[i] = r.inhibitory
+		c.relations[i] = r.rel
+		c.directions[i] = r.dir
+		c.causal[i] = r.causal
+		c.mirror[i] = r.flags&flagMirror != 0
+		c.plast.Original[i] = r.orig
+		c.plast.Strengthen[i] = r.strengthen
+		c.plast.Weaken[i] = r.weaken
+		c.plast.LTP[i] = r.flags&flagLTP != 0
+		c.plast.LTD[i] = r.flags&flagLTD != 0
+	}
+	for i := 1; i <= n; i++ {
+		c.offsets[i] += c.offsets[i-1]
+		c.revOffsets[i] += c.revOffsets[i-1]
+	}
+	// Reverse CSR: iterating edges in forward order keeps each node's incoming
+	// list sorted by source.
+	pos := slices.Clone(c.revOffsets[:n])
+	for e := range recs {
+		d := recs[e].dst
+		c.revSources[pos[d]] = recs[e].src
+		c.revEdge[pos[d]] = EdgeIdx(e)
+		pos[d]++
+	}
+	return c
+}
+
+// --- edge access -----------------------------------------------------------
+
+// OutRange returns the half-open range of node n's outgoing edges.
+func (g *Graph) OutRange(n NodeID) (lo, hi EdgeIdx) {
+	return EdgeIdx(g.csr.offsets[n]), EdgeIdx(g.csr.offsets[n+1])
+}
+
+// InRange returns the half-open range of positions of node n's incoming
+// edges; resolve positions with InSource and InEdge.
+func (g *Graph) InRange(n NodeID) (lo, hi uint32) {
+	return g.csr.revOffsets[n], g.csr.revOffsets[n+1]
+}
+
+// InSource is the source node at a reverse position.
+func (g *Graph) InSource(pos uint32) NodeID { return g.csr.revSources[pos] }
+
+// InEdge is the forward edge at a reverse position.
+func (g *Graph) InEdge(pos uint32) EdgeIdx { return g.csr.revEdge[pos] }
+
+// OutDegree is the number of outgoing CSR entries of n.
+func (g *Graph) OutDegree(n NodeID) int { return int(g.csr.offsets[n+1] - g.csr.offsets[n]) }
+
+// InDegree is the number of incoming CSR entries of n.
+func (g *Graph) InDegree(n NodeID) int { return int(g.csr.revOffsets[n+1] - g.csr.revOffsets[n]) }
+
+// Degree is OutDegree + InDegree.
+func (g *Graph) Degree(n NodeID) int { return g.OutDegree(n) + g.InDegree(n) }
+
+// Source of edge e.
+func (g *Graph) Source(e EdgeIdx) NodeID { return g.csr.sources[e] }
+
+// Target of edge e.
+func (g *Graph) Target(e EdgeIdx) NodeID { return g.csr.targets[e] }
+
+// Relation of edge e (interned).
+func (g *Graph) Relation(e EdgeIdx) Str { return g.csr.relations[e] }
+
+// RelationName of edge e.
+func (g *Graph) RelationName(e EdgeIdx) string { return g.strings.String(g.csr.relations[e]) }
+
+// Inhibitory reports the polarity of edge e.
+func (g *Graph) Inhibitory(e EdgeIdx) bool { return g.csr.inhibitory[e] }
+
+// EdgeDirection of edge e as declared (both copies of a bidirectional edge
+// report Bidirectional).
+func (g *Graph) EdgeDirection(e EdgeIdx) Direction { return g.csr.directions[e] }
+
+// IsMirror reports whether e is the generated reverse copy of a
+// bidirectional edge (snapshots store only the primary copy).
+func (g *Graph) IsMirror(e EdgeIdx) bool { return g.csr.mirror[e] }
+
+// CausalStrength of edge e.
+func (g *Graph) CausalStrength(e EdgeIdx) float32 { return g.csr.causal[e] }
+
+// Weight of edge e (atomic load).
+func (g *Graph) Weight(e EdgeIdx) float32 {
+	return math.Float32frombits(g.csr.weights[e].Load())
+}
+
+// EdgePlasticity exposes the per-edge learning state arrays.
+func (g *Graph) EdgePlasticity() *EdgePlasticity { return &g.csr.plast }
+
+// AtomicMaxWeight raises edge e's weight to v if v is larger (scatter-max),
+// retrying the compare-and-swap at most CASRetryLimit times.
+func (g *Graph) AtomicMaxWeight(e EdgeIdx, v float32) error {
+	if !IsFinite(v) {
+		return ErrNonFinite
+	}
+	slot := g.atomicWeight(e)
+	nb := math.Float32bits(v)
+	for range CASRetryLimit {
+		ob := slot.Load()
+		if math.Float32frombits(ob) >= v {
+			return nil
+		}
+		if slot.CompareAndSwap(ob, nb) {
+			return nil
+		}
+	}
+	return ErrCASExhausted
+}
+
+// AtomicWriteWeight sets edge e's weight to v (the plasticity write),
+// retrying the compare-and-swap at most CASRetryLimit times.
+func (g *Graph) AtomicWriteWeight(e EdgeIdx, v float32) error {
+	_, err := g.UpdateWeight(e, func(float32) float32 { return v })
+	return err
+}
+
+// UpdateWeight applies f to edge e's weight atomically: it reads the current
+// weight, computes f(old), and swaps it in if no one changed it meanwhile,
+// retrying at most CASRetryLimit times. A non-finite result is rejected and
+// leaves the weight unchanged. It returns the weight written.
+func (g *Graph) UpdateWeight(e EdgeIdx, f func(old float32) float32) (float32, error) {
+	slot := g.atomicWeight(e)
+	for range CASRetryLimit {
+		ob := slot.Load()
+		nv := f(math.Float32frombits(ob))
+		if !IsFinite(nv) {
+			return math.Float32frombits(ob), ErrNonFinite
+		}
+		if slot.CompareAndSwap(ob, math.Float32bits(nv)) {
+			return nv, nil
+		}
+	}
+	return g.Weight(e), ErrCASExhausted
+}
+
+// FindEdge returns the edge (source, target, relation), if present.
+func (g *Graph) FindEdge(source, target NodeID, relation Str) (EdgeIdx, bool) {
+	if !g.Valid(source) || !g.Valid(target) {
+		return 0, false
+	}
+	lo, hi := g.OutRange(source)
+	seg := g.csr.targets[lo:hi]
+	i, _ := slices.BinarySearch(seg, target)
+	for j := int(lo) + i; j < int(hi) && g.csr.targets[j] == target; j++ {
+		if g.csr.relations[j] == relation {
+			return EdgeIdx(j), true
+		}
+	}
+	return 0, false
+}
+
+// FindEdgeByName is FindEdge with the relation as a string.
+func (g *Graph) FindEdgeByName(source, target NodeID, relation string) (EdgeIdx, bool) {
+	r, ok := g.strings.Lookup(relation)
+	if !ok {
+		return 0, false
+	}
+	return g.FindEdge(source, target, r)
+}
+
+// EdgesBetween returns every edge source → target (any relation).
+func (g *Graph) EdgesBetween(source, target NodeID) []EdgeIdx {
+	lo, hi := g.OutRange(source)
+	seg := g.csr.targets[lo:hi]
+	i, _ := slices.BinarySearch(seg, target)
+	var out []EdgeIdx
+	for j := int(lo) + i; j < int(hi) && g.csr.targets[j] == target; j++ {
+		out = append(out, EdgeIdx(j))
+	}
+	return out
+}
+
+// Neighbor is one adjacent node as Neighbors reports it.
+type Neighbor struct {
+	Node     NodeID
+	Edge     EdgeIdx
+	Relation string
+	Weight   float32
+	// Incoming is true when the edge runs from Node to the queried node.
+	Incoming bool
+}
+
+// Neighbors lists n's outgoing then incoming neighbours. Engines on hot paths
+// use OutRange/InRange directly; this is the convenient form.
+func (g *Graph) Neighbors(n NodeID) []Neighbor {
+	lo, hi := g.OutRange(n)
+	ilo, ihi := g.InRange(n)
+	out := make([]Neighbor, 0, int(hi-lo)+int(ihi-ilo))
+	for e := lo; e < hi; e++ {
+		out = append(out, Neighbor{Node: g.Target(e), Edge: e, Relation: g.RelationName(e), Weight: g.Weight(e)})
+	}
+	for p := ilo; p < ihi; p++ {
+		e := g.InEdge(p)
+		out = append(out, Neighbor{Node: g.InSource(p), Edge: e, Relation: g.RelationName(e), Weight: g.Weight(e), Incoming: true})
+	}
+	return out
+}
+
+// atomicU32 holds float32 bits; a named type keeps the CSR field readable.
+type atomicU32 = atomic.Uint32

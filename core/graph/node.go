@@ -1,0 +1,104 @@
+package graph
+
+// Node describes a node to add to (or update in) a Graph, and is what
+// Graph.Node returns. Strings here are plain; the graph interns them.
+type Node struct {
+	// ExternalID is the stable identity, e.g. "file::src/auth.py::login".
+	ExternalID string
+	Label      string
+	Type       NodeType
+	Tags       []string
+	// LastModified is a Unix time in seconds (0 = unknown).
+	LastModified float64
+	// ChangeFrequency is in [0, 1]; ingest derives it from git history.
+	ChangeFrequency float32
+	Provenance      Provenance
+}
+
+// Provenance locates a node in its source.
+type Provenance struct {
+	SourcePath string
+	LineStart  uint32
+	LineEnd    uint32
+	Excerpt    string
+	Namespace  string
+	Canonical  bool
+}
+
+// PlasticityNode is the warm-path per-node learning state.
+type PlasticityNode struct {
+	// FireCount counts the queries in which the node was activated.
+	FireCount uint32
+	// LastFired is the Unix time (seconds) of the last activation, 0 = never.
+	LastFired float64
+}
+
+// provenance is the interned, in-graph form of Provenance.
+type provenance struct {
+	sourcePath Str
+	excerpt    Str
+	namespace  Str
+	lineStart  uint32
+	lineEnd    uint32
+	canonical  bool
+}
+
+// NodeStorage holds per-node data as parallel arrays (struct of arrays),
+// grouped by how often queries touch them.
+type NodeStorage struct {
+	// Hot path: touched by every query.
+
+	// Activation is scratch for single-threaded callers that want the last
+	// activation per dimension stored on the graph. Concurrent engines keep
+	// their own per-query buffers instead.
+	Activation [][NumDimensions]float32
+	// PageRank is normalised to [0, 1] (the most central node has 1).
+	PageRank []float32
+
+	// Warm path: plasticity.
+	Plasticity []PlasticityNode
+
+	// Cold path: seed finding, display, export.
+	label           []Str
+	nodeType        []NodeType
+	tags            [][]Str
+	lastModified    []float64
+	changeFrequency []float32
+	prov            []provenance
+	externalID      []string
+}
+
+// Len is the number of nodes.
+func (s *NodeStorage) Len() int { return len(s.label) }
+
+func (s *NodeStorage) grow() {
+	s.Activation = append(s.Activation, [NumDimensions]float32{})
+	s.PageRank = append(s.PageRank, 0)
+	s.Plasticity = append(s.Plasticity, PlasticityNode{})
+	s.label = append(s.label, 0)
+	s.nodeType = append(s.nodeType, 0)
+	s.tags = append(s.tags, nil)
+	s.lastModified = append(s.lastModified, 0)
+	s.changeFrequency = append(s.changeFrequency, 0)
+	s.prov = append(s.prov, provenance{})
+	s.externalID = append(s.externalID, "")
+}
+
+func (s *NodeStorage) clone() NodeStorage {
+	c := NodeStorage{
+		Activation:      append([][NumDimensions]float32(nil), s.Activation...),
+		PageRank:        append([]float32(nil), s.PageRank...),
+		Plasticity:      append([]PlasticityNode(nil), s.Plasticity...),
+		label:           append([]Str(nil), s.label...),
+		nodeType:        append([]NodeType(nil), s.nodeType...),
+		tags:            make([][]Str, len(s.tags)),
+		lastModified:    append([]float64(nil), s.lastModified...),
+		changeFrequency: append([]float32(nil), s.changeFrequency...),
+		prov:            append([]provenance(nil), s.prov...),
+		externalID:      append([]string(nil), s.externalID...),
+	}
+	for i, t := range s.tags {
+		c.tags[i] = append([]Str(nil), t...)
+	}
+	return c
+}
