@@ -1,0 +1,373 @@
+package snapshot
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// BinaryVersion is the version of the binary snapshot layout.
+const BinaryVersion = 1
+
+var (
+	binaryMagic   = [8]byte{'M', '1', 'N', 'D', 'G', 'R', 'P', 'H'}
+	binaryTrailer = [8]byte{'M', '1', 'N', 'D', 'E', 'N', 'D', 0}
+	castagnoli    = crc32.MakeTable(crc32.Castagnoli)
+)
+
+// The binary snapshot holds a finalized graph's arrays verbatim (graph.Raw),
+// so loading skips sorting, deduplication and PageRank:
+//
+//	magic "M1NDGRPH" | version u32 | reserved u32 | sections… |
+//	body length u64 | CRC-32C of everything before it u32 | "M1NDEND\0"
+//
+// Each array section is a u64 element count followed by little-endian data;
+// the string table is a count, a u32 length per string, then the bytes.
+// A truncated or altered file fails the length or checksum test.
+
+type encoder struct{ buf []byte }
+
+func (e *encoder) u32(v uint32) { e.buf = binary.LittleEndian.AppendUint32(e.buf, v) }
+func (e *encoder) u64(v uint64) { e.buf = binary.LittleEndian.AppendUint64(e.buf, v) }
+
+func (e *encoder) u32s(a []uint32) {
+	e.u64(uint64(len(a)))
+	for _, v := range a {
+		e.u32(v)
+	}
+}
+func (e *encoder) f32s(a []float32) {
+	e.u64(uint64(len(a)))
+	for _, v := range a {
+		e.u32(math.Float32bits(v))
+	}
+}
+func (e *encoder) f64s(a []float64) {
+	e.u64(uint64(len(a)))
+	for _, v := range a {
+		e.u64(math.Float64bits(v))
+	}
+}
+func (e *encoder) u16s(a []uint16) {
+	e.u64(uint64(len(a)))
+	for _, v := range a {
+		e.buf = binary.LittleEndian.AppendUint16(e.buf, v)
+	}
+}
+func (e *encoder) bytesOf(n int, at func(int) byte) {
+	e.u64(uint64(n))
+	for i := 0; i < n; i++ {
+		e.buf = append(e.buf, at(i))
+	}
+}
+func (e *encoder) bools(a []bool) {
+	e.bytesOf(len(a), func(i int) byte {
+		if a[i] {
+			return 1
+		}
+		return 0
+	})
+}
+
+// EncodeBinary returns the binary snapshot of a finalized graph.
+func EncodeBinary(g *graph.Graph) ([]byte, error) {
+	r, err := g.ToRaw()
+	if err != nil {
+		return nil, err
+	}
+	e := &encoder{buf: make([]byte, 0, 64+len(r.Targets)*40+len(r.ExternalID)*80)}
+	e.buf = append(e.buf, binaryMagic[:]...)
+	e.u32(BinaryVersion)
+	e.u32(0)
+	e.u64(r.Generation)
+	// String table.
+	e.u64(uint64(len(r.Strings)))
+	for _, s := range r.Strings {
+		e.u32(uint32(len(s)))
+	}
+	for _, s := range r.Strings {
+		e.buf = append(e.buf, s...)
+	}
+	// Nodes.
+	e.u32s(r.ExternalID)
+	e.u32s(r.Label)
+	e.bytesOf(len(r.Type), func(i int) byte { return byte(r.Type[i]) })
+	e.u32s(r.TagOffsets)
+	e.u32s(r.Tags)
+	e.f64s(r.LastModified)
+	e.f32s(r.ChangeFrequency)
+	e.f32s(r.PageRank)
+	e.u32s(r.SourcePath)
+	e.u32s(r.Excerpt)
+	e.u32s(r.Namespace)
+	e.u32s(r.LineStart)
+	e.u32s(r.LineEnd)
+	e.bools(r.Canonical)
+	// Edges.
+	e.u32s(r.Offsets)
+	e.u32s(r.Targets)
+	e.f32s(r.Weights)
+	e.u32s(r.Relations)
+	e.bytesOf(len(r.Directions), func(i int) byte { return byte(r.Directions[i]) })
+	e.bools(r.Inhibitory)
+	e.f32s(r.Causal)
+	e.bools(r.Mirror)
+	e.f32s(r.Original)
+	e.u16s(r.Strengthen)
+	e.u16s(r.Weaken)
+	e.bools(r.LTP)
+	e.bools(r.LTD)
+	// Trailer.
+	body := uint64(len(e.buf))
+	e.u64(body)
+	e.u32(crc32.Checksum(e.buf, castagnoli))
+	e.buf = append(e.buf, binaryTrailer[:]...)
+	return e.buf, nil
+}
+
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) need(n uint64) bool {
+	if d.err != nil {
+		return false
+	}
+	if uint64(len(d.b)) < n {
+		d.err = formatErr("binary snapshot is truncated")
+		return false
+	}
+	return true
+}
+func (d *decoder) u32() uint32 {
+	if !d.need(4) {
+		return 0
+	}
+	v := binary.LittleEndian.Uint32(d.b)
+	d.b = d.b[4:]
+	return v
+}
+func (d *decoder) u64() uint64 {
+	if !d.need(8) {
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(d.b)
+	d.b = d.b[8:]
+	return v
+}
+
+// count reads an element count and checks the remaining bytes can hold it.
+func (d *decoder) count(elem uint64) int {
+	n := d.u64()
+	if d.err == nil && (n > uint64(len(d.b)) || n*elem > uint64(len(d.b))) {
+		d.err = formatErr("binary snapshot section claims %d elements, more than the file holds", n)
+		return 0
+	}
+	return int(n)
+}
+func (d *decoder) u32s() []uint32 {
+	n := d.count(4)
+	if d.err != nil {
+		return nil
+	}
+	out := make([]uint32, n)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint32(d.b[4*i:])
+	}
+	d.b = d.b[4*n:]
+	return out
+}
+func (d *decoder) f32s() []float32 {
+	u := d.u32s()
+	out := make([]float32, len(u))
+	for i, v := range u {
+		out[i] = math.Float32frombits(v)
+	}
+	return out
+}
+func (d *decoder) f64s() []float64 {
+	n := d.count(8)
+	if d.err != nil {
+		return nil
+	}
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(d.b[8*i:]))
+	}
+	d.b = d.b[8*n:]
+	return out
+}
+func (d *decoder) u16s() []uint16 {
+	n := d.count(2)
+	if d.err != nil {
+		return nil
+	}
+	out := make([]uint16, n)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint16(d.b[2*i:])
+	}
+	d.b = d.b[2*n:]
+	return out
+}
+func (d *decoder) raw() []byte {
+	n := d.count(1)
+	if d.err != nil {
+		return nil
+	}
+	out := d.b[:n]
+	d.b = d.b[n:]
+	return out
+}
+func (d *decoder) bools() []bool {
+	r := d.raw()
+	out := make([]bool, len(r))
+	for i, v := range r {
+		if v > 1 {
+			d.err = formatErr("binary snapshot has a boolean byte %d", v)
+			return nil
+		}
+		out[i] = v == 1
+	}
+	return out
+}
+
+// DecodeBinary parses a binary snapshot, verifying its checksum first.
+func DecodeBinary(data []byte) (*graph.Graph, error) {
+	const fixed = 8 + 4 + 4
+	const trailer = 8 + 4 + 8
+	if len(data) < fixed+trailer || !bytes.Equal(data[:8], binaryMagic[:]) {
+		return nil, formatErr("not a binary graph snapshot (missing M1NDGRPH header)")
+	}
+	if v := binary.LittleEndian.Uint32(data[8:]); v != BinaryVersion {
+		return nil, formatErr("binary snapshot version %d is not supported (this build reads version %d)", v, BinaryVersion)
+	}
+	t := data[len(data)-trailer:]
+	if !bytes.Equal(t[12:], binaryTrailer[:]) {
+		return nil, formatErr("binary snapshot is truncated (no end marker)")
+	}
+	body := binary.LittleEndian.Uint64(t)
+	if body != uint64(len(data)-trailer) {
+		return nil, formatErr("binary snapshot length %d does not match its recorded length %d", len(data)-trailer, body)
+	}
+	if crc32.Checksum(data[:len(data)-trailer+8], castagnoli) != binary.LittleEndian.Uint32(t[8:]) {
+		return nil, formatErr("binary snapshot checksum mismatch (file is corrupted)")
+	}
+	d := &decoder{b: data[fixed : len(data)-trailer]}
+	r := &graph.Raw{Generation: d.u64()}
+	ns := d.count(4)
+	if d.err == nil {
+		lens := make([]uint32, ns)
+		total := uint64(0)
+		for i := range lens {
+			lens[i] = d.u32()
+			total += uint64(lens[i])
+		}
+		if d.need(total) {
+			all := string(d.b[:total])
+			d.b = d.b[total:]
+			r.Strings = make([]string, ns)
+			off := uint64(0)
+			for i, l := range lens {
+				r.Strings[i] = all[off : off+uint64(l)]
+				off += uint64(l)
+			}
+		}
+	}
+	r.ExternalID = d.u32s()
+	r.Label = d.u32s()
+	for _, b := range d.raw() {
+		r.Type = append(r.Type, graph.NodeType(b))
+	}
+	r.TagOffsets = d.u32s()
+	r.Tags = d.u32s()
+	r.LastModified = d.f64s()
+	r.ChangeFrequency = d.f32s()
+	r.PageRank = d.f32s()
+	r.SourcePath = d.u32s()
+	r.Excerpt = d.u32s()
+	r.Namespace = d.u32s()
+	r.LineStart = d.u32s()
+	r.LineEnd = d.u32s()
+	r.Canonical = d.bools()
+	r.Offsets = d.u32s()
+	r.Targets = d.u32s()
+	r.Weights = d.f32s()
+	r.Relations = d.u32s()
+	for _, b := range d.raw() {
+		r.Directions = append(r.Directions, graph.Direction(b))
+	}
+	r.Inhibitory = d.bools()
+	r.Causal = d.f32s()
+	r.Mirror = d.bools()
+	r.Original = d.f32s()
+	r.Strengthen = d.u16s()
+	r.Weaken = d.u16s()
+	r.LTP = d.bools()
+	r.LTD = d.bools()
+	if d.err != nil {
+		return nil, d.err
+	}
+	if len(d.b) != 0 {
+		return nil, formatErr("binary snapshot has %d unexpected bytes after the last section", len(d.b))
+	}
+	g, err := graph.FromRaw(r)
+	if err != nil {
+		return nil, formatErr("%v", err)
+	}
+	return g, nil
+}
+
+// SaveBinary writes g atomically to path as a binary snapshot.
+func SaveBinary(g *graph.Graph, path string) error {
+	data, err := EncodeBinary(g)
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, 0o644, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// LoadBinary reads a binary snapshot file.
+func LoadBinary(path string) (*graph.Graph, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	g, err := DecodeBinary(data)
+	if err != nil {
+		return nil, fmtPath(path, err)
+	}
+	return g, nil
+}
+
+// Load reads a snapshot in either format, recognised by its first bytes.
+func Load(path string) (*graph.Graph, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	head := make([]byte, 8)
+	n, _ := io.ReadFull(f, head)
+	f.Close()
+	if n == 8 && bytes.Equal(head, binaryMagic[:]) {
+		return LoadBinary(path)
+	}
+	return LoadJSON(path)
+}
+
+// Save writes g in the format chosen by the file name: ".bin" means binary,
+// anything else JSON.
+func Save(g *graph.Graph, path string) error {
+	if len(path) > 4 && path[len(path)-4:] == ".bin" {
+		return SaveBinary(g, path)
+	}
+	return SaveJSON(g, path)
+}
