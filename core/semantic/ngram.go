@@ -1,0 +1,274 @@
+package semantic
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// TrigramMask keeps the 24 bits of a trigram hash the index uses.
+const TrigramMask = 1<<24 - 1
+
+// maxGramRunes bounds how much of a label is cut into trigrams: labels of
+// documents or long generated names would otherwise dominate build time
+// and memory without adding signal.
+const maxGramRunes = 200
+
+// HashTrigram is the 24-bit FNV-1a hash of gram: 32-bit FNV-1a over its
+// bytes, xor-folded to 24 bits (the folding FNV's authors recommend for
+// widths that are not a power of two, so the high bits are not wasted).
+func HashTrigram(gram string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(gram); i++ {
+		h ^= uint32(gram[i])
+		h *= 16777619
+	}
+	return (h >> 24) ^ (h & TrigramMask)
+}
+
+// AppendTrigrams appends to dst the hash of every trigram of runes in s
+// (with repeats, in order). s should already be lower case. A non-empty s
+// shorter than three runes contributes itself as a single gram, so short
+// names such as "db" or "io" are still indexable.
+func AppendTrigrams(dst []uint32, s string) []uint32 {
+	if s == "" {
+		return dst
+	}
+	// Byte offsets of the last three rune starts.
+	var o [3]int
+	n := 0
+	for i := range s {
+		if n >= maxGramRunes {
+			// Close the last window at this rune boundary.
+			if n >= 3 {
+				dst = append(dst, HashTrigram(s[o[(n-3)%3]:i]))
+			}
+			return dst
+		}
+		if n >= 3 {
+			dst = append(dst, HashTrigram(s[o[(n-3)%3]:i]))
+		}
+		o[n%3] = i
+		n++
+	}
+	if n < 3 {
+		return append(dst, HashTrigram(s))
+	}
+	return append(dst, HashTrigram(s[o[(n-3)%3]:]))
+}
+
+// NgramIndex is a TF-IDF index of label trigrams with an inverted index
+// from trigram hash to the nodes whose label contains it. Query cost is
+// proportional to the postings of the query's trigrams, not to the number
+// of nodes. It is immutable after BuildNgramIndex and safe for concurrent
+// use.
+type NgramIndex struct {
+	n      int
+	gramID map[uint32]uint32 // hash → dense gram id
+	idf    []float32         // per gram id: ln(N/df) + 1
+	maxIDF float32           // idf of a gram no label has
+
+	postOff  []uint32 // per gram id, into postNode/postTF
+	postNode []graph.NodeID
+	postTF   []uint8
+
+	norm     []float32 // per node: L2 norm of its TF-IDF vector
+	distinct []uint16  // per node: number of distinct trigrams
+	lower    []string  // per node: lower-case label
+}
+
+// BuildNgramIndex indexes the labels of every node of g.
+func BuildNgramIndex(g *graph.Graph) *NgramIndex {
+	n := g.NumNodes()
+	x := &NgramIndex{
+		n:        n,
+		gramID:   make(map[uint32]uint32),
+		norm:     make([]float32, n),
+		distinct: make([]uint16, n),
+		lower:    make([]string, n),
+	}
+	// Pass 1: per-node distinct (gram, tf) lists in a flat forward index,
+	// document frequencies per gram.
+	fwdOff := make([]uint32, n+1)
+	var fwdGram []uint32
+	var fwdTF []uint8
+	var df []uint32
+	var buf []uint32
+	for i := 0; i < n; i++ {
+		l := strings.ToLower(g.Label(graph.NodeID(i)))
+		x.lower[i] = l
+		buf = AppendTrigrams(buf[:0], l)
+		slices.Sort(buf)
+		for j := 0; j < len(buf); {
+			k := j
+			for k < len(buf) && buf[k] == buf[j] {
+				k++
+			}
+			id, ok := x.gramID[buf[j]]
+			if !ok {
+				id = uint32(len(df))
+				x.gramID[buf[j]] = id
+				df = append(df, 0)
+			}
+			df[id]++
+			fwdGram = append(fwdGram, id)
+			fwdTF = append(fwdTF, uint8(min(k-j, math.MaxUint8)))
+			j = k
+		}
+		x.distinct[i] = uint16(min(int(uint32(len(fwdGram))-fwdOff[i]), math.MaxUint16))
+		fwdOff[i+1] = uint32(len(fwdGram))
+	}
+	nf := float64(max(n, 1))
+	x.idf = make([]float32, len(df))
+	for id, d := range df {
+		x.idf[id] = float32(math.Log(nf/float64(d)) + 1)
+	}
+	x.maxIDF = float32(math.Log(nf+1) + 1)
+	// Pass 2: postings, grouped by gram, in NodeID order within a gram.
+	x.postOff = make([]uint32, len(df)+1)
+	for id, d := range df {
+		x.postOff[id+1] = x.postOff[id] + d
+	}
+	x.postNode = make([]graph.NodeID, len(fwdGram))
+	x.postTF = make([]uint8, len(fwdGram))
+	pos := slices.Clone(x.postOff[:len(df)])
+	for i := 0; i < n; i++ {
+		var ss float64
+		for e := fwdOff[i]; e < fwdOff[i+1]; e++ {
+			id, tf := fwdGram[e], fwdTF[e]
+			x.postNode[pos[id]] = graph.NodeID(i)
+			x.postTF[pos[id]] = tf
+			pos[id]++
+			w := float64(tf) * float64(x.idf[id])
+			ss += w * w
+		}
+		x.norm[i] = float32(math.Sqrt(ss))
+	}
+	return x
+}
+
+// NumNodes is the number of nodes indexed.
+func (x *NgramIndex) NumNodes() int { return x.n }
+
+// Postings returns the nodes (ascending, each once) whose lower-case label
+// contains the trigram with hash h. Do not modify the result.
+func (x *NgramIndex) Postings(h uint32) []graph.NodeID {
+	id, ok := x.gramID[h&TrigramMask]
+	if !ok {
+		return nil
+	}
+	return x.postNode[x.postOff[id]:x.postOff[id+1]]
+}
+
+// DistinctTrigrams is the number of distinct trigrams in node n's label.
+func (x *NgramIndex) DistinctTrigrams(n graph.NodeID) int { return int(x.distinct[n]) }
+
+// LowerLabel is node n's label in lower case.
+func (x *NgramIndex) LowerLabel(n graph.NodeID) string { return x.lower[n] }
+
+// qgram is one query trigram: dense id (-1 when no label has it) and its
+// TF-IDF weight.
+type qgram struct {
+	id int32
+	w  float32
+}
+
+// queryVector builds the TF-IDF vector of the trigrams of words into dst
+// and returns it with its L2 norm. A gram no label has gets the largest
+// IDF: it is as rare as a gram can be, and counting it keeps a typo'd or
+// foreign query from looking like a perfect match.
+func (x *NgramIndex) queryVector(dst []qgram, words []string) ([]qgram, float32) {
+	var hs []uint32
+	for _, w := range words {
+		hs = AppendTrigrams(hs, w)
+	}
+	slices.Sort(hs)
+	dst = dst[:0]
+	var ss float64
+	for j := 0; j < len(hs); {
+		k := j
+		for k < len(hs) && hs[k] == hs[j] {
+			k++
+		}
+		q := qgram{id: -1, w: float32(k-j) * x.maxIDF}
+		if id, ok := x.gramID[hs[j]]; ok {
+			q = qgram{id: int32(id), w: float32(k-j) * x.idf[id]}
+		}
+		dst = append(dst, q)
+		ss += float64(q.w) * float64(q.w)
+		j = k
+	}
+	return dst, float32(math.Sqrt(ss))
+}
+
+// accumulate adds the dot product of q with every node's TF-IDF vector
+// into acc, recording first touches in touched, then turns the sums into
+// cosines in [0, 1].
+func (x *NgramIndex) accumulate(q []qgram, qnorm float32, acc []float32, touched []graph.NodeID) []graph.NodeID {
+	if qnorm <= 0 {
+		return touched
+	}
+	start := len(touched)
+	for _, g := range q {
+		if g.id < 0 {
+			continue
+		}
+		gw := g.w * x.idf[g.id]
+		lo, hi := x.postOff[g.id], x.postOff[g.id+1]
+		for p := lo; p < hi; p++ {
+			nd := x.postNode[p]
+			if acc[nd] == 0 {
+				touched = append(touched, nd)
+			}
+			acc[nd] += gw * float32(x.postTF[p])
+		}
+	}
+	for _, nd := range touched[start:] {
+		d := qnorm * x.norm[nd]
+		if d > 0 {
+			acc[nd] = graph.Clamp(acc[nd]/d, 0, 1)
+		} else {
+			acc[nd] = 0
+		}
+	}
+	return touched
+}
+
+// Cosine is the TF-IDF cosine similarity between the trigrams of text
+// (lower-cased) and node n's label, in [0, 1].
+func (x *NgramIndex) Cosine(text string, n graph.NodeID) float32 {
+	q, qn := x.queryVector(nil, []string{strings.ToLower(text)})
+	var buf []uint32
+	return x.cosineVec(q, qn, n, &buf)
+}
+
+// cosineVec computes the cosine of a prepared query vector with one node
+// by re-deriving the node's trigrams from its label; buf is reused scratch.
+func (x *NgramIndex) cosineVec(q []qgram, qnorm float32, n graph.NodeID, bufp *[]uint32) float32 {
+	if qnorm <= 0 || x.norm[n] <= 0 {
+		return 0
+	}
+	buf := AppendTrigrams((*bufp)[:0], x.lower[n])
+	*bufp = buf
+	slices.Sort(buf)
+	var dot float32
+	for j := 0; j < len(buf); {
+		k := j
+		for k < len(buf) && buf[k] == buf[j] {
+			k++
+		}
+		id, ok := x.gramID[buf[j]]
+		if ok {
+			for _, g := range q {
+				if g.id == int32(id) {
+					dot += g.w * x.idf[id] * float32(k-j)
+					break
+				}
+			}
+		}
+		j = k
+	}
+	return graph.Clamp(dot/(qnorm*x.norm[n]), 0, 1)
+}
