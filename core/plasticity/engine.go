@@ -1,0 +1,498 @@
+// Package plasticity makes the graph learn: the five-step Hebbian cycle run
+// after every activation, explicit feedback (Learn), query memory and the
+// priming signal it produces, export/import of per-edge learned state,
+// drift reports, and temporary warmup boosts.
+//
+// The cycle, with the spec's defaults (see Params):
+//
+//  1. Hebbian strengthening: every edge whose source and target were both
+//     activated gains lr·act_src·act_tgt (lr 0.08), capped at 3.0.
+//  2. Synaptic decay: every edge whose source was not activated is multiplied
+//     by 1 − 0.005, never below the floor 0.05 (and never raised by it).
+//  3. LTP/LTD: after 5 consecutive strengthen events an edge receives a
+//     one-time +0.15; after 5 consecutive weaken events a one-time −0.15.
+//     A strengthen event resets the weaken streak and vice versa. A weaken
+//     event, in the automatic cycle, is the decay of an edge that led into an
+//     activated node from an inactive one (the signal reached the target,
+//     not through this edge). Edges with neither end activated only decay
+//     passively: they are idle, not refuted, so a query about another topic
+//     does not push them towards LTD. Learn(Wrong) produces weaken events.
+//  4. Homeostasis: when the incoming weights of a node whose incoming
+//     weight grew exceed 5.0 in sum, all of them are scaled by 5.0/sum.
+//  5. Query memory: the query, its seeds and its strongest activated nodes
+//     enter a ring of 1000 records with node frequencies and seed bigrams
+//     (decremented on eviction); Priming turns it into a boost for later
+//     queries that share seeds.
+//
+// Concurrency: weights are written only through graph.UpdateWeight (atomic
+// compare-and-swap), so activations may read the graph while the engine
+// writes. The per-edge counters (graph.EdgePlasticity) and per-node
+// plasticity (graph.NodeStorage.Plasticity) are guarded by the Engine's own
+// mutex; code outside this package that touches them (a snapshot writer)
+// should do so inside Engine.Locked.
+package plasticity
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// Engine runs the plasticity cycle. One Engine serves one session; it takes
+// the graph on every call, so it keeps working when the session swaps in a
+// re-ingested graph (query memory is keyed by external IDs for that reason).
+// All methods are safe for concurrent use.
+type Engine struct {
+	mu  sync.Mutex
+	p   Params
+	mem memory
+	now func() time.Time
+
+	// Scratch, guarded by mu.
+	act          []float32 // per-node activation of the current call
+	mark         []uint32  // per-node stamp (homeostasis set, learn sets)
+	stamp        uint32
+	homeo        []graph.NodeID
+	strengthened []graph.EdgeIdx
+	weakened     []graph.EdgeIdx
+}
+
+// New returns an engine with validated parameters.
+func New(p Params) (*Engine, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return &Engine{p: p, mem: newMemory(p.MemoryCapacity), now: time.Now}, nil
+}
+
+// Params returns the engine's parameters.
+func (e *Engine) Params() Params { return e.p }
+
+// SetClock replaces the engine's clock (tests, replay). Nil restores time.Now.
+func (e *Engine) SetClock(now func() time.Time) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if now == nil {
+		now = time.Now
+	}
+	e.now = now
+}
+
+// Locked runs f while holding the engine's lock, so f may read or write the
+// graph's per-edge plasticity counters consistently with the engine.
+func (e *Engine) Locked(f func()) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	f()
+}
+
+// Query is one activation as the plasticity cycle sees it.
+type Query struct {
+	// Text is the query string (kept in query memory).
+	Text string
+	// Seeds are the seed nodes the query resolved to.
+	Seeds []graph.NodeID
+	// Activated are the activation results (any order). Scores are clamped
+	// to [0, 1]; non-finite scores count as 0. A node listed twice keeps
+	// its largest score.
+	Activated []graph.Scored
+	// Time of the query; zero means the engine's clock.
+	Time time.Time
+}
+
+// UpdateStats reports what one cycle did (the "plasticity" object of the
+// activate response).
+type UpdateStats struct {
+	EdgesStrengthened int `json:"edges_strengthened"`
+	EdgesDecayed      int `json:"edges_decayed"`
+	LTPEvents         int `json:"ltp_events"`
+	LTDEvents         int `json:"ltd_events"`
+	// HomeostaticNodes is the number of nodes whose incoming weights were
+	// scaled down to the ceiling.
+	HomeostaticNodes int `json:"homeostatic_nodes"`
+	// PrimingNodes is the number of nodes query memory primes for this
+	// query's seeds (computed before the query itself is recorded).
+	PrimingNodes int `json:"priming_nodes"`
+	// CASFailures counts weight writes abandoned after CASRetryLimit
+	// contended attempts (the edge keeps its weight).
+	CASFailures int `json:"cas_failures,omitempty"`
+}
+
+// ErrBadNode reports a node ID outside the graph.
+var ErrBadNode = errors.New("node id out of range")
+
+func checkGraph(g *graph.Graph) error {
+	if g == nil {
+		return errors.New("plasticity: nil graph")
+	}
+	if !g.Finalized() {
+		return graph.ErrNotFinalized
+	}
+	return nil
+}
+
+func checkNodes(g *graph.Graph, ids []graph.NodeID) error {
+	for _, id := range ids {
+		if !g.Valid(id) {
+			return fmt.Errorf("%w: %d (graph has %d nodes)", ErrBadNode, id, g.NumNodes())
+		}
+	}
+	return nil
+}
+
+// Update runs the five-step cycle for one activation. It validates its
+// input first and changes nothing on error.
+func (e *Engine) Update(g *graph.Graph, q Query) (UpdateStats, error) {
+	var st UpdateStats
+	if err := checkGraph(g); err != nil {
+		return st, err
+	}
+	if err := checkNodes(g, q.Seeds); err != nil {
+		return st, err
+	}
+	for _, s := range q.Activated {
+		if !g.Valid(s.Node) {
+			return st, fmt.Errorf("%w: activated node %d (graph has %d nodes)", ErrBadNode, s.Node, g.NumNodes())
+		}
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	at := q.Time
+	if at.IsZero() {
+		at = e.now()
+	}
+	e.ensure(g.NumNodes())
+	active := e.loadActivation(q.Activated)
+	defer e.clearActivation(active)
+
+	p := &e.p
+	pl := g.EdgePlasticity()
+	e.strengthened = e.strengthened[:0]
+	e.weakened = e.weakened[:0]
+	e.homeo = e.homeo[:0]
+	e.nextStamp()
+
+	// 1. Hebbian strengthening between co-activated nodes.
+	for _, s := range active {
+		as := e.act[s]
+		lo, hi := g.OutRange(s)
+		for edge := lo; edge < hi; edge++ {
+			t := g.Target(edge)
+			at := e.act[t]
+			if at <= 0 {
+				continue
+			}
+			delta := p.LearningRate * as * at
+			if _, _, ok := e.add(g, edge, delta, &st.CASFailures); !ok {
+				continue
+			}
+			strengthenEvent(pl, edge)
+			e.strengthened = append(e.strengthened, edge)
+			e.addHomeo(t)
+			st.EdgesStrengthened++
+		}
+	}
+
+	// 2. Decay of edges whose source was inactive.
+	factor := 1 - p.DecayRate
+	n := graph.NodeID(g.NumNodes())
+	for s := graph.NodeID(0); s < n; s++ {
+		if e.act[s] > 0 {
+			continue
+		}
+		lo, hi := g.OutRange(s)
+		for edge := lo; edge < hi; edge++ {
+			if e.act[g.Target(edge)] > 0 {
+				weakenEvent(pl, edge)
+				e.weakened = append(e.weakened, edge)
+			}
+			if g.Weight(edge) <= p.WeightFloor {
+				continue
+			}
+			if e.scale(g, edge, factor, &st.CASFailures) {
+				st.EdgesDecayed++
+			}
+		}
+	}
+
+	// 3. LTP / LTD.
+	st.LTPEvents = e.applyLTP(g, e.strengthened, &st.CASFailures)
+	st.LTDEvents = e.applyLTD(g, e.weakened, &st.CASFailures)
+
+	// 4. Homeostatic normalisation of the nodes whose input grew.
+	st.HomeostaticNodes = e.homeostasis(g, &st.CASFailures)
+
+	// Per-node firing statistics.
+	unix := float64(at.UnixNano()) / 1e9
+	ps := g.Nodes().Plasticity
+	for _, id := range active {
+		if ps[id].FireCount < math.MaxUint32 {
+			ps[id].FireCount++
+		}
+		ps[id].LastFired = unix
+	}
+
+	// 5. Query memory (priming is measured before this query is recorded).
+	st.PrimingNodes = len(e.mem.priming(g, q.Seeds, p.PrimingLimit, p.BigramBoost))
+	nodes := make([]graph.Scored, 0, len(active))
+	for _, id := range active {
+		nodes = append(nodes, graph.Scored{Node: id, Score: e.act[id]})
+	}
+	graph.SortScored(nodes)
+	e.mem.record(g, q.Text, q.Seeds, nodes, at, p.MemorySeedsPerQuery, p.MemoryNodesPerQuery)
+	return st, nil
+}
+
+// ensure sizes the per-node scratch.
+func (e *Engine) ensure(n int) {
+	if len(e.act) < n {
+		e.act = append(e.act, make([]float32, n-len(e.act))...)
+	}
+	if len(e.mark) < n {
+		e.mark = append(e.mark, make([]uint32, n-len(e.mark))...)
+	}
+}
+
+func (e *Engine) nextStamp() {
+	e.stamp++
+	if e.stamp == 0 {
+		clear(e.mark)
+		e.stamp = 1
+	}
+}
+
+// loadActivation writes activations above the threshold into e.act and
+// returns the active nodes in NodeID order.
+func (e *Engine) loadActivation(list []graph.Scored) []graph.NodeID {
+	var active []graph.NodeID
+	for _, s := range list {
+		v := graph.Clamp(s.Score, 0, 1)
+		if v <= e.p.ActiveThreshold {
+			continue
+		}
+		if e.act[s.Node] == 0 {
+			active = append(active, s.Node)
+		}
+		e.act[s.Node] = max(e.act[s.Node], v)
+	}
+	slices.Sort(active)
+	return active
+}
+
+func (e *Engine) clearActivation(active []graph.NodeID) {
+	for _, id := range active {
+		e.act[id] = 0
+	}
+}
+
+func (e *Engine) addHomeo(n graph.NodeID) {
+	if e.mark[n] != e.stamp {
+		e.mark[n] = e.stamp
+		e.homeo = append(e.homeo, n)
+	}
+}
+
+// add raises an edge by delta, capped at WeightCap. It reports the old and
+// new weight and whether the write happened.
+func (e *Engine) add(g *graph.Graph, edge graph.EdgeIdx, delta float32, casFail *int) (old, nw float32, ok bool) {
+	limit := e.p.WeightCap
+	nw, err := g.UpdateWeight(edge, func(w float32) float32 {
+		old = w
+		return min(w+delta, limit)
+	})
+	if err != nil {
+		*casFail++
+		return old, old, false
+	}
+	return old, nw, true
+}
+
+// sub lowers an edge by delta after multiplying it by factor, floored at
+// WeightFloor; it never raises a weight that was already below the floor.
+// It reports whether the weight changed.
+func (e *Engine) sub(g *graph.Graph, edge graph.EdgeIdx, factor, delta float32, casFail *int) (old, nw float32, ok bool) {
+	floor := e.p.WeightFloor
+	nw, err := g.UpdateWeight(edge, func(w float32) float32 {
+		old = w
+		v := max(w*factor-delta, floor)
+		return min(v, w)
+	})
+	if err != nil {
+		*casFail++
+		return old, old, false
+	}
+	return old, nw, nw != old
+}
+
+// scale multiplies an edge by factor (floored, never raised) and reports
+// whether it changed.
+func (e *Engine) scale(g *graph.Graph, edge graph.EdgeIdx, factor float32, casFail *int) bool {
+	_, _, ok := e.sub(g, edge, factor, 0, casFail)
+	return ok
+}
+
+func strengthenEvent(pl *graph.EdgePlasticity, e graph.EdgeIdx) {
+	if pl.Strengthen[e] < math.MaxUint16 {
+		pl.Strengthen[e]++
+	}
+	pl.Weaken[e] = 0
+}
+
+func weakenEvent(pl *graph.EdgePlasticity, e graph.EdgeIdx) {
+	if pl.Weaken[e] < math.MaxUint16 {
+		pl.Weaken[e]++
+	}
+	pl.Strengthen[e] = 0
+}
+
+// applyLTP grants the one-time bonus to listed edges whose strengthen streak
+// reached the threshold. Targets that gain weight join the homeostasis set.
+func (e *Engine) applyLTP(g *graph.Graph, edges []graph.EdgeIdx, casFail *int) int {
+	pl := g.EdgePlasticity()
+	n := 0
+	for _, edge := range edges {
+		if pl.LTP[edge] || pl.Strengthen[edge] < e.p.LTPThreshold {
+			continue
+		}
+		if _, _, ok := e.add(g, edge, e.p.LTPBonus, casFail); !ok {
+			continue
+		}
+		pl.LTP[edge] = true
+		e.addHomeo(g.Target(edge))
+		n++
+	}
+	return n
+}
+
+// applyLTD applies the one-time penalty to listed edges whose weaken streak
+// reached the threshold.
+func (e *Engine) applyLTD(g *graph.Graph, edges []graph.EdgeIdx, casFail *int) int {
+	pl := g.EdgePlasticity()
+	n := 0
+	for _, edge := range edges {
+		if pl.LTD[edge] || pl.Weaken[edge] < e.p.LTDThreshold {
+			continue
+		}
+		e.sub(g, edge, 1, e.p.LTDPenalty, casFail)
+		pl.LTD[edge] = true
+		n++
+	}
+	return n
+}
+
+// homeostasis scales the incoming weights of every node in e.homeo whose
+// incoming sum exceeds the ceiling. It returns the number of nodes scaled.
+func (e *Engine) homeostasis(g *graph.Graph, casFail *int) int {
+	slices.Sort(e.homeo)
+	scaled := 0
+	ceiling := float64(e.p.HomeostaticCeiling)
+	for _, n := range e.homeo {
+		lo, hi := g.InRange(n)
+		sum := 0.0
+		for pos := lo; pos < hi; pos++ {
+			sum += float64(g.Weight(g.InEdge(pos)))
+		}
+		if sum <= ceiling {
+			continue
+		}
+		factor := float32(ceiling / sum)
+		for pos := lo; pos < hi; pos++ {
+			e.scale(g, g.InEdge(pos), factor, casFail)
+		}
+		scaled++
+	}
+	return scaled
+}
+
+// Priming returns the nodes query memory associates with seeds: nodes that
+// appeared in remembered queries sharing seeds with these, weighted by the
+// seed overlap (Jaccard, raised by shared seed bigrams) and by how strongly
+// they were activated or confirmed there (a Learn(Wrong) record counts
+// negatively). Scores are in (0, 1], sorted, seeds excluded, at most
+// Params.PrimingLimit nodes.
+func (e *Engine) Priming(g *graph.Graph, seeds []graph.NodeID) ([]graph.Scored, error) {
+	if err := checkGraph(g); err != nil {
+		return nil, err
+	}
+	if err := checkNodes(g, seeds); err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.mem.priming(g, seeds, e.p.PrimingLimit, e.p.BigramBoost), nil
+}
+
+// MemoryStats summarises query memory.
+type MemoryStats struct {
+	Records       int `json:"records"`
+	Capacity      int `json:"capacity"`
+	DistinctNodes int `json:"distinct_nodes"`
+	SeedBigrams   int `json:"seed_bigrams"`
+}
+
+// MemoryStats reports the size of query memory.
+func (e *Engine) MemoryStats() MemoryStats {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return MemoryStats{Records: e.mem.size, Capacity: len(e.mem.ring), DistinctNodes: len(e.mem.freq), SeedBigrams: len(e.mem.bigrams)}
+}
+
+// NodeFrequency is the number of remembered queries (and feedback records)
+// in which the node with this external ID appears.
+func (e *Engine) NodeFrequency(externalID string) int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return int(e.mem.freq[externalID])
+}
+
+// Bigram is a pair of seeds (external IDs, A < B) with the number of
+// remembered queries in which both were seeds.
+type Bigram struct {
+	A     string `json:"a"`
+	B     string `json:"b"`
+	Count int    `json:"count"`
+}
+
+// TopBigrams returns the n most frequent seed bigrams (count descending,
+// then lexicographic).
+func (e *Engine) TopBigrams(n int) []Bigram {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make([]Bigram, 0, len(e.mem.bigrams))
+	for k, c := range e.mem.bigrams {
+		out = append(out, Bigram{A: k[0], B: k[1], Count: int(c)})
+	}
+	slices.SortFunc(out, func(a, b Bigram) int {
+		if a.Count != b.Count {
+			return b.Count - a.Count
+		}
+		if a.A != b.A {
+			if a.A < b.A {
+				return -1
+			}
+			return 1
+		}
+		if a.B < b.B {
+			return -1
+		} else if a.B > b.B {
+			return 1
+		}
+		return 0
+	})
+	if n >= 0 && len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+// ResetMemory forgets every remembered query.
+func (e *Engine) ResetMemory() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.mem = newMemory(e.p.MemoryCapacity)
+}

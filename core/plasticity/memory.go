@@ -1,0 +1,187 @@
+package plasticity
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// memNode is a node remembered in a record with its weight: its activation
+// in the query, 1.0 for a node confirmed by Learn(Correct), 0.5 for
+// Learn(Partial), −1.0 for a node rejected by Learn(Wrong).
+type memNode struct {
+	key string // external ID
+	w   float32
+}
+
+type memRecord struct {
+	query string
+	seeds []string // external IDs, sorted, unique
+	nodes []memNode
+	at    time.Time
+}
+
+// memory is the query-memory ring. Keys are external IDs so that memory
+// survives a re-ingest that renumbers nodes.
+type memory struct {
+	ring    []memRecord
+	next    int // slot the next record goes to
+	size    int
+	freq    map[string]int32
+	bigrams map[[2]string]int32
+	// seedSlots maps a seed to the ring slots whose record has it as a seed.
+	seedSlots map[string][]int32
+}
+
+func newMemory(capacity int) memory {
+	return memory{
+		ring:      make([]memRecord, capacity),
+		freq:      map[string]int32{},
+		bigrams:   map[[2]string]int32{},
+		seedSlots: map[string][]int32{},
+	}
+}
+
+// seedKeys returns the sorted unique external IDs of seeds, at most limit
+// (limit ≤ 0: no limit); the first seeds given win when capping.
+func seedKeys(g *graph.Graph, seeds []graph.NodeID, limit int) []string {
+	out := make([]string, 0, len(seeds))
+	for _, s := range seeds {
+		k := g.ExternalID(s)
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+			if limit > 0 && len(out) == limit {
+				break
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// record adds a query to the ring, evicting the oldest record when full.
+// nodes must be sorted strongest first; at most maxNodes are kept.
+func (m *memory) record(g *graph.Graph, query string, seeds []graph.NodeID, nodes []graph.Scored, at time.Time, maxSeeds, maxNodes int) {
+	rec := memRecord{query: strings.Clone(query), seeds: seedKeys(g, seeds, maxSeeds), at: at}
+	for _, s := range nodes {
+		if len(rec.nodes) == maxNodes {
+			break
+		}
+		rec.nodes = append(rec.nodes, memNode{key: g.ExternalID(s.Node), w: s.Score})
+	}
+	m.push(rec)
+}
+
+func (m *memory) push(rec memRecord) {
+	slot := m.next
+	if m.size == len(m.ring) {
+		m.evict(slot)
+	} else {
+		m.size++
+	}
+	m.ring[slot] = rec
+	for _, n := range rec.nodes {
+		m.freq[n.key]++
+	}
+	for i, a := range rec.seeds {
+		m.seedSlots[a] = append(m.seedSlots[a], int32(slot))
+		for _, b := range rec.seeds[i+1:] {
+			m.bigrams[[2]string{a, b}]++
+		}
+	}
+	m.next = (slot + 1) % len(m.ring)
+}
+
+// evict removes the record in slot from every count and index.
+func (m *memory) evict(slot int) {
+	old := &m.ring[slot]
+	for _, n := range old.nodes {
+		if m.freq[n.key]--; m.freq[n.key] <= 0 {
+			delete(m.freq, n.key)
+		}
+	}
+	for i, a := range old.seeds {
+		list := m.seedSlots[a]
+		if j := slices.Index(list, int32(slot)); j >= 0 {
+			list = slices.Delete(list, j, j+1)
+		}
+		if len(list) == 0 {
+			delete(m.seedSlots, a)
+		} else {
+			m.seedSlots[a] = list
+		}
+		for _, b := range old.seeds[i+1:] {
+			k := [2]string{a, b}
+			if m.bigrams[k]--; m.bigrams[k] <= 0 {
+				delete(m.bigrams, k)
+			}
+		}
+	}
+	*old = memRecord{}
+}
+
+// priming computes the priming signal for seeds (see Engine.Priming).
+func (m *memory) priming(g *graph.Graph, seeds []graph.NodeID, limit int, bigramBoost float32) []graph.Scored {
+	if len(seeds) == 0 || m.size == 0 {
+		return nil
+	}
+	qs := seedKeys(g, seeds, 0)
+	// Shared seeds per slot, visited in a deterministic order.
+	shared := map[int32][]string{}
+	for _, s := range qs {
+		for _, slot := range m.seedSlots[s] {
+			shared[slot] = append(shared[slot], s)
+		}
+	}
+	if len(shared) == 0 {
+		return nil
+	}
+	slots := make([]int32, 0, len(shared))
+	for s := range shared {
+		slots = append(slots, s)
+	}
+	slices.Sort(slots)
+
+	score := map[string]float64{}
+	total := 0.0
+	for _, slot := range slots {
+		rec := &m.ring[slot]
+		sh := shared[slot]
+		jac := float64(len(sh)) / float64(len(qs)+len(rec.seeds)-len(sh))
+		mult := 1.0
+		for i, a := range sh { // sh is sorted because qs is
+			for _, b := range sh[i+1:] {
+				if m.bigrams[[2]string{a, b}] >= 2 {
+					mult += float64(bigramBoost)
+				}
+			}
+		}
+		rw := jac * min(mult, 2)
+		total += rw
+		for _, n := range rec.nodes {
+			score[n.key] += rw * float64(n.w)
+		}
+	}
+	if total <= 0 {
+		return nil
+	}
+	out := make([]graph.Scored, 0, len(score))
+	for k, v := range score {
+		s := graph.Clamp(float32(v/total), 0, 1)
+		if s < 1e-3 || slices.Contains(qs, k) {
+			continue
+		}
+		id, ok := g.Lookup(k)
+		if !ok {
+			continue
+		}
+		out = append(out, graph.Scored{Node: id, Score: s})
+	}
+	graph.SortScored(out)
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out
+}

@@ -1,0 +1,118 @@
+package plasticity
+
+import (
+	"fmt"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// Spec defaults (the "Constants reference" of the Hebbian plasticity chapter).
+const (
+	DefaultLearningRate       = float32(0.08)
+	DefaultDecayRate          = float32(0.005)
+	DefaultLTPThreshold       = 5
+	DefaultLTDThreshold       = 5
+	DefaultLTPBonus           = float32(0.15)
+	DefaultLTDPenalty         = float32(0.15)
+	DefaultHomeostaticCeiling = float32(5.0)
+	DefaultMemoryCapacity     = 1000
+)
+
+// Params configures an Engine. Start from DefaultParams and change fields;
+// New validates them.
+type Params struct {
+	// LearningRate scales the Hebbian delta: lr · act_src · act_tgt. (0, 1].
+	LearningRate float32
+	// DecayRate is the per-query multiplicative decay of edges whose source
+	// was inactive: w · (1 − DecayRate). (0, 1].
+	DecayRate float32
+	// LTPThreshold / LTDThreshold are the numbers of consecutive strengthen /
+	// weaken events after which the one-time bonus / penalty applies. ≥ 1.
+	LTPThreshold uint16
+	LTDThreshold uint16
+	// LTPBonus / LTDPenalty are the one-time weight changes. ≥ 0.
+	LTPBonus   float32
+	LTDPenalty float32
+	// HomeostaticCeiling bounds the sum of a node's incoming weights; above
+	// it every incoming weight is scaled by ceiling/sum. > 0.
+	HomeostaticCeiling float32
+	// WeightFloor and WeightCap bound every weight this engine writes
+	// (0 < floor ≤ cap).
+	WeightFloor float32
+	WeightCap   float32
+	// ActiveThreshold: a node whose activation is above it counts as
+	// activated ("fired") for the cycle. [0, 1).
+	ActiveThreshold float32
+	// MemoryCapacity is the size of the query-memory ring. ≥ 1.
+	MemoryCapacity int
+	// MemoryNodesPerQuery caps the activated nodes remembered per query (the
+	// strongest first) and MemorySeedsPerQuery the seeds, which bounds the
+	// memory (and its bigram table: at most s·(s−1)/2 pairs per record).
+	MemoryNodesPerQuery int
+	MemorySeedsPerQuery int
+	// PrimingLimit caps the nodes returned by Priming (and counted as
+	// priming_nodes by Update). ≥ 1.
+	PrimingLimit int
+	// BigramBoost raises the weight of a remembered query for each seed pair
+	// it shares with the new query that has co-occurred in at least two
+	// remembered queries (the multiplier is capped at 2). ≥ 0.
+	BigramBoost float32
+}
+
+// DefaultParams returns the spec's defaults.
+func DefaultParams() Params {
+	return Params{
+		LearningRate:        DefaultLearningRate,
+		DecayRate:           DefaultDecayRate,
+		LTPThreshold:        DefaultLTPThreshold,
+		LTDThreshold:        DefaultLTDThreshold,
+		LTPBonus:            DefaultLTPBonus,
+		LTDPenalty:          DefaultLTDPenalty,
+		HomeostaticCeiling:  DefaultHomeostaticCeiling,
+		WeightFloor:         graph.WeightFloor,
+		WeightCap:           graph.WeightCap,
+		ActiveThreshold:     0.01,
+		MemoryCapacity:      DefaultMemoryCapacity,
+		MemoryNodesPerQuery: 50,
+		MemorySeedsPerQuery: 16,
+		PrimingLimit:        50,
+		BigramBoost:         0.25,
+	}
+}
+
+// Validate reports the first invalid field.
+func (p Params) Validate() error {
+	if _, err := graph.UnitInterval("learning_rate", p.LearningRate); err != nil {
+		return err
+	}
+	if _, err := graph.UnitInterval("decay_rate", p.DecayRate); err != nil {
+		return err
+	}
+	if p.LTPThreshold < 1 || p.LTDThreshold < 1 {
+		return fmt.Errorf("ltp_threshold and ltd_threshold must be ≥ 1, got %d and %d", p.LTPThreshold, p.LTDThreshold)
+	}
+	for _, f := range []struct {
+		name string
+		v    float32
+	}{{"ltp_bonus", p.LTPBonus}, {"ltd_penalty", p.LTDPenalty}, {"bigram_boost", p.BigramBoost}} {
+		if !graph.IsFinite(f.v) || f.v < 0 {
+			return fmt.Errorf("%s must be a finite number ≥ 0, got %v", f.name, f.v)
+		}
+	}
+	if _, err := graph.Positive("homeostatic_ceiling", p.HomeostaticCeiling); err != nil {
+		return err
+	}
+	if _, err := graph.Positive("weight_floor", p.WeightFloor); err != nil {
+		return err
+	}
+	if !graph.IsFinite(p.WeightCap) || p.WeightCap < p.WeightFloor {
+		return fmt.Errorf("weight_cap must be finite and ≥ weight_floor (%v), got %v", p.WeightFloor, p.WeightCap)
+	}
+	if !graph.IsFinite(p.ActiveThreshold) || p.ActiveThreshold < 0 || p.ActiveThreshold >= 1 {
+		return fmt.Errorf("active_threshold must be in [0, 1), got %v", p.ActiveThreshold)
+	}
+	if p.MemoryCapacity < 1 || p.MemoryNodesPerQuery < 1 || p.MemorySeedsPerQuery < 1 || p.PrimingLimit < 1 {
+		return fmt.Errorf("memory_capacity, memory_nodes_per_query, memory_seeds_per_query and priming_limit must be ≥ 1")
+	}
+	return nil
+}
