@@ -110,9 +110,9 @@ func TestImportClampsAndMatches(t *testing.T) {
 	e := newEngine(t)
 	nan := float32(math.NaN())
 	st, err := e.ImportState(g, []SynapticState{
-		{SourceLabel: "n:a", TargetLabel: "n:b", Relation: "imports", OriginalWeight: 0.5, CurrentWeight: 10},   // clamped to cap
-		{SourceLabel: "n:b", TargetLabel: "n:c", Relation: "imports", OriginalWeight: 0.4, CurrentWeight: nan},  // → original
-		{SourceLabel: "a", TargetLabel: "c", Relation: "imports", OriginalWeight: 0.5, CurrentWeight: -1},       // by label, clamped to floor
+		{SourceLabel: "n:a", TargetLabel: "n:b", Relation: "imports", OriginalWeight: 0.5, CurrentWeight: 10},  // clamped to cap
+		{SourceLabel: "n:b", TargetLabel: "n:c", Relation: "imports", OriginalWeight: 0.4, CurrentWeight: nan}, // → original
+		{SourceLabel: "a", TargetLabel: "c", Relation: "imports", OriginalWeight: 0.5, CurrentWeight: -1},      // by label, clamped to floor
 		{SourceLabel: "n:a", TargetLabel: "n:zzz", Relation: "imports", OriginalWeight: 0.5, CurrentWeight: 1}, // unmatched
 		{SourceLabel: "c", TargetLabel: "a", Relation: "calls", OriginalWeight: 0.5, CurrentWeight: 1},         // unmatched relation
 		{SourceLabel: "n:c", TargetLabel: "n:a", Relation: "imports", OriginalWeight: float32(math.Inf(1)), CurrentWeight: float32(math.Inf(-1)), LTDApplied: true},
