@@ -272,3 +272,55 @@ func (x *NgramIndex) cosineVec(q []qgram, qnorm float32, n graph.NodeID, bufp *[
 	}
 	return graph.Clamp(dot/(qnorm*x.norm[n]), 0, 1)
 }
+
+// TokenIndex maps each identifier part of a label (SplitIdentifier, purely
+// numeric parts left out) to the nodes whose label has it. It answers
+// "which labels contain the word login" without touching the trigram
+// postings, which is what synonym expansion needs: a synonym either is one
+// of a name's words or it is not, and a query can expand into a dozen of
+// them.
+type TokenIndex struct {
+	post   map[string][]graph.NodeID
+	nparts []uint8
+}
+
+// BuildTokenIndex indexes the identifier parts of every label of g.
+func BuildTokenIndex(g *graph.Graph) *TokenIndex {
+	n := g.NumNodes()
+	t := &TokenIndex{post: map[string][]graph.NodeID{}, nparts: make([]uint8, n)}
+	for i := 0; i < n; i++ {
+		parts := SplitIdentifier(g.Label(graph.NodeID(i)))
+		k := 0
+		for _, p := range parts {
+			if isNumeric(p) {
+				continue
+			}
+			k++
+			t.post[p] = append(t.post[p], graph.NodeID(i))
+		}
+		t.nparts[i] = uint8(min(k, math.MaxUint8))
+	}
+	return t
+}
+
+func isNumeric(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// Nodes returns the nodes (ascending) whose label has the lower-case word
+// w as an identifier part. Do not modify the result.
+func (t *TokenIndex) Nodes(w string) []graph.NodeID { return t.post[w] }
+
+// Has reports whether node n's label has the word w as a part.
+func (t *TokenIndex) Has(n graph.NodeID, w string) bool {
+	_, ok := slices.BinarySearch(t.post[w], n)
+	return ok
+}
+
+// NumParts is the number of (non-numeric) identifier parts of n's label.
+func (t *TokenIndex) NumParts(n graph.NodeID) int { return int(t.nparts[n]) }

@@ -15,8 +15,8 @@ package semantic
 
 import (
 	"fmt"
+	"math"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -112,6 +112,7 @@ func (o Options) Validate() error {
 // concurrent queries; per-query scratch comes from a pool.
 type Index struct {
 	Ngram    *NgramIndex
+	Tokens   *TokenIndex
 	Cooc     *CoOccurrence
 	Synonyms *SynonymExpander
 
@@ -121,7 +122,8 @@ type Index struct {
 }
 
 type scratch struct {
-	acc, syn []float32
+	acc      []float32
+	syn      []uint8
 	touched  []graph.NodeID
 	synTouch []graph.NodeID
 	q        []qgram
@@ -147,6 +149,7 @@ func New(g *graph.Graph, o Options) (*Index, error) {
 	}
 	ix := &Index{
 		Ngram:    BuildNgramIndex(g),
+		Tokens:   BuildTokenIndex(g),
 		Cooc:     BuildCoOccurrence(g, o),
 		Synonyms: syn,
 		opts:     o,
@@ -154,7 +157,7 @@ func New(g *graph.Graph, o Options) (*Index, error) {
 	}
 	n := g.NumNodes()
 	ix.pool.New = func() any {
-		return &scratch{acc: make([]float32, n), syn: make([]float32, n)}
+		return &scratch{acc: make([]float32, n), syn: make([]uint8, n)}
 	}
 	return ix, nil
 }
@@ -191,10 +194,19 @@ func (ix *Index) expansions(words []string) []string {
 	return out
 }
 
+// synonymScore is the score of a node whose label has matched of the
+// query's synonym expansions among its nparts words: SynonymWeight × the
+// cosine between the set of matched words and the label's word set.
+func (ix *Index) synonymScore(matched, nparts int) float32 {
+	if matched == 0 || nparts == 0 {
+		return 0
+	}
+	return ix.opts.SynonymWeight * graph.Clamp(float32(float64(matched)/math.Sqrt(float64(nparts))), 0, 1)
+}
+
 // lexical fills sc.acc with each touched node's lexical score — the
-// trigram cosine with the query, or SynonymWeight × the best cosine with
-// a synonym of one of its words, whichever is larger — and returns the
-// touched nodes.
+// trigram TF-IDF cosine with the query, or its synonym score, whichever is
+// larger — and returns the touched nodes.
 func (ix *Index) lexical(sc *scratch, words []string) []graph.NodeID {
 	var qn float32
 	sc.q, qn = ix.Ngram.queryVector(sc.q, words)
@@ -203,22 +215,29 @@ func (ix *Index) lexical(sc *scratch, words []string) []graph.NodeID {
 		return sc.touched
 	}
 	for _, e := range ix.expansions(words) {
-		sc.q, qn = ix.Ngram.queryVector(sc.q, []string{e})
-		sc.synTouch = ix.Ngram.accumulate(sc.q, qn, sc.syn, sc.synTouch[:0])
-		for _, nd := range sc.synTouch {
-			v := ix.opts.SynonymWeight * sc.syn[nd]
-			sc.syn[nd] = 0
-			if v <= 0 {
-				continue
+		for _, nd := range ix.Tokens.Nodes(e) {
+			if sc.syn[nd] == 0 {
+				sc.synTouch = append(sc.synTouch, nd)
 			}
-			if sc.acc[nd] == 0 {
-				sc.touched = append(sc.touched, nd)
-				sc.acc[nd] = v
-			} else if v > sc.acc[nd] {
-				sc.acc[nd] = v
+			if sc.syn[nd] < math.MaxUint8 {
+				sc.syn[nd]++
 			}
 		}
 	}
+	for _, nd := range sc.synTouch {
+		v := ix.synonymScore(int(sc.syn[nd]), ix.Tokens.NumParts(nd))
+		sc.syn[nd] = 0
+		if v <= 0 {
+			continue
+		}
+		if sc.acc[nd] == 0 {
+			sc.touched = append(sc.touched, nd)
+			sc.acc[nd] = v
+		} else if v > sc.acc[nd] {
+			sc.acc[nd] = v
+		}
+	}
+	sc.synTouch = sc.synTouch[:0]
 	return sc.touched
 }
 
@@ -304,10 +323,11 @@ func (ix *Index) Query(text string, topK int) []graph.Scored {
 }
 
 // ScoreNodes writes into out[i] the lexical score of nodes[i] for text:
-// the trigram TF-IDF cosine, or SynonymWeight × the best cosine with a
-// synonym of one of the query's words, whichever is larger. It is the
-// per-candidate form of Query's phase 1, used to re-rank seeds; out must
-// be at least as long as nodes.
+// the trigram TF-IDF cosine, or the synonym score (SynonymWeight × how much
+// of the label's words are synonyms of the query's), whichever is larger.
+// It is the per-candidate form of Query's phase 1, used to re-rank seeds;
+// its cost depends on len(nodes), not on the graph. out must be at least as
+// long as nodes.
 func (ix *Index) ScoreNodes(text string, nodes []graph.NodeID, out []float32) {
 	words := Words(text)
 	for i := range nodes {
@@ -318,21 +338,23 @@ func (ix *Index) ScoreNodes(text string, nodes []graph.NodeID, out []float32) {
 	}
 	sc := ix.pool.Get().(*scratch)
 	defer ix.release(sc)
-	q, qn := ix.Ngram.queryVector(nil, words)
+	var qn float32
+	sc.q, qn = ix.Ngram.queryVector(sc.q, words)
+	var exp []string
+	if ix.opts.SynonymWeight > 0 {
+		exp = ix.expansions(words)
+	}
 	for i, nd := range nodes {
-		if int(nd) < ix.Ngram.n {
-			out[i] = ix.Ngram.cosineVec(q, qn, nd, &sc.buf)
+		if int(nd) >= ix.Ngram.n {
+			continue
 		}
-	}
-	if ix.opts.SynonymWeight <= 0 {
-		return
-	}
-	for _, e := range ix.expansions(words) {
-		q, qn = ix.Ngram.queryVector(q, []string{strings.ToLower(e)})
-		for i, nd := range nodes {
-			if int(nd) < ix.Ngram.n {
-				out[i] = max(out[i], ix.opts.SynonymWeight*ix.Ngram.cosineVec(q, qn, nd, &sc.buf))
+		out[i] = ix.Ngram.cosineVec(sc.q, qn, nd, &sc.buf)
+		matched := 0
+		for _, e := range exp {
+			if ix.Tokens.Has(nd, e) {
+				matched++
 			}
 		}
+		out[i] = max(out[i], ix.synonymScore(min(matched, math.MaxUint8), ix.Tokens.NumParts(nd)))
 	}
 }

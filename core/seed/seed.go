@@ -1,0 +1,536 @@
+// Package seed turns a query into seed nodes: the nodes whose names, tags
+// or paths match the query, each with a relevance in (0, 1] that becomes
+// its starting activation.
+//
+// Every query word (and, for identifiers such as "getUserName",
+// "session_pool.py", "os.path.join" or "src/auth/login.py", every part of
+// it) is matched against a pre-built index by a cascade of rules:
+//
+//	exact label (case- and separator-insensitive)  1.0
+//	prefix (either way, e.g. "auth" ↔ "authentication")  0.9
+//	tag (equal, or a prefix either way)             0.85
+//	substring                                       0.8
+//	fuzzy trigram similarity s >= 0.3               0.7 × s
+//
+// A node keeps the best rule that matched. Multi-word queries combine word
+// scores as BestWeight·max + (1−BestWeight)·mean. FindSemantic re-ranks
+// the candidates with the semantic index (0.6 cascade / 0.4 semantic).
+// Results are capped at 200 and ordered by relevance, then NodeID.
+package seed
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/semantic"
+)
+
+// Match names the cascade rule that gave a seed its relevance.
+type Match uint8
+
+// Cascade rules, weakest first.
+const (
+	MatchNone Match = iota
+	MatchFuzzy
+	MatchSubstring
+	MatchTag
+	MatchPrefix
+	MatchExact
+	// MatchSemantic marks a seed found by the semantic index alone, when no
+	// rule of the cascade matched anything (FindSemantic's fallback).
+	MatchSemantic
+)
+
+func (m Match) String() string {
+	switch m {
+	case MatchFuzzy:
+		return "fuzzy"
+	case MatchSubstring:
+		return "substring"
+	case MatchTag:
+		return "tag"
+	case MatchPrefix:
+		return "prefix"
+	case MatchExact:
+		return "exact"
+	case MatchSemantic:
+		return "semantic"
+	}
+	return "none"
+}
+
+// Seed is one node a query starts from.
+type Seed struct {
+	Node graph.NodeID
+	// Relevance is in (0, 1]; it is the seed's initial activation.
+	Relevance float32
+	// Match is the strongest rule that matched one of the query's words.
+	Match Match
+}
+
+// Scored converts seeds to the graph.Scored form the engines consume.
+func Scored(seeds []Seed) []graph.Scored {
+	out := make([]graph.Scored, len(seeds))
+	for i, s := range seeds {
+		out[i] = graph.Scored{Node: s.Node, Score: s.Relevance}
+	}
+	return out
+}
+
+// sortedKeys is a list of (key, node) pairs sorted by key then node, for
+// equal-key and prefix range lookups by binary search.
+type sortedKeys struct {
+	keys  []string
+	nodes []graph.NodeID
+}
+
+func buildKeys(pairs []keyPair) sortedKeys {
+	slices.SortFunc(pairs, func(a, b keyPair) int {
+		if c := strings.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return int(a.node) - int(b.node)
+	})
+	pairs = slices.CompactFunc(pairs, func(a, b keyPair) bool { return a == b })
+	s := sortedKeys{keys: make([]string, len(pairs)), nodes: make([]graph.NodeID, len(pairs))}
+	for i, p := range pairs {
+		s.keys[i], s.nodes[i] = p.key, p.node
+	}
+	return s
+}
+
+type keyPair struct {
+	key  string
+	node graph.NodeID
+}
+
+func (s *sortedKeys) equalRange(k string) []graph.NodeID {
+	lo, _ := slices.BinarySearch(s.keys, k)
+	hi := lo
+	for hi < len(s.keys) && s.keys[hi] == k {
+		hi++
+	}
+	return s.nodes[lo:hi]
+}
+
+func (s *sortedKeys) prefixRange(p string) []graph.NodeID {
+	lo, _ := slices.BinarySearch(s.keys, p)
+	hi := lo + sortSearch(len(s.keys)-lo, func(i int) bool { return !strings.HasPrefix(s.keys[lo+i], p) })
+	return s.nodes[lo:hi]
+}
+
+// sortSearch is sort.Search without the import: the first i in [0, n)
+// for which f is true, or n.
+func sortSearch(n int, f func(int) bool) int {
+	lo, hi := 0, n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if !f(m) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// Finder finds seeds in one graph generation. Building it indexes every
+// label, stem, tag and file path once; queries then touch only matching
+// nodes. Safe for concurrent use.
+type Finder struct {
+	g    *graph.Graph
+	gen  graph.Generation
+	ng   *semantic.NgramIndex
+	sem  *semantic.Index
+	opts Options
+	stop map[string]bool
+
+	labels sortedKeys // Compact(label)
+	stems  sortedKeys // Compact(label without file extension), when different
+	tags   sortedKeys // Compact(tag)
+	paths  sortedKeys // lower-case source path of file-like nodes and its '/' suffixes
+
+	pool sync.Pool // *scratch
+}
+
+// NewFinder indexes a finalized graph. sem may be nil: FindSemantic then
+// behaves like Find, and the finder builds its own trigram index; when sem
+// is given its trigram index is shared.
+func NewFinder(g *graph.Graph, sem *semantic.Index, o Options) (*Finder, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	if !g.Finalized() {
+		return nil, graph.ErrNotFinalized
+	}
+	f := &Finder{g: g, gen: g.Generation(), sem: sem, opts: o, stop: map[string]bool{}}
+	if sem != nil && sem.Generation() == g.Generation() && sem.Ngram.NumNodes() == g.NumNodes() {
+		f.ng = sem.Ngram
+	} else {
+		f.ng = semantic.BuildNgramIndex(g)
+		f.sem = nil
+	}
+	sw := o.Stopwords
+	if sw == nil {
+		sw = DefaultStopwords()
+	}
+	for _, w := range sw {
+		f.stop[strings.ToLower(w)] = true
+	}
+	n := g.NumNodes()
+	var labels, stems, tags, paths []keyPair
+	labels = make([]keyPair, 0, n)
+	for i := 0; i < n; i++ {
+		id := graph.NodeID(i)
+		lower := f.ng.LowerLabel(id)
+		c := semantic.Compact(lower)
+		if c != "" {
+			labels = append(labels, keyPair{c, id})
+		}
+		if st := semantic.StripExtension(lower); st != lower {
+			if cs := semantic.Compact(st); cs != "" && cs != c {
+				stems = append(stems, keyPair{cs, id})
+			}
+		}
+		for _, t := range g.TagStrs(id) {
+			if ct := semantic.Compact(g.Strings().String(t)); ct != "" {
+				tags = append(tags, keyPair{ct, id})
+			}
+		}
+		switch g.Type(id) {
+		case graph.File, graph.Directory, graph.Module:
+			if p := g.SourcePath(id); p != "" {
+				lp := strings.ToLower(strings.ReplaceAll(p, "\\", "/"))
+				paths = append(paths, keyPair{lp, id})
+				for j := 0; j < len(lp)-1; j++ {
+					if lp[j] == '/' {
+						paths = append(paths, keyPair{lp[j+1:], id})
+					}
+				}
+			}
+		}
+	}
+	f.labels, f.stems, f.tags, f.paths = buildKeys(labels), buildKeys(stems), buildKeys(tags), buildKeys(paths)
+	f.pool.New = func() any {
+		return &scratch{
+			term: newAccum(n), part: newAccum(n), word: newAccum(n), q: newAccum(n),
+			shared: make([]uint16, n),
+		}
+	}
+	return f, nil
+}
+
+// Generation is the graph generation the finder indexes.
+func (f *Finder) Generation() graph.Generation { return f.gen }
+
+// Options returns the finder's parameters.
+func (f *Finder) Options() Options { return f.opts }
+
+// accum is a sparse view over dense per-node arrays: values, a second sum
+// value, the match rule, and the list of touched nodes for cheap reset.
+type accum struct {
+	v, sum  []float32
+	k       []Match
+	touched []graph.NodeID
+}
+
+func newAccum(n int) accum {
+	return accum{v: make([]float32, n), sum: make([]float32, n), k: make([]Match, n)}
+}
+
+func (a *accum) touch(n graph.NodeID) {
+	if a.k[n] == MatchNone {
+		a.touched = append(a.touched, n)
+	}
+}
+
+// setMax records score s by rule m for node n when it beats what n has.
+func (a *accum) setMax(n graph.NodeID, s float32, m Match) {
+	if s <= 0 {
+		return
+	}
+	a.touch(n)
+	if s > a.v[n] || (s == a.v[n] && m > a.k[n]) {
+		a.v[n], a.k[n] = s, m
+	}
+}
+
+func (a *accum) reset() {
+	for _, n := range a.touched {
+		a.v[n], a.sum[n], a.k[n] = 0, 0, MatchNone
+	}
+	a.touched = a.touched[:0]
+}
+
+type scratch struct {
+	term, part, word, q accum
+	shared              []uint16
+	sharedTouched       []graph.NodeID
+	grams               []uint32
+	cand                []graph.Scored
+}
+
+// evalTerm runs the cascade for one lower-case term into a. The rules run
+// strongest first; once enough nodes matched, the weaker substring and
+// fuzzy rules are skipped, because none of their matches could outrank
+// the ones already found for this term. That is what keeps a common word
+// on a large graph (a prefix of 15,000 labels) from also walking the
+// trigram postings of a third of the graph.
+func (f *Finder) evalTerm(t string, enough int, sc *scratch, a *accum) {
+	o := &f.opts
+	ct := semantic.Compact(t)
+	if ct != "" {
+		clen := utf8.RuneCountInString(ct)
+		for _, n := range f.labels.equalRange(ct) {
+			a.setMax(n, o.Exact, MatchExact)
+		}
+		for _, n := range f.stems.equalRange(ct) {
+			a.setMax(n, o.Exact, MatchExact)
+		}
+		if clen >= 2 {
+			for _, n := range f.labels.prefixRange(ct) {
+				a.setMax(n, o.Prefix, MatchPrefix)
+			}
+			for _, n := range f.stems.prefixRange(ct) {
+				a.setMax(n, o.Prefix, MatchPrefix)
+			}
+		}
+		for _, n := range f.tags.equalRange(ct) {
+			a.setMax(n, o.Tag, MatchTag)
+		}
+		if clen >= o.MinStemLen {
+			for _, n := range f.tags.prefixRange(ct) {
+				a.setMax(n, o.Tag, MatchTag)
+			}
+		}
+		// The other way round: a label stem or tag that is a prefix of the
+		// term ("auth.py" and tag "auth" for "authentication").
+		runes := 0
+		for i := range ct {
+			if runes >= o.MinStemLen && i < len(ct) {
+				p := ct[:i]
+				for _, n := range f.labels.equalRange(p) {
+					a.setMax(n, o.Prefix, MatchPrefix)
+				}
+				for _, n := range f.stems.equalRange(p) {
+					a.setMax(n, o.Prefix, MatchPrefix)
+				}
+				for _, n := range f.tags.equalRange(p) {
+					a.setMax(n, o.Tag, MatchTag)
+				}
+			}
+			runes++
+		}
+	}
+	if strings.ContainsRune(t, '/') {
+		for _, n := range f.paths.equalRange(strings.Trim(t, "/")) {
+			a.setMax(n, o.Exact, MatchExact)
+		}
+	}
+	if len(a.touched) < enough && utf8.RuneCountInString(t) >= 3 {
+		f.substringAndFuzzy(t, enough, sc, a)
+	}
+}
+
+// minFuzzyGrams is the fewest distinct trigrams a term and a label need
+// for a fuzzy match.
+const minFuzzyGrams = 3
+
+// substringAndFuzzy finds labels containing t (candidates: the postings of
+// t's rarest trigram, confirmed with strings.Contains) and labels whose
+// trigram set is similar to t's (cosine of the sets, counted through the
+// postings of every trigram of t).
+func (f *Finder) substringAndFuzzy(t string, enough int, sc *scratch, a *accum) {
+	o := &f.opts
+	sc.grams = semantic.AppendTrigrams(sc.grams[:0], t)
+	slices.Sort(sc.grams)
+	grams := slices.Compact(sc.grams)
+	var rarest []graph.NodeID
+	for i, h := range grams {
+		if p := f.ng.Postings(h); i == 0 || len(p) < len(rarest) {
+			rarest = p
+		}
+	}
+	if len(grams) > 0 {
+		for _, n := range rarest {
+			if strings.Contains(f.ng.LowerLabel(n), t) {
+				a.setMax(n, o.Substring, MatchSubstring)
+			}
+		}
+	}
+	if len(a.touched) >= enough || len(grams) < minFuzzyGrams {
+		return
+	}
+	for _, h := range grams {
+		for _, n := range f.ng.Postings(h) {
+			if sc.shared[n] == 0 {
+				sc.sharedTouched = append(sc.sharedTouched, n)
+			}
+			sc.shared[n]++
+		}
+	}
+	// Similarity over fewer than minFuzzyGrams trigrams on either side is
+	// noise, not a typo: "new" would be 50 % similar to "newton".
+	tg := float64(len(grams))
+	for _, n := range sc.sharedTouched {
+		dn := f.ng.DistinctTrigrams(n)
+		sim := float32(float64(sc.shared[n]) / math.Sqrt(tg*float64(max(dn, 1))))
+		sc.shared[n] = 0
+		if sim >= o.FuzzyThreshold && dn >= minFuzzyGrams {
+			a.setMax(n, o.FuzzyScale*graph.Clamp(sim, 0, 1), MatchFuzzy)
+		}
+	}
+	sc.sharedTouched = sc.sharedTouched[:0]
+}
+
+// words returns the query's words without stopwords (all of them when
+// every word is a stopword) and without one-letter words when longer
+// ones exist.
+func (f *Finder) words(query string) []string {
+	all := semantic.Words(query)
+	var out []string
+	for _, w := range all {
+		if !f.stop[w] && utf8.RuneCountInString(w) > 1 {
+			out = append(out, w)
+		}
+	}
+	if len(out) == 0 {
+		return all
+	}
+	return out
+}
+
+// basic scores every candidate by the cascade and returns those at or
+// above MinRelevance, best first, at most limit of them.
+func (f *Finder) basic(query string, limit int, sc *scratch) []graph.Scored {
+	words := f.words(query)
+	if len(words) == 0 {
+		return nil
+	}
+	q := &sc.q
+	for _, w := range words {
+		f.evalTerm(w, limit, sc, &sc.term)
+		for _, n := range sc.term.touched {
+			sc.word.setMax(n, sc.term.v[n], sc.term.k[n])
+		}
+		sc.term.reset()
+		if parts := semantic.SplitIdentifier(w); len(parts) > 1 {
+			// An identifier also matches part by part: the mean over its
+			// parts, so "getUserName" finds get_user_name.
+			for _, p := range parts {
+				f.evalTerm(p, limit, sc, &sc.term)
+				for _, n := range sc.term.touched {
+					sc.part.touch(n)
+					sc.part.sum[n] += sc.term.v[n]
+					if sc.term.v[n] > sc.part.v[n] {
+						sc.part.v[n], sc.part.k[n] = sc.term.v[n], sc.term.k[n]
+					}
+				}
+				sc.term.reset()
+			}
+			inv := 1 / float32(len(parts))
+			for _, n := range sc.part.touched {
+				sc.word.setMax(n, sc.part.sum[n]*inv, sc.part.k[n])
+			}
+			sc.part.reset()
+		}
+		for _, n := range sc.word.touched {
+			v := sc.word.v[n]
+			q.touch(n)
+			q.sum[n] += v
+			if v > q.v[n] || (v == q.v[n] && sc.word.k[n] > q.k[n]) {
+				q.v[n], q.k[n] = v, sc.word.k[n]
+			}
+		}
+		sc.word.reset()
+	}
+	bw := f.opts.BestWeight
+	inv := 1 / float32(len(words))
+	cand := sc.cand[:0]
+	for _, n := range q.touched {
+		r := graph.Clamp(bw*q.v[n]+(1-bw)*q.sum[n]*inv, 0, 1)
+		if r >= f.opts.MinRelevance && r > 0 {
+			cand = append(cand, graph.Scored{Node: n, Score: r})
+		}
+	}
+	sc.cand = cand
+	return graph.SelectTop(cand, limit)
+}
+
+func (f *Finder) limit(maxSeeds int) int {
+	if maxSeeds <= 0 || maxSeeds > f.opts.MaxSeeds {
+		maxSeeds = f.opts.MaxSeeds
+	}
+	return min(maxSeeds, MaxSeeds)
+}
+
+// Find returns the seeds for query by the cascade alone: at most
+// min(maxSeeds, Options.MaxSeeds, 200) of them (maxSeeds <= 0 means the
+// option), by relevance descending then NodeID.
+func (f *Finder) Find(query string, maxSeeds int) []Seed {
+	sc := f.pool.Get().(*scratch)
+	defer f.release(sc)
+	top := f.basic(query, f.limit(maxSeeds), sc)
+	out := make([]Seed, len(top))
+	for i, s := range top {
+		out[i] = Seed{Node: s.Node, Relevance: s.Score, Match: sc.q.k[s.Node]}
+	}
+	return out
+}
+
+// FindSemantic is Find followed by the semantic re-rank: the cascade's
+// best 3×limit candidates get relevance BasicWeight·cascade +
+// SemanticWeight·semantic (normalised by the weights' sum), and the best
+// limit of them are returned. When the cascade matches nothing, the
+// semantic index's own best nodes (for instance labels that only contain a
+// synonym of the query, "login_handler" for "authentication") become the
+// seeds, with MatchSemantic. Without a semantic index it is Find.
+func (f *Finder) FindSemantic(query string, maxSeeds int) []Seed {
+	if f.sem == nil || f.opts.SemanticWeight <= 0 {
+		return f.Find(query, maxSeeds)
+	}
+	limit := f.limit(maxSeeds)
+	sc := f.pool.Get().(*scratch)
+	defer f.release(sc)
+	cand := f.basic(query, 3*limit, sc)
+	if len(cand) == 0 {
+		var out []Seed
+		for _, s := range f.sem.Query(query, limit) {
+			if s.Score >= f.opts.MinRelevance {
+				out = append(out, Seed{Node: s.Node, Relevance: s.Score, Match: MatchSemantic})
+			}
+		}
+		return out
+	}
+	nodes := make([]graph.NodeID, len(cand))
+	for i, c := range cand {
+		nodes[i] = c.Node
+	}
+	sem := make([]float32, len(cand))
+	f.sem.ScoreNodes(query, nodes, sem)
+	bw, sw := f.opts.BasicWeight, f.opts.SemanticWeight
+	for i := range cand {
+		cand[i].Score = graph.Clamp((bw*cand[i].Score+sw*sem[i])/(bw+sw), 0, 1)
+	}
+	top := graph.SelectTop(cand, limit)
+	out := make([]Seed, 0, len(top))
+	for _, s := range top {
+		if s.Score > 0 {
+			out = append(out, Seed{Node: s.Node, Relevance: s.Score, Match: sc.q.k[s.Node]})
+		}
+	}
+	return out
+}
+
+func (f *Finder) release(sc *scratch) {
+	sc.term.reset()
+	sc.part.reset()
+	sc.word.reset()
+	sc.q.reset()
+	sc.cand = sc.cand[:0]
+	f.pool.Put(sc)
+}
