@@ -35,9 +35,9 @@ type Graph struct {
 	gen       Generation
 
 	// Indexes built at Finalize.
-	byLabel map[Str][]NodeID
-	byTag   map[Str][]NodeID
-	byPath  map[Str][]NodeID
+	byLabel strIndex
+	byTag   strIndex
+	byPath  strIndex
 }
 
 // New returns an empty graph.
@@ -48,8 +48,7 @@ func New() *Graph {
 // NewWithCapacity returns an empty graph with room for about nodes nodes
 // and edges edges before reallocating.
 func NewWithCapacity(nodes, edges int) *Graph {
-	g := New()
-	g.byExt = make(map[string]NodeID, nodes)
+	g := &Graph{strings: newInterner(nodes), byExt: make(map[string]NodeID, nodes)}
 	g.pending = make([]edgeRecord, 0, edges)
 	s := &g.nodes
 	s.Activation = make([][NumDimensions]float32, 0, nodes)

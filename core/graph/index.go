@@ -2,50 +2,80 @@ package graph
 
 import "slices"
 
-func (g *Graph) buildIndexes() {
-	n := g.NumNodes()
-	g.byLabel = make(map[Str][]NodeID, n)
-	g.byTag = make(map[Str][]NodeID)
-	g.byPath = make(map[Str][]NodeID)
-	for i := 0; i < n; i++ {
-		id := NodeID(i)
-		g.byLabel[g.nodes.label[i]] = append(g.byLabel[g.nodes.label[i]], id)
-		for _, t := range g.nodes.tags[i] {
-			g.byTag[t] = append(g.byTag[t], id)
-		}
-		if p := g.nodes.prov[i].sourcePath; p != 0 {
-			g.byPath[p] = append(g.byPath[p], id)
-		}
-	}
+// strIndex maps a string handle to the nodes that carry it, as two arrays
+// built by counting sort: no per-entry allocation, no map.
+type strIndex struct {
+	offsets []uint32 // len = number of handles + 1
+	nodes   []NodeID
 }
 
-func (g *Graph) lookupIndex(idx map[Str][]NodeID, s string) []NodeID {
+func (x *strIndex) get(h Str) []NodeID {
+	if int(h)+1 >= len(x.offsets) {
+		return nil
+	}
+	return x.nodes[x.offsets[h]:x.offsets[h+1]]
+}
+
+// buildStrIndex indexes nodes by the handles each(i) yields.
+func buildStrIndex(numStr, numNodes int, each func(i int, f func(Str))) strIndex {
+	x := strIndex{offsets: make([]uint32, numStr+1)}
+	for i := 0; i < numNodes; i++ {
+		each(i, func(h Str) { x.offsets[h+1]++ })
+	}
+	for i := 1; i <= numStr; i++ {
+		x.offsets[i] += x.offsets[i-1]
+	}
+	x.nodes = make([]NodeID, x.offsets[numStr])
+	pos := slices.Clone(x.offsets[:numStr])
+	for i := 0; i < numNodes; i++ {
+		each(i, func(h Str) {
+			x.nodes[pos[h]] = NodeID(i)
+			pos[h]++
+		})
+	}
+	return x
+}
+
+func (g *Graph) buildIndexes() {
+	n, ns := g.NumNodes(), g.strings.Len()
+	s := &g.nodes
+	g.byLabel = buildStrIndex(ns, n, func(i int, f func(Str)) { f(s.label[i]) })
+	g.byTag = buildStrIndex(ns, n, func(i int, f func(Str)) {
+		for _, t := range s.tags[i] {
+			f(t)
+		}
+	})
+	g.byPath = buildStrIndex(ns, n, func(i int, f func(Str)) {
+		if p := s.prov[i].sourcePath; p != 0 {
+			f(p)
+		}
+	})
+}
+
+func (g *Graph) lookupIndex(idx *strIndex, s string) []NodeID {
 	h, ok := g.strings.Lookup(s)
 	if !ok {
 		return nil
 	}
-	return slices.Clone(idx[h])
+	return slices.Clone(idx.get(h))
 }
 
 // NodesByLabel returns every node with exactly this label, in NodeID order.
-func (g *Graph) NodesByLabel(label string) []NodeID { return g.lookupIndex(g.byLabel, label) }
+func (g *Graph) NodesByLabel(label string) []NodeID { return g.lookupIndex(&g.byLabel, label) }
 
 // NodesByTag returns every node carrying tag, in NodeID order.
-func (g *Graph) NodesByTag(tag string) []NodeID { return g.lookupIndex(g.byTag, tag) }
+func (g *Graph) NodesByTag(tag string) []NodeID { return g.lookupIndex(&g.byTag, tag) }
 
 // NodesByPath returns every node whose provenance source_path is path.
-func (g *Graph) NodesByPath(path string) []NodeID { return g.lookupIndex(g.byPath, path) }
+func (g *Graph) NodesByPath(path string) []NodeID { return g.lookupIndex(&g.byPath, path) }
 
-// ForEachTag calls f for each distinct tag with its nodes (sorted by tag
-// handle so the order is deterministic for a given graph).
+// ForEachTag calls f for each distinct tag with its nodes, in tag handle
+// order (deterministic for a given graph). Do not modify nodes.
 func (g *Graph) ForEachTag(f func(tag string, nodes []NodeID)) {
-	keys := make([]Str, 0, len(g.byTag))
-	for k := range g.byTag {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		f(g.strings.String(k), g.byTag[k])
+	for h := 0; h+1 < len(g.byTag.offsets); h++ {
+		if nodes := g.byTag.get(Str(h)); len(nodes) > 0 {
+			f(g.strings.String(Str(h)), nodes)
+		}
 	}
 }
 

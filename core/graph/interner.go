@@ -12,8 +12,12 @@ type Interner struct {
 }
 
 // NewInterner returns an interner holding only the empty string (handle 0).
-func NewInterner() *Interner {
-	return &Interner{strs: []string{""}, idx: map[string]Str{"": 0}}
+func NewInterner() *Interner { return newInterner(0) }
+
+func newInterner(capacity int) *Interner {
+	in := &Interner{strs: make([]string, 1, capacity+1), idx: make(map[string]Str, capacity+1)}
+	in.idx[""] = 0
+	return in
 }
 
 // Intern returns the handle of s, adding it when new.

@@ -166,16 +166,31 @@ func FromRaw(r *Raw) (*Graph, error) {
 	}
 
 	g := NewWithCapacity(n, 0)
+	g.strings = newInterner(len(r.Strings) - n)
 	g.gen = Generation(r.Generation)
-	// Intern the string table in order so handles equal indexes.
-	for i := 1; i < len(r.Strings); i++ {
-		g.strings.strs = append(g.strings.strs, r.Strings[i])
-		if _, dup := g.strings.idx[r.Strings[i]]; !dup {
-			g.strings.idx[r.Strings[i]] = Str(i)
+	// Intern the string table, except strings used only as external IDs
+	// (the graph keeps those in its own map). A well-formed table has no
+	// duplicates, so handles usually equal indexes; remap covers the rest.
+	extOnly := make([]bool, ns)
+	for _, x := range r.ExternalID {
+		if x < ns {
+			extOnly[x] = true
 		}
 	}
-	// Handles must be canonical (one per distinct string), so map duplicates.
-	canon := func(i uint32) Str { return g.strings.idx[r.Strings[i]] }
+	for _, refs := range [][]uint32{r.Label, r.Tags, r.SourcePath, r.Excerpt, r.Namespace, r.Relations} {
+		for _, x := range refs {
+			if x < ns {
+				extOnly[x] = false
+			}
+		}
+	}
+	remap := make([]Str, ns)
+	for i := 1; i < len(r.Strings); i++ {
+		if !extOnly[i] {
+			remap[i] = g.strings.Intern(r.Strings[i])
+		}
+	}
+	canon := func(i uint32) Str { return remap[i] }
 
 	s := &g.nodes
 	for i := 0; i < n; i++ {
@@ -243,8 +258,7 @@ func FromRaw(r *Raw) (*Graph, error) {
 		revEdge:    make([]EdgeIdx, m),
 	}
 	for src := 0; src < n; src++ {
-		var prevT uint32
-		var prevR Str
+		var prevT, runStart uint32
 		for e := r.Offsets[src]; e < r.Offsets[src+1]; e++ {
 			t := r.Targets[e]
 			if t >= uint32(n) {
@@ -254,10 +268,20 @@ func FromRaw(r *Raw) (*Graph, error) {
 				return nil, err
 			}
 			rel := canon(r.Relations[e])
-			if e > r.Offsets[src] && (t < prevT || (t == prevT && rel <= prevR)) {
-				return nil, rawErr("edges of node %d are not sorted by (target, relation) or repeat one", src)
+			if e > r.Offsets[src] && t < prevT {
+				return nil, rawErr("edges of node %d are not sorted by target", src)
 			}
-			prevT, prevR = t, rel
+			if t != prevT || e == r.Offsets[src] {
+				runStart = e
+			}
+			// Relation handles are renumbered on export, so within a target
+			// only uniqueness is checked, not order. Runs are tiny.
+			for k := runStart; k < e; k++ {
+				if c.relations[k] == rel {
+					return nil, rawErr("node %d repeats the edge to %d with relation %q", src, t, r.Strings[r.Relations[e]])
+				}
+			}
+			prevT = t
 			if !IsFinite(r.Weights[e]) || !IsFinite(r.Causal[e]) || !IsFinite(r.Original[e]) {
 				return nil, rawErr("edge %d has a non-finite number", e)
 			}

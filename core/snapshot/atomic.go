@@ -90,14 +90,26 @@ type faultWriter struct {
 }
 
 func (fw *faultWriter) Write(p []byte) (int, error) {
-	if faultHook != nil {
+	if faultHook == nil {
+		n, err := fw.w.Write(p)
+		fw.n += int64(n)
+		return n, err
+	}
+	// Under test, write in small chunks so a fault can land at any offset.
+	done := 0
+	for done < len(p) {
 		if err := faultHook(fmt.Sprintf("byte:%d", fw.n)); err != nil {
-			return 0, err
+			return done, err
+		}
+		end := min(done+4096, len(p))
+		n, err := fw.w.Write(p[done:end])
+		done += n
+		fw.n += int64(n)
+		if err != nil {
+			return done, err
 		}
 	}
-	n, err := fw.w.Write(p)
-	fw.n += int64(n)
-	return n, err
+	return done, nil
 }
 
 func fmtPath(path string, err error) error { return fmt.Errorf("%s: %w", path, err) }

@@ -1,0 +1,72 @@
+package graph_test
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/graph/graphtest"
+)
+
+var sizes = []struct{ nodes, edges int }{{10_000, 26_000}, {500_000, 1_500_000}}
+
+// staged returns an unfinalized copy of a synthetic graph's nodes and edges.
+func staged(src *graph.Graph) *graph.Graph {
+	g := graph.NewWithCapacity(src.NumNodes(), src.NumEdges())
+	if err := g.Merge(src); err != nil {
+		panic(err)
+	}
+	return g
+}
+
+// BenchmarkFinalize measures sorting, CSR construction, reverse CSR,
+// PageRank and indexes — everything Finalize does.
+func BenchmarkFinalize(b *testing.B) {
+	for _, sz := range sizes {
+		src := graphtest.PowerLaw(sz.nodes, sz.edges, 1)
+		b.Run(fmt.Sprintf("%dn_%de", sz.nodes, sz.edges), func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				g := staged(src)
+				b.StartTimer()
+				g.Finalize()
+			}
+		})
+	}
+}
+
+// BenchmarkBuildFinalize is AddNode/AddEdge for every element plus Finalize.
+func BenchmarkBuildFinalize(b *testing.B) {
+	for _, sz := range sizes {
+		b.Run(fmt.Sprintf("%dn_%de", sz.nodes, sz.edges), func(b *testing.B) {
+			for b.Loop() {
+				graphtest.PowerLaw(sz.nodes, sz.edges, 1)
+			}
+		})
+	}
+}
+
+// BenchmarkHeap reports the live heap a finalized graph holds, per node and
+// per CSR edge.
+func BenchmarkHeap(b *testing.B) {
+	for _, sz := range sizes {
+		b.Run(fmt.Sprintf("%dn_%de", sz.nodes, sz.edges), func(b *testing.B) {
+			var g *graph.Graph
+			var used uint64
+			for b.Loop() {
+				var m0, m1 runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&m0)
+				g = graphtest.PowerLaw(sz.nodes, sz.edges, 1)
+				runtime.GC()
+				runtime.ReadMemStats(&m1)
+				used = m1.HeapAlloc - m0.HeapAlloc
+			}
+			b.ReportMetric(float64(used)/(1<<20), "heapMB")
+			b.ReportMetric(float64(used)/float64(g.NumNodes()), "B/node")
+			b.ReportMetric(float64(used)/float64(g.NumEdges()), "B/edge")
+			runtime.KeepAlive(g)
+		})
+	}
+}
