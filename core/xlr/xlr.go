@@ -1,0 +1,556 @@
+// Package xlr implements XLR noise cancellation: differential processing of
+// activation results with a hot channel (pulses from the seeds, f = 1.0)
+// and a cold channel (pulses from anti-seeds, f = 3.7). Nodes that both
+// channels reach alike — hubs such as config, logger, utils, database —
+// are common-mode noise and are gated down; nodes the hot channel reaches
+// and the cold one does not keep their score.
+//
+// The six stages, as this package implements them:
+//
+//  1. Anti-seeds: up to 3 nodes, not seeds, not immune, not hubs, whose
+//     degree is at least 0.3× the seeds' average and whose neighbourhood has
+//     Jaccard similarity ≤ 0.2 with the seeds' neighbourhood; among those,
+//     the closest in degree to the seeds (|ln ratio|, then NodeID). The scan
+//     examines at most AntiSeedScanBudget nodes, starting at an offset
+//     derived from the seeds.
+//  2. Immunity: BFS from the seeds, ImmunityHops (2) hops over forward and
+//     reverse edges. Immune nodes are never cancelled.
+//  3. Hot pulses from the seeds (amplitude = seed score, frequency FHot),
+//  4. cold pulses from the anti-seeds (amplitude 1, frequency FCold). A
+//     pulse crossing edge e carries amplitude·weight(e)·Decay (capped at 1,
+//     ×InhibitoryAttenuation on inhibitory edges) along forward and reverse
+//     edges, up to MaxHops, and remembers the last three nodes it visited
+//     ([3]NodeID) so it never doubles back into them. A node keeps the
+//     strongest arrival per channel, and a pulse is only sent on when it
+//     improves its target; each channel may send PulseBudget/2 pulses.
+//  5. Differential: each channel deposits its amplitude in a spectrum of
+//     SpectralBuckets buckets through a Gaussian kernel (bandwidth 0.8)
+//     centred on its frequency. The spectral overlap Σmin(H,C)/ΣH is the
+//     common-mode fraction: 0 without cold signal, growing as the cold
+//     amplitude approaches and exceeds the hot one. The effective cold is
+//     cold·(1 + overlap) (0 for immune nodes), net = (hot − effective
+//     cold)·density, density = degree/average degree clamped to [0.3, 2.0]
+//     (total degree: code hubs are hubs by in-degree).
+//  6. Gate: sigmoid(6·net) ∈ (0, 1); a candidate's score is multiplied by
+//     its gate (net 0, i.e. no evidence either way, halves it; cancelled
+//     nodes fall towards 0; clearly hot nodes keep almost all of it).
+//
+// Over-cancellation (FM-XLR-010): when the hot channel reached at least one
+// candidate but no candidate has a positive net signal, the result is
+// recomputed without the cold channel and FallbackToHotOnly is set.
+//
+// Hubs: taken literally, 2-hop immunity would protect the hubs next to the
+// seeds — the very nodes XLR exists to cancel — and, relayed through a hub,
+// would make most of a code graph immune; and a Jaccard filter over
+// neighbourhoods that include hubs rejects every anti-seed that shares the
+// hubs, i.e. every anti-seed whose cold signal could cancel them. So hubs
+// (degree > HubDegreeRatio × average) are not immune, do not relay
+// immunity, and are left out of the Jaccard neighbourhoods.
+package xlr
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// Engine applies XLR. It is immutable after New and safe for concurrent use.
+type Engine struct {
+	p      Params
+	kHot   []float64 // kernel of the hot frequency over the buckets
+	kCold  []float64
+	sumHot float64 // Σ kHot
+	pool   sync.Pool
+}
+
+// New returns an engine with validated parameters.
+func New(p Params) (*Engine, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	e := &Engine{p: p}
+	bw := float64(p.SpectralBandwidth)
+	fmax := float64(max(p.FHot, p.FCold)) + 3*bw
+	e.kHot = make([]float64, p.SpectralBuckets)
+	e.kCold = make([]float64, p.SpectralBuckets)
+	for b := range e.kHot {
+		f := (float64(b) + 0.5) * fmax / float64(p.SpectralBuckets)
+		e.kHot[b] = gauss(f, float64(p.FHot), bw)
+		e.kCold[b] = gauss(f, float64(p.FCold), bw)
+		e.sumHot += e.kHot[b]
+	}
+	e.pool.New = func() any { return &scratch{} }
+	return e, nil
+}
+
+func gauss(x, mu, bw float64) float64 {
+	d := (x - mu) / bw
+	return math.Exp(-0.5 * d * d)
+}
+
+// Params returns the engine's parameters.
+func (e *Engine) Params() Params { return e.p }
+
+// NodeDetail explains one candidate's gating.
+type NodeDetail struct {
+	Node graph.NodeID `json:"node"`
+	// Hot and Cold are the strongest arrivals of each channel, in [0, 1].
+	Hot  float32 `json:"hot"`
+	Cold float32 `json:"cold"`
+	// Overlap is the spectral overlap in [0, 1].
+	Overlap float32 `json:"overlap"`
+	Density float32 `json:"density"`
+	// Net is the density-modulated differential; Gate = sigmoid(6·Net).
+	Net    float32 `json:"net"`
+	Gate   float32 `json:"gate"`
+	Immune bool    `json:"immune"`
+}
+
+// Stats reports the work done.
+type Stats struct {
+	HotPulses  int `json:"hot_pulses"`
+	ColdPulses int `json:"cold_pulses"`
+	// BudgetExhausted is true when a channel hit its half of PulseBudget.
+	BudgetExhausted bool `json:"budget_exhausted"`
+	ImmuneNodes     int  `json:"immune_nodes"`
+	// Suppressed counts candidates with a negative net signal (before any
+	// fallback).
+	Suppressed       int `json:"suppressed"`
+	AntiSeedsScanned int `json:"anti_seeds_scanned"`
+}
+
+// Result is the rescored candidate list.
+type Result struct {
+	// Scores are the candidates, each multiplied by its gate, sorted
+	// (score descending, NodeID ascending).
+	Scores []graph.Scored `json:"scores"`
+	// Details explain Scores, in the same order.
+	Details           []NodeDetail   `json:"details"`
+	AntiSeeds         []graph.NodeID `json:"anti_seeds"`
+	FallbackToHotOnly bool           `json:"xlr_fallback_used"`
+	Stats             Stats          `json:"stats"`
+}
+
+// scratch holds per-call dense buffers; touched lists make reset O(work).
+type scratch struct {
+	hot, cold []float32
+	immune    []uint32
+	mark      []uint32
+	seen      []uint32
+	stamp     uint32
+	seenStamp uint32
+	touched   []graph.NodeID
+	queue     []pulse
+	frontier  []graph.NodeID
+	next      []graph.NodeID
+}
+
+func (s *scratch) reset(n int) {
+	if len(s.hot) < n {
+		s.hot = make([]float32, n)
+		s.cold = make([]float32, n)
+		s.immune = make([]uint32, n)
+		s.mark = make([]uint32, n)
+		s.seen = make([]uint32, n)
+		s.stamp = 0
+		s.seenStamp = 0
+	}
+	s.stamp++
+	if s.stamp == 0 {
+		clear(s.immune)
+		clear(s.mark)
+		s.stamp = 1
+	}
+}
+
+func (s *scratch) release() {
+	for _, n := range s.touched {
+		s.hot[n], s.cold[n] = 0, 0
+	}
+	s.touched = s.touched[:0]
+}
+
+// pulse is a spectral pulse: amplitude, channel frequency, hop count and
+// the last three nodes visited (recent[0] is the current node).
+type pulse struct {
+	amp    float32
+	freq   float32
+	hops   uint8
+	recent [3]graph.NodeID
+}
+
+// Apply rescores candidates (typically the merged activation results) for
+// the query whose seeds are given. Non-finite scores count as 0; a seed
+// without a positive score has amplitude 1. Node IDs outside g are an
+// error. With no seeds or no candidates the candidates come back sorted
+// and unchanged.
+func (e *Engine) Apply(g *graph.Graph, seeds, candidates []graph.Scored) (Result, error) {
+	var res Result
+	if g == nil {
+		return res, errors.New("xlr: nil graph")
+	}
+	if !g.Finalized() {
+		return res, graph.ErrNotFinalized
+	}
+	for _, list := range [][]graph.Scored{seeds, candidates} {
+		for _, s := range list {
+			if !g.Valid(s.Node) {
+				return res, fmt.Errorf("xlr: node %d out of range (graph has %d nodes)", s.Node, g.NumNodes())
+			}
+		}
+	}
+	cands := dedupe(candidates, false)
+	origins := dedupe(seeds, true)
+	if len(origins) == 0 || len(cands) == 0 {
+		res.Scores = cands
+		graph.SortScored(res.Scores)
+		return res, nil
+	}
+
+	sc := e.pool.Get().(*scratch)
+	defer e.pool.Put(sc)
+	sc.reset(g.NumNodes())
+	defer sc.release()
+
+	n := g.NumNodes()
+	avgDeg := 0.0
+	if n > 0 {
+		avgDeg = 2 * float64(g.NumEdges()) / float64(n)
+	}
+	hubLimit := float64(e.p.HubDegreeRatio) * avgDeg
+	isHub := func(v graph.NodeID) bool { return avgDeg > 0 && float64(g.Degree(v)) > hubLimit }
+
+	// 2. Immunity.
+	res.Stats.ImmuneNodes = e.immunity(g, sc, origins, isHub)
+	// 1. Anti-seeds.
+	res.AntiSeeds, res.Stats.AntiSeedsScanned = e.antiSeeds(g, sc, origins, isHub)
+	// 3–4. Hot and cold propagation.
+	half := e.p.PulseBudget / 2
+	var exh bool
+	res.Stats.HotPulses, exh = e.propagate(g, sc, sc.hot, origins, e.p.FHot, half)
+	res.Stats.BudgetExhausted = exh
+	if len(res.AntiSeeds) > 0 {
+		cold := make([]graph.Scored, len(res.AntiSeeds))
+		for i, a := range res.AntiSeeds {
+			cold[i] = graph.Scored{Node: a, Score: 1}
+		}
+		res.Stats.ColdPulses, exh = e.propagate(g, sc, sc.cold, cold, e.p.FCold, e.p.PulseBudget-half)
+		res.Stats.BudgetExhausted = res.Stats.BudgetExhausted || exh
+	}
+
+	// 5–6. Differential, density, gate.
+	res.Details = make([]NodeDetail, len(cands))
+	anyHot, anyPositive := false, false
+	for i, c := range cands {
+		d := e.detail(g, sc, c.Node, avgDeg, false)
+		res.Details[i] = d
+		anyHot = anyHot || d.Hot > 0
+		anyPositive = anyPositive || d.Net > 0
+		if d.Net < 0 {
+			res.Stats.Suppressed++
+		}
+	}
+	if anyHot && !anyPositive {
+		res.FallbackToHotOnly = true
+		for i, c := range cands {
+			res.Details[i] = e.detail(g, sc, c.Node, avgDeg, true)
+		}
+	}
+	res.Scores = make([]graph.Scored, len(cands))
+	for i, c := range cands {
+		res.Scores[i] = graph.Scored{Node: c.Node, Score: graph.Finite(c.Score * res.Details[i].Gate)}
+	}
+	// Sort scores and details together.
+	idx := make([]int, len(cands))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return graph.CompareScored(res.Scores[a], res.Scores[b]) })
+	scores := make([]graph.Scored, len(idx))
+	details := make([]NodeDetail, len(idx))
+	for i, j := range idx {
+		scores[i], details[i] = res.Scores[j], res.Details[j]
+	}
+	res.Scores, res.Details = scores, details
+	return res, nil
+}
+
+// dedupe keeps each node once with its largest finite score. For seeds a
+// non-positive score becomes 1 and scores are capped at 1.
+func dedupe(in []graph.Scored, seeds bool) []graph.Scored {
+	out := make([]graph.Scored, 0, len(in))
+	pos := make(map[graph.NodeID]int, len(in))
+	for _, s := range in {
+		v := graph.Finite(s.Score)
+		if seeds {
+			if v <= 0 {
+				v = 1
+			}
+			v = min(v, 1)
+		} else if v < 0 {
+			v = 0
+		}
+		if i, ok := pos[s.Node]; ok {
+			out[i].Score = max(out[i].Score, v)
+			continue
+		}
+		pos[s.Node] = len(out)
+		out = append(out, graph.Scored{Node: s.Node, Score: v})
+	}
+	return out
+}
+
+// detail computes stages 5 and 6 for one node.
+func (e *Engine) detail(g *graph.Graph, sc *scratch, v graph.NodeID, avgDeg float64, hotOnly bool) NodeDetail {
+	d := NodeDetail{Node: v, Hot: sc.hot[v], Cold: sc.cold[v], Immune: sc.immune[v] == sc.stamp}
+	d.Overlap = float32(e.overlap(float64(d.Hot), float64(d.Cold)))
+	eff := float64(d.Cold) * (1 + float64(d.Overlap))
+	if d.Immune || hotOnly {
+		eff = 0
+	}
+	d.Density = 1
+	if avgDeg > 0 {
+		d.Density = graph.Clamp(float32(float64(g.Degree(v))/avgDeg), e.p.DensityFloor, e.p.DensityCap)
+	}
+	d.Net = graph.Finite(float32((float64(d.Hot) - eff) * float64(d.Density)))
+	d.Gate = sigmoid(float64(e.p.SigmoidSteepness) * float64(d.Net))
+	return d
+}
+
+// overlap is Σ_b min(h·Kh[b], c·Kc[b]) / Σ_b h·Kh[b].
+func (e *Engine) overlap(h, c float64) float64 {
+	if c <= 0 {
+		return 0
+	}
+	if h <= 0 {
+		return 1
+	}
+	s := 0.0
+	for b := range e.kHot {
+		s += min(h*e.kHot[b], c*e.kCold[b])
+	}
+	return min(s/(h*e.sumHot), 1)
+}
+
+// sigmoid is the spec's gate with the exponent clamped to ±20.
+func sigmoid(x float64) float32 {
+	x = max(-20, min(20, x))
+	return float32(1 / (1 + math.Exp(-x)))
+}
+
+// immunity marks nodes within ImmunityHops of the seeds (hubs excluded,
+// and not relaying) and returns how many were marked.
+func (e *Engine) immunity(g *graph.Graph, sc *scratch, seeds []graph.Scored, isHub func(graph.NodeID) bool) int {
+	count := 0
+	sc.frontier = sc.frontier[:0]
+	for _, s := range seeds {
+		if sc.immune[s.Node] != sc.stamp {
+			sc.immune[s.Node] = sc.stamp
+			sc.frontier = append(sc.frontier, s.Node)
+			count++
+		}
+	}
+	for hop := 0; hop < e.p.ImmunityHops && len(sc.frontier) > 0; hop++ {
+		sc.next = sc.next[:0]
+		for _, u := range sc.frontier {
+			if hop > 0 && isHub(u) {
+				continue
+			}
+			visit := func(v graph.NodeID) bool {
+				if sc.immune[v] == sc.stamp || isHub(v) {
+					return true
+				}
+				if count >= e.p.ImmunityBudget {
+					return false
+				}
+				sc.immune[v] = sc.stamp
+				sc.next = append(sc.next, v)
+				count++
+				return true
+			}
+			if !forNeighbors(g, u, visit) {
+				return count
+			}
+		}
+		sc.frontier, sc.next = sc.next, sc.frontier
+	}
+	return count
+}
+
+// forNeighbors calls f for each out- then in-neighbour of u until f
+// returns false; it reports whether it ran to the end.
+func forNeighbors(g *graph.Graph, u graph.NodeID, f func(graph.NodeID) bool) bool {
+	lo, hi := g.OutRange(u)
+	for e := lo; e < hi; e++ {
+		if !f(g.Target(e)) {
+			return false
+		}
+	}
+	ilo, ihi := g.InRange(u)
+	for p := ilo; p < ihi; p++ {
+		if !f(g.InSource(p)) {
+			return false
+		}
+	}
+	return true
+}
+
+// antiSeeds implements stage 1 (see the package documentation).
+func (e *Engine) antiSeeds(g *graph.Graph, sc *scratch, seeds []graph.Scored, isHub func(graph.NodeID) bool) ([]graph.NodeID, int) {
+	n := g.NumNodes()
+	// Seed neighbourhood (hubs excluded), marked with the scratch stamp.
+	seedNeigh := 0
+	avgSeedDeg := 0.0
+	h := uint64(0x9e3779b97f4a7c15)
+	for _, s := range seeds {
+		avgSeedDeg += float64(g.Degree(s.Node))
+		h = (h ^ uint64(s.Node)) * 0x100000001b3
+		forNeighbors(g, s.Node, func(v graph.NodeID) bool {
+			if !isHub(v) && sc.mark[v] != sc.stamp {
+				sc.mark[v] = sc.stamp
+				seedNeigh++
+			}
+			return true
+		})
+	}
+	avgSeedDeg /= float64(len(seeds))
+
+	type cand struct {
+		node  graph.NodeID
+		close float64
+	}
+	var best []cand
+	scanned := 0
+	start := int(h % uint64(n))
+	for i := 0; i < n && scanned < e.p.AntiSeedScanBudget; i++ {
+		v := graph.NodeID((start + i) % n)
+		if sc.immune[v] == sc.stamp || isHub(v) {
+			continue
+		}
+		deg := g.Degree(v)
+		if deg == 0 {
+			continue
+		}
+		scanned++
+		ratio := 1.0
+		if avgSeedDeg > 0 {
+			ratio = float64(deg) / avgSeedDeg
+			if ratio < float64(e.p.AntiSeedMinDegreeRatio) {
+				continue
+			}
+		}
+		// Jaccard of v's non-hub neighbourhood with the seeds'.
+		sc.seenStamp++
+		if sc.seenStamp == 0 {
+			clear(sc.seen)
+			sc.seenStamp = 1
+		}
+		inter, size := 0, 0
+		forNeighbors(g, v, func(u graph.NodeID) bool {
+			if isHub(u) || sc.seen[u] == sc.seenStamp {
+				return true
+			}
+			sc.seen[u] = sc.seenStamp
+			size++
+			if sc.mark[u] == sc.stamp {
+				inter++
+			}
+			return true
+		})
+		union := size + seedNeigh - inter
+		jac := 0.0
+		if union > 0 {
+			jac = float64(inter) / float64(union)
+		}
+		if jac > float64(e.p.AntiSeedMaxJaccard) {
+			continue
+		}
+		best = append(best, cand{v, math.Abs(math.Log(ratio))})
+	}
+	slices.SortFunc(best, func(a, b cand) int {
+		if a.close != b.close {
+			if a.close < b.close {
+				return -1
+			}
+			return 1
+		}
+		return int(a.node) - int(b.node)
+	})
+	out := make([]graph.NodeID, 0, e.p.AntiSeeds)
+	for _, c := range best {
+		if len(out) == e.p.AntiSeeds {
+			break
+		}
+		out = append(out, c.node)
+	}
+	return out, scanned
+}
+
+// propagate spreads pulses of one channel from origins into amp (stages 3
+// and 4) and returns the number of pulses sent and whether the budget ran
+// out.
+func (e *Engine) propagate(g *graph.Graph, sc *scratch, amp []float32, origins []graph.Scored, freq float32, budget int) (int, bool) {
+	q := sc.queue[:0]
+	sent := 0
+	deposit := func(v graph.NodeID, a float32) {
+		if sc.hot[v] == 0 && sc.cold[v] == 0 {
+			sc.touched = append(sc.touched, v)
+		}
+		amp[v] = a
+	}
+	for _, o := range origins {
+		if sent >= budget {
+			sc.queue = q
+			return sent, true
+		}
+		if o.Score > amp[o.Node] {
+			deposit(o.Node, o.Score)
+			q = append(q, pulse{amp: o.Score, freq: freq, recent: [3]graph.NodeID{o.Node, graph.NoNode, graph.NoNode}})
+			sent++
+		}
+	}
+	exhausted := false
+	wcap := graph.WeightCap
+	for head := 0; head < len(q) && !exhausted; head++ {
+		p := q[head]
+		if int(p.hops) >= e.p.MaxHops {
+			continue
+		}
+		u := p.recent[0]
+		send := func(v graph.NodeID, edge graph.EdgeIdx) bool {
+			if v == p.recent[0] || v == p.recent[1] || v == p.recent[2] {
+				return true
+			}
+			w := graph.Clamp(g.Weight(edge), 0, wcap)
+			a := min(p.amp*w*e.p.Decay, 1)
+			if g.Inhibitory(edge) {
+				a *= e.p.InhibitoryAttenuation
+			}
+			if a < e.p.MinAmplitude || a <= amp[v] {
+				return true
+			}
+			if sent >= budget {
+				exhausted = true
+				return false
+			}
+			deposit(v, a)
+			q = append(q, pulse{amp: a, freq: p.freq, hops: p.hops + 1, recent: [3]graph.NodeID{v, p.recent[0], p.recent[1]}})
+			sent++
+			return true
+		}
+		lo, hi := g.OutRange(u)
+		for edge := lo; edge < hi && !exhausted; edge++ {
+			send(g.Target(edge), edge)
+		}
+		ilo, ihi := g.InRange(u)
+		for pos := ilo; pos < ihi && !exhausted; pos++ {
+			send(g.InSource(pos), g.InEdge(pos))
+		}
+	}
+	sc.queue = q[:0]
+	return sent, exhausted
+}
