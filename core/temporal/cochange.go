@@ -1,0 +1,285 @@
+package temporal
+
+import (
+	"context"
+	"runtime"
+	"slices"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// Partner is a node that tends to change together with another.
+type Partner struct {
+	Node graph.NodeID
+	// Strength is the coupling in [0, 1].
+	Strength float32
+	// Observed counts the commits in which both changed (0 for a pair known
+	// only from the structural bootstrap).
+	Observed uint32
+}
+
+type coEntry struct {
+	target graph.NodeID
+	boot   float32 // structural guess
+	co     uint32  // observed joint changes
+}
+
+// CoChange is a sparse, budgeted matrix of how strongly pairs of nodes
+// change together. It starts from structure (nodes a few hops apart are
+// likely to change together) and is refined by observed commit groups.
+// Safe for concurrent use: Observe takes the write lock, reads the read
+// lock.
+type CoChange struct {
+	mu      sync.RWMutex
+	rows    [][]coEntry // per node, sorted by target
+	counts  []uint32    // per node: commits it changed in
+	entries int
+	budget  int
+	rowCap  int
+	k       float32 // Jaccard smoothing
+	maxGrp  int
+}
+
+// bootstrapCoChange builds the structural starting point: for every node,
+// the strongest nodes within o.BootstrapDepth hops over edges in either
+// direction, each at the best path's product of
+// min(weight, 1)·BootstrapHopDecay·BootstrapWeight. The budget is shared
+// fairly — each row gets at most min(RowCap, Budget/N) entries — so every
+// node has partners instead of the first nodes using the whole budget.
+func bootstrapCoChange(g *graph.Graph, o *Options) *CoChange {
+	n := g.NumNodes()
+	c := &CoChange{
+		rows:   make([][]coEntry, n),
+		counts: make([]uint32, n),
+		budget: o.CoChangeBudget,
+		rowCap: o.CoChangeRowCap,
+		k:      o.JaccardSmoothing,
+		maxGrp: o.MaxCommitGroup,
+	}
+	if n == 0 || o.BootstrapDepth == 0 || o.CoChangeBudget == 0 {
+		return c
+	}
+	perRow := min(o.CoChangeRowCap, o.CoChangeBudget/n)
+	if perRow == 0 {
+		return c
+	}
+	scanBudget := o.BootstrapScanFactor * perRow
+	hop := o.BootstrapWeight * o.BootstrapHopDecay
+
+	workers := min(runtime.GOMAXPROCS(0), 8, max(1, n/1024))
+	per := (n + workers - 1) / workers
+	eg, _ := errgroup.WithContext(context.Background())
+	for w := 0; w < workers; w++ {
+		lo, hi := w*per, min((w+1)*per, n)
+		eg.Go(func() error {
+			stamp := make([]uint32, n)
+			best := make([]float32, n)
+			var frontier, next, reached []graph.NodeID
+			var cand []graph.Scored
+			for s := lo; s < hi; s++ {
+				st := uint32(s) + 1
+				src := graph.NodeID(s)
+				stamp[s] = st
+				best[s] = 1
+				frontier = append(frontier[:0], src)
+				reached = reached[:0]
+				scanned := 0
+				visit := func(from, to graph.NodeID, w float32) {
+					scanned++
+					v := best[from] * min(graph.Clamp(w, 0, 1), 1) * hop
+					if stamp[to] != st {
+						stamp[to] = st
+						best[to] = v
+						reached = append(reached, to)
+						next = append(next, to)
+					} else if v > best[to] && to != src {
+						best[to] = v
+					}
+				}
+			depth:
+				for d := 0; d < o.BootstrapDepth && len(frontier) > 0; d++ {
+					next = next[:0]
+					for _, u := range frontier {
+						elo, ehi := g.OutRange(u)
+						for e := elo; e < ehi; e++ {
+							if scanned >= scanBudget {
+								break depth
+							}
+							visit(u, g.Target(e), g.Weight(e))
+						}
+						ilo, ihi := g.InRange(u)
+						for p := ilo; p < ihi; p++ {
+							if scanned >= scanBudget {
+								break depth
+							}
+							if g.EdgeDirection(g.InEdge(p)) == graph.Bidirectional {
+								continue // its mirror is an outgoing edge of u
+							}
+							visit(u, g.InSource(p), g.Weight(g.InEdge(p)))
+						}
+					}
+					frontier, next = next, frontier
+				}
+				cand = cand[:0]
+				for _, v := range reached {
+					if best[v] > 0.001 {
+						cand = append(cand, graph.Scored{Node: v, Score: best[v]})
+					}
+				}
+				top := graph.SelectTop(cand, perRow)
+				row := make([]coEntry, len(top))
+				for i, t := range top {
+					row[i] = coEntry{target: t.Node, boot: t.Score}
+				}
+				slices.SortFunc(row, func(a, b coEntry) int { return int(a.target) - int(b.target) })
+				c.rows[s] = row
+			}
+			return nil
+		})
+	}
+	_ = eg.Wait() // workers cannot fail
+	for _, r := range c.rows {
+		c.entries += len(r)
+	}
+	return c
+}
+
+// strength is the effective coupling of an entry of row a: the smoothed
+// Jaccard co/(|A ∪ B| + k) once the pair has been observed, the structural
+// guess before. Caller holds the lock.
+func (c *CoChange) strength(a graph.NodeID, e coEntry) float32 {
+	if e.co == 0 {
+		return e.boot
+	}
+	union := float32(c.counts[a]) + float32(c.counts[e.target]) - float32(e.co)
+	union = max(union, float32(e.co))
+	return graph.Clamp(float32(e.co)/(union+c.k), 0, 1)
+}
+
+// Strength is the coupling of a and b in [0, 1] (0 when unknown).
+func (c *CoChange) Strength(a, b graph.NodeID) float32 {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if int(a) >= len(c.rows) {
+		return 0
+	}
+	row := c.rows[a]
+	i, ok := slices.BinarySearchFunc(row, b, func(e coEntry, t graph.NodeID) int { return int(e.target) - int(t) })
+	if !ok {
+		return 0
+	}
+	return c.strength(a, row[i])
+}
+
+// Partners returns at most k partners of n, strongest first (ties by
+// NodeID).
+func (c *CoChange) Partners(n graph.NodeID, k int) []Partner {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.partners(n, k, nil)
+}
+
+func (c *CoChange) partners(n graph.NodeID, k int, buf []graph.Scored) []Partner {
+	if int(n) >= len(c.rows) || k <= 0 {
+		return nil
+	}
+	row := c.rows[n]
+	buf = buf[:0]
+	for _, e := range row {
+		buf = append(buf, graph.Scored{Node: e.target, Score: c.strength(n, e)})
+	}
+	top := graph.SelectTop(buf, k)
+	out := make([]Partner, len(top))
+	for i, t := range top {
+		j, _ := slices.BinarySearchFunc(row, t.Node, func(e coEntry, t graph.NodeID) int { return int(e.target) - int(t) })
+		out[i] = Partner{Node: t.Node, Strength: t.Score, Observed: row[j].co}
+	}
+	return out
+}
+
+// Entries is the number of stored pairs (each direction counts once).
+func (c *CoChange) Entries() int {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.entries
+}
+
+// Budget is the entry budget.
+func (c *CoChange) Budget() int { return c.budget }
+
+// Observe records commit groups: each group is the set of nodes that
+// changed in one commit. Every node's change count goes up once per group;
+// every pair in a group of at most MaxCommitGroup nodes gains one joint
+// observation in both directions. A new pair enters a full row only by
+// replacing a weaker entry, and no pair enters once the budget is spent.
+// It returns how many new pairs had to be dropped. IDs outside the graph
+// are ignored.
+func (c *CoChange) Observe(groups [][]graph.NodeID) (dropped int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var ids []graph.NodeID
+	for _, grp := range groups {
+		ids = ids[:0]
+		for _, id := range grp {
+			if int(id) < len(c.rows) {
+				ids = append(ids, id)
+			}
+		}
+		slices.Sort(ids)
+		ids = slices.Compact(ids)
+		for _, id := range ids {
+			c.counts[id]++
+		}
+		if len(ids) > c.maxGrp {
+			continue
+		}
+		for i, a := range ids {
+			for j, b := range ids {
+				if i != j && !c.record(a, b) {
+					dropped++
+				}
+			}
+		}
+	}
+	return dropped
+}
+
+// record adds one joint observation of (a, b) to a's row. Caller holds
+// the write lock.
+func (c *CoChange) record(a, b graph.NodeID) bool {
+	row := c.rows[a]
+	i, ok := slices.BinarySearchFunc(row, b, func(e coEntry, t graph.NodeID) int { return int(e.target) - int(t) })
+	if ok {
+		if row[i].co < ^uint32(0) {
+			row[i].co++
+		}
+		return true
+	}
+	ne := coEntry{target: b, co: 1}
+	if len(row) >= c.rowCap {
+		// Replace the weakest entry only if the new pair is stronger, so a
+		// full row does not churn between equally weak pairs.
+		weakest, ws := -1, float32(2)
+		for j, e := range row {
+			if s := c.strength(a, e); s < ws || (s == ws && e.target > row[weakest].target) {
+				weakest, ws = j, s
+			}
+		}
+		if c.strength(a, ne) <= ws {
+			return false
+		}
+		row = slices.Delete(row, weakest, weakest+1)
+		i, _ = slices.BinarySearchFunc(row, b, func(e coEntry, t graph.NodeID) int { return int(e.target) - int(t) })
+		c.rows[a] = slices.Insert(row, i, ne)
+		return true
+	}
+	if c.entries >= c.budget {
+		return false
+	}
+	c.rows[a] = slices.Insert(row, i, ne)
+	c.entries++
+	return true
+}
