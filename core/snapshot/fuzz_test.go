@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/m1nd-go/m1nd/core/graph/graphtest"
+	"github.com/m1nd-go/m1nd/core/plasticity"
 )
 
 // The loaders parse files from disk that anything may have written: any
@@ -49,7 +50,7 @@ func FuzzDecodeBinaryBody(f *testing.F) {
 
 func FuzzReadPlasticity(f *testing.F) {
 	f.Add([]byte(`{"version":1,"edges":[{"source_label":"a","target_label":"b","relation":"calls","original_weight":1,"current_weight":2}]}`))
-	f.Add([]byte(`[{"source_id":"x","target_id":"y","relation":"r","current_weight":1e39}]`))
+	f.Add([]byte(`[{"source_label":"x","target_label":"y","relation":"r","current_weight":1e39}]`))
 	g := graphtest.PowerLaw(30, 60, 1)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		states, err := ReadPlasticity(bytes.NewReader(data))
@@ -57,7 +58,8 @@ func FuzzReadPlasticity(f *testing.F) {
 			return
 		}
 		c := g.Clone()
-		ImportPlasticity(c, states)
+		eng, _ := plasticity.New(plasticity.DefaultParams())
+		eng.ImportState(c, states)
 		for e := 0; e < c.NumEdges(); e++ {
 			if w := c.Weight(graphEdge(e)); w != w {
 				t.Fatal("NaN weight after import")

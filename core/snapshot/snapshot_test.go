@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/graph/graphtest"
+	"github.com/m1nd-go/m1nd/core/plasticity"
 	"slices"
 )
 
@@ -233,6 +234,10 @@ func TestPlasticityRoundTripSurvivesRenumbering(t *testing.T) {
 		g.Finalize()
 		return g
 	}
+	eng, err := plasticity.New(plasticity.DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
 	g := build(false)
 	a, _ := g.Lookup("file::a.py")
 	b, _ := g.Lookup("file::b.py")
@@ -240,7 +245,7 @@ func TestPlasticityRoundTripSurvivesRenumbering(t *testing.T) {
 	g.AtomicWriteWeight(e, 1.6)
 	g.EdgePlasticity().Strengthen[e] = 5
 	g.EdgePlasticity().LTP[e] = true
-	states := ExportPlasticity(g)
+	states := eng.ExportState(g)
 	if len(states) != 1 {
 		t.Fatalf("exported %d states, want only the learned edge", len(states))
 	}
@@ -252,58 +257,46 @@ func TestPlasticityRoundTripSurvivesRenumbering(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if diff := cmp.Diff(states, loaded); diff != "" {
+		t.Fatalf("file round trip: %s", diff)
+	}
 	h := build(true)
-	st := ImportPlasticity(h, loaded)
-	if st.Applied != 1 {
-		t.Fatalf("import stats %+v", st)
+	if st, err := eng.ImportState(h, loaded); err != nil || st.Applied != 1 {
+		t.Fatalf("import: %+v %v", st, err)
 	}
 	a, _ = h.Lookup("file::a.py")
 	b, _ = h.Lookup("file::b.py")
 	e, _ = h.FindEdgeByName(a, b, "imports")
 	if h.Weight(e) != 1.6 || !h.EdgePlasticity().LTP[e] || h.EdgePlasticity().Strengthen[e] != 5 || h.EdgePlasticity().Original[e] != 1 {
-		t.Errorf("state not restored: w=%v %+v", h.Weight(e), h.EdgePlasticity())
+		t.Errorf("state not restored: w=%v", h.Weight(e))
 	}
 }
 
-func TestPlasticityImportRules(t *testing.T) {
-	g := graph.New()
-	g.AddNode(graph.Node{ExternalID: "p::a", Label: "a"})
-	g.AddNode(graph.Node{ExternalID: "p::b", Label: "b"})
-	g.AddNode(graph.Node{ExternalID: "q::b", Label: "b"})
-	g.AddEdgeByID("p::a", "p::b", graph.Edge{Relation: "calls", Weight: 1})
-	g.AddEdgeByID("p::a", "q::b", graph.Edge{Relation: "calls", Weight: 1})
-	g.AddEdgeByID("p::b", "p::a", graph.Edge{Relation: "calls", Weight: 1})
-	g.Finalize()
-	doc := `[
-	 {"source_label":"a","target_label":"b","relation":"calls","original_weight":1,"current_weight":2},
-	 {"source_label":"b","target_label":"a","relation":"calls","original_weight":1,"current_weight":99},
-	 {"source_id":"p::a","target_id":"q::b","source_label":"a","target_label":"b","relation":"calls","original_weight":1,"current_weight":1e39},
-	 {"source_label":"zz","target_label":"a","relation":"calls","original_weight":1,"current_weight":2}]`
+func TestPlasticityFileOverflowFallsBack(t *testing.T) {
+	// JSON cannot spell NaN or Inf; an out-of-range number is how a
+	// non-finite weight reaches a file. It must not void the whole file.
+	doc := `{"version":1,"edges":[{"source_label":"file::a","target_label":"file::b","relation":"calls","original_weight":1,"current_weight":1e39}]}`
 	states, err := ReadPlasticity(strings.NewReader(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := ImportPlasticity(g, states)
-	want := ImportStats{Records: 4, Applied: 2, Unmatched: 1, Ambiguous: 1, Clamped: 1, NonFinite: 1}
-	if diff := cmp.Diff(want, st); diff != "" {
-		t.Errorf("stats: %s", diff)
+	g := graph.New()
+	g.AddNode(graph.Node{ExternalID: "file::a"})
+	g.AddNode(graph.Node{ExternalID: "file::b"})
+	g.AddEdgeByID("file::a", "file::b", graph.Edge{Relation: "calls", Weight: 0.7})
+	g.Finalize()
+	eng, _ := plasticity.New(plasticity.DefaultParams())
+	st, err := eng.ImportState(g, states)
+	if err != nil || st.NonFinite != 1 {
+		t.Fatalf("stats %+v err %v", st, err)
 	}
-	b, _ := g.Lookup("p::b")
-	a, _ := g.Lookup("p::a")
-	qb, _ := g.Lookup("q::b")
-	if e, _ := g.FindEdgeByName(b, a, "calls"); g.Weight(e) != graph.WeightCap {
-		t.Errorf("weight not clamped to cap: %v", g.Weight(e))
-	}
-	if e, _ := g.FindEdgeByName(a, qb, "calls"); g.Weight(e) != 1 {
-		t.Errorf("non-finite weight did not fall back to original: %v", g.Weight(e))
-	}
-	if e, _ := g.FindEdgeByName(a, b, "calls"); g.Weight(e) != 1 {
-		t.Errorf("ambiguous label triple applied: %v", g.Weight(e))
+	if w := g.Weight(0); w != 1 {
+		t.Errorf("non-finite weight did not fall back to the original: %v", w)
 	}
 }
 
 func TestPlasticityInvalidIsSchemaError(t *testing.T) {
-	for _, doc := range []string{``, `nope`, `{"version":1,"edges":[{"relation":"x"}]}`, `{"version":7,"edges":[]}`, `[{"source_label":"a","target_label":"b","relation":"r","current_weight":"high"}]`} {
+	for _, doc := range []string{``, `nope`, `{"version":1,"edges":[{"relation":"x"}]}`, `{"version":7,"edges":[]}`, `[{"source_label":"a","target_label":"b","relation":"r","current_weight":"high"}]`, `{"version":1,"edges":[]} x`} {
 		if _, err := ReadPlasticity(strings.NewReader(doc)); !errors.Is(err, ErrFormat) {
 			t.Errorf("%q: err = %v", doc, err)
 		}
