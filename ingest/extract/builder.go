@@ -1,0 +1,292 @@
+package extract
+
+import (
+	"path"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// Relation names emitted by the extractors. ingest maps them to causal
+// strengths (contains 0.8, implements 0.7, imports 0.6, calls 0.5,
+// references 0.3, anything else 0.4).
+const (
+	RelContains    = "contains"
+	RelImports     = "imports"
+	RelCalls       = "calls"
+	RelReferences  = "references"
+	RelInherits    = "inherits"
+	RelImplements  = "implements"
+	RelDecoratedBy = "decorated_by"
+	RelMemberOf    = "member_of"
+)
+
+// Kind tags. Every entity node carries its language, one kind tag, and where
+// the language has the notion a visibility tag.
+const (
+	KindFunction  = "function"
+	KindMethod    = "method"
+	KindClass     = "class"
+	KindStruct    = "struct"
+	KindInterface = "interface"
+	KindTrait     = "trait"
+	KindEnum      = "enum"
+	KindTypeAlias = "type_alias"
+	KindModule    = "module"
+	KindConstant  = "constant"
+	KindVariable  = "variable"
+	KindTest      = "test"
+	KindImpl      = "impl"
+	KindSection   = "section"
+
+	VisExported = "exported"
+	VisPublic   = "public"
+	VisPrivate  = "private"
+	VisProtect  = "protected"
+	VisInternal = "internal"
+	VisPackage  = "package"
+)
+
+// RefPrefix starts every unresolved target.
+const RefPrefix = "ref::"
+
+// FileID returns the node ID of a file: "file::{relpath}".
+func FileID(relPath string) string { return "file::" + relPath }
+
+// ChildID nests name under parent: "file::a.py" + "C" → "file::a.py::C".
+func ChildID(parent, name string) string { return parent + "::" + name }
+
+// Ref returns the unresolved reference "ref::{name}".
+func Ref(name string) string { return RefPrefix + name }
+
+// cleanPath normalises a relative path to forward slashes without "./".
+func cleanPath(p string) string {
+	p = strings.ReplaceAll(p, "\\", "/")
+	for strings.HasPrefix(p, "./") {
+		p = p[2:]
+	}
+	return p
+}
+
+type edgeKey struct {
+	src, dst, rel string
+	hint          RefHint
+}
+
+// builder accumulates one file's Result. Node IDs are unique: a second
+// definition with the same ID (an overload, a redefinition, Go's several
+// init functions) merges into the first, so its edges attach to that node.
+// Edges are unique by (source, target, relation, hint); the first line wins.
+type builder struct {
+	res    *Result
+	fileID string
+	lang   string
+	nodes  map[string]int
+	edges  map[edgeKey]struct{}
+	refs   map[string]struct{}
+}
+
+func newBuilder(relPath, lang string) *builder {
+	relPath = cleanPath(relPath)
+	return &builder{
+		res:    &Result{Path: relPath, Language: lang},
+		fileID: FileID(relPath),
+		lang:   lang,
+		nodes:  make(map[string]int),
+		edges:  make(map[edgeKey]struct{}),
+		refs:   make(map[string]struct{}),
+	}
+}
+
+// file adds the file node. Its label is the base name.
+func (b *builder) file(lines uint32, excerpt string, tags ...string) {
+	b.res.Nodes = append(b.res.Nodes, Node{
+		ID:      b.fileID,
+		Label:   path.Base(b.res.Path),
+		Type:    graph.File,
+		Tags:    tags,
+		Line:    1,
+		EndLine: max(lines, 1),
+		Excerpt: excerpt,
+	})
+	b.nodes[b.fileID] = 0
+}
+
+// entity adds a node under parent and the parent→node contains edge; it
+// returns the new ID and whether it was new.
+func (b *builder) entity(parent, name string, typ graph.NodeType, line, end uint32, excerpt string, tags ...string) (string, bool) {
+	return b.entityAt(ChildID(parent, name), parent, name, typ, line, end, excerpt, tags...)
+}
+
+// entityAt adds a node with an explicit ID contained by parent. Go methods
+// and Rust impl methods use it: their ID nests under the receiver type
+// (file::p::T::M) even when T is declared in another file, in which case the
+// file contains the method.
+func (b *builder) entityAt(id, parent, name string, typ graph.NodeType, line, end uint32, excerpt string, tags ...string) (string, bool) {
+	if _, dup := b.nodes[id]; dup {
+		return id, false
+	}
+	b.nodes[id] = len(b.res.Nodes)
+	b.res.Nodes = append(b.res.Nodes, Node{
+		ID: id, Label: name, Type: typ, Tags: tags,
+		Line: line, EndLine: max(end, line), Excerpt: excerpt,
+	})
+	b.edge(parent, id, RelContains, line, RefHint{})
+	return id, true
+}
+
+// has reports whether a node ID was emitted.
+func (b *builder) has(id string) bool {
+	_, ok := b.nodes[id]
+	return ok
+}
+
+// tag appends tags to an emitted node.
+func (b *builder) tag(id string, tags ...string) {
+	if i, ok := b.nodes[id]; ok {
+		for _, t := range tags {
+			if !slices.Contains(b.res.Nodes[i].Tags, t) {
+				b.res.Nodes[i].Tags = append(b.res.Nodes[i].Tags, t)
+			}
+		}
+	}
+}
+
+func (b *builder) edge(src, dst, rel string, line uint32, h RefHint) {
+	if src == "" || dst == "" || dst == src {
+		return
+	}
+	k := edgeKey{src, dst, rel, h}
+	if _, dup := b.edges[k]; dup {
+		return
+	}
+	b.edges[k] = struct{}{}
+	b.res.Edges = append(b.res.Edges, Edge{Source: src, Target: dst, Relation: rel, Line: line, Hint: h})
+	if strings.HasPrefix(dst, RefPrefix) {
+		b.refs[dst] = struct{}{}
+	}
+}
+
+// ref adds an edge from src to the unresolved reference name.
+func (b *builder) ref(src, name, rel string, line uint32, h RefHint) {
+	if name == "" {
+		return
+	}
+	b.edge(src, Ref(name), rel, line, h)
+}
+
+func (b *builder) imp(im Import) { b.res.Imports = append(b.res.Imports, im) }
+
+func (b *builder) finish(errors int) *Result {
+	b.res.ParseErrors = errors
+	if len(b.refs) > 0 {
+		b.res.UnresolvedRefs = make([]string, 0, len(b.refs))
+		for r := range b.refs {
+			b.res.UnresolvedRefs = append(b.res.UnresolvedRefs, r)
+		}
+		slices.Sort(b.res.UnresolvedRefs)
+	}
+	return b.res
+}
+
+// maxExcerpt is the excerpt length limit in bytes.
+const maxExcerpt = 160
+
+// excerpt returns the first line of s, trimmed and cut to maxExcerpt bytes
+// on a rune boundary.
+func excerpt(s []byte) string {
+	if i := indexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	str := strings.TrimSpace(string(trimTo(s, maxExcerpt+8)))
+	if len(str) > maxExcerpt {
+		cut := maxExcerpt
+		for cut > 0 && !utf8.RuneStart(str[cut]) {
+			cut--
+		}
+		str = strings.TrimSpace(str[:cut])
+	}
+	if !utf8.ValidString(str) {
+		str = strings.ToValidUTF8(str, "")
+	}
+	return str
+}
+
+func trimTo(s []byte, n int) []byte {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+func indexByte(s []byte, c byte) int {
+	for i, x := range s {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// countLines returns the number of lines of src (a final line without a
+// newline counts).
+func countLines(src []byte) uint32 {
+	n := uint32(0)
+	for _, c := range src {
+		if c == '\n' {
+			n++
+		}
+	}
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// docLine returns the first non-empty line of a comment or docstring with
+// its delimiters removed.
+func docLine(s string) string {
+	for _, ln := range strings.Split(s, "\n") {
+		ln = strings.TrimSpace(ln)
+		for _, p := range []string{`"""`, `'''`, "/**", "/*!", "/*", "///", "//!", "//", "#!", "##", "#", "--", "*/", "*", `"`, `'`, "r\"\"\"", "b\"\"\""} {
+			ln = strings.TrimPrefix(ln, p)
+		}
+		for _, s := range []string{`"""`, `'''`, "*/", `"`, `'`} {
+			ln = strings.TrimSuffix(ln, s)
+		}
+		ln = strings.TrimSpace(ln)
+		if ln != "" {
+			return excerpt([]byte(ln))
+		}
+	}
+	return ""
+}
+
+// isUpperStart reports whether s starts with an upper-case letter.
+func isUpperStart(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r)
+}
+
+// lastSegment returns the part of s after the last of the separators.
+func lastSegment(s string, seps ...string) string {
+	for _, sep := range seps {
+		if i := strings.LastIndex(s, sep); i >= 0 {
+			s = s[i+len(sep):]
+		}
+	}
+	return s
+}
+
+// cleanName collapses the whitespace of a name and removes characters that
+// would make IDs ambiguous ("::" inside a name).
+func cleanName(s string) string {
+	s = strings.TrimSpace(s)
+	if strings.ContainsAny(s, "\n\t\r") {
+		s = strings.Join(strings.Fields(s), " ")
+	}
+	return strings.ReplaceAll(s, "::", ":")
+}

@@ -1,0 +1,819 @@
+package extract
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
+)
+
+var goGrammar = newGrammar("go", tsgo.Language)
+
+const (
+	goNone uint8 = iota
+	goSourceFile
+	goPackageClause
+	goImportDecl
+	goImportSpec
+	goFuncDecl
+	goMethodDecl
+	goTypeDecl
+	goTypeSpec
+	goTypeAlias
+	goStructType
+	goInterfaceType
+	goFieldDeclList
+	goFieldDecl
+	goMethodElem
+	goTypeElem
+	goConstDecl
+	goConstSpec
+	goVarDecl
+	goVarSpec
+	goCall
+	goSelector
+	goShortVar
+	goAssign
+	goComposite
+	goUnary
+	goParamDecl
+	goVariadicParam
+	goPointerType
+	goQualifiedType
+	goGenericType
+	goTypeIdent
+	goIdent
+	goFieldIdent
+	goPackageIdent
+	goExprList
+	goFuncLiteral
+	goParenExpr
+	goInterpretedString
+	goRawString
+	goParamList
+	goBlank
+	goDot
+	goComment
+)
+
+var goKindNames = []string{
+	"source_file", "package_clause", "import_declaration", "import_spec", "function_declaration",
+	"method_declaration", "type_declaration", "type_spec", "type_alias", "struct_type",
+	"interface_type", "field_declaration_list", "field_declaration", "method_elem", "type_elem",
+	"const_declaration", "const_spec", "var_declaration", "var_spec", "call_expression",
+	"selector_expression", "short_var_declaration", "assignment_statement", "composite_literal",
+	"unary_expression", "parameter_declaration", "variadic_parameter_declaration", "pointer_type",
+	"qualified_type", "generic_type", "type_identifier", "identifier", "field_identifier",
+	"package_identifier", "expression_list", "func_literal", "parenthesized_expression",
+	"interpreted_string_literal", "raw_string_literal", "parameter_list", "blank_identifier", "dot",
+	"comment",
+}
+
+type goTables struct {
+	codes                                                  []uint8
+	fName, fBody, fParams, fResult, fReceiver, fType       uint16
+	fPath, fFunction, fArgs, fOperand, fField, fLeft       uint16
+	fRight, fValue, fPackage, fTypeArgs, fTypeParams, fTag uint16
+}
+
+var goOnce sync.Once
+var goT goTables
+
+func goTablesGet() *goTables {
+	goOnce.Do(func() {
+		g := goGrammar
+		goT = goTables{
+			codes: g.codes(goKindNames...),
+			fName: g.field("name"), fBody: g.field("body"), fParams: g.field("parameters"),
+			fResult: g.field("result"), fReceiver: g.field("receiver"), fType: g.field("type"),
+			fPath: g.field("path"), fFunction: g.field("function"), fArgs: g.field("arguments"),
+			fOperand: g.field("operand"), fField: g.field("field"), fLeft: g.field("left"),
+			fRight: g.field("right"), fValue: g.field("value"), fPackage: g.field("package"),
+			fTypeArgs: g.field("type_arguments"), fTypeParams: g.field("type_parameters"), fTag: g.field("tag"),
+		}
+	})
+	return &goT
+}
+
+type goExtractor struct{}
+
+func (goExtractor) Language() string     { return "go" }
+func (goExtractor) Extensions() []string { return []string{".go"} }
+
+// goType is an inferred static type: its name and, for pkg.T, the import
+// path of pkg.
+type goType struct{ name, module string }
+
+type goExtract struct {
+	t       *tree
+	k       *goTables
+	b       *builder
+	imports map[string]string            // local package name → import path
+	types   map[string]string            // type declared in this file → node ID
+	fields  map[string]map[string]goType // struct type → field → type
+	isTest  bool
+}
+
+// goScope is the context inside a function body.
+type goScope struct {
+	id       string
+	recv     string // receiver variable
+	recvType string
+	vars     map[string]goType
+}
+
+func (goExtractor) Extract(relPath string, src []byte) (*Result, error) {
+	t, err := goGrammar.parse(src)
+	if err != nil {
+		return tooLargeOr(relPath, "go", src, err)
+	}
+	defer t.release()
+	x := &goExtract{
+		t: t, k: goTablesGet(), b: newBuilder(relPath, "go"),
+		imports: map[string]string{}, types: map[string]string{},
+		fields: map[string]map[string]goType{},
+		isTest: strings.HasSuffix(relPath, "_test.go"),
+	}
+	tags := []string{"go"}
+	if x.isTest {
+		tags = append(tags, KindTest)
+	}
+	x.b.file(countLines(src), x.packageDoc(), tags...)
+	if len(t.n) > 0 {
+		x.prepass()
+		x.top()
+	}
+	return x.b.finish(t.errors), nil
+}
+
+func (x *goExtract) code(i int32) uint8 { return code(x.k.codes, x.t.n[i].kind) }
+
+// packageDoc returns the first line of the comment right above the package
+// clause ("// Package foo does …").
+func (x *goExtract) packageDoc() string {
+	t := x.t
+	doc := int32(-1)
+	for c := t.first(0); c >= 0; c = t.n[c].next {
+		switch x.code(c) {
+		case goComment:
+			if doc < 0 || t.n[c].row > t.n[doc].endRow+1 {
+				doc = c
+			}
+			continue
+		case goPackageClause:
+			if doc >= 0 && t.n[doc].endRow+1 >= t.n[c].row {
+				return docLine(t.text(doc))
+			}
+		}
+		break
+	}
+	return ""
+}
+
+// prepass records imports, the types declared in the file and struct field
+// types, so that bodies visited later can type receivers regardless of
+// declaration order.
+func (x *goExtract) prepass() {
+	t, k := x.t, x.k
+	for c := t.first(0); c >= 0; c = t.n[c].next {
+		switch x.code(c) {
+		case goImportDecl:
+			x.importDecl(c)
+		case goTypeDecl:
+			for s := t.first(c); s >= 0; s = t.n[s].next {
+				if code := x.code(s); code != goTypeSpec && code != goTypeAlias {
+					continue
+				}
+				name := t.text(t.child(s, k.fName))
+				if name == "" {
+					continue
+				}
+				x.types[name] = ChildID(x.b.fileID, name)
+				if ty := t.child(s, k.fType); ty >= 0 && x.code(ty) == goStructType {
+					x.fields[name] = x.structFields(ty)
+				}
+			}
+		}
+	}
+}
+
+func (x *goExtract) structFields(st int32) map[string]goType {
+	t, k := x.t, x.k
+	out := map[string]goType{}
+	list := t.childKind(st, k.codes, goFieldDeclList)
+	if list < 0 {
+		return out
+	}
+	for f := t.first(list); f >= 0; f = t.n[f].next {
+		if x.code(f) != goFieldDecl {
+			continue
+		}
+		ty := x.typeOf(t.child(f, k.fType))
+		for n := t.first(f); n >= 0; n = t.n[n].next {
+			if t.n[n].field == k.fName {
+				out[t.text(n)] = ty
+			}
+		}
+		if t.child(f, k.fName) < 0 && ty.name != "" {
+			// Embedded field: its name is the type name.
+			out[ty.name] = ty
+		}
+	}
+	return out
+}
+
+func (x *goExtract) importDecl(i int32) {
+	t, k := x.t, x.k
+	end := t.end(i)
+	for s := i + 1; s < end; s++ {
+		if x.code(s) != goImportSpec {
+			continue
+		}
+		p := t.child(s, k.fPath)
+		if p < 0 {
+			continue
+		}
+		ipath := unquoteGo(t.text(p))
+		if ipath == "" {
+			continue
+		}
+		alias := ""
+		if n := t.child(s, k.fName); n >= 0 {
+			alias = t.text(n)
+		}
+		x.b.imp(Import{Module: ipath, Alias: alias, Line: t.line(s)})
+		local := alias
+		if local == "" {
+			local = goPackageName(ipath)
+		}
+		if local != "_" && local != "." {
+			x.imports[local] = ipath
+		}
+		x.b.ref(x.b.fileID, goPackageName(ipath), RelImports, t.line(s), RefHint{Module: ipath})
+	}
+}
+
+// goPackageName guesses the package name of an import path the way goimports
+// does: the last element, without a major-version suffix ("/v2", ".v3") or a
+// "go-" prefix / "-go" suffix.
+func goPackageName(ipath string) string {
+	elems := strings.Split(ipath, "/")
+	name := elems[len(elems)-1]
+	if len(elems) > 1 && len(name) >= 2 && name[0] == 'v' && isDigits(name[1:]) {
+		name = elems[len(elems)-2]
+	}
+	if i := strings.LastIndex(name, ".v"); i > 0 && isDigits(name[i+2:]) {
+		name = name[:i]
+	}
+	name = strings.TrimPrefix(name, "go-")
+	name = strings.TrimSuffix(name, "-go")
+	name = strings.TrimSuffix(name, ".go")
+	return strings.ReplaceAll(name, "-", "_")
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func unquoteGo(s string) string {
+	if u, err := strconv.Unquote(s); err == nil {
+		return u
+	}
+	return strings.Trim(s, "\"`")
+}
+
+func goVisibility(name string) string {
+	if isUpperStart(name) {
+		return VisExported
+	}
+	return VisPrivate
+}
+
+func (x *goExtract) top() {
+	t := x.t
+	for c := t.first(0); c >= 0; c = t.n[c].next {
+		switch x.code(c) {
+		case goPackageClause:
+			if p := t.first(c); p >= 0 {
+				x.b.res.Package = t.text(p)
+			}
+		case goFuncDecl:
+			x.function(c)
+		case goMethodDecl:
+			x.method(c)
+		case goTypeDecl:
+			x.typeDecl(c)
+		case goConstDecl, goVarDecl:
+			x.valueDecl(c)
+		}
+	}
+}
+
+func (x *goExtract) function(i int32) {
+	t, k := x.t, x.k
+	name := t.text(t.child(i, k.fName))
+	if name == "" {
+		return
+	}
+	tags := []string{"go", KindFunction, goVisibility(name)}
+	if x.isTest && goIsTestName(name) {
+		tags = append(tags, KindTest)
+	}
+	id, _ := x.b.entity(x.b.fileID, name, graph.Function, t.line(i), t.endLine(i), excerpt(t.bytes(i)), tags...)
+	s := &goScope{id: id, vars: map[string]goType{}}
+	x.signature(i, s)
+	if body := t.child(i, k.fBody); body >= 0 {
+		x.body(body, s)
+	}
+}
+
+// goIsTestName reports whether a _test.go function is run by go test.
+func goIsTestName(name string) bool {
+	for _, p := range []string{"Test", "Benchmark", "Fuzz", "Example"} {
+		if rest, ok := strings.CutPrefix(name, p); ok {
+			if rest == "" || rest[0] == '_' || isUpperStart(rest) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (x *goExtract) method(i int32) {
+	t, k := x.t, x.k
+	name := t.text(t.child(i, k.fName))
+	if name == "" {
+		return
+	}
+	s := &goScope{vars: map[string]goType{}}
+	if rl := t.child(i, k.fReceiver); rl >= 0 {
+		for p := t.first(rl); p >= 0; p = t.n[p].next {
+			if x.code(p) != goParamDecl {
+				continue
+			}
+			s.recvType = x.typeOf(t.child(p, k.fType)).name
+			if n := t.child(p, k.fName); n >= 0 {
+				s.recv = t.text(n)
+			}
+			break
+		}
+	}
+	recv := s.recvType
+	if recv == "" {
+		recv = "_"
+	}
+	id := ChildID(ChildID(x.b.fileID, recv), name)
+	parent := x.b.fileID
+	_, local := x.types[recv]
+	if local {
+		parent = x.types[recv]
+	}
+	tags := []string{"go", KindMethod, goVisibility(name)}
+	id, _ = x.b.entityAt(id, parent, name, graph.Function, t.line(i), t.endLine(i), excerpt(t.bytes(i)), tags...)
+	if !local && s.recvType != "" {
+		x.b.ref(id, s.recvType, RelMemberOf, t.line(i), RefHint{})
+	}
+	s.id = id
+	if s.recv != "" && s.recvType != "" {
+		s.vars[s.recv] = goType{name: s.recvType}
+	}
+	x.signature(i, s)
+	if body := t.child(i, k.fBody); body >= 0 {
+		x.body(body, s)
+	}
+}
+
+// signature records parameter types (as variables and references edges) and
+// result types.
+func (x *goExtract) signature(i int32, s *goScope) {
+	t, k := x.t, x.k
+	if pl := t.child(i, k.fParams); pl >= 0 {
+		x.params(pl, s, true)
+	}
+	if r := t.child(i, k.fResult); r >= 0 {
+		if x.code(r) == goParamList {
+			x.params(r, s, false)
+		} else {
+			x.typeRefs(s.id, r)
+		}
+	}
+}
+
+func (x *goExtract) params(pl int32, s *goScope, bind bool) {
+	t, k := x.t, x.k
+	for p := t.first(pl); p >= 0; p = t.n[p].next {
+		if c := x.code(p); c != goParamDecl && c != goVariadicParam {
+			continue
+		}
+		ty := t.child(p, k.fType)
+		x.typeRefs(s.id, ty)
+		if !bind {
+			continue
+		}
+		gt := x.typeOf(ty)
+		if gt.name == "" {
+			continue
+		}
+		for n := t.first(p); n >= 0; n = t.n[n].next {
+			if t.n[n].field == k.fName {
+				s.vars[t.text(n)] = gt
+			}
+		}
+	}
+}
+
+// typeOf returns the named type of a type node: T, *T, pkg.T, T[A].
+func (x *goExtract) typeOf(ty int32) goType {
+	t, k := x.t, x.k
+	for depth := 0; ty >= 0 && depth < 8; depth++ {
+		switch x.code(ty) {
+		case goTypeIdent:
+			name := t.text(ty)
+			if goBuiltinTypes[name] {
+				return goType{}
+			}
+			return goType{name: name}
+		case goPointerType:
+			ty = t.first(ty)
+		case goGenericType:
+			ty = t.child(ty, k.fType)
+		case goQualifiedType:
+			pkg := t.text(t.child(ty, k.fPackage))
+			return goType{name: t.text(t.child(ty, k.fName)), module: x.imports[pkg]}
+		default:
+			return goType{}
+		}
+	}
+	return goType{}
+}
+
+// typeRefs adds references edges from src to every named type in ty
+// (including element types of slices, maps, channels and type arguments).
+func (x *goExtract) typeRefs(src string, ty int32) {
+	if ty < 0 {
+		return
+	}
+	t, k := x.t, x.k
+	end := t.end(ty)
+	for j := ty; j < end; j++ {
+		switch x.code(j) {
+		case goTypeIdent:
+			if p := t.n[j].parent; p >= 0 && x.code(p) == goQualifiedType {
+				continue
+			}
+			name := t.text(j)
+			if !goBuiltinTypes[name] {
+				x.b.ref(src, name, RelReferences, t.line(j), RefHint{})
+			}
+		case goQualifiedType:
+			pkg := t.text(t.child(j, k.fPackage))
+			x.b.ref(src, t.text(t.child(j, k.fName)), RelReferences, t.line(j), RefHint{Module: x.imports[pkg]})
+			j = t.end(j) - 1
+		case goStructType, goInterfaceType, goFuncLiteral:
+			// Anonymous struct/interface types inside a signature still
+			// reference their field types; keep scanning.
+		}
+	}
+}
+
+func (x *goExtract) typeDecl(i int32) {
+	t, k := x.t, x.k
+	for s := t.first(i); s >= 0; s = t.n[s].next {
+		code := x.code(s)
+		if code != goTypeSpec && code != goTypeAlias {
+			continue
+		}
+		name := t.text(t.child(s, k.fName))
+		if name == "" {
+			continue
+		}
+		ty := t.child(s, k.fType)
+		typ, kind := graph.Type, KindTypeAlias
+		if ty >= 0 {
+			switch x.code(ty) {
+			case goStructType:
+				typ, kind = graph.Struct, KindStruct
+			case goInterfaceType:
+				kind = KindInterface
+			}
+		}
+		// The excerpt of a spec inside a grouped "type ( … )" is the spec
+		// line itself; a single declaration shows "type X struct {".
+		exNode := s
+		if t.first(i) == s && t.n[s].next < 0 && t.n[i].row == t.n[s].row {
+			exNode = i
+		}
+		id, _ := x.b.entity(x.b.fileID, name, typ, t.line(s), t.endLine(s), excerpt(t.bytes(exNode)), "go", kind, goVisibility(name))
+		if ty < 0 {
+			continue
+		}
+		switch x.code(ty) {
+		case goStructType:
+			x.structBody(id, ty)
+		case goInterfaceType:
+			x.interfaceBody(id, ty)
+		default:
+			x.typeRefs(id, ty)
+		}
+	}
+}
+
+func (x *goExtract) structBody(id string, st int32) {
+	t, k := x.t, x.k
+	list := t.childKind(st, k.codes, goFieldDeclList)
+	if list < 0 {
+		return
+	}
+	for f := t.first(list); f >= 0; f = t.n[f].next {
+		if x.code(f) != goFieldDecl {
+			continue
+		}
+		ty := t.child(f, k.fType)
+		if t.child(f, k.fName) < 0 {
+			// Embedding promotes the embedded type's methods: the closest
+			// thing Go has to inheritance.
+			if gt := x.typeOf(ty); gt.name != "" {
+				x.b.ref(id, gt.name, RelInherits, t.line(f), RefHint{Module: gt.module})
+			}
+			continue
+		}
+		x.typeRefs(id, ty)
+	}
+}
+
+func (x *goExtract) interfaceBody(id string, it int32) {
+	t, k := x.t, x.k
+	for m := t.first(it); m >= 0; m = t.n[m].next {
+		switch x.code(m) {
+		case goMethodElem:
+			name := t.text(t.child(m, k.fName))
+			if name == "" {
+				continue
+			}
+			mid, _ := x.b.entity(id, name, graph.Function, t.line(m), t.endLine(m), excerpt(t.bytes(m)),
+				"go", KindMethod, goVisibility(name), "abstract")
+			s := &goScope{id: mid, vars: map[string]goType{}}
+			x.signature(m, s)
+		case goTypeElem:
+			// Embedded interfaces (io.Reader) and type-set terms.
+			for c := t.first(m); c >= 0; c = t.n[c].next {
+				if gt := x.typeOf(c); gt.name != "" {
+					x.b.ref(id, gt.name, RelInherits, t.line(c), RefHint{Module: gt.module})
+				}
+			}
+		}
+	}
+}
+
+// valueDecl handles top-level const and var declarations: one node per
+// name, and the calls of the initialisers attributed to it.
+func (x *goExtract) valueDecl(i int32) {
+	t, k := x.t, x.k
+	isConst := x.code(i) == goConstDecl
+	kind := KindVariable
+	if isConst {
+		kind = KindConstant
+	}
+	end := t.end(i)
+	for s := i + 1; s < end; s++ {
+		if c := x.code(s); c != goConstSpec && c != goVarSpec {
+			continue
+		}
+		var first string
+		for n := t.first(s); n >= 0; n = t.n[n].next {
+			if t.n[n].field != k.fName {
+				continue
+			}
+			name := t.text(n)
+			if name == "" || name == "_" {
+				continue
+			}
+			id, _ := x.b.entity(x.b.fileID, name, graph.Reference, t.line(s), t.endLine(s), excerpt(t.bytes(s)),
+				"go", kind, goVisibility(name))
+			if first == "" {
+				first = id
+			}
+		}
+		src := first
+		if src == "" {
+			src = x.b.fileID
+		}
+		x.typeRefs(src, t.child(s, k.fType))
+		if v := t.child(s, k.fValue); v >= 0 {
+			x.body(v, &goScope{id: src, vars: map[string]goType{}})
+		}
+		s = t.end(s) - 1
+	}
+}
+
+// body walks statements and expressions for calls and local types.
+func (x *goExtract) body(i int32, s *goScope) {
+	t := x.t
+	switch x.code(i) {
+	case goCall:
+		x.call(i, s)
+		return
+	case goShortVar:
+		x.shortVar(i, s)
+	case goVarSpec:
+		if ty := x.typeOf(t.child(i, x.k.fType)); ty.name != "" {
+			for n := t.first(i); n >= 0; n = t.n[n].next {
+				if t.n[n].field == x.k.fName {
+					s.vars[t.text(n)] = ty
+				}
+			}
+		} else {
+			x.bindValues(i, s)
+		}
+	}
+	for c := t.first(i); c >= 0; c = t.n[c].next {
+		x.body(c, s)
+	}
+}
+
+func (x *goExtract) shortVar(i int32, s *goScope) {
+	x.bindValues(i, s)
+}
+
+// bindValues types the variables of `a, b := v1, v2` (and var a = v) from
+// the values when the values make the type evident.
+func (x *goExtract) bindValues(i int32, s *goScope) {
+	t, k := x.t, x.k
+	var left, right int32
+	if x.code(i) == goShortVar {
+		left, right = t.child(i, k.fLeft), t.child(i, k.fRight)
+	} else {
+		left, right = i, t.child(i, k.fValue)
+	}
+	if left < 0 || right < 0 {
+		return
+	}
+	var names []string
+	for n := t.first(left); n >= 0; n = t.n[n].next {
+		if x.code(i) == goShortVar || t.n[n].field == k.fName {
+			if x.code(n) == goIdent {
+				names = append(names, t.text(n))
+			} else {
+				names = append(names, "")
+			}
+		}
+	}
+	vi := 0
+	for v := t.first(right); v >= 0 && vi < len(names); v = t.n[v].next {
+		if ty := x.valueType(v); ty.name != "" && names[vi] != "" && names[vi] != "_" {
+			s.vars[names[vi]] = ty
+		}
+		vi++
+	}
+}
+
+// valueType infers the type of an expression: T{…}, &T{…}, NewT(…),
+// pkg.NewT(…), T(x) for a local type, new(T).
+func (x *goExtract) valueType(v int32) goType {
+	t, k := x.t, x.k
+	switch x.code(v) {
+	case goComposite:
+		return x.typeOf(t.child(v, k.fType))
+	case goUnary:
+		if op := t.child(v, k.fOperand); op >= 0 && x.code(op) == goComposite {
+			return x.typeOf(t.child(op, k.fType))
+		}
+	case goCall:
+		fn := t.child(v, k.fFunction)
+		if fn < 0 {
+			return goType{}
+		}
+		switch x.code(fn) {
+		case goIdent:
+			name := t.text(fn)
+			if name == "new" {
+				if args := t.child(v, k.fArgs); args >= 0 {
+					return x.typeOf(t.first(args))
+				}
+			}
+			if _, ok := x.types[name]; ok {
+				return goType{name: name}
+			}
+			if rest, ok := strings.CutPrefix(name, "New"); ok && isUpperStart(rest) {
+				return goType{name: rest}
+			}
+		case goSelector:
+			op := t.child(fn, k.fOperand)
+			name := t.text(t.child(fn, k.fField))
+			if op >= 0 && x.code(op) == goIdent {
+				if mod, ok := x.imports[t.text(op)]; ok {
+					if rest, ok := strings.CutPrefix(name, "New"); ok && isUpperStart(rest) {
+						return goType{name: rest, module: mod}
+					}
+					if name == "New" {
+						// pkg.New() conventionally returns pkg's main type,
+						// whose name we cannot know; leave it untyped.
+						return goType{}
+					}
+				}
+			}
+		}
+	}
+	return goType{}
+}
+
+func (x *goExtract) call(i int32, s *goScope) {
+	t, k := x.t, x.k
+	fn := t.child(i, k.fFunction)
+	line := t.line(i)
+	if fn >= 0 {
+		switch x.code(fn) {
+		case goIdent:
+			name := t.text(fn)
+			if !goBuiltinFuncs[name] {
+				x.b.ref(s.id, name, RelCalls, line, RefHint{})
+			}
+		case goSelector:
+			op := t.child(fn, k.fOperand)
+			name := t.text(t.child(fn, k.fField))
+			h := x.selectorHint(op, s)
+			x.b.ref(s.id, name, RelCalls, line, h)
+			if op >= 0 && x.code(op) != goIdent {
+				x.body(op, s)
+			}
+		default:
+			x.body(fn, s)
+		}
+	}
+	if args := t.child(i, k.fArgs); args >= 0 {
+		x.body(args, s)
+	}
+}
+
+// selectorHint describes the receiver of op.Name(): a package (Module), a
+// typed variable (ReceiverType, Module of its package), or a field of one.
+func (x *goExtract) selectorHint(op int32, s *goScope) RefHint {
+	t, k := x.t, x.k
+	if op < 0 {
+		return RefHint{}
+	}
+	recv := t.text(op)
+	h := RefHint{Receiver: trimReceiver(recv)}
+	switch x.code(op) {
+	case goIdent:
+		if ty, ok := s.vars[recv]; ok {
+			h.ReceiverType, h.Module = ty.name, ty.module
+			return h
+		}
+		if mod, ok := x.imports[recv]; ok {
+			h.Module = mod
+			return h
+		}
+		if _, ok := x.types[recv]; ok {
+			// T.Method used as a method expression call.
+			h.ReceiverType = recv
+		}
+	case goSelector:
+		// v.field.M(): type the field from the struct declaration.
+		inner := t.child(op, k.fOperand)
+		field := t.text(t.child(op, k.fField))
+		if inner >= 0 && x.code(inner) == goIdent {
+			if ty, ok := s.vars[t.text(inner)]; ok && ty.module == "" {
+				if ft, ok := x.fields[ty.name][field]; ok {
+					h.ReceiverType, h.Module = ft.name, ft.module
+				}
+			}
+		}
+	case goParenExpr:
+		// (*T)(nil).M() and similar conversions.
+		if c := t.first(op); c >= 0 {
+			if gt := x.typeOf(c); gt.name != "" {
+				h.ReceiverType, h.Module = gt.name, gt.module
+			}
+		}
+	}
+	return h
+}
+
+var goBuiltinTypes = map[string]bool{
+	"bool": true, "byte": true, "rune": true, "string": true, "error": true, "any": true,
+	"int": true, "int8": true, "int16": true, "int32": true, "int64": true,
+	"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true,
+	"float32": true, "float64": true, "complex64": true, "complex128": true, "comparable": true,
+}
+
+var goBuiltinFuncs = map[string]bool{
+	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true,
+	"delete": true, "imag": true, "len": true, "make": true, "max": true, "min": true, "new": true,
+	"panic": true, "print": true, "println": true, "real": true, "recover": true,
+	// Conversions to builtin types look like calls.
+	"string": true, "int": true, "int8": true, "int16": true, "int32": true, "int64": true,
+	"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true,
+	"float32": true, "float64": true, "byte": true, "rune": true, "bool": true,
+	"complex64": true, "complex128": true,
+}

@@ -1,0 +1,127 @@
+package extract
+
+import (
+	"fmt"
+	"path"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+)
+
+var reg struct {
+	sync.Once
+	byExt  map[string]Extractor // ".py" → extractor (lower case)
+	byBase map[string]Extractor // "Makefile" → extractor (exact and lower case)
+	all    []Extractor
+}
+
+// baseNamed is implemented by extractors that also claim well-known file
+// names without (or regardless of) an extension, such as "Makefile".
+type baseNamed interface {
+	BaseNames() []string
+}
+
+func registry() {
+	reg.Do(func() {
+		reg.byExt = map[string]Extractor{}
+		reg.byBase = map[string]Extractor{}
+		add := func(e Extractor) {
+			reg.all = append(reg.all, e)
+			for _, x := range e.Extensions() {
+				reg.byExt[strings.ToLower(x)] = e
+			}
+			if b, ok := e.(baseNamed); ok {
+				for _, n := range b.BaseNames() {
+					reg.byBase[n] = e
+					reg.byBase[strings.ToLower(n)] = e
+				}
+			}
+		}
+		for _, e := range fullExtractors() {
+			add(e)
+		}
+		for _, e := range tableExtractors() {
+			add(e)
+		}
+	})
+}
+
+// For returns the extractor for a relative path, chosen by well-known base
+// name first and extension second. It returns the generic extractor (file
+// node with tags only) for anything else, so it never returns nil.
+func For(relPath string) Extractor {
+	registry()
+	base := path.Base(cleanPath(relPath))
+	if e, ok := reg.byBase[base]; ok {
+		return e
+	}
+	if e, ok := reg.byBase[strings.ToLower(base)]; ok {
+		return e
+	}
+	// Longest suffix first so ".d.ts"-style double extensions could win;
+	// in practice this is the usual last extension.
+	lower := strings.ToLower(base)
+	for i := 0; i < len(lower); i++ {
+		if lower[i] == '.' && i > 0 {
+			if e, ok := reg.byExt[lower[i:]]; ok {
+				return e
+			}
+		}
+	}
+	return Generic
+}
+
+// Languages returns the names of every language with a syntax-aware
+// extractor, sorted. The generic fallback is not listed.
+func Languages() []string {
+	registry()
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range reg.all {
+		if l := e.Language(); !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Extractors returns every registered syntax-aware extractor.
+func Extractors() []Extractor {
+	registry()
+	return slices.Clone(reg.all)
+}
+
+// ExtractFile extracts one file with the extractor For picks. A failing
+// extractor (an error, or a panic, which is recovered here) does not lose the
+// file: the result is then the generic fallback (the file node with tags)
+// and err says what went wrong, so callers may keep the result and count the
+// error.
+func ExtractFile(relPath string, src []byte) (res *Result, err error) {
+	e := For(relPath)
+	res, err = safeExtract(e, relPath, src)
+	if err == nil && res != nil {
+		return res, nil
+	}
+	if err == nil {
+		err = fmt.Errorf("extract %s: %s extractor returned no result", relPath, e.Language())
+	}
+	fb, ferr := safeExtract(Generic, relPath, src)
+	if ferr != nil {
+		return nil, err
+	}
+	fb.Language = e.Language()
+	return fb, err
+}
+
+func safeExtract(e Extractor, relPath string, src []byte) (res *Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res = nil
+			err = fmt.Errorf("extract %s: %s extractor panicked: %v\n%s", relPath, e.Language(), r, debug.Stack())
+		}
+	}()
+	return e.Extract(relPath, src)
+}
