@@ -1,0 +1,99 @@
+// Package mcpserver wires m1nd's tool registry into an MCP server (the
+// official Go SDK) and serves it over stdio in both framings. The protocol
+// layer only translates: every call goes to tools.Dispatcher.
+package mcpserver
+
+import (
+	"context"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
+	"github.com/m1nd-go/m1nd/mcpserver/transport"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// NewMCPServer returns an MCP server exposing every registered tool.
+func NewMCPServer(d *tools.Dispatcher) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: tools.ServerName, Version: tools.ServerVersion}, &mcp.ServerOptions{
+		Instructions: "m1nd answers structural questions about the ingested repository from a weighted graph. " + tools.Workflow,
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+	})
+	for _, t := range d.Registry.All() {
+		name := t.Name
+		s.AddTool(&mcp.Tool{Name: name, Description: t.Description, InputSchema: t.InputSchema()},
+			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				res := d.Call(ctx, name, req.Params.Arguments, progressFor(ctx, req))
+				return toMCP(res), nil
+			})
+	}
+	s.AddReceivingMiddleware(normalizeToolNames(d))
+	return s
+}
+
+// normalizeToolNames rewrites accepted aliases (m1nd.activate,
+// m1nd_activate, lock.create) to canonical names before the SDK looks the
+// tool up, and answers unknown names with a teaching error that names the
+// closest tools instead of a bare protocol error.
+func normalizeToolNames(d *tools.Dispatcher) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method != "tools/call" {
+				return next(ctx, method, req)
+			}
+			p, ok := req.GetParams().(*mcp.CallToolParamsRaw)
+			if !ok || p == nil {
+				return next(ctx, method, req)
+			}
+			if canon := d.Registry.Canonical(p.Name); canon != "" {
+				p.Name = canon
+				return next(ctx, method, req)
+			}
+			return toMCP(d.Call(ctx, p.Name, p.Arguments, nil)), nil
+		}
+	}
+}
+
+func toMCP(r tools.Result) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Text()}}, IsError: r.IsError}
+}
+
+// progressFor returns a progress reporter that sends MCP progress
+// notifications when the client supplied a progress token, at most every
+// 100 ms (plus the final 100%).
+func progressFor(ctx context.Context, req *mcp.CallToolRequest) tools.Progress {
+	token := req.Params.GetProgressToken()
+	if token == nil || req.Session == nil {
+		return nil
+	}
+	var mu sync.Mutex
+	var last time.Time
+	return func(done, total float64, msg string) {
+		mu.Lock()
+		now := time.Now()
+		if now.Sub(last) < 100*time.Millisecond && done < total {
+			mu.Unlock()
+			return
+		}
+		last = now
+		mu.Unlock()
+		req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+			ProgressToken: token, Progress: done, Total: total, Message: msg,
+		})
+	}
+}
+
+// ServeStdio serves MCP on in/out until the input ends or ctx is cancelled.
+func ServeStdio(ctx context.Context, d *tools.Dispatcher, in io.Reader, out io.Writer) error {
+	srv := NewMCPServer(d)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	t := &transport.Stdio{In: in, Out: out}
+	ss, err := srv.Connect(ctx, t, nil)
+	if err != nil {
+		return err
+	}
+	return ss.Wait()
+}
+

@@ -1,0 +1,136 @@
+package session
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Config is the server configuration. Precedence: a JSON config file (the
+// first command-line argument), then environment variables, then defaults.
+type Config struct {
+	// GraphSource is the graph snapshot path; ".json" selects the spec's
+	// JSON format, anything else the binary format. Empty: memory only.
+	GraphSource string `json:"graph_source"`
+	// PlasticityState is the learned-weights sidecar path. Empty: memory
+	// only.
+	PlasticityState string `json:"plasticity_state"`
+	// RuntimeDir holds the graph, plasticity and every sidecar (trails,
+	// manifests, caches). Setting it alone enables persistence with default
+	// file names inside it.
+	RuntimeDir          string  `json:"runtime_dir"`
+	AutoPersistInterval int     `json:"auto_persist_interval"`
+	LearningRate        float32 `json:"learning_rate"`
+	DecayRate           float32 `json:"decay_rate"`
+	XLREnabled          bool    `json:"xlr_enabled"`
+	MaxConcurrentReads  int     `json:"max_concurrent_reads"`
+	WriteQueueSize      int     `json:"write_queue_size"`
+	Domain              string  `json:"domain"`
+	// IngestOnStart is ingested when the loaded graph is empty.
+	IngestOnStart string `json:"ingest_on_start,omitempty"`
+}
+
+// Default file names inside the runtime directory.
+const (
+	DefaultGraphFile      = "graph.bin"
+	DefaultPlasticityFile = "plasticity.json"
+)
+
+// DefaultConfig returns the spec's defaults.
+func DefaultConfig() Config {
+	return Config{
+		AutoPersistInterval: 50,
+		LearningRate:        0.08,
+		DecayRate:           0.005,
+		XLREnabled:          true,
+		MaxConcurrentReads:  32,
+		WriteQueueSize:      64,
+		Domain:              "code",
+	}
+}
+
+// LoadConfig resolves the configuration from an optional JSON file and the
+// environment (getenv is os.Getenv in production).
+func LoadConfig(file string, getenv func(string) string) (Config, error) {
+	cfg := DefaultConfig()
+	if file != "" {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return cfg, fmt.Errorf("read config file: %w", err)
+		}
+		dec := json.NewDecoder(strings.NewReader(string(data)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&cfg); err != nil {
+			return cfg, fmt.Errorf("config file %s is not valid: %v (fields: graph_source, plasticity_state, runtime_dir, auto_persist_interval, learning_rate, decay_rate, xlr_enabled, max_concurrent_reads, write_queue_size, domain)", file, err)
+		}
+	}
+	if v := getenv("M1ND_GRAPH_SOURCE"); v != "" {
+		cfg.GraphSource = v
+	}
+	if v := getenv("M1ND_PLASTICITY_STATE"); v != "" {
+		cfg.PlasticityState = v
+	}
+	if v := getenv("M1ND_RUNTIME_DIR"); v != "" {
+		cfg.RuntimeDir = v
+	}
+	if v := getenv("M1ND_DOMAIN"); v != "" {
+		cfg.Domain = v
+	}
+	if v := getenv("M1ND_XLR_ENABLED"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return cfg, fmt.Errorf("M1ND_XLR_ENABLED=%q is not a boolean (use true or false)", v)
+		}
+		cfg.XLREnabled = b
+	}
+	if v := getenv("M1ND_AUTO_PERSIST_INTERVAL"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return cfg, fmt.Errorf("M1ND_AUTO_PERSIST_INTERVAL=%q is not an integer", v)
+		}
+		cfg.AutoPersistInterval = n
+	}
+	return cfg, cfg.Normalize()
+}
+
+// Normalize fills derived paths and validates values.
+func (c *Config) Normalize() error {
+	if c.RuntimeDir == "" && c.GraphSource != "" {
+		c.RuntimeDir = filepath.Dir(c.GraphSource)
+	}
+	if c.RuntimeDir != "" {
+		abs, err := filepath.Abs(c.RuntimeDir)
+		if err != nil {
+			return err
+		}
+		c.RuntimeDir = abs
+		if c.GraphSource == "" {
+			c.GraphSource = filepath.Join(abs, DefaultGraphFile)
+		}
+		if c.PlasticityState == "" {
+			c.PlasticityState = filepath.Join(abs, DefaultPlasticityFile)
+		}
+	}
+	if c.AutoPersistInterval < 0 {
+		return fmt.Errorf("auto_persist_interval must be >= 0 (0 disables auto-persist), got %d", c.AutoPersistInterval)
+	}
+	if !(c.LearningRate > 0 && c.LearningRate <= 1) {
+		return fmt.Errorf("learning_rate must be in (0, 1], got %v", c.LearningRate)
+	}
+	if !(c.DecayRate > 0 && c.DecayRate <= 1) {
+		return fmt.Errorf("decay_rate must be in (0, 1], got %v", c.DecayRate)
+	}
+	if c.MaxConcurrentReads <= 0 {
+		c.MaxConcurrentReads = 32
+	}
+	if c.Domain == "" {
+		c.Domain = "code"
+	}
+	return nil
+}
+
+// Persistent reports whether the graph is saved to disk.
+func (c *Config) Persistent() bool { return c.GraphSource != "" }

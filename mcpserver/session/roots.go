@@ -1,0 +1,71 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/m1nd-go/m1nd/core/snapshot"
+)
+
+// RootsFile is the sidecar that remembers which roots the graph was built
+// from, so health can name the repository after a restart.
+const RootsFile = "roots.json"
+
+func (s *State) saveRoots(roots []Root) {
+	path := s.RuntimePath(RootsFile)
+	if path == "" {
+		return
+	}
+	if roots == nil {
+		roots = []Root{}
+	}
+	err := snapshot.WriteFileAtomic(path, 0o644, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(roots)
+	})
+	if err != nil {
+		s.logf("could not save %s: %v", path, err)
+	}
+}
+
+func (s *State) loadRoots() []Root {
+	path := s.RuntimePath(RootsFile)
+	if path == "" {
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	var roots []Root
+	if err == nil {
+		err = json.Unmarshal(data, &roots)
+	}
+	if err != nil {
+		s.logf("ignoring unreadable %s: %v", path, err)
+		return nil
+	}
+	return roots
+}
+
+// GitState returns the branch and HEAD commit of the repository containing
+// path ("" for both outside git; branch "" when detached).
+func GitState(path string) (branch, head string) {
+	repo, err := git.PlainOpenWithOptions(path, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		return "", ""
+	}
+	ref, err := repo.Head()
+	if err != nil {
+		return "", ""
+	}
+	if ref.Name().IsBranch() {
+		branch = ref.Name().Short()
+	}
+	return branch, ref.Hash().String()
+}

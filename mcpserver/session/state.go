@@ -1,0 +1,315 @@
+// Package session owns the server's shared state: the graph (behind a
+// read/write lock), the engines built from it, agent sessions, generation
+// counters, ingest roots and persistence. Transports and tool handlers go
+// through it; nothing else holds the graph.
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/plasticity"
+)
+
+// Root is one ingested source root.
+type Root struct {
+	Path       string    `json:"path"`
+	Adapter    string    `json:"adapter"`
+	Namespace  string    `json:"namespace,omitempty"`
+	Mode       string    `json:"mode"`
+	IngestedAt time.Time `json:"ingested_at"`
+	Files      int       `json:"files"`
+	// GitBranch and GitHead are the repository state the graph was built
+	// from ("" outside git).
+	GitBranch string `json:"git_branch,omitempty"`
+	GitHead   string `json:"git_head,omitempty"`
+}
+
+// Bundle is what readers see: one graph and everything derived from it.
+// A bundle is never mutated after it is published (edge weights aside,
+// which change through atomics).
+type Bundle struct {
+	Graph *graph.Graph
+	// Gen is the session's graph generation (bumped by every ingest/load).
+	Gen   uint64
+	Roots []Root
+}
+
+// Agent is one agent's session record.
+type Agent struct {
+	ID         string    `json:"agent_id"`
+	FirstSeen  time.Time `json:"first_seen"`
+	LastSeen   time.Time `json:"last_seen"`
+	QueryCount uint64    `json:"query_count"`
+}
+
+// Event is delivered to hooks after the graph or learned state changes,
+// so perspectives, locks and caches can mark themselves stale.
+type Event struct {
+	Kind    string // "graph_replaced", "graph_merged", "learned", "loaded"
+	Gen     uint64
+	PlasGen uint64
+}
+
+// State is the session state of one server process.
+type State struct {
+	cfg  Config
+	logf func(format string, args ...any)
+
+	mu  sync.RWMutex
+	cur *Bundle
+
+	reads   chan struct{} // bounds concurrent readers (max_concurrent_reads)
+	buildMu sync.Mutex    // serialises graph builds (ingest, load)
+
+	// Plasticity is the learning engine; it lives as long as the session
+	// and is handed the current graph on every call.
+	Plasticity *plasticity.Engine
+
+	agentsMu sync.Mutex
+	agents   map[string]*Agent
+
+	plasGen  atomic.Uint64
+	queries  atomic.Uint64
+	started  time.Time
+	autoBusy atomic.Bool
+
+	persistMu   sync.Mutex
+	lastPersist atomic.Int64 // unix nanoseconds, 0 = never
+	persistErr  atomic.Pointer[string]
+	lock        *runtimeLock
+
+	hooksMu sync.Mutex
+	hooks   []func(Event)
+
+	closed atomic.Bool
+}
+
+// Open creates the session: it takes the runtime directory's lock, loads the
+// graph and plasticity state when they exist, and builds the engines.
+// logf receives human-readable status lines (stderr in the server).
+func Open(cfg Config, logf func(format string, args ...any)) (*State, error) {
+	if err := cfg.Normalize(); err != nil {
+		return nil, err
+	}
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	pp := plasticity.DefaultParams()
+	pp.LearningRate = cfg.LearningRate
+	pp.DecayRate = cfg.DecayRate
+	pe, err := plasticity.New(pp)
+	if err != nil {
+		return nil, fmt.Errorf("plasticity parameters: %w", err)
+	}
+	s := &State{
+		cfg: cfg, logf: logf, Plasticity: pe,
+		reads:   make(chan struct{}, cfg.MaxConcurrentReads),
+		agents:  map[string]*Agent{},
+		started: time.Now(),
+	}
+	empty := graph.New()
+	empty.Finalize()
+	s.cur = &Bundle{Graph: empty}
+	if cfg.RuntimeDir != "" {
+		l, err := acquireRuntimeLock(cfg.RuntimeDir)
+		if err != nil {
+			return nil, err
+		}
+		s.lock = l
+	}
+	if err := s.loadAtStart(); err != nil {
+		s.lock.release()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Config returns the effective configuration.
+func (s *State) Config() Config { return s.cfg }
+
+// Read runs fn with the current bundle under the read lock. At most
+// max_concurrent_reads readers run at once; the rest wait (or give up when
+// ctx ends).
+func (s *State) Read(ctx context.Context, fn func(b *Bundle) error) error {
+	select {
+	case s.reads <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-s.reads }()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return fn(s.cur)
+}
+
+// Current returns the current bundle without holding the lock; callers that
+// need consistency across several steps use Read.
+func (s *State) Current() *Bundle {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.cur
+}
+
+// Build runs fn exclusively with respect to other builds (but concurrently
+// with readers) and publishes the graph it returns as the new current
+// bundle. fn receives the current bundle so merge modes can start from it
+// (it must Clone before mutating). Unless kind is "loaded" (the snapshot
+// brings its own), learned weights carry over to the new graph by
+// (source, target, relation).
+func (s *State) Build(kind string, fn func(old *Bundle) (*graph.Graph, []Root, error)) (*Bundle, error) {
+	s.buildMu.Lock()
+	defer s.buildMu.Unlock()
+	old := s.Current()
+	g, roots, err := fn(old)
+	if err != nil {
+		return nil, err
+	}
+	if g == nil || !g.Finalized() {
+		return nil, errors.New("internal error: build produced no finalized graph")
+	}
+	if kind != "loaded" && old.Graph.NumEdges() > 0 && g != old.Graph {
+		var states []plasticity.SynapticState
+		states = s.Plasticity.ExportState(old.Graph)
+		if len(states) > 0 {
+			st, _ := s.Plasticity.ImportState(g, states)
+			s.logf("carried learned weights to the new graph: %d of %d edges matched", st.Applied, st.Records)
+		}
+	}
+	s.mu.Lock()
+	nb := &Bundle{Graph: g, Gen: old.Gen + 1, Roots: roots}
+	s.cur = nb
+	s.mu.Unlock()
+	s.emit(Event{Kind: kind, Gen: nb.Gen, PlasGen: s.plasGen.Load()})
+	return nb, nil
+}
+
+// OnEvent registers a hook called after graph or learned-state changes.
+func (s *State) OnEvent(f func(Event)) {
+	s.hooksMu.Lock()
+	s.hooks = append(s.hooks, f)
+	s.hooksMu.Unlock()
+}
+
+func (s *State) emit(ev Event) {
+	s.hooksMu.Lock()
+	hooks := slices.Clone(s.hooks)
+	s.hooksMu.Unlock()
+	for _, h := range hooks {
+		h(ev)
+	}
+}
+
+// Learned records that learned state changed (learn, activation
+// plasticity) and returns the new plasticity generation.
+func (s *State) Learned() uint64 {
+	g := s.plasGen.Add(1)
+	s.emit(Event{Kind: "learned", Gen: s.Current().Gen, PlasGen: g})
+	return g
+}
+
+// Generations returns the graph, plasticity and cache generations; the
+// cache generation is max(graph, plasticity) as the spec defines it.
+func (s *State) Generations() (graphGen, plasGen, cacheGen uint64) {
+	graphGen = s.Current().Gen
+	plasGen = s.plasGen.Load()
+	return graphGen, plasGen, max(graphGen, plasGen)
+}
+
+// Touch records a call by agentID.
+func (s *State) Touch(agentID string) {
+	now := time.Now()
+	s.agentsMu.Lock()
+	a, ok := s.agents[agentID]
+	if !ok {
+		a = &Agent{ID: agentID, FirstSeen: now}
+		s.agents[agentID] = a
+	}
+	a.LastSeen = now
+	a.QueryCount++
+	s.agentsMu.Unlock()
+}
+
+// Agents lists agent sessions, most recently active first.
+func (s *State) Agents() []Agent {
+	s.agentsMu.Lock()
+	out := make([]Agent, 0, len(s.agents))
+	for _, a := range s.agents {
+		out = append(out, *a)
+	}
+	s.agentsMu.Unlock()
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].LastSeen.Equal(out[j].LastSeen) {
+			return out[i].LastSeen.After(out[j].LastSeen)
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+// QueryDone counts a completed query and triggers auto-persist every
+// auto_persist_interval queries (in the background; one at a time).
+func (s *State) QueryDone() {
+	n := s.queries.Add(1)
+	iv := uint64(s.cfg.AutoPersistInterval)
+	if iv == 0 || n%iv != 0 || !s.cfg.Persistent() {
+		return
+	}
+	if !s.autoBusy.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer s.autoBusy.Store(false)
+		if _, err := s.Persist("auto"); err != nil {
+			s.logf("auto-persist failed: %v", err)
+		}
+	}()
+}
+
+// Queries is the number of tool calls served.
+func (s *State) Queries() uint64 { return s.queries.Load() }
+
+// Uptime since Open.
+func (s *State) Uptime() time.Duration { return time.Since(s.started) }
+
+// LastPersist returns the time of the last successful persist (zero if
+// none) and the last persist error ("" if the last one succeeded).
+func (s *State) LastPersist() (time.Time, string) {
+	var t time.Time
+	if ns := s.lastPersist.Load(); ns != 0 {
+		t = time.Unix(0, ns)
+	}
+	msg := ""
+	if p := s.persistErr.Load(); p != nil {
+		msg = *p
+	}
+	return t, msg
+}
+
+// Close persists a final time and releases the runtime directory. It is
+// idempotent.
+func (s *State) Close() error {
+	if !s.closed.CompareAndSwap(false, true) {
+		return nil
+	}
+	var err error
+	if s.cfg.Persistent() {
+		_, err = s.Persist("shutdown")
+	}
+	s.lock.release()
+	return err
+}
+
+// stderr is where the server writes status by default.
+var stderr = os.Stderr
+
+// Logf writes a status line to the session's log (stderr in the server).
+func (s *State) Logf(format string, args ...any) { s.logf(format, args...) }

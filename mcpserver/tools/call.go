@@ -1,0 +1,254 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+)
+
+// Progress reports long work (ingest, batches) to the client when it asked
+// for progress notifications; calling it is always safe.
+type Progress func(done, total float64, message string)
+
+// Call is one validated invocation of a tool.
+type Call struct {
+	Ctx      context.Context
+	Tool     *Tool
+	AgentID  string
+	Session  *session.State
+	Progress Progress
+	args     map[string]json.RawMessage
+}
+
+// Has reports whether the caller passed a non-null value for name.
+func (c *Call) Has(name string) bool {
+	_, ok := c.args[name]
+	return ok
+}
+
+// Raw returns the raw JSON of an argument (nil when absent).
+func (c *Call) Raw(name string) json.RawMessage { return c.args[name] }
+
+// Str returns a string argument or its declared default.
+func (c *Call) Str(name string) string {
+	var s string
+	if !c.decode(name, &s) {
+		if d, ok := c.def(name).(string); ok {
+			return d
+		}
+	}
+	return s
+}
+
+// Int returns an integer argument or its declared default.
+func (c *Call) Int(name string) int {
+	var f float64
+	if !c.decode(name, &f) {
+		switch d := c.def(name).(type) {
+		case int:
+			return d
+		case float64:
+			return int(d)
+		}
+		return 0
+	}
+	return int(f)
+}
+
+// Float returns a number argument or its declared default.
+func (c *Call) Float(name string) float64 {
+	var f float64
+	if !c.decode(name, &f) {
+		switch d := c.def(name).(type) {
+		case int:
+			return float64(d)
+		case float64:
+			return d
+		}
+		return 0
+	}
+	return f
+}
+
+// Bool returns a boolean argument or its declared default.
+func (c *Call) Bool(name string) bool {
+	var b bool
+	if !c.decode(name, &b) {
+		d, _ := c.def(name).(bool)
+		return d
+	}
+	return b
+}
+
+// Strs returns a string-array argument (a lone string counts as one
+// element) or its declared default.
+func (c *Call) Strs(name string) []string {
+	raw, ok := c.args[name]
+	if !ok {
+		if d, ok := c.def(name).([]string); ok {
+			return slices.Clone(d)
+		}
+		return nil
+	}
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		return []string{one}
+	}
+	var many []string
+	json.Unmarshal(raw, &many)
+	return many
+}
+
+// Decode unmarshals an argument into v; it reports whether it was present.
+func (c *Call) Decode(name string, v any) (bool, error) {
+	raw, ok := c.args[name]
+	if !ok {
+		return false, nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return true, Errorf(fmt.Sprintf("See `help` for %s.", c.Tool.Name), "%s has the wrong shape: %v", name, err)
+	}
+	return true, nil
+}
+
+func (c *Call) decode(name string, v any) bool {
+	raw, ok := c.args[name]
+	if !ok {
+		return false
+	}
+	return json.Unmarshal(raw, v) == nil
+}
+
+func (c *Call) def(name string) any {
+	if p, ok := c.Tool.Param(name); ok {
+		return p.Default
+	}
+	return nil
+}
+
+// parseArgs validates raw arguments against the tool's declaration.
+func parseArgs(t *Tool, raw json.RawMessage) (map[string]json.RawMessage, *Error) {
+	args := map[string]json.RawMessage{}
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
+		if trimmed[0] != '{' {
+			return nil, Errorf("Tool arguments are a JSON object of named parameters.", "arguments must be a JSON object, got %s", clip(string(trimmed)))
+		}
+		if err := json.Unmarshal(trimmed, &args); err != nil {
+			return nil, Errorf("Tool arguments are a JSON object of named parameters.", "arguments are not valid JSON: %v", err)
+		}
+	}
+	for k, v := range args {
+		if bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+			delete(args, k)
+		}
+	}
+	for _, p := range t.AllParams() {
+		v, ok := args[p.Name]
+		if !ok {
+			if p.Required {
+				return nil, missing(t, p)
+			}
+			continue
+		}
+		if err := checkType(p, v); err != nil {
+			return nil, err
+		}
+	}
+	return args, nil
+}
+
+func missing(t *Tool, p Param) *Error {
+	e := Errorf(fmt.Sprintf("%s (%s) is required: %s", p.Name, p.Type, p.Description), "missing required parameter %q for %s", p.Name, t.Name)
+	if p.Name == "agent_id" {
+		e.Hint = "Every m1nd tool needs agent_id, a free-form name for the calling agent, e.g. \"agent_id\": \"claude\"."
+	}
+	return e
+}
+
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}
+
+func typeErr(p Param, v json.RawMessage) *Error {
+	want := string(p.Type)
+	switch p.Type {
+	case StringArray:
+		want = "an array of strings"
+	case ObjectArray:
+		want = "an array of objects"
+	}
+	return Errorf(fmt.Sprintf("%s: %s", p.Name, p.Description), "parameter %q must be %s, got %s", p.Name, want, clip(string(v)))
+}
+
+func checkType(p Param, v json.RawMessage) *Error {
+	v = bytes.TrimSpace(v)
+	switch p.Type {
+	case String:
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			return typeErr(p, v)
+		}
+		if len(p.Enum) > 0 && !slices.Contains(p.Enum, s) {
+			return Errorf(fmt.Sprintf("%s: %s", p.Name, p.Description), "parameter %q must be one of %s, got %q", p.Name, strings.Join(p.Enum, ", "), s)
+		}
+	case Integer, Number:
+		var f float64
+		if json.Unmarshal(v, &f) != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return typeErr(p, v)
+		}
+		if p.Type == Integer && f != math.Trunc(f) {
+			return Errorf(fmt.Sprintf("%s: %s", p.Name, p.Description), "parameter %q must be a whole number, got %v", p.Name, f)
+		}
+		if p.Min != nil && f < *p.Min {
+			return Errorf(fmt.Sprintf("%s: %s", p.Name, p.Description), "parameter %q must be >= %v, got %v", p.Name, *p.Min, f)
+		}
+		if p.Max != nil && f > *p.Max {
+			return Errorf(fmt.Sprintf("%s: %s", p.Name, p.Description), "parameter %q must be <= %v, got %v", p.Name, *p.Max, f)
+		}
+	case Boolean:
+		var b bool
+		if json.Unmarshal(v, &b) != nil {
+			return typeErr(p, v)
+		}
+	case StringArray:
+		var one string
+		var many []string
+		if json.Unmarshal(v, &one) != nil && json.Unmarshal(v, &many) != nil {
+			return typeErr(p, v)
+		}
+		if len(p.Enum) > 0 {
+			if many == nil {
+				many = []string{one}
+			}
+			for _, s := range many {
+				if !slices.Contains(p.Enum, s) {
+					return Errorf(fmt.Sprintf("%s: %s", p.Name, p.Description), "parameter %q accepts only %s, got %q", p.Name, strings.Join(p.Enum, ", "), s)
+				}
+			}
+		}
+	case ObjectArray:
+		var many []map[string]json.RawMessage
+		if json.Unmarshal(v, &many) != nil {
+			return typeErr(p, v)
+		}
+	case Object:
+		var m map[string]json.RawMessage
+		if json.Unmarshal(v, &m) != nil {
+			return typeErr(p, v)
+		}
+	}
+	return nil
+}
+
+// Bound returns a pointer to f for Param.Min / Param.Max.
+func Bound(f float64) *float64 { return &f }

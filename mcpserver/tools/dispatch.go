@@ -1,0 +1,89 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+)
+
+// Result is a tool's answer: a JSON-able value, or a teaching error.
+type Result struct {
+	Value   any
+	IsError bool
+}
+
+// Text renders the result as the pretty-printed JSON the spec puts in the
+// MCP text content.
+func (r Result) Text() string {
+	b, err := json.MarshalIndent(r.Value, "", "  ")
+	if err != nil {
+		b, _ = json.MarshalIndent(&Error{Message: "internal error: result is not serialisable: " + err.Error()}, "", "  ")
+	}
+	return string(b)
+}
+
+// Dispatcher runs tool calls against a session. Every transport (MCP stdio,
+// the OpenClaw socket) goes through Call, so all of them behave the same.
+type Dispatcher struct {
+	Registry *Registry
+	Session  *session.State
+}
+
+// Call resolves name (any accepted spelling), validates args, runs the
+// handler and converts every failure — including a panic — into a teaching
+// error result. progress may be nil.
+func (d *Dispatcher) Call(ctx context.Context, name string, args json.RawMessage, progress Progress) (res Result) {
+	t, ok := d.Registry.Lookup(name)
+	if !ok {
+		return Result{Value: d.unknownTool(name), IsError: true}
+	}
+	parsed, perr := parseArgs(t, args)
+	if perr != nil {
+		return Result{Value: asToolError(t, perr), IsError: true}
+	}
+	var agent string
+	json.Unmarshal(parsed["agent_id"], &agent)
+	if strings.TrimSpace(agent) == "" {
+		return Result{Value: asToolError(t, missing(t, AgentIDParam)), IsError: true}
+	}
+	if progress == nil {
+		progress = func(float64, float64, string) {}
+	}
+	c := &Call{Ctx: ctx, Tool: t, AgentID: agent, Session: d.Session, Progress: progress, args: parsed}
+	d.Session.Touch(agent)
+	defer func() {
+		if p := recover(); p != nil {
+			d.Session.Logf("panic in tool %s: %v\n%s", t.Name, p, debug.Stack())
+			res = Result{Value: asToolError(t, &Error{
+				Message:           fmt.Sprintf("internal error in %s: %v", t.Name, p),
+				Hint:              "This is a bug in m1nd, not in your call. The server is still running and the graph is unchanged.",
+				SuggestedNextStep: "Call health to confirm the server state, then retry or try a related tool.",
+			}), IsError: true}
+		}
+		d.Session.QueryDone()
+	}()
+	v, err := t.Run(c)
+	if err != nil {
+		return Result{Value: asToolError(t, err), IsError: true}
+	}
+	return Result{Value: v}
+}
+
+func (d *Dispatcher) unknownTool(name string) *Error {
+	sugg := d.Registry.Suggest(name)
+	e := &Error{
+		Message:           fmt.Sprintf("unknown tool %q", name),
+		Hint:              "Tool names are bare (activate, seek, ingest); m1nd.activate, m1nd_activate and lock.create style aliases are accepted too.",
+		SuggestedNextStep: "Call help (no arguments) for the list of tools.",
+		Example:           map[string]any{"name": "help", "arguments": map[string]any{"agent_id": "claude"}},
+	}
+	if len(sugg) > 0 {
+		e.Hint = fmt.Sprintf("Did you mean %s? ", strings.Join(sugg, " or ")) + e.Hint
+		e.Extra = map[string]any{"closest_tools": sugg}
+	}
+	return e
+}

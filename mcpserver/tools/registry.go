@@ -1,0 +1,224 @@
+// Package tools is m1nd's tool surface: one registry in which every tool is
+// declared once (name, description, parameters, read/write class, guidance,
+// example, handler). tools/list, help, the generated docs and the OpenClaw
+// bridge all read this registry, and every transport calls Dispatch.
+package tools
+
+import (
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Class says how a tool touches shared state.
+type Class uint8
+
+const (
+	// Read tools share the graph with other readers.
+	Read Class = iota
+	// Write tools change learned state (weights, sidecars) but not the
+	// graph's structure; they run alongside readers.
+	Write
+	// Exclusive tools replace or restructure the graph and run alone.
+	Exclusive
+)
+
+func (c Class) String() string {
+	switch c {
+	case Write:
+		return "write"
+	case Exclusive:
+		return "exclusive"
+	}
+	return "read"
+}
+
+// Type is a parameter's JSON type.
+type Type string
+
+// Parameter types, as JSON Schema names them.
+const (
+	String      Type = "string"
+	Integer     Type = "integer"
+	Number      Type = "number"
+	Boolean     Type = "boolean"
+	StringArray Type = "string[]"
+	ObjectArray Type = "object[]"
+	Object      Type = "object"
+	Any         Type = "json"
+)
+
+// Param declares one tool parameter.
+type Param struct {
+	Name        string
+	Type        Type
+	Description string
+	Required    bool
+	// Default is the value used when the parameter is absent (documented in
+	// the schema; nil for none).
+	Default any
+	Enum    []string
+	Min     *float64
+	Max     *float64
+}
+
+// Tool declares one tool.
+type Tool struct {
+	Name        string
+	Description string
+	// Params lists the tool's own parameters; agent_id is added to every
+	// tool automatically.
+	Params    []Param
+	Class     Class
+	WhenToUse string
+	AvoidWhen string
+	// Next names the tools that usually follow this one.
+	Next []string
+	// Example holds valid arguments for a typical call (agent_id included).
+	Example map[string]any
+	// Aliases are legacy names (e.g. "lock.create") that resolve here.
+	Aliases []string
+	Run     func(c *Call) (any, error)
+}
+
+// AgentIDParam is the parameter every tool requires.
+var AgentIDParam = Param{
+	Name: "agent_id", Type: String, Required: true,
+	Description: "Identifier of the calling agent (free-form, e.g. \"claude\", \"jimi\"). Used for session tracking and ownership of perspectives, locks and trails.",
+}
+
+// AllParams returns agent_id followed by the tool's own parameters.
+func (t *Tool) AllParams() []Param {
+	return append([]Param{AgentIDParam}, t.Params...)
+}
+
+// Param returns the declaration of a parameter by name.
+func (t *Tool) Param(name string) (Param, bool) {
+	for _, p := range t.AllParams() {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Param{}, false
+}
+
+// Registry holds every tool once.
+type Registry struct {
+	tools   map[string]*Tool
+	aliases map[string]string
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry {
+	return &Registry{tools: map[string]*Tool{}, aliases: map[string]string{}}
+}
+
+// Register adds a tool; registering a name twice is a programming error.
+func (r *Registry) Register(t *Tool) {
+	if _, dup := r.tools[t.Name]; dup {
+		panic("tools: duplicate tool " + t.Name)
+	}
+	if t.Run == nil {
+		panic("tools: tool " + t.Name + " has no handler")
+	}
+	r.tools[t.Name] = t
+	for _, a := range t.Aliases {
+		r.aliases[normalize(a)] = t.Name
+	}
+}
+
+// All returns the tools sorted by name.
+func (r *Registry) All() []*Tool {
+	out := make([]*Tool, 0, len(r.tools))
+	for _, t := range r.tools {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// normalize maps the accepted spellings onto canonical names: transport
+// prefixes "m1nd." / "m1nd_" / "m1nd:" / "mcp__m1nd__" are dropped, dotted
+// legacy names become underscored ("lock.create" → "lock_create").
+func normalize(name string) string {
+	n := strings.TrimSpace(name)
+	for _, p := range []string{"mcp__m1nd__", "m1nd.", "m1nd_", "m1nd:", "m1nd/"} {
+		if len(n) > len(p) && strings.EqualFold(n[:len(p)], p) {
+			n = n[len(p):]
+			break
+		}
+	}
+	n = strings.ReplaceAll(n, ".", "_")
+	n = strings.ReplaceAll(n, "-", "_")
+	return strings.ToLower(n)
+}
+
+// Lookup resolves any accepted spelling of a tool name.
+func (r *Registry) Lookup(name string) (*Tool, bool) {
+	n := normalize(name)
+	if t, ok := r.tools[n]; ok {
+		return t, true
+	}
+	if c, ok := r.aliases[n]; ok {
+		return r.tools[c], true
+	}
+	return nil, false
+}
+
+// Canonical returns the canonical name for any accepted spelling, or "".
+func (r *Registry) Canonical(name string) string {
+	if t, ok := r.Lookup(name); ok {
+		return t.Name
+	}
+	return ""
+}
+
+// Suggest returns up to three registered names closest to name.
+func (r *Registry) Suggest(name string) []string {
+	n := normalize(name)
+	type cand struct {
+		name string
+		d    int
+	}
+	var cs []cand
+	for t := range r.tools {
+		d := editDistance(n, t)
+		if strings.Contains(t, n) || strings.Contains(n, t) {
+			d = min(d, 1)
+		}
+		if d <= max(2, len(n)/2) {
+			cs = append(cs, cand{t, d})
+		}
+	}
+	slices.SortFunc(cs, func(a, b cand) int {
+		if a.d != b.d {
+			return a.d - b.d
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	var out []string
+	for i := 0; i < len(cs) && i < 3; i++ {
+		out = append(out, cs[i].name)
+	}
+	return out
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
