@@ -1,0 +1,128 @@
+package activation
+
+import (
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// Activated is one node of a merged ranking.
+type Activated struct {
+	Node graph.NodeID
+	// Score is the merged activation: the weighted sum of the dimension
+	// scores, times the resonance bonus, plus the PageRank boost. It is in
+	// [0, Bonus4 + PageRankBoost].
+	Score float32
+	// Dims are the node's per-dimension scores in [0, 1], in
+	// graph.Dimension order (0 where a dimension did not reach it).
+	Dims [graph.NumDimensions]float32
+	// DimCount is how many dimensions scored it above the contribution
+	// threshold.
+	DimCount uint8
+}
+
+// EffectiveWeights are the merge weights after redistribution: a dimension
+// that was not requested or produced no result gets 0, and the others
+// share the full weight in proportion to their base weights. All zeros
+// when no dimension produced anything.
+func EffectiveWeights(dims *[graph.NumDimensions][]graph.Scored, requested [graph.NumDimensions]bool, p MergeParams) [graph.NumDimensions]float32 {
+	var w [graph.NumDimensions]float32
+	var sum float32
+	for d := range dims {
+		if requested[d] && len(dims[d]) > 0 {
+			w[d] = p.Weights[d]
+			sum += w[d]
+		}
+	}
+	if sum <= 0 {
+		return [graph.NumDimensions]float32{}
+	}
+	for d := range w {
+		w[d] /= sum
+	}
+	return w
+}
+
+// Merge fuses per-dimension results (any order; a node listed twice in one
+// dimension keeps its best score) into the topK best nodes:
+//
+//  1. score = Σ effective_weight[d] · dim_score[d] (EffectiveWeights);
+//  2. × Bonus4 when all four dimensions scored the node above
+//     ContributionThreshold, else × Bonus3 when three did (four is checked
+//     first — the original Python never reached its 4-dimension branch);
+//  3. + PageRankBoost · PageRank.
+//
+// Dimension scores are clamped to [0, 1] and every result is finite. The
+// ranking is by score descending, then NodeID. g supplies PageRank; ws may
+// be nil.
+func Merge(g *graph.Graph, dims [graph.NumDimensions][]graph.Scored, requested [graph.NumDimensions]bool, topK int, p MergeParams, ws *Workspace) ([]Activated, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if topK <= 0 {
+		return nil, nil
+	}
+	w := workspace(ws, g)
+	weights := EffectiveWeights(&dims, requested, p)
+	rows := w.rows[:0]
+	nodes := w.rowNode[:0]
+	for d := range dims {
+		if weights[d] <= 0 {
+			continue
+		}
+		for _, s := range dims[d] {
+			if int(s.Node) >= w.n {
+				continue
+			}
+			i := w.idx[s.Node]
+			if i == 0 {
+				rows = append(rows, [graph.NumDimensions]float32{})
+				nodes = append(nodes, s.Node)
+				i = int32(len(rows))
+				w.idx[s.Node] = i
+			}
+			v := graph.Clamp(s.Score, 0, 1)
+			if v > rows[i-1][d] {
+				rows[i-1][d] = v
+			}
+		}
+	}
+	cand := w.cand[:0]
+	for i, r := range rows {
+		cand = append(cand, graph.Scored{Node: nodes[i], Score: score(g, nodes[i], &r, &weights, &p)})
+	}
+	top := graph.SelectTop(cand, topK)
+	out := make([]Activated, len(top))
+	for i, t := range top {
+		r := &rows[w.idx[t.Node]-1]
+		out[i] = Activated{Node: t.Node, Score: t.Score, Dims: *r, DimCount: dimCount(r, p.ContributionThreshold)}
+	}
+	for _, n := range nodes {
+		w.idx[n] = 0
+	}
+	w.rows, w.rowNode, w.cand = rows[:0], nodes[:0], cand[:0]
+	return out, nil
+}
+
+func dimCount(r *[graph.NumDimensions]float32, threshold float32) uint8 {
+	var c uint8
+	for _, v := range r {
+		if v > threshold {
+			c++
+		}
+	}
+	return c
+}
+
+func score(g *graph.Graph, n graph.NodeID, r *[graph.NumDimensions]float32, weights *[graph.NumDimensions]float32, p *MergeParams) float32 {
+	var s float32
+	for d, v := range r {
+		s += weights[d] * v
+	}
+	switch dimCount(r, p.ContributionThreshold) {
+	case 4:
+		s *= p.Bonus4
+	case 3:
+		s *= p.Bonus3
+	}
+	s += p.PageRankBoost * graph.Clamp(g.PageRank(n), 0, 1)
+	return graph.Clamp(s, 0, p.Bonus4+p.PageRankBoost)
+}

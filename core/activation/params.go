@@ -1,0 +1,176 @@
+package activation
+
+import (
+	"fmt"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// HardMaxDepth is the limit no configuration may exceed (spec: 20).
+const HardMaxDepth = 20
+
+// Params are the structural (D1) propagation parameters. Start from
+// DefaultParams.
+type Params struct {
+	// Decay multiplies the signal at every hop (spec: 0.55).
+	Decay float32
+	// Threshold: a node below it does not fire, and an arrival below it is
+	// discarded (spec: 0.04).
+	Threshold float32
+	// MaxDepth is the number of hops (spec: 5; at most HardMaxDepth).
+	MaxDepth int
+	// SaturationCap bounds any node's activation, seeds included (spec: 1.0).
+	SaturationCap float32
+	// InhibitoryFactor scales the signal an inhibitory edge subtracts from
+	// its target (spec: 0.5).
+	InhibitoryFactor float32
+	// ReverseFactor scales signal travelling against an edge's direction
+	// (from the target back to the source). The spec's worked example
+	// propagates in reverse at full strength: 1.0; 0 disables reverse
+	// propagation.
+	ReverseFactor float32
+
+	// The hybrid engine uses the heap engine when seeds/nodes <
+	// HeapSeedRatio and the average degree < HeapMaxAvgDegree
+	// (spec: 0.001 and 8), the wavefront engine otherwise.
+	HeapSeedRatio    float64
+	HeapMaxAvgDegree float64
+	// BloomFPR is the heap engine's target false-positive rate for its
+	// visited set (default 0.01).
+	BloomFPR float64
+}
+
+// DefaultParams returns the spec's defaults.
+func DefaultParams() Params {
+	return Params{
+		Decay: 0.55, Threshold: 0.04, MaxDepth: 5, SaturationCap: 1.0,
+		InhibitoryFactor: 0.5, ReverseFactor: 1.0,
+		HeapSeedRatio: 0.001, HeapMaxAvgDegree: 8, BloomFPR: 0.01,
+	}
+}
+
+// Validate reports the first invalid parameter.
+func (p Params) Validate() error {
+	if _, err := graph.UnitInterval("activation: Decay", p.Decay); err != nil {
+		return err
+	}
+	if _, err := graph.UnitInterval("activation: Threshold", p.Threshold); err != nil {
+		return err
+	}
+	if _, err := graph.Positive("activation: SaturationCap", p.SaturationCap); err != nil {
+		return err
+	}
+	if _, err := graph.UnitInterval("activation: InhibitoryFactor", p.InhibitoryFactor); err != nil {
+		return err
+	}
+	if !graph.IsFinite(p.ReverseFactor) || p.ReverseFactor < 0 || p.ReverseFactor > 1 {
+		return fmt.Errorf("activation: ReverseFactor must be in [0, 1], got %v", p.ReverseFactor)
+	}
+	if p.MaxDepth < 1 || p.MaxDepth > HardMaxDepth {
+		return fmt.Errorf("activation: MaxDepth must be in [1, %d], got %d", HardMaxDepth, p.MaxDepth)
+	}
+	if p.Threshold > p.SaturationCap {
+		return fmt.Errorf("activation: Threshold %v exceeds SaturationCap %v", p.Threshold, p.SaturationCap)
+	}
+	if err := graph.CheckFinite("activation: HeapSeedRatio", p.HeapSeedRatio); err != nil || p.HeapSeedRatio < 0 {
+		return fmt.Errorf("activation: HeapSeedRatio must be a finite number >= 0, got %v", p.HeapSeedRatio)
+	}
+	if err := graph.CheckFinite("activation: HeapMaxAvgDegree", p.HeapMaxAvgDegree); err != nil || p.HeapMaxAvgDegree < 0 {
+		return fmt.Errorf("activation: HeapMaxAvgDegree must be a finite number >= 0, got %v", p.HeapMaxAvgDegree)
+	}
+	if !(p.BloomFPR > 0 && p.BloomFPR < 1) {
+		return fmt.Errorf("activation: BloomFPR must be in (0, 1), got %v", p.BloomFPR)
+	}
+	return nil
+}
+
+// CausalParams are the causal (D4) search parameters. Start from
+// DefaultCausalParams.
+type CausalParams struct {
+	// BackwardDiscount multiplies every hop taken against an edge's
+	// direction (toward causes) (spec: 0.7). Forward hops carry full
+	// strength: only the edge's causal_strength attenuates them.
+	BackwardDiscount float32
+	// MaxDepth is the longest chain (spec: 6).
+	MaxDepth int
+	// Budget is the most nodes the search expands per query.
+	Budget int
+	// Threshold: weaker chains are not extended.
+	Threshold float32
+}
+
+// DefaultCausalParams returns the spec's defaults.
+func DefaultCausalParams() CausalParams {
+	return CausalParams{BackwardDiscount: 0.7, MaxDepth: 6, Budget: 10_000, Threshold: 0.04}
+}
+
+// Validate reports the first invalid parameter.
+func (p CausalParams) Validate() error {
+	if _, err := graph.UnitInterval("causal: BackwardDiscount", p.BackwardDiscount); err != nil {
+		return err
+	}
+	if _, err := graph.UnitInterval("causal: Threshold", p.Threshold); err != nil {
+		return err
+	}
+	if p.MaxDepth < 1 || p.MaxDepth > HardMaxDepth {
+		return fmt.Errorf("causal: MaxDepth must be in [1, %d], got %d", HardMaxDepth, p.MaxDepth)
+	}
+	if p.Budget < 1 {
+		return fmt.Errorf("causal: Budget must be >= 1, got %d", p.Budget)
+	}
+	return nil
+}
+
+// MergeParams combine the four dimensions. Start from DefaultMergeParams.
+type MergeParams struct {
+	// Weights per dimension, in graph.Dimension order (spec: 0.35, 0.25,
+	// 0.15, 0.25). The weights of dimensions that produced nothing are
+	// redistributed over the others in proportion.
+	Weights [graph.NumDimensions]float32
+	// Bonus4 and Bonus3 multiply a node's score when all four, or three,
+	// dimensions scored it above ContributionThreshold (spec: 1.5, 1.3,
+	// 0.01).
+	Bonus4, Bonus3        float32
+	ContributionThreshold float32
+	// PageRankBoost × the node's PageRank is added last (spec: 0.1).
+	PageRankBoost float32
+}
+
+// DefaultMergeParams returns the spec's defaults.
+func DefaultMergeParams() MergeParams {
+	return MergeParams{
+		Weights: graph.DimensionWeights,
+		Bonus4:  1.5, Bonus3: 1.3,
+		ContributionThreshold: 0.01,
+		PageRankBoost:         0.1,
+	}
+}
+
+// Validate reports the first invalid parameter.
+func (p MergeParams) Validate() error {
+	var sum float32
+	for d, w := range p.Weights {
+		if !graph.IsFinite(w) || w < 0 {
+			return fmt.Errorf("merge: weight of %v must be a finite number >= 0, got %v", graph.Dimension(d), w)
+		}
+		sum += w
+	}
+	if sum <= 0 {
+		return fmt.Errorf("merge: dimension weights must not all be 0")
+	}
+	for _, b := range []struct {
+		name string
+		v    float32
+	}{{"Bonus4", p.Bonus4}, {"Bonus3", p.Bonus3}} {
+		if !graph.IsFinite(b.v) || b.v < 1 || b.v > 10 {
+			return fmt.Errorf("merge: %s must be in [1, 10], got %v", b.name, b.v)
+		}
+	}
+	if !graph.IsFinite(p.ContributionThreshold) || p.ContributionThreshold < 0 || p.ContributionThreshold >= 1 {
+		return fmt.Errorf("merge: ContributionThreshold must be in [0, 1), got %v", p.ContributionThreshold)
+	}
+	if !graph.IsFinite(p.PageRankBoost) || p.PageRankBoost < 0 || p.PageRankBoost > 1 {
+		return fmt.Errorf("merge: PageRankBoost must be in [0, 1], got %v", p.PageRankBoost)
+	}
+	return nil
+}

@@ -1,0 +1,140 @@
+package activation
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// Workspace is one query's scratch memory: dense per-node buffers reset
+// sparsely after use, so a query costs what it touches, not the size of
+// the graph, and concurrent queries never share state (the graph's own
+// NodeStorage.Activation is not used). Get one from a Pool; a Workspace is
+// not safe for concurrent use.
+type Workspace struct {
+	n     int
+	act   []float32 // activation (D1), forward best (D4)
+	aux   []float32 // per-depth incoming max (D1), backward best (D4)
+	inh   []float32 // per-depth inhibition (D1)
+	flags []uint8
+	idx   []int32 // Merge: node → 1 + row
+
+	touched  []graph.NodeID // act or aux non-zero
+	pending  []graph.NodeID // D1: arrivals of the current depth
+	frontier []graph.NodeID
+	next     []graph.NodeID
+	heap     []heapEntry
+	bloom    Bloom
+	rows     [][graph.NumDimensions]float32
+	rowNode  []graph.NodeID
+	cand     []graph.Scored
+}
+
+const (
+	flagTouched uint8 = 1 << iota
+	flagPending
+	flagFrontier
+	flagSettledFwd
+	flagSettledBwd
+)
+
+// NewWorkspace returns scratch for graphs of n nodes.
+func NewWorkspace(n int) *Workspace {
+	return &Workspace{
+		n:     n,
+		act:   make([]float32, n),
+		aux:   make([]float32, n),
+		inh:   make([]float32, n),
+		flags: make([]uint8, n),
+		idx:   make([]int32, n),
+	}
+}
+
+// Len is the number of nodes the workspace serves.
+func (w *Workspace) Len() int { return w.n }
+
+func (w *Workspace) touch(n graph.NodeID) {
+	if w.flags[n]&flagTouched == 0 {
+		w.flags[n] |= flagTouched
+		w.touched = append(w.touched, n)
+	}
+}
+
+// reset clears every buffer the last engine run used.
+func (w *Workspace) reset() {
+	for _, n := range w.touched {
+		w.act[n], w.aux[n], w.inh[n], w.flags[n] = 0, 0, 0, 0
+	}
+	for _, n := range w.pending {
+		w.aux[n], w.inh[n], w.flags[n] = 0, 0, 0
+	}
+	for _, n := range w.frontier {
+		w.flags[n] = 0
+	}
+	for _, n := range w.next {
+		w.flags[n] = 0
+	}
+	w.touched, w.pending = w.touched[:0], w.pending[:0]
+	w.frontier, w.next = w.frontier[:0], w.next[:0]
+	w.heap = w.heap[:0]
+}
+
+// collect returns the non-zero entries of vals over the touched nodes, in
+// ascending NodeID order, as a new slice.
+func (w *Workspace) collect(vals []float32) []graph.Scored {
+	nodes := w.touched
+	if len(nodes) > w.n/16 {
+		// Dense: scanning the array beats sorting the touched list.
+		out := make([]graph.Scored, 0, len(nodes))
+		for i, v := range vals {
+			if v > 0 {
+				out = append(out, graph.Scored{Node: graph.NodeID(i), Score: graph.Finite(v)})
+			}
+		}
+		return out
+	}
+	slices.Sort(nodes)
+	out := make([]graph.Scored, 0, len(nodes))
+	for _, n := range nodes {
+		if v := vals[n]; v > 0 {
+			out = append(out, graph.Scored{Node: n, Score: graph.Finite(v)})
+		}
+	}
+	return out
+}
+
+// Pool hands out Workspaces for one graph size.
+type Pool struct {
+	n int
+	p sync.Pool
+}
+
+// NewPool returns a pool of workspaces for graphs of n nodes.
+func NewPool(n int) *Pool {
+	p := &Pool{n: n}
+	p.p.New = func() any { return NewWorkspace(n) }
+	return p
+}
+
+// Get returns a clean workspace.
+func (p *Pool) Get() *Workspace { return p.p.Get().(*Workspace) }
+
+// Put returns w to the pool; w must not be used afterwards. Workspaces of
+// another size are dropped.
+func (p *Pool) Put(w *Workspace) {
+	if w == nil || w.n != p.n {
+		return
+	}
+	w.reset()
+	p.p.Put(w)
+}
+
+// workspace returns ws when it fits g, or a fresh one.
+func workspace(ws *Workspace, g *graph.Graph) *Workspace {
+	if ws == nil || ws.n != g.NumNodes() {
+		return NewWorkspace(g.NumNodes())
+	}
+	ws.reset()
+	return ws
+}
