@@ -96,4 +96,3 @@ func ServeStdio(ctx context.Context, d *tools.Dispatcher, in io.Reader, out io.W
 	}
 	return ss.Wait()
 }
-

@@ -297,4 +297,3 @@ func Builtin() *Registry {
 // families are the other tool families' register functions (each file adds
 // itself in init, so one file holds one family).
 var families []func(*Registry)
-

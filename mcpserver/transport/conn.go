@@ -47,7 +47,7 @@ type Conn struct {
 	// answered is signalled after each response write, so a Read waiting
 	// at end of input can tell when every request has its answer.
 	answered chan struct{}
-	last    atomic.Uint32         // framing of the latest inbound message
+	last     atomic.Uint32 // framing of the latest inbound message
 }
 
 // route says how a response must go back: its framing, and the batch it
