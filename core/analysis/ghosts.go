@@ -1,0 +1,152 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// GhostParams configures GhostEdges.
+type GhostParams struct {
+	// MinActivation: only nodes activated at least this much are paired.
+	MinActivation float32
+	// DimensionThreshold: a node "fires" in a dimension when its score
+	// there is at least this.
+	DimensionThreshold float32
+	// MinSharedDimensions: a pair must fire together in at least this many
+	// dimensions (1 … 4).
+	MinSharedDimensions int
+	// MaxCandidates bounds the nodes paired (the strongest; pairs grow
+	// quadratically).
+	MaxCandidates int
+	// TopK bounds the ghost edges returned.
+	TopK int
+}
+
+// DefaultGhostParams: the 64 strongest nodes activated ≥ 0.2, pairs that
+// fire together (≥ 0.1) in at least two dimensions, top 10.
+func DefaultGhostParams() GhostParams {
+	return GhostParams{MinActivation: 0.2, DimensionThreshold: 0.1, MinSharedDimensions: 2, MaxCandidates: 64, TopK: 10}
+}
+
+func (p GhostParams) validate() error {
+	for _, f := range []struct {
+		name string
+		v    float32
+	}{{"min_activation", p.MinActivation}, {"dimension_threshold", p.DimensionThreshold}} {
+		if !graph.IsFinite(f.v) || f.v < 0 || f.v > 1 {
+			return fmt.Errorf("%s must be in [0, 1], got %v", f.name, f.v)
+		}
+	}
+	if p.MinSharedDimensions < 1 || p.MinSharedDimensions > graph.NumDimensions {
+		return fmt.Errorf("min_shared_dimensions must be in [1, %d], got %d", graph.NumDimensions, p.MinSharedDimensions)
+	}
+	if p.MaxCandidates < 2 || p.TopK < 1 {
+		return errors.New("max_candidates must be ≥ 2 and top_k ≥ 1")
+	}
+	return nil
+}
+
+// GhostEdge is a probable connection the graph does not have: two nodes
+// that were strongly co-activated, firing in the same dimensions, with no
+// edge between them in either direction.
+type GhostEdge struct {
+	// Source is the more strongly activated of the two (NodeID on ties).
+	Source graph.NodeID `json:"source"`
+	Target graph.NodeID `json:"target"`
+	// SharedDimensions are the dimensions both fired in, in dimension order.
+	SharedDimensions []graph.Dimension `json:"-"`
+	// DimensionNames are SharedDimensions as the spec names them
+	// ("structural", "semantic", "temporal", "causal").
+	DimensionNames []string `json:"shared_dimensions"`
+	// Strength is Σ over shared dimensions of DimensionWeights[d] ·
+	// min(score_a[d], score_b[d]), in [0, 1].
+	Strength float32 `json:"strength"`
+}
+
+// GhostEdges pairs the strongest activated nodes that share dimensions but
+// no edge. dims holds each node's per-dimension scores (clamped to [0, 1];
+// nodes absent from it are not paired).
+func GhostEdges(g *graph.Graph, activation []graph.Scored, dims map[graph.NodeID][graph.NumDimensions]float32, p GhostParams) ([]GhostEdge, error) {
+	if err := checkGraph(g); err != nil {
+		return nil, err
+	}
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	act, err := activationMap(g, activation)
+	if err != nil {
+		return nil, err
+	}
+	cands := make([]graph.Scored, 0, len(act))
+	for n, v := range act {
+		if _, ok := dims[n]; ok && v >= p.MinActivation {
+			cands = append(cands, graph.Scored{Node: n, Score: v})
+		}
+	}
+	cands = graph.SelectTop(cands, p.MaxCandidates)
+	var out []GhostEdge
+	for i := range cands {
+		a := cands[i].Node
+		da := dims[a]
+		for j := i + 1; j < len(cands); j++ {
+			b := cands[j].Node
+			if connected(g, a, b) {
+				continue
+			}
+			db := dims[b]
+			var shared []graph.Dimension
+			strength := float32(0)
+			for d := 0; d < graph.NumDimensions; d++ {
+				x, y := graph.Clamp(da[d], 0, 1), graph.Clamp(db[d], 0, 1)
+				if x >= p.DimensionThreshold && y >= p.DimensionThreshold && min(x, y) > 0 {
+					shared = append(shared, graph.Dimension(d))
+					strength += graph.DimensionWeights[d] * min(x, y)
+				}
+			}
+			if len(shared) < p.MinSharedDimensions {
+				continue
+			}
+			names := make([]string, len(shared))
+			for k, d := range shared {
+				names[k] = d.String()
+			}
+			out = append(out, GhostEdge{Source: a, Target: b, SharedDimensions: shared, DimensionNames: names, Strength: graph.Clamp(strength, 0, 1)})
+		}
+	}
+	slices.SortFunc(out, func(x, y GhostEdge) int {
+		switch {
+		case x.Strength != y.Strength:
+			if x.Strength > y.Strength {
+				return -1
+			}
+			return 1
+		case x.Source != y.Source:
+			return int(x.Source) - int(y.Source)
+		}
+		return int(x.Target) - int(y.Target)
+	})
+	return out[:min(len(out), p.TopK)], nil
+}
+
+// connected reports whether any edge joins a and b in either direction.
+func connected(g *graph.Graph, a, b graph.NodeID) bool {
+	return hasEdge(g, a, b) || hasEdge(g, b, a)
+}
+
+// hasEdge binary-searches a's sorted outgoing targets for b.
+func hasEdge(g *graph.Graph, a, b graph.NodeID) bool {
+	lo, hi := g.OutRange(a)
+	i, j := int(lo), int(hi)
+	for i < j {
+		m := (i + j) / 2
+		if g.Target(graph.EdgeIdx(m)) < b {
+			i = m + 1
+		} else {
+			j = m
+		}
+	}
+	return i < int(hi) && g.Target(graph.EdgeIdx(i)) == b
+}

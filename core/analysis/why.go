@@ -1,0 +1,246 @@
+package analysis
+
+import (
+	"container/heap"
+	"errors"
+	"fmt"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// WhyParams configures Why.
+type WhyParams struct {
+	// Direction of the edges a path may use; Both (the default) lets a
+	// path go against an edge ("imported_by"), marked in Chain.Reversed.
+	Direction Direction
+	// MaxHops bounds path length (default 6; 1 … 20).
+	MaxHops int
+	// TopK bounds the paths returned (5).
+	TopK int
+	// ExpansionBudget caps the partial paths expanded; MaxStates the
+	// partial paths held.
+	ExpansionBudget int
+	MaxStates       int
+	// InhibitoryFactor multiplies the strength of an inhibitory hop.
+	InhibitoryFactor float32
+}
+
+// DefaultWhyParams: both directions, 6 hops, top 5.
+func DefaultWhyParams() WhyParams {
+	return WhyParams{Direction: Both, MaxHops: 6, TopK: 5, ExpansionBudget: 100_000, MaxStates: 1_000_000, InhibitoryFactor: 0.5}
+}
+
+func (p WhyParams) validate() error {
+	if !p.Direction.valid() {
+		return fmt.Errorf("invalid direction %v", p.Direction)
+	}
+	if p.MaxHops < 1 || p.MaxHops > 20 {
+		return fmt.Errorf("max_hops must be in [1, 20], got %d", p.MaxHops)
+	}
+	if p.TopK < 1 || p.ExpansionBudget < 1 || p.MaxStates < 1 {
+		return errors.New("top_k, expansion_budget and max_states must be ≥ 1")
+	}
+	if !graph.IsFinite(p.InhibitoryFactor) || p.InhibitoryFactor < 0 || p.InhibitoryFactor > 1 {
+		return fmt.Errorf("inhibitory_factor must be in [0, 1], got %v", p.InhibitoryFactor)
+	}
+	return nil
+}
+
+// WhyResult lists the strongest paths from Source to Target.
+type WhyResult struct {
+	Source graph.NodeID `json:"source"`
+	Target graph.NodeID `json:"target"`
+	// Paths are ranked by cumulative strength (descending), then hops, then
+	// discovery order. Chain.Nodes starts at Source and ends at Target.
+	Paths           []Chain `json:"paths"`
+	TotalPathsFound int     `json:"total_paths_found"`
+	// Truncated is true when a budget stopped the search before TopK paths
+	// were found (weaker paths may exist).
+	Truncated  bool `json:"truncated,omitempty"`
+	Expansions int  `json:"expansions"`
+}
+
+// whyState is a partial path in the search arena.
+type whyState struct {
+	node     graph.NodeID
+	parent   int32
+	edge     graph.EdgeIdx
+	rev      bool
+	hops     uint8
+	strength float32
+}
+
+type whyHeap struct {
+	idx    []int32
+	states *[]whyState
+}
+
+func (h whyHeap) Len() int { return len(h.idx) }
+func (h whyHeap) Less(i, j int) bool {
+	a, b := &(*h.states)[h.idx[i]], &(*h.states)[h.idx[j]]
+	if a.strength != b.strength {
+		return a.strength > b.strength
+	}
+	if a.hops != b.hops {
+		return a.hops < b.hops
+	}
+	return h.idx[i] < h.idx[j] // discovery order
+}
+func (h whyHeap) Swap(i, j int) { h.idx[i], h.idx[j] = h.idx[j], h.idx[i] }
+func (h *whyHeap) Push(x any)   { h.idx = append(h.idx, x.(int32)) }
+func (h *whyHeap) Pop() any {
+	x := h.idx[len(h.idx)-1]
+	h.idx = h.idx[:len(h.idx)-1]
+	return x
+}
+
+// Why finds the strongest simple paths of at most MaxHops hops from source
+// to target. A path's strength is the product over its hops of
+// min(weight, 1) (×InhibitoryFactor on inhibitory edges); between two
+// adjacent nodes only the strongest edge is used. The search is best-first
+// over partial paths, so paths come out strongest first and the TopK found
+// are the TopK that exist (unless Truncated); a hop-distance bound from the
+// target prunes partial paths that cannot arrive in time.
+func Why(g *graph.Graph, source, target graph.NodeID, p WhyParams) (WhyResult, error) {
+	res := WhyResult{Source: source, Target: target}
+	if err := checkGraph(g); err != nil {
+		return res, err
+	}
+	if err := p.validate(); err != nil {
+		return res, err
+	}
+	for _, n := range []graph.NodeID{source, target} {
+		if !g.Valid(n) {
+			return res, fmt.Errorf("analysis: node %d out of range (graph has %d nodes)", n, g.NumNodes())
+		}
+	}
+	if source == target {
+		res.Paths = []Chain{{Nodes: []graph.NodeID{source}, CumulativeStrength: 1}}
+		res.TotalPathsFound = 1
+		return res, nil
+	}
+	// Hop distance to the target, walking the allowed edges backwards.
+	back := map[Direction]Direction{Forward: Reverse, Reverse: Forward, Both: Both}[p.Direction]
+	const unknown = 255
+	dist := make([]uint8, g.NumNodes())
+	for i := range dist {
+		dist[i] = unknown
+	}
+	dist[target] = 0
+	frontier := []graph.NodeID{target}
+	for d := 1; d <= p.MaxHops && len(frontier) > 0; d++ {
+		var next []graph.NodeID
+		for _, u := range frontier {
+			neighbors(g, u, back, func(v graph.NodeID, _ graph.EdgeIdx, _ bool) bool {
+				if dist[v] == unknown {
+					dist[v] = uint8(d)
+					next = append(next, v)
+				}
+				return true
+			})
+		}
+		frontier = next
+	}
+	if dist[source] == unknown {
+		return res, nil
+	}
+
+	factor := func(e graph.EdgeIdx) float32 {
+		f := graph.Clamp(g.Weight(e), 0, 1)
+		if g.Inhibitory(e) {
+			f *= p.InhibitoryFactor
+		}
+		return f
+	}
+	states := []whyState{{node: source, parent: -1, strength: 1}}
+	h := &whyHeap{idx: []int32{0}, states: &states}
+	type cand struct {
+		v   graph.NodeID
+		f   float32
+		e   graph.EdgeIdx
+		rev bool
+	}
+	// Per-expansion dedupe of neighbours: slot[v] indexes cands while
+	// stamp[v] == the expansion number.
+	stamp := make([]uint32, g.NumNodes())
+	slot := make([]int32, g.NumNodes())
+	var cands []cand
+	onPath := func(si int32, v graph.NodeID) bool {
+		for ; si >= 0; si = states[si].parent {
+			if states[si].node == v {
+				return true
+			}
+		}
+		return false
+	}
+	for h.Len() > 0 {
+		if res.Expansions >= p.ExpansionBudget {
+			res.Truncated = true
+			break
+		}
+		si := heap.Pop(h).(int32)
+		res.Expansions++
+		st := states[si]
+		if st.node == target {
+			res.Paths = append(res.Paths, pathOf(g, states, si))
+			if len(res.Paths) == p.TopK {
+				break
+			}
+			continue
+		}
+		if int(st.hops) >= p.MaxHops {
+			continue
+		}
+		cands = cands[:0]
+		exp := uint32(res.Expansions)
+		neighbors(g, st.node, p.Direction, func(v graph.NodeID, e graph.EdgeIdx, rev bool) bool {
+			d := dist[v]
+			if d == unknown || int(st.hops)+1+int(d) > p.MaxHops {
+				return true
+			}
+			f := factor(e)
+			if f <= 0 {
+				return true
+			}
+			if stamp[v] != exp {
+				stamp[v] = exp
+				slot[v] = int32(len(cands))
+				cands = append(cands, cand{v, f, e, rev})
+			} else if c := &cands[slot[v]]; f > c.f {
+				c.f, c.e, c.rev = f, e, rev
+			}
+			return true
+		})
+		for _, c := range cands {
+			if onPath(si, c.v) {
+				continue
+			}
+			if len(states) >= p.MaxStates {
+				res.Truncated = true
+				break
+			}
+			states = append(states, whyState{node: c.v, parent: si, edge: c.e, rev: c.rev, hops: st.hops + 1, strength: st.strength * c.f})
+			heap.Push(h, int32(len(states)-1))
+		}
+	}
+	res.TotalPathsFound = len(res.Paths)
+	return res, nil
+}
+
+func pathOf(g *graph.Graph, states []whyState, si int32) Chain {
+	var idx []int32
+	for ; si >= 0; si = states[si].parent {
+		idx = append(idx, si)
+	}
+	c := Chain{}
+	for i := len(idx) - 1; i >= 0; i-- {
+		st := states[idx[i]]
+		c.Nodes = append(c.Nodes, st.node)
+		if st.parent >= 0 {
+			c.Relations = append(c.Relations, g.RelationName(st.edge))
+			c.Reversed = append(c.Reversed, st.rev)
+		}
+	}
+	c.CumulativeStrength = graph.Finite(states[idx[0]].strength)
+	return c
+}
