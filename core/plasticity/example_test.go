@@ -1,0 +1,52 @@
+package plasticity_test
+
+import (
+	"fmt"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/plasticity"
+)
+
+func exampleGraph() *graph.Graph {
+	g := graph.New()
+	for _, id := range []string{"auth.py", "session.py", "billing.py"} {
+		g.AddNode(graph.Node{ExternalID: "file::" + id, Label: id, Type: graph.File})
+	}
+	g.AddEdgeByID("file::auth.py", "file::session.py", graph.Edge{Relation: "imports", Weight: 0.5})
+	g.AddEdgeByID("file::billing.py", "file::session.py", graph.Edge{Relation: "imports", Weight: 0.5})
+	g.Finalize()
+	return g
+}
+
+// An activation strengthens the edge between two co-activated nodes and
+// decays the edge whose source stayed silent; feedback does the same on
+// purpose; the learned state exports by external IDs.
+func Example() {
+	g := exampleGraph()
+	e, _ := plasticity.New(plasticity.DefaultParams())
+	auth, _ := g.Lookup("file::auth.py")
+	session, _ := g.Lookup("file::session.py")
+	billing, _ := g.Lookup("file::billing.py")
+
+	st, _ := e.Update(g, plasticity.Query{
+		Text:      "auth session",
+		Seeds:     []graph.NodeID{auth},
+		Activated: []graph.Scored{{Node: auth, Score: 1}, {Node: session, Score: 0.5}},
+	})
+	ab, _ := g.FindEdgeByName(auth, session, "imports")
+	bb, _ := g.FindEdgeByName(billing, session, "imports")
+	fmt.Printf("strengthened %d, decayed %d: auth->session %.3f, billing->session %.4f\n",
+		st.EdgesStrengthened, st.EdgesDecayed, g.Weight(ab), g.Weight(bb))
+
+	res, _ := e.Learn(g, plasticity.LearnRequest{Feedback: plasticity.Wrong, Nodes: []graph.NodeID{billing}, Strength: 0.2})
+	fmt.Printf("%s: %d edge weakened, billing->session %.4f\n", res.LearningType, res.EdgesWeakened, g.Weight(bb))
+
+	for _, s := range e.ExportState(g) {
+		fmt.Printf("%s -> %s %s %.4f (original %.1f)\n", s.SourceLabel, s.TargetLabel, s.Relation, s.CurrentWeight, s.OriginalWeight)
+	}
+	// Output:
+	// strengthened 1, decayed 1: auth->session 0.540, billing->session 0.4975
+	// hebbian_ltd: 1 edge weakened, billing->session 0.4790
+	// file::auth.py -> file::session.py imports 0.5400 (original 0.5)
+	// file::billing.py -> file::session.py imports 0.4790 (original 0.5)
+}
