@@ -1,0 +1,500 @@
+// Package engine is the query facade of the core: one call turns a
+// question into a ranked, explained answer.
+//
+//	seeds (cascade + semantic re-rank)
+//	  → D1 structural, D2 semantic, D3 temporal, D4 causal
+//	  → merge (weights, redistribution, resonance bonus, PageRank boost)
+//	  → priming (query memory, warmup boosts)
+//	  → XLR noise cancellation (optional)
+//	  → top_k
+//	  → plasticity cycle and query memory (unless NoLearn)
+//
+// New builds every index (trigram TF-IDF, co-occurrence, seed keys,
+// co-change matrix) once for the graph's generation; Activate rebuilds them
+// when it notices the generation moved. Activate is safe for concurrent use
+// on one finalized graph, also while plasticity writes weights: every query
+// keeps its state in pooled per-query workspaces, never in the graph's
+// NodeStorage.Activation.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/m1nd-go/m1nd/core/activation"
+	"github.com/m1nd-go/m1nd/core/analysis"
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/plasticity"
+	"github.com/m1nd-go/m1nd/core/seed"
+	"github.com/m1nd-go/m1nd/core/semantic"
+	"github.com/m1nd-go/m1nd/core/temporal"
+	"github.com/m1nd-go/m1nd/core/xlr"
+)
+
+// Engine answers activation queries over one graph.
+type Engine struct {
+	g     *graph.Graph
+	opts  Options
+	xlr   *xlr.Engine
+	plast *plasticity.Engine
+	warm  *plasticity.Warmup
+
+	idx     atomic.Pointer[indexes]
+	buildMu sync.Mutex
+}
+
+// indexes is everything built for one graph generation.
+type indexes struct {
+	gen    graph.Generation
+	sem    *semantic.Index
+	seeds  *seed.Finder
+	temp   *temporal.Index
+	pool   *activation.Pool
+	nodes  int
+	builtT time.Duration
+}
+
+// New builds an engine for a finalized graph.
+func New(g *graph.Graph, opts Options) (*Engine, error) {
+	if g == nil {
+		return nil, errors.New("engine: nil graph")
+	}
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	if opts.Now != nil && opts.Temporal.Now == nil {
+		opts.Temporal.Now = opts.Now
+	}
+	e := &Engine{g: g, opts: opts, xlr: opts.XLR, plast: opts.Plasticity, warm: opts.Warmup}
+	var err error
+	if e.xlr == nil {
+		if e.xlr, err = xlr.New(xlr.DefaultParams()); err != nil {
+			return nil, err
+		}
+	}
+	if e.plast == nil {
+		if e.plast, err = plasticity.New(plasticity.DefaultParams()); err != nil {
+			return nil, err
+		}
+		if opts.Now != nil {
+			e.plast.SetClock(opts.Now)
+		}
+	}
+	if e.warm == nil {
+		if e.warm, err = plasticity.NewWarmup(plasticity.DefaultWarmupParams()); err != nil {
+			return nil, err
+		}
+		if opts.Now != nil {
+			e.warm.SetClock(opts.Now)
+		}
+	}
+	ix, err := e.build(nil)
+	if err != nil {
+		return nil, err
+	}
+	e.idx.Store(ix)
+	return e, nil
+}
+
+// build indexes the graph's current generation; prev (may be nil) hands
+// its temporal observations over.
+func (e *Engine) build(prev *indexes) (*indexes, error) {
+	g := e.g
+	if !g.Finalized() {
+		return nil, graph.ErrNotFinalized
+	}
+	start := time.Now()
+	ix := &indexes{gen: g.Generation(), nodes: g.NumNodes(), pool: activation.NewPool(g.NumNodes())}
+	var eg errgroup.Group
+	eg.Go(func() error {
+		sem, err := semantic.New(g, e.opts.Semantic)
+		if err != nil {
+			return err
+		}
+		ix.sem = sem
+		ix.seeds, err = seed.NewFinder(g, sem, e.opts.Seed)
+		return err
+	})
+	eg.Go(func() error {
+		t, err := temporal.New(g, e.opts.Temporal)
+		if err != nil {
+			return err
+		}
+		if prev != nil {
+			t.InheritFrom(prev.temp)
+		}
+		ix.temp = t
+		return nil
+	})
+	if err := eg.Wait(); err != nil {
+		return nil, err
+	}
+	ix.builtT = time.Since(start)
+	return ix, nil
+}
+
+// current returns the indexes for the graph's generation, rebuilding them
+// (once, however many queries notice) when the generation moved.
+func (e *Engine) current() (*indexes, error) {
+	ix := e.idx.Load()
+	if ix.gen == e.g.Generation() && ix.nodes == e.g.NumNodes() {
+		return ix, nil
+	}
+	e.buildMu.Lock()
+	defer e.buildMu.Unlock()
+	if ix = e.idx.Load(); ix.gen == e.g.Generation() && ix.nodes == e.g.NumNodes() {
+		return ix, nil
+	}
+	nix, err := e.build(ix)
+	if err != nil {
+		return nil, err
+	}
+	e.idx.Store(nix)
+	return nix, nil
+}
+
+// Refresh rebuilds the indexes if the graph's generation changed since
+// they were built (Activate does this by itself).
+func (e *Engine) Refresh() error {
+	_, err := e.current()
+	return err
+}
+
+// Graph is the engine's graph.
+func (e *Engine) Graph() *graph.Graph { return e.g }
+
+// Generation is the graph generation the current indexes were built for.
+func (e *Engine) Generation() graph.Generation { return e.idx.Load().gen }
+
+// BuildTime is how long building the current indexes took.
+func (e *Engine) BuildTime() time.Duration { return e.idx.Load().builtT }
+
+// Plasticity is the learning engine the engine feeds.
+func (e *Engine) Plasticity() *plasticity.Engine { return e.plast }
+
+// Warmup holds the temporary boosts applied to every query.
+func (e *Engine) Warmup() *plasticity.Warmup { return e.warm }
+
+// XLR is the noise-cancellation engine.
+func (e *Engine) XLR() *xlr.Engine { return e.xlr }
+
+// Seeds is the current seed finder.
+func (e *Engine) Seeds() *seed.Finder { return e.idx.Load().seeds }
+
+// Semantic is the current semantic index.
+func (e *Engine) Semantic() *semantic.Index { return e.idx.Load().sem }
+
+// Temporal is the current temporal index.
+func (e *Engine) Temporal() *temporal.Index { return e.idx.Load().temp }
+
+// Observe feeds git commit groups (nodes that changed together) into the
+// co-change matrix; see temporal.Index.Observe. Observations carry over
+// to later generations of the same graph.
+func (e *Engine) Observe(commitGroups [][]graph.NodeID) (dropped int, err error) {
+	ix, err := e.current()
+	if err != nil {
+		return 0, err
+	}
+	return ix.temp.Observe(commitGroups), nil
+}
+
+// ObserveCommits is Observe with commit times (which also detects
+// resurrected files); see temporal.Index.ObserveCommits.
+func (e *Engine) ObserveCommits(commits []temporal.Commit) (dropped int, err error) {
+	ix, err := e.current()
+	if err != nil {
+		return 0, err
+	}
+	return ix.temp.ObserveCommits(commits), nil
+}
+
+func (e *Engine) now() time.Time {
+	if e.opts.Now != nil {
+		return e.opts.Now()
+	}
+	return time.Now()
+}
+
+// Node is one ranked result.
+type Node struct {
+	ID graph.NodeID
+	// Activation is the final score: the merged score plus priming and
+	// warmup boosts, times the XLR gate when XLR ran.
+	Activation float32
+	// Dims are the per-dimension scores in [0, 1] (graph.Dimension order).
+	Dims [graph.NumDimensions]float32
+	// DimCount is the number of dimensions that scored the node above the
+	// contribution threshold (4 earns the 1.5× bonus, 3 the 1.3×).
+	DimCount uint8
+	// PageRank is the node's normalised PageRank.
+	PageRank float32
+	// Boost is what query-memory priming and warmup added.
+	Boost float32
+	// Gate is the XLR gate in (0, 1) (1 when XLR did not run).
+	Gate float32
+}
+
+// Timings break a query's latency down by stage.
+type Timings struct {
+	Seeds, Structural, Semantic, Temporal, Causal, Merge, XLR, Analysis, Plasticity time.Duration
+}
+
+// Result is an activation's answer.
+type Result struct {
+	Query string
+	Seeds []seed.Seed
+	// Activated are the top_k nodes, best first (ties by NodeID).
+	Activated []Node
+	// Engine is the structural strategy the hybrid selector chose.
+	Engine activation.Engine
+	// Weights are the merge weights after redistribution.
+	Weights [graph.NumDimensions]float32
+	// XLR reports whether noise cancellation ran, fell back to the hot
+	// channel only (everything would have been cancelled), and from which
+	// anti-seeds.
+	XLR         bool
+	XLRFallback bool
+	AntiSeeds   []graph.NodeID
+	// GhostEdges and Holes are present when the query asked for them.
+	GhostEdges []analysis.GhostEdge
+	Holes      *analysis.HolesResult
+	// Plasticity is what the learning cycle did (zero with NoLearn).
+	Plasticity plasticity.UpdateStats
+	Learned    bool
+	Generation graph.Generation
+	Timings    Timings
+	Elapsed    time.Duration
+}
+
+// Scored returns the results as graph.Scored (final activation).
+func (r *Result) Scored() []graph.Scored {
+	out := make([]graph.Scored, len(r.Activated))
+	for i, n := range r.Activated {
+		out[i] = graph.Scored{Node: n.ID, Score: n.Activation}
+	}
+	return out
+}
+
+// DimensionScores maps each result to its per-dimension scores.
+func (r *Result) DimensionScores() map[graph.NodeID][graph.NumDimensions]float32 {
+	m := make(map[graph.NodeID][graph.NumDimensions]float32, len(r.Activated))
+	for _, n := range r.Activated {
+		m[n.ID] = n.Dims
+	}
+	return m
+}
+
+// Activate answers q. It fails on an invalid query, an unfinalized graph
+// or a cancelled context; a query that matches nothing is a result with
+// no seeds and no activated nodes (and no learning), not an error.
+func (e *Engine) Activate(ctx context.Context, q Query) (*Result, error) {
+	start := time.Now()
+	if err := q.normalize(); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ix, err := e.current()
+	if err != nil {
+		return nil, err
+	}
+	g := e.g
+	res := &Result{Query: q.Text, Generation: ix.gen}
+	req := q.requested()
+	mark := time.Now()
+	lap := func(d *time.Duration) {
+		now := time.Now()
+		*d = now.Sub(mark)
+		mark = now
+	}
+
+	// Seeds.
+	res.Seeds = ix.seeds.FindSemantic(q.Text, q.MaxSeeds)
+	seeds := seed.Scored(res.Seeds)
+	lap(&res.Timings.Seeds)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	// The four dimensions.
+	pool := max(e.opts.CandidateFactor*q.TopK, e.opts.MinCandidates)
+	var dims [graph.NumDimensions][]graph.Scored
+	ws := ix.pool.Get()
+	defer ix.pool.Put(ws)
+	if req[graph.Structural] && len(seeds) > 0 {
+		if dims[graph.Structural], res.Engine, err = activation.Structural(g, seeds, e.opts.Activation, ws); err != nil {
+			return nil, err
+		}
+	}
+	lap(&res.Timings.Structural)
+	if req[graph.Semantic] {
+		dims[graph.Semantic] = ix.sem.Query(q.Text, pool)
+	}
+	lap(&res.Timings.Semantic)
+	if req[graph.Temporal] {
+		dims[graph.Temporal] = ix.temp.ActivateAt(seeds, e.now())
+	}
+	lap(&res.Timings.Temporal)
+	if req[graph.Causal] && len(seeds) > 0 {
+		if dims[graph.Causal], err = activation.Causal(g, seeds, e.opts.Causal, ws); err != nil {
+			return nil, err
+		}
+	}
+	lap(&res.Timings.Causal)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	// Merge into a candidate pool, then priming and warmup.
+	res.Weights = activation.EffectiveWeights(&dims, req, e.opts.Merge)
+	merged, err := activation.Merge(g, dims, req, pool, e.opts.Merge, ws)
+	if err != nil {
+		return nil, err
+	}
+	nodes := make([]Node, len(merged))
+	at := make(map[graph.NodeID]int, len(merged))
+	for i, m := range merged {
+		nodes[i] = Node{ID: m.Node, Activation: m.Score, Dims: m.Dims, DimCount: m.DimCount, PageRank: g.PageRank(m.Node), Gate: 1}
+		at[m.Node] = i
+	}
+	if err := e.prime(g, seeds, nodes, at); err != nil {
+		return nil, err
+	}
+	lap(&res.Timings.Merge)
+
+	// XLR.
+	if q.XLR && len(nodes) > 0 && len(seeds) > 0 {
+		cand := make([]graph.Scored, len(nodes))
+		for i, n := range nodes {
+			cand[i] = graph.Scored{Node: n.ID, Score: n.Activation}
+		}
+		xr, err := e.xlr.Apply(g, seeds, cand)
+		if err != nil {
+			return nil, fmt.Errorf("engine: xlr: %w", err)
+		}
+		res.XLR, res.XLRFallback, res.AntiSeeds = true, xr.FallbackToHotOnly, xr.AntiSeeds
+		for i, s := range xr.Scores {
+			n := &nodes[at[s.Node]]
+			n.Gate = graph.Clamp(xr.Details[i].Gate, 0, 1)
+			n.Activation = graph.Finite(s.Score)
+		}
+	}
+	lap(&res.Timings.XLR)
+
+	// Final ranking.
+	rank := make([]graph.Scored, len(nodes))
+	for i, n := range nodes {
+		rank[i] = graph.Scored{Node: n.ID, Score: graph.Finite(n.Activation)}
+	}
+	top := graph.SelectTop(rank, q.TopK)
+	res.Activated = make([]Node, len(top))
+	for i, t := range top {
+		res.Activated[i] = nodes[at[t.Node]]
+		res.Activated[i].Activation = t.Score
+	}
+
+	// Analyses over the whole candidate pool, which is broader than top_k.
+	if q.GhostEdges || q.StructuralHoles {
+		all := make([]graph.Scored, len(nodes))
+		dimMap := make(map[graph.NodeID][graph.NumDimensions]float32, len(nodes))
+		for i, n := range nodes {
+			all[i] = graph.Scored{Node: n.ID, Score: graph.Clamp(n.Activation, 0, 1)}
+			dimMap[n.ID] = n.Dims
+		}
+		if q.GhostEdges {
+			if res.GhostEdges, err = analysis.GhostEdges(g, all, dimMap, e.opts.Ghosts); err != nil {
+				return nil, fmt.Errorf("engine: ghost edges: %w", err)
+			}
+		}
+		if q.StructuralHoles {
+			h, err := analysis.StructuralHoles(g, all, e.opts.Holes)
+			if err != nil {
+				return nil, fmt.Errorf("engine: structural holes: %w", err)
+			}
+			res.Holes = &h
+		}
+	}
+	lap(&res.Timings.Analysis)
+
+	// Learning: the plasticity cycle and query memory, then one tick of
+	// the warmup boosts. The cycle sees the whole candidate pool, not just
+	// top_k: "both ends activated" is about activation, and a top_k of a
+	// few nodes rarely contains both ends of an edge.
+	if !q.NoLearn && len(seeds) > 0 {
+		ids := make([]graph.NodeID, len(seeds))
+		for i, s := range seeds {
+			ids[i] = s.Node
+		}
+		act := make([]graph.Scored, len(nodes))
+		for i, n := range nodes {
+			act[i] = graph.Scored{Node: n.ID, Score: graph.Clamp(n.Activation, 0, 1)}
+		}
+		st, err := e.plast.Update(g, plasticity.Query{Text: q.Text, Seeds: ids, Activated: act, Time: e.now()})
+		if err != nil {
+			return nil, fmt.Errorf("engine: plasticity: %w", err)
+		}
+		res.Plasticity, res.Learned = st, true
+		e.warm.Tick()
+	}
+	lap(&res.Timings.Plasticity)
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// prime adds query-memory priming (×PrimingWeight) and warmup boosts to
+// the candidates they name. Boosts only re-rank candidates the query
+// reached; they never pull in unrelated nodes.
+func (e *Engine) prime(g *graph.Graph, seeds []graph.Scored, nodes []Node, at map[graph.NodeID]int) error {
+	if len(nodes) == 0 {
+		return nil
+	}
+	if e.opts.PrimingWeight > 0 && len(seeds) > 0 {
+		ids := make([]graph.NodeID, len(seeds))
+		for i, s := range seeds {
+			ids[i] = s.Node
+		}
+		pr, err := e.plast.Priming(g, ids)
+		if err != nil {
+			return fmt.Errorf("engine: priming: %w", err)
+		}
+		for _, p := range pr {
+			if i, ok := at[p.Node]; ok {
+				b := e.opts.PrimingWeight * graph.Clamp(p.Score, 0, 1)
+				nodes[i].Boost += b
+				nodes[i].Activation = graph.Finite(nodes[i].Activation + b)
+			}
+		}
+	}
+	for _, b := range e.warm.Boosts(g) {
+		if i, ok := at[b.Node]; ok {
+			v := graph.Clamp(b.Score, 0, 1)
+			nodes[i].Boost += v
+			nodes[i].Activation = graph.Finite(nodes[i].Activation + v)
+		}
+	}
+	return nil
+}
+
+// WarmupTask activates the graph around a task description and primes the
+// result: every activated node gets a temporary boost proportional to its
+// activation (the strongest gets strength), which later queries add to
+// their scores while it decays (per query and with time). It returns the
+// activation and the boosts applied.
+func (e *Engine) WarmupTask(ctx context.Context, q Query, strength float32) (*Result, []graph.Scored, error) {
+	res, err := e.Activate(ctx, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	boosts, err := e.warm.Prime(e.g, res.Scored(), strength)
+	if err != nil {
+		return nil, nil, err
+	}
+	return res, boosts, nil
+}
