@@ -290,3 +290,9 @@ func cleanName(s string) string {
 	}
 	return strings.ReplaceAll(s, "::", ":")
 }
+
+// isTypeParamName reports names that are almost always generic type
+// parameters (T, K, V, …): references to them would never resolve.
+func isTypeParamName(s string) bool {
+	return len(s) == 1 && s[0] >= 'A' && s[0] <= 'Z'
+}

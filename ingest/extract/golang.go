@@ -472,7 +472,7 @@ func (x *goExtract) typeRefs(src string, ty int32) {
 				continue
 			}
 			name := t.text(j)
-			if !goBuiltinTypes[name] {
+			if !goBuiltinTypes[name] && !isTypeParamName(name) {
 				x.b.ref(src, name, RelReferences, t.line(j), RefHint{})
 			}
 		case goQualifiedType:

@@ -782,7 +782,7 @@ func (x *pyExtract) typeNames(typ int32, out []string) []string {
 				continue
 			}
 			name := t.text(j)
-			if !pyBuiltinTypes[name] {
+			if !pyBuiltinTypes[name] && !isTypeParamName(name) {
 				out = append(out, name)
 			}
 		case pyString:
