@@ -22,7 +22,10 @@
 //     edges, up to MaxHops, and remembers the last three nodes it visited
 //     ([3]NodeID) so it never doubles back into them. A node keeps the
 //     strongest arrival per channel, and a pulse is only sent on when it
-//     improves its target; each channel may send PulseBudget/2 pulses.
+//     improves its target; pulses travel in BFS order and a node waits in
+//     the next layer at most once (a stronger arrival replaces its pending
+//     pulse), so a hub is expanded at most once per hop. Each channel may
+//     send PulseBudget/2 pulses.
 //  5. Differential: each channel deposits its amplitude in a spectrum of
 //     SpectralBuckets buckets through a Gaussian kernel (bandwidth 0.8)
 //     centred on its frequency. The spectral overlap Σmin(H,C)/ΣH is the
@@ -141,8 +144,11 @@ type scratch struct {
 	immune    []uint32
 	mark      []uint32
 	seen      []uint32
+	pendIdx   []int32  // queue index of a node's pending pulse
+	pendStamp []uint32 // valid when == runStamp
 	stamp     uint32
 	seenStamp uint32
+	runStamp  uint32
 	touched   []graph.NodeID
 	queue     []pulse
 	frontier  []graph.NodeID
@@ -156,8 +162,11 @@ func (s *scratch) reset(n int) {
 		s.immune = make([]uint32, n)
 		s.mark = make([]uint32, n)
 		s.seen = make([]uint32, n)
+		s.pendIdx = make([]int32, n)
+		s.pendStamp = make([]uint32, n)
 		s.stamp = 0
 		s.seenStamp = 0
+		s.runStamp = 0
 	}
 	s.stamp++
 	if s.stamp == 0 {
@@ -496,6 +505,12 @@ func (e *Engine) antiSeeds(g *graph.Graph, sc *scratch, seeds []graph.Scored, is
 func (e *Engine) propagate(g *graph.Graph, sc *scratch, amp []float32, origins []graph.Scored, freq float32, budget int) (int, bool) {
 	q := sc.queue[:0]
 	sent := 0
+	sc.runStamp++
+	if sc.runStamp == 0 {
+		clear(sc.pendStamp)
+		sc.runStamp = 1
+	}
+	run := sc.runStamp
 	deposit := func(v graph.NodeID, a float32) {
 		if sc.hot[v] == 0 && sc.cold[v] == 0 {
 			sc.touched = append(sc.touched, v)
@@ -515,40 +530,62 @@ func (e *Engine) propagate(g *graph.Graph, sc *scratch, amp []float32, origins [
 	}
 	exhausted := false
 	wcap := graph.WeightCap
+	decay, minAmp, inhib := e.p.Decay, e.p.MinAmplitude, e.p.InhibitoryAttenuation
 	for head := 0; head < len(q) && !exhausted; head++ {
 		p := q[head]
 		if int(p.hops) >= e.p.MaxHops {
 			continue
 		}
 		u := p.recent[0]
-		send := func(v graph.NodeID, edge graph.EdgeIdx) bool {
+		lo, hi := g.OutRange(u)
+		ilo, ihi := g.InRange(u)
+		nOut := int(hi - lo)
+		for k, total := 0, nOut+int(ihi-ilo); k < total; k++ {
+			// Out-edges first, then in-edges, in CSR order.
+			var v graph.NodeID
+			var edge graph.EdgeIdx
+			if k < nOut {
+				edge = lo + graph.EdgeIdx(k)
+				v = g.Target(edge)
+			} else {
+				pos := ilo + uint32(k-nOut)
+				v, edge = g.InSource(pos), g.InEdge(pos)
+			}
 			if v == p.recent[0] || v == p.recent[1] || v == p.recent[2] {
-				return true
+				continue
 			}
-			w := graph.Clamp(g.Weight(edge), 0, wcap)
-			a := min(p.amp*w*e.p.Decay, 1)
+			w := g.Weight(edge) // finite by construction of the graph
+			if !(w > 0) {
+				continue
+			}
+			a := p.amp * min(w, wcap) * decay
+			if a > 1 {
+				a = 1
+			}
 			if g.Inhibitory(edge) {
-				a *= e.p.InhibitoryAttenuation
+				a *= inhib
 			}
-			if a < e.p.MinAmplitude || a <= amp[v] {
-				return true
+			if a < minAmp || a <= amp[v] {
+				continue
+			}
+			np := pulse{amp: a, freq: p.freq, hops: p.hops + 1, recent: [3]graph.NodeID{v, p.recent[0], p.recent[1]}}
+			if sc.pendStamp[v] == run {
+				if i := int(sc.pendIdx[v]); i > head && q[i].hops == np.hops {
+					// v already waits in the next layer: the stronger
+					// arrival replaces that pulse instead of adding one.
+					deposit(v, a)
+					q[i] = np
+					continue
+				}
 			}
 			if sent >= budget {
 				exhausted = true
-				return false
+				break
 			}
 			deposit(v, a)
-			q = append(q, pulse{amp: a, freq: p.freq, hops: p.hops + 1, recent: [3]graph.NodeID{v, p.recent[0], p.recent[1]}})
+			sc.pendStamp[v], sc.pendIdx[v] = run, int32(len(q))
+			q = append(q, np)
 			sent++
-			return true
-		}
-		lo, hi := g.OutRange(u)
-		for edge := lo; edge < hi && !exhausted; edge++ {
-			send(g.Target(edge), edge)
-		}
-		ilo, ihi := g.InRange(u)
-		for pos := ilo; pos < ihi && !exhausted; pos++ {
-			send(g.InSource(pos), g.InEdge(pos))
 		}
 	}
 	sc.queue = q[:0]
