@@ -1,0 +1,403 @@
+// Package gitmeta reads the history of a git repository with go-git (no git
+// subprocess) for the temporal side of the graph: how often each file
+// changed, when it last changed, and which files changed together.
+//
+// The walk mirrors `git log --format=%at --name-only`: commits newest first
+// (by committer time) following every parent, merge commits contributing no
+// files, each other commit compared with its first parent. History is
+// bounded by MaxCommits so a decade-old repository costs the same as a young
+// one; shallow clones end where their history ends, and a detached HEAD works
+// like a branch.
+package gitmeta
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+)
+
+// DefaultMaxCommits bounds the history walk. change_frequency saturates at
+// 50 commits per file, so the most recent few thousand commits already rank
+// files correctly; reading further only costs time on old repositories.
+const DefaultMaxCommits = 2000
+
+// DefaultMaxGroupSize leaves commits touching more files out of the commit
+// groups (they are still counted per file): mass reformatting or vendoring
+// commits say nothing about which files belong together and would flood the
+// co-change matrix with n² pairs.
+const DefaultMaxGroupSize = 100
+
+// Options bound the history walk.
+type Options struct {
+	// MaxCommits is the number of commits read, newest first
+	// (0 = DefaultMaxCommits, <0 = unbounded).
+	MaxCommits int
+	// MaxGroupSize (0 = DefaultMaxGroupSize, <0 = unbounded).
+	MaxGroupSize int
+	// Subdir restricts the result to files under this repo-relative
+	// directory ("" = whole repository); paths in the result are relative
+	// to it. Trees outside it are never read.
+	Subdir string
+}
+
+// FileStats is the history of one file.
+type FileStats struct {
+	// Commits is the number of (non-merge) commits that changed the file.
+	Commits int
+	// LastCommit is the newest author time of those commits, Unix seconds.
+	LastCommit float64
+}
+
+// History is what Read found.
+type History struct {
+	// Head is the commit HEAD points to ("" in a repository without
+	// commits); Branch its branch name ("" when detached).
+	Head     string
+	Branch   string
+	Detached bool
+	// HeadTime is HEAD's author time (Unix seconds).
+	HeadTime float64
+	// Shallow is set when the repository is a shallow clone.
+	Shallow bool
+	// CommitsRead counts the commits visited; Truncated reports that
+	// MaxCommits stopped the walk before the root commit(s).
+	CommitsRead int
+	Truncated   bool
+	// Files maps paths (relative to Options.Subdir, forward slashes) to
+	// their history. Deleted files appear too.
+	Files map[string]FileStats
+	// Groups are the files changed together by each commit with at least
+	// two of them (a lone file carries no co-change signal), newest commit
+	// first, paths sorted within a group.
+	Groups [][]string
+}
+
+// ChangeFrequency maps a commit count to the spec's change_frequency:
+// commits/50 clamped to [0.1, 1.0].
+func ChangeFrequency(commits int) float32 {
+	return min(max(float32(commits)/50, 0.1), 1.0)
+}
+
+// NotGitFrequency is the change_frequency of files outside any repository.
+const NotGitFrequency = float32(0.3)
+
+// Read walks the history of the repository whose work tree is (or contains)
+// dir.
+func Read(ctx context.Context, dir string, opt Options) (*History, error) {
+	repo, closeRepo, err := open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("gitmeta: opening the repository at %s: %w", dir, err)
+	}
+	defer closeRepo()
+	return ReadRepo(ctx, repo, opt)
+}
+
+// open opens the repository containing dir. For the common layout (a .git
+// directory) it keeps pack file descriptors open for the duration of the
+// walk: go-git otherwise reopens the pack for every object, which costs more
+// than decoding the object. Worktrees and submodules (.git files) go through
+// go-git's own discovery.
+func open(dir string) (*git.Repository, func(), error) {
+	for d := dir; ; {
+		gd := filepath.Join(d, ".git")
+		if st, err := os.Stat(gd); err == nil {
+			if !st.IsDir() {
+				break
+			}
+			fs := osfs.New(gd, osfs.WithBoundOS())
+			st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(32*cache.MiByte), filesystem.Options{KeepDescriptors: true})
+			repo, err := git.Open(st, osfs.New(d, osfs.WithBoundOS()))
+			if err != nil {
+				_ = st.Close()
+				return nil, nil, err
+			}
+			return repo, func() { _ = st.Close() }, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	return repo, func() {}, err
+}
+
+// ReadRepo is Read for an already opened repository.
+func ReadRepo(ctx context.Context, repo *git.Repository, opt Options) (*History, error) {
+	if opt.MaxCommits == 0 {
+		opt.MaxCommits = DefaultMaxCommits
+	}
+	if opt.MaxGroupSize == 0 {
+		opt.MaxGroupSize = DefaultMaxGroupSize
+	}
+	opt.Subdir = strings.Trim(path.Clean("/"+strings.ReplaceAll(opt.Subdir, "\\", "/")), "/")
+
+	h := &History{Files: map[string]FileStats{}}
+	if sh, err := repo.Storer.Shallow(); err == nil && len(sh) > 0 {
+		h.Shallow = true
+	}
+	ref, err := repo.Head()
+	if err != nil {
+		if errors.Is(err, plumbing.ErrReferenceNotFound) {
+			return h, nil // no commits yet
+		}
+		return nil, fmt.Errorf("gitmeta: resolving HEAD: %w", err)
+	}
+	h.Head = ref.Hash().String()
+	if ref.Name() == plumbing.HEAD {
+		h.Detached = true
+	} else {
+		h.Branch = ref.Name().Short()
+	}
+
+	s := repo.Storer
+	head, err := object.GetCommit(s, ref.Hash())
+	if err != nil {
+		return nil, fmt.Errorf("gitmeta: reading HEAD commit %s: %w", h.Head, err)
+	}
+	h.HeadTime = unix(head)
+
+	r := &reader{s: s, subdir: opt.Subdir, h: h, cur: map[plumbing.Hash][]object.TreeEntry{}}
+	q := &commitQueue{}
+	seen := map[plumbing.Hash]bool{head.Hash: true}
+	heap.Push(q, head)
+	for q.Len() > 0 {
+		if opt.MaxCommits > 0 && h.CommitsRead >= opt.MaxCommits {
+			h.Truncated = true
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		c := heap.Pop(q).(*object.Commit)
+		h.CommitsRead++
+
+		var parents []*object.Commit
+		for _, ph := range c.ParentHashes {
+			if seen[ph] {
+				continue
+			}
+			p, err := object.GetCommit(s, ph)
+			if err != nil {
+				if errors.Is(err, plumbing.ErrObjectNotFound) {
+					continue // shallow boundary: history ends here
+				}
+				return nil, fmt.Errorf("gitmeta: reading commit %s: %w", ph, err)
+			}
+			seen[ph] = true
+			parents = append(parents, p)
+			heap.Push(q, p)
+		}
+		if len(c.ParentHashes) > 1 {
+			continue // merges list no files, as in git log
+		}
+		var parentTree plumbing.Hash
+		if len(c.ParentHashes) == 1 {
+			if len(parents) == 1 {
+				parentTree = parents[0].TreeHash
+			} else if p, err := object.GetCommit(s, c.ParentHashes[0]); err == nil {
+				parentTree = p.TreeHash // parent already queued by a child
+			}
+		}
+		changed, err := r.changed(parentTree, c.TreeHash)
+		if err != nil {
+			return nil, fmt.Errorf("gitmeta: comparing commit %s with its parent: %w", c.Hash, err)
+		}
+		t := unix(c)
+		for _, p := range changed {
+			fs := h.Files[p]
+			fs.Commits++
+			fs.LastCommit = max(fs.LastCommit, t)
+			h.Files[p] = fs
+		}
+		if len(changed) >= 2 && (opt.MaxGroupSize < 0 || len(changed) <= opt.MaxGroupSize) {
+			h.Groups = append(h.Groups, changed)
+		}
+	}
+	return h, nil
+}
+
+func unix(c *object.Commit) float64 { return float64(c.Author.When.UnixNano()) / 1e9 }
+
+type reader struct {
+	s      storer.EncodedObjectStorer
+	subdir string
+	h      *History
+	// Trees decoded while diffing the previous commit and the current one.
+	// Walking newest first, a commit's parent is usually the next commit
+	// diffed, so its trees are decoded once instead of twice.
+	prev, cur map[plumbing.Hash][]object.TreeEntry
+}
+
+// entries returns the entries of a tree, decoded at most once per two
+// consecutive commits.
+func (r *reader) entries(h plumbing.Hash) ([]object.TreeEntry, error) {
+	if e, ok := r.cur[h]; ok {
+		return e, nil
+	}
+	if e, ok := r.prev[h]; ok {
+		r.cur[h] = e
+		return e, nil
+	}
+	t, err := object.GetTree(r.s, h)
+	if err != nil {
+		return nil, err
+	}
+	r.cur[h] = t.Entries
+	return t.Entries, nil
+}
+
+// changed lists the files (relative to subdir, sorted) that differ between
+// two root trees; a zero hash is the empty tree.
+func (r *reader) changed(oldRoot, newRoot plumbing.Hash) ([]string, error) {
+	r.prev, r.cur = r.cur, make(map[plumbing.Hash][]object.TreeEntry, len(r.cur))
+	oldT, err := r.subtree(oldRoot)
+	if err != nil {
+		return nil, err
+	}
+	newT, err := r.subtree(newRoot)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	if err := r.diff(oldT, newT, "", &out); err != nil {
+		return nil, err
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// subtree descends from a root tree to subdir, returning the zero hash when
+// it does not exist in that commit.
+func (r *reader) subtree(root plumbing.Hash) (plumbing.Hash, error) {
+	if root.IsZero() || r.subdir == "" {
+		return root, nil
+	}
+	h := root
+	for _, seg := range strings.Split(r.subdir, "/") {
+		ents, err := r.entries(h)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		var next plumbing.Hash
+		for _, e := range ents {
+			if e.Name == seg && e.Mode == filemode.Dir {
+				next = e.Hash
+				break
+			}
+		}
+		if next.IsZero() {
+			return plumbing.ZeroHash, nil
+		}
+		h = next
+	}
+	return h, nil
+}
+
+// diff compares two trees by entry, descending only into subtrees whose
+// hashes differ — the cost of a commit is proportional to what it changed,
+// not to the size of the repository.
+func (r *reader) diff(a, b plumbing.Hash, prefix string, out *[]string) error {
+	if a == b {
+		return nil
+	}
+	var ae, be []object.TreeEntry
+	var err error
+	if !a.IsZero() {
+		if ae, err = r.entries(a); err != nil {
+			return err
+		}
+	}
+	if !b.IsZero() {
+		if be, err = r.entries(b); err != nil {
+			return err
+		}
+	}
+	old := make(map[string]object.TreeEntry, len(ae))
+	for _, e := range ae {
+		old[e.Name] = e
+	}
+	for _, e := range be {
+		o, ok := old[e.Name]
+		delete(old, e.Name)
+		if ok && o.Hash == e.Hash && o.Mode == e.Mode {
+			continue
+		}
+		p := prefix + e.Name
+		var oldHash plumbing.Hash
+		if ok && o.Mode == filemode.Dir {
+			oldHash = o.Hash
+		}
+		switch {
+		case e.Mode == filemode.Dir:
+			if err := r.diff(oldHash, e.Hash, p+"/", out); err != nil {
+				return err
+			}
+			if ok && isFile(o.Mode) { // a file became a directory
+				*out = append(*out, p)
+			}
+		case isFile(e.Mode):
+			*out = append(*out, p)
+			if !oldHash.IsZero() { // a directory became a file
+				if err := r.diff(oldHash, plumbing.ZeroHash, p+"/", out); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for _, o := range old { // deleted entries
+		p := prefix + o.Name
+		switch {
+		case o.Mode == filemode.Dir:
+			if err := r.diff(o.Hash, plumbing.ZeroHash, p+"/", out); err != nil {
+				return err
+			}
+		case isFile(o.Mode):
+			*out = append(*out, p)
+		}
+	}
+	return nil
+}
+
+// isFile is true for blobs (regular, executable, symlink); submodules
+// (gitlinks) are not files of this repository.
+func isFile(m filemode.FileMode) bool {
+	return m == filemode.Regular || m == filemode.Executable || m == filemode.Deprecated || m == filemode.Symlink
+}
+
+// commitQueue orders commits newest first by committer time, ties by hash
+// so the walk is deterministic.
+type commitQueue []*object.Commit
+
+func (q commitQueue) Len() int { return len(q) }
+func (q commitQueue) Less(i, j int) bool {
+	ti, tj := q[i].Committer.When, q[j].Committer.When
+	if !ti.Equal(tj) {
+		return ti.After(tj)
+	}
+	return q[i].Hash.String() < q[j].Hash.String()
+}
+func (q commitQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *commitQueue) Push(x any)   { *q = append(*q, x.(*object.Commit)) }
+func (q *commitQueue) Pop() any {
+	old := *q
+	c := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return c
+}

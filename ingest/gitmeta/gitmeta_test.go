@@ -1,0 +1,180 @@
+package gitmeta
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/m1nd-go/m1nd/ingest/internal/gittest"
+)
+
+func day(n int) time.Time { return gittest.Epoch.Add(time.Duration(n) * 24 * time.Hour) }
+
+func secs(t time.Time) float64 { return float64(t.UnixNano()) / 1e9 }
+
+// history builds: c1 adds a.py b.py lib/c.py; c2 edits a.py b.py; a branch
+// edits lib/c.py while main edits a.py; the merge adds nothing; c5 deletes
+// b.py and edits lib/c.py and lib/d.py.
+func history(t *testing.T) *gittest.Repo {
+	r := gittest.Init(t, t.TempDir())
+	r.Change(map[string]string{"a.py": "a1", "b.py": "b1", "lib/c.py": "c1"}, "ann", day(0))
+	r.Change(map[string]string{"a.py": "a2", "b.py": "b2"}, "bob", day(1))
+	base, _ := r.Repo.Head()
+	if err := r.WT.Checkout(&git.CheckoutOptions{Branch: plumbing.NewBranchReferenceName("side"), Create: true}); err != nil {
+		t.Fatal(err)
+	}
+	side := r.Change(map[string]string{"lib/c.py": "c2"}, "ann", day(2))
+	if err := r.WT.Checkout(&git.CheckoutOptions{Branch: plumbing.Master}); err != nil {
+		t.Fatal(err)
+	}
+	_ = base
+	main := r.Change(map[string]string{"a.py": "a3"}, "bob", day(3))
+	// Merge commit with two parents (tree = main's tree plus side's c.py).
+	r.Write(map[string]string{"lib/c.py": "c2"})
+	if err := r.WT.AddWithOptions(&git.AddOptions{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	sig := &object.Signature{Name: "ann", Email: "ann@example.com", When: day(4)}
+	if _, err := r.WT.Commit("merge side", &git.CommitOptions{Author: sig, Committer: sig, Parents: []plumbing.Hash{main, side}}); err != nil {
+		t.Fatal(err)
+	}
+	r.Remove("b.py")
+	r.Change(map[string]string{"lib/c.py": "c3", "lib/d.py": "d1"}, "cy", day(5))
+	return r
+}
+
+func TestRead(t *testing.T) {
+	r := history(t)
+	h, err := Read(context.Background(), r.Dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]FileStats{
+		"a.py":     {Commits: 3, LastCommit: secs(day(3))},
+		"b.py":     {Commits: 3, LastCommit: secs(day(5))},
+		"lib/c.py": {Commits: 3, LastCommit: secs(day(5))},
+		"lib/d.py": {Commits: 1, LastCommit: secs(day(5))},
+	}
+	if diff := cmp.Diff(want, h.Files); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	wantGroups := [][]string{
+		{"b.py", "lib/c.py", "lib/d.py"},
+		{"a.py", "b.py"},
+		{"a.py", "b.py", "lib/c.py"},
+	}
+	if diff := cmp.Diff(wantGroups, h.Groups); diff != "" {
+		t.Errorf("groups (-want +got):\n%s", diff)
+	}
+	if h.CommitsRead != 6 || h.Truncated || h.Detached || h.Branch != "master" || h.Shallow {
+		t.Errorf("history meta: %+v", h)
+	}
+	if h.HeadTime != secs(day(5)) {
+		t.Errorf("HeadTime = %v", h.HeadTime)
+	}
+}
+
+func TestSubdirAndBounds(t *testing.T) {
+	r := history(t)
+	h, err := Read(context.Background(), filepath.Join(r.Dir, "lib"), Options{Subdir: "lib"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]FileStats{
+		"c.py": {Commits: 3, LastCommit: secs(day(5))},
+		"d.py": {Commits: 1, LastCommit: secs(day(5))},
+	}
+	if diff := cmp.Diff(want, h.Files); diff != "" {
+		t.Errorf("subdir files (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([][]string{{"c.py", "d.py"}}, h.Groups); diff != "" {
+		t.Errorf("subdir groups (-want +got):\n%s", diff)
+	}
+
+	b, err := Read(context.Background(), r.Dir, Options{MaxCommits: 2, MaxGroupSize: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !b.Truncated || b.CommitsRead != 2 {
+		t.Errorf("bounded walk: read %d truncated %v", b.CommitsRead, b.Truncated)
+	}
+	// newest two commits: c5 (3 files, over the group cap) and the merge.
+	if len(b.Groups) != 0 || b.Files["lib/d.py"].Commits != 1 || b.Files["a.py"].Commits != 0 {
+		t.Errorf("bounded walk: groups %v files %v", b.Groups, b.Files)
+	}
+}
+
+func TestDetachedAndEmpty(t *testing.T) {
+	r := history(t)
+	head, _ := r.Repo.Head()
+	first, _ := r.Repo.CommitObject(head.Hash())
+	if err := r.WT.Checkout(&git.CheckoutOptions{Hash: first.ParentHashes[0]}); err != nil {
+		t.Fatal(err)
+	}
+	h, err := Read(context.Background(), r.Dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !h.Detached || h.Branch != "" || h.Head != first.ParentHashes[0].String() {
+		t.Errorf("detached: %+v", h)
+	}
+	if h.Files["lib/d.py"].Commits != 0 || h.Files["a.py"].Commits != 3 {
+		t.Errorf("detached history: %v", h.Files)
+	}
+
+	empty := gittest.Init(t, t.TempDir())
+	e, err := Read(context.Background(), empty.Dir, Options{})
+	if err != nil || e.Head != "" || len(e.Files) != 0 {
+		t.Errorf("empty repo: %+v %v", e, err)
+	}
+}
+
+// TestShallow removes the objects behind a shallow boundary the way a
+// shallow clone lacks them.
+func TestShallow(t *testing.T) {
+	r := gittest.Init(t, t.TempDir())
+	c1 := r.Change(map[string]string{"a.py": "1", "b.py": "1"}, "ann", day(0))
+	c2 := r.Change(map[string]string{"a.py": "2"}, "ann", day(1))
+	r.Change(map[string]string{"a.py": "3", "b.py": "3"}, "ann", day(2))
+	if err := r.Repo.Storer.SetShallow([]plumbing.Hash{c2}); err != nil {
+		t.Fatal(err)
+	}
+	hex := c1.String()
+	if err := os.Remove(filepath.Join(r.Dir, ".git", "objects", hex[:2], hex[2:])); err != nil {
+		t.Fatal(err)
+	}
+	h, err := Read(context.Background(), r.Dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// c2 has no readable parent, so it compares with the empty tree.
+	want := map[string]FileStats{
+		"a.py": {Commits: 2, LastCommit: secs(day(2))},
+		"b.py": {Commits: 2, LastCommit: secs(day(2))},
+	}
+	if diff := cmp.Diff(want, h.Files); diff != "" || !h.Shallow || h.CommitsRead != 2 {
+		t.Errorf("shallow (-want +got):\n%s\n%+v", diff, h)
+	}
+}
+
+func TestNotARepository(t *testing.T) {
+	_, err := Read(context.Background(), t.TempDir(), Options{})
+	if err == nil {
+		t.Fatal("reading a plain directory succeeded")
+	}
+}
+
+func TestChangeFrequency(t *testing.T) {
+	for commits, want := range map[int]float32{0: 0.1, 1: 0.1, 5: 0.1, 10: 0.2, 25: 0.5, 50: 1, 500: 1} {
+		if got := ChangeFrequency(commits); got != want {
+			t.Errorf("ChangeFrequency(%d) = %v, want %v", commits, got, want)
+		}
+	}
+}
