@@ -231,6 +231,28 @@ func indexByte(s []byte, c byte) int {
 	return -1
 }
 
+// sigExcerpt is excerpt for declarations that may open with annotations or
+// decorators (Java @Override, TypeScript @Injectable()): it starts at the
+// first line that is not one.
+func sigExcerpt(s []byte) string {
+	all := s
+	for len(s) > 0 {
+		i := indexByte(s, '\n')
+		ln := s
+		if i >= 0 {
+			ln = s[:i]
+		}
+		if e := excerpt(ln); e != "" && e[0] != '@' {
+			return e
+		}
+		if i < 0 {
+			break
+		}
+		s = s[i+1:]
+	}
+	return excerpt(all)
+}
+
 // countLines returns the number of lines of src (a final line without a
 // newline counts).
 func countLines(src []byte) uint32 {

@@ -350,13 +350,13 @@ func (x *jsExtract) declaration(i int32, s *jsScope, exported bool, decos []int3
 	case jsTypeAlias:
 		name := t.text(t.child(i, k.fName))
 		if name != "" {
-			id, _ := x.b.entity(s.id, name, graph.Type, t.line(i), t.endLine(i), excerpt(t.bytes(i)), x.tags(KindTypeAlias, exported)...)
+			id, _ := x.b.entity(s.id, name, graph.Type, t.line(i), t.endLine(i), sigExcerpt(t.bytes(i)), x.tags(KindTypeAlias, exported)...)
 			x.typeRefs(id, t.child(i, k.fValue))
 		}
 	case jsEnumDecl:
 		name := t.text(t.child(i, k.fName))
 		if name != "" {
-			x.b.entity(s.id, name, graph.Enum, t.line(i), t.endLine(i), excerpt(t.bytes(i)), x.tags(KindEnum, exported)...)
+			x.b.entity(s.id, name, graph.Enum, t.line(i), t.endLine(i), sigExcerpt(t.bytes(i)), x.tags(KindEnum, exported)...)
 		}
 	case jsInternalModule, jsModule:
 		name := cleanName(strings.Trim(t.text(t.child(i, k.fName)), `"'`))
@@ -364,7 +364,7 @@ func (x *jsExtract) declaration(i int32, s *jsScope, exported bool, decos []int3
 			x.stmts(i, s, false)
 			return
 		}
-		id, _ := x.b.entity(s.id, name, graph.Module, t.line(i), t.endLine(i), excerpt(t.bytes(i)), x.tags(KindModule, exported)...)
+		id, _ := x.b.entity(s.id, name, graph.Module, t.line(i), t.endLine(i), sigExcerpt(t.bytes(i)), x.tags(KindModule, exported)...)
 		if body := t.child(i, k.fBody); body >= 0 {
 			x.stmts(body, &jsScope{id: id, vars: map[string]string{}}, false)
 		}
@@ -428,7 +428,7 @@ func (x *jsExtract) declarator(d int32, s *jsScope, exported, isConst bool) {
 		if isConst {
 			kind = KindConstant
 		}
-		if id, ok := x.b.entity(s.id, name, graph.Reference, t.line(d), t.endLine(d), excerpt(t.bytes(d)), x.tags(kind, exported)...); ok {
+		if id, ok := x.b.entity(s.id, name, graph.Reference, t.line(d), t.endLine(d), sigExcerpt(t.bytes(d)), x.tags(kind, exported)...); ok {
 			src = id
 		}
 	}
@@ -644,7 +644,7 @@ func (x *jsExtract) function(decl, fn int32, name string, s *jsScope, exported b
 	if bytesHasPrefix(t.bytes(decl), "async") || bytesHasPrefix(t.bytes(fn), "async") {
 		tags = append(tags, "async")
 	}
-	id, _ := x.b.entity(s.id, name, graph.Function, t.line(decl), t.endLine(decl), excerpt(t.bytes(decl)), tags...)
+	id, _ := x.b.entity(s.id, name, graph.Function, t.line(decl), t.endLine(decl), sigExcerpt(t.bytes(decl)), tags...)
 	fs := &jsScope{id: id, class: s.class, vars: map[string]string{}, fn: true}
 	x.params(fn, fs, id, true)
 	if rt := t.child(fn, k.fReturn); rt >= 0 {
@@ -705,7 +705,7 @@ func (x *jsExtract) class(i int32, s *jsScope, exported bool, decos []int32) {
 	if x.code(i) == jsAbstractClassDecl {
 		extra = append(extra, "abstract")
 	}
-	id, _ := x.b.entity(s.id, name, graph.Class, t.line(i), t.endLine(i), excerpt(t.bytes(i)), x.tags(KindClass, exported, extra...)...)
+	id, _ := x.b.entity(s.id, name, graph.Class, t.line(i), t.endLine(i), sigExcerpt(t.bytes(i)), x.tags(KindClass, exported, extra...)...)
 	ci.id = id
 	for c := t.first(i); c >= 0; c = t.n[c].next {
 		switch x.code(c) {
@@ -856,7 +856,7 @@ func (x *jsExtract) method(m int32, cs *jsScope, decos []int32) {
 		extra = append(extra, KindTest)
 	}
 	tags := append([]string{x.lang, kind}, extra...)
-	id, _ := x.b.entity(cs.id, name, graph.Function, t.line(m), t.endLine(m), excerpt(t.bytes(m)), tags...)
+	id, _ := x.b.entity(cs.id, name, graph.Function, t.line(m), t.endLine(m), sigExcerpt(t.bytes(m)), tags...)
 	x.decorators(id, decos, cs)
 	for c := t.first(m); c >= 0; c = t.n[c].next {
 		if x.code(c) == jsDecorator {
@@ -907,7 +907,7 @@ func (x *jsExtract) iface(i int32, s *jsScope, exported bool) {
 	if name == "" {
 		return
 	}
-	id, _ := x.b.entity(s.id, name, graph.Type, t.line(i), t.endLine(i), excerpt(t.bytes(i)), x.tags(KindInterface, exported)...)
+	id, _ := x.b.entity(s.id, name, graph.Type, t.line(i), t.endLine(i), sigExcerpt(t.bytes(i)), x.tags(KindInterface, exported)...)
 	for c := t.first(i); c >= 0; c = t.n[c].next {
 		if x.code(c) != jsExtendsType {
 			continue
@@ -930,7 +930,7 @@ func (x *jsExtract) iface(i int32, s *jsScope, exported bool) {
 			if mname == "" {
 				continue
 			}
-			mid, _ := x.b.entity(id, mname, graph.Function, t.line(m), t.endLine(m), excerpt(t.bytes(m)),
+			mid, _ := x.b.entity(id, mname, graph.Function, t.line(m), t.endLine(m), sigExcerpt(t.bytes(m)),
 				x.lang, KindMethod, "abstract")
 			x.params(m, &jsScope{id: mid, vars: map[string]string{}}, mid, true)
 			x.typeRefs(mid, t.child(m, k.fReturn))
@@ -1071,7 +1071,7 @@ func (x *jsExtract) testBlock(call int32, fname string, s *jsScope) bool {
 	if fname == "describe" || fname == "suite" || fname == "context" {
 		kind = "suite"
 	}
-	id, _ := x.b.entity(s.id, name, graph.Function, t.line(call), t.endLine(call), excerpt(t.bytes(call)), x.lang, kind, KindTest)
+	id, _ := x.b.entity(s.id, name, graph.Function, t.line(call), t.endLine(call), sigExcerpt(t.bytes(call)), x.lang, kind, KindTest)
 	x.b.ref(id, fname, RelCalls, t.line(call), RefHint{})
 	ts := &jsScope{id: id, class: s.class, vars: map[string]string{}, fn: true}
 	if body := t.child(cb, k.fBody); body >= 0 {

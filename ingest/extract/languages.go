@@ -9,6 +9,7 @@ func fullExtractors() []Extractor {
 		newJSExtractor("typescript", typescriptGrammar, ".ts", ".mts", ".cts"),
 		newJSExtractor("typescript", tsxGrammar, ".tsx"),
 		rustExtractor{},
+		javaExtractor{},
 	}
 }
 

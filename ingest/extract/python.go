@@ -448,18 +448,34 @@ func (x *pyExtract) moduleHint(recv string) RefHint {
 	return RefHint{Module: b.module}
 }
 
-// compactDots removes whitespace inside a dotted expression.
+// compactDots normalises the whitespace of an expression used as a name or
+// receiver: whitespace (and line continuations) around "." and "::" goes, so
+// a chain split over lines reads "a.b.c"; other runs become one space.
 func compactDots(s string) string {
-	if strings.ContainsAny(s, " \t\r\n\\") {
-		return strings.Map(func(r rune) rune {
-			switch r {
-			case ' ', '\t', '\r', '\n', '\\':
-				return -1
-			}
-			return r
-		}, s)
+	if !strings.ContainsAny(s, " \t\r\n\\") {
+		return s
 	}
-	return s
+	var b strings.Builder
+	b.Grow(len(s))
+	pendingSpace := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case ' ', '\t', '\r', '\n', '\\':
+			pendingSpace = true
+			continue
+		}
+		if pendingSpace {
+			out := b.String()
+			prevDot := len(out) > 0 && (out[len(out)-1] == '.' || out[len(out)-1] == ':' || out[len(out)-1] == '(')
+			if len(out) > 0 && !prevDot && c != '.' && c != ':' && c != ')' && c != '(' {
+				b.WriteByte(' ')
+			}
+			pendingSpace = false
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 func (x *pyExtract) decorators(id string, decos []int32, s *pyScope) {

@@ -1,0 +1,762 @@
+package extract
+
+import (
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
+)
+
+var javaGrammar = newGrammar("java", tsjava.Language)
+
+const (
+	jvNone uint8 = iota
+	jvProgram
+	jvPackage
+	jvImport
+	jvClass
+	jvInterface
+	jvEnum
+	jvRecord
+	jvAnnotationType
+	jvMethod
+	jvConstructor
+	jvCompactConstructor
+	jvField
+	jvLocalVar
+	jvDeclarator
+	jvInvocation
+	jvNew
+	jvSuperclass
+	jvSuperInterfaces
+	jvExtendsInterfaces
+	jvTypeList
+	jvModifiers
+	jvMarkerAnnotation
+	jvAnnotation
+	jvFormalParams
+	jvFormalParam
+	jvSpreadParam
+	jvGenericType
+	jvScopedTypeIdent
+	jvTypeIdent
+	jvIdent
+	jvScopedIdent
+	jvFieldAccess
+	jvThis
+	jvSuper
+	jvExplicitCtor
+	jvClassBody
+	jvInterfaceBody
+	jvEnumBody
+	jvEnumBodyDecls
+	jvAsterisk
+	jvBlockComment
+	jvLineComment
+	jvConstantDecl
+	jvArrayType
+	jvAnnotationTypeBody
+	jvEnumConstant
+)
+
+var jvKindNames = []string{
+	"program", "package_declaration", "import_declaration", "class_declaration",
+	"interface_declaration", "enum_declaration", "record_declaration",
+	"annotation_type_declaration", "method_declaration", "constructor_declaration",
+	"compact_constructor_declaration", "field_declaration", "local_variable_declaration",
+	"variable_declarator", "method_invocation", "object_creation_expression", "superclass",
+	"super_interfaces", "extends_interfaces", "type_list", "modifiers", "marker_annotation",
+	"annotation", "formal_parameters", "formal_parameter", "spread_parameter", "generic_type",
+	"scoped_type_identifier", "type_identifier", "identifier", "scoped_identifier", "field_access",
+	"this", "super", "explicit_constructor_invocation", "class_body", "interface_body",
+	"enum_body", "enum_body_declarations", "asterisk", "block_comment", "line_comment",
+	"constant_declaration", "array_type", "annotation_type_body", "enum_constant",
+}
+
+type jvTables struct {
+	codes                                                 []uint8
+	fName, fBody, fParams, fType, fDeclarator, fValue     uint16
+	fObject, fArgs, fField, fInterfaces, fSuperclass      uint16
+	fConstructor, fElement, fScope, fTypeArgs, fArguments uint16
+}
+
+var jvOnce sync.Once
+var jvT jvTables
+
+func jvTablesGet() *jvTables {
+	jvOnce.Do(func() {
+		g := javaGrammar
+		jvT = jvTables{
+			codes: g.codes(jvKindNames...),
+			fName: g.field("name"), fBody: g.field("body"), fParams: g.field("parameters"),
+			fType: g.field("type"), fDeclarator: g.field("declarator"), fValue: g.field("value"),
+			fObject: g.field("object"), fArgs: g.field("arguments"), fField: g.field("field"),
+			fInterfaces: g.field("interfaces"), fSuperclass: g.field("superclass"),
+			fConstructor: g.field("constructor"), fElement: g.field("element"), fScope: g.field("scope"),
+			fTypeArgs: g.field("type_arguments"), fArguments: g.field("arguments"),
+		}
+	})
+	return &jvT
+}
+
+type javaExtractor struct{}
+
+func (javaExtractor) Language() string     { return "java" }
+func (javaExtractor) Extensions() []string { return []string{".java"} }
+
+type jvClassInfo struct {
+	name  string
+	id    string
+	super string
+	attrs map[string]string
+	outer *jvClassInfo
+}
+
+type jvScope struct {
+	id    string
+	class *jvClassInfo
+	vars  map[string]string
+}
+
+type jvExtract struct {
+	t       *tree
+	k       *jvTables
+	b       *builder
+	imports map[string]binding // simple name → import
+	isTest  bool
+}
+
+func (javaExtractor) Extract(relPath string, src []byte) (*Result, error) {
+	t, err := javaGrammar.parse(src)
+	if err != nil {
+		return tooLargeOr(relPath, "java", src, err)
+	}
+	defer t.release()
+	base := path.Base(relPath)
+	stem := strings.TrimSuffix(base, ".java")
+	x := &jvExtract{
+		t: t, k: jvTablesGet(), b: newBuilder(relPath, "java"), imports: map[string]binding{},
+		isTest: strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") ||
+			strings.HasPrefix(stem, "Test") || strings.HasSuffix(stem, "IT"),
+	}
+	tags := []string{"java"}
+	if x.isTest {
+		tags = append(tags, KindTest)
+	}
+	x.b.file(countLines(src), x.leadingDoc(), tags...)
+	if len(t.n) > 0 {
+		s := &jvScope{id: x.b.fileID, vars: map[string]string{}}
+		for c := t.first(0); c >= 0; c = t.n[c].next {
+			x.top(c, s)
+		}
+	}
+	return x.b.finish(t.errors), nil
+}
+
+func (x *jvExtract) code(i int32) uint8 {
+	if i < 0 {
+		return jvNone
+	}
+	return code(x.k.codes, x.t.n[i].kind)
+}
+
+// leadingDoc returns the first line of the first block comment of the file
+// when it is a doc comment or precedes the package declaration.
+func (x *jvExtract) leadingDoc() string {
+	t := x.t
+	if c := t.first(0); c >= 0 && (x.code(c) == jvBlockComment || x.code(c) == jvLineComment) {
+		d := docLine(t.text(c))
+		if !strings.HasPrefix(strings.ToLower(d), "copyright") && !strings.Contains(strings.ToLower(d), "license") {
+			return d
+		}
+	}
+	return ""
+}
+
+func (x *jvExtract) top(c int32, s *jvScope) {
+	t := x.t
+	switch x.code(c) {
+	case jvPackage:
+		for n := t.first(c); n >= 0; n = t.n[n].next {
+			if code := x.code(n); code == jvScopedIdent || code == jvIdent {
+				x.b.res.Package = compactDots(t.text(n))
+			}
+		}
+	case jvImport:
+		x.importDecl(c)
+	default:
+		x.member(c, s)
+	}
+}
+
+func (x *jvExtract) importDecl(i int32) {
+	t := x.t
+	text := strings.TrimSpace(t.text(i))
+	text = strings.TrimPrefix(text, "import")
+	text = strings.TrimSuffix(strings.TrimSpace(text), ";")
+	text = strings.TrimSpace(text)
+	static := false
+	if rest, ok := strings.CutPrefix(text, "static"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n') {
+		static = true
+		text = strings.TrimSpace(rest)
+	}
+	text = compactDots(text)
+	if text == "" {
+		return
+	}
+	line := t.line(i)
+	mod, name := splitLast(text, ".")
+	im := Import{Module: mod, Names: []string{name}, Line: line}
+	if static {
+		im.Alias = "static"
+	}
+	x.b.imp(im)
+	if name == "*" {
+		_, pkg := splitLast(mod, ".")
+		x.b.ref(x.b.fileID, pkg, RelImports, line, RefHint{Module: mod})
+		return
+	}
+	x.imports[name] = binding{module: mod, name: name}
+	x.b.ref(x.b.fileID, name, RelImports, line, RefHint{Module: mod})
+}
+
+// member handles a declaration inside a class body (or at top level).
+func (x *jvExtract) member(c int32, s *jvScope) {
+	switch x.code(c) {
+	case jvClass, jvInterface, jvEnum, jvRecord, jvAnnotationType:
+		x.typeDecl(c, s)
+	case jvMethod, jvConstructor, jvCompactConstructor:
+		x.method(c, s)
+	case jvField, jvConstantDecl:
+		x.field(c, s)
+	default:
+		x.body(c, s)
+	}
+}
+
+// modifierInfo is what the modifiers node says about a declaration.
+type modifierInfo struct {
+	vis      string
+	static   bool
+	abstract bool
+	test     bool
+	tags     []string
+	annots   []int32 // annotations that become decorated_by edges
+}
+
+func (x *jvExtract) modifiers(decl int32, defaultVis string) modifierInfo {
+	t := x.t
+	mi := modifierInfo{vis: defaultVis}
+	m := t.childKind(decl, x.k.codes, jvModifiers)
+	if m < 0 {
+		return mi
+	}
+	for a := t.first(m); a >= 0; a = t.n[a].next {
+		switch x.code(a) {
+		case jvMarkerAnnotation, jvAnnotation:
+			name := compactDots(t.text(t.child(a, x.k.fName)))
+			_, simple := splitLast(name, ".")
+			switch simple {
+			case "Test", "ParameterizedTest", "RepeatedTest", "TestFactory", "TestTemplate", "Property":
+				mi.test = true
+			case "Override":
+				mi.tags = append(mi.tags, "override")
+				continue
+			case "Deprecated":
+				mi.tags = append(mi.tags, "deprecated")
+				continue
+			case "SuppressWarnings", "FunctionalInterface", "SafeVarargs":
+				continue
+			}
+			mi.annots = append(mi.annots, a)
+		}
+	}
+	// Keywords are anonymous tokens inside the modifiers node: read them
+	// from its text.
+	for _, w := range strings.Fields(string(t.bytes(m))) {
+		switch w {
+		case "public":
+			mi.vis = VisPublic
+		case "private":
+			mi.vis = VisPrivate
+		case "protected":
+			mi.vis = VisProtect
+		case "static":
+			mi.static = true
+			mi.tags = append(mi.tags, "static")
+		case "abstract":
+			mi.abstract = true
+			mi.tags = append(mi.tags, "abstract")
+		case "final", "synchronized", "default", "sealed":
+			mi.tags = append(mi.tags, w)
+		}
+	}
+	return mi
+}
+
+func (x *jvExtract) annotations(id string, mi modifierInfo) {
+	t := x.t
+	for _, a := range mi.annots {
+		name := compactDots(t.text(t.child(a, x.k.fName)))
+		mod, simple := splitLast(name, ".")
+		h := RefHint{Module: mod}
+		if b, ok := x.imports[simple]; ok && mod == "" {
+			h.Module = b.module
+		}
+		x.b.ref(id, simple, RelDecoratedBy, t.line(a), h)
+	}
+}
+
+func (x *jvExtract) typeDecl(c int32, s *jvScope) {
+	t, k := x.t, x.k
+	name := t.text(t.child(c, k.fName))
+	if name == "" {
+		return
+	}
+	defVis := VisPackage
+	if s.class != nil && x.code(c) == jvInterface {
+		defVis = VisPublic
+	}
+	mi := x.modifiers(c, defVis)
+	typ, kind := graph.Class, KindClass
+	var extra []string
+	switch x.code(c) {
+	case jvInterface:
+		typ, kind = graph.Type, KindInterface
+	case jvAnnotationType:
+		typ, kind = graph.Type, KindInterface
+		extra = append(extra, "annotation")
+	case jvEnum:
+		typ, kind = graph.Enum, KindEnum
+	case jvRecord:
+		extra = append(extra, "record")
+	}
+	tags := append([]string{"java", kind, mi.vis}, mi.tags...)
+	tags = append(tags, extra...)
+	if x.isTest && s.class == nil && (strings.HasSuffix(name, "Test") || strings.HasSuffix(name, "Tests") || strings.HasPrefix(name, "Test")) {
+		tags = append(tags, KindTest)
+	}
+	id, _ := x.b.entity(s.id, name, typ, t.line(c), t.endLine(c), sigExcerpt(t.bytes(c)), tags...)
+	x.annotations(id, mi)
+	ci := &jvClassInfo{name: name, id: id, attrs: map[string]string{}, outer: s.class}
+	if sc := t.child(c, k.fSuperclass); sc >= 0 {
+		for ty := t.first(sc); ty >= 0; ty = t.n[ty].next {
+			if n := x.typeName(ty); n != "" {
+				ci.super = n
+				x.b.ref(id, n, RelInherits, t.line(ty), x.typeHint(ty))
+				x.typeArgRefs(id, ty)
+			}
+		}
+	}
+	for h := t.first(c); h >= 0; h = t.n[h].next {
+		rel := ""
+		switch x.code(h) {
+		case jvSuperInterfaces:
+			rel = RelImplements
+			if x.code(c) == jvInterface {
+				rel = RelInherits
+			}
+		case jvExtendsInterfaces:
+			rel = RelInherits
+		default:
+			continue
+		}
+		tl := t.childKind(h, k.codes, jvTypeList)
+		for ty := t.first(tl); tl >= 0 && ty >= 0; ty = t.n[ty].next {
+			if n := x.typeName(ty); n != "" {
+				x.b.ref(id, n, rel, t.line(ty), x.typeHint(ty))
+				x.typeArgRefs(id, ty)
+			}
+		}
+	}
+	cs := &jvScope{id: id, class: ci, vars: map[string]string{}}
+	if x.code(c) == jvRecord {
+		// Record components are fields and constructor parameters.
+		if pl := t.child(c, k.fParams); pl >= 0 {
+			x.params(pl, cs, id)
+			for v, ty := range cs.vars {
+				ci.attrs[v] = ty
+			}
+		}
+	}
+	body := t.child(c, k.fBody)
+	if body < 0 {
+		return
+	}
+	// Fields first, so this.field receivers are typed in every method
+	// whatever the declaration order.
+	for m := t.first(body); m >= 0; m = t.n[m].next {
+		if x.code(m) == jvField {
+			x.fieldTypes(m, ci)
+		}
+	}
+	for m := t.first(body); m >= 0; m = t.n[m].next {
+		switch x.code(m) {
+		case jvEnumBodyDecls:
+			for d := t.first(m); d >= 0; d = t.n[d].next {
+				if x.code(d) == jvField {
+					x.fieldTypes(d, ci)
+				}
+			}
+			for d := t.first(m); d >= 0; d = t.n[d].next {
+				x.member(d, cs)
+			}
+		case jvEnumConstant:
+			if args := t.child(m, k.fArguments); args >= 0 {
+				x.body(args, cs)
+			}
+		default:
+			x.member(m, cs)
+		}
+	}
+}
+
+// fieldTypes records the declared type of each field of a class.
+func (x *jvExtract) fieldTypes(f int32, ci *jvClassInfo) {
+	t, k := x.t, x.k
+	tn := x.typeName(t.child(f, k.fType))
+	if tn == "" {
+		return
+	}
+	for d := t.first(f); d >= 0; d = t.n[d].next {
+		if x.code(d) == jvDeclarator {
+			ci.attrs[t.text(t.child(d, k.fName))] = tn
+		}
+	}
+}
+
+func (x *jvExtract) method(c int32, s *jvScope) {
+	t, k := x.t, x.k
+	name := t.text(t.child(c, k.fName))
+	if name == "" {
+		return
+	}
+	defVis := VisPackage
+	if s.class != nil && x.isInterfaceID(s) {
+		defVis = VisPublic
+	}
+	mi := x.modifiers(c, defVis)
+	tags := append([]string{"java", KindMethod, mi.vis}, mi.tags...)
+	if x.code(c) != jvMethod {
+		tags = append(tags, "constructor")
+	}
+	if t.child(c, k.fBody) < 0 && x.code(c) == jvMethod && !slices.Contains(tags, "abstract") {
+		tags = append(tags, "abstract")
+	}
+	if mi.test || (x.isTest && strings.HasPrefix(name, "test") && mi.vis == VisPublic) {
+		tags = append(tags, KindTest)
+		if s.class != nil {
+			x.b.tag(s.class.id, KindTest)
+		}
+	}
+	id, _ := x.b.entity(s.id, name, graph.Function, t.line(c), t.endLine(c), sigExcerpt(t.bytes(c)), tags...)
+	x.annotations(id, mi)
+	ms := &jvScope{id: id, class: s.class, vars: map[string]string{}}
+	if pl := t.child(c, k.fParams); pl >= 0 {
+		x.params(pl, ms, id)
+	}
+	if rt := t.child(c, k.fType); rt >= 0 {
+		x.typeRefs(id, rt)
+	}
+	if body := t.child(c, k.fBody); body >= 0 {
+		x.body(body, ms)
+	}
+}
+
+// isInterfaceID reports whether the enclosing type is an interface (its
+// members are public by default).
+func (x *jvExtract) isInterfaceID(s *jvScope) bool {
+	if i, ok := x.b.nodes[s.class.id]; ok {
+		return slices.Contains(x.b.res.Nodes[i].Tags, KindInterface)
+	}
+	return false
+}
+
+func (x *jvExtract) params(pl int32, s *jvScope, src string) {
+	t, k := x.t, x.k
+	for p := t.first(pl); p >= 0; p = t.n[p].next {
+		switch x.code(p) {
+		case jvFormalParam:
+			ty := t.child(p, k.fType)
+			x.typeRefs(src, ty)
+			if tn := x.typeName(ty); tn != "" {
+				s.vars[t.text(t.child(p, k.fName))] = tn
+			}
+		case jvSpreadParam:
+			for c := t.first(p); c >= 0; c = t.n[c].next {
+				if code := x.code(c); code == jvTypeIdent || code == jvGenericType || code == jvScopedTypeIdent {
+					x.typeRefs(src, c)
+				}
+			}
+		}
+	}
+}
+
+func (x *jvExtract) field(c int32, s *jvScope) {
+	t, k := x.t, x.k
+	src := s.id
+	ty := t.child(c, k.fType)
+	mi := x.modifiers(c, VisPackage)
+	// static final fields are constants: give them nodes.
+	if (mi.static && slices.Contains(mi.tags, "final")) || x.code(c) == jvConstantDecl {
+		for d := t.first(c); d >= 0; d = t.n[d].next {
+			if x.code(d) != jvDeclarator {
+				continue
+			}
+			name := t.text(t.child(d, k.fName))
+			if name == "" {
+				continue
+			}
+			id, _ := x.b.entity(s.id, name, graph.Reference, t.line(c), t.endLine(c), sigExcerpt(t.bytes(c)),
+				"java", KindConstant, mi.vis)
+			if v := t.child(d, k.fValue); v >= 0 {
+				x.body(v, &jvScope{id: id, class: s.class, vars: map[string]string{}})
+			}
+		}
+		x.typeRefs(src, ty)
+		return
+	}
+	x.typeRefs(src, ty)
+	x.annotations(src, mi)
+	for d := t.first(c); d >= 0; d = t.n[d].next {
+		if x.code(d) == jvDeclarator {
+			if v := t.child(d, k.fValue); v >= 0 {
+				x.body(v, s)
+			}
+		}
+	}
+}
+
+// typeName returns the simple name of a class type: Foo for Foo,
+// a.b.Foo, Foo<Bar>, Foo[]; "" for primitives and java.lang basics.
+func (x *jvExtract) typeName(ty int32) string {
+	t, k := x.t, x.k
+	for depth := 0; ty >= 0 && depth < 8; depth++ {
+		switch x.code(ty) {
+		case jvTypeIdent:
+			n := t.text(ty)
+			if jvLangTypes[n] || n == "var" {
+				return ""
+			}
+			return n
+		case jvGenericType:
+			ty = t.first(ty)
+		case jvScopedTypeIdent:
+			ty = t.lastChild(ty)
+		case jvArrayType:
+			ty = t.child(ty, k.fElement)
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// typeHint returns the Module hint of a type: its import, or the qualifier
+// written in place (a.b.Foo → a.b).
+func (x *jvExtract) typeHint(ty int32) RefHint {
+	t := x.t
+	if x.code(ty) == jvGenericType {
+		ty = t.first(ty)
+	}
+	if x.code(ty) == jvScopedTypeIdent {
+		mod, _ := splitLast(compactDots(t.text(ty)), ".")
+		return RefHint{Module: mod}
+	}
+	if b, ok := x.imports[t.text(ty)]; ok {
+		return RefHint{Module: b.module}
+	}
+	return RefHint{}
+}
+
+// typeArgRefs adds references for the type arguments of a generic base.
+func (x *jvExtract) typeArgRefs(src string, ty int32) {
+	if x.code(ty) != jvGenericType {
+		return
+	}
+	for c := x.t.first(ty); c >= 0; c = x.t.n[c].next {
+		if x.t.n[c].field == x.k.fTypeArgs || x.code(c) != jvTypeIdent {
+			x.typeRefs(src, c)
+		}
+	}
+}
+
+// typeRefs adds references edges to every class type under ty.
+func (x *jvExtract) typeRefs(src string, ty int32) {
+	if ty < 0 {
+		return
+	}
+	t := x.t
+	end := t.end(ty)
+	for j := ty; j < end; j++ {
+		switch x.code(j) {
+		case jvTypeIdent:
+			if p := t.n[j].parent; p >= 0 && x.code(p) == jvScopedTypeIdent {
+				continue
+			}
+			name := t.text(j)
+			if !jvLangTypes[name] && name != "var" && !isTypeParamName(name) {
+				x.b.ref(src, name, RelReferences, t.line(j), x.typeHint(j))
+			}
+		case jvScopedTypeIdent:
+			_, name := splitLast(compactDots(t.text(j)), ".")
+			name = typeHead(name)
+			if name != "" && !jvLangTypes[name] {
+				x.b.ref(src, name, RelReferences, t.line(j), x.typeHint(j))
+			}
+			j = t.end(j) - 1
+		}
+	}
+}
+
+// body walks statements and expressions for calls, creations, typed locals
+// and local/anonymous classes.
+func (x *jvExtract) body(i int32, s *jvScope) {
+	t, k := x.t, x.k
+	switch x.code(i) {
+	case jvInvocation:
+		x.invocation(i, s)
+		return
+	case jvNew:
+		x.creation(i, s)
+		return
+	case jvLocalVar:
+		ty := t.child(i, k.fType)
+		tn := x.typeName(ty)
+		x.typeRefs(s.id, ty)
+		for d := t.first(i); d >= 0; d = t.n[d].next {
+			if x.code(d) != jvDeclarator {
+				continue
+			}
+			name := t.text(t.child(d, k.fName))
+			v := t.child(d, k.fValue)
+			switch {
+			case tn != "":
+				s.vars[name] = tn
+			case x.code(v) == jvNew:
+				s.vars[name] = x.typeName(t.child(v, k.fType))
+			}
+			if v >= 0 {
+				x.body(v, s)
+			}
+		}
+		return
+	case jvClass, jvInterface, jvEnum, jvRecord:
+		x.typeDecl(i, s)
+		return
+	case jvExplicitCtor:
+		if ctor := t.child(i, k.fConstructor); ctor >= 0 && x.code(ctor) == jvSuper && s.class != nil && s.class.super != "" {
+			x.b.ref(s.id, s.class.super, RelCalls, t.line(i), RefHint{ReceiverType: s.class.super})
+		}
+	}
+	for c := t.first(i); c >= 0; c = t.n[c].next {
+		x.body(c, s)
+	}
+}
+
+func (x *jvExtract) invocation(i int32, s *jvScope) {
+	t, k := x.t, x.k
+	name := t.text(t.child(i, k.fName))
+	obj := t.child(i, k.fObject)
+	line := t.line(i)
+	h := RefHint{}
+	if obj < 0 {
+		// Unqualified: a method of this class (or an outer one), or a
+		// static import.
+		if b, ok := x.imports[name]; ok {
+			h.Module = b.module
+		} else if s.class != nil {
+			h.ReceiverType = s.class.name
+		}
+	} else {
+		recv := compactDots(t.text(obj))
+		h.Receiver = trimReceiver(recv)
+		switch x.code(obj) {
+		case jvThis:
+			if s.class != nil {
+				h.ReceiverType = s.class.name
+			}
+		case jvSuper:
+			if s.class != nil {
+				h.ReceiverType = s.class.super
+			}
+		case jvIdent:
+			h.ReceiverType = x.varType(recv, s)
+			if h.ReceiverType == "" && isUpperStart(recv) && !isAllUpper(recv) {
+				h.ReceiverType = recv // static call Foo.bar()
+			}
+		case jvFieldAccess:
+			if o := t.child(obj, k.fObject); x.code(o) == jvThis && s.class != nil {
+				h.ReceiverType = s.class.attrs[t.text(t.child(obj, k.fField))]
+			} else if mod, cls := splitLast(recv, "."); isUpperStart(cls) && !strings.ContainsAny(recv, "()") && strings.ToLower(mod) == mod {
+				// a.b.Foo.bar(): fully qualified static call.
+				h.ReceiverType, h.Module = cls, mod
+			}
+			x.body(obj, s)
+		default:
+			x.body(obj, s)
+		}
+		if h.Module == "" && h.ReceiverType != "" {
+			if b, ok := x.imports[h.ReceiverType]; ok {
+				h.Module = b.module
+			}
+		}
+	}
+	x.b.ref(s.id, name, RelCalls, line, h)
+	if args := t.child(i, k.fArgs); args >= 0 {
+		x.body(args, s)
+	}
+}
+
+// varType types a receiver: a local or parameter, then a field of the
+// enclosing classes.
+func (x *jvExtract) varType(name string, s *jvScope) string {
+	if ty, ok := s.vars[name]; ok {
+		return ty
+	}
+	for c := s.class; c != nil; c = c.outer {
+		if ty, ok := c.attrs[name]; ok {
+			return ty
+		}
+	}
+	return ""
+}
+
+func (x *jvExtract) creation(i int32, s *jvScope) {
+	t, k := x.t, x.k
+	ty := t.child(i, k.fType)
+	if tn := x.typeName(ty); tn != "" {
+		x.b.ref(s.id, tn, RelCalls, t.line(i), x.typeHint(ty))
+	}
+	for c := t.first(i); c >= 0; c = t.n[c].next {
+		switch {
+		case c == ty:
+		case x.code(c) == jvClassBody:
+			// Anonymous class: its methods' calls belong to the enclosing
+			// method.
+			for m := t.first(c); m >= 0; m = t.n[m].next {
+				if body := t.child(m, k.fBody); body >= 0 {
+					x.body(body, s)
+				}
+			}
+		default:
+			x.body(c, s)
+		}
+	}
+}
+
+// jvLangTypes are java.lang types, boxed primitives and the core
+// collection interfaces: references to them never resolve inside a project
+// and would only add noise.
+var jvLangTypes = map[string]bool{
+	"String": true, "Object": true, "Integer": true, "Long": true, "Short": true, "Byte": true,
+	"Double": true, "Float": true, "Boolean": true, "Character": true, "Void": true,
+	"Number": true, "Class": true, "Exception": true, "RuntimeException": true,
+	"Throwable": true, "Error": true, "Iterable": true, "Comparable": true, "Runnable": true,
+	"StringBuilder": true, "CharSequence": true, "Enum": true, "Record": true,
+	"List": true, "Map": true, "Set": true, "Collection": true, "Optional": true,
+	"ArrayList": true, "HashMap": true, "HashSet": true, "Override": true,
+}
