@@ -23,6 +23,7 @@ const (
 	Both
 )
 
+// String returns "forward", "reverse" or "both".
 func (d Direction) String() string {
 	switch d {
 	case Forward:
