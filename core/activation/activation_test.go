@@ -190,6 +190,52 @@ func TestInhibition(t *testing.T) {
 	}
 }
 
+func TestFanoutLimitAndBudget(t *testing.T) {
+	// Node 0 is imported by 100 files (1..100).
+	var es []edge
+	for i := 1; i <= 100; i++ {
+		es = append(es, edge{s: i, t: 0, w: 1})
+	}
+	hub := build(t, 101, es...)
+	for name, run := range engines {
+		p := DefaultParams()
+		got := asMap(must(run(hub, []graph.Scored{{Node: 0, Score: 1}}, p, nil)))
+		if len(got) != 101 || !near(got[42], 0.55*64.0/100) {
+			t.Errorf("%s: hub's importers got %v (want 0.55·64/100)", name, got[42])
+		}
+		p.FanoutLimit = 0
+		if got := asMap(must(run(hub, []graph.Scored{{Node: 0, Score: 1}}, p, nil))); !near(got[42], 0.55) {
+			t.Errorf("%s: FanoutLimit 0 must not damp: %v", name, got[42])
+		}
+		// An importer (degree 1) is not damped.
+		if got := asMap(must(run(hub, []graph.Scored{{Node: 7, Score: 1}}, DefaultParams(), nil))); !near(got[0], 0.55) {
+			t.Errorf("%s: low-degree source damped: %v", name, got[0])
+		}
+	}
+	// Budget: on a chain only MaxFired nodes fire.
+	var chain []edge
+	for i := 0; i < 9; i++ {
+		chain = append(chain, edge{s: i, t: i + 1, w: 1})
+	}
+	g := build(t, 10, chain...)
+	for name, run := range engines {
+		p := DefaultParams()
+		p.MaxFired = 2
+		got := asMap(must(run(g, []graph.Scored{{Node: 0, Score: 1}}, p, nil)))
+		if len(got) != 3 {
+			t.Errorf("%s: MaxFired 2 reached %v, want nodes 0, 1, 2", name, got)
+		}
+	}
+	// The wavefront fires the strongest of an over-budget depth.
+	star := build(t, 5, edge{s: 0, t: 1, w: 0.5}, edge{s: 0, t: 2, w: 1}, edge{s: 1, t: 3, w: 1}, edge{s: 2, t: 4, w: 1})
+	p := DefaultParams()
+	p.MaxFired = 2 // the seed, then the stronger of 1 (0.275) and 2 (0.55)
+	got := asMap(must(Wavefront(star, []graph.Scored{{Node: 0, Score: 1}}, p, nil)))
+	if _, ok := got[3]; ok || !near(got[4], 0.3025) {
+		t.Errorf("budgeted wavefront fired the weaker node: %v", got)
+	}
+}
+
 func TestBidirectionalNotDoubled(t *testing.T) {
 	a := build(t, 3, edge{s: 0, t: 1, w: 1, bidi: true}, edge{s: 1, t: 2, w: 0.5, bidi: true})
 	for name, run := range engines {
@@ -529,6 +575,8 @@ func TestParamsValidate(t *testing.T) {
 		func(p *Params) { p.ReverseFactor = -1 },
 		func(p *Params) { p.BloomFPR = 1 },
 		func(p *Params) { p.HeapSeedRatio = math.Inf(1) },
+		func(p *Params) { p.FanoutLimit = -1 },
+		func(p *Params) { p.MaxFired = 0 },
 	} {
 		p := DefaultParams()
 		m(&p)

@@ -29,6 +29,18 @@ type Params struct {
 	// propagates in reverse at full strength: 1.0; 0 disables reverse
 	// propagation.
 	ReverseFactor float32
+	// FanoutLimit damps hubs: a node with k > FanoutLimit edges in one
+	// direction sends each of them only FanoutLimit/k of the signal. A
+	// module imported by ten thousand files says little about any one of
+	// them, and without the damping one activated hub floods a large graph
+	// (reverse propagation reaches every importer). Nodes of ordinary
+	// degree are unaffected. 0 disables the damping (default 64).
+	FanoutLimit int
+	// MaxFired bounds the nodes that fire per query (default 20,000). The
+	// heap engine fires strongest first and the wavefront fires the
+	// strongest of a depth that would exceed the budget, so the budget cuts
+	// the weakest tail of the activation.
+	MaxFired int
 
 	// The hybrid engine uses the heap engine when seeds/nodes <
 	// HeapSeedRatio and the average degree < HeapMaxAvgDegree
@@ -44,7 +56,7 @@ type Params struct {
 func DefaultParams() Params {
 	return Params{
 		Decay: 0.55, Threshold: 0.04, MaxDepth: 5, SaturationCap: 1.0,
-		InhibitoryFactor: 0.5, ReverseFactor: 1.0,
+		InhibitoryFactor: 0.5, ReverseFactor: 1.0, FanoutLimit: 64, MaxFired: 20_000,
 		HeapSeedRatio: 0.001, HeapMaxAvgDegree: 8, BloomFPR: 0.01,
 	}
 }
@@ -68,6 +80,12 @@ func (p Params) Validate() error {
 	}
 	if p.MaxDepth < 1 || p.MaxDepth > HardMaxDepth {
 		return fmt.Errorf("activation: MaxDepth must be in [1, %d], got %d", HardMaxDepth, p.MaxDepth)
+	}
+	if p.FanoutLimit < 0 {
+		return fmt.Errorf("activation: FanoutLimit must be >= 0, got %d", p.FanoutLimit)
+	}
+	if p.MaxFired < 1 {
+		return fmt.Errorf("activation: MaxFired must be >= 1, got %d", p.MaxFired)
 	}
 	if p.Threshold > p.SaturationCap {
 		return fmt.Errorf("activation: Threshold %v exceeds SaturationCap %v", p.Threshold, p.SaturationCap)
@@ -95,13 +113,17 @@ type CausalParams struct {
 	MaxDepth int
 	// Budget is the most nodes the search expands per query.
 	Budget int
-	// Threshold: weaker chains are not extended.
+	// Threshold: weaker chains are not extended. 0.1 is the original
+	// causal-chain detector's minimum strength; below it a chain is a
+	// product of several weak links and no longer explains anything, and
+	// it is what keeps a 200-seed query from spending its whole budget on
+	// noise.
 	Threshold float32
 }
 
 // DefaultCausalParams returns the spec's defaults.
 func DefaultCausalParams() CausalParams {
-	return CausalParams{BackwardDiscount: 0.7, MaxDepth: 6, Budget: 10_000, Threshold: 0.04}
+	return CausalParams{BackwardDiscount: 0.7, MaxDepth: 6, Budget: 10_000, Threshold: 0.1}
 }
 
 // Validate reports the first invalid parameter.

@@ -111,10 +111,15 @@ func Wavefront(g *graph.Graph, seeds []graph.Scored, p Params, ws *Workspace) ([
 	}
 	w := workspace(ws, g)
 	w.frontier = w.seed(seeds, p)
-	for d := 0; d < p.MaxDepth && len(w.frontier) > 0; d++ {
+	fired := 0
+	for d := 0; d < p.MaxDepth && len(w.frontier) > 0 && fired < p.MaxFired; d++ {
+		if fired+len(w.frontier) > p.MaxFired {
+			w.frontier = w.strongest(w.frontier, p.MaxFired-fired)
+		}
 		for _, u := range w.frontier {
 			if a := w.act[u]; a >= p.Threshold {
 				w.spread(g, u, a, &p)
+				fired++
 			}
 		}
 		w.next = w.next[:0]
@@ -141,13 +146,39 @@ func Wavefront(g *graph.Graph, seeds []graph.Scored, p Params, ws *Workspace) ([
 	return w.collect(w.act), nil
 }
 
+// strongest keeps the k most activated nodes of list (ties by NodeID), in
+// that order.
+func (w *Workspace) strongest(list []graph.NodeID, k int) []graph.NodeID {
+	cand := w.cand[:0]
+	for _, n := range list {
+		cand = append(cand, graph.Scored{Node: n, Score: w.act[n]})
+	}
+	top := graph.SelectTop(cand, k)
+	list = list[:0]
+	for _, t := range top {
+		list = append(list, t.Node)
+	}
+	w.cand = cand[:0]
+	return list
+}
+
+// fanout is the share of the signal each of k edges in one direction
+// carries (see Params.FanoutLimit).
+func fanout(k int, p *Params) float32 {
+	if p.FanoutLimit <= 0 || k <= p.FanoutLimit {
+		return 1
+	}
+	return float32(p.FanoutLimit) / float32(k)
+}
+
 // spread sends u's activation a along its edges into the current depth's
 // arrival buffers.
 func (w *Workspace) spread(g *graph.Graph, u graph.NodeID, a float32, p *Params) {
 	lo, hi := g.OutRange(u)
+	out := a * p.Decay * fanout(int(hi-lo), p)
 	for e := lo; e < hi; e++ {
 		t := g.Target(e)
-		s := a * g.Weight(e) * p.Decay
+		s := out * g.Weight(e)
 		if g.Inhibitory(e) {
 			w.inhibit(t, s*p.InhibitoryFactor)
 			continue
@@ -158,13 +189,19 @@ func (w *Workspace) spread(g *graph.Graph, u graph.NodeID, a float32, p *Params)
 		return
 	}
 	ilo, ihi := g.InRange(u)
+	in := a * p.Decay * p.ReverseFactor * fanout(int(ihi-ilo), p)
+	if in < p.Threshold/graph.WeightCap {
+		// No incoming edge can carry a signal above the threshold (weights
+		// are at most graph.WeightCap): skip scanning a hub's importers.
+		return
+	}
 	for pos := ilo; pos < ihi; pos++ {
 		e := g.InEdge(pos)
 		// A bidirectional edge's other copy is one of u's outgoing edges.
 		if g.Inhibitory(e) || g.EdgeDirection(e) == graph.Bidirectional {
 			continue
 		}
-		w.arrive(g.InSource(pos), a*g.Weight(e)*p.Decay*p.ReverseFactor, p)
+		w.arrive(g.InSource(pos), in*g.Weight(e), p)
 	}
 }
 
@@ -273,8 +310,7 @@ func Heap(g *graph.Graph, seeds []graph.Scored, p Params, ws *Workspace) ([]grap
 	for _, s := range w.seed(seeds, p) {
 		w.push(heapEntry{node: s, act: w.act[s]})
 	}
-	maxPops := n * p.MaxDepth
-	for pops := 0; len(w.heap) > 0 && pops < maxPops; {
+	for pops := 0; len(w.heap) > 0 && pops < p.MaxFired; {
 		e := w.pop()
 		if e.act < p.Threshold {
 			break // everything still queued is weaker
@@ -291,9 +327,10 @@ func Heap(g *graph.Graph, seeds []graph.Scored, p Params, ws *Workspace) ([]grap
 		a := w.act[u]
 		d := e.depth + 1
 		lo, hi := g.OutRange(u)
+		out := a * p.Decay * fanout(int(hi-lo), &p)
 		for ed := lo; ed < hi; ed++ {
 			t := g.Target(ed)
-			s := a * g.Weight(ed) * p.Decay
+			s := out * g.Weight(ed)
 			if g.Inhibitory(ed) {
 				if s *= p.InhibitoryFactor; s > 0 && w.act[t] > 0 {
 					w.act[t] = max(0, w.act[t]-s)
@@ -306,12 +343,16 @@ func Heap(g *graph.Graph, seeds []graph.Scored, p Params, ws *Workspace) ([]grap
 			continue
 		}
 		ilo, ihi := g.InRange(u)
+		in := a * p.Decay * p.ReverseFactor * fanout(int(ihi-ilo), &p)
+		if in < p.Threshold/graph.WeightCap {
+			continue
+		}
 		for pos := ilo; pos < ihi; pos++ {
 			ed := g.InEdge(pos)
 			if g.Inhibitory(ed) || g.EdgeDirection(ed) == graph.Bidirectional {
 				continue
 			}
-			w.heapArrive(g.InSource(pos), a*g.Weight(ed)*p.Decay*p.ReverseFactor, d, &p)
+			w.heapArrive(g.InSource(pos), in*g.Weight(ed), d, &p)
 		}
 	}
 	w.heap = w.heap[:0]

@@ -240,7 +240,8 @@ type Node struct {
 	Gate float32
 }
 
-// Timings break a query's latency down by stage.
+// Timings break a query's latency down by stage. The four dimensions run
+// concurrently, so their times overlap.
 type Timings struct {
 	Seeds, Structural, Semantic, Temporal, Causal, Merge, XLR, Analysis, Plasticity time.Duration
 }
@@ -323,31 +324,54 @@ func (e *Engine) Activate(ctx context.Context, q Query) (*Result, error) {
 		return nil, err
 	}
 
-	// The four dimensions.
+	// The four dimensions run concurrently: they read the graph only and
+	// each has its own scratch.
 	pool := max(e.opts.CandidateFactor*q.TopK, e.opts.MinCandidates)
 	var dims [graph.NumDimensions][]graph.Scored
+	var dt [graph.NumDimensions]time.Duration
 	ws := ix.pool.Get()
 	defer ix.pool.Put(ws)
+	timed := func(d graph.Dimension, f func() error) func() error {
+		return func() error {
+			t0 := time.Now()
+			err := f()
+			dt[d] = time.Since(t0)
+			return err
+		}
+	}
+	var eg errgroup.Group
 	if req[graph.Structural] && len(seeds) > 0 {
-		if dims[graph.Structural], res.Engine, err = activation.Structural(g, seeds, e.opts.Activation, ws); err != nil {
-			return nil, err
-		}
+		eg.Go(timed(graph.Structural, func() (err error) {
+			w := ix.pool.Get()
+			defer ix.pool.Put(w)
+			dims[graph.Structural], res.Engine, err = activation.Structural(g, seeds, e.opts.Activation, w)
+			return err
+		}))
 	}
-	lap(&res.Timings.Structural)
 	if req[graph.Semantic] {
-		dims[graph.Semantic] = ix.sem.Query(q.Text, pool)
+		eg.Go(timed(graph.Semantic, func() error {
+			dims[graph.Semantic] = ix.sem.Query(q.Text, pool)
+			return nil
+		}))
 	}
-	lap(&res.Timings.Semantic)
 	if req[graph.Temporal] {
-		dims[graph.Temporal] = ix.temp.ActivateAt(seeds, e.now())
+		eg.Go(timed(graph.Temporal, func() error {
+			dims[graph.Temporal] = ix.temp.ActivateAt(seeds, e.now())
+			return nil
+		}))
 	}
-	lap(&res.Timings.Temporal)
 	if req[graph.Causal] && len(seeds) > 0 {
-		if dims[graph.Causal], err = activation.Causal(g, seeds, e.opts.Causal, ws); err != nil {
-			return nil, err
-		}
+		eg.Go(timed(graph.Causal, func() (err error) {
+			dims[graph.Causal], err = activation.Causal(g, seeds, e.opts.Causal, ws)
+			return err
+		}))
 	}
-	lap(&res.Timings.Causal)
+	if err := eg.Wait(); err != nil {
+		return nil, err
+	}
+	res.Timings.Structural, res.Timings.Semantic = dt[graph.Structural], dt[graph.Semantic]
+	res.Timings.Temporal, res.Timings.Causal = dt[graph.Temporal], dt[graph.Causal]
+	mark = time.Now()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

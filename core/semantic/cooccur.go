@@ -223,3 +223,33 @@ func (c *CoOccurrence) Similarity(a, b graph.NodeID) float32 {
 	}
 	return graph.Clamp(dot/(na*nb), 0, 1)
 }
+
+// addScaled adds scale × n's unit-normalised PPMI vector to the dense vec,
+// recording first touches in touched.
+func (c *CoOccurrence) addScaled(n graph.NodeID, scale float32, vec []float32, touched []graph.NodeID) []graph.NodeID {
+	if !c.enabled || int(n) >= len(c.norm) || c.norm[n] <= 0 {
+		return touched
+	}
+	cols, vals := c.Row(n)
+	s := scale / c.norm[n]
+	for i, j := range cols {
+		if vec[j] == 0 {
+			touched = append(touched, j)
+		}
+		vec[j] += s * vals[i]
+	}
+	return touched
+}
+
+// dotDense is the dot product of n's unit-normalised PPMI vector with vec.
+func (c *CoOccurrence) dotDense(n graph.NodeID, vec []float32) float32 {
+	if !c.enabled || int(n) >= len(c.norm) || c.norm[n] <= 0 {
+		return 0
+	}
+	cols, vals := c.Row(n)
+	var dot float32
+	for i, j := range cols {
+		dot += vec[j] * vals[i]
+	}
+	return graph.Finite(dot / c.norm[n])
+}

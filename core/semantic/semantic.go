@@ -123,6 +123,7 @@ type Index struct {
 
 type scratch struct {
 	acc      []float32
+	vec      []float32 // co-occurrence: summed anchor vectors
 	syn      []uint8
 	touched  []graph.NodeID
 	synTouch []graph.NodeID
@@ -157,7 +158,7 @@ func New(g *graph.Graph, o Options) (*Index, error) {
 	}
 	n := g.NumNodes()
 	ix.pool.New = func() any {
-		return &scratch{acc: make([]float32, n), syn: make([]uint8, n)}
+		return &scratch{acc: make([]float32, n), syn: make([]uint8, n), vec: make([]float32, n)}
 	}
 	return ix, nil
 }
@@ -305,18 +306,26 @@ func (ix *Index) Query(text string, topK int) []graph.Scored {
 			}
 		}
 	}
+	// co(c) = mean over anchors a of score(a)·cos(ppmi_a, ppmi_c). The
+	// anchors' normalised vectors are summed into one dense vector first,
+	// so each candidate costs one pass over its own row.
+	vec := sc.vec
+	var vt []graph.NodeID
+	inv := 1 / float32(len(anchors))
+	for _, a := range anchors {
+		vt = ix.Cooc.addScaled(a.Node, a.Score*inv, vec, vt)
+	}
 	wn, wc := ix.opts.NgramWeight, ix.opts.CoOccurrenceWeight
 	norm := wn + wc
 	for _, c := range cand {
-		var co float32
-		for _, a := range anchors {
-			co += a.Score * ix.Cooc.Similarity(a.Node, c.Node)
-		}
-		co /= float32(len(anchors))
+		co := graph.Clamp(ix.Cooc.dotDense(c.Node, vec), 0, 1)
 		s := graph.Clamp((wn*c.Score+wc*co)/norm, 0, 1)
 		if s >= ix.opts.MinScore {
 			out = append(out, graph.Scored{Node: c.Node, Score: s})
 		}
+	}
+	for _, n := range vt {
+		vec[n] = 0
 	}
 	sc.cand = cand
 	return graph.SelectTop(out, topK)

@@ -383,3 +383,31 @@ func TestOptionsValidate(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// Query's phase 2 is the documented blend: (wn·lexical + wc·co)/(wn+wc),
+// co = mean over the anchors a of score(a)·cos(ppmi_a, ppmi_c).
+func TestQueryPhase2Formula(t *testing.T) {
+	g := graphtest.PowerLaw(1500, 4000, 17)
+	ix := newIndex(t, g, nil)
+	lex := newIndex(t, g, func(o *Options) { o.CoOccurrenceWeight = 0 })
+	for _, q := range []string{"auth session", "cache", "ParseSchemaModel"} {
+		k := 10
+		phase1 := lex.Query(q, ix.opts.CandidateFactor*k)
+		anchors := phase1[:min(ix.opts.Anchors, len(phase1))]
+		lexical := map[graph.NodeID]float32{}
+		for _, s := range phase1 {
+			lexical[s.Node] = s.Score
+		}
+		for _, got := range ix.Query(q, k) {
+			var co float32
+			for _, a := range anchors {
+				co += a.Score * ix.Cooc.Similarity(a.Node, got.Node)
+			}
+			co /= float32(len(anchors))
+			want := (0.6*lexical[got.Node] + 0.4*min(co, 1)) / 1.0
+			if d := want - got.Score; d > 1e-4 || d < -1e-4 {
+				t.Errorf("%q node %d: %v, want %v", q, got.Node, got.Score, want)
+			}
+		}
+	}
+}

@@ -33,9 +33,13 @@ type coEntry struct {
 // Safe for concurrent use: Observe takes the write lock, reads the read
 // lock.
 type CoChange struct {
-	mu      sync.RWMutex
-	rows    [][]coEntry // per node, sorted by target
-	counts  []uint32    // per node: commits it changed in
+	mu sync.RWMutex
+	// rows are per node. A row fresh from the bootstrap is ordered by
+	// strength (then target), so its strongest partners are a prefix;
+	// observed rows are not kept in order and are ranked on demand.
+	rows     [][]coEntry
+	observed []uint16 // per row: entries with co > 0
+	counts   []uint32 // per node: commits it changed in
 	entries int
 	budget  int
 	rowCap  int
@@ -52,8 +56,9 @@ type CoChange struct {
 func bootstrapCoChange(g *graph.Graph, o *Options) *CoChange {
 	n := g.NumNodes()
 	c := &CoChange{
-		rows:   make([][]coEntry, n),
-		counts: make([]uint32, n),
+		rows:     make([][]coEntry, n),
+		observed: make([]uint16, n),
+		counts:   make([]uint32, n),
 		budget: o.CoChangeBudget,
 		rowCap: o.CoChangeRowCap,
 		k:      o.JaccardSmoothing,
@@ -134,7 +139,6 @@ func bootstrapCoChange(g *graph.Graph, o *Options) *CoChange {
 				for i, t := range top {
 					row[i] = coEntry{target: t.Node, boot: t.Score}
 				}
-				slices.SortFunc(row, func(a, b coEntry) int { return int(a.target) - int(b.target) })
 				c.rows[s] = row
 			}
 			return nil
@@ -166,12 +170,21 @@ func (c *CoChange) Strength(a, b graph.NodeID) float32 {
 	if int(a) >= len(c.rows) {
 		return 0
 	}
-	row := c.rows[a]
-	i, ok := slices.BinarySearchFunc(row, b, func(e coEntry, t graph.NodeID) int { return int(e.target) - int(t) })
-	if !ok {
-		return 0
+	if i := find(c.rows[a], b); i >= 0 {
+		return c.strength(a, c.rows[a][i])
 	}
-	return c.strength(a, row[i])
+	return 0
+}
+
+// find returns the index of target in row, or -1. Rows hold at most
+// RowCap (100) entries, so a scan is as fast as keeping them sorted.
+func find(row []coEntry, target graph.NodeID) int {
+	for i := range row {
+		if row[i].target == target {
+			return i
+		}
+	}
+	return -1
 }
 
 // Partners returns at most k partners of n, strongest first (ties by
@@ -187,6 +200,15 @@ func (c *CoChange) partners(n graph.NodeID, k int, buf []graph.Scored) []Partner
 		return nil
 	}
 	row := c.rows[n]
+	if c.observed[n] == 0 {
+		// Bootstrap order is strength order.
+		row = row[:min(k, len(row))]
+		out := make([]Partner, len(row))
+		for i, e := range row {
+			out[i] = Partner{Node: e.target, Strength: e.boot}
+		}
+		return out
+	}
 	buf = buf[:0]
 	for _, e := range row {
 		buf = append(buf, graph.Scored{Node: e.target, Score: c.strength(n, e)})
@@ -194,8 +216,7 @@ func (c *CoChange) partners(n graph.NodeID, k int, buf []graph.Scored) []Partner
 	top := graph.SelectTop(buf, k)
 	out := make([]Partner, len(top))
 	for i, t := range top {
-		j, _ := slices.BinarySearchFunc(row, t.Node, func(e coEntry, t graph.NodeID) int { return int(e.target) - int(t) })
-		out[i] = Partner{Node: t.Node, Strength: t.Score, Observed: row[j].co}
+		out[i] = Partner{Node: t.Node, Strength: t.Score, Observed: row[find(row, t.Node)].co}
 	}
 	return out
 }
@@ -251,8 +272,10 @@ func (c *CoChange) Observe(groups [][]graph.NodeID) (dropped int) {
 // the write lock.
 func (c *CoChange) record(a, b graph.NodeID) bool {
 	row := c.rows[a]
-	i, ok := slices.BinarySearchFunc(row, b, func(e coEntry, t graph.NodeID) int { return int(e.target) - int(t) })
-	if ok {
+	if i := find(row, b); i >= 0 {
+		if row[i].co == 0 {
+			c.observed[a]++
+		}
 		if row[i].co < ^uint32(0) {
 			row[i].co++
 		}
@@ -271,15 +294,17 @@ func (c *CoChange) record(a, b graph.NodeID) bool {
 		if c.strength(a, ne) <= ws {
 			return false
 		}
-		row = slices.Delete(row, weakest, weakest+1)
-		i, _ = slices.BinarySearchFunc(row, b, func(e coEntry, t graph.NodeID) int { return int(e.target) - int(t) })
-		c.rows[a] = slices.Insert(row, i, ne)
+		if row[weakest].co == 0 {
+			c.observed[a]++
+		}
+		row[weakest] = ne
 		return true
 	}
 	if c.entries >= c.budget {
 		return false
 	}
-	c.rows[a] = slices.Insert(row, i, ne)
+	c.rows[a] = append(row, ne)
+	c.observed[a]++
 	c.entries++
 	return true
 }
