@@ -40,11 +40,11 @@ type CoChange struct {
 	rows     [][]coEntry
 	observed []uint16 // per row: entries with co > 0
 	counts   []uint32 // per node: commits it changed in
-	entries int
-	budget  int
-	rowCap  int
-	k       float32 // Jaccard smoothing
-	maxGrp  int
+	entries  int
+	budget   int
+	rowCap   int
+	k        float32 // Jaccard smoothing
+	maxGrp   int
 }
 
 // bootstrapCoChange builds the structural starting point: for every node,
@@ -59,10 +59,10 @@ func bootstrapCoChange(g *graph.Graph, o *Options) *CoChange {
 		rows:     make([][]coEntry, n),
 		observed: make([]uint16, n),
 		counts:   make([]uint32, n),
-		budget: o.CoChangeBudget,
-		rowCap: o.CoChangeRowCap,
-		k:      o.JaccardSmoothing,
-		maxGrp: o.MaxCommitGroup,
+		budget:   o.CoChangeBudget,
+		rowCap:   o.CoChangeRowCap,
+		k:        o.JaccardSmoothing,
+		maxGrp:   o.MaxCommitGroup,
 	}
 	if n == 0 || o.BootstrapDepth == 0 || o.CoChangeBudget == 0 {
 		return c
