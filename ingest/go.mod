@@ -2,7 +2,10 @@ module github.com/m1nd-go/m1nd/ingest
 
 go 1.26.0
 
-require github.com/m1nd-go/m1nd/core v0.0.0
+require (
+	github.com/BurntSushi/toml v1.5.0
+	github.com/m1nd-go/m1nd/core v0.0.0
+)
 
 require (
 	github.com/tree-sitter/tree-sitter-java v0.23.5

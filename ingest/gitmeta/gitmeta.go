@@ -36,18 +36,16 @@ import (
 // files correctly; reading further only costs time on old repositories.
 const DefaultMaxCommits = 2000
 
-// DefaultMaxGroupSize leaves commits touching more files out of the commit
-// groups (they are still counted per file): mass reformatting or vendoring
-// commits say nothing about which files belong together and would flood the
-// co-change matrix with n² pairs.
-const DefaultMaxGroupSize = 100
 
 // Options bound the history walk.
 type Options struct {
 	// MaxCommits is the number of commits read, newest first
 	// (0 = DefaultMaxCommits, <0 = unbounded).
 	MaxCommits int
-	// MaxGroupSize (0 = DefaultMaxGroupSize, <0 = unbounded).
+	// MaxGroupSize, when > 0, leaves commits touching more files out of
+	// Groups (they are still counted per file). The default keeps every
+	// group: the co-change matrix counts a large group as changes of its
+	// files and bounds the pairs it records itself.
 	MaxGroupSize int
 	// Subdir restricts the result to files under this repo-relative
 	// directory ("" = whole repository); paths in the result are relative
@@ -81,9 +79,9 @@ type History struct {
 	// Files maps paths (relative to Options.Subdir, forward slashes) to
 	// their history. Deleted files appear too.
 	Files map[string]FileStats
-	// Groups are the files changed together by each commit with at least
-	// two of them (a lone file carries no co-change signal), newest commit
-	// first, paths sorted within a group.
+	// Groups are the files changed together by each non-merge commit that
+	// changed any (under Subdir), newest commit first, paths sorted within a
+	// group. A single-file group still counts as a change of that file.
 	Groups [][]string
 }
 
@@ -142,9 +140,6 @@ func open(dir string) (*git.Repository, func(), error) {
 func ReadRepo(ctx context.Context, repo *git.Repository, opt Options) (*History, error) {
 	if opt.MaxCommits == 0 {
 		opt.MaxCommits = DefaultMaxCommits
-	}
-	if opt.MaxGroupSize == 0 {
-		opt.MaxGroupSize = DefaultMaxGroupSize
 	}
 	opt.Subdir = strings.Trim(path.Clean("/"+strings.ReplaceAll(opt.Subdir, "\\", "/")), "/")
 
@@ -226,7 +221,7 @@ func ReadRepo(ctx context.Context, repo *git.Repository, opt Options) (*History,
 			fs.LastCommit = max(fs.LastCommit, t)
 			h.Files[p] = fs
 		}
-		if len(changed) >= 2 && (opt.MaxGroupSize < 0 || len(changed) <= opt.MaxGroupSize) {
+		if len(changed) > 0 && (opt.MaxGroupSize <= 0 || len(changed) <= opt.MaxGroupSize) {
 			h.Groups = append(h.Groups, changed)
 		}
 	}

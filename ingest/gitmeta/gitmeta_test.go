@@ -67,6 +67,8 @@ func TestRead(t *testing.T) {
 	}
 	wantGroups := [][]string{
 		{"b.py", "lib/c.py", "lib/d.py"},
+		{"a.py"},
+		{"lib/c.py"},
 		{"a.py", "b.py"},
 		{"a.py", "b.py", "lib/c.py"},
 	}
@@ -94,7 +96,7 @@ func TestSubdirAndBounds(t *testing.T) {
 	if diff := cmp.Diff(want, h.Files); diff != "" {
 		t.Errorf("subdir files (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([][]string{{"c.py", "d.py"}}, h.Groups); diff != "" {
+	if diff := cmp.Diff([][]string{{"c.py", "d.py"}, {"c.py"}, {"c.py"}}, h.Groups); diff != "" {
 		t.Errorf("subdir groups (-want +got):\n%s", diff)
 	}
 

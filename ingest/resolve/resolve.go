@@ -1,0 +1,490 @@
+// Package resolve binds the "ref::Name" targets extractors leave behind to
+// nodes of the graph under construction.
+//
+// Candidates are the nodes labelled Name (a multi-value label index). The
+// extractor's hints narrow them before proximity decides:
+//
+//   - an import hint (RefHint.Module) is mapped to the files or directories
+//     of the repository that module names — Python dotted and relative
+//     modules, JS/TS relative paths and workspace packages, Go import paths
+//     against go.mod module paths, Java/Kotlin packages, Rust crate paths,
+//     C includes, Ruby requires, PHP namespaces. When the module lies outside
+//     the repository the reference stays unresolved: a same-named local
+//     symbol is never the one imported.
+//   - a receiver type (RefHint.ReceiverType) keeps only the methods of that
+//     type or of its ancestors; none means unresolved, never an arbitrary
+//     same-named method.
+//   - a receiver of unknown type keeps only methods, and only when one is
+//     clearly closest.
+//
+// Proximity then scores what is left: same file 100, same directory 50,
+// elsewhere in the project 10. Several candidates at the top score make the
+// reference ambiguous; the best guess (deepest shared directory, then the
+// smallest ID) is bound and counted.
+package resolve
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/ingest/extract"
+	"github.com/m1nd-go/m1nd/ingest/workspace"
+)
+
+// Status is the outcome of one resolution.
+type Status uint8
+
+const (
+	// Unresolved: no acceptable candidate; no edge is created.
+	Unresolved Status = iota
+	// Resolved: one best candidate.
+	Resolved
+	// Ambiguous: several candidates tied at the best proximity; the best
+	// guess was bound.
+	Ambiguous
+)
+
+func (s Status) String() string {
+	switch s {
+	case Resolved:
+		return "resolved"
+	case Ambiguous:
+		return "ambiguous"
+	}
+	return "unresolved"
+}
+
+// Proximity scores (spec).
+const (
+	SameFile      = 100
+	SameDirectory = 50
+	SameProject   = 10
+)
+
+// DirPrefix starts the external ID of a directory node: "dir::{relpath}"
+// ("dir::." for the root).
+const DirPrefix = "dir::"
+
+// DirID returns the external ID of the directory node for a root-relative
+// directory ("" is the root).
+func DirID(dir string) string {
+	if dir == "" {
+		return DirPrefix + "."
+	}
+	return DirPrefix + dir
+}
+
+// cand is a node that references may bind to.
+type cand struct {
+	id    string
+	file  int32  // index into Index.files
+	owner string // label of the enclosing entity ("" when directly in the file)
+	typ   graph.NodeType
+}
+
+type fileInfo struct {
+	path string
+	dir  string
+	lang string
+}
+
+// Index holds what resolution needs about every extracted file. Build it
+// once per ingest with New; Resolve is safe for concurrent use.
+type Index struct {
+	files   []fileInfo
+	fileIdx map[string]int32 // path → index
+	dirs    map[string]bool  // every directory holding a file, at any depth
+	cands   []cand
+	byLabel map[string][]int32
+	byOwner map[[2]string][]int32 // (owner, label) → candidates
+	parents map[string][]string   // type label → base type names
+	pyMods  map[string][]string   // dotted module suffix → files
+	byBase  map[string][]string   // file base name → files
+	dirBase map[string][]string   // dir base name → dirs
+	ws      *workspace.Info
+}
+
+// New indexes the extraction results (one per file; nil entries are
+// skipped). ws may be nil.
+func New(results []*extract.Result, ws *workspace.Info) *Index {
+	ix := &Index{
+		fileIdx: make(map[string]int32, len(results)),
+		dirs:    map[string]bool{"": true},
+		byLabel: map[string][]int32{},
+		byOwner: map[[2]string][]int32{},
+		parents: map[string][]string{},
+		pyMods:  map[string][]string{},
+		byBase:  map[string][]string{},
+		dirBase: map[string][]string{},
+		ws:      ws,
+	}
+	if ix.ws == nil {
+		ix.ws = workspace.Detect("", nil)
+	}
+	for _, r := range results {
+		if r == nil {
+			continue
+		}
+		fi := int32(len(ix.files))
+		dir, base := split(r.Path)
+		ix.files = append(ix.files, fileInfo{path: r.Path, dir: dir, lang: r.Language})
+		ix.fileIdx[r.Path] = fi
+		ix.byBase[base] = append(ix.byBase[base], r.Path)
+		for d := dir; !ix.dirs[d]; d, _ = split(d) {
+			ix.dirs[d] = true
+			_, b := split(d)
+			ix.dirBase[b] = append(ix.dirBase[b], d)
+		}
+		if strings.HasSuffix(base, ".py") || strings.HasSuffix(base, ".pyi") {
+			ix.addPyModule(r.Path)
+		}
+		prefix := extract.FileID(r.Path) + "::"
+		labels := map[string]string{} // id → label, for base-type edges
+		for _, n := range r.Nodes {
+			if n.Type == graph.File || !strings.HasPrefix(n.ID, prefix) {
+				continue
+			}
+			ci := int32(len(ix.cands))
+			segs := strings.Split(n.ID[len(prefix):], "::")
+			owner := ""
+			if len(segs) > 1 {
+				owner = segs[len(segs)-2]
+			}
+			ix.cands = append(ix.cands, cand{id: n.ID, file: fi, owner: owner, typ: n.Type})
+			ix.byLabel[n.Label] = append(ix.byLabel[n.Label], ci)
+			if owner != "" {
+				k := [2]string{owner, n.Label}
+				ix.byOwner[k] = append(ix.byOwner[k], ci)
+			}
+			labels[n.ID] = n.Label
+		}
+		for _, e := range r.Edges {
+			if e.Relation != extract.RelInherits && e.Relation != extract.RelImplements {
+				continue
+			}
+			if name, ok := strings.CutPrefix(e.Target, extract.RefPrefix); ok {
+				base := lastName(name)
+				if l := labels[e.Source]; l != "" && l != base && !slices.Contains(ix.parents[l], base) {
+					ix.parents[l] = append(ix.parents[l], base)
+				}
+			}
+		}
+	}
+	return ix
+}
+
+// addPyModule indexes every dotted suffix of a Python file's module name:
+// "src/pkg/mod.py" answers "mod", "pkg.mod" and "src.pkg.mod";
+// "pkg/__init__.py" answers "pkg".
+func (ix *Index) addPyModule(p string) {
+	noExt := strings.TrimSuffix(strings.TrimSuffix(p, ".pyi"), ".py")
+	segs := strings.Split(noExt, "/")
+	if segs[len(segs)-1] == "__init__" {
+		segs = segs[:len(segs)-1]
+	}
+	for i := range segs {
+		k := strings.Join(segs[i:], ".")
+		ix.pyMods[k] = append(ix.pyMods[k], p)
+	}
+}
+
+// Source is where a reference occurs.
+type Source struct {
+	// ID of the node the edge starts from.
+	ID string
+	// File is the root-relative path of the file it was extracted from.
+	File string
+}
+
+// Result of one resolution.
+type Result struct {
+	Status Status
+	// Target is the external ID bound (a node of the results, a file, or a
+	// directory ID for Go packages and the like).
+	Target string
+}
+
+// Resolve binds the reference name (without "ref::") used by src through
+// relation rel, with the extractor's hint.
+func (ix *Index) Resolve(src Source, name, rel string, hint extract.RefHint) Result {
+	fi, ok := ix.fileIdx[src.File]
+	if !ok || name == "" {
+		return Result{}
+	}
+	from := ix.files[fi]
+	label := name
+	if _, ok := ix.byLabel[label]; !ok {
+		label = lastName(name)
+	}
+	cands := ix.byLabel[label]
+
+	if hint.Module != "" {
+		locs, known := ix.module(from, hint.Module)
+		if known {
+			if len(locs) == 0 {
+				return Result{} // an external module: never a local symbol
+			}
+			in := ix.inLocations(cands, locs, false)
+			if len(in) == 0 && rel == extract.RelImports {
+				// "import pkg.mod" / "from pkg import submodule" name a
+				// module, not a symbol.
+				if sub, ok := ix.module(from, joinModule(from.lang, hint.Module, label)); ok && len(sub) > 0 {
+					return ix.bindLocation(from, src, sub)
+				}
+			}
+			if len(in) == 0 {
+				in = ix.inLocations(cands, locs, true) // re-exported from a package
+			}
+			if len(in) == 0 {
+				if rel == extract.RelImports {
+					return ix.bindLocation(from, src, locs)
+				}
+				return Result{}
+			}
+			cands = in
+		}
+	}
+
+	if hint.ReceiverType != "" {
+		cands = ix.methodsOf(cands, label, lastName(hint.ReceiverType))
+		if len(cands) == 0 {
+			return Result{}
+		}
+	} else if hint.Receiver != "" && hint.Module == "" {
+		methods := cands[:0:0]
+		for _, c := range cands {
+			if ix.cands[c].owner != "" {
+				methods = append(methods, c)
+			}
+		}
+		if len(methods) == 0 {
+			return Result{}
+		}
+		best, _, score := ix.pick(from, src.ID, methods, rel)
+		if best < 0 || (len(methods) > 1 && score < SameDirectory) {
+			return Result{} // x.m() on an unknown type: only a clear winner
+		}
+		cands = methods
+	}
+
+	best, tied, _ := ix.pick(from, src.ID, cands, rel)
+	if best < 0 {
+		return Result{}
+	}
+	st := Resolved
+	if tied {
+		st = Ambiguous
+	}
+	return Result{Status: st, Target: ix.cands[best].id}
+}
+
+// methodsOf keeps the candidates owned by typ or, failing that, by its
+// nearest ancestors (breadth first, four levels).
+func (ix *Index) methodsOf(cands []int32, label, typ string) []int32 {
+	seen := map[string]bool{typ: true}
+	level := []string{typ}
+	for depth := 0; depth < 5 && len(level) > 0; depth++ {
+		var out []int32
+		for _, t := range level {
+			for _, c := range ix.byOwner[[2]string{t, label}] {
+				if slices.Contains(cands, c) {
+					out = append(out, c)
+				}
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+		var next []string
+		for _, t := range level {
+			for _, p := range ix.parents[t] {
+				if !seen[p] {
+					seen[p] = true
+					next = append(next, p)
+				}
+			}
+		}
+		level = next
+	}
+	return nil
+}
+
+// pick returns the best candidate by proximity, whether others tied with
+// it, and its score. A node never binds to itself except through a call
+// (recursion), and inheritance binds only to types.
+func (ix *Index) pick(from fileInfo, srcID string, cands []int32, rel string) (best int32, tied bool, score int) {
+	best = -1
+	bestDepth := -1
+	typesOnly := rel == extract.RelInherits || rel == extract.RelImplements
+	for _, c := range cands {
+		cd := &ix.cands[c]
+		if cd.id == srcID && rel != extract.RelCalls {
+			continue
+		}
+		if typesOnly && !isType(cd.typ) {
+			continue
+		}
+		f := &ix.files[cd.file]
+		s := SameProject
+		switch {
+		case f.path == from.path:
+			s = SameFile
+		case f.dir == from.dir:
+			s = SameDirectory
+		}
+		d := sharedDepth(f.dir, from.dir)
+		switch {
+		case s > score:
+			best, score, bestDepth, tied = c, s, d, false
+		case s == score:
+			tied = true
+			if d > bestDepth || (d == bestDepth && cd.id < ix.cands[best].id) {
+				best, bestDepth = c, d
+			}
+		}
+	}
+	return best, tied, score
+}
+
+func isType(t graph.NodeType) bool {
+	switch t {
+	case graph.Class, graph.Struct, graph.Enum, graph.Type, graph.Module:
+		return true
+	}
+	return false
+}
+
+// sharedDepth counts the leading directory components two paths share.
+func sharedDepth(a, b string) int {
+	if a == "" || b == "" {
+		return 0
+	}
+	n := 0
+	for {
+		ai, bi := strings.IndexByte(a, '/'), strings.IndexByte(b, '/')
+		as, bs := a, b
+		if ai >= 0 {
+			as = a[:ai]
+		}
+		if bi >= 0 {
+			bs = b[:bi]
+		}
+		if as != bs {
+			return n
+		}
+		n++
+		if ai < 0 || bi < 0 {
+			return n
+		}
+		a, b = a[ai+1:], b[bi+1:]
+	}
+}
+
+// location is a place a module names: a file, or a directory whose direct
+// files make up a package (Go, Java). tree marks a package directory whose
+// whole subtree may re-export (Python packages, npm packages).
+type location struct {
+	file string
+	dir  string
+	tree bool
+}
+
+// holds reports whether a file belongs to the location: the file itself,
+// or a direct file of a package directory; with tree, anything below a
+// package directory that may re-export it.
+func (l location) holds(f *fileInfo, tree bool) bool {
+	if tree {
+		return l.tree && (l.dir == "" || strings.HasPrefix(f.path, l.dir+"/"))
+	}
+	if l.file != "" {
+		return f.path == l.file
+	}
+	return !l.tree && f.dir == l.dir
+}
+
+func (ix *Index) inLocations(cands []int32, locs []location, tree bool) []int32 {
+	var out []int32
+	for _, c := range cands {
+		f := &ix.files[ix.cands[c].file]
+		for _, l := range locs {
+			if l.holds(f, tree) {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// bindLocation binds a reference to the module itself: the location closest
+// to the source (several mean ambiguous).
+func (ix *Index) bindLocation(from fileInfo, src Source, locs []location) Result {
+	best, bestDepth, bestID := -1, -1, ""
+	ids := 0
+	for i, l := range locs {
+		var id, dir string
+		switch {
+		case l.file != "":
+			if l.file == from.path {
+				continue
+			}
+			id, dir = extract.FileID(l.file), path.Dir(l.file)
+		default:
+			if l.dir == from.dir && !l.tree {
+				continue // a Go file importing its own package: not a thing
+			}
+			id, dir = DirID(l.dir), l.dir
+		}
+		ids++
+		if dir == "." {
+			dir = ""
+		}
+		d := sharedDepth(dir, from.dir)
+		if d > bestDepth || (d == bestDepth && id < bestID) {
+			best, bestDepth, bestID = i, d, id
+		}
+	}
+	if best < 0 || bestID == src.ID {
+		return Result{}
+	}
+	st := Resolved
+	if ids > 1 {
+		st = Ambiguous
+	}
+	return Result{Status: st, Target: bestID}
+}
+
+func split(p string) (dir, base string) {
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 {
+		return "", p
+	}
+	return p[:i], p[i+1:]
+}
+
+// lastName strips qualification: "a.b.C", "a::b::C", "a\\C", "*C" → "C".
+func lastName(s string) string {
+	s = strings.TrimLeft(s, "*&")
+	if i := strings.LastIndexAny(s, ".:\\/"); i >= 0 && i < len(s)-1 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// joinModule appends a name to a module path in the language's syntax.
+func joinModule(lang, module, name string) string {
+	switch lang {
+	case "python", "java", "kotlin", "scala":
+		if strings.HasSuffix(module, ".") {
+			return module + name
+		}
+		return module + "." + name
+	case "rust":
+		return module + "::" + name
+	case "php":
+		return module + "\\" + name
+	}
+	return strings.TrimSuffix(module, "/") + "/" + name
+}

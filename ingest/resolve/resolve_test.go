@@ -1,0 +1,241 @@
+package resolve
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/ingest/extract"
+	"github.com/m1nd-go/m1nd/ingest/workspace"
+)
+
+// file builds a Result from "Kind Path::Entity" node specs, e.g.
+// "func run", "class Service", "func Service::run". Edges are added by the
+// caller where a test needs them.
+func file(path, lang string, defs ...string) *extract.Result {
+	r := &extract.Result{Path: path, Language: lang}
+	fid := extract.FileID(path)
+	r.Nodes = append(r.Nodes, extract.Node{ID: fid, Label: path[strings.LastIndexByte(path, '/')+1:], Type: graph.File})
+	for _, d := range defs {
+		kind, ent, _ := strings.Cut(d, " ")
+		typ := graph.Function
+		switch kind {
+		case "class":
+			typ = graph.Class
+		case "struct":
+			typ = graph.Struct
+		case "iface":
+			typ = graph.Type
+		case "const":
+			typ = graph.Reference
+		}
+		segs := strings.Split(ent, "::")
+		r.Nodes = append(r.Nodes, extract.Node{ID: fid + "::" + ent, Label: segs[len(segs)-1], Type: typ})
+	}
+	return r
+}
+
+func inherits(r *extract.Result, child, parent string) *extract.Result {
+	r.Edges = append(r.Edges, extract.Edge{Source: extract.FileID(r.Path) + "::" + child, Target: extract.Ref(parent), Relation: extract.RelInherits})
+	return r
+}
+
+type rcase struct {
+	name   string
+	from   string // file path
+	srcEnt string // entity under the file ("" = the file)
+	ref    string
+	rel    string
+	hint   extract.RefHint
+	want   string // target ID ("" = unresolved)
+	status Status
+}
+
+func run(t *testing.T, ix *Index, cases []rcase) {
+	t.Helper()
+	for _, c := range cases {
+		src := Source{ID: extract.FileID(c.from), File: c.from}
+		if c.srcEnt != "" {
+			src.ID += "::" + c.srcEnt
+		}
+		rel := c.rel
+		if rel == "" {
+			rel = extract.RelCalls
+		}
+		got := ix.Resolve(src, c.ref, rel, c.hint)
+		if got.Target != c.want || got.Status != c.status {
+			t.Errorf("%s: Resolve(%s) = %q %v, want %q %v", c.name, c.ref, got.Target, got.Status, c.want, c.status)
+		}
+	}
+}
+
+func TestProximityAndHints(t *testing.T) {
+	results := []*extract.Result{
+		file("app/main.py", "python", "func main", "func helper"),
+		file("app/util.py", "python", "func helper", "func parse", "class Cache", "func Cache::get"),
+		file("app/__init__.py", "python"),
+		file("lib/util.py", "python", "func helper", "func parse", "func only_here"),
+		file("lib/__init__.py", "python", "func exported"),
+		file("lib/sub/deep.py", "python", "func buried"),
+		file("other/util.py", "python", "func parse"),
+		inherits(file("models/base.py", "python", "class Base", "func Base::save", "class Child", "func Child::other"), "Child", "Base"),
+		file("models/store.py", "python", "class Store", "func Store::save"),
+		file("x/a.py", "python", "func dup"),
+		file("y/b.py", "python", "func dup"),
+		file("z/c.py", "python", "func caller"),
+		file("os_shadow/os.py", "python", "func join"),
+	}
+	ix := New(results, nil)
+	run(t, ix, []rcase{
+		{name: "same file wins", from: "app/main.py", srcEnt: "main", ref: "helper", want: "file::app/main.py::helper", status: Resolved},
+		{name: "same directory beats project", from: "app/main.py", srcEnt: "main", ref: "parse", want: "file::app/util.py::parse", status: Resolved},
+		{name: "project-wide unique", from: "app/main.py", srcEnt: "main", ref: "only_here", want: "file::lib/util.py::only_here", status: Resolved},
+		{name: "tie is ambiguous, best guess deterministic", from: "z/c.py", srcEnt: "caller", ref: "dup", want: "file::x/a.py::dup", status: Ambiguous},
+		{name: "import hint beats proximity", from: "app/main.py", srcEnt: "main", ref: "parse",
+			hint: extract.RefHint{Module: "lib.util"}, want: "file::lib/util.py::parse", status: Resolved},
+		{name: "relative import", from: "app/main.py", srcEnt: "main", ref: "helper",
+			hint: extract.RefHint{Module: ".util"}, want: "file::app/util.py::helper", status: Resolved},
+		{name: "parent-relative import", from: "lib/sub/deep.py", ref: "only_here", rel: extract.RelImports,
+			hint: extract.RefHint{Module: "..util"}, want: "file::lib/util.py::only_here", status: Resolved},
+		{name: "package re-export", from: "app/main.py", ref: "buried",
+			hint: extract.RefHint{Module: "lib"}, want: "file::lib/sub/deep.py::buried", status: Resolved},
+		{name: "package __init__ symbol", from: "app/main.py", ref: "exported",
+			hint: extract.RefHint{Module: "lib"}, want: "file::lib/__init__.py::exported", status: Resolved},
+		{name: "import of a submodule binds the file", from: "app/main.py", ref: "util", rel: extract.RelImports,
+			hint: extract.RefHint{Module: "lib"}, want: "file::lib/util.py", status: Resolved},
+		{name: "import of a module binds the file", from: "app/main.py", ref: "util", rel: extract.RelImports,
+			hint: extract.RefHint{Module: "lib.util"}, want: "file::lib/util.py", status: Resolved},
+		{name: "external module never binds locally", from: "app/main.py", srcEnt: "main", ref: "helper",
+			hint: extract.RefHint{Module: "requests"}, want: "", status: Unresolved},
+		{name: "symbol missing from the named module", from: "app/main.py", srcEnt: "main", ref: "only_here",
+			hint: extract.RefHint{Module: ".util"}, want: "", status: Unresolved},
+		{name: "receiver type picks the method", from: "app/main.py", srcEnt: "main", ref: "save",
+			hint: extract.RefHint{Receiver: "s", ReceiverType: "Store"}, want: "file::models/store.py::Store::save", status: Resolved},
+		{name: "receiver type through inheritance", from: "app/main.py", srcEnt: "main", ref: "save",
+			hint: extract.RefHint{Receiver: "c", ReceiverType: "Child"}, want: "file::models/base.py::Base::save", status: Resolved},
+		{name: "receiver type without such method stays unresolved", from: "app/main.py", srcEnt: "main", ref: "save",
+			hint: extract.RefHint{Receiver: "c", ReceiverType: "Cache"}, want: "", status: Unresolved},
+		{name: "unknown receiver never binds a free function", from: "app/main.py", srcEnt: "main", ref: "helper",
+			hint: extract.RefHint{Receiver: "obj"}, want: "", status: Unresolved},
+		{name: "unknown receiver with several distant methods", from: "z/c.py", srcEnt: "caller", ref: "save",
+			hint: extract.RefHint{Receiver: "obj"}, want: "", status: Unresolved},
+		{name: "unknown receiver with one method", from: "z/c.py", srcEnt: "caller", ref: "get",
+			hint: extract.RefHint{Receiver: "obj"}, want: "file::app/util.py::Cache::get", status: Resolved},
+		{name: "qualified name falls back to its last part", from: "app/main.py", ref: "util.only_here", want: "file::lib/util.py::only_here", status: Resolved},
+		{name: "inheritance binds types only", from: "models/base.py", srcEnt: "Child", ref: "main", rel: extract.RelInherits, want: "", status: Unresolved},
+		{name: "no candidates", from: "app/main.py", ref: "nothing", want: "", status: Unresolved},
+		{name: "unknown source file", from: "nope.py", ref: "helper", want: "", status: Unresolved},
+	})
+}
+
+func TestGoImports(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/shop\n\ngo 1.22\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws := workspace.Detect(dir, []string{"go.mod"})
+	results := []*extract.Result{
+		file("cmd/server/main.go", "go", "func main", "func NewServer"),
+		file("store/db.go", "go", "struct DB", "func DB::Query", "func NewServer"),
+		file("store/cache.go", "go", "struct Cache", "func Cache::Get"),
+		file("web/cache.go", "go", "struct Cache", "func Cache::Get"),
+	}
+	ix := New(results, ws)
+	run(t, ix, []rcase{
+		{name: "package import binds the directory", from: "cmd/server/main.go", ref: "store", rel: extract.RelImports,
+			hint: extract.RefHint{Module: "example.com/shop/store"}, want: "dir::store", status: Resolved},
+		{name: "stdlib import stays unresolved", from: "cmd/server/main.go", ref: "http", rel: extract.RelImports,
+			hint: extract.RefHint{Module: "net/http"}, want: "", status: Unresolved},
+		{name: "pkg.Func via import path beats same file", from: "cmd/server/main.go", srcEnt: "main", ref: "NewServer",
+			hint: extract.RefHint{Module: "example.com/shop/store", Receiver: "store"}, want: "file::store/db.go::NewServer", status: Resolved},
+		{name: "local call binds same file", from: "cmd/server/main.go", srcEnt: "main", ref: "NewServer", want: "file::cmd/server/main.go::NewServer", status: Resolved},
+		{name: "method of an imported type", from: "cmd/server/main.go", srcEnt: "main", ref: "Get",
+			hint: extract.RefHint{Module: "example.com/shop/web", Receiver: "c", ReceiverType: "Cache"}, want: "file::web/cache.go::Cache::Get", status: Resolved},
+		{name: "third-party module never binds locally", from: "cmd/server/main.go", srcEnt: "main", ref: "Query",
+			hint: extract.RefHint{Module: "github.com/other/db", Receiver: "db", ReceiverType: "DB"}, want: "", status: Unresolved},
+	})
+}
+
+func TestStdModuleImports(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module std\n"), 0o644)
+	ws := workspace.Detect(dir, []string{"go.mod"})
+	ix := New([]*extract.Result{
+		file("fmt/print.go", "go", "func Errorf"),
+		file("errors/errors.go", "go", "func New"),
+		file("os/file.go", "go", "func Open"),
+	}, ws)
+	run(t, ix, []rcase{
+		{name: "std import path is a directory of the std module", from: "os/file.go", srcEnt: "Open", ref: "Errorf",
+			hint: extract.RefHint{Module: "fmt", Receiver: "fmt"}, want: "file::fmt/print.go::Errorf", status: Resolved},
+		{name: "std package import", from: "os/file.go", ref: "errors", rel: extract.RelImports,
+			hint: extract.RefHint{Module: "errors"}, want: "dir::errors", status: Resolved},
+		{name: "vendored (skipped) module is external", from: "os/file.go", ref: "x", rel: extract.RelImports,
+			hint: extract.RefHint{Module: "golang.org/x/net/http2"}, want: "", status: Unresolved},
+	})
+}
+
+func TestJSJavaRust(t *testing.T) {
+	dir := t.TempDir()
+	write := func(p, c string) {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
+		os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644)
+	}
+	write("packages/ui/package.json", `{"name": "@acme/ui"}`)
+	write("crates/core/Cargo.toml", "[package]\nname = \"acme-core\"\n")
+	write("crates/app/Cargo.toml", "[package]\nname = \"app\"\n[dependencies]\nacme-core = { path = \"../core\" }\n")
+	ws := workspace.Detect(dir, []string{"packages/ui/package.json", "crates/core/Cargo.toml", "crates/app/Cargo.toml"})
+	ix := New([]*extract.Result{
+		file("web/src/app.ts", "typescript", "func main"),
+		file("web/src/repo.ts", "typescript", "class Repo", "func Repo::find"),
+		file("web/src/lib/index.ts", "typescript", "func helper"),
+		file("web/src/other.js", "javascript", "func helper"),
+		file("packages/ui/src/index.ts", "typescript", "func Button"),
+		file("src/main/java/com/acme/repo/OrderRepository.java", "java", "class OrderRepository", "func OrderRepository::findById"),
+		file("src/main/java/com/acme/util/Checks.java", "java", "class Checks", "func Checks::requireNonNull"),
+		file("src/main/java/com/acme/app/App.java", "java", "class App", "func App::requireNonNull"),
+		file("crates/core/src/lib.rs", "rust", "struct Engine"),
+		file("crates/core/src/backend/mod.rs", "rust", "struct Memory"),
+		file("crates/core/src/backend/disk.rs", "rust", "struct Disk"),
+		file("crates/app/src/main.rs", "rust", "func main", "struct Memory"),
+	}, ws)
+	run(t, ix, []rcase{
+		{name: "js relative import with extension probing", from: "web/src/app.ts", srcEnt: "main", ref: "Repo",
+			hint: extract.RefHint{Module: "./repo"}, want: "file::web/src/repo.ts::Repo", status: Resolved},
+		{name: "js directory index", from: "web/src/app.ts", srcEnt: "main", ref: "helper",
+			hint: extract.RefHint{Module: "./lib"}, want: "file::web/src/lib/index.ts::helper", status: Resolved},
+		{name: "js .js specifier of a .ts file", from: "web/src/app.ts", srcEnt: "main", ref: "find",
+			hint: extract.RefHint{Module: "./repo.js", Receiver: "r", ReceiverType: "Repo"}, want: "file::web/src/repo.ts::Repo::find", status: Resolved},
+		{name: "js workspace package", from: "web/src/app.ts", srcEnt: "main", ref: "Button",
+			hint: extract.RefHint{Module: "@acme/ui"}, want: "file::packages/ui/src/index.ts::Button", status: Resolved},
+		{name: "js node_modules package is external", from: "web/src/app.ts", srcEnt: "main", ref: "helper",
+			hint: extract.RefHint{Module: "lodash"}, want: "", status: Unresolved},
+		{name: "java class import", from: "src/main/java/com/acme/app/App.java", srcEnt: "App", ref: "requireNonNull",
+			hint: extract.RefHint{Module: "com.acme.util.Checks"}, want: "file::src/main/java/com/acme/util/Checks.java::Checks::requireNonNull", status: Resolved},
+		{name: "java package import", from: "src/main/java/com/acme/app/App.java", srcEnt: "App", ref: "findById",
+			hint: extract.RefHint{Module: "com.acme.repo", Receiver: "repo", ReceiverType: "OrderRepository"}, want: "file::src/main/java/com/acme/repo/OrderRepository.java::OrderRepository::findById", status: Resolved},
+		{name: "java jdk import is external", from: "src/main/java/com/acme/app/App.java", ref: "List", rel: extract.RelImports,
+			hint: extract.RefHint{Module: "java.util"}, want: "", status: Unresolved},
+		{name: "rust crate path beats same file", from: "crates/app/src/main.rs", srcEnt: "main", ref: "Memory",
+			hint: extract.RefHint{Module: "acme_core::backend"}, want: "file::crates/core/src/backend/mod.rs::Memory", status: Resolved},
+		{name: "rust crate:: path", from: "crates/core/src/lib.rs", ref: "Disk", rel: extract.RelImports,
+			hint: extract.RefHint{Module: "crate::backend::disk"}, want: "file::crates/core/src/backend/disk.rs::Disk", status: Resolved},
+		{name: "rust self:: module", from: "crates/core/src/backend/mod.rs", ref: "Disk", rel: extract.RelImports,
+			hint: extract.RefHint{Module: "self::disk"}, want: "file::crates/core/src/backend/disk.rs::Disk", status: Resolved},
+		{name: "rust std is external", from: "crates/app/src/main.rs", ref: "HashMap", rel: extract.RelImports,
+			hint: extract.RefHint{Module: "std::collections"}, want: "", status: Unresolved},
+	})
+}
+
+func TestSharedDepth(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{{"", "a", 0}, {"a", "a", 1}, {"a/b", "a/c", 1}, {"a/b/c", "a/b/c", 3}, {"ab", "a", 0}} {
+		if got := sharedDepth(c.a, c.b); got != c.want {
+			t.Errorf("sharedDepth(%q,%q)=%d want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
