@@ -36,7 +36,6 @@ import (
 // files correctly; reading further only costs time on old repositories.
 const DefaultMaxCommits = 2000
 
-
 // Options bound the history walk.
 type Options struct {
 	// MaxCommits is the number of commits read, newest first
