@@ -619,3 +619,19 @@ func TestParamsValidate(t *testing.T) {
 		t.Error("an unfinalized graph must be refused")
 	}
 }
+
+func TestHeapOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 2))
+	w := &Workspace{}
+	for j := 0; j < 5000; j++ {
+		w.push(heapEntry{node: graph.NodeID(r.IntN(100)), act: float32(r.IntN(50))})
+	}
+	prev := w.pop()
+	for n := 1; len(w.heap) > 0; n++ {
+		e := w.pop()
+		if better(e, prev) {
+			t.Fatalf("pop %d: %+v came after %+v", n, e, prev)
+		}
+		prev = e
+	}
+}

@@ -111,7 +111,9 @@ type CausalParams struct {
 	BackwardDiscount float32
 	// MaxDepth is the longest chain (spec: 6).
 	MaxDepth int
-	// Budget is the most nodes the search expands per query.
+	// Budget is the most nodes the search expands per query (default
+	// 5,000: on the 10K- and 500K-node benchmark graphs the top 20 of a
+	// query did not change between 2,000 and 10,000).
 	Budget int
 	// Threshold: weaker chains are not extended. 0.1 is the original
 	// causal-chain detector's minimum strength; below it a chain is a
@@ -123,7 +125,7 @@ type CausalParams struct {
 
 // DefaultCausalParams returns the spec's defaults.
 func DefaultCausalParams() CausalParams {
-	return CausalParams{BackwardDiscount: 0.7, MaxDepth: 6, Budget: 10_000, Threshold: 0.1}
+	return CausalParams{BackwardDiscount: 0.7, MaxDepth: 6, Budget: 5_000, Threshold: 0.1}
 }
 
 // Validate reports the first invalid parameter.

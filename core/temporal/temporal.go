@@ -36,6 +36,7 @@ type Index struct {
 	opts Options
 
 	mean, std float32 // change-frequency statistics for velocity
+	halfLife  [256]float32 // hours, by node type (a lookup per scored node)
 
 	// Change history beyond the graph's LastModified: the latest and the
 	// previous observed change of each node (Unix seconds, 0 = unknown).
@@ -60,6 +61,9 @@ func New(g *graph.Graph, o Options) (*Index, error) {
 	x := &Index{
 		g: g, gen: g.Generation(), opts: o,
 		last: make([]float64, n), prev: make([]float64, n), seenLM: make([]float64, n),
+	}
+	for t := range x.halfLife {
+		x.halfLife[t] = o.halfLife(graph.NodeType(t))
 	}
 	var sum, ss float64
 	for i := 0; i < n; i++ {
@@ -210,7 +214,7 @@ func (x *Index) recency(n graph.NodeID, now float64) float32 {
 	}
 	o := &x.opts
 	ageH := max(0, (now-last)/3600)
-	r := math.Exp(-math.Ln2 * ageH / float64(o.halfLife(x.g.Type(n))))
+	r := math.Exp(-math.Ln2 * ageH / float64(x.halfLife[x.g.Type(n)]))
 	dormant := float64(o.DormantAfterHours)
 	if prev > 0 && ageH <= dormant {
 		if gapH := (last - prev) / 3600; gapH > dormant {
