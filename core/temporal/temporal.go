@@ -35,7 +35,7 @@ type Index struct {
 	gen  graph.Generation
 	opts Options
 
-	mean, std float32 // change-frequency statistics for velocity
+	mean, std float32      // change-frequency statistics for velocity
 	halfLife  [256]float32 // hours, by node type (a lookup per scored node)
 
 	// Change history beyond the graph's LastModified: the latest and the
