@@ -9,7 +9,7 @@
 //	exact label (case- and separator-insensitive)  1.0
 //	prefix (either way, e.g. "auth" ↔ "authentication")  0.9
 //	tag (equal, or a prefix either way)             0.85
-//	substring                                       0.8
+//	substring, or a word of the label that begins the query word  0.8
 //	fuzzy trigram similarity s >= 0.3               0.7 × s
 //
 // A node keeps the best rule that matched. Multi-word queries combine word
@@ -145,6 +145,7 @@ type Finder struct {
 	g    *graph.Graph
 	gen  graph.Generation
 	ng   *semantic.NgramIndex
+	tok  *semantic.TokenIndex
 	sem  *semantic.Index
 	opts Options
 	stop map[string]bool
@@ -169,9 +170,9 @@ func NewFinder(g *graph.Graph, sem *semantic.Index, o Options) (*Finder, error) 
 	}
 	f := &Finder{g: g, gen: g.Generation(), sem: sem, opts: o, stop: map[string]bool{}}
 	if sem != nil && sem.Generation() == g.Generation() && sem.Ngram.NumNodes() == g.NumNodes() {
-		f.ng = sem.Ngram
+		f.ng, f.tok = sem.Ngram, sem.Tokens
 	} else {
-		f.ng = semantic.BuildNgramIndex(g)
+		f.ng, f.tok = semantic.BuildNgramIndex(g), semantic.BuildTokenIndex(g)
 		f.sem = nil
 	}
 	sw := o.Stopwords
@@ -329,6 +330,25 @@ func (f *Finder) evalTerm(t string, enough int, sc *scratch, a *accum) {
 	if strings.ContainsRune(t, '/') {
 		for _, n := range f.paths.equalRange(strings.Trim(t, "/")) {
 			a.setMax(n, o.Exact, MatchExact)
+		}
+	}
+	if len(a.touched) < enough && ct != "" {
+		// A word of the label that the term starts with counts as a
+		// substring match: "HTTPBasicAuthHandler" has the word "auth" of
+		// "authentication" although neither string contains the other.
+		runes := 0
+		for i := range ct {
+			if runes >= o.MinStemLen {
+				for _, n := range f.tok.Nodes(ct[:i]) {
+					a.setMax(n, o.Substring, MatchSubstring)
+				}
+			}
+			runes++
+		}
+		if runes >= o.MinStemLen {
+			for _, n := range f.tok.Nodes(ct) {
+				a.setMax(n, o.Substring, MatchSubstring)
+			}
 		}
 	}
 	if len(a.touched) < enough && utf8.RuneCountInString(t) >= 3 {
