@@ -2,16 +2,37 @@ module github.com/m1nd-go/m1nd/ingest
 
 go 1.26.0
 
-require (
-	github.com/BurntSushi/toml v1.5.0
-	github.com/m1nd-go/m1nd/core v0.0.0
-)
+require github.com/m1nd-go/m1nd/core v0.0.0
 
 require (
 	github.com/tree-sitter/tree-sitter-java v0.23.5
 	github.com/tree-sitter/tree-sitter-javascript v0.25.0
 	github.com/tree-sitter/tree-sitter-rust v0.24.0
 	github.com/tree-sitter/tree-sitter-typescript v0.23.2
+)
+
+require (
+	github.com/BurntSushi/toml v1.5.0 // indirect
+	github.com/r-lib/tree-sitter-r v1.3.0
+	github.com/tree-sitter-grammars/tree-sitter-kotlin v1.1.0
+	github.com/tree-sitter-grammars/tree-sitter-lua v0.5.0
+	github.com/tree-sitter-grammars/tree-sitter-make v1.1.1
+	github.com/tree-sitter-grammars/tree-sitter-toml v0.7.0
+	github.com/tree-sitter-grammars/tree-sitter-yaml v0.7.2
+	github.com/tree-sitter-grammars/tree-sitter-zig v1.1.2
+	github.com/tree-sitter/tree-sitter-bash v0.25.0
+	github.com/tree-sitter/tree-sitter-c v0.24.1
+	github.com/tree-sitter/tree-sitter-c-sharp v0.23.5
+	github.com/tree-sitter/tree-sitter-cpp v0.23.4
+	github.com/tree-sitter/tree-sitter-css v0.25.0
+	github.com/tree-sitter/tree-sitter-haskell v0.23.1
+	github.com/tree-sitter/tree-sitter-html v0.23.2
+	github.com/tree-sitter/tree-sitter-json v0.24.8
+	github.com/tree-sitter/tree-sitter-julia v0.23.1
+	github.com/tree-sitter/tree-sitter-ocaml v0.24.0
+	github.com/tree-sitter/tree-sitter-php v0.25.0
+	github.com/tree-sitter/tree-sitter-ruby v0.23.1
+	github.com/tree-sitter/tree-sitter-scala v0.24.0
 )
 
 require (

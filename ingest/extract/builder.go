@@ -41,6 +41,8 @@ const (
 	KindTest      = "test"
 	KindImpl      = "impl"
 	KindSection   = "section"
+	// KindDeclaration marks a prototype whose definition may follow.
+	KindDeclaration = "declaration"
 
 	VisExported = "exported"
 	VisPublic   = "public"
@@ -126,7 +128,14 @@ func (b *builder) entity(parent, name string, typ graph.NodeType, line, end uint
 // (file::p::T::M) even when T is declared in another file, in which case the
 // file contains the method.
 func (b *builder) entityAt(id, parent, name string, typ graph.NodeType, line, end uint32, excerpt string, tags ...string) (string, bool) {
-	if _, dup := b.nodes[id]; dup {
+	if i, dup := b.nodes[id]; dup {
+		// A prototype (C `int f(void);`, a C++ in-class declaration)
+		// gives way to the definition: its lines and signature are what
+		// a reader wants.
+		n := &b.res.Nodes[i]
+		if slices.Contains(n.Tags, KindDeclaration) && !slices.Contains(tags, KindDeclaration) {
+			n.Line, n.EndLine, n.Excerpt, n.Tags = line, max(end, line), excerpt, tags
+		}
 		return id, false
 	}
 	b.nodes[id] = len(b.res.Nodes)
@@ -242,7 +251,7 @@ func sigExcerpt(s []byte) string {
 		if i >= 0 {
 			ln = s[:i]
 		}
-		if e := excerpt(ln); e != "" && e[0] != '@' {
+		if e := excerpt(ln); e != "" && !isAnnotationLine(e) {
 			return e
 		}
 		if i < 0 {
@@ -251,6 +260,20 @@ func sigExcerpt(s []byte) string {
 		s = s[i+1:]
 	}
 	return excerpt(all)
+}
+
+// isAnnotationLine reports lines that only annotate the declaration below:
+// @Override, @app.route("/x"), [HttpGet], #[Route("/")].
+func isAnnotationLine(e string) bool {
+	switch {
+	case e[0] == '@':
+		return !strings.ContainsAny(e, "{;=") || strings.HasSuffix(e, ")")
+	case e[0] == '[' && strings.HasSuffix(e, "]"):
+		return true
+	case strings.HasPrefix(e, "#[") && strings.HasSuffix(e, "]"):
+		return true
+	}
+	return false
 }
 
 // countLines returns the number of lines of src (a final line without a

@@ -259,8 +259,17 @@ func (t *tree) bytes(i int32) []byte {
 }
 
 // line and endLine are 1-based.
-func (t *tree) line(i int32) uint32    { return t.n[i].row + 1 }
-func (t *tree) endLine(i int32) uint32 { return t.n[i].endRow + 1 }
+func (t *tree) line(i int32) uint32 { return t.n[i].row + 1 }
+func (t *tree) endLine(i int32) uint32 {
+	n := &t.n[i]
+	// A node whose text ends with its newline (preprocessor lines, YAML
+	// blocks, make rules) ends on the previous line, not at column 0 of
+	// the next.
+	if n.endRow > n.row && n.end > n.start && int(n.end) <= len(t.src) && t.src[n.end-1] == '\n' {
+		return n.endRow
+	}
+	return n.endRow + 1
+}
 
 // code looks a symbol up in a code table; unknown symbols (including ERROR,
 // 0xFFFF) map to 0.

@@ -14,4 +14,4 @@ func fullExtractors() []Extractor {
 }
 
 // tableExtractors are the languages served by the table-driven extractor.
-func tableExtractors() []Extractor { return nil }
+func tableExtractors() []Extractor { return tableExtractorsList() }

@@ -449,10 +449,11 @@ func (x *pyExtract) moduleHint(recv string) RefHint {
 }
 
 // compactDots normalises the whitespace of an expression used as a name or
-// receiver: whitespace (and line continuations) around "." and "::" goes, so
-// a chain split over lines reads "a.b.c"; other runs become one space.
+// receiver: whitespace around "." and "::" goes, so a chain split over lines
+// reads "a.b.c"; other runs become one space. (Backslashes are kept: they
+// are PHP namespace separators.)
 func compactDots(s string) string {
-	if !strings.ContainsAny(s, " \t\r\n\\") {
+	if !strings.ContainsAny(s, " \t\r\n") {
 		return s
 	}
 	var b strings.Builder
@@ -461,7 +462,7 @@ func compactDots(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch c {
-		case ' ', '\t', '\r', '\n', '\\':
+		case ' ', '\t', '\r', '\n':
 			pendingSpace = true
 			continue
 		}
