@@ -135,6 +135,25 @@ func open(dir string) (*git.Repository, func(), error) {
 	return repo, func() {}, err
 }
 
+// HeadState identifies what HEAD of the repository containing dir is: its
+// reference name and commit ("" without commits). It is cheap next to Read,
+// so callers can reuse a History while HEAD has not moved.
+func HeadState(dir string) (string, error) {
+	repo, closeRepo, err := open(dir)
+	if err != nil {
+		return "", fmt.Errorf("gitmeta: opening the repository at %s: %w", dir, err)
+	}
+	defer closeRepo()
+	ref, err := repo.Head()
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("gitmeta: resolving HEAD: %w", err)
+	}
+	return ref.Name().String() + "@" + ref.Hash().String(), nil
+}
+
 // ReadRepo is Read for an already opened repository.
 func ReadRepo(ctx context.Context, repo *git.Repository, opt Options) (*History, error) {
 	if opt.MaxCommits == 0 {

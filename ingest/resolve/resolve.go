@@ -227,6 +227,13 @@ func (ix *Index) Resolve(src Source, name, rel string, hint extract.RefHint) Res
 				return Result{} // an external module: never a local symbol
 			}
 			in := ix.inLocations(cands, locs, false)
+			if len(in) == 0 && isIdent(hint.Receiver) && lastName(hint.Module) != hint.Receiver {
+				// "from . import util; util.helper()": the receiver is a
+				// module imported from the hinted one.
+				if sub, ok := ix.module(from, joinModule(from.lang, hint.Module, hint.Receiver)); ok && len(sub) > 0 {
+					in = ix.inLocations(cands, sub, false)
+				}
+			}
 			if len(in) == 0 && rel == extract.RelImports {
 				// "import pkg.mod" / "from pkg import submodule" name a
 				// module, not a symbol.
@@ -247,6 +254,15 @@ func (ix *Index) Resolve(src Source, name, rel string, hint extract.RefHint) Res
 		}
 	}
 
+	if hint.ReceiverType == "" && strings.HasSuffix(hint.Receiver, ")") {
+		// "Service().run()": a constructor call's type is its name when
+		// such a type has the method.
+		if i := strings.IndexByte(hint.Receiver, '('); i > 0 {
+			if t := lastName(hint.Receiver[:i]); len(ix.byOwner[[2]string{t, label}]) > 0 {
+				hint.ReceiverType = t
+			}
+		}
+	}
 	if hint.ReceiverType != "" {
 		cands = ix.methodsOf(cands, label, lastName(hint.ReceiverType))
 		if len(cands) == 0 {
@@ -487,4 +503,18 @@ func joinModule(lang, module, name string) string {
 		return module + "\\" + name
 	}
 	return strings.TrimSuffix(module, "/") + "/" + name
+}
+
+// isIdent reports whether s is a plain identifier (a name a module may be
+// imported as), not an expression.
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r > 127) {
+			return false
+		}
+	}
+	return true
 }

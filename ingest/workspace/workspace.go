@@ -588,13 +588,33 @@ func (in *Info) Local(eco string, d Dep) *Package {
 	return nil
 }
 
-// Owner returns the in-repo package whose directory most closely encloses
-// the root-relative file path, or nil.
-func (in *Info) Owner(file string) *Package {
+// langEcosystems maps a language to the ecosystems whose packages may own
+// its files; other files (docs, configuration) belong to any package.
+var langEcosystems = map[string][]string{
+	"go":         {Go},
+	"rust":       {Cargo},
+	"javascript": {Npm},
+	"typescript": {Npm},
+	"python":     {Python, PyPI},
+}
+
+// Owner returns the package that owns a root-relative file of a language:
+// the nearest enclosing package of the language's ecosystem (a Go module
+// does not own the Python scripts next to it), or of any ecosystem for
+// files of other languages. It returns nil when none encloses it.
+func (in *Info) Owner(file, lang string) *Package {
 	dir, _ := splitPath(file)
+	return in.OwnerOfDir(dir, langEcosystems[lang]...)
+}
+
+// OwnerOfDir returns the package of one of ecos (any when none is given)
+// whose directory is dir or most closely encloses it, or nil.
+func (in *Info) OwnerOfDir(dir string, ecos ...string) *Package {
 	for {
-		if ps := in.byDir[dir]; len(ps) > 0 {
-			return ps[0]
+		for _, p := range in.byDir[dir] {
+			if len(ecos) == 0 || slices.Contains(ecos, p.Ecosystem) {
+				return p
+			}
 		}
 		if dir == "" {
 			return nil

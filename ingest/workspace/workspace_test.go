@@ -62,7 +62,7 @@ func TestCargoWorkspace(t *testing.T) {
 		!slices.Equal(in.Workspaces[0].Members, []string{"crates/cli", "crates/core"}) {
 		t.Errorf("workspaces: %+v", in.Workspaces[0])
 	}
-	if p := in.Owner("crates/cli/src/main.rs"); p == nil || p.Name != "m-cli" {
+	if p := in.Owner("crates/cli/src/main.rs", "rust"); p == nil || p.Name != "m-cli" {
 		t.Errorf("Owner = %+v", p)
 	}
 	if c := in.Crate("m_core"); c == nil || c.Dir != "crates/core" {
@@ -148,11 +148,17 @@ func TestNpmAndPython(t *testing.T) {
 	if len(in.Problems) != 1 || !strings.HasPrefix(in.Problems[0], "bad/package.json") {
 		t.Errorf("problems: %v", in.Problems)
 	}
-	if p := in.Owner("py/acme/sub/mod.py"); p == nil || p.Dir != "py/acme" {
+	if p := in.Owner("py/acme/sub/mod.py", "python"); p == nil || p.Dir != "py/acme" {
 		t.Errorf("Owner(py/acme/sub/mod.py) = %+v", p)
 	}
-	if p := in.Owner("scripts/run.py"); p != nil {
+	if p := in.Owner("scripts/run.py", "python"); p != nil {
 		t.Errorf("Owner(scripts/run.py) = %+v, want nil", p)
+	}
+	if p := in.Owner("packages/ui/src/x.py", "python"); p != nil {
+		t.Errorf("a Python file is owned by npm package %+v", p)
+	}
+	if p := in.Owner("packages/ui/README.md", "markdown"); p == nil || p.Name != "@acme/ui" {
+		t.Errorf("Owner(packages/ui/README.md) = %+v", p)
 	}
 	if in.NpmPackage("@acme/util") == nil {
 		t.Error("NpmPackage(@acme/util) = nil")

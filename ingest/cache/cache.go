@@ -1,0 +1,330 @@
+// Package cache keeps what an incremental ingest needs between runs: a
+// manifest (size, mtime and content hash of every file seen) and each
+// file's extraction result, content-addressed by path and content hash.
+//
+// On disk, under the caller's directory:
+//
+//	manifest.gob             the manifest, written atomically
+//	results/ab/abcdef….gob   one gob-encoded extract.Result per file version
+//
+// A Store also keeps decoded results in memory, so a long-lived server that
+// holds one Store re-reads nothing but the files that changed. Results are
+// shared, never modified: callers must treat them as read-only.
+//
+// The cache is tied to the binary that wrote it (a hash of the executable is
+// part of the manifest): results of an older extractor are never mixed with
+// fresh ones, because an incremental ingest must equal a full one.
+package cache
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+
+	"github.com/m1nd-go/m1nd/ingest/extract"
+)
+
+// schema is bumped whenever the manifest or result encoding changes.
+const schema = 1
+
+// Kind records what the walk found in a file.
+type Kind uint8
+
+const (
+	// Text files have a cached extraction result.
+	Text Kind = iota
+	// Binary files (NUL in the first 8 KB) are skipped.
+	Binary
+	// Undecodable files (invalid UTF-8) are skipped.
+	Undecodable
+)
+
+// Hash is a content hash (the first 16 bytes of SHA-256).
+type Hash [16]byte
+
+// HashOf hashes file content.
+func HashOf(data []byte) Hash {
+	sum := sha256.Sum256(data)
+	var h Hash
+	copy(h[:], sum[:])
+	return h
+}
+
+// Entry is the manifest record of one file.
+type Entry struct {
+	Size    int64
+	MTimeNS int64
+	Hash    Hash
+	Kind    Kind
+	// Failed marks a file whose extractor returned an error; its cached
+	// result is the generic fallback and Err the message.
+	Failed bool
+	Err    string
+}
+
+// key names a file version's result.
+func key(rel string, h Hash) string {
+	s := sha256.New()
+	s.Write([]byte(rel))
+	s.Write([]byte{0})
+	s.Write(h[:])
+	return hex.EncodeToString(s.Sum(nil)[:16])
+}
+
+type manifestFile struct {
+	Schema  int
+	Version string
+	Entries map[string]Entry
+}
+
+// Store is a cache directory, with the decoded manifest and results kept in
+// memory. It is safe for concurrent use.
+type Store struct {
+	dir string
+
+	mu       sync.Mutex
+	loaded   bool
+	manifest map[string]Entry
+	results  map[string]*extract.Result // key → result
+	// Extra holds state other layers keep alongside (the git history of a
+	// HEAD); see SetExtra.
+	extra map[string]any
+}
+
+// Open returns the store of dir. Nothing is read until Load.
+func Open(dir string) *Store {
+	return &Store{dir: dir, results: map[string]*extract.Result{}, extra: map[string]any{}}
+}
+
+// Dir is the cache directory.
+func (s *Store) Dir() string { return s.dir }
+
+var (
+	versionOnce sync.Once
+	version     string
+)
+
+// Version identifies the extractor code: the schema and a hash of the
+// running executable.
+func Version() string {
+	versionOnce.Do(func() {
+		version = "schema" + strconv.Itoa(schema)
+		exe, err := os.Executable()
+		if err != nil {
+			return
+		}
+		f, err := os.Open(exe)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		h := sha256.New()
+		if _, err := io.Copy(h, f); err == nil {
+			version += "-" + hex.EncodeToString(h.Sum(nil)[:12])
+		}
+	})
+	return version
+}
+
+// ErrNoManifest is returned by Load when the directory holds no usable
+// manifest yet.
+var ErrNoManifest = errors.New("no manifest")
+
+// Load reads the manifest (once; later calls reuse it). A missing manifest
+// is ErrNoManifest; a manifest written by another binary or schema is
+// reported and treated as missing.
+func (s *Store) Load() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.loaded {
+		return nil
+	}
+	data, err := os.ReadFile(filepath.Join(s.dir, "manifest.gob"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return ErrNoManifest
+	}
+	if err != nil {
+		return fmt.Errorf("reading the ingest cache manifest: %w", err)
+	}
+	var m manifestFile
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&m); err != nil {
+		return fmt.Errorf("%w: the manifest in %s is unreadable (%v); a full ingest rewrites it", ErrNoManifest, s.dir, err)
+	}
+	if m.Schema != schema || m.Version != Version() {
+		return fmt.Errorf("%w: the cache in %s was written by another build of m1nd; a full ingest rewrites it", ErrNoManifest, s.dir)
+	}
+	s.manifest = m.Entries
+	s.loaded = true
+	return nil
+}
+
+// Entry returns the manifest record of a file (after Load).
+func (s *Store) Entry(rel string) (Entry, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.manifest[rel]
+	return e, ok
+}
+
+// Paths lists the files of the manifest (after Load), unordered.
+func (s *Store) Paths() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.manifest))
+	for p := range s.manifest {
+		out = append(out, p)
+	}
+	return out
+}
+
+// Result returns the cached extraction result of a file version, from
+// memory or disk.
+func (s *Store) Result(rel string, e Entry) (*extract.Result, error) {
+	k := key(rel, e.Hash)
+	s.mu.Lock()
+	r := s.results[k]
+	s.mu.Unlock()
+	if r != nil {
+		return r, nil
+	}
+	data, err := os.ReadFile(s.blobPath(k))
+	if err != nil {
+		return nil, fmt.Errorf("cached result of %s: %w", rel, err)
+	}
+	r = new(extract.Result)
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(r); err != nil {
+		return nil, fmt.Errorf("cached result of %s is corrupt: %w", rel, err)
+	}
+	s.mu.Lock()
+	s.results[k] = r
+	s.mu.Unlock()
+	return r, nil
+}
+
+func (s *Store) blobPath(k string) string {
+	return filepath.Join(s.dir, "results", k[:2], k+".gob")
+}
+
+// Put stores the result of a file version: in memory at once, on disk
+// unless it is already there. It is called from extraction workers.
+func (s *Store) Put(rel string, h Hash, r *extract.Result) error {
+	k := key(rel, h)
+	s.mu.Lock()
+	s.results[k] = r
+	s.mu.Unlock()
+	p := s.blobPath(k)
+	if _, err := os.Stat(p); err == nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(r); err != nil {
+		return fmt.Errorf("encoding the result of %s: %w", rel, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	// Blobs are content-addressed: a torn write leaves a file whose decode
+	// fails, which Result reports and a full ingest repairs; no fsync here
+	// keeps a full ingest of thousands of files fast.
+	tmp := p + ".tmp" + strconv.Itoa(os.Getpid())
+	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, p)
+}
+
+// Commit replaces the manifest with entries, writes it atomically, and
+// deletes the results no entry refers to any more.
+func (s *Store) Commit(entries map[string]Entry) error {
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return fmt.Errorf("creating the ingest cache directory: %w", err)
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(manifestFile{Schema: schema, Version: Version(), Entries: entries}); err != nil {
+		return err
+	}
+	if err := writeAtomic(filepath.Join(s.dir, "manifest.gob"), buf.Bytes()); err != nil {
+		return fmt.Errorf("writing the ingest cache manifest: %w", err)
+	}
+
+	s.mu.Lock()
+	old := s.manifest
+	s.manifest = entries
+	s.loaded = true
+	live := make(map[string]bool, len(entries))
+	for p, e := range entries {
+		if e.Kind == Text {
+			live[key(p, e.Hash)] = true
+		}
+	}
+	var stale []string
+	for p, e := range old {
+		if k := key(p, e.Hash); e.Kind == Text && !live[k] {
+			stale = append(stale, k)
+		}
+	}
+	for k := range s.results {
+		if !live[k] {
+			delete(s.results, k)
+		}
+	}
+	s.mu.Unlock()
+	for _, k := range stale {
+		_ = os.Remove(s.blobPath(k))
+	}
+	return nil
+}
+
+// Extra returns state stored with SetExtra.
+func (s *Store) Extra(name string) any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.extra[name]
+}
+
+// SetExtra keeps in-memory state for later runs (not persisted).
+func (s *Store) SetExtra(name string, v any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.extra[name] = v
+}
+
+// writeAtomic writes a file so that a crash leaves either the old or the
+// new content: temp file in the same directory, fsync, rename, fsync dir.
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, ".manifest-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}

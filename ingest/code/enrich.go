@@ -1,0 +1,149 @@
+package code
+
+import (
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/ingest/adapter"
+	"github.com/m1nd-go/m1nd/ingest/extract"
+	"github.com/m1nd-go/m1nd/ingest/gitmeta"
+	"github.com/m1nd-go/m1nd/ingest/testlink"
+	"github.com/m1nd-go/m1nd/ingest/workspace"
+)
+
+// Relations added by enrichment.
+const (
+	RelTests     = "tests"
+	RelDependsOn = "depends_on"
+)
+
+// enrich adds test links and the package structure.
+func enrich(b *builder, inc []included, ws *workspace.Info, st *adapter.Stats) {
+	paths := make([]string, len(inc))
+	byPath := make(map[string]*included, len(inc))
+	for i := range inc {
+		paths[i] = inc[i].fr.res.Path
+		byPath[paths[i]] = &inc[i]
+	}
+
+	for _, l := range testlink.Find(paths) {
+		b.edge(byPath[l.Test].fileID, byPath[l.Subject].fileID, RelTests, WeightCertain)
+		st.TestLinks++
+	}
+
+	// Packages: in-repo ones contain the files they own (the nearest
+	// enclosing manifest or package directory) and depend on what their
+	// manifests declare.
+	pkgNode := map[*workspace.Package]graph.NodeID{}
+	type agg struct {
+		t float64
+		f float32
+	}
+	aggs := map[*workspace.Package]*agg{}
+	for _, p := range ws.Packages {
+		tags := []string{"package", p.Ecosystem}
+		src := p.Manifest
+		if p.External {
+			tags = append(tags, "external")
+		} else if p.Manifest == "" {
+			tags = append(tags, "import-package")
+			src = p.Dir
+		}
+		id, ok := b.addNode(graph.Node{
+			ExternalID:      p.ID,
+			Label:           p.Name,
+			Type:            graph.Module,
+			Tags:            tags,
+			ChangeFrequency: gitmeta.NotGitFrequency,
+			Provenance:      graph.Provenance{SourcePath: src, Namespace: NamespaceCode, Excerpt: p.Version},
+		})
+		if !ok {
+			continue
+		}
+		pkgNode[p] = id
+		aggs[p] = &agg{}
+		st.Packages++
+	}
+	for i := range inc {
+		f := &inc[i]
+		p := ws.Owner(f.fr.res.Path, f.fr.res.Language)
+		if p == nil {
+			continue
+		}
+		if id, ok := pkgNode[p]; ok {
+			b.edge(id, f.fileID, extract.RelContains, WeightCertain)
+			a := aggs[p]
+			a.t, a.f = max(a.t, f.time), max(a.f, f.freq)
+		}
+	}
+	for p, a := range aggs {
+		if !p.External {
+			b.g.SetLastModified(pkgNode[p], a.t)
+			b.g.SetChangeFrequency(pkgNode[p], a.f)
+		}
+	}
+	for _, p := range ws.Packages {
+		src, ok := pkgNode[p]
+		if !ok || p.External {
+			continue
+		}
+		for _, d := range p.Deps {
+			target := ws.Local(p.Ecosystem, d)
+			if target == nil {
+				for _, q := range ws.Packages {
+					if q.External && q.Ecosystem == p.Ecosystem && q.Name == d.Name {
+						target = q
+						break
+					}
+				}
+			}
+			if dst, ok := pkgNode[target]; ok && target != p {
+				b.edge(src, dst, RelDependsOn, WeightCertain)
+			}
+		}
+	}
+	for _, w := range ws.Workspaces {
+		id, ok := b.addNode(graph.Node{
+			ExternalID:      w.ID,
+			Label:           dirLabel(w.Dir),
+			Type:            graph.Module,
+			Tags:            []string{"workspace", w.Ecosystem},
+			ChangeFrequency: gitmeta.NotGitFrequency,
+			Provenance:      graph.Provenance{SourcePath: w.Manifest, Namespace: NamespaceCode},
+		})
+		if !ok {
+			continue
+		}
+		for _, m := range w.Members {
+			for _, p := range ws.Packages {
+				if !p.External && p.Dir == m && p.Ecosystem == w.Ecosystem {
+					if pid, ok := pkgNode[p]; ok {
+						b.edge(id, pid, extract.RelContains, WeightCertain)
+					}
+				}
+			}
+		}
+	}
+
+	// Packages also depend on each other through their files' imports,
+	// whatever the manifests say (Python packages have no manifest edges).
+	for i := range inc {
+		f := &inc[i]
+		from := ws.Owner(f.fr.res.Path, f.fr.res.Language)
+		src, ok := pkgNode[from]
+		if !ok {
+			continue
+		}
+		for _, e := range f.imports {
+			to := ws.Owner(e, f.fr.res.Language)
+			if dst, ok := pkgNode[to]; ok && to != from {
+				b.edge(src, dst, RelDependsOn, WeightCertain)
+			}
+		}
+	}
+}
+
+func dirLabel(d string) string {
+	if d == "" {
+		return "."
+	}
+	return d
+}

@@ -1,0 +1,190 @@
+package code
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/m1nd-go/m1nd/ingest/adapter"
+	"github.com/m1nd-go/m1nd/ingest/cache"
+	"github.com/m1nd-go/m1nd/ingest/extract"
+	"github.com/m1nd-go/m1nd/ingest/walk"
+)
+
+// fileResult is what extraction produced for one walked file.
+type fileResult struct {
+	file walk.File
+	res  *extract.Result // nil for skipped files
+	kind cache.Kind
+	// entry is the manifest record (filled when a cache is in use).
+	entry cache.Entry
+	// outcome of an incremental ingest for this file.
+	reused, changed, added, rehashed bool
+	failed                           bool
+	timedOut                         bool
+	readErr                          error
+}
+
+// extractor runs the parallel extraction phase.
+type extractor struct {
+	req         *adapter.Request
+	store       *cache.Store
+	incremental bool
+	deadline    time.Time
+	prog        *progress
+}
+
+// run extracts every file, reusing cached results where an incremental
+// ingest allows. Results are indexed like files, so the build phase sees
+// them in path order whatever the scheduling was.
+func (x *extractor) run(ctx context.Context, files []walk.File) ([]fileResult, error) {
+	out := make([]fileResult, len(files))
+	n := x.req.Parallelism
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	var done atomic.Int64
+	total := len(files)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(n)
+	for i := range files {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			fr := &out[i]
+			fr.file = files[i]
+			if time.Now().After(x.deadline) {
+				fr.timedOut = true
+				return nil
+			}
+			x.one(fr)
+			x.prog.report(adapter.PhaseExtract, int(done.Add(1)), total)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// one extracts (or reuses) a single file.
+func (x *extractor) one(fr *fileResult) {
+	f := fr.file
+	var prev cache.Entry
+	var havePrev bool
+	if x.incremental {
+		prev, havePrev = x.store.Entry(f.Rel)
+		if havePrev && prev.Size == f.Size && prev.MTimeNS == f.ModTimeNS {
+			if x.reuse(fr, prev) {
+				return
+			}
+		}
+	}
+	data, err := os.ReadFile(f.Abs)
+	if err != nil {
+		// Vanished or unreadable since the walk: not part of this graph.
+		fr.readErr = err
+		return
+	}
+	var h cache.Hash
+	if x.store != nil {
+		h = cache.HashOf(data)
+	}
+	if havePrev && prev.Hash == h {
+		// Touched but unchanged: keep the result, record the new mtime.
+		prev.Size, prev.MTimeNS = f.Size, f.ModTimeNS
+		if x.reuse(fr, prev) {
+			fr.rehashed = true
+			return
+		}
+	}
+	fr.changed = havePrev
+	fr.added = x.incremental && !havePrev
+	fr.entry = cache.Entry{Size: f.Size, MTimeNS: f.ModTimeNS, Hash: h}
+	switch walk.Classify(data) {
+	case walk.Binary:
+		fr.kind, fr.entry.Kind = cache.Binary, cache.Binary
+		return
+	case walk.Undecodable:
+		fr.kind, fr.entry.Kind = cache.Undecodable, cache.Undecodable
+		return
+	}
+	res, err := extract.ExtractFile(f.Rel, data)
+	if err != nil {
+		fr.failed = true
+		fr.entry.Failed, fr.entry.Err = true, err.Error()
+	}
+	if res == nil {
+		// Even the generic fallback failed: treat like a failed read.
+		fr.readErr = err
+		return
+	}
+	fr.res = res
+	if x.store != nil {
+		if err := x.store.Put(f.Rel, h, res); err != nil {
+			// The graph does not depend on the cache; the next incremental
+			// ingest simply re-extracts this file.
+			fr.entry = cache.Entry{}
+		}
+	}
+}
+
+// reuse takes a file's result from the cache; false when the cached result
+// cannot be read (the caller then extracts afresh).
+func (x *extractor) reuse(fr *fileResult, e cache.Entry) bool {
+	if e.Kind == cache.Text {
+		r, err := x.store.Result(fr.file.Rel, e)
+		if err != nil {
+			return false
+		}
+		fr.res = r
+	}
+	fr.kind, fr.entry, fr.reused, fr.failed = e.Kind, e, true, e.Failed
+	return true
+}
+
+// progress throttles progress reports to about ten per second, plus the
+// last one of each phase, and serialises the callback.
+type progress struct {
+	fn   func(adapter.Progress)
+	mu   sync.Mutex
+	last time.Time
+}
+
+func (p *progress) report(ph adapter.Phase, done, total int) {
+	if p == nil || p.fn == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	if done < total && now.Sub(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = now
+	p.fn(adapter.Progress{Phase: ph, Done: done, Total: total})
+}
+
+// phase reports the start or end of a phase unthrottled.
+func (p *progress) phase(ph adapter.Phase, done, total int) {
+	if p == nil || p.fn == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.last = time.Now()
+	p.fn(adapter.Progress{Phase: ph, Done: done, Total: total})
+}

@@ -1,0 +1,214 @@
+// Package ingest turns a repository, a memory corpus or a graph descriptor
+// into the property graph of core/graph. It is the one entry point the MCP
+// server and the CLI call:
+//
+//	out, err := ingest.Run(ctx, ingest.Config{Root: "/src/project"}, current)
+//	// out.Graph is finalized; swap it in under the write lock.
+//	// out.CommitGroups seed the co-change matrix; out.Stats is the response.
+//
+// The adapter named by Config.Adapter ("code", "memory", "json"; see
+// Adapters) produces a fresh graph. Run then applies the mode: "replace"
+// returns that graph, "merge" returns a copy of the existing graph with the
+// new nodes and edges merged in (same external ID → updated in place) and
+// re-finalized. An incremental code ingest re-extracts only changed files
+// and carries the learned weights of the existing graph over to the edges
+// that still exist, matched by (source, target, relation).
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/plasticity"
+	"github.com/m1nd-go/m1nd/ingest/adapter"
+	"github.com/m1nd-go/m1nd/ingest/cache"
+)
+
+// Re-exported so callers need only this package.
+type (
+	// Stats are the ingest statistics (spec IngestStats and more).
+	Stats = adapter.Stats
+	// Progress is one progress report.
+	Progress = adapter.Progress
+	// Phase names an ingest phase.
+	Phase = adapter.Phase
+	// RootInfo describes the ingested root (git branch, HEAD, ...).
+	RootInfo = adapter.RootInfo
+	// Adapter is implemented by every ingest adapter.
+	Adapter = adapter.Adapter
+	// Cache keeps incremental state in memory between runs.
+	Cache = cache.Store
+)
+
+// Mode says what happens to the graph already loaded.
+type Mode string
+
+const (
+	// Replace discards the existing graph (the default).
+	Replace Mode = "replace"
+	// Merge adds the new nodes and edges to the existing graph.
+	Merge Mode = "merge"
+)
+
+// Config is one ingest request. Only Root is required.
+type Config struct {
+	// Root is the directory (or file) to ingest: a source tree for
+	// "code", a directory or file of markdown/text for "memory", a JSON
+	// descriptor for "json".
+	Root string
+	// Adapter is the registry name ("code" when empty).
+	Adapter string
+	// Mode is Replace (default) or Merge.
+	Mode Mode
+	// Namespace prefixes the external IDs of memory and json nodes
+	// ("{namespace}::{id}" for json, "memory::{namespace}::..." for
+	// memory). Code node IDs are fixed by the spec and ignore it.
+	Namespace string
+
+	// Incremental re-extracts only changed files (code adapter only) and
+	// keeps the learned weights of existing edges. It needs CacheDir or
+	// Cache; without a usable cache it runs in full and says so in
+	// Stats.Incremental.
+	Incremental bool
+	// CacheDir is where per-file results and the manifest live (the
+	// server's runtime directory). Full code ingests with CacheDir set
+	// fill it for later incremental runs.
+	CacheDir string
+	// Cache keeps the same state in memory across runs; see NewCache.
+	Cache *Cache
+
+	IncludeDotfiles bool
+	DotfilePatterns []string
+
+	// MaxNodes (default 500,000) and Timeout (default 300 s) stop the
+	// build early with a partial, consistent graph (Stats.Partial).
+	MaxNodes int
+	Timeout  time.Duration
+	// MaxCommits bounds the git history read (default 2000; <0 = all).
+	MaxCommits int
+	// Parallelism bounds concurrent extraction (default GOMAXPROCS).
+	Parallelism int
+
+	// Progress receives progress reports (phase, done, total).
+	Progress func(Progress)
+
+	// Registry resolves Adapter (default: Adapters()).
+	Registry *adapter.Registry
+}
+
+// Output is the result of Run.
+type Output struct {
+	// Graph is finalized and ready to serve. In merge mode it is a new
+	// graph; the existing one passed to Run is never modified.
+	Graph *graph.Graph
+	Stats Stats
+	// CommitGroups are, per git commit (newest first), the external IDs of
+	// the file nodes it changed together: the input of the co-change
+	// matrix (core/temporal).
+	CommitGroups [][]string
+	Root         RootInfo
+	// WeightsCarried counts learned edge states carried over from the
+	// existing graph (incremental ingests).
+	WeightsCarried int
+}
+
+// NewCache returns an in-memory cache bound to dir, to pass as
+// Config.Cache on every ingest of one root.
+func NewCache(dir string) *Cache { return cache.Open(dir) }
+
+// Run ingests cfg.Root with the configured adapter and applies the mode to
+// existing (which may be nil and is never modified). Errors say what to
+// change in the request.
+func Run(ctx context.Context, cfg Config, existing *graph.Graph) (*Output, error) {
+	if strings.TrimSpace(cfg.Root) == "" {
+		return nil, errors.New("ingest: path is empty; pass the directory (or file) to ingest, e.g. {\"path\": \"/abs/path/to/repo\"}")
+	}
+	mode := cfg.Mode
+	switch strings.ToLower(string(mode)) {
+	case "", string(Replace):
+		mode = Replace
+	case string(Merge):
+		mode = Merge
+	default:
+		return nil, fmt.Errorf("ingest: unknown mode %q; use \"replace\" (rebuild the graph) or \"merge\" (add to the current graph)", cfg.Mode)
+	}
+	reg := cfg.Registry
+	if reg == nil {
+		reg = Adapters()
+	}
+	name := cfg.Adapter
+	if name == "" {
+		name = "code"
+	}
+	a, err := reg.Lookup(name)
+	if err != nil {
+		return nil, fmt.Errorf("ingest: %w", err)
+	}
+	if cfg.Incremental && a.Name() != "code" {
+		return nil, fmt.Errorf("ingest: incremental ingest is supported by the code adapter only, not %q; drop \"incremental\" or use adapter \"code\"", a.Name())
+	}
+	start := time.Now()
+	out, err := a.Ingest(ctx, adapter.Request{
+		Root:            cfg.Root,
+		Namespace:       cfg.Namespace,
+		MaxNodes:        cfg.MaxNodes,
+		Timeout:         cfg.Timeout,
+		Parallelism:     cfg.Parallelism,
+		IncludeDotfiles: cfg.IncludeDotfiles,
+		DotfilePatterns: cfg.DotfilePatterns,
+		MaxCommits:      cfg.MaxCommits,
+		Incremental:     cfg.Incremental,
+		CacheDir:        cfg.CacheDir,
+		Cache:           cfg.Cache,
+		Progress:        cfg.Progress,
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := &Output{Graph: out.Graph, Stats: out.Stats, CommitGroups: out.CommitGroups, Root: out.Root}
+
+	if mode == Merge && existing != nil && existing.NumNodes() > 0 {
+		merged := existing.Clone()
+		if err := merged.Merge(out.Graph); err != nil {
+			return nil, fmt.Errorf("ingest: merging into the current graph: %w", err)
+		}
+		bridged := bridgeReferences(merged, out.Graph)
+		merged.Finalize()
+		res.Graph = merged
+		if bridged > 0 {
+			res.Stats.ReferencesResolved += bridged
+		}
+	} else if cfg.Incremental && existing != nil && existing.Finalized() {
+		n, err := CarryWeights(existing, res.Graph)
+		if err != nil {
+			res.Stats.Warnings = append(res.Stats.Warnings, "learned weights not carried over: "+err.Error())
+		}
+		res.WeightsCarried = n
+	}
+	res.Stats.GraphNodes = res.Graph.NumNodes()
+	res.Stats.GraphEdges = adapter.CountEdges(res.Graph)
+	res.Stats.ElapsedMs = max(res.Stats.ElapsedMs, float64(time.Since(start).Microseconds())/1000)
+	return res, nil
+}
+
+// CarryWeights copies the learned state (weight, original weight,
+// strengthen/weaken counts, LTP/LTD flags) of every edge of from that has
+// learned something onto the edge of to with the same (source external ID,
+// target external ID, relation). Edges that no longer exist are dropped.
+// Both graphs must be finalized. It returns the number of edges updated.
+func CarryWeights(from, to *graph.Graph) (int, error) {
+	eng, err := plasticity.New(plasticity.DefaultParams())
+	if err != nil {
+		return 0, err
+	}
+	states := eng.ExportState(from)
+	if len(states) == 0 {
+		return 0, nil
+	}
+	st, err := eng.ImportState(to, states)
+	return st.Applied, err
+}

@@ -1,0 +1,34 @@
+package ingest
+
+import (
+	"sync"
+
+	"github.com/m1nd-go/m1nd/ingest/adapter"
+	"github.com/m1nd-go/m1nd/ingest/code"
+)
+
+var (
+	defaultOnce sync.Once
+	defaultReg  *adapter.Registry
+)
+
+// Adapters returns the default registry: "code", "memory", "json". Later
+// adapters (documents) register into it with Register.
+func Adapters() *adapter.Registry {
+	defaultOnce.Do(func() {
+		defaultReg = adapter.NewRegistry()
+		must(defaultReg.Register(code.Adapter{}))
+	})
+	return defaultReg
+}
+
+// Register adds an adapter to the default registry.
+func Register(a adapter.Adapter, aliases ...string) error {
+	return Adapters().Register(a, aliases...)
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err) // the built-in adapters have distinct names
+	}
+}
