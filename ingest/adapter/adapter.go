@@ -79,7 +79,6 @@ type Request struct {
 	Progress func(Progress)
 }
 
-
 // Defaults of the spec's safety guards (FM-ING-002).
 const (
 	DefaultMaxNodes = 500_000

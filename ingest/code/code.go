@@ -495,4 +495,3 @@ func commitCache(store *cache.Store, results []fileResult, st *adapter.Stats) er
 	}
 	return store.Commit(entries)
 }
-

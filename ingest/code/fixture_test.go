@@ -63,11 +63,11 @@ func main() {
 	db.Query()
 }
 `,
-	"README.md":       "# Shop\n",
-	"debug.log":       "ignored\n",
-	"secrets/key.py":  "KEY = 1\n",
-	"data.bin":        "abc\x00def",
-	"latin.txt":       "caf\xe9\n",
+	"README.md":         "# Shop\n",
+	"debug.log":         "ignored\n",
+	"secrets/key.py":    "KEY = 1\n",
+	"data.bin":          "abc\x00def",
+	"latin.txt":         "caf\xe9\n",
 	"node_modules/x.js": "module.exports = 1\n",
 }
 
