@@ -178,8 +178,14 @@ func TestNoMatchAndErrors(t *testing.T) {
 	if _, err := e.Activate(ctx, Query{Text: "auth"}); err == nil {
 		t.Error("a cancelled context must fail")
 	}
-	if _, err := New(graph.New(), DefaultOptions()); err != nil {
-		t.Logf("empty graph: %v", err)
+	empty := graph.New()
+	empty.Finalize()
+	ee, err := New(empty, DefaultOptions())
+	if err != nil {
+		t.Fatalf("an empty finalized graph: %v", err)
+	}
+	if r := activate(t, ee, Query{Text: "auth", XLR: true}); len(r.Activated) != 0 {
+		t.Errorf("empty graph activated %v", r.Activated)
 	}
 	unfinal := graph.New()
 	if _, err := unfinal.AddNode(graph.Node{ExternalID: "x"}); err != nil {

@@ -409,17 +409,17 @@ func (f *Finder) substringAndFuzzy(t string, enough int, sc *scratch, a *accum) 
 
 // words returns the query's words without stopwords (all of them when
 // every word is a stopword) and without one-letter words when longer
-// ones exist.
+// ones exist, at most semantic.MaxQueryWords of them.
 func (f *Finder) words(query string) []string {
 	all := semantic.Words(query)
 	var out []string
 	for _, w := range all {
-		if !f.stop[w] && utf8.RuneCountInString(w) > 1 {
+		if !f.stop[w] && utf8.RuneCountInString(w) > 1 && len(out) < semantic.MaxQueryWords {
 			out = append(out, w)
 		}
 	}
 	if len(out) == 0 {
-		return all
+		return all[:min(len(all), semantic.MaxQueryWords)]
 	}
 	return out
 }

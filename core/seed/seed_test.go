@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -304,4 +305,27 @@ func TestOptionsValidate(t *testing.T) {
 	if _, err := NewFinder(unfinal, nil, DefaultOptions()); err != nil {
 		t.Logf("empty graph: %v", err)
 	}
+}
+
+func FuzzFind(f *testing.F) {
+	g, _ := synth.Backend()
+	fd := finder(f, g, true, nil)
+	for _, s := range []string{"authentication", "auth.py", "a/b/c.py", "getUserName", "", "\xff\xfe", "the of and", "ação_ñ", strings.Repeat("x ", 200)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		for _, seeds := range [][]Seed{fd.Find(q, 0), fd.FindSemantic(q, 0)} {
+			if len(seeds) > MaxSeeds {
+				t.Fatalf("%d seeds", len(seeds))
+			}
+			for i, s := range seeds {
+				if !g.Valid(s.Node) || !graph.IsFinite(s.Relevance) || s.Relevance <= 0 || s.Relevance > 1 {
+					t.Fatalf("bad seed %+v", s)
+				}
+				if i > 0 && (seeds[i-1].Relevance < s.Relevance || (seeds[i-1].Relevance == s.Relevance && seeds[i-1].Node >= s.Node)) {
+					t.Fatalf("not ordered: %v", seeds)
+				}
+			}
+		}
+	})
 }

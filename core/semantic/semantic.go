@@ -263,7 +263,7 @@ func (ix *Index) release(sc *scratch) {
 // name shares nothing with the query can still surface next to the nodes
 // that match it.
 func (ix *Index) Query(text string, topK int) []graph.Scored {
-	words := Words(text)
+	words := QueryWords(text)
 	if len(words) == 0 || topK <= 0 {
 		return nil
 	}
@@ -338,7 +338,7 @@ func (ix *Index) Query(text string, topK int) []graph.Scored {
 // its cost depends on len(nodes), not on the graph. out must be at least as
 // long as nodes.
 func (ix *Index) ScoreNodes(text string, nodes []graph.NodeID, out []float32) {
-	words := Words(text)
+	words := QueryWords(text)
 	for i := range nodes {
 		out[i] = 0
 	}

@@ -6,6 +6,10 @@ import (
 	"unicode/utf8"
 )
 
+// MaxQueryWords bounds the words a query is matched by: the engines do
+// work per word, and a pasted file must not turn into a thousand lookups.
+const MaxQueryWords = 32
+
 // Words splits a query into lower-case words. Whitespace and sentence
 // punctuation separate words; the characters code identifiers are made of
 // ('_', '.', '/', ':', '-', '$', '#') do not, so "session_pool.py",
@@ -34,6 +38,12 @@ func Words(text string) []string {
 		}
 	}
 	return out
+}
+
+// QueryWords is Words limited to the first MaxQueryWords words.
+func QueryWords(text string) []string {
+	w := Words(text)
+	return w[:min(len(w), MaxQueryWords)]
 }
 
 func isWordSeparator(r rune) bool {
