@@ -1,0 +1,153 @@
+package code
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/m1nd-go/m1nd/ingest/adapter"
+	"github.com/m1nd-go/m1nd/ingest/cache"
+	"github.com/m1nd-go/m1nd/ingest/internal/graphdump"
+)
+
+// touch sets a file's mtime: tests must not depend on the file system's
+// timestamp granularity to tell an edit from the previous version.
+func touch(t *testing.T, p string, at time.Time) {
+	t.Helper()
+	if err := os.Chtimes(p, at, at); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// equalToFull ingests root in full into a fresh cache and compares it with
+// got.
+func equalToFull(t *testing.T, root string, got *adapter.Output) {
+	t.Helper()
+	full, err := Ingest(context.Background(), adapter.Request{Root: root, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(graphdump.Of(full.Graph), graphdump.Of(got.Graph)); diff != "" {
+		t.Fatalf("incremental graph differs from a full ingest (-full +incremental):\n%s", diff)
+	}
+	if diff := cmp.Diff(full.CommitGroups, got.CommitGroups); diff != "" {
+		t.Fatalf("commit groups differ (-full +incremental):\n%s", diff)
+	}
+	fs, gs := full.Stats, got.Stats
+	if fs.FilesParsed != gs.FilesParsed || fs.ReferencesResolved != gs.ReferencesResolved || fs.ReferencesUnresolved != gs.ReferencesUnresolved ||
+		fs.FilesSkippedBinary != gs.FilesSkippedBinary || fs.FilesSkippedEncoding != gs.FilesSkippedEncoding || !cmp.Equal(fs.Languages, gs.Languages) {
+		t.Fatalf("stats differ:\nfull %+v\nincr %+v", fs, gs)
+	}
+}
+
+func TestIncrementalEqualsFull(t *testing.T) {
+	r := newFixtureRepo(t)
+	dir := r.Dir
+	cacheDir := t.TempDir()
+	store := cache.Open(cacheDir)
+	ctx := context.Background()
+	run := func(s *cache.Store) *adapter.Output {
+		t.Helper()
+		out, err := Ingest(ctx, adapter.Request{Root: dir, Incremental: true, Cache: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+
+	// The first incremental ingest has no cache: it runs in full and says so.
+	first := run(store)
+	if inc := first.Stats.Incremental; inc == nil || !inc.Full || inc.FullReason == "" {
+		t.Fatalf("first run: %+v", first.Stats.Incremental)
+	}
+	equalToFull(t, dir, first)
+
+	// Edit, add, delete, rename, and touch without changing.
+	at := time.Now().Add(time.Hour)
+	writeFiles(t, dir, map[string]string{
+		"app/models.py": fixture["app/models.py"] + "\n\nclass Admin(User):\n    def ban(self):\n        return self.save()\n",
+		"app/extra.py":  "from .models import Admin\n\n\ndef promote():\n    return Admin().ban()\n",
+	})
+	touch(t, filepath.Join(dir, "app/models.py"), at)
+	touch(t, filepath.Join(dir, "app/extra.py"), at)
+	if err := os.Remove(filepath.Join(dir, "lib/util.py")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(dir, "store/db.go"), filepath.Join(dir, "store/database.go")); err != nil {
+		t.Fatal(err)
+	}
+	touch(t, filepath.Join(dir, "README.md"), at)
+
+	second := run(store)
+	// 13 files: 3 new or changed, 10 reused (README.md only touched: rehashed).
+	want := &adapter.IncrementalStats{Reused: 10, Changed: 1, Added: 2, Deleted: 2, Unchanged: 1}
+	if diff := cmp.Diff(want, second.Stats.Incremental); diff != "" {
+		t.Errorf("incremental stats (-want +got):\n%s", diff)
+	}
+	equalToFull(t, dir, second)
+	d := graphdump.Of(second.Graph)
+	if !d.Has("file::app/extra.py::promote", "calls", "file::app/models.py::Admin::ban") ||
+		!d.Has("file::cmd/main.go::main", "calls", "file::store/database.go::DB::Query") {
+		t.Errorf("new edges missing:\n%v", d.EdgeStrings())
+	}
+	if _, ok := d.Node("file::lib/util.py"); ok {
+		t.Error("deleted file still in the graph")
+	}
+
+	// A new process: the store is cold and reads everything from disk.
+	cold := run(cache.Open(cacheDir))
+	if inc := cold.Stats.Incremental; inc.Full || inc.Reused != 13 || inc.Changed+inc.Added+inc.Deleted != 0 {
+		t.Errorf("cold run: %+v", inc)
+	}
+	equalToFull(t, dir, cold)
+
+	// Commit: HEAD moves, the history (and change frequencies) follow.
+	r.Commit("edit", "cy", day(3))
+	third := run(store)
+	equalToFull(t, dir, third)
+	if n, _ := graphdump.Of(third.Graph).Node("file::app/extra.py"); n.LastModified != secs(day(3)) {
+		t.Errorf("history not re-read after a commit: %v", n.LastModified)
+	}
+
+	// A binary file appears where text was; a text file becomes undecodable.
+	writeFiles(t, dir, map[string]string{"app/util.py": "x\x00y", "README.md": "caf\xe9\n"})
+	touch(t, filepath.Join(dir, "app/util.py"), at.Add(time.Hour))
+	touch(t, filepath.Join(dir, "README.md"), at.Add(time.Hour))
+	fourth := run(store)
+	equalToFull(t, dir, fourth)
+	if fourth.Stats.FilesSkippedBinary != 2 || fourth.Stats.FilesSkippedEncoding != 2 {
+		t.Errorf("skips: %+v", fourth.Stats)
+	}
+}
+
+func TestIncrementalWithoutCache(t *testing.T) {
+	r := newFixtureRepo(t)
+	out := ingest(t, adapter.Request{Root: r.Dir, Incremental: true})
+	if inc := out.Stats.Incremental; inc == nil || !inc.Full {
+		t.Fatalf("%+v", out.Stats.Incremental)
+	}
+}
+
+func TestCacheFromAnotherBuildIsIgnored(t *testing.T) {
+	r := newFixtureRepo(t)
+	cacheDir := t.TempDir()
+	ingest(t, adapter.Request{Root: r.Dir, CacheDir: cacheDir})
+	// Corrupt the manifest: the incremental ingest must fall back, not fail.
+	if err := os.WriteFile(filepath.Join(cacheDir, "manifest.gob"), []byte("not gob"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := ingest(t, adapter.Request{Root: r.Dir, CacheDir: cacheDir, Incremental: true})
+	if inc := out.Stats.Incremental; !inc.Full {
+		t.Fatalf("%+v", inc)
+	}
+	equalToFull(t, r.Dir, out)
+	// The fallback rewrote the cache: the next run is incremental.
+	next := ingest(t, adapter.Request{Root: r.Dir, CacheDir: cacheDir, Incremental: true})
+	if inc := next.Stats.Incremental; inc.Full || inc.Reused != 13 {
+		t.Fatalf("%+v", inc)
+	}
+}
