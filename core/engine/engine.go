@@ -204,6 +204,30 @@ func (e *Engine) Observe(commitGroups [][]graph.NodeID) (dropped int, err error)
 	return ix.temp.Observe(commitGroups), nil
 }
 
+// ObserveExternal is Observe for commit groups named by external IDs, as
+// ingest reports them ("file::src/auth.py"; a bare path gets the "file::"
+// prefix). IDs not in the graph are skipped and counted in unknown.
+func (e *Engine) ObserveExternal(commitGroups [][]string) (dropped, unknown int, err error) {
+	groups := make([][]graph.NodeID, 0, len(commitGroups))
+	for _, grp := range commitGroups {
+		ids := make([]graph.NodeID, 0, len(grp))
+		for _, ext := range grp {
+			id, ok := e.g.Lookup(ext)
+			if !ok {
+				id, ok = e.g.Lookup("file::" + ext)
+			}
+			if !ok {
+				unknown++
+				continue
+			}
+			ids = append(ids, id)
+		}
+		groups = append(groups, ids)
+	}
+	dropped, err = e.Observe(groups)
+	return dropped, unknown, err
+}
+
 // ObserveCommits is Observe with commit times (which also detects
 // resurrected files); see temporal.Index.ObserveCommits.
 func (e *Engine) ObserveCommits(commits []temporal.Commit) (dropped int, err error) {

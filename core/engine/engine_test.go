@@ -238,12 +238,15 @@ func TestObserveFeedsTemporal(t *testing.T) {
 	e := newEngine(t, g, nil)
 	q := Query{Text: "authentication", NoLearn: true, Dimensions: []graph.Dimension{graph.Temporal}, TopK: 10}
 	before := byLabel(g, activate(t, e, q))["main.py"].Dims[graph.Temporal]
-	var groups [][]graph.NodeID
+	var groups [][]string
 	for range 5 {
-		groups = append(groups, []graph.NodeID{id["auth.py"], id["main.py"]})
+		groups = append(groups, []string{"file::auth.py", "main.py", "file::gone.py"})
 	}
-	if _, err := e.Observe(groups); err != nil {
-		t.Fatal(err)
+	if _, unknown, err := e.ObserveExternal(groups); err != nil || unknown != 5 {
+		t.Fatalf("ObserveExternal: unknown=%d err=%v", unknown, err)
+	}
+	if s := e.Temporal().CoChange().Strength(id["auth.py"], id["main.py"]); s < 0.5 {
+		t.Errorf("co-change strength after five joint commits = %v", s)
 	}
 	after := byLabel(g, activate(t, e, q))["main.py"].Dims[graph.Temporal]
 	if !(after > before) {
