@@ -164,7 +164,7 @@ func (fr *Reader) readFramed() ([]byte, Mode, error) {
 			n, err := strconv.Atoi(strings.TrimSpace(value))
 			if err != nil || n < 0 {
 				fr.skipToBlank()
-				return nil, Framed, &FrameError{Framed, fmt.Sprintf("invalid Content-Length %q", clip(value))}
+				return nil, Framed, &FrameError{Framed, fmt.Sprintf("invalid Content-Length %q", clip(strings.TrimSpace(value)))}
 			}
 			length = n
 		}
