@@ -41,6 +41,8 @@ type Bundle struct {
 	// Gen is the session's graph generation (bumped by every ingest/load).
 	Gen   uint64
 	Roots []Root
+
+	derived derived
 }
 
 // Agent is one agent's session record.
