@@ -5,12 +5,14 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"sync"
 	"time"
 
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/mcpserver/transport"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -84,12 +86,30 @@ func progressFor(ctx context.Context, req *mcp.CallToolRequest) tools.Progress {
 	}
 }
 
+// exclusiveCall reports whether a request calls a tool of class Exclusive
+// (ingest, persist): later requests wait for it, in arrival order.
+func exclusiveCall(r *tools.Registry) func(*jsonrpc.Request) bool {
+	return func(req *jsonrpc.Request) bool {
+		if req.Method != "tools/call" {
+			return false
+		}
+		var p struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(req.Params, &p) != nil {
+			return false
+		}
+		t, ok := r.Lookup(p.Name)
+		return ok && t.Class == tools.Exclusive
+	}
+}
+
 // ServeStdio serves MCP on in/out until the input ends or ctx is cancelled.
 func ServeStdio(ctx context.Context, d *tools.Dispatcher, in io.Reader, out io.Writer) error {
 	srv := NewMCPServer(d)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	t := &transport.Stdio{In: in, Out: out}
+	t := &transport.Stdio{In: in, Out: out, Barrier: exclusiveCall(d.Registry)}
 	ss, err := srv.Connect(ctx, t, nil)
 	if err != nil {
 		return err

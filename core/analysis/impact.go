@@ -154,6 +154,8 @@ type ImpactResult struct {
 	TotalEnergy    float32 `json:"total_energy"`
 	MaxHopsReached int     `json:"max_hops_reached"`
 	CausalChains   []Chain `json:"causal_chains,omitempty"`
+	// Affected counts every node reached, before TopK cut BlastRadius.
+	Affected int `json:"affected"`
 	// Truncated is true when EdgeBudget stopped the propagation.
 	Truncated    bool `json:"truncated,omitempty"`
 	EdgesVisited int  `json:"edges_visited"`
@@ -296,6 +298,7 @@ func Impact(g *graph.Graph, source graph.NodeID, p ImpactParams) (ImpactResult, 
 	if p.IncludeCausalChains && p.MaxChains > 0 {
 		res.CausalChains = chains(g, s, source, res.BlastRadius, p)
 	}
+	res.Affected = len(res.BlastRadius)
 	if p.TopK > 0 && len(res.BlastRadius) > p.TopK {
 		res.BlastRadius = res.BlastRadius[:p.TopK]
 	}

@@ -109,6 +109,7 @@ func (s *State) Persist(reason string) (PersistResult, error) {
 		}
 	}
 	s.saveRoots(s.Current().Roots)
+	s.saveBaseline()
 	s.persistErr.Store(nil)
 	s.lastPersist.Store(time.Now().UnixNano())
 	res.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000

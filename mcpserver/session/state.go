@@ -41,6 +41,9 @@ type Bundle struct {
 	// Gen is the session's graph generation (bumped by every ingest/load).
 	Gen   uint64
 	Roots []Root
+	// CommitGroups are files changed together per git commit (external
+	// IDs or paths), fed to the co-change matrix.
+	CommitGroups [][]string
 
 	derived derived
 }
@@ -75,6 +78,8 @@ type State struct {
 	// Plasticity is the learning engine; it lives as long as the session
 	// and is handed the current graph on every call.
 	Plasticity *plasticity.Engine
+	// Warmup holds temporary priming boosts (never persisted).
+	Warmup *plasticity.Warmup
 
 	agentsMu sync.Mutex
 	agents   map[string]*Agent
@@ -89,8 +94,14 @@ type State struct {
 	persistErr  atomic.Pointer[string]
 	lock        *runtimeLock
 
+	startBaseline *DriftBaseline
+	lastSession   *DriftBaseline
+
 	hooksMu sync.Mutex
 	hooks   []func(Event)
+
+	sharedMu sync.Mutex
+	shared   map[string]any
 
 	closed atomic.Bool
 }
@@ -112,8 +123,12 @@ func Open(cfg Config, logf func(format string, args ...any)) (*State, error) {
 	if err != nil {
 		return nil, fmt.Errorf("plasticity parameters: %w", err)
 	}
+	warm, err := plasticity.NewWarmup(plasticity.DefaultWarmupParams())
+	if err != nil {
+		return nil, err
+	}
 	s := &State{
-		cfg: cfg, logf: logf, Plasticity: pe,
+		cfg: cfg, logf: logf, Plasticity: pe, Warmup: warm,
 		reads:   make(chan struct{}, cfg.MaxConcurrentReads),
 		agents:  map[string]*Agent{},
 		started: time.Now(),
@@ -132,6 +147,7 @@ func Open(cfg Config, logf func(format string, args ...any)) (*State, error) {
 		s.lock.release()
 		return nil, err
 	}
+	s.initBaselines()
 	return s, nil
 }
 
@@ -168,12 +184,28 @@ func (s *State) Current() *Bundle {
 // brings its own), learned weights carry over to the new graph by
 // (source, target, relation).
 func (s *State) Build(kind string, fn func(old *Bundle) (*graph.Graph, []Root, error)) (*Bundle, error) {
+	return s.BuildBundle(kind, func(old *Bundle) (*Bundle, error) {
+		g, roots, err := fn(old)
+		if err != nil {
+			return nil, err
+		}
+		return &Bundle{Graph: g, Roots: roots, CommitGroups: old.CommitGroups}, nil
+	})
+}
+
+// BuildBundle is Build for callers that supply every field of the new
+// bundle (Graph, Roots, CommitGroups); Gen is assigned here.
+func (s *State) BuildBundle(kind string, fn func(old *Bundle) (*Bundle, error)) (*Bundle, error) {
 	s.buildMu.Lock()
 	defer s.buildMu.Unlock()
 	old := s.Current()
-	g, roots, err := fn(old)
+	nb, err := fn(old)
 	if err != nil {
 		return nil, err
+	}
+	var g *graph.Graph
+	if nb != nil {
+		g = nb.Graph
 	}
 	if g == nil || !g.Finalized() {
 		return nil, errors.New("internal error: build produced no finalized graph")
@@ -186,8 +218,8 @@ func (s *State) Build(kind string, fn func(old *Bundle) (*graph.Graph, []Root, e
 			s.logf("carried learned weights to the new graph: %d of %d edges matched", st.Applied, st.Records)
 		}
 	}
+	nb.Gen = old.Gen + 1
 	s.mu.Lock()
-	nb := &Bundle{Graph: g, Gen: old.Gen + 1, Roots: roots}
 	s.cur = nb
 	s.mu.Unlock()
 	s.emit(Event{Kind: kind, Gen: nb.Gen, PlasGen: s.plasGen.Load()})
@@ -315,3 +347,34 @@ var stderr = os.Stderr
 
 // Logf writes a status line to the session's log (stderr in the server).
 func (s *State) Logf(format string, args ...any) { s.logf(format, args...) }
+
+// Shared returns the session-lifetime object stored under key, creating it
+// with make on first use (per-root ingest caches, perspective stores).
+func (s *State) Shared(key string, make func() any) any {
+	s.sharedMu.Lock()
+	defer s.sharedMu.Unlock()
+	if s.shared == nil {
+		s.shared = map[string]any{}
+	}
+	v, ok := s.shared[key]
+	if !ok {
+		v = make()
+		s.shared[key] = v
+	}
+	return v
+}
+
+// PersistSoon persists in the background unless a persist is already
+// running (used after ingest so a new graph is durable without making the
+// caller wait).
+func (s *State) PersistSoon(reason string) {
+	if !s.cfg.Persistent() || !s.autoBusy.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer s.autoBusy.Store(false)
+		if _, err := s.Persist(reason); err != nil {
+			s.logf("persist after %s failed: %v", reason, err)
+		}
+	}()
+}

@@ -23,6 +23,9 @@ type Call struct {
 	AgentID  string
 	Session  *session.State
 	Progress Progress
+	// Registry is the registry the tool was dispatched from (for guidance
+	// that must only name tools this build serves).
+	Registry *Registry
 	args     map[string]json.RawMessage
 }
 

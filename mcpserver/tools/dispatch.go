@@ -53,7 +53,7 @@ func (d *Dispatcher) Call(ctx context.Context, name string, args json.RawMessage
 	if progress == nil {
 		progress = func(float64, float64, string) {}
 	}
-	c := &Call{Ctx: ctx, Tool: t, AgentID: agent, Session: d.Session, Progress: progress, args: parsed}
+	c := &Call{Ctx: ctx, Tool: t, AgentID: agent, Session: d.Session, Progress: progress, Registry: d.Registry, args: parsed}
 	d.Session.Touch(agent)
 	defer func() {
 		if p := recover(); p != nil {

@@ -22,11 +22,18 @@ type Stdio struct {
 	MaxMessage int
 	// OnEOF, if set, is called once when the input ends.
 	OnEOF func()
+	// Barrier, if set, marks requests that must finish before any later
+	// message is handed to the server (the server's exclusive tools):
+	// requests are otherwise handled concurrently, and a pipelined client
+	// expects an ingest to complete before the query it sent next.
+	Barrier func(req *jsonrpc.Request) bool
 }
 
 // Connect implements mcp.Transport.
 func (t *Stdio) Connect(context.Context) (mcp.Connection, error) {
-	return NewConn(t.In, t.Out, t.MaxMessage, t.OnEOF), nil
+	c := NewConn(t.In, t.Out, t.MaxMessage, t.OnEOF)
+	c.barrier = t.Barrier
+	return c, nil
 }
 
 // Conn is a JSON-RPC connection over a byte stream with per-message framing
@@ -41,6 +48,9 @@ type Conn struct {
 	closer   io.Closer
 
 	queue []jsonrpc.Message // rest of the current batch (Read is serial)
+
+	barrier func(*jsonrpc.Request) bool
+	holdFor *jsonrpc.ID // barrier request still unanswered (Read is serial)
 
 	mu      sync.Mutex
 	pending map[jsonrpc.ID]*route // request id → how to answer it
@@ -223,10 +233,13 @@ func (c *Conn) writeBatch(b *batch) error {
 
 // Read implements mcp.Connection.
 func (c *Conn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	if err := c.waitBarrier(ctx); err != nil {
+		return nil, err
+	}
 	if len(c.queue) > 0 {
 		m := c.queue[0]
 		c.queue = c.queue[1:]
-		return m, nil
+		return c.mark(m), nil
 	}
 	select {
 	case <-ctx.Done():
@@ -238,8 +251,38 @@ func (c *Conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			return nil, c.drain(ctx)
 		}
 		c.queue = msgs[1:]
-		return msgs[0], nil
+		return c.mark(msgs[0]), nil
 	}
+}
+
+// mark remembers m when it is a barrier request.
+func (c *Conn) mark(m jsonrpc.Message) jsonrpc.Message {
+	if req, ok := m.(*jsonrpc.Request); ok && req.IsCall() && c.barrier != nil && c.barrier(req) {
+		id := req.ID
+		c.holdFor = &id
+	}
+	return m
+}
+
+// waitBarrier blocks while the last barrier request is unanswered.
+func (c *Conn) waitBarrier(ctx context.Context) error {
+	for c.holdFor != nil {
+		c.mu.Lock()
+		_, open := c.pending[*c.holdFor]
+		c.mu.Unlock()
+		if !open {
+			c.holdFor = nil
+			return nil
+		}
+		select {
+		case <-c.answered:
+		case <-c.closed:
+			return io.EOF
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
 }
 
 // drain waits, at end of input, until every request read so far has been

@@ -1,0 +1,400 @@
+// Package pathguard decides whether a user-supplied path may be read or
+// written: it must name something inside one of the allowed roots (the
+// ingest roots). A path is refused when
+//
+//   - it climbs out of its root with ".." (ErrEscape),
+//   - it is absolute and lies outside every root (ErrOutside),
+//   - it, or any directory on the way to it, is a symbolic link whose
+//     target lies outside every root (ErrSymlinkEscape),
+//   - or there are no roots at all because nothing was ingested yet
+//     (ErrNoRoots).
+//
+// Roots are compared by their real paths (symlinks resolved), so a root
+// that is itself reached through a symlink works, and a symlink inside one
+// root pointing elsewhere inside the roots is allowed. Every refusal is a
+// *Error that says why and what is allowed, written for the agent that
+// sent the path.
+package pathguard
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Sentinel kinds of refusal; test with errors.Is.
+var (
+	ErrNoRoots       = errors.New("no ingest roots")
+	ErrEmpty         = errors.New("empty path")
+	ErrEscape        = errors.New("path escapes its root")
+	ErrOutside       = errors.New("path outside the ingest roots")
+	ErrSymlinkEscape = errors.New("symlink leads outside the ingest roots")
+)
+
+// Error is a refused path. Message says what happened, Hint what is
+// allowed instead.
+type Error struct {
+	Kind  error  // one of the Err* sentinels
+	Path  string // the path as the caller gave it
+	Msg   string
+	Hint  string
+	Roots []string // the allowed roots, as ingested
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Unwrap lets errors.Is match the sentinel kind.
+func (e *Error) Unwrap() error { return e.Kind }
+
+// root is one allowed root: the path as ingested and its real path.
+type root struct {
+	given string // cleaned absolute path as ingested
+	real  string // symlinks resolved ("" when the root no longer exists)
+}
+
+// Guard checks paths against a fixed set of roots. It is immutable and
+// safe for concurrent use; build a new one when the roots change.
+type Guard struct {
+	roots []root
+}
+
+// New returns a guard for the given root directories (absolute, or
+// relative to the working directory). A root that does not exist (any
+// more) is kept — paths under it are still judged lexically — but nothing
+// under it can be resolved.
+func New(roots ...string) *Guard {
+	g := &Guard{}
+	for _, r := range roots {
+		if strings.TrimSpace(r) == "" {
+			continue
+		}
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			continue
+		}
+		rt := root{given: abs}
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			rt.real = real
+		}
+		if !slices.ContainsFunc(g.roots, func(o root) bool { return o.given == rt.given }) {
+			g.roots = append(g.roots, rt)
+		}
+	}
+	return g
+}
+
+// Roots returns the roots as given (cleaned, absolute).
+func (g *Guard) Roots() []string {
+	out := make([]string, len(g.roots))
+	for i, r := range g.roots {
+		out[i] = r.given
+	}
+	return out
+}
+
+// Resolved is an accepted path.
+type Resolved struct {
+	// Abs is the cleaned absolute path as named (under Root, symlinks
+	// not resolved).
+	Abs string
+	// Real is Abs with every symlink resolved; it lies inside a root's
+	// real path. When the path does not exist, Real resolves the longest
+	// existing prefix and appends the rest. Open Real, not Abs, so a
+	// symlink swapped in after the check cannot redirect the read.
+	Real string
+	// Root is the root Abs was found under, as ingested.
+	Root string
+	// Rel is Abs relative to Root with forward slashes ("" for the root
+	// itself): the path the graph knows the file by.
+	Rel string
+	// Exists reports whether Real exists.
+	Exists bool
+}
+
+// Resolve judges p: relative to a root (tried in order: the first root
+// under which p exists wins, else the first root), or absolute. It returns
+// a *Error for every refusal.
+func (g *Guard) Resolve(p string) (Resolved, error) {
+	if len(g.roots) == 0 {
+		return Resolved{}, &Error{
+			Kind: ErrNoRoots, Path: p,
+			Msg:  fmt.Sprintf("cannot read %q: nothing has been ingested yet, so no directory is allowed", p),
+			Hint: "ingest first: call ingest with the repository path (e.g. {\"path\": \"/abs/path/to/repo\"}); files under an ingested root can then be read.",
+		}
+	}
+	if strings.TrimSpace(p) == "" {
+		return Resolved{}, g.refuse(ErrEmpty, p, "the path is empty",
+			"Pass a file path relative to an ingest root (e.g. \"src/main.go\") or an absolute path inside one.")
+	}
+	if strings.IndexByte(p, 0) >= 0 {
+		return Resolved{}, g.refuse(ErrOutside, p, fmt.Sprintf("the path %q contains a NUL byte", p),
+			"Pass a plain file path relative to an ingest root or an absolute path inside one.")
+	}
+	if filepath.IsAbs(p) {
+		return g.resolveAbs(p)
+	}
+	return g.resolveRel(p)
+}
+
+func (g *Guard) resolveRel(p string) (Resolved, error) {
+	slashed := filepath.ToSlash(p)
+	clean := filepath.Clean(filepath.FromSlash(slashed))
+	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
+		return Resolved{}, g.refuse(ErrEscape, p,
+			fmt.Sprintf("the path %q climbs out of the ingest root with \"..\"", p),
+			"Relative paths are resolved inside an ingest root and may not leave it; name the file relative to the root (e.g. \"src/main.go\"), or pass an absolute path inside "+g.rootList()+".")
+	}
+	var first *Resolved
+	for _, rt := range g.roots {
+		abs := filepath.Join(rt.given, clean)
+		res, err := g.check(p, abs, rt)
+		if err != nil {
+			return Resolved{}, err
+		}
+		if res.Exists {
+			return res, nil
+		}
+		if first == nil {
+			first = &res
+		}
+	}
+	return *first, nil
+}
+
+func (g *Guard) resolveAbs(p string) (Resolved, error) {
+	abs := filepath.Clean(p)
+	// Match against the roots as ingested first, then against their real
+	// paths (the caller may have been given either spelling).
+	for _, rt := range g.roots {
+		if within(abs, rt.given) {
+			return g.check(p, abs, rt)
+		}
+	}
+	for _, rt := range g.roots {
+		if rt.real != "" && within(abs, rt.real) {
+			// Re-express under the root as ingested so Rel matches the
+			// graph's paths.
+			rel, _ := filepath.Rel(rt.real, abs)
+			return g.check(p, filepath.Join(rt.given, rel), rt)
+		}
+	}
+	msg := fmt.Sprintf("the path %q is outside every ingest root", p)
+	if strings.Contains(filepath.ToSlash(p), "/../") || strings.HasSuffix(p, "/..") {
+		msg = fmt.Sprintf("the path %q uses \"..\" to leave the ingest roots", p)
+	}
+	return Resolved{}, g.refuse(ErrOutside, p, msg,
+		"Only files under "+g.rootList()+" can be read. Pass a path relative to a root, or ingest the other directory first (ingest with mode \"merge\" keeps the current graph).")
+}
+
+// check resolves symlinks of abs (which is lexically inside rt) and makes
+// sure the real path stays inside some root.
+func (g *Guard) check(p, abs string, rt root) (Resolved, error) {
+	rel, err := filepath.Rel(rt.given, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return Resolved{}, g.refuse(ErrEscape, p, fmt.Sprintf("the path %q leaves the ingest root %s", p, rt.given),
+			"Name the file relative to the root, without \"..\" that climbs above it.")
+	}
+	if rel == "." {
+		rel = ""
+	}
+	real, exists := evalExisting(abs)
+	if !g.inAnyReal(real) {
+		link, target := g.culprit(abs, rt)
+		msg := fmt.Sprintf("the path %q resolves through a symlink to %s, which is outside every ingest root", p, real)
+		if link != "" {
+			msg = fmt.Sprintf("the path %q goes through the symlink %s → %s, which is outside every ingest root", p, link, target)
+		}
+		return Resolved{}, g.refuse(ErrSymlinkEscape, p, msg,
+			"Symlinks may only point inside "+g.rootList()+". Read the target through its own ingested root, or ingest the directory it points to first.")
+	}
+	return Resolved{Abs: abs, Real: real, Root: rt.given, Rel: filepath.ToSlash(rel), Exists: exists}, nil
+}
+
+// evalExisting resolves symlinks in the longest existing prefix of abs and
+// appends the remaining (missing) components. exists reports whether abs
+// itself exists.
+func evalExisting(abs string) (real string, exists bool) {
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r, true
+	}
+	// A dangling final symlink must not be treated as "missing file
+	// under the root": resolve its target text lexically.
+	if fi, err := os.Lstat(abs); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if t, err := os.Readlink(abs); err == nil {
+			if !filepath.IsAbs(t) {
+				t = filepath.Join(filepath.Dir(abs), t)
+			}
+			dir, _ := evalExisting(filepath.Dir(filepath.Clean(t)))
+			return filepath.Join(dir, filepath.Base(t)), false
+		}
+	}
+	dir, base := filepath.Split(abs)
+	dir = filepath.Clean(dir)
+	if dir == abs { // filesystem root
+		return abs, false
+	}
+	rd, _ := evalExisting(dir)
+	return filepath.Join(rd, base), false
+}
+
+// culprit finds the first symlink on the way from rt to abs whose target
+// leaves the roots, for the error message.
+func (g *Guard) culprit(abs string, rt root) (link, target string) {
+	rel, err := filepath.Rel(rt.given, abs)
+	if err != nil {
+		return "", ""
+	}
+	cur := rt.given
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		if part == "." || part == "" {
+			continue
+		}
+		cur = filepath.Join(cur, part)
+		fi, err := os.Lstat(cur)
+		if err != nil {
+			return "", ""
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			continue
+		}
+		real, _ := evalExisting(cur)
+		if !g.inAnyReal(real) {
+			return cur, real
+		}
+	}
+	return "", ""
+}
+
+func (g *Guard) inAnyReal(real string) bool {
+	for _, rt := range g.roots {
+		if rt.real != "" && within(real, rt.real) {
+			return true
+		}
+	}
+	return false
+}
+
+// Contains reports whether an absolute path lies lexically inside a root
+// (as ingested or as its real path), without touching the filesystem.
+func (g *Guard) Contains(abs string) bool {
+	abs = filepath.Clean(abs)
+	for _, rt := range g.roots {
+		if within(abs, rt.given) || (rt.real != "" && within(abs, rt.real)) {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether p equals dir or lies below it (both clean).
+func within(p, dir string) bool {
+	if p == dir {
+		return true
+	}
+	if dir == string(filepath.Separator) {
+		return strings.HasPrefix(p, dir)
+	}
+	return strings.HasPrefix(p, dir+string(filepath.Separator))
+}
+
+func (g *Guard) rootList() string {
+	rs := g.Roots()
+	if len(rs) == 1 {
+		return "the ingest root " + rs[0]
+	}
+	return "the ingest roots " + strings.Join(rs, ", ")
+}
+
+func (g *Guard) refuse(kind error, p, msg, hint string) *Error {
+	return &Error{Kind: kind, Path: p, Msg: msg, Hint: hint, Roots: g.Roots()}
+}
+
+// Batch checks many root-relative paths at once (building a file index),
+// resolving each directory's symlinks only once. It is not safe for
+// concurrent use.
+type Batch struct {
+	g    *Guard
+	dirs map[string]string // abs dir → real dir ("" = unresolvable)
+}
+
+// NewBatch starts a batch check.
+func (g *Guard) NewBatch() *Batch { return &Batch{g: g, dirs: map[string]string{}} }
+
+// Resolve judges one path the way Guard.Resolve does, reusing directory
+// resolutions from earlier calls. A path whose file does not exist is
+// returned with Exists false (and no error) so callers can report it.
+func (b *Batch) Resolve(p string) (Resolved, error) {
+	g := b.g
+	if len(g.roots) == 0 || strings.TrimSpace(p) == "" {
+		return g.Resolve(p)
+	}
+	var abs string
+	var rt root
+	if filepath.IsAbs(p) {
+		abs = filepath.Clean(p)
+		found := false
+		for _, r := range g.roots {
+			if within(abs, r.given) {
+				rt, found = r, true
+				break
+			}
+		}
+		if !found {
+			return g.Resolve(p) // slow path: real-path roots and the error
+		}
+	} else {
+		clean := filepath.Clean(filepath.FromSlash(p))
+		if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
+			return g.Resolve(p)
+		}
+		if len(g.roots) > 1 {
+			return g.Resolve(p) // needs an existence probe per root
+		}
+		rt = g.roots[0]
+		abs = filepath.Join(rt.given, clean)
+	}
+	dir := filepath.Dir(abs)
+	rd, ok := b.dirs[dir]
+	if !ok {
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			rd = r
+		}
+		b.dirs[dir] = rd
+	}
+	fi, err := os.Lstat(abs)
+	if rd == "" || err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+		return g.check(p, abs, rt) // missing, odd or a symlink: full check
+	}
+	real := filepath.Join(rd, filepath.Base(abs))
+	if !g.inAnyReal(real) {
+		return g.check(p, abs, rt)
+	}
+	rel, _ := filepath.Rel(rt.given, abs)
+	if rel == "." {
+		rel = ""
+	}
+	return Resolved{Abs: abs, Real: real, Root: rt.given, Rel: filepath.ToSlash(rel), Exists: true}, nil
+}
+
+// Open opens an accepted path for reading. It opens the real path and then
+// checks that what was opened is still that real path and not a symlink
+// swapped in after Resolve, so the check and the read agree.
+func Open(r Resolved) (*os.File, error) {
+	f, err := os.Open(r.Real)
+	if err != nil {
+		return nil, err
+	}
+	fst, err1 := f.Stat()
+	lst, err2 := os.Lstat(r.Real)
+	if err1 != nil || err2 != nil || lst.Mode()&fs.ModeSymlink != 0 || !os.SameFile(fst, lst) {
+		f.Close()
+		return nil, &Error{Kind: ErrSymlinkEscape, Path: r.Abs,
+			Msg:  fmt.Sprintf("%s changed into a symlink while it was being opened", r.Abs),
+			Hint: "Retry once the file is stable; symlinks may only point inside the ingest roots."}
+	}
+	return f, nil
+}

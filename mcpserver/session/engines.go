@@ -1,0 +1,34 @@
+package session
+
+import (
+	"fmt"
+
+	"github.com/m1nd-go/m1nd/core/engine"
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// Engine returns the query engine for a bundle's graph, building it on
+// first use. It shares the session's plasticity engine (learning survives
+// re-ingest) and warmup boosts, and replays the bundle's git commit groups
+// into the co-change matrix.
+func (s *State) Engine(b *Bundle) (*engine.Engine, error) {
+	v, err := b.Derived("engine", func(g *graph.Graph) (any, error) {
+		opts := engine.DefaultOptions()
+		opts.Plasticity = s.Plasticity
+		opts.Warmup = s.Warmup
+		e, err := engine.New(g, opts)
+		if err != nil {
+			return nil, fmt.Errorf("build query engine: %w", err)
+		}
+		if len(b.CommitGroups) > 0 {
+			if _, _, err := e.ObserveExternal(b.CommitGroups); err != nil {
+				s.logf("co-change history not applied: %v", err)
+			}
+		}
+		return e, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*engine.Engine), nil
+}

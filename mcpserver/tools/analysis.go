@@ -1,0 +1,263 @@
+package tools
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/m1nd-go/m1nd/core/analysis"
+	"github.com/m1nd-go/m1nd/core/engine"
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+)
+
+// The structural analysis family: impact, why, missing.
+func init() { families = append(families, registerAnalysis) }
+
+func registerAnalysis(r *Registry) {
+	r.Register(&Tool{
+		Name:        "impact",
+		Description: "Blast radius of changing a node: signal propagated forward (what it affects), reverse (what affects it) or both, with hop distance, signal strength per node, total energy and the causal chains the impact travels along.",
+		Params: []Param{
+			{Name: "node_id", Type: String, Required: true, Description: "The node: an external id (file::backend/config.py), a path, or a label."},
+			{Name: "direction", Type: String, Default: "forward", Enum: []string{"forward", "reverse", "both"}, Description: "forward: what this affects; reverse: what affects this; both."},
+			{Name: "include_causal_chains", Type: Boolean, Default: true, Description: "Include the strongest paths the impact travels along."},
+			{Name: "max_hops", Type: Integer, Default: 3, Min: Bound(1), Max: Bound(10), Description: "How far the signal travels."},
+			{Name: "top_k", Type: Integer, Default: 50, Min: Bound(1), Max: Bound(1000), Description: "Maximum nodes listed in the blast radius (total_energy counts all)."},
+		},
+		Class:     Read,
+		WhenToUse: "Before modifying a file or function: how far does a change reach, and through what?",
+		AvoidWhen: "You need files that usually change together (co-change), or you are only reading code.",
+		Next:      []string{"why", "view", "validate_plan"},
+		Example:   map[string]any{"agent_id": "claude", "node_id": "file::backend/chat_handler.py", "direction": "forward"},
+		Run:       runImpact,
+	})
+	r.Register(&Tool{
+		Name:        "why",
+		Description: "Explain how two nodes are connected: every path up to max_hops, ranked by cumulative edge strength, with the relation of each hop (reversed hops are marked).",
+		Params: []Param{
+			{Name: "source", Type: String, Required: true, Description: "Start node (external id, path or label)."},
+			{Name: "target", Type: String, Required: true, Description: "End node (external id, path or label)."},
+			{Name: "max_hops", Type: Integer, Default: 6, Min: Bound(1), Max: Bound(12), Description: "Longest path considered."},
+			{Name: "top_k", Type: Integer, Default: 5, Min: Bound(1), Max: Bound(50), Description: "Number of paths returned."},
+		},
+		Class:     Read,
+		WhenToUse: "\"Why are these two modules connected?\" — tracing influence or a suspected dependency.",
+		AvoidWhen: "You want everything a node affects (impact).",
+		Next:      []string{"impact", "view"},
+		Example:   map[string]any{"agent_id": "claude", "source": "file::worker_pool.py", "target": "file::whatsapp_manager.py", "max_hops": 4},
+		Run:       runWhy,
+	})
+	r.Register(&Tool{
+		Name:        "missing",
+		Description: "Structural holes around a topic: nodes whose neighbourhood is strongly activated by the query while they themselves are not — absent abstractions, untested or unvalidated code paths, connections that should exist.",
+		Params: []Param{
+			{Name: "query", Type: String, Required: true, Description: "The topic to look for gaps around."},
+			{Name: "min_sibling_activation", Type: Number, Default: 0.3, Min: Bound(0), Max: Bound(1), Description: "Neighbours must be activated at least this much to count."},
+			{Name: "top_k", Type: Integer, Default: 10, Min: Bound(1), Max: Bound(100), Description: "Maximum holes returned."},
+		},
+		Class:     Read,
+		WhenToUse: "Gap analysis before or after building a feature: what is conspicuously absent?",
+		AvoidWhen: "Looking for existing code (activate, seek).",
+		Next:      []string{"activate", "view"},
+		Example:   map[string]any{"agent_id": "claude", "query": "database connection pooling"},
+		Run:       runMissing,
+	})
+}
+
+type impactNodeJSON struct {
+	NodeID         string  `json:"node_id"`
+	Label          string  `json:"label"`
+	Type           string  `json:"type"`
+	SignalStrength float64 `json:"signal_strength"`
+	HopDistance    int     `json:"hop_distance"`
+}
+
+type chainJSON struct {
+	Path               []string `json:"path"`
+	Relations          []string `json:"relations"`
+	CumulativeStrength float64  `json:"cumulative_strength"`
+	Hops               int      `json:"hops"`
+}
+
+// chainOut renders a path; a hop walked against an edge's direction shows
+// the relation as "<relation>_by" (imports_by reads "imported by").
+func chainOut(g *graph.Graph, ch analysis.Chain) chainJSON {
+	out := chainJSON{CumulativeStrength: r3(ch.CumulativeStrength), Hops: len(ch.Relations)}
+	for _, n := range ch.Nodes {
+		out.Path = append(out.Path, g.ExternalID(n))
+	}
+	for i, r := range ch.Relations {
+		if i < len(ch.Reversed) && ch.Reversed[i] {
+			r += "_by"
+		}
+		out.Relations = append(out.Relations, r)
+	}
+	return out
+}
+
+func runImpact(c *Call) (any, error) {
+	dir, err := analysis.ParseDirection(c.Str("direction"))
+	if err != nil {
+		return nil, Errorf("direction is forward, reverse or both.", "%v", err)
+	}
+	var out map[string]any
+	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+		g := b.Graph
+		src, err := resolveNode(g, c.Str("node_id"), "node_id")
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		p := analysis.DefaultImpactParams()
+		p.Direction = dir
+		p.MaxHops = c.Int("max_hops")
+		p.TopK = c.Int("top_k")
+		p.IncludeCausalChains = c.Bool("include_causal_chains")
+		res, err := analysis.Impact(g, src, p)
+		if err != nil {
+			return err
+		}
+		blast := make([]impactNodeJSON, 0, len(res.BlastRadius))
+		for _, n := range res.BlastRadius {
+			ref := refOf(g, n.Node)
+			blast = append(blast, impactNodeJSON{ref.NodeID, ref.Label, ref.Type, r3(n.SignalStrength), n.HopDistance})
+		}
+		chains := []chainJSON{}
+		for _, ch := range res.CausalChains {
+			chains = append(chains, chainOut(g, ch))
+		}
+		out = map[string]any{
+			"source":           g.ExternalID(src),
+			"source_label":     g.Label(src),
+			"direction":        res.Direction,
+			"blast_radius":     blast,
+			"total_affected":   res.Affected,
+			"total_energy":     r3(res.TotalEnergy),
+			"max_hops_reached": res.MaxHopsReached,
+			"causal_chains":    chains,
+			"truncated":        res.Truncated,
+			"elapsed_ms":       ms(time.Since(start)),
+		}
+		impactGuidance(c, g, src, res).into(out)
+		return nil
+	})
+	return out, err
+}
+
+// impactGuidance: a wide blast radius or a hub calls for validating the
+// change plan first; a contained one lets the agent go read and edit.
+func impactGuidance(c *Call, g *graph.Graph, src graph.NodeID, res analysis.ImpactResult) guidance {
+	hub := g.PageRank(src) >= 0.5 || float64(g.Degree(src)) > 4*max(g.AvgDegree(), 1)
+	wide := res.Affected >= 25
+	switch {
+	case hub || wide:
+		why := fmt.Sprintf("%d nodes are affected", res.Affected)
+		if hub {
+			why = fmt.Sprintf("%s is a hub (pagerank %.2f, degree %d) and %d nodes are affected", g.Label(src), g.PageRank(src), g.Degree(src), res.Affected)
+		}
+		return guidance{
+			ProofState:          "proving",
+			NextSuggestedTool:   firstTool(c.Registry, "validate_plan", "why", "view"),
+			NextSuggestedTarget: g.ExternalID(src),
+			NextStepHint:        why + ": validate the full change plan against the graph before editing, and check the causal chains.",
+		}
+	case len(res.BlastRadius) == 0:
+		return guidance{
+			ProofState:          "ready_to_edit",
+			NextSuggestedTool:   firstTool(c.Registry, "view"),
+			NextSuggestedTarget: g.ExternalID(fileOf(g, src)),
+			NextStepHint:        "Nothing depends on this node in that direction; the change is local.",
+		}
+	default:
+		top := res.BlastRadius[0].Node
+		return guidance{
+			ProofState:          "ready_to_edit",
+			NextSuggestedTool:   firstTool(c.Registry, "view"),
+			NextSuggestedTarget: g.ExternalID(fileOf(g, top)),
+			NextStepHint:        fmt.Sprintf("The blast radius is contained (%d nodes); read the most affected one, %s, before editing.", res.Affected, g.Label(top)),
+		}
+	}
+}
+
+func runWhy(c *Call) (any, error) {
+	var out map[string]any
+	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+		g := b.Graph
+		src, err := resolveNode(g, c.Str("source"), "source")
+		if err != nil {
+			return err
+		}
+		dst, err := resolveNode(g, c.Str("target"), "target")
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		p := analysis.DefaultWhyParams()
+		p.MaxHops = c.Int("max_hops")
+		p.TopK = c.Int("top_k")
+		res, err := analysis.Why(g, src, dst, p)
+		if err != nil {
+			return err
+		}
+		paths := []chainJSON{}
+		for _, ch := range res.Paths {
+			paths = append(paths, chainOut(g, ch))
+		}
+		out = map[string]any{
+			"source":            g.ExternalID(src),
+			"target":            g.ExternalID(dst),
+			"paths":             paths,
+			"total_paths_found": res.TotalPathsFound,
+			"truncated":         res.Truncated,
+			"elapsed_ms":        ms(time.Since(start)),
+		}
+		if len(paths) == 0 {
+			out["next_step_hint"] = fmt.Sprintf("No path within %d hops; raise max_hops, or the two nodes are structurally unrelated.", p.MaxHops)
+		}
+		return nil
+	})
+	return out, err
+}
+
+func runMissing(c *Call) (any, error) {
+	q := c.Str("query")
+	if q == "" {
+		return nil, Errorf("query is the topic to look for gaps around, e.g. \"input validation\".", "query must not be empty")
+	}
+	var out map[string]any
+	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+		eng, err := queryEngine(c, b)
+		if err != nil {
+			return err
+		}
+		g := b.Graph
+		start := time.Now()
+		res, err := eng.Activate(c.Ctx, engine.Query{Text: q, TopK: 200, XLR: c.Session.Config().XLREnabled, NoLearn: true})
+		if err != nil {
+			return err
+		}
+		hp := analysis.DefaultHoleParams()
+		hp.MinSiblingActivation = float32(c.Float("min_sibling_activation"))
+		hp.TopK = c.Int("top_k")
+		holes, err := analysis.StructuralHoles(g, res.Scored(), hp)
+		if err != nil {
+			return err
+		}
+		list := []map[string]any{}
+		for _, h := range holes.Holes {
+			list = append(list, holeJSON(g, h.Node, h.SiblingAvgActivation, h.ActivatedNeighbors, h.Neighbors, h.Reason))
+		}
+		out = map[string]any{
+			"query":       q,
+			"holes":       list,
+			"total_holes": holes.Total,
+			"activated":   len(res.Activated),
+			"elapsed_ms":  ms(time.Since(start)),
+		}
+		if len(res.Activated) == 0 {
+			out["next_step_hint"] = "Nothing matched the query, so there is no neighbourhood to find gaps in; try seek or different words."
+		}
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,144 @@
+package tools
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/m1nd-go/m1nd/ingest"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+)
+
+// The ingest family.
+func init() { families = append(families, registerIngest) }
+
+func registerIngest(r *Registry) {
+	r.Register(&Tool{
+		Name:        "ingest",
+		Description: "Ingest or re-ingest a codebase, a memory/markdown corpus or a JSON graph descriptor into the graph: walks the tree (honouring .gitignore), extracts entities with tree-sitter, reads git history, resolves references, builds and finalizes the graph. Reports progress when the client sends a progress token.",
+		Params: []Param{
+			{Name: "path", Type: String, Required: true, Description: "Directory (or file) to ingest; absolute, or relative to the server's working directory."},
+			{Name: "adapter", Type: String, Default: "code", Description: "code (source tree), memory (markdown/text notes), json (a {nodes, edges} descriptor)."},
+			{Name: "mode", Type: String, Default: "replace", Enum: []string{"replace", "merge"}, Description: "replace: rebuild the graph from this path; merge: add to the current graph (same external_id updates the node)."},
+			{Name: "incremental", Type: Boolean, Default: false, Description: "Re-extract only files changed since the last ingest of this path (code adapter)."},
+			{Name: "namespace", Type: String, Description: "Prefix for the external ids of memory and json nodes."},
+			{Name: "include_dotfiles", Type: Boolean, Default: false, Description: "Also ingest hidden files and directories."},
+			{Name: "dotfile_patterns", Type: StringArray, Description: "Hidden paths to include even without include_dotfiles (e.g. \".github/**\")."},
+		},
+		Class:     Exclusive,
+		WhenToUse: "Session start when health shows an empty or stale graph; after code changes (incremental: true); to merge notes or another root into the graph.",
+		AvoidWhen: "The graph is current (health: stale false) — re-ingesting costs time and resets nothing you need.",
+		Next:      []string{"health", "activate", "seek"},
+		Example:   map[string]any{"agent_id": "claude", "path": "/path/to/repo", "mode": "replace"},
+		Run:       runIngest,
+	})
+}
+
+func runIngest(c *Call) (any, error) {
+	raw := c.Str("path")
+	if raw == "" {
+		return nil, Errorf("path is the repository (or notes directory) to ingest.", "path must not be empty")
+	}
+	root, err := filepath.Abs(raw)
+	if err != nil {
+		return nil, Errorf("Pass an absolute path.", "cannot resolve path %q: %v", raw, err)
+	}
+	if _, err := os.Stat(root); err != nil {
+		e := Errorf("The path must exist on the machine the server runs on; relative paths are resolved against the server's working directory.", "path %q does not exist or cannot be read: %v", root, errors.Unwrap(err))
+		return nil, e.WithNext("Check the path (ls it), then call ingest again with the absolute path.")
+	}
+	adapterName := c.Str("adapter")
+	if _, err := ingest.Adapters().Lookup(adapterName); err != nil {
+		return nil, Errorf(fmt.Sprintf("Available adapters: %v.", ingest.Adapters().Names()), "%v", err)
+	}
+	mode := c.Str("mode")
+	s := c.Session
+	cacheKey := "ingest-cache:" + adapterName + ":" + root
+	cache := s.Shared(cacheKey, func() any {
+		dir := ""
+		if rt := s.RuntimePath("ingest-cache"); rt != "" {
+			sum := sha256.Sum256([]byte(adapterName + "\x00" + root))
+			dir = filepath.Join(rt, hex.EncodeToString(sum[:8]))
+		}
+		return ingest.NewCache(dir)
+	}).(*ingest.Cache)
+
+	var out *ingest.Output
+	kind := "graph_replaced"
+	if mode == "merge" {
+		kind = "graph_merged"
+	}
+	start := time.Now()
+	nb, err := s.BuildBundle(kind, func(old *session.Bundle) (*session.Bundle, error) {
+		o, err := ingest.Run(c.Ctx, ingest.Config{
+			Root: root, Adapter: adapterName, Mode: ingest.Mode(mode), Namespace: c.Str("namespace"),
+			Incremental: c.Bool("incremental"), Cache: cache,
+			IncludeDotfiles: c.Bool("include_dotfiles"), DotfilePatterns: c.Strs("dotfile_patterns"),
+			Progress: func(p ingest.Progress) {
+				c.Progress(float64(p.Done), float64(p.Total), string(p.Phase))
+			},
+		}, old.Graph)
+		if err != nil {
+			return nil, err
+		}
+		if o.Graph.NumNodes() == 0 {
+			return nil, Errorf("Point path at a directory with source files (or notes for adapter memory). Nothing was changed.",
+				"ingesting %s produced an empty graph (%d files scanned, %d parsed)", root, o.Stats.FilesScanned, o.Stats.FilesParsed).
+				WithNext("Check the path and adapter, then call ingest again; health shows the graph still loaded.")
+		}
+		out = o
+		r := session.Root{
+			Path: root, Adapter: o.Stats.Adapter, Namespace: c.Str("namespace"), Mode: mode,
+			IngestedAt: time.Now().UTC(), Files: o.Stats.FilesParsed, GitBranch: o.Root.GitBranch, GitHead: o.Root.GitHead,
+		}
+		nb := &session.Bundle{Graph: o.Graph, Roots: []session.Root{r}, CommitGroups: o.CommitGroups}
+		if mode == "merge" && old.Graph.NumNodes() > 0 {
+			nb.Roots = slices.DeleteFunc(slices.Clone(old.Roots), func(x session.Root) bool { return x.Path == root })
+			nb.Roots = append(nb.Roots, r)
+			nb.CommitGroups = append(slices.Clone(old.CommitGroups), o.CommitGroups...)
+		}
+		return nb, nil
+	})
+	if err != nil {
+		var te *Error
+		if errors.As(err, &te) {
+			return nil, te
+		}
+		return nil, Errorf("The current graph is unchanged. Check the path, adapter and mode.", "ingest failed: %v", err)
+	}
+	// Build the query engine now so the first query does not pay for it,
+	// and make the new graph durable; neither delays this response.
+	go s.Engine(nb)
+	s.PersistSoon("ingest")
+
+	st := out.Stats
+	resp := map[string]any{
+		"path":            root,
+		"adapter":         st.Adapter,
+		"mode":            mode,
+		"files_processed": st.FilesParsed,
+		"nodes_created":   st.NodesCreated,
+		"edges_created":   st.EdgesCreated,
+		"languages":       st.Languages,
+		"elapsed_ms":      ms(time.Since(start)),
+		"stats":           st,
+		"root":            out.Root,
+		"graph":           map[string]any{"node_count": nb.Graph.NumNodes(), "edge_count": nb.Graph.NumEdges(), "generation": nb.Gen},
+		"weights_carried": out.WeightsCarried,
+	}
+	gd := guidance{
+		ProofState:        "triaging",
+		NextSuggestedTool: firstTool(c.Registry, "seek", "activate"),
+		NextStepHint:      "The graph is ready: find code by purpose with seek, explore a topic with activate, or check a file's blast radius with impact.",
+	}
+	if st.Partial {
+		gd.NextStepHint = fmt.Sprintf("The ingest stopped early (%s budget); the graph is consistent but incomplete. Ingest a subdirectory for full coverage.", st.BudgetExhausted)
+	}
+	gd.into(resp)
+	return resp, nil
+}

@@ -1,0 +1,199 @@
+package tools
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// resolveNode turns a user reference into one node: an external ID
+// ("file::auth.py::login"), a path ("auth.py" → "file::auth.py"), or a
+// label. An ambiguous label prefers the file-level node, then the most
+// central one; if still tied it is an error listing the candidates.
+func resolveNode(g *graph.Graph, ref, param string) (graph.NodeID, error) {
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return 0, Errorf(fmt.Sprintf("%s names a node: an external id such as \"file::src/auth.py\", a file path, or a label.", param), "%s is empty", param)
+	}
+	if g.NumNodes() == 0 {
+		return 0, emptyGraphErr()
+	}
+	if id, ok := g.Lookup(ref); ok {
+		return id, nil
+	}
+	if id, ok := g.Lookup("file::" + strings.TrimPrefix(ref, "./")); ok {
+		return id, nil
+	}
+	cands := g.FindNodes(ref)
+	if len(cands) == 0 {
+		// A path suffix: "auth.py" for "file::backend/auth.py".
+		for _, id := range g.NodesByLabel(pathBase(ref)) {
+			if g.Type(id) == graph.File && strings.HasSuffix(g.ExternalID(id), "/"+strings.TrimPrefix(ref, "./")) {
+				cands = append(cands, id)
+			}
+		}
+	}
+	switch len(cands) {
+	case 0:
+		return 0, notFound(g, ref, param)
+	case 1:
+		return cands[0], nil
+	}
+	var files []graph.NodeID
+	for _, id := range cands {
+		if g.Type(id) == graph.File {
+			files = append(files, id)
+		}
+	}
+	if len(files) == 1 {
+		return files[0], nil
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		pi, pj := g.PageRank(cands[i]), g.PageRank(cands[j])
+		if pi != pj {
+			return pi > pj
+		}
+		return cands[i] < cands[j]
+	})
+	var names []string
+	for _, id := range cands[:min(len(cands), 8)] {
+		names = append(names, g.ExternalID(id))
+	}
+	e := Errorf("Pass the exact external id of the node you mean (one of details.candidates).", "%s %q matches %d nodes", param, ref, len(cands))
+	e.Extra = map[string]any{"candidates": names}
+	return 0, e
+}
+
+func pathBase(p string) string {
+	if i := strings.LastIndex(p, "/"); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+func notFound(g *graph.Graph, ref, param string) error {
+	low := strings.ToLower(ref)
+	var near []string
+	for i := 0; i < g.NumNodes() && len(near) < 5; i++ {
+		id := graph.NodeID(i)
+		if strings.Contains(strings.ToLower(g.Label(id)), low) {
+			near = append(near, g.ExternalID(id))
+		}
+	}
+	e := Errorf("Node ids look like \"file::path/to/file.py\" or \"file::path/to/file.py::Class::method\"; seek or search find them by description or text.", "%s %q is not a node of the graph", param, ref)
+	e.SuggestedNextStep = fmt.Sprintf("Call seek with query %q to find the node, then retry with its node_id.", ref)
+	if len(near) > 0 {
+		e.Extra = map[string]any{"similar_nodes": near}
+	}
+	return e
+}
+
+func emptyGraphErr() *Error {
+	return &Error{
+		Message:           "the graph is empty",
+		Hint:              "Nothing has been ingested in this session (or the snapshot was not loaded).",
+		SuggestedNextStep: "Call ingest with the repository path, e.g. {\"path\": \"/path/to/repo\"}.",
+		Example:           map[string]any{"name": "ingest", "arguments": map[string]any{"agent_id": "claude", "path": "/path/to/repo"}},
+	}
+}
+
+// nodeRef is the compact form of a node in responses.
+type nodeRef struct {
+	NodeID string `json:"node_id"`
+	Label  string `json:"label"`
+	Type   string `json:"type"`
+}
+
+func refOf(g *graph.Graph, id graph.NodeID) nodeRef {
+	return nodeRef{NodeID: g.ExternalID(id), Label: g.Label(id), Type: typeName(g.Type(id))}
+}
+
+// typeName is the lower-case type name responses use ("file", "function").
+func typeName(t graph.NodeType) string {
+	if n, ok := t.IsCustom(); ok {
+		return fmt.Sprintf("custom_%d", n)
+	}
+	return strings.ToLower(t.String())
+}
+
+type provJSON struct {
+	SourcePath string `json:"source_path,omitempty"`
+	LineStart  uint32 `json:"line_start,omitempty"`
+	LineEnd    uint32 `json:"line_end,omitempty"`
+	Namespace  string `json:"namespace,omitempty"`
+	Canonical  bool   `json:"canonical"`
+}
+
+func provOf(g *graph.Graph, id graph.NodeID) *provJSON {
+	p := g.Provenance(id)
+	if p.SourcePath == "" && p.LineStart == 0 {
+		return nil
+	}
+	return &provJSON{SourcePath: p.SourcePath, LineStart: p.LineStart, LineEnd: p.LineEnd, Namespace: p.Namespace, Canonical: p.Canonical}
+}
+
+// r3 rounds a score for display (responses stay readable and stable).
+func r3(f float32) float64 {
+	v := float64(graph.Finite(f))
+	return float64(int64(v*1000+sign(v)*0.5)) / 1000
+}
+
+func sign(v float64) float64 {
+	if v < 0 {
+		return -1
+	}
+	return 1
+}
+
+func ms(d interface{ Seconds() float64 }) float64 {
+	return float64(int64(d.Seconds()*1e5+0.5)) / 100
+}
+
+// guidance is the handoff block of the main flows.
+type guidance struct {
+	ProofState          string `json:"proof_state"`
+	NextSuggestedTool   string `json:"next_suggested_tool,omitempty"`
+	NextSuggestedTarget string `json:"next_suggested_target,omitempty"`
+	NextStepHint        string `json:"next_step_hint,omitempty"`
+}
+
+// firstTool returns the first of names that the registry serves, so
+// guidance never points at a tool this build does not have.
+func firstTool(r *Registry, names ...string) string {
+	for _, n := range names {
+		if _, ok := r.Lookup(n); ok {
+			return n
+		}
+	}
+	return ""
+}
+
+// fileOf returns the file node that contains id (id itself for a file),
+// or id when there is none.
+func fileOf(g *graph.Graph, id graph.NodeID) graph.NodeID {
+	if g.Type(id) == graph.File {
+		return id
+	}
+	if p := g.SourcePath(id); p != "" {
+		if f, ok := g.Lookup("file::" + p); ok {
+			return f
+		}
+	}
+	return id
+}
+
+// into adds the guidance fields to a response object.
+func (gd guidance) into(m map[string]any) {
+	m["proof_state"] = gd.ProofState
+	if gd.NextSuggestedTool != "" {
+		m["next_suggested_tool"] = gd.NextSuggestedTool
+	}
+	if gd.NextSuggestedTarget != "" {
+		m["next_suggested_target"] = gd.NextSuggestedTarget
+	}
+	if gd.NextStepHint != "" {
+		m["next_step_hint"] = gd.NextStepHint
+	}
+}
