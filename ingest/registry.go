@@ -5,6 +5,7 @@ import (
 
 	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/code"
+	"github.com/m1nd-go/m1nd/ingest/jsongraph"
 )
 
 var (
@@ -18,6 +19,7 @@ func Adapters() *adapter.Registry {
 	defaultOnce.Do(func() {
 		defaultReg = adapter.NewRegistry()
 		must(defaultReg.Register(code.Adapter{}))
+		must(defaultReg.Register(jsongraph.Adapter{}))
 	})
 	return defaultReg
 }
