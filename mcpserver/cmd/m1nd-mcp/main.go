@@ -4,17 +4,14 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/m1nd-go/m1nd/mcpserver"
-	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
@@ -99,44 +96,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	tools.ServerVersion = version
 
-	cfg, err := session.LoadConfig(cfgFile, os.Getenv)
-	if err != nil {
-		logf("configuration: %v", err)
-		return 2
-	}
-	if runtimeDir != "" {
-		cfg.RuntimeDir = runtimeDir
-	}
-	if graphSource != "" {
-		cfg.GraphSource = graphSource
-	}
-	if plastState != "" {
-		cfg.PlasticityState = plastState
-	}
-	if ingestPath != "" {
-		cfg.IngestOnStart = ingestPath
-	}
-	st, err := session.Open(cfg, logf)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	d, err := mcpserver.Open(ctx, mcpserver.Options{
+		ConfigFile: cfgFile, RuntimeDir: runtimeDir, GraphSource: graphSource,
+		PlasticityState: plastState, IngestOnStart: ingestPath,
+	}, os.Getenv, logf)
 	if err != nil {
 		logf("%v", err)
 		return 1
 	}
-	d := &tools.Dispatcher{Registry: tools.Builtin(), Session: st}
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
-	if p := st.Config().IngestOnStart; p != "" && st.Current().Graph.NumNodes() == 0 {
-		args, _ := json.Marshal(map[string]any{"agent_id": "m1nd-startup", "path": p})
-		start := time.Now()
-		res := d.Call(ctx, "ingest", args, nil)
-		if res.IsError {
-			logf("startup ingest of %s failed: %s", p, res.Text())
-		} else {
-			g := st.Current().Graph
-			logf("ingested %s: %d nodes, %d edges in %s", p, g.NumNodes(), g.NumEdges(), time.Since(start).Round(time.Millisecond))
-		}
-	}
+	st := d.Session
 	g := st.Current().Graph
 	logf("server ready: %d nodes, %d edges, %d tools (%s)", g.NumNodes(), g.NumEdges(), len(d.Registry.All()), version)
 
