@@ -1,0 +1,40 @@
+package docsgen
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
+)
+
+// TestCommittedDocsAreCurrent fails when docs/tools.md no longer matches
+// the registry: run `make docs` and commit the result.
+func TestCommittedDocsAreCurrent(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	path := filepath.Join(filepath.Dir(file), "..", "..", "docs", "tools.md")
+	committed, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read %s: %v (run `make docs`)", path, err)
+	}
+	want := Markdown(tools.Builtin())
+	if string(committed) != want {
+		t.Fatalf("%s is stale: run `make docs` and commit it", path)
+	}
+}
+
+func TestEveryToolDocumented(t *testing.T) {
+	md := Markdown(tools.Builtin())
+	for _, tool := range tools.Builtin().All() {
+		if !strings.Contains(md, "\n## "+tool.Name+"\n") {
+			t.Errorf("tool %s has no section", tool.Name)
+		}
+		for _, p := range tool.AllParams() {
+			if !strings.Contains(md, "| `"+p.Name+"` |") {
+				t.Errorf("tool %s: parameter %s undocumented", tool.Name, p.Name)
+			}
+		}
+	}
+}
