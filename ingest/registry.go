@@ -6,6 +6,7 @@ import (
 	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/code"
 	"github.com/m1nd-go/m1nd/ingest/jsongraph"
+	"github.com/m1nd-go/m1nd/ingest/memory"
 )
 
 var (
@@ -20,6 +21,7 @@ func Adapters() *adapter.Registry {
 		defaultReg = adapter.NewRegistry()
 		must(defaultReg.Register(code.Adapter{}))
 		must(defaultReg.Register(jsongraph.Adapter{}))
+		must(defaultReg.Register(memory.Adapter{}))
 	})
 	return defaultReg
 }
