@@ -120,13 +120,19 @@ func (m *Matcher) compileRegex() error {
 	if !m.q.CaseSensitive {
 		flags |= syntax.FoldCase
 	}
-	tree, err := syntax.Parse(p, flags)
+	// perLine treats ^ and $ as the start and end of the text (one line);
+	// perFile as the start and end of any line in the file. Both are
+	// parsed from the user's pattern so the flags land on the right ops.
+	perLine, err := syntax.Parse(p, flags)
 	if err != nil {
 		return patternError(p, err)
 	}
 	if m.q.Multiline {
-		tree, _ = syntax.Parse(p, flags|syntax.DotNL)
-		re, err := regexp.Compile("(?ms)" + tree.String())
+		tree, err := syntax.Parse(p, (flags|syntax.DotNL)&^syntax.OneLine)
+		if err != nil {
+			return patternError(p, err)
+		}
+		re, err := regexp.Compile(tree.String())
 		if err != nil {
 			return patternError(p, err)
 		}
@@ -134,22 +140,21 @@ func (m *Matcher) compileRegex() error {
 		m.labelRe = re
 		return nil
 	}
-	if hasNewlineLiteral(tree) {
+	if hasNewlineLiteral(perLine) {
 		return &PatternError{Pattern: p, Reason: "the pattern matches a newline, which a line-by-line search can never see",
 			Escaped: regexp.QuoteMeta(p),
 			Hint:    "Set multiline: true to let the regex span lines, or search for one line's text."}
 	}
 	// Let $ match before "\r\n" as well as "\n": CRLF files are searched
 	// line by line with the '\r' still in place.
-	tree = crlfEnds(tree)
-	src := tree.String()
-	lineRe, err := regexp.Compile(src)
+	perLine = crlfEnds(perLine)
+	lineRe, err := regexp.Compile(perLine.String())
 	if err != nil {
 		return patternError(p, err)
 	}
 	m.line = lineRe
 	m.labelRe = lineRe
-	if lit, fold := requiredLiteral(tree.Simplify()); len(lit) >= 2 && (!fold || isASCII(lit)) {
+	if lit, fold := requiredLiteral(perLine.Simplify()); len(lit) >= 2 && (!fold || isASCII(lit)) {
 		if fold {
 			m.find = newFoldFinder([]byte(lit))
 		} else {
@@ -158,7 +163,11 @@ func (m *Matcher) compileRegex() error {
 		m.prefiltered = true
 		return nil
 	}
-	whole, err := regexp.Compile("(?m)" + src)
+	perFile, err := syntax.Parse(p, flags&^syntax.OneLine)
+	if err != nil {
+		return patternError(p, err)
+	}
+	whole, err := regexp.Compile(crlfEnds(perFile).String())
 	if err != nil {
 		return patternError(p, err)
 	}
