@@ -1,0 +1,688 @@
+package seek
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"hash/maphash"
+	"math"
+	"path"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// Index is the seek index of one finalized graph.
+type Index struct {
+	g    *graph.Graph
+	gen  graph.Generation
+	opts Options
+	n    int
+
+	vocab map[string]uint32
+	// Postings of term t are pnode/psat[off[t]:off[t+1]], in NodeID
+	// order. psat is the BM25F saturation tf~/(k1+tf~) of the term in the
+	// node's document, scaled to 0..65535; the IDF is applied at query
+	// time.
+	off   []uint32
+	pnode []graph.NodeID
+	psat  []uint16
+
+	// fileOf is, per node, the file node with the same source path
+	// (NoNode when there is none).
+	fileOf []graph.NodeID
+	files  map[string]graph.NodeID
+	// byBase maps a lower-case file name to the source paths that end in
+	// it (sorted), for matching stack-trace paths.
+	byBase map[string][]string
+	// labelKeys/labelNodes are the nodes sorted by a hash of their compact
+	// lower-case label, for exact symbol lookups.
+	labelSeed  maphash.Seed
+	labelKeys  []uint64
+	labelNodes []graph.NodeID
+	// prRank is each node's PageRank percentile, 0..255.
+	prRank []uint8
+
+	stats BuildStats
+	// pool holds per-search scratch buffers (see scratch).
+	pool sync.Pool
+}
+
+// BuildStats describe a build.
+type BuildStats struct {
+	Nodes    int `json:"nodes"`
+	Terms    int `json:"terms"`
+	Postings int `json:"postings"`
+	// FilesRead had their bodies indexed; FilesSkipped could not be read,
+	// were binary or larger than MaxFileBytes.
+	FilesRead    int           `json:"files_read"`
+	FilesSkipped int           `json:"files_skipped"`
+	BodyBytes    int64         `json:"body_bytes"`
+	Elapsed      time.Duration `json:"elapsed"`
+}
+
+// Stats describe how the index was built.
+func (x *Index) Stats() BuildStats { return x.stats }
+
+// Graph is the graph the index describes.
+func (x *Index) Graph() *graph.Graph { return x.g }
+
+// Generation is the graph generation the index was built for.
+func (x *Index) Generation() graph.Generation { return x.gen }
+
+// HasBody reports whether source bodies were indexed.
+func (x *Index) HasBody() bool { return x.opts.ReadFile != nil }
+
+// shard is the output of one unit of tokenising work: documents (one field
+// of one node each) over a local vocabulary, merged into the global one
+// afterwards so workers never share a map.
+type shard struct {
+	vocab    []string
+	docNode  []graph.NodeID
+	docField []Field
+	docLen   []uint32
+	docOff   []uint32 // len(docs)+1
+	terms    []uint32 // local term IDs
+	tfs      []uint16
+
+	filesRead, filesSkipped int
+	bodyBytes               int64
+}
+
+// shardWriter builds a shard.
+type shardWriter struct {
+	s     *shard
+	local map[string]uint32
+	tok   tokenizer
+	// counting scratch, indexed by local term ID
+	cnt     []uint16
+	touched []uint32
+}
+
+func newShardWriter() *shardWriter {
+	return &shardWriter{s: &shard{docOff: []uint32{0}}, local: map[string]uint32{}}
+}
+
+func (w *shardWriter) id(term []byte) uint32 {
+	if id, ok := w.local[string(term)]; ok {
+		return id
+	}
+	id := uint32(len(w.s.vocab))
+	t := string(term)
+	w.local[t] = id
+	w.s.vocab = append(w.s.vocab, t)
+	return id
+}
+
+// count adds one occurrence of local term id to the open document.
+func (w *shardWriter) count(id uint32) {
+	if int(id) >= len(w.cnt) {
+		w.cnt = append(w.cnt, make([]uint16, int(id)+1-len(w.cnt)+256)...)
+	}
+	if w.cnt[id] == 0 {
+		w.touched = append(w.touched, id)
+	}
+	if w.cnt[id] < math.MaxUint16 {
+		w.cnt[id]++
+	}
+}
+
+// text counts the terms of text into the open document and returns the
+// number of terms.
+func (w *shardWriter) text(s string) uint32 {
+	var n uint32
+	w.tok.terms([]byte(s), func(term []byte) {
+		w.count(w.id(term))
+		n++
+	})
+	return n
+}
+
+// close emits the open document (keeping the limit most frequent terms
+// when limit > 0) and resets the counters.
+func (w *shardWriter) close(node graph.NodeID, f Field, length uint32, limit int) {
+	if len(w.touched) == 0 {
+		return
+	}
+	if limit > 0 && len(w.touched) > limit {
+		// Most frequent first; among equals, first seen first.
+		slices.SortStableFunc(w.touched, func(a, b uint32) int { return int(w.cnt[b]) - int(w.cnt[a]) })
+		for _, t := range w.touched[limit:] {
+			w.cnt[t] = 0
+		}
+		w.touched = w.touched[:limit]
+	}
+	s := w.s
+	for _, t := range w.touched {
+		s.terms = append(s.terms, t)
+		s.tfs = append(s.tfs, w.cnt[t])
+		w.cnt[t] = 0
+	}
+	w.touched = w.touched[:0]
+	s.docNode = append(s.docNode, node)
+	s.docField = append(s.docField, f)
+	s.docLen = append(s.docLen, length)
+	s.docOff = append(s.docOff, uint32(len(s.terms)))
+}
+
+// Build indexes a finalized graph. With Options.ReadFile set it reads and
+// tokenises every file node's source in parallel.
+func Build(ctx context.Context, g *graph.Graph, o Options) (*Index, error) {
+	start := time.Now()
+	if g == nil {
+		return nil, errors.New("seek: nil graph")
+	}
+	if !g.Finalized() {
+		return nil, graph.ErrNotFinalized
+	}
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	workers := o.Parallelism
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	n := g.NumNodes()
+	x := &Index{g: g, gen: g.Generation(), opts: o, n: n, files: map[string]graph.NodeID{}, byBase: map[string][]string{}}
+	x.indexFiles()
+	x.indexLabels()
+	x.rankPageRank()
+
+	// Jobs: metadata of node ranges, then one job per source file.
+	const metaChunk = 4096
+	type job struct {
+		lo, hi int    // node range (metadata jobs)
+		path   string // source file (body jobs)
+	}
+	var jobs []job
+	for lo := 0; lo < n; lo += metaChunk {
+		jobs = append(jobs, job{lo: lo, hi: min(lo+metaChunk, n)})
+	}
+	if o.ReadFile != nil {
+		paths := make([]string, 0, len(x.files))
+		for p := range x.files {
+			paths = append(paths, p)
+		}
+		slices.Sort(paths)
+		for _, p := range paths {
+			jobs = append(jobs, job{path: p})
+		}
+	}
+	shards := make([]*shard, len(jobs))
+	eg, ectx := errgroup.WithContext(ctx)
+	eg.SetLimit(workers)
+	for i, j := range jobs {
+		eg.Go(func() error {
+			if err := ectx.Err(); err != nil {
+				return err
+			}
+			if j.path == "" {
+				shards[i] = x.metaShard(j.lo, j.hi)
+			} else {
+				shards[i] = x.bodyShard(j.path)
+			}
+			return nil
+		})
+	}
+	if err := eg.Wait(); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, s := range shards {
+		x.stats.FilesRead += s.filesRead
+		x.stats.FilesSkipped += s.filesSkipped
+		x.stats.BodyBytes += s.bodyBytes
+	}
+	x.assemble(shards, workers)
+	x.stats.Nodes = n
+	x.stats.Terms = len(x.vocab)
+	x.stats.Postings = len(x.pnode)
+	x.stats.Elapsed = time.Since(start)
+	return x, nil
+}
+
+// indexFiles maps source paths to file nodes and every node to its file.
+func (x *Index) indexFiles() {
+	g := x.g
+	for i := 0; i < x.n; i++ {
+		id := graph.NodeID(i)
+		if g.Type(id) != graph.File {
+			continue
+		}
+		p := g.SourcePath(id)
+		if p == "" {
+			continue
+		}
+		if _, dup := x.files[p]; !dup {
+			x.files[p] = id
+			base := strings.ToLower(path.Base(p))
+			x.byBase[base] = append(x.byBase[base], p)
+		}
+	}
+	for _, ps := range x.byBase {
+		slices.Sort(ps)
+	}
+	x.fileOf = make([]graph.NodeID, x.n)
+	for i := range x.fileOf {
+		x.fileOf[i] = graph.NoNode
+		if p := g.SourcePath(graph.NodeID(i)); p != "" {
+			if f, ok := x.files[p]; ok {
+				x.fileOf[i] = f
+			}
+		}
+	}
+}
+
+// rankPageRank stores each node's PageRank percentile (ties share the
+// lowest rank of their group, so equal PageRanks get equal priors).
+func (x *Index) rankPageRank() {
+	x.prRank = make([]uint8, x.n)
+	if x.n < 2 {
+		return
+	}
+	ord := make([]graph.NodeID, x.n)
+	for i := range ord {
+		ord[i] = graph.NodeID(i)
+	}
+	pr := x.g.Nodes().PageRank
+	slices.SortFunc(ord, func(a, b graph.NodeID) int {
+		if c := cmp.Compare(pr[a], pr[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	first := 0
+	for i, n := range ord {
+		if i > 0 && pr[n] != pr[ord[i-1]] {
+			first = i
+		}
+		x.prRank[n] = uint8(first * 255 / (x.n - 1))
+	}
+}
+
+// indexLabels sorts the nodes by the hash of their compact label.
+func (x *Index) indexLabels() {
+	x.labelSeed = maphash.MakeSeed()
+	type kv struct {
+		k uint64
+		n graph.NodeID
+	}
+	kvs := make([]kv, 0, x.n)
+	for i := 0; i < x.n; i++ {
+		id := graph.NodeID(i)
+		c := x.labelKey(id)
+		if len(c) < 2 {
+			continue
+		}
+		kvs = append(kvs, kv{maphash.String(x.labelSeed, c), id})
+	}
+	slices.SortFunc(kvs, func(a, b kv) int {
+		switch {
+		case a.k < b.k:
+			return -1
+		case a.k > b.k:
+			return 1
+		}
+		return int(a.n) - int(b.n)
+	})
+	x.labelKeys = make([]uint64, len(kvs))
+	x.labelNodes = make([]graph.NodeID, len(kvs))
+	for i, e := range kvs {
+		x.labelKeys[i], x.labelNodes[i] = e.k, e.n
+	}
+}
+
+// labelKey is a node's label as symbols are matched: compact, lower-case,
+// and for files without the extension ("auth_handler.py" → "authhandler").
+func (x *Index) labelKey(id graph.NodeID) string {
+	l := x.g.Label(id)
+	if x.g.Type(id) == graph.File {
+		l = stem(l)
+	}
+	return compactLower(l)
+}
+
+// nodesNamed returns the nodes whose compact label is sym, in NodeID order.
+func (x *Index) nodesNamed(sym string) []graph.NodeID {
+	k := maphash.String(x.labelSeed, sym)
+	i, _ := slices.BinarySearch(x.labelKeys, k)
+	var out []graph.NodeID
+	for ; i < len(x.labelKeys) && x.labelKeys[i] == k; i++ {
+		if n := x.labelNodes[i]; x.labelKey(n) == sym {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// metaShard tokenises the label, path and excerpt of nodes [lo, hi).
+func (x *Index) metaShard(lo, hi int) *shard {
+	g := x.g
+	w := newShardWriter()
+	for i := lo; i < hi; i++ {
+		id := graph.NodeID(i)
+		typ := g.Type(id)
+		label := g.Label(id)
+		src := g.SourcePath(id)
+		if typ == graph.File {
+			label = stem(label)
+		}
+		if n := w.text(label); n > 0 {
+			w.close(id, Label, n, 0)
+		}
+		if src != "" {
+			dir, base := path.Split(src)
+			if typ != graph.Directory {
+				base = stem(base)
+			}
+			n := w.text(dir)
+			n += w.text(base)
+			if n > 0 {
+				w.close(id, Path, n, 0)
+			}
+		}
+		doc := g.Provenance(id).Excerpt
+		if q := qualifiers(g.ExternalID(id), src, label); q != "" {
+			doc = q + " " + doc
+		}
+		if doc != "" {
+			if n := w.text(doc); n > 0 {
+				w.close(id, Doc, n, 0)
+			}
+		}
+	}
+	return w.s
+}
+
+// qualifiers returns the enclosing names an external ID carries between
+// its file and its label ("file::csr.go::Graph::InRange" → "Graph"), so a
+// method is found by its type's name too.
+func qualifiers(ext, src, label string) string {
+	rest, ok := strings.CutPrefix(ext, "file::"+src+"::")
+	if !ok {
+		return ""
+	}
+	parts := strings.Split(rest, "::")
+	if len(parts) < 2 {
+		return ""
+	}
+	parts = parts[:len(parts)-1]
+	out := parts[:0]
+	for _, p := range parts {
+		switch p {
+		case "fn", "class", "method", "struct", "enum", "type", "module", "impl", "ref", label:
+			continue
+		}
+		out = append(out, p)
+	}
+	return strings.Join(out, " ")
+}
+
+// maxDocLines is how far above a declaration its doc comment and
+// decorators are looked for.
+const maxDocLines = 30
+
+// bodyShard reads one source file and emits the body documents of the
+// file node and of every entity defined in it.
+func (x *Index) bodyShard(src string) *shard {
+	w := newShardWriter()
+	s := w.s
+	data, err := x.opts.ReadFile(src)
+	if err != nil || (x.opts.MaxFileBytes > 0 && len(data) > x.opts.MaxFileBytes) || bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
+		s.filesSkipped = 1
+		return s
+	}
+	s.filesRead = 1
+	s.bodyBytes = int64(len(data))
+
+	// Tokenise line by line: lineOff[l]..lineOff[l+1] are line l's terms
+	// (0-based lines).
+	var toks []uint32
+	lineOff := []uint32{0}
+	var lineStart []int
+	for pos := 0; pos <= len(data); {
+		end := bytes.IndexByte(data[pos:], '\n')
+		if end < 0 {
+			end = len(data)
+		} else {
+			end += pos
+		}
+		lineStart = append(lineStart, pos)
+		w.tok.terms(data[pos:end], func(term []byte) { toks = append(toks, w.id(term)) })
+		lineOff = append(lineOff, uint32(len(toks)))
+		pos = end + 1
+	}
+	nlines := len(lineOff) - 1
+	lineText := func(l int) []byte { // 0-based
+		e := len(data)
+		if l+1 < len(lineStart) {
+			e = lineStart[l+1]
+		}
+		return data[lineStart[l]:e]
+	}
+
+	g := x.g
+	for _, id := range g.NodesByPath(src) {
+		typ := g.Type(id)
+		if typ == graph.Directory {
+			continue
+		}
+		lo, hi := 0, nlines-1
+		limit := x.opts.MaxFileTerms
+		if typ != graph.File {
+			p := g.Provenance(id)
+			if p.LineStart == 0 || int(p.LineStart) > nlines {
+				continue
+			}
+			lo = int(p.LineStart) - 1
+			hi = min(int(max(p.LineEnd, p.LineStart))-1, nlines-1)
+			for k := 0; k < maxDocLines && lo > 0 && isDocLine(lineText(lo-1)); k++ {
+				lo--
+			}
+			limit = x.opts.MaxEntityTerms
+		}
+		var length uint32
+		for _, t := range toks[lineOff[lo]:lineOff[hi+1]] {
+			w.count(t)
+			length++
+		}
+		w.close(id, Body, length, limit)
+	}
+	return s
+}
+
+// isDocLine recognises comment and decorator lines above a declaration.
+func isDocLine(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	if len(t) == 0 {
+		return false
+	}
+	for _, p := range [][]byte{[]byte("//"), []byte("#"), []byte("/*"), []byte("*"), []byte("@"), []byte("--"), []byte(";;"), []byte("\"\"\""), []byte("'''")} {
+		if bytes.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// docRef locates one document in the shards.
+type docRef struct {
+	shard uint32
+	doc   uint32
+}
+
+// assemble merges the shards' vocabularies, combines each node's fields
+// into BM25F saturations, and inverts them into postings.
+func (x *Index) assemble(shards []*shard, workers int) {
+	// Global vocabulary, in shard order so IDs are reproducible.
+	x.vocab = map[string]uint32{}
+	remap := make([][]uint32, len(shards))
+	for si, s := range shards {
+		r := make([]uint32, len(s.vocab))
+		for li, t := range s.vocab {
+			id, ok := x.vocab[t]
+			if !ok {
+				id = uint32(len(x.vocab))
+				x.vocab[t] = id
+			}
+			r[li] = id
+		}
+		remap[si] = r
+		s.vocab = nil
+	}
+	nterms := len(x.vocab)
+
+	// Documents by node (counting sort), and average field lengths.
+	n := x.n
+	docStart := make([]uint32, n+1)
+	var lenSum [NumFields]float64
+	var lenCnt [NumFields]int
+	for _, s := range shards {
+		for d, node := range s.docNode {
+			docStart[node+1]++
+			f := s.docField[d]
+			lenSum[f] += float64(s.docLen[d])
+			lenCnt[f]++
+		}
+	}
+	for i := 1; i <= n; i++ {
+		docStart[i] += docStart[i-1]
+	}
+	refs := make([]docRef, docStart[n])
+	pos := slices.Clone(docStart[:n])
+	for si, s := range shards {
+		for d, node := range s.docNode {
+			refs[pos[node]] = docRef{uint32(si), uint32(d)}
+			pos[node]++
+		}
+	}
+	var avg [NumFields]float32
+	for f := range avg {
+		avg[f] = 1
+		if lenCnt[f] > 0 && lenSum[f] > 0 {
+			avg[f] = float32(lenSum[f] / float64(lenCnt[f]))
+		}
+	}
+
+	// Forward index per node range, in parallel.
+	type fwd struct {
+		lo     int
+		off    []uint32 // per node in range, +1
+		terms  []uint32
+		sats   []uint16
+		counts []uint32 // per global term: postings in this chunk
+	}
+	chunk := max(4096, (n+workers*4-1)/max(1, workers*4))
+	var parts []*fwd
+	for lo := 0; lo < n; lo += chunk {
+		parts = append(parts, &fwd{lo: lo})
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, workers)
+	for _, p := range parts {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			hi := min(p.lo+chunk, n)
+			p.off = make([]uint32, 0, hi-p.lo+1)
+			p.off = append(p.off, 0)
+			type ent struct {
+				term uint32
+				f    Field
+				tf   uint16
+			}
+			var es []ent
+			for i := p.lo; i < hi; i++ {
+				es = es[:0]
+				var flen [NumFields]uint32
+				for _, r := range refs[docStart[i]:docStart[i+1]] {
+					s := shards[r.shard]
+					f := s.docField[r.doc]
+					flen[f] += s.docLen[r.doc]
+					rm := remap[r.shard]
+					for k := s.docOff[r.doc]; k < s.docOff[r.doc+1]; k++ {
+						es = append(es, ent{rm[s.terms[k]], f, s.tfs[k]})
+					}
+				}
+				slices.SortFunc(es, func(a, b ent) int {
+					if a.term != b.term {
+						if a.term < b.term {
+							return -1
+						}
+						return 1
+					}
+					return int(a.f) - int(b.f)
+				})
+				var norm [NumFields]float32
+				for f := range norm {
+					fp := x.opts.Fields[f]
+					wgt := fp.Weight
+					if Field(f) == Path {
+						if t := x.g.Type(graph.NodeID(i)); t != graph.File && t != graph.Directory {
+							wgt *= x.opts.EntityPathWeight
+						}
+					}
+					norm[f] = wgt / (1 - fp.B + fp.B*float32(flen[f])/avg[f])
+				}
+				for k := 0; k < len(es); {
+					t := es[k].term
+					var tf float32
+					for ; k < len(es) && es[k].term == t; k++ {
+						tf += norm[es[k].f] * float32(es[k].tf)
+					}
+					if !(tf > 0) || !graph.IsFinite(tf) {
+						continue
+					}
+					sat := tf / (x.opts.K1 + tf)
+					q := uint16(min(float32(math.MaxUint16), sat*math.MaxUint16+0.5))
+					if q == 0 {
+						q = 1
+					}
+					p.terms = append(p.terms, t)
+					p.sats = append(p.sats, q)
+				}
+				p.off = append(p.off, uint32(len(p.terms)))
+			}
+		}()
+	}
+	wg.Wait()
+	for _, s := range shards {
+		*s = shard{}
+	}
+
+	// Invert into postings (counting sort keeps NodeID order per term).
+	x.off = make([]uint32, nterms+1)
+	for _, p := range parts {
+		for _, t := range p.terms {
+			x.off[t+1]++
+		}
+	}
+	for t := 1; t <= nterms; t++ {
+		x.off[t] += x.off[t-1]
+	}
+	total := x.off[nterms]
+	x.pnode = make([]graph.NodeID, total)
+	x.psat = make([]uint16, total)
+	next := slices.Clone(x.off[:nterms])
+	for _, p := range parts {
+		for i := 0; i+1 < len(p.off); i++ {
+			node := graph.NodeID(p.lo + i)
+			for k := p.off[i]; k < p.off[i+1]; k++ {
+				t := p.terms[k]
+				x.pnode[next[t]] = node
+				x.psat[next[t]] = p.sats[k]
+				next[t]++
+			}
+		}
+	}
+}

@@ -1,0 +1,194 @@
+package seek
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const pythonTrace = `Login fails for users with a unicode password.
+
+Traceback (most recent call last):
+  File "/srv/app/web/views.py", line 88, in post
+    user = auth.login(form.user, form.password)
+  File "/srv/app/backend/auth.py", line 18, in login
+    if not self.validate_credentials(user, password):
+  File "/srv/app/backend/auth.py", line 14, in validate_credentials
+    digest = hash_password(password)
+UnicodeEncodeError: 'ascii' codec can't encode character
+`
+
+const goTrace = `panic: runtime error: index out of range [7] with length 7
+
+goroutine 1 [running]:
+example.com/app/web.parseHeaderToken(0xc000010000)
+	/home/ci/app/web/server.go:18 +0x1d
+example.com/app/web.(*Server).ServeHTTP.func1(...)
+	/home/ci/app/web/router.go:8 +0x2a
+created by example.com/app/web.Start in goroutine 1
+	/home/ci/app/web/start.go:12 +0x44
+`
+
+const javaTrace = `java.lang.NullPointerException: token
+	at com.acme.auth.SessionStore.lookup(SessionStore.java:42)
+	at com.acme.auth.AuthService$Inner.lambda$login$0(AuthService.java:17)
+	at java.base/java.lang.Thread.run(Thread.java:833)
+`
+
+const jsTrace = `TypeError: Cannot read properties of undefined (reading 'id')
+    at SessionStore.create (/srv/app/src/session.js:11:20)
+    at async Server.handleLogin (file:///srv/app/src/server.ts:40:5)
+    at /srv/app/src/index.js:3:1
+    at node:internal/process/task_queues:95:5
+`
+
+const csharpTrace = `System.InvalidOperationException: bad state
+   at Acme.Auth.Validate(String user) in C:\src\Acme\Auth.cs:line 42
+`
+
+func TestParseQueryFrames(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []Frame
+	}{
+		{"python", pythonTrace, []Frame{
+			{Path: "/srv/app/web/views.py", Line: 88, Func: "post", Lang: "python", Depth: 2},
+			{Path: "/srv/app/backend/auth.py", Line: 18, Func: "login", Lang: "python", Depth: 1},
+			{Path: "/srv/app/backend/auth.py", Line: 14, Func: "validate_credentials", Lang: "python", Depth: 0},
+		}},
+		{"go", goTrace, []Frame{
+			{Path: "/home/ci/app/web/server.go", Line: 18, Func: "parseHeaderToken", Lang: "go", Depth: 0},
+			{Path: "/home/ci/app/web/router.go", Line: 8, Func: "ServeHTTP", Lang: "go", Depth: 1},
+			{Path: "/home/ci/app/web/start.go", Line: 12, Func: "Start", Lang: "go", Depth: 2},
+		}},
+		{"java", javaTrace, []Frame{
+			{Path: "com/acme/auth/SessionStore.java", Line: 42, Func: "lookup", Lang: "java", Depth: 0},
+			{Path: "com/acme/auth/AuthService.java", Line: 17, Func: "login", Lang: "java", Depth: 1},
+			{Path: "java/lang/Thread.java", Line: 833, Func: "run", Lang: "java", Depth: 2},
+		}},
+		{"js", jsTrace, []Frame{
+			{Path: "/srv/app/src/session.js", Line: 11, Func: "create", Lang: "js", Depth: 0},
+			{Path: "/srv/app/src/server.ts", Line: 40, Func: "handleLogin", Lang: "js", Depth: 1},
+			{Path: "/srv/app/src/index.js", Line: 3, Lang: "js", Depth: 2},
+		}},
+		{"csharp", csharpTrace, []Frame{
+			{Path: "C:/src/Acme/Auth.cs", Line: 42, Func: "Validate", Lang: "csharp"},
+		}},
+		{"prose mentions", "The bug is in backend/auth.py:14 and maybe ./web/server.go, not in os.path or e.g. foo.", []Frame{
+			{Path: "backend/auth.py", Line: 14, Lang: "path"},
+			{Path: "web/server.go", Lang: "path"},
+		}},
+		{"rust panic", "thread 'main' panicked at src/parser.rs:120:9:\nattempt to subtract with overflow", []Frame{
+			{Path: "src/parser.rs", Line: 120, Lang: "path"},
+		}},
+		{"no frames", "code that validates user credentials", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := ParseQuery(tt.in)
+			if d := cmp.Diff(tt.want, q.Frames); d != "" {
+				t.Errorf("frames (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestParseQueryTermsAndSymbols(t *testing.T) {
+	q := ParseQuery(pythonTrace)
+	terms := map[string]QueryTerm{}
+	for _, qt := range q.Terms {
+		if _, dup := terms[qt.Term]; dup {
+			t.Errorf("term %q listed twice", qt.Term)
+		}
+		terms[qt.Term] = qt
+	}
+	// Frame function and file names are boosted; trace boilerplate and
+	// bug-report noise are gone.
+	for _, w := range []string{"validatecredentials", "auth", "login"} {
+		if terms[w].Boost != frameBoost {
+			t.Errorf("term %q: boost %v, want %v (terms %v)", w, terms[w].Boost, frameBoost, q.Terms)
+		}
+	}
+	for _, w := range []string{"traceback", "srv", "fail", "recent"} {
+		if _, ok := terms[w]; ok {
+			t.Errorf("noise term %q kept", w)
+		}
+	}
+	if terms["unicod"].Count != 2 || terms["unicod"].Boost != 1 {
+		t.Errorf("unicod = %+v, want count 2 boost 1", terms["unicod"])
+	}
+	wantSyms := []string{"post", "login", "validatecredentials", "hashpassword", "unicodeencodeerror"}
+	if d := cmp.Diff(wantSyms, q.Symbols); d != "" {
+		t.Errorf("symbols (-want +got):\n%s", d)
+	}
+
+	q = ParseQuery("where does parseHeaderToken() read os.path.join or the user_id?")
+	if d := cmp.Diff([]string{"parseheadertoken", "userid"}, q.Symbols); d != "" {
+		t.Errorf("prose symbols (-want +got):\n%s", d)
+	}
+}
+
+func TestParseQueryBounds(t *testing.T) {
+	// A huge paste is cut at MaxQueryBytes on a rune boundary and keeps
+	// at most maxFrames frames.
+	var b strings.Builder
+	for i := 0; b.Len() < 3*MaxQueryBytes; i++ {
+		b.WriteString("  File \"/srv/app/mod")
+		b.WriteString(strings.Repeat("é", i%7))
+		b.WriteString(".py\", line 1, in f\n")
+	}
+	q := ParseQuery(b.String())
+	if len(q.Text) > MaxQueryBytes || !utf8.ValidString(q.Text) {
+		t.Errorf("text not cut: %d bytes, valid UTF-8 %v", len(q.Text), utf8.ValidString(q.Text))
+	}
+	if len(q.Frames) > maxFrames || len(q.Frames) == 0 {
+		t.Errorf("%d frames, want 1..%d", len(q.Frames), maxFrames)
+	}
+}
+
+func TestGoFunc(t *testing.T) {
+	for in, want := range map[string]string{
+		"example.com/app/web.parseHeaderToken(0xc000010000)":              "parseHeaderToken",
+		"example.com/app/web.(*Server).ServeHTTP.func1.2(...)":            "ServeHTTP",
+		"main.main()":                                                     "main",
+		"created by net/http.(*Server).Serve in goroutine 1":              "Serve",
+		"github.com/m1nd-go/m1nd/core/seek.(*Index).Search({0x1, 0x2}, 3)": "Search",
+		"not a function line": "",
+	} {
+		if got := goFunc(in); got != want {
+			t.Errorf("goFunc(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FuzzParseQuery checks that any text parses without panicking into a
+// bounded, well-formed query.
+func FuzzParseQuery(f *testing.F) {
+	for _, s := range []string{pythonTrace, goTrace, javaTrace, jsTrace, csharpTrace, "", "a.py:1", "at (x.js:1:1)", "File \"\", line 99999999999, in <module>", "\xff\xfe"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q := ParseQuery(s)
+		if len(q.Text) > MaxQueryBytes {
+			t.Fatalf("text %d bytes", len(q.Text))
+		}
+		if len(q.Frames) > maxFrames || len(q.Symbols) > maxSymbols {
+			t.Fatalf("%d frames, %d symbols", len(q.Frames), len(q.Symbols))
+		}
+		for _, fr := range q.Frames {
+			if fr.Path == "" || fr.Line < 0 || fr.Depth < 0 || fr.Lang == "" {
+				t.Fatalf("bad frame %+v", fr)
+			}
+		}
+		seen := map[string]bool{}
+		for _, qt := range q.Terms {
+			if qt.Term == "" || qt.Count < 1 || qt.Boost < 1 || seen[qt.Term] {
+				t.Fatalf("bad term %+v", qt)
+			}
+			seen[qt.Term] = true
+		}
+	})
+}

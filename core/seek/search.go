@@ -1,0 +1,533 @@
+package seek
+
+import (
+	"cmp"
+	"math"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// idealTerms is how many of the strongest query terms define one match
+// unit: a node carrying them all at full strength scores x ≈ 1 however
+// long the query is, so scores of three-word queries and of pasted bug
+// reports read on the same scale.
+const idealTerms = 5
+
+// Evidence weights of stack frames and symbols, in match units.
+const (
+	frameFile      = 1.0  // the frame's file, per unit of path strength
+	frameEntity    = 0.8  // the innermost entity containing the frame's line
+	frameOuter     = 0.3  // enclosing entities containing the line
+	frameFunc      = 0.6  // an entity of the frame's file named like its function
+	frameFuncAny   = 0.3  // an entity elsewhere named like an unplaced frame's function
+	proseMention   = 0.8  // depth weight of a file mentioned in prose
+	symbolMatch    = 0.35 // a node named exactly like a code symbol of the query
+	maxSymbolNodes = 50   // symbols naming more nodes than this are too common to count
+	maxTrace       = 2.5  // cap of the stack-trace evidence per node
+	fileBest       = 0.9  // a file's floor, as a fraction of its best entity
+)
+
+// scratch is one search's per-node state, pooled per index. Arrays are
+// cleared lazily: a node's slots are zeroed when a search first touches
+// it (epoch stamps), so a query costs what it touches, not the graph size.
+type scratch struct {
+	epoch   uint32
+	mark    []uint32
+	lex     []float32
+	trace   []float32
+	graphv  []float32
+	co      []float32
+	base    []float32
+	agg     [][3]float32
+	frame   []int32 // index+1 of the frame that points at the node
+	frameW  []float32
+	touched []graph.NodeID
+}
+
+func (x *Index) getScratch() *scratch {
+	v := x.pool.Get()
+	if v == nil {
+		v = &scratch{
+			mark: make([]uint32, x.n), lex: make([]float32, x.n), trace: make([]float32, x.n),
+			graphv: make([]float32, x.n), co: make([]float32, x.n), base: make([]float32, x.n),
+			agg: make([][3]float32, x.n), frame: make([]int32, x.n), frameW: make([]float32, x.n),
+		}
+	}
+	s := v.(*scratch)
+	s.epoch++
+	if s.epoch == 0 {
+		clear(s.mark)
+		s.epoch = 1
+	}
+	s.touched = s.touched[:0]
+	return s
+}
+
+func (x *Index) putScratch(s *scratch) { x.pool.Put(s) }
+
+func (s *scratch) touch(n graph.NodeID) {
+	if s.mark[n] == s.epoch {
+		return
+	}
+	s.mark[n] = s.epoch
+	s.lex[n], s.trace[n], s.graphv[n], s.co[n], s.base[n] = 0, 0, 0, 0, 0
+	s.agg[n] = [3]float32{}
+	s.frame[n], s.frameW[n] = 0, 0
+	s.touched = append(s.touched, n)
+}
+
+type usedTerm struct {
+	id   uint32
+	text string
+	w    float32
+	df   int
+}
+
+// SearchText parses text and searches for it.
+func (x *Index) SearchText(text string, p Params) Result {
+	return x.Search(ParseQuery(text), p)
+}
+
+// Search ranks the graph's nodes against q.
+func (x *Index) Search(q Query, p Params) Result {
+	topK := p.TopK
+	if topK <= 0 {
+		topK = DefaultTopK
+	}
+	maxTerms := p.MaxTerms
+	if maxTerms <= 0 {
+		maxTerms = DefaultMaxTerms
+	}
+	res := Result{Frames: q.Frames, Symbols: q.Symbols}
+	if x.n == 0 {
+		return res
+	}
+	s := x.getScratch()
+	defer x.putScratch(s)
+
+	terms := x.weighTerms(q, maxTerms)
+	var ideal float32
+	for i := 0; i < len(terms) && i < idealTerms; i++ {
+		ideal += terms[i].w
+	}
+	for _, t := range terms {
+		res.Terms = append(res.Terms, WeightedTerm{Term: t.text, Weight: t.w, DF: t.df})
+		scale := t.w / ideal / math.MaxUint16
+		lo, hi := x.off[t.id], x.off[t.id+1]
+		for k := lo; k < hi; k++ {
+			n := x.pnode[k]
+			s.touch(n)
+			s.lex[n] += scale * float32(x.psat[k])
+		}
+	}
+	x.traceEvidence(q, s)
+	for _, n := range s.touched {
+		s.trace[n] = min(s.trace[n], maxTrace)
+		s.base[n] = s.lex[n] + s.trace[n]
+	}
+	if p.GraphRerank {
+		x.fuse(s, p)
+	}
+	res.Candidates = len(s.touched)
+
+	// Filter and rank.
+	var typeOK [256]bool
+	for _, t := range p.Types {
+		typeOK[t] = true
+	}
+	scope := normScope(p.Scope)
+	cands := make([]graph.Scored, 0, min(len(s.touched), 4096))
+	for _, n := range s.touched {
+		if len(p.Types) > 0 && !typeOK[x.g.Type(n)] {
+			continue
+		}
+		if scope != "" && !x.inScope(n, scope) {
+			continue
+		}
+		b := x.breakdown(s, n, p.GraphRerank)
+		t := b.Total()
+		if !(t > 0) || !graph.IsFinite(t) || squash(t) < p.MinScore {
+			continue
+		}
+		cands = append(cands, graph.Scored{Node: n, Score: t})
+	}
+	top := graph.SelectTop(cands, topK)
+	res.Hits = make([]Hit, 0, len(top))
+	for _, c := range top {
+		b := x.breakdown(s, c.Node, p.GraphRerank)
+		h := Hit{Node: c.Node, Score: squash(c.Score), Breakdown: b, Matched: x.matched(c.Node, terms)}
+		if fi := s.frame[c.Node]; fi > 0 {
+			f := q.Frames[fi-1]
+			h.Frame = &f
+		}
+		res.Hits = append(res.Hits, h)
+	}
+	return res
+}
+
+// breakdown reads a node's components; without graph fusion only the
+// lexical and stack-trace evidence count.
+func (x *Index) breakdown(s *scratch, n graph.NodeID, fused bool) Breakdown {
+	b := Breakdown{Lexical: fin(s.lex[n]), StackTrace: fin(s.trace[n])}
+	if fused {
+		b.Graph = fin(s.graphv[n])
+		b.PageRank = fin(s.base[n] * x.opts.Fusion.PageRank * float32(x.prRank[n]) / 255)
+		b.CoChange = fin(s.co[n])
+	}
+	return b
+}
+
+func fin(v float32) float32 {
+	if !graph.IsFinite(v) || v < 0 {
+		return 0
+	}
+	return v
+}
+
+// weighTerms returns the query's known terms with their weights
+// (boost × (1 + ln count) × IDF), strongest first, capped at maxTerms.
+func (x *Index) weighTerms(q Query, maxTerms int) []usedTerm {
+	var out []usedTerm
+	nn := float64(x.n)
+	for _, t := range q.Terms {
+		id, ok := x.vocab[t.Term]
+		if !ok {
+			continue
+		}
+		df := int(x.off[id+1] - x.off[id])
+		if df == 0 {
+			continue
+		}
+		idf := math.Log(1 + (nn-float64(df)+0.5)/(float64(df)+0.5))
+		boost := float64(t.Boost)
+		if !(boost > 0) || math.IsInf(boost, 0) {
+			boost = 1
+		}
+		w := float32(boost * (1 + math.Log(float64(max(1, t.Count)))) * idf)
+		if !(w > 0) || !graph.IsFinite(w) {
+			continue
+		}
+		out = append(out, usedTerm{id: id, text: t.Term, w: w, df: df})
+	}
+	slices.SortFunc(out, func(a, b usedTerm) int {
+		if c := cmp.Compare(b.w, a.w); c != 0 {
+			return c
+		}
+		return strings.Compare(a.text, b.text)
+	})
+	return out[:min(len(out), maxTerms)]
+}
+
+// matched lists the terms node n carries, strongest contribution first.
+func (x *Index) matched(n graph.NodeID, terms []usedTerm) []string {
+	type mc struct {
+		t string
+		c float32
+	}
+	var ms []mc
+	for _, t := range terms {
+		lo, hi := int(x.off[t.id]), int(x.off[t.id+1])
+		if k, ok := slices.BinarySearch(x.pnode[lo:hi], n); ok {
+			ms = append(ms, mc{t.text, t.w * float32(x.psat[lo+k])})
+		}
+	}
+	slices.SortStableFunc(ms, func(a, b mc) int { return cmp.Compare(b.c, a.c) })
+	out := make([]string, 0, min(len(ms), 8))
+	for i := 0; i < len(ms) && i < 8; i++ {
+		out = append(out, ms[i].t)
+	}
+	return out
+}
+
+// pathMatch is a source path a frame's path may name.
+type pathMatch struct {
+	path     string
+	strength float32
+}
+
+// matchPath finds the indexed source paths a trace path names. A source
+// path that is a whole suffix of it ("/home/ci/repo/app/auth.py" names
+// "app/auth.py") is certain; fewer shared trailing segments are weaker,
+// and a tie between several files splits the strength among them.
+func (x *Index) matchPath(p string) []pathMatch {
+	segs := strings.Split(p, "/")
+	base := strings.ToLower(segs[len(segs)-1])
+	cands := x.byBase[base]
+	if len(cands) == 0 {
+		return nil
+	}
+	best := 0
+	var bestS float32
+	var out []pathMatch
+	for _, c := range cands {
+		cs := strings.Split(c, "/")
+		m := 0
+		for m < len(cs) && m < len(segs) && strings.EqualFold(cs[len(cs)-1-m], segs[len(segs)-1-m]) {
+			m++
+		}
+		var st float32
+		switch {
+		case m == 0:
+			continue
+		case m == len(cs):
+			st = 1
+		case m >= 2:
+			st = 0.75
+		default:
+			st = 0.5
+		}
+		if m > best || (m == best && st > bestS) {
+			best, bestS, out = m, st, out[:0]
+		}
+		if m == best && st == bestS {
+			out = append(out, pathMatch{c, st})
+		}
+	}
+	if len(out) > 1 {
+		for i := range out {
+			out[i].strength /= float32(len(out))
+		}
+	}
+	return out
+}
+
+// depthWeight discounts frames far from where the error surfaced.
+func depthWeight(f Frame) float32 {
+	if f.Lang == "path" {
+		return proseMention
+	}
+	return max(0.3, float32(math.Pow(0.85, float64(min(f.Depth, 50)))))
+}
+
+// traceEvidence adds what stack frames, file mentions and code symbols
+// say about nodes.
+func (x *Index) traceEvidence(q Query, s *scratch) {
+	g := x.g
+	add := func(n graph.NodeID, v float32, fi int) {
+		if !(v > 0) {
+			return
+		}
+		s.touch(n)
+		s.trace[n] += v
+		if fi >= 0 && v > s.frameW[n] {
+			s.frameW[n] = v
+			s.frame[n] = int32(fi + 1)
+		}
+	}
+	for fi, f := range q.Frames {
+		dw := depthWeight(f)
+		fn := compactLower(f.Func)
+		placed := false
+		for _, m := range x.matchPath(f.Path) {
+			file, ok := x.files[m.path]
+			if !ok {
+				continue
+			}
+			placed = true
+			st := m.strength * dw
+			add(file, frameFile*st, fi)
+			if f.Line <= 0 && fn == "" {
+				continue
+			}
+			var inner graph.NodeID = graph.NoNode
+			var innerSpan uint32
+			var containing []graph.NodeID
+			for _, n := range g.NodesByPath(m.path) {
+				t := g.Type(n)
+				if t == graph.File || t == graph.Directory {
+					continue
+				}
+				if fn != "" && x.labelKey(n) == fn {
+					add(n, frameFunc*st, fi)
+				}
+				if f.Line > 0 {
+					pv := g.Provenance(n)
+					if pv.LineStart > 0 && int(pv.LineStart) <= f.Line && f.Line <= int(max(pv.LineEnd, pv.LineStart)) {
+						containing = append(containing, n)
+						span := max(pv.LineEnd, pv.LineStart) - pv.LineStart
+						if inner == graph.NoNode || span < innerSpan {
+							inner, innerSpan = n, span
+						}
+					}
+				}
+			}
+			for _, n := range containing {
+				if n == inner {
+					add(n, frameEntity*st, fi)
+				} else {
+					add(n, frameOuter*st, fi)
+				}
+			}
+		}
+		if !placed && fn != "" {
+			ns := x.nodesNamed(fn)
+			if len(ns) > 0 && len(ns) <= maxSymbolNodes {
+				v := frameFuncAny * dw / (1 + float32(math.Log(float64(len(ns)))))
+				for _, n := range ns {
+					add(n, v, fi)
+				}
+			}
+		}
+	}
+	for _, sym := range q.Symbols {
+		ns := x.nodesNamed(sym)
+		if len(ns) == 0 || len(ns) > maxSymbolNodes {
+			continue
+		}
+		v := symbolMatch / (1 + float32(math.Log(float64(len(ns)))))
+		for _, n := range ns {
+			add(n, v, -1)
+		}
+	}
+}
+
+// relFactor says how much of a hit's score a relation passes on.
+func relFactor(rel string) float32 {
+	switch rel {
+	case "contains":
+		return 0.5
+	case "calls", "inherits", "implements", "decorated_by", "overrides":
+		return 0.35
+	case "imports", "depends_on", "tests":
+		return 0.3
+	case "references", "member_of", "uses":
+		return 0.2
+	}
+	return 0.15
+}
+
+// fuse adds the graph signals: neighbours of the best hits, the PageRank
+// prior (applied in breakdown), file aggregation, co-change partners.
+func (x *Index) fuse(s *scratch, p Params) {
+	g := x.g
+	fu := x.opts.Fusion
+	// Sources: the best hits by base score.
+	src := make([]graph.Scored, 0, len(s.touched))
+	var xmax float32
+	for _, n := range s.touched {
+		if b := s.base[n]; b > 0 {
+			src = append(src, graph.Scored{Node: n, Score: b})
+			xmax = max(xmax, b)
+		}
+	}
+	src = graph.SelectTop(src, fu.SpreadSources)
+	if fu.SpreadAlpha > 0 {
+		for _, sc := range src {
+			n := sc.Node
+			damp := fu.SpreadAlpha * sc.Score / float32(math.Log(math.E+float64(g.Degree(n))))
+			parent := x.fileOf[n]
+			give := func(to graph.NodeID, e graph.EdgeIdx) {
+				if to == n || to == parent {
+					// A file hears from its entities through
+					// aggregation, not spreading.
+					return
+				}
+				w := graph.Clamp(g.Weight(e), 0, 1)
+				v := damp * relFactor(g.RelationName(e)) * w
+				if v > 0 {
+					s.touch(to)
+					s.graphv[to] += v
+				}
+			}
+			lo, hi := g.OutRange(n)
+			for e := lo; e < hi; e++ {
+				give(g.Target(e), e)
+			}
+			ilo, ihi := g.InRange(n)
+			for k := ilo; k < ihi; k++ {
+				give(g.InSource(k), g.InEdge(k))
+			}
+		}
+		limit := 0.5 * xmax
+		for _, n := range s.touched {
+			s.graphv[n] = min(s.graphv[n], limit)
+		}
+	}
+	// File aggregation: a file's best three entities.
+	if fu.FileAgg > 0 {
+		nt := len(s.touched)
+		for i := 0; i < nt; i++ {
+			n := s.touched[i]
+			f := x.fileOf[n]
+			v := s.base[n]
+			if f == graph.NoNode || f == n || !(v > 0) {
+				continue
+			}
+			s.touch(f)
+			a := &s.agg[f]
+			switch {
+			case v > a[0]:
+				a[0], a[1], a[2] = v, a[0], a[1]
+			case v > a[1]:
+				a[1], a[2] = v, a[1]
+			case v > a[2]:
+				a[2] = v
+			}
+		}
+		for _, n := range s.touched {
+			a := s.agg[n]
+			if !(a[0] > 0) {
+				continue
+			}
+			// A file is at least nearly as relevant as its best entity,
+			// and a little more when other entities back it up.
+			lift := max(0, fileBest*a[0]-s.base[n])
+			s.graphv[n] += lift + fu.FileAgg*(a[1]/2+a[2]/4)
+		}
+	}
+	// Co-change partners of the best files.
+	if p.CoChange != nil && fu.CoChange > 0 && fu.CoChangeFiles > 0 {
+		var files []graph.Scored
+		for _, n := range s.touched {
+			if g.Type(n) == graph.File {
+				if v := s.base[n] + s.graphv[n]; v > 0 {
+					files = append(files, graph.Scored{Node: n, Score: v})
+				}
+			}
+		}
+		for _, f := range graph.SelectTop(files, fu.CoChangeFiles) {
+			for _, pt := range p.CoChange.Partners(f.Node, fu.CoChangePartners) {
+				if int(pt.Node) >= x.n || pt.Node == f.Node {
+					continue
+				}
+				if v := fu.CoChange * graph.Clamp(pt.Strength, 0, 1) * f.Score; v > 0 {
+					s.touch(pt.Node)
+					s.co[pt.Node] += v
+				}
+			}
+		}
+	}
+}
+
+// normScope gives a scope prefix the spelling of source paths.
+func normScope(sc string) string {
+	sc = strings.TrimSpace(strings.ReplaceAll(sc, "\\", "/"))
+	for strings.HasPrefix(sc, "./") {
+		sc = sc[2:]
+	}
+	sc = strings.TrimPrefix(sc, "/")
+	if sc == "." {
+		return ""
+	}
+	return sc
+}
+
+// inScope reports whether n's source path (or, for nodes without one,
+// its external ID after the "file::"/"dir::" prefix) starts with scope.
+func (x *Index) inScope(n graph.NodeID, scope string) bool {
+	p := x.g.SourcePath(n)
+	if p == "" {
+		p = x.g.ExternalID(n)
+		if i := strings.Index(p, "::"); i >= 0 {
+			p = p[i+2:]
+		}
+	}
+	if strings.HasPrefix(p, scope) {
+		return true
+	}
+	// "backend" matches the directory "backend" itself.
+	return strings.TrimSuffix(scope, "/") == p || path.Clean(scope) == p
+}

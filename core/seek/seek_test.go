@@ -1,0 +1,418 @@
+package seek
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/graph/graphtest"
+	"github.com/m1nd-go/m1nd/core/temporal"
+)
+
+func buildFixture(t testing.TB, mutate func(*Options)) (*Index, *graph.Graph) {
+	t.Helper()
+	g, read := fixtureGraph(t)
+	o := DefaultOptions()
+	o.ReadFile = read
+	if mutate != nil {
+		mutate(&o)
+	}
+	x, err := Build(context.Background(), g, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x, g
+}
+
+func ids(g *graph.Graph, hs []Hit) []string {
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = g.ExternalID(h.Node)
+	}
+	return out
+}
+
+func TestBuildStats(t *testing.T) {
+	x, g := buildFixture(t, nil)
+	st := x.Stats()
+	if st.Nodes != g.NumNodes() || st.FilesRead != len(fixtureFiles) || st.FilesSkipped != 0 || st.Terms == 0 || st.Postings == 0 {
+		t.Errorf("stats %+v", st)
+	}
+	if !x.HasBody() || x.Graph() != g || x.Generation() != g.Generation() {
+		t.Error("accessors disagree with the build")
+	}
+}
+
+func TestSearchTop(t *testing.T) {
+	x, g := buildFixture(t, nil)
+	tests := []struct {
+		query string
+		p     Params
+		want  string // the expected best hit
+	}{
+		{"code that validates user credentials", Params{Types: []graph.NodeType{graph.Function}}, "file::backend/auth.py::AuthService::validate_credentials"},
+		{"where is the password hashed", Params{}, "file::backend/crypto.py::hash_password"},
+		{"charge a credit card payment", Params{Types: []graph.NodeType{graph.Function}}, "file::backend/payment.py::charge_card"},
+		{"bearer token from the authorization header", Params{}, "file::web/server.go::parseHeaderToken"},
+		{"session expiry lookup", Params{Types: []graph.NodeType{graph.File}}, "file::backend/session.py"},
+		// Body-only evidence: "salted" appears only in a comment.
+		{"salted sha256", Params{}, "file::backend/crypto.py::hash_password"},
+		// A path in the query wins over words.
+		{"something is off in web/router.go", Params{Types: []graph.NodeType{graph.File}}, "file::web/router.go"},
+		// Stack traces: the innermost frame's entity leads.
+		{pythonTrace, Params{GraphRerank: true, Types: []graph.NodeType{graph.Function}}, "file::backend/auth.py::AuthService::validate_credentials"},
+		{goTrace, Params{GraphRerank: true}, "file::web/server.go::parseHeaderToken"},
+	}
+	for _, tt := range tests {
+		name := tt.query
+		if len(name) > 40 {
+			name = name[:40]
+		}
+		t.Run(name, func(t *testing.T) {
+			r := x.SearchText(tt.query, tt.p)
+			if len(r.Hits) == 0 || g.ExternalID(r.Hits[0].Node) != tt.want {
+				t.Fatalf("top = %v, want %s first", ids(g, r.Hits), tt.want)
+			}
+		})
+	}
+}
+
+func TestSearchTraceEvidence(t *testing.T) {
+	x, g := buildFixture(t, nil)
+	r := x.SearchText(pythonTrace, Params{TopK: 50})
+	byID := map[string]Hit{}
+	for _, h := range r.Hits {
+		byID[g.ExternalID(h.Node)] = h
+	}
+	file := byID["file::backend/auth.py"]
+	if file.Breakdown.StackTrace < 1 || file.Frame == nil || file.Frame.Line != 14 {
+		t.Errorf("auth.py: %+v frame %+v", file.Breakdown, file.Frame)
+	}
+	inner := byID["file::backend/auth.py::AuthService::validate_credentials"]
+	outer := byID["file::backend/auth.py::AuthService"]
+	if !(inner.Breakdown.StackTrace > outer.Breakdown.StackTrace) {
+		t.Errorf("innermost entity %v should outweigh its class %v", inner.Breakdown.StackTrace, outer.Breakdown.StackTrace)
+	}
+	// views.py is not in the graph: the frame places nothing, and its
+	// function name "post" names no node.
+	for id, h := range byID {
+		if h.Frame != nil && strings.Contains(h.Frame.Path, "views.py") {
+			t.Errorf("%s attributed to views.py", id)
+		}
+	}
+	if len(r.Frames) != 3 || len(r.Terms) == 0 || r.Candidates == 0 {
+		t.Errorf("result metadata: %d frames, %d terms, %d candidates", len(r.Frames), len(r.Terms), r.Candidates)
+	}
+}
+
+func TestMatchPath(t *testing.T) {
+	x, _ := buildFixture(t, nil)
+	tests := []struct {
+		in   string
+		want []pathMatch
+	}{
+		{"/srv/app/backend/auth.py", []pathMatch{{"backend/auth.py", 1}}},
+		{"backend/auth.py", []pathMatch{{"backend/auth.py", 1}}},
+		{"auth.py", []pathMatch{{"backend/auth.py", 0.5}}},
+		{"other/auth.py", []pathMatch{{"backend/auth.py", 0.5}}},
+		{"/x/web/server.go", []pathMatch{{"web/server.go", 1}}},
+		{"nothing.py", nil},
+	}
+	for _, tt := range tests {
+		if got := x.matchPath(tt.in); !cmp.Equal(got, tt.want, cmp.AllowUnexported(pathMatch{})) {
+			t.Errorf("matchPath(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestFilters(t *testing.T) {
+	x, g := buildFixture(t, nil)
+	r := x.SearchText("user session token", Params{TopK: 100, Scope: "./backend/", Types: []graph.NodeType{graph.Function, graph.Class}, GraphRerank: true})
+	if len(r.Hits) == 0 {
+		t.Fatal("no hits")
+	}
+	for _, h := range r.Hits {
+		if !strings.HasPrefix(g.SourcePath(h.Node), "backend/") {
+			t.Errorf("%s outside scope", g.ExternalID(h.Node))
+		}
+		if ty := g.Type(h.Node); ty != graph.Function && ty != graph.Class {
+			t.Errorf("%s has type %v", g.ExternalID(h.Node), ty)
+		}
+	}
+	// The scope names a directory node too.
+	r = x.SearchText("backend", Params{Scope: "backend", Types: []graph.NodeType{graph.Directory}})
+	if len(r.Hits) != 1 || g.ExternalID(r.Hits[0].Node) != "dir::backend" {
+		t.Errorf("directory scope: %v", ids(g, r.Hits))
+	}
+	// min_score drops weak hits; top_k bounds.
+	all := x.SearchText("user password token session", Params{TopK: 100})
+	some := x.SearchText("user password token session", Params{TopK: 100, MinScore: 0.5})
+	if len(some.Hits) == 0 || len(some.Hits) >= len(all.Hits) {
+		t.Errorf("min_score 0.5 kept %d of %d", len(some.Hits), len(all.Hits))
+	}
+	for _, h := range some.Hits {
+		if h.Score < 0.5 {
+			t.Errorf("hit below min_score: %v", h.Score)
+		}
+	}
+	if top := x.SearchText("user password token session", Params{TopK: 2}); len(top.Hits) != 2 {
+		t.Errorf("top_k 2 gave %d", len(top.Hits))
+	}
+}
+
+func TestGraphRerank(t *testing.T) {
+	x, g := buildFixture(t, nil)
+	off := x.SearchText("validate credentials", Params{TopK: 100})
+	for _, h := range off.Hits {
+		if b := h.Breakdown; b.Graph != 0 || b.PageRank != 0 || b.CoChange != 0 {
+			t.Errorf("graph_rerank off but %s has %+v", g.ExternalID(h.Node), b)
+		}
+	}
+	on := x.SearchText("validate credentials", Params{TopK: 100, GraphRerank: true})
+	got := map[string]Breakdown{}
+	for _, h := range on.Hits {
+		got[g.ExternalID(h.Node)] = h.Breakdown
+	}
+	// The file gains from its entity; the callee hash_password from its
+	// caller; nodes reached only through the graph appear.
+	if got["file::backend/auth.py"].Graph <= 0 {
+		t.Errorf("auth.py got no file aggregation: %+v", got["file::backend/auth.py"])
+	}
+	if b, ok := got["file::backend/crypto.py::hash_password"]; !ok || b.Graph <= 0 {
+		t.Errorf("hash_password got no spread: %+v", b)
+	}
+	if on.Candidates <= off.Candidates {
+		t.Errorf("fusion reached no new nodes: %d vs %d", on.Candidates, off.Candidates)
+	}
+	// The score is the squashed sum of the breakdown.
+	for _, h := range on.Hits {
+		if d := math.Abs(float64(h.Score - squash(h.Breakdown.Total()))); d > 1e-6 {
+			t.Errorf("%s: score %v, breakdown total %v", g.ExternalID(h.Node), h.Score, h.Breakdown.Total())
+		}
+	}
+}
+
+type fakeCoChange map[graph.NodeID][]temporal.Partner
+
+func (f fakeCoChange) Partners(n graph.NodeID, k int) []temporal.Partner {
+	p := f[n]
+	return p[:min(k, len(p))]
+}
+
+func TestCoChange(t *testing.T) {
+	x, g := buildFixture(t, nil)
+	auth := mustLookup(t, g, "file::backend/auth.py")
+	pay := mustLookup(t, g, "file::backend/payment.py")
+	cc := fakeCoChange{auth: {{Node: pay, Strength: 0.9, Observed: 4}}}
+	r := x.SearchText("validate credentials", Params{TopK: 100, GraphRerank: true, CoChange: cc})
+	for _, h := range r.Hits {
+		if h.Node == pay {
+			if h.Breakdown.CoChange <= 0 {
+				t.Errorf("payment.py breakdown %+v", h.Breakdown)
+			}
+			return
+		}
+	}
+	t.Errorf("co-change partner payment.py not lifted into the results: %v", ids(g, r.Hits))
+}
+
+func TestDeterminism(t *testing.T) {
+	// Same graph, different parallelism: identical results, also when
+	// searched concurrently.
+	x1, g := buildFixture(t, func(o *Options) { o.Parallelism = 1 })
+	x2, _ := buildFixture(t, func(o *Options) { o.Parallelism = 4 })
+	queries := []string{"validate user credentials", pythonTrace, goTrace, "session token", "zzz unknown words", ""}
+	for _, q := range queries {
+		want := x1.SearchText(q, Params{TopK: 50, GraphRerank: true})
+		var wg sync.WaitGroup
+		for i := 0; i < 8; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				got := x2.SearchText(q, Params{TopK: 50, GraphRerank: true})
+				if d := cmp.Diff(want, got, cmp.AllowUnexported()); d != "" {
+					t.Errorf("query %.30q differs (-parallelism 1 +4):\n%s", q, d)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	_ = g
+}
+
+func TestTiesByNodeID(t *testing.T) {
+	// Two identical nodes score the same; the lower NodeID comes first.
+	g := graph.New()
+	a := mustAdd(t, g, graph.Node{ExternalID: "a", Label: "token_cache"})
+	b := mustAdd(t, g, graph.Node{ExternalID: "b", Label: "token_cache"})
+	g.Finalize()
+	x, err := Build(context.Background(), g, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := x.SearchText("token cache", Params{})
+	if len(r.Hits) != 2 || r.Hits[0].Node != a || r.Hits[1].Node != b || r.Hits[0].Score != r.Hits[1].Score {
+		t.Errorf("hits %+v", r.Hits)
+	}
+}
+
+func TestFiniteScores(t *testing.T) {
+	x, g := buildFixture(t, nil)
+	queries := []string{
+		strings.Repeat("validate ", 10000),
+		strings.Repeat(pythonTrace, 50),
+		"\x00\xff\xfe",
+		"a b c d e f g",
+		strings.Repeat("x", 100000),
+	}
+	for _, q := range queries {
+		r := x.SearchText(q, Params{TopK: 1000, GraphRerank: true})
+		for _, h := range r.Hits {
+			b := h.Breakdown
+			for _, v := range []float32{h.Score, b.Lexical, b.StackTrace, b.Graph, b.PageRank, b.CoChange} {
+				if !graph.IsFinite(v) || v < 0 {
+					t.Fatalf("%s: non-finite or negative %+v score %v", g.ExternalID(h.Node), b, h.Score)
+				}
+			}
+			if h.Score >= 1 {
+				t.Fatalf("score %v not below 1", h.Score)
+			}
+		}
+	}
+}
+
+func TestSummaries(t *testing.T) {
+	x, g := buildFixture(t, nil)
+	nodes := []string{
+		"file::backend/auth.py",
+		"file::backend/auth.py::AuthService",
+		"file::backend/auth.py::AuthService::validate_credentials",
+		"file::backend/auth.py::AuthService::login",
+		"file::web/server.go::parseHeaderToken",
+		"file::backend/crypto.py::hash_password",
+		"dir::backend",
+	}
+	want := []string{
+		"Authentication: credential checks and login.",
+		"Validates user credentials and opens sessions.",
+		"Check the password against the stored hash.",
+		"",
+		"parseHeaderToken extracts the bearer token from the Authorization header.",
+		"Salted SHA-256 of the password.",
+		"",
+	}
+	var in []graph.NodeID
+	for _, n := range nodes {
+		in = append(in, mustLookup(t, g, n))
+	}
+	if d := cmp.Diff(want, x.Summaries(in)); d != "" {
+		t.Errorf("summaries (-want +got):\n%s", d)
+	}
+	bare, err := Build(context.Background(), g, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := bare.Summaries(in); got[0] != "" || len(got) != len(in) {
+		t.Errorf("index without ReadFile summarised: %q", got)
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	g := graph.New()
+	mustAdd(t, g, graph.Node{ExternalID: "a", Label: "a"})
+	if _, err := Build(context.Background(), g, DefaultOptions()); !errors.Is(err, graph.ErrNotFinalized) {
+		t.Errorf("unfinalized graph: %v", err)
+	}
+	if _, err := Build(context.Background(), nil, DefaultOptions()); err == nil {
+		t.Error("nil graph accepted")
+	}
+	g.Finalize()
+	bad := []func(*Options){
+		func(o *Options) { o.K1 = 0 },
+		func(o *Options) { o.K1 = float32(math.NaN()) },
+		func(o *Options) { o.Fields[Body].B = 2 },
+		func(o *Options) { o.Fields[Label].Weight = -1 },
+		func(o *Options) { o.EntityPathWeight = float32(math.Inf(1)) },
+		func(o *Options) { o.Fusion.SpreadAlpha = -1 },
+		func(o *Options) { o.MaxEntityTerms = -1 },
+	}
+	for i, m := range bad {
+		o := DefaultOptions()
+		m(&o)
+		if _, err := Build(context.Background(), g, o); err == nil {
+			t.Errorf("bad options %d accepted", i)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Build(ctx, g, DefaultOptions()); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled build: %v", err)
+	}
+}
+
+func TestUnreadableFiles(t *testing.T) {
+	g, read := fixtureGraph(t)
+	o := DefaultOptions()
+	o.MaxFileBytes = 300 // most fixture files are larger
+	o.ReadFile = func(p string) ([]byte, error) {
+		if p == "backend/crypto.py" {
+			return nil, fmt.Errorf("permission denied")
+		}
+		if p == "web/router.go" {
+			return []byte("binary\x00data"), nil
+		}
+		return read(p)
+	}
+	x, err := Build(context.Background(), g, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := x.Stats()
+	if st.FilesRead+st.FilesSkipped != len(fixtureFiles) || st.FilesSkipped < 2 {
+		t.Errorf("stats %+v", st)
+	}
+	// Labels still match without bodies.
+	if r := x.SearchText("hash password", Params{}); len(r.Hits) == 0 || g.ExternalID(r.Hits[0].Node) != "file::backend/crypto.py::hash_password" {
+		t.Errorf("hits %v", ids(g, r.Hits))
+	}
+}
+
+func TestEmptyGraph(t *testing.T) {
+	g := graph.New()
+	g.Finalize()
+	x, err := Build(context.Background(), g, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := x.SearchText(pythonTrace, Params{GraphRerank: true}); len(r.Hits) != 0 {
+		t.Errorf("hits on an empty graph: %+v", r.Hits)
+	}
+}
+
+func TestPowerLawRecall(t *testing.T) {
+	g := graphtest.PowerLaw(10000, 40000, 7)
+	x, err := Build(context.Background(), g, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every function label is found first by its own words plus its
+	// numeric suffix identifier.
+	for i := 1; i < 10000; i += 997 {
+		id := graph.NodeID(i)
+		if g.Type(id) != graph.Function {
+			continue
+		}
+		label := g.Label(id)
+		r := x.SearchText(label, Params{TopK: 5, GraphRerank: true})
+		if len(r.Hits) == 0 || r.Hits[0].Node != id {
+			t.Errorf("%q: top %v", label, ids(g, r.Hits))
+		}
+	}
+}

@@ -1,0 +1,214 @@
+package seek
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// maxSummary bounds an intent summary in bytes.
+const maxSummary = 160
+
+// Summaries returns, for each node, a one-line statement of its intent:
+// the first sentence of its doc comment or docstring (for files, of the
+// file's leading comment). It reads each distinct file once through
+// Options.ReadFile; nodes without source lines, or an index built without
+// ReadFile, get "".
+func (x *Index) Summaries(nodes []graph.NodeID) []string {
+	out := make([]string, len(nodes))
+	if x.opts.ReadFile == nil {
+		return out
+	}
+	files := map[string][][]byte{}
+	for i, n := range nodes {
+		if int(n) >= x.n {
+			continue
+		}
+		src := x.g.SourcePath(n)
+		t := x.g.Type(n)
+		if src == "" || t == graph.Directory {
+			continue
+		}
+		lines, ok := files[src]
+		if !ok {
+			if data, err := x.opts.ReadFile(src); err == nil && (x.opts.MaxFileBytes <= 0 || len(data) <= x.opts.MaxFileBytes) {
+				lines = bytes.Split(data, []byte("\n"))
+			}
+			files[src] = lines
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		if t == graph.File {
+			out[i] = fileSummary(lines)
+			continue
+		}
+		ls := int(x.g.Provenance(n).LineStart)
+		if ls <= 0 || ls > len(lines) {
+			continue
+		}
+		out[i] = entitySummary(lines, ls-1)
+	}
+	return out
+}
+
+// entitySummary reads the doc comment above line decl (0-based), or the
+// docstring right below it.
+func entitySummary(lines [][]byte, decl int) string {
+	var above []string
+	for l := decl - 1; l >= 0 && decl-l <= maxDocLines; l-- {
+		t := bytes.TrimSpace(lines[l])
+		if len(t) == 0 {
+			break
+		}
+		if t[0] == '@' { // decorators and annotations sit between
+			continue
+		}
+		c, ok := commentText(t)
+		if !ok {
+			break
+		}
+		above = append(above, c)
+	}
+	if len(above) > 0 {
+		for i, j := 0, len(above)-1; i < j; i, j = i+1, j-1 {
+			above[i], above[j] = above[j], above[i]
+		}
+		if s := firstSentence(strings.Join(above, " ")); s != "" {
+			return s
+		}
+	}
+	// A docstring or leading comment within the first lines of the body
+	// (the signature may span several lines).
+	opened := bodyOpens(lines[decl])
+	for l := decl + 1; l < len(lines) && l <= decl+6; l++ {
+		t := bytes.TrimSpace(lines[l])
+		if len(t) == 0 {
+			continue
+		}
+		if s, ok := docstring(lines, l); ok {
+			return s
+		}
+		if c, ok := commentText(t); ok {
+			block := []string{c}
+			for k := l + 1; k < len(lines) && k < l+maxDocLines; k++ {
+				c, ok := commentText(bytes.TrimSpace(lines[k]))
+				if !ok {
+					break
+				}
+				block = append(block, c)
+			}
+			return firstSentence(strings.Join(block, " "))
+		}
+		if opened {
+			return "" // code: the body has no leading documentation
+		}
+		opened = bodyOpens(lines[l])
+	}
+	return ""
+}
+
+// bodyOpens reports whether a declaration line ends its signature
+// (Python ':' or a brace).
+func bodyOpens(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	return bytes.HasSuffix(t, []byte(":")) || bytes.HasSuffix(t, []byte("{"))
+}
+
+// fileSummary reads a file's leading docstring or comment block, skipping
+// shebangs, encoding lines and licence headers.
+func fileSummary(lines [][]byte) string {
+	for l := 0; l < len(lines) && l < 40; l++ {
+		t := bytes.TrimSpace(lines[l])
+		if len(t) == 0 || bytes.HasPrefix(t, []byte("#!")) || bytes.Contains(t, []byte("coding")) && t[0] == '#' {
+			continue
+		}
+		if s, ok := docstring(lines, l); ok {
+			return s
+		}
+		if _, ok := commentText(t); !ok {
+			return ""
+		}
+		// A comment block: gather it, skip it if it is a licence.
+		var block []string
+		k := l
+		for ; k < len(lines); k++ {
+			c, ok := commentText(bytes.TrimSpace(lines[k]))
+			if !ok {
+				break
+			}
+			block = append(block, c)
+		}
+		text := strings.Join(block, " ")
+		low := strings.ToLower(text)
+		if strings.Contains(low, "copyright") || strings.Contains(low, "license") || strings.Contains(low, "spdx") {
+			l = k - 1
+			continue
+		}
+		return firstSentence(text)
+	}
+	return ""
+}
+
+// commentText strips a comment line's markers; ok is false for code.
+func commentText(t []byte) (string, bool) {
+	for _, p := range []string{"///", "//!", "//", "##", "#", "/**", "/*", "*/", "*", "--", ";;"} {
+		if bytes.HasPrefix(t, []byte(p)) {
+			s := strings.TrimSpace(string(t[len(p):]))
+			s = strings.TrimSpace(strings.TrimSuffix(s, "*/"))
+			return s, true
+		}
+	}
+	return "", false
+}
+
+// docstring reads a Python-style docstring starting on line l.
+func docstring(lines [][]byte, l int) (string, bool) {
+	t := bytes.TrimSpace(lines[l])
+	t = bytes.TrimLeft(t, "rRbBuU")
+	var q []byte
+	switch {
+	case bytes.HasPrefix(t, []byte(`"""`)):
+		q = []byte(`"""`)
+	case bytes.HasPrefix(t, []byte(`'''`)):
+		q = []byte(`'''`)
+	default:
+		return "", false
+	}
+	var parts []string
+	rest := t[3:]
+	for k := l; k < len(lines) && k < l+12; k++ {
+		if k > l {
+			rest = bytes.TrimSpace(lines[k])
+		}
+		if i := bytes.Index(rest, q); i >= 0 {
+			parts = append(parts, string(bytes.TrimSpace(rest[:i])))
+			break
+		}
+		if len(rest) == 0 && len(parts) > 0 {
+			break // end of the first paragraph
+		}
+		parts = append(parts, string(rest))
+	}
+	s := firstSentence(strings.Join(parts, " "))
+	return s, s != ""
+}
+
+// firstSentence returns text up to its first full stop (or all of it),
+// whitespace-collapsed and cut to maxSummary bytes on a rune boundary.
+func firstSentence(text string) string {
+	s := strings.Join(strings.Fields(text), " ")
+	if i := strings.Index(s, ". "); i >= 0 {
+		s = s[:i+1]
+	}
+	if len(s) > maxSummary {
+		cut := maxSummary
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = strings.TrimSpace(s[:cut]) + "…"
+	}
+	return s
+}
