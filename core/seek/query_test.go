@@ -151,10 +151,10 @@ func TestParseQueryBounds(t *testing.T) {
 
 func TestGoFunc(t *testing.T) {
 	for in, want := range map[string]string{
-		"example.com/app/web.parseHeaderToken(0xc000010000)":              "parseHeaderToken",
-		"example.com/app/web.(*Server).ServeHTTP.func1.2(...)":            "ServeHTTP",
-		"main.main()":                                                     "main",
-		"created by net/http.(*Server).Serve in goroutine 1":              "Serve",
+		"example.com/app/web.parseHeaderToken(0xc000010000)":   "parseHeaderToken",
+		"example.com/app/web.(*Server).ServeHTTP.func1.2(...)": "ServeHTTP",
+		"main.main()": "main",
+		"created by net/http.(*Server).Serve in goroutine 1":               "Serve",
 		"github.com/m1nd-go/m1nd/core/seek.(*Index).Search({0x1, 0x2}, 3)": "Search",
 		"not a function line": "",
 	} {
