@@ -128,6 +128,11 @@ func (b *builder) entity(parent, name string, typ graph.NodeType, line, end uint
 // (file::p::T::M) even when T is declared in another file, in which case the
 // file contains the method.
 func (b *builder) entityAt(id, parent, name string, typ graph.NodeType, line, end uint32, excerpt string, tags ...string) (string, bool) {
+	if name == "" {
+		// A zero-width (MISSING) name in broken code: no entity; what
+		// follows belongs to the parent.
+		return parent, false
+	}
 	if i, dup := b.nodes[id]; dup {
 		// A prototype (C `int f(void);`, a C++ in-class declaration)
 		// gives way to the definition: its lines and signature are what

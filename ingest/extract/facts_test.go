@@ -355,3 +355,12 @@ func TestFactsJava(t *testing.T) {
 	}
 	wantEdge(t, tr, ft+"::OrderServiceTest::findsOrders", "calls", "ref::find", 11, RefHint{ReceiverType: "OrderService"})
 }
+
+func mustRead(t testing.TB, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

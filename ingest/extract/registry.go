@@ -99,8 +99,12 @@ func Extractors() []Extractor {
 // file: the result is then the generic fallback (the file node with tags)
 // and err says what went wrong, so callers may keep the result and count the
 // error.
-func ExtractFile(relPath string, src []byte) (res *Result, err error) {
-	e := For(relPath)
+func ExtractFile(relPath string, src []byte) (*Result, error) {
+	return extractWith(For(relPath), relPath, src)
+}
+
+// extractWith runs e with panic recovery and the generic fallback.
+func extractWith(e Extractor, relPath string, src []byte) (res *Result, err error) {
 	res, err = safeExtract(e, relPath, src)
 	if err == nil && res != nil {
 		return res, nil

@@ -2,6 +2,35 @@
 // hierarchical external IDs and edges whose targets may still be unresolved
 // "ref::Name" references. Extractors are pure (bytes in, result out) and safe
 // to run in parallel; graph building and resolution happen later, in ingest.
+//
+// Entry points: ExtractFile (pick, recover, fall back), For (the extractor
+// of a path), Languages. Python, Go, JavaScript/TypeScript/TSX, Rust and Java
+// have hand-written extractors; two dozen more languages go through one
+// table-driven extractor (table.go, langs_table.go); everything else gets
+// the Generic file node.
+//
+// Conventions every extractor follows:
+//
+//   - The first node is the file ("file::{path}", label = base name). Entity
+//     IDs nest: "file::{path}::{Class}::{method}". A repeated ID (overloads,
+//     redefinitions) is emitted once; later edges attach to it.
+//   - Methods whose owner type is declared in another file (Go methods, Rust
+//     impls, C++ Foo::bar) keep the ID file::{path}::{Type}::{method}; the
+//     file contains them and a member_of edge points to ref::{Type}.
+//   - Imports become Import records plus "imports" edges from the file to
+//     ref::{name}: the imported names (from m import a → ref::a) or, for a
+//     whole-module import, the module's last segment (import os.path →
+//     ref::path; "github.com/x/y" → ref::y; "./utils" → ref::utils), always
+//     with Hint.Module set to the module as written.
+//   - Calls are "calls" edges from the innermost enclosing definition (or
+//     the file) to ref::{callee name}; see RefHint for what the hints mean.
+//   - Builtins (len, print, String, Vec, …) are not referenced at all: they
+//     never resolve to project code.
+//   - Tags: language, a kind (function, method, class, struct, interface,
+//     trait, enum, type_alias, module, constant, variable, section, key, …),
+//     visibility where the language has it (exported, public, private,
+//     protected, internal, package) and "test" for tests and test files;
+//     modifiers such as async, static, abstract, override, property.
 package extract
 
 import "github.com/m1nd-go/m1nd/core/graph"
@@ -23,9 +52,13 @@ type Node struct {
 // Edge is an extracted relation. Target is either an extracted node ID or an
 // unresolved reference "ref::{name}" that ingest resolves later.
 type Edge struct {
-	Source   string
-	Target   string
-	Relation string // contains, imports, calls, references, implements, inherits, decorates, tests, ...
+	Source string
+	Target string
+	// Relation is one of the Rel* constants: contains, imports, calls,
+	// references (type uses), inherits, implements, decorated_by (the
+	// source carries the decorator/annotation named by the target),
+	// member_of (a method to its owner type declared elsewhere).
+	Relation string
 	Line     uint32
 	Hint     RefHint
 }
@@ -33,22 +66,31 @@ type Edge struct {
 // RefHint carries what the extractor knows about an unresolved target so the
 // resolver can pick the right one among same-named candidates.
 type RefHint struct {
-	// Module is the import path the name came from ("foo.bar", "./utils",
-	// "github.com/x/y", "java.util").
+	// Module is the module the name came from, as written in the source
+	// import: "foo.bar" or ".models" (Python), "./utils" (JS/TS),
+	// "github.com/x/y" (Go), "java.util" (Java: the package of an imported
+	// class), "crate::backend" (Rust: the path before the item). For a call
+	// through a module alias it is the aliased module plus the rest of the
+	// chain (np.linalg.norm → "numpy.linalg").
 	Module string
 	// Receiver is the receiver expression of a method call x.m() ("self",
-	// "user", "pkg").
+	// "user", "self.db", "pkg"), at most 80 bytes.
 	Receiver string
 	// ReceiverType is the static type of the receiver when the extractor can
-	// tell ("UserService"); the resolver prefers methods of that type.
+	// tell ("UserService"); the resolver prefers methods of that type. It
+	// comes from self/this (the enclosing class), a Go or Rust receiver, a
+	// typed parameter or field, or a local initialised by a constructor
+	// (x := NewFoo(), x = Foo(), new Foo(), Foo::new()), and for Java, C#
+	// and similar languages an unqualified call inside a class.
 	ReceiverType string
 }
 
-// Import is one import statement of a file.
+// Import is one import statement of a file (one per imported item where a
+// statement imports several unrelated modules).
 type Import struct {
-	Module string   // "os.path", "./utils", "fmt", "java.util.List"
-	Alias  string   // local name when renamed
-	Names  []string // imported names (from m import a, b)
+	Module string   // "os.path", "./utils", "fmt", "java.util", "std::collections"
+	Alias  string   // local name of the module (import numpy as np, import * as ns, default import); "static" for Java static imports
+	Names  []string // imported names (from m import a, b; java.util.List → [List]; "*" for wildcards)
 	Line   uint32
 }
 
