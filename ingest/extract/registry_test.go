@@ -59,8 +59,8 @@ func (panicky) Extract(string, []byte) (*Result, error) {
 
 type failing struct{}
 
-func (failing) Language() string                         { return "failing" }
-func (failing) Extensions() []string                     { return nil }
+func (failing) Language() string                        { return "failing" }
+func (failing) Extensions() []string                    { return nil }
 func (failing) Extract(string, []byte) (*Result, error) { return nil, errors.New("no grammar") }
 
 func TestExtractFallsBack(t *testing.T) {
