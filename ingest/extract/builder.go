@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"hash/maphash"
 	"path"
 	"slices"
 	"strings"
@@ -41,6 +42,7 @@ const (
 	KindTest      = "test"
 	KindImpl      = "impl"
 	KindSection   = "section"
+	KindDecorator = "decorator"
 	// KindDeclaration marks a prototype whose definition may follow.
 	KindDeclaration = "declaration"
 
@@ -73,9 +75,20 @@ func cleanPath(p string) string {
 	return p
 }
 
-type edgeKey struct {
-	src, dst, rel string
-	hint          RefHint
+// edgeSeed keys the edge de-duplication hash. A 64-bit hash instead of the
+// six strings themselves keeps the set small and cheap; a collision (odds
+// ~n²/2⁶⁴ for n edges of one file) would merely drop one duplicate-looking
+// edge.
+var edgeSeed = maphash.MakeSeed()
+
+func edgeHash(src, dst, rel string, h RefHint) uint64 {
+	var mh maphash.Hash
+	mh.SetSeed(edgeSeed)
+	for _, s := range [...]string{src, dst, rel, h.Module, h.Receiver, h.ReceiverType} {
+		mh.WriteString(s)
+		mh.WriteByte(0)
+	}
+	return mh.Sum64()
 }
 
 // builder accumulates one file's Result. Node IDs are unique: a second
@@ -87,7 +100,7 @@ type builder struct {
 	fileID string
 	lang   string
 	nodes  map[string]int
-	edges  map[edgeKey]struct{}
+	edges  map[uint64]struct{}
 	refs   map[string]struct{}
 }
 
@@ -98,7 +111,7 @@ func newBuilder(relPath, lang string) *builder {
 		fileID: FileID(relPath),
 		lang:   lang,
 		nodes:  make(map[string]int),
-		edges:  make(map[edgeKey]struct{}),
+		edges:  make(map[uint64]struct{}),
 		refs:   make(map[string]struct{}),
 	}
 }
@@ -173,7 +186,7 @@ func (b *builder) edge(src, dst, rel string, line uint32, h RefHint) {
 	if src == "" || dst == "" || dst == src {
 		return
 	}
-	k := edgeKey{src, dst, rel, h}
+	k := edgeHash(src, dst, rel, h)
 	if _, dup := b.edges[k]; dup {
 		return
 	}
@@ -196,6 +209,7 @@ func (b *builder) imp(im Import) { b.res.Imports = append(b.res.Imports, im) }
 
 func (b *builder) finish(errors int) *Result {
 	b.res.ParseErrors = errors
+	b.tagDecorators()
 	if len(b.refs) > 0 {
 		b.res.UnresolvedRefs = make([]string, 0, len(b.refs))
 		for r := range b.refs {
@@ -204,6 +218,29 @@ func (b *builder) finish(errors int) *Result {
 		slices.Sort(b.res.UnresolvedRefs)
 	}
 	return b.res
+}
+
+// tagDecorators tags the functions of this file that are used as
+// decorators in it (def retry(…) … @retry) with "decorator".
+func (b *builder) tagDecorators() {
+	var used map[string]bool
+	for _, e := range b.res.Edges {
+		if e.Relation == RelDecoratedBy {
+			if used == nil {
+				used = map[string]bool{}
+			}
+			used[strings.TrimPrefix(e.Target, RefPrefix)] = true
+		}
+	}
+	if used == nil {
+		return
+	}
+	for i := range b.res.Nodes {
+		n := &b.res.Nodes[i]
+		if n.Type == graph.Function && used[n.Label] && !slices.Contains(n.Tags, KindDecorator) {
+			n.Tags = append(n.Tags, KindDecorator)
+		}
+	}
 }
 
 // maxExcerpt is the excerpt length limit in bytes.

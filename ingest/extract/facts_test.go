@@ -110,6 +110,7 @@ func TestFactsPython(t *testing.T) {
 	wantNode(t, r, f+"::TestService::test_run", "Function", 0, "test")
 	wantNode(t, r, f+"::test_module_level", "Function", 0, "test")
 	wantNode(t, r, f+"::MAX_RETRIES", "Reference", 9, "constant")
+	wantNode(t, r, f+"::retry", "Function", 13, "decorator")
 	wantEdge(t, r, f, "contains", f+"::Service", 20, RefHint{})
 	wantEdge(t, r, f+"::Service", "contains", f+"::Service::run", 35, RefHint{})
 	wantEdge(t, r, f+"::Service", "inherits", "ref::BaseService", 20, RefHint{})
