@@ -90,6 +90,8 @@ type manifestFile struct {
 // memory. It is safe for concurrent use.
 type Store struct {
 	dir string
+	// run serialises the ingests sharing this store (Lock, Unlock).
+	run sync.Mutex
 
 	mu       sync.Mutex
 	loaded   bool
@@ -104,6 +106,13 @@ type Store struct {
 func Open(dir string) *Store {
 	return &Store{dir: dir, results: map[string]*extract.Result{}, extra: map[string]any{}}
 }
+
+// Lock reserves the store for one ingest; concurrent ingests of the same
+// store wait for each other (their results would otherwise interleave).
+func (s *Store) Lock() { s.run.Lock() }
+
+// Unlock releases the store.
+func (s *Store) Unlock() { s.run.Unlock() }
 
 // Dir is the cache directory.
 func (s *Store) Dir() string { return s.dir }

@@ -79,6 +79,10 @@ func Ingest(ctx context.Context, req adapter.Request) (*adapter.Output, error) {
 	if store == nil && req.CacheDir != "" {
 		store = cache.Open(req.CacheDir)
 	}
+	if store != nil {
+		store.Lock()
+		defer store.Unlock()
+	}
 	incremental := false
 	if req.Incremental {
 		st.Incremental = &adapter.IncrementalStats{}
@@ -143,9 +147,22 @@ func Ingest(ctx context.Context, req adapter.Request) (*adapter.Output, error) {
 
 	// Phase 4: resolve references and enrich.
 	prog.phase(adapter.PhaseResolve, 0, len(included))
-	ix := resolve.New(resultsOf(included), ws)
-	if err := resolveAll(ctx, b, ix, included, &st, prog); err != nil {
+	var prevRes *resolveCache
+	if incremental {
+		prevRes, _ = store.Extra(resolveCacheKey).(*resolveCache)
+	}
+	newIndex := func() *resolve.Index { return resolve.New(resultsOf(included), ws) }
+	rc, err := resolveAll(ctx, b, newIndex, included, &st, prog, prevRes, wr.Root)
+	if err != nil {
 		return nil, err
+	}
+	if store != nil {
+		if st.Partial {
+			// Outcomes of a partial graph depend on where the budget cut;
+			// the next incremental ingest resolves everything again.
+			rc = nil
+		}
+		store.SetExtra(resolveCacheKey, rc)
 	}
 	phaseDone(adapter.PhaseResolve)
 	prog.phase(adapter.PhaseEnrich, 0, 0)
@@ -369,8 +386,15 @@ type resolved struct {
 
 // resolveAll resolves every ref:: edge, in parallel per file (the index is
 // read-only), then adds the edges sequentially in file order so the graph
-// does not depend on scheduling.
-func resolveAll(ctx context.Context, b *builder, ix *resolve.Index, inc []included, st *adapter.Stats, prog *progress) error {
+// does not depend on scheduling. With a cache of the previous run's
+// outcomes (incremental ingests), references no change can affect keep
+// their outcome and only the others are resolved again.
+func resolveAll(ctx context.Context, b *builder, newIndex func() *resolve.Index, inc []included, st *adapter.Stats, prog *progress, prev *resolveCache, root string) (*resolveCache, error) {
+	stale, now := prev.diff(root, inc)
+	var ix *resolve.Index
+	if stale.all || len(stale.changed) > 0 {
+		ix = newIndex()
+	}
 	out := make([][]resolved, len(inc))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(1, runtimeProcs()))
@@ -383,18 +407,39 @@ func resolveAll(ctx context.Context, b *builder, ix *resolve.Index, inc []includ
 					return err
 				}
 				res := inc[i].fr.res
+				var old []resolve.Result
+				if !stale.all && !stale.changed[res.Path] {
+					old = prev.files[res.Path].out
+				}
+				fr := now[res.Path]
 				var list []resolved
-				for _, e := range res.Edges {
+				lastSrc, srcID := "", graph.NoNode
+				for k := range res.Edges {
+					e := &res.Edges[k]
 					name, ok := strings.CutPrefix(e.Target, extract.RefPrefix)
 					if !ok {
 						continue
 					}
-					src, ok := b.g.Lookup(e.Source)
-					if !ok {
+					j := len(fr.out)
+					var r resolve.Result
+					if j < len(old) && stale.reuse(e, name) {
+						r = old[j]
+					} else {
+						r = ix.Resolve(resolve.Source{ID: e.Source, File: res.Path}, name, e.Relation, e.Hint)
+					}
+					fr.out = append(fr.out, r)
+					if e.Source != lastSrc {
+						lastSrc = e.Source
+						if id, ok := b.g.Lookup(e.Source); ok {
+							srcID = id
+						} else {
+							srcID = graph.NoNode
+						}
+					}
+					if srcID == graph.NoNode {
 						continue
 					}
-					r := ix.Resolve(resolve.Source{ID: e.Source, File: res.Path}, name, e.Relation, e.Hint)
-					list = append(list, resolved{src: src, target: r.Target, rel: e.Relation, status: r.Status})
+					list = append(list, resolved{src: srcID, target: r.Target, rel: e.Relation, status: r.Status})
 				}
 				out[i] = list
 			}
@@ -402,7 +447,7 @@ func resolveAll(ctx context.Context, b *builder, ix *resolve.Index, inc []includ
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return err
+		return nil, err
 	}
 	for i, list := range out {
 		for _, r := range list {
@@ -433,7 +478,7 @@ func resolveAll(ctx context.Context, b *builder, ix *resolve.Index, inc []includ
 		}
 		prog.report(adapter.PhaseResolve, i+1, len(out))
 	}
-	return nil
+	return &resolveCache{root: root, files: now}, nil
 }
 
 // commitGroups maps history paths to the file nodes of the graph, dropping

@@ -151,3 +151,66 @@ func TestCacheFromAnotherBuildIsIgnored(t *testing.T) {
 		t.Fatalf("%+v", inc)
 	}
 }
+
+// TestIncrementalResolutionDependencies changes files so that references in
+// files that did not change resolve differently: the cached outcomes of
+// those references must be redone.
+func TestIncrementalResolutionDependencies(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"x/a.py":          "def dup():\n    return 1\n",
+		"z/c.py":          "from pkg import mod\n\n\ndef caller():\n    return dup()\n\n\ndef use():\n    return Admin().save()\n",
+		"pkg/__init__.py": "",
+		"m/base.py":       "class Base:\n    def save(self):\n        return 1\n",
+		"m/other.py":      "class Other:\n    def save(self):\n        return 2\n",
+		"m/child.py":      "class Admin(Base):\n    pass\n",
+	})
+	store := cache.Open(t.TempDir())
+	run := func() *adapter.Output {
+		t.Helper()
+		out, err := Ingest(context.Background(), adapter.Request{Root: dir, Incremental: true, Cache: store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	equalToFull(t, dir, run())
+	at := time.Now().Add(time.Hour)
+	steps := []struct {
+		name  string
+		files map[string]string
+		check func(d graphdump.Dump) bool
+	}{
+		{"a same-named function elsewhere makes a call ambiguous",
+			map[string]string{"y/b.py": "def dup():\n    return 2\n"},
+			func(d graphdump.Dump) bool {
+				for _, e := range d.Edges {
+					if e.Source == "file::z/c.py::caller" && e.Relation == "calls" {
+						return e.Weight == WeightAmbiguous
+					}
+				}
+				return false
+			}},
+		{"a new module file resolves an import",
+			map[string]string{"pkg/mod.py": "VALUE = 1\n"},
+			func(d graphdump.Dump) bool { return d.Has("file::z/c.py", "imports", "file::pkg/mod.py") }},
+		{"a changed base class redirects an inherited method",
+			map[string]string{"m/child.py": "class Admin(Other):\n    pass\n"},
+			func(d graphdump.Dump) bool { return d.Has("file::z/c.py::use", "calls", "file::m/other.py::Other::save") }},
+	}
+	for _, s := range steps {
+		writeFiles(t, dir, s.files)
+		for p := range s.files {
+			touch(t, filepath.Join(dir, p), at)
+		}
+		at = at.Add(time.Minute)
+		out := run()
+		if inc := out.Stats.Incremental; inc.Full {
+			t.Fatalf("%s: ran in full: %s", s.name, inc.FullReason)
+		}
+		equalToFull(t, dir, out)
+		if !s.check(graphdump.Of(out.Graph)) {
+			t.Errorf("%s: expected edge missing:\n%v", s.name, graphdump.Of(out.Graph).EdgeStrings())
+		}
+	}
+}

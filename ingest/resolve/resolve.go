@@ -258,7 +258,7 @@ func (ix *Index) Resolve(src Source, name, rel string, hint extract.RefHint) Res
 		// "Service().run()": a constructor call's type is its name when
 		// such a type has the method.
 		if i := strings.IndexByte(hint.Receiver, '('); i > 0 {
-			if t := lastName(hint.Receiver[:i]); len(ix.byOwner[[2]string{t, label}]) > 0 {
+			if t := lastName(hint.Receiver[:i]); ix.isTypeName(t) {
 				hint.ReceiverType = t
 			}
 		}
@@ -294,6 +294,16 @@ func (ix *Index) Resolve(src Source, name, rel string, hint extract.RefHint) Res
 		st = Ambiguous
 	}
 	return Result{Status: st, Target: ix.cands[best].id}
+}
+
+// isTypeName reports whether some class, struct or other type is labelled t.
+func (ix *Index) isTypeName(t string) bool {
+	for _, c := range ix.byLabel[t] {
+		if isType(ix.cands[c].typ) {
+			return true
+		}
+	}
+	return false
 }
 
 // methodsOf keeps the candidates owned by typ or, failing that, by its
