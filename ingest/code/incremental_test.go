@@ -196,7 +196,9 @@ func TestIncrementalResolutionDependencies(t *testing.T) {
 			func(d graphdump.Dump) bool { return d.Has("file::z/c.py", "imports", "file::pkg/mod.py") }},
 		{"a changed base class redirects an inherited method",
 			map[string]string{"m/child.py": "class Admin(Other):\n    pass\n"},
-			func(d graphdump.Dump) bool { return d.Has("file::z/c.py::use", "calls", "file::m/other.py::Other::save") }},
+			func(d graphdump.Dump) bool {
+				return d.Has("file::z/c.py::use", "calls", "file::m/other.py::Other::save")
+			}},
 	}
 	for _, s := range steps {
 		writeFiles(t, dir, s.files)

@@ -46,6 +46,7 @@ const (
 	Ambiguous
 )
 
+// String names the status ("resolved", "ambiguous", "unresolved").
 func (s Status) String() string {
 	switch s {
 	case Resolved:
