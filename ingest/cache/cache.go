@@ -102,7 +102,9 @@ type Store struct {
 	extra map[string]any
 }
 
-// Open returns the store of dir. Nothing is read until Load.
+// Open returns the store of dir. Nothing is read until Load. With dir ""
+// the store lives in memory only: incremental ingests work within the
+// process, nothing is written.
 func Open(dir string) *Store {
 	return &Store{dir: dir, results: map[string]*extract.Result{}, extra: map[string]any{}}
 }
@@ -157,6 +159,9 @@ func (s *Store) Load() error {
 	if s.loaded {
 		return nil
 	}
+	if s.dir == "" {
+		return ErrNoManifest
+	}
 	data, err := os.ReadFile(filepath.Join(s.dir, "manifest.gob"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return ErrNoManifest
@@ -205,6 +210,9 @@ func (s *Store) Result(rel string, e Entry) (*extract.Result, error) {
 	if r != nil {
 		return r, nil
 	}
+	if s.dir == "" {
+		return nil, fmt.Errorf("cached result of %s: not in memory", rel)
+	}
 	data, err := os.ReadFile(s.blobPath(k))
 	if err != nil {
 		return nil, fmt.Errorf("cached result of %s: %w", rel, err)
@@ -230,6 +238,9 @@ func (s *Store) Put(rel string, h Hash, r *extract.Result) error {
 	s.mu.Lock()
 	s.results[k] = r
 	s.mu.Unlock()
+	if s.dir == "" {
+		return nil
+	}
 	p := s.blobPath(k)
 	if _, err := os.Stat(p); err == nil {
 		return nil
@@ -254,15 +265,17 @@ func (s *Store) Put(rel string, h Hash, r *extract.Result) error {
 // Commit replaces the manifest with entries, writes it atomically, and
 // deletes the results no entry refers to any more.
 func (s *Store) Commit(entries map[string]Entry) error {
-	if err := os.MkdirAll(s.dir, 0o755); err != nil {
-		return fmt.Errorf("creating the ingest cache directory: %w", err)
-	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(manifestFile{Schema: schema, Version: Version(), Entries: entries}); err != nil {
-		return err
-	}
-	if err := writeAtomic(filepath.Join(s.dir, "manifest.gob"), buf.Bytes()); err != nil {
-		return fmt.Errorf("writing the ingest cache manifest: %w", err)
+	if s.dir != "" {
+		if err := os.MkdirAll(s.dir, 0o755); err != nil {
+			return fmt.Errorf("creating the ingest cache directory: %w", err)
+		}
+		var buf bytes.Buffer
+		if err := gob.NewEncoder(&buf).Encode(manifestFile{Schema: schema, Version: Version(), Entries: entries}); err != nil {
+			return err
+		}
+		if err := writeAtomic(filepath.Join(s.dir, "manifest.gob"), buf.Bytes()); err != nil {
+			return fmt.Errorf("writing the ingest cache manifest: %w", err)
+		}
 	}
 
 	s.mu.Lock()
@@ -287,8 +300,10 @@ func (s *Store) Commit(entries map[string]Entry) error {
 		}
 	}
 	s.mu.Unlock()
-	for _, k := range stale {
-		_ = os.Remove(s.blobPath(k))
+	if s.dir != "" {
+		for _, k := range stale {
+			_ = os.Remove(s.blobPath(k))
+		}
 	}
 	return nil
 }

@@ -1,0 +1,101 @@
+package cache
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/ingest/extract"
+)
+
+func result(path string) *extract.Result {
+	return &extract.Result{Path: path, Language: "python", Nodes: []extract.Node{{ID: "file::" + path, Label: path, Type: graph.File, Line: 1, EndLine: 3}},
+		Edges: []extract.Edge{{Source: "file::" + path, Target: "ref::x", Relation: "imports", Hint: extract.RefHint{Module: "m"}}}}
+}
+
+func TestRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	s := Open(dir)
+	if err := s.Load(); !errors.Is(err, ErrNoManifest) {
+		t.Fatalf("Load on an empty dir: %v", err)
+	}
+	ha, hb := HashOf([]byte("a")), HashOf([]byte("b"))
+	if err := s.Put("a.py", ha, result("a.py")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put("b.py", hb, result("b.py")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(map[string]Entry{"a.py": {Size: 1, MTimeNS: 5, Hash: ha}, "b.py": {Size: 1, Hash: hb}, "c.bin": {Kind: Binary}}); err != nil {
+		t.Fatal(err)
+	}
+
+	cold := Open(dir)
+	if err := cold.Load(); err != nil {
+		t.Fatal(err)
+	}
+	e, ok := cold.Entry("a.py")
+	if !ok || e.MTimeNS != 5 {
+		t.Fatalf("entry %+v %v", e, ok)
+	}
+	r, err := cold.Result("a.py", e)
+	if err != nil || !cmp.Equal(r, result("a.py")) {
+		t.Fatalf("result %+v %v", r, err)
+	}
+
+	// Dropping b.py from the manifest deletes its blob.
+	blob := cold.blobPath(key("b.py", hb))
+	if _, err := os.Stat(blob); err != nil {
+		t.Fatal(err)
+	}
+	if err := cold.Commit(map[string]Entry{"a.py": e}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(blob); !os.IsNotExist(err) {
+		t.Errorf("stale blob kept: %v", err)
+	}
+
+	// A corrupt blob is an error, not a panic.
+	if err := os.WriteFile(cold.blobPath(key("a.py", ha)), []byte("junk"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(dir).Result("a.py", e); err == nil {
+		t.Error("corrupt blob decoded")
+	}
+}
+
+func TestForeignManifest(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "manifest.gob"), []byte("garbage"), 0o644)
+	if err := Open(dir).Load(); !errors.Is(err, ErrNoManifest) {
+		t.Fatalf("garbage manifest: %v", err)
+	}
+}
+
+func TestMemoryOnly(t *testing.T) {
+	wd, _ := os.Getwd()
+	s := Open("")
+	h := HashOf([]byte("x"))
+	if err := s.Put("x.py", h, result("x.py")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(map[string]Entry{"x.py": {Hash: h}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Load(); err != nil {
+		t.Fatalf("Load after Commit in memory: %v", err)
+	}
+	if _, err := s.Result("x.py", Entry{Hash: h}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(wd, "results")); !os.IsNotExist(err) {
+		t.Error("a memory-only store wrote to the working directory")
+	}
+	if _, err := os.Stat(filepath.Join(wd, "manifest.gob")); !os.IsNotExist(err) {
+		t.Error("a memory-only store wrote a manifest")
+	}
+}
