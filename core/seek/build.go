@@ -39,6 +39,8 @@ type Index struct {
 	// (NoNode when there is none).
 	fileOf []graph.NodeID
 	files  map[string]graph.NodeID
+	// filePaths are the keys of files, sorted.
+	filePaths []string
 	// byBase maps a lower-case file name to the source paths that end in
 	// it (sorted), for matching stack-trace paths.
 	byBase map[string][]string
@@ -49,6 +51,8 @@ type Index struct {
 	labelNodes []graph.NodeID
 	// prRank is each node's PageRank percentile, 0..255.
 	prRank []uint8
+	// kind holds each node's kind flags (kindTest, ...) for the prior.
+	kind []uint8
 
 	stats BuildStats
 	// pool holds per-search scratch buffers (see scratch).
@@ -194,6 +198,7 @@ func Build(ctx context.Context, g *graph.Graph, o Options) (*Index, error) {
 	x.indexFiles()
 	x.indexLabels()
 	x.rankPageRank()
+	x.classify()
 
 	// Jobs: metadata of node ranges, then one job per source file.
 	const metaChunk = 4096
@@ -206,12 +211,7 @@ func Build(ctx context.Context, g *graph.Graph, o Options) (*Index, error) {
 		jobs = append(jobs, job{lo: lo, hi: min(lo+metaChunk, n)})
 	}
 	if o.ReadFile != nil {
-		paths := make([]string, 0, len(x.files))
-		for p := range x.files {
-			paths = append(paths, p)
-		}
-		slices.Sort(paths)
-		for _, p := range paths {
+		for _, p := range x.filePaths {
 			jobs = append(jobs, job{path: p})
 		}
 	}
@@ -271,6 +271,11 @@ func (x *Index) indexFiles() {
 	for _, ps := range x.byBase {
 		slices.Sort(ps)
 	}
+	x.filePaths = make([]string, 0, len(x.files))
+	for p := range x.files {
+		x.filePaths = append(x.filePaths, p)
+	}
+	slices.Sort(x.filePaths)
 	x.fileOf = make([]graph.NodeID, x.n)
 	for i := range x.fileOf {
 		x.fileOf[i] = graph.NoNode
@@ -280,6 +285,92 @@ func (x *Index) indexFiles() {
 			}
 		}
 	}
+}
+
+// Kind flags of a node, from its file: why a search for code would rather
+// not return it.
+const (
+	kindTest    uint8 = 1 << iota // a test file or an entity in one
+	kindNotCode                   // documentation, build, data or markup
+	kindFixture                   // under testdata/, fixtures/
+	kindDir                       // a directory
+)
+
+// dataTags are the language tags ingest gives files that hold no code.
+var dataTags = []string{"doc", "build", "json", "yaml", "toml", "xml", "csv", "css", "html", "md", "mod", "sum", "work", "ini", "text", "lock"}
+
+// codeExts are extensions of source code, for files ingest did not tag.
+var codeExts = map[string]bool{
+	".go": true, ".py": true, ".js": true, ".jsx": true, ".mjs": true, ".cjs": true, ".ts": true, ".tsx": true,
+	".java": true, ".kt": true, ".scala": true, ".rs": true, ".c": true, ".h": true, ".cc": true, ".cpp": true,
+	".hpp": true, ".cs": true, ".rb": true, ".php": true, ".swift": true, ".lua": true, ".sh": true, ".bash": true,
+	".ex": true, ".exs": true, ".hs": true, ".ml": true, ".mli": true, ".jl": true, ".zig": true, ".r": true,
+	".dart": true, ".m": true, ".sql": true, ".proto": true, ".pyi": true, ".vue": true, ".svelte": true,
+}
+
+// classify computes the kind flags of every node (entities take their
+// file's).
+func (x *Index) classify() {
+	g := x.g
+	x.kind = make([]uint8, x.n)
+	fileKind := func(f graph.NodeID) uint8 {
+		var k uint8
+		p := g.SourcePath(f)
+		low := strings.ToLower(p)
+		if g.HasTag(f, "test") || isTestPath(low) {
+			k |= kindTest
+		}
+		notCode := false
+		for _, t := range dataTags {
+			if g.HasTag(f, t) {
+				notCode = true
+				break
+			}
+		}
+		if !notCode && !codeExts[path.Ext(low)] && len(g.TagStrs(f)) == 0 {
+			notCode = true // untagged and not a known source extension
+		}
+		if notCode {
+			k |= kindNotCode
+		}
+		if strings.HasPrefix(low, "testdata/") || strings.Contains(low, "/testdata/") || strings.Contains(low, "/fixtures/") || strings.HasPrefix(low, "fixtures/") {
+			k |= kindFixture
+		}
+		return k
+	}
+	for i := 0; i < x.n; i++ {
+		id := graph.NodeID(i)
+		switch {
+		case g.Type(id) == graph.Directory:
+			x.kind[i] = kindDir
+		case x.fileOf[i] != graph.NoNode:
+			if f := x.fileOf[i]; f == id {
+				x.kind[i] = fileKind(id)
+			} else if int(f) < i {
+				x.kind[i] = x.kind[f]
+			} else {
+				x.kind[i] = fileKind(f)
+			}
+		}
+	}
+}
+
+// isTestPath recognises test files by the naming conventions of the
+// languages ingest reads (for graphs whose files carry no "test" tag).
+func isTestPath(low string) bool {
+	base := path.Base(low)
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	switch {
+	case strings.HasSuffix(stem, "_test"), strings.HasPrefix(stem, "test_"), strings.HasSuffix(stem, ".test"),
+		strings.HasSuffix(stem, ".spec"), strings.HasSuffix(stem, "_spec"), stem == "conftest":
+		return true
+	}
+	for _, seg := range strings.Split(path.Dir(low), "/") {
+		if seg == "test" || seg == "tests" || seg == "__tests__" {
+			return true
+		}
+	}
+	return false
 }
 
 // rankPageRank stores each node's PageRank percentile (ties share the

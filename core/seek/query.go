@@ -62,6 +62,10 @@ type Query struct {
 	// "os.path.join"), compact and lower-case ("validateuser"); an exact
 	// label match on one is strong evidence.
 	Symbols []string
+	// Components are the subsystems a title names by convention:
+	// "net/http: Transport leaks" (Go, kernel), "fix(auth): ..."
+	// (conventional commits), "[session] ..." (issue trackers).
+	Components []string
 }
 
 var (
@@ -80,7 +84,18 @@ var (
 	// A source file mentioned anywhere, with an optional :line.
 	rePath = regexp.MustCompile(`(?:^|[\s"'(\[<=,:])((?:[A-Za-z]:)?[\w.\-/\\~@+]*[\w\-]\.(?:` + sourceExts + `))(?::(\d+))?\b`)
 	reURL  = regexp.MustCompile(`\b(?:https?|ftp)://\S+`)
+	// Title prefixes naming a component.
+	reComponent     = regexp.MustCompile(`^\s*([\w.\-]+(?:\s*[/,+]\s*[\w.\-]+)*)\s*:\s`)
+	reConventional  = regexp.MustCompile(`^\s*\w+\(([\w.\-/, ]+)\)!?:\s`)
+	reBracketPrefix = regexp.MustCompile(`^\s*\[([\w.\-/ ]+)\]`)
 )
+
+// notComponents are title prefixes that say what kind of message it is,
+// not where: "panic: ...", "fix: ...", "TypeError: ...".
+var notComponents = setOf("panic", "fatal", "error", "warning", "warn", "note", "info", "debug", "fix", "fixes",
+	"bug", "bugfix", "hotfix", "feat", "feature", "chore", "docs", "doc", "refactor", "test", "tests", "perf",
+	"style", "ci", "build", "revert", "wip", "todo", "release", "merge", "update", "add", "remove", "http", "https",
+	"traceback", "exception", "caused by", "re", "fwd", "question", "proposal", "help")
 
 // sourceExts are the extensions a bare file mention must end with; a
 // closed list keeps "os.path" and "e.g" from being taken for files.
@@ -125,8 +140,36 @@ type parser struct {
 	boosted strings.Builder
 }
 
+// components reads the component prefix of the query's first line.
+func (p *parser) components(text string) {
+	first, _, _ := strings.Cut(strings.TrimLeft(text, " \t\r\n"), "\n")
+	var raw string
+	if m := reConventional.FindStringSubmatch(first); m != nil {
+		raw = m[1]
+	} else if m := reBracketPrefix.FindStringSubmatch(first); m != nil {
+		raw = m[1]
+	} else if m := reComponent.FindStringSubmatch(first); m != nil {
+		raw = m[1]
+	}
+	if raw == "" {
+		return
+	}
+	for _, c := range strings.FieldsFunc(raw, func(r rune) bool { return r == ',' || r == '+' || r == ' ' }) {
+		c = strings.Trim(c, "/.")
+		low := strings.ToLower(c)
+		if len(c) < 2 || len(p.q.Components) >= 8 || strings.HasSuffix(low, "error") || strings.HasSuffix(low, "exception") {
+			continue
+		}
+		if _, skip := notComponents[low]; skip {
+			continue
+		}
+		p.q.Components = append(p.q.Components, c)
+	}
+}
+
 func (p *parser) parse(text string) {
 	p.tok.noise = queryNoise
+	p.components(text)
 	lines := strings.Split(text, "\n")
 	depth := map[string]int{}
 	prev := ""

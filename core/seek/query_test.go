@@ -192,3 +192,28 @@ func FuzzParseQuery(f *testing.F) {
 		}
 	})
 }
+
+func TestParseQueryComponents(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"net/http: Transport leaks idle connections", []string{"net/http"}},
+		{"core/xlr, core/seed: dedupe pulses", []string{"core/xlr", "core/seed"}},
+		{"fix(auth): reject empty passwords", []string{"auth"}},
+		{"feat(api/v2)!: drop the legacy route", []string{"api/v2"}},
+		{"[session] tokens never expire", []string{"session"}},
+		{"snapshot: plasticity file carries state\n\nbody: not a title", []string{"snapshot"}},
+		{"panic: runtime error: index out of range", nil},
+		{"TypeError: Cannot read properties of undefined", nil},
+		{"java.lang.NullPointerException: token", nil},
+		{"fix: reject empty passwords", nil},
+		{"see https://example.com: it breaks", nil},
+		{"code that validates user credentials", nil},
+	}
+	for _, tt := range tests {
+		if got := ParseQuery(tt.in).Components; !cmp.Equal(got, tt.want) {
+			t.Errorf("components of %q = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

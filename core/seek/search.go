@@ -26,6 +26,8 @@ const (
 	proseMention   = 0.8  // depth weight of a file mentioned in prose
 	symbolMatch    = 0.35 // a node named exactly like a code symbol of the query
 	maxSymbolNodes = 50   // symbols naming more nodes than this are too common to count
+	componentFile  = 0.3  // a file under the component a title names ("net/http: ...")
+	componentInner = 0.1  // a matching entity in such a file
 	maxTrace       = 2.5  // cap of the stack-trace evidence per node
 	fileBest       = 0.9  // a file's floor, as a fraction of its best entity
 )
@@ -139,6 +141,7 @@ func (x *Index) Search(q Query, p Params) Result {
 		typeOK[t] = true
 	}
 	scope := normScope(p.Scope)
+	prior := x.priorFunc(q, p)
 	cands := make([]graph.Scored, 0, min(len(s.touched), 4096))
 	for _, n := range s.touched {
 		if len(p.Types) > 0 && !typeOK[x.g.Type(n)] {
@@ -147,7 +150,7 @@ func (x *Index) Search(q Query, p Params) Result {
 		if scope != "" && !x.inScope(n, scope) {
 			continue
 		}
-		b := x.breakdown(s, n, p.GraphRerank)
+		b := x.breakdown(s, n, p.GraphRerank).scale(prior(n))
 		t := b.Total()
 		if !(t > 0) || !graph.IsFinite(t) || squash(t) < p.MinScore {
 			continue
@@ -157,8 +160,9 @@ func (x *Index) Search(q Query, p Params) Result {
 	top := graph.SelectTop(cands, topK)
 	res.Hits = make([]Hit, 0, len(top))
 	for _, c := range top {
-		b := x.breakdown(s, c.Node, p.GraphRerank)
-		h := Hit{Node: c.Node, Score: squash(c.Score), Breakdown: b, Matched: x.matched(c.Node, terms)}
+		pr := prior(c.Node)
+		b := x.breakdown(s, c.Node, p.GraphRerank).scale(pr)
+		h := Hit{Node: c.Node, Score: squash(c.Score), Breakdown: b, Prior: pr, Matched: x.matched(c.Node, terms)}
 		if fi := s.frame[c.Node]; fi > 0 {
 			f := q.Frames[fi-1]
 			h.Frame = &f
@@ -178,6 +182,38 @@ func (x *Index) breakdown(s *scratch, n graph.NodeID, fused bool) Breakdown {
 		b.CoChange = fin(s.co[n])
 	}
 	return b
+}
+
+// scale multiplies every component by f.
+func (b Breakdown) scale(f float32) Breakdown {
+	if f == 1 {
+		return b
+	}
+	return Breakdown{b.Lexical * f, b.StackTrace * f, b.Graph * f, b.PageRank * f, b.CoChange * f}
+}
+
+// priorFunc returns the kind prior of a search: with graph re-ranking on,
+// tests (unless the query speaks of tests), non-code files, fixtures and
+// directories are discounted; without it, scores stay pure text matches.
+func (x *Index) priorFunc(q Query, p Params) func(graph.NodeID) float32 {
+	kp := x.opts.Fusion.KindPrior
+	if !p.GraphRerank || kp == 1 {
+		return func(graph.NodeID) float32 { return 1 }
+	}
+	mask := kindTest | kindNotCode | kindFixture | kindDir
+	for _, t := range q.Terms {
+		switch t.Term {
+		case "test", "unittest", "pytest", "spec", "bench", "benchmark", "fuzz":
+			mask &^= kindTest
+		}
+	}
+	return func(n graph.NodeID) float32 {
+		f := float32(1)
+		for k := x.kind[n] & mask; k != 0; k &= k - 1 {
+			f *= kp
+		}
+		return f
+	}
 }
 
 func fin(v float32) float32 {
@@ -372,6 +408,22 @@ func (x *Index) traceEvidence(q Query, s *scratch) {
 			}
 		}
 	}
+	if len(q.Components) > 0 {
+		in := map[graph.NodeID]bool{}
+		for _, c := range q.Components {
+			for _, f := range x.componentFiles(c) {
+				in[f] = true
+			}
+		}
+		for f := range in {
+			add(f, componentFile, -1)
+		}
+		for _, n := range s.touched {
+			if f := x.fileOf[n]; f != n && in[f] && s.lex[n] > 0 {
+				add(n, componentInner, -1)
+			}
+		}
+	}
 	for _, sym := range q.Symbols {
 		ns := x.nodesNamed(sym)
 		if len(ns) == 0 || len(ns) > maxSymbolNodes {
@@ -382,6 +434,42 @@ func (x *Index) traceEvidence(q Query, s *scratch) {
 			add(n, v, -1)
 		}
 	}
+}
+
+// componentFiles returns the files under the directory a component
+// names ("core/analysis", "snapshot"); a slash-separated list that names
+// no directory ("seed/semantic") counts part by part, and a name that is
+// no directory may be a file stem ("auth" for auth.py). A component
+// covering more than half the files says nothing and yields none.
+func (x *Index) componentFiles(c string) []graph.NodeID {
+	match := func(pred func(p string) bool) []graph.NodeID {
+		var out []graph.NodeID
+		for _, p := range x.filePaths {
+			if pred(p) {
+				out = append(out, x.files[p])
+			}
+		}
+		return out
+	}
+	inDir := func(c string) []graph.NodeID {
+		seg := "/" + c + "/"
+		return match(func(p string) bool { return strings.Contains("/"+path.Dir(p)+"/", seg) })
+	}
+	out := inDir(c)
+	if len(out) == 0 && strings.Contains(c, "/") {
+		for _, part := range strings.Split(c, "/") {
+			if part != "" {
+				out = append(out, inDir(part)...)
+			}
+		}
+	}
+	if len(out) == 0 {
+		out = match(func(p string) bool { return strings.EqualFold(stem(path.Base(p)), c) })
+	}
+	if len(out) > max(1, len(x.filePaths)/2) {
+		return nil
+	}
+	return out
 }
 
 // relFactor says how much of a hit's score a relation passes on.

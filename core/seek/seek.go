@@ -115,6 +115,11 @@ type Fusion struct {
 	CoChange float32
 	// CoChangeFiles and CoChangePartners bound that lift.
 	CoChangeFiles, CoChangePartners int
+	// KindPrior multiplies the score of nodes that are rarely what a
+	// search for code means, once per reason: tests (unless the query
+	// speaks of tests), documentation, build and data files, fixtures
+	// under testdata/, and directories. 1 disables it.
+	KindPrior float32
 }
 
 // DefaultOptions returns the tuned defaults.
@@ -122,7 +127,7 @@ func DefaultOptions() Options {
 	return Options{
 		MaxFileBytes:   1 << 20,
 		MaxEntityTerms: 48,
-		MaxFileTerms:   512,
+		MaxFileTerms:   4096,
 		K1:             1.2,
 		Fields: [NumFields]FieldParams{
 			Label: {Weight: 3.0, B: 0.3},
@@ -136,6 +141,7 @@ func DefaultOptions() Options {
 			PageRank: 0.1,
 			FileAgg:  0.3,
 			CoChange: 0.15, CoChangeFiles: 10, CoChangePartners: 5,
+			KindPrior: 0.8,
 		},
 	}
 }
@@ -160,6 +166,9 @@ func (o Options) Validate() error {
 		return fmt.Errorf("seek: EntityPathWeight must be >= 0 and finite, got %v", o.EntityPathWeight)
 	}
 	fu := o.Fusion
+	if !graph.IsFinite(fu.KindPrior) || fu.KindPrior <= 0 || fu.KindPrior > 1 {
+		return fmt.Errorf("seek: KindPrior must be in (0, 1], got %v", fu.KindPrior)
+	}
 	for _, v := range []float32{fu.SpreadAlpha, fu.PageRank, fu.FileAgg, fu.CoChange} {
 		if !graph.IsFinite(v) || v < 0 || v > 10 {
 			return fmt.Errorf("seek: fusion weights must be in [0, 10], got %+v", fu)
@@ -211,8 +220,9 @@ const (
 type Breakdown struct {
 	// Lexical is the BM25F match of the node's document.
 	Lexical float32 `json:"keyword_match"`
-	// StackTrace is the evidence of stack frames, file mentions and code
-	// symbols of the query that name this node or its file.
+	// StackTrace is the evidence of stack frames, file mentions, code
+	// symbols and title components ("net/http: ...") of the query that
+	// name this node or its file.
 	StackTrace float32 `json:"stacktrace"`
 	// Graph is what neighbours of strong hits passed on, and for files
 	// what their best entities add.
@@ -234,6 +244,9 @@ type Hit struct {
 	// Score is in [0, 1): 1 − e^(−2·Breakdown.Total()).
 	Score     float32
 	Breakdown Breakdown
+	// Prior is the kind prior applied (already folded into Breakdown's
+	// components); 1 when none applied.
+	Prior float32
 	// Matched lists the query terms the node's document carries,
 	// strongest contribution first (at most 8).
 	Matched []string

@@ -416,3 +416,62 @@ func TestPowerLawRecall(t *testing.T) {
 		}
 	}
 }
+
+func TestComponentEvidence(t *testing.T) {
+	x, g := buildFixture(t, nil)
+	// "web: ..." names the web directory: its files get evidence even
+	// where the words are weak, and nothing outside it does.
+	r := x.SearchText("web: reading the form", Params{TopK: 100, GraphRerank: true})
+	got := map[string]Breakdown{}
+	for _, h := range r.Hits {
+		got[g.ExternalID(h.Node)] = h.Breakdown
+	}
+	for _, f := range []string{"file::web/server.go", "file::web/router.go"} {
+		if got[f].StackTrace < componentFile*0.99*0.99 {
+			t.Errorf("%s: %+v", f, got[f])
+		}
+	}
+	for id, b := range got {
+		if !strings.HasPrefix(id, "file::web/") && b.StackTrace > 0 {
+			t.Errorf("%s outside the component got %+v", id, b)
+		}
+	}
+	// A component that is a file stem, and one that names nothing.
+	if fs := x.componentFiles("crypto"); len(fs) != 1 || g.ExternalID(fs[0]) != "file::backend/crypto.py" {
+		t.Errorf("stem component: %v", fs)
+	}
+	if fs := x.componentFiles("frontend"); len(fs) != 0 {
+		t.Errorf("unknown component matched %v", fs)
+	}
+	// "web/handlers" names no directory: its parts count.
+	if fs := x.componentFiles("web/handlers"); len(fs) != 2 {
+		t.Errorf("web/handlers matched %d files, want the 2 of web/", len(fs))
+	}
+	// "backend" covers 4 of 7 files: too broad to mean anything.
+	if fs := x.componentFiles("backend"); len(fs) != 0 {
+		t.Errorf("backend matched %d files", len(fs))
+	}
+}
+
+func TestKindPrior(t *testing.T) {
+	x, g := buildFixture(t, nil)
+	test := mustLookup(t, g, "file::tests/test_auth.py::test_login_rejects_bad_password")
+	dir := mustLookup(t, g, "dir::backend")
+	prior := func(q string, rerank bool) map[graph.NodeID]float32 {
+		out := map[graph.NodeID]float32{}
+		for _, h := range x.SearchText(q, Params{TopK: 100, GraphRerank: rerank}).Hits {
+			out[h.Node] = h.Prior
+		}
+		return out
+	}
+	p := prior("login rejects bad password backend", true)
+	if p[test] != 0.8 || p[dir] != 0.8 {
+		t.Errorf("priors: test %v, dir %v; want 0.8", p[test], p[dir])
+	}
+	if p := prior("login rejects bad password tests", true); p[test] != 1 {
+		t.Errorf("a query about tests still discounts them: %v", p[test])
+	}
+	if p := prior("login rejects bad password backend", false); p[test] != 1 || p[dir] != 1 {
+		t.Errorf("graph_rerank off applied priors: %v %v", p[test], p[dir])
+	}
+}

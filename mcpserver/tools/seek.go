@@ -63,18 +63,21 @@ type seekConnection struct {
 }
 
 type seekHit struct {
-	NodeID         string           `json:"node_id"`
-	Label          string           `json:"label"`
-	Type           string           `json:"type"`
-	Score          float64          `json:"score"`
-	ScoreBreakdown seekBreakdown    `json:"score_breakdown"`
-	MatchedTerms   []string         `json:"matched_terms"`
-	IntentSummary  string           `json:"intent_summary,omitempty"`
-	FilePath       string           `json:"file_path,omitempty"`
-	LineStart      uint32           `json:"line_start,omitempty"`
-	LineEnd        uint32           `json:"line_end,omitempty"`
-	StackFrame     *seek.Frame      `json:"stack_frame,omitempty"`
-	Connections    []seekConnection `json:"connections"`
+	NodeID         string        `json:"node_id"`
+	Label          string        `json:"label"`
+	Type           string        `json:"type"`
+	Score          float64       `json:"score"`
+	ScoreBreakdown seekBreakdown `json:"score_breakdown"`
+	// KindPrior is set when the node's kind (test, docs/data, fixture,
+	// directory) discounted its score.
+	KindPrior     float64          `json:"kind_prior,omitempty"`
+	MatchedTerms  []string         `json:"matched_terms"`
+	IntentSummary string           `json:"intent_summary,omitempty"`
+	FilePath      string           `json:"file_path,omitempty"`
+	LineStart     uint32           `json:"line_start,omitempty"`
+	LineEnd       uint32           `json:"line_end,omitempty"`
+	StackFrame    *seek.Frame      `json:"stack_frame,omitempty"`
+	Connections   []seekConnection `json:"connections"`
 }
 
 type seekTerm struct {
@@ -288,6 +291,7 @@ func seekResponse(c *Call, b *session.Bundle, idx *seek.Index, q, scope string, 
 				KeywordMatch: r3(bd.Lexical), StackTrace: r3(bd.StackTrace), GraphActivation: r3(bd.Graph),
 				PageRank: r3(bd.PageRank), CoChange: r3(bd.CoChange),
 			},
+			KindPrior:     kindPrior(h.Prior),
 			MatchedTerms:  orEmpty(h.Matched),
 			IntentSummary: summaries[i],
 			FilePath:      pv.SourcePath, LineStart: pv.LineStart, LineEnd: pv.LineEnd,
@@ -330,6 +334,13 @@ func seekResponse(c *Call, b *session.Bundle, idx *seek.Index, q, scope string, 
 		out["next_suggested_args"] = args
 	}
 	return out
+}
+
+func kindPrior(p float32) float64 {
+	if p >= 1 || p <= 0 {
+		return 0
+	}
+	return r3(p)
 }
 
 // clipText shortens s to about n bytes on a rune boundary for echoing.
