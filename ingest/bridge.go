@@ -6,18 +6,22 @@ import (
 	"github.com/m1nd-go/m1nd/core/graph"
 )
 
-// bridgeReferences links the file-reference nodes of a merged-in memory
-// graph ("memory:reference" tag, label = a path) to the code file nodes of
-// the same path, so activation can travel from notes to code. A path
+// bridgeReferences links the file-reference nodes of memory graphs
+// ("memory:reference" tag, label = a path) to the code file nodes of the
+// same path, so activation can travel from notes to code — whichever of the
+// two was ingested first. A path
 // matches a file node whose path equals it or ends with "/"+path; several
 // matches are all linked only when there are at most three (a bare "mod.rs"
 // mentioned in a note names nothing in particular). It returns the number
 // of edges added.
-func bridgeReferences(merged, added *graph.Graph) int {
+//
+// csrNodes is how many nodes the merged graph's CSR covers (the existing
+// graph's count); only among those can an earlier bridge already exist.
+func bridgeReferences(merged *graph.Graph, csrNodes int) int {
 	var refs []graph.NodeID
-	for i := 0; i < added.NumNodes(); i++ {
+	for i := 0; i < merged.NumNodes(); i++ {
 		id := graph.NodeID(i)
-		if added.Type(id) == graph.Reference && added.HasTag(id, "memory:reference") {
+		if merged.Type(id) == graph.Reference && merged.HasTag(id, "memory:reference") {
 			refs = append(refs, id)
 		}
 	}
@@ -37,12 +41,8 @@ func bridgeReferences(merged, added *graph.Graph) int {
 		byBase[p[strings.LastIndexByte(p, '/')+1:]] = append(byBase[p[strings.LastIndexByte(p, '/')+1:]], id)
 	}
 	n := 0
-	for _, r := range refs {
-		label := strings.TrimPrefix(added.Label(r), "./")
-		src, ok := merged.Lookup(added.ExternalID(r))
-		if !ok {
-			continue
-		}
+	for _, src := range refs {
+		label := strings.TrimPrefix(merged.Label(src), "./")
 		var hits []graph.NodeID
 		for _, f := range byBase[label[strings.LastIndexByte(label, '/')+1:]] {
 			p := strings.TrimPrefix(merged.ExternalID(f), "file::")
@@ -54,6 +54,11 @@ func bridgeReferences(merged, added *graph.Graph) int {
 			continue
 		}
 		for _, f := range hits {
+			if int(src) < csrNodes && int(f) < csrNodes {
+				if _, ok := merged.FindEdgeByName(src, f, "references"); ok {
+					continue // bridged by an earlier merge
+				}
+			}
 			if merged.AddEdge(graph.Edge{Source: src, Target: f, Relation: "references", Weight: 1, CausalStrength: 0.3}) == nil {
 				n++
 			}

@@ -116,8 +116,10 @@ type Output struct {
 	WeightsCarried int
 }
 
-// NewCache returns an in-memory cache bound to dir, to pass as
-// Config.Cache on every ingest of one root.
+// NewCache returns a cache bound to dir, to pass as Config.Cache on every
+// ingest of one root: it keeps per-file results in memory and on disk
+// under dir (with dir "" in memory only). Ingests sharing a cache run one
+// at a time.
 func NewCache(dir string) *Cache { return cache.Open(dir) }
 
 // Run ingests cfg.Root with the configured adapter and applies the mode to
@@ -176,7 +178,11 @@ func Run(ctx context.Context, cfg Config, existing *graph.Graph) (*Output, error
 		if err := merged.Merge(out.Graph); err != nil {
 			return nil, fmt.Errorf("ingest: merging into the current graph: %w", err)
 		}
-		bridged := bridgeReferences(merged, out.Graph)
+		csrNodes := 0
+		if existing.Finalized() {
+			csrNodes = existing.NumNodes()
+		}
+		bridged := bridgeReferences(merged, csrNodes)
 		merged.Finalize()
 		res.Graph = merged
 		if bridged > 0 {

@@ -90,6 +90,13 @@ func TestMergeMemoryIntoCode(t *testing.T) {
 		t.Error("code nodes lost in merge")
 	}
 
+	// The other order: code merged into a graph holding the notes.
+	notesFirst := run(t, Config{Root: notes, Adapter: "memory", Namespace: "team"}, nil)
+	codeSecond := run(t, Config{Root: dir, Mode: Merge}, notesFirst.Graph)
+	if !graphdump.Of(codeSecond.Graph).Has("memory::team::reference::app-models-py", "references", "file::app/models.py") {
+		t.Error("notes ingested before the code were not bridged")
+	}
+
 	// Replace discards what was there.
 	repl := run(t, Config{Root: notes, Adapter: "memory"}, merged.Graph)
 	if _, ok := repl.Graph.Lookup("file::app/service.py"); ok {
