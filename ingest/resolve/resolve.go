@@ -216,16 +216,23 @@ func (ix *Index) Resolve(src Source, name, rel string, hint extract.RefHint) Res
 	}
 	from := ix.files[fi]
 	label := name
-	if _, ok := ix.byLabel[label]; !ok {
+	cands, ok := ix.byLabel[label]
+	if !ok {
 		label = lastName(name)
+		cands = ix.byLabel[label]
 	}
-	cands := ix.byLabel[label]
 
 	if hint.Module != "" {
 		locs, known := ix.module(from, hint.Module)
 		if known {
 			if len(locs) == 0 {
 				return Result{} // an external module: never a local symbol
+			}
+			if rel == extract.RelImports && (from.lang == "go" || label == lastSegment(hint.Module)) {
+				// "import fmt", "import numpy as np", a default import of
+				// "./repo": the module itself, not a symbol named like it
+				// (package fmt has a type fmt).
+				return ix.bindLocation(from, src, locs)
 			}
 			in := ix.inLocations(cands, locs, false)
 			if len(in) == 0 && isIdent(hint.Receiver) && lastName(hint.Module) != hint.Receiver {
@@ -252,7 +259,31 @@ func (ix *Index) Resolve(src Source, name, rel string, hint extract.RefHint) Res
 				return Result{}
 			}
 			cands = in
+			if hint.ReceiverType == "" && isIdent(hint.Receiver) {
+				// pkg.Func(): the receiver names the package, so a
+				// top-level function beats a same-named method in it.
+				cands = preferTopLevel(ix, cands)
+			}
 		}
+	} else if from.lang == "go" && !strings.HasSuffix(hint.Receiver, ")") && (hint.Receiver == "" || hint.ReceiverType != "") {
+		// Go: a name without a package qualifier is declared in the
+		// importing package (its directory) — never in another one.
+		var local []int32
+		for _, c := range cands {
+			if ix.files[ix.cands[c].file].dir == from.dir {
+				local = append(local, c)
+			}
+		}
+		if hint.Receiver == "" {
+			local = preferTopLevel(ix, local)
+			if len(local) > 0 && ix.cands[local[0]].owner != "" {
+				local = nil // a bare call never names a method
+			}
+		}
+		if len(local) == 0 {
+			return Result{}
+		}
+		cands = local
 	}
 
 	if hint.ReceiverType == "" && strings.HasSuffix(hint.Receiver, ")") {
@@ -528,4 +559,29 @@ func isIdent(s string) bool {
 		}
 	}
 	return true
+}
+
+// preferTopLevel keeps the candidates declared directly in their file
+// (functions, types) when there are any.
+func preferTopLevel(ix *Index, cands []int32) []int32 {
+	var top []int32
+	for _, c := range cands {
+		if ix.cands[c].owner == "" {
+			top = append(top, c)
+		}
+	}
+	if len(top) > 0 {
+		return top
+	}
+	return cands
+}
+
+// lastSegment is the last element of a module path in any language's
+// syntax: "os.path" → "path", "./lib/repo" → "repo", "crate::a" → "a".
+func lastSegment(mod string) string {
+	mod = strings.TrimRight(mod, "/.:")
+	if i := strings.LastIndexAny(mod, "/.:\\"); i >= 0 {
+		return mod[i+1:]
+	}
+	return mod
 }

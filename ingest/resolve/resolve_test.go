@@ -171,7 +171,10 @@ func TestStdModuleImports(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module std\n"), 0o644)
 	ws := workspace.Detect(dir, []string{"go.mod"})
 	ix := New([]*extract.Result{
-		file("fmt/print.go", "go", "func Errorf"),
+		file("fmt/print.go", "go", "func Errorf", "struct fmt"),
+		file("log/log.go", "go", "func Fatal", "struct Logger", "func Logger::Fatal"),
+		file("os/helper.go", "go", "func helper", "func Local::only"),
+		file("io/helper.go", "go", "func elsewhere"),
 		file("errors/errors.go", "go", "func New"),
 		file("os/file.go", "go", "func Open"),
 	}, ws)
@@ -180,6 +183,13 @@ func TestStdModuleImports(t *testing.T) {
 			hint: extract.RefHint{Module: "fmt", Receiver: "fmt"}, want: "file::fmt/print.go::Errorf", status: Resolved},
 		{name: "std package import", from: "os/file.go", ref: "errors", rel: extract.RelImports,
 			hint: extract.RefHint{Module: "errors"}, want: "dir::errors", status: Resolved},
+		{name: "a Go import binds the package even when a type is named like it", from: "os/file.go", ref: "fmt", rel: extract.RelImports,
+			hint: extract.RefHint{Module: "fmt"}, want: "dir::fmt", status: Resolved},
+		{name: "pkg.Func prefers the function over a same-named method", from: "os/file.go", srcEnt: "Open", ref: "Fatal",
+			hint: extract.RefHint{Module: "log", Receiver: "log"}, want: "file::log/log.go::Fatal", status: Resolved},
+		{name: "an unqualified Go name stays in its package", from: "os/file.go", srcEnt: "Open", ref: "helper", want: "file::os/helper.go::helper", status: Resolved},
+		{name: "an unqualified Go name never binds another package", from: "os/file.go", srcEnt: "Open", ref: "elsewhere", want: "", status: Unresolved},
+		{name: "a bare Go call never binds a method", from: "os/file.go", srcEnt: "Open", ref: "only", want: "", status: Unresolved},
 		{name: "vendored (skipped) module is external", from: "os/file.go", ref: "x", rel: extract.RelImports,
 			hint: extract.RefHint{Module: "golang.org/x/net/http2"}, want: "", status: Unresolved},
 	})
