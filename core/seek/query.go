@@ -189,7 +189,11 @@ func (p *parser) parse(text string) {
 	for _, raw := range lines {
 		line := strings.TrimRight(raw, "\r")
 		matched := false
-		if m := rePython.FindStringSubmatch(line); m != nil {
+		var m []string
+		if strings.Contains(line, "File \"") {
+			m = rePython.FindStringSubmatch(line)
+		}
+		if m != nil {
 			if pyRun < 0 {
 				pyRun = len(p.q.Frames)
 			}
@@ -199,9 +203,11 @@ func (p *parser) parse(text string) {
 			if strings.Contains(line, "Traceback (most recent call last)") {
 				closePython()
 			}
+			// Cheap substring tests keep the regular expressions off the
+			// prose lines that make up most of a report.
 			isAt := strings.HasPrefix(strings.TrimSpace(line), "at ")
 			switch {
-			case reGoFile.MatchString(line):
+			case strings.Contains(line, ".go:") && reGoFile.MatchString(line):
 				m := reGoFile.FindStringSubmatch(line)
 				if p.addFrame(Frame{Path: m[1], Line: atoi(m[2]), Func: goFunc(prev), Lang: "go", Depth: depth["go"]}) {
 					depth["go"]++
@@ -214,7 +220,7 @@ func (p *parser) parse(text string) {
 					depth["java"]++
 				}
 				matched = true
-			case isAt && reCSharp.MatchString(line):
+			case isAt && strings.Contains(line, ":line ") && reCSharp.MatchString(line):
 				m := reCSharp.FindStringSubmatch(line)
 				if p.addFrame(Frame{Path: m[2], Line: atoi(m[3]), Func: lastIdent(m[1]), Lang: "csharp", Depth: depth["csharp"]}) {
 					depth["csharp"]++
@@ -228,7 +234,7 @@ func (p *parser) parse(text string) {
 					}
 				}
 				matched = true
-			case reJSAt.MatchString(line):
+			case strings.IndexByte(line, '@') >= 0 && reJSAt.MatchString(line):
 				m := reJSAt.FindStringSubmatch(line)
 				if p.addFrame(Frame{Path: m[2], Line: atoi(m[3]), Func: lastIdent(m[1]), Lang: "js", Depth: depth["js"]}) {
 					depth["js"]++
@@ -242,14 +248,19 @@ func (p *parser) parse(text string) {
 				// exception line itself).
 				closePython()
 			}
-			clean := reURL.ReplaceAllString(line, " ")
-			for _, m := range rePath.FindAllStringSubmatchIndex(clean, -1) {
-				file := clean[m[2]:m[3]]
-				ln := 0
-				if m[4] >= 0 {
-					ln = atoi(clean[m[4]:m[5]])
+			clean := line
+			if strings.Contains(clean, "://") {
+				clean = reURL.ReplaceAllString(clean, " ")
+			}
+			if hasDotWord(clean) {
+				for _, m := range rePath.FindAllStringSubmatchIndex(clean, -1) {
+					file := clean[m[2]:m[3]]
+					ln := 0
+					if m[4] >= 0 {
+						ln = atoi(clean[m[4]:m[5]])
+					}
+					p.addFrame(Frame{Path: file, Line: ln, Lang: "path"})
 				}
-				p.addFrame(Frame{Path: file, Line: ln, Lang: "path"})
 			}
 			p.symbols(clean)
 			p.prose.WriteString(clean)
@@ -262,6 +273,23 @@ func (p *parser) parse(text string) {
 	closePython()
 	p.addTerms(p.prose.String(), 1)
 	p.addTerms(p.boosted.String(), frameBoost)
+}
+
+// hasDotWord reports whether s has a '.' directly followed by a letter,
+// which every file mention ("auth.py") has and most prose does not.
+func hasDotWord(s string) bool {
+	for i := strings.IndexByte(s, '.'); i >= 0 && i+1 < len(s); {
+		c := s[i+1]
+		if isLower(c) || isUpper(c) {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], '.')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // frameBoost multiplies the weight of terms taken from stack frames: the
