@@ -113,6 +113,11 @@ type Resolved struct {
 	Rel string
 	// Exists reports whether Real exists.
 	Exists bool
+	// RealRel is Real relative to the real path of the root that contains
+	// it (forward slashes): the name of the symlink's target, which is
+	// what an index built from the target knows it by. Equal to Rel when
+	// no symlink is involved.
+	RealRel string
 }
 
 // Resolve judges p: relative to a root (tried in order: the first root
@@ -211,7 +216,34 @@ func (g *Guard) check(p, abs string, rt root) (Resolved, error) {
 		return Resolved{}, g.refuse(ErrSymlinkEscape, p, msg,
 			"Symlinks may only point inside "+g.rootList()+". Read the target through its own ingested root, or ingest the directory it points to first.")
 	}
-	return Resolved{Abs: abs, Real: real, Root: rt.given, Rel: filepath.ToSlash(rel), Exists: exists}, nil
+	return Resolved{Abs: abs, Real: real, Root: rt.given, Rel: filepath.ToSlash(rel), Exists: exists, RealRel: g.realRel(real, rt)}, nil
+}
+
+// realRel expresses real relative to the real path of the root holding
+// it, preferring rt.
+func (g *Guard) realRel(real string, rt root) string {
+	try := func(r root) (string, bool) {
+		if r.real == "" || !within(real, r.real) {
+			return "", false
+		}
+		rel, err := filepath.Rel(r.real, real)
+		if err != nil {
+			return "", false
+		}
+		if rel == "." {
+			rel = ""
+		}
+		return filepath.ToSlash(rel), true
+	}
+	if rel, ok := try(rt); ok {
+		return rel
+	}
+	for _, r := range g.roots {
+		if rel, ok := try(r); ok {
+			return rel
+		}
+	}
+	return ""
 }
 
 // evalExisting resolves symlinks in the longest existing prefix of abs and
@@ -377,7 +409,7 @@ func (b *Batch) Resolve(p string) (Resolved, error) {
 	if rel == "." {
 		rel = ""
 	}
-	return Resolved{Abs: abs, Real: real, Root: rt.given, Rel: filepath.ToSlash(rel), Exists: true}, nil
+	return Resolved{Abs: abs, Real: real, Root: rt.given, Rel: filepath.ToSlash(rel), Exists: true, RealRel: b.g.realRel(real, rt)}, nil
 }
 
 // Open opens an accepted path for reading. It opens the real path and then

@@ -58,11 +58,12 @@ func TestResolve(t *testing.T) {
 	repo := filepath.Join(base, "repo")
 	other := filepath.Join(base, "other")
 	type want struct {
-		err    error  // nil = accepted
-		rel    string // when accepted
-		real   string // when accepted (relative to base)
-		exists bool
-		msg    string // substring of the error message
+		err     error  // nil = accepted
+		rel     string // when accepted
+		realRel string // when accepted and different from rel
+		real    string // when accepted (relative to base)
+		exists  bool
+		msg     string // substring of the error message
 	}
 	cases := []struct {
 		name  string
@@ -76,8 +77,8 @@ func TestResolve(t *testing.T) {
 		{"root itself", []string{repo}, ".", want{rel: "", real: "repo", exists: true}},
 		{"absolute inside", []string{repo}, filepath.Join(repo, "src/a.py"), want{rel: "src/a.py", real: "repo/src/a.py", exists: true}},
 		{"missing file inside", []string{repo}, "src/nope.py", want{rel: "src/nope.py", real: "repo/src/nope.py"}},
-		{"symlink inside root to inside root", []string{repo}, "src/in_link.py", want{rel: "src/in_link.py", real: "repo/src/a.py", exists: true}},
-		{"symlink to another root", []string{repo, other}, "docs/readme.md", want{rel: "docs/readme.md", real: "other/readme.md", exists: true}},
+		{"symlink inside root to inside root", []string{repo}, "src/in_link.py", want{rel: "src/in_link.py", realRel: "src/a.py", real: "repo/src/a.py", exists: true}},
+		{"symlink to another root", []string{repo, other}, "docs/readme.md", want{rel: "docs/readme.md", realRel: "readme.md", real: "other/readme.md", exists: true}},
 		{"relative tried in each root", []string{repo, other}, "readme.md", want{rel: "readme.md", real: "other/readme.md", exists: true}},
 		{"root reached through a symlink", []string{filepath.Join(base, "rootlink")}, "src/a.py", want{rel: "src/a.py", real: "repo/src/a.py", exists: true}},
 		{"real path of a symlinked root", []string{filepath.Join(base, "rootlink")}, filepath.Join(repo, "src/a.py"), want{rel: "src/a.py", real: "repo/src/a.py", exists: true}},
@@ -130,6 +131,13 @@ func TestResolve(t *testing.T) {
 			}
 			if want := filepath.Join(base, tc.want.real); got.Real != want {
 				t.Errorf("Real = %q, want %q", got.Real, want)
+			}
+			wantRR := tc.want.realRel
+			if wantRR == "" {
+				wantRR = tc.want.rel
+			}
+			if got.RealRel != wantRR {
+				t.Errorf("RealRel = %q, want %q", got.RealRel, wantRR)
 			}
 			if got.Exists != tc.want.exists {
 				t.Errorf("Exists = %v, want %v", got.Exists, tc.want.exists)

@@ -47,7 +47,7 @@ func (s *State) captureBaseline(g *graph.Graph, source string) *DriftBaseline {
 // initBaselines runs at start: the saved baseline (if any) becomes
 // "last_session", and the loaded state becomes this session's start.
 func (s *State) initBaselines() {
-	g := s.cur.Graph
+	g := s.Current().Graph
 	s.startBaseline = s.captureBaseline(g, "session_start")
 	path := s.RuntimePath(DriftBaselineFile)
 	if path == "" {

@@ -16,6 +16,7 @@ func (s *State) Engine(b *Bundle) (*engine.Engine, error) {
 		opts := engine.DefaultOptions()
 		opts.Plasticity = s.Plasticity
 		opts.Warmup = s.Warmup
+		opts.Now = s.now
 		e, err := engine.New(g, opts)
 		if err != nil {
 			return nil, fmt.Errorf("build query engine: %w", err)

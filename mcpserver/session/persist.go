@@ -45,7 +45,7 @@ func (s *State) loadAtStart() error {
 		s.logf("graph snapshot could not be loaded (%v); kept it as %s and starting with an empty graph", err, aside)
 		return nil
 	}
-	s.cur = &Bundle{Graph: g, Gen: 1, Roots: s.loadRoots()}
+	s.cur.Store(&Bundle{Graph: g, Gen: 1, Roots: s.loadRoots()})
 	s.logf("loaded graph %s: %d nodes, %d edges", s.cfg.GraphSource, g.NumNodes(), g.NumEdges())
 	s.loadPlasticity(g)
 	return nil

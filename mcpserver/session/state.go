@@ -69,8 +69,12 @@ type State struct {
 	cfg  Config
 	logf func(format string, args ...any)
 
+	// mu orders readers against the graph swap: Read holds it shared, the
+	// swap exclusively. cur itself is an atomic pointer so Current never
+	// blocks — a reader calling Current while a swap waits would otherwise
+	// deadlock on a recursive read lock.
 	mu  sync.RWMutex
-	cur *Bundle
+	cur atomic.Pointer[Bundle]
 
 	reads   chan struct{} // bounds concurrent readers (max_concurrent_reads)
 	buildMu sync.Mutex    // serialises graph builds (ingest, load)
@@ -102,6 +106,8 @@ type State struct {
 
 	sharedMu sync.Mutex
 	shared   map[string]any
+
+	now func() time.Time // nil: time.Now
 
 	closed atomic.Bool
 }
@@ -135,7 +141,7 @@ func Open(cfg Config, logf func(format string, args ...any)) (*State, error) {
 	}
 	empty := graph.New()
 	empty.Finalize()
-	s.cur = &Bundle{Graph: empty}
+	s.cur.Store(&Bundle{Graph: empty})
 	if cfg.RuntimeDir != "" {
 		l, err := acquireRuntimeLock(cfg.RuntimeDir)
 		if err != nil {
@@ -166,16 +172,12 @@ func (s *State) Read(ctx context.Context, fn func(b *Bundle) error) error {
 	defer func() { <-s.reads }()
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return fn(s.cur)
+	return fn(s.cur.Load())
 }
 
-// Current returns the current bundle without holding the lock; callers that
-// need consistency across several steps use Read.
-func (s *State) Current() *Bundle {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.cur
-}
+// Current returns the current bundle without locking; callers that need
+// the graph to stay current across several steps use Read.
+func (s *State) Current() *Bundle { return s.cur.Load() }
 
 // Build runs fn exclusively with respect to other builds (but concurrently
 // with readers) and publishes the graph it returns as the new current
@@ -220,7 +222,7 @@ func (s *State) BuildBundle(kind string, fn func(old *Bundle) (*Bundle, error)) 
 	}
 	nb.Gen = old.Gen + 1
 	s.mu.Lock()
-	s.cur = nb
+	s.cur.Store(nb)
 	s.mu.Unlock()
 	s.emit(Event{Kind: kind, Gen: nb.Gen, PlasGen: s.plasGen.Load()})
 	return nb, nil
@@ -377,4 +379,12 @@ func (s *State) PersistSoon(reason string) {
 			s.logf("persist after %s failed: %v", reason, err)
 		}
 	}()
+}
+
+// SetClock fixes the session's notion of now (tests, replays): temporal
+// scores, plasticity and warmup use it. Call it before the first query.
+func (s *State) SetClock(now func() time.Time) {
+	s.now = now
+	s.Plasticity.SetClock(now)
+	s.Warmup.SetClock(now)
 }

@@ -1,0 +1,262 @@
+package tools
+
+// Per-bundle file indexes shared by search, glob and view: which files the
+// graph knows (no disk access), where they are on disk (through the path
+// guard), and a bounded content cache. Each is built once per graph
+// generation with Bundle.Derived and dropped with the bundle.
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/mcpserver/pathguard"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+	"github.com/m1nd-go/m1nd/mcpserver/textsearch"
+)
+
+// graphFile is one file the graph knows by its source path.
+type graphFile struct {
+	Path string       // provenance source path (root-relative, forward slashes)
+	Node graph.NodeID // the File node, or graph.NoNode
+	// Nodes are every other node whose provenance names this file, in
+	// NodeID order (entities with line ranges).
+	Nodes []graph.NodeID
+}
+
+// graphFiles lists the files of a graph, sorted by path. A source path
+// counts as a file when a File node carries it or a node has a line range
+// in it; directory and package nodes (whose source path is a directory)
+// do not make it a file.
+type graphFiles struct {
+	Files  []graphFile
+	ByPath map[string]int
+}
+
+func buildGraphFiles(g *graph.Graph) *graphFiles {
+	byPath := map[string]*graphFile{}
+	for i := 0; i < g.NumNodes(); i++ {
+		id := graph.NodeID(i)
+		t := g.Type(id)
+		if t == graph.Directory {
+			continue
+		}
+		p := g.Provenance(id)
+		if p.SourcePath == "" || (t != graph.File && p.LineStart == 0) {
+			continue
+		}
+		f := byPath[p.SourcePath]
+		if f == nil {
+			f = &graphFile{Path: p.SourcePath, Node: graph.NoNode}
+			byPath[p.SourcePath] = f
+		}
+		if t == graph.File && f.Node == graph.NoNode {
+			f.Node = id
+		} else {
+			f.Nodes = append(f.Nodes, id)
+		}
+	}
+	out := &graphFiles{ByPath: make(map[string]int, len(byPath))}
+	for _, f := range byPath {
+		out.Files = append(out.Files, *f)
+	}
+	slices.SortFunc(out.Files, func(a, b graphFile) int { return strings.Compare(a.Path, b.Path) })
+	for i, f := range out.Files {
+		out.ByPath[f.Path] = i
+	}
+	return out
+}
+
+func bundleGraphFiles(b *session.Bundle) *graphFiles {
+	v, _ := b.Derived("files.graph", func(g *graph.Graph) (any, error) { return buildGraphFiles(g), nil })
+	return v.(*graphFiles)
+}
+
+// bundleGuard is the path guard over the bundle's ingest roots.
+func bundleGuard(b *session.Bundle) *pathguard.Guard {
+	v, _ := b.Derived("files.guard", func(*graph.Graph) (any, error) {
+		roots := make([]string, 0, len(b.Roots))
+		for _, r := range b.Roots {
+			roots = append(roots, r.Path)
+		}
+		return pathguard.New(roots...), nil
+	})
+	return v.(*pathguard.Guard)
+}
+
+// diskFiles are the graph's files that exist on disk inside the roots,
+// aligned with graphFiles.Files (Abs "" when not readable).
+type diskFiles struct {
+	Abs []string
+	// Refused counts source paths the guard refused (outside the roots,
+	// symlinks out); Missing those that no longer exist.
+	Refused, Missing int
+}
+
+func bundleDiskFiles(b *session.Bundle) *diskFiles {
+	v, _ := b.Derived("files.disk", func(*graph.Graph) (any, error) {
+		gf := bundleGraphFiles(b)
+		batch := bundleGuard(b).NewBatch()
+		d := &diskFiles{Abs: make([]string, len(gf.Files))}
+		for i, f := range gf.Files {
+			r, err := batch.Resolve(f.Path)
+			switch {
+			case err != nil:
+				d.Refused++
+			case !r.Exists:
+				d.Missing++
+			default:
+				d.Abs[i] = r.Real
+			}
+		}
+		return d, nil
+	})
+	return v.(*diskFiles)
+}
+
+// contentCacheLimit is the byte budget of each bundle's search content
+// cache: M1ND_SEARCH_CACHE_MB (0 disables), default 128 MiB — enough for
+// the Go standard library (~88 MB of source).
+func contentCacheLimit() int64 {
+	if v := os.Getenv("M1ND_SEARCH_CACHE_MB"); v != "" {
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
+			return n << 20
+		}
+	}
+	return 128 << 20
+}
+
+// bundleCache is the bundle's content cache (nil when disabled).
+func bundleCache(b *session.Bundle) *textsearch.Cache {
+	v, _ := b.Derived("files.cache", func(*graph.Graph) (any, error) {
+		if l := contentCacheLimit(); l > 0 {
+			return textsearch.NewCache(l), nil
+		}
+		return (*textsearch.Cache)(nil), nil
+	})
+	return v.(*textsearch.Cache)
+}
+
+// needRoots fails with "ingest first" when nothing is ingested.
+func needRoots(b *session.Bundle) error {
+	if len(b.Roots) == 0 {
+		e := emptyGraphErr()
+		if b.Graph.NumNodes() > 0 {
+			e.Message = "the graph has no ingest roots, so no file on disk may be read"
+			e.Hint = "The loaded graph does not record which directory it came from; ingest the repository again so its files can be read."
+		}
+		return e
+	}
+	return nil
+}
+
+// guardError turns a path guard refusal into a teaching tool error.
+func guardError(err error, param string) error {
+	var pe *pathguard.Error
+	if !errors.As(err, &pe) {
+		return err
+	}
+	e := Errorf(pe.Hint, "%s: %s", param, pe.Msg)
+	if errors.Is(err, pathguard.ErrNoRoots) {
+		return emptyGraphErr()
+	}
+	if len(pe.Roots) > 0 {
+		e.Extra = map[string]any{"allowed_roots": pe.Roots}
+	}
+	e.SuggestedNextStep = "Use glob to list the files that can be read, then retry with one of their paths."
+	return e
+}
+
+// scopeFilter is a normalised scope: a path prefix, or a glob when it has
+// glob metacharacters.
+type scopeFilter struct {
+	raw    string
+	prefix string
+	glob   *globMatcher
+}
+
+// parseScope normalises a user scope against the roots: "./" and a leading
+// root path are stripped; ".." escapes and absolute paths outside the
+// roots are refused.
+func parseScope(b *session.Bundle, raw string) (*scopeFilter, error) {
+	s := strings.TrimSpace(raw)
+	if s == "" {
+		return nil, nil
+	}
+	sf := &scopeFilter{raw: raw}
+	if strings.ContainsAny(s, "*?[{") {
+		gm, err := compileGlob(strings.TrimPrefix(s, "./"))
+		if err != nil {
+			return nil, Errorf("A scope is a path prefix (\"src/auth/\") or a glob (\"src/**/*.py\").", "scope %q is not a valid glob: %v", raw, err)
+		}
+		sf.glob = gm
+		return sf, nil
+	}
+	if path.IsAbs(s) || strings.HasPrefix(s, "..") || strings.Contains(s, "/../") {
+		guard := bundleGuard(b)
+		res, err := guard.Resolve(s)
+		if err != nil {
+			return nil, guardError(err, "scope")
+		}
+		sf.prefix = res.Rel
+		if strings.HasSuffix(s, "/") && sf.prefix != "" {
+			sf.prefix += "/"
+		}
+		return sf, nil
+	}
+	p := strings.TrimPrefix(s, "./")
+	if p == "." {
+		p = ""
+	}
+	sf.prefix = p
+	return sf, nil
+}
+
+// match reports whether a root-relative file path is in scope.
+func (s *scopeFilter) match(p string) bool {
+	if s == nil {
+		return true
+	}
+	if s.glob != nil {
+		return s.glob.match(p)
+	}
+	return strings.HasPrefix(p, s.prefix)
+}
+
+func (s *scopeFilter) String() string {
+	if s == nil {
+		return ""
+	}
+	if s.glob != nil {
+		return s.raw
+	}
+	return s.prefix
+}
+
+// sameBase suggests indexed files with the same base name as p.
+func sameBase(gf *graphFiles, p string, n int) []string {
+	base := path.Base(p)
+	var out []string
+	for _, f := range gf.Files {
+		if path.Base(f.Path) == base {
+			out = append(out, f.Path)
+			if len(out) == n {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// fmtLines renders "file:line" for hints.
+func fmtLines(p string, line int) string {
+	if line <= 0 {
+		return p
+	}
+	return fmt.Sprintf("%s:%d", p, line)
+}

@@ -1,0 +1,68 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+)
+
+// fixedNow is the clock of every tool test: shortly after the fixture's
+// last commit, so temporal scores are stable.
+var fixedNow = time.Date(2026, 1, 20, 12, 0, 0, 0, time.UTC)
+
+func newDispatcher(t testing.TB, cfg session.Config) *Dispatcher {
+	t.Helper()
+	if cfg.LearningRate == 0 {
+		def := session.DefaultConfig()
+		def.RuntimeDir, def.GraphSource, def.PlasticityState = cfg.RuntimeDir, cfg.GraphSource, cfg.PlasticityState
+		cfg = def
+	}
+	st, err := session.Open(cfg, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.SetClock(func() time.Time { return fixedNow })
+	t.Cleanup(func() { st.Close() })
+	return &Dispatcher{Registry: Builtin(), Session: st}
+}
+
+// call invokes a tool and decodes its JSON result.
+func call(t testing.TB, d *Dispatcher, name string, args map[string]any) (map[string]any, bool) {
+	t.Helper()
+	raw, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := d.Call(context.Background(), name, raw, nil)
+	var out map[string]any
+	if err := json.Unmarshal([]byte(res.Text()), &out); err != nil {
+		t.Fatalf("%s returned non-JSON text %q: %v", name, res.Text(), err)
+	}
+	return out, res.IsError
+}
+
+// mustCall fails the test when the tool reports an error.
+func mustCall(t testing.TB, d *Dispatcher, name string, args map[string]any) map[string]any {
+	t.Helper()
+	out, isErr := call(t, d, name, args)
+	if isErr {
+		t.Fatalf("%s(%v) failed: %v", name, args, out)
+	}
+	return out
+}
+
+// ingestedFixture returns a dispatcher whose graph is the fixture backend,
+// and the fixture's path.
+func ingestedFixture(t testing.TB) (*Dispatcher, string) {
+	t.Helper()
+	dir := fixture.Write(t)
+	d := newDispatcher(t, session.Config{})
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "test", "path": dir})
+	return d, dir
+}
+
+func sessionConfigMemory() session.Config { return session.DefaultConfig() }

@@ -1,0 +1,462 @@
+package tools
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/ingest/code"
+	"github.com/m1nd-go/m1nd/ingest/extract"
+	"github.com/m1nd-go/m1nd/ingest/gitmeta"
+	"github.com/m1nd-go/m1nd/ingest/resolve"
+	"github.com/m1nd-go/m1nd/mcpserver/pathguard"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+	"github.com/m1nd-go/m1nd/mcpserver/textsearch"
+)
+
+func init() { families = append(families, registerView) }
+
+// View limits.
+const (
+	viewDefaultLimit = 200
+	viewMaxLimit     = 5000
+	viewMaxLineBytes = 2000     // longer lines are clipped (minified code)
+	viewMaxFileSize  = 64 << 20 // larger files are refused
+	// autoIngestMaxSize matches the ingest walker's file size limit.
+	autoIngestMaxSize = 4 << 20
+)
+
+func registerView(r *Registry) {
+	r.Register(&Tool{
+		Name: "view",
+		Description: "Fast line-numbered file reading with offset/limit, bounded to the ingest roots. Lists the graph nodes defined in the lines shown. " +
+			"A file under an ingest root that is not in the graph yet is extracted and merged into it first (auto_ingest).",
+		Params: []Param{
+			{Name: "file_path", Type: String, Required: true, Description: "Path relative to an ingest root (\"src/auth.py\") or absolute inside one."},
+			{Name: "offset", Type: Integer, Default: 1, Min: Bound(1), Description: "First line to show (1-based)."},
+			{Name: "limit", Type: Integer, Default: viewDefaultLimit, Min: Bound(1), Max: Bound(viewMaxLimit), Description: "Maximum number of lines to show."},
+			{Name: "auto_ingest", Type: Boolean, Default: true, Description: "Extract the file and merge it into the graph when it is under an ingest root but not in the graph yet."},
+		},
+		// Read: auto_ingest publishes a new graph through the session's
+		// build path, which serialises with other builds by itself.
+		Class:     Read,
+		WhenToUse: "You already know the file: bounded, line-numbered reading before an edit or a surgical_context call.",
+		AvoidWhen: "You do not know where the code is yet: locate it with seek, search or activate first.",
+		Next:      []string{"impact", "search", "view"},
+		Example:   map[string]any{"agent_id": "claude", "file_path": "src/auth.py", "offset": 40, "limit": 80},
+		Run:       runView,
+	})
+}
+
+type viewNode struct {
+	NodeID    string `json:"node_id"`
+	Label     string `json:"label"`
+	Type      string `json:"type"`
+	LineStart int    `json:"line_start"`
+	LineEnd   int    `json:"line_end"`
+}
+
+type viewResponse struct {
+	FilePath     string `json:"file_path"`
+	AbsolutePath string `json:"absolute_path"`
+	Offset       int    `json:"offset"`
+	Limit        int    `json:"limit"`
+	StartLine    int    `json:"start_line"`
+	EndLine      int    `json:"end_line"`
+	TotalLines   int    `json:"total_lines"`
+	// Truncated is set when lines follow EndLine; NextOffset continues.
+	Truncated  bool `json:"truncated"`
+	NextOffset int  `json:"next_offset,omitempty"`
+	// Content is the lines shown, each as "%6d\t<text>\n".
+	Content      string `json:"content"`
+	LinesClipped int    `json:"lines_clipped,omitempty"`
+	// LineEndings is "lf", "crlf", "mixed" or "none" (one line, no
+	// terminator); '\r' is never shown.
+	LineEndings string `json:"line_endings"`
+	// InvalidUTF8 is set when bytes that are not UTF-8 were shown as U+FFFD.
+	InvalidUTF8  bool       `json:"invalid_utf8,omitempty"`
+	Bytes        int        `json:"bytes"`
+	InGraph      bool       `json:"in_graph"`
+	AutoIngested bool       `json:"auto_ingested"`
+	IngestError  string     `json:"auto_ingest_error,omitempty"`
+	FileNodeID   string     `json:"file_node_id,omitempty"`
+	Nodes        []viewNode `json:"nodes"`
+	ElapsedMs    float64    `json:"elapsed_ms"`
+	guidance
+}
+
+func runView(c *Call) (any, error) {
+	start := time.Now()
+	raw := c.Str("file_path")
+	offset, limit := c.Int("offset"), c.Int("limit")
+	if strings.TrimSpace(raw) == "" {
+		return nil, Errorf("file_path is a path relative to an ingest root (\"src/auth.py\") or absolute inside one.", "file_path is empty").
+			WithExample(map[string]any{"agent_id": "claude", "file_path": "src/main.go"})
+	}
+
+	// 1. Resolve the path against the roots and check the graph.
+	var res pathguard.Resolved
+	var inGraph bool
+	var graphPath string // the file's path in graph terms
+	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+		if err := needRoots(b); err != nil {
+			return err
+		}
+		var err error
+		res, err = bundleGuard(b).Resolve(raw)
+		if err != nil {
+			return guardError(err, "file_path")
+		}
+		if !res.Exists {
+			e := Errorf("Paths are relative to an ingest root or absolute inside one; glob lists the indexed files.", "file_path %q does not exist under %s", raw, res.Root)
+			if near := sameBase(bundleGraphFiles(b), res.Rel, 5); len(near) > 0 {
+				e.Extra = map[string]any{"did_you_mean": near}
+				e.Hint = fmt.Sprintf("Files with the same name: %s.", strings.Join(near, ", "))
+			}
+			return e.WithNext(fmt.Sprintf("Call glob with pattern %q to find the file.", "**/"+path.Base(res.Rel)))
+		}
+		// The graph may know the file by the name given or, through a
+		// symlink inside the roots, by its target's name.
+		graphPath = res.Rel
+		for _, p := range []string{res.Rel, res.RealRel} {
+			if p == "" {
+				continue
+			}
+			_, inFile := b.Graph.Lookup(extract.FileID(p))
+			_, inIndex := bundleGraphFiles(b).ByPath[p]
+			if inFile || inIndex {
+				graphPath, inGraph = p, true
+				break
+			}
+		}
+		if !inGraph && res.RealRel != "" {
+			graphPath = res.RealRel // ingest the target, not the link
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	// 2. Read the file.
+	data, fi, err := readGuarded(res)
+	if err != nil {
+		return nil, err
+	}
+	if textsearch.IsBinary(data) {
+		return nil, Errorf("view shows text only. glob lists files with their extension; search skips binary files too.", "%s is a binary file (NUL byte in the first %d bytes, %d bytes in total)", res.Rel, textsearch.SniffLen, len(data)).
+			WithNext("Pick a source or text file instead.")
+	}
+
+	out := viewResponse{FilePath: graphPath, AbsolutePath: res.Abs, Offset: offset, Limit: limit, Bytes: len(data), InGraph: inGraph, Nodes: []viewNode{}}
+
+	// 3. auto_ingest: merge the file into the graph.
+	if !inGraph && c.Bool("auto_ingest") {
+		if len(data) > autoIngestMaxSize {
+			out.IngestError = fmt.Sprintf("not ingested: %d bytes is over the %d-byte ingest limit", len(data), autoIngestMaxSize)
+		} else if err := autoIngest(c, graphPath, data, fi.ModTime()); err != nil {
+			out.IngestError = err.Error()
+		} else {
+			out.AutoIngested, out.InGraph = true, true
+		}
+	}
+
+	// 4. The lines.
+	if err := renderLines(&out, data, offset, limit); err != nil {
+		return nil, err
+	}
+
+	// 5. Nodes defined in the range (from the graph as it is now).
+	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+		g := b.Graph
+		if id, ok := g.Lookup(extract.FileID(graphPath)); ok {
+			out.FileNodeID = g.ExternalID(id)
+		}
+		gf := bundleGraphFiles(b)
+		i, ok := gf.ByPath[graphPath]
+		if !ok {
+			return nil
+		}
+		f := &gf.Files[i]
+		if out.FileNodeID == "" && f.Node != graph.NoNode {
+			out.FileNodeID = g.ExternalID(f.Node)
+		}
+		for _, id := range f.Nodes {
+			p := g.Provenance(id)
+			ls, le := int(p.LineStart), int(max(p.LineEnd, p.LineStart))
+			if ls == 0 || le < out.StartLine || ls > out.EndLine {
+				continue
+			}
+			out.Nodes = append(out.Nodes, viewNode{NodeID: g.ExternalID(id), Label: g.Label(id), Type: typeName(g.Type(id)), LineStart: ls, LineEnd: le})
+		}
+		slices.SortStableFunc(out.Nodes, func(a, b viewNode) int {
+			if a.LineStart != b.LineStart {
+				return a.LineStart - b.LineStart
+			}
+			return (b.LineEnd - b.LineStart) - (a.LineEnd - a.LineStart)
+		})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.guidance = viewGuidance(c, &out)
+	out.ElapsedMs = ms(time.Since(start))
+	return out, nil
+}
+
+// readGuarded reads an accepted path, refusing directories, special files
+// and files too large to show.
+func readGuarded(res pathguard.Resolved) ([]byte, os.FileInfo, error) {
+	f, err := pathguard.Open(res)
+	if err != nil {
+		var pe *pathguard.Error
+		if errors.As(err, &pe) {
+			return nil, nil, guardError(err, "file_path")
+		}
+		return nil, nil, Errorf("Check the file's permissions; glob lists the indexed files.", "cannot open %s: %v", res.Rel, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, Errorf("Retry; the file may be changing.", "cannot stat %s: %v", res.Rel, err)
+	}
+	if fi.IsDir() {
+		pat := strings.TrimSuffix(res.Rel, "/") + "/**"
+		if res.Rel == "" {
+			pat = "**"
+		}
+		return nil, nil, Errorf("view reads files; a directory's files are listed by glob.", "%q is a directory", displayRel(res.Rel)).
+			WithNext(fmt.Sprintf("Call glob with pattern %q.", pat)).
+			WithExample(map[string]any{"agent_id": "claude", "file_path": path.Join(res.Rel, "<file>")})
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, Errorf("Only regular files can be viewed.", "%s is not a regular file (%s)", res.Rel, fi.Mode().Type())
+	}
+	if fi.Size() > viewMaxFileSize {
+		return nil, nil, Errorf("Use search with a scope on this file to find the lines you need.", "%s is %d bytes, over the %d-byte view limit", res.Rel, fi.Size(), viewMaxFileSize)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, viewMaxFileSize+1))
+	if err != nil {
+		return nil, nil, Errorf("Retry; the file may be changing.", "cannot read %s: %v", res.Rel, err)
+	}
+	return data, fi, nil
+}
+
+func displayRel(rel string) string {
+	if rel == "" {
+		return "."
+	}
+	return rel
+}
+
+// renderLines fills the line window, counts and line-ending facts.
+func renderLines(out *viewResponse, data []byte, offset, limit int) error {
+	total := bytes.Count(data, []byte{'\n'})
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		total++
+	}
+	out.TotalLines = total
+	crlf := bytes.Count(data, []byte("\r\n"))
+	lf := bytes.Count(data, []byte{'\n'})
+	switch {
+	case lf == 0:
+		out.LineEndings = "none"
+	case crlf == lf:
+		out.LineEndings = "crlf"
+	case crlf == 0:
+		out.LineEndings = "lf"
+	default:
+		out.LineEndings = "mixed"
+	}
+	if offset > max(total, 1) {
+		return Errorf(fmt.Sprintf("The file has %d lines; offset is 1-based and at most %d.", total, max(total, 1)), "offset %d is past the end of %s (%d lines)", offset, out.FilePath, total).
+			WithExample(map[string]any{"agent_id": "claude", "file_path": out.FilePath, "offset": max(1, total-limit+1), "limit": limit})
+	}
+	out.StartLine = offset
+	out.EndLine = min(total, offset+limit-1)
+	if total == 0 {
+		out.StartLine, out.EndLine = 0, 0
+		return nil
+	}
+	ls, _ := lineOffset(data, offset)
+	var sb strings.Builder
+	for n := offset; n <= out.EndLine; n++ {
+		text := textsearch.LineText(data, ls)
+		if len(text) > viewMaxLineBytes {
+			cut := viewMaxLineBytes
+			for cut > 0 && !utf8.RuneStart(text[cut]) {
+				cut--
+			}
+			text = text[:cut]
+			out.LinesClipped++
+			fmt.Fprintf(&sb, "%6d\t%s… [line clipped at %d bytes]\n", n, toValidUTF8(text, out), viewMaxLineBytes)
+		} else {
+			fmt.Fprintf(&sb, "%6d\t%s\n", n, toValidUTF8(text, out))
+		}
+		if i := bytes.IndexByte(data[ls:], '\n'); i >= 0 {
+			ls += i + 1
+		} else {
+			ls = len(data)
+		}
+	}
+	out.Content = sb.String()
+	if out.EndLine < total {
+		out.Truncated = true
+		out.NextOffset = out.EndLine + 1
+	}
+	return nil
+}
+
+func toValidUTF8(b []byte, out *viewResponse) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	out.InvalidUTF8 = true
+	return strings.ToValidUTF8(string(b), "\uFFFD")
+}
+
+func viewGuidance(c *Call, out *viewResponse) guidance {
+	if out.Truncated {
+		return guidance{ProofState: "proving", NextSuggestedTool: "view", NextSuggestedTarget: out.FilePath,
+			NextStepHint: fmt.Sprintf("Lines %d–%d of %d shown; continue with offset %d, or search with scope %q to jump to what you need.", out.StartLine, out.EndLine, out.TotalLines, out.NextOffset, out.FilePath)}
+	}
+	target := out.FileNodeID
+	if target == "" {
+		return guidance{ProofState: "proving", NextSuggestedTool: "search",
+			NextStepHint: "The file is not in the graph, so its callers and dependents are unknown; ingest its repository (or view it with auto_ingest) to connect it."}
+	}
+	next := "impact"
+	if c.Registry != nil {
+		if t := firstTool(c.Registry, "surgical_context", "impact"); t != "" {
+			next = t
+		}
+	}
+	return guidance{ProofState: "proving", NextSuggestedTool: next, NextSuggestedTarget: target,
+		NextStepHint: fmt.Sprintf("Before editing %s, check what depends on it with %s.", out.FilePath, next)}
+}
+
+// errAlreadyInGraph aborts an auto-ingest that another call finished
+// first.
+var errAlreadyInGraph = errors.New("already in the graph")
+
+// autoIngest extracts one file and merges it into the current graph,
+// publishing a new graph generation.
+func autoIngest(c *Call, rel string, data []byte, mod time.Time) error {
+	_, err := c.Session.Build("graph_merged", func(old *session.Bundle) (*graph.Graph, []session.Root, error) {
+		if _, ok := old.Graph.Lookup(extract.FileID(rel)); ok {
+			return nil, nil, errAlreadyInGraph
+		}
+		g := old.Graph.Clone()
+		if err := mergeFile(g, rel, data, float64(mod.UnixNano())/1e9); err != nil {
+			return nil, nil, err
+		}
+		g.Finalize()
+		return g, old.Roots, nil
+	})
+	if errors.Is(err, errAlreadyInGraph) {
+		return nil
+	}
+	return err
+}
+
+// mergeFile adds one extracted file to g (not finalized): its nodes with
+// provenance, the extractor's edges, containment by its directory's node,
+// and references bound to existing nodes by name (same directory first,
+// else a unique match; ambiguous ones at half weight). It is the
+// single-file form of the code adapter's build; a full re-ingest resolves
+// references with import hints and may bind a few differently.
+func mergeFile(g *graph.Graph, rel string, data []byte, mtime float64) error {
+	r, xerr := extract.ExtractFile(rel, data)
+	if r == nil {
+		return fmt.Errorf("extract %s: %v", rel, xerr)
+	}
+	ids := map[string]graph.NodeID{}
+	for _, n := range r.Nodes {
+		id, _, err := g.UpsertNode(graph.Node{
+			ExternalID: n.ID, Label: n.Label, Type: n.Type, Tags: n.Tags,
+			LastModified: mtime, ChangeFrequency: gitmeta.NotGitFrequency,
+			Provenance: graph.Provenance{SourcePath: r.Path, LineStart: n.Line, LineEnd: n.EndLine, Excerpt: n.Excerpt, Namespace: code.NamespaceCode},
+		})
+		if err != nil {
+			return fmt.Errorf("add %s: %w", n.ID, err)
+		}
+		ids[n.ID] = id
+	}
+	fileID, ok := ids[extract.FileID(r.Path)]
+	if !ok {
+		return fmt.Errorf("extract %s: no file node", rel)
+	}
+	edge := func(src, dst graph.NodeID, rel string, w float32) {
+		if src == dst {
+			return
+		}
+		cs, dir := code.CausalStrength(rel)
+		_ = g.AddEdge(graph.Edge{Source: src, Target: dst, Relation: rel, Weight: w, Direction: dir, CausalStrength: cs})
+	}
+	dir := path.Dir(r.Path)
+	if dir != "." {
+		if d, ok := g.Lookup(resolve.DirID(dir)); ok {
+			edge(d, fileID, extract.RelContains, code.WeightCertain)
+		}
+	}
+	lookup := func(ext string) (graph.NodeID, bool) {
+		if id, ok := ids[ext]; ok {
+			return id, true
+		}
+		return g.Lookup(ext)
+	}
+	for _, e := range r.Edges {
+		src, ok := lookup(e.Source)
+		if !ok {
+			continue
+		}
+		if name, isRef := strings.CutPrefix(e.Target, extract.RefPrefix); isRef {
+			if dst, w, ok := bindRef(g, name, dir, fileID); ok {
+				edge(src, dst, e.Relation, w)
+			}
+			continue
+		}
+		if dst, ok := lookup(e.Target); ok {
+			edge(src, dst, e.Relation, code.WeightCertain)
+		}
+	}
+	return nil
+}
+
+// bindRef resolves "ref::name" against nodes already in the graph.
+func bindRef(g *graph.Graph, name, dir string, self graph.NodeID) (graph.NodeID, float32, bool) {
+	base := name
+	if i := strings.LastIndexAny(base, ".:/"); i >= 0 {
+		base = base[i+1:]
+	}
+	var cands, near []graph.NodeID
+	for _, id := range g.NodesByLabel(base) {
+		if id == self || g.Type(id) == graph.Directory {
+			continue
+		}
+		cands = append(cands, id)
+		if path.Dir(g.SourcePath(id)) == dir {
+			near = append(near, id)
+		}
+	}
+	switch {
+	case len(near) == 1:
+		return near[0], code.WeightCertain, true
+	case len(near) > 1:
+		return near[0], code.WeightAmbiguous, true
+	case len(cands) == 1:
+		return cands[0], code.WeightCertain, true
+	case len(cands) > 1 && len(cands) <= 3:
+		return cands[0], code.WeightAmbiguous, true
+	}
+	return graph.NoNode, 0, false
+}
