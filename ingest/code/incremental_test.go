@@ -91,7 +91,7 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	equalToFull(t, dir, second)
 	d := graphdump.Of(second.Graph)
 	if !d.Has("file::app/extra.py::promote", "calls", "file::app/models.py::Admin::ban") ||
-		!d.Has("file::cmd/main.go::main", "calls", "file::store/database.go::DB::Query") {
+		!d.Has("file::cmd/main.go::main", "calls", "file::store/database.go::New") {
 		t.Errorf("new edges missing:\n%v", d.EdgeStrings())
 	}
 	if _, ok := d.Node("file::lib/util.py"); ok {
@@ -158,8 +158,9 @@ func TestCacheFromAnotherBuildIsIgnored(t *testing.T) {
 func TestIncrementalResolutionDependencies(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		"x/a.py":          "def dup():\n    return 1\n",
-		"z/c.py":          "from pkg import mod\n\n\ndef caller():\n    return dup()\n\n\ndef use():\n    return Admin().save()\n",
+		"lib/__init__.py": "",
+		"lib/x/a.py":      "def dup():\n    return 1\n",
+		"z/c.py":          "from pkg import mod\nfrom lib import dup\nfrom m.child import Admin\n\n\ndef caller():\n    return dup()\n\n\ndef use():\n    return Admin().save()\n",
 		"pkg/__init__.py": "",
 		"m/base.py":       "class Base:\n    def save(self):\n        return 1\n",
 		"m/other.py":      "class Other:\n    def save(self):\n        return 2\n",
@@ -182,7 +183,7 @@ func TestIncrementalResolutionDependencies(t *testing.T) {
 		check func(d graphdump.Dump) bool
 	}{
 		{"a same-named function elsewhere makes a call ambiguous",
-			map[string]string{"y/b.py": "def dup():\n    return 2\n"},
+			map[string]string{"lib/y/b.py": "def dup():\n    return 2\n"},
 			func(d graphdump.Dump) bool {
 				for _, e := range d.Edges {
 					if e.Source == "file::z/c.py::caller" && e.Relation == "calls" {

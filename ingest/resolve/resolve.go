@@ -102,6 +102,7 @@ type Index struct {
 	byOwner map[[2]string][]int32 // (owner, label) → candidates
 	parents map[string][]string   // type label → base type names
 	pyMods  map[string][]string   // dotted module suffix → files
+	stars   map[int32][]location  // file → locations of its star imports
 	byBase  map[string][]string   // file base name → files
 	dirBase map[string][]string   // dir base name → dirs
 	ws      *workspace.Info
@@ -117,6 +118,7 @@ func New(results []*extract.Result, ws *workspace.Info) *Index {
 		byOwner: map[[2]string][]int32{},
 		parents: map[string][]string{},
 		pyMods:  map[string][]string{},
+		stars:   map[int32][]location{},
 		byBase:  map[string][]string{},
 		dirBase: map[string][]string{},
 		ws:      ws,
@@ -124,11 +126,17 @@ func New(results []*extract.Result, ws *workspace.Info) *Index {
 	if ix.ws == nil {
 		ix.ws = workspace.Detect("", nil)
 	}
+	starImports := map[int32][]string{}
 	for _, r := range results {
 		if r == nil {
 			continue
 		}
 		fi := int32(len(ix.files))
+		for _, im := range r.Imports {
+			if im.Alias == "" && slices.Contains(im.Names, "*") {
+				starImports[fi] = append(starImports[fi], im.Module)
+			}
+		}
 		dir, base := split(r.Path)
 		ix.files = append(ix.files, fileInfo{path: r.Path, dir: dir, lang: r.Language})
 		ix.fileIdx[r.Path] = fi
@@ -170,6 +178,16 @@ func New(results []*extract.Result, ws *workspace.Info) *Index {
 				if l := labels[e.Source]; l != "" && l != base && !slices.Contains(ix.parents[l], base) {
 					ix.parents[l] = append(ix.parents[l], base)
 				}
+			}
+		}
+	}
+	// Star imports ("from m import *", "use m::*", "import a.b.*") open a
+	// module's names to plain references; their locations need the whole
+	// index, so they are mapped last.
+	for fi := range ix.files {
+		for _, im := range starImports[int32(fi)] {
+			if locs, known := ix.module(ix.files[fi], im); known {
+				ix.stars[int32(fi)] = append(ix.stars[int32(fi)], locs...)
 			}
 		}
 	}
@@ -221,6 +239,7 @@ func (ix *Index) Resolve(src Source, name, rel string, hint extract.RefHint) Res
 		label = lastName(name)
 		cands = ix.byLabel[label]
 	}
+	cands = ix.sameFamily(cands, from.lang)
 
 	if hint.Module != "" {
 		locs, known := ix.module(from, hint.Module)
@@ -235,6 +254,9 @@ func (ix *Index) Resolve(src Source, name, rel string, hint extract.RefHint) Res
 				return ix.bindLocation(from, src, locs)
 			}
 			in := ix.inLocations(cands, locs, false)
+			if rel == extract.RelImports {
+				in = preferTopLevel(ix, in) // what a module exports
+			}
 			if len(in) == 0 && isIdent(hint.Receiver) && lastName(hint.Module) != hint.Receiver {
 				// "from . import util; util.helper()": the receiver is a
 				// module imported from the hinted one.
@@ -301,20 +323,44 @@ func (ix *Index) Resolve(src Source, name, rel string, hint extract.RefHint) Res
 			return Result{}
 		}
 	} else if hint.Receiver != "" && hint.Module == "" {
-		methods := cands[:0:0]
+		// x.m() on a receiver of unknown type: x is most often a value of
+		// a library type (a string, a list, a response), so a same-named
+		// method elsewhere in the project is a guess, not a reference. Only
+		// methods of the calling file itself are taken.
+		var methods []int32
 		for _, c := range cands {
-			if ix.cands[c].owner != "" {
+			if cd := &ix.cands[c]; cd.owner != "" && cd.file == fi {
 				methods = append(methods, c)
 			}
 		}
-		if len(methods) == 0 {
-			return Result{}
-		}
-		best, _, score := ix.pick(from, src.ID, methods, rel)
-		if best < 0 || (len(methods) > 1 && score < SameDirectory) {
-			return Result{} // x.m() on an unknown type: only a clear winner
+		if len(methods) != 1 {
+			return Result{} // none, or several classes of the file: a guess
 		}
 		cands = methods
+	} else if hint.Receiver == "" && hint.Module == "" && hint.ReceiverType == "" {
+		// A plain name. Languages with explicit imports see other files'
+		// names only through an import (which carries a Module hint) or a
+		// star import; what is left is local or a builtin.
+		if scope, ok := importScoped[from.lang]; ok {
+			var in []int32
+			for _, c := range cands {
+				f := &ix.files[ix.cands[c].file]
+				if ix.cands[c].file == fi || (scope == scopePackage && f.dir == from.dir) {
+					in = append(in, c)
+				}
+			}
+			if locs := ix.stars[fi]; len(locs) > 0 {
+				for _, c := range ix.inLocations(cands, locs, false) {
+					if !slices.Contains(in, c) {
+						in = append(in, c)
+					}
+				}
+			}
+			if len(in) == 0 {
+				return Result{}
+			}
+			cands = in
+		}
 	}
 
 	best, tied, _ := ix.pick(from, src.ID, cands, rel)
@@ -328,6 +374,40 @@ func (ix *Index) Resolve(src Source, name, rel string, hint extract.RefHint) Res
 	return Result{Status: st, Target: ix.cands[best].id}
 }
 
+// families groups languages whose code references each other's names
+// directly; a Ruby call never names a Python function.
+var families = map[string]string{
+	"javascript": "js", "typescript": "js", "tsx": "js", "jsx": "js", "vue": "js", "svelte": "js",
+	"c": "c", "cpp": "c", "objc": "c", "cuda": "c",
+	"java": "jvm", "kotlin": "jvm", "scala": "jvm", "groovy": "jvm",
+	"csharp": "dotnet", "fsharp": "dotnet", "vb": "dotnet",
+}
+
+func family(lang string) string {
+	if f, ok := families[lang]; ok {
+		return f
+	}
+	return lang
+}
+
+// sameFamily drops candidates defined in files of unrelated languages. It
+// returns cands itself when nothing is dropped (the common case).
+func (ix *Index) sameFamily(cands []int32, lang string) []int32 {
+	fam := family(lang)
+	for i, c := range cands {
+		if family(ix.files[ix.cands[c].file].lang) != fam {
+			out := append([]int32(nil), cands[:i]...)
+			for _, c := range cands[i+1:] {
+				if family(ix.files[ix.cands[c].file].lang) == fam {
+					out = append(out, c)
+				}
+			}
+			return out
+		}
+	}
+	return cands
+}
+
 // isTypeName reports whether some class, struct or other type is labelled t.
 func (ix *Index) isTypeName(t string) bool {
 	for _, c := range ix.byLabel[t] {
@@ -336,6 +416,21 @@ func (ix *Index) isTypeName(t string) bool {
 		}
 	}
 	return false
+}
+
+// Scopes of plain names by language: a file sees its own names plus those
+// of its package directory (Java, Kotlin, Scala), or only its own (Python,
+// JavaScript, TypeScript, Rust); star imports add their modules. Languages
+// not listed (C, Ruby, PHP, shell, ...) share one global namespace, where
+// proximity decides. Go is handled separately (package = directory).
+const (
+	scopeFile = iota
+	scopePackage
+)
+
+var importScoped = map[string]int{
+	"python": scopeFile, "javascript": scopeFile, "typescript": scopeFile, "tsx": scopeFile, "jsx": scopeFile,
+	"rust": scopeFile, "java": scopePackage, "kotlin": scopePackage, "scala": scopePackage,
 }
 
 // methodsOf keeps the candidates owned by typ or, failing that, by its
