@@ -30,6 +30,9 @@ type fileResolution struct {
 	labels []string
 	// parents are the "type>base" pairs of its inheritance edges.
 	parents []string
+	// star is set when the file has star imports: its plain names then
+	// depend on which files answer those modules.
+	star bool
 	// out holds one outcome per ref:: edge, in edge order.
 	out []resolve.Result
 }
@@ -75,7 +78,7 @@ func (c *resolveCache) diff(root string, inc []included) (*staleness, map[string
 	for i := range inc {
 		r := inc[i].fr.res
 		l, p := fileLabels(r)
-		now[r.Path] = &fileResolution{hash: inc[i].fr.entry.Hash, labels: l, parents: p}
+		now[r.Path] = &fileResolution{hash: inc[i].fr.entry.Hash, labels: l, parents: p, star: hasStar(r)}
 	}
 	if c == nil || c.root != root {
 		s.all = true
@@ -121,7 +124,25 @@ func (c *resolveCache) diff(root string, inc []included) (*staleness, map[string
 			mark(old, nil, p)
 		}
 	}
+	if s.modules {
+		// Files appearing or vanishing can change which file answers a
+		// star-imported module.
+		for p, cur := range now {
+			if cur.star {
+				s.changed[p] = true
+			}
+		}
+	}
 	return s, now
+}
+
+func hasStar(r *extract.Result) bool {
+	for _, im := range r.Imports {
+		if im.Alias == "" && slices.Contains(im.Names, "*") {
+			return true
+		}
+	}
+	return false
 }
 
 // reuse reports whether the cached outcome of a reference still holds.
