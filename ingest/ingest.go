@@ -188,7 +188,7 @@ func Run(ctx context.Context, cfg Config, existing *graph.Graph) (*Output, error
 		if bridged > 0 {
 			res.Stats.ReferencesResolved += bridged
 		}
-	} else if cfg.Incremental && existing != nil && existing.Finalized() {
+	} else if cfg.Incremental && existing != nil && existing.Finalized() && existing != res.Graph {
 		n, err := CarryWeights(existing, res.Graph)
 		if err != nil {
 			res.Stats.Warnings = append(res.Stats.Warnings, "learned weights not carried over: "+err.Error())

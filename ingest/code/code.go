@@ -93,6 +93,12 @@ func Ingest(ctx context.Context, req adapter.Request) (*adapter.Output, error) {
 			st.Incremental.Full, st.Incremental.FullReason = true, err.Error()
 		}
 	}
+	if incremental {
+		if out := unchanged(store, &req, wr, start); out != nil {
+			prog.phase(adapter.PhaseDone, out.Stats.FilesParsed, out.Stats.FilesParsed)
+			return out, nil
+		}
+	}
 
 	// Git history runs beside extraction: it only matters once nodes are
 	// built.
@@ -189,13 +195,23 @@ func Ingest(ctx context.Context, req adapter.Request) (*adapter.Output, error) {
 		st.CommitGroups = len(out.CommitGroups)
 	}
 
+	cacheOK := false
 	if store != nil {
 		if err := commitCache(store, results, &st); err != nil {
 			st.Warnings = append(st.Warnings, fmt.Sprintf("ingest cache not updated (%v); the next incremental ingest runs in full", err))
+		} else {
+			cacheOK = true
 		}
 	}
 	st.ElapsedMs = ms(time.Since(start))
 	out.Stats = st
+	if store != nil {
+		if cacheOK {
+			remember(store, &req, wr, out)
+		} else {
+			store.SetExtra(lastRunKey, (*lastRun)(nil))
+		}
+	}
 	prog.phase(adapter.PhaseDone, len(included), len(included))
 	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -216,4 +217,48 @@ func TestIncrementalResolutionDependencies(t *testing.T) {
 			t.Errorf("%s: expected edge missing:\n%v", s.name, graphdump.Of(out.Graph).EdgeStrings())
 		}
 	}
+}
+
+// TestIncrementalNothingChanged: an incremental ingest that finds every file
+// as it was returns the previous graph itself; once the caller has dropped
+// that graph, it rebuilds.
+func TestIncrementalNothingChanged(t *testing.T) {
+	r := newFixtureRepo(t)
+	store := cache.Open(t.TempDir())
+	req := adapter.Request{Root: r.Dir, Incremental: true, Cache: store}
+	first := ingest(t, req)
+	second := ingest(t, req)
+	if second.Graph != first.Graph {
+		t.Fatal("nothing changed but the graph was rebuilt")
+	}
+	if inc := second.Stats.Incremental; inc == nil || inc.Full || inc.Reused != first.Stats.FilesScanned {
+		t.Errorf("stats %+v", second.Stats.Incremental)
+	}
+	equalToFull(t, r.Dir, second)
+
+	// A different option, a commit, or a touched file each force a build.
+	withDot := ingest(t, adapter.Request{Root: r.Dir, Incremental: true, Cache: store, IncludeDotfiles: true})
+	if withDot.Graph == second.Graph {
+		t.Error("changed options reused the previous graph")
+	}
+	again := ingest(t, req)
+	if again.Graph == withDot.Graph {
+		t.Error("options changed back but the graph was reused")
+	}
+	r.Commit("empty", "ann", day(9))
+	afterCommit := ingest(t, req)
+	if afterCommit.Graph == again.Graph {
+		t.Error("a new commit reused the previous graph")
+	}
+	equalToFull(t, r.Dir, afterCommit)
+
+	// Dropped by the caller: the weak reference lets it go.
+	afterCommit, again, withDot, second, first = nil, nil, nil, nil, nil
+	runtime.GC()
+	runtime.GC()
+	rebuilt := ingest(t, req)
+	if _, built := rebuilt.Stats.PhaseMs["build"]; !built {
+		t.Error("a collected graph was not rebuilt")
+	}
+	equalToFull(t, r.Dir, rebuilt)
 }
