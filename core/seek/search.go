@@ -142,6 +142,12 @@ func (x *Index) Search(q Query, p Params) Result {
 	}
 	scope := normScope(p.Scope)
 	prior := x.priorFunc(q, p)
+	// squash(t) >= MinScore  ⟺  t >= −ln(1 − MinScore)/2: compare match
+	// units, not squashed scores, in the loop over every candidate.
+	tmin := float32(0)
+	if p.MinScore > 0 {
+		tmin = float32(-math.Log(1-math.Min(float64(p.MinScore), 0.999999)) / 2)
+	}
 	cands := make([]graph.Scored, 0, min(len(s.touched), 4096))
 	for _, n := range s.touched {
 		if len(p.Types) > 0 && !typeOK[x.g.Type(n)] {
@@ -150,9 +156,8 @@ func (x *Index) Search(q Query, p Params) Result {
 		if scope != "" && !x.inScope(n, scope) {
 			continue
 		}
-		b := x.breakdown(s, n, p.GraphRerank).scale(prior(n))
-		t := b.Total()
-		if !(t > 0) || !graph.IsFinite(t) || squash(t) < p.MinScore {
+		t := x.total(s, n, p.GraphRerank) * prior(n)
+		if !(t > 0) || t < tmin || !graph.IsFinite(t) {
 			continue
 		}
 		cands = append(cands, graph.Scored{Node: n, Score: t})
@@ -182,6 +187,16 @@ func (x *Index) breakdown(s *scratch, n graph.NodeID, fused bool) Breakdown {
 		b.CoChange = fin(s.co[n])
 	}
 	return b
+}
+
+// total is breakdown(s, n, fused).Total() without building the breakdown
+// (it runs for every candidate).
+func (x *Index) total(s *scratch, n graph.NodeID, fused bool) float32 {
+	t := s.lex[n] + s.trace[n]
+	if fused {
+		t += s.graphv[n] + s.co[n] + s.base[n]*x.opts.Fusion.PageRank*float32(x.prRank[n])/255
+	}
+	return t
 }
 
 // scale multiplies every component by f.
