@@ -262,3 +262,28 @@ func TestIncrementalNothingChanged(t *testing.T) {
 	}
 	equalToFull(t, r.Dir, rebuilt)
 }
+
+// TestConcurrentIngestsShareACache: ingests of one store wait for each
+// other; run under -race.
+func TestConcurrentIngestsShareACache(t *testing.T) {
+	r := newFixtureRepo(t)
+	store := cache.Open(t.TempDir())
+	outs := make([]*adapter.Output, 4)
+	errs := make([]error, 4)
+	done := make(chan int)
+	for i := range outs {
+		go func() {
+			outs[i], errs[i] = Ingest(context.Background(), adapter.Request{Root: r.Dir, Incremental: i%2 == 1, Cache: store})
+			done <- i
+		}()
+	}
+	for range outs {
+		<-done
+	}
+	for i, out := range outs {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		equalToFull(t, r.Dir, out)
+	}
+}
