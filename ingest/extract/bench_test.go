@@ -105,6 +105,7 @@ func BenchmarkCorpus(b *testing.B) {
 	for _, corpus := range []string{"py-335", "go-std"} {
 		b.Run(corpus, func(b *testing.B) {
 			files, total := loadCorpus(b, corpus)
+			var nodes, edges atomic.Int64
 			modes := []struct {
 				name string
 				fn   func(corpusFile)
@@ -132,9 +133,13 @@ func BenchmarkCorpus(b *testing.B) {
 					}
 				}},
 				{"extract", func(f corpusFile) {
-					if _, err := ExtractFile(f.rel, f.src); err != nil {
+					r, err := ExtractFile(f.rel, f.src)
+					if err != nil {
 						b.Error(err)
+						return
 					}
+					nodes.Add(int64(len(r.Nodes)))
+					edges.Add(int64(len(r.Edges)))
 				}},
 			}
 			for _, m := range modes {
@@ -149,6 +154,10 @@ func BenchmarkCorpus(b *testing.B) {
 					sec := b.Elapsed().Seconds() / float64(b.N)
 					b.ReportMetric(float64(len(files))/sec, "files/s")
 					b.ReportMetric((cpuTime() - c0).Seconds()/float64(b.N), "cpu-s/op")
+					if n := nodes.Swap(0); n > 0 {
+						b.ReportMetric(float64(n)/float64(b.N), "nodes/op")
+						b.ReportMetric(float64(edges.Swap(0))/float64(b.N), "edges/op")
+					}
 				})
 			}
 		})
