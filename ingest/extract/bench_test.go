@@ -153,7 +153,7 @@ func BenchmarkCorpus(b *testing.B) {
 					b.StopTimer()
 					sec := b.Elapsed().Seconds() / float64(b.N)
 					b.ReportMetric(float64(len(files))/sec, "files/s")
-					b.ReportMetric((cpuTime() - c0).Seconds()/float64(b.N), "cpu-s/op")
+					b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
 					if n := nodes.Swap(0); n > 0 {
 						b.ReportMetric(float64(n)/float64(b.N), "nodes/op")
 						b.ReportMetric(float64(edges.Swap(0))/float64(b.N), "edges/op")

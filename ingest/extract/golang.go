@@ -624,7 +624,7 @@ func (x *goExtract) body(i int32, s *goScope) {
 		x.call(i, s)
 		return
 	case goShortVar:
-		x.shortVar(i, s)
+		x.bindValues(i, s)
 	case goVarSpec:
 		if ty := x.typeOf(t.child(i, x.k.fType)); ty.name != "" {
 			for n := t.first(i); n >= 0; n = t.n[n].next {
@@ -639,10 +639,6 @@ func (x *goExtract) body(i int32, s *goScope) {
 	for c := t.first(i); c >= 0; c = t.n[c].next {
 		x.body(c, s)
 	}
-}
-
-func (x *goExtract) shortVar(i int32, s *goScope) {
-	x.bindValues(i, s)
 }
 
 // bindValues types the variables of `a, b := v1, v2` (and var a = v) from

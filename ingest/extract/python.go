@@ -115,10 +115,12 @@ type pyClassInfo struct {
 	pending []pendingCall
 }
 
+// pendingCall is a call on self.attr (this.attr) waiting for the class to
+// be complete, when attr's type is known.
 type pendingCall struct {
-	src, name, recv, attr string
-	line                  uint32
-	hint                  RefHint
+	src, name, attr string
+	line            uint32
+	hint            RefHint
 }
 
 type pyExtract struct {

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"runtime/debug"
@@ -100,7 +101,63 @@ func Extractors() []Extractor {
 // and err says what went wrong, so callers may keep the result and count the
 // error.
 func ExtractFile(relPath string, src []byte) (*Result, error) {
-	return extractWith(For(relPath), relPath, src)
+	e := For(relPath)
+	if e.Language() == "c" && strings.HasSuffix(strings.ToLower(relPath), ".h") && looksLikeCpp(src) {
+		// .h is shared by C and C++; C++ headers parsed as C lose their
+		// classes and namespaces.
+		e = forLanguage("cpp", e)
+	}
+	return extractWith(e, relPath, src)
+}
+
+// looksLikeCpp sniffs the first 64 KB of a header for C++-only syntax.
+func looksLikeCpp(src []byte) bool {
+	head := src[:min(len(src), 64<<10)]
+	for _, sig := range []string{"namespace ", "template<", "template <", "public:", "private:", "protected:", "std::"} {
+		if bytes.Contains(head, []byte(sig)) {
+			return true
+		}
+	}
+	return hasClassDecl(head)
+}
+
+// hasClassDecl reports a `class Name {` or `class Name :` declaration (the
+// word alone may be prose in a C comment).
+func hasClassDecl(b []byte) bool {
+	for {
+		i := bytes.Index(b, []byte("class "))
+		if i < 0 {
+			return false
+		}
+		if i == 0 || b[i-1] == ' ' || b[i-1] == '\n' || b[i-1] == '\t' {
+			j := i + len("class ")
+			for j < len(b) && b[j] == ' ' {
+				j++
+			}
+			k := j
+			for k < len(b) && (b[k] == '_' || (b[k]|0x20 >= 'a' && b[k]|0x20 <= 'z') || (b[k] >= '0' && b[k] <= '9')) {
+				k++
+			}
+			for k < len(b) && (b[k] == ' ' || b[k] == '\n' || b[k] == '\t') {
+				k++
+			}
+			if k > j && k < len(b) && (b[k] == '{' || b[k] == ':') {
+				return true
+			}
+		}
+		b = b[i+len("class "):]
+	}
+}
+
+// forLanguage returns the first registered extractor of a language, or def.
+func forLanguage(lang string, def Extractor) Extractor {
+	registry()
+	for _, e := range reg.all {
+		if e.Language() == lang {
+			return e
+		}
+	}
+	return def
 }
 
 // extractWith runs e with panic recovery and the generic fallback.

@@ -167,3 +167,19 @@ func TestConcurrentExtraction(t *testing.T) {
 		<-done
 	}
 }
+
+func TestCppHeaderSniffing(t *testing.T) {
+	cpp := "#pragma once\nnamespace geo {\nclass Shape {\npublic:\n  virtual double area() const = 0;\n};\n}\n"
+	r, err := ExtractFile("include/shape.h", []byte(cpp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Language != "cpp" {
+		t.Fatalf("C++ header extracted as %s", r.Language)
+	}
+	wantNode(t, r, "file::include/shape.h::geo::Shape", "Class", 3)
+	c := "/* a C header; no class here */\nint add(int a, int b);\nstruct point { int x, y; };\n"
+	if r, err := ExtractFile("include/add.h", []byte(c)); err != nil || r.Language != "c" {
+		t.Fatalf("C header: %v %+v", err, r)
+	}
+}

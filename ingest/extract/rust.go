@@ -81,10 +81,10 @@ var rsKindNames = []string{
 }
 
 type rsTables struct {
-	codes                                                []uint8
-	fName, fBody, fParams, fReturn, fType, fTrait        uint16
-	fArgument, fPath, fList, fAlias, fFunction, fArgs    uint16
-	fValue, fField, fMacro, fPattern, fBounds, fArgsAttr uint16
+	codes                                             []uint8
+	fName, fBody, fParams, fReturn, fType, fTrait     uint16
+	fArgument, fPath, fList, fAlias, fFunction, fArgs uint16
+	fValue, fField, fMacro, fPattern, fBounds         uint16
 }
 
 var rsOnce sync.Once
@@ -100,7 +100,7 @@ func rsTablesGet() *rsTables {
 			fArgument: g.field("argument"), fPath: g.field("path"), fList: g.field("list"),
 			fAlias: g.field("alias"), fFunction: g.field("function"), fArgs: g.field("arguments"),
 			fValue: g.field("value"), fField: g.field("field"), fMacro: g.field("macro"),
-			fPattern: g.field("pattern"), fBounds: g.field("bounds"), fArgsAttr: g.field("arguments"),
+			fPattern: g.field("pattern"), fBounds: g.field("bounds"),
 		}
 	})
 	return &rsT
@@ -260,12 +260,12 @@ func (x *rsExtract) attribute(i int32, a *rsAttrs) {
 	case name == "test" || name == "bench" || strings.HasSuffix(name, "::test") || name == "rstest" || name == "quickcheck":
 		a.test = true
 	case name == "cfg":
-		args := t.child(attr, k.fArgsAttr)
+		args := t.child(attr, k.fArgs)
 		if args >= 0 && strings.Contains(t.text(args), "test") {
 			a.cfgTest = true
 		}
 	case name == "derive":
-		args := t.child(attr, k.fArgsAttr)
+		args := t.child(attr, k.fArgs)
 		if args < 0 {
 			return
 		}
