@@ -33,8 +33,8 @@ type Config struct {
 	Server     string
 	ServerArgs []string
 	Mine       MineOptions
-	// History checks each parent out with its git history (git clone
-	// --shared, then checkout) so ingest sees commit history and seek can
+	// History checks each parent out with its git history (a local git
+	// clone, then checkout) so ingest sees commit history and seek can
 	// use co-change; by default only the parent's tree is written.
 	History bool
 	// TopK is how many results seek and activate are asked for (default
@@ -296,10 +296,12 @@ func writeTree(root string, files []File) error {
 	return nil
 }
 
-// checkoutWithHistory makes root a clone of repo sharing its objects, at
-// commit (detached): history up to the parent only, nothing later.
+// checkoutWithHistory makes root a local clone of repo at commit
+// (detached): ingest reads history up to the parent only, nothing later.
+// Not --shared: ingest's git reader does not follow alternates, and would
+// see no history at all.
 func checkoutWithHistory(repo, commit, root string) error {
-	if out, err := exec.Command("git", "clone", "--quiet", "--shared", "--no-checkout", repo, root).CombinedOutput(); err != nil {
+	if out, err := exec.Command("git", "clone", "--quiet", "--no-checkout", repo, root).CombinedOutput(); err != nil {
 		return fmt.Errorf("git clone: %v: %s", err, out)
 	}
 	if out, err := exec.Command("git", "-C", root, "checkout", "--quiet", "--detach", commit).CombinedOutput(); err != nil {
