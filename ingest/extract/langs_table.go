@@ -328,7 +328,7 @@ var tableLangs = []*tableLang{
 		name: "make", exts: []string{".mk", ".mak"}, baseNames: []string{"Makefile", "makefile", "GNUmakefile"},
 		ptr: tsmake.Language,
 		defs: []defRule{
-			{kind: "rule", defKind: defKind{graph.Function, "target"}, nameKinds: []string{"targets"}, leaf: true},
+			{kind: "rule", defKind: defKind{graph.Function, "target"}, nameKinds: []string{"targets"}, leaf: true, firstWord: true},
 			{kind: "variable_assignment", defKind: constant, nameField: "name", leaf: true},
 			{kind: "define_directive", defKind: macro, nameField: "name", leaf: true},
 		},

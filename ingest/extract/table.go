@@ -68,6 +68,9 @@ type defRule struct {
 	// decl marks prototypes: a later definition with the same ID replaces
 	// the prototype's lines.
 	decl bool
+	// firstWord keeps only the first whitespace-separated word of the name
+	// (make rules with several targets are named by the first).
+	firstWord bool
 }
 
 // callRule describes a call node kind.
@@ -455,6 +458,11 @@ func (x *tableExtract) defName(i int32, r uint8) (name, qual string, target int3
 		return "", "", -1, false
 	}
 	name, qual = x.nameOf(target, d.whole)
+	if d.firstWord {
+		if f := strings.Fields(name); len(f) > 0 {
+			name = f[0]
+		}
+	}
 	if len(name) > 120 {
 		name = name[:120]
 	}
