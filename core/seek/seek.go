@@ -42,6 +42,7 @@ const (
 	NumFields
 )
 
+// String names the field ("label", "path", "doc", "body").
 func (f Field) String() string {
 	switch f {
 	case Label:
