@@ -365,3 +365,19 @@ func mustRead(t testing.TB, p string) []byte {
 	}
 	return b
 }
+
+func TestFactsGoGenerated(t *testing.T) {
+	r := extractFixture(t, "go/zz_opcodes.go")
+	f := "file::go/zz_opcodes.go"
+	wantNode(t, r, f, "File", 1, "go", "generated")
+	wantNode(t, r, f+"::Op::String", "Function", 12, "method")
+	for _, n := range r.Nodes {
+		if n.Type.String() == "Reference" {
+			t.Errorf("generated file kept table entry %s", n.ID)
+		}
+	}
+	plain := extractFixture(t, "go/server.go")
+	if slices.Contains(plain.Nodes[0].Tags, "generated") {
+		t.Errorf("server.go tagged generated")
+	}
+}

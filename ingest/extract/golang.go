@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"sync"
@@ -114,6 +115,11 @@ type goExtract struct {
 	types   map[string]string            // type declared in this file → node ID
 	fields  map[string]map[string]goType // struct type → field → type
 	isTest  bool
+	// generated files ("// Code generated … DO NOT EDIT.") keep their
+	// functions and types but not their constant and variable tables,
+	// which in the Go tree alone are ~150K nodes of opcode and errno
+	// lists nobody navigates by.
+	generated bool
 }
 
 // goScope is the context inside a function body.
@@ -139,6 +145,12 @@ func (goExtractor) Extract(relPath string, src []byte) (*Result, error) {
 	tags := []string{"go"}
 	if x.isTest {
 		tags = append(tags, KindTest)
+	}
+	if len(t.n) > 0 {
+		x.generated = x.isGenerated()
+	}
+	if x.generated {
+		tags = append(tags, "generated")
 	}
 	x.b.file(countLines(src), x.packageDoc(), tags...)
 	if len(t.n) > 0 {
@@ -170,6 +182,22 @@ func (x *goExtract) packageDoc() string {
 		break
 	}
 	return ""
+}
+
+// isGenerated looks for the standard marker in the comments before the
+// package clause.
+func (x *goExtract) isGenerated() bool {
+	t := x.t
+	for c := t.first(0); c >= 0; c = t.n[c].next {
+		if x.code(c) != goComment {
+			return false
+		}
+		txt := t.bytes(c)
+		if bytesHasPrefix(txt, "// Code generated ") && bytes.HasSuffix(bytes.TrimRight(txt, "\r"), []byte("DO NOT EDIT.")) {
+			return true
+		}
+	}
+	return false
 }
 
 // prepass records imports, the types declared in the file and struct field
@@ -314,7 +342,9 @@ func (x *goExtract) top() {
 		case goTypeDecl:
 			x.typeDecl(c)
 		case goConstDecl, goVarDecl:
-			x.valueDecl(c)
+			if !x.generated {
+				x.valueDecl(c)
+			}
 		}
 	}
 }

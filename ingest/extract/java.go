@@ -146,7 +146,7 @@ func (javaExtractor) Extract(relPath string, src []byte) (*Result, error) {
 	if x.isTest {
 		tags = append(tags, KindTest)
 	}
-	x.b.file(countLines(src), x.leadingDoc(), tags...)
+	x.b.file(countLines(src), x.leadingDoc(), markGenerated(src, tags)...)
 	if len(t.n) > 0 {
 		s := &jvScope{id: x.b.fileID, vars: map[string]string{}}
 		for c := t.first(0); c >= 0; c = t.n[c].next {

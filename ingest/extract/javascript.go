@@ -208,7 +208,7 @@ func (e jsExtractor) Extract(relPath string, src []byte) (*Result, error) {
 	if x.isTest {
 		tags = append(tags, KindTest)
 	}
-	x.b.file(countLines(src), x.leadingDoc(), tags...)
+	x.b.file(countLines(src), x.leadingDoc(), markGenerated(src, tags)...)
 	if len(t.n) > 0 {
 		x.collect(0)
 		x.stmts(0, &jsScope{id: x.b.fileID, vars: map[string]string{}}, false)

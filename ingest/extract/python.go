@@ -149,7 +149,7 @@ func (pythonExtractor) Extract(relPath string, src []byte) (*Result, error) {
 	if x.isTest {
 		tags = append(tags, KindTest)
 	}
-	x.b.file(countLines(src), x.moduleDoc(), tags...)
+	x.b.file(countLines(src), x.moduleDoc(), markGenerated(src, tags)...)
 	if len(t.n) > 0 {
 		x.collectClasses(0)
 		x.block(0, &pyScope{id: x.b.fileID, vars: map[string]string{}})

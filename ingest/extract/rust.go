@@ -145,7 +145,7 @@ func (rustExtractor) Extract(relPath string, src []byte) (*Result, error) {
 		t: t, k: rsTablesGet(), b: newBuilder(relPath, "rust"),
 		imports: map[string]binding{}, types: map[string]string{}, fields: map[string]map[string]string{},
 	}
-	x.b.file(countLines(src), x.innerDoc(), "rust")
+	x.b.file(countLines(src), x.innerDoc(), markGenerated(src, []string{"rust"})...)
 	if len(t.n) > 0 {
 		x.prepass(0, x.b.fileID)
 		x.items(0, &rsScope{id: x.b.fileID, vars: map[string]string{}})

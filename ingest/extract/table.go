@@ -275,7 +275,7 @@ func (e tableExtractor) Extract(relPath string, src []byte) (*Result, error) {
 	if x.isTest {
 		tags = append(tags, KindTest)
 	}
-	x.b.file(countLines(src), x.leadingDoc(), tags...)
+	x.b.file(countLines(src), x.leadingDoc(), markGenerated(src, tags)...)
 	if len(t.n) > 0 {
 		for _, c := range e.l.calls {
 			if c.onlyLocal {
