@@ -448,10 +448,23 @@ func seekGuidance(c *Call, g *graph.Graph, q string, res seek.Result, scope stri
 		}
 		return gd, args
 	}
-	top := res.Hits[0]
+	// Directories are places to scope to, not code to read: guidance
+	// follows the best hit that is not one.
+	ti := slices.IndexFunc(res.Hits, func(h seek.Hit) bool { return g.Type(h.Node) != graph.Directory })
+	if ti < 0 {
+		dir := g.SourcePath(res.Hits[0].Node)
+		return guidance{
+			ProofState: "triaging", NextSuggestedTool: firstTool(c.Registry, "glob", "seek"), NextSuggestedTarget: dir,
+			NextStepHint: fmt.Sprintf("Only directories matched; list the files of %s with glob, or repeat seek with scope %q and more specific words.", dir, dir+"/"),
+		}, nil
+	}
+	top := res.Hits[ti]
 	topFile := fileOf(g, top.Node)
 	var second *seek.Hit
-	for i := 1; i < len(res.Hits); i++ {
+	for i := ti + 1; i < len(res.Hits); i++ {
+		if g.Type(res.Hits[i].Node) == graph.Directory {
+			continue
+		}
 		if fileOf(g, res.Hits[i].Node) != topFile {
 			second = &res.Hits[i]
 			break

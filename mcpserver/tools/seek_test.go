@@ -281,6 +281,8 @@ func TestSeekGuidance(t *testing.T) {
 			"ready_to_edit", "impact", "file::backend/session.py::SessionStore::lookup", "file::backend/session.py::SessionStore::lookup"},
 		{map[string]any{"query": "invoice total", "node_types": []string{"function"}},
 			"triaging", "impact", "file::billing/invoice.py::invoice_total", "file::billing/invoice.py::invoice_total"},
+		{map[string]any{"query": "billing", "node_types": []string{"directory"}},
+			"triaging", "glob", "billing", "dir::billing"},
 		{map[string]any{"query": "kubernetes helm chart"},
 			"triaging", "search", "kubernetes", ""},
 	}
@@ -420,7 +422,7 @@ func seekNewDispatcher(t testing.TB) *Dispatcher {
 	// Guidance names only tools the registry serves; stand-ins for the
 	// ones seek points to keep these tests independent of which other
 	// tools are built in.
-	for _, name := range []string{"view", "search", "impact", "activate"} {
+	for _, name := range []string{"view", "search", "impact", "activate", "glob"} {
 		if _, ok := r.Lookup(name); !ok {
 			r.Register(&Tool{Name: name, Description: "test stand-in", Example: map[string]any{"agent_id": "t"}, WhenToUse: "tests",
 				Run: func(*Call) (any, error) { return map[string]any{}, nil }})
