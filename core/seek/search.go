@@ -86,6 +86,9 @@ type usedTerm struct {
 	text string
 	w    float32
 	df   int
+	// from is the query term an expansion came from ("" for the query's
+	// own terms).
+	from string
 }
 
 // SearchText parses text and searches for it.
@@ -115,8 +118,12 @@ func (x *Index) Search(q Query, p Params) Result {
 	for i := 0; i < len(terms) && i < idealTerms; i++ {
 		ideal += terms[i].w
 	}
+	// Expansions count towards matches but not towards the ideal: a node
+	// matching only synonyms is a weaker match than one matching the
+	// words themselves.
+	terms = append(terms, x.expand(q, terms)...)
 	for _, t := range terms {
-		res.Terms = append(res.Terms, WeightedTerm{Term: t.text, Weight: t.w, DF: t.df})
+		res.Terms = append(res.Terms, WeightedTerm{Term: t.text, Weight: t.w, DF: t.df, From: t.from})
 		scale := t.w / ideal / math.MaxUint16
 		lo, hi := x.off[t.id], x.off[t.id+1]
 		for k := lo; k < hi; k++ {
@@ -242,7 +249,6 @@ func fin(v float32) float32 {
 // (boost × (1 + ln count) × IDF), strongest first, capped at maxTerms.
 func (x *Index) weighTerms(q Query, maxTerms int) []usedTerm {
 	var out []usedTerm
-	nn := float64(x.n)
 	for _, t := range q.Terms {
 		id, ok := x.vocab[t.Term]
 		if !ok {
@@ -252,12 +258,11 @@ func (x *Index) weighTerms(q Query, maxTerms int) []usedTerm {
 		if df == 0 {
 			continue
 		}
-		idf := math.Log(1 + (nn-float64(df)+0.5)/(float64(df)+0.5))
 		boost := float64(t.Boost)
 		if !(boost > 0) || math.IsInf(boost, 0) {
 			boost = 1
 		}
-		w := float32(boost * (1 + math.Log(float64(max(1, t.Count)))) * idf)
+		w := float32(boost*(1+math.Log(float64(max(1, t.Count))))) * x.idf(df)
 		if !(w > 0) || !graph.IsFinite(w) {
 			continue
 		}

@@ -263,6 +263,9 @@ type WeightedTerm struct {
 	Weight float32 `json:"weight"`
 	// DF is the number of nodes whose document carries the term.
 	DF int `json:"df"`
+	// From is set for an expansion of a short query (a synonym or an
+	// abbreviation): the query term it stands for.
+	From string `json:"from,omitempty"`
 }
 
 // Result is a search's answer.
@@ -271,8 +274,8 @@ type Result struct {
 	// Candidates is how many nodes matched at least one term, frame or
 	// symbol (before filters).
 	Candidates int
-	// Terms are the query terms used, strongest first; terms no node
-	// carries are left out.
+	// Terms are the query terms used, strongest first, then the
+	// expansions of a short query; terms no node carries are left out.
 	Terms []WeightedTerm
 	// Frames are the stack frames and file mentions found in the query.
 	Frames []Frame

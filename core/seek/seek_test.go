@@ -475,3 +475,38 @@ func TestKindPrior(t *testing.T) {
 		t.Errorf("graph_rerank off applied priors: %v %v", p[test], p[dir])
 	}
 }
+
+func TestExpansion(t *testing.T) {
+	x, g := buildFixture(t, nil)
+	// "authentication" is in no document; its synonym and abbreviation
+	// "auth" is (backend/auth.py, AuthService).
+	r := x.SearchText("authentication service", Params{TopK: 5})
+	if len(r.Hits) == 0 || !strings.Contains(g.ExternalID(r.Hits[0].Node), "auth") {
+		t.Fatalf("hits %v", ids(g, r.Hits))
+	}
+	var exp []WeightedTerm
+	var service float32
+	for _, wt := range r.Terms {
+		if wt.From != "" {
+			exp = append(exp, wt)
+		}
+		if wt.Term == "servic" {
+			service = wt.Weight
+		}
+	}
+	if len(exp) == 0 || exp[0].Term != "auth" || exp[0].From != "authentication" {
+		t.Errorf("expansions %+v", exp)
+	}
+	for _, e := range exp {
+		if e.Weight <= 0 || e.Weight > service*10 {
+			t.Errorf("expansion weight %+v", e)
+		}
+	}
+	// Long queries are not expanded.
+	long := x.SearchText(strings.Repeat("authentication alpha beta gamma delta epsilon zeta theta iota kappa omicron sigma omega upsilon ", 2), Params{})
+	for _, wt := range long.Terms {
+		if wt.From != "" {
+			t.Errorf("long query expanded: %+v", wt)
+		}
+	}
+}

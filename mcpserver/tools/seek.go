@@ -84,6 +84,8 @@ type seekTerm struct {
 	Term   string  `json:"term"`
 	Weight float64 `json:"weight"`
 	DF     int     `json:"df"`
+	// From marks a synonym or abbreviation added to a short query.
+	From string `json:"from,omitempty"`
 }
 
 func runSeek(c *Call) (any, error) {
@@ -301,7 +303,7 @@ func seekResponse(c *Call, b *session.Bundle, idx *seek.Index, q, scope string, 
 	}
 	terms := make([]seekTerm, 0, min(len(res.Terms), 12))
 	for _, t := range res.Terms[:min(len(res.Terms), 12)] {
-		terms = append(terms, seekTerm{t.Term, r3(t.Weight), t.DF})
+		terms = append(terms, seekTerm{t.Term, r3(t.Weight), t.DF, t.From})
 	}
 	st := idx.Stats()
 	out := map[string]any{
