@@ -276,6 +276,9 @@ type included struct {
 	// imports are the source paths of the nodes this file's import edges
 	// were bound to (for package depends_on edges).
 	imports []string
+	// nodes are the graph handles of the result's nodes (NoNode for a
+	// node dropped as a duplicate).
+	nodes []graph.NodeID
 }
 
 func resultsOf(inc []included) []*extract.Result {
@@ -337,7 +340,9 @@ func build(results []fileResult, h *gitmeta.History, maxNodes int, deadline time
 		b.touchDir(dir, t, freq)
 		fileNode := graph.NoNode
 		res := fr.res
-		for _, n := range res.Nodes {
+		handles := make([]graph.NodeID, len(res.Nodes))
+		for ni, n := range res.Nodes {
+			handles[ni] = graph.NoNode
 			id, ok := b.addNode(graph.Node{
 				ExternalID:      n.ID,
 				Label:           n.Label,
@@ -353,7 +358,11 @@ func build(results []fileResult, h *gitmeta.History, maxNodes int, deadline time
 					Namespace:  NamespaceCode,
 				},
 			})
-			if ok && n.Type == graph.File && n.ID == extract.FileID(res.Path) {
+			if !ok {
+				continue
+			}
+			handles[ni] = id
+			if n.Type == graph.File && n.ID == extract.FileID(res.Path) {
 				fileNode = id
 			}
 		}
@@ -374,7 +383,7 @@ func build(results []fileResult, h *gitmeta.History, maxNodes int, deadline time
 		}
 		st.Languages[lang]++
 		st.FilesParsed++
-		inc = append(inc, included{fr: fr, fileID: fileNode, time: t, freq: freq})
+		inc = append(inc, included{fr: fr, fileID: fileNode, time: t, freq: freq, nodes: handles})
 	}
 	// Direct edges: both ends were extracted (contains, same-file links).
 	for _, f := range inc {
@@ -395,9 +404,18 @@ func build(results []fileResult, h *gitmeta.History, maxNodes int, deadline time
 // resolved is the outcome of one reference.
 type resolved struct {
 	src    graph.NodeID
+	dst    graph.NodeID // NoNode: look target up by ID
 	target string
 	rel    string
 	status resolve.Status
+}
+
+// memoKey identifies references that resolve alike within one file: the
+// outcome depends on the file, the name, the relation and the hint (and on
+// the source node only when it is itself a candidate, see below).
+type memoKey struct {
+	name, rel string
+	hint      extract.RefHint
 }
 
 // resolveAll resolves every ref:: edge, in parallel per file (the index is
@@ -430,6 +448,7 @@ func resolveAll(ctx context.Context, b *builder, newIndex func() *resolve.Index,
 				fr := now[res.Path]
 				var list []resolved
 				lastSrc, srcID := "", graph.NoNode
+				memo := map[memoKey]resolve.Result{}
 				for k := range res.Edges {
 					e := &res.Edges[k]
 					name, ok := strings.CutPrefix(e.Target, extract.RefPrefix)
@@ -438,10 +457,26 @@ func resolveAll(ctx context.Context, b *builder, newIndex func() *resolve.Index,
 					}
 					j := len(fr.out)
 					var r resolve.Result
+					fresh := false
 					if j < len(old) && stale.reuse(e, name) {
 						r = old[j]
 					} else {
-						r = ix.Resolve(resolve.Source{ID: e.Source, File: res.Path}, name, e.Relation, e.Hint)
+						// A node never binds to itself (except by calling
+						// itself), so a source named like the reference
+						// must not share another source's outcome.
+						key := memoKey{name, e.Relation, e.Hint}
+						selfNamed := strings.HasSuffix(e.Source, "::"+name) || strings.HasSuffix(e.Source, "::"+lastName(name))
+						var hit bool
+						if !selfNamed {
+							r, hit = memo[key]
+						}
+						if !hit {
+							r = ix.ResolveIn(int32(i), resolve.Source{ID: e.Source, File: res.Path}, name, e.Relation, e.Hint)
+							if !selfNamed {
+								memo[key] = r
+							}
+						}
+						fresh = true
 					}
 					fr.out = append(fr.out, r)
 					if e.Source != lastSrc {
@@ -455,7 +490,13 @@ func resolveAll(ctx context.Context, b *builder, newIndex func() *resolve.Index,
 					if srcID == graph.NoNode {
 						continue
 					}
-					list = append(list, resolved{src: srcID, target: r.Target, rel: e.Relation, status: r.Status})
+					dst := graph.NoNode
+					if fresh && r.Status != resolve.Unresolved && r.File >= 0 && int(r.File) < len(inc) {
+						if ns := inc[r.File].nodes; int(r.Node) < len(ns) {
+							dst = ns[r.Node]
+						}
+					}
+					list = append(list, resolved{src: srcID, dst: dst, target: r.Target, rel: e.Relation, status: r.Status})
 				}
 				out[i] = list
 			}
@@ -471,7 +512,10 @@ func resolveAll(ctx context.Context, b *builder, newIndex func() *resolve.Index,
 				st.ReferencesUnresolved++
 				continue
 			}
-			dst, ok := b.g.Lookup(r.target)
+			dst, ok := r.dst, r.dst != graph.NoNode
+			if !ok {
+				dst, ok = b.g.Lookup(r.target)
+			}
 			if !ok || dst == r.src {
 				st.ReferencesUnresolved++
 				continue

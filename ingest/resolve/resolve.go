@@ -81,6 +81,7 @@ func DirID(dir string) string {
 type cand struct {
 	id    string
 	file  int32  // index into Index.files
+	node  int32  // index into the file's Result.Nodes
 	owner string // label of the enclosing entity ("" when directly in the file)
 	typ   graph.NodeType
 }
@@ -89,6 +90,7 @@ type fileInfo struct {
 	path string
 	dir  string
 	lang string
+	fam  string // family(lang), precomputed: compared for every candidate
 }
 
 // Index holds what resolution needs about every extracted file. Build it
@@ -138,7 +140,7 @@ func New(results []*extract.Result, ws *workspace.Info) *Index {
 			}
 		}
 		dir, base := split(r.Path)
-		ix.files = append(ix.files, fileInfo{path: r.Path, dir: dir, lang: r.Language})
+		ix.files = append(ix.files, fileInfo{path: r.Path, dir: dir, lang: r.Language, fam: family(r.Language)})
 		ix.fileIdx[r.Path] = fi
 		ix.byBase[base] = append(ix.byBase[base], r.Path)
 		for d := dir; !ix.dirs[d]; d, _ = split(d) {
@@ -151,7 +153,7 @@ func New(results []*extract.Result, ws *workspace.Info) *Index {
 		}
 		prefix := extract.FileID(r.Path) + "::"
 		labels := map[string]string{} // id → label, for base-type edges
-		for _, n := range r.Nodes {
+		for ni, n := range r.Nodes {
 			if n.Type == graph.File || !strings.HasPrefix(n.ID, prefix) {
 				continue
 			}
@@ -161,7 +163,7 @@ func New(results []*extract.Result, ws *workspace.Info) *Index {
 			if len(segs) > 1 {
 				owner = segs[len(segs)-2]
 			}
-			ix.cands = append(ix.cands, cand{id: n.ID, file: fi, owner: owner, typ: n.Type})
+			ix.cands = append(ix.cands, cand{id: n.ID, file: fi, node: int32(ni), owner: owner, typ: n.Type})
 			ix.byLabel[n.Label] = append(ix.byLabel[n.Label], ci)
 			if owner != "" {
 				k := [2]string{owner, n.Label}
@@ -223,13 +225,33 @@ type Result struct {
 	// Target is the external ID bound (a node of the results, a file, or a
 	// directory ID for Go packages and the like).
 	Target string
+	// File and Node locate a bound entity in the results New was given
+	// (result index, index in its Nodes), so callers holding per-result
+	// node handles need no lookup by ID; -1 when the target is a file or
+	// directory of a module.
+	File, Node int32
+}
+
+// FileIndex returns the position of a file among the results New was
+// given, for ResolveIn.
+func (ix *Index) FileIndex(path string) (int32, bool) {
+	fi, ok := ix.fileIdx[path]
+	return fi, ok
 }
 
 // Resolve binds the reference name (without "ref::") used by src through
 // relation rel, with the extractor's hint.
 func (ix *Index) Resolve(src Source, name, rel string, hint extract.RefHint) Result {
 	fi, ok := ix.fileIdx[src.File]
-	if !ok || name == "" {
+	if !ok {
+		return Result{}
+	}
+	return ix.ResolveIn(fi, src, name, rel, hint)
+}
+
+// ResolveIn is Resolve with the source file given by its FileIndex.
+func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.RefHint) Result {
+	if name == "" || fi < 0 || int(fi) >= len(ix.files) {
 		return Result{}
 	}
 	from := ix.files[fi]
@@ -239,7 +261,7 @@ func (ix *Index) Resolve(src Source, name, rel string, hint extract.RefHint) Res
 		label = lastName(name)
 		cands = ix.byLabel[label]
 	}
-	cands = ix.sameFamily(cands, from.lang)
+	cands = ix.sameFamily(cands, from.fam)
 
 	if hint.Module != "" {
 		locs, known := ix.module(from, hint.Module)
@@ -371,7 +393,8 @@ func (ix *Index) Resolve(src Source, name, rel string, hint extract.RefHint) Res
 	if tied {
 		st = Ambiguous
 	}
-	return Result{Status: st, Target: ix.cands[best].id}
+	c := &ix.cands[best]
+	return Result{Status: st, Target: c.id, File: c.file, Node: c.node}
 }
 
 // families groups languages whose code references each other's names
@@ -392,13 +415,12 @@ func family(lang string) string {
 
 // sameFamily drops candidates defined in files of unrelated languages. It
 // returns cands itself when nothing is dropped (the common case).
-func (ix *Index) sameFamily(cands []int32, lang string) []int32 {
-	fam := family(lang)
+func (ix *Index) sameFamily(cands []int32, fam string) []int32 {
 	for i, c := range cands {
-		if family(ix.files[ix.cands[c].file].lang) != fam {
+		if ix.files[ix.cands[c].file].fam != fam {
 			out := append([]int32(nil), cands[:i]...)
 			for _, c := range cands[i+1:] {
-				if family(ix.files[ix.cands[c].file].lang) == fam {
+				if ix.files[ix.cands[c].file].fam == fam {
 					out = append(out, c)
 				}
 			}
@@ -606,7 +628,7 @@ func (ix *Index) bindLocation(from fileInfo, src Source, locs []location) Result
 	if ids > 1 {
 		st = Ambiguous
 	}
-	return Result{Status: st, Target: bestID}
+	return Result{Status: st, Target: bestID, File: -1, Node: -1}
 }
 
 func split(p string) (dir, base string) {
