@@ -106,8 +106,8 @@ func main() {
 	fmt.Fprintf(&report, "\n## Run of %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"))
 	fmt.Fprintf(&report, "Machine: %d CPUs (%s), %s, GOMAXPROCS=%d, parallelism %d, best of %d runs. Load average at start: %s.\n\n",
 		runtime.NumCPU(), cpuModel(), runtime.Version(), runtime.GOMAXPROCS(0), *par, *runs, loadavg())
-	fmt.Fprintf(&report, "| corpus | files | full ingest ms | bare parse ms | ingest/parse | nodes | edges | refs resolved (ambiguous) | unresolved | peak RSS MB (ingest / parse) | incremental ms (1 file) | incr / full | no-change ms | cold-cache incr ms | ctags -R ms |\n")
-	fmt.Fprintf(&report, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&report, "| corpus | files | full ingest ms | bare parse ms | ingest/parse wall | CPU s ingest / parse | ingest/parse CPU | nodes | edges | refs resolved (ambiguous) | unresolved | peak RSS MB (ingest / parse) | incremental ms (1 file) | incr / full | no-change ms | cold-cache incr ms | ctags -R ms |\n")
+	fmt.Fprintf(&report, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, name := range strings.Split(*names, ",") {
 		dir := filepath.Join(*corpora, name)
 		if _, err := os.Stat(dir); err != nil {
@@ -118,8 +118,8 @@ func main() {
 		parse := best(*runs, "parse", dir, *par)
 		incr := best(*runs, "incr", dir, *par)
 		ct := ctags(dir, *runs)
-		fmt.Fprintf(&report, "| %s | %d | %.0f | %.0f | %.2f | %d | %d | %d (%d) | %d | %.0f / %.0f | %.1f | %.2f%% | %.1f | %.0f | %s |\n",
-			name, full.Files, full.WallMs, parse.WallMs, full.WallMs/parse.WallMs, full.Nodes, full.Edges,
+		fmt.Fprintf(&report, "| %s | %d | %.0f | %.0f | %.2f | %.2f / %.2f | %.2f | %d | %d | %d (%d) | %d | %.0f / %.0f | %.1f | %.2f%% | %.1f | %.0f | %s |\n",
+			name, full.Files, full.WallMs, parse.WallMs, full.WallMs/parse.WallMs, full.CPUMs/1000, parse.CPUMs/1000, full.CPUMs/parse.CPUMs, full.Nodes, full.Edges,
 			full.Resolved, full.Ambiguous, full.Unresolved, full.PeakRSSMB, parse.PeakRSSMB,
 			incr.IncrMs, 100*incr.IncrMs/full.WallMs, incr.NoopMs, incr.ColdMs, ct)
 		fmt.Fprintf(os.Stderr, "%s: full %+v\n  parse %+v\n  incr %+v\n", name, full, parse, incr)
@@ -166,10 +166,16 @@ func best(runs int, mode, dir string, par int) result {
 			return r.WallMs
 		}
 		if i == 0 || key(r) < key(b) {
+			cpu := b.CPUMs
 			b = r
+			if i > 0 && cpu < b.CPUMs {
+				b.CPUMs = cpu
+			}
+		} else if r.CPUMs < b.CPUMs {
+			b.CPUMs = r.CPUMs
 		}
 	}
-	return b
+	return b // fastest wall time; CPUMs is the smallest CPU time of the runs
 }
 
 // incrProfile, when set, receives a CPU profile of the incremental run only.
