@@ -74,14 +74,15 @@ func (t *tokenizer) ident(id []byte, emit func(term []byte)) {
 	}
 	t.bounds = splitBounds(id, t.bounds[:0])
 	t.compact = t.compact[:0]
-	parts := 0
+	// segs counts every part, digits included: "md5" must keep its
+	// compact whole although "5" is no term of its own.
+	segs := len(t.bounds) / 2
 	for k := 0; k+1 < len(t.bounds); k += 2 {
 		p := id[t.bounds[k]:t.bounds[k+1]]
 		t.compact = appendLower(t.compact, p)
 		if len(p) < minPartLen || allDigits(p) {
 			continue
 		}
-		parts++
 		t.part = appendLower(t.part[:0], p)
 		if isStopword(t.part) {
 			continue
@@ -92,7 +93,7 @@ func (t *tokenizer) ident(id []byte, emit func(term []byte)) {
 		t.stem = stemInto(t.stem[:0], t.part)
 		emit(t.stem)
 	}
-	if parts >= 2 && len(t.compact) <= maxCompactLen && !allDigits(t.compact) {
+	if segs >= 2 && len(t.compact) <= maxCompactLen && !allDigits(t.compact) {
 		emit(t.compact)
 	}
 }
@@ -186,7 +187,9 @@ func appendLower(dst, s []byte) []byte {
 
 // stemInto appends a light stem of the lower-case word w: plural "-s",
 // "-es", "-ies", and "-ing", "-ed", and a final "-e" are removed so that
-// "validates", "validated", "validating" and "validate" meet at "validat".
+// "validates", "validated", "validating" and "validate" meet at "validat";
+// a final "-y" after a consonant and "-ies" both become "-i" (Porter's
+// rule), so "entry"/"entries" and "cookie"/"cookies" meet too.
 // It never shortens a word below three letters, and leaves words it does
 // not understand alone; it is deliberately weaker than Porter, because code
 // vocabulary ("handler", "parser", "status") suffers from aggressive
@@ -199,7 +202,7 @@ func stemInto(dst, w []byte) []byte {
 	s := w
 	switch {
 	case hasSuffix(s, "ies") && n > 4:
-		return append(append(dst, s[:n-3]...), 'y')
+		return append(dst, s[:n-2]...) // entries → entri, cookies → cooki
 	case hasSuffix(s, "sses"):
 		s = s[:n-2]
 	case hasSuffix(s, "ss"), hasSuffix(s, "us"), hasSuffix(s, "is"):
@@ -220,6 +223,9 @@ func stemInto(dst, w []byte) []byte {
 	}
 	if len(s) > 3 && s[len(s)-1] == 'e' && s[len(s)-2] != 'e' {
 		s = s[:len(s)-1]
+	}
+	if len(s) > 3 && s[len(s)-1] == 'y' && !isVowel(s[len(s)-2]) {
+		return append(append(dst, s[:len(s)-1]...), 'i') // entry → entri
 	}
 	if len(s) < 3 {
 		s = w

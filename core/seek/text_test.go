@@ -18,7 +18,8 @@ func TestTerms(t *testing.T) {
 		{"parseHTTPRequest2", []string{"pars", "http", "request", "parsehttprequest2"}},
 		{"utf8Decode", []string{"utf", "decod", "utf8decode"}},
 		{"mcpserver/tools/seek.go:42", []string{"mcpserver", "tool", "seek", "go"}},
-		{"MAX_RETRY_COUNT", []string{"max", "retry", "count", "maxretrycount"}},
+		{"MAX_RETRY_COUNT", []string{"max", "retri", "count", "maxretrycount"}},
+		{"md5 sha256", []string{"md", "md5", "sha", "sha256"}},
 		// keywords are stopwords, also inside identifiers
 		{"CASE_CONST", []string{"caseconst"}},
 		{"func (g *Graph) Merge(src *Graph) error {", []string{"graph", "merg", "src", "graph", "error"}},
@@ -46,6 +47,9 @@ func TestStem(t *testing.T) {
 		{"stop", "stopped", "stopping"},
 		{"call", "calls", "called", "calling"},
 		{"entry", "entries"},
+		{"cookie", "cookies"},
+		{"query", "queries"},
+		{"retry", "retries", "retried"},
 		{"use", "used", "uses"},
 		{"handle", "handles", "handled", "handling"},
 	}
@@ -61,6 +65,7 @@ func TestStem(t *testing.T) {
 	for w, want := range map[string]string{
 		"string": "string", "status": "status", "class": "class", "analysis": "analysis",
 		"handler": "handler", "parser": "parser", "need": "need", "speed": "speed", "bus": "bus",
+		"key": "key", "array": "array", "day": "day",
 	} {
 		if got := string(stemInto(nil, []byte(w))); got != want {
 			t.Errorf("stem(%q) = %q, want %q", w, got, want)
