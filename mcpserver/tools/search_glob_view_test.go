@@ -52,6 +52,7 @@ def login_required(fn):
 	// Not in the graph: auto_ingest material.
 	"notes/new.py":   "def fresh():\n    return normalize('x')\n",
 	"notes/other.py": "def other():\n    pass\n",
+	"lab/deep/x.py":  "X = 1\n",
 }
 
 // fsNode declares a fixture node.
@@ -400,6 +401,14 @@ func TestViewAutoIngest(t *testing.T) {
 	if _, ok := g.FindEdgeByName(fresh, norm, "calls"); !ok {
 		t.Errorf("fresh → normalize call not bound; neighbours %+v", g.Neighbors(fresh))
 	}
+	// Its new directory got a node that contains it.
+	dirID, ok := g.Lookup("dir::notes")
+	fileID, _ := g.Lookup("file::notes/new.py")
+	if !ok {
+		t.Error("no dir::notes node")
+	} else if _, ok := g.FindEdgeByName(dirID, fileID, "contains"); !ok {
+		t.Error("dir::notes does not contain the new file")
+	}
 	// Everything that was there is still there.
 	for i := 0; i < before.Graph.NumNodes(); i++ {
 		if _, ok := g.Lookup(before.Graph.ExternalID(graph.NodeID(i))); !ok {
@@ -417,6 +426,21 @@ func TestViewAutoIngest(t *testing.T) {
 	out = fsOK(t, d, "view", map[string]any{"file_path": "notes/new.py"})
 	if out["auto_ingested"] != false || d.Session.Current().Gen != after.Gen {
 		t.Errorf("second view re-ingested: %v", out)
+	}
+	// Nested new directories get their chain.
+	fsOK(t, d, "view", map[string]any{"file_path": "lab/deep/x.py"})
+	g2 := d.Session.Current().Graph
+	lab, ok1 := g2.Lookup("dir::lab")
+	deep, ok2 := g2.Lookup("dir::lab/deep")
+	x, ok3 := g2.Lookup("file::lab/deep/x.py")
+	if !ok1 || !ok2 || !ok3 {
+		t.Fatalf("directory chain missing: %v %v %v", ok1, ok2, ok3)
+	}
+	if _, ok := g2.FindEdgeByName(lab, deep, "contains"); !ok {
+		t.Error("dir::lab does not contain dir::lab/deep")
+	}
+	if _, ok := g2.FindEdgeByName(deep, x, "contains"); !ok {
+		t.Error("dir::lab/deep does not contain x.py")
 	}
 }
 

@@ -369,7 +369,8 @@ func autoIngest(c *Call, rel string, data []byte, mod time.Time) error {
 }
 
 // mergeFile adds one extracted file to g (not finalized): its nodes with
-// provenance, the extractor's edges, containment by its directory's node,
+// provenance, the extractor's edges, containment by its directory's node
+// (created with its ancestors when new),
 // and references bound to existing nodes by name (same directory first,
 // else a unique match; ambiguous ones at half weight). It is the
 // single-file form of the code adapter's build; a full re-ingest resolves
@@ -404,9 +405,11 @@ func mergeFile(g *graph.Graph, rel string, data []byte, mtime float64) error {
 	}
 	dir := path.Dir(r.Path)
 	if dir != "." {
-		if d, ok := g.Lookup(resolve.DirID(dir)); ok {
-			edge(d, fileID, extract.RelContains, code.WeightCertain)
+		d, err := ensureDirNode(g, dir, mtime, edge)
+		if err != nil {
+			return err
 		}
+		edge(d, fileID, extract.RelContains, code.WeightCertain)
 	}
 	lookup := func(ext string) (graph.NodeID, bool) {
 		if id, ok := ids[ext]; ok {
@@ -430,6 +433,31 @@ func mergeFile(g *graph.Graph, rel string, data []byte, mtime float64) error {
 		}
 	}
 	return nil
+}
+
+// ensureDirNode returns the directory node of dir, adding it and any
+// missing ancestors (linked parent → child by contains) the way the code
+// adapter shapes directories; the root itself has no node.
+func ensureDirNode(g *graph.Graph, dir string, mtime float64, edge func(src, dst graph.NodeID, rel string, w float32)) (graph.NodeID, error) {
+	if id, ok := g.Lookup(resolve.DirID(dir)); ok {
+		return id, nil
+	}
+	id, err := g.AddNode(graph.Node{
+		ExternalID: resolve.DirID(dir), Label: path.Base(dir), Type: graph.Directory, Tags: []string{"directory"},
+		LastModified: mtime, ChangeFrequency: gitmeta.NotGitFrequency,
+		Provenance: graph.Provenance{SourcePath: dir, Namespace: code.NamespaceCode},
+	})
+	if err != nil {
+		return graph.NoNode, fmt.Errorf("add directory %s: %w", dir, err)
+	}
+	if parent := path.Dir(dir); parent != "." {
+		pid, err := ensureDirNode(g, parent, mtime, edge)
+		if err != nil {
+			return graph.NoNode, err
+		}
+		edge(pid, id, extract.RelContains, code.WeightCertain)
+	}
+	return id, nil
 }
 
 // bindRef resolves "ref::name" against nodes already in the graph.
