@@ -112,16 +112,17 @@ func runGlob(c *Call) (any, error) {
 		var hits []hit
 		for i := range gf.Files {
 			f := &gf.Files[i]
-			if !gm.match(f.Path) || !scope.match(f.Path) {
-				continue
+			if gm.match(f.Path) && scope.match(f.Path) {
+				hits = append(hits, hit{f: f})
 			}
-			h := hit{f: f}
-			if sortBy == "activation" {
-				h.act = fileActivation(g, f, now)
-			}
-			hits = append(hits, h)
 		}
 		if sortBy == "activation" {
+			// Plasticity writes the firing records under its own lock.
+			c.Session.Plasticity.Locked(func() {
+				for i := range hits {
+					hits[i].act = fileActivation(g, hits[i].f, now)
+				}
+			})
 			slices.SortStableFunc(hits, func(a, b hit) int { return cmp.Compare(b.act, a.act) })
 		}
 		out = globResponse{Pattern: pattern, Sort: sortBy, TotalMatches: len(hits), FilesIndexed: len(gf.Files), Files: []globFile{}}
@@ -163,7 +164,7 @@ func runGlob(c *Call) (any, error) {
 }
 
 // fileActivation blends centrality with how recently plasticity saw the
-// file (or one of its entities) fire.
+// file (or one of its entities) fire. Call it under Plasticity.Locked.
 func fileActivation(g *graph.Graph, f *graphFile, now float64) float64 {
 	pl := g.Nodes().Plasticity
 	var last float64

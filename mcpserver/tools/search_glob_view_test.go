@@ -491,7 +491,7 @@ func TestSearchGlobViewConcurrent(t *testing.T) {
 		go func(i int) {
 			defer wg.Done()
 			for j := 0; j < 10; j++ {
-				switch (i + j) % 4 {
+				switch (i + j) % 5 {
 				case 0:
 					fsOK(t, d, "search", map[string]any{"query": "login"})
 				case 1:
@@ -500,6 +500,9 @@ func TestSearchGlobViewConcurrent(t *testing.T) {
 					fsOK(t, d, "view", map[string]any{"file_path": "app/auth.py"})
 				case 3:
 					fsOK(t, d, "view", map[string]any{"file_path": "notes/other.py"}) // auto-ingests once
+				case 4:
+					// activate records firing (plasticity) while glob reads it
+					fsOK(t, d, "activate", map[string]any{"query": "login normalize", "top_k": 5})
 				}
 			}
 		}(i)
@@ -523,7 +526,7 @@ func TestGlobActivationFollowsRecentFiring(t *testing.T) {
 	// A query just lit up legacy/crlf.py::Login (plasticity's record).
 	g := d.Session.Current().Graph
 	id, _ := g.Lookup("file::legacy/crlf.py::Login")
-	g.Nodes().Plasticity[id].LastFired = float64(time.Now().Unix())
+	d.Session.Plasticity.Locked(func() { g.Nodes().Plasticity[id].LastFired = float64(time.Now().Unix()) })
 	if got := first(); got != "legacy/crlf.py" {
 		t.Errorf("after a fresh activation the top file is %s, want legacy/crlf.py", got)
 	}

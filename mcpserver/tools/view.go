@@ -355,7 +355,10 @@ func autoIngest(c *Call, rel string, data []byte, mod time.Time) error {
 		if _, ok := old.Graph.Lookup(extract.FileID(rel)); ok {
 			return nil, nil, errAlreadyInGraph
 		}
-		g := old.Graph.Clone()
+		// Clone copies the per-node firing records, which plasticity
+		// writes under its own lock.
+		var g *graph.Graph
+		c.Session.Plasticity.Locked(func() { g = old.Graph.Clone() })
 		if err := mergeFile(g, rel, data, float64(mod.UnixNano())/1e9); err != nil {
 			return nil, nil, err
 		}
