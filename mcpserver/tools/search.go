@@ -213,35 +213,43 @@ func searchText(c *Call, b *session.Bundle, scope *scopeFilter, m *textsearch.Ma
 	exact := countOnly || c.Bool("exact_counts")
 	skipped := map[string]int{}
 
-	// 1. Node labels.
-	var labels []graph.NodeID
+	// 1. Node labels: names equal to the query first, then names starting
+	// with it, then the rest; the most central first within each tier.
+	type labelHit struct {
+		id   graph.NodeID
+		tier int
+		pr   float32
+	}
+	q := m.Query().Pattern
+	var hits []labelHit
 	for i := 0; i < g.NumNodes(); i++ {
 		id := graph.NodeID(i)
 		if scope != nil && !scope.match(g.SourcePath(id)) {
 			continue
 		}
-		if m.MatchLabel(g.Label(id)) {
-			labels = append(labels, id)
+		l := g.Label(id)
+		if !m.MatchLabel(l) {
+			continue
 		}
-	}
-	// Names equal to the query first, then names starting with it, then
-	// the rest; the most central first within each tier.
-	tier := func(id graph.NodeID) int {
-		l, q := g.Label(id), m.Query().Pattern
+		t := 2
 		switch {
 		case strings.EqualFold(l, q):
-			return 0
+			t = 0
 		case len(l) >= len(q) && strings.EqualFold(l[:len(q)], q):
-			return 1
+			t = 1
 		}
-		return 2
+		hits = append(hits, labelHit{id, t, g.PageRank(id)})
 	}
-	slices.SortStableFunc(labels, func(a, b graph.NodeID) int {
-		if ta, tb := tier(a), tier(b); ta != tb {
-			return ta - tb
+	slices.SortStableFunc(hits, func(a, b labelHit) int {
+		if a.tier != b.tier {
+			return a.tier - b.tier
 		}
-		return cmp.Compare(g.PageRank(b), g.PageRank(a))
+		return cmp.Compare(b.pr, a.pr)
 	})
+	labels := make([]graph.NodeID, len(hits))
+	for i, h := range hits {
+		labels[i] = h.id
+	}
 	out.LabelMatches = len(labels)
 
 	// 2. File contents, in rank order.
