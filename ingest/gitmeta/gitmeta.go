@@ -117,7 +117,12 @@ func open(dir string) (*git.Repository, func(), error) {
 				break
 			}
 			fs := osfs.New(gd, osfs.WithBoundOS())
-			st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(32*cache.MiByte), filesystem.Options{KeepDescriptors: true})
+			// Alternates (clones made with --shared or --reference) name
+			// object directories by absolute path, outside .git.
+			st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(32*cache.MiByte), filesystem.Options{
+				KeepDescriptors: true,
+				AlternatesFS:    osfs.New(string(filepath.Separator), osfs.WithBoundOS()),
+			})
 			repo, err := git.Open(st, osfs.New(d, osfs.WithBoundOS()))
 			if err != nil {
 				_ = st.Close()

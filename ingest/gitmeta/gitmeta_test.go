@@ -180,3 +180,35 @@ func TestChangeFrequency(t *testing.T) {
 		}
 	}
 }
+
+// TestAlternates reads a repository whose objects live in another one
+// (git clone --shared / --reference write objects/info/alternates).
+func TestAlternates(t *testing.T) {
+	src := history(t)
+	head, err := src.Repo.Head()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := gittest.Init(t, t.TempDir())
+	info := filepath.Join(dst.Dir, ".git", "objects", "info")
+	if err := os.MkdirAll(info, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(info, "alternates"), []byte(filepath.Join(src.Dir, ".git", "objects")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dst.Dir, ".git", "refs", "heads", "master"), []byte(head.Hash().String()+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, err := Read(context.Background(), src.Dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(context.Background(), dst.Dir, Options{})
+	if err != nil {
+		t.Fatalf("shared repository: %v", err)
+	}
+	if diff := cmp.Diff(want.Files, got.Files); diff != "" || got.CommitsRead != want.CommitsRead {
+		t.Errorf("shared repository history differs (-src +shared):\n%s", diff)
+	}
+}
