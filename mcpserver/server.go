@@ -114,5 +114,9 @@ func ServeStdio(ctx context.Context, d *tools.Dispatcher, in io.Reader, out io.W
 	if err != nil {
 		return err
 	}
+	// A signal cancels ctx; closing the session unblocks the stdin reader
+	// so the caller can persist and exit.
+	stop := context.AfterFunc(ctx, func() { ss.Close() })
+	defer stop()
 	return ss.Wait()
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"sync"
@@ -148,6 +149,7 @@ func Open(cfg Config, logf func(format string, args ...any)) (*State, error) {
 			return nil, err
 		}
 		s.lock = l
+		s.sweepTempFiles()
 	}
 	if err := s.loadAtStart(); err != nil {
 		s.lock.release()
@@ -387,4 +389,16 @@ func (s *State) SetClock(now func() time.Time) {
 	s.now = now
 	s.Plasticity.SetClock(now)
 	s.Warmup.SetClock(now)
+}
+
+// sweepTempFiles removes temp files a killed process left mid-write in the
+// runtime directory. Only the lock holder writes there, so any such file
+// is an orphan.
+func (s *State) sweepTempFiles() {
+	matches, _ := filepath.Glob(filepath.Join(s.cfg.RuntimeDir, ".*.tmp-*"))
+	for _, m := range matches {
+		if err := os.Remove(m); err == nil {
+			s.logf("removed %s, left by an interrupted write", filepath.Base(m))
+		}
+	}
 }

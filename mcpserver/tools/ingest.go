@@ -75,6 +75,12 @@ func runIngest(c *Call) (any, error) {
 	}
 	start := time.Now()
 	nb, err := s.BuildBundle(kind, func(old *session.Bundle) (*session.Bundle, error) {
+		existing := old.Graph
+		if (mode == "merge" || c.Bool("incremental")) && existing.NumNodes() > 0 {
+			// Merge and weight carry-over read learned state the plasticity
+			// engine writes under its lock; work from a copy taken under it.
+			s.Plasticity.Locked(func() { existing = existing.Clone() })
+		}
 		o, err := ingest.Run(c.Ctx, ingest.Config{
 			Root: root, Adapter: adapterName, Mode: ingest.Mode(mode), Namespace: c.Str("namespace"),
 			Incremental: c.Bool("incremental"), Cache: cache,
@@ -82,7 +88,7 @@ func runIngest(c *Call) (any, error) {
 			Progress: func(p ingest.Progress) {
 				c.Progress(float64(p.Done), float64(p.Total), string(p.Phase))
 			},
-		}, old.Graph)
+		}, existing)
 		if err != nil {
 			return nil, err
 		}
@@ -111,9 +117,13 @@ func runIngest(c *Call) (any, error) {
 		}
 		return nil, Errorf("The current graph is unchanged. Check the path, adapter and mode.", "ingest failed: %v", err)
 	}
-	// Build the query engine now so the first query does not pay for it,
-	// and make the new graph durable; neither delays this response.
-	go s.Engine(nb)
+	// Build the query engine and the seek index now so the first query does
+	// not pay for them, and make the new graph durable; none of this delays
+	// the response.
+	go func() {
+		s.Engine(nb)
+		seekIndex(nb)
+	}()
 	s.PersistSoon("ingest")
 
 	st := out.Stats

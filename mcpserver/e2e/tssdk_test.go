@@ -1,0 +1,66 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
+)
+
+// TestTypeScriptSDKClient drives the server with the official MCP
+// TypeScript SDK (installed by .ci/run with npm ci in e2e/npm). Locally it
+// is skipped when node or the package is missing; under CI it must run.
+func TestTypeScriptSDKClient(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Join(filepath.Dir(file), "npm")
+	_, nodeErr := exec.LookPath("node")
+	_, modErr := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk"))
+	if nodeErr != nil || modErr != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI must run the TypeScript SDK client: node %v, sdk %v (run npm ci in %s)", nodeErr, modErr, dir)
+		}
+		t.Skipf("node or @modelcontextprotocol/sdk missing (npm ci in %s)", dir)
+	}
+	repo := fixture.Write(t)
+	cmd := exec.Command("node", "client.mjs", serverBin, repo)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("client failed: %v\n%s\n%s", err, out, stderr)
+	}
+	var sum struct {
+		Server                  map[string]any `json:"server"`
+		ToolCount               int            `json:"tool_count"`
+		ToolsWithoutObjectShema []string       `json:"tools_without_object_schema"`
+		IngestNodes             int            `json:"ingest_nodes"`
+		Progress                int            `json:"progress_notifications"`
+		HealthNodes             int            `json:"health_nodes"`
+		Activated               int            `json:"activated"`
+		BadIsError              bool           `json:"bad_call_is_error"`
+		BadHasHint              bool           `json:"bad_call_has_hint"`
+	}
+	if err := json.Unmarshal(out, &sum); err != nil {
+		t.Fatalf("client output %q: %v", out, err)
+	}
+	t.Logf("ts-sdk summary: %s", out)
+	if sum.Server["name"] != "m1nd-mcp" || sum.ToolCount < 12 || len(sum.ToolsWithoutObjectShema) > 0 {
+		t.Errorf("listing: %+v", sum)
+	}
+	if sum.IngestNodes == 0 || sum.HealthNodes < sum.IngestNodes || sum.Activated == 0 {
+		t.Errorf("calls: %+v", sum)
+	}
+	if sum.Progress == 0 {
+		t.Errorf("no progress notifications reached the client during ingest")
+	}
+	if !sum.BadIsError || !sum.BadHasHint {
+		t.Errorf("bad call: %+v", sum)
+	}
+}
