@@ -20,15 +20,17 @@ race:
 	$(GO) test -race -count=1 $$($(GO) list -f '{{.Dir}}/...' -m)
 
 ## build: the binaries into ./bin
+# Recipes are silent and build output goes to stderr: an MCP client may
+# launch `make run` directly, and stdout must carry only protocol messages.
 build:
 	@mkdir -p $(BIN)
-	cd mcpserver && $(GO) build -o $(BIN)/ ./cmd/... 
-	cd openclaw && $(GO) build -o $(BIN)/ ./cmd/...
-	cd tools && $(GO) build -o $(BIN)/ ./cmd/...
+	@cd mcpserver && $(GO) build -o $(BIN)/ ./cmd/... 1>&2
+	@cd openclaw && $(GO) build -o $(BIN)/ ./cmd/... 1>&2
+	@cd tools && $(GO) build -o $(BIN)/ ./cmd/... 1>&2
 
 ## run: build, then serve this repository (or REPO=...) over stdio, state in .m1nd/
 run: build
-	$(BIN)/m1nd-mcp --runtime-dir $(CURDIR)/.m1nd --ingest $(REPO)
+	@exec $(BIN)/m1nd-mcp --runtime-dir $(CURDIR)/.m1nd --ingest $(REPO)
 
 ## bench: go benchmarks of every module (numbers go to benchmarks/RESULTS.md)
 bench:
