@@ -87,48 +87,61 @@ func GhostEdges(g *graph.Graph, activation []graph.Scored, dims map[graph.NodeID
 		}
 	}
 	cands = graph.SelectTop(cands, p.MaxCandidates)
-	var out []GhostEdge
+	// Score every pair with a dimension bitmask (no allocation); only the
+	// top_k survivors get their dimension lists built.
+	type pair struct {
+		a, b     graph.NodeID
+		mask     uint8
+		strength float32
+	}
+	var pairs []pair
 	for i := range cands {
 		a := cands[i].Node
 		da := dims[a]
 		for j := i + 1; j < len(cands); j++ {
 			b := cands[j].Node
-			if connected(g, a, b) {
-				continue
-			}
 			db := dims[b]
-			var shared []graph.Dimension
-			strength := float32(0)
+			var mask uint8
+			shared, strength := 0, float32(0)
 			for d := 0; d < graph.NumDimensions; d++ {
 				x, y := graph.Clamp(da[d], 0, 1), graph.Clamp(db[d], 0, 1)
 				if x >= p.DimensionThreshold && y >= p.DimensionThreshold && min(x, y) > 0 {
-					shared = append(shared, graph.Dimension(d))
+					mask |= 1 << d
+					shared++
 					strength += graph.DimensionWeights[d] * min(x, y)
 				}
 			}
-			if len(shared) < p.MinSharedDimensions {
+			if shared < p.MinSharedDimensions || connected(g, a, b) {
 				continue
 			}
-			names := make([]string, len(shared))
-			for k, d := range shared {
-				names[k] = d.String()
-			}
-			out = append(out, GhostEdge{Source: a, Target: b, SharedDimensions: shared, DimensionNames: names, Strength: graph.Clamp(strength, 0, 1)})
+			pairs = append(pairs, pair{a, b, mask, graph.Clamp(strength, 0, 1)})
 		}
 	}
-	slices.SortFunc(out, func(x, y GhostEdge) int {
+	slices.SortFunc(pairs, func(x, y pair) int {
 		switch {
-		case x.Strength != y.Strength:
-			if x.Strength > y.Strength {
+		case x.strength != y.strength:
+			if x.strength > y.strength {
 				return -1
 			}
 			return 1
-		case x.Source != y.Source:
-			return int(x.Source) - int(y.Source)
+		case x.a != y.a:
+			return int(x.a) - int(y.a)
 		}
-		return int(x.Target) - int(y.Target)
+		return int(x.b) - int(y.b)
 	})
-	return out[:min(len(out), p.TopK)], nil
+	out := make([]GhostEdge, 0, min(len(pairs), p.TopK))
+	for _, pr := range pairs[:min(len(pairs), p.TopK)] {
+		var shared []graph.Dimension
+		var names []string
+		for d := 0; d < graph.NumDimensions; d++ {
+			if pr.mask&(1<<d) != 0 {
+				shared = append(shared, graph.Dimension(d))
+				names = append(names, graph.Dimension(d).String())
+			}
+		}
+		out = append(out, GhostEdge{Source: pr.a, Target: pr.b, SharedDimensions: shared, DimensionNames: names, Strength: pr.strength})
+	}
+	return out, nil
 }
 
 // connected reports whether any edge joins a and b in either direction.

@@ -163,3 +163,23 @@ func labelIndex(g *graph.Graph) map[[3]string][]graph.EdgeIdx {
 	}
 	return idx
 }
+
+// LearnedEdges counts the edges ExportState would export (weight moved,
+// counters, LTP/LTD), without building the records: health reports it on
+// every call, and graphs can have millions of edges.
+func (e *Engine) LearnedEdges(g *graph.Graph) int {
+	if checkGraph(g) != nil {
+		return 0
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	pl := g.EdgePlasticity()
+	n := 0
+	for i := 0; i < g.NumEdges(); i++ {
+		w, orig := g.Weight(graph.EdgeIdx(i)), pl.Original[i]
+		if (w != orig && graph.IsFinite(w)) || pl.Strengthen[i] != 0 || pl.Weaken[i] != 0 || pl.LTP[i] || pl.LTD[i] {
+			n++
+		}
+	}
+	return n
+}

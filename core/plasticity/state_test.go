@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/graph/graphtest"
 )
 
 var stateNames = []string{"auth", "session", "db", "config", "routes", "tests"}
@@ -226,5 +227,19 @@ func TestDriftAgainstOriginalAndBaseline(t *testing.T) {
 	rep, _ = e.Drift(g, pb, DriftOptions{})
 	if rep.EdgesChanged != 0 {
 		t.Errorf("drift against the just-exported state = %d changed edges, want 0", rep.EdgesChanged)
+	}
+}
+
+func TestLearnedEdgesMatchesExport(t *testing.T) {
+	g := graphtest.PowerLaw(300, 800, 5)
+	e, _ := New(DefaultParams())
+	if e.LearnedEdges(g) != 0 {
+		t.Fatal("fresh graph has learned edges")
+	}
+	g.AtomicWriteWeight(3, 2)
+	g.EdgePlasticity().Strengthen[9] = 1
+	g.EdgePlasticity().LTD[11] = true
+	if got, want := e.LearnedEdges(g), len(e.ExportState(g)); got != want || got != 3 {
+		t.Errorf("LearnedEdges %d, ExportState %d, want 3", got, want)
 	}
 }

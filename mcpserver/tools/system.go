@@ -87,7 +87,7 @@ func runHealth(c *Call) (any, error) {
 	for t, n := range g.CountByType() {
 		types[t.String()] = n
 	}
-	learned := len(s.Plasticity.ExportState(g))
+	learned := s.Plasticity.LearnedEdges(g)
 	mem := s.Plasticity.MemoryStats()
 
 	var sessions []sessionInfo
