@@ -128,27 +128,48 @@ func BuildCoOccurrence(g *graph.Graph, o Options) *CoOccurrence {
 			sum += v
 		}
 	}
-	// Compact in place, keeping positive PMI only.
+	// Compact in place, keeping positive PMI only — and of those the
+	// CoOccurrenceTopK strongest, still sorted by column for the
+	// merge-intersection in Similarity.
 	w := uint32(0)
 	start := uint32(0)
+	var keep []graph.Scored
 	for i := 0; i < n; i++ {
 		end := c.off[i+1]
-		var ss float64
+		rowStart := w
 		for e := start; e < end; e++ {
 			pmi := math.Log(float64(cnt[e]) * sum / (row[i] * col[cols[e]]))
 			if pmi > 0 && !math.IsInf(pmi, 0) && !math.IsNaN(pmi) {
 				cols[w] = cols[e]
 				cnt[w] = float32(pmi)
-				ss += pmi * pmi
 				w++
 			}
+		}
+		if k := o.CoOccurrenceTopK; k > 0 && int(w-rowStart) > k {
+			keep = keep[:0]
+			for e := rowStart; e < w; e++ {
+				keep = append(keep, graph.Scored{Node: cols[e], Score: cnt[e]})
+			}
+			keep = graph.SelectTop(keep, k)
+			slices.SortFunc(keep, func(a, b graph.Scored) int { return int(a.Node) - int(b.Node) })
+			for j, s := range keep {
+				cols[rowStart+uint32(j)] = s.Node
+				cnt[rowStart+uint32(j)] = s.Score
+			}
+			w = rowStart + uint32(len(keep))
+		}
+		var ss float64
+		for e := rowStart; e < w; e++ {
+			ss += float64(cnt[e]) * float64(cnt[e])
 		}
 		start = end
 		c.off[i+1] = w
 		c.norm[i] = float32(math.Sqrt(ss))
 	}
-	c.cols = slices.Clip(cols[:w])
-	c.vals = slices.Clip(cnt[:w])
+	// Copy rather than clip: the walk counts are much larger than what
+	// survives, and a clipped slice would keep them alive.
+	c.cols = slices.Clone(cols[:w])
+	c.vals = slices.Clone(cnt[:w])
 	return c
 }
 

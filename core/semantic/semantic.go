@@ -33,6 +33,11 @@ type Options struct {
 	// CoOccurrenceMaxNodes disables co-occurrence above this many nodes
 	// (spec: 50,000).
 	CoOccurrenceMaxNodes int
+	// CoOccurrenceTopK keeps each node's strongest PPMI entries only
+	// (default 16; 0 keeps all). The tail of a vector holds pairs seen once
+	// or twice on the walks: it barely moves a cosine but held most of the
+	// index's memory.
+	CoOccurrenceTopK int
 	// WalkSeed seeds the walk RNG; the same seed gives the same index.
 	WalkSeed uint64
 
@@ -64,6 +69,7 @@ func DefaultOptions() Options {
 		WalkLength:           10,
 		Window:               4,
 		CoOccurrenceMaxNodes: 50_000,
+		CoOccurrenceTopK:     16,
 		WalkSeed:             42,
 		NgramWeight:          0.6,
 		CoOccurrenceWeight:   0.4,
@@ -86,6 +92,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("semantic: Window must be >= 1, got %d", o.Window)
 	case o.CoOccurrenceMaxNodes < 0:
 		return fmt.Errorf("semantic: CoOccurrenceMaxNodes must be >= 0, got %d", o.CoOccurrenceMaxNodes)
+	case o.CoOccurrenceTopK < 0:
+		return fmt.Errorf("semantic: CoOccurrenceTopK must be >= 0, got %d", o.CoOccurrenceTopK)
 	case o.CandidateFactor < 1:
 		return fmt.Errorf("semantic: CandidateFactor must be >= 1, got %d", o.CandidateFactor)
 	case o.Anchors < 1:

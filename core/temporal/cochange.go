@@ -1,12 +1,8 @@
 package temporal
 
 import (
-	"context"
-	"runtime"
 	"slices"
 	"sync"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 )
@@ -45,110 +41,151 @@ type CoChange struct {
 	rowCap   int
 	k        float32 // Jaccard smoothing
 	maxGrp   int
+
+	// Lazy structural bootstrap (see ensure); scratch guarded by mu.
+	g          *graph.Graph
+	built      []bool
+	perRow     int
+	scanBudget int
+	hop        float32
+	depth      int
+	stamp      []uint32
+	best       []float32
+	epoch      uint32
 }
 
-// bootstrapCoChange builds the structural starting point: for every node,
+// bootstrapCoChange prepares the structural starting point: for a node,
 // the strongest nodes within o.BootstrapDepth hops over edges in either
 // direction, each at the best path's product of
-// min(weight, 1)·BootstrapHopDecay·BootstrapWeight. The budget is shared
-// fairly — each row gets at most min(RowCap, Budget/N) entries — so every
-// node has partners instead of the first nodes using the whole budget.
+// min(weight, 1)·BootstrapHopDecay·BootstrapWeight. Rows are computed on
+// first use (ensure) rather than for every node up front: a query reads the
+// rows of its seeds only, and eager rows for every node were most of the
+// engine's memory. The budget is shared fairly — each row gets at most
+// min(BootstrapRowCap, RowCap, Budget/N) structural entries.
 func bootstrapCoChange(g *graph.Graph, o *Options) *CoChange {
 	n := g.NumNodes()
 	c := &CoChange{
 		rows:     make([][]coEntry, n),
 		observed: make([]uint16, n),
 		counts:   make([]uint32, n),
+		built:    make([]bool, n),
 		budget:   o.CoChangeBudget,
 		rowCap:   o.CoChangeRowCap,
 		k:        o.JaccardSmoothing,
 		maxGrp:   o.MaxCommitGroup,
+		g:        g,
 	}
 	if n == 0 || o.BootstrapDepth == 0 || o.CoChangeBudget == 0 {
 		return c
 	}
-	perRow := min(o.CoChangeRowCap, o.CoChangeBudget/n)
-	if perRow == 0 {
-		return c
+	c.perRow = min(o.CoChangeRowCap, o.CoChangeBudget/n)
+	if o.BootstrapRowCap > 0 {
+		c.perRow = min(c.perRow, o.BootstrapRowCap)
 	}
-	scanBudget := o.BootstrapScanFactor * perRow
-	hop := o.BootstrapWeight * o.BootstrapHopDecay
-
-	workers := min(runtime.GOMAXPROCS(0), 8, max(1, n/1024))
-	per := (n + workers - 1) / workers
-	eg, _ := errgroup.WithContext(context.Background())
-	for w := 0; w < workers; w++ {
-		lo, hi := w*per, min((w+1)*per, n)
-		eg.Go(func() error {
-			stamp := make([]uint32, n)
-			best := make([]float32, n)
-			var frontier, next, reached []graph.NodeID
-			var cand []graph.Scored
-			for s := lo; s < hi; s++ {
-				st := uint32(s) + 1
-				src := graph.NodeID(s)
-				stamp[s] = st
-				best[s] = 1
-				frontier = append(frontier[:0], src)
-				reached = reached[:0]
-				scanned := 0
-				visit := func(from, to graph.NodeID, w float32) {
-					scanned++
-					v := best[from] * min(graph.Clamp(w, 0, 1), 1) * hop
-					if stamp[to] != st {
-						stamp[to] = st
-						best[to] = v
-						reached = append(reached, to)
-						next = append(next, to)
-					} else if v > best[to] && to != src {
-						best[to] = v
-					}
-				}
-			depth:
-				for d := 0; d < o.BootstrapDepth && len(frontier) > 0; d++ {
-					next = next[:0]
-					for _, u := range frontier {
-						elo, ehi := g.OutRange(u)
-						for e := elo; e < ehi; e++ {
-							if scanned >= scanBudget {
-								break depth
-							}
-							visit(u, g.Target(e), g.Weight(e))
-						}
-						ilo, ihi := g.InRange(u)
-						for p := ilo; p < ihi; p++ {
-							if scanned >= scanBudget {
-								break depth
-							}
-							if g.EdgeDirection(g.InEdge(p)) == graph.Bidirectional {
-								continue // its mirror is an outgoing edge of u
-							}
-							visit(u, g.InSource(p), g.Weight(g.InEdge(p)))
-						}
-					}
-					frontier, next = next, frontier
-				}
-				cand = cand[:0]
-				for _, v := range reached {
-					if best[v] > 0.001 {
-						cand = append(cand, graph.Scored{Node: v, Score: best[v]})
-					}
-				}
-				top := graph.SelectTop(cand, perRow)
-				row := make([]coEntry, len(top))
-				for i, t := range top {
-					row[i] = coEntry{target: t.Node, boot: t.Score}
-				}
-				c.rows[s] = row
-			}
-			return nil
-		})
-	}
-	_ = eg.Wait() // workers cannot fail
-	for _, r := range c.rows {
-		c.entries += len(r)
-	}
+	c.scanBudget = o.BootstrapScanFactor * c.perRow
+	c.hop = o.BootstrapWeight * o.BootstrapHopDecay
+	c.depth = o.BootstrapDepth
 	return c
+}
+
+// ensure computes a's structural row if it has not been yet. Caller holds
+// the write lock.
+func (c *CoChange) ensure(a graph.NodeID) {
+	if int(a) >= len(c.built) || c.built[a] {
+		return
+	}
+	c.built[a] = true
+	if c.perRow == 0 {
+		return
+	}
+	g, n := c.g, len(c.built)
+	if c.stamp == nil {
+		c.stamp = make([]uint32, n)
+		c.best = make([]float32, n)
+	}
+	c.epoch++
+	if c.epoch == 0 { // wrapped: old stamps could collide
+		clear(c.stamp)
+		c.epoch = 1
+	}
+	st := c.epoch
+	stamp, best := c.stamp, c.best
+	frontier := []graph.NodeID{a}
+	var next, reached []graph.NodeID
+	stamp[a] = st
+	best[a] = 1
+	scanned := 0
+	visit := func(from, to graph.NodeID, w float32) {
+		scanned++
+		v := best[from] * min(graph.Clamp(w, 0, 1), 1) * c.hop
+		if stamp[to] != st {
+			stamp[to] = st
+			best[to] = v
+			reached = append(reached, to)
+			next = append(next, to)
+		} else if v > best[to] && to != a {
+			best[to] = v
+		}
+	}
+depth:
+	for d := 0; d < c.depth && len(frontier) > 0; d++ {
+		next = next[:0]
+		for _, u := range frontier {
+			elo, ehi := g.OutRange(u)
+			for e := elo; e < ehi; e++ {
+				if scanned >= c.scanBudget {
+					break depth
+				}
+				visit(u, g.Target(e), g.Weight(e))
+			}
+			ilo, ihi := g.InRange(u)
+			for p := ilo; p < ihi; p++ {
+				if scanned >= c.scanBudget {
+					break depth
+				}
+				if g.EdgeDirection(g.InEdge(p)) == graph.Bidirectional {
+					continue // its mirror is an outgoing edge of u
+				}
+				visit(u, g.InSource(p), g.Weight(g.InEdge(p)))
+			}
+		}
+		frontier, next = next, frontier
+	}
+	var cand []graph.Scored
+	for _, v := range reached {
+		if best[v] > 0.001 {
+			cand = append(cand, graph.Scored{Node: v, Score: best[v]})
+		}
+	}
+	top := graph.SelectTop(cand, c.perRow)
+	row := make([]coEntry, len(top), len(top)+1)
+	for i, t := range top {
+		row[i] = coEntry{target: t.Node, boot: t.Score}
+	}
+	c.rows[a] = row
+	c.entries += len(row)
+}
+
+// ensureAll computes the rows of ids that are missing, taking the write
+// lock only when there is one.
+func (c *CoChange) ensureAll(ids ...graph.NodeID) {
+	c.mu.RLock()
+	missing := false
+	for _, id := range ids {
+		if int(id) < len(c.built) && !c.built[id] {
+			missing = true
+			break
+		}
+	}
+	c.mu.RUnlock()
+	if !missing {
+		return
+	}
+	c.mu.Lock()
+	for _, id := range ids {
+		c.ensure(id)
+	}
+	c.mu.Unlock()
 }
 
 // strength is the effective coupling of an entry of row a: the smoothed
@@ -165,6 +202,7 @@ func (c *CoChange) strength(a graph.NodeID, e coEntry) float32 {
 
 // Strength is the coupling of a and b in [0, 1] (0 when unknown).
 func (c *CoChange) Strength(a, b graph.NodeID) float32 {
+	c.ensureAll(a)
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	if int(a) >= len(c.rows) {
@@ -190,6 +228,7 @@ func find(row []coEntry, target graph.NodeID) int {
 // Partners returns at most k partners of n, strongest first (ties by
 // NodeID).
 func (c *CoChange) Partners(n graph.NodeID, k int) []Partner {
+	c.ensureAll(n)
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return c.partners(n, k, nil)
@@ -221,7 +260,8 @@ func (c *CoChange) partners(n graph.NodeID, k int, buf []graph.Scored) []Partner
 	return out
 }
 
-// Entries is the number of stored pairs (each direction counts once).
+// Entries is the number of stored pairs (each direction counts once);
+// structural rows count once they have been computed.
 func (c *CoChange) Entries() int {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -271,6 +311,7 @@ func (c *CoChange) Observe(groups [][]graph.NodeID) (dropped int) {
 // record adds one joint observation of (a, b) to a's row. Caller holds
 // the write lock.
 func (c *CoChange) record(a, b graph.NodeID) bool {
+	c.ensure(a)
 	row := c.rows[a]
 	if i := find(row, b); i >= 0 {
 		if row[i].co == 0 {

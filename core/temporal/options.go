@@ -41,6 +41,10 @@ type Options struct {
 	BootstrapDepth    int
 	BootstrapWeight   float32
 	BootstrapHopDecay float32
+	// BootstrapRowCap bounds the partners one row gets from the structural
+	// bootstrap (default 20 = PartnersPerSeed, all activation reads);
+	// observed co-changes still fill rows up to CoChangeRowCap.
+	BootstrapRowCap int
 	// BootstrapScanFactor × the per-row cap bounds the edges one node's
 	// bootstrap search may scan, so hubs cost the same as leaves.
 	BootstrapScanFactor int
@@ -93,6 +97,7 @@ func DefaultOptions() Options {
 		BootstrapDepth:       3,
 		BootstrapWeight:      0.3,
 		BootstrapHopDecay:    0.95,
+		BootstrapRowCap:      20,
 		BootstrapScanFactor:  32,
 		JaccardSmoothing:     2,
 		MaxCommitGroup:       50,

@@ -273,6 +273,11 @@ func (x *Index) ActivateAt(seeds []graph.Scored, now time.Time) []graph.Scored {
 	nowS := float64(now.UnixNano()) / 1e9
 	cand := make([]graph.Scored, 0, len(seeds)*(1+x.opts.PartnersPerSeed))
 	var buf []graph.Scored
+	ids := make([]graph.NodeID, len(seeds))
+	for i, s := range seeds {
+		ids[i] = s.Node
+	}
+	x.co.ensureAll(ids...)
 	x.co.mu.RLock()
 	for _, s := range seeds {
 		if int(s.Node) >= len(x.last) {

@@ -249,6 +249,10 @@ func TestPropertiesAndDeterminism(t *testing.T) {
 	x := index(t, g, func(o *Options) { o.Now = func() time.Time { return time.Unix(1.7e9, 0) } })
 	y := index(t, g, func(o *Options) { o.Now = func() time.Time { return time.Unix(1.7e9, 0) } })
 	budget := x.Options().CoChangeBudget
+	if e := x.CoChange().Entries(); e != 0 {
+		t.Fatalf("structural rows are built on first use; %d entries before any query", e)
+	}
+	x.CoChange().Partners(0, 5)
 	if e := x.CoChange().Entries(); e == 0 || e > budget {
 		t.Fatalf("entries %d (budget %d)", e, budget)
 	}
