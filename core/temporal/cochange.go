@@ -110,6 +110,10 @@ func (c *CoChange) ensure(a graph.NodeID) {
 	}
 	st := c.epoch
 	stamp, best := c.stamp, c.best
+	// The structural prior uses ingest-time weights, not learned ones:
+	// rows are built whenever first asked for, and must not depend on how
+	// much learning happened before that.
+	orig := g.EdgePlasticity().Original
 	frontier := []graph.NodeID{a}
 	var next, reached []graph.NodeID
 	stamp[a] = st
@@ -136,17 +140,18 @@ depth:
 				if scanned >= c.scanBudget {
 					break depth
 				}
-				visit(u, g.Target(e), g.Weight(e))
+				visit(u, g.Target(e), orig[e])
 			}
 			ilo, ihi := g.InRange(u)
 			for p := ilo; p < ihi; p++ {
 				if scanned >= c.scanBudget {
 					break depth
 				}
-				if g.EdgeDirection(g.InEdge(p)) == graph.Bidirectional {
+				ie := g.InEdge(p)
+				if g.EdgeDirection(ie) == graph.Bidirectional {
 					continue // its mirror is an outgoing edge of u
 				}
-				visit(u, g.InSource(p), g.Weight(g.InEdge(p)))
+				visit(u, g.InSource(p), orig[ie])
 			}
 		}
 		frontier, next = next, frontier
