@@ -198,7 +198,8 @@ func (s *State) Build(kind string, fn func(old *Bundle) (*graph.Graph, []Root, e
 }
 
 // BuildBundle is Build for callers that supply every field of the new
-// bundle (Graph, Roots, CommitGroups); Gen is assigned here.
+// bundle (Graph, Roots, CommitGroups); Gen is assigned here. Returning old
+// itself publishes nothing.
 func (s *State) BuildBundle(kind string, fn func(old *Bundle) (*Bundle, error)) (*Bundle, error) {
 	s.buildMu.Lock()
 	defer s.buildMu.Unlock()
@@ -206,6 +207,9 @@ func (s *State) BuildBundle(kind string, fn func(old *Bundle) (*Bundle, error)) 
 	nb, err := fn(old)
 	if err != nil {
 		return nil, err
+	}
+	if nb == old {
+		return old, nil // nothing changed: no new generation
 	}
 	var g *graph.Graph
 	if nb != nil {

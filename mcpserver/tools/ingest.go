@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/ingest"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
@@ -75,11 +76,14 @@ func runIngest(c *Call) (any, error) {
 	}
 	start := time.Now()
 	nb, err := s.BuildBundle(kind, func(old *session.Bundle) (*session.Bundle, error) {
-		existing := old.Graph
-		if (mode == "merge" || c.Bool("incremental")) && existing.NumNodes() > 0 {
-			// Merge and weight carry-over read learned state the plasticity
-			// engine writes under its lock; work from a copy taken under it.
-			s.Plasticity.Locked(func() { existing = existing.Clone() })
+		// Merge starts from the current graph, whose learned state the
+		// plasticity engine writes under its lock: hand ingest a copy taken
+		// under it. Other modes get no graph at all — learned weights are
+		// carried to the new graph by the session (BuildBundle), under the
+		// same lock.
+		var existing *graph.Graph
+		if mode == "merge" && old.Graph.NumNodes() > 0 {
+			s.Plasticity.Locked(func() { existing = old.Graph.Clone() })
 		}
 		o, err := ingest.Run(c.Ctx, ingest.Config{
 			Root: root, Adapter: adapterName, Mode: ingest.Mode(mode), Namespace: c.Str("namespace"),
@@ -91,6 +95,12 @@ func runIngest(c *Call) (any, error) {
 		}, existing)
 		if err != nil {
 			return nil, err
+		}
+		if o.Graph == old.Graph {
+			// Incremental ingest of an unchanged tree returns the graph
+			// already being served: keep the bundle and its built indexes.
+			out = o
+			return old, nil
 		}
 		if o.Graph.NumNodes() == 0 {
 			return nil, Errorf("Point path at a directory with source files (or notes for adapter memory). Nothing was changed.",
@@ -139,7 +149,6 @@ func runIngest(c *Call) (any, error) {
 		"stats":           st,
 		"root":            out.Root,
 		"graph":           map[string]any{"node_count": nb.Graph.NumNodes(), "edge_count": nb.Graph.NumEdges(), "generation": nb.Gen},
-		"weights_carried": out.WeightsCarried,
 	}
 	gd := guidance{
 		ProofState:        "triaging",
