@@ -102,6 +102,8 @@ func (g *Graph) Finalize() {
 
 	recs = sortAndDedupe(recs, n)
 	g.csr = buildCSR(recs, n)
+	g.packTags()
+	g.sortExternalIDs()
 	g.computePageRank()
 	g.buildIndexes()
 	g.finalized = true

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"errors"
+	"slices"
 	"fmt"
 	"strings"
 )
@@ -26,7 +27,12 @@ var (
 type Graph struct {
 	strings *Interner
 	nodes   NodeStorage
-	byExt   map[string]NodeID
+	// byExt maps external IDs to nodes while the graph is being built;
+	// Finalize replaces it with extOrder (node IDs sorted by external ID,
+	// 4 bytes a node instead of a map entry) and it is rebuilt on demand
+	// if nodes are added later.
+	byExt    map[string]NodeID
+	extOrder []NodeID
 
 	csr       csr
 	pending   []edgeRecord
@@ -51,7 +57,6 @@ func NewWithCapacity(nodes, edges int) *Graph {
 	g := &Graph{strings: newInterner(nodes), byExt: make(map[string]NodeID, nodes)}
 	g.pending = make([]edgeRecord, 0, edges)
 	s := &g.nodes
-	s.Activation = make([][NumDimensions]float32, 0, nodes)
 	s.PageRank = make([]float32, 0, nodes)
 	s.Plasticity = make([]PlasticityNode, 0, nodes)
 	s.label = make([]Str, 0, nodes)
@@ -90,7 +95,7 @@ func (g *Graph) AddNode(n Node) (NodeID, error) {
 	if n.ExternalID == "" {
 		return NoNode, ErrEmptyExternalID
 	}
-	if id, ok := g.byExt[n.ExternalID]; ok {
+	if id, ok := g.extMap()[n.ExternalID]; ok {
 		return id, fmt.Errorf("%w %q (node %d)", ErrDuplicateNode, n.ExternalID, id)
 	}
 	id := NodeID(len(g.nodes.label))
@@ -108,7 +113,7 @@ func (g *Graph) UpsertNode(n Node) (NodeID, bool, error) {
 	if n.ExternalID == "" {
 		return NoNode, false, ErrEmptyExternalID
 	}
-	if id, ok := g.byExt[n.ExternalID]; ok {
+	if id, ok := g.extMap()[n.ExternalID]; ok {
 		g.setNode(id, n)
 		g.dirty = true
 		return id, false, nil
@@ -197,11 +202,11 @@ func (g *Graph) AddEdge(e Edge) error {
 
 // AddEdgeByID is AddEdge addressed by external IDs.
 func (g *Graph) AddEdgeByID(source, target string, e Edge) error {
-	s, ok := g.byExt[source]
+	s, ok := g.Lookup(source)
 	if !ok {
 		return fmt.Errorf("%w %q", ErrUnknownNode, source)
 	}
-	t, ok := g.byExt[target]
+	t, ok := g.Lookup(target)
 	if !ok {
 		return fmt.Errorf("%w %q", ErrUnknownNode, target)
 	}
@@ -211,8 +216,43 @@ func (g *Graph) AddEdgeByID(source, target string, e Edge) error {
 
 // Lookup finds a node by external ID.
 func (g *Graph) Lookup(externalID string) (NodeID, bool) {
-	id, ok := g.byExt[externalID]
-	return id, ok
+	if g.byExt != nil {
+		id, ok := g.byExt[externalID]
+		return id, ok
+	}
+	ids := g.nodes.externalID
+	i, ok := slices.BinarySearchFunc(g.extOrder, externalID, func(id NodeID, t string) int {
+		return strings.Compare(ids[id], t)
+	})
+	if !ok {
+		return NoNode, false
+	}
+	return g.extOrder[i], true
+}
+
+// extMap returns the building-time external ID map, rebuilding it after
+// Finalize dropped it (nodes are being added again).
+func (g *Graph) extMap() map[string]NodeID {
+	if g.byExt == nil {
+		g.byExt = make(map[string]NodeID, len(g.nodes.externalID))
+		for i, ext := range g.nodes.externalID {
+			g.byExt[ext] = NodeID(i)
+		}
+		g.extOrder = nil
+	}
+	return g.byExt
+}
+
+// sortExternalIDs builds extOrder and drops the map (Finalize).
+func (g *Graph) sortExternalIDs() {
+	ids := g.nodes.externalID
+	order := make([]NodeID, len(ids))
+	for i := range order {
+		order[i] = NodeID(i)
+	}
+	slices.SortFunc(order, func(a, b NodeID) int { return strings.Compare(ids[a], ids[b]) })
+	g.extOrder = order
+	g.byExt = nil
 }
 
 // Valid reports whether id names a node of g.
@@ -311,7 +351,7 @@ func (g *Graph) atomicWeight(e EdgeIdx) *atomicU32 { return &g.csr.weights[e] }
 // an exact label, then a case-insensitive label. It returns every match of
 // the first rule that matches, in NodeID order.
 func (g *Graph) FindNodes(ref string) []NodeID {
-	if id, ok := g.byExt[ref]; ok {
+	if id, ok := g.Lookup(ref); ok {
 		return []NodeID{id}
 	}
 	if ids := g.NodesByLabel(ref); len(ids) > 0 {

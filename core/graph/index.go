@@ -2,35 +2,51 @@ package graph
 
 import "slices"
 
-// strIndex maps a string handle to the nodes that carry it, as two arrays
-// built by counting sort: no per-entry allocation, no map.
+// strIndex maps a string handle to the nodes that carry it: the distinct
+// handles in use, sorted, with offsets into one node array. It costs space
+// for the strings actually used, not for every interned string, and no map.
 type strIndex struct {
-	offsets []uint32 // len = number of handles + 1
+	keys    []Str
+	offsets []uint32 // len(keys)+1
 	nodes   []NodeID
 }
 
 func (x *strIndex) get(h Str) []NodeID {
-	if int(h)+1 >= len(x.offsets) {
+	i, ok := slices.BinarySearch(x.keys, h)
+	if !ok {
 		return nil
 	}
-	return x.nodes[x.offsets[h]:x.offsets[h+1]]
+	return x.nodes[x.offsets[i]:x.offsets[i+1]]
 }
 
-// buildStrIndex indexes nodes by the handles each(i) yields.
+// buildStrIndex indexes nodes by the handles each(i) yields: a counting
+// pass over a scratch array per handle, then compaction to the handles
+// used. Node order within a key is ascending.
 func buildStrIndex(numStr, numNodes int, each func(i int, f func(Str))) strIndex {
-	x := strIndex{offsets: make([]uint32, numStr+1)}
+	count := make([]uint32, numStr)
+	total := 0
 	for i := 0; i < numNodes; i++ {
-		each(i, func(h Str) { x.offsets[h+1]++ })
+		each(i, func(h Str) { count[h]++; total++ })
 	}
-	for i := 1; i <= numStr; i++ {
-		x.offsets[i] += x.offsets[i-1]
+	var x strIndex
+	for h, c := range count {
+		if c > 0 {
+			x.keys = append(x.keys, Str(h))
+		}
 	}
-	x.nodes = make([]NodeID, x.offsets[numStr])
-	pos := slices.Clone(x.offsets[:numStr])
+	x.offsets = make([]uint32, len(x.keys)+1)
+	slot := count // reuse: handle → position of its key
+	for k, h := range x.keys {
+		x.offsets[k+1] = x.offsets[k] + count[h]
+		slot[h] = uint32(k)
+	}
+	x.nodes = make([]NodeID, total)
+	pos := slices.Clone(x.offsets[:len(x.keys)])
 	for i := 0; i < numNodes; i++ {
 		each(i, func(h Str) {
-			x.nodes[pos[h]] = NodeID(i)
-			pos[h]++
+			k := slot[h]
+			x.nodes[pos[k]] = NodeID(i)
+			pos[k]++
 		})
 	}
 	return x
@@ -72,10 +88,8 @@ func (g *Graph) NodesByPath(path string) []NodeID { return g.lookupIndex(&g.byPa
 // ForEachTag calls f for each distinct tag with its nodes, in tag handle
 // order (deterministic for a given graph). Do not modify nodes.
 func (g *Graph) ForEachTag(f func(tag string, nodes []NodeID)) {
-	for h := 0; h+1 < len(g.byTag.offsets); h++ {
-		if nodes := g.byTag.get(Str(h)); len(nodes) > 0 {
-			f(g.strings.String(Str(h)), nodes)
-		}
+	for k, h := range g.byTag.keys {
+		f(g.strings.String(h), g.byTag.nodes[g.byTag.offsets[k]:g.byTag.offsets[k+1]])
 	}
 }
 
@@ -126,14 +140,17 @@ func (g *Graph) Clone() *Graph {
 	c := &Graph{
 		strings:   g.strings.clone(),
 		nodes:     g.nodes.clone(),
-		byExt:     make(map[string]NodeID, len(g.byExt)),
+		extOrder:  slices.Clone(g.extOrder),
 		pending:   slices.Clone(g.pending),
 		finalized: g.finalized,
 		dirty:     g.dirty,
 		gen:       g.gen,
 	}
-	for k, v := range g.byExt {
-		c.byExt[k] = v
+	if g.byExt != nil {
+		c.byExt = make(map[string]NodeID, len(g.byExt))
+		for k, v := range g.byExt {
+			c.byExt[k] = v
+		}
 	}
 	o := &g.csr
 	c.csr = csr{
@@ -197,4 +214,24 @@ func (g *Graph) Merge(src *Graph) error {
 		}
 	}
 	return nil
+}
+
+// packTags moves every node's tags into one shared array: nodes carry one or
+// two tags, and a separate small allocation each cost more than the tags.
+// A later UpsertNode gives that node a fresh slice again.
+func (g *Graph) packTags() {
+	total := 0
+	for _, t := range g.nodes.tags {
+		total += len(t)
+	}
+	flat := make([]Str, 0, total)
+	for i, t := range g.nodes.tags {
+		if len(t) == 0 {
+			g.nodes.tags[i] = nil
+			continue
+		}
+		start := len(flat)
+		flat = append(flat, t...)
+		g.nodes.tags[i] = flat[start:len(flat):len(flat)]
+	}
 }

@@ -30,7 +30,7 @@ type PlasticityNode struct {
 	// FireCount counts the queries in which the node was activated.
 	FireCount uint32
 	// LastFired is the Unix time (seconds) of the last activation, 0 = never.
-	LastFired float64
+	LastFired uint32
 }
 
 // provenance is the interned, in-graph form of Provenance.
@@ -49,8 +49,9 @@ type NodeStorage struct {
 	// Hot path: touched by every query.
 
 	// Activation is scratch for single-threaded callers that want the last
-	// activation per dimension stored on the graph. Concurrent engines keep
-	// their own per-query buffers instead.
+	// activation per dimension stored on the graph; it is allocated by
+	// ActivationScratch on first use. Concurrent engines keep their own
+	// per-query buffers instead.
 	Activation [][NumDimensions]float32
 	// PageRank is normalised to [0, 1] (the most central node has 1).
 	PageRank []float32
@@ -71,8 +72,16 @@ type NodeStorage struct {
 // Len is the number of nodes.
 func (s *NodeStorage) Len() int { return len(s.label) }
 
+// ActivationScratch returns the per-node activation scratch, allocating it
+// (zeroed) the first time or when nodes were added since.
+func (s *NodeStorage) ActivationScratch() [][NumDimensions]float32 {
+	if n := s.Len(); len(s.Activation) < n {
+		s.Activation = append(s.Activation, make([][NumDimensions]float32, n-len(s.Activation))...)
+	}
+	return s.Activation
+}
+
 func (s *NodeStorage) grow() {
-	s.Activation = append(s.Activation, [NumDimensions]float32{})
 	s.PageRank = append(s.PageRank, 0)
 	s.Plasticity = append(s.Plasticity, PlasticityNode{})
 	s.label = append(s.label, 0)

@@ -307,6 +307,7 @@ func FromRaw(r *Raw) (*Graph, error) {
 	}
 	g.csr = c
 	g.buildIndexes()
+	g.sortExternalIDs()
 	g.finalized = true
 	g.dirty = false
 	return g, nil

@@ -228,7 +228,7 @@ func (e *Engine) Update(g *graph.Graph, q Query) (UpdateStats, error) {
 	st.HomeostaticNodes = e.homeostasis(g, &st.CASFailures)
 
 	// Per-node firing statistics.
-	unix := float64(at.UnixNano()) / 1e9
+	unix := uint32(max(at.Unix(), 0))
 	ps := g.Nodes().Plasticity
 	for _, id := range active {
 		if ps[id].FireCount < math.MaxUint32 {

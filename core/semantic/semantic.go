@@ -34,7 +34,7 @@ type Options struct {
 	// (spec: 50,000).
 	CoOccurrenceMaxNodes int
 	// CoOccurrenceTopK keeps each node's strongest PPMI entries only
-	// (default 16; 0 keeps all). The tail of a vector holds pairs seen once
+	// (default 8; 0 keeps all). The tail of a vector holds pairs seen once
 	// or twice on the walks: it barely moves a cosine but held most of the
 	// index's memory.
 	CoOccurrenceTopK int
@@ -69,7 +69,7 @@ func DefaultOptions() Options {
 		WalkLength:           10,
 		Window:               4,
 		CoOccurrenceMaxNodes: 50_000,
-		CoOccurrenceTopK:     16,
+		CoOccurrenceTopK:     8,
 		WalkSeed:             42,
 		NgramWeight:          0.6,
 		CoOccurrenceWeight:   0.4,

@@ -171,10 +171,10 @@ func fileActivation(g *graph.Graph, f *graphFile, now float64) float64 {
 	pr := 0.0
 	if f.Node != graph.NoNode {
 		pr = float64(g.PageRank(f.Node))
-		last = pl[f.Node].LastFired
+		last = float64(pl[f.Node].LastFired)
 	}
 	for _, id := range f.Nodes {
-		last = max(last, pl[id].LastFired)
+		last = max(last, float64(pl[id].LastFired))
 	}
 	rec := 0.0
 	if last > 0 {

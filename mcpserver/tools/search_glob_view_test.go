@@ -526,7 +526,7 @@ func TestGlobActivationFollowsRecentFiring(t *testing.T) {
 	// A query just lit up legacy/crlf.py::Login (plasticity's record).
 	g := d.Session.Current().Graph
 	id, _ := g.Lookup("file::legacy/crlf.py::Login")
-	d.Session.Plasticity.Locked(func() { g.Nodes().Plasticity[id].LastFired = float64(time.Now().Unix()) })
+	d.Session.Plasticity.Locked(func() { g.Nodes().Plasticity[id].LastFired = uint32(time.Now().Unix()) })
 	if got := first(); got != "legacy/crlf.py" {
 		t.Errorf("after a fresh activation the top file is %s, want legacy/crlf.py", got)
 	}
