@@ -2,8 +2,8 @@ package graph
 
 import (
 	"errors"
-	"slices"
 	"fmt"
+	"slices"
 	"strings"
 )
 
