@@ -219,9 +219,7 @@ func (s *State) BuildBundle(kind string, fn func(old *Bundle) (*Bundle, error)) 
 		return nil, errors.New("internal error: build produced no finalized graph")
 	}
 	if kind != "loaded" && old.Graph.NumEdges() > 0 && g != old.Graph {
-		var states []plasticity.SynapticState
-		states = s.Plasticity.ExportState(old.Graph)
-		if len(states) > 0 {
+		if states := s.Plasticity.ExportState(old.Graph); len(states) > 0 {
 			st, _ := s.Plasticity.ImportState(g, states)
 			s.logf("carried learned weights to the new graph: %d of %d edges matched", st.Applied, st.Records)
 		}
@@ -305,15 +303,7 @@ func (s *State) QueryDone() {
 	if iv == 0 || n%iv != 0 || !s.cfg.Persistent() {
 		return
 	}
-	if !s.autoBusy.CompareAndSwap(false, true) {
-		return
-	}
-	go func() {
-		defer s.autoBusy.Store(false)
-		if _, err := s.Persist("auto"); err != nil {
-			s.logf("auto-persist failed: %v", err)
-		}
-	}()
+	s.PersistSoon("auto")
 }
 
 // Queries is the number of tool calls served.
