@@ -153,26 +153,27 @@ func (b *Bridge) serveConn(ctx context.Context, conn net.Conn) {
 	}()
 	r := bufio.NewReaderSize(conn, 64<<10)
 	w := bufio.NewWriter(conn)
+	reply := func(resp Response) bool {
+		data, err := json.Marshal(resp)
+		if err != nil {
+			data, _ = json.Marshal(Response{ID: resp.ID, Error: &tools.Error{Message: "internal error: response not serialisable: " + err.Error()}})
+		}
+		w.Write(data)
+		w.WriteByte('\n')
+		return w.Flush() == nil
+	}
 	for {
 		line, err := readLine(r)
-		if len(bytes.TrimSpace(line)) > 0 {
-			var resp Response
-			if errors.Is(err, errLineTooLong) {
-				resp = Response{Error: &tools.Error{Message: fmt.Sprintf("request exceeds %d bytes", maxLine), Hint: "Send smaller arguments."}}
-			} else {
-				resp = b.Handle(ctx, line)
-			}
-			data, merr := json.Marshal(resp)
-			if merr != nil {
-				data, _ = json.Marshal(Response{ID: resp.ID, Error: &tools.Error{Message: "internal error: response not serialisable: " + merr.Error()}})
-			}
-			w.Write(data)
-			w.WriteByte('\n')
-			if werr := w.Flush(); werr != nil {
+		if errors.Is(err, errLineTooLong) {
+			if !reply(Response{Error: &tools.Error{Message: fmt.Sprintf("request exceeds %d bytes", maxLine), Hint: "Send smaller arguments."}}) {
 				return
 			}
+			continue
 		}
-		if err != nil && !errors.Is(err, errLineTooLong) {
+		if len(bytes.TrimSpace(line)) > 0 && !reply(b.Handle(ctx, line)) {
+			return
+		}
+		if err != nil {
 			if !errors.Is(err, io.EOF) && b.Logf != nil && ctx.Err() == nil {
 				b.Logf("openclaw connection: %v", err)
 			}
@@ -193,7 +194,7 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = r.ReadSlice('\n')
 			}
-			return []byte("x"), errLineTooLong
+			return nil, errLineTooLong
 		}
 		buf = append(buf, chunk...)
 		if errors.Is(err, bufio.ErrBufferFull) {
