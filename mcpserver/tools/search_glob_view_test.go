@@ -160,13 +160,7 @@ func fsCall(t testing.TB, d *Dispatcher, tool string, args map[string]any) (map[
 	if _, ok := args["agent_id"]; !ok {
 		args["agent_id"] = "test"
 	}
-	raw, _ := json.Marshal(args)
-	res := d.Call(context.Background(), tool, raw, nil)
-	var out map[string]any
-	if err := json.Unmarshal([]byte(res.Text()), &out); err != nil {
-		t.Fatalf("%s: not JSON: %v\n%s", tool, err, res.Text())
-	}
-	return out, res.IsError
+	return call(t, d, tool, args)
 }
 
 func fsOK(t testing.TB, d *Dispatcher, tool string, args map[string]any) map[string]any {

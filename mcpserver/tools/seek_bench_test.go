@@ -41,9 +41,9 @@ UnicodeDecodeError: 'ascii' codec can't decode byte 0xc3 in position 7
 		}
 		b.Run(corpus, func(b *testing.B) {
 			d := seekNewDispatcher(b)
-			seekMust(b, d, "ingest", map[string]any{"agent_id": "bench", "path": dir})
+			mustCall(b, d, "ingest", map[string]any{"agent_id": "bench", "path": dir})
 			t := time.Now()
-			seekMust(b, d, "seek", map[string]any{"agent_id": "bench", "query": "warm up"})
+			mustCall(b, d, "seek", map[string]any{"agent_id": "bench", "query": "warm up"})
 			build := time.Since(t)
 			for _, name := range []string{"intent", "bugreport"} {
 				raw, _ := json.Marshal(map[string]any{"agent_id": "bench", "query": queries[name]})

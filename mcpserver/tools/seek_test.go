@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -229,7 +228,7 @@ func TestSeekGolden(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.args["agent_id"] = "golden"
-			out := seekMust(t, d, "seek", tc.args)
+			out := mustCall(t, d, "seek", tc.args)
 			out["elapsed_ms"] = 0.0
 			if ix, ok := out["index"].(map[string]any); ok {
 				ix["build_ms"] = 0.0
@@ -288,7 +287,7 @@ func TestSeekGuidance(t *testing.T) {
 	}
 	for _, tt := range tests {
 		tt.args["agent_id"] = "t"
-		out := seekMust(t, d, "seek", tt.args)
+		out := mustCall(t, d, "seek", tt.args)
 		got := [4]any{out["proof_state"], out["next_suggested_tool"], out["next_suggested_target"], nil}
 		if rs, _ := out["results"].([]any); len(rs) > 0 {
 			got[3] = rs[0].(map[string]any)["node_id"]
@@ -316,8 +315,8 @@ func TestSeekOnIngestedFixture(t *testing.T) {
 		}
 	}
 	d := seekNewDispatcher(t)
-	seekMust(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
-	out := seekMust(t, d, "seek", map[string]any{"agent_id": "t", "query": "code that validates user credentials", "node_types": []string{"function"}})
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	out := mustCall(t, d, "seek", map[string]any{"agent_id": "t", "query": "code that validates user credentials", "node_types": []string{"function"}})
 	rs := out["results"].([]any)
 	if len(rs) == 0 || !strings.Contains(fmt.Sprint(rs[0].(map[string]any)["node_id"]), "validate_credentials") {
 		t.Fatalf("top results: %v", rs)
@@ -330,7 +329,7 @@ func TestSeekOnIngestedFixture(t *testing.T) {
 		t.Errorf("bodies not indexed: %v", ix)
 	}
 	// An alias spelling and a second call reuse the index.
-	out2 := seekMust(t, d, "m1nd.seek", map[string]any{"agent_id": "t", "query": "code that validates user credentials", "node_types": []string{"method"}})
+	out2 := mustCall(t, d, "m1nd.seek", map[string]any{"agent_id": "t", "query": "code that validates user credentials", "node_types": []string{"method"}})
 	if fmt.Sprint(out2["results"]) != fmt.Sprint(out["results"]) {
 		t.Error("method alias or cached index changed the results")
 	}
@@ -338,8 +337,8 @@ func TestSeekOnIngestedFixture(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "backend", "audit.py"), []byte("def audit_login_attempts(log):\n    return len(log)\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	seekMust(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
-	out3 := seekMust(t, d, "seek", map[string]any{"agent_id": "t", "query": "audit login attempts"})
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	out3 := mustCall(t, d, "seek", map[string]any{"agent_id": "t", "query": "audit login attempts"})
 	if rs := out3["results"].([]any); len(rs) == 0 || !strings.Contains(fmt.Sprint(rs[0].(map[string]any)["node_id"]), "audit") {
 		t.Errorf("after re-ingest: %v", rs)
 	}
@@ -365,7 +364,7 @@ func TestSeekBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		tc.args["agent_id"] = "t"
-		out, isErr := seekCallTool(t, d, "seek", tc.args)
+		out, isErr := call(t, d, "seek", tc.args)
 		if !isErr {
 			t.Errorf("%v accepted: %v", seekClipArgs(tc.args), out)
 			continue
@@ -375,13 +374,13 @@ func TestSeekBadInput(t *testing.T) {
 		}
 	}
 	// The scope error lists where one can scope to.
-	out, _ := seekCallTool(t, d, "seek", map[string]any{"agent_id": "t", "query": "auth", "scope": "frontend/"})
+	out, _ := call(t, d, "seek", map[string]any{"agent_id": "t", "query": "auth", "scope": "frontend/"})
 	if det, _ := out["details"].(map[string]any); fmt.Sprint(det["top_level_paths"]) != "[backend/ billing/]" {
 		t.Errorf("scope error details: %v", out["details"])
 	}
 	// An empty graph teaches ingest.
 	empty := seekNewDispatcher(t)
-	out, isErr := seekCallTool(t, empty, "seek", map[string]any{"agent_id": "t", "query": "auth"})
+	out, isErr := call(t, empty, "seek", map[string]any{"agent_id": "t", "query": "auth"})
 	if !isErr || !strings.Contains(fmt.Sprint(out["suggested_next_step"]), "ingest") {
 		t.Errorf("empty graph: %v", out)
 	}
@@ -396,7 +395,7 @@ func TestSeekScopeForms(t *testing.T) {
 	d := seekDispatcher(t)
 	root := d.Session.Current().Roots[0].Path
 	for _, sc := range []string{"billing", "billing/", "./billing/", filepath.Join(root, "billing") + "/"} {
-		out := seekMust(t, d, "seek", map[string]any{"agent_id": "t", "query": "invoice", "scope": sc})
+		out := mustCall(t, d, "seek", map[string]any{"agent_id": "t", "query": "invoice", "scope": sc})
 		for _, r := range out["results"].([]any) {
 			fp := fmt.Sprint(r.(map[string]any)["file_path"])
 			if !strings.HasPrefix(fp, "billing") {
@@ -429,28 +428,4 @@ func seekNewDispatcher(t testing.TB) *Dispatcher {
 		}
 	}
 	return &Dispatcher{Registry: r, Session: st}
-}
-
-// seekCallTool invokes a tool and decodes its JSON result.
-func seekCallTool(t testing.TB, d *Dispatcher, name string, args map[string]any) (map[string]any, bool) {
-	t.Helper()
-	raw, err := json.Marshal(args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := d.Call(context.Background(), name, raw, nil)
-	var out map[string]any
-	if err := json.Unmarshal([]byte(res.Text()), &out); err != nil {
-		t.Fatalf("%s returned non-JSON text %q: %v", name, res.Text(), err)
-	}
-	return out, res.IsError
-}
-
-func seekMust(t testing.TB, d *Dispatcher, name string, args map[string]any) map[string]any {
-	t.Helper()
-	out, isErr := seekCallTool(t, d, name, args)
-	if isErr {
-		t.Fatalf("%s(%.200v) failed: %v", name, args, out)
-	}
-	return out
 }
