@@ -106,6 +106,7 @@ func (g *Graph) Finalize() {
 	g.sortExternalIDs()
 	g.computePageRank()
 	g.buildIndexes()
+	g.strings.freeze()
 	g.finalized = true
 	g.dirty = false
 	g.gen++

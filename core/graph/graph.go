@@ -39,6 +39,9 @@ type Graph struct {
 	finalized bool
 	dirty     bool // nodes or edges changed since the last Finalize
 	gen       Generation
+	// prResidual is the L1 change of the last PageRank round: how settled
+	// the ranks are (warm starts aim for the same).
+	prResidual float64
 
 	// Indexes built at Finalize.
 	byLabel strIndex

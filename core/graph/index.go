@@ -25,8 +25,11 @@ func (x *strIndex) get(h Str) []NodeID {
 func buildStrIndex(numStr, numNodes int, each func(i int, f func(Str))) strIndex {
 	count := make([]uint32, numStr)
 	total := 0
+	// The callbacks are made once: a literal inside the loops would be
+	// allocated per node.
+	tally := func(h Str) { count[h]++; total++ }
 	for i := 0; i < numNodes; i++ {
-		each(i, func(h Str) { count[h]++; total++ })
+		each(i, tally)
 	}
 	var x strIndex
 	for h, c := range count {
@@ -42,12 +45,15 @@ func buildStrIndex(numStr, numNodes int, each func(i int, f func(Str))) strIndex
 	}
 	x.nodes = make([]NodeID, total)
 	pos := slices.Clone(x.offsets[:len(x.keys)])
+	var cur NodeID
+	place := func(h Str) {
+		k := slot[h]
+		x.nodes[pos[k]] = cur
+		pos[k]++
+	}
 	for i := 0; i < numNodes; i++ {
-		each(i, func(h Str) {
-			k := slot[h]
-			x.nodes[pos[k]] = NodeID(i)
-			pos[k]++
-		})
+		cur = NodeID(i)
+		each(i, place)
 	}
 	return x
 }

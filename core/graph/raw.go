@@ -308,6 +308,7 @@ func FromRaw(r *Raw) (*Graph, error) {
 	g.csr = c
 	g.buildIndexes()
 	g.sortExternalIDs()
+	g.strings.freeze()
 	g.finalized = true
 	g.dirty = false
 	return g, nil

@@ -1,0 +1,387 @@
+package graph
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// NodeRange replaces the nodes [Lo, Hi) of a base graph with Nodes, in
+// that order; Lo == Hi inserts before Lo.
+type NodeRange struct {
+	Lo, Hi NodeID
+	Nodes  []Node
+}
+
+// SpliceEdge is an edge of a spliced graph addressed by external IDs (the
+// NodeIDs of Edge are ignored).
+type SpliceEdge struct {
+	Source, Target string
+	Edge
+}
+
+// Splice describes a graph derived from a finalized base graph by replacing
+// node ranges and edges: what an incremental re-ingest changes when a few
+// files change.
+type Splice struct {
+	// Ranges are replaced in place, ascending and not overlapping. A node of
+	// a range whose external ID reappears among the range's new nodes is the
+	// same node: it keeps its learning state and the edges that reach it
+	// from outside; the rest of the range's old nodes are removed with
+	// their edges.
+	Ranges []NodeRange
+	// DropEdge, when set, is asked about every edge of the base graph whose
+	// ends both survive, in its primary orientation and with base NodeIDs
+	// (the mirror of a bidirectional edge follows its primary); true drops
+	// it. Kept edges keep their weight and learning state.
+	DropEdge func(src, dst NodeID, rel Str) bool
+	// AddEdges are added like AddEdge + Finalize would; an edge that is
+	// already there (and not dropped) keeps its weight and state.
+	AddEdges []SpliceEdge
+}
+
+// Spliced returns a new finalized graph: g with the splice applied. g is
+// not modified and may be read (and its weights updated) concurrently. The
+// result shares g's immutable parts (interned strings, tag slices).
+//
+// Nodes keep g's order with each range's new nodes in its place, so a
+// splice that replaces a file's nodes yields the order a full rebuild would.
+// Edge order, lookups and indexes are as Finalize builds them; PageRank is
+// iterated from g's values, which converges in a few rounds when little
+// changed. It also returns, per node of g, its ID in the new graph (NoNode
+// when removed).
+func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
+	if !g.Finalized() {
+		return nil, nil, ErrNotFinalized
+	}
+	n := NodeID(g.NumNodes())
+	var prev NodeID
+	added := 0
+	for i, r := range sp.Ranges {
+		if r.Lo > r.Hi || r.Hi > n || (i > 0 && r.Lo < prev) {
+			return nil, nil, fmt.Errorf("splice: range %d [%d, %d) is out of order or outside the %d nodes", i, r.Lo, r.Hi, n)
+		}
+		prev = r.Hi
+		added += len(r.Nodes) - int(r.Hi-r.Lo)
+	}
+	newN := int(n) + added
+
+	// Where every old node goes, and every new node comes from.
+	remap := make([]NodeID, n)
+	from := make([]NodeID, 0, newN) // new ID → old ID, NoNode for a new node
+	newExt := map[string]NodeID{}   // external IDs of the ranges' new nodes
+	var next NodeID
+	copyUpTo := func(lo, hi NodeID) {
+		for o := lo; o < hi; o++ {
+			remap[o] = next
+			from = append(from, o)
+			next++
+		}
+	}
+	cursor := NodeID(0)
+	for ri, r := range sp.Ranges {
+		copyUpTo(cursor, r.Lo)
+		old := map[string]NodeID{}
+		for o := r.Lo; o < r.Hi; o++ {
+			old[g.nodes.externalID[o]] = o
+			remap[o] = NoNode
+		}
+		for _, nd := range r.Nodes {
+			if nd.ExternalID == "" {
+				return nil, nil, fmt.Errorf("splice: range %d: %w", ri, ErrEmptyExternalID)
+			}
+			if _, dup := newExt[nd.ExternalID]; dup {
+				return nil, nil, fmt.Errorf("splice: %w %q", ErrDuplicateNode, nd.ExternalID)
+			}
+			src := NoNode
+			if o, ok := old[nd.ExternalID]; ok {
+				src = o
+				remap[o] = next
+			} else if o, ok := g.Lookup(nd.ExternalID); ok && !inRanges(sp.Ranges, o) {
+				return nil, nil, fmt.Errorf("splice: %w %q (node %d outside the replaced ranges)", ErrDuplicateNode, nd.ExternalID, o)
+			}
+			newExt[nd.ExternalID] = next
+			from = append(from, src)
+			next++
+		}
+		cursor = r.Hi
+	}
+	copyUpTo(cursor, n)
+
+	out := &Graph{strings: g.strings.derive(), gen: g.gen}
+	out.nodes = g.nodes.spliced(from)
+	// New and replaced nodes take the attributes they were given; the
+	// replaced ones keep their learning state (copied above).
+	for _, r := range sp.Ranges {
+		for _, nd := range r.Nodes {
+			id := newExt[nd.ExternalID]
+			out.nodes.externalID[id] = nd.ExternalID
+			out.setNode(id, nd)
+		}
+	}
+
+	// Edges: the base CSR is sorted by (source, target), and remap keeps the
+	// order of surviving nodes, so kept edges stay sorted; new ones are
+	// sorted on their own and merged in.
+	lookup := func(ext string) (NodeID, bool) {
+		if id, ok := newExt[ext]; ok {
+			return id, true
+		}
+		if o, ok := g.Lookup(ext); ok && remap[o] != NoNode {
+			return remap[o], true
+		}
+		return NoNode, false
+	}
+	var fresh []edgeRecord
+	for i, e := range sp.AddEdges {
+		s, ok1 := lookup(e.Source)
+		t, ok2 := lookup(e.Target)
+		if !ok1 || !ok2 {
+			return nil, nil, fmt.Errorf("splice: added edge %d %q -> %q: %w", i, e.Source, e.Target, ErrUnknownNode)
+		}
+		if !IsFinite(e.Weight) || !IsFinite(e.CausalStrength) {
+			return nil, nil, fmt.Errorf("splice: added edge %d: %w", i, ErrNonFinite)
+		}
+		if e.Direction > Bidirectional {
+			return nil, nil, fmt.Errorf("splice: added edge %d: invalid direction %d", i, e.Direction)
+		}
+		r := edgeRecord{src: s, dst: t, rel: out.strings.Intern(e.Relation), weight: e.Weight, orig: e.Weight,
+			dir: e.Direction, inhibitory: e.Inhibitory, causal: e.CausalStrength}
+		fresh = append(fresh, r)
+		if r.dir == Bidirectional && s != t {
+			m := r
+			m.src, m.dst = t, s
+			m.flags |= flagMirror
+			fresh = append(fresh, m)
+		}
+	}
+	fresh = sortAndDedupe(fresh, newN)
+
+	oc := &g.csr
+	recs := make([]edgeRecord, 0, len(oc.targets)+len(fresh))
+	fi := 0
+	for ns := NodeID(0); int(ns) < newN; ns++ {
+		seg := len(recs)
+		if o := from[ns]; o != NoNode {
+			for e := oc.offsets[o]; e < oc.offsets[o+1]; e++ {
+				nt := remap[oc.targets[e]]
+				if nt == NoNode {
+					continue
+				}
+				rel := oc.relations[e]
+				if sp.DropEdge != nil {
+					ps, pt := o, oc.targets[e]
+					if oc.mirror[e] {
+						ps, pt = pt, ps
+					}
+					if sp.DropEdge(ps, pt, rel) {
+						// A dropped edge may have stood in for the mirror of
+						// a bidirectional edge coming back (same triple):
+						// the mirror takes its place again.
+						if m, ok := g.mirrorOf(o, oc.targets[e], rel, oc.mirror[e], sp.DropEdge); ok {
+							m.src, m.dst = ns, nt
+							recs = append(recs, m)
+						}
+						continue
+					}
+				}
+				for fi < len(fresh) && fresh[fi].src == ns && fresh[fi].dst < nt {
+					recs = append(recs, fresh[fi])
+					fi++
+				}
+				r := edgeRecord{
+					src: ns, dst: nt, rel: rel,
+					weight: math.Float32frombits(oc.weights[e].Load()),
+					orig:   oc.plast.Original[e], causal: oc.causal[e],
+					strengthen: oc.plast.Strengthen[e], weaken: oc.plast.Weaken[e],
+					dir: oc.directions[e], inhibitory: oc.inhibitory[e], flags: flagExisting,
+				}
+				if oc.plast.LTP[e] {
+					r.flags |= flagLTP
+				}
+				if oc.plast.LTD[e] {
+					r.flags |= flagLTD
+				}
+				if oc.mirror[e] {
+					r.flags |= flagMirror
+				}
+				recs = append(recs, r)
+			}
+		}
+		for fi < len(fresh) && fresh[fi].src == ns {
+			recs = append(recs, fresh[fi])
+			fi++
+		}
+		// A range may list its surviving nodes in a new order, so the
+		// targets of one source are not always ascending any more.
+		if s := recs[seg:]; !slices.IsSortedFunc(s, byTarget) {
+			slices.SortStableFunc(s, byTarget)
+		}
+	}
+	// Fresh edges interleaved with kept ones may repeat a kept triple: the
+	// sort above is by (source, target) only where kept edges are involved.
+	recs = dedupeSorted(recs)
+	out.csr = buildCSR(recs, newN)
+
+	out.extOrder = splicedExtOrder(g, remap, out.nodes.externalID, newExt, sp.Ranges)
+	init := make([]float64, newN)
+	for id, o := range from {
+		if o != NoNode {
+			init[id] = float64(g.nodes.PageRank[o])
+		}
+	}
+	out.computePageRankFrom(init, g.prResidual)
+	out.buildIndexes()
+	out.strings.freeze()
+	out.finalized = true
+	out.gen++
+	return out, remap, nil
+}
+
+// mirrorOf returns the mirror record of the bidirectional edge t → s (rel)
+// when that edge is a kept primary and s → t was not itself a mirror.
+func (g *Graph) mirrorOf(s, t NodeID, rel Str, isMirror bool, drop func(src, dst NodeID, rel Str) bool) (edgeRecord, bool) {
+	if isMirror || s == t {
+		return edgeRecord{}, false
+	}
+	p, ok := g.FindEdge(t, s, rel)
+	oc := &g.csr
+	if !ok || oc.mirror[p] || oc.directions[p] != Bidirectional || drop(t, s, rel) {
+		return edgeRecord{}, false
+	}
+	r := edgeRecord{
+		rel: rel, weight: math.Float32frombits(oc.weights[p].Load()),
+		orig: oc.plast.Original[p], causal: oc.causal[p],
+		strengthen: oc.plast.Strengthen[p], weaken: oc.plast.Weaken[p],
+		dir: Bidirectional, inhibitory: oc.inhibitory[p], flags: flagExisting | flagMirror,
+	}
+	if oc.plast.LTP[p] {
+		r.flags |= flagLTP
+	}
+	if oc.plast.LTD[p] {
+		r.flags |= flagLTD
+	}
+	return r, true
+}
+
+func inRanges(rs []NodeRange, o NodeID) bool {
+	i, _ := slices.BinarySearchFunc(rs, o, func(r NodeRange, o NodeID) int {
+		if r.Hi <= o {
+			return -1
+		}
+		if r.Lo > o {
+			return 1
+		}
+		return 0
+	})
+	return i < len(rs) && rs[i].Lo <= o && o < rs[i].Hi
+}
+
+func byTarget(a, b edgeRecord) int { return cmpU32(uint32(a.dst), uint32(b.dst)) }
+
+// dedupeSorted collapses repeated (source, target, relation) triples in
+// records sorted by (source, target); relations within a target may be in
+// any order (a loaded snapshot renumbers them), so each run is scanned.
+// An existing edge beats a new one.
+func dedupeSorted(recs []edgeRecord) []edgeRecord {
+	out := recs[:0]
+	runStart := 0
+	for i := range recs {
+		r := recs[i]
+		if len(out) > 0 {
+			last := &out[len(out)-1]
+			if last.src != r.src || last.dst != r.dst {
+				runStart = len(out)
+			} else {
+				dup := -1
+				for k := runStart; k < len(out); k++ {
+					if out[k].rel == r.rel {
+						dup = k
+						break
+					}
+				}
+				if dup >= 0 {
+					if better(&r, &out[dup]) {
+						out[dup] = r
+					}
+					continue
+				}
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// spliced copies the nodes listed in from (old IDs; NoNode leaves a zero
+// slot for a new node) into fresh storage.
+func (s *NodeStorage) spliced(from []NodeID) NodeStorage {
+	n := len(from)
+	c := NodeStorage{
+		PageRank:        make([]float32, n),
+		Plasticity:      make([]PlasticityNode, n),
+		label:           make([]Str, n),
+		nodeType:        make([]NodeType, n),
+		tags:            make([][]Str, n),
+		lastModified:    make([]float64, n),
+		changeFrequency: make([]float32, n),
+		prov:            make([]provenance, n),
+		externalID:      make([]string, n),
+	}
+	// Copy runs of consecutive old nodes at once.
+	for i := 0; i < n; {
+		o := from[i]
+		if o == NoNode {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < n && from[j] == o+NodeID(j-i) {
+			j++
+		}
+		hi := o + NodeID(j-i)
+		copy(c.PageRank[i:j], s.PageRank[o:hi])
+		copy(c.Plasticity[i:j], s.Plasticity[o:hi])
+		copy(c.label[i:j], s.label[o:hi])
+		copy(c.nodeType[i:j], s.nodeType[o:hi])
+		copy(c.tags[i:j], s.tags[o:hi]) // shared, read-only
+		copy(c.lastModified[i:j], s.lastModified[o:hi])
+		copy(c.changeFrequency[i:j], s.changeFrequency[o:hi])
+		copy(c.prov[i:j], s.prov[o:hi])
+		copy(c.externalID[i:j], s.externalID[o:hi])
+		i = j
+	}
+	return c
+}
+
+// splicedExtOrder derives the sorted external-ID order of a spliced graph
+// from g's: surviving nodes keep their relative order, new ones are merged
+// in.
+func splicedExtOrder(g *Graph, remap []NodeID, ids []string, newExt map[string]NodeID, ranges []NodeRange) []NodeID {
+	var added []NodeID
+	for _, r := range ranges {
+		for _, nd := range r.Nodes {
+			id := newExt[nd.ExternalID]
+			if o, ok := g.Lookup(nd.ExternalID); ok && remap[o] == id {
+				continue // the same node, already in g's order
+			}
+			added = append(added, id)
+		}
+	}
+	slices.SortFunc(added, func(a, b NodeID) int { return strings.Compare(ids[a], ids[b]) })
+	out := make([]NodeID, 0, len(ids))
+	ai := 0
+	for _, o := range g.extOrder {
+		id := remap[o]
+		if id == NoNode {
+			continue
+		}
+		for ai < len(added) && ids[added[ai]] < ids[id] {
+			out = append(out, added[ai])
+			ai++
+		}
+		out = append(out, id)
+	}
+	return append(out, added[ai:]...)
+}
