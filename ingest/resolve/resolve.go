@@ -83,6 +83,7 @@ type cand struct {
 	file  int32  // index into Index.files
 	node  int32  // index into the file's Result.Nodes
 	owner string // label of the enclosing entity ("" when directly in the file)
+	label string
 	typ   graph.NodeType
 }
 
@@ -108,6 +109,12 @@ type Index struct {
 	byBase  map[string][]string   // file base name → files
 	dirBase map[string][]string   // dir base name → dirs
 	ws      *workspace.Info
+
+	// What each file put in, so ReplaceFile can take it out again.
+	fileCands   [][]int32           // file → its candidates
+	fileParents [][][2]string       // file → its (type, base) pairs
+	parentRefs  map[[2]string]int32 // (type, base) → files declaring it
+	fileStars   [][]string          // file → modules it star-imports
 }
 
 // New indexes the extraction results (one per file; nil entries are
@@ -128,17 +135,12 @@ func New(results []*extract.Result, ws *workspace.Info) *Index {
 	if ix.ws == nil {
 		ix.ws = workspace.Detect("", nil)
 	}
-	starImports := map[int32][]string{}
+	ix.parentRefs = map[[2]string]int32{}
 	for _, r := range results {
 		if r == nil {
 			continue
 		}
 		fi := int32(len(ix.files))
-		for _, im := range r.Imports {
-			if im.Alias == "" && slices.Contains(im.Names, "*") {
-				starImports[fi] = append(starImports[fi], im.Module)
-			}
-		}
 		dir, base := split(r.Path)
 		ix.files = append(ix.files, fileInfo{path: r.Path, dir: dir, lang: r.Language, fam: family(r.Language)})
 		ix.fileIdx[r.Path] = fi
@@ -151,49 +153,124 @@ func New(results []*extract.Result, ws *workspace.Info) *Index {
 		if strings.HasSuffix(base, ".py") || strings.HasSuffix(base, ".pyi") {
 			ix.addPyModule(r.Path)
 		}
-		prefix := extract.FileID(r.Path) + "::"
-		labels := map[string]string{} // id → label, for base-type edges
-		for ni, n := range r.Nodes {
-			if n.Type == graph.File || !strings.HasPrefix(n.ID, prefix) {
-				continue
-			}
-			ci := int32(len(ix.cands))
-			segs := strings.Split(n.ID[len(prefix):], "::")
-			owner := ""
-			if len(segs) > 1 {
-				owner = segs[len(segs)-2]
-			}
-			ix.cands = append(ix.cands, cand{id: n.ID, file: fi, node: int32(ni), owner: owner, typ: n.Type})
-			ix.byLabel[n.Label] = append(ix.byLabel[n.Label], ci)
-			if owner != "" {
-				k := [2]string{owner, n.Label}
-				ix.byOwner[k] = append(ix.byOwner[k], ci)
-			}
-			labels[n.ID] = n.Label
-		}
-		for _, e := range r.Edges {
-			if e.Relation != extract.RelInherits && e.Relation != extract.RelImplements {
-				continue
-			}
-			if name, ok := strings.CutPrefix(e.Target, extract.RefPrefix); ok {
-				base := lastName(name)
-				if l := labels[e.Source]; l != "" && l != base && !slices.Contains(ix.parents[l], base) {
-					ix.parents[l] = append(ix.parents[l], base)
-				}
-			}
-		}
+		ix.fileCands = append(ix.fileCands, nil)
+		ix.fileParents = append(ix.fileParents, nil)
+		ix.fileStars = append(ix.fileStars, nil)
+		ix.addFile(fi, r)
 	}
 	// Star imports ("from m import *", "use m::*", "import a.b.*") open a
 	// module's names to plain references; their locations need the whole
 	// index, so they are mapped last.
 	for fi := range ix.files {
-		for _, im := range starImports[int32(fi)] {
-			if locs, known := ix.module(ix.files[fi], im); known {
-				ix.stars[int32(fi)] = append(ix.stars[int32(fi)], locs...)
+		ix.mapStars(int32(fi))
+	}
+	return ix
+}
+
+// addFile indexes the definitions of file fi (already in ix.files).
+func (ix *Index) addFile(fi int32, r *extract.Result) {
+	for _, im := range r.Imports {
+		if im.Alias == "" && slices.Contains(im.Names, "*") {
+			ix.fileStars[fi] = append(ix.fileStars[fi], im.Module)
+		}
+	}
+	prefix := extract.FileID(r.Path) + "::"
+	labels := map[string]string{} // id → label, for base-type edges
+	for ni, n := range r.Nodes {
+		if n.Type == graph.File || !strings.HasPrefix(n.ID, prefix) {
+			continue
+		}
+		ci := int32(len(ix.cands))
+		segs := strings.Split(n.ID[len(prefix):], "::")
+		owner := ""
+		if len(segs) > 1 {
+			owner = segs[len(segs)-2]
+		}
+		ix.cands = append(ix.cands, cand{id: n.ID, file: fi, node: int32(ni), owner: owner, typ: n.Type, label: n.Label})
+		ix.fileCands[fi] = append(ix.fileCands[fi], ci)
+		ix.byLabel[n.Label] = append(ix.byLabel[n.Label], ci)
+		if owner != "" {
+			k := [2]string{owner, n.Label}
+			ix.byOwner[k] = append(ix.byOwner[k], ci)
+		}
+		labels[n.ID] = n.Label
+	}
+	for _, e := range r.Edges {
+		if e.Relation != extract.RelInherits && e.Relation != extract.RelImplements {
+			continue
+		}
+		if name, ok := strings.CutPrefix(e.Target, extract.RefPrefix); ok {
+			base := lastName(name)
+			if l := labels[e.Source]; l != "" && l != base {
+				k := [2]string{l, base}
+				ix.fileParents[fi] = append(ix.fileParents[fi], k)
+				if ix.parentRefs[k]++; ix.parentRefs[k] == 1 {
+					ix.parents[l] = append(ix.parents[l], base)
+				}
 			}
 		}
 	}
-	return ix
+}
+
+// mapStars locates the modules file fi star-imports.
+func (ix *Index) mapStars(fi int32) {
+	delete(ix.stars, fi)
+	for _, im := range ix.fileStars[fi] {
+		if locs, known := ix.module(ix.files[fi], im); known {
+			ix.stars[fi] = append(ix.stars[fi], locs...)
+		}
+	}
+}
+
+// ReplaceFile swaps the definitions of an indexed file for those of r (a
+// new extraction of the same path), as if New had been given r instead.
+// The set of files must not change: a file added or removed moves module
+// locations and needs New. It reports false, changing nothing, when r's
+// path is not indexed.
+func (ix *Index) ReplaceFile(r *extract.Result) bool {
+	fi, ok := ix.fileIdx[r.Path]
+	if !ok {
+		return false
+	}
+	for _, c := range ix.fileCands[fi] {
+		cd := &ix.cands[c]
+		ix.byLabel[cd.label] = without(ix.byLabel[cd.label], c)
+		if len(ix.byLabel[cd.label]) == 0 {
+			delete(ix.byLabel, cd.label)
+		}
+		if cd.owner != "" {
+			k := [2]string{cd.owner, cd.label}
+			if ix.byOwner[k] = without(ix.byOwner[k], c); len(ix.byOwner[k]) == 0 {
+				delete(ix.byOwner, k)
+			}
+		}
+		cd.file = -1 // unreachable from now on
+	}
+	for _, k := range ix.fileParents[fi] {
+		if ix.parentRefs[k]--; ix.parentRefs[k] == 0 {
+			delete(ix.parentRefs, k)
+			ix.parents[k[0]] = slices.DeleteFunc(ix.parents[k[0]], func(b string) bool { return b == k[1] })
+			if len(ix.parents[k[0]]) == 0 {
+				delete(ix.parents, k[0])
+			}
+		}
+	}
+	ix.fileCands[fi], ix.fileParents[fi], ix.fileStars[fi] = nil, nil, nil
+	ix.addFile(fi, r)
+	ix.mapStars(fi)
+	return true
+}
+
+// without returns list minus c, in a new array: lists may be shared with
+// slices handed out before.
+func without(list []int32, c int32) []int32 {
+	i := slices.Index(list, c)
+	if i < 0 {
+		return list
+	}
+	out := make([]int32, 0, len(list)-1)
+	out = append(out, list[:i]...)
+	return append(out, list[i+1:]...)
 }
 
 // addPyModule indexes every dotted suffix of a Python file's module name:
