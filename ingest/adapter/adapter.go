@@ -197,6 +197,11 @@ type IncrementalStats struct {
 	// the reason in FullReason.
 	Full       bool   `json:"full,omitempty"`
 	FullReason string `json:"full_reason,omitempty"`
+	// Patched is set when the previous graph was patched in place of a
+	// rebuild (a few files changed their contents); otherwise
+	// RebuildReason says why the graph was rebuilt.
+	Patched       bool   `json:"patched,omitempty"`
+	RebuildReason string `json:"rebuild_reason,omitempty"`
 }
 
 // Phase names the stage an ingest is in.

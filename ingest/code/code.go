@@ -146,6 +146,21 @@ func Ingest(ctx context.Context, req adapter.Request) (*adapter.Output, error) {
 	}
 	phaseDone(adapter.PhaseExtract)
 
+	if incremental {
+		pin := &patchInput{store: store, req: &req, wr: wr, results: results, ws: ws, hist: hr.h, st: &st, prog: prog, start: start}
+		out, why := patch(ctx, pin)
+		if out != nil {
+			st.Incremental.Patched = true
+			out.Stats.Incremental.Patched = true
+			prog.phase(adapter.PhaseDone, out.Stats.FilesParsed, out.Stats.FilesParsed)
+			return out, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		st.Incremental.RebuildReason = why
+	}
+
 	// Phase 3: build sequentially.
 	prog.phase(adapter.PhaseBuild, 0, len(results))
 	b, included := build(results, hr.h, maxNodes, deadline, &st)
@@ -207,7 +222,7 @@ func Ingest(ctx context.Context, req adapter.Request) (*adapter.Output, error) {
 	out.Stats = st
 	if store != nil {
 		if cacheOK {
-			remember(store, &req, wr, out)
+			remember(store, &req, wr, out, newLayout(included, hr.h))
 		} else {
 			store.SetExtra(lastRunKey, (*lastRun)(nil))
 		}
@@ -279,7 +294,14 @@ type included struct {
 	// nodes are the graph handles of the result's nodes (NoNode for a
 	// node dropped as a duplicate).
 	nodes []graph.NodeID
+	// collisions counts the file's nodes dropped as duplicates.
+	collisions int
+	// refs counts the file's references by outcome.
+	refs refCounts
 }
+
+// refCounts counts references by how they were resolved.
+type refCounts struct{ resolved, ambiguous, unresolved int }
 
 func resultsOf(inc []included) []*extract.Result {
 	out := make([]*extract.Result, len(inc))
@@ -327,37 +349,18 @@ func build(results []fileResult, h *gitmeta.History, maxNodes int, deadline time
 			st.Partial, st.BudgetExhausted = true, "timeout"
 			continue
 		}
-		t, freq := fr.file.ModTime(), gitmeta.NotGitFrequency
-		if h != nil {
-			fs := h.Files[fr.file.Rel]
-			freq = gitmeta.ChangeFrequency(fs.Commits)
-			if fs.LastCommit > 0 {
-				t = fs.LastCommit
-			}
-		}
+		t, freq := fileTime(&fr.file, h)
 		dir := parentDir(fr.file.Rel)
 		dirID, hasDir := b.ensureDir(dir)
 		b.touchDir(dir, t, freq)
 		fileNode := graph.NoNode
 		res := fr.res
 		handles := make([]graph.NodeID, len(res.Nodes))
-		for ni, n := range res.Nodes {
+		collisions := b.collisions
+		for ni := range res.Nodes {
+			n := &res.Nodes[ni]
 			handles[ni] = graph.NoNode
-			id, ok := b.addNode(graph.Node{
-				ExternalID:      n.ID,
-				Label:           n.Label,
-				Type:            n.Type,
-				Tags:            n.Tags,
-				LastModified:    t,
-				ChangeFrequency: freq,
-				Provenance: graph.Provenance{
-					SourcePath: res.Path,
-					LineStart:  n.Line,
-					LineEnd:    n.EndLine,
-					Excerpt:    n.Excerpt,
-					Namespace:  NamespaceCode,
-				},
-			})
+			id, ok := b.addNode(nodeOf(res, n, t, freq))
 			if !ok {
 				continue
 			}
@@ -383,7 +386,7 @@ func build(results []fileResult, h *gitmeta.History, maxNodes int, deadline time
 		}
 		st.Languages[lang]++
 		st.FilesParsed++
-		inc = append(inc, included{fr: fr, fileID: fileNode, time: t, freq: freq, nodes: handles})
+		inc = append(inc, included{fr: fr, fileID: fileNode, time: t, freq: freq, nodes: handles, collisions: b.collisions - collisions})
 	}
 	// Direct edges: both ends were extracted (contains, same-file links).
 	for _, f := range inc {
@@ -399,6 +402,39 @@ func build(results []fileResult, h *gitmeta.History, maxNodes int, deadline time
 		}
 	}
 	return b, inc
+}
+
+// nodeOf is the graph node of an extracted node.
+func nodeOf(res *extract.Result, n *extract.Node, t float64, freq float32) graph.Node {
+	return graph.Node{
+		ExternalID:      n.ID,
+		Label:           n.Label,
+		Type:            n.Type,
+		Tags:            n.Tags,
+		LastModified:    t,
+		ChangeFrequency: freq,
+		Provenance: graph.Provenance{
+			SourcePath: res.Path,
+			LineStart:  n.Line,
+			LineEnd:    n.EndLine,
+			Excerpt:    n.Excerpt,
+			Namespace:  NamespaceCode,
+		},
+	}
+}
+
+// fileTime is a file's last change (last commit, else mtime) and change
+// frequency.
+func fileTime(f *walk.File, h *gitmeta.History) (float64, float32) {
+	t, freq := f.ModTime(), gitmeta.NotGitFrequency
+	if h != nil {
+		fs := h.Files[f.Rel]
+		freq = gitmeta.ChangeFrequency(fs.Commits)
+		if fs.LastCommit > 0 {
+			t = fs.LastCommit
+		}
+	}
+	return t, freq
 }
 
 // resolved is the outcome of one reference.
@@ -507,9 +543,10 @@ func resolveAll(ctx context.Context, b *builder, newIndex func() *resolve.Index,
 		return nil, err
 	}
 	for i, list := range out {
+		rc := &inc[i].refs
 		for _, r := range list {
 			if r.status == resolve.Unresolved {
-				st.ReferencesUnresolved++
+				rc.unresolved++
 				continue
 			}
 			dst, ok := r.dst, r.dst != graph.NoNode
@@ -517,15 +554,15 @@ func resolveAll(ctx context.Context, b *builder, newIndex func() *resolve.Index,
 				dst, ok = b.g.Lookup(r.target)
 			}
 			if !ok || dst == r.src {
-				st.ReferencesUnresolved++
+				rc.unresolved++
 				continue
 			}
 			w := WeightCertain
 			if r.status == resolve.Ambiguous {
 				w = WeightAmbiguous
-				st.ReferencesAmbiguous++
+				rc.ambiguous++
 			}
-			st.ReferencesResolved++
+			rc.resolved++
 			b.edge(r.src, dst, r.rel, w)
 			if r.rel == extract.RelImports {
 				if p := b.g.SourcePath(dst); p != "" {
@@ -536,9 +573,15 @@ func resolveAll(ctx context.Context, b *builder, newIndex func() *resolve.Index,
 				}
 			}
 		}
+		st.ReferencesResolved += rc.resolved
+		st.ReferencesAmbiguous += rc.ambiguous
+		st.ReferencesUnresolved += rc.unresolved
 		prog.report(adapter.PhaseResolve, i+1, len(out))
 	}
-	return &resolveCache{root: root, files: now}, nil
+	if ix == nil && prev != nil {
+		ix, prev.ix = prev.ix, nil // nothing changed: the index still holds
+	}
+	return &resolveCache{root: root, files: now, ix: ix}, nil
 }
 
 // commitGroups maps history paths to the file nodes of the graph, dropping

@@ -22,6 +22,9 @@ const resolveCacheKey = "code.resolve"
 type resolveCache struct {
 	root  string
 	files map[string]*fileResolution
+	// ix is the resolver index over the run's results, kept for the next
+	// incremental run to update in place (nil when none was built).
+	ix *resolve.Index
 }
 
 type fileResolution struct {
@@ -75,12 +78,21 @@ type staleness struct {
 func (c *resolveCache) diff(root string, inc []included) (*staleness, map[string]*fileResolution) {
 	s := &staleness{labels: map[string]bool{}, changed: map[string]bool{}}
 	now := make(map[string]*fileResolution, len(inc))
+	usable := c != nil && c.root == root
 	for i := range inc {
 		r := inc[i].fr.res
+		h := inc[i].fr.entry.Hash
+		if usable {
+			if old := c.files[r.Path]; old != nil && old.hash == h && h != (cache.Hash{}) {
+				// Same content, same definitions: no need to list them again.
+				now[r.Path] = &fileResolution{hash: h, labels: old.labels, parents: old.parents, star: old.star}
+				continue
+			}
+		}
 		l, p := fileLabels(r)
-		now[r.Path] = &fileResolution{hash: inc[i].fr.entry.Hash, labels: l, parents: p, star: hasStar(r)}
+		now[r.Path] = &fileResolution{hash: h, labels: l, parents: p, star: hasStar(r)}
 	}
-	if c == nil || c.root != root {
+	if !usable {
 		s.all = true
 		return s, now
 	}

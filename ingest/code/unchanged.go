@@ -22,6 +22,8 @@ const lastRunKey = "code.last"
 // shortcut.
 type lastRun struct {
 	key          string
+	optsKey      string
+	layout       *layout // nil: the patch path has nothing to start from
 	graph        weak.Pointer[graph.Graph]
 	stats        adapter.Stats
 	commitGroups [][]string
@@ -39,8 +41,14 @@ func runKey(req *adapter.Request, wr *walk.Result) string {
 		}
 		head = h
 	}
-	return fmt.Sprintf("%s|%v|%s|%d|%d|%v|%s", wr.Root, req.IncludeDotfiles, strings.Join(req.DotfilePatterns, ","),
-		req.MaxCommits, req.MaxNodes, req.NoGit, head)
+	return optsKey(req, wr) + "|" + head
+}
+
+// optsKey is runKey without the git HEAD: what a patched graph must share
+// with the graph it starts from (history may move; the patch re-reads it).
+func optsKey(req *adapter.Request, wr *walk.Result) string {
+	return fmt.Sprintf("%s|%v|%s|%d|%d|%v", wr.Root, req.IncludeDotfiles, strings.Join(req.DotfilePatterns, ","),
+		req.MaxCommits, req.MaxNodes, req.NoGit)
 }
 
 // unchanged returns the previous output when an incremental ingest finds
@@ -79,7 +87,7 @@ func unchanged(store *cache.Store, req *adapter.Request, wr *walk.Result, start 
 }
 
 // remember keeps a complete output for the shortcut.
-func remember(store *cache.Store, req *adapter.Request, wr *walk.Result, out *adapter.Output) {
+func remember(store *cache.Store, req *adapter.Request, wr *walk.Result, out *adapter.Output, lay *layout) {
 	if out.Stats.Partial {
 		store.SetExtra(lastRunKey, (*lastRun)(nil))
 		return
@@ -87,7 +95,7 @@ func remember(store *cache.Store, req *adapter.Request, wr *walk.Result, out *ad
 	st := out.Stats
 	st.Languages = cloneMap(st.Languages)
 	store.SetExtra(lastRunKey, &lastRun{
-		key: runKey(req, wr), graph: weak.Make(out.Graph), stats: st,
+		key: runKey(req, wr), optsKey: optsKey(req, wr), layout: lay, graph: weak.Make(out.Graph), stats: st,
 		commitGroups: out.CommitGroups, root: out.Root,
 	})
 }

@@ -1,0 +1,203 @@
+package code
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/m1nd-go/m1nd/ingest/adapter"
+	"github.com/m1nd-go/m1nd/ingest/cache"
+	"github.com/m1nd-go/m1nd/ingest/internal/graphdump"
+)
+
+// TestPatchEqualsFull edits file contents one step at a time — bodies,
+// new and removed definitions, renamed methods, changed inheritance and
+// imports, a touch without change, several files at once, a new commit —
+// and checks that every incremental run patches the previous graph and
+// that the patched graph is the one a full ingest builds.
+func TestPatchEqualsFull(t *testing.T) {
+	r := newFixtureRepo(t)
+	store := cache.Open(t.TempDir())
+	run := func() *adapter.Output {
+		t.Helper()
+		out, err := Ingest(context.Background(), adapter.Request{Root: r.Dir, Incremental: true, Cache: store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	first := run()
+	equalToFull(t, r.Dir, first)
+	// The server holds its current graph while the next ingest runs; the
+	// patch starts from it (the cache only points at it weakly).
+	held := []any{first.Graph}
+
+	at := time.Now().Add(time.Hour)
+	steps := []struct {
+		name  string
+		files map[string]string
+		touch []string
+		check func(d graphdump.Dump) bool
+	}{
+		{name: "a function body", files: map[string]string{"app/util.py": "def helper():\n    return 3\n"}},
+		{name: "a new method and its caller, two files",
+			files: map[string]string{
+				"app/models.py": fixture["app/models.py"] + "\n    def delete(self):\n        return self.save()\n",
+				"app/service.py": strings.Replace(fixture["app/service.py"], "u.save()", "u.save()\n        Account().delete()", 1),
+			},
+			check: func(d graphdump.Dump) bool {
+				return d.Has("file::app/service.py::Service::run", "calls", "file::app/models.py::Account::delete")
+			}},
+		{name: "a definition others call disappears",
+			files: map[string]string{"app/models.py": "class User:\n    pass\n\n\nclass Account:\n    def delete(self):\n        return 1\n"},
+			check: func(d graphdump.Dump) bool {
+				return !d.Has("file::app/service.py::Service::run", "calls", "file::app/models.py::User::save")
+			}},
+		{name: "inheritance changes where an inherited method resolves",
+			files: map[string]string{"app/models.py": "class User:\n    def save(self):\n        return 2\n\n\nclass Account(User):\n    def delete(self):\n        return 1\n"},
+			check: func(d graphdump.Dump) bool {
+				return d.Has("file::app/models.py::Account", "inherits", "file::app/models.py::User")
+			}},
+		{name: "a Go method renamed: its caller in another package loses the call",
+			files: map[string]string{"store/db.go": strings.Replace(fixture["store/db.go"], "Query()", "Exec()", 1)},
+			check: func(d graphdump.Dump) bool { return !d.Has("file::cmd/main.go::main", "calls", "file::store/db.go::DB::Query") }},
+		{name: "imports change", files: map[string]string{"tests/test_service.py": "from app.models import User\n\n\ndef test_run():\n    assert User()\n"}},
+		{name: "a touch without a change", touch: []string{"lib/util.py"}},
+	}
+	for _, s := range steps {
+		writeFiles(t, r.Dir, s.files)
+		for p := range s.files {
+			touch(t, filepath.Join(r.Dir, p), at)
+		}
+		for _, p := range s.touch {
+			touch(t, filepath.Join(r.Dir, p), at)
+		}
+		at = at.Add(time.Minute)
+		out := run()
+		if inc := out.Stats.Incremental; inc == nil || !inc.Patched {
+			t.Fatalf("%s: not patched: %+v", s.name, inc)
+		}
+		equalToFull(t, r.Dir, out)
+		if s.check != nil && !s.check(graphdump.Of(out.Graph)) {
+			t.Fatalf("%s: the graph does not show the change", s.name)
+		}
+		held = append(held, out.Graph)
+	}
+
+	// A commit moves HEAD: change frequencies and times move with it.
+	r.Change(map[string]string{"app/util.py": "def helper():\n    return 4\n"}, "cy", day(3))
+	out := run()
+	if inc := out.Stats.Incremental; !inc.Patched {
+		t.Fatalf("after a commit: not patched: %+v", inc)
+	}
+	equalToFull(t, r.Dir, out)
+
+	// Adding a file is not a patch: the graph is rebuilt, and says why.
+	writeFiles(t, r.Dir, map[string]string{"app/new.py": "def fresh():\n    return 1\n"})
+	out = run()
+	if inc := out.Stats.Incremental; inc.Patched || inc.RebuildReason == "" {
+		t.Fatalf("added file: %+v", inc)
+	}
+	equalToFull(t, r.Dir, out)
+	runtime.KeepAlive(held)
+}
+
+// TestPatchRealCode applies random edits to files of a slice of the Go
+// source tree — new functions calling existing ones, removed and renamed
+// functions, touched files — and compares every patched graph with a full
+// ingest.
+func TestPatchRealCode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests a slice of the Go source tree several times")
+	}
+	src := filepath.Join(runtime.GOROOT(), "src")
+	dir := t.TempDir()
+	var files []string
+	for _, pkg := range []string{"go/token", "go/scanner", "go/ast", "go/parser", "text/tabwriter"} {
+		entries, err := os.ReadDir(filepath.Join(src, pkg))
+		if err != nil {
+			t.Skipf("Go source tree not readable: %v", err)
+		}
+		for _, e := range entries {
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(src, pkg, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel := pkg + "/" + e.Name()
+			writeFiles(t, dir, map[string]string{rel: string(data)})
+			files = append(files, rel)
+		}
+	}
+	writeFiles(t, dir, map[string]string{"go.mod": "module std\n\ngo 1.26\n"})
+	store := cache.Open(t.TempDir())
+	run := func() *adapter.Output {
+		t.Helper()
+		out, err := Ingest(context.Background(), adapter.Request{Root: dir, Incremental: true, Cache: store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	held := []any{run().Graph}
+	rng := rand.New(rand.NewPCG(7, 7))
+	funcRe := regexp.MustCompile(`(?m)^func (\w+)\(`)
+	at := time.Now().Add(time.Hour)
+	for step := 0; step < 6; step++ {
+		edited := map[string]string{}
+		for k := 1 + rng.IntN(3); k > 0; k-- {
+			rel := files[rng.IntN(len(files))]
+			data, err := os.ReadFile(filepath.Join(dir, rel))
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := string(data)
+			names := funcRe.FindAllStringSubmatch(text, -1)
+			switch op := rng.IntN(3); {
+			case op == 0 && len(names) > 0:
+				// A new function calling an existing one.
+				callee := names[rng.IntN(len(names))][1]
+				text += fmt.Sprintf("\nfunc m1ndAdded%d() { %s() }\n", step, callee)
+			case op == 1 && len(names) > 0:
+				// A renamed function: its callers elsewhere lose the call.
+				name := names[rng.IntN(len(names))][1]
+				text = strings.Replace(text, "func "+name+"(", "func "+name+"Renamed(", 1)
+			default:
+				text += "\n// edited\n"
+			}
+			edited[rel] = text
+		}
+		writeFiles(t, dir, edited)
+		for p := range edited {
+			touch(t, filepath.Join(dir, p), at)
+		}
+		at = at.Add(time.Minute)
+		out := run()
+		if inc := out.Stats.Incremental; !inc.Patched {
+			t.Fatalf("step %d (%v): not patched: %+v", step, slices.Sorted(mapKeys(edited)), inc)
+		}
+		equalToFull(t, dir, out)
+		held = append(held, out.Graph)
+	}
+	runtime.KeepAlive(held)
+}
+
+func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
+	return func(yield func(K) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
