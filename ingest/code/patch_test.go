@@ -50,7 +50,7 @@ func TestPatchEqualsFull(t *testing.T) {
 		{name: "a function body", files: map[string]string{"app/util.py": "def helper():\n    return 3\n"}},
 		{name: "a new method and its caller, two files",
 			files: map[string]string{
-				"app/models.py": fixture["app/models.py"] + "\n    def delete(self):\n        return self.save()\n",
+				"app/models.py":  fixture["app/models.py"] + "\n    def delete(self):\n        return self.save()\n",
 				"app/service.py": strings.Replace(fixture["app/service.py"], "u.save()", "u.save()\n        Account().delete()", 1),
 			},
 			check: func(d graphdump.Dump) bool {
@@ -68,7 +68,9 @@ func TestPatchEqualsFull(t *testing.T) {
 			}},
 		{name: "a Go method renamed: its caller in another package loses the call",
 			files: map[string]string{"store/db.go": strings.Replace(fixture["store/db.go"], "Query()", "Exec()", 1)},
-			check: func(d graphdump.Dump) bool { return !d.Has("file::cmd/main.go::main", "calls", "file::store/db.go::DB::Query") }},
+			check: func(d graphdump.Dump) bool {
+				return !d.Has("file::cmd/main.go::main", "calls", "file::store/db.go::DB::Query")
+			}},
 		{name: "imports change", files: map[string]string{"tests/test_service.py": "from app.models import User\n\n\ndef test_run():\n    assert User()\n"}},
 		{name: "a touch without a change", touch: []string{"lib/util.py"}},
 	}
