@@ -39,6 +39,12 @@ type Splice struct {
 	// AddEdges are added like AddEdge + Finalize would; an edge that is
 	// already there (and not dropped) keeps its weight and state.
 	AddEdges []SpliceEdge
+	// FreshWeights gives kept edges their original (ingest-time) weight and
+	// no learned state, and nodes no firing history: the graph a rebuild
+	// would give, for the caller to carry learned state onto as it does
+	// after a rebuild. It also means the splice reads nothing the
+	// plasticity engine writes, so it may run while the base graph learns.
+	FreshWeights bool
 }
 
 // Spliced returns a new finalized graph: g with the splice applied. g is
@@ -110,7 +116,7 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 	copyUpTo(cursor, n)
 
 	out := &Graph{strings: g.strings.derive(), gen: g.gen}
-	out.nodes = g.nodes.spliced(from)
+	out.nodes = g.nodes.spliced(from, !sp.FreshWeights)
 	// New and replaced nodes take the attributes they were given; the
 	// replaced ones keep their learning state (copied above).
 	for _, r := range sp.Ranges {
@@ -179,7 +185,7 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 						// A dropped edge may have stood in for the mirror of
 						// a bidirectional edge coming back (same triple):
 						// the mirror takes its place again.
-						if m, ok := g.mirrorOf(o, oc.targets[e], rel, oc.mirror[e], sp.DropEdge); ok {
+						if m, ok := g.mirrorOf(o, oc.targets[e], rel, oc.mirror[e], sp); ok {
 							m.src, m.dst = ns, nt
 							recs = append(recs, m)
 						}
@@ -190,22 +196,8 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 					recs = append(recs, fresh[fi])
 					fi++
 				}
-				r := edgeRecord{
-					src: ns, dst: nt, rel: rel,
-					weight: math.Float32frombits(oc.weights[e].Load()),
-					orig:   oc.plast.Original[e], causal: oc.causal[e],
-					strengthen: oc.plast.Strengthen[e], weaken: oc.plast.Weaken[e],
-					dir: oc.directions[e], inhibitory: oc.inhibitory[e], flags: flagExisting,
-				}
-				if oc.plast.LTP[e] {
-					r.flags |= flagLTP
-				}
-				if oc.plast.LTD[e] {
-					r.flags |= flagLTD
-				}
-				if oc.mirror[e] {
-					r.flags |= flagMirror
-				}
+				r := g.keptEdge(e, sp.FreshWeights)
+				r.src, r.dst = ns, nt
 				recs = append(recs, r)
 			}
 		}
@@ -239,29 +231,45 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 	return out, remap, nil
 }
 
+// keptEdge is the record of base edge e carried into a spliced graph
+// (endpoints left for the caller).
+func (g *Graph) keptEdge(e uint32, fresh bool) edgeRecord {
+	oc := &g.csr
+	r := edgeRecord{
+		rel: oc.relations[e], orig: oc.plast.Original[e], causal: oc.causal[e],
+		dir: oc.directions[e], inhibitory: oc.inhibitory[e], flags: flagExisting,
+	}
+	if oc.mirror[e] {
+		r.flags |= flagMirror
+	}
+	if fresh {
+		r.weight = r.orig
+		return r
+	}
+	r.weight = math.Float32frombits(oc.weights[e].Load())
+	r.strengthen, r.weaken = oc.plast.Strengthen[e], oc.plast.Weaken[e]
+	if oc.plast.LTP[e] {
+		r.flags |= flagLTP
+	}
+	if oc.plast.LTD[e] {
+		r.flags |= flagLTD
+	}
+	return r
+}
+
 // mirrorOf returns the mirror record of the bidirectional edge t → s (rel)
 // when that edge is a kept primary and s → t was not itself a mirror.
-func (g *Graph) mirrorOf(s, t NodeID, rel Str, isMirror bool, drop func(src, dst NodeID, rel Str) bool) (edgeRecord, bool) {
+func (g *Graph) mirrorOf(s, t NodeID, rel Str, isMirror bool, sp Splice) (edgeRecord, bool) {
 	if isMirror || s == t {
 		return edgeRecord{}, false
 	}
 	p, ok := g.FindEdge(t, s, rel)
 	oc := &g.csr
-	if !ok || oc.mirror[p] || oc.directions[p] != Bidirectional || drop(t, s, rel) {
+	if !ok || oc.mirror[p] || oc.directions[p] != Bidirectional || sp.DropEdge(t, s, rel) {
 		return edgeRecord{}, false
 	}
-	r := edgeRecord{
-		rel: rel, weight: math.Float32frombits(oc.weights[p].Load()),
-		orig: oc.plast.Original[p], causal: oc.causal[p],
-		strengthen: oc.plast.Strengthen[p], weaken: oc.plast.Weaken[p],
-		dir: Bidirectional, inhibitory: oc.inhibitory[p], flags: flagExisting | flagMirror,
-	}
-	if oc.plast.LTP[p] {
-		r.flags |= flagLTP
-	}
-	if oc.plast.LTD[p] {
-		r.flags |= flagLTD
-	}
+	r := g.keptEdge(uint32(p), sp.FreshWeights)
+	r.flags |= flagMirror
 	return r, true
 }
 
@@ -315,8 +323,9 @@ func dedupeSorted(recs []edgeRecord) []edgeRecord {
 }
 
 // spliced copies the nodes listed in from (old IDs; NoNode leaves a zero
-// slot for a new node) into fresh storage.
-func (s *NodeStorage) spliced(from []NodeID) NodeStorage {
+// slot for a new node) into fresh storage, with their firing history when
+// firing is set.
+func (s *NodeStorage) spliced(from []NodeID, firing bool) NodeStorage {
 	n := len(from)
 	c := NodeStorage{
 		PageRank:        make([]float32, n),
@@ -342,7 +351,9 @@ func (s *NodeStorage) spliced(from []NodeID) NodeStorage {
 		}
 		hi := o + NodeID(j-i)
 		copy(c.PageRank[i:j], s.PageRank[o:hi])
-		copy(c.Plasticity[i:j], s.Plasticity[o:hi])
+		if firing {
+			copy(c.Plasticity[i:j], s.Plasticity[o:hi])
+		}
 		copy(c.label[i:j], s.label[o:hi])
 		copy(c.nodeType[i:j], s.nodeType[o:hi])
 		copy(c.tags[i:j], s.tags[o:hi]) // shared, read-only

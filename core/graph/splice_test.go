@@ -114,7 +114,8 @@ func TestSplicedEqualsRebuild(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		sp, want := randomSplice(r, base, files)
+		fresh := seed%2 == 0
+		sp, want := randomSplice(r, base, files, fresh)
 		got, remap, err := base.Spliced(sp)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
@@ -159,8 +160,8 @@ func TestSplicedEqualsRebuild(t *testing.T) {
 // randomSplice picks files to replace (keeping, reordering, dropping and
 // adding nodes), insertions, edges to drop and to add, and builds the
 // expected graph from scratch.
-func randomSplice(r *rand.Rand, base *graph.Graph, files [][2]graph.NodeID) (graph.Splice, *graph.Graph) {
-	var sp graph.Splice
+func randomSplice(r *rand.Rand, base *graph.Graph, files [][2]graph.NodeID, fresh bool) (graph.Splice, *graph.Graph) {
+	sp := graph.Splice{FreshWeights: fresh}
 	type slot struct {
 		old   graph.NodeID // NoNode: from a range
 		node  graph.Node
@@ -233,7 +234,11 @@ func randomSplice(r *rand.Rand, base *graph.Graph, files [][2]graph.NodeID) (gra
 		if !ok1 || !ok2 {
 			continue
 		}
-		want.AddEdge(graph.Edge{Source: ws, Target: wd, Relation: base.RelationName(ei), Weight: base.Weight(ei),
+		w := base.Weight(ei)
+		if fresh {
+			w = base.EdgePlasticity().Original[ei]
+		}
+		want.AddEdge(graph.Edge{Source: ws, Target: wd, Relation: base.RelationName(ei), Weight: w,
 			Direction: base.EdgeDirection(ei), Inhibitory: base.Inhibitory(ei), CausalStrength: base.CausalStrength(ei)})
 	}
 	// Learned state (weight ≠ original) must survive: rebuilt edges start
@@ -291,4 +296,46 @@ func TestSplicedErrors(t *testing.T) {
 	if g.NumNodes() != 4 || !g.Finalized() {
 		t.Fatal("a failed splice changed the base graph")
 	}
+}
+
+// TestSplicedFreshWhileLearning splices with fresh weights while another
+// goroutine writes learned state into the base graph, as the plasticity
+// engine does while an ingest runs (run with -race): a fresh splice reads
+// none of it.
+func TestSplicedFreshWhileLearning(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	base, files := fileGraph(r, 40)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		pl := base.EdgePlasticity()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			e := graph.EdgeIdx(i % base.NumEdges())
+			base.AtomicWriteWeight(e, 0.5)
+			pl.Strengthen[e]++
+			pl.LTP[e] = true
+			base.Nodes().Plasticity[int(e)%base.NumNodes()].FireCount++
+		}
+	}()
+	for i := 0; i < 20; i++ {
+		sp, _ := randomSplice(rand.New(rand.NewPCG(uint64(i), 1)), base, files, true)
+		got, _, err := base.Spliced(sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl := got.EdgePlasticity()
+		for e := 0; e < got.NumEdges(); e++ {
+			if pl.Strengthen[e] != 0 || pl.LTP[e] || got.Weight(graph.EdgeIdx(e)) != pl.Original[e] {
+				t.Fatalf("edge %d carries learned state into a fresh splice", e)
+			}
+		}
+	}
+	close(stop)
+	<-done
 }

@@ -465,6 +465,10 @@ func patch(ctx context.Context, in *patchInput) (*adapter.Output, string) {
 			return dropFrom[src] && (rel != testsRel || testsRel == 0)
 		},
 		AddEdges: adds,
+		// Learned state is carried onto the new graph by whoever carries it
+		// after a rebuild (Run, the server's session), under the lock the
+		// learning runs under; a fresh splice does not read it meanwhile.
+		FreshWeights: true,
 	}
 	for _, c := range changed {
 		fl := &lay.files[c.li]
