@@ -222,7 +222,7 @@ func Ingest(ctx context.Context, req adapter.Request) (*adapter.Output, error) {
 	out.Stats = st
 	if store != nil {
 		if cacheOK {
-			remember(store, &req, wr, out, newLayout(included, hr.h))
+			remember(store, &req, wr, out, newLayout(included, hr.h, b.g, rc))
 		} else {
 			store.SetExtra(lastRunKey, (*lastRun)(nil))
 		}

@@ -43,6 +43,10 @@ type layout struct {
 	// (plus the tests links enrichment adds).
 	ownSources bool
 	history    *gitmeta.History
+	// gen is the graph's generation when the run returned it, and resolved
+	// the resolution state the same run left: both must still hold.
+	gen      graph.Generation
+	resolved *resolveCache
 }
 
 type fileLayout struct {
@@ -59,8 +63,9 @@ type fileLayout struct {
 }
 
 // newLayout records a full build.
-func newLayout(inc []included, h *gitmeta.History) *layout {
-	l := &layout{files: make([]fileLayout, len(inc)), byPath: make(map[string]int, len(inc)), ownSources: true, history: h}
+func newLayout(inc []included, h *gitmeta.History, g *graph.Graph, rc *resolveCache) *layout {
+	l := &layout{files: make([]fileLayout, len(inc)), byPath: make(map[string]int, len(inc)), ownSources: true, history: h,
+		gen: g.Generation(), resolved: rc}
 	for i := range inc {
 		f := &inc[i]
 		res := f.fr.res
@@ -133,10 +138,10 @@ func patch(ctx context.Context, in *patchInput) (*adapter.Output, string) {
 	if g0 == nil {
 		return nil, "previous graph released"
 	}
-	if !g0.Finalized() {
+	lay := last.layout
+	if !g0.Finalized() || g0.Generation() != lay.gen {
 		return nil, "previous graph changed since"
 	}
-	lay := last.layout
 	if !lay.ownSources {
 		return nil, "an extractor attached edges to another file's nodes"
 	}
@@ -144,7 +149,7 @@ func patch(ctx context.Context, in *patchInput) (*adapter.Output, string) {
 		return nil, "options or root changed"
 	}
 	prev, _ := store.Extra(resolveCacheKey).(*resolveCache)
-	if prev == nil || prev.ix == nil || prev.root != in.wr.Root {
+	if prev == nil || prev != lay.resolved || prev.ix == nil || prev.root != in.wr.Root {
 		return nil, "no resolver index kept"
 	}
 
@@ -556,12 +561,13 @@ func patch(ctx context.Context, in *patchInput) (*adapter.Output, string) {
 		st.CommitGroups = len(out.CommitGroups)
 	}
 
-	store.SetExtra(resolveCacheKey, &resolveCache{root: in.wr.Root, files: now, ix: ix})
+	rc := &resolveCache{root: in.wr.Root, files: now, ix: ix}
+	store.SetExtra(resolveCacheKey, rc)
 	if err := commitCache(store, in.results, st); err != nil {
 		st.Warnings = append(st.Warnings, fmt.Sprintf("ingest cache not updated (%v); the next incremental ingest runs in full", err))
 		store.SetExtra(lastRunKey, (*lastRun)(nil))
 	} else {
-		newLay := &layout{files: newFiles, byPath: lay.byPath, ownSources: true, history: in.hist}
+		newLay := &layout{files: newFiles, byPath: lay.byPath, ownSources: true, history: in.hist, gen: g1.Generation(), resolved: rc}
 		st.ElapsedMs = ms(time.Since(in.start))
 		out.Stats = *st
 		remember(store, in.req, in.wr, out, newLay)

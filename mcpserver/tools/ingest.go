@@ -26,7 +26,7 @@ func registerIngest(r *Registry) {
 			{Name: "path", Type: String, Required: true, Description: "Directory (or file) to ingest; absolute, or relative to the server's working directory."},
 			{Name: "adapter", Type: String, Default: "code", Description: "code (source tree), memory (markdown/text notes), json (a {nodes, edges} descriptor)."},
 			{Name: "mode", Type: String, Default: "replace", Enum: []string{"replace", "merge"}, Description: "replace: rebuild the graph from this path; merge: add to the current graph (same external_id updates the node)."},
-			{Name: "incremental", Type: Boolean, Default: false, Description: "Re-extract only files changed since the last ingest of this path (code adapter)."},
+			{Name: "incremental", Type: Boolean, Default: false, Description: "Re-extract only files changed since the last ingest of this path (code adapter). When a few files only changed their contents, the current graph is patched in place of a rebuild (stats.incremental.patched); learned weights are kept either way."},
 			{Name: "namespace", Type: String, Description: "Prefix for the external ids of memory and json nodes."},
 			{Name: "include_dotfiles", Type: Boolean, Default: false, Description: "Also ingest hidden files and directories."},
 			{Name: "dotfile_patterns", Type: StringArray, Description: "Hidden paths to include even without include_dotfiles (e.g. \".github/**\")."},
