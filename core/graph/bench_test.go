@@ -70,3 +70,38 @@ func BenchmarkHeap(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSpliced replaces 20 nodes in the middle of a finalized graph
+// (the same nodes again) and their outgoing edges: what an incremental
+// re-ingest of one edited file asks of the graph.
+func BenchmarkSpliced(b *testing.B) {
+	for _, sz := range sizes {
+		g := graphtest.PowerLaw(sz.nodes, sz.edges, 1)
+		lo, hi := graph.NodeID(sz.nodes/2), graph.NodeID(sz.nodes/2+20)
+		var nodes []graph.Node
+		var adds []graph.SpliceEdge
+		for id := lo; id < hi; id++ {
+			nodes = append(nodes, g.Node(id))
+			elo, ehi := g.OutRange(id)
+			for e := elo; e < ehi; e++ {
+				if !g.IsMirror(e) {
+					adds = append(adds, graph.SpliceEdge{Source: g.ExternalID(id), Target: g.ExternalID(g.Target(e)),
+						Edge: graph.Edge{Relation: g.RelationName(e), Weight: g.Weight(e), Direction: g.EdgeDirection(e), CausalStrength: g.CausalStrength(e)}})
+				}
+			}
+		}
+		sp := graph.Splice{
+			Ranges:       []graph.NodeRange{{Lo: lo, Hi: hi, Nodes: nodes}},
+			DropEdge:     func(s, _ graph.NodeID, _ graph.Str) bool { return s >= lo && s < hi },
+			AddEdges:     adds,
+			FreshWeights: true,
+		}
+		b.Run(fmt.Sprintf("%dn_%de", sz.nodes, sz.edges), func(b *testing.B) {
+			for b.Loop() {
+				if _, _, err := g.Spliced(sp); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
