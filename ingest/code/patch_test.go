@@ -109,6 +109,16 @@ func TestPatchEqualsFull(t *testing.T) {
 		t.Fatalf("added file: %+v", inc)
 	}
 	equalToFull(t, r.Dir, out)
+	held = append(held, out.Graph)
+
+	// The rebuilt graph is the next patch's starting point.
+	writeFiles(t, r.Dir, map[string]string{"app/new.py": "def fresh():\n    return helper()\n\n\ndef helper():\n    return 2\n"})
+	touch(t, filepath.Join(r.Dir, "app/new.py"), at.Add(time.Hour))
+	out = run()
+	if inc := out.Stats.Incremental; !inc.Patched {
+		t.Fatalf("edit after a rebuild: not patched: %+v", inc)
+	}
+	equalToFull(t, r.Dir, out)
 	runtime.KeepAlive(held)
 }
 
