@@ -497,22 +497,7 @@ func resolveAll(ctx context.Context, b *builder, newIndex func() *resolve.Index,
 					if j < len(old) && stale.reuse(e, name) {
 						r = old[j]
 					} else {
-						// A node never binds to itself (except by calling
-						// itself), so a source named like the reference
-						// must not share another source's outcome.
-						key := memoKey{name, e.Relation, e.Hint}
-						selfNamed := strings.HasSuffix(e.Source, "::"+name) || strings.HasSuffix(e.Source, "::"+lastName(name))
-						var hit bool
-						if !selfNamed {
-							r, hit = memo[key]
-						}
-						if !hit {
-							r = ix.ResolveIn(int32(i), resolve.Source{ID: e.Source, File: res.Path}, name, e.Relation, e.Hint)
-							if !selfNamed {
-								memo[key] = r
-							}
-						}
-						fresh = true
+						r, fresh = resolveRef(ix, int32(i), res.Path, e, name, memo), true
 					}
 					fr.out = append(fr.out, r)
 					if e.Source != lastSrc {

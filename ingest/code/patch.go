@@ -585,9 +585,11 @@ func sumCollisions(files []fileLayout) int {
 	return n
 }
 
-// resolveRef resolves one reference of file fi, sharing outcomes through
-// memo the way resolveAll does.
+// resolveRef resolves one reference of file fi, sharing outcomes with the
+// file's other references through memo.
 func resolveRef(ix *resolve.Index, fi int32, file string, e *extract.Edge, name string, memo map[memoKey]resolve.Result) resolve.Result {
+	// A node never binds to itself (except by calling itself), so a source
+	// named like the reference must not share another source's outcome.
 	key := memoKey{name, e.Relation, e.Hint}
 	selfNamed := strings.HasSuffix(e.Source, "::"+name) || strings.HasSuffix(e.Source, "::"+lastName(name))
 	if !selfNamed {
