@@ -80,26 +80,6 @@ func enrich(b *builder, inc []included, ws *workspace.Info, st *adapter.Stats) {
 			b.g.SetChangeFrequency(pkgNode[p], a.f)
 		}
 	}
-	for _, p := range ws.Packages {
-		src, ok := pkgNode[p]
-		if !ok || p.External {
-			continue
-		}
-		for _, d := range p.Deps {
-			target := ws.Local(p.Ecosystem, d)
-			if target == nil {
-				for _, q := range ws.Packages {
-					if q.External && q.Ecosystem == p.Ecosystem && q.Name == d.Name {
-						target = q
-						break
-					}
-				}
-			}
-			if dst, ok := pkgNode[target]; ok && target != p {
-				b.edge(src, dst, RelDependsOn, WeightCertain)
-			}
-		}
-	}
 	for _, w := range ws.Workspaces {
 		id, ok := b.addNode(graph.Node{
 			ExternalID:      w.ID,
@@ -123,22 +103,64 @@ func enrich(b *builder, inc []included, ws *workspace.Info, st *adapter.Stats) {
 		}
 	}
 
-	// Packages also depend on each other through their files' imports,
-	// whatever the manifests say (Python packages have no manifest edges).
+	files := make([]importsOf, len(inc))
 	for i := range inc {
-		f := &inc[i]
-		from := ws.Owner(f.fr.res.Path, f.fr.res.Language)
-		src, ok := pkgNode[from]
-		if !ok {
+		files[i] = importsOf{inc[i].fr.res.Path, inc[i].fr.res.Language, inc[i].imports}
+	}
+	for _, d := range packageDeps(ws, func(p *workspace.Package) bool { _, ok := pkgNode[p]; return ok }, files) {
+		b.edge(pkgNode[d[0]], pkgNode[d[1]], RelDependsOn, WeightCertain)
+	}
+}
+
+// importsOf is what package dependencies need to know of a file.
+type importsOf struct {
+	path, lang string
+	imports    []string // source paths its import edges were bound to
+}
+
+// packageDeps lists the depends_on pairs between packages that have nodes:
+// what manifests declare, and file imports that cross packages (Python
+// packages have no manifest edges), once each in a stable order.
+func packageDeps(ws *workspace.Info, has func(*workspace.Package) bool, files []importsOf) [][2]*workspace.Package {
+	seen := map[[2]*workspace.Package]bool{}
+	var out [][2]*workspace.Package
+	add := func(a, b *workspace.Package) {
+		if k := [2]*workspace.Package{a, b}; a != b && !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	for _, p := range ws.Packages {
+		if p.External || !has(p) {
 			continue
 		}
-		for _, e := range f.imports {
-			to := ws.Owner(e, f.fr.res.Language)
-			if dst, ok := pkgNode[to]; ok && to != from {
-				b.edge(src, dst, RelDependsOn, WeightCertain)
+		for _, d := range p.Deps {
+			target := ws.Local(p.Ecosystem, d)
+			if target == nil {
+				for _, q := range ws.Packages {
+					if q.External && q.Ecosystem == p.Ecosystem && q.Name == d.Name {
+						target = q
+						break
+					}
+				}
+			}
+			if target != nil && has(target) {
+				add(p, target)
 			}
 		}
 	}
+	for _, f := range files {
+		from := ws.Owner(f.path, f.lang)
+		if from == nil || !has(from) {
+			continue
+		}
+		for _, e := range f.imports {
+			if to := ws.Owner(e, f.lang); to != nil && has(to) {
+				add(from, to)
+			}
+		}
+	}
+	return out
 }
 
 func dirLabel(d string) string {

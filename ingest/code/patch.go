@@ -450,13 +450,21 @@ func patch(ctx context.Context, in *patchInput) (*adapter.Output, string) {
 		fl.collisions = c.collisions
 	}
 
-	// Package dependencies follow the files' imports: recomputed whole.
-	deps, err := packageDeps(g0, in.ws, newFiles)
-	if err != "" {
-		return nil, err
+	ids := map[string]bool{}
+	for _, p := range in.ws.Packages {
+		if ids[p.ID] {
+			return nil, "two packages share an ID"
+		}
+		ids[p.ID] = true
 	}
-	for _, d := range deps {
-		edge(d[0], d[1], RelDependsOn, WeightCertain)
+	// Package dependencies follow the files' imports: recomputed whole.
+	files := make([]importsOf, len(newFiles))
+	for i := range newFiles {
+		files[i] = importsOf{newFiles[i].path, newFiles[i].lang, newFiles[i].imports}
+	}
+	hasNode := func(p *workspace.Package) bool { _, ok := g0.Lookup(p.ID); return ok }
+	for _, d := range packageDeps(in.ws, hasNode, files) {
+		edge(d[0].ID, d[1].ID, RelDependsOn, WeightCertain)
 	}
 
 	strs := g0.Strings()
@@ -602,59 +610,6 @@ func resolveRef(ix *resolve.Index, fi int32, file string, e *extract.Edge, name 
 		memo[key] = r
 	}
 	return r
-}
-
-// packageDeps lists the depends_on edges enrich adds, as external IDs:
-// manifest dependencies and file imports across packages.
-func packageDeps(g *graph.Graph, ws *workspace.Info, files []fileLayout) ([][2]string, string) {
-	has := func(p *workspace.Package) bool {
-		if p == nil {
-			return false
-		}
-		_, ok := g.Lookup(p.ID)
-		return ok
-	}
-	seen := map[[2]string]bool{}
-	var out [][2]string
-	add := func(a, b string) {
-		k := [2]string{a, b}
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, k)
-		}
-	}
-	for _, p := range ws.Packages {
-		if p.External || !has(p) {
-			continue
-		}
-		for _, d := range p.Deps {
-			target := ws.Local(p.Ecosystem, d)
-			if target == nil {
-				for _, q := range ws.Packages {
-					if q.External && q.Ecosystem == p.Ecosystem && q.Name == d.Name {
-						target = q
-						break
-					}
-				}
-			}
-			if has(target) && target != p {
-				add(p.ID, target.ID)
-			}
-		}
-	}
-	for i := range files {
-		f := &files[i]
-		from := ws.Owner(f.path, f.lang)
-		if !has(from) {
-			continue
-		}
-		for _, e := range f.imports {
-			if to := ws.Owner(e, f.lang); has(to) && to != from {
-				add(from.ID, to.ID)
-			}
-		}
-	}
-	return out, ""
 }
 
 // applyTimes writes every file's time and change frequency on its nodes

@@ -213,3 +213,49 @@ func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
 		}
 	}
 }
+
+// TestPatchPackageDependencies edits imports across Python packages: the
+// packages' depends_on edges appear and vanish with them.
+func TestPatchPackageDependencies(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"pkga/__init__.py": "",
+		"pkga/mod.py":      "def a():\n    return 1\n",
+		"pkgb/__init__.py": "",
+		"pkgb/util.py":     "def b():\n    return 2\n",
+	})
+	store := cache.Open(t.TempDir())
+	var held []any
+	run := func() *adapter.Output {
+		t.Helper()
+		out, err := Ingest(context.Background(), adapter.Request{Root: dir, Incremental: true, Cache: store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, out.Graph)
+		return out
+	}
+	run()
+	at := time.Now().Add(time.Hour)
+	for _, s := range []struct {
+		src  string
+		want bool
+	}{
+		{"from pkgb.util import b\n\n\ndef a():\n    return b()\n", true},
+		{"def a():\n    return 1\n", false},
+	} {
+		writeFiles(t, dir, map[string]string{"pkga/mod.py": s.src})
+		touch(t, filepath.Join(dir, "pkga/mod.py"), at)
+		at = at.Add(time.Minute)
+		out := run()
+		if !out.Stats.Incremental.Patched {
+			t.Fatalf("not patched: %+v", out.Stats.Incremental)
+		}
+		equalToFull(t, dir, out)
+		d := graphdump.Of(out.Graph)
+		if got := d.Has("package::python::pkga", RelDependsOn, "package::python::pkgb"); got != s.want {
+			t.Fatalf("pkga depends_on pkgb = %v, want %v; edges %v", got, s.want, d.EdgeStrings())
+		}
+	}
+	runtime.KeepAlive(held)
+}
