@@ -188,56 +188,79 @@ func cmpU32(a, b uint32) int {
 }
 
 func buildCSR(recs []edgeRecord, n int) csr {
-	m := len(recs)
-	c := csr{
-		offsets:    make([]uint32, n+1),
-		sources:    make([]NodeID, m),
-		targets:    make([]NodeID, m),
-		weights:    make([]atomicU32, m),
-		inhibitory: make([]bool, m),
-		relations:  make([]Str, m),
-		directions: make([]Direction, m),
-		causal:     make([]float32, m),
-		mirror:     make([]bool, m),
-		plast: EdgePlasticity{
-			Original:   make([]float32, m),
-			Strengthen: make([]uint16, m),
-			Weaken:     make([]uint16, m),
-			LTP:        make([]bool, m),
-			LTD:        make([]bool, m),
-		},
-		revOffsets: make([]uint32, n+1),
-		revSources: make([]NodeID, m),
-		revEdge:    make([]EdgeIdx, m),
-	}
+	b := newCSRBuilder(n, len(recs))
 	for i := range recs {
-		r := &recs[i]
-		c.offsets[r.src+1]++
-		c.revOffsets[r.dst+1]++
-		c.sources[i] = r.src
-		c.targets[i] = r.dst
-		c.weights[i].Store(math.Float32bits(r.weight))
-		c.inhibitory[i] = r.inhibitory
-		c.relations[i] = r.rel
-		c.directions[i] = r.dir
-		c.causal[i] = r.causal
-		c.mirror[i] = r.flags&flagMirror != 0
-		c.plast.Original[i] = r.orig
-		c.plast.Strengthen[i] = r.strengthen
-		c.plast.Weaken[i] = r.weaken
-		c.plast.LTP[i] = r.flags&flagLTP != 0
-		c.plast.LTD[i] = r.flags&flagLTD != 0
+		b.add(&recs[i])
+	}
+	return b.finish()
+}
+
+// csrBuilder fills a CSR from records appended in (source, target) order.
+type csrBuilder struct {
+	c csr
+	n int
+}
+
+// newCSRBuilder allocates for n nodes and at most m edges.
+func newCSRBuilder(n, m int) *csrBuilder {
+	return &csrBuilder{n: n, c: csr{
+		offsets:    make([]uint32, n+1),
+		sources:    make([]NodeID, 0, m),
+		targets:    make([]NodeID, 0, m),
+		weights:    make([]atomicU32, 0, m),
+		inhibitory: make([]bool, 0, m),
+		relations:  make([]Str, 0, m),
+		directions: make([]Direction, 0, m),
+		causal:     make([]float32, 0, m),
+		mirror:     make([]bool, 0, m),
+		plast: EdgePlasticity{
+			Original:   make([]float32, 0, m),
+			Strengthen: make([]uint16, 0, m),
+			Weaken:     make([]uint16, 0, m),
+			LTP:        make([]bool, 0, m),
+			LTD:        make([]bool, 0, m),
+		},
+	}}
+}
+
+func (b *csrBuilder) add(r *edgeRecord) {
+	c := &b.c
+	c.offsets[r.src+1]++
+	c.sources = append(c.sources, r.src)
+	c.targets = append(c.targets, r.dst)
+	c.weights = append(c.weights, atomicU32{})
+	c.weights[len(c.weights)-1].Store(math.Float32bits(r.weight))
+	c.inhibitory = append(c.inhibitory, r.inhibitory)
+	c.relations = append(c.relations, r.rel)
+	c.directions = append(c.directions, r.dir)
+	c.causal = append(c.causal, r.causal)
+	c.mirror = append(c.mirror, r.flags&flagMirror != 0)
+	c.plast.Original = append(c.plast.Original, r.orig)
+	c.plast.Strengthen = append(c.plast.Strengthen, r.strengthen)
+	c.plast.Weaken = append(c.plast.Weaken, r.weaken)
+	c.plast.LTP = append(c.plast.LTP, r.flags&flagLTP != 0)
+	c.plast.LTD = append(c.plast.LTD, r.flags&flagLTD != 0)
+}
+
+// finish turns the counts into offsets and builds the reverse CSR.
+func (b *csrBuilder) finish() csr {
+	c := b.c
+	n, m := b.n, len(c.targets)
+	c.revOffsets = make([]uint32, n+1)
+	for _, d := range c.targets {
+		c.revOffsets[d+1]++
 	}
 	for i := 1; i <= n; i++ {
 		c.offsets[i] += c.offsets[i-1]
 		c.revOffsets[i] += c.revOffsets[i-1]
 	}
-	// Reverse CSR: iterating edges in forward order keeps each node's incoming
-	// list sorted by source.
+	// Iterating edges in forward order keeps each node's incoming list
+	// sorted by source.
+	c.revSources = make([]NodeID, m)
+	c.revEdge = make([]EdgeIdx, m)
 	pos := slices.Clone(c.revOffsets[:n])
-	for e := range recs {
-		d := recs[e].dst
-		c.revSources[pos[d]] = recs[e].src
+	for e, d := range c.targets {
+		c.revSources[pos[d]] = c.sources[e]
 		c.revEdge[pos[d]] = EdgeIdx(e)
 		pos[d]++
 	}

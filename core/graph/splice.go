@@ -165,10 +165,14 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 	fresh = sortAndDedupe(fresh, newN)
 
 	oc := &g.csr
-	recs := make([]edgeRecord, 0, len(oc.targets)+len(fresh))
+	// Each source's edges are gathered in a scratch segment (sorted when a
+	// reordered range asks for it, repeated triples collapsed) and written
+	// straight into the new CSR.
+	cb := newCSRBuilder(newN, len(oc.targets)+len(fresh))
+	var seg []edgeRecord
 	fi := 0
 	for ns := NodeID(0); int(ns) < newN; ns++ {
-		seg := len(recs)
+		seg = seg[:0]
 		if o := from[ns]; o != NoNode {
 			for e := oc.offsets[o]; e < oc.offsets[o+1]; e++ {
 				nt := remap[oc.targets[e]]
@@ -187,34 +191,36 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 						// the mirror takes its place again.
 						if m, ok := g.mirrorOf(o, oc.targets[e], rel, oc.mirror[e], sp); ok {
 							m.src, m.dst = ns, nt
-							recs = append(recs, m)
+							seg = append(seg, m)
 						}
 						continue
 					}
 				}
 				for fi < len(fresh) && fresh[fi].src == ns && fresh[fi].dst < nt {
-					recs = append(recs, fresh[fi])
+					seg = append(seg, fresh[fi])
 					fi++
 				}
 				r := g.keptEdge(e, sp.FreshWeights)
 				r.src, r.dst = ns, nt
-				recs = append(recs, r)
+				seg = append(seg, r)
 			}
 		}
 		for fi < len(fresh) && fresh[fi].src == ns {
-			recs = append(recs, fresh[fi])
+			seg = append(seg, fresh[fi])
 			fi++
 		}
 		// A range may list its surviving nodes in a new order, so the
 		// targets of one source are not always ascending any more.
-		if s := recs[seg:]; !slices.IsSortedFunc(s, byTarget) {
-			slices.SortStableFunc(s, byTarget)
+		if !slices.IsSortedFunc(seg, byTarget) {
+			slices.SortStableFunc(seg, byTarget)
+		}
+		// Fresh edges interleaved with kept ones may repeat a kept triple.
+		seg = dedupeSorted(seg)
+		for i := range seg {
+			cb.add(&seg[i])
 		}
 	}
-	// Fresh edges interleaved with kept ones may repeat a kept triple: the
-	// sort above is by (source, target) only where kept edges are involved.
-	recs = dedupeSorted(recs)
-	out.csr = buildCSR(recs, newN)
+	out.csr = cb.finish()
 
 	out.extOrder = splicedExtOrder(g, remap, out.nodes.externalID, newExt, sp.Ranges)
 	init := make([]float64, newN)
