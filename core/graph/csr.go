@@ -71,22 +71,8 @@ func (g *Graph) Finalize() {
 	old := &g.csr
 	recs := make([]edgeRecord, 0, len(old.targets)+2*len(g.pending))
 	for e := range old.targets {
-		r := edgeRecord{
-			src: old.sources[e], dst: old.targets[e], rel: old.relations[e],
-			weight: math.Float32frombits(old.weights[e].Load()),
-			orig:   old.plast.Original[e], causal: old.causal[e],
-			strengthen: old.plast.Strengthen[e], weaken: old.plast.Weaken[e],
-			dir: old.directions[e], inhibitory: old.inhibitory[e], flags: flagExisting,
-		}
-		if old.plast.LTP[e] {
-			r.flags |= flagLTP
-		}
-		if old.plast.LTD[e] {
-			r.flags |= flagLTD
-		}
-		if old.mirror[e] {
-			r.flags |= flagMirror
-		}
+		r := g.keptEdge(uint32(e), false)
+		r.src, r.dst = old.sources[e], old.targets[e]
 		recs = append(recs, r)
 	}
 	for _, r := range g.pending {

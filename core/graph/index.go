@@ -144,7 +144,7 @@ func (g *Graph) AvgDegree() float64 {
 // re-finalized) while readers keep using g.
 func (g *Graph) Clone() *Graph {
 	c := &Graph{
-		strings:   g.strings.clone(),
+		strings:   g.strings.derive(),
 		nodes:     g.nodes.clone(),
 		extOrder:  slices.Clone(g.extOrder),
 		pending:   slices.Clone(g.pending),

@@ -109,5 +109,3 @@ func (in *Interner) derive() *Interner {
 	}
 	return c
 }
-
-func (in *Interner) clone() *Interner { return in.derive() }

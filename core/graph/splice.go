@@ -237,8 +237,8 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 	return out, remap, nil
 }
 
-// keptEdge is the record of base edge e carried into a spliced graph
-// (endpoints left for the caller).
+// keptEdge is the record of edge e carried into a re-finalized or spliced
+// graph (endpoints left for the caller); fresh drops the learned state.
 func (g *Graph) keptEdge(e uint32, fresh bool) edgeRecord {
 	oc := &g.csr
 	r := edgeRecord{
