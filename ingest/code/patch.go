@@ -119,7 +119,6 @@ type changedFile struct {
 	res   *extract.Result
 	fr    *fileResult
 	nodes []graph.Node // new nodes, duplicates dropped
-	own   map[string]bool
 	// collisions counts nodes dropped as duplicates.
 	collisions int
 	time       float64
@@ -199,21 +198,21 @@ func patch(ctx context.Context, in *patchInput) (*adapter.Output, string) {
 		fl := &lay.files[c.li]
 		c.time, c.freq = fileTime(&c.fr.file, in.hist)
 		fid := extract.FileID(c.res.Path)
-		c.own = make(map[string]bool, len(c.res.Nodes))
+		seen := make(map[string]bool, len(c.res.Nodes))
 		hasFile := false
 		for ni := range c.res.Nodes {
 			n := &c.res.Nodes[ni]
 			if n.ID == "" {
 				continue // build skips it
 			}
-			if c.own[n.ID] {
+			if seen[n.ID] {
 				c.collisions++ // build counts and skips it
 				continue
 			}
 			if o, ok := g0.Lookup(n.ID); ok && (o < fl.lo || o >= fl.hi) {
 				return nil, "a new node's ID is taken by another file"
 			}
-			c.own[n.ID] = true
+			seen[n.ID] = true
 			c.nodes = append(c.nodes, nodeOf(c.res, n, c.time, c.freq))
 			if n.Type == graph.File && n.ID == fid {
 				hasFile = true
@@ -248,17 +247,8 @@ func patch(ctx context.Context, in *patchInput) (*adapter.Output, string) {
 	for _, c := range changed {
 		l, p := fileLabels(c.res)
 		cur := &fileResolution{hash: c.fr.entry.Hash, labels: l, parents: p, star: hasStar(c.res)}
-		old := now[c.res.Path]
+		stale.mark(now[c.res.Path], cur, c.res.Path)
 		now[c.res.Path] = cur
-		stale.changed[c.res.Path] = true
-		for _, f := range []*fileResolution{old, cur} {
-			for _, l := range f.labels {
-				stale.labels[l] = true
-			}
-		}
-		if !slices.Equal(old.parents, cur.parents) {
-			stale.types = true
-		}
 	}
 	ix := prev.ix
 	prev.ix = nil // this run owns it now; a run that fails leaves none behind

@@ -96,44 +96,20 @@ func (c *resolveCache) diff(root string, inc []included) (*staleness, map[string
 		s.all = true
 		return s, now
 	}
-	mark := func(old, cur *fileResolution, p string) {
-		s.changed[p] = true
-		if manifests[path.Base(p)] {
-			s.all = true
-		}
-		for _, f := range []*fileResolution{old, cur} {
-			if f == nil {
-				continue
-			}
-			for _, l := range f.labels {
-				s.labels[l] = true
-			}
-		}
-		var op, cp []string
-		if old != nil {
-			op = old.parents
-		}
-		if cur != nil {
-			cp = cur.parents
-		}
-		if !slices.Equal(op, cp) {
-			s.types = true
-		}
-	}
 	for p, cur := range now {
 		old := c.files[p]
 		switch {
 		case old == nil:
 			s.modules = true
-			mark(nil, cur, p)
+			s.mark(nil, cur, p)
 		case old.hash != cur.hash || cur.hash == (cache.Hash{}):
-			mark(old, cur, p)
+			s.mark(old, cur, p)
 		}
 	}
 	for p, old := range c.files {
 		if now[p] == nil {
 			s.modules = true
-			mark(old, nil, p)
+			s.mark(old, nil, p)
 		}
 	}
 	if s.modules {
@@ -146,6 +122,34 @@ func (c *resolveCache) diff(root string, inc []included) (*staleness, map[string
 		}
 	}
 	return s, now
+}
+
+// mark records that file p went from old to cur (either may be nil): its
+// own references are redone, names it defined or defines may bind
+// differently, a changed manifest or inheritance moves more.
+func (s *staleness) mark(old, cur *fileResolution, p string) {
+	s.changed[p] = true
+	if manifests[path.Base(p)] {
+		s.all = true
+	}
+	var op, cp []string
+	for _, f := range []*fileResolution{old, cur} {
+		if f == nil {
+			continue
+		}
+		for _, l := range f.labels {
+			s.labels[l] = true
+		}
+	}
+	if old != nil {
+		op = old.parents
+	}
+	if cur != nil {
+		cp = cur.parents
+	}
+	if !slices.Equal(op, cp) {
+		s.types = true
+	}
 }
 
 func hasStar(r *extract.Result) bool {
