@@ -49,17 +49,15 @@ type builder struct {
 	g          *graph.Graph
 	collisions int
 	dirs       map[string]graph.NodeID // root-relative dir → node
-	// per-node aggregates for directories and packages
-	dirTime map[string]float64
-	dirFreq map[string]float32
+	// per-directory aggregates of the files below
+	dirSpan spans
 }
 
 func newBuilder(nodes, edges int) *builder {
 	return &builder{
 		g:       graph.NewWithCapacity(nodes, edges),
 		dirs:    map[string]graph.NodeID{},
-		dirTime: map[string]float64{},
-		dirFreq: map[string]float32{},
+		dirSpan: spans{},
 	}
 }
 
@@ -118,19 +116,36 @@ func (b *builder) ensureDir(dir string) (graph.NodeID, bool) {
 }
 
 // touchDir folds a file's time and change frequency into its directories.
-func (b *builder) touchDir(dir string, t float64, f float32) {
-	for d := dir; d != ""; d = parentDir(d) {
-		b.dirTime[d] = max(b.dirTime[d], t)
-		b.dirFreq[d] = max(b.dirFreq[d], f)
-	}
-}
+func (b *builder) touchDir(dir string, t float64, f float32) { b.dirSpan.foldDirs(dir, t, f) }
 
 // finishDirs writes the aggregated times and frequencies on directory
 // nodes: a directory changes when any file in it does.
 func (b *builder) finishDirs() {
 	for d, id := range b.dirs {
-		b.g.SetLastModified(id, b.dirTime[d])
-		b.g.SetChangeFrequency(id, b.dirFreq[d])
+		a := b.dirSpan[d]
+		b.g.SetLastModified(id, a.t)
+		b.g.SetChangeFrequency(id, a.f)
+	}
+}
+
+// span is the latest change and the highest change frequency among the
+// files a directory or package holds.
+type span struct {
+	t float64
+	f float32
+}
+
+func (a *span) fold(t float64, f float32) { a.t, a.f = max(a.t, t), max(a.f, f) }
+
+// spans aggregates by directory.
+type spans map[string]span
+
+// foldDirs folds a file's time and frequency into dir and its ancestors.
+func (m spans) foldDirs(dir string, t float64, f float32) {
+	for d := dir; d != ""; d = parentDir(d) {
+		a := m[d]
+		a.fold(t, f)
+		m[d] = a
 	}
 }
 

@@ -33,11 +33,7 @@ func enrich(b *builder, inc []included, ws *workspace.Info, st *adapter.Stats) {
 	// enclosing manifest or package directory) and depend on what their
 	// manifests declare.
 	pkgNode := map[*workspace.Package]graph.NodeID{}
-	type agg struct {
-		t float64
-		f float32
-	}
-	aggs := map[*workspace.Package]*agg{}
+	aggs := map[*workspace.Package]*span{}
 	for _, p := range ws.Packages {
 		tags := []string{"package", p.Ecosystem}
 		src := p.Manifest
@@ -59,7 +55,7 @@ func enrich(b *builder, inc []included, ws *workspace.Info, st *adapter.Stats) {
 			continue
 		}
 		pkgNode[p] = id
-		aggs[p] = &agg{}
+		aggs[p] = &span{}
 		st.Packages++
 	}
 	for i := range inc {
@@ -70,8 +66,7 @@ func enrich(b *builder, inc []included, ws *workspace.Info, st *adapter.Stats) {
 		}
 		if id, ok := pkgNode[p]; ok {
 			b.edge(id, f.fileID, extract.RelContains, WeightCertain)
-			a := aggs[p]
-			a.t, a.f = max(a.t, f.time), max(a.f, f.freq)
+			aggs[p].fold(f.time, f.freq)
 		}
 	}
 	for p, a := range aggs {

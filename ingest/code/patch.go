@@ -605,36 +605,26 @@ func resolveRef(ix *resolve.Index, fi int32, file string, e *extract.Edge, name 
 // applyTimes writes every file's time and change frequency on its nodes
 // and the aggregates on directories and packages, as build and enrich do.
 func applyTimes(g *graph.Graph, files []fileLayout, ws *workspace.Info) {
-	dirTime := map[string]float64{}
-	dirFreq := map[string]float32{}
-	type agg struct {
-		t float64
-		f float32
-	}
-	pkgs := map[*workspace.Package]*agg{}
+	dirs := spans{}
+	pkgs := map[*workspace.Package]*span{}
 	for i := range files {
 		fl := &files[i]
 		for id := fl.lo; id < fl.hi; id++ {
 			g.SetLastModified(id, fl.time)
 			g.SetChangeFrequency(id, fl.freq)
 		}
-		for d := parentDir(fl.path); d != ""; d = parentDir(d) {
-			dirTime[d] = max(dirTime[d], fl.time)
-			dirFreq[d] = max(dirFreq[d], fl.freq)
-		}
+		dirs.foldDirs(parentDir(fl.path), fl.time, fl.freq)
 		if p := ws.Owner(fl.path, fl.lang); p != nil && !p.External {
-			a := pkgs[p]
-			if a == nil {
-				a = &agg{}
-				pkgs[p] = a
+			if pkgs[p] == nil {
+				pkgs[p] = &span{}
 			}
-			a.t, a.f = max(a.t, fl.time), max(a.f, fl.freq)
+			pkgs[p].fold(fl.time, fl.freq)
 		}
 	}
-	for d, t := range dirTime {
+	for d, a := range dirs {
 		if id, ok := g.Lookup(resolve.DirID(d)); ok {
-			g.SetLastModified(id, t)
-			g.SetChangeFrequency(id, dirFreq[d])
+			g.SetLastModified(id, a.t)
+			g.SetChangeFrequency(id, a.f)
 		}
 	}
 	for p, a := range pkgs {
