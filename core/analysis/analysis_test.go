@@ -1,10 +1,13 @@
 package analysis
 
 import (
+	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -177,115 +180,229 @@ func TestGhostEdges(t *testing.T) {
 }
 
 // impactGraph:
+// codeGraph is a small repository as ingest builds it:
 //
-//	chat_handler → chat_routes (1.0) → main (0.8)
-//	chat_handler → ws_relay (0.9) → stream_parser (1.0) → x (1.0) → y (1.0)
-//	chat_handler → x (0.1, a weak shortcut)
-//	caller → chat_handler (1.0)
-func impactGraph(t testing.TB) *graph.Graph {
-	return build(t, []string{"chat_handler", "chat_routes", "main", "ws_relay", "stream_parser", "x", "y", "caller"}, []e{
-		{"chat_handler", "chat_routes", "imported_by", 1}, {"chat_routes", "main", "registered_in", 0.8},
-		{"chat_handler", "ws_relay", "", 0.9}, {"ws_relay", "stream_parser", "", 1}, {"stream_parser", "x", "", 1}, {"x", "y", "", 1},
-		{"chat_handler", "x", "references", 0.1}, {"caller", "chat_handler", "calls", 1},
-	})
+//	a.py: class Foo (method bar), function helper
+//	b.py: imports Foo; use() calls Foo.bar; unrelated()
+//	c.py: imports use; run() calls use
+//	d.py: other() calls run               (three hops from a.py)
+//	e.py: imports the module a.py (a best guess: weight 0.5)
+//	t_test.py: tests a.py
+//	x.py: imports b.unrelated             (not affected by a.py)
+//	b.py co_changes a.py                   (history, not a dependency)
+//
+// A directory and a package contain every file: neither may carry impact.
+func codeGraph(t testing.TB) *graph.Graph {
+	t.Helper()
+	g := graph.New()
+	add := func(id string, typ graph.NodeType, tags ...string) {
+		label := id
+		if i := strings.LastIndex(id, "::"); i >= 0 {
+			label = id[i+2:]
+		}
+		file, _, _ := strings.Cut(strings.TrimPrefix(id, "file::"), "::")
+		n := graph.Node{ExternalID: id, Label: label, Type: typ, Tags: tags}
+		if strings.HasPrefix(id, "file::") {
+			n.Provenance.SourcePath = file
+		}
+		if _, err := g.AddNode(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edge := func(src, rel, dst string, w float32) {
+		if err := g.AddEdgeByID(src, dst, graph.Edge{Relation: rel, Weight: w}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("dir::.", graph.Directory)
+	add("package::py::pkg", graph.Module, "package")
+	for _, f := range []string{"a.py", "b.py", "c.py", "d.py", "e.py", "t_test.py", "x.py"} {
+		add("file::"+f, graph.File)
+		edge("dir::.", "contains", "file::"+f, 1)
+		edge("package::py::pkg", "contains", "file::"+f, 1)
+	}
+	add("file::a.py::Foo", graph.Class)
+	add("file::a.py::Foo::bar", graph.Function)
+	add("file::a.py::helper", graph.Function)
+	add("file::b.py::use", graph.Function)
+	add("file::b.py::unrelated", graph.Function)
+	add("file::c.py::run", graph.Function)
+	add("file::d.py::other", graph.Function)
+	edge("file::a.py", "contains", "file::a.py::Foo", 1)
+	edge("file::a.py::Foo", "contains", "file::a.py::Foo::bar", 1)
+	edge("file::a.py", "contains", "file::a.py::helper", 1)
+	edge("file::a.py::helper", "calls", "file::a.py::Foo", 1)
+	edge("file::b.py", "contains", "file::b.py::use", 1)
+	edge("file::b.py", "contains", "file::b.py::unrelated", 1)
+	edge("file::b.py", "imports", "file::a.py::Foo", 1)
+	edge("file::b.py::use", "calls", "file::a.py::Foo::bar", 1)
+	edge("file::c.py", "contains", "file::c.py::run", 1)
+	edge("file::c.py", "imports", "file::b.py::use", 1)
+	edge("file::c.py::run", "calls", "file::b.py::use", 1)
+	edge("file::d.py", "contains", "file::d.py::other", 1)
+	edge("file::d.py::other", "calls", "file::c.py::run", 1)
+	edge("file::e.py", "imports", "file::a.py", 0.5)
+	edge("file::t_test.py", "tests", "file::a.py", 1)
+	edge("file::x.py", "imports", "file::b.py::unrelated", 1)
+	edge("file::b.py", "co_changes", "file::a.py", 1)
+	g.Finalize()
+	return g
 }
 
-func TestImpactForward(t *testing.T) {
-	g := impactGraph(t)
-	res, err := Impact(g, n(t, g, "chat_handler"), DefaultImpactParams())
+func node(t testing.TB, g *graph.Graph, id string) graph.NodeID {
+	t.Helper()
+	v, ok := g.Lookup(id)
+	if !ok {
+		t.Fatalf("no node %s", id)
+	}
+	return v
+}
+
+// listed renders a blast radius as "id@hop" in answer order.
+func listed(g *graph.Graph, res ImpactResult) []string {
+	var out []string
+	for _, b := range res.BlastRadius {
+		out = append(out, fmt.Sprintf("%s@%d", g.ExternalID(b.Node), b.HopDistance))
+	}
+	return out
+}
+
+func TestImpactDependents(t *testing.T) {
+	g := codeGraph(t)
+	tests := []struct {
+		name   string
+		source string
+		p      func(*ImpactParams)
+		want   []string
+		level  string
+	}{
+		{name: "a file lists the files depending on it, direct first", source: "file::a.py",
+			want:  []string{"file::b.py@1", "file::t_test.py@1", "file::e.py@1", "file::c.py@2", "file::d.py@3"},
+			level: "file"},
+		{name: "max_hops 1 keeps direct dependents", source: "file::a.py", p: func(p *ImpactParams) { p.MaxHops = 1 },
+			want: []string{"file::b.py@1", "file::t_test.py@1", "file::e.py@1"}, level: "file"},
+		{name: "an entity lists entities", source: "file::a.py::Foo::bar",
+			want:  []string{"file::b.py::use@1", "file::c.py::run@2", "file::c.py@2", "file::d.py::other@3"},
+			level: "entity"},
+		{name: "a class includes its methods and lists files on request", source: "file::a.py::Foo", p: func(p *ImpactParams) { p.Level = LevelFile },
+			want: []string{"file::b.py@1", "file::a.py@1", "file::c.py@2", "file::d.py@3"}, level: "file"},
+		{name: "dependencies of c.py", source: "file::c.py", p: func(p *ImpactParams) { p.Direction = Dependencies },
+			want: []string{"file::b.py@1", "file::a.py@2"}, level: "file"},
+		{name: "a directory depends on nothing outside itself", source: "dir::.", want: nil, level: "file"},
+		{name: "top_k cuts the list, not the counts", source: "file::a.py", p: func(p *ImpactParams) { p.TopK = 2 },
+			want: []string{"file::b.py@1", "file::t_test.py@1"}, level: "file"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := DefaultImpactParams()
+			if tc.p != nil {
+				tc.p(&p)
+			}
+			res, err := Impact(g, node(t, g, tc.source), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := listed(g, res); !slices.Equal(got, tc.want) {
+				t.Errorf("blast radius = %v\nwant %v", got, tc.want)
+			}
+			if res.Level != tc.level {
+				t.Errorf("level = %s, want %s", res.Level, tc.level)
+			}
+			for _, b := range res.BlastRadius {
+				if !graph.IsFinite(b.SignalStrength) || b.SignalStrength <= 0 || b.SignalStrength > 1 {
+					t.Errorf("%s: signal %v", g.ExternalID(b.Node), b.SignalStrength)
+				}
+			}
+		})
+	}
+}
+
+func TestImpactDetails(t *testing.T) {
+	g := codeGraph(t)
+	res, err := Impact(g, node(t, g, "file::a.py"), DefaultImpactParams())
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := float32(0.85)
-	want := map[string]ImpactNode{
-		"chat_routes":   {SignalStrength: d, HopDistance: 1},
-		"ws_relay":      {SignalStrength: 0.9 * d, HopDistance: 1},
-		"main":          {SignalStrength: d * 0.8 * d, HopDistance: 2},
-		"stream_parser": {SignalStrength: 0.9 * d * d, HopDistance: 2},
-		// Reached first over the weak shortcut (1 hop), strongest over 3.
-		"x": {SignalStrength: 0.9 * d * d * d, HopDistance: 1},
-		// The strong route to y takes 4 hops > max_hops 3: only the
-		// shortcut's 2-hop signal counts.
-		"y": {SignalStrength: 0.1 * d * d, HopDistance: 2},
+	if res.Direction != "dependents" || res.Scope != 4 || res.Affected != 5 || !slices.Equal(res.ByHop, []int{3, 1, 1}) || res.MaxHopsReached != 3 {
+		t.Errorf("direction %s scope %d affected %d by hop %v max hops %d", res.Direction, res.Scope, res.Affected, res.ByHop, res.MaxHopsReached)
 	}
-	if len(res.BlastRadius) != len(want) {
-		t.Fatalf("blast radius = %+v", res.BlastRadius)
+	// b.py is reached through two of its entities (the file's import and
+	// use()): its signal is their noisy-or, above e.py's best guess.
+	b, e := res.BlastRadius[0], res.BlastRadius[2]
+	if b.Entities != 2 || b.SignalStrength <= e.SignalStrength || !approx(e.SignalStrength, 0.5*0.95*0.85) {
+		t.Errorf("b.py %+v, e.py %+v", b, e)
 	}
-	var energy float32
-	for i, b := range res.BlastRadius {
-		w, ok := want[g.Label(b.Node)]
-		if !ok || !approx(b.SignalStrength, w.SignalStrength) || b.HopDistance != w.HopDistance {
-			t.Errorf("%s: %+v, want %+v", g.Label(b.Node), b, w)
-		}
-		if i > 0 && res.BlastRadius[i-1].SignalStrength < b.SignalStrength {
-			t.Error("blast radius not sorted")
-		}
-		energy += b.SignalStrength
+	var via []string
+	for _, u := range b.Via {
+		via = append(via, g.ExternalID(u.Dependent)+" "+u.Relation+" "+g.ExternalID(u.Dependency))
 	}
-	if !approx(res.TotalEnergy, energy) || res.MaxHopsReached != 2 || res.Direction != "forward" {
-		t.Errorf("energy %v (want %v), max hops %d, direction %s", res.TotalEnergy, energy, res.MaxHopsReached, res.Direction)
+	if want := []string{"file::b.py::use calls file::a.py::Foo::bar", "file::b.py imports file::a.py::Foo"}; !slices.Equal(via, want) {
+		t.Errorf("via = %v, want %v", via, want)
 	}
-	// The first causal chain ends at the strongest node two hops out.
-	c := res.CausalChains[0]
-	wantPath := []graph.NodeID{n(t, g, "chat_handler"), n(t, g, "ws_relay"), n(t, g, "stream_parser")}
-	if !slices.Equal(c.Nodes, wantPath) || !slices.Equal(c.Relations, []string{"imports", "imports"}) || !approx(c.CumulativeStrength, 0.9*d*d) {
-		t.Errorf("first chain = %+v, want chat_handler → ws_relay → stream_parser", c)
+	// Chains go to the nodes two hops or more away first; d.py's: a.py
+	// contains Foo contains bar, called by use, called by run, called by
+	// other.
+	if len(res.CausalChains) != 5 {
+		t.Fatalf("%d chains, want 5", len(res.CausalChains))
 	}
-	found := false
-	for _, c := range res.CausalChains {
-		if slices.Equal(c.Nodes, []graph.NodeID{n(t, g, "chat_handler"), n(t, g, "chat_routes"), n(t, g, "main")}) {
-			found = slices.Equal(c.Relations, []string{"imported_by", "registered_in"}) && approx(c.CumulativeStrength, d*0.8*d)
-		}
+	c := res.CausalChains[1]
+	var path []string
+	for _, v := range c.Nodes {
+		path = append(path, g.ExternalID(v))
 	}
-	if !found {
-		t.Errorf("no chain chat_handler → chat_routes → main (imported_by, registered_in) in %+v", res.CausalChains)
+	wantPath := []string{"file::a.py", "file::a.py::Foo", "file::a.py::Foo::bar", "file::b.py::use", "file::c.py::run", "file::d.py::other"}
+	if !slices.Equal(path, wantPath) || !slices.Equal(c.Relations, []string{"contains", "contains", "calls", "calls", "calls"}) ||
+		!slices.Equal(c.Reversed, []bool{false, false, true, true, true}) || !approx(c.CumulativeStrength, 0.85*0.85*0.85) {
+		t.Errorf("second chain = %v %v %v %v", path, c.Relations, c.Reversed, c.CumulativeStrength)
 	}
-	// x's chain is its best path (three hops), not its shortest.
-	for _, c := range res.CausalChains {
-		if c.Nodes[len(c.Nodes)-1] == n(t, g, "x") && len(c.Nodes) != 4 {
-			t.Errorf("chain to x = %v, want the 3-hop strong path", c.Nodes)
-		}
-	}
-}
-
-func TestImpactReverseBothAndBudget(t *testing.T) {
-	g := impactGraph(t)
 	p := DefaultImpactParams()
-	p.Direction = Reverse
-	res, _ := Impact(g, n(t, g, "chat_handler"), p)
-	if len(res.BlastRadius) != 1 || res.BlastRadius[0].Node != n(t, g, "caller") || res.BlastRadius[0].HopDistance != 1 {
-		t.Errorf("reverse = %+v, want only caller", res.BlastRadius)
+	p.Direction = BothWays
+	res, _ = Impact(g, node(t, g, "file::b.py"), p)
+	dirs := map[string]string{}
+	for _, n := range res.BlastRadius {
+		dirs[g.ExternalID(n.Node)] = n.Direction.String()
 	}
-	p.Direction = Both
-	res, _ = Impact(g, n(t, g, "main"), p)
-	hops := map[string]int{}
-	for _, b := range res.BlastRadius {
-		hops[g.Label(b.Node)] = b.HopDistance
-	}
-	if hops["chat_routes"] != 1 || hops["chat_handler"] != 2 || hops["caller"] != 3 || hops["ws_relay"] != 3 {
-		t.Errorf("both from main: %v", hops)
-	}
-	for _, c := range res.CausalChains {
-		for _, r := range c.Reversed[:1] {
-			if !r {
-				t.Errorf("chain %v: first hop from main goes against chat_routes → main", c)
-			}
-		}
+	if want := map[string]string{"file::a.py": "dependencies", "file::c.py": "dependents", "file::d.py": "dependents", "file::x.py": "dependents"}; !maps.Equal(dirs, want) {
+		t.Errorf("both ways from b.py: %v, want %v", dirs, want)
 	}
 	p = DefaultImpactParams()
 	p.EdgeBudget = 2
-	res, _ = Impact(g, n(t, g, "chat_handler"), p)
+	res, _ = Impact(g, node(t, g, "file::a.py"), p)
 	if !res.Truncated || res.EdgesVisited > 3 {
 		t.Errorf("budget 2: truncated=%v visited=%d", res.Truncated, res.EdgesVisited)
 	}
-	if _, err := ParseDirection("sideways"); err == nil {
-		t.Error("ParseDirection accepted sideways")
-	}
-	if d, _ := ParseDirection("Upstream"); d != Reverse {
-		t.Error("upstream is reverse")
-	}
 	if _, err := Impact(g, 999, DefaultImpactParams()); err == nil {
 		t.Error("accepted an unknown node")
+	}
+}
+
+func TestParseImpactDirection(t *testing.T) {
+	for in, want := range map[string]ImpactDirection{"": Dependents, "forward": Dependents, "Dependents": Dependents, "reverse": Dependencies,
+		"upstream": Dependencies, "dependencies": Dependencies, "both": BothWays} {
+		if got, err := ParseImpactDirection(in); err != nil || got != want {
+			t.Errorf("%q: %v %v, want %v", in, got, err, want)
+		}
+	}
+	if _, err := ParseImpactDirection("sideways"); err == nil || !strings.Contains(err.Error(), "dependents") {
+		t.Errorf("sideways: %v", err)
+	}
+	if _, err := ParseLevel("module"); err == nil {
+		t.Error("ParseLevel accepted module")
+	}
+}
+
+func TestRelations(t *testing.T) {
+	for rel, want := range map[string]RelKind{"imports": DependsOn, "calls::cancel": DependsOn, "imported_by": DependedOnBy, "contains": Contains,
+		"co_changes": Association, "decorated_by": DependsOn, "registered_in": DependsOn, "member_of": DependsOn} {
+		if got := ClassifyRelation(rel); got != want {
+			t.Errorf("%s: %v, want %v", rel, got, want)
+		}
+	}
+	for rel, want := range map[string]string{"imports": "imported_by", "calls": "called_by", "references": "referenced_by", "contains": "contained_in",
+		"instantiates": "instantiated_by", "imported_by": "imports", "decorated_by": "decorates", "calls::cancel": "called_by::cancel", "uses": "used_by"} {
+		if got := PassiveRelation(rel); got != want {
+			t.Errorf("passive %s = %s, want %s", rel, got, want)
+		}
 	}
 }
 
@@ -312,11 +429,14 @@ func TestWhyPaths(t *testing.T) {
 		t.Fatalf("paths = %+v", res)
 	}
 	p1, p2 := res.Paths[0], res.Paths[1]
-	if !slices.Equal(p1.Nodes, []graph.NodeID{src, n(t, g, "process_manager.py"), dst}) || !approx(p1.CumulativeStrength, 0.68) ||
+	if !slices.Equal(p1.Nodes, []graph.NodeID{src, n(t, g, "process_manager.py"), dst}) || !approx(p1.CumulativeStrength, 0.85*0.95*0.8*0.81) ||
 		!slices.Equal(p1.Relations, []string{"calls::cancel", "imports"}) || !slices.Equal(p1.Reversed, []bool{false, false}) {
 		t.Errorf("path 1 = %+v", p1)
 	}
-	if !slices.Equal(p2.Nodes, []graph.NodeID{src, n(t, g, "spawner.py"), n(t, g, "chat_handler.py"), dst}) || !approx(p2.CumulativeStrength, 0.9*0.6*0.9) ||
+	// worker_pool ← spawner → chat_handler → whatsapp_manager turns around
+	// at spawner (both depend on ...): a shared neighbour, weaker.
+	if !slices.Equal(p2.Nodes, []graph.NodeID{src, n(t, g, "spawner.py"), n(t, g, "chat_handler.py"), dst}) ||
+		!approx(p2.CumulativeStrength, 0.9*0.95*0.6*0.3*0.9*0.95*0.729) ||
 		!slices.Equal(p2.Reversed, []bool{true, false, false}) {
 		t.Errorf("path 2 = %+v", p2)
 	}
@@ -340,6 +460,39 @@ func TestWhyPaths(t *testing.T) {
 	}
 }
 
+// TestWhyPrefersDependencies: between c.py and a.py the first explanation
+// is the dependency chain, not "same directory", "same package" or the
+// co-change of b.py, and x.py — which shares only b.py with a.py's
+// dependents — is explained by a weaker, shared-neighbour path.
+func TestWhyPrefersDependencies(t *testing.T) {
+	g := codeGraph(t)
+	p := DefaultWhyParams()
+	p.TopK = 10
+	res, err := Why(g, node(t, g, "file::c.py"), node(t, g, "file::a.py"), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Paths) < 3 {
+		t.Fatalf("paths = %+v", res.Paths)
+	}
+	var first []string
+	for _, v := range res.Paths[0].Nodes {
+		first = append(first, g.ExternalID(v))
+	}
+	want := []string{"file::c.py", "file::b.py::use", "file::a.py::Foo::bar", "file::a.py::Foo", "file::a.py"}
+	if !slices.Equal(first, want) || !slices.Equal(res.Paths[0].Relations, []string{"imports", "calls", "contains", "contains"}) ||
+		!slices.Equal(res.Paths[0].Reversed, []bool{false, false, true, true}) {
+		t.Errorf("first path = %v %v %v", first, res.Paths[0].Relations, res.Paths[0].Reversed)
+	}
+	for i, c := range res.Paths {
+		for _, v := range c.Nodes {
+			if isContainer(g, v) && i < 2 {
+				t.Errorf("path %d goes through container %s", i, g.ExternalID(v))
+			}
+		}
+	}
+}
+
 // TestPropertyAnalyses runs the analyses on random power-law graphs and
 // checks ranges, budgets, hop limits and path validity.
 func TestPropertyAnalyses(t *testing.T) {
@@ -349,7 +502,8 @@ func TestPropertyAnalyses(t *testing.T) {
 		g := graphtest.PowerLaw(nn, nn*(1+r.IntN(4)), uint64(trial+1))
 		src := graph.NodeID(r.IntN(nn))
 		ip := DefaultImpactParams()
-		ip.Direction = Direction(r.IntN(3))
+		ip.Direction = ImpactDirection(r.IntN(3))
+		ip.Level = Level(r.IntN(3))
 		ip.MaxHops = 1 + r.IntN(5)
 		ip.EdgeBudget = 50 + r.IntN(5000)
 		res, err := Impact(g, src, ip)
@@ -365,7 +519,10 @@ func TestPropertyAnalyses(t *testing.T) {
 			}
 		}
 		for _, c := range res.CausalChains {
-			checkChain(t, g, c, ip.Direction)
+			checkChain(t, g, c, Both)
+			if c.Nodes[0] != src {
+				t.Fatalf("chain %v does not start at the source", c.Nodes)
+			}
 		}
 		dst := graph.NodeID(r.IntN(nn))
 		wp := DefaultWhyParams()
@@ -448,7 +605,7 @@ func BenchmarkImpact(b *testing.B) {
 func BenchmarkImpactBoth(b *testing.B) {
 	g := graphtest.PowerLaw(10000, 26000, 1)
 	p := DefaultImpactParams()
-	p.Direction = Both
+	p.Direction = BothWays
 	for i := 0; b.Loop(); i++ {
 		if _, err := Impact(g, graph.NodeID(i*7919%g.NumNodes()), p); err != nil {
 			b.Fatal(err)

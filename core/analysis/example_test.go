@@ -37,19 +37,17 @@ func ExampleStructuralHoles() {
 	// password_reset.py - 3 activated neighbors (avg=0.70) but node inactive
 }
 
-// What does changing auth.py affect upstream (who depends on it)?
+// What breaks if auth.py changes? Its importers, then theirs.
 func ExampleImpact() {
 	g := smallGraph()
-	p := analysis.DefaultImpactParams()
-	p.Direction = analysis.Reverse
-	res, _ := analysis.Impact(g, id(g, "auth.py"), p)
+	res, _ := analysis.Impact(g, id(g, "auth.py"), analysis.DefaultImpactParams())
 	for _, n := range res.BlastRadius {
 		fmt.Printf("%s hop %d signal %.3f\n", g.Label(n.Node), n.HopDistance, n.SignalStrength)
 	}
 	// Output:
-	// password_reset.py hop 1 signal 0.850
-	// test_auth.py hop 1 signal 0.850
-	// routes.py hop 2 signal 0.723
+	// password_reset.py hop 1 signal 0.808
+	// test_auth.py hop 1 signal 0.808
+	// routes.py hop 2 signal 0.652
 }
 
 // Why is routes.py connected to session.py?
@@ -66,5 +64,5 @@ func ExampleWhy() {
 		fmt.Printf(" (%.2f)\n", p.CumulativeStrength)
 	}
 	// Output:
-	// routes.py -imports-> password_reset.py -imports-> session.py (1.00)
+	// routes.py -imports-> password_reset.py -imports-> session.py (0.73)
 }

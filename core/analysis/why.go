@@ -13,6 +13,9 @@ type WhyParams struct {
 	// Direction of the edges a path may use; Both (the default) lets a
 	// path go against an edge ("imported_by"), marked in Chain.Reversed.
 	Direction Direction
+	// HopDecay multiplies a path's strength per hop, so that of two
+	// equally strong explanations the shorter comes first (0.9).
+	HopDecay float32
 	// MaxHops bounds path length (default 6; 1 … 20).
 	MaxHops int
 	// TopK bounds the paths returned (5).
@@ -27,7 +30,7 @@ type WhyParams struct {
 
 // DefaultWhyParams: both directions, 6 hops, top 5.
 func DefaultWhyParams() WhyParams {
-	return WhyParams{Direction: Both, MaxHops: 6, TopK: 5, ExpansionBudget: 100_000, MaxStates: 1_000_000, InhibitoryFactor: 0.5}
+	return WhyParams{Direction: Both, HopDecay: 0.9, MaxHops: 6, TopK: 5, ExpansionBudget: 100_000, MaxStates: 1_000_000, InhibitoryFactor: 0.5}
 }
 
 func (p WhyParams) validate() error {
@@ -43,8 +46,27 @@ func (p WhyParams) validate() error {
 	if !graph.IsFinite(p.InhibitoryFactor) || p.InhibitoryFactor < 0 || p.InhibitoryFactor > 1 {
 		return fmt.Errorf("inhibitory_factor must be in [0, 1], got %v", p.InhibitoryFactor)
 	}
+	if _, err := graph.UnitInterval("hop_decay", p.HopDecay); err != nil {
+		return err
+	}
 	return nil
 }
+
+// Hop factors of Why: how much a hop of each kind explains.
+const (
+	// whyInner: between a file and its entities, a class and its methods
+	// (moving inside one file explains nearly nothing away).
+	whyInner = 0.8
+	// whySibling: through a directory, package or workspace — "same
+	// directory" is a weak reason.
+	whySibling = 0.15
+	// whyAssociation: co-change, similarity and other derived links.
+	whyAssociation = 0.35
+	// whyTurn: a path that depends on something and then goes back to
+	// something else depending on it ("both import X") shares a
+	// neighbour; it is not a dependency between the two ends.
+	whyTurn = 0.3
+)
 
 // WhyResult lists the strongest paths from Source to Target.
 type WhyResult struct {
@@ -67,8 +89,18 @@ type whyState struct {
 	edge     graph.EdgeIdx
 	rev      bool
 	hops     uint8
+	orient   orientation
 	strength float32
 }
+
+// orientation is which way a path's dependency hops have gone so far.
+type orientation uint8
+
+const (
+	orientNone orientation = iota
+	orientDepends
+	orientDependedOn
+)
 
 type whyHeap struct {
 	idx    []int32
@@ -94,12 +126,18 @@ func (h *whyHeap) Pop() any {
 	return x
 }
 
-// Why finds the strongest simple paths of at most MaxHops hops from source
-// to target. A path's strength is the product over its hops of
-// min(weight, 1) (×InhibitoryFactor on inhibitory edges); between two
-// adjacent nodes only the strongest edge is used. The search is best-first
-// over partial paths, so paths come out strongest first and the TopK found
-// are the TopK that exist (unless Truncated); a hop-distance bound from the
+// Why finds the most informative simple paths of at most MaxHops hops
+// from source to target. A path's strength is the product over its hops
+// of HopDecay × what the hop explains: a dependency edge its relation's
+// strength × its structural weight (ingest's, not learned); a hop inside
+// a file 0.8; a hop through a directory or package 0.15; a derived link
+// (co-change) 0.35 × weight; inhibitory edges × InhibitoryFactor. A path
+// whose dependency hops turn around (A imports X, X imported by B) is a
+// shared neighbour, not a dependency: × 0.3. So real dependency chains
+// come before "same directory" and "both import X". Between two adjacent
+// nodes only the strongest edge is used. The search is best-first over
+// partial paths, so paths come out strongest first and the TopK found are
+// the TopK that exist (unless Truncated); a hop-distance bound from the
 // target prunes partial paths that cannot arrive in time.
 func Why(g *graph.Graph, source, target graph.NodeID, p WhyParams) (WhyResult, error) {
 	res := WhyResult{Source: source, Target: target}
@@ -131,7 +169,7 @@ func Why(g *graph.Graph, source, target graph.NodeID, p WhyParams) (WhyResult, e
 	for d := 1; d <= p.MaxHops && len(frontier) > 0; d++ {
 		var next []graph.NodeID
 		for _, u := range frontier {
-			neighbors(g, u, back, func(v graph.NodeID, _ graph.EdgeIdx, _ bool) bool {
+			edgesOf(g, u, back, func(v graph.NodeID, _ graph.EdgeIdx, _ bool) bool {
 				if dist[v] == unknown {
 					dist[v] = uint8(d)
 					next = append(next, v)
@@ -145,12 +183,33 @@ func Why(g *graph.Graph, source, target graph.NodeID, p WhyParams) (WhyResult, e
 		return res, nil
 	}
 
-	factor := func(e graph.EdgeIdx) float32 {
-		f := graph.Clamp(g.Weight(e), 0, 1)
+	rels := newRelTable(g)
+	factor := func(e graph.EdgeIdx, rev bool, from orientation) (float32, orientation) {
+		ri := rels.of(e)
+		f, o := p.HopDecay, from
+		switch ri.kind {
+		case Contains:
+			if isContainer(g, g.Source(e)) {
+				f *= whySibling
+			} else {
+				f *= whyInner
+			}
+		case Association:
+			f *= whyAssociation * structuralWeight(g, e)
+		default:
+			f *= ri.strength * structuralWeight(g, e)
+			o = orientDepends
+			if (ri.kind == DependedOnBy) != rev {
+				o = orientDependedOn
+			}
+			if from != orientNone && o != from {
+				f *= whyTurn
+			}
+		}
 		if g.Inhibitory(e) {
 			f *= p.InhibitoryFactor
 		}
-		return f
+		return f, o
 	}
 	states := []whyState{{node: source, parent: -1, strength: 1}}
 	h := &whyHeap{idx: []int32{0}, states: &states}
@@ -159,6 +218,7 @@ func Why(g *graph.Graph, source, target graph.NodeID, p WhyParams) (WhyResult, e
 		f   float32
 		e   graph.EdgeIdx
 		rev bool
+		o   orientation
 	}
 	// Per-expansion dedupe of neighbours: slot[v] indexes cands while
 	// stamp[v] == the expansion number.
@@ -193,21 +253,21 @@ func Why(g *graph.Graph, source, target graph.NodeID, p WhyParams) (WhyResult, e
 		}
 		cands = cands[:0]
 		exp := uint32(res.Expansions)
-		neighbors(g, st.node, p.Direction, func(v graph.NodeID, e graph.EdgeIdx, rev bool) bool {
+		edgesOf(g, st.node, p.Direction, func(v graph.NodeID, e graph.EdgeIdx, rev bool) bool {
 			d := dist[v]
 			if d == unknown || int(st.hops)+1+int(d) > p.MaxHops {
 				return true
 			}
-			f := factor(e)
+			f, o := factor(e, rev, st.orient)
 			if f <= 0 {
 				return true
 			}
 			if stamp[v] != exp {
 				stamp[v] = exp
 				slot[v] = int32(len(cands))
-				cands = append(cands, cand{v, f, e, rev})
+				cands = append(cands, cand{v, f, e, rev, o})
 			} else if c := &cands[slot[v]]; f > c.f {
-				c.f, c.e, c.rev = f, e, rev
+				c.f, c.e, c.rev, c.o = f, e, rev, o
 			}
 			return true
 		})
@@ -219,7 +279,7 @@ func Why(g *graph.Graph, source, target graph.NodeID, p WhyParams) (WhyResult, e
 				res.Truncated = true
 				break
 			}
-			states = append(states, whyState{node: c.v, parent: si, edge: c.e, rev: c.rev, hops: st.hops + 1, strength: st.strength * c.f})
+			states = append(states, whyState{node: c.v, parent: si, edge: c.e, rev: c.rev, hops: st.hops + 1, orient: c.o, strength: st.strength * c.f})
 			heap.Push(h, int32(len(states)-1))
 		}
 	}
@@ -243,4 +303,28 @@ func pathOf(g *graph.Graph, states []whyState, si int32) Chain {
 	}
 	c.CumulativeStrength = graph.Finite(states[idx[0]].strength)
 	return c
+}
+
+// edgesOf calls f for each stored edge at u in direction d: outgoing ones
+// as (target, edge, false), incoming ones as (source, edge, true). Mirror
+// entries of bidirectional edges are skipped: the stored edge, walked
+// against its direction, already covers them and reads right.
+func edgesOf(g *graph.Graph, u graph.NodeID, d Direction, f func(v graph.NodeID, e graph.EdgeIdx, reversed bool) bool) bool {
+	if d != Reverse {
+		lo, hi := g.OutRange(u)
+		for e := lo; e < hi; e++ {
+			if !g.IsMirror(e) && !f(g.Target(e), e, false) {
+				return false
+			}
+		}
+	}
+	if d != Forward {
+		lo, hi := g.InRange(u)
+		for pos := lo; pos < hi; pos++ {
+			if e := g.InEdge(pos); !g.IsMirror(e) && !f(g.InSource(pos), e, true) {
+				return false
+			}
+		}
+	}
+	return true
 }

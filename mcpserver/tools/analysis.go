@@ -2,6 +2,8 @@ package tools
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/analysis"
@@ -16,19 +18,20 @@ func init() { families = append(families, registerAnalysis) }
 func registerAnalysis(r *Registry) {
 	r.Register(&Tool{
 		Name:        "impact",
-		Description: "Blast radius of changing a node: signal propagated forward (what it affects), reverse (what affects it) or both, with hop distance, signal strength per node, total energy and the causal chains the impact travels along.",
+		Description: "What breaks if this node changes. Lists the files (or functions, types, methods) that depend on it — importers, callers, subclasses, type users, tests — direct dependents first, then their dependents, each with hop distance, signal strength and the usages that connect it. Follows dependency edges only: the node's own children, its directory and package are never reported as affected. direction \"dependencies\" answers the opposite question (what the node relies on).",
 		Params: []Param{
-			{Name: "node_id", Type: String, Required: true, Description: "The node: an external id (file::backend/config.py), a path, or a label."},
-			{Name: "direction", Type: String, Default: "forward", Enum: []string{"forward", "reverse", "both"}, Description: "forward: what this affects; reverse: what affects this; both."},
+			{Name: "node_id", Type: String, Required: true, Description: "The node: an external id (file::backend/config.py, file::gin.go::Engine::handleHTTPRequest), a path relative to the repository or absolute inside it, a qualified name (Engine.handleHTTPRequest) or a label."},
+			{Name: "direction", Type: String, Default: "dependents", Enum: []string{"dependents", "dependencies", "both", "forward", "reverse"}, Description: "dependents: what depends on this and breaks if it changes (the spec's forward, \"what does this affect?\"); dependencies: what this depends on (the spec's reverse, \"what affects this?\"); both."},
+			{Name: "level", Type: String, Default: "auto", Enum: []string{"auto", "file", "entity"}, Description: "file: list files (each with the number of its entities affected); entity: list functions, types and methods; auto: files for a file, directory or package, entities for an entity."},
 			{Name: "include_causal_chains", Type: Boolean, Default: true, Description: "Include the strongest paths the impact travels along."},
-			{Name: "max_hops", Type: Integer, Default: 3, Min: Bound(1), Max: Bound(10), Description: "How far the signal travels."},
-			{Name: "top_k", Type: Integer, Default: 50, Min: Bound(1), Max: Bound(1000), Description: "Maximum nodes listed in the blast radius (total_energy counts all)."},
+			{Name: "max_hops", Type: Integer, Default: 3, Min: Bound(1), Max: Bound(10), Description: "How many dependency hops to follow (1: direct dependents only)."},
+			{Name: "top_k", Type: Integer, Default: 30, Min: Bound(1), Max: Bound(1000), Description: "Maximum nodes listed in the blast radius; total_affected and affected_by_hop count all of them."},
 		},
 		Class:     Read,
-		WhenToUse: "Before modifying a file or function: how far does a change reach, and through what?",
-		AvoidWhen: "You need files that usually change together (co-change), or you are only reading code.",
+		WhenToUse: "Before modifying a file or function: who calls, imports or subclasses it, and what depends on those?",
+		AvoidWhen: "You need files that usually change together (co-change history), or you are only reading code.",
 		Next:      []string{"why", "view", "validate_plan"},
-		Example:   map[string]any{"agent_id": "claude", "node_id": "file::backend/chat_handler.py", "direction": "forward"},
+		Example:   map[string]any{"agent_id": "claude", "node_id": "file::backend/chat_handler.py"},
 		Run:       runImpact,
 	})
 	r.Register(&Tool{
@@ -65,11 +68,15 @@ func registerAnalysis(r *Registry) {
 }
 
 type impactNodeJSON struct {
-	NodeID         string  `json:"node_id"`
-	Label          string  `json:"label"`
-	Type           string  `json:"type"`
-	SignalStrength float64 `json:"signal_strength"`
-	HopDistance    int     `json:"hop_distance"`
+	NodeID         string   `json:"node_id"`
+	Label          string   `json:"label"`
+	Type           string   `json:"type"`
+	File           string   `json:"file,omitempty"`
+	SignalStrength float64  `json:"signal_strength"`
+	HopDistance    int      `json:"hop_distance"`
+	Direction      string   `json:"direction,omitempty"`
+	Entities       int      `json:"entities_affected,omitempty"`
+	Via            []string `json:"via,omitempty"`
 }
 
 type chainJSON struct {
@@ -80,7 +87,8 @@ type chainJSON struct {
 }
 
 // chainOut renders a path; a hop walked against an edge's direction shows
-// the relation as "<relation>_by" (imports_by reads "imported by").
+// the relation in its passive form ("imported_by", "called_by",
+// "contained_in"), so every hop reads left to right.
 func chainOut(g *graph.Graph, ch analysis.Chain) chainJSON {
 	out := chainJSON{CumulativeStrength: r3(ch.CumulativeStrength), Hops: len(ch.Relations)}
 	for _, n := range ch.Nodes {
@@ -88,28 +96,45 @@ func chainOut(g *graph.Graph, ch analysis.Chain) chainJSON {
 	}
 	for i, r := range ch.Relations {
 		if i < len(ch.Reversed) && ch.Reversed[i] {
-			r += "_by"
+			r = analysis.PassiveRelation(r)
 		}
 		out.Relations = append(out.Relations, r)
 	}
 	return out
 }
 
+// shortID drops the "file::" prefix for compact phrases.
+func shortID(g *graph.Graph, id graph.NodeID) string {
+	return strings.TrimPrefix(g.ExternalID(id), "file::")
+}
+
+func rootPaths(b *session.Bundle) []string {
+	var out []string
+	for _, r := range b.Roots {
+		out = append(out, r.Path)
+	}
+	return out
+}
+
 func runImpact(c *Call) (any, error) {
-	dir, err := analysis.ParseDirection(c.Str("direction"))
+	dir, err := analysis.ParseImpactDirection(c.Str("direction"))
 	if err != nil {
-		return nil, Errorf("direction is forward, reverse or both.", "%v", err)
+		return nil, Errorf("direction is \"dependents\" (what breaks if this changes), \"dependencies\" (what this relies on) or \"both\".", "%v", err)
+	}
+	level, err := analysis.ParseLevel(c.Str("level"))
+	if err != nil {
+		return nil, Errorf("level is \"file\", \"entity\" or \"auto\".", "%v", err)
 	}
 	var out map[string]any
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
-		src, err := resolveNode(g, c.Str("node_id"), "node_id")
+		src, err := resolveNodeIn(g, rootPaths(b), c.Str("node_id"), "node_id")
 		if err != nil {
 			return err
 		}
 		start := time.Now()
 		p := analysis.DefaultImpactParams()
-		p.Direction = dir
+		p.Direction, p.Level = dir, level
 		p.MaxHops = c.Int("max_hops")
 		p.TopK = c.Int("top_k")
 		p.IncludeCausalChains = c.Bool("include_causal_chains")
@@ -120,18 +145,34 @@ func runImpact(c *Call) (any, error) {
 		blast := make([]impactNodeJSON, 0, len(res.BlastRadius))
 		for _, n := range res.BlastRadius {
 			ref := refOf(g, n.Node)
-			blast = append(blast, impactNodeJSON{ref.NodeID, ref.Label, ref.Type, r3(n.SignalStrength), n.HopDistance})
+			item := impactNodeJSON{NodeID: ref.NodeID, Label: ref.Label, Type: ref.Type, SignalStrength: r3(n.SignalStrength), HopDistance: n.HopDistance, Entities: n.Entities}
+			item.File = g.SourcePath(n.Node)
+			if dir == analysis.BothWays {
+				item.Direction = n.Direction.String()
+			}
+			for _, u := range n.Via {
+				item.Via = append(item.Via, shortID(g, u.Dependent)+" "+u.Relation+" "+shortID(g, u.Dependency))
+			}
+			blast = append(blast, item)
 		}
 		chains := []chainJSON{}
 		for _, ch := range res.CausalChains {
 			chains = append(chains, chainOut(g, ch))
 		}
+		byHop := map[string]int{}
+		for i, n := range res.ByHop {
+			byHop[strconv.Itoa(i+1)] = n
+		}
 		out = map[string]any{
 			"source":           g.ExternalID(src),
 			"source_label":     g.Label(src),
 			"direction":        res.Direction,
+			"level":            res.Level,
+			"scope":            res.Scope,
 			"blast_radius":     blast,
 			"total_affected":   res.Affected,
+			"affected_by_hop":  byHop,
+			"not_listed":       res.Affected - len(blast),
 			"total_energy":     r3(res.TotalEnergy),
 			"max_hops_reached": res.MaxHopsReached,
 			"causal_chains":    chains,
@@ -144,29 +185,37 @@ func runImpact(c *Call) (any, error) {
 	return out, err
 }
 
-// impactGuidance: a wide blast radius or a hub calls for validating the
-// change plan first; a contained one lets the agent go read and edit.
+// impactGuidance: many direct dependents, or a wide transitive reach,
+// call for validating the change plan first; a contained one lets the
+// agent go read the closest dependent and edit.
 func impactGuidance(c *Call, g *graph.Graph, src graph.NodeID, res analysis.ImpactResult) guidance {
-	hub := g.PageRank(src) >= 0.5 || float64(g.Degree(src)) > 4*max(g.AvgDegree(), 1)
-	wide := res.Affected >= 25
+	direct := 0
+	if len(res.ByHop) > 0 {
+		direct = res.ByHop[0]
+	}
+	what := "dependents"
+	if res.Direction == analysis.Dependencies.String() {
+		what = "dependencies"
+	}
 	switch {
-	case hub || wide:
-		why := fmt.Sprintf("%d nodes are affected", res.Affected)
-		if hub {
-			why = fmt.Sprintf("%s is a hub (pagerank %.2f, degree %d) and %d nodes are affected", g.Label(src), g.PageRank(src), g.Degree(src), res.Affected)
-		}
-		return guidance{
-			ProofState:          "proving",
-			NextSuggestedTool:   firstTool(c.Registry, "validate_plan", "why", "view"),
-			NextSuggestedTarget: g.ExternalID(src),
-			NextStepHint:        why + ": validate the full change plan against the graph before editing, and check the causal chains.",
-		}
 	case len(res.BlastRadius) == 0:
+		hint := "Nothing depends on this node: the change is local (check dynamic uses — reflection, string dispatch, config — which the graph cannot see)."
+		if what == "dependencies" {
+			hint = "This node depends on nothing else in the repository."
+		}
 		return guidance{
 			ProofState:          "ready_to_edit",
 			NextSuggestedTool:   firstTool(c.Registry, "view"),
 			NextSuggestedTarget: g.ExternalID(fileOf(g, src)),
-			NextStepHint:        "Nothing depends on this node in that direction; the change is local.",
+			NextStepHint:        hint,
+		}
+	case what == "dependents" && (direct >= 10 || res.Affected >= 40):
+		return guidance{
+			ProofState:          "proving",
+			NextSuggestedTool:   firstTool(c.Registry, "validate_plan", "why", "view"),
+			NextSuggestedTarget: g.ExternalID(src),
+			NextStepHint: fmt.Sprintf("%s has %d direct dependents and %d affected in all (%d levels deep): a change to its interface ripples widely; keep it compatible or plan every dependent's update, and read the causal chains first.",
+				g.Label(src), direct, res.Affected, res.MaxHopsReached),
 		}
 	default:
 		top := res.BlastRadius[0].Node
@@ -174,7 +223,7 @@ func impactGuidance(c *Call, g *graph.Graph, src graph.NodeID, res analysis.Impa
 			ProofState:          "ready_to_edit",
 			NextSuggestedTool:   firstTool(c.Registry, "view"),
 			NextSuggestedTarget: g.ExternalID(fileOf(g, top)),
-			NextStepHint:        fmt.Sprintf("The blast radius is contained (%d nodes); read the most affected one, %s, before editing.", res.Affected, g.Label(top)),
+			NextStepHint:        fmt.Sprintf("The blast radius is contained (%d %s, %d direct); read the closest one, %s, before editing.", res.Affected, what, direct, g.Label(top)),
 		}
 	}
 }

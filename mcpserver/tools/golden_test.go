@@ -85,8 +85,9 @@ func TestGolden(t *testing.T) {
 		args map[string]any
 	}{
 		{"activate", "activate", a(map[string]any{"query": "authentication credentials", "top_k": 5, "include_structural_holes": true})},
-		{"impact_forward", "impact", a(map[string]any{"node_id": "file::backend/session.py", "top_k": 8})},
-		{"impact_reverse", "impact", a(map[string]any{"node_id": "backend/crypto.py", "direction": "reverse", "top_k": 8})},
+		{"impact_dependents", "impact", a(map[string]any{"node_id": "file::backend/session.py", "top_k": 8})},
+		{"impact_dependencies", "impact", a(map[string]any{"node_id": "backend/payments.py", "direction": "dependencies", "top_k": 8})},
+		{"impact_entity", "impact", a(map[string]any{"node_id": "SessionStore.lookup", "max_hops": 2})},
 		{"why", "why", a(map[string]any{"source": "file::backend/payments.py", "target": "file::backend/session.py", "max_hops": 4, "top_k": 3})},
 		{"missing", "missing", a(map[string]any{"query": "payments validation", "top_k": 5})},
 		{"warmup", "warmup", a(map[string]any{"task_description": "harden session expiry", "boost_strength": 0.2})},

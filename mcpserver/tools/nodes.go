@@ -2,6 +2,8 @@ package tools
 
 import (
 	"fmt"
+	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -13,7 +15,21 @@ import (
 // label. An ambiguous label prefers the file-level node, then the most
 // central one; if still tied it is an error listing the candidates.
 func resolveNode(g *graph.Graph, ref, param string) (graph.NodeID, error) {
+	return resolveNodeIn(g, nil, ref, param)
+}
+
+// resolveNodeIn is resolveNode that also accepts an absolute path inside
+// one of roots ("/repo/src/auth.py" → "file::src/auth.py") and a
+// qualified name ("Engine.handleHTTPRequest", "auth.Session::close") that
+// ends an external ID.
+func resolveNodeIn(g *graph.Graph, roots []string, ref, param string) (graph.NodeID, error) {
 	ref = strings.TrimSpace(ref)
+	for _, root := range roots {
+		if rel, ok := underRoot(root, ref); ok {
+			ref = rel
+			break
+		}
+	}
 	if ref == "" {
 		return 0, Errorf(fmt.Sprintf("%s names a node: an external id such as \"file::src/auth.py\", a file path, or a label.", param), "%s is empty", param)
 	}
@@ -34,6 +50,9 @@ func resolveNode(g *graph.Graph, ref, param string) (graph.NodeID, error) {
 				cands = append(cands, id)
 			}
 		}
+	}
+	if len(cands) == 0 {
+		cands = qualifiedMatches(g, ref)
 	}
 	switch len(cands) {
 	case 0:
@@ -64,6 +83,56 @@ func resolveNode(g *graph.Graph, ref, param string) (graph.NodeID, error) {
 	e := Errorf("Pass the exact external id of the node you mean (one of details.candidates).", "%s %q matches %d nodes", param, ref, len(cands))
 	e.Extra = map[string]any{"candidates": names}
 	return 0, e
+}
+
+// underRoot turns an absolute path inside root into a root-relative one.
+func underRoot(root, ref string) (string, bool) {
+	if root == "" || !filepath.IsAbs(ref) {
+		return "", false
+	}
+	rel, err := filepath.Rel(filepath.Clean(root), filepath.Clean(ref))
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// qualifiedMatches finds the nodes whose external ID ends with a
+// qualified name: "Engine.handleHTTPRequest" or "Engine::handleHTTPRequest"
+// matches "file::gin.go::Engine::handleHTTPRequest"; "pkg.Func" also
+// matches a function of file pkg.py or of directory pkg/.
+func qualifiedMatches(g *graph.Graph, ref string) []graph.NodeID {
+	segs := strings.FieldsFunc(ref, func(r rune) bool { return r == '.' || r == ':' || r == '#' })
+	if len(segs) < 2 {
+		return nil
+	}
+	last := segs[len(segs)-1]
+	var out []graph.NodeID
+	for n := len(segs); n >= 2 && len(out) == 0; n-- {
+		suffix := "::" + strings.Join(segs[len(segs)-n:], "::")
+		for _, id := range g.NodesByLabel(last) {
+			if strings.HasSuffix(g.ExternalID(id), suffix) {
+				out = append(out, id)
+			}
+		}
+		if len(out) > 0 || n > 2 {
+			continue
+		}
+		// "module.func": the file's base name without extension.
+		mod := segs[len(segs)-2]
+		for _, id := range g.NodesByLabel(last) {
+			x := g.ExternalID(id)
+			file, _, _ := strings.Cut(strings.TrimPrefix(x, "file::"), "::")
+			base := pathBase(file)
+			if i := strings.LastIndexByte(base, '.'); i > 0 {
+				base = base[:i]
+			}
+			if base == mod || pathBase(path.Dir(file)) == mod {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
 }
 
 func pathBase(p string) string {
