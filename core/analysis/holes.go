@@ -8,10 +8,13 @@
 package analysis
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"math"
+	"path"
 	"slices"
-	"sync"
+	"strings"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 )
@@ -52,17 +55,46 @@ func (p HoleParams) validate() error {
 	return nil
 }
 
-// Hole is a node surrounded by activated neighbours but not activated
-// itself.
+// HoleKind says what a structural hole lacks.
+type HoleKind string
+
+const (
+	// HoleBridge: a module every activated module around it depends on,
+	// or that depends on them, yet the query did not reach — it sits in
+	// the middle of the topic (most of its dependency neighbours are
+	// activated) and is missing from the answer. The spec's original
+	// neighbourhood rule, on files and restricted to dependency edges so
+	// a hub with a few activated neighbours among many is not one.
+	HoleBridge HoleKind = "inactive_bridge"
+	// HoleUntested: an activated module without tests while most of its
+	// activated siblings (same directory) have them.
+	HoleUntested HoleKind = "untested"
+	// HoleMissingDependency: an activated module that does not use what
+	// most of its activated siblings use (the route without the
+	// validation its peers call).
+	HoleMissingDependency HoleKind = "missing_dependency"
+)
+
+// Hole is a gap in the activated part of the graph.
 type Hole struct {
-	Node               graph.NodeID `json:"node"`
-	ActivatedNeighbors int          `json:"activated_neighbors"`
-	// SiblingAvgActivation is the mean activation of those neighbours.
+	Node graph.NodeID `json:"node"`
+	Kind HoleKind     `json:"kind"`
+	// ActivatedNeighbors counts the evidence: the activated dependency
+	// neighbours (bridge), the tested siblings (untested), the siblings
+	// using Missing (missing dependency).
+	ActivatedNeighbors int `json:"activated_neighbors"`
+	// SiblingAvgActivation is the mean activation of that evidence.
 	SiblingAvgActivation float32 `json:"sibling_avg_activation"`
-	// Neighbors are the activated neighbours, strongest first (at most
+	// Score ranks holes: SiblingAvgActivation × how much of the
+	// neighbourhood agrees (the activated share of a bridge's neighbours,
+	// the tested share of the siblings, the share using Missing).
+	Score float32 `json:"score"`
+	// Neighbors are the evidence nodes, strongest first (at most
 	// MaxListedNeighbors).
 	Neighbors []graph.NodeID `json:"neighbors"`
-	Reason    string         `json:"reason"`
+	// Missing is, for a missing dependency, the node the siblings use.
+	Missing graph.NodeID `json:"missing,omitempty"`
+	Reason  string       `json:"reason"`
 }
 
 // HolesResult is the ranked holes.
@@ -100,40 +132,26 @@ func activationMap(g *graph.Graph, act []graph.Scored) (map[graph.NodeID]float32
 	return m, nil
 }
 
-type holeScratch struct {
-	act        []float32
-	count      []int32
-	sum        []float64
-	last       []graph.NodeID // source that last counted the node, +1 (0: none)
-	actTouched []graph.NodeID
-	touched    []graph.NodeID
-}
-
-var holePool = sync.Pool{New: func() any { return &holeScratch{} }}
-
-func (s *holeScratch) reset(n int) {
-	if len(s.act) < n {
-		s.act = make([]float32, n)
-		s.count = make([]int32, n)
-		s.sum = make([]float64, n)
-		s.last = make([]graph.NodeID, n)
-	}
-}
-
-func (s *holeScratch) release() {
-	for _, v := range s.actTouched {
-		s.act[v] = 0
-	}
-	for _, v := range s.touched {
-		s.count[v], s.sum[v], s.last[v] = 0, 0, 0
-	}
-	s.actTouched, s.touched = s.actTouched[:0], s.touched[:0]
-}
-
-// StructuralHoles finds nodes with at least MinNeighbors distinct
-// neighbours (over forward and reverse edges) activated above
-// MinSiblingActivation while the node itself is inactive, sorted by the
-// neighbours' average activation (then their number, then NodeID).
+// StructuralHoles finds the gaps in an activation (the missing tool), on
+// files — an entity's activation counts for its file — or on nodes no file
+// holds. Its phases:
+//
+//  1. units: fold the activation onto units and scale it so the
+//     strongest unit is 1; units above MinSiblingActivation are the
+//     context;
+//  2. neighbourhoods: per unit, the units it depends on and those that
+//     depend on it, through dependency edges only (containment, packages
+//     and co-change are not neighbourhood);
+//  3. bridges: an inactive, non-test unit with at least MinNeighbors
+//     activated dependency neighbours that make up at least half of its
+//     non-test neighbours;
+//  4. siblings: context units grouped by directory; an untested one among
+//     mostly tested siblings, and one that does not use a unit most of
+//     its siblings use;
+//  5. rank by Score (then kind, then NodeID), cut to TopK.
+//
+// A hub that a few activated modules import is not a hole: most of its
+// neighbours are dark. Neither is a class whose methods were activated.
 func StructuralHoles(g *graph.Graph, activation []graph.Scored, p HoleParams) (HolesResult, error) {
 	var res HolesResult
 	if err := checkGraph(g); err != nil {
@@ -142,112 +160,373 @@ func StructuralHoles(g *graph.Graph, activation []graph.Scored, p HoleParams) (H
 	if err := p.validate(); err != nil {
 		return res, err
 	}
-	for _, a := range activation {
-		if !g.Valid(a.Node) {
-			return res, fmt.Errorf("analysis: node %d out of range (graph has %d nodes)", a.Node, g.NumNodes())
-		}
-	}
-	s := holePool.Get().(*holeScratch)
-	defer holePool.Put(s)
-	s.reset(g.NumNodes())
-	defer s.release()
-	// Dense activation (largest finite score wins, clamped to [0, 1]).
-	var sources []graph.NodeID
-	for _, a := range activation {
-		v := graph.Clamp(a.Score, 0, 1)
-		if s.act[a.Node] == 0 && v > 0 {
-			s.actTouched = append(s.actTouched, a.Node)
-		}
-		s.act[a.Node] = max(s.act[a.Node], v)
-	}
-	for _, u := range s.actTouched {
-		if s.act[u] > p.MinSiblingActivation {
-			sources = append(sources, u)
-		}
-	}
-	// Activated nodes in NodeID order, so the scan (and any truncation) is
-	// deterministic.
-	slices.Sort(sources)
-	scanned := 0
-	for _, u := range sources {
-		a := s.act[u]
-		visit := func(v graph.NodeID) {
-			if v == u || s.act[v] > p.InactiveBelow || s.last[v] == u+1 {
-				return // multi-edges count once per source
-			}
-			if s.last[v] == 0 {
-				s.touched = append(s.touched, v)
-			}
-			s.last[v] = u + 1
-			s.count[v]++
-			s.sum[v] += float64(a)
-		}
-		lo, hi := g.OutRange(u)
-		ilo, ihi := g.InRange(u)
-		if scanned += int(hi-lo) + int(ihi-ilo); scanned > p.EdgeBudget {
-			res.Truncated = true
-			break
-		}
-		for e := lo; e < hi; e++ {
-			visit(g.Target(e))
-		}
-		for pos := ilo; pos < ihi; pos++ {
-			visit(g.InSource(pos))
-		}
+	h := &holeRun{g: g, p: p, rels: newRelTable(g), res: &res, act: map[graph.NodeID]float32{}, nbr: map[graph.NodeID]*neighbourhood{}}
+	h.u = newUnits(g, h.rels)
+	if err := h.units(activation); err != nil {
+		return res, err
 	}
 	var holes []Hole
-	for _, v := range s.touched {
-		c := int(s.count[v])
-		if c < p.MinNeighbors {
-			continue
-		}
-		avg := float32(s.sum[v] / float64(c))
-		holes = append(holes, Hole{
-			Node: v, ActivatedNeighbors: c, SiblingAvgActivation: avg,
-			Reason: fmt.Sprintf("%d activated neighbors (avg=%.2f) but node inactive", c, avg),
-		})
-	}
+	holes = append(holes, h.bridges()...)
+	holes = append(holes, h.siblings()...)
 	slices.SortFunc(holes, func(a, b Hole) int {
 		switch {
-		case a.SiblingAvgActivation != b.SiblingAvgActivation:
-			if a.SiblingAvgActivation > b.SiblingAvgActivation {
+		case a.Score != b.Score:
+			if a.Score > b.Score {
 				return -1
 			}
 			return 1
-		case a.ActivatedNeighbors != b.ActivatedNeighbors:
-			return b.ActivatedNeighbors - a.ActivatedNeighbors
+		case a.Kind != b.Kind:
+			return strings.Compare(string(a.Kind), string(b.Kind))
 		}
 		return int(a.Node) - int(b.Node)
 	})
 	res.Total = len(holes)
 	res.Holes = holes[:min(len(holes), p.TopK)]
-	for i := range res.Holes {
-		res.Holes[i].Neighbors = activatedNeighbors(g, res.Holes[i].Node, s.act, p.MinSiblingActivation, p.MaxListedNeighbors)
-	}
 	return res, nil
 }
 
-func activatedNeighbors(g *graph.Graph, v graph.NodeID, act []float32, minAct float32, limit int) []graph.NodeID {
-	var list []graph.Scored
-	seen := map[graph.NodeID]bool{}
-	add := func(u graph.NodeID) {
-		if a := act[u]; a > minAct && !seen[u] && u != v {
-			seen[u] = true
-			list = append(list, graph.Scored{Node: u, Score: a})
+// holeRun is one StructuralHoles call.
+type holeRun struct {
+	g       *graph.Graph
+	p       HoleParams
+	rels    *relTable
+	u       *units
+	res     *HolesResult
+	act     map[graph.NodeID]float32 // unit → activation (max of its nodes)
+	context []graph.NodeID           // units above MinSiblingActivation, by NodeID
+	nbr     map[graph.NodeID]*neighbourhood
+	scanned int
+}
+
+// neighbourhood is a unit's dependency neighbours.
+type neighbourhood struct {
+	uses, usedBy map[graph.NodeID]bool
+}
+
+// units folds the activation onto units and collects the context.
+func (h *holeRun) units(activation []graph.Scored) error {
+	for _, a := range activation {
+		if !h.g.Valid(a.Node) {
+			return fmt.Errorf("analysis: node %d out of range (graph has %d nodes)", a.Node, h.g.NumNodes())
+		}
+		if isContainer(h.g, a.Node) {
+			continue
+		}
+		u := h.u.of(a.Node)
+		h.act[u] = max(h.act[u], graph.Clamp(a.Score, 0, 1))
+	}
+	// Relative to the strongest unit: how high activations run depends on
+	// the query and the engine's normalisation, the shape does not.
+	top := float32(0)
+	for _, a := range h.act {
+		top = max(top, a)
+	}
+	for u, a := range h.act {
+		if top > 0 {
+			a /= top
+			h.act[u] = a
+		}
+		if a > h.p.MinSiblingActivation {
+			h.context = append(h.context, u)
 		}
 	}
-	lo, hi := g.OutRange(v)
-	for e := lo; e < hi; e++ {
-		add(g.Target(e))
+	slices.Sort(h.context)
+	return nil
+}
+
+// neighbours returns u's dependency neighbourhood (memoised); nil once the
+// edge budget is spent.
+func (h *holeRun) neighbours(u graph.NodeID) *neighbourhood {
+	if n, ok := h.nbr[u]; ok {
+		return n
 	}
-	ilo, ihi := g.InRange(v)
-	for pos := ilo; pos < ihi; pos++ {
-		add(g.InSource(pos))
+	g := h.g
+	n := &neighbourhood{uses: map[graph.NodeID]bool{}, usedBy: map[graph.NodeID]bool{}}
+	scope := []graph.NodeID{u}
+	add := func(v graph.NodeID, uses bool) {
+		if v = h.u.of(v); v == u || isContainer(g, v) {
+			return
+		}
+		if uses {
+			n.uses[v] = true
+		} else {
+			n.usedBy[v] = true
+		}
 	}
-	graph.SortScored(list)
-	out := make([]graph.NodeID, 0, min(len(list), limit))
-	for _, s := range list[:min(len(list), limit)] {
-		out = append(out, s.Node)
+	for i := 0; i < len(scope); i++ {
+		x := scope[i]
+		lo, hi := g.OutRange(x)
+		ilo, ihi := g.InRange(x)
+		if h.scanned += int(hi-lo) + int(ihi-ilo); h.scanned > h.p.EdgeBudget {
+			h.res.Truncated = true
+			return nil
+		}
+		for e := lo; e < hi; e++ {
+			if g.IsMirror(e) {
+				continue
+			}
+			switch h.rels.of(e).kind {
+			case Contains:
+				if v := g.Target(e); i < 4096 && h.u.of(v) == u {
+					scope = append(scope, v)
+				}
+			case DependsOn:
+				add(g.Target(e), true)
+			case DependedOnBy:
+				add(g.Target(e), false)
+			}
+		}
+		for pos := ilo; pos < ihi; pos++ {
+			e := g.InEdge(pos)
+			if g.IsMirror(e) {
+				continue
+			}
+			switch h.rels.of(e).kind {
+			case DependsOn:
+				add(g.InSource(pos), false)
+			case DependedOnBy:
+				add(g.InSource(pos), true)
+			}
+		}
+	}
+	h.nbr[u] = n
+	return n
+}
+
+// bridges: inactive units whose dependency neighbourhood is mostly lit.
+func (h *holeRun) bridges() []Hole {
+	cands := map[graph.NodeID]bool{}
+	for _, u := range h.context {
+		n := h.neighbours(u)
+		if n == nil {
+			break
+		}
+		for v := range n.uses {
+			cands[v] = true
+		}
+		for v := range n.usedBy {
+			cands[v] = true
+		}
+	}
+	var out []Hole
+	for _, v := range sortedKeys(cands) {
+		if h.act[v] > h.p.InactiveBelow || h.isTest(v) {
+			continue
+		}
+		n := h.neighbours(v)
+		if n == nil {
+			break
+		}
+		var lit []graph.Scored
+		total := 0
+		for _, w := range sortedKeys(union(n.uses, n.usedBy)) {
+			if h.isTest(w) {
+				continue
+			}
+			total++
+			if a := h.act[w]; a > h.p.MinSiblingActivation {
+				lit = append(lit, graph.Scored{Node: w, Score: a})
+			}
+		}
+		if len(lit) < h.p.MinNeighbors || 2*len(lit) < total {
+			continue
+		}
+		avg := meanScore(lit)
+		reason := fmt.Sprintf("%d activated neighbors (avg=%.2f) but node inactive", len(lit), avg)
+		if len(lit) < total {
+			reason = fmt.Sprintf("%d of its %d dependency neighbors activated (avg=%.2f) but node inactive", len(lit), total, avg)
+		}
+		if !h.tested(v) {
+			reason += "; it has no tests"
+		}
+		out = append(out, h.hole(v, HoleBridge, lit, avg*float32(len(lit))/float32(total), reason))
 	}
 	return out
+}
+
+// siblings groups the context by directory and finds the untested module
+// and the module that skips what its siblings use.
+func (h *holeRun) siblings() []Hole {
+	groups := map[string][]graph.NodeID{}
+	for _, u := range h.context {
+		if !h.isTest(u) {
+			d := path.Dir(h.g.SourcePath(u))
+			groups[d] = append(groups[d], u)
+		}
+	}
+	var out []Hole
+	for _, d := range sortedKeys(groups) {
+		members := groups[d]
+		if len(members) < 3 {
+			continue
+		}
+		out = append(out, h.untested(members)...)
+		out = append(out, h.missingDependencies(members)...)
+	}
+	return out
+}
+
+func (h *holeRun) untested(members []graph.NodeID) []Hole {
+	var tested []graph.Scored
+	var bare []graph.NodeID
+	for _, u := range members {
+		if h.tested(u) {
+			tested = append(tested, graph.Scored{Node: u, Score: h.act[u]})
+		} else {
+			bare = append(bare, u)
+		}
+	}
+	if len(tested) < 2 || 2*len(tested) < len(members) {
+		return nil
+	}
+	var out []Hole
+	avg := meanScore(tested)
+	for _, u := range bare {
+		reason := fmt.Sprintf("no tests, while %d of its %d activated sibling modules have them", len(tested), len(members)-1)
+		out = append(out, h.hole(u, HoleUntested, tested, h.relevance(u, avg)*float32(len(tested))/float32(len(members)-1), reason))
+	}
+	return out
+}
+
+// missingDependencies: a unit used by at least three siblings and at
+// least 60 % of them, which the others do not use.
+func (h *holeRun) missingDependencies(members []graph.NodeID) []Hole {
+	users := map[graph.NodeID][]graph.NodeID{}
+	for _, u := range members {
+		n := h.neighbours(u)
+		if n == nil {
+			return nil
+		}
+		for t := range n.uses {
+			users[t] = append(users[t], u)
+		}
+	}
+	var out []Hole
+	for _, t := range sortedKeys(users) {
+		us := users[t]
+		if len(us) < 3 || len(us) == len(members) || 5*len(us) < 3*len(members) {
+			continue
+		}
+		var ev []graph.Scored
+		for _, u := range us {
+			ev = append(ev, graph.Scored{Node: u, Score: h.act[u]})
+		}
+		avg := meanScore(ev)
+		for _, m := range members {
+			if m == t || slices.Contains(us, m) {
+				continue
+			}
+			reason := fmt.Sprintf("does not use %s, which %d of its %d activated sibling modules use", h.g.Label(t), len(us), len(members)-1)
+			hole := h.hole(m, HoleMissingDependency, ev, h.relevance(m, avg)*float32(len(us))/float32(len(members)-1), reason)
+			hole.Missing = t
+			out = append(out, hole)
+		}
+	}
+	return out
+}
+
+// relevance of a sibling hole: the geometric mean of the module's own
+// activation and its evidence's — a gap in a module the query barely
+// reached matters less than one at its centre.
+func (h *holeRun) relevance(u graph.NodeID, evidence float32) float32 {
+	return float32(math.Sqrt(float64(h.act[u]) * float64(evidence)))
+}
+
+// hole assembles a Hole with its evidence, strongest first.
+func (h *holeRun) hole(v graph.NodeID, kind HoleKind, evidence []graph.Scored, score float32, reason string) Hole {
+	ev := slices.Clone(evidence)
+	graph.SortScored(ev)
+	out := Hole{Node: v, Kind: kind, ActivatedNeighbors: len(ev), SiblingAvgActivation: meanScore(ev), Score: graph.Finite(score), Reason: reason}
+	for _, s := range ev[:min(len(ev), h.p.MaxListedNeighbors)] {
+		out.Neighbors = append(out.Neighbors, s.Node)
+	}
+	return out
+}
+
+// tested reports whether a test unit depends on u.
+func (h *holeRun) tested(u graph.NodeID) bool {
+	n := h.neighbours(u)
+	if n == nil {
+		return false
+	}
+	for v := range n.usedBy {
+		if h.isTest(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// isTest reports whether a unit is test code: it has a tests edge, a test
+// tag, or a test file's name or directory.
+func (h *holeRun) isTest(u graph.NodeID) bool {
+	g := h.g
+	if g.HasTag(u, "test") {
+		return true
+	}
+	lo, hi := g.OutRange(u)
+	for e := lo; e < hi; e++ {
+		if !g.IsMirror(e) && strings.EqualFold(g.RelationName(e), "tests") {
+			return true
+		}
+	}
+	p := g.SourcePath(u)
+	if p == "" {
+		p = g.Label(u)
+	}
+	return IsTestPath(p)
+}
+
+// IsTestPath reports whether a path names test code by the usual
+// conventions: test_x.py, x_test.py, x_test.go, XTest.java, x.test.ts,
+// x.spec.js, or a tests/, test/, __tests__/, spec/ directory.
+func IsTestPath(p string) bool {
+	base := path.Base(p)
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	switch path.Ext(base) {
+	case ".java", ".kt", ".scala", ".cs":
+		if strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") || strings.HasSuffix(stem, "IT") {
+			return true
+		}
+	}
+	for _, seg := range strings.Split(strings.ToLower(path.Dir(p)), "/") {
+		switch seg {
+		case "test", "tests", "__tests__", "spec", "specs", "testing", "testdata":
+			return true
+		}
+	}
+	low := strings.ToLower(base)
+	return strings.HasPrefix(low, "test_") || strings.HasSuffix(strings.ToLower(stem), "_test") ||
+		strings.Contains(low, ".test.") || strings.Contains(low, ".spec.") || low == "conftest.py"
+}
+
+func meanScore(list []graph.Scored) float32 {
+	if len(list) == 0 {
+		return 0
+	}
+	sum := 0.0
+	for _, s := range list {
+		sum += float64(s.Score)
+	}
+	return graph.Finite(float32(sum / float64(len(list))))
+}
+
+func union(a, b map[graph.NodeID]bool) map[graph.NodeID]bool {
+	out := make(map[graph.NodeID]bool, len(a)+len(b))
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
+}
+
+func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

@@ -274,6 +274,7 @@ func Impact(g *graph.Graph, source graph.NodeID, p ImpactParams) (ImpactResult, 
 		return res, fmt.Errorf("analysis: node %d out of range (graph has %d nodes)", source, g.NumNodes())
 	}
 	run := &impactRun{g: g, p: p, source: source, rels: newRelTable(g), res: &res}
+	run.files = newUnits(g, run.rels)
 	run.level = p.Level
 	if run.level == LevelAuto {
 		run.level = LevelEntity
@@ -317,9 +318,8 @@ type impactRun struct {
 	res    *ImpactResult
 	walks  []*impactWalk
 	// best entity of each listed node, for chains.
-	ends map[graph.NodeID]endRef
-	// fileOf memo.
-	files map[graph.NodeID]graph.NodeID
+	ends  map[graph.NodeID]endRef
+	files *units
 }
 
 type endRef struct {
@@ -520,7 +520,7 @@ func (r *impactRun) rollup() []ImpactNode {
 			rc := reached{w, v}
 			key := v
 			if r.level == LevelFile {
-				key = r.fileOf(v)
+				key = r.files.of(v)
 				if w.s.inScope[key] == w.s.cur {
 					continue
 				}
@@ -584,37 +584,6 @@ func (r *impactRun) via(members []reached) []Usage {
 		out = append(out, Usage{Dependent: from, Dependency: to, Relation: r.g.RelationName(e)})
 	}
 	return out
-}
-
-// fileOf is the file that holds v (v itself for a file, or when no file
-// contains it), found by walking containment upwards.
-func (r *impactRun) fileOf(v graph.NodeID) graph.NodeID {
-	if f, ok := r.files[v]; ok {
-		return f
-	}
-	if r.files == nil {
-		r.files = map[graph.NodeID]graph.NodeID{}
-	}
-	g := r.g
-	u := v
-	for depth := 0; depth < 32 && g.Type(u) != graph.File; depth++ {
-		parent := graph.NoNode
-		lo, hi := g.InRange(u)
-		for pos := lo; pos < hi; pos++ {
-			e := g.InEdge(pos)
-			if !g.IsMirror(e) && r.rels.of(e).kind == Contains {
-				parent = g.InSource(pos)
-				break
-			}
-		}
-		if parent == graph.NoNode || isContainer(g, parent) {
-			u = v
-			break
-		}
-		u = parent
-	}
-	r.files[v] = u
-	return u
 }
 
 // rank orders the listed nodes (direct first, then signal, then NodeID),

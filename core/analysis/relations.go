@@ -210,3 +210,42 @@ func isContainer(g *graph.Graph, v graph.NodeID) bool {
 	}
 	return false
 }
+
+// units maps a node to the file that holds it — its unit for file-level
+// answers — found by walking containment upwards (memoised per call). A
+// node no file holds (a directory, a memory note) is its own unit.
+type units struct {
+	g    *graph.Graph
+	rels *relTable
+	memo map[graph.NodeID]graph.NodeID
+}
+
+func newUnits(g *graph.Graph, rels *relTable) *units {
+	return &units{g: g, rels: rels, memo: map[graph.NodeID]graph.NodeID{}}
+}
+
+func (x *units) of(v graph.NodeID) graph.NodeID {
+	if f, ok := x.memo[v]; ok {
+		return f
+	}
+	g := x.g
+	u := v
+	for depth := 0; depth < 32 && g.Type(u) != graph.File; depth++ {
+		parent := graph.NoNode
+		lo, hi := g.InRange(u)
+		for pos := lo; pos < hi; pos++ {
+			e := g.InEdge(pos)
+			if !g.IsMirror(e) && x.rels.of(e).kind == Contains {
+				parent = g.InSource(pos)
+				break
+			}
+		}
+		if parent == graph.NoNode || isContainer(g, parent) {
+			u = v
+			break
+		}
+		u = parent
+	}
+	x.memo[v] = u
+	return u
+}

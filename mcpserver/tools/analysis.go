@@ -52,7 +52,7 @@ func registerAnalysis(r *Registry) {
 	})
 	r.Register(&Tool{
 		Name:        "missing",
-		Description: "Structural holes around a topic: nodes whose neighbourhood is strongly activated by the query while they themselves are not — absent abstractions, untested or unvalidated code paths, connections that should exist.",
+		Description: "Structural holes around a topic: what should exist but does not. Activates the query, then reports modules in the middle of the topic that the query did not reach (inactive_bridge), activated modules without tests while their siblings have them (untested), and activated modules that skip a dependency most of their siblings use — the route without the validator (missing_dependency). Each hole has a kind, a score, the evidence nodes and a reason.",
 		Params: []Param{
 			{Name: "query", Type: String, Required: true, Description: "The topic to look for gaps around."},
 			{Name: "min_sibling_activation", Type: Number, Default: 0.3, Min: Bound(0), Max: Bound(1), Description: "Neighbours must be activated at least this much to count."},
@@ -268,6 +268,23 @@ func runWhy(c *Call) (any, error) {
 	return out, err
 }
 
+func holeOut(g *graph.Graph, h analysis.Hole) map[string]any {
+	nb := []string{}
+	for _, x := range h.Neighbors {
+		nb = append(nb, g.ExternalID(x))
+	}
+	ref := refOf(g, h.Node)
+	out := map[string]any{
+		"node_id": ref.NodeID, "label": ref.Label, "type": ref.Type, "kind": string(h.Kind),
+		"score": r3(h.Score), "sibling_avg_activation": r3(h.SiblingAvgActivation), "activated_neighbors": h.ActivatedNeighbors,
+		"neighbors": nb, "reason": h.Reason,
+	}
+	if h.Kind == analysis.HoleMissingDependency {
+		out["missing"] = g.ExternalID(h.Missing)
+	}
+	return out
+}
+
 func runMissing(c *Call) (any, error) {
 	q := c.Str("query")
 	if q == "" {
@@ -294,7 +311,7 @@ func runMissing(c *Call) (any, error) {
 		}
 		list := []map[string]any{}
 		for _, h := range holes.Holes {
-			list = append(list, holeJSON(g, h.Node, h.SiblingAvgActivation, h.ActivatedNeighbors, h.Neighbors, h.Reason))
+			list = append(list, holeOut(g, h))
 		}
 		out = map[string]any{
 			"query":       q,

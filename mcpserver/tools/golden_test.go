@@ -89,7 +89,7 @@ func TestGolden(t *testing.T) {
 		{"impact_dependencies", "impact", a(map[string]any{"node_id": "backend/payments.py", "direction": "dependencies", "top_k": 8})},
 		{"impact_entity", "impact", a(map[string]any{"node_id": "SessionStore.lookup", "max_hops": 2})},
 		{"why", "why", a(map[string]any{"source": "file::backend/payments.py", "target": "file::backend/session.py", "max_hops": 4, "top_k": 3})},
-		{"missing", "missing", a(map[string]any{"query": "payments validation", "top_k": 5})},
+		{"missing", "missing", a(map[string]any{"query": "session login and card payments", "min_sibling_activation": 0.6, "top_k": 5})},
 		{"warmup", "warmup", a(map[string]any{"task_description": "harden session expiry", "boost_strength": 0.2})},
 		{"resonate", "resonate", a(map[string]any{"node_id": "file::backend/auth.py", "top_k": 5})},
 		{"learn", "learn", a(map[string]any{"query": "authentication credentials", "feedback": "correct", "node_ids": []string{"file::backend/auth.py::AuthService::validate_credentials"}})},
