@@ -45,7 +45,7 @@ func ExampleRun() {
 	fmt.Println("note linked to code:", bridged)
 	// Output:
 	// files: 2 languages: map[python:2]
-	// references resolved: 3 unresolved: 0
+	// references resolved: 4 unresolved: 0
 	// register calls User.save: true
 	// note linked to code: true
 }

@@ -590,9 +590,12 @@ func (x *pyExtract) importFrom(i int32) {
 		x.imports[local] = binding{module: mod, name: name}
 		x.b.ref(x.b.fileID, name, RelImports, t.line(i), RefHint{Module: mod})
 	}
-	if len(im.Names) == 1 && im.Names[0] == "*" {
-		x.b.ref(x.b.fileID, lastSegment(strings.TrimLeft(mod, "."), "."), RelImports, t.line(i), RefHint{Module: mod})
-	}
+	// The module itself: Python runs it (and a package's __init__.py) to
+	// import any name from it, so the file depends on it whatever the
+	// names resolve to — a re-exported name binds to its defining file,
+	// this edge to the package that re-exports it. A ref named like its
+	// module means "the module".
+	x.b.ref(x.b.fileID, mod, RelImports, t.line(i), RefHint{Module: mod})
 	x.b.imp(im)
 }
 

@@ -151,6 +151,16 @@ func (ix *Index) jsModule(from fileInfo, mod string) ([]location, bool) {
 	if pkg == nil {
 		return nil, true // node_modules or a builtin
 	}
+	sub := "."
+	if rest != "" {
+		sub = "./" + rest
+	}
+	if l := ix.jsEntry(pkg.Entries[sub]); len(l) > 0 {
+		if rest != "" {
+			return l, true
+		}
+		return []location{{file: l[0].file, dir: pkg.Dir, tree: true}}, true
+	}
 	if rest != "" {
 		for _, base := range []string{joinDir(pkg.Dir, rest), joinDir(pkg.Dir, "src/"+rest)} {
 			if l := ix.jsProbe(base); len(l) > 0 {
@@ -166,6 +176,38 @@ func (ix *Index) jsModule(from fileInfo, mod string) ([]location, bool) {
 		}
 	}
 	return locs, true
+}
+
+// jsEntry locates the first package.json entry that exists in the tree: the
+// file itself (or its source: a .js naming a .ts), or — entries usually
+// name the build — the same path under src/ instead of dist/, lib/,
+// build/, esm/ or cjs/.
+func (ix *Index) jsEntry(targets []string) []location {
+	for _, t := range targets {
+		if strings.HasSuffix(t, ".d.ts") || strings.HasSuffix(t, ".d.cts") || strings.HasSuffix(t, ".d.mts") {
+			t = t[:strings.LastIndex(t, ".d.")]
+		}
+		if l := ix.jsProbe(t); len(l) > 0 {
+			return l
+		}
+	}
+	for _, t := range targets {
+		dir, _ := split(t)
+		for d := dir; d != ""; d, _ = split(d) {
+			parent, b := split(d)
+			switch b {
+			case "dist", "lib", "build", "esm", "cjs", "out":
+				src := joinDir(joinDir(parent, "src"), strings.TrimPrefix(t, d+"/"))
+				if i := strings.LastIndex(src, ".d."); i > 0 {
+					src = src[:i]
+				}
+				if l := ix.jsProbe(src); len(l) > 0 {
+					return l
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // jsProbe resolves a path the way bundlers do: the file itself, with an

@@ -346,10 +346,11 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 			if len(locs) == 0 {
 				return Result{} // an external module: never a local symbol
 			}
-			if rel == extract.RelImports && (from.lang == "go" || label == lastSegment(hint.Module)) {
+			if rel == extract.RelImports && (from.lang == "go" || label == lastSegment(hint.Module) || name == hint.Module) {
 				// "import fmt", "import numpy as np", a default import of
-				// "./repo": the module itself, not a symbol named like it
-				// (package fmt has a type fmt).
+				// "./repo", a ref named like its module ("from . import
+				// x" also imports "."): the module itself, not a symbol
+				// named like it (package fmt has a type fmt).
 				return ix.bindLocation(from, src, locs)
 			}
 			in := ix.inLocations(cands, locs, false)

@@ -100,6 +100,10 @@ func TestProximityAndHints(t *testing.T) {
 	results = append(results, star)
 	ix := New(results, nil)
 	run(t, ix, []rcase{
+		{name: "python from-import binds the module itself", from: "app/main.py", ref: ".", rel: extract.RelImports,
+			hint: extract.RefHint{Module: "."}, want: "file::app/__init__.py", status: Resolved},
+		{name: "python from lib.util import: the module", from: "app/main.py", ref: "lib.util", rel: extract.RelImports,
+			hint: extract.RefHint{Module: "lib.util"}, want: "file::lib/util.py", status: Resolved},
 		{name: "same file wins", from: "app/main.py", srcEnt: "main", ref: "helper", want: "file::app/main.py::helper", status: Resolved},
 		{name: "same directory beats project", from: "r/app/main.rb", srcEnt: "main", ref: "parse", want: "file::r/app/util.rb::parse", status: Resolved},
 		{name: "project-wide unique", from: "r/app/main.rb", srcEnt: "main", ref: "only_here", want: "file::r/lib/util.rb::only_here", status: Resolved},
@@ -266,6 +270,38 @@ func TestJSJavaRust(t *testing.T) {
 			hint: extract.RefHint{Module: "self::disk"}, want: "file::crates/core/src/backend/disk.rs::Disk", status: Resolved},
 		{name: "rust std is external", from: "crates/app/src/main.rs", ref: "HashMap", rel: extract.RelImports,
 			hint: extract.RefHint{Module: "std::collections"}, want: "", status: Unresolved},
+	})
+}
+
+// TestJSPackageEntries: a workspace package's package.json decides what
+// "pkg" and "pkg/sub" name — exports conditions pointing at sources, a
+// "main" naming the build mapped back to src/, and the module itself.
+func TestJSPackageEntries(t *testing.T) {
+	dir := t.TempDir()
+	write := func(p, c string) {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
+		os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644)
+	}
+	write("packages/core/package.json", `{"name": "core", "exports": {".": {"@core/source": "./src/main.ts", "import": "./dist/main.js"},
+		"./v2": {"types": "./v2/index.d.ts", "import": "./v2/index.js"}, "./*": "./src/*.ts"}}`)
+	write("packages/util/package.json", `{"name": "util", "main": "lib/entry.js"}`)
+	ws := workspace.Detect(dir, []string{"packages/core/package.json", "packages/util/package.json"})
+	ix := New([]*extract.Result{
+		file("app/app.ts", "typescript", "func main"),
+		file("packages/core/src/main.ts", "typescript", "func parse"),
+		file("packages/core/src/index.ts", "typescript", "func parse"),
+		file("packages/core/src/v2/index.ts", "typescript", "func parse"),
+		file("packages/util/src/entry.ts", "typescript", "func pad"),
+	}, ws)
+	run(t, ix, []rcase{
+		{name: "exports source condition", from: "app/app.ts", srcEnt: "main", ref: "parse",
+			hint: extract.RefHint{Module: "core"}, want: "file::packages/core/src/main.ts::parse", status: Resolved},
+		{name: "exports subpath", from: "app/app.ts", srcEnt: "main", ref: "parse",
+			hint: extract.RefHint{Module: "core/v2"}, want: "file::packages/core/src/v2/index.ts::parse", status: Resolved},
+		{name: "main in lib/ mapped to src/", from: "app/app.ts", srcEnt: "main", ref: "pad",
+			hint: extract.RefHint{Module: "util"}, want: "file::packages/util/src/entry.ts::pad", status: Resolved},
+		{name: "the module itself", from: "app/app.ts", ref: "core", rel: extract.RelImports,
+			hint: extract.RefHint{Module: "core"}, want: "file::packages/core/src/main.ts", status: Resolved},
 	})
 }
 

@@ -50,6 +50,11 @@ type Package struct {
 	// ID is the graph external ID: "package::{ecosystem}::{name}", with
 	// "@{dir}" appended when two packages of the repository share a name.
 	ID string
+	// Entries maps an npm package's subpaths ("." and "./sub") to the
+	// root-relative files its package.json names for them — "exports"
+	// targets with source conditions first, then "source", "module",
+	// "main", "types" for "." — in the order a resolver should try them.
+	Entries map[string][]string
 }
 
 // Dep is a declared dependency.
@@ -321,6 +326,106 @@ type npmManifest struct {
 	PeerDependencies     map[string]string `json:"peerDependencies"`
 	OptionalDependencies map[string]string `json:"optionalDependencies"`
 	Workspaces           json.RawMessage   `json:"workspaces"`
+	Main                 string            `json:"main"`
+	Module               string            `json:"module"`
+	Source               string            `json:"source"`
+	Types                string            `json:"types"`
+	Typings              string            `json:"typings"`
+	Exports              json.RawMessage   `json:"exports"`
+}
+
+// npmEntries maps subpaths to entry files: "exports" (a string, a
+// conditions object, or a map of "./subpath" to either) and, for ".", the
+// legacy fields. Condition order puts what points at sources first —
+// custom conditions such as "@zod/source" or "source", then "import",
+// "module", "default", "require", "types" — since a repository holds the
+// sources, not the build.
+func npmEntries(m *npmManifest, dir string) map[string][]string {
+	out := map[string][]string{}
+	add := func(sub, target string) {
+		if target == "" || strings.Contains(target, "*") {
+			return
+		}
+		t := cleanJoin(dir, target)
+		if !slices.Contains(out[sub], t) {
+			out[sub] = append(out[sub], t)
+		}
+	}
+	var exp any
+	if len(m.Exports) > 0 && json.Unmarshal(m.Exports, &exp) == nil {
+		switch v := exp.(type) {
+		case string:
+			add(".", v)
+		case map[string]any:
+			subpaths := false
+			for k := range v {
+				if strings.HasPrefix(k, ".") {
+					subpaths = true
+				}
+			}
+			if !subpaths {
+				v = map[string]any{".": v}
+			}
+			for _, k := range sortedKeys(v) {
+				if strings.HasPrefix(k, ".") {
+					for _, t := range conditionTargets(v[k], 0) {
+						add(k, t)
+					}
+				}
+			}
+		}
+	}
+	for _, t := range []string{m.Source, m.Module, m.Main, m.Types, m.Typings} {
+		add(".", t)
+	}
+	return out
+}
+
+// conditionTargets flattens an exports value (a path, a conditions object
+// or an array of fallbacks) into paths, source-like conditions first.
+func conditionTargets(v any, depth int) []string {
+	if depth > 8 {
+		return nil
+	}
+	switch t := v.(type) {
+	case string:
+		return []string{t}
+	case []any:
+		var out []string
+		for _, x := range t {
+			out = append(out, conditionTargets(x, depth+1)...)
+		}
+		return out
+	case map[string]any:
+		rank := func(c string) int {
+			switch c {
+			case "import":
+				return 1
+			case "module":
+				return 2
+			case "default":
+				return 3
+			case "node":
+				return 4
+			case "require":
+				return 5
+			case "types", "typings":
+				return 6
+			}
+			if strings.Contains(c, "source") || strings.HasPrefix(c, "@") || c == "development" {
+				return 0
+			}
+			return 4
+		}
+		keys := sortedKeys(t)
+		slices.SortStableFunc(keys, func(a, b string) int { return rank(a) - rank(b) })
+		var out []string
+		for _, k := range keys {
+			out = append(out, conditionTargets(t[k], depth+1)...)
+		}
+		return out
+	}
+	return nil
 }
 
 func (in *Info) addNpm(f, dir string, data []byte) {
@@ -350,7 +455,7 @@ func (in *Info) addNpm(f, dir string, data []byte) {
 	if m.Name == "" {
 		return // a private workspace root without a name
 	}
-	p := &Package{Ecosystem: Npm, Name: m.Name, Version: m.Version, Dir: dir, Manifest: f}
+	p := &Package{Ecosystem: Npm, Name: m.Name, Version: m.Version, Dir: dir, Manifest: f, Entries: npmEntries(&m, dir)}
 	for _, set := range []struct {
 		deps map[string]string
 		kind string
