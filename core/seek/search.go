@@ -149,6 +149,7 @@ func (x *Index) Search(q Query, p Params) Result {
 	}
 	scope := normScope(p.Scope)
 	prior := x.priorFunc(q, p)
+	fb := feedbackMap(p)
 	// squash(t) >= MinScore  ⟺  t >= −ln(1 − MinScore)/2: compare match
 	// units, not squashed scores, in the loop over every candidate.
 	tmin := float32(0)
@@ -164,6 +165,9 @@ func (x *Index) Search(q Query, p Params) Result {
 			continue
 		}
 		t := x.total(s, n, p.GraphRerank) * prior(n)
+		if f, ok := fb[n]; ok {
+			t = withFeedback(t, f)
+		}
 		if !(t > 0) || t < tmin || !graph.IsFinite(t) {
 			continue
 		}
@@ -174,6 +178,9 @@ func (x *Index) Search(q Query, p Params) Result {
 	for _, c := range top {
 		pr := prior(c.Node)
 		b := x.breakdown(s, c.Node, p.GraphRerank).scale(pr)
+		if _, ok := fb[c.Node]; ok {
+			b.Feedback = graph.Finite(c.Score - b.Total())
+		}
 		h := Hit{Node: c.Node, Score: squash(c.Score), Breakdown: b, Prior: pr, Matched: x.matched(c.Node, terms)}
 		if fi := s.frame[c.Node]; fi > 0 {
 			f := q.Frames[fi-1]
@@ -182,6 +189,36 @@ func (x *Index) Search(q Query, p Params) Result {
 		res.Hits = append(res.Hits, h)
 	}
 	return res
+}
+
+// feedbackMap indexes Params.Feedback; nil when graph fusion is off (pure
+// text matches) or there is none.
+func feedbackMap(p Params) map[graph.NodeID]float32 {
+	if !p.GraphRerank || len(p.Feedback) == 0 {
+		return nil
+	}
+	m := make(map[graph.NodeID]float32, len(p.Feedback))
+	for _, f := range p.Feedback {
+		if graph.IsFinite(f.Score) {
+			m[f.Node] = graph.Clamp(f.Score, -1, 1)
+		}
+	}
+	return m
+}
+
+// withFeedback moves a total t (match units) by learned relevance f in
+// (−1, 1) the way activation does, on the squashed score s = 1 − e^(−2t):
+// s + (1 − s)·f when f > 0, s·(1 + f) when f < 0; and returns it in match
+// units again.
+func withFeedback(t, f float32) float32 {
+	s := float64(squash(t))
+	if f > 0 {
+		s += (1 - s) * float64(f)
+	} else {
+		s *= 1 + float64(f)
+	}
+	s = math.Min(s, 1-1e-6)
+	return graph.Finite(float32(-math.Log(1-s) / 2))
 }
 
 // breakdown reads a node's components; without graph fusion only the
@@ -211,7 +248,7 @@ func (b Breakdown) scale(f float32) Breakdown {
 	if f == 1 {
 		return b
 	}
-	return Breakdown{b.Lexical * f, b.StackTrace * f, b.Graph * f, b.PageRank * f, b.CoChange * f}
+	return Breakdown{b.Lexical * f, b.StackTrace * f, b.Graph * f, b.PageRank * f, b.CoChange * f, b.Feedback * f}
 }
 
 // priorFunc returns the kind prior of a search: with graph re-ranking on,
@@ -507,6 +544,20 @@ func relFactor(rel string) float32 {
 	return 0.15
 }
 
+// learnedWeight is edge e's ingest weight (at most 1) scaled by what
+// plasticity made of it, current/original, so learning shows both ways:
+// an edge strengthened above its ingest weight passes on more (up to
+// WeightCap times), a weakened one less. An edge nothing learned keeps its
+// ingest weight clamped to [0, 1], as before learning was read here.
+func learnedWeight(g *graph.Graph, e graph.EdgeIdx) float32 {
+	w := g.Weight(e)
+	o := g.EdgePlasticity().Original[e]
+	if !(o > 0) || w == o {
+		return graph.Clamp(w, 0, 1)
+	}
+	return graph.Clamp(min(o, 1)*w/o, 0, graph.WeightCap)
+}
+
 // fuse adds the graph signals: neighbours of the best hits, the PageRank
 // prior (applied in breakdown), file aggregation, co-change partners.
 func (x *Index) fuse(s *scratch, p Params) {
@@ -533,8 +584,7 @@ func (x *Index) fuse(s *scratch, p Params) {
 					// aggregation, not spreading.
 					return
 				}
-				w := graph.Clamp(g.Weight(e), 0, 1)
-				v := damp * relFactor(g.RelationName(e)) * w
+				v := damp * relFactor(g.RelationName(e)) * learnedWeight(g, e)
 				if v > 0 {
 					s.touch(to)
 					s.graphv[to] += v

@@ -207,6 +207,11 @@ type Params struct {
 	// MaxTerms caps the query terms used, strongest (IDF × frequency)
 	// first (<= 0: DefaultMaxTerms).
 	MaxTerms int
+	// Feedback, when GraphRerank is on, is learned relevance in (−1, 1)
+	// per node (engine.Engine.Feedback for the query): a candidate's score
+	// s moves to s + (1 − s)·f for f > 0 and to s·(1 + f) for f < 0, as in
+	// activate. Only nodes the query matched are re-ranked.
+	Feedback []graph.Scored
 }
 
 // DefaultTopK and DefaultMaxTerms are the Params defaults.
@@ -232,11 +237,14 @@ type Breakdown struct {
 	PageRank float32 `json:"pagerank"`
 	// CoChange is the lift from being a co-change partner of a top file.
 	CoChange float32 `json:"co_change"`
+	// Feedback is what learned relevance (Params.Feedback) added or, when
+	// negative, took away.
+	Feedback float32 `json:"feedback,omitempty"`
 }
 
 // Total is the sum of the components.
 func (b Breakdown) Total() float32 {
-	return b.Lexical + b.StackTrace + b.Graph + b.PageRank + b.CoChange
+	return b.Lexical + b.StackTrace + b.Graph + b.PageRank + b.CoChange + b.Feedback
 }
 
 // Hit is one ranked node.
