@@ -394,11 +394,12 @@ func TestMerge(t *testing.T) {
 		{{Node: 0, Score: 0.2}, {Node: 3, Score: 0.9}},
 	}
 	got := must2(Merge(g, dims, all, 10, mp, nil))
+	const max = 1.6 // Bonus4 + PageRankBoost
 	wantScore := map[graph.NodeID]float32{
-		0: (0.35*0.8+0.25*0.6+0.15*0.4+0.25*0.2)*1.5 + pr(0), // 4 dimensions
-		1: (0.35*0.5+0.25*0.4+0.15*0.3)*1.3 + pr(1),          // 3
-		2: (0.35*0.2 + 0.25*0.005) + pr(2),                   // 0.005 is below the contribution threshold
-		3: (0.35*0.6 + 0.25*0.9) + pr(3),                     // 2
+		0: ((0.35*0.8+0.25*0.6+0.15*0.4+0.25*0.2)*1.5 + pr(0)) / max, // 4 dimensions
+		1: ((0.35*0.5+0.25*0.4+0.15*0.3)*1.3 + pr(1)) / max,          // 3
+		2: ((0.35*0.2 + 0.25*0.005) + pr(2)) / max,                   // 0.005 is below the contribution threshold
+		3: ((0.35*0.6 + 0.25*0.9) + pr(3)) / max,                     // 2
 	}
 	if len(got) != 4 {
 		t.Fatalf("got %v", got)
@@ -422,13 +423,19 @@ func TestMerge(t *testing.T) {
 		t.Errorf("effective weights %v", w)
 	}
 	got = must2(Merge(g, dims2, all, 1, mp, nil))
-	if len(got) != 1 || !near(got[0].Score, 0.35/0.6*0.8+0.25/0.6*0.6+pr(0)) {
+	if len(got) != 1 || !near(got[0].Score, (0.35/0.6*0.8+0.25/0.6*0.6+pr(0))/max) {
 		t.Errorf("redistributed top-1 = %+v", got)
+	}
+	// Keeping a node below the cut returns it after the cut, with its own
+	// score; a kept node no dimension reached is not invented.
+	got = must2(MergeKeeping(g, dims, all, 1, []graph.NodeID{2, 5}, mp, nil))
+	if len(got) != 2 || got[0].Node != 0 || got[1].Node != 2 || !near(got[1].Score, wantScore[2]) {
+		t.Errorf("MergeKeeping(top 1, keep 2 and 5) = %+v", got)
 	}
 	// A dimension not requested is ignored even when it has results.
 	got = must2(Merge(g, dims, [4]bool{true, false, false, false}, 10, mp, nil))
 	for _, a := range got {
-		if a.Dims[1] != 0 || a.Dims[3] != 0 || !near(a.Score, a.Dims[0]+pr(a.Node)) {
+		if a.Dims[1] != 0 || a.Dims[3] != 0 || !near(a.Score, (a.Dims[0]+pr(a.Node))/max) {
 			t.Errorf("structural-only merge: %+v", a)
 		}
 	}
@@ -438,7 +445,7 @@ func TestMerge(t *testing.T) {
 	// Non-finite input never escapes.
 	bad := [4][]graph.Scored{{{Node: 4, Score: float32(math.NaN())}, {Node: 5, Score: float32(math.Inf(1))}}}
 	for _, a := range must2(Merge(g, bad, all, 10, mp, nil)) {
-		if !graph.IsFinite(a.Score) || a.Score > mp.Bonus4+mp.PageRankBoost {
+		if !graph.IsFinite(a.Score) || a.Score < 0 || a.Score > 1 {
 			t.Errorf("non-finite input gave %+v", a)
 		}
 	}

@@ -8,8 +8,9 @@ import (
 type Activated struct {
 	Node graph.NodeID
 	// Score is the merged activation: the weighted sum of the dimension
-	// scores, times the resonance bonus, plus the PageRank boost. It is in
-	// [0, Bonus4 + PageRankBoost].
+	// scores, times the resonance bonus, plus the PageRank boost, divided
+	// by the largest value that sum can take (MergeParams.Max), so it is
+	// in [0, 1] and keeps its meaning across queries.
 	Score float32
 	// Dims are the node's per-dimension scores in [0, 1], in
 	// graph.Dimension order (0 where a dimension did not reach it).
@@ -48,12 +49,22 @@ func EffectiveWeights(dims *[graph.NumDimensions][]graph.Scored, requested [grap
 //  2. × Bonus4 when all four dimensions scored the node above
 //     ContributionThreshold, else × Bonus3 when three did (four is checked
 //     first — the original Python never reached its 4-dimension branch);
-//  3. + PageRankBoost · PageRank.
+//  3. + PageRankBoost · PageRank;
+//  4. ÷ MergeParams.Max (Bonus4 + PageRankBoost), into [0, 1].
 //
 // Dimension scores are clamped to [0, 1] and every result is finite. The
 // ranking is by score descending, then NodeID. g supplies PageRank; ws may
 // be nil.
 func Merge(g *graph.Graph, dims [graph.NumDimensions][]graph.Scored, requested [graph.NumDimensions]bool, topK int, p MergeParams, ws *Workspace) ([]Activated, error) {
+	return MergeKeeping(g, dims, requested, topK, nil, p, ws)
+}
+
+// MergeKeeping is Merge that also returns every node of keep that some
+// dimension reached, after the topK best, even when it ranks below the
+// cut (nodes of keep no dimension reached are not invented). The query
+// engine keeps the nodes learned feedback confirmed, so feedback can
+// re-rank them however far down the merge put them.
+func MergeKeeping(g *graph.Graph, dims [graph.NumDimensions][]graph.Scored, requested [graph.NumDimensions]bool, topK int, keep []graph.NodeID, p MergeParams, ws *Workspace) ([]Activated, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -90,6 +101,21 @@ func Merge(g *graph.Graph, dims [graph.NumDimensions][]graph.Scored, requested [
 		cand = append(cand, graph.Scored{Node: nodes[i], Score: score(g, nodes[i], &r, &weights, &p)})
 	}
 	top := graph.SelectTop(cand, topK)
+	if len(keep) > 0 && len(top) < len(cand) {
+		in := make(map[graph.NodeID]bool, len(top))
+		for _, t := range top {
+			in[t.Node] = true
+		}
+		var extra []graph.Scored
+		for _, k := range keep {
+			if int(k) < w.n && w.idx[k] != 0 && !in[k] {
+				in[k] = true
+				extra = append(extra, graph.Scored{Node: k, Score: score(g, k, &rows[w.idx[k]-1], &weights, &p)})
+			}
+		}
+		graph.SortScored(extra)
+		top = append(top[:len(top):len(top)], extra...) // a copy: top shares cand's array
+	}
 	out := make([]Activated, len(top))
 	for i, t := range top {
 		r := &rows[w.idx[t.Node]-1]
@@ -124,5 +150,5 @@ func score(g *graph.Graph, n graph.NodeID, r *[graph.NumDimensions]float32, weig
 		s *= p.Bonus3
 	}
 	s += p.PageRankBoost * graph.Clamp(g.PageRank(n), 0, 1)
-	return graph.Clamp(s, 0, p.Bonus4+p.PageRankBoost)
+	return graph.Clamp(s/p.Max(), 0, 1)
 }

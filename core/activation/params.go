@@ -170,6 +170,10 @@ func DefaultMergeParams() MergeParams {
 	}
 }
 
+// Max is the largest raw merged score, Bonus4 + PageRankBoost (every
+// dimension at 1, PageRank 1); Merge divides by it.
+func (p MergeParams) Max() float32 { return p.Bonus4 + p.PageRankBoost }
+
 // Validate reports the first invalid parameter.
 func (p MergeParams) Validate() error {
 	var sum float32

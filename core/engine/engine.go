@@ -1,13 +1,29 @@
 // Package engine is the query facade of the core: one call turns a
-// question into a ranked, explained answer.
+// question into a ranked, explained answer. Activate runs one query as a
+// sequence of phases, each a method of the query's run (run.go), in this
+// order:
 //
-//	seeds (cascade + semantic re-rank)
-//	  → D1 structural, D2 semantic, D3 temporal, D4 causal
-//	  → merge (weights, redistribution, resonance bonus, PageRank boost)
-//	  → priming (query memory, warmup boosts)
-//	  → XLR noise cancellation (optional)
-//	  → top_k
-//	  → plasticity cycle and query memory (unless NoLearn)
+//	seeds       query → seed nodes (cascade + semantic re-rank), and the
+//	            query's memory context (its words and strongest seeds)
+//	dimensions  D1 structural, D2 semantic, D3 temporal, D4 causal, concurrently
+//	merge       weights, redistribution, resonance bonus, PageRank boost,
+//	            normalised into [0, 1]; a candidate pool of
+//	            CandidateFactor×top_k, plus every reached node that learned
+//	            feedback confirmed for the query
+//	priming     query-memory priming, warmup boosts and learned feedback
+//	            (plasticity.Engine.Relevance), applied so scores stay in [0, 1]
+//	XLR         noise cancellation (optional); feedback-confirmed nodes are
+//	            protected in proportion to their relevance
+//	top-k       the final ranking; ghost edges and structural holes over the
+//	            whole pool when asked for
+//	learn       the bounded plasticity cycle and query memory (unless NoLearn)
+//
+// Every score a result carries is finite and in [0, 1].
+//
+// Learn is the other half of the loop: feedback on a query's results,
+// filed under the same context Activate computes, so the same query — and
+// queries sharing most of its words or seeds — rank the judged nodes
+// accordingly.
 //
 // New builds every index (trigram TF-IDF, co-occurrence, seed keys,
 // co-change matrix) once for the graph's generation; Activate rebuilds them
@@ -20,7 +36,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -248,8 +263,9 @@ func (e *Engine) now() time.Time {
 // Node is one ranked result.
 type Node struct {
 	ID graph.NodeID
-	// Activation is the final score: the merged score plus priming and
-	// warmup boosts, times the XLR gate when XLR ran.
+	// Activation is the final score in [0, 1]: the merged score moved by
+	// priming, warmup and learned feedback, times the XLR gate when XLR
+	// ran.
 	Activation float32
 	// Dims are the per-dimension scores in [0, 1] (graph.Dimension order).
 	Dims [graph.NumDimensions]float32
@@ -258,16 +274,23 @@ type Node struct {
 	DimCount uint8
 	// PageRank is the node's normalised PageRank.
 	PageRank float32
-	// Boost is what query-memory priming and warmup added.
+	// Boost is what the priming phase changed (query-memory priming,
+	// warmup boosts and learned feedback together; negative when feedback
+	// rejected the node).
 	Boost float32
-	// Gate is the XLR gate in (0, 1) (1 when XLR did not run).
+	// Feedback is the node's learned relevance for this query in (−1, 1)
+	// (plasticity.Engine.Relevance; 0 when no feedback on this or a
+	// similar query judged it).
+	Feedback float32
+	// Gate is the XLR gate in (0, 1] (1 when XLR did not run).
 	Gate float32
 }
 
-// Timings break a query's latency down by stage. The four dimensions run
-// concurrently, so their times overlap.
+// Timings break a query's latency down by phase. The four dimensions run
+// concurrently, so their times overlap. Analysis is the top-k phase with
+// ghost edges and structural holes.
 type Timings struct {
-	Seeds, Structural, Semantic, Temporal, Causal, Merge, XLR, Analysis, Plasticity time.Duration
+	Seeds, Structural, Semantic, Temporal, Causal, Merge, Priming, XLR, Analysis, Plasticity time.Duration
 }
 
 // Result is an activation's answer.
@@ -289,7 +312,8 @@ type Result struct {
 	// GhostEdges and Holes are present when the query asked for them.
 	GhostEdges []analysis.GhostEdge
 	Holes      *analysis.HolesResult
-	// Plasticity is what the learning cycle did (zero with NoLearn).
+	// Plasticity is what the learning cycle did (zero with NoLearn, except
+	// FeedbackNodes, which counts the candidates learned feedback moved).
 	Plasticity plasticity.UpdateStats
 	Learned    bool
 	Generation graph.Generation
@@ -313,221 +337,6 @@ func (r *Result) DimensionScores() map[graph.NodeID][graph.NumDimensions]float32
 		m[n.ID] = n.Dims
 	}
 	return m
-}
-
-// Activate answers q. It fails on an invalid query, an unfinalized graph
-// or a cancelled context; a query that matches nothing is a result with
-// no seeds and no activated nodes (and no learning), not an error.
-func (e *Engine) Activate(ctx context.Context, q Query) (*Result, error) {
-	start := time.Now()
-	if err := q.normalize(); err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	ix, err := e.current()
-	if err != nil {
-		return nil, err
-	}
-	g := e.g
-	res := &Result{Query: q.Text, Generation: ix.gen}
-	req := q.requested()
-	mark := time.Now()
-	lap := func(d *time.Duration) {
-		now := time.Now()
-		*d = now.Sub(mark)
-		mark = now
-	}
-
-	// Seeds.
-	res.Seeds = ix.seeds.FindSemantic(q.Text, q.MaxSeeds)
-	seeds := seed.Scored(res.Seeds)
-	lap(&res.Timings.Seeds)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-
-	// The four dimensions run concurrently: they read the graph only and
-	// each has its own scratch.
-	pool := max(e.opts.CandidateFactor*q.TopK, e.opts.MinCandidates)
-	var dims [graph.NumDimensions][]graph.Scored
-	var dt [graph.NumDimensions]time.Duration
-	ws := ix.pool.Get()
-	defer ix.pool.Put(ws)
-	timed := func(d graph.Dimension, f func() error) func() error {
-		return func() error {
-			t0 := time.Now()
-			err := f()
-			dt[d] = time.Since(t0)
-			return err
-		}
-	}
-	var eg errgroup.Group
-	if req[graph.Structural] && len(seeds) > 0 {
-		eg.Go(timed(graph.Structural, func() (err error) {
-			w := ix.pool.Get()
-			defer ix.pool.Put(w)
-			dims[graph.Structural], res.Engine, err = activation.Structural(g, seeds, e.opts.Activation, w)
-			return err
-		}))
-	}
-	if req[graph.Semantic] {
-		eg.Go(timed(graph.Semantic, func() error {
-			dims[graph.Semantic] = ix.sem.Query(q.Text, pool)
-			return nil
-		}))
-	}
-	if req[graph.Temporal] {
-		eg.Go(timed(graph.Temporal, func() error {
-			dims[graph.Temporal] = ix.temp.ActivateAt(seeds, e.now())
-			return nil
-		}))
-	}
-	if req[graph.Causal] && len(seeds) > 0 {
-		eg.Go(timed(graph.Causal, func() (err error) {
-			dims[graph.Causal], err = activation.Causal(g, seeds, e.opts.Causal, ws)
-			return err
-		}))
-	}
-	if err := eg.Wait(); err != nil {
-		return nil, err
-	}
-	res.Timings.Structural, res.Timings.Semantic = dt[graph.Structural], dt[graph.Semantic]
-	res.Timings.Temporal, res.Timings.Causal = dt[graph.Temporal], dt[graph.Causal]
-	mark = time.Now()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-
-	// Merge into a candidate pool, then priming and warmup.
-	res.Weights = activation.EffectiveWeights(&dims, req, e.opts.Merge)
-	merged, err := activation.Merge(g, dims, req, pool, e.opts.Merge, ws)
-	if err != nil {
-		return nil, err
-	}
-	nodes := make([]Node, len(merged))
-	at := make(map[graph.NodeID]int, len(merged))
-	for i, m := range merged {
-		nodes[i] = Node{ID: m.Node, Activation: m.Score, Dims: m.Dims, DimCount: m.DimCount, PageRank: g.PageRank(m.Node), Gate: 1}
-		at[m.Node] = i
-	}
-	if err := e.prime(g, seeds, nodes, at); err != nil {
-		return nil, err
-	}
-	lap(&res.Timings.Merge)
-
-	// XLR.
-	if q.XLR && len(nodes) > 0 && len(seeds) > 0 {
-		cand := make([]graph.Scored, len(nodes))
-		for i, n := range nodes {
-			cand[i] = graph.Scored{Node: n.ID, Score: n.Activation}
-		}
-		xr, err := e.xlr.Apply(g, seeds, cand)
-		if err != nil {
-			return nil, fmt.Errorf("engine: xlr: %w", err)
-		}
-		res.XLR, res.XLRFallback, res.AntiSeeds = true, xr.FallbackToHotOnly, xr.AntiSeeds
-		for i, s := range xr.Scores {
-			n := &nodes[at[s.Node]]
-			n.Gate = graph.Clamp(xr.Details[i].Gate, 0, 1)
-			n.Activation = graph.Finite(s.Score)
-		}
-	}
-	lap(&res.Timings.XLR)
-
-	// Final ranking.
-	rank := make([]graph.Scored, len(nodes))
-	for i, n := range nodes {
-		rank[i] = graph.Scored{Node: n.ID, Score: graph.Finite(n.Activation)}
-	}
-	top := graph.SelectTop(rank, q.TopK)
-	res.Activated = make([]Node, len(top))
-	for i, t := range top {
-		res.Activated[i] = nodes[at[t.Node]]
-		res.Activated[i].Activation = t.Score
-	}
-
-	// Analyses over the whole candidate pool, which is broader than top_k.
-	if q.GhostEdges || q.StructuralHoles {
-		all := make([]graph.Scored, len(nodes))
-		dimMap := make(map[graph.NodeID][graph.NumDimensions]float32, len(nodes))
-		for i, n := range nodes {
-			all[i] = graph.Scored{Node: n.ID, Score: graph.Clamp(n.Activation, 0, 1)}
-			dimMap[n.ID] = n.Dims
-		}
-		if q.GhostEdges {
-			if res.GhostEdges, err = analysis.GhostEdges(g, all, dimMap, e.opts.Ghosts); err != nil {
-				return nil, fmt.Errorf("engine: ghost edges: %w", err)
-			}
-		}
-		if q.StructuralHoles {
-			h, err := analysis.StructuralHoles(g, all, e.opts.Holes)
-			if err != nil {
-				return nil, fmt.Errorf("engine: structural holes: %w", err)
-			}
-			res.Holes = &h
-		}
-	}
-	lap(&res.Timings.Analysis)
-
-	// Learning: the plasticity cycle and query memory, then one tick of
-	// the warmup boosts. The cycle sees the whole candidate pool, not just
-	// top_k: "both ends activated" is about activation, and a top_k of a
-	// few nodes rarely contains both ends of an edge.
-	if !q.NoLearn && len(seeds) > 0 {
-		ids := make([]graph.NodeID, len(seeds))
-		for i, s := range seeds {
-			ids[i] = s.Node
-		}
-		act := make([]graph.Scored, len(nodes))
-		for i, n := range nodes {
-			act[i] = graph.Scored{Node: n.ID, Score: graph.Clamp(n.Activation, 0, 1)}
-		}
-		st, err := e.plast.Update(g, plasticity.Query{Text: q.Text, Seeds: ids, Activated: act, Time: e.now()})
-		if err != nil {
-			return nil, fmt.Errorf("engine: plasticity: %w", err)
-		}
-		res.Plasticity, res.Learned = st, true
-		e.warm.Tick()
-	}
-	lap(&res.Timings.Plasticity)
-	res.Elapsed = time.Since(start)
-	return res, nil
-}
-
-// prime adds query-memory priming (×PrimingWeight) and warmup boosts to
-// the candidates they name. Boosts only re-rank candidates the query
-// reached; they never pull in unrelated nodes.
-func (e *Engine) prime(g *graph.Graph, seeds []graph.Scored, nodes []Node, at map[graph.NodeID]int) error {
-	if len(nodes) == 0 {
-		return nil
-	}
-	if e.opts.PrimingWeight > 0 && len(seeds) > 0 {
-		ids := make([]graph.NodeID, len(seeds))
-		for i, s := range seeds {
-			ids[i] = s.Node
-		}
-		pr, err := e.plast.Priming(g, ids)
-		if err != nil {
-			return fmt.Errorf("engine: priming: %w", err)
-		}
-		for _, p := range pr {
-			if i, ok := at[p.Node]; ok {
-				b := e.opts.PrimingWeight * graph.Clamp(p.Score, 0, 1)
-				nodes[i].Boost += b
-				nodes[i].Activation = graph.Finite(nodes[i].Activation + b)
-			}
-		}
-	}
-	for _, b := range e.warm.Boosts(g) {
-		if i, ok := at[b.Node]; ok {
-			v := graph.Clamp(b.Score, 0, 1)
-			nodes[i].Boost += v
-			nodes[i].Activation = graph.Finite(nodes[i].Activation + v)
-		}
-	}
-	return nil
 }
 
 // WarmupTask activates the graph around a task description and primes the

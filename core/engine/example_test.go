@@ -8,6 +8,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/engine"
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/internal/synth"
+	"github.com/m1nd-go/m1nd/core/plasticity"
 )
 
 // Activate the spec's seven-file backend with the query "authentication".
@@ -40,4 +41,37 @@ func ExampleEngine_Activate() {
 	// auth.py      dimensions=4 structural=0.740
 	// session.py   dimensions=4 structural=0.553
 	// database.py  dimensions=4 structural=0.407
+}
+
+// Feedback changes the answer: mark the top result wrong and a lower one
+// correct, and the same query ranks them accordingly.
+func ExampleEngine_Learn() {
+	g, _ := synth.Backend()
+	opts := engine.DefaultOptions()
+	opts.Now = func() time.Time { return time.Unix(int64(synth.Now), 0) }
+	e, err := engine.New(g, opts)
+	if err != nil {
+		panic(err)
+	}
+	q := engine.Query{Text: "authentication", TopK: 4, NoLearn: true}
+	show := func(when string) {
+		fmt.Print(when)
+		res, err := e.Activate(context.Background(), q)
+		if err != nil {
+			panic(err)
+		}
+		for _, n := range res.Activated {
+			fmt.Printf(" %s %.2f", g.Label(n.ID), n.Activation)
+		}
+		fmt.Println()
+	}
+	show("before:")
+	res, _ := e.Activate(context.Background(), q)
+	wrong, right := res.Activated[0].ID, res.Activated[3].ID
+	e.Learn(plasticity.LearnRequest{Query: q.Text, Feedback: plasticity.Wrong, Nodes: []graph.NodeID{wrong}, Strength: 1})
+	e.Learn(plasticity.LearnRequest{Query: q.Text, Feedback: plasticity.Correct, Nodes: []graph.NodeID{right}, Strength: 1})
+	show("after: ")
+	// Output:
+	// before: auth.py 0.62 session.py 0.43 database.py 0.32 user_model.py 0.28
+	// after:  user_model.py 0.83 session.py 0.43 database.py 0.31 routes.py 0.24
 }

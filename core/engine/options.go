@@ -49,8 +49,10 @@ type Options struct {
 	CandidateFactor int
 	MinCandidates   int
 	// PrimingWeight scales query-memory priming (plasticity.Priming, in
-	// (0, 1]) added to a candidate's score. Warmup boosts are added as they
-	// are: their strength was chosen by the warmup call.
+	// (0, 1]) into a boost b that moves a candidate's score s to
+	// s + (1 − s)·b. Warmup boosts apply as they are (their strength was
+	// chosen by the warmup call), and so does learned feedback
+	// (plasticity.Engine.Relevance).
 	PrimingWeight float32
 
 	// Now is the clock for temporal scores and plasticity; nil is

@@ -1,28 +1,60 @@
-// Package plasticity makes the graph learn: the five-step Hebbian cycle run
-// after every activation, explicit feedback (Learn), query memory and the
-// priming signal it produces, export/import of per-edge learned state,
-// drift reports, and temporary warmup boosts.
+// Package plasticity makes the graph learn: the Hebbian cycle run after
+// every activation, explicit feedback (Learn), query memory with the
+// priming and feedback signals it produces, export/import of per-edge
+// learned state, drift reports, and temporary warmup boosts.
 //
 // The cycle, with the spec's defaults (see Params):
 //
 //  1. Hebbian strengthening: every edge whose source and target were both
 //     activated gains lr·act_src·act_tgt (lr 0.08), capped at 3.0.
-//  2. Synaptic decay: every edge whose source was not activated is multiplied
-//     by 1 − 0.005, never below the floor 0.05 (and never raised by it).
+//  2. Synaptic decay, limited to the query's neighbourhood: every edge that
+//     leads into an activated node from one that stayed silent is
+//     multiplied by 1 − 0.005, never below the floor 0.05 (and never raised
+//     by it). Such an edge is also a weaken event (the signal reached its
+//     target, not through it).
 //  3. LTP/LTD: after 5 consecutive strengthen events an edge receives a
 //     one-time +0.15; after 5 consecutive weaken events a one-time −0.15.
-//     A strengthen event resets the weaken streak and vice versa. A weaken
-//     event, in the automatic cycle, is the decay of an edge that led into an
-//     activated node from an inactive one (the signal reached the target,
-//     not through this edge). Edges with neither end activated only decay
-//     passively: they are idle, not refuted, so a query about another topic
-//     does not push them towards LTD. Learn(Wrong) produces weaken events.
-//  4. Homeostasis: when the incoming weights of a node whose incoming
-//     weight grew exceed 5.0 in sum, all of them are scaled by 5.0/sum.
-//  5. Query memory: the query, its seeds and its strongest activated nodes
+//     A strengthen event resets the weaken streak and vice versa.
+//     Learn(Wrong) produces weaken events too.
+//  4. Homeostasis: when the incoming weights of a node whose input grew sum
+//     to more than max(5.0, their sum at ingest), the learned gains of
+//     those edges (weight above the original) shrink in proportion until
+//     the sum is back at that limit.
+//  5. Query memory: the query, its strongest seeds and activated nodes
 //     enter a ring of 1000 records with node frequencies and seed bigrams
 //     (decremented on eviction); Priming turns it into a boost for later
 //     queries that share seeds.
+//
+// Each write step of one activation touches at most MaxEdgesPerQuery (256)
+// edges, so a read changes a bounded neighbourhood and UpdateStats says
+// exactly what it changed.
+//
+// Explicit feedback (Learn) adjusts the edges around the judged nodes and
+// is remembered in feedback memory under the query's Context (its words and
+// strongest seeds). Relevance turns that memory into a signed per-node
+// signal for the same and similar queries, which the query engine applies
+// to its candidates: feedback changes answers directly, whatever path the
+// activation took to a node (most of a query's best results are its own
+// seeds, whose scores no edge weight reaches).
+//
+// Departures from the spec, and why:
+//
+//   - The spec decays every edge whose source was silent on every query:
+//     one read rewrote thousands of weights of a code graph (the issue's
+//     "one read decays thousands of edges") under other agents' analyses,
+//     mostly edges no query ever reaches. Decay here is limited to the
+//     edges that compete with the query's own paths (step 2), and capped.
+//     An edge far from every query keeps its weight; paths stop mattering
+//     by losing that competition or by explicit Wrong feedback.
+//   - The spec scales every incoming weight of a node whose input sums to
+//     more than 5.0. Code graphs have many nodes with more than five
+//     importers at weight 1, so the first co-activation would have crushed
+//     every edge into them — ingest-time structure, not learning. Step 4
+//     bounds what learning added instead.
+//   - Feedback memory is the spec's "query memory records the confirmed
+//     (rejected) nodes", kept apart from the activation ring so that the
+//     automatic records of later queries do not dilute it, signed, and
+//     applied to seeds too.
 //
 // Concurrency: weights are written only through graph.UpdateWeight (atomic
 // compare-and-swap), so activations may read the graph while the engine
@@ -51,6 +83,7 @@ type Engine struct {
 	mu  sync.Mutex
 	p   Params
 	mem memory
+	fb  feedbackMemory
 	now func() time.Time
 
 	// Scratch, guarded by mu.
@@ -60,6 +93,13 @@ type Engine struct {
 	homeo        []graph.NodeID
 	strengthened []graph.EdgeIdx
 	weakened     []graph.EdgeIdx
+	cand         []edgeDelta
+}
+
+// edgeDelta is an edge the cycle may write and its priority.
+type edgeDelta struct {
+	edge graph.EdgeIdx
+	v    float32
 }
 
 // New returns an engine with validated parameters.
@@ -67,7 +107,7 @@ func New(p Params) (*Engine, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return &Engine{p: p, mem: newMemory(p.MemoryCapacity), now: time.Now}, nil
+	return &Engine{p: p, mem: newMemory(p.MemoryCapacity), fb: newFeedbackMemory(p.FeedbackCapacity), now: time.Now}, nil
 }
 
 // Params returns the engine's parameters.
@@ -110,14 +150,21 @@ type Query struct {
 type UpdateStats struct {
 	EdgesStrengthened int `json:"edges_strengthened"`
 	EdgesDecayed      int `json:"edges_decayed"`
-	LTPEvents         int `json:"ltp_events"`
-	LTDEvents         int `json:"ltd_events"`
+	// EdgesCapped counts edges that qualified for strengthening or decay
+	// but were left alone because the step reached MaxEdgesPerQuery.
+	EdgesCapped int `json:"edges_capped"`
+	LTPEvents   int `json:"ltp_events"`
+	LTDEvents   int `json:"ltd_events"`
 	// HomeostaticNodes is the number of nodes whose incoming weights were
 	// scaled down to the ceiling.
 	HomeostaticNodes int `json:"homeostatic_nodes"`
 	// PrimingNodes is the number of nodes query memory primes for this
 	// query's seeds (computed before the query itself is recorded).
 	PrimingNodes int `json:"priming_nodes"`
+	// FeedbackNodes is the number of candidates whose score explicit
+	// feedback on this or similar queries changed (set by the query
+	// engine, which applies Relevance).
+	FeedbackNodes int `json:"feedback_nodes"`
 	// CASFailures counts weight writes abandoned after CASRetryLimit
 	// contended attempts (the edge keeps its weight).
 	CASFailures int `json:"cas_failures,omitempty"`
@@ -178,45 +225,43 @@ func (e *Engine) Update(g *graph.Graph, q Query) (UpdateStats, error) {
 	e.nextStamp()
 
 	// 1. Hebbian strengthening between co-activated nodes.
+	e.cand = e.cand[:0]
 	for _, s := range active {
 		as := e.act[s]
 		lo, hi := g.OutRange(s)
 		for edge := lo; edge < hi; edge++ {
-			t := g.Target(edge)
-			at := e.act[t]
-			if at <= 0 {
-				continue
+			if at := e.act[g.Target(edge)]; at > 0 {
+				e.cand = append(e.cand, edgeDelta{edge, p.LearningRate * as * at})
 			}
-			delta := p.LearningRate * as * at
-			if _, _, ok := e.add(g, edge, delta, &st.CASFailures); !ok {
-				continue
-			}
-			strengthenEvent(pl, edge)
-			e.strengthened = append(e.strengthened, edge)
-			e.addHomeo(t)
-			st.EdgesStrengthened++
 		}
 	}
-
-	// 2. Decay of edges whose source was inactive.
-	factor := 1 - p.DecayRate
-	n := graph.NodeID(g.NumNodes())
-	for s := graph.NodeID(0); s < n; s++ {
-		if e.act[s] > 0 {
+	for _, c := range e.capped(&st.EdgesCapped) {
+		if _, _, ok := e.add(g, c.edge, c.v, &st.CASFailures); !ok {
 			continue
 		}
-		lo, hi := g.OutRange(s)
-		for edge := lo; edge < hi; edge++ {
-			if e.act[g.Target(edge)] > 0 {
-				weakenEvent(pl, edge)
-				e.weakened = append(e.weakened, edge)
+		strengthenEvent(pl, c.edge)
+		e.strengthened = append(e.strengthened, c.edge)
+		e.addHomeo(g.Target(c.edge))
+		st.EdgesStrengthened++
+	}
+
+	// 2. Decay of the edges that lead into an activated node from a silent
+	// one: they competed with the query's paths and lost.
+	e.cand = e.cand[:0]
+	for _, t := range active {
+		lo, hi := g.InRange(t)
+		for pos := lo; pos < hi; pos++ {
+			if e.act[g.InSource(pos)] == 0 {
+				e.cand = append(e.cand, edgeDelta{g.InEdge(pos), e.act[t]})
 			}
-			if g.Weight(edge) <= p.WeightFloor {
-				continue
-			}
-			if e.scale(g, edge, factor, &st.CASFailures) {
-				st.EdgesDecayed++
-			}
+		}
+	}
+	factor := 1 - p.DecayRate
+	for _, c := range e.capped(&st.EdgesCapped) {
+		weakenEvent(pl, c.edge)
+		e.weakened = append(e.weakened, c.edge)
+		if g.Weight(c.edge) > p.WeightFloor && e.scale(g, c.edge, factor, &st.CASFailures) {
+			st.EdgesDecayed++
 		}
 	}
 
@@ -238,7 +283,7 @@ func (e *Engine) Update(g *graph.Graph, q Query) (UpdateStats, error) {
 	}
 
 	// 5. Query memory (priming is measured before this query is recorded).
-	st.PrimingNodes = len(e.mem.priming(g, q.Seeds, p.PrimingLimit, p.BigramBoost))
+	st.PrimingNodes = len(e.mem.priming(g, q.Seeds, p.MemorySeedsPerQuery, p.PrimingLimit, p.BigramBoost))
 	nodes := make([]graph.Scored, 0, len(active))
 	for _, id := range active {
 		nodes = append(nodes, graph.Scored{Node: id, Score: e.act[id]})
@@ -246,6 +291,28 @@ func (e *Engine) Update(g *graph.Graph, q Query) (UpdateStats, error) {
 	graph.SortScored(nodes)
 	e.mem.record(g, q.Text, q.Seeds, nodes, at, p.MemorySeedsPerQuery, p.MemoryNodesPerQuery)
 	return st, nil
+}
+
+// capped returns e.cand limited to MaxEdgesPerQuery entries (the largest
+// priorities first, ties by edge index), in edge order, and adds what it
+// left out to *skipped.
+func (e *Engine) capped(skipped *int) []edgeDelta {
+	c := e.cand
+	if len(c) > e.p.MaxEdgesPerQuery {
+		slices.SortFunc(c, func(a, b edgeDelta) int {
+			if a.v != b.v {
+				if a.v > b.v {
+					return -1
+				}
+				return 1
+			}
+			return int(a.edge) - int(b.edge)
+		})
+		*skipped += len(c) - e.p.MaxEdgesPerQuery
+		c = c[:e.p.MaxEdgesPerQuery]
+	}
+	slices.SortFunc(c, func(a, b edgeDelta) int { return int(a.edge) - int(b.edge) })
+	return c
 }
 
 // ensure sizes the per-node scratch.
@@ -385,36 +452,56 @@ func (e *Engine) applyLTD(g *graph.Graph, edges []graph.EdgeIdx, casFail *int) i
 	return n
 }
 
-// homeostasis scales the incoming weights of every node in e.homeo whose
-// incoming sum exceeds the ceiling. It returns the number of nodes scaled.
+// homeostasis bounds the incoming weight of every node in e.homeo: when it
+// sums to more than max(HomeostaticCeiling, its sum at ingest), the learned
+// gains of the incoming edges (current weight above the original) are
+// scaled down together until the sum is back at that limit. Ingest-time
+// weights are never scaled. It returns the number of nodes trimmed.
 func (e *Engine) homeostasis(g *graph.Graph, casFail *int) int {
 	slices.Sort(e.homeo)
-	scaled := 0
+	pl := g.EdgePlasticity()
+	trimmed := 0
 	ceiling := float64(e.p.HomeostaticCeiling)
 	for _, n := range e.homeo {
 		lo, hi := g.InRange(n)
-		sum := 0.0
+		var sum, orig, gain float64
 		for pos := lo; pos < hi; pos++ {
-			sum += float64(g.Weight(g.InEdge(pos)))
+			edge := g.InEdge(pos)
+			w, o := float64(g.Weight(edge)), float64(pl.Original[edge])
+			sum += w
+			orig += o
+			gain += max(0, w-o)
 		}
-		if sum <= ceiling {
+		limit := max(ceiling, orig)
+		if sum <= limit || gain <= 0 {
 			continue
 		}
-		factor := float32(ceiling / sum)
+		keep := float32(max(0, gain-(sum-limit)) / gain)
 		for pos := lo; pos < hi; pos++ {
-			e.scale(g, g.InEdge(pos), factor, casFail)
+			edge := g.InEdge(pos)
+			o := pl.Original[edge]
+			if _, err := g.UpdateWeight(edge, func(w float32) float32 {
+				if w <= o {
+					return w
+				}
+				return o + (w-o)*keep
+			}); err != nil {
+				*casFail++
+			}
 		}
-		scaled++
+		trimmed++
 	}
-	return scaled
+	return trimmed
 }
 
 // Priming returns the nodes query memory associates with seeds: nodes that
-// appeared in remembered queries sharing seeds with these, weighted by the
-// seed overlap (Jaccard, raised by shared seed bigrams) and by how strongly
-// they were activated or confirmed there (a Learn(Wrong) record counts
-// negatively). Scores are in (0, 1], sorted, seeds excluded, at most
-// Params.PrimingLimit nodes.
+// appeared in remembered activations sharing seeds with these, weighted by
+// the seed overlap (Jaccard, raised by shared seed bigrams) and by how
+// strongly they were activated there. Only the first MemorySeedsPerQuery
+// seeds count, as only those are remembered per query (give them strongest
+// first), so a query repeated with all its seeds overlaps its own record
+// fully. Scores are in (0, 1], sorted, seeds excluded, at most
+// Params.PrimingLimit nodes. Explicit feedback is not here: see Relevance.
 func (e *Engine) Priming(g *graph.Graph, seeds []graph.NodeID) ([]graph.Scored, error) {
 	if err := checkGraph(g); err != nil {
 		return nil, err
@@ -424,7 +511,7 @@ func (e *Engine) Priming(g *graph.Graph, seeds []graph.NodeID) ([]graph.Scored, 
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.mem.priming(g, seeds, e.p.PrimingLimit, e.p.BigramBoost), nil
+	return e.mem.priming(g, seeds, e.p.MemorySeedsPerQuery, e.p.PrimingLimit, e.p.BigramBoost), nil
 }
 
 // MemoryStats summarises query memory.
@@ -433,13 +520,15 @@ type MemoryStats struct {
 	Capacity      int `json:"capacity"`
 	DistinctNodes int `json:"distinct_nodes"`
 	SeedBigrams   int `json:"seed_bigrams"`
+	// FeedbackRecords is the number of Learn calls feedback memory holds.
+	FeedbackRecords int `json:"feedback_records"`
 }
 
 // MemoryStats reports the size of query memory.
 func (e *Engine) MemoryStats() MemoryStats {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return MemoryStats{Records: e.mem.size, Capacity: len(e.mem.ring), DistinctNodes: len(e.mem.freq), SeedBigrams: len(e.mem.bigrams)}
+	return MemoryStats{Records: e.mem.size, Capacity: len(e.mem.ring), DistinctNodes: len(e.mem.freq), SeedBigrams: len(e.mem.bigrams), FeedbackRecords: e.fb.size}
 }
 
 // NodeFrequency is the number of remembered queries (and feedback records)
@@ -490,9 +579,11 @@ func (e *Engine) TopBigrams(n int) []Bigram {
 	return out
 }
 
-// ResetMemory forgets every remembered query.
+// ResetMemory forgets every remembered query and every remembered Learn
+// call (learned edge weights stay).
 func (e *Engine) ResetMemory() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.mem = newMemory(e.p.MemoryCapacity)
+	e.fb = newFeedbackMemory(e.p.FeedbackCapacity)
 }

@@ -2,6 +2,7 @@ package plasticity
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -48,11 +49,20 @@ func TestHebbianStrengthenAndDecay(t *testing.T) {
 	if w := weight(t, g, "b", "c"); w != 1 {
 		t.Errorf("b->c = %v, want 1 (source active, target inactive)", w)
 	}
-	if w := weight(t, g, "c", "d"); !near(w, 0.995) {
-		t.Errorf("c->d = %v, want 0.995 (decayed)", w)
+	// c->d is far from the query: idle, not decayed.
+	if w := weight(t, g, "c", "d"); w != 1 {
+		t.Errorf("c->d = %v, want 1 (idle edges keep their weight)", w)
 	}
-	if st.EdgesStrengthened != 1 || st.EdgesDecayed != 1 {
-		t.Errorf("stats = %+v, want 1 strengthened, 1 decayed", st)
+	if st.EdgesStrengthened != 1 || st.EdgesDecayed != 0 {
+		t.Errorf("stats = %+v, want 1 strengthened, 0 decayed", st)
+	}
+	// An edge from a silent node into an activated one decays.
+	st, err = e.Update(g, Query{Activated: scored(t, g, "d", 0.9)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := weight(t, g, "c", "d"); !near(w, 0.995) || st.EdgesDecayed != 1 {
+		t.Errorf("c->d = %v (stats %+v), want 0.995 and 1 decayed", w, st)
 	}
 	if fc := g.Nodes().Plasticity[id(t, g, "a")].FireCount; fc != 1 {
 		t.Errorf("fire count of a = %d, want 1", fc)
@@ -68,7 +78,7 @@ func TestCapAndFloorHold(t *testing.T) {
 	})
 	e := newEngine(t)
 	for i := 0; i < 200; i++ {
-		if _, err := e.Update(g, Query{Activated: scored(t, g, "a", 1.0, "b", 1.0)}); err != nil {
+		if _, err := e.Update(g, Query{Activated: scored(t, g, "a", 1.0, "b", 1.0, "y", 1.0, "q", 1.0)}); err != nil {
 			t.Fatal(err)
 		}
 		if w := weight(t, g, "a", "b"); w > graph.WeightCap {
@@ -176,47 +186,117 @@ func TestLTDFiresOnceAndIdleEdgesAreNotWeakened(t *testing.T) {
 	if w := g.EdgePlasticity().Weaken[xy]; w != 0 {
 		t.Errorf("idle edge x->y has weaken count %d, want 0", w)
 	}
-	if w := g.Weight(xy); !near(w, float32(math.Pow(0.995, 8))) {
-		t.Errorf("idle edge x->y = %v, want passive decay 0.995^8", w)
+	if w := g.Weight(xy); w != 1 {
+		t.Errorf("idle edge x->y = %v, want 1 (far from every query: untouched)", w)
 	}
 }
 
-func TestHomeostasisScalesIncomingWeights(t *testing.T) {
-	names := []string{"h"}
+func TestHomeostasisTrimsLearnedGains(t *testing.T) {
+	// h has four importers at weight 1 (sum 4, below the ceiling 5) and hub
+	// ten (sum 10, above it at ingest already).
+	names := []string{"h", "hub"}
 	var edges []edgeSpec
 	for i := 0; i < 10; i++ {
 		n := "src" + string(rune('a'+i))
 		names = append(names, n)
-		edges = append(edges, edgeSpec{n, "h", "", 1})
+		if i < 4 {
+			edges = append(edges, edgeSpec{n, "h", "", 1})
+		}
+		edges = append(edges, edgeSpec{n, "hub", "", 1})
 	}
 	g := build(t, names, edges)
 	e := newEngine(t)
-	st, err := e.Update(g, Query{Activated: scored(t, g, "srca", 0.5, "h", 0.5)})
+	in := func(target string) (sum float32) {
+		lo, hi := g.InRange(id(t, g, target))
+		for pos := lo; pos < hi; pos++ {
+			sum += g.Weight(g.InEdge(pos))
+		}
+		return sum
+	}
+	// Co-activating the four importers with h raises each edge by 0.08 per
+	// query: after four queries the sum (5.28) passes the ceiling.
+	var trimmed int
+	for range 4 {
+		st, err := e.Update(g, Query{Activated: scored(t, g, "h", 1.0, "srca", 1.0, "srcb", 1.0, "srcc", 1.0, "srcd", 1.0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		trimmed += st.HomeostaticNodes
+	}
+	if trimmed != 1 {
+		t.Errorf("homeostatic_nodes over four queries = %d, want 1 (the fourth)", trimmed)
+	}
+	if s := in("h"); math.Abs(float64(s-5)) > 1e-4 {
+		t.Errorf("incoming sum of h = %v, want the ceiling 5.0", s)
+	}
+	for _, n := range []string{"srca", "srcb", "srcc", "srcd"} {
+		if w := weight(t, g, n, "h"); !near(w, 1.25) {
+			t.Errorf("%s->h = %v, want 1.25 (gains trimmed equally)", n, w)
+		}
+	}
+	// hub: its ingest sum (10) is its limit, and nothing is taken from
+	// ingest weights; only the learned gain of srca->hub is trimmed, and
+	// only as far as the edges from silent importers decayed to make room.
+	if _, err := e.Update(g, Query{Activated: scored(t, g, "hub", 1.0, "srca", 1.0)}); err != nil {
+		t.Fatal(err)
+	}
+	if s := in("hub"); s > 10+1e-4 {
+		t.Errorf("incoming sum of hub = %v, want at most its ingest sum 10", s)
+	}
+	for _, n := range []string{"srcb", "srcj"} {
+		if w := weight(t, g, n, "hub"); !near(w, 0.995) {
+			t.Errorf("%s->hub = %v, want 0.995 (decayed once, never scaled)", n, w)
+		}
+	}
+	if w := weight(t, g, "srca", "hub"); w <= 1 || w > 1.08 {
+		t.Errorf("srca->hub = %v, want a gain above 1, trimmed below 1.08", w)
+	}
+}
+
+// One activation writes at most MaxEdgesPerQuery edges per step and says
+// how many it left alone.
+func TestUpdateIsBounded(t *testing.T) {
+	names := []string{"t"}
+	var edges []edgeSpec
+	for i := 0; i < 40; i++ {
+		n := fmt.Sprintf("s%02d", i)
+		names = append(names, n)
+		edges = append(edges, edgeSpec{n, "t", "", 1})
+	}
+	g := build(t, names, edges)
+	p := DefaultParams()
+	p.MaxEdgesPerQuery = 8
+	e, err := New(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.HomeostaticNodes != 1 {
-		t.Errorf("homeostatic_nodes = %d, want 1", st.HomeostaticNodes)
+	act := scored(t, g, "t", 1.0)
+	for i := 0; i < 12; i++ {
+		act = append(act, graph.Scored{Node: id(t, g, fmt.Sprintf("s%02d", i)), Score: 1 - float32(i)/100})
 	}
-	w0 := float32(1 + 0.08*0.25)
-	wi := float32(0.995)
-	sum := w0 + 9*wi
-	scale := 5 / sum
-	var total float32
-	for i := 0; i < 10; i++ {
-		n := "src" + string(rune('a'+i))
-		w := weight(t, g, n, "h")
-		total += w
-		want := wi * scale
-		if i == 0 {
-			want = w0 * scale
-		}
-		if !near(w, want) {
-			t.Errorf("%s->h = %v, want %v", n, w, want)
+	st, err := e.Update(g, Query{Activated: act})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 12 co-activated edges (8 written), 28 from silent sources (8 written).
+	if st.EdgesStrengthened != 8 || st.EdgesDecayed != 8 || st.EdgesCapped != 4+20 {
+		t.Errorf("stats = %+v, want 8 strengthened, 8 decayed, 24 capped", st)
+	}
+	// The strongest co-activations were the ones strengthened.
+	if w := weight(t, g, "s00", "t"); w <= 1 {
+		t.Errorf("s00->t = %v, want strengthened", w)
+	}
+	if w := weight(t, g, "s11", "t"); w != 1 {
+		t.Errorf("s11->t = %v, want untouched (beyond the cap)", w)
+	}
+	changed := 0
+	for i := 0; i < g.NumEdges(); i++ {
+		if g.Weight(graph.EdgeIdx(i)) != 1 {
+			changed++
 		}
 	}
-	if math.Abs(float64(total-5)) > 1e-4 {
-		t.Errorf("incoming sum = %v, want the ceiling 5.0", total)
+	if changed != 16 {
+		t.Errorf("%d weights changed, want 16", changed)
 	}
 }
 

@@ -50,3 +50,29 @@ func Example() {
 	// file::auth.py -> file::session.py imports 0.5400 (original 0.5)
 	// file::billing.py -> file::session.py imports 0.4790 (original 0.5)
 }
+
+// Feedback on a query is remembered under its context (its words and
+// seeds); Relevance reports it for the same query in full and for a
+// similar one (two of its three words) less strongly.
+func ExampleEngine_Relevance() {
+	g := exampleGraph()
+	e, _ := plasticity.New(plasticity.DefaultParams())
+	session, _ := g.Lookup("file::session.py")
+	billing, _ := g.Lookup("file::billing.py")
+	for range 3 {
+		e.Learn(g, plasticity.LearnRequest{Query: "session expiry handling", Feedback: plasticity.Wrong, Nodes: []graph.NodeID{billing}, Strength: 1})
+		e.Learn(g, plasticity.LearnRequest{Query: "session expiry handling", Feedback: plasticity.Correct, Nodes: []graph.NodeID{session}, Strength: 1})
+	}
+	for _, q := range []string{"session expiry handling", "Session expiry", "billing export"} {
+		fmt.Printf("%q %v:", q, plasticity.ContextWords(q))
+		rel, _ := e.Relevance(g, plasticity.Context{Words: plasticity.ContextWords(q)})
+		for _, r := range rel {
+			fmt.Printf(" %s %+.3f", g.Label(r.Node), r.Score)
+		}
+		fmt.Println()
+	}
+	// Output:
+	// "session expiry handling" [expiry handling session]: session.py +0.995 billing.py -0.995
+	// "Session expiry" [expiry session]: session.py +0.917 billing.py -0.917
+	// "billing export" [billing export]:
+}

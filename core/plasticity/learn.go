@@ -44,9 +44,12 @@ type LearnRequest struct {
 	// nodes: a neighbour of a judged node is treated as activated at
 	// Strength (see Learn). The tool's default is DefaultLearnStrength.
 	Strength float32
-	// Seeds are the seeds of the original query, if known; query memory
-	// files the feedback under them (under Nodes when empty).
+	// Seeds are the seeds of the original query, strongest first, if known;
+	// feedback memory files the feedback under them (under Nodes when
+	// empty) and under Words.
 	Seeds []graph.NodeID
+	// Words are the query's context words; nil means ContextWords(Query).
+	Words []string
 	// Time of the feedback; zero means the engine's clock.
 	Time time.Time
 }
@@ -84,9 +87,12 @@ type LearnResult struct {
 //     w·(1 − decay_rate), and additionally loses lr · 1.0 · act_other
 //     (anti-Hebbian), floored at WeightFloor; a weaken event (towards LTD).
 //     With Strength 0 only the decay applies to neighbourhood edges.
-//     Query memory records J with weight −1, lowering their priming.
 //
 // LTP/LTD and homeostasis then run on the edges touched, as in Update.
+// Feedback memory then remembers the call under the query's context (its
+// words and seeds) with evidence ±(FeedbackBase + (1 − FeedbackBase)·
+// Strength) per judged node (half for Partial), which Relevance reports
+// for the same and similar queries.
 // Learn validates its input first and changes nothing on error.
 func (e *Engine) Learn(g *graph.Graph, req LearnRequest) (LearnResult, error) {
 	res := LearnResult{Feedback: req.Feedback}
@@ -190,23 +196,21 @@ func (e *Engine) Learn(g *graph.Graph, req LearnRequest) (LearnResult, error) {
 	res.HomeostaticNodes = e.homeostasis(g, &res.CASFailures)
 	res.TotalWeightDelta = graph.Finite(float32(total))
 
-	// Query memory.
-	w := float32(1)
-	switch req.Feedback {
-	case Partial:
-		w = 0.5
-	case Wrong:
-		w = -1
-	}
+	// Feedback memory.
 	seeds := req.Seeds
 	if len(seeds) == 0 {
 		seeds = judged
 	}
-	nodes := make([]graph.Scored, len(judged))
-	for i, n := range judged {
-		nodes[i] = graph.Scored{Node: n, Score: w}
+	words := req.Words
+	if words == nil {
+		words = ContextWords(req.Query)
 	}
-	e.mem.record(g, req.Query, seeds, nodes, at, p.MemorySeedsPerQuery, p.MemoryNodesPerQuery)
+	rec := fbRecord{query: strings.Clone(req.Query), words: sortedUnique(words), seeds: seedKeys(g, seeds, p.MemorySeedsPerQuery), at: at}
+	ev := e.evidence(req.Feedback, req.Strength)
+	for _, n := range judged {
+		rec.nodes = append(rec.nodes, memNode{key: g.ExternalID(n), w: ev})
+	}
+	e.fb.push(rec)
 	return res, nil
 }
 

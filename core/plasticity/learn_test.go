@@ -53,9 +53,14 @@ func TestLearnCorrectRaisesRank(t *testing.T) {
 		t.Errorf("after learn(correct) session_pool (%v) should outrank worker_pool (%v)",
 			after[id(t, g, "session_pool")], after[id(t, g, "worker_pool")])
 	}
-	pr, _ := e.Priming(g, []graph.NodeID{seed})
-	if len(pr) != 1 || pr[0].Node != id(t, g, "session_pool") || pr[0].Score != 1 {
-		t.Errorf("priming after learn(correct) = %+v, want session_pool at 1.0", pr)
+	// Feedback memory: both judged nodes, evidence 0.25+0.75·0.2 = 0.4.
+	rel, err := e.Relevance(g, Context{Words: ContextWords("session pool")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := float32(math.Tanh(0.4))
+	if len(rel) != 2 || !near(rel[0].Score, want) || !near(rel[1].Score, want) {
+		t.Errorf("relevance after learn(correct) = %+v, want seed and session_pool at %v", rel, want)
 	}
 }
 
@@ -97,8 +102,8 @@ func TestLearnWrongLowersAndReachesLTD(t *testing.T) {
 	g2 := poolGraph(t)
 	e2.Learn(g2, LearnRequest{Feedback: Correct, Nodes: []graph.NodeID{wp}, Seeds: []graph.NodeID{seed}, Strength: 0.2})
 	e2.Learn(g2, LearnRequest{Feedback: Wrong, Nodes: []graph.NodeID{wp}, Seeds: []graph.NodeID{seed}, Strength: 0.2})
-	if pr, _ := e2.Priming(g2, []graph.NodeID{seed}); len(pr) != 0 {
-		t.Errorf("priming after correct+wrong = %+v, want none", pr)
+	if rel, _ := e2.Relevance(g2, Context{Seeds: []graph.NodeID{seed}}); len(rel) != 0 {
+		t.Errorf("relevance after correct+wrong = %+v, want none", rel)
 	}
 }
 

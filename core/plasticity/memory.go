@@ -9,8 +9,8 @@ import (
 )
 
 // memNode is a node remembered in a record with its weight: its activation
-// in the query, 1.0 for a node confirmed by Learn(Correct), 0.5 for
-// Learn(Partial), −1.0 for a node rejected by Learn(Wrong).
+// in the query (query memory), or the evidence a Learn call gave it
+// (feedback memory: positive for Correct and Partial, negative for Wrong).
 type memNode struct {
 	key string // external ID
 	w   float32
@@ -123,11 +123,11 @@ func (m *memory) evict(slot int) {
 }
 
 // priming computes the priming signal for seeds (see Engine.Priming).
-func (m *memory) priming(g *graph.Graph, seeds []graph.NodeID, limit int, bigramBoost float32) []graph.Scored {
+func (m *memory) priming(g *graph.Graph, seeds []graph.NodeID, maxSeeds, limit int, bigramBoost float32) []graph.Scored {
 	if len(seeds) == 0 || m.size == 0 {
 		return nil
 	}
-	qs := seedKeys(g, seeds, 0)
+	qs := seedKeys(g, seeds, maxSeeds)
 	// Shared seeds per slot, visited in a deterministic order.
 	shared := map[int32][]string{}
 	for _, s := range qs {

@@ -16,6 +16,13 @@ const (
 	DefaultLTDPenalty         = float32(0.15)
 	DefaultHomeostaticCeiling = float32(5.0)
 	DefaultMemoryCapacity     = 1000
+	// DefaultMaxEdgesPerQuery bounds the weights one activation's cycle
+	// writes in each of its two write steps (strengthening, neighbourhood
+	// decay); see Params.MaxEdgesPerQuery.
+	DefaultMaxEdgesPerQuery = 256
+	// DefaultFeedbackCapacity is the number of learn calls feedback memory
+	// keeps (the oldest is forgotten first).
+	DefaultFeedbackCapacity = 1000
 )
 
 // Params configures an Engine. Start from DefaultParams and change fields;
@@ -57,6 +64,24 @@ type Params struct {
 	// it shares with the new query that has co-occurred in at least two
 	// remembered queries (the multiplier is capped at 2). ≥ 0.
 	BigramBoost float32
+
+	// MaxEdgesPerQuery bounds what one activation's cycle writes: at most
+	// this many edges are strengthened (the largest deltas first) and at
+	// most this many decayed (those into the most activated nodes first).
+	// A read query changes a bounded neighbourhood, never the whole graph.
+	// ≥ 1.
+	MaxEdgesPerQuery int
+
+	// FeedbackCapacity is the number of Learn calls feedback memory keeps.
+	// ≥ 1.
+	FeedbackCapacity int
+	// FeedbackBase is the evidence a Learn call carries at strength 0; at
+	// strength s it carries FeedbackBase + (1 − FeedbackBase)·s (1 at full
+	// strength; Partial half of that; Wrong negative). [0, 1].
+	FeedbackBase float32
+	// MinSimilarity: a remembered Learn call counts for a query only when
+	// their contexts are at least this similar (see Relevance). (0, 1].
+	MinSimilarity float32
 }
 
 // DefaultParams returns the spec's defaults.
@@ -77,6 +102,10 @@ func DefaultParams() Params {
 		MemorySeedsPerQuery: 16,
 		PrimingLimit:        50,
 		BigramBoost:         0.25,
+		MaxEdgesPerQuery:    DefaultMaxEdgesPerQuery,
+		FeedbackCapacity:    DefaultFeedbackCapacity,
+		FeedbackBase:        0.25,
+		MinSimilarity:       0.3,
 	}
 }
 
@@ -113,6 +142,15 @@ func (p Params) Validate() error {
 	}
 	if p.MemoryCapacity < 1 || p.MemoryNodesPerQuery < 1 || p.MemorySeedsPerQuery < 1 || p.PrimingLimit < 1 {
 		return fmt.Errorf("memory_capacity, memory_nodes_per_query, memory_seeds_per_query and priming_limit must be ≥ 1")
+	}
+	if p.MaxEdgesPerQuery < 1 || p.FeedbackCapacity < 1 {
+		return fmt.Errorf("max_edges_per_query and feedback_capacity must be ≥ 1, got %d and %d", p.MaxEdgesPerQuery, p.FeedbackCapacity)
+	}
+	if !graph.IsFinite(p.FeedbackBase) || p.FeedbackBase < 0 || p.FeedbackBase > 1 {
+		return fmt.Errorf("feedback_base must be in [0, 1], got %v", p.FeedbackBase)
+	}
+	if _, err := graph.UnitInterval("min_similarity", p.MinSimilarity); err != nil {
+		return err
 	}
 	return nil
 }

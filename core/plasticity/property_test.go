@@ -67,8 +67,8 @@ func TestPropertyWeightsStayFiniteAndBounded(t *testing.T) {
 			}
 		}
 	}
-	if m := e.MemoryStats(); m.Records != 300 {
-		t.Errorf("memory holds %d records, want 300", m.Records)
+	if m := e.MemoryStats(); m.Records != 150 || m.FeedbackRecords != 150 {
+		t.Errorf("memory holds %d records and %d feedback records, want 150 each", m.Records, m.FeedbackRecords)
 	}
 }
 

@@ -18,7 +18,7 @@ var dimensionNames = []string{"structural", "semantic", "temporal", "causal"}
 func registerActivation(r *Registry) {
 	r.Register(&Tool{
 		Name:        "activate",
-		Description: "Spreading activation query across the graph: seeds matched from the query propagate through structure, semantics, recency and causal edges, merged with XLR noise cancellation. Returns ranked nodes with per-dimension scores, optional ghost edges and structural holes. Side effect: Hebbian plasticity (co-activated edges strengthen, idle ones decay).",
+		Description: "Spreading activation query across the graph: seeds matched from the query propagate through structure, semantics, recency and causal edges, merged with XLR noise cancellation. Returns ranked nodes with per-dimension scores in [0, 1], the number of seeds (the seeds themselves with include_seeds), optional ghost edges and structural holes. Feedback given with learn on this or a similar query re-ranks the results. Side effect, bounded and reported in `plasticity`: Hebbian plasticity on the query's neighbourhood (co-activated edges strengthen, edges competing with them decay; at most a few hundred edges per query).",
 		Params: []Param{
 			{Name: "query", Type: String, Required: true, Description: "What to look for: words, identifiers, paths (\"session pool management\", \"AuthService.login\")."},
 			{Name: "top_k", Type: Integer, Default: 20, Min: Bound(1), Max: Bound(500), Description: "Number of activated nodes to return."},
@@ -26,6 +26,7 @@ func registerActivation(r *Registry) {
 			{Name: "xlr", Type: Boolean, Default: true, Description: "XLR noise cancellation (suppresses hubs that light up for every query)."},
 			{Name: "include_ghost_edges", Type: Boolean, Default: true, Description: "Report probable but missing connections between strongly co-activated nodes."},
 			{Name: "include_structural_holes", Type: Boolean, Default: false, Description: "Report nodes whose neighbourhood lit up while they did not."},
+			{Name: "include_seeds", Type: Boolean, Default: false, Description: "List the seed nodes the query matched (at most top_k, strongest first); otherwise only seeds_count is given."},
 		},
 		Class:     Write,
 		WhenToUse: "Primary associative search: \"what in the codebase relates to X?\" when you know a topic but not the files.",
@@ -72,8 +73,11 @@ type activatedJSON struct {
 	Activation float64            `json:"activation"`
 	Dimensions map[string]float64 `json:"dimensions"`
 	PageRank   float64            `json:"pagerank"`
-	Tags       []string           `json:"tags"`
-	Provenance *provJSON          `json:"provenance,omitempty"`
+	// Feedback is the node's learned relevance for this query in (−1, 1),
+	// from learn calls on it or a similar query (absent when none).
+	Feedback   float64   `json:"feedback,omitempty"`
+	Tags       []string  `json:"tags"`
+	Provenance *provJSON `json:"provenance,omitempty"`
 }
 
 type seedJSON struct {
@@ -117,17 +121,16 @@ func runActivate(c *Call) (any, error) {
 		if res.Learned {
 			c.Session.Learned()
 		}
-		out = activateJSON(c, g, res)
+		out = activateJSON(c, g, res, c.Bool("include_seeds"), c.Int("top_k"))
 		return nil
 	})
 	return out, err
 }
 
-func activateJSON(c *Call, g *graph.Graph, res *engine.Result) map[string]any {
-	seeds := make([]seedJSON, 0, len(res.Seeds))
-	for _, s := range res.Seeds {
-		seeds = append(seeds, seedJSON{g.ExternalID(s.Node), g.Label(s.Node), r3(s.Relevance), s.Match.String()})
-	}
+// activateJSON renders an activation. Seeds are listed only when asked
+// for, and then at most topK of them: a broad query matches up to 200,
+// which would otherwise be most of the answer.
+func activateJSON(c *Call, g *graph.Graph, res *engine.Result, withSeeds bool, topK int) map[string]any {
 	act := make([]activatedJSON, 0, len(res.Activated))
 	for _, n := range res.Activated {
 		dims := map[string]float64{}
@@ -136,7 +139,7 @@ func activateJSON(c *Call, g *graph.Graph, res *engine.Result) map[string]any {
 		}
 		act = append(act, activatedJSON{
 			NodeID: g.ExternalID(n.ID), Label: g.Label(n.ID), Type: typeName(g.Type(n.ID)),
-			Activation: r3(n.Activation), Dimensions: dims, PageRank: r3(n.PageRank),
+			Activation: r3(n.Activation), Dimensions: dims, PageRank: r3(n.PageRank), Feedback: r3(n.Feedback),
 			Tags: orEmpty(g.Tags(n.ID)), Provenance: provOf(g, n.ID),
 		})
 	}
@@ -155,7 +158,7 @@ func activateJSON(c *Call, g *graph.Graph, res *engine.Result) map[string]any {
 	}
 	out := map[string]any{
 		"query":            res.Query,
-		"seeds":            seeds,
+		"seeds_count":      len(res.Seeds),
 		"activated":        act,
 		"ghost_edges":      ghosts,
 		"structural_holes": holes,
@@ -163,6 +166,16 @@ func activateJSON(c *Call, g *graph.Graph, res *engine.Result) map[string]any {
 		"xlr":              map[string]any{"applied": res.XLR, "fallback_to_hot_only": res.XLRFallback, "anti_seeds": len(res.AntiSeeds)},
 		"engine":           res.Engine.String(),
 		"elapsed_ms":       ms(res.Elapsed),
+	}
+	if withSeeds {
+		seeds := make([]seedJSON, 0, min(len(res.Seeds), topK))
+		for i, s := range res.Seeds {
+			if i == topK {
+				break
+			}
+			seeds = append(seeds, seedJSON{g.ExternalID(s.Node), g.Label(s.Node), r3(s.Relevance), s.Match.String()})
+		}
+		out["seeds"] = seeds
 	}
 	activateGuidance(c, g, res).into(out)
 	return out

@@ -17,12 +17,12 @@ func init() { families = append(families, registerLearning) }
 func registerLearning(r *Registry) {
 	r.Register(&Tool{
 		Name:        "learn",
-		Description: "Explicit feedback on query results: \"correct\" strengthens the edges around the given nodes (they rank higher next time), \"wrong\" weakens them, \"partial\" strengthens only the links between the confirmed nodes. Hebbian learning with LTP/LTD; persisted with the graph.",
+		Description: "Explicit feedback on query results: \"correct\" ranks the given nodes higher when this query (or a similar one, sharing most words or seeds) is asked again, \"wrong\" ranks them lower, \"partial\" is a weaker \"correct\". It also adjusts the edges around the nodes (Hebbian learning with LTP/LTD). Edge weights persist with the graph; the per-query verdicts last for the server's session.",
 		Params: []Param{
 			{Name: "query", Type: String, Required: true, Description: "The query the feedback is about (as used in activate/seek)."},
 			{Name: "feedback", Type: String, Required: true, Enum: []string{"correct", "wrong", "partial"}, Description: "correct: these nodes were relevant; wrong: these were noise; partial: only these were relevant."},
 			{Name: "node_ids", Type: StringArray, Required: true, Description: "The nodes judged (external ids, paths or labels)."},
-			{Name: "strength", Type: Number, Default: 0.2, Min: Bound(0), Max: Bound(1), Description: "How far the feedback reaches into the judged nodes' neighbourhood."},
+			{Name: "strength", Type: Number, Default: 0.2, Min: Bound(0), Max: Bound(1), Description: "How strong the verdict is: its weight in later rankings (three calls at 1 settle it) and how far the edge adjustment reaches into the nodes' neighbourhood."},
 		},
 		Class:     Write,
 		WhenToUse: "After every activate/seek whose results you used (or rejected): it is how the graph gets better for this repository.",
@@ -76,16 +76,16 @@ func runLearn(c *Call) (any, error) {
 			}
 		}
 		start := time.Now()
-		var seeds []graph.NodeID
+		req := plasticity.LearnRequest{Query: c.Str("query"), Feedback: fb, Nodes: nodes, Strength: float32(c.Float("strength"))}
+		var res plasticity.LearnResult
 		if eng, err := c.Session.Engine(b); err == nil {
-			for _, s := range eng.Seeds().Find(c.Str("query"), 20) {
-				seeds = append(seeds, s.Node)
+			// Filed under the context activate computes for the query, so
+			// the same and similar queries see it.
+			res, err = eng.Learn(req)
+			if err != nil {
+				return err
 			}
-		}
-		res, err := c.Session.Plasticity.Learn(g, plasticity.LearnRequest{
-			Query: c.Str("query"), Feedback: fb, Nodes: nodes, Strength: float32(c.Float("strength")), Seeds: seeds,
-		})
-		if err != nil {
+		} else if res, err = c.Session.Plasticity.Learn(g, req); err != nil {
 			return err
 		}
 		gen := c.Session.Learned()

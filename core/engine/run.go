@@ -1,0 +1,358 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/m1nd-go/m1nd/core/activation"
+	"github.com/m1nd-go/m1nd/core/analysis"
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/plasticity"
+	"github.com/m1nd-go/m1nd/core/seed"
+)
+
+// run is one activation: the query, the indexes it runs on, and what each
+// phase hands the next. Activate runs the phases in the order the package
+// documentation gives.
+type run struct {
+	e   *Engine
+	ix  *indexes
+	g   *graph.Graph
+	q   Query
+	req [graph.NumDimensions]bool
+	// pool is the number of candidates merge keeps for priming and XLR to
+	// re-rank before the final cut.
+	pool int
+	ws   *activation.Workspace
+	res  *Result
+
+	seeds    []graph.Scored                      // seeds
+	memory   plasticity.Context                  // seeds
+	dims     [graph.NumDimensions][]graph.Scored // dimensions
+	feedback map[graph.NodeID]float32            // merge: learned relevance
+	nodes    []Node                              // merge, re-scored by priming and XLR
+	at       map[graph.NodeID]int                // merge: node → index in nodes
+}
+
+// Activate answers q. It fails on an invalid query, an unfinalized graph
+// or a cancelled context (checked between phases; a query cancelled before
+// its learn phase leaves the graph as it found it); a query that matches
+// nothing is a result with no seeds and no activated nodes (and no
+// learning), not an error.
+func (e *Engine) Activate(ctx context.Context, q Query) (*Result, error) {
+	start := time.Now()
+	if err := q.normalize(); err != nil {
+		return nil, err
+	}
+	ix, err := e.current()
+	if err != nil {
+		return nil, err
+	}
+	r := &run{
+		e: e, ix: ix, g: e.g, q: q, req: q.requested(),
+		pool: max(e.opts.CandidateFactor*q.TopK, e.opts.MinCandidates),
+		ws:   ix.pool.Get(),
+		res:  &Result{Query: q.Text, Generation: ix.gen},
+	}
+	defer ix.pool.Put(r.ws)
+	t := &r.res.Timings
+	for _, p := range []struct {
+		do   func() error
+		took *time.Duration
+	}{
+		{r.findSeeds, &t.Seeds},
+		{r.runDimensions, nil}, // times each dimension itself
+		{r.merge, &t.Merge},
+		{r.prime, &t.Priming},
+		{r.cancelNoise, &t.XLR},
+		{r.selectTop, &t.Analysis},
+		{r.learn, &t.Plasticity},
+	} {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		t0 := time.Now()
+		if err := p.do(); err != nil {
+			return nil, err
+		}
+		if p.took != nil {
+			*p.took = time.Since(t0)
+		}
+	}
+	r.res.Elapsed = time.Since(start)
+	return r.res, nil
+}
+
+// findSeeds matches the query against the graph and derives the context
+// query memory knows it by: its words and its strongest seeds.
+func (r *run) findSeeds() error {
+	r.res.Seeds = r.ix.seeds.FindSemantic(r.q.Text, r.q.MaxSeeds)
+	r.seeds = seed.Scored(r.res.Seeds)
+	r.memory = r.e.context(r.q.Text, r.res.Seeds)
+	return nil
+}
+
+// runDimensions runs the four dimensions concurrently: they read the graph
+// only and each has its own scratch.
+func (r *run) runDimensions() error {
+	ix, g, opts := r.ix, r.g, &r.e.opts
+	var took [graph.NumDimensions]time.Duration
+	timed := func(d graph.Dimension, f func() ([]graph.Scored, error)) func() error {
+		return func() (err error) {
+			t0 := time.Now()
+			r.dims[d], err = f()
+			took[d] = time.Since(t0)
+			return err
+		}
+	}
+	var eg errgroup.Group
+	if r.req[graph.Structural] && len(r.seeds) > 0 {
+		eg.Go(timed(graph.Structural, func() (res []graph.Scored, err error) {
+			w := ix.pool.Get()
+			defer ix.pool.Put(w)
+			res, r.res.Engine, err = activation.Structural(g, r.seeds, opts.Activation, w)
+			return res, err
+		}))
+	}
+	if r.req[graph.Semantic] {
+		eg.Go(timed(graph.Semantic, func() ([]graph.Scored, error) {
+			return ix.sem.Query(r.q.Text, r.pool), nil
+		}))
+	}
+	if r.req[graph.Temporal] {
+		eg.Go(timed(graph.Temporal, func() ([]graph.Scored, error) {
+			return ix.temp.ActivateAt(r.seeds, r.e.now()), nil
+		}))
+	}
+	if r.req[graph.Causal] && len(r.seeds) > 0 {
+		eg.Go(timed(graph.Causal, func() ([]graph.Scored, error) {
+			return activation.Causal(g, r.seeds, opts.Causal, r.ws)
+		}))
+	}
+	err := eg.Wait()
+	t := &r.res.Timings
+	t.Structural, t.Semantic, t.Temporal, t.Causal = took[graph.Structural], took[graph.Semantic], took[graph.Temporal], took[graph.Causal]
+	return err
+}
+
+// merge fuses the dimensions into the candidate pool (scores in [0, 1]).
+// It first reads what explicit feedback taught about the query, so that
+// every node feedback confirmed and some dimension reached stays in the
+// pool however far down the merge put it.
+func (r *run) merge() error {
+	rel, err := r.e.plast.Relevance(r.g, r.memory)
+	if err != nil {
+		return fmt.Errorf("engine: feedback: %w", err)
+	}
+	r.feedback = make(map[graph.NodeID]float32, len(rel))
+	var keep []graph.NodeID
+	for _, f := range rel {
+		r.feedback[f.Node] = f.Score
+		if f.Score > 0 {
+			keep = append(keep, f.Node)
+		}
+	}
+	r.res.Weights = activation.EffectiveWeights(&r.dims, r.req, r.e.opts.Merge)
+	merged, err := activation.MergeKeeping(r.g, r.dims, r.req, r.pool, keep, r.e.opts.Merge, r.ws)
+	if err != nil {
+		return err
+	}
+	r.nodes = make([]Node, len(merged))
+	r.at = make(map[graph.NodeID]int, len(merged))
+	for i, m := range merged {
+		r.nodes[i] = Node{ID: m.Node, Activation: m.Score, Dims: m.Dims, DimCount: m.DimCount, PageRank: r.g.PageRank(m.Node), Gate: 1}
+		r.at[m.Node] = i
+	}
+	return nil
+}
+
+// prime applies what memory knows to the candidates: query-memory priming
+// (×PrimingWeight), warmup boosts and learned feedback. A boost b in
+// [0, 1] moves a score toward 1, s + (1 − s)·b (several combine as
+// 1 − Π(1 − b)); a rejection b in (−1, 0) moves it toward 0, s·(1 + b).
+// Scores stay in [0, 1] and no learned change is clipped away. Only
+// candidates the query reached are re-ranked; nothing unrelated is pulled
+// in.
+func (r *run) prime() error {
+	if len(r.nodes) == 0 {
+		return nil
+	}
+	rest := make([]float32, len(r.nodes)) // Π(1 − b) of the boosts
+	for i := range rest {
+		rest[i] = 1
+	}
+	boost := func(n graph.NodeID, b float32) {
+		if i, ok := r.at[n]; ok {
+			rest[i] *= 1 - graph.Clamp(b, 0, 1)
+		}
+	}
+	if w := r.e.opts.PrimingWeight; w > 0 && len(r.seeds) > 0 {
+		pr, err := r.e.plast.Priming(r.g, r.memory.Seeds)
+		if err != nil {
+			return fmt.Errorf("engine: priming: %w", err)
+		}
+		for _, p := range pr {
+			boost(p.Node, w*p.Score)
+		}
+	}
+	for _, b := range r.e.warm.Boosts(r.g) {
+		boost(b.Node, b.Score)
+	}
+	for n, f := range r.feedback {
+		if i, ok := r.at[n]; ok {
+			r.nodes[i].Feedback = f
+			boost(n, f) // negative feedback is no boost (clamped to 0)
+		}
+	}
+	for i := range r.nodes {
+		n := &r.nodes[i]
+		s := 1 - (1-n.Activation)*rest[i]
+		if n.Feedback < 0 {
+			s *= 1 + n.Feedback
+		}
+		s = graph.Clamp(s, 0, 1)
+		n.Boost = graph.Finite(s - n.Activation)
+		n.Activation = s
+	}
+	return nil
+}
+
+// cancelNoise runs XLR over the candidates when the query asked for it. A
+// node learned feedback confirmed (relevance f > 0) is protected in
+// proportion: its gate g becomes g + (1 − g)·f, since an agent already
+// said it is signal.
+func (r *run) cancelNoise() error {
+	if !r.q.XLR || len(r.nodes) == 0 || len(r.seeds) == 0 {
+		return nil
+	}
+	cand := make([]graph.Scored, len(r.nodes))
+	for i, n := range r.nodes {
+		cand[i] = graph.Scored{Node: n.ID, Score: n.Activation}
+	}
+	xr, err := r.e.xlr.Apply(r.g, r.seeds, cand)
+	if err != nil {
+		return fmt.Errorf("engine: xlr: %w", err)
+	}
+	r.res.XLR, r.res.XLRFallback, r.res.AntiSeeds = true, xr.FallbackToHotOnly, xr.AntiSeeds
+	for i, s := range xr.Scores {
+		n := &r.nodes[r.at[s.Node]]
+		gate := graph.Clamp(xr.Details[i].Gate, 0, 1)
+		if n.Feedback > 0 {
+			gate += (1 - gate) * n.Feedback
+		}
+		n.Gate = gate
+		n.Activation = graph.Clamp(n.Activation*gate, 0, 1)
+	}
+	return nil
+}
+
+// selectTop cuts the final ranking to top_k and runs the analyses asked
+// for over the whole candidate pool, which is broader than top_k.
+func (r *run) selectTop() error {
+	rank := make([]graph.Scored, len(r.nodes))
+	for i, n := range r.nodes {
+		rank[i] = graph.Scored{Node: n.ID, Score: graph.Clamp(n.Activation, 0, 1)}
+	}
+	top := graph.SelectTop(rank, r.q.TopK)
+	r.res.Activated = make([]Node, len(top))
+	for i, t := range top {
+		r.res.Activated[i] = r.nodes[r.at[t.Node]]
+		r.res.Activated[i].Activation = t.Score
+	}
+	if !r.q.GhostEdges && !r.q.StructuralHoles {
+		return nil
+	}
+	all := make([]graph.Scored, len(r.nodes))
+	dimMap := make(map[graph.NodeID][graph.NumDimensions]float32, len(r.nodes))
+	for i, n := range r.nodes {
+		all[i] = graph.Scored{Node: n.ID, Score: graph.Clamp(n.Activation, 0, 1)}
+		dimMap[n.ID] = n.Dims
+	}
+	var err error
+	if r.q.GhostEdges {
+		if r.res.GhostEdges, err = analysis.GhostEdges(r.g, all, dimMap, r.e.opts.Ghosts); err != nil {
+			return fmt.Errorf("engine: ghost edges: %w", err)
+		}
+	}
+	if r.q.StructuralHoles {
+		h, err := analysis.StructuralHoles(r.g, all, r.e.opts.Holes)
+		if err != nil {
+			return fmt.Errorf("engine: structural holes: %w", err)
+		}
+		r.res.Holes = &h
+	}
+	return nil
+}
+
+// learn runs the plasticity cycle and records the query in memory, then
+// ticks the warmup boosts. The cycle sees the whole candidate pool, not
+// just top_k: "both ends activated" is about activation, and a top_k of a
+// few nodes rarely contains both ends of an edge. What it may write is
+// bounded (plasticity.Params.MaxEdgesPerQuery) and reported.
+func (r *run) learn() error {
+	for _, n := range r.nodes {
+		if n.Feedback != 0 {
+			r.res.Plasticity.FeedbackNodes++
+		}
+	}
+	if r.q.NoLearn || len(r.seeds) == 0 {
+		return nil
+	}
+	act := make([]graph.Scored, len(r.nodes))
+	for i, n := range r.nodes {
+		act[i] = graph.Scored{Node: n.ID, Score: n.Activation}
+	}
+	st, err := r.e.plast.Update(r.g, plasticity.Query{Text: r.q.Text, Seeds: r.memory.Seeds, Activated: act, Time: r.e.now()})
+	if err != nil {
+		return fmt.Errorf("engine: plasticity: %w", err)
+	}
+	st.FeedbackNodes = r.res.Plasticity.FeedbackNodes
+	r.res.Plasticity, r.res.Learned = st, true
+	r.e.warm.Tick()
+	return nil
+}
+
+// context is the memory context of a query with these seeds (strongest
+// first).
+func (e *Engine) context(text string, seeds []seed.Seed) plasticity.Context {
+	ids := make([]graph.NodeID, 0, len(seeds))
+	for _, s := range seeds {
+		ids = append(ids, s.Node)
+	}
+	return plasticity.Context{Words: plasticity.ContextWords(text), Seeds: ids}
+}
+
+// Learn applies feedback on a query's results: plasticity.Engine.Learn with
+// the query's context filled in as Activate computes it (req.Seeds, when
+// nil, become the seeds Activate finds for req.Query; req.Words, when nil,
+// its context words). The same query then ranks the judged nodes
+// accordingly, and queries sharing most of its words or seeds do too,
+// less strongly (see plasticity.Engine.Relevance).
+func (e *Engine) Learn(req plasticity.LearnRequest) (plasticity.LearnResult, error) {
+	ix, err := e.current()
+	if err != nil {
+		return plasticity.LearnResult{Feedback: req.Feedback}, err
+	}
+	if req.Seeds == nil {
+		req.Seeds = e.context(req.Query, ix.seeds.FindSemantic(req.Query, 0)).Seeds
+	}
+	if req.Words == nil {
+		req.Words = plasticity.ContextWords(req.Query)
+	}
+	return e.plast.Learn(e.g, req)
+}
+
+// Feedback is what explicit feedback taught about query: the signed
+// relevance in (−1, 1) of every node judged for this or a similar query
+// (plasticity.Engine.Relevance with the context Activate computes), sorted
+// by relevance then NodeID. Other rankers (seek) apply it as Activate does.
+func (e *Engine) Feedback(query string) ([]graph.Scored, error) {
+	ix, err := e.current()
+	if err != nil {
+		return nil, err
+	}
+	return e.plast.Relevance(e.g, e.context(query, ix.seeds.FindSemantic(query, 0)))
+}
