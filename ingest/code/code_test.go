@@ -65,9 +65,8 @@ func TestIngestFixture(t *testing.T) {
 	// Go: package import, pkg.Func, method through an inferred receiver.
 	mustEdge("file::cmd/main.go", "imports", "dir::store")
 	mustEdge("file::cmd/main.go::main", "calls", "file::store/db.go::New")
-	// db := store.New(); db.Query(): the extractor does not type db, and a
-	// receiver of unknown type binds only methods of its own file.
-	noEdge("file::cmd/main.go::main", "calls", "file::store/db.go::DB::Query")
+	// db := store.New(); db.Query(): db is typed by New's declared result.
+	mustEdge("file::cmd/main.go::main", "calls", "file::store/db.go::DB::Query")
 	// Tests and packages.
 	mustEdge("file::store/db_test.go", "tests", "file::store/db.go")
 	mustEdge("file::tests/test_service.py", "tests", "file::app/service.py")
@@ -123,9 +122,9 @@ func TestIngestFixture(t *testing.T) {
 		Languages:          map[string]int{"go": 3, "gomod": 1, "markdown": 1, "python": 6},
 		ReferencesResolved: st.ReferencesResolved, // checked below
 		// testing, testing.T (the standard library is not in the
-		// repository), db.Query() and New().Query() (receivers of unknown
-		// type).
-		ReferencesUnresolved: 4,
+		// repository); db.Query() and New().Query() resolve through New's
+		// declared result type.
+		ReferencesUnresolved: 2,
 		TestLinks:            2, Packages: 2, CommitsRead: 3, CommitGroups: 3,
 		NodesCreated: out.Graph.NumNodes(), EdgesCreated: len(d.Edges), GraphNodes: out.Graph.NumNodes(), GraphEdges: len(d.Edges),
 	}

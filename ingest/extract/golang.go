@@ -57,6 +57,12 @@ const (
 	goBlank
 	goDot
 	goComment
+	goKeyedElement
+	goLiteralElement
+	goRangeClause
+	goReceiveStmt
+	goTypeSwitch
+	goTypeParamDecl
 )
 
 var goKindNames = []string{
@@ -69,7 +75,8 @@ var goKindNames = []string{
 	"qualified_type", "generic_type", "type_identifier", "identifier", "field_identifier",
 	"package_identifier", "expression_list", "func_literal", "parenthesized_expression",
 	"interpreted_string_literal", "raw_string_literal", "parameter_list", "blank_identifier", "dot",
-	"comment",
+	"comment", "keyed_element", "literal_element", "range_clause", "receive_statement",
+	"type_switch_statement", "type_parameter_declaration",
 }
 
 type goTables struct {
@@ -77,6 +84,7 @@ type goTables struct {
 	fName, fBody, fParams, fResult, fReceiver, fType       uint16
 	fPath, fFunction, fArgs, fOperand, fField, fLeft       uint16
 	fRight, fValue, fPackage, fTypeArgs, fTypeParams, fTag uint16
+	fKey, fAlias                                           uint16
 }
 
 var goOnce sync.Once
@@ -93,6 +101,7 @@ func goTablesGet() *goTables {
 			fOperand: g.field("operand"), fField: g.field("field"), fLeft: g.field("left"),
 			fRight: g.field("right"), fValue: g.field("value"), fPackage: g.field("package"),
 			fTypeArgs: g.field("type_arguments"), fTypeParams: g.field("type_parameters"), fTag: g.field("tag"),
+			fKey: g.field("key"), fAlias: g.field("alias"),
 		}
 	})
 	return &goT
@@ -128,6 +137,18 @@ type goScope struct {
 	recv     string // receiver variable
 	recvType string
 	vars     map[string]goType
+	// locals are the names declared inside the function (parameters,
+	// results, := and var, range and type-switch variables, type
+	// parameters): a use of one is not a use of a package-level name.
+	locals map[string]bool
+	// calls are locals bound to the result of a call whose type the file
+	// does not tell (x := pkg.F()): "pkg.F()", the receiver the resolver
+	// types from F's declared result.
+	calls map[string]string
+}
+
+func newGoScope(id string) *goScope {
+	return &goScope{id: id, vars: map[string]goType{}, locals: map[string]bool{}, calls: map[string]string{}}
 }
 
 func (goExtractor) Extract(relPath string, src []byte) (*Result, error) {
@@ -360,10 +381,37 @@ func (x *goExtract) function(i int32) {
 		tags = append(tags, KindTest)
 	}
 	id, _ := x.b.entity(x.b.fileID, name, graph.Function, t.line(i), t.endLine(i), excerpt(t.bytes(i)), tags...)
-	s := &goScope{id: id, vars: map[string]goType{}}
+	s := newGoScope(id)
+	x.typeParams(i, s)
 	x.signature(i, s)
+	x.returns(i, id)
 	if body := t.child(i, k.fBody); body >= 0 {
 		x.body(body, s)
+	}
+}
+
+// returns records the named type a function or method returns first.
+func (x *goExtract) returns(i int32, id string) {
+	t, k := x.t, x.k
+	r := t.child(i, k.fResult)
+	if r < 0 {
+		return
+	}
+	if x.code(r) == goParamList {
+		p := t.first(r)
+		for p >= 0 && x.code(p) != goParamDecl {
+			p = t.n[p].next
+		}
+		if p < 0 {
+			return
+		}
+		r = t.child(p, k.fType)
+	}
+	if gt := x.typeOf(r); gt.name != "" {
+		if x.b.res.Returns == nil {
+			x.b.res.Returns = map[string]TypeRef{}
+		}
+		x.b.res.Returns[id] = TypeRef{Name: gt.name, Module: gt.module}
 	}
 }
 
@@ -385,16 +433,19 @@ func (x *goExtract) method(i int32) {
 	if name == "" {
 		return
 	}
-	s := &goScope{vars: map[string]goType{}}
+	s := newGoScope("")
 	if rl := t.child(i, k.fReceiver); rl >= 0 {
 		for p := t.first(rl); p >= 0; p = t.n[p].next {
 			if x.code(p) != goParamDecl {
 				continue
 			}
-			s.recvType = x.typeOf(t.child(p, k.fType)).name
+			rt := t.child(p, k.fType)
+			s.recvType = x.typeOf(rt).name
 			if n := t.child(p, k.fName); n >= 0 {
 				s.recv = t.text(n)
+				s.locals[s.recv] = true
 			}
+			x.receiverTypeParams(rt, s)
 			break
 		}
 	}
@@ -418,6 +469,7 @@ func (x *goExtract) method(i int32) {
 		s.vars[s.recv] = goType{name: s.recvType}
 	}
 	x.signature(i, s)
+	x.returns(i, id)
 	if body := t.child(i, k.fBody); body >= 0 {
 		x.body(body, s)
 	}
@@ -434,7 +486,7 @@ func (x *goExtract) signature(i int32, s *goScope) {
 		if x.code(r) == goParamList {
 			x.params(r, s, false)
 		} else {
-			x.typeRefs(s.id, r)
+			x.scopedTypeRefs(r, s)
 		}
 	}
 }
@@ -446,7 +498,12 @@ func (x *goExtract) params(pl int32, s *goScope, bind bool) {
 			continue
 		}
 		ty := t.child(p, k.fType)
-		x.typeRefs(s.id, ty)
+		x.scopedTypeRefs(ty, s)
+		for n := t.first(p); n >= 0; n = t.n[n].next {
+			if t.n[n].field == k.fName {
+				s.locals[t.text(n)] = true // named results too
+			}
+		}
 		if !bind {
 			continue
 		}
@@ -592,8 +649,9 @@ func (x *goExtract) interfaceBody(id string, it int32) {
 			}
 			mid, _ := x.b.entity(id, name, graph.Function, t.line(m), t.endLine(m), excerpt(t.bytes(m)),
 				"go", KindMethod, goVisibility(name), "abstract")
-			s := &goScope{id: mid, vars: map[string]goType{}}
+			s := newGoScope(mid)
 			x.signature(m, s)
+			x.returns(m, mid)
 		case goTypeElem:
 			// Embedded interfaces (io.Reader) and type-set terms.
 			for c := t.first(m); c >= 0; c = t.n[c].next {
@@ -640,36 +698,222 @@ func (x *goExtract) valueDecl(i int32) {
 		}
 		x.typeRefs(src, t.child(s, k.fType))
 		if v := t.child(s, k.fValue); v >= 0 {
-			x.body(v, &goScope{id: src, vars: map[string]goType{}})
+			x.body(v, newGoScope(src))
 		}
 		s = t.end(s) - 1
 	}
 }
 
-// body walks statements and expressions for calls and local types.
+// body walks statements and expressions: calls, and every use of a name
+// declared outside the function — types (composite literals, conversions,
+// assertions, make/new), package-level variables, constants and functions
+// used as values, members of imported packages, fields of typed values —
+// so that a file depends on every file whose declarations it uses, as the
+// type checker would say. Local declarations are remembered so their uses
+// are not taken for package-level names.
 func (x *goExtract) body(i int32, s *goScope) {
-	t := x.t
+	if i < 0 {
+		return
+	}
+	t, k := x.t, x.k
 	switch x.code(i) {
 	case goCall:
 		x.call(i, s)
 		return
 	case goShortVar:
+		x.declare(t.child(i, k.fLeft), s)
 		x.bindValues(i, s)
-	case goVarSpec:
-		if ty := x.typeOf(t.child(i, x.k.fType)); ty.name != "" {
+		x.body(t.child(i, k.fRight), s)
+		return
+	case goRangeClause, goReceiveStmt:
+		x.declare(t.child(i, k.fLeft), s)
+		x.body(t.child(i, k.fRight), s)
+		return
+	case goTypeSwitch:
+		x.declare(t.child(i, k.fAlias), s)
+	case goVarSpec, goConstSpec:
+		for n := t.first(i); n >= 0; n = t.n[n].next {
+			if t.n[n].field == k.fName {
+				s.locals[t.text(n)] = true
+			}
+		}
+		if ty := x.typeOf(t.child(i, k.fType)); ty.name != "" && x.code(i) == goVarSpec {
 			for n := t.first(i); n >= 0; n = t.n[n].next {
-				if t.n[n].field == x.k.fName {
+				if t.n[n].field == k.fName {
 					s.vars[t.text(n)] = ty
 				}
 			}
 		} else {
 			x.bindValues(i, s)
 		}
+		x.scopedTypeRefs(t.child(i, k.fType), s)
+		x.body(t.child(i, k.fValue), s)
+		return
+	case goParamDecl, goVariadicParam:
+		// A function literal's parameters.
+		for n := t.first(i); n >= 0; n = t.n[n].next {
+			if t.n[n].field == k.fName {
+				s.locals[t.text(n)] = true
+			}
+		}
+		x.scopedTypeRefs(t.child(i, k.fType), s)
+		return
+	case goKeyedElement:
+		// {Key: value}: a plain identifier key names a struct field.
+		if key := t.child(i, k.fKey); key >= 0 {
+			if c := t.first(key); c < 0 || x.code(c) != goIdent {
+				x.body(key, s)
+			}
+		}
+		x.body(t.child(i, k.fValue), s)
+		return
+	case goTypeIdent, goQualifiedType, goGenericType:
+		x.scopedTypeRefs(i, s)
+		return
+	case goSelector:
+		x.selectorUse(i, s)
+		return
+	case goIdent:
+		x.identUse(i, s)
+		return
 	}
 	for c := t.first(i); c >= 0; c = t.n[c].next {
 		x.body(c, s)
 	}
 }
+
+// declare marks the identifiers of a declaration's left side as locals.
+func (x *goExtract) declare(list int32, s *goScope) {
+	t := x.t
+	if list < 0 {
+		return
+	}
+	if x.code(list) == goIdent {
+		s.locals[t.text(list)] = true
+		return
+	}
+	for n := t.first(list); n >= 0; n = t.n[n].next {
+		if x.code(n) == goIdent {
+			s.locals[t.text(n)] = true
+		}
+	}
+}
+
+// identUse records a plain name used as a value: a package-level
+// variable, constant or function of the same package (the resolver keeps
+// only those), unless a local, a builtin or an import shadows it.
+func (x *goExtract) identUse(i int32, s *goScope) {
+	name := x.t.text(i)
+	if name == "" || name == "_" || s.locals[name] || goPredeclared[name] || goBuiltinFuncs[name] {
+		return
+	}
+	if _, ok := x.imports[name]; ok {
+		return
+	}
+	if name == s.recv {
+		return
+	}
+	x.b.ref(s.id, name, RelReferences, x.t.line(i), RefHint{})
+}
+
+// selectorUse records op.Name in value position: a member of an imported
+// package (pkg.Const, pkg.Var, pkg.Func as a value), or a field or method
+// value of a typed variable — a use of its type.
+func (x *goExtract) selectorUse(i int32, s *goScope) {
+	t, k := x.t, x.k
+	op := t.child(i, k.fOperand)
+	if op < 0 {
+		return
+	}
+	if x.code(op) != goIdent {
+		x.body(op, s)
+		return
+	}
+	name := t.text(op)
+	line := t.line(i)
+	if ty, ok := s.vars[name]; ok {
+		x.b.ref(s.id, ty.name, RelReferences, line, RefHint{Module: ty.module})
+		return
+	}
+	if s.locals[name] {
+		return
+	}
+	if mod, ok := x.imports[name]; ok {
+		if field := t.text(t.child(i, k.fField)); field != "" {
+			x.b.ref(s.id, field, RelReferences, line, RefHint{Module: mod})
+		}
+		return
+	}
+	x.identUse(op, s)
+}
+
+// scopedTypeRefs is typeRefs that skips the function's type parameters.
+func (x *goExtract) scopedTypeRefs(ty int32, s *goScope) {
+	if ty < 0 {
+		return
+	}
+	if len(s.locals) == 0 {
+		x.typeRefs(s.id, ty)
+		return
+	}
+	t := x.t
+	end := t.end(ty)
+	for j := ty; j < end; j++ {
+		switch x.code(j) {
+		case goTypeIdent:
+			if p := t.n[j].parent; p >= 0 && x.code(p) == goQualifiedType {
+				continue
+			}
+			if name := t.text(j); !s.locals[name] && !goBuiltinTypes[name] && !isTypeParamName(name) {
+				x.b.ref(s.id, name, RelReferences, t.line(j), RefHint{})
+			}
+		case goQualifiedType:
+			x.typeRefs(s.id, j)
+			j = t.end(j) - 1
+		}
+	}
+}
+
+// typeParams marks a generic function's type parameters as locals.
+func (x *goExtract) typeParams(i int32, s *goScope) {
+	t, k := x.t, x.k
+	tp := t.child(i, k.fTypeParams)
+	if tp < 0 {
+		return
+	}
+	for d := t.first(tp); d >= 0; d = t.n[d].next {
+		if x.code(d) != goTypeParamDecl {
+			continue
+		}
+		for n := t.first(d); n >= 0; n = t.n[n].next {
+			if t.n[n].field == k.fName {
+				s.locals[t.text(n)] = true
+			}
+		}
+		x.scopedTypeRefs(t.child(d, k.fType), s)
+	}
+}
+
+// receiverTypeParams marks the type parameters of a generic receiver,
+// func (l *List[T]) ..., as locals.
+func (x *goExtract) receiverTypeParams(rt int32, s *goScope) {
+	t := x.t
+	if rt < 0 {
+		return
+	}
+	end := t.end(rt)
+	for j := rt; j < end; j++ {
+		if x.code(j) == goTypeIdent {
+			if p := t.n[j].parent; p >= 0 && x.code(p) != goGenericType && x.code(p) != goPointerType {
+				s.locals[t.text(j)] = true
+			}
+		}
+	}
+}
+
+// goPredeclared are the universe-scope names that are not types or
+// builtin functions.
+var goPredeclared = map[string]bool{"true": true, "false": true, "nil": true, "iota": true}
 
 // bindValues types the variables of `a, b := v1, v2` (and var a = v) from
 // the values when the values make the type evident.
@@ -696,8 +940,16 @@ func (x *goExtract) bindValues(i int32, s *goScope) {
 	}
 	vi := 0
 	for v := t.first(right); v >= 0 && vi < len(names); v = t.n[v].next {
-		if ty := x.valueType(v); ty.name != "" && names[vi] != "" && names[vi] != "_" {
+		if names[vi] == "" || names[vi] == "_" {
+			vi++
+			continue
+		}
+		if ty := x.valueType(v); ty.name != "" {
 			s.vars[names[vi]] = ty
+		} else if x.code(v) == goCall {
+			if fn := t.child(v, k.fFunction); fn >= 0 && len(t.text(fn)) <= 76 {
+				s.calls[names[vi]] = t.text(fn) + "()"
+			}
 		}
 		vi++
 	}
@@ -794,6 +1046,10 @@ func (x *goExtract) selectorHint(op int32, s *goScope) RefHint {
 	case goIdent:
 		if ty, ok := s.vars[recv]; ok {
 			h.ReceiverType, h.Module = ty.name, ty.module
+			return h
+		}
+		if call, ok := s.calls[recv]; ok {
+			h.Receiver = call
 			return h
 		}
 		if mod, ok := x.imports[recv]; ok {

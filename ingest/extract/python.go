@@ -685,11 +685,17 @@ func (x *pyExtract) receiverType(recv string, s *pyScope) string {
 }
 
 // trimReceiver bounds the receiver text kept in hints.
+// trimReceiver bounds a receiver expression to 80 bytes. A longer one
+// keeps what the resolver reads — a call, "f(…)" — or becomes "…": never
+// empty, which would make x.m() look like a plain call of m.
 func trimReceiver(s string) string {
-	if len(s) > 80 {
-		return ""
+	if len(s) <= 80 {
+		return s
 	}
-	return s
+	if i := strings.IndexByte(s, '('); i > 0 && i <= 76 && strings.HasSuffix(s, ")") {
+		return s[:i] + "(…)"
+	}
+	return "…"
 }
 
 func isAllUpper(s string) bool {

@@ -108,6 +108,17 @@ type Result struct {
 	UnresolvedRefs []string
 	// ParseErrors counts syntax-error regions the parser recovered from.
 	ParseErrors int
+	// Returns maps a function or method node ID to the named type it
+	// returns (its first result), when the source declares one: the
+	// resolver types receivers that are calls, f().M().
+	Returns map[string]TypeRef
+}
+
+// TypeRef names a type: Name, and Module when it comes from an import
+// (the module path as written, like RefHint.Module).
+type TypeRef struct {
+	Name   string
+	Module string
 }
 
 // Extractor extracts one language family.

@@ -110,6 +110,9 @@ type Index struct {
 	dirBase map[string][]string   // dir base name → dirs
 	ws      *workspace.Info
 
+	// rets are the declared result types of function candidates.
+	rets map[int32]extract.TypeRef
+
 	// What each file put in, so ReplaceFile can take it out again.
 	fileCands   [][]int32           // file → its candidates
 	fileParents [][][2]string       // file → its (type, base) pairs
@@ -128,6 +131,7 @@ func New(results []*extract.Result, ws *workspace.Info) *Index {
 		parents: map[string][]string{},
 		pyMods:  map[string][]string{},
 		stars:   map[int32][]location{},
+		rets:    map[int32]extract.TypeRef{},
 		byBase:  map[string][]string{},
 		dirBase: map[string][]string{},
 		ws:      ws,
@@ -189,6 +193,9 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 		ix.cands = append(ix.cands, cand{id: n.ID, file: fi, node: int32(ni), owner: owner, typ: n.Type, label: n.Label})
 		ix.fileCands[fi] = append(ix.fileCands[fi], ci)
 		ix.byLabel[n.Label] = append(ix.byLabel[n.Label], ci)
+		if tr, ok := r.Returns[n.ID]; ok {
+			ix.rets[ci] = tr
+		}
 		if owner != "" {
 			k := [2]string{owner, n.Label}
 			ix.byOwner[k] = append(ix.byOwner[k], ci)
@@ -245,6 +252,7 @@ func (ix *Index) ReplaceFile(r *extract.Result) bool {
 			}
 		}
 		cd.file = -1 // unreachable from now on
+		delete(ix.rets, c)
 	}
 	for _, k := range ix.fileParents[fi] {
 		if ix.parentRefs[k]--; ix.parentRefs[k] == 0 {
@@ -332,6 +340,16 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 		return Result{}
 	}
 	from := ix.files[fi]
+	if hint.ReceiverType == "" && strings.HasSuffix(hint.Receiver, ")") {
+		if tr, ok := ix.callResult(from, hint.Receiver); ok {
+			// f().M(), x := f(); x.M(): the receiver's type is what every
+			// function named f in reach declares it returns.
+			hint.ReceiverType = tr.Name
+			if hint.Module == "" {
+				hint.Module = tr.Module
+			}
+		}
+	}
 	label := name
 	cands, ok := ix.byLabel[label]
 	if !ok {
@@ -473,6 +491,42 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 	}
 	c := &ix.cands[best]
 	return Result{Status: st, Target: c.id, File: c.file, Node: c.node}
+}
+
+// callResult types a call receiver, "pkg.F(…)" or "x.M()", from the
+// results declared by the candidates named like the callee (in the
+// caller's language family). It succeeds only when they agree: a name
+// declared with different result types, or returning nothing named, is
+// not guessed.
+func (ix *Index) callResult(from fileInfo, recv string) (extract.TypeRef, bool) {
+	i := strings.IndexByte(recv, '(')
+	if i <= 0 {
+		return extract.TypeRef{}, false
+	}
+	callee := lastName(recv[:i])
+	if !isIdent(callee) {
+		return extract.TypeRef{}, false
+	}
+	var out extract.TypeRef
+	found := false
+	for _, c := range ix.byLabel[callee] {
+		if ix.files[ix.cands[c].file].fam != from.fam {
+			continue
+		}
+		tr, ok := ix.rets[c]
+		switch {
+		case !ok || (found && tr.Name != out.Name):
+			return extract.TypeRef{}, false
+		case !found:
+			out, found = tr, true
+		case tr.Module != out.Module:
+			out.Module = "" // the same type name written through different imports
+		}
+	}
+	if !found || !ix.isTypeName(out.Name) {
+		return extract.TypeRef{}, false
+	}
+	return out, true
 }
 
 // families groups languages whose code references each other's names
