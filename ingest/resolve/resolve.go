@@ -357,6 +357,9 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 		cands = ix.byLabel[label]
 	}
 	cands = ix.sameFamily(cands, from.fam)
+	if from.lang == "javascript" || from.lang == "jsx" {
+		cands = ix.withoutDeclarations(cands)
+	}
 
 	if hint.Module != "" {
 		locs, known := ix.module(from, hint.Module)
@@ -560,6 +563,20 @@ func (ix *Index) sameFamily(cands []int32, fam string) []int32 {
 		}
 	}
 	return cands
+}
+
+// withoutDeclarations drops candidates declared in TypeScript declaration
+// files (.d.ts): JavaScript code runs against the implementation, never
+// against its typings. It returns cands itself when nothing is dropped.
+func (ix *Index) withoutDeclarations(cands []int32) []int32 {
+	isDecl := func(c int32) bool {
+		p := ix.files[ix.cands[c].file].path
+		return strings.HasSuffix(p, ".d.ts") || strings.HasSuffix(p, ".d.mts") || strings.HasSuffix(p, ".d.cts")
+	}
+	if !slices.ContainsFunc(cands, isDecl) {
+		return cands
+	}
+	return slices.DeleteFunc(slices.Clone(cands), isDecl)
 }
 
 // isTypeName reports whether some class, struct or other type is labelled t.
