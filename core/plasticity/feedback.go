@@ -38,13 +38,14 @@ var stopwords = func() map[string]bool {
 // ContextWords returns the words memory compares queries by: the query's
 // words with identifiers split into their parts ("parseHTTPRequest" →
 // parse, http, request; "session_pool.py" → session, pool), lower case,
-// without stopwords and one-letter words, a plural "s" dropped
+// without stopwords, one-letter words and numbers (issue references such
+// as "(#3180)" say nothing about the code), a plural "s" dropped
 // ("colors" → color), sorted and unique.
 func ContextWords(text string) []string {
 	var out []string
 	add := func(w string) {
 		w = strings.ToLower(w)
-		if utf8.RuneCountInString(w) < 2 || stopwords[w] {
+		if utf8.RuneCountInString(w) < 2 || stopwords[w] || strings.Trim(w, "0123456789") == "" {
 			return
 		}
 		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {

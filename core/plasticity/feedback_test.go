@@ -19,6 +19,7 @@ func TestContextWords(t *testing.T) {
 		{"Fix the parseHTTPRequest panic in session_pool.py", []string{"fix", "http", "panic", "parse", "pool", "request", "session"}},
 		{"a of the", nil},
 		{"class classes", []string{"class", "classe"}},
+		{"fix(plugin): timezone offset (#3174) http2", []string{"fix", "http2", "offset", "plugin", "timezone"}},
 		{"", nil},
 	} {
 		if got := ContextWords(tc.in); !slices.Equal(got, tc.want) {
