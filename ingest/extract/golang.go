@@ -178,7 +178,30 @@ func (goExtractor) Extract(relPath string, src []byte) (*Result, error) {
 		x.prepass()
 		x.top()
 	}
-	return x.b.finish(t.errors), nil
+	res := x.b.finish(t.errors)
+	res.BuildConstraint = goBuildLine(src)
+	return res, nil
+}
+
+// goBuildLine returns the expression of a //go:build line in the header
+// (before the package clause), "" when there is none.
+func goBuildLine(src []byte) string {
+	for len(src) > 0 {
+		line := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			src = nil
+		}
+		line = bytes.TrimSpace(line)
+		switch {
+		case bytes.HasPrefix(line, []byte("//go:build ")):
+			return string(bytes.TrimSpace(line[len("//go:build "):]))
+		case bytes.HasPrefix(line, []byte("package ")):
+			return ""
+		}
+	}
+	return ""
 }
 
 func (x *goExtract) code(i int32) uint8 { return code(x.k.codes, x.t.n[i].kind) }
@@ -300,6 +323,8 @@ func (x *goExtract) importDecl(i int32) {
 		if local != "_" && local != "." {
 			x.imports[local] = ipath
 		}
+		// A dot import (import . "pkg") puts pkg's names in file scope:
+		// the resolver treats it as a star import.
 		x.b.ref(x.b.fileID, goPackageName(ipath), RelImports, t.line(s), RefHint{Module: ipath})
 	}
 }

@@ -108,6 +108,9 @@ type Result struct {
 	UnresolvedRefs []string
 	// ParseErrors counts syntax-error regions the parser recovered from.
 	ParseErrors int
+	// BuildConstraint is the file's build constraint expression (Go's
+	// //go:build line), "" when it has none.
+	BuildConstraint string
 	// Returns maps a function or method node ID to the named type it
 	// returns (its first result), when the source declares one: the
 	// resolver types receivers that are calls, f().M().

@@ -92,6 +92,9 @@ type fileInfo struct {
 	dir  string
 	lang string
 	fam  string // family(lang), precomputed: compared for every candidate
+	// offBuild marks a file its build constraints leave out on this
+	// platform (Go: //go:build, _GOOS/_GOARCH file names).
+	offBuild bool
 }
 
 // Index holds what resolution needs about every extracted file. Build it
@@ -174,10 +177,11 @@ func New(results []*extract.Result, ws *workspace.Info) *Index {
 // addFile indexes the definitions of file fi (already in ix.files).
 func (ix *Index) addFile(fi int32, r *extract.Result) {
 	for _, im := range r.Imports {
-		if im.Alias == "" && slices.Contains(im.Names, "*") {
+		if (im.Alias == "" && slices.Contains(im.Names, "*")) || (r.Language == "go" && im.Alias == ".") {
 			ix.fileStars[fi] = append(ix.fileStars[fi], im.Module)
 		}
 	}
+	ix.files[fi].offBuild = !builtHere(r)
 	prefix := extract.FileID(r.Path) + "::"
 	labels := map[string]string{} // id → label, for base-type edges
 	for ni, n := range r.Nodes {
@@ -410,11 +414,17 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 		}
 	} else if from.lang == "go" && !strings.HasSuffix(hint.Receiver, ")") && (hint.Receiver == "" || hint.ReceiverType != "") {
 		// Go: a name without a package qualifier is declared in the
-		// importing package (its directory) — never in another one.
+		// importing package (its directory) or a dot-imported one —
+		// never in another one.
 		var local []int32
 		for _, c := range cands {
 			if ix.files[ix.cands[c].file].dir == from.dir {
 				local = append(local, c)
+			}
+		}
+		if len(local) == 0 && hint.Receiver == "" {
+			if locs := ix.stars[fi]; len(locs) > 0 {
+				local = ix.inLocations(cands, locs, false)
 			}
 		}
 		if hint.Receiver == "" {
@@ -484,6 +494,7 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 		}
 	}
 
+	cands = ix.preferBuilt(cands)
 	best, tied, _ := ix.pick(from, src.ID, cands, rel)
 	if best < 0 {
 		return Result{}
@@ -530,6 +541,17 @@ func (ix *Index) callResult(from fileInfo, recv string) (extract.TypeRef, bool) 
 		return extract.TypeRef{}, false
 	}
 	return out, true
+}
+
+// preferBuilt drops candidates of files the platform's build leaves out
+// (a Go function declared once per OS: the compiler here sees one), unless
+// that leaves nothing.
+func (ix *Index) preferBuilt(cands []int32) []int32 {
+	off := func(c int32) bool { return ix.files[ix.cands[c].file].offBuild }
+	if !slices.ContainsFunc(cands, off) || !slices.ContainsFunc(cands, func(c int32) bool { return !off(c) }) {
+		return cands
+	}
+	return slices.DeleteFunc(slices.Clone(cands), off)
 }
 
 // families groups languages whose code references each other's names

@@ -3,6 +3,7 @@ package resolve
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -172,7 +173,15 @@ func TestGoImports(t *testing.T) {
 		file("store/db.go", "go", "struct DB", "func DB::Query", "func NewServer"),
 		file("store/cache.go", "go", "struct Cache", "func Cache::Get"),
 		file("web/cache.go", "go", "struct Cache", "func Cache::Get"),
+		file("web/term_linux.go", "go", "func isTerm"),
+		file("web/term_plan9.go", "go", "func isTerm"),
+		file("web/term_other.go", "go", "func isTerm"),
+		file("web/use.go", "go", "func use"),
+		file("web/web_test.go", "go", "func TestUse"),
+		file("testutil/util.go", "go", "func Check"),
 	}
+	results[6].BuildConstraint = "ignore" // term_other.go: never built
+	results[8].Imports = []extract.Import{{Module: "example.com/shop/testutil", Alias: "."}}
 	ix := New(results, ws)
 	run(t, ix, []rcase{
 		{name: "package import binds the directory", from: "cmd/server/main.go", ref: "store", rel: extract.RelImports,
@@ -186,7 +195,18 @@ func TestGoImports(t *testing.T) {
 			hint: extract.RefHint{Module: "example.com/shop/web", Receiver: "c", ReceiverType: "Cache"}, want: "file::web/cache.go::Cache::Get", status: Resolved},
 		{name: "third-party module never binds locally", from: "cmd/server/main.go", srcEnt: "main", ref: "Query",
 			hint: extract.RefHint{Module: "github.com/other/db", Receiver: "db", ReceiverType: "DB"}, want: "", status: Unresolved},
+		{name: "a dot import's names are in scope", from: "web/web_test.go", srcEnt: "TestUse", ref: "Check", want: "file::testutil/util.go::Check", status: Resolved},
+		{name: "without the dot import they are not", from: "web/use.go", srcEnt: "use", ref: "Check", want: "", status: Unresolved},
 	})
+	// isTerm has one declaration per platform: the one this platform
+	// builds wins (plan9 and "ignore" are never the host here).
+	got := ix.Resolve(Source{ID: "file::web/use.go::use", File: "web/use.go"}, "isTerm", extract.RelCalls, extract.RefHint{})
+	if runtime.GOOS == "linux" && got.Target != "file::web/term_linux.go::isTerm" {
+		t.Errorf("isTerm on linux bound %q", got.Target)
+	}
+	if got.Target == "file::web/term_plan9.go::isTerm" || got.Target == "file::web/term_other.go::isTerm" {
+		t.Errorf("isTerm bound to a file this platform does not build: %q", got.Target)
+	}
 }
 
 func TestStdModuleImports(t *testing.T) {
