@@ -384,10 +384,10 @@ func TestFactsGoGenerated(t *testing.T) {
 
 func TestGoBuildLine(t *testing.T) {
 	for src, want := range map[string]string{
-		"//go:build linux && !cgo\n\npackage x\n":      "linux && !cgo",
+		"//go:build linux && !cgo\n\npackage x\n":        "linux && !cgo",
 		"// Copyright\n\n//go:build ignore\npackage x\n": "ignore",
-		"package x\n//go:build linux\n":                 "",
-		"package x\n":                                   "",
+		"package x\n//go:build linux\n":                  "",
+		"package x\n":                                    "",
 	} {
 		if got := goBuildLine([]byte(src)); got != want {
 			t.Errorf("goBuildLine(%q) = %q, want %q", src, got, want)
