@@ -75,3 +75,26 @@ func ExampleEngine_Learn() {
 	// before: auth.py 0.62 session.py 0.43 database.py 0.32 user_model.py 0.28
 	// after:  user_model.py 0.83 session.py 0.43 database.py 0.31 routes.py 0.24
 }
+
+// Feedback reports what learn taught about a query, for rankers other
+// than Activate (seek's Params.Feedback).
+func ExampleEngine_Feedback() {
+	g, id := synth.Backend()
+	e, err := engine.New(g, engine.DefaultOptions())
+	if err != nil {
+		panic(err)
+	}
+	e.Learn(plasticity.LearnRequest{Query: "user login", Feedback: plasticity.Correct, Nodes: []graph.NodeID{id["routes.py"]}, Strength: 1})
+	for _, q := range []string{"user login", "login", "billing"} {
+		fb, _ := e.Feedback(q)
+		fmt.Printf("%-10s", q)
+		for _, f := range fb {
+			fmt.Printf(" %s %+.2f", g.Label(f.Node), f.Score)
+		}
+		fmt.Println()
+	}
+	// Output:
+	// user login routes.py +0.76
+	// login      routes.py +0.28
+	// billing
+}

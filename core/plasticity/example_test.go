@@ -76,3 +76,26 @@ func ExampleEngine_Relevance() {
 	// "Session expiry" [expiry session]: session.py +0.917 billing.py -0.917
 	// "billing export" [billing export]:
 }
+
+// Feedback memory exports by external IDs, so a session can persist it and
+// import it into a new engine (also over a re-ingested graph).
+func ExampleEngine_ExportFeedback() {
+	g := exampleGraph()
+	e, _ := plasticity.New(plasticity.DefaultParams())
+	session, _ := g.Lookup("file::session.py")
+	e.Learn(g, plasticity.LearnRequest{Query: "session expiry", Feedback: plasticity.Correct, Nodes: []graph.NodeID{session}, Strength: 0.2})
+
+	recs := e.ExportFeedback()
+	for _, r := range recs {
+		fmt.Printf("%q words=%v seeds=%v nodes=%+v\n", r.Query, r.Words, r.Seeds, r.Nodes)
+	}
+	restored, _ := plasticity.New(plasticity.DefaultParams())
+	if err := restored.ImportFeedback(recs); err != nil {
+		panic(err)
+	}
+	rel, _ := restored.Relevance(g, plasticity.Context{Words: plasticity.ContextWords("session expiry")})
+	fmt.Printf("%s %.3f\n", g.Label(rel[0].Node), rel[0].Score)
+	// Output:
+	// "session expiry" words=[expiry session] seeds=[file::session.py] nodes=[{NodeID:file::session.py Evidence:0.4}]
+	// session.py 0.380
+}

@@ -3,6 +3,7 @@ package seek_test
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/seek"
@@ -42,4 +43,27 @@ KeyError: 'password'`
 	// validate_credentials 0.79 [credential validat user auth]
 	// charge_card 0.05 []
 	// validate_credentials: stack trace evidence 1.75 from /srv/app/backend/auth.py line 14
+}
+
+// Learned relevance (engine.Engine.Feedback for the query) re-ranks the
+// graph part of a search: a rejected hit falls, a confirmed one rises.
+func ExampleParams_feedback() {
+	g := graph.New()
+	a, _ := g.AddNode(graph.Node{ExternalID: "file::auth/token.py", Label: "token.py", Type: graph.File, Provenance: graph.Provenance{SourcePath: "auth/token.py"}})
+	b, _ := g.AddNode(graph.Node{ExternalID: "file::auth/token_cache.py", Label: "token_cache.py", Type: graph.File, Provenance: graph.Provenance{SourcePath: "auth/token_cache.py"}})
+	g.Finalize()
+	x, err := seek.Build(context.Background(), g, seek.DefaultOptions())
+	if err != nil {
+		panic(err)
+	}
+	for _, fb := range [][]graph.Scored{nil, {{Node: a, Score: -0.9}, {Node: b, Score: 0.9}}} {
+		var line []string
+		for _, h := range x.SearchText("token", seek.Params{TopK: 2, GraphRerank: true, Feedback: fb}).Hits {
+			line = append(line, fmt.Sprintf("%s %.2f", g.Label(h.Node), h.Score))
+		}
+		fmt.Println(strings.Join(line, ", "))
+	}
+	// Output:
+	// token.py 0.80, token_cache.py 0.78
+	// token_cache.py 0.98, token.py 0.08
 }
