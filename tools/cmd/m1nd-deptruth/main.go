@@ -1,0 +1,134 @@
+// Command m1nd-deptruth scores m1nd's impact tool against dependency truth
+// computed by each language's own tools (Python's ast, go/packages, the
+// TypeScript compiler API) on pinned repositories. See
+// benchmarks/deptruth/README.md.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/m1nd-go/m1nd/tools/deptruth"
+)
+
+func main() {
+	var (
+		reposDir  = flag.String("repos-dir", "", "directory holding the checkouts, one per repos.tsv name (required)")
+		reposTSV  = flag.String("repos", "benchmarks/deptruth/repos.tsv", "repos.tsv: name, repo, commit, language, split")
+		scripts   = flag.String("scripts", "", "directory of pydeps.py, jsdeps.cjs and npm/ (default: the directory of -repos)")
+		server    = flag.String("server", "", "m1nd-mcp binary (default: m1nd-mcp next to this binary, then in PATH)")
+		only      = flag.String("only", "", "comma-separated repository names to run (default: all)")
+		split     = flag.String("split", "", "run only this split (tune or held-out)")
+		topK      = flag.Int("top-k", 100, "impact's top_k")
+		goos      = flag.String("goos", strings.Join(deptruth.DefaultGOOS, ","), "GOOS values the Go truth is the union over")
+		anyCommit = flag.Bool("any-commit", false, "score checkouts whose HEAD is not the pinned commit")
+		timeout   = flag.Duration("call-timeout", 5*time.Minute, "time limit per tool call")
+		jsonOut   = flag.String("json", "", "write the full report (truth edges and per-file verdicts) as JSON to this file")
+		mdOut     = flag.String("md", "", "write the markdown summary to this file")
+		quiet     = flag.Bool("q", false, "no progress on stderr")
+	)
+	flag.Parse()
+	if *reposDir == "" {
+		fmt.Fprintln(os.Stderr, "usage: m1nd-deptruth -repos-dir DIR [-repos benchmarks/deptruth/repos.tsv] [-server bin/m1nd-mcp] [-only a,b] [-json out.json] [-md out.md]")
+		os.Exit(2)
+	}
+	fail := func(err error) {
+		fmt.Fprintln(os.Stderr, "m1nd-deptruth:", err)
+		os.Exit(1)
+	}
+	f, err := os.Open(*reposTSV)
+	if err != nil {
+		fail(err)
+	}
+	repos, err := deptruth.ReadRepos(f)
+	f.Close()
+	if err != nil {
+		fail(err)
+	}
+	keep := map[string]bool{}
+	for _, n := range strings.Split(*only, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			keep[n] = true
+		}
+	}
+	var sel []deptruth.Repo
+	for _, r := range repos {
+		if (len(keep) == 0 || keep[r.Name]) && (*split == "" || r.Split == *split) {
+			sel = append(sel, r)
+		}
+	}
+	if len(sel) == 0 {
+		fail(fmt.Errorf("no repository selected from %s", *reposTSV))
+	}
+	bin, err := findServer(*server)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "m1nd-deptruth:", err)
+		os.Exit(2)
+	}
+	if *scripts == "" {
+		*scripts = filepath.Dir(*reposTSV)
+	}
+	sd, err := filepath.Abs(*scripts)
+	if err != nil {
+		fail(err)
+	}
+	cfg := deptruth.Config{
+		ReposDir: *reposDir, Repos: sel, Server: bin, TopK: *topK, AnyCommit: *anyCommit, CallTimeout: *timeout,
+		Truth: deptruth.Options{ScriptsDir: sd, GOOS: strings.Split(*goos, ",")},
+	}
+	if !*quiet {
+		cfg.Log = os.Stderr
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep, err := deptruth.Run(ctx, cfg)
+	if err != nil {
+		fail(err)
+	}
+	md := rep.Markdown()
+	fmt.Print(md)
+	if *mdOut != "" {
+		if err := os.WriteFile(*mdOut, []byte(md), 0o644); err != nil {
+			fail(err)
+		}
+	}
+	if *jsonOut != "" {
+		b, err := json.MarshalIndent(rep, "", " ")
+		if err != nil {
+			fail(err)
+		}
+		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
+			fail(err)
+		}
+	}
+}
+
+// findServer resolves the m1nd-mcp binary to an absolute path.
+func findServer(flagVal string) (string, error) {
+	if flagVal != "" {
+		p, err := exec.LookPath(flagVal)
+		if err != nil {
+			return "", err
+		}
+		return filepath.Abs(p)
+	}
+	if self, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(self), "m1nd-mcp")
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath("m1nd-mcp")
+	if err != nil {
+		return "", fmt.Errorf("m1nd-mcp not found: build it (make build) and pass -server bin/m1nd-mcp")
+	}
+	return filepath.Abs(p)
+}
