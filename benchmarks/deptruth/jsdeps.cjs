@@ -1,0 +1,167 @@
+#!/usr/bin/env node
+// Ground truth for the deptruth benchmark: file-level import dependencies of
+// a JavaScript/TypeScript repository, found by the TypeScript compiler API
+// (the version pinned in npm/package.json; install it with
+// `npm ci --prefix benchmarks/deptruth/npm`).
+//
+// Input (stdin, JSON): {"root": "/abs/repo", "files": [...], "packages": [...]}
+// -- the repository's tracked source files (.js .jsx .ts .tsx .mjs .cjs .mts
+// .cts, none under node_modules) and its package.json files. Output (stdout,
+// JSON): {"files": [...], "edges": {"a.ts": ["b.ts"]}, "stats": {...},
+// "unresolved": {"specifier": count}}.
+//
+// Rules (see README.md beside this script):
+//  * imports are those of ts.preProcessFile(text, true, true): import,
+//    export ... from, import type, require(), dynamic import();
+//  * each is resolved by ts.resolveModuleName with moduleResolution bundler,
+//    allowJs, resolveJsonModule off, and the root tsconfig.json's baseUrl,
+//    paths and customConditions; require() calls resolve in CommonJS mode
+//    (the "require" condition), the rest in ESM mode ("import");
+//  * a bare specifier naming a package of the repository (the "name" of any
+//    package.json in it) resolves into that package's directory, through its
+//    exports / types / main / index, as if it were installed in
+//    node_modules (the host maps node_modules/<name> to the directory);
+//  * a .d.ts (.d.mts, .d.cts) result is replaced by the source file beside
+//    it when there is one (x.ts, x.tsx, x.js, x.jsx; x.mts, x.mjs; x.cts,
+//    x.cjs);
+//  * targets must be files of the input list; no self edges.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const { createRequire } = require('module');
+
+let ts;
+try {
+  ts = createRequire(path.join(__dirname, 'npm', 'package.json'))('typescript');
+} catch (e) {
+  process.stderr.write(`jsdeps: the typescript package is not installed: run npm ci --prefix ${path.join(__dirname, 'npm')}\n`);
+  process.exit(3);
+}
+
+function main() {
+  const req = JSON.parse(fs.readFileSync(0, 'utf8'));
+  const root = path.resolve(req.root);
+  const files = [...new Set(req.files)].sort();
+  const universe = new Set(files);
+
+  // Workspace packages: name -> absolute directory (the shallowest wins).
+  const ws = new Map();
+  const pkgs = [...(req.packages || [])].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
+  for (const p of pkgs) {
+    try {
+      const j = JSON.parse(fs.readFileSync(path.join(root, p), 'utf8'));
+      if (typeof j.name === 'string' && j.name && !ws.has(j.name)) ws.set(j.name, path.dirname(path.join(root, p)));
+    } catch (e) {
+      // not JSON: not a package
+    }
+  }
+
+  // node_modules/<workspace name>/rest -> <package dir>/rest
+  const mapPath = (p) => {
+    const i = p.lastIndexOf('/node_modules/');
+    if (i < 0) return p;
+    const rest = p.slice(i + '/node_modules/'.length);
+    const segs = rest.split('/');
+    const name = segs[0].startsWith('@') ? segs.slice(0, 2).join('/') : segs[0];
+    const dir = ws.get(name);
+    if (!dir) return p;
+    return dir + rest.slice(name.length);
+  };
+  const inRoot = (p) => p === root || p.startsWith(root + '/');
+  const host = {
+    fileExists: (p) => ts.sys.fileExists(mapPath(p)),
+    readFile: (p) => ts.sys.readFile(mapPath(p)),
+    directoryExists: (p) => (ws.size > 0 && p.endsWith('/node_modules') && inRoot(p)) || ts.sys.directoryExists(mapPath(p)),
+    realpath: (p) => mapPath(p),
+    getCurrentDirectory: () => root,
+    getDirectories: (p) => ts.sys.getDirectories(mapPath(p)),
+    useCaseSensitiveFileNames: true,
+  };
+
+  const options = {
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    module: ts.ModuleKind.ESNext,
+    target: ts.ScriptTarget.ESNext,
+    allowJs: true,
+    resolveJsonModule: false,
+    noEmit: true,
+  };
+  const notes = [];
+  const tsconfig = path.join(root, 'tsconfig.json');
+  if (fs.existsSync(tsconfig)) {
+    const read = ts.readConfigFile(tsconfig, ts.sys.readFile);
+    if (read.config) {
+      const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, root, undefined, tsconfig);
+      for (const k of ['baseUrl', 'paths', 'pathsBasePath', 'customConditions']) {
+        if (parsed.options[k] !== undefined) {
+          options[k] = parsed.options[k];
+          notes.push(`tsconfig.json ${k}: ${JSON.stringify(parsed.options[k])}`);
+        }
+      }
+    }
+  }
+  const cache = ts.createModuleResolutionCache(root, (x) => x, options);
+
+  const sourceFor = (abs) => {
+    const m = abs.match(/^(.*)\.d\.(ts|mts|cts)$/);
+    if (!m) return abs;
+    const alts = { ts: ['.ts', '.tsx', '.js', '.jsx'], mts: ['.mts', '.mjs'], cts: ['.cts', '.cjs'] }[m[2]];
+    for (const e of alts) {
+      const rel = path.relative(root, m[1] + e);
+      if (universe.has(rel)) return m[1] + e;
+    }
+    return abs;
+  };
+
+  const stats = { imports: 0, resolved: 0, external: 0, unresolved_relative: 0, unresolved_workspace: 0, outside: 0, dts_to_source: 0 };
+  const unresolved = {};
+  const edges = {};
+  const isBare = (s) => !(s.startsWith('.') || s.startsWith('/'));
+  const pkgName = (s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]);
+
+  for (const rel of files) {
+    const abs = path.join(root, rel);
+    let text;
+    try {
+      text = fs.readFileSync(abs, 'utf8');
+    } catch (e) {
+      continue;
+    }
+    const info = ts.preProcessFile(text, true, true);
+    const out = new Set();
+    for (const imp of info.importedFiles) {
+      const spec = imp.fileName;
+      stats.imports++;
+      const before = text.slice(Math.max(0, imp.pos - 12), imp.pos);
+      const mode = /require\s*\(\s*["'`]?$/.test(before) ? ts.ModuleKind.CommonJS : ts.ModuleKind.ESNext;
+      const r = ts.resolveModuleName(spec, abs, options, host, cache, undefined, mode);
+      const rm = r.resolvedModule;
+      if (!rm) {
+        if (!isBare(spec)) {
+          stats.unresolved_relative++;
+          unresolved[spec] = (unresolved[spec] || 0) + 1;
+        } else if (ws.has(pkgName(spec))) {
+          stats.unresolved_workspace++;
+          unresolved[spec] = (unresolved[spec] || 0) + 1;
+        } else {
+          stats.external++;
+        }
+        continue;
+      }
+      let target = sourceFor(mapPath(rm.resolvedFileName));
+      if (target !== mapPath(rm.resolvedFileName)) stats.dts_to_source++;
+      const trel = path.relative(root, target);
+      if (trel.startsWith('..') || path.isAbsolute(trel) || trel.split('/').includes('node_modules') || !universe.has(trel)) {
+        stats.outside++;
+        continue;
+      }
+      stats.resolved++;
+      if (trel !== rel) out.add(trel);
+    }
+    if (out.size) edges[rel] = [...out].sort();
+  }
+  process.stdout.write(JSON.stringify({ files, edges, stats, unresolved, notes, workspace_packages: Object.fromEntries([...ws].map(([k, v]) => [k, path.relative(root, v) || '.'])) }) + '\n');
+}
+
+main();
