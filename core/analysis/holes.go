@@ -160,7 +160,7 @@ func StructuralHoles(g *graph.Graph, activation []graph.Scored, p HoleParams) (H
 	if err := p.validate(); err != nil {
 		return res, err
 	}
-	h := &holeRun{g: g, p: p, rels: newRelTable(g), res: &res, act: map[graph.NodeID]float32{}, nbr: map[graph.NodeID]*neighbourhood{}}
+	h := &holeRun{g: g, p: p, rels: newRelTable(g), res: &res, act: map[graph.NodeID]float32{}, nbr: map[graph.NodeID]*neighbourhood{}, tests: map[graph.NodeID]bool{}}
 	h.u = newUnits(g, h.rels)
 	if err := h.units(activation); err != nil {
 		return res, err
@@ -195,12 +195,14 @@ type holeRun struct {
 	act     map[graph.NodeID]float32 // unit → activation (max of its nodes)
 	context []graph.NodeID           // units above MinSiblingActivation, by NodeID
 	nbr     map[graph.NodeID]*neighbourhood
+	tests   map[graph.NodeID]bool
 	scanned int
 }
 
-// neighbourhood is a unit's dependency neighbours.
+// neighbourhood is a unit's dependency neighbours: the units it uses,
+// those that use it, and both together (each sorted, without repeats).
 type neighbourhood struct {
-	uses, usedBy map[graph.NodeID]bool
+	uses, usedBy, all []graph.NodeID
 }
 
 // units folds the activation onto units and collects the context.
@@ -241,16 +243,16 @@ func (h *holeRun) neighbours(u graph.NodeID) *neighbourhood {
 		return n
 	}
 	g := h.g
-	n := &neighbourhood{uses: map[graph.NodeID]bool{}, usedBy: map[graph.NodeID]bool{}}
+	n := &neighbourhood{}
 	scope := []graph.NodeID{u}
 	add := func(v graph.NodeID, uses bool) {
 		if v = h.u.of(v); v == u || isContainer(g, v) {
 			return
 		}
 		if uses {
-			n.uses[v] = true
+			n.uses = append(n.uses, v)
 		} else {
-			n.usedBy[v] = true
+			n.usedBy = append(n.usedBy, v)
 		}
 	}
 	for i := 0; i < len(scope); i++ {
@@ -289,57 +291,66 @@ func (h *holeRun) neighbours(u graph.NodeID) *neighbourhood {
 			}
 		}
 	}
+	slices.Sort(n.uses)
+	n.uses = slices.Compact(n.uses)
+	slices.Sort(n.usedBy)
+	n.usedBy = slices.Compact(n.usedBy)
+	n.all = slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(n.uses), n.usedBy...))))
 	h.nbr[u] = n
 	return n
 }
 
 // bridges: inactive units whose dependency neighbourhood is mostly lit.
+// Neighbourhoods are symmetric, so the lit neighbours of every candidate
+// come from the context's neighbourhoods alone; only candidates with
+// enough of them need their own (for the share).
 func (h *holeRun) bridges() []Hole {
-	cands := map[graph.NodeID]bool{}
+	lit := map[graph.NodeID][]graph.NodeID{}
 	for _, u := range h.context {
+		if h.isTest(u) {
+			continue
+		}
 		n := h.neighbours(u)
 		if n == nil {
 			break
 		}
-		for v := range n.uses {
-			cands[v] = true
-		}
-		for v := range n.usedBy {
-			cands[v] = true
+		for _, v := range n.all {
+			lit[v] = append(lit[v], u)
 		}
 	}
 	var out []Hole
-	for _, v := range sortedKeys(cands) {
-		if h.act[v] > h.p.InactiveBelow || h.isTest(v) {
+	for _, v := range sortedKeys(lit) {
+		us := lit[v]
+		if len(us) < h.p.MinNeighbors || h.act[v] > h.p.InactiveBelow || h.isTest(v) {
 			continue
 		}
 		n := h.neighbours(v)
 		if n == nil {
 			break
 		}
-		var lit []graph.Scored
 		total := 0
-		for _, w := range sortedKeys(union(n.uses, n.usedBy)) {
-			if h.isTest(w) {
-				continue
-			}
-			total++
-			if a := h.act[w]; a > h.p.MinSiblingActivation {
-				lit = append(lit, graph.Scored{Node: w, Score: a})
+		for _, w := range n.all {
+			if !h.isTest(w) {
+				total++
 			}
 		}
-		if len(lit) < h.p.MinNeighbors || 2*len(lit) < total {
+		if 2*len(us) < total {
 			continue
 		}
-		avg := meanScore(lit)
-		reason := fmt.Sprintf("%d activated neighbors (avg=%.2f) but node inactive", len(lit), avg)
-		if len(lit) < total {
-			reason = fmt.Sprintf("%d of its %d dependency neighbors activated (avg=%.2f) but node inactive", len(lit), total, avg)
+		ev := make([]graph.Scored, len(us))
+		for i, u := range us {
+			ev[i] = graph.Scored{Node: u, Score: h.act[u]}
+		}
+		graph.SortScored(ev)
+		avg := meanScore(ev)
+		reason := fmt.Sprintf("%d activated neighbors (avg=%.2f) but node inactive", len(us), avg)
+		if len(us) < total {
+			reason = fmt.Sprintf("%d of its %d dependency neighbors activated (avg=%.2f) but node inactive", len(us), total, avg)
 		}
 		if !h.tested(v) {
 			reason += "; it has no tests"
 		}
-		out = append(out, h.hole(v, HoleBridge, lit, avg*float32(len(lit))/float32(total), reason))
+		out = append(out, h.hole(v, HoleBridge, ev, avg*float32(len(us))/float32(max(total, 1)), reason))
 	}
 	return out
 }
@@ -379,6 +390,7 @@ func (h *holeRun) untested(members []graph.NodeID) []Hole {
 	if len(tested) < 2 || 2*len(tested) < len(members) {
 		return nil
 	}
+	graph.SortScored(tested)
 	var out []Hole
 	avg := meanScore(tested)
 	for _, u := range bare {
@@ -397,7 +409,7 @@ func (h *holeRun) missingDependencies(members []graph.NodeID) []Hole {
 		if n == nil {
 			return nil
 		}
-		for t := range n.uses {
+		for _, t := range n.uses {
 			users[t] = append(users[t], u)
 		}
 	}
@@ -411,6 +423,7 @@ func (h *holeRun) missingDependencies(members []graph.NodeID) []Hole {
 		for _, u := range us {
 			ev = append(ev, graph.Scored{Node: u, Score: h.act[u]})
 		}
+		graph.SortScored(ev)
 		avg := meanScore(ev)
 		for _, m := range members {
 			if m == t || slices.Contains(us, m) {
@@ -432,12 +445,11 @@ func (h *holeRun) relevance(u graph.NodeID, evidence float32) float32 {
 	return float32(math.Sqrt(float64(h.act[u]) * float64(evidence)))
 }
 
-// hole assembles a Hole with its evidence, strongest first.
+// hole assembles a Hole; evidence must be sorted strongest first
+// (graph.SortScored), and is shared, not kept.
 func (h *holeRun) hole(v graph.NodeID, kind HoleKind, evidence []graph.Scored, score float32, reason string) Hole {
-	ev := slices.Clone(evidence)
-	graph.SortScored(ev)
-	out := Hole{Node: v, Kind: kind, ActivatedNeighbors: len(ev), SiblingAvgActivation: meanScore(ev), Score: graph.Finite(score), Reason: reason}
-	for _, s := range ev[:min(len(ev), h.p.MaxListedNeighbors)] {
+	out := Hole{Node: v, Kind: kind, ActivatedNeighbors: len(evidence), SiblingAvgActivation: meanScore(evidence), Score: graph.Finite(score), Reason: reason}
+	for _, s := range evidence[:min(len(evidence), h.p.MaxListedNeighbors)] {
 		out.Neighbors = append(out.Neighbors, s.Node)
 	}
 	return out
@@ -449,7 +461,7 @@ func (h *holeRun) tested(u graph.NodeID) bool {
 	if n == nil {
 		return false
 	}
-	for v := range n.usedBy {
+	for _, v := range n.usedBy {
 		if h.isTest(v) {
 			return true
 		}
@@ -460,6 +472,15 @@ func (h *holeRun) tested(u graph.NodeID) bool {
 // isTest reports whether a unit is test code: it has a tests edge, a test
 // tag, or a test file's name or directory.
 func (h *holeRun) isTest(u graph.NodeID) bool {
+	if t, ok := h.tests[u]; ok {
+		return t
+	}
+	t := h.testUnit(u)
+	h.tests[u] = t
+	return t
+}
+
+func (h *holeRun) testUnit(u graph.NodeID) bool {
 	g := h.g
 	if g.HasTag(u, "test") {
 		return true
@@ -509,17 +530,6 @@ func meanScore(list []graph.Scored) float32 {
 		sum += float64(s.Score)
 	}
 	return graph.Finite(float32(sum / float64(len(list))))
-}
-
-func union(a, b map[graph.NodeID]bool) map[graph.NodeID]bool {
-	out := make(map[graph.NodeID]bool, len(a)+len(b))
-	for k := range a {
-		out[k] = true
-	}
-	for k := range b {
-		out[k] = true
-	}
-	return out
 }
 
 func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
