@@ -265,6 +265,14 @@ type FeedbackNode struct {
 	Evidence float32 `json:"evidence"`
 }
 
+// FeedbackRecords counts the records in feedback memory: zero means no
+// learn call has been made (or loaded), so rankers can skip asking.
+func (e *Engine) FeedbackRecords() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.fb.size
+}
+
 // ExportFeedback returns feedback memory, oldest record first.
 func (e *Engine) ExportFeedback() []FeedbackRecord {
 	e.mu.Lock()

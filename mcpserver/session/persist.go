@@ -1,14 +1,17 @@
 package session
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/plasticity"
 	"github.com/m1nd-go/m1nd/core/snapshot"
 )
 
@@ -48,6 +51,7 @@ func (s *State) loadAtStart() error {
 	s.cur.Store(&Bundle{Graph: g, Gen: 1, Roots: s.loadRoots()})
 	s.logf("loaded graph %s: %d nodes, %d edges", s.cfg.GraphSource, g.NumNodes(), g.NumEdges())
 	s.loadPlasticity(g)
+	s.loadFeedback()
 	return nil
 }
 
@@ -69,6 +73,47 @@ func (s *State) loadPlasticity(g *graph.Graph) {
 		return
 	}
 	s.logf("plasticity state: %d records, %d applied, %d unmatched", st.Records, st.Applied, st.Unmatched)
+}
+
+// FeedbackFile is the sidecar holding learn's per-query verdicts, so what
+// an agent taught in one session still re-ranks answers in the next.
+const FeedbackFile = "feedback.json"
+
+func (s *State) loadFeedback() {
+	path := s.RuntimePath(FeedbackFile)
+	if path == "" || s.feedbackLoaded.Swap(true) {
+		return
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	var recs []plasticity.FeedbackRecord
+	if err == nil {
+		err = json.Unmarshal(data, &recs)
+	}
+	if err == nil {
+		err = s.Plasticity.ImportFeedback(recs)
+	}
+	if err != nil {
+		s.logf("feedback memory not loaded: %v (learned verdicts start empty)", err)
+		return
+	}
+	s.logf("feedback memory: %d records", len(recs))
+}
+
+func (s *State) saveFeedback() error {
+	path := s.RuntimePath(FeedbackFile)
+	if path == "" {
+		return nil
+	}
+	recs := s.Plasticity.ExportFeedback()
+	if recs == nil {
+		recs = []plasticity.FeedbackRecord{}
+	}
+	return snapshot.WriteFileAtomic(path, 0o644, func(w io.Writer) error {
+		return json.NewEncoder(w).Encode(recs)
+	})
 }
 
 // Persist writes the graph, then the plasticity state (skipped if the graph
@@ -107,6 +152,9 @@ func (s *State) Persist(reason string) (PersistResult, error) {
 			s.logf("WARNING: plasticity persist failed: %v", err)
 			return res, fmt.Errorf("save plasticity (graph was saved): %w", err)
 		}
+	}
+	if err := s.saveFeedback(); err != nil {
+		s.logf("WARNING: feedback memory persist failed: %v", err)
 	}
 	s.saveRoots(s.Current().Roots)
 	s.saveBaseline()

@@ -96,6 +96,9 @@ type State struct {
 
 	persistMu   sync.Mutex
 	lastPersist atomic.Int64 // unix nanoseconds, 0 = never
+	// feedbackLoaded: the feedback sidecar is read once per process (a
+	// reload from disk must not append the same verdicts again).
+	feedbackLoaded atomic.Bool
 	persistErr  atomic.Pointer[string]
 	lock        *runtimeLock
 

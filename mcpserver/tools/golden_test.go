@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
 
 // volatile keys vary between runs (timings, wall-clock times, memory).
@@ -116,7 +119,7 @@ func TestGolden(t *testing.T) {
 func TestLearnScenario(t *testing.T) {
 	d, _ := ingestedFixture(t)
 	q := map[string]any{"agent_id": "tutor", "query": "session", "top_k": 30, "xlr": false}
-	// A node the query reaches but does not seed (priming leaves seeds alone).
+	// A node the query reaches but does not seed.
 	target := "file::backend/payments.py::charge"
 	score := func() (float64, int) {
 		out := mustCall(t, d, "activate", q)
@@ -147,5 +150,48 @@ func TestLearnScenario(t *testing.T) {
 	drift := mustCall(t, d, "drift", map[string]any{"agent_id": "tutor", "since": "session_start"})
 	if drift["edges_changed"].(float64) == 0 {
 		t.Error("drift sees no learned change")
+	}
+}
+
+// TestLearningSurvivesRestart: what learn taught re-ranks activate and seek
+// in the next session too (feedback memory is persisted beside the graph).
+func TestLearningSurvivesRestart(t *testing.T) {
+	dir := fixture.Write(t)
+	rt := t.TempDir()
+	cfg := session.Config{RuntimeDir: rt}
+	d := newDispatcher(t, cfg)
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "a", "path": dir})
+	q := "session expiry"
+	rank := func(d *Dispatcher, tool, key, id string) int {
+		out := mustCall(t, d, tool, map[string]any{"agent_id": "a", "query": q, "top_k": 20})
+		for i, n := range out[key].([]any) {
+			if n.(map[string]any)["node_id"] == id {
+				return i
+			}
+		}
+		return -1
+	}
+	first := mustCall(t, d, "activate", map[string]any{"agent_id": "a", "query": q, "top_k": 20})["activated"].([]any)
+	top := first[0].(map[string]any)["node_id"].(string)
+	seekBefore := rank(d, "seek", "results", top)
+	for range 3 {
+		mustCall(t, d, "learn", map[string]any{"agent_id": "a", "query": q, "feedback": "wrong", "node_ids": []string{top}, "strength": 1})
+	}
+	if r := rank(d, "activate", "activated", top); r >= 0 && r < 3 {
+		t.Fatalf("after learn wrong, %s is still #%d", top, r+1)
+	}
+	if seekBefore >= 0 {
+		if r := rank(d, "seek", "results", top); r >= 0 && r <= seekBefore {
+			t.Errorf("seek: %s was #%d before learning and is #%d after", top, seekBefore+1, r+1)
+		}
+	}
+	mustCall(t, d, "persist", map[string]any{"agent_id": "a", "action": "save"})
+	if _, err := os.Stat(filepath.Join(rt, session.FeedbackFile)); err != nil {
+		t.Fatalf("no feedback sidecar: %v", err)
+	}
+	d.Session.Close() // the next server takes the runtime directory
+	d2 := newDispatcher(t, cfg)
+	if r := rank(d2, "activate", "activated", top); r >= 0 && r < 3 {
+		t.Errorf("after a restart, %s is #%d again: the verdict was lost", top, r+1)
 	}
 }

@@ -126,6 +126,13 @@ func runSeek(c *Call) (any, error) {
 				p.CoChange = eng.Temporal().CoChange()
 			}
 		}
+		if rerank && c.Session.Plasticity.FeedbackRecords() > 0 {
+			// What learn taught about this (or a similar) query re-ranks
+			// seek's graph part as it re-ranks activate.
+			if eng, err := c.Session.Engine(b); err == nil {
+				p.Feedback, _ = eng.Feedback(q)
+			}
+		}
 		res := idx.SearchText(q, p)
 		out = seekResponse(c, b, idx, q, scope, res, rerank)
 		out["elapsed_ms"] = ms(time.Since(start))
