@@ -12,7 +12,9 @@
 //
 // Rules (see README.md beside this script):
 //  * imports are those of ts.preProcessFile(text, true, true): import,
-//    export ... from, import type, require(), dynamic import();
+//    export ... from, import type, require(), dynamic import() -- plus what
+//    its scanner misses and the parsed syntax tree shows (it skips
+//    `export * as ns from "./x"`; counted in stats.ast_only);
 //  * each is resolved by ts.resolveModuleName with moduleResolution bundler,
 //    allowJs, resolveJsonModule off, and the root tsconfig.json's baseUrl,
 //    paths and customConditions; require() calls resolve in CommonJS mode
@@ -114,7 +116,7 @@ function main() {
     return abs;
   };
 
-  const stats = { imports: 0, resolved: 0, external: 0, unresolved_relative: 0, unresolved_workspace: 0, outside: 0, dts_to_source: 0 };
+  const stats = { imports: 0, ast_only: 0, resolved: 0, external: 0, unresolved_relative: 0, unresolved_workspace: 0, outside: 0, dts_to_source: 0 };
   const unresolved = {};
   const edges = {};
   const isBare = (s) => !(s.startsWith('.') || s.startsWith('/'));
@@ -128,13 +130,9 @@ function main() {
     } catch (e) {
       continue;
     }
-    const info = ts.preProcessFile(text, true, true);
     const out = new Set();
-    for (const imp of info.importedFiles) {
-      const spec = imp.fileName;
+    for (const { spec, mode } of importsOf(rel, text, stats)) {
       stats.imports++;
-      const before = text.slice(Math.max(0, imp.pos - 12), imp.pos);
-      const mode = /require\s*\(\s*["'`]?$/.test(before) ? ts.ModuleKind.CommonJS : ts.ModuleKind.ESNext;
       const r = ts.resolveModuleName(spec, abs, options, host, cache, undefined, mode);
       const rm = r.resolvedModule;
       if (!rm) {
@@ -162,6 +160,57 @@ function main() {
     if (out.size) edges[rel] = [...out].sort();
   }
   process.stdout.write(JSON.stringify({ files, edges, stats, unresolved, notes, workspace_packages: Object.fromEntries([...ws].map(([k, v]) => [k, path.relative(root, v) || '.'])) }) + '\n');
+}
+
+const scriptKinds = {
+  '.ts': 'TS', '.mts': 'TS', '.cts': 'TS', '.tsx': 'TSX', '.js': 'JS', '.mjs': 'JS', '.cjs': 'JS', '.jsx': 'JSX',
+};
+
+// importsOf lists a file's module specifiers with their resolution mode:
+// those of ts.preProcessFile, plus what its scanner misses and the parsed
+// syntax tree shows (`export * as ns from "./x"`). require() and
+// `import x = require()` resolve in CommonJS mode, the rest in ESM mode.
+function importsOf(rel, text, stats) {
+  const found = new Map(); // spec + mode -> {spec, mode}
+  const add = (spec, mode) => {
+    const k = spec + '\0' + mode;
+    if (!found.has(k)) found.set(k, { spec, mode });
+  };
+  const pre = new Set();
+  for (const imp of ts.preProcessFile(text, true, true).importedFiles) {
+    const before = text.slice(Math.max(0, imp.pos - 12), imp.pos);
+    const cjs = /require\s*\(\s*["'`]?$/.test(before);
+    add(imp.fileName, cjs ? ts.ModuleKind.CommonJS : ts.ModuleKind.ESNext);
+    pre.add(imp.fileName);
+  }
+  const kind = ts.ScriptKind[scriptKinds[path.extname(rel)] || 'TS'];
+  const sf = ts.createSourceFile(rel, text, ts.ScriptTarget.Latest, false, kind);
+  const lit = (n) => n && (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) ? n.text : undefined;
+  const visit = (n) => {
+    let spec;
+    let mode = ts.ModuleKind.ESNext;
+    if (ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) {
+      spec = lit(n.moduleSpecifier);
+    } else if (ts.isImportEqualsDeclaration(n) && ts.isExternalModuleReference(n.moduleReference)) {
+      spec = lit(n.moduleReference.expression);
+      mode = ts.ModuleKind.CommonJS;
+    } else if (ts.isCallExpression(n) && n.arguments.length >= 1) {
+      if (n.expression.kind === ts.SyntaxKind.ImportKeyword) {
+        spec = lit(n.arguments[0]);
+      } else if (ts.isIdentifier(n.expression) && n.expression.text === 'require' && n.arguments.length === 1) {
+        spec = lit(n.arguments[0]);
+        mode = ts.ModuleKind.CommonJS;
+      }
+    }
+    if (spec !== undefined && spec !== '') {
+      if (!pre.has(spec)) stats.ast_only++;
+      pre.add(spec);
+      add(spec, mode);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return [...found.values()];
 }
 
 main();

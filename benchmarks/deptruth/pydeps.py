@@ -104,7 +104,7 @@ class Repo:
     def absolute(self, importer, parts):
         """The module path of absolute module name parts for importer."""
         roots = []
-        for r in (self.package_root(importer), "", "src", posixpath.dirname(importer)):
+        for r in (self.package_root(importer), "", "src"):
             if r not in roots:
                 roots.append(r)
         for r in roots:

@@ -3,6 +3,7 @@ package deptruth
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -309,16 +310,22 @@ func askServer(ctx context.Context, cfg Config, root string, files []string, rr 
 // "+dirty" when that tree has uncommitted changes.
 func sourceOf(server string) string {
 	dir := filepath.Dir(server)
-	out, err := exec.Command("git", "-C", dir, "rev-parse", "--short=10", "HEAD").Output()
-	if err != nil {
-		return "unknown"
+	s := "unknown commit"
+	if out, err := exec.Command("git", "-C", dir, "rev-parse", "--short=10", "HEAD").Output(); err == nil {
+		s = strings.TrimSpace(string(out))
 	}
-	s := strings.TrimSpace(string(out))
-	if st, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
+	if st, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 && s != "unknown commit" {
 		s += "+dirty"
 	}
 	if fi, err := os.Stat(server); err == nil {
 		s += ", binary built " + fi.ModTime().UTC().Format("2006-01-02 15:04 MST")
+	}
+	if f, err := os.Open(server); err == nil {
+		h := sha256.New()
+		if _, err := io.Copy(h, f); err == nil {
+			s += fmt.Sprintf(", sha256 %x", h.Sum(nil)[:6])
+		}
+		f.Close()
 	}
 	return s
 }

@@ -54,9 +54,11 @@ from .core import Engine
 from . import util
 `,
 		"pkg/core.py": `
+import json  # the standard library's, not pkg/json.py
 from .engine import Engine as Engine
 from .helpers import helper
 `,
+		"pkg/json.py":    "X = 1\n",
 		"pkg/engine.py":  "class Engine:\n    pass\n",
 		"pkg/helpers.py": "def helper():\n    return 1\n",
 		"pkg/util.py":    "X = 1\n",
@@ -235,7 +237,9 @@ import f from './f';
 import React from 'react';
 import { lib } from '@fx/lib';
 import { g } from '@/g';
+export * as ns from './ns'; // missed by ts.preProcessFile's scanner
 `,
+		"src/ns.ts":                 "export const n = 1;\n",
 		"src/b.ts":                  "export const b = 1;\n",
 		"src/types.ts":              "export type T = number;\n",
 		"src/c.tsx":                 "export const c = <div/>;\n",
@@ -265,6 +269,7 @@ import { b } from '../../../src/b';
 			"src/e.js",  // dynamic import
 			"src/f.js",  // f.d.ts replaced by the source beside it
 			"src/g.ts",  // tsconfig paths
+			"src/ns.ts", // export * as ns
 			"src/types.ts",
 		},
 		"src/d.cjs":                     {"src/b.ts"},
