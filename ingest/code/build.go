@@ -4,10 +4,15 @@ import (
 	"errors"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/ingest/adapter"
+	"github.com/m1nd-go/m1nd/ingest/cache"
 	"github.com/m1nd-go/m1nd/ingest/extract"
+	"github.com/m1nd-go/m1nd/ingest/gitmeta"
 	"github.com/m1nd-go/m1nd/ingest/resolve"
+	"github.com/m1nd-go/m1nd/ingest/walk"
 )
 
 // Relation strengths from the spec's table: contains and implements are
@@ -43,6 +48,144 @@ const (
 
 // NamespaceCode is the provenance namespace of every code node.
 const NamespaceCode = "code"
+
+// included is a file whose nodes made it into the graph.
+type included struct {
+	fr     *fileResult
+	fileID graph.NodeID
+	time   float64
+	freq   float32
+	// imports are the source paths of the nodes this file's import edges
+	// were bound to (for package depends_on edges).
+	imports []string
+	// nodes are the graph handles of the result's nodes (NoNode for a
+	// node dropped as a duplicate).
+	nodes []graph.NodeID
+	// collisions counts the file's nodes dropped as duplicates.
+	collisions int
+	// refs counts the file's references by outcome.
+	refs refCounts
+}
+
+// admit says whether the build takes fr in, counting the files it skips
+// and marking the run partial once a budget ran out.
+func (r *run) admit(fr *fileResult) bool {
+	st := &r.st
+	switch {
+	case fr.timedOut:
+		st.Partial, st.BudgetExhausted = true, "timeout"
+	case fr.kind == cache.Binary:
+		st.FilesSkippedBinary++
+	case fr.kind == cache.Undecodable:
+		st.FilesSkippedEncoding++
+	case fr.res == nil, st.Partial:
+	case r.b.g.NumNodes() >= r.maxNodes:
+		st.Partial, st.BudgetExhausted = true, "max_nodes"
+	case time.Now().After(r.deadline):
+		st.Partial, st.BudgetExhausted = true, "timeout"
+	default:
+		return true
+	}
+	return false
+}
+
+// addFile adds the nodes of one file under its directory.
+func (r *run) addFile(fr *fileResult) {
+	b := r.b
+	t, freq := fileTime(&fr.file, r.hist)
+	dir := parentDir(fr.file.Rel)
+	dirID, hasDir := b.ensureDir(dir)
+	b.touchDir(dir, t, freq)
+	fileNode := graph.NoNode
+	res := fr.res
+	handles := make([]graph.NodeID, len(res.Nodes))
+	collisions := b.collisions
+	for ni := range res.Nodes {
+		n := &res.Nodes[ni]
+		handles[ni] = graph.NoNode
+		id, ok := b.addNode(nodeOf(res, n, t, freq))
+		if !ok {
+			continue
+		}
+		handles[ni] = id
+		if n.Type == graph.File && n.ID == extract.FileID(res.Path) {
+			fileNode = id
+		}
+	}
+	if fileNode == graph.NoNode {
+		// The extractor's file node was missing or taken: the file cannot
+		// be addressed, so none of its edges can be either.
+		return
+	}
+	if hasDir {
+		b.edge(dirID, fileNode, extract.RelContains, WeightCertain)
+	}
+	countFile(&r.st, res.Language, fr.failed)
+	r.included = append(r.included, included{fr: fr, fileID: fileNode, time: t, freq: freq, nodes: handles, collisions: b.collisions - collisions})
+}
+
+// countFile counts a file of the graph in the statistics.
+func countFile(st *adapter.Stats, lang string, failed bool) {
+	if failed {
+		st.FilesFailed++
+	}
+	if lang == "" {
+		lang = "unknown"
+	}
+	st.Languages[lang]++
+	st.FilesParsed++
+}
+
+// directEdges adds the edges whose both ends were extracted (contains,
+// same-file links).
+func (r *run) directEdges() {
+	b := r.b
+	for _, f := range r.included {
+		for _, e := range f.fr.res.Edges {
+			if strings.HasPrefix(e.Target, extract.RefPrefix) {
+				continue
+			}
+			s, ok1 := b.g.Lookup(e.Source)
+			d, ok2 := b.g.Lookup(e.Target)
+			if ok1 && ok2 {
+				b.edge(s, d, e.Relation, WeightCertain)
+			}
+		}
+	}
+}
+
+// nodeOf is the graph node of an extracted node.
+func nodeOf(res *extract.Result, n *extract.Node, t float64, freq float32) graph.Node {
+	return graph.Node{
+		ExternalID:      n.ID,
+		Label:           n.Label,
+		Type:            n.Type,
+		Tags:            n.Tags,
+		LastModified:    t,
+		ChangeFrequency: freq,
+		Provenance: graph.Provenance{
+			SourcePath: res.Path,
+			LineStart:  n.Line,
+			LineEnd:    n.EndLine,
+			Excerpt:    n.Excerpt,
+			Namespace:  NamespaceCode,
+		},
+	}
+}
+
+// fileTime is a file's last change (last commit, else mtime) and change
+// frequency.
+func fileTime(f *walk.File, h *gitmeta.History) (float64, float32) {
+	t, freq := f.ModTime(), gitmeta.NotGitFrequency
+	if h != nil {
+		fs := h.Files[f.Rel]
+		freq = gitmeta.ChangeFrequency(fs.Commits)
+		if fs.LastCommit > 0 {
+			t = fs.LastCommit
+		}
+	}
+	return t, freq
+}
 
 // builder owns the graph during the sequential build phase.
 type builder struct {

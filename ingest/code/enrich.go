@@ -2,7 +2,6 @@ package code
 
 import (
 	"github.com/m1nd-go/m1nd/core/graph"
-	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/extract"
 	"github.com/m1nd-go/m1nd/ingest/gitmeta"
 	"github.com/m1nd-go/m1nd/ingest/testlink"
@@ -15,68 +14,79 @@ const (
 	RelDependsOn = "depends_on"
 )
 
-// enrich adds test links and the package structure.
-func enrich(b *builder, inc []included, ws *workspace.Info, st *adapter.Stats) {
-	paths := make([]string, len(inc))
-	byPath := make(map[string]*included, len(inc))
-	for i := range inc {
-		paths[i] = inc[i].fr.res.Path
-		byPath[paths[i]] = &inc[i]
+// testLinks links test files to the files they test.
+func (r *run) testLinks() {
+	paths := make([]string, len(r.included))
+	byPath := make(map[string]*included, len(r.included))
+	for i := range r.included {
+		paths[i] = r.included[i].fr.res.Path
+		byPath[paths[i]] = &r.included[i]
 	}
-
 	for _, l := range testlink.Find(paths) {
-		b.edge(byPath[l.Test].fileID, byPath[l.Subject].fileID, RelTests, WeightCertain)
-		st.TestLinks++
+		r.b.edge(byPath[l.Test].fileID, byPath[l.Subject].fileID, RelTests, WeightCertain)
+		r.st.TestLinks++
 	}
+}
 
-	// Packages: in-repo ones contain the files they own (the nearest
-	// enclosing manifest or package directory) and depend on what their
-	// manifests declare.
+// packages adds the package nodes: in-repo ones contain the files they own
+// (the nearest enclosing manifest or package directory) and take their
+// latest change; external ones stand for dependencies.
+func (r *run) packages() map[*workspace.Package]graph.NodeID {
 	pkgNode := map[*workspace.Package]graph.NodeID{}
 	aggs := map[*workspace.Package]*span{}
-	for _, p := range ws.Packages {
-		tags := []string{"package", p.Ecosystem}
-		src := p.Manifest
-		if p.External {
-			tags = append(tags, "external")
-		} else if p.Manifest == "" {
-			tags = append(tags, "import-package")
-			src = p.Dir
-		}
-		id, ok := b.addNode(graph.Node{
-			ExternalID:      p.ID,
-			Label:           p.Name,
-			Type:            graph.Module,
-			Tags:            tags,
-			ChangeFrequency: gitmeta.NotGitFrequency,
-			Provenance:      graph.Provenance{SourcePath: src, Namespace: NamespaceCode, Excerpt: p.Version},
-		})
+	for _, p := range r.ws.Packages {
+		id, ok := r.b.addNode(packageNode(p))
 		if !ok {
 			continue
 		}
 		pkgNode[p] = id
 		aggs[p] = &span{}
-		st.Packages++
+		r.st.Packages++
 	}
-	for i := range inc {
-		f := &inc[i]
-		p := ws.Owner(f.fr.res.Path, f.fr.res.Language)
+	for i := range r.included {
+		f := &r.included[i]
+		p := r.ws.Owner(f.fr.res.Path, f.fr.res.Language)
 		if p == nil {
 			continue
 		}
 		if id, ok := pkgNode[p]; ok {
-			b.edge(id, f.fileID, extract.RelContains, WeightCertain)
+			r.b.edge(id, f.fileID, extract.RelContains, WeightCertain)
 			aggs[p].fold(f.time, f.freq)
 		}
 	}
 	for p, a := range aggs {
 		if !p.External {
-			b.g.SetLastModified(pkgNode[p], a.t)
-			b.g.SetChangeFrequency(pkgNode[p], a.f)
+			r.b.g.SetLastModified(pkgNode[p], a.t)
+			r.b.g.SetChangeFrequency(pkgNode[p], a.f)
 		}
 	}
+	return pkgNode
+}
+
+func packageNode(p *workspace.Package) graph.Node {
+	tags := []string{"package", p.Ecosystem}
+	src := p.Manifest
+	if p.External {
+		tags = append(tags, "external")
+	} else if p.Manifest == "" {
+		tags = append(tags, "import-package")
+		src = p.Dir
+	}
+	return graph.Node{
+		ExternalID:      p.ID,
+		Label:           p.Name,
+		Type:            graph.Module,
+		Tags:            tags,
+		ChangeFrequency: gitmeta.NotGitFrequency,
+		Provenance:      graph.Provenance{SourcePath: src, Namespace: NamespaceCode, Excerpt: p.Version},
+	}
+}
+
+// workspaces adds the workspace nodes, containing their member packages.
+func (r *run) workspaces(pkgNode map[*workspace.Package]graph.NodeID) {
+	ws := r.ws
 	for _, w := range ws.Workspaces {
-		id, ok := b.addNode(graph.Node{
+		id, ok := r.b.addNode(graph.Node{
 			ExternalID:      w.ID,
 			Label:           dirLabel(w.Dir),
 			Type:            graph.Module,
@@ -91,19 +101,24 @@ func enrich(b *builder, inc []included, ws *workspace.Info, st *adapter.Stats) {
 			for _, p := range ws.Packages {
 				if !p.External && p.Dir == m && p.Ecosystem == w.Ecosystem {
 					if pid, ok := pkgNode[p]; ok {
-						b.edge(id, pid, extract.RelContains, WeightCertain)
+						r.b.edge(id, pid, extract.RelContains, WeightCertain)
 					}
 				}
 			}
 		}
 	}
+}
 
-	files := make([]importsOf, len(inc))
-	for i := range inc {
-		files[i] = importsOf{inc[i].fr.res.Path, inc[i].fr.res.Language, inc[i].imports}
+// dependsOn links packages to the packages they depend on.
+func (r *run) dependsOn(pkgNode map[*workspace.Package]graph.NodeID) {
+	files := make([]importsOf, len(r.included))
+	for i := range r.included {
+		res := r.included[i].fr.res
+		files[i] = importsOf{res.Path, res.Language, r.included[i].imports}
 	}
-	for _, d := range packageDeps(ws, func(p *workspace.Package) bool { _, ok := pkgNode[p]; return ok }, files) {
-		b.edge(pkgNode[d[0]], pkgNode[d[1]], RelDependsOn, WeightCertain)
+	has := func(p *workspace.Package) bool { _, ok := pkgNode[p]; return ok }
+	for _, d := range packageDeps(r.ws, has, files) {
+		r.b.edge(pkgNode[d[0]], pkgNode[d[1]], RelDependsOn, WeightCertain)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/cache"
+	"github.com/m1nd-go/m1nd/ingest/extract"
 	"github.com/m1nd-go/m1nd/ingest/gitmeta"
 	"github.com/m1nd-go/m1nd/ingest/walk"
 )
@@ -28,6 +29,73 @@ type lastRun struct {
 	stats        adapter.Stats
 	commitGroups [][]string
 	root         adapter.RootInfo
+}
+
+// layout is what a complete run leaves for the patch path: where each
+// included file's nodes are in its graph and what the file contributed.
+type layout struct {
+	files  []fileLayout
+	byPath map[string]int
+	// ownSources holds when every extracted edge starts at a node of its
+	// own file: then a file's outgoing edges are exactly its contribution
+	// (plus the tests links enrichment adds).
+	ownSources bool
+	history    *gitmeta.History
+	// gen is the graph's generation when the run returned it, and resolved
+	// the resolution state the same run left: both must still hold.
+	gen      graph.Generation
+	resolved *resolveCache
+}
+
+type fileLayout struct {
+	path       string
+	lang       string
+	hash       cache.Hash
+	lo, hi     graph.NodeID // the file's nodes in the graph
+	time       float64
+	freq       float32
+	failed     bool
+	collisions int
+	imports    []string
+	refs       refCounts
+}
+
+// newLayout records a full build.
+func newLayout(inc []included, h *gitmeta.History, g *graph.Graph, rc *resolveCache) *layout {
+	l := &layout{files: make([]fileLayout, len(inc)), byPath: make(map[string]int, len(inc)), ownSources: true, history: h,
+		gen: g.Generation(), resolved: rc}
+	for i := range inc {
+		f := &inc[i]
+		res := f.fr.res
+		lo, hi := graph.NoNode, graph.NodeID(0)
+		for _, id := range f.nodes {
+			if id != graph.NoNode {
+				lo, hi = min(lo, id), max(hi, id+1)
+			}
+		}
+		l.files[i] = fileLayout{
+			path: res.Path, lang: res.Language, hash: f.fr.entry.Hash, lo: lo, hi: hi,
+			time: f.time, freq: f.freq, failed: f.fr.failed, collisions: f.collisions,
+			imports: f.imports, refs: f.refs,
+		}
+		l.byPath[res.Path] = i
+		if l.ownSources && !ownEdges(res) {
+			l.ownSources = false
+		}
+	}
+	return l
+}
+
+// ownEdges reports whether every edge of r starts at one of r's nodes.
+func ownEdges(r *extract.Result) bool {
+	fid := extract.FileID(r.Path)
+	for i := range r.Edges {
+		s := r.Edges[i].Source
+		if s != fid && !(strings.HasPrefix(s, fid) && strings.HasPrefix(s[len(fid):], "::")) {
+			return false
+		}
+	}
+	return true
 }
 
 // runKey identifies what a run's output depends on besides file contents:
@@ -55,8 +123,11 @@ func optsKey(req *adapter.Request, wr *walk.Result) string {
 // every file as the previous run left it (same paths, sizes and mtimes) and
 // nothing else moved. The graph is the same object the previous run
 // returned, so a server that kept it keeps its learned weights as they are.
-func unchanged(store *cache.Store, req *adapter.Request, wr *walk.Result, start time.Time) *adapter.Output {
-	last, ok := store.Extra(lastRunKey).(*lastRun)
+func (r *run) unchanged() *adapter.Output {
+	if !r.incremental {
+		return nil
+	}
+	last, ok := r.store.Extra(lastRunKey).(*lastRun)
 	if !ok || last == nil {
 		return nil
 	}
@@ -64,25 +135,24 @@ func unchanged(store *cache.Store, req *adapter.Request, wr *walk.Result, start 
 	if g == nil {
 		return nil
 	}
-	paths := store.Paths()
-	if len(paths) != len(wr.Files) {
+	if len(r.store.Paths()) != len(r.wr.Files) {
 		return nil
 	}
-	for _, f := range wr.Files {
-		e, ok := store.Entry(f.Rel)
+	for _, f := range r.wr.Files {
+		e, ok := r.store.Entry(f.Rel)
 		if !ok || e.Size != f.Size || e.MTimeNS != f.ModTimeNS {
 			return nil
 		}
 	}
-	if key := runKey(req, wr); key == "" || key != last.key {
+	if key := runKey(&r.req, r.wr); key == "" || key != last.key {
 		return nil
 	}
 	st := last.stats
 	st.Languages = cloneMap(st.Languages)
-	st.PhaseMs = map[string]float64{"walk": float64(time.Since(start).Microseconds()) / 1000}
+	st.PhaseMs = map[string]float64{"walk": ms(time.Since(r.start))}
 	st.Warnings = slices.Clone(st.Warnings)
-	st.Incremental = &adapter.IncrementalStats{Reused: len(wr.Files)}
-	st.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
+	st.Incremental = &adapter.IncrementalStats{Reused: len(r.wr.Files)}
+	st.ElapsedMs = ms(time.Since(r.start))
 	return &adapter.Output{Graph: g, Stats: st, CommitGroups: last.commitGroups, Root: last.root}
 }
 

@@ -1,14 +1,10 @@
 package code
 
 import (
-	"context"
-	"fmt"
 	"path"
 	"slices"
 	"strings"
 	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/ingest/adapter"
@@ -16,7 +12,6 @@ import (
 	"github.com/m1nd-go/m1nd/ingest/extract"
 	"github.com/m1nd-go/m1nd/ingest/gitmeta"
 	"github.com/m1nd-go/m1nd/ingest/resolve"
-	"github.com/m1nd-go/m1nd/ingest/walk"
 	"github.com/m1nd-go/m1nd/ingest/workspace"
 )
 
@@ -27,90 +22,44 @@ import (
 // files whose outcome moved are replaced (graph.Spliced). The result is the
 // graph a full ingest of the same tree builds: same nodes in the same
 // order, same edges and weights; PageRank agrees within its convergence
-// tolerance. Anything outside that case runs the full pipeline.
+// tolerance. Anything outside that case runs the full pipeline, and the
+// RebuildReason says why.
+//
+// The patch phases are methods of the same run, in the order they run:
+// start (the previous run to patch), files (which changed), build (their new
+// nodes), resolve, edges, enrich, finalize (the splice); this file holds
+// them in that order.
 
 // maxPatchFiles bounds the changed files a patch takes on; beyond it a
 // rebuild costs about the same.
 const maxPatchFiles = 64
 
-// layout is what a complete run leaves for the patch path: where each
-// included file's nodes are in its graph and what the file contributed.
-type layout struct {
-	files  []fileLayout
-	byPath map[string]int
-	// ownSources holds when every extracted edge starts at a node of its
-	// own file: then a file's outgoing edges are exactly its contribution
-	// (plus the tests links enrichment adds).
-	ownSources bool
-	history    *gitmeta.History
-	// gen is the graph's generation when the run returned it, and resolved
-	// the resolution state the same run left: both must still hold.
-	gen      graph.Generation
-	resolved *resolveCache
-}
-
-type fileLayout struct {
-	path       string
-	lang       string
-	hash       cache.Hash
-	lo, hi     graph.NodeID // the file's nodes in the graph
-	time       float64
-	freq       float32
-	failed     bool
-	collisions int
-	imports    []string
-	refs       refCounts
-}
-
-// newLayout records a full build.
-func newLayout(inc []included, h *gitmeta.History, g *graph.Graph, rc *resolveCache) *layout {
-	l := &layout{files: make([]fileLayout, len(inc)), byPath: make(map[string]int, len(inc)), ownSources: true, history: h,
-		gen: g.Generation(), resolved: rc}
-	for i := range inc {
-		f := &inc[i]
-		res := f.fr.res
-		lo, hi := graph.NoNode, graph.NodeID(0)
-		for _, id := range f.nodes {
-			if id != graph.NoNode {
-				lo, hi = min(lo, id), max(hi, id+1)
-			}
-		}
-		l.files[i] = fileLayout{
-			path: res.Path, lang: res.Language, hash: f.fr.entry.Hash, lo: lo, hi: hi,
-			time: f.time, freq: f.freq, failed: f.fr.failed, collisions: f.collisions,
-			imports: f.imports, refs: f.refs,
-		}
-		l.byPath[res.Path] = i
-		if l.ownSources && !ownEdges(res) {
-			l.ownSources = false
-		}
-	}
-	return l
-}
-
-// ownEdges reports whether every edge of r starts at one of r's nodes.
-func ownEdges(r *extract.Result) bool {
-	fid := extract.FileID(r.Path)
-	for i := range r.Edges {
-		s := r.Edges[i].Source
-		if s != fid && !(strings.HasPrefix(s, fid) && strings.HasPrefix(s[len(fid):], "::")) {
-			return false
-		}
-	}
-	return true
-}
-
-// patchInput is what the patch path needs from Ingest.
-type patchInput struct {
-	store   *cache.Store
-	req     *adapter.Request
-	wr      *walk.Result
-	results []fileResult
-	ws      *workspace.Info
-	hist    *gitmeta.History
-	st      *adapter.Stats
-	prog    *progress
-	start   time.Time
+// patchState is what the patch phases hand on to each other.
+type patchState struct {
+	// start: the previous run
+	last *lastRun
+	g0   *graph.Graph // its graph
+	lay  *layout      // where each of its files' nodes are in g0
+	prev *resolveCache
+	// files
+	files     []*fileResult  // the graph's files, in layout order
+	changed   []*changedFile // those whose contents changed, in order
+	isChanged []bool         // by layout index
+	// build: the changed files' new nodes by ID
+	newNode map[string]*graph.Node
+	// resolve
+	lap     time.Time // when resolution started
+	now     map[string]*fileResolution
+	stale   *staleness
+	ix      *resolve.Index
+	outs    [][]resolve.Result // every file's outcomes, by layout index
+	touched []bool             // files whose outcomes moved: their outgoing edges are replaced
+	// edges, enrich
+	dropFrom     []bool // old nodes whose outgoing edges are dropped
+	changedRange []bool // old nodes of changed files
+	newFiles     []fileLayout
+	adds         []graph.SpliceEdge
+	timesMoved   bool
 }
 
 // changedFile is a file whose new extraction replaces its nodes.
@@ -125,341 +74,435 @@ type changedFile struct {
 	freq       float32
 }
 
-// patch tries the patch path. It returns nil and the reason when the
-// change is not one it takes on (the caller then rebuilds).
-func patch(ctx context.Context, in *patchInput) (*adapter.Output, string) {
-	store := in.store
-	last, _ := store.Extra(lastRunKey).(*lastRun)
+// patch tries the patch path. It returns the patched output, or nil (and no
+// error) when the change is not one it takes on: r.rebuild then says why
+// and the run rebuilds.
+func (r *run) patch() (*adapter.Output, error) {
+	out, why := r.tryPatch()
+	if out != nil {
+		return r.done(out, out.Stats.FilesParsed), nil
+	}
+	if err := r.ctx.Err(); err != nil {
+		return nil, err
+	}
+	r.rebuild = why
+	r.st.Incremental.RebuildReason = why.String()
+	return nil, nil
+}
+
+// tryPatch runs the patch phases in order until one declines.
+func (r *run) tryPatch() (*adapter.Output, *noPatch) {
+	p := &patchState{}
+	for _, phase := range []func(*patchState) *noPatch{r.patchStart, r.patchFiles, r.patchBuild, r.patchResolve, r.patchEdges, r.patchEnrich} {
+		if why := phase(p); why != nil {
+			return nil, why
+		}
+	}
+	return r.patchFinalize(p)
+}
+
+// patchStart takes the previous complete run as the starting point, if its
+// graph, options and resolution state are still the ones it left.
+func (r *run) patchStart(p *patchState) *noPatch {
+	last, _ := r.store.Extra(lastRunKey).(*lastRun)
 	if last == nil || last.layout == nil {
-		return nil, "no previous complete run"
+		return refuse(NoPreviousRun)
 	}
 	g0 := last.graph.Value()
 	if g0 == nil {
-		return nil, "previous graph released"
+		return refuse(PreviousGraphReleased)
 	}
 	lay := last.layout
 	if !g0.Finalized() || g0.Generation() != lay.gen {
-		return nil, "previous graph changed since"
+		return refuse(PreviousGraphChanged)
 	}
 	if !lay.ownSources {
-		return nil, "an extractor attached edges to another file's nodes"
+		return refuse(ForeignEdges)
 	}
-	if last.optsKey != optsKey(in.req, in.wr) {
-		return nil, "options or root changed"
+	if last.optsKey != optsKey(&r.req, r.wr) {
+		return refuse(OptionsChanged)
 	}
-	prev, _ := store.Extra(resolveCacheKey).(*resolveCache)
-	if prev == nil || prev != lay.resolved || prev.ix == nil || prev.root != in.wr.Root {
-		return nil, "no resolver index kept"
+	prev, _ := r.store.Extra(resolveCacheKey).(*resolveCache)
+	if prev == nil || prev != lay.resolved || prev.ix == nil || prev.root != r.wr.Root {
+		return refuse(NoResolverIndex)
 	}
+	p.last, p.g0, p.lay, p.prev = last, g0, lay, prev
+	return nil
+}
 
-	// The same files, in the same order; a few with new contents.
-	var changed []*changedFile
-	var included []*fileResult
-	for i := range in.results {
-		fr := &in.results[i]
+// patchFiles checks that the graph's files are the previous run's, in the
+// same order, and lists those whose contents changed.
+func (r *run) patchFiles(p *patchState) *noPatch {
+	lay := p.lay
+	for i := range r.results {
+		fr := &r.results[i]
 		switch {
 		case fr.timedOut || fr.readErr != nil:
-			return nil, "a file could not be read"
+			return refuse(FileUnreadable)
 		case fr.res == nil:
 			if _, was := lay.byPath[fr.file.Rel]; was {
-				return nil, "a file stopped being source"
+				return refuse(FileNoLongerSource)
 			}
 			continue
 		}
-		li := len(included)
+		li := len(p.files)
 		if li >= len(lay.files) || lay.files[li].path != fr.res.Path {
-			return nil, "files appeared or vanished"
+			return refuse(FilesAddedOrRemoved)
 		}
-		included = append(included, fr)
-		if fr.entry.Hash == (cache.Hash{}) {
-			return nil, "a file has no content hash"
-		}
-		if fr.entry.Hash == lay.files[li].hash {
+		p.files = append(p.files, fr)
+		switch h := fr.entry.Hash; {
+		case h == (cache.Hash{}):
+			return refuse(NoContentHash)
+		case h == lay.files[li].hash:
 			continue
+		case manifests[path.Base(fr.res.Path)]:
+			return refuse(ManifestChanged)
+		case !ownEdges(fr.res):
+			return refuse(ForeignEdges)
 		}
-		if manifests[path.Base(fr.res.Path)] {
-			return nil, "a manifest changed"
-		}
-		if !ownEdges(fr.res) {
-			return nil, "an extractor attached edges to another file's nodes"
-		}
-		changed = append(changed, &changedFile{li: li, res: fr.res, fr: fr})
+		p.changed = append(p.changed, &changedFile{li: li, res: fr.res, fr: fr})
 	}
-	if len(included) != len(lay.files) {
-		return nil, "files appeared or vanished"
+	if len(p.files) != len(lay.files) {
+		return refuse(FilesAddedOrRemoved)
 	}
-	if len(changed) > maxPatchFiles {
-		return nil, fmt.Sprintf("%d files changed (a patch takes up to %d)", len(changed), maxPatchFiles)
+	if len(p.changed) > maxPatchFiles {
+		return &noPatch{reason: TooManyFiles, changed: len(p.changed)}
 	}
+	p.isChanged = make([]bool, len(lay.files))
+	for _, c := range p.changed {
+		p.isChanged[c.li] = true
+	}
+	return nil
+}
 
-	// New nodes of changed files, as build would add them.
-	newNode := map[string]*graph.Node{}
-	for _, c := range changed {
-		fl := &lay.files[c.li]
-		c.time, c.freq = fileTime(&c.fr.file, in.hist)
-		fid := extract.FileID(c.res.Path)
-		seen := make(map[string]bool, len(c.res.Nodes))
-		hasFile := false
-		for ni := range c.res.Nodes {
-			n := &c.res.Nodes[ni]
-			if n.ID == "" {
-				continue // build skips it
-			}
-			if seen[n.ID] {
-				c.collisions++ // build counts and skips it
-				continue
-			}
-			if o, ok := g0.Lookup(n.ID); ok && (o < fl.lo || o >= fl.hi) {
-				return nil, "a new node's ID is taken by another file"
-			}
-			seen[n.ID] = true
-			c.nodes = append(c.nodes, nodeOf(c.res, n, c.time, c.freq))
-			if n.Type == graph.File && n.ID == fid {
-				hasFile = true
-			}
-		}
-		if !hasFile {
-			return nil, "a changed file lost its file node"
+// patchBuild makes the changed files' new nodes, as build would add them.
+func (r *run) patchBuild(p *patchState) *noPatch {
+	p.newNode = map[string]*graph.Node{}
+	grown := 0
+	for _, c := range p.changed {
+		fl := &p.lay.files[c.li]
+		if why := p.nodesOf(c, fl, r.hist); why != nil {
+			return why
 		}
 		for i := range c.nodes {
-			newNode[c.nodes[i].ExternalID] = &c.nodes[i]
+			p.newNode[c.nodes[i].ExternalID] = &c.nodes[i]
+		}
+		grown += len(c.nodes) - int(fl.hi-fl.lo)
+	}
+	if p.g0.NumNodes()+grown > r.maxNodes {
+		return refuse(NodeBudget)
+	}
+	return nil
+}
+
+// nodesOf fills c.nodes; each ID must be new or one of the file's own.
+func (p *patchState) nodesOf(c *changedFile, fl *fileLayout, h *gitmeta.History) *noPatch {
+	c.time, c.freq = fileTime(&c.fr.file, h)
+	fid := extract.FileID(c.res.Path)
+	seen := make(map[string]bool, len(c.res.Nodes))
+	hasFile := false
+	for ni := range c.res.Nodes {
+		n := &c.res.Nodes[ni]
+		if n.ID == "" {
+			continue // build skips it
+		}
+		if seen[n.ID] {
+			c.collisions++ // build counts and skips it
+			continue
+		}
+		if o, ok := p.g0.Lookup(n.ID); ok && (o < fl.lo || o >= fl.hi) {
+			return refuse(NodeIDTaken)
+		}
+		seen[n.ID] = true
+		c.nodes = append(c.nodes, nodeOf(c.res, n, c.time, c.freq))
+		if n.Type == graph.File && n.ID == fid {
+			hasFile = true
 		}
 	}
-
-	grown := 0
-	for _, c := range changed {
-		grown += len(c.nodes) - int(lay.files[c.li].hi-lay.files[c.li].lo)
+	if !hasFile {
+		return refuse(FileNodeLost)
 	}
-	if maxNodes, _ := in.req.Budget(in.start); g0.NumNodes()+grown > maxNodes {
-		return nil, "the node budget would run out"
-	}
+	return nil
+}
 
-	// What the change can affect, then the resolver index updated in place.
-	now := make(map[string]*fileResolution, len(lay.files))
-	for _, fl := range lay.files {
-		old := prev.files[fl.path]
+// patchResolve updates the resolver index in place with the changed files
+// and resolves again what the change may have moved; a file whose outcomes
+// moved is touched: its outgoing edges are replaced.
+func (r *run) patchResolve(p *patchState) *noPatch {
+	if why := p.restale(); why != nil {
+		return why
+	}
+	p.ix = p.prev.ix
+	p.prev.ix = nil // this run owns it now; a run that fails leaves none behind
+	for _, c := range p.changed {
+		if !p.ix.ReplaceFile(c.res) {
+			return refuse(ResolverIndexOutOfStep)
+		}
+	}
+	p.lap = time.Now()
+	n := len(p.lay.files)
+	p.outs, p.touched = make([][]resolve.Result, n), make([]bool, n)
+	nothingElse := len(p.stale.labels) == 0 && !p.stale.types
+	err := forEachFile(r.ctx, len(p.files), func(i int) {
+		p.outs[i], p.touched[i] = p.reresolve(i, nothingElse)
+	})
+	if err != nil {
+		return &noPatch{reason: Cancelled, err: err}
+	}
+	for i := range p.lay.files {
+		p.now[p.lay.files[i].path].out = p.outs[i]
+	}
+	return nil
+}
+
+// restale starts this run's resolution state from the previous run's and
+// marks what the changed files can move.
+func (p *patchState) restale() *noPatch {
+	p.now = make(map[string]*fileResolution, len(p.lay.files))
+	for _, fl := range p.lay.files {
+		old := p.prev.files[fl.path]
 		if old == nil {
-			return nil, "resolution cache incomplete"
+			return refuse(ResolutionIncomplete)
 		}
-		now[fl.path] = &fileResolution{hash: old.hash, labels: old.labels, parents: old.parents, star: old.star}
+		p.now[fl.path] = &fileResolution{hash: old.hash, labels: old.labels, parents: old.parents, star: old.star}
 	}
-	stale := &staleness{labels: map[string]bool{}, changed: map[string]bool{}}
-	for _, c := range changed {
-		l, p := fileLabels(c.res)
-		cur := &fileResolution{hash: c.fr.entry.Hash, labels: l, parents: p, star: hasStar(c.res)}
-		stale.mark(now[c.res.Path], cur, c.res.Path)
-		now[c.res.Path] = cur
+	p.stale = &staleness{labels: map[string]bool{}, changed: map[string]bool{}}
+	for _, c := range p.changed {
+		labels, parents := fileLabels(c.res)
+		cur := &fileResolution{hash: c.fr.entry.Hash, labels: labels, parents: parents, star: hasStar(c.res)}
+		p.stale.mark(p.now[c.res.Path], cur, c.res.Path)
+		p.now[c.res.Path] = cur
 	}
-	ix := prev.ix
-	prev.ix = nil // this run owns it now; a run that fails leaves none behind
-	for _, c := range changed {
-		if !ix.ReplaceFile(c.res) {
-			return nil, "resolver index out of step"
-		}
-	}
+	return nil
+}
 
-	lap := time.Now()
-	// Resolve again what may have moved; a file whose outcomes moved is
-	// touched: its outgoing edges are replaced.
-	touched := make([]bool, len(lay.files))
-	outs := make([][]resolve.Result, len(lay.files))
-	isChanged := make([]bool, len(lay.files))
-	for _, c := range changed {
-		isChanged[c.li] = true
+// reresolve returns file i's outcomes and whether any moved: a changed
+// file's are all resolved again, another file's only where the change can
+// reach them (refs.go).
+func (p *patchState) reresolve(i int, nothingElse bool) ([]resolve.Result, bool) {
+	res := p.files[i].res
+	old := p.prev.files[res.Path].out
+	changed := p.isChanged[i]
+	if !changed && nothingElse {
+		return old, false
 	}
-	nothingElse := len(stale.labels) == 0 && !stale.types
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(max(1, runtimeProcs()))
-	const chunk = 64
-	for lo := 0; lo < len(included); lo += chunk {
-		hi := min(lo+chunk, len(included))
-		g.Go(func() error {
-			for i := lo; i < hi; i++ {
-				if err := gctx.Err(); err != nil {
-					return err
-				}
-				res := included[i].res
-				old := prev.files[res.Path].out
-				if !isChanged[i] && nothingElse {
-					outs[i] = old
-					continue
-				}
-				var out []resolve.Result
-				memo := map[memoKey]resolve.Result{}
-				moved := isChanged[i]
-				for k := range res.Edges {
-					e := &res.Edges[k]
-					name, ok := strings.CutPrefix(e.Target, extract.RefPrefix)
-					if !ok {
-						continue
-					}
-					j := len(out)
-					if !isChanged[i] && j < len(old) && stale.reuse(e, name) {
-						out = append(out, old[j])
-						continue
-					}
-					r := resolveRef(ix, int32(i), res.Path, e, name, memo)
-					if !moved && (j >= len(old) || old[j].Status != r.Status || old[j].Target != r.Target) {
-						moved = true
-					}
-					out = append(out, r)
-				}
-				outs[i] = out
-				touched[i] = moved
-			}
-			return nil
-		})
+	keep := old
+	if changed {
+		keep = nil
 	}
-	if err := g.Wait(); err != nil {
-		return nil, "cancelled: " + err.Error()
+	refs := newFileRefs(p.ix, i, res.Path, keep, p.stale)
+	var out []resolve.Result
+	moved := changed
+	for k := range res.Edges {
+		e := &res.Edges[k]
+		name, ok := strings.CutPrefix(e.Target, extract.RefPrefix)
+		if !ok {
+			continue
+		}
+		j := len(out)
+		o, fresh := refs.outcome(j, e, name)
+		if fresh && !moved && (j >= len(old) || old[j].Status != o.Status || old[j].Target != o.Target) {
+			moved = true
+		}
+		out = append(out, o)
 	}
-	for i := range lay.files {
-		now[lay.files[i].path].out = outs[i]
-	}
+	return out, moved
+}
 
-	// Which old nodes lose their outgoing edges, and what replaces them.
-	n0 := g0.NumNodes()
-	dropFrom := make([]bool, n0)
-	changedRange := make([]bool, n0)
-	for i, t := range touched {
-		if t {
-			fl := &lay.files[i]
-			for o := fl.lo; o < fl.hi; o++ {
-				dropFrom[o] = true
-				if isChanged[i] {
-					changedRange[o] = true
-				}
-			}
-		}
-	}
-	oldRemoved := func(o graph.NodeID) bool { return changedRange[o] && newNode[g0.ExternalID(o)] == nil }
-	// exists, sourcePath and isDir answer for the new graph.
-	exists := func(id string) bool {
-		if newNode[id] != nil {
-			return true
-		}
-		o, ok := g0.Lookup(id)
-		return ok && !oldRemoved(o)
-	}
-	importPath := func(id string) string {
-		if n := newNode[id]; n != nil {
-			p := n.Provenance.SourcePath
-			if n.Type == graph.Directory {
-				p += "/"
-			}
-			return p
-		}
-		o, _ := g0.Lookup(id)
-		p := g0.SourcePath(o)
-		if p != "" && g0.Type(o) == graph.Directory {
-			p += "/"
-		}
-		return p
-	}
-
-	var adds []graph.SpliceEdge
-	edge := func(src, dst, rel string, w float32) {
-		if src == dst {
-			return
-		}
-		cs, dir := CausalStrength(rel)
-		adds = append(adds, graph.SpliceEdge{Source: src, Target: dst, Edge: graph.Edge{Relation: rel, Weight: w, Direction: dir, CausalStrength: cs}})
-	}
-	newFiles := slices.Clone(lay.files)
-	for i, t := range touched {
+// patchEdges makes the new outgoing edges of every touched file — its
+// direct edges and its bound references, as build and resolve add them —
+// and marks the old ones to drop.
+func (r *run) patchEdges(p *patchState) *noPatch {
+	n0 := p.g0.NumNodes()
+	p.dropFrom, p.changedRange = make([]bool, n0), make([]bool, n0)
+	for i, t := range p.touched {
 		if !t {
 			continue
 		}
-		fl := &newFiles[i]
-		res := included[i].res
-		var own func(string) bool
-		if isChanged[i] {
-			own = func(id string) bool { return newNode[id] != nil }
-		} else {
-			lo, hi := fl.lo, fl.hi
-			own = func(id string) bool { o, ok := g0.Lookup(id); return ok && o >= lo && o < hi }
+		fl := &p.lay.files[i]
+		for o := fl.lo; o < fl.hi; o++ {
+			p.dropFrom[o] = true
+			p.changedRange[o] = p.isChanged[i]
 		}
-		for k := range res.Edges {
-			e := &res.Edges[k]
-			if strings.HasPrefix(e.Target, extract.RefPrefix) {
-				continue
-			}
-			if own(e.Source) && exists(e.Target) {
-				edge(e.Source, e.Target, e.Relation, WeightCertain)
-			}
-		}
-		var rc refCounts
-		var imports []string
-		j := 0
-		for k := range res.Edges {
-			e := &res.Edges[k]
-			if !strings.HasPrefix(e.Target, extract.RefPrefix) {
-				continue
-			}
-			r := outs[i][j]
-			j++
-			if !own(e.Source) {
-				continue
-			}
-			if r.Status == resolve.Unresolved || !exists(r.Target) || r.Target == e.Source {
-				rc.unresolved++
-				continue
-			}
-			w := WeightCertain
-			if r.Status == resolve.Ambiguous {
-				w = WeightAmbiguous
-				rc.ambiguous++
-			}
-			rc.resolved++
-			edge(e.Source, r.Target, e.Relation, w)
-			if e.Relation == extract.RelImports {
-				if p := importPath(r.Target); p != "" {
-					imports = append(imports, p)
-				}
-			}
-		}
-		fl.refs, fl.imports = rc, imports
 	}
+	p.newFiles = slices.Clone(p.lay.files)
+	for i, t := range p.touched {
+		if !t {
+			continue
+		}
+		fl := &p.newFiles[i]
+		own := p.owns(i, fl)
+		p.directEdges(i, own)
+		fl.refs, fl.imports = p.boundEdges(i, own)
+	}
+	return nil
+}
 
-	// Times: a changed file's nodes carry theirs; any other file whose last
+// owns says whether an ID is one of file i's nodes in the patched graph.
+func (p *patchState) owns(i int, fl *fileLayout) func(string) bool {
+	if p.isChanged[i] {
+		return func(id string) bool { return p.newNode[id] != nil }
+	}
+	lo, hi := fl.lo, fl.hi
+	return func(id string) bool { o, ok := p.g0.Lookup(id); return ok && o >= lo && o < hi }
+}
+
+// directEdges adds file i's edges whose both ends the extractor named.
+func (p *patchState) directEdges(i int, own func(string) bool) {
+	res := p.files[i].res
+	for k := range res.Edges {
+		e := &res.Edges[k]
+		if !strings.HasPrefix(e.Target, extract.RefPrefix) && own(e.Source) && p.exists(e.Target) {
+			p.edge(e.Source, e.Target, e.Relation, WeightCertain)
+		}
+	}
+}
+
+// boundEdges adds file i's bound references; it returns their counts and
+// the import paths they reach.
+func (p *patchState) boundEdges(i int, own func(string) bool) (refCounts, []string) {
+	res := p.files[i].res
+	var rc refCounts
+	var imports []string
+	j := 0
+	for k := range res.Edges {
+		e := &res.Edges[k]
+		if !strings.HasPrefix(e.Target, extract.RefPrefix) {
+			continue
+		}
+		o := p.outs[i][j]
+		j++
+		if !own(e.Source) {
+			continue
+		}
+		if o.Status == resolve.Unresolved || !p.exists(o.Target) || o.Target == e.Source {
+			rc.unresolved++
+			continue
+		}
+		p.edge(e.Source, o.Target, e.Relation, rc.bound(o.Status))
+		if e.Relation == extract.RelImports {
+			if ip := p.importPath(o.Target); ip != "" {
+				imports = append(imports, ip)
+			}
+		}
+	}
+	return rc, imports
+}
+
+// exists says whether the patched graph has a node with this ID: a new one,
+// or an old one outside the changed files' ranges (inside them, only the
+// new nodes remain).
+func (p *patchState) exists(id string) bool {
+	if p.newNode[id] != nil {
+		return true
+	}
+	o, ok := p.g0.Lookup(id)
+	return ok && !p.changedRange[o]
+}
+
+// importPath is importPath of a node of the patched graph.
+func (p *patchState) importPath(id string) string {
+	if n := p.newNode[id]; n != nil {
+		return importPath(n.Provenance.SourcePath, n.Type)
+	}
+	o, _ := p.g0.Lookup(id)
+	return importPath(p.g0.SourcePath(o), p.g0.Type(o))
+}
+
+// edge adds an edge as builder.edge does.
+func (p *patchState) edge(src, dst, rel string, w float32) {
+	if src == dst {
+		return
+	}
+	cs, dir := CausalStrength(rel)
+	p.adds = append(p.adds, graph.SpliceEdge{Source: src, Target: dst, Edge: graph.Edge{Relation: rel, Weight: w, Direction: dir, CausalStrength: cs}})
+}
+
+// patchEnrich brings the files' times and the package dependencies up to
+// date; directories, packages and test links stay, as the same files do.
+func (r *run) patchEnrich(p *patchState) *noPatch {
+	// A changed file's nodes carry their times; any other file whose last
 	// change moved (mtime touched, a new commit) is updated after the
 	// splice, and so are the directories and packages aggregating them.
-	timesMoved := false
-	for i, fr := range included {
-		t, f := fileTime(&fr.file, in.hist)
-		fl := &newFiles[i]
+	for i, fr := range p.files {
+		t, f := fileTime(&fr.file, r.hist)
+		fl := &p.newFiles[i]
 		if t != fl.time || f != fl.freq {
 			fl.time, fl.freq = t, f
-			timesMoved = true
+			p.timesMoved = true
 		}
 		fl.failed = fr.failed
 	}
-	for _, c := range changed {
-		fl := &newFiles[c.li]
-		fl.hash = c.fr.entry.Hash
-		fl.collisions = c.collisions
+	for _, c := range p.changed {
+		fl := &p.newFiles[c.li]
+		fl.hash, fl.collisions = c.fr.entry.Hash, c.collisions
 	}
-
 	ids := map[string]bool{}
-	for _, p := range in.ws.Packages {
-		if ids[p.ID] {
-			return nil, "two packages share an ID"
+	for _, pk := range r.ws.Packages {
+		if ids[pk.ID] {
+			return refuse(PackageIDCollision)
 		}
-		ids[p.ID] = true
+		ids[pk.ID] = true
 	}
 	// Package dependencies follow the files' imports: recomputed whole.
-	files := make([]importsOf, len(newFiles))
-	for i := range newFiles {
-		files[i] = importsOf{newFiles[i].path, newFiles[i].lang, newFiles[i].imports}
+	files := make([]importsOf, len(p.newFiles))
+	for i := range p.newFiles {
+		fl := &p.newFiles[i]
+		files[i] = importsOf{fl.path, fl.lang, fl.imports}
 	}
-	hasNode := func(p *workspace.Package) bool { _, ok := g0.Lookup(p.ID); return ok }
-	for _, d := range packageDeps(in.ws, hasNode, files) {
-		edge(d[0].ID, d[1].ID, RelDependsOn, WeightCertain)
+	has := func(pk *workspace.Package) bool { _, ok := p.g0.Lookup(pk.ID); return ok }
+	for _, d := range packageDeps(r.ws, has, files) {
+		p.edge(d[0].ID, d[1].ID, RelDependsOn, WeightCertain)
 	}
+	return nil
+}
 
-	strs := g0.Strings()
+// patchFinalize splices the change into a new graph (graph.Spliced derives
+// CSR and indexes from the old ones and warm-starts PageRank), then reports
+// and keeps it as finalize does.
+func (r *run) patchFinalize(p *patchState) (*adapter.Output, *noPatch) {
+	sp := p.splice()
+	if err := r.ctx.Err(); err != nil {
+		return nil, &noPatch{reason: Cancelled, err: err}
+	}
+	r.st.PhaseMs[string(adapter.PhaseResolve)] = ms(time.Since(p.lap))
+	lap := time.Now()
+	r.prog.phase(adapter.PhaseFinalize, 0, 0)
+	g1, remap, err := p.g0.Spliced(sp)
+	if err != nil {
+		return nil, &noPatch{reason: SpliceFailed, err: err}
+	}
+	p.place(g1, remap)
+	if p.timesMoved {
+		applyTimes(g1, p.newFiles, r.ws)
+	}
+	r.st.PhaseMs[string(adapter.PhaseFinalize)] = ms(time.Since(lap))
+
+	r.patchStats(p, g1)
+	out := r.output(g1, func(h *gitmeta.History) [][]string {
+		if h == p.lay.history {
+			return p.last.commitGroups
+		}
+		return commitGroups(h, g1)
+	})
+	rc := &resolveCache{root: r.wr.Root, files: p.now, ix: p.ix}
+	r.store.SetExtra(resolveCacheKey, rc)
+	r.st.Incremental.Patched = true
+	r.commit(out, func() *layout {
+		return &layout{files: p.newFiles, byPath: p.lay.byPath, ownSources: true, history: r.hist, gen: g1.Generation(), resolved: rc}
+	})
+	return out, nil
+}
+
+// splice is the change as graph.Spliced takes it: the changed files' node
+// ranges with their new nodes; the touched files' outgoing edges (but
+// tests links, which enrichment adds) and every depends_on edge dropped;
+// the new edges added.
+func (p *patchState) splice() graph.Splice {
+	strs := p.g0.Strings()
 	testsRel, _ := strs.Lookup(RelTests)
 	dependsRel, hasDepends := strs.Lookup(RelDependsOn)
+	dropFrom := p.dropFrom
 	sp := graph.Splice{
 		DropEdge: func(src, dst graph.NodeID, rel graph.Str) bool {
 			if hasDepends && rel == dependsRel {
@@ -467,33 +510,28 @@ func patch(ctx context.Context, in *patchInput) (*adapter.Output, string) {
 			}
 			return dropFrom[src] && (rel != testsRel || testsRel == 0)
 		},
-		AddEdges: adds,
+		AddEdges: p.adds,
 		// Learned state is carried onto the new graph by whoever carries it
 		// after a rebuild (Run, the server's session), under the lock the
 		// learning runs under; a fresh splice does not read it meanwhile.
 		FreshWeights: true,
 	}
-	for _, c := range changed {
-		fl := &lay.files[c.li]
+	for _, c := range p.changed {
+		fl := &p.lay.files[c.li]
 		sp.Ranges = append(sp.Ranges, graph.NodeRange{Lo: fl.lo, Hi: fl.hi, Nodes: c.nodes})
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, "cancelled: " + err.Error()
-	}
-	in.st.PhaseMs[string(adapter.PhaseResolve)] = ms(time.Since(lap))
-	lap = time.Now()
-	in.prog.phase(adapter.PhaseFinalize, 0, 0)
-	g1, remap, spliceErr := g0.Spliced(sp)
-	if spliceErr != nil {
-		return nil, "splice: " + spliceErr.Error()
-	}
-	// New ranges: unchanged files shift; changed ones hold their new nodes
-	// (placed in order where the old ones were).
+	return sp
+}
+
+// place records where each file's nodes are in g1: unchanged files shift
+// by remap; changed ones hold their new nodes, placed in order where the
+// old ones were.
+func (p *patchState) place(g1 *graph.Graph, remap []graph.NodeID) {
 	ci := 0
-	for i := range newFiles {
-		fl := &newFiles[i]
-		if ci < len(changed) && changed[ci].li == i {
-			c := changed[ci]
+	for i := range p.newFiles {
+		fl := &p.newFiles[i]
+		if ci < len(p.changed) && p.changed[ci].li == i {
+			c := p.changed[ci]
 			lo, _ := g1.Lookup(c.nodes[0].ExternalID)
 			fl.lo, fl.hi = lo, lo+graph.NodeID(len(c.nodes))
 			ci++
@@ -501,29 +539,17 @@ func patch(ctx context.Context, in *patchInput) (*adapter.Output, string) {
 		}
 		fl.lo, fl.hi = remap[fl.lo], remap[fl.lo]+(fl.hi-fl.lo)
 	}
-	if timesMoved {
-		applyTimes(g1, newFiles, in.ws)
-	}
+}
 
-	in.st.PhaseMs[string(adapter.PhaseFinalize)] = ms(time.Since(lap))
-
-	// Statistics as a full run reports them.
-	st := in.st
-	prevSt := last.stats
+// patchStats reports the patched graph as a full run would.
+func (r *run) patchStats(p *patchState, g1 *graph.Graph) {
+	st := &r.st
 	st.FilesParsed, st.FilesFailed, st.LabelCollisions = 0, 0, 0
 	st.ReferencesResolved, st.ReferencesAmbiguous, st.ReferencesUnresolved = 0, 0, 0
 	st.Languages = map[string]int{}
-	for i := range newFiles {
-		fl := &newFiles[i]
-		st.FilesParsed++
-		if fl.failed {
-			st.FilesFailed++
-		}
-		lang := fl.lang
-		if lang == "" {
-			lang = "unknown"
-		}
-		st.Languages[lang]++
+	for i := range p.newFiles {
+		fl := &p.newFiles[i]
+		countFile(st, fl.lang, fl.failed)
 		st.LabelCollisions += fl.collisions
 		st.ReferencesResolved += fl.refs.resolved
 		st.ReferencesAmbiguous += fl.refs.ambiguous
@@ -531,48 +557,19 @@ func patch(ctx context.Context, in *patchInput) (*adapter.Output, string) {
 	}
 	// Directory and package nodes are unchanged, and so are their
 	// collisions (the full run counted them beside the files').
-	st.LabelCollisions += prevSt.LabelCollisions - sumCollisions(lay.files)
+	prev := p.last.stats
+	st.LabelCollisions += prev.LabelCollisions - sumCollisions(p.lay.files)
 	st.FilesSkippedBinary, st.FilesSkippedEncoding = 0, 0
-	for i := range in.results {
-		switch in.results[i].kind {
+	for i := range r.results {
+		switch r.results[i].kind {
 		case cache.Binary:
 			st.FilesSkippedBinary++
 		case cache.Undecodable:
 			st.FilesSkippedEncoding++
 		}
 	}
-	st.TestLinks, st.Packages = prevSt.TestLinks, prevSt.Packages
-	st.NodesCreated = g1.NumNodes()
-	st.EdgesCreated = adapter.CountEdges(g1)
-	st.GraphNodes, st.GraphEdges = st.NodesCreated, st.EdgesCreated
-
-	out := &adapter.Output{Graph: g1, Root: adapter.RootInfo{Path: in.wr.Root, GitRoot: in.wr.RepoRoot}}
-	if h := in.hist; h != nil {
-		st.CommitsRead = h.CommitsRead
-		out.Root.GitHead, out.Root.GitBranch = h.Head, h.Branch
-		out.Root.GitDetached, out.Root.GitShallow, out.Root.GitHeadTime = h.Detached, h.Shallow, h.HeadTime
-		if h == lay.history {
-			out.CommitGroups = last.commitGroups
-		} else {
-			out.CommitGroups = commitGroups(h, g1)
-		}
-		st.CommitGroups = len(out.CommitGroups)
-	}
-
-	rc := &resolveCache{root: in.wr.Root, files: now, ix: ix}
-	store.SetExtra(resolveCacheKey, rc)
-	if err := commitCache(store, in.results, st); err != nil {
-		st.Warnings = append(st.Warnings, fmt.Sprintf("ingest cache not updated (%v); the next incremental ingest runs in full", err))
-		store.SetExtra(lastRunKey, (*lastRun)(nil))
-	} else {
-		newLay := &layout{files: newFiles, byPath: lay.byPath, ownSources: true, history: in.hist, gen: g1.Generation(), resolved: rc}
-		st.ElapsedMs = ms(time.Since(in.start))
-		out.Stats = *st
-		remember(store, in.req, in.wr, out, newLay)
-	}
-	st.ElapsedMs = ms(time.Since(in.start))
-	out.Stats = *st
-	return out, ""
+	st.TestLinks, st.Packages = prev.TestLinks, prev.Packages
+	r.graphStats(g1)
 }
 
 func sumCollisions(files []fileLayout) int {
@@ -581,25 +578,6 @@ func sumCollisions(files []fileLayout) int {
 		n += files[i].collisions
 	}
 	return n
-}
-
-// resolveRef resolves one reference of file fi, sharing outcomes with the
-// file's other references through memo.
-func resolveRef(ix *resolve.Index, fi int32, file string, e *extract.Edge, name string, memo map[memoKey]resolve.Result) resolve.Result {
-	// A node never binds to itself (except by calling itself), so a source
-	// named like the reference must not share another source's outcome.
-	key := memoKey{name, e.Relation, e.Hint}
-	selfNamed := strings.HasSuffix(e.Source, "::"+name) || strings.HasSuffix(e.Source, "::"+lastName(name))
-	if !selfNamed {
-		if r, ok := memo[key]; ok {
-			return r
-		}
-	}
-	r := ix.ResolveIn(fi, resolve.Source{ID: e.Source, File: file}, name, e.Relation, e.Hint)
-	if !selfNamed {
-		memo[key] = r
-	}
-	return r
 }
 
 // applyTimes writes every file's time and change frequency on its nodes

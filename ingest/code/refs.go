@@ -1,0 +1,231 @@
+package code
+
+import (
+	"context"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/ingest/adapter"
+	"github.com/m1nd-go/m1nd/ingest/extract"
+	"github.com/m1nd-go/m1nd/ingest/resolve"
+)
+
+// refCounts counts references by how they were resolved.
+type refCounts struct{ resolved, ambiguous, unresolved int }
+
+// bound counts a reference bound with status s and returns the weight of
+// its edge: an ambiguous binding is a best guess, trusted half as much.
+func (c *refCounts) bound(s resolve.Status) float32 {
+	c.resolved++
+	if s == resolve.Ambiguous {
+		c.ambiguous++
+		return WeightAmbiguous
+	}
+	return WeightCertain
+}
+
+// importPath is what a file's import of a node at source path p of type t
+// records for package dependencies ("" for none).
+func importPath(p string, t graph.NodeType) string {
+	if p != "" && t == graph.Directory {
+		return p + "/" // a package directory, not a file
+	}
+	return p
+}
+
+// fileRefs resolves the references of one file, in edge order. Where the
+// previous run's outcome old[j] still holds (see staleness.reuse), it is
+// kept; the others are resolved again. The full and the patch path both
+// resolve through it.
+type fileRefs struct {
+	ix    *resolve.Index
+	fi    int32 // the file's index in the resolver's results
+	file  string
+	old   []resolve.Result // nil: resolve every reference again
+	stale *staleness
+	// memo shares outcomes between references that resolve alike.
+	memo map[memoKey]resolve.Result
+}
+
+// memoKey identifies references that resolve alike within one file: the
+// outcome depends on the file, the name, the relation and the hint (and on
+// the source node only when it is itself a candidate, see resolve).
+type memoKey struct {
+	name, rel string
+	hint      extract.RefHint
+}
+
+func newFileRefs(ix *resolve.Index, fi int, file string, old []resolve.Result, stale *staleness) *fileRefs {
+	return &fileRefs{ix: ix, fi: int32(fi), file: file, old: old, stale: stale, memo: map[memoKey]resolve.Result{}}
+}
+
+// outcome is the outcome of the file's j-th reference, e naming name; fresh
+// reports that it was resolved again.
+func (f *fileRefs) outcome(j int, e *extract.Edge, name string) (r resolve.Result, fresh bool) {
+	if j < len(f.old) && f.stale.reuse(e, name) {
+		return f.old[j], false
+	}
+	return f.resolve(e, name), true
+}
+
+func (f *fileRefs) resolve(e *extract.Edge, name string) resolve.Result {
+	// A node never binds to itself (except by calling itself), so a source
+	// named like the reference must not share another source's outcome.
+	key := memoKey{name, e.Relation, e.Hint}
+	selfNamed := strings.HasSuffix(e.Source, "::"+name) || strings.HasSuffix(e.Source, "::"+lastName(name))
+	if !selfNamed {
+		if r, ok := f.memo[key]; ok {
+			return r
+		}
+	}
+	r := f.ix.ResolveIn(f.fi, resolve.Source{ID: e.Source, File: f.file}, name, e.Relation, e.Hint)
+	if !selfNamed {
+		f.memo[key] = r
+	}
+	return r
+}
+
+// forEachFile calls fn(i) for i in [0, n), in chunks run in parallel (one
+// per core at a time), until ctx ends.
+func forEachFile(ctx context.Context, n int, fn func(i int)) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(1, runtimeProcs()))
+	const chunk = 64
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(lo+chunk, n)
+		g.Go(func() error {
+			for i := lo; i < hi; i++ {
+				if err := gctx.Err(); err != nil {
+					return err
+				}
+				fn(i)
+			}
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+// resolved is the outcome of one reference of the full path.
+type resolved struct {
+	src    graph.NodeID
+	dst    graph.NodeID // NoNode: look target up by ID
+	target string
+	rel    string
+	status resolve.Status
+}
+
+// resolveAll resolves every ref:: edge, in parallel per file (the index is
+// read-only), then adds the edges sequentially in file order so the graph
+// does not depend on scheduling. With a cache of the previous run's
+// outcomes (incremental ingests), references no change can affect keep
+// their outcome and only the others are resolved again.
+func (r *run) resolveAll(prev *resolveCache) (*resolveCache, error) {
+	root := r.wr.Root
+	stale, now := prev.diff(root, r.included)
+	var ix *resolve.Index
+	if stale.all || len(stale.changed) > 0 {
+		ix = resolve.New(resultsOf(r.included), r.ws)
+	}
+	out := make([][]resolved, len(r.included))
+	err := forEachFile(r.ctx, len(r.included), func(i int) {
+		path := r.included[i].fr.res.Path
+		var old []resolve.Result
+		if !stale.all && !stale.changed[path] {
+			old = prev.files[path].out
+		}
+		out[i] = r.resolveFile(i, newFileRefs(ix, i, path, old, stale), now[path])
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.bind(out)
+	if ix == nil && prev != nil {
+		ix, prev.ix = prev.ix, nil // nothing changed: the index still holds
+	}
+	return &resolveCache{root: root, files: now, ix: ix}, nil
+}
+
+func resultsOf(inc []included) []*extract.Result {
+	out := make([]*extract.Result, len(inc))
+	for i, f := range inc {
+		out[i] = f.fr.res
+	}
+	return out
+}
+
+// resolveFile resolves the references of included file i, recording every
+// outcome in fr, and returns those whose source node is in the graph.
+func (r *run) resolveFile(i int, refs *fileRefs, fr *fileResolution) []resolved {
+	res := r.included[i].fr.res
+	var list []resolved
+	lastSrc, srcID := "", graph.NoNode
+	for k := range res.Edges {
+		e := &res.Edges[k]
+		name, ok := strings.CutPrefix(e.Target, extract.RefPrefix)
+		if !ok {
+			continue
+		}
+		o, fresh := refs.outcome(len(fr.out), e, name)
+		fr.out = append(fr.out, o)
+		if e.Source != lastSrc {
+			lastSrc = e.Source
+			if id, ok := r.b.g.Lookup(e.Source); ok {
+				srcID = id
+			} else {
+				srcID = graph.NoNode
+			}
+		}
+		if srcID == graph.NoNode {
+			continue
+		}
+		list = append(list, resolved{src: srcID, dst: r.handle(o, fresh), target: o.Target, rel: e.Relation, status: o.Status})
+	}
+	return list
+}
+
+// handle is the node a fresh outcome names, found without a lookup by ID
+// (NoNode when unknown: a kept outcome's indexes refer to the previous run).
+func (r *run) handle(o resolve.Result, fresh bool) graph.NodeID {
+	if fresh && o.Status != resolve.Unresolved && o.File >= 0 && int(o.File) < len(r.included) {
+		if ns := r.included[o.File].nodes; int(o.Node) < len(ns) {
+			return ns[o.Node]
+		}
+	}
+	return graph.NoNode
+}
+
+// bind adds the edges of the resolved references, file by file, and counts
+// them.
+func (r *run) bind(out [][]resolved) {
+	b := r.b
+	for i, list := range out {
+		rc := &r.included[i].refs
+		for _, o := range list {
+			if o.status == resolve.Unresolved {
+				rc.unresolved++
+				continue
+			}
+			dst, ok := o.dst, o.dst != graph.NoNode
+			if !ok {
+				dst, ok = b.g.Lookup(o.target)
+			}
+			if !ok || dst == o.src {
+				rc.unresolved++
+				continue
+			}
+			b.edge(o.src, dst, o.rel, rc.bound(o.status))
+			if o.rel == extract.RelImports {
+				if p := importPath(b.g.SourcePath(dst), b.g.Type(dst)); p != "" {
+					r.included[i].imports = append(r.included[i].imports, p)
+				}
+			}
+		}
+		r.st.ReferencesResolved += rc.resolved
+		r.st.ReferencesAmbiguous += rc.ambiguous
+		r.st.ReferencesUnresolved += rc.unresolved
+		r.prog.report(adapter.PhaseResolve, i+1, len(out))
+	}
+}
