@@ -11,7 +11,7 @@ import (
 func (r *Report) Markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## deptruth — impact against each language's own dependency truth\n\n")
-	fmt.Fprintf(&b, "Run %s, %.0f s; server `%s` (m1nd %s); impact `top_k` %v, no `direction` (the default).\n\n",
+	fmt.Fprintf(&b, "Run %s, %.0f s; server `%s` (%s); impact `top_k` %v, no `direction` (the default).\n\n",
 		r.Started.Format("2006-01-02 15:04 MST"), r.ElapsedS, r.Server, r.M1nd, r.Options["top_k"])
 	b.WriteString("| machine | |\n| --- | --- |\n")
 	for _, k := range sortedKeys(r.Machine) {

@@ -305,16 +305,17 @@ func askServer(ctx context.Context, cfg Config, root string, files []string, rr 
 	return answers, nil
 }
 
-// sourceOf describes where the server binary was built from: the git
-// commit of the work tree around it (the binary in bin/ of a checkout),
-// "+dirty" when that tree has uncommitted changes.
+// sourceOf describes the server binary: the commit of the work tree around
+// it at run time (the binary in bin/ of a checkout; "+dirty" when that
+// tree has uncommitted changes), when the binary was built and its
+// checksum — the work tree may have moved on since the build.
 func sourceOf(server string) string {
 	dir := filepath.Dir(server)
-	s := "unknown commit"
+	s := "work tree at unknown commit"
 	if out, err := exec.Command("git", "-C", dir, "rev-parse", "--short=10", "HEAD").Output(); err == nil {
-		s = strings.TrimSpace(string(out))
+		s = "work tree at " + strings.TrimSpace(string(out))
 	}
-	if st, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 && s != "unknown commit" {
+	if st, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 && s != "work tree at unknown commit" {
 		s += "+dirty"
 	}
 	if fi, err := os.Stat(server); err == nil {
