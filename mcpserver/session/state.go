@@ -99,8 +99,8 @@ type State struct {
 	// feedbackLoaded: the feedback sidecar is read once per process (a
 	// reload from disk must not append the same verdicts again).
 	feedbackLoaded atomic.Bool
-	persistErr  atomic.Pointer[string]
-	lock        *runtimeLock
+	persistErr     atomic.Pointer[string]
+	lock           *runtimeLock
 
 	startBaseline *DriftBaseline
 	lastSession   *DriftBaseline
