@@ -543,6 +543,7 @@ func (x *jsExtract) requireDecl(nameNode, call int32) {
 	default:
 		x.b.ref(x.b.fileID, moduleStem(mod), RelImports, line, RefHint{Module: mod})
 	}
+	x.moduleRef(mod, line)
 	x.b.imp(im)
 }
 
@@ -602,7 +603,16 @@ func (x *jsExtract) importStmt(i int32) {
 	if whole {
 		x.b.ref(x.b.fileID, moduleStem(mod), RelImports, line, RefHint{Module: mod})
 	}
+	x.moduleRef(mod, line)
 	x.b.imp(im)
+}
+
+// moduleRef binds the file to the module it imports from, whatever its
+// names resolve to: a name re-exported through an index file binds to its
+// defining file, this edge to the index the code actually imports. (A ref
+// named like its module means "the module".)
+func (x *jsExtract) moduleRef(mod string, line uint32) {
+	x.b.ref(x.b.fileID, mod, RelImports, line, RefHint{Module: mod})
 }
 
 // reexport handles `export … from "m"`: an import of m.
@@ -628,6 +638,9 @@ func (x *jsExtract) reexport(i, src int32) {
 		im.Names = []string{"*"}
 		x.b.ref(x.b.fileID, moduleStem(mod), RelImports, line, RefHint{Module: mod})
 	}
+	// export { default as x } from "m" names no entity m declares under
+	// that name: the module edge carries the dependency.
+	x.moduleRef(mod, line)
 	x.b.imp(im)
 }
 

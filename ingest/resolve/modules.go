@@ -73,6 +73,11 @@ func (ix *Index) pythonModule(from fileInfo, mod string) []location {
 		}
 		segs := strings.Split(strings.TrimSuffix(strings.TrimSuffix(d, ".pyi"), ".py"), "/")
 		root := strings.Join(segs[:max(len(segs)-depth, 0)], "/")
+		if root != "" && (ix.isFile(root+"/__init__.py") || ix.isFile(root+"/__init__.pyi")) {
+			// pkg/json.py is "pkg.json": inside a package it is never
+			// the top-level "json" (that one is the standard library's).
+			continue
+		}
 		r := -1
 		if root == "" || from.dir == root || strings.HasPrefix(from.dir+"/", root+"/") {
 			r = strings.Count(root, "/") + 1
@@ -133,7 +138,11 @@ func (ix *Index) jsModule(from fileInfo, mod string) ([]location, bool) {
 		if p == "." {
 			p = ""
 		}
-		return ix.jsProbe(p), true
+		l := ix.jsProbe(p)
+		if len(l) > 0 && l[0].file != p && strings.HasPrefix(l[0].file, joinDir(p, "index.")) {
+			l[0].dir, l[0].tree = path.Dir(l[0].file), true // "./lib" is lib/index.*, which re-exports lib
+		}
+		return l, true
 	case strings.HasPrefix(mod, "@/") || strings.HasPrefix(mod, "~/") || strings.HasPrefix(mod, "#"):
 		return nil, false // tsconfig/package "imports" aliases: not interpretable here
 	}
@@ -156,17 +165,24 @@ func (ix *Index) jsModule(from fileInfo, mod string) ([]location, bool) {
 		sub = "./" + rest
 	}
 	if l := ix.jsEntry(pkg.Entries[sub]); len(l) > 0 {
+		// An entry re-exports from the files below it (export * from …).
+		dir := pkg.Dir
 		if rest != "" {
-			return l, true
+			dir = path.Dir(l[0].file)
 		}
-		return []location{{file: l[0].file, dir: pkg.Dir, tree: true}}, true
+		return []location{{file: l[0].file, dir: dir, tree: true}}, true
 	}
 	if rest != "" {
 		for _, base := range []string{joinDir(pkg.Dir, rest), joinDir(pkg.Dir, "src/"+rest)} {
 			if l := ix.jsProbe(base); len(l) > 0 {
+				if _, b := split(l[0].file); strings.HasPrefix(b, "index.") {
+					l[0].dir, l[0].tree = path.Dir(l[0].file), true // a directory's index re-exports it
+				}
 				return l, true
 			}
 		}
+		// A subpath the package does not have is not the package itself.
+		return nil, true
 	}
 	locs := []location{{dir: pkg.Dir, tree: true}}
 	for _, base := range []string{joinDir(pkg.Dir, "index"), joinDir(pkg.Dir, "src/index")} {

@@ -77,6 +77,7 @@ func TestProximityAndHints(t *testing.T) {
 		file("app/main.py", "python", "func main", "func helper"),
 		file("app/util.py", "python", "func helper", "func parse", "class Cache", "func Cache::get"),
 		file("app/__init__.py", "python"),
+		file("app/json.py", "python", "func dumps"),
 		file("lib/util.py", "python", "func helper", "func parse", "func only_here"),
 		file("lib/__init__.py", "python", "func exported"),
 		file("lib/sub/deep.py", "python", "func buried"),
@@ -101,6 +102,12 @@ func TestProximityAndHints(t *testing.T) {
 	results = append(results, star)
 	ix := New(results, nil)
 	run(t, ix, []rcase{
+		{name: "python stdlib json is not the package's json.py", from: "z/c.py", ref: "json", rel: extract.RelImports,
+			hint: extract.RefHint{Module: "json"}, want: "", status: Unresolved},
+		{name: "python stdlib json.dumps is not the package's", from: "z/c.py", srcEnt: "caller", ref: "dumps",
+			hint: extract.RefHint{Module: "json", Receiver: "json"}, want: "", status: Unresolved},
+		{name: "python absolute import of the package's json module", from: "z/c.py", ref: "dumps", rel: extract.RelImports,
+			hint: extract.RefHint{Module: "app.json"}, want: "file::app/json.py::dumps", status: Resolved},
 		{name: "python from-import binds the module itself", from: "app/main.py", ref: ".", rel: extract.RelImports,
 			hint: extract.RefHint{Module: "."}, want: "file::app/__init__.py", status: Resolved},
 		{name: "python from lib.util import: the module", from: "app/main.py", ref: "lib.util", rel: extract.RelImports,
@@ -311,6 +318,7 @@ func TestJSPackageEntries(t *testing.T) {
 		file("packages/core/src/main.ts", "typescript", "func parse"),
 		file("packages/core/src/index.ts", "typescript", "func parse"),
 		file("packages/core/src/v2/index.ts", "typescript", "func parse"),
+		file("packages/core/src/v2/impl/deep.ts", "typescript", "func deep"),
 		file("packages/util/src/entry.ts", "typescript", "func pad"),
 	}, ws)
 	run(t, ix, []rcase{
@@ -322,6 +330,10 @@ func TestJSPackageEntries(t *testing.T) {
 			hint: extract.RefHint{Module: "util"}, want: "file::packages/util/src/entry.ts::pad", status: Resolved},
 		{name: "the module itself", from: "app/app.ts", ref: "core", rel: extract.RelImports,
 			hint: extract.RefHint{Module: "core"}, want: "file::packages/core/src/main.ts", status: Resolved},
+		{name: "a subpath the package lacks is not the package", from: "app/app.ts", ref: "core/nope", rel: extract.RelImports,
+			hint: extract.RefHint{Module: "core/nope"}, want: "", status: Unresolved},
+		{name: "a name re-exported below a subpath entry", from: "app/app.ts", srcEnt: "main", ref: "deep",
+			hint: extract.RefHint{Module: "core/v2"}, want: "file::packages/core/src/v2/impl/deep.ts::deep", status: Resolved},
 	})
 }
 
