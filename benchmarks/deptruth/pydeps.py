@@ -26,6 +26,10 @@ Rules (see README.md beside this script):
                                also inside if/try blocks, or by a star
                                import), every file along that re-export chain
                                up to the defining one (at most 5 hops).
+  * import M (or import M as a), then M.n (a.n) in the file: n is used
+    from M, so it is followed as from M import n is (its submodule, or the
+    re-export chain to its defining file) -- the file uses n, as Go's truth
+    counts every use and not only import statements.
   * Relative imports climb level-1 directories from the importer's directory.
   * Every import statement counts: module level, under if TYPE_CHECKING:,
     inside functions and classes.
@@ -58,7 +62,7 @@ class Repo:
                 self.dirs.add(d)
                 d = posixpath.dirname(d)
         self.infos = {}
-        self.stats = {"imports": 0, "resolved": 0, "external": 0, "reexport_hops": 0}
+        self.stats = {"imports": 0, "resolved": 0, "external": 0, "reexport_hops": 0, "attribute_uses": 0}
 
     # --- locating modules -------------------------------------------------
 
@@ -282,7 +286,47 @@ class Repo:
                     for mf in mfs:
                         for t in self.chain(mf, a.name, 0, set()):
                             add(t)
+        for t in self.attribute_uses(f, stub):
+            add(t)
         return sorted(out)
+
+    def attribute_uses(self, f, stub):
+        """Files reached through M.n where M is a module f imports by name
+        (import M, import M as a, from P import M for a submodule M)."""
+        aliases = {}
+        for node in ast.walk(self.trees[f]):
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    name = a.asname or a.name.split(".")[0]
+                    mp = self.module_path(f, 0, a.name if a.asname else name)
+                    if mp and self.exists(mp):
+                        aliases[name] = mp
+            elif isinstance(node, ast.ImportFrom):
+                mp = self.module_path(f, node.level, node.module)
+                if mp is None:
+                    continue
+                for a in node.names:
+                    sub = posixpath.join(mp, a.name)
+                    if a.name != "*" and self.files_of(sub, stub):
+                        aliases[a.asname or a.name] = sub
+        out = []
+        seen = set()
+        for node in ast.walk(self.trees[f]):
+            if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases):
+                continue
+            key = (node.value.id, node.attr)
+            if key in seen:
+                continue
+            seen.add(key)
+            mp = aliases[node.value.id]
+            subs = self.files_of(posixpath.join(mp, node.attr), stub)
+            if subs:
+                out.extend(subs)
+                continue
+            for mf in self.files_of(mp, stub):
+                self.stats["attribute_uses"] += 1
+                out.extend(self.chain(mf, node.attr, 0, set()))
+        return out
 
 
 def main():

@@ -91,6 +91,16 @@ def later():
 		// tests/ has no __init__.py: its files are top-level modules of
 		// their own directory; siblings and the repository root resolve.
 		"tests/conftest.py": "import app\n",
+		// Module attributes: attr.Engine follows the chain, mod.X is the
+		// submodule's own name, json.dumps is the standard library's.
+		"uses.py": `
+import pkg as attr
+from pkg.sub import mod
+import json
+attr.Engine()
+mod.X
+json.dumps(1)
+`,
 		"tests/test_app.py": `
 import conftest
 from pkg import util
@@ -122,6 +132,7 @@ import app  # the root script
 			"pkg/sub/__init__.py", "pkg/sub/mod.py", // import pkg.sub.mod; from pkg.sub import E
 		},
 		"tests/conftest.py":   {"app.py"},
+		"uses.py":             {"pkg/__init__.py", "pkg/core.py", "pkg/engine.py", "pkg/sub/__init__.py", "pkg/sub/mod.py"},
 		"tests/test_app.py":   {"app.py", "pkg/__init__.py", "pkg/util.py", "pkg/util.pyi", "src/lib/__init__.py", "src/lib/_impl.py", "tests/conftest.py"},
 		"src/lib/__init__.py": {"src/lib/_impl.py"},
 	}
