@@ -53,7 +53,7 @@ func (ix *Index) pythonModule(from fileInfo, mod string) []location {
 			base, _ = split(base)
 		}
 		rest := strings.ReplaceAll(mod[dots:], ".", "/")
-		return ix.pyPath(joinDir(base, rest))
+		return ix.pyPath(joinDir(base, rest), pyStubFirst(from))
 	}
 	files := ix.pyMods[mod]
 	if len(files) == 0 {
@@ -92,20 +92,54 @@ func (ix *Index) pythonModule(from fileInfo, mod string) []location {
 			best = append(best, l)
 		}
 	}
-	return best
+	return pickStubOrSource(best, pyStubFirst(from))
+}
+
+// pyStubFirst: a stub (.pyi) imports what type checkers read, other stubs;
+// a module imports what Python runs, sources.
+func pyStubFirst(from fileInfo) bool { return strings.HasSuffix(from.path, ".pyi") }
+
+// pickStubOrSource keeps, of a module found both as x.py and x.pyi (or
+// pkg/__init__.py and .pyi), the one the importer reads.
+func pickStubOrSource(locs []location, stub bool) []location {
+	if len(locs) < 2 {
+		return locs
+	}
+	want := ".py"
+	if stub {
+		want = ".pyi"
+	}
+	byStem := map[string]int{}
+	var out []location
+	for _, l := range locs {
+		stem := strings.TrimSuffix(strings.TrimSuffix(l.file, ".pyi"), ".py")
+		if i, ok := byStem[stem]; ok && l.file != "" {
+			if strings.HasSuffix(l.file, want) {
+				out[i] = l
+			}
+			continue
+		}
+		byStem[stem] = len(out)
+		out = append(out, l)
+	}
+	return out
 }
 
 // pyPath locates a module path without extension: a module file or a
 // package directory.
-func (ix *Index) pyPath(p string) []location {
+func (ix *Index) pyPath(p string, stubFirst bool) []location {
+	exts := []string{".py", ".pyi"}
+	if stubFirst {
+		exts = []string{".pyi", ".py"}
+	}
 	var out []location
-	for _, ext := range []string{".py", ".pyi"} {
+	for _, ext := range exts {
 		if p != "" && ix.isFile(p+ext) {
 			out = append(out, location{file: p + ext})
 			break
 		}
 	}
-	for _, ext := range []string{".py", ".pyi"} {
+	for _, ext := range exts {
 		if init := joinDir(p, "__init__"+ext); ix.isFile(init) {
 			out = append(out, location{file: init, dir: p, tree: true})
 			break

@@ -364,6 +364,9 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 	if from.lang == "javascript" || from.lang == "jsx" {
 		cands = ix.withoutDeclarations(cands)
 	}
+	if from.lang == "python" {
+		cands = ix.stubsOrSources(cands, pyStubFirst(from))
+	}
 
 	if hint.Module != "" {
 		locs, known := ix.module(from, hint.Module)
@@ -599,6 +602,17 @@ func (ix *Index) withoutDeclarations(cands []int32) []int32 {
 		return cands
 	}
 	return slices.DeleteFunc(slices.Clone(cands), isDecl)
+}
+
+// stubsOrSources keeps Python candidates of the kind the importer reads —
+// stubs (.pyi) for a stub, sources for a module — when there are both.
+func (ix *Index) stubsOrSources(cands []int32, stub bool) []int32 {
+	isStub := func(c int32) bool { return strings.HasSuffix(ix.files[ix.cands[c].file].path, ".pyi") }
+	other := func(c int32) bool { return isStub(c) != stub }
+	if !slices.ContainsFunc(cands, other) || !slices.ContainsFunc(cands, func(c int32) bool { return !other(c) }) {
+		return cands
+	}
+	return slices.DeleteFunc(slices.Clone(cands), other)
 }
 
 // isTypeName reports whether some class, struct or other type is labelled t.
