@@ -25,7 +25,8 @@ type Repo struct {
 	Slug   string `json:"repo"`
 	Commit string `json:"commit"`
 	Lang   string `json:"language"`
-	// Split is "tune" or "held-out".
+	// Split is "tune", "held-out" or "fresh" (held out and first run only
+	// after the held-out run had been looked at).
 	Split string `json:"split"`
 }
 

@@ -93,6 +93,11 @@ type FileResult struct {
 	Misses         []string `json:"misses,omitempty"`
 	FalsePositives []string `json:"false_positives,omitempty"`
 	OutsideBlast   []string `json:"outside_blast,omitempty"`
+	// Unjudged are named files outside the truth's universe — files the
+	// language's tool did not analyse (Go's _examples/ and testdata/,
+	// files only another platform or Go version builds, other languages):
+	// no verdict either way, so they count in no measure.
+	Unjudged []string `json:"unjudged,omitempty"`
 	// ServerDirect are the named files at hop 1: the server's own direct
 	// dependents (its edges into this file, as far as top_k shows them).
 	ServerDirect []string `json:"server_direct,omitempty"`
@@ -114,7 +119,9 @@ type FileResult struct {
 // answer cannot name more. An error or a missing node scores 0; so does an
 // empty answer for a file with dependents (in all three measures).
 func ScoreFile(t *Truth, x string, a Answer, topK int) FileResult {
-	r := FileResult{File: x, Direct: t.Dependents(x), Named: a.Named, Direction: a.Direction, Error: a.Err, Lacked: a.Lacked, ResolvedTo: a.ResolvedTo}
+	var unjudged []string
+	a.Named, unjudged = t.Judgeable(a.Named)
+	r := FileResult{File: x, Direct: t.Dependents(x), Named: a.Named, Unjudged: unjudged, Direction: a.Direction, Error: a.Err, Lacked: a.Lacked, ResolvedTo: a.ResolvedTo}
 	if r.Direct == nil {
 		r.Direct = []string{}
 	}

@@ -115,6 +115,12 @@ func TestScoreFile(t *testing.T) {
 		ans:  Answer{Named: []string{"lib.py"}, Hop: hops(map[string]int{"lib.py": 1})},
 		want: FileResult{File: "other.py", Direct: []string{}, Named: []string{"lib.py"}, OutsideBlast: []string{"lib.py"}, ServerDirect: []string{"lib.py"}},
 	}, {
+		name: "files outside the universe are not judged (an example the tool skips)",
+		file: "lib.py",
+		ans:  Answer{Named: []string{"_examples/demo.py", "api.py", "util.py", "notes.md"}, Hop: hops(map[string]int{"_examples/demo.py": 1, "api.py": 1, "util.py": 1, "notes.md": 1})},
+		want: FileResult{File: "lib.py", Direct: []string{"api.py", "util.py"}, Blast: 4, Named: []string{"api.py", "util.py"}, N: 2,
+			Unjudged: []string{"_examples/demo.py", "notes.md"}, ServerDirect: []string{"api.py", "util.py"}, DirectPrecision: f64(1), BlastPrecision: f64(1), DirectRecall: f64(1)},
+	}, {
 		name: "recall's denominator is capped by top_k",
 		file: "lib.py",
 		ans:  Answer{Named: []string{"util.py"}, Hop: hops(map[string]int{"util.py": 1})},

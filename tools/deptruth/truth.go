@@ -42,6 +42,26 @@ type Truth struct {
 	Notes []string       `json:"notes,omitempty"`
 
 	rdeps map[string][]string
+	files map[string]bool
+}
+
+// Judgeable splits names into the files of the universe, which the truth
+// can judge, and the others (order kept).
+func (t *Truth) Judgeable(names []string) (in, out []string) {
+	if t.files == nil {
+		t.files = make(map[string]bool, len(t.Files))
+		for _, f := range t.Files {
+			t.files[f] = true
+		}
+	}
+	for _, n := range names {
+		if t.files[n] {
+			in = append(in, n)
+		} else {
+			out = append(out, n)
+		}
+	}
+	return in, out
 }
 
 // NewTruth builds a Truth from an edge list, dropping self edges, edges
