@@ -263,7 +263,8 @@ func TestGhostEdges(t *testing.T) {
 //	x.py: imports b.unrelated             (not affected by a.py)
 //	b.py co_changes a.py                   (history, not a dependency)
 //
-// A directory and a package contain every file: neither may carry impact.
+// a.pyi declares a.py (a stub). A directory and a package contain every
+// file: neither may carry impact.
 func codeGraph(t testing.TB) *graph.Graph {
 	t.Helper()
 	g := graph.New()
@@ -317,6 +318,8 @@ func codeGraph(t testing.TB) *graph.Graph {
 	edge("file::t_test.py", "tests", "file::a.py", 1)
 	edge("file::x.py", "imports", "file::b.py::unrelated", 1)
 	edge("file::b.py", "co_changes", "file::a.py", 1)
+	add("file::a.pyi", graph.File)
+	edge("file::a.pyi", "declares", "file::a.py", 1)
 	g.Finalize()
 	return g
 }
@@ -361,6 +364,8 @@ func TestImpactDependents(t *testing.T) {
 		{name: "dependencies of c.py", source: "file::c.py", p: func(p *ImpactParams) { p.Direction = Dependencies },
 			want: []string{"file::b.py@1", "file::a.py@2"}, level: "file"},
 		{name: "a directory depends on nothing outside itself", source: "dir::.", want: nil, level: "file"},
+		{name: "a stub's change reaches its module's users, not the module", source: "file::a.pyi",
+			want: []string{"file::b.py@1", "file::t_test.py@1", "file::e.py@1", "file::c.py@2", "file::d.py@3"}, level: "file"},
 		{name: "top_k cuts the list, not the counts", source: "file::a.py", p: func(p *ImpactParams) { p.TopK = 2 },
 			want: []string{"file::b.py@1", "file::t_test.py@1"}, level: "file"},
 	}

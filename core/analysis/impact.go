@@ -377,8 +377,8 @@ func (s *impactScratch) reset(n int) {
 }
 
 // scope marks the source and everything it contains (breadth first over
-// containment edges) as the change; parents record the containment path
-// for chains.
+// containment edges), and what a declaration in it declares (a stub's
+// module), as the change; parents record the path for chains.
 func (w *impactWalk) scope() {
 	g, s := w.g, w.s
 	s.reset(g.NumNodes())
@@ -390,7 +390,7 @@ func (w *impactWalk) scope() {
 		lo, hi := g.OutRange(u)
 		for e := lo; e < hi; e++ {
 			v := g.Target(e)
-			if g.IsMirror(e) || s.inScope[v] == s.cur || w.rels.of(e).kind != Contains {
+			if k := w.rels.of(e).kind; g.IsMirror(e) || s.inScope[v] == s.cur || (k != Contains && k != Declares) {
 				continue
 			}
 			s.inScope[v] = s.cur
@@ -663,7 +663,7 @@ func (w *impactWalk) chainTo(v graph.NodeID) (Chain, bool) {
 		c.Nodes = append(c.Nodes, u)
 		c.Relations = append(c.Relations, w.g.RelationName(e))
 		c.Reversed = append(c.Reversed, s.prev[u])
-		if ri := w.rels.of(e); ri.kind != Contains {
+		if ri := w.rels.of(e); ri.kind != Contains && ri.kind != Declares {
 			c.CumulativeStrength *= ri.strength * structuralWeight(w.g, e) * w.p.HopDecay
 		}
 	}

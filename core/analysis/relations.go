@@ -26,6 +26,11 @@ const (
 	// Association: a link that is neither dependency nor containment —
 	// derived co-change, similarity, narrative order. Impact ignores it.
 	Association
+	// Declares: the source declares the target's interface — a Python stub
+	// (x.pyi declares x.py), a TypeScript declaration file. Changing the
+	// declaration changes what every user of the target is checked
+	// against, so impact's scope takes the target in; it is no dependency.
+	Declares
 )
 
 // String names the kind.
@@ -37,6 +42,8 @@ func (k RelKind) String() string {
 		return "depended_on_by"
 	case Contains:
 		return "contains"
+	case Declares:
+		return "declares"
 	}
 	return "association"
 }
@@ -82,6 +89,8 @@ func classify(rel string) (RelKind, float32) {
 	switch {
 	case base == "contains" || base == "holds" || base == "defines":
 		return Contains, 1
+	case base == "declares" || base == "stubs":
+		return Declares, 1
 	case associationRelations[base]:
 		return Association, 0
 	}
@@ -143,6 +152,8 @@ func PassiveRelation(rel string) string {
 	switch k, _ := classify(base); {
 	case k == Contains:
 		return "contained_in" + qual
+	case k == Declares:
+		return "declared_by" + qual
 	case base == "decorated_by":
 		return "decorates" + qual
 	case base == "member_of":

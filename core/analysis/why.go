@@ -188,6 +188,8 @@ func Why(g *graph.Graph, source, target graph.NodeID, p WhyParams) (WhyResult, e
 		ri := rels.of(e)
 		f, o := p.HopDecay, from
 		switch ri.kind {
+		case Declares:
+			f *= whyInner
 		case Contains:
 			if isContainer(g, g.Source(e)) {
 				f *= whySibling
