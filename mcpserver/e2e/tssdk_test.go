@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
@@ -46,6 +48,12 @@ func TestTypeScriptSDKClient(t *testing.T) {
 		Activated               int            `json:"activated"`
 		BadIsError              bool           `json:"bad_call_is_error"`
 		BadHasHint              bool           `json:"bad_call_has_hint"`
+		ImpactDirection         string         `json:"impact_direction"`
+		ImpactDirect            []string       `json:"impact_direct"`
+		ImpactListed            []string       `json:"impact_listed"`
+		WhyFirst                []string       `json:"why_first"`
+		LearnedTop              string         `json:"learned_top"`
+		LearnedRankAfter        int            `json:"learned_rank_after"`
 	}
 	if err := json.Unmarshal(out, &sum); err != nil {
 		t.Fatalf("client output %q: %v", out, err)
@@ -62,5 +70,23 @@ func TestTypeScriptSDKClient(t *testing.T) {
 	}
 	if !sum.BadIsError || !sum.BadHasHint {
 		t.Errorf("bad call: %+v", sum)
+	}
+	// impact answers "what breaks": the default is dependents; the files
+	// that import or call session.py come first; containers never appear.
+	if sum.ImpactDirection != "dependents" || !slices.Contains(sum.ImpactDirect, "file::backend/auth.py") || !slices.Contains(sum.ImpactDirect, "file::backend/middleware.py") {
+		t.Errorf("impact: direction %q, direct dependents %v", sum.ImpactDirection, sum.ImpactDirect)
+	}
+	for _, id := range sum.ImpactListed {
+		if strings.HasPrefix(id, "dir::") || strings.HasPrefix(id, "package::") || strings.HasPrefix(id, "file::backend/session.py") {
+			t.Errorf("impact listed %s (a container, or the file's own part)", id)
+		}
+	}
+	// why: the first explanation is a dependency, read left to right.
+	if len(sum.WhyFirst) == 0 || sum.WhyFirst[0] != "imports" {
+		t.Errorf("why payments → session starts with %v, want an imports hop", sum.WhyFirst)
+	}
+	// learn: the node marked wrong three times leaves the top 3.
+	if sum.LearnedRankAfter >= 0 && sum.LearnedRankAfter < 3 {
+		t.Errorf("after learn wrong ×3, %s is still #%d", sum.LearnedTop, sum.LearnedRankAfter+1)
 	}
 }

@@ -1,6 +1,8 @@
 // Drives m1nd-mcp with the official MCP TypeScript SDK: initialize, list
-// tools, ingest a repository, call health and activate. Prints one JSON
-// summary line on stdout; exits non-zero on any failure.
+// tools, ingest a repository, call health and activate, then what a new
+// user tries first: impact on a file, why between two files, and
+// activate → learn wrong → activate. Prints one JSON summary line on
+// stdout; exits non-zero on any failure.
 //
 // usage: node client.mjs /path/to/m1nd-mcp /path/to/repo
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -31,6 +33,16 @@ const health = text(await client.callTool({ name: "health", arguments: { agent_i
 const act = text(await client.callTool({ name: "m1nd.activate", arguments: { agent_id: "ts-sdk", query: "authentication", top_k: 3 } }));
 const bad = await client.callTool({ name: "activate", arguments: { agent_id: "ts-sdk" } });
 
+const impact = text(await client.callTool({ name: "impact", arguments: { agent_id: "ts-sdk", node_id: "backend/session.py" } }));
+const why = text(await client.callTool({ name: "why", arguments: { agent_id: "ts-sdk", source: "backend/payments.py", target: "backend/session.py" } }));
+const q = { agent_id: "ts-sdk", query: "session expiry", top_k: 10 };
+const before = text(await client.callTool({ name: "activate", arguments: q })).activated.map((n) => n.node_id);
+for (let i = 0; i < 3; i++) {
+  const l = await client.callTool({ name: "learn", arguments: { agent_id: "ts-sdk", query: q.query, feedback: "wrong", node_ids: [before[0]], strength: 1 } });
+  if (l.isError) throw new Error("learn failed: " + l.content[0].text);
+}
+const after = text(await client.callTool({ name: "activate", arguments: q })).activated.map((n) => n.node_id);
+
 console.log(JSON.stringify({
   server: info,
   tool_count: tools.length,
@@ -41,5 +53,11 @@ console.log(JSON.stringify({
   activated: act.activated.length,
   bad_call_is_error: bad.isError === true,
   bad_call_has_hint: typeof JSON.parse(bad.content[0].text).hint === "string",
+  impact_direction: impact.direction,
+  impact_direct: impact.blast_radius.filter((b) => b.hop_distance === 1).map((b) => b.node_id),
+  impact_listed: impact.blast_radius.map((b) => b.node_id),
+  why_first: why.paths.length ? why.paths[0].relations : [],
+  learned_top: before[0],
+  learned_rank_after: after.indexOf(before[0]),
 }));
 await client.close();
