@@ -141,7 +141,8 @@ func Walk(ctx context.Context, root string, opt Options) (*Result, error) {
 		prefix, ign = rootIgnores(w.res.RepoRoot, abs)
 	}
 	w.noIgnore = opt.NoGitignore
-	if err := w.dir(abs, "", prefix, ign, false); err != nil {
+	w.tracked = &tracked{repoRoot: w.res.RepoRoot}
+	if err := w.dir(abs, "", prefix, ign, false, false); err != nil {
 		return nil, err
 	}
 	slices.SortFunc(w.res.Files, func(a, b File) int { return strings.Compare(a.Rel, b.Rel) })
@@ -157,13 +158,17 @@ type walker struct {
 	dotPatterns [][]string
 	maxSize     int64
 	noIgnore    bool
+	tracked     *tracked
 }
 
 // dir walks one directory. rel is root-relative ("" for the root), repoRel
 // repo-relative; ign are the ignore patterns inherited from above. gated is
 // set inside a hidden directory entered only because a dotfile pattern could
 // match below it: there every entry must qualify on its own.
-func (w *walker) dir(abs, rel, repoRel string, ign ignoreSet, gated bool) error {
+//
+// onlyTracked is set inside a directory .gitignore ignores but git tracks
+// files in: only those files are taken.
+func (w *walker) dir(abs, rel, repoRel string, ign ignoreSet, gated, onlyTracked bool) error {
 	if err := w.ctx.Err(); err != nil {
 		return err
 	}
@@ -203,11 +208,15 @@ func (w *walker) dir(abs, rel, repoRel string, ign ignoreSet, gated bool) error 
 				w.res.SkippedDirs++
 				continue
 			}
+			childOnlyTracked := onlyTracked
 			if ign.ignored(childRepo, true) {
-				w.res.SkippedIgnored++
-				continue
+				if !w.tracked.under(childRepo) {
+					w.res.SkippedIgnored++
+					continue
+				}
+				childOnlyTracked = true
 			}
-			if err := w.dir(filepath.Join(abs, name), childRel, childRepo, ign, childGated); err != nil {
+			if err := w.dir(filepath.Join(abs, name), childRel, childRepo, ign, childGated, childOnlyTracked); err != nil {
 				return err
 			}
 			continue
@@ -219,7 +228,7 @@ func (w *walker) dir(abs, rel, repoRel string, ign ignoreSet, gated bool) error 
 			w.res.SkippedFiles++
 			continue
 		}
-		if ign.ignored(childRepo, false) {
+		if (onlyTracked || ign.ignored(childRepo, false)) && !w.tracked.file(childRepo) {
 			w.res.SkippedIgnored++
 			continue
 		}

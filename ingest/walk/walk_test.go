@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/m1nd-go/m1nd/ingest/internal/gittest"
 )
 
 // writeTree creates files (path → content) under dir.
@@ -359,5 +361,33 @@ func TestExt(t *testing.T) {
 		if got := Ext(in); got != want {
 			t.Errorf("Ext(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestTrackedFilesBeatGitignore: .gitignore does not hide files git
+// tracks (a package.json force-added under a "**/package.json" rule), nor
+// tracked files inside an ignored directory; untracked ignored files stay
+// out.
+func TestTrackedFilesBeatGitignore(t *testing.T) {
+	dir := t.TempDir()
+	r := gittest.Init(t, dir)
+	r.Write(map[string]string{"pkg/package.json": "{}\n", "ignored/kept.txt": "k\n", "main.go": "package main\n"})
+	r.Commit("init", "dev", gittest.Epoch)
+	r.Write(map[string]string{
+		".gitignore":         "**/package.json\nignored/\n",
+		"other/package.json": "{}\n",
+		"ignored/junk.txt":   "j\n",
+	})
+	res, err := Walk(context.Background(), dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Files {
+		got = append(got, f.Rel)
+	}
+	want := []string{"ignored/kept.txt", "main.go", "pkg/package.json"}
+	if !slices.Equal(got, want) {
+		t.Errorf("walked %v, want %v", got, want)
 	}
 }
