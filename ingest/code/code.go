@@ -314,7 +314,7 @@ func (r *run) resolve() error {
 // directories' aggregated times.
 func (r *run) enrich() {
 	r.prog.phase(adapter.PhaseEnrich, 0, 0)
-	r.testLinks()
+	r.derived()
 	pkgNode := r.packages()
 	r.workspaces(pkgNode)
 	r.dependsOn(pkgNode)

@@ -4,7 +4,6 @@ import (
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/ingest/extract"
 	"github.com/m1nd-go/m1nd/ingest/gitmeta"
-	"github.com/m1nd-go/m1nd/ingest/testlink"
 	"github.com/m1nd-go/m1nd/ingest/workspace"
 )
 
@@ -14,17 +13,24 @@ const (
 	RelDependsOn = "depends_on"
 )
 
-// testLinks links test files to the files they test.
-func (r *run) testLinks() {
-	paths := make([]string, len(r.included))
-	byPath := make(map[string]*included, len(r.included))
+// derived adds the derived edges (test links, declarations, Go interface
+// satisfaction) of the included files.
+func (r *run) derived() {
+	files := make([]fileFacts, len(r.included))
 	for i := range r.included {
-		paths[i] = r.included[i].fr.res.Path
-		byPath[paths[i]] = &r.included[i]
+		f := &r.included[i]
+		files[i] = fileFacts{path: f.fr.res.Path, lang: f.fr.res.Language, imports: f.imports, res: f.fr.res}
 	}
-	for _, l := range testlink.Find(paths) {
-		r.b.edge(byPath[l.Test].fileID, byPath[l.Subject].fileID, RelTests, WeightCertain)
-		r.st.TestLinks++
+	for _, e := range derivedEdges(files, r.ws) {
+		s, ok1 := r.b.g.Lookup(e.src)
+		d, ok2 := r.b.g.Lookup(e.dst)
+		if !ok1 || !ok2 {
+			continue
+		}
+		r.b.edge(s, d, e.rel, WeightCertain)
+		if e.rel == RelTests {
+			r.st.TestLinks++
+		}
 	}
 }
 

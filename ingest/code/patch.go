@@ -60,6 +60,7 @@ type patchState struct {
 	newFiles     []fileLayout
 	adds         []graph.SpliceEdge
 	timesMoved   bool
+	testLinks    int
 }
 
 // changedFile is a file whose new extraction replaces its nodes.
@@ -454,7 +455,29 @@ func (r *run) patchEnrich(p *patchState) *noPatch {
 	for _, d := range packageDeps(r.ws, has, files) {
 		p.edge(d[0].ID, d[1].ID, RelDependsOn, WeightCertain)
 	}
+	p.derived(r)
 	return nil
+}
+
+// derived recomputes the derived edges whole (splice drops the old ones):
+// a changed file's imports may add or remove a test link, its methods an
+// interface satisfaction.
+func (p *patchState) derived(r *run) {
+	facts := make([]fileFacts, len(p.newFiles))
+	for i := range p.newFiles {
+		fl := &p.newFiles[i]
+		facts[i] = fileFacts{path: fl.path, lang: fl.lang, imports: fl.imports, res: p.files[i].res}
+	}
+	p.testLinks = 0
+	for _, e := range derivedEdges(facts, r.ws) {
+		if !p.exists(e.src) || !p.exists(e.dst) {
+			continue
+		}
+		p.edge(e.src, e.dst, e.rel, WeightCertain)
+		if e.rel == RelTests {
+			p.testLinks++
+		}
+	}
 }
 
 // patchFinalize splices the change into a new graph (graph.Spliced derives
@@ -495,20 +518,14 @@ func (r *run) patchFinalize(p *patchState) (*adapter.Output, *noPatch) {
 }
 
 // splice is the change as graph.Spliced takes it: the changed files' node
-// ranges with their new nodes; the touched files' outgoing edges (but
-// tests links, which enrichment adds) and every depends_on edge dropped;
-// the new edges added.
+// ranges with their new nodes; the touched files' outgoing edges and every
+// derived and depends_on edge dropped; the new edges added.
 func (p *patchState) splice() graph.Splice {
-	strs := p.g0.Strings()
-	testsRel, _ := strs.Lookup(RelTests)
-	dependsRel, hasDepends := strs.Lookup(RelDependsOn)
+	derived := p.derivedRelations()
 	dropFrom := p.dropFrom
 	sp := graph.Splice{
 		DropEdge: func(src, dst graph.NodeID, rel graph.Str) bool {
-			if hasDepends && rel == dependsRel {
-				return true
-			}
-			return dropFrom[src] && (rel != testsRel || testsRel == 0)
+			return dropFrom[src] || derived(src, rel)
 		},
 		AddEdges: p.adds,
 		// Learned state is carried onto the new graph by whoever carries it
@@ -521,6 +538,27 @@ func (p *patchState) splice() graph.Splice {
 		sp.Ranges = append(sp.Ranges, graph.NodeRange{Lo: fl.lo, Hi: fl.hi, Nodes: c.nodes})
 	}
 	return sp
+}
+
+// derivedRelations says whether an edge of g0 is one enrichment derives
+// (and a patch recomputes): depends_on, tests and declares edges, and
+// implements edges leaving Go code (the extractors emit implements for
+// other languages, from the file's own nodes).
+func (p *patchState) derivedRelations() func(src graph.NodeID, rel graph.Str) bool {
+	strs := p.g0.Strings()
+	var rels []graph.Str
+	for _, name := range []string{RelDependsOn, RelTests, RelDeclares} {
+		if s, ok := strs.Lookup(name); ok {
+			rels = append(rels, s)
+		}
+	}
+	impl, hasImpl := strs.Lookup(extract.RelImplements)
+	return func(src graph.NodeID, rel graph.Str) bool {
+		if hasImpl && rel == impl {
+			return strings.HasSuffix(p.g0.SourcePath(src), ".go")
+		}
+		return slices.Contains(rels, rel)
+	}
 }
 
 // place records where each file's nodes are in g1: unchanged files shift
@@ -568,7 +606,7 @@ func (r *run) patchStats(p *patchState, g1 *graph.Graph) {
 			st.FilesSkippedEncoding++
 		}
 	}
-	st.TestLinks, st.Packages = prev.TestLinks, prev.Packages
+	st.TestLinks, st.Packages = p.testLinks, prev.Packages
 	r.graphStats(g1)
 }
 

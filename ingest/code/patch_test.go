@@ -66,12 +66,22 @@ func TestPatchEqualsFull(t *testing.T) {
 			check: func(d graphdump.Dump) bool {
 				return d.Has("file::app/models.py::Account", "inherits", "file::app/models.py::User")
 			}},
+		{name: "a Go interface its type satisfies",
+			files: map[string]string{"store/db.go": fixture["store/db.go"] + "\n// Querier queries.\ntype Querier interface {\n\tQuery() error\n}\n"},
+			check: func(d graphdump.Dump) bool {
+				return d.Has("file::store/db.go::DB", "implements", "file::store/db.go::Querier")
+			}},
 		{name: "a Go method renamed: its caller in another package loses the call",
 			files: map[string]string{"store/db.go": strings.Replace(fixture["store/db.go"], "Query()", "Exec()", 1)},
 			check: func(d graphdump.Dump) bool {
-				return !d.Has("file::cmd/main.go::main", "calls", "file::store/db.go::DB::Query")
+				return !d.Has("file::cmd/main.go::main", "calls", "file::store/db.go::DB::Query") &&
+					!d.Has("file::store/db.go::DB", "implements", "file::store/db.go::Querier")
 			}},
-		{name: "imports change", files: map[string]string{"tests/test_service.py": "from app.models import User\n\n\ndef test_run():\n    assert User()\n"}},
+		{name: "imports change: the test no longer reaches the module it is named for",
+			files: map[string]string{"tests/test_service.py": "from app.models import User\n\n\ndef test_run():\n    assert User()\n"},
+			check: func(d graphdump.Dump) bool {
+				return !d.Has("file::tests/test_service.py", "tests", "file::app/service.py")
+			}},
 		{name: "a touch without a change", touch: []string{"lib/util.py"}},
 	}
 	for _, s := range steps {

@@ -45,7 +45,12 @@ type fileKey struct{ stem, fam string }
 
 // Find returns the test links among files (root-relative, forward slashes),
 // sorted by test path.
-func Find(files []string) []Link {
+func Find(files []string) []Link { return FindWith(files, nil) }
+
+// FindWith is Find where, of several files a test could be named for, those
+// reaches(test, subject) accepts — the ones the test imports, say — are
+// preferred; nil or no accepted candidate leaves the choice to the layout.
+func FindWith(files []string, reaches func(test, subject string) bool) []Link {
 	byStem := map[fileKey][]string{}
 	isTest := make(map[string]bool, len(files))
 	subjects := make(map[string]string, len(files)) // test → subject stem
@@ -82,6 +87,17 @@ func Find(files []string) []Link {
 		dir, base := split(f)
 		fam := family[strings.ToLower(path.Ext(base))]
 		cands := byStem[fileKey{subjects[f], fam}]
+		if reaches != nil && len(cands) > 1 {
+			var in []string
+			for _, c := range cands {
+				if reaches(f, c) {
+					in = append(in, c)
+				}
+			}
+			if len(in) > 0 {
+				cands = in
+			}
+		}
 		if fam == "rs" {
 			if crate, ok := rustTestCrate(dir); ok {
 				if s := bestSubject(dir, cands, crate); s != "" {

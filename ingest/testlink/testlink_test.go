@@ -1,6 +1,7 @@
 package testlink
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -53,5 +54,20 @@ func TestFind(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, Find(files)); diff != "" {
 		t.Errorf("links (-want +got):\n%s", diff)
+	}
+}
+
+// TestFindWithPrefersWhatTheTestReaches: of two files a test is named for,
+// the one it imports wins over the one the layout would pick.
+func TestFindWithPrefersWhatTheTestReaches(t *testing.T) {
+	files := []string{"examples/table.py", "rich/table.py", "tests/test_table.py"}
+	layout := Find(files)
+	reach := func(test, subject string) bool { return subject == "rich/table.py" }
+	got := FindWith(files, reach)
+	if len(got) != 1 || got[0] != (Link{"tests/test_table.py", "rich/table.py"}) {
+		t.Errorf("FindWith = %v (Find alone gives %v)", got, layout)
+	}
+	if got := FindWith(files, func(string, string) bool { return false }); !slices.Equal(got, layout) {
+		t.Errorf("no accepted candidate: %v, want the layout's choice %v", got, layout)
 	}
 }

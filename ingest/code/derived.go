@@ -1,0 +1,113 @@
+package code
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/ingest/extract"
+	"github.com/m1nd-go/m1nd/ingest/resolve"
+	"github.com/m1nd-go/m1nd/ingest/testlink"
+	"github.com/m1nd-go/m1nd/ingest/workspace"
+)
+
+// RelDeclares links a declaration file to the module whose interface it
+// declares: x.pyi declares x.py, x.d.ts declares x.js.
+const RelDeclares = "declares"
+
+// Derived edges are computed by enrichment from the whole tree rather than
+// from one file: test links, declarations, Go interface satisfaction. Both
+// paths compute them whole, so a patch drops every one of them and adds
+// the set again (isDerived says which edges a patch drops).
+
+// fileFacts is what derived edges need to know about one file.
+type fileFacts struct {
+	path, lang string
+	// imports are the source paths its import edges were bound to (a
+	// directory's with a trailing slash).
+	imports []string
+	res     *extract.Result
+}
+
+// derivedEdge is an edge between external IDs.
+type derivedEdge struct {
+	src, dst, rel string
+}
+
+// derivedEdges computes the derived edges of files, in a stable order.
+func derivedEdges(files []fileFacts, ws *workspace.Info) []derivedEdge {
+	out := testEdges(files)
+	out = append(out, declareEdges(files)...)
+	results := make([]*extract.Result, 0, len(files))
+	for _, f := range files {
+		results = append(results, f.res)
+	}
+	for _, im := range resolve.GoImplements(results, ws) {
+		out = append(out, derivedEdge{im.Type, im.Interface, extract.RelImplements})
+	}
+	return out
+}
+
+// testEdges links test files to the files they test (testlink: names and
+// layout), keeping a link only when the test can reach its subject: it sits
+// in the subject's directory, or one of its imports is the subject or the
+// subject's package — or it imports nothing the graph knows, so nothing
+// contradicts the name. A tests/test_array.py named like bench/array.py
+// but importing only the library does not test the benchmark.
+func testEdges(files []fileFacts) []derivedEdge {
+	paths := make([]string, len(files))
+	byPath := make(map[string]*fileFacts, len(files))
+	for i := range files {
+		paths[i] = files[i].path
+		byPath[paths[i]] = &files[i]
+	}
+	reach := func(test, subject string) bool { return reaches(byPath[test], subject) }
+	var out []derivedEdge
+	for _, l := range testlink.FindWith(paths, reach) {
+		if reaches(byPath[l.Test], l.Subject) {
+			out = append(out, derivedEdge{extract.FileID(l.Test), extract.FileID(l.Subject), RelTests})
+		}
+	}
+	return out
+}
+
+func reaches(test *fileFacts, subject string) bool {
+	dir := path.Dir(subject)
+	if path.Dir(test.path) == dir || len(test.imports) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(test.imports, func(p string) bool {
+		return p == subject || strings.TrimSuffix(p, "/") == dir
+	})
+}
+
+// declareEdges pairs declaration files with the modules beside them:
+// x.pyi with x.py, x.d.ts (.d.mts, .d.cts) with x.js (.mjs, .cjs).
+func declareEdges(files []fileFacts) []derivedEdge {
+	have := make(map[string]bool, len(files))
+	for _, f := range files {
+		have[f.path] = true
+	}
+	var out []derivedEdge
+	for _, f := range files {
+		var targets []string
+		switch {
+		case strings.HasSuffix(f.path, ".pyi"):
+			targets = []string{strings.TrimSuffix(f.path, ".pyi") + ".py"}
+		case strings.HasSuffix(f.path, ".d.ts"):
+			stem := strings.TrimSuffix(f.path, ".d.ts")
+			targets = []string{stem + ".js", stem + ".mjs", stem + ".cjs"}
+		case strings.HasSuffix(f.path, ".d.mts"):
+			targets = []string{strings.TrimSuffix(f.path, ".d.mts") + ".mjs"}
+		case strings.HasSuffix(f.path, ".d.cts"):
+			targets = []string{strings.TrimSuffix(f.path, ".d.cts") + ".cjs"}
+		}
+		for _, t := range targets {
+			if have[t] {
+				out = append(out, derivedEdge{extract.FileID(f.path), extract.FileID(t), RelDeclares})
+				break
+			}
+		}
+	}
+	return out
+}
