@@ -26,6 +26,12 @@
 //  * a .d.ts (.d.mts, .d.cts) result is replaced by the source file beside
 //    it when there is one (x.ts, x.tsx, x.js, x.jsx; x.mts, x.mjs; x.cts,
 //    x.cjs);
+//  * a name imported from a module (import { A } from "m", or ns.A where
+//    import * as ns from "m") that m re-exports (export { A } from "./y",
+//    export { X as A } from "./y", export * from "./y") also makes the file
+//    depend on every file along that re-export chain up to the one declaring
+//    A (at most 5 hops) -- as the Python truth follows re-exports and module
+//    attributes: the file uses A, wherever the barrel got it from;
 //  * targets must be files of the input list; no self edges.
 'use strict';
 
@@ -116,46 +122,91 @@ function main() {
     return abs;
   };
 
-  const stats = { imports: 0, ast_only: 0, resolved: 0, external: 0, unresolved_relative: 0, unresolved_workspace: 0, outside: 0, dts_to_source: 0 };
+  const stats = { imports: 0, reexport_hops: 0, ast_only: 0, resolved: 0, external: 0, unresolved_relative: 0, unresolved_workspace: 0, outside: 0, dts_to_source: 0 };
   const unresolved = {};
   const edges = {};
   const isBare = (s) => !(s.startsWith('.') || s.startsWith('/'));
   const pkgName = (s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]);
 
-  for (const rel of files) {
+  // resolve maps a specifier of file rel to a file of the universe, or
+  // undefined (counting why in stats when count is set).
+  const resolve = (rel, spec, mode, count) => {
     const abs = path.join(root, rel);
-    let text;
-    try {
-      text = fs.readFileSync(abs, 'utf8');
-    } catch (e) {
-      continue;
+    const r = ts.resolveModuleName(spec, abs, options, host, cache, undefined, mode);
+    const rm = r.resolvedModule;
+    if (!rm) {
+      if (!count) return undefined;
+      if (!isBare(spec)) {
+        stats.unresolved_relative++;
+        unresolved[spec] = (unresolved[spec] || 0) + 1;
+      } else if (ws.has(pkgName(spec))) {
+        stats.unresolved_workspace++;
+        unresolved[spec] = (unresolved[spec] || 0) + 1;
+      } else {
+        stats.external++;
+      }
+      return undefined;
     }
+    const target = sourceFor(mapPath(rm.resolvedFileName));
+    if (count && target !== mapPath(rm.resolvedFileName)) stats.dts_to_source++;
+    const trel = path.relative(root, target);
+    if (trel.startsWith('..') || path.isAbsolute(trel) || trel.split('/').includes('node_modules') || !universe.has(trel)) {
+      if (count) stats.outside++;
+      return undefined;
+    }
+    if (count) stats.resolved++;
+    return trel;
+  };
+  const parsed = new Map(); // rel -> {imports, uses, exports}
+  const parse = (rel) => {
+    if (parsed.has(rel)) return parsed.get(rel);
+    let text = '';
+    try {
+      text = fs.readFileSync(path.join(root, rel), 'utf8');
+    } catch (e) {
+      // unreadable: no imports
+    }
+    const info = analyse(rel, text, stats);
+    parsed.set(rel, info);
+    return info;
+  };
+  // chain lists the files along the re-export chain of name in module m
+  // (not m itself) up to the one declaring it.
+  const chain = (m, name, depth, seen) => {
+    const key = m + '\0' + name;
+    if (depth >= 5 || seen.has(key)) return [];
+    seen.add(key);
+    const ex = parse(m).exports;
+    if (ex.local.has(name)) return [];
+    const named = ex.named.get(name);
+    if (named) {
+      const t = resolve(m, named.spec, ts.ModuleKind.ESNext, false);
+      return t ? [t, ...chain(t, named.orig, depth + 1, seen)] : [];
+    }
+    for (const spec of ex.stars) {
+      const t = resolve(m, spec, ts.ModuleKind.ESNext, false);
+      if (!t) continue;
+      const sub = chain(t, name, depth + 1, seen);
+      if (sub.length || parse(t).exports.local.has(name)) return [t, ...sub];
+    }
+    return [];
+  };
+
+  for (const rel of files) {
     const out = new Set();
-    for (const { spec, mode } of importsOf(rel, text, stats)) {
+    const info = parse(rel);
+    for (const { spec, mode } of info.imports) {
       stats.imports++;
-      const r = ts.resolveModuleName(spec, abs, options, host, cache, undefined, mode);
-      const rm = r.resolvedModule;
-      if (!rm) {
-        if (!isBare(spec)) {
-          stats.unresolved_relative++;
-          unresolved[spec] = (unresolved[spec] || 0) + 1;
-        } else if (ws.has(pkgName(spec))) {
-          stats.unresolved_workspace++;
-          unresolved[spec] = (unresolved[spec] || 0) + 1;
-        } else {
-          stats.external++;
-        }
-        continue;
+      const trel = resolve(rel, spec, mode, true);
+      if (trel && trel !== rel) out.add(trel);
+    }
+    for (const { spec, mode, name } of info.uses) {
+      const trel = resolve(rel, spec, mode, false);
+      if (!trel) continue;
+      for (const t of chain(trel, name, 0, new Set())) {
+        stats.reexport_hops++;
+        if (t !== rel) out.add(t);
       }
-      let target = sourceFor(mapPath(rm.resolvedFileName));
-      if (target !== mapPath(rm.resolvedFileName)) stats.dts_to_source++;
-      const trel = path.relative(root, target);
-      if (trel.startsWith('..') || path.isAbsolute(trel) || trel.split('/').includes('node_modules') || !universe.has(trel)) {
-        stats.outside++;
-        continue;
-      }
-      stats.resolved++;
-      if (trel !== rel) out.add(trel);
     }
     if (out.size) edges[rel] = [...out].sort();
   }
@@ -210,7 +261,73 @@ function importsOf(rel, text, stats) {
     ts.forEachChild(n, visit);
   };
   visit(sf);
-  return [...found.values()];
+  return { imports: [...found.values()], sf };
+}
+
+// analyse is importsOf plus what re-export chains need: the names the file
+// uses from each module (named imports; ns.X for a namespace import) and
+// what it exports (declared locally, re-exported by name, re-exported by
+// export *).
+function analyse(rel, text, stats) {
+  const { imports, sf } = importsOf(rel, text, stats);
+  const lit = (n) => n && ts.isStringLiteral(n) ? n.text : undefined;
+  const uses = [];
+  const namespaces = new Map(); // local name -> spec
+  const exports = { local: new Set(), named: new Map(), stars: [] };
+  const exported = (n) => (ts.getCombinedModifierFlags ? ts.getCombinedModifierFlags(n) & ts.ModifierFlags.Export : 0) !== 0;
+  for (const st of sf.statements) {
+    if (ts.isImportDeclaration(st)) {
+      const spec = lit(st.moduleSpecifier);
+      const c = st.importClause;
+      if (!spec || !c || !c.namedBindings) continue;
+      if (ts.isNamespaceImport(c.namedBindings)) {
+        namespaces.set(c.namedBindings.name.text, spec);
+      } else {
+        for (const el of c.namedBindings.elements) {
+          uses.push({ spec, mode: ts.ModuleKind.ESNext, name: (el.propertyName || el.name).text });
+        }
+      }
+    } else if (ts.isExportDeclaration(st)) {
+      const spec = lit(st.moduleSpecifier);
+      if (!st.exportClause) {
+        if (spec) exports.stars.push(spec);
+      } else if (ts.isNamedExports(st.exportClause)) {
+        for (const el of st.exportClause.elements) {
+          const orig = (el.propertyName || el.name).text;
+          if (spec) {
+            exports.named.set(el.name.text, { spec, orig });
+            uses.push({ spec, mode: ts.ModuleKind.ESNext, name: orig });
+          } else {
+            exports.local.add(el.name.text);
+          }
+        }
+      } else if (spec) {
+        exports.named.set(st.exportClause.name.text, { spec, orig: '*' }); // export * as ns from
+      }
+    } else if (exported(st)) {
+      if (st.name && ts.isIdentifier(st.name)) exports.local.add(st.name.text);
+      if (ts.isVariableStatement(st)) {
+        for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name)) exports.local.add(d.name.text);
+      }
+    } else if (ts.isExportAssignment(st)) {
+      exports.local.add('default');
+    }
+  }
+  if (namespaces.size) {
+    const seen = new Set();
+    const visit = (n) => {
+      if (ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.expression) && namespaces.has(n.expression.text)) {
+        const key = n.expression.text + '.' + n.name.text;
+        if (!seen.has(key)) {
+          seen.add(key);
+          uses.push({ spec: namespaces.get(n.expression.text), mode: ts.ModuleKind.ESNext, name: n.name.text });
+        }
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
+  }
+  return { imports, uses, exports };
 }
 
 main();

@@ -250,16 +250,20 @@ import { lib } from '@fx/lib';
 import { g } from '@/g';
 export * as ns from './ns'; // missed by ts.preProcessFile's scanner
 `,
-		"src/ns.ts":                 "export const n = 1;\n",
-		"src/b.ts":                  "export const b = 1;\n",
-		"src/types.ts":              "export type T = number;\n",
-		"src/c.tsx":                 "export const c = <div/>;\n",
-		"src/d.cjs":                 "module.exports = require('./b.js');\n",
-		"src/e.js":                  "export default 5;\n",
-		"src/f.js":                  "export default 6;\n",
-		"src/f.d.ts":                "declare const f: number; export default f;\n",
-		"src/g.ts":                  "export { b as g } from './b';\n",
-		"src/lonely.mjs":            "import x from 'nowhere';\n",
+		"src/ns.ts":      "export const n = 1;\n",
+		"src/b.ts":       "export const b = 1;\n",
+		"src/types.ts":   "export type T = number;\n",
+		"src/c.tsx":      "export const c = <div/>;\n",
+		"src/d.cjs":      "module.exports = require('./b.js');\n",
+		"src/e.js":       "export default 5;\n",
+		"src/f.js":       "export default 6;\n",
+		"src/f.d.ts":     "declare const f: number; export default f;\n",
+		"src/g.ts":       "export { b as g } from './b';\n",
+		"src/lonely.mjs": "import x from 'nowhere';\n",
+		// A barrel: names used through it reach the files declaring them.
+		"src/barrel/index.ts":       "export * from './impl';\nexport { b as bee } from '../b';\n",
+		"src/barrel/impl.ts":        "export class Impl {}\nexport const other = 1;\n",
+		"src/use.ts":                "import { Impl } from './barrel';\nimport * as ns from './barrel';\nns.bee;\nnew Impl();\n",
 		"packages/lib/package.json": `{"name": "@fx/lib", "exports": {".": {"types": "./src/index.ts", "import": "./dist/index.js"}}}`,
 		"packages/lib/src/index.ts": "export const lib = 1;\n",
 		"packages/lib/test/lib.test.ts": `
@@ -284,6 +288,8 @@ import { b } from '../../../src/b';
 			"src/types.ts",
 		},
 		"src/d.cjs":                     {"src/b.ts"},
+		"src/barrel/index.ts":           {"src/b.ts", "src/barrel/impl.ts"},
+		"src/use.ts":                    {"src/b.ts", "src/barrel/impl.ts", "src/barrel/index.ts"}, // Impl and ns.bee through the barrel
 		"src/g.ts":                      {"src/b.ts"},
 		"packages/lib/test/lib.test.ts": {"packages/lib/src/index.ts", "src/b.ts"},
 	}
