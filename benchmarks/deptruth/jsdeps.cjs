@@ -16,8 +16,8 @@
 //    its scanner misses and the parsed syntax tree shows (it skips
 //    `export * as ns from "./x"`; counted in stats.ast_only);
 //  * each is resolved by ts.resolveModuleName with moduleResolution bundler,
-//    allowJs, resolveJsonModule off, and the root tsconfig.json's baseUrl,
-//    paths and customConditions; require() calls resolve in CommonJS mode
+//    allowJs, resolveJsonModule off, and the baseUrl, paths and
+//    customConditions of the nearest tsconfig.json at or above the file; require() calls resolve in CommonJS mode
 //    (the "require" condition), the rest in ESM mode ("import");
 //  * a bare specifier naming a package of the repository (the "name" of any
 //    package.json in it) resolves into that package's directory, through its
@@ -96,20 +96,35 @@ function main() {
     noEmit: true,
   };
   const notes = [];
-  const tsconfig = path.join(root, 'tsconfig.json');
-  if (fs.existsSync(tsconfig)) {
-    const read = ts.readConfigFile(tsconfig, ts.sys.readFile);
-    if (read.config) {
-      const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, root, undefined, tsconfig);
-      for (const k of ['baseUrl', 'paths', 'pathsBasePath', 'customConditions']) {
-        if (parsed.options[k] !== undefined) {
-          options[k] = parsed.options[k];
-          notes.push(`tsconfig.json ${k}: ${JSON.stringify(parsed.options[k])}`);
+  // Each file resolves with the nearest tsconfig.json at or above its
+  // directory (inside the repository): its baseUrl, paths and
+  // customConditions over the defaults above.
+  const configs = new Map(); // dir -> {options, cache}
+  const configFor = (dir) => {
+    if (configs.has(dir)) return configs.get(dir);
+    let c;
+    const tsconfig = path.join(dir, 'tsconfig.json');
+    if (fs.existsSync(tsconfig)) {
+      const o = { ...options };
+      const read = ts.readConfigFile(tsconfig, ts.sys.readFile);
+      if (read.config) {
+        const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, dir, undefined, tsconfig);
+        for (const k of ['baseUrl', 'paths', 'pathsBasePath', 'customConditions']) {
+          if (parsed.options[k] !== undefined) {
+            o[k] = parsed.options[k];
+            notes.push(`${path.relative(root, tsconfig) || 'tsconfig.json'} ${k}: ${JSON.stringify(parsed.options[k])}`);
+          }
         }
       }
+      c = { options: o, cache: ts.createModuleResolutionCache(dir, (x) => x, o) };
+    } else if (dir === root || !inRoot(path.dirname(dir))) {
+      c = { options, cache: ts.createModuleResolutionCache(root, (x) => x, options) };
+    } else {
+      c = configFor(path.dirname(dir));
     }
-  }
-  const cache = ts.createModuleResolutionCache(root, (x) => x, options);
+    configs.set(dir, c);
+    return c;
+  };
 
   const sourceFor = (abs) => {
     const m = abs.match(/^(.*)\.d\.(ts|mts|cts)$/);
@@ -132,7 +147,8 @@ function main() {
   // undefined (counting why in stats when count is set).
   const resolve = (rel, spec, mode, count) => {
     const abs = path.join(root, rel);
-    const r = ts.resolveModuleName(spec, abs, options, host, cache, undefined, mode);
+    const { options: opts, cache } = configFor(path.dirname(abs));
+    const r = ts.resolveModuleName(spec, abs, opts, host, cache, undefined, mode);
     const rm = r.resolvedModule;
     if (!rm) {
       if (!count) return undefined;

@@ -261,9 +261,13 @@ export * as ns from './ns'; // missed by ts.preProcessFile's scanner
 		"src/g.ts":       "export { b as g } from './b';\n",
 		"src/lonely.mjs": "import x from 'nowhere';\n",
 		// A barrel: names used through it reach the files declaring them.
-		"src/barrel/index.ts":       "export * from './impl';\nexport { b as bee } from '../b';\n",
-		"src/barrel/impl.ts":        "export class Impl {}\nexport const other = 1;\n",
-		"src/use.ts":                "import { Impl } from './barrel';\nimport * as ns from './barrel';\nns.bee;\nnew Impl();\n",
+		"src/barrel/index.ts": "export * from './impl';\nexport { b as bee } from '../b';\n",
+		"src/barrel/impl.ts":  "export class Impl {}\nexport const other = 1;\n",
+		"src/use.ts":          "import { Impl } from './barrel';\nimport * as ns from './barrel';\nns.bee;\nnew Impl();\n",
+		// A package with its own tsconfig.json and its own @/ alias.
+		"site/tsconfig.json":        `{"compilerOptions": {"paths": {"@/*": ["./*"]}}}`,
+		"site/app/page.ts":          "import { tool } from '@/lib/tool';\n",
+		"site/lib/tool.ts":          "export const tool = 1;\n",
 		"packages/lib/package.json": `{"name": "@fx/lib", "exports": {".": {"types": "./src/index.ts", "import": "./dist/index.js"}}}`,
 		"packages/lib/src/index.ts": "export const lib = 1;\n",
 		"packages/lib/test/lib.test.ts": `
@@ -289,6 +293,7 @@ import { b } from '../../../src/b';
 		},
 		"src/d.cjs":                     {"src/b.ts"},
 		"src/barrel/index.ts":           {"src/b.ts", "src/barrel/impl.ts"},
+		"site/app/page.ts":              {"site/lib/tool.ts"},                                      // the nearest tsconfig.json's paths
 		"src/use.ts":                    {"src/b.ts", "src/barrel/impl.ts", "src/barrel/index.ts"}, // Impl and ns.bee through the barrel
 		"src/g.ts":                      {"src/b.ts"},
 		"packages/lib/test/lib.test.ts": {"packages/lib/src/index.ts", "src/b.ts"},
