@@ -1,6 +1,7 @@
 package code
 
 import (
+	"hash/maphash"
 	"path"
 	"slices"
 	"strings"
@@ -110,4 +111,34 @@ func declareEdges(files []fileFacts) []derivedEdge {
 		}
 	}
 	return out
+}
+
+// derivedSeed keys derivedSignature (stable within a process, which is as
+// long as a layout lives).
+var derivedSeed = maphash.MakeSeed()
+
+// derivedSignature sums up what a file contributes to the derived edges:
+// its imports (test links) and, for Go, its types, interfaces and methods
+// (interface satisfaction). A patch whose files keep their signatures
+// keeps the derived edges as they are.
+func derivedSignature(res *extract.Result, imports []string) uint64 {
+	var h maphash.Hash
+	h.SetSeed(derivedSeed)
+	for _, p := range slices.Sorted(slices.Values(imports)) {
+		h.WriteString(p)
+		h.WriteByte(0)
+	}
+	h.WriteByte(1)
+	if res != nil && res.Language == "go" {
+		for _, n := range res.Nodes {
+			for _, t := range n.Tags {
+				switch t {
+				case extract.KindInterface, extract.KindStruct, extract.KindTypeAlias, extract.KindMethod:
+					h.WriteString(n.ID)
+					h.WriteByte(0)
+				}
+			}
+		}
+	}
+	return h.Sum64()
 }

@@ -58,6 +58,8 @@ type fileLayout struct {
 	collisions int
 	imports    []string
 	refs       refCounts
+	// derivedSig is derivedSignature of the file's contribution.
+	derivedSig uint64
 }
 
 // newLayout records a full build.
@@ -76,7 +78,7 @@ func newLayout(inc []included, h *gitmeta.History, g *graph.Graph, rc *resolveCa
 		l.files[i] = fileLayout{
 			path: res.Path, lang: res.Language, hash: f.fr.entry.Hash, lo: lo, hi: hi,
 			time: f.time, freq: f.freq, failed: f.fr.failed, collisions: f.collisions,
-			imports: f.imports, refs: f.refs,
+			imports: f.imports, refs: f.refs, derivedSig: derivedSignature(res, f.imports),
 		}
 		l.byPath[res.Path] = i
 		if l.ownSources && !ownEdges(res) {

@@ -60,6 +60,9 @@ type patchState struct {
 	newFiles     []fileLayout
 	adds         []graph.SpliceEdge
 	timesMoved   bool
+	// derivedMoved: a touched file's imports or Go method sets changed, so
+	// the derived edges are recomputed (else they stay as they are).
+	derivedMoved bool
 	testLinks    int
 }
 
@@ -335,6 +338,9 @@ func (r *run) patchEdges(p *patchState) *noPatch {
 		own := p.owns(i, fl)
 		p.directEdges(i, own)
 		fl.refs, fl.imports = p.boundEdges(i, own)
+		if fl.derivedSig = derivedSignature(p.files[i].res, fl.imports); fl.derivedSig != p.lay.files[i].derivedSig {
+			p.derivedMoved = true
+		}
 	}
 	return nil
 }
@@ -455,7 +461,10 @@ func (r *run) patchEnrich(p *patchState) *noPatch {
 	for _, d := range packageDeps(r.ws, has, files) {
 		p.edge(d[0].ID, d[1].ID, RelDependsOn, WeightCertain)
 	}
-	p.derived(r)
+	p.testLinks = p.last.stats.TestLinks
+	if p.derivedMoved {
+		p.derived(r)
+	}
 	return nil
 }
 
@@ -522,10 +531,17 @@ func (r *run) patchFinalize(p *patchState) (*adapter.Output, *noPatch) {
 // derived and depends_on edge dropped; the new edges added.
 func (p *patchState) splice() graph.Splice {
 	derived := p.derivedRelations()
-	dropFrom := p.dropFrom
+	dropFrom, moved := p.dropFrom, p.derivedMoved
+	depends, hasDepends := p.g0.Strings().Lookup(RelDependsOn)
 	sp := graph.Splice{
 		DropEdge: func(src, dst graph.NodeID, rel graph.Str) bool {
-			return dropFrom[src] || derived(src, rel)
+			switch {
+			case hasDepends && rel == depends:
+				return true // recomputed whole, always
+			case derived(src, rel):
+				return moved
+			}
+			return dropFrom[src]
 		},
 		AddEdges: p.adds,
 		// Learned state is carried onto the new graph by whoever carries it

@@ -66,6 +66,11 @@ func TestPatchEqualsFull(t *testing.T) {
 			check: func(d graphdump.Dump) bool {
 				return d.Has("file::app/models.py::Account", "inherits", "file::app/models.py::User")
 			}},
+		{name: "a test's body, imports unchanged: its derived edges stay as they are",
+			files: map[string]string{"store/db_test.go": "package store\n\nimport \"testing\"\n\nfunc TestQuery(t *testing.T) { New().Query(); _ = New() }\n"},
+			check: func(d graphdump.Dump) bool {
+				return d.Has("file::store/db_test.go", "tests", "file::store/db.go")
+			}},
 		{name: "a Go interface its type satisfies",
 			files: map[string]string{"store/db.go": fixture["store/db.go"] + "\n// Querier queries.\ntype Querier interface {\n\tQuery() error\n}\n"},
 			check: func(d graphdump.Dump) bool {

@@ -145,10 +145,24 @@ type goScope struct {
 	// does not tell (x := pkg.F()): "pkg.F()", the receiver the resolver
 	// types from F's declared result.
 	calls map[string]string
+	// used are the (module, name) uses already recorded: a body names the
+	// same things many times, and the builder hashes every edge it sees.
+	used map[[2]string]struct{}
 }
 
 func newGoScope(id string) *goScope {
-	return &goScope{id: id, vars: map[string]goType{}, locals: map[string]bool{}, calls: map[string]string{}}
+	return &goScope{id: id, vars: map[string]goType{}, locals: map[string]bool{}, calls: map[string]string{}, used: map[[2]string]struct{}{}}
+}
+
+// use records that the scope uses name (from module, "" for the package
+// itself), once.
+func (x *goExtract) use(s *goScope, name, module string, line uint32) {
+	k := [2]string{module, name}
+	if _, dup := s.used[k]; dup {
+		return
+	}
+	s.used[k] = struct{}{}
+	x.b.ref(s.id, name, RelReferences, line, RefHint{Module: module})
 }
 
 func (goExtractor) Extract(relPath string, src []byte) (*Result, error) {
@@ -838,7 +852,7 @@ func (x *goExtract) identUse(i int32, s *goScope) {
 	if name == s.recv {
 		return
 	}
-	x.b.ref(s.id, name, RelReferences, x.t.line(i), RefHint{})
+	x.use(s, name, "", x.t.line(i))
 }
 
 // selectorUse records op.Name in value position: a member of an imported
@@ -857,7 +871,7 @@ func (x *goExtract) selectorUse(i int32, s *goScope) {
 	name := t.text(op)
 	line := t.line(i)
 	if ty, ok := s.vars[name]; ok {
-		x.b.ref(s.id, ty.name, RelReferences, line, RefHint{Module: ty.module})
+		x.use(s, ty.name, ty.module, line)
 		return
 	}
 	if s.locals[name] {
@@ -865,7 +879,7 @@ func (x *goExtract) selectorUse(i int32, s *goScope) {
 	}
 	if mod, ok := x.imports[name]; ok {
 		if field := t.text(t.child(i, k.fField)); field != "" {
-			x.b.ref(s.id, field, RelReferences, line, RefHint{Module: mod})
+			x.use(s, field, mod, line)
 		}
 		return
 	}
@@ -890,7 +904,7 @@ func (x *goExtract) scopedTypeRefs(ty int32, s *goScope) {
 				continue
 			}
 			if name := t.text(j); !s.locals[name] && !goBuiltinTypes[name] && !isTypeParamName(name) {
-				x.b.ref(s.id, name, RelReferences, t.line(j), RefHint{})
+				x.use(s, name, "", t.line(j))
 			}
 		case goQualifiedType:
 			x.typeRefs(s.id, j)
