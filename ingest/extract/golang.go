@@ -150,8 +150,22 @@ type goScope struct {
 	used map[[2]string]struct{}
 }
 
-func newGoScope(id string) *goScope {
-	return &goScope{id: id, vars: map[string]goType{}, locals: map[string]bool{}, calls: map[string]string{}, used: map[[2]string]struct{}{}}
+// newGoScope returns an empty scope; its maps are made on first write
+// (most functions need few of them, and go-std has 100,000 functions).
+func newGoScope(id string) *goScope { return &goScope{id: id} }
+
+func (s *goScope) local(name string) {
+	if s.locals == nil {
+		s.locals = map[string]bool{}
+	}
+	s.locals[name] = true
+}
+
+func (s *goScope) typed(name string, t goType) {
+	if s.vars == nil {
+		s.vars = map[string]goType{}
+	}
+	s.vars[name] = t
 }
 
 // use records that the scope uses name (from module, "" for the package
@@ -160,6 +174,9 @@ func (x *goExtract) use(s *goScope, name, module string, line uint32) {
 	k := [2]string{module, name}
 	if _, dup := s.used[k]; dup {
 		return
+	}
+	if s.used == nil {
+		s.used = map[[2]string]struct{}{}
 	}
 	s.used[k] = struct{}{}
 	x.b.ref(s.id, name, RelReferences, line, RefHint{Module: module})
@@ -482,7 +499,7 @@ func (x *goExtract) method(i int32) {
 			s.recvType = x.typeOf(rt).name
 			if n := t.child(p, k.fName); n >= 0 {
 				s.recv = t.text(n)
-				s.locals[s.recv] = true
+				s.local(s.recv)
 			}
 			x.receiverTypeParams(rt, s)
 			break
@@ -505,7 +522,7 @@ func (x *goExtract) method(i int32) {
 	}
 	s.id = id
 	if s.recv != "" && s.recvType != "" {
-		s.vars[s.recv] = goType{name: s.recvType}
+		s.typed(s.recv, goType{name: s.recvType})
 	}
 	x.signature(i, s)
 	x.returns(i, id)
@@ -540,7 +557,7 @@ func (x *goExtract) params(pl int32, s *goScope, bind bool) {
 		x.scopedTypeRefs(ty, s)
 		for n := t.first(p); n >= 0; n = t.n[n].next {
 			if t.n[n].field == k.fName {
-				s.locals[t.text(n)] = true // named results too
+				s.local(t.text(n)) // named results too
 			}
 		}
 		if !bind {
@@ -552,7 +569,7 @@ func (x *goExtract) params(pl int32, s *goScope, bind bool) {
 		}
 		for n := t.first(p); n >= 0; n = t.n[n].next {
 			if t.n[n].field == k.fName {
-				s.vars[t.text(n)] = gt
+				s.typed(t.text(n), gt)
 			}
 		}
 	}
@@ -773,13 +790,13 @@ func (x *goExtract) body(i int32, s *goScope) {
 	case goVarSpec, goConstSpec:
 		for n := t.first(i); n >= 0; n = t.n[n].next {
 			if t.n[n].field == k.fName {
-				s.locals[t.text(n)] = true
+				s.local(t.text(n))
 			}
 		}
 		if ty := x.typeOf(t.child(i, k.fType)); ty.name != "" && x.code(i) == goVarSpec {
 			for n := t.first(i); n >= 0; n = t.n[n].next {
 				if t.n[n].field == k.fName {
-					s.vars[t.text(n)] = ty
+					s.typed(t.text(n), ty)
 				}
 			}
 		} else {
@@ -792,7 +809,7 @@ func (x *goExtract) body(i int32, s *goScope) {
 		// A function literal's parameters.
 		for n := t.first(i); n >= 0; n = t.n[n].next {
 			if t.n[n].field == k.fName {
-				s.locals[t.text(n)] = true
+				s.local(t.text(n))
 			}
 		}
 		x.scopedTypeRefs(t.child(i, k.fType), s)
@@ -828,12 +845,12 @@ func (x *goExtract) declare(list int32, s *goScope) {
 		return
 	}
 	if x.code(list) == goIdent {
-		s.locals[t.text(list)] = true
+		s.local(t.text(list))
 		return
 	}
 	for n := t.first(list); n >= 0; n = t.n[n].next {
 		if x.code(n) == goIdent {
-			s.locals[t.text(n)] = true
+			s.local(t.text(n))
 		}
 	}
 }
@@ -926,7 +943,7 @@ func (x *goExtract) typeParams(i int32, s *goScope) {
 		}
 		for n := t.first(d); n >= 0; n = t.n[n].next {
 			if t.n[n].field == k.fName {
-				s.locals[t.text(n)] = true
+				s.local(t.text(n))
 			}
 		}
 		x.scopedTypeRefs(t.child(d, k.fType), s)
@@ -944,7 +961,7 @@ func (x *goExtract) receiverTypeParams(rt int32, s *goScope) {
 	for j := rt; j < end; j++ {
 		if x.code(j) == goTypeIdent {
 			if p := t.n[j].parent; p >= 0 && x.code(p) != goGenericType && x.code(p) != goPointerType {
-				s.locals[t.text(j)] = true
+				s.local(t.text(j))
 			}
 		}
 	}
@@ -987,6 +1004,9 @@ func (x *goExtract) bindValues(i int32, s *goScope) {
 			s.vars[names[vi]] = ty
 		} else if x.code(v) == goCall {
 			if fn := t.child(v, k.fFunction); fn >= 0 && len(t.text(fn)) <= 76 {
+				if s.calls == nil {
+					s.calls = map[string]string{}
+				}
 				s.calls[names[vi]] = t.text(fn) + "()"
 			}
 		}
