@@ -394,3 +394,37 @@ func TestGoBuildLine(t *testing.T) {
 		}
 	}
 }
+
+// TestGoScopesWithoutMaps: a scope's maps are made on first write, so
+// every way a body binds a name must work from an empty scope.
+func TestGoScopesWithoutMaps(t *testing.T) {
+	src := `package p
+
+type T struct{ F int }
+
+func New() *T { return &T{} }
+
+func use() int {
+	a := T{}
+	b := &T{}
+	var c T
+	d := New()
+	for i, v := range []int{1} {
+		_ = i + v
+	}
+	switch x := any(a).(type) {
+	case T:
+		_ = x
+	}
+	f := func(y int) int { return y }
+	return a.F + b.F + c.F + d.F + f(1)
+}
+`
+	r, err := ExtractFile("p/use.go", []byte(src))
+	if err != nil {
+		t.Fatalf("extract: %v", err)
+	}
+	if len(r.Nodes) < 4 {
+		t.Errorf("nodes = %d", len(r.Nodes))
+	}
+}

@@ -1001,7 +1001,7 @@ func (x *goExtract) bindValues(i int32, s *goScope) {
 			continue
 		}
 		if ty := x.valueType(v); ty.name != "" {
-			s.vars[names[vi]] = ty
+			s.typed(names[vi], ty)
 		} else if x.code(v) == goCall {
 			if fn := t.child(v, k.fFunction); fn >= 0 && len(t.text(fn)) <= 76 {
 				if s.calls == nil {
