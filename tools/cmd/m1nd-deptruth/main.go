@@ -6,17 +6,16 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/m1nd-go/m1nd/tools/deptruth"
+	"github.com/m1nd-go/m1nd/tools/localize"
 )
 
 func main() {
@@ -68,7 +67,7 @@ func main() {
 	if len(sel) == 0 {
 		fail(fmt.Errorf("no repository selected from %s", *reposTSV))
 	}
-	bin, err := findServer(*server)
+	bin, err := localize.FindServer(*server)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "m1nd-deptruth:", err)
 		os.Exit(2)
@@ -95,40 +94,7 @@ func main() {
 	}
 	md := rep.Markdown()
 	fmt.Print(md)
-	if *mdOut != "" {
-		if err := os.WriteFile(*mdOut, []byte(md), 0o644); err != nil {
-			fail(err)
-		}
+	if err := localize.WriteReports(md, rep, *mdOut, *jsonOut); err != nil {
+		fail(err)
 	}
-	if *jsonOut != "" {
-		b, err := json.MarshalIndent(rep, "", " ")
-		if err != nil {
-			fail(err)
-		}
-		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
-			fail(err)
-		}
-	}
-}
-
-// findServer resolves the m1nd-mcp binary to an absolute path.
-func findServer(flagVal string) (string, error) {
-	if flagVal != "" {
-		p, err := exec.LookPath(flagVal)
-		if err != nil {
-			return "", err
-		}
-		return filepath.Abs(p)
-	}
-	if self, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(self), "m1nd-mcp")
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
-	}
-	p, err := exec.LookPath("m1nd-mcp")
-	if err != nil {
-		return "", fmt.Errorf("m1nd-mcp not found: build it (make build) and pass -server bin/m1nd-mcp")
-	}
-	return filepath.Abs(p)
 }

@@ -8,17 +8,15 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/m1nd-go/m1nd/tools/learnbench"
+	"github.com/m1nd-go/m1nd/tools/localize"
 )
 
 func main() {
@@ -42,7 +40,7 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	bin, err := findServer(*server)
+	bin, err := localize.FindServer(*server)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "m1nd-learnbench:", err)
 		os.Exit(2)
@@ -69,35 +67,8 @@ func main() {
 		md.WriteString("\n" + r.Markdown())
 	}
 	fmt.Print(md.String())
-	if *mdOut != "" {
-		if err := os.WriteFile(*mdOut, []byte(md.String()), 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, "m1nd-learnbench:", err)
-			os.Exit(1)
-		}
+	if err := localize.WriteReports(md.String(), reps, *mdOut, *jsonOut); err != nil {
+		fmt.Fprintln(os.Stderr, "m1nd-learnbench:", err)
+		os.Exit(1)
 	}
-	if *jsonOut != "" {
-		b, _ := json.MarshalIndent(reps, "", "  ")
-		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, "m1nd-learnbench:", err)
-			os.Exit(1)
-		}
-	}
-}
-
-// findServer resolves the m1nd-mcp binary.
-func findServer(flagVal string) (string, error) {
-	if flagVal != "" {
-		return exec.LookPath(flagVal)
-	}
-	if self, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(self), "m1nd-mcp")
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
-	}
-	p, err := exec.LookPath("m1nd-mcp")
-	if err != nil {
-		return "", fmt.Errorf("m1nd-mcp not found: build it (make build) and pass -server bin/m1nd-mcp")
-	}
-	return p, nil
 }

@@ -7,13 +7,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"time"
 
 	"github.com/m1nd-go/m1nd/tools/localize"
@@ -39,7 +36,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: m1nd-localize -repo PATH [-server m1nd-mcp] [-max-tasks N] [-json out.json] [-md out.md]")
 		os.Exit(2)
 	}
-	bin, err := findServer(*server)
+	bin, err := localize.FindServer(*server)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "m1nd-localize:", err)
 		os.Exit(2)
@@ -61,35 +58,8 @@ func main() {
 	}
 	md := rep.Markdown()
 	fmt.Print(md)
-	if *mdOut != "" {
-		if err := os.WriteFile(*mdOut, []byte(md), 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, "m1nd-localize:", err)
-			os.Exit(1)
-		}
+	if err := localize.WriteReports(md, rep, *mdOut, *jsonOut); err != nil {
+		fmt.Fprintln(os.Stderr, "m1nd-localize:", err)
+		os.Exit(1)
 	}
-	if *jsonOut != "" {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, "m1nd-localize:", err)
-			os.Exit(1)
-		}
-	}
-}
-
-// findServer resolves the m1nd-mcp binary.
-func findServer(flagVal string) (string, error) {
-	if flagVal != "" {
-		return exec.LookPath(flagVal)
-	}
-	if self, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(self), "m1nd-mcp")
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
-	}
-	p, err := exec.LookPath("m1nd-mcp")
-	if err != nil {
-		return "", fmt.Errorf("m1nd-mcp not found: build it (go build -o bin/m1nd-mcp ./mcpserver/cmd/m1nd-mcp) and pass -server bin/m1nd-mcp")
-	}
-	return p, nil
 }
