@@ -134,8 +134,9 @@ func derivedSignature(res *extract.Result, imports []string) uint64 {
 			for _, t := range n.Tags {
 				switch t {
 				case extract.KindInterface, extract.KindStruct, extract.KindTypeAlias, extract.KindMethod:
+					a := res.Arity[n.ID]
 					h.WriteString(n.ID)
-					h.WriteByte(0)
+					h.Write([]byte{0, a.Params, a.Results})
 				}
 			}
 		}

@@ -428,3 +428,17 @@ func use() int {
 		t.Errorf("nodes = %d", len(r.Nodes))
 	}
 }
+
+func TestGoArity(t *testing.T) {
+	src := "package p\n\ntype I interface {\n\tDo(a, b int, c ...string) (int, error)\n}\n\ntype T struct{}\n\nfunc (T) Do(int, int, ...string) (n int, err error) { return 0, nil }\n\nfunc (t *T) Close() error { return nil }\n"
+	r, err := ExtractFile("p/a.go", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Arity{"file::p/a.go::I::Do": {3, 2}, "file::p/a.go::T::Do": {3, 2}, "file::p/a.go::T::Close": {0, 1}}
+	for id, a := range want {
+		if got := r.Arity[id]; got != a {
+			t.Errorf("%s: arity %+v, want %+v (all: %v)", id, got, a, r.Arity)
+		}
+	}
+}

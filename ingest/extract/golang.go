@@ -441,6 +441,7 @@ func (x *goExtract) function(i int32) {
 	x.typeParams(i, s)
 	x.signature(i, s)
 	x.returns(i, id)
+	x.arity(i, id)
 	if body := t.child(i, k.fBody); body >= 0 {
 		x.body(body, s)
 	}
@@ -469,6 +470,46 @@ func (x *goExtract) returns(i int32, id string) {
 		}
 		x.b.res.Returns[id] = TypeRef{Name: gt.name, Module: gt.module}
 	}
+}
+
+// arity records a method's parameter and result counts.
+func (x *goExtract) arity(i int32, id string) {
+	t, k := x.t, x.k
+	a := Arity{Params: x.countParams(t.child(i, k.fParams))}
+	if r := t.child(i, k.fResult); r >= 0 {
+		if x.code(r) == goParamList {
+			a.Results = x.countParams(r)
+		} else {
+			a.Results = 1
+		}
+	}
+	if x.b.res.Arity == nil {
+		x.b.res.Arity = map[string]Arity{}
+	}
+	x.b.res.Arity[id] = a
+}
+
+// countParams counts the parameters of a list: each name, or each
+// declaration without names (func(int, string)).
+func (x *goExtract) countParams(pl int32) uint8 {
+	t, k := x.t, x.k
+	if pl < 0 {
+		return 0
+	}
+	n := 0
+	for p := t.first(pl); p >= 0; p = t.n[p].next {
+		if c := x.code(p); c != goParamDecl && c != goVariadicParam {
+			continue
+		}
+		names := 0
+		for c := t.first(p); c >= 0; c = t.n[c].next {
+			if t.n[c].field == k.fName {
+				names++
+			}
+		}
+		n += max(names, 1)
+	}
+	return uint8(min(n, 255))
 }
 
 // goIsTestName reports whether a _test.go function is run by go test.
@@ -526,6 +567,7 @@ func (x *goExtract) method(i int32) {
 	}
 	x.signature(i, s)
 	x.returns(i, id)
+	x.arity(i, id)
 	if body := t.child(i, k.fBody); body >= 0 {
 		x.body(body, s)
 	}
@@ -708,6 +750,7 @@ func (x *goExtract) interfaceBody(id string, it int32) {
 			s := newGoScope(mid)
 			x.signature(m, s)
 			x.returns(m, mid)
+			x.arity(m, mid)
 		case goTypeElem:
 			// Embedded interfaces (io.Reader) and type-set terms.
 			for c := t.first(m); c >= 0; c = t.n[c].next {

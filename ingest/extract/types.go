@@ -115,6 +115,15 @@ type Result struct {
 	// returns (its first result), when the source declares one: the
 	// resolver types receivers that are calls, f().M().
 	Returns map[string]TypeRef
+	// Arity maps a Go method node ID (interface methods included) to its
+	// parameter and result counts, for interface satisfaction.
+	Arity map[string]Arity
+}
+
+// Arity is how many parameters and results a function declares (a
+// variadic parameter counts once).
+type Arity struct {
+	Params, Results uint8
 }
 
 // TypeRef names a type: Name, and Module when it comes from an import

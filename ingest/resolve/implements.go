@@ -17,9 +17,10 @@ type Implementation struct {
 
 // GoImplements finds, among the Go files of results, the named types
 // that satisfy an interface of the repository: every method the
-// interface declares is declared on the type, by name (pointer and value
-// receivers alike; embedded interfaces and embedded fields are not
-// followed, and signatures are not compared). Go never says so in the
+// interface declares is declared on the type with the same name and the
+// same numbers of parameters and results (pointer and value receivers
+// alike; embedded interfaces and embedded fields are not followed, and
+// parameter types are not compared). Go never says so in the
 // source, so without these edges a change to an interface would not reach
 // its implementations. To keep one-method interfaces such as Stringer
 // from linking half a repository, a type counts only in the interface's
@@ -50,7 +51,7 @@ func GoImplements(results []*extract.Result, ws *workspace.Info) []Implementatio
 			if ti.id == "" || (ti.dir != it.dir && !imports[ti.dir][it.dir]) {
 				continue
 			}
-			if !slices.ContainsFunc(it.methods, func(m string) bool { return !ti.methods[m] }) {
+			if !slices.ContainsFunc(it.methods, func(m string) bool { a, ok := ti.methods[m]; return !ok || a != it.arity[m] }) {
 				out = append(out, Implementation{Type: ti.id, Interface: it.id})
 			}
 		}
@@ -67,13 +68,14 @@ func GoImplements(results []*extract.Result, ws *workspace.Info) []Implementatio
 type goTypeInfo struct {
 	id      string // the type's declaration node ("" until seen)
 	dir     string
-	methods map[string]bool
+	methods map[string]extract.Arity
 }
 
 type goIfaceInfo struct {
 	id      string
 	dir     string
 	methods []string
+	arity   map[string]extract.Arity
 }
 
 type goSets struct {
@@ -90,7 +92,7 @@ func goMethodSets(results []*extract.Result) goSets {
 		k := [2]string{dir, name}
 		ti := s.types[k]
 		if ti == nil {
-			ti = &goTypeInfo{dir: dir, methods: map[string]bool{}}
+			ti = &goTypeInfo{dir: dir, methods: map[string]extract.Arity{}}
 			s.types[k] = ti
 		}
 		return ti
@@ -110,7 +112,7 @@ func goMethodSets(results []*extract.Result) goSets {
 			segs := strings.Split(rest, "::")
 			switch {
 			case len(segs) == 1 && slices.Contains(n.Tags, extract.KindInterface):
-				it := &goIfaceInfo{id: n.ID, dir: dir}
+				it := &goIfaceInfo{id: n.ID, dir: dir, arity: map[string]extract.Arity{}}
 				ifaces[segs[0]] = it
 				s.ifaces = append(s.ifaces, it)
 			case len(segs) == 1 && (slices.Contains(n.Tags, extract.KindStruct) || slices.Contains(n.Tags, extract.KindTypeAlias)):
@@ -118,9 +120,10 @@ func goMethodSets(results []*extract.Result) goSets {
 			case len(segs) == 2 && slices.Contains(n.Tags, "abstract"):
 				if it := ifaces[segs[0]]; it != nil {
 					it.methods = append(it.methods, segs[1])
+					it.arity[segs[1]] = r.Arity[n.ID]
 				}
 			case len(segs) == 2 && slices.Contains(n.Tags, extract.KindMethod) && segs[0] != "_":
-				typeOf(dir, segs[0]).methods[segs[1]] = true
+				typeOf(dir, segs[0]).methods[segs[1]] = r.Arity[n.ID]
 			}
 		}
 	}

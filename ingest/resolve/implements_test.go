@@ -19,10 +19,11 @@ func TestGoImplements(t *testing.T) {
 		"shape/circle.go": "package shape\n\ntype Circle struct{}\n\nfunc (c *Circle) Area() float64 { return 3 }\n",
 		"other/tri.go":    "package other\n\nimport \"example.com/m/shape\"\n\nvar _ shape.Shape = Tri{}\n\ntype Tri struct{}\n\nfunc (Tri) Area() float64 { return 0 }\nfunc (Tri) Name() string { return \"tri\" }\n",
 		"lone/x.go":       "package lone\n\ntype X struct{}\n\nfunc (X) Area() float64 { return 0 }\nfunc (X) Name() string { return \"x\" }\n",
+		"shape/bad.go":    "package shape\n\ntype Bad struct{}\n\nfunc (Bad) Area(scale int) float64 { return 0 }\nfunc (Bad) Name() (string, error) { return \"\", nil }\n",
 	}
 	var paths []string
 	var results []*extract.Result
-	for _, p := range []string{"go.mod", "shape/shape.go", "shape/square.go", "shape/circle.go", "other/tri.go", "lone/x.go"} {
+	for _, p := range []string{"go.mod", "shape/shape.go", "shape/square.go", "shape/circle.go", "shape/bad.go", "other/tri.go", "lone/x.go"} {
 		full := filepath.Join(dir, p)
 		os.MkdirAll(filepath.Dir(full), 0o755)
 		if err := os.WriteFile(full, []byte(srcs[p]), 0o644); err != nil {
@@ -44,7 +45,7 @@ func TestGoImplements(t *testing.T) {
 		{Type: "file::shape/shape.go::Square", Interface: "file::shape/shape.go::Shape"},
 	}
 	if !slices.Equal(got, want) {
-		t.Errorf("GoImplements = %v\nwant %v (Circle lacks Name; lone does not import shape)", got, want)
+		t.Errorf("GoImplements = %v\nwant %v (Circle lacks Name; Bad's methods take and return other counts; lone does not import shape)", got, want)
 	}
 	if got := GoImplements(results, nil); len(got) != 1 || got[0].Type != "file::shape/shape.go::Square" {
 		t.Errorf("without a workspace: %v, want only the same-package Square", got)
