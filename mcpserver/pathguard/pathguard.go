@@ -24,6 +24,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"syscall"
 )
 
 // Sentinel kinds of refusal; test with errors.Is.
@@ -33,6 +35,7 @@ var (
 	ErrEscape        = errors.New("path escapes its root")
 	ErrOutside       = errors.New("path outside the ingest roots")
 	ErrSymlinkEscape = errors.New("symlink leads outside the ingest roots")
+	ErrSpecial       = errors.New("not a regular file")
 )
 
 // Error is a refused path. Message says what happened, Hint what is
@@ -54,6 +57,20 @@ func (e *Error) Unwrap() error { return e.Kind }
 type root struct {
 	given string // cleaned absolute path as ingested
 	real  string // symlinks resolved ("" when the root no longer exists)
+	// dir is real opened as an os.Root on first read (OpenReal), kept for
+	// the guard's life: a search opens thousands of files.
+	dir *lazyRoot
+}
+
+type lazyRoot struct {
+	once sync.Once
+	r    *os.Root
+	err  error
+}
+
+func (l *lazyRoot) get(path string) (*os.Root, error) {
+	l.once.Do(func() { l.r, l.err = os.OpenRoot(path) })
+	return l.r, l.err
 }
 
 // Guard checks paths against a fixed set of roots. It is immutable and
@@ -76,7 +93,7 @@ func New(roots ...string) *Guard {
 		if err != nil {
 			continue
 		}
-		rt := root{given: abs}
+		rt := root{given: abs, dir: &lazyRoot{}}
 		if real, err := filepath.EvalSymlinks(abs); err == nil {
 			rt.real = real
 		}
@@ -412,21 +429,79 @@ func (b *Batch) Resolve(p string) (Resolved, error) {
 	return Resolved{Abs: abs, Real: real, Root: rt.given, Rel: filepath.ToSlash(rel), Exists: true, RealRel: b.g.realRel(real, rt)}, nil
 }
 
-// Open opens an accepted path for reading. It opens the real path and then
-// checks that what was opened is still that real path and not a symlink
-// swapped in after Resolve, so the check and the read agree.
+// Open opens an accepted path for reading, through an os.Root of the root
+// that holds its real path: a component swapped for a symlink after
+// Resolve (a checkout replacing a directory, say) is followed only while it
+// stays inside that root, so the read can never land outside it. Only
+// regular files and directories open; a FIFO, device or socket is refused
+// without blocking.
 func Open(r Resolved) (*os.File, error) {
-	f, err := os.Open(r.Real)
+	rootReal := r.Real
+	if r.RealRel != "" {
+		rootReal = strings.TrimSuffix(r.Real, string(filepath.Separator)+filepath.FromSlash(r.RealRel))
+	}
+	return openUnder(rootReal, r.RealRel, r.Abs)
+}
+
+// OpenReal opens a real path (as Resolved.Real gives it) under whichever
+// root holds it, as Open does; a path under no root is refused.
+func (g *Guard) OpenReal(real string) (*os.File, error) {
+	for _, rt := range g.roots {
+		if rt.real != "" && within(real, rt.real) {
+			rel, err := filepath.Rel(rt.real, real)
+			if err != nil {
+				break
+			}
+			if rel == "." {
+				rel = ""
+			}
+			r, err := rt.dir.get(rt.real)
+			if err != nil {
+				return nil, err
+			}
+			return openIn(r, filepath.ToSlash(rel), real)
+		}
+	}
+	return nil, g.refuse(ErrOutside, real, fmt.Sprintf("%s is outside the ingest roots", real),
+		"Only files under the ingested roots can be read.")
+}
+
+// openUnder opens rel inside rootDir without leaving it, refusing special
+// files. shown names the file in errors.
+func openUnder(rootDir, rel, shown string) (*os.File, error) {
+	root, err := os.OpenRoot(rootDir)
 	if err != nil {
 		return nil, err
 	}
-	fst, err1 := f.Stat()
-	lst, err2 := os.Lstat(r.Real)
-	if err1 != nil || err2 != nil || lst.Mode()&fs.ModeSymlink != 0 || !os.SameFile(fst, lst) {
+	defer root.Close()
+	return openIn(root, rel, shown)
+}
+
+func openIn(root *os.Root, rel, shown string) (*os.File, error) {
+	name := filepath.FromSlash(rel)
+	if name == "" {
+		name = "."
+	}
+	// O_NONBLOCK: opening a FIFO must not wait for a writer.
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if strings.Contains(err.Error(), "escapes from parent") || strings.Contains(err.Error(), "path escapes") {
+			return nil, &Error{Kind: ErrSymlinkEscape, Path: shown,
+				Msg:  fmt.Sprintf("%s now leads outside its root through a symlink (it changed after it was checked)", shown),
+				Hint: "Symlinks may only point inside the ingest roots; re-ingest if the tree changed."}
+		}
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
 		f.Close()
-		return nil, &Error{Kind: ErrSymlinkEscape, Path: r.Abs,
-			Msg:  fmt.Sprintf("%s changed into a symlink while it was being opened", r.Abs),
-			Hint: "Retry once the file is stable; symlinks may only point inside the ingest roots."}
+		return nil, err
+	}
+	if m := fi.Mode(); !m.IsRegular() && !m.IsDir() {
+		f.Close()
+		return nil, &Error{Kind: ErrSpecial, Path: shown,
+			Msg:  fmt.Sprintf("%s is not a regular file (%s)", shown, m.Type()),
+			Hint: "Only regular files and directories can be read; pipes, devices and sockets are refused."}
 	}
 	return f, nil
 }

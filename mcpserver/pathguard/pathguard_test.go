@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -207,5 +208,66 @@ func TestContainsAndRoots(t *testing.T) {
 		if got := g.Contains(p); got != want {
 			t.Errorf("Contains(%s) = %v", p, got)
 		}
+	}
+}
+
+// TestOpenDirectorySwap: a directory on the way to the file is replaced by
+// a symlink leading out after the check (a checkout, a hostile tree): Open
+// and OpenReal still refuse, whichever component moved.
+func TestOpenDirectorySwap(t *testing.T) {
+	base := layout(t)
+	if err := os.MkdirAll(filepath.Join(base, "secret/src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(base, "secret/src/a.py"), []byte("leak\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := New(filepath.Join(base, "repo"))
+	r, err := g.Resolve("src/a.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(base, "repo/src")
+	if err := os.Rename(src, src+".old"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(base, "secret/src"), src); err != nil {
+		t.Fatal(err)
+	}
+	for name, open := range map[string]func() (*os.File, error){
+		"Open":     func() (*os.File, error) { return Open(r) },
+		"OpenReal": func() (*os.File, error) { return g.OpenReal(r.Real) },
+	} {
+		if f, err := open(); err == nil {
+			data := make([]byte, 8)
+			n, _ := f.Read(data)
+			f.Close()
+			t.Errorf("%s read %q through a directory swapped for a symlink out", name, data[:n])
+		} else if !errors.Is(err, ErrSymlinkEscape) {
+			t.Errorf("%s: %v, want ErrSymlinkEscape", name, err)
+		}
+	}
+}
+
+// TestOpenRefusesSpecialFiles: a FIFO is refused at once, not waited on.
+func TestOpenRefusesSpecialFiles(t *testing.T) {
+	base := layout(t)
+	fifo := filepath.Join(base, "repo/src/pipe")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	g := New(filepath.Join(base, "repo"))
+	r, err := g.Resolve("src/pipe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, err := Open(r); err == nil {
+		f.Close()
+		t.Fatal("Open accepted a FIFO")
+	} else if !errors.Is(err, ErrSpecial) {
+		t.Fatalf("Open(FIFO): %v, want ErrSpecial", err)
+	}
+	if _, err := g.OpenReal(filepath.Join(base, "secret/key.txt")); !errors.Is(err, ErrOutside) {
+		t.Errorf("OpenReal outside the roots: %v, want ErrOutside", err)
 	}
 }

@@ -33,6 +33,20 @@ type Options struct {
 	Cache *Cache
 	// MaxFileSize skips larger files (0 = no limit).
 	MaxFileSize int64
+	// Open opens a file for reading (default os.Open). The server passes
+	// its path guard's, which re-checks containment at every open.
+	Open Opener
+}
+
+// Opener opens a file to read; it may refuse (a symlink that now leads
+// outside the roots, a special file).
+type Opener func(abs string) (*os.File, error)
+
+func (o Opener) open(abs string) (*os.File, error) {
+	if o == nil {
+		return os.Open(abs)
+	}
+	return o(abs)
 }
 
 // FileResult is the outcome for one input file.
@@ -89,7 +103,7 @@ func Search(ctx context.Context, files []File, m *Matcher, opt Options) *Result 
 				}
 				var data []byte
 				var err error
-				data, buf, err = opt.Cache.load(files[i].Abs, buf, opt.MaxFileSize)
+				data, buf, err = opt.Cache.load(files[i].Abs, buf, opt.MaxFileSize, opt.Open)
 				switch {
 				case err == errTooLarge:
 					fr.Skipped = "too_large"
@@ -192,8 +206,8 @@ var errTooLarge error = tooLargeErr{}
 
 // Load returns the content of the file at abs, from the cache when it is
 // still current.
-func (c *Cache) Load(abs string) ([]byte, error) {
-	data, _, err := c.load(abs, nil, 0)
+func (c *Cache) Load(abs string, open Opener) ([]byte, error) {
+	data, _, err := c.load(abs, nil, 0, open)
 	if err != nil {
 		return nil, err
 	}
@@ -204,20 +218,21 @@ func (c *Cache) Load(abs string) ([]byte, error) {
 // into buf (grown as needed and returned for reuse), so the returned
 // slice is only valid until the next call with the same buf — unless it
 // came from, or went into, the cache.
-func (c *Cache) load(abs string, buf []byte, maxSize int64) (data, nbuf []byte, err error) {
+func (c *Cache) load(abs string, buf []byte, maxSize int64, open Opener) (data, nbuf []byte, err error) {
 	if c != nil {
 		c.mu.RLock()
 		e := c.m[abs]
 		c.mu.RUnlock()
 		if e != nil {
-			if fi, err := os.Stat(abs); err == nil && fi.Size() == e.size && fi.ModTime().Equal(e.mod) {
+			// Lstat: a file swapped for a symlink is not the cached file.
+			if fi, err := os.Lstat(abs); err == nil && fi.Mode().IsRegular() && fi.Size() == e.size && fi.ModTime().Equal(e.mod) {
 				c.hits.Add(1)
 				return e.data, buf, nil
 			}
 		}
 		c.misses.Add(1)
 	}
-	f, err := os.Open(abs)
+	f, err := open.open(abs)
 	if err != nil {
 		return nil, buf, err
 	}

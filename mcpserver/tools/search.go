@@ -267,7 +267,7 @@ func searchText(c *Call, b *session.Bundle, scope *scopeFilter, m *textsearch.Ma
 		files = append(files, searchFile{idx: i, abs: disk.Abs[i]})
 		tsFiles = append(tsFiles, textsearch.File{Path: f.Path, Abs: disk.Abs[i]})
 	}
-	opt := textsearch.Options{Keep: topK, Cache: cache, MaxFileSize: searchMaxFileSize}
+	opt := textsearch.Options{Keep: topK, Cache: cache, MaxFileSize: searchMaxFileSize, Open: bundleGuard(b).OpenReal}
 	if !exact {
 		opt.StopAfter = topK
 	}
@@ -305,7 +305,7 @@ func searchText(c *Call, b *session.Bundle, scope *scopeFilter, m *textsearch.Ma
 		line int
 	}
 	byKey := map[key]int{}
-	loader := newContentLoader(cache)
+	loader := newContentLoader(cache, bundleGuard(b).OpenReal)
 	labelShown := 0
 	for _, id := range labels {
 		if len(out.Results) == topK {
@@ -440,14 +440,16 @@ func enclosing(g *graph.Graph, f *graphFile, line int) (graph.NodeID, bool) {
 	return best, best != graph.NoNode
 }
 
-// contentLoader reads result files once per call (through the cache).
+// contentLoader reads result files once per call (through the cache and
+// the path guard).
 type contentLoader struct {
 	cache *textsearch.Cache
+	open  textsearch.Opener
 	got   map[string][]byte
 }
 
-func newContentLoader(c *textsearch.Cache) *contentLoader {
-	return &contentLoader{cache: c, got: map[string][]byte{}}
+func newContentLoader(c *textsearch.Cache, open textsearch.Opener) *contentLoader {
+	return &contentLoader{cache: c, open: open, got: map[string][]byte{}}
 }
 
 func (l *contentLoader) load(abs string) []byte {
@@ -457,7 +459,7 @@ func (l *contentLoader) load(abs string) []byte {
 	if d, ok := l.got[abs]; ok {
 		return d
 	}
-	d, err := l.cache.Load(abs)
+	d, err := l.cache.Load(abs, l.open)
 	if err != nil || textsearch.IsBinary(d) {
 		d = nil
 	}
@@ -498,7 +500,7 @@ func searchSemantic(c *Call, b *session.Bundle, scope *scopeFilter, query string
 	scored := ix.Query(query, want)
 	gf := bundleGraphFiles(b)
 	disk := bundleDiskFiles(b)
-	loader := newContentLoader(bundleCache(b))
+	loader := newContentLoader(bundleCache(b), bundleGuard(b).OpenReal)
 	words := semantic.QueryWords(query)
 	files := map[string]bool{}
 	out.TotalMatchesExact = len(scored) < want
