@@ -19,6 +19,8 @@ type Options struct {
 	PlasticityState string
 	Domain          string
 	IngestOnStart   string
+	// AllowRoots are added to the configuration's allowed roots.
+	AllowRoots []string
 }
 
 // Open resolves the configuration (file, then environment, then opts),
@@ -38,6 +40,7 @@ func Open(ctx context.Context, opts Options, getenv func(string) string, logf fu
 			*dst = v
 		}
 	}
+	cfg.AllowRoots = append(cfg.AllowRoots, opts.AllowRoots...)
 	st, err := session.Open(cfg, logf)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package openclaw
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -11,7 +12,9 @@ import (
 )
 
 func newBridge(t *testing.T) *Bridge {
-	st, err := session.Open(session.DefaultConfig(), t.Logf)
+	cfg := session.DefaultConfig()
+	cfg.AllowRoots = []string{os.TempDir()} // the fixture lives there
+	st, err := session.Open(cfg, t.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +50,9 @@ func TestHandle(t *testing.T) {
 func FuzzHandle(f *testing.F) {
 	f.Add([]byte(`{"id":1,"tool":"health","arguments":{"agent_id":"x"}}`))
 	f.Add([]byte(`{"id":[],"tool":{},"arguments":"x"}`))
-	st, err := session.Open(session.DefaultConfig(), nil)
+	cfg := session.DefaultConfig()
+	cfg.AllowRoots = []string{os.TempDir()}
+	st, err := session.Open(cfg, nil)
 	if err != nil {
 		f.Fatal(err)
 	}

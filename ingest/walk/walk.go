@@ -56,6 +56,9 @@ type Options struct {
 	NoGitignore bool
 	// MaxFileSize skips larger files (0 = DefaultMaxFileSize, <0 = no limit).
 	MaxFileSize int64
+	// IncludeSecrets admits files that look like credentials
+	// (DefaultSecretPatterns), which are never taken otherwise.
+	IncludeSecrets bool
 }
 
 // File is one discovered file.
@@ -90,6 +93,7 @@ type Result struct {
 	SkippedFiles    int // skip-list and hidden files
 	SkippedSymlinks int
 	SkippedLarge    int
+	SkippedSecrets  int // credentials files (IsSecret)
 }
 
 // Walk lists the files under root. A root that is a file yields that one
@@ -230,6 +234,10 @@ func (w *walker) dir(abs, rel, repoRel string, ign ignoreSet, gated, onlyTracked
 		}
 		if (onlyTracked || ign.ignored(childRepo, false)) && !w.tracked.file(childRepo) {
 			w.res.SkippedIgnored++
+			continue
+		}
+		if !w.opt.IncludeSecrets && IsSecret(name) {
+			w.res.SkippedSecrets++
 			continue
 		}
 		info, err := e.Info()

@@ -100,10 +100,19 @@ func TestDotfileOptions(t *testing.T) {
 		".venv/bin/activate":        "x\n",
 		".cache/deep/.hidden/x.txt": "x\n",
 	})
+	// .env holds credentials: even with dotfiles it stays out unless
+	// secrets are asked for explicitly.
 	all := mustWalk(t, dir, Options{IncludeDotfiles: true})
-	want := []string{".cache/deep/.hidden/x.txt", ".env", ".github/CODEOWNERS", ".github/workflows/ci.yml", "a.py", "pkg/.eslintrc.json"}
+	want := []string{".cache/deep/.hidden/x.txt", ".github/CODEOWNERS", ".github/workflows/ci.yml", "a.py", "pkg/.eslintrc.json"}
 	if diff := cmp.Diff(want, rels(all)); diff != "" {
 		t.Errorf("include_dotfiles (-want +got):\n%s", diff)
+	}
+	if all.SkippedSecrets != 1 {
+		t.Errorf("SkippedSecrets = %d, want 1 (.env)", all.SkippedSecrets)
+	}
+	withSecrets := mustWalk(t, dir, Options{IncludeDotfiles: true, IncludeSecrets: true})
+	if !slices.Contains(rels(withSecrets), ".env") {
+		t.Errorf("IncludeSecrets did not admit .env: %v", rels(withSecrets))
 	}
 	sel := mustWalk(t, dir, Options{DotfilePatterns: []string{".github/workflows/*.yml", "**/.eslintrc*"}})
 	want = []string{".github/workflows/ci.yml", "a.py", "pkg/.eslintrc.json"}
@@ -389,5 +398,32 @@ func TestTrackedFilesBeatGitignore(t *testing.T) {
 	want := []string{"ignored/kept.txt", "main.go", "pkg/package.json"}
 	if !slices.Equal(got, want) {
 		t.Errorf("walked %v, want %v", got, want)
+	}
+}
+
+func TestSecretsAndAdmit(t *testing.T) {
+	for p, want := range map[string]bool{".env": true, ".env.local": true, "prod.env": true, "config/.env.example": false, "certs/server.pem": true,
+		"deploy/id_rsa": true, "deploy/id_ed25519.pub": true, "aws/credentials": true, "main.go": false, "environment.py": false, "keys.go": false} {
+		if got := IsSecret(p); got != want {
+			t.Errorf("IsSecret(%q) = %v, want %v", p, got, want)
+		}
+	}
+	dir := t.TempDir()
+	r := gittest.Init(t, dir)
+	r.Write(map[string]string{".gitignore": "build.log\n", "src/app.py": "x\n", "src/build.log": "l\n", ".env": "K=v\n",
+		"node_modules/x/index.js": "x\n", ".hidden/cfg.py": "x\n", "package-lock.json": "{}"})
+	for rel, want := range map[string]bool{"src/app.py": true, "src/build.log": false, ".env": false, "node_modules/x/index.js": false,
+		".hidden/cfg.py": false, "package-lock.json": false} {
+		ok, why := Admit(dir, rel, Options{})
+		if ok != want || (!ok && why == "") {
+			t.Errorf("Admit(%s) = %v %q, want %v", rel, ok, why, want)
+		}
+	}
+	// Admit agrees with a walk of the same tree.
+	res := mustWalk(t, dir, Options{})
+	for _, f := range res.Files {
+		if ok, why := Admit(dir, f.Rel, Options{}); !ok {
+			t.Errorf("walk took %s but Admit refuses it: %s", f.Rel, why)
+		}
 	}
 }

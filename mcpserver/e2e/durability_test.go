@@ -170,7 +170,7 @@ func itoa(i int) string {
 func TestSignalPersistsAndRestartLoads(t *testing.T) {
 	rt := t.TempDir()
 	repo := repoRoot(t)
-	p := start(t, nil, "--runtime-dir", rt)
+	p := start(t, nil, "--runtime-dir", rt, "--allow-root", filepath.Join(repo, "core"))
 	p.initialize(transport.Framed)
 	out, isErr := p.tool(transport.Framed, "ingest", map[string]any{"agent_id": "sig", "path": filepath.Join(repo, "core")})
 	if isErr {

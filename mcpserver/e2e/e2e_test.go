@@ -35,6 +35,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "building m1nd-mcp:", err)
 		os.Exit(1)
 	}
+	// Fixture repositories live in temporary directories: every server the
+	// tests start may ingest there (they inherit the environment).
+	os.Setenv("M1ND_ALLOW_ROOTS", os.TempDir())
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

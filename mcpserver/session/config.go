@@ -31,6 +31,9 @@ type Config struct {
 	Domain              string  `json:"domain"`
 	// IngestOnStart is ingested when the loaded graph is empty.
 	IngestOnStart string `json:"ingest_on_start,omitempty"`
+	// AllowRoots are directories ingest may read besides IngestOnStart and
+	// the roots already ingested (see State.AllowedRoots).
+	AllowRoots []string `json:"allow_roots,omitempty"`
 }
 
 // Default file names inside the runtime directory.
@@ -64,7 +67,7 @@ func LoadConfig(file string, getenv func(string) string) (Config, error) {
 		dec := json.NewDecoder(strings.NewReader(string(data)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&cfg); err != nil {
-			return cfg, fmt.Errorf("config file %s is not valid: %v (fields: graph_source, plasticity_state, runtime_dir, auto_persist_interval, learning_rate, decay_rate, xlr_enabled, max_concurrent_reads, write_queue_size, domain)", file, err)
+			return cfg, fmt.Errorf("config file %s is not valid: %v (fields: graph_source, plasticity_state, runtime_dir, auto_persist_interval, learning_rate, decay_rate, xlr_enabled, max_concurrent_reads, write_queue_size, domain, ingest_on_start, allow_roots)", file, err)
 		}
 	}
 	if v := getenv("M1ND_GRAPH_SOURCE"); v != "" {
@@ -85,6 +88,13 @@ func LoadConfig(file string, getenv func(string) string) (Config, error) {
 			return cfg, fmt.Errorf("M1ND_XLR_ENABLED=%q is not a boolean (use true or false)", v)
 		}
 		cfg.XLREnabled = b
+	}
+	if v := getenv("M1ND_ALLOW_ROOTS"); v != "" {
+		for _, p := range filepath.SplitList(v) {
+			if strings.TrimSpace(p) != "" {
+				cfg.AllowRoots = append(cfg.AllowRoots, p)
+			}
+		}
 	}
 	if v := getenv("M1ND_AUTO_PERSIST_INTERVAL"); v != "" {
 		n, err := strconv.Atoi(v)

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"testing"
 	"time"
 
@@ -18,9 +19,11 @@ func newDispatcher(t testing.TB, cfg session.Config) *Dispatcher {
 	t.Helper()
 	if cfg.LearningRate == 0 {
 		def := session.DefaultConfig()
-		def.RuntimeDir, def.GraphSource, def.PlasticityState = cfg.RuntimeDir, cfg.GraphSource, cfg.PlasticityState
+		def.RuntimeDir, def.GraphSource, def.PlasticityState, def.AllowRoots = cfg.RuntimeDir, cfg.GraphSource, cfg.PlasticityState, cfg.AllowRoots
 		cfg = def
 	}
+	// Fixtures live in temporary directories.
+	cfg.AllowRoots = append(cfg.AllowRoots, os.TempDir())
 	st, err := session.Open(cfg, t.Logf)
 	if err != nil {
 		t.Fatal(err)
@@ -66,3 +69,11 @@ func ingestedFixture(t testing.TB) (*Dispatcher, string) {
 }
 
 func sessionConfigMemory() session.Config { return session.DefaultConfig() }
+
+// testConfig is the default configuration allowed to ingest the temporary
+// directories fixtures are written to.
+func testConfig() session.Config {
+	cfg := session.DefaultConfig()
+	cfg.AllowRoots = []string{os.TempDir()}
+	return cfg
+}

@@ -53,6 +53,13 @@ func runIngest(c *Call) (any, error) {
 		e := Errorf("The path must exist on the machine the server runs on; relative paths are resolved against the server's working directory.", "path %q does not exist or cannot be read: %v", root, errors.Unwrap(err))
 		return nil, e.WithNext("Check the path (ls it), then call ingest again with the absolute path.")
 	}
+	if err := c.Session.CheckIngestPath(root); err != nil {
+		var re *session.RootError
+		if errors.As(err, &re) {
+			return nil, Errorf(re.Hint(), "%s", re.Msg).WithNext("Ingest a directory under one of the allowed roots, or have the server restarted with --allow-root for this one.")
+		}
+		return nil, Errorf("Pass an absolute path to a repository.", "%v", err)
+	}
 	adapterName := c.Str("adapter")
 	if _, err := ingest.Adapters().Lookup(adapterName); err != nil {
 		return nil, Errorf(fmt.Sprintf("Available adapters: %v.", ingest.Adapters().Names()), "%v", err)

@@ -67,7 +67,7 @@ func benchCorpus(tb testing.TB, name string) *benchCorpusState {
 		return s.(*benchCorpusState)
 	}
 	open := func() *Dispatcher {
-		st, err := session.Open(session.DefaultConfig(), nil)
+		st, err := session.Open(testConfig(), nil)
 		if err != nil {
 			tb.Fatal(err)
 		}

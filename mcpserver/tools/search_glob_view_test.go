@@ -141,7 +141,7 @@ func fsSetup(t testing.TB) (*Dispatcher, string) {
 	}
 	g.Finalize()
 
-	st, err := session.Open(session.DefaultConfig(), t.Logf)
+	st, err := session.Open(testConfig(), t.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +353,7 @@ func TestSearchGlobViewBadInput(t *testing.T) {
 }
 
 func TestNothingIngested(t *testing.T) {
-	st, err := session.Open(session.DefaultConfig(), t.Logf)
+	st, err := session.Open(testConfig(), t.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -412,7 +412,7 @@ func TestSeekScopeForms(t *testing.T) {
 
 func seekNewDispatcher(t testing.TB) *Dispatcher {
 	t.Helper()
-	st, err := session.Open(session.DefaultConfig(), t.Logf)
+	st, err := session.Open(testConfig(), t.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/m1nd-go/m1nd/ingest/extract"
 	"github.com/m1nd-go/m1nd/ingest/gitmeta"
 	"github.com/m1nd-go/m1nd/ingest/resolve"
+	"github.com/m1nd-go/m1nd/ingest/walk"
 	"github.com/m1nd-go/m1nd/mcpserver/pathguard"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/textsearch"
@@ -160,7 +161,11 @@ func runView(c *Call) (any, error) {
 
 	// 3. auto_ingest: merge the file into the graph.
 	if !inGraph && c.Bool("auto_ingest") {
-		if len(data) > autoIngestMaxSize {
+		// What a walk of the root would leave out (secrets, skipped and
+		// ignored files) stays out of the graph when viewed, too.
+		if admitted, why := walk.Admit(res.Root, res.Rel, walk.Options{}); !admitted {
+			out.IngestError = "not ingested: " + why
+		} else if len(data) > autoIngestMaxSize {
 			out.IngestError = fmt.Sprintf("not ingested: %d bytes is over the %d-byte ingest limit", len(data), autoIngestMaxSize)
 		} else if err := autoIngest(c, graphPath, data, fi.ModTime()); err != nil {
 			out.IngestError = err.Error()

@@ -239,7 +239,7 @@ func askServer(ctx context.Context, cfg Config, root string, files []string, rr 
 	}
 	defer os.RemoveAll(rt)
 	args := append(append([]string{}, cfg.ServerArgs...), "--runtime-dir", rt)
-	c, err := localize.Start(cfg.Server, args...)
+	c, err := localize.StartFor(cfg.Server, root, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -373,7 +373,7 @@ func runQuery(ctx context.Context, cfg Config, q query) (r QueryResult) {
 		r.Skipped = fmt.Sprintf(format, a...)
 		return r
 	}
-	c, err := localize.Start(cfg.Server, cfg.ServerArgs...)
+	c, err := localize.StartFor(cfg.Server, cfg.Repo, cfg.ServerArgs...)
 	if err != nil {
 		return fail("start: %v", err)
 	}

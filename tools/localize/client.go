@@ -23,6 +23,13 @@ type Client struct {
 	stderr *tailBuffer
 }
 
+// StartFor launches the server binary allowed to ingest root (its
+// --allow-root), with args: the harnesses ingest checkouts outside the
+// server's working directory.
+func StartFor(bin, root string, args ...string) (*Client, error) {
+	return Start(bin, append([]string{"--allow-root", root}, args...)...)
+}
+
 // Start launches the server binary with args.
 func Start(bin string, args ...string) (*Client, error) {
 	cmd := exec.Command(bin, args...)

@@ -187,7 +187,7 @@ func runTask(ctx context.Context, cfg Config, t Task) (TaskResult, map[string][]
 	ranked["bm25"] = NewBM25(src).Rank(t.Message, 100)
 
 	serverMethods := Methods[1:]
-	c, err := Start(cfg.Server, cfg.ServerArgs...)
+	c, err := StartFor(cfg.Server, root, cfg.ServerArgs...)
 	if err != nil {
 		fail(serverMethods, err)
 		return finish(tr, ranked)

@@ -28,6 +28,9 @@ Flags:
   --graph-source PATH    graph snapshot path (.json = JSON v3, otherwise binary)
   --plasticity-state P   learned-weights file path
   --ingest PATH          ingest PATH at start when the loaded graph is empty
+  --allow-root DIR       let the ingest tool read DIR (repeatable; besides the
+                         --ingest path and roots ingested before; with none of
+                         these the working directory is the only root)
   --stdio                serve MCP on stdin/stdout (the default)
   --no-gui               accepted for compatibility (there is no GUI)
   --version              print the version
@@ -35,7 +38,7 @@ Flags:
 
 Configuration precedence: CONFIG.json, then environment (M1ND_GRAPH_SOURCE,
 M1ND_PLASTICITY_STATE, M1ND_RUNTIME_DIR, M1ND_XLR_ENABLED, M1ND_DOMAIN,
-M1ND_AUTO_PERSIST_INTERVAL), then flags, then defaults. Logs go to stderr;
+M1ND_AUTO_PERSIST_INTERVAL, M1ND_ALLOW_ROOTS), then flags, then defaults. Logs go to stderr;
 stdout carries only protocol messages.
 `
 
@@ -48,6 +51,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "[m1nd] "+format+"\n", a...)
 	}
 	var cfgFile, runtimeDir, graphSource, plastState, ingestPath string
+	var allowRoots []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		name, val, hasVal := strings.Cut(a, "=")
@@ -79,6 +83,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			plastState, ok = needVal()
 		case "--ingest":
 			ingestPath, ok = needVal()
+		case "--allow-root":
+			var r string
+			if r, ok = needVal(); ok {
+				allowRoots = append(allowRoots, r)
+			}
 		default:
 			if strings.HasPrefix(a, "-") {
 				logf("unknown flag %s\n%s", a, usage)
@@ -100,7 +109,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	d, err := mcpserver.Open(ctx, mcpserver.Options{
 		ConfigFile: cfgFile, RuntimeDir: runtimeDir, GraphSource: graphSource,
-		PlasticityState: plastState, IngestOnStart: ingestPath,
+		PlasticityState: plastState, IngestOnStart: ingestPath, AllowRoots: allowRoots,
 	}, os.Getenv, logf)
 	if err != nil {
 		logf("%v", err)

@@ -14,7 +14,9 @@ if (!server || !repo) {
   process.exit(2);
 }
 
-const transport = new StdioClientTransport({ command: server, args: [], stderr: "inherit" });
+// The SDK starts the server with a minimal environment: allow the fixture's
+// directory by flag.
+const transport = new StdioClientTransport({ command: server, args: ["--allow-root", repo], stderr: "inherit" });
 const client = new Client({ name: "m1nd-e2e-ts", version: "1.0.0" });
 await client.connect(transport);
 

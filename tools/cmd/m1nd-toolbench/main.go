@@ -98,7 +98,7 @@ func main() {
 	rg := flag.Bool("rg", true, "also time ripgrep for the literal searches")
 	flag.Parse()
 
-	cmd := exec.Command(*server)
+	cmd := exec.Command(*server, "--allow-root", *corpus)
 	in, _ := cmd.StdinPipe()
 	outp, _ := cmd.StdoutPipe()
 	cmd.Stderr = os.Stderr
