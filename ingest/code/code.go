@@ -145,6 +145,10 @@ func (r *run) walk() error {
 		return fmt.Errorf("ingest %s: %w", r.req.Root, err)
 	}
 	r.wr = wr
+	if wr.Truncated != "" {
+		r.st.Partial, r.st.BudgetExhausted = true, wr.Truncated
+		r.st.Warnings = append(r.st.Warnings, fmt.Sprintf("the walk stopped at its %s budget after %d files: the graph covers part of %s", wr.Truncated, len(wr.Files), r.req.Root))
+	}
 	r.st.FilesScanned = len(wr.Files)
 	r.st.FilesIgnored = wr.SkippedIgnored
 	r.st.FilesSkippedLarge = wr.SkippedLarge

@@ -2,7 +2,6 @@ package code
 
 import (
 	"context"
-	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -93,9 +92,10 @@ func (x *extractor) one(fr *fileResult) {
 			}
 		}
 	}
-	data, err := os.ReadFile(f.Abs)
+	data, err := walk.ReadFile(f.Abs, 0)
 	if err != nil {
-		// Vanished or unreadable since the walk: not part of this graph.
+		// Vanished, unreadable, grown past the limit or no longer a
+		// regular file since the walk: not part of this graph.
 		fr.readErr = err
 		return
 	}

@@ -26,7 +26,6 @@ package memory
 import (
 	"context"
 	"fmt"
-	"os"
 	"path"
 	"regexp"
 	"strings"
@@ -93,7 +92,7 @@ func (Adapter) Ingest(ctx context.Context, req adapter.Request) (*adapter.Output
 			}
 			break
 		}
-		data, err := os.ReadFile(f.Abs)
+		data, err := walk.ReadFile(f.Abs, 0)
 		if err != nil {
 			continue
 		}

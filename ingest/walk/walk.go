@@ -59,7 +59,19 @@ type Options struct {
 	// IncludeSecrets admits files that look like credentials
 	// (DefaultSecretPatterns), which are never taken otherwise.
 	IncludeSecrets bool
+	// MaxFiles and MaxTotalBytes bound one walk (0: DefaultMaxFiles,
+	// DefaultMaxTotalBytes; < 0: no bound): past them the walk stops
+	// taking files and says so in Result.Truncated.
+	MaxFiles      int
+	MaxTotalBytes int64
 }
+
+// Default budgets of one walk: far above any source repository, far below
+// what a walk of / or a mount of data would take in.
+const (
+	DefaultMaxFiles      = 500_000
+	DefaultMaxTotalBytes = 4 << 30
+)
 
 // File is one discovered file.
 type File struct {
@@ -94,6 +106,10 @@ type Result struct {
 	SkippedSymlinks int
 	SkippedLarge    int
 	SkippedSecrets  int // credentials files (IsSecret)
+	// Truncated names the budget that stopped the walk ("max_files",
+	// "max_total_bytes"), "" when it saw everything.
+	Truncated string
+	bytes     int64
 }
 
 // Walk lists the files under root. A root that is a file yields that one
@@ -248,12 +264,37 @@ func (w *walker) dir(abs, rel, repoRel string, ign ignoreSet, gated, onlyTracked
 			w.res.SkippedLarge++
 			continue
 		}
+		if w.res.Truncated != "" || w.overBudget(info.Size()) {
+			continue
+		}
 		w.res.Files = append(w.res.Files, File{
 			Abs: filepath.Join(abs, name), Rel: childRel, Ext: Ext(name),
 			Size: info.Size(), ModTimeNS: info.ModTime().UnixNano(),
 		})
 	}
 	return nil
+}
+
+// overBudget counts a file against the walk's budgets and reports whether
+// it no longer fits (recording which budget ran out).
+func (w *walker) overBudget(size int64) bool {
+	maxFiles, maxBytes := w.opt.MaxFiles, w.opt.MaxTotalBytes
+	if maxFiles == 0 {
+		maxFiles = DefaultMaxFiles
+	}
+	if maxBytes == 0 {
+		maxBytes = DefaultMaxTotalBytes
+	}
+	switch {
+	case maxFiles > 0 && len(w.res.Files) >= maxFiles:
+		w.res.Truncated = "max_files"
+	case maxBytes > 0 && w.res.bytes+size > maxBytes:
+		w.res.Truncated = "max_total_bytes"
+	default:
+		w.res.bytes += size
+		return false
+	}
+	return true
 }
 
 func (w *walker) hiddenFileAllowed(rel string) bool {

@@ -2,11 +2,13 @@ package walk
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -425,5 +427,39 @@ func TestSecretsAndAdmit(t *testing.T) {
 		if ok, why := Admit(dir, f.Rel, Options{}); !ok {
 			t.Errorf("walk took %s but Admit refuses it: %s", f.Rel, why)
 		}
+	}
+}
+
+func TestWalkBudgets(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"a.py": "aaaa\n", "b.py": "bbbb\n", "c.py": "cccc\n"})
+	r := mustWalk(t, dir, Options{MaxFiles: 2})
+	if len(r.Files) != 2 || r.Truncated != "max_files" {
+		t.Errorf("MaxFiles 2: %d files, truncated %q", len(r.Files), r.Truncated)
+	}
+	r = mustWalk(t, dir, Options{MaxTotalBytes: 12})
+	if len(r.Files) != 2 || r.Truncated != "max_total_bytes" {
+		t.Errorf("MaxTotalBytes 12: %d files, truncated %q", len(r.Files), r.Truncated)
+	}
+	if r := mustWalk(t, dir, Options{}); len(r.Files) != 3 || r.Truncated != "" {
+		t.Errorf("defaults: %d files, truncated %q", len(r.Files), r.Truncated)
+	}
+}
+
+func TestReadFileRefusesSpecialAndGrown(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(fifo, 0o644); err == nil {
+		if _, err := ReadFile(fifo, 0); !errors.Is(err, ErrNotRegular) {
+			t.Errorf("ReadFile(FIFO) = %v, want ErrNotRegular (and no blocking)", err)
+		}
+	}
+	big := filepath.Join(dir, "big.txt")
+	os.WriteFile(big, []byte("0123456789"), 0o644)
+	if _, err := ReadFile(big, 5); err == nil {
+		t.Error("ReadFile accepted a file over its limit")
+	}
+	if d, err := ReadFile(big, 10); err != nil || string(d) != "0123456789" {
+		t.Errorf("ReadFile at the limit: %q %v", d, err)
 	}
 }
