@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,6 +44,26 @@ func TestCheckIngestPath(t *testing.T) {
 		st2.cur.Store(&Bundle{Graph: st.Current().Graph})
 		if err := st2.CheckIngestPath("/proc/self"); err == nil || !strings.Contains(err.Error(), "pseudo file system") {
 			t.Errorf("/proc allowed under root /: %v", err)
+		}
+	}
+}
+
+func TestAgentTableIsBounded(t *testing.T) {
+	st, err := Open(DefaultConfig(), t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for i := 0; i < MaxAgents+50; i++ {
+		st.Touch(fmt.Sprintf("agent-%04d", i))
+	}
+	if n := len(st.Agents()); n != MaxAgents {
+		t.Errorf("%d agents kept, want the bound %d", n, MaxAgents)
+	}
+	st.Touch("agent-0000")
+	for _, a := range st.Agents() {
+		if a.ID == "agent-0001" {
+			t.Error("the least recently seen agents were not the ones dropped")
 		}
 	}
 }

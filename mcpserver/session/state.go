@@ -273,12 +273,38 @@ func (s *State) Touch(agentID string) {
 	s.agentsMu.Lock()
 	a, ok := s.agents[agentID]
 	if !ok {
+		s.pruneAgents(now)
 		a = &Agent{ID: agentID, FirstSeen: now}
 		s.agents[agentID] = a
 	}
 	a.LastSeen = now
 	a.QueryCount++
 	s.agentsMu.Unlock()
+}
+
+// Bounds of the agent table: every distinct agent_id is kept, so a caller
+// inventing ids must not grow it without end.
+const (
+	MaxAgents   = 1024
+	MaxAgentAge = 24 * time.Hour
+)
+
+// pruneAgents drops agents idle for longer than MaxAgentAge and, at
+// MaxAgents, the least recently seen one (agentsMu held).
+func (s *State) pruneAgents(now time.Time) {
+	var oldest *Agent
+	for id, a := range s.agents {
+		if now.Sub(a.LastSeen) > MaxAgentAge {
+			delete(s.agents, id)
+			continue
+		}
+		if oldest == nil || a.LastSeen.Before(oldest.LastSeen) || (a.LastSeen.Equal(oldest.LastSeen) && a.ID < oldest.ID) {
+			oldest = a
+		}
+	}
+	if len(s.agents) >= MaxAgents && oldest != nil {
+		delete(s.agents, oldest.ID)
+	}
 }
 
 // Agents lists agent sessions, most recently active first.

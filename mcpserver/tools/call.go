@@ -201,6 +201,9 @@ func checkType(p Param, v json.RawMessage) *Error {
 		if json.Unmarshal(v, &s) != nil {
 			return typeErr(p, v)
 		}
+		if err := checkLen(p, s); err != nil {
+			return err
+		}
 		if len(p.Enum) > 0 && !slices.Contains(p.Enum, s) {
 			return Errorf(fmt.Sprintf("%s: %s", p.Name, p.Description), "parameter %q must be one of %s, got %q", p.Name, strings.Join(p.Enum, ", "), s)
 		}
@@ -229,6 +232,14 @@ func checkType(p Param, v json.RawMessage) *Error {
 		if json.Unmarshal(v, &one) != nil && json.Unmarshal(v, &many) != nil {
 			return typeErr(p, v)
 		}
+		if max := orDefault(p.MaxItems, DefaultMaxItems); len(many) > max {
+			return Errorf(fmt.Sprintf("%s takes at most %d items; split the call.", p.Name, max), "parameter %q has %d items, over the limit of %d", p.Name, len(many), max)
+		}
+		for _, s := range append(many, one) {
+			if err := checkLen(p, s); err != nil {
+				return err
+			}
+		}
 		if len(p.Enum) > 0 {
 			if many == nil {
 				many = []string{one}
@@ -244,6 +255,9 @@ func checkType(p Param, v json.RawMessage) *Error {
 		if json.Unmarshal(v, &many) != nil {
 			return typeErr(p, v)
 		}
+		if max := orDefault(p.MaxItems, DefaultMaxItems); len(many) > max {
+			return Errorf(fmt.Sprintf("%s takes at most %d items; split the call.", p.Name, max), "parameter %q has %d items, over the limit of %d", p.Name, len(many), max)
+		}
 	case Object:
 		var m map[string]json.RawMessage
 		if json.Unmarshal(v, &m) != nil {
@@ -251,6 +265,26 @@ func checkType(p Param, v json.RawMessage) *Error {
 		}
 	}
 	return nil
+}
+
+// checkLen refuses a string over the parameter's bound, and an agent_id
+// with control characters (it names the agent in responses and state).
+func checkLen(p Param, s string) *Error {
+	if max := orDefault(p.MaxLen, DefaultMaxStringLen); len(s) > max {
+		return Errorf(fmt.Sprintf("%s takes at most %d bytes; shorten it (a query needs its key words, not a whole document).", p.Name, max),
+			"parameter %q is %d bytes, over the limit of %d", p.Name, len(s), max)
+	}
+	if p.Name == AgentIDParam.Name && strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		return Errorf("agent_id names the calling agent: printable characters, e.g. \"claude\".", "agent_id contains control characters")
+	}
+	return nil
+}
+
+func orDefault(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
 }
 
 // Bound returns a pointer to f for Param.Min / Param.Max.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
@@ -53,6 +54,8 @@ func (d *Dispatcher) Call(ctx context.Context, name string, args json.RawMessage
 	if progress == nil {
 		progress = func(float64, float64, string) {}
 	}
+	ctx, cancel := context.WithTimeout(ctx, CallBudget(t))
+	defer cancel()
 	c := &Call{Ctx: ctx, Tool: t, AgentID: agent, Session: d.Session, Progress: progress, Registry: d.Registry, args: parsed}
 	d.Session.Touch(agent)
 	defer func() {
@@ -71,6 +74,23 @@ func (d *Dispatcher) Call(ctx context.Context, name string, args json.RawMessage
 		return Result{Value: asToolError(t, err), IsError: true}
 	}
 	return Result{Value: v}
+}
+
+// Per-call time budgets: the call's context ends then, so waits (for the
+// read semaphore, the graph lock) and the loops that check it give up
+// instead of holding the server. An ingest of a large repository takes
+// minutes; nothing else should.
+const (
+	ReadBudget   = 2 * time.Minute
+	IngestBudget = 30 * time.Minute
+)
+
+// CallBudget is the time a call of t may take.
+func CallBudget(t *Tool) time.Duration {
+	if t.Class == Read {
+		return ReadBudget
+	}
+	return IngestBudget
 }
 
 func (d *Dispatcher) unknownTool(name string) *Error {

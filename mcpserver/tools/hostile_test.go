@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
@@ -89,5 +90,73 @@ func TestIngestOutsideAllowedRoots(t *testing.T) {
 	}
 	if out, isErr := call(t, d, "view", map[string]any{"agent_id": "t", "file_path": "/etc/passwd"}); !isErr {
 		t.Errorf("view /etc/passwd: %v", out)
+	}
+}
+
+// TestArgumentBounds: oversized strings and arrays, and agent ids that
+// are huge or carry control characters, are refused before any handler
+// runs, with the limit named — for every tool.
+func TestArgumentBounds(t *testing.T) {
+	d, _ := ingestedFixture(t)
+	huge := strings.Repeat("session ", DefaultMaxStringLen/8+1)
+	cases := []struct {
+		name string
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"query over 8 KiB", "learn", map[string]any{"agent_id": "t", "query": huge, "feedback": "correct", "node_ids": []string{"backend/auth.py"}}, "over the limit"},
+		{"missing query", "missing", map[string]any{"agent_id": "t", "query": huge}, "over the limit"},
+		{"agent_id of 10 KB", "health", map[string]any{"agent_id": strings.Repeat("a", 10<<10)}, "over the limit of 128"},
+		{"agent_id with a newline", "health", map[string]any{"agent_id": "a\nb"}, "control characters"},
+		{"5,000 node ids", "learn", map[string]any{"agent_id": "t", "query": "q", "feedback": "wrong", "node_ids": make([]string, 5000)}, "items"},
+	}
+	for _, c := range cases {
+		out, isErr := call(t, d, c.tool, c.args)
+		if !isErr || !strings.Contains(out["error"].(string), c.want) || out["hint"] == "" {
+			t.Errorf("%s: %v", c.name, out)
+		}
+	}
+	// Every registered tool applies the bound to its string parameters.
+	for _, tool := range d.Registry.All() {
+		for _, p := range tool.Params {
+			if p.Type != String || len(p.Enum) > 0 {
+				continue
+			}
+			max := orDefault(p.MaxLen, DefaultMaxStringLen)
+			args := map[string]any{}
+			for k, v := range tool.Example {
+				args[k] = v
+			}
+			args[p.Name] = strings.Repeat("x", max+1)
+			out, isErr := call(t, d, tool.Name, args)
+			if !isErr || !strings.Contains(out["error"].(string), "over the limit") {
+				t.Errorf("%s.%s accepted %d bytes: %v", tool.Name, p.Name, max+1, out)
+			}
+		}
+	}
+}
+
+// TestCallsHaveABudget: every call runs under a deadline — a read tool's
+// shorter than an ingest's — so no call can hold the server without end.
+func TestCallsHaveABudget(t *testing.T) {
+	r := Builtin()
+	var seen time.Duration
+	r.Register(&Tool{Name: "zz_probe", Description: "test probe", Class: Read, Example: map[string]any{"agent_id": "t"},
+		Run: func(c *Call) (any, error) {
+			dl, ok := c.Ctx.Deadline()
+			if !ok {
+				return nil, Errorf("", "no deadline")
+			}
+			seen = time.Until(dl)
+			return map[string]any{}, nil
+		}})
+	d := &Dispatcher{Registry: r, Session: newDispatcher(t, sessionConfigMemory()).Session}
+	mustCall(t, d, "zz_probe", map[string]any{"agent_id": "t"})
+	if seen <= 0 || seen > ReadBudget {
+		t.Errorf("read call deadline in %v, want within %v", seen, ReadBudget)
+	}
+	if CallBudget(&Tool{Class: Exclusive}) <= ReadBudget {
+		t.Error("an ingest gets no more time than a read")
 	}
 }

@@ -60,7 +60,23 @@ type Param struct {
 	Enum    []string
 	Min     *float64
 	Max     *float64
+	// MaxLen bounds a string (bytes) or each string of an array (0:
+	// DefaultMaxStringLen); MaxItems bounds an array (0: DefaultMaxItems).
+	// Both are checked before the handler runs, so no argument can make a
+	// tool work for minutes (query handling is not linear everywhere).
+	MaxLen   int
+	MaxItems int
 }
+
+// Default argument bounds (see Param.MaxLen, Param.MaxItems). A query or a
+// path of 8 KiB is far longer than any real one; a stack trace pasted into
+// seek gets its own, larger bound.
+const (
+	DefaultMaxStringLen = 8 << 10
+	DefaultMaxItems     = 1000
+	// MaxAgentIDLen bounds agent_id, which the session keeps per agent.
+	MaxAgentIDLen = 128
+)
 
 // Tool declares one tool.
 type Tool struct {
@@ -83,7 +99,7 @@ type Tool struct {
 
 // AgentIDParam is the parameter every tool requires.
 var AgentIDParam = Param{
-	Name: "agent_id", Type: String, Required: true,
+	Name: "agent_id", Type: String, Required: true, MaxLen: MaxAgentIDLen,
 	Description: "Identifier of the calling agent (free-form, e.g. \"claude\", \"jimi\"). Used for session tracking and ownership of perspectives, locks and trails.",
 }
 

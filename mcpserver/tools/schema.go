@@ -25,14 +25,16 @@ func (p Param) Schema() map[string]any {
 	switch p.Type {
 	case StringArray:
 		s["type"] = "array"
-		items := map[string]any{"type": "string"}
+		items := map[string]any{"type": "string", "maxLength": orDefault(p.MaxLen, DefaultMaxStringLen)}
 		if len(p.Enum) > 0 {
 			items["enum"] = p.Enum
 		}
 		s["items"] = items
+		s["maxItems"] = orDefault(p.MaxItems, DefaultMaxItems)
 	case ObjectArray:
 		s["type"] = "array"
 		s["items"] = map[string]any{"type": "object"}
+		s["maxItems"] = orDefault(p.MaxItems, DefaultMaxItems)
 	case Any:
 		// A value of any JSON type, described rather than typed.
 		s["description"] = p.Description + " (any JSON value)"
@@ -40,6 +42,9 @@ func (p Param) Schema() map[string]any {
 		s["type"] = string(p.Type)
 		if len(p.Enum) > 0 {
 			s["enum"] = p.Enum
+		}
+		if p.Type == String {
+			s["maxLength"] = orDefault(p.MaxLen, DefaultMaxStringLen)
 		}
 	}
 	if _, ok := s["description"]; !ok && p.Description != "" {

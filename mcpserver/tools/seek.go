@@ -31,7 +31,7 @@ func registerSeek(r *Registry) {
 			"stack frames and file mentions in the query are strong evidence; graph re-ranking adds what neighbours of strong hits, centrality, co-change history and a file's best entities say. " +
 			"Returns ranked nodes with a score breakdown, file and lines, intent summary and connections, plus guidance on what to read next. Read-only.",
 		Params: []Param{
-			{Name: "query", Type: String, Required: true, Description: "What the code does, in natural language (\"code that validates user credentials\"), or a pasted bug report / stack trace (up to 1 MiB; the first 64 KB are read)."},
+			{Name: "query", Type: String, Required: true, Description: "What the code does, in natural language (\"code that validates user credentials\"), or a pasted bug report / stack trace (up to 1 MiB; the first 64 KB are read).", MaxLen: 1 << 20},
 			{Name: "top_k", Type: Integer, Default: seek.DefaultTopK, Min: Bound(1), Max: Bound(200), Description: "Maximum results to return."},
 			{Name: "scope", Type: String, Description: "File path prefix to limit the search (\"backend/\"), relative to the ingest root or absolute inside it. None = entire graph."},
 			{Name: "node_types", Type: StringArray, Default: []string{}, Description: "Keep only these node types: \"function\", \"class\", \"struct\", \"module\", \"file\" (also enum, type, directory, reference, concept, \"method\" = function). Empty = all types."},
