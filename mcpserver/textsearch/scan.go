@@ -18,6 +18,12 @@ type Match struct {
 	LineStart int
 }
 
+// Fits reports whether the match's offsets lie inside content: a file read
+// again after the scan (it changed meanwhile) may be shorter.
+func (m Match) Fits(content []byte) bool {
+	return 0 <= m.LineStart && m.LineStart <= m.Start && m.Start <= m.End && m.End <= len(content)
+}
+
 // Scan finds the matching lines of content. It keeps the first keep
 // matches and returns the total count (matching lines; matches in
 // multiline regex mode).

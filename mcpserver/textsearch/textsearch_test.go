@@ -328,3 +328,20 @@ func regexpSyntax(p string) (*syntax.Regexp, error) {
 }
 
 func utf8Valid(s string) bool { return utf8.ValidString(s) }
+
+func TestMatchFits(t *testing.T) {
+	data := []byte("abc\ndef\n")
+	for _, c := range []struct {
+		m    Match
+		want bool
+	}{
+		{Match{LineStart: 4, Start: 4, End: 7}, true},
+		{Match{LineStart: 4, Start: 6, End: 12}, false}, // the file shrank since the scan
+		{Match{LineStart: 5, Start: 4, End: 7}, false},
+		{Match{LineStart: 0, Start: 3, End: 2}, false},
+	} {
+		if got := c.m.Fits(data); got != c.want {
+			t.Errorf("%+v.Fits = %v, want %v", c.m, got, c.want)
+		}
+	}
+}

@@ -160,3 +160,13 @@ func TestCallsHaveABudget(t *testing.T) {
 		t.Error("an ingest gets no more time than a read")
 	}
 }
+
+// TestViewHugeOffset: an offset past any file is refused, not turned into
+// negative line numbers.
+func TestViewHugeOffset(t *testing.T) {
+	d, _ := ingestedFixture(t)
+	out, isErr := call(t, d, "view", map[string]any{"agent_id": "t", "file_path": "backend/auth.py", "offset": 9.3e18})
+	if !isErr || !strings.Contains(out["error"].(string), "offset") {
+		t.Errorf("offset 2^63: %v", out)
+	}
+}

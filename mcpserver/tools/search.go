@@ -345,7 +345,7 @@ func searchText(c *Call, b *session.Bundle, scope *scopeFilter, m *textsearch.Ma
 			if i, ok := byKey[key{f.Path, mt.Line}]; ok {
 				if r := &out.Results[i]; !slices.Contains(r.MatchedBy, "content") {
 					r.MatchedBy = append(r.MatchedBy, "content")
-					if data := loader.load(files[fi].abs); data != nil {
+					if data := loader.load(files[fi].abs); data != nil && mt.Fits(data) {
 						r.Column = textsearch.Column(data, mt.LineStart, mt.Start)
 					}
 				}
@@ -356,8 +356,8 @@ func searchText(c *Call, b *session.Bundle, scope *scopeFilter, m *textsearch.Ma
 				continue
 			}
 			data := loader.load(files[fi].abs)
-			if data == nil {
-				continue
+			if data == nil || !mt.Fits(data) {
+				continue // unreadable, or changed since the scan
 			}
 			r := searchResult{FilePath: f.Path, LineNumber: mt.Line, MatchedBy: []string{"content"}}
 			if mt.EndLine != mt.Line {

@@ -42,7 +42,7 @@ func registerView(r *Registry) {
 			"A file under an ingest root that is not in the graph yet is extracted and merged into it first (auto_ingest).",
 		Params: []Param{
 			{Name: "file_path", Type: String, Required: true, Description: "Path relative to an ingest root (\"src/auth.py\") or absolute inside one."},
-			{Name: "offset", Type: Integer, Default: 1, Min: Bound(1), Description: "First line to show (1-based)."},
+			{Name: "offset", Type: Integer, Default: 1, Min: Bound(1), Max: Bound(1 << 31), Description: "First line to show (1-based)."},
 			{Name: "limit", Type: Integer, Default: viewDefaultLimit, Min: Bound(1), Max: Bound(viewMaxLimit), Description: "Maximum number of lines to show."},
 			{Name: "auto_ingest", Type: Boolean, Default: true, Description: "Extract the file and merge it into the graph when it is under an ingest root but not in the graph yet."},
 		},
