@@ -83,13 +83,18 @@ func key(rel string, h Hash) string {
 type manifestFile struct {
 	Schema  int
 	Version string
+	// Root is the directory the entries describe ("" for a store never
+	// bound): a cache copied or swapped in from another tree is refused,
+	// not trusted by size and mtime.
+	Root    string
 	Entries map[string]Entry
 }
 
 // Store is a cache directory, with the decoded manifest and results kept in
 // memory. It is safe for concurrent use.
 type Store struct {
-	dir string
+	dir  string
+	root string // the tree it describes (Bind)
 	// run serialises the ingests sharing this store (Lock, Unlock).
 	run sync.Mutex
 
@@ -176,9 +181,23 @@ func (s *Store) Load() error {
 	if m.Schema != schema || m.Version != Version() {
 		return fmt.Errorf("%w: the cache in %s was written by another build of m1nd; a full ingest rewrites it", ErrNoManifest, s.dir)
 	}
+	if s.root != "" && m.Root != s.root {
+		return fmt.Errorf("%w: the cache in %s describes %q, not %q; a full ingest rewrites it", ErrNoManifest, s.dir, m.Root, s.root)
+	}
 	s.manifest = m.Entries
 	s.loaded = true
 	return nil
+}
+
+// Bind ties the store to the tree it caches (an absolute directory): Load
+// refuses a manifest written for another one, and Commit records it. Call
+// it before Load.
+func (s *Store) Bind(root string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.root != root {
+		s.root, s.loaded, s.manifest = root, false, nil
+	}
 }
 
 // Entry returns the manifest record of a file (after Load).
@@ -270,7 +289,7 @@ func (s *Store) Commit(entries map[string]Entry) error {
 			return fmt.Errorf("creating the ingest cache directory: %w", err)
 		}
 		var buf bytes.Buffer
-		if err := gob.NewEncoder(&buf).Encode(manifestFile{Schema: schema, Version: Version(), Entries: entries}); err != nil {
+		if err := gob.NewEncoder(&buf).Encode(manifestFile{Schema: schema, Version: Version(), Root: s.root, Entries: entries}); err != nil {
 			return err
 		}
 		if err := writeAtomic(filepath.Join(s.dir, "manifest.gob"), buf.Bytes()); err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -97,5 +98,27 @@ func TestMemoryOnly(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(wd, "manifest.gob")); !os.IsNotExist(err) {
 		t.Error("a memory-only store wrote a manifest")
+	}
+}
+
+// TestBoundToItsTree: a manifest written for one tree is refused when the
+// store is used for another (a swapped or copied cache directory would
+// otherwise be trusted by size and mtime).
+func TestBoundToItsTree(t *testing.T) {
+	dir := t.TempDir()
+	a := Open(dir)
+	a.Bind("/repo/a")
+	if err := a.Commit(map[string]Entry{}); err != nil {
+		t.Fatal(err)
+	}
+	same := Open(dir)
+	same.Bind("/repo/a")
+	if err := same.Load(); err != nil {
+		t.Errorf("the same tree: %v", err)
+	}
+	other := Open(dir)
+	other.Bind("/repo/b")
+	if err := other.Load(); !errors.Is(err, ErrNoManifest) || !strings.Contains(err.Error(), "/repo/a") {
+		t.Errorf("another tree: %v, want ErrNoManifest naming /repo/a", err)
 	}
 }

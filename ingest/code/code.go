@@ -161,6 +161,7 @@ func (r *run) walk() error {
 	}
 	if r.store != nil {
 		r.store.Lock()
+		r.store.Bind(r.wr.Root)
 	}
 	if r.req.Incremental {
 		r.st.Incremental = &adapter.IncrementalStats{}
