@@ -11,8 +11,9 @@ import (
 	"github.com/m1nd-go/m1nd/core/graph"
 )
 
-// BinaryVersion is the version of the binary snapshot layout.
-const BinaryVersion = 1
+// BinaryVersion is the version of the binary snapshot layout. Version 2
+// added the meta section; version 1 files still load (with no meta).
+const BinaryVersion = 2
 
 var (
 	binaryMagic   = [8]byte{'M', '1', 'N', 'D', 'G', 'R', 'P', 'H'}
@@ -23,7 +24,8 @@ var (
 // The binary snapshot holds a finalized graph's arrays verbatim (graph.Raw),
 // so loading skips sorting, deduplication and PageRank:
 //
-//	magic "M1NDGRPH" | version u32 | reserved u32 | sections… |
+//	magic "M1NDGRPH" | version u32 | reserved u32 | generation u64 |
+//	meta (u64 length, bytes) | sections… |
 //	body length u64 | CRC-32C of everything before it u32 | "M1NDEND\0"
 //
 // Each array section is a u64 element count followed by little-endian data;
@@ -75,16 +77,22 @@ func (e *encoder) bools(a []bool) {
 }
 
 // EncodeBinary returns the binary snapshot of a finalized graph.
-func EncodeBinary(g *graph.Graph) ([]byte, error) {
+func EncodeBinary(g *graph.Graph) ([]byte, error) { return EncodeBinaryWithMeta(g, nil) }
+
+// EncodeBinaryWithMeta returns the binary snapshot of a finalized graph
+// carrying meta (see SaveWithMeta).
+func EncodeBinaryWithMeta(g *graph.Graph, meta []byte) ([]byte, error) {
 	r, err := g.ToRaw()
 	if err != nil {
 		return nil, err
 	}
-	e := &encoder{buf: make([]byte, 0, 64+len(r.Targets)*40+len(r.ExternalID)*80)}
+	e := &encoder{buf: make([]byte, 0, 64+len(meta)+len(r.Targets)*40+len(r.ExternalID)*80)}
 	e.buf = append(e.buf, binaryMagic[:]...)
 	e.u32(BinaryVersion)
 	e.u32(0)
 	e.u64(r.Generation)
+	e.u64(uint64(len(meta)))
+	e.buf = append(e.buf, meta...)
 	// String table.
 	e.u64(uint64(len(r.Strings)))
 	for _, s := range r.Strings {
@@ -239,27 +247,42 @@ func (d *decoder) bools() []bool {
 
 // DecodeBinary parses a binary snapshot, verifying its checksum first.
 func DecodeBinary(data []byte) (*graph.Graph, error) {
+	g, _, err := DecodeBinaryWithMeta(data)
+	return g, err
+}
+
+// DecodeBinaryWithMeta parses a binary snapshot and returns its meta too
+// (nil for a version 1 file, which has none).
+func DecodeBinaryWithMeta(data []byte) (*graph.Graph, []byte, error) {
 	const fixed = 8 + 4 + 4
 	const trailer = 8 + 4 + 8
 	if len(data) < fixed+trailer || !bytes.Equal(data[:8], binaryMagic[:]) {
-		return nil, formatErr("not a binary graph snapshot (missing M1NDGRPH header)")
+		return nil, nil, formatErr("not a binary graph snapshot (missing M1NDGRPH header)")
 	}
-	if v := binary.LittleEndian.Uint32(data[8:]); v != BinaryVersion {
-		return nil, formatErr("binary snapshot version %d is not supported (this build reads version %d)", v, BinaryVersion)
+	version := binary.LittleEndian.Uint32(data[8:])
+	if version != 1 && version != BinaryVersion {
+		return nil, nil, formatErr("binary snapshot version %d is not supported (this build reads versions 1 and %d)", version, BinaryVersion)
 	}
 	t := data[len(data)-trailer:]
 	if !bytes.Equal(t[12:], binaryTrailer[:]) {
-		return nil, formatErr("binary snapshot is truncated (no end marker)")
+		return nil, nil, formatErr("binary snapshot is truncated (no end marker)")
 	}
 	body := binary.LittleEndian.Uint64(t)
 	if body != uint64(len(data)-trailer) {
-		return nil, formatErr("binary snapshot length %d does not match its recorded length %d", len(data)-trailer, body)
+		return nil, nil, formatErr("binary snapshot length %d does not match its recorded length %d", len(data)-trailer, body)
 	}
 	if crc32.Checksum(data[:len(data)-trailer+8], castagnoli) != binary.LittleEndian.Uint32(t[8:]) {
-		return nil, formatErr("binary snapshot checksum mismatch (file is corrupted)")
+		return nil, nil, formatErr("binary snapshot checksum mismatch (file is corrupted)")
 	}
 	d := &decoder{b: data[fixed : len(data)-trailer]}
 	r := &graph.Raw{Generation: d.u64()}
+	var meta []byte
+	if version >= 2 {
+		meta = d.raw()
+		if len(meta) == 0 {
+			meta = nil
+		}
+	}
 	ns := d.count(4)
 	if d.err == nil {
 		lens := make([]uint32, ns)
@@ -311,21 +334,23 @@ func DecodeBinary(data []byte) (*graph.Graph, error) {
 	r.LTP = d.bools()
 	r.LTD = d.bools()
 	if d.err != nil {
-		return nil, d.err
+		return nil, nil, d.err
 	}
 	if len(d.b) != 0 {
-		return nil, formatErr("binary snapshot has %d unexpected bytes after the last section", len(d.b))
+		return nil, nil, formatErr("binary snapshot has %d unexpected bytes after the last section", len(d.b))
 	}
 	g, err := graph.FromRaw(r)
 	if err != nil {
-		return nil, formatErr("%v", err)
+		return nil, nil, formatErr("%v", err)
 	}
-	return g, nil
+	return g, bytes.Clone(meta), nil // not a view: it would pin the file's bytes
 }
 
 // SaveBinary writes g atomically to path as a binary snapshot.
-func SaveBinary(g *graph.Graph, path string) error {
-	data, err := EncodeBinary(g)
+func SaveBinary(g *graph.Graph, path string) error { return saveBinary(g, nil, path) }
+
+func saveBinary(g *graph.Graph, meta []byte, path string) error {
+	data, err := EncodeBinaryWithMeta(g, meta)
 	if err != nil {
 		return err
 	}
@@ -337,37 +362,56 @@ func SaveBinary(g *graph.Graph, path string) error {
 
 // LoadBinary reads a binary snapshot file.
 func LoadBinary(path string) (*graph.Graph, error) {
+	g, _, err := loadBinary(path)
+	return g, err
+}
+
+func loadBinary(path string) (*graph.Graph, []byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	g, err := DecodeBinary(data)
+	g, meta, err := DecodeBinaryWithMeta(data)
 	if err != nil {
-		return nil, fmtPath(path, err)
+		return nil, nil, fmtPath(path, err)
 	}
-	return g, nil
+	return g, meta, nil
 }
 
 // Load reads a snapshot in either format, recognised by its first bytes.
 func Load(path string) (*graph.Graph, error) {
+	g, _, err := LoadWithMeta(path)
+	return g, err
+}
+
+// LoadWithMeta reads a snapshot in either format and returns the meta it
+// was saved with (nil when none).
+func LoadWithMeta(path string) (*graph.Graph, []byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	head := make([]byte, 8)
 	n, _ := io.ReadFull(f, head)
 	f.Close()
 	if n == 8 && bytes.Equal(head, binaryMagic[:]) {
-		return LoadBinary(path)
+		return loadBinary(path)
 	}
-	return LoadJSON(path)
+	return loadJSON(path)
 }
 
 // Save writes g in the format chosen by the file name: ".bin" means binary,
 // anything else JSON.
-func Save(g *graph.Graph, path string) error {
+func Save(g *graph.Graph, path string) error { return SaveWithMeta(g, nil, path) }
+
+// SaveWithMeta is Save with application data stored inside the snapshot:
+// meta (a JSON value for a JSON snapshot, any bytes for a binary one) is
+// replaced atomically with the graph, so what must agree with the graph —
+// the roots it was built from, a save counter — cannot be torn from it by
+// a crash between two files. The engine does not interpret it.
+func SaveWithMeta(g *graph.Graph, meta []byte, path string) error {
 	if len(path) > 4 && path[len(path)-4:] == ".bin" {
-		return SaveBinary(g, path)
+		return saveBinary(g, meta, path)
 	}
-	return SaveJSON(g, path)
+	return saveJSON(g, meta, path)
 }

@@ -26,10 +26,12 @@ func formatErr(format string, args ...any) error {
 
 // File is the JSON snapshot document.
 type File struct {
-	Version    int            `json:"version"`
-	Generation uint64         `json:"generation,omitempty"`
-	Nodes      []NodeSnapshot `json:"nodes"`
-	Edges      []EdgeSnapshot `json:"edges"`
+	Version    int    `json:"version"`
+	Generation uint64 `json:"generation,omitempty"`
+	// Meta is application data saved with the graph (SaveWithMeta).
+	Meta  json.RawMessage `json:"meta,omitempty"`
+	Nodes []NodeSnapshot  `json:"nodes"`
+	Edges []EdgeSnapshot  `json:"edges"`
 }
 
 // NodeSnapshot is one node of a JSON snapshot.
@@ -259,35 +261,58 @@ func WriteJSON(w io.Writer, g *graph.Graph) error {
 // ReadJSON reads a JSON snapshot into a new graph. A malformed document is
 // an ErrFormat error; nothing else is touched.
 func ReadJSON(r io.Reader) (*graph.Graph, error) {
+	g, _, err := readJSON(r)
+	return g, err
+}
+
+func readJSON(r io.Reader) (*graph.Graph, []byte, error) {
 	var f File
 	dec := json.NewDecoder(bufio.NewReaderSize(r, 1<<20))
 	if err := dec.Decode(&f); err != nil {
-		return nil, formatErr("not a JSON graph snapshot: %v", err)
+		return nil, nil, formatErr("not a JSON graph snapshot: %v", err)
 	}
 	if dec.More() {
-		return nil, formatErr("trailing data after the JSON document")
+		return nil, nil, formatErr("trailing data after the JSON document")
 	}
-	return FromFile(&f)
+	g, err := FromFile(&f)
+	if err != nil {
+		return nil, nil, err
+	}
+	return g, f.Meta, nil
 }
 
 // SaveJSON writes g atomically to path as a JSON snapshot.
-func SaveJSON(g *graph.Graph, path string) error {
-	if !g.Finalized() {
-		return graph.ErrNotFinalized
+func SaveJSON(g *graph.Graph, path string) error { return saveJSON(g, nil, path) }
+
+func saveJSON(g *graph.Graph, meta []byte, path string) error {
+	f, err := ToFile(g)
+	if err != nil {
+		return err
 	}
-	return WriteFileAtomic(path, 0o644, func(w io.Writer) error { return WriteJSON(w, g) })
+	if len(meta) > 0 {
+		if !json.Valid(meta) {
+			return fmt.Errorf("snapshot meta for a JSON snapshot must be JSON")
+		}
+		f.Meta = meta
+	}
+	return WriteFileAtomic(path, 0o644, func(w io.Writer) error { return json.NewEncoder(w).Encode(f) })
 }
 
 // LoadJSON reads a JSON snapshot file.
 func LoadJSON(path string) (*graph.Graph, error) {
+	g, _, err := loadJSON(path)
+	return g, err
+}
+
+func loadJSON(path string) (*graph.Graph, []byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
-	g, err := ReadJSON(f)
+	g, meta, err := readJSON(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return g, nil
+	return g, meta, nil
 }

@@ -41,13 +41,20 @@ type stateRecord struct {
 }
 
 type plasticityFile struct {
-	Version int           `json:"version"`
-	Edges   []stateRecord `json:"edges"`
+	Version int `json:"version"`
+	// Stamp names the graph snapshot these states were saved with (see
+	// SavePlasticityStamped); absent in files that predate it.
+	Stamp string        `json:"stamp,omitempty"`
+	Edges []stateRecord `json:"edges"`
 }
 
 // WritePlasticity writes states as a plasticity document.
 func WritePlasticity(w io.Writer, states []plasticity.SynapticState) error {
-	f := plasticityFile{Version: PlasticityVersion, Edges: make([]stateRecord, len(states))}
+	return writePlasticity(w, states, "")
+}
+
+func writePlasticity(w io.Writer, states []plasticity.SynapticState, stamp string) error {
+	f := plasticityFile{Version: PlasticityVersion, Stamp: stamp, Edges: make([]stateRecord, len(states))}
 	for i, s := range states {
 		f.Edges[i] = stateRecord{
 			SourceLabel: s.SourceLabel, TargetLabel: s.TargetLabel, Relation: s.Relation,
@@ -63,33 +70,39 @@ func WritePlasticity(w io.Writer, states []plasticity.SynapticState) error {
 // version or a record without its (source, target, relation) identity is a
 // schema error (ErrFormat); nothing is applied.
 func ReadPlasticity(r io.Reader) ([]plasticity.SynapticState, error) {
+	st, _, err := readPlasticity(r)
+	return st, err
+}
+
+func readPlasticity(r io.Reader) ([]plasticity.SynapticState, string, error) {
 	data, err := io.ReadAll(bufio.NewReader(r))
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
+	var stamp string
 	data = bytes.TrimSpace(data)
 	var recs []stateRecord
 	switch {
 	case len(data) > 0 && data[0] == '[':
 		if err := strictUnmarshal(data, &recs); err != nil {
-			return nil, formatErr("plasticity state is not valid: %v", err)
+			return nil, "", formatErr("plasticity state is not valid: %v", err)
 		}
 	case len(data) > 0 && data[0] == '{':
 		var f plasticityFile
 		if err := strictUnmarshal(data, &f); err != nil {
-			return nil, formatErr("plasticity state is not valid: %v", err)
+			return nil, "", formatErr("plasticity state is not valid: %v", err)
 		}
 		if f.Version != PlasticityVersion {
-			return nil, formatErr("plasticity state version %d is not supported (this build reads version %d)", f.Version, PlasticityVersion)
+			return nil, "", formatErr("plasticity state version %d is not supported (this build reads version %d)", f.Version, PlasticityVersion)
 		}
-		recs = f.Edges
+		recs, stamp = f.Edges, f.Stamp
 	default:
-		return nil, formatErr(`plasticity state must be a JSON object {"version":1,"edges":[...]} or an array of records`)
+		return nil, "", formatErr(`plasticity state must be a JSON object {"version":1,"edges":[...]} or an array of records`)
 	}
 	out := make([]plasticity.SynapticState, len(recs))
 	for i, s := range recs {
 		if s.Relation == "" || s.SourceLabel == "" || s.TargetLabel == "" {
-			return nil, formatErr("plasticity record %d lacks its (source_label, target_label, relation) identity", i)
+			return nil, "", formatErr("plasticity record %d lacks its (source_label, target_label, relation) identity", i)
 		}
 		out[i] = plasticity.SynapticState{
 			SourceLabel: s.SourceLabel, TargetLabel: s.TargetLabel, Relation: s.Relation,
@@ -98,7 +111,7 @@ func ReadPlasticity(r io.Reader) ([]plasticity.SynapticState, error) {
 			LTPApplied: s.LTPApplied, LTDApplied: s.LTDApplied,
 		}
 	}
-	return out, nil
+	return out, stamp, nil
 }
 
 func strictUnmarshal(data []byte, v any) error {
@@ -114,19 +127,33 @@ func strictUnmarshal(data []byte, v any) error {
 
 // SavePlasticity writes states atomically to path.
 func SavePlasticity(path string, states []plasticity.SynapticState) error {
-	return WriteFileAtomic(path, 0o644, func(w io.Writer) error { return WritePlasticity(w, states) })
+	return SavePlasticityStamped(path, states, "")
+}
+
+// SavePlasticityStamped writes states atomically to path with a stamp
+// naming the graph snapshot they belong to, so a loader can tell a file
+// left behind by an interrupted save from one that matches its graph.
+func SavePlasticityStamped(path string, states []plasticity.SynapticState, stamp string) error {
+	return WriteFileAtomic(path, 0o644, func(w io.Writer) error { return writePlasticity(w, states, stamp) })
 }
 
 // LoadPlasticity reads a plasticity state file.
 func LoadPlasticity(path string) ([]plasticity.SynapticState, error) {
+	st, _, err := LoadPlasticityStamped(path)
+	return st, err
+}
+
+// LoadPlasticityStamped reads a plasticity state file and the stamp it was
+// saved with ("" when none).
+func LoadPlasticityStamped(path string) ([]plasticity.SynapticState, string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer f.Close()
-	st, err := ReadPlasticity(f)
+	st, stamp, err := readPlasticity(f)
 	if err != nil {
-		return nil, fmtPath(path, err)
+		return nil, "", fmtPath(path, err)
 	}
-	return st, nil
+	return st, stamp, nil
 }
