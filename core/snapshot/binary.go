@@ -3,6 +3,7 @@ package snapshot
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"hash/crc32"
 	"io"
 	"math"
@@ -404,13 +405,35 @@ func LoadWithMeta(path string) (*graph.Graph, []byte, error) {
 // anything else JSON.
 func Save(g *graph.Graph, path string) error { return SaveWithMeta(g, nil, path) }
 
+// Marshal encodes g with meta in the format Save would choose for path, for
+// callers that take the bytes at one moment and write them later (with
+// WriteFileAtomic).
+func Marshal(g *graph.Graph, meta []byte, path string) ([]byte, error) {
+	if isBinaryPath(path) {
+		return EncodeBinaryWithMeta(g, meta)
+	}
+	f, err := ToFile(g)
+	if err != nil {
+		return nil, err
+	}
+	if len(meta) > 0 {
+		if !json.Valid(meta) {
+			return nil, errMetaNotJSON
+		}
+		f.Meta = meta
+	}
+	return json.Marshal(f)
+}
+
+func isBinaryPath(path string) bool { return len(path) > 4 && path[len(path)-4:] == ".bin" }
+
 // SaveWithMeta is Save with application data stored inside the snapshot:
 // meta (a JSON value for a JSON snapshot, any bytes for a binary one) is
 // replaced atomically with the graph, so what must agree with the graph —
 // the roots it was built from, a save counter — cannot be torn from it by
 // a crash between two files. The engine does not interpret it.
 func SaveWithMeta(g *graph.Graph, meta []byte, path string) error {
-	if len(path) > 4 && path[len(path)-4:] == ".bin" {
+	if isBinaryPath(path) {
 		return saveBinary(g, meta, path)
 	}
 	return saveJSON(g, meta, path)

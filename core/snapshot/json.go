@@ -281,6 +281,8 @@ func readJSON(r io.Reader) (*graph.Graph, []byte, error) {
 	return g, f.Meta, nil
 }
 
+var errMetaNotJSON = errors.New("snapshot meta for a JSON snapshot must be JSON")
+
 // SaveJSON writes g atomically to path as a JSON snapshot.
 func SaveJSON(g *graph.Graph, path string) error { return saveJSON(g, nil, path) }
 
@@ -291,7 +293,7 @@ func saveJSON(g *graph.Graph, meta []byte, path string) error {
 	}
 	if len(meta) > 0 {
 		if !json.Valid(meta) {
-			return fmt.Errorf("snapshot meta for a JSON snapshot must be JSON")
+			return errMetaNotJSON
 		}
 		f.Meta = meta
 	}

@@ -70,18 +70,20 @@ func (s *State) initBaselines() {
 }
 
 // saveBaseline writes this session's start baseline, so the next session's
-// drift shows everything that changed from now on.
-func (s *State) saveBaseline() {
+// drift shows everything that changed from now on. It reports success.
+func (s *State) saveBaseline() bool {
 	path := s.RuntimePath(DriftBaselineFile)
 	if path == "" || s.startBaseline == nil {
-		return
+		return false
 	}
 	err := snapshot.WriteFileAtomic(path, 0o644, func(w io.Writer) error {
 		return json.NewEncoder(w).Encode(s.startBaseline)
 	})
 	if err != nil {
 		s.logf("could not save %s: %v", path, err)
+		return false
 	}
+	return true
 }
 
 // Baseline returns the baseline for drift's since: "last_session" (the

@@ -5,120 +5,41 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/plasticity"
 	"github.com/m1nd-go/m1nd/core/snapshot"
 )
 
 // PersistResult reports what a persist did.
 type PersistResult struct {
-	Reason          string  `json:"reason"`
-	GraphPath       string  `json:"graph_path,omitempty"`
-	PlasticityPath  string  `json:"plasticity_path,omitempty"`
-	Nodes           int     `json:"nodes"`
-	Edges           int     `json:"edges"`
-	PlasticityEdges int     `json:"plasticity_edges"`
-	Skipped         string  `json:"skipped,omitempty"`
-	ElapsedMs       float64 `json:"elapsed_ms"`
+	Reason          string `json:"reason"`
+	GraphPath       string `json:"graph_path,omitempty"`
+	PlasticityPath  string `json:"plasticity_path,omitempty"`
+	Nodes           int    `json:"nodes"`
+	Edges           int    `json:"edges"`
+	PlasticityEdges int    `json:"plasticity_edges"`
+	// SaveStamp names this save; the plasticity sidecar carries it too.
+	SaveStamp string  `json:"save_stamp,omitempty"`
+	Skipped   string  `json:"skipped,omitempty"`
+	ElapsedMs float64 `json:"elapsed_ms"`
 }
 
-// loadAtStart loads the configured snapshot and plasticity state. A missing
-// file is a fresh start; an unreadable one is moved aside (never silently
-// overwritten later) and the server starts empty, saying so.
-func (s *State) loadAtStart() error {
-	if !s.cfg.Persistent() {
-		s.logf("no runtime directory or M1ND_GRAPH_SOURCE: the graph lives in memory only (use --runtime-dir to persist)")
-		return nil
-	}
-	g, err := snapshot.Load(s.cfg.GraphSource)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		s.logf("no graph snapshot at %s, starting fresh", s.cfg.GraphSource)
-		return nil
-	case err != nil:
-		aside := fmt.Sprintf("%s.unreadable-%s", s.cfg.GraphSource, time.Now().UTC().Format("20060102T150405Z"))
-		if rerr := os.Rename(s.cfg.GraphSource, aside); rerr != nil {
-			return fmt.Errorf("graph snapshot %s cannot be loaded (%v) and cannot be moved aside (%v); fix or remove it before starting", s.cfg.GraphSource, err, rerr)
-		}
-		s.logf("graph snapshot could not be loaded (%v); kept it as %s and starting with an empty graph", err, aside)
-		return nil
-	}
-	s.cur.Store(&Bundle{Graph: g, Gen: 1, Roots: s.loadRoots()})
-	s.logf("loaded graph %s: %d nodes, %d edges", s.cfg.GraphSource, g.NumNodes(), g.NumEdges())
-	s.loadPlasticity(g)
-	s.loadFeedback()
-	return nil
-}
-
-func (s *State) loadPlasticity(g *graph.Graph) {
-	if s.cfg.PlasticityState == "" {
-		return
-	}
-	states, err := snapshot.LoadPlasticity(s.cfg.PlasticityState)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return
-	case err != nil:
-		s.logf("plasticity state not loaded: %v (learned weights start from the graph's)", err)
-		return
-	}
-	st, err := s.Plasticity.ImportState(g, states)
-	if err != nil {
-		s.logf("plasticity state not applied: %v", err)
-		return
-	}
-	s.logf("plasticity state: %d records, %d applied, %d unmatched", st.Records, st.Applied, st.Unmatched)
-}
-
-// FeedbackFile is the sidecar holding learn's per-query verdicts, so what
-// an agent taught in one session still re-ranks answers in the next.
-const FeedbackFile = "feedback.json"
-
-func (s *State) loadFeedback() {
-	path := s.RuntimePath(FeedbackFile)
-	if path == "" || s.feedbackLoaded.Swap(true) {
-		return
-	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return
-	}
-	var recs []plasticity.FeedbackRecord
-	if err == nil {
-		err = json.Unmarshal(data, &recs)
-	}
-	if err == nil {
-		err = s.Plasticity.ImportFeedback(recs)
-	}
-	if err != nil {
-		s.logf("feedback memory not loaded: %v (learned verdicts start empty)", err)
-		return
-	}
-	s.logf("feedback memory: %d records", len(recs))
-}
-
-func (s *State) saveFeedback() error {
-	path := s.RuntimePath(FeedbackFile)
-	if path == "" {
-		return nil
-	}
-	recs := s.Plasticity.ExportFeedback()
-	if recs == nil {
-		recs = []plasticity.FeedbackRecord{}
-	}
-	return snapshot.WriteFileAtomic(path, 0o644, func(w io.Writer) error {
-		return json.NewEncoder(w).Encode(recs)
-	})
-}
-
-// Persist writes the graph, then the plasticity state (skipped if the graph
-// write failed, so the pair stays consistent). An empty graph is never
-// written: it cannot replace a saved one.
+// Persist makes the served state durable as one generation, in this
+// order:
+//
+//  1. the drift baseline of this session, once (it is the state the session
+//     started from, so it agrees with any graph written after it);
+//  2. the graph snapshot with the state that must agree with it inside
+//     (stateMeta: roots, feedback memory, journal position, save stamp) —
+//     the commit point: a crash before its rename leaves the previous
+//     generation whole, a crash after it leaves this one;
+//  3. the sidecars that outlive a lost graph and that people read:
+//     plasticity (stamped with the save), feedback memory, roots;
+//  4. the learn journal, trimmed of the calls the graph now holds.
+//
+// An empty graph is never written: it cannot replace a saved one.
 func (s *State) Persist(reason string) (PersistResult, error) {
 	s.persistMu.Lock()
 	defer s.persistMu.Unlock()
@@ -128,56 +49,136 @@ func (s *State) Persist(reason string) (PersistResult, error) {
 		res.Skipped = "memory-only session: start the server with --runtime-dir (or M1ND_GRAPH_SOURCE) to persist"
 		return res, nil
 	}
-	// Hold the build lock so an ingest cannot swap the graph mid-write and
-	// the plasticity file always matches the graph file.
+	// Hold the build lock so an ingest cannot swap the graph mid-write.
 	s.buildMu.Lock()
 	defer s.buildMu.Unlock()
-	g := s.Current().Graph
-	res.Nodes, res.Edges = g.NumNodes(), g.NumEdges()
-	if g.NumNodes() == 0 {
+	b := s.Current()
+	res.Nodes, res.Edges = b.Graph.NumNodes(), b.Graph.NumEdges()
+	if b.Graph.NumNodes() == 0 {
 		res.Skipped = "the graph is empty; an existing snapshot is left untouched"
 		return res, nil
 	}
-	if err := snapshot.Save(g, s.cfg.GraphSource); err != nil {
-		msg := err.Error()
-		s.persistErr.Store(&msg)
-		return res, fmt.Errorf("save graph: %w", err)
+	if !s.baselineSaved.Load() && s.saveBaseline() {
+		s.baselineSaved.Store(true)
 	}
-	if s.cfg.PlasticityState != "" {
-		states := s.Plasticity.ExportState(g)
-		res.PlasticityEdges = len(states)
-		if err := snapshot.SavePlasticity(s.cfg.PlasticityState, states); err != nil {
-			msg := err.Error()
-			s.persistErr.Store(&msg)
-			s.logf("WARNING: plasticity persist failed: %v", err)
-			return res, fmt.Errorf("save plasticity (graph was saved): %w", err)
-		}
+	c, err := s.takeCut(b)
+	if err == nil {
+		err = snapshot.WriteFileAtomic(s.cfg.GraphSource, 0o644, func(w io.Writer) error {
+			_, err := w.Write(c.graph)
+			return err
+		})
 	}
-	if err := s.saveFeedback(); err != nil {
-		s.logf("WARNING: feedback memory persist failed: %v", err)
+	if err != nil {
+		return res, s.persistFailed(fmt.Errorf("save graph: %w", err))
 	}
-	s.saveRoots(s.Current().Roots)
-	s.saveBaseline()
+	s.saves.Store(c.meta.Save)
+	s.persistedGen.Store(b.Gen)
+	res.SaveStamp, res.PlasticityEdges = c.meta.Stamp, len(c.states)
+	if err := s.writeSidecars(c); err != nil {
+		return res, s.persistFailed(err)
+	}
+	s.journal.mu.Lock()
+	err = s.journal.trim(c.meta.JournalSeq)
+	s.journal.mu.Unlock()
+	if err != nil {
+		s.logf("learn journal not trimmed (it is replayed from the graph's position, so nothing is applied twice): %v", err)
+	}
 	s.persistErr.Store(nil)
 	s.lastPersist.Store(time.Now().UnixNano())
 	res.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
 	return res, nil
 }
 
-// LoadFromDisk replaces the in-memory graph with the saved snapshot (and
-// its plasticity state). A missing or unreadable file changes nothing.
+func (s *State) persistFailed(err error) error {
+	msg := err.Error()
+	s.persistErr.Store(&msg)
+	s.logf("WARNING: persist failed: %v", err)
+	return err
+}
+
+// cut is the learned state at one instant, with the graph encoded at the
+// same instant: no learn call runs between the journal position it
+// records and the weights it holds.
+type cut struct {
+	meta   stateMeta
+	graph  []byte
+	states []plasticity.SynapticState
+}
+
+func (s *State) takeCut(b *Bundle) (cut, error) {
+	j := s.journal
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	m := stateMeta{
+		Format: stateMetaFormat, Save: s.saves.Load() + 1, SavedAt: time.Now().UTC(),
+		Roots: b.Roots, JournalSeq: j.seq, Feedback: s.Plasticity.ExportFeedback(),
+	}
+	if m.Roots == nil {
+		m.Roots = []Root{}
+	}
+	m.Stamp = fmt.Sprintf("save-%d-journal-%d", m.Save, m.JournalSeq)
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return cut{}, err
+	}
+	data, err := snapshot.Marshal(b.Graph, raw, s.cfg.GraphSource)
+	if err != nil {
+		return cut{}, err
+	}
+	return cut{meta: m, graph: data, states: s.Plasticity.ExportState(b.Graph)}, nil
+}
+
+// writeSidecars writes the copies of learned state that outlive a lost
+// graph (plasticity, feedback memory) and the roots file people read.
+func (s *State) writeSidecars(c cut) error {
+	if s.cfg.PlasticityState != "" {
+		if err := snapshot.SavePlasticityStamped(s.cfg.PlasticityState, c.states, c.meta.Stamp); err != nil {
+			return fmt.Errorf("save plasticity (the graph was saved and holds the learned weights): %w", err)
+		}
+	}
+	if path := s.RuntimePath(FeedbackFile); path != "" {
+		doc := feedbackFile{Stamp: c.meta.Stamp, Records: c.meta.Feedback}
+		if doc.Records == nil {
+			doc.Records = []plasticity.FeedbackRecord{}
+		}
+		err := snapshot.WriteFileAtomic(path, 0o644, func(w io.Writer) error { return json.NewEncoder(w).Encode(doc) })
+		if err != nil {
+			s.logf("WARNING: feedback memory sidecar not written (the graph holds it): %v", err)
+		}
+	}
+	s.saveRoots(c.meta.Roots)
+	return nil
+}
+
+// PersistedGen is the graph generation the last successful persist wrote
+// (the loaded one after a start; 0 when none).
+func (s *State) PersistedGen() uint64 { return s.persistedGen.Load() }
+
+// LoadFromDisk replaces the in-memory graph with the saved snapshot (its
+// roots and learned weights): an explicit return to the last persisted
+// state. A missing or unreadable file changes nothing.
 func (s *State) LoadFromDisk() (*Bundle, error) {
 	if !s.cfg.Persistent() {
 		return nil, errors.New("memory-only session: there is no snapshot to load (start with --runtime-dir)")
 	}
-	return s.Build("loaded", func(old *Bundle) (*graph.Graph, []Root, error) {
-		g, err := snapshot.Load(s.cfg.GraphSource)
+	b, err := s.BuildBundle("loaded", func(old *Bundle) (*Bundle, error) {
+		g, raw, err := snapshot.LoadWithMeta(s.cfg.GraphSource)
 		if err != nil {
-			return nil, nil, fmt.Errorf("load %s: %w (the in-memory graph is unchanged)", s.cfg.GraphSource, err)
+			return nil, fmt.Errorf("load %s: %w (the in-memory graph is unchanged)", s.cfg.GraphSource, err)
 		}
-		s.loadPlasticity(g)
-		return g, old.Roots, nil
+		nb := &Bundle{Graph: g, Roots: old.Roots}
+		if m, ok := parseStateMeta(raw); ok {
+			nb.Roots = m.Roots
+			s.loadPlasticity(g, m.Stamp)
+		} else {
+			s.loadPlasticity(g, "")
+		}
+		return nb, nil
 	})
+	if err == nil {
+		s.persistedGen.Store(b.Gen)
+	}
+	return b, err
 }
 
 // RuntimePath returns a path inside the runtime directory for a sidecar,

@@ -101,6 +101,15 @@ type State struct {
 	feedbackLoaded atomic.Bool
 	persistErr     atomic.Pointer[string]
 	lock           *runtimeLock
+	// journal makes acknowledged learn calls durable between persists.
+	journal *journal
+	// saves counts persists across restarts (from the snapshot's meta).
+	saves         atomic.Uint64
+	persistedGen  atomic.Uint64
+	baselineSaved atomic.Bool
+	// pending is learned state found beside a lost graph, waiting for the
+	// next graph built (buildMu).
+	pending *pendingLearned
 
 	startBaseline *DriftBaseline
 	lastSession   *DriftBaseline
@@ -154,7 +163,16 @@ func Open(cfg Config, logf func(format string, args ...any)) (*State, error) {
 		s.lock = l
 		s.sweepTempFiles()
 	}
+	jpath := ""
+	if cfg.Persistent() {
+		jpath = s.RuntimePath(JournalFile)
+		if jpath == "" { // a graph path without a runtime directory
+			jpath = cfg.GraphSource + ".journal"
+		}
+	}
+	s.journal = openJournal(jpath, logf)
 	if err := s.loadAtStart(); err != nil {
+		s.journal.close()
 		s.lock.release()
 		return nil, err
 	}
@@ -226,6 +244,15 @@ func (s *State) BuildBundle(kind string, fn func(old *Bundle) (*Bundle, error)) 
 			st, _ := s.Plasticity.ImportState(g, states)
 			s.logf("carried learned weights to the new graph: %d of %d edges matched", st.Applied, st.Records)
 		}
+	}
+	var kept *pendingLearned
+	if kind != "loaded" {
+		kept = s.applyPending(g)
+	}
+	if kept != nil && len(kept.entries) > 0 {
+		s.journal.mu.Lock()
+		s.replay(nb, kept.entries)
+		s.journal.mu.Unlock()
 	}
 	nb.Gen = old.Gen + 1
 	s.mu.Lock()
@@ -365,6 +392,7 @@ func (s *State) Close() error {
 	if s.cfg.Persistent() {
 		_, err = s.Persist("shutdown")
 	}
+	s.journal.close()
 	s.lock.release()
 	return err
 }

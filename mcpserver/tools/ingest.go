@@ -135,13 +135,13 @@ func runIngest(c *Call) (any, error) {
 		return nil, Errorf("The current graph is unchanged. Check the path, adapter and mode.", "ingest failed: %v", err)
 	}
 	// Build the query engine and the seek index now so the first query does
-	// not pay for them, and make the new graph durable; none of this delays
-	// the response.
+	// not pay for them (in the background), and make the new graph durable
+	// before answering: an acknowledged ingest survives a kill -9.
 	go func() {
 		s.Engine(nb)
 		seekIndex(nb)
 	}()
-	s.PersistSoon("ingest")
+	persisted := persistAfterIngest(s, nb)
 
 	st := out.Stats
 	resp := map[string]any{
@@ -156,6 +156,7 @@ func runIngest(c *Call) (any, error) {
 		"stats":           st,
 		"root":            out.Root,
 		"graph":           map[string]any{"node_count": nb.Graph.NumNodes(), "edge_count": nb.Graph.NumEdges(), "generation": nb.Gen},
+		"persisted":       persisted,
 	}
 	gd := guidance{
 		ProofState:        "triaging",
@@ -165,6 +166,25 @@ func runIngest(c *Call) (any, error) {
 	if st.Partial {
 		gd.NextStepHint = fmt.Sprintf("The ingest stopped early (%s budget); the graph is consistent but incomplete. Ingest a subdirectory for full coverage.", st.BudgetExhausted)
 	}
+	if persisted["durable"] == false && persisted["error"] != nil {
+		gd.NextStepHint = "The graph is served but NOT saved (see persisted.error): a restart would lose it. Free space or fix the runtime directory, then call persist."
+	}
 	gd.into(resp)
 	return resp, nil
+}
+
+// persistAfterIngest saves a new graph before the ingest is answered, so
+// an acknowledged ingest is never lost to a crash; it says what happened.
+func persistAfterIngest(s *session.State, nb *session.Bundle) map[string]any {
+	if cfg := s.Config(); !cfg.Persistent() {
+		return map[string]any{"durable": false, "reason": "memory-only session (no --runtime-dir): the graph lives until the server stops"}
+	}
+	if s.PersistedGen() == nb.Gen {
+		return map[string]any{"durable": true, "reason": "unchanged: the saved graph is current"}
+	}
+	res, err := s.Persist("ingest")
+	if err != nil {
+		return map[string]any{"durable": false, "error": err.Error()}
+	}
+	return map[string]any{"durable": true, "save_stamp": res.SaveStamp, "elapsed_ms": res.ElapsedMs}
 }

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -77,15 +78,19 @@ func runLearn(c *Call) (any, error) {
 		}
 		start := time.Now()
 		req := plasticity.LearnRequest{Query: c.Str("query"), Feedback: fb, Nodes: nodes, Strength: float32(c.Float("strength"))}
-		var res plasticity.LearnResult
-		if eng, err := c.Session.Engine(b); err == nil {
-			// Filed under the context activate computes for the query, so
-			// the same and similar queries see it.
-			res, err = eng.Learn(req)
-			if err != nil {
-				return err
+		apply := func(req plasticity.LearnRequest) (plasticity.LearnResult, error) {
+			if eng, err := c.Session.Engine(b); err == nil {
+				// Filed under the context activate computes for the query,
+				// so the same and similar queries see it.
+				return eng.Learn(req)
 			}
-		} else if res, err = c.Session.Plasticity.Learn(g, req); err != nil {
+			return c.Session.Plasticity.Learn(g, req)
+		}
+		res, err := c.Session.Learn(g, c.AgentID, req, apply)
+		if errors.Is(err, session.ErrNotDurable) {
+			return Errorf("Check that the runtime directory is writable and has free space (health shows it), then call learn again.", "%v", err)
+		}
+		if err != nil {
 			return err
 		}
 		gen := c.Session.Learned()
@@ -101,6 +106,7 @@ func runLearn(c *Call) (any, error) {
 			"plasticity_delta":      r3(res.TotalWeightDelta),
 			"learning_type":         res.LearningType,
 			"plasticity_generation": gen,
+			"durable":               c.Session.Durable(),
 			"elapsed_ms":            ms(time.Since(start)),
 		}
 		if res.EdgesStrengthened+res.EdgesWeakened == 0 {

@@ -1,0 +1,251 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/plasticity"
+	"github.com/m1nd-go/m1nd/core/snapshot"
+)
+
+// stateMeta is what the session stores inside the graph snapshot
+// (snapshot.SaveWithMeta): the state that must agree with the graph, so a
+// crash can never pair one repository's graph with another's roots, or a
+// graph with the learning of another moment.
+type stateMeta struct {
+	Format  int       `json:"m1nd_state"`
+	Save    uint64    `json:"save"`
+	Stamp   string    `json:"stamp"`
+	SavedAt time.Time `json:"saved_at"`
+	Roots   []Root    `json:"roots"`
+	// JournalSeq is the last learn call the graph's weights and Feedback
+	// hold; the journal's later entries are replayed on load.
+	JournalSeq uint64                      `json:"journal_seq"`
+	Feedback   []plasticity.FeedbackRecord `json:"feedback"`
+}
+
+const stateMetaFormat = 1
+
+func parseStateMeta(raw []byte) (stateMeta, bool) {
+	var m stateMeta
+	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil || m.Format != stateMetaFormat || m.Stamp == "" {
+		return stateMeta{}, false
+	}
+	return m, true
+}
+
+// stampSeq returns the journal position a save stamp names.
+func stampSeq(stamp string) (uint64, bool) {
+	var save, seq uint64
+	if _, err := fmt.Sscanf(stamp, "save-%d-journal-%d", &save, &seq); err != nil {
+		return 0, false
+	}
+	return seq, true
+}
+
+// FeedbackFile is the sidecar holding learn's per-query verdicts, a copy of
+// what the graph snapshot holds that survives the graph's loss.
+const FeedbackFile = "feedback.json"
+
+type feedbackFile struct {
+	Stamp   string                      `json:"stamp"`
+	Records []plasticity.FeedbackRecord `json:"records"`
+}
+
+// loadAtStart loads the configured snapshot with the state saved inside it,
+// then replays the learn calls journaled after it. A missing graph is a
+// fresh start; an unreadable one is moved aside (never silently
+// overwritten later) and the server starts empty, saying so. Either way
+// learned state found beside it waits for the next graph (recoverLearned).
+func (s *State) loadAtStart() error {
+	if !s.cfg.Persistent() {
+		s.logf("no runtime directory or M1ND_GRAPH_SOURCE: the graph lives in memory only (use --runtime-dir to persist)")
+		return nil
+	}
+	g, raw, err := snapshot.LoadWithMeta(s.cfg.GraphSource)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		s.logf("no graph snapshot at %s, starting fresh", s.cfg.GraphSource)
+		s.recoverLearned()
+		return nil
+	case err != nil:
+		aside := fmt.Sprintf("%s.unreadable-%s", s.cfg.GraphSource, time.Now().UTC().Format("20060102T150405Z"))
+		if rerr := os.Rename(s.cfg.GraphSource, aside); rerr != nil {
+			return fmt.Errorf("graph snapshot %s cannot be loaded (%v) and cannot be moved aside (%v); fix or remove it before starting", s.cfg.GraphSource, err, rerr)
+		}
+		s.logf("graph snapshot could not be loaded (%v); kept it as %s and starting with an empty graph", err, aside)
+		s.recoverLearned()
+		return nil
+	}
+	b := &Bundle{Graph: g, Gen: 1}
+	m, hasMeta := parseStateMeta(raw)
+	if hasMeta {
+		b.Roots = m.Roots
+		s.saves.Store(m.Save)
+	} else {
+		b.Roots = s.loadRoots() // a snapshot from before meta, or written by another tool
+	}
+	s.cur.Store(b)
+	s.persistedGen.Store(b.Gen)
+	s.logf("loaded graph %s: %d nodes, %d edges", s.cfg.GraphSource, g.NumNodes(), g.NumEdges())
+	if !hasMeta {
+		s.loadPlasticity(g, "")
+		s.loadFeedback()
+		s.replay(b, s.journal.entries)
+		return nil
+	}
+	s.feedbackLoaded.Store(true)
+	if err := s.Plasticity.ImportFeedback(m.Feedback); err != nil {
+		s.logf("feedback memory in the snapshot not loaded: %v", err)
+	}
+	s.loadPlasticity(g, m.Stamp)
+	s.replay(b, s.journal.after(m.JournalSeq))
+	return nil
+}
+
+// loadPlasticity imports the plasticity sidecar onto g. With a stamp (the
+// graph's save), only a file from the same save is applied: an older one
+// was left by a save interrupted after the graph was written, and the
+// graph's own weights are newer.
+func (s *State) loadPlasticity(g *graph.Graph, stamp string) {
+	if s.cfg.PlasticityState == "" {
+		return
+	}
+	states, fileStamp, err := snapshot.LoadPlasticityStamped(s.cfg.PlasticityState)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return
+	case err != nil:
+		s.logf("plasticity state not loaded: %v (learned weights start from the graph's)", err)
+		return
+	case stamp != "" && fileStamp != stamp:
+		s.logf("plasticity state is from %q, the graph from %q: using the graph's own learned weights", fileStamp, stamp)
+		return
+	}
+	st, err := s.Plasticity.ImportState(g, states)
+	if err != nil {
+		s.logf("plasticity state not applied: %v", err)
+		return
+	}
+	s.logf("plasticity state: %d records, %d applied, %d unmatched", st.Records, st.Applied, st.Unmatched)
+}
+
+// loadFeedback imports the feedback sidecar once per process and returns
+// its stamp ("" for a file from before stamps, or none).
+func (s *State) loadFeedback() string {
+	path := s.RuntimePath(FeedbackFile)
+	if path == "" || s.feedbackLoaded.Swap(true) {
+		return ""
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ""
+	}
+	var doc feedbackFile
+	if err == nil {
+		if len(data) > 0 && data[0] == '[' { // before stamps: a bare array
+			err = json.Unmarshal(data, &doc.Records)
+		} else {
+			err = json.Unmarshal(data, &doc)
+		}
+	}
+	if err == nil {
+		err = s.Plasticity.ImportFeedback(doc.Records)
+	}
+	if err != nil {
+		s.logf("feedback memory not loaded: %v (learned verdicts start empty)", err)
+		return ""
+	}
+	s.logf("feedback memory: %d records", len(doc.Records))
+	return doc.Stamp
+}
+
+// pendingLearned is learned state saved beside a graph that is gone: it
+// waits for the next graph built (BuildBundle) and is applied there by
+// edge identity, then the journaled calls after it are replayed.
+type pendingLearned struct {
+	states  []plasticity.SynapticState
+	entries []JournalEntry
+}
+
+// recoverLearned keeps what was learned when the graph itself is lost
+// (deleted, or unreadable and moved aside): feedback memory is loaded now,
+// the plasticity records and the journal wait for the next graph, and a
+// copy of the plasticity file is kept aside, since the next persist
+// rewrites it from that graph.
+func (s *State) recoverLearned() {
+	fbStamp := s.loadFeedback()
+	var states []plasticity.SynapticState
+	var stamp string
+	if s.cfg.PlasticityState != "" {
+		var err error
+		states, stamp, err = snapshot.LoadPlasticityStamped(s.cfg.PlasticityState)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			s.logf("plasticity state not loaded: %v", err)
+		}
+		if err == nil {
+			s.keepAside(s.cfg.PlasticityState)
+		}
+	}
+	// Replay from the older of the two copies' positions: a call might
+	// strengthen an edge twice, none is lost.
+	from := uint64(0)
+	if seq, ok := stampSeq(stamp); ok {
+		from = seq
+		if fseq, ok := stampSeq(fbStamp); ok && fseq < from {
+			from = fseq
+		}
+	}
+	entries := s.journal.after(from)
+	if len(states) == 0 && len(entries) == 0 {
+		return
+	}
+	s.pending = &pendingLearned{states: states, entries: entries}
+	s.logf("learned state kept for the next graph: %d plasticity records, %d journaled learn calls (they are applied after the next ingest)", len(states), len(entries))
+}
+
+// keepAside copies path to path.kept-<time>, so learned state that may not
+// all match the next graph is never destroyed by the next persist.
+func (s *State) keepAside(path string) {
+	aside := fmt.Sprintf("%s.kept-%s", path, time.Now().UTC().Format("20060102T150405Z"))
+	src, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	defer src.Close()
+	err = snapshot.WriteFileAtomic(aside, 0o644, func(w io.Writer) error {
+		_, err := io.Copy(w, src)
+		return err
+	})
+	if err != nil {
+		s.logf("could not keep a copy of %s: %v", path, err)
+		return
+	}
+	s.logf("kept a copy of %s as %s", path, aside)
+}
+
+// applyPending applies learned state saved beside a lost graph to the
+// first graph built after it (buildMu held). It reports whether there was
+// any, so the caller replays the journal once the bundle exists.
+func (s *State) applyPending(g *graph.Graph) *pendingLearned {
+	p := s.pending
+	if p == nil {
+		return nil
+	}
+	s.pending = nil
+	if len(p.states) > 0 {
+		st, err := s.Plasticity.ImportState(g, p.states)
+		if err != nil {
+			s.logf("kept plasticity state not applied: %v", err)
+		} else {
+			s.logf("kept plasticity state applied to the new graph: %d of %d records matched", st.Applied, st.Records)
+		}
+	}
+	return p
+}
