@@ -191,7 +191,10 @@ func TestUnjournaledLearnChangesNothing(t *testing.T) {
 	g := s.Current().Graph
 	applied := false
 	_, err := s.Learn(g, "a", plasticity.LearnRequest{Query: "q", Feedback: plasticity.Correct, Nodes: []graph.NodeID{3}, Strength: 1},
-		func(plasticity.LearnRequest) (plasticity.LearnResult, error) { applied = true; return plasticity.LearnResult{}, nil })
+		func(plasticity.LearnRequest) (plasticity.LearnResult, error) {
+			applied = true
+			return plasticity.LearnResult{}, nil
+		})
 	if err == nil || applied {
 		t.Fatalf("learn without a journal: err %v, applied %v", err, applied)
 	}
