@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/m1nd-go/m1nd/mcpserver/session"
@@ -26,7 +28,8 @@ type Options struct {
 // Open resolves the configuration (file, then environment, then opts),
 // opens the session (loading the graph and taking the runtime directory's
 // lock), and returns the dispatcher every transport uses. When
-// IngestOnStart is set and the loaded graph is empty it is ingested first.
+// IngestOnStart is set, the graph served is made to describe it first
+// (startupIngest).
 func Open(ctx context.Context, opts Options, getenv func(string) string, logf func(string, ...any)) (*tools.Dispatcher, error) {
 	cfg, err := session.LoadConfig(opts.ConfigFile, getenv)
 	if err != nil {
@@ -46,16 +49,71 @@ func Open(ctx context.Context, opts Options, getenv func(string) string, logf fu
 		return nil, err
 	}
 	d := &tools.Dispatcher{Registry: tools.Builtin(), Session: st}
-	if p := st.Config().IngestOnStart; p != "" && st.Current().Graph.NumNodes() == 0 {
-		args, _ := json.Marshal(map[string]any{"agent_id": "m1nd-startup", "path": p})
-		start := time.Now()
-		res := d.Call(ctx, "ingest", args, nil)
-		if res.IsError {
-			logf("startup ingest of %s failed: %s", p, res.Text())
-		} else {
-			g := st.Current().Graph
-			logf("ingested %s: %d nodes, %d edges in %s", p, g.NumNodes(), g.NumEdges(), time.Since(start).Round(time.Millisecond))
-		}
+	if p := st.Config().IngestOnStart; p != "" {
+		startupIngest(ctx, d, p, logf)
 	}
 	return d, nil
+}
+
+// startupIngest makes the served graph the one --ingest names: a fresh
+// ingest when the graph is empty or describes other roots (never serve
+// another repository's graph), otherwise an incremental one that picks up
+// what changed on disk while the server was down.
+func startupIngest(ctx context.Context, d *tools.Dispatcher, p string, logf func(string, ...any)) {
+	st := d.Session
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		logf("--ingest %s: %v", p, err)
+		return
+	}
+	b := st.Current()
+	args := map[string]any{"agent_id": "m1nd-startup", "path": abs}
+	switch {
+	case b.Graph.NumNodes() == 0:
+	case !servesRoot(b.Roots, abs):
+		logf("the saved graph describes %s, not %s (--ingest): ingesting %s instead (learned weights carry over only where node ids match)", rootList(b.Roots), abs, abs)
+	default:
+		args["incremental"] = true
+		if len(b.Roots) > 1 {
+			args["mode"] = "merge"
+		}
+	}
+	raw, _ := json.Marshal(args)
+	start := time.Now()
+	res := d.Call(ctx, "ingest", raw, nil)
+	if res.IsError {
+		logf("startup ingest of %s failed: %s", abs, res.Text())
+		return
+	}
+	g := st.Current().Graph
+	logf("ingested %s: %d nodes, %d edges in %s", abs, g.NumNodes(), g.NumEdges(), time.Since(start).Round(time.Millisecond))
+}
+
+// servesRoot reports whether path is one of roots (symlinks resolved).
+func servesRoot(roots []session.Root, path string) bool {
+	want := realPath(path)
+	for _, r := range roots {
+		if realPath(r.Path) == want {
+			return true
+		}
+	}
+	return false
+}
+
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return filepath.Clean(p)
+}
+
+func rootList(roots []session.Root) string {
+	var names []string
+	for _, r := range roots {
+		names = append(names, r.Path)
+	}
+	if len(names) == 0 {
+		return "no recorded root"
+	}
+	return strings.Join(names, ", ")
 }

@@ -28,6 +28,8 @@ type stateMeta struct {
 	// hold; the journal's later entries are replayed on load.
 	JournalSeq uint64                      `json:"journal_seq"`
 	Feedback   []plasticity.FeedbackRecord `json:"feedback"`
+	// Files are the roots' file stamps (staleness after a restart).
+	Files []RootFiles `json:"files,omitempty"`
 }
 
 const stateMetaFormat = 1
@@ -86,7 +88,7 @@ func (s *State) loadAtStart() error {
 	b := &Bundle{Graph: g, Gen: 1}
 	m, hasMeta := parseStateMeta(raw)
 	if hasMeta {
-		b.Roots = m.Roots
+		b.Roots, b.Files = m.Roots, m.Files
 		s.saves.Store(m.Save)
 	} else {
 		b.Roots = s.loadRoots() // a snapshot from before meta, or written by another tool

@@ -111,7 +111,7 @@ func (s *State) takeCut(b *Bundle) (cut, error) {
 	defer j.mu.Unlock()
 	m := stateMeta{
 		Format: stateMetaFormat, Save: s.saves.Load() + 1, SavedAt: time.Now().UTC(),
-		Roots: b.Roots, JournalSeq: j.seq, Feedback: s.Plasticity.ExportFeedback(),
+		Roots: b.Roots, JournalSeq: j.seq, Feedback: s.Plasticity.ExportFeedback(), Files: b.Files,
 	}
 	if m.Roots == nil {
 		m.Roots = []Root{}
@@ -168,7 +168,7 @@ func (s *State) LoadFromDisk() (*Bundle, error) {
 		}
 		nb := &Bundle{Graph: g, Roots: old.Roots}
 		if m, ok := parseStateMeta(raw); ok {
-			nb.Roots = m.Roots
+			nb.Roots, nb.Files = m.Roots, m.Files
 			s.loadPlasticity(g, m.Stamp)
 		} else {
 			s.loadPlasticity(g, "")

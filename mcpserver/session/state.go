@@ -45,6 +45,9 @@ type Bundle struct {
 	// CommitGroups are files changed together per git commit (external
 	// IDs or paths), fed to the co-change matrix.
 	CommitGroups [][]string
+	// Files stamp each root's files as they were read, so staleness can be
+	// told by a stat (none for adapters without files on disk).
+	Files []RootFiles
 
 	derived derived
 }

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -73,7 +74,44 @@ func (d *Dispatcher) Call(ctx context.Context, name string, args json.RawMessage
 	if err != nil {
 		return Result{Value: asToolError(t, err), IsError: true}
 	}
+	if t.Class == Read && t.Name != "health" {
+		v = d.flagStale(v)
+	}
 	return Result{Value: v}
+}
+
+// flagStale adds stale_files to an answer that names files changed or
+// deleted on disk since the graph was built from them: their entities and
+// line numbers may no longer be what the answer says.
+func (d *Dispatcher) flagStale(v any) any {
+	st := d.Session.Staleness(d.Session.Current())
+	ids := st.StaleIDs()
+	if len(ids) == 0 {
+		return v
+	}
+	data, err := json.Marshal(v)
+	if err != nil || len(data) == 0 || data[0] != '{' {
+		return v
+	}
+	var named []string
+	for _, id := range ids {
+		rel := strings.TrimPrefix(id, "file::")
+		if bytes.Contains(data, []byte(`"`+id+`"`)) || bytes.Contains(data, []byte(`"`+id+`::`)) || bytes.Contains(data, []byte(`"`+rel+`"`)) {
+			named = append(named, id)
+		}
+	}
+	if len(named) == 0 {
+		return v
+	}
+	var m map[string]any
+	if json.Unmarshal(data, &m) != nil {
+		return v
+	}
+	m["stale_files"] = map[string]any{
+		"files": named,
+		"hint":  "These files changed or were deleted on disk after the graph was built: what this answer says of them (entities, lines, edges) may be out of date. Re-ingest with incremental: true to refresh.",
+	}
+	return m
 }
 
 // Per-call time budgets: the call's context ends then, so waits (for the

@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/ingest"
+	ingestcache "github.com/m1nd-go/m1nd/ingest/cache"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
 
@@ -120,10 +122,18 @@ func runIngest(c *Call) (any, error) {
 			IngestedAt: time.Now().UTC(), Files: o.Stats.FilesParsed, GitBranch: o.Root.GitBranch, GitHead: o.Root.GitHead,
 		}
 		nb := &session.Bundle{Graph: o.Graph, Roots: []session.Root{r}, CommitGroups: o.CommitGroups}
+		files := fileStamps(o.Root.Path, cache, adapterName)
+		if files != nil {
+			nb.Files = []session.RootFiles{*files}
+		}
 		if mode == "merge" && old.Graph.NumNodes() > 0 {
 			nb.Roots = slices.DeleteFunc(slices.Clone(old.Roots), func(x session.Root) bool { return x.Path == root })
 			nb.Roots = append(nb.Roots, r)
 			nb.CommitGroups = append(slices.Clone(old.CommitGroups), o.CommitGroups...)
+			nb.Files = slices.DeleteFunc(slices.Clone(old.Files), func(x session.RootFiles) bool { return x.Root == o.Root.Path })
+			if files != nil {
+				nb.Files = append(nb.Files, *files)
+			}
 		}
 		return nb, nil
 	})
@@ -171,6 +181,24 @@ func runIngest(c *Call) (any, error) {
 	}
 	gd.into(resp)
 	return resp, nil
+}
+
+// fileStamps records what the code adapter read (its cache manifest: size
+// and mtime per file), so staleness is a stat away; nil for adapters that
+// keep no manifest.
+func fileStamps(root string, cache *ingest.Cache, adapterName string) *session.RootFiles {
+	if adapterName != "code" || root == "" {
+		return nil
+	}
+	rf := &session.RootFiles{Root: root, Prefix: "file::"}
+	for _, rel := range cache.Paths() {
+		if e, ok := cache.Entry(rel); ok && e.Kind == ingestcache.Text {
+			rf.Files = append(rf.Files, session.FileStamp{Rel: rel, Size: e.Size, MTimeNS: e.MTimeNS})
+		}
+	}
+	slices.SortFunc(rf.Files, func(a, b session.FileStamp) int { return strings.Compare(a.Rel, b.Rel) })
+	rf.Dirs = session.StampDirs(root, rf.Files)
+	return rf
 }
 
 // persistAfterIngest saves a new graph before the ingest is answered, so

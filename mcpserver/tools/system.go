@@ -111,8 +111,16 @@ func runHealth(c *Call) (any, error) {
 		}
 		roots = append(roots, ri)
 	}
+	stale := s.Staleness(b)
+	if stale.Stale() {
+		warnings = append(warnings, fmt.Sprintf("files changed on disk since the graph was built (%d modified, %d deleted, %d added): answers naming them are flagged stale_files; re-ingest with incremental: true to refresh",
+			len(stale.Modified), len(stale.Deleted), len(stale.Added)))
+	}
 	status := "ok"
 	next := "activate"
+	if stale.Stale() {
+		next = "ingest"
+	}
 	if g.NumNodes() == 0 {
 		status = "empty"
 		next = "ingest"
@@ -155,8 +163,22 @@ func runHealth(c *Call) (any, error) {
 		"cache_generation":      cg,
 		"ingest_roots":          orEmpty(roots),
 		"warnings":              orEmpty(warnings),
+		"files_on_disk":         diskState(stale),
 		"next_suggested_tool":   next,
 	}, nil
+}
+
+// diskState summarises staleness for health (lists capped at 20).
+func diskState(st session.Staleness) map[string]any {
+	if !st.Known {
+		return map[string]any{"checked": false, "reason": "no file stamps for these roots (memory or json adapter, or a snapshot from before stamps)"}
+	}
+	capped := func(l []string) []string { return orEmpty(l[:min(len(l), 20)]) }
+	return map[string]any{
+		"checked": true, "stale": st.Stale(),
+		"modified": capped(st.Modified), "deleted": capped(st.Deleted), "added": capped(st.Added),
+		"counts": map[string]int{"modified": len(st.Modified), "deleted": len(st.Deleted), "added": len(st.Added)},
+	}
 }
 
 func runPersist(c *Call) (any, error) {

@@ -1,0 +1,158 @@
+package session
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/ingest/walk"
+)
+
+// FileStamp is what a file (or directory) looked like on disk when the
+// graph was built from it: enough to tell, by a stat, that it changed.
+type FileStamp struct {
+	Rel     string `json:"rel"`
+	Size    int64  `json:"size,omitempty"`
+	MTimeNS int64  `json:"mtime_ns"`
+}
+
+// RootFiles are the stamps of one root's files and directories. Prefix is
+// what turns a root-relative path into its file node's external ID
+// ("file::" for a single root).
+type RootFiles struct {
+	Root   string      `json:"root"`
+	Prefix string      `json:"prefix"`
+	Files  []FileStamp `json:"files"`
+	Dirs   []FileStamp `json:"dirs,omitempty"`
+}
+
+// Staleness is how the disk differs from what the graph was built from.
+type Staleness struct {
+	Checked time.Time `json:"checked"`
+	// Modified and Deleted are file node external IDs.
+	Modified []string `json:"modified,omitempty"`
+	Deleted  []string `json:"deleted,omitempty"`
+	// Added are files the graph lacks that an ingest would take, found in
+	// the directories whose entries changed (as they would be named).
+	Added []string `json:"added,omitempty"`
+	// Known is false when no root has stamps (memory or json adapters, a
+	// snapshot from before stamps): nothing can be said.
+	Known bool `json:"known"`
+}
+
+// Stale reports whether anything changed.
+func (s Staleness) Stale() bool {
+	return len(s.Modified)+len(s.Deleted)+len(s.Added) > 0
+}
+
+// StaleIDs are the external IDs of the modified and deleted files.
+func (s Staleness) StaleIDs() []string {
+	return append(slices.Clone(s.Modified), s.Deleted...)
+}
+
+// staleTTL bounds how often a bundle's files are stat'ed: a tool answer
+// may be annotated from a check this recent.
+const staleTTL = 2 * time.Second
+
+type staleCache struct {
+	mu  sync.Mutex
+	at  time.Time
+	val Staleness
+}
+
+// Staleness compares b's files with the disk (a stat per file and per
+// directory; cached for a couple of seconds per bundle).
+func (s *State) Staleness(b *Bundle) Staleness {
+	v, _ := b.Derived("staleness", func(*graph.Graph) (any, error) { return &staleCache{}, nil })
+	sc := v.(*staleCache)
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if now := time.Now(); now.Sub(sc.at) >= staleTTL {
+		sc.val, sc.at = checkFiles(b.Files), now
+	}
+	return sc.val
+}
+
+func checkFiles(roots []RootFiles) Staleness {
+	st := Staleness{Checked: time.Now().UTC()}
+	for _, r := range roots {
+		st.Known = true
+		known := make(map[string]bool, len(r.Files))
+		for _, f := range r.Files {
+			known[f.Rel] = true
+			fi, err := os.Lstat(filepath.Join(r.Root, filepath.FromSlash(f.Rel)))
+			switch {
+			case err != nil:
+				st.Deleted = append(st.Deleted, r.Prefix+f.Rel)
+			case fi.Size() != f.Size || fi.ModTime().UnixNano() != f.MTimeNS:
+				st.Modified = append(st.Modified, r.Prefix+f.Rel)
+			}
+		}
+		for _, d := range r.Dirs {
+			fi, err := os.Stat(filepath.Join(r.Root, filepath.FromSlash(d.Rel)))
+			if err == nil && fi.ModTime().UnixNano() != d.MTimeNS {
+				for _, rel := range addedIn(r.Root, d.Rel, known) {
+					st.Added = append(st.Added, r.Prefix+rel)
+				}
+			}
+		}
+	}
+	slices.Sort(st.Added)
+	return st
+}
+
+// addedIn lists the regular files of dir (root-relative) that the graph
+// lacks and a walk would take.
+func addedIn(root, dir string, known map[string]bool) []string {
+	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		rel := path.Join(dir, e.Name())
+		if !e.Type().IsRegular() || known[rel] {
+			continue
+		}
+		if ok, _ := walk.Admit(root, rel, walk.Options{}); ok {
+			out = append(out, rel)
+		}
+	}
+	return out
+}
+
+// StampDirs stamps the directories holding files, by a stat now: a
+// directory's mtime moves when an entry is added or removed.
+func StampDirs(root string, files []FileStamp) []FileStamp {
+	seen := map[string]bool{}
+	var out []FileStamp
+	for _, f := range files {
+		d := path.Dir(f.Rel)
+		for !seen[d] {
+			seen[d] = true
+			if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(d))); err == nil {
+				out = append(out, FileStamp{Rel: d, MTimeNS: fi.ModTime().UnixNano()})
+			}
+			if d == "." {
+				break
+			}
+			d = path.Dir(d)
+		}
+	}
+	slices.SortFunc(out, func(a, b FileStamp) int { return cmpString(a.Rel, b.Rel) })
+	return out
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
