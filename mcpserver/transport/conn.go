@@ -5,7 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -38,6 +41,10 @@ func (t *Stdio) Connect(context.Context) (mcp.Connection, error) {
 
 // Conn is a JSON-RPC connection over a byte stream with per-message framing
 // detection. It implements mcp.Connection.
+//
+// Request ids reach the server as synthetic int64s: the SDK holds an id as
+// an int64 or a string, so 1.5, 2^64 or "\u0061" would come back altered.
+// The client's own bytes are kept and put back in the response.
 type Conn struct {
 	out     io.Writer
 	writeMu sync.Mutex
@@ -52,19 +59,23 @@ type Conn struct {
 	barrier func(*jsonrpc.Request) bool
 	holdFor *jsonrpc.ID // barrier request still unanswered (Read is serial)
 
-	mu      sync.Mutex
-	pending map[jsonrpc.ID]*route // request id → how to answer it
+	seq      atomic.Int64 // last synthetic id
+	mu       sync.Mutex
+	pending  map[jsonrpc.ID]*route // synthetic id → how to answer it
+	inflight map[string]int64      // idKey of a client id → synthetic id
 	// answered is signalled after each response write, so a Read waiting
 	// at end of input can tell when every request has its answer.
 	answered chan struct{}
 	last     atomic.Uint32 // framing of the latest inbound message
 }
 
-// route says how a response must go back: its framing, and the batch it
-// belongs to, if any.
+// route says how a response must go back: its framing, the batch it
+// belongs to, if any, and the id the client sent.
 type route struct {
 	mode  Mode
 	batch *batch
+	id    json.RawMessage
+	syn   int64
 }
 
 // batch collects the responses to one inbound batch; it is written as one
@@ -75,6 +86,10 @@ type batch struct {
 	responses []json.RawMessage
 }
 
+// maxDepth is the go-sdk's nesting limit: deeper messages are refused here,
+// where the id can still be read, rather than by its decoder.
+const maxDepth = 1000
+
 // NewConn starts reading in from a goroutine (so Close can unblock a Read
 // stuck on stdin) and returns the connection.
 func NewConn(in io.Reader, out io.Writer, max int, onEOF func()) *Conn {
@@ -83,6 +98,7 @@ func NewConn(in io.Reader, out io.Writer, max int, onEOF func()) *Conn {
 		incoming: make(chan []jsonrpc.Message),
 		closed:   make(chan struct{}),
 		pending:  map[jsonrpc.ID]*route{},
+		inflight: map[string]int64{},
 		answered: make(chan struct{}, 1),
 	}
 	if cl, ok := in.(io.Closer); ok {
@@ -99,7 +115,7 @@ func (c *Conn) readLoop(fr *Reader, onEOF func()) {
 		var fe *FrameError
 		switch {
 		case errors.As(err, &fe):
-			c.writeError(fe.Mode, nil, jsonrpc.CodeParseError, "Parse error: "+fe.Msg)
+			c.writeError(fe.Mode, fe.ID, jsonrpc.CodeParseError, "Parse error: "+fe.Msg)
 			continue
 		case err != nil:
 			if onEOF != nil {
@@ -122,98 +138,156 @@ func (c *Conn) readLoop(fr *Reader, onEOF func()) {
 
 // decode turns one frame into messages, answering what cannot be decoded.
 func (c *Conn) decode(body []byte, mode Mode) []jsonrpc.Message {
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		var raws []json.RawMessage
-		if err := json.Unmarshal(trimmed, &raws); err != nil {
-			c.writeError(mode, nil, jsonrpc.CodeParseError, "Parse error: "+err.Error())
-			return nil
-		}
-		if len(raws) == 0 {
-			c.writeError(mode, nil, jsonrpc.CodeInvalidRequest, "Invalid Request: empty batch")
-			return nil
-		}
-		b := &batch{mode: mode}
-		var msgs []jsonrpc.Message
-		c.mu.Lock()
-		for _, raw := range raws {
-			msg, err := jsonrpc.DecodeMessage(raw)
-			if err != nil {
-				b.responses = append(b.responses, errorBody(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error()))
-				continue
-			}
-			if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-				if _, dup := c.pending[req.ID]; dup {
-					b.responses = append(b.responses, errorBody(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: duplicate id in flight"))
-					continue
-				}
-				b.waiting++
-				c.pending[req.ID] = &route{mode: mode, batch: b}
-			}
-			msgs = append(msgs, msg)
-		}
-		c.mu.Unlock()
-		if b.waiting == 0 && len(b.responses) > 0 {
-			c.writeBatch(b)
-		}
-		return msgs
+	body = bytes.TrimSpace(body)
+	if len(body) > 0 && body[0] == '[' {
+		return c.decodeBatch(body, mode)
 	}
-	msg, err := jsonrpc.DecodeMessage(trimmed)
-	if err != nil {
-		code := jsonrpc.CodeInvalidRequest
-		if !json.Valid(trimmed) {
-			code = jsonrpc.CodeParseError
-		}
-		c.writeError(mode, idOf(trimmed), int64(code), codeText(code)+": "+err.Error())
+	msg, errBody := c.decodeOne(body, mode, nil)
+	if errBody != nil {
+		c.writeRaw(mode, errBody)
+	}
+	if msg == nil {
 		return nil
-	}
-	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-		c.mu.Lock()
-		c.pending[req.ID] = &route{mode: mode}
-		c.mu.Unlock()
 	}
 	return []jsonrpc.Message{msg}
 }
 
-func codeText(code int) string {
-	if code == jsonrpc.CodeParseError {
-		return "Parse error"
-	}
-	return "Invalid Request"
-}
-
-// idOf salvages the id of an otherwise invalid request so the error can be
-// correlated; nil when there is none.
-func idOf(body []byte) any {
-	var probe struct {
-		ID any `json:"id"`
-	}
-	if json.Unmarshal(body, &probe) != nil {
+// decodeBatch decodes each element of a batch on its own. A batch that is
+// not valid JSON gets one parse error, as JSON-RPC says, unless it is only
+// too deep for encoding/json: then each element's id can still be read.
+func (c *Conn) decodeBatch(body []byte, mode Mode) []jsonrpc.Message {
+	elems, ok := splitArray(body)
+	switch {
+	case !ok || (!json.Valid(body) && nestingDepth(body) <= 10000):
+		c.writeError(mode, nil, jsonrpc.CodeParseError, "Parse error: "+syntaxError(body))
+		return nil
+	case len(elems) == 0:
+		c.writeError(mode, nil, jsonrpc.CodeInvalidRequest, "Invalid Request: empty batch")
 		return nil
 	}
-	switch probe.ID.(type) {
-	case string, float64:
-		return probe.ID
+	b := &batch{mode: mode}
+	var msgs []jsonrpc.Message
+	for _, raw := range elems {
+		msg, errBody := c.decodeOne(raw, mode, b)
+		if errBody != nil {
+			b.responses = append(b.responses, errBody)
+		}
+		if msg != nil {
+			msgs = append(msgs, msg)
+		}
 	}
-	return nil
+	if b.waiting == 0 && len(b.responses) > 0 {
+		c.writeBatch(b)
+	}
+	return msgs
 }
 
-func errorBody(id any, code int64, msg string) json.RawMessage {
-	b, _ := json.Marshal(struct {
-		JSONRPC string `json:"jsonrpc"`
-		ID      any    `json:"id"`
-		Error   struct {
-			Code    int64  `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}{JSONRPC: "2.0", ID: id, Error: struct {
+// decodeOne decodes one message, alone or from batch b. It returns the
+// message for the server (nil if there is none) or the error response.
+func (c *Conn) decodeOne(raw []byte, mode Mode, b *batch) (jsonrpc.Message, json.RawMessage) {
+	env := scanEnvelope(raw)
+	id := env.id(raw)
+	switch {
+	case nestingDepth(raw) > maxDepth:
+		return nil, errorBody(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: nested deeper than %d levels", maxDepth))
+	case !json.Valid(raw):
+		return nil, errorBody(id, jsonrpc.CodeParseError, "Parse error: "+syntaxError(raw))
+	}
+	var syn int64
+	if env.method && id != nil {
+		syn = c.seq.Add(1)
+		raw = env.withID(raw, syn)
+	}
+	msg, err := jsonrpc.DecodeMessage(raw)
+	if err != nil {
+		return nil, errorBody(id, jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
+	}
+	if req, ok := msg.(*jsonrpc.Request); ok {
+		switch {
+		case req.IsCall():
+			c.track(syn, id, mode, b)
+		case req.Method == "notifications/cancelled" && !c.mapCancel(req):
+			return nil, nil
+		}
+	}
+	return msg, nil
+}
+
+// track registers a call under its synthetic id.
+func (c *Conn) track(syn int64, id json.RawMessage, mode Mode, b *batch) {
+	id = bytes.Clone(id) // not a slice of a possibly large body
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pending[synID(syn)] = &route{mode: mode, batch: b, id: id, syn: syn}
+	c.inflight[idKey(id)] = syn
+	if b != nil {
+		b.waiting++
+	}
+}
+
+// synID is the SDK's form of a synthetic id (an int64, well within the
+// float64 range MakeID passes it through).
+func synID(n int64) jsonrpc.ID {
+	id, _ := jsonrpc.MakeID(float64(n))
+	return id
+}
+
+// mapCancel points a client's notifications/cancelled at the synthetic id
+// of the request it names. It returns false when that request is not in
+// flight: the notification is then dropped, as its id, handed over as is,
+// could name another request.
+func (c *Conn) mapCancel(req *jsonrpc.Request) bool {
+	var p map[string]json.RawMessage
+	if json.Unmarshal(req.Params, &p) != nil || p["requestId"] == nil {
+		return true // the SDK rejects it
+	}
+	c.mu.Lock()
+	syn, ok := c.inflight[idKey(p["requestId"])]
+	c.mu.Unlock()
+	if !ok {
+		return false
+	}
+	p["requestId"] = json.RawMessage(strconv.FormatInt(syn, 10))
+	params, err := json.Marshal(p)
+	if err != nil {
+		return false
+	}
+	req.Params = params
+	return true
+}
+
+// idKey identifies a client id however it is spelled: strings by value,
+// numbers by their text.
+func idKey(raw json.RawMessage) string {
+	var s string
+	if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
+		return "s" + s
+	}
+	return "n" + string(bytes.TrimSpace(raw))
+}
+
+func syntaxError(b []byte) string {
+	var v json.RawMessage
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err.Error()
+	}
+	return "invalid JSON"
+}
+
+// errorBody builds an error response; id is raw JSON (nil for null),
+// copied byte for byte.
+func errorBody(id json.RawMessage, code int64, msg string) json.RawMessage {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	e, _ := json.Marshal(struct {
 		Code    int64  `json:"code"`
 		Message string `json:"message"`
-	}{code, msg}})
-	return b
+	}{code, msg})
+	return slices.Concat([]byte(`{"jsonrpc":"2.0","id":`), id, []byte(`,"error":`), e, []byte("}"))
 }
 
-func (c *Conn) writeError(mode Mode, id any, code int64, msg string) {
+func (c *Conn) writeError(mode Mode, id json.RawMessage, code int64, msg string) {
 	c.writeRaw(mode, errorBody(id, code, msg))
 }
 
@@ -224,11 +298,14 @@ func (c *Conn) writeRaw(mode Mode, body []byte) error {
 }
 
 func (c *Conn) writeBatch(b *batch) error {
-	body, err := json.Marshal(b.responses)
-	if err != nil {
-		return err
+	body := []byte{'['}
+	for i, r := range b.responses {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		body = append(body, r...)
 	}
-	return c.writeRaw(b.mode, body)
+	return c.writeRaw(b.mode, append(body, ']'))
 }
 
 // Read implements mcp.Connection.
@@ -307,45 +384,92 @@ func (c *Conn) drain(ctx context.Context) error {
 }
 
 // Write implements mcp.Connection: a response goes back in its request's
-// framing (inside its batch, if it came in one); anything the server
-// initiates uses the framing the client used last.
+// framing (inside its batch, if it came in one) with the client's id;
+// anything the server initiates uses the framing the client used last.
 func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	select {
 	case <-c.closed:
 		return mcp.ErrConnectionClosed
 	default:
 	}
-	body, err := jsonrpc.EncodeMessage(msg)
-	if err != nil {
-		return err
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok {
+		body, err := jsonrpc.EncodeMessage(msg)
+		if err != nil {
+			return err
+		}
+		return c.writeRaw(Mode(c.last.Load()), body)
 	}
-	mode := Mode(c.last.Load())
-	if resp, ok := msg.(*jsonrpc.Response); ok {
-		defer func() {
-			select {
-			case c.answered <- struct{}{}:
-			default:
-			}
-		}()
+	c.mu.Lock()
+	r := c.pending[resp.ID]
+	c.mu.Unlock()
+	defer c.finish(resp.ID, r)
+	body, err := encodeResponse(resp, r)
+	switch {
+	case err != nil:
+		return err
+	case r == nil:
+		return c.writeRaw(Mode(c.last.Load()), body)
+	case r.batch == nil:
+		return c.writeRaw(r.mode, body)
+	}
+	c.mu.Lock()
+	r.batch.responses = append(r.batch.responses, body)
+	r.batch.waiting--
+	done := r.batch.waiting == 0
+	c.mu.Unlock()
+	if done {
+		return c.writeBatch(r.batch)
+	}
+	return nil
+}
+
+// finish forgets an answered request, once its answer is written, and
+// wakes whoever waits for answers.
+func (c *Conn) finish(id jsonrpc.ID, r *route) {
+	if r != nil {
 		c.mu.Lock()
-		r := c.pending[resp.ID]
-		delete(c.pending, resp.ID)
-		if r != nil && r.batch != nil {
-			r.batch.responses = append(r.batch.responses, body)
-			r.batch.waiting--
-			done := r.batch.waiting == 0
-			c.mu.Unlock()
-			if done {
-				return c.writeBatch(r.batch)
-			}
-			return nil
+		delete(c.pending, id)
+		if k := idKey(r.id); c.inflight[k] == r.syn {
+			delete(c.inflight, k)
 		}
 		c.mu.Unlock()
-		if r != nil {
-			mode = r.mode
-		}
 	}
-	return c.writeRaw(mode, body)
+	select {
+	case c.answered <- struct{}{}:
+	default:
+	}
+}
+
+// encodeResponse encodes resp with the id its request came with.
+func encodeResponse(resp *jsonrpc.Response, r *route) ([]byte, error) {
+	body, err := jsonrpc.EncodeMessage(resp)
+	if err != nil || r == nil {
+		return body, err
+	}
+	const head = `{"jsonrpc":"2.0","id":`
+	rest, ok := bytes.CutPrefix(body, []byte(head+strconv.FormatInt(r.syn, 10)))
+	if ok && len(rest) > 0 && (rest[0] == ',' || rest[0] == '}') {
+		return slices.Concat([]byte(head), r.id, rest), nil
+	}
+	return reencode(body, r.id)
+}
+
+// reencode swaps the id of an encoded response, should the SDK ever lay
+// its fields out differently.
+func reencode(body []byte, id json.RawMessage) ([]byte, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		return nil, err
+	}
+	m["id"] = id
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(m); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
 // Close implements mcp.Connection.
@@ -362,3 +486,184 @@ func (c *Conn) Close() error {
 
 // SessionID implements mcp.Connection; stdio has a single session.
 func (c *Conn) SessionID() string { return "" }
+
+// envelope is what a scan of a message's top-level members finds without
+// decoding their values, so at any depth: the spans of its "id" members
+// and whether it has a "method".
+type envelope struct {
+	ids    [][2]int
+	method bool
+}
+
+// scanEnvelope scans the members of the top-level object b, as far as they
+// are well-formed (a member counts once the ',' or '}' after it is seen).
+func scanEnvelope(b []byte) envelope {
+	var e envelope
+	i := skipWS(b, 0)
+	if i == len(b) || b[i] != '{' {
+		return e
+	}
+	for i = skipWS(b, i+1); i < len(b) && b[i] == '"'; i = skipWS(b, i+1) {
+		key, vs, ve, ok := member(b, i)
+		if !ok {
+			return e
+		}
+		switch keyName(key) {
+		case "id":
+			e.ids = append(e.ids, [2]int{vs, ve})
+		case "method":
+			e.method = true
+		}
+		if i = skipWS(b, ve); b[i] == '}' {
+			return e
+		}
+	}
+	return e
+}
+
+// member parses `"key": value` at b[i] followed by ',' or '}'.
+func member(b []byte, i int) (key []byte, vs, ve int, ok bool) {
+	k := stringEnd(b, i)
+	if k < 0 {
+		return nil, 0, 0, false
+	}
+	colon := skipWS(b, k)
+	if colon == len(b) || b[colon] != ':' {
+		return nil, 0, 0, false
+	}
+	vs = skipWS(b, colon+1)
+	if ve = valueEndAt(b, vs); ve < 0 {
+		return nil, 0, 0, false
+	}
+	if d := skipWS(b, ve); d == len(b) || (b[d] != ',' && b[d] != '}') {
+		return nil, 0, 0, false
+	}
+	return b[i:k], vs, ve, true
+}
+
+func keyName(key []byte) string {
+	if bytes.IndexByte(key, '\\') < 0 {
+		return string(key[1 : len(key)-1])
+	}
+	var s string
+	json.Unmarshal(key, &s)
+	return s
+}
+
+// id returns the raw id when it is a valid string or number, else nil.
+func (e envelope) id(b []byte) json.RawMessage {
+	if len(e.ids) == 0 {
+		return nil
+	}
+	s := e.ids[len(e.ids)-1] // the last one wins, as in the decoder
+	raw := b[s[0]:s[1]]
+	if c := raw[0]; (c == '"' || c == '-' || '0' <= c && c <= '9') && json.Valid(raw) {
+		return raw
+	}
+	return nil
+}
+
+// withID returns b with every top-level id replaced by syn.
+func (e envelope) withID(b []byte, syn int64) []byte {
+	out := make([]byte, 0, len(b)+20)
+	last := 0
+	for _, s := range e.ids {
+		out = append(out, b[last:s[0]]...)
+		out = strconv.AppendInt(out, syn, 10)
+		last = s[1]
+	}
+	return append(out, b[last:]...)
+}
+
+// salvageID reads the id of a message that cannot be decoded (cut short,
+// too long), so its error can still be matched to the request.
+func salvageID(b []byte) json.RawMessage {
+	return bytes.Clone(scanEnvelope(b).id(b))
+}
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// stringEnd returns the end of the string starting at b[i], or -1.
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// valueEndAt returns the end of the value starting at b[i] (by structure
+// only), or -1.
+func valueEndAt(b []byte, i int) int {
+	if i == len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+		if n, ok := valueEnd(b[i:]); ok {
+			return i + n
+		}
+		return -1
+	}
+	j := i
+	for j < len(b) && !isSpace(b[j]) && bytes.IndexByte([]byte(",:{}[]\""), b[j]) < 0 {
+		j++
+	}
+	if j == i {
+		return -1
+	}
+	return j
+}
+
+// splitArray splits a top-level array into its elements by structure.
+func splitArray(b []byte) ([][]byte, bool) {
+	i := skipWS(b, 0)
+	if i == len(b) || b[i] != '[' {
+		return nil, false
+	}
+	if i = skipWS(b, i+1); i < len(b) && b[i] == ']' {
+		return nil, skipWS(b, i+1) == len(b)
+	}
+	var elems [][]byte
+	for {
+		end := valueEndAt(b, i)
+		if end < 0 {
+			return nil, false
+		}
+		elems = append(elems, b[i:end])
+		switch i = skipWS(b, end); {
+		case i == len(b):
+			return nil, false
+		case b[i] == ']':
+			return elems, skipWS(b, i+1) == len(b)
+		case b[i] != ',':
+			return nil, false
+		}
+		i = skipWS(b, i+1)
+	}
+}
+
+// nestingDepth measures nesting the way the go-sdk's decoder does.
+func nestingDepth(b []byte) int {
+	var s shape
+	deepest := 0
+	for _, c := range b {
+		s.step(c)
+		deepest = max(deepest, s.depth)
+		if s.depth < 0 {
+			s.depth = 0
+		}
+	}
+	return deepest
+}
