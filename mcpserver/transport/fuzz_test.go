@@ -55,3 +55,44 @@ func FuzzConn(f *testing.F) {
 		c.Close()
 	})
 }
+
+// FuzzResync checks the package doc's promise: whatever garbage comes
+// first, the well-formed requests after it and a newline — each on its own
+// line, plus one Content-Length frame among them — are each answered
+// exactly once.
+func FuzzResync(f *testing.F) {
+	for _, g := range []string{
+		"", "hello", "\xEF\xBB\xBF", "INFO: started: ok", "Content-Length: 5\r\n", "Content-Length: 5\r\n\r",
+		"Content-Length: 100000000000\r\n\r\n", "Content-Length: 300\r\n\r\n{", "Content-Length: 9\r\n\r\n[\"",
+		`{"a":"`, "[", "X: y\r\nContent-Length: 3", `{"jsonrpc":"2.0","id":1,"method":"ping"}}`, "Content-Length: 41\r\n\r",
+		"Content-Length: 2\r\n\r\n{}Content-Length: 7\r\n\r\n",
+	} {
+		f.Add([]byte(g), uint8(0))
+		f.Add([]byte(g), uint8(1))
+	}
+	f.Fuzz(func(t *testing.T, garbage []byte, layout uint8) {
+		if bytes.Contains(garbage, []byte("zq")) || bytes.Contains(garbage, []byte("8446744")) {
+			t.Skip("the garbage names an expected id")
+		}
+		ids := []string{`"zq1"`, `18446744073709551616`, `"zq3"`, `"zqF"`}
+		line := func(i int) string { return `{"jsonrpc":"2.0","id":` + ids[i] + `,"method":"ping"}` }
+		framed := frameOf(line(3))
+		var input string
+		if layout%2 == 0 {
+			input = "\n" + line(0) + "\n" + line(1) + "\n" + framed + line(2) + "\n"
+		} else {
+			input = "\n" + framed + line(0) + "\n" + line(1) + "\n" + line(2)
+		}
+		data := append(bytes.Clone(garbage), input...)
+		_, replies := serve(t, string(data), 1<<16)
+		count := map[string]int{}
+		for _, r := range replies {
+			count[r.ID]++
+		}
+		for _, id := range ids {
+			if count[id] != 1 {
+				t.Errorf("id %s answered %d times; replies %v", id, count[id], replies)
+			}
+		}
+	})
+}
