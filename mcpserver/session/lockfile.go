@@ -16,6 +16,33 @@ const LockFileName = "m1nd.lock"
 // ErrRuntimeDirBusy means another live server owns the runtime directory.
 var ErrRuntimeDirBusy = errors.New("runtime directory is in use by another m1nd server")
 
+// AttachSocket, when set, names the Unix socket on which the lock's owner
+// will accept attached clients, given its runtime directory. It is written
+// into the lock file when the lock is taken — before the graph loads — so
+// a process refused the lock knows it may wait for the socket instead of
+// giving up, and finds it even when the path depends on the owner's
+// environment (a temp-directory fallback). m1nd-mcp sets it.
+var AttachSocket func(runtimeDir string) string
+
+// BusyError is ErrRuntimeDirBusy with what the lock file says about its
+// owner, so a refused process can reach it.
+type BusyError struct {
+	Lock   string // the lock file
+	Owner  string // "pid N, started T" as the owner wrote it; "" if not yet written
+	Pid    int    // 0 when unknown
+	Socket string // the owner's attach socket; "" when it accepts none
+}
+
+func (e *BusyError) Error() string {
+	who := e.Owner
+	if who == "" {
+		who = "unknown process"
+	}
+	return fmt.Sprintf("%v: %s is held by %s. Two servers writing the same graph would corrupt each other's files: stop the other server, or start this one with a different --runtime-dir (or M1ND_RUNTIME_DIR)", ErrRuntimeDirBusy, e.Lock, who)
+}
+
+func (e *BusyError) Unwrap() error { return ErrRuntimeDirBusy }
+
 // runtimeLock is an advisory flock on <runtime>/m1nd.lock. The kernel drops
 // it when the process dies, even by kill -9, so a stale file never blocks.
 type runtimeLock struct{ f *os.File }
@@ -32,16 +59,31 @@ func acquireRuntimeLock(dir string) (*runtimeLock, error) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		owner, _ := os.ReadFile(path)
 		f.Close()
-		who := strings.TrimSpace(string(owner))
-		if who == "" {
-			who = "unknown process"
-		}
-		return nil, fmt.Errorf("%w: %s is held by %s. Two servers writing the same graph would corrupt each other's files: stop the other server, or start this one with a different --runtime-dir (or M1ND_RUNTIME_DIR)", ErrRuntimeDirBusy, path, who)
+		return nil, parseOwner(path, string(owner))
+	}
+	note := fmt.Sprintf("pid %d, started %s\n", os.Getpid(), time.Now().UTC().Format(time.RFC3339))
+	if AttachSocket != nil {
+		note += "attach " + AttachSocket(dir) + "\n"
 	}
 	f.Truncate(0)
-	fmt.Fprintf(f, "pid %d, started %s\n", os.Getpid(), time.Now().UTC().Format(time.RFC3339))
+	f.WriteString(note)
 	f.Sync()
 	return &runtimeLock{f: f}, nil
+}
+
+// parseOwner reads a lock file's content: the owner line, then optional
+// "attach SOCKET".
+func parseOwner(path, content string) *BusyError {
+	e := &BusyError{Lock: path}
+	lines := strings.Split(strings.TrimSpace(content), "\n")
+	e.Owner = strings.TrimSpace(lines[0])
+	fmt.Sscanf(e.Owner, "pid %d", &e.Pid)
+	for _, l := range lines[1:] {
+		if s, ok := strings.CutPrefix(strings.TrimSpace(l), "attach "); ok {
+			e.Socket = s
+		}
+	}
+	return e
 }
 
 func (l *runtimeLock) release() {
