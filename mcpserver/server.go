@@ -1,5 +1,6 @@
 // Package mcpserver wires m1nd's tool registry into an MCP server (the
-// official Go SDK) and serves it over stdio in both framings. The protocol
+// official Go SDK) and serves it over stdio in both framings, and to the
+// clients attached through the runtime directory's socket. The protocol
 // layer only translates: every call goes to tools.Dispatcher.
 package mcpserver
 
@@ -7,9 +8,12 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
+	"os"
 	"sync"
 	"time"
 
+	"github.com/m1nd-go/m1nd/mcpserver/attach"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/mcpserver/transport"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -106,17 +110,60 @@ func exclusiveCall(r *tools.Registry) func(*jsonrpc.Request) bool {
 
 // ServeStdio serves MCP on in/out until the input ends or ctx is cancelled.
 func ServeStdio(ctx context.Context, d *tools.Dispatcher, in io.Reader, out io.Writer) error {
+	return Serve(ctx, d, in, out, nil)
+}
+
+// Serve serves MCP on in/out and on every client attached through ln (nil:
+// none), all as sessions of one server over one dispatcher, so they share
+// the graph and its learning. It returns when ctx is cancelled, or when in
+// has ended and no attached session is open: the owner outlives its own
+// client while another editor still uses it.
+func Serve(ctx context.Context, d *tools.Dispatcher, in io.Reader, out io.Writer, ln net.Listener) error {
 	srv := NewMCPServer(d)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if ln == nil {
+		return serveSession(ctx, srv, d, in, out)
+	}
+	var gate attach.Gate
+	accepting := make(chan struct{})
+	go func() {
+		defer close(accepting)
+		attach.Serve(ln, &gate, helloFor(d), func(c net.Conn) { serveSession(ctx, srv, d, c, c) }, d.Session.Logf)
+	}()
+	err := serveSession(ctx, srv, d, in, out)
+	if n := gate.Open(); n > 0 && ctx.Err() == nil {
+		d.Session.Logf("stdin closed; still serving %d attached client(s), exiting when the last one leaves", n)
+	}
+	gate.Shut(ctx)
+	ln.Close()
+	<-accepting
+	return err
+}
+
+// serveSession serves one MCP session on in/out until the input ends or
+// ctx is cancelled.
+func serveSession(ctx context.Context, srv *mcp.Server, d *tools.Dispatcher, in io.Reader, out io.Writer) error {
 	t := &transport.Stdio{In: in, Out: out, Barrier: exclusiveCall(d.Registry)}
 	ss, err := srv.Connect(ctx, t, nil)
 	if err != nil {
 		return err
 	}
-	// A signal cancels ctx; closing the session unblocks the stdin reader
+	// A signal cancels ctx; closing the session unblocks the input reader
 	// so the caller can persist and exit.
 	stop := context.AfterFunc(ctx, func() { ss.Close() })
 	defer stop()
 	return ss.Wait()
+}
+
+// helloFor greets attached clients with this process and the roots the
+// shared graph holds.
+func helloFor(d *tools.Dispatcher) func() attach.Hello {
+	return func() attach.Hello {
+		roots := []string{}
+		for _, r := range d.Session.Current().Roots {
+			roots = append(roots, r.Path)
+		}
+		return attach.Hello{Pid: os.Getpid(), Roots: roots}
+	}
 }
