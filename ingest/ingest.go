@@ -26,6 +26,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/plasticity"
 	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/cache"
+	"github.com/m1nd-go/m1nd/ingest/extract"
 )
 
 // Re-exported so callers need only this package.
@@ -115,6 +116,11 @@ type Output struct {
 	// existing graph (incremental ingests).
 	WeightsCarried int
 }
+
+// ReleaseMemory returns the memory a finished ingest no longer needs to the
+// system (Go and C heaps): a long-lived server calls it after each ingest
+// so its footprint follows the graph it serves, not the ingests it ran.
+func ReleaseMemory() { extract.ReleaseMemory() }
 
 // NewCache returns a cache bound to dir, to pass as Config.Cache on every
 // ingest of one root: it keeps per-file results in memory and on disk

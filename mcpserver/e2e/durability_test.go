@@ -203,7 +203,7 @@ func TestSecondServerOnRuntimeDirExplains(t *testing.T) {
 	rt := t.TempDir()
 	p := start(t, nil, "--runtime-dir", rt)
 	p.initialize(transport.Line)
-	cmd := exec.Command(serverBin, "--runtime-dir", rt)
+	cmd := exec.Command(serverBin, "--runtime-dir", rt, "--no-attach")
 	cmd.Stdin = strings.NewReader("")
 	outb, err := cmd.CombinedOutput()
 	if err == nil {

@@ -202,3 +202,34 @@ func TestAgentsAndAutoPersist(t *testing.T) {
 		t.Error("auto-persist did not run after auto_persist_interval queries")
 	}
 }
+
+// Objects kept for a root (its ingest cache) are released once the root
+// is no longer served: a server moving between trees holds state for the
+// trees it serves only.
+func TestRootSharedReleasedWhenTheRootLeaves(t *testing.T) {
+	s := openAt(t, t.TempDir())
+	defer s.Close()
+	made := 0
+	get := func(root string) any { return s.RootShared(root, "cache", func() any { made++; return new(int) }) }
+	publishRoots := func(roots ...string) {
+		var rs []Root
+		for _, r := range roots {
+			rs = append(rs, Root{Path: r})
+		}
+		if _, err := s.Build("graph_replaced", func(*Bundle) (*graph.Graph, []Root, error) {
+			return graphtest.PowerLaw(20, 40, uint64(len(roots))), rs, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a := get("/a")
+	publishRoots("/a", "/b")
+	get("/b")
+	if get("/a") != a || made != 2 {
+		t.Fatalf("a served root's object was not kept (made %d)", made)
+	}
+	publishRoots("/b")
+	if get("/a") == a || made != 3 {
+		t.Fatal("the object of a root no longer served was kept")
+	}
+}

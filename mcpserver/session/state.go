@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -261,6 +262,7 @@ func (s *State) BuildBundle(kind string, fn func(old *Bundle) (*Bundle, error)) 
 	s.mu.Lock()
 	s.cur.Store(nb)
 	s.mu.Unlock()
+	s.releaseRoots(nb.Roots)
 	s.emit(Event{Kind: kind, Gen: nb.Gen, PlasGen: s.plasGen.Load()})
 	return nb, nil
 }
@@ -420,6 +422,32 @@ func (s *State) Shared(key string, make func() any) any {
 		s.shared[key] = v
 	}
 	return v
+}
+
+// RootShared is Shared for an object that belongs to one ingest root (its
+// ingest cache and what that keeps in memory): it is released once the
+// root is no longer served, so a server that ingests tree after tree holds
+// state for the trees it serves only.
+func (s *State) RootShared(root, key string, make func() any) any {
+	return s.Shared(rootKeyPrefix+root+"\x00"+key, make)
+}
+
+const rootKeyPrefix = "root\x00"
+
+// releaseRoots drops the RootShared objects of roots not in roots.
+func (s *State) releaseRoots(roots []Root) {
+	serving := map[string]bool{}
+	for _, r := range roots {
+		serving[r.Path] = true
+	}
+	s.sharedMu.Lock()
+	defer s.sharedMu.Unlock()
+	for k := range s.shared {
+		rest, ok := strings.CutPrefix(k, rootKeyPrefix)
+		if root, _, _ := strings.Cut(rest, "\x00"); ok && !serving[root] {
+			delete(s.shared, k)
+		}
+	}
 }
 
 // PersistSoon persists in the background unless a persist is already

@@ -68,8 +68,7 @@ func runIngest(c *Call) (any, error) {
 	}
 	mode := c.Str("mode")
 	s := c.Session
-	cacheKey := "ingest-cache:" + adapterName + ":" + root
-	cache := s.Shared(cacheKey, func() any {
+	cache := s.RootShared(root, "ingest-cache:"+adapterName, func() any {
 		dir := ""
 		if rt := s.RuntimePath("ingest-cache"); rt != "" {
 			sum := sha256.Sum256([]byte(adapterName + "\x00" + root))
@@ -152,6 +151,7 @@ func runIngest(c *Call) (any, error) {
 		seekIndex(nb)
 	}()
 	persisted := persistAfterIngest(s, nb)
+	ingest.ReleaseMemory()
 
 	st := out.Stats
 	resp := map[string]any{

@@ -63,6 +63,9 @@ func Start(bin string, args ...string) (*Client, error) {
 	return c, nil
 }
 
+// Pid is the server process's id (for memory readings).
+func (c *Client) Pid() int { return c.cmd.Process.Pid }
+
 // Initialize performs the MCP handshake.
 func (c *Client) Initialize(ctx context.Context) error {
 	var res struct {
