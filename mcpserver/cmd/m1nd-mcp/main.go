@@ -34,7 +34,9 @@ Flags:
   --runtime-dir DIR      keep the graph, plasticity and sidecars in DIR (enables persistence)
   --graph-source PATH    graph snapshot path (.json = JSON v3, otherwise binary)
   --plasticity-state P   learned-weights file path
-  --ingest PATH          ingest PATH at start when the loaded graph is empty
+  --ingest PATH          serve PATH: ingest it at start when the saved graph is
+                         empty or of other roots, else refresh it incrementally
+                         (files changed while the server was down)
   --allow-root DIR       let the ingest tool read DIR (repeatable; besides the
                          --ingest path and roots ingested before; with none of
                          these the working directory is the only root)
