@@ -438,3 +438,36 @@ func TestWarmupBoostsDecay(t *testing.T) {
 		t.Error("Prime accepted strength 2")
 	}
 }
+
+// Query memory exported from one engine and imported into a fresh one
+// primes the same nodes; invalid records are refused whole.
+func TestQueryMemoryExportImport(t *testing.T) {
+	g := build(t, []string{"auth", "session", "token", "billing"}, nil)
+	ids := func(names ...string) []graph.NodeID {
+		var out []graph.NodeID
+		for _, n := range names {
+			out = append(out, id(t, g, n))
+		}
+		return out
+	}
+	e := newEngine(t)
+	e.Update(g, Query{Text: "auth session", Seeds: ids("auth", "session"), Activated: scored(t, g, "auth", 1.0, "session", 0.9, "token", 0.6)})
+	e.Update(g, Query{Text: "billing", Seeds: ids("billing"), Activated: scored(t, g, "billing", 1.0)})
+	recs := e.ExportQueryMemory()
+	if len(recs) != 2 || recs[0].Query != "auth session" {
+		t.Fatalf("exported %+v", recs)
+	}
+	f := newEngine(t)
+	if err := f.ImportQueryMemory(recs); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := e.Priming(g, ids("auth"))
+	got, _ := f.Priming(g, ids("auth"))
+	if len(got) == 0 || len(got) != len(want) || got[0] != want[0] {
+		t.Fatalf("priming after import %+v, want %+v", got, want)
+	}
+	bad := []QueryRecord{{Query: "q", Nodes: []ScoredNode{{NodeID: "auth", Score: float32(math.Inf(1))}}}}
+	if err := f.ImportQueryMemory(bad); err == nil || f.MemoryStats().Records != 2 {
+		t.Fatalf("invalid record: err %v, %d records", err, f.MemoryStats().Records)
+	}
+}

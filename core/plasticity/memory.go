@@ -1,6 +1,7 @@
 package plasticity
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -184,4 +185,62 @@ func (m *memory) priming(g *graph.Graph, seeds []graph.NodeID, maxSeeds, limit i
 		out = out[:limit]
 	}
 	return out
+}
+
+// QueryRecord is one remembered query as ExportQueryMemory gives it: its
+// seeds and the nodes it activated (external IDs) with their activation.
+type QueryRecord struct {
+	Query string       `json:"query"`
+	Seeds []string     `json:"seeds"`
+	Nodes []ScoredNode `json:"nodes"`
+	Time  time.Time    `json:"time"`
+}
+
+// ScoredNode is a node of a remembered query and its activation.
+type ScoredNode struct {
+	NodeID string  `json:"node_id"`
+	Score  float32 `json:"score"`
+}
+
+// ExportQueryMemory returns query memory (the priming ring), oldest record
+// first, so a server can keep it across restarts.
+func (e *Engine) ExportQueryMemory() []QueryRecord {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	m := &e.mem
+	out := make([]QueryRecord, 0, m.size)
+	start := (m.next - m.size + len(m.ring)) % len(m.ring)
+	for i := range m.size {
+		rec := &m.ring[(start+i)%len(m.ring)]
+		r := QueryRecord{Query: rec.query, Seeds: slices.Clone(rec.seeds), Time: rec.at}
+		for _, n := range rec.nodes {
+			r.Nodes = append(r.Nodes, ScoredNode{NodeID: n.key, Score: n.w})
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// ImportQueryMemory appends records (oldest first, as ExportQueryMemory
+// gives them) to query memory; the ring keeps the newest when they exceed
+// its capacity. Records with an empty node ID or a score that is not a
+// finite non-negative number are refused, all of them, before any is added.
+func (e *Engine) ImportQueryMemory(recs []QueryRecord) error {
+	for i, r := range recs {
+		for _, n := range r.Nodes {
+			if n.NodeID == "" || !graph.IsFinite(n.Score) || n.Score < 0 {
+				return fmt.Errorf("query memory record %d: node %q with score %v", i, n.NodeID, n.Score)
+			}
+		}
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, r := range recs {
+		rec := memRecord{query: r.Query, seeds: sortedUnique(r.Seeds), at: r.Time}
+		for _, n := range r.Nodes {
+			rec.nodes = append(rec.nodes, memNode{key: n.NodeID, w: n.Score})
+		}
+		e.mem.push(rec)
+	}
+	return nil
 }

@@ -200,3 +200,21 @@ func TestUnjournaledLearnChangesNothing(t *testing.T) {
 	}
 	sameWeights(t, "refused learn", weights(g), before)
 }
+
+// Query memory (the priming ring) lasts across a restart.
+func TestQueryMemorySurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	s := openAt(t, dir)
+	publish(t, s, graphtest.PowerLaw(100, 300, 9))
+	g := s.Current().Graph
+	q := plasticity.Query{Text: "pool", Seeds: []graph.NodeID{1}, Activated: []graph.Scored{{Node: 1, Score: 1}, {Node: 2, Score: 0.5}}}
+	if _, err := s.Plasticity.Update(g, q); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s2 := openAt(t, dir)
+	defer s2.Close()
+	if n := s2.Plasticity.MemoryStats().Records; n != 1 {
+		t.Fatalf("query memory after a restart: %d records, want 1", n)
+	}
+}

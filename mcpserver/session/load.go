@@ -30,6 +30,8 @@ type stateMeta struct {
 	Feedback   []plasticity.FeedbackRecord `json:"feedback"`
 	// Files are the roots' file stamps (staleness after a restart).
 	Files []RootFiles `json:"files,omitempty"`
+	// QueryMemory is the priming ring (recent queries and what they lit).
+	QueryMemory []plasticity.QueryRecord `json:"query_memory,omitempty"`
 }
 
 const stateMetaFormat = 1
@@ -105,6 +107,9 @@ func (s *State) loadAtStart() error {
 	s.feedbackLoaded.Store(true)
 	if err := s.Plasticity.ImportFeedback(m.Feedback); err != nil {
 		s.logf("feedback memory in the snapshot not loaded: %v", err)
+	}
+	if err := s.Plasticity.ImportQueryMemory(m.QueryMemory); err != nil {
+		s.logf("query memory in the snapshot not loaded: %v", err)
 	}
 	s.loadPlasticity(g, m.Stamp)
 	s.replay(b, s.journal.after(m.JournalSeq))

@@ -112,6 +112,7 @@ func (s *State) takeCut(b *Bundle) (cut, error) {
 	m := stateMeta{
 		Format: stateMetaFormat, Save: s.saves.Load() + 1, SavedAt: time.Now().UTC(),
 		Roots: b.Roots, JournalSeq: j.seq, Feedback: s.Plasticity.ExportFeedback(), Files: b.Files,
+		QueryMemory: s.Plasticity.ExportQueryMemory(),
 	}
 	if m.Roots == nil {
 		m.Roots = []Root{}

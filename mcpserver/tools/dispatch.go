@@ -18,12 +18,12 @@ type Result struct {
 	IsError bool
 }
 
-// Text renders the result as the pretty-printed JSON the spec puts in the
-// MCP text content.
+// Text renders the result as the JSON the MCP text content carries:
+// compact, since agents pay for every byte and parse it anyway.
 func (r Result) Text() string {
-	b, err := json.MarshalIndent(r.Value, "", "  ")
+	b, err := json.Marshal(r.Value)
 	if err != nil {
-		b, _ = json.MarshalIndent(&Error{Message: "internal error: result is not serialisable: " + err.Error()}, "", "  ")
+		b, _ = json.Marshal(&Error{Message: "internal error: result is not serialisable: " + err.Error()})
 	}
 	return string(b)
 }

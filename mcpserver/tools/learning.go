@@ -95,19 +95,22 @@ func runLearn(c *Call) (any, error) {
 		}
 		gen := c.Session.Learned()
 		out = map[string]any{
-			"query":                 c.Str("query"),
-			"feedback":              string(fb),
-			"edges_adjusted":        res.EdgesStrengthened + res.EdgesWeakened,
-			"edges_strengthened":    res.EdgesStrengthened,
-			"edges_weakened":        res.EdgesWeakened,
-			"nodes_affected":        res.NodesAffected,
-			"ltp_events":            res.LTPEvents,
-			"ltd_events":            res.LTDEvents,
-			"plasticity_delta":      r3(res.TotalWeightDelta),
-			"learning_type":         res.LearningType,
-			"plasticity_generation": gen,
-			"durable":               c.Session.Durable(),
-			"elapsed_ms":            ms(time.Since(start)),
+			"query":              c.Str("query"),
+			"feedback":           string(fb),
+			"edges_adjusted":     res.EdgesStrengthened + res.EdgesWeakened,
+			"edges_strengthened": res.EdgesStrengthened,
+			"edges_weakened":     res.EdgesWeakened,
+			"nodes_affected":     res.NodesAffected,
+			// Threshold crossings, not adjustments: an edge earns its
+			// one-time long-term bonus (penalty) after 5 consecutive
+			// strengthens (weakens), so most learn calls cross none.
+			"ltp_thresholds_crossed": res.LTPEvents,
+			"ltd_thresholds_crossed": res.LTDEvents,
+			"plasticity_delta":       r3(res.TotalWeightDelta),
+			"learning_type":          res.LearningType,
+			"plasticity_generation":  gen,
+			"durable":                c.Session.Durable(),
+			"elapsed_ms":             ms(time.Since(start)),
 		}
 		if res.EdgesStrengthened+res.EdgesWeakened == 0 {
 			out["next_step_hint"] = "These nodes have no edges to adjust (isolated nodes); feedback changed nothing."
