@@ -8,21 +8,29 @@
 // It calls the same tools.Dispatcher as the MCP server, so a tool behaves
 // identically on both surfaces. A "m1nd." prefix on the tool name is
 // stripped (the registry accepts it) and a default agent_id is injected
-// when the caller sends none. Each connection is served in order; clients
-// that want parallelism open several connections.
+// when the caller sends none. The id is echoed byte for byte (1.5,
+// 18446744073709551616, strings), also when the rest of the request is
+// refused. Each connection is served in order; clients that want
+// parallelism open several connections.
+//
+// The socket is guarded against clients that misbehave (see the Bridge
+// fields for the limits and their defaults): connections beyond
+// MaxConnections get one error line and are closed; a connection with no
+// request for IdleTimeout is closed, as is one whose request line does
+// not arrive in full within ReadTimeout or whose response it does not
+// read within WriteTimeout; a line longer than MaxRequestBytes, or one
+// that would take the bytes held across all connections past
+// MaxBufferedBytes, is discarded as it streams in and answered with an
+// error. Accept errors (running out of file descriptors) are retried with
+// a backoff; only closing the listener or ending the context stops Serve.
+// Bridge.Stats reports connections, refusals, discards and bytes held.
 package openclaw
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
-	"net"
-	"os"
-	"sync"
 	"time"
 
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
@@ -34,33 +42,21 @@ const DefaultSocket = "/tmp/m1nd-openclaw.sock"
 // DefaultAgentID is injected when a request carries no agent_id.
 const DefaultAgentID = "openclaw"
 
-// maxLine bounds one request line (a pasted file or bug report fits).
-const maxLine = 64 << 20
-
-// Request is one line a client sends.
+// Request is one line a client sends. ID is kept as sent so the response
+// can echo it exactly (a float64 would turn 2^64 into 1.8446744073709552e19).
 type Request struct {
-	ID        any             `json:"id"`
+	ID        json.RawMessage `json:"id"`
 	Tool      string          `json:"tool"`
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 }
 
 // Response is one line the bridge answers.
 type Response struct {
-	ID        any     `json:"id"`
-	OK        bool    `json:"ok"`
-	Result    any     `json:"result,omitempty"`
-	Error     any     `json:"error,omitempty"`
-	ElapsedMs float64 `json:"elapsed_ms"`
-}
-
-// Bridge answers requests with a dispatcher.
-type Bridge struct {
-	Dispatcher *tools.Dispatcher
-	// DefaultAgent is injected as agent_id when absent (DefaultAgentID if
-	// empty).
-	DefaultAgent string
-	// Logf receives connection-level errors (nil: discarded).
-	Logf func(format string, args ...any)
+	ID        json.RawMessage `json:"id"`
+	OK        bool            `json:"ok"`
+	Result    any             `json:"result,omitempty"`
+	Error     any             `json:"error,omitempty"`
+	ElapsedMs float64         `json:"elapsed_ms"`
 }
 
 // Handle answers one request line.
@@ -69,9 +65,16 @@ func (b *Bridge) Handle(ctx context.Context, line []byte) Response {
 	var req Request
 	dec := json.NewDecoder(bytes.NewReader(line))
 	if err := dec.Decode(&req); err != nil {
-		return Response{OK: false, Error: &tools.Error{
+		// Recover the id (and tool) by a scan that does not care how deep
+		// the arguments nest, so even this answer can be matched.
+		id, tool := envelope(line)
+		hint := `Send one JSON object per line: {"id": 1, "tool": "health", "arguments": {}}.`
+		if tool != "" {
+			hint = "The request for " + tool + " is not valid JSON or nests deeper than 10,000 levels; " + hint
+		}
+		return Response{ID: id, Error: &tools.Error{
 			Message: "invalid request: " + err.Error(),
-			Hint:    `Send one JSON object per line: {"id": 1, "tool": "health", "arguments": {}}.`,
+			Hint:    hint,
 		}, ElapsedMs: elapsed(start)}
 	}
 	if req.Tool == "" {
@@ -119,117 +122,23 @@ func elapsed(start time.Time) float64 {
 	return float64(time.Since(start).Microseconds()) / 1000
 }
 
-// Serve accepts connections until ctx ends or the listener fails, serving
-// each on its own goroutine. It waits for open connections to finish
-// their current request before returning.
-func (b *Bridge) Serve(ctx context.Context, ln net.Listener) error {
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	go func() {
-		<-ctx.Done()
-		ln.Close()
-	}()
-	for {
-		conn, err := ln.Accept()
-		if err != nil {
-			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
-				return nil
-			}
-			return err
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			b.serveConn(ctx, conn)
-		}()
+// writeResponse writes resp as one line. HTML escaping is off so an id
+// such as "a<b" comes back byte for byte.
+func writeResponse(w io.Writer, resp Response) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(resp); err != nil {
+		buf.Reset()
+		enc.Encode(Response{ID: validID(resp.ID), Error: &tools.Error{Message: "internal error: response not serialisable: " + err.Error()}})
 	}
+	_, err := w.Write(buf.Bytes())
+	return err
 }
 
-func (b *Bridge) serveConn(ctx context.Context, conn net.Conn) {
-	defer conn.Close()
-	go func() {
-		<-ctx.Done()
-		conn.SetReadDeadline(time.Now())
-	}()
-	r := bufio.NewReaderSize(conn, 64<<10)
-	w := bufio.NewWriter(conn)
-	reply := func(resp Response) bool {
-		data, err := json.Marshal(resp)
-		if err != nil {
-			data, _ = json.Marshal(Response{ID: resp.ID, Error: &tools.Error{Message: "internal error: response not serialisable: " + err.Error()}})
-		}
-		w.Write(data)
-		w.WriteByte('\n')
-		return w.Flush() == nil
+func validID(id json.RawMessage) json.RawMessage {
+	if json.Valid(id) {
+		return id
 	}
-	for {
-		line, err := readLine(r)
-		if errors.Is(err, errLineTooLong) {
-			if !reply(Response{Error: &tools.Error{Message: fmt.Sprintf("request exceeds %d bytes", maxLine), Hint: "Send smaller arguments."}}) {
-				return
-			}
-			continue
-		}
-		if len(bytes.TrimSpace(line)) > 0 && !reply(b.Handle(ctx, line)) {
-			return
-		}
-		if err != nil {
-			if !errors.Is(err, io.EOF) && b.Logf != nil && ctx.Err() == nil {
-				b.Logf("openclaw connection: %v", err)
-			}
-			return
-		}
-	}
-}
-
-var errLineTooLong = errors.New("line too long")
-
-// readLine returns the next line without its newline; a line longer than
-// maxLine is consumed and reported as errLineTooLong.
-func readLine(r *bufio.Reader) ([]byte, error) {
-	var buf []byte
-	for {
-		chunk, err := r.ReadSlice('\n')
-		if len(buf)+len(chunk) > maxLine {
-			for errors.Is(err, bufio.ErrBufferFull) {
-				_, err = r.ReadSlice('\n')
-			}
-			return nil, errLineTooLong
-		}
-		buf = append(buf, chunk...)
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		return bytes.TrimRight(buf, "\r\n"), err
-	}
-}
-
-// Listen opens the Unix socket at path with mode 0600. A leftover socket
-// file nobody listens on is replaced; a live one is an error (another
-// bridge is running).
-func Listen(path string) (net.Listener, error) {
-	if fi, err := os.Lstat(path); err == nil {
-		if fi.Mode()&os.ModeSocket == 0 {
-			return nil, fmt.Errorf("%s exists and is not a socket; remove it or choose another --socket path", path)
-		}
-		if c, err := net.DialTimeout("unix", path, 200*time.Millisecond); err == nil {
-			c.Close()
-			return nil, fmt.Errorf("another m1nd-openclaw is already listening on %s; stop it or choose another --socket path", path)
-		}
-		if err := os.Remove(path); err != nil {
-			return nil, fmt.Errorf("remove stale socket %s: %w", path, err)
-		}
-	}
-	// Create the socket with owner-only permissions from the start.
-	old := umask(0o177)
-	ln, err := net.Listen("unix", path)
-	umask(old)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		ln.Close()
-		return nil, err
-	}
-	return ln, nil
+	return nil
 }

@@ -50,6 +50,7 @@ func TestHandle(t *testing.T) {
 func FuzzHandle(f *testing.F) {
 	f.Add([]byte(`{"id":1,"tool":"health","arguments":{"agent_id":"x"}}`))
 	f.Add([]byte(`{"id":[],"tool":{},"arguments":"x"}`))
+	f.Add([]byte(`{"id":1e400,"tool":"health","arguments":{"a":` + strings.Repeat("[", 20000) + `}}`))
 	cfg := session.DefaultConfig()
 	cfg.AllowRoots = []string{os.TempDir()}
 	st, err := session.Open(cfg, nil)
