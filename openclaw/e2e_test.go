@@ -21,6 +21,16 @@ var files = map[string]string{
 	"app/routes.py":  "from app.auth import login\n\n\ndef handle(req):\n    return login(req.user)\n",
 }
 
+// writeRepo writes the fixture repository under dir and returns its path.
+func writeRepo(dir string) string {
+	repo := filepath.Join(dir, "repo")
+	for p, c := range files {
+		os.MkdirAll(filepath.Join(repo, filepath.Dir(p)), 0o755)
+		os.WriteFile(filepath.Join(repo, p), []byte(c), 0o644)
+	}
+	return repo
+}
+
 func build(t *testing.T, dir, pkg string) string {
 	t.Helper()
 	bin := filepath.Join(dir, filepath.Base(pkg))
@@ -36,11 +46,7 @@ func build(t *testing.T, dir, pkg string) string {
 // creates it 0600, serves concurrent clients, and removes it on SIGTERM.
 func TestBridgeEndToEnd(t *testing.T) {
 	tmp := t.TempDir()
-	repo := filepath.Join(tmp, "repo")
-	for p, c := range files {
-		os.MkdirAll(filepath.Join(repo, filepath.Dir(p)), 0o755)
-		os.WriteFile(filepath.Join(repo, p), []byte(c), 0o644)
-	}
+	repo := writeRepo(tmp)
 	daemon := build(t, tmp, "github.com/m1nd-go/m1nd/openclaw/cmd/m1nd-openclaw")
 	client := build(t, tmp, "github.com/m1nd-go/m1nd/openclaw/cmd/m1nd-openclaw-client")
 	sock := filepath.Join(tmp, "m1nd.sock")
