@@ -31,7 +31,7 @@ func registerGlob(r *Registry) {
 			{Name: "limit", Type: Integer, Min: Bound(1), Max: Bound(10000), Description: "Alias of top_k."},
 		},
 		Class:     Read,
-		WhenToUse: "When you need files by path pattern, not content; before batch_view or view on a file family.",
+		WhenToUse: "When you need files by path pattern, not content; before view on a file family.",
 		AvoidWhen: "You are looking for text inside files (search) or code by intent (seek).",
 		Next:      []string{"view", "batch_view", "search"},
 		Example:   map[string]any{"agent_id": "claude", "pattern": "**/*_test.go", "sort": "activation"},
@@ -154,7 +154,7 @@ func runGlob(c *Call) (any, error) {
 	if len(out.Files) > 0 {
 		top := out.Files[0].FilePath
 		out.guidance = guidance{ProofState: "triaging", NextSuggestedTool: "view", NextSuggestedTarget: top,
-			NextStepHint: fmt.Sprintf("Open %s with view, or read the family at once with batch_view; search narrows by content.", top)}
+			NextStepHint: fmt.Sprintf("Open %s with view; search narrows the family by content.", top)}
 	} else {
 		out.guidance = guidance{ProofState: "triaging", NextSuggestedTool: "search",
 			NextStepHint: "No indexed file matches the pattern. Check it against glob \"**\", or search file contents if you are looking for text rather than names."}

@@ -100,7 +100,7 @@ type Tool struct {
 // AgentIDParam is the parameter every tool requires.
 var AgentIDParam = Param{
 	Name: "agent_id", Type: String, Required: true, MaxLen: MaxAgentIDLen,
-	Description: "Identifier of the calling agent (free-form, e.g. \"claude\", \"jimi\"). Used for session tracking and ownership of perspectives, locks and trails.",
+	Description: "Identifier of the calling agent (free-form, e.g. \"claude\", \"jimi\"). Used for session tracking: health lists the agents and their query counts.",
 }
 
 // AllParams returns agent_id followed by the tool's own parameters.
@@ -140,6 +140,18 @@ func (r *Registry) Register(t *Tool) {
 	r.tools[t.Name] = t
 	for _, a := range t.Aliases {
 		r.aliases[normalize(a)] = t.Name
+	}
+}
+
+// pruneNext keeps in each tool's Next only the tools this registry serves:
+// declarations may name the tools that usually follow even before they
+// exist, and guidance must never point at a tool that is not there.
+func (r *Registry) pruneNext() {
+	for _, t := range r.tools {
+		t.Next = slices.DeleteFunc(slices.Clone(t.Next), func(n string) bool {
+			_, ok := r.Lookup(n)
+			return !ok
+		})
 	}
 }
 

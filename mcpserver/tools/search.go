@@ -596,7 +596,7 @@ func searchGuidance(out *searchResponse) guidance {
 	offset := max(1, top.LineNumber-10)
 	hint := fmt.Sprintf("Open %s with view (offset %d) to read the match in context.", fmtLines(top.FilePath, top.LineNumber), offset)
 	if len(files) > 1 {
-		hint += fmt.Sprintf(" Matches span %d files: batch_view reads several at once.", len(files))
+		hint += fmt.Sprintf(" Matches span %d files: view each around its matched lines (offset/limit).", len(files))
 	}
 	if out.Truncated {
 		hint += " More matches exist than were returned: narrow with scope or raise top_k."

@@ -313,6 +313,7 @@ func Builtin() *Registry {
 	for _, f := range families {
 		f(r)
 	}
+	r.pruneNext()
 	return r
 }
 

@@ -49,7 +49,7 @@ func registerView(r *Registry) {
 		// Read: auto_ingest publishes a new graph through the session's
 		// build path, which serialises with other builds by itself.
 		Class:     Read,
-		WhenToUse: "You already know the file: bounded, line-numbered reading before an edit or a surgical_context call.",
+		WhenToUse: "You already know the file: bounded, line-numbered reading before an edit, or to check what impact or why pointed at.",
 		AvoidWhen: "You do not know where the code is yet: locate it with seek, search or activate first.",
 		Next:      []string{"impact", "search", "view"},
 		Example:   map[string]any{"agent_id": "claude", "file_path": "src/auth.py", "offset": 40, "limit": 80},
