@@ -22,9 +22,12 @@ import (
 
 // NewMCPServer returns an MCP server exposing every registered tool.
 func NewMCPServer(d *tools.Dispatcher) *mcp.Server {
+	initialized, rootsChanged := clientRoots(d)
 	s := mcp.NewServer(&mcp.Implementation{Name: tools.ServerName, Version: tools.ServerVersion}, &mcp.ServerOptions{
-		Instructions: "m1nd answers structural questions about the ingested repository from a weighted graph. " + tools.Workflow,
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		Instructions:            "m1nd answers structural questions about the ingested repository from a weighted graph. " + tools.Workflow,
+		Capabilities:            &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		InitializedHandler:      initialized,
+		RootsListChangedHandler: rootsChanged,
 	})
 	for _, t := range d.Registry.All() {
 		name := t.Name

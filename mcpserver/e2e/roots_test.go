@@ -107,3 +107,37 @@ func toJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// A client that offers roots (MCP roots/list) and works elsewhere than the
+// graph's root is told so by health.
+func TestHealthWarnsWhenTheClientWorksElsewhere(t *testing.T) {
+	repo, other := fixture.Write(t), t.TempDir()
+	p := start(t, nil, "--ingest", repo)
+	p.send(transport.Line, map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{
+		"protocolVersion": "2025-06-18", "capabilities": map[string]any{"roots": map[string]any{"listChanged": true}},
+		"clientInfo": map[string]any{"name": "e2e", "version": "1"},
+	}})
+	if m, _ := p.recv(); m["id"] != float64(1) {
+		t.Fatalf("initialize answer: %v", m)
+	}
+	p.send(transport.Line, map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	m, _ := p.recv()
+	if m["method"] != "roots/list" {
+		t.Fatalf("server did not ask for roots: %v", m)
+	}
+	p.send(transport.Line, map[string]any{"jsonrpc": "2.0", "id": m["id"], "result": map[string]any{
+		"roots": []any{map[string]any{"uri": "file://" + other, "name": "other"}},
+	}})
+	// The roots arrive asynchronously: ask until health has them.
+	p.nextID = 10
+	for i := 0; ; i++ {
+		h, _ := p.tool(transport.Line, "health", map[string]any{"agent_id": "check"})
+		if strings.Contains(strings.Join(toStrings(h["warnings"]), " "), "your client works in "+other) {
+			break
+		}
+		if i == 200 {
+			t.Fatalf("health never warned about the client's root %s: %v", other, h["warnings"])
+		}
+	}
+	p.closeAndWait()
+}

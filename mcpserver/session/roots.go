@@ -6,6 +6,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/m1nd-go/m1nd/core/snapshot"
@@ -68,4 +71,40 @@ func GitState(path string) (branch, head string) {
 		branch = ref.Name().Short()
 	}
 	return branch, ref.Hash().String()
+}
+
+// SetClientRoots records the directories a connected client says its user
+// works in (MCP roots/list), keyed by its session.
+func (s *State) SetClientRoots(session string, paths []string) {
+	s.clientMu.Lock()
+	defer s.clientMu.Unlock()
+	if s.clientRoots == nil {
+		s.clientRoots = map[string][]string{}
+	}
+	s.clientRoots[session] = paths
+}
+
+// ClientRootsElsewhere returns the client roots that no served root
+// covers (equal, inside or around it): the user works there, the graph
+// describes something else.
+func (s *State) ClientRootsElsewhere() []string {
+	s.clientMu.Lock()
+	defer s.clientMu.Unlock()
+	served := s.Current().Roots
+	var out []string
+	for _, paths := range s.clientRoots {
+		for _, p := range paths {
+			if !slices.ContainsFunc(served, func(r Root) bool { return within(p, r.Path) || within(r.Path, p) }) && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// within reports whether path is dir or under it.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }

@@ -124,6 +124,9 @@ type State struct {
 	sharedMu sync.Mutex
 	shared   map[string]any
 
+	clientMu    sync.Mutex
+	clientRoots map[string][]string // MCP session → its client's roots
+
 	now func() time.Time // nil: time.Now
 
 	closed atomic.Bool

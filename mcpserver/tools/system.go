@@ -111,6 +111,9 @@ func runHealth(c *Call) (any, error) {
 		}
 		roots = append(roots, ri)
 	}
+	for _, p := range s.ClientRootsElsewhere() {
+		warnings = append(warnings, fmt.Sprintf("your client works in %s, but the graph describes %s: call ingest with path %q to serve it", p, servedList(b.Roots), p))
+	}
 	stale := s.Staleness(b)
 	if stale.Stale() {
 		warnings = append(warnings, fmt.Sprintf("files changed on disk since the graph was built (%d modified, %d deleted, %d added): answers naming them are flagged stale_files; re-ingest with incremental: true to refresh",
@@ -166,6 +169,17 @@ func runHealth(c *Call) (any, error) {
 		"files_on_disk":         diskState(stale),
 		"next_suggested_tool":   next,
 	}, nil
+}
+
+func servedList(roots []session.Root) string {
+	if len(roots) == 0 {
+		return "nothing yet"
+	}
+	var out []string
+	for _, r := range roots {
+		out = append(out, r.Path)
+	}
+	return strings.Join(out, ", ")
 }
 
 // diskState summarises staleness for health (lists capped at 20).
