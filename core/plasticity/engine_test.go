@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -469,5 +470,27 @@ func TestQueryMemoryExportImport(t *testing.T) {
 	bad := []QueryRecord{{Query: "q", Nodes: []ScoredNode{{NodeID: "auth", Score: float32(math.Inf(1))}}}}
 	if err := f.ImportQueryMemory(bad); err == nil || f.MemoryStats().Records != 2 {
 		t.Fatalf("invalid record: err %v, %d records", err, f.MemoryStats().Records)
+	}
+}
+
+// Renamed nodes are still recognised by both memories.
+func TestRenameNodes(t *testing.T) {
+	g := build(t, []string{"auth", "session"}, nil)
+	e := newEngine(t)
+	e.Update(g, Query{Text: "auth", Seeds: []graph.NodeID{id(t, g, "auth")}, Activated: scored(t, g, "auth", 1.0, "session", 0.5)})
+	if _, err := e.Learn(g, LearnRequest{Query: "auth", Feedback: Correct, Nodes: []graph.NodeID{id(t, g, "session")}, Strength: 1}); err != nil {
+		t.Fatal(err)
+	}
+	e.RenameNodes(func(s string) string { return "ns::" + s })
+	for _, r := range e.ExportQueryMemory() {
+		for _, n := range r.Nodes {
+			if !strings.HasPrefix(n.NodeID, "ns::") {
+				t.Fatalf("query memory keeps %q", n.NodeID)
+			}
+		}
+	}
+	fb := e.ExportFeedback()
+	if len(fb) != 1 || !strings.HasPrefix(fb[0].Nodes[0].NodeID, "ns::") {
+		t.Fatalf("feedback memory after rename: %+v", fb)
 	}
 }

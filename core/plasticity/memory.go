@@ -244,3 +244,31 @@ func (e *Engine) ImportQueryMemory(recs []QueryRecord) error {
 	}
 	return nil
 }
+
+// RenameNodes renames the nodes query memory and feedback memory remember
+// (their external IDs, as seeds and as results): what a graph whose nodes
+// were renamed — put under a namespace — needs for its memories to keep
+// recognising them. rename returns the new external ID.
+func (e *Engine) RenameNodes(rename func(externalID string) string) {
+	qm, fb := e.ExportQueryMemory(), e.ExportFeedback()
+	for i := range qm {
+		for j := range qm[i].Seeds {
+			qm[i].Seeds[j] = rename(qm[i].Seeds[j])
+		}
+		for j := range qm[i].Nodes {
+			qm[i].Nodes[j].NodeID = rename(qm[i].Nodes[j].NodeID)
+		}
+	}
+	for i := range fb {
+		for j := range fb[i].Seeds {
+			fb[i].Seeds[j] = rename(fb[i].Seeds[j])
+		}
+		for j := range fb[i].Nodes {
+			fb[i].Nodes[j].NodeID = rename(fb[i].Nodes[j].NodeID)
+		}
+	}
+	e.ResetMemory()
+	// Both lists came out of this engine, so they import cleanly.
+	_ = e.ImportQueryMemory(qm)
+	_ = e.ImportFeedback(fb)
+}
