@@ -180,20 +180,12 @@ func Run(ctx context.Context, cfg Config, existing *graph.Graph) (*Output, error
 	res := &Output{Graph: out.Graph, Stats: out.Stats, CommitGroups: out.CommitGroups, Root: out.Root}
 
 	if mode == Merge && existing != nil && existing.NumNodes() > 0 {
-		merged := existing.Clone()
-		if err := merged.Merge(out.Graph); err != nil {
-			return nil, fmt.Errorf("ingest: merging into the current graph: %w", err)
+		merged, bridged, err := MergeGraphs(existing, out.Graph)
+		if err != nil {
+			return nil, err
 		}
-		csrNodes := 0
-		if existing.Finalized() {
-			csrNodes = existing.NumNodes()
-		}
-		bridged := bridgeReferences(merged, csrNodes)
-		merged.Finalize()
 		res.Graph = merged
-		if bridged > 0 {
-			res.Stats.ReferencesResolved += bridged
-		}
+		res.Stats.ReferencesResolved += bridged
 	} else if cfg.Incremental && existing != nil && existing.Finalized() && existing != res.Graph {
 		n, err := CarryWeights(existing, res.Graph)
 		if err != nil {
@@ -205,6 +197,24 @@ func Run(ctx context.Context, cfg Config, existing *graph.Graph) (*Output, error
 	res.Stats.GraphEdges = adapter.CountEdges(res.Graph)
 	res.Stats.ElapsedMs = max(res.Stats.ElapsedMs, float64(time.Since(start).Microseconds())/1000)
 	return res, nil
+}
+
+// MergeGraphs returns a new finalized graph holding base and add (a node
+// of add with an external ID base has updates it), with the file
+// references of notes bridged to code files; it also returns how many
+// bridges it added. Neither input is modified.
+func MergeGraphs(base, add *graph.Graph) (*graph.Graph, int, error) {
+	merged := base.Clone()
+	if err := merged.Merge(add); err != nil {
+		return nil, 0, fmt.Errorf("ingest: merging into the current graph: %w", err)
+	}
+	csrNodes := 0
+	if base.Finalized() {
+		csrNodes = base.NumNodes()
+	}
+	bridged := bridgeReferences(merged, csrNodes)
+	merged.Finalize()
+	return merged, bridged, nil
 }
 
 // CarryWeights copies the learned state (weight, original weight,
