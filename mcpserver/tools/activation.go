@@ -272,7 +272,7 @@ func runResonate(c *Call) (any, error) {
 		label := "global"
 		switch {
 		case c.Str("node_id") != "":
-			id, err := resolveNode(g, c.Str("node_id"), "node_id")
+			id, err := resolveNode(b, c.Str("node_id"), "node_id")
 			if err != nil {
 				return err
 			}

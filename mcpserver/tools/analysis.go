@@ -108,14 +108,6 @@ func shortID(g *graph.Graph, id graph.NodeID) string {
 	return strings.TrimPrefix(g.ExternalID(id), "file::")
 }
 
-func rootPaths(b *session.Bundle) []string {
-	var out []string
-	for _, r := range b.Roots {
-		out = append(out, r.Path)
-	}
-	return out
-}
-
 func runImpact(c *Call) (any, error) {
 	dir, err := analysis.ParseImpactDirection(c.Str("direction"))
 	if err != nil {
@@ -128,7 +120,7 @@ func runImpact(c *Call) (any, error) {
 	var out map[string]any
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
-		src, err := resolveNodeIn(g, rootPaths(b), c.Str("node_id"), "node_id")
+		src, err := resolveNode(b, c.Str("node_id"), "node_id")
 		if err != nil {
 			return err
 		}
@@ -232,11 +224,11 @@ func runWhy(c *Call) (any, error) {
 	var out map[string]any
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
-		src, err := resolveNode(g, c.Str("source"), "source")
+		src, err := resolveNode(b, c.Str("source"), "source")
 		if err != nil {
 			return err
 		}
-		dst, err := resolveNode(g, c.Str("target"), "target")
+		dst, err := resolveNode(b, c.Str("target"), "target")
 		if err != nil {
 			return err
 		}

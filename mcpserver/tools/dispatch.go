@@ -96,6 +96,9 @@ func (d *Dispatcher) flagStale(v any) any {
 	var named []string
 	for _, id := range ids {
 		rel := strings.TrimPrefix(id, "file::")
+		if ns, r, ok := strings.Cut(id, "::file::"); ok { // a namespaced root's file
+			rel = ns + "/" + r
+		}
 		if bytes.Contains(data, []byte(`"`+id+`"`)) || bytes.Contains(data, []byte(`"`+id+`::`)) || bytes.Contains(data, []byte(`"`+rel+`"`)) {
 			named = append(named, id)
 		}

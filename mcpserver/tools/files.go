@@ -10,11 +10,13 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/ingest/extract"
 	"github.com/m1nd-go/m1nd/mcpserver/pathguard"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/textsearch"
@@ -77,6 +79,76 @@ func bundleGraphFiles(b *session.Bundle) *graphFiles {
 	return v.(*graphFiles)
 }
 
+// rootSpace maps between graph paths and disk for a bundle whose code
+// roots are namespaced (see namespace.go): graph path "ns/src/a.py" is
+// src/a.py under the root named ns, file node "ns::file::src/a.py". With
+// one bare root it is the identity.
+type rootSpace struct {
+	rootOf map[string]string // namespace → root path
+	nsOf   map[string]string // root path → namespace
+}
+
+func bundleSpace(b *session.Bundle) *rootSpace {
+	v, _ := b.Derived("files.space", func(*graph.Graph) (any, error) {
+		rs := &rootSpace{rootOf: map[string]string{}, nsOf: map[string]string{}}
+		for _, r := range b.Roots {
+			if r.Adapter == "code" && r.Namespace != "" {
+				rs.rootOf[r.Namespace], rs.nsOf[r.Path] = r.Path, r.Namespace
+			}
+		}
+		return rs, nil
+	})
+	return v.(*rootSpace)
+}
+
+// diskPath turns a graph path into what the guard resolves: an absolute
+// path under its namespace's root, or the path itself.
+func (rs *rootSpace) diskPath(p string) string {
+	ns, rest, ok := strings.Cut(p, "/")
+	if root := rs.rootOf[ns]; ok && root != "" {
+		return filepath.Join(root, filepath.FromSlash(rest))
+	}
+	if root := rs.rootOf[p]; root != "" {
+		return root
+	}
+	return p
+}
+
+// graphPath is the graph's name of a resolved root-relative path.
+func (rs *rootSpace) graphPath(root, rel string) string {
+	if ns := rs.nsOf[root]; ns != "" {
+		return path.Join(ns, rel)
+	}
+	return rel
+}
+
+// fileID is the file node ID of a graph path.
+func (rs *rootSpace) fileID(p string) string {
+	ns, rest, ok := strings.Cut(p, "/")
+	if ok && rs.rootOf[ns] != "" {
+		return ns + "::" + extract.FileID(rest)
+	}
+	return extract.FileID(p)
+}
+
+// namespaceOf is the namespace of root ("" for a bare root).
+func (rs *rootSpace) namespaceOf(root string) string { return rs.nsOf[root] }
+
+// resolve judges a user's path (graph path, root-relative or absolute) and
+// returns it resolved, with the graph's name for it (and for a symlink's
+// target).
+func (rs *rootSpace) resolve(g *pathguard.Guard, raw string) (res pathguard.Resolved, gpath, greal string, err error) {
+	res, err = g.Resolve(rs.diskPath(raw))
+	if err != nil {
+		return res, "", "", err
+	}
+	gpath = rs.graphPath(res.Root, res.Rel)
+	if res.RealRel != "" {
+		greal = rs.graphPath(res.Root, res.RealRel)
+	}
+	return res, gpath, greal, nil
+}
+
 // bundleGuard is the path guard over the bundle's ingest roots.
 func bundleGuard(b *session.Bundle) *pathguard.Guard {
 	v, _ := b.Derived("files.guard", func(*graph.Graph) (any, error) {
@@ -102,9 +174,10 @@ func bundleDiskFiles(b *session.Bundle) *diskFiles {
 	v, _ := b.Derived("files.disk", func(*graph.Graph) (any, error) {
 		gf := bundleGraphFiles(b)
 		batch := bundleGuard(b).NewBatch()
+		rs := bundleSpace(b)
 		d := &diskFiles{Abs: make([]string, len(gf.Files))}
 		for i, f := range gf.Files {
-			r, err := batch.Resolve(f.Path)
+			r, err := batch.Resolve(rs.diskPath(f.Path))
 			switch {
 			case err != nil:
 				d.Refused++
@@ -198,12 +271,11 @@ func parseScope(b *session.Bundle, raw string) (*scopeFilter, error) {
 		return sf, nil
 	}
 	if path.IsAbs(s) || strings.HasPrefix(s, "..") || strings.Contains(s, "/../") {
-		guard := bundleGuard(b)
-		res, err := guard.Resolve(s)
+		_, gpath, _, err := bundleSpace(b).resolve(bundleGuard(b), s)
 		if err != nil {
 			return nil, guardError(err, "scope")
 		}
-		sf.prefix = res.Rel
+		sf.prefix = gpath
 		if strings.HasSuffix(s, "/") && sf.prefix != "" {
 			sf.prefix += "/"
 		}

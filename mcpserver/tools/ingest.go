@@ -89,12 +89,19 @@ func runIngest(c *Call) (any, error) {
 		// under it. Other modes get no graph at all — learned weights are
 		// carried to the new graph by the session (BuildBundle), under the
 		// same lock.
+		// A code root joining other code roots is ingested alone, then
+		// merged under namespaces (mergeCodeRoot).
+		codeMerge := mode == "merge" && adapterName == "code" && slices.ContainsFunc(old.Roots, func(x session.Root) bool { return x.Adapter == "code" })
+		runMode := mode
 		var existing *graph.Graph
-		if mode == "merge" && old.Graph.NumNodes() > 0 {
+		switch {
+		case codeMerge:
+			runMode = "replace"
+		case mode == "merge" && old.Graph.NumNodes() > 0:
 			s.Plasticity.Locked(func() { existing = old.Graph.Clone() })
 		}
 		o, err := ingest.Run(c.Ctx, ingest.Config{
-			Root: root, Adapter: adapterName, Mode: ingest.Mode(mode), Namespace: c.Str("namespace"),
+			Root: root, Adapter: adapterName, Mode: ingest.Mode(runMode), Namespace: c.Str("namespace"),
 			Incremental: c.Bool("incremental"), Cache: cache,
 			IncludeDotfiles: c.Bool("include_dotfiles"), DotfilePatterns: c.Strs("dotfile_patterns"),
 			Progress: func(p ingest.Progress) {
@@ -104,7 +111,7 @@ func runIngest(c *Call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if o.Graph == old.Graph {
+		if o.Graph == old.Graph && !codeMerge {
 			// Incremental ingest of an unchanged tree returns the graph
 			// already being served: keep the bundle and its built indexes.
 			out = o
@@ -120,8 +127,11 @@ func runIngest(c *Call) (any, error) {
 			Path: root, Adapter: o.Stats.Adapter, Namespace: c.Str("namespace"), Mode: mode,
 			IngestedAt: time.Now().UTC(), Files: o.Stats.FilesParsed, GitBranch: o.Root.GitBranch, GitHead: o.Root.GitHead,
 		}
-		nb := &session.Bundle{Graph: o.Graph, Roots: []session.Root{r}, CommitGroups: o.CommitGroups}
 		files := fileStamps(o.Root.Path, cache, adapterName)
+		if codeMerge {
+			return mergeCodeRoot(s, old, o, r, files)
+		}
+		nb := &session.Bundle{Graph: o.Graph, Roots: []session.Root{r}, CommitGroups: o.CommitGroups}
 		if files != nil {
 			nb.Files = []session.RootFiles{*files}
 		}

@@ -67,7 +67,7 @@ func runLearn(c *Call) (any, error) {
 		var nodes []graph.NodeID
 		seen := map[graph.NodeID]bool{}
 		for _, r := range refs {
-			id, err := resolveNode(g, r, "node_ids")
+			id, err := resolveNode(b, r, "node_ids")
 			if err != nil {
 				return err
 			}

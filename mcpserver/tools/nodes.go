@@ -8,28 +8,36 @@ import (
 	"strings"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
 
-// resolveNode turns a user reference into one node: an external ID
-// ("file::auth.py::login"), a path ("auth.py" → "file::auth.py"), or a
-// label. An ambiguous label prefers the file-level node, then the most
-// central one; if still tied it is an error listing the candidates.
-func resolveNode(g *graph.Graph, ref, param string) (graph.NodeID, error) {
-	return resolveNodeIn(g, nil, ref, param)
-}
-
-// resolveNodeIn is resolveNode that also accepts an absolute path inside
-// one of roots ("/repo/src/auth.py" → "file::src/auth.py") and a
+// resolveNode turns a user reference into one node, the same way for
+// every tool that takes one: an external ID ("file::auth.py::login"), a
+// path relative to a root ("auth.py" → "file::auth.py"; "ns/auth.py" in
+// a graph of namespaced roots), an absolute path inside a root, a
 // qualified name ("Engine.handleHTTPRequest", "auth.Session::close") that
-// ends an external ID.
-func resolveNodeIn(g *graph.Graph, roots []string, ref, param string) (graph.NodeID, error) {
+// ends an external ID, or a label. An ambiguous label prefers the
+// file-level node, then the most central one; if still tied it is an
+// error listing the candidates.
+func resolveNode(b *session.Bundle, ref, param string) (graph.NodeID, error) {
+	g, rs := b.Graph, bundleSpace(b)
 	ref = strings.TrimSpace(ref)
-	for _, root := range roots {
-		if rel, ok := underRoot(root, ref); ok {
-			ref = rel
+	for _, r := range b.Roots {
+		if rel, ok := underRoot(r.Path, ref); ok {
+			ref = rs.graphPath(r.Path, rel)
 			break
 		}
 	}
+	if ref != "" && !strings.Contains(ref, "::") {
+		if id, ok := g.Lookup(rs.fileID(strings.TrimPrefix(ref, "./"))); ok {
+			return id, nil
+		}
+	}
+	return resolveNodeIn(g, ref, param)
+}
+
+// resolveNodeIn resolves a reference already in graph terms.
+func resolveNodeIn(g *graph.Graph, ref, param string) (graph.NodeID, error) {
 	if ref == "" {
 		return 0, Errorf(fmt.Sprintf("%s names a node: an external id such as \"file::src/auth.py\", a file path, or a label.", param), "%s is empty", param)
 	}

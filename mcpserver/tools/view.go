@@ -107,15 +107,19 @@ func runView(c *Call) (any, error) {
 	var res pathguard.Resolved
 	var inGraph bool
 	var graphPath string // the file's path in graph terms
+	var ns string        // the namespace of its root ("" for a bare root)
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		if err := needRoots(b); err != nil {
 			return err
 		}
 		var err error
-		res, err = bundleGuard(b).Resolve(raw)
+		var greal string
+		rs := bundleSpace(b)
+		res, graphPath, greal, err = rs.resolve(bundleGuard(b), raw)
 		if err != nil {
 			return guardError(err, "file_path")
 		}
+		ns = rs.namespaceOf(res.Root)
 		if !res.Exists {
 			e := Errorf("Paths are relative to an ingest root or absolute inside one; glob lists the indexed files.", "file_path %q does not exist under %s", raw, res.Root)
 			if near := sameBase(bundleGraphFiles(b), res.Rel, 5); len(near) > 0 {
@@ -126,20 +130,19 @@ func runView(c *Call) (any, error) {
 		}
 		// The graph may know the file by the name given or, through a
 		// symlink inside the roots, by its target's name.
-		graphPath = res.Rel
-		for _, p := range []string{res.Rel, res.RealRel} {
+		for _, p := range []string{graphPath, greal} {
 			if p == "" {
 				continue
 			}
-			_, inFile := b.Graph.Lookup(extract.FileID(p))
+			_, inFile := b.Graph.Lookup(rs.fileID(p))
 			_, inIndex := bundleGraphFiles(b).ByPath[p]
 			if inFile || inIndex {
 				graphPath, inGraph = p, true
 				break
 			}
 		}
-		if !inGraph && res.RealRel != "" {
-			graphPath = res.RealRel // ingest the target, not the link
+		if !inGraph && greal != "" {
+			graphPath = greal // ingest the target, not the link
 		}
 		return nil
 	})
@@ -167,7 +170,7 @@ func runView(c *Call) (any, error) {
 			out.IngestError = "not ingested: " + why
 		} else if len(data) > autoIngestMaxSize {
 			out.IngestError = fmt.Sprintf("not ingested: %d bytes is over the %d-byte ingest limit", len(data), autoIngestMaxSize)
-		} else if err := autoIngest(c, graphPath, data, fi.ModTime()); err != nil {
+		} else if err := autoIngest(c, graphPath, ns, data, fi.ModTime()); err != nil {
 			out.IngestError = err.Error()
 		} else {
 			out.AutoIngested, out.InGraph = true, true
@@ -182,7 +185,7 @@ func runView(c *Call) (any, error) {
 	// 5. Nodes defined in the range (from the graph as it is now).
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
-		if id, ok := g.Lookup(extract.FileID(graphPath)); ok {
+		if id, ok := g.Lookup(bundleSpace(b).fileID(graphPath)); ok {
 			out.FileNodeID = g.ExternalID(id)
 		}
 		gf := bundleGraphFiles(b)
@@ -355,16 +358,20 @@ var errAlreadyInGraph = errors.New("already in the graph")
 
 // autoIngest extracts one file and merges it into the current graph,
 // publishing a new graph generation.
-func autoIngest(c *Call, rel string, data []byte, mod time.Time) error {
+func autoIngest(c *Call, gpath, ns string, data []byte, mod time.Time) error {
 	_, err := c.Session.Build("graph_merged", func(old *session.Bundle) (*graph.Graph, []session.Root, error) {
-		if _, ok := old.Graph.Lookup(extract.FileID(rel)); ok {
+		if _, ok := old.Graph.Lookup(bundleSpace(old).fileID(gpath)); ok {
 			return nil, nil, errAlreadyInGraph
+		}
+		rel := gpath
+		if ns != "" {
+			rel = strings.TrimPrefix(gpath, ns+"/")
 		}
 		// Clone copies the per-node firing records, which plasticity
 		// writes under its own lock.
 		var g *graph.Graph
 		c.Session.Plasticity.Locked(func() { g = old.Graph.Clone() })
-		if err := mergeFile(g, rel, data, float64(mod.UnixNano())/1e9); err != nil {
+		if err := mergeFile(g, rel, ns, data, float64(mod.UnixNano())/1e9); err != nil {
 			return nil, nil, err
 		}
 		g.Finalize()
@@ -383,17 +390,18 @@ func autoIngest(c *Call, rel string, data []byte, mod time.Time) error {
 // else a unique match; ambiguous ones at half weight). It is the
 // single-file form of the code adapter's build; a full re-ingest resolves
 // references with import hints and may bind a few differently.
-func mergeFile(g *graph.Graph, rel string, data []byte, mtime float64) error {
+func mergeFile(g *graph.Graph, rel, ns string, data []byte, mtime float64) error {
 	r, xerr := extract.ExtractFile(rel, data)
 	if r == nil {
 		return fmt.Errorf("extract %s: %v", rel, xerr)
 	}
+	sp := spaced(ns)
 	ids := map[string]graph.NodeID{}
 	for _, n := range r.Nodes {
 		id, _, err := g.UpsertNode(graph.Node{
-			ExternalID: n.ID, Label: n.Label, Type: n.Type, Tags: n.Tags,
+			ExternalID: sp.id(n.ID), Label: n.Label, Type: n.Type, Tags: n.Tags,
 			LastModified: mtime, ChangeFrequency: gitmeta.NotGitFrequency,
-			Provenance: graph.Provenance{SourcePath: r.Path, LineStart: n.Line, LineEnd: n.EndLine, Excerpt: n.Excerpt, Namespace: code.NamespaceCode},
+			Provenance: graph.Provenance{SourcePath: sp.path(r.Path), LineStart: n.Line, LineEnd: n.EndLine, Excerpt: n.Excerpt, Namespace: code.NamespaceCode},
 		})
 		if err != nil {
 			return fmt.Errorf("add %s: %w", n.ID, err)
@@ -413,7 +421,7 @@ func mergeFile(g *graph.Graph, rel string, data []byte, mtime float64) error {
 	}
 	dir := path.Dir(r.Path)
 	if dir != "." {
-		d, err := ensureDirNode(g, dir, mtime, edge)
+		d, err := ensureDirNode(g, sp, dir, mtime, edge)
 		if err != nil {
 			return err
 		}
@@ -423,7 +431,7 @@ func mergeFile(g *graph.Graph, rel string, data []byte, mtime float64) error {
 		if id, ok := ids[ext]; ok {
 			return id, true
 		}
-		return g.Lookup(ext)
+		return g.Lookup(sp.id(ext))
 	}
 	for _, e := range r.Edges {
 		src, ok := lookup(e.Source)
@@ -431,7 +439,7 @@ func mergeFile(g *graph.Graph, rel string, data []byte, mtime float64) error {
 			continue
 		}
 		if name, isRef := strings.CutPrefix(e.Target, extract.RefPrefix); isRef {
-			if dst, w, ok := bindRef(g, name, dir, fileID); ok {
+			if dst, w, ok := bindRef(g, name, sp.path(dir), fileID); ok {
 				edge(src, dst, e.Relation, w)
 			}
 			continue
@@ -446,20 +454,20 @@ func mergeFile(g *graph.Graph, rel string, data []byte, mtime float64) error {
 // ensureDirNode returns the directory node of dir, adding it and any
 // missing ancestors (linked parent → child by contains) the way the code
 // adapter shapes directories; the root itself has no node.
-func ensureDirNode(g *graph.Graph, dir string, mtime float64, edge func(src, dst graph.NodeID, rel string, w float32)) (graph.NodeID, error) {
-	if id, ok := g.Lookup(resolve.DirID(dir)); ok {
+func ensureDirNode(g *graph.Graph, sp spaced, dir string, mtime float64, edge func(src, dst graph.NodeID, rel string, w float32)) (graph.NodeID, error) {
+	if id, ok := g.Lookup(sp.id(resolve.DirID(dir))); ok {
 		return id, nil
 	}
 	id, err := g.AddNode(graph.Node{
-		ExternalID: resolve.DirID(dir), Label: path.Base(dir), Type: graph.Directory, Tags: []string{"directory"},
+		ExternalID: sp.id(resolve.DirID(dir)), Label: path.Base(dir), Type: graph.Directory, Tags: []string{"directory"},
 		LastModified: mtime, ChangeFrequency: gitmeta.NotGitFrequency,
-		Provenance: graph.Provenance{SourcePath: dir, Namespace: code.NamespaceCode},
+		Provenance: graph.Provenance{SourcePath: sp.path(dir), Namespace: code.NamespaceCode},
 	})
 	if err != nil {
 		return graph.NoNode, fmt.Errorf("add directory %s: %w", dir, err)
 	}
 	if parent := path.Dir(dir); parent != "." {
-		pid, err := ensureDirNode(g, parent, mtime, edge)
+		pid, err := ensureDirNode(g, sp, parent, mtime, edge)
 		if err != nil {
 			return graph.NoNode, err
 		}
