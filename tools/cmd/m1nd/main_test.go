@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/m1nd-go/m1nd/mcpserver/attach"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
@@ -385,5 +387,49 @@ func TestServe(t *testing.T) {
 		case <-hang:
 			t.Fatalf("no answer to tools/call; stderr: %s", s.stderr.String())
 		}
+	}
+}
+
+// TestWaitsForAHolderWithoutSocketYet: a holder whose lock names a socket
+// that does not answer (another m1nd command, a server still loading) is
+// waited for up to --wait; once it lets go, m1nd opens the dir itself.
+func TestWaitsForAHolderWithoutSocketYet(t *testing.T) {
+	repo := writeRepo(t)
+	m1nd(t, repo, "ingest").must(t, 0, "ingest")
+	hold := func() *session.State {
+		session.AttachSocket = attach.SocketPath // as m1nd and m1nd-mcp write it
+		cfg := session.DefaultConfig()
+		cfg.RuntimeDir = filepath.Join(repo, ".m1nd")
+		st, err := session.Open(cfg, t.Logf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	st := hold()
+	r := m1nd(t, repo, "--wait", "200ms", "seek", "user").must(t, 3, "seek while the holder never answers")
+	if !strings.Contains(r.stderr, "did not answer within 200ms") {
+		t.Errorf("stderr: %q", r.stderr)
+	}
+
+	cmd := exec.Command(filepath.Join(bin, "m1nd"), "seek", "validate user")
+	cmd.Dir, cmd.Env = repo, testEnv()
+	var out bytes.Buffer
+	errb := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = &out, errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(2 * time.Minute); !strings.Contains(errb.String(), "waiting up to"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("m1nd never said it waits: %s", errb.String())
+		}
+	}
+	st.Close()
+	timer := time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() })
+	defer timer.Stop()
+	if err := cmd.Wait(); err != nil || !strings.Contains(out.String(), "ValidateUser") {
+		t.Errorf("seek after the holder let go: %v\n%s\n%s", err, out.String(), errb.String())
 	}
 }
