@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/engine"
@@ -18,6 +19,7 @@ var dimensionNames = []string{"structural", "semantic", "temporal", "causal"}
 func registerActivation(r *Registry) {
 	r.Register(&Tool{
 		Name:        "activate",
+		Title:       "Spreading activation",
 		Description: "Spreading activation query across the graph: seeds matched from the query propagate through structure, semantics, recency and causal edges, merged with XLR noise cancellation. Returns ranked nodes with per-dimension scores in [0, 1], the number of seeds (the seeds themselves with include_seeds), optional ghost edges and structural holes. Feedback given with learn on this or a similar query re-ranks the results. Side effect, bounded and reported in `plasticity`: Hebbian plasticity on the query's neighbourhood (co-activated edges strengthen, edges competing with them decay; at most a few hundred edges per query).",
 		Params: []Param{
 			{Name: "query", Type: String, Required: true, Description: "What to look for: words, identifiers, paths (\"session pool management\", \"AuthService.login\")."},
@@ -28,6 +30,8 @@ func registerActivation(r *Registry) {
 			{Name: "include_structural_holes", Type: Boolean, Default: false, Description: "Report nodes whose neighbourhood lit up while they did not."},
 			{Name: "include_seeds", Type: Boolean, Default: false, Description: "List the seed nodes the query matched (at most top_k, strongest first); otherwise only seeds_count is given."},
 		},
+		Input:     reflect.TypeFor[activateParams](),
+		Output:    reflect.TypeFor[activateOutput](),
 		Class:     Write,
 		WhenToUse: "Primary associative search: \"what in the codebase relates to X?\" when you know a topic but not the files.",
 		AvoidWhen: "You know exactly what text to find (search) or want code by described purpose (seek).",
@@ -37,11 +41,14 @@ func registerActivation(r *Registry) {
 	})
 	r.Register(&Tool{
 		Name:        "warmup",
+		Title:       "Warm up for a task",
 		Description: "Task-based priming: activates the graph around a task description and gives the activated nodes a temporary boost that later activate queries add to their scores. Boosts decay per query and with time and are never persisted.",
 		Params: []Param{
 			{Name: "task_description", Type: String, Required: true, Description: "The task you are about to work on, in natural language."},
 			{Name: "boost_strength", Type: Number, Default: 0.15, Min: Bound(0), Max: Bound(1), Description: "Boost given to the most relevant node (others proportionally less)."},
 		},
+		Input:     reflect.TypeFor[warmupParams](),
+		Output:    reflect.TypeFor[warmupOutput](),
 		Class:     Write,
 		WhenToUse: "At the start of a focused task or on a context switch, to bias later queries toward its region.",
 		AvoidWhen: "One-off questions: the boost only pays off over several queries.",
@@ -51,12 +58,15 @@ func registerActivation(r *Registry) {
 	})
 	r.Register(&Tool{
 		Name:        "resonate",
+		Title:       "Resonance analysis",
 		Description: "Resonance analysis: standing waves from seed nodes swept across frequencies, giving harmonics (nodes by harmonic order), resonant frequencies, sympathetic pairs (nodes far from the seeds that respond alike) and harmonic groups. Read-only.",
 		Params: []Param{
 			{Name: "query", Type: String, Description: "Query whose seeds start the waves. Give query or node_id, or neither for global resonance from the most central nodes."},
 			{Name: "node_id", Type: String, Description: "A node to start from instead of a query."},
 			{Name: "top_k", Type: Integer, Default: 20, Min: Bound(1), Max: Bound(200), Description: "Number of harmonics to return."},
 		},
+		Input:     reflect.TypeFor[resonateParams](),
+		Output:    reflect.TypeFor[resonateOutput](),
 		Class:     Read,
 		WhenToUse: "Finding natural clusters and couplings: which modules move together, where subsystem boundaries lie.",
 		AvoidWhen: "Plain lookups; activate or seek are cheaper.",

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ func init() { families = append(families, registerAnalysis) }
 func registerAnalysis(r *Registry) {
 	r.Register(&Tool{
 		Name:        "impact",
+		Title:       "Impact: what breaks if this changes",
 		Description: "What breaks if this node changes. Lists the files (or functions, types, methods) that depend on it — importers, callers, subclasses, type users, tests — direct dependents first, then their dependents, each with hop distance, signal strength and the usages that connect it. Follows dependency edges only: the node's own children, its directory and package are never reported as affected. direction \"dependencies\" answers the opposite question (what the node relies on).",
 		Params: []Param{
 			{Name: "node_id", Type: String, Required: true, Description: "The node: an external id (file::backend/config.py, file::gin.go::Engine::handleHTTPRequest), a path relative to the repository or absolute inside it, a qualified name (Engine.handleHTTPRequest) or a label."},
@@ -27,15 +29,18 @@ func registerAnalysis(r *Registry) {
 			{Name: "max_hops", Type: Integer, Default: 3, Min: Bound(1), Max: Bound(10), Description: "How many dependency hops to follow (1: direct dependents only)."},
 			{Name: "top_k", Type: Integer, Default: 30, Min: Bound(1), Max: Bound(1000), Description: "Maximum nodes listed in the blast radius; total_affected and affected_by_hop count all of them."},
 		},
+		Input:     reflect.TypeFor[impactParams](),
+		Output:    reflect.TypeFor[impactOutput](),
 		Class:     Read,
 		WhenToUse: "Before modifying a file or function: who calls, imports or subclasses it, and what depends on those?",
 		AvoidWhen: "You need files that usually change together (co-change history), or you are only reading code.",
 		Next:      []string{"why", "view", "validate_plan"},
-		Example:   map[string]any{"agent_id": "claude", "node_id": "file::backend/chat_handler.py"},
+		Example:   map[string]any{"agent_id": "claude", "node_id": "file::backend/session.py"},
 		Run:       runImpact,
 	})
 	r.Register(&Tool{
 		Name:        "why",
+		Title:       "Why two nodes are connected",
 		Description: "Explain how two nodes are connected: every path up to max_hops, ranked by cumulative edge strength, with the relation of each hop (reversed hops are marked).",
 		Params: []Param{
 			{Name: "source", Type: String, Required: true, Description: "Start node (external id, path or label)."},
@@ -43,21 +48,26 @@ func registerAnalysis(r *Registry) {
 			{Name: "max_hops", Type: Integer, Default: 6, Min: Bound(1), Max: Bound(12), Description: "Longest path considered."},
 			{Name: "top_k", Type: Integer, Default: 5, Min: Bound(1), Max: Bound(50), Description: "Number of paths returned."},
 		},
+		Input:     reflect.TypeFor[whyParams](),
+		Output:    reflect.TypeFor[whyOutput](),
 		Class:     Read,
 		WhenToUse: "\"Why are these two modules connected?\" — tracing influence or a suspected dependency.",
 		AvoidWhen: "You want everything a node affects (impact).",
 		Next:      []string{"impact", "view"},
-		Example:   map[string]any{"agent_id": "claude", "source": "file::worker_pool.py", "target": "file::whatsapp_manager.py", "max_hops": 4},
+		Example:   map[string]any{"agent_id": "claude", "source": "file::backend/payments.py", "target": "file::backend/session.py", "max_hops": 4},
 		Run:       runWhy,
 	})
 	r.Register(&Tool{
 		Name:        "missing",
+		Title:       "Missing pieces around a topic",
 		Description: "Structural holes around a topic: what should exist but does not. Activates the query, then reports modules in the middle of the topic that the query did not reach (inactive_bridge), activated modules without tests while their siblings have them (untested), and activated modules that skip a dependency most of their siblings use — the route without the validator (missing_dependency). Each hole has a kind, a score, the evidence nodes and a reason.",
 		Params: []Param{
 			{Name: "query", Type: String, Required: true, Description: "The topic to look for gaps around."},
 			{Name: "min_sibling_activation", Type: Number, Default: 0.3, Min: Bound(0), Max: Bound(1), Description: "Neighbours must be activated at least this much to count."},
 			{Name: "top_k", Type: Integer, Default: 10, Min: Bound(1), Max: Bound(100), Description: "Maximum holes returned."},
 		},
+		Input:     reflect.TypeFor[missingParams](),
+		Output:    reflect.TypeFor[missingOutput](),
 		Class:     Read,
 		WhenToUse: "Gap analysis before or after building a feature: what is conspicuously absent?",
 		AvoidWhen: "Looking for existing code (activate, seek).",

@@ -74,7 +74,7 @@ func (d *Dispatcher) Call(ctx context.Context, name string, args json.RawMessage
 	if err != nil {
 		return Result{Value: asToolError(t, err), IsError: true}
 	}
-	if t.Class == Read && t.Name != "health" {
+	if t.flagsStale() {
 		v = d.flagStale(v)
 	}
 	return Result{Value: v}
@@ -110,9 +110,9 @@ func (d *Dispatcher) flagStale(v any) any {
 	if json.Unmarshal(data, &m) != nil {
 		return v
 	}
-	m["stale_files"] = map[string]any{
-		"files": named,
-		"hint":  "These files changed or were deleted on disk after the graph was built: what this answer says of them (entities, lines, edges) may be out of date. Re-ingest with incremental: true to refresh.",
+	m["stale_files"] = staleFiles{
+		Files: named,
+		Hint:  "These files changed or were deleted on disk after the graph was built: what this answer says of them (entities, lines, edges) may be out of date. Re-ingest with incremental: true to refresh.",
 	}
 	return m
 }

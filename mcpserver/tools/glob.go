@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -18,7 +19,8 @@ func init() { families = append(families, registerGlob) }
 
 func registerGlob(r *Registry) {
 	r.Register(&Tool{
-		Name: "glob",
+		Name:  "glob",
+		Title: "Find files by path pattern",
 		Description: "Graph-aware file globbing over the files already in the graph (no disk walk): " +
 			"*, ?, [abc], [!a-z], {a,b} and ** across directories. A pattern without '/' matches the file name at any depth (\"*.py\"); " +
 			"a pattern naming a directory lists the files below it. Sort by path or by activation " +
@@ -30,6 +32,8 @@ func registerGlob(r *Registry) {
 			{Name: "top_k", Type: Integer, Default: 200, Min: Bound(1), Max: Bound(10000), Description: "Maximum files returned (total_matches counts them all)."},
 			{Name: "limit", Type: Integer, Min: Bound(1), Max: Bound(10000), Description: "Alias of top_k."},
 		},
+		Input:     reflect.TypeFor[globParams](),
+		Output:    reflect.TypeFor[globResponse](),
 		Class:     Read,
 		WhenToUse: "When you need files by path pattern, not content; before view on a file family.",
 		AvoidWhen: "You are looking for text inside files (search) or code by intent (seek).",

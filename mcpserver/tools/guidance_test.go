@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -68,6 +70,12 @@ func TestGuidanceNamesOnlyRegisteredTools(t *testing.T) {
 		}
 	}
 	check("workflow", Workflow)
+	// The server's instructions (mcpserver/instructions.md, embedded there).
+	instr, err := os.ReadFile(filepath.Join("..", "instructions.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("instructions", string(instr))
 	for _, tool := range r.All() {
 		doc, _ := json.Marshal(ToolDoc(tool))
 		check("help "+tool.Name, string(doc))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -23,6 +24,7 @@ func init() { families = append(families, registerIngest) }
 func registerIngest(r *Registry) {
 	r.Register(&Tool{
 		Name:        "ingest",
+		Title:       "Ingest a repository",
 		Description: "Ingest or re-ingest a codebase, a memory/markdown corpus or a JSON graph descriptor into the graph: walks the tree (honouring .gitignore), extracts entities with tree-sitter, reads git history, resolves references, builds and finalizes the graph. Reports progress when the client sends a progress token.",
 		Params: []Param{
 			{Name: "path", Type: String, Required: true, Description: "Directory (or file) to ingest; absolute, or relative to the server's working directory."},
@@ -33,6 +35,8 @@ func registerIngest(r *Registry) {
 			{Name: "include_dotfiles", Type: Boolean, Default: false, Description: "Also ingest hidden files and directories."},
 			{Name: "dotfile_patterns", Type: StringArray, Description: "Hidden paths to include even without include_dotfiles (e.g. \".github/**\")."},
 		},
+		Input:     reflect.TypeFor[ingestParams](),
+		Output:    reflect.TypeFor[ingestOutput](),
 		Class:     Exclusive,
 		WhenToUse: "Session start when health shows an empty or stale graph; after code changes (incremental: true); to merge notes or another root into the graph.",
 		AvoidWhen: "The graph is current (health: stale false) — re-ingesting costs time and resets nothing you need.",

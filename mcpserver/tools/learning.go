@@ -3,6 +3,7 @@ package tools
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ func init() { families = append(families, registerLearning) }
 func registerLearning(r *Registry) {
 	r.Register(&Tool{
 		Name:        "learn",
+		Title:       "Learn from feedback",
 		Description: "Explicit feedback on query results: \"correct\" ranks the given nodes higher when this query (or a similar one, sharing most words or seeds) is asked again, \"wrong\" ranks them lower, \"partial\" is a weaker \"correct\". It also adjusts the edges around the nodes (Hebbian learning with LTP/LTD). Edge weights persist with the graph; the per-query verdicts last for the server's session.",
 		Params: []Param{
 			{Name: "query", Type: String, Required: true, Description: "The query the feedback is about (as used in activate/seek)."},
@@ -25,21 +27,26 @@ func registerLearning(r *Registry) {
 			{Name: "node_ids", Type: StringArray, Required: true, Description: "The nodes judged (external ids, paths or labels)."},
 			{Name: "strength", Type: Number, Default: 0.2, Min: Bound(0), Max: Bound(1), Description: "How strong the verdict is: its weight in later rankings (three calls at 1 settle it) and how far the edge adjustment reaches into the nodes' neighbourhood."},
 		},
+		Input:     reflect.TypeFor[learnParams](),
+		Output:    reflect.TypeFor[learnOutput](),
 		Class:     Write,
 		WhenToUse: "After every activate/seek whose results you used (or rejected): it is how the graph gets better for this repository.",
 		AvoidWhen: "You did not look at the results; guessed feedback teaches the graph noise.",
 		Next:      []string{"activate", "drift"},
-		Example:   map[string]any{"agent_id": "claude", "query": "session pool management", "feedback": "correct", "node_ids": []string{"file::session_pool.py"}},
+		Example:   map[string]any{"agent_id": "claude", "query": "session expiry", "feedback": "correct", "node_ids": []string{"file::backend/session.py"}},
 		Run:       runLearn,
 	})
 	r.Register(&Tool{
 		Name:        "drift",
+		Title:       "What changed since a baseline",
 		Description: "What changed against a baseline: node/edge count deltas, new and removed files, and the edges whose learned weight moved most (strengthened and weakened), with LTP/LTD counts. since=\"last_session\" compares with the state saved by the previous session.",
 		Params: []Param{
 			{Name: "since", Type: String, Default: "last_session", Description: "\"last_session\" (the previous session's baseline), \"session_start\", or a time (RFC 3339 or Unix seconds)."},
 			{Name: "include_weight_drift", Type: Boolean, Default: true, Description: "Include the edges whose weights moved most."},
 			{Name: "top_n", Type: Integer, Default: 10, Min: Bound(1), Max: Bound(100), Description: "How many strengthened and weakened edges to list."},
 		},
+		Input:     reflect.TypeFor[driftParams](),
+		Output:    reflect.TypeFor[driftOutput](),
 		Class:     Read,
 		WhenToUse: "Session start (after health) to recover context; after an ingest or a stretch of learning.",
 		AvoidWhen: "You need the code itself; drift describes the graph's evolution.",

@@ -1,13 +1,17 @@
 // Package tools is m1nd's tool surface: one registry in which every tool is
-// declared once (name, description, parameters, read/write class, guidance,
-// example, handler). tools/list, help, the generated docs and the OpenClaw
-// bridge all read this registry, and every transport calls Dispatch.
+// declared once (name, title, description, parameters and the struct they
+// decode into, result type, read/write class, guidance, example, handler).
+// tools/list, help, the generated docs and the OpenClaw bridge all read this
+// registry, and every transport calls Dispatch.
 package tools
 
 import (
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // Class says how a tool touches shared state.
@@ -80,12 +84,26 @@ const (
 
 // Tool declares one tool.
 type Tool struct {
-	Name        string
+	Name string
+	// Title is the human-readable name clients show (MCP title).
+	Title       string
 	Description string
 	// Params lists the tool's own parameters; agent_id is added to every
 	// tool automatically.
-	Params    []Param
-	Class     Class
+	Params []Param
+	// Input is the struct Call.Bind decodes the arguments into: one field
+	// per parameter of Params, named and typed as declared (a test holds
+	// them together). Params stay the declaration: they carry the bounds,
+	// defaults and enums the input schema publishes and the dispatcher
+	// checks.
+	Input reflect.Type
+	// Output is the type of the handler's answer (a struct, or a struct
+	// describing the map the handler builds); the tool's outputSchema is
+	// derived from it (see OutputSchema).
+	Output reflect.Type
+	Class  Class
+	// Hints override the MCP annotations Class implies (nil: from Class).
+	Hints     *Hints
 	WhenToUse string
 	AvoidWhen string
 	// Next names the tools that usually follow this one.
@@ -95,6 +113,9 @@ type Tool struct {
 	// Aliases are legacy names (e.g. "lock.create") that resolve here.
 	Aliases []string
 	Run     func(c *Call) (any, error)
+
+	// outOpen and outClosed are Output's schema, derived once at Register.
+	outOpen, outClosed *jsonschema.Schema
 }
 
 // AgentIDParam is the parameter every tool requires.
@@ -136,6 +157,9 @@ func (r *Registry) Register(t *Tool) {
 	}
 	if t.Run == nil {
 		panic("tools: tool " + t.Name + " has no handler")
+	}
+	if err := t.deriveOutputSchema(); err != nil {
+		panic("tools: tool " + t.Name + ": " + err.Error())
 	}
 	r.tools[t.Name] = t
 	for _, a := range t.Aliases {

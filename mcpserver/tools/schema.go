@@ -1,5 +1,11 @@
 package tools
 
+import (
+	"fmt"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
 // InputSchema returns the tool's JSON Schema: an object with one property
 // per parameter. Every property has a concrete type (no `true` schemas, no
 // nullable unions), so strict clients accept it.
@@ -60,4 +66,78 @@ func (p Param) Schema() map[string]any {
 		s["maximum"] = *p.Max
 	}
 	return s
+}
+
+// staleFiles is what the dispatcher adds to a read tool's answer that
+// names files changed on disk since the graph was built (flagStale).
+type staleFiles struct {
+	Files []string `json:"files" jsonschema:"External ids of the files this answer names that changed or were deleted on disk after the graph was built."`
+	Hint  string   `json:"hint" jsonschema:"What that means for this answer and how to refresh the graph."`
+}
+
+// flagsStale reports whether the dispatcher may add stale_files to the
+// tool's answers: every read tool but health, which lists them itself.
+func (t *Tool) flagsStale() bool { return t.Class == Read && t.Name != "health" }
+
+// OutputSchema returns the JSON Schema of the tool's answers (MCP
+// outputSchema; structuredContent conforms to it), or nil when Output is
+// not declared. Its objects list every field the tool answers with and do
+// not forbid others, so a client that validates answers keeps working when
+// a newer server adds a field; tests hold answers to the closed form.
+func (t *Tool) OutputSchema() *jsonschema.Schema {
+	if t.outOpen == nil {
+		return nil
+	}
+	return t.outOpen.CloneSchemas()
+}
+
+// deriveOutputSchema derives the tool's output schemas from Output with
+// the SDK's jsonschema support: closed (structs admit only their fields)
+// for tests, and open for clients.
+func (t *Tool) deriveOutputSchema() error {
+	if t.Output == nil {
+		return nil
+	}
+	s, err := jsonschema.ForType(t.Output, nil)
+	if err != nil {
+		return err
+	}
+	if s.Type != "object" {
+		return fmt.Errorf("output type %s is not a JSON object", t.Output)
+	}
+	if t.flagsStale() {
+		sf, err := jsonschema.For[staleFiles](nil)
+		if err != nil {
+			return err
+		}
+		sf.Description = "Present when the answer names files changed on disk since the graph was built."
+		if s.Properties == nil {
+			s.Properties = map[string]*jsonschema.Schema{}
+		}
+		s.Properties["stale_files"] = sf
+		s.PropertyOrder = append(s.PropertyOrder, "stale_files")
+	}
+	if _, err := s.Resolve(nil); err != nil {
+		return fmt.Errorf("output schema: %w", err)
+	}
+	t.outClosed = s
+	t.outOpen = s.CloneSchemas()
+	openObjects(t.outOpen)
+	return nil
+}
+
+// openObjects lets the objects derived from structs (which jsonschema.For
+// closes with additionalProperties: false) carry fields they do not list.
+func openObjects(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if s.Properties != nil && s.AdditionalProperties != nil && s.AdditionalProperties.Not != nil {
+		s.AdditionalProperties = nil
+	}
+	for _, p := range s.Properties {
+		openObjects(p)
+	}
+	openObjects(s.Items)
+	openObjects(s.AdditionalProperties)
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -18,7 +19,8 @@ func init() { families = append(families, registerSearch) }
 
 func registerSearch(r *Registry) {
 	r.Register(&Tool{
-		Name: "search",
+		Name:  "search",
+		Title: "Search text and labels",
 		Description: "Unified literal/regex/semantic search — a graph-aware grep. Searches node labels in the graph and the contents of the indexed files on disk, " +
 			"returning matching lines with line numbers and context. Definitions whose name matches come first (most central first), then matching lines " +
 			"file by file (most central file first); every line names the graph node that encloses it. semantic mode ranks nodes by meaning (trigram TF-IDF + co-occurrence) " +
@@ -35,6 +37,8 @@ func registerSearch(r *Registry) {
 			{Name: "exact_counts", Type: Boolean, Default: false, Description: "Scan every file even after top_k lines were found, so total_matches is exact (slower on large trees). Off: the scan stops once enough lines are found and total_matches is a lower bound (total_matches_exact says which)."},
 			{Name: "count_only", Type: Boolean, Default: false, Description: "Return only the counts (always exact), no result lines."},
 		},
+		Input:     reflect.TypeFor[searchParams](),
+		Output:    reflect.TypeFor[searchResponse](),
 		Class:     Read,
 		WhenToUse: "Exact text, identifiers, error messages or regex across the graph and the files' contents; the graph-aware grep replacement.",
 		AvoidWhen: "You want code by purpose (seek) or its neighbourhood (activate); you only need file names (glob).",

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -25,7 +26,8 @@ const seekMaxQueryBytes = 1 << 20
 
 func registerSeek(r *Registry) {
 	r.Register(&Tool{
-		Name: "seek",
+		Name:  "seek",
+		Title: "Seek code by purpose",
 		Description: "Intent-aware code search: finds code by what it does (\"code that validates user credentials\") or from a pasted bug report or stack trace. " +
 			"Every node is scored against the query by a code-aware BM25F index (identifiers split, file paths, signatures, doc comments and source bodies); " +
 			"stack frames and file mentions in the query are strong evidence; graph re-ranking adds what neighbours of strong hits, centrality, co-change history and a file's best entities say. " +
@@ -38,6 +40,8 @@ func registerSeek(r *Registry) {
 			{Name: "min_score", Type: Number, Default: 0.1, Min: Bound(0), Max: Bound(1), Description: "Minimum combined score (0.0 to 1.0)."},
 			{Name: "graph_rerank", Type: Boolean, Default: true, Description: "Graph re-ranking of candidates: neighbour spreading, PageRank prior, co-change partners, file aggregation. false = pure text and stack-trace matching."},
 		},
+		Input:     reflect.TypeFor[seekParams](),
+		Output:    reflect.TypeFor[seekOutput](),
 		Class:     Read,
 		WhenToUse: "You know what the code does but not where it lives; you have a bug report or stack trace and want the files to open first; before a change, to find all code related to a feature.",
 		AvoidWhen: "You know the exact text or symbol (search is exact) or the file (view); for the neighbourhood of a topic use activate.",

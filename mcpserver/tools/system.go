@@ -3,6 +3,7 @@ package tools
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"runtime"
 	"strings"
 	"time"
@@ -20,7 +21,10 @@ var (
 func registerSystem(r *Registry) {
 	r.Register(&Tool{
 		Name:        "health",
+		Title:       "Server health",
 		Description: "Server health and statistics: node/edge counts, query count, uptime, memory, plasticity state, persistence, active agent sessions, and the ingested roots with their git branch/HEAD (then and now) so you can tell which repository the graph describes and whether it is stale.",
+		Input:       reflect.TypeFor[healthParams](),
+		Output:      reflect.TypeFor[healthOutput](),
 		Class:       Read,
 		WhenToUse:   "First call of a session: confirm the server is alive, the graph is loaded, and it describes the repository you are working in.",
 		AvoidWhen:   "You need answers about code; health only describes the server.",
@@ -30,10 +34,13 @@ func registerSystem(r *Registry) {
 	})
 	r.Register(&Tool{
 		Name:        "persist",
+		Title:       "Save or reload the graph",
 		Description: "Force persistence now: action \"save\" writes the graph then the plasticity state atomically; \"load\" replaces the in-memory graph with the saved snapshot (a missing or unreadable file changes nothing).",
 		Params: []Param{
 			{Name: "action", Type: String, Required: true, Enum: []string{"save", "load"}, Description: "\"save\" to checkpoint now, \"load\" to reload the saved snapshot."},
 		},
+		Input:     reflect.TypeFor[persistParams](),
+		Output:    reflect.TypeFor[persistOutput](),
 		Class:     Exclusive,
 		WhenToUse: "Before shutdown or a risky host transition, or to checkpoint after valuable learning.",
 		AvoidWhen: "Routine use: the server already persists every auto_persist_interval queries and on exit.",
@@ -44,10 +51,13 @@ func registerSystem(r *Registry) {
 	})
 	r.Register(&Tool{
 		Name:        "help",
+		Title:       "Tool reference",
 		Description: "Self-documenting tool reference generated from the live registry: the index of all tools, or one tool's parameters, example call, WHEN TO USE, AVOID WHEN and NEXT.",
 		Params: []Param{
 			{Name: "tool_name", Type: String, Description: "A tool to document in full (any accepted spelling). Omit for the index."},
 		},
+		Input:     reflect.TypeFor[helpParams](),
+		Output:    reflect.TypeFor[helpOutput](),
 		Class:     Read,
 		WhenToUse: "When unsure which tool fits, or how to call one.",
 		AvoidWhen: "You already know the call; help costs a round trip.",

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -37,7 +38,8 @@ const (
 
 func registerView(r *Registry) {
 	r.Register(&Tool{
-		Name: "view",
+		Name:  "view",
+		Title: "View file lines",
 		Description: "Fast line-numbered file reading with offset/limit, bounded to the ingest roots. Lists the graph nodes defined in the lines shown. " +
 			"A file under an ingest root that is not in the graph yet is extracted and merged into it first (auto_ingest).",
 		Params: []Param{
@@ -48,11 +50,16 @@ func registerView(r *Registry) {
 		},
 		// Read: auto_ingest publishes a new graph through the session's
 		// build path, which serialises with other builds by itself.
+		Input:  reflect.TypeFor[viewParams](),
+		Output: reflect.TypeFor[viewResponse](),
+		// Not read-only: auto_ingest adds the file viewed to the graph
+		// (a new generation); viewing it again adds nothing more.
+		Hints:     &Hints{Idempotent: true},
 		Class:     Read,
 		WhenToUse: "You already know the file: bounded, line-numbered reading before an edit, or to check what impact or why pointed at.",
 		AvoidWhen: "You do not know where the code is yet: locate it with seek, search or activate first.",
 		Next:      []string{"impact", "search", "view"},
-		Example:   map[string]any{"agent_id": "claude", "file_path": "src/auth.py", "offset": 40, "limit": 80},
+		Example:   map[string]any{"agent_id": "claude", "file_path": "backend/auth.py", "offset": 1, "limit": 80},
 		Run:       runView,
 	})
 }
