@@ -1,5 +1,5 @@
 // Command m1nd-ingest-bench measures ingest on the benchmark corpora
-// (../shared/corpora/corpora.sh builds them under /tmp/m1nd-corpora): for
+// (benchmarks/corpora/corpora.py builds them under /tmp/m1nd-corpora): for
 // each corpus, a full ingest (wall time, nodes, edges, references, peak
 // RSS), a bare tree-sitter parse of the same files with the same
 // parallelism (the floor of the design), an incremental re-ingest after one
@@ -9,6 +9,9 @@
 // (VmHWM) belongs to that measurement alone.
 //
 //	go run ./cmd/m1nd-ingest-bench -corpora /tmp/m1nd-corpora -runs 3 -o ../benchmarks/results/ingest.md
+//
+// It exits 1 when a measurement fails and 2 when a corpus named in -names
+// is missing (it says which, and the command that builds it).
 package main
 
 import (
@@ -23,6 +26,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -75,15 +79,30 @@ type result struct {
 	AddMs float64 `json:"add_ms,omitempty"`
 }
 
+// Exit codes: 0 every corpus measured; 1 a measurement failed; 2 bad
+// usage or a missing corpus (no corpus is skipped in silence: a report
+// without one would look complete).
 func main() {
-	child := flag.String("child", "", "internal: run one measurement (full, parse, incr) and print JSON")
-	corpora := flag.String("corpora", "/tmp/m1nd-corpora", "directory holding the corpora")
-	names := flag.String("names", "py-335,py-std,go-std,js-npm,mixed", "corpora to measure, comma separated")
-	runs := flag.Int("runs", 3, "runs per measurement (the fastest is reported, as the machine is shared)")
-	par := flag.Int("j", runtime.GOMAXPROCS(0), "extraction parallelism")
-	out := flag.String("o", "", "append the markdown report to this file")
-	cpuprofile := flag.String("cpuprofile", "", "with -child: write a CPU profile")
-	flag.Parse()
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("m1nd-ingest-bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	child := fs.String("child", "", "internal: run one measurement (full, parse, incr) and print JSON")
+	corpora := fs.String("corpora", "/tmp/m1nd-corpora", "directory holding the corpora (python3 benchmarks/corpora/corpora.py builds them)")
+	names := fs.String("names", "py-335,py-std,go-std,js-npm,mixed", "corpora to measure, comma separated")
+	runs := fs.Int("runs", 3, "runs per measurement (the fastest is reported, as the machine is shared)")
+	par := fs.Int("j", runtime.GOMAXPROCS(0), "extraction parallelism")
+	out := fs.String("o", "", "append the markdown report to this file")
+	cpuprofile := fs.String("cpuprofile", "", "with -child: write a CPU profile")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *runs < 1 || *par < 1 {
+		fmt.Fprintf(stderr, "m1nd-ingest-bench: -runs and -j must be at least 1 (got %d, %d)\n", *runs, *par)
+		return 2
+	}
 
 	if *child != "" {
 		if *cpuprofile != "" && *child == "incr" {
@@ -95,18 +114,39 @@ func main() {
 				defer pprof.StopCPUProfile()
 			}
 		}
-		r, err := measure(*child, flag.Arg(0), *par)
+		r, err := measure(*child, fs.Arg(0), *par)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+			fmt.Fprintln(stderr, err)
+			return 1
 		}
 		r.PeakRSSMB = vmHWM()
 		var ru syscall.Rusage
 		if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
 			r.CPUMs = float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6
 		}
-		json.NewEncoder(os.Stdout).Encode(r)
-		return // deferred: stop the profile
+		json.NewEncoder(stdout).Encode(r)
+		return 0 // deferred: stop the profile
+	}
+
+	// Every corpus is checked before anything is measured: a missing one
+	// is an error that names it and how to make it.
+	var list, missing []string
+	for _, name := range strings.Split(*names, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		list = append(list, name)
+		if st, err := os.Stat(filepath.Join(*corpora, name)); err != nil || !st.IsDir() {
+			missing = append(missing, name)
+		}
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(stderr, "m1nd-ingest-bench: -names lists no corpus")
+		return 2
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(stderr, "m1nd-ingest-bench: corpus %s missing under %s; %s\n", strings.Join(missing, ", "), *corpora, corpusRecipe(*corpora, missing))
+		return 2
 	}
 
 	var report strings.Builder
@@ -115,15 +155,23 @@ func main() {
 		runtime.NumCPU(), cpuModel(), runtime.Version(), runtime.GOMAXPROCS(0), *par, *runs, loadavg())
 	fmt.Fprintf(&report, "| corpus | files | full ingest ms | bare parse ms | ingest/parse wall | CPU s ingest / parse | ingest/parse CPU | nodes | edges | refs resolved (ambiguous) | unresolved | peak RSS MB (ingest / parse) | incremental ms (1 file edited) | incr / full | no-change ms | 1 file added ms | cold-cache incr ms | ctags -R ms |\n")
 	fmt.Fprintf(&report, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
-	for _, name := range strings.Split(*names, ",") {
+	for _, name := range list {
 		dir := filepath.Join(*corpora, name)
-		if _, err := os.Stat(dir); err != nil {
-			fmt.Fprintf(os.Stderr, "skipping %s: %v\n", name, err)
-			continue
+		full, err := best(*runs, "full", dir, *par, stderr)
+		if err != nil {
+			return fail(stderr, err)
 		}
-		full := best(*runs, "full", dir, *par)
-		parse := best(*runs, "parse", dir, *par)
-		incr := best(*runs, "incr", dir, *par)
+		if full.Files == 0 {
+			return fail(stderr, fmt.Errorf("%s: ingest parsed no file in %s (an empty corpus? rebuild it with python3 benchmarks/corpora/corpora.py %s)", name, dir, name))
+		}
+		parse, err := best(*runs, "parse", dir, *par, stderr)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		incr, err := best(*runs, "incr", dir, *par, stderr)
+		if err != nil {
+			return fail(stderr, err)
+		}
 		ct := ctags(dir, *runs)
 		how := "patched"
 		if !incr.Patched {
@@ -133,17 +181,45 @@ func main() {
 			name, full.Files, full.WallMs, parse.WallMs, full.WallMs/parse.WallMs, full.CPUMs/1000, parse.CPUMs/1000, full.CPUMs/parse.CPUMs, full.Nodes, full.Edges,
 			full.Resolved, full.Ambiguous, full.Unresolved, full.PeakRSSMB, parse.PeakRSSMB,
 			incr.IncrMs, how, 100*incr.IncrMs/full.WallMs, incr.NoopMs, incr.AddMs, incr.ColdMs, ct)
-		fmt.Fprintf(os.Stderr, "%s: full %+v\n  parse %+v\n  incr %+v\n", name, full, parse, incr)
+		fmt.Fprintf(stderr, "%s: full %+v\n  parse %+v\n  incr %+v\n", name, full, parse, incr)
 		fmt.Fprintf(&report, "\n<!-- %s phases (ms): full %v; incremental %v -->\n", name, round(full.Phases), round(incr.IncrPhases))
 	}
-	fmt.Print(report.String())
+	fmt.Fprint(stdout, report.String())
 	if *out != "" {
 		f, err := os.OpenFile(*out, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-		if err == nil {
-			f.WriteString(report.String())
+		if err != nil {
+			return fail(stderr, err)
+		}
+		if _, err := f.WriteString(report.String()); err != nil {
 			f.Close()
+			return fail(stderr, err)
+		}
+		if err := f.Close(); err != nil {
+			return fail(stderr, err)
 		}
 	}
+	return 0
+}
+
+// corpusRecipe says how to make missing corpora: the recipe's command when
+// it knows them all, else what it knows.
+func corpusRecipe(dir string, missing []string) string {
+	known := []string{"py-335", "py-std", "go-std", "js-npm", "mixed"}
+	for _, m := range missing {
+		if !slices.Contains(known, m) {
+			return "benchmarks/corpora/corpora.py builds " + strings.Join(known, ", ") + "; other names are directories you provide"
+		}
+	}
+	env := ""
+	if filepath.Clean(dir) != "/tmp/m1nd-corpora" {
+		env = "M1ND_CORPORA=" + dir + " "
+	}
+	return "build with: " + env + "python3 benchmarks/corpora/corpora.py " + strings.Join(missing, " ")
+}
+
+func fail(stderr io.Writer, err error) int {
+	fmt.Fprintln(stderr, "m1nd-ingest-bench:", err)
+	return 1
 }
 
 func round(m map[string]float64) map[string]int {
@@ -155,20 +231,18 @@ func round(m map[string]float64) map[string]int {
 }
 
 // best runs a measurement in fresh child processes and keeps the fastest.
-func best(runs int, mode, dir string, par int) result {
+func best(runs int, mode, dir string, par int, stderr io.Writer) (result, error) {
 	var b result
 	for i := 0; i < runs; i++ {
 		cmd := exec.Command(os.Args[0], "-child", mode, "-j", strconv.Itoa(par), dir)
-		cmd.Stderr = os.Stderr
+		cmd.Stderr = stderr
 		data, err := cmd.Output()
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "%s %s: %v\n", mode, dir, err)
-			os.Exit(1)
+			return b, fmt.Errorf("%s %s: %v", mode, dir, err)
 		}
 		var r result
 		if err := json.Unmarshal(data, &r); err != nil {
-			fmt.Fprintf(os.Stderr, "%s %s: %v: %s\n", mode, dir, err, data)
-			os.Exit(1)
+			return b, fmt.Errorf("%s %s: %v: %s", mode, dir, err, data)
 		}
 		key := func(r result) float64 {
 			if mode == "incr" {
@@ -186,7 +260,7 @@ func best(runs int, mode, dir string, par int) result {
 			b.CPUMs = r.CPUMs
 		}
 	}
-	return b // fastest wall time; CPUMs is the smallest CPU time of the runs
+	return b, nil // fastest wall time; CPUMs is the smallest CPU time of the runs
 }
 
 // incrProfile, when set, receives a CPU profile of the incremental run only.

@@ -5,17 +5,24 @@
 // literal searches.
 //
 //	m1nd-toolbench -server bin/m1nd-mcp -corpus /tmp/m1nd-corpora/py-335 -n 200
+//
+// It exits 0 only when every call succeeded: 1 when the server fails to
+// start, to ingest, or answers any measured call with an error; 2 for bad
+// flags or a missing corpus (python3 benchmarks/corpora/corpora.py builds
+// the corpora).
 package main
 
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -75,9 +82,10 @@ func (c *client) tool(name string, args map[string]any) (map[string]any, bool, e
 }
 
 type stat struct {
-	name    string
-	samples []time.Duration
-	errors  int
+	name     string
+	samples  []time.Duration
+	errors   int
+	firstErr error
 }
 
 func pct(d []time.Duration, p float64) time.Duration {
@@ -91,41 +99,110 @@ func pct(d []time.Duration, p float64) time.Duration {
 
 func fmtMs(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d.Microseconds())/1000) }
 
+// Exit codes: 0 every call succeeded; 1 the server failed (start, ingest,
+// any measured call); 2 bad usage or a missing corpus.
 func main() {
-	server := flag.String("server", "bin/m1nd-mcp", "m1nd-mcp binary")
-	corpus := flag.String("corpus", "/tmp/m1nd-corpora/py-335", "tree to ingest")
-	n := flag.Int("n", 200, "calls per tool")
-	rg := flag.Bool("rg", true, "also time ripgrep for the literal searches")
-	flag.Parse()
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
-	cmd := exec.Command(*server, "--allow-root", *corpus)
-	in, _ := cmd.StdinPipe()
-	outp, _ := cmd.StdoutPipe()
-	cmd.Stderr = os.Stderr
+// benchError is a failure with the exit code it deserves.
+type benchError struct {
+	code int
+	msg  string
+}
+
+func (e *benchError) Error() string { return e.msg }
+
+func failf(code int, format string, a ...any) error {
+	return &benchError{code: code, msg: fmt.Sprintf(format, a...)}
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("m1nd-toolbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	server := fs.String("server", "bin/m1nd-mcp", "m1nd-mcp binary")
+	corpus := fs.String("corpus", "/tmp/m1nd-corpora/py-335", "tree to ingest (benchmarks/corpora/corpora.py builds the corpora)")
+	n := fs.Int("n", 200, "calls per tool")
+	rg := fs.Bool("rg", true, "also time ripgrep for the literal searches")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	err := bench(*server, *corpus, *n, *rg, stdout, stderr)
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(stderr, "m1nd-toolbench:", err)
+	var be *benchError
+	if errors.As(err, &be) {
+		return be.code
+	}
+	return 1
+}
+
+// toolFailure turns a tool's error answer into one readable line: its
+// error and hint, not a dump of the decoded JSON.
+func toolFailure(name string, out map[string]any) error {
+	msg, _ := out["error"].(string)
+	if msg == "" {
+		b, _ := json.Marshal(out)
+		msg = string(b)
+	}
+	if hint, _ := out["hint"].(string); hint != "" {
+		msg += " (hint: " + hint + ")"
+	}
+	return failf(1, "%s failed: %s", name, msg)
+}
+
+func bench(server, corpus string, n int, rg bool, stdout, stderr io.Writer) error {
+	if n <= 0 {
+		return failf(2, "-n must be at least 1, got %d", n)
+	}
+	if st, err := os.Stat(corpus); err != nil || !st.IsDir() {
+		return failf(2, "corpus %s is missing (not a directory); %s", corpus, corpusRecipe(filepath.Base(corpus)))
+	}
+	cmd := exec.Command(server, "--allow-root", corpus)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	outp, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
-		fail(err)
+		return failf(1, "start the server %s: %v (make build puts it in bin/)", server, err)
 	}
 	defer func() { in.Close(); cmd.Wait() }()
 	c := &client{in: in, out: bufio.NewReaderSize(outp, 1<<20)}
 	if _, err := c.call("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "toolbench", "version": "1"}}); err != nil {
-		fail(err)
+		return failf(1, "initialize: %v (the server's stderr above says why)", err)
 	}
 	in.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
 
 	start := time.Now()
-	ing, isErr, err := c.tool("ingest", map[string]any{"path": *corpus})
-	if err != nil || isErr {
-		fail(fmt.Errorf("ingest: %v %v", err, ing))
+	ing, isErr, err := c.tool("ingest", map[string]any{"path": corpus})
+	if err != nil {
+		return failf(1, "ingest: %v", err)
+	}
+	if isErr {
+		return toolFailure("ingest", ing)
 	}
 	ingestWall := time.Since(start)
-	g := ing["graph"].(map[string]any)
-	fmt.Printf("corpus %s: %v nodes, %v edges, ingest %s ms (through stdio)\n", *corpus, g["node_count"], g["edge_count"], fmtMs(ingestWall))
+	g, ok := ing["graph"].(map[string]any)
+	if !ok {
+		return failf(1, "ingest answered without a graph summary: %s", jsonText(ing))
+	}
+	fmt.Fprintf(stdout, "corpus %s: %v nodes, %v edges, ingest %s ms (through stdio)\n", corpus, g["node_count"], g["edge_count"], fmtMs(ingestWall))
 
 	// Query material sampled deterministically from the graph itself.
 	r := rand.New(rand.NewPCG(1, 2))
-	words, files := sample(c, r)
+	words, files, err := sample(c, r)
+	if err != nil {
+		return err
+	}
 	if len(words) == 0 || len(files) == 0 {
-		fail(fmt.Errorf("no query material sampled from the graph"))
+		return failf(1, "no query material sampled from the graph (%d words, %d files): is the corpus empty?", len(words), len(files))
 	}
 	// Warm the per-graph indexes once (query engine, seek, search cache):
 	// their build time is part of ingest follow-up, not of a query.
@@ -136,13 +213,19 @@ func main() {
 	var stats []*stat
 	measure := func(name string, args func(i int) (string, map[string]any)) *stat {
 		s := &stat{name: name}
-		for i := 0; i < *n; i++ {
+		for i := 0; i < n; i++ {
 			tool, a := args(i)
 			t0 := time.Now()
-			_, isErr, err := c.tool(tool, a)
+			out, isErr, err := c.tool(tool, a)
 			s.samples = append(s.samples, time.Since(t0))
 			if err != nil || isErr {
 				s.errors++
+				if s.firstErr == nil {
+					s.firstErr = err
+					if err == nil {
+						s.firstErr = toolFailure(tool, out)
+					}
+				}
 			}
 		}
 		stats = append(stats, s)
@@ -168,7 +251,7 @@ func main() {
 		return "learn", map[string]any{"query": pick(words, i), "feedback": "correct", "node_ids": []string{pick(files, i)}}
 	})
 	literals := []string{"return", "self", "import os", "def __init__", "raise ValueError", "TODO", "xyzzy_no_match"}
-	if strings.Contains(*corpus, "go-std") {
+	if strings.Contains(corpus, "go-std") {
 		literals = []string{"return", "func (", "ParseDuration", "errors.New", "TODO", "xyzzy_no_match"}
 	}
 	// Whole-tree literal search with exact counts: every file is scanned,
@@ -181,31 +264,53 @@ func main() {
 	})
 	measure("health", func(int) (string, map[string]any) { return "health", map[string]any{} })
 
-	fmt.Printf("\n| tool | calls | errors | p50 ms | p90 ms | p99 ms |\n| --- | ---: | ---: | ---: | ---: | ---: |\n")
+	fmt.Fprintf(stdout, "\n| tool | calls | errors | p50 ms | p90 ms | p99 ms |\n| --- | ---: | ---: | ---: | ---: | ---: |\n")
+	failed, calls := 0, 0
+	var firstErr error
 	for _, s := range stats {
-		fmt.Printf("| %s | %d | %d | %s | %s | %s |\n", s.name, len(s.samples), s.errors, fmtMs(pct(s.samples, 0.5)), fmtMs(pct(s.samples, 0.9)), fmtMs(pct(s.samples, 0.99)))
+		fmt.Fprintf(stdout, "| %s | %d | %d | %s | %s | %s |\n", s.name, len(s.samples), s.errors, fmtMs(pct(s.samples, 0.5)), fmtMs(pct(s.samples, 0.9)), fmtMs(pct(s.samples, 0.99)))
+		failed += s.errors
+		calls += len(s.samples)
+		if firstErr == nil && s.firstErr != nil {
+			firstErr = fmt.Errorf("%s: %w", s.name, s.firstErr)
+		}
 	}
-	if *rg {
+	if rg {
 		if _, err := exec.LookPath("rg"); err != nil {
-			fmt.Println("\nripgrep not installed; skipping the comparison")
-			return
+			fmt.Fprintln(stdout, "\nripgrep not installed; skipping the comparison")
+		} else {
+			var rgT []time.Duration
+			for i := 0; i < min(n, 60); i++ {
+				t0 := time.Now()
+				exec.Command("rg", "-c", "-F", "--no-messages", literals[i%len(literals)], corpus).Run()
+				rgT = append(rgT, time.Since(t0))
+			}
+			fmt.Fprintf(stdout, "\nripgrep `rg -c -F` over the same tree: p50 %s ms, p90 %s ms (process start included)\n", fmtMs(pct(rgT, 0.5)), fmtMs(pct(rgT, 0.9)))
+			fmt.Fprintf(stdout, "search literal / rg (p50): %.2f×\n", float64(pct(lit.samples, 0.5))/float64(pct(rgT, 0.5)))
 		}
-		var rgT []time.Duration
-		for i := 0; i < min(*n, 60); i++ {
-			t0 := time.Now()
-			exec.Command("rg", "-c", "-F", "--no-messages", literals[i%len(literals)], *corpus).Run()
-			rgT = append(rgT, time.Since(t0))
-		}
-		fmt.Printf("\nripgrep `rg -c -F` over the same tree: p50 %s ms, p90 %s ms (process start included)\n", fmtMs(pct(rgT, 0.5)), fmtMs(pct(rgT, 0.9)))
-		fmt.Printf("search literal / rg (p50): %.2f×\n", float64(pct(lit.samples, 0.5))/float64(pct(rgT, 0.5)))
 	}
+	// Latencies of failed calls are not latencies of the tool: the table
+	// is printed for diagnosis, but the run does not count as a result.
+	if failed > 0 {
+		return failf(1, "%d of %d measured calls failed; first: %v", failed, calls, firstErr)
+	}
+	return nil
 }
 
-// sample takes words from node labels and file node ids via glob/search.
-func sample(c *client, r *rand.Rand) (words, files []string) {
-	out, _, _ := c.tool("glob", map[string]any{"pattern": "**/*", "top_k": 2000})
-	for _, f := range out["files"].([]any) {
-		files = append(files, f.(map[string]any)["node_id"].(string))
+// sample takes words from file names and file node ids via glob.
+func sample(c *client, r *rand.Rand) (words, files []string, err error) {
+	out, isErr, err := c.tool("glob", map[string]any{"pattern": "**/*", "top_k": 2000})
+	if err != nil {
+		return nil, nil, failf(1, "glob: %v", err)
+	}
+	if isErr {
+		return nil, nil, toolFailure("glob", out)
+	}
+	list, _ := out["files"].([]any)
+	for _, f := range list {
+		if id, ok := f.(map[string]any)["node_id"].(string); ok {
+			files = append(files, id)
+		}
 	}
 	seen := map[string]bool{}
 	for _, f := range files {
@@ -221,10 +326,18 @@ func sample(c *client, r *rand.Rand) (words, files []string) {
 	}
 	r.Shuffle(len(words), func(i, j int) { words[i], words[j] = words[j], words[i] })
 	r.Shuffle(len(files), func(i, j int) { files[i], files[j] = files[j], files[i] })
-	return words, files
+	return words, files, nil
 }
 
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, "m1nd-toolbench:", err)
-	os.Exit(1)
+// corpusRecipe says how to make a missing corpus.
+func corpusRecipe(name string) string {
+	if slices.Contains([]string{"py-335", "py-std", "go-std", "js-npm", "mixed"}, name) {
+		return "build it with: python3 benchmarks/corpora/corpora.py " + name
+	}
+	return "the benchmark corpora (py-335, py-std, go-std, js-npm, mixed) are built with: python3 benchmarks/corpora/corpora.py"
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }
