@@ -72,6 +72,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code >= 0 {
 		return code
 	}
+	if isTerminal(stdin) {
+		logf("%s", terminalHint(args, executable()))
+	}
 	tools.ServerVersion = version
 	if !f.noAttach {
 		session.AttachSocket = attach.SocketPath
