@@ -103,7 +103,7 @@ func TestServeOutlivesOwnStdinWhileAttached(t *testing.T) {
 	}
 	own, in, out := newClient(t)
 	served := make(chan error, 1)
-	go func() { served <- mcpserver.Serve(context.Background(), d, in, out, net.Listener(ln)) }()
+	go func() { served <- mcpserver.Serve(context.Background(), d, in, out, net.Listener(ln), nil) }()
 
 	own.initialize(transport.Line)
 	if h := own.health(transport.Line); !strings.Contains(h, "node_count") {

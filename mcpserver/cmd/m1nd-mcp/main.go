@@ -65,9 +65,12 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	logf := func(format string, a ...any) {
+	// Every component logs through one log/slog log: stderr always, and
+	// the connected clients that ask for log messages.
+	log := mcpserver.NewLog(func(format string, a ...any) {
 		fmt.Fprintf(stderr, "[m1nd] "+format+"\n", a...)
-	}
+	})
+	logf := log.Printf
 	f, code := parseFlags(args, stdout, logf)
 	if code >= 0 {
 		return code
@@ -90,7 +93,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case cl != nil:
 		return runAttached(ctx, cl, f.opts, stdin, stdout, logf)
 	}
-	return runOwner(ctx, d, f.noAttach, stdin, stdout, logf)
+	return runOwner(ctx, d, f.noAttach, stdin, stdout, log)
 }
 
 type flags struct {
@@ -203,7 +206,8 @@ func openOrAttach(ctx context.Context, opts mcpserver.Options, noAttach bool, lo
 
 // runOwner serves this process's stdio and, unless noAttach, the clients
 // attached through the runtime directory's socket; then persists.
-func runOwner(ctx context.Context, d *tools.Dispatcher, noAttach bool, stdin io.Reader, stdout io.Writer, logf func(string, ...any)) int {
+func runOwner(ctx context.Context, d *tools.Dispatcher, noAttach bool, stdin io.Reader, stdout io.Writer, log *mcpserver.Log) int {
+	logf := log.Printf
 	st := d.Session
 	g := st.Current().Graph
 	logf("server ready: %d nodes, %d edges, %d tools (%s)", g.NumNodes(), g.NumEdges(), len(d.Registry.All()), version)
@@ -216,7 +220,7 @@ func runOwner(ctx context.Context, d *tools.Dispatcher, noAttach bool, stdin io.
 			logf("other editors on this runtime directory attach through %s", l.Addr())
 		}
 	}
-	err := mcpserver.Serve(ctx, d, stdin, stdout, ln)
+	err := mcpserver.Serve(ctx, d, stdin, stdout, ln, log)
 	if ctx.Err() != nil {
 		logf("signal received, persisting and exiting")
 	}
