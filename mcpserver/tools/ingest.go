@@ -46,110 +46,30 @@ func registerIngest(r *Registry) {
 	})
 }
 
-func runIngest(c *Call) (any, error) {
-	raw := c.Str("path")
-	if raw == "" {
-		return nil, Errorf("path is the repository (or notes directory) to ingest.", "path must not be empty")
-	}
-	root, err := filepath.Abs(raw)
-	if err != nil {
-		return nil, Errorf("Pass an absolute path.", "cannot resolve path %q: %v", raw, err)
-	}
-	if _, err := os.Stat(root); err != nil {
-		e := Errorf("The path must exist on the machine the server runs on; relative paths are resolved against the server's working directory.", "path %q does not exist or cannot be read: %v", root, errors.Unwrap(err))
-		return nil, e.WithNext("Check the path (ls it), then call ingest again with the absolute path.")
-	}
-	if err := c.Session.CheckIngestPath(root); err != nil {
-		var re *session.RootError
-		if errors.As(err, &re) {
-			return nil, Errorf(re.Hint(), "%s", re.Msg).WithNext("Ingest a directory under one of the allowed roots, or have the server restarted with --allow-root for this one.")
-		}
-		return nil, Errorf("Pass an absolute path to a repository.", "%v", err)
-	}
-	adapterName := c.Str("adapter")
-	if _, err := ingest.Adapters().Lookup(adapterName); err != nil {
-		return nil, Errorf(fmt.Sprintf("Available adapters: %v.", ingest.Adapters().Names()), "%v", err)
-	}
-	mode := c.Str("mode")
-	s := c.Session
-	cache := s.RootShared(root, "ingest-cache:"+adapterName, func() any {
-		dir := ""
-		if rt := s.RuntimePath("ingest-cache"); rt != "" {
-			sum := sha256.Sum256([]byte(adapterName + "\x00" + root))
-			dir = filepath.Join(rt, hex.EncodeToString(sum[:8]))
-		}
-		return ingest.NewCache(dir)
-	}).(*ingest.Cache)
+// ingestRun is one ingest call; its phases are its methods, in order:
+// target (check the path and adapter) → build (ingest and shape the new
+// bundle) → persist → answer.
+type ingestRun struct {
+	c       *Call
+	root    string
+	adapter string
+	mode    string
+	cache   *ingest.Cache
+	out     *ingest.Output
+}
 
-	var out *ingest.Output
-	kind := "graph_replaced"
-	if mode == "merge" {
-		kind = "graph_merged"
+func runIngest(c *Call) (any, error) {
+	r := &ingestRun{c: c, adapter: c.Str("adapter"), mode: c.Str("mode")}
+	if err := r.target(); err != nil {
+		return nil, err
 	}
 	start := time.Now()
-	nb, err := s.BuildBundle(kind, func(old *session.Bundle) (*session.Bundle, error) {
-		// Merge starts from the current graph, whose learned state the
-		// plasticity engine writes under its lock: hand ingest a copy taken
-		// under it. Other modes get no graph at all — learned weights are
-		// carried to the new graph by the session (BuildBundle), under the
-		// same lock.
-		// A code root joining other code roots is ingested alone, then
-		// merged under namespaces (mergeCodeRoot).
-		codeMerge := mode == "merge" && adapterName == "code" && slices.ContainsFunc(old.Roots, func(x session.Root) bool { return x.Adapter == "code" })
-		runMode := mode
-		var existing *graph.Graph
-		switch {
-		case codeMerge:
-			runMode = "replace"
-		case mode == "merge" && old.Graph.NumNodes() > 0:
-			s.Plasticity.Locked(func() { existing = old.Graph.Clone() })
-		}
-		o, err := ingest.Run(c.Ctx, ingest.Config{
-			Root: root, Adapter: adapterName, Mode: ingest.Mode(runMode), Namespace: c.Str("namespace"),
-			Incremental: c.Bool("incremental"), Cache: cache,
-			IncludeDotfiles: c.Bool("include_dotfiles"), DotfilePatterns: c.Strs("dotfile_patterns"),
-			Progress: func(p ingest.Progress) {
-				c.Progress(float64(p.Done), float64(p.Total), string(p.Phase))
-			},
-		}, existing)
-		if err != nil {
-			return nil, err
-		}
-		if o.Graph == old.Graph && !codeMerge {
-			// Incremental ingest of an unchanged tree returns the graph
-			// already being served: keep the bundle and its built indexes.
-			out = o
-			return old, nil
-		}
-		if o.Graph.NumNodes() == 0 {
-			return nil, Errorf("Point path at a directory with source files (or notes for adapter memory). Nothing was changed.",
-				"ingesting %s produced an empty graph (%d files scanned, %d parsed)", root, o.Stats.FilesScanned, o.Stats.FilesParsed).
-				WithNext("Check the path and adapter, then call ingest again; health shows the graph still loaded.")
-		}
-		out = o
-		r := session.Root{
-			Path: root, Adapter: o.Stats.Adapter, Namespace: c.Str("namespace"), Mode: mode,
-			IngestedAt: time.Now().UTC(), Files: o.Stats.FilesParsed, GitBranch: o.Root.GitBranch, GitHead: o.Root.GitHead,
-		}
-		files := fileStamps(o.Root.Path, cache, adapterName)
-		if codeMerge {
-			return mergeCodeRoot(s, old, o, r, files)
-		}
-		nb := &session.Bundle{Graph: o.Graph, Roots: []session.Root{r}, CommitGroups: o.CommitGroups}
-		if files != nil {
-			nb.Files = []session.RootFiles{*files}
-		}
-		if mode == "merge" && old.Graph.NumNodes() > 0 {
-			nb.Roots = slices.DeleteFunc(slices.Clone(old.Roots), func(x session.Root) bool { return x.Path == root })
-			nb.Roots = append(nb.Roots, r)
-			nb.CommitGroups = append(slices.Clone(old.CommitGroups), o.CommitGroups...)
-			nb.Files = slices.DeleteFunc(slices.Clone(old.Files), func(x session.RootFiles) bool { return x.Root == o.Root.Path })
-			if files != nil {
-				nb.Files = append(nb.Files, *files)
-			}
-		}
-		return nb, nil
-	})
+	kind := "graph_replaced"
+	if r.mode == "merge" {
+		kind = "graph_merged"
+	}
+	s := c.Session
+	nb, err := s.BuildBundle(kind, r.build)
 	if err != nil {
 		var te *Error
 		if errors.As(err, &te) {
@@ -166,25 +86,142 @@ func runIngest(c *Call) (any, error) {
 	}()
 	persisted := persistAfterIngest(s, nb)
 	ingest.ReleaseMemory()
+	return r.answer(nb, persisted, time.Since(start)), nil
+}
 
-	st := out.Stats
+// target checks the path (exists, under an allowed root) and the adapter,
+// and opens the root's ingest cache.
+func (r *ingestRun) target() error {
+	raw := r.c.Str("path")
+	if raw == "" {
+		return Errorf("path is the repository (or notes directory) to ingest.", "path must not be empty")
+	}
+	root, err := filepath.Abs(raw)
+	if err != nil {
+		return Errorf("Pass an absolute path.", "cannot resolve path %q: %v", raw, err)
+	}
+	if _, err := os.Stat(root); err != nil {
+		e := Errorf("The path must exist on the machine the server runs on; relative paths are resolved against the server's working directory.", "path %q does not exist or cannot be read: %v", root, errors.Unwrap(err))
+		return e.WithNext("Check the path (ls it), then call ingest again with the absolute path.")
+	}
+	if err := r.c.Session.CheckIngestPath(root); err != nil {
+		var re *session.RootError
+		if errors.As(err, &re) {
+			return Errorf(re.Hint(), "%s", re.Msg).WithNext("Ingest a directory under one of the allowed roots, or have the server restarted with --allow-root for this one.")
+		}
+		return Errorf("Pass an absolute path to a repository.", "%v", err)
+	}
+	if _, err := ingest.Adapters().Lookup(r.adapter); err != nil {
+		return Errorf(fmt.Sprintf("Available adapters: %v.", ingest.Adapters().Names()), "%v", err)
+	}
+	r.root = root
+	s := r.c.Session
+	r.cache = s.RootShared(root, "ingest-cache:"+r.adapter, func() any {
+		dir := ""
+		if rt := s.RuntimePath("ingest-cache"); rt != "" {
+			sum := sha256.Sum256([]byte(r.adapter + "\x00" + root))
+			dir = filepath.Join(rt, hex.EncodeToString(sum[:8]))
+		}
+		return ingest.NewCache(dir)
+	}).(*ingest.Cache)
+	return nil
+}
+
+// build ingests the root and returns the bundle to publish (old itself
+// when an incremental ingest found nothing changed). A code root joining
+// other code roots is ingested alone, then merged under namespaces
+// (mergeCodeRoot); another merge starts from a copy of the current graph,
+// taken under the plasticity lock since learning writes it.
+func (r *ingestRun) build(old *session.Bundle) (*session.Bundle, error) {
+	s := r.c.Session
+	codeMerge := r.mode == "merge" && r.adapter == "code" && slices.ContainsFunc(old.Roots, func(x session.Root) bool { return x.Adapter == "code" })
+	runMode := r.mode
+	var existing *graph.Graph
+	switch {
+	case codeMerge:
+		runMode = "replace"
+	case r.mode == "merge" && old.Graph.NumNodes() > 0:
+		s.Plasticity.Locked(func() { existing = old.Graph.Clone() })
+	}
+	o, err := ingest.Run(r.c.Ctx, ingest.Config{
+		Root: r.root, Adapter: r.adapter, Mode: ingest.Mode(runMode), Namespace: r.c.Str("namespace"),
+		Incremental: r.c.Bool("incremental"), Cache: r.cache,
+		IncludeDotfiles: r.c.Bool("include_dotfiles"), DotfilePatterns: r.c.Strs("dotfile_patterns"),
+		Progress: func(p ingest.Progress) {
+			r.c.Progress(float64(p.Done), float64(p.Total), string(p.Phase))
+		},
+	}, existing)
+	if err != nil {
+		return nil, err
+	}
+	r.out = o
+	if o.Graph == old.Graph && !codeMerge {
+		return old, nil // an unchanged tree: keep the bundle and its indexes
+	}
+	if o.Graph.NumNodes() == 0 {
+		return nil, Errorf("Point path at a directory with source files (or notes for adapter memory). Nothing was changed.",
+			"ingesting %s produced an empty graph (%d files scanned, %d parsed)", r.root, o.Stats.FilesScanned, o.Stats.FilesParsed).
+			WithNext("Check the path and adapter, then call ingest again; health shows the graph still loaded.")
+	}
+	root := session.Root{
+		Path: r.root, Adapter: o.Stats.Adapter, Namespace: r.c.Str("namespace"), Mode: r.mode,
+		IngestedAt: time.Now().UTC(), Files: o.Stats.FilesParsed, GitBranch: o.Root.GitBranch, GitHead: o.Root.GitHead,
+	}
+	files := fileStamps(o.Root.Path, r.cache, r.adapter)
+	if codeMerge {
+		return mergeCodeRoot(s, old, o, root, files)
+	}
+	return r.bundle(old, root, files), nil
+}
+
+// bundle shapes a replace (or a merge into a graph without code roots).
+// A root that was namespaced and is now alone leaves its namespace, and
+// what was learned about its nodes follows them.
+func (r *ingestRun) bundle(old *session.Bundle, root session.Root, files *session.RootFiles) *session.Bundle {
+	o := r.out
+	nb := &session.Bundle{Graph: o.Graph, Roots: []session.Root{root}, CommitGroups: o.CommitGroups}
+	if files != nil {
+		nb.Files = []session.RootFiles{*files}
+	}
+	if r.mode == "merge" && old.Graph.NumNodes() > 0 {
+		nb.Roots = slices.DeleteFunc(slices.Clone(old.Roots), func(x session.Root) bool { return x.Path == r.root })
+		nb.Roots = append(nb.Roots, root)
+		nb.CommitGroups = append(slices.Clone(old.CommitGroups), o.CommitGroups...)
+		nb.Files = slices.DeleteFunc(slices.Clone(old.Files), func(x session.RootFiles) bool { return x.Root == o.Root.Path })
+		if files != nil {
+			nb.Files = append(nb.Files, *files)
+		}
+		return nb
+	}
+	if ns := namespaceOfRoot(old.Roots, r.root); ns != "" && r.adapter == "code" {
+		pe := r.c.Session.Plasticity
+		if st, err := pe.ImportState(nb.Graph, unspaceState(pe, old.Graph, ns)); err == nil {
+			r.c.Session.Logf("%s is the only root again: its nodes leave namespace %q; %d learned edges followed them", r.root, ns, st.Applied)
+		}
+	}
+	return nb
+}
+
+// answer is the ingest's response with guidance.
+func (r *ingestRun) answer(nb *session.Bundle, persisted map[string]any, took time.Duration) map[string]any {
+	st := r.out.Stats
 	resp := map[string]any{
-		"path":            root,
+		"path":            r.root,
 		"adapter":         st.Adapter,
-		"mode":            mode,
+		"mode":            r.mode,
 		"files_processed": st.FilesParsed,
 		"nodes_created":   st.NodesCreated,
 		"edges_created":   st.EdgesCreated,
 		"languages":       st.Languages,
-		"elapsed_ms":      ms(time.Since(start)),
+		"elapsed_ms":      ms(took),
 		"stats":           st,
-		"root":            out.Root,
+		"root":            r.out.Root,
 		"graph":           map[string]any{"node_count": nb.Graph.NumNodes(), "edge_count": nb.Graph.NumEdges(), "generation": nb.Gen},
 		"persisted":       persisted,
 	}
 	gd := guidance{
 		ProofState:        "triaging",
-		NextSuggestedTool: firstTool(c.Registry, "seek", "activate"),
+		NextSuggestedTool: firstTool(r.c.Registry, "seek", "activate"),
 		NextStepHint:      "The graph is ready: find code by purpose with seek, explore a topic with activate, or check a file's blast radius with impact.",
 	}
 	if st.Partial {
@@ -194,7 +231,7 @@ func runIngest(c *Call) (any, error) {
 		gd.NextStepHint = "The graph is served but NOT saved (see persisted.error): a restart would lose it. Free space or fix the runtime directory, then call persist."
 	}
 	gd.into(resp)
-	return resp, nil
+	return resp
 }
 
 // fileStamps records what the code adapter read (its cache manifest: size

@@ -249,3 +249,28 @@ func (ns spaced) path(p string) string {
 	}
 	return path.Join(string(ns), p)
 }
+
+// unspaceState follows a root leaving its namespace — replaced alone, it
+// is the only root again and its nodes lose the "ns::" prefix — in what
+// the session remembers by external ID, like renameState; it returns the
+// learned edge states renamed, to import onto the new graph.
+func unspaceState(pe *plasticity.Engine, old *graph.Graph, ns string) []plasticity.SynapticState {
+	strip := func(ext string) string { return strings.TrimPrefix(ext, ns+"::") }
+	states := pe.ExportState(old)
+	for i := range states {
+		states[i].SourceLabel, states[i].TargetLabel = strip(states[i].SourceLabel), strip(states[i].TargetLabel)
+	}
+	pe.RenameNodes(strip)
+	return states
+}
+
+// namespaceOfRoot is the namespace root has in roots ("" when bare or
+// absent).
+func namespaceOfRoot(roots []session.Root, root string) string {
+	for _, r := range roots {
+		if r.Path == root {
+			return r.Namespace
+		}
+	}
+	return ""
+}

@@ -97,6 +97,16 @@ func TestMergedRootsKeepTheirFilesApart(t *testing.T) {
 	if text := toText(h); !strings.Contains(text, `"namespace":"`+nsA+`"`) || !strings.Contains(text, `"namespace":"`+nsB+`"`) {
 		t.Errorf("health roots: %s", text)
 	}
+
+	// Replaced alone, A is the only root again: bare IDs, learning kept.
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": a})
+	ids = nodeIDs(t, d)
+	if !slices.Contains(ids, "file::backend/auth.py") || slices.ContainsFunc(ids, func(id string) bool { return strings.HasPrefix(id, nsA+"::") }) {
+		t.Errorf("after replacing with %s alone, ids are not bare: %v", a, ids[:min(len(ids), 5)])
+	}
+	if got := d.Session.Plasticity.LearnedEdges(d.Session.Current().Graph); got < learnedBefore {
+		t.Errorf("learned edges %d after leaving the namespace, %d before", got, learnedBefore)
+	}
 }
 
 func graphNode(i int) graph.NodeID { return graph.NodeID(i) }
