@@ -230,10 +230,10 @@ func ms(d interface{ Seconds() float64 }) float64 {
 
 // guidance is the handoff block of the main flows.
 type guidance struct {
-	ProofState          string `json:"proof_state"`
-	NextSuggestedTool   string `json:"next_suggested_tool,omitempty"`
-	NextSuggestedTarget string `json:"next_suggested_target,omitempty"`
-	NextStepHint        string `json:"next_step_hint,omitempty"`
+	ProofState          string `json:"proof_state" jsonschema:"triaging, proving or ready_to_edit: how far the evidence goes."`
+	NextSuggestedTool   string `json:"next_suggested_tool,omitempty" jsonschema:"The tool to call next."`
+	NextSuggestedTarget string `json:"next_suggested_target,omitempty" jsonschema:"The node or file to call it on."`
+	NextStepHint        string `json:"next_step_hint,omitempty" jsonschema:"What to do next, in a sentence."`
 }
 
 // firstTool returns the first of names that the registry serves, so

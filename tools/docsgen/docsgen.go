@@ -5,8 +5,11 @@ package docsgen
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
@@ -24,8 +27,12 @@ func Markdown(r *tools.Registry) string {
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", t.Name, t.Name, t.Class, cell(tools.FirstSentence(t.Description)))
 	}
 	for _, t := range all {
-		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n", t.Name, t.Description)
-		fmt.Fprintf(&b, "Class: **%s**", t.Class)
+		fmt.Fprintf(&b, "\n## %s\n\n", t.Name)
+		if t.Title != "" {
+			fmt.Fprintf(&b, "*%s*\n\n", t.Title)
+		}
+		fmt.Fprintf(&b, "%s\n\n", t.Description)
+		fmt.Fprintf(&b, "Class: **%s** (%s)", t.Class, hints(t.Annotations()))
 		if len(t.Aliases) > 0 {
 			fmt.Fprintf(&b, " · aliases: %s", codeList(t.Aliases))
 		}
@@ -52,8 +59,65 @@ func Markdown(r *tools.Registry) string {
 		}
 		ex, _ := json.MarshalIndent(map[string]any{"name": t.Name, "arguments": sortedMap(t.Example)}, "", "  ")
 		fmt.Fprintf(&b, "\nExample call (`tools/call` params):\n\n```json\n%s\n```\n", ex)
+		resultTable(&b, t.OutputSchema())
 	}
 	return b.String()
+}
+
+// hints spells out a tool's MCP annotations.
+func hints(h tools.Hints) string {
+	var out []string
+	switch {
+	case h.ReadOnly:
+		out = append(out, "read-only")
+	case h.Destructive:
+		out = append(out, "may replace state")
+	default:
+		out = append(out, "adds state")
+	}
+	if h.Idempotent {
+		out = append(out, "idempotent")
+	}
+	if !h.OpenWorld {
+		out = append(out, "closed world")
+	}
+	return strings.Join(out, ", ")
+}
+
+// resultTable lists the top-level fields of a tool's answer (its output
+// schema; structuredContent and the text carry the same object).
+func resultTable(b *strings.Builder, s *jsonschema.Schema) {
+	if s == nil || len(s.Properties) == 0 {
+		return
+	}
+	b.WriteString("\nResult (`structuredContent`, the same JSON as the text):\n\n| field | type | always | description |\n| --- | --- | --- | --- |\n")
+	names := slices.Clone(s.PropertyOrder)
+	for name := range s.Properties {
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	for _, name := range names {
+		p := s.Properties[name]
+		always := ""
+		if slices.Contains(s.Required, name) {
+			always = "yes"
+		}
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", name, typeName(p), always, cell(p.Description))
+	}
+}
+
+// typeName names a schema's JSON type ("array of object", "string or null"
+// shown as "string").
+func typeName(s *jsonschema.Schema) string {
+	types := slices.DeleteFunc(append([]string{s.Type}, s.Types...), func(t string) bool { return t == "" || t == "null" })
+	switch {
+	case len(types) == 0:
+		return "any"
+	case types[0] == "array" && s.Items != nil:
+		return "array of " + typeName(s.Items)
+	}
+	return types[0]
 }
 
 func cell(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "|", "\\|"), "\n", " ") }

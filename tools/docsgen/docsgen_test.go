@@ -36,5 +36,12 @@ func TestEveryToolDocumented(t *testing.T) {
 				t.Errorf("tool %s: parameter %s undocumented", tool.Name, p.Name)
 			}
 		}
+		section := md[strings.Index(md, "\n## "+tool.Name+"\n"):]
+		if end := strings.Index(section[1:], "\n## "); end >= 0 {
+			section = section[:end]
+		}
+		if !strings.Contains(section, "*"+tool.Title+"*") || !strings.Contains(section, "closed world") || !strings.Contains(section, "Result (`structuredContent`") {
+			t.Errorf("tool %s: title, annotations or result fields undocumented", tool.Name)
+		}
 	}
 }
