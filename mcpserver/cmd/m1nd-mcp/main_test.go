@@ -67,6 +67,12 @@ func TestNoHintWithoutATerminal(t *testing.T) {
 	if isTerminal(bytes.NewReader(nil)) {
 		t.Error("a reader that is no file counted as a terminal")
 	}
+	if null, err := os.Open(os.DevNull); err == nil {
+		defer null.Close()
+		if isTerminal(null) {
+			t.Error("/dev/null counted as a terminal")
+		}
+	}
 	// The whole run: a client's stdin is a pipe, stderr gets no hint.
 	t.Setenv("M1ND_RUNTIME_DIR", "")
 	t.Setenv("M1ND_GRAPH_SOURCE", "")

@@ -7,17 +7,21 @@ import (
 	"strings"
 )
 
-// isTerminal reports whether r is a character device such as a terminal.
-// A person who starts m1nd-mcp by hand gets a silent process waiting for
-// JSON-RPC; a client always connects a pipe. (/dev/null is a character
-// device too: it only earns a needless stderr line.)
+// isTerminal reports whether r is a character device other than
+// /dev/null: a terminal, in practice. A person who starts m1nd-mcp by hand
+// gets a silent process waiting for JSON-RPC; a client always connects a
+// pipe.
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
 	if !ok {
 		return false
 	}
 	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(fi, null)
 }
 
 // executable is this binary's absolute path, as a client config needs it.
