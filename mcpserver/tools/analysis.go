@@ -119,27 +119,29 @@ func shortID(g *graph.Graph, id graph.NodeID) string {
 }
 
 func runImpact(c *Call) (any, error) {
-	dir, err := analysis.ParseImpactDirection(c.Str("direction"))
+	var in impactParams
+	if err := c.Bind(&in); err != nil {
+		return nil, err
+	}
+	dir, err := analysis.ParseImpactDirection(in.Direction)
 	if err != nil {
 		return nil, Errorf("direction is \"dependents\" (what breaks if this changes), \"dependencies\" (what this relies on) or \"both\".", "%v", err)
 	}
-	level, err := analysis.ParseLevel(c.Str("level"))
+	level, err := analysis.ParseLevel(in.Level)
 	if err != nil {
 		return nil, Errorf("level is \"file\", \"entity\" or \"auto\".", "%v", err)
 	}
 	var out map[string]any
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
-		src, err := resolveNode(b, c.Str("node_id"), "node_id")
+		src, err := resolveNode(b, in.NodeID, "node_id")
 		if err != nil {
 			return err
 		}
 		start := time.Now()
 		p := analysis.DefaultImpactParams()
 		p.Direction, p.Level = dir, level
-		p.MaxHops = c.Int("max_hops")
-		p.TopK = c.Int("top_k")
-		p.IncludeCausalChains = c.Bool("include_causal_chains")
+		p.MaxHops, p.TopK, p.IncludeCausalChains = in.MaxHops, in.TopK, in.IncludeCausalChains
 		res, err := analysis.Impact(g, src, p)
 		if err != nil {
 			return err
@@ -231,21 +233,24 @@ func impactGuidance(c *Call, g *graph.Graph, src graph.NodeID, res analysis.Impa
 }
 
 func runWhy(c *Call) (any, error) {
+	var in whyParams
+	if err := c.Bind(&in); err != nil {
+		return nil, err
+	}
 	var out map[string]any
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
-		src, err := resolveNode(b, c.Str("source"), "source")
+		src, err := resolveNode(b, in.Source, "source")
 		if err != nil {
 			return err
 		}
-		dst, err := resolveNode(b, c.Str("target"), "target")
+		dst, err := resolveNode(b, in.Target, "target")
 		if err != nil {
 			return err
 		}
 		start := time.Now()
 		p := analysis.DefaultWhyParams()
-		p.MaxHops = c.Int("max_hops")
-		p.TopK = c.Int("top_k")
+		p.MaxHops, p.TopK = in.MaxHops, in.TopK
 		res, err := analysis.Why(g, src, dst, p)
 		if err != nil {
 			return err
