@@ -13,7 +13,8 @@ import (
 // semi-trusted caller — without them, "ingest /etc" followed by "view
 // /etc/shadow" would read anything the server's user can. They are the
 // --ingest path, the --allow-root flags, the allow_roots config key and
-// M1ND_ALLOW_ROOTS (paths separated by the OS list separator), and the
+// M1ND_ALLOW_ROOTS (paths separated by the OS list separator), the roots
+// the connected clients say their users work in (MCP roots/list), and the
 // roots of the graph already loaded; with none of those set, the server's
 // working directory.
 
@@ -28,6 +29,11 @@ func (s *State) AllowedRoots() []string {
 	for _, r := range s.Current().Roots {
 		raw = append(raw, r.Path)
 	}
+	s.clientMu.Lock()
+	for _, paths := range s.clientRoots {
+		raw = append(raw, paths...)
+	}
+	s.clientMu.Unlock()
 	if len(raw) == 0 {
 		if wd, err := os.Getwd(); err == nil {
 			raw = append(raw, wd)
@@ -88,7 +94,7 @@ func (e *RootError) Hint() string {
 	if e.Roots == nil {
 		return "Ingest a repository directory; /proc, /sys and /dev hold no source."
 	}
-	return "The server ingests only under its allowed roots: the --ingest path, --allow-root DIR (repeatable), the allow_roots config key or M1ND_ALLOW_ROOTS, and roots ingested before; with none set, its working directory. Restart the server with --allow-root " + e.Path + " to allow this one."
+	return "The server ingests only under its allowed roots: the --ingest path, --allow-root DIR (repeatable), the allow_roots config key or M1ND_ALLOW_ROOTS, the roots your MCP client reports (roots/list), and roots ingested before; with none set, its working directory. Add the directory to your client's roots, or restart the server with --allow-root " + e.Path + " to allow this one."
 }
 
 // pseudoFS names the pseudo file system p lies on ("" for a real one).

@@ -67,3 +67,22 @@ func TestAgentTableIsBounded(t *testing.T) {
 		}
 	}
 }
+
+// The roots an MCP client reports (roots/list) are allowed too.
+func TestClientRootsAreAllowed(t *testing.T) {
+	allowed, client := t.TempDir(), t.TempDir()
+	cfg := DefaultConfig()
+	cfg.AllowRoots = []string{allowed}
+	st, err := Open(cfg, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.CheckIngestPath(client); err == nil {
+		t.Fatal("a directory no one allowed was accepted")
+	}
+	st.SetClientRoots("session-1", []string{client})
+	if err := st.CheckIngestPath(filepath.Join(client)); err != nil {
+		t.Fatalf("a client root was refused: %v", err)
+	}
+}
