@@ -13,7 +13,6 @@ import (
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/graph/graphtest"
-	"github.com/m1nd-go/m1nd/core/internal/synth"
 	"github.com/m1nd-go/m1nd/core/seed"
 )
 
@@ -65,7 +64,7 @@ var engines = map[string]engineFn{"wavefront": Wavefront, "heap": Heap}
 // then gives session.py, user_model.py and database.py their forward
 // arrivals, and main.py, routes.py and middleware.py their reverse ones.
 func TestWorkedExampleD1(t *testing.T) {
-	g, _ := synth.Backend()
+	g, _ := graphtest.Backend()
 	f, err := seed.NewFinder(g, nil, seed.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)

@@ -5,13 +5,13 @@ import (
 
 	"github.com/m1nd-go/m1nd/core/activation"
 	"github.com/m1nd-go/m1nd/core/graph"
-	"github.com/m1nd-go/m1nd/core/internal/synth"
+	"github.com/m1nd-go/m1nd/core/graph/graphtest"
 )
 
 // D1 from the worked example's seeds: forward arrivals, reverse arrivals
 // (importers of auth.py and session.py), and the seeds themselves.
 func ExampleWavefront() {
-	g, id := synth.Backend()
+	g, id := graphtest.Backend()
 	seeds := []graph.Scored{{Node: id["auth.py"], Score: 0.9}, {Node: id["session.py"], Score: 0.85}}
 	res, err := activation.Wavefront(g, seeds, activation.DefaultParams(), nil)
 	if err != nil {
@@ -34,7 +34,7 @@ func ExampleWavefront() {
 // scores in [0, 1], keeping a third node below the cut because learned
 // feedback confirmed it.
 func ExampleMergeKeeping() {
-	g, id := synth.Backend()
+	g, id := graphtest.Backend()
 	dims := [graph.NumDimensions][]graph.Scored{
 		graph.Structural: {{Node: id["auth.py"], Score: 0.9}, {Node: id["session.py"], Score: 0.85}, {Node: id["routes.py"], Score: 0.2}},
 		graph.Causal:     {{Node: id["auth.py"], Score: 0.6}},

@@ -14,11 +14,10 @@ import (
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/graph/graphtest"
-	"github.com/m1nd-go/m1nd/core/internal/synth"
 	"github.com/m1nd-go/m1nd/core/temporal"
 )
 
-var clock = func() time.Time { return time.Unix(int64(synth.Now), 0) }
+var clock = func() time.Time { return time.Unix(int64(graphtest.Now), 0) }
 
 func newEngine(t testing.TB, g *graph.Graph, mod func(*Options)) *Engine {
 	t.Helper()
@@ -55,7 +54,7 @@ func byLabel(g *graph.Graph, r *Result) map[string]Node {
 // relevance as seed scores (no semantic re-rank), the structural dimension
 // carries exactly the spec's D1 values, and auth.py leads the ranking.
 func TestWorkedExample(t *testing.T) {
-	g, _ := synth.Backend()
+	g, _ := graphtest.Backend()
 	e := newEngine(t, g, func(o *Options) { o.Seed.SemanticWeight = 0 })
 	r := activate(t, e, Query{Text: "authentication", NoLearn: true, Dimensions: []graph.Dimension{graph.Structural}})
 	want := map[string]float32{
@@ -171,7 +170,7 @@ func TestProperties(t *testing.T) {
 }
 
 func TestNoMatchAndErrors(t *testing.T) {
-	g, _ := synth.Backend()
+	g, _ := graphtest.Backend()
 	e := newEngine(t, g, nil)
 	r := activate(t, e, Query{Text: "qqqqzzzz"})
 	if len(r.Seeds) != 0 || len(r.Activated) != 0 || r.Learned {
@@ -217,11 +216,11 @@ func TestNoMatchAndErrors(t *testing.T) {
 }
 
 func TestGenerationChange(t *testing.T) {
-	g, _ := synth.Backend()
+	g, _ := graphtest.Backend()
 	e := newEngine(t, g, nil)
 	gen := e.Generation()
-	e.ObserveCommits([]temporal.Commit{{Time: synth.Now - 3600, Nodes: []graph.NodeID{1, 4}}})
-	id, err := g.AddNode(graph.Node{ExternalID: "file::oauth_provider.py", Label: "oauth_provider.py", Type: graph.File, LastModified: synth.Now})
+	e.ObserveCommits([]temporal.Commit{{Time: graphtest.Now - 3600, Nodes: []graph.NodeID{1, 4}}})
+	id, err := g.AddNode(graph.Node{ExternalID: "file::oauth_provider.py", Label: "oauth_provider.py", Type: graph.File, LastModified: graphtest.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +242,7 @@ func TestGenerationChange(t *testing.T) {
 }
 
 func TestObserveFeedsTemporal(t *testing.T) {
-	g, id := synth.Backend()
+	g, id := graphtest.Backend()
 	e := newEngine(t, g, nil)
 	q := Query{Text: "authentication", NoLearn: true, Dimensions: []graph.Dimension{graph.Temporal}, TopK: 10}
 	before := byLabel(g, activate(t, e, q))["main.py"].Dims[graph.Temporal]
@@ -264,7 +263,7 @@ func TestObserveFeedsTemporal(t *testing.T) {
 }
 
 func TestWarmupAndAnalyses(t *testing.T) {
-	g, _ := synth.Backend()
+	g, _ := graphtest.Backend()
 	e := newEngine(t, g, nil)
 	_, boosts, err := e.WarmupTask(context.Background(), Query{Text: "database storage", NoLearn: true}, 0.2)
 	if err != nil || len(boosts) == 0 {

@@ -7,15 +7,15 @@ import (
 
 	"github.com/m1nd-go/m1nd/core/engine"
 	"github.com/m1nd-go/m1nd/core/graph"
-	"github.com/m1nd-go/m1nd/core/internal/synth"
+	"github.com/m1nd-go/m1nd/core/graph/graphtest"
 	"github.com/m1nd-go/m1nd/core/plasticity"
 )
 
 // Activate the spec's seven-file backend with the query "authentication".
 func ExampleEngine_Activate() {
-	g, _ := synth.Backend() // any finalized *graph.Graph
+	g, _ := graphtest.Backend() // any finalized *graph.Graph
 	opts := engine.DefaultOptions()
-	opts.Now = func() time.Time { return time.Unix(int64(synth.Now), 0) }
+	opts.Now = func() time.Time { return time.Unix(int64(graphtest.Now), 0) }
 	e, err := engine.New(g, opts)
 	if err != nil {
 		panic(err)
@@ -46,9 +46,9 @@ func ExampleEngine_Activate() {
 // Feedback changes the answer: mark the top result wrong and a lower one
 // correct, and the same query ranks them accordingly.
 func ExampleEngine_Learn() {
-	g, _ := synth.Backend()
+	g, _ := graphtest.Backend()
 	opts := engine.DefaultOptions()
-	opts.Now = func() time.Time { return time.Unix(int64(synth.Now), 0) }
+	opts.Now = func() time.Time { return time.Unix(int64(graphtest.Now), 0) }
 	e, err := engine.New(g, opts)
 	if err != nil {
 		panic(err)
@@ -79,7 +79,7 @@ func ExampleEngine_Learn() {
 // Feedback reports what learn taught about a query, for rankers other
 // than Activate (seek's Params.Feedback).
 func ExampleEngine_Feedback() {
-	g, id := synth.Backend()
+	g, id := graphtest.Backend()
 	e, err := engine.New(g, engine.DefaultOptions())
 	if err != nil {
 		panic(err)

@@ -3,14 +3,14 @@ package seed_test
 import (
 	"fmt"
 
-	"github.com/m1nd-go/m1nd/core/internal/synth"
+	"github.com/m1nd-go/m1nd/core/graph/graphtest"
 	"github.com/m1nd-go/m1nd/core/seed"
 )
 
 // The cascade on the spec's worked example: auth.py's stem "auth" is a
 // prefix of the query word, and session.py carries the tag "auth".
 func ExampleFinder_Find() {
-	g, _ := synth.Backend()
+	g, _ := graphtest.Backend()
 	f, err := seed.NewFinder(g, nil, seed.DefaultOptions())
 	if err != nil {
 		panic(err)

@@ -12,7 +12,6 @@ import (
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/graph/graphtest"
-	"github.com/m1nd-go/m1nd/core/internal/synth"
 	"github.com/m1nd-go/m1nd/core/semantic"
 )
 
@@ -40,7 +39,7 @@ func finder(t testing.TB, g *graph.Graph, withSem bool, mod func(*Options)) *Fin
 // stem "auth" is a prefix of the word) and session.py at 0.85 (tag
 // "auth"), and nothing else.
 func TestWorkedExampleSeeds(t *testing.T) {
-	g, id := synth.Backend()
+	g, id := graphtest.Backend()
 	f := finder(t, g, false, nil)
 	got := f.Find("authentication", 0)
 	want := []Seed{
@@ -203,7 +202,7 @@ func TestCapAndDeterminism(t *testing.T) {
 }
 
 func TestFindSemanticBlend(t *testing.T) {
-	g, _ := synth.Backend()
+	g, _ := graphtest.Backend()
 	f := finder(t, g, true, nil)
 	basic := f.Find("authentication", 0)
 	blended := f.FindSemantic("authentication", 0)
@@ -308,7 +307,7 @@ func TestOptionsValidate(t *testing.T) {
 }
 
 func FuzzFind(f *testing.F) {
-	g, _ := synth.Backend()
+	g, _ := graphtest.Backend()
 	fd := finder(f, g, true, nil)
 	for _, s := range []string{"authentication", "auth.py", "a/b/c.py", "getUserName", "", "\xff\xfe", "the of and", "ação_ñ", strings.Repeat("x ", 200)} {
 		f.Add(s)

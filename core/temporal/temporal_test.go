@@ -10,12 +10,11 @@ import (
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/graph/graphtest"
-	"github.com/m1nd-go/m1nd/core/internal/synth"
 )
 
 const hour = 3600.0
 
-var now = time.Unix(int64(synth.Now), 0)
+var now = time.Unix(int64(graphtest.Now), 0)
 
 func opts() Options {
 	o := DefaultOptions()
@@ -34,7 +33,7 @@ func build(t testing.TB, chain bool, specs ...spec) *graph.Graph {
 	t.Helper()
 	g := graph.New()
 	for i, s := range specs {
-		lm := synth.Now - s.ageH*hour
+		lm := graphtest.Now - s.ageH*hour
 		if s.ageH == -1 {
 			lm = 0
 		}
@@ -89,11 +88,11 @@ func TestResurrection(t *testing.T) {
 	x := index(t, g, nil)
 	day := 24 * hour
 	x.ObserveCommits([]Commit{
-		{Time: synth.Now - 100*day, Nodes: []graph.NodeID{0, 1, 2}},
-		{Time: synth.Now - 10*day, Nodes: []graph.NodeID{0}}, // back after 90 dormant days
-		{Time: synth.Now - 12*day, Nodes: []graph.NodeID{1}}, // a short gap after…
-		{Time: synth.Now - 11*day, Nodes: []graph.NodeID{1}}, // …a long one: prev is the latest earlier change
-		{Time: synth.Now - 40*day, Nodes: []graph.NodeID{2}}, // resurrected, then dormant again
+		{Time: graphtest.Now - 100*day, Nodes: []graph.NodeID{0, 1, 2}},
+		{Time: graphtest.Now - 10*day, Nodes: []graph.NodeID{0}}, // back after 90 dormant days
+		{Time: graphtest.Now - 12*day, Nodes: []graph.NodeID{1}}, // a short gap after…
+		{Time: graphtest.Now - 11*day, Nodes: []graph.NodeID{1}}, // …a long one: prev is the latest earlier change
+		{Time: graphtest.Now - 40*day, Nodes: []graph.NodeID{2}}, // resurrected, then dormant again
 	})
 	raw := float32(math.Exp(-math.Ln2 * 10 * 24 / (7 * 24)))
 	res := float32(0.3 + 0.1*math.Log1p(90.0/35))
@@ -216,7 +215,7 @@ func TestInheritFrom(t *testing.T) {
 	x := index(t, g, nil)
 	x.Observe([][]graph.NodeID{{0, 1}})
 	// An incremental update: node 0 edited today after 50 quiet days.
-	g.SetLastModified(0, synth.Now)
+	g.SetLastModified(0, graphtest.Now)
 	if _, err := g.AddNode(graph.Node{ExternalID: "new", Label: "new"}); err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +302,7 @@ func TestConcurrentObserveAndActivate(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		for i := 0; i < 50; i++ {
-			x.ObserveCommits([]Commit{{Time: synth.Now - float64(i)*hour, Nodes: []graph.NodeID{graph.NodeID(i), graph.NodeID(i + 1), graph.NodeID(i * 3)}}})
+			x.ObserveCommits([]Commit{{Time: graphtest.Now - float64(i)*hour, Nodes: []graph.NodeID{graph.NodeID(i), graph.NodeID(i + 1), graph.NodeID(i * 3)}}})
 		}
 	}()
 	wg.Wait()

@@ -1,7 +1,4 @@
-// Package synth builds the small hand-made graphs the engine tests share,
-// starting with the spec's worked example (the seven-file backend of the
-// "Spreading activation" chapter).
-package synth
+package graphtest
 
 import (
 	"github.com/m1nd-go/m1nd/core/graph"
