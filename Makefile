@@ -81,3 +81,14 @@ docs:
 
 clean:
 	rm -rf $(BIN)
+
+.PHONY: modcheck tidy
+## modcheck: every module on its own (GOWORK=off) against a local module proxy
+## built from this tree at release/versions.txt: tidy, build, vet, core's tests,
+## examples/embed; then go install m1nd-mcp@version into a fresh GOPATH and run it
+modcheck:
+	release/modcheck.sh
+
+## tidy: go mod tidy every module as it stands outside the workspace
+tidy:
+	release/modcheck.sh tidy
