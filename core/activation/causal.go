@@ -2,6 +2,7 @@ package activation
 
 import (
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 const (
@@ -39,7 +40,7 @@ func Causal(g *graph.Graph, seeds []graph.Scored, p CausalParams, ws *Workspace)
 		if int(s.Node) >= w.n || !hasCausalEdge(g, s.Node) {
 			continue
 		}
-		v := graph.Clamp(s.Score, 0, 1)
+		v := finite.Clamp(s.Score, 0, 1)
 		if v <= 0 || v <= w.act[s.Node] {
 			continue
 		}

@@ -2,6 +2,7 @@ package activation
 
 import (
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // Activated is one node of a merged ranking.
@@ -90,7 +91,7 @@ func MergeKeeping(g *graph.Graph, dims [graph.NumDimensions][]graph.Scored, requ
 				i = int32(len(rows))
 				w.idx[s.Node] = i
 			}
-			v := graph.Clamp(s.Score, 0, 1)
+			v := finite.Clamp(s.Score, 0, 1)
 			if v > rows[i-1][d] {
 				rows[i-1][d] = v
 			}
@@ -149,6 +150,6 @@ func score(g *graph.Graph, n graph.NodeID, r *[graph.NumDimensions]float32, weig
 	case 3:
 		s *= p.Bonus3
 	}
-	s += p.PageRankBoost * graph.Clamp(g.PageRank(n), 0, 1)
-	return graph.Clamp(s/p.Max(), 0, 1)
+	s += p.PageRankBoost * finite.Clamp(g.PageRank(n), 0, 1)
+	return finite.Clamp(s/p.Max(), 0, 1)
 }

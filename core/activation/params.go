@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // HardMaxDepth is the limit no configuration may exceed (spec: 20).
@@ -63,16 +64,16 @@ func DefaultParams() Params {
 
 // Validate reports the first invalid parameter.
 func (p Params) Validate() error {
-	if _, err := graph.UnitInterval("activation: Decay", p.Decay); err != nil {
+	if _, err := finite.UnitInterval("activation: Decay", p.Decay); err != nil {
 		return err
 	}
-	if _, err := graph.UnitInterval("activation: Threshold", p.Threshold); err != nil {
+	if _, err := finite.UnitInterval("activation: Threshold", p.Threshold); err != nil {
 		return err
 	}
-	if _, err := graph.Positive("activation: SaturationCap", p.SaturationCap); err != nil {
+	if _, err := finite.Positive("activation: SaturationCap", p.SaturationCap); err != nil {
 		return err
 	}
-	if _, err := graph.UnitInterval("activation: InhibitoryFactor", p.InhibitoryFactor); err != nil {
+	if _, err := finite.UnitInterval("activation: InhibitoryFactor", p.InhibitoryFactor); err != nil {
 		return err
 	}
 	if !graph.IsFinite(p.ReverseFactor) || p.ReverseFactor < 0 || p.ReverseFactor > 1 {
@@ -90,10 +91,10 @@ func (p Params) Validate() error {
 	if p.Threshold > p.SaturationCap {
 		return fmt.Errorf("activation: Threshold %v exceeds SaturationCap %v", p.Threshold, p.SaturationCap)
 	}
-	if err := graph.CheckFinite("activation: HeapSeedRatio", p.HeapSeedRatio); err != nil || p.HeapSeedRatio < 0 {
+	if err := finite.Check("activation: HeapSeedRatio", p.HeapSeedRatio); err != nil || p.HeapSeedRatio < 0 {
 		return fmt.Errorf("activation: HeapSeedRatio must be a finite number >= 0, got %v", p.HeapSeedRatio)
 	}
-	if err := graph.CheckFinite("activation: HeapMaxAvgDegree", p.HeapMaxAvgDegree); err != nil || p.HeapMaxAvgDegree < 0 {
+	if err := finite.Check("activation: HeapMaxAvgDegree", p.HeapMaxAvgDegree); err != nil || p.HeapMaxAvgDegree < 0 {
 		return fmt.Errorf("activation: HeapMaxAvgDegree must be a finite number >= 0, got %v", p.HeapMaxAvgDegree)
 	}
 	if !(p.BloomFPR > 0 && p.BloomFPR < 1) {
@@ -130,10 +131,10 @@ func DefaultCausalParams() CausalParams {
 
 // Validate reports the first invalid parameter.
 func (p CausalParams) Validate() error {
-	if _, err := graph.UnitInterval("causal: BackwardDiscount", p.BackwardDiscount); err != nil {
+	if _, err := finite.UnitInterval("causal: BackwardDiscount", p.BackwardDiscount); err != nil {
 		return err
 	}
-	if _, err := graph.UnitInterval("causal: Threshold", p.Threshold); err != nil {
+	if _, err := finite.UnitInterval("causal: Threshold", p.Threshold); err != nil {
 		return err
 	}
 	if p.MaxDepth < 1 || p.MaxDepth > HardMaxDepth {

@@ -12,6 +12,7 @@ import (
 	"math"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // Engine names a structural propagation strategy.
@@ -70,7 +71,7 @@ func (w *Workspace) seed(seeds []graph.Scored, p Params) []graph.NodeID {
 		if int(s.Node) >= w.n {
 			continue
 		}
-		v := graph.Clamp(s.Score, 0, p.SaturationCap)
+		v := finite.Clamp(s.Score, 0, p.SaturationCap)
 		if v <= 0 {
 			continue
 		}

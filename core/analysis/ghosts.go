@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // GhostParams configures GhostEdges.
@@ -104,7 +105,7 @@ func GhostEdges(g *graph.Graph, activation []graph.Scored, dims map[graph.NodeID
 			var mask uint8
 			shared, strength := 0, float32(0)
 			for d := 0; d < graph.NumDimensions; d++ {
-				x, y := graph.Clamp(da[d], 0, 1), graph.Clamp(db[d], 0, 1)
+				x, y := finite.Clamp(da[d], 0, 1), finite.Clamp(db[d], 0, 1)
 				if x >= p.DimensionThreshold && y >= p.DimensionThreshold && min(x, y) > 0 {
 					mask |= 1 << d
 					shared++
@@ -114,7 +115,7 @@ func GhostEdges(g *graph.Graph, activation []graph.Scored, dims map[graph.NodeID
 			if shared < p.MinSharedDimensions || connected(g, a, b) {
 				continue
 			}
-			pairs = append(pairs, pair{a, b, mask, graph.Clamp(strength, 0, 1)})
+			pairs = append(pairs, pair{a, b, mask, finite.Clamp(strength, 0, 1)})
 		}
 	}
 	slices.SortFunc(pairs, func(x, y pair) int {

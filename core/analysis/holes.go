@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // HoleParams configures StructuralHoles.
@@ -124,7 +125,7 @@ func activationMap(g *graph.Graph, act []graph.Scored) (map[graph.NodeID]float32
 		if !g.Valid(s.Node) {
 			return nil, fmt.Errorf("analysis: node %d out of range (graph has %d nodes)", s.Node, g.NumNodes())
 		}
-		v := graph.Clamp(s.Score, 0, 1)
+		v := finite.Clamp(s.Score, 0, 1)
 		if v > m[s.Node] {
 			m[s.Node] = v
 		}
@@ -215,7 +216,7 @@ func (h *holeRun) units(activation []graph.Scored) error {
 			continue
 		}
 		u := h.u.of(a.Node)
-		h.act[u] = max(h.act[u], graph.Clamp(a.Score, 0, 1))
+		h.act[u] = max(h.act[u], finite.Clamp(a.Score, 0, 1))
 	}
 	// Relative to the strongest unit: how high activations run depends on
 	// the query and the engine's normalisation, the shape does not.

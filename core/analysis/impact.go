@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // Direction selects which way Why may walk an edge.
@@ -174,7 +175,7 @@ func (p ImpactParams) validate() error {
 	if p.MaxHops < 1 || p.MaxHops > 20 {
 		return fmt.Errorf("max_hops must be in [1, 20], got %d", p.MaxHops)
 	}
-	if _, err := graph.UnitInterval("hop_decay", p.HopDecay); err != nil {
+	if _, err := finite.UnitInterval("hop_decay", p.HopDecay); err != nil {
 		return err
 	}
 	if !graph.IsFinite(p.Threshold) || p.Threshold <= 0 || p.Threshold >= 1 {

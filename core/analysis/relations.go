@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // RelKind says what an edge means for the question "what depends on
@@ -204,9 +205,9 @@ func (t *relTable) of(e graph.EdgeIdx) relInfo {
 // weights, which activate and seek read) does not move them.
 func structuralWeight(g *graph.Graph, e graph.EdgeIdx) float32 {
 	if orig := g.EdgePlasticity().Original; int(e) < len(orig) {
-		return graph.Clamp(orig[e], 0, 1)
+		return finite.Clamp(orig[e], 0, 1)
 	}
-	return graph.Clamp(g.Weight(e), 0, 1)
+	return finite.Clamp(g.Weight(e), 0, 1)
 }
 
 // isContainer reports whether v only groups other nodes: a directory, a

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // WhyParams configures Why.
@@ -46,7 +47,7 @@ func (p WhyParams) validate() error {
 	if !graph.IsFinite(p.InhibitoryFactor) || p.InhibitoryFactor < 0 || p.InhibitoryFactor > 1 {
 		return fmt.Errorf("inhibitory_factor must be in [0, 1], got %v", p.InhibitoryFactor)
 	}
-	if _, err := graph.UnitInterval("hop_decay", p.HopDecay); err != nil {
+	if _, err := finite.UnitInterval("hop_decay", p.HopDecay); err != nil {
 		return err
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/activation"
 	"github.com/m1nd-go/m1nd/core/analysis"
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 	"github.com/m1nd-go/m1nd/core/plasticity"
 	"github.com/m1nd-go/m1nd/core/seed"
 )
@@ -186,7 +187,7 @@ func (r *run) prime() error {
 	}
 	boost := func(n graph.NodeID, b float32) {
 		if i, ok := r.at[n]; ok {
-			rest[i] *= 1 - graph.Clamp(b, 0, 1)
+			rest[i] *= 1 - finite.Clamp(b, 0, 1)
 		}
 	}
 	if w := r.e.opts.PrimingWeight; w > 0 && len(r.seeds) > 0 {
@@ -213,7 +214,7 @@ func (r *run) prime() error {
 		if n.Feedback < 0 {
 			s *= 1 + n.Feedback
 		}
-		s = graph.Clamp(s, 0, 1)
+		s = finite.Clamp(s, 0, 1)
 		n.Boost = graph.Finite(s - n.Activation)
 		n.Activation = s
 	}
@@ -239,12 +240,12 @@ func (r *run) cancelNoise() error {
 	r.res.XLR, r.res.XLRFallback, r.res.AntiSeeds = true, xr.FallbackToHotOnly, xr.AntiSeeds
 	for i, s := range xr.Scores {
 		n := &r.nodes[r.at[s.Node]]
-		gate := graph.Clamp(xr.Details[i].Gate, 0, 1)
+		gate := finite.Clamp(xr.Details[i].Gate, 0, 1)
 		if n.Feedback > 0 {
 			gate += (1 - gate) * n.Feedback
 		}
 		n.Gate = gate
-		n.Activation = graph.Clamp(n.Activation*gate, 0, 1)
+		n.Activation = finite.Clamp(n.Activation*gate, 0, 1)
 	}
 	return nil
 }
@@ -254,7 +255,7 @@ func (r *run) cancelNoise() error {
 func (r *run) selectTop() error {
 	rank := make([]graph.Scored, len(r.nodes))
 	for i, n := range r.nodes {
-		rank[i] = graph.Scored{Node: n.ID, Score: graph.Clamp(n.Activation, 0, 1)}
+		rank[i] = graph.Scored{Node: n.ID, Score: finite.Clamp(n.Activation, 0, 1)}
 	}
 	top := graph.SelectTop(rank, r.q.TopK)
 	r.res.Activated = make([]Node, len(top))
@@ -268,7 +269,7 @@ func (r *run) selectTop() error {
 	all := make([]graph.Scored, len(r.nodes))
 	dimMap := make(map[graph.NodeID][graph.NumDimensions]float32, len(r.nodes))
 	for i, n := range r.nodes {
-		all[i] = graph.Scored{Node: n.ID, Score: graph.Clamp(n.Activation, 0, 1)}
+		all[i] = graph.Scored{Node: n.ID, Score: finite.Clamp(n.Activation, 0, 1)}
 		dimMap[n.ID] = n.Dims
 	}
 	var err error

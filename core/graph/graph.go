@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // Errors returned by graph construction and weight updates.
@@ -155,7 +157,7 @@ func (g *Graph) setNode(id NodeID, n Node) {
 	}
 	s.tags[id] = tags
 	s.lastModified[id] = Finite64(n.LastModified)
-	s.changeFrequency[id] = Clamp(n.ChangeFrequency, 0, 1)
+	s.changeFrequency[id] = finite.Clamp(n.ChangeFrequency, 0, 1)
 	p := n.Provenance
 	s.prov[id] = provenance{
 		sourcePath: g.strings.Intern(p.SourcePath),
@@ -344,7 +346,7 @@ func (g *Graph) SetLastModified(id NodeID, unix float64) { g.nodes.lastModified[
 
 // SetChangeFrequency updates a node's change frequency, clamped to [0, 1].
 func (g *Graph) SetChangeFrequency(id NodeID, f float32) {
-	g.nodes.changeFrequency[id] = Clamp(f, 0, 1)
+	g.nodes.changeFrequency[id] = finite.Clamp(f, 0, 1)
 }
 
 // atomicWeight gives atomic access to a weight slot.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"sync/atomic"
+
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // Raw is a finalized graph as plain arrays: what a binary snapshot stores so
@@ -228,8 +230,8 @@ func FromRaw(r *Raw) (*Graph, error) {
 			s.tags[i] = tags
 		}
 		s.lastModified[i] = r.LastModified[i]
-		s.changeFrequency[i] = Clamp(r.ChangeFrequency[i], 0, 1)
-		s.PageRank[i] = Clamp(r.PageRank[i], 0, 1)
+		s.changeFrequency[i] = finite.Clamp(r.ChangeFrequency[i], 0, 1)
+		s.PageRank[i] = finite.Clamp(r.PageRank[i], 0, 1)
 		s.prov[i] = provenance{
 			sourcePath: canon(r.SourcePath[i]), excerpt: canon(r.Excerpt[i]), namespace: canon(r.Namespace[i]),
 			lineStart: r.LineStart[i], lineEnd: r.LineEnd[i], canonical: r.Canonical[i],

@@ -73,6 +73,7 @@ import (
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // Engine runs the plasticity cycle. One Engine serves one session; it takes
@@ -338,7 +339,7 @@ func (e *Engine) nextStamp() {
 func (e *Engine) loadActivation(list []graph.Scored) []graph.NodeID {
 	var active []graph.NodeID
 	for _, s := range list {
-		v := graph.Clamp(s.Score, 0, 1)
+		v := finite.Clamp(s.Score, 0, 1)
 		if v <= e.p.ActiveThreshold {
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 	"github.com/m1nd-go/m1nd/core/seed"
 	"github.com/m1nd-go/m1nd/core/semantic"
 )
@@ -195,7 +196,7 @@ func (m *feedbackMemory) relevance(g *graph.Graph, words, seeds []string, minSim
 	}
 	out := make([]graph.Scored, 0, len(keys))
 	for _, k := range keys {
-		b := graph.Clamp(float32(math.Tanh(sum[k])), -1, 1)
+		b := finite.Clamp(float32(math.Tanh(sum[k])), -1, 1)
 		if math.Abs(float64(b)) < 1e-3 {
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // memNode is a node remembered in a record with its weight: its activation
@@ -170,7 +171,7 @@ func (m *memory) priming(g *graph.Graph, seeds []graph.NodeID, maxSeeds, limit i
 	}
 	out := make([]graph.Scored, 0, len(score))
 	for k, v := range score {
-		s := graph.Clamp(float32(v/total), 0, 1)
+		s := finite.Clamp(float32(v/total), 0, 1)
 		if s < 1e-3 || slices.Contains(qs, k) {
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // Spec defaults (the "Constants reference" of the Hebbian plasticity chapter).
@@ -111,10 +112,10 @@ func DefaultParams() Params {
 
 // Validate reports the first invalid field.
 func (p Params) Validate() error {
-	if _, err := graph.UnitInterval("learning_rate", p.LearningRate); err != nil {
+	if _, err := finite.UnitInterval("learning_rate", p.LearningRate); err != nil {
 		return err
 	}
-	if _, err := graph.UnitInterval("decay_rate", p.DecayRate); err != nil {
+	if _, err := finite.UnitInterval("decay_rate", p.DecayRate); err != nil {
 		return err
 	}
 	if p.LTPThreshold < 1 || p.LTDThreshold < 1 {
@@ -128,10 +129,10 @@ func (p Params) Validate() error {
 			return fmt.Errorf("%s must be a finite number ≥ 0, got %v", f.name, f.v)
 		}
 	}
-	if _, err := graph.Positive("homeostatic_ceiling", p.HomeostaticCeiling); err != nil {
+	if _, err := finite.Positive("homeostatic_ceiling", p.HomeostaticCeiling); err != nil {
 		return err
 	}
-	if _, err := graph.Positive("weight_floor", p.WeightFloor); err != nil {
+	if _, err := finite.Positive("weight_floor", p.WeightFloor); err != nil {
 		return err
 	}
 	if !graph.IsFinite(p.WeightCap) || p.WeightCap < p.WeightFloor {
@@ -149,7 +150,7 @@ func (p Params) Validate() error {
 	if !graph.IsFinite(p.FeedbackBase) || p.FeedbackBase < 0 || p.FeedbackBase > 1 {
 		return fmt.Errorf("feedback_base must be in [0, 1], got %v", p.FeedbackBase)
 	}
-	if _, err := graph.UnitInterval("min_similarity", p.MinSimilarity); err != nil {
+	if _, err := finite.UnitInterval("min_similarity", p.MinSimilarity); err != nil {
 		return err
 	}
 	return nil

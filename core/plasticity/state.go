@@ -1,6 +1,9 @@
 package plasticity
 
-import "github.com/m1nd-go/m1nd/core/graph"
+import (
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
+)
 
 // SynapticState is one edge's learned state, the spec's record. Edges are
 // identified by (source, target, relation), never by index, so the state
@@ -135,7 +138,7 @@ func (e *Engine) ImportState(g *graph.Graph, states []SynapticState) (ImportStat
 			st.NonFinite++
 			w = orig
 		}
-		if c := graph.Clamp(w, e.p.WeightFloor, e.p.WeightCap); c != w {
+		if c := finite.Clamp(w, e.p.WeightFloor, e.p.WeightCap); c != w {
 			st.Clamped++
 			w = c
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // WarmupParams configures temporary priming boosts.
@@ -29,7 +30,7 @@ func DefaultWarmupParams() WarmupParams {
 
 // Validate reports the first invalid field.
 func (p WarmupParams) Validate() error {
-	if _, err := graph.UnitInterval("query_decay", p.QueryDecay); err != nil {
+	if _, err := finite.UnitInterval("query_decay", p.QueryDecay); err != nil {
 		return err
 	}
 	if p.HalfLife <= 0 {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // Harmonic is a node's strongest harmonic response.
@@ -186,7 +187,7 @@ func (e *Engine) pattern(freq float32, en float64, wave []WaveNode) WavePattern 
 		}
 	}
 	for _, w := range wave[:min(len(wave), e.p.TopK)] {
-		w.Amplitude = graph.Clamp(w.Amplitude/top, 0, 1)
+		w.Amplitude = finite.Clamp(w.Amplitude/top, 0, 1)
 		wp.Antinodes = append(wp.Antinodes, w)
 	}
 	return wp
@@ -207,7 +208,7 @@ func resonant(freqs []float32, energy []float64) []ResonantFrequency {
 		if v <= 0 || (i > 0 && v <= energy[i-1]) || (i+1 < len(energy) && v < energy[i+1]) {
 			continue
 		}
-		out = append(out, ResonantFrequency{Frequency: freqs[i], Energy: graph.Clamp(float32(v/top), 0, 1)})
+		out = append(out, ResonantFrequency{Frequency: freqs[i], Energy: finite.Clamp(float32(v/top), 0, 1)})
 	}
 	return out
 }
@@ -232,7 +233,7 @@ func (e *Engine) harmonics(rowNode []graph.NodeID, resp []float32, steps, done i
 		if order == 0 {
 			continue
 		}
-		all = append(all, Harmonic{Node: v, Amplitude: graph.Clamp(best/peak, 0, 1), HarmonicOrder: order, Frequency: p.Fundamental * float32(order)})
+		all = append(all, Harmonic{Node: v, Amplitude: finite.Clamp(best/peak, 0, 1), HarmonicOrder: order, Frequency: p.Fundamental * float32(order)})
 	}
 	slices.SortFunc(all, func(a, b Harmonic) int {
 		return graph.CompareScored(graph.Scored{Node: a.Node, Score: a.Amplitude}, graph.Scored{Node: b.Node, Score: b.Amplitude})
@@ -336,7 +337,7 @@ func (e *Engine) sympathetic(g *graph.Graph, sc *scratch, seeds []graph.Scored, 
 			for k := 0; k < steps; k++ {
 				dot += float64(ra[k]) * float64(rb[k])
 			}
-			c := graph.Clamp(float32(dot/(cands[i].norm*cands[j].norm)), 0, 1)
+			c := finite.Clamp(float32(dot/(cands[i].norm*cands[j].norm)), 0, 1)
 			if c < p.MinCoupling {
 				continue
 			}

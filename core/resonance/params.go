@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // Spec constants.
@@ -96,13 +97,13 @@ func DefaultParams() Params {
 
 // Validate reports the first invalid field.
 func (p Params) Validate() error {
-	if _, err := graph.Positive("fundamental", p.Fundamental); err != nil {
+	if _, err := finite.Positive("fundamental", p.Fundamental); err != nil {
 		return err
 	}
-	if _, err := graph.Positive("wavelength", p.Wavelength); err != nil {
+	if _, err := finite.Positive("wavelength", p.Wavelength); err != nil {
 		return err
 	}
-	if _, err := graph.UnitInterval("damping", p.Damping); err != nil {
+	if _, err := finite.UnitInterval("damping", p.Damping); err != nil {
 		return err
 	}
 	if p.NumHarmonics < 1 || p.NumHarmonics > 32 || p.SweepSteps < 1 || p.SweepSteps > 32 {

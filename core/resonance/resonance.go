@@ -33,6 +33,7 @@ import (
 	"sync"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // Engine runs resonance analysis. It is immutable after New and safe for
@@ -165,7 +166,7 @@ func (e *Engine) StandingWave(g *graph.Graph, seeds []graph.Scored, freq float32
 	if err := checkInput(g, seeds); err != nil {
 		return Wave{}, err
 	}
-	if _, err := graph.Positive("frequency", freq); err != nil {
+	if _, err := finite.Positive("frequency", freq); err != nil {
 		return Wave{}, err
 	}
 	sc := e.pool.Get().(*scratch)
@@ -274,7 +275,7 @@ func (e *Engine) run(g *graph.Graph, sc *scratch, seeds []graph.Scored, freq flo
 		return true
 	}
 	factor := func(edge graph.EdgeIdx) (float64, float64) {
-		w := float64(graph.Clamp(g.Weight(edge), 0, 1))
+		w := float64(finite.Clamp(g.Weight(edge), 0, 1))
 		extra := 0.0
 		if g.Inhibitory(edge) {
 			extra = math.Pi

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // MaxSeeds is the spec's hard cap on seeds per query (MAX_SEEDS).
@@ -73,7 +74,7 @@ func (o Options) Validate() error {
 		{"FuzzyScale", o.FuzzyScale}, {"FuzzyThreshold", o.FuzzyThreshold},
 		{"BasicWeight", o.BasicWeight}, {"BestWeight", o.BestWeight},
 	} {
-		if _, err := graph.UnitInterval("seed: "+p.name, p.v); err != nil {
+		if _, err := finite.UnitInterval("seed: "+p.name, p.v); err != nil {
 			return err
 		}
 	}

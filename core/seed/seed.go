@@ -26,6 +26,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 	"github.com/m1nd-go/m1nd/core/semantic"
 )
 
@@ -401,7 +402,7 @@ func (f *Finder) substringAndFuzzy(t string, enough int, sc *scratch, a *accum) 
 		sim := float32(float64(sc.shared[n]) / math.Sqrt(tg*float64(max(dn, 1))))
 		sc.shared[n] = 0
 		if sim >= o.FuzzyThreshold && dn >= minFuzzyGrams {
-			a.setMax(n, o.FuzzyScale*graph.Clamp(sim, 0, 1), MatchFuzzy)
+			a.setMax(n, o.FuzzyScale*finite.Clamp(sim, 0, 1), MatchFuzzy)
 		}
 	}
 	sc.sharedTouched = sc.sharedTouched[:0]
@@ -472,7 +473,7 @@ func (f *Finder) basic(query string, limit int, sc *scratch) []graph.Scored {
 	inv := 1 / float32(len(words))
 	cand := sc.cand[:0]
 	for _, n := range q.touched {
-		r := graph.Clamp(bw*q.v[n]+(1-bw)*q.sum[n]*inv, 0, 1)
+		r := finite.Clamp(bw*q.v[n]+(1-bw)*q.sum[n]*inv, 0, 1)
 		if r >= f.opts.MinRelevance && r > 0 {
 			cand = append(cand, graph.Scored{Node: n, Score: r})
 		}
@@ -534,7 +535,7 @@ func (f *Finder) FindSemantic(query string, maxSeeds int) []Seed {
 	f.sem.ScoreNodes(query, nodes, sem)
 	bw, sw := f.opts.BasicWeight, f.opts.SemanticWeight
 	for i := range cand {
-		cand[i].Score = graph.Clamp((bw*cand[i].Score+sw*sem[i])/(bw+sw), 0, 1)
+		cand[i].Score = finite.Clamp((bw*cand[i].Score+sw*sem[i])/(bw+sw), 0, 1)
 	}
 	top := graph.SelectTop(cand, limit)
 	out := make([]Seed, 0, len(top))

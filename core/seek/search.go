@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // idealTerms is how many of the strongest query terms define one match
@@ -200,7 +201,7 @@ func feedbackMap(p Params) map[graph.NodeID]float32 {
 	m := make(map[graph.NodeID]float32, len(p.Feedback))
 	for _, f := range p.Feedback {
 		if graph.IsFinite(f.Score) {
-			m[f.Node] = graph.Clamp(f.Score, -1, 1)
+			m[f.Node] = finite.Clamp(f.Score, -1, 1)
 		}
 	}
 	return m
@@ -553,9 +554,9 @@ func learnedWeight(g *graph.Graph, e graph.EdgeIdx) float32 {
 	w := g.Weight(e)
 	o := g.EdgePlasticity().Original[e]
 	if !(o > 0) || w == o {
-		return graph.Clamp(w, 0, 1)
+		return finite.Clamp(w, 0, 1)
 	}
-	return graph.Clamp(min(o, 1)*w/o, 0, graph.WeightCap)
+	return finite.Clamp(min(o, 1)*w/o, 0, graph.WeightCap)
 }
 
 // fuse adds the graph signals: neighbours of the best hits, the PageRank
@@ -651,7 +652,7 @@ func (x *Index) fuse(s *scratch, p Params) {
 				if int(pt.Node) >= x.n || pt.Node == f.Node {
 					continue
 				}
-				if v := fu.CoChange * graph.Clamp(pt.Strength, 0, 1) * f.Score; v > 0 {
+				if v := fu.CoChange * finite.Clamp(pt.Strength, 0, 1) * f.Score; v > 0 {
 					s.touch(pt.Node)
 					s.co[pt.Node] += v
 				}

@@ -27,6 +27,7 @@ import (
 	"math"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 	"github.com/m1nd-go/m1nd/core/temporal"
 )
 
@@ -297,5 +298,5 @@ func squash(x float32) float32 {
 		return 0
 	}
 	s := float32(1 - math.Exp(-2*float64(x)))
-	return graph.Clamp(s, 0, 1)
+	return finite.Clamp(s, 0, 1)
 }

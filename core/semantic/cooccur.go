@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // CoOccurrence holds per-node Positive Pointwise Mutual Information vectors
@@ -242,7 +243,7 @@ func (c *CoOccurrence) Similarity(a, b graph.NodeID) float32 {
 			j++
 		}
 	}
-	return graph.Clamp(dot/(na*nb), 0, 1)
+	return finite.Clamp(dot/(na*nb), 0, 1)
 }
 
 // addScaled adds scale × n's unit-normalised PPMI vector to the dense vec,

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // TrigramMask keeps the 24 bits of a trigram hash the index uses.
@@ -228,7 +229,7 @@ func (x *NgramIndex) accumulate(q []qgram, qnorm float32, acc []float32, touched
 	for _, nd := range touched[start:] {
 		d := qnorm * x.norm[nd]
 		if d > 0 {
-			acc[nd] = graph.Clamp(acc[nd]/d, 0, 1)
+			acc[nd] = finite.Clamp(acc[nd]/d, 0, 1)
 		} else {
 			acc[nd] = 0
 		}
@@ -270,7 +271,7 @@ func (x *NgramIndex) cosineVec(q []qgram, qnorm float32, n graph.NodeID, bufp *[
 		}
 		j = k
 	}
-	return graph.Clamp(dot/(qnorm*x.norm[n]), 0, 1)
+	return finite.Clamp(dot/(qnorm*x.norm[n]), 0, 1)
 }
 
 // TokenIndex maps each identifier part of a label (SplitIdentifier, purely

@@ -20,6 +20,7 @@ import (
 	"sync"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // Options are the semantic dimension's parameters. The zero value is not
@@ -101,7 +102,7 @@ func (o Options) Validate() error {
 	case o.MaxExpansions < 0:
 		return fmt.Errorf("semantic: MaxExpansions must be >= 0, got %d", o.MaxExpansions)
 	}
-	if _, err := graph.UnitInterval("semantic: NgramWeight", o.NgramWeight); err != nil {
+	if _, err := finite.UnitInterval("semantic: NgramWeight", o.NgramWeight); err != nil {
 		return err
 	}
 	if !graph.IsFinite(o.CoOccurrenceWeight) || o.CoOccurrenceWeight < 0 || o.CoOccurrenceWeight > 1 {
@@ -210,7 +211,7 @@ func (ix *Index) synonymScore(matched, nparts int) float32 {
 	if matched == 0 || nparts == 0 {
 		return 0
 	}
-	return ix.opts.SynonymWeight * graph.Clamp(float32(float64(matched)/math.Sqrt(float64(nparts))), 0, 1)
+	return ix.opts.SynonymWeight * finite.Clamp(float32(float64(matched)/math.Sqrt(float64(nparts))), 0, 1)
 }
 
 // lexical fills sc.acc with each touched node's lexical score — the
@@ -326,8 +327,8 @@ func (ix *Index) Query(text string, topK int) []graph.Scored {
 	wn, wc := ix.opts.NgramWeight, ix.opts.CoOccurrenceWeight
 	norm := wn + wc
 	for _, c := range cand {
-		co := graph.Clamp(ix.Cooc.dotDense(c.Node, vec), 0, 1)
-		s := graph.Clamp((wn*c.Score+wc*co)/norm, 0, 1)
+		co := finite.Clamp(ix.Cooc.dotDense(c.Node, vec), 0, 1)
+		s := finite.Clamp((wn*c.Score+wc*co)/norm, 0, 1)
 		if s >= ix.opts.MinScore {
 			out = append(out, graph.Scored{Node: c.Node, Score: s})
 		}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // Version is the JSON snapshot format version (the spec's SNAPSHOT_VERSION).
@@ -194,7 +195,7 @@ func FromFile(f *File) (*graph.Graph, error) {
 		if n.ExternalID == "" {
 			return nil, formatErr("node %d has no external_id", i)
 		}
-		if err := graph.CheckFinite("node "+n.ExternalID+" last_modified", n.LastModified); err != nil {
+		if err := finite.Check("node "+n.ExternalID+" last_modified", n.LastModified); err != nil {
 			return nil, formatErr("%v", err)
 		}
 		node := graph.Node{

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // Partner is a node that tends to change together with another.
@@ -121,7 +122,7 @@ func (c *CoChange) ensure(a graph.NodeID) {
 	scanned := 0
 	visit := func(from, to graph.NodeID, w float32) {
 		scanned++
-		v := best[from] * min(graph.Clamp(w, 0, 1), 1) * c.hop
+		v := best[from] * min(finite.Clamp(w, 0, 1), 1) * c.hop
 		if stamp[to] != st {
 			stamp[to] = st
 			best[to] = v
@@ -202,7 +203,7 @@ func (c *CoChange) strength(a graph.NodeID, e coEntry) float32 {
 	}
 	union := float32(c.counts[a]) + float32(c.counts[e.target]) - float32(e.co)
 	union = max(union, float32(e.co))
-	return graph.Clamp(float32(e.co)/(union+c.k), 0, 1)
+	return finite.Clamp(float32(e.co)/(union+c.k), 0, 1)
 }
 
 // Strength is the coupling of a and b in [0, 1] (0 when unknown).

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // Options are the temporal dimension's parameters. Start from
@@ -122,7 +123,7 @@ func (o Options) Validate() error {
 		}{"HalfLifeHours[" + t.String() + "]", h})
 	}
 	for _, p := range pos {
-		if _, err := graph.Positive("temporal: "+p.name, p.v); err != nil {
+		if _, err := finite.Positive("temporal: "+p.name, p.v); err != nil {
 			return err
 		}
 	}
@@ -145,7 +146,7 @@ func (o Options) Validate() error {
 		name string
 		v    float32
 	}{{"BootstrapWeight", o.BootstrapWeight}, {"BootstrapHopDecay", o.BootstrapHopDecay}} {
-		if _, err := graph.UnitInterval("temporal: "+p.name, p.v); err != nil {
+		if _, err := finite.UnitInterval("temporal: "+p.name, p.v); err != nil {
 			return err
 		}
 	}

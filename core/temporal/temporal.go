@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // Commit is one change set: the nodes that changed together and when
@@ -222,7 +223,7 @@ func (x *Index) recency(n graph.NodeID, now float64) float32 {
 			r = max(r, res)
 		}
 	}
-	return graph.Clamp(float32(r), 0, 1)
+	return finite.Clamp(float32(r), 0, 1)
 }
 
 // Velocity is the z-score of n's change frequency against the whole graph
@@ -238,7 +239,7 @@ func (x *Index) velocityScore(n graph.NodeID) float32 {
 	if x.g.ChangeFrequency(n) <= 0 {
 		return 0
 	}
-	return graph.Clamp(0.5+x.Velocity(n)/4, 0, 1)
+	return finite.Clamp(0.5+x.Velocity(n)/4, 0, 1)
 }
 
 // Score is n's temporal score in [0, 1] at now: RecencyWeight·recency +
@@ -252,7 +253,7 @@ func (x *Index) Score(n graph.NodeID, now time.Time) float32 {
 func (x *Index) score(n graph.NodeID, now float64) float32 {
 	o := &x.opts
 	s := (o.RecencyWeight*x.recency(n, now) + o.VelocityWeight*x.velocityScore(n)) / (o.RecencyWeight + o.VelocityWeight)
-	return graph.Clamp(s, 0, 1)
+	return finite.Clamp(s, 0, 1)
 }
 
 // Activate is the D3 result for a query's seeds at the index's clock: see
@@ -283,7 +284,7 @@ func (x *Index) ActivateAt(seeds []graph.Scored, now time.Time) []graph.Scored {
 		if int(s.Node) >= len(x.last) {
 			continue
 		}
-		r := graph.Clamp(s.Score, 0, 1)
+		r := finite.Clamp(s.Score, 0, 1)
 		cand = append(cand, graph.Scored{Node: s.Node, Score: r})
 		for _, p := range x.co.partners(s.Node, x.opts.PartnersPerSeed, buf) {
 			cand = append(cand, graph.Scored{Node: p.Node, Score: r * p.Strength})
@@ -303,7 +304,7 @@ func (x *Index) ActivateAt(seeds []graph.Scored, now time.Time) []graph.Scored {
 		if i > 0 && cand[i-1].Node == c.Node {
 			continue // a weaker duplicate: the sort put each node's best first
 		}
-		if v := graph.Clamp(c.Score*x.score(c.Node, nowS), 0, 1); v >= x.opts.MinScore && v > 0 {
+		if v := finite.Clamp(c.Score*x.score(c.Node, nowS), 0, 1); v >= x.opts.MinScore && v > 0 {
 			out = append(out, graph.Scored{Node: c.Node, Score: v})
 		}
 	}

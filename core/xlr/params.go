@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // Spec constants (the "Constants reference" of the XLR chapter).
@@ -101,7 +102,7 @@ func (p Params) Validate() error {
 		name string
 		v    float32
 	}{{"f_hot", p.FHot}, {"f_cold", p.FCold}, {"spectral_bandwidth", p.SpectralBandwidth}, {"sigmoid_steepness", p.SigmoidSteepness}, {"density_floor", p.DensityFloor}} {
-		if _, err := graph.Positive(f.name, f.v); err != nil {
+		if _, err := finite.Positive(f.name, f.v); err != nil {
 			return err
 		}
 	}
@@ -138,7 +139,7 @@ func (p Params) Validate() error {
 	if p.MaxHops < 1 || p.MaxHops > 20 {
 		return fmt.Errorf("max_hops must be in [1, 20], got %d", p.MaxHops)
 	}
-	if _, err := graph.UnitInterval("decay", p.Decay); err != nil {
+	if _, err := finite.UnitInterval("decay", p.Decay); err != nil {
 		return err
 	}
 	if !graph.IsFinite(p.MinAmplitude) || p.MinAmplitude <= 0 || p.MinAmplitude >= 1 {

@@ -59,6 +59,7 @@ import (
 	"sync"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // Engine applies XLR. It is immutable after New and safe for concurrent use.
@@ -323,7 +324,7 @@ func (e *Engine) detail(g *graph.Graph, sc *scratch, v graph.NodeID, avgDeg floa
 	}
 	d.Density = 1
 	if avgDeg > 0 {
-		d.Density = graph.Clamp(float32(float64(g.Degree(v))/avgDeg), e.p.DensityFloor, e.p.DensityCap)
+		d.Density = finite.Clamp(float32(float64(g.Degree(v))/avgDeg), e.p.DensityFloor, e.p.DensityCap)
 	}
 	d.Net = graph.Finite(float32((float64(d.Hot) - eff) * float64(d.Density)))
 	d.Gate = sigmoid(float64(e.p.SigmoidSteepness) * float64(d.Net))
