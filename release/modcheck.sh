@@ -144,6 +144,11 @@ if [ "${M1ND_MODCHECK_INSTALL:-1}" != 0 ]; then
   (cd "$WORK" && env GOPATH="$GP" GOBIN="$GP/bin" GOMODCACHE="$MODCACHE" GOFLAGS= \
     go install "$MODPATH/openclaw/cmd/m1nd-openclaw@$OV")
 
+  TV=$(version_of tools)
+  step "go install $MODPATH/tools/cmd/m1nd@$TV"
+  (cd "$WORK" && env GOPATH="$GP" GOBIN="$GP/bin" GOMODCACHE="$MODCACHE" GOFLAGS= \
+    go install "$MODPATH/tools/cmd/m1nd@$TV")
+
   step "run the installed binaries"
   got=$("$GP/bin/m1nd-mcp" --version)
   echo "   $got"
@@ -151,6 +156,9 @@ if [ "${M1ND_MODCHECK_INSTALL:-1}" != 0 ]; then
   got=$("$GP/bin/m1nd-openclaw" --version)
   echo "   $got"
   [ "$got" = "m1nd-openclaw $OV" ] || fail "m1nd-openclaw --version says \"$got\", want \"m1nd-openclaw $OV\""
+  got=$("$GP/bin/m1nd" version)
+  echo "   $got"
+  [ "$got" = "m1nd $TV (tools from m1nd-mcp $V)" ] || fail "m1nd version says \"$got\", want \"m1nd $TV (tools from m1nd-mcp $V)\""
   # one MCP handshake over stdio (line framing): the server answers with its
   # name and version, then exits at end of input
   init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"modcheck","version":"0"}}}'

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"runtime/debug"
+	"testing"
+)
+
+func TestBuildVersion(t *testing.T) {
+	info := func(v string, settings ...debug.BuildSetting) func() (*debug.BuildInfo, bool) {
+		return func() (*debug.BuildInfo, bool) {
+			return &debug.BuildInfo{Main: debug.Module{Version: v}, Settings: settings}, true
+		}
+	}
+	for _, c := range []struct {
+		set  string
+		read func() (*debug.BuildInfo, bool)
+		want string
+	}{
+		{"v9.9.9", info("v0.1.0"), "v9.9.9"}, // -ldflags -X wins
+		{devVersion, info("v0.1.0"), "v0.1.0"},
+		{"", info("v0.2.1-0.20260101000000-abcdef123456"), "v0.2.1-0.20260101000000-abcdef123456"},
+		{devVersion, info("(devel)"), "(devel)"},
+		{devVersion, info("(devel)", debug.BuildSetting{Key: "vcs.revision", Value: "0123456789abcdef0123"}, debug.BuildSetting{Key: "vcs.modified", Value: "true"}), "(devel) 0123456789ab+dirty"},
+		{devVersion, func() (*debug.BuildInfo, bool) { return nil, false }, "(devel)"},
+	} {
+		if got := buildVersion(c.set, c.read); got != c.want {
+			t.Errorf("buildVersion(%q) = %q, want %q", c.set, got, c.want)
+		}
+	}
+}
+
+func TestDepVersion(t *testing.T) {
+	const p = "github.com/m1nd-go/m1nd/mcpserver"
+	read := func(deps ...*debug.Module) func() (*debug.BuildInfo, bool) {
+		return func() (*debug.BuildInfo, bool) { return &debug.BuildInfo{Deps: deps}, true }
+	}
+	for _, c := range []struct {
+		set  string
+		read func() (*debug.BuildInfo, bool)
+		want string
+	}{
+		{"v9", read(&debug.Module{Path: p, Version: "v0.1.0"}), "v9"},
+		{devVersion, read(&debug.Module{Path: p, Version: "v0.1.0"}), "v0.1.0"},
+		{devVersion, read(&debug.Module{Path: p, Version: "v0.1.0", Replace: &debug.Module{Path: "../mcpserver"}}), "(devel)"},
+		{devVersion, read(), "(devel)"},
+	} {
+		if got := depVersion(c.set, p, c.read); got != c.want {
+			t.Errorf("depVersion(%q) = %q, want %q", c.set, got, c.want)
+		}
+	}
+}
