@@ -13,9 +13,14 @@
 // repository root) and its version, e.g. "core v0.1.0"; # starts a comment.
 // A module's zip holds what the tag would: the files git tracks or would
 // track (ignored files such as node_modules/ are left out), minus nested
-// modules, exactly as the go command packs a module (golang.org/x/mod/zip).
+// modules, plus the repository's LICENSE, exactly as the go command packs a
+// module in a subdirectory of a git repository (golang.org/x/mod/zip).
 // Its .mod is the module's go.mod. For each module it prints the go.sum lines
 // of the zip and go.mod it wrote.
+//
+// With -tags, a module whose release tag DIR/VERSION exists in the
+// repository is packed from that tag instead (git archive, as the go command
+// fetches a tagged version): a released version never changes.
 package main
 
 import (
@@ -44,12 +49,13 @@ func main() {
 	versions := flag.String("versions", "release/versions.txt", "versions file: `DIR VERSION` per line, relative to -root")
 	out := flag.String("o", "", "proxy directory to write (required; created if missing)")
 	root := flag.String("root", ".", "repository root")
+	fromTags := flag.Bool("tags", false, "pack a module whose tag DIR/VERSION exists from that tag, not from the working tree")
 	flag.Parse()
 	if *out == "" || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: m1nd-modproxy [-versions FILE] [-root DIR] -o PROXYDIR")
+		fmt.Fprintln(os.Stderr, "usage: m1nd-modproxy [-versions FILE] [-root DIR] [-tags] -o PROXYDIR")
 		os.Exit(2)
 	}
-	if err := run(*root, *versions, *out, os.Stdout); err != nil {
+	if err := run(*root, *versions, *out, *fromTags, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "m1nd-modproxy:", err)
 		os.Exit(1)
 	}
@@ -59,7 +65,7 @@ type entry struct {
 	dir, version string
 }
 
-func run(root, versionsFile, out string, stdout io.Writer) error {
+func run(root, versionsFile, out string, fromTags bool, stdout io.Writer) error {
 	root, err := filepath.Abs(root)
 	if err != nil {
 		return err
@@ -73,7 +79,11 @@ func run(root, versionsFile, out string, stdout io.Writer) error {
 	}
 	stamp := commitTime(root)
 	for _, e := range entries {
-		if err := writeModule(root, e, stamp, out, stdout); err != nil {
+		tag := ""
+		if fromTags && gitOK(root, "rev-parse", "-q", "--verify", "refs/tags/"+e.dir+"/"+e.version) {
+			tag = e.dir + "/" + e.version
+		}
+		if err := writeModule(root, e, tag, stamp, out, stdout); err != nil {
 			return fmt.Errorf("%s %s: %w", e.dir, e.version, err)
 		}
 	}
@@ -104,9 +114,18 @@ func readVersions(file string) ([]entry, error) {
 	return entries, sc.Err()
 }
 
-func writeModule(root string, e entry, stamp time.Time, out string, stdout io.Writer) error {
+func writeModule(root string, e entry, tag string, stamp time.Time, out string, stdout io.Writer) error {
 	dir := filepath.Join(root, filepath.FromSlash(e.dir))
-	gomod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	var gomod []byte
+	var err error
+	if tag != "" {
+		gomod, err = exec.Command("git", "-C", root, "show", tag+":"+e.dir+"/go.mod").Output()
+		if t, terr := tagTime(root, tag); terr == nil {
+			stamp = t
+		}
+	} else {
+		gomod, err = os.ReadFile(filepath.Join(dir, "go.mod"))
+	}
 	if err != nil {
 		return err
 	}
@@ -141,15 +160,20 @@ func writeModule(root string, e entry, stamp time.Time, out string, stdout io.Wr
 	}
 	base := filepath.Join(vdir, escVer)
 
-	files, err := moduleFiles(root, e.dir)
-	if err != nil {
-		return err
-	}
 	var zbuf bytes.Buffer
-	if files == nil { // not a git checkout: pack the directory as it is
-		err = modzip.CreateFromDir(&zbuf, m, dir)
+	if tag != "" {
+		err = modzip.CreateFromVCS(&zbuf, m, root, tag, e.dir)
 	} else {
-		err = modzip.Create(&zbuf, m, files)
+		var files []modzip.File
+		files, err = moduleFiles(root, e.dir)
+		if err != nil {
+			return err
+		}
+		if files == nil { // not a git checkout: pack the directory as it is
+			err = modzip.CreateFromDir(&zbuf, m, dir)
+		} else {
+			err = modzip.Create(&zbuf, m, files)
+		}
 	}
 	if err != nil {
 		return err
@@ -180,6 +204,11 @@ func writeModule(root string, e entry, stamp time.Time, out string, stdout io.Wr
 	if err != nil {
 		return err
 	}
+	from := "working tree"
+	if tag != "" {
+		from = "tag " + tag
+	}
+	fmt.Fprintf(stderr, "m1nd-modproxy: %s %s from the %s\n", m.Path, m.Version, from)
 	fmt.Fprintf(stdout, "%s %s %s\n%s %s/go.mod %s\n", m.Path, m.Version, zh, m.Path, m.Version, mh)
 	return nil
 }
@@ -217,6 +246,15 @@ func moduleFiles(root, dir string) ([]modzip.File, error) {
 		}
 		files = append(files, diskFile{rel: strings.TrimPrefix(p, prefix), full: full, info: fi})
 	}
+	// As the go command packs a module in a subdirectory of a repository
+	// (and zip.CreateFromVCS does): without a LICENSE of its own, the
+	// repository's LICENSE goes in.
+	if !seen[prefix+"LICENSE"] {
+		full := filepath.Join(root, "LICENSE")
+		if fi, err := os.Lstat(full); err == nil && fi.Mode().IsRegular() {
+			files = append(files, diskFile{rel: "LICENSE", full: full, info: fi})
+		}
+	}
 	return files, nil
 }
 
@@ -240,6 +278,21 @@ func addToList(file, version string) error {
 	}
 	semver.Sort(vs)
 	return os.WriteFile(file, []byte(strings.Join(vs, "\n")+"\n"), 0o644)
+}
+
+var stderr io.Writer = os.Stderr
+
+func gitOK(root string, args ...string) bool {
+	return exec.Command("git", append([]string{"-C", root}, args...)...).Run() == nil
+}
+
+func tagTime(root, tag string) (time.Time, error) {
+	outb, err := exec.Command("git", "-C", root, "log", "-1", "--format=%cI", tag).Output()
+	if err != nil {
+		return time.Time{}, err
+	}
+	t, err := time.Parse(time.RFC3339, strings.TrimSpace(string(outb)))
+	return t.UTC(), err
 }
 
 // commitTime is the time of HEAD, so the same tree gives the same .info;
