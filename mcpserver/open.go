@@ -25,6 +25,58 @@ type Options struct {
 	AllowRoots []string
 }
 
+// SetFlag sets the option a command-line flag names: the flags every m1nd
+// binary shares, under one naming — --config, --runtime-dir,
+// --graph-source (or --graph), --plasticity-state (or --plasticity),
+// --domain, --ingest and --allow-root (repeatable). known reports whether
+// name is one of them; value yields its argument (false when missing).
+func (o *Options) SetFlag(name string, value func() (string, bool)) (known, ok bool) {
+	var dst *string
+	switch name {
+	case "--config":
+		dst = &o.ConfigFile
+	case "--runtime-dir":
+		dst = &o.RuntimeDir
+	case "--graph-source", "--graph":
+		dst = &o.GraphSource
+	case "--plasticity-state", "--plasticity":
+		dst = &o.PlasticityState
+	case "--domain":
+		dst = &o.Domain
+	case "--ingest":
+		dst = &o.IngestOnStart
+	case "--allow-root":
+		v, ok := value()
+		if ok {
+			o.AllowRoots = append(o.AllowRoots, v)
+		}
+		return true, ok
+	default:
+		return false, true
+	}
+	v, ok := value()
+	if ok {
+		*dst = v
+	}
+	return true, ok
+}
+
+// FlagsUsage documents the shared flags (SetFlag) for a command's help.
+const FlagsUsage = `  --config FILE          JSON configuration file (m1nd-mcp also takes it as
+                         its first argument)
+  --runtime-dir DIR      keep the graph, plasticity and sidecars in DIR (enables persistence)
+  --graph-source PATH    graph snapshot path (.json = JSON v3, otherwise binary);
+                         --graph is the same
+  --plasticity-state P   learned-weights file path; --plasticity is the same
+  --domain NAME          domain (default "code")
+  --ingest PATH          serve PATH: ingest it at start when the saved graph is
+                         empty or of other roots, else refresh it incrementally
+                         (files changed while the server was down)
+  --allow-root DIR       let the ingest tool read DIR (repeatable; besides the
+                         --ingest path, the client's roots and roots ingested
+                         before; with none of these the working directory)
+`
+
 // Open resolves the configuration (file, then environment, then opts),
 // opens the session (loading the graph and taking the runtime directory's
 // lock), and returns the dispatcher every transport uses. When

@@ -23,7 +23,7 @@ const (
 	ExitError   = 1 // the tool answered an error; doctor: something needs attention
 	ExitUsage   = 2 // bad command line
 	ExitBusy    = 3 // the runtime dir is held by a process m1nd cannot talk to
-	ExitFailure = 4 // m1nd could not run the call (runtime dir unusable, server gone, m1nd-mcp missing)
+	ExitFailure = 4 // m1nd could not run the call (runtime dir unusable, server gone)
 )
 
 // Version is set with -ldflags "-X github.com/m1nd-go/m1nd/tools/cli.Version=...".

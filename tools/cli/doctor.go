@@ -148,7 +148,7 @@ func probe(x extract.Extractor, name string) (err error) {
 func checkServerBinary() check {
 	p, err := findServer()
 	if err != nil {
-		return check{Name: "m1nd-mcp", Status: statusAttention, Detail: err.Error(), Fix: "make build (m1nd serve runs it)"}
+		return check{Name: "m1nd-mcp", Status: statusAttention, Detail: err.Error(), Fix: "make build (MCP clients are configured with bin/m1nd-mcp)"}
 	}
 	return check{Name: "m1nd-mcp", Status: statusOK, Detail: p}
 }

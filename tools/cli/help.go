@@ -43,7 +43,7 @@ Exit codes:
   2  bad command line
   3  the runtime directory is held by a process m1nd cannot talk to
   4  m1nd could not run the call (runtime directory unusable, the server
-     stopped answering, m1nd-mcp not found for serve)
+     stopped answering)
 `
 
 // runHelp prints the overview, or the help of one command or tool (tool:

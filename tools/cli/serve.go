@@ -6,36 +6,28 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
+
+	"github.com/m1nd-go/m1nd/mcpserver/mcpcmd"
 )
 
-// ServerBinary is the MCP server `m1nd serve` runs.
+// ServerBinary is the MCP server binary clients are configured with
+// (doctor checks it is there; serve runs the same code in-process).
 const ServerBinary = "m1nd-mcp"
 
-// runServe becomes m1nd-mcp (exec: same pid, signals and stdio), serving
-// this repository on its runtime directory as `make run` does. The
-// defaults come first so the user's own m1nd-mcp flags override them.
-//
-// m1nd-mcp's run logic lives in its package main; until it is a library
-// function, exec is how serve stays the very same server.
+// runServe runs the MCP server on stdio — the very code of m1nd-mcp
+// (mcpcmd.Main) — serving this repository on its runtime directory as
+// `make run` does. The defaults come first so the user's own m1nd-mcp
+// flags override them.
 func runServe(e *env, inv *invocation) int {
-	bin, err := findServer()
-	if err != nil {
-		fmt.Fprintf(e.Stderr, "m1nd: %v\n", err)
-		return ExitFailure
-	}
 	rt := resolveRuntimeDir(inv.Opts.RuntimeDir, e.Cwd, e.Getenv)
-	args := []string{bin, "--runtime-dir", rt.Path, "--ingest", repoRoot(e.Cwd)}
+	args := []string{"--runtime-dir", rt.Path, "--ingest", repoRoot(e.Cwd)}
 	for _, r := range inv.Opts.AllowRoots {
 		args = append(args, "--allow-root", r)
 	}
 	if inv.Opts.NoAttach {
 		args = append(args, "--no-attach")
 	}
-	args = append(args, inv.Rest...)
-	err = syscall.Exec(bin, args, os.Environ())
-	fmt.Fprintf(e.Stderr, "m1nd: exec %s: %v\n", bin, err)
-	return ExitFailure
+	return mcpcmd.Main(append(args, inv.Rest...), os.Stdin, e.Stdout, e.Stderr)
 }
 
 // findServer finds m1nd-mcp next to this binary (make build puts both in

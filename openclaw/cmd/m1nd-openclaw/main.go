@@ -26,16 +26,12 @@ const usage = `m1nd-openclaw — m1nd tools on a Unix socket (JSON lines).
 Usage:
   m1nd-openclaw [flags]
 
-Flags:
+Flags (shared with m1nd-mcp):
+` + mcpserver.FlagsUsage + `
+m1nd-openclaw only:
   --socket PATH            socket path (default $M1ND_OPENCLAW_SOCKET or /tmp/m1nd-openclaw.sock)
-  --config FILE            JSON configuration file (as m1nd-mcp's)
-  --graph PATH             graph snapshot path
-  --plasticity PATH        learned-weights file path
-  --runtime-dir DIR        runtime directory (graph, plasticity, sidecars)
-  --domain NAME            domain (default "code")
   --default-agent-id ID    agent_id injected when a request has none
                            (default $M1ND_OPENCLAW_AGENT_ID or "openclaw")
-  --ingest PATH            ingest PATH at start when the graph is empty
   --version, --help
 
 Limits (a client past one gets an error line saying which):
@@ -132,27 +128,18 @@ func parseArgs(args []string, stdout io.Writer, logf func(string, ...any)) (cfg 
 			return cfg, 0
 		case "--socket":
 			cfg.socket, ok = value()
-		case "--config":
-			opts.ConfigFile, ok = value()
-		case "--graph":
-			opts.GraphSource, ok = value()
-		case "--plasticity":
-			opts.PlasticityState, ok = value()
-		case "--runtime-dir":
-			opts.RuntimeDir, ok = value()
-		case "--domain":
-			opts.Domain, ok = value()
 		case "--default-agent-id":
 			b.DefaultAgent, ok = value()
-		case "--ingest":
-			opts.IngestOnStart, ok = value()
 		case "--max-connections", "--max-request-bytes", "--max-buffered-bytes":
 			ok = setCount(b, name, value, logf)
 		case "--idle-timeout", "--read-timeout", "--write-timeout":
 			ok = setDuration(b, name, value, logf)
 		default:
-			logf("unknown argument %s\n%s", args[i], usage)
-			return cfg, 2
+			var known bool
+			if known, ok = opts.SetFlag(name, value); !known {
+				logf("unknown argument %s\n%s", args[i], usage)
+				return cfg, 2
+			}
 		}
 		if !ok {
 			return cfg, 2

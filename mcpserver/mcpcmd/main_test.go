@@ -1,4 +1,4 @@
-package main
+package mcpcmd
 
 import (
 	"bytes"
@@ -13,8 +13,7 @@ import (
 // terminal without building m1nd-mcp separately.
 func TestMain(m *testing.M) {
 	if os.Getenv("M1ND_MCP_TEST_MAIN") == "1" {
-		os.Args = append([]string{"m1nd-mcp"}, os.Args[1:]...)
-		main()
+		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }
@@ -78,7 +77,7 @@ func TestNoHintWithoutATerminal(t *testing.T) {
 	t.Setenv("M1ND_GRAPH_SOURCE", "")
 	var stdout, stderr bytes.Buffer
 	w.Close()
-	if code := run(nil, r, &stdout, &stderr); code != 0 {
+	if code := Main(nil, r, &stdout, &stderr); code != 0 {
 		t.Fatalf("run exited %d: %s", code, stderr.String())
 	}
 	if strings.Contains(stderr.String(), "inspector") {

@@ -1,9 +1,9 @@
-package main
+package mcpcmd
 
 import "runtime/debug"
 
 // devVersion is the placeholder main.go gives version; anything else was
-// set at link time (-ldflags "-X main.version=v1.2.3") and wins.
+// set at link time (-ldflags "-X …/mcpcmd.version=v1.2.3") and wins.
 const devVersion = "0.1.0-dev"
 
 func init() { version = buildVersion(version, debug.ReadBuildInfo) }
