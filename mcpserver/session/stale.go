@@ -55,13 +55,16 @@ func (s Staleness) StaleIDs() []string {
 }
 
 // staleTTL bounds how often a bundle's files are stat'ed: a tool answer
-// may be annotated from a check this recent.
+// may be annotated from a check this recent. A check that takes long (a
+// huge tree) is repeated less often, so it never costs more than about
+// one part in twenty of the server's time.
 const staleTTL = 2 * time.Second
 
 type staleCache struct {
-	mu  sync.Mutex
-	at  time.Time
-	val Staleness
+	mu   sync.Mutex
+	at   time.Time
+	took time.Duration
+	val  Staleness
 }
 
 // Staleness compares b's files with the disk (a stat per file and per
@@ -71,8 +74,9 @@ func (s *State) Staleness(b *Bundle) Staleness {
 	sc := v.(*staleCache)
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	if now := time.Now(); now.Sub(sc.at) >= staleTTL {
+	if now := time.Now(); now.Sub(sc.at) >= max(staleTTL, 20*sc.took) {
 		sc.val, sc.at = checkFiles(b.Files), now
+		sc.took = time.Since(now)
 	}
 	return sc.val
 }
