@@ -221,7 +221,12 @@ func (s *State) Build(kind string, fn func(old *Bundle) (*graph.Graph, []Root, e
 		if err != nil {
 			return nil, err
 		}
-		return &Bundle{Graph: g, Roots: roots, CommitGroups: old.CommitGroups}, nil
+		// File stamps stay for the roots still served (a file merged by
+		// view has none until the next ingest of its root).
+		files := slices.DeleteFunc(slices.Clone(old.Files), func(f RootFiles) bool {
+			return !slices.ContainsFunc(roots, func(r Root) bool { return r.Path == f.Root })
+		})
+		return &Bundle{Graph: g, Roots: roots, CommitGroups: old.CommitGroups, Files: files}, nil
 	})
 }
 
