@@ -19,13 +19,14 @@ import (
 
 	"github.com/m1nd-go/m1nd/mcpserver"
 	"github.com/m1nd-go/m1nd/mcpserver/attach"
+	"github.com/m1nd-go/m1nd/mcpserver/buildinfo"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
 // version is set with -ldflags
 // "-X github.com/m1nd-go/m1nd/mcpserver/mcpcmd.version=...".
-var version = "0.1.0-dev"
+var version = buildinfo.Placeholder
 
 const usage = `m1nd-mcp — local MCP runtime for coding agents (stdio).
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/m1nd-go/m1nd/mcpserver/buildinfo"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
 
@@ -15,7 +16,7 @@ import (
 // build time by the binary).
 var (
 	ServerName    = "m1nd-mcp"
-	ServerVersion = "0.1.0-dev"
+	ServerVersion = buildinfo.Placeholder
 )
 
 func registerSystem(r *Registry) {

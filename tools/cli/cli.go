@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/m1nd-go/m1nd/mcpserver/buildinfo"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
@@ -27,7 +28,7 @@ const (
 )
 
 // Version is set with -ldflags "-X github.com/m1nd-go/m1nd/tools/cli.Version=...".
-var Version = "0.1.0-dev"
+var Version = buildinfo.Placeholder
 
 // env is the process the command runs in.
 type env struct {

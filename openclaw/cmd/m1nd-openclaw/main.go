@@ -15,11 +15,12 @@ import (
 	"time"
 
 	"github.com/m1nd-go/m1nd/mcpserver"
+	"github.com/m1nd-go/m1nd/mcpserver/buildinfo"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/openclaw"
 )
 
-var version = "0.1.0-dev"
+var version = buildinfo.Placeholder
 
 const usage = `m1nd-openclaw — m1nd tools on a Unix socket (JSON lines).
 

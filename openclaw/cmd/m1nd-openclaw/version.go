@@ -1,46 +1,6 @@
 package main
 
-import "runtime/debug"
+import "github.com/m1nd-go/m1nd/mcpserver/buildinfo"
 
-// devVersion is the placeholder main.go gives version; anything else was
-// set at link time (-ldflags "-X main.version=v1.2.3") and wins.
-const devVersion = "0.1.0-dev"
-
-func init() { version = buildVersion(version, debug.ReadBuildInfo) }
-
-// buildVersion is the version --version prints and the MCP handshake
-// reports: the one set at link time, else the main module's version the go
-// command recorded in the binary — v1.2.3 for
-// `go install github.com/m1nd-go/m1nd/.../cmd/m1nd-openclaw@v1.2.3`, a
-// pseudo-version for a build in a git checkout (when VCS stamping is on),
-// "(devel)" otherwise, followed by the commit when one is recorded.
-func buildVersion(set string, read func() (*debug.BuildInfo, bool)) string {
-	if set != "" && set != devVersion {
-		return set
-	}
-	bi, ok := read()
-	if !ok || bi.Main.Version == "" {
-		return "(devel)"
-	}
-	if bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	var rev, dirty string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "+dirty"
-			}
-		}
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if rev == "" {
-		return "(devel)"
-	}
-	return "(devel) " + rev + dirty
-}
+// The openclaw module's version as built into this binary.
+func init() { version = buildinfo.ModuleVersion(version, "github.com/m1nd-go/m1nd/openclaw") }
