@@ -5,6 +5,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -147,16 +148,6 @@ func StampDirs(root string, files []FileStamp) []FileStamp {
 			d = path.Dir(d)
 		}
 	}
-	slices.SortFunc(out, func(a, b FileStamp) int { return cmpString(a.Rel, b.Rel) })
+	slices.SortFunc(out, func(a, b FileStamp) int { return strings.Compare(a.Rel, b.Rel) })
 	return out
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
