@@ -65,3 +65,22 @@ func TestMergedRootsThroughTheBinary(t *testing.T) {
 	}
 	r.closeAndWait()
 }
+
+// What the binary tells a client — instructions, tool descriptions and
+// schemas — names no tool it does not serve.
+func TestGuidanceThroughTheBinary(t *testing.T) {
+	p := start(t, nil)
+	init := p.initialize(transport.Line)
+	list := p.request(transport.Line, "tools/list", map[string]any{})
+	text := toJSON(init) + toJSON(list)
+	served := map[string]bool{}
+	for _, tl := range list["result"].(map[string]any)["tools"].([]any) {
+		served[tl.(map[string]any)["name"].(string)] = true
+	}
+	for _, name := range []string{"batch_view", "validate_plan", "surgical_context", "perspective_start", "trail_save", "lock_create", "predict", "apply_batch", "counterfactual"} {
+		if !served[name] && regexp.MustCompile(`\b`+name+`\b`).MatchString(text) {
+			t.Errorf("the server names %s, which it does not serve", name)
+		}
+	}
+	p.closeAndWait()
+}
