@@ -32,20 +32,6 @@ func waitStderr(t *testing.T, p *proc, want string) {
 	}
 }
 
-// waitExit waits for p to exit by itself and returns its exit error.
-func waitExit(t *testing.T, p *proc) error {
-	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- p.cmd.Wait() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(2 * time.Minute):
-		p.cmd.Process.Kill()
-		return fmt.Errorf("did not exit (stderr: %s)", p.stderr.String())
-	}
-}
-
 func num(m map[string]any, keys ...string) float64 {
 	for _, k := range keys[:len(keys)-1] {
 		m, _ = m[k].(map[string]any)

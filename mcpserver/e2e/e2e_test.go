@@ -106,8 +106,8 @@ func (p *proc) send(mode transport.Mode, msg any) {
 	}
 }
 
-// recv reads the next message and its framing.
-func (p *proc) recv() (map[string]any, transport.Mode) {
+// recvRaw reads the next message as sent, ids intact.
+func (p *proc) recvRaw() ([]byte, transport.Mode) {
 	p.t.Helper()
 	type res struct {
 		body []byte
@@ -124,15 +124,22 @@ func (p *proc) recv() (map[string]any, transport.Mode) {
 		if r.err != nil {
 			p.t.Fatalf("read: %v (stderr: %s)", r.err, p.stderr.String())
 		}
-		var m map[string]any
-		if err := json.Unmarshal(r.body, &m); err != nil {
-			p.t.Fatalf("response is not a JSON object: %q", r.body)
-		}
-		return m, r.mode
-	case <-time.After(2 * time.Minute):
+		return r.body, r.mode
+	case <-time.After(2 * time.Minute): // hang guard only
 		p.t.Fatalf("no response (stderr: %s)", p.stderr.String())
 	}
 	return nil, 0
+}
+
+// recv reads the next message and its framing.
+func (p *proc) recv() (map[string]any, transport.Mode) {
+	p.t.Helper()
+	body, mode := p.recvRaw()
+	var m map[string]any
+	if err := json.Unmarshal(body, &m); err != nil {
+		p.t.Fatalf("response is not a JSON object: %q", body)
+	}
+	return m, mode
 }
 
 func (p *proc) request(mode transport.Mode, method string, params any) map[string]any {
@@ -175,15 +182,7 @@ func (p *proc) tool(mode transport.Mode, name string, args map[string]any) (map[
 
 func (p *proc) closeAndWait() error {
 	p.in.Close()
-	done := make(chan error, 1)
-	go func() { done <- p.cmd.Wait() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(2 * time.Minute):
-		p.cmd.Process.Kill()
-		return fmt.Errorf("server did not exit after stdin closed (stderr: %s)", p.stderr.String())
-	}
+	return waitExit(p.t, p)
 }
 
 func TestBothFramingsInOneSession(t *testing.T) {
@@ -313,5 +312,19 @@ func TestPipelinedClient(t *testing.T) {
 		if !seen[float64(i)] {
 			t.Errorf("request %d unanswered", i)
 		}
+	}
+}
+
+// waitExit waits for p to exit by itself and returns its exit error.
+func waitExit(t *testing.T, p *proc) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(2 * time.Minute):
+		p.cmd.Process.Kill()
+		return fmt.Errorf("did not exit (stderr: %s)", p.stderr.String())
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/m1nd-go/m1nd/mcpserver/transport"
 )
@@ -82,29 +81,4 @@ func TestGarbageThenRequestsThroughTheBinary(t *testing.T) {
 	if err := p.closeAndWait(); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// recvRaw reads the next message as sent, ids intact.
-func (p *proc) recvRaw() ([]byte, transport.Mode) {
-	p.t.Helper()
-	type res struct {
-		body []byte
-		mode transport.Mode
-		err  error
-	}
-	ch := make(chan res, 1)
-	go func() {
-		b, m, err := p.out.Next()
-		ch <- res{b, m, err}
-	}()
-	select {
-	case r := <-ch:
-		if r.err != nil {
-			p.t.Fatalf("read: %v (stderr: %s)", r.err, p.stderr.String())
-		}
-		return r.body, r.mode
-	case <-time.After(2 * time.Minute): // hang guard only
-		p.t.Fatalf("no response (stderr: %s)", p.stderr.String())
-	}
-	return nil, 0
 }
