@@ -4,7 +4,7 @@
 //
 //	out, err := ingest.Run(ctx, ingest.Config{Root: "/src/project"}, current)
 //	// out.Graph is finalized; swap it in under the write lock.
-//	// out.CommitGroups seed the co-change matrix; out.Stats is the response.
+//	// out.Commits seed the co-change matrix; out.Stats is the response.
 //
 // The adapter named by Config.Adapter ("code", "memory", "json"; see
 // Adapters) produces a fresh graph. Run then applies the mode: "replace"
@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/history"
 	"github.com/m1nd-go/m1nd/core/plasticity"
 	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/cache"
@@ -107,11 +108,11 @@ type Output struct {
 	// graph; the existing one passed to Run is never modified.
 	Graph *graph.Graph
 	Stats Stats
-	// CommitGroups are, per git commit (newest first), the external IDs of
-	// the file nodes it changed together: the input of the co-change
-	// matrix (core/temporal).
-	CommitGroups [][]string
-	Root         RootInfo
+	// Commits are the git commits (newest first) with the external IDs of
+	// the file nodes each changed: the input of the co-change matrix
+	// (core/temporal) and of core/history.
+	Commits []history.Commit
+	Root    RootInfo
 	// WeightsCarried counts learned edge states carried over from the
 	// existing graph (incremental ingests).
 	WeightsCarried int
@@ -177,7 +178,7 @@ func Run(ctx context.Context, cfg Config, existing *graph.Graph) (*Output, error
 	if err != nil {
 		return nil, err
 	}
-	res := &Output{Graph: out.Graph, Stats: out.Stats, CommitGroups: out.CommitGroups, Root: out.Root}
+	res := &Output{Graph: out.Graph, Stats: out.Stats, Commits: out.Commits, Root: out.Root}
 
 	if mode == Merge && existing != nil && existing.NumNodes() > 0 {
 		merged, bridged, err := MergeGraphs(existing, out.Graph)

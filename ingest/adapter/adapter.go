@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/history"
 	"github.com/m1nd-go/m1nd/ingest/cache"
 )
 
@@ -110,10 +111,11 @@ type Output struct {
 	// Graph is finalized (CSR and PageRank built).
 	Graph *graph.Graph
 	Stats Stats
-	// CommitGroups are the external IDs of the file nodes each git commit
-	// changed together (newest commit first), for the co-change matrix.
-	CommitGroups [][]string
-	Root         RootInfo
+	// Commits are the git commits that changed files of the graph (newest
+	// first), each with the external IDs of the file nodes it changed: the
+	// co-change matrix's input and the history predict and timeline read.
+	Commits []history.Commit
+	Root    RootInfo
 }
 
 // RootInfo describes the ingested root.

@@ -43,6 +43,7 @@ import (
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/history"
 	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/cache"
 	"github.com/m1nd-go/m1nd/ingest/extract"
@@ -337,7 +338,7 @@ func (r *run) finalize() *adapter.Output {
 
 	r.st.LabelCollisions = r.b.collisions
 	r.graphStats(g)
-	out := r.output(g, func(h *gitmeta.History) [][]string { return commitGroups(h, g) })
+	out := r.output(g, func(h *gitmeta.History) []history.Commit { return commitsOf(h, g) })
 	r.commit(out, func() *layout { return newLayout(r.included, r.hist, g, r.rc) })
 	return r.done(out, len(r.included))
 }
@@ -351,14 +352,14 @@ func (r *run) graphStats(g *graph.Graph) {
 
 // output is the run's output on graph g; groups maps the history's commit
 // groups onto g.
-func (r *run) output(g *graph.Graph, groups func(*gitmeta.History) [][]string) *adapter.Output {
+func (r *run) output(g *graph.Graph, commits func(*gitmeta.History) []history.Commit) *adapter.Output {
 	out := &adapter.Output{Graph: g, Root: adapter.RootInfo{Path: r.wr.Root, GitRoot: r.wr.RepoRoot}}
 	if h := r.hist; h != nil {
 		r.st.CommitsRead = h.CommitsRead
 		out.Root.GitHead, out.Root.GitBranch = h.Head, h.Branch
 		out.Root.GitDetached, out.Root.GitShallow, out.Root.GitHeadTime = h.Detached, h.Shallow, h.HeadTime
-		out.CommitGroups = groups(h)
-		r.st.CommitGroups = len(out.CommitGroups)
+		out.Commits = commits(h)
+		r.st.CommitGroups = len(out.Commits)
 	}
 	return out
 }
@@ -403,12 +404,12 @@ func (r *run) warn(w string) { r.st.Warnings = append(r.st.Warnings, w) }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// commitGroups maps history paths to the file nodes of the graph, dropping
-// files that are not in it (deleted, ignored, skipped) and groups left
-// empty.
-func commitGroups(h *gitmeta.History, g *graph.Graph) [][]string {
-	var out [][]string
-	for _, grp := range h.Groups {
+// commitsOf maps history paths to the file nodes of the graph, dropping
+// files that are not in it (deleted, ignored, skipped) and commits left
+// with none.
+func commitsOf(h *gitmeta.History, g *graph.Graph) []history.Commit {
+	var out []history.Commit
+	for i, grp := range h.Groups {
 		var ids []string
 		for _, p := range grp {
 			id := extract.FileID(p)
@@ -416,9 +417,15 @@ func commitGroups(h *gitmeta.History, g *graph.Graph) [][]string {
 				ids = append(ids, id)
 			}
 		}
-		if len(ids) > 0 {
-			out = append(out, ids)
+		if len(ids) == 0 {
+			continue
 		}
+		c := history.Commit{Files: ids}
+		if i < len(h.Commits) {
+			m := h.Commits[i]
+			c.Hash, c.Time, c.Author, c.Subject = m.Hash, m.Time, m.Author, m.Subject
+		}
+		out = append(out, c)
 	}
 	return out
 }

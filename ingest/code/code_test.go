@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/history"
 	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/gitmeta"
 	"github.com/m1nd-go/m1nd/ingest/internal/graphdump"
@@ -140,8 +141,17 @@ func TestIngestFixture(t *testing.T) {
 		t.Errorf("root info %+v", out.Root)
 	}
 	wantGroups := [][]string{{"file::app/service.py"}, {"file::app/service.py", "file::app/util.py"}}
-	if diff := cmp.Diff(wantGroups, out.CommitGroups[:2]); diff != "" || len(out.CommitGroups[2]) != 11 {
-		t.Errorf("commit groups (-want +got):\n%s\nlast group %v", diff, out.CommitGroups[2])
+	groups := history.Groups(out.Commits)
+	if diff := cmp.Diff(wantGroups, groups[:2]); diff != "" || len(groups[2]) != 11 {
+		t.Errorf("commit groups (-want +got):\n%s\nlast group %v", diff, groups[2])
+	}
+	for i, c := range out.Commits {
+		if len(c.Hash) != 40 || c.Time <= 0 || c.Author == "" || c.Subject == "" {
+			t.Errorf("commit %d lacks its identity: %+v", i, c)
+		}
+		if i > 0 && c.Time > out.Commits[i-1].Time {
+			t.Errorf("commits not newest first at %d", i)
+		}
 	}
 }
 
@@ -156,8 +166,8 @@ func TestOutsideGit(t *testing.T) {
 	if !ok || n.ChangeFrequency != gitmeta.NotGitFrequency || n.LastModified != secs(mtime) {
 		t.Errorf("node %+v", n)
 	}
-	if out.CommitGroups != nil || out.Root.GitRoot != "" || !d.Has("file::a.py::f", "calls", "file::a.py::g") {
-		t.Errorf("groups %v root %+v edges %v", out.CommitGroups, out.Root, d.EdgeStrings())
+	if out.Commits != nil || out.Root.GitRoot != "" || !d.Has("file::a.py::f", "calls", "file::a.py::g") {
+		t.Errorf("commits %v root %+v edges %v", out.Commits, out.Root, d.EdgeStrings())
 	}
 }
 

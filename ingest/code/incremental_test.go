@@ -48,8 +48,8 @@ func equalToFull(t *testing.T, root string, got *adapter.Output) {
 	if diff := cmp.Diff(nodeOrder(full.Graph), nodeOrder(got.Graph)); diff != "" {
 		t.Fatalf("incremental graph orders nodes differently from a full ingest (-full +incremental):\n%s", diff)
 	}
-	if diff := cmp.Diff(full.CommitGroups, got.CommitGroups); diff != "" {
-		t.Fatalf("commit groups differ (-full +incremental):\n%s", diff)
+	if diff := cmp.Diff(full.Commits, got.Commits); diff != "" {
+		t.Fatalf("commits differ (-full +incremental):\n%s", diff)
 	}
 	fs, gs := full.Stats, got.Stats
 	if fs.FilesParsed != gs.FilesParsed || fs.ReferencesResolved != gs.ReferencesResolved || fs.ReferencesUnresolved != gs.ReferencesUnresolved ||

@@ -8,6 +8,7 @@ import (
 	"weak"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/history"
 	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/cache"
 	"github.com/m1nd-go/m1nd/ingest/extract"
@@ -22,13 +23,13 @@ const lastRunKey = "code.last"
 // weakly: once the caller has let go of it, nothing is kept alive for this
 // shortcut.
 type lastRun struct {
-	key          string
-	optsKey      string
-	layout       *layout // nil: the patch path has nothing to start from
-	graph        weak.Pointer[graph.Graph]
-	stats        adapter.Stats
-	commitGroups [][]string
-	root         adapter.RootInfo
+	key     string
+	optsKey string
+	layout  *layout // nil: the patch path has nothing to start from
+	graph   weak.Pointer[graph.Graph]
+	stats   adapter.Stats
+	commits []history.Commit
+	root    adapter.RootInfo
 }
 
 // layout is what a complete run leaves for the patch path: where each
@@ -155,7 +156,7 @@ func (r *run) unchanged() *adapter.Output {
 	st.Warnings = slices.Clone(st.Warnings)
 	st.Incremental = &adapter.IncrementalStats{Reused: len(r.wr.Files)}
 	st.ElapsedMs = ms(time.Since(r.start))
-	return &adapter.Output{Graph: g, Stats: st, CommitGroups: last.commitGroups, Root: last.root}
+	return &adapter.Output{Graph: g, Stats: st, Commits: last.commits, Root: last.root}
 }
 
 // remember keeps a complete output for the shortcut.
@@ -168,7 +169,7 @@ func remember(store *cache.Store, req *adapter.Request, wr *walk.Result, out *ad
 	st.Languages = cloneMap(st.Languages)
 	store.SetExtra(lastRunKey, &lastRun{
 		key: runKey(req, wr), optsKey: optsKey(req, wr), layout: lay, graph: weak.Make(out.Graph), stats: st,
-		commitGroups: out.CommitGroups, root: out.Root,
+		commits: out.Commits, root: out.Root,
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/history"
 	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/cache"
 	"github.com/m1nd-go/m1nd/ingest/extract"
@@ -511,11 +512,11 @@ func (r *run) patchFinalize(p *patchState) (*adapter.Output, *noPatch) {
 	r.st.PhaseMs[string(adapter.PhaseFinalize)] = ms(time.Since(lap))
 
 	r.patchStats(p, g1)
-	out := r.output(g1, func(h *gitmeta.History) [][]string {
+	out := r.output(g1, func(h *gitmeta.History) []history.Commit {
 		if h == p.lay.history {
-			return p.last.commitGroups
+			return p.last.commits
 		}
-		return commitGroups(h, g1)
+		return commitsOf(h, g1)
 	})
 	rc := &resolveCache{root: r.wr.Root, files: p.now, ix: p.ix}
 	r.store.SetExtra(resolveCacheKey, rc)

@@ -82,6 +82,17 @@ type History struct {
 	// changed any (under Subdir), newest commit first, paths sorted within a
 	// group. A single-file group still counts as a change of that file.
 	Groups [][]string
+	// Commits describe the commit of each group (same index as Groups).
+	Commits []Commit
+}
+
+// Commit identifies the commit behind one group of History.Groups.
+type Commit struct {
+	Hash string
+	// Time is the author time, Unix seconds.
+	Time    int64
+	Author  string
+	Subject string
 }
 
 // ChangeFrequency maps a commit count to the spec's change_frequency:
@@ -246,9 +257,20 @@ func ReadRepo(ctx context.Context, repo *git.Repository, opt Options) (*History,
 		}
 		if len(changed) > 0 && (opt.MaxGroupSize <= 0 || len(changed) <= opt.MaxGroupSize) {
 			h.Groups = append(h.Groups, changed)
+			h.Commits = append(h.Commits, Commit{Hash: c.Hash.String(), Time: c.Author.When.Unix(), Author: c.Author.Name, Subject: subject(c.Message)})
 		}
 	}
 	return h, nil
+}
+
+// subject is a commit message's first line, bounded.
+func subject(msg string) string {
+	s, _, _ := strings.Cut(strings.TrimSpace(msg), "\n")
+	s = strings.TrimSpace(s)
+	if len(s) > 200 {
+		s = strings.ToValidUTF8(s[:200], "") + "…"
+	}
+	return s
 }
 
 func unix(c *object.Commit) float64 { return float64(c.Author.When.UnixNano()) / 1e9 }

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/history"
 )
 
 // derived caches indexes computed from one bundle's graph (query engine,
@@ -36,4 +37,12 @@ func (b *Bundle) Derived(key string, build func(g *graph.Graph) (any, error)) (a
 	b.derived.mu.Unlock()
 	it.once.Do(func() { it.val, it.err = build(b.Graph) })
 	return it.val, it.err
+}
+
+// History is the bundle's commits bound to its graph (built once).
+func (b *Bundle) History() *history.Index {
+	v, _ := b.Derived("history", func(g *graph.Graph) (any, error) {
+		return history.NewIndex(g, b.Commits), nil
+	})
+	return v.(*history.Index)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/m1nd-go/m1nd/core/engine"
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/history"
 )
 
 // Engine returns the query engine for a bundle's graph, building it on
@@ -21,8 +22,8 @@ func (s *State) Engine(b *Bundle) (*engine.Engine, error) {
 		if err != nil {
 			return nil, fmt.Errorf("build query engine: %w", err)
 		}
-		if len(b.CommitGroups) > 0 {
-			if _, _, err := e.ObserveExternal(b.CommitGroups); err != nil {
+		if len(b.Commits) > 0 {
+			if _, _, err := e.ObserveExternal(history.Groups(b.Commits)); err != nil {
 				s.logf("co-change history not applied: %v", err)
 			}
 		}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/history"
 	"github.com/m1nd-go/m1nd/core/plasticity"
 )
 
@@ -43,9 +44,11 @@ type Bundle struct {
 	// Gen is the session's graph generation (bumped by every ingest/load).
 	Gen   uint64
 	Roots []Root
-	// CommitGroups are files changed together per git commit (external
-	// IDs or paths), fed to the co-change matrix.
-	CommitGroups [][]string
+	// Commits are the roots' git commits with the file nodes each changed
+	// (external IDs), newest first per root: the co-change matrix's input
+	// and the history predict, timeline and validate_plan read (see
+	// History).
+	Commits []history.Commit
 	// Files stamp each root's files as they were read, so staleness can be
 	// told by a stat (none for adapters without files on disk).
 	Files []RootFiles
@@ -226,12 +229,12 @@ func (s *State) Build(kind string, fn func(old *Bundle) (*graph.Graph, []Root, e
 		files := slices.DeleteFunc(slices.Clone(old.Files), func(f RootFiles) bool {
 			return !slices.ContainsFunc(roots, func(r Root) bool { return r.Path == f.Root })
 		})
-		return &Bundle{Graph: g, Roots: roots, CommitGroups: old.CommitGroups, Files: files}, nil
+		return &Bundle{Graph: g, Roots: roots, Commits: old.Commits, Files: files}, nil
 	})
 }
 
 // BuildBundle is Build for callers that supply every field of the new
-// bundle (Graph, Roots, CommitGroups); Gen is assigned here. Returning old
+// bundle (Graph, Roots, Commits); Gen is assigned here. Returning old
 // itself publishes nothing.
 func (s *State) BuildBundle(kind string, fn func(old *Bundle) (*Bundle, error)) (*Bundle, error) {
 	s.buildMu.Lock()

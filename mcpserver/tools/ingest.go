@@ -179,14 +179,14 @@ func (r *ingestRun) build(old *session.Bundle) (*session.Bundle, error) {
 // what was learned about its nodes follows them.
 func (r *ingestRun) bundle(old *session.Bundle, root session.Root, files *session.RootFiles) *session.Bundle {
 	o := r.out
-	nb := &session.Bundle{Graph: o.Graph, Roots: []session.Root{root}, CommitGroups: o.CommitGroups}
+	nb := &session.Bundle{Graph: o.Graph, Roots: []session.Root{root}, Commits: o.Commits}
 	if files != nil {
 		nb.Files = []session.RootFiles{*files}
 	}
 	if r.mode == "merge" && old.Graph.NumNodes() > 0 {
 		nb.Roots = slices.DeleteFunc(slices.Clone(old.Roots), func(x session.Root) bool { return x.Path == r.root })
 		nb.Roots = append(nb.Roots, root)
-		nb.CommitGroups = append(slices.Clone(old.CommitGroups), o.CommitGroups...)
+		nb.Commits = append(slices.Clone(old.Commits), o.Commits...)
 		nb.Files = slices.DeleteFunc(slices.Clone(old.Files), func(x session.RootFiles) bool { return x.Root == o.Root.Path })
 		if files != nil {
 			nb.Files = append(nb.Files, *files)

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/history"
 	"github.com/m1nd-go/m1nd/core/plasticity"
 	"github.com/m1nd-go/m1nd/ingest"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
@@ -201,33 +202,34 @@ func mergeCodeRoot(s *session.State, old *session.Bundle, o *ingest.Output, r se
 		}
 		nb.Files = append(nb.Files, *files)
 	}
-	kept := old.CommitGroups
+	kept := old.Commits
 	if again { // the root's earlier history is in o's again
 		mine := "file::"
 		if p.NS != "" && p.Bare == "" {
 			mine = p.NS + "::file::"
 		}
-		kept = slices.DeleteFunc(slices.Clone(kept), func(grp []string) bool {
-			return len(grp) > 0 && strings.HasPrefix(grp[0], mine)
+		kept = slices.DeleteFunc(slices.Clone(kept), func(c history.Commit) bool {
+			return len(c.Files) > 0 && strings.HasPrefix(c.Files[0], mine)
 		})
 	}
-	nb.CommitGroups = append(prefixGroups(kept, p.Bare), prefixGroups(o.CommitGroups, p.NS)...)
+	nb.Commits = append(prefixCommits(kept, p.Bare), prefixCommits(o.Commits, p.NS)...)
 	return nb, nil
 }
 
-// prefixGroups puts the file IDs of commit groups under ns ("" keeps them).
-func prefixGroups(groups [][]string, ns string) [][]string {
+// prefixCommits puts the file IDs of commits under ns ("" keeps them).
+func prefixCommits(commits []history.Commit, ns string) []history.Commit {
 	if ns == "" {
-		return slices.Clone(groups)
+		return slices.Clone(commits)
 	}
-	out := make([][]string, len(groups))
-	for i, grp := range groups {
-		for _, id := range grp {
+	out := make([]history.Commit, len(commits))
+	for i, c := range commits {
+		c.Files = slices.Clone(c.Files)
+		for j, id := range c.Files {
 			if strings.HasPrefix(id, "file::") {
-				id = ns + "::" + id
+				c.Files[j] = ns + "::" + id
 			}
-			out[i] = append(out[i], id)
 		}
+		out[i] = c
 	}
 	return out
 }

@@ -123,7 +123,7 @@ func runSeek(c *Call) (any, error) {
 				WithNext("Call health, then retry; activate and search still work.")
 		}
 		p := seek.Params{TopK: c.Int("top_k"), Scope: scope, Types: types, MinScore: float32(c.Float("min_score")), GraphRerank: rerank}
-		if rerank && len(b.CommitGroups) > 0 {
+		if rerank && len(b.Commits) > 0 {
 			// Co-change history lives in the query engine's temporal
 			// index (ingest starts building it in the background).
 			if eng, err := c.Session.Engine(b); err == nil {
