@@ -1,0 +1,447 @@
+package tools
+
+import (
+	"fmt"
+	"math"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/m1nd-go/m1nd/core/analysis"
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/history"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+)
+
+type planAction struct {
+	ActionType  string   `json:"action_type"`
+	FilePath    string   `json:"file_path"`
+	Description string   `json:"description,omitempty"`
+	DependsOn   []string `json:"depends_on,omitempty"`
+}
+
+type validatePlanParams struct {
+	Actions           []planAction `json:"actions"`
+	IncludeTestImpact bool         `json:"include_test_impact"`
+	IncludeRiskScore  bool         `json:"include_risk_score"`
+}
+
+type gapJSON struct {
+	FilePath       string  `json:"file_path"`
+	NodeID         string  `json:"node_id"`
+	Reason         string  `json:"reason"`
+	Severity       string  `json:"severity" jsonschema:"critical, warning or info."`
+	SignalStrength float64 `json:"signal_strength"`
+	Source         string  `json:"source" jsonschema:"dependency (depends on a planned file) or co_change (usually changes with one)."`
+}
+
+type unresolvedJSON struct {
+	Index    int      `json:"index"`
+	FilePath string   `json:"file_path"`
+	Problem  string   `json:"problem"`
+	Closest  []string `json:"closest,omitempty"`
+}
+
+type coverageJSON struct {
+	ModifiedFiles int      `json:"modified_files"`
+	TestedFiles   int      `json:"tested_files"`
+	UntestedFiles []string `json:"untested_files"`
+	CoverageRatio float64  `json:"coverage_ratio"`
+}
+
+type additionJSON struct {
+	ActionType string `json:"action_type"`
+	FilePath   string `json:"file_path"`
+	Reason     string `json:"reason"`
+}
+
+type riskPartsJSON struct {
+	Scope    float64 `json:"scope" jsonschema:"How far the change reaches (blast radius), in [0, 1]."`
+	Gaps     float64 `json:"gaps" jsonschema:"Files the plan misses, weighted by severity, in [0, 1]."`
+	Untested float64 `json:"untested" jsonschema:"Share of modified files without tests."`
+	Deletes  float64 `json:"deletes" jsonschema:"Deleted files that others depend on, in [0, 1]."`
+	Hubs     float64 `json:"hubs" jsonschema:"Centrality of the most central file changed, in [0, 1]."`
+}
+
+type validatePlanOutput struct {
+	ActionsAnalyzed    int              `json:"actions_analyzed"`
+	ActionsResolved    int              `json:"actions_resolved"`
+	ActionsUnresolved  int              `json:"actions_unresolved"`
+	Unresolved         []unresolvedJSON `json:"unresolved"`
+	Gaps               []gapJSON        `json:"gaps"`
+	RiskScore          *float64         `json:"risk_score,omitempty"`
+	RiskLevel          string           `json:"risk_level,omitempty" jsonschema:"low (< 0.3), medium (< 0.6), high (< 0.8) or critical."`
+	RiskParts          *riskPartsJSON   `json:"risk_parts,omitempty"`
+	TestCoverage       *coverageJSON    `json:"test_coverage,omitempty"`
+	SuggestedAdditions []additionJSON   `json:"suggested_additions"`
+	BlastRadiusTotal   int              `json:"blast_radius_total"`
+	ElapsedMs          float64          `json:"elapsed_ms"`
+	guidance
+}
+
+var planActionTypes = []string{"modify", "create", "delete", "rename", "test"}
+
+// maxPlanGaps bounds the gaps listed.
+const maxPlanGaps = 30
+
+func runValidatePlan(c *Call) (any, error) {
+	var in validatePlanParams
+	if err := c.Bind(&in); err != nil {
+		return nil, err
+	}
+	if err := checkActions(c, in.Actions); err != nil {
+		return nil, err
+	}
+	var out validatePlanOutput
+	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+		if b.Graph.NumNodes() == 0 {
+			return emptyGraphErr()
+		}
+		start := time.Now()
+		pl := newPlan(b, in.Actions)
+		out = pl.validate(c, in)
+		out.ElapsedMs = ms(time.Since(start))
+		return nil
+	})
+	return out, err
+}
+
+func checkActions(c *Call, actions []planAction) error {
+	example := map[string]any{"agent_id": c.AgentID, "actions": []any{map[string]any{"action_type": "modify", "file_path": "src/app.py"}}}
+	if len(actions) == 0 {
+		return Errorf("actions lists the planned file actions.", "actions is empty").WithExample(example)
+	}
+	for i, a := range actions {
+		if !slices.Contains(planActionTypes, a.ActionType) {
+			return Errorf("action_type is one of modify, create, delete, rename, test.", "actions[%d].action_type is %q", i, a.ActionType).WithExample(example)
+		}
+		if strings.TrimSpace(a.FilePath) == "" {
+			return Errorf("Each action names the file it touches, relative to the repository.", "actions[%d].file_path is empty", i).WithExample(example)
+		}
+	}
+	return nil
+}
+
+// plan is a plan resolved against the graph.
+type plan struct {
+	b        *session.Bundle
+	g        *graph.Graph
+	actions  []planAction
+	files    []graph.NodeID // resolved file per action (NoNode: unresolved or created)
+	inPlan   map[graph.NodeID]bool
+	planned  map[string]bool // graph paths named by the plan
+	tests    map[graph.NodeID]bool
+	out      validatePlanOutput
+	changed  []graph.NodeID // modified, deleted, renamed
+	deleted  []graph.NodeID
+	blastAll map[graph.NodeID]bool
+}
+
+func newPlan(b *session.Bundle, actions []planAction) *plan {
+	return &plan{b: b, g: b.Graph, actions: actions, inPlan: map[graph.NodeID]bool{}, planned: map[string]bool{}, tests: map[graph.NodeID]bool{}, blastAll: map[graph.NodeID]bool{}}
+}
+
+func (pl *plan) validate(c *Call, in validatePlanParams) validatePlanOutput {
+	pl.out = validatePlanOutput{ActionsAnalyzed: len(pl.actions), Unresolved: []unresolvedJSON{}, Gaps: []gapJSON{}, SuggestedAdditions: []additionJSON{}}
+	pl.resolve()
+	gaps := pl.gaps()
+	pl.out.BlastRadiusTotal = len(pl.blastAll)
+	var cov *coverageJSON
+	if in.IncludeTestImpact {
+		cov = pl.coverage()
+		pl.out.TestCoverage = cov
+	}
+	if in.IncludeRiskScore {
+		pl.risk(gaps, cov)
+	}
+	pl.suggest(cov)
+	pl.out.guidance = planGuidance(c, pl.out)
+	return pl.out
+}
+
+// resolve maps each action's file to a node; modify/delete/rename/test of
+// a file the graph does not hold is reported with the closest paths.
+func (pl *plan) resolve() {
+	for i, a := range pl.actions {
+		p := strings.TrimPrefix(path.Clean(strings.ReplaceAll(a.FilePath, "\\", "/")), "./")
+		pl.planned[p] = true
+		id, err := resolveNode(pl.b, a.FilePath, fmt.Sprintf("actions[%d].file_path", i))
+		if err == nil {
+			id = history.FileOf(pl.g, id)
+			if pl.g.Type(id) != graph.File {
+				err = fmt.Errorf("%s is a %s, not a file", pl.g.ExternalID(id), typeName(pl.g.Type(id)))
+			}
+		}
+		switch {
+		case a.ActionType == "create" && err == nil:
+			pl.unresolved(i, a, "the file already exists: plan a modify, or pick a new path", nil)
+			pl.files = append(pl.files, id)
+			pl.inPlan[id] = true
+			continue
+		case a.ActionType == "create":
+			pl.files = append(pl.files, graph.NoNode)
+			pl.out.ActionsResolved++
+			continue
+		case err != nil:
+			pl.unresolved(i, a, "no such file in the graph", closestFiles(pl.g, a.FilePath))
+			pl.files = append(pl.files, graph.NoNode)
+			continue
+		}
+		pl.out.ActionsResolved++
+		pl.files = append(pl.files, id)
+		pl.inPlan[id] = true
+		pl.planned[shortID(pl.g, id)] = true
+		switch a.ActionType {
+		case "test":
+			pl.tests[id] = true
+		case "delete":
+			pl.deleted = append(pl.deleted, id)
+			pl.changed = append(pl.changed, id)
+		default:
+			pl.changed = append(pl.changed, id)
+		}
+	}
+}
+
+func (pl *plan) unresolved(i int, a planAction, problem string, closest []string) {
+	pl.out.ActionsUnresolved++
+	pl.out.Unresolved = append(pl.out.Unresolved, unresolvedJSON{Index: i, FilePath: a.FilePath, Problem: problem, Closest: closest})
+}
+
+// closestFiles lists up to three file paths sharing the most with p.
+func closestFiles(g *graph.Graph, p string) []string {
+	base := path.Base(p)
+	var out []string
+	for _, id := range g.NodesByLabel(base) {
+		if g.Type(id) == graph.File {
+			out = append(out, shortID(g, id))
+		}
+	}
+	slices.Sort(out)
+	if len(out) > 3 {
+		out = out[:3]
+	}
+	return out
+}
+
+// gaps: files that depend on a changed file (impact), or usually change
+// with one (predict), that the plan does not touch. Returns the weighted
+// gap mass for the risk score.
+func (pl *plan) gaps() float64 {
+	best := map[graph.NodeID]gapJSON{}
+	add := func(id graph.NodeID, gp gapJSON) {
+		if pl.inPlan[id] || pl.planned[shortID(pl.g, id)] {
+			return
+		}
+		if old, ok := best[id]; ok && old.SignalStrength >= gp.SignalStrength {
+			return
+		}
+		gp.FilePath, gp.NodeID = shortID(pl.g, id), pl.g.ExternalID(id)
+		best[id] = gp
+	}
+	deleted := map[graph.NodeID]bool{}
+	for _, d := range pl.deleted {
+		deleted[d] = true
+	}
+	x := pl.b.History()
+	for _, f := range pl.changed {
+		ip := analysis.DefaultImpactParams()
+		ip.Level, ip.MaxHops, ip.IncludeCausalChains, ip.TopK, ip.MaxVia = analysis.LevelFile, 3, false, 0, 1
+		if res, err := analysis.Impact(pl.g, f, ip); err == nil {
+			for _, n := range res.BlastRadius {
+				file := history.FileOf(pl.g, n.Node)
+				pl.blastAll[file] = true
+				if n.HopDistance != 1 || file == f {
+					continue
+				}
+				sev, why := "warning", "depends on "+shortID(pl.g, f)
+				if deleted[f] {
+					sev, why = "critical", "depends on "+shortID(pl.g, f)+", which the plan deletes"
+				}
+				if len(n.Via) > 0 {
+					u := n.Via[0]
+					why += fmt.Sprintf(" (%s %s %s)", pl.g.Label(u.Dependent), u.Relation, pl.g.Label(u.Dependency))
+				}
+				add(file, gapJSON{Reason: why, Severity: sev, SignalStrength: round3(float64(n.SignalStrength)), Source: "dependency"})
+			}
+		}
+		pp := history.DefaultPredictParams()
+		pp.TopK = 10
+		if res, err := history.Predict(x, f, pp); err == nil {
+			for _, pr := range res.Predictions {
+				if pr.CoChanges == 0 || pr.Confidence < 0.3 {
+					continue
+				}
+				sev := "info"
+				if pr.History >= 0.5 {
+					sev = "warning"
+				}
+				add(pr.Node, gapJSON{Reason: fmt.Sprintf("changed together with %s in %d of %d commits", shortID(pl.g, f), pr.CoChanges, res.Commits), Severity: sev, SignalStrength: round3(pr.Confidence), Source: "co_change"})
+			}
+		}
+	}
+	gaps := make([]gapJSON, 0, len(best))
+	mass := 0.0
+	for _, gp := range best {
+		gaps = append(gaps, gp)
+		mass += map[string]float64{"critical": 1, "warning": 0.5, "info": 0.15}[gp.Severity] * gp.SignalStrength
+	}
+	rank := map[string]int{"critical": 0, "warning": 1, "info": 2}
+	slices.SortFunc(gaps, func(a, b gapJSON) int {
+		if rank[a.Severity] != rank[b.Severity] {
+			return rank[a.Severity] - rank[b.Severity]
+		}
+		if a.SignalStrength != b.SignalStrength {
+			if a.SignalStrength > b.SignalStrength {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.NodeID, b.NodeID)
+	})
+	if len(gaps) > maxPlanGaps {
+		gaps = gaps[:maxPlanGaps]
+	}
+	pl.out.Gaps = gaps
+	return mass
+}
+
+// testsOf lists the test files that exercise file (tests edges into it or
+// its entities).
+func (pl *plan) testsOf(file graph.NodeID) []graph.NodeID {
+	ip := analysis.DefaultImpactParams()
+	ip.Level, ip.MaxHops, ip.IncludeCausalChains, ip.TopK, ip.MaxVia = analysis.LevelFile, 1, false, 0, 3
+	res, err := analysis.Impact(pl.g, file, ip)
+	if err != nil {
+		return nil
+	}
+	var out []graph.NodeID
+	for _, n := range res.BlastRadius {
+		f := history.FileOf(pl.g, n.Node)
+		if isTestPath(shortID(pl.g, f)) || slices.ContainsFunc(n.Via, func(u analysis.Usage) bool { return u.Relation == "tests" }) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// isTestPath recognises test files by the usual conventions.
+func isTestPath(p string) bool {
+	b := path.Base(p)
+	return strings.HasSuffix(b, "_test.go") || strings.HasPrefix(b, "test_") || strings.HasSuffix(b, "_test.py") ||
+		strings.Contains(b, ".test.") || strings.Contains(b, ".spec.") || strings.HasSuffix(b, "Test.java") ||
+		strings.HasPrefix(p, "tests/") || strings.HasPrefix(p, "test/") || strings.Contains(p, "/tests/") || strings.Contains(p, "/test/")
+}
+
+func (pl *plan) coverage() *coverageJSON {
+	cov := &coverageJSON{UntestedFiles: []string{}}
+	for i, a := range pl.actions {
+		f := pl.files[i]
+		if a.ActionType != "modify" && a.ActionType != "rename" || f == graph.NoNode || isTestPath(shortID(pl.g, f)) {
+			continue
+		}
+		cov.ModifiedFiles++
+		tested := false
+		for _, t := range pl.testsOf(f) {
+			if pl.tests[t] || pl.inPlan[t] {
+				tested = true
+			}
+		}
+		if tested {
+			cov.TestedFiles++
+		} else {
+			cov.UntestedFiles = append(cov.UntestedFiles, shortID(pl.g, f))
+		}
+	}
+	if cov.ModifiedFiles > 0 {
+		cov.CoverageRatio = round3(float64(cov.TestedFiles) / float64(cov.ModifiedFiles))
+	} else {
+		cov.CoverageRatio = 1
+	}
+	return cov
+}
+
+func (pl *plan) risk(gapMass float64, cov *coverageJSON) {
+	parts := riskPartsJSON{Scope: round3(1 - math.Exp(-float64(len(pl.blastAll))/40)), Gaps: round3(1 - math.Exp(-gapMass/2))}
+	if cov != nil && cov.ModifiedFiles > 0 {
+		parts.Untested = round3(float64(len(cov.UntestedFiles)) / float64(cov.ModifiedFiles))
+	}
+	for _, d := range pl.deleted {
+		if pl.g.InDegree(d) > 0 {
+			parts.Deletes = 1
+		}
+	}
+	maxPR := float32(0)
+	for _, f := range pl.changed {
+		maxPR = max(maxPR, pl.g.PageRank(f))
+	}
+	parts.Hubs = round3(float64(maxPR))
+	score := round3(min(1, 0.3*parts.Scope+0.3*parts.Gaps+0.2*parts.Untested+0.15*parts.Deletes+0.05*parts.Hubs))
+	pl.out.RiskScore, pl.out.RiskParts = &score, &parts
+	switch {
+	case score < 0.3:
+		pl.out.RiskLevel = "low"
+	case score < 0.6:
+		pl.out.RiskLevel = "medium"
+	case score < 0.8:
+		pl.out.RiskLevel = "high"
+	default:
+		pl.out.RiskLevel = "critical"
+	}
+}
+
+// suggest proposes the strongest gaps as actions and tests for untested
+// modified files (an existing test file when there is one).
+func (pl *plan) suggest(cov *coverageJSON) {
+	for _, gp := range pl.out.Gaps {
+		if gp.Severity == "info" || len(pl.out.SuggestedAdditions) >= 5 {
+			break
+		}
+		pl.out.SuggestedAdditions = append(pl.out.SuggestedAdditions, additionJSON{ActionType: "modify", FilePath: gp.FilePath, Reason: gp.Reason})
+	}
+	if cov == nil {
+		return
+	}
+	for _, u := range cov.UntestedFiles {
+		tp, why := testPathFor(u), "modified file has no test action in the plan"
+		if id, ok := pl.g.Lookup(bundleSpace(pl.b).fileID(u)); ok {
+			if ts := pl.testsOf(id); len(ts) > 0 {
+				tp, why = shortID(pl.g, ts[0]), "modified file's existing test is not in the plan"
+			}
+		}
+		pl.out.SuggestedAdditions = append(pl.out.SuggestedAdditions, additionJSON{ActionType: "test", FilePath: tp, Reason: why})
+	}
+}
+
+// testPathFor is the conventional test file of p.
+func testPathFor(p string) string {
+	dir, base := path.Split(p)
+	ext := path.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	switch ext {
+	case ".go":
+		return dir + stem + "_test.go"
+	case ".py":
+		return dir + "test_" + base
+	case ".js", ".ts", ".jsx", ".tsx", ".mjs":
+		return dir + stem + ".test" + ext
+	case ".java":
+		return dir + stem + "Test.java"
+	}
+	return dir + stem + "_test" + ext
+}
+
+func planGuidance(c *Call, out validatePlanOutput) guidance {
+	switch {
+	case out.ActionsUnresolved > 0:
+		u := out.Unresolved[0]
+		return guidance{ProofState: "triaging", NextSuggestedTool: firstTool(c.Registry, "glob", "seek"), NextSuggestedTarget: u.FilePath,
+			NextStepHint: fmt.Sprintf("Action %d names %s: %s. Fix the path, then validate again.", u.Index, u.FilePath, u.Problem)}
+	case len(out.Gaps) > 0 && out.Gaps[0].Severity != "info":
+		gp := out.Gaps[0]
+		return guidance{ProofState: "proving", NextSuggestedTool: firstTool(c.Registry, "view", "impact"), NextSuggestedTarget: gp.NodeID,
+			NextStepHint: fmt.Sprintf("The plan misses %s (%s): read it and add it to the plan, or say why it is safe.", gp.FilePath, gp.Reason)}
+	}
+	return guidance{ProofState: "ready_to_edit", NextSuggestedTool: firstTool(c.Registry, "view"), NextStepHint: "The plan covers its dependents and usual co-changes: implement it, then run the tests it names."}
+}
