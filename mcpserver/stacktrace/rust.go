@@ -24,7 +24,7 @@ var (
 // the RUST_BACKTRACE frames under "stack backtrace:".
 func parseRust(lines []string) Trace {
 	var t Trace
-	var loc *Frame       // the panic location
+	var loc *Frame // the panic location
 	inBT, inMsg := false, false
 	var msg []string
 	lastAt := false
