@@ -1,0 +1,105 @@
+// Command m1nd-cochange runs the co-change benchmark (benchmarks/cochange):
+// predict through a real m1nd-mcp against the association-rule baseline on
+// pinned repositories cut at 80 % of their history.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/tools/cochange"
+	"github.com/m1nd-go/m1nd/tools/localize"
+)
+
+func main() {
+	var (
+		mirrors  = flag.String("mirrors", "/work/.mirror", "directory of git snapshots named owner+name/repo (the fetch tool's layout), or of clones named owner+name")
+		reposTSV = flag.String("repos", "benchmarks/cochange/repos.tsv", "repos.tsv: name, repo, commit, language, split")
+		server   = flag.String("server", "", "m1nd-mcp binary (default: next to this binary, then PATH)")
+		work     = flag.String("work", "", "directory for the cut checkouts (default: a temporary one)")
+		only     = flag.String("only", "", "comma-separated repository names")
+		split    = flag.String("split", "", "run only this split (tune or held-out)")
+		frac     = flag.Float64("fraction", 0.8, "share of the commits (by time) before the cut")
+		maxGroup = flag.Int("baseline-max-group", 30, "the baseline leaves training commits of more files out of its rules")
+		jsonOut  = flag.String("json", "", "write the report as JSON here")
+		mdOut    = flag.String("md", "", "write the markdown report here")
+	)
+	flag.Parse()
+	fail := func(err error) {
+		fmt.Fprintln(os.Stderr, "m1nd-cochange:", err)
+		os.Exit(1)
+	}
+	f, err := os.Open(*reposTSV)
+	if err != nil {
+		fail(err)
+	}
+	repos, err := cochange.ReadRepos(f)
+	f.Close()
+	if err != nil {
+		fail(err)
+	}
+	bin, err := localize.FindServer(*server)
+	if err != nil {
+		fail(err)
+	}
+	if *work == "" {
+		if *work, err = os.MkdirTemp("", "m1nd-cochange-*"); err != nil {
+			fail(err)
+		}
+		defer os.RemoveAll(*work)
+	}
+	keep := map[string]bool{}
+	for _, n := range strings.Split(*only, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			keep[n] = true
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	cfg := cochange.Config{
+		Mirror:   func(slug string) string { return mirrorOf(*mirrors, slug) },
+		Server:   bin,
+		Work:     *work,
+		Fraction: *frac,
+		MaxGroup: *maxGroup,
+		Logf:     func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) },
+	}
+	var rep cochange.Report
+	for _, r := range repos {
+		if (len(keep) > 0 && !keep[r.Name]) || (*split != "" && r.Split != *split) {
+			continue
+		}
+		rep.Repos = append(rep.Repos, cochange.RunRepo(ctx, cfg, r))
+	}
+	rep.Summarize()
+	md := rep.Markdown()
+	fmt.Print(md)
+	if *mdOut != "" {
+		if err := os.WriteFile(*mdOut, []byte(md), 0o644); err != nil {
+			fail(err)
+		}
+	}
+	if *jsonOut != "" {
+		b, _ := json.MarshalIndent(rep, "", "  ")
+		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
+			fail(err)
+		}
+	}
+}
+
+// mirrorOf finds the git directory of slug under dir.
+func mirrorOf(dir, slug string) string {
+	name := strings.ReplaceAll(slug, "/", "+")
+	for _, p := range []string{filepath.Join(dir, name, "repo"), filepath.Join(dir, name)} {
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			return p
+		}
+	}
+	return ""
+}

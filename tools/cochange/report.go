@@ -1,0 +1,89 @@
+package cochange
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Report is a whole run.
+type Report struct {
+	Repos []RepoReport `json:"repos"`
+	// Groups: all, tune, held-out, and ≥30 candidate files (each
+	// micro-averaged over queries, and macro over repositories).
+	Groups []Group `json:"groups"`
+}
+
+// Group aggregates repositories.
+type Group struct {
+	Name          string  `json:"name"`
+	Repos         int     `json:"repos"`
+	Queries       int     `json:"queries"`
+	PredictR5     float64 `json:"predict_recall_at_5"`
+	PredictR10    float64 `json:"predict_recall_at_10"`
+	BaselineR5    float64 `json:"baseline_recall_at_5"`
+	BaselineR10   float64 `json:"baseline_recall_at_10"`
+	MacroPredict  float64 `json:"macro_predict_recall_at_10"`
+	MacroBaseline float64 `json:"macro_baseline_recall_at_10"`
+}
+
+// Summarize fills Groups.
+func (r *Report) Summarize() {
+	r.Groups = nil
+	for _, g := range []struct {
+		name string
+		in   func(RepoReport) bool
+	}{
+		{"all", func(RepoReport) bool { return true }},
+		{"tune", func(x RepoReport) bool { return x.Split == "tune" }},
+		{"held-out", func(x RepoReport) bool { return x.Split == "held-out" }},
+		{"≥ 30 candidate files", func(x RepoReport) bool { return x.Candidates >= 30 }},
+		{"held-out, ≥ 30 candidate files", func(x RepoReport) bool { return x.Split == "held-out" && x.Candidates >= 30 }},
+	} {
+		var gr Group
+		gr.Name = g.name
+		for _, x := range r.Repos {
+			if x.Err != "" || !g.in(x) || x.Predict.Queries == 0 {
+				continue
+			}
+			n := float64(x.Predict.Queries)
+			gr.Repos++
+			gr.Queries += x.Predict.Queries
+			gr.PredictR5 += x.Predict.R5 * n
+			gr.PredictR10 += x.Predict.R10 * n
+			gr.BaselineR5 += x.Baseline.R5 * n
+			gr.BaselineR10 += x.Baseline.R10 * n
+			gr.MacroPredict += x.Predict.R10
+			gr.MacroBaseline += x.Baseline.R10
+		}
+		if gr.Queries > 0 {
+			q := float64(gr.Queries)
+			gr.PredictR5, gr.PredictR10 = round4(gr.PredictR5/q), round4(gr.PredictR10/q)
+			gr.BaselineR5, gr.BaselineR10 = round4(gr.BaselineR5/q), round4(gr.BaselineR10/q)
+			gr.MacroPredict, gr.MacroBaseline = round4(gr.MacroPredict/float64(gr.Repos)), round4(gr.MacroBaseline/float64(gr.Repos))
+		}
+		if gr.Repos > 0 {
+			r.Groups = append(r.Groups, gr)
+		}
+	}
+}
+
+// Markdown renders the report.
+func (r *Report) Markdown() string {
+	var b strings.Builder
+	b.WriteString("| repository | lang | split | cut | train/test commits | source files | queries | predict R@5 | predict R@10 | baseline R@5 | baseline R@10 | Δ R@10 |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, x := range r.Repos {
+		if x.Err != "" {
+			fmt.Fprintf(&b, "| %s | %s | %s | error: %s |||||||||\n", x.Name, x.Lang, x.Split, x.Err)
+			continue
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s %s | %d/%d | %d | %d | %.3f | %.3f | %.3f | %.3f | %+.1f |\n", x.Name, x.Lang, x.Split, short(x.Cut), x.CutDate,
+			x.TrainCommits, x.TestCommits, x.Candidates, x.Predict.Queries, x.Predict.R5, x.Predict.R10, x.Baseline.R5, x.Baseline.R10, 100*(x.Predict.R10-x.Baseline.R10))
+	}
+	b.WriteString("\n| group | repos | queries | predict R@5 | predict R@10 | baseline R@5 | baseline R@10 | Δ R@10 (points) | macro Δ R@10 |\n|---|---|---|---|---|---|---|---|---|\n")
+	for _, g := range r.Groups {
+		fmt.Fprintf(&b, "| %s | %d | %d | %.3f | %.3f | %.3f | %.3f | %+.1f | %+.1f |\n", g.Name, g.Repos, g.Queries, g.PredictR5, g.PredictR10, g.BaselineR5, g.BaselineR10,
+			100*(g.PredictR10-g.BaselineR10), 100*(g.MacroPredict-g.MacroBaseline))
+	}
+	return b.String()
+}
