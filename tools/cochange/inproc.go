@@ -45,4 +45,3 @@ func (p *InProcess) Predict(file string, k int) ([]string, error) {
 	}
 	return fs, nil
 }
-
