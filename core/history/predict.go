@@ -32,7 +32,8 @@ type PredictParams struct {
 	SupportK float64
 	// The evidence weights, combined as a noisy-or of weight·score.
 	HistoryWeight, StructureWeight, DirectoryWeight, ActivityWeight float64
-	// StructureHops bounds the dependency hops followed (default 2).
+	// StructureHops bounds the dependency hops followed (default 1: on
+	// the tune split a second hop added more noise than partners).
 	StructureHops int
 	// Keep, when set, restricts the candidates (e.g. to source files).
 	Keep func(graph.NodeID) bool
@@ -41,9 +42,9 @@ type PredictParams struct {
 // DefaultPredictParams returns the tuned defaults.
 func DefaultPredictParams() PredictParams {
 	return PredictParams{
-		TopK: 10, IncludeVelocity: true, HalfLifeDays: 180, LargeCommit: 20, SupportK: 1,
-		HistoryWeight: 0.9, StructureWeight: 0.6, DirectoryWeight: 0.15, ActivityWeight: 0.1,
-		StructureHops: 2,
+		TopK: 10, IncludeVelocity: true, HalfLifeDays: 365, LargeCommit: 20, SupportK: 3,
+		HistoryWeight: 0.9, StructureWeight: 0.6, DirectoryWeight: 0, ActivityWeight: 0.3,
+		StructureHops: 1,
 	}
 }
 
