@@ -172,7 +172,7 @@ func ExamplePredict() {
 	}
 	// Output:
 	// tests/test_pool.py 0.54 [tests/test_pool.py tests src/pool.py]
-	// src/worker.py 0.49 [src/worker.py imports src/pool.py same directory]
-	// src/spawner.py 0.30 [changed together in 2 of 5 commits (last 2023-11-14) same directory]
-	// src/config.py 0.22 [changed together in 3 of 5 commits (last 2022-10-10) same directory]
+	// src/worker.py 0.49 [src/worker.py imports src/pool.py]
+	// src/spawner.py 0.30 [changed together in 2 of 5 commits (last 2023-11-14)]
+	// src/config.py 0.22 [changed together in 3 of 5 commits (last 2022-10-10)]
 }

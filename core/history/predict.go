@@ -350,7 +350,7 @@ func (ev *evidence) reasons(c *cand) []string {
 			rs = append(rs, fmt.Sprintf("%d-hop dependency", c.hops))
 		}
 	}
-	if c.dir > 0 {
+	if c.dir > 0 && ev.p.DirectoryWeight > 0 {
 		rs = append(rs, "same directory")
 	}
 	if c.activity > 0.5 && c.joint == 0 {

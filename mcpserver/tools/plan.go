@@ -184,7 +184,7 @@ func (pl *plan) resolve() {
 			pl.out.ActionsResolved++
 			continue
 		case err != nil:
-			pl.unresolved(i, a, "no such file in the graph", closestFiles(pl.g, a.FilePath))
+			pl.unresolved(i, a, "no such file in the graph", closestFiles(pl.b, a.FilePath))
 			pl.files = append(pl.files, graph.NoNode)
 			continue
 		}
@@ -209,18 +209,33 @@ func (pl *plan) unresolved(i int, a planAction, problem string, closest []string
 	pl.out.Unresolved = append(pl.out.Unresolved, unresolvedJSON{Index: i, FilePath: a.FilePath, Problem: problem, Closest: closest})
 }
 
-// closestFiles lists up to three file paths sharing the most with p.
-func closestFiles(g *graph.Graph, p string) []string {
+// closestFiles lists up to three file paths nearest to p: base names
+// within a few edits (typos), the same directory first.
+func closestFiles(b *session.Bundle, p string) []string {
 	base := path.Base(p)
-	var out []string
-	for _, id := range g.NodesByLabel(base) {
-		if g.Type(id) == graph.File {
-			out = append(out, shortID(g, id))
+	type near struct {
+		path string
+		d    int
+	}
+	var cands []near
+	for _, f := range bundleGraphFiles(b).Files {
+		d := editDistance(path.Base(f.Path), base)
+		if d <= 3 {
+			if path.Dir(f.Path) == path.Dir(p) {
+				d-- // the same directory breaks ties toward the intended file
+			}
+			cands = append(cands, near{f.Path, d})
 		}
 	}
-	slices.Sort(out)
-	if len(out) > 3 {
-		out = out[:3]
+	slices.SortFunc(cands, func(a, b near) int {
+		if a.d != b.d {
+			return a.d - b.d
+		}
+		return strings.Compare(a.path, b.path)
+	})
+	var out []string
+	for _, c := range cands[:min(3, len(cands))] {
+		out = append(out, c.path)
 	}
 	return out
 }
@@ -394,23 +409,33 @@ func (pl *plan) risk(gapMass float64, cov *coverageJSON) {
 // suggest proposes the strongest gaps as actions and tests for untested
 // modified files (an existing test file when there is one).
 func (pl *plan) suggest(cov *coverageJSON) {
+	suggested := map[string]bool{}
+	add := func(a additionJSON) {
+		if !suggested[a.FilePath] {
+			suggested[a.FilePath] = true
+			pl.out.SuggestedAdditions = append(pl.out.SuggestedAdditions, a)
+		}
+	}
+	if cov != nil {
+		for _, u := range cov.UntestedFiles {
+			tp, why := testPathFor(u), "modified file has no test action in the plan"
+			if id, ok := pl.g.Lookup(bundleSpace(pl.b).fileID(u)); ok {
+				if ts := pl.testsOf(id); len(ts) > 0 {
+					tp, why = shortID(pl.g, ts[0]), "modified file's existing test is not in the plan"
+				}
+			}
+			add(additionJSON{ActionType: "test", FilePath: tp, Reason: why})
+		}
+	}
 	for _, gp := range pl.out.Gaps {
-		if gp.Severity == "info" || len(pl.out.SuggestedAdditions) >= 5 {
+		if gp.Severity == "info" || len(pl.out.SuggestedAdditions) >= 8 {
 			break
 		}
-		pl.out.SuggestedAdditions = append(pl.out.SuggestedAdditions, additionJSON{ActionType: "modify", FilePath: gp.FilePath, Reason: gp.Reason})
-	}
-	if cov == nil {
-		return
-	}
-	for _, u := range cov.UntestedFiles {
-		tp, why := testPathFor(u), "modified file has no test action in the plan"
-		if id, ok := pl.g.Lookup(bundleSpace(pl.b).fileID(u)); ok {
-			if ts := pl.testsOf(id); len(ts) > 0 {
-				tp, why = shortID(pl.g, ts[0]), "modified file's existing test is not in the plan"
-			}
+		kind := "modify"
+		if isTestPath(gp.FilePath) {
+			kind = "test"
 		}
-		pl.out.SuggestedAdditions = append(pl.out.SuggestedAdditions, additionJSON{ActionType: "test", FilePath: tp, Reason: why})
+		add(additionJSON{ActionType: kind, FilePath: gp.FilePath, Reason: gp.Reason})
 	}
 }
 
