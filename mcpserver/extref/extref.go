@@ -130,10 +130,32 @@ func findURLs(s string) []string {
 	for _, u := range urlPattern.FindAllString(s, -1) {
 		u = strings.TrimRight(u, ".,;:!?*")
 		if len(u) <= maxValue && !strings.HasSuffix(u, "://") {
-			out = append(out, u)
+			out = append(out, redact(u))
 		}
 	}
 	return out
+}
+
+// redact hides the password of a URL's credentials (user:secret@host →
+// user:***@host): a report must not spread secrets the code holds.
+func redact(u string) string {
+	scheme, rest, ok := strings.Cut(u, "://")
+	if !ok {
+		return u
+	}
+	auth := rest
+	if i := strings.IndexAny(auth, "/?#"); i >= 0 {
+		auth = auth[:i]
+	}
+	at := strings.LastIndexByte(auth, '@')
+	if at < 0 {
+		return u
+	}
+	user, _, hasPw := strings.Cut(auth[:at], ":")
+	if !hasPw {
+		return u
+	}
+	return scheme + "://" + user + ":***" + rest[at:]
 }
 
 // urlKey is scheme://host (lower case), or git@host for scp-like remotes.

@@ -109,7 +109,7 @@ import {
 			{Line: 2, Kind: HomePath, Value: "~/bin/setup", Key: "~"},
 		}},
 		{"urls with credentials and schemes", "cfg/app.yaml", "db: postgres://user:pw@DB.internal:5432/app\nbucket: s3://my-bucket/prefix/\nlocal: sqlite:///app.db\n", []Ref{
-			{Line: 1, Kind: URL, Value: "postgres://user:pw@DB.internal:5432/app", Key: "postgres://db.internal:5432"},
+			{Line: 1, Kind: URL, Value: "postgres://user:***@DB.internal:5432/app", Key: "postgres://db.internal:5432"},
 			{Line: 2, Kind: URL, Value: "s3://my-bucket/prefix/", Key: "s3://my-bucket"},
 			{Line: 3, Kind: URL, Value: "sqlite:///app.db", Key: "sqlite://"},
 		}},
