@@ -111,74 +111,29 @@ func runView(c *Call) (any, error) {
 	}
 
 	// 1. Resolve the path against the roots and check the graph.
-	var res pathguard.Resolved
-	var inGraph bool
-	var graphPath string // the file's path in graph terms
-	var ns string        // the namespace of its root ("" for a bare root)
+	var tgt viewTarget
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
-		if err := needRoots(b); err != nil {
-			return err
-		}
 		var err error
-		var greal string
-		rs := bundleSpace(b)
-		res, graphPath, greal, err = rs.resolve(bundleGuard(b), raw)
-		if err != nil {
-			return guardError(err, "file_path")
-		}
-		ns = rs.namespaceOf(res.Root)
-		if !res.Exists {
-			e := Errorf("Paths are relative to an ingest root or absolute inside one; glob lists the indexed files.", "file_path %q does not exist under %s", raw, res.Root)
-			if near := sameBase(bundleGraphFiles(b), res.Rel, 5); len(near) > 0 {
-				e.Extra = map[string]any{"did_you_mean": near}
-				e.Hint = fmt.Sprintf("Files with the same name: %s.", strings.Join(near, ", "))
-			}
-			return e.WithNext(fmt.Sprintf("Call glob with pattern %q to find the file.", "**/"+path.Base(res.Rel)))
-		}
-		// The graph may know the file by the name given or, through a
-		// symlink inside the roots, by its target's name.
-		for _, p := range []string{graphPath, greal} {
-			if p == "" {
-				continue
-			}
-			_, inFile := b.Graph.Lookup(rs.fileID(p))
-			_, inIndex := bundleGraphFiles(b).ByPath[p]
-			if inFile || inIndex {
-				graphPath, inGraph = p, true
-				break
-			}
-		}
-		if !inGraph && greal != "" {
-			graphPath = greal // ingest the target, not the link
-		}
-		return nil
+		tgt, err = resolveView(b, raw, "file_path")
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 
 	// 2. Read the file.
-	data, fi, err := readGuarded(res)
+	data, fi, err := readView(tgt.Res, "file_path")
 	if err != nil {
 		return nil, err
 	}
-	if textsearch.IsBinary(data) {
-		return nil, Errorf("view shows text only. glob lists files with their extension; search skips binary files too.", "%s is a binary file (NUL byte in the first %d bytes, %d bytes in total)", res.Rel, textsearch.SniffLen, len(data)).
-			WithNext("Pick a source or text file instead.")
-	}
-
-	out := viewResponse{FilePath: graphPath, AbsolutePath: res.Abs, Offset: offset, Limit: limit, Bytes: len(data), InGraph: inGraph, Nodes: []viewNode{}}
+	out := viewResponse{FilePath: tgt.GraphPath, AbsolutePath: tgt.Res.Abs, Offset: offset, Limit: limit, Bytes: len(data), InGraph: tgt.InGraph, Nodes: []viewNode{}}
 
 	// 3. auto_ingest: merge the file into the graph.
-	if !inGraph && c.Bool("auto_ingest") {
-		// What a walk of the root would leave out (secrets, skipped and
-		// ignored files) stays out of the graph when viewed, too.
-		if admitted, why := walk.Admit(res.Root, res.Rel, walk.Options{}); !admitted {
-			out.IngestError = "not ingested: " + why
-		} else if len(data) > autoIngestMaxSize {
-			out.IngestError = fmt.Sprintf("not ingested: %d bytes is over the %d-byte ingest limit", len(data), autoIngestMaxSize)
-		} else if err := autoIngest(c, graphPath, ns, data, fi.ModTime()); err != nil {
-			out.IngestError = err.Error()
+	if !tgt.InGraph && c.Bool("auto_ingest") {
+		if why := autoIngestRefusal(tgt.Res, data); why != "" {
+			out.IngestError = why
+		} else if errs := autoIngest(c, pendingIngest{gpath: tgt.GraphPath, ns: tgt.NS, data: data, mod: fi.ModTime()}); errs[0] != nil {
+			out.IngestError = errs[0].Error()
 		} else {
 			out.AutoIngested, out.InGraph = true, true
 		}
@@ -191,33 +146,9 @@ func runView(c *Call) (any, error) {
 
 	// 5. Nodes defined in the range (from the graph as it is now).
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
-		g := b.Graph
-		if id, ok := g.Lookup(bundleSpace(b).fileID(graphPath)); ok {
-			out.FileNodeID = g.ExternalID(id)
-		}
-		gf := bundleGraphFiles(b)
-		i, ok := gf.ByPath[graphPath]
-		if !ok {
-			return nil
-		}
-		f := &gf.Files[i]
-		if out.FileNodeID == "" && f.Node != graph.NoNode {
-			out.FileNodeID = g.ExternalID(f.Node)
-		}
-		for _, id := range f.Nodes {
-			p := g.Provenance(id)
-			ls, le := int(p.LineStart), int(max(p.LineEnd, p.LineStart))
-			if ls == 0 || le < out.StartLine || ls > out.EndLine {
-				continue
-			}
-			out.Nodes = append(out.Nodes, viewNode{NodeID: g.ExternalID(id), Label: g.Label(id), Type: typeName(g.Type(id)), LineStart: ls, LineEnd: le})
-		}
-		slices.SortStableFunc(out.Nodes, func(a, b viewNode) int {
-			if a.LineStart != b.LineStart {
-				return a.LineStart - b.LineStart
-			}
-			return (b.LineEnd - b.LineStart) - (a.LineEnd - a.LineStart)
-		})
+		var all []viewNode
+		out.FileNodeID, all = fileNodes(b, tgt.GraphPath)
+		out.Nodes = nodesInRange(all, out.StartLine, out.EndLine)
 		return nil
 	})
 	if err != nil {
@@ -228,14 +159,136 @@ func runView(c *Call) (any, error) {
 	return out, nil
 }
 
+// viewTarget is a user's path judged for reading: accepted by the guard,
+// existing, and looked up in the graph.
+type viewTarget struct {
+	Res       pathguard.Resolved
+	GraphPath string // the file's path in graph terms
+	NS        string // the namespace of its root ("" for a bare root)
+	InGraph   bool
+}
+
+// resolveView judges raw against the bundle's roots (view and batch_view
+// share it); param names the argument in errors.
+func resolveView(b *session.Bundle, raw, param string) (viewTarget, error) {
+	var t viewTarget
+	if err := needRoots(b); err != nil {
+		return t, err
+	}
+	rs := bundleSpace(b)
+	res, graphPath, greal, err := rs.resolve(bundleGuard(b), raw)
+	if err != nil {
+		return t, guardError(err, param)
+	}
+	t.Res, t.GraphPath, t.NS = res, graphPath, rs.namespaceOf(res.Root)
+	if !res.Exists {
+		e := Errorf("Paths are relative to an ingest root or absolute inside one; glob lists the indexed files.", "%s %q does not exist under %s", param, raw, res.Root)
+		if near := closestPaths(bundleGraphFiles(b), res.Rel, 5); len(near) > 0 {
+			e.Extra = map[string]any{"did_you_mean": near}
+			e.Hint = fmt.Sprintf("Closest indexed files: %s.", strings.Join(near, ", "))
+		}
+		return t, e.WithNext(fmt.Sprintf("Call glob with pattern %q to find the file.", "**/"+path.Base(res.Rel)))
+	}
+	// The graph may know the file by the name given or, through a
+	// symlink inside the roots, by its target's name.
+	for _, p := range []string{graphPath, greal} {
+		if p == "" {
+			continue
+		}
+		_, inFile := b.Graph.Lookup(rs.fileID(p))
+		_, inIndex := bundleGraphFiles(b).ByPath[p]
+		if inFile || inIndex {
+			t.GraphPath, t.InGraph = p, true
+			break
+		}
+	}
+	if !t.InGraph && greal != "" {
+		t.GraphPath = greal // ingest the target, not the link
+	}
+	return t, nil
+}
+
+// readView reads an accepted path as text: refused when it is a
+// directory, special, too large or binary.
+func readView(res pathguard.Resolved, param string) ([]byte, os.FileInfo, error) {
+	data, fi, err := readGuarded(res, param)
+	if err != nil {
+		return nil, nil, err
+	}
+	if textsearch.IsBinary(data) {
+		return nil, nil, Errorf("view shows text only. glob lists files with their extension; search skips binary files too.", "%s is a binary file (NUL byte in the first %d bytes, %d bytes in total)", res.Rel, textsearch.SniffLen, len(data)).
+			WithNext("Pick a source or text file instead.")
+	}
+	return data, fi, nil
+}
+
+// autoIngestRefusal says why a viewed file stays out of the graph ("" when
+// it may go in): what a walk of the root would leave out (secrets, skipped
+// and ignored files) stays out when viewed, too.
+func autoIngestRefusal(res pathguard.Resolved, data []byte) string {
+	if admitted, why := walk.Admit(res.Root, res.Rel, walk.Options{}); !admitted {
+		return "not ingested: " + why
+	}
+	if len(data) > autoIngestMaxSize {
+		return fmt.Sprintf("not ingested: %d bytes is over the %d-byte ingest limit", len(data), autoIngestMaxSize)
+	}
+	return ""
+}
+
+// fileNodes are the file node's ID and every node defined in the file
+// (with a line range), by line; a node spanning more comes first.
+func fileNodes(b *session.Bundle, graphPath string) (string, []viewNode) {
+	g := b.Graph
+	var fileID string
+	if id, ok := g.Lookup(bundleSpace(b).fileID(graphPath)); ok {
+		fileID = g.ExternalID(id)
+	}
+	gf := bundleGraphFiles(b)
+	i, ok := gf.ByPath[graphPath]
+	if !ok {
+		return fileID, nil
+	}
+	f := &gf.Files[i]
+	if fileID == "" && f.Node != graph.NoNode {
+		fileID = g.ExternalID(f.Node)
+	}
+	var out []viewNode
+	for _, id := range f.Nodes {
+		p := g.Provenance(id)
+		ls, le := int(p.LineStart), int(max(p.LineEnd, p.LineStart))
+		if ls == 0 {
+			continue
+		}
+		out = append(out, viewNode{NodeID: g.ExternalID(id), Label: g.Label(id), Type: typeName(g.Type(id)), LineStart: ls, LineEnd: le})
+	}
+	slices.SortStableFunc(out, func(a, b viewNode) int {
+		if a.LineStart != b.LineStart {
+			return a.LineStart - b.LineStart
+		}
+		return (b.LineEnd - b.LineStart) - (a.LineEnd - a.LineStart)
+	})
+	return fileID, out
+}
+
+// nodesInRange keeps the nodes overlapping lines [start, end].
+func nodesInRange(all []viewNode, start, end int) []viewNode {
+	out := []viewNode{}
+	for _, n := range all {
+		if n.LineEnd >= start && n.LineStart <= end {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // readGuarded reads an accepted path, refusing directories, special files
 // and files too large to show.
-func readGuarded(res pathguard.Resolved) ([]byte, os.FileInfo, error) {
+func readGuarded(res pathguard.Resolved, param string) ([]byte, os.FileInfo, error) {
 	f, err := pathguard.Open(res)
 	if err != nil {
 		var pe *pathguard.Error
 		if errors.As(err, &pe) {
-			return nil, nil, guardError(err, "file_path")
+			return nil, nil, guardError(err, param)
 		}
 		return nil, nil, Errorf("Check the file's permissions; glob lists the indexed files.", "cannot open %s: %v", res.Rel, err)
 	}
@@ -359,36 +412,65 @@ func viewGuidance(c *Call, out *viewResponse) guidance {
 		NextStepHint: fmt.Sprintf("Before editing %s, check what depends on it with %s.", out.FilePath, next)}
 }
 
-// errAlreadyInGraph aborts an auto-ingest that another call finished
-// first.
-var errAlreadyInGraph = errors.New("already in the graph")
+// pendingIngest is a viewed file to merge into the graph.
+type pendingIngest struct {
+	gpath, ns string
+	data      []byte
+	mod       time.Time
+}
 
-// autoIngest extracts one file and merges it into the current graph,
-// publishing a new graph generation.
-func autoIngest(c *Call, gpath, ns string, data []byte, mod time.Time) error {
+// autoIngest extracts files and merges them into the current graph in one
+// build, publishing one new graph generation; a file another call merged
+// first is skipped. It returns one error (or nil) per file.
+func autoIngest(c *Call, files ...pendingIngest) []error {
+	errs := make([]error, len(files))
 	_, err := c.Session.Build("graph_merged", func(old *session.Bundle) (*graph.Graph, []session.Root, error) {
-		if _, ok := old.Graph.Lookup(bundleSpace(old).fileID(gpath)); ok {
-			return nil, nil, errAlreadyInGraph
+		var todo []int
+		for i, f := range files {
+			if _, ok := old.Graph.Lookup(bundleSpace(old).fileID(f.gpath)); !ok {
+				todo = append(todo, i)
+			}
 		}
-		rel := gpath
-		if ns != "" {
-			rel = strings.TrimPrefix(gpath, ns+"/")
+		if len(todo) == 0 {
+			return nil, nil, errAlreadyInGraph
 		}
 		// Clone copies the per-node firing records, which plasticity
 		// writes under its own lock.
 		var g *graph.Graph
 		c.Session.Plasticity.Locked(func() { g = old.Graph.Clone() })
-		if err := mergeFile(g, rel, ns, data, float64(mod.UnixNano())/1e9); err != nil {
-			return nil, nil, err
+		merged := 0
+		for _, i := range todo {
+			f := files[i]
+			rel := f.gpath
+			if f.ns != "" {
+				rel = strings.TrimPrefix(f.gpath, f.ns+"/")
+			}
+			if errs[i] = mergeFile(g, rel, f.ns, f.data, float64(f.mod.UnixNano())/1e9); errs[i] == nil {
+				merged++
+			}
+		}
+		if merged == 0 {
+			return nil, nil, errNothingMerged
 		}
 		g.Finalize()
 		return g, old.Roots, nil
 	})
-	if errors.Is(err, errAlreadyInGraph) {
-		return nil
+	if err != nil && !errors.Is(err, errAlreadyInGraph) && !errors.Is(err, errNothingMerged) {
+		for i := range errs {
+			if errs[i] == nil {
+				errs[i] = err
+			}
+		}
 	}
-	return err
+	return errs
 }
+
+// errAlreadyInGraph aborts an auto-ingest that other calls finished
+// first; errNothingMerged one whose every file failed to extract.
+var (
+	errAlreadyInGraph = errors.New("already in the graph")
+	errNothingMerged  = errors.New("nothing merged")
+)
 
 // mergeFile adds one extracted file to g (not finalized): its nodes with
 // provenance, the extractor's edges, containment by its directory's node
