@@ -74,6 +74,9 @@ func (d *Dispatcher) Call(ctx context.Context, name string, args json.RawMessage
 	if err != nil {
 		return Result{Value: asToolError(t, err), IsError: true}
 	}
+	if t.Class == Read {
+		recordCoverage(d.Session, c, v) // what the agent was shown (coverage_session)
+	}
 	if t.flagsStale() {
 		v = d.flagStale(v)
 	}
