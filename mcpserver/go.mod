@@ -9,6 +9,7 @@ require (
 	github.com/m1nd-go/m1nd/core v0.1.0
 	github.com/m1nd-go/m1nd/ingest v0.1.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/rjeczalik/notify v0.9.3
 )
 
 require (

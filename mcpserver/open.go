@@ -104,6 +104,7 @@ func Open(ctx context.Context, opts Options, getenv func(string) string, logf fu
 	if p := st.Config().IngestOnStart; p != "" {
 		startupIngest(ctx, d, p, logf)
 	}
+	tools.ResumeDaemon(d) // after the start-up ingest: it reconciles what that left
 	return d, nil
 }
 

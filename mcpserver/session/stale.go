@@ -151,3 +151,16 @@ func StampDirs(root string, files []FileStamp) []FileStamp {
 	slices.SortFunc(out, func(a, b FileStamp) int { return strings.Compare(a.Rel, b.Rel) })
 	return out
 }
+
+// StalenessNow compares b's files with the disk now, bypassing (and
+// refreshing) the cache: the daemon asks right after a change.
+func (s *State) StalenessNow(b *Bundle) Staleness {
+	v, _ := b.Derived("staleness", func(*graph.Graph) (any, error) { return &staleCache{}, nil })
+	sc := v.(*staleCache)
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	now := time.Now()
+	sc.val, sc.at = checkFiles(b.Files), now
+	sc.took = time.Since(now)
+	return sc.val
+}

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -404,6 +405,7 @@ func (s *State) Close() error {
 	if !s.closed.CompareAndSwap(false, true) {
 		return nil
 	}
+	s.closeShared()
 	var err error
 	if s.cfg.Persistent() {
 		_, err = s.Persist("shutdown")
@@ -433,6 +435,22 @@ func (s *State) Shared(key string, make func() any) any {
 		s.shared[key] = v
 	}
 	return v
+}
+
+// closeShared stops the session-lifetime objects that run (a watcher
+// daemon): those implementing io.Closer.
+func (s *State) closeShared() {
+	s.sharedMu.Lock()
+	var cs []io.Closer
+	for _, v := range s.shared {
+		if c, ok := v.(io.Closer); ok {
+			cs = append(cs, c)
+		}
+	}
+	s.sharedMu.Unlock()
+	for _, c := range cs {
+		_ = c.Close()
+	}
 }
 
 // RootShared is Shared for an object that belongs to one ingest root (its

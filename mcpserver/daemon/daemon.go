@@ -1,0 +1,377 @@
+// Package daemon keeps the served graph in step with the disk: it watches
+// the ingest roots (rjeczalik/notify: recursive inotify on Linux,
+// FSEvents on macOS; polling when watches cannot be had), debounces and
+// coalesces events into reconciliation ticks, counts what each tick did,
+// and keeps the drift alerts. What a tick does — compare the graph with
+// the disk, re-ingest incrementally, judge what deserves an alert — is the
+// Reconciler the tool layer supplies; the daemon only decides when.
+//
+// Its state (active, watch paths, poll interval) and alerts are persisted
+// in the runtime directory, so a restarted server resumes watching.
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rjeczalik/notify"
+
+	"github.com/m1nd-go/m1nd/core/snapshot"
+)
+
+// TickResult is what one reconciliation did.
+type TickResult struct {
+	ChangedFilesDetected int      `json:"changed_files_detected"`
+	DeletedFilesDetected int      `json:"deleted_files_detected"`
+	AddedFilesDetected   int      `json:"added_files_detected"`
+	FilesReingested      int      `json:"files_reingested"`
+	IngestedFiles        []string `json:"ingested_files"`
+	RootsReingested      []string `json:"roots_reingested"`
+	AlertsEmitted        int      `json:"alerts_emitted"`
+	AlertIDs             []string `json:"alert_ids"`
+	TickAtMs             int64    `json:"tick_at_ms"`
+	DurationMs           float64  `json:"duration_ms"`
+	// Trigger is what started the tick: manual, watch, poll or resume.
+	Trigger string `json:"trigger"`
+	Error   string `json:"error,omitempty"`
+}
+
+// Reconciler runs one reconciliation pass; maxFiles bounds the files
+// listed in IngestedFiles.
+type Reconciler func(ctx context.Context, maxFiles int) (TickResult, []Alert, error)
+
+// Status is daemon_status's answer.
+type Status struct {
+	Active         bool     `json:"active"`
+	WatchPaths     []string `json:"watch_paths"`
+	PollIntervalMs int      `json:"poll_interval_ms"`
+	// Backend is "notify" (kernel events), "polling" or "" when inactive;
+	// BackendNote says why polling was chosen.
+	Backend            string  `json:"watcher_backend"`
+	BackendNote        string  `json:"watcher_note,omitempty"`
+	TickCount          int     `json:"tick_count"`
+	EventsSeen         int     `json:"events_seen"`
+	LastTickAt         string  `json:"last_tick_at,omitempty"`
+	LastTickDurationMs float64 `json:"last_tick_duration_ms"`
+	LastTickChanged    int     `json:"last_tick_changed_files"`
+	LastTickDeleted    int     `json:"last_tick_deleted_files"`
+	LastTickAlerts     int     `json:"last_tick_alerts_emitted"`
+	LastTickError      string  `json:"last_tick_error,omitempty"`
+	AlertCount         int     `json:"alert_count"`
+	UnackedAlerts      int     `json:"unacked_alerts"`
+}
+
+// Config configures a Daemon.
+type Config struct {
+	// StateDir holds daemon.json and alerts.json ("" keeps them in memory).
+	StateDir string
+	// Debounce is the quiet time after the last event before a tick;
+	// MaxDelay bounds the wait while events keep coming.
+	Debounce, MaxDelay time.Duration
+	// TickTimeout bounds one reconciliation.
+	TickTimeout time.Duration
+	// Ignore reports paths whose events never start a tick (the runtime
+	// dir, .git internals, editor temp files are always ignored).
+	Ignore func(path string) bool
+	Logf   func(string, ...any)
+	Now    func() time.Time
+}
+
+// Daemon watches roots and runs reconciliation ticks. Safe for concurrent
+// use; ticks never overlap.
+type Daemon struct {
+	cfg       Config
+	reconcile Reconciler
+	Alerts    *Alerts
+
+	tickMu sync.Mutex // one tick at a time
+
+	mu      sync.Mutex
+	active  bool
+	paths   []string
+	poll    time.Duration
+	backend string
+	note    string
+	ticks   int
+	events  int
+	last    TickResult
+	lastAt  time.Time
+	stop    chan struct{}
+	done    chan struct{}
+}
+
+type stateFile struct {
+	Active         bool     `json:"active"`
+	WatchPaths     []string `json:"watch_paths"`
+	PollIntervalMs int      `json:"poll_interval_ms"`
+}
+
+// DefaultPoll is the polling interval when none is given.
+const DefaultPoll = 500 * time.Millisecond
+
+// New returns an inactive daemon (see Resume to restart a persisted one).
+func New(cfg Config, reconcile Reconciler) *Daemon {
+	if cfg.Debounce <= 0 {
+		cfg.Debounce = 100 * time.Millisecond
+	}
+	if cfg.MaxDelay <= 0 {
+		cfg.MaxDelay = time.Second
+	}
+	if cfg.TickTimeout <= 0 {
+		cfg.TickTimeout = 5 * time.Minute
+	}
+	if cfg.Logf == nil {
+		cfg.Logf = func(string, ...any) {}
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	alertsPath := ""
+	if cfg.StateDir != "" {
+		alertsPath = filepath.Join(cfg.StateDir, "alerts.json")
+	}
+	return &Daemon{cfg: cfg, reconcile: reconcile, Alerts: openAlerts(alertsPath, cfg.Logf), poll: DefaultPoll}
+}
+
+func (d *Daemon) statePath() string {
+	if d.cfg.StateDir == "" {
+		return ""
+	}
+	return filepath.Join(d.cfg.StateDir, "daemon.json")
+}
+
+// Resume starts watching again when the persisted state says the daemon
+// was active. It reports whether it did.
+func (d *Daemon) Resume() (bool, error) {
+	p := d.statePath()
+	if p == "" {
+		return false, nil
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return false, nil
+	}
+	var st stateFile
+	if err := json.Unmarshal(data, &st); err != nil {
+		aside := fmt.Sprintf("%s.corrupt-%d", p, time.Now().UnixNano())
+		_ = os.Rename(p, aside)
+		d.cfg.Logf("daemon: state file unreadable (%v); moved aside to %s", err, aside)
+		return false, nil
+	}
+	if !st.Active || len(st.WatchPaths) == 0 {
+		return false, nil
+	}
+	_, err = d.Start(st.WatchPaths, time.Duration(st.PollIntervalMs)*time.Millisecond)
+	return err == nil, err
+}
+
+// Start watches paths (directories); poll is the polling interval used
+// when kernel watches cannot be had. Starting an active daemon restarts
+// it on the new paths.
+func (d *Daemon) Start(paths []string, poll time.Duration) (Status, error) {
+	if len(paths) == 0 {
+		return d.Status(), errors.New("no paths to watch")
+	}
+	for _, p := range paths {
+		if st, err := os.Stat(p); err != nil || !st.IsDir() {
+			return d.Status(), fmt.Errorf("watch path %s is not a readable directory", p)
+		}
+	}
+	if poll <= 0 {
+		poll = DefaultPoll
+	}
+	d.halt()
+	d.mu.Lock()
+	d.active, d.paths, d.poll = true, slices.Clone(paths), poll
+	d.stop, d.done = make(chan struct{}), make(chan struct{})
+	events := make(chan notify.EventInfo, 8192)
+	d.backend, d.note = "notify", ""
+	for _, p := range paths {
+		if err := notify.Watch(filepath.Join(p, "..."), events, notify.All); err != nil {
+			d.backend, d.note = "polling", fmt.Sprintf("kernel watches unavailable for %s (%v): polling every %v", p, err, poll)
+			break
+		}
+	}
+	if d.backend == "polling" {
+		notify.Stop(events)
+		events = nil
+	}
+	stop, done := d.stop, d.done
+	d.save()
+	d.mu.Unlock()
+	go d.loop(events, stop, done)
+	return d.Status(), nil
+}
+
+// Stop stops watching (alerts are kept) and persists the inactive state.
+func (d *Daemon) Stop() Status {
+	d.halt()
+	d.mu.Lock()
+	d.active, d.backend, d.note = false, "", ""
+	d.save()
+	d.mu.Unlock()
+	return d.Status()
+}
+
+// Close stops the watcher goroutine without changing the persisted state,
+// so the next server start resumes.
+func (d *Daemon) Close() error {
+	d.halt()
+	return nil
+}
+
+// halt stops the loop if it runs and waits for it.
+func (d *Daemon) halt() {
+	d.mu.Lock()
+	stop, done := d.stop, d.done
+	d.stop, d.done = nil, nil
+	d.mu.Unlock()
+	if stop != nil {
+		close(stop)
+		<-done
+	}
+}
+
+// save persists the control state. Caller holds mu.
+func (d *Daemon) save() {
+	p := d.statePath()
+	if p == "" {
+		return
+	}
+	st := stateFile{Active: d.active, WatchPaths: d.paths, PollIntervalMs: int(d.poll / time.Millisecond)}
+	if err := snapshot.WriteFileAtomic(p, 0o644, func(w io.Writer) error { return json.NewEncoder(w).Encode(st) }); err != nil {
+		d.cfg.Logf("daemon: state not saved: %v", err)
+	}
+}
+
+// loop turns events (or the poll clock) into ticks.
+func (d *Daemon) loop(events chan notify.EventInfo, stop, done chan struct{}) {
+	defer close(done)
+	if events != nil {
+		defer notify.Stop(events)
+	}
+	var poll <-chan time.Time
+	if events == nil {
+		t := time.NewTicker(d.poll)
+		defer t.Stop()
+		poll = t.C
+	}
+	var fire <-chan time.Time
+	var timer *time.Timer
+	var first time.Time
+	for {
+		select {
+		case <-stop:
+			if timer != nil {
+				timer.Stop()
+			}
+			return
+		case ev := <-events:
+			if d.ignored(ev.Path()) {
+				continue
+			}
+			d.mu.Lock()
+			d.events++
+			d.mu.Unlock()
+			now := time.Now()
+			if timer == nil {
+				first = now
+				timer = time.NewTimer(d.cfg.Debounce)
+				fire = timer.C
+			} else if now.Sub(first) < d.cfg.MaxDelay {
+				timer.Reset(d.cfg.Debounce) // coalesce: wait for quiet
+			}
+		case <-fire:
+			timer, fire = nil, nil
+			d.tick(context.Background(), 0, "watch")
+		case <-poll:
+			d.tick(context.Background(), 0, "poll")
+		}
+	}
+}
+
+// ignored filters events that cannot change the graph.
+func (d *Daemon) ignored(p string) bool {
+	base := filepath.Base(p)
+	sep := string(filepath.Separator)
+	switch {
+	case strings.Contains(p, sep+".git"+sep) || strings.HasSuffix(p, sep+".git"),
+		strings.HasSuffix(base, "~"), strings.HasPrefix(base, ".#"), base == "4913",
+		strings.HasSuffix(base, ".swp"), strings.HasSuffix(base, ".swx"), strings.HasSuffix(base, ".swo"),
+		strings.HasPrefix(base, ".m1nd-"), strings.HasSuffix(base, ".tmp"):
+		return true
+	}
+	return d.cfg.Ignore != nil && d.cfg.Ignore(p)
+}
+
+// Tick runs one reconciliation now (daemon_tick); maxFiles bounds the
+// files listed.
+func (d *Daemon) Tick(ctx context.Context, maxFiles int) TickResult {
+	return d.tick(ctx, maxFiles, "manual")
+}
+
+func (d *Daemon) tick(ctx context.Context, maxFiles int, trigger string) TickResult {
+	d.tickMu.Lock()
+	defer d.tickMu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, d.cfg.TickTimeout)
+	defer cancel()
+	start := time.Now()
+	res, alerts, err := d.reconcile(ctx, maxFiles)
+	if err != nil {
+		res.Error = err.Error()
+		alerts = append(alerts, Alert{Kind: KindIngestFailed, Severity: "error", Message: "reconciliation failed: " + err.Error()})
+	}
+	res.AlertIDs = d.Alerts.Add(d.cfg.Now(), alerts...)
+	if res.AlertIDs == nil {
+		res.AlertIDs = []string{}
+	}
+	if res.IngestedFiles == nil {
+		res.IngestedFiles = []string{}
+	}
+	if res.RootsReingested == nil {
+		res.RootsReingested = []string{}
+	}
+	res.AlertsEmitted = len(res.AlertIDs)
+	res.Trigger = trigger
+	res.TickAtMs = d.cfg.Now().UnixMilli()
+	res.DurationMs = float64(time.Since(start).Microseconds()) / 1000
+	d.mu.Lock()
+	d.ticks++
+	d.last, d.lastAt = res, d.cfg.Now()
+	d.mu.Unlock()
+	if err != nil {
+		d.cfg.Logf("daemon: tick failed: %v", err)
+	}
+	return res
+}
+
+// Status reports the daemon's state and counters.
+func (d *Daemon) Status() Status {
+	_, unacked := d.Alerts.List(false, 1)
+	all, _ := d.Alerts.List(true, 0)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	st := Status{
+		Active: d.active, WatchPaths: slices.Clone(d.paths), PollIntervalMs: int(d.poll / time.Millisecond),
+		Backend: d.backend, BackendNote: d.note, TickCount: d.ticks, EventsSeen: d.events,
+		LastTickDurationMs: d.last.DurationMs, LastTickChanged: d.last.ChangedFilesDetected + d.last.AddedFilesDetected,
+		LastTickDeleted: d.last.DeletedFilesDetected, LastTickAlerts: d.last.AlertsEmitted, LastTickError: d.last.Error,
+		AlertCount: len(all), UnackedAlerts: unacked,
+	}
+	if st.WatchPaths == nil {
+		st.WatchPaths = []string{}
+	}
+	if !d.lastAt.IsZero() {
+		st.LastTickAt = d.lastAt.UTC().Format(time.RFC3339Nano)
+	}
+	return st
+}

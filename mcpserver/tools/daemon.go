@@ -1,0 +1,362 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/ingest/gitmeta"
+	"github.com/m1nd-go/m1nd/mcpserver/daemon"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+)
+
+// The daemon family: a watcher that keeps the graph in step with the disk
+// (daemon_start, daemon_stop, daemon_status, daemon_tick) and its alerts
+// (alerts_list, alerts_ack).
+func init() { families = append(families, registerDaemon) }
+
+func registerDaemon(r *Registry) {
+	r.Register(&Tool{
+		Name:        "daemon_start",
+		Title:       "Start the watcher daemon",
+		Description: "Watch the ingest roots (or watch_paths) and keep the graph in step with the disk: file events (inotify/FSEvents; polling every poll_interval_ms when kernel watches are unavailable) are debounced and coalesced, then reconciled through an incremental ingest — a branch switch touching thousands of files is one update. Drift alerts (hub file deleted, HEAD moved, ingest failed) go to alerts_list. The daemon state is persisted: a restarted server resumes watching.",
+		Params: []Param{
+			{Name: "watch_paths", Type: StringArray, MaxItems: 16, Description: "Directories to watch (default: the current ingest roots). Each must be an ingest root or inside one."},
+			{Name: "poll_interval_ms", Type: Integer, Default: 500, Min: Bound(50), Max: Bound(600000), Description: "Polling interval used when kernel watches cannot be had."},
+		},
+		Input:     reflect.TypeFor[daemonStartParams](),
+		Output:    reflect.TypeFor[daemon.Status](),
+		Class:     Write,
+		WhenToUse: "At the start of a long session in which files will change (edits, branch switches, pulls): answers stay about the code on disk.",
+		AvoidWhen: "A one-off question on a tree that does not change (ingest once instead).",
+		Next:      []string{"daemon_status", "alerts_list"},
+		Example:   map[string]any{"agent_id": "claude"},
+		Run:       runDaemonStart,
+	})
+	r.Register(&Tool{
+		Name:        "daemon_stop",
+		Title:       "Stop the watcher daemon",
+		Description: "Stop watching. Alerts are kept; the graph stays as it is.",
+		Input:       reflect.TypeFor[struct{}](),
+		Output:      reflect.TypeFor[daemon.Status](),
+		Class:       Write,
+		WhenToUse:   "End of a daemon-backed session, or before a bulk operation you will re-ingest after.",
+		Next:        []string{"daemon_status"},
+		Example:     map[string]any{"agent_id": "claude"},
+		Run:         runDaemonStop,
+	})
+	r.Register(&Tool{
+		Name:        "daemon_status",
+		Title:       "Watcher daemon status",
+		Description: "Whether the daemon is active, what it watches and with which backend (notify or polling, and why), tick counts and the last tick's duration, changed/deleted files and alerts, and alert counts.",
+		Input:       reflect.TypeFor[struct{}](),
+		Output:      reflect.TypeFor[daemon.Status](),
+		Class:       Read,
+		WhenToUse:   "To check that the daemon runs and reconciles, or why alerts are silent.",
+		Next:        []string{"daemon_tick", "alerts_list"},
+		Example:     map[string]any{"agent_id": "claude"},
+		Run:         runDaemonStatus,
+	})
+	r.Register(&Tool{
+		Name:        "daemon_tick",
+		Title:       "Reconcile once",
+		Description: "Run one reconciliation now, whether or not the daemon is active: compare the graph's files with the disk, re-ingest the roots with changes incrementally (one pass per root, however many files changed), detect deletions and HEAD moves, emit drift alerts.",
+		Params: []Param{
+			{Name: "max_files", Type: Integer, Default: 32, Min: Bound(1), Max: Bound(10000), Description: "Maximum changed files listed in ingested_files (every changed file is reconciled; a root is re-ingested in one incremental pass)."},
+		},
+		Input:     reflect.TypeFor[daemonTickParams](),
+		Output:    reflect.TypeFor[daemon.TickResult](),
+		Class:     Exclusive,
+		WhenToUse: "To make sure the graph matches the disk before a query, deterministically (tests, scripts), or to debug the daemon.",
+		Next:      []string{"daemon_status", "alerts_list"},
+		Example:   map[string]any{"agent_id": "claude", "max_files": 32},
+		Run:       runDaemonTick,
+	})
+	r.Register(&Tool{
+		Name:        "alerts_list",
+		Title:       "List alerts",
+		Description: "Drift and proactive alerts, newest first: a hub file deleted, HEAD moved, an ingest failed, a watch degraded to polling. Persisted across restarts.",
+		Params: []Param{
+			{Name: "include_acked", Type: Boolean, Default: false, Description: "Also list acknowledged alerts."},
+			{Name: "limit", Type: Integer, Default: 50, Min: Bound(1), Max: Bound(1000), Description: "Maximum alerts listed."},
+		},
+		Input:     reflect.TypeFor[alertsListParams](),
+		Output:    reflect.TypeFor[alertsListOutput](),
+		Class:     Read,
+		WhenToUse: "After daemon_tick reports alerts, or at the start of a session on a watched repository.",
+		Next:      []string{"alerts_ack", "impact"},
+		Example:   map[string]any{"agent_id": "claude", "limit": 20},
+		Run:       runAlertsList,
+	})
+	r.Register(&Tool{
+		Name:        "alerts_ack",
+		Title:       "Acknowledge alerts",
+		Description: "Mark alerts as handled; they leave alerts_list unless include_acked is set.",
+		Params: []Param{
+			{Name: "alert_ids", Type: StringArray, Required: true, MaxItems: 1000, Description: "IDs from alerts_list (alert-12)."},
+		},
+		Input:     reflect.TypeFor[alertsAckParams](),
+		Output:    reflect.TypeFor[alertsAckOutput](),
+		Class:     Write,
+		WhenToUse: "Once an alert has been looked at.",
+		Next:      []string{"alerts_list"},
+		Example:   map[string]any{"agent_id": "claude", "alert_ids": []string{"alert-1"}},
+		Run:       runAlertsAck,
+	})
+}
+
+type daemonStartParams struct {
+	WatchPaths     []string `json:"watch_paths"`
+	PollIntervalMs int      `json:"poll_interval_ms"`
+}
+
+type daemonTickParams struct {
+	MaxFiles int `json:"max_files"`
+}
+
+type alertsListParams struct {
+	IncludeAcked bool `json:"include_acked"`
+	Limit        int  `json:"limit"`
+}
+
+type alertsListOutput struct {
+	Alerts   []daemon.Alert `json:"alerts"`
+	Unacked  int            `json:"unacked"`
+	Returned int            `json:"returned"`
+}
+
+type alertsAckParams struct {
+	AlertIDs []string `json:"alert_ids"`
+}
+
+type alertsAckOutput struct {
+	Acked   []string `json:"acked"`
+	Unknown []string `json:"unknown"`
+}
+
+// daemonOf returns the session's daemon, made on first use.
+func daemonOf(d *Dispatcher) *daemon.Daemon {
+	s := d.Session
+	return s.Shared("daemon", func() any {
+		return daemon.New(daemon.Config{
+			StateDir: s.RuntimePath(""),
+			Logf:     s.Logf,
+			Ignore: func(p string) bool {
+				rt := s.RuntimePath("")
+				return rt != "" && (p == rt || strings.HasPrefix(p, rt+string(filepath.Separator)))
+			},
+		}, reconciler(d))
+	}).(*daemon.Daemon)
+}
+
+// ResumeDaemon restarts the watcher when the runtime directory says it
+// was active at the last shutdown.
+func ResumeDaemon(d *Dispatcher) {
+	if d.Session.RuntimePath("") == "" {
+		return
+	}
+	dm := daemonOf(d)
+	if ok, err := dm.Resume(); err != nil {
+		d.Session.Logf("daemon: not resumed: %v", err)
+	} else if ok {
+		d.Session.Logf("daemon: resumed watching %v", dm.Status().WatchPaths)
+	}
+}
+
+func callDispatcher(c *Call) *Dispatcher { return &Dispatcher{Registry: c.Registry, Session: c.Session} }
+
+func runDaemonStart(c *Call) (any, error) {
+	var in daemonStartParams
+	if err := c.Bind(&in); err != nil {
+		return nil, err
+	}
+	b := c.Session.Current()
+	paths := in.WatchPaths
+	if len(paths) == 0 {
+		for _, r := range b.Roots {
+			if len(b.Files) > 0 && slices.ContainsFunc(b.Files, func(f session.RootFiles) bool { return f.Root == r.Path }) {
+				paths = append(paths, r.Path)
+			}
+		}
+	}
+	if len(paths) == 0 {
+		return nil, Errorf("The daemon watches the roots of the graph: ingest a repository first, or pass watch_paths inside one.",
+			"nothing to watch: the graph has no code root on disk").WithNext("Call ingest with the repository path, then daemon_start.")
+	}
+	var clean []string
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil || !slices.ContainsFunc(b.Roots, func(r session.Root) bool { return abs == r.Path || strings.HasPrefix(abs, r.Path+string(filepath.Separator)) }) {
+			return nil, Errorf("watch_paths must be ingest roots or directories inside them (health lists the roots).", "watch path %q is not inside an ingest root", p).
+				WithExample(map[string]any{"agent_id": c.AgentID})
+		}
+		clean = append(clean, abs)
+	}
+	st, err := daemonOf(callDispatcher(c)).Start(clean, time.Duration(in.PollIntervalMs)*time.Millisecond)
+	if err != nil {
+		return nil, Errorf("Each watch path must be an existing directory.", "daemon not started: %v", err)
+	}
+	return st, nil
+}
+
+func runDaemonStop(c *Call) (any, error) { return daemonOf(callDispatcher(c)).Stop(), nil }
+
+func runDaemonStatus(c *Call) (any, error) { return daemonOf(callDispatcher(c)).Status(), nil }
+
+func runDaemonTick(c *Call) (any, error) {
+	var in daemonTickParams
+	if err := c.Bind(&in); err != nil {
+		return nil, err
+	}
+	return daemonOf(callDispatcher(c)).Tick(c.Ctx, in.MaxFiles), nil
+}
+
+func runAlertsList(c *Call) (any, error) {
+	var in alertsListParams
+	if err := c.Bind(&in); err != nil {
+		return nil, err
+	}
+	list, unacked := daemonOf(callDispatcher(c)).Alerts.List(in.IncludeAcked, in.Limit)
+	if list == nil {
+		list = []daemon.Alert{}
+	}
+	return alertsListOutput{Alerts: list, Unacked: unacked, Returned: len(list)}, nil
+}
+
+func runAlertsAck(c *Call) (any, error) {
+	var in alertsAckParams
+	if err := c.Bind(&in); err != nil {
+		return nil, err
+	}
+	if len(in.AlertIDs) == 0 {
+		return nil, Errorf("alert_ids lists IDs from alerts_list.", "alert_ids is empty").WithExample(map[string]any{"agent_id": c.AgentID, "alert_ids": []string{"alert-1"}})
+	}
+	acked, unknown := daemonOf(callDispatcher(c)).Alerts.Ack(c.AgentID, in.AlertIDs)
+	if len(acked) == 0 && len(unknown) > 0 {
+		return nil, Errorf("Call alerts_list (include_acked: true) for the IDs that exist.", "no such alert: %s", strings.Join(unknown, ", "))
+	}
+	return alertsAckOutput{Acked: nonNil(acked), Unknown: nonNil(unknown)}, nil
+}
+
+// reconciler compares the served graph with the disk and re-ingests the
+// roots that changed, one incremental pass per root.
+func reconciler(d *Dispatcher) daemon.Reconciler {
+	return func(ctx context.Context, maxFiles int) (daemon.TickResult, []daemon.Alert, error) {
+		if maxFiles <= 0 {
+			maxFiles = 32
+		}
+		s := d.Session
+		b := s.Current()
+		st := s.StalenessNow(b)
+		res := daemon.TickResult{ChangedFilesDetected: len(st.Modified), DeletedFilesDetected: len(st.Deleted), AddedFilesDetected: len(st.Added)}
+		alerts := hubDeletions(b, st.Deleted)
+		moved := map[string]bool{}
+		for _, r := range b.Roots {
+			if r.GitHead == "" {
+				continue
+			}
+			if h, err := gitmeta.HeadState(r.Path); err == nil && h != "" && !strings.HasSuffix(h, "@"+r.GitHead) {
+				moved[r.Path] = true
+				alerts = append(alerts, daemon.Alert{Kind: daemon.KindHeadMoved, Severity: "info", Root: r.Path,
+					Message: fmt.Sprintf("HEAD of %s moved from %.10s to %s: the graph and its history are being refreshed", r.Path, r.GitHead, h[strings.LastIndex(h, "@")+1:][:10])})
+			}
+		}
+		changed := append(append(append([]string{}, st.Modified...), st.Added...), st.Deleted...)
+		slices.Sort(changed)
+		res.FilesReingested = len(changed)
+		for _, id := range changed[:min(maxFiles, len(changed))] {
+			res.IngestedFiles = append(res.IngestedFiles, id)
+		}
+		for _, r := range b.Roots {
+			if !moved[r.Path] && !rootChanged(b, r.Path, changed) {
+				continue
+			}
+			args, _ := json.Marshal(map[string]any{"agent_id": "daemon", "path": r.Path, "incremental": true, "mode": r.Mode, "adapter": r.Adapter})
+			out := d.Call(ctx, "ingest", args, nil)
+			if out.IsError {
+				alerts = append(alerts, daemon.Alert{Kind: daemon.KindIngestFailed, Severity: "error", Root: r.Path, Message: "incremental ingest failed: " + out.Text()})
+				continue
+			}
+			res.RootsReingested = append(res.RootsReingested, r.Path)
+		}
+		return res, alerts, nil
+	}
+}
+
+// rootChanged reports whether any changed file belongs to root.
+func rootChanged(b *session.Bundle, root string, changed []string) bool {
+	for _, f := range b.Files {
+		if f.Root != root {
+			continue
+		}
+		for _, id := range changed {
+			if strings.HasPrefix(id, f.Prefix) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hubDeletions: a deleted file that many others depend on deserves an
+// alert (its dependents are now broken).
+func hubDeletions(b *session.Bundle, deleted []string) []daemon.Alert {
+	g := b.Graph
+	var out []daemon.Alert
+	for _, id := range deleted {
+		n, ok := g.Lookup(id)
+		if !ok || g.Type(n) != graph.File {
+			continue
+		}
+		deps := dependentFiles(g, n)
+		if len(deps) < 3 {
+			continue
+		}
+		out = append(out, daemon.Alert{Kind: daemon.KindHubDeleted, Severity: "warning", NodeIDs: append([]string{id}, deps[:min(10, len(deps))]...),
+			Message: fmt.Sprintf("%s was deleted; %d files depend on it", strings.TrimPrefix(id, "file::"), len(deps))})
+	}
+	return out
+}
+
+// dependentFiles lists the files with a dependency edge into file or its
+// entities (sorted).
+func dependentFiles(g *graph.Graph, file graph.NodeID) []string {
+	seen := map[string]bool{}
+	var visit func(n graph.NodeID, depth int)
+	visit = func(n graph.NodeID, depth int) {
+		lo, hi := g.InRange(n)
+		for p := lo; p < hi; p++ {
+			e := g.InEdge(p)
+			rel := g.RelationName(e)
+			src := g.InSource(p)
+			if rel == "contains" || g.EdgeDirection(e) == graph.Bidirectional {
+				continue
+			}
+			if f := fileOf(g, src); f != file && g.Type(f) == graph.File {
+				seen[g.ExternalID(f)] = true
+			}
+		}
+		if depth == 0 {
+			return
+		}
+		elo, ehi := g.OutRange(n)
+		for e := elo; e < ehi; e++ {
+			if g.RelationName(e) == "contains" {
+				visit(g.Target(e), depth-1)
+			}
+		}
+	}
+	visit(file, 2)
+	out := make([]string, 0, len(seen))
+	for id := range seen {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
+}
