@@ -169,7 +169,9 @@ func ResumeDaemon(d *Dispatcher) {
 	}
 }
 
-func callDispatcher(c *Call) *Dispatcher { return &Dispatcher{Registry: c.Registry, Session: c.Session} }
+func callDispatcher(c *Call) *Dispatcher {
+	return &Dispatcher{Registry: c.Registry, Session: c.Session}
+}
 
 func runDaemonStart(c *Call) (any, error) {
 	var in daemonStartParams
@@ -192,7 +194,9 @@ func runDaemonStart(c *Call) (any, error) {
 	var clean []string
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
-		if err != nil || !slices.ContainsFunc(b.Roots, func(r session.Root) bool { return abs == r.Path || strings.HasPrefix(abs, r.Path+string(filepath.Separator)) }) {
+		if err != nil || !slices.ContainsFunc(b.Roots, func(r session.Root) bool {
+			return abs == r.Path || strings.HasPrefix(abs, r.Path+string(filepath.Separator))
+		}) {
 			return nil, Errorf("watch_paths must be ingest roots or directories inside them (health lists the roots).", "watch path %q is not inside an ingest root", p).
 				WithExample(map[string]any{"agent_id": c.AgentID})
 		}
