@@ -1,0 +1,132 @@
+package tools
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+)
+
+func hasNode(t *testing.T, d *Dispatcher, id string) bool {
+	t.Helper()
+	_, isErr := call(t, d, "impact", map[string]any{"agent_id": "t", "node_id": id, "top_k": 1})
+	return !isErr
+}
+
+// daemon_tick reconciles an edit, an addition, a deletion and a rename in
+// one pass, and seek/impact answer about the new tree.
+func TestDaemonTickReconciles(t *testing.T) {
+	dir := fixture.Write(t)
+	cfg := testConfig()
+	cfg.RuntimeDir = t.TempDir()
+	d := newDispatcher(t, cfg)
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+
+	write := func(rel, body string) {
+		if err := os.WriteFile(filepath.Join(dir, rel), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("backend/refunds.py", "from backend.payments import charge\n\n\ndef refund_all(request):\n    return charge(request, 0)\n")
+	write("backend/config.py", "\"\"\"Settings.\"\"\"\n\nDATABASE_URL = \"postgres://db\"\nPOOL_SIZE = 4\n")
+	os.Remove(filepath.Join(dir, "tests/test_session.py"))
+	os.Rename(filepath.Join(dir, "backend/crypto.py"), filepath.Join(dir, "backend/hashing.py"))
+
+	out := mustCall(t, d, "daemon_tick", map[string]any{"agent_id": "t"})
+	if out["files_reingested"].(float64) < 4 || len(out["roots_reingested"].([]any)) != 1 {
+		t.Fatalf("tick %v", out)
+	}
+	for id, want := range map[string]bool{
+		"file::backend/refunds.py": true, "file::backend/hashing.py": true,
+		"file::backend/crypto.py": false, "file::tests/test_session.py": false,
+	} {
+		if got := hasNode(t, d, id); got != want {
+			t.Errorf("after the tick, %s in graph = %v, want %v", id, got, want)
+		}
+	}
+	seek := mustCall(t, d, "seek", map[string]any{"agent_id": "t", "query": "refund all payments"})
+	if !strings.Contains(toJSON(seek), "refunds.py") {
+		t.Errorf("seek does not find the new file: %v", seek)
+	}
+	// Nothing changed since: a tick is a no-op.
+	again := mustCall(t, d, "daemon_tick", map[string]any{"agent_id": "t"})
+	if again["files_reingested"].(float64) != 0 || len(again["roots_reingested"].([]any)) != 0 {
+		t.Errorf("idle tick %v", again)
+	}
+	st := mustCall(t, d, "daemon_status", map[string]any{"agent_id": "t"})
+	if st["tick_count"].(float64) != 2 || st["active"] != false {
+		t.Errorf("status %v", st)
+	}
+}
+
+// A deleted hub raises an alert; alerts are acknowledged.
+func TestDaemonHubAlert(t *testing.T) {
+	dir := fixture.Write(t)
+	cfg := testConfig()
+	cfg.RuntimeDir = t.TempDir()
+	d := newDispatcher(t, cfg)
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	os.Remove(filepath.Join(dir, "backend/session.py")) // auth, middleware and a test depend on it
+	out := mustCall(t, d, "daemon_tick", map[string]any{"agent_id": "t"})
+	if out["alerts_emitted"].(float64) < 1 {
+		t.Fatalf("no alert for a deleted hub: %v", out)
+	}
+	list := mustCall(t, d, "alerts_list", map[string]any{"agent_id": "t"})
+	alerts := list["alerts"].([]any)
+	a := alerts[0].(map[string]any)
+	if a["kind"] != "hub_deleted" || !strings.Contains(a["message"].(string), "session.py") {
+		t.Fatalf("alert %v", a)
+	}
+	mustCall(t, d, "alerts_ack", map[string]any{"agent_id": "t", "alert_ids": []string{a["alert_id"].(string)}})
+	if after := mustCall(t, d, "alerts_list", map[string]any{"agent_id": "t"}); after["unacked"].(float64) != 0 {
+		t.Errorf("after ack: %v", after)
+	}
+	if _, isErr := call(t, d, "alerts_ack", map[string]any{"agent_id": "t", "alert_ids": []string{"alert-999"}}); !isErr {
+		t.Error("an unknown alert id was acknowledged")
+	}
+}
+
+// The watcher picks up a write without any call: the next query sees it.
+func TestDaemonWatches(t *testing.T) {
+	dir := fixture.Write(t)
+	cfg := testConfig()
+	cfg.RuntimeDir = t.TempDir()
+	d := newDispatcher(t, cfg)
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	st := mustCall(t, d, "daemon_start", map[string]any{"agent_id": "t"})
+	if st["active"] != true {
+		t.Fatalf("start %v", st)
+	}
+	defer mustCall(t, d, "daemon_stop", map[string]any{"agent_id": "t"})
+	os.WriteFile(filepath.Join(dir, "backend/audit_log.py"), []byte("def record(event):\n    return event\n"), 0o644)
+	for i := 0; i < 3000 && !hasNode(t, d, "file::backend/audit_log.py"); i++ {
+		time.Sleep(10 * time.Millisecond) // a bound against a hang, not a speed limit
+	}
+	if !hasNode(t, d, "file::backend/audit_log.py") {
+		t.Fatalf("the watcher did not bring the new file in: %v", mustCall(t, d, "daemon_status", map[string]any{"agent_id": "t"}))
+	}
+}
+
+func TestDaemonTeachingErrors(t *testing.T) {
+	d := newDispatcher(t, session.Config{})
+	if out, isErr := call(t, d, "daemon_start", map[string]any{"agent_id": "t"}); !isErr || out["hint"] == nil {
+		t.Errorf("daemon_start on an empty graph: %v", out)
+	}
+	d2, _ := ingestedFixture(t)
+	if out, isErr := call(t, d2, "daemon_start", map[string]any{"agent_id": "t", "watch_paths": []string{"/etc"}}); !isErr || !strings.Contains(out["error"].(string), "not inside an ingest root") {
+		t.Errorf("daemon_start outside the roots: %v", out)
+	}
+	if out, isErr := call(t, d2, "alerts_ack", map[string]any{"agent_id": "t", "alert_ids": []string{}}); !isErr {
+		t.Errorf("empty alert_ids: %v", out)
+	}
+}
+
+func toJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
