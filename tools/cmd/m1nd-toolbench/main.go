@@ -247,6 +247,18 @@ func bench(server, corpus string, n int, rg bool, stdout, stderr io.Writer) erro
 	measure("missing", func(i int) (string, map[string]any) {
 		return "missing", map[string]any{"query": pick(words, i)}
 	})
+	measure("predict", func(i int) (string, map[string]any) {
+		return "predict", map[string]any{"changed_node": pick(files, i), "top_k": 10}
+	})
+	measure("validate_plan", func(i int) (string, map[string]any) {
+		return "validate_plan", map[string]any{"actions": []any{
+			map[string]any{"action_type": "modify", "file_path": strings.TrimPrefix(pick(files, i), "file::")},
+			map[string]any{"action_type": "modify", "file_path": strings.TrimPrefix(pick(files, i+1), "file::")},
+		}}
+	})
+	measure("timeline", func(i int) (string, map[string]any) {
+		return "timeline", map[string]any{"node": pick(files, i), "depth": "all", "include_churn": false}
+	})
 	measure("learn", func(i int) (string, map[string]any) {
 		return "learn", map[string]any{"query": pick(words, i), "feedback": "correct", "node_ids": []string{pick(files, i)}}
 	})
