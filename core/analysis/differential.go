@@ -66,7 +66,9 @@ type WeightChange struct {
 }
 
 // CouplingDelta is how the dependency coupling of two directories moved:
-// links between them over the links touching either (in [0, 1]).
+// links between them over the links touching either (in [0, 1]). A pair
+// is reported when the links between them changed, or the coupling moved
+// by 0.1 or more.
 type CouplingDelta struct {
 	CommunityA  string  `json:"community_a"`
 	CommunityB  string  `json:"community_b"`
@@ -387,7 +389,9 @@ func (df *differ) coupling(ca, cb commLinks) {
 		}
 		d := CouplingDelta{CommunityA: k.a, CommunityB: k.b, OldCoupling: ca.coupling(k), NewCoupling: cb.coupling(k), OldLinks: ca.cross[k], NewLinks: cb.cross[k]}
 		d.Delta = d.NewCoupling - d.OldCoupling
-		if d.OldLinks == d.NewLinks && d.Delta < 0.01 && d.Delta > -0.01 {
+		// Links between the two unchanged: the ratio moved only because
+		// of links elsewhere, which says little about this pair.
+		if d.OldLinks == d.NewLinks && d.Delta < 0.1 && d.Delta > -0.1 {
 			continue
 		}
 		if (d.Delta > 0 || d.NewLinks > d.OldLinks) && !df.want(DiffAdded) {

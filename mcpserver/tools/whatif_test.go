@@ -1,0 +1,180 @@
+package tools
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+)
+
+// The what-if family on the fixture: payments.py → middleware.py →
+// session.py; auth.py is the only user of crypto.py and only
+// tests/test_auth.py uses auth.py.
+func TestWhatifGolden(t *testing.T) {
+	d, dir := ingestedFixture(t)
+	for _, tc := range []struct {
+		golden, tool string
+		args         map[string]any
+	}{
+		// Removing auth.py breaks its test and leaves crypto.py unused.
+		{"counterfactual_auth", "counterfactual", map[string]any{"agent_id": "t", "node_ids": []any{"backend/auth.py"}}},
+		{"counterfactual_entity", "counterfactual", map[string]any{"agent_id": "t", "node_ids": []any{"AuthService.login"}, "include_cascade": false}},
+		// True: a two-hop chain through middleware.py (module stems resolve).
+		{"hypothesize_true", "hypothesize", map[string]any{"agent_id": "t", "claim": "payments depends on session"}},
+		// False: crypto.py depends on nothing, and only shares backend/.
+		{"hypothesize_false", "hypothesize", map[string]any{"agent_id": "t", "claim": "crypto.py depends on middleware.py"}},
+		{"hypothesize_never_calls", "hypothesize", map[string]any{"agent_id": "t", "claim": "payments never calls hash_password"}},
+	} {
+		t.Run(tc.golden, func(t *testing.T) {
+			checkGolden(t, tc.golden, mustCall(t, d, tc.tool, tc.args), dir)
+		})
+	}
+}
+
+func TestWhatifAnswers(t *testing.T) {
+	d, _ := ingestedFixture(t)
+	cf := mustCall(t, d, "counterfactual", map[string]any{"agent_id": "t", "node_ids": []any{"file::backend/auth.py"}})
+	if got := ids(cf["orphaned"]); strings.Join(got, ",") != "file::backend/crypto.py" {
+		t.Errorf("orphaned %v, want crypto.py", got)
+	}
+	if got := ids(cf["broken"]); strings.Join(got, ",") != "file::tests/test_auth.py" {
+		t.Errorf("broken %v, want test_auth.py", got)
+	}
+	for claim, want := range map[string]string{
+		"payments depends on session":                         "likely_true",
+		"changing session.py breaks payments.py":              "likely_true",
+		"crypto.py depends on middleware.py":                  "likely_false",
+		"auth.py imports crypto.py":                           "likely_true",
+		"AuthService.login calls SessionStore.create":         "likely_true",
+		"payments never calls hash_password":                  "likely_true",
+		"crypto and middleware are independent":               "likely_true",
+		"session.py is tested by tests/test_session.py":       "likely_true",
+		"payments.py has no tests":                            "likely_true",
+		"backend/auth.py and backend/session.py are coupled":  "likely_true",
+		"config.py is isolated":                               "likely_true",
+		"session.py is unused":                                "likely_false",
+		"backend/session.py depends on backend/middleware.py": "likely_false",
+	} {
+		out := mustCall(t, d, "hypothesize", map[string]any{"agent_id": "t", "claim": claim})
+		if out["verdict"] != want {
+			t.Errorf("%q: %v (%v), want %s\nfor: %v\nagainst: %v", claim, out["verdict"], out["confidence"], want, out["supporting_evidence"], out["contradicting_evidence"])
+		}
+	}
+}
+
+func ids(v any) []string {
+	var out []string
+	for _, x := range v.([]any) {
+		out = append(out, x.(map[string]any)["node_id"].(string))
+	}
+	return out
+}
+
+// A snapshot saved before a change against the current graph: payments.py
+// now imports crypto.py and calls hash_password.
+func TestDifferentialAfterChange(t *testing.T) {
+	dir := fixture.Write(t)
+	rt := t.TempDir()
+	d := newDispatcher(t, session.Config{RuntimeDir: rt})
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	mustCall(t, d, "persist", map[string]any{"agent_id": "t", "action": "save"})
+	saved, err := os.ReadFile(filepath.Join(rt, "graph.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(rt, "before.bin"), saved, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pay := fixture.Files["backend/payments.py"] + "\n\nfrom backend.crypto import hash_password\n\n\ndef receipt(user):\n    return hash_password(user.id)\n"
+	if err := os.WriteFile(filepath.Join(dir, "backend", "payments.py"), []byte(pay), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+
+	out := mustCall(t, d, "differential", map[string]any{"agent_id": "t", "snapshot_a": "before.bin", "snapshot_b": "current"})
+	checkGolden(t, "differential_after_change", out, dir)
+	if !strings.Contains(out["summary"].(string), "new edge") {
+		t.Errorf("summary %q", out["summary"])
+	}
+	q := mustCall(t, d, "differential", map[string]any{"agent_id": "t", "snapshot_a": "before.bin", "snapshot_b": "current", "question": "what new coupling was introduced around crypto.py?"})
+	checkGolden(t, "differential_question", q, dir)
+	if fn := q["focus_nodes"].([]any); len(fn) != 1 || fn[0] != "file::backend/crypto.py" {
+		t.Errorf("focus %v", fn)
+	}
+	if n := len(q["removed_edges"].([]any)); n != 0 {
+		t.Errorf("a question about new coupling lists %d removed edges", n)
+	}
+	same := mustCall(t, d, "differential", map[string]any{"agent_id": "t", "snapshot_a": "current", "snapshot_b": "current"})
+	if same["summary"] != "no change" {
+		t.Errorf("current vs current: %v", same["summary"])
+	}
+
+	// Bad snapshot names teach the ones that exist.
+	for _, bad := range []string{"../../../../etc/passwd", "missing.bin", "/etc/hostname", "plasticity.json"} {
+		out, isErr := call(t, d, "differential", map[string]any{"agent_id": "t", "snapshot_a": bad, "snapshot_b": "current"})
+		if !isErr {
+			t.Errorf("%q accepted: %v", bad, out["summary"])
+			continue
+		}
+		avail, _ := out["details"].(map[string]any)["available_snapshots"].([]any)
+		if len(avail) < 3 { // current, before.bin, graph.bin
+			t.Errorf("%q: available snapshots %v", bad, avail)
+		}
+	}
+	// An unknown focus node names the closest ones.
+	out, isErr := call(t, d, "differential", map[string]any{"agent_id": "t", "snapshot_a": "before.bin", "snapshot_b": "current", "focus_nodes": []any{"sessio"}})
+	if !isErr || out["details"] == nil {
+		t.Errorf("unknown focus node: %v", out)
+	}
+}
+
+func TestWhatifTeachingErrors(t *testing.T) {
+	d, _ := ingestedFixture(t)
+	for _, tc := range []struct {
+		name, tool string
+		args       map[string]any
+		detail     string // a key of details the error must carry
+	}{
+		{"unknown node", "counterfactual", map[string]any{"node_ids": []any{"sessio"}}, "similar_nodes"},
+		{"no node", "counterfactual", map[string]any{"node_ids": []any{}}, ""},
+		{"unparseable claim", "hypothesize", map[string]any{"claim": "chat_handler never validates session tokens"}, "claim_forms"},
+		{"unknown claim node", "hypothesize", map[string]any{"claim": "payments depends on sessio"}, "similar_nodes"},
+		{"empty claim", "hypothesize", map[string]any{"claim": "  "}, "claim_forms"},
+		{"memory-only snapshot", "differential", map[string]any{"snapshot_a": "graph.bin", "snapshot_b": "current"}, "available_snapshots"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.args["agent_id"] = "t"
+			out, isErr := call(t, d, tc.tool, tc.args)
+			if !isErr {
+				t.Fatalf("accepted: %v", out)
+			}
+			if out["hint"] == nil || out["example"] == nil {
+				t.Errorf("no hint or example: %v", out)
+			}
+			if tc.detail != "" {
+				if det, _ := out["details"].(map[string]any); det == nil || det[tc.detail] == nil {
+					t.Errorf("no details.%s: %v", tc.detail, out)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkCounterfactualTool(b *testing.B) {
+	d, _ := ingestedFixture(b)
+	args := map[string]any{"agent_id": "b", "node_ids": []any{"backend/session.py"}}
+	for b.Loop() {
+		mustCall(b, d, "counterfactual", args)
+	}
+}
+
+func BenchmarkHypothesizeTool(b *testing.B) {
+	d, _ := ingestedFixture(b)
+	args := map[string]any{"agent_id": "b", "claim": "payments depends on session"}
+	for b.Loop() {
+		mustCall(b, d, "hypothesize", args)
+	}
+}
