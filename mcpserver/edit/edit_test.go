@@ -1,0 +1,129 @@
+package edit
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/m1nd-go/m1nd/mcpserver/pathguard"
+)
+
+// guarded is a root with a symlink leading out of it, one staying in, a
+// directory, and a file where a directory would be.
+func guarded(t testing.TB) (root, outside string) {
+	t.Helper()
+	root, outside = t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("secret"), 0o644)
+	os.MkdirAll(filepath.Join(root, "src", "pkg"), 0o755)
+	os.WriteFile(filepath.Join(root, "src", "a.go"), []byte("package src\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "plain"), []byte("x"), 0o644)
+	os.Symlink(outside, filepath.Join(root, "out"))
+	os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(root, "secret-link"))
+	os.Symlink(filepath.Join(root, "src"), filepath.Join(root, "inlink"))
+	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
+	return root, outside
+}
+
+func TestValidateRefuses(t *testing.T) {
+	root, outside := guarded(t)
+	g := pathguard.New(root)
+	big := make([]byte, MaxFileSize+1)
+	cases := []struct {
+		name  string
+		edits []Edit
+		kind  error
+		msg   string
+	}{
+		{"empty batch", nil, ErrEmptyBatch, "no edits"},
+		{"outside", []Edit{{Path: filepath.Join(outside, "x.go")}}, pathguard.ErrOutside, "outside every ingest root"},
+		{"dotdot", []Edit{{Path: "../x.go"}}, pathguard.ErrEscape, "climbs out"},
+		{"symlink dir escape", []Edit{{Path: "out/new.go"}}, pathguard.ErrSymlinkEscape, "symlink"},
+		{"symlink file escape", []Edit{{Path: "secret-link"}}, pathguard.ErrSymlinkEscape, "symlink"},
+		{"directory", []Edit{{Path: "src/pkg"}}, ErrDirectory, "is a directory"},
+		{"root itself", []Edit{{Path: "."}}, ErrDirectory, "root itself"},
+		{"parent is a file", []Edit{{Path: "plain/x.go"}}, ErrParent, "plain is a file"},
+		{"git metadata", []Edit{{Path: ".git/config"}}, ErrProtected, ".git"},
+		{"newline in path", []Edit{{Path: "src/a\n.go"}}, ErrInvalidChars, "control characters"},
+		{"too large", []Edit{{Path: "src/big.go", Content: big}}, ErrTooLarge, "over the"},
+		{"duplicate through symlink", []Edit{{Path: "src/a.go"}, {Path: "inlink/a.go"}}, ErrDuplicate, "both write"},
+		{"stale", []Edit{{Path: "src/a.go", ExpectedSHA256: strings.Repeat("0", 64)}}, ErrStale, "changed since you read it"},
+		{"bad hash", []Edit{{Path: "src/a.go", ExpectedSHA256: "abc"}}, ErrBadHash, "not a SHA-256"},
+		{"expected absent", []Edit{{Path: "src/a.go", ExpectedSHA256: "absent"}}, ErrStale, "expected to be absent"},
+		{"gone", []Edit{{Path: "src/gone.go", ExpectedSHA256: SHA256([]byte("x"))}}, ErrStale, "no longer exists"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := snapshot(t, root)
+			_, err := Validate(g, c.edits)
+			var e *Error
+			if !errors.As(err, &e) || !errors.Is(err, c.kind) || !strings.Contains(e.Msg, c.msg) || e.Hint == "" {
+				t.Fatalf("err %v (%T), want kind %v with %q and a hint", err, err, c.kind, c.msg)
+			}
+			if d := cmp.Diff(before, snapshot(t, root)); d != "" {
+				t.Fatalf("validation changed the tree:\n%s", d)
+			}
+		})
+	}
+}
+
+func TestValidateAccepts(t *testing.T) {
+	root, _ := guarded(t)
+	g := pathguard.New(root)
+	ts, err := Validate(g, []Edit{
+		{Path: "src/a.go", Content: []byte("package src\n\nvar X = 1\n"), ExpectedSHA256: SHA256([]byte("package src\n"))},
+		{Path: "inlink/b.go", Content: []byte("package src\n")},
+		{Path: filepath.Join(root, "new", "dir", "c.py"), Content: []byte("x = 1\n"), ExpectedSHA256: "absent"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ts[0].Existed || ts[0].RelReal != "src/a.go" || ts[0].Mode != 0o644 {
+		t.Errorf("target 0: %+v", ts[0])
+	}
+	if ts[1].Existed || ts[1].RelReal != "src/b.go" {
+		t.Errorf("a file named through a symlink inside the root is written at its target: %+v", ts[1])
+	}
+	if d := cmp.Diff([]string{"new", "new/dir"}, ts[2].NewDirs); d != "" {
+		t.Errorf("new directories: %s", d)
+	}
+}
+
+// FuzzValidatePath: whatever path an agent sends, validation never
+// panics, never writes, and what it accepts is a non-directory strictly
+// inside the root's real path.
+func FuzzValidatePath(f *testing.F) {
+	for _, s := range []string{"src/a.go", "../x", "out/x", "secret-link", "src/pkg", ".", "/etc/passwd", "inlink/../../x", "a/./b/../c", "plain/x", ".git/x", "src//a.go", "~/x", "\x00", "src/pkg/", "inlink/a.go"} {
+		f.Add(s)
+	}
+	root, _ := guarded(f)
+	realRoot, _ := filepath.EvalSymlinks(root)
+	g := pathguard.New(root)
+	f.Fuzz(func(t *testing.T, p string) {
+		ts, err := Validate(g, []Edit{{Path: p, Content: []byte("x")}})
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.Msg == "" || e.Hint == "" {
+				t.Fatalf("refusal of %q does not teach: %v", p, err)
+			}
+			return
+		}
+		tg := ts[0]
+		if !strings.HasPrefix(tg.Res.Real, realRoot+string(filepath.Separator)) {
+			t.Fatalf("%q accepted at %s, outside %s", p, tg.Res.Real, realRoot)
+		}
+		if fi, err := os.Lstat(tg.Res.Real); err == nil && (fi.IsDir() || !fi.Mode().IsRegular()) {
+			t.Fatalf("%q accepted a %v", p, fi.Mode())
+		}
+		if protected(tg.RelReal) != "" {
+			t.Fatalf("%q accepted inside version-control metadata", p)
+		}
+		for _, d := range tg.NewDirs {
+			if _, err := os.Lstat(filepath.Join(realRoot, d)); err == nil {
+				t.Fatalf("%q: validation created %s", p, d)
+			}
+		}
+	})
+}

@@ -1,0 +1,6 @@
+package edit
+
+// ErrCrash and SetFail let tests stop a batch dead at any step.
+var ErrCrash = errCrash
+
+func (s *Store) SetFail(f func(step string, i int) error) { s.fail = f }

@@ -1,0 +1,622 @@
+package edit
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// A batch is written in three steps, each durable before the next starts:
+//
+//  1. prepare: the old contents are copied into the journal directory
+//     <store>/<batch>/ (fsync), then the journal naming every target, its
+//     old and new hashes and its temp file is written (temp file, fsync,
+//     rename, fsync) — the point from which a crash means "roll back";
+//     then each new content goes to a temp file beside its target, with
+//     the target's mode (fsync).
+//  2. write: each temp is renamed over its target and the directory is
+//     fsynced. Cancellation is honoured between files.
+//  3. commit (Txn.Commit) drops the journal file first (fsync), then the
+//     directory; or rollback (Txn.Rollback, Recover) restores every target
+//     from the journal, then drops it the same way.
+//
+// Every step below the store goes through an os.Root of the target's
+// root, so no path can leave it whatever happens to the tree meanwhile.
+// A per-batch flock (<store>/<batch>.lock) tells a live batch from one a
+// dead process left: Recover touches only the latter, so several servers
+// may share a store.
+
+// Store is a directory of batch journals. One batch runs at a time per
+// store.
+type Store struct {
+	dir  string
+	mu   sync.Mutex
+	logf func(string, ...any)
+	// fail, when set (tests), is asked before each step; errCrash makes
+	// the batch stop dead, as if the process had been killed.
+	fail func(step string, i int) error
+}
+
+// DefaultDir is where a server keeps its edit journals: <runtime>/edits,
+// or without a runtime directory a per-user directory under the system
+// temp directory (so a memory-only server killed mid-batch is still
+// rolled back by the next one).
+func DefaultDir(runtimeDir string) string {
+	if runtimeDir != "" {
+		return filepath.Join(runtimeDir, "edits")
+	}
+	return filepath.Join(os.TempDir(), fmt.Sprintf("m1nd-edits-%d", os.Getuid()))
+}
+
+// OpenStore opens (creating) a journal directory.
+func OpenStore(dir string, logf func(string, ...any)) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("edit journal directory %s: %w", dir, err)
+	}
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	return &Store{dir: dir, logf: logf}, nil
+}
+
+// Dir is the store's directory.
+func (s *Store) Dir() string { return s.dir }
+
+const journalFormat = 1
+
+type journal struct {
+	Format  int            `json:"m1nd_edit_journal"`
+	Batch   string         `json:"batch_id"`
+	Created time.Time      `json:"created"`
+	Entries []journalEntry `json:"entries"`
+}
+
+type journalEntry struct {
+	Root    string      `json:"root"` // real path of the root
+	Rel     string      `json:"rel"`  // target, relative to Root
+	Existed bool        `json:"existed"`
+	Skip    bool        `json:"skip,omitempty"` // unchanged: nothing written
+	OldSHA  string      `json:"old_sha256,omitempty"`
+	NewSHA  string      `json:"new_sha256"`
+	Mode    fs.FileMode `json:"mode"`
+	Backup  string      `json:"backup,omitempty"` // file in the batch directory
+	Temp    string      `json:"temp"`             // relative to Root
+	NewDirs []string    `json:"new_dirs,omitempty"`
+}
+
+// NewBatchID returns a fresh batch identifier.
+func NewBatchID() string {
+	var b [6]byte
+	rand.Read(b[:])
+	return "batch-" + time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b[:])
+}
+
+// Txn is a batch on disk, from prepare to commit or rollback.
+type Txn struct {
+	s       *Store
+	id      string
+	dir     string
+	lock    *os.File
+	doc     journal
+	targets []*Target
+	// Written counts the targets renamed into place so far.
+	Written int
+	done    bool
+}
+
+// ID is the batch identifier.
+func (t *Txn) ID() string { return t.id }
+
+// errCrash (tests) stops a batch where it is, without cleaning up.
+var errCrash = errors.New("simulated crash")
+
+func (s *Store) step(name string, i int) error {
+	if s.fail == nil {
+		return nil
+	}
+	return s.fail(name, i)
+}
+
+// Apply writes targets as one batch: prepare, then the renames (calling
+// onFile after each). It returns the open transaction: the caller commits
+// it, or rolls it back (verification failed). When anything fails, or ctx
+// ends before the next file, every target is restored and the error is
+// returned.
+func (s *Store) Apply(ctx context.Context, id string, targets []*Target, onFile func(i int)) (*Txn, error) {
+	s.mu.Lock() // released when the transaction ends
+	t, err := s.begin(id, targets)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.write(ctx, onFile); err != nil {
+		if errors.Is(err, errCrash) {
+			t.abandon()
+			return nil, err
+		}
+		if _, rerr := t.Rollback(); rerr != nil {
+			return nil, fmt.Errorf("%w; restoring the batch also failed: %v", err, rerr)
+		}
+		return nil, err
+	}
+	return t, nil
+}
+
+// begin prepares the batch (step 1). Nothing under the roots changes
+// except new temp files and parent directories, both named in the journal
+// before they are made.
+func (s *Store) begin(id string, targets []*Target) (*Txn, error) {
+	lock, err := os.OpenFile(filepath.Join(s.dir, id+".lock"), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("edit journal: %w", err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		lock.Close()
+		s.mu.Unlock()
+		return nil, fmt.Errorf("edit journal lock: %w", err)
+	}
+	t := &Txn{s: s, id: id, dir: filepath.Join(s.dir, id), lock: lock, targets: targets}
+	t.doc = journal{Format: journalFormat, Batch: id, Created: time.Now().UTC()}
+	fail := func(err error) (*Txn, error) {
+		if errors.Is(err, errCrash) {
+			t.abandon()
+			return nil, err
+		}
+		t.discard()
+		return nil, err
+	}
+	if err := os.Mkdir(t.dir, 0o700); err != nil {
+		return fail(fmt.Errorf("edit journal: %w", err))
+	}
+	syncDir(s.dir)
+	for i, tg := range targets {
+		e := journalEntry{Root: tg.RootReal, Rel: tg.RelReal, Existed: tg.Existed, Skip: tg.Unchanged(), OldSHA: tg.OldSHA, NewSHA: tg.NewSHA, Mode: tg.Mode, NewDirs: tg.NewDirs}
+		e.Temp = path.Join(path.Dir(tg.RelReal), fmt.Sprintf(".%s.m1nd-%s-%d.tmp", path.Base(tg.RelReal), id, i))
+		if tg.Existed && !e.Skip {
+			if err := s.step("backup", i); err != nil {
+				return fail(err)
+			}
+			e.Backup = fmt.Sprintf("old-%d", i)
+			if err := writeSynced(filepath.Join(t.dir, e.Backup), tg.Old, 0o600); err != nil {
+				return fail(fmt.Errorf("saving the old contents of %s: %w", tg.Res.Rel, err))
+			}
+		}
+		t.doc.Entries = append(t.doc.Entries, e)
+	}
+	if err := s.step("journal", 0); err != nil {
+		return fail(err)
+	}
+	if err := t.saveJournal(); err != nil {
+		return fail(err)
+	}
+	for i, tg := range targets {
+		if t.doc.Entries[i].Skip {
+			continue
+		}
+		if err := s.step("temp", i); err != nil {
+			return t.failPrepared(err)
+		}
+		if err := t.writeTemp(i, tg); err != nil {
+			return t.failPrepared(fmt.Errorf("writing %s: %w", tg.Res.Rel, err))
+		}
+	}
+	return t, nil
+}
+
+// failPrepared ends a batch whose journal exists: a crash leaves it, any
+// other failure rolls back (removing temps and created directories).
+func (t *Txn) failPrepared(err error) (*Txn, error) {
+	if errors.Is(err, errCrash) {
+		t.abandon()
+		return nil, err
+	}
+	if _, rerr := t.Rollback(); rerr != nil {
+		return nil, fmt.Errorf("%w; cleaning up also failed: %v", err, rerr)
+	}
+	return nil, err
+}
+
+func (t *Txn) saveJournal() error {
+	data, err := json.MarshalIndent(t.doc, "", " ")
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(t.dir, "journal.json.tmp")
+	if err := writeSynced(tmp, data, 0o600); err != nil {
+		return fmt.Errorf("edit journal: %w", err)
+	}
+	if err := os.Rename(tmp, filepath.Join(t.dir, "journal.json")); err != nil {
+		return fmt.Errorf("edit journal: %w", err)
+	}
+	return syncDir(t.dir)
+}
+
+// writeTemp creates the missing parents and the temp file of target i
+// with the new contents and the target's mode.
+func (t *Txn) writeTemp(i int, tg *Target) error {
+	e := t.doc.Entries[i]
+	root, err := os.OpenRoot(e.Root)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	for _, d := range e.NewDirs {
+		if err := root.Mkdir(filepath.FromSlash(d), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		syncRootDir(root, path.Dir(d))
+	}
+	return writeRootFile(root, e.Temp, tg.New, e.Mode)
+}
+
+// write renames every temp over its target (step 2).
+func (t *Txn) write(ctx context.Context, onFile func(i int)) error {
+	root := map[string]*os.Root{}
+	defer func() {
+		for _, r := range root {
+			r.Close()
+		}
+	}()
+	for i, e := range t.doc.Entries {
+		if e.Skip {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("cancelled before writing %s: %w", e.Rel, err)
+		}
+		if err := t.s.step("rename", i); err != nil {
+			return err
+		}
+		r := root[e.Root]
+		if r == nil {
+			var err error
+			if r, err = os.OpenRoot(e.Root); err != nil {
+				return err
+			}
+			root[e.Root] = r
+		}
+		if err := r.Rename(filepath.FromSlash(e.Temp), filepath.FromSlash(e.Rel)); err != nil {
+			return fmt.Errorf("writing %s: %w", e.Rel, err)
+		}
+		if err := t.s.step("renamed", i); err != nil {
+			return err
+		}
+		if err := syncRootDir(r, path.Dir(e.Rel)); err != nil {
+			return fmt.Errorf("syncing the directory of %s: %w", e.Rel, err)
+		}
+		t.Written++
+		if onFile != nil {
+			onFile(i)
+		}
+	}
+	return nil
+}
+
+// Commit keeps the written files: the journal is dropped.
+func (t *Txn) Commit() error {
+	if t.done {
+		return nil
+	}
+	if err := t.s.step("commit", 0); err != nil {
+		if errors.Is(err, errCrash) {
+			t.abandon()
+		}
+		return err
+	}
+	t.finish()
+	return nil
+}
+
+// Conflict is a file a rollback left alone because it holds neither the
+// old nor the new contents of the batch: someone else changed it since.
+type Conflict struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// Rollback restores every target of the batch byte for byte (removing the
+// files it created) and drops the journal. Files changed by someone else
+// meanwhile are left alone and reported; the journal is then kept aside
+// (<batch>.conflict) with the old contents.
+func (t *Txn) Rollback() ([]Conflict, error) {
+	if t.done {
+		return nil, nil
+	}
+	conflicts, err := rollback(t.s, t.dir, t.doc)
+	if errors.Is(err, errCrash) {
+		t.abandon()
+		return nil, err
+	}
+	if err != nil {
+		t.release()
+		return conflicts, err
+	}
+	if len(conflicts) > 0 {
+		t.keepAside()
+		return conflicts, nil
+	}
+	t.finish()
+	return nil, nil
+}
+
+// rollback restores the entries of a journal, last first.
+func rollback(s *Store, dir string, doc journal) ([]Conflict, error) {
+	var conflicts []Conflict
+	var errs []error
+	for i := len(doc.Entries) - 1; i >= 0; i-- {
+		e := doc.Entries[i]
+		if err := s.step("restore", i); err != nil {
+			return nil, err
+		}
+		c, err := restoreEntry(dir, doc.Batch, e)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", filepath.Join(e.Root, e.Rel), err))
+		}
+		if c != "" {
+			conflicts = append(conflicts, Conflict{Path: filepath.Join(e.Root, filepath.FromSlash(e.Rel)), Reason: c})
+		}
+	}
+	return conflicts, errors.Join(errs...)
+}
+
+// restoreEntry puts one target back as the journal recorded it.
+func restoreEntry(dir, batch string, e journalEntry) (conflict string, err error) {
+	root, err := os.OpenRoot(e.Root)
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	if err := root.Remove(filepath.FromSlash(e.Temp)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	if e.Skip {
+		return "", nil
+	}
+	name := filepath.FromSlash(e.Rel)
+	cur, rerr := root.ReadFile(name)
+	missing := errors.Is(rerr, fs.ErrNotExist)
+	if rerr != nil && !missing {
+		return "", rerr
+	}
+	curSHA := ""
+	if !missing {
+		curSHA = SHA256(cur)
+	}
+	switch {
+	case e.Existed && curSHA == e.OldSHA:
+	case e.Existed && (missing || curSHA == e.NewSHA):
+		old, err := os.ReadFile(filepath.Join(dir, e.Backup))
+		if err != nil {
+			return "", fmt.Errorf("reading the saved old contents: %w", err)
+		}
+		if SHA256(old) != e.OldSHA {
+			return "", errors.New("the saved old contents do not match their recorded hash")
+		}
+		tmp := path.Join(path.Dir(e.Rel), fmt.Sprintf(".%s.m1nd-%s.restore", path.Base(e.Rel), batch))
+		if err := writeRootFile(root, tmp, old, e.Mode); err != nil {
+			return "", err
+		}
+		if err := root.Rename(filepath.FromSlash(tmp), name); err != nil {
+			return "", err
+		}
+		if err := syncRootDir(root, path.Dir(e.Rel)); err != nil {
+			return "", err
+		}
+	case e.Existed:
+		return fmt.Sprintf("changed by someone else after the write (sha256 %s, neither the old %s nor the written %s); left as it is", curSHA, e.OldSHA, e.NewSHA), nil
+	case missing:
+	case curSHA == e.NewSHA:
+		if err := root.Remove(name); err != nil {
+			return "", err
+		}
+		if err := syncRootDir(root, path.Dir(e.Rel)); err != nil {
+			return "", err
+		}
+	default:
+		return fmt.Sprintf("created by the batch, then changed by someone else (sha256 %s); left as it is", curSHA), nil
+	}
+	for _, d := range slices.Backward(e.NewDirs) {
+		if root.Remove(filepath.FromSlash(d)) == nil { // only when empty
+			syncRootDir(root, path.Dir(d))
+		}
+	}
+	return "", nil
+}
+
+// finish drops the journal file first (so no crash can find a journal
+// whose old contents are half deleted), then the batch directory and its
+// lock.
+func (t *Txn) finish() {
+	t.done = true
+	if err := os.Remove(filepath.Join(t.dir, "journal.json")); err == nil || errors.Is(err, fs.ErrNotExist) {
+		syncDir(t.dir)
+		os.RemoveAll(t.dir)
+	}
+	os.Remove(t.lock.Name())
+	syncDir(t.s.dir)
+	t.release()
+}
+
+// keepAside moves a journal whose rollback met conflicts out of the way,
+// with the old contents, for a person to look at.
+func (t *Txn) keepAside() {
+	t.done = true
+	aside := t.dir + ".conflict"
+	if err := os.Rename(t.dir, aside); err == nil {
+		t.s.logf("edit batch %s: some files changed by someone else were left alone; the old contents are kept in %s", t.id, aside)
+	}
+	os.Remove(t.lock.Name())
+	syncDir(t.s.dir)
+	t.release()
+}
+
+// discard drops a batch that never got a journal: nothing was written
+// under the roots.
+func (t *Txn) discard() {
+	t.done = true
+	os.RemoveAll(t.dir)
+	os.Remove(t.lock.Name())
+	t.release()
+}
+
+// abandon (tests) leaves everything as a killed process would.
+func (t *Txn) abandon() {
+	t.done = true
+	t.release()
+}
+
+func (t *Txn) release() {
+	if t.lock != nil {
+		t.lock.Close()
+		t.lock = nil
+		t.s.mu.Unlock()
+	}
+}
+
+// Recovered is one batch a dead process left behind, rolled back.
+type Recovered struct {
+	Batch     string     `json:"batch_id"`
+	Files     []string   `json:"files"`
+	Conflicts []Conflict `json:"conflicts,omitempty"`
+	Err       string     `json:"error,omitempty"`
+}
+
+// Recover rolls back every batch in the store whose process is gone (its
+// lock is free): a batch that did not commit is undone entirely, so each
+// is all old on disk. Batches of live processes are left alone.
+func (s *Store) Recover() []Recovered {
+	ents, err := os.ReadDir(s.dir)
+	if err != nil {
+		return nil
+	}
+	var out []Recovered
+	for _, de := range ents {
+		name := de.Name()
+		if !de.IsDir() || !strings.HasPrefix(name, "batch-") || strings.Contains(name, ".") {
+			continue
+		}
+		if r, ok := s.recoverOne(name); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (s *Store) recoverOne(id string) (Recovered, bool) {
+	lock, err := os.OpenFile(filepath.Join(s.dir, id+".lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return Recovered{}, false
+	}
+	if syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		lock.Close()
+		return Recovered{}, false // a live batch
+	}
+	s.mu.Lock()
+	t := &Txn{s: s, id: id, dir: filepath.Join(s.dir, id), lock: lock}
+	data, err := os.ReadFile(filepath.Join(t.dir, "journal.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		t.discard() // died before the journal: nothing was written
+		return Recovered{}, false
+	}
+	r := Recovered{Batch: id}
+	if err == nil {
+		err = json.Unmarshal(data, &t.doc)
+	}
+	if err != nil || t.doc.Format != journalFormat {
+		r.Err = fmt.Sprintf("unreadable journal (%v); kept as %s.conflict", err, t.dir)
+		t.keepAside()
+		s.logf("edit batch %s: %s", id, r.Err)
+		return r, true
+	}
+	for _, e := range t.doc.Entries {
+		if !e.Skip {
+			r.Files = append(r.Files, filepath.Join(e.Root, filepath.FromSlash(e.Rel)))
+		}
+	}
+	conflicts, err := t.Rollback()
+	r.Conflicts = conflicts
+	if err != nil {
+		r.Err = err.Error()
+		s.logf("edit batch %s: rollback incomplete: %v (the journal is kept; the next start retries)", id, err)
+	} else {
+		s.logf("edit batch %s was interrupted: rolled back %d files to their contents before it", id, len(r.Files))
+	}
+	return r, true
+}
+
+// writeSynced writes a file outside the roots (journal directory) and
+// fsyncs it.
+func writeSynced(name string, data []byte, mode fs.FileMode) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// writeRootFile creates rel under root (it must not exist), writes data,
+// sets mode through the descriptor, and fsyncs.
+func writeRootFile(root *os.Root, rel string, data []byte, mode fs.FileMode) error {
+	name := filepath.FromSlash(rel)
+	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) { // a leftover of an interrupted restore
+		if err = root.Remove(name); err == nil {
+			f, err = root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(mode)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		root.Remove(name)
+	}
+	return err
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+func syncRootDir(root *os.Root, rel string) error {
+	d, err := root.Open(filepath.FromSlash(rel))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}

@@ -1,0 +1,352 @@
+package edit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/m1nd-go/m1nd/mcpserver/pathguard"
+)
+
+// tree is a repository for batch tests: a few files with distinct modes
+// and line endings.
+func tree(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]struct {
+		body string
+		mode fs.FileMode
+	}{
+		"a.go":         {"package a\n\nfunc A() int { return 1 }\n", 0o644},
+		"b/b.py":       {"def b():\r\n    return 2\r\n", 0o600},
+		"run.sh":       {"#!/bin/sh\necho hi\n", 0o755},
+		"c/d/keep.txt": {"keep", 0o640},
+	}
+	for rel, f := range files {
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(f.body), f.mode); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(p, f.mode)
+	}
+	return dir
+}
+
+// snapshot lists every file under dir with its mode and contents, and
+// every directory.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(dir, p)
+		fi, _ := d.Info()
+		if d.IsDir() {
+			out[rel+"/"] = "dir"
+			return nil
+		}
+		data, _ := os.ReadFile(p)
+		out[rel] = fmt.Sprintf("%v %q", fi.Mode(), data)
+		return nil
+	})
+	return out
+}
+
+// batch is the edits of the batch tests: a modification keeping CRLF, a
+// new file in new directories, a mode-preserving rewrite, an unchanged
+// file.
+func batch() []Edit {
+	return []Edit{
+		{Path: "a.go", Content: []byte("package a\n\nfunc A() int { return 42 }\n")},
+		{Path: "b/b.py", Content: []byte("def b():\n    return 3\n")},
+		{Path: "new/deep/n.go", Content: []byte("package deep\n")},
+		{Path: "run.sh", Content: []byte("#!/bin/sh\necho bye\n")},
+		{Path: "c/d/keep.txt", Content: []byte("keep")},
+	}
+}
+
+func openStore(t *testing.T, dir string) *Store {
+	t.Helper()
+	s, err := OpenStore(dir, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func validated(t *testing.T, root string) []*Target {
+	t.Helper()
+	ts, err := Validate(pathguard.New(root), batch())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts
+}
+
+func storeEmpty(t *testing.T, dir string) {
+	t.Helper()
+	ents, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if len(names) > 0 {
+		t.Fatalf("journal directory not empty: %v", names)
+	}
+}
+
+func TestApplyCommitRollback(t *testing.T) {
+	root, jdir := tree(t), t.TempDir()
+	before := snapshot(t, root)
+	s := openStore(t, jdir)
+	tx, err := s.Apply(context.Background(), NewBatchID(), validated(t, root), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tx.Written != 4 {
+		t.Errorf("written %d, want 4 (one edit is unchanged)", tx.Written)
+	}
+	after := snapshot(t, root)
+	want := map[string]string{
+		"a.go":          `-rw-r--r-- "package a\n\nfunc A() int { return 42 }\n"`,
+		"b/b.py":        `-rw------- "def b():\r\n    return 3\r\n"`,
+		"new/deep/n.go": `-rw-r--r-- "package deep\n"`,
+		"run.sh":        `-rwxr-xr-x "#!/bin/sh\necho bye\n"`,
+		"new/":          "dir", "new/deep/": "dir",
+	}
+	for k, v := range want {
+		if after[k] != v {
+			t.Errorf("%s after the write: %s, want %s", k, after[k], v)
+		}
+	}
+	if _, err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(before, snapshot(t, root)); d != "" {
+		t.Fatalf("rollback did not restore the tree byte for byte (-before +after):\n%s", d)
+	}
+	storeEmpty(t, jdir)
+
+	tx, err = s.Apply(context.Background(), NewBatchID(), validated(t, root), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(after, snapshot(t, root)); d != "" {
+		t.Fatalf("commit changed the written tree:\n%s", d)
+	}
+	storeEmpty(t, jdir)
+}
+
+// steps records every failure point a batch passes through, with a
+// rollback after the write.
+func steps(t *testing.T) []string {
+	root := tree(t)
+	s := openStore(t, t.TempDir())
+	var seen []string
+	s.SetFail(func(step string, i int) error {
+		seen = append(seen, fmt.Sprintf("%s/%d", step, i))
+		return nil
+	})
+	tx, err := s.Apply(context.Background(), NewBatchID(), validated(t, root), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	return seen
+}
+
+// TestCrashAtEveryStep kills a batch at each point it passes — while
+// saving old contents, writing the journal, writing temps, between and
+// after renames, before the commit, in the middle of a rollback — then
+// recovers as the next process would: the tree is exactly as before the
+// batch, with no temp file and no journal left.
+func TestCrashAtEveryStep(t *testing.T) {
+	all := steps(t)
+	if len(all) < 15 {
+		t.Fatalf("only %d failure points: %v", len(all), all)
+	}
+	for k, at := range all {
+		t.Run(at, func(t *testing.T) {
+			root, jdir := tree(t), t.TempDir()
+			before := snapshot(t, root)
+			s := openStore(t, jdir)
+			n := 0
+			s.SetFail(func(step string, i int) error {
+				if n++; n-1 == k {
+					return ErrCrash
+				}
+				return nil
+			})
+			tx, err := s.Apply(context.Background(), NewBatchID(), validated(t, root), nil)
+			if err == nil {
+				_, err = tx.Rollback()
+			}
+			if !errors.Is(err, ErrCrash) {
+				t.Fatalf("the crash at %s did not happen: %v", at, err)
+			}
+			got := openStore(t, jdir).Recover()
+			if d := cmp.Diff(before, snapshot(t, root)); d != "" {
+				t.Fatalf("after a crash at %s and recovery the tree differs (-before +after):\n%s", at, d)
+			}
+			storeEmpty(t, jdir)
+			if strings.HasPrefix(at, "backup") && len(got) != 0 {
+				t.Errorf("a crash before the journal reported %d recovered batches", len(got))
+			}
+		})
+	}
+}
+
+// TestCrashAfterCommitKeepsNew: once committed, a batch is new on disk
+// and nothing rolls it back.
+func TestCrashAfterCommitKeepsNew(t *testing.T) {
+	root, jdir := tree(t), t.TempDir()
+	s := openStore(t, jdir)
+	tx, err := s.Apply(context.Background(), NewBatchID(), validated(t, root), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx.Commit()
+	after := snapshot(t, root)
+	if r := openStore(t, jdir).Recover(); len(r) != 0 {
+		t.Fatalf("recovered %v after a commit", r)
+	}
+	if d := cmp.Diff(after, snapshot(t, root)); d != "" {
+		t.Fatal(d)
+	}
+}
+
+// TestFailureAtEveryStepRollsBack: an ordinary error (disk full, say) at
+// any step of Apply restores the tree before Apply returns.
+func TestFailureAtEveryStepRollsBack(t *testing.T) {
+	for k, at := range steps(t) {
+		if strings.HasPrefix(at, "restore") || at == "commit/0" {
+			continue
+		}
+		root, jdir := tree(t), t.TempDir()
+		before := snapshot(t, root)
+		s := openStore(t, jdir)
+		n := 0
+		boom := errors.New("no space left on device")
+		s.SetFail(func(step string, i int) error {
+			if n++; n-1 == k {
+				return boom
+			}
+			return nil
+		})
+		if _, err := s.Apply(context.Background(), NewBatchID(), validated(t, root), nil); !errors.Is(err, boom) {
+			t.Fatalf("%s: err %v", at, err)
+		}
+		if d := cmp.Diff(before, snapshot(t, root)); d != "" {
+			t.Fatalf("failure at %s left the tree changed:\n%s", at, d)
+		}
+		storeEmpty(t, jdir)
+	}
+}
+
+func TestCancelBeforeNextFileRestores(t *testing.T) {
+	root, jdir := tree(t), t.TempDir()
+	before := snapshot(t, root)
+	ctx, cancel := context.WithCancel(context.Background())
+	s := openStore(t, jdir)
+	_, err := s.Apply(ctx, NewBatchID(), validated(t, root), func(i int) { cancel() })
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want cancellation", err)
+	}
+	if d := cmp.Diff(before, snapshot(t, root)); d != "" {
+		t.Fatal(d)
+	}
+	storeEmpty(t, jdir)
+}
+
+// TestRecoverLeavesLiveBatches: a batch whose process holds its lock is
+// never rolled back by another recovering process.
+func TestRecoverLeavesLiveBatches(t *testing.T) {
+	root, jdir := tree(t), t.TempDir()
+	s := openStore(t, jdir)
+	tx, err := s.Apply(context.Background(), NewBatchID(), validated(t, root), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := snapshot(t, root)
+	if r := openStore(t, jdir).Recover(); len(r) != 0 {
+		t.Fatalf("recovered a live batch: %v", r)
+	}
+	if d := cmp.Diff(after, snapshot(t, root)); d != "" {
+		t.Fatal(d)
+	}
+	tx.Commit()
+}
+
+// TestRollbackLeavesForeignChanges: a file someone else changed after
+// the write is left alone and reported; the old contents stay aside.
+func TestRollbackLeavesForeignChanges(t *testing.T) {
+	root, jdir := tree(t), t.TempDir()
+	s := openStore(t, jdir)
+	tx, err := s.Apply(context.Background(), NewBatchID(), validated(t, root), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("someone else"), 0o644)
+	conflicts, err := tx.Rollback()
+	if err != nil || len(conflicts) != 1 || !strings.HasSuffix(conflicts[0].Path, "a.go") {
+		t.Fatalf("conflicts %v, err %v", conflicts, err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(root, "a.go")); string(data) != "someone else" {
+		t.Errorf("a foreign change was overwritten: %q", data)
+	}
+	if data, _ := os.ReadFile(filepath.Join(root, "run.sh")); string(data) != "#!/bin/sh\necho hi\n" {
+		t.Errorf("run.sh not restored: %q", data)
+	}
+	ents, _ := os.ReadDir(jdir)
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	sort.Strings(names)
+	if len(names) != 1 || !strings.HasSuffix(names[0], ".conflict") {
+		t.Errorf("journal directory %v, want the batch kept aside", names)
+	}
+}
+
+// TestCrashAtCommit: a batch killed before its journal is dropped was
+// never acknowledged, and is rolled back entirely.
+func TestCrashAtCommit(t *testing.T) {
+	root, jdir := tree(t), t.TempDir()
+	before := snapshot(t, root)
+	s := openStore(t, jdir)
+	s.SetFail(func(step string, i int) error {
+		if step == "commit" {
+			return ErrCrash
+		}
+		return nil
+	})
+	tx, err := s.Apply(context.Background(), NewBatchID(), validated(t, root), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); !errors.Is(err, ErrCrash) {
+		t.Fatal(err)
+	}
+	if r := openStore(t, jdir).Recover(); len(r) != 1 || len(r[0].Files) != 4 {
+		t.Fatalf("recovered %+v, want one batch of 4 files", r)
+	}
+	if d := cmp.Diff(before, snapshot(t, root)); d != "" {
+		t.Fatal(d)
+	}
+	storeEmpty(t, jdir)
+}
