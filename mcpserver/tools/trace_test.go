@@ -261,8 +261,9 @@ func TestTraceEmptyGraph(t *testing.T) {
 }
 
 // BenchmarkTrace measures one call through the dispatcher: on the fixture,
-// and on a generated repository of 2,000 Python files (set
-// M1ND_TRACE_BENCH_FILES to change the size).
+// on a generated repository of 2,000 Python files, and with
+// M1ND_TRACE_BENCH_ROOT set on that repository (e.g. $(go env GOROOT)/src)
+// with a trace through eight of its functions.
 func BenchmarkTrace(b *testing.B) {
 	b.Run("fixture", func(b *testing.B) {
 		d, _ := ingestedFixture(b)
@@ -275,11 +276,52 @@ func BenchmarkTrace(b *testing.B) {
 		mustCall(b, d, "ingest", map[string]any{"agent_id": "bench", "path": dir})
 		benchTrace(b, d, text)
 	})
+	if root := os.Getenv("M1ND_TRACE_BENCH_ROOT"); root != "" {
+		b.Run("root", func(b *testing.B) {
+			cfg := session.DefaultConfig()
+			cfg.AllowRoots = []string{root}
+			d := newDispatcher(b, cfg)
+			mustCall(b, d, "ingest", map[string]any{"agent_id": "bench", "path": root})
+			benchTrace(b, d, graphTrace(b, d))
+		})
+	}
+}
+
+// graphTrace writes a Python-format trace (the parser does not care about
+// the language of the files) through eight functions spread over the
+// graph, with the paths of another machine.
+func graphTrace(b *testing.B, d *Dispatcher) string {
+	var fns []string
+	d.Session.Read(b.Context(), func(bd *session.Bundle) error {
+		g := bd.Graph
+		var all []graph.NodeID
+		for i := range g.NumNodes() {
+			id := graph.NodeID(i)
+			if g.Type(id) == graph.Function && g.Provenance(id).LineStart > 0 {
+				all = append(all, id)
+			}
+		}
+		for k := range min(8, len(all)) {
+			id := all[k*len(all)/8]
+			pv := g.Provenance(id)
+			fns = append(fns, fmt.Sprintf("  File \"/build/other/%s\", line %d, in %s\n", pv.SourcePath, pv.LineStart+1, g.Label(id)))
+		}
+		return nil
+	})
+	return "Traceback (most recent call last):\n" + strings.Join(fns, "") + "RuntimeError: boom"
 }
 
 func benchTrace(b *testing.B, d *Dispatcher, text string) {
 	args := map[string]any{"agent_id": "bench", "error_text": text}
-	mustCall(b, d, "trace", args) // builds the per-graph index once
+	first := mustCall(b, d, "trace", args) // builds the per-graph index once
+	b.Logf("frames parsed %v, mapped %v, suspects %d", first["frames_parsed"], first["frames_mapped"], len(first["suspects"].([]any)))
+	// Wait for what ingest builds in the background (query engine, seek
+	// index), so it does not run inside the timed loop.
+	d.Session.Read(b.Context(), func(bd *session.Bundle) error {
+		d.Session.Engine(bd)
+		seekIndex(bd)
+		return nil
+	})
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
@@ -313,4 +355,83 @@ func writeBenchRepo(b *testing.B, dir string, n int) string {
 	}
 	tb.WriteString("RecursionError: maximum recursion depth exceeded")
 	return tb.String()
+}
+
+// polyglot is a small repository in the other languages trace reads.
+var polyglot = map[string]string{
+	"internal/cart/cart.go": `package cart
+
+type Cart struct{ items []int }
+
+// Total sums the items.
+func (c *Cart) Total() int {
+	n := 0
+	for _, it := range c.items {
+		n += it
+	}
+	return n
+}
+`,
+	"src/main/java/com/acme/shop/OrderService.java": `package com.acme.shop;
+
+public class OrderService {
+    public void ship(int id) {
+        if (id < 0) {
+            throw new IllegalStateException("bad id");
+        }
+    }
+}
+`,
+	"web/src/render.ts": `export function renderPage(name: string): string {
+  const title = name.trim();
+  return "<h1>" + title + "</h1>";
+}
+`,
+	"src/parser.rs": `pub struct Parser {}
+
+impl Parser {
+    pub fn expect_ident(&self) -> String {
+        let x: Option<String> = None;
+        x.unwrap()
+    }
+}
+`,
+}
+
+// Each language's trace, printed on another machine, lands on its
+// function in a repository of that language.
+func TestTraceOtherLanguages(t *testing.T) {
+	dir := t.TempDir()
+	for p, src := range polyglot {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := newDispatcher(t, session.Config{})
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	for _, tc := range []struct{ lang, text, want string }{
+		{"go", "panic: runtime error: invalid memory address or nil pointer dereference\n\ngoroutine 1 [running]:\ngithub.com/acme/shop/internal/cart.(*Cart).Total(0x0)\n\t/home/runner/work/shop/shop/internal/cart/cart.go:8 +0x1a\nmain.main()\n\t/usr/local/go/src/runtime/proc.go:271 +0x1e5",
+			"file::internal/cart/cart.go::Cart::Total:8"},
+		{"java", "Exception in thread \"main\" java.lang.RuntimeException: wrapped\n\tat java.base/java.util.ArrayList.forEach(ArrayList.java:1596)\nCaused by: java.lang.IllegalStateException: bad id\n\tat com.acme.shop.OrderService.ship(OrderService.java:6)\n\t... 1 more",
+			"file::src/main/java/com/acme/shop/OrderService.java::OrderService::ship:6"},
+		{"typescript", "TypeError: Cannot read properties of undefined (reading 'trim')\n    at renderPage (file:///Users/ana/site/web/src/render.ts:2:22)\n    at Object.<anonymous> (/Users/ana/site/node_modules/vite/dist/index.js:10:3)",
+			"file::web/src/render.ts::renderPage:2"},
+		{"rust", "thread 'main' panicked at src/parser.rs:6:11:\ncalled `Option::unwrap()` on a `None` value\nstack backtrace:\n   0: rust_begin_unwind\n             at /rustc/07dca489ac2d933c78d3c5158e3f43beefeb02ce/library/std/src/panicking.rs:645:5\n   1: shop::parser::Parser::expect_ident\n             at ./src/parser.rs:6:11",
+			"file::src/parser.rs::Parser::expect_ident:6"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			out := mustCall(t, d, "trace", map[string]any{"agent_id": "t", "error_text": tc.text})
+			if out["language_detected"] != tc.lang {
+				t.Errorf("language %v, want %s", out["language_detected"], tc.lang)
+			}
+			got := suspectsOf(t, out)
+			if len(got) == 0 || got[0] != tc.want {
+				t.Errorf("suspects %v, want %s first", got, tc.want)
+			}
+		})
+	}
 }
