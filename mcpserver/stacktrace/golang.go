@@ -41,20 +41,20 @@ func parseGo(lines []string) Trace {
 			allBlocks = strings.Contains(msg, "all goroutines are asleep")
 			continue
 		}
-		if m := reGoroutine.FindStringSubmatch(line); m != nil {
+		if m := matchIf(reGoroutine, line, strings.HasPrefix(line, "goroutine ")); m != nil {
 			t.Goroutines++
 			inFirst = t.Goroutines == 1
 			fn = ""
 			continue
 		}
-		if m := reGoTestFail.FindStringSubmatch(line); m != nil {
+		if m := matchIf(reGoTestFail, line, strings.Contains(line, "--- FAIL")); m != nil {
 			test = m[1]
 			continue
 		}
 		if t.Goroutines > 0 && !inFirst && !allBlocks {
 			continue
 		}
-		if m := reGoFile.FindStringSubmatch(line); m != nil && t.Goroutines > 0 {
+		if m := matchIf(reGoFile, line, t.Goroutines > 0 && line != trim); m != nil {
 			if fn != "" || strings.HasSuffix(m[1], ".go") {
 				t.Frames = append(t.Frames, goFrame(fn, m[1], m[2]))
 			}
@@ -65,7 +65,7 @@ func parseGo(lines []string) Trace {
 			fn = line
 			continue
 		}
-		if m := reGoTestLine.FindStringSubmatch(line); m != nil && t.Goroutines == 0 {
+		if m := matchIf(reGoTestLine, line, t.Goroutines == 0 && strings.Contains(line, "_test.go:")); m != nil {
 			f := Frame{File: CleanPath(m[1]), Line: atoi(m[2]), Raw: raw(line)}
 			if test != "" {
 				f.Function = test[strings.LastIndexByte(test, '/')+1:]

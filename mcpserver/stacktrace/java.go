@@ -30,11 +30,11 @@ func parseJava(lines []string) Trace {
 			suppressed = true
 			continue
 		}
-		if m := reJavaCause.FindStringSubmatch(line); m != nil {
+		if m := matchIf(reJavaCause, line, strings.HasPrefix(trim, "Caused by:")); m != nil {
 			pending, suppressed = &Error{Type: m[1], Message: message(m[2])}, false
 			continue
 		}
-		if m := reJavaAt.FindStringSubmatch(line); m != nil {
+		if m := matchIf(reJavaAt, line, strings.HasPrefix(trim, "at ") && strings.Contains(trim, "(")); m != nil {
 			if suppressed {
 				continue
 			}
@@ -55,11 +55,11 @@ func parseJava(lines []string) Trace {
 		if strings.HasPrefix(trim, "...") && strings.HasSuffix(trim, "more") {
 			continue
 		}
-		if m := reJavaThread.FindStringSubmatch(line); m != nil {
+		if m := matchIf(reJavaThread, line, strings.HasPrefix(trim, "Exception in thread")); m != nil {
 			pending, suppressed = &Error{Type: m[1], Message: message(m[2])}, false
 			continue
 		}
-		if m := reJavaHead.FindStringSubmatch(line); m != nil && looksLikeJavaClass(m[1]) && len(blocks) == 0 {
+		if m := matchIf(reJavaHead, line, len(blocks) == 0 && strings.Contains(trim, ".") && !strings.Contains(trim, " at ")); m != nil && looksLikeJavaClass(m[1]) {
 			pending = &Error{Type: m[1], Message: message(m[2])}
 		}
 	}

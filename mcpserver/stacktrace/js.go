@@ -6,10 +6,6 @@ import (
 )
 
 var (
-	// V8 (Node, Chrome, Deno, Bun): "    at fn (/srv/app.js:10:5)", "    at /srv/app.js:10:5"
-	reJSAt = regexp.MustCompile(`^\s*at\s+(.+?)(?:\s+\{)?\s*$`)
-	// A V8 location: path:line[:column], optionally in parentheses.
-	reJSLoc = regexp.MustCompile(`^(.*?):(\d+)(?::(\d+))?$`)
 	// Firefox and Safari: "handleClick@http://localhost:3000/static/js/main.js:10:5"
 	reJSGecko = regexp.MustCompile(`^\s*([^@\s]*)@(.+?):(\d+)(?::(\d+))?\s*$`)
 	// TypeError: x is undefined   Uncaught ReferenceError: y   Error [ERR_X]: z   [cause]: Error: w
@@ -27,7 +23,7 @@ func parseJS(lines []string) Trace {
 	var blocks [][]Frame // per error, innermost first
 	var pending *Error   // the last error line seen, not yet owning frames
 	for _, line := range lines {
-		if m := reJSErr.FindStringSubmatch(line); m != nil {
+		if m := matchIf(reJSErr, line, strings.Contains(line, "Error") || strings.Contains(line, "Exception") || strings.Contains(line, "Rejection") || strings.Contains(line, "Failure")); m != nil {
 			pending = &Error{Type: m[1], Message: message(m[2])}
 			continue
 		}
@@ -56,10 +52,12 @@ func parseJS(lines []string) Trace {
 
 // jsFrame reads one stack line of either dialect.
 func jsFrame(line string) (Frame, bool) {
-	if m := reJSAt.FindStringSubmatch(line); m != nil {
-		return v8Frame(m[1], line)
+	// V8 (Node, Chrome, Deno, Bun): "    at fn (/srv/app.js:10:5)", "    at /srv/app.js:10:5"
+	if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "at "); ok {
+		rest = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), " {"))
+		return v8Frame(rest, line)
 	}
-	if m := reJSGecko.FindStringSubmatch(line); m != nil {
+	if m := matchIf(reJSGecko, line, strings.Contains(line, "@")); m != nil {
 		file := CleanPath(m[2])
 		if !isJSFile(file) {
 			return Frame{}, false
@@ -86,15 +84,15 @@ func v8Frame(rest, line string) (Frame, bool) {
 			loc = loc[i+1 : j]
 		}
 	}
-	m := reJSLoc.FindStringSubmatch(loc)
-	if m == nil {
+	path, ln, col, ok := splitLoc(loc)
+	if !ok {
 		return Frame{}, false
 	}
-	file := CleanPath(m[1])
+	file := CleanPath(path)
 	if !isJSFile(file) && !strings.HasPrefix(file, "node:") && !strings.HasPrefix(file, "internal/") {
 		return Frame{}, false
 	}
-	f := Frame{File: file, Line: atoi(m[2]), Column: atoi(m[3]), Raw: raw(line)}
+	f := Frame{File: file, Line: ln, Column: col, Raw: raw(line)}
 	fn = strings.TrimPrefix(strings.TrimPrefix(fn, "async "), "new ")
 	if i := strings.Index(fn, " [as "); i >= 0 {
 		fn = fn[:i]
@@ -102,6 +100,31 @@ func v8Frame(rest, line string) (Frame, bool) {
 	f.Class, f.Function = splitJSFunc(fn)
 	f.External = jsExternal(file)
 	return f, true
+}
+
+// splitLoc splits "path:line[:column]" from the end.
+func splitLoc(loc string) (path string, line, col int, ok bool) {
+	i := strings.LastIndexByte(loc, ':')
+	if i <= 0 || !allDigits(loc[i+1:]) {
+		return "", 0, 0, false
+	}
+	path, line = loc[:i], atoi(loc[i+1:])
+	if j := strings.LastIndexByte(path, ':'); j > 0 && allDigits(path[j+1:]) {
+		path, line, col = path[:j], atoi(path[j+1:]), line
+	}
+	return path, line, col, true
+}
+
+func allDigits(s string) bool {
+	if s == "" || len(s) > 9 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func isJSFile(p string) bool {

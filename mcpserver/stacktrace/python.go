@@ -34,10 +34,11 @@ func parsePython(lines []string) Trace {
 	var cur *pyBlock
 	lastWasFile := false
 	for _, line := range lines {
-		for rePyGroup.MatchString(line) {
-			line = rePyGroup.ReplaceAllString(line, "")
-		}
 		trim := strings.TrimSpace(line)
+		for trim != "" && (trim[0] == '|' || trim[0] == '+') && rePyGroup.MatchString(line) {
+			line = rePyGroup.ReplaceAllString(line, "")
+			trim = strings.TrimSpace(line)
+		}
 		code := lastWasFile
 		lastWasFile = false
 		switch {
@@ -53,7 +54,7 @@ func parsePython(lines []string) Trace {
 		case strings.HasPrefix(trim, "[Previous line repeated"):
 			continue
 		}
-		if m := rePyFile.FindStringSubmatch(line); m != nil {
+		if m := matchIf(rePyFile, line, strings.Contains(trim, "File \"")); m != nil {
 			if cur == nil || cur.err.Type != "" {
 				cur = &pyBlock{}
 				blocks = append(blocks, cur)
@@ -74,7 +75,7 @@ func parsePython(lines []string) Trace {
 				}
 			}
 		}
-		if m := rePytestLoc.FindStringSubmatch(line); m != nil {
+		if m := matchIf(rePytestLoc, line, strings.Contains(line, ".py:")); m != nil {
 			if cur == nil || !cur.pytest || cur.err.Type != "" && m[4] == "" {
 				cur = &pyBlock{pytest: true}
 				blocks = append(blocks, cur)
@@ -82,7 +83,7 @@ func parsePython(lines []string) Trace {
 			cur.addPytest(m, line)
 			continue
 		}
-		if m := rePytestE.FindStringSubmatch(line); m != nil && cur != nil && cur.pytest && cur.err.Type == "" {
+		if m := matchIf(rePytestE, line, line[0] == 'E'); m != nil && cur != nil && cur.pytest && cur.err.Type == "" {
 			if e := rePyExc.FindStringSubmatch(strings.TrimSpace(m[1])); e != nil && looksLikePyException(e[1]) {
 				cur.err = Error{Type: e[1], Message: message(e[2])}
 			}

@@ -39,18 +39,19 @@ func parseRust(lines []string) Trace {
 				continue
 			}
 		}
-		if m := reRustPanic.FindStringSubmatch(line); m != nil {
+		panicLine := strings.HasPrefix(line, "thread '")
+		if m := matchIf(reRustPanic, line, panicLine); m != nil {
 			t.Chain = append(t.Chain[:0], Error{Type: "panic"})
 			loc = rustLoc(m[2], m[3], m[4], line)
 			inMsg, msg = true, nil
 			continue
 		}
-		if m := reRustPanicOld.FindStringSubmatch(line); m != nil {
+		if m := matchIf(reRustPanicOld, line, panicLine); m != nil {
 			t.Chain = append(t.Chain[:0], Error{Type: "panic", Message: message(m[2])})
 			loc = rustLoc(m[3], m[4], m[5], line)
 			continue
 		}
-		if m := reRustError.FindStringSubmatch(line); m != nil && len(t.Chain) == 0 {
+		if m := matchIf(reRustError, line, len(t.Chain) == 0 && strings.HasPrefix(line, "Error: ")); m != nil {
 			t.Chain = append(t.Chain, Error{Type: "Error", Message: message(m[1])})
 			continue
 		}
@@ -61,7 +62,7 @@ func parseRust(lines []string) Trace {
 		if !inBT {
 			continue
 		}
-		if m := reRustAt.FindStringSubmatch(line); m != nil && len(t.Frames) > 0 {
+		if m := matchIf(reRustAt, line, len(t.Frames) > 0 && strings.HasPrefix(trim, "at ")); m != nil {
 			f := &t.Frames[len(t.Frames)-1]
 			if f.File == "" {
 				f.File, f.Line, f.Column = CleanPath(m[1]), atoi(m[2]), atoi(m[3])

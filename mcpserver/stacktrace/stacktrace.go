@@ -15,6 +15,7 @@ package stacktrace
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -231,6 +232,15 @@ func (t Trace) anyFile(exts ...string) bool {
 		}
 	}
 	return false
+}
+
+// matchIf runs re on line only when the cheap test ok passes: most lines
+// of a long log fail a substring test long before a regular expression.
+func matchIf(re *regexp.Regexp, line string, ok bool) []string {
+	if !ok {
+		return nil
+	}
+	return re.FindStringSubmatch(line)
 }
 
 // splitLines splits on \n (dropping \r) and clips long lines.
