@@ -21,6 +21,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/history"
 	"github.com/m1nd-go/m1nd/core/plasticity"
+	"github.com/m1nd-go/m1nd/mcpserver/edit"
 )
 
 // Root is one ingested source root.
@@ -134,6 +135,9 @@ type State struct {
 	now func() time.Time // nil: time.Now
 
 	closed atomic.Bool
+
+	// editsRecovered are the edit batches rolled back at Open (edits.go).
+	editsRecovered []edit.Recovered
 }
 
 // Open creates the session: it takes the runtime directory's lock, loads the
@@ -182,12 +186,14 @@ func Open(cfg Config, logf func(format string, args ...any)) (*State, error) {
 		}
 	}
 	s.journal = openJournal(jpath, logf)
+	s.recoverEdits()
 	if err := s.loadAtStart(); err != nil {
 		s.journal.close()
 		s.lock.release()
 		return nil, err
 	}
 	s.initBaselines()
+	s.openContinuity()
 	return s, nil
 }
 
@@ -500,6 +506,7 @@ func (s *State) SetClock(now func() time.Time) {
 	s.now = now
 	s.Plasticity.SetClock(now)
 	s.Warmup.SetClock(now)
+	s.Continuity().SetClock(now)
 }
 
 // sweepTempFiles removes temp files a killed process left mid-write in the
