@@ -245,7 +245,7 @@ func (s *scanner) classify(v string) (Ref, bool) {
 		if m := winEnvPattern.FindStringSubmatch(v); m != nil {
 			return Ref{Kind: EnvPath, Value: v, Key: "%" + m[1] + "%"}, true
 		}
-	case drivePattern.MatchString(v):
+	case v[1] == ':' && drivePattern.MatchString(v):
 		return Ref{Kind: AbsolutePath, Value: v, Key: strings.ToUpper(v[:2])}, true
 	case strings.HasPrefix(v, `\\`) && len(v) > 3 && v[2] != '\\':
 		host, _, _ := strings.Cut(v[2:], `\`)

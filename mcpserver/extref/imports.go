@@ -64,6 +64,9 @@ var (
 
 // imports returns the imports of a line of code (none for other lines).
 func (s *scanner) imports(line string) []Ref {
+	if !s.goBlock && !mayImport(s.lang, line) {
+		return nil // most lines: no regular expression runs
+	}
 	switch s.lang {
 	case langPython:
 		return pythonImports(line)
@@ -98,6 +101,26 @@ func (s *scanner) imports(line string) []Ref {
 		}
 	}
 	return nil
+}
+
+// mayImport is a cheap test that a line can hold an import of lang.
+func mayImport(l lang, line string) bool {
+	t := strings.TrimSpace(line)
+	switch l {
+	case langPython:
+		return strings.HasPrefix(t, "import") || strings.HasPrefix(t, "from")
+	case langGo, langJVM:
+		return strings.HasPrefix(t, "import")
+	case langJS:
+		return strings.Contains(line, "from") || strings.Contains(line, "import") || strings.Contains(line, "require")
+	case langRust:
+		return strings.Contains(t, "use ") || strings.HasPrefix(t, "extern")
+	case langC:
+		return strings.HasPrefix(t, "#")
+	case langRuby:
+		return strings.HasPrefix(t, "require") || strings.HasPrefix(t, "gem")
+	}
+	return false
 }
 
 func pythonImports(line string) []Ref {

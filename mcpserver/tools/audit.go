@@ -15,6 +15,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -1190,7 +1191,7 @@ func recordCoverage(s *session.State, c *Call, v any) {
 		read, seen = r.coverage()
 	} else {
 		w := shownWalker{}
-		w.walk(reflect.ValueOf(v), "", 0)
+		w.any(v, "", 0)
 		seen = w.out
 	}
 	s.Coverage().Record(c.AgentID, c.Tool.Name, read, seen)
@@ -1214,13 +1215,48 @@ type shownWalker struct {
 	visits int
 }
 
+// any walks the generic shapes answers are built of (maps of any, slices
+// of any, strings) without reflection, the rest with walk.
+func (w *shownWalker) any(x any, key string, depth int) {
+	w.visits++
+	if depth > shownMaxDepth || len(w.out) >= shownMaxValues || w.visits > shownMaxVisits {
+		return
+	}
+	switch t := x.(type) {
+	case nil:
+	case string:
+		if shownKeys[key] && t != "" {
+			w.out = append(w.out, t)
+		}
+	case map[string]any:
+		for k, val := range t {
+			w.any(val, k, depth+1)
+		}
+	case []any:
+		for _, e := range t {
+			w.any(e, key, depth+1)
+		}
+	case []string:
+		if shownKeys[key] {
+			w.out = append(w.out, t[:min(len(t), shownMaxValues-len(w.out))]...)
+		}
+	case bool, int, int64, float32, float64:
+	default:
+		w.walk(reflect.ValueOf(x), key, depth)
+	}
+}
+
 func (w *shownWalker) walk(v reflect.Value, key string, depth int) {
 	w.visits++
 	if depth > shownMaxDepth || len(w.out) >= shownMaxValues || w.visits > shownMaxVisits || !v.IsValid() {
 		return
 	}
 	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface:
+	case reflect.Interface:
+		if !v.IsNil() && v.CanInterface() {
+			w.any(v.Interface(), key, depth)
+		}
+	case reflect.Pointer:
 		if !v.IsNil() {
 			w.walk(v.Elem(), key, depth)
 		}
@@ -1244,23 +1280,49 @@ func (w *shownWalker) walk(v reflect.Value, key string, depth int) {
 			w.walk(it.Value(), it.Key().String(), depth+1)
 		}
 	case reflect.Struct:
-		t := v.Type()
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			if !f.IsExported() {
-				continue
-			}
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if f.Anonymous && name == "" {
-				w.walk(v.Field(i), key, depth)
-				continue
-			}
-			if name == "" {
-				name = f.Name
-			}
-			if name != "-" {
-				w.walk(v.Field(i), name, depth+1)
+		for _, f := range fieldsOf(v.Type()) {
+			if f.embedded {
+				w.walk(v.Field(f.index), key, depth)
+			} else {
+				w.walk(v.Field(f.index), f.name, depth+1)
 			}
 		}
 	}
+}
+
+// shownField is a struct field that may hold strings, by its JSON name.
+type shownField struct {
+	index    int
+	name     string
+	embedded bool
+}
+
+// shownFields caches fieldsOf per type (tags are parsed once).
+var shownFields sync.Map // reflect.Type → []shownField
+
+func fieldsOf(t reflect.Type) []shownField {
+	if v, ok := shownFields.Load(t); ok {
+		return v.([]shownField)
+	}
+	var out []shownField
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		switch f.Type.Kind() {
+		case reflect.String, reflect.Slice, reflect.Array, reflect.Map, reflect.Pointer, reflect.Interface, reflect.Struct:
+		default:
+			continue // numbers and booleans name nothing
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case !f.IsExported() || name == "-":
+		case f.Anonymous && name == "":
+			out = append(out, shownField{index: i, embedded: true})
+		case name == "":
+			out = append(out, shownField{index: i, name: f.Name})
+		default:
+			out = append(out, shownField{index: i, name: name})
+		}
+	}
+	shownFields.Store(t, out)
+	return out
 }

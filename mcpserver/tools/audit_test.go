@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
 )
 
 // listFiles returns the file paths of a cross_verify list.
@@ -287,5 +289,48 @@ func TestCoverageHookRecordsAnswers(t *testing.T) {
 	}
 	if strings.Contains(fmt.Sprint(tools), "coverage_session") {
 		t.Error("coverage_session recorded itself")
+	}
+}
+
+// With two code roots merged (namespaced paths), the audit readers and
+// batch_view name files as ns/path and the repair is a merge of the
+// drifted root.
+func TestAuditOnMergedRoots(t *testing.T) {
+	a := fixture.Write(t)
+	b := writeRepo(t, "other", map[string]string{
+		"README.md":       "# The other service\n\nSee https://status.example.org.\n",
+		"backend/auth.py": "import jwt\n\ndef rate_limit(request):\n    return request\n",
+	})
+	d := newDispatcher(t, testConfig())
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "m", "path": a})
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "m", "path": b, "mode": "merge"})
+	out := mustCall(t, d, "cross_verify", map[string]any{"agent_id": "m"})
+	if out["verdict"] != "in_sync" || out["graph_files"] != 11.0 {
+		t.Fatalf("merged roots right after ingest: %v files, verdict %v: %v", out["graph_files"], out["verdict"], out)
+	}
+	if err := os.Remove(filepath.Join(b, "README.md")); err != nil {
+		t.Fatal(err)
+	}
+	out = mustCall(t, d, "cross_verify", map[string]any{"agent_id": "m"})
+	act := out["suggested_action"].(map[string]any)["arguments"].(map[string]any)
+	if got := listFiles(t, out, "missing_on_disk"); !slices.Equal(got, []string{"other/README.md"}) || act["path"] != b || act["mode"] != "merge" {
+		t.Errorf("missing %v, action %v", got, act)
+	}
+	bv := mustCall(t, d, "batch_view", map[string]any{"agent_id": "m", "files": []string{"other/backend/auth.py", filepath.Join(a, "backend", "auth.py")}})
+	var paths []string
+	for _, f := range batchFiles(t, bv) {
+		paths = append(paths, fmt.Sprint(f["file_path"], ":", f["status"]))
+	}
+	nsA := filepath.Base(a)
+	if !slices.Equal(paths, []string{"other/backend/auth.py:ok", nsA + "/backend/auth.py:ok"}) {
+		t.Errorf("batch_view on merged roots: %v", paths)
+	}
+	ext := mustCall(t, d, "external_references", map[string]any{"agent_id": "m", "scope": "other/"})
+	if text := toText(ext); !strings.Contains(text, `"package":"jwt"`) || ext["files_scanned"] != 1.0 {
+		t.Errorf("external_references in other/: %s", text)
+	}
+	cov := mustCall(t, d, "coverage_session", map[string]any{"agent_id": "m", "scope": "other/"})
+	if cov["files_read"] != 1.0 {
+		t.Errorf("coverage of other/: %v", cov)
 	}
 }
