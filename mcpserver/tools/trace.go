@@ -35,6 +35,9 @@ const (
 	traceWindowGroup = 8
 	// traceMaxCoChange bounds co_change_suspects.
 	traceMaxCoChange = 5
+	// traceMaxUnmapped bounds unmapped_frames (frames_parsed −
+	// frames_mapped counts them all).
+	traceMaxUnmapped = 50
 	// traceExternalFactor demotes frames in libraries and runtimes.
 	traceExternalFactor = 0.3
 )
@@ -98,7 +101,7 @@ type traceSuspect struct {
 	LineEnd        int          `json:"line_end,omitempty"`
 	Function       string       `json:"function,omitempty" jsonschema:"The function the trace names at that frame."`
 	External       bool         `json:"external" jsonschema:"The frame is in a library, runtime or vendored code."`
-	Match          string       `json:"match" jsonschema:"How the frame's path met the file: exact, suffix, partial or ambiguous."`
+	Match          string       `json:"match" jsonschema:"How the frame met the graph: exact, suffix, partial or ambiguous path; name for a frame without a file matched by its function."`
 	Frames         int          `json:"frames" jsonschema:"Frames of the trace that land on this node."`
 	RelatedCallers []string     `json:"related_callers" jsonschema:"The nodes of the frames that called into this one."`
 	Reasons        []string     `json:"reasons"`
@@ -141,7 +144,7 @@ type traceOutput struct {
 	CoChangeSuspects  []traceCoChange    `json:"co_change_suspects"`
 	CausalChain       []string           `json:"causal_chain" jsonschema:"The mapped frames from where the error surfaced outwards."`
 	FixScope          traceFixScope      `json:"fix_scope"`
-	UnmappedFrames    []traceUnmapped    `json:"unmapped_frames"`
+	UnmappedFrames    []traceUnmapped    `json:"unmapped_frames" jsonschema:"Frames that landed on no node, with why (at most 50)."`
 	Goroutines        int                `json:"goroutines,omitempty" jsonschema:"Go: goroutines in the dump."`
 	FramesTruncated   bool               `json:"frames_truncated,omitempty"`
 	ElapsedMs         float64            `json:"elapsed_ms"`
@@ -239,7 +242,7 @@ func traceAnswer(c *Call, b *session.Bundle, tr stacktrace.Trace, in traceParams
 	for i, h := range hits {
 		if h.ok {
 			out.FramesMapped++
-		} else {
+		} else if len(out.UnmappedFrames) < traceMaxUnmapped {
 			f := tr.Frames[i]
 			out.UnmappedFrames = append(out.UnmappedFrames, traceUnmapped{File: f.File, Line: f.Line, Function: f.Function, Raw: f.Raw, External: f.External, Reason: h.reason})
 		}
@@ -307,7 +310,12 @@ func (m *traceMapper) mapFrame(f stacktrace.Frame) frameHit {
 		if f.External {
 			return frameHit{reason: "external frame without a file (runtime or native code)"}
 		}
-		return frameHit{reason: "the frame names no file (no debug information)"}
+		if n := m.byName(f); n != graph.NoNode {
+			file := fileOf(m.g, n)
+			return frameHit{ok: true, node: n, file: file, match: "name", conf: 0.6, external: stacktrace.IsExternalPath(m.g.SourcePath(file)),
+				note: "the frame names no file; matched by its function name"}
+		}
+		return frameHit{reason: "the frame names no file (no debug information) and no single function of the graph has its name"}
 	}
 	file, match, conf, ok := m.findFile(f)
 	if !ok {
@@ -324,6 +332,28 @@ func (m *traceMapper) mapFrame(f stacktrace.Frame) frameHit {
 		h.node = file
 	}
 	return h
+}
+
+// byName finds the one code entity named like a frame without a file
+// ("Parser::expect_ident" in a Rust backtrace without debug information,
+// a Java frame from "Unknown Source"): its label is the function and, when
+// the frame names a class, its id ends with Class::function. NoNode when
+// none or several match.
+func (m *traceMapper) byName(f stacktrace.Frame) graph.NodeID {
+	if f.Function == "" || strings.HasPrefix(f.Function, "<") {
+		return graph.NoNode
+	}
+	found := graph.NoNode
+	for _, n := range m.g.NodesByLabel(f.Function) {
+		if !isCodeEntity(m.g.Type(n)) || f.Class != "" && !strings.HasSuffix(m.g.ExternalID(n), "::"+f.Class+"::"+f.Function) {
+			continue
+		}
+		if found != graph.NoNode {
+			return graph.NoNode
+		}
+		found = n
+	}
+	return found
 }
 
 // findFile matches the frame's path against the graph's files: a path
@@ -647,7 +677,7 @@ func (s *suspect) reasons(g *graph.Graph) []string {
 	if s.frames > 1 {
 		r = append(r, fmt.Sprintf("%d frames land here", s.frames))
 	}
-	if s.match != "exact" {
+	if s.match != "exact" && s.match != "name" {
 		r = append(r, fmt.Sprintf("path matched by %s", s.match))
 	}
 	if s.recency >= 0.5 {

@@ -413,17 +413,19 @@ func TestTraceOtherLanguages(t *testing.T) {
 	}
 	d := newDispatcher(t, session.Config{})
 	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
-	for _, tc := range []struct{ lang, text, want string }{
-		{"go", "panic: runtime error: invalid memory address or nil pointer dereference\n\ngoroutine 1 [running]:\ngithub.com/acme/shop/internal/cart.(*Cart).Total(0x0)\n\t/home/runner/work/shop/shop/internal/cart/cart.go:8 +0x1a\nmain.main()\n\t/usr/local/go/src/runtime/proc.go:271 +0x1e5",
+	for _, tc := range []struct{ name, lang, text, want string }{
+		{"go", "go", "panic: runtime error: invalid memory address or nil pointer dereference\n\ngoroutine 1 [running]:\ngithub.com/acme/shop/internal/cart.(*Cart).Total(0x0)\n\t/home/runner/work/shop/shop/internal/cart/cart.go:8 +0x1a\nmain.main()\n\t/usr/local/go/src/runtime/proc.go:271 +0x1e5",
 			"file::internal/cart/cart.go::Cart::Total:8"},
-		{"java", "Exception in thread \"main\" java.lang.RuntimeException: wrapped\n\tat java.base/java.util.ArrayList.forEach(ArrayList.java:1596)\nCaused by: java.lang.IllegalStateException: bad id\n\tat com.acme.shop.OrderService.ship(OrderService.java:6)\n\t... 1 more",
+		{"java", "java", "Exception in thread \"main\" java.lang.RuntimeException: wrapped\n\tat java.base/java.util.ArrayList.forEach(ArrayList.java:1596)\nCaused by: java.lang.IllegalStateException: bad id\n\tat com.acme.shop.OrderService.ship(OrderService.java:6)\n\t... 1 more",
 			"file::src/main/java/com/acme/shop/OrderService.java::OrderService::ship:6"},
-		{"typescript", "TypeError: Cannot read properties of undefined (reading 'trim')\n    at renderPage (file:///Users/ana/site/web/src/render.ts:2:22)\n    at Object.<anonymous> (/Users/ana/site/node_modules/vite/dist/index.js:10:3)",
+		{"java frame without a file", "java", "java.lang.IllegalStateException: bad id\n\tat com.acme.shop.OrderService.ship(Unknown Source)\n\tat java.base/java.lang.Thread.run(Thread.java:1583)",
+			"file::src/main/java/com/acme/shop/OrderService.java::OrderService::ship:<nil>"},
+		{"typescript", "typescript", "TypeError: Cannot read properties of undefined (reading 'trim')\n    at renderPage (file:///Users/ana/site/web/src/render.ts:2:22)\n    at Object.<anonymous> (/Users/ana/site/node_modules/vite/dist/index.js:10:3)",
 			"file::web/src/render.ts::renderPage:2"},
-		{"rust", "thread 'main' panicked at src/parser.rs:6:11:\ncalled `Option::unwrap()` on a `None` value\nstack backtrace:\n   0: rust_begin_unwind\n             at /rustc/07dca489ac2d933c78d3c5158e3f43beefeb02ce/library/std/src/panicking.rs:645:5\n   1: shop::parser::Parser::expect_ident\n             at ./src/parser.rs:6:11",
+		{"rust", "rust", "thread 'main' panicked at src/parser.rs:6:11:\ncalled `Option::unwrap()` on a `None` value\nstack backtrace:\n   0: rust_begin_unwind\n             at /rustc/07dca489ac2d933c78d3c5158e3f43beefeb02ce/library/std/src/panicking.rs:645:5\n   1: shop::parser::Parser::expect_ident\n             at ./src/parser.rs:6:11",
 			"file::src/parser.rs::Parser::expect_ident:6"},
 	} {
-		t.Run(tc.lang, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			out := mustCall(t, d, "trace", map[string]any{"agent_id": "t", "error_text": tc.text})
 			if out["language_detected"] != tc.lang {
 				t.Errorf("language %v, want %s", out["language_detected"], tc.lang)
