@@ -207,6 +207,9 @@ func jsRoute(fc *fileCtx, r *rule, m caps) {
 		return
 	}
 	rt := route{node: m["call"], path: path, method: jsRouteVerb[fc.text(m["m"])], router: fc.text(m["router"])}
+	if h := args[len(args)-1]; fc.is(h, "identifier", "member_expression") {
+		rt.handler = lastSegment(fc.text(h))
+	}
 	for _, a := range args[1:] {
 		if authRe.Match(fc.bytes(a)) {
 			rt.guarded = true

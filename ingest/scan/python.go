@@ -106,7 +106,7 @@ func pyBareExcept(fc *fileCtx, r *rule, m caps) {
 	case pyReraises(fc, body):
 		fc.report(ex, r, 0.3, "", "bare except: re-raises, but also intercepts KeyboardInterrupt and SystemExit on the way; catch Exception")
 	case pyTrivial(fc, body):
-		fc.report(ex, r, 0.8, "", "bare except: pass silently swallows every exception, including KeyboardInterrupt and SystemExit")
+		fc.report(ex, r, 0.8, "", "bare except that does nothing: every exception is silently swallowed, including KeyboardInterrupt and SystemExit")
 	default:
 		fc.report(ex, r, 0.75, "", "bare except clause catches all exceptions including KeyboardInterrupt and SystemExit")
 	}

@@ -23,6 +23,7 @@ type route struct {
 	path    string
 	method  string
 	router  string
+	handler string
 	guarded bool
 }
 
@@ -82,6 +83,7 @@ func routesDone(fc *fileCtx, id string) {
 		} else {
 			fc.report(rt.node, r, sev, label, msg, label)
 		}
+		fc.out[len(fc.out)-1].Handler = rt.handler
 	}
 }
 
@@ -119,6 +121,9 @@ func goRoute(fc *fileCtx, r *rule, m caps) {
 		}
 	}
 	h := lastSegment(fc.text(args[len(args)-1]))
+	if fc.is(args[len(args)-1], "identifier", "selector_expression") {
+		rt.handler = h
+	}
 	if b := goInfo(fc).bodies[h]; b != nil && authRe.Match(fc.bytes(b)) {
 		rt.guarded = true
 	}

@@ -80,6 +80,9 @@ type Finding struct {
 	// api_surface), the global written (state_mutation), the route
 	// (auth_boundary).
 	Subject string `json:"subject,omitempty"`
+	// Handler names the function a route registration hands requests to
+	// (auth_boundary), when it is named rather than written inline.
+	Handler string `json:"handler,omitempty"`
 	// InTest is set for findings in test files (their severity is halved).
 	InTest bool `json:"in_test,omitempty"`
 }
