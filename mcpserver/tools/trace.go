@@ -197,7 +197,7 @@ func parseTraceInput(c *Call, in traceParams) (stacktrace.Trace, error) {
 	}
 	tr := stacktrace.Parse(in.ErrorText, lang)
 	if len(tr.Frames) == 0 {
-		e := Errorf("trace reads stack frames such as Python's `File \"app/pool.py\", line 40, in submit`, Go's `\\t/src/app/pool.go:40 +0x1d` under a function line, JavaScript's `    at submit (/srv/app/pool.js:40:9)` or `submit@https://host/pool.js:40:9`, Rust's `thread 'main' panicked at src/pool.rs:40:9:` and `at ./src/pool.rs:40:9`, and Java's `\tat com.acme.Pool.submit(Pool.java:40)`. Paste the whole output, stack included.",
+		e := Errorf("trace reads stack frames such as Python's `File \"app/pool.py\", line 40, in submit`, Go's `\\t/src/app/pool.go:40 +0x1d` under a function line, JavaScript's `    at submit (/srv/app/pool.js:40:9)` or `submit@https://host/pool.js:40:9`, Rust's `thread 'main' panicked at src/pool.rs:40:9:` and `at ./src/pool.rs:40:9`, and Java's `\\tat com.acme.Pool.submit(Pool.java:40)`. Paste the whole output, stack included.",
 			"no stack frame found in error_text (%d lines)", strings.Count(in.ErrorText, "\n")+1).WithExample(traceExample(c.AgentID))
 		e.SuggestedNextStep = "Without a stack trace, call seek with the error message as query: it finds the code that raises or handles it."
 		e.Extra = map[string]any{"recognised_formats": traceFormats}
