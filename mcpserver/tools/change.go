@@ -31,7 +31,7 @@ func registerChange(r *Registry) {
 		WhenToUse: "After modifying a file (or before committing): what else usually changes with it — tests, callers, configuration, siblings.",
 		AvoidWhen: "You want everything that depends on the node (impact), or the node's own history (timeline).",
 		Next:      []string{"validate_plan", "view", "timeline", "impact"},
-		Example:   map[string]any{"agent_id": "claude", "changed_node": "file::backend/session_pool.py", "top_k": 5},
+		Example:   map[string]any{"agent_id": "claude", "changed_node": "file::backend/session.py", "top_k": 5},
 		Run:       runPredict,
 	})
 	r.Register(&Tool{
@@ -51,7 +51,7 @@ func registerChange(r *Registry) {
 		WhenToUse: "Hotspots (stability_score < 0.3), files that always change together (coupling_degree > 0.6), churning files that need a redesign, or \"what happened here lately\".",
 		AvoidWhen: "You need what else a change requires (predict) or who depends on the file (impact).",
 		Next:      []string{"predict", "view", "impact"},
-		Example:   map[string]any{"agent_id": "claude", "node": "file::backend/chat_handler.py", "depth": "90d", "top_k": 5},
+		Example:   map[string]any{"agent_id": "claude", "node": "file::backend/session.py", "depth": "90d", "top_k": 5},
 		Run:       runTimeline,
 	})
 	r.Register(&Tool{
@@ -70,8 +70,8 @@ func registerChange(r *Registry) {
 		AvoidWhen: "A single node's blast radius (impact) or co-changes (predict).",
 		Next:      []string{"view", "predict", "impact"},
 		Example: map[string]any{"agent_id": "claude", "actions": []any{
-			map[string]any{"action_type": "modify", "file_path": "backend/session_pool.py", "description": "Add connection timeout"},
-			map[string]any{"action_type": "test", "file_path": "backend/tests/test_session_pool.py"},
+			map[string]any{"action_type": "modify", "file_path": "backend/session.py", "description": "Add a session timeout"},
+			map[string]any{"action_type": "test", "file_path": "tests/test_session.py"},
 		}},
 		Run: runValidatePlan,
 	})
