@@ -1,0 +1,114 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
+	"github.com/m1nd-go/m1nd/mcpserver/transport"
+)
+
+func git(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=e2e", "-c", "user.email=e2e@example.com"}, args...)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// eventually polls a tool until cond holds; the bound only keeps a broken
+// daemon from hanging the run.
+func eventually(t *testing.T, p *proc, what string, cond func() bool) {
+	t.Helper()
+	for i := 0; i < 1500; i++ {
+		if cond() {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	st, _ := p.tool(transport.Line, "daemon_status", map[string]any{"agent_id": "e2e"})
+	t.Fatalf("timed out waiting for %s; daemon status %v\nstderr:\n%s", what, st, p.stderr.String())
+}
+
+func inGraph(p *proc, id string) bool {
+	_, isErr := p.tool(transport.Line, "impact", map[string]any{"agent_id": "e2e", "node_id": id, "top_k": 1})
+	return !isErr
+}
+
+// A branch switch touching hundreds of files is one coalesced update; the
+// daemon resumes after a restart; a FIFO, a dangling symlink and finally
+// the deletion of the watched tree itself raise alerts, never a crash.
+func TestDaemonThroughTheBinary(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	repo, rt := fixture.Write(t), t.TempDir()
+	git(t, repo, "checkout", "-q", "-b", "feature")
+	for i := 0; i < 300; i++ {
+		os.MkdirAll(filepath.Join(repo, "feature", fmt.Sprintf("m%02d", i%30)), 0o755)
+		os.WriteFile(filepath.Join(repo, "feature", fmt.Sprintf("m%02d", i%30), fmt.Sprintf("f%03d.py", i)), []byte(fmt.Sprintf("def feature_%d():\n    return %d\n", i, i)), 0o644)
+	}
+	git(t, repo, "add", "-A")
+	git(t, repo, "commit", "-q", "-m", "feature: 300 files")
+	git(t, repo, "checkout", "-q", "master")
+
+	p := start(t, nil, "--runtime-dir", rt)
+	p.initialize(transport.Line)
+	if out, isErr := p.tool(transport.Line, "ingest", map[string]any{"agent_id": "e2e", "path": repo}); isErr {
+		t.Fatalf("ingest: %v", out)
+	}
+	if st, isErr := p.tool(transport.Line, "daemon_start", map[string]any{"agent_id": "e2e"}); isErr || st["active"] != true {
+		t.Fatalf("daemon_start: %v", st)
+	}
+	git(t, repo, "checkout", "-q", "feature")
+	eventually(t, p, "the feature branch in the graph", func() bool { return inGraph(p, "file::feature/m29/f299.py") })
+	time.Sleep(1500 * time.Millisecond) // let any straggling tick run before counting
+	st, _ := p.tool(transport.Line, "daemon_status", map[string]any{"agent_id": "e2e"})
+	if ticks := st["tick_count"].(float64); ticks > 2 {
+		t.Errorf("a checkout of 300 files took %v ticks, want one update (two at most on a loaded machine)", ticks)
+	}
+	alerts, _ := p.tool(transport.Line, "alerts_list", map[string]any{"agent_id": "e2e"})
+	if !strings.Contains(fmt.Sprint(alerts), "head_moved") {
+		t.Errorf("no head_moved alert after a branch switch: %v", alerts)
+	}
+	if err := p.closeAndWait(); err != nil {
+		t.Fatal(err)
+	}
+
+	// A restart resumes watching.
+	p = start(t, nil, "--runtime-dir", rt)
+	p.initialize(transport.Line)
+	if st, _ := p.tool(transport.Line, "daemon_status", map[string]any{"agent_id": "e2e"}); st["active"] != true {
+		t.Fatalf("daemon not resumed after a restart: %v", st)
+	}
+	os.WriteFile(filepath.Join(repo, "backend", "after_restart.py"), []byte("def later():\n    return 1\n"), 0o644)
+	eventually(t, p, "a file written after the restart", func() bool { return inGraph(p, "file::backend/after_restart.py") })
+
+	// Files nobody can read as source: the daemon goes on.
+	syscall.Mkfifo(filepath.Join(repo, "backend", "pipe.py"), 0o644)
+	os.Symlink(filepath.Join(repo, "nowhere.py"), filepath.Join(repo, "backend", "dangling.py"))
+	os.WriteFile(filepath.Join(repo, "backend", "after_fifo.py"), []byte("def fifo_ok():\n    return 2\n"), 0o644)
+	eventually(t, p, "a file written next to a FIFO", func() bool { return inGraph(p, "file::backend/after_fifo.py") })
+
+	// The watched tree disappears: an alert, and the server still answers.
+	os.RemoveAll(repo)
+	tick, isErr := p.tool(transport.Line, "daemon_tick", map[string]any{"agent_id": "e2e"})
+	if isErr {
+		t.Fatalf("daemon_tick after the tree was deleted: %v", tick)
+	}
+	if tick["alerts_emitted"].(float64) < 1 {
+		t.Errorf("no alert when the watched tree vanished: %v", tick)
+	}
+	if _, isErr := p.tool(transport.Line, "health", map[string]any{"agent_id": "e2e"}); isErr {
+		t.Error("health fails after the watched tree vanished")
+	}
+	if err := p.closeAndWait(); err != nil {
+		t.Fatalf("server exit: %v\n%s", err, p.stderr.String())
+	}
+}
