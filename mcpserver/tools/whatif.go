@@ -79,7 +79,7 @@ func registerWhatif(r *Registry) {
 		Example:   map[string]any{"agent_id": "claude", "snapshot_a": "graph.bin", "snapshot_b": "current", "question": "what new coupling was introduced?"},
 		Run:       runDifferential,
 	})
-
+	registerDiverge(r)
 }
 
 // depGraph is the dependency view of the bundle's graph at one level,

@@ -178,3 +178,93 @@ func BenchmarkHypothesizeTool(b *testing.B) {
 		mustCall(b, d, "hypothesize", args)
 	}
 }
+
+// Diverge against the fixture's first commit (config.py and README.md
+// only): every other file is new since, by hash, date or short hash alike.
+func TestDivergeGolden(t *testing.T) {
+	d, dir := ingestedFixture(t)
+	out := mustCall(t, d, "diverge", map[string]any{"agent_id": "t", "baseline": "HEAD~5"})
+	checkGolden(t, "diverge_first_commit", out, dir)
+	first := out["baseline_commit"].(string)
+	for _, bl := range []string{"2026-01-06", first, "2026-01-06T12:00:00Z"} {
+		o := mustCall(t, d, "diverge", map[string]any{"agent_id": "t", "baseline": bl})
+		if o["baseline_commit"] != first || o["counts"].(map[string]any)["new"] != out["counts"].(map[string]any)["new"] {
+			t.Errorf("baseline %q: commit %v counts %v, want %s like HEAD~5", bl, o["baseline_commit"], o["counts"], first)
+		}
+	}
+	// Two commits back, scoped to backend/: auth.py and crypto.py changed
+	// together twice since (never before), and payments.py is new and
+	// untested.
+	o := mustCall(t, d, "diverge", map[string]any{"agent_id": "t", "baseline": "HEAD~2", "scope": "backend/*"})
+	checkGolden(t, "diverge_scoped", o, dir)
+	for _, id := range append(anyStrings(o["new_nodes"]), anyStrings(o["removed_nodes"])...) {
+		if !strings.HasPrefix(id, "file::backend/") {
+			t.Errorf("%s is outside the scope", id)
+		}
+	}
+	var deficit bool
+	for _, a := range o["anomalies"].([]any) {
+		a := a.(map[string]any)
+		deficit = deficit || (a["type"] == "test_deficit" && a["file"] == "backend/payments.py" && a["severity"] == "warning")
+	}
+	if !deficit {
+		t.Errorf("no test deficit for the new payments.py: %v", o["anomalies"])
+	}
+	none := mustCall(t, d, "diverge", map[string]any{"agent_id": "t", "baseline": "HEAD"})
+	if none["structural_drift"] != 0.0 || !strings.Contains(none["summary"].(string), "nothing moved") {
+		t.Errorf("HEAD against itself: %v %v", none["structural_drift"], none["summary"])
+	}
+	for _, tc := range []struct {
+		args   map[string]any
+		detail string
+	}{
+		{map[string]any{"baseline": "no-such-branch"}, "recent_commits"},
+		{map[string]any{"baseline": "1999-01-01"}, "recent_commits"},
+		{map[string]any{"baseline": "last_session"}, "available_snapshots"},
+		{map[string]any{"baseline": "HEAD~1", "scope": "[oops"}, ""},
+	} {
+		tc.args["agent_id"] = "t"
+		out, isErr := call(t, d, "diverge", tc.args)
+		if !isErr || out["hint"] == nil {
+			t.Errorf("%v: %v", tc.args, out)
+			continue
+		}
+		if det, _ := out["details"].(map[string]any); tc.detail != "" && (det == nil || det[tc.detail] == nil) {
+			t.Errorf("%v: no details.%s in %v", tc.args, tc.detail, out)
+		}
+	}
+}
+
+// A snapshot baseline: the graph saved before a new, untested module that
+// imports payments.py arrived.
+func TestDivergeSnapshot(t *testing.T) {
+	dir := fixture.Write(t)
+	rt := t.TempDir()
+	d := newDispatcher(t, session.Config{RuntimeDir: rt})
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	saved, err := os.ReadFile(filepath.Join(rt, "graph.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(rt, "before.bin"), saved, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	audit := "from backend.payments import charge\n\n\ndef audited_charge(store, request, amount):\n    return charge(store, request, amount)\n"
+	if err := os.WriteFile(filepath.Join(dir, "backend", "audit.py"), []byte(audit), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	out := mustCall(t, d, "diverge", map[string]any{"agent_id": "t", "baseline": "before.bin"})
+	checkGolden(t, "diverge_snapshot", out, dir)
+	if got := anyStrings(out["new_nodes"]); strings.Join(got, ",") != "file::backend/audit.py" {
+		t.Errorf("new %v", got)
+	}
+}
+
+func anyStrings(v any) []string {
+	var out []string
+	for _, x := range v.([]any) {
+		out = append(out, x.(string))
+	}
+	return out
+}
