@@ -297,14 +297,42 @@ type Diff struct {
 // weightEpsilon is the smallest weight move a diff reports.
 const weightEpsilon = 1e-4
 
-// DiffLock compares a lock's region now with its baseline.
-func DiffLock(env Env, l *Lock, now []graph.NodeID) Diff {
+// Region computes the lock's region in g as it is now: the subgraph
+// around the roots that still exist, or (other scopes) the baseline's
+// nodes and roots that still exist.
+func (l *Lock) Region(g *graph.Graph) ([]graph.NodeID, error) {
+	var roots []graph.NodeID
+	for _, r := range l.Roots {
+		if id, ok := g.Lookup(r); ok {
+			roots = append(roots, id)
+		}
+	}
+	if l.Scope == ScopeSubgraph {
+		return RegionNodes(g, ScopeSubgraph, roots, l.Radius, nil)
+	}
+	var fixed []graph.NodeID
+	for x := range l.Base.Nodes {
+		if id, ok := g.Lookup(x); ok {
+			fixed = append(fixed, id)
+		}
+	}
+	return RegionNodes(g, l.Scope, roots, 0, fixed)
+}
+
+// DiffLock compares a lock's region now with its baseline. The region is
+// computed only when the graph or its learned state moved since the
+// baseline; otherwise only the locked files are checked.
+func DiffLock(env Env, l *Lock) (Diff, error) {
 	g, base := env.Graph, &l.Base
 	d := Diff{LockID: l.ID, Counts: map[string]int{}}
 	sameProcess := base.Epoch == env.Epoch
 	d.BaselineStale = !sameProcess || base.GraphGen != env.GraphGen
 	d.FastPath = sameProcess && base.GraphGen == env.GraphGen && base.PlasGen == env.PlasGen
 	if !d.FastPath {
+		now, err := l.Region(g)
+		if err != nil {
+			return d, err
+		}
 		in := make(map[graph.NodeID]bool, len(now))
 		seen := make(map[string]bool, len(now))
 		for _, n := range now {
@@ -358,7 +386,7 @@ func DiffLock(env Env, l *Lock, now []graph.NodeID) Diff {
 		total += n
 	}
 	d.NoChanges = total == 0
-	return d
+	return d, nil
 }
 
 func compareEdges(base, cur map[string]float32) (added, removed []string, moved []WeightChange) {

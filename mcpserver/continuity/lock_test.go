@@ -122,9 +122,9 @@ func TestCaptureAndDiff(t *testing.T) {
 	if len(base.Nodes) != 3 || len(base.Edges) != 2 || len(base.Boundary) != 1 || len(base.Files) != 2 {
 		t.Fatalf("baseline %d nodes, edges %v, boundary %v, files %v", len(base.Nodes), base.Edges, base.Boundary, base.Files)
 	}
-	l := &Lock{ID: "lock_x_001", Base: base}
+	l := &Lock{ID: "lock_x_001", Scope: ScopeSubgraph, Radius: 2, Roots: []string{"file::a.py"}, Base: base}
 	// Same graph, same generation: the fast path, no changes.
-	if d := DiffLock(env(g, 1, files), l, nodes); !d.NoChanges || !d.FastPath || d.BaselineStale {
+	if d, _ := DiffLock(env(g, 1, files), l); !d.NoChanges || !d.FastPath || d.BaselineStale {
 		t.Errorf("unchanged: %+v", d)
 	}
 	// A new function in a.py calling c.py, b.py's contents edited.
@@ -134,8 +134,10 @@ func TestCaptureAndDiff(t *testing.T) {
 		g.AddEdge(graph.Edge{Source: h, Target: id["file::c.py"], Relation: "calls", Weight: 0.5})
 	})
 	files2 := map[string]FileHash{"file::a.py": files["file::a.py"], "file::b.py": {Path: "b.py", Size: 6, SHA256: "z"}}
-	now, _ := RegionNodes(g2, ScopeSubgraph, lookupAll(t, g2, "file::a.py"), 2, nil)
-	d := DiffLock(env(g2, 2, files2), l, now)
+	d, err := DiffLock(env(g2, 2, files2), l)
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := Diff{LockID: "lock_x_001",
 		NewNodes: []string{"file::a.py::h", "file::c.py"}, RemovedNodes: []string{}, ChangedNodes: []string{"file::a.py"},
 		NewEdges: []string{"file::a.py::h|file::c.py|calls", "file::a.py|file::a.py::h|contains", "file::b.py|file::c.py|imports"}, RemovedEdges: []string{},
@@ -153,7 +155,7 @@ func TestCaptureAndDiff(t *testing.T) {
 	g.UpdateWeight(e, func(float32) float32 { return 0.9 })
 	ev := env(g, 1, files)
 	ev.PlasGen = 1
-	d = DiffLock(ev, l, nodes)
+	d, _ = DiffLock(ev, l)
 	if d.NoChanges || d.FastPath || len(d.WeightChanges) != 1 || d.WeightChanges[0].NewWeight != 0.9 || d.BaselineStale {
 		t.Errorf("after learning: %+v", d)
 	}
