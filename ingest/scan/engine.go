@@ -334,6 +334,9 @@ func (fc *fileCtx) walk(n *ts.Node, fn func(n *ts.Node) bool) {
 // looking inside nested function scopes when shallow is set.
 func (fc *fileCtx) find(n *ts.Node, shallow bool, kinds ...string) []*ts.Node {
 	var out []*ts.Node
+	if n == nil {
+		return nil
+	}
 	top := n.Id()
 	fc.walk(n, func(x *ts.Node) bool {
 		k := fc.kind(x)

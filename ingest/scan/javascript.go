@@ -101,10 +101,21 @@ func jsUnreleased(fc *fileCtx, r *rule, m caps) {
 	}
 	if fc.hasCall(scope, "call_expression", "function", func(c string, call *ts.Node) bool {
 		return strings.HasSuffix(c, "closeSync") || strings.HasSuffix(c, ".close") && fc.identIn(fc.field(call, "arguments"), v)
-	}) || len(fc.find(scope, false, "return_statement")) > 0 && jsReturns(fc, scope, v) {
+	}) || len(fc.find(scope, false, "return_statement")) > 0 && jsReturns(fc, scope, v) || jsCaptured(fc, scope, v) {
 		return
 	}
 	fc.report(m["decl"], r, 0.6, v, "file descriptor %s from fs.openSync is never closed in this function (fs.closeSync)", v)
+}
+
+// jsCaptured reports whether a nested function of scope uses v: the
+// resource lives as long as that closure.
+func jsCaptured(fc *fileCtx, scope *ts.Node, v string) bool {
+	for _, fn := range fc.find(scope, false, "arrow_function", "function_expression", "function") {
+		if fn.Id() != scope.Id() && fc.identIn(fc.field(fn, "body"), v) {
+			return true
+		}
+	}
+	return false
 }
 
 func jsReturns(fc *fileCtx, scope *ts.Node, v string) bool {
@@ -253,7 +264,7 @@ func tsExportedAny(fc *fileCtx, r *rule, m caps) {
 }
 
 // jsFactory names functions whose job is to build collaborators.
-var jsFactory = regexp.MustCompile(`^(create|make|build|get|new)\w*(Client|Service|Connection|Pool|App|Server|Store|Db|DB)?$`)
+var jsFactory = regexp.MustCompile(`^(create|make|build|get|new)\w*(Client|Service|Connection|Pool|App|Server|Store|Db|DB)?$|(?i)factory`)
 
 func jsHardwired(fc *fileCtx, r *rule, m caps) {
 	node := m["new"]

@@ -112,7 +112,7 @@ func pyBareExcept(fc *fileCtx, r *rule, m caps) {
 	}
 }
 
-var pyLogCall = regexp.MustCompile(`(?i)(log|warn|print|error|exception|report|traceback|sentry|capture|notify|exc|abort|fail|exit)`)
+var pyLogCall = regexp.MustCompile(`(?i)(log|warn|print|error|exception|report|traceback|sentry|capture|notify|exc|abort|fail|exit|stderr|write)`)
 
 func pySwallowed(fc *fileCtx, r *rule, m caps) {
 	ex, typ := m["ex"], m["type"]
@@ -186,10 +186,11 @@ func pyUnclosed(fc *fileCtx, r *rule, m caps) {
 	}
 	closed, inFinally := pyClosed(fc, scope, stmt, v)
 	switch {
-	case inFinally:
+	case inFinally, pyEscapes(fc, scope, stmt, v):
+	case closed && what == "process":
+		// wait()/communicate() reap the process; a finally adds little.
 	case closed:
 		fc.report(stmt, r, 0.4, v, "%s (%s from %s) is closed, but not if an exception comes first; use a with statement", v, what, fc.text(m["fn"]))
-	case pyEscapes(fc, scope, stmt, v):
 	default:
 		fc.report(stmt, r, 0.65, v, "%s (%s from %s) is never closed in this scope; use a with statement", v, what, fc.text(m["fn"]))
 	}
@@ -253,10 +254,13 @@ func pyAcquire(fc *fileCtx, r *rule, m caps) {
 		return
 	}
 	released, safe := false, false
+	next := stmt.NextNamedSibling()
 	for _, c := range fc.find(scope, false, "call") {
 		if fc.text(fc.field(c, "function")) == obj+".release" {
 			released = true
-			safe = safe || fc.ancestor(c, "finally_clause") != nil
+			// In a finally, or the very next statement: nothing can
+			// raise in between.
+			safe = safe || fc.ancestor(c, "finally_clause") != nil || next != nil && within(c, next) && fc.is(next, "expression_statement")
 		}
 	}
 	switch {

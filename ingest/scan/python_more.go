@@ -98,7 +98,7 @@ func pyGlobal(fc *fileCtx, r *rule, m caps) {
 		lazy := true
 		for _, w := range writes {
 			ifs := fc.ancestor(w, "if_statement")
-			if ifs == nil || !within(ifs, fn) || !strings.Contains(fc.text(fc.field(ifs, "condition")), name) {
+			if ifs == nil || !within(ifs, fn) || !fc.identIn(fc.field(ifs, "condition"), name) {
 				lazy = false
 			}
 		}
