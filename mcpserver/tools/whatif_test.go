@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
@@ -267,4 +268,52 @@ func anyStrings(v any) []string {
 		out = append(out, x.(string))
 	}
 	return out
+}
+
+// BenchmarkWhatifCorpus runs the what-if tools through the dispatcher on a
+// real tree: M1ND_BENCH_CORPUS=/path/to/tree (skipped without it). The
+// first call of each tool builds the dependency view (once per graph);
+// the loop measures the calls after it.
+func BenchmarkWhatifCorpus(b *testing.B) {
+	root := os.Getenv("M1ND_BENCH_CORPUS")
+	if root == "" {
+		b.Skip("set M1ND_BENCH_CORPUS to a source tree")
+	}
+	d := newDispatcher(b, session.Config{})
+	mustCall(b, d, "ingest", map[string]any{"agent_id": "b", "path": root})
+	var hub, user string
+	d.Session.Read(b.Context(), func(bd *session.Bundle) error {
+		g := bd.Graph
+		dg, err := depGraph(bd, true)
+		if err != nil {
+			b.Fatal(err)
+		}
+		best := graph.NoNode
+		for v := 0; v < g.NumNodes(); v++ {
+			id := graph.NodeID(v)
+			if g.Type(id) == graph.File && len(dg.Dependents(id)) > 0 && (best == graph.NoNode || len(dg.Dependents(id)) > len(dg.Dependents(best))) {
+				best = id
+			}
+		}
+		hub, user = g.ExternalID(best), g.ExternalID(dg.Dependents(best)[0])
+		return nil
+	})
+	b.Logf("hub %s, one of its users %s", hub, user)
+	for _, bc := range []struct {
+		name, tool string
+		args       map[string]any
+	}{
+		{"counterfactual_hub", "counterfactual", map[string]any{"node_ids": []any{hub}}},
+		{"hypothesize_true", "hypothesize", map[string]any{"claim": user + " depends on " + hub}},
+		{"hypothesize_false", "hypothesize", map[string]any{"claim": hub + " depends on " + user}},
+		{"hypothesize_calls", "hypothesize", map[string]any{"claim": user + " calls " + hub}},
+	} {
+		bc.args["agent_id"] = "b"
+		mustCall(b, d, bc.tool, bc.args)
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				mustCall(b, d, bc.tool, bc.args)
+			}
+		})
+	}
 }
