@@ -402,14 +402,21 @@ func (r *divergeRun) treeDiff(baseC, headC *object.Commit, rootPath, prefix stri
 			}
 		}
 	}
+	// Files at HEAD in scope, from the tree entries (no blob is read).
 	total := 0
-	files := ht.Files()
-	_ = files.ForEach(func(f *object.File) error {
-		if _, _, ok := idOf(f.Name); ok {
-			total++
+	w := object.NewTreeWalker(ht, true, nil)
+	defer w.Close()
+	for {
+		name, entry, err := w.Next()
+		if err != nil {
+			break
 		}
-		return nil
-	})
+		if entry.Mode.IsFile() {
+			if _, _, ok := idOf(name); ok {
+				total++
+			}
+		}
+	}
 	o.Counts.New, o.Counts.Removed, o.Counts.Modified = len(o.NewNodes), len(o.RemovedNodes), len(o.ModifiedNodes)
 	o.Counts.Unchanged = max(total-o.Counts.New-o.Counts.Modified, 0)
 	if union := o.Counts.Unchanged + o.Counts.New + o.Counts.Removed + 2*o.Counts.Modified; union > 0 {
