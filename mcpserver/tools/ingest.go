@@ -3,6 +3,7 @@ package tools
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -266,4 +267,39 @@ func persistAfterIngest(s *session.State, nb *session.Bundle) map[string]any {
 		return map[string]any{"durable": false, "error": err.Error()}
 	}
 	return map[string]any{"durable": true, "save_stamp": res.SaveStamp, "elapsed_ms": res.ElapsedMs}
+}
+
+// reingestRoot refreshes one code root incrementally for a tool that just
+// wrote files under it (apply, apply_batch, edit_commit): the ingest
+// tool's own run — the patch path when a few files changed their contents
+// — published like an ingest but not persisted, so the caller decides when
+// its write is final. It returns the ingest's statistics.
+func reingestRoot(c *Call, root string) (*ingest.Output, error) {
+	t, ok := c.Registry.Lookup("ingest")
+	if !ok {
+		return nil, errors.New("this build has no ingest tool")
+	}
+	mode := "replace"
+	if len(c.Session.Current().Roots) > 1 {
+		mode = "merge"
+	}
+	args := map[string]json.RawMessage{"path": mustRaw(root), "incremental": json.RawMessage("true"), "mode": mustRaw(mode)}
+	sub := &Call{Ctx: c.Ctx, Tool: t, AgentID: c.AgentID, Session: c.Session, Progress: func(float64, float64, string) {}, Registry: c.Registry, args: args}
+	r := &ingestRun{c: sub, adapter: "code", mode: mode}
+	if err := r.target(); err != nil {
+		return nil, err
+	}
+	kind := "graph_replaced"
+	if mode == "merge" {
+		kind = "graph_merged"
+	}
+	if _, err := c.Session.BuildBundle(kind, r.build); err != nil {
+		return nil, err
+	}
+	return r.out, nil
+}
+
+func mustRaw(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
 }
