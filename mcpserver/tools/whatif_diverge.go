@@ -577,6 +577,11 @@ func (r *divergeRun) history(x *history.Index) {
 		if max(s.before, s.after) < 2 || (now-was < 0.2 && was-now < 0.2) {
 			continue
 		}
+		// Weakened only when they changed apart since: two files left
+		// alone after the baseline have not decoupled.
+		if now < was && fa.after+fb.after-2*s.after < 2 {
+			continue
+		}
 		cc := couplingChangeJSON{Pair: []string{r.g.ExternalID(p.a), r.g.ExternalID(p.b)}, Was: r3(was), Now: r3(now), JointBefore: s.before, JointAfter: s.after, Direction: "strengthened"}
 		if now < was {
 			cc.Direction = "weakened"
