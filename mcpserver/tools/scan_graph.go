@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"hash/maphash"
 	"path"
 	"runtime"
 	"slices"
@@ -205,6 +206,7 @@ func scanBundle(c *Call, b *session.Bundle, req scanRequest) (*scanRun, error) {
 func scanFiles(c *Call, b *session.Bundle, req scanRequest, todo []int, sc *scanScope, run *scanRun) ([][]scan.Finding, error) {
 	gf, disk, cache, open := bundleGraphFiles(b), bundleDiskFiles(b), bundleCache(b), bundleGuard(b).OpenReal
 	goVersion := goVersions(b, gf, todo)
+	memo := bundleScanCache(b)
 	found := make([][]scan.Finding, len(todo))
 	skips := make([]string, len(todo))
 	var mu sync.Mutex
@@ -222,13 +224,12 @@ func scanFiles(c *Call, b *session.Bundle, req scanRequest, todo []int, sc *scan
 			case err != nil || textsearch.IsBinary(data):
 				skips[k] = "unreadable"
 			default:
-				opt := scan.Options{Patterns: req.patterns, Query: req.query, GoVersion: goVersion[i]}
-				fs, err := scan.File(f.Path, data, opt)
+				fs, err := memo.file(f.Path, data, goVersion[i], req.query)
 				if err != nil {
 					skips[k] = scanError(err)
 				}
 				for _, x := range fs {
-					if sc.matchLine(x.Line) {
+					if sc.matchLine(x.Line) && (x.Pattern == scan.Custom || slices.Contains(req.patterns, x.Pattern)) {
 						found[k] = append(found[k], x)
 					}
 				}
@@ -252,6 +253,55 @@ func scanFiles(c *Call, b *session.Bundle, req scanRequest, todo []int, sc *scan
 		}
 	}
 	return found, nil
+}
+
+// scanCache keeps each file's findings (every built-in pattern) for the
+// bundle's lifetime, keyed by path and checked against the content's
+// hash: a second scan, or scan_all after scan, does not parse again.
+type scanCache struct {
+	mu sync.Mutex
+	m  map[string]scanCached
+}
+
+type scanCached struct {
+	sum       uint64
+	goVersion string
+	findings  []scan.Finding
+	err       error
+}
+
+// scanCacheFiles bounds the files a bundle's scan cache holds.
+const scanCacheFiles = 50_000
+
+var scanSeed = maphash.MakeSeed()
+
+func bundleScanCache(b *session.Bundle) *scanCache {
+	v, _ := b.Derived("scan.cache", func(*graph.Graph) (any, error) { return &scanCache{m: map[string]scanCached{}}, nil })
+	return v.(*scanCache)
+}
+
+// file returns the findings of every built-in pattern in a file (from
+// the cache when its content is unchanged), plus a custom query's, which
+// are never cached.
+func (c *scanCache) file(p string, data []byte, goVersion string, q *scan.Query) ([]scan.Finding, error) {
+	sum := maphash.Bytes(scanSeed, data)
+	c.mu.Lock()
+	e, ok := c.m[p]
+	c.mu.Unlock()
+	if !ok || e.sum != sum || e.goVersion != goVersion {
+		fs, err := scan.File(p, data, scan.Options{GoVersion: goVersion})
+		e = scanCached{sum: sum, goVersion: goVersion, findings: fs, err: err}
+		c.mu.Lock()
+		if len(c.m) < scanCacheFiles {
+			c.m[p] = e
+		}
+		c.mu.Unlock()
+	}
+	if q == nil || e.err != nil {
+		return e.findings, e.err
+	}
+	custom, err := scan.File(p, data, scan.Options{Patterns: []string{}, Query: q})
+	return append(slices.Clone(e.findings), custom...), err
 }
 
 // goVersions maps each Go file of todo to the go directive of the go.mod
