@@ -456,9 +456,13 @@ func validatePattern(g *graph.Graph, file *graphFile, node graph.NodeID, f *scan
 			f.Validation = "the code is in the graph; nothing in it depends on the enclosing node"
 			return
 		}
-		f.Severity += 0.05
-		if len(deps) >= 5 {
+		// Dependents raise a warning's weight; an informational finding
+		// stays below the default threshold.
+		if f.Severity >= scanDefaultSeverity {
 			f.Severity += 0.05
+			if len(deps) >= 5 {
+				f.Severity += 0.05
+			}
 		}
 		f.Validation = fmt.Sprintf("%s has %d dependent(s) that reach this code", g.Label(node), len(deps))
 	}
@@ -502,7 +506,7 @@ func validateState(g *graph.Graph, file *graphFile, f *scanFinding) {
 		}
 		deps := scanDependents(g, id)
 		f.GraphContext = scanRefs(g, deps, 3)
-		if len(deps) > 1 {
+		if len(deps) > 1 && f.Severity >= scanDefaultSeverity {
 			f.Severity += 0.1
 		}
 		f.Validation = fmt.Sprintf("%s is used by %d node(s)", f.Subject, len(deps))
