@@ -129,12 +129,12 @@ func TestApplyBatchProgress(t *testing.T) {
 // calcFiles are a Go module with tests and a Python package with
 // unittest tests: the checks layers B and D run are the real toolchains'.
 var calcFiles = map[string]string{
-	"go.mod":       "module example.com/m\n\ngo 1.22\n",
-	"calc/calc.go": "package calc\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n\n// Sum adds them all.\nfunc Sum(xs []int) int {\n\tt := 0\n\tfor _, x := range xs {\n\t\tt = Add(t, x)\n\t}\n\treturn t\n}\n",
-	"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal(\"Add(2, 3)\")\n\t}\n}\n\nfunc TestSum(t *testing.T) {\n\tif Sum([]int{1, 2, 3}) != 6 {\n\t\tt.Fatal(\"Sum\")\n\t}\n}\n",
-	"app/app.go":         "package app\n\nimport \"example.com/m/calc\"\n\n// Total is the sum of the order lines.\nfunc Total(lines []int) int { return calc.Sum(lines) }\n",
-	"py/pkg/__init__.py": "",
-	"py/pkg/mod.py":      "def double(x):\n    y = x + x\n    return y\n",
+	"go.mod":               "module example.com/m\n\ngo 1.22\n",
+	"calc/calc.go":         "package calc\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n\n// Sum adds them all.\nfunc Sum(xs []int) int {\n\tt := 0\n\tfor _, x := range xs {\n\t\tt = Add(t, x)\n\t}\n\treturn t\n}\n",
+	"calc/calc_test.go":    "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal(\"Add(2, 3)\")\n\t}\n}\n\nfunc TestSum(t *testing.T) {\n\tif Sum([]int{1, 2, 3}) != 6 {\n\t\tt.Fatal(\"Sum\")\n\t}\n}\n",
+	"app/app.go":           "package app\n\nimport \"example.com/m/calc\"\n\n// Total is the sum of the order lines.\nfunc Total(lines []int) int { return calc.Sum(lines) }\n",
+	"py/pkg/__init__.py":   "",
+	"py/pkg/mod.py":        "def double(x):\n    y = x + x\n    return y\n",
 	"py/tests/test_mod.py": "import unittest\n\nfrom pkg.mod import double\n\n\nclass DoubleTest(unittest.TestCase):\n    def test_double(self):\n        self.assertEqual(double(4), 8)\n",
 }
 
