@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -94,6 +95,33 @@ func TestBrokenSourceStillScans(t *testing.T) {
 	if err != nil || len(fs) == 0 {
 		t.Fatalf("%v %v", fs, err)
 	}
+}
+
+// File is safe for concurrent use (run with -race): parsers are pooled,
+// compiled queries shared.
+func TestConcurrentFiles(t *testing.T) {
+	srcs := map[string]string{
+		"a.go": "package a\nfunc f() { x, _ := g(); go func() { y = 1 }(); if err != nil {} }",
+		"a.py": "try:\n  x = open(p)\nexcept:\n  pass\n",
+		"a.ts": "export function f(a: any) { try {} catch {} }",
+	}
+	want := map[string]int{}
+	for name, src := range srcs {
+		fs, _ := File(name, []byte(src), Options{})
+		want[name] = len(fs)
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		for name, src := range srcs {
+			wg.Go(func() {
+				fs, err := File(name, []byte(src), Options{})
+				if err != nil || len(fs) != want[name] {
+					t.Errorf("%s: %d findings, want %d (%v)", name, len(fs), want[name], err)
+				}
+			})
+		}
+	}
+	wg.Wait()
 }
 
 func FuzzFile(f *testing.F) {
