@@ -10,6 +10,7 @@ require (
 	github.com/m1nd-go/m1nd/ingest v0.1.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/rjeczalik/notify v0.9.3
+	golang.org/x/sync v0.24.0
 )
 
 require (
@@ -63,7 +64,6 @@ require (
 	golang.org/x/crypto v0.56.0 // indirect
 	golang.org/x/net v0.57.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
-	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
