@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/m1nd-go/m1nd/mcpserver/daemon"
 	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
@@ -129,4 +130,12 @@ func TestDaemonTeachingErrors(t *testing.T) {
 func toJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// alerts_ack's example acknowledges an alert that exists.
+func init() {
+	exampleSetup["alerts_ack"] = func(t *testing.T, d *Dispatcher) map[string]any {
+		ids := daemonOf(d).Alerts.Add(time.Now(), daemon.Alert{Kind: daemon.KindHeadMoved, Severity: "info", Message: "example"})
+		return map[string]any{"alert_ids": ids}
+	}
 }
