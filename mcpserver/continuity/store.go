@@ -175,6 +175,20 @@ func (s *Store) nextSeq(kind, agent string) uint64 {
 	return n
 }
 
+// nextSeqLazy is nextSeq for items written behind (perspectives): the
+// counter is saved by the flusher before the item itself.
+func (s *Store) nextSeqLazy(kind, agent string) uint64 {
+	s.metaMu.Lock()
+	defer s.metaMu.Unlock()
+	k := kind + "/" + agent
+	s.meta.Counters[k]++
+	return s.meta.Counters[k]
+}
+
+// Close writes what is still pending (perspective changes). The store
+// stays usable.
+func (s *Store) Close() { s.Perspectives.Flush() }
+
 // seenSeq raises a counter to at least n (items loaded from disk whose
 // sequence is ahead of a lost meta file).
 func (s *Store) seenSeq(kind, agent string, n uint64) {
@@ -225,6 +239,14 @@ func (s *Store) writeJSON(sub, name string, v any) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return err
+	}
+	return s.writeRaw(sub, name, data)
+}
+
+// writeRaw writes JSON data as sub/name atomically.
+func (s *Store) writeRaw(sub, name string, data []byte) error {
+	if s.root == "" {
+		return nil
 	}
 	data = append(data, '\n')
 	return snapshot.WriteFileAtomic(filepath.Join(s.root, sub, name), 0o644, func(w io.Writer) error {

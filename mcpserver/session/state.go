@@ -416,6 +416,7 @@ func (s *State) Close() error {
 	if s.cfg.Persistent() {
 		_, err = s.Persist("shutdown")
 	}
+	s.Continuity().Close()
 	s.journal.close()
 	s.lock.release()
 	return err
