@@ -27,6 +27,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/plasticity"
 	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/cache"
+	"github.com/m1nd-go/m1nd/ingest/document"
 	"github.com/m1nd-go/m1nd/ingest/extract"
 )
 
@@ -214,6 +215,7 @@ func MergeGraphs(base, add *graph.Graph) (*graph.Graph, int, error) {
 		csrNodes = base.NumNodes()
 	}
 	bridged := bridgeReferences(merged, csrNodes)
+	bridged += document.Bind(merged) // document sections ↔ the code they name
 	merged.Finalize()
 	return merged, bridged, nil
 }

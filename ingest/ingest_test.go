@@ -50,7 +50,7 @@ func TestRunErrorsTeach(t *testing.T) {
 		want string
 	}{
 		{Config{}, "path is empty"},
-		{Config{Root: dir, Adapter: "pdf"}, "available adapters are code, json, memory"},
+		{Config{Root: dir, Adapter: "pdf"}, "available adapters are article, auto, bibtex, code, crossref, json, light, memory, patent, rfc, universal"},
 		{Config{Root: dir, Mode: "append"}, `use "replace"`},
 		{Config{Root: dir, Adapter: "memory", Incremental: true}, "code adapter only"},
 		{Config{Root: filepath.Join(dir, "nope")}, "does not exist"},
@@ -198,7 +198,7 @@ func TestRegistry(t *testing.T) {
 	if _, ok := out.Graph.Lookup("doc::paper.pdf"); !ok || out.Stats.GraphNodes != 1 {
 		t.Errorf("custom adapter output %+v", out.Stats)
 	}
-	if got := Adapters().Names(); !cmp.Equal(got, []string{"code", "json", "memory"}) {
+	if got := Adapters().Names(); !cmp.Equal(got, []string{"article", "auto", "bibtex", "code", "crossref", "json", "light", "memory", "patent", "rfc", "universal"}) {
 		t.Errorf("default adapters %v", got)
 	}
 }

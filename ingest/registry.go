@@ -5,6 +5,7 @@ import (
 
 	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/code"
+	"github.com/m1nd-go/m1nd/ingest/document"
 	"github.com/m1nd-go/m1nd/ingest/jsongraph"
 	"github.com/m1nd-go/m1nd/ingest/memory"
 )
@@ -14,14 +15,18 @@ var (
 	defaultReg  *adapter.Registry
 )
 
-// Adapters returns the default registry: "code", "memory", "json". Later
-// adapters (documents) register into it with Register.
+// Adapters returns the default registry: "code", "memory", "json" and the
+// document adapters ("universal", "auto"/"document", "light", "bibtex",
+// "article", "patent", "rfc", "crossref").
 func Adapters() *adapter.Registry {
 	defaultOnce.Do(func() {
 		defaultReg = adapter.NewRegistry()
 		must(defaultReg.Register(code.Adapter{}))
 		must(defaultReg.Register(jsongraph.Adapter{}))
 		must(defaultReg.Register(memory.Adapter{}))
+		for _, r := range document.Registrations() {
+			must(defaultReg.Register(r.Adapter, r.Aliases...))
+		}
 	})
 	return defaultReg
 }

@@ -72,6 +72,8 @@ var associationRelations = map[string]bool{
 	"co_changes": true, "co_change": true, "cochange": true, "similar_to": true,
 	"relates_to": true, "related_to": true, "follows": true, "precedes": true,
 	"same_as": true, "ghost": true,
+	// The document lane: a document naming code is no dependency.
+	"documents": true, "links_to": true, "cites": true, "mentions_entity": true,
 }
 
 // ClassifyRelation returns the kind of a relation name. Qualified names

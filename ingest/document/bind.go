@@ -1,0 +1,345 @@
+package document
+
+import (
+	"cmp"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// Binding scores: how surely a mention names a code node when it has
+// exactly one candidate. Ambiguous mentions (2..MaxCandidates candidates)
+// are divided among them; more candidates than that bind nothing.
+const (
+	ScoreExactPath  = 1.0
+	ScorePathSuffix = 0.9
+	ScoreQualified  = 0.85
+	ScoreConfig     = 0.75
+	ScoreCodeCall   = 0.7
+	ScoreLabel      = 0.6
+	// MinScore drops weaker bindings (a label shared by three nodes).
+	MinScore = 0.25
+	// MaxCandidates is the most nodes an ambiguous mention is split over.
+	MaxCandidates = 3
+	// MaxBindingsPerSection keeps a section that names everything from
+	// binding to everything.
+	MaxBindingsPerSection = 16
+	// minLabelLen: bare identifiers shorter than this never bind.
+	minLabelLen = 4
+)
+
+// Index finds code nodes by path, label and qualified name. Build one per
+// graph with NewIndex; it is read-only afterwards and safe to share.
+type Index struct {
+	g      *graph.Graph
+	byPath map[string]graph.NodeID   // file or directory path → node
+	byBase map[string][]graph.NodeID // last path segment → files and dirs
+	label  map[string][]graph.NodeID // entity label → entities
+	qual   map[string][]graph.NodeID // "A.B", "pkg.A", "stem.A" → entities
+	docs   map[string]graph.NodeID   // document path → document node
+	stems  map[string]graph.NodeID   // document path without extension → document node
+}
+
+// stemOf is a path without its extension.
+func stemOf(p string) string { return strings.TrimSuffix(p, path.Ext(p)) }
+
+// codeRef splits a code node's external ID: "file::p::A::B" (or
+// "ns::file::p::A::B") → kind "file", path p, segments [A B].
+func codeRef(ext string) (kind, p string, segs []string, ok bool) {
+	rest := ext
+	if i := strings.Index(rest, "::"); i > 0 {
+		head := rest[:i]
+		if head != "file" && head != "dir" {
+			rest = rest[i+2:] // a namespace
+		}
+	}
+	switch {
+	case strings.HasPrefix(rest, "file::"):
+		kind, rest = "file", rest[6:]
+	case strings.HasPrefix(rest, "dir::"):
+		kind, rest = "dir", rest[5:]
+	default:
+		return "", "", nil, false
+	}
+	parts := strings.Split(rest, "::")
+	if parts[0] == "" {
+		return "", "", nil, false
+	}
+	return kind, parts[0], parts[1:], true
+}
+
+// NewIndex indexes the code nodes and document nodes of g (finalized or
+// not).
+func NewIndex(g *graph.Graph) *Index {
+	x := &Index{g: g, byPath: map[string]graph.NodeID{}, byBase: map[string][]graph.NodeID{},
+		label: map[string][]graph.NodeID{}, qual: map[string][]graph.NodeID{}, docs: map[string]graph.NodeID{}, stems: map[string]graph.NodeID{}}
+	for i := 0; i < g.NumNodes(); i++ {
+		id := graph.NodeID(i)
+		ext := g.ExternalID(id)
+		if IsDocID(ext) {
+			if g.Type(id) == graph.File {
+				if p := g.SourcePath(id); p != "" {
+					if _, dup := x.docs[p]; !dup {
+						x.docs[p] = id
+					}
+					if _, dup := x.stems[stemOf(p)]; !dup {
+						x.stems[stemOf(p)] = id
+					}
+				}
+			}
+			continue
+		}
+		kind, p, segs, ok := codeRef(ext)
+		if !ok || kind == "file" && isDocPath(p) {
+			continue // a document seen by the code adapter is no code
+		}
+		if len(segs) == 0 {
+			if _, dup := x.byPath[p]; !dup {
+				x.byPath[p] = id
+				x.byBase[path.Base(p)] = append(x.byBase[path.Base(p)], id)
+			}
+			continue
+		}
+		last := segs[len(segs)-1]
+		x.label[last] = append(x.label[last], id)
+		for _, k := range qualKeys(p, segs) {
+			x.qual[k] = append(x.qual[k], id)
+		}
+	}
+	return x
+}
+
+// qualKeys are the qualified names an entity answers to: its segments
+// joined ("Class.method", and the last two of deeper nestings), and
+// prefixed by its module ("blueprints.Blueprint.register",
+// "http.HandleFunc").
+func qualKeys(p string, segs []string) []string {
+	var keys []string
+	if len(segs) >= 2 {
+		keys = append(keys, strings.Join(segs, "."))
+		if len(segs) > 2 {
+			keys = append(keys, strings.Join(segs[len(segs)-2:], "."))
+		}
+	}
+	stem := path.Base(p)
+	if i := strings.IndexByte(stem, '.'); i > 0 {
+		stem = stem[:i]
+	}
+	joined := strings.Join(segs, ".")
+	keys = append(keys, stem+"."+joined)
+	if d := path.Base(path.Dir(p)); d != "." && d != "/" && d != stem {
+		keys = append(keys, d+"."+joined)
+	}
+	return keys
+}
+
+// Candidate is one code node a mention may name.
+type Candidate struct {
+	Node   graph.NodeID
+	Score  float32
+	Reason string
+	// Of is how many candidates the mention had.
+	Of int
+}
+
+// Resolve returns the code nodes a mention names, best first (empty when
+// it names none or too many).
+func (x *Index) Resolve(m Mention) []Candidate {
+	switch m.Kind {
+	case MentionPath:
+		return x.resolvePath(m.Text)
+	case MentionQualified:
+		return x.resolveQual(m.Text, ScoreQualified, "qualified name")
+	case MentionCode:
+		return x.resolveQual(m.Text, ScoreCodeCall, "call in a code block")
+	case MentionConfig:
+		return spread(x.label[m.Text], ScoreConfig, "configuration key")
+	case MentionIdent:
+		if len(m.Text) < minLabelLen {
+			return nil
+		}
+		return spread(x.label[m.Text], ScoreLabel, "label")
+	}
+	return nil
+}
+
+// Ambiguity is how many code nodes a mention could name when that is too
+// many to bind (0 otherwise).
+func (x *Index) Ambiguity(m Mention) int {
+	var n int
+	switch m.Kind {
+	case MentionIdent, MentionConfig:
+		n = len(x.label[m.Text])
+	case MentionQualified, MentionCode:
+		n = len(x.qualMatches(m.Text))
+	case MentionPath:
+		n = len(x.suffixMatches(m.Text))
+	}
+	if n > MaxCandidates {
+		return n
+	}
+	return 0
+}
+
+func (x *Index) resolvePath(p string) []Candidate {
+	if isDocPath(p) {
+		return nil
+	}
+	if id, ok := x.byPath[p]; ok {
+		return []Candidate{{Node: id, Score: ScoreExactPath, Reason: "exact path", Of: 1}}
+	}
+	return spread(x.suffixMatches(p), ScorePathSuffix, "path suffix")
+}
+
+func (x *Index) suffixMatches(p string) []graph.NodeID {
+	var out []graph.NodeID
+	for _, id := range x.byBase[path.Base(p)] {
+		_, fp, _, _ := codeRef(x.g.ExternalID(id))
+		if strings.HasSuffix(fp, "/"+p) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func (x *Index) qualMatches(q string) []graph.NodeID {
+	if ids := x.qual[q]; len(ids) > 0 {
+		return ids
+	}
+	segs := strings.Split(q, ".")
+	if len(segs) > 2 { // "a.b.Class.method": its last two
+		return x.qual[strings.Join(segs[len(segs)-2:], ".")]
+	}
+	return nil
+}
+
+func (x *Index) resolveQual(q string, score float32, reason string) []Candidate {
+	return spread(x.qualMatches(q), score, reason)
+}
+
+// spread turns candidates into scored bindings: one gets the full score,
+// two or three share it, more bind nothing.
+func spread(ids []graph.NodeID, score float32, reason string) []Candidate {
+	n := len(ids)
+	if n == 0 || n > MaxCandidates {
+		return nil
+	}
+	s := score / float32(n)
+	if s < MinScore {
+		return nil
+	}
+	if n > 1 {
+		reason = "ambiguous " + reason + " (" + itoa(n) + " candidates)"
+	}
+	out := make([]Candidate, 0, n)
+	for _, id := range ids {
+		out = append(out, Candidate{Node: id, Score: s, Reason: reason, Of: n})
+	}
+	return out
+}
+
+// Binding is a section bound to a code node.
+type Binding struct {
+	Section graph.NodeID
+	Target  graph.NodeID
+	Score   float32
+	Reason  string
+	Mention Mention
+}
+
+// Mentions returns the mentions stored on a node.
+func Mentions(g *graph.Graph, id graph.NodeID) []Mention {
+	var out []Mention
+	for _, t := range g.Tags(id) {
+		if m, ok := ParseMentionTag(t); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// SectionBindings resolves the mentions of one section (or document
+// node): the best binding per code node, best first, at most
+// MaxBindingsPerSection.
+func (x *Index) SectionBindings(sec graph.NodeID) []Binding {
+	best := map[graph.NodeID]Binding{}
+	for _, m := range Mentions(x.g, sec) {
+		for _, c := range x.Resolve(m) {
+			if old, ok := best[c.Node]; !ok || c.Score > old.Score {
+				best[c.Node] = Binding{Section: sec, Target: c.Node, Score: c.Score, Reason: c.Reason, Mention: m}
+			}
+		}
+	}
+	out := make([]Binding, 0, len(best))
+	for _, b := range best {
+		out = append(out, b)
+	}
+	slices.SortFunc(out, func(a, b Binding) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return strings.Compare(x.g.ExternalID(a.Target), x.g.ExternalID(b.Target))
+	})
+	if len(out) > MaxBindingsPerSection {
+		out = out[:MaxBindingsPerSection]
+	}
+	return out
+}
+
+// LinkTargets returns the document nodes a section links to.
+func (x *Index) LinkTargets(sec graph.NodeID) []graph.NodeID {
+	var out []graph.NodeID
+	for _, t := range x.g.Tags(sec) {
+		p, ok := strings.CutPrefix(t, TagLinkPrefix)
+		if !ok {
+			continue
+		}
+		if id, ok := x.docs[p]; ok && id != sec {
+			out = append(out, id)
+		} else if id, ok := x.stems[stemOf(p)]; ok && id != sec {
+			out = append(out, id) // ":doc:`guide`" names guide.md as well as guide.rst
+		}
+	}
+	return out
+}
+
+// Document returns the document node of a path, if ingested.
+func (x *Index) Document(p string) (graph.NodeID, bool) {
+	id, ok := x.docs[p]
+	return id, ok
+}
+
+// Bind adds to g (finalized or not; call Finalize afterwards) a documents
+// edge from every document section to each code node it names and a
+// links_to edge from every section to each ingested document it links
+// to. Edges that exist already collapse at Finalize. It returns the
+// number of edges staged.
+func Bind(g *graph.Graph) int {
+	var secs []graph.NodeID
+	for i := 0; i < g.NumNodes(); i++ {
+		id := graph.NodeID(i)
+		if t := g.Type(id); (t == graph.File || t == graph.Concept) && IsDocID(g.ExternalID(id)) {
+			secs = append(secs, id)
+		}
+	}
+	if len(secs) == 0 {
+		return 0
+	}
+	x := NewIndex(g)
+	n := 0
+	for _, s := range secs {
+		for _, b := range x.SectionBindings(s) {
+			if g.AddEdge(graph.Edge{Source: s, Target: b.Target, Relation: RelDocuments, Weight: graph.Finite(b.Score), Direction: graph.Bidirectional, CausalStrength: 0.1}) == nil {
+				n++
+			}
+		}
+		for _, d := range x.LinkTargets(s) {
+			if g.AddEdge(graph.Edge{Source: s, Target: d, Relation: RelLinksTo, Weight: 0.8, CausalStrength: 0.2}) == nil {
+				n++
+			}
+		}
+	}
+	return n
+}
