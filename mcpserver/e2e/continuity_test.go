@@ -153,7 +153,7 @@ func TestKillDuringContinuityWrites(t *testing.T) {
 				var m struct {
 					Result struct {
 						Content []struct{ Text string } `json:"content"`
-						IsError bool                   `json:"isError"`
+						IsError bool                    `json:"isError"`
 					} `json:"result"`
 				}
 				if json.Unmarshal(body, &m) != nil || m.Result.IsError || len(m.Result.Content) == 0 {
