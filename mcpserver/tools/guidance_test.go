@@ -109,8 +109,8 @@ func TestGuidanceNamesOnlyRegisteredTools(t *testing.T) {
 // The filter is strict about names that are not ordinary words.
 func TestMissingNamesFindsUnregisteredTools(t *testing.T) {
 	r := Builtin()
-	got := missingNames(r, "then call batch_view or validate_plan; trace the call", false)
-	if !slices.Equal(got, []string{"batch_view", "validate_plan"}) {
+	got := missingNames(r, "then call federate or taint_trace; trace the call", false)
+	if !slices.Equal(got, []string{"federate", "taint_trace"}) {
 		t.Fatalf("missingNames = %v", got)
 	}
 }
