@@ -9,7 +9,9 @@
 package history
 
 import (
+	"path"
 	"slices"
+	"sync"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 )
@@ -47,6 +49,9 @@ type Index struct {
 	// it, newest first.
 	byFile map[graph.NodeID][]int32
 	head   int64
+
+	dirOnce sync.Once
+	byDir   map[string][]graph.NodeID // file nodes per directory ("." for the root)
 }
 
 // NewIndex binds commits (newest first, as ingest produces them) to g.
@@ -92,6 +97,24 @@ func (x *Index) Head() int64 { return x.head }
 // FileCommits returns the indexes of the commits that changed file,
 // newest first (do not modify).
 func (x *Index) FileCommits(file graph.NodeID) []int32 { return x.byFile[file] }
+
+// DirFiles lists the file nodes in dir ("." for the root), ascending (do
+// not modify). Built on first use.
+func (x *Index) DirFiles(dir string) []graph.NodeID {
+	x.dirOnce.Do(func() {
+		x.byDir = map[string][]graph.NodeID{}
+		g := x.g
+		for id := graph.NodeID(0); int(id) < g.NumNodes(); id++ {
+			if g.Type(id) == graph.File {
+				if p := g.SourcePath(id); p != "" {
+					d := path.Dir(p)
+					x.byDir[d] = append(x.byDir[d], id)
+				}
+			}
+		}
+	})
+	return x.byDir[dir]
+}
 
 // Partner is a file that changed together with another.
 type Partner struct {

@@ -139,6 +139,23 @@ func TestPredictWithoutHistory(t *testing.T) {
 	}
 }
 
+// Files at the root have no directory node; they are each other's
+// same-directory candidates all the same.
+func TestPredictRootFiles(t *testing.T) {
+	g := graph.New()
+	for _, f := range []string{"main.go", "util.go", "sub/other.go"} {
+		g.AddNode(graph.Node{ExternalID: "file::" + f, Label: f, Type: graph.File, Provenance: graph.Provenance{SourcePath: f}})
+	}
+	g.Finalize()
+	res, err := history.Predict(history.NewIndex(g, nil), id(g, "main.go"), history.DefaultPredictParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Predictions) != 1 || g.Label(res.Predictions[0].Node) != "util.go" {
+		t.Errorf("root file predictions %+v", res.Predictions)
+	}
+}
+
 func TestPredictBadParams(t *testing.T) {
 	g := repo()
 	x := history.NewIndex(g, commits())

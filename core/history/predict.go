@@ -260,11 +260,11 @@ func short(g *graph.Graph, id graph.NodeID) string {
 	return strings.TrimPrefix(g.ExternalID(id), "file::")
 }
 
-// context adds the same-directory files and each candidate's activity.
+// context adds the same-directory files (the root's too, which has no
+// directory node) and each candidate's activity.
 func (ev *evidence) context() {
-	g := ev.x.g
 	if ev.dir != "" {
-		for _, id := range sameDir(g, ev.file) {
+		for _, id := range ev.x.DirFiles(ev.dir) {
 			if ev.keep(id) {
 				ev.get(id).dir = 1
 			}
@@ -277,30 +277,6 @@ func (ev *evidence) context() {
 		}
 		c.activity = 1 - math.Exp(-act/5)
 	}
-}
-
-// sameDir lists the file nodes in file's directory: the directory node's
-// contained files when the graph has one.
-func sameDir(g *graph.Graph, file graph.NodeID) []graph.NodeID {
-	var out []graph.NodeID
-	lo, hi := g.InRange(file)
-	for p := lo; p < hi; p++ {
-		e := g.InEdge(p)
-		if g.RelationName(e) != "contains" {
-			continue
-		}
-		d := g.InSource(p)
-		if g.Type(d) != graph.Directory {
-			continue
-		}
-		elo, ehi := g.OutRange(d)
-		for e := elo; e < ehi; e++ {
-			if t := g.Target(e); g.Type(t) == graph.File && g.RelationName(e) == "contains" {
-				out = append(out, t)
-			}
-		}
-	}
-	return out
 }
 
 func (ev *evidence) rank(changed graph.NodeID) PredictResult {
