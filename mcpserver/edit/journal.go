@@ -20,17 +20,17 @@ import (
 
 // A batch is written in three steps, each durable before the next starts:
 //
-//  1. prepare: the old contents are copied into the journal directory
-//     <store>/<batch>/ (fsync), then the journal naming every target, its
-//     old and new hashes and its temp file is written (temp file, fsync,
-//     rename, fsync) — the point from which a crash means "roll back";
-//     then each new content goes to a temp file beside its target, with
-//     the target's mode (fsync).
-//  2. write: each temp is renamed over its target and the directory is
-//     fsynced. Cancellation is honoured between files.
-//  3. commit (Txn.Commit) drops the journal file first (fsync), then the
-//     directory; or rollback (Txn.Rollback, Recover) restores every target
-//     from the journal, then drops it the same way.
+//  1. prepare: the journal <store>/<batch>.journal — every target, its old
+//     contents and hashes, its temp file — is written and fsynced with its
+//     directory: from then on a crash means "roll back" (a journal torn by
+//     a crash while it was written is dropped: nothing else existed yet);
+//     then the new contents go to temp files beside their targets, with
+//     the targets' modes, written and fsynced in parallel.
+//  2. write: each temp is renamed over its target; then each directory
+//     written to is fsynced once. Cancellation is honoured between files.
+//  3. commit (Txn.Commit) removes the journal and fsyncs the store; or
+//     rollback (Txn.Rollback, Recover) restores every target from the
+//     journal, then removes it the same way.
 //
 // Every step below the store goes through an os.Root of the target's
 // root, so no path can leave it whatever happens to the tree meanwhile.
@@ -91,8 +91,8 @@ type journalEntry struct {
 	OldSHA  string      `json:"old_sha256,omitempty"`
 	NewSHA  string      `json:"new_sha256"`
 	Mode    fs.FileMode `json:"mode"`
-	Backup  string      `json:"backup,omitempty"` // file in the batch directory
-	Temp    string      `json:"temp"`             // relative to Root
+	Old     []byte      `json:"old,omitempty"` // the old contents (when Existed)
+	Temp    string      `json:"temp"`          // relative to Root
 	NewDirs []string    `json:"new_dirs,omitempty"`
 }
 
@@ -107,7 +107,7 @@ func NewBatchID() string {
 type Txn struct {
 	s       *Store
 	id      string
-	dir     string
+	path    string // the journal file
 	lock    *os.File
 	doc     journal
 	targets []*Target
@@ -167,52 +167,102 @@ func (s *Store) begin(id string, targets []*Target) (*Txn, error) {
 		s.mu.Unlock()
 		return nil, fmt.Errorf("edit journal lock: %w", err)
 	}
-	t := &Txn{s: s, id: id, dir: filepath.Join(s.dir, id), lock: lock, targets: targets}
+	t := &Txn{s: s, id: id, path: filepath.Join(s.dir, id+".journal"), lock: lock, targets: targets}
 	t.doc = journal{Format: journalFormat, Batch: id, Created: time.Now().UTC()}
-	fail := func(err error) (*Txn, error) {
-		if errors.Is(err, errCrash) {
-			t.abandon()
+	for _, tg := range targets {
+		if err := tg.recheck(); err != nil {
+			t.discard()
 			return nil, err
 		}
-		t.discard()
-		return nil, err
 	}
-	if err := os.Mkdir(t.dir, 0o700); err != nil {
-		return fail(fmt.Errorf("edit journal: %w", err))
-	}
-	syncDir(s.dir)
 	for i, tg := range targets {
 		e := journalEntry{Root: tg.RootReal, Rel: tg.RelReal, Existed: tg.Existed, Skip: tg.Unchanged(), OldSHA: tg.OldSHA, NewSHA: tg.NewSHA, Mode: tg.Mode, NewDirs: tg.NewDirs}
 		e.Temp = path.Join(path.Dir(tg.RelReal), fmt.Sprintf(".%s.m1nd-%s-%d.tmp", path.Base(tg.RelReal), id, i))
 		if tg.Existed && !e.Skip {
-			if err := s.step("backup", i); err != nil {
-				return fail(err)
-			}
-			e.Backup = fmt.Sprintf("old-%d", i)
-			if err := writeSynced(filepath.Join(t.dir, e.Backup), tg.Old, 0o600); err != nil {
-				return fail(fmt.Errorf("saving the old contents of %s: %w", tg.Res.Rel, err))
-			}
+			e.Old = tg.Old
 		}
 		t.doc.Entries = append(t.doc.Entries, e)
 	}
 	if err := s.step("journal", 0); err != nil {
-		return fail(err)
+		if errors.Is(err, errCrash) {
+			t.abandon()
+		} else {
+			t.discard()
+		}
+		return nil, err
 	}
 	if err := t.saveJournal(); err != nil {
-		return fail(err)
+		t.discard()
+		return nil, err
 	}
-	for i, tg := range targets {
+	if err := t.writeTemps(); err != nil {
+		return t.failPrepared(err)
+	}
+	return t, nil
+}
+
+// writeTemps writes the temp files in parallel (their fsyncs dominate a
+// batch); the failure points are passed in order first, so a simulated
+// crash at temp i leaves exactly the temps before it.
+func (t *Txn) writeTemps() error {
+	stop, stepErr := len(t.targets), error(nil)
+	for i := range t.targets {
 		if t.doc.Entries[i].Skip {
 			continue
 		}
-		if err := s.step("temp", i); err != nil {
-			return t.failPrepared(err)
-		}
-		if err := t.writeTemp(i, tg); err != nil {
-			return t.failPrepared(fmt.Errorf("writing %s: %w", tg.Res.Rel, err))
+		if err := t.s.step("temp", i); err != nil {
+			stop, stepErr = i, err
+			break
 		}
 	}
-	return t, nil
+	errs := make([]error, stop)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 8)
+	for i := range stop {
+		if t.doc.Entries[i].Skip {
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := t.writeTemp(i, t.targets[i]); err != nil {
+				errs[i] = fmt.Errorf("writing %s: %w", t.targets[i].Res.Rel, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	return stepErr
+}
+
+// recheck refuses a target whose file changed between validation and the
+// write (another batch, an editor): the old contents the journal saves
+// must be what the agent saw.
+func (t *Target) recheck() error {
+	root, err := os.OpenRoot(t.RootReal)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	cur, err := root.ReadFile(filepath.FromSlash(t.RelReal))
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && !t.Existed:
+		return nil
+	case err == nil && t.Existed && SHA256(cur) == t.OldSHA:
+		return nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	now := "absent"
+	if err == nil {
+		now = SHA256(cur)
+	}
+	return &Error{Index: t.Index, Path: t.Given, Kind: ErrStale,
+		Msg:  fmt.Sprintf("edit %d: %q changed while the batch was being validated (now sha256 %s)", t.Index, t.Given, now),
+		Hint: "Another writer changed the file at the same moment: re-read it and redo the edit."}
 }
 
 // failPrepared ends a batch whose journal exists: a crash leaves it, any
@@ -229,18 +279,28 @@ func (t *Txn) failPrepared(err error) (*Txn, error) {
 }
 
 func (t *Txn) saveJournal() error {
-	data, err := json.MarshalIndent(t.doc, "", " ")
+	data, err := json.Marshal(t.doc)
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(t.dir, "journal.json.tmp")
-	if err := writeSynced(tmp, data, 0o600); err != nil {
+	f, err := os.OpenFile(t.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
 		return fmt.Errorf("edit journal: %w", err)
 	}
-	if err := os.Rename(tmp, filepath.Join(t.dir, "journal.json")); err != nil {
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = syncDir(t.s.dir)
+	}
+	if err != nil {
 		return fmt.Errorf("edit journal: %w", err)
 	}
-	return syncDir(t.dir)
+	return nil
 }
 
 // writeTemp creates the missing parents and the temp file of target i
@@ -293,15 +353,40 @@ func (t *Txn) write(ctx context.Context, onFile func(i int)) error {
 		if err := t.s.step("renamed", i); err != nil {
 			return err
 		}
-		if err := syncRootDir(r, path.Dir(e.Rel)); err != nil {
-			return fmt.Errorf("syncing the directory of %s: %w", e.Rel, err)
-		}
 		t.Written++
 		if onFile != nil {
 			onFile(i)
 		}
 	}
-	return nil
+	return t.syncDirs(root)
+}
+
+// syncDirs fsyncs each directory written to once, in parallel: the
+// renames are durable before the journal goes.
+func (t *Txn) syncDirs(root map[string]*os.Root) error {
+	type dir struct{ root, rel string }
+	seen := map[dir]bool{}
+	var errs []error
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, e := range t.doc.Entries {
+		d := dir{e.Root, path.Dir(e.Rel)}
+		if e.Skip || seen[d] {
+			continue
+		}
+		seen[d] = true
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := syncRootDir(root[d.root], d.rel); err != nil {
+				mu.Lock()
+				errs = append(errs, fmt.Errorf("syncing %s: %w", d.rel, err))
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // Commit keeps the written files: the journal is dropped.
@@ -334,7 +419,7 @@ func (t *Txn) Rollback() ([]Conflict, error) {
 	if t.done {
 		return nil, nil
 	}
-	conflicts, err := rollback(t.s, t.dir, t.doc)
+	conflicts, err := rollback(t.s, t.doc)
 	if errors.Is(err, errCrash) {
 		t.abandon()
 		return nil, err
@@ -352,7 +437,7 @@ func (t *Txn) Rollback() ([]Conflict, error) {
 }
 
 // rollback restores the entries of a journal, last first.
-func rollback(s *Store, dir string, doc journal) ([]Conflict, error) {
+func rollback(s *Store, doc journal) ([]Conflict, error) {
 	var conflicts []Conflict
 	var errs []error
 	for i := len(doc.Entries) - 1; i >= 0; i-- {
@@ -360,7 +445,7 @@ func rollback(s *Store, dir string, doc journal) ([]Conflict, error) {
 		if err := s.step("restore", i); err != nil {
 			return nil, err
 		}
-		c, err := restoreEntry(dir, doc.Batch, e)
+		c, err := restoreEntry(doc.Batch, e)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", filepath.Join(e.Root, e.Rel), err))
 		}
@@ -372,7 +457,7 @@ func rollback(s *Store, dir string, doc journal) ([]Conflict, error) {
 }
 
 // restoreEntry puts one target back as the journal recorded it.
-func restoreEntry(dir, batch string, e journalEntry) (conflict string, err error) {
+func restoreEntry(batch string, e journalEntry) (conflict string, err error) {
 	root, err := os.OpenRoot(e.Root)
 	if err != nil {
 		return "", err
@@ -397,10 +482,7 @@ func restoreEntry(dir, batch string, e journalEntry) (conflict string, err error
 	switch {
 	case e.Existed && curSHA == e.OldSHA:
 	case e.Existed && (missing || curSHA == e.NewSHA):
-		old, err := os.ReadFile(filepath.Join(dir, e.Backup))
-		if err != nil {
-			return "", fmt.Errorf("reading the saved old contents: %w", err)
-		}
+		old := e.Old
 		if SHA256(old) != e.OldSHA {
 			return "", errors.New("the saved old contents do not match their recorded hash")
 		}
@@ -435,17 +517,14 @@ func restoreEntry(dir, batch string, e journalEntry) (conflict string, err error
 	return "", nil
 }
 
-// finish drops the journal file first (so no crash can find a journal
-// whose old contents are half deleted), then the batch directory and its
-// lock.
+// finish removes the journal (fsynced: an acknowledged commit must not
+// come back as a rollback), then its lock.
 func (t *Txn) finish() {
 	t.done = true
-	if err := os.Remove(filepath.Join(t.dir, "journal.json")); err == nil || errors.Is(err, fs.ErrNotExist) {
-		syncDir(t.dir)
-		os.RemoveAll(t.dir)
+	if err := os.Remove(t.path); err == nil || errors.Is(err, fs.ErrNotExist) {
+		syncDir(t.s.dir)
 	}
 	os.Remove(t.lock.Name())
-	syncDir(t.s.dir)
 	t.release()
 }
 
@@ -453,20 +532,20 @@ func (t *Txn) finish() {
 // with the old contents, for a person to look at.
 func (t *Txn) keepAside() {
 	t.done = true
-	aside := t.dir + ".conflict"
-	if err := os.Rename(t.dir, aside); err == nil {
+	aside := t.path + ".conflict"
+	if err := os.Rename(t.path, aside); err == nil {
 		t.s.logf("edit batch %s: some files changed by someone else were left alone; the old contents are kept in %s", t.id, aside)
 	}
-	os.Remove(t.lock.Name())
 	syncDir(t.s.dir)
+	os.Remove(t.lock.Name())
 	t.release()
 }
 
-// discard drops a batch that never got a journal: nothing was written
-// under the roots.
+// discard drops a batch whose journal never became durable: nothing was
+// written under the roots.
 func (t *Txn) discard() {
 	t.done = true
-	os.RemoveAll(t.dir)
+	os.Remove(t.path)
 	os.Remove(t.lock.Name())
 	t.release()
 }
@@ -503,15 +582,35 @@ func (s *Store) Recover() []Recovered {
 	}
 	var out []Recovered
 	for _, de := range ents {
-		name := de.Name()
-		if !de.IsDir() || !strings.HasPrefix(name, "batch-") || strings.Contains(name, ".") {
+		id, ok := strings.CutSuffix(de.Name(), ".journal")
+		if !ok || de.IsDir() || !strings.HasPrefix(id, "batch-") {
 			continue
 		}
-		if r, ok := s.recoverOne(name); ok {
+		if r, ok := s.recoverOne(id); ok {
 			out = append(out, r)
 		}
 	}
+	s.sweepLocks()
 	return out
+}
+
+// sweepLocks removes lock files of batches without a journal whose
+// process is gone.
+func (s *Store) sweepLocks() {
+	locks, _ := filepath.Glob(filepath.Join(s.dir, "batch-*.lock"))
+	for _, l := range locks {
+		if _, err := os.Stat(strings.TrimSuffix(l, ".lock") + ".journal"); err == nil {
+			continue
+		}
+		f, err := os.OpenFile(l, os.O_RDWR, 0)
+		if err != nil {
+			continue
+		}
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+			os.Remove(l)
+		}
+		f.Close()
+	}
 }
 
 func (s *Store) recoverOne(id string) (Recovered, bool) {
@@ -524,21 +623,22 @@ func (s *Store) recoverOne(id string) (Recovered, bool) {
 		return Recovered{}, false // a live batch
 	}
 	s.mu.Lock()
-	t := &Txn{s: s, id: id, dir: filepath.Join(s.dir, id), lock: lock}
-	data, err := os.ReadFile(filepath.Join(t.dir, "journal.json"))
+	t := &Txn{s: s, id: id, path: filepath.Join(s.dir, id+".journal"), lock: lock}
+	data, err := os.ReadFile(t.path)
 	if errors.Is(err, fs.ErrNotExist) {
-		t.discard() // died before the journal: nothing was written
+		t.discard() // another process recovered it meanwhile
 		return Recovered{}, false
 	}
 	r := Recovered{Batch: id}
 	if err == nil {
 		err = json.Unmarshal(data, &t.doc)
 	}
-	if err != nil || t.doc.Format != journalFormat {
-		r.Err = fmt.Sprintf("unreadable journal (%v); kept as %s.conflict", err, t.dir)
-		t.keepAside()
-		s.logf("edit batch %s: %s", id, r.Err)
-		return r, true
+	if err != nil || t.doc.Format != journalFormat || t.doc.Batch != id {
+		// Torn while it was written (the only write it ever gets): no temp
+		// file or target was touched before it was durable.
+		s.logf("edit batch %s: its journal was cut short by a crash while being written; nothing had been written yet", id)
+		t.discard()
+		return Recovered{}, false
 	}
 	for _, e := range t.doc.Entries {
 		if !e.Skip {
@@ -554,24 +654,6 @@ func (s *Store) recoverOne(id string) (Recovered, bool) {
 		s.logf("edit batch %s was interrupted: rolled back %d files to their contents before it", id, len(r.Files))
 	}
 	return r, true
-}
-
-// writeSynced writes a file outside the roots (journal directory) and
-// fsyncs it.
-func writeSynced(name string, data []byte, mode fs.FileMode) error {
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // writeRootFile creates rel under root (it must not exist), writes data,

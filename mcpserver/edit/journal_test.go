@@ -350,3 +350,20 @@ func TestCrashAtCommit(t *testing.T) {
 	}
 	storeEmpty(t, jdir)
 }
+
+// TestTornJournalIsDropped: a journal cut short by a crash while it was
+// written (before any temp file existed) is dropped; the tree is as it was.
+func TestTornJournalIsDropped(t *testing.T) {
+	root, jdir := tree(t), t.TempDir()
+	before := snapshot(t, root)
+	id := NewBatchID()
+	os.WriteFile(filepath.Join(jdir, id+".journal"), []byte(`{"m1nd_edit_journal":1,"batch_id":"`+id+`","entries":[{"root":"`), 0o600)
+	os.WriteFile(filepath.Join(jdir, id+".lock"), nil, 0o600)
+	if r := openStore(t, jdir).Recover(); len(r) != 0 {
+		t.Fatalf("recovered %v from a torn journal", r)
+	}
+	if d := cmp.Diff(before, snapshot(t, root)); d != "" {
+		t.Fatal(d)
+	}
+	storeEmpty(t, jdir)
+}
