@@ -686,3 +686,25 @@ func (ls *Locks) Len() int {
 	defer ls.mu.RUnlock()
 	return len(ls.items)
 }
+
+// Snapshot returns copies of every lock (all agents), by id: for audits
+// that look across agents. The baselines are shared and must not be
+// modified.
+func (ls *Locks) Snapshot() []Lock {
+	ls.mu.RLock()
+	es := make([]*lockEntry, 0, len(ls.items))
+	for _, e := range ls.items {
+		es = append(es, e)
+	}
+	ls.mu.RUnlock()
+	out := make([]Lock, 0, len(es))
+	for _, e := range es {
+		e.mu.Lock()
+		l := *e.lock
+		l.Events = nil
+		e.mu.Unlock()
+		out = append(out, l)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
