@@ -29,7 +29,7 @@ func registerIngest(r *Registry) {
 		Description: "Ingest or re-ingest a codebase, a memory/markdown corpus or a JSON graph descriptor into the graph: walks the tree (honouring .gitignore), extracts entities with tree-sitter, reads git history, resolves references, builds and finalizes the graph. Reports progress when the client sends a progress token.",
 		Params: []Param{
 			{Name: "path", Type: String, Required: true, Description: "Directory (or file) to ingest; absolute, or relative to the server's working directory."},
-			{Name: "adapter", Type: String, Default: "code", Description: "code (source tree), memory (markdown/text notes), json (a {nodes, edges} descriptor)."},
+			{Name: "adapter", Type: String, Default: "code", Description: "code (source tree), memory (markdown/text notes), json (a {nodes, edges} descriptor); documents: universal (Markdown, reStructuredText, AsciiDoc, text, HTML; PDF/DOCX with providers), auto or document (detects the family per file and per directory; a source tree goes to code), light (L1GHT Markdown), bibtex, article (JATS), patent, rfc (RFC XML v3), crossref."},
 			{Name: "mode", Type: String, Default: "replace", Enum: []string{"replace", "merge"}, Description: "replace: rebuild the graph from this path; merge: add to the current graph (same external_id updates the node)."},
 			{Name: "incremental", Type: Boolean, Default: false, Description: "Re-extract only files changed since the last ingest of this path (code adapter). When a few files only changed their contents, the current graph is patched in place of a rebuild (stats.incremental.patched); learned weights are kept either way."},
 			{Name: "namespace", Type: String, Description: "Prefix for the external ids of memory and json nodes."},
@@ -115,6 +115,7 @@ func (r *ingestRun) target() error {
 	if _, err := ingest.Adapters().Lookup(r.adapter); err != nil {
 		return Errorf(fmt.Sprintf("Available adapters: %v.", ingest.Adapters().Names()), "%v", err)
 	}
+	r.adapter = routeAdapter(r.c.Ctx, r.adapter, root) // documents.go: "auto" on a source tree is "code"
 	r.root = root
 	s := r.c.Session
 	r.cache = s.RootShared(root, "ingest-cache:"+r.adapter, func() any {
@@ -143,6 +144,10 @@ func (r *ingestRun) build(old *session.Bundle) (*session.Bundle, error) {
 		runMode = "replace"
 	case r.mode == "merge" && old.Graph.NumNodes() > 0:
 		s.Plasticity.Locked(func() { existing = old.Graph.Clone() })
+		var err error // documents.go: a document root ingested again replaces its documents
+		if existing, err = replacedDocuments(existing, r.root, r.adapter, r.c.Str("namespace")); err != nil {
+			return nil, err
+		}
 	}
 	o, err := ingest.Run(r.c.Ctx, ingest.Config{
 		Root: r.root, Adapter: r.adapter, Mode: ingest.Mode(runMode), Namespace: r.c.Str("namespace"),

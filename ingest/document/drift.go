@@ -1,0 +1,153 @@
+package document
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// Drift finding kinds.
+const (
+	// DriftCodeChanged: a bound code file changed after the document did
+	// (by git's last commit times, file times outside git).
+	DriftCodeChanged = "code_change_unreflected"
+	// DriftMissing: the document names a path or member that is not in
+	// the graph although its directory or owner is.
+	DriftMissing = "missing_target"
+	// DriftAmbiguous: the document names something too many code nodes
+	// answer to, so nothing was bound.
+	DriftAmbiguous = "ambiguous_target"
+)
+
+// DriftGrace is how much later (seconds) code may change than its
+// document before it counts: commits of one change made minutes apart.
+const DriftGrace = 3600
+
+// Finding is one drift finding.
+type Finding struct {
+	Kind    string
+	Section graph.NodeID
+	// Target is the bound code node (code_change_unreflected only).
+	Target graph.NodeID
+	// File is Target's file node.
+	File    graph.NodeID
+	Mention Mention
+	Score   float32
+	// CodeChanged is the bound file's last change (Unix seconds).
+	CodeChanged float64
+	Candidates  int
+	Detail      string
+}
+
+// DocDrift is one document's drift.
+type DocDrift struct {
+	Doc        DocInfo
+	DocChanged float64
+	// NewestCode is the latest change among the bound code files.
+	NewestCode float64
+	Bindings   int
+	Findings   []Finding
+}
+
+// Count returns how many findings are of kind k.
+func (d *DocDrift) Count(k string) int {
+	n := 0
+	for _, f := range d.Findings {
+		if f.Kind == k {
+			n++
+		}
+	}
+	return n
+}
+
+// FileOf returns the code file node holding a code node (itself for a
+// file or directory).
+func (x *Index) FileOf(id graph.NodeID) graph.NodeID {
+	_, p, segs, ok := codeRef(x.g.ExternalID(id))
+	if !ok || len(segs) == 0 {
+		return id
+	}
+	if f, ok := x.byPath[p]; ok {
+		return f
+	}
+	return id
+}
+
+// Drift compares a document with the code it is bound to.
+func (x *Index) Drift(doc graph.NodeID) DocDrift {
+	g := x.g
+	d := DocDrift{Doc: Info(g, doc), DocChanged: g.LastModified(doc)}
+	secs := append([]graph.NodeID{doc}, Sections(g, doc)...)
+	hasCode := len(x.byPath) > 0
+	for _, s := range secs {
+		for _, b := range x.SectionBindings(s) {
+			d.Bindings++
+			f := x.FileOf(b.Target)
+			t := g.LastModified(f)
+			d.NewestCode = max(d.NewestCode, t)
+			if t > d.DocChanged+DriftGrace && d.DocChanged > 0 {
+				d.Findings = append(d.Findings, Finding{Kind: DriftCodeChanged, Section: s, Target: b.Target, File: f, Mention: b.Mention, Score: b.Score, CodeChanged: t,
+					Detail: "the code changed after the document last did"})
+			}
+		}
+		if !hasCode {
+			continue
+		}
+		for _, m := range Mentions(g, s) {
+			if n := x.Ambiguity(m); n > 0 && m.Kind != MentionIdent {
+				d.Findings = append(d.Findings, Finding{Kind: DriftAmbiguous, Section: s, Target: graph.NoNode, File: graph.NoNode, Mention: m, Candidates: n,
+					Detail: "names " + itoa(n) + " code nodes; qualify it (path or Owner.member) to bind it"})
+				continue
+			}
+			if detail, missing := x.missing(m); missing {
+				d.Findings = append(d.Findings, Finding{Kind: DriftMissing, Section: s, Target: graph.NoNode, File: graph.NoNode, Mention: m, Detail: detail})
+			}
+		}
+	}
+	slices.SortStableFunc(d.Findings, func(a, b Finding) int {
+		if c := strings.Compare(a.Kind, b.Kind); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.CodeChanged, a.CodeChanged); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(g.Provenance(a.Section).LineStart, g.Provenance(b.Section).LineStart); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Mention.Text, b.Mention.Text)
+	})
+	return d
+}
+
+// missing reports a mention that names nothing although the code it
+// would live in is there: a path under a directory the graph has, or a
+// member of a class the graph has.
+func (x *Index) missing(m Mention) (string, bool) {
+	switch m.Kind {
+	case MentionPath:
+		if isDocPath(m.Text) || len(x.Resolve(m)) > 0 || len(x.suffixMatches(m.Text)) > 0 {
+			return "", false
+		}
+		dir, _, ok := strings.Cut(m.Text, "/")
+		if !ok {
+			return "", false
+		}
+		if _, known := x.byPath[dir]; known {
+			return "no file " + m.Text + " in the graph, though " + dir + "/ is there (moved or deleted?)", true
+		}
+	case MentionQualified:
+		if len(x.qualMatches(m.Text)) > 0 {
+			return "", false
+		}
+		segs := strings.Split(m.Text, ".")
+		owner := segs[len(segs)-2]
+		for _, id := range x.label[owner] {
+			if t := x.g.Type(id); t == graph.Class || t == graph.Struct || t == graph.Type || t == graph.Enum {
+				return owner + " is in the graph but has no member " + segs[len(segs)-1] + " (renamed or removed?)", true
+			}
+		}
+	}
+	return "", false
+}
