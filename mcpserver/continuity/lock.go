@@ -491,24 +491,36 @@ func newEntry(l *Lock) *lockEntry {
 func newLocks(s *Store) *Locks {
 	ls := &Locks{s: s, items: map[string]*lockEntry{}, pending: map[string]int{}}
 	s.loadDir(locksDir, func(name string, data []byte) error {
-		var l Lock
-		if err := decodeStrict(data, &l); err != nil {
+		l, err := parseLock(name, data)
+		if err != nil {
 			return err
 		}
-		if l.Format != lockFormat {
-			return fmt.Errorf("format %d, this server reads %d", l.Format, lockFormat)
+		if len(ls.items) >= MaxLocks {
+			return fmt.Errorf("over the limit of %d locks", MaxLocks)
 		}
-		if err := l.Validate(); err != nil {
-			return err
-		}
-		if name != l.ID+".json" || len(ls.items) >= MaxLocks {
-			return fmt.Errorf("holds lock %q (or over the limit of %d locks)", l.ID, MaxLocks)
-		}
-		ls.items[l.ID] = newEntry(&l)
+		ls.items[l.ID] = newEntry(l)
 		s.seenSeq("lock", l.AgentID, idSeq(l.ID, "lock_"+l.AgentID+"_"))
 		return nil
 	})
 	return ls
+}
+
+// parseLock decodes and checks a lock file named name.
+func parseLock(name string, data []byte) (*Lock, error) {
+	var l Lock
+	if err := decodeStrict(data, &l); err != nil {
+		return nil, err
+	}
+	if l.Format != lockFormat {
+		return nil, fmt.Errorf("format %d, this server reads %d", l.Format, lockFormat)
+	}
+	if err := l.Validate(); err != nil {
+		return nil, err
+	}
+	if name != l.ID+".json" {
+		return nil, fmt.Errorf("holds lock %q", l.ID)
+	}
+	return &l, nil
 }
 
 // Own lists agent's lock ids, sorted.

@@ -51,34 +51,46 @@ type agentMemory struct {
 func newMemory(s *Store) *Memory {
 	m := &Memory{s: s, agents: map[string]*agentMemory{}}
 	s.loadDir(memoryDir, func(name string, data []byte) error {
-		var f memoryFile
-		if err := decodeStrict(data, &f); err != nil {
+		agent, am, err := parseMemory(name, data)
+		if err != nil {
 			return err
 		}
-		if f.Format != memoryFormat {
-			return fmt.Errorf("format %d, this server reads %d", f.Format, memoryFormat)
+		if len(m.agents) >= MaxMemoryAgents {
+			return fmt.Errorf("over the limit of %d agents", MaxMemoryAgents)
 		}
-		if err := ValidateAgentID(f.AgentID); err != nil || name != f.AgentID+".json" {
-			return fmt.Errorf("does not belong to a valid agent id (%q)", f.AgentID)
-		}
-		am := &agentMemory{entries: map[string]MemoryEntry{}}
-		for k, e := range f.Entries {
-			if err := ValidateMemoryKey(k); err != nil {
-				return err
-			}
-			if err := checkValue(e.Value); err != nil {
-				return err
-			}
-			am.entries[k] = e
-			am.bytes += len(k) + len(e.Value)
-		}
-		if len(am.entries) > MaxMemoryKeys || am.bytes > MaxMemoryBytes || len(m.agents) >= MaxMemoryAgents {
-			return fmt.Errorf("over the boot memory limits")
-		}
-		m.agents[f.AgentID] = am
+		m.agents[agent] = am
 		return nil
 	})
 	return m
+}
+
+// parseMemory decodes and checks one agent's boot memory file.
+func parseMemory(name string, data []byte) (string, *agentMemory, error) {
+	var f memoryFile
+	if err := decodeStrict(data, &f); err != nil {
+		return "", nil, err
+	}
+	if f.Format != memoryFormat {
+		return "", nil, fmt.Errorf("format %d, this server reads %d", f.Format, memoryFormat)
+	}
+	if err := ValidateAgentID(f.AgentID); err != nil || name != f.AgentID+".json" {
+		return "", nil, fmt.Errorf("does not belong to a valid agent id (%q)", f.AgentID)
+	}
+	am := &agentMemory{entries: map[string]MemoryEntry{}}
+	for k, e := range f.Entries {
+		if err := ValidateMemoryKey(k); err != nil {
+			return "", nil, err
+		}
+		if err := checkValue(e.Value); err != nil {
+			return "", nil, err
+		}
+		am.entries[k] = e
+		am.bytes += len(k) + len(e.Value)
+	}
+	if len(am.entries) > MaxMemoryKeys || am.bytes > MaxMemoryBytes {
+		return "", nil, fmt.Errorf("over the boot memory limits")
+	}
+	return f.AgentID, am, nil
 }
 
 // ValidateMemoryKey accepts 1–128 letters, digits and . _ - : /.

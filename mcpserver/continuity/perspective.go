@@ -218,20 +218,14 @@ func newPerspectives(s *Store) *Perspectives {
 	ps := &Perspectives{s: s, items: map[string]*perspEntry{}, pending: map[string]int{}, dirty: map[string]*perspEntry{}, kick: make(chan struct{}, 1)}
 	ps.idle = sync.NewCond(&ps.flushMu)
 	s.loadDir(perspectivesDir, func(name string, data []byte) error {
-		var p Perspective
-		if err := decodeStrict(data, &p); err != nil {
+		p, err := parsePerspective(name, data)
+		if err != nil {
 			return err
 		}
-		if p.Format != perspectiveFormat {
-			return fmt.Errorf("format %d, this server reads %d", p.Format, perspectiveFormat)
+		if len(ps.items) >= MaxPerspectives {
+			return fmt.Errorf("over the limit of %d perspectives", MaxPerspectives)
 		}
-		if err := p.Validate(); err != nil {
-			return err
-		}
-		if name != p.ID+".json" || len(ps.items) >= MaxPerspectives {
-			return fmt.Errorf("holds perspective %q (or over the limit of %d)", p.ID, MaxPerspectives)
-		}
-		ps.items[p.ID] = &perspEntry{agent: p.AgentID, p: &p}
+		ps.items[p.ID] = &perspEntry{agent: p.AgentID, p: p}
 		s.seenSeq("persp", p.AgentID, idSeq(p.ID, "persp_"+p.AgentID+"_"))
 		return nil
 	})
@@ -239,6 +233,24 @@ func newPerspectives(s *Store) *Perspectives {
 		go ps.flusher()
 	}
 	return ps
+}
+
+// parsePerspective decodes and checks a perspective file named name.
+func parsePerspective(name string, data []byte) (*Perspective, error) {
+	var p Perspective
+	if err := decodeStrict(data, &p); err != nil {
+		return nil, err
+	}
+	if p.Format != perspectiveFormat {
+		return nil, fmt.Errorf("format %d, this server reads %d", p.Format, perspectiveFormat)
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if name != p.ID+".json" {
+		return nil, fmt.Errorf("holds perspective %q", p.ID)
+	}
+	return &p, nil
 }
 
 // Own lists agent's perspective ids, sorted.

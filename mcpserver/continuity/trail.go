@@ -279,27 +279,36 @@ type Trails struct {
 func newTrails(s *Store) *Trails {
 	ts := &Trails{s: s, items: map[string]*Trail{}, pending: map[string]int{}}
 	s.loadDir(trailsDir, func(name string, data []byte) error {
-		var tr Trail
-		if err := decodeStrict(data, &tr); err != nil {
+		tr, err := parseTrail(name, data)
+		if err != nil {
 			return err
-		}
-		if tr.Format != trailFormat {
-			return fmt.Errorf("format %d, this server reads %d", tr.Format, trailFormat)
-		}
-		if err := tr.Validate(); err != nil {
-			return err
-		}
-		if name != tr.ID+".json" {
-			return fmt.Errorf("holds trail %q", tr.ID)
 		}
 		if len(ts.items) >= MaxTrails {
 			return fmt.Errorf("over the limit of %d trails", MaxTrails)
 		}
-		ts.items[tr.ID] = &tr
+		ts.items[tr.ID] = tr
 		s.seenSeq("trail", tr.AgentID, idSeq(tr.ID, "trail_"+tr.AgentID+"_"))
 		return nil
 	})
 	return ts
+}
+
+// parseTrail decodes and checks a trail file named name.
+func parseTrail(name string, data []byte) (*Trail, error) {
+	var tr Trail
+	if err := decodeStrict(data, &tr); err != nil {
+		return nil, err
+	}
+	if tr.Format != trailFormat {
+		return nil, fmt.Errorf("format %d, this server reads %d", tr.Format, trailFormat)
+	}
+	if err := tr.Validate(); err != nil {
+		return nil, err
+	}
+	if name != tr.ID+".json" {
+		return nil, fmt.Errorf("holds trail %q", tr.ID)
+	}
+	return &tr, nil
 }
 
 // idSeq reads the sequence number after prefix in an id ("007_ab12" → 7).
