@@ -255,7 +255,8 @@ func runLockCreate(c *Call) (any, error) {
 			return nil, contErr(err)
 		}
 	}
-	var out lockCreateOutput
+	var draft continuity.Lock
+	var gaps []string
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
 		if g.NumNodes() == 0 {
@@ -287,28 +288,34 @@ func runLockCreate(c *Call) (any, error) {
 		if err != nil {
 			return contErr(err)
 		}
-		env := lockEnv(c, b)
-		base, err := continuity.Capture(env, nodes)
+		base, err := continuity.Capture(lockEnv(c, b), nodes)
 		if err != nil {
 			return contErr(err)
 		}
-		l, err := st.Locks.Create(continuity.Lock{AgentID: agent, Scope: in.Scope, Roots: idsOf(g, roots), Radius: radius, Query: in.Query, PerspectiveID: in.PerspectiveID, Base: base})
-		if err != nil {
-			return contErr(err)
-		}
-		out = lockCreateOutput{
-			LockID: l.ID, Scope: l.Scope, RootNodes: l.Roots, Radius: l.Radius, Query: l.Query, PerspectiveID: l.PerspectiveID,
-			BaselineNodes: len(base.Nodes), BaselineEdges: len(base.Edges), BoundaryEdges: len(base.Boundary), BaselineFiles: len(base.Files),
-			FilesSkipped: base.FilesSkipped, Strategy: l.Strategy, GraphGeneration: base.GraphGen, CreatedAtMs: l.CreatedMs, Durable: st.Persistent(),
-		}
+		draft = continuity.Lock{AgentID: agent, Scope: in.Scope, Roots: idsOf(g, roots), Radius: radius, Query: in.Query, PerspectiveID: in.PerspectiveID, Base: base}
 		if in.Scope == continuity.ScopePath {
-			out.PathGaps = pathGaps(g, pathOrder(roots, fixed))
+			gaps = pathGaps(g, pathOrder(roots, fixed))
 		}
-		out.guidance = guidance{ProofState: "triaging", NextSuggestedTool: firstTool(c.Registry, "lock_watch", "lock_diff"), NextSuggestedTarget: l.ID,
-			NextStepHint: "Set a watcher (lock_watch on_ingest) if others may re-ingest, and call lock_diff after edits or ingests to see what moved in the region."}
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	// Written after the read lock is released: an ingest need not wait
+	// for the fsync.
+	l, err := st.Locks.Create(draft)
+	if err != nil {
+		return nil, contErr(err)
+	}
+	base := l.Base
+	out := lockCreateOutput{
+		LockID: l.ID, Scope: l.Scope, RootNodes: l.Roots, Radius: l.Radius, Query: l.Query, PerspectiveID: l.PerspectiveID,
+		BaselineNodes: len(base.Nodes), BaselineEdges: len(base.Edges), BoundaryEdges: len(base.Boundary), BaselineFiles: len(base.Files),
+		FilesSkipped: base.FilesSkipped, Strategy: l.Strategy, GraphGeneration: base.GraphGen, CreatedAtMs: l.CreatedMs, Durable: st.Persistent(), PathGaps: gaps,
+	}
+	out.guidance = guidance{ProofState: "triaging", NextSuggestedTool: firstTool(c.Registry, "lock_watch", "lock_diff"), NextSuggestedTarget: l.ID,
+		NextStepHint: "Set a watcher (lock_watch on_ingest) if others may re-ingest, and call lock_diff after edits or ingests to see what moved in the region."}
+	return out, nil
 }
 
 // checkLockArgs refuses parameters that do not fit the scope.

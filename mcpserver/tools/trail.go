@@ -294,30 +294,34 @@ func runTrailSave(c *Call) (any, error) {
 		return nil, Errorf(fmt.Sprintf("activation_boosts takes at most %d nodes.", continuity.MaxBoosts), "activation_boosts has %d entries", len(in.ActivationBoosts))
 	}
 	st := c.Session.Continuity()
-	var out trailSaveOutput
+	// The trail is built under the graph's read lock and written after it
+	// (a write waits for an fsync; an ingest should not wait for it).
+	var tr continuity.Trail
+	var from string
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
-		tr, from, err := buildTrail(c, b, agent, in, hyps, concs, visited)
-		if err != nil {
-			return err
-		}
-		saved, err := st.Trails.Save(tr)
-		if err != nil {
-			return contErr(err)
-		}
-		out = trailSaveOutput{
-			TrailID: saved.ID, Label: saved.Label, AgentID: agent, Status: saved.Status,
-			NodesSaved: len(saved.Nodes()), HypothesesSaved: len(saved.Hypotheses), ConclusionsSaved: len(saved.Conclusions),
-			OpenQuestionsSaved: len(saved.OpenQuestions), ActivationBoostsSaved: len(saved.Boosts), VisitedFrom: from,
-			GraphGenerationAtCreation: saved.GraphGen, CreatedAtMs: saved.CreatedMs, Summary: saved.Summary, Durable: st.Persistent(),
-		}
-		out.guidance = guidance{ProofState: "triaging", NextSuggestedTool: firstTool(c.Registry, "trail_resume"), NextSuggestedTarget: saved.ID,
-			NextStepHint: fmt.Sprintf("Saved. Resume it later (or hand it over) with trail_resume trail_id %q.", saved.ID)}
-		if out.NodesSaved == 0 {
-			out.NextStepHint = "Saved without nodes: a resume can restore the claims but has nothing to re-activate. Pass visited_nodes or supporting_nodes next time."
-		}
-		return nil
+		var err error
+		tr, from, err = buildTrail(c, b, agent, in, hyps, concs, visited)
+		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	saved, err := st.Trails.Save(tr)
+	if err != nil {
+		return nil, contErr(err)
+	}
+	out := trailSaveOutput{
+		TrailID: saved.ID, Label: saved.Label, AgentID: agent, Status: saved.Status,
+		NodesSaved: len(saved.Nodes()), HypothesesSaved: len(saved.Hypotheses), ConclusionsSaved: len(saved.Conclusions),
+		OpenQuestionsSaved: len(saved.OpenQuestions), ActivationBoostsSaved: len(saved.Boosts), VisitedFrom: from,
+		GraphGenerationAtCreation: saved.GraphGen, CreatedAtMs: saved.CreatedMs, Summary: saved.Summary, Durable: st.Persistent(),
+	}
+	out.guidance = guidance{ProofState: "triaging", NextSuggestedTool: firstTool(c.Registry, "trail_resume"), NextSuggestedTarget: saved.ID,
+		NextStepHint: fmt.Sprintf("Saved. Resume it later (or hand it over) with trail_resume trail_id %q.", saved.ID)}
+	if out.NodesSaved == 0 {
+		out.NextStepHint = "Saved without nodes: a resume can restore the claims but has nothing to re-activate. Pass visited_nodes or supporting_nodes next time."
+	}
+	return out, nil
 }
 
 // buildTrail resolves a save's node references against the graph and
@@ -723,23 +727,24 @@ func runTrailMerge(c *Call) (any, error) {
 		srcs = append(srcs, t)
 	}
 	merged, rep := continuity.Merge(agent, strings.TrimSpace(in.Label), srcs)
-	var out trailMergeOutput
+	var conns []connectionJSON
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		merged.Signatures = signatures(b, merged.Nodes())
 		merged.GraphGen, merged.GraphSeq = b.Gen, st.GraphSeq()
-		saved, err := st.Trails.Save(merged)
-		if err != nil {
-			return contErr(err)
-		}
-		out = trailMergeOutput{
-			MergedTrailID: saved.ID, Label: saved.Label, SourceTrails: ids, NodesMerged: rep.NodesMerged, SharedNodes: rep.SharedNodes,
-			HypothesesMerged: rep.HypothesesMerged, ConclusionsMerged: rep.ConclusionsMerged, Conflicts: rep.Conflicts,
-			ConnectionsDiscovered: bridges(b.Graph, srcs), DroppedAtLimits: rep.Dropped,
-		}
+		conns = bridges(b.Graph, srcs)
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	saved, err := st.Trails.Save(merged)
+	if err != nil {
+		return nil, contErr(err)
+	}
+	out := trailMergeOutput{
+		MergedTrailID: saved.ID, Label: saved.Label, SourceTrails: ids, NodesMerged: rep.NodesMerged, SharedNodes: rep.SharedNodes,
+		HypothesesMerged: rep.HypothesesMerged, ConclusionsMerged: rep.ConclusionsMerged, Conflicts: rep.Conflicts,
+		ConnectionsDiscovered: conns, DroppedAtLimits: rep.Dropped,
 	}
 	for _, id := range ids {
 		if _, err := st.Trails.SetStatus(id, continuity.StatusMerged, out.MergedTrailID); err != nil {
