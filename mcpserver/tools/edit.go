@@ -350,9 +350,38 @@ func runBatch(c *Call, edits []edit.Edit, opt writeOptions, previewID string) (a
 	}
 	if opt.Verify {
 		b.verify()
+		if err := b.c.Ctx.Err(); err != nil && b.txn != nil {
+			return nil, b.abandonCancelled(err)
+		}
 		b.commit()
 	}
 	return b.done(), nil
+}
+
+// abandonCancelled restores a batch whose client gave up during
+// verification: it never saw a verdict, so the disk goes back to what it
+// last saw.
+func (b *batchRun) abandonCancelled(cause error) error {
+	_, err := b.txn.Rollback()
+	b.txn = nil
+	if b.opt.Reingest {
+		c := *b.c
+		c.Ctx = context.WithoutCancel(b.c.Ctx) // the graph must follow the disk back
+		roots := map[string]bool{}
+		for _, t := range b.targets {
+			roots[t.Res.Root] = true
+		}
+		for _, root := range slices.Sorted(mapsKeys(roots)) {
+			if isCodeRoot(c.Session.Current().Roots, root) {
+				reingestRoot(&c, root)
+			}
+		}
+	}
+	if err != nil {
+		return Errorf("The call was cancelled during verification; restoring the files failed and the journal is kept: the next server start finishes the restore.", "apply cancelled during verification (%v); restore failed: %v", cause, err)
+	}
+	return Errorf("The call was cancelled during verification: every file was restored, as the verdict was never delivered.", "apply cancelled during verification: %v", cause).
+		WithNext("Call again when ready; nothing needs undoing.")
 }
 
 // fileGraph is what the graph holds of one file: its nodes and the edges

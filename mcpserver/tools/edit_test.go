@@ -364,6 +364,33 @@ func TestApplyCancelledRestores(t *testing.T) {
 	}
 }
 
+// TestApplyCancelledDuringVerifyRestores: a client that gives up while
+// the checks run never sees the verdict; the files and the graph go back.
+func TestApplyCancelledDuringVerifyRestores(t *testing.T) {
+	d, dir := ingestedFixture(t)
+	before := tree(t, dir)
+	nodes := d.Session.Current().Graph.NumNodes()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	raw, _ := json.Marshal(map[string]any{"agent_id": "t", "verify": true, "edits": []any{
+		map[string]any{"file_path": "backend/config.py", "new_content": "DEBUG = True\n\n\ndef extra():\n    return DEBUG\n"},
+	}})
+	res := d.Call(ctx, "apply_batch", raw, func(_, _ float64, msg string) {
+		if strings.Contains(msg, "verify started") {
+			cancel()
+		}
+	})
+	if !res.IsError || !strings.Contains(res.Text(), "cancelled during verification") {
+		t.Fatalf("answered %s", res.Text())
+	}
+	if diff := cmp.Diff(before, tree(t, dir)); diff != "" {
+		t.Fatalf("not restored:\n%s", diff)
+	}
+	if got := d.Session.Current().Graph.NumNodes(); got != nodes {
+		t.Errorf("graph: %d nodes, %d before", got, nodes)
+	}
+}
+
 // TestEditPreviewCommit: a preview shows the diff and changes nothing; the
 // commit writes it; a file changed since the preview is refused, naming
 // the change; previews are used once, need confirm, and expire.
