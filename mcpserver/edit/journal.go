@@ -167,6 +167,14 @@ func (s *Store) begin(id string, targets []*Target) (*Txn, error) {
 		s.mu.Unlock()
 		return nil, fmt.Errorf("edit journal lock: %w", err)
 	}
+	// Another process sweeping stale locks may have removed the file
+	// between its creation and the flock: a lock on an unlinked file
+	// protects nothing.
+	if fi, err := os.Stat(lock.Name()); err != nil || !sameFile(lock, fi) {
+		lock.Close()
+		s.mu.Unlock()
+		return nil, fmt.Errorf("edit journal lock %s was removed by another process; retry", lock.Name())
+	}
 	t := &Txn{s: s, id: id, path: filepath.Join(s.dir, id+".journal"), lock: lock, targets: targets}
 	t.doc = journal{Format: journalFormat, Batch: id, Created: time.Now().UTC()}
 	for _, tg := range targets {
@@ -654,6 +662,11 @@ func (s *Store) recoverOne(id string) (Recovered, bool) {
 		s.logf("edit batch %s was interrupted: rolled back %d files to their contents before it", id, len(r.Files))
 	}
 	return r, true
+}
+
+func sameFile(f *os.File, fi fs.FileInfo) bool {
+	own, err := f.Stat()
+	return err == nil && os.SameFile(own, fi)
 }
 
 // writeRootFile creates rel under root (it must not exist), writes data,
