@@ -259,6 +259,16 @@ func bench(server, corpus string, n int, rg bool, stdout, stderr io.Writer) erro
 	measure("timeline", func(i int) (string, map[string]any) {
 		return "timeline", map[string]any{"node": pick(files, i), "depth": "all", "include_churn": false}
 	})
+	measure("trace", func(i int) (string, map[string]any) {
+		a, b := strings.TrimPrefix(pick(files, i), "file::"), strings.TrimPrefix(pick(files, i+1), "file::")
+		return "trace", map[string]any{"error_text": "Traceback (most recent call last):\n  File \"/srv/app/" + a + "\", line 10, in run\n    go()\n  File \"/srv/app/" + b + "\", line 20, in go\n    fail()\nValueError: bad value\n"}
+	})
+	measure("hypothesize", func(i int) (string, map[string]any) {
+		return "hypothesize", map[string]any{"claim": strings.TrimPrefix(pick(files, i), "file::") + " depends on " + strings.TrimPrefix(pick(files, i+1), "file::")}
+	})
+	measure("counterfactual", func(i int) (string, map[string]any) {
+		return "counterfactual", map[string]any{"node_ids": []string{pick(files, i)}}
+	})
 	measure("learn", func(i int) (string, map[string]any) {
 		return "learn", map[string]any{"query": pick(words, i), "feedback": "correct", "node_ids": []string{pick(files, i)}}
 	})

@@ -114,7 +114,7 @@ func TestFailures(t *testing.T) {
 	}{
 		{"ingest", 1, "ingest failed: fake ingest failure (hint: the fake says why)"},
 		{"glob", 1, "glob failed: fake glob failure"},
-		{"impact", 1, "2 of 24 measured calls failed; first: impact: impact failed: fake impact failure"},
+		{"impact", 1, "2 of 30 measured calls failed; first: impact: impact failed: fake impact failure"},
 		{"ok", 0, ""},
 	} {
 		t.Run(tc.fail, func(t *testing.T) {
