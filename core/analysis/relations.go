@@ -74,6 +74,7 @@ var associationRelations = map[string]bool{
 	"same_as": true, "ghost": true,
 	// The document lane: a document naming code is no dependency.
 	"documents": true, "links_to": true, "cites": true, "mentions_entity": true,
+	"same_orcid": true, "same_author": true, "shared_keyword": true,
 }
 
 // ClassifyRelation returns the kind of a relation name. Qualified names

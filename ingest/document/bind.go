@@ -314,8 +314,9 @@ func (x *Index) Document(p string) (graph.NodeID, bool) {
 // Bind adds to g (finalized or not; call Finalize afterwards) a documents
 // edge from every document section to each code node it names and a
 // links_to edge from every section to each ingested document it links
-// to. Edges that exist already collapse at Finalize. It returns the
-// number of edges staged.
+// to, and bridges the entities of different namespaces (Bridge). Edges
+// that exist already collapse at Finalize. It returns the number of edges
+// staged.
 func Bind(g *graph.Graph) int {
 	var secs []graph.NodeID
 	for i := 0; i < g.NumNodes(); i++ {
@@ -327,8 +328,9 @@ func Bind(g *graph.Graph) int {
 	if len(secs) == 0 {
 		return 0
 	}
+	bs := Bridge(g)
+	n := bs.IdentityMatches + bs.ORCIDBridges + bs.AuthorBridges + bs.KeywordBridges
 	x := NewIndex(g)
-	n := 0
 	for _, s := range secs {
 		for _, b := range x.SectionBindings(s) {
 			if g.AddEdge(graph.Edge{Source: s, Target: b.Target, Relation: RelDocuments, Weight: graph.Finite(b.Score), Direction: graph.Bidirectional, CausalStrength: 0.1}) == nil {

@@ -193,9 +193,10 @@ func (b *builder) entity(e Entity, ids []graph.NodeID, doc graph.NodeID, nsTag s
 	if key == "" || e.Name == "" {
 		return
 	}
+	kind := keyKind(e.Kind, key)
 	id := b.node(graph.Node{
-		ExternalID: IDPrefix(b.ns) + "entity::" + e.Kind + "::" + entitySlug(key), Label: cut(e.Name, 200), Type: graph.Concept,
-		Tags:         []string{TagDoc, TagEntity, "entity:" + e.Kind, nsTag, TagKeyPrefix + e.Kind + ":" + key},
+		ExternalID: IDPrefix(b.ns) + "entity::" + kind + "::" + entitySlug(key), Label: cut(e.Name, 200), Type: graph.Concept,
+		Tags:         []string{TagDoc, TagEntity, "entity:" + kind, nsTag, TagKeyPrefix + kind + ":" + key},
 		LastModified: t, ChangeFrequency: freq, Provenance: prov(e.Line, e.Line, e.Name),
 	})
 	from := doc
@@ -207,6 +208,24 @@ func (b *builder) entity(e Entity, ids []graph.NodeID, doc graph.NodeID, nsTag s
 		rel = RelMentions
 	}
 	b.edge(from, id, rel, 0.8)
+}
+
+// keyKind is the identity family of an entity: a citation with a DOI is
+// the DOI's entity (so citing and cited documents meet on one node).
+func keyKind(kind, key string) string {
+	switch {
+	case doiKey(key) != "":
+		return "doi"
+	case strings.HasPrefix(key, "rfc:"):
+		return "rfc"
+	case strings.HasPrefix(key, "patent:"):
+		return "patent"
+	case strings.HasPrefix(key, "pmid:"):
+		return "pmid"
+	case strings.HasPrefix(key, "bibkey:"):
+		return "citekey"
+	}
+	return kind
 }
 
 // entitySlug keeps keys readable in IDs: DOIs and ORCIDs as they are

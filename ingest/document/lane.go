@@ -68,6 +68,18 @@ func (a Adapter) Name() string { return a.name }
 // Domain implements adapter.Adapter.
 func (a Adapter) Domain() string { return "document" }
 
+// Reads reports whether the adapter produces documents of format f (the
+// router produces every format).
+func (a Adapter) Reads(f Format) bool {
+	switch {
+	case a.route:
+		return true
+	case a.force != "":
+		return f == a.force
+	}
+	return slices.Contains(a.formats, f)
+}
+
 // format decides how a walked file is read ("" = not by this adapter).
 func (a Adapter) format(f walk.File) Format {
 	ext := strings.ToLower(path.Ext(f.Rel))

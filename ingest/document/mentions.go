@@ -56,6 +56,10 @@ func ParseMentionTag(tag string) (Mention, bool) {
 // MaxMentions bounds the mentions kept per section.
 const MaxMentions = 64
 
+// maxSpans bounds the code spans read per section (each is also cut out
+// of the prose, which costs a scan).
+const maxSpans = 256
+
 // codeExt are the extensions that make a token a file path.
 const codeExt = `py|pyi|rs|go|ts|tsx|js|jsx|mjs|cjs|java|kt|kts|scala|rb|php|c|h|cc|cpp|hpp|cs|swift|m|mm|lua|sh|bash|zsh|sql|` +
 	`json|toml|yaml|yml|md|markdown|rst|adoc|txt|html|css|scss|vue|svelte|proto|graphql|ex|exs|erl|hs|ml|jl|zig|dart|r|tf|ini|cfg|conf|lock|xml|mod|sum|s`
@@ -93,12 +97,13 @@ func extractMentions(s *Section) []Mention {
 			out = append(out, m)
 		}
 	}
-	for _, sp := range s.Spans {
+	spans := s.Spans[:min(len(s.Spans), maxSpans)]
+	for _, sp := range spans {
 		spanMentions(sp, add)
 	}
 	prose := urlRe.ReplaceAllString(s.Prose(), " ")
 	prose = mdLink.ReplaceAllString(prose, "$1")
-	for _, sp := range s.Spans { // spans were read already
+	for _, sp := range spans { // spans were read already
 		prose = strings.Replace(prose, sp, " ", 1)
 	}
 	proseMentions(prose, add)

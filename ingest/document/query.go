@@ -108,12 +108,13 @@ func owned(ext string, docs map[string]bool) bool {
 }
 
 // DropUnder returns g without the documents of namespace ns whose file
-// lies at or under root (an absolute path), nor their sections, blocks
-// and tables: what a re-ingest of root replaces. It returns g itself and
+// lies at or under root (an absolute path) and whose format reads accepts
+// (nil: any), nor their sections, blocks and tables: what a re-ingest of
+// root by an adapter reading those formats replaces. It returns g itself and
 // 0 when nothing matches.
-func DropUnder(g *graph.Graph, root, ns string) (*graph.Graph, int, error) {
+func DropUnder(g *graph.Graph, root, ns string, reads func(Format) bool) (*graph.Graph, int, error) {
 	return DropDocuments(g, func(d DocInfo) bool {
-		if d.Abs == "" || (ns != "" && d.Namespace != ns) {
+		if d.Abs == "" || (ns != "" && d.Namespace != ns) || reads != nil && !reads(d.Format) {
 			return false
 		}
 		return d.Abs == root || strings.HasPrefix(d.Abs, root+string(filepath.Separator))

@@ -558,12 +558,13 @@ func routeAdapter(ctx context.Context, name, root string) string {
 // deleted since); other adapters leave g as it is.
 func replacedDocuments(g *graph.Graph, root, adapterName, ns string) (*graph.Graph, error) {
 	a, err := ingest.Adapters().Lookup(adapterName)
-	if err != nil || a.Domain() != "document" || g == nil {
+	da, ok := a.(document.Adapter)
+	if err != nil || !ok || g == nil {
 		return g, nil
 	}
 	if ns = strings.TrimSpace(ns); ns == "" {
 		ns = document.DefaultNamespace
 	}
-	out, _, err := document.DropUnder(g, root, ns)
+	out, _, err := document.DropUnder(g, root, ns, da.Reads)
 	return out, err
 }

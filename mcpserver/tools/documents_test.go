@@ -303,3 +303,46 @@ func init() {
 		}
 	}
 }
+
+func TestStructuredAdaptersThroughIngest(t *testing.T) {
+	d, dir := ingestedFixture(t)
+	src := "../../ingest/document/testdata/structured"
+	for _, f := range []string{"session-spec.md", "refs.bib", "article.nxml", "rfc9999.xml", "work.json", "patent.xml"} {
+		data, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(dir, "papers"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "papers", f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": filepath.Join(dir, "papers"), "adapter": "auto", "mode": "merge"})
+	if out["files_processed"].(float64) != 6 {
+		t.Fatalf("auto on papers/: %v", out["stats"])
+	}
+	b := mustCall(t, d, "document_bindings", map[string]any{"agent_id": "t", "path": "papers/session-spec.md"})
+	var targets []string
+	for _, x := range b["bindings"].([]any) {
+		targets = append(targets, x.(map[string]any)["target_node_id"].(string))
+	}
+	for _, w := range []string{"file::backend/session.py", "file::tests/test_session.py", "file::backend/session.py::SessionStore::lookup"} {
+		if !slices.Contains(targets, w) {
+			t.Errorf("L1GHT spec not bound to %s: %v", w, targets)
+		}
+	}
+	r := mustCall(t, d, "document_resolve", map[string]any{"agent_id": "t", "path": "papers/rfc9999.xml"})
+	if r["format"] != "rfc" || r["producer"] != "rfc:internal" || r["section_count"].(float64) != 5 {
+		t.Errorf("rfc resolve: %v", r)
+	}
+	// An explicit structured adapter refuses nothing silently: the RFC
+	// adapter on the whole directory reads the RFC and fails the patent.
+	out = mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": filepath.Join(dir, "papers"), "adapter": "rfc", "mode": "merge"})
+	if st := out["stats"].(map[string]any); st["files_parsed"].(float64) != 1 || st["files_failed"].(float64) != 1 {
+		t.Errorf("rfc adapter stats %v", st)
+	}
+	// ... and replaces only the RFC documents it read again.
+	mustCall(t, d, "document_resolve", map[string]any{"agent_id": "t", "path": "papers/session-spec.md"})
+}
