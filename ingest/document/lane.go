@@ -28,6 +28,17 @@ type Adapter struct {
 	// route: the router — a tree that is mostly code goes to the code
 	// adapter, documents of every family are read with their own parser.
 	route bool
+	// docsOnly keeps the router from handing code trees to the code
+	// adapter; filter, when set, limits the formats read.
+	docsOnly bool
+	filter   func(Format) bool
+}
+
+// DocumentsOnly is the router without its code fallback, reading only
+// the formats accept takes (nil: all): what document watchers ingest a
+// root or file with.
+func DocumentsOnly(accept func(Format) bool) Adapter {
+	return Adapter{name: Router.name, route: true, docsOnly: true, filter: accept}
 }
 
 // The document adapters, by registry name.
@@ -96,7 +107,7 @@ func (a Adapter) format(f walk.File) Format {
 	}
 	d := DetectFile(f.Rel, head)
 	if a.route {
-		if IsDocument(d) {
+		if IsDocument(d) && (a.filter == nil || a.filter(d)) {
 			return d
 		}
 		return ""
@@ -128,7 +139,7 @@ func (a Adapter) Ingest(ctx context.Context, req adapter.Request) (*adapter.Outp
 	if err != nil {
 		return nil, fmt.Errorf("%s adapter: %w", a.name, err)
 	}
-	if a.route {
+	if a.route && !a.docsOnly {
 		if g := DetectDirectory(wr.Files); g.Format == Code {
 			return code.Adapter{}.Ingest(ctx, req) // a source tree: the default pipeline
 		}
