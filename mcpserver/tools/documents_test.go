@@ -346,3 +346,24 @@ func TestStructuredAdaptersThroughIngest(t *testing.T) {
 	// ... and replaces only the RFC documents it read again.
 	mustCall(t, d, "document_resolve", map[string]any{"agent_id": "t", "path": "papers/session-spec.md"})
 }
+
+// seek and activate answer with document sections once documents are in
+// the graph, and activation crosses bindings into the code.
+func TestSeekAndActivateReachDocuments(t *testing.T) {
+	d, _ := docsFixture(t, session.Config{}, time.Time{})
+	seek := mustCall(t, d, "seek", map[string]any{"agent_id": "t", "query": "release notes known issues", "top_k": 5})
+	top := seek["results"].([]any)[0].(map[string]any)
+	if !strings.HasPrefix(top["node_id"].(string), "doc::notes.txt") {
+		t.Errorf("seek top hit %v, want a section of notes.txt", top["node_id"])
+	}
+	act := mustCall(t, d, "activate", map[string]any{"agent_id": "t", "query": "operator manual login", "top_k": 8})
+	var ids []string
+	for _, x := range act["activated"].([]any) {
+		ids = append(ids, x.(map[string]any)["node_id"].(string))
+	}
+	for _, w := range []string{"doc::manual.adoc#login", "file::backend/auth.py::AuthService::login"} {
+		if !slices.Contains(ids, w) {
+			t.Errorf("activate misses %s: %v", w, ids)
+		}
+	}
+}
