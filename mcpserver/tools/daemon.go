@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -277,17 +276,23 @@ func reconciler(d *Dispatcher) daemon.Reconciler {
 		for _, id := range changed[:min(maxFiles, len(changed))] {
 			res.IngestedFiles = append(res.IngestedFiles, id)
 		}
+		c := &Call{Ctx: ctx, AgentID: "daemon", Session: s, Registry: d.Registry, Progress: func(float64, float64, string) {}}
 		for _, r := range b.Roots {
-			if !moved[r.Path] && !rootChanged(b, r.Path, changed) {
+			if r.Adapter != "code" || (!moved[r.Path] && !rootChanged(b, r.Path, changed)) {
 				continue
 			}
-			args, _ := json.Marshal(map[string]any{"agent_id": "daemon", "path": r.Path, "incremental": true, "mode": r.Mode, "adapter": r.Adapter})
-			out := d.Call(ctx, "ingest", args, nil)
-			if out.IsError {
-				alerts = append(alerts, daemon.Alert{Kind: daemon.KindIngestFailed, Severity: "error", Root: r.Path, Message: "incremental ingest failed: " + out.Text()})
+			// The ingest tool's own incremental run, published at once and
+			// persisted soon after rather than before the tick ends: a
+			// snapshot of a large graph costs seconds of fsync, and the
+			// next tick may replace it anyway.
+			if _, err := reingestRoot(c, r.Path); err != nil {
+				alerts = append(alerts, daemon.Alert{Kind: daemon.KindIngestFailed, Severity: "error", Root: r.Path, Message: "incremental ingest failed: " + err.Error()})
 				continue
 			}
 			res.RootsReingested = append(res.RootsReingested, r.Path)
+		}
+		if len(res.RootsReingested) > 0 {
+			s.PersistSoon("daemon")
 		}
 		return res, alerts, nil
 	}
