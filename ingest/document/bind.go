@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 )
@@ -19,6 +20,12 @@ const (
 	ScoreConfig     = 0.75
 	ScoreCodeCall   = 0.7
 	ScoreLabel      = 0.6
+	// ScorePlainLabel: a lowercase word in a code span ("lookup") names
+	// code less surely than an identifier-shaped one ("SessionStore",
+	// "hash_password"); it binds only when unique.
+	ScorePlainLabel = 0.45
+	// ScoreWord: an identifier-shaped word of prose, unique only.
+	ScoreWord = 0.4
 	// MinScore drops weaker bindings (a label shared by three nodes).
 	MinScore = 0.25
 	// MaxCandidates is the most nodes an ambiguous mention is split over.
@@ -102,13 +109,67 @@ func NewIndex(g *graph.Graph) *Index {
 			}
 			continue
 		}
-		last := segs[len(segs)-1]
-		x.label[last] = append(x.label[last], id)
+		if dataFile(p) || fixture(p) {
+			continue // keys of JSON/YAML data and test fixtures are no code a document describes
+		}
 		for _, k := range qualKeys(p, segs) {
 			x.qual[k] = append(x.qual[k], id)
 		}
+		if testFile(p) || nestedInFunction(g, ext) {
+			continue // a bare name means the API, not a test helper or a local closure
+		}
+		last := segs[len(segs)-1]
+		x.label[last] = append(x.label[last], id)
 	}
 	return x
+}
+
+// dataFile: formats whose "entities" are keys of data, not code.
+func dataFile(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".json", ".yaml", ".yml", ".toml", ".xml", ".lock", ".ini", ".cfg", ".conf", ".csv", ".tsv", ".plist", ".properties":
+		return true
+	}
+	return false
+}
+
+// fixture: files under a testdata or fixtures directory, or a directory
+// the Go tool ignores ("_builtin", ".hidden").
+func fixture(p string) bool {
+	dirs := strings.Split(path.Dir(p), "/")
+	for _, d := range dirs {
+		if d == "testdata" || d == "fixtures" || len(d) > 1 && (d[0] == '_' || d[0] == '.') {
+			return true
+		}
+	}
+	return false
+}
+
+// testFile: test sources by the usual conventions.
+func testFile(p string) bool {
+	b := path.Base(p)
+	stem := strings.TrimSuffix(b, path.Ext(b))
+	if strings.HasSuffix(stem, "_test") || strings.HasPrefix(b, "test_") || strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec") ||
+		strings.HasSuffix(stem, "Test") {
+		return true
+	}
+	for _, d := range strings.Split(path.Dir(p), "/") {
+		if d == "tests" || strings.HasPrefix(d, "test") || strings.HasSuffix(d, "test") { // test, testenv, checktest
+			return true
+		}
+	}
+	return false
+}
+
+// nestedInFunction: an entity declared inside a function (a closure, a
+// local type), whose name means nothing outside it.
+func nestedInFunction(g *graph.Graph, ext string) bool {
+	i := strings.LastIndex(ext, "::")
+	if i <= 0 {
+		return false
+	}
+	parent, ok := g.Lookup(ext[:i])
+	return ok && g.Type(parent) == graph.Function
 }
 
 // qualKeys are the qualified names an entity answers to: its segments
@@ -155,14 +216,42 @@ func (x *Index) Resolve(m Mention) []Candidate {
 	case MentionCode:
 		return x.resolveQual(m.Text, ScoreCodeCall, "call in a code block")
 	case MentionConfig:
-		return spread(x.label[m.Text], ScoreConfig, "configuration key")
+		return spread(x.topLevel(x.label[m.Text]), ScoreConfig, "configuration key")
 	case MentionIdent:
 		if len(m.Text) < minLabelLen {
 			return nil
 		}
-		return spread(x.label[m.Text], ScoreLabel, "label")
+		if !distinctive(m.Text) {
+			return unique(x.topLevel(x.label[m.Text]), ScorePlainLabel, plainReason)
+		}
+		return spread(x.topLevel(x.label[m.Text]), ScoreLabel, "label")
+	case MentionWord:
+		return unique(x.topLevel(x.label[m.Text]), ScoreWord, "unique label named in prose")
 	}
 	return nil
+}
+
+// plainReason marks bindings of lower-case plain words, which need
+// corroboration (see SectionBindings).
+const plainReason = "unique label (plain word) in a file the section names otherwise"
+
+// distinctive reports an identifier shape few words of prose have: an
+// upper-case letter after the first, an underscore or a digit.
+func distinctive(s string) bool {
+	for i, r := range s {
+		if r == '_' || r >= '0' && r <= '9' || i > 0 && r >= 'A' && r <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// unique binds only a name with exactly one candidate.
+func unique(ids []graph.NodeID, score float32, reason string) []Candidate {
+	if len(ids) != 1 {
+		return nil
+	}
+	return []Candidate{{Node: ids[0], Score: score, Reason: reason, Of: 1}}
 }
 
 // Ambiguity is how many code nodes a mention could name when that is too
@@ -170,7 +259,7 @@ func (x *Index) Resolve(m Mention) []Candidate {
 func (x *Index) Ambiguity(m Mention) int {
 	var n int
 	switch m.Kind {
-	case MentionIdent, MentionConfig:
+	case MentionIdent, MentionWord, MentionConfig:
 		n = len(x.label[m.Text])
 	case MentionQualified, MentionCode:
 		n = len(x.qualMatches(m.Text))
@@ -190,6 +279,9 @@ func (x *Index) resolvePath(p string) []Candidate {
 	if id, ok := x.byPath[p]; ok {
 		return []Candidate{{Node: id, Score: ScoreExactPath, Reason: "exact path", Of: 1}}
 	}
+	if !strings.Contains(p, "/") {
+		return unique(x.suffixMatches(p), ScorePathSuffix, "unique file name") // a bare "package.json" names none of several
+	}
 	return spread(x.suffixMatches(p), ScorePathSuffix, "path suffix")
 }
 
@@ -205,14 +297,49 @@ func (x *Index) suffixMatches(p string) []graph.NodeID {
 }
 
 func (x *Index) qualMatches(q string) []graph.NodeID {
-	if ids := x.qual[q]; len(ids) > 0 {
+	ids := x.qual[q]
+	segs := strings.Split(q, ".")
+	if len(ids) == 0 && len(segs) > 2 { // "a.b.Class.method": its last two
+		ids = x.qual[strings.Join(segs[len(segs)-2:], ".")]
+	}
+	if len(ids) < 2 {
 		return ids
 	}
-	segs := strings.Split(q, ".")
-	if len(segs) > 2 { // "a.b.Class.method": its last two
-		return x.qual[strings.Join(segs[len(segs)-2:], ".")]
+	// "sync.Mutex": the package at sync/ before internal/sync/; otherwise
+	// code outside internal/ trees before code inside them.
+	pkg := strings.Join(segs[:len(segs)-1], "/")
+	exact := slices.DeleteFunc(slices.Clone(ids), func(id graph.NodeID) bool {
+		_, p, _, _ := codeRef(x.g.ExternalID(id))
+		return path.Dir(p) != pkg
+	})
+	if len(exact) > 0 {
+		return exact
 	}
-	return nil
+	public := slices.DeleteFunc(slices.Clone(ids), func(id graph.NodeID) bool {
+		_, p, _, _ := codeRef(x.g.ExternalID(id))
+		return strings.HasPrefix(p, "internal/") || strings.Contains(p, "/internal/")
+	})
+	if len(public) > 0 {
+		return public
+	}
+	return ids
+}
+
+// topLevel keeps the top-level declarations among candidates when there
+// are both: a bare name means a package's "float64", not a method of
+// that name.
+func (x *Index) topLevel(ids []graph.NodeID) []graph.NodeID {
+	if len(ids) < 2 {
+		return ids
+	}
+	top := slices.DeleteFunc(slices.Clone(ids), func(id graph.NodeID) bool {
+		_, _, segs, _ := codeRef(x.g.ExternalID(id))
+		return len(segs) != 1
+	})
+	if len(top) > 0 {
+		return top
+	}
+	return ids
 }
 
 func (x *Index) resolveQual(q string, score float32, reason string) []Candidate {
@@ -272,8 +399,20 @@ func (x *Index) SectionBindings(sec graph.NodeID) []Binding {
 			}
 		}
 	}
+	// A lower-case plain word ("lookup", but also "search", "query": tool
+	// and parameter names) binds only into a file the section's other
+	// bindings reach.
+	files := map[graph.NodeID]bool{}
+	for _, b := range best {
+		if b.Reason != plainReason || unicode.IsUpper(rune(b.Mention.Text[0])) {
+			files[x.FileOf(b.Target)] = true
+		}
+	}
 	out := make([]Binding, 0, len(best))
 	for _, b := range best {
+		if b.Reason == plainReason && !unicode.IsUpper(rune(b.Mention.Text[0])) && !files[x.FileOf(b.Target)] {
+			continue
+		}
 		out = append(out, b)
 	}
 	slices.SortFunc(out, func(a, b Binding) int {

@@ -61,7 +61,7 @@ func TestParseUniversalFormats(t *testing.T) {
 			headings: []string{"# Backend guide", "## Authentication", "### Errors", "## Setext heading"},
 			mentions: map[int][]string{
 				1: {"path:backend", "path:backend/app.py"},
-				2: {"qual:AuthService.login", "ident:hash_password", "ident:SessionStore", "config:SESSION_TTL", "path:backend/config.py", "code:crypto.hash_password"},
+				2: {"qual:AuthService.login", "ident:hash_password", "word:SessionStore", "config:SESSION_TTL", "path:backend/config.py", "code:crypto.hash_password"},
 				4: {"ident:charge", "ident:refund", "ident:require_session"},
 			},
 			links:  map[int][]string{1: {"docs/sessions.rst", "manual.adoc"}},
@@ -88,7 +88,7 @@ func TestParseUniversalFormats(t *testing.T) {
 		{
 			file: "notes.txt", format: Text, title: "Release notes",
 			headings: []string{"# Release notes", "## Known issues"},
-			mentions: map[int][]string{1: {"path:backend/crypto.py", "ident:hash_password"}, 2: {"qual:SessionStore.lookup"}},
+			mentions: map[int][]string{1: {"path:backend/crypto.py", "word:hash_password"}, 2: {"qual:SessionStore.lookup"}},
 		},
 		{
 			file: "page.html", format: HTML, title: "API reference",
@@ -286,8 +286,15 @@ func codeGraph(t *testing.T) *graph.Graph {
 	add("file::backend/payments.py::charge", "charge", graph.Function)
 	add("file::backend/payments.py::refund", "refund", graph.Function)
 	add("file::backend/middleware.py::require_session", "require_session", graph.Function)
-	// "create" is also a function elsewhere: an ambiguous label.
+	// "create" is also a function elsewhere: an ambiguous label; so is
+	// make_token.
 	add("file::other/a.py::create", "create", graph.Function)
+	add("file::other/a.py::make_token", "make_token", graph.Function)
+	add("file::other/b.py::make_token", "make_token", graph.Function)
+	add("file::fixtures/golden.json::agent_id", "agent_id", graph.Type)
+	add("file::other/a_test.go::helper", "helper", graph.Function)
+	add("file::other/c.py::outer", "outer", graph.Function)
+	add("file::other/c.py::outer::inner", "inner", graph.Function)
 	add("file::README.md", "README.md", graph.File)
 	return g
 }
@@ -330,7 +337,7 @@ func TestBindScoresAndAmbiguity(t *testing.T) {
 		{"file::backend/auth.py::AuthService::login", ScoreQualified, "qualified name"},
 		{"file::backend/config.py::SESSION_TTL", ScoreConfig, "configuration key"},
 		{"file::backend/crypto.py::hash_password", ScoreCodeCall, "call in a code block"},
-		{"file::backend/session.py::SessionStore", ScoreLabel, "label"},
+		{"file::backend/session.py::SessionStore", ScoreWord, "unique label named in prose"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Authentication bindings (-want +got):\n%s", diff)
@@ -345,8 +352,24 @@ func TestBindScoresAndAmbiguity(t *testing.T) {
 	if len(got) == 0 || got[0].Target != "file::backend/session.py::SessionStore::create" || got[0].Score != ScoreQualified {
 		t.Errorf("Creating bindings %v", got)
 	}
-	if c := x.Resolve(Mention{Kind: MentionIdent, Text: "create"}); len(c) != 2 || c[0].Score != ScoreLabel/2 {
+	// A top-level declaration wins over a method of the same name; a
+	// plain word binds only when unique; an identifier-shaped one is
+	// split over up to three candidates.
+	if c := x.Resolve(Mention{Kind: MentionIdent, Text: "create"}); len(c) != 1 || g.ExternalID(c[0].Node) != "file::other/a.py::create" {
+		t.Errorf("create resolved to %+v", c)
+	}
+	if c := x.Resolve(Mention{Kind: MentionIdent, Text: "lookup"}); len(c) != 1 {
+		t.Errorf("unique plain word resolved to %+v", c)
+	}
+	if c := x.Resolve(Mention{Kind: MentionIdent, Text: "make_token"}); len(c) != 2 || c[0].Score != ScoreLabel/2 {
 		t.Errorf("ambiguous label resolved to %+v", c)
+	}
+	// Keys of data files, test helpers and closures are no targets of a
+	// bare name.
+	for _, name := range []string{"agent_id", "helper", "inner"} {
+		if c := x.Resolve(Mention{Kind: MentionIdent, Text: name}); len(c) != 0 {
+			t.Errorf("%s resolved to %+v", name, c)
+		}
 	}
 	if c := x.Resolve(Mention{Kind: MentionPath, Text: "README.md"}); len(c) != 0 {
 		t.Errorf("a markdown file bound as code: %+v", c)

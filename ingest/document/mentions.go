@@ -20,9 +20,12 @@ const (
 	// MentionConfig is a configuration key or environment variable
 	// ("SESSION_TTL", "M1ND_RUNTIME_DIR").
 	MentionConfig MentionKind = "config"
-	// MentionIdent is a bare identifier: any in a code span, and in prose
-	// only distinctive shapes (CamelCase, lowerCamel, snake_case).
+	// MentionIdent is a bare identifier in a code span.
 	MentionIdent MentionKind = "ident"
+	// MentionWord is an identifier-shaped word of prose (CamelCase,
+	// lowerCamel, snake_case): weaker, prose names products and concepts
+	// in these shapes too.
+	MentionWord MentionKind = "word"
 	// MentionCode is a qualified call inside a code block ("ingest.Run(").
 	MentionCode MentionKind = "code"
 )
@@ -47,7 +50,7 @@ func ParseMentionTag(tag string) (Mention, bool) {
 		return Mention{}, false
 	}
 	switch MentionKind(k) {
-	case MentionPath, MentionQualified, MentionConfig, MentionIdent, MentionCode:
+	case MentionPath, MentionQualified, MentionConfig, MentionIdent, MentionWord, MentionCode:
 		return Mention{Kind: MentionKind(k), Text: text}, true
 	}
 	return Mention{}, false
@@ -77,6 +80,17 @@ var (
 	urlRe    = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://\S+`)
 	recvRe   = regexp.MustCompile(`\(\*?([A-Za-z_][A-Za-z0-9_]*)\)\.`)
 )
+
+// productWords are CamelCase words of prose that name products and
+// formats, not code.
+var productWords = map[string]bool{
+	"javascript": true, "typescript": true, "github": true, "gitlab": true, "bitbucket": true, "postgresql": true, "mysql": true,
+	"mongodb": true, "sqlite": true, "redis": true, "graphql": true, "websocket": true, "websockets": true, "oauth": true, "macos": true,
+	"ios": true, "iphone": true, "ipad": true, "youtube": true, "linkedin": true, "vscode": true, "jetbrains": true, "intellij": true,
+	"openai": true, "chatgpt": true, "powershell": true, "coffeescript": true, "devops": true, "nodejs": true, "openapi": true,
+	"protobuf": true, "pypi": true, "npmjs": true, "dockerhub": true, "kubernetes": true, "elasticsearch": true, "freebsd": true,
+	"openbsd": true, "netbsd": true, "dragonfly": true, "webassembly": true, "wasm": true, "unicode": true, "utf8": true,
+}
 
 // notQualified are dotted words of prose that are no code.
 var notQualified = map[string]bool{"com": true, "org": true, "net": true, "io": true, "dev": true, "html": true, "htm": true, "www": true}
@@ -183,10 +197,12 @@ func proseMentions(prose string, add func(MentionKind, string)) {
 		add(MentionConfig, m[1])
 	}
 	for _, m := range camelRe.FindAllStringSubmatch(stripped, -1) {
-		add(MentionIdent, m[1])
+		if !productWords[strings.ToLower(m[1])] {
+			add(MentionWord, m[1])
+		}
 	}
 	for _, m := range snakeRe.FindAllStringSubmatch(stripped, -1) {
-		add(MentionIdent, m[1])
+		add(MentionWord, m[1])
 	}
 }
 
