@@ -207,28 +207,66 @@ type Candidate struct {
 
 // Resolve returns the code nodes a mention names, best first (empty when
 // it names none or too many).
-func (x *Index) Resolve(m Mention) []Candidate {
+func (x *Index) Resolve(m Mention) []Candidate { return x.ResolveNear(m, "") }
+
+// ResolveNear is Resolve for a mention in a document of directory near:
+// among several candidates, those in or under that directory (or in a
+// directory ending with its path) win — the types2 README's
+// "Checker.unary" is types2's, not go/types' copy.
+func (x *Index) ResolveNear(m Mention, near string) []Candidate {
+	label := func() []graph.NodeID { return x.topLevel(x.local(x.label[m.Text], near)) }
 	switch m.Kind {
 	case MentionPath:
-		return x.resolvePath(m.Text)
+		return x.resolvePath(m.Text, near)
 	case MentionQualified:
-		return x.resolveQual(m.Text, ScoreQualified, "qualified name")
+		return spread(x.qualMatches(m.Text, near), ScoreQualified, "qualified name")
 	case MentionCode:
-		return x.resolveQual(m.Text, ScoreCodeCall, "call in a code block")
+		return spread(x.qualMatches(m.Text, near), ScoreCodeCall, "call in a code block")
 	case MentionConfig:
-		return spread(x.topLevel(x.label[m.Text]), ScoreConfig, "configuration key")
+		return spread(label(), ScoreConfig, "configuration key")
 	case MentionIdent:
 		if len(m.Text) < minLabelLen {
 			return nil
 		}
 		if !distinctive(m.Text) {
-			return unique(x.topLevel(x.label[m.Text]), ScorePlainLabel, plainReason)
+			return unique(label(), ScorePlainLabel, plainReason)
 		}
-		return spread(x.topLevel(x.label[m.Text]), ScoreLabel, "label")
+		return spread(label(), ScoreLabel, "label")
 	case MentionWord:
-		return unique(x.topLevel(x.label[m.Text]), ScoreWord, "unique label named in prose")
+		return unique(label(), ScoreWord, "unique label named in prose, in a directory the section names otherwise")
 	}
 	return nil
+}
+
+// local keeps, among several candidates, those whose directory is near
+// or under it or ends with its path; all of them when none is.
+func (x *Index) local(ids []graph.NodeID, near string) []graph.NodeID {
+	if near == "" || near == "." || len(ids) < 2 {
+		return ids
+	}
+	out := slices.DeleteFunc(slices.Clone(ids), func(id graph.NodeID) bool {
+		d := x.dirOf(x.FileOf(id))
+		return !(d == near || strings.HasPrefix(d, near+"/") || strings.HasSuffix(d, "/"+near) || strings.Contains(d, "/"+near+"/"))
+	})
+	if len(out) == 0 {
+		return ids
+	}
+	return out
+}
+
+// weak reports a binding that needs corroboration: a prose word, or a
+// lower-case plain word of a code span.
+func weak(b Binding) bool {
+	return b.Mention.Kind == MentionWord || b.Reason == plainReason && !unicode.IsUpper(rune(b.Mention.Text[0]))
+}
+
+// dirOf is the directory of a code file or directory node.
+func (x *Index) dirOf(id graph.NodeID) string {
+	kind, p, _, _ := codeRef(x.g.ExternalID(id))
+	if kind == "dir" {
+		return p
+	}
+	return path.Dir(p)
 }
 
 // plainReason marks bindings of lower-case plain words, which need
@@ -262,7 +300,7 @@ func (x *Index) Ambiguity(m Mention) int {
 	case MentionIdent, MentionWord, MentionConfig:
 		n = len(x.label[m.Text])
 	case MentionQualified, MentionCode:
-		n = len(x.qualMatches(m.Text))
+		n = len(x.qualMatches(m.Text, ""))
 	case MentionPath:
 		n = len(x.suffixMatches(m.Text))
 	}
@@ -272,17 +310,26 @@ func (x *Index) Ambiguity(m Mention) int {
 	return 0
 }
 
-func (x *Index) resolvePath(p string) []Candidate {
+func (x *Index) resolvePath(p, near string) []Candidate {
 	if isDocPath(p) {
 		return nil
+	}
+	if near != "" && near != "." {
+		// "npm/package.json" in benchmarks/deptruth/README.md is the file
+		// next to the document before any other.
+		if id, ok := x.byPath[path.Join(near, p)]; ok {
+			return []Candidate{{Node: id, Score: ScoreExactPath, Reason: "path relative to the document", Of: 1}}
+		}
 	}
 	if id, ok := x.byPath[p]; ok {
 		return []Candidate{{Node: id, Score: ScoreExactPath, Reason: "exact path", Of: 1}}
 	}
 	if !strings.Contains(p, "/") {
-		return unique(x.suffixMatches(p), ScorePathSuffix, "unique file name") // a bare "package.json" names none of several
+		// A bare "package.json" names none of several, even the nearest:
+		// prose says "zod's package.json" too.
+		return unique(x.suffixMatches(p), ScorePathSuffix, "unique file name")
 	}
-	return spread(x.suffixMatches(p), ScorePathSuffix, "path suffix")
+	return spread(x.local(x.suffixMatches(p), near), ScorePathSuffix, "path suffix")
 }
 
 func (x *Index) suffixMatches(p string) []graph.NodeID {
@@ -296,13 +343,13 @@ func (x *Index) suffixMatches(p string) []graph.NodeID {
 	return out
 }
 
-func (x *Index) qualMatches(q string) []graph.NodeID {
+func (x *Index) qualMatches(q, near string) []graph.NodeID {
 	ids := x.qual[q]
 	segs := strings.Split(q, ".")
 	if len(ids) == 0 && len(segs) > 2 { // "a.b.Class.method": its last two
 		ids = x.qual[strings.Join(segs[len(segs)-2:], ".")]
 	}
-	if len(ids) < 2 {
+	if ids = x.local(ids, near); len(ids) < 2 {
 		return ids
 	}
 	// "sync.Mutex": the package at sync/ before internal/sync/; otherwise
@@ -340,10 +387,6 @@ func (x *Index) topLevel(ids []graph.NodeID) []graph.NodeID {
 		return top
 	}
 	return ids
-}
-
-func (x *Index) resolveQual(q string, score float32, reason string) []Candidate {
-	return spread(x.qualMatches(q), score, reason)
 }
 
 // spread turns candidates into scored bindings: one gets the full score,
@@ -392,25 +435,34 @@ func Mentions(g *graph.Graph, id graph.NodeID) []Mention {
 // MaxBindingsPerSection.
 func (x *Index) SectionBindings(sec graph.NodeID) []Binding {
 	best := map[graph.NodeID]Binding{}
+	dir := path.Dir(x.g.SourcePath(sec))
 	for _, m := range Mentions(x.g, sec) {
-		for _, c := range x.Resolve(m) {
+		for _, c := range x.ResolveNear(m, dir) {
 			if old, ok := best[c.Node]; !ok || c.Score > old.Score {
 				best[c.Node] = Binding{Section: sec, Target: c.Node, Score: c.Score, Reason: c.Reason, Mention: m}
 			}
 		}
 	}
-	// A lower-case plain word ("lookup", but also "search", "query": tool
-	// and parameter names) binds only into a file the section's other
-	// bindings reach.
-	files := map[graph.NodeID]bool{}
+	// Weak mentions need corroboration by the section's other bindings: a
+	// lower-case plain word ("lookup", but also "search", "query": tool and
+	// parameter names) binds only into a file they reach, an identifier-
+	// shaped word of prose ("ServeMux", but also "PageRank" the concept)
+	// only into a directory they reach.
+	files, dirs := map[graph.NodeID]bool{}, map[string]bool{}
 	for _, b := range best {
-		if b.Reason != plainReason || unicode.IsUpper(rune(b.Mention.Text[0])) {
-			files[x.FileOf(b.Target)] = true
+		if !weak(b) {
+			f := x.FileOf(b.Target)
+			files[f] = true
+			dirs[x.dirOf(f)] = true
 		}
 	}
 	out := make([]Binding, 0, len(best))
 	for _, b := range best {
-		if b.Reason == plainReason && !unicode.IsUpper(rune(b.Mention.Text[0])) && !files[x.FileOf(b.Target)] {
+		switch {
+		case !weak(b):
+		case b.Mention.Kind == MentionWord && !dirs[x.dirOf(x.FileOf(b.Target))]:
+			continue
+		case b.Mention.Kind == MentionIdent && !files[x.FileOf(b.Target)]:
 			continue
 		}
 		out = append(out, b)

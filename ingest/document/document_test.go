@@ -337,7 +337,7 @@ func TestBindScoresAndAmbiguity(t *testing.T) {
 		{"file::backend/auth.py::AuthService::login", ScoreQualified, "qualified name"},
 		{"file::backend/config.py::SESSION_TTL", ScoreConfig, "configuration key"},
 		{"file::backend/crypto.py::hash_password", ScoreCodeCall, "call in a code block"},
-		{"file::backend/session.py::SessionStore", ScoreWord, "unique label named in prose"},
+		{"file::backend/session.py::SessionStore", ScoreWord, "unique label named in prose, in a directory the section names otherwise"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Authentication bindings (-want +got):\n%s", diff)

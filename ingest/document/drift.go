@@ -138,7 +138,7 @@ func (x *Index) missing(m Mention) (string, bool) {
 			return "no file " + m.Text + " in the graph, though " + dir + "/ is there (moved or deleted?)", true
 		}
 	case MentionQualified:
-		if len(x.qualMatches(m.Text)) > 0 {
+		if len(x.qualMatches(m.Text, "")) > 0 {
 			return "", false
 		}
 		segs := strings.Split(m.Text, ".")

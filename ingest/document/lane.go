@@ -3,6 +3,7 @@ package document
 import (
 	"context"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -231,14 +232,42 @@ type layout struct {
 }
 
 func layoutOf(wr *walk.Result) layout {
-	if wr.RepoRoot == "" {
+	base := wr.RepoRoot
+	if base == "" {
+		base = projectRoot(wr.Root)
+	}
+	if base == "" {
 		return layout{base: wr.Root}
 	}
-	sub, err := filepath.Rel(wr.RepoRoot, wr.Root)
+	sub, err := filepath.Rel(base, wr.Root)
 	if err != nil || sub == "." || strings.HasPrefix(sub, "..") {
 		return layout{base: wr.Root}
 	}
-	return layout{base: wr.RepoRoot, sub: filepath.ToSlash(sub)}
+	return layout{base: base, sub: filepath.ToSlash(sub)}
+}
+
+// projectMarkers name the files that make a directory a project root
+// outside git.
+var projectMarkers = []string{"go.mod", "go.work", "package.json", "pyproject.toml", "setup.py", "Cargo.toml", "pom.xml", "build.gradle"}
+
+// projectRoot is the nearest directory at or above dir holding a project
+// marker ("" when none within 8 levels): outside git, documents are named
+// relative to it, so README.md files of two packages ingested one by one
+// stay two documents.
+func projectRoot(dir string) string {
+	for i := 0; i < 8; i++ {
+		for _, m := range projectMarkers {
+			if st, err := os.Stat(filepath.Join(dir, m)); err == nil && st.Mode().IsRegular() {
+				return dir
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return ""
 }
 
 func (l layout) path(rel string) string {
