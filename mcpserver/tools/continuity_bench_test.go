@@ -43,9 +43,9 @@ func BenchmarkContinuity(b *testing.B) {
 	// Navigation: follow route 1 then back, so every iteration starts from
 	// the same state (each follow is measured; back as well).
 	cases := []struct {
-		name string
-		tool string
-		args func() map[string]any
+		name  string
+		tool  string
+		args  func() map[string]any
 		after func(out map[string]any)
 	}{
 		{"perspective_start", "perspective_start", func() map[string]any { return start }, func(out map[string]any) {
