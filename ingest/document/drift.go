@@ -127,7 +127,9 @@ func (x *Index) Drift(doc graph.NodeID) DocDrift {
 func (x *Index) missing(m Mention) (string, bool) {
 	switch m.Kind {
 	case MentionPath:
-		if isDocPath(m.Text) || len(x.Resolve(m)) > 0 || len(x.suffixMatches(m.Text)) > 0 {
+		// Only files with a code extension: extension-less mentions are as
+		// often commands, tags or URLs' tails as directories.
+		if isDocPath(m.Text) || !extRe.MatchString(m.Text) || dataFile(m.Text) || len(x.Resolve(m)) > 0 || len(x.suffixMatches(m.Text)) > 0 {
 			return "", false
 		}
 		dir, _, ok := strings.Cut(m.Text, "/")

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -78,6 +77,23 @@ func TestMeasureBindings(t *testing.T) {
 		fmt.Fprintf(&all, "%s\t%d\t%s\t%s\t%s\t%s\t%.2f\t%s\n", r.doc, r.line, r.heading, r.kind, r.mention, r.target, r.score, r.reason)
 	}
 	t.Logf("%d documents, %d sections, %d mentions, %d bindings by kind %v", len(document.Catalog(g)), sections, mentions, len(rows), kinds)
+	drift := map[string]int{}
+	staleDocs := 0
+	var dl strings.Builder
+	for _, d := range document.Catalog(g) {
+		dd := x.Drift(d.Node)
+		for _, f := range dd.Findings {
+			drift[f.Kind]++
+			fmt.Fprintf(&dl, "%s\t%s\t%s\t%s\t%s\n", d.Path, g.Label(f.Section), f.Kind, f.Mention.Text, f.Detail)
+		}
+		if dd.Count(document.DriftCodeChanged) > 0 {
+			staleDocs++
+		}
+	}
+	t.Logf("drift: %v; %d documents with code changed after them", drift, staleDocs)
+	if err := os.WriteFile(parts[2]+"-drift.tsv", []byte(dl.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(parts[2]+"-all.tsv", []byte(all.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -92,5 +108,4 @@ func TestMeasureBindings(t *testing.T) {
 	if err := os.WriteFile(parts[2]+"-sample.tsv", []byte(sample.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_ = filepath.Base
 }

@@ -79,6 +79,10 @@ var (
 	callRe   = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*\(`)
 	urlRe    = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://\S+`)
 	recvRe   = regexp.MustCompile(`\(\*?([A-Za-z_][A-Za-z0-9_]*)\)\.`)
+	// importSymbolRe: a Go package path and an exported symbol.
+	importSymbolRe = regexp.MustCompile(`^[a-z0-9_.-]+(?:/[a-z0-9_.-]+)*/[a-z0-9_]+\.[A-Z][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?$`)
+	// versionRe: "v0.1.0", a tag rather than a path segment.
+	versionRe = regexp.MustCompile(`^v\d+(\.\d+)*$`)
 )
 
 // productWords are CamelCase words of prose that name products and
@@ -164,8 +168,19 @@ func spanMentions(sp string, add func(MentionKind, string)) {
 	sp = strings.TrimRight(sp, ".,;:")
 	switch {
 	case sp == "":
+	case importSymbolRe.MatchString(sp):
+		// "core/graph/graphtest.PowerLaw", "net/http.Get": a package path
+		// and a symbol — the package directory and "graphtest.PowerLaw".
+		i := strings.LastIndexByte(sp, '.')
+		dir, sym := sp[:i], sp[i+1:]
+		if p, ok := cleanPath(dir); ok {
+			add(MentionPath, p)
+		}
+		if q, ok := qualified(path.Base(dir) + "." + sym); ok {
+			add(MentionQualified, q)
+		}
 	case looksPath(sp):
-		if p, ok := cleanPath(sp); ok {
+		if p, ok := cleanPath(sp); ok && !versionRe.MatchString(path.Base(p)) {
 			add(MentionPath, p)
 		}
 	case configRe.MatchString(sp) && configRe.FindString(sp) == sp:
