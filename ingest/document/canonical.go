@@ -74,6 +74,8 @@ type Canonical struct {
 	// Entities are named things the document declares or cites (authors,
 	// keywords, citations, L1GHT entities).
 	Entities []Entity
+	// stack holds the open sections (indices), innermost last.
+	stack []int
 }
 
 // Section is one heading and the content up to the next heading.
@@ -168,14 +170,15 @@ func (c *Canonical) open(heading string, level, line int) int {
 	if level < 1 {
 		level = 1
 	}
+	for len(c.stack) > 0 && c.Sections[c.stack[len(c.stack)-1]].Level >= level {
+		c.stack = c.stack[:len(c.stack)-1]
+	}
 	parent := 0
-	for i := len(c.Sections) - 1; i > 0; i-- {
-		if c.Sections[i].Level < level {
-			parent = i
-			break
-		}
+	if len(c.stack) > 0 {
+		parent = c.stack[len(c.stack)-1]
 	}
 	c.Sections = append(c.Sections, Section{Heading: heading, Level: level, Parent: parent, Line: line})
+	c.stack = append(c.stack, len(c.Sections)-1)
 	return len(c.Sections) - 1
 }
 

@@ -305,7 +305,7 @@ func addParagraphs(c *Canonical, i int, n *xnode) {
 				s.Links = append(s.Links, Link{Target: x.attr("href") + x.attr("target"), Text: x.inner(), Line: x.line})
 			}
 		case "code", "preformat", "sourcecode", "artwork":
-			s.Blocks = append(s.Blocks, Block{Lang: strings.ToLower(k.attr("language") + k.attr("type")), Line: k.line, EndLine: k.lastLine(), Text: k.text})
+			s.Blocks = append(s.Blocks, Block{Lang: strings.ToLower(k.attr("language") + k.attr("type")), Line: k.line, EndLine: k.lastLine(), Text: k.ownText()})
 		case "table-wrap", "table":
 			tb := Table{Line: k.line, EndLine: k.lastLine()}
 			for _, row := range k.all("tr") {

@@ -15,9 +15,7 @@ type xnode struct {
 	name  string
 	attrs map[string]string
 	kids  []*xnode
-	// text is the element's own character data (not its children's).
-	text string
-	line int
+	line  int
 	// order interleaves text and children for inline text: each entry
 	// is a child index or -1 for a text run in runs.
 	order []int
@@ -79,12 +77,8 @@ func parseXML(data []byte) (*xnode, error) {
 		case xml.CharData:
 			if len(stack) > 0 {
 				p := stack[len(stack)-1]
-				s := string(t)
-				if len(p.text) < maxProse {
-					p.text += s
-				}
 				p.order = append(p.order, -1)
-				p.runs = append(p.runs, s)
+				p.runs = append(p.runs, string(t))
 			}
 		}
 	}
@@ -158,6 +152,19 @@ func (n *xnode) inner() string {
 	}
 	walk(n)
 	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// ownText is the element's own character data (not its children's),
+// at most maxProse bytes.
+func (n *xnode) ownText() string {
+	var b strings.Builder
+	for _, r := range n.runs {
+		if b.Len()+len(r) > maxProse {
+			break
+		}
+		b.WriteString(r)
+	}
+	return b.String()
 }
 
 // attr returns an attribute ("" when absent).
