@@ -380,3 +380,31 @@ func TestBindScoresAndAmbiguity(t *testing.T) {
 		t.Errorf("page bindings %v", got)
 	}
 }
+
+// PDF and DOCX without their providers are skipped, counted and
+// explained — never an ingest failure.
+func TestProviderlessFormatsAreSkipped(t *testing.T) {
+	if _, ok := providerFor(PDF); ok {
+		t.Skip("pdftotext is installed")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "paper.pdf"), []byte("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.md"), []byte("# Notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := Universal.Ingest(context.Background(), adapter.Request{Root: dir, NoGit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Stats.FilesParsed != 1 || len(out.Stats.Warnings) != 1 || !strings.Contains(out.Stats.Warnings[0], "pdftotext") {
+		t.Errorf("stats %+v", out.Stats)
+	}
+	_, ps := ProviderHealth(context.Background())
+	for _, p := range ps {
+		if p.Name == "pdftotext" && (p.Available || p.InstallHint == "") {
+			t.Errorf("pdftotext reported %+v", p)
+		}
+	}
+}

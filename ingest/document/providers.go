@@ -129,7 +129,7 @@ func providerHint(f Format) string {
 	for _, p := range providers {
 		for _, pf := range p.formats {
 			if pf == f {
-				return p.hint
+				return p.name + ": " + p.hint
 			}
 		}
 	}
