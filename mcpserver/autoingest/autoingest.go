@@ -22,11 +22,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rjeczalik/notify"
-
 	"github.com/m1nd-go/m1nd/core/snapshot"
 	"github.com/m1nd-go/m1nd/ingest/document"
 	"github.com/m1nd-go/m1nd/ingest/walk"
+	"github.com/m1nd-go/m1nd/mcpserver/watch"
 )
 
 // Change kinds.
@@ -138,8 +137,7 @@ type Runtime struct {
 	lastAt   time.Time
 	totals   [3]int
 	errs     []PathError
-	stop     chan struct{}
-	done     chan struct{}
+	w        *watch.Watcher
 }
 
 // New returns a stopped runtime; stateDir ("" = none) receives the
@@ -170,28 +168,23 @@ func (r *Runtime) Start(ctx context.Context, opt Options, accept func(document.F
 	r.mu.Lock()
 	r.running, r.opt, r.accept = true, opt, accept
 	r.manifest, r.queue = map[string]entry{}, map[string]bool{}
-	r.stop, r.done = make(chan struct{}), make(chan struct{})
-	events := make(chan notify.EventInfo, 4096)
-	r.backend, r.note = "notify", ""
-	for _, p := range opt.Roots {
-		target := filepath.Join(p, "...")
-		if st, _ := os.Stat(p); st != nil && !st.IsDir() {
-			target = p // a single file: not recursive
-		}
-		if err := notify.Watch(target, events, notify.All); err != nil {
-			r.backend, r.note = "polling", fmt.Sprintf("kernel watches unavailable for %s (%v): polling every %v", p, err, r.pollEvery())
-			break
-		}
-	}
-	if r.backend == "polling" {
-		notify.Stop(events)
-		events = nil
-	}
-	stop, done := r.stop, r.done
 	r.mu.Unlock()
-	res := r.tick(ctx, "bootstrap")
-	go r.loop(events, stop, done)
-	return res, nil
+	// Watch first, then take stock: a change during the bootstrap tick
+	// fires another (ticks never overlap).
+	w := watch.Start(opt.Roots, watch.Config{
+		Debounce: r.debounce(), Poll: r.pollEvery(),
+		Event: func(p string) {
+			r.mu.Lock()
+			r.events++
+			r.queue[p] = true
+			r.mu.Unlock()
+		},
+		Fire: func(trigger string) { r.tick(context.Background(), trigger) },
+	})
+	r.mu.Lock()
+	r.w, r.backend, r.note = w, w.Backend, w.Note
+	r.mu.Unlock()
+	return r.tick(ctx, "bootstrap"), nil
 }
 
 func (r *Runtime) debounce() time.Duration {
@@ -224,12 +217,11 @@ func (r *Runtime) Close() error {
 
 func (r *Runtime) halt() {
 	r.mu.Lock()
-	stop, done := r.stop, r.done
-	r.stop, r.done = nil, nil
+	w := r.w
+	r.w = nil
 	r.mu.Unlock()
-	if stop != nil {
-		close(stop)
-		<-done
+	if w != nil {
+		w.Stop()
 	}
 }
 
@@ -251,58 +243,6 @@ func (r *Runtime) saveLocked() error {
 	return snapshot.WriteFileAtomic(filepath.Join(r.stateDir, "auto-ingest.json"), 0o644, func(w io.Writer) error {
 		return json.NewEncoder(w).Encode(mf)
 	})
-}
-
-// loop turns events (or the poll clock) into ticks.
-func (r *Runtime) loop(events chan notify.EventInfo, stop, done chan struct{}) {
-	defer close(done)
-	if events != nil {
-		defer notify.Stop(events)
-	}
-	var poll <-chan time.Time
-	if events == nil {
-		t := time.NewTicker(r.pollEvery())
-		defer t.Stop()
-		poll = t.C
-	}
-	var fire <-chan time.Time
-	var timer *time.Timer
-	for {
-		select {
-		case <-stop:
-			if timer != nil {
-				timer.Stop()
-			}
-			return
-		case ev := <-events:
-			if ignored(ev.Path()) {
-				continue
-			}
-			r.mu.Lock()
-			r.events++
-			r.queue[ev.Path()] = true
-			r.mu.Unlock()
-			if timer == nil {
-				timer = time.NewTimer(r.debounce())
-				fire = timer.C
-			} else {
-				timer.Reset(r.debounce())
-			}
-		case <-fire:
-			timer, fire = nil, nil
-			r.tick(context.Background(), "watch")
-		case <-poll:
-			r.tick(context.Background(), "poll")
-		}
-	}
-}
-
-// ignored filters editor temporaries and VCS internals.
-func ignored(p string) bool {
-	base := filepath.Base(p)
-	sep := string(filepath.Separator)
-	return strings.Contains(p, sep+".git"+sep) || strings.HasSuffix(base, "~") || strings.HasPrefix(base, ".#") ||
-		strings.HasSuffix(base, ".swp") || strings.HasSuffix(base, ".tmp") || strings.HasPrefix(base, ".m1nd-")
 }
 
 // Tick runs one pass now (auto_ingest_tick): the roots are scanned, so

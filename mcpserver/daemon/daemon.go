@@ -1,7 +1,7 @@
 // Package daemon keeps the served graph in step with the disk: it watches
-// the ingest roots (rjeczalik/notify: recursive inotify on Linux,
-// FSEvents on macOS; polling when watches cannot be had), debounces and
-// coalesces events into reconciliation ticks, counts what each tick did,
+// the ingest roots (package watch: kernel events, polling when watches
+// cannot be had, bursts coalesced) and turns them into reconciliation
+// ticks, counts what each tick did,
 // and keeps the drift alerts. What a tick does — compare the graph with
 // the disk, re-ingest incrementally, judge what deserves an alert — is the
 // Reconciler the tool layer supplies; the daemon only decides when.
@@ -19,13 +19,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/rjeczalik/notify"
-
 	"github.com/m1nd-go/m1nd/core/snapshot"
+	"github.com/m1nd-go/m1nd/mcpserver/watch"
 )
 
 // TickResult is what one reconciliation did.
@@ -79,8 +77,8 @@ type Config struct {
 	Debounce, MaxDelay time.Duration
 	// TickTimeout bounds one reconciliation.
 	TickTimeout time.Duration
-	// Ignore reports paths whose events never start a tick (the runtime
-	// dir, .git internals, editor temp files are always ignored).
+	// Ignore reports paths whose events never start a tick (besides
+	// watch.Noise: .git internals, editor and temporary files).
 	Ignore func(path string) bool
 	Logf   func(string, ...any)
 	Now    func() time.Time
@@ -105,8 +103,7 @@ type Daemon struct {
 	events  int
 	last    TickResult
 	lastAt  time.Time
-	stop    chan struct{}
-	done    chan struct{}
+	w       *watch.Watcher
 }
 
 type stateFile struct {
@@ -190,25 +187,20 @@ func (d *Daemon) Start(paths []string, poll time.Duration) (Status, error) {
 		poll = DefaultPoll
 	}
 	d.halt()
+	w := watch.Start(paths, watch.Config{
+		Debounce: d.cfg.Debounce, MaxDelay: d.cfg.MaxDelay, Poll: poll, Ignore: d.cfg.Ignore,
+		Event: func(string) {
+			d.mu.Lock()
+			d.events++
+			d.mu.Unlock()
+		},
+		Fire: func(trigger string) { d.tick(context.Background(), 0, trigger) },
+	})
 	d.mu.Lock()
 	d.active, d.paths, d.poll = true, slices.Clone(paths), poll
-	d.stop, d.done = make(chan struct{}), make(chan struct{})
-	events := make(chan notify.EventInfo, 8192)
-	d.backend, d.note = "notify", ""
-	for _, p := range paths {
-		if err := notify.Watch(filepath.Join(p, "..."), events, notify.All); err != nil {
-			d.backend, d.note = "polling", fmt.Sprintf("kernel watches unavailable for %s (%v): polling every %v", p, err, poll)
-			break
-		}
-	}
-	if d.backend == "polling" {
-		notify.Stop(events)
-		events = nil
-	}
-	stop, done := d.stop, d.done
+	d.w, d.backend, d.note = w, w.Backend, w.Note
 	d.save()
 	d.mu.Unlock()
-	go d.loop(events, stop, done)
 	return d.Status(), nil
 }
 
@@ -229,15 +221,14 @@ func (d *Daemon) Close() error {
 	return nil
 }
 
-// halt stops the loop if it runs and waits for it.
+// halt stops the watcher if it runs and waits for it.
 func (d *Daemon) halt() {
 	d.mu.Lock()
-	stop, done := d.stop, d.done
-	d.stop, d.done = nil, nil
+	w := d.w
+	d.w = nil
 	d.mu.Unlock()
-	if stop != nil {
-		close(stop)
-		<-done
+	if w != nil {
+		w.Stop()
 	}
 }
 
@@ -251,66 +242,6 @@ func (d *Daemon) save() {
 	if err := snapshot.WriteFileAtomic(p, 0o644, func(w io.Writer) error { return json.NewEncoder(w).Encode(st) }); err != nil {
 		d.cfg.Logf("daemon: state not saved: %v", err)
 	}
-}
-
-// loop turns events (or the poll clock) into ticks.
-func (d *Daemon) loop(events chan notify.EventInfo, stop, done chan struct{}) {
-	defer close(done)
-	if events != nil {
-		defer notify.Stop(events)
-	}
-	var poll <-chan time.Time
-	if events == nil {
-		t := time.NewTicker(d.poll)
-		defer t.Stop()
-		poll = t.C
-	}
-	var fire <-chan time.Time
-	var timer *time.Timer
-	var first time.Time
-	for {
-		select {
-		case <-stop:
-			if timer != nil {
-				timer.Stop()
-			}
-			return
-		case ev := <-events:
-			if d.ignored(ev.Path()) {
-				continue
-			}
-			d.mu.Lock()
-			d.events++
-			d.mu.Unlock()
-			now := time.Now()
-			if timer == nil {
-				first = now
-				timer = time.NewTimer(d.cfg.Debounce)
-				fire = timer.C
-			} else if now.Sub(first) < d.cfg.MaxDelay {
-				timer.Reset(d.cfg.Debounce) // coalesce: wait for quiet
-			}
-		case <-fire:
-			timer, fire = nil, nil
-			d.tick(context.Background(), 0, "watch")
-		case <-poll:
-			d.tick(context.Background(), 0, "poll")
-		}
-	}
-}
-
-// ignored filters events that cannot change the graph.
-func (d *Daemon) ignored(p string) bool {
-	base := filepath.Base(p)
-	sep := string(filepath.Separator)
-	switch {
-	case strings.Contains(p, sep+".git"+sep) || strings.HasSuffix(p, sep+".git"),
-		strings.HasSuffix(base, "~"), strings.HasPrefix(base, ".#"), base == "4913",
-		strings.HasSuffix(base, ".swp"), strings.HasSuffix(base, ".swx"), strings.HasSuffix(base, ".swo"),
-		strings.HasPrefix(base, ".m1nd-"), strings.HasSuffix(base, ".tmp"):
-		return true
-	}
-	return d.cfg.Ignore != nil && d.cfg.Ignore(p)
 }
 
 // Tick runs one reconciliation now (daemon_tick); maxFiles bounds the

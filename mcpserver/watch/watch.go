@@ -1,0 +1,131 @@
+// Package watch turns file events under a set of paths into debounced
+// calls: kernel watches (rjeczalik/notify: inotify on Linux, FSEvents on
+// macOS) when they can be had, a polling clock otherwise. A burst of events
+// (a branch switch writing thousands of files) becomes one call once the
+// tree has been quiet for the debounce time, or after MaxDelay at most.
+// The daemon and auto-ingest both watch through it.
+package watch
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rjeczalik/notify"
+)
+
+// Config says how events become calls.
+type Config struct {
+	// Debounce is the quiet time after the last event before Fire;
+	// MaxDelay (0: none) bounds the wait while events keep coming.
+	Debounce, MaxDelay time.Duration
+	// Poll is the interval of Fire("poll") when kernel watches are
+	// unavailable.
+	Poll time.Duration
+	// Ignore filters events (Noise is always ignored).
+	Ignore func(path string) bool
+	// Event is called for every event kept (counting, queueing); optional.
+	Event func(path string)
+	// Fire runs the work: trigger is "watch" or "poll". Calls never
+	// overlap.
+	Fire func(trigger string)
+}
+
+// Watcher is a running watch.
+type Watcher struct {
+	// Backend is "notify" or "polling"; Note says why polling was chosen.
+	Backend, Note string
+	stop, done    chan struct{}
+}
+
+// Start watches paths (directories recursively, single files as they
+// are). It does not fail: without kernel watches it polls, and Note says
+// why.
+func Start(paths []string, cfg Config) *Watcher {
+	w := &Watcher{Backend: "notify", stop: make(chan struct{}), done: make(chan struct{})}
+	events := make(chan notify.EventInfo, 8192)
+	for _, p := range paths {
+		target := filepath.Join(p, "...")
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			target = p
+		}
+		if err := notify.Watch(target, events, notify.All); err != nil {
+			w.Backend, w.Note = "polling", fmt.Sprintf("kernel watches unavailable for %s (%v): polling every %v", p, err, cfg.Poll)
+			notify.Stop(events)
+			events = nil
+			break
+		}
+	}
+	go w.loop(events, cfg)
+	return w
+}
+
+// Stop ends the watch and waits for a running Fire to return.
+func (w *Watcher) Stop() {
+	close(w.stop)
+	<-w.done
+}
+
+func (w *Watcher) loop(events chan notify.EventInfo, cfg Config) {
+	defer close(w.done)
+	if events != nil {
+		defer notify.Stop(events)
+	}
+	var poll <-chan time.Time
+	if events == nil {
+		t := time.NewTicker(cfg.Poll)
+		defer t.Stop()
+		poll = t.C
+	}
+	var fire <-chan time.Time
+	var timer *time.Timer
+	var first time.Time
+	for {
+		select {
+		case <-w.stop:
+			if timer != nil {
+				timer.Stop()
+			}
+			return
+		case ev := <-events:
+			p := ev.Path()
+			if Noise(p) || (cfg.Ignore != nil && cfg.Ignore(p)) {
+				continue
+			}
+			if cfg.Event != nil {
+				cfg.Event(p)
+			}
+			now := time.Now()
+			if timer == nil {
+				first = now
+				timer = time.NewTimer(cfg.Debounce)
+				fire = timer.C
+			} else if cfg.MaxDelay <= 0 || now.Sub(first) < cfg.MaxDelay {
+				timer.Reset(cfg.Debounce) // coalesce: wait for quiet
+			}
+		case <-fire:
+			timer, fire = nil, nil
+			cfg.Fire("watch")
+		case <-poll:
+			cfg.Fire("poll")
+		}
+	}
+}
+
+// Noise reports paths whose events never mean a source change: git's
+// internals, editor swap and backup files, temporary files (m1nd's own
+// atomic writes included).
+func Noise(p string) bool {
+	base := filepath.Base(p)
+	sep := string(filepath.Separator)
+	switch {
+	case strings.Contains(p, sep+".git"+sep) || strings.HasSuffix(p, sep+".git"),
+		strings.HasSuffix(base, "~"), strings.HasPrefix(base, ".#"), base == "4913",
+		strings.HasSuffix(base, ".swp"), strings.HasSuffix(base, ".swx"), strings.HasSuffix(base, ".swo"),
+		strings.HasPrefix(base, ".m1nd-"), strings.HasSuffix(base, ".tmp"):
+		return true
+	}
+	return false
+}

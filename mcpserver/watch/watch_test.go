@@ -1,0 +1,55 @@
+package watch
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// A burst of writes is one call; noise and ignored paths are none.
+func TestBurstAndNoise(t *testing.T) {
+	root := t.TempDir()
+	os.Mkdir(filepath.Join(root, "skip"), 0o755)
+	var fires, events atomic.Int32
+	w := Start([]string{root}, Config{
+		Debounce: 150 * time.Millisecond, Poll: time.Second,
+		Ignore: func(p string) bool { return filepath.Base(filepath.Dir(p)) == "skip" },
+		Event:  func(string) { events.Add(1) },
+		Fire:   func(string) { fires.Add(1) },
+	})
+	defer w.Stop()
+	if w.Backend != "notify" {
+		t.Skip("kernel watches unavailable here:", w.Note)
+	}
+	for _, p := range []string{"a.go~", ".a.go.swp", "skip/x.go", ".m1nd-tmp-1"} {
+		os.WriteFile(filepath.Join(root, p), []byte("x"), 0o644)
+	}
+	time.Sleep(400 * time.Millisecond)
+	if n := fires.Load(); n != 0 {
+		t.Fatalf("noise fired %d times", n)
+	}
+	for i := 0; i < 200; i++ {
+		os.WriteFile(filepath.Join(root, fmt.Sprintf("f%03d.go", i)), []byte("package x\n"), 0o644)
+	}
+	for i := 0; i < 1000 && fires.Load() == 0; i++ {
+		time.Sleep(10 * time.Millisecond) // a bound against a hang
+	}
+	time.Sleep(400 * time.Millisecond)
+	if n := fires.Load(); n != 1 || events.Load() < 200 {
+		t.Errorf("200 writes: %d calls, %d events; want 1 call", n, events.Load())
+	}
+}
+
+func TestNoise(t *testing.T) {
+	for p, want := range map[string]bool{
+		"/r/.git/index.lock": true, "/r/a.go~": true, "/r/.#a.go": true, "/r/4913": true, "/r/.a.swp": true,
+		"/r/.m1nd-tmp-3": true, "/r/x.tmp": true, "/r/a.go": false, "/r/gitignore.go": false, "/r/.github/ci.yml": false,
+	} {
+		if got := Noise(p); got != want {
+			t.Errorf("Noise(%q) = %v", p, got)
+		}
+	}
+}
