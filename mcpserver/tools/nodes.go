@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/history"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
 
@@ -249,17 +250,7 @@ func firstTool(r *Registry, names ...string) string {
 
 // fileOf returns the file node that contains id (id itself for a file),
 // or id when there is none.
-func fileOf(g *graph.Graph, id graph.NodeID) graph.NodeID {
-	if g.Type(id) == graph.File {
-		return id
-	}
-	if p := g.SourcePath(id); p != "" {
-		if f, ok := g.Lookup("file::" + p); ok {
-			return f
-		}
-	}
-	return id
-}
+func fileOf(g *graph.Graph, id graph.NodeID) graph.NodeID { return history.FileOf(g, id) }
 
 // into adds the guidance fields to a response object.
 func (gd guidance) into(m map[string]any) {
