@@ -25,6 +25,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -53,9 +54,21 @@ type Edit struct {
 	// last read it; the edit is refused when the file now differs.
 	// "absent" asks that the file not exist yet.
 	ExpectedSHA256 string
+	// ExpectedLines (optional) are lines as the agent last saw them (from
+	// view or surgical_context): the edit is refused when the file no
+	// longer has them at that place. It lets an agent that read only part
+	// of a file write without the whole file's hash.
+	ExpectedLines *Lines
 	// Raw writes Content byte for byte; otherwise the file's line endings
 	// (CRLF) and trailing newline are kept (see Format).
 	Raw bool
+}
+
+// Lines are lines of a file as read: Text (line endings of either kind;
+// a final newline optional) starting at line Start (1-based).
+type Lines struct {
+	Start int    `json:"start_line"`
+	Text  string `json:"text"`
 }
 
 // Target is a validated edit: where it writes and what is there now.
@@ -200,6 +213,9 @@ func validateOne(g *pathguard.Guard, i int, e Edit) (*Target, error) {
 	if err := t.checkExpected(e.ExpectedSHA256, refuse); err != nil {
 		return nil, err
 	}
+	if err := t.checkLines(e.ExpectedLines, refuse); err != nil {
+		return nil, err
+	}
 	t.New, t.Format = e.Content, Format{}
 	if !e.Raw && t.Existed {
 		t.New, t.Format = Preserve(t.Old, e.Content)
@@ -283,6 +299,41 @@ func (t *Target) checkExpected(want string, refuse func(error, string, string, .
 		return e
 	}
 	return nil
+}
+
+// checkLines refuses the edit when the file no longer holds the lines the
+// agent saw where it saw them.
+func (t *Target) checkLines(want *Lines, refuse func(error, string, string, ...any) error) error {
+	if want == nil {
+		return nil
+	}
+	seen := bareLines(want.Text)
+	switch {
+	case want.Start < 1 || len(seen) == 0:
+		return refuse(ErrBadHash, "expected_lines is {start_line: the first line's number (1-based), text: those lines as you read them}.", "expected_lines needs start_line ≥ 1 and some text (got start_line %d, %d lines)", want.Start, len(seen))
+	case !t.Existed:
+		return refuse(ErrStale, "The file is gone: re-read the directory (glob) before writing.", "%q no longer exists (expected lines %d–%d)", t.Given, want.Start, want.Start+len(seen)-1)
+	}
+	have := bareLines(string(t.Old))
+	end := want.Start - 1 + len(seen)
+	if end <= len(have) && slices.Equal(have[want.Start-1:end], seen) {
+		return nil
+	}
+	now := have[min(want.Start-1, len(have)):min(end, len(have))]
+	e := refuse(ErrStale, "Re-read those lines (view with offset and limit, or surgical_context), redo the edit on what is there now, and pass them again.",
+		"%q changed since you read it: lines %d–%d differ (the file has %d lines)", t.Given, want.Start, end, len(have)).(*Error)
+	e.Extra = map[string]any{"current_lines": strings.Join(now, "\n"), "current_sha256": t.OldSHA}
+	return e
+}
+
+// bareLines splits text into lines without their endings (CRLF or LF);
+// a final newline does not start another line.
+func bareLines(text string) []string {
+	text = strings.TrimSuffix(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	if text == "" {
+		return nil
+	}
+	return strings.Split(text, "\n")
 }
 
 // protected names the directory of rel that m1nd never writes into ("").

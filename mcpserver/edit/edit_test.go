@@ -127,3 +127,27 @@ func FuzzValidatePath(f *testing.F) {
 		}
 	})
 }
+
+// An agent that saw only some lines passes them; the edit is refused
+// when the file no longer has them there.
+func TestExpectedLines(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		lines *Lines
+		err   error
+	}{
+		{"same lines", &Lines{Start: 2, Text: "\nfunc A() {}\n"}, nil},
+		{"same lines, CRLF as read", &Lines{Start: 3, Text: "func A() {}\r\n"}, nil},
+		{"moved", &Lines{Start: 1, Text: "func A() {}"}, ErrStale},
+		{"past the end", &Lines{Start: 3, Text: "func A() {}\nfunc B() {}\n"}, ErrStale},
+		{"no text", &Lines{Start: 1, Text: ""}, ErrBadHash},
+		{"line zero", &Lines{Start: 0, Text: "x"}, ErrBadHash},
+	} {
+		root := t.TempDir()
+		os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\nfunc A() {}\n"), 0o644)
+		_, err := Validate(pathguard.New(root), []Edit{{Path: "a.go", Content: []byte("package a\n"), ExpectedLines: tc.lines}})
+		if !errors.Is(err, tc.err) {
+			t.Errorf("%s: error %v, want %v", tc.name, err, tc.err)
+		}
+	}
+}

@@ -36,11 +36,12 @@ func registerEdit(r *Registry) {
 		Name:  "apply",
 		Title: "Write one file",
 		Description: "Write one file inside the ingest roots and keep the graph coherent: the path is guarded (no escape, no symlink out, no directory), the write is atomic (journal, temp file, fsync, rename), the file's mode, line endings and trailing newline are kept, and the graph is refreshed incrementally; answers with the nodes updated and proactive insights when the file is a risky surface. " +
-			"Pass expected_sha256 (from surgical_context or view) to refuse the write if the file changed since you read it.",
+			"Pass expected_sha256 (from surgical_context or view), or expected_lines for the part you read, to refuse the write if the file changed since you read it.",
 		Params: append([]Param{
 			{Name: "file_path", Type: String, Required: true, Description: "Path relative to an ingest root (\"src/auth.py\") or absolute inside one. A new file (and its directories) is created."},
 			{Name: "new_content", Type: String, Required: true, MaxLen: editContentMax, Description: "The file's complete new contents."},
 			{Name: "expected_sha256", Type: String, Description: "SHA-256 (hex) of the file as you last read it; the write is refused when the file now differs. \"absent\": the file must not exist yet."},
+			{Name: "expected_lines", Type: Object, Description: "Lines as you last saw them, when you read only part of the file: {start_line: 1-based, text: those lines}; the write is refused when the file no longer has them there."},
 		}, commonWrite...),
 		Input:     reflect.TypeFor[applyParams](),
 		Output:    reflect.TypeFor[applyOutput](),
@@ -58,7 +59,7 @@ func registerEdit(r *Registry) {
 		Description: "Write several files as one atomic set: every edit is validated before anything is written, all files land or none do (a journal rolls an interrupted batch back at the next start), the graph is refreshed incrementally, and with verify: true five layers check the result — verdict SAFE, RISKY (kept, with warnings) or BROKEN (every file restored byte for byte). " +
 			"Reports progress per phase (validate, write, reingest, verify, done) with batch_id, and returns the same events in progress_events.",
 		Params: append([]Param{
-			{Name: "edits", Type: ObjectArray, Required: true, MaxItems: edit.MaxBatchFiles, Description: "The files to write: [{file_path, new_content, expected_sha256?}] — the fields of apply, one object per file."},
+			{Name: "edits", Type: ObjectArray, Required: true, MaxItems: edit.MaxBatchFiles, Description: "The files to write: [{file_path, new_content, expected_sha256?, expected_lines?}] — the fields of apply, one object per file."},
 		}, commonWrite...),
 		Input:     reflect.TypeFor[applyBatchParams](),
 		Output:    reflect.TypeFor[applyOutput](),
@@ -77,13 +78,14 @@ func registerEdit(r *Registry) {
 }
 
 type applyParams struct {
-	FilePath       string `json:"file_path"`
-	NewContent     string `json:"new_content"`
-	ExpectedSHA256 string `json:"expected_sha256"`
-	Verify         bool   `json:"verify"`
-	Reingest       bool   `json:"reingest"`
-	PreserveFormat bool   `json:"preserve_format"`
-	TimeoutS       int    `json:"timeout_s"`
+	FilePath       string      `json:"file_path"`
+	NewContent     string      `json:"new_content"`
+	ExpectedSHA256 string      `json:"expected_sha256"`
+	ExpectedLines  *edit.Lines `json:"expected_lines"`
+	Verify         bool        `json:"verify"`
+	Reingest       bool        `json:"reingest"`
+	PreserveFormat bool        `json:"preserve_format"`
+	TimeoutS       int         `json:"timeout_s"`
 }
 
 type applyBatchParams struct {
@@ -113,7 +115,7 @@ func runApply(c *Call) (any, error) {
 	if err := c.Bind(&in); err != nil {
 		return nil, err
 	}
-	e := edit.Edit{Path: in.FilePath, Content: []byte(in.NewContent), ExpectedSHA256: in.ExpectedSHA256, Raw: !in.PreserveFormat}
+	e := edit.Edit{Path: in.FilePath, Content: []byte(in.NewContent), ExpectedSHA256: in.ExpectedSHA256, ExpectedLines: in.ExpectedLines, Raw: !in.PreserveFormat}
 	return runBatch(c, []edit.Edit{e}, writeOptions{in.Verify, in.Reingest, in.PreserveFormat, in.TimeoutS}, "")
 }
 
@@ -143,6 +145,7 @@ func decodeEdits(c *Call) ([]edit.Edit, error) {
 	out := make([]edit.Edit, 0, len(raw))
 	for i, m := range raw {
 		var e batchEdit
+		var lines *edit.Lines
 		for k, v := range m {
 			var dst *string
 			switch k {
@@ -152,8 +155,13 @@ func decodeEdits(c *Call) ([]edit.Edit, error) {
 				dst = &e.NewContent
 			case "expected_sha256":
 				dst = &e.ExpectedSHA256
+			case "expected_lines":
+				if json.Unmarshal(v, &lines) != nil {
+					return nil, Errorf("expected_lines is {start_line: 1-based line number, text: the lines as you read them}.", "edits[%d].expected_lines is not such an object: %s", i, clip(string(v))).WithExample(example)
+				}
+				continue
 			default:
-				return nil, Errorf("Each edit has file_path, new_content and optionally expected_sha256 — the fields of apply.", "edits[%d] has an unknown field %q", i, k).WithExample(example)
+				return nil, Errorf("Each edit has file_path, new_content and optionally expected_sha256 or expected_lines — the fields of apply.", "edits[%d] has an unknown field %q", i, k).WithExample(example)
 			}
 			if json.Unmarshal(v, dst) != nil {
 				return nil, Errorf("file_path, new_content and expected_sha256 are strings.", "edits[%d].%s must be a string, got %s", i, k, clip(string(v))).WithExample(example)
@@ -165,7 +173,7 @@ func decodeEdits(c *Call) ([]edit.Edit, error) {
 		case m["new_content"] == nil:
 			return nil, Errorf("Each edit carries the file's complete new contents in new_content (an empty string empties the file).", "edits[%d] (%s) has no new_content", i, e.FilePath).WithExample(example)
 		}
-		out = append(out, edit.Edit{Path: e.FilePath, Content: []byte(e.NewContent), ExpectedSHA256: e.ExpectedSHA256})
+		out = append(out, edit.Edit{Path: e.FilePath, Content: []byte(e.NewContent), ExpectedSHA256: e.ExpectedSHA256, ExpectedLines: lines})
 	}
 	return out, nil
 }

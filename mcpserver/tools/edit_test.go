@@ -73,6 +73,29 @@ func TestApplyWritesAndRefreshesTheGraph(t *testing.T) {
 	mustCall(t, d, "apply", map[string]any{"agent_id": "t", "file_path": "backend/payments.py", "new_content": old, "expected_sha256": res["new_sha256"]})
 }
 
+// An agent that read only some lines passes them instead of the hash:
+// the write lands while they are still there, and is refused (teaching,
+// nothing written) once they moved.
+func TestApplyExpectedLines(t *testing.T) {
+	d, dir := ingestedFixture(t)
+	p := filepath.Join(dir, "backend", "config.py")
+	old := readFile(t, p)
+	first := strings.SplitN(old, "\n", 2)[0]
+	seen := map[string]any{"start_line": 1, "text": first + "\n"}
+	next := old + "TIMEOUT = 30\n"
+	mustCall(t, d, "apply_batch", map[string]any{"agent_id": "t", "edits": []any{
+		map[string]any{"file_path": "backend/config.py", "new_content": next, "expected_lines": seen}}})
+	moved := map[string]any{"start_line": 2, "text": first}
+	out, isErr := call(t, d, "apply", map[string]any{"agent_id": "t", "file_path": "backend/config.py", "new_content": "x = 1\n", "expected_lines": moved})
+	if !isErr || readFile(t, p) != next || !strings.Contains(out["error"].(string), "lines 2–2 differ") {
+		t.Fatalf("stale expected_lines: error %v, file now %q", out, readFile(t, p))
+	}
+	if _, isErr := call(t, d, "apply_batch", map[string]any{"agent_id": "t", "edits": []any{
+		map[string]any{"file_path": "backend/config.py", "new_content": "x", "expected_lines": "line 1"}}}); !isErr {
+		t.Error("expected_lines that is not an object was accepted")
+	}
+}
+
 func toStrings(v any) []string {
 	var out []string
 	for _, x := range v.([]any) {
