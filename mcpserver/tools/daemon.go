@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -250,6 +251,7 @@ func runAlertsAck(c *Call) (any, error) {
 // reconciler compares the served graph with the disk and re-ingests the
 // roots that changed, one incremental pass per root.
 func reconciler(d *Dispatcher) daemon.Reconciler {
+	persist := quietPersist(d.Session, persistQuiet)
 	return func(ctx context.Context, maxFiles int) (daemon.TickResult, []daemon.Alert, error) {
 		if maxFiles <= 0 {
 			maxFiles = 32
@@ -292,9 +294,31 @@ func reconciler(d *Dispatcher) daemon.Reconciler {
 			res.RootsReingested = append(res.RootsReingested, r.Path)
 		}
 		if len(res.RootsReingested) > 0 {
-			s.PersistSoon("daemon")
+			persist()
 		}
 		return res, alerts, nil
+	}
+}
+
+// persistQuiet is how long the tree must stay quiet after a tick before
+// the graph is saved: an agent editing file after file would otherwise
+// pay a snapshot of the whole graph per edit, on the same cores its next
+// query runs on. A clean shutdown saves at once.
+const persistQuiet = 2 * time.Second
+
+// quietPersist returns a trigger that persists the session once quiet
+// has passed since its last call.
+func quietPersist(s *session.State, quiet time.Duration) func() {
+	var mu sync.Mutex
+	var t *time.Timer
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if t == nil {
+			t = time.AfterFunc(quiet, func() { s.PersistSoon("daemon") })
+			return
+		}
+		t.Reset(quiet)
 	}
 }
 

@@ -174,8 +174,9 @@ func run(server, corpus string, n int, idle time.Duration) error {
 		}
 	}
 
-	// 3. Idle CPU with the daemon on.
-	time.Sleep(time.Second)
+	// 3. Idle CPU with the daemon on, once the save the daemon defers
+	// until the tree is quiet (2 s) has run.
+	time.Sleep(8 * time.Second)
 	before, err := cpuTicks(c.Pid())
 	if err != nil {
 		return err
