@@ -167,8 +167,13 @@ func (d *Daemon) Resume() (bool, error) {
 	if !st.Active || len(st.WatchPaths) == 0 {
 		return false, nil
 	}
-	_, err = d.Start(st.WatchPaths, time.Duration(st.PollIntervalMs)*time.Millisecond)
-	return err == nil, err
+	if _, err = d.Start(st.WatchPaths, time.Duration(st.PollIntervalMs)*time.Millisecond); err != nil {
+		return false, err
+	}
+	// Files may have changed while no server watched: reconcile once now,
+	// in the background (the server answers meanwhile).
+	go d.tick(context.Background(), 0, "resume")
+	return true, nil
 }
 
 // Start watches paths (directories); poll is the polling interval used

@@ -99,6 +99,7 @@ func TestStatePersistsAndResumes(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("resume %v %v", ok, err)
 	}
+	waitFor(t, "the resume tick", func() bool { return d2.Status().TickCount == 1 })
 	st := d2.Status()
 	if !st.Active || st.PollIntervalMs != 250 || len(st.WatchPaths) != 1 || st.AlertCount != 1 || st.UnackedAlerts != 1 {
 		t.Errorf("resumed status %+v", st)

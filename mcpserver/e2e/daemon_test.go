@@ -81,12 +81,15 @@ func TestDaemonThroughTheBinary(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// A restart resumes watching.
+	// A restart resumes watching, and first reconciles what changed while
+	// no server watched.
+	os.WriteFile(filepath.Join(repo, "backend", "while_down.py"), []byte("def offline():\n    return 0\n"), 0o644)
 	p = start(t, nil, "--runtime-dir", rt)
 	p.initialize(transport.Line)
 	if st, _ := p.tool(transport.Line, "daemon_status", map[string]any{"agent_id": "e2e"}); st["active"] != true {
 		t.Fatalf("daemon not resumed after a restart: %v", st)
 	}
+	eventually(t, p, "a file written while the server was down", func() bool { return inGraph(p, "file::backend/while_down.py") })
 	os.WriteFile(filepath.Join(repo, "backend", "after_restart.py"), []byte("def later():\n    return 1\n"), 0o644)
 	eventually(t, p, "a file written after the restart", func() bool { return inGraph(p, "file::backend/after_restart.py") })
 
