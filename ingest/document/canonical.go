@@ -31,6 +31,8 @@ package document
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/m1nd-go/m1nd/ingest/internal/slug"
 )
 
 // Format is a document family.
@@ -262,27 +264,7 @@ func minLevel(c *Canonical) int {
 
 // Slug lower-cases s and turns every run of other characters into one
 // dash (at most 64 bytes), "section" when nothing is left.
-func Slug(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			b.WriteRune(r)
-			dash = false
-		} else if !dash && b.Len() > 0 {
-			b.WriteByte('-')
-			dash = true
-		}
-		if b.Len() >= 64 {
-			break
-		}
-	}
-	out := strings.TrimRight(b.String(), "-")
-	if out == "" {
-		return "section"
-	}
-	return out
-}
+func Slug(s string) string { return slug.Make(s, "section") }
 
 func itoa(n int) string {
 	if n == 0 {

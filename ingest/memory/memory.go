@@ -35,6 +35,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/code"
+	"github.com/m1nd-go/m1nd/ingest/internal/slug"
 	"github.com/m1nd-go/m1nd/ingest/walk"
 )
 
@@ -204,27 +205,7 @@ func Canonical(rel string) bool {
 }
 
 // Slug lower-cases s and turns every run of other characters into one dash.
-func Slug(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			b.WriteRune(r)
-			dash = false
-		} else if !dash && b.Len() > 0 {
-			b.WriteByte('-')
-			dash = true
-		}
-		if b.Len() >= 64 {
-			break
-		}
-	}
-	out := strings.TrimRight(b.String(), "-")
-	if out == "" {
-		return "entry"
-	}
-	return out
-}
+func Slug(s string) string { return slug.Make(s, "entry") }
 
 type builder struct {
 	ns         string
