@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/m1nd-go/m1nd/core/analysis"
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/ingest/gitmeta"
 	"github.com/m1nd-go/m1nd/mcpserver/daemon"
@@ -357,39 +358,21 @@ func hubDeletions(b *session.Bundle, deleted []string) []daemon.Alert {
 	return out
 }
 
-// dependentFiles lists the files with a dependency edge into file or its
-// entities (sorted).
+// dependentFiles lists the files that directly depend on file (impact at
+// file level, one hop), sorted.
 func dependentFiles(g *graph.Graph, file graph.NodeID) []string {
-	seen := map[string]bool{}
-	var visit func(n graph.NodeID, depth int)
-	visit = func(n graph.NodeID, depth int) {
-		lo, hi := g.InRange(n)
-		for p := lo; p < hi; p++ {
-			e := g.InEdge(p)
-			rel := g.RelationName(e)
-			src := g.InSource(p)
-			if rel == "contains" || g.EdgeDirection(e) == graph.Bidirectional {
-				continue
-			}
-			if f := fileOf(g, src); f != file && g.Type(f) == graph.File {
-				seen[g.ExternalID(f)] = true
-			}
-		}
-		if depth == 0 {
-			return
-		}
-		elo, ehi := g.OutRange(n)
-		for e := elo; e < ehi; e++ {
-			if g.RelationName(e) == "contains" {
-				visit(g.Target(e), depth-1)
-			}
-		}
+	ip := analysis.DefaultImpactParams()
+	ip.Level, ip.MaxHops, ip.IncludeCausalChains, ip.TopK, ip.MaxVia = analysis.LevelFile, 1, false, 0, 0
+	res, err := analysis.Impact(g, file, ip)
+	if err != nil {
+		return nil
 	}
-	visit(file, 2)
-	out := make([]string, 0, len(seen))
-	for id := range seen {
-		out = append(out, id)
+	var out []string
+	for _, n := range res.BlastRadius {
+		if f := fileOf(g, n.Node); f != file && g.Type(f) == graph.File {
+			out = append(out, g.ExternalID(f))
+		}
 	}
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
 }
