@@ -11,6 +11,7 @@ package history
 import (
 	"path"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -52,6 +53,7 @@ type Index struct {
 
 	dirOnce sync.Once
 	byDir   map[string][]graph.NodeID // file nodes per directory ("." for the root)
+	byStem  map[string][]graph.NodeID // file nodes per name stem
 }
 
 // NewIndex binds commits (newest first, as ingest produces them) to g.
@@ -101,19 +103,64 @@ func (x *Index) FileCommits(file graph.NodeID) []int32 { return x.byFile[file] }
 // DirFiles lists the file nodes in dir ("." for the root), ascending (do
 // not modify). Built on first use.
 func (x *Index) DirFiles(dir string) []graph.NodeID {
+	x.buildFileIndexes()
+	return x.byDir[dir]
+}
+
+// maxStemFiles bounds a useful stem: a name shared by more files (mod.rs,
+// index.ts, __init__.py) relates none of them.
+const maxStemFiles = 6
+
+// StemFiles lists the file nodes whose name has stem (see Stem),
+// ascending (do not modify); none when more than a handful share it.
+func (x *Index) StemFiles(stem string) []graph.NodeID {
+	x.buildFileIndexes()
+	if fs := x.byStem[stem]; len(fs) <= maxStemFiles {
+		return fs
+	}
+	return nil
+}
+
+func (x *Index) buildFileIndexes() {
 	x.dirOnce.Do(func() {
-		x.byDir = map[string][]graph.NodeID{}
+		x.byDir, x.byStem = map[string][]graph.NodeID{}, map[string][]graph.NodeID{}
 		g := x.g
 		for id := graph.NodeID(0); int(id) < g.NumNodes(); id++ {
 			if g.Type(id) == graph.File {
 				if p := g.SourcePath(id); p != "" {
 					d := path.Dir(p)
 					x.byDir[d] = append(x.byDir[d], id)
+					if st := Stem(p); st != "" {
+						x.byStem[st] = append(x.byStem[st], id)
+					}
 				}
 			}
 		}
 	})
-	return x.byDir[dir]
+}
+
+// Stem is a file name reduced to what it is about: the base name without
+// extensions, lower case, without test affixes — foo.go, foo_test.go,
+// test_foo.py, FooTest.java and foo.spec.ts all have stem "foo". Names
+// of fewer than three letters have none.
+func Stem(p string) string {
+	b := strings.ToLower(path.Base(p))
+	if i := strings.IndexByte(b[min(1, len(b)):], '.'); i >= 0 {
+		b = b[:i+min(1, len(b))]
+	}
+	for _, a := range []string{"test_", "tests_", "spec_"} {
+		b = strings.TrimPrefix(b, a)
+	}
+	for _, a := range []string{"_test", "_tests", "_spec", "tests", "test", "spec"} {
+		if len(b) > len(a) {
+			b = strings.TrimSuffix(b, a)
+		}
+	}
+	b = strings.Trim(b, "_-.")
+	if len(b) < 3 {
+		return ""
+	}
+	return b
 }
 
 // Partner is a file that changed together with another.

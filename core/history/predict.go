@@ -28,10 +28,12 @@ type PredictParams struct {
 	// of a commit — a sweeping change says little about any one pair.
 	LargeCommit int
 	// SupportK discounts co-change confidence seen in few commits:
-	// conf · n/(n+SupportK).
+	// conf · n/(n+SupportK) (the History score reported).
 	SupportK float64
-	// The evidence weights, combined as a noisy-or of weight·score.
-	HistoryWeight, StructureWeight, DirectoryWeight, ActivityWeight float64
+	// Model holds one coefficient per feature (FeatureNames): a
+	// candidate's confidence is the logistic of their weighted sum. Nil
+	// means DefaultModel.
+	Model []float64
 	// StructureHops bounds the dependency hops followed (default 1: on
 	// the tune split a second hop added more noise than partners).
 	StructureHops int
@@ -43,7 +45,6 @@ type PredictParams struct {
 func DefaultPredictParams() PredictParams {
 	return PredictParams{
 		TopK: 10, IncludeVelocity: true, HalfLifeDays: 365, LargeCommit: 20, SupportK: 3,
-		HistoryWeight: 0.9, StructureWeight: 0.6, DirectoryWeight: 0, ActivityWeight: 0.3,
 		StructureHops: 1,
 	}
 }
@@ -52,9 +53,12 @@ func (p *PredictParams) validate() error {
 	if p.TopK < 1 || p.TopK > 1000 {
 		return fmt.Errorf("top_k must be in [1, 1000], got %d", p.TopK)
 	}
-	for _, w := range []float64{p.HistoryWeight, p.StructureWeight, p.DirectoryWeight, p.ActivityWeight} {
-		if math.IsNaN(w) || w < 0 || w > 1 {
-			return errors.New("predict weights must be in [0, 1]")
+	if p.Model != nil && len(p.Model) != len(FeatureNames) {
+		return fmt.Errorf("the model needs %d coefficients (FeatureNames), got %d", len(FeatureNames), len(p.Model))
+	}
+	for _, w := range p.Model {
+		if math.IsNaN(w) || math.IsInf(w, 0) {
+			return errors.New("model coefficients must be finite")
 		}
 	}
 	if p.StructureHops < 1 || p.StructureHops > 5 {
@@ -117,41 +121,72 @@ func FileOf(g *graph.Graph, id graph.NodeID) graph.NodeID {
 // changes. Its phases:
 //
 //  1. history: the commits that changed the file, each weighted by
-//     recency and size; a partner's score is its weighted share of them,
-//     discounted when seen in few commits;
+//     recency and size; each partner's share of them;
 //  2. structure: dependency neighbours both ways (imports, calls,
 //     references, inheritance, tests) within StructureHops, from
 //     analysis.Impact — so a file without history still gets predictions;
-//  3. context: the same directory, and each candidate's own recent
-//     activity;
-//  4. rank: a noisy-or of the weighted scores, ties by node ID.
+//  3. context: the same directory, files of the same name stem (foo.go,
+//     foo_test.go, FooTest.java), and each candidate's own activity;
+//  4. rank: the model's logistic score over each candidate's features,
+//     ties by node ID.
 func Predict(x *Index, changed graph.NodeID, p PredictParams) (PredictResult, error) {
-	if err := p.validate(); err != nil {
+	ev, err := gather(x, changed, &p)
+	if err != nil {
 		return PredictResult{}, err
 	}
-	g := x.g
-	if !g.Valid(changed) {
-		return PredictResult{}, fmt.Errorf("node %d is not in the graph", changed)
+	return ev.rank(changed), nil
+}
+
+// Candidates returns every candidate Predict considers for changed, with
+// its features (in FeatureNames order), unranked: the input for fitting
+// a model.
+func Candidates(x *Index, changed graph.NodeID, p PredictParams) ([]graph.NodeID, [][]float64, error) {
+	ev, err := gather(x, changed, &p)
+	if err != nil {
+		return nil, nil, err
 	}
-	file := FileOf(g, changed)
-	ev := newEvidence(x, file, &p)
+	ids := make([]graph.NodeID, 0, len(ev.cands))
+	for id := range ev.cands {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	fs := make([][]float64, len(ids))
+	for i, id := range ids {
+		fs[i] = ev.features(id, ev.cands[id])
+	}
+	return ids, fs, nil
+}
+
+func gather(x *Index, changed graph.NodeID, p *PredictParams) (*evidence, error) {
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	if !x.g.Valid(changed) {
+		return nil, fmt.Errorf("node %d is not in the graph", changed)
+	}
+	ev := newEvidence(x, FileOf(x.g, changed), p)
 	ev.history()
 	if err := ev.structure(changed); err != nil {
-		return PredictResult{}, err
+		return nil, err
 	}
 	ev.context()
-	return ev.rank(changed), nil
+	return ev, nil
 }
 
 type cand struct {
 	hist, weighted float64
 	joint          int
+	recent         float64 // joint commits weighted with the short half-life
+	lastTen        int     // joint commits among the file's newest ten
+	jointSmall     int     // joint commits of at most LargeCommit files
 	last           int64
 	jointRec       float64
 	structure      float64
+	tests          bool
 	hops           int
 	via            string
 	dir, activity  float64
+	stem           float64
 }
 
 type evidence struct {
@@ -161,6 +196,19 @@ type evidence struct {
 	dir   string
 	cands map[graph.NodeID]*cand
 	n     int
+	total float64
+	// nSmall counts the file's commits of at most LargeCommit files.
+	nSmall int
+	// totalRecent is the file's commits weighted with the short half-life.
+	totalRecent float64
+}
+
+// shortHalfLife (days) weighs what changed together lately.
+const shortHalfLife = 60
+
+func (ev *evidence) recencyShort(t int64) float64 {
+	age := float64(ev.x.head-t) / 86400
+	return math.Exp2(-max(age, 0) / shortHalfLife)
 }
 
 func newEvidence(x *Index, file graph.NodeID, p *PredictParams) *evidence {
@@ -194,7 +242,6 @@ func (ev *evidence) recency(t int64) float64 {
 
 func (ev *evidence) history() {
 	x := ev.x
-	total := 0.0
 	for _, ci := range x.byFile[ev.file] {
 		fs := x.files[ci]
 		ev.n++
@@ -203,24 +250,37 @@ func (ev *evidence) history() {
 		if n := len(fs); n > ev.p.LargeCommit {
 			w *= float64(ev.p.LargeCommit) / float64(n)
 		}
-		total += w
+		ev.total += w
+		small := len(fs) <= ev.p.LargeCommit
+		if small {
+			ev.nSmall++
+		}
+		rs := ev.recencyShort(x.commits[ci].Time)
+		ev.totalRecent += rs
 		for _, o := range fs {
 			if !ev.keep(o) {
 				continue
 			}
 			c := ev.get(o)
 			c.weighted += w
+			c.recent += rs
+			if ev.n <= 10 {
+				c.lastTen++
+			}
+			if small {
+				c.jointSmall++
+			}
 			c.joint++
 			c.jointRec += rec
 			c.last = max(c.last, x.commits[ci].Time)
 		}
 	}
-	if total <= 0 {
+	if ev.total <= 0 {
 		return
 	}
 	for _, c := range ev.cands {
 		n := float64(c.joint)
-		c.hist = c.weighted / total * n / (n + ev.p.SupportK)
+		c.hist = c.weighted / ev.total * n / (n + ev.p.SupportK)
 	}
 }
 
@@ -248,7 +308,7 @@ func (ev *evidence) structure(changed graph.NodeID) error {
 				u := n.Via[0]
 				c.via = short(g, FileOf(g, u.Dependent)) + " " + u.Relation + " " + short(g, FileOf(g, u.Dependency))
 				if u.Relation == "tests" || strings.HasSuffix(u.Relation, "::tests") {
-					c.structure = max(c.structure, 0.9)
+					c.tests = true
 				}
 			}
 		}
@@ -261,12 +321,20 @@ func short(g *graph.Graph, id graph.NodeID) string {
 }
 
 // context adds the same-directory files (the root's too, which has no
-// directory node) and each candidate's activity.
+// directory node), the files sharing the name stem, and each candidate's
+// activity.
 func (ev *evidence) context() {
 	if ev.dir != "" {
 		for _, id := range ev.x.DirFiles(ev.dir) {
 			if ev.keep(id) {
 				ev.get(id).dir = 1
+			}
+		}
+	}
+	if st := Stem(ev.x.g.SourcePath(ev.file)); st != "" {
+		for _, id := range ev.x.StemFiles(st) {
+			if ev.keep(id) {
+				ev.get(id).stem = 1
 			}
 		}
 	}
@@ -279,14 +347,119 @@ func (ev *evidence) context() {
 	}
 }
 
+// DefaultModel is the model chosen on the tune half of the co-change
+// benchmark (benchmarks/cochange; never on its held-out half): rank by
+// confidence over the commits that are not sweeping, with a fifth of it
+// recency-weighted and a bonus for a recent joint commit; then
+// structure, a test link, a shared name stem and the candidate's own
+// activity, each worth about a tenth of confidence. Fitted models
+// (listwise, in tools/cmd/m1nd-cochange-tune) did no better on
+// repositories they were not fitted on. The bias only sets how sure the
+// confidence sounds; it does not change the ranking.
+var DefaultModel = []float64{-4, 2, 0, 0, 0.01, 0, 1, 1, 0, 1, 0, 1, 0.5, 0, 0, 0, 0, 0, 0, 8}
+
+// FeatureNames names the features Predict's model weighs, in order.
+var FeatureNames = []string{
+	"bias",
+	"conf_weighted",     // recency- and size-weighted share of the file's commits
+	"conf",              // plain confidence: joint commits / the file's commits
+	"conf_reliable",     // conf, trusted more as the file's commits grow
+	"log_joint",         // log(1 + joint commits)
+	"has_joint",         // ever changed together
+	"last_joint_recent", // recency of the newest joint commit
+	"structure",         // dependency signal (1 hop: the signal strength)
+	"structure_only",    // structure without any joint commit
+	"tests",             // one tests the other
+	"same_dir",
+	"same_stem",        // foo.go ~ foo_test.go ~ FooTest.java
+	"activity",         // the candidate's own recent commits
+	"conf_short",       // share of the file's commits, short half-life
+	"joint_last_ten",   // share of the file's newest ten commits
+	"activity_short",   // the candidate's own commits, short half-life
+	"log_cand_commits", // log(1 + the candidate's commits)
+	"conf_reverse",     // joint commits / the candidate's commits
+	"path_proximity",   // shared leading directories / the deeper path's
+	"conf_small",       // confidence over commits of at most LargeCommit files
+}
+
+func (ev *evidence) features(id graph.NodeID, c *cand) []float64 {
+	conf, confW, lastRec, has := 0.0, 0.0, 0.0, 0.0
+	if c.joint > 0 {
+		conf = float64(c.joint) / float64(ev.n)
+		confW = c.weighted / ev.total
+		lastRec = ev.recency(c.last)
+		has = 1
+	}
+	rel := min(1, math.Log1p(float64(ev.n))/math.Log(101))
+	tests := 0.0
+	if c.tests {
+		tests = 1
+	}
+	confS, lastTen, rev := 0.0, 0.0, 0.0
+	nc := len(ev.x.byFile[id])
+	if c.joint > 0 {
+		if ev.totalRecent > 0 {
+			confS = c.recent / ev.totalRecent
+		}
+		lastTen = float64(c.lastTen) / float64(min(10, ev.n))
+		rev = float64(c.joint) / float64(max(nc, c.joint))
+	}
+	confSmall := 0.0
+	if ev.nSmall > 0 {
+		confSmall = float64(c.jointSmall) / float64(ev.nSmall)
+	}
+	actS := 0.0
+	for _, ci := range ev.x.byFile[id] {
+		actS += ev.recencyShort(ev.x.commits[ci].Time)
+	}
+	return []float64{1, confW, conf, conf * rel, math.Log1p(float64(c.joint)), has, lastRec,
+		c.structure, c.structure * (1 - has), tests, c.dir, c.stem, c.activity,
+		confS, lastTen, 1 - math.Exp(-actS/3), math.Log1p(float64(nc)), rev, ev.proximity(id), confSmall}
+}
+
+// proximity is the share of leading directories two paths have in common.
+func (ev *evidence) proximity(id graph.NodeID) float64 {
+	a := strings.Split(ev.dir, "/")
+	b := strings.Split(path.Dir(ev.x.g.SourcePath(id)), "/")
+	if ev.dir == "." {
+		a = nil
+	}
+	if b[0] == "." {
+		b = nil
+	}
+	n := max(len(a), len(b))
+	if n == 0 {
+		return 1
+	}
+	k := 0
+	for k < len(a) && k < len(b) && a[k] == b[k] {
+		k++
+	}
+	return float64(k) / float64(n)
+}
+
+func (ev *evidence) score(id graph.NodeID, c *cand) float64 {
+	m := ev.p.Model
+	if m == nil {
+		m = DefaultModel
+	}
+	z := 0.0
+	for i, f := range ev.features(id, c) {
+		z += m[i] * f
+	}
+	return 1 / (1 + math.Exp(-z))
+}
+
 func (ev *evidence) rank(changed graph.NodeID) PredictResult {
 	p := ev.p
 	res := PredictResult{Changed: changed, File: ev.file, Commits: ev.n, Candidates: len(ev.cands)}
 	preds := make([]Prediction, 0, len(ev.cands))
 	for id, c := range ev.cands {
-		conf := 1 - (1-p.HistoryWeight*c.hist)*(1-p.StructureWeight*c.structure)*(1-p.DirectoryWeight*c.dir)*(1-p.ActivityWeight*c.activity)
-		pr := Prediction{Node: id, Confidence: clamp01(conf), CoChanges: c.joint, History: clamp01(c.hist),
+		pr := Prediction{Node: id, Confidence: clamp01(ev.score(id, c)), CoChanges: c.joint, History: clamp01(c.hist),
 			Structure: clamp01(c.structure), Directory: c.dir, Activity: clamp01(c.activity), HopDistance: c.hops}
+		if c.tests {
+			pr.Structure = max(pr.Structure, 0.9)
+		}
 		if p.IncludeVelocity {
 			if c.joint > 0 {
 				pr.Velocity = clamp01(1 - math.Exp(-c.jointRec))
@@ -326,7 +499,10 @@ func (ev *evidence) reasons(c *cand) []string {
 			rs = append(rs, fmt.Sprintf("%d-hop dependency", c.hops))
 		}
 	}
-	if c.dir > 0 && ev.p.DirectoryWeight > 0 {
+	if c.stem > 0 && c.structure == 0 {
+		rs = append(rs, "same name")
+	}
+	if c.dir > 0 && len(rs) == 0 {
 		rs = append(rs, "same directory")
 	}
 	if c.activity > 0.5 && c.joint == 0 {

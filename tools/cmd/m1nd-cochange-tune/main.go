@@ -1,6 +1,10 @@
-// Command m1nd-cochange-tune evaluates predict's parameters in process on
-// the tune split of the co-change benchmark (never the held-out one): one
-// ingest per repository, then every parameter setting over its queries.
+// Command m1nd-cochange-tune fits predict's model in process on the tune
+// split of the co-change benchmark (never the held-out one): one ingest
+// per repository, every query's candidates with their features
+// (history.Candidates), a logistic regression over them, then Recall@10
+// per repository with leave-one-repository-out fits (the estimate of how
+// the model does on repositories it never saw) and with the full fit,
+// whose coefficients it prints for history.DefaultModel.
 package main
 
 import (
@@ -19,110 +23,118 @@ func main() {
 	mirrors := flag.String("mirrors", "/work/.mirror", "git snapshots, owner+name/repo")
 	reposTSV := flag.String("repos", "benchmarks/cochange/repos.tsv", "repos.tsv")
 	work := flag.String("work", "/tmp/m1nd-cochange-tune", "cut checkouts")
+	only := flag.String("only", "", "comma-separated tune repositories (default: all of them)")
+	lambda := flag.Float64("lambda", 1, "L2 penalty of the fit")
+	check := flag.Bool("check", false, "also score the full fit through history.Predict (must equal the direct score)")
+	listwise := flag.Bool("listwise", true, "fit a softmax over each query's candidates (else a pointwise logistic regression)")
+	eval := flag.String("eval", "", "instead of fitting, score models: name=w0,w1,…;name=…")
 	flag.Parse()
-	f, err := os.Open(*reposTSV)
+	repos, err := readTune(*reposTSV, *only)
 	if err != nil {
-		panic(err)
-	}
-	repos, err := cochange.ReadRepos(f)
-	f.Close()
-	if err != nil {
-		panic(err)
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
 	ctx := context.Background()
-	type prepared struct {
-		name string
-		s    *cochange.Split
-		qs   []cochange.Query
-		ip   *cochange.InProcess
-		base float64
-	}
-	var ps []prepared
+	var sets []*repoSet
 	for _, r := range repos {
+		src := filepath.Join(*mirrors, strings.ReplaceAll(r.Slug, "/", "+"), "repo")
+		rs, err := prepare(ctx, r.Name, src, r.Commit, filepath.Join(*work, r.Name))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, r.Name, err)
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "%s: %d queries, %d candidate rows, baseline R@10 %.3f, candidates cover %.3f of the targets\n", rs.name, len(rs.qs), rs.rows(), rs.base, rs.coverage())
+		sets = append(sets, rs)
+	}
+	if *eval != "" {
+		evaluate(sets, *eval)
+		return
+	}
+	if *listwise {
+		fitter = fitListwise
+	}
+	report(sets, *lambda, *check)
+}
+
+// evaluate prints each named model's Recall@10 per repository.
+func evaluate(sets []*repoSet, spec string) {
+	for _, m := range strings.Split(spec, ";") {
+		name, ws, _ := strings.Cut(strings.TrimSpace(m), "=")
+		model := make([]float64, len(history.FeatureNames))
+		for i, w := range strings.Split(ws, ",") {
+			if i < len(model) {
+				fmt.Sscan(w, &model[i])
+			}
+		}
+		var n, sb, sm float64
+		var per []string
+		for _, rs := range sets {
+			r, q := rs.recall(model), float64(len(rs.qs))
+			n, sb, sm = n+q, sb+q*rs.base, sm+q*r
+			per = append(per, fmt.Sprintf("%s %.3f/%.3f", rs.name, r, rs.base))
+			if os.Getenv("BREAKDOWN") != "" {
+				a, b, c, d, e := rs.breakdown(model)
+				fmt.Printf("  %-12s targets with joint history %d (top10 %d), without %d (top10 %d), not candidates %d\n", rs.name, a, c, b, d, e)
+			}
+		}
+		fmt.Printf("%-14s micro %.4f baseline %.4f (%+.1f)  %s\n", name, sm/n, sb/n, 100*(sm-sb)/n, strings.Join(per, ", "))
+	}
+}
+
+var fitter = fit
+
+func readTune(tsv, only string) ([]cochange.Repo, error) {
+	f, err := os.Open(tsv)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	all, err := cochange.ReadRepos(f)
+	if err != nil {
+		return nil, err
+	}
+	var out []cochange.Repo
+	for _, r := range all {
 		if r.Split != "tune" {
 			continue // held-out repositories are never tuned on
 		}
-		src := filepath.Join(*mirrors, strings.ReplaceAll(r.Slug, "/", "+"), "repo")
-		s, err := cochange.Prepare(ctx, src, r.Commit, 0.8, filepath.Join(*work, r.Name))
-		if err != nil {
-			fmt.Fprintln(os.Stderr, r.Name, err)
+		if only != "" && !strings.Contains(","+only+",", ","+r.Name+",") {
 			continue
 		}
-		qs, _ := cochange.Queries(s)
-		ip, err := cochange.NewInProcess(ctx, s.Checkout)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, r.Name, err)
-			continue
-		}
-		bs, _, _ := cochange.Evaluate(cochange.NewRose(s.Train, s.Universe, 30), qs, s.Universe)
-		ps = append(ps, prepared{r.Name, s, qs, ip, bs.R10})
-		fmt.Fprintf(os.Stderr, "%s: %d queries, baseline R@10 %.3f\n", r.Name, len(qs), bs.R10)
+		out = append(out, r)
 	}
-	settings := variants(history.DefaultPredictParams())
-	for _, v := range settings {
-		var sum, base float64
-		n := 0
-		var per []string
-		for _, p := range ps {
-			p.ip.Params = v.p
-			sc, _, err := cochange.Evaluate(p.ip, p.qs, p.s.Universe)
-			if err != nil {
-				panic(err)
-			}
-			sum += sc.R10 * float64(len(p.qs))
-			base += p.base * float64(len(p.qs))
-			n += len(p.qs)
-			per = append(per, fmt.Sprintf("%s %.3f", p.name, sc.R10))
-		}
-		fmt.Printf("%-40s micro R@10 %.4f (baseline %.4f)  %s\n", v.name, sum/float64(n), base/float64(n), strings.Join(per, ", "))
-	}
+	return out, nil
 }
 
-type variant struct {
-	name string
-	p    history.PredictParams
-}
-
-func variants(d history.PredictParams) []variant {
-	vs := []variant{{"default", d}}
-	add := func(name string, f func(p *history.PredictParams)) {
-		p := d
-		f(&p)
-		vs = append(vs, variant{name, p})
-	}
-	for _, v := range strings.Split(os.Getenv("TUNE"), ";") {
-		v = strings.TrimSpace(v)
-		if v == "" {
-			continue
+// report prints, per repository, the baseline, the leave-one-out fit and
+// the full fit, then the full fit's coefficients.
+func report(sets []*repoSet, lambda float64, check bool) {
+	full := fitter(sets, nil, lambda)
+	var n, sb, sl, sf, sd float64
+	for _, rs := range sets {
+		loo := fitter(sets, rs, lambda)
+		rl, rf := rs.recall(loo), rs.recall(full)
+		rd := rs.recall(history.DefaultModel)
+		q := float64(len(rs.qs))
+		n, sb, sl, sf, sd = n+q, sb+q*rs.base, sl+q*rl, sf+q*rf, sd+q*rd
+		fmt.Printf("%-12s queries %4d  baseline %.3f  leave-one-out %.3f (%+.1f)  full fit %.3f  current default %.3f\n",
+			rs.name, len(rs.qs), rs.base, rl, 100*(rl-rs.base), rf, rd)
+		if check {
+			fmt.Printf("%-12s through Predict: %.3f\n", rs.name, rs.viaPredict(full))
 		}
-		name := v
-		add(name, func(p *history.PredictParams) {
-			for _, kv := range strings.Split(v, ",") {
-				k, val, _ := strings.Cut(kv, "=")
-				var x float64
-				fmt.Sscan(val, &x)
-				switch k {
-				case "hist":
-					p.HistoryWeight = x
-				case "struct":
-					p.StructureWeight = x
-				case "dir":
-					p.DirectoryWeight = x
-				case "act":
-					p.ActivityWeight = x
-				case "half":
-					p.HalfLifeDays = x
-				case "large":
-					p.LargeCommit = int(x)
-				case "k":
-					p.SupportK = x
-				case "hops":
-					p.StructureHops = int(x)
-				case "vel":
-					p.IncludeVelocity = x != 0
-				}
-			}
-		})
 	}
-	return vs
+	fmt.Printf("%-12s queries %4.0f  baseline %.3f  leave-one-out %.3f (%+.1f)  full fit %.3f  current default %.3f\n",
+		"micro", n, sb/n, sl/n, 100*(sl-sb)/n, sf/n, sd/n)
+	fmt.Print("full fit:")
+	for i, w := range full {
+		fmt.Printf(" %s=%.3f", history.FeatureNames[i], w)
+	}
+	fmt.Print("\nvar DefaultModel = []float64{")
+	for i, w := range full {
+		if i > 0 {
+			fmt.Print(", ")
+		}
+		fmt.Printf("%.3f", w)
+	}
+	fmt.Println("}")
 }
