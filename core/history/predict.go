@@ -152,7 +152,7 @@ func Candidates(x *Index, changed graph.NodeID, p PredictParams) ([]graph.NodeID
 	slices.Sort(ids)
 	fs := make([][]float64, len(ids))
 	for i, id := range ids {
-		fs[i] = ev.features(id, ev.cands[id])
+		fs[i] = ev.features(ev.cands[id])
 	}
 	return ids, fs, nil
 }
@@ -176,9 +176,7 @@ func gather(x *Index, changed graph.NodeID, p *PredictParams) (*evidence, error)
 type cand struct {
 	hist, weighted float64
 	joint          int
-	recent         float64 // joint commits weighted with the short half-life
-	lastTen        int     // joint commits among the file's newest ten
-	jointSmall     int     // joint commits of at most LargeCommit files
+	jointSmall     int // joint commits of at most LargeCommit files
 	last           int64
 	jointRec       float64
 	structure      float64
@@ -199,16 +197,6 @@ type evidence struct {
 	total float64
 	// nSmall counts the file's commits of at most LargeCommit files.
 	nSmall int
-	// totalRecent is the file's commits weighted with the short half-life.
-	totalRecent float64
-}
-
-// shortHalfLife (days) weighs what changed together lately.
-const shortHalfLife = 60
-
-func (ev *evidence) recencyShort(t int64) float64 {
-	age := float64(ev.x.head-t) / 86400
-	return math.Exp2(-max(age, 0) / shortHalfLife)
 }
 
 func newEvidence(x *Index, file graph.NodeID, p *PredictParams) *evidence {
@@ -255,18 +243,12 @@ func (ev *evidence) history() {
 		if small {
 			ev.nSmall++
 		}
-		rs := ev.recencyShort(x.commits[ci].Time)
-		ev.totalRecent += rs
 		for _, o := range fs {
 			if !ev.keep(o) {
 				continue
 			}
 			c := ev.get(o)
 			c.weighted += w
-			c.recent += rs
-			if ev.n <= 10 {
-				c.lastTen++
-			}
 			if small {
 				c.jointSmall++
 			}
@@ -356,95 +338,46 @@ func (ev *evidence) context() {
 // (listwise, in tools/cmd/m1nd-cochange-tune) did no better on
 // repositories they were not fitted on. The bias only sets how sure the
 // confidence sounds; it does not change the ranking.
-var DefaultModel = []float64{-4, 2, 0, 0, 0.01, 0, 1, 1, 0, 1, 0, 1, 0.5, 0, 0, 0, 0, 0, 0, 8}
+var DefaultModel = []float64{-4, 2, 0.01, 1, 1, 1, 1, 0.5, 8}
 
 // FeatureNames names the features Predict's model weighs, in order.
+// (Others — plain confidence, its reverse, a shorter half-life, the
+// file's last ten commits, path proximity, same directory — were tried in
+// listwise fits on the tune half and added nothing.)
 var FeatureNames = []string{
 	"bias",
 	"conf_weighted",     // recency- and size-weighted share of the file's commits
-	"conf",              // plain confidence: joint commits / the file's commits
-	"conf_reliable",     // conf, trusted more as the file's commits grow
 	"log_joint",         // log(1 + joint commits)
-	"has_joint",         // ever changed together
 	"last_joint_recent", // recency of the newest joint commit
 	"structure",         // dependency signal (1 hop: the signal strength)
-	"structure_only",    // structure without any joint commit
 	"tests",             // one tests the other
-	"same_dir",
-	"same_stem",        // foo.go ~ foo_test.go ~ FooTest.java
-	"activity",         // the candidate's own recent commits
-	"conf_short",       // share of the file's commits, short half-life
-	"joint_last_ten",   // share of the file's newest ten commits
-	"activity_short",   // the candidate's own commits, short half-life
-	"log_cand_commits", // log(1 + the candidate's commits)
-	"conf_reverse",     // joint commits / the candidate's commits
-	"path_proximity",   // shared leading directories / the deeper path's
-	"conf_small",       // confidence over commits of at most LargeCommit files
+	"same_stem",         // foo.go ~ foo_test.go ~ FooTest.java
+	"activity",          // the candidate's own recent commits
+	"conf_small",        // confidence over commits of at most LargeCommit files
 }
 
-func (ev *evidence) features(id graph.NodeID, c *cand) []float64 {
-	conf, confW, lastRec, has := 0.0, 0.0, 0.0, 0.0
+func (ev *evidence) features(c *cand) []float64 {
+	confW, lastRec, confSmall, tests := 0.0, 0.0, 0.0, 0.0
 	if c.joint > 0 {
-		conf = float64(c.joint) / float64(ev.n)
 		confW = c.weighted / ev.total
 		lastRec = ev.recency(c.last)
-		has = 1
 	}
-	rel := min(1, math.Log1p(float64(ev.n))/math.Log(101))
-	tests := 0.0
-	if c.tests {
-		tests = 1
-	}
-	confS, lastTen, rev := 0.0, 0.0, 0.0
-	nc := len(ev.x.byFile[id])
-	if c.joint > 0 {
-		if ev.totalRecent > 0 {
-			confS = c.recent / ev.totalRecent
-		}
-		lastTen = float64(c.lastTen) / float64(min(10, ev.n))
-		rev = float64(c.joint) / float64(max(nc, c.joint))
-	}
-	confSmall := 0.0
 	if ev.nSmall > 0 {
 		confSmall = float64(c.jointSmall) / float64(ev.nSmall)
 	}
-	actS := 0.0
-	for _, ci := range ev.x.byFile[id] {
-		actS += ev.recencyShort(ev.x.commits[ci].Time)
+	if c.tests {
+		tests = 1
 	}
-	return []float64{1, confW, conf, conf * rel, math.Log1p(float64(c.joint)), has, lastRec,
-		c.structure, c.structure * (1 - has), tests, c.dir, c.stem, c.activity,
-		confS, lastTen, 1 - math.Exp(-actS/3), math.Log1p(float64(nc)), rev, ev.proximity(id), confSmall}
+	return []float64{1, confW, math.Log1p(float64(c.joint)), lastRec, c.structure, tests, c.stem, c.activity, confSmall}
 }
 
-// proximity is the share of leading directories two paths have in common.
-func (ev *evidence) proximity(id graph.NodeID) float64 {
-	a := strings.Split(ev.dir, "/")
-	b := strings.Split(path.Dir(ev.x.g.SourcePath(id)), "/")
-	if ev.dir == "." {
-		a = nil
-	}
-	if b[0] == "." {
-		b = nil
-	}
-	n := max(len(a), len(b))
-	if n == 0 {
-		return 1
-	}
-	k := 0
-	for k < len(a) && k < len(b) && a[k] == b[k] {
-		k++
-	}
-	return float64(k) / float64(n)
-}
-
-func (ev *evidence) score(id graph.NodeID, c *cand) float64 {
+func (ev *evidence) score(c *cand) float64 {
 	m := ev.p.Model
 	if m == nil {
 		m = DefaultModel
 	}
 	z := 0.0
-	for i, f := range ev.features(id, c) {
+	for i, f := range ev.features(c) {
 		z += m[i] * f
 	}
 	return 1 / (1 + math.Exp(-z))
@@ -455,7 +388,7 @@ func (ev *evidence) rank(changed graph.NodeID) PredictResult {
 	res := PredictResult{Changed: changed, File: ev.file, Commits: ev.n, Candidates: len(ev.cands)}
 	preds := make([]Prediction, 0, len(ev.cands))
 	for id, c := range ev.cands {
-		pr := Prediction{Node: id, Confidence: clamp01(ev.score(id, c)), CoChanges: c.joint, History: clamp01(c.hist),
+		pr := Prediction{Node: id, Confidence: clamp01(ev.score(c)), CoChanges: c.joint, History: clamp01(c.hist),
 			Structure: clamp01(c.structure), Directory: c.dir, Activity: clamp01(c.activity), HopDistance: c.hops}
 		if c.tests {
 			pr.Structure = max(pr.Structure, 0.9)

@@ -170,7 +170,7 @@ func (rs *repoSet) breakdown(model []float64) (withJoint, withoutJoint, hitWith,
 				continue
 			}
 			pos++
-			if q.feats[i][5] > 0 {
+			if q.feats[i][2] > 0 { // log_joint: ever changed together
 				withJoint++
 				if r < 10 {
 					hitWith++
