@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -47,14 +48,15 @@ func TestInspectorCLI(t *testing.T) {
 		// The server's own flags go after "--", where the inspector stops
 		// reading options.
 		args = append(append([]string{"index.js", serverBin}, args...), "--", "--runtime-dir", rt, "--allow-root", repo)
-		cmd := exec.Command("node", args...)
-		cmd.Dir = dir
-		out, err := cmd.Output()
+		out, stderr, err := runInspector(dir, args)
+		if err != nil && bytes.Contains(stderr, []byte("timed out")) {
+			// The inspector gives a request 60 s; on a CI machine running
+			// every package's race tests on two cores that has run out
+			// once in six runs. One retry, logged; a second timeout fails.
+			t.Logf("inspector %v timed out, retrying once:\n%s", args, stderr)
+			out, stderr, err = runInspector(dir, args)
+		}
 		if err != nil {
-			var stderr []byte
-			if ee, ok := err.(*exec.ExitError); ok {
-				stderr = ee.Stderr
-			}
 			t.Fatalf("inspector %v: %v\n%s\n%s", args, err, out, stderr)
 		}
 		var v map[string]any
@@ -95,6 +97,16 @@ func TestInspectorCLI(t *testing.T) {
 	if imp := call("impact", "node_id=backend/session.py"); imp["direction"] != "dependents" || len(imp["blast_radius"].([]any)) == 0 {
 		t.Errorf("impact: %v", imp)
 	}
+}
+
+func runInspector(dir string, args []string) (stdout, stderr []byte, err error) {
+	cmd := exec.Command("node", args...)
+	cmd.Dir = dir
+	stdout, err = cmd.Output()
+	if ee, ok := err.(*exec.ExitError); ok {
+		stderr = ee.Stderr
+	}
+	return stdout, stderr, err
 }
 
 // checkStructured: a result carries structuredContent, the same JSON
