@@ -269,12 +269,11 @@ func (p *patchState) restale() *noPatch {
 		if old == nil {
 			return refuse(ResolutionIncomplete)
 		}
-		p.now[fl.path] = &fileResolution{hash: old.hash, labels: old.labels, parents: old.parents, star: old.star}
+		p.now[fl.path] = old.unresolved()
 	}
 	p.stale = &staleness{labels: map[string]bool{}, changed: map[string]bool{}}
 	for _, c := range p.changed {
-		labels, parents := fileLabels(c.res)
-		cur := &fileResolution{hash: c.fr.entry.Hash, labels: labels, parents: parents, star: hasStar(c.res)}
+		cur := newResolution(c.res, c.fr.entry.Hash)
 		p.stale.mark(p.now[c.res.Path], cur, c.res.Path)
 		p.now[c.res.Path] = cur
 	}
@@ -288,7 +287,7 @@ func (p *patchState) reresolve(i int, nothingElse bool) ([]resolve.Result, bool)
 	res := p.files[i].res
 	old := p.prev.files[res.Path].out
 	changed := p.isChanged[i]
-	if !changed && nothingElse {
+	if !changed && (nothingElse || p.stale.passesOver(p.now[res.Path].refNames)) {
 		return old, false
 	}
 	keep := old

@@ -18,6 +18,9 @@ import (
 	"github.com/m1nd-go/m1nd/ingest/internal/graphdump"
 )
 
+// conn is a second Go type for store/db.go with a method named like DB's.
+const conn = "\n// Conn is a connection.\ntype Conn struct{}\n\n// Query runs a query on the connection.\nfunc (c *Conn) Query() error { return nil }\n"
+
 // TestPatchEqualsFull edits file contents one step at a time — bodies,
 // new and removed definitions, renamed methods, changed inheritance and
 // imports, a touch without change, several files at once, a new commit —
@@ -86,6 +89,23 @@ func TestPatchEqualsFull(t *testing.T) {
 			files: map[string]string{"tests/test_service.py": "from app.models import User\n\n\ndef test_run():\n    assert User()\n"},
 			check: func(d graphdump.Dump) bool {
 				return !d.Has("file::tests/test_service.py", "tests", "file::app/service.py")
+			}},
+		{name: "a second Go type with a method named like DB's",
+			files: map[string]string{"store/db.go": fixture["store/db.go"] + conn},
+			check: func(d graphdump.Dump) bool {
+				return d.Has("file::cmd/main.go::main", "calls", "file::store/db.go::DB::Query")
+			}},
+		{name: "only a result type changes: a call on the result binds to the other type's method",
+			files: map[string]string{"store/db.go": strings.Replace(fixture["store/db.go"], "func New() *DB { return &DB{} }", "func New() *Conn { return &Conn{} }", 1) + conn},
+			check: func(d graphdump.Dump) bool {
+				return d.Has("file::cmd/main.go::main", "calls", "file::store/db.go::Conn::Query") &&
+					!d.Has("file::cmd/main.go::main", "calls", "file::store/db.go::DB::Query")
+			}},
+		{name: "one of two same-named methods goes: its label stays, its caller loses the call",
+			files: map[string]string{"store/db.go": strings.Replace(fixture["store/db.go"], "func New() *DB { return &DB{} }", "func New() *Conn { return &Conn{} }", 1) +
+				strings.Replace(conn, "func (c *Conn) Query() error { return nil }", "func (c *Conn) Close() error { return nil }", 1)},
+			check: func(d graphdump.Dump) bool {
+				return !d.Has("file::cmd/main.go::main", "calls", "file::store/db.go::Conn::Query")
 			}},
 		{name: "a touch without a change", touch: []string{"lib/util.py"}},
 	}

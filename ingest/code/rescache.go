@@ -1,8 +1,11 @@
 package code
 
 import (
+	"cmp"
+	"hash/fnv"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/m1nd-go/m1nd/ingest/cache"
@@ -29,8 +32,18 @@ type resolveCache struct {
 
 type fileResolution struct {
 	hash cache.Hash
-	// labels of the file's entities, sorted and unique.
-	labels []string
+	// defs are the file's entities as the resolver sees them, sorted by
+	// label: a label whose definitions moved is one whose references may
+	// bind differently (see staleness.mark).
+	defs []labelDef
+	// context is what the resolver reads of the file itself (language,
+	// build constraint); when it moves, every label of the file is stale.
+	context string
+	// refNames are the names the file's references can be stale through
+	// (staleness.reuse: a name, its last part, a receiver's callee),
+	// sorted and unique, so a file no stale name reaches is passed over
+	// without a look at its edges.
+	refNames []string
 	// parents are the "type>base" pairs of its inheritance edges.
 	parents []string
 	// star is set when the file has star imports: its plain names then
@@ -46,12 +59,56 @@ var manifests = map[string]bool{
 	"pnpm-workspace.yaml": true, "pyproject.toml": true, "__init__.py": true,
 }
 
-func fileLabels(r *extract.Result) (labels, parents []string) {
+// labelDef is one entity of a file under its label: sig hashes what the
+// resolver keeps of it as a candidate (ID, and so its owner; type; the
+// result type it declares).
+type labelDef struct {
+	label string
+	sig   uint64
+	// typ marks a type (resolve.IsType): its name also types receivers.
+	typ bool
+}
+
+func compareDefs(a, b labelDef) int {
+	if c := strings.Compare(a.label, b.label); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.sig, b.sig)
+}
+
+// newResolution is the resolution record of a freshly extracted file
+// (outcomes still to fill).
+func newResolution(r *extract.Result, h cache.Hash) *fileResolution {
+	defs, parents := fileDefs(r)
+	return &fileResolution{hash: h, defs: defs, parents: parents, star: hasStar(r),
+		context: r.Language + "\x00" + r.BuildConstraint, refNames: refNames(r)}
+}
+
+// refNames lists the names staleness.reuse looks up for r's references.
+func refNames(r *extract.Result) []string {
+	var out []string
+	for k := range r.Edges {
+		e := &r.Edges[k]
+		name, ok := strings.CutPrefix(e.Target, extract.RefPrefix)
+		if !ok {
+			continue
+		}
+		out = append(out, name, lastName(name))
+		if callee, ok := calleeOf(e.Hint.Receiver); ok {
+			out = append(out, callee)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// fileDefs lists a file's entities by label and its "type>base" pairs.
+func fileDefs(r *extract.Result) (defs []labelDef, parents []string) {
 	fid := extract.FileID(r.Path)
 	byID := map[string]string{}
 	for _, n := range r.Nodes {
 		if n.ID != fid {
-			labels = append(labels, n.Label)
+			defs = append(defs, labelDef{label: n.Label, sig: defSig(r, &n), typ: resolve.IsType(n.Type)})
 			byID[n.ID] = n.Label
 		}
 	}
@@ -60,18 +117,38 @@ func fileLabels(r *extract.Result) (labels, parents []string) {
 			parents = append(parents, byID[e.Source]+">"+e.Target)
 		}
 	}
-	slices.Sort(labels)
+	slices.SortFunc(defs, compareDefs)
 	slices.Sort(parents)
-	return slices.Compact(labels), slices.Compact(parents)
+	return slices.Compact(defs), slices.Compact(parents)
+}
+
+// defSig hashes what the resolver indexes of node n (resolve.Index.addFile).
+func defSig(r *extract.Result, n *extract.Node) uint64 {
+	h := fnv.New64a()
+	ret := r.Returns[n.ID]
+	for _, s := range []string{n.ID, n.Label, strconv.Itoa(int(n.Type)), ret.Name, ret.Module} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
+}
+
+// unresolved is f without its outcomes: what the same content starts a
+// new run with.
+func (f *fileResolution) unresolved() *fileResolution {
+	return &fileResolution{hash: f.hash, defs: f.defs, parents: f.parents, star: f.star, context: f.context, refNames: f.refNames}
 }
 
 // staleness says what changed since the cached run.
 type staleness struct {
-	all     bool            // no usable cache, or manifests changed
-	labels  map[string]bool // names whose candidates may differ
-	modules bool            // files appeared or vanished: module layout moved
-	types   bool            // inheritance changed: receiver-type lookups moved
-	changed map[string]bool // files whose own references must be redone
+	all    bool            // no usable cache, or manifests changed
+	labels map[string]bool // names whose candidates may differ
+	// typeNames: a type was among them, so the result type of any call
+	// may now name a type or stop naming one (receivers "f()" retyped).
+	typeNames bool
+	modules   bool            // files appeared or vanished: module layout moved
+	types     bool            // inheritance changed: receiver-type lookups moved
+	changed   map[string]bool // files whose own references must be redone
 }
 
 // diff compares the included files with the cached run.
@@ -85,12 +162,11 @@ func (c *resolveCache) diff(root string, inc []included) (*staleness, map[string
 		if usable {
 			if old := c.files[r.Path]; old != nil && old.hash == h && h != (cache.Hash{}) {
 				// Same content, same definitions: no need to list them again.
-				now[r.Path] = &fileResolution{hash: h, labels: old.labels, parents: old.parents, star: old.star}
+				now[r.Path] = old.unresolved()
 				continue
 			}
 		}
-		l, p := fileLabels(r)
-		now[r.Path] = &fileResolution{hash: h, labels: l, parents: p, star: hasStar(r)}
+		now[r.Path] = newResolution(r, h)
 	}
 	if !usable {
 		s.all = true
@@ -125,20 +201,24 @@ func (c *resolveCache) diff(root string, inc []included) (*staleness, map[string
 }
 
 // mark records that file p went from old to cur (either may be nil): its
-// own references are redone, names it defined or defines may bind
-// differently, a changed manifest or inheritance moves more.
+// own references are redone, names whose definitions moved may bind
+// differently, a changed manifest or inheritance moves more. When the file
+// itself stays (same language and build constraint), only the labels whose
+// definitions differ are stale: an edit inside a function body or a new
+// function leaves the file's other names binding as before.
 func (s *staleness) mark(old, cur *fileResolution, p string) {
 	s.changed[p] = true
 	if manifests[path.Base(p)] {
 		s.all = true
 	}
 	var op, cp []string
-	for _, f := range []*fileResolution{old, cur} {
-		if f == nil {
-			continue
-		}
-		for _, l := range f.labels {
-			s.labels[l] = true
+	if old != nil && cur != nil && old.context == cur.context {
+		s.markMoved(old.defs, cur.defs)
+	} else {
+		for _, f := range []*fileResolution{old, cur} {
+			if f != nil {
+				s.markAll(f.defs)
+			}
 		}
 	}
 	if old != nil {
@@ -152,6 +232,47 @@ func (s *staleness) mark(old, cur *fileResolution, p string) {
 	}
 }
 
+func (s *staleness) markAll(defs []labelDef) {
+	for _, d := range defs {
+		s.labels[d.label] = true
+		s.typeNames = s.typeNames || d.typ
+	}
+}
+
+// markMoved marks the labels whose definitions differ between two sorted
+// lists.
+func (s *staleness) markMoved(a, b []labelDef) {
+	for len(a) > 0 || len(b) > 0 {
+		l := labelOf(a, b)
+		i, j := runOf(a, l), runOf(b, l)
+		if !slices.Equal(a[:i], b[:j]) {
+			s.markAll(a[:i])
+			s.markAll(b[:j])
+		}
+		a, b = a[i:], b[j:]
+	}
+}
+
+// labelOf is the smaller label heading a or b (not both empty).
+func labelOf(a, b []labelDef) string {
+	switch {
+	case len(a) == 0:
+		return b[0].label
+	case len(b) == 0 || a[0].label < b[0].label:
+		return a[0].label
+	}
+	return b[0].label
+}
+
+// runOf is the length of the run of label l heading defs.
+func runOf(defs []labelDef, l string) int {
+	n := 0
+	for n < len(defs) && defs[n].label == l {
+		n++
+	}
+	return n
+}
+
 func hasStar(r *extract.Result) bool {
 	for _, im := range r.Imports {
 		if im.Alias == "" && slices.Contains(im.Names, "*") {
@@ -159,6 +280,21 @@ func hasStar(r *extract.Result) bool {
 		}
 	}
 	return false
+}
+
+// passesOver reports whether no reference of a file with these refNames
+// can be stale: only stale labels moved, and none of them is among the
+// names. (Otherwise reuse decides reference by reference.)
+func (s *staleness) passesOver(names []string) bool {
+	if s.all || s.modules || s.types || s.typeNames {
+		return false
+	}
+	for l := range s.labels {
+		if _, found := slices.BinarySearch(names, l); found {
+			return false
+		}
+	}
+	return true
 }
 
 // reuse reports whether the cached outcome of a reference still holds.
@@ -169,6 +305,9 @@ func (s *staleness) reuse(e *extract.Edge, name string) bool {
 	if s.labels[name] || s.labels[lastName(name)] {
 		return false
 	}
+	if callee, ok := calleeOf(e.Hint.Receiver); ok && (s.typeNames || s.labels[callee]) {
+		return false // "f().m()": typed by what f returns (resolve.callResult)
+	}
 	if s.modules && e.Hint.Module != "" {
 		return false
 	}
@@ -176,6 +315,19 @@ func (s *staleness) reuse(e *extract.Edge, name string) bool {
 		return false
 	}
 	return true
+}
+
+// calleeOf is the function a call receiver "pkg.f(…)" calls, as the
+// resolver reads it.
+func calleeOf(recv string) (string, bool) {
+	if !strings.HasSuffix(recv, ")") {
+		return "", false
+	}
+	i := strings.IndexByte(recv, '(')
+	if i <= 0 {
+		return "", false
+	}
+	return lastName(recv[:i]), true
 }
 
 // lastName mirrors the resolver's fallback from a qualified name to its

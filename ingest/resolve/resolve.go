@@ -708,6 +708,10 @@ func (ix *Index) pick(from fileInfo, srcID string, cands []int32, rel string) (b
 	return best, tied, score
 }
 
+// IsType reports whether nodes of type t are types to the resolver: their
+// names type receivers ("T().m()", "x := f(); x.m()" where f returns T).
+func IsType(t graph.NodeType) bool { return isType(t) }
+
 func isType(t graph.NodeType) bool {
 	switch t {
 	case graph.Class, graph.Struct, graph.Enum, graph.Type, graph.Module:
