@@ -30,7 +30,7 @@ func registerDiverge(r *Registry) {
 	r.Register(&Tool{
 		Name:        "diverge",
 		Title:       "Diverge: structural drift since a baseline",
-		Description: "What moved structurally since a baseline — a commit (hash, short hash, tag, branch, HEAD~3), a date (2026-03-01) or a graph snapshot (\"last_session\": the graph saved in the runtime directory; or a snapshot file there): files added, removed and modified (lines +/−, growth ratio, commits since, dependency fan-in and fan-out now), a Jaccard structural drift score, co-change coupling that strengthened or weakened after the baseline, and anomalies — new or changed code without tests (test_deficit), files whose change rate jumped (velocity_spike), files that gained many dependents among the new files (dependents_spike), pairs newly coupled (new_coupling), files that changed after being dormant (awakened), files that lost every dependency link (isolation, snapshot baselines). Git baselines compare the baseline commit with HEAD, not the work tree.",
+		Description: "What moved structurally since a baseline — a commit (hash, short hash, tag, branch, HEAD~3), a date (2026-03-01) or a graph snapshot (\"last_session\": the graph saved in the runtime directory; or a snapshot file there): files added, removed and modified (lines +/−, growth ratio, commits since, dependency fan-in and fan-out now; renames detected as git does, by similar content), a Jaccard structural drift score, co-change coupling that strengthened or weakened after the baseline, and anomalies — new or changed code without tests (test_deficit), files whose change rate jumped (velocity_spike), files that gained many dependents among the new files (dependents_spike), pairs newly coupled (new_coupling), files that changed after being dormant (awakened), files that lost every dependency link (isolation, snapshot baselines). Git baselines compare the baseline commit with HEAD, not the work tree.",
 		Params: []Param{
 			{Name: "baseline", Type: String, Required: true, MaxLen: 256, Description: "A commit (full or short hash, tag, branch, HEAD~N), an ISO date (2026-03-01 or 2026-03-01T12:00:00Z: the newest commit at or before it), \"last_session\" (the graph saved in the runtime directory), or a snapshot file name in the runtime directory."},
 			{Name: "scope", Type: String, MaxLen: 1024, Description: "File path glob limiting the answer, e.g. \"backend/stormender*\" or \"src/**/*.go\"; none = every file."},
@@ -58,6 +58,7 @@ type divergeParams struct {
 type modifiedJSON struct {
 	File         string  `json:"file"`
 	NodeID       string  `json:"node_id"`
+	RenamedFrom  string  `json:"renamed_from,omitempty" jsonschema:"The path at the baseline when git's rename detection (60 % similar content) paired the file with one removed since."`
 	Delta        string  `json:"delta" jsonschema:"+added/-deleted lines (git baselines) or edges (snapshot baselines)."`
 	LinesAdded   int     `json:"lines_added"`
 	LinesDeleted int     `json:"lines_deleted"`
@@ -101,6 +102,7 @@ type divergeOutput struct {
 		New       int `json:"new"`
 		Removed   int `json:"removed"`
 		Modified  int `json:"modified"`
+		Renamed   int `json:"renamed" jsonschema:"Of the modified files, those that moved (git baselines)."`
 		Unchanged int `json:"unchanged"`
 	} `json:"counts"`
 	Summary   string  `json:"summary"`
@@ -350,7 +352,9 @@ func (r *divergeRun) treeDiff(baseC, headC *object.Commit, rootPath, prefix stri
 	if err != nil {
 		return err
 	}
-	changes, err := object.DiffTreeWithOptions(r.c.Ctx, bt, ht, &object.DiffTreeOptions{})
+	// Renames as git finds them (content ≥ 60 % similar), bounded like
+	// git's diff.renameLimit so a huge diff does not compare every pair.
+	changes, err := object.DiffTreeWithOptions(r.c.Ctx, bt, ht, &object.DiffTreeOptions{DetectRenames: true, RenameScore: 60, RenameLimit: 1000})
 	if err != nil {
 		return Errorf("The trees could not be compared.", "diff %s..%s: %v", shortHash(baseC.Hash.String()), shortHash(headC.Hash.String()), err)
 	}
@@ -389,9 +393,20 @@ func (r *divergeRun) treeDiff(baseC, headC *object.Commit, rootPath, prefix stri
 		case merkletrie.Modify:
 			gp, id, ok := idOf(ch.To.Name)
 			if !ok {
+				// Renamed out of the scope: gone from it.
+				if _, from, in := idOf(ch.From.Name); in && ch.From.Name != ch.To.Name {
+					o.RemovedNodes = append(o.RemovedNodes, from)
+				}
 				continue
 			}
 			m := &modifiedJSON{File: gp, NodeID: id}
+			if ch.From.Name != ch.To.Name {
+				m.RenamedFrom = strings.TrimPrefix(ch.From.Name, prefix)
+				if from, _, ok := idOf(ch.From.Name); ok {
+					m.RenamedFrom = from
+				}
+				o.Counts.Renamed++
+			}
 			if churned < maxChurnFiles {
 				churned++
 				lineStats(r.c.Ctx, ch, m)

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -315,5 +316,40 @@ func BenchmarkWhatifCorpus(b *testing.B) {
 				mustCall(b, d, bc.tool, bc.args)
 			}
 		})
+	}
+}
+
+// A file moved with git mv (and lightly edited) is one renamed file, not
+// one removed and one new.
+func TestDivergeRename(t *testing.T) {
+	dir := fixture.Write(t)
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE=2026-02-01T10:00:00Z", "GIT_COMMITTER_DATE=2026-02-01T10:00:00Z",
+			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("mv", "backend/crypto.py", "backend/cipher.py")
+	f, err := os.OpenFile(filepath.Join(dir, "backend", "cipher.py"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("\n# moved from crypto.py\n")
+	f.Close()
+	git("commit", "-qam", "rename crypto to cipher")
+	d := newDispatcher(t, session.Config{})
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	out := mustCall(t, d, "diverge", map[string]any{"agent_id": "t", "baseline": "HEAD~1"})
+	counts := out["counts"].(map[string]any)
+	if counts["renamed"] != 1.0 || counts["new"] != 0.0 || counts["removed"] != 0.0 || counts["modified"] != 1.0 {
+		t.Fatalf("counts %v", counts)
+	}
+	m := out["modified_nodes"].([]any)[0].(map[string]any)
+	if m["file"] != "backend/cipher.py" || m["renamed_from"] != "backend/crypto.py" || m["lines_added"] != 2.0 {
+		t.Errorf("renamed file %v", m)
 	}
 }
