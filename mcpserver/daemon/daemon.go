@@ -73,8 +73,10 @@ type Config struct {
 	// StateDir holds daemon.json and alerts.json ("" keeps them in memory).
 	StateDir string
 	// Debounce is the quiet time after the last event before a tick;
-	// MaxDelay bounds the wait while events keep coming.
-	Debounce, MaxDelay time.Duration
+	// MaxDelay bounds the wait while events keep coming. Quick is the
+	// quiet time after a lone change (watch.Config.Quick): the write an
+	// agent makes and queries right after.
+	Debounce, MaxDelay, Quick time.Duration
 	// TickTimeout bounds one reconciliation.
 	TickTimeout time.Duration
 	// Ignore reports paths whose events never start a tick (besides
@@ -122,6 +124,9 @@ func New(cfg Config, reconcile Reconciler) *Daemon {
 	}
 	if cfg.MaxDelay <= 0 {
 		cfg.MaxDelay = time.Second
+	}
+	if cfg.Quick <= 0 {
+		cfg.Quick = min(20*time.Millisecond, cfg.Debounce)
 	}
 	if cfg.TickTimeout <= 0 {
 		cfg.TickTimeout = 5 * time.Minute
@@ -193,7 +198,7 @@ func (d *Daemon) Start(paths []string, poll time.Duration) (Status, error) {
 	}
 	d.halt()
 	w := watch.Start(paths, watch.Config{
-		Debounce: d.cfg.Debounce, MaxDelay: d.cfg.MaxDelay, Poll: poll, Ignore: d.cfg.Ignore,
+		Debounce: d.cfg.Debounce, MaxDelay: d.cfg.MaxDelay, Quick: d.cfg.Quick, Poll: poll, Ignore: d.cfg.Ignore,
 		Event: func(string) {
 			d.mu.Lock()
 			d.events++

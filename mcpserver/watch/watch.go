@@ -21,6 +21,11 @@ type Config struct {
 	// Debounce is the quiet time after the last event before Fire;
 	// MaxDelay (0: none) bounds the wait while events keep coming.
 	Debounce, MaxDelay time.Duration
+	// Quick (0: Debounce) is the quiet time while the events since the
+	// last call are at most QuickEvents: an editor's save is a handful of
+	// events on one file and is reconciled sooner, while a burst (a
+	// checkout) still waits out Debounce once it has shown itself.
+	Quick time.Duration
 	// Poll is the interval of Fire("poll") when kernel watches are
 	// unavailable.
 	Poll time.Duration
@@ -31,6 +36,18 @@ type Config struct {
 	// Fire runs the work: trigger is "watch" or "poll". Calls never
 	// overlap.
 	Fire func(trigger string)
+}
+
+// QuickEvents is how many events a lone change may bring (a save by
+// rename: create, write, rename, chmod) and still be waited for Quick.
+const QuickEvents = 4
+
+// quiet is the wait after the n-th event since the last call.
+func (c *Config) quiet(n int) time.Duration {
+	if c.Quick > 0 && n <= QuickEvents {
+		return c.Quick
+	}
+	return c.Debounce
 }
 
 // Watcher is a running watch.
@@ -82,6 +99,7 @@ func (w *Watcher) loop(events chan notify.EventInfo, cfg Config) {
 	var fire <-chan time.Time
 	var timer *time.Timer
 	var first time.Time
+	n := 0 // events since the last call
 	for {
 		select {
 		case <-w.stop:
@@ -98,15 +116,16 @@ func (w *Watcher) loop(events chan notify.EventInfo, cfg Config) {
 				cfg.Event(p)
 			}
 			now := time.Now()
+			n++
 			if timer == nil {
 				first = now
-				timer = time.NewTimer(cfg.Debounce)
+				timer = time.NewTimer(cfg.quiet(n))
 				fire = timer.C
 			} else if cfg.MaxDelay <= 0 || now.Sub(first) < cfg.MaxDelay {
-				timer.Reset(cfg.Debounce) // coalesce: wait for quiet
+				timer.Reset(cfg.quiet(n)) // coalesce: wait for quiet
 			}
 		case <-fire:
-			timer, fire = nil, nil
+			timer, fire, n = nil, nil, 0
 			cfg.Fire("watch")
 		case <-poll:
 			cfg.Fire("poll")

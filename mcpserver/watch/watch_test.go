@@ -53,3 +53,37 @@ func TestNoise(t *testing.T) {
 		}
 	}
 }
+
+// A lone write is called after Quick, not Debounce (here an hour); a
+// burst after it still waits for Debounce and is one call.
+func TestLoneChangeIsQuick(t *testing.T) {
+	root := t.TempDir()
+	var fires atomic.Int32
+	w := Start([]string{root}, Config{
+		Debounce: time.Hour, Quick: 10 * time.Millisecond, Poll: time.Second,
+		Fire: func(string) { fires.Add(1) },
+	})
+	defer w.Stop()
+	if w.Backend != "notify" {
+		t.Skip("kernel watches unavailable here:", w.Note)
+	}
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n"), 0o644)
+	for i := 0; i < 3000 && fires.Load() == 0; i++ {
+		time.Sleep(10 * time.Millisecond) // a bound against a hang: Debounce would be an hour
+	}
+	if n := fires.Load(); n != 1 {
+		t.Fatalf("a lone write: %d calls, want 1 after the quick wait", n)
+	}
+}
+
+func TestQuiet(t *testing.T) {
+	c := Config{Debounce: 100 * time.Millisecond, Quick: 20 * time.Millisecond}
+	for n, want := range map[int]time.Duration{1: c.Quick, QuickEvents: c.Quick, QuickEvents + 1: c.Debounce, 300: c.Debounce} {
+		if got := c.quiet(n); got != want {
+			t.Errorf("quiet(%d) = %v, want %v", n, got, want)
+		}
+	}
+	if got := (&Config{Debounce: time.Second}).quiet(1); got != time.Second {
+		t.Errorf("without Quick, quiet(1) = %v", got)
+	}
+}
