@@ -164,3 +164,18 @@ func (s *State) StalenessNow(b *Bundle) Staleness {
 	sc.took = time.Since(now)
 	return sc.val
 }
+
+// MarkFresh records that b's file stamps matched the disk at at: the
+// ingest that built b stat'ed every file after at and stamped what it saw.
+// The first answers about a freshly reconciled graph then need not stat
+// the whole tree again (tens of milliseconds on a large one) before the
+// usual staleness TTL has passed since at.
+func (s *State) MarkFresh(b *Bundle, at time.Time) {
+	v, _ := b.Derived("staleness", func(*graph.Graph) (any, error) { return &staleCache{}, nil })
+	sc := v.(*staleCache)
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if sc.at.Before(at) {
+		sc.val, sc.at = Staleness{Checked: at.UTC(), Known: len(b.Files) > 0}, at
+	}
+}

@@ -259,6 +259,7 @@ func reconciler(d *Dispatcher) daemon.Reconciler {
 		}
 		s := d.Session
 		b := s.Current()
+		checked := time.Now()
 		st := s.StalenessNow(b)
 		res := daemon.TickResult{ChangedFilesDetected: len(st.Modified), DeletedFilesDetected: len(st.Deleted), AddedFilesDetected: len(st.Added)}
 		alerts := hubDeletions(b, st.Deleted)
@@ -295,6 +296,11 @@ func reconciler(d *Dispatcher) daemon.Reconciler {
 			res.RootsReingested = append(res.RootsReingested, r.Path)
 		}
 		if len(res.RootsReingested) > 0 {
+			if !slices.ContainsFunc(alerts, func(a daemon.Alert) bool { return a.Kind == daemon.KindIngestFailed }) {
+				// Every file was stat'ed since checked: unchanged then, or
+				// stamped anew by the walk of its root's reingest.
+				s.MarkFresh(s.Current(), checked)
+			}
 			persist()
 		}
 		return res, alerts, nil

@@ -1,0 +1,71 @@
+package tools
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkDaemonTickEdit times daemon_tick after a one-file edit on a
+// copy of go-std (M1ND_CORPORA or /tmp/m1nd-corpora; skipped without
+// it) through the dispatcher, with a runtime directory as the server
+// has: the reconciliation the watcher runs after each write. Each
+// iteration appends a function to a different file.
+func BenchmarkDaemonTickEdit(b *testing.B) {
+	root := os.Getenv("M1ND_CORPORA")
+	if root == "" {
+		root = "/tmp/m1nd-corpora"
+	}
+	src := filepath.Join(root, "go-std")
+	if _, err := os.Stat(src); err != nil {
+		b.Skip("no go-std corpus (benchmarks/corpora)")
+	}
+	dir := filepath.Join(b.TempDir(), "tree")
+	if out, err := exec.Command("cp", "-r", src, dir).CombinedOutput(); err != nil {
+		b.Fatalf("copy: %v %s", err, out)
+	}
+	var files []string
+	filepath.WalkDir(dir, func(p string, de fs.DirEntry, err error) error {
+		if err == nil && !de.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") &&
+			!strings.Contains(p, "testdata") && !strings.Contains(p, "vendor") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	slices.Sort(files)
+	cfg := testConfig()
+	cfg.RuntimeDir = b.TempDir()
+	d := newDispatcher(b, cfg)
+	t0 := time.Now()
+	mustCall(b, d, "ingest", map[string]any{"agent_id": "bench", "path": dir})
+	full := time.Since(t0)
+	round := 0
+	b.Run("go-std", func(b *testing.B) {
+		times := make([]time.Duration, 0, b.N)
+		for i := 0; i < b.N; i++ {
+			round++
+			f := files[(round*7919)%len(files)]
+			fh, err := os.OpenFile(f, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			fmt.Fprintf(fh, "\nfunc M1ndBenchTick%d() {}\n", round)
+			fh.Close()
+			t := time.Now()
+			out := mustCall(b, d, "daemon_tick", map[string]any{"agent_id": "bench"})
+			times = append(times, time.Since(t))
+			if out["files_reingested"].(float64) != 1 {
+				b.Fatalf("tick %v", out)
+			}
+		}
+		editP50P99(b, times)
+		slices.Sort(times)
+		b.ReportMetric(100*float64(times[len(times)/2])/float64(full), "pct-of-full")
+	})
+}
