@@ -197,8 +197,8 @@ func ExamplePredict() {
 		fmt.Printf("%s %.2f %v\n", g.Label(p.Node), p.Confidence, p.Reasons)
 	}
 	// Output:
-	// src/config.py 0.89 [changed together in 3 of 5 commits (last 2022-10-10)]
-	// src/spawner.py 0.84 [changed together in 2 of 5 commits (last 2023-11-14)]
-	// tests/test_pool.py 0.23 [tests/test_pool.py tests src/pool.py]
-	// src/worker.py 0.04 [src/worker.py imports src/pool.py]
+	// src/config.py 0.22 [changed together in 3 of 5 commits (last 2022-10-10)]
+	// src/spawner.py 0.18 [changed together in 2 of 5 commits (last 2023-11-14)]
+	// tests/test_pool.py 0.04 [tests/test_pool.py tests src/pool.py]
+	// src/worker.py 0.01 [src/worker.py imports src/pool.py]
 }

@@ -331,14 +331,16 @@ func (ev *evidence) context() {
 
 // DefaultModel is the model chosen on the tune half of the co-change
 // benchmark (benchmarks/cochange; never on its held-out half): rank by
-// confidence over the commits that are not sweeping, with a fifth of it
-// recency-weighted and a bonus for a recent joint commit; then
-// structure, a test link, a shared name stem and the candidate's own
-// activity, each worth about a tenth of confidence. Fitted models
-// (listwise, in tools/cmd/m1nd-cochange-tune) did no better on
-// repositories they were not fitted on. The bias only sets how sure the
-// confidence sounds; it does not change the ranking.
-var DefaultModel = []float64{-4, 2, 0.01, 1, 1, 1, 1, 0.5, 8}
+// confidence over the commits that are not sweeping (weight 8), with
+// recency-weighted confidence (2) and a recent joint commit (1); then
+// structure, a test link and a shared name stem (1 each) and the
+// candidate's own activity (0.5). Fitted models (listwise, in
+// tools/cmd/m1nd-cochange-tune) did no better on repositories they were
+// not fitted on. Those weights are scaled by 0.58 with bias −4.8 (Platt
+// scaling on the tune candidates, `m1nd-cochange-tune -calibrate`) so
+// that a confidence is about the share of such candidates that really
+// changed: the ranking is the same.
+var DefaultModel = []float64{-4.8, 1.16, 0.0058, 0.58, 0.58, 0.58, 0.58, 0.29, 4.64}
 
 // FeatureNames names the features Predict's model weighs, in order.
 // (Others — plain confidence, its reverse, a shorter half-life, the

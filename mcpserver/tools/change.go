@@ -86,7 +86,7 @@ type predictParams struct {
 type predictionJSON struct {
 	NodeID      string   `json:"node_id"`
 	Label       string   `json:"label"`
-	Confidence  float64  `json:"confidence" jsonschema:"In [0, 1]."`
+	Confidence  float64  `json:"confidence" jsonschema:"In [0, 1], calibrated on real history: about the share of files scored so that really changed with the node."`
 	Velocity    float64  `json:"velocity" jsonschema:"How recently and often the pair changed together, in [0, 1] (0 when include_velocity is false)."`
 	CoChanges   int      `json:"co_changes" jsonschema:"Commits in which both changed."`
 	Reason      string   `json:"reason" jsonschema:"The main reasons, in one phrase."`
@@ -164,9 +164,11 @@ func predictGuidance(c *Call, out predictOutput) guidance {
 			NextStepHint: "Nothing usually changes with this node; check its dependents before editing."}
 	}
 	top := out.Predictions[0]
-	if top.Confidence >= 0.5 {
+	// Confidences are calibrated on real history: at 0.3 about one such
+	// file in three changed too, twenty times the base rate.
+	if top.Confidence >= 0.3 {
 		return guidance{ProofState: "proving", NextSuggestedTool: firstTool(c.Registry, "view", "validate_plan"), NextSuggestedTarget: top.NodeID,
-			NextStepHint: fmt.Sprintf("%s very likely needs a change too (%s): read it, then validate the whole plan.", top.Label, top.Reason)}
+			NextStepHint: fmt.Sprintf("%s often needs a change too (%s): read it, then validate the whole plan.", top.Label, top.Reason)}
 	}
 	return guidance{ProofState: "proving", NextSuggestedTool: firstTool(c.Registry, "validate_plan", "impact"), NextSuggestedTarget: out.ChangedNode,
 		NextStepHint: "No prediction is strong: list the files you plan to change and validate the plan."}

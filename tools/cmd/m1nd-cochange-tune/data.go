@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -185,4 +186,29 @@ func (rs *repoSet) breakdown(model []float64) (withJoint, withoutJoint, hitWith,
 		missing += q.targets - pos
 	}
 	return
+}
+
+// reliability prints, per confidence decile, how many candidates scored
+// there and the share of them that were targets.
+func reliability(sets []*repoSet, model []float64) {
+	var n, pos [10]int
+	var sum [10]float64
+	for _, rs := range sets {
+		for _, q := range rs.rowsOf {
+			for i, f := range q.feats {
+				p := 1 / (1 + math.Exp(-dot(model, f)))
+				k := min(int(p*10), 9)
+				n[k]++
+				sum[k] += p
+				if q.label[i] {
+					pos[k]++
+				}
+			}
+		}
+	}
+	for k := range n {
+		if n[k] > 0 {
+			fmt.Printf("confidence %.1f–%.1f: %6d candidates, mean %.3f, observed %.3f\n", float64(k)/10, float64(k+1)/10, n[k], sum[k]/float64(n[k]), float64(pos[k])/float64(n[k]))
+		}
+	}
 }

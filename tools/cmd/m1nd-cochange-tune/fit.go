@@ -204,3 +204,52 @@ func listwiseQuery(q queryRows, w, grad []float64, hess [][]float64) float64 {
 	}
 	return loss
 }
+
+// calibrate scales model (Platt scaling: a·z + b, every candidate
+// weighing the same; a grid search, coarse then fine, on the log loss)
+// so that its logistic is the share of candidates that really changed at
+// that score; the ranking is unchanged (a > 0).
+func calibrate(sets []*repoSet, model []float64) []float64 {
+	var zs []float64
+	var ys []bool
+	for _, rs := range sets {
+		for _, q := range rs.rowsOf {
+			for i, f := range q.feats {
+				zs = append(zs, dot(model[1:], f[1:]))
+				ys = append(ys, q.label[i])
+			}
+		}
+	}
+	loss := func(a, b float64) float64 {
+		l := 0.0
+		for i, z := range zs {
+			t := a*z + b
+			if ys[i] {
+				t = -t
+			}
+			l += math.Log1p(math.Exp(t)) // -log σ(±t)
+		}
+		return l
+	}
+	bestA, bestB, best := 1.0, 0.0, math.Inf(1)
+	for _, step := range []float64{0.2, 0.02} {
+		ca, cb := bestA, bestB
+		for da := -10; da <= 10; da++ {
+			for db := -20; db <= 20; db++ {
+				a, b := ca+float64(da)*step, cb+float64(db)*step*5
+				if a <= 0 {
+					continue
+				}
+				if l := loss(a, b); l < best {
+					bestA, bestB, best = a, b, l
+				}
+			}
+		}
+	}
+	out := make([]float64, len(model))
+	out[0] = bestB
+	for i := 1; i < len(model); i++ {
+		out[i] = bestA * model[i]
+	}
+	return out
+}
