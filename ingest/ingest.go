@@ -27,6 +27,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/plasticity"
 	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/cache"
+	"github.com/m1nd-go/m1nd/ingest/code"
 	"github.com/m1nd-go/m1nd/ingest/document"
 	"github.com/m1nd-go/m1nd/ingest/extract"
 )
@@ -123,6 +124,17 @@ type Output struct {
 // system (Go and C heaps): a long-lived server calls it after each ingest
 // so its footprint follows the graph it serves, not the ingests it ran.
 func ReleaseMemory() { extract.ReleaseMemory() }
+
+// FileStat is what a stat of a file showed (HintWalk).
+type FileStat = code.Stat
+
+// HintWalk tells the next incremental code ingest of root through c that
+// the caller has just stat'ed the files of its last run (stats, by
+// root-relative path: those that changed at least) and that no directory
+// holding them gained or lost an entry: the ingest then takes the last
+// walk with these stats instead of walking the tree again, and walks as
+// usual when they do not fit it (see code.HintWalk).
+func HintWalk(c *Cache, root string, stats map[string]FileStat) { code.HintWalk(c, root, stats) }
 
 // NewCache returns a cache bound to dir, to pass as Config.Cache on every
 // ingest of one root: it keeps per-file results in memory and on disk

@@ -204,6 +204,9 @@ type IncrementalStats struct {
 	// RebuildReason says why the graph was rebuilt.
 	Patched       bool   `json:"patched,omitempty"`
 	RebuildReason string `json:"rebuild_reason,omitempty"`
+	// WalkHinted is set when the caller had just stat'ed the files and the
+	// tree was not walked again (code.HintWalk).
+	WalkHinted bool `json:"walk_hinted,omitempty"`
 }
 
 // Phase names the stage an ingest is in.

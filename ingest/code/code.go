@@ -138,11 +138,19 @@ func (r *run) ingest() (*adapter.Output, error) {
 	return r.finalize(), nil
 }
 
-// walk lists the files, then opens the cache and holds it for the run.
+// walk opens the cache and holds it for the run, then lists the files.
 func (r *run) walk() error {
 	r.prog.phase(adapter.PhaseWalk, 0, 0)
-	wr, err := walk.Walk(r.ctx, r.req.Root, walk.Options{IncludeDotfiles: r.req.IncludeDotfiles, DotfilePatterns: r.req.DotfilePatterns})
+	r.store = r.req.Cache
+	if r.store == nil && r.req.CacheDir != "" {
+		r.store = cache.Open(r.req.CacheDir)
+	}
+	if r.store != nil {
+		r.store.Lock()
+	}
+	wr, hinted, err := r.walkTree()
 	if err != nil {
+		r.unlock()
 		return fmt.Errorf("ingest %s: %w", r.req.Root, err)
 	}
 	r.wr = wr
@@ -156,16 +164,11 @@ func (r *run) walk() error {
 	r.prog.phase(adapter.PhaseWalk, len(wr.Files), len(wr.Files))
 	r.phaseDone(adapter.PhaseWalk)
 
-	r.store = r.req.Cache
-	if r.store == nil && r.req.CacheDir != "" {
-		r.store = cache.Open(r.req.CacheDir)
-	}
 	if r.store != nil {
-		r.store.Lock()
 		r.store.Bind(r.wr.Root)
 	}
 	if r.req.Incremental {
-		r.st.Incremental = &adapter.IncrementalStats{}
+		r.st.Incremental = &adapter.IncrementalStats{WalkHinted: hinted}
 		if err := loadCache(r.store); err != nil {
 			r.st.Incremental.Full, r.st.Incremental.FullReason = true, err.Error()
 		} else {
@@ -173,6 +176,21 @@ func (r *run) walk() error {
 		}
 	}
 	return nil
+}
+
+// walkTree lists the files: the hinted walk (hint.go) when a caller has
+// just stat'ed them, else a walk. The cache is locked already, so no other
+// run of the store comes between the last walk and the hinted one.
+func (r *run) walkTree() (wr *walk.Result, hinted bool, err error) {
+	if r.store == r.req.Cache && r.store != nil && r.req.Incremental {
+		if root, err := filepath.Abs(r.req.Root); err == nil {
+			if wr := r.hintedWalk(root); wr != nil {
+				return wr, true, nil
+			}
+		}
+	}
+	wr, err = walk.Walk(r.ctx, r.req.Root, walk.Options{IncludeDotfiles: r.req.IncludeDotfiles, DotfilePatterns: r.req.DotfilePatterns})
+	return wr, false, err
 }
 
 // unlock releases the cache walk took.

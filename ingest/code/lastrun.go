@@ -26,6 +26,8 @@ type lastRun struct {
 	key     string
 	optsKey string
 	layout  *layout // nil: the patch path has nothing to start from
+	// walk is the run's walk, which a hinted walk starts from (hint.go).
+	walk    *walk.Result
 	graph   weak.Pointer[graph.Graph]
 	stats   adapter.Stats
 	commits []history.Commit
@@ -168,7 +170,7 @@ func remember(store *cache.Store, req *adapter.Request, wr *walk.Result, out *ad
 	st := out.Stats
 	st.Languages = cloneMap(st.Languages)
 	store.SetExtra(lastRunKey, &lastRun{
-		key: runKey(req, wr), optsKey: optsKey(req, wr), layout: lay, graph: weak.Make(out.Graph), stats: st,
+		key: runKey(req, wr), optsKey: optsKey(req, wr), layout: lay, walk: wr, graph: weak.Make(out.Graph), stats: st,
 		commits: out.Commits, root: out.Root,
 	})
 }

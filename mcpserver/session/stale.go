@@ -43,6 +43,13 @@ type Staleness struct {
 	// Known is false when no root has stamps (memory or json adapters, a
 	// snapshot from before stamps): nothing can be said.
 	Known bool `json:"known"`
+	// Restat holds what the check saw of the Modified files (by external
+	// ID), and DirsMoved whether any directory's entries changed: with
+	// neither additions nor deletions, the files are the graph's and
+	// their stats all known, which the daemon hands to the ingest
+	// (ingest.HintWalk) instead of a second walk.
+	Restat    map[string]FileStamp `json:"-"`
+	DirsMoved bool                 `json:"-"`
 }
 
 // Stale reports whether anything changed.
@@ -95,10 +102,17 @@ func checkFiles(roots []RootFiles) Staleness {
 				st.Deleted = append(st.Deleted, r.Prefix+f.Rel)
 			case fi.Size() != f.Size || fi.ModTime().UnixNano() != f.MTimeNS:
 				st.Modified = append(st.Modified, r.Prefix+f.Rel)
+				if st.Restat == nil {
+					st.Restat = map[string]FileStamp{}
+				}
+				st.Restat[r.Prefix+f.Rel] = FileStamp{Rel: f.Rel, Size: fi.Size(), MTimeNS: fi.ModTime().UnixNano()}
 			}
 		}
 		for _, d := range r.Dirs {
 			fi, err := os.Stat(filepath.Join(r.Root, filepath.FromSlash(d.Rel)))
+			if err != nil || fi.ModTime().UnixNano() != d.MTimeNS {
+				st.DirsMoved = true
+			}
 			if err == nil && fi.ModTime().UnixNano() != d.MTimeNS {
 				for _, rel := range addedIn(r.Root, d.Rel, known) {
 					st.Added = append(st.Added, r.Prefix+rel)

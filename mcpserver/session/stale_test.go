@@ -32,3 +32,25 @@ func TestMarkFresh(t *testing.T) {
 		t.Fatalf("StalenessNow after MarkFresh must look again: %+v", st)
 	}
 }
+
+// A check records what it saw of modified files, and whether any
+// directory's entries moved.
+func TestStalenessRestat(t *testing.T) {
+	root := t.TempDir()
+	p := filepath.Join(root, "a.go")
+	os.WriteFile(p, []byte("package a\n"), 0o644)
+	fi, _ := os.Stat(p)
+	files := []FileStamp{{Rel: "a.go", Size: fi.Size(), MTimeNS: fi.ModTime().UnixNano()}}
+	b := &Bundle{Files: []RootFiles{{Root: root, Prefix: "file::", Files: files, Dirs: StampDirs(root, files)}}}
+	s := &State{}
+	os.WriteFile(p, []byte("package a // longer\n"), 0o644)
+	st := s.StalenessNow(b)
+	if got := st.Restat["file::a.go"]; got.Size != int64(len("package a // longer\n")) || st.DirsMoved {
+		t.Fatalf("after an edit: restat %+v, dirs moved %v", st.Restat, st.DirsMoved)
+	}
+	time.Sleep(10 * time.Millisecond) // a directory mtime step
+	os.WriteFile(filepath.Join(root, "b.go"), []byte("package a\n"), 0o644)
+	if st := s.StalenessNow(b); !st.DirsMoved || len(st.Added) != 1 {
+		t.Fatalf("after an addition: %+v", st)
+	}
+}

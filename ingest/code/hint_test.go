@@ -1,0 +1,62 @@
+package code
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/m1nd-go/m1nd/ingest/adapter"
+	"github.com/m1nd-go/m1nd/ingest/cache"
+)
+
+// A hinted run takes the last walk with the caller's stats and patches as
+// a walked one would; a hint that does not fit the last walk (a file it
+// did not take) is set aside and the tree walked.
+func TestHintWalk(t *testing.T) {
+	r := newFixtureRepo(t)
+	store := cache.Open(t.TempDir())
+	run := func() *adapter.Output {
+		t.Helper()
+		out, err := Ingest(context.Background(), adapter.Request{Root: r.Dir, Incremental: true, Cache: store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	statOf := func(rel string) Stat {
+		fi, err := os.Lstat(filepath.Join(r.Dir, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Stat{fi.Size(), fi.ModTime().UnixNano()}
+	}
+	run()
+	at := time.Now().Add(time.Hour)
+
+	writeFiles(t, r.Dir, map[string]string{"app/util.py": "def helper():\n    return 7\n"})
+	touch(t, filepath.Join(r.Dir, "app/util.py"), at)
+	HintWalk(store, r.Dir, map[string]Stat{"app/util.py": statOf("app/util.py")})
+	out := run()
+	if inc := out.Stats.Incremental; !inc.WalkHinted || !inc.Patched || inc.Changed != 1 {
+		t.Fatalf("hinted edit: %+v", inc)
+	}
+	equalToFull(t, r.Dir, out)
+
+	writeFiles(t, r.Dir, map[string]string{"app/extra.py": "def extra():\n    return 1\n"})
+	HintWalk(store, r.Dir, map[string]Stat{"app/extra.py": statOf("app/extra.py")})
+	out = run()
+	if inc := out.Stats.Incremental; inc.WalkHinted || inc.Added != 1 {
+		t.Fatalf("a hint naming a file the last walk did not take was used: %+v", inc)
+	}
+	if _, ok := out.Graph.Lookup("file::app/extra.py"); !ok {
+		t.Fatal("the added file is not in the graph")
+	}
+	equalToFull(t, r.Dir, out)
+
+	// Used once: the next run walks.
+	if inc := run().Stats.Incremental; inc.WalkHinted {
+		t.Fatalf("a hint was used twice: %+v", inc)
+	}
+}
