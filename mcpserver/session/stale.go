@@ -4,6 +4,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -93,27 +94,29 @@ func checkFiles(roots []RootFiles) Staleness {
 	st := Staleness{Checked: time.Now().UTC()}
 	for _, r := range roots {
 		st.Known = true
-		known := make(map[string]bool, len(r.Files))
-		for _, f := range r.Files {
-			known[f.Rel] = true
-			fi, err := os.Lstat(filepath.Join(r.Root, filepath.FromSlash(f.Rel)))
-			switch {
-			case err != nil:
-				st.Deleted = append(st.Deleted, r.Prefix+f.Rel)
-			case fi.Size() != f.Size || fi.ModTime().UnixNano() != f.MTimeNS:
-				st.Modified = append(st.Modified, r.Prefix+f.Rel)
+		for _, c := range statFiles(r) {
+			st.Modified = append(st.Modified, c.modified...)
+			st.Deleted = append(st.Deleted, c.deleted...)
+			for id, f := range c.restat {
 				if st.Restat == nil {
 					st.Restat = map[string]FileStamp{}
 				}
-				st.Restat[r.Prefix+f.Rel] = FileStamp{Rel: f.Rel, Size: fi.Size(), MTimeNS: fi.ModTime().UnixNano()}
+				st.Restat[id] = f
 			}
 		}
+		var known map[string]bool
 		for _, d := range r.Dirs {
 			fi, err := os.Stat(filepath.Join(r.Root, filepath.FromSlash(d.Rel)))
 			if err != nil || fi.ModTime().UnixNano() != d.MTimeNS {
 				st.DirsMoved = true
 			}
 			if err == nil && fi.ModTime().UnixNano() != d.MTimeNS {
+				if known == nil {
+					known = make(map[string]bool, len(r.Files))
+					for _, f := range r.Files {
+						known[f.Rel] = true
+					}
+				}
 				for _, rel := range addedIn(r.Root, d.Rel, known) {
 					st.Added = append(st.Added, r.Prefix+rel)
 				}
@@ -122,6 +125,45 @@ func checkFiles(roots []RootFiles) Staleness {
 	}
 	slices.Sort(st.Added)
 	return st
+}
+
+// fileChecks is what the stat of a run of a root's files found.
+type fileChecks struct {
+	modified, deleted []string
+	restat            map[string]FileStamp
+}
+
+// statFiles stats r's files, in runs checked in parallel (a stat is a
+// system call: on a large tree they are most of a check); the runs'
+// findings are in file order.
+func statFiles(r RootFiles) []fileChecks {
+	n := max(1, min(runtime.GOMAXPROCS(0), len(r.Files)/512))
+	out := make([]fileChecks, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		lo, hi := i*len(r.Files)/n, (i+1)*len(r.Files)/n
+		wg.Go(func() { out[i] = statRun(r, r.Files[lo:hi]) })
+	}
+	wg.Wait()
+	return out
+}
+
+func statRun(r RootFiles, files []FileStamp) fileChecks {
+	var c fileChecks
+	for _, f := range files {
+		fi, err := os.Lstat(filepath.Join(r.Root, filepath.FromSlash(f.Rel)))
+		switch {
+		case err != nil:
+			c.deleted = append(c.deleted, r.Prefix+f.Rel)
+		case fi.Size() != f.Size || fi.ModTime().UnixNano() != f.MTimeNS:
+			c.modified = append(c.modified, r.Prefix+f.Rel)
+			if c.restat == nil {
+				c.restat = map[string]FileStamp{}
+			}
+			c.restat[r.Prefix+f.Rel] = FileStamp{Rel: f.Rel, Size: fi.Size(), MTimeNS: fi.ModTime().UnixNano()}
+		}
+	}
+	return c
 }
 
 // addedIn lists the regular files of dir (root-relative) that the graph

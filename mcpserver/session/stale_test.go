@@ -1,8 +1,10 @@
 package session
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 )
@@ -52,5 +54,34 @@ func TestStalenessRestat(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "b.go"), []byte("package a\n"), 0o644)
 	if st := s.StalenessNow(b); !st.DirsMoved || len(st.Added) != 1 {
 		t.Fatalf("after an addition: %+v", st)
+	}
+}
+
+// A large root is stat'ed in parallel runs; findings stay in file order.
+func TestStalenessLargeRootInOrder(t *testing.T) {
+	root := t.TempDir()
+	var files []FileStamp
+	for i := range 2000 {
+		rel := fmt.Sprintf("f%04d.go", i)
+		p := filepath.Join(root, rel)
+		os.WriteFile(p, []byte("package a\n"), 0o644)
+		fi, _ := os.Stat(p)
+		files = append(files, FileStamp{Rel: rel, Size: fi.Size(), MTimeNS: fi.ModTime().UnixNano()})
+	}
+	b := &Bundle{Files: []RootFiles{{Root: root, Prefix: "file::", Files: files}}}
+	var wantMod, wantDel []string
+	for i := 0; i < 2000; i += 97 {
+		rel := fmt.Sprintf("f%04d.go", i)
+		if i%2 == 0 {
+			os.WriteFile(filepath.Join(root, rel), []byte("package a // changed\n"), 0o644)
+			wantMod = append(wantMod, "file::"+rel)
+		} else {
+			os.Remove(filepath.Join(root, rel))
+			wantDel = append(wantDel, "file::"+rel)
+		}
+	}
+	st := (&State{}).StalenessNow(b)
+	if !slices.Equal(st.Modified, wantMod) || !slices.Equal(st.Deleted, wantDel) || len(st.Restat) != len(wantMod) {
+		t.Fatalf("modified %v (want %v), deleted %v (want %v), restat %d", st.Modified, wantMod, st.Deleted, wantDel, len(st.Restat))
 	}
 }
