@@ -341,11 +341,17 @@ func (s *Store) SetExtra(name string, v any) {
 	s.extra[name] = v
 }
 
-// writeAtomic writes a file so that a crash leaves either the old or the
-// new content: temp file in the same directory, fsync, rename, fsync dir.
+// writeAtomic writes a file so that a crashed process leaves either the
+// old or the new content: temp file in the same directory, then rename.
+// There is no fsync: the manifest is a cache, written after every
+// incremental ingest (the daemon's ticks, every apply_batch), and two
+// fsyncs were a large part of a small patch. A manifest torn by a power
+// loss fails to decode, which Load reports as ErrNoManifest, and the next
+// ingest runs in full and rewrites it; a stale one only makes the next
+// incremental ingest re-read the files that changed since (their sizes
+// and mtimes no longer match).
 func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".manifest-*")
+	f, err := os.CreateTemp(filepath.Dir(path), ".manifest-*")
 	if err != nil {
 		return err
 	}
@@ -355,19 +361,8 @@ func writeAtomic(path string, data []byte) error {
 		f.Close()
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
 	if err := f.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
+	return os.Rename(tmp, path)
 }
