@@ -28,14 +28,21 @@ func main() {
 	corpus := flag.String("corpus", "", "tree to copy and watch (Go sources: probes are Go functions)")
 	n := flag.Int("n", 30, "writes timed")
 	idle := flag.Duration("idle", 10*time.Second, "idle period for the CPU reading")
+	probe := flag.String("probe", "impact", "query polled until the write is visible: impact (of the new function's node: a miss costs a scan of every label) or symbols (surgical_context of the written file: is the function among its symbols)")
+	poll := flag.String("poll", "status", "what is polled after a write: status (daemon_status, cheap, until a tick has ended; then the probe query) or query (the probe query itself, back to back on the cores the tick needs)")
+	settle := flag.Bool("settle", true, "before the writes, wait until the server is idle (the indexes an ingest builds in the background)")
 	flag.Parse()
-	if err := run(*server, *corpus, *n, *idle); err != nil {
+	if (*probe != "impact" && *probe != "symbols") || (*poll != "status" && *poll != "query") {
+		fmt.Fprintln(os.Stderr, "m1nd-watchbench: -probe is impact or symbols, -poll status or query")
+		os.Exit(2)
+	}
+	if err := run(*server, *corpus, *n, *idle, *probe, *poll, *settle); err != nil {
 		fmt.Fprintln(os.Stderr, "m1nd-watchbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(server, corpus string, n int, idle time.Duration) error {
+func run(server, corpus string, n int, idle time.Duration, probe, poll string, settle bool) error {
 	bin, err := localize.FindServer(server)
 	if err != nil {
 		return err
@@ -83,15 +90,28 @@ func run(server, corpus string, n int, idle time.Duration) error {
 	sees := func(id string) bool {
 		return c.CallTool(ctx, "impact", map[string]any{"agent_id": "wb", "node_id": id, "top_k": 1}, nil) == nil
 	}
-	waitSee := func(id string, present bool) (time.Duration, error) {
-		t0 := time.Now()
-		for time.Since(t0) < 60*time.Second {
-			if sees(id) == present {
-				return time.Since(t0), nil
-			}
-			time.Sleep(2 * time.Millisecond)
+	// hasSymbol asks the graph for the symbols of file and looks for name.
+	hasSymbol := func(file, name string) bool {
+		var sc struct {
+			Symbols []struct {
+				Label string `json:"label"`
+			} `json:"symbols"`
 		}
-		return 0, fmt.Errorf("%s never became visible=%v", id, present)
+		if err := c.CallTool(ctx, "surgical_context", map[string]any{"agent_id": "wb", "file_path": file, "max_source_bytes": 1024, "max_neighbors": 1}, &sc); err != nil {
+			fmt.Fprintln(os.Stderr, "surgical_context:", err)
+			return false
+		}
+		return slices.ContainsFunc(sc.Symbols, func(s struct {
+			Label string `json:"label"`
+		}) bool {
+			return s.Label == name
+		})
+	}
+	visible := func(f, name string) bool {
+		if probe == "symbols" {
+			return hasSymbol(f, name)
+		}
+		return sees("file::" + rel(f) + "::" + name)
 	}
 	// Probes go to files the graph holds (vendor/ is skipped by default).
 	var probes []string
@@ -105,8 +125,39 @@ func run(server, corpus string, n int, idle time.Duration) error {
 		return fmt.Errorf("only %d probe files found in the graph", len(probes))
 	}
 	goFiles = probes
-	// 1. write → query latency.
-	var lat []time.Duration
+	// The probe's own cost: a query for a node not (yet) in the graph, and
+	// for one that is. The latency loop below polls with the first until it
+	// becomes the second, on the cores the daemon's tick runs on.
+	if settle {
+		t0 := time.Now()
+		if err := waitIdle(c.Pid(), 2*time.Minute); err != nil {
+			return err
+		}
+		fmt.Printf("server idle %.1f s after the ingest\n", time.Since(t0).Seconds())
+	}
+	for _, q := range []struct {
+		what string
+		do   func() bool
+	}{
+		{"impact of a node not in the graph", func() bool { return sees("file::" + rel(goFiles[0]) + "::M1ndNoSuchNode") }},
+		{"impact of a node in the graph", func() bool { return sees("file::" + rel(goFiles[0])) }},
+		{"surgical_context symbols", func() bool { return hasSymbol(goFiles[0], "M1ndNoSuchNode") }},
+	} {
+		t0 := time.Now()
+		q.do()
+		fmt.Printf("probe cost, %s: %.1f ms\n", q.what, ms(time.Since(t0)))
+	}
+	fmt.Printf("probe: %s, polled by %s\n", probe, poll)
+	type status struct {
+		TickCount          int     `json:"tick_count"`
+		LastTickDurationMs float64 `json:"last_tick_duration_ms"`
+	}
+	daemonStatus := func() (st status) {
+		c.CallTool(ctx, "daemon_status", map[string]any{"agent_id": "wb"}, &st)
+		return st
+	}
+	// 1. write → query latency, and the daemon's tick that made it visible.
+	var lat, ticks []time.Duration
 	for i := 0; i < n; i++ {
 		f := goFiles[i+1]
 		name := "M1ndWatchProbe" + strconv.Itoa(i)
@@ -114,17 +165,38 @@ func run(server, corpus string, n int, idle time.Duration) error {
 		if err != nil {
 			return err
 		}
+		before := daemonStatus().TickCount
 		t0 := time.Now()
 		fmt.Fprintf(fh, "\nfunc %s() {}\n", name)
 		fh.Close()
-		if _, err := waitSee("file::"+rel(f)+"::"+name, true); err != nil {
-			return err
+		for {
+			// With -poll status the query is asked only once a tick has
+			// ended since the write: an agent asks once, it does not
+			// keep the cores busy while the daemon works.
+			if (poll == "query" || daemonStatus().TickCount > before) && visible(f, name) {
+				break
+			}
+			if time.Since(t0) > time.Minute {
+				return fmt.Errorf("%s never became visible in %s", name, rel(f))
+			}
+			time.Sleep(2 * time.Millisecond)
 		}
 		lat = append(lat, time.Since(t0))
+		ticks = append(ticks, time.Duration(daemonStatus().LastTickDurationMs*float64(time.Millisecond)))
 		time.Sleep(200 * time.Millisecond)
 	}
+	fmt.Printf("in order (ms):")
+	for _, l := range lat {
+		fmt.Printf(" %.0f", ms(l))
+	}
+	fmt.Println()
 	slices.Sort(lat)
-	fmt.Printf("write → visible to a query (n=%d): p50 %.0f ms, p90 %.0f ms, max %.0f ms\n\n", n, ms(lat[len(lat)/2]), ms(lat[len(lat)*9/10]), ms(lat[len(lat)-1]))
+	fmt.Printf("write → visible to a query (n=%d): p50 %.0f ms, p90 %.0f ms, max %.0f ms\n", n, ms(lat[len(lat)/2]), ms(lat[len(lat)*9/10]), ms(lat[len(lat)-1]))
+	if len(ticks) > 0 {
+		slices.Sort(ticks)
+		fmt.Printf("the last tick before each query saw it: p50 %.0f ms, p90 %.0f ms\n", ms(ticks[len(ticks)/2]), ms(ticks[len(ticks)*9/10]))
+	}
+	fmt.Println()
 
 	// 2. Reconciliation cost per kind of change.
 	tick := func(label string, change func() error) error {
@@ -207,6 +279,23 @@ func pkgOf(p string) string {
 		}
 	}
 	return "main"
+}
+
+// waitIdle waits until pid has used under 5 % of a core for a second.
+func waitIdle(pid int, limit time.Duration) error {
+	t0 := time.Now()
+	for time.Since(t0) < limit {
+		a, err := cpuTicks(pid)
+		if err != nil {
+			return err
+		}
+		time.Sleep(time.Second)
+		b, _ := cpuTicks(pid)
+		if b-a < 5 {
+			return nil
+		}
+	}
+	return fmt.Errorf("server still busy %v after the ingest", limit)
 }
 
 // cpuTicks reads utime+stime (clock ticks, 100/s) of pid.
