@@ -350,12 +350,22 @@ func runBatch(c *Call, edits []edit.Edit, opt writeOptions, previewID string) (a
 	if err := b.write(); err != nil {
 		return nil, err
 	}
-	if !opt.Verify {
-		b.commit() // the write is final; refreshing the graph is not part of it
+	committed := make(chan struct{})
+	if opt.Verify {
+		close(committed)
+	} else {
+		// The write is final; refreshing the graph is not part of it. The
+		// journal's removal (an fsync) runs beside the reingest, and the
+		// answer waits for both: it acknowledges a durable write.
+		go func() {
+			defer close(committed)
+			b.commit()
+		}()
 	}
 	if opt.Reingest {
 		b.reingest()
 	}
+	<-committed
 	if opt.Verify {
 		b.verify()
 		if err := b.c.Ctx.Err(); err != nil && b.txn != nil {
