@@ -202,3 +202,22 @@ func ExamplePredict() {
 	// tests/test_pool.py 0.04 [tests/test_pool.py tests src/pool.py]
 	// src/worker.py 0.01 [src/worker.py imports src/pool.py]
 }
+
+// The features behind Predict's ranking, for fitting a model of one's own
+// (see tools/cmd/m1nd-cochange-tune).
+func ExampleCandidates() {
+	g := repo()
+	x := history.NewIndex(g, commits())
+	pool, _ := g.Lookup("file::src/pool.py")
+	ids, feats, _ := history.Candidates(x, pool, history.DefaultPredictParams())
+	fmt.Println(history.FeatureNames[8], history.FeatureNames[4])
+	for i, id := range ids {
+		fmt.Printf("%s %.2f %.2f\n", g.Label(id), feats[i][8], feats[i][4])
+	}
+	// Output:
+	// conf_small structure
+	// src/worker.py 0.00 0.81
+	// src/config.py 0.60 0.00
+	// src/spawner.py 0.40 0.00
+	// tests/test_pool.py 0.00 0.76
+}
