@@ -221,3 +221,38 @@ func ExampleCandidates() {
 	// src/spawner.py 0.40 0.00
 	// tests/test_pool.py 0.00 0.76
 }
+
+func TestStem(t *testing.T) {
+	for _, tc := range []struct{ path, want string }{
+		{"pkg/pool.go", "pool"},
+		{"pkg/pool_test.go", "pool"},
+		{"tests/test_pool.py", "pool"},
+		{"src/test/java/com/x/PoolTest.java", "pool"},
+		{"src/pool.spec.ts", "pool"},
+		{"src/pool.test.js", "pool"},
+		{"tests/tests.py", "tests"},
+		{"a/io.go", ""}, // too short to relate anything
+		{".eslintrc.js", "eslintrc"},
+	} {
+		if got := history.Stem(tc.path); got != tc.want {
+			t.Errorf("Stem(%q) = %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}
+
+// A file's namesakes elsewhere in the tree are candidates: src/pool.py
+// and tests/unit/test_pool.py share no directory and no history.
+func TestPredictNamesakes(t *testing.T) {
+	g := graph.New()
+	for _, f := range []string{"src/pool.py", "tests/unit/test_pool.py", "tests/unit/test_other.py"} {
+		g.AddNode(graph.Node{ExternalID: "file::" + f, Label: f, Type: graph.File, Provenance: graph.Provenance{SourcePath: f}})
+	}
+	g.Finalize()
+	res, err := history.Predict(history.NewIndex(g, nil), id(g, "src/pool.py"), history.DefaultPredictParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Predictions) != 1 || g.Label(res.Predictions[0].Node) != "tests/unit/test_pool.py" || res.Predictions[0].Reasons[0] != "same name" {
+		t.Errorf("predictions %+v", res.Predictions)
+	}
+}
