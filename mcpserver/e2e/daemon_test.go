@@ -115,3 +115,68 @@ func TestDaemonThroughTheBinary(t *testing.T) {
 		t.Fatalf("server exit: %v\n%s", err, p.stderr.String())
 	}
 }
+
+// seekFinds reports whether seek's answer to query names a node of path.
+func seekFinds(p *proc, query, path string) bool {
+	out, isErr := p.tool(transport.Line, "seek", map[string]any{"agent_id": "e2e", "query": query, "top_k": 5})
+	if isErr {
+		return false
+	}
+	rs, _ := out["results"].([]any)
+	for _, r := range rs {
+		if m, _ := r.(map[string]any); m["file_path"] == path {
+			return true
+		}
+	}
+	return false
+}
+
+// dependents lists the node ids impact names as depending on id.
+func dependents(p *proc, id string) string {
+	out, isErr := p.tool(transport.Line, "impact", map[string]any{"agent_id": "e2e", "node_id": id, "top_k": 50})
+	if isErr {
+		return ""
+	}
+	return fmt.Sprint(out["blast_radius"])
+}
+
+// With the daemon on, a file created, edited, renamed and deleted in the
+// checkout is followed by seek and impact with no call but queries.
+func TestDaemonFollowsEdits(t *testing.T) {
+	repo := fixture.Write(t)
+	p := start(t, nil, "--runtime-dir", t.TempDir())
+	p.initialize(transport.Line)
+	if out, isErr := p.tool(transport.Line, "ingest", map[string]any{"agent_id": "e2e", "path": repo}); isErr {
+		t.Fatalf("ingest: %v", out)
+	}
+	if st, isErr := p.tool(transport.Line, "daemon_start", map[string]any{"agent_id": "e2e"}); isErr || st["active"] != true {
+		t.Fatalf("daemon_start: %v", st)
+	}
+	ledger := filepath.Join(repo, "backend", "ledger.py")
+	os.WriteFile(ledger, []byte("def reconcile_ledger_entries(entries):\n    return sorted(entries)\n"), 0o644)
+	eventually(t, p, "seek to find a created file", func() bool {
+		return seekFinds(p, "reconcile ledger entries", "backend/ledger.py")
+	})
+
+	os.WriteFile(ledger, []byte("from backend.payments import charge\n\n\ndef reconcile_ledger_entries(store, request, entries):\n    return [charge(store, request, e) for e in sorted(entries)]\n"), 0o644)
+	eventually(t, p, "impact to see an edit's new import", func() bool {
+		return strings.Contains(dependents(p, "file::backend/payments.py"), "backend/ledger.py")
+	})
+
+	books := filepath.Join(repo, "backend", "books.py")
+	if err := os.Rename(ledger, books); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, p, "a rename to replace the old file by the new", func() bool {
+		d := dependents(p, "file::backend/payments.py")
+		return strings.Contains(d, "backend/books.py") && !strings.Contains(d, "backend/ledger.py") && !inGraph(p, "file::backend/ledger.py")
+	})
+
+	os.Remove(books)
+	eventually(t, p, "a deleted file to leave the graph", func() bool {
+		return !inGraph(p, "file::backend/books.py") && !strings.Contains(dependents(p, "file::backend/payments.py"), "backend/books.py")
+	})
+	if err := p.closeAndWait(); err != nil {
+		t.Fatalf("server exit: %v\n%s", err, p.stderr.String())
+	}
+}
