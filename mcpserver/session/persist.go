@@ -49,9 +49,12 @@ func (s *State) Persist(reason string) (PersistResult, error) {
 		res.Skipped = "memory-only session: start the server with --runtime-dir (or M1ND_GRAPH_SOURCE) to persist"
 		return res, nil
 	}
-	// Hold the build lock so an ingest cannot swap the graph mid-write.
-	s.buildMu.Lock()
-	defer s.buildMu.Unlock()
+	// The bundle is an immutable cut of the graph: a build (a daemon tick,
+	// an apply_batch's reingest) may publish the next one while this one
+	// is encoded and written, rather than wait seconds for a large graph's
+	// save. takeCut pairs the weights with the learn journal's position;
+	// persistedGen says which generation is on disk, so a later persist
+	// saves the newer bundle.
 	b := s.Current()
 	res.Nodes, res.Edges = b.Graph.NumNodes(), b.Graph.NumEdges()
 	if b.Graph.NumNodes() == 0 {
