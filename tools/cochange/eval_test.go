@@ -77,3 +77,42 @@ func TestEvaluate(t *testing.T) {
 		t.Errorf("scores %+v %v %v", sc, per, err)
 	}
 }
+
+func TestPlanQueries(t *testing.T) {
+	qs := []Query{
+		{Commit: "1", File: "a.go", Targets: []string{"b.go", "c.go"}},
+		{Commit: "1", File: "b.go", Targets: []string{"a.go", "c.go"}},
+	}
+	want := []PlanQuery{
+		{Commit: "1", Plan: []string{"b.go", "c.go"}, Missing: "a.go"},
+		{Commit: "1", Plan: []string{"a.go", "c.go"}, Missing: "b.go"},
+		{Commit: "1", Plan: []string{"a.go", "b.go"}, Missing: "c.go"},
+	}
+	if diff := cmp.Diff(want, PlanQueries(qs)); diff != "" {
+		t.Errorf("plans (-want +got):\n%s", diff)
+	}
+}
+
+// The plan baseline ranks a candidate by its best rule from any planned
+// file, then fills from the planned files' directories.
+func TestRoseGaps(t *testing.T) {
+	uni := map[string]bool{"a/x.go": true, "a/y.go": true, "b/w.go": true, "b/v.go": true, "c/u.go": true}
+	train := []Commit{
+		{Files: []string{"a/x.go", "b/w.go"}},
+		{Files: []string{"a/x.go", "c/u.go"}},
+		{Files: []string{"a/x.go"}},
+		{Files: []string{"b/v.go", "c/u.go"}},
+	}
+	r := NewRose(train, uni, 5)
+	got, _ := r.Gaps([]string{"a/x.go", "b/v.go"}, 10)
+	// u: 1/1 from v; w: 1/3 from x; then a/ and b/ files (the plan's
+	// own files stay in the list: EvaluatePlans drops them).
+	want := []string{"c/u.go", "b/w.go", "a/x.go", "a/y.go", "b/v.go"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("gaps (-want +got):\n%s", diff)
+	}
+	qs := []PlanQuery{{Plan: []string{"a/x.go", "b/v.go"}, Missing: "b/w.go"}}
+	if sc, err := EvaluatePlans(r, qs, uni); err != nil || sc.R5 != 1 {
+		t.Errorf("plan scores %+v %v", sc, err)
+	}
+}

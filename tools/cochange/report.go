@@ -24,6 +24,10 @@ type Group struct {
 	BaselineR10   float64 `json:"baseline_recall_at_10"`
 	MacroPredict  float64 `json:"macro_predict_recall_at_10"`
 	MacroBaseline float64 `json:"macro_baseline_recall_at_10"`
+	// Plans, PlanR10 and PlanBaselineR10: plans missing one file.
+	Plans           int     `json:"plans"`
+	PlanR10         float64 `json:"validate_plan_recall_at_10"`
+	PlanBaselineR10 float64 `json:"plan_baseline_recall_at_10"`
 }
 
 // Summarize fills Groups.
@@ -54,6 +58,13 @@ func (r *Report) Summarize() {
 			gr.BaselineR10 += x.Baseline.R10 * n
 			gr.MacroPredict += x.Predict.R10
 			gr.MacroBaseline += x.Baseline.R10
+			p := float64(x.Plan.Queries)
+			gr.Plans += x.Plan.Queries
+			gr.PlanR10 += x.Plan.R10 * p
+			gr.PlanBaselineR10 += x.PlanBaseline.R10 * p
+		}
+		if gr.Plans > 0 {
+			gr.PlanR10, gr.PlanBaselineR10 = round4(gr.PlanR10/float64(gr.Plans)), round4(gr.PlanBaselineR10/float64(gr.Plans))
 		}
 		if gr.Queries > 0 {
 			q := float64(gr.Queries)
@@ -84,6 +95,19 @@ func (r *Report) Markdown() string {
 	for _, g := range r.Groups {
 		fmt.Fprintf(&b, "| %s | %d | %d | %.3f | %.3f | %.3f | %.3f | %+.1f | %+.1f |\n", g.Name, g.Repos, g.Queries, g.PredictR5, g.PredictR10, g.BaselineR5, g.BaselineR10,
 			100*(g.PredictR10-g.BaselineR10), 100*(g.MacroPredict-g.MacroBaseline))
+	}
+	b.WriteString("\nPlans missing one file of a later commit (validate_plan's gaps vs the rules from every planned file):\n\n")
+	b.WriteString("| repository | split | plans | validate_plan R@5 | validate_plan R@10 | baseline R@5 | baseline R@10 |\n|---|---|---|---|---|---|---|\n")
+	for _, x := range r.Repos {
+		if x.Err == "" && x.Plan.Queries > 0 {
+			fmt.Fprintf(&b, "| %s | %s | %d | %.3f | %.3f | %.3f | %.3f |\n", x.Name, x.Split, x.Plan.Queries, x.Plan.R5, x.Plan.R10, x.PlanBaseline.R5, x.PlanBaseline.R10)
+		}
+	}
+	b.WriteString("\n| group | plans | validate_plan R@10 | baseline R@10 | Δ (points) |\n|---|---|---|---|---|\n")
+	for _, g := range r.Groups {
+		if g.Plans > 0 {
+			fmt.Fprintf(&b, "| %s | %d | %.3f | %.3f | %+.1f |\n", g.Name, g.Plans, g.PlanR10, g.PlanBaselineR10, 100*(g.PlanR10-g.PlanBaselineR10))
+		}
 	}
 	return b.String()
 }

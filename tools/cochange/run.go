@@ -49,15 +49,19 @@ func ReadRepos(r io.Reader) ([]Repo, error) {
 // RepoReport is one repository's result.
 type RepoReport struct {
 	Repo
-	Cut           string  `json:"cut"`
-	CutDate       string  `json:"cut_date"`
-	Commits       int     `json:"commits"`
-	TrainCommits  int     `json:"train_commits"`
-	TestCommits   int     `json:"test_commits"`
-	Candidates    int     `json:"candidate_files"`
-	NewTargets    int     `json:"targets_new_after_cut"`
-	Predict       Scores  `json:"predict"`
-	Baseline      Scores  `json:"baseline"`
+	Cut          string `json:"cut"`
+	CutDate      string `json:"cut_date"`
+	Commits      int    `json:"commits"`
+	TrainCommits int    `json:"train_commits"`
+	TestCommits  int    `json:"test_commits"`
+	Candidates   int    `json:"candidate_files"`
+	NewTargets   int    `json:"targets_new_after_cut"`
+	Predict      Scores `json:"predict"`
+	Baseline     Scores `json:"baseline"`
+	// Plan and PlanBaseline score plans missing one file of a commit:
+	// validate_plan's gaps and the rules' (PlanQueries).
+	Plan          Scores  `json:"validate_plan"`
+	PlanBaseline  Scores  `json:"plan_baseline"`
 	IngestMs      float64 `json:"ingest_ms"`
 	PredictMeanMs float64 `json:"predict_mean_ms"`
 	Err           string  `json:"error,omitempty"`
@@ -102,6 +106,14 @@ func RunRepo(ctx context.Context, cfg Config, r Repo) RepoReport {
 		rr.PredictMeanMs = float64(time.Since(t0).Microseconds()) / 1000 / float64(len(qs))
 	}
 	cfg.Logf("%s: %d queries, predict R@10 %.3f, baseline R@10 %.3f", r.Name, len(qs), rr.Predict.R10, rr.Baseline.R10)
+	pqs := PlanQueries(qs)
+	if rr.PlanBaseline, err = EvaluatePlans(rose, pqs, s.Universe); err == nil {
+		rr.Plan, err = EvaluatePlans(sp, pqs, s.Universe)
+	}
+	if err != nil {
+		rr.Err = err.Error()
+	}
+	cfg.Logf("%s: %d plans, validate_plan R@10 %.3f, baseline R@10 %.3f", r.Name, len(pqs), rr.Plan.R10, rr.PlanBaseline.R10)
 	return rr
 }
 

@@ -1,0 +1,141 @@
+package cochange
+
+import (
+	"errors"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/tools/localize"
+)
+
+// PlanQuery is a plan that misses one file of a real commit: Plan are the
+// commit's other source files (present at the cut), Missing the one left
+// out. Does validate_plan name it among its gaps?
+type PlanQuery struct {
+	Commit  string
+	Plan    []string
+	Missing string
+}
+
+// PlanQueries turns every query into its plan: the queried file's commit
+// minus one target, once per (commit, missing file).
+func PlanQueries(qs []Query) []PlanQuery {
+	var out []PlanQuery
+	seen := map[[2]string]bool{}
+	for _, q := range qs {
+		all := append([]string{q.File}, q.Targets...)
+		slices.Sort(all)
+		for _, m := range all {
+			if seen[[2]string{q.Commit, m}] {
+				continue
+			}
+			seen[[2]string{q.Commit, m}] = true
+			plan := slices.DeleteFunc(slices.Clone(all), func(f string) bool { return f == m })
+			out = append(out, PlanQuery{Commit: q.Commit, Plan: plan, Missing: m})
+		}
+	}
+	return out
+}
+
+// Planner names the files a plan probably misses, most likely first.
+type Planner interface {
+	Gaps(plan []string, k int) ([]string, error)
+}
+
+// EvaluatePlans scores p: the share of plans whose missing file is among
+// the first 5 and 10 gaps (gaps outside the universe or in the plan are
+// dropped first, for every planner alike).
+func EvaluatePlans(p Planner, qs []PlanQuery, universe map[string]bool) (Scores, error) {
+	sc := Scores{Queries: len(qs)}
+	for _, q := range qs {
+		raw, err := p.Gaps(q.Plan, 10)
+		if err != nil {
+			return sc, err
+		}
+		var gaps []string
+		for _, f := range raw {
+			if universe[f] && !slices.Contains(q.Plan, f) && !slices.Contains(gaps, f) {
+				gaps = append(gaps, f)
+			}
+		}
+		sc.R5 += Recall(gaps, []string{q.Missing}, 5)
+		sc.R10 += Recall(gaps, []string{q.Missing}, 10)
+	}
+	if len(qs) > 0 {
+		sc.R5 = round4(sc.R5 / float64(len(qs)))
+		sc.R10 = round4(sc.R10 / float64(len(qs)))
+	}
+	return sc, nil
+}
+
+// Gaps is the baseline for plans: ROSE's rules from every planned file,
+// each candidate ranked by its best rule (confidence, then support, then
+// path), then the planned files' directories, most often changed first.
+func (r *Rose) Gaps(plan []string, k int) ([]string, error) {
+	type rule struct {
+		sup  int
+		conf float64
+	}
+	best := map[string]rule{}
+	for _, f := range plan {
+		for g, n := range r.pair[f] {
+			c := rule{n, float64(n) / float64(r.count[f])}
+			if b, ok := best[g]; !ok || c.conf > b.conf || (c.conf == b.conf && c.sup > b.sup) {
+				best[g] = c
+			}
+		}
+	}
+	out := make([]string, 0, len(best))
+	for g := range best {
+		out = append(out, g)
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		x, y := best[a], best[b]
+		switch {
+		case x.conf != y.conf:
+			if x.conf > y.conf {
+				return -1
+			}
+			return 1
+		case x.sup != y.sup:
+			return y.sup - x.sup
+		}
+		return strings.Compare(a, b)
+	})
+	for _, f := range plan {
+		for _, g := range r.byDir[path.Dir(f)] {
+			if !slices.Contains(out, g) {
+				out = append(out, g)
+			}
+		}
+	}
+	return out[:min(len(out), 4*k)], nil
+}
+
+// Gaps asks the server's validate_plan with every planned file as a
+// modify action; its gaps come most severe first.
+func (sp *ServerPredictor) Gaps(plan []string, k int) ([]string, error) {
+	actions := make([]any, len(plan))
+	for i, f := range plan {
+		actions[i] = map[string]any{"action_type": "modify", "file_path": f}
+	}
+	var out struct {
+		Gaps []struct {
+			FilePath string `json:"file_path"`
+		} `json:"gaps"`
+	}
+	err := sp.c.CallTool(sp.ctx, "validate_plan", map[string]any{"agent_id": "cochange", "actions": actions}, &out)
+	var te *localize.ToolError
+	if errors.As(err, &te) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	fs := make([]string, 0, len(out.Gaps))
+	for _, g := range out.Gaps {
+		fs = append(fs, g.FilePath)
+	}
+	return fs, nil
+}
