@@ -30,11 +30,15 @@ func main() {
 	idle := flag.Duration("idle", 10*time.Second, "idle period for the CPU reading")
 	probe := flag.String("probe", "impact", "query polled until the write is visible: impact (of the new function's node: a miss costs a scan of every label) or symbols (surgical_context of the written file: is the function among its symbols)")
 	poll := flag.String("poll", "status", "what is polled after a write: status (daemon_status, cheap, until a tick has ended; then the probe query) or query (the probe query itself, back to back on the cores the tick needs)")
+	autoPersist := flag.Int("auto-persist-interval", 0, "the server's auto_persist_interval (M1ND_AUTO_PERSIST_INTERVAL; -1: its default of a save every 50 calls). 0 by default: the bench's polling makes hundreds of calls a second, and a save of the whole graph every 50 of them would be the harness's load, not an agent's")
 	settle := flag.Bool("settle", true, "before the writes, wait until the server is idle (the indexes an ingest builds in the background)")
 	flag.Parse()
 	if (*probe != "impact" && *probe != "symbols") || (*poll != "status" && *poll != "query") {
 		fmt.Fprintln(os.Stderr, "m1nd-watchbench: -probe is impact or symbols, -poll status or query")
 		os.Exit(2)
+	}
+	if *autoPersist >= 0 {
+		os.Setenv("M1ND_AUTO_PERSIST_INTERVAL", strconv.Itoa(*autoPersist))
 	}
 	if err := run(*server, *corpus, *n, *idle, *probe, *poll, *settle); err != nil {
 		fmt.Fprintln(os.Stderr, "m1nd-watchbench:", err)
@@ -147,7 +151,7 @@ func run(server, corpus string, n int, idle time.Duration, probe, poll string, s
 		q.do()
 		fmt.Printf("probe cost, %s: %.1f ms\n", q.what, ms(time.Since(t0)))
 	}
-	fmt.Printf("probe: %s, polled by %s\n", probe, poll)
+	fmt.Printf("probe: %s, polled by %s; M1ND_AUTO_PERSIST_INTERVAL=%q\n", probe, poll, os.Getenv("M1ND_AUTO_PERSIST_INTERVAL"))
 	type status struct {
 		TickCount          int     `json:"tick_count"`
 		LastTickDurationMs float64 `json:"last_tick_duration_ms"`
