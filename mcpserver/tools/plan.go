@@ -31,9 +31,9 @@ type gapJSON struct {
 	FilePath       string  `json:"file_path"`
 	NodeID         string  `json:"node_id"`
 	Reason         string  `json:"reason"`
-	Severity       string  `json:"severity" jsonschema:"critical, warning or info."`
-	SignalStrength float64 `json:"signal_strength"`
-	Source         string  `json:"source" jsonschema:"dependency (depends on a planned file) or co_change (usually changes with one)."`
+	Severity       string  `json:"severity" jsonschema:"critical (depends on a file the plan deletes), warning (signal_strength ≥ 0.3) or info."`
+	SignalStrength float64 `json:"signal_strength" jsonschema:"How likely the file needs a change too: predict's calibrated confidence (co-change history and structure) combined over the planned files."`
+	Source         string  `json:"source" jsonschema:"dependency (depends directly on a planned file) or co_change (likely from history and structure, no direct dependency)."`
 }
 
 type unresolvedJSON struct {
@@ -240,74 +240,132 @@ func closestFiles(b *session.Bundle, p string) []string {
 	return out
 }
 
-// gaps: files that depend on a changed file (impact), or usually change
-// with one (predict), that the plan does not touch. Returns the weighted
-// gap mass for the risk score.
+// gaps: files the plan does not touch that probably need a change too.
+// Each changed file's predict (co-change history and structure, its
+// confidence calibrated on real history) gives every candidate a
+// probability; across the plan they combine as a noisy-or, so a file tied
+// to several planned files rises. Direct dependents (impact) are gaps
+// whatever their probability, critical when the plan deletes what they
+// depend on. Returns the weighted gap mass for the risk score.
 func (pl *plan) gaps() float64 {
-	best := map[graph.NodeID]gapJSON{}
-	add := func(id graph.NodeID, gp gapJSON) {
-		if pl.inPlan[id] || pl.planned[shortID(pl.g, id)] {
-			return
+	acc := map[graph.NodeID]*gapAcc{}
+	get := func(id graph.NodeID) *gapAcc {
+		if acc[id] == nil {
+			acc[id] = &gapAcc{miss: 1}
 		}
-		if old, ok := best[id]; ok && old.SignalStrength >= gp.SignalStrength {
-			return
-		}
-		gp.FilePath, gp.NodeID = shortID(pl.g, id), pl.g.ExternalID(id)
-		best[id] = gp
+		return acc[id]
 	}
 	deleted := map[graph.NodeID]bool{}
 	for _, d := range pl.deleted {
 		deleted[d] = true
 	}
-	x := pl.b.History()
 	for _, f := range pl.changed {
-		ip := analysis.DefaultImpactParams()
-		ip.Level, ip.MaxHops, ip.IncludeCausalChains, ip.TopK, ip.MaxVia = analysis.LevelFile, 3, false, 0, 1
-		if res, err := analysis.Impact(pl.g, f, ip); err == nil {
-			for _, n := range res.BlastRadius {
-				file := history.FileOf(pl.g, n.Node)
-				pl.blastAll[file] = true
-				if n.HopDistance != 1 || file == f {
-					continue
-				}
-				sev, why := "warning", "depends on "+shortID(pl.g, f)
-				if deleted[f] {
-					sev, why = "critical", "depends on "+shortID(pl.g, f)+", which the plan deletes"
-				}
-				if len(n.Via) > 0 {
-					u := n.Via[0]
-					why += fmt.Sprintf(" (%s %s %s)", pl.g.Label(u.Dependent), u.Relation, pl.g.Label(u.Dependency))
-				}
-				add(file, gapJSON{Reason: why, Severity: sev, SignalStrength: round3(float64(n.SignalStrength)), Source: "dependency"})
-			}
+		pl.dependents(f, deleted[f], get)
+		pl.likely(f, get)
+	}
+	return pl.rankGaps(acc)
+}
+
+// gapAcc gathers one candidate's evidence across the planned files.
+type gapAcc struct {
+	miss     float64 // Π (1 − p) over the planned files
+	critical bool
+	dep      string // the strongest dependency reason
+	depSig   float64
+	cochange string
+	coTimes  int
+}
+
+// dependents adds f's direct dependents (and fills the blast radius).
+func (pl *plan) dependents(f graph.NodeID, deleted bool, get func(graph.NodeID) *gapAcc) {
+	ip := analysis.DefaultImpactParams()
+	ip.Level, ip.MaxHops, ip.IncludeCausalChains, ip.TopK, ip.MaxVia = analysis.LevelFile, 3, false, 0, 1
+	res, err := analysis.Impact(pl.g, f, ip)
+	if err != nil {
+		return
+	}
+	for _, n := range res.BlastRadius {
+		file := history.FileOf(pl.g, n.Node)
+		pl.blastAll[file] = true
+		if n.HopDistance != 1 || file == f || pl.skip(file) {
+			continue
 		}
-		pp := history.DefaultPredictParams()
-		pp.TopK = 10
-		if res, err := history.Predict(x, f, pp); err == nil {
-			for _, pr := range res.Predictions {
-				// Confidences are calibrated (history.DefaultModel): at 0.15
-				// about one such partner in five really changed too.
-				if pr.CoChanges == 0 || pr.Confidence < 0.15 {
-					continue
-				}
-				sev := "info"
-				if pr.History >= 0.5 {
-					sev = "warning"
-				}
-				add(pr.Node, gapJSON{Reason: fmt.Sprintf("changed together with %s in %d of %d commits", shortID(pl.g, f), pr.CoChanges, res.Commits), Severity: sev, SignalStrength: round3(pr.Confidence), Source: "co_change"})
-			}
+		a := get(file)
+		if float64(n.SignalStrength) <= a.depSig {
+			continue
+		}
+		why := "depends on " + shortID(pl.g, f)
+		if deleted {
+			why += ", which the plan deletes"
+			a.critical = true
+		}
+		if len(n.Via) > 0 {
+			u := n.Via[0]
+			why += fmt.Sprintf(" (%s %s %s)", pl.g.Label(u.Dependent), u.Relation, pl.g.Label(u.Dependency))
+		}
+		a.dep, a.depSig = why, float64(n.SignalStrength)
+	}
+}
+
+// likely folds f's predictions into the candidates' probabilities.
+func (pl *plan) likely(f graph.NodeID, get func(graph.NodeID) *gapAcc) {
+	pp := history.DefaultPredictParams()
+	pp.TopK = 100
+	res, err := history.Predict(pl.b.History(), f, pp)
+	if err != nil {
+		return
+	}
+	for _, pr := range res.Predictions {
+		if pl.skip(pr.Node) {
+			continue
+		}
+		a := get(pr.Node)
+		a.miss *= 1 - pr.Confidence
+		if pr.CoChanges > a.coTimes {
+			a.coTimes = pr.CoChanges
+			a.cochange = fmt.Sprintf("changed together with %s in %d of %d commits", shortID(pl.g, f), pr.CoChanges, res.Commits)
 		}
 	}
-	gaps := make([]gapJSON, 0, len(best))
+}
+
+func (pl *plan) skip(id graph.NodeID) bool {
+	return pl.inPlan[id] || pl.planned[shortID(pl.g, id)]
+}
+
+// minGapProbability keeps out candidates that are neither dependents nor
+// likely: at 0.1 about one in ten such files changed too (calibrated).
+const minGapProbability = 0.1
+
+// rankGaps orders the gaps — critical first, then by probability — and
+// returns their mass.
+func (pl *plan) rankGaps(acc map[graph.NodeID]*gapAcc) float64 {
+	gaps := make([]gapJSON, 0, len(acc))
 	mass := 0.0
-	for _, gp := range best {
+	for id, a := range acc {
+		p := 1 - a.miss
+		if a.dep == "" && p < minGapProbability {
+			continue
+		}
+		gp := gapJSON{FilePath: shortID(pl.g, id), NodeID: pl.g.ExternalID(id), SignalStrength: round3(p), Severity: "info", Source: "co_change"}
+		if a.dep != "" {
+			gp.Source = "dependency"
+		}
+		gp.Reason = strings.Join(slices.DeleteFunc([]string{a.dep, a.cochange}, func(s string) bool { return s == "" }), "; ")
+		switch {
+		case a.critical:
+			gp.Severity = "critical"
+		case p >= 0.3:
+			gp.Severity = "warning"
+		}
+		mass += map[string]float64{"critical": 1, "warning": 0.5, "info": 0.15}[gp.Severity] * max(p, 0.2)
 		gaps = append(gaps, gp)
-		mass += map[string]float64{"critical": 1, "warning": 0.5, "info": 0.15}[gp.Severity] * gp.SignalStrength
 	}
-	rank := map[string]int{"critical": 0, "warning": 1, "info": 2}
 	slices.SortFunc(gaps, func(a, b gapJSON) int {
-		if rank[a.Severity] != rank[b.Severity] {
-			return rank[a.Severity] - rank[b.Severity]
+		if (a.Severity == "critical") != (b.Severity == "critical") {
+			if a.Severity == "critical" {
+				return -1
+			}
+			return 1
 		}
 		if a.SignalStrength != b.SignalStrength {
 			if a.SignalStrength > b.SignalStrength {
