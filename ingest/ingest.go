@@ -125,16 +125,18 @@ type Output struct {
 // so its footprint follows the graph it serves, not the ingests it ran.
 func ReleaseMemory() { extract.ReleaseMemory() }
 
-// FileStat is what a stat of a file showed (HintWalk).
+// FileStat is what a stat of a file showed (WithWalkHint).
 type FileStat = code.Stat
 
-// HintWalk tells the next incremental code ingest of root through c that
-// the caller has just stat'ed the files of its last run (stats, by
-// root-relative path: those that changed at least) and that no directory
-// holding them gained or lost an entry: the ingest then takes the last
-// walk with these stats instead of walking the tree again, and walks as
-// usual when they do not fit it (see code.HintWalk).
-func HintWalk(c *Cache, root string, stats map[string]FileStat) { code.HintWalk(c, root, stats) }
+// WithWalkHint returns ctx for an incremental code ingest of root (Run
+// with it) by a caller that has just stat'ed the files of the root's last
+// run (stats, by root-relative path: those that changed at least) and
+// found that no directory holding them gained or lost an entry: the ingest
+// takes the last walk with these stats instead of walking the tree again,
+// and walks as usual when they do not fit it (see code.WithWalkHint).
+func WithWalkHint(ctx context.Context, root string, stats map[string]FileStat) context.Context {
+	return code.WithWalkHint(ctx, root, stats)
+}
 
 // NewCache returns a cache bound to dir, to pass as Config.Cache on every
 // ingest of one root: it keeps per-file results in memory and on disk

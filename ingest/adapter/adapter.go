@@ -205,7 +205,7 @@ type IncrementalStats struct {
 	Patched       bool   `json:"patched,omitempty"`
 	RebuildReason string `json:"rebuild_reason,omitempty"`
 	// WalkHinted is set when the caller had just stat'ed the files and the
-	// tree was not walked again (code.HintWalk).
+	// tree was not walked again (code.WithWalkHint).
 	WalkHinted bool `json:"walk_hinted,omitempty"`
 }
 

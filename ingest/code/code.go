@@ -182,7 +182,7 @@ func (r *run) walk() error {
 // just stat'ed them, else a walk. The cache is locked already, so no other
 // run of the store comes between the last walk and the hinted one.
 func (r *run) walkTree() (wr *walk.Result, hinted bool, err error) {
-	if r.store == r.req.Cache && r.store != nil && r.req.Incremental {
+	if r.store != nil && r.req.Incremental {
 		if root, err := filepath.Abs(r.req.Root); err == nil {
 			if wr := r.hintedWalk(root); wr != nil {
 				return wr, true, nil

@@ -1,9 +1,9 @@
 package code
 
 import (
+	"context"
 	"os"
 
-	"github.com/m1nd-go/m1nd/ingest/cache"
 	"github.com/m1nd-go/m1nd/ingest/walk"
 )
 
@@ -11,11 +11,13 @@ import (
 // disk (the daemon, right before it re-ingests) has done what the walk of
 // an incremental run would do again: a stat of every file. When it also
 // found no directory's entries changed, the files are the last walk's, and
-// it can hand what it saw to the next run (HintWalk) instead of having the
-// tree walked again — a tenth of a one-file patch on go-std.
+// it can hand what it saw to its run (WithWalkHint) instead of having the
+// tree walked again — a third of a one-file tick on go-std. The hint
+// travels with the call's context, so no other run (an apply_batch's
+// reingest of the same root) can take it.
 
-// hintKey keys the pending walk hint of a cache store.
-const hintKey = "code.walk-hint"
+// hintKey keys the walk hint in a context.
+type hintKey struct{}
 
 // Stat is what a stat of a file showed.
 type Stat struct {
@@ -27,27 +29,26 @@ type walkHint struct {
 	stats map[string]Stat // by root-relative path
 }
 
-// HintWalk tells the next incremental run of store on root that the files
-// listed in stats (root-relative, forward slashes) were just stat'ed as
-// given, and that no directory holding the last run's files gained or lost
-// an entry since that run: the run then takes the last walk's file list
-// with these stats (files missing from stats are stat'ed again) instead of
-// walking. Any mismatch — a file of stats the last walk did not take, one
-// grown past the size limit, a walk cut by a budget — makes the run walk
-// as usual. The hint is used once.
-func HintWalk(store *cache.Store, root string, stats map[string]Stat) {
-	store.SetExtra(hintKey, &walkHint{root: root, stats: stats})
+// WithWalkHint returns ctx carrying a walk hint for an incremental run of
+// root: the files in stats (root-relative, forward slashes) were just
+// stat'ed as given, and no directory holding the last run's files gained or
+// lost an entry since that run. The run then takes the last walk's file
+// list with these stats (files missing from stats are stat'ed again)
+// instead of walking. Any mismatch — a file of stats the last walk did not
+// take, one grown past the size limit, a walk cut by a budget, other
+// options — makes the run walk as usual.
+func WithWalkHint(ctx context.Context, root string, stats map[string]Stat) context.Context {
+	return context.WithValue(ctx, hintKey{}, &walkHint{root: root, stats: stats})
 }
 
-// hintedWalk is the walk a pending hint stands for, or nil.
+// hintedWalk is the walk the run's hint stands for, or nil. The cache is
+// locked: the last walk is the one the run starts from.
 func (r *run) hintedWalk(root string) *walk.Result {
-	st := r.store
-	h, _ := st.Extra(hintKey).(*walkHint)
+	h, _ := r.ctx.Value(hintKey{}).(*walkHint)
 	if h == nil {
 		return nil
 	}
-	st.SetExtra(hintKey, (*walkHint)(nil))
-	last, _ := st.Extra(lastRunKey).(*lastRun)
+	last, _ := r.store.Extra(lastRunKey).(*lastRun)
 	if last == nil || last.walk == nil || last.walk.Truncated != "" || h.root != root || last.walk.Root != root ||
 		last.optsKey != optsKey(&r.req, last.walk) {
 		return nil

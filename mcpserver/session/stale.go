@@ -48,7 +48,7 @@ type Staleness struct {
 	// ID), and DirsMoved whether any directory's entries changed: with
 	// neither additions nor deletions, the files are the graph's and
 	// their stats all known, which the daemon hands to the ingest
-	// (ingest.HintWalk) instead of a second walk.
+	// (ingest.WithWalkHint) instead of a second walk.
 	Restat    map[string]FileStamp `json:"-"`
 	DirsMoved bool                 `json:"-"`
 }

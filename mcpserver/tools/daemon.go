@@ -290,8 +290,9 @@ func reconciler(d *Dispatcher) daemon.Reconciler {
 			// persisted soon after rather than before the tick ends: a
 			// snapshot of a large graph costs seconds of fsync, and the
 			// next tick may replace it anyway.
-			hintWalk(s, b, st, r.Path)
-			if _, err := reingestRoot(c, r.Path); err != nil {
+			rc := *c
+			rc.Ctx = hintWalk(ctx, b, st, r.Path)
+			if _, err := reingestRoot(&rc, r.Path); err != nil {
 				alerts = append(alerts, daemon.Alert{Kind: daemon.KindIngestFailed, Severity: "error", Root: r.Path, Message: "incremental ingest failed: " + err.Error()})
 				continue
 			}
@@ -309,17 +310,12 @@ func reconciler(d *Dispatcher) daemon.Reconciler {
 	}
 }
 
-// hintWalk hands the ingest of root what the staleness check just saw of
-// its files when no file came or went, so the reingest does not walk the
-// tree again (a third of a one-file tick on go-std).
-func hintWalk(s *session.State, b *session.Bundle, st session.Staleness, root string) {
+// hintWalk returns ctx with what the staleness check just saw of root's
+// files when no file came or went, so the reingest it is passed to does
+// not walk the tree again (a third of a one-file tick on go-std).
+func hintWalk(ctx context.Context, b *session.Bundle, st session.Staleness, root string) context.Context {
 	if len(st.Added) > 0 || len(st.Deleted) > 0 || st.DirsMoved {
-		return
-	}
-	c, ok := s.RootSharedIfAny(root, "ingest-cache:code")
-	cache, _ := c.(*ingest.Cache)
-	if !ok || cache == nil {
-		return
+		return ctx
 	}
 	for _, rf := range b.Files {
 		if rf.Root != root {
@@ -332,8 +328,9 @@ func hintWalk(s *session.State, b *session.Bundle, st session.Staleness, root st
 			}
 			stats[f.Rel] = ingest.FileStat{Size: f.Size, ModTimeNS: f.MTimeNS}
 		}
-		ingest.HintWalk(cache, root, stats)
+		return ingest.WithWalkHint(ctx, root, stats)
 	}
+	return ctx
 }
 
 // persistQuiet is how long the tree must stay quiet after a tick before
