@@ -20,6 +20,7 @@ type repoSet struct {
 	base   float64 // the ROSE baseline's Recall@10
 	ip     *cochange.InProcess
 	uni    map[string]bool
+	rose   *cochange.Rose
 	rowsOf []queryRows
 }
 
@@ -44,7 +45,7 @@ func prepare(ctx context.Context, name, src, commit, dir string) (*repoSet, erro
 	if err != nil {
 		return nil, err
 	}
-	rs := &repoSet{name: name, qs: qs, base: bs.R10, ip: ip, uni: s.Universe}
+	rs := &repoSet{name: name, qs: qs, base: bs.R10, ip: ip, uni: s.Universe, rose: cochange.NewRose(s.Train, s.Universe, 30)}
 	g := ip.X.Graph()
 	p := history.DefaultPredictParams()
 	// Candidates are cut to the files the benchmark scores (source files

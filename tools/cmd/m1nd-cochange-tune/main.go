@@ -27,6 +27,7 @@ func main() {
 	lambda := flag.Float64("lambda", 1, "L2 penalty of the fit")
 	check := flag.Bool("check", false, "also score the full fit through history.Predict (must equal the direct score)")
 	listwise := flag.Bool("listwise", true, "fit a softmax over each query's candidates (else a pointwise logistic regression)")
+	plans := flag.Bool("plans", false, "score ways of combining predict over a plan's files (validate_plan's gaps) on plans missing one file")
 	calib := flag.Bool("calibrate", false, "print history.DefaultModel scaled so that its confidence is the observed share of true partners")
 	eval := flag.String("eval", "", "instead of fitting, score models: name=w0,w1,…;name=…")
 	flag.Parse()
@@ -46,6 +47,10 @@ func main() {
 		}
 		fmt.Fprintf(os.Stderr, "%s: %d queries, %d candidate rows, baseline R@10 %.3f, candidates cover %.3f of the targets\n", rs.name, len(rs.qs), rs.rows(), rs.base, rs.coverage())
 		sets = append(sets, rs)
+	}
+	if *plans {
+		comparePlans(sets)
+		return
 	}
 	if *calib {
 		m := calibrate(sets, history.DefaultModel)
