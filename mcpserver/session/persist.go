@@ -40,11 +40,23 @@ type PersistResult struct {
 //  4. the learn journal, trimmed of the calls the graph now holds.
 //
 // An empty graph is never written: it cannot replace a saved one.
+//
+// Once the session is closed, only Close's own save runs: a background
+// save (the daemon's quiet save, an auto-persist) firing after it would
+// write into a runtime directory whose lock is released.
 func (s *State) Persist(reason string) (PersistResult, error) {
+	return s.persist(reason, false)
+}
+
+func (s *State) persist(reason string, closing bool) (PersistResult, error) {
 	s.persistMu.Lock()
 	defer s.persistMu.Unlock()
 	start := time.Now()
 	res := PersistResult{Reason: reason, GraphPath: s.cfg.GraphSource, PlasticityPath: s.cfg.PlasticityState}
+	if s.closed.Load() && !closing {
+		res.Skipped = "the session is closed (its shutdown saved the graph)"
+		return res, nil
+	}
 	if !s.cfg.Persistent() {
 		res.Skipped = "memory-only session: start the server with --runtime-dir (or M1ND_GRAPH_SOURCE) to persist"
 		return res, nil

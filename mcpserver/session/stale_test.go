@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/m1nd-go/m1nd/core/graph/graphtest"
 )
 
 // MarkFresh stands for a check made at its time: a later MarkFresh or
@@ -83,5 +85,27 @@ func TestStalenessLargeRootInOrder(t *testing.T) {
 	st := (&State{}).StalenessNow(b)
 	if !slices.Equal(st.Modified, wantMod) || !slices.Equal(st.Deleted, wantDel) || len(st.Restat) != len(wantMod) {
 		t.Fatalf("modified %v (want %v), deleted %v (want %v), restat %d", st.Modified, wantMod, st.Deleted, wantDel, len(st.Restat))
+	}
+}
+
+// After Close, a background save (the daemon's quiet save firing late)
+// writes nothing: the runtime directory's lock is released.
+func TestNoPersistAfterClose(t *testing.T) {
+	dir := t.TempDir()
+	s := openAt(t, dir)
+	publish(t, s, graphtest.PowerLaw(50, 150, 1))
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(filepath.Join(dir, "graph.bin"))
+	if err != nil {
+		t.Fatalf("Close did not save: %v", err)
+	}
+	res, err := s.Persist("daemon")
+	if err != nil || res.Skipped == "" {
+		t.Fatalf("a persist after Close ran: %+v, %v", res, err)
+	}
+	if fi2, _ := os.Stat(filepath.Join(dir, "graph.bin")); !fi2.ModTime().Equal(fi.ModTime()) {
+		t.Fatal("graph.bin was rewritten after Close")
 	}
 }

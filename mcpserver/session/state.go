@@ -414,7 +414,7 @@ func (s *State) Close() error {
 	s.closeShared()
 	var err error
 	if s.cfg.Persistent() {
-		_, err = s.Persist("shutdown")
+		_, err = s.persist("shutdown", true)
 	}
 	s.Continuity().Close()
 	s.journal.close()
