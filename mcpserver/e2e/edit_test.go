@@ -138,6 +138,23 @@ func TestEditToolsThroughTheBinary(t *testing.T) {
 		t.Fatalf("RISKY: %s, %v failed", v, out["tests_failed"])
 	}
 
+	// The Python package alone: a syntax error is BROKEN (py_compile) and
+	// restored byte for byte; a change its test catches (pytest, or
+	// unittest without it) is RISKY and kept.
+	cur = snapshotTree(t, repo)
+	out = must("apply_batch", map[string]any{"verify": true, "edits": edits("shop/tax.py", "def with_tax(amount:\n    return amount\n")})
+	if v := verdict(t, out); v != "BROKEN" || out["status"] != "restored" {
+		t.Fatalf("python syntax error: verdict %s, status %v: %v", v, out["status"], out["verification"])
+	}
+	if d := cmp.Diff(cur, snapshotTree(t, repo)); d != "" {
+		t.Fatalf("python syntax error: not restored byte for byte:\n%s", d)
+	}
+	taxed := strings.Replace(editRepo["shop/tax.py"], "amount + tax", "amount - tax", 1)
+	out = must("apply_batch", map[string]any{"verify": true, "edits": edits("shop/tax.py", taxed)})
+	if v := verdict(t, out); v != "RISKY" || out["tests_failed"] != 1.0 || mustRead(t, filepath.Join(repo, "shop", "tax.py")) != taxed {
+		t.Fatalf("python failing test: verdict %s, %v failed: %v", v, out["tests_failed"], out["verification"])
+	}
+
 	// Refusals write nothing.
 	outside := t.TempDir()
 	os.Symlink(outside, filepath.Join(repo, "link"))
