@@ -93,23 +93,8 @@ func (rs *repoSet) recall(model []float64) float64 {
 	}
 	sum := 0.0
 	for _, q := range rs.rowsOf {
-		order := make([]int, len(q.ids))
-		score := make([]float64, len(q.ids))
-		for i := range order {
-			order[i] = i
-			score[i] = 1 / (1 + math.Exp(-dot(model, q.feats[i])))
-		}
-		slices.SortFunc(order, func(a, b int) int {
-			if score[a] != score[b] {
-				if score[a] > score[b] {
-					return -1
-				}
-				return 1
-			}
-			return int(q.ids[a]) - int(q.ids[b])
-		})
 		hit := 0
-		for _, i := range order[:min(10, len(order))] {
+		for _, i := range q.ranked(model)[:min(10, len(q.ids))] {
 			if q.label[i] {
 				hit++
 			}
@@ -117,6 +102,28 @@ func (rs *repoSet) recall(model []float64) float64 {
 		sum += float64(hit) / float64(q.targets)
 	}
 	return sum / float64(len(rs.rowsOf))
+}
+
+// ranked orders the query's candidates as Predict would with model: by
+// confidence (the logistic, so that scores which saturate tie as they do
+// there), then node ID.
+func (q queryRows) ranked(model []float64) []int {
+	order := make([]int, len(q.ids))
+	score := make([]float64, len(q.ids))
+	for i := range order {
+		order[i] = i
+		score[i] = 1 / (1 + math.Exp(-dot(model, q.feats[i])))
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if score[a] != score[b] {
+			if score[a] > score[b] {
+				return -1
+			}
+			return 1
+		}
+		return int(q.ids[a]) - int(q.ids[b])
+	})
+	return order
 }
 
 // viaPredict scores model through history.Predict and the benchmark's own
@@ -152,20 +159,7 @@ func (rs *repoSet) coverage() float64 {
 // its top 10.
 func (rs *repoSet) breakdown(model []float64) (withJoint, withoutJoint, hitWith, hitWithout, missing int) {
 	for _, q := range rs.rowsOf {
-		order := make([]int, len(q.ids))
-		for i := range order {
-			order[i] = i
-		}
-		slices.SortStableFunc(order, func(a, b int) int {
-			za, zb := dot(model, q.feats[a]), dot(model, q.feats[b])
-			if za != zb {
-				if za > zb {
-					return -1
-				}
-				return 1
-			}
-			return int(q.ids[a]) - int(q.ids[b])
-		})
+		order := q.ranked(model)
 		pos := 0
 		for r, i := range order {
 			if !q.label[i] {
