@@ -1,10 +1,18 @@
-// Command m1nd-cochange-tune fits predict's model in process on the tune
-// split of the co-change benchmark (never the held-out one): one ingest
-// per repository, every query's candidates with their features
-// (history.Candidates), a logistic regression over them, then Recall@10
-// per repository with leave-one-repository-out fits (the estimate of how
-// the model does on repositories it never saw) and with the full fit,
-// whose coefficients it prints for history.DefaultModel.
+// Command m1nd-cochange-tune works on predict's model in process, on the
+// tune split of the co-change benchmark only (never the held-out one):
+// one ingest per repository, every query's candidates with their features
+// (history.Candidates), then one of
+//
+//   - by default, a fit (listwise softmax over each query's candidates, or
+//     pointwise logistic with -listwise=false) with Recall@10 per
+//     repository for leave-one-repository-out fits and the full fit, whose
+//     coefficients it prints;
+//   - -eval name=w0,w1,…;…: Recall@10 of the given models (-check: the
+//     same through history.Predict and the harness's Evaluate);
+//   - -calibrate: history.DefaultModel scaled so that its confidence is the
+//     observed share of true partners, with a reliability table;
+//   - -plans: ways of combining predict over a plan's files, scored on
+//     plans missing one file of a later commit (validate_plan's gaps).
 package main
 
 import (
