@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -20,11 +19,7 @@ import (
 // p95 are reported per tool. Targets (issue 17): perspective_start ≤ 20 ms,
 // follow/peek/inspect ≤ 5 ms, lock_diff ≤ 10 ms, trail_resume ≤ 1 ms.
 func BenchmarkContinuity(b *testing.B) {
-	root := os.Getenv("M1ND_CORPORA")
-	if root == "" {
-		root = "/tmp/m1nd-corpora"
-	}
-	dir, query, anchor := filepath.Join(root, "py-335"), "argument parser options help", "argparse.py"
+	dir, query, anchor := corpusPath("py-335"), "argument parser options help", "argparse.py"
 	if _, err := os.Stat(dir); err != nil {
 		dir, query, anchor = fixture.Write(b), "session expiry and login", "backend/session.py"
 	}

@@ -18,11 +18,7 @@ import (
 // has: the reconciliation the watcher runs after each write. Each
 // iteration appends a function to a different file.
 func BenchmarkDaemonTickEdit(b *testing.B) {
-	root := os.Getenv("M1ND_CORPORA")
-	if root == "" {
-		root = "/tmp/m1nd-corpora"
-	}
-	src := filepath.Join(root, "go-std")
+	src := corpusPath("go-std")
 	if _, err := os.Stat(src); err != nil {
 		b.Skip("no go-std corpus (benchmarks/corpora)")
 	}

@@ -18,11 +18,7 @@ import (
 // benchmarks/corpora) into a temporary directory — the benchmark writes
 // to it — or falls back to the test fixture.
 func editBenchCorpus(b *testing.B) (dir, name string) {
-	root := os.Getenv("M1ND_CORPORA")
-	if root == "" {
-		root = "/tmp/m1nd-corpora"
-	}
-	src := filepath.Join(root, "py-335")
+	src := corpusPath("py-335")
 	if _, err := os.Stat(src); err != nil {
 		return fixture.Write(b), "fixture"
 	}

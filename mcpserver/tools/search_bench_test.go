@@ -55,11 +55,7 @@ var benchCorpora sync.Map // corpus → *benchCorpusState (ingested once per pro
 
 func benchCorpus(tb testing.TB, name string) *benchCorpusState {
 	tb.Helper()
-	base := os.Getenv("M1ND_CORPORA")
-	if base == "" {
-		base = "/tmp/m1nd-corpora"
-	}
-	dir := filepath.Join(base, name)
+	dir := corpusPath(name)
 	if _, err := os.Stat(dir); err != nil {
 		tb.Skipf("corpus %s missing (bash ../shared/corpora/corpora.sh %s)", dir, name)
 	}

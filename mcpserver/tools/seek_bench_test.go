@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -16,10 +15,6 @@ import (
 // (default /tmp/m1nd-corpora). The first call, which builds the index,
 // is reported separately as index-build-ms.
 func BenchmarkSeekCorpus(b *testing.B) {
-	root := os.Getenv("M1ND_CORPORA")
-	if root == "" {
-		root = "/tmp/m1nd-corpora"
-	}
 	queries := map[string]string{
 		"intent": "code that parses an HTTP request header",
 		"bugreport": `Decoding a header with a non-ASCII value crashes the server.
@@ -35,7 +30,7 @@ UnicodeDecodeError: 'ascii' codec can't decode byte 0xc3 in position 7
 `,
 	}
 	for _, corpus := range []string{"py-335", "go-std"} {
-		dir := filepath.Join(root, corpus)
+		dir := corpusPath(corpus)
 		if _, err := os.Stat(dir); err != nil {
 			continue
 		}
