@@ -167,31 +167,42 @@ func NewRose(train []Commit, universe map[string]bool, maxGroup int) *Rose {
 	return r
 }
 
+// rule is f ⇒ to with its support and confidence.
+type rule struct {
+	to   string
+	sup  int
+	conf float64
+}
+
+// byStrength orders rules as ROSE ranks them: confidence, then support,
+// then path.
+func byStrength(a, b rule) int {
+	switch {
+	case a.conf != b.conf:
+		if a.conf > b.conf {
+			return -1
+		}
+		return 1
+	case a.sup != b.sup:
+		return b.sup - a.sup
+	}
+	return strings.Compare(a.to, b.to)
+}
+
+// rules returns file's rules, strongest first.
+func (r *Rose) rules(file string) []rule {
+	var rs []rule
+	for g, n := range r.pair[file] {
+		rs = append(rs, rule{g, n, float64(n) / float64(r.count[file])})
+	}
+	slices.SortFunc(rs, byStrength)
+	return rs
+}
+
 // Predict implements Predictor.
 func (r *Rose) Predict(file string, k int) ([]string, error) {
-	type rule struct {
-		to   string
-		sup  int
-		conf float64
-	}
-	var rules []rule
-	for g, n := range r.pair[file] {
-		rules = append(rules, rule{g, n, float64(n) / float64(r.count[file])})
-	}
-	slices.SortFunc(rules, func(a, b rule) int {
-		switch {
-		case a.conf != b.conf:
-			if a.conf > b.conf {
-				return -1
-			}
-			return 1
-		case a.sup != b.sup:
-			return b.sup - a.sup
-		}
-		return strings.Compare(a.to, b.to)
-	})
 	var out []string
-	for _, x := range rules {
+	for _, x := range r.rules(file) {
 		if len(out) == k {
 			return out, nil
 		}

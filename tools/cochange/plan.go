@@ -4,7 +4,6 @@ import (
 	"errors"
 	"path"
 	"slices"
-	"strings"
 
 	"github.com/m1nd-go/m1nd/tools/localize"
 )
@@ -73,36 +72,23 @@ func EvaluatePlans(p Planner, qs []PlanQuery, universe map[string]bool) (Scores,
 // each candidate ranked by its best rule (confidence, then support, then
 // path), then the planned files' directories, most often changed first.
 func (r *Rose) Gaps(plan []string, k int) ([]string, error) {
-	type rule struct {
-		sup  int
-		conf float64
-	}
 	best := map[string]rule{}
 	for _, f := range plan {
-		for g, n := range r.pair[f] {
-			c := rule{n, float64(n) / float64(r.count[f])}
-			if b, ok := best[g]; !ok || c.conf > b.conf || (c.conf == b.conf && c.sup > b.sup) {
-				best[g] = c
+		for _, c := range r.rules(f) {
+			if b, ok := best[c.to]; !ok || byStrength(c, b) < 0 {
+				best[c.to] = c
 			}
 		}
 	}
-	out := make([]string, 0, len(best))
-	for g := range best {
-		out = append(out, g)
+	rs := make([]rule, 0, len(best))
+	for _, c := range best {
+		rs = append(rs, c)
 	}
-	slices.SortFunc(out, func(a, b string) int {
-		x, y := best[a], best[b]
-		switch {
-		case x.conf != y.conf:
-			if x.conf > y.conf {
-				return -1
-			}
-			return 1
-		case x.sup != y.sup:
-			return y.sup - x.sup
-		}
-		return strings.Compare(a, b)
-	})
+	slices.SortFunc(rs, byStrength)
+	out := make([]string, 0, len(rs))
+	for _, c := range rs {
+		out = append(out, c.to)
+	}
 	for _, f := range plan {
 		for _, g := range r.byDir[path.Dir(f)] {
 			if !slices.Contains(out, g) {
