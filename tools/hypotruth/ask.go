@@ -71,14 +71,3 @@ func (t *Tally) Add(a Answer) {
 		t.Wrong++
 	}
 }
-
-// Merge adds u's counts to t.
-func (t *Tally) Merge(u Tally) {
-	t.Claims += u.Claims
-	t.LikelyTrue += u.LikelyTrue
-	t.LikelyFalse += u.LikelyFalse
-	t.Inconclusive += u.Inconclusive
-	t.Refused += u.Refused
-	t.Right += u.Right
-	t.Wrong += u.Wrong
-}
