@@ -121,6 +121,7 @@ type Index struct {
 	fileParents [][][2]string       // file → its (type, base) pairs
 	parentRefs  map[[2]string]int32 // (type, base) → files declaring it
 	fileStars   [][]string          // file → modules it star-imports
+	dirFiles    map[string]int32    // directory → files at any depth below it
 }
 
 // New indexes the extraction results (one per file; nil entries are
@@ -143,27 +144,11 @@ func New(results []*extract.Result, ws *workspace.Info) *Index {
 		ix.ws = workspace.Detect("", nil)
 	}
 	ix.parentRefs = map[[2]string]int32{}
+	ix.dirFiles = map[string]int32{}
 	for _, r := range results {
-		if r == nil {
-			continue
+		if r != nil {
+			ix.place(r)
 		}
-		fi := int32(len(ix.files))
-		dir, base := split(r.Path)
-		ix.files = append(ix.files, fileInfo{path: r.Path, dir: dir, lang: r.Language, fam: family(r.Language)})
-		ix.fileIdx[r.Path] = fi
-		ix.byBase[base] = append(ix.byBase[base], r.Path)
-		for d := dir; !ix.dirs[d]; d, _ = split(d) {
-			ix.dirs[d] = true
-			_, b := split(d)
-			ix.dirBase[b] = append(ix.dirBase[b], d)
-		}
-		if strings.HasSuffix(base, ".py") || strings.HasSuffix(base, ".pyi") {
-			ix.addPyModule(r.Path)
-		}
-		ix.fileCands = append(ix.fileCands, nil)
-		ix.fileParents = append(ix.fileParents, nil)
-		ix.fileStars = append(ix.fileStars, nil)
-		ix.addFile(fi, r)
 	}
 	// Star imports ("from m import *", "use m::*", "import a.b.*") open a
 	// module's names to plain references; their locations need the whole
@@ -172,6 +157,59 @@ func New(results []*extract.Result, ws *workspace.Info) *Index {
 		ix.mapStars(int32(fi))
 	}
 	return ix
+}
+
+// place gives r a new file slot and indexes its path and definitions.
+func (ix *Index) place(r *extract.Result) int32 {
+	fi := int32(len(ix.files))
+	dir, base := split(r.Path)
+	ix.files = append(ix.files, fileInfo{path: r.Path, dir: dir, lang: r.Language, fam: family(r.Language)})
+	ix.fileIdx[r.Path] = fi
+	ix.byBase[base] = insertSorted(ix.byBase[base], r.Path)
+	for d := dir; ; d, _ = split(d) {
+		ix.dirFiles[d]++
+		if !ix.dirs[d] {
+			ix.dirs[d] = true
+			_, b := split(d)
+			ix.dirBase[b] = insertSorted(ix.dirBase[b], d)
+		}
+		if d == "" {
+			break
+		}
+	}
+	if strings.HasSuffix(base, ".py") || strings.HasSuffix(base, ".pyi") {
+		ix.addPyModule(r.Path)
+	}
+	ix.fileCands = append(ix.fileCands, nil)
+	ix.fileParents = append(ix.fileParents, nil)
+	ix.fileStars = append(ix.fileStars, nil)
+	ix.addFile(fi, r)
+	return fi
+}
+
+// insertSorted adds s to a sorted list, in a new array: lists may be shared
+// with slices handed out before. Lists by name stay sorted by path, so an
+// index grown by AddFile lists them as New would.
+func insertSorted(list []string, s string) []string {
+	i, found := slices.BinarySearch(list, s)
+	if found {
+		return list
+	}
+	out := make([]string, 0, len(list)+1)
+	out = append(out, list[:i]...)
+	out = append(out, s)
+	return append(out, list[i:]...)
+}
+
+// removeString returns list minus s, in a new array.
+func removeString(list []string, s string) []string {
+	i := slices.Index(list, s)
+	if i < 0 {
+		return list
+	}
+	out := make([]string, 0, len(list)-1)
+	out = append(out, list[:i]...)
+	return append(out, list[i+1:]...)
 }
 
 // addFile indexes the definitions of file fi (already in ix.files).
@@ -243,6 +281,65 @@ func (ix *Index) ReplaceFile(r *extract.Result) bool {
 	if !ok {
 		return false
 	}
+	ix.dropDefinitions(fi)
+	ix.addFile(fi, r)
+	ix.mapStars(fi)
+	return true
+}
+
+// AddFile indexes a file the index does not hold yet, as if New had been
+// given it too: its definitions become candidates and its path moves module
+// locations, so every star import is located again. It reports false,
+// changing nothing, when r's path is already indexed.
+func (ix *Index) AddFile(r *extract.Result) bool {
+	if _, ok := ix.fileIdx[r.Path]; ok {
+		return false
+	}
+	ix.place(r)
+	ix.remapStars()
+	return true
+}
+
+// RemoveFile takes an indexed file out, as if New had not been given it:
+// its candidates vanish and so does its place in module locations (and
+// every directory only it held). Its slot stays, empty, so the positions
+// of other files do not move. It reports false when path is not indexed.
+func (ix *Index) RemoveFile(path string) bool {
+	fi, ok := ix.fileIdx[path]
+	if !ok {
+		return false
+	}
+	ix.dropDefinitions(fi)
+	delete(ix.fileIdx, path)
+	delete(ix.stars, fi)
+	dir, base := split(path)
+	if ix.byBase[base] = removeString(ix.byBase[base], path); len(ix.byBase[base]) == 0 {
+		delete(ix.byBase, base)
+	}
+	for d := dir; ; d, _ = split(d) {
+		if ix.dirFiles[d]--; ix.dirFiles[d] == 0 && d != "" {
+			delete(ix.dirFiles, d)
+			delete(ix.dirs, d)
+			_, b := split(d)
+			if ix.dirBase[b] = removeString(ix.dirBase[b], d); len(ix.dirBase[b]) == 0 {
+				delete(ix.dirBase, b)
+			}
+		}
+		if d == "" {
+			break
+		}
+	}
+	if strings.HasSuffix(base, ".py") || strings.HasSuffix(base, ".pyi") {
+		ix.removePyModule(path)
+	}
+	ix.files[fi] = fileInfo{} // unreachable: no candidate, path or module names it
+	ix.remapStars()
+	return true
+}
+
+// dropDefinitions takes file fi's candidates, inheritance pairs and star
+// imports out of the index.
+func (ix *Index) dropDefinitions(fi int32) {
 	for _, c := range ix.fileCands[fi] {
 		cd := &ix.cands[c]
 		ix.byLabel[cd.label] = without(ix.byLabel[cd.label], c)
@@ -268,9 +365,15 @@ func (ix *Index) ReplaceFile(r *extract.Result) bool {
 		}
 	}
 	ix.fileCands[fi], ix.fileParents[fi], ix.fileStars[fi] = nil, nil, nil
-	ix.addFile(fi, r)
-	ix.mapStars(fi)
-	return true
+}
+
+// remapStars locates every star import again: files came or went.
+func (ix *Index) remapStars() {
+	for fi := range ix.files {
+		if len(ix.fileStars[fi]) > 0 {
+			ix.mapStars(int32(fi))
+		}
+	}
 }
 
 // without returns list minus c, in a new array: lists may be shared with
@@ -285,19 +388,36 @@ func without(list []int32, c int32) []int32 {
 	return append(out, list[i+1:]...)
 }
 
+// removePyModule undoes addPyModule.
+func (ix *Index) removePyModule(p string) {
+	for _, k := range pyModuleKeys(p) {
+		if ix.pyMods[k] = removeString(ix.pyMods[k], p); len(ix.pyMods[k]) == 0 {
+			delete(ix.pyMods, k)
+		}
+	}
+}
+
 // addPyModule indexes every dotted suffix of a Python file's module name:
 // "src/pkg/mod.py" answers "mod", "pkg.mod" and "src.pkg.mod";
 // "pkg/__init__.py" answers "pkg".
 func (ix *Index) addPyModule(p string) {
+	for _, k := range pyModuleKeys(p) {
+		ix.pyMods[k] = insertSorted(ix.pyMods[k], p)
+	}
+}
+
+// pyModuleKeys are the dotted module names a Python file answers.
+func pyModuleKeys(p string) []string {
 	noExt := strings.TrimSuffix(strings.TrimSuffix(p, ".pyi"), ".py")
 	segs := strings.Split(noExt, "/")
 	if segs[len(segs)-1] == "__init__" {
 		segs = segs[:len(segs)-1]
 	}
+	keys := make([]string, len(segs))
 	for i := range segs {
-		k := strings.Join(segs[i:], ".")
-		ix.pyMods[k] = append(ix.pyMods[k], p)
+		keys[i] = strings.Join(segs[i:], ".")
 	}
+	return keys
 }
 
 // Source is where a reference occurs.
