@@ -96,12 +96,21 @@ func BenchmarkSpliced(b *testing.B) {
 			AddEdges:     adds,
 			FreshWeights: true,
 		}
-		b.Run(fmt.Sprintf("%dn_%de", sz.nodes, sz.edges), func(b *testing.B) {
-			for b.Loop() {
-				if _, _, err := g.Spliced(sp); err != nil {
-					b.Fatal(err)
+		run := func(name string, sp graph.Splice) {
+			b.Run(name, func(b *testing.B) {
+				for b.Loop() {
+					if _, _, err := g.Spliced(sp); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
+			})
+		}
+		run(fmt.Sprintf("%dn_%de", sz.nodes, sz.edges), sp)
+		// The same splice telling Spliced which edges DropEdge may drop.
+		sp.AskSources = make([]bool, g.NumNodes())
+		for id := lo; id < hi; id++ {
+			sp.AskSources[id] = true
+		}
+		run(fmt.Sprintf("%dn_%de_ask", sz.nodes, sz.edges), sp)
 	}
 }

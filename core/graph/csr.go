@@ -214,8 +214,7 @@ func (b *csrBuilder) add(r *edgeRecord) {
 	c.offsets[r.src+1]++
 	c.sources = append(c.sources, r.src)
 	c.targets = append(c.targets, r.dst)
-	c.weights = append(c.weights, atomicU32{})
-	c.weights[len(c.weights)-1].Store(math.Float32bits(r.weight))
+	c.weights = append(c.weights, atomicU32(math.Float32bits(r.weight)))
 	c.inhibitory = append(c.inhibitory, r.inhibitory)
 	c.relations = append(c.relations, r.rel)
 	c.directions = append(c.directions, r.dir)
@@ -424,5 +423,15 @@ func (g *Graph) Neighbors(n NodeID) []Neighbor {
 	return out
 }
 
-// atomicU32 holds float32 bits; a named type keeps the CSR field readable.
-type atomicU32 = atomic.Uint32
+// atomicU32 holds float32 bits. Once a CSR is shared its weights are read
+// and written only through these atomic methods; a CSR being built is
+// filled with plain stores (atomic.Uint32's Store is a locked exchange on
+// amd64, a cost per edge that copying a large CSR notices).
+type atomicU32 uint32
+
+func (a *atomicU32) Load() uint32   { return atomic.LoadUint32((*uint32)(a)) }
+func (a *atomicU32) Store(v uint32) { atomic.StoreUint32((*uint32)(a), v) }
+
+func (a *atomicU32) CompareAndSwap(old, new uint32) bool {
+	return atomic.CompareAndSwapUint32((*uint32)(a), old, new)
+}

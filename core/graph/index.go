@@ -181,7 +181,7 @@ func (g *Graph) Clone() *Graph {
 	}
 	c.csr.weights = make([]atomicU32, len(o.weights))
 	for i := range o.weights {
-		c.csr.weights[i].Store(o.weights[i].Load())
+		c.csr.weights[i] = atomicU32(o.weights[i].Load())
 	}
 	if g.finalized {
 		c.buildIndexes()

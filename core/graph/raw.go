@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sync/atomic"
 
 	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
@@ -242,7 +241,7 @@ func FromRaw(r *Raw) (*Graph, error) {
 		offsets:    append([]uint32(nil), r.Offsets...),
 		sources:    make([]NodeID, m),
 		targets:    make([]NodeID, m),
-		weights:    make([]atomic.Uint32, m),
+		weights:    make([]atomicU32, m),
 		inhibitory: append([]bool(nil), r.Inhibitory...),
 		relations:  make([]Str, m),
 		directions: append([]Direction(nil), r.Directions...),
@@ -293,7 +292,7 @@ func FromRaw(r *Raw) (*Graph, error) {
 			c.sources[e] = NodeID(src)
 			c.targets[e] = NodeID(t)
 			c.relations[e] = rel
-			c.weights[e].Store(math.Float32bits(r.Weights[e]))
+			c.weights[e] = atomicU32(math.Float32bits(r.Weights[e]))
 			c.revOffsets[t+1]++
 		}
 	}

@@ -36,6 +36,19 @@ type Splice struct {
 	// (the mirror of a bidirectional edge follows its primary); true drops
 	// it. Kept edges keep their weight and learning state.
 	DropEdge func(src, dst NodeID, rel Str) bool
+	// AskSources and AskRelations, when either is set, say which edges
+	// DropEdge may drop, so that it is not asked about the others: only an
+	// edge whose primary source s has AskSources[s] set (indexed by base
+	// NodeID; a shorter slice means false) or whose relation is among
+	// AskRelations is asked, and every other edge is kept. A superset of
+	// the edges DropEdge drops is fine. With neither set DropEdge is asked
+	// about every edge, which costs a call per edge of the graph; with
+	// them the sources nothing is asked about are copied in bulk. A caller
+	// that drops a file's outgoing edges and every edge of a few relations
+	// sets AskSources to the file's nodes and AskRelations to those
+	// relations.
+	AskSources   []bool
+	AskRelations []Str
 	// AddEdges are added like AddEdge + Finalize would; an edge that is
 	// already there (and not dropped) keeps its weight and state.
 	AddEdges []SpliceEdge
@@ -164,63 +177,7 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 	}
 	fresh = sortAndDedupe(fresh, newN)
 
-	oc := &g.csr
-	// Each source's edges are gathered in a scratch segment (sorted when a
-	// reordered range asks for it, repeated triples collapsed) and written
-	// straight into the new CSR.
-	cb := newCSRBuilder(newN, len(oc.targets)+len(fresh))
-	var seg []edgeRecord
-	fi := 0
-	for ns := NodeID(0); int(ns) < newN; ns++ {
-		seg = seg[:0]
-		if o := from[ns]; o != NoNode {
-			for e := oc.offsets[o]; e < oc.offsets[o+1]; e++ {
-				nt := remap[oc.targets[e]]
-				if nt == NoNode {
-					continue
-				}
-				rel := oc.relations[e]
-				if sp.DropEdge != nil {
-					ps, pt := o, oc.targets[e]
-					if oc.mirror[e] {
-						ps, pt = pt, ps
-					}
-					if sp.DropEdge(ps, pt, rel) {
-						// A dropped edge may have stood in for the mirror of
-						// a bidirectional edge coming back (same triple):
-						// the mirror takes its place again.
-						if m, ok := g.mirrorOf(o, oc.targets[e], rel, oc.mirror[e], sp); ok {
-							m.src, m.dst = ns, nt
-							seg = append(seg, m)
-						}
-						continue
-					}
-				}
-				for fi < len(fresh) && fresh[fi].src == ns && fresh[fi].dst < nt {
-					seg = append(seg, fresh[fi])
-					fi++
-				}
-				r := g.keptEdge(e, sp.FreshWeights)
-				r.src, r.dst = ns, nt
-				seg = append(seg, r)
-			}
-		}
-		for fi < len(fresh) && fresh[fi].src == ns {
-			seg = append(seg, fresh[fi])
-			fi++
-		}
-		// A range may list its surviving nodes in a new order, so the
-		// targets of one source are not always ascending any more.
-		if !slices.IsSortedFunc(seg, byTarget) {
-			slices.SortStableFunc(seg, byTarget)
-		}
-		// Fresh edges interleaved with kept ones may repeat a kept triple.
-		seg = dedupeSorted(seg)
-		for i := range seg {
-			cb.add(&seg[i])
-		}
-	}
-	out.csr = cb.finish()
+	out.csr = newCSRSplicer(g, &sp, remap, from, fresh).build()
 
 	out.extOrder = splicedExtOrder(g, remap, out.nodes.externalID, newExt, sp.Ranges)
 	init := make([]float64, newN)
@@ -261,22 +218,6 @@ func (g *Graph) keptEdge(e uint32, fresh bool) edgeRecord {
 		r.flags |= flagLTD
 	}
 	return r
-}
-
-// mirrorOf returns the mirror record of the bidirectional edge t → s (rel)
-// when that edge is a kept primary and s → t was not itself a mirror.
-func (g *Graph) mirrorOf(s, t NodeID, rel Str, isMirror bool, sp Splice) (edgeRecord, bool) {
-	if isMirror || s == t {
-		return edgeRecord{}, false
-	}
-	p, ok := g.FindEdge(t, s, rel)
-	oc := &g.csr
-	if !ok || oc.mirror[p] || oc.directions[p] != Bidirectional || sp.DropEdge(t, s, rel) {
-		return edgeRecord{}, false
-	}
-	r := g.keptEdge(uint32(p), sp.FreshWeights)
-	r.flags |= flagMirror
-	return r, true
 }
 
 func inRanges(rs []NodeRange, o NodeID) bool {

@@ -116,6 +116,7 @@ func TestSplicedEqualsRebuild(t *testing.T) {
 		}
 		fresh := seed%2 == 0
 		sp, want := randomSplice(r, base, files, fresh)
+		askAbout(&sp, base, seed%4)
 		got, remap, err := base.Spliced(sp)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
@@ -264,6 +265,33 @@ func randomSplice(r *rand.Rand, base *graph.Graph, files [][2]graph.NodeID, fres
 	return sp, want
 }
 
+// askAbout narrows sp.DropEdge with AskSources (how == 1) or AskRelations
+// (how == 3) covering exactly the edges it drops, plus a few more.
+func askAbout(sp *graph.Splice, base *graph.Graph, how uint64) {
+	if how != 1 && how != 3 {
+		return
+	}
+	srcs := make([]bool, base.NumNodes())
+	rels := map[graph.Str]bool{}
+	for e := 0; e < base.NumEdges(); e++ {
+		ei := graph.EdgeIdx(e)
+		s, d, rel := base.Source(ei), base.Target(ei), base.Relation(ei)
+		if !base.IsMirror(ei) && sp.DropEdge(s, d, rel) {
+			srcs[s], rels[rel] = true, true
+		}
+		if s%7 == 0 {
+			srcs[s] = true
+		}
+	}
+	if how == 1 {
+		sp.AskSources = srcs
+		return
+	}
+	for rel := range rels {
+		sp.AskRelations = append(sp.AskRelations, rel)
+	}
+}
+
 func mustLookup(g *graph.Graph, ext string) graph.NodeID {
 	id, ok := g.Lookup(ext)
 	if !ok {
@@ -341,4 +369,212 @@ func TestSplicedFreshWhileLearning(t *testing.T) {
 	}
 	close(stop)
 	<-done
+}
+
+// rebuildSpliced builds from scratch the graph sp should turn base into:
+// the nodes in their new order, base's surviving edges that sp does not
+// drop (learned weights unless FreshWeights), then the added edges.
+func rebuildSpliced(base *graph.Graph, sp graph.Splice) *graph.Graph {
+	want := graph.New()
+	add := func(nd graph.Node) {
+		if _, err := want.AddNode(nd); err != nil {
+			panic(err)
+		}
+	}
+	cursor := graph.NodeID(0)
+	for _, r := range sp.Ranges {
+		for o := cursor; o < r.Lo; o++ {
+			add(base.Node(o))
+		}
+		for _, nd := range r.Nodes {
+			add(nd)
+		}
+		cursor = r.Hi
+	}
+	for o := cursor; int(o) < base.NumNodes(); o++ {
+		add(base.Node(o))
+	}
+	for e := 0; e < base.NumEdges(); e++ {
+		ei := graph.EdgeIdx(e)
+		s, d := base.Source(ei), base.Target(ei)
+		ws, ok1 := want.Lookup(base.ExternalID(s))
+		wd, ok2 := want.Lookup(base.ExternalID(d))
+		if base.IsMirror(ei) || !ok1 || !ok2 || (sp.DropEdge != nil && sp.DropEdge(s, d, base.Relation(ei))) {
+			continue
+		}
+		w := base.Weight(ei)
+		if sp.FreshWeights {
+			w = base.EdgePlasticity().Original[ei]
+		}
+		want.AddEdge(graph.Edge{Source: ws, Target: wd, Relation: base.RelationName(ei), Weight: w,
+			Direction: base.EdgeDirection(ei), Inhibitory: base.Inhibitory(ei), CausalStrength: base.CausalStrength(ei)})
+	}
+	want.Finalize()
+	for e := 0; e < want.NumEdges(); e++ {
+		ei := graph.EdgeIdx(e)
+		if be, ok := base.FindEdgeByName(mustLookup(base, want.ExternalID(want.Source(ei))), mustLookup(base, want.ExternalID(want.Target(ei))), want.RelationName(ei)); ok {
+			want.EdgePlasticity().Original[ei] = base.EdgePlasticity().Original[be]
+		}
+	}
+	for _, e := range sp.AddEdges {
+		if err := want.AddEdgeByID(e.Source, e.Target, e.Edge); err != nil {
+			panic(err)
+		}
+	}
+	want.Finalize()
+	return want
+}
+
+// checkSpliced compares g.Spliced(sp) with a rebuild: nodes, edges,
+// lookups, indexes, CSR invariants and PageRank.
+func checkSpliced(t *testing.T, base *graph.Graph, sp graph.Splice) {
+	t.Helper()
+	got, remap, err := base.Spliced(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := rebuildSpliced(base, sp)
+	checkCSR(t, got)
+	if diff := cmp.Diff(dumpGraph(want), dumpGraph(got)); diff != "" {
+		t.Fatalf("spliced graph differs from a rebuild (-want +got):\n%s", diff)
+	}
+	for i := 0; i < base.NumNodes(); i++ {
+		id, ok := got.Lookup(base.ExternalID(graph.NodeID(i)))
+		if (remap[i] != graph.NoNode) != ok || (ok && id != remap[i]) {
+			t.Fatalf("remap[%d] = %d, lookup %d %v", i, remap[i], id, ok)
+		}
+	}
+	for i := 0; i < want.NumNodes(); i++ {
+		id := graph.NodeID(i)
+		if g, ok := got.Lookup(want.ExternalID(id)); !ok || g != id {
+			t.Fatalf("Lookup(%q) = %d %v, want %d", want.ExternalID(id), g, ok, id)
+		}
+		lbl, path := want.Label(id), want.SourcePath(id)
+		if !slices.Equal(want.NodesByLabel(lbl), got.NodesByLabel(lbl)) || !slices.Equal(want.NodesByPath(path), got.NodesByPath(path)) {
+			t.Fatalf("label/path index differs for node %d", i)
+		}
+		if d := math.Abs(float64(want.PageRank(id) - got.PageRank(id))); d > 5e-3 {
+			t.Fatalf("PageRank of node %d: rebuild %v, spliced %v", i, want.PageRank(id), got.PageRank(id))
+		}
+	}
+	tags := map[string][]graph.NodeID{}
+	want.ForEachTag(func(tag string, nodes []graph.NodeID) { tags[tag] = slices.Clone(nodes) })
+	got.ForEachTag(func(tag string, nodes []graph.NodeID) {
+		if !slices.Equal(tags[tag], nodes) {
+			t.Fatalf("tag %q: rebuild %v, spliced %v", tag, tags[tag], nodes)
+		}
+		delete(tags, tag)
+	})
+	if len(tags) > 0 {
+		t.Fatalf("tags missing from the spliced graph: %v", tags)
+	}
+}
+
+// TestSplicedCases covers the shapes of splice the bulk paths must get
+// right, each with and without learned weights, against a rebuild.
+func TestSplicedCases(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	base, files := fileGraph(r, 80)
+	strs := base.Strings()
+	rel := func(name string) graph.Str {
+		h, ok := strs.Lookup(name)
+		if !ok {
+			t.Fatalf("no relation %q", name)
+		}
+		return h
+	}
+	newNodes := func(f, k int) []graph.Node {
+		var out []graph.Node
+		for i := 0; i < k; i++ {
+			out = append(out, spliceNode(r, f, i))
+		}
+		return out
+	}
+	keep := func(f int, reverse bool) []graph.Node {
+		var out []graph.Node
+		for o := files[f][0]; o < files[f][1]; o++ {
+			nd := spliceNode(r, f, 0)
+			nd.ExternalID = base.ExternalID(o)
+			out = append(out, nd)
+		}
+		if reverse {
+			slices.Reverse(out)
+		}
+		return out
+	}
+	inFile := func(f int) []bool {
+		m := make([]bool, base.NumNodes())
+		for o := files[f][0]; o < files[f][1]; o++ {
+			m[o] = true
+		}
+		return m
+	}
+	file7 := inFile(7)
+	imports, calls := rel("imports"), rel("calls")
+	cases := map[string]graph.Splice{
+		"nothing": {},
+		"insert only": {
+			Ranges: []graph.NodeRange{{Lo: files[10][0], Hi: files[10][0], Nodes: newNodes(900, 3)}},
+			AddEdges: []graph.SpliceEdge{
+				{Source: "f900::0", Target: base.ExternalID(5), Edge: graph.Edge{Relation: "calls", Weight: 0.5}},
+				{Source: base.ExternalID(9), Target: "f900::2", Edge: graph.Edge{Relation: "imports", Weight: 0.5, Direction: graph.Bidirectional}},
+			},
+		},
+		"delete only": {Ranges: []graph.NodeRange{{Lo: files[20][0], Hi: files[20][1]}}},
+		"delete last": {Ranges: []graph.NodeRange{{Lo: files[79][0], Hi: files[79][1]}}},
+		"several ranges": {Ranges: []graph.NodeRange{
+			{Lo: files[3][0], Hi: files[3][1], Nodes: append(keep(3, false), newNodes(901, 2)...)},
+			{Lo: files[30][0], Hi: files[30][0], Nodes: newNodes(902, 1)},
+			{Lo: files[40][0], Hi: files[40][1], Nodes: keep(40, true)},
+			{Lo: files[50][0], Hi: files[50][1]},
+		}},
+		"same nodes, same edges": {
+			Ranges:     []graph.NodeRange{{Lo: files[7][0], Hi: files[7][1], Nodes: keep(7, false)}},
+			DropEdge:   func(s, _ graph.NodeID, _ graph.Str) bool { return file7[s] },
+			AskSources: file7,
+			AddEdges:   outEdges(base, files[7]),
+		},
+		"drop by relation": {
+			DropEdge:     func(_, _ graph.NodeID, r graph.Str) bool { return r == calls },
+			AskRelations: []graph.Str{calls},
+		},
+		"drop by source, asked by relation too": {
+			DropEdge:     func(s, _ graph.NodeID, r graph.Str) bool { return file7[s] || r == calls },
+			AskSources:   file7,
+			AskRelations: []graph.Str{calls},
+		},
+		// Of a bidirectional pair a → b, b → a, dropping one brings back
+		// the mirror of the other.
+		"mirrors come back": {
+			DropEdge:     func(s, d graph.NodeID, r graph.Str) bool { return r == imports && s < d },
+			AskRelations: []graph.Str{imports},
+		},
+		"drop asked about every edge": {
+			Ranges:   []graph.NodeRange{{Lo: files[60][0], Hi: files[60][1], Nodes: keep(60, true)}},
+			DropEdge: func(s, d graph.NodeID, _ graph.Str) bool { return (s+d)%5 == 0 },
+		},
+	}
+	for name, sp := range cases {
+		for _, fresh := range []bool{false, true} {
+			sp.FreshWeights = fresh
+			t.Run(fmt.Sprintf("%s/fresh=%v", name, fresh), func(t *testing.T) { checkSpliced(t, base, sp) })
+		}
+	}
+}
+
+// outEdges lists the primary edges leaving the nodes [r[0], r[1]) as a
+// splice adds them.
+func outEdges(g *graph.Graph, r [2]graph.NodeID) []graph.SpliceEdge {
+	var out []graph.SpliceEdge
+	for id := r[0]; id < r[1]; id++ {
+		lo, hi := g.OutRange(id)
+		for e := lo; e < hi; e++ {
+			if !g.IsMirror(e) {
+				out = append(out, graph.SpliceEdge{Source: g.ExternalID(id), Target: g.ExternalID(g.Target(e)),
+					Edge: graph.Edge{Relation: g.RelationName(e), Weight: g.EdgePlasticity().Original[e], Direction: g.EdgeDirection(e),
+						Inhibitory: g.Inhibitory(e), CausalStrength: g.CausalStrength(e)}})
+			}
+		}
+	}
+	return out
 }
