@@ -16,20 +16,23 @@ import (
 	"github.com/m1nd-go/m1nd/ingest/workspace"
 )
 
-// An incremental ingest in which a few files changed their contents (none
-// appeared, vanished or was a manifest) patches the previous graph instead
-// of rebuilding it: the changed files' node ranges are replaced, the
-// references a change can affect are resolved again, and only the edges of
-// files whose outcome moved are replaced (graph.Spliced). The result is the
-// graph a full ingest of the same tree builds: same nodes in the same
-// order, same edges and weights; PageRank agrees within its convergence
-// tolerance. Anything outside that case runs the full pipeline, and the
-// RebuildReason says why.
+// An incremental ingest in which a few files changed, appeared or vanished
+// (none of them a manifest) patches the previous graph instead of
+// rebuilding it: the changed files' node ranges are replaced, new files'
+// nodes inserted where a full build would place them, vanished files'
+// removed, directories following them (patchdirs.go); the references a
+// change can affect are resolved again, and only the edges of files whose
+// outcome moved are replaced (graph.Spliced). The result is the graph a
+// full ingest of the same tree builds: same nodes in the same order, same
+// edges and weights; PageRank agrees within its convergence tolerance.
+// Anything outside that case runs the full pipeline, and the RebuildReason
+// says why.
 //
 // The patch phases are methods of the same run, in the order they run:
-// start (the previous run to patch), files (which changed), build (their new
-// nodes), resolve, edges, enrich, finalize (the splice); this file holds
-// them in that order.
+// start (the previous run to patch), files (which changed, came or went),
+// build (their new nodes), dirs (where they go, and the directories),
+// resolve, edges, enrich, finalize (the splice); this file holds them in
+// that order.
 
 // maxPatchFiles bounds the changed files a patch takes on; beyond it a
 // rebuild costs about the same.
@@ -43,11 +46,22 @@ type patchState struct {
 	lay  *layout      // where each of its files' nodes are in g0
 	prev *resolveCache
 	// files
-	files     []*fileResult  // the graph's files, in layout order
-	changed   []*changedFile // those whose contents changed, in order
-	isChanged []bool         // by layout index
-	// build: the changed files' new nodes by ID
+	files     []*fileResult  // the graph's files, in the new layout's order
+	old       []int          // by new index: the file's index in the old layout, -1 for a new file
+	changed   []*changedFile // files whose contents changed or which are new, in order
+	isChanged []bool         // by new index
+	removed   []int          // old layout indexes of the files that vanished
+	// replaced marks the old nodes a splice range covers (changed and
+	// vanished files' nodes, directories moving with them).
+	replaced []bool
+	// build: the changed files' new nodes by ID, and the directory nodes
+	// the splice ranges list
 	newNode map[string]*graph.Node
+	// dirs
+	ranges []graph.NodeRange
+	// moved: files came or went (module layout, test links and times move);
+	// dirsMoved: directories came or went with them
+	moved, dirsMoved bool
 	// resolve
 	lap     time.Time // when resolution started
 	now     map[string]*fileResolution
@@ -56,20 +70,21 @@ type patchState struct {
 	outs    [][]resolve.Result // every file's outcomes, by layout index
 	touched []bool             // files whose outcomes moved: their outgoing edges are replaced
 	// edges, enrich
-	dropFrom     []bool // old nodes whose outgoing edges are dropped
-	changedRange []bool // old nodes of changed files
-	newFiles     []fileLayout
-	adds         []graph.SpliceEdge
-	timesMoved   bool
+	dropFrom   []bool // old nodes whose outgoing edges are dropped
+	newFiles   []fileLayout
+	adds       []graph.SpliceEdge
+	timesMoved bool
 	// derivedMoved: a touched file's imports or Go method sets changed, so
 	// the derived edges are recomputed (else they stay as they are).
 	derivedMoved bool
 	testLinks    int
 }
 
-// changedFile is a file whose new extraction replaces its nodes.
+// changedFile is a file whose new extraction replaces its nodes (or, new,
+// adds them).
 type changedFile struct {
-	li    int // index in the layout
+	li    int // index in the new layout
+	oi    int // index in the old layout, -1 for a new file
 	res   *extract.Result
 	fr    *fileResult
 	nodes []graph.Node // new nodes, duplicates dropped
@@ -98,7 +113,7 @@ func (r *run) patch() (*adapter.Output, error) {
 // tryPatch runs the patch phases in order until one declines.
 func (r *run) tryPatch() (*adapter.Output, *noPatch) {
 	p := &patchState{}
-	for _, phase := range []func(*patchState) *noPatch{r.patchStart, r.patchFiles, r.patchBuild, r.patchResolve, r.patchEdges, r.patchEnrich} {
+	for _, phase := range []func(*patchState) *noPatch{r.patchStart, r.patchFiles, r.patchBuild, r.patchDirs, r.patchResolve, r.patchEdges, r.patchEnrich} {
 		if why := phase(p); why != nil {
 			return nil, why
 		}
@@ -135,49 +150,78 @@ func (r *run) patchStart(p *patchState) *noPatch {
 	return nil
 }
 
-// patchFiles checks that the graph's files are the previous run's, in the
-// same order, and lists those whose contents changed.
+// patchFiles lines the graph's files up with the previous layout's (the
+// files both hold stay in the same order) and lists those whose contents
+// changed, those that are new and those that vanished.
 func (r *run) patchFiles(p *patchState) *noPatch {
 	lay := p.lay
+	seen := make([]bool, len(lay.files))
+	last := -1
 	for i := range r.results {
 		fr := &r.results[i]
 		switch {
 		case fr.timedOut || fr.readErr != nil:
 			return refuse(FileUnreadable)
 		case fr.res == nil:
-			if _, was := lay.byPath[fr.file.Rel]; was {
-				return refuse(FileNoLongerSource)
-			}
-			continue
+			continue // not source (any more): a file it was is gone
+		case fr.entry.Hash == (cache.Hash{}):
+			return refuse(NoContentHash)
 		}
 		li := len(p.files)
-		if li >= len(lay.files) || lay.files[li].path != fr.res.Path {
-			return refuse(FilesAddedOrRemoved)
-		}
 		p.files = append(p.files, fr)
-		switch h := fr.entry.Hash; {
-		case h == (cache.Hash{}):
-			return refuse(NoContentHash)
-		case h == lay.files[li].hash:
-			continue
+		oi, was := lay.byPath[fr.res.Path]
+		switch {
+		case was && oi < last:
+			return refuse(FilesReordered)
+		case was:
+			last, seen[oi] = oi, true
+			p.old = append(p.old, oi)
+			if fr.entry.Hash == lay.files[oi].hash {
+				continue
+			}
+		default:
+			oi = -1
+			p.old = append(p.old, oi)
+		}
+		switch {
 		case manifests[path.Base(fr.res.Path)]:
 			return refuse(ManifestChanged)
 		case !ownEdges(fr.res):
 			return refuse(ForeignEdges)
 		}
-		p.changed = append(p.changed, &changedFile{li: li, res: fr.res, fr: fr})
+		p.changed = append(p.changed, &changedFile{li: li, oi: oi, res: fr.res, fr: fr})
 	}
-	if len(p.files) != len(lay.files) {
-		return refuse(FilesAddedOrRemoved)
+	for oi, ok := range seen {
+		if !ok {
+			if manifests[path.Base(lay.files[oi].path)] {
+				return refuse(ManifestChanged)
+			}
+			p.removed = append(p.removed, oi)
+		}
 	}
-	if len(p.changed) > maxPatchFiles {
-		return &noPatch{reason: TooManyFiles, changed: len(p.changed)}
+	if n := len(p.changed) + len(p.removed); n > maxPatchFiles {
+		return &noPatch{reason: TooManyFiles, changed: n}
 	}
-	p.isChanged = make([]bool, len(lay.files))
+	p.moved = len(p.removed) > 0 || len(p.files) != len(lay.files)-len(p.removed)
+	p.isChanged = make([]bool, len(p.files))
+	p.replaced = make([]bool, p.g0.NumNodes())
 	for _, c := range p.changed {
 		p.isChanged[c.li] = true
+		if c.oi >= 0 {
+			p.replace(lay.files[c.oi].lo, lay.files[c.oi].hi)
+		}
+	}
+	for _, oi := range p.removed {
+		p.replace(lay.files[oi].lo, lay.files[oi].hi)
 	}
 	return nil
+}
+
+// replace marks the old nodes [lo, hi) as covered by a splice range.
+func (p *patchState) replace(lo, hi graph.NodeID) {
+	for o := lo; o < hi; o++ {
+		p.replaced[o] = true
+	}
 }
 
 // patchBuild makes the changed files' new nodes, as build would add them.
@@ -185,14 +229,17 @@ func (r *run) patchBuild(p *patchState) *noPatch {
 	p.newNode = map[string]*graph.Node{}
 	grown := 0
 	for _, c := range p.changed {
-		fl := &p.lay.files[c.li]
-		if why := p.nodesOf(c, fl, r.hist); why != nil {
+		if why := p.nodesOf(c, r.hist); why != nil {
 			return why
 		}
 		for i := range c.nodes {
 			p.newNode[c.nodes[i].ExternalID] = &c.nodes[i]
 		}
-		grown += len(c.nodes) - int(fl.hi-fl.lo)
+		grown += len(c.nodes)
+		if c.oi >= 0 {
+			fl := &p.lay.files[c.oi]
+			grown -= int(fl.hi - fl.lo)
+		}
 	}
 	if p.g0.NumNodes()+grown > r.maxNodes {
 		return refuse(NodeBudget)
@@ -200,8 +247,9 @@ func (r *run) patchBuild(p *patchState) *noPatch {
 	return nil
 }
 
-// nodesOf fills c.nodes; each ID must be new or one of the file's own.
-func (p *patchState) nodesOf(c *changedFile, fl *fileLayout, h *gitmeta.History) *noPatch {
+// nodesOf fills c.nodes; each ID must be new or one of a replaced or
+// vanished file's.
+func (p *patchState) nodesOf(c *changedFile, h *gitmeta.History) *noPatch {
 	c.time, c.freq = fileTime(&c.fr.file, h)
 	fid := extract.FileID(c.res.Path)
 	seen := make(map[string]bool, len(c.res.Nodes))
@@ -215,7 +263,7 @@ func (p *patchState) nodesOf(c *changedFile, fl *fileLayout, h *gitmeta.History)
 			c.collisions++ // build counts and skips it
 			continue
 		}
-		if o, ok := p.g0.Lookup(n.ID); ok && (o < fl.lo || o >= fl.hi) {
+		if o, ok := p.g0.Lookup(n.ID); ok && !p.replaced[o] {
 			return refuse(NodeIDTaken)
 		}
 		seen[n.ID] = true
@@ -237,25 +285,45 @@ func (r *run) patchResolve(p *patchState) *noPatch {
 	if why := p.restale(); why != nil {
 		return why
 	}
-	p.ix = p.prev.ix
-	p.prev.ix = nil // this run owns it now; a run that fails leaves none behind
-	for _, c := range p.changed {
-		if !p.ix.ReplaceFile(c.res) {
-			return refuse(ResolverIndexOutOfStep)
-		}
+	if why := p.reindex(); why != nil {
+		return why
 	}
 	p.lap = time.Now()
-	n := len(p.lay.files)
+	n := len(p.files)
 	p.outs, p.touched = make([][]resolve.Result, n), make([]bool, n)
-	nothingElse := len(p.stale.labels) == 0 && !p.stale.types
+	nothingElse := len(p.stale.labels) == 0 && !p.stale.types && !p.moved
 	err := forEachFile(r.ctx, len(p.files), func(i int) {
 		p.outs[i], p.touched[i] = p.reresolve(i, nothingElse)
 	})
 	if err != nil {
 		return &noPatch{reason: Cancelled, err: err}
 	}
-	for i := range p.lay.files {
-		p.now[p.lay.files[i].path].out = p.outs[i]
+	for i, fr := range p.files {
+		p.now[fr.res.Path].out = p.outs[i]
+	}
+	return nil
+}
+
+// reindex updates the resolver index in place: vanished files out, new
+// ones in, changed ones replaced.
+func (p *patchState) reindex() *noPatch {
+	p.ix = p.prev.ix
+	p.prev.ix = nil // this run owns it now; a run that fails leaves none behind
+	for _, oi := range p.removed {
+		if !p.ix.RemoveFile(p.lay.files[oi].path) {
+			return refuse(ResolverIndexOutOfStep)
+		}
+	}
+	for _, c := range p.changed {
+		ok := false
+		if c.oi >= 0 {
+			ok = p.ix.ReplaceFile(c.res)
+		} else {
+			ok = p.ix.AddFile(c.res)
+		}
+		if !ok {
+			return refuse(ResolverIndexOutOfStep)
+		}
 	}
 	return nil
 }
@@ -263,19 +331,46 @@ func (r *run) patchResolve(p *patchState) *noPatch {
 // restale starts this run's resolution state from the previous run's and
 // marks what the changed files can move.
 func (p *patchState) restale() *noPatch {
-	p.now = make(map[string]*fileResolution, len(p.lay.files))
-	for _, fl := range p.lay.files {
-		old := p.prev.files[fl.path]
+	p.now = make(map[string]*fileResolution, len(p.files))
+	for i, fr := range p.files {
+		if p.old[i] < 0 {
+			continue
+		}
+		old := p.prev.files[fr.res.Path]
 		if old == nil {
 			return refuse(ResolutionIncomplete)
 		}
-		p.now[fl.path] = old.unresolved()
+		p.now[fr.res.Path] = old.unresolved()
 	}
 	p.stale = &staleness{labels: map[string]bool{}, changed: map[string]bool{}}
+	for _, oi := range p.removed {
+		path := p.lay.files[oi].path
+		old := p.prev.files[path]
+		if old == nil {
+			return refuse(ResolutionIncomplete)
+		}
+		p.stale.cameOrWent(path)
+		p.stale.mark(old, nil, path)
+	}
 	for _, c := range p.changed {
 		cur := newResolution(c.res, c.fr.entry.Hash)
+		if c.oi < 0 {
+			p.stale.cameOrWent(c.res.Path)
+		}
 		p.stale.mark(p.now[c.res.Path], cur, c.res.Path)
 		p.now[c.res.Path] = cur
+	}
+	if p.moved {
+		if p.dirsMoved {
+			p.stale.modules = true
+		}
+		// Files coming or going can change which file answers a
+		// star-imported module.
+		for path, cur := range p.now {
+			if cur.star {
+				p.stale.changed[path] = true
+			}
+		}
 	}
 	return nil
 }
@@ -285,16 +380,20 @@ func (p *patchState) restale() *noPatch {
 // reach them (refs.go).
 func (p *patchState) reresolve(i int, nothingElse bool) ([]resolve.Result, bool) {
 	res := p.files[i].res
-	old := p.prev.files[res.Path].out
-	changed := p.isChanged[i]
-	if !changed && (nothingElse || p.stale.passesOver(p.now[res.Path].refNames)) {
+	changed := p.isChanged[i] || p.stale.changed[res.Path]
+	var old []resolve.Result
+	if !p.isChanged[i] {
+		old = p.prev.files[res.Path].out
+	}
+	if !changed && (nothingElse || p.stale.passesOver(p.now[res.Path])) {
 		return old, false
 	}
 	keep := old
 	if changed {
 		keep = nil
 	}
-	refs := newFileRefs(p.ix, i, res.Path, keep, p.stale)
+	fi, _ := p.ix.FileIndex(res.Path)
+	refs := newFileRefs(p.ix, int(fi), res.Path, keep, p.stale)
 	var out []resolve.Result
 	moved := changed
 	for k := range res.Edges {
@@ -317,19 +416,21 @@ func (p *patchState) reresolve(i int, nothingElse bool) ([]resolve.Result, bool)
 // direct edges and its bound references, as build and resolve add them —
 // and marks the old ones to drop.
 func (r *run) patchEdges(p *patchState) *noPatch {
-	n0 := p.g0.NumNodes()
-	p.dropFrom, p.changedRange = make([]bool, n0), make([]bool, n0)
-	for i, t := range p.touched {
-		if !t {
+	p.dropFrom = make([]bool, p.g0.NumNodes())
+	p.newFiles = make([]fileLayout, len(p.files))
+	for i, fr := range p.files {
+		if oi := p.old[i]; oi >= 0 {
+			p.newFiles[i] = p.lay.files[oi]
+			if p.touched[i] {
+				for o := p.newFiles[i].lo; o < p.newFiles[i].hi; o++ {
+					p.dropFrom[o] = true
+				}
+			}
 			continue
 		}
-		fl := &p.lay.files[i]
-		for o := fl.lo; o < fl.hi; o++ {
-			p.dropFrom[o] = true
-			p.changedRange[o] = p.isChanged[i]
-		}
+		p.newFiles[i] = fileLayout{path: fr.res.Path, lang: fr.res.Language}
 	}
-	p.newFiles = slices.Clone(p.lay.files)
+	p.derivedMoved = p.moved
 	for i, t := range p.touched {
 		if !t {
 			continue
@@ -338,7 +439,7 @@ func (r *run) patchEdges(p *patchState) *noPatch {
 		own := p.owns(i, fl)
 		p.directEdges(i, own)
 		fl.refs, fl.imports = p.boundEdges(i, own)
-		if fl.derivedSig = derivedSignature(p.files[i].res, fl.imports); fl.derivedSig != p.lay.files[i].derivedSig {
+		if fl.derivedSig = derivedSignature(p.files[i].res, fl.imports); p.old[i] < 0 || fl.derivedSig != p.lay.files[p.old[i]].derivedSig {
 			p.derivedMoved = true
 		}
 	}
@@ -404,7 +505,7 @@ func (p *patchState) exists(id string) bool {
 		return true
 	}
 	o, ok := p.g0.Lookup(id)
-	return ok && !p.changedRange[o]
+	return ok && !p.replaced[o]
 }
 
 // importPath is importPath of a node of the patched graph.
@@ -444,6 +545,7 @@ func (r *run) patchEnrich(p *patchState) *noPatch {
 		fl := &p.newFiles[c.li]
 		fl.hash, fl.collisions = c.fr.entry.Hash, c.collisions
 	}
+	p.timesMoved = p.timesMoved || p.moved
 	ids := map[string]bool{}
 	for _, pk := range r.ws.Packages {
 		if ids[pk.ID] {
@@ -512,22 +614,29 @@ func (r *run) patchFinalize(p *patchState) (*adapter.Output, *noPatch) {
 
 	r.patchStats(p, g1)
 	out := r.output(g1, func(h *gitmeta.History) []history.Commit {
-		if h == p.lay.history {
-			return p.last.commits
+		if h == p.lay.history && !p.moved {
+			return p.last.commits // commits list the graph's files: the same ones
 		}
 		return commitsOf(h, g1)
 	})
 	rc := &resolveCache{root: r.wr.Root, files: p.now, ix: p.ix}
 	r.store.SetExtra(resolveCacheKey, rc)
 	r.st.Incremental.Patched = true
+	byPath := p.lay.byPath
+	if p.moved {
+		byPath = make(map[string]int, len(p.newFiles))
+		for i := range p.newFiles {
+			byPath[p.newFiles[i].path] = i
+		}
+	}
 	r.commit(out, func() *layout {
-		return &layout{files: p.newFiles, byPath: p.lay.byPath, ownSources: true, history: r.hist, gen: g1.Generation(), resolved: rc}
+		return &layout{files: p.newFiles, byPath: byPath, ownSources: true, history: r.hist, gen: g1.Generation(), resolved: rc}
 	})
 	return out, nil
 }
 
-// splice is the change as graph.Spliced takes it: the changed files' node
-// ranges with their new nodes; the touched files' outgoing edges and every
+// splice is the change as graph.Spliced takes it: the ranges patchDirs
+// laid out; the touched files' outgoing edges and every
 // derived and depends_on edge dropped; the new edges added.
 func (p *patchState) splice() graph.Splice {
 	derived := p.derivedRelations()
@@ -549,10 +658,7 @@ func (p *patchState) splice() graph.Splice {
 		// learning runs under; a fresh splice does not read it meanwhile.
 		FreshWeights: true,
 	}
-	for _, c := range p.changed {
-		fl := &p.lay.files[c.li]
-		sp.Ranges = append(sp.Ranges, graph.NodeRange{Lo: fl.lo, Hi: fl.hi, Nodes: c.nodes})
-	}
+	sp.Ranges = p.ranges
 	return sp
 }
 
@@ -578,8 +684,7 @@ func (p *patchState) derivedRelations() func(src graph.NodeID, rel graph.Str) bo
 }
 
 // place records where each file's nodes are in g1: unchanged files shift
-// by remap; changed ones hold their new nodes, placed in order where the
-// old ones were.
+// by remap; changed and new ones hold their new nodes, placed in order.
 func (p *patchState) place(g1 *graph.Graph, remap []graph.NodeID) {
 	ci := 0
 	for i := range p.newFiles {

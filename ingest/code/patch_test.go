@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -45,10 +46,11 @@ func TestPatchEqualsFull(t *testing.T) {
 
 	at := time.Now().Add(time.Hour)
 	steps := []struct {
-		name  string
-		files map[string]string
-		touch []string
-		check func(d graphdump.Dump) bool
+		name   string
+		files  map[string]string
+		remove []string
+		touch  []string
+		check  func(d graphdump.Dump) bool
 	}{
 		{name: "a function body", files: map[string]string{"app/util.py": "def helper():\n    return 3\n"}},
 		{name: "a new method and its caller, two files",
@@ -108,8 +110,63 @@ func TestPatchEqualsFull(t *testing.T) {
 				return !d.Has("file::cmd/main.go::main", "calls", "file::store/db.go::Conn::Query")
 			}},
 		{name: "a touch without a change", touch: []string{"lib/util.py"}},
+		{name: "a file appears in a directory, after the others",
+			files: map[string]string{"app/zz_new.py": "from .models import User\n\n\ndef fresh():\n    return User()\n"},
+			check: func(d graphdump.Dump) bool {
+				return d.Has("dir::app", "contains", "file::app/zz_new.py") && d.Has("package::python::app", "contains", "file::app/zz_new.py") &&
+					d.Has("file::app/zz_new.py::fresh", "calls", "file::app/models.py::User")
+			}},
+		{name: "a Go file comes first in its package: the directory moves to it",
+			files: map[string]string{"store/a.go": "package store\n\n// Open opens.\nfunc Open() *DB { return New() }\n"},
+			check: func(d graphdump.Dump) bool {
+				return d.Has("dir::store", "contains", "file::store/a.go") && d.Has("file::store/a.go::Open", "calls", "file::store/db.go::New")
+			}},
+		{name: "a file in new directories calls into the tree",
+			files: map[string]string{"svc/deep/job.py": "from app.models import Account\n\n\ndef job():\n    return Account().save()\n"},
+			check: func(d graphdump.Dump) bool {
+				return d.Has("dir::svc", "contains", "dir::svc/deep") && d.Has("dir::svc/deep", "contains", "file::svc/deep/job.py")
+			}},
+		{name: "the last file of a directory goes, and the directory with it",
+			remove: []string{"lib/util.py"},
+			check: func(d graphdump.Dump) bool {
+				_, file := d.Node("file::lib/util.py")
+				_, dir := d.Node("dir::lib")
+				return !file && !dir
+			}},
+		{name: "a Go file renamed: its callers follow it",
+			remove: []string{"store/db.go"},
+			files:  map[string]string{"store/database.go": fixture["store/db.go"] + conn},
+			check: func(d graphdump.Dump) bool {
+				return d.Has("file::cmd/main.go::main", "calls", "file::store/database.go::New")
+			}},
+		{name: "the file leading a directory goes: the next one leads it",
+			remove: []string{"store/a.go"},
+			check:  func(d graphdump.Dump) bool { return d.Has("dir::store", "contains", "file::store/database.go") }},
+		{name: "a module an edited file imports appears with it",
+			files: map[string]string{
+				"app/extra.py":   "def extra():\n    return 5\n",
+				"app/service.py": strings.Replace(fixture["app/service.py"], "from . import util", "from . import util\nfrom .extra import extra", 1) + "\n\ndef more():\n    return extra()\n",
+			},
+			check: func(d graphdump.Dump) bool {
+				return d.Has("file::app/service.py::more", "calls", "file::app/extra.py::extra")
+			}},
+		{name: "a new test links to the module it is named for",
+			files: map[string]string{"tests/test_extra.py": "from app.extra import extra\n\n\ndef test_extra():\n    assert extra()\n"},
+			check: func(d graphdump.Dump) bool { return d.Has("file::tests/test_extra.py", "tests", "file::app/extra.py") }},
+		{name: "files come and go across directories at once",
+			remove: []string{"svc/deep/job.py", "app/zz_new.py"},
+			files:  map[string]string{"svc/other.py": "def other():\n    return 1\n", "cmd/tool/tool.go": "package main\n\nfunc main() {}\n"},
+			check: func(d graphdump.Dump) bool {
+				_, deep := d.Node("dir::svc/deep")
+				return !deep && d.Has("dir::svc", "contains", "file::svc/other.py")
+			}},
 	}
 	for _, s := range steps {
+		for _, p := range s.remove {
+			if err := os.Remove(filepath.Join(r.Dir, p)); err != nil {
+				t.Fatal(err)
+			}
+		}
 		writeFiles(t, r.Dir, s.files)
 		for p := range s.files {
 			touch(t, filepath.Join(r.Dir, p), at)
@@ -137,11 +194,11 @@ func TestPatchEqualsFull(t *testing.T) {
 	}
 	equalToFull(t, r.Dir, out)
 
-	// Adding a file is not a patch: the graph is rebuilt, and says why.
-	writeFiles(t, r.Dir, map[string]string{"app/new.py": "def fresh():\n    return 1\n"})
+	// A manifest is not patched: the graph is rebuilt, and says why.
+	writeFiles(t, r.Dir, map[string]string{"app/new.py": "def fresh():\n    return 1\n", "svc/__init__.py": ""})
 	out = run()
 	if inc := out.Stats.Incremental; inc.Patched || inc.RebuildReason == "" {
-		t.Fatalf("added file: %+v", inc)
+		t.Fatalf("added manifest: %+v", inc)
 	}
 	equalToFull(t, r.Dir, out)
 	held = append(held, out.Graph)
@@ -159,8 +216,8 @@ func TestPatchEqualsFull(t *testing.T) {
 
 // TestPatchRealCode applies random edits to files of a slice of the Go
 // source tree — new functions calling existing ones, removed and renamed
-// functions, touched files — and compares every patched graph with a full
-// ingest.
+// functions, touched files, files added, deleted and renamed, a new
+// package — and compares every patched graph with a full ingest.
 func TestPatchRealCode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("ingests a slice of the Go source tree several times")
@@ -200,16 +257,48 @@ func TestPatchRealCode(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	funcRe := regexp.MustCompile(`(?m)^func (\w+)\(`)
 	at := time.Now().Add(time.Hour)
-	for step := 0; step < 6; step++ {
+	for step := 0; step < 12; step++ {
 		edited := map[string]string{}
+		var removed []string
 		for k := 1 + rng.IntN(3); k > 0; k-- {
-			rel := files[rng.IntN(len(files))]
+			fi := rng.IntN(len(files))
+			rel := files[fi]
+			if _, done := edited[rel]; done || slices.Contains(removed, rel) {
+				continue
+			}
 			data, err := os.ReadFile(filepath.Join(dir, rel))
 			if err != nil {
 				t.Fatal(err)
 			}
 			text := string(data)
 			names := funcRe.FindAllStringSubmatch(text, -1)
+			pkgDir, pkgName := path.Dir(rel), strings.Fields(regexp.MustCompile(`(?m)^package \w+`).FindString(text))[1]
+			switch op := rng.IntN(7); {
+			case op == 3 && len(names) > 0:
+				// A new file in the package calling one of its functions.
+				nf := fmt.Sprintf("%s/m1nd_new%d.go", pkgDir, step)
+				edited[nf] = fmt.Sprintf("package %s\n\nfunc m1ndNew%d() { %s() }\n", pkgName, step, names[rng.IntN(len(names))][1])
+				files = append(files, nf)
+				continue
+			case op == 4:
+				// A file deleted: its callers lose their calls.
+				removed = append(removed, rel)
+				files = slices.Delete(files, fi, fi+1)
+				continue
+			case op == 5:
+				// A file renamed within its package.
+				nf := strings.TrimSuffix(rel, ".go") + "_moved.go"
+				removed = append(removed, rel)
+				edited[nf] = text
+				files[fi] = nf
+				continue
+			case op == 6 && len(names) > 0:
+				// A new package beside it, calling into it.
+				nf := fmt.Sprintf("%s/m1ndsub%d/sub.go", pkgDir, step)
+				edited[nf] = fmt.Sprintf("package m1ndsub%d\n\nimport %q\n\nfunc Sub() { %s.%s() }\n", step, pkgDir, pkgName, names[rng.IntN(len(names))][1])
+				files = append(files, nf)
+				continue
+			}
 			switch op := rng.IntN(3); {
 			case op == 0 && len(names) > 0:
 				// A new function calling an existing one.
@@ -224,6 +313,11 @@ func TestPatchRealCode(t *testing.T) {
 			}
 			edited[rel] = text
 		}
+		for _, p := range removed {
+			if err := os.Remove(filepath.Join(dir, p)); err != nil {
+				t.Fatal(err)
+			}
+		}
 		writeFiles(t, dir, edited)
 		for p := range edited {
 			touch(t, filepath.Join(dir, p), at)
@@ -231,8 +325,9 @@ func TestPatchRealCode(t *testing.T) {
 		at = at.Add(time.Minute)
 		out := run()
 		if inc := out.Stats.Incremental; !inc.Patched {
-			t.Fatalf("step %d (%v): not patched: %+v", step, slices.Sorted(mapKeys(edited)), inc)
+			t.Fatalf("step %d (%v, removed %v): not patched: %+v", step, slices.Sorted(mapKeys(edited)), removed, inc)
 		}
+		t.Logf("step %d: wrote %v, removed %v", step, slices.Sorted(mapKeys(edited)), removed)
 		equalToFull(t, dir, out)
 		held = append(held, out.Graph)
 	}

@@ -18,17 +18,17 @@ const (
 	NoResolverIndex                                // the previous run's resolution state is not the one kept
 
 	// The files moved in a way a patch does not take on.
-	FileUnreadable      // a file could not be read (or the time budget ran out)
-	FileNoLongerSource  // a file of the graph became binary, undecodable or skipped
-	FilesAddedOrRemoved // module layout, directories and test links move
-	NoContentHash       // a file's result could not be stored, so its hash is unknown
-	ManifestChanged     // a manifest moves the package structure resolution maps modules with
-	TooManyFiles        // more than maxPatchFiles changed: a rebuild costs about the same
+	FileUnreadable  // a file could not be read (or the time budget ran out)
+	NoContentHash   // a file's result could not be stored, so its hash is unknown
+	FilesReordered  // files both runs hold come in another order
+	ManifestChanged // a manifest moves the package structure resolution maps modules with
+	TooManyFiles    // more than maxPatchFiles changed, came or went: a rebuild costs about the same
 
 	// The changed files' nodes do not fit where the old ones were.
-	NodeIDTaken  // a new node's ID belongs to another file
-	FileNodeLost // a changed file has no file node any more
-	NodeBudget   // the patched graph would exceed the node budget
+	NodeIDTaken      // a new node's ID belongs to another file
+	FileNodeLost     // a changed file has no file node any more
+	NodeBudget       // the patched graph would exceed the node budget
+	DirectoriesMoved // a lead holds other nodes, or a directory would move out of its range
 
 	// The state a patch updates in place is out of step.
 	ResolutionIncomplete   // the resolution cache lacks a file of the layout
@@ -46,14 +46,14 @@ var reasonText = [...]string{
 	OptionsChanged:         "options or root changed",
 	NoResolverIndex:        "no resolver index kept",
 	FileUnreadable:         "a file could not be read",
-	FileNoLongerSource:     "a file stopped being source",
-	FilesAddedOrRemoved:    "files appeared or vanished",
 	NoContentHash:          "a file has no content hash",
+	FilesReordered:         "files came in another order",
 	ManifestChanged:        "a manifest changed",
 	TooManyFiles:           "too many files changed",
 	NodeIDTaken:            "a new node's ID is taken by another file",
 	FileNodeLost:           "a changed file lost its file node",
 	NodeBudget:             "the node budget would run out",
+	DirectoriesMoved:       "directory nodes do not line up",
 	ResolutionIncomplete:   "resolution cache incomplete",
 	ResolverIndexOutOfStep: "resolver index out of step",
 	PackageIDCollision:     "two packages share an ID",
@@ -82,7 +82,7 @@ func refuse(r RebuildReason) *noPatch { return &noPatch{reason: r} }
 func (n *noPatch) String() string {
 	switch {
 	case n.reason == TooManyFiles:
-		return fmt.Sprintf("%d files changed (a patch takes up to %d)", n.changed, maxPatchFiles)
+		return fmt.Sprintf("%d files changed, came or went (a patch takes up to %d)", n.changed, maxPatchFiles)
 	case n.err != nil:
 		return n.reason.String() + ": " + n.err.Error()
 	}

@@ -180,17 +180,32 @@ func TestRebuildReasons(t *testing.T) {
 			}},
 		{name: "the time budget ran out", want: FileUnreadable, text: "a file could not be read",
 			change: addDef("app/util.py"), next: func(r *adapter.Request) { r.Timeout = time.Nanosecond }},
-		{name: "a source file became binary", want: FileNoLongerSource, text: "a file stopped being source",
+		{name: "a source file became binary: a patch that removes it",
 			change: func(t *testing.T, e *patchEnv) { e.edit(t, map[string]string{"app/util.py": "x\x00y"}) }},
-		{name: "a file appeared", want: FilesAddedOrRemoved, text: "files appeared or vanished",
+		{name: "a file appeared: a patch", change: func(t *testing.T, e *patchEnv) {
+			e.edit(t, map[string]string{"app/new.py": "def fresh():\n    return 1\n"})
+		}},
+		{name: "a file vanished: a patch", change: func(t *testing.T, e *patchEnv) {
+			if err := os.Remove(filepath.Join(e.dir, "lib/util.py")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "files come in another order", want: FilesReordered, text: "files came in another order",
+			change: addDef("app/util.py"),
+			mutate: func(t *testing.T, r *run) {
+				var at []int
+				for i := range r.results {
+					if r.results[i].res != nil {
+						at = append(at, i)
+					}
+				}
+				r.results[at[0]], r.results[at[1]] = r.results[at[1]], r.results[at[0]]
+			}},
+		{name: "a lead holds a node that is no directory", want: DirectoriesMoved, text: "directory nodes do not line up",
 			change: func(t *testing.T, e *patchEnv) {
 				e.edit(t, map[string]string{"app/new.py": "def fresh():\n    return 1\n"})
-			}},
-		{name: "a file vanished", want: FilesAddedOrRemoved, text: "files appeared or vanished",
-			change: func(t *testing.T, e *patchEnv) {
-				if err := os.Remove(filepath.Join(e.dir, "lib/util.py")); err != nil {
-					t.Fatal(err)
-				}
+				lay := e.store.Extra(lastRunKey).(*lastRun).layout
+				lay.files[0].hi-- // its last node now looks like the next file's lead
 			}},
 		{name: "a result could not be stored", want: NoContentHash, text: "a file has no content hash",
 			change: func(t *testing.T, e *patchEnv) {
@@ -205,7 +220,7 @@ func TestRebuildReasons(t *testing.T) {
 				addDef("app/util.py")(t, e)
 			}},
 		{name: "a manifest changed", want: ManifestChanged, text: "a manifest changed", change: addDef("app/__init__.py")},
-		{name: "too many files changed", want: TooManyFiles, text: "70 files changed (a patch takes up to 64)",
+		{name: "too many files changed", want: TooManyFiles, text: "70 files changed, came or went (a patch takes up to 64)",
 			tree: manyFiles(70),
 			change: func(t *testing.T, e *patchEnv) {
 				files := manyFiles(70)

@@ -3,6 +3,8 @@ package code
 import (
 	"cmp"
 	"hash/fnv"
+	"iter"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -46,6 +48,10 @@ type fileResolution struct {
 	refNames []string
 	// parents are the "type>base" pairs of its inheritance edges.
 	parents []string
+	// modules are the modules its references are imported through
+	// (RefHint.Module), sorted and unique: when files come or go, a file
+	// none of whose modules mentions them is passed over.
+	modules []string
 	// star is set when the file has star imports: its plain names then
 	// depend on which files answer those modules.
 	star bool
@@ -80,26 +86,31 @@ func compareDefs(a, b labelDef) int {
 // (outcomes still to fill).
 func newResolution(r *extract.Result, h cache.Hash) *fileResolution {
 	defs, parents := fileDefs(r)
+	names, modules := refNames(r)
 	return &fileResolution{hash: h, defs: defs, parents: parents, star: hasStar(r),
-		context: r.Language + "\x00" + r.BuildConstraint, refNames: refNames(r)}
+		context: r.Language + "\x00" + r.BuildConstraint, refNames: names, modules: modules}
 }
 
-// refNames lists the names staleness.reuse looks up for r's references.
-func refNames(r *extract.Result) []string {
-	var out []string
+// refNames lists the names and the modules staleness.reuse looks up for r's
+// references.
+func refNames(r *extract.Result) (names, modules []string) {
 	for k := range r.Edges {
 		e := &r.Edges[k]
 		name, ok := strings.CutPrefix(e.Target, extract.RefPrefix)
 		if !ok {
 			continue
 		}
-		out = append(out, name, lastName(name))
+		names = append(names, name, lastName(name))
 		if callee, ok := calleeOf(e.Hint.Receiver); ok {
-			out = append(out, callee)
+			names = append(names, callee)
+		}
+		if e.Hint.Module != "" {
+			modules = append(modules, e.Hint.Module)
 		}
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	slices.Sort(names)
+	slices.Sort(modules)
+	return slices.Compact(names), slices.Compact(modules)
 }
 
 // fileDefs lists a file's entities by label and its "type>base" pairs.
@@ -136,7 +147,8 @@ func defSig(r *extract.Result, n *extract.Node) uint64 {
 // unresolved is f without its outcomes: what the same content starts a
 // new run with.
 func (f *fileResolution) unresolved() *fileResolution {
-	return &fileResolution{hash: f.hash, defs: f.defs, parents: f.parents, star: f.star, context: f.context, refNames: f.refNames}
+	return &fileResolution{hash: f.hash, defs: f.defs, parents: f.parents, star: f.star, context: f.context,
+		refNames: f.refNames, modules: f.modules}
 }
 
 // staleness says what changed since the cached run.
@@ -146,9 +158,14 @@ type staleness struct {
 	// typeNames: a type was among them, so the result type of any call
 	// may now name a type or stop naming one (receivers "f()" retyped).
 	typeNames bool
-	modules   bool            // files appeared or vanished: module layout moved
-	types     bool            // inheritance changed: receiver-type lookups moved
-	changed   map[string]bool // files whose own references must be redone
+	// modules: the module layout moved for every module (a directory came
+	// or went, or a file modules reach by convention, see cameOrWent).
+	modules bool
+	// stems are the names of files that came or went (modules not set):
+	// only a module reference mentioning one may bind differently.
+	stems   []string
+	types   bool            // inheritance changed: receiver-type lookups moved
+	changed map[string]bool // files whose own references must be redone
 }
 
 // diff compares the included files with the cached run.
@@ -172,11 +189,13 @@ func (c *resolveCache) diff(root string, inc []included) (*staleness, map[string
 		s.all = true
 		return s, now
 	}
+	moved := false
 	for p, cur := range now {
 		old := c.files[p]
 		switch {
 		case old == nil:
-			s.modules = true
+			moved = true
+			s.cameOrWent(p)
 			s.mark(nil, cur, p)
 		case old.hash != cur.hash || cur.hash == (cache.Hash{}):
 			s.mark(old, cur, p)
@@ -184,11 +203,15 @@ func (c *resolveCache) diff(root string, inc []included) (*staleness, map[string
 	}
 	for p, old := range c.files {
 		if now[p] == nil {
-			s.modules = true
+			moved = true
+			s.cameOrWent(p)
 			s.mark(old, nil, p)
 		}
 	}
-	if s.modules {
+	if moved && !sameDirs(maps.Keys(c.files), maps.Keys(now)) {
+		s.modules = true
+	}
+	if moved {
 		// Files appearing or vanishing can change which file answers a
 		// star-imported module.
 		for p, cur := range now {
@@ -273,6 +296,61 @@ func runOf(defs []labelDef, l string) int {
 	return n
 }
 
+// conventional are the file stems module resolution reaches without a
+// module naming them (a directory's index or init file, a crate root).
+var conventional = map[string]bool{"index": true, "mod": true, "lib": true, "main": true, "__init__": true, "__main__": true}
+
+// cameOrWent records that file p appeared or vanished: a module reference
+// can bind differently only if it mentions the file's stem (a module
+// names its file: "pkg.util", "./util", "util.h", "com.x.Util"), unless the
+// stem is one resolution reaches by convention.
+func (s *staleness) cameOrWent(p string) {
+	stem := path.Base(p)
+	if i := strings.IndexByte(stem, '.'); i > 0 {
+		stem = stem[:i]
+	}
+	if conventional[stem] || stem == "" {
+		s.modules = true
+		return
+	}
+	s.stems = append(s.stems, stem)
+}
+
+// mentions reports whether a module reference (its module and name) may
+// reach a file that came or went.
+func (s *staleness) mentions(module, name string) bool {
+	for _, st := range s.stems {
+		if strings.Contains(module, st) || strings.Contains(name, st) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameDirs reports whether two sets of files lie in the same directories:
+// otherwise directories came or went, and with them module locations.
+func sameDirs(a, b iter.Seq[string]) bool {
+	dirs := func(files iter.Seq[string]) map[string]bool {
+		m := map[string]bool{}
+		for f := range files {
+			for d := parentDir(f); d != "" && !m[d]; d = parentDir(d) {
+				m[d] = true
+			}
+		}
+		return m
+	}
+	da, db := dirs(a), dirs(b)
+	if len(da) != len(db) {
+		return false
+	}
+	for d := range da {
+		if !db[d] {
+			return false
+		}
+	}
+	return true
+}
+
 func hasStar(r *extract.Result) bool {
 	for _, im := range r.Imports {
 		if im.Alias == "" && slices.Contains(im.Names, "*") {
@@ -282,16 +360,29 @@ func hasStar(r *extract.Result) bool {
 	return false
 }
 
-// passesOver reports whether no reference of a file with these refNames
-// can be stale: only stale labels moved, and none of them is among the
-// names. (Otherwise reuse decides reference by reference.)
-func (s *staleness) passesOver(names []string) bool {
+// passesOver reports whether no reference of file f can be stale: only
+// stale labels moved, none of them is among its names, and none of its
+// modules mentions a file that came or went. (Otherwise reuse decides
+// reference by reference.)
+func (s *staleness) passesOver(f *fileResolution) bool {
 	if s.all || s.modules || s.types || s.typeNames {
 		return false
 	}
 	for l := range s.labels {
-		if _, found := slices.BinarySearch(names, l); found {
+		if _, found := slices.BinarySearch(f.refNames, l); found {
 			return false
+		}
+	}
+	if len(s.stems) > 0 && len(f.modules) > 0 {
+		for _, m := range f.modules {
+			if s.mentions(m, "") {
+				return false
+			}
+		}
+		for _, n := range f.refNames {
+			if s.mentions("", n) {
+				return false
+			}
 		}
 	}
 	return true
@@ -308,7 +399,7 @@ func (s *staleness) reuse(e *extract.Edge, name string) bool {
 	if callee, ok := calleeOf(e.Hint.Receiver); ok && (s.typeNames || s.labels[callee]) {
 		return false // "f().m()": typed by what f returns (resolve.callResult)
 	}
-	if s.modules && e.Hint.Module != "" {
+	if e.Hint.Module != "" && (s.modules || s.mentions(e.Hint.Module, name)) {
 		return false
 	}
 	if s.types && (e.Hint.ReceiverType != "" || strings.HasSuffix(e.Hint.Receiver, ")")) {
