@@ -188,8 +188,11 @@ type csrBuilder struct {
 }
 
 // newCSRBuilder allocates for n nodes and at most m edges.
-func newCSRBuilder(n, m int) *csrBuilder {
-	return &csrBuilder{n: n, c: csr{
+func newCSRBuilder(n, m int) *csrBuilder { return &csrBuilder{n: n, c: newCSR(n, m)} }
+
+// newCSR returns an empty forward CSR with room for n nodes and m edges.
+func newCSR(n, m int) csr {
+	return csr{
 		offsets:    make([]uint32, n+1),
 		sources:    make([]NodeID, 0, m),
 		targets:    make([]NodeID, 0, m),
@@ -206,12 +209,16 @@ func newCSRBuilder(n, m int) *csrBuilder {
 			LTP:        make([]bool, 0, m),
 			LTD:        make([]bool, 0, m),
 		},
-	}}
+	}
 }
 
 func (b *csrBuilder) add(r *edgeRecord) {
-	c := &b.c
-	c.offsets[r.src+1]++
+	b.c.offsets[r.src+1]++
+	b.c.push(r)
+}
+
+// push appends r's fields to the forward arrays (offsets are the caller's).
+func (c *csr) push(r *edgeRecord) {
 	c.sources = append(c.sources, r.src)
 	c.targets = append(c.targets, r.dst)
 	c.weights = append(c.weights, atomicU32(math.Float32bits(r.weight)))
@@ -230,13 +237,21 @@ func (b *csrBuilder) add(r *edgeRecord) {
 // finish turns the counts into offsets and builds the reverse CSR.
 func (b *csrBuilder) finish() csr {
 	c := b.c
-	n, m := b.n, len(c.targets)
+	for i := 1; i <= b.n; i++ {
+		c.offsets[i] += c.offsets[i-1]
+	}
+	c.buildReverse(b.n)
+	return c
+}
+
+// buildReverse builds the reverse CSR of the forward one.
+func (c *csr) buildReverse(n int) {
+	m := len(c.targets)
 	c.revOffsets = make([]uint32, n+1)
 	for _, d := range c.targets {
 		c.revOffsets[d+1]++
 	}
 	for i := 1; i <= n; i++ {
-		c.offsets[i] += c.offsets[i-1]
 		c.revOffsets[i] += c.revOffsets[i-1]
 	}
 	// Iterating edges in forward order keeps each node's incoming list
@@ -249,7 +264,6 @@ func (b *csrBuilder) finish() csr {
 		c.revEdge[pos[d]] = EdgeIdx(e)
 		pos[d]++
 	}
-	return c
 }
 
 // --- edge access -----------------------------------------------------------

@@ -88,6 +88,7 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 
 	// Where every old node goes, and every new node comes from.
 	remap := make([]NodeID, n)
+	inRange := make([]bool, n)
 	from := make([]NodeID, 0, newN) // new ID → old ID, NoNode for a new node
 	newExt := map[string]NodeID{}   // external IDs of the ranges' new nodes
 	var next NodeID
@@ -105,6 +106,7 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 		for o := r.Lo; o < r.Hi; o++ {
 			old[g.nodes.externalID[o]] = o
 			remap[o] = NoNode
+			inRange[o] = true
 		}
 		for _, nd := range r.Nodes {
 			if nd.ExternalID == "" {
@@ -132,11 +134,13 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 	out.nodes = g.nodes.spliced(from, !sp.FreshWeights)
 	// New and replaced nodes take the attributes they were given; the
 	// replaced ones keep their learning state (copied above).
+	var placed []NodeID
 	for _, r := range sp.Ranges {
 		for _, nd := range r.Nodes {
 			id := newExt[nd.ExternalID]
 			out.nodes.externalID[id] = nd.ExternalID
 			out.setNode(id, nd)
+			placed = append(placed, id)
 		}
 	}
 
@@ -187,7 +191,7 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 		}
 	}
 	out.computePageRankFrom(init, g.prResidual)
-	out.buildIndexes()
+	out.splicedIndexes(g, remap, inRange, placed)
 	out.strings.freeze()
 	out.finalized = true
 	out.gen++

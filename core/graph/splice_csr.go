@@ -8,43 +8,62 @@ import (
 // csrSplicer writes the CSR of a spliced graph. Node IDs move by a
 // constant between the replaced ranges, so most sources keep exactly the
 // edges they had, with their targets shifted: runs of such sources are
-// copied array by array. The others (new or touched sources, sources with
-// a dropped edge, an edge to a removed or reordered node, or an added
-// edge) go through edge records one source at a time.
+// copied array by array, and their entries of the reverse CSR carried
+// over with the edge indexes shifted. The other sources (in a range, or
+// with an added edge, a dropped one, or an edge to a removed or reordered
+// node) go through edge records one source at a time.
 type csrSplicer struct {
-	g            *Graph
-	sp           *Splice
-	remap, from  []NodeID
-	fresh        []edgeRecord // added edges, sorted by (source, target, relation)
-	fi           int          // next fresh edge
-	shaky        []bool       // old nodes a copied edge may not target
-	askRel       []bool       // by relation handle: DropEdge is asked
-	askAll       bool         // DropEdge is asked about every edge
-	b            *csrBuilder
+	g           *Graph
+	sp          *Splice
+	remap, from []NodeID
+	fresh       []edgeRecord // added edges, sorted by (source, target, relation)
+	fi          int          // next fresh edge
+	shaky       []bool       // old nodes a copied edge may not target
+	care        []uint8      // per old source: careRelations, careEdges or careRecords
+	askRel      []bool       // by relation handle: DropEdge is asked
+	askAll      bool         // DropEdge is asked about every edge
+	fw          bool         // FreshWeights
+	// remap is the identity below lo and a shift by tail from hi on.
+	lo, hi, tail NodeID
+	c            csr // being written; offsets absolute
+	shift        []int32
+	slowIn       []revEntry // reverse entries of edges written through records
 	seg          []edgeRecord
-	freshWeights bool
+}
+
+// How closely an old source's edges must be looked at before a bulk copy.
+const (
+	careRelations = iota // only relations DropEdge is asked about
+	careEdges            // every edge: it reaches a range or an asked source
+	careRecords          // none: a source in a range always goes through records
+)
+
+// noShift marks an old source whose edges were not copied in bulk.
+const noShift = math.MinInt32
+
+// revEntry is an incoming edge of dst written through records.
+type revEntry struct {
+	dst, src NodeID
+	e        EdgeIdx
 }
 
 func newCSRSplicer(g *Graph, sp *Splice, remap, from []NodeID, fresh []edgeRecord) *csrSplicer {
-	s := &csrSplicer{g: g, sp: sp, remap: remap, from: from, fresh: fresh, freshWeights: sp.FreshWeights,
-		b: newCSRBuilder(len(from), len(g.csr.targets)+len(fresh))}
-	s.shaky = make([]bool, len(remap))
-	for o, id := range remap {
-		s.shaky[o] = id == NoNode
+	n := NodeID(len(remap))
+	s := &csrSplicer{g: g, sp: sp, remap: remap, from: from, fresh: fresh, fw: sp.FreshWeights,
+		lo: n, hi: n, c: newCSR(len(from), len(g.csr.targets)+len(fresh))}
+	if len(sp.Ranges) > 0 {
+		s.lo, s.hi = sp.Ranges[0].Lo, sp.Ranges[len(sp.Ranges)-1].Hi
+		s.tail = NodeID(len(from)) - n // wraps when nodes were removed, as a shift should
 	}
-	// A range that lists its surviving nodes in a new order breaks the
-	// target order of the sources that reach them.
+	s.shaky = make([]bool, n)
+	s.care = make([]uint8, n)
+	oc := &g.csr
 	for _, r := range sp.Ranges {
-		last := NoNode
+		s.markRange(r)
 		for o := r.Lo; o < r.Hi; o++ {
-			if id := remap[o]; id != NoNode {
-				if last != NoNode && id < last {
-					for k := r.Lo; k < r.Hi; k++ {
-						s.shaky[k] = true
-					}
-					break
-				}
-				last = id
+			s.care[o] = careRecords
+			for p := oc.revOffsets[o]; p < oc.revOffsets[o+1]; p++ {
+				s.careAbout(oc.revSources[p])
 			}
 		}
 	}
@@ -56,8 +75,57 @@ func newCSRSplicer(g *Graph, sp *Splice, remap, from []NodeID, fresh []edgeRecor
 			}
 			s.askRel[rel] = true
 		}
+		// An asked source's edges, and the mirrors of its bidirectional
+		// edges (they leave the nodes with an edge to it).
+		for o, ask := range sp.AskSources[:min(len(sp.AskSources), int(n))] {
+			if ask {
+				s.careAbout(NodeID(o))
+				for p := oc.revOffsets[o]; p < oc.revOffsets[o+1]; p++ {
+					s.careAbout(oc.revSources[p])
+				}
+			}
+		}
+	}
+	s.shift = make([]int32, n)
+	for i := range s.shift {
+		s.shift[i] = noShift
 	}
 	return s
+}
+
+// markRange marks a range's removed nodes as shaky, and all of them when
+// it lists its surviving nodes in a new order (which breaks the target
+// order of the sources that reach them).
+func (s *csrSplicer) markRange(r NodeRange) {
+	last := NoNode
+	for o := r.Lo; o < r.Hi; o++ {
+		id := s.remap[o]
+		if id == NoNode {
+			s.shaky[o] = true
+			continue
+		}
+		if last != NoNode && id < last {
+			for k := r.Lo; k < r.Hi; k++ {
+				s.shaky[k] = true
+			}
+			return
+		}
+		last = id
+	}
+}
+
+func (s *csrSplicer) careAbout(o NodeID) { s.care[o] = max(s.care[o], careEdges) }
+
+// newID is remap[o] for a node that survives, computed without a lookup
+// outside the span of the ranges.
+func (s *csrSplicer) newID(o NodeID) NodeID {
+	switch {
+	case o < s.lo:
+		return o
+	case o >= s.hi:
+		return o + s.tail
+	}
+	return s.remap[o]
 }
 
 // build writes every source's edges and returns the finished CSR.
@@ -74,10 +142,11 @@ func (s *csrSplicer) build() csr {
 		for end < n && s.from[end] == o+(end-ns) && s.unchanged(end, s.from[end]) {
 			end++
 		}
-		s.b.appendRun(&s.g.csr, o, ns, int(end-ns), s.remap, s.freshWeights)
+		s.appendRun(o, ns, int(end-ns))
 		ns = end
 	}
-	return s.b.finish()
+	s.reverse()
+	return s.c
 }
 
 // unchanged reports whether new source ns (old source o) keeps exactly o's
@@ -88,23 +157,36 @@ func (s *csrSplicer) unchanged(ns, o NodeID) bool {
 		return false
 	}
 	oc := &s.g.csr
-	for e := oc.offsets[o]; e < oc.offsets[o+1]; e++ {
-		t := oc.targets[e]
-		if s.shaky[t] {
-			return false
+	switch {
+	case s.care[o] == careRecords:
+		return false
+	case s.care[o] == careEdges || s.askAll:
+		for e := oc.offsets[o]; e < oc.offsets[o+1]; e++ {
+			if s.shaky[oc.targets[e]] || s.drops(o, e) {
+				return false
+			}
 		}
-		if s.sp.DropEdge == nil {
-			continue
-		}
-		ps, pt := o, t
-		if oc.mirror[e] {
-			ps, pt = pt, ps
-		}
-		if s.asks(ps, oc.relations[e]) && s.sp.DropEdge(ps, pt, oc.relations[e]) {
-			return false
+	case s.askRel != nil:
+		for e := oc.offsets[o]; e < oc.offsets[o+1]; e++ {
+			if rel := oc.relations[e]; int(rel) < len(s.askRel) && s.askRel[rel] && s.drops(o, e) {
+				return false
+			}
 		}
 	}
 	return true
+}
+
+// drops reports whether DropEdge, if asked, drops edge e of old source o.
+func (s *csrSplicer) drops(o NodeID, e uint32) bool {
+	if s.sp.DropEdge == nil {
+		return false
+	}
+	oc := &s.g.csr
+	ps, pt, rel := o, oc.targets[e], oc.relations[e]
+	if oc.mirror[e] {
+		ps, pt = pt, ps
+	}
+	return s.asks(ps, rel) && s.sp.DropEdge(ps, pt, rel)
 }
 
 // asks reports whether DropEdge must be asked about an edge of primary
@@ -117,7 +199,7 @@ func (s *csrSplicer) asks(ps NodeID, rel Str) bool {
 // spliceSource writes new source ns's edges through records: its kept
 // edges (old source from[ns], if any) merged with its added ones.
 func (s *csrSplicer) spliceSource(ns NodeID) {
-	g, sp, oc := s.g, s.sp, &s.g.csr
+	oc := &s.g.csr
 	seg := s.seg[:0]
 	if o := s.from[ns]; o != NoNode {
 		for e := oc.offsets[o]; e < oc.offsets[o+1]; e++ {
@@ -125,28 +207,21 @@ func (s *csrSplicer) spliceSource(ns NodeID) {
 			if nt == NoNode {
 				continue
 			}
-			rel := oc.relations[e]
-			if sp.DropEdge != nil {
-				ps, pt := o, oc.targets[e]
-				if oc.mirror[e] {
-					ps, pt = pt, ps
+			if s.drops(o, e) {
+				// A dropped edge may have stood in for the mirror of
+				// a bidirectional edge coming back (same triple):
+				// the mirror takes its place again.
+				if m, ok := s.mirrorOf(o, oc.targets[e], oc.relations[e], oc.mirror[e]); ok {
+					m.src, m.dst = ns, nt
+					seg = append(seg, m)
 				}
-				if s.asks(ps, rel) && sp.DropEdge(ps, pt, rel) {
-					// A dropped edge may have stood in for the mirror of
-					// a bidirectional edge coming back (same triple):
-					// the mirror takes its place again.
-					if m, ok := s.mirrorOf(o, oc.targets[e], rel, oc.mirror[e]); ok {
-						m.src, m.dst = ns, nt
-						seg = append(seg, m)
-					}
-					continue
-				}
+				continue
 			}
 			for s.fi < len(s.fresh) && s.fresh[s.fi].src == ns && s.fresh[s.fi].dst < nt {
 				seg = append(seg, s.fresh[s.fi])
 				s.fi++
 			}
-			r := g.keptEdge(e, s.freshWeights)
+			r := s.g.keptEdge(e, s.fw)
 			r.src, r.dst = ns, nt
 			seg = append(seg, r)
 		}
@@ -163,8 +238,10 @@ func (s *csrSplicer) spliceSource(ns NodeID) {
 	// Fresh edges interleaved with kept ones may repeat a kept triple.
 	seg = dedupeSorted(seg)
 	for i := range seg {
-		s.b.add(&seg[i])
+		s.slowIn = append(s.slowIn, revEntry{dst: seg[i].dst, src: ns, e: EdgeIdx(len(s.c.targets))})
+		s.c.push(&seg[i])
 	}
+	s.c.offsets[ns+1] = uint32(len(s.c.targets))
 	s.seg = seg
 }
 
@@ -179,32 +256,30 @@ func (s *csrSplicer) mirrorOf(src, t NodeID, rel Str, isMirror bool) (edgeRecord
 	if !ok || oc.mirror[p] || oc.directions[p] != Bidirectional || (s.asks(t, rel) && s.sp.DropEdge(t, src, rel)) {
 		return edgeRecord{}, false
 	}
-	r := s.g.keptEdge(uint32(p), s.freshWeights)
+	r := s.g.keptEdge(uint32(p), s.fw)
 	r.flags |= flagMirror
 	return r, true
 }
 
-// appendRun appends the edges of the k consecutive sources of oc starting
-// at o as the sources starting at ns, unchanged but for their targets
-// (through remap); fresh gives them their original weights and no learned
-// state, as keptEdge does.
-func (b *csrBuilder) appendRun(oc *csr, o, ns NodeID, k int, remap []NodeID, fresh bool) {
-	c := &b.c
+// appendRun appends the edges of the k consecutive old sources from o on
+// as the new sources from ns on, unchanged but for their ends; with fresh
+// weights they get their original weights and no learned state, as
+// keptEdge gives them.
+func (s *csrSplicer) appendRun(o, ns NodeID, k int) {
+	c, oc := &s.c, &s.g.csr
 	lo, hi := oc.offsets[o], oc.offsets[int(o)+k]
 	base, m := len(c.targets), int(hi-lo)
 	for i := range k {
-		c.offsets[int(ns)+i+1] = oc.offsets[int(o)+i+1] - oc.offsets[int(o)+i]
+		c.offsets[int(ns)+i+1] = uint32(base) + oc.offsets[int(o)+i+1] - lo
+		s.shift[int(o)+i] = int32(base) - int32(lo)
 	}
 	c.sources = c.sources[:base+m]
-	for i := range k {
-		srcs := c.sources[base+int(oc.offsets[int(o)+i]-lo) : base+int(oc.offsets[int(o)+i+1]-lo)]
-		for j := range srcs {
-			srcs[j] = ns + NodeID(i)
-		}
+	for j, src := range oc.sources[lo:hi] {
+		c.sources[base+j] = src + (ns - o) // wraps when ns < o, as a shift should
 	}
 	c.targets = c.targets[:base+m]
 	for j, t := range oc.targets[lo:hi] {
-		c.targets[base+j] = remap[t]
+		c.targets[base+j] = s.newID(t)
 	}
 	c.inhibitory = append(c.inhibitory, oc.inhibitory[lo:hi]...)
 	c.relations = append(c.relations, oc.relations[lo:hi]...)
@@ -213,9 +288,8 @@ func (b *csrBuilder) appendRun(oc *csr, o, ns NodeID, k int, remap []NodeID, fre
 	c.mirror = append(c.mirror, oc.mirror[lo:hi]...)
 	c.plast.Original = append(c.plast.Original, oc.plast.Original[lo:hi]...)
 	c.weights = c.weights[:base+m]
-	w := c.weights[base:]
-	p := &c.plast
-	if fresh {
+	w, p := c.weights[base:], &c.plast
+	if s.fw {
 		for j, v := range oc.plast.Original[lo:hi] {
 			w[j] = atomicU32(math.Float32bits(v))
 		}
@@ -225,7 +299,7 @@ func (b *csrBuilder) appendRun(oc *csr, o, ns NodeID, k int, remap []NodeID, fre
 		p.LTD = appendZeros(p.LTD, m)
 		return
 	}
-	// The base may be learning: weights only through atomic loads.
+	// The base may be learning: its weights only through atomic loads.
 	for j := range w {
 		w[j] = atomicU32(oc.weights[int(lo)+j].Load())
 	}
@@ -240,4 +314,47 @@ func appendZeros[T any](s []T, m int) []T {
 	s = slices.Grow(s, m)[:len(s)+m]
 	clear(s[len(s)-m:])
 	return s
+}
+
+// reverse builds the reverse CSR as finish would (each node's incoming
+// edges in forward order), from g's: an incoming edge from a source
+// copied in bulk is g's entry with its source and edge index shifted, and
+// the entries of edges written through records are merged in by source.
+// Copied sources lie outside the ranges, so shifting keeps their order.
+func (s *csrSplicer) reverse() {
+	c, oc := &s.c, &s.g.csr
+	n, m := len(s.from), len(c.targets)
+	slices.SortFunc(s.slowIn, func(a, b revEntry) int {
+		if a.dst != b.dst {
+			return cmpU32(uint32(a.dst), uint32(b.dst))
+		}
+		return cmpU32(uint32(a.e), uint32(b.e)) // by source, then position
+	})
+	c.revOffsets = make([]uint32, n+1)
+	c.revSources = make([]NodeID, 0, m)
+	c.revEdge = make([]EdgeIdx, 0, m)
+	slow := s.slowIn
+	for nt := range NodeID(n) {
+		if o := s.from[nt]; o != NoNode {
+			for p := oc.revOffsets[o]; p < oc.revOffsets[o+1]; p++ {
+				src := oc.revSources[p]
+				sh := s.shift[src]
+				if sh == noShift {
+					continue
+				}
+				ns := s.newID(src)
+				for len(slow) > 0 && slow[0].dst == nt && slow[0].src < ns {
+					c.revSources, c.revEdge = append(c.revSources, slow[0].src), append(c.revEdge, slow[0].e)
+					slow = slow[1:]
+				}
+				c.revSources = append(c.revSources, ns)
+				c.revEdge = append(c.revEdge, EdgeIdx(int32(oc.revEdge[p])+sh))
+			}
+		}
+		for len(slow) > 0 && slow[0].dst == nt {
+			c.revSources, c.revEdge = append(c.revSources, slow[0].src), append(c.revEdge, slow[0].e)
+			slow = slow[1:]
+		}
+		c.revOffsets[nt+1] = uint32(len(c.revSources))
+	}
 }

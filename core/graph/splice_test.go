@@ -125,6 +125,9 @@ func TestSplicedEqualsRebuild(t *testing.T) {
 			t.Fatalf("seed %d: spliced graph not finalized", seed)
 		}
 		t.Run(fmt.Sprint("csr", seed), func(t *testing.T) { checkCSR(t, got) })
+		if !graph.IndexesAsBuilt(got) || !graph.ReverseAsBuilt(got) {
+			t.Fatalf("seed %d: string indexes or reverse CSR differ from the ones Finalize builds", seed)
+		}
 		if diff := cmp.Diff(dumpGraph(want), dumpGraph(got)); diff != "" {
 			t.Fatalf("seed %d: spliced graph differs from a rebuild (-want +got):\n%s", seed, diff)
 		}
@@ -437,6 +440,9 @@ func checkSpliced(t *testing.T, base *graph.Graph, sp graph.Splice) {
 	checkCSR(t, got)
 	if diff := cmp.Diff(dumpGraph(want), dumpGraph(got)); diff != "" {
 		t.Fatalf("spliced graph differs from a rebuild (-want +got):\n%s", diff)
+	}
+	if !graph.IndexesAsBuilt(got) || !graph.ReverseAsBuilt(got) {
+		t.Fatal("string indexes or reverse CSR differ from the ones Finalize builds")
 	}
 	for i := 0; i < base.NumNodes(); i++ {
 		id, ok := got.Lookup(base.ExternalID(graph.NodeID(i)))
