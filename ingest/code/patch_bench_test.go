@@ -2,6 +2,7 @@ package code
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -16,11 +17,12 @@ import (
 	"github.com/m1nd-go/m1nd/ingest/cache"
 )
 
-// BenchmarkPatchEdit times an incremental ingest after a one-file edit on
-// a copy of go-std (M1ND_CORPORA or /tmp/m1nd-corpora; skipped without
+// BenchmarkPatchEdit times an incremental ingest after a one-file change
+// on a copy of go-std (M1ND_CORPORA or /tmp/m1nd-corpora; skipped without
 // it), with an on-disk cache as the server keeps one: each iteration
-// appends a function to another file of the tree. It reports the mean of
-// each phase.
+// appends a function to another file of the tree (edit), adds a file to a
+// package (add), deletes one (delete) or renames one (rename). It reports
+// the median and the mean of each phase.
 func BenchmarkPatchEdit(b *testing.B) {
 	corpora := os.Getenv("M1ND_CORPORA")
 	if corpora == "" {
@@ -53,32 +55,75 @@ func BenchmarkPatchEdit(b *testing.B) {
 	}
 	last := run()
 	round := 0
-	b.Run("go-std", func(b *testing.B) {
-		phases := map[string]float64{}
-		var times []time.Duration
-		for i := 0; i < b.N; i++ {
-			round++
-			f := files[(round*7919)%len(files)]
-			fh, err := os.OpenFile(f, os.O_APPEND|os.O_WRONLY, 0)
+	// Each change names the file it starts from, which is then gone from the
+	// list when the change removes it.
+	changes := []struct {
+		name   string
+		change func(f string) error
+	}{
+		{"edit", func(f string) error { return appendTo(f, fmt.Sprintf("\nfunc M1ndBenchPatch%d() {}\n", round)) }},
+		{"add", func(f string) error {
+			pkg, err := packageClause(f)
 			if err != nil {
-				b.Fatal(err)
+				return err
 			}
-			fmt.Fprintf(fh, "\nfunc M1ndBenchPatch%d() {}\n", round)
-			fh.Close()
-			t := time.Now()
-			last = run()
-			times = append(times, time.Since(t))
-			if !last.Stats.Incremental.Patched {
-				b.Fatalf("not patched: %s", last.Stats.Incremental.RebuildReason)
+			return os.WriteFile(filepath.Join(filepath.Dir(f), fmt.Sprintf("m1nd_bench_%d.go", round)),
+				fmt.Appendf(nil, "%s\n\nfunc M1ndBenchAdded%d() {}\n", pkg, round), 0o644)
+		}},
+		{"delete", func(f string) error { return os.Remove(f) }},
+		{"rename", func(f string) error { return os.Rename(f, strings.TrimSuffix(f, ".go")+"_m1nd.go") }},
+	}
+	for _, c := range changes {
+		b.Run("go-std/"+c.name, func(b *testing.B) {
+			phases := map[string]float64{}
+			var times []time.Duration
+			for i := 0; i < b.N; i++ {
+				round++
+				k := (round * 7919) % len(files)
+				if err := c.change(files[k]); err != nil {
+					b.Fatal(err)
+				}
+				if c.name == "delete" || c.name == "rename" {
+					files = slices.Delete(files, k, k+1)
+				}
+				t := time.Now()
+				last = run()
+				times = append(times, time.Since(t))
+				if !last.Stats.Incremental.Patched {
+					b.Fatalf("not patched: %s", last.Stats.Incremental.RebuildReason)
+				}
+				for k, v := range last.Stats.PhaseMs {
+					phases[k] += v
+				}
 			}
-			for k, v := range last.Stats.PhaseMs {
-				phases[k] += v
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+			for k, v := range phases {
+				b.ReportMetric(v/float64(b.N), k+"-ms")
 			}
+		})
+	}
+}
+
+func appendTo(f, text string) error {
+	fh, err := os.OpenFile(f, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	_, err = fh.WriteString(text)
+	return errors.Join(err, fh.Close())
+}
+
+// packageClause is the "package x" line of a Go file.
+func packageClause(f string) (string, error) {
+	data, err := os.ReadFile(f)
+	if err != nil {
+		return "", err
+	}
+	for line := range strings.Lines(string(data)) {
+		if strings.HasPrefix(line, "package ") {
+			return strings.TrimSpace(line), nil
 		}
-		slices.Sort(times)
-		b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
-		for k, v := range phases {
-			b.ReportMetric(v/float64(b.N), k+"-ms")
-		}
-	})
+	}
+	return "", fmt.Errorf("%s: no package clause", f)
 }

@@ -104,30 +104,63 @@ func goMethodSets(results []*extract.Result) goSets {
 		dir := path.Dir(r.Path)
 		prefix := extract.FileID(r.Path) + "::"
 		ifaces := map[string]*goIfaceInfo{}
-		for _, n := range r.Nodes {
+		for ni := range r.Nodes {
+			n := &r.Nodes[ni]
 			rest, ok := strings.CutPrefix(n.ID, prefix)
 			if !ok {
 				continue
 			}
-			segs := strings.Split(rest, "::")
+			owner, member, nested := strings.Cut(rest, "::")
+			if nested && strings.Contains(member, "::") {
+				continue // deeper than a type's member
+			}
+			k := goKindOf(n.Tags)
 			switch {
-			case len(segs) == 1 && slices.Contains(n.Tags, extract.KindInterface):
+			case !nested && k&goInterface != 0:
 				it := &goIfaceInfo{id: n.ID, dir: dir, arity: map[string]extract.Arity{}}
-				ifaces[segs[0]] = it
+				ifaces[owner] = it
 				s.ifaces = append(s.ifaces, it)
-			case len(segs) == 1 && (slices.Contains(n.Tags, extract.KindStruct) || slices.Contains(n.Tags, extract.KindTypeAlias)):
-				typeOf(dir, segs[0]).id = n.ID
-			case len(segs) == 2 && slices.Contains(n.Tags, "abstract"):
-				if it := ifaces[segs[0]]; it != nil {
-					it.methods = append(it.methods, segs[1])
-					it.arity[segs[1]] = r.Arity[n.ID]
+			case !nested && k&goNamedType != 0:
+				typeOf(dir, owner).id = n.ID
+			case nested && k&goAbstract != 0:
+				if it := ifaces[owner]; it != nil {
+					it.methods = append(it.methods, member)
+					it.arity[member] = r.Arity[n.ID]
 				}
-			case len(segs) == 2 && slices.Contains(n.Tags, extract.KindMethod) && segs[0] != "_":
-				typeOf(dir, segs[0]).methods[segs[1]] = r.Arity[n.ID]
+			case nested && k&goMethod != 0 && owner != "_":
+				typeOf(dir, owner).methods[member] = r.Arity[n.ID]
 			}
 		}
 	}
 	return s
+}
+
+// goKind flags what a Go node's tags say it is.
+type goKind uint8
+
+const (
+	goInterface goKind = 1 << iota
+	goNamedType        // a struct or a type alias
+	goAbstract         // an interface's method
+	goMethod
+)
+
+// goKindOf reads the tags once (they are few; this runs for every node).
+func goKindOf(tags []string) goKind {
+	var k goKind
+	for _, t := range tags {
+		switch t {
+		case extract.KindInterface:
+			k |= goInterface
+		case extract.KindStruct, extract.KindTypeAlias:
+			k |= goNamedType
+		case "abstract":
+			k |= goAbstract
+		case extract.KindMethod:
+			k |= goMethod
+		}
+	}
+	return k
 }
 
 // goPackageImports maps each Go package directory to the package
