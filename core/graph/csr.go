@@ -111,26 +111,19 @@ func better(a, b *edgeRecord) bool {
 	return a.weight > b.weight
 }
 
-// sortAndDedupe orders records by (src, dst, rel) with a counting sort on
-// src followed by small per-source sorts, then collapses duplicate triples.
+// sortAndDedupe orders records by (src, dst, rel), grouping them by src
+// in their order and then sorting each source's few, and collapses
+// duplicate triples.
 func sortAndDedupe(recs []edgeRecord, n int) []edgeRecord {
-	count := make([]uint32, n+1)
-	for i := range recs {
-		count[recs[i].src+1]++
-	}
-	for i := 1; i <= n; i++ {
-		count[i] += count[i-1]
-	}
-	sorted := make([]edgeRecord, len(recs))
-	pos := slices.Clone(count[:n])
-	for i := range recs {
-		s := recs[i].src
-		sorted[pos[s]] = recs[i]
-		pos[s]++
-	}
+	sorted := groupBySource(recs, n)
 	out := sorted[:0]
-	for s := 0; s < n; s++ {
-		seg := sorted[count[s]:count[s+1]]
+	for lo := 0; lo < len(sorted); {
+		hi := lo + 1
+		for hi < len(sorted) && sorted[hi].src == sorted[lo].src {
+			hi++
+		}
+		seg := sorted[lo:hi]
+		lo = hi
 		if len(seg) > 1 {
 			slices.SortFunc(seg, func(a, b edgeRecord) int {
 				if a.dst != b.dst {
@@ -161,6 +154,32 @@ func sortAndDedupe(recs []edgeRecord, n int) []edgeRecord {
 		}
 	}
 	return out
+}
+
+// groupBySource returns recs ordered by src, keeping their order within a
+// source: a counting sort over the n sources, or a stable sort when there
+// are far fewer records than nodes (a splice's added edges), where the
+// counts alone would cost more than sorting.
+func groupBySource(recs []edgeRecord, n int) []edgeRecord {
+	if len(recs) < n/16 {
+		sorted := slices.Clone(recs)
+		slices.SortStableFunc(sorted, func(a, b edgeRecord) int { return cmpU32(uint32(a.src), uint32(b.src)) })
+		return sorted
+	}
+	count := make([]uint32, n+1)
+	for i := range recs {
+		count[recs[i].src+1]++
+	}
+	for i := 1; i <= n; i++ {
+		count[i] += count[i-1]
+	}
+	sorted := make([]edgeRecord, len(recs))
+	for i := range recs {
+		s := recs[i].src
+		sorted[count[s]] = recs[i]
+		count[s]++
+	}
+	return sorted
 }
 
 func cmpU32(a, b uint32) int {

@@ -164,6 +164,9 @@ const pageRankParallelEdges = 100_000
 // PageRankConvergence (about 5e-5 on a 100K-node code graph), so a warm
 // start from it stops once it is as settled as its base was instead of
 // iterating far past it.
+//
+// init becomes the first round's ranks (it is overwritten): a large graph
+// is spared one more array of its size.
 func (g *Graph) computePageRankFrom(init []float64, tol float64) {
 	n := g.NumNodes()
 	if n == 0 {
@@ -183,14 +186,13 @@ func (g *Graph) computePageRankFrom(init []float64, tol float64) {
 	// Nodes without an estimate start at the mean of the others.
 	mean := sum / float64(known)
 	total := sum + mean*float64(n-known)
-	cur := make([]float64, n)
 	for i, v := range init {
 		if v <= 0 {
 			v = mean
 		}
-		cur[i] = v / total
+		init[i] = v / total
 	}
-	raw, last := pageRankIterate(g, cur, PageRankDamping, PageRankMaxIter, max(PageRankConvergence, tol))
+	raw, last := pageRankIterate(g, init, PageRankDamping, PageRankMaxIter, max(PageRankConvergence, tol))
 	g.prResidual = last
 	g.storePageRank(raw)
 }

@@ -309,11 +309,14 @@ func (s *csrSplicer) appendRun(o, ns NodeID, k int) {
 	p.LTD = append(p.LTD, oc.plast.LTD[lo:hi]...)
 }
 
-// appendZeros extends s by m zero values.
+// appendZeros extends s by m zero values. The CSR's arrays come from make
+// with room for every edge and are only appended to, so what lies beyond
+// their length is still zero and needs no second clearing.
 func appendZeros[T any](s []T, m int) []T {
-	s = slices.Grow(s, m)[:len(s)+m]
-	clear(s[len(s)-m:])
-	return s
+	if cap(s)-len(s) < m {
+		return append(s, make([]T, m)...)
+	}
+	return s[:len(s)+m]
 }
 
 // reverse builds the reverse CSR as finish would (each node's incoming
