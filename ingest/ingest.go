@@ -138,6 +138,15 @@ func WithWalkHint(ctx context.Context, root string, stats map[string]FileStat) c
 	return code.WithWalkHint(ctx, root, stats)
 }
 
+// WithWalkChanges is WithWalkHint for a caller that also saw files come
+// and go in directories it read (none of them new): added and removed are
+// root-relative paths, stats holds the added files' stats too. The ingest
+// takes the last walk with those changes, and walks as usual when they do
+// not fit it (see code.WithWalkChanges).
+func WithWalkChanges(ctx context.Context, root string, stats map[string]FileStat, added, removed []string) context.Context {
+	return code.WithWalkChanges(ctx, root, stats, added, removed)
+}
+
 // NewCache returns a cache bound to dir, to pass as Config.Cache on every
 // ingest of one root: it keeps per-file results in memory and on disk
 // under dir (with dir "" in memory only). Ingests sharing a cache run one

@@ -189,7 +189,7 @@ func (r *run) walkTree() (wr *walk.Result, hinted bool, err error) {
 			}
 		}
 	}
-	wr, err = walk.Walk(r.ctx, r.req.Root, walk.Options{IncludeDotfiles: r.req.IncludeDotfiles, DotfilePatterns: r.req.DotfilePatterns})
+	wr, err = walk.Walk(r.ctx, r.req.Root, walkOptions(&r.req))
 	return wr, false, err
 }
 

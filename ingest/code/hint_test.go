@@ -53,6 +53,41 @@ func TestHintWalk(t *testing.T) {
 	}
 	equalToFull(t, r.Dir, out)
 
+	// Files that came and went, handed over with their stats: no walk.
+	writeFiles(t, r.Dir, map[string]string{"app/more.py": "from .extra import extra\n\n\ndef more():\n    return extra()\n"})
+	if err := os.Remove(filepath.Join(r.Dir, "lib/util.py")); err != nil {
+		t.Fatal(err)
+	}
+	out = run(WithWalkChanges(context.Background(), r.Dir, map[string]Stat{"app/more.py": statOf("app/more.py")},
+		[]string{"app/more.py"}, []string{"lib/util.py"}))
+	if inc := out.Stats.Incremental; !inc.WalkHinted || !inc.Patched || inc.Added != 1 || inc.Deleted != 1 {
+		t.Fatalf("hinted add and delete: %+v", inc)
+	}
+	equalToFull(t, r.Dir, out)
+
+	// Changes that do not fit: the tree is walked.
+	writeFiles(t, r.Dir, map[string]string{"app/late.py": "X = 1\n", "secrets/more.py": "Y = 2\n"})
+	for name, hint := range map[string][2][]string{
+		"an added file the walk leaves out": {{"app/late.py", "secrets/more.py"}, nil},
+		"a removed file the last walk lacks": {{"app/late.py"}, {"lib/util.py"}},
+		"an added file the last walk had":   {{"app/late.py", "app/more.py"}, nil},
+	} {
+		stats := map[string]Stat{}
+		for _, rel := range hint[0] {
+			stats[rel] = statOf(rel)
+		}
+		out = run(WithWalkChanges(context.Background(), r.Dir, stats, hint[0], hint[1]))
+		if inc := out.Stats.Incremental; inc.WalkHinted {
+			t.Fatalf("%s: the hint was used: %+v", name, inc)
+		}
+		equalToFull(t, r.Dir, out)
+		if err := os.Remove(filepath.Join(r.Dir, "app/late.py")); err != nil {
+			t.Fatal(err)
+		}
+		run(context.Background())
+		writeFiles(t, r.Dir, map[string]string{"app/late.py": "X = 1\n"})
+	}
+
 	// A run without the hint in its context walks.
 	if inc := run(context.Background()).Stats.Incremental; inc.WalkHinted {
 		t.Fatalf("a run without a hint did not walk: %+v", inc)

@@ -34,6 +34,8 @@ type TickResult struct {
 	FilesReingested      int      `json:"files_reingested"`
 	IngestedFiles        []string `json:"ingested_files"`
 	RootsReingested      []string `json:"roots_reingested"`
+	// Updates says how each reingested root was brought up to date.
+	Updates []RootUpdate `json:"updates,omitempty"`
 	AlertsEmitted        int      `json:"alerts_emitted"`
 	AlertIDs             []string `json:"alert_ids"`
 	TickAtMs             int64    `json:"tick_at_ms"`
@@ -41,6 +43,18 @@ type TickResult struct {
 	// Trigger is what started the tick: manual, watch, poll or resume.
 	Trigger string `json:"trigger"`
 	Error   string `json:"error,omitempty"`
+}
+
+// RootUpdate is how one root's graph followed the disk: patched in place
+// (only what changed), or rebuilt from cached extractions and why; and
+// whether the tree was walked again or the tick's own stat of the files
+// was used.
+type RootUpdate struct {
+	Root          string  `json:"root"`
+	Patched       bool    `json:"patched"`
+	RebuildReason string  `json:"rebuild_reason,omitempty"`
+	WalkSkipped   bool    `json:"walk_skipped"`
+	IngestMs      float64 `json:"ingest_ms"`
 }
 
 // Reconciler runs one reconciliation pass; maxFiles bounds the files

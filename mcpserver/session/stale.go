@@ -51,6 +51,10 @@ type Staleness struct {
 	// (ingest.WithWalkHint) instead of a second walk.
 	Restat    map[string]FileStamp `json:"-"`
 	DirsMoved bool                 `json:"-"`
+	// NewDirs is set when new directories held more files than the check
+	// reads (maxNewFiles): Added then lacks some, and only a walk finds
+	// them all.
+	NewDirs bool `json:"-"`
 }
 
 // Stale reports whether anything changed.
@@ -104,7 +108,7 @@ func checkFiles(roots []RootFiles) Staleness {
 				st.Restat[id] = f
 			}
 		}
-		var known map[string]bool
+		var known, knownDirs map[string]bool
 		for _, d := range r.Dirs {
 			fi, err := os.Stat(filepath.Join(r.Root, filepath.FromSlash(d.Rel)))
 			if err != nil || fi.ModTime().UnixNano() != d.MTimeNS {
@@ -116,10 +120,16 @@ func checkFiles(roots []RootFiles) Staleness {
 					for _, f := range r.Files {
 						known[f.Rel] = true
 					}
+					knownDirs = make(map[string]bool, len(r.Dirs))
+					for _, d := range r.Dirs {
+						knownDirs[d.Rel] = true
+					}
 				}
-				for _, rel := range addedIn(r.Root, d.Rel, known) {
+				added, newDirs := addedIn(r.Root, d.Rel, known, knownDirs, maxNewFiles-len(st.Added))
+				for _, rel := range added {
 					st.Added = append(st.Added, r.Prefix+rel)
 				}
+				st.NewDirs = st.NewDirs || newDirs
 			}
 		}
 	}
@@ -166,24 +176,40 @@ func statRun(r RootFiles, files []FileStamp) fileChecks {
 	return c
 }
 
+// maxNewFiles bounds the files a check lists in new directories; a tree
+// bigger than that (a checkout of another branch) is left to a walk.
+const maxNewFiles = 20000
+
 // addedIn lists the regular files of dir (root-relative) that the graph
-// lacks and a walk would take.
-func addedIn(root, dir string, known map[string]bool) []string {
+// lacks and a walk would take, and those below the directories in it the
+// graph has no file in that a walk would enter (all new, or none of their
+// files taken before). It reports whether it stopped at budget files.
+func addedIn(root, dir string, known, knownDirs map[string]bool, budget int) (out []string, over bool) {
 	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
 	if err != nil {
-		return nil
+		return nil, false
 	}
-	var out []string
 	for _, e := range entries {
 		rel := path.Join(dir, e.Name())
+		if e.IsDir() && !knownDirs[rel] && !slices.Contains(walk.DefaultSkipDirs, e.Name()) && !strings.HasPrefix(e.Name(), ".") {
+			below, over := addedIn(root, rel, known, knownDirs, budget-len(out))
+			out = append(out, below...)
+			if over {
+				return out, true
+			}
+			continue
+		}
 		if !e.Type().IsRegular() || known[rel] {
 			continue
+		}
+		if len(out) >= budget {
+			return out, true
 		}
 		if ok, _ := walk.Admit(root, rel, walk.Options{}); ok {
 			out = append(out, rel)
 		}
 	}
-	return out
+	return out, false
 }
 
 // StampDirs stamps the directories holding files, by a stat now: a

@@ -59,6 +59,31 @@ func TestStalenessRestat(t *testing.T) {
 	}
 }
 
+// Files in new directories are found too (their directories are read
+// whole), skipped and hidden directories are not entered, and a new tree
+// larger than the check reads is left to a walk (NewDirs).
+func TestStalenessNewDirectories(t *testing.T) {
+	root := t.TempDir()
+	p := filepath.Join(root, "a.go")
+	os.WriteFile(p, []byte("package a\n"), 0o644)
+	fi, _ := os.Stat(p)
+	files := []FileStamp{{Rel: "a.go", Size: fi.Size(), MTimeNS: fi.ModTime().UnixNano()}}
+	b := &Bundle{Files: []RootFiles{{Root: root, Prefix: "file::", Files: files, Dirs: StampDirs(root, files)}}}
+	time.Sleep(10 * time.Millisecond) // a directory mtime step
+	for _, rel := range []string{"x/y/b.go", "x/c.go", "node_modules/m/i.js", ".hidden/d.go"} {
+		os.MkdirAll(filepath.Join(root, filepath.Dir(rel)), 0o755)
+		os.WriteFile(filepath.Join(root, rel), []byte("package x\n"), 0o644)
+	}
+	st := (&State{}).StalenessNow(b)
+	if want := []string{"file::x/c.go", "file::x/y/b.go"}; !slices.Equal(st.Added, want) || st.NewDirs {
+		t.Fatalf("added %v (new dirs %v), want %v", st.Added, st.NewDirs, want)
+	}
+	added, over := addedIn(root, ".", map[string]bool{"a.go": true}, map[string]bool{".": true}, 1)
+	if len(added) != 1 || !over {
+		t.Fatalf("budget 1: added %v, over %v", added, over)
+	}
+}
+
 // A large root is stat'ed in parallel runs; findings stay in file order.
 func TestStalenessLargeRootInOrder(t *testing.T) {
 	root := t.TempDir()

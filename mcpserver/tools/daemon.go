@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -283,7 +284,7 @@ func reconciler(d *Dispatcher) daemon.Reconciler {
 		}
 		c := &Call{Ctx: ctx, AgentID: "daemon", Session: s, Registry: d.Registry, Progress: func(float64, float64, string) {}}
 		for _, r := range b.Roots {
-			if r.Adapter != "code" || (!moved[r.Path] && !rootChanged(b, r.Path, changed)) {
+			if r.Adapter != "code" || (!moved[r.Path] && !st.NewDirs && !rootChanged(b, r.Path, changed)) {
 				continue
 			}
 			// The ingest tool's own incremental run, published at once and
@@ -292,11 +293,13 @@ func reconciler(d *Dispatcher) daemon.Reconciler {
 			// next tick may replace it anyway.
 			rc := *c
 			rc.Ctx = hintWalk(ctx, b, st, r.Path)
-			if _, err := reingestRoot(&rc, r.Path); err != nil {
+			out, err := reingestRoot(&rc, r.Path)
+			if err != nil {
 				alerts = append(alerts, daemon.Alert{Kind: daemon.KindIngestFailed, Severity: "error", Root: r.Path, Message: "incremental ingest failed: " + err.Error()})
 				continue
 			}
 			res.RootsReingested = append(res.RootsReingested, r.Path)
+			res.Updates = append(res.Updates, rootUpdate(r.Path, out))
 		}
 		if len(res.RootsReingested) > 0 {
 			if !slices.ContainsFunc(alerts, func(a daemon.Alert) bool { return a.Kind == daemon.KindIngestFailed }) {
@@ -311,26 +314,75 @@ func reconciler(d *Dispatcher) daemon.Reconciler {
 }
 
 // hintWalk returns ctx with what the staleness check just saw of root's
-// files when no file came or went, so the reingest it is passed to does
-// not walk the tree again (a third of a one-file tick on go-std).
+// files, so the reingest it is passed to does not walk the tree again (a
+// third of a one-file tick on go-std): the stats of the root's files, and
+// the files that came and went (unless new directories held more files
+// than the check lists).
 func hintWalk(ctx context.Context, b *session.Bundle, st session.Staleness, root string) context.Context {
-	if len(st.Added) > 0 || len(st.Deleted) > 0 || st.DirsMoved {
+	if st.NewDirs {
 		return ctx
 	}
 	for _, rf := range b.Files {
 		if rf.Root != root {
 			continue
 		}
+		removed := relsUnder(st.Deleted, rf.Prefix)
+		gone := make(map[string]bool, len(removed))
+		for _, rel := range removed {
+			gone[rel] = true
+		}
 		stats := make(map[string]ingest.FileStat, len(rf.Files))
 		for _, f := range rf.Files {
+			if gone[f.Rel] {
+				continue
+			}
 			if n, ok := st.Restat[rf.Prefix+f.Rel]; ok {
 				f = n
 			}
 			stats[f.Rel] = ingest.FileStat{Size: f.Size, ModTimeNS: f.MTimeNS}
 		}
-		return ingest.WithWalkHint(ctx, root, stats)
+		added := relsUnder(st.Added, rf.Prefix)
+		for _, rel := range added {
+			fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+			if err != nil {
+				return ctx // gone again: let the reingest walk
+			}
+			stats[rel] = ingest.FileStat{Size: fi.Size(), ModTimeNS: fi.ModTime().UnixNano()}
+		}
+		if len(added) == 0 && len(removed) == 0 {
+			return ingest.WithWalkHint(ctx, root, stats)
+		}
+		return ingest.WithWalkChanges(ctx, root, stats, added, removed)
 	}
 	return ctx
+}
+
+// rootUpdate reports how an incremental ingest brought a root up to date.
+func rootUpdate(root string, out *ingest.Output) daemon.RootUpdate {
+	u := daemon.RootUpdate{Root: root}
+	if out == nil {
+		return u
+	}
+	u.IngestMs = out.Stats.ElapsedMs
+	if inc := out.Stats.Incremental; inc != nil {
+		u.Patched, u.RebuildReason, u.WalkSkipped = inc.Patched, inc.RebuildReason, inc.WalkHinted
+		if inc.Full {
+			u.RebuildReason = "full ingest: " + inc.FullReason
+		}
+	}
+	return u
+}
+
+// relsUnder are the root-relative paths of the names (file node IDs as a
+// root's prefix makes them) that belong to the root with that prefix.
+func relsUnder(names []string, prefix string) []string {
+	var out []string
+	for _, n := range names {
+		if rel, ok := strings.CutPrefix(n, prefix); ok {
+			out = append(out, rel)
+		}
+	}
+	return out
 }
 
 // persistQuiet is how long the tree must stay quiet after a tick before

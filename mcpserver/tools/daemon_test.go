@@ -42,6 +42,11 @@ func TestDaemonTickReconciles(t *testing.T) {
 	if out["files_reingested"].(float64) < 4 || len(out["roots_reingested"].([]any)) != 1 {
 		t.Fatalf("tick %v", out)
 	}
+	// Files came and went in directories the graph has: the graph is
+	// patched, from what the tick's own check saw (no second walk).
+	if u := out["updates"].([]any)[0].(map[string]any); u["patched"] != true || u["walk_skipped"] != true {
+		t.Errorf("update %v, want patched without a walk", u)
+	}
 	for id, want := range map[string]bool{
 		"file::backend/refunds.py": true, "file::backend/hashing.py": true,
 		"file::backend/crypto.py": false, "file::tests/test_session.py": false,
@@ -59,8 +64,21 @@ func TestDaemonTickReconciles(t *testing.T) {
 	if again["files_reingested"].(float64) != 0 || len(again["roots_reingested"].([]any)) != 0 {
 		t.Errorf("idle tick %v", again)
 	}
+	// Files in new directories: the check reads the new directories too, so
+	// the graph is patched without a walk.
+	if err := os.MkdirAll(filepath.Join(dir, "backend/jobs/nightly"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write("backend/jobs/nightly/sweep.py", "def sweep():\n    return 1\n")
+	out = mustCall(t, d, "daemon_tick", map[string]any{"agent_id": "t"})
+	if u := out["updates"].([]any)[0].(map[string]any); u["patched"] != true || u["walk_skipped"] != true {
+		t.Errorf("update %v, want patched without a walk", u)
+	}
+	if !hasNode(t, d, "file::backend/jobs/nightly/sweep.py") {
+		t.Error("the file in the new directory is not in the graph")
+	}
 	st := mustCall(t, d, "daemon_status", map[string]any{"agent_id": "t"})
-	if st["tick_count"].(float64) != 2 || st["active"] != false {
+	if st["tick_count"].(float64) != 3 || st["active"] != false {
 		t.Errorf("status %v", st)
 	}
 }
