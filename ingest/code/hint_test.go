@@ -68,9 +68,9 @@ func TestHintWalk(t *testing.T) {
 	// Changes that do not fit: the tree is walked.
 	writeFiles(t, r.Dir, map[string]string{"app/late.py": "X = 1\n", "secrets/more.py": "Y = 2\n"})
 	for name, hint := range map[string][2][]string{
-		"an added file the walk leaves out": {{"app/late.py", "secrets/more.py"}, nil},
+		"an added file the walk leaves out":  {{"app/late.py", "secrets/more.py"}, nil},
 		"a removed file the last walk lacks": {{"app/late.py"}, {"lib/util.py"}},
-		"an added file the last walk had":   {{"app/late.py", "app/more.py"}, nil},
+		"an added file the last walk had":    {{"app/late.py", "app/more.py"}, nil},
 	} {
 		stats := map[string]Stat{}
 		for _, rel := range hint[0] {

@@ -35,11 +35,11 @@ type TickResult struct {
 	IngestedFiles        []string `json:"ingested_files"`
 	RootsReingested      []string `json:"roots_reingested"`
 	// Updates says how each reingested root was brought up to date.
-	Updates []RootUpdate `json:"updates,omitempty"`
-	AlertsEmitted        int      `json:"alerts_emitted"`
-	AlertIDs             []string `json:"alert_ids"`
-	TickAtMs             int64    `json:"tick_at_ms"`
-	DurationMs           float64  `json:"duration_ms"`
+	Updates       []RootUpdate `json:"updates,omitempty"`
+	AlertsEmitted int          `json:"alerts_emitted"`
+	AlertIDs      []string     `json:"alert_ids"`
+	TickAtMs      int64        `json:"tick_at_ms"`
+	DurationMs    float64      `json:"duration_ms"`
 	// Trigger is what started the tick: manual, watch, poll or resume.
 	Trigger string `json:"trigger"`
 	Error   string `json:"error,omitempty"`
