@@ -23,12 +23,10 @@ type csrSplicer struct {
 	askRel      []bool       // by relation handle: DropEdge is asked
 	askAll      bool         // DropEdge is asked about every edge
 	fw          bool         // FreshWeights
-	// remap is the identity below lo and a shift by tail from hi on.
-	lo, hi, tail NodeID
-	c            csr // being written; offsets absolute
-	shift        []int32
-	slowIn       []revEntry // reverse entries of edges written through records
-	seg          []edgeRecord
+	c           csr          // being written; offsets absolute
+	shift       []int32      // per old source copied in bulk: new edge index - old
+	slowIn      []revEntry   // reverse entries of edges written through records
+	seg         []edgeRecord
 }
 
 // How closely an old source's edges must be looked at before a bulk copy.
@@ -50,11 +48,7 @@ type revEntry struct {
 func newCSRSplicer(g *Graph, sp *Splice, remap, from []NodeID, fresh []edgeRecord) *csrSplicer {
 	n := NodeID(len(remap))
 	s := &csrSplicer{g: g, sp: sp, remap: remap, from: from, fresh: fresh, fw: sp.FreshWeights,
-		lo: n, hi: n, c: newCSR(len(from), len(g.csr.targets)+len(fresh))}
-	if len(sp.Ranges) > 0 {
-		s.lo, s.hi = sp.Ranges[0].Lo, sp.Ranges[len(sp.Ranges)-1].Hi
-		s.tail = NodeID(len(from)) - n // wraps when nodes were removed, as a shift should
-	}
+		c: newCSR(len(from), len(g.csr.targets)+len(fresh))}
 	s.shaky = make([]bool, n)
 	s.care = make([]uint8, n)
 	oc := &g.csr
@@ -116,18 +110,6 @@ func (s *csrSplicer) markRange(r NodeRange) {
 
 func (s *csrSplicer) careAbout(o NodeID) { s.care[o] = max(s.care[o], careEdges) }
 
-// newID is remap[o] for a node that survives, computed without a lookup
-// outside the span of the ranges.
-func (s *csrSplicer) newID(o NodeID) NodeID {
-	switch {
-	case o < s.lo:
-		return o
-	case o >= s.hi:
-		return o + s.tail
-	}
-	return s.remap[o]
-}
-
 // build writes every source's edges and returns the finished CSR.
 func (s *csrSplicer) build() csr {
 	n := NodeID(len(s.from))
@@ -157,12 +139,20 @@ func (s *csrSplicer) unchanged(ns, o NodeID) bool {
 		return false
 	}
 	oc := &s.g.csr
+	// Shaky nodes lie in ranges, and a source with an edge into a range
+	// is looked at edge by edge.
 	switch {
 	case s.care[o] == careRecords:
 		return false
-	case s.care[o] == careEdges || s.askAll:
+	case s.care[o] == careEdges:
 		for e := oc.offsets[o]; e < oc.offsets[o+1]; e++ {
 			if s.shaky[oc.targets[e]] || s.drops(o, e) {
+				return false
+			}
+		}
+	case s.askAll:
+		for e := oc.offsets[o]; e < oc.offsets[o+1]; e++ {
+			if s.drops(o, e) {
 				return false
 			}
 		}
@@ -279,7 +269,7 @@ func (s *csrSplicer) appendRun(o, ns NodeID, k int) {
 	}
 	c.targets = c.targets[:base+m]
 	for j, t := range oc.targets[lo:hi] {
-		c.targets[base+j] = s.newID(t)
+		c.targets[base+j] = s.remap[t]
 	}
 	c.inhibitory = append(c.inhibitory, oc.inhibitory[lo:hi]...)
 	c.relations = append(c.relations, oc.relations[lo:hi]...)
@@ -345,7 +335,7 @@ func (s *csrSplicer) reverse() {
 				if sh == noShift {
 					continue
 				}
-				ns := s.newID(src)
+				ns := s.remap[src]
 				for len(slow) > 0 && slow[0].dst == nt && slow[0].src < ns {
 					c.revSources, c.revEdge = append(c.revSources, slow[0].src), append(c.revEdge, slow[0].e)
 					slow = slow[1:]
