@@ -24,7 +24,7 @@ type csrSplicer struct {
 	askAll      bool         // DropEdge is asked about every edge
 	fw          bool         // FreshWeights
 	c           csr          // being written; offsets absolute
-	shift       []int32      // per old source copied in bulk: new edge index - old
+	shift       []int32      // per old source copied in bulk: new edge index - old (bounded by the edges that changed)
 	slowIn      []revEntry   // reverse entries of edges written through records
 	seg         []edgeRecord
 }
