@@ -147,6 +147,12 @@ func WithWalkChanges(ctx context.Context, root string, stats map[string]FileStat
 	return code.WithWalkChanges(ctx, root, stats, added, removed)
 }
 
+// Prepare extracts the contents a file of a code root is about to have
+// (rel is root-relative) and keeps the result in the root's cache, so the
+// next incremental ingest that reads exactly these contents does not parse
+// them again: an edit tool calls it while its write waits on fsync.
+func Prepare(c *Cache, rel string, data []byte) { code.Prepare(c, rel, data) }
+
 // NewCache returns a cache bound to dir, to pass as Config.Cache on every
 // ingest of one root: it keeps per-file results in memory and on disk
 // under dir (with dir "" in memory only). Ingests sharing a cache run one

@@ -207,6 +207,9 @@ type IncrementalStats struct {
 	// WalkHinted is set when the caller had just stat'ed the files and the
 	// tree was not walked again (code.WithWalkHint).
 	WalkHinted bool `json:"walk_hinted,omitempty"`
+	// Prepared counts the changed files whose extraction was made ahead,
+	// while they were being written (code.Prepare), and not parsed again.
+	Prepared int `json:"prepared,omitempty"`
 }
 
 // Phase names the stage an ingest is in.

@@ -27,6 +27,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -102,6 +103,10 @@ type Store struct {
 	loaded   bool
 	manifest map[string]Entry
 	results  map[string]*extract.Result // key → result
+	// prepared holds results extracted ahead of an ingest (Prepare), by
+	// key, in the order they came (oldest first, at most maxPrepared).
+	prepared     map[string]Prepared
+	preparedKeys []string
 	// Extra holds state other layers keep alongside (the git history of a
 	// HEAD); see SetExtra.
 	extra map[string]any
@@ -279,6 +284,52 @@ func (s *Store) Put(rel string, h Hash, r *extract.Result) error {
 		return err
 	}
 	return os.Rename(tmp, p)
+}
+
+// Prepared is the extraction of a file version made before the file was
+// written (an edit tool extracting new contents while it fsyncs them).
+type Prepared struct {
+	Result *extract.Result
+	// Err is the extractor's error when the result is the generic fallback.
+	Err string
+}
+
+// maxPrepared bounds the prepared results a store holds: they are taken by
+// the next ingest, or are stale (the write never landed) and age out.
+const maxPrepared = 64
+
+// Prepare keeps the extraction of a file version (rel, its content hash)
+// for the next ingest that reads that content: it takes it instead of
+// extracting again. Memory only.
+func (s *Store) Prepare(rel string, h Hash, p Prepared) {
+	k := key(rel, h)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.prepared == nil {
+		s.prepared = map[string]Prepared{}
+	}
+	if _, ok := s.prepared[k]; !ok {
+		s.preparedKeys = append(s.preparedKeys, k)
+	}
+	s.prepared[k] = p
+	for len(s.preparedKeys) > maxPrepared {
+		delete(s.prepared, s.preparedKeys[0])
+		s.preparedKeys = s.preparedKeys[1:]
+	}
+}
+
+// TakePrepared returns and forgets the prepared extraction of a file
+// version, if there is one.
+func (s *Store) TakePrepared(rel string, h Hash) (Prepared, bool) {
+	k := key(rel, h)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, ok := s.prepared[k]
+	if ok {
+		delete(s.prepared, k)
+		s.preparedKeys = slices.DeleteFunc(s.preparedKeys, func(x string) bool { return x == k })
+	}
+	return p, ok
 }
 
 // Commit replaces the manifest with entries, writes it atomically, and

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,5 +121,35 @@ func TestBoundToItsTree(t *testing.T) {
 	other.Bind("/repo/b")
 	if err := other.Load(); !errors.Is(err, ErrNoManifest) || !strings.Contains(err.Error(), "/repo/a") {
 		t.Errorf("another tree: %v, want ErrNoManifest naming /repo/a", err)
+	}
+}
+
+// A prepared extraction is taken once, by the exact file version it was
+// made for; the oldest age out beyond maxPrepared.
+func TestPrepared(t *testing.T) {
+	s := Open("")
+	r := &extract.Result{Path: "a.py"}
+	h := HashOf([]byte("x = 1\n"))
+	s.Prepare("a.py", h, Prepared{Result: r})
+	if _, ok := s.TakePrepared("a.py", HashOf([]byte("x = 2\n"))); ok {
+		t.Fatal("taken for other contents")
+	}
+	if _, ok := s.TakePrepared("b.py", h); ok {
+		t.Fatal("taken for another file")
+	}
+	if p, ok := s.TakePrepared("a.py", h); !ok || p.Result != r {
+		t.Fatalf("not taken: %v %v", p, ok)
+	}
+	if _, ok := s.TakePrepared("a.py", h); ok {
+		t.Fatal("taken twice")
+	}
+	for i := range maxPrepared + 1 {
+		s.Prepare(fmt.Sprintf("f%d.py", i), h, Prepared{Result: r})
+	}
+	if _, ok := s.TakePrepared("f0.py", h); ok {
+		t.Fatal("the oldest did not age out")
+	}
+	if _, ok := s.TakePrepared(fmt.Sprintf("f%d.py", maxPrepared), h); !ok {
+		t.Fatal("the newest is gone")
 	}
 }

@@ -491,4 +491,7 @@ func countOutcome(inc *adapter.IncrementalStats, fr *fileResult) {
 	case fr.added:
 		inc.Added++
 	}
+	if fr.prepared {
+		inc.Prepared++
+	}
 }

@@ -2,6 +2,7 @@ package code
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -25,6 +26,7 @@ type fileResult struct {
 	// outcome of an incremental ingest for this file.
 	reused, changed, added, rehashed bool
 	failed                           bool
+	prepared                         bool // extracted ahead (Prepare)
 	timedOut                         bool
 	readErr                          error
 }
@@ -122,7 +124,7 @@ func (x *extractor) one(fr *fileResult) {
 		fr.kind, fr.entry.Kind = cache.Undecodable, cache.Undecodable
 		return
 	}
-	res, err := extract.ExtractFile(f.Rel, data)
+	res, err := x.extractData(fr, h, data)
 	if err != nil {
 		fr.failed = true
 		fr.entry.Failed, fr.entry.Err = true, err.Error()
@@ -144,6 +146,43 @@ func (x *extractor) one(fr *fileResult) {
 
 // reuse takes a file's result from the cache; false when the cached result
 // cannot be read (the caller then extracts afresh).
+// extractData extracts a file's contents, or takes the extraction prepared
+// for them (Prepare).
+func (x *extractor) extractData(fr *fileResult, h cache.Hash, data []byte) (*extract.Result, error) {
+	rel := fr.file.Rel
+	if x.store != nil {
+		if p, ok := x.store.TakePrepared(rel, h); ok {
+			fr.prepared = true
+			if p.Err != "" {
+				return p.Result, errors.New(p.Err)
+			}
+			return p.Result, nil
+		}
+	}
+	return extract.ExtractFile(rel, data)
+}
+
+// Prepare extracts data, the contents rel (root-relative) is about to
+// have, and keeps the result in store for the next ingest of the root that
+// reads exactly these contents: a caller that writes files (apply_batch)
+// extracts them while the write's fsyncs wait, and the ingest after it does
+// not parse them again. Binary and undecodable contents are not prepared
+// (the ingest classifies them itself).
+func Prepare(store *cache.Store, rel string, data []byte) {
+	if store == nil || walk.Classify(data) != walk.Text {
+		return
+	}
+	res, err := extract.ExtractFile(rel, data)
+	if res == nil {
+		return
+	}
+	p := cache.Prepared{Result: res}
+	if err != nil {
+		p.Err = err.Error()
+	}
+	store.Prepare(rel, cache.HashOf(data), p)
+}
+
 func (x *extractor) reuse(fr *fileResult, e cache.Entry) bool {
 	if e.Kind == cache.Text {
 		r, err := x.store.Result(fr.file.Rel, e)

@@ -4,11 +4,15 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/cache"
+	"github.com/m1nd-go/m1nd/ingest/extract"
 )
 
 // A hinted run (the hint in its context) takes the last walk with the caller's stats and patches as
@@ -92,4 +96,48 @@ func TestHintWalk(t *testing.T) {
 	if inc := run(context.Background()).Stats.Incremental; inc.WalkHinted {
 		t.Fatalf("a run without a hint did not walk: %+v", inc)
 	}
+}
+
+// An ingest takes the extraction prepared for exactly the contents it
+// reads (Prepare) instead of parsing them again; one prepared for other
+// contents is left alone.
+func TestPreparedExtraction(t *testing.T) {
+	r := newFixtureRepo(t)
+	store := cache.Open(t.TempDir())
+	run := func() *adapter.Output {
+		t.Helper()
+		out, err := Ingest(context.Background(), adapter.Request{Root: r.Dir, Incremental: true, Cache: store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	held := run()
+	src := []byte("def helper():\n    return 8\n")
+	Prepare(store, "app/util.py", src)
+	// A doctored extraction shows which one the ingest used.
+	p, ok := store.TakePrepared("app/util.py", cache.HashOf(src))
+	if !ok {
+		t.Fatal("nothing prepared")
+	}
+	res := *p.Result
+	res.Nodes = append(slices.Clone(res.Nodes), extract.Node{ID: "file::app/util.py::prepared", Label: "prepared", Type: graph.Function})
+	store.Prepare("app/util.py", cache.HashOf(src), cache.Prepared{Result: &res})
+	store.Prepare("lib/util.py", cache.HashOf([]byte("other contents\n")), cache.Prepared{Result: &res})
+
+	writeFiles(t, r.Dir, map[string]string{"app/util.py": string(src), "lib/util.py": "def helper():\n    return 9\n"})
+	at := time.Now().Add(time.Hour)
+	touch(t, filepath.Join(r.Dir, "app/util.py"), at)
+	touch(t, filepath.Join(r.Dir, "lib/util.py"), at)
+	out := run()
+	if _, ok := out.Graph.Lookup("file::app/util.py::prepared"); !ok || out.Stats.Incremental.Prepared != 1 {
+		t.Fatalf("the prepared extraction was not taken: %+v", out.Stats.Incremental)
+	}
+	if _, ok := store.TakePrepared("app/util.py", cache.HashOf(src)); ok {
+		t.Fatal("the prepared extraction is still there after the ingest took it")
+	}
+	if _, ok := out.Graph.Lookup("file::lib/util.py::helper"); !ok {
+		t.Fatal("lib/util.py was not extracted from its contents")
+	}
+	runtime.KeepAlive(held)
 }

@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/analysis"
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/ingest"
 	"github.com/m1nd-go/m1nd/mcpserver/edit"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
@@ -265,6 +268,7 @@ type editResult struct {
 type reingestInfo struct {
 	Ran        bool     `json:"ran"`
 	Patched    bool     `json:"patched" jsonschema:"The graph was patched in place (few files changed contents) rather than rebuilt."`
+	Prepared   int      `json:"prepared_files,omitempty" jsonschema:"Files whose new contents were parsed while the write waited on the disk, and not parsed again by the reingest."`
 	Roots      []string `json:"roots,omitempty"`
 	Generation uint64   `json:"graph_generation"`
 	ElapsedMs  float64  `json:"elapsed_ms"`
@@ -330,6 +334,9 @@ type batchRun struct {
 	before  map[string]fileGraph
 	txn     *edit.Txn
 	out     applyOutput
+	// prepared is closed when the new contents have been extracted into
+	// their roots' ingest caches (prepare).
+	prepared chan struct{}
 }
 
 func runBatch(c *Call, edits []edit.Edit, opt writeOptions, previewID string) (any, error) {
@@ -346,6 +353,9 @@ func runBatch(c *Call, edits []edit.Edit, opt writeOptions, previewID string) (a
 	b.prog = newProgress(c, b.out.BatchID, append(phases, "done"))
 	if err := b.validate(edits); err != nil {
 		return nil, err
+	}
+	if opt.Reingest {
+		b.prepare()
 	}
 	if err := b.write(); err != nil {
 		return nil, err
@@ -531,10 +541,43 @@ func (b *batchRun) commit() {
 	b.txn = nil
 }
 
+// prepare extracts the new contents of the files under code roots into the
+// roots' ingest caches, beside the write (its fsyncs wait on the disk, the
+// parsing on a core), so the reingest after it does not parse them again.
+func (b *batchRun) prepare() {
+	b.prepared = make(chan struct{})
+	s := b.c.Session
+	roots := s.Current().Roots
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	for _, t := range b.targets {
+		if t.Unchanged() || !isCodeRoot(roots, t.Res.Root) {
+			continue
+		}
+		v, ok := s.RootSharedIfAny(t.Res.Root, "ingest-cache:code")
+		store, _ := v.(*ingest.Cache)
+		if !ok || store == nil {
+			continue
+		}
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			ingest.Prepare(store, t.Res.Rel, t.New)
+		})
+	}
+	go func() {
+		wg.Wait()
+		close(b.prepared)
+	}()
+}
+
 // reingest refreshes every code root written to.
 func (b *batchRun) reingest() {
 	b.prog.begin("reingest")
 	start := time.Now()
+	if b.prepared != nil {
+		<-b.prepared
+	}
 	info := reingestInfo{Ran: true}
 	if b.out.FilesWritten == 0 {
 		info = reingestInfo{Skipped: "no file changed"}
@@ -556,6 +599,9 @@ func (b *batchRun) reingest() {
 		}
 		info.Roots = append(info.Roots, root)
 		info.Patched = info.Patched && o.Stats.Incremental != nil && o.Stats.Incremental.Patched
+		if o.Stats.Incremental != nil {
+			info.Prepared += o.Stats.Incremental.Prepared
+		}
 	}
 	if info.Ran && len(roots) == 0 && info.Error == "" {
 		info = reingestInfo{Skipped: "the files are under no code root"}
