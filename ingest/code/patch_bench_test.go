@@ -21,7 +21,8 @@ import (
 // on a copy of go-std (M1ND_CORPORA or /tmp/m1nd-corpora; skipped without
 // it), with an on-disk cache as the server keeps one: each iteration
 // appends a function to another file of the tree (edit), adds a file to a
-// package (add), deletes one (delete) or renames one (rename). It reports
+// package (add), edits 64 at once (edit64), deletes one (delete) or renames
+// one (rename). It reports
 // the median and the mean of each phase.
 func BenchmarkPatchEdit(b *testing.B) {
 	corpora := os.Getenv("M1ND_CORPORA")
@@ -69,6 +70,15 @@ func BenchmarkPatchEdit(b *testing.B) {
 			}
 			return os.WriteFile(filepath.Join(filepath.Dir(f), fmt.Sprintf("m1nd_bench_%d.go", round)),
 				fmt.Appendf(nil, "%s\n\nfunc M1ndBenchAdded%d() {}\n", pkg, round), 0o644)
+		}},
+		{"edit64", func(string) error {
+			for j := range 64 {
+				f := files[(round*7919+j*131)%len(files)]
+				if err := appendTo(f, fmt.Sprintf("\nfunc M1ndBench64_%d_%d() {}\n", round, j)); err != nil {
+					return err
+				}
+			}
+			return nil
 		}},
 		{"delete", func(f string) error { return os.Remove(f) }},
 		{"rename", func(f string) error { return os.Rename(f, strings.TrimSuffix(f, ".go")+"_m1nd.go") }},

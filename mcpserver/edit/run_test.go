@@ -119,3 +119,87 @@ func TestRunnerSkipsMissingToolchains(t *testing.T) {
 		}
 	}
 }
+
+// Layers B and D on a Rust crate: cargo check passes and fails with the
+// code, cargo test's failure is reported, not blocking.
+func TestRunnerRust(t *testing.T) {
+	if _, err := exec.LookPath("cargo"); err != nil {
+		t.Skip("no cargo")
+	}
+	dir := realDir(t)
+	write(t, dir, map[string]string{
+		"Cargo.toml": "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+		"src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 { a + b }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() { assert_eq!(super::add(2, 2), 4); }\n}\n",
+	})
+	r := &Runner{Timeout: 5 * time.Minute}
+	files := []File{{Abs: filepath.Join(dir, "src", "lib.rs"), Root: dir}}
+	ctx := context.Background()
+	if b := r.Compile(ctx, files); len(b) != 1 || b[0].Status != "passed" || !b[0].Blocking || b[0].Language != "rust" {
+		t.Fatalf("cargo check of a good crate: %+v", b)
+	}
+	if d := r.Tests(ctx, files, nil); len(d) != 1 || d[0].Status != "passed" || d[0].Blocking {
+		t.Fatalf("cargo test of a good crate: %+v", d)
+	}
+	write(t, dir, map[string]string{"src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 { a - b }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() { assert_eq!(super::add(2, 2), 4); }\n}\n"})
+	d := r.Tests(ctx, files, nil)
+	if len(d) != 1 || d[0].Status != "failed" {
+		t.Fatalf("a failing cargo test: %+v", d)
+	}
+	if v, _ := Decide(nil, r.Compile(ctx, files), d, nil, ""); v != Risky {
+		t.Errorf("failing tests: verdict %s, want RISKY", v)
+	}
+	write(t, dir, map[string]string{"src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 { a + \"b\" }\n"})
+	b := r.Compile(ctx, files)
+	if len(b) != 1 || b[0].Status != "failed" || !strings.Contains(b[0].Output, "lib.rs") {
+		t.Fatalf("a type error: %+v", b)
+	}
+	if v, _ := Decide(nil, b, nil, nil, ""); v != Broken {
+		t.Errorf("type error: verdict %s, want BROKEN", v)
+	}
+}
+
+// Layer B on TypeScript (tsc --noEmit, from the project's node_modules or
+// PATH; the repository's own benchmarks/deptruth/npm install when present)
+// and JavaScript (node --check).
+func TestRunnerTypeScriptAndJavaScript(t *testing.T) {
+	tsc, err := exec.LookPath("tsc")
+	if err != nil {
+		tsc, _ = filepath.Abs("../../benchmarks/deptruth/npm/node_modules/.bin/tsc")
+		if _, err := os.Stat(tsc); err != nil {
+			t.Skip("no tsc (npm ci in benchmarks/deptruth/npm installs one)")
+		}
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("no node")
+	}
+	dir := realDir(t)
+	write(t, dir, map[string]string{
+		"web/tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true, "target": "es2020"}, "include": ["src"]}`,
+		"web/src/price.ts":  "export function total(a: number, b: number): number { return a + b }\n",
+		"web/app.js":        "function hello() { return 1 }\n",
+	})
+	r := &Runner{Timeout: 2 * time.Minute, LookPath: func(name string) (string, error) {
+		if name == "tsc" {
+			return tsc, nil
+		}
+		return exec.LookPath(name)
+	}}
+	ts := File{Abs: filepath.Join(dir, "web", "src", "price.ts"), Root: dir}
+	js := File{Abs: filepath.Join(dir, "web", "app.js"), Root: dir}
+	ctx := context.Background()
+	b := r.Compile(ctx, []File{ts, js})
+	if len(b) != 2 || b[0].Status != "passed" || b[0].Language != "typescript" || b[1].Status != "passed" || b[1].Language != "javascript" {
+		t.Fatalf("good TypeScript and JavaScript: %+v", b)
+	}
+	write(t, dir, map[string]string{
+		"web/src/price.ts": "export function total(a: number, b: number): number { return a + \"b\" }\n",
+		"web/app.js":       "function hello() { return 1 \n",
+	})
+	b = r.Compile(ctx, []File{ts, js})
+	if len(b) != 2 || b[0].Status != "failed" || !strings.Contains(b[0].Output, "price.ts") || b[1].Status != "failed" {
+		t.Fatalf("a type error and a syntax error: %+v", b)
+	}
+	if v, _ := Decide(nil, b, nil, nil, ""); v != Broken {
+		t.Errorf("verdict %s, want BROKEN", v)
+	}
+}
