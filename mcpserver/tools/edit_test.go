@@ -63,8 +63,8 @@ func TestApplyWritesAndRefreshesTheGraph(t *testing.T) {
 	}
 	// The new contents were parsed beside the write, and the reingest took
 	// that extraction instead of parsing them again.
-	if n := out["reingest"].(map[string]any)["prepared_files"]; n != 1.0 {
-		t.Errorf("reingest prepared_files %v, want 1", n)
+	if ri := out["reingest"].(map[string]any); ri["prepared_files"] != 1.0 || ri["walk_skipped"] != true {
+		t.Errorf("reingest %v, want the prepared file taken and no walk", ri)
 	}
 	if out["active_phase"] != "done" || out["progress_pct"] != 100.0 || out["batch_id"] == "" {
 		t.Errorf("progress state %v %v %v", out["active_phase"], out["progress_pct"], out["batch_id"])
