@@ -462,8 +462,7 @@ func (g *Graph) Neighbors(n NodeID) []Neighbor {
 // amd64, a cost per edge that copying a large CSR notices).
 type atomicU32 uint32
 
-func (a *atomicU32) Load() uint32   { return atomic.LoadUint32((*uint32)(a)) }
-func (a *atomicU32) Store(v uint32) { atomic.StoreUint32((*uint32)(a), v) }
+func (a *atomicU32) Load() uint32 { return atomic.LoadUint32((*uint32)(a)) }
 
 func (a *atomicU32) CompareAndSwap(old, new uint32) bool {
 	return atomic.CompareAndSwapUint32((*uint32)(a), old, new)
