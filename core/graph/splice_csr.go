@@ -151,8 +151,15 @@ func (s *csrSplicer) unchanged(ns, o NodeID) bool {
 			}
 		}
 	case s.askAll:
-		for e := oc.offsets[o]; e < oc.offsets[o+1]; e++ {
-			if s.drops(o, e) {
+		// The one call per edge of the graph: kept tight.
+		lo, hi := oc.offsets[o], oc.offsets[o+1]
+		drop, rels, mirror := s.sp.DropEdge, oc.relations[lo:hi], oc.mirror[lo:hi]
+		for i, t := range oc.targets[lo:hi] {
+			ps, pt := o, t
+			if mirror[i] {
+				ps, pt = t, o
+			}
+			if drop(ps, pt, rels[i]) {
 				return false
 			}
 		}
