@@ -49,8 +49,9 @@ type fileResolution struct {
 	// parents are the "type>base" pairs of its inheritance edges.
 	parents []string
 	// modules are the modules its references are imported through
-	// (RefHint.Module), sorted and unique: when files come or go, a file
-	// none of whose modules mentions them is passed over.
+	// (RefHint.Module) and those references' names, sorted and unique:
+	// when files come or go, a file none of whose module references
+	// mentions them is passed over.
 	modules []string
 	// star is set when the file has star imports: its plain names then
 	// depend on which files answer those modules.
@@ -105,7 +106,7 @@ func refNames(r *extract.Result) (names, modules []string) {
 			names = append(names, callee)
 		}
 		if e.Hint.Module != "" {
-			modules = append(modules, e.Hint.Module)
+			modules = append(modules, e.Hint.Module, name)
 		}
 	}
 	slices.Sort(names)
@@ -373,14 +374,9 @@ func (s *staleness) passesOver(f *fileResolution) bool {
 			return false
 		}
 	}
-	if len(s.stems) > 0 && len(f.modules) > 0 {
+	if len(s.stems) > 0 {
 		for _, m := range f.modules {
 			if s.mentions(m, "") {
-				return false
-			}
-		}
-		for _, n := range f.refNames {
-			if s.mentions("", n) {
 				return false
 			}
 		}

@@ -16,7 +16,9 @@ import (
 // copy of go-std (M1ND_CORPORA or /tmp/m1nd-corpora; skipped without
 // it) through the dispatcher, with a runtime directory as the server
 // has: the reconciliation the watcher runs after each write. Each
-// iteration appends a function to a different file.
+// iteration appends a function to a different file (edit), adds a file to
+// a package (add), deletes one (delete) or renames one (rename); every tick
+// must patch the graph without walking the tree.
 func BenchmarkDaemonTickEdit(b *testing.B) {
 	src := corpusPath("go-std")
 	if _, err := os.Stat(src); err != nil {
@@ -46,26 +48,55 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 	// timed in the steady state an agent's edits meet.
 	mustCall(b, d, "seek", map[string]any{"agent_id": "bench", "query": "parse a configuration file"})
 	round := 0
-	b.Run("go-std", func(b *testing.B) {
-		times := make([]time.Duration, 0, b.N)
-		for i := 0; i < b.N; i++ {
-			round++
-			f := files[(round*7919)%len(files)]
+	changes := []struct {
+		name  string
+		files int // files a tick reingests
+		apply func(f string) error
+	}{
+		{"edit", 1, func(f string) error {
 			fh, err := os.OpenFile(f, os.O_APPEND|os.O_WRONLY, 0)
 			if err != nil {
-				b.Fatal(err)
+				return err
 			}
 			fmt.Fprintf(fh, "\nfunc M1ndBenchTick%d() {}\n", round)
-			fh.Close()
-			t := time.Now()
-			out := mustCall(b, d, "daemon_tick", map[string]any{"agent_id": "bench"})
-			times = append(times, time.Since(t))
-			if out["files_reingested"].(float64) != 1 {
-				b.Fatalf("tick %v", out)
+			return fh.Close()
+		}},
+		{"add", 1, func(f string) error {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				return err
 			}
-		}
-		editP50P99(b, times)
-		slices.Sort(times)
-		b.ReportMetric(100*float64(times[len(times)/2])/float64(full), "pct-of-full")
-	})
+			pkg, _, _ := strings.Cut(string(data[strings.Index(string(data), "\npackage ")+1:]), "\n")
+			return os.WriteFile(filepath.Join(filepath.Dir(f), fmt.Sprintf("m1nd_tick_%d.go", round)), fmt.Appendf(nil, "%s\n\nfunc M1ndBenchAdded%d() {}\n", pkg, round), 0o644)
+		}},
+		{"delete", 1, os.Remove},
+		{"rename", 2, func(f string) error { return os.Rename(f, strings.TrimSuffix(f, ".go")+"_m1nd.go") }},
+	}
+	for _, c := range changes {
+		b.Run("go-std/"+c.name, func(b *testing.B) {
+			times := make([]time.Duration, 0, b.N)
+			for i := 0; i < b.N; i++ {
+				round++
+				k := (round * 7919) % len(files)
+				if err := c.apply(files[k]); err != nil {
+					b.Fatal(err)
+				}
+				if c.name == "delete" || c.name == "rename" {
+					files = slices.Delete(files, k, k+1)
+				}
+				t := time.Now()
+				out := mustCall(b, d, "daemon_tick", map[string]any{"agent_id": "bench"})
+				times = append(times, time.Since(t))
+				if out["files_reingested"].(float64) != float64(c.files) {
+					b.Fatalf("tick %v", out)
+				}
+				if u := out["updates"].([]any)[0].(map[string]any); u["patched"] != true || u["walk_skipped"] != true {
+					b.Fatalf("update %v", u)
+				}
+			}
+			editP50P99(b, times)
+			slices.Sort(times)
+			b.ReportMetric(100*float64(times[len(times)/2])/float64(full), "pct-of-full")
+		})
+	}
 }
