@@ -36,14 +36,21 @@ type derivedEdge struct {
 }
 
 // derivedEdges computes the derived edges of files, in a stable order.
-func derivedEdges(files []fileFacts, ws *workspace.Info) []derivedEdge {
+// impls, when set, returns the files' Go implementations computed by the
+// caller (else they are computed here).
+func derivedEdges(files []fileFacts, ws *workspace.Info, impls func() []resolve.Implementation) []derivedEdge {
 	out := testEdges(files)
 	out = append(out, declareEdges(files)...)
-	results := make([]*extract.Result, 0, len(files))
-	for _, f := range files {
-		results = append(results, f.res)
+	if impls == nil {
+		impls = func() []resolve.Implementation {
+			results := make([]*extract.Result, 0, len(files))
+			for _, f := range files {
+				results = append(results, f.res)
+			}
+			return resolve.GoImplements(results, ws)
+		}
 	}
-	for _, im := range resolve.GoImplements(results, ws) {
+	for _, im := range impls() {
 		out = append(out, derivedEdge{im.Type, im.Interface, extract.RelImplements})
 	}
 	return out

@@ -39,6 +39,6 @@ func BenchmarkDerived(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		derivedEdges(facts, r.ws)
+		derivedEdges(facts, r.ws, nil)
 	}
 }

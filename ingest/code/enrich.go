@@ -21,7 +21,7 @@ func (r *run) derived() {
 		f := &r.included[i]
 		files[i] = fileFacts{path: f.fr.res.Path, lang: f.fr.res.Language, imports: f.imports, res: f.fr.res}
 	}
-	for _, e := range derivedEdges(files, r.ws) {
+	for _, e := range derivedEdges(files, r.ws, nil) {
 		s, ok1 := r.b.g.Lookup(e.src)
 		d, ok2 := r.b.g.Lookup(e.dst)
 		if !ok1 || !ok2 {

@@ -77,6 +77,11 @@ type patchState struct {
 	// derivedMoved: a touched file's imports or Go method sets changed, so
 	// the derived edges are recomputed (else they stay as they are).
 	derivedMoved bool
+	// impls are the Go implementations of the new files, computed beside
+	// resolution when Go files came or went (they depend on no outcome);
+	// wait on implsDone first.
+	impls     []resolve.Implementation
+	implsDone chan struct{}
 	testLinks    int
 }
 
@@ -289,6 +294,7 @@ func (r *run) patchResolve(p *patchState) *noPatch {
 		return why
 	}
 	p.lap = time.Now()
+	p.implementations(r)
 	n := len(p.files)
 	p.outs, p.touched = make([][]resolve.Result, n), make([]bool, n)
 	nothingElse := len(p.stale.labels) == 0 && !p.stale.types && !p.moved
@@ -302,6 +308,26 @@ func (r *run) patchResolve(p *patchState) *noPatch {
 		p.now[fr.res.Path].out = p.outs[i]
 	}
 	return nil
+}
+
+// implementations starts computing the Go implementations of the new files
+// when Go files came or went: the derived edges will be recomputed, and
+// this part needs nothing resolution finds, so it runs beside it.
+func (p *patchState) implementations(r *run) {
+	goMoved := slices.ContainsFunc(p.changed, func(c *changedFile) bool { return c.oi < 0 && c.res.Language == "go" }) ||
+		slices.ContainsFunc(p.removed, func(oi int) bool { return p.lay.files[oi].lang == "go" })
+	if !goMoved {
+		return
+	}
+	results := make([]*extract.Result, len(p.files))
+	for i, fr := range p.files {
+		results[i] = fr.res
+	}
+	p.implsDone = make(chan struct{})
+	go func() {
+		defer close(p.implsDone)
+		p.impls = resolve.GoImplements(results, r.ws)
+	}()
 }
 
 // reindex updates the resolver index in place: vanished files out, new
@@ -580,7 +606,11 @@ func (p *patchState) derived(r *run) {
 		facts[i] = fileFacts{path: fl.path, lang: fl.lang, imports: fl.imports, res: p.files[i].res}
 	}
 	p.testLinks = 0
-	for _, e := range derivedEdges(facts, r.ws) {
+	var impls func() []resolve.Implementation
+	if p.implsDone != nil {
+		impls = func() []resolve.Implementation { <-p.implsDone; return p.impls }
+	}
+	for _, e := range derivedEdges(facts, r.ws, impls) {
 		if !p.exists(e.src) || !p.exists(e.dst) {
 			continue
 		}
@@ -657,6 +687,18 @@ func (p *patchState) splice() graph.Splice {
 		// after a rebuild (Run, the server's session), under the lock the
 		// learning runs under; a fresh splice does not read it meanwhile.
 		FreshWeights: true,
+		// Only these edges can be dropped: the touched files' outgoing ones
+		// and those of the relations recomputed whole.
+		AskSources: dropFrom,
+	}
+	names := []string{RelDependsOn}
+	if moved {
+		names = append(names, RelTests, RelDeclares, extract.RelImplements)
+	}
+	for _, name := range names {
+		if h, ok := p.g0.Strings().Lookup(name); ok {
+			sp.AskRelations = append(sp.AskRelations, h)
+		}
 	}
 	sp.Ranges = p.ranges
 	return sp
