@@ -82,7 +82,7 @@ type patchState struct {
 	// wait on implsDone first.
 	impls     []resolve.Implementation
 	implsDone chan struct{}
-	testLinks    int
+	testLinks int
 }
 
 // changedFile is a file whose new extraction replaces its nodes (or, new,
