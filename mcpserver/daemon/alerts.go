@@ -82,6 +82,10 @@ func (a *Alerts) Add(now time.Time, al ...Alert) []string {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	return a.add(now, al)
+}
+
+func (a *Alerts) add(now time.Time, al []Alert) []string {
 	var ids []string
 	for _, x := range al {
 		a.next++
@@ -94,6 +98,24 @@ func (a *Alerts) Add(now time.Time, al ...Alert) []string {
 	a.trim()
 	a.save()
 	return ids
+}
+
+// AddNew is Add without the alerts an unacknowledged one already says
+// (same kind and message); it returns the IDs of those it added.
+func (a *Alerts) AddNew(now time.Time, al ...Alert) []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var fresh []Alert
+	for _, x := range al {
+		if !slices.ContainsFunc(a.list, func(y Alert) bool { return !y.Acked && y.Kind == x.Kind && y.Message == x.Message }) &&
+			!slices.ContainsFunc(fresh, func(y Alert) bool { return y.Kind == x.Kind && y.Message == x.Message }) {
+			fresh = append(fresh, x)
+		}
+	}
+	if len(fresh) == 0 {
+		return nil
+	}
+	return a.add(now, fresh)
 }
 
 func (a *Alerts) trim() {

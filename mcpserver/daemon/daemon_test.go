@@ -160,3 +160,25 @@ func TestStartRejectsMissingPath(t *testing.T) {
 		t.Error("active after a failed start")
 	}
 }
+
+// AddNew skips what an unacknowledged alert already says, and what it
+// adds twice in one call; once acknowledged, the same alert is news again.
+func TestAlertsAddNew(t *testing.T) {
+	a := openAlerts("", func(string, ...any) {})
+	now := time.Now()
+	x := Alert{Kind: "tremor_hotspot", Message: "a.py changed in 4 commits"}
+	if ids := a.AddNew(now, x, x); len(ids) != 1 {
+		t.Fatalf("first AddNew: %v", ids)
+	}
+	if ids := a.AddNew(now, x); len(ids) != 0 {
+		t.Fatalf("repeated while unacknowledged: %v", ids)
+	}
+	y := Alert{Kind: "tremor_hotspot", Message: "b.py changed in 3 commits"}
+	if ids := a.AddNew(now, x, y); len(ids) != 1 {
+		t.Fatalf("one new among two: %v", ids)
+	}
+	a.Ack("t", []string{"alert-1"})
+	if ids := a.AddNew(now, x); len(ids) != 1 {
+		t.Fatalf("after the ack: %v", ids)
+	}
+}

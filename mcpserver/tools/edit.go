@@ -14,7 +14,9 @@ import (
 
 	"github.com/m1nd-go/m1nd/core/analysis"
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/history"
 	"github.com/m1nd-go/m1nd/ingest"
+	"github.com/m1nd-go/m1nd/mcpserver/daemon"
 	"github.com/m1nd-go/m1nd/mcpserver/edit"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
@@ -286,7 +288,7 @@ type blastEntry struct {
 }
 
 type insight struct {
-	Kind   string  `json:"kind" jsonschema:"untouched_test_companion, co_change_prediction or high_blast_radius."`
+	Kind   string  `json:"kind" jsonschema:"untouched_test_companion, co_change_prediction, tremor_hotspot (the file's changes are accelerating in its git history) or high_blast_radius."`
 	File   string  `json:"file" jsonschema:"The written file."`
 	Target string  `json:"target,omitempty" jsonschema:"The file the insight points at."`
 	Detail string  `json:"detail"`
@@ -644,6 +646,7 @@ func (b *batchRun) done() applyOutput {
 		o.ProactiveInsights = b.insights(bd)
 		return nil
 	})
+	b.promoteInsights(o.ProactiveInsights)
 	if o.ProactiveInsights == nil {
 		o.ProactiveInsights = []insight{}
 	}
@@ -718,6 +721,9 @@ func (b *batchRun) insights(bd *session.Bundle) []insight {
 					Detail: fmt.Sprintf("%s changed together with %s in %d commits (%.0f%% of its history): it may need the same change.", g.SourcePath(p.Node), fp, p.Times, 100*p.Coupling)})
 			}
 		}
+		if in, ok := tremor(hist, f, fp); ok {
+			out = append(out, in)
+		}
 		if n := directDependents(g, f); n >= 10 {
 			out = append(out, insight{Kind: "high_blast_radius", File: fp, Score: float64(n),
 				Detail: fmt.Sprintf("%d files depend on %s directly: check them with impact before building on this change.", n, fp)})
@@ -727,6 +733,74 @@ func (b *batchRun) insights(bd *session.Bundle) []insight {
 		out = out[:12]
 	}
 	return out
+}
+
+// Tremor windows: the recent one, and the one before it the recent rate
+// is compared with (by the history's HEAD date, not the clock).
+const (
+	tremorRecent = 30 * 24 * 3600
+	tremorBefore = 180 * 24 * 3600
+)
+
+// tremor reports a file whose changes are accelerating: at least three
+// commits in the last 30 days of the history, at twice or more its rate
+// over the 180 days before — change that speeds up precedes bugs more
+// than steady churn does.
+func tremor(hist *history.Index, f graph.NodeID, fp string) (insight, bool) {
+	if hist == nil {
+		return insight{}, false
+	}
+	head := hist.Head()
+	recent, before := 0, 0
+	for _, ci := range hist.FileCommits(f) {
+		switch age := head - hist.Commit(int(ci)).Time; {
+		case age <= tremorRecent:
+			recent++
+		case age <= tremorRecent+tremorBefore:
+			before++
+		}
+	}
+	rate := float64(recent) / 30
+	prev := float64(before) / 180
+	if recent < 3 || rate < 2*prev {
+		return insight{}, false
+	}
+	ratio := 0.0 // no change before: acceleration from rest
+	if prev > 0 {
+		ratio = rate / prev
+	}
+	detail := fmt.Sprintf("%s changed in %d commits in the last 30 days of its history", fp, recent)
+	if ratio > 0 {
+		detail += fmt.Sprintf(", %.1f× its rate over the 180 days before", ratio)
+	} else {
+		detail += ", after none in the 180 days before"
+	}
+	return insight{Kind: "tremor_hotspot", File: fp, Score: float64(recent),
+		Detail: detail + ": change is accelerating here. Verify this write (verify: true) and run its tests."}, true
+}
+
+// promoteInsights puts the strongest insights of a write into the
+// daemon's alert queue when it is watching, so they outlive the answer
+// (reviewed later with alerts_list); an unacknowledged alert saying the
+// same is not repeated.
+func (b *batchRun) promoteInsights(ins []insight) {
+	dm := daemonOf(callDispatcher(b.c))
+	if !dm.Status().Active {
+		return
+	}
+	var al []daemon.Alert
+	for _, in := range ins {
+		strong := in.Kind == "high_blast_radius" || in.Kind == "tremor_hotspot" || (in.Kind == "co_change_prediction" && in.Score >= 0.8)
+		if !strong {
+			continue
+		}
+		ids := []string{"file::" + in.File}
+		if in.Target != "" {
+			ids = append(ids, "file::"+in.Target)
+		}
+		al = append(al, daemon.Alert{Kind: in.Kind, Severity: "warning", Message: in.Detail, NodeIDs: ids})
+	}
+	dm.Alerts.AddNew(time.Now(), al...)
 }
 
 // testsOf lists the test files linked to file by "tests" edges.

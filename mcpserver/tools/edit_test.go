@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -471,5 +472,75 @@ func TestEditPreviewCommit(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "backend", "new_module.py")); err == nil {
 		t.Fatal("an expired preview was written")
+	}
+}
+
+// A file whose commits speed up is a tremor hotspot: a write to it says so,
+// and with the daemon watching the insight also becomes an alert — once,
+// while unacknowledged.
+func TestApplyTremorInsightBecomesAlert(t *testing.T) {
+	dir := t.TempDir()
+	git := func(date string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date,
+			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	put := func(rel, body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, rel), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("2025-01-01T10:00:00Z", "init", "-q")
+	put("hot.py", "def hot():\n    return 0\n")
+	put("calm.py", "def calm():\n    return 0\n")
+	git("2025-01-01T10:00:00Z", "add", ".")
+	git("2025-01-01T10:00:00Z", "commit", "-q", "-m", "start")
+	for i, day := range []string{"2026-06-05", "2026-06-12", "2026-06-20", "2026-06-28"} {
+		put("hot.py", fmt.Sprintf("def hot():\n    return %d\n", i+1))
+		git(day+"T10:00:00Z", "commit", "-q", "-am", "speed up")
+	}
+	cfg := testConfig()
+	cfg.RuntimeDir = t.TempDir()
+	d := newDispatcher(t, cfg)
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	mustCall(t, d, "daemon_start", map[string]any{"agent_id": "t"})
+	defer mustCall(t, d, "daemon_stop", map[string]any{"agent_id": "t"})
+
+	kinds := func(out map[string]any, file string) []string {
+		var ks []string
+		for _, in := range out["proactive_insights"].([]any) {
+			if m := in.(map[string]any); m["file"] == file {
+				ks = append(ks, m["kind"].(string))
+			}
+		}
+		return ks
+	}
+	out := mustCall(t, d, "apply", map[string]any{"agent_id": "t", "file_path": "hot.py", "new_content": "def hot():\n    return 9\n"})
+	if !slices.Contains(kinds(out, "hot.py"), "tremor_hotspot") {
+		t.Fatalf("no tremor_hotspot for hot.py: %v", out["proactive_insights"])
+	}
+	out = mustCall(t, d, "apply", map[string]any{"agent_id": "t", "file_path": "calm.py", "new_content": "def calm():\n    return 9\n"})
+	if slices.Contains(kinds(out, "calm.py"), "tremor_hotspot") {
+		t.Fatalf("calm.py changed once: no tremor, got %v", out["proactive_insights"])
+	}
+	mustCall(t, d, "apply", map[string]any{"agent_id": "t", "file_path": "hot.py", "new_content": "def hot():\n    return 10\n"})
+	list := mustCall(t, d, "alerts_list", map[string]any{"agent_id": "t"})
+	n := 0
+	for _, a := range list["alerts"].([]any) {
+		if m := a.(map[string]any); m["kind"] == "tremor_hotspot" {
+			n++
+			if !strings.Contains(m["message"].(string), "hot.py changed in 4 commits") {
+				t.Errorf("alert message %q", m["message"])
+			}
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d tremor_hotspot alerts after two writes to hot.py, want 1: %v", n, list["alerts"])
 	}
 }
