@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"hash/maphash"
 	"math"
@@ -57,6 +58,68 @@ type Index struct {
 	stats BuildStats
 	// pool holds per-search scratch buffers (see scratch).
 	pool sync.Pool
+	// bodies keeps each file's body documents for the next build of the
+	// same tree (BuildFrom; only with Options.FileStamp).
+	bodies *Bodies
+}
+
+// Bodies are the body documents of an index's files, as the next build of
+// the same tree can take them (BuildFrom). They hold no graph: a caller may
+// keep them after it let go of the index.
+type Bodies struct {
+	opts Options // the body options they were cut with
+	m    map[string]*cachedBody
+}
+
+// Bodies returns the index's body documents for the next build (nil when
+// it was built without Options.FileStamp).
+func (x *Index) Bodies() *Bodies { return x.bodies }
+
+// cachedBody is a file's body shard as a later build can take it: its
+// documents name the file's nodes by their position among the file's
+// nodes (NodesByPath order), not by NodeID, which moves between graphs.
+// Its vocabulary is one string with end offsets rather than a string per
+// term: the cache lives as long as the index, and the collector then has
+// one pointer per file to follow instead of one per term.
+type cachedBody struct {
+	key      string // the file's stamp and its nodes' lines (bodyKey)
+	s        shard  // without vocab
+	vocab    string
+	vocabEnd []uint32
+}
+
+func newCachedBody(key string, s *shard, nodes []graph.NodeID) *cachedBody {
+	c := &cachedBody{key: key, s: *s}
+	c.s.vocab = nil
+	var b strings.Builder
+	c.vocabEnd = make([]uint32, len(s.vocab))
+	for i, t := range s.vocab {
+		b.WriteString(t)
+		c.vocabEnd[i] = uint32(b.Len())
+	}
+	c.vocab = b.String()
+	c.s.docNode = make([]graph.NodeID, len(s.docNode))
+	for d, id := range s.docNode {
+		k, _ := slices.BinarySearch(nodes, id) // NodesByPath is in NodeID order
+		c.s.docNode[d] = graph.NodeID(k)
+	}
+	return c
+}
+
+// shard is the cached shard for a graph whose file has these nodes.
+func (c *cachedBody) shard(nodes []graph.NodeID) *shard {
+	s := c.s
+	s.vocab = make([]string, len(c.vocabEnd))
+	start := uint32(0)
+	for i, end := range c.vocabEnd {
+		s.vocab[i] = c.vocab[start:end]
+		start = end
+	}
+	s.docNode = make([]graph.NodeID, len(c.s.docNode))
+	for d, k := range c.s.docNode {
+		s.docNode[d] = nodes[k]
+	}
+	return &s
 }
 
 // BuildStats describe a build.
@@ -66,10 +129,14 @@ type BuildStats struct {
 	Postings int `json:"postings"`
 	// FilesRead had their bodies indexed; FilesSkipped could not be read,
 	// were binary or larger than MaxFileBytes.
-	FilesRead    int           `json:"files_read"`
-	FilesSkipped int           `json:"files_skipped"`
-	BodyBytes    int64         `json:"body_bytes"`
-	Elapsed      time.Duration `json:"elapsed"`
+	FilesRead    int   `json:"files_read"`
+	FilesSkipped int   `json:"files_skipped"`
+	BodyBytes    int64 `json:"body_bytes"`
+	// FilesReused were neither read nor tokenised: their documents came
+	// from the previous index (BuildFrom); they count in FilesRead or
+	// FilesSkipped as they did there.
+	FilesReused int           `json:"files_reused"`
+	Elapsed     time.Duration `json:"elapsed"`
 }
 
 // Stats describe how the index was built.
@@ -179,6 +246,15 @@ func (w *shardWriter) close(node graph.NodeID, f Field, length uint32, limit int
 // Build indexes a finalized graph. With Options.ReadFile set it reads and
 // tokenises every file node's source in parallel.
 func Build(ctx context.Context, g *graph.Graph, o Options) (*Index, error) {
+	return BuildFrom(ctx, g, o, nil)
+}
+
+// BuildFrom is Build for a graph that replaced the one prev's index was
+// built on (the same tree after an incremental ingest): a file whose
+// Options.FileStamp and whose nodes' lines are those prev holds keeps its
+// body documents without being read again, which is most of a build. The
+// index is the one Build makes. Without FileStamp (or prev) it is Build.
+func BuildFrom(ctx context.Context, g *graph.Graph, o Options, prev *Bodies) (*Index, error) {
 	start := time.Now()
 	if g == nil {
 		return nil, errors.New("seek: nil graph")
@@ -195,6 +271,15 @@ func Build(ctx context.Context, g *graph.Graph, o Options) (*Index, error) {
 	}
 	n := g.NumNodes()
 	x := &Index{g: g, gen: g.Generation(), opts: o, n: n, files: map[string]graph.NodeID{}, byBase: map[string][]string{}}
+	if o.FileStamp == nil || o.ReadFile == nil {
+		prev = nil
+	} else if prev != nil && !sameBodyOptions(prev.opts, o) {
+		prev = nil
+	}
+	if o.FileStamp != nil && o.ReadFile != nil {
+		x.bodies = &Bodies{opts: o, m: map[string]*cachedBody{}}
+		x.bodies.opts.FileStamp, x.bodies.opts.ReadFile = nil, nil // no closures kept
+	}
 	x.indexFiles()
 	x.indexLabels()
 	x.rankPageRank()
@@ -216,6 +301,7 @@ func Build(ctx context.Context, g *graph.Graph, o Options) (*Index, error) {
 		}
 	}
 	shards := make([]*shard, len(jobs))
+	bodies := make([]*cachedBody, len(jobs))
 	eg, ectx := errgroup.WithContext(ctx)
 	eg.SetLimit(workers)
 	for i, j := range jobs {
@@ -223,9 +309,12 @@ func Build(ctx context.Context, g *graph.Graph, o Options) (*Index, error) {
 			if err := ectx.Err(); err != nil {
 				return err
 			}
-			if j.path == "" {
+			switch {
+			case j.path == "":
 				shards[i] = x.metaShard(j.lo, j.hi)
-			} else {
+			case o.FileStamp != nil:
+				shards[i], bodies[i] = x.reusableBody(j.path, prev)
+			default:
 				shards[i] = x.bodyShard(j.path)
 			}
 			return nil
@@ -237,10 +326,16 @@ func Build(ctx context.Context, g *graph.Graph, o Options) (*Index, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	for _, s := range shards {
+	for i, s := range shards {
 		x.stats.FilesRead += s.filesRead
 		x.stats.FilesSkipped += s.filesSkipped
 		x.stats.BodyBytes += s.bodyBytes
+		if c := bodies[i]; c != nil {
+			x.bodies.m[jobs[i].path] = c
+			if prev != nil && prev.m[jobs[i].path] == c {
+				x.stats.FilesReused++
+			}
+		}
 	}
 	x.assemble(shards, workers)
 	x.stats.Nodes = n
@@ -589,6 +684,48 @@ func (x *Index) bodyShard(src string) *shard {
 		w.close(id, Body, length, limit)
 	}
 	return s
+}
+
+// reusableBody is the body shard of file src, taken from prev when the
+// file's stamp and nodes are those prev indexed, else built; and the entry
+// the next build can take it from.
+func (x *Index) reusableBody(src string, prev *Bodies) (*shard, *cachedBody) {
+	nodes := x.g.NodesByPath(src)
+	key, ok := x.bodyKey(src, nodes)
+	if prev != nil && ok {
+		if c := prev.m[src]; c != nil && c.key == key {
+			return c.shard(nodes), c
+		}
+	}
+	s := x.bodyShard(src)
+	if !ok {
+		return s, nil
+	}
+	return s, newCachedBody(key, s, nodes)
+}
+
+// bodyKey identifies what a file's body shard is made of: the file's stamp
+// (FileStamp) and, per node of the file, its type and lines.
+func (x *Index) bodyKey(src string, nodes []graph.NodeID) (string, bool) {
+	stamp, ok := x.opts.FileStamp(src)
+	if !ok {
+		return "", false
+	}
+	b := make([]byte, 0, len(stamp)+1+len(nodes)*12)
+	b = append(b, stamp...)
+	b = append(b, 0)
+	for _, id := range nodes {
+		p := x.g.Provenance(id)
+		b = binary.LittleEndian.AppendUint32(b, uint32(x.g.Type(id)))
+		b = binary.LittleEndian.AppendUint32(b, p.LineStart)
+		b = binary.LittleEndian.AppendUint32(b, p.LineEnd)
+	}
+	return string(b), true
+}
+
+// sameBodyOptions reports whether two indexes cut body documents alike.
+func sameBodyOptions(a, b Options) bool {
+	return a.MaxFileBytes == b.MaxFileBytes && a.MaxEntityTerms == b.MaxEntityTerms && a.MaxFileTerms == b.MaxFileTerms
 }
 
 // isDocLine recognises comment and decorator lines above a declaration.

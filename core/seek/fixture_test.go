@@ -156,6 +156,13 @@ var fixtureEdges = [][3]string{
 // fixtureGraph builds the fixture graph and a ReadFile over its files.
 func fixtureGraph(t testing.TB) (*graph.Graph, func(string) ([]byte, error)) {
 	t.Helper()
+	return fixtureGraphOf(t, fixtureFiles, fixtureEntities)
+}
+
+// fixtureGraphOf builds the fixture's graph shape over other files and
+// entities.
+func fixtureGraphOf(t testing.TB, fixtureFiles map[string]string, fixtureEntities map[string][]ent) (*graph.Graph, func(string) ([]byte, error)) {
+	t.Helper()
 	g := graph.New()
 	dirs := map[string]bool{}
 	paths := sortedKeys(fixtureFiles)
@@ -180,12 +187,23 @@ func fixtureGraph(t testing.TB) (*graph.Graph, func(string) ([]byte, error)) {
 		}
 	}
 	for _, e := range fixtureEdges {
+		if !hasFile(fixtureFiles, e[0]) || !hasFile(fixtureFiles, e[1]) {
+			continue // its file was left out
+		}
 		if err := g.AddEdgeByID(e[0], e[1], graph.Edge{Relation: e[2], Weight: 0.8}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	g.Finalize()
 	return g, mapReader(fixtureFiles)
+}
+
+// hasFile reports whether the file of node ID id ("file::path[::…]") is
+// among files.
+func hasFile(files map[string]string, id string) bool {
+	p, _, _ := strings.Cut(strings.TrimPrefix(id, "file::"), "::")
+	_, ok := files[p]
+	return ok
 }
 
 func mapReader(files map[string]string) func(string) ([]byte, error) {

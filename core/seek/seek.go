@@ -72,6 +72,12 @@ type Options struct {
 	// provenance source path (relative to its ingest root). Nil: no body
 	// field, the index holds labels, paths and excerpts only.
 	ReadFile func(path string) ([]byte, error)
+	// FileStamp identifies a source file's current contents without
+	// reading them (its size and modification time, say; false when it
+	// cannot tell). With it, BuildFrom takes the body documents of files
+	// whose stamp did not change from the previous index, and the index
+	// keeps its own for the next build.
+	FileStamp func(path string) (string, bool)
 	// Parallelism bounds the goroutines reading and tokenising files
 	// (0: GOMAXPROCS).
 	Parallelism int

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -508,5 +510,78 @@ func TestExpansion(t *testing.T) {
 		if wt.From != "" {
 			t.Errorf("long query expanded: %+v", wt)
 		}
+	}
+}
+
+// BuildFrom takes the body documents of files whose stamp and nodes did
+// not change from the previous index (no read), and the index it builds is
+// the one Build makes of the same graph — also when a file changed, gained
+// an entity (every later node's ID moves) and another vanished.
+func TestBuildFromReusesUnchangedBodies(t *testing.T) {
+	files := maps.Clone(fixtureFiles)
+	ents := maps.Clone(fixtureEntities)
+	stamps := map[string]string{}
+	for p := range files {
+		stamps[p] = "v1"
+	}
+	reads := map[string]int{}
+	options := func(read func(string) ([]byte, error)) Options {
+		o := DefaultOptions()
+		o.ReadFile = func(p string) ([]byte, error) { reads[p]++; return read(p) }
+		o.FileStamp = func(p string) (string, bool) { s, ok := stamps[p]; return s, ok }
+		o.Parallelism = 1 // reads is not locked
+		return o
+	}
+	g1, read1 := fixtureGraphOf(t, files, ents)
+	x1, err := BuildFrom(context.Background(), g1, options(read1), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// backend/auth.py gains a function; web/server.go vanishes.
+	files["backend/auth.py"] += "\n\ndef revoke_token(token):\n    \"\"\"Revoke a session token.\"\"\"\n    return SessionStore().drop(token)\n"
+	n := uint32(strings.Count(files["backend/auth.py"], "\n"))
+	ents["backend/auth.py"] = append(slices.Clone(ents["backend/auth.py"]), ent{"revoke_token", graph.Function, n - 2, n, "def revoke_token(token):", ""})
+	stamps["backend/auth.py"] = "v2"
+	delete(files, "web/server.go")
+	delete(ents, "web/server.go")
+	g2, read2 := fixtureGraphOf(t, files, ents)
+	clear(reads)
+	x2, err := BuildFrom(context.Background(), g2, options(read2), x1.Bodies())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reads) != 1 || reads["backend/auth.py"] != 1 {
+		t.Errorf("files read %v, want only the changed one", reads)
+	}
+	if st := x2.Stats(); st.FilesReused != len(files)-1 {
+		t.Errorf("files reused %d, want %d", st.FilesReused, len(files)-1)
+	}
+	fresh, err := Build(context.Background(), g2, options(read2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(a, b *Index) string {
+		sa, sb := a.Stats(), b.Stats()
+		sa.Elapsed, sb.Elapsed, sa.FilesReused, sb.FilesReused = 0, 0, 0, 0
+		// (labelKeys hash with a seed of each index's own.)
+		return cmp.Diff([]any{a.vocab, a.off, a.pnode, a.psat, a.fileOf, a.prRank, a.kind, sa},
+			[]any{b.vocab, b.off, b.pnode, b.psat, b.fileOf, b.prRank, b.kind, sb})
+	}
+	if d := same(fresh, x2); d != "" {
+		t.Fatalf("BuildFrom differs from Build (-build +buildfrom):\n%s", d)
+	}
+	for _, q := range []string{"revoke session token", "validate user credentials", pythonTrace, "router handle login"} {
+		if d := cmp.Diff(fresh.SearchText(q, Params{TopK: 20, GraphRerank: true}), x2.SearchText(q, Params{TopK: 20, GraphRerank: true}), cmp.AllowUnexported()); d != "" {
+			t.Errorf("query %.30q differs:\n%s", q, d)
+		}
+	}
+
+	// Other body options: nothing is taken.
+	o := options(read2)
+	o.MaxFileTerms++
+	clear(reads)
+	if _, err := BuildFrom(context.Background(), g2, o, x2.Bodies()); err != nil || len(reads) != len(files) {
+		t.Errorf("with other options, %d files read of %d (err %v)", len(reads), len(files), err)
 	}
 }

@@ -114,4 +114,22 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 			b.ReportMetric(100*float64(times[len(times)/2])/float64(full), "pct-of-full")
 		})
 	}
+	// The first query after a tick: what the new graph's indexes cost.
+	for _, q := range []struct{ tool, arg, val string }{{"seek", "query", "parse a configuration file"}, {"activate", "query", "parse configuration"}} {
+		b.Run("go-std/edit+"+q.tool, func(b *testing.B) {
+			times := make([]time.Duration, 0, b.N)
+			for i := 0; i < b.N; i++ {
+				round++
+				if err := changes[0].apply(files[(round*7919)%len(files)]); err != nil {
+					b.Fatal(err)
+				}
+				mustCall(b, d, "daemon_tick", map[string]any{"agent_id": "bench"})
+				t := time.Now()
+				mustCall(b, d, q.tool, map[string]any{"agent_id": "bench", q.arg: q.val})
+				times = append(times, time.Since(t))
+			}
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "first-query-p50-ms")
+		})
+	}
 }

@@ -83,7 +83,7 @@ func runIngest(c *Call) (any, error) {
 	// before answering: an acknowledged ingest survives a kill -9.
 	go func() {
 		s.Engine(nb)
-		seekIndex(nb)
+		seekIndex(s, nb)
 	}()
 	persisted := persistAfterIngest(s, nb)
 	ingest.ReleaseMemory()

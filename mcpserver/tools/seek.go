@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -117,7 +119,7 @@ func runSeek(c *Call) (any, error) {
 		if err != nil {
 			return err
 		}
-		idx, err := seekIndex(b)
+		idx, err := seekIndex(c.Session, b)
 		if err != nil {
 			return Errorf("The seek index could not be built for this graph; the graph itself is fine.", "building the seek index: %v", err).
 				WithNext("Call health, then retry; activate and search still work.")
@@ -147,9 +149,12 @@ func runSeek(c *Call) (any, error) {
 
 // seekIndex returns the bundle's seek index, building it on first use.
 // Source bodies are read through the path guard over the ingest roots;
-// the build ignores the caller's context so a cancelled first call does
-// not leave a failed index cached for the whole generation.
-func seekIndex(b *session.Bundle) (*seek.Index, error) {
+// files whose size and modification time did not change since the last
+// index the session built keep their body documents from it (most of a
+// build: after an edit, the first seek does not read the tree again). The
+// build ignores the caller's context so a cancelled first call does not
+// leave a failed index cached for the whole generation.
+func seekIndex(s *session.State, b *session.Bundle) (*seek.Index, error) {
 	v, err := b.Derived("seek", func(g *graph.Graph) (any, error) {
 		o := seek.DefaultOptions()
 		if len(b.Roots) > 0 {
@@ -157,14 +162,57 @@ func seekIndex(b *session.Bundle) (*seek.Index, error) {
 			for _, r := range b.Roots {
 				roots = append(roots, r.Path)
 			}
-			o.ReadFile = guardedReader(pathguard.New(roots...), int64(o.MaxFileBytes))
+			guard := pathguard.New(roots...)
+			o.ReadFile = guardedReader(guard, int64(o.MaxFileBytes))
+			o.FileStamp = guardedStamp(guard)
 		}
-		return seek.Build(context.Background(), g, o)
+		last := s.Shared("seek-last", func() any { return &lastSeek{} }).(*lastSeek)
+		x, err := seek.BuildFrom(context.Background(), g, o, last.get())
+		if err == nil {
+			last.set(x.Bodies())
+		}
+		return x, err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return v.(*seek.Index), nil
+}
+
+// lastSeek holds the body documents of the seek index the session built
+// last (not the index: that would keep its graph alive): the next build
+// takes the unchanged files' documents from them.
+type lastSeek struct {
+	mu sync.Mutex
+	x  *seek.Bodies
+}
+
+func (l *lastSeek) get() *seek.Bodies {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.x
+}
+
+func (l *lastSeek) set(x *seek.Bodies) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.x = x
+}
+
+// guardedStamp stamps a root-relative source path by the size and
+// modification time of the file the guard resolves it to.
+func guardedStamp(guard *pathguard.Guard) func(string) (string, bool) {
+	return func(p string) (string, bool) {
+		r, err := guard.Resolve(p)
+		if err != nil || !r.Exists {
+			return "", false
+		}
+		fi, err := os.Stat(r.Real)
+		if err != nil || !fi.Mode().IsRegular() {
+			return "", false
+		}
+		return fmt.Sprintf("%d:%d", fi.Size(), fi.ModTime().UnixNano()), true
+	}
 }
 
 // guardedReader reads root-relative source paths through the guard, at

@@ -319,7 +319,7 @@ func benchTrace(b *testing.B, d *Dispatcher, text string) {
 	// index), so it does not run inside the timed loop.
 	d.Session.Read(b.Context(), func(bd *session.Bundle) error {
 		d.Session.Engine(bd)
-		seekIndex(bd)
+		seekIndex(d.Session, bd)
 		return nil
 	})
 	b.ReportAllocs()
