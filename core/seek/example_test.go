@@ -67,3 +67,32 @@ func ExampleParams_feedback() {
 	// token.py 0.80, token_cache.py 0.78
 	// token_cache.py 0.98, token.py 0.08
 }
+
+// After an incremental ingest, the next index takes the body documents of
+// the files whose stamp did not change from the last one instead of
+// reading them again.
+func ExampleBuildFrom() {
+	files := map[string]string{"a.py": "def parse_config():\n    return 1\n", "b.py": "def send_mail():\n    return 2\n"}
+	stamps := map[string]string{"a.py": "v1", "b.py": "v1"}
+	graphOf := func() *graph.Graph {
+		g := graph.New()
+		for _, p := range []string{"a.py", "b.py"} {
+			g.AddNode(graph.Node{ExternalID: "file::" + p, Label: p, Type: graph.File,
+				Provenance: graph.Provenance{SourcePath: p, LineStart: 1, LineEnd: uint32(strings.Count(files[p], "\n"))}})
+		}
+		g.Finalize()
+		return g
+	}
+	o := seek.DefaultOptions()
+	o.ReadFile = func(p string) ([]byte, error) { return []byte(files[p]), nil }
+	o.FileStamp = func(p string) (string, bool) { return stamps[p], true }
+
+	first, _ := seek.BuildFrom(context.Background(), graphOf(), o, nil)
+	files["b.py"] = "def send_mail(to):\n    return to\n"
+	stamps["b.py"] = "v2"
+	next, _ := seek.BuildFrom(context.Background(), graphOf(), o, first.Bodies())
+	st := next.Stats()
+	fmt.Printf("read %d files, %d of them from the last index\n", st.FilesRead, st.FilesReused)
+	// Output:
+	// read 2 files, 1 of them from the last index
+}
