@@ -2,6 +2,7 @@ package session
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/history"
@@ -19,6 +20,7 @@ type derivedItem struct {
 	once sync.Once
 	val  any
 	err  error
+	done atomic.Bool
 }
 
 // Derived returns the value registered under key for this bundle's graph,
@@ -35,8 +37,20 @@ func (b *Bundle) Derived(key string, build func(g *graph.Graph) (any, error)) (a
 		b.derived.items[key] = it
 	}
 	b.derived.mu.Unlock()
-	it.once.Do(func() { it.val, it.err = build(b.Graph) })
+	it.once.Do(func() {
+		it.val, it.err = build(b.Graph)
+		it.done.Store(true)
+	})
 	return it.val, it.err
+}
+
+// Built reports whether the value under key has been built for this
+// bundle (without building it).
+func (b *Bundle) Built(key string) bool {
+	b.derived.mu.Lock()
+	it := b.derived.items[key]
+	b.derived.mu.Unlock()
+	return it != nil && it.done.Load()
 }
 
 // History is the bundle's commits bound to its graph (built once).

@@ -300,6 +300,7 @@ func reconciler(d *Dispatcher) daemon.Reconciler {
 			}
 			res.RootsReingested = append(res.RootsReingested, r.Path)
 			res.Updates = append(res.Updates, rootUpdate(r.Path, out))
+			warmIndexes(s, b)
 		}
 		if len(res.RootsReingested) > 0 {
 			if !slices.ContainsFunc(alerts, func(a daemon.Alert) bool { return a.Kind == daemon.KindIngestFailed }) {
@@ -405,6 +406,56 @@ func quietPersist(s *session.State, quiet time.Duration) func() {
 		}
 		t.Reset(quiet)
 	}
+}
+
+// warmQuiet is how long the tree must be quiet after a change before the
+// query indexes of the new graph are built ahead of the next query.
+const warmQuiet = time.Second
+
+// warmIndexes builds, once changes have stopped for warmQuiet, the query
+// indexes prev had built (seek index, query engine) for the graph then
+// served: an agent that searched before an edit will search after it, and
+// its first query should not pay for them (the seek index alone is most of
+// a second on go-std, even built from the last one).
+func warmIndexes(s *session.State, prev *session.Bundle) {
+	seek, eng := prev.Built("seek"), prev.Built("engine")
+	if !seek && !eng {
+		return
+	}
+	w := s.Shared("index-warmer", func() any { return &warmer{} }).(*warmer)
+	w.schedule(warmQuiet, func() {
+		b := s.Current()
+		if seek {
+			seekIndex(s, b)
+		}
+		if eng {
+			s.Engine(b)
+		}
+	})
+}
+
+// warmer runs the last scheduled function once nothing was scheduled for
+// its quiet period.
+type warmer struct {
+	mu sync.Mutex
+	t  *time.Timer
+	fn func()
+}
+
+func (w *warmer) schedule(quiet time.Duration, fn func()) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.fn = fn
+	if w.t == nil {
+		w.t = time.AfterFunc(quiet, func() {
+			w.mu.Lock()
+			f := w.fn
+			w.mu.Unlock()
+			f()
+		})
+		return
+	}
+	w.t.Reset(quiet)
 }
 
 // rootChanged reports whether any changed file belongs to root.

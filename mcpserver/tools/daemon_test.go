@@ -157,3 +157,28 @@ func init() {
 		return map[string]any{"alert_ids": ids}
 	}
 }
+
+// After a tick, the indexes the previous graph had built (the seek index
+// here) are built for the new graph once the tree is quiet, before the
+// next query asks for them.
+func TestTickWarmsUsedIndexes(t *testing.T) {
+	dir := fixture.Write(t)
+	d := newDispatcher(t, testConfig())
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	mustCall(t, d, "seek", map[string]any{"agent_id": "t", "query": "hash a password"})
+	if err := os.WriteFile(filepath.Join(dir, "backend", "refunds.py"), []byte("def refund(x):\n    return x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := d.Session.Current()
+	mustCall(t, d, "daemon_tick", map[string]any{"agent_id": "t"})
+	b := d.Session.Current()
+	if b == before {
+		t.Fatal("the tick did not publish a new graph")
+	}
+	// Liveness only: the warm-up runs a second after the tick.
+	for deadline := time.Now().Add(time.Minute); !b.Built("seek"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the new graph's seek index was never built ahead of a query")
+		}
+	}
+}

@@ -609,6 +609,7 @@ func (b *batchRun) reingest() {
 			break
 		}
 		info.Roots = append(info.Roots, root)
+		warmIndexes(b.c.Session, cur)
 		info.Patched = info.Patched && o.Stats.Incremental != nil && o.Stats.Incremental.Patched
 		if o.Stats.Incremental != nil {
 			info.Prepared += o.Stats.Incremental.Prepared
