@@ -9,6 +9,25 @@ import (
 	"github.com/m1nd-go/m1nd/ingest/extract"
 )
 
+// probe is a reference resolved before and after an index changes.
+type probe struct {
+	from, src, name, rel string
+	hint                 extract.RefHint
+}
+
+// resolveProbes resolves the probes, without the positions (which differ
+// between an index changed in place and one built anew).
+func resolveProbes(ix *Index, refs []probe) []Result {
+	var out []Result
+	for _, r := range refs {
+		src := Source{ID: extract.FileID(r.from) + "::" + r.src, File: r.from}
+		res := ix.Resolve(src, r.name, r.rel, r.hint)
+		res.File, res.Node = 0, 0
+		out = append(out, res)
+	}
+	return out
+}
+
 // TestReplaceFileEqualsNew edits files of an index in place and checks
 // every reference resolves as in an index built from scratch over the
 // edited results: definitions appear and vanish, methods change owner,
@@ -31,10 +50,7 @@ func TestReplaceFileEqualsNew(t *testing.T) {
 		{file("pkg/a.go", "go", "struct Server", "func helper"), file("pkg/b.go", "go", "func Server::Run", "func Run")},
 		{inherits(file("app/views.py", "python", "class View", "func View::ban"), "View", "Admin")},
 	}
-	refs := []struct {
-		from, src, name, rel string
-		hint                 extract.RefHint
-	}{
+	refs := []probe{
 		{"app/views.py", "save", "save", extract.RelCalls, extract.RefHint{}},
 		{"app/views.py", "render", "ban", extract.RelCalls, extract.RefHint{ReceiverType: "Admin"}},
 		{"app/views.py", "render", "save", extract.RelCalls, extract.RefHint{ReceiverType: "Admin"}},
@@ -46,16 +62,6 @@ func TestReplaceFileEqualsNew(t *testing.T) {
 		{"pkg/b.go", "main", "Run", extract.RelCalls, extract.RefHint{}},
 		{"pkg/b.go", "main", "helper", extract.RelCalls, extract.RefHint{}},
 		{"pkg/b.go", "main", "Run", extract.RelCalls, extract.RefHint{Receiver: "s", ReceiverType: "Server"}},
-	}
-	resolveAll := func(ix *Index) []Result {
-		var out []Result
-		for _, r := range refs {
-			src := Source{ID: extract.FileID(r.from) + "::" + r.src, File: r.from}
-			res := ix.Resolve(src, r.name, r.rel, r.hint)
-			res.File, res.Node = 0, 0 // positions differ by construction
-			out = append(out, res)
-		}
-		return out
 	}
 	for i, edit := range edits {
 		results := base()
@@ -70,7 +76,7 @@ func TestReplaceFileEqualsNew(t *testing.T) {
 				}
 			}
 		}
-		if diff := cmp.Diff(resolveAll(New(results, nil)), resolveAll(ix)); diff != "" {
+		if diff := cmp.Diff(resolveProbes(New(results, nil), refs), resolveProbes(ix, refs)); diff != "" {
 			t.Errorf("edit %d: ReplaceFile resolves differently from New (-new +replaced):\n%s", i, diff)
 		}
 	}
@@ -113,10 +119,7 @@ func TestAddRemoveFileEqualsNew(t *testing.T) {
 		{remove: []string{"tools/gen.go"}},
 		{add: []*extract.Result{file("tools/more/gen.go", "go", "func gen")}},
 	}
-	refs := []struct {
-		from, src, name, rel string
-		hint                 extract.RefHint
-	}{
+	refs := []probe{
 		{"app/views.py", "render", "save", extract.RelCalls, extract.RefHint{}},
 		{"app/views.py", "render", "extra", extract.RelCalls, extract.RefHint{}},
 		{"app/views.py", "render", "helper", extract.RelCalls, extract.RefHint{}},
@@ -129,16 +132,6 @@ func TestAddRemoveFileEqualsNew(t *testing.T) {
 		{"pkg/b.go", "main", "Run", extract.RelCalls, extract.RefHint{Receiver: "s", ReceiverType: "Server"}},
 		{"cmd/main.go", "main", "tools", extract.RelImports, extract.RefHint{Module: "tools"}},
 		{"cmd/main.go", "main", "more", extract.RelImports, extract.RefHint{Module: "tools/more"}},
-	}
-	resolveAll := func(ix *Index) []Result {
-		var out []Result
-		for _, r := range refs {
-			src := Source{ID: extract.FileID(r.from) + "::" + r.src, File: r.from}
-			res := ix.Resolve(src, r.name, r.rel, r.hint)
-			res.File, res.Node = 0, 0 // positions differ by construction
-			out = append(out, res)
-		}
-		return out
 	}
 	for i, c := range changes {
 		results := base()
@@ -155,7 +148,7 @@ func TestAddRemoveFileEqualsNew(t *testing.T) {
 			}
 			results = append(results, r)
 		}
-		if diff := cmp.Diff(resolveAll(New(results, nil)), resolveAll(ix)); diff != "" {
+		if diff := cmp.Diff(resolveProbes(New(results, nil), refs), resolveProbes(ix, refs)); diff != "" {
 			t.Errorf("change %d: AddFile/RemoveFile resolve differently from New (-new +changed):\n%s", i, diff)
 		}
 	}
