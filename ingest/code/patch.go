@@ -207,7 +207,8 @@ func (r *run) patchFiles(p *patchState) *noPatch {
 	if n := len(p.changed) + len(p.removed); n > maxPatchFiles {
 		return &noPatch{reason: TooManyFiles, changed: n}
 	}
-	p.moved = len(p.removed) > 0 || len(p.files) != len(lay.files)-len(p.removed)
+	added := len(p.files) - (len(lay.files) - len(p.removed))
+	p.moved = len(p.removed) > 0 || added > 0
 	p.isChanged = make([]bool, len(p.files))
 	p.replaced = make([]bool, p.g0.NumNodes())
 	for _, c := range p.changed {
