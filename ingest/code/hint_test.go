@@ -105,12 +105,7 @@ func TestPreparedExtraction(t *testing.T) {
 	r := newFixtureRepo(t)
 	store := cache.Open(t.TempDir())
 	run := func() *adapter.Output {
-		t.Helper()
-		out, err := Ingest(context.Background(), adapter.Request{Root: r.Dir, Incremental: true, Cache: store})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
+		return ingest(t, adapter.Request{Root: r.Dir, Incremental: true, Cache: store})
 	}
 	held := run()
 	src := []byte("def helper():\n    return 8\n")

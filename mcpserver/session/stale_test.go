@@ -37,15 +37,23 @@ func TestMarkFresh(t *testing.T) {
 	}
 }
 
-// A check records what it saw of modified files, and whether any
-// directory's entries moved.
-func TestStalenessRestat(t *testing.T) {
+// oneFileRoot is a root holding a.go, and a bundle stamped from it (files
+// and directories).
+func oneFileRoot(t *testing.T) (string, *Bundle) {
+	t.Helper()
 	root := t.TempDir()
 	p := filepath.Join(root, "a.go")
 	os.WriteFile(p, []byte("package a\n"), 0o644)
 	fi, _ := os.Stat(p)
 	files := []FileStamp{{Rel: "a.go", Size: fi.Size(), MTimeNS: fi.ModTime().UnixNano()}}
-	b := &Bundle{Files: []RootFiles{{Root: root, Prefix: "file::", Files: files, Dirs: StampDirs(root, files)}}}
+	return root, &Bundle{Files: []RootFiles{{Root: root, Prefix: "file::", Files: files, Dirs: StampDirs(root, files)}}}
+}
+
+// A check records what it saw of modified files, and whether any
+// directory's entries moved.
+func TestStalenessRestat(t *testing.T) {
+	root, b := oneFileRoot(t)
+	p := filepath.Join(root, "a.go")
 	s := &State{}
 	os.WriteFile(p, []byte("package a // longer\n"), 0o644)
 	st := s.StalenessNow(b)
@@ -63,12 +71,7 @@ func TestStalenessRestat(t *testing.T) {
 // whole), skipped and hidden directories are not entered, and a new tree
 // larger than the check reads is left to a walk (NewDirs).
 func TestStalenessNewDirectories(t *testing.T) {
-	root := t.TempDir()
-	p := filepath.Join(root, "a.go")
-	os.WriteFile(p, []byte("package a\n"), 0o644)
-	fi, _ := os.Stat(p)
-	files := []FileStamp{{Rel: "a.go", Size: fi.Size(), MTimeNS: fi.ModTime().UnixNano()}}
-	b := &Bundle{Files: []RootFiles{{Root: root, Prefix: "file::", Files: files, Dirs: StampDirs(root, files)}}}
+	root, b := oneFileRoot(t)
 	time.Sleep(10 * time.Millisecond) // a directory mtime step
 	for _, rel := range []string{"x/y/b.go", "x/c.go", "node_modules/m/i.js", ".hidden/d.go"} {
 		os.MkdirAll(filepath.Join(root, filepath.Dir(rel)), 0o755)
