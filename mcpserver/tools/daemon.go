@@ -395,17 +395,8 @@ const persistQuiet = 2 * time.Second
 // quietPersist returns a trigger that persists the session once quiet
 // has passed since its last call.
 func quietPersist(s *session.State, quiet time.Duration) func() {
-	var mu sync.Mutex
-	var t *time.Timer
-	return func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if t == nil {
-			t = time.AfterFunc(quiet, func() { s.PersistSoon("daemon") })
-			return
-		}
-		t.Reset(quiet)
-	}
+	var w afterQuiet
+	return func() { w.schedule(quiet, func() { s.PersistSoon("daemon") }) }
 }
 
 // warmQuiet is how long the tree must be quiet after a change before the
@@ -422,7 +413,7 @@ func warmIndexes(s *session.State, prev *session.Bundle) {
 	if !seek && !eng {
 		return
 	}
-	w := s.Shared("index-warmer", func() any { return &warmer{} }).(*warmer)
+	w := s.Shared("index-afterQuiet", func() any { return &afterQuiet{} }).(*afterQuiet)
 	w.schedule(warmQuiet, func() {
 		b := s.Current()
 		if seek {
@@ -434,15 +425,15 @@ func warmIndexes(s *session.State, prev *session.Bundle) {
 	})
 }
 
-// warmer runs the last scheduled function once nothing was scheduled for
-// its quiet period.
-type warmer struct {
+// afterQuiet runs the last scheduled function once nothing was scheduled for
+// its quiet period (the daemon's quiet save and index warm-up).
+type afterQuiet struct {
 	mu sync.Mutex
 	t  *time.Timer
 	fn func()
 }
 
-func (w *warmer) schedule(quiet time.Duration, fn func()) {
+func (w *afterQuiet) schedule(quiet time.Duration, fn func()) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.fn = fn
