@@ -413,7 +413,7 @@ func warmIndexes(s *session.State, prev *session.Bundle) {
 	if !seek && !eng {
 		return
 	}
-	w := s.Shared("index-afterQuiet", func() any { return &afterQuiet{} }).(*afterQuiet)
+	w := s.Shared("index-warmer", func() any { return &afterQuiet{} }).(*afterQuiet)
 	w.schedule(warmQuiet, func() {
 		b := s.Current()
 		if seek {
