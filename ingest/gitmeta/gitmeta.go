@@ -50,6 +50,10 @@ type Options struct {
 	// directory ("" = whole repository); paths in the result are relative
 	// to it. Trees outside it are never read.
 	Subdir string
+	// NoRenames turns off rename following: by default a file renamed by
+	// a commit (git's -M50%: identical, or at least half its lines the
+	// same) takes its old path's earlier commits, as `git log --follow`.
+	NoRenames bool
 }
 
 // FileStats is the history of one file.
@@ -76,7 +80,8 @@ type History struct {
 	CommitsRead int
 	Truncated   bool
 	// Files maps paths (relative to Options.Subdir, forward slashes) to
-	// their history. Deleted files appear too.
+	// their history. Deleted files appear too; a renamed file's commits
+	// before the rename count under its newest name (Options.NoRenames).
 	Files map[string]FileStats
 	// Groups are the files changed together by each non-merge commit that
 	// changed any (under Subdir), newest commit first, paths sorted within a
@@ -205,6 +210,7 @@ func ReadRepo(ctx context.Context, repo *git.Repository, opt Options) (*History,
 	r := &reader{s: s, subdir: opt.Subdir, h: h, cur: map[plumbing.Hash][]object.TreeEntry{}}
 	q := &commitQueue{}
 	seen := map[plumbing.Hash]bool{head.Hash: true}
+	alias := map[string]string{} // renamed paths → their names at HEAD
 	heap.Push(q, head)
 	for q.Len() > 0 {
 		if opt.MaxCommits > 0 && h.CommitsRead >= opt.MaxCommits {
@@ -248,6 +254,9 @@ func ReadRepo(ctx context.Context, repo *git.Repository, opt Options) (*History,
 		if err != nil {
 			return nil, fmt.Errorf("gitmeta: comparing commit %s with its parent: %w", c.Hash, err)
 		}
+		if !opt.NoRenames {
+			changed = follow(alias, changed, r.renames(r.deleted, r.added))
+		}
 		t := unix(c)
 		for _, p := range changed {
 			fs := h.Files[p]
@@ -283,6 +292,9 @@ type reader struct {
 	// Walking newest first, a commit's parent is usually the next commit
 	// diffed, so its trees are decoded once instead of twice.
 	prev, cur map[plumbing.Hash][]object.TreeEntry
+	// The files the commit being diffed added and deleted (rename
+	// candidates).
+	added, deleted []blobEntry
 }
 
 // entries returns the entries of a tree, decoded at most once per two
@@ -307,6 +319,7 @@ func (r *reader) entries(h plumbing.Hash) ([]object.TreeEntry, error) {
 // two root trees; a zero hash is the empty tree.
 func (r *reader) changed(oldRoot, newRoot plumbing.Hash) ([]string, error) {
 	r.prev, r.cur = r.cur, make(map[plumbing.Hash][]object.TreeEntry, len(r.cur))
+	r.added, r.deleted = r.added[:0], r.deleted[:0]
 	oldT, err := r.subtree(oldRoot)
 	if err != nil {
 		return nil, err
@@ -394,6 +407,9 @@ func (r *reader) diff(a, b plumbing.Hash, prefix string, out *[]string) error {
 			}
 		case isFile(e.Mode):
 			*out = append(*out, p)
+			if !ok || !isFile(o.Mode) {
+				r.added = append(r.added, blobEntry{p, e.Hash})
+			}
 			if !oldHash.IsZero() { // a directory became a file
 				if err := r.diff(oldHash, plumbing.ZeroHash, p+"/", out); err != nil {
 					return err
@@ -410,6 +426,7 @@ func (r *reader) diff(a, b plumbing.Hash, prefix string, out *[]string) error {
 			}
 		case isFile(o.Mode):
 			*out = append(*out, p)
+			r.deleted = append(r.deleted, blobEntry{p, o.Hash})
 		}
 	}
 	return nil

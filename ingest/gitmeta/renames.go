@@ -1,0 +1,187 @@
+package gitmeta
+
+import (
+	"bytes"
+	"io"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// A file moved by a commit keeps its history: walking newest first, a
+// rename old → new makes every older commit that touched old count as a
+// change of new (what `git log --follow` shows for one file). Without
+// this, a repository that moved its sources (src/ → packages/x/src/)
+// would start every file's history at the move, and co-change, change
+// frequency and timelines would forget everything before it.
+
+// blobEntry is a file a commit added or deleted.
+type blobEntry struct {
+	path string
+	hash plumbing.Hash
+}
+
+// Rename detection bounds: blobs larger than maxRenameBlob are paired only
+// when identical; a commit with more than maxRenamePairs added × deleted
+// files compares contents only between files of the same name.
+const (
+	maxRenameBlob  = 1 << 20
+	maxRenamePairs = 64
+	// minSimilarity is git's default rename threshold (-M50%).
+	minSimilarity = 0.5
+)
+
+// renames pairs a commit's deleted files with its added ones, as git's
+// rename detection does: identical contents first, then files of the
+// same base name (or any, in small commits) whose lines are at least half
+// the same. It returns old → new paths.
+func (r *reader) renames(deleted, added []blobEntry) map[string]string {
+	if len(deleted) == 0 || len(added) == 0 {
+		return nil
+	}
+	out := map[string]string{}
+	usedNew := map[string]bool{}
+	// Identical contents, preferring the same base name.
+	byHash := map[plumbing.Hash][]blobEntry{}
+	for _, a := range added {
+		byHash[a.hash] = append(byHash[a.hash], a)
+	}
+	for _, d := range deleted {
+		cands := byHash[d.hash]
+		best := -1
+		for i, a := range cands {
+			if usedNew[a.path] {
+				continue
+			}
+			if best < 0 || (path.Base(a.path) == path.Base(d.path) && path.Base(cands[best].path) != path.Base(d.path)) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			out[d.path] = cands[best].path
+			usedNew[cands[best].path] = true
+		}
+	}
+	// Similar contents.
+	all := len(deleted)*len(added) <= maxRenamePairs
+	type pair struct {
+		d, a blobEntry
+		sim  float64
+	}
+	var pairs []pair
+	lines := map[plumbing.Hash]map[string]int{}
+	for _, d := range deleted {
+		if _, done := out[d.path]; done {
+			continue
+		}
+		for _, a := range added {
+			if usedNew[a.path] || (!all && path.Base(a.path) != path.Base(d.path)) {
+				continue
+			}
+			if s := r.similarity(d.hash, a.hash, lines); s >= minSimilarity {
+				pairs = append(pairs, pair{d, a, s})
+			}
+		}
+	}
+	// Best pairs first, ties by paths: deterministic.
+	slices.SortFunc(pairs, func(x, y pair) int {
+		if x.sim != y.sim {
+			if x.sim > y.sim {
+				return -1
+			}
+			return 1
+		}
+		if c := strings.Compare(x.d.path, y.d.path); c != 0 {
+			return c
+		}
+		return strings.Compare(x.a.path, y.a.path)
+	})
+	for _, p := range pairs {
+		if _, done := out[p.d.path]; done || usedNew[p.a.path] {
+			continue
+		}
+		out[p.d.path] = p.a.path
+		usedNew[p.a.path] = true
+	}
+	return out
+}
+
+// similarity is the share of lines two blobs have in common (as a
+// multiset, over the longer of the two); 0 when either is unreadable,
+// too large or binary.
+func (r *reader) similarity(a, b plumbing.Hash, memo map[plumbing.Hash]map[string]int) float64 {
+	la, na := r.lineSet(a, memo)
+	lb, nb := r.lineSet(b, memo)
+	if la == nil || lb == nil || max(na, nb) == 0 {
+		return 0
+	}
+	common := 0
+	for l, n := range la {
+		common += min(n, lb[l])
+	}
+	return float64(common) / float64(max(na, nb))
+}
+
+func (r *reader) lineSet(h plumbing.Hash, memo map[plumbing.Hash]map[string]int) (map[string]int, int) {
+	if m, ok := memo[h]; ok {
+		n := 0
+		for _, c := range m {
+			n += c
+		}
+		return m, n
+	}
+	memo[h] = nil
+	b, err := object.GetBlob(r.s, h)
+	if err != nil || b.Size > maxRenameBlob {
+		return nil, 0
+	}
+	rd, err := b.Reader()
+	if err != nil {
+		return nil, 0
+	}
+	data, err := io.ReadAll(rd)
+	_ = rd.Close()
+	if err != nil || bytes.IndexByte(data, 0) >= 0 {
+		return nil, 0
+	}
+	m := map[string]int{}
+	n := 0
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			m[l]++
+			n++
+		}
+	}
+	memo[h] = m
+	return m, n
+}
+
+// follow maps a commit's changed paths to the names they have at HEAD,
+// then records the commit's renames for the older commits still to come.
+func follow(alias map[string]string, changed []string, renames map[string]string) []string {
+	resolve := func(p string) string {
+		for range 64 { // rename chains are short; a cycle must not hang
+			q, ok := alias[p]
+			if !ok {
+				return p
+			}
+			p = q
+		}
+		return p
+	}
+	for old, nw := range renames {
+		alias[old] = resolve(nw)
+	}
+	if len(alias) == 0 {
+		return changed
+	}
+	out := make([]string, len(changed))
+	for i, p := range changed {
+		out[i] = resolve(p)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}

@@ -1,0 +1,125 @@
+package gitmeta
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/m1nd-go/m1nd/ingest/internal/gittest"
+)
+
+// lines makes a file body of n distinct lines with a tag.
+func lines(tag string, n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(tag)
+		b.WriteString(strings.Repeat("x", i))
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// moved builds: c0 adds src/a.py, src/b.py, src/c.py; c1 edits a and b;
+// c2 moves a (edited slightly), b (unchanged) and c (rewritten) under
+// pkg/; c3 edits pkg/a.py and creates a new src/a.py; c4 renames
+// pkg/b.py to pkg/bee.py.
+func moved(t *testing.T) *gittest.Repo {
+	r := gittest.Init(t, t.TempDir())
+	a, b := lines("a", 10), lines("b", 10)
+	r.Change(map[string]string{"src/a.py": a, "src/b.py": b, "src/c.py": lines("c", 10)}, "ann", day(0))
+	a, b = a+"edit\n", b+"edit\n"
+	r.Change(map[string]string{"src/a.py": a, "src/b.py": b}, "ann", day(1))
+	r.Remove("src/a.py", "src/b.py", "src/c.py")
+	r.Change(map[string]string{"pkg/a.py": a + "moved\n", "pkg/b.py": b, "pkg/c.py": lines("z", 10)}, "bob", day(2))
+	r.Change(map[string]string{"pkg/a.py": a + "moved\nagain\n", "src/a.py": lines("new", 3)}, "bob", day(3))
+	r.Remove("pkg/b.py")
+	r.Change(map[string]string{"pkg/bee.py": b}, "cy", day(4))
+	return r
+}
+
+func TestRenamesFollowed(t *testing.T) {
+	r := moved(t)
+	h, err := Read(context.Background(), r.Dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for p, fs := range h.Files {
+		got[p] = fs.Commits
+	}
+	want := map[string]int{
+		"pkg/a.py":   4, // its own c2, c3 and src/a.py's c0, c1
+		"pkg/bee.py": 4, // c4, pkg/b.py's c2, src/b.py's c0, c1
+		"pkg/c.py":   1, // a rewrite is not a rename
+		"src/c.py":   2,
+		"src/a.py":   1, // the new file of c3 only
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("commits per file (-want +got):\n%s", d)
+	}
+	wantGroups := [][]string{
+		{"pkg/bee.py"},
+		{"pkg/a.py", "src/a.py"},
+		{"pkg/a.py", "pkg/bee.py", "pkg/c.py", "src/c.py"},
+		{"pkg/a.py", "pkg/bee.py"},
+		{"pkg/a.py", "pkg/bee.py", "src/c.py"},
+	}
+	if d := cmp.Diff(wantGroups, h.Groups); d != "" {
+		t.Errorf("groups (-want +got):\n%s", d)
+	}
+
+	plain, err := Read(context.Background(), r.Dir, Options{NoRenames: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := plain.Files["pkg/a.py"].Commits; n != 2 {
+		t.Errorf("without rename following pkg/a.py has %d commits, want 2", n)
+	}
+	if n := plain.Files["src/b.py"].Commits; n != 3 {
+		t.Errorf("without rename following src/b.py has %d commits, want 3", n)
+	}
+}
+
+func TestRenamePairing(t *testing.T) {
+	x := lines("x", 20)
+	cases := []struct {
+		name       string
+		old, new   map[string]string
+		wantRename map[string]string
+	}{
+		{"identical, other name", map[string]string{"a.go": x}, map[string]string{"b.go": x}, map[string]string{"a.go": "b.go"}},
+		{"identical twice: same base name wins", map[string]string{"d/a.go": x}, map[string]string{"b.go": x, "e/a.go": x}, map[string]string{"d/a.go": "e/a.go"}},
+		{"similar", map[string]string{"a.go": x}, map[string]string{"b.go": x + lines("y", 5)}, map[string]string{"a.go": "b.go"}},
+		{"too different", map[string]string{"a.go": x}, map[string]string{"b.go": lines("x", 5) + lines("y", 20)}, map[string]string{}},
+		{"binary only when identical", map[string]string{"a.bin": "\x00" + x}, map[string]string{"b.bin": "\x00" + x + "y"}, map[string]string{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := gittest.Init(t, t.TempDir())
+			r.Change(c.old, "ann", day(0))
+			for p := range c.old {
+				r.Remove(p)
+			}
+			r.Change(c.new, "ann", day(1))
+			h, err := Read(context.Background(), r.Dir, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			for p := range c.old {
+				if _, kept := h.Files[p]; !kept {
+					for q, fs := range h.Files {
+						if fs.Commits == 2 {
+							got[p] = q
+						}
+					}
+				}
+			}
+			if d := cmp.Diff(c.wantRename, got); d != "" {
+				t.Errorf("renames (-want +got):\n%s", d)
+			}
+		})
+	}
+}
