@@ -116,3 +116,26 @@ func TestRoseGaps(t *testing.T) {
 		t.Errorf("plan scores %+v %v", sc, err)
 	}
 }
+
+func TestCeiling(t *testing.T) {
+	// Every file in its own directory: no directory fill, rules only.
+	s := &Split{
+		Universe: map[string]bool{"x/a.go": true, "y/b.go": true, "z/c.go": true},
+		Train:    []Commit{{Hash: "t1", Files: []string{"x/a.go", "z/c.go"}}},
+		Test: []Commit{
+			{Hash: "1", Files: []string{"x/a.go", "y/b.go"}},
+			{Hash: "2", Files: []string{"x/a.go", "y/b.go"}},
+		},
+	}
+	qs, _ := Queries(s)
+	got, err := Ceiling(s, qs, 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Commit 1: online knows only t1 (a ⇒ c), so neither a nor b finds
+	// the other; hindsight has commit 2. Commit 2: both have commit 1.
+	want := Ceilings{Online: Scores{Queries: 4, R5: 0.5, R10: 0.5}, Hindsight: Scores{Queries: 4, R5: 1, R10: 1}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ceilings (-want +got):\n%s", diff)
+	}
+}

@@ -24,6 +24,9 @@ type Group struct {
 	BaselineR10   float64 `json:"baseline_recall_at_10"`
 	MacroPredict  float64 `json:"macro_predict_recall_at_10"`
 	MacroBaseline float64 `json:"macro_baseline_recall_at_10"`
+	// OnlineR10 and HindsightR10: the count-ranking ceilings (Ceilings).
+	OnlineR10    float64 `json:"online_ceiling_recall_at_10"`
+	HindsightR10 float64 `json:"hindsight_ceiling_recall_at_10"`
 	// Plans, PlanR10 and PlanBaselineR10: plans missing one file.
 	Plans           int     `json:"plans"`
 	PlanR10         float64 `json:"validate_plan_recall_at_10"`
@@ -58,6 +61,8 @@ func (r *Report) Summarize() {
 			gr.BaselineR10 += x.Baseline.R10 * n
 			gr.MacroPredict += x.Predict.R10
 			gr.MacroBaseline += x.Baseline.R10
+			gr.OnlineR10 += x.Ceiling.Online.R10 * n
+			gr.HindsightR10 += x.Ceiling.Hindsight.R10 * n
 			p := float64(x.Plan.Queries)
 			gr.Plans += x.Plan.Queries
 			gr.PlanR10 += x.Plan.R10 * p
@@ -70,6 +75,7 @@ func (r *Report) Summarize() {
 			q := float64(gr.Queries)
 			gr.PredictR5, gr.PredictR10 = round4(gr.PredictR5/q), round4(gr.PredictR10/q)
 			gr.BaselineR5, gr.BaselineR10 = round4(gr.BaselineR5/q), round4(gr.BaselineR10/q)
+			gr.OnlineR10, gr.HindsightR10 = round4(gr.OnlineR10/q), round4(gr.HindsightR10/q)
 			gr.MacroPredict, gr.MacroBaseline = round4(gr.MacroPredict/float64(gr.Repos)), round4(gr.MacroBaseline/float64(gr.Repos))
 		}
 		if gr.Repos > 0 {
@@ -81,20 +87,21 @@ func (r *Report) Summarize() {
 // Markdown renders the report.
 func (r *Report) Markdown() string {
 	var b strings.Builder
-	b.WriteString("| repository | lang | split | cut | train/test commits | source files | queries | predict R@5 | predict R@10 | baseline R@5 | baseline R@10 | Δ R@10 |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| repository | lang | split | cut | train/test commits | source files | queries | predict R@5 | predict R@10 | baseline R@5 | baseline R@10 | Δ R@10 | ceilings R@10: online / hindsight |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, x := range r.Repos {
 		if x.Err != "" {
 			fmt.Fprintf(&b, "| %s | %s | %s | error: %s |||||||||\n", x.Name, x.Lang, x.Split, x.Err)
 			continue
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s %s | %d/%d | %d | %d | %.3f | %.3f | %.3f | %.3f | %+.1f |\n", x.Name, x.Lang, x.Split, short(x.Cut), x.CutDate,
-			x.TrainCommits, x.TestCommits, x.Candidates, x.Predict.Queries, x.Predict.R5, x.Predict.R10, x.Baseline.R5, x.Baseline.R10, 100*(x.Predict.R10-x.Baseline.R10))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s %s | %d/%d | %d | %d | %.3f | %.3f | %.3f | %.3f | %+.1f | %.3f / %.3f |\n", x.Name, x.Lang, x.Split, short(x.Cut), x.CutDate,
+			x.TrainCommits, x.TestCommits, x.Candidates, x.Predict.Queries, x.Predict.R5, x.Predict.R10, x.Baseline.R5, x.Baseline.R10, 100*(x.Predict.R10-x.Baseline.R10),
+			x.Ceiling.Online.R10, x.Ceiling.Hindsight.R10)
 	}
-	b.WriteString("\n| group | repos | queries | predict R@5 | predict R@10 | baseline R@5 | baseline R@10 | Δ R@10 (points) | macro Δ R@10 |\n|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("\n| group | repos | queries | predict R@5 | predict R@10 | baseline R@5 | baseline R@10 | Δ R@10 (points) | macro Δ R@10 | ceilings R@10: online / hindsight |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, g := range r.Groups {
-		fmt.Fprintf(&b, "| %s | %d | %d | %.3f | %.3f | %.3f | %.3f | %+.1f | %+.1f |\n", g.Name, g.Repos, g.Queries, g.PredictR5, g.PredictR10, g.BaselineR5, g.BaselineR10,
-			100*(g.PredictR10-g.BaselineR10), 100*(g.MacroPredict-g.MacroBaseline))
+		fmt.Fprintf(&b, "| %s | %d | %d | %.3f | %.3f | %.3f | %.3f | %+.1f | %+.1f | %.3f / %.3f |\n", g.Name, g.Repos, g.Queries, g.PredictR5, g.PredictR10, g.BaselineR5, g.BaselineR10,
+			100*(g.PredictR10-g.BaselineR10), 100*(g.MacroPredict-g.MacroBaseline), g.OnlineR10, g.HindsightR10)
 	}
 	b.WriteString("\nPlans missing one file of a later commit (validate_plan's gaps vs the rules from every planned file):\n\n")
 	b.WriteString("| repository | split | plans | validate_plan R@5 | validate_plan R@10 | baseline R@5 | baseline R@10 |\n|---|---|---|---|---|---|---|\n")

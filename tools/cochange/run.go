@@ -60,11 +60,13 @@ type RepoReport struct {
 	Baseline     Scores `json:"baseline"`
 	// Plan and PlanBaseline score plans missing one file of a commit:
 	// validate_plan's gaps and the rules' (PlanQueries).
-	Plan          Scores  `json:"validate_plan"`
-	PlanBaseline  Scores  `json:"plan_baseline"`
-	IngestMs      float64 `json:"ingest_ms"`
-	PredictMeanMs float64 `json:"predict_mean_ms"`
-	Err           string  `json:"error,omitempty"`
+	Plan         Scores `json:"validate_plan"`
+	PlanBaseline Scores `json:"plan_baseline"`
+	// Ceiling: the rules trained on commits past the cut (Ceiling).
+	Ceiling       Ceilings `json:"ceiling"`
+	IngestMs      float64  `json:"ingest_ms"`
+	PredictMeanMs float64  `json:"predict_mean_ms"`
+	Err           string   `json:"error,omitempty"`
 }
 
 // Config configures a run.
@@ -92,6 +94,10 @@ func RunRepo(ctx context.Context, cfg Config, r Repo) RepoReport {
 		rr.Err = err.Error()
 		return rr
 	}
+	if rr.Ceiling, err = Ceiling(s, qs, cfg.MaxGroup); err != nil {
+		rr.Err = err.Error()
+		return rr
+	}
 	sp, err := StartServer(ctx, cfg.Server, s.Checkout, &rr)
 	if err != nil {
 		rr.Err = err.Error()
@@ -105,7 +111,7 @@ func RunRepo(ctx context.Context, cfg Config, r Repo) RepoReport {
 	if len(qs) > 0 {
 		rr.PredictMeanMs = float64(time.Since(t0).Microseconds()) / 1000 / float64(len(qs))
 	}
-	cfg.Logf("%s: %d queries, predict R@10 %.3f, baseline R@10 %.3f", r.Name, len(qs), rr.Predict.R10, rr.Baseline.R10)
+	cfg.Logf("%s: %d queries, predict R@10 %.3f, baseline R@10 %.3f (ceilings: online %.3f, hindsight %.3f)", r.Name, len(qs), rr.Predict.R10, rr.Baseline.R10, rr.Ceiling.Online.R10, rr.Ceiling.Hindsight.R10)
 	pqs := PlanQueries(qs)
 	if rr.PlanBaseline, err = EvaluatePlans(rose, pqs, s.Universe); err == nil {
 		rr.Plan, err = EvaluatePlans(sp, pqs, s.Universe)
