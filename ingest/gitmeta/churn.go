@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/utils/binary"
 	"github.com/go-git/go-git/v5/utils/diff"
 	"github.com/sergi/go-diff/diffmatchpatch"
@@ -44,63 +46,107 @@ func FileChurn(ctx context.Context, file string, hashes []string) (map[string]Ch
 		return nil, fmt.Errorf("gitmeta: %s is outside the work tree %s", file, wt.Filesystem.Root())
 	}
 	rel = filepath.ToSlash(rel)
-	out := make(map[string]Churn, len(hashes))
+	// Newest first, so that a rename met on the way changes the path the
+	// older commits are read at (the file's history follows renames, as
+	// Read's does).
+	var cs []*object.Commit
 	for _, h := range hashes {
+		if c, err := object.GetCommit(repo.Storer, plumbing.NewHash(h)); err == nil {
+			cs = append(cs, c)
+		}
+	}
+	slices.SortStableFunc(cs, func(a, b *object.Commit) int { return b.Committer.When.Compare(a.Committer.When) })
+	out := make(map[string]Churn, len(cs))
+	for _, c := range cs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		c, err := object.GetCommit(repo.Storer, plumbing.NewHash(h))
-		if err != nil {
-			continue
-		}
-		now, nowBin, err := blobText(c, rel)
+		ch, older, err := commitChurn(repo.Storer, c, rel)
 		if err != nil {
 			return nil, err
 		}
-		var before string
-		var beforeBin bool
-		if len(c.ParentHashes) > 0 {
-			if p, err := object.GetCommit(repo.Storer, c.ParentHashes[0]); err == nil {
-				if before, beforeBin, err = blobText(p, rel); err != nil {
-					return nil, err
-				}
-			}
+		if ch != nil {
+			out[c.Hash.String()] = *ch
 		}
-		if now == before && !nowBin && !beforeBin {
-			continue
-		}
-		if nowBin || beforeBin {
-			out[h] = Churn{Binary: true}
-			continue
-		}
-		out[h] = lineChurn(before, now)
+		rel = older
 	}
 	return out, nil
 }
 
-// blobText is the file's content at commit c ("" when absent); binary or
-// oversized content is reported instead of returned.
-func blobText(c *object.Commit, rel string) (string, bool, error) {
+// commitChurn is what c did to the file at rel, and the file's path in
+// c's parent (another when c renamed it).
+func commitChurn(s storer.EncodedObjectStorer, c *object.Commit, rel string) (*Churn, string, error) {
+	now, nowBin, nowOK, err := blobText(c, rel)
+	if err != nil {
+		return nil, rel, err
+	}
+	var before string
+	var beforeBin bool
+	older := rel
+	if len(c.ParentHashes) > 0 {
+		if p, err := object.GetCommit(s, c.ParentHashes[0]); err == nil {
+			var ok bool
+			if before, beforeBin, ok, err = blobText(p, rel); err != nil {
+				return nil, rel, err
+			}
+			if !ok && nowOK {
+				if old := renamedFrom(s, p.TreeHash, c.TreeHash, rel); old != "" {
+					older = old
+					if before, beforeBin, _, err = blobText(p, old); err != nil {
+						return nil, rel, err
+					}
+				}
+			}
+		}
+	}
+	switch {
+	case now == before && !nowBin && !beforeBin:
+		return nil, older, nil
+	case nowBin || beforeBin:
+		return &Churn{Binary: true}, older, nil
+	}
+	ch := lineChurn(before, now)
+	return &ch, older, nil
+}
+
+// renamedFrom is the path rel had before the commit from tree parent to
+// tree, "" when the commit did not rename a file to rel.
+func renamedFrom(s storer.EncodedObjectStorer, parent, tree plumbing.Hash, rel string) string {
+	r := &reader{s: s, cur: map[plumbing.Hash][]object.TreeEntry{}}
+	if _, err := r.changed(parent, tree); err != nil {
+		return ""
+	}
+	for old, nw := range r.renames(r.deleted, r.added) {
+		if nw == rel {
+			return old
+		}
+	}
+	return ""
+}
+
+// blobText is the file's content at commit c ("" when absent, with ok
+// false); binary or oversized content is reported instead of returned.
+func blobText(c *object.Commit, rel string) (text string, bin, ok bool, err error) {
 	f, err := c.File(rel)
 	if errors.Is(err, object.ErrFileNotFound) || errors.Is(err, object.ErrDirectoryNotFound) || errors.Is(err, plumbing.ErrObjectNotFound) {
-		return "", false, nil
+		return "", false, false, nil
 	}
 	if err != nil {
-		return "", false, fmt.Errorf("gitmeta: reading %s at %s: %w", rel, c.Hash, err)
+		return "", false, false, fmt.Errorf("gitmeta: reading %s at %s: %w", rel, c.Hash, err)
 	}
 	if f.Size > MaxChurnBlob {
-		return "", true, nil
+		return "", true, true, nil
 	}
 	r, err := f.Reader()
 	if err != nil {
-		return "", false, err
+		return "", false, false, err
 	}
 	defer r.Close()
-	if bin, err := binary.IsBinary(r); err != nil || bin {
-		return "", true, nil
+	if isBin, err := binary.IsBinary(r); err != nil || isBin {
+		return "", true, true, nil
 	}
 	s, err := f.Contents()
-	return s, false, err
+	return s, false, true, err
 }
 
 // lineChurn counts added and deleted lines between two texts.

@@ -2,6 +2,8 @@ package gitmeta
 
 import (
 	"context"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -121,5 +123,35 @@ func TestRenamePairing(t *testing.T) {
 				t.Errorf("renames (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// FileChurn follows the file through its rename: the move reads as the
+// one line it added, the commits before it as what they did to src/a.py.
+func TestFileChurnFollowsRenames(t *testing.T) {
+	r := moved(t)
+	h, err := Read(context.Background(), r.Dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hashes []string
+	for i, g := range h.Groups {
+		if slices.Contains(g, "pkg/a.py") {
+			hashes = append(hashes, h.Commits[i].Hash)
+		}
+	}
+	ch, err := FileChurn(context.Background(), filepath.Join(r.Dir, "pkg", "a.py"), hashes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Churn
+	for _, hs := range hashes {
+		got = append(got, ch[hs])
+	}
+	// Newest first: c3 adds "again", c2 moves and adds "moved", c1 adds
+	// "edit", c0 creates ten lines.
+	want := []Churn{{Added: 1}, {Added: 1}, {Added: 1}, {Added: 10}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("churn (-want +got):\n%s", d)
 	}
 }
