@@ -22,3 +22,6 @@ func ReverseAsBuilt(g *Graph) bool {
 	return slices.Equal(c.revOffsets, g.csr.revOffsets) && slices.Equal(c.revSources, g.csr.revSources) &&
 		slices.Equal(c.revEdge, g.csr.revEdge)
 }
+
+// PageRankResidual is how settled g's ranks are (prResidual).
+func PageRankResidual(g *Graph) float64 { return g.prResidual }

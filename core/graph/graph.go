@@ -41,8 +41,10 @@ type Graph struct {
 	finalized bool
 	dirty     bool // nodes or edges changed since the last Finalize
 	gen       Generation
-	// prResidual is the L1 change of the last PageRank round: how settled
-	// the ranks are (warm starts aim for the same).
+	// prResidual is how settled the ranks are: the L1 change of a cold
+	// start's last round, or the tolerance a warm start reached (warm
+	// starts aim for the same, so a chain of patches does not tighten it
+	// round after round). 0 when unknown (a loaded graph).
 	prResidual float64
 
 	// Indexes built at Finalize.

@@ -163,7 +163,11 @@ const pageRankParallelEdges = 100_000
 // PageRankMaxIter rounds with its last round still changing by more than
 // PageRankConvergence (about 5e-5 on a 100K-node code graph), so a warm
 // start from it stops once it is as settled as its base was instead of
-// iterating far past it.
+// iterating far past it. The graph keeps tol as its own accuracy: a warm
+// start that happens to land below it must not make the next one aim
+// lower (every patch of a session would take more rounds than the last,
+// up to PageRankMaxIter). 0 (a base loaded from disk, whose accuracy is
+// not known) aims at warmUnknownTolerance.
 //
 // init becomes the first round's ranks (it is overwritten): a large graph
 // is spared one more array of its size.
@@ -192,7 +196,16 @@ func (g *Graph) computePageRankFrom(init []float64, tol float64) {
 		}
 		init[i] = v / total
 	}
-	raw, last := pageRankIterate(g, init, PageRankDamping, PageRankMaxIter, max(PageRankConvergence, tol))
-	g.prResidual = last
+	if tol <= 0 {
+		tol = warmUnknownTolerance
+	}
+	tol = max(PageRankConvergence, tol)
+	raw, last := pageRankIterate(g, init, PageRankDamping, PageRankMaxIter, tol)
+	g.prResidual = max(last, tol)
 	g.storePageRank(raw)
 }
+
+// warmUnknownTolerance is the accuracy a warm start aims at when its
+// base's is not known: about where a cold start on a 100K-node code graph
+// stands after PageRankMaxIter rounds.
+const warmUnknownTolerance = 5e-5

@@ -584,3 +584,44 @@ func outEdges(g *graph.Graph, r [2]graph.NodeID) []graph.SpliceEdge {
 	}
 	return out
 }
+
+// TestSplicedPageRankKeepsItsTolerance chains splices on a graph whose
+// PageRank does not settle within the round cap (rank sent around a long
+// cycle decays only at the damping factor's rate): every warm start aims at the cold
+// start's accuracy, so the rounds a patch takes do not grow along a
+// session.
+func TestSplicedPageRankKeepsItsTolerance(t *testing.T) {
+	g := graph.New()
+	const n = 3000
+	for i := range n {
+		g.AddNode(graph.Node{ExternalID: fmt.Sprintf("f%d::0", i), Label: "x", Type: graph.Function})
+	}
+	// A cycle of 1,000 nodes fed at node 0 by the 2,000 others: from a
+	// uniform start, rank gathers at node 0 and travels the cycle one node
+	// per round.
+	for i := range n {
+		to := graph.NodeID((i + 1) % 1000)
+		if i >= 1000 {
+			to = 0
+		}
+		g.AddEdge(graph.Edge{Source: graph.NodeID(i), Target: to, Relation: "calls", Weight: 1, Direction: graph.Forward})
+	}
+	g.Finalize()
+	cold := graph.PageRankResidual(g)
+	if cold <= graph.PageRankConvergence {
+		t.Fatalf("the chain settled in the cold start (residual %g): the test needs one that does not", cold)
+	}
+	for k := range 8 {
+		next, _, err := g.Spliced(graph.Splice{AddEdges: []graph.SpliceEdge{{
+			Source: fmt.Sprintf("f%d::0", 1000+k), Target: fmt.Sprintf("f%d::0", 500+k),
+			Edge: graph.Edge{Relation: "calls", Weight: 1, Direction: graph.Forward},
+		}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := graph.PageRankResidual(next); r < cold {
+			t.Fatalf("splice %d: residual %g below the cold start's %g: the next warm start would aim lower", k, r, cold)
+		}
+		g = next
+	}
+}
