@@ -110,6 +110,39 @@ type Store struct {
 	// Extra holds state other layers keep alongside (the git history of a
 	// HEAD); see SetExtra.
 	extra map[string]any
+	// disk writes blobs and manifests behind the ingests that asked for
+	// them (Put, Commit) when behind is set (SetWriteBehind).
+	behind bool
+	disk   diskQueue
+}
+
+// SetWriteBehind makes the store write to disk behind its callers: Put and
+// Commit return once memory is updated, and one goroutine writes the
+// blobs, then each manifest, in the order they were asked. A long-lived
+// store (a server's) sets it so that a patch of a few files does not wait
+// for a file creation per result and a manifest of every file; whoever
+// sets it calls Flush or Close before another Store opens the directory
+// or the directory is removed. A crash loses only cache: a manifest whose
+// blobs were not written makes the next ingest extract those files again.
+func (s *Store) SetWriteBehind(on bool) {
+	s.mu.Lock()
+	s.behind = on
+	s.mu.Unlock()
+	if !on {
+		_ = s.Flush()
+	}
+}
+
+// write runs a disk write now, or queues it behind the caller.
+func (s *Store) write(op func() error) error {
+	s.mu.Lock()
+	behind := s.behind
+	s.mu.Unlock()
+	if !behind {
+		return op()
+	}
+	s.disk.do(op)
+	return nil
 }
 
 // Open returns the store of dir. Nothing is read until Load. With dir ""
@@ -256,7 +289,8 @@ func (s *Store) blobPath(k string) string {
 }
 
 // Put stores the result of a file version: in memory at once, on disk
-// unless it is already there. It is called from extraction workers.
+// unless it is already there (behind the caller with SetWriteBehind). It
+// is called from extraction workers.
 func (s *Store) Put(rel string, h Hash, r *extract.Result) error {
 	k := key(rel, h)
 	s.mu.Lock()
@@ -265,7 +299,19 @@ func (s *Store) Put(rel string, h Hash, r *extract.Result) error {
 	if s.dir == "" {
 		return nil
 	}
+	return s.write(func() error { return s.writeBlob(rel, k, r) })
+}
+
+// writeBlob writes a result unless it is on disk already or no longer
+// wanted (a Commit dropped it while the write waited).
+func (s *Store) writeBlob(rel, k string, r *extract.Result) error {
+	s.mu.Lock()
+	live := s.results[k] == r
+	s.mu.Unlock()
 	p := s.blobPath(k)
+	if !live {
+		return nil
+	}
 	if _, err := os.Stat(p); err == nil {
 		return nil
 	}
@@ -285,6 +331,13 @@ func (s *Store) Put(rel string, h Hash, r *extract.Result) error {
 	}
 	return os.Rename(tmp, p)
 }
+
+// Flush waits until every write queued so far (SetWriteBehind) is on
+// disk, and returns the first error among them since the last Flush.
+func (s *Store) Flush() error { return s.disk.wait() }
+
+// Close flushes (a session closes the stores it shares).
+func (s *Store) Close() error { return s.Flush() }
 
 // Prepared is the extraction of a file version made before the file was
 // written (an edit tool extracting new contents while it fsyncs them).
@@ -332,22 +385,12 @@ func (s *Store) TakePrepared(rel string, h Hash) (Prepared, bool) {
 	return p, ok
 }
 
-// Commit replaces the manifest with entries, writes it atomically, and
-// deletes the results no entry refers to any more.
+// Commit replaces the manifest with entries and deletes the results no
+// entry refers to any more: in memory at once, then on disk (the manifest
+// written atomically, the stale blobs removed). With SetWriteBehind the
+// disk part runs behind the caller, after the blobs Put before it, and an
+// error returned is that of an earlier queued write.
 func (s *Store) Commit(entries map[string]Entry) error {
-	if s.dir != "" {
-		if err := os.MkdirAll(s.dir, 0o755); err != nil {
-			return fmt.Errorf("creating the ingest cache directory: %w", err)
-		}
-		var buf bytes.Buffer
-		if err := gob.NewEncoder(&buf).Encode(manifestFile{Schema: schema, Version: Version(), Root: s.root, Entries: entries}); err != nil {
-			return err
-		}
-		if err := writeAtomic(filepath.Join(s.dir, "manifest.gob"), buf.Bytes()); err != nil {
-			return fmt.Errorf("writing the ingest cache manifest: %w", err)
-		}
-	}
-
 	s.mu.Lock()
 	old := s.manifest
 	s.manifest = entries
@@ -369,13 +412,104 @@ func (s *Store) Commit(entries map[string]Entry) error {
 			delete(s.results, k)
 		}
 	}
+	root := s.root
 	s.mu.Unlock()
-	if s.dir != "" {
-		for _, k := range stale {
-			_ = os.Remove(s.blobPath(k))
-		}
+	if s.dir == "" {
+		return nil
+	}
+	if err := s.write(func() error { return s.writeManifest(root, entries, stale) }); err != nil {
+		return err
+	}
+	return s.disk.err()
+}
+
+// writeManifest writes the manifest atomically, then removes the blobs it
+// no longer names.
+func (s *Store) writeManifest(root string, entries map[string]Entry, stale []string) error {
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return fmt.Errorf("creating the ingest cache directory: %w", err)
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(manifestFile{Schema: schema, Version: Version(), Root: root, Entries: entries}); err != nil {
+		return err
+	}
+	if err := writeAtomic(filepath.Join(s.dir, "manifest.gob"), buf.Bytes()); err != nil {
+		return fmt.Errorf("writing the ingest cache manifest: %w", err)
+	}
+	for _, k := range stale {
+		_ = os.Remove(s.blobPath(k))
 	}
 	return nil
+}
+
+// diskQueue runs a store's disk writes one at a time, in the order they
+// were asked, on a goroutine that lives while there is work.
+type diskQueue struct {
+	mu      sync.Mutex
+	ops     []func() error
+	running bool
+	done    *sync.Cond
+	first   error // the first error since the last wait
+}
+
+func (q *diskQueue) do(op func() error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.ops = append(q.ops, op)
+	if !q.running {
+		q.running = true
+		go q.drain()
+	}
+}
+
+func (q *diskQueue) drain() {
+	for {
+		q.mu.Lock()
+		if len(q.ops) == 0 {
+			q.running = false
+			if q.done != nil {
+				q.done.Broadcast()
+			}
+			q.mu.Unlock()
+			return
+		}
+		op := q.ops[0]
+		q.ops[0] = nil
+		q.ops = q.ops[1:]
+		q.mu.Unlock()
+		if err := op(); err != nil {
+			q.mu.Lock()
+			if q.first == nil {
+				q.first = err
+			}
+			q.mu.Unlock()
+		}
+	}
+}
+
+// wait blocks until the queue is empty and returns (and clears) the first
+// error since the last wait.
+func (q *diskQueue) wait() error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.done == nil {
+		q.done = sync.NewCond(&q.mu)
+	}
+	for q.running {
+		q.done.Wait()
+	}
+	err := q.first
+	q.first = nil
+	return err
+}
+
+// err returns (and clears) the first error of the writes done so far.
+func (q *diskQueue) err() error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	err := q.first
+	q.first = nil
+	return err
 }
 
 // Extra returns state stored with SetExtra.

@@ -153,3 +153,53 @@ func TestPrepared(t *testing.T) {
 		t.Fatal("the newest is gone")
 	}
 }
+
+// With SetWriteBehind disk writes run behind Put and Commit, in order: a
+// result a Commit dropped before its write came up is not written at all,
+// and an error of a write surfaces at the next Flush.
+func TestDiskWritesBehind(t *testing.T) {
+	dir := t.TempDir()
+	s := Open(dir)
+	s.SetWriteBehind(true)
+	ha, hb := HashOf([]byte("a")), HashOf([]byte("b"))
+	gate := make(chan struct{})
+	s.disk.do(func() error { <-gate; return nil }) // the writes below wait behind it
+	if err := s.Put("a.py", ha, result("a.py")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put("b.py", hb, result("b.py")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(map[string]Entry{"a.py": {Size: 1, Hash: ha}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "manifest.gob")); !os.IsNotExist(err) {
+		t.Errorf("the manifest is on disk before the writes ahead of it: %v", err)
+	}
+	close(gate)
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(s.blobPath(key("a.py", ha))); err != nil {
+		t.Errorf("a.py's blob: %v", err)
+	}
+	if _, err := os.Stat(s.blobPath(key("b.py", hb))); !os.IsNotExist(err) {
+		t.Errorf("b.py's blob, dropped by the Commit: %v, want none", err)
+	}
+
+	file := filepath.Join(t.TempDir(), "not-a-dir")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := Open(file)
+	bad.SetWriteBehind(true)
+	if err := bad.Put("a.py", ha, result("a.py")); err != nil {
+		t.Fatal(err)
+	}
+	if err := bad.Flush(); err == nil {
+		t.Error("Flush after a write into a file as directory: no error")
+	}
+	if err := bad.Flush(); err != nil {
+		t.Errorf("a second Flush reports the same error again: %v", err)
+	}
+}

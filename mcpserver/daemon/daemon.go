@@ -55,6 +55,9 @@ type RootUpdate struct {
 	RebuildReason string  `json:"rebuild_reason,omitempty"`
 	WalkSkipped   bool    `json:"walk_skipped"`
 	IngestMs      float64 `json:"ingest_ms"`
+	// PhaseMs is where the ingest's time went (walk, extract, resolve,
+	// finalize, ...).
+	PhaseMs map[string]float64 `json:"phase_ms,omitempty"`
 }
 
 // Reconciler runs one reconciliation pass; maxFiles bounds the files

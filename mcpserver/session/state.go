@@ -476,13 +476,22 @@ func (s *State) releaseRoots(roots []Root) {
 	for _, r := range roots {
 		serving[r.Path] = true
 	}
+	var released []io.Closer
 	s.sharedMu.Lock()
-	defer s.sharedMu.Unlock()
-	for k := range s.shared {
+	for k, v := range s.shared {
 		rest, ok := strings.CutPrefix(k, rootKeyPrefix)
 		if root, _, _ := strings.Cut(rest, "\x00"); ok && !serving[root] {
 			delete(s.shared, k)
+			if c, ok := v.(io.Closer); ok {
+				released = append(released, c)
+			}
 		}
+	}
+	s.sharedMu.Unlock()
+	// A released ingest cache finishes its writes before the root can be
+	// served again and open its directory anew.
+	for _, c := range released {
+		_ = c.Close()
 	}
 }
 

@@ -364,7 +364,7 @@ func rootUpdate(root string, out *ingest.Output) daemon.RootUpdate {
 	if out == nil {
 		return u
 	}
-	u.IngestMs = out.Stats.ElapsedMs
+	u.IngestMs, u.PhaseMs = out.Stats.ElapsedMs, out.Stats.PhaseMs
 	if inc := out.Stats.Incremental; inc != nil {
 		u.Patched, u.RebuildReason, u.WalkSkipped = inc.Patched, inc.RebuildReason, inc.WalkHinted
 		if inc.Full {

@@ -124,7 +124,12 @@ func (r *ingestRun) target() error {
 			sum := sha256.Sum256([]byte(r.adapter + "\x00" + root))
 			dir = filepath.Join(rt, hex.EncodeToString(sum[:8]))
 		}
-		return ingest.NewCache(dir)
+		c := ingest.NewCache(dir)
+		// The server's caches live as long as the session, which closes
+		// (flushes) them: a tick's extraction blobs and manifest are
+		// written behind the answer.
+		c.SetWriteBehind(true)
+		return c
 	}).(*ingest.Cache)
 	return nil
 }
