@@ -278,6 +278,9 @@ func reconciler(d *Dispatcher) daemon.Reconciler {
 		}
 		changed := append(append(append([]string{}, st.Modified...), st.Added...), st.Deleted...)
 		slices.Sort(changed)
+		if len(changed) > 0 || len(moved) > 0 || st.NewDirs {
+			stopWarmup(s)
+		}
 		res.FilesReingested = len(changed)
 		for _, id := range changed[:min(maxFiles, len(changed))] {
 			res.IngestedFiles = append(res.IngestedFiles, id)
@@ -407,22 +410,70 @@ const warmQuiet = time.Second
 // indexes prev had built (seek index, query engine) for the graph then
 // served: an agent that searched before an edit will search after it, and
 // its first query should not pay for them (the seek index alone is most of
-// a second on go-std, even built from the last one).
+// a second on go-std, even built from the last one). The next change calls
+// it off (stopWarmup).
 func warmIndexes(s *session.State, prev *session.Bundle) {
 	seek, eng := prev.Built("seek"), prev.Built("engine")
 	if !seek && !eng {
 		return
 	}
-	w := s.Shared("index-warmer", func() any { return &afterQuiet{} }).(*afterQuiet)
-	w.schedule(warmQuiet, func() {
+	w := warmerOf(s)
+	w.quiet.schedule(warmQuiet, func() {
+		ctx, done := w.begin()
+		defer done()
 		b := s.Current()
 		if seek {
-			seekIndex(s, b)
+			_, _ = seekIndexCtx(ctx, s, b)
 		}
-		if eng {
-			s.Engine(b)
+		if eng && ctx.Err() == nil {
+			_, _ = s.Engine(b)
 		}
 	})
+}
+
+// stopWarmup calls off the index warm-up in progress, if any: a change is
+// being applied, the indexes it builds are for the graph the change
+// replaces, and its CPU is the change's.
+func stopWarmup(s *session.State) { warmerOf(s).stop() }
+
+// warmer is the session's index warm-up: its quiet timer and the way to
+// call off the build it runs.
+type warmer struct {
+	quiet  afterQuiet
+	mu     sync.Mutex
+	cancel context.CancelFunc
+	gen    int
+}
+
+func warmerOf(s *session.State) *warmer {
+	return s.Shared("index-warmer", func() any { return &warmer{} }).(*warmer)
+}
+
+// begin starts a warm-up: its context, and the function that ends it.
+func (w *warmer) begin() (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	w.mu.Lock()
+	w.gen++
+	gen := w.gen
+	w.cancel = cancel
+	w.mu.Unlock()
+	return ctx, func() {
+		cancel()
+		w.mu.Lock()
+		if w.gen == gen {
+			w.cancel = nil
+		}
+		w.mu.Unlock()
+	}
+}
+
+func (w *warmer) stop() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.cancel != nil {
+		w.cancel()
+		w.cancel = nil
+	}
 }
 
 // afterQuiet runs the last scheduled function once nothing was scheduled for

@@ -480,6 +480,7 @@ func (b *batchRun) validate(edits []edit.Edit) error {
 
 func (b *batchRun) write() error {
 	b.prog.begin("write")
+	stopWarmup(b.c.Session) // this write replaces the graph it would warm
 	n := 0
 	for _, t := range b.targets {
 		if !t.Unchanged() {

@@ -155,7 +155,13 @@ func runSeek(c *Call) (any, error) {
 // build ignores the caller's context so a cancelled first call does not
 // leave a failed index cached for the whole generation.
 func seekIndex(s *session.State, b *session.Bundle) (*seek.Index, error) {
-	v, err := b.Derived("seek", func(g *graph.Graph) (any, error) {
+	return seekIndexCtx(context.Background(), s, b)
+}
+
+// seekIndexCtx is seekIndex for a build that may be called off (the index
+// warm-up, when a change replaces the graph it builds for).
+func seekIndexCtx(ctx context.Context, s *session.State, b *session.Bundle) (*seek.Index, error) {
+	v, err := b.DerivedCtx(ctx, "seek", func(ctx context.Context, g *graph.Graph) (any, error) {
 		o := seek.DefaultOptions()
 		if len(b.Roots) > 0 {
 			roots := make([]string, 0, len(b.Roots))
@@ -167,7 +173,7 @@ func seekIndex(s *session.State, b *session.Bundle) (*seek.Index, error) {
 			o.FileStamp = guardedStamp(guard)
 		}
 		last := s.Shared("seek-last", func() any { return &lastSeek{} }).(*lastSeek)
-		x, err := seek.BuildFrom(context.Background(), g, o, last.get())
+		x, err := seek.BuildFrom(ctx, g, o, last.get())
 		if err == nil {
 			last.set(x.Bodies())
 		}

@@ -1,0 +1,28 @@
+package tools
+
+import "testing"
+
+// The warm-up gives way to the next change: stop calls off the build in
+// progress, and an ended warm-up does not take a newer one's off switch
+// with it.
+func TestWarmerStop(t *testing.T) {
+	var w warmer
+	ctx1, done1 := w.begin()
+	w.stop()
+	if ctx1.Err() == nil {
+		t.Fatal("stop did not call off the warm-up in progress")
+	}
+	done1()
+	ctx2, done2 := w.begin()
+	ctx3, done3 := w.begin() // a second warm-up began before the first ended
+	done2()
+	w.stop()
+	if ctx3.Err() == nil {
+		t.Fatal("the newest warm-up was not called off: an older one's end cleared its switch")
+	}
+	done3()
+	if ctx2.Err() == nil {
+		t.Fatal("an ended warm-up's context is still live")
+	}
+	w.stop() // nothing in progress: nothing to do
+}
