@@ -12,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,6 +29,7 @@ func main() {
 	corpus := flag.String("corpus", "", "tree to copy and watch (Go sources: probes are Go functions)")
 	n := flag.Int("n", 30, "writes timed")
 	idle := flag.Duration("idle", 10*time.Second, "idle period for the CPU reading")
+	stepGap = flag.Duration("step-gap", 300*time.Millisecond, "pause before each change of the reconciliation table (the daemon was restarted after the previous one)")
 	probe := flag.String("probe", "impact", "query polled until the write is visible: impact (of the new function's node: a miss costs a scan of every label) or symbols (surgical_context of the written file: is the function among its symbols)")
 	poll := flag.String("poll", "status", "what is polled after a write: status (daemon_status, cheap, until a tick has ended; then the probe query) or query (the probe query itself, back to back on the cores the tick needs)")
 	autoPersist := flag.Int("auto-persist-interval", 0, "the server's auto_persist_interval (M1ND_AUTO_PERSIST_INTERVAL; -1: its default of a save every 50 calls). 0 by default: the bench's polling makes hundreds of calls a second, and a save of the whole graph every 50 of them would be the harness's load, not an agent's")
@@ -204,7 +206,7 @@ func run(server, corpus string, n int, idle time.Duration, probe, poll string, s
 
 	// 2. Reconciliation cost per kind of change.
 	tick := func(label string, change func() error) error {
-		time.Sleep(300 * time.Millisecond)
+		time.Sleep(*stepGap)
 		if err := c.CallTool(ctx, "daemon_stop", map[string]any{"agent_id": "wb"}, nil); err != nil {
 			return err
 		}
@@ -214,14 +216,23 @@ func run(server, corpus string, n int, idle time.Duration, probe, poll string, s
 		var tr struct {
 			DurationMs float64 `json:"duration_ms"`
 			Files      int     `json:"files_reingested"`
+			Updates    []struct {
+				PhaseMs map[string]float64 `json:"phase_ms"`
+			} `json:"updates"`
 		}
 		if err := c.CallTool(ctx, "daemon_tick", map[string]any{"agent_id": "wb"}, &tr); err != nil {
 			return err
 		}
-		fmt.Printf("| %s | %d | %.0f | %.1f %% |\n", label, tr.Files, tr.DurationMs, 100*tr.DurationMs/ing.ElapsedMs)
+		var phases []string
+		for _, u := range tr.Updates {
+			for _, k := range slices.Sorted(maps.Keys(u.PhaseMs)) {
+				phases = append(phases, fmt.Sprintf("%s %.0f", k, u.PhaseMs[k]))
+			}
+		}
+		fmt.Printf("| %s | %d | %.0f | %.1f %% | %s |\n", label, tr.Files, tr.DurationMs, 100*tr.DurationMs/ing.ElapsedMs, strings.Join(phases, ", "))
 		return c.CallTool(ctx, "daemon_start", map[string]any{"agent_id": "wb"}, nil)
 	}
-	fmt.Println("| change | files | tick ms | of a full ingest |\n|---|---|---|---|")
+	fmt.Println("| change | files | tick ms | of a full ingest | the reingest's phases, ms |\n|---|---|---|---|---|")
 	dir := filepath.Dir(goFiles[0])
 	steps := []struct {
 		label string
@@ -313,5 +324,7 @@ func cpuTicks(pid int) (int64, error) {
 	s, _ := strconv.ParseInt(f[12], 10, 64)
 	return u + s, nil
 }
+
+var stepGap *time.Duration
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
