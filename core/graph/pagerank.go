@@ -187,15 +187,10 @@ func (g *Graph) computePageRankFrom(init []float64, tol float64) {
 		g.computePageRank()
 		return
 	}
-	// Nodes without an estimate start at the mean of the others.
-	mean := sum / float64(known)
-	total := sum + mean*float64(n-known)
 	for i, v := range init {
-		if v <= 0 {
-			v = mean
-		}
-		init[i] = v / total
+		init[i] = max(v, 0) / sum
 	}
+	g.estimateNew(init, known < n)
 	if tol <= 0 {
 		tol = warmUnknownTolerance
 	}
@@ -203,6 +198,41 @@ func (g *Graph) computePageRankFrom(init []float64, tol float64) {
 	raw, last := pageRankIterate(g, init, PageRankDamping, PageRankMaxIter, tol)
 	g.prResidual = max(last, tol)
 	g.storePageRank(raw)
+}
+
+// estimateNew gives the nodes without an estimate (new nodes, 0 in p)
+// the rank one round of iteration gives them from their in-neighbours'
+// estimates, then scales p to sum to 1. A new node is mostly a leaf
+// (a function added to a file); starting it at the mean rank, pulled up
+// by the hubs, put most of a patch's initial error on the new nodes, and
+// a 64-file change took twice the rounds.
+func (g *Graph) estimateNew(p []float64, missing bool) {
+	if !missing {
+		return
+	}
+	c := &g.csr
+	n := len(p)
+	total := 1.0
+	var fresh []int
+	for j, v := range p {
+		if v == 0 {
+			fresh = append(fresh, j)
+		}
+	}
+	for _, j := range fresh {
+		in := 0.0
+		for _, s := range c.revSources[c.revOffsets[j]:c.revOffsets[j+1]] {
+			if d := c.offsets[s+1] - c.offsets[s]; d > 0 {
+				in += p[s] / float64(d)
+			}
+		}
+		v := (1-PageRankDamping)/float64(n) + PageRankDamping*in
+		p[j] = v
+		total += v
+	}
+	for i := range p {
+		p[i] /= total
+	}
 }
 
 // warmUnknownTolerance is the accuracy a warm start aims at when its
