@@ -62,8 +62,8 @@ func (b *Bundle) DerivedCtx(ctx context.Context, key string, build func(ctx cont
 	}
 }
 
-// buildDerived runs it's build. A build that panics or whose context ended
-// leaves nothing cached, and its waiters try again.
+// buildDerived builds the item's value. A build that panics or whose
+// context ended leaves nothing cached, and its waiters try again.
 func (b *Bundle) buildDerived(ctx context.Context, key string, it *derivedItem, build func(ctx context.Context, g *graph.Graph) (any, error)) {
 	ok := false
 	defer func() {

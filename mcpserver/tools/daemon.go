@@ -476,6 +476,14 @@ func (w *warmer) stop() {
 	}
 }
 
+// Close stops the warm-up for good (the session closes what it shares):
+// no build starts on a closing session, and one in progress is called off.
+func (w *warmer) Close() error {
+	w.quiet.stop()
+	w.stop()
+	return nil
+}
+
 // afterQuiet runs the last scheduled function once nothing was scheduled for
 // its quiet period (the daemon's quiet save and index warm-up).
 type afterQuiet struct {
@@ -498,6 +506,15 @@ func (w *afterQuiet) schedule(quiet time.Duration, fn func()) {
 		return
 	}
 	w.t.Reset(quiet)
+}
+
+// stop cancels the pending run, if any (a later schedule starts anew).
+func (w *afterQuiet) stop() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.t != nil {
+		w.t.Stop()
+	}
 }
 
 // rootChanged reports whether any changed file belongs to root.

@@ -1,6 +1,9 @@
 package tools
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // The warm-up gives way to the next change: stop calls off the build in
 // progress, and an ended warm-up does not take a newer one's off switch
@@ -25,4 +28,16 @@ func TestWarmerStop(t *testing.T) {
 		t.Fatal("an ended warm-up's context is still live")
 	}
 	w.stop() // nothing in progress: nothing to do
+
+	// Close calls off the build in progress and the one scheduled.
+	ctx4, done4 := w.begin()
+	w.quiet.schedule(time.Hour, func() { t.Error("a closed warmer ran its warm-up") })
+	w.Close()
+	if ctx4.Err() == nil {
+		t.Fatal("Close left the warm-up in progress running")
+	}
+	done4()
+	if w.quiet.t.Stop() {
+		t.Fatal("Close left the scheduled warm-up pending")
+	}
 }
