@@ -26,10 +26,14 @@ type blobEntry struct {
 
 // Rename detection bounds: blobs larger than maxRenameBlob are paired only
 // when identical; a commit with more than maxRenamePairs added × deleted
-// files compares contents only between files of the same name.
+// files compares contents only between files of the same name, and not
+// at all for a name more than maxSameName added files share (a tree of
+// index.ts or __init__.py files moved and edited is paired by identical
+// contents only, instead of every file against every other).
 const (
 	maxRenameBlob  = 1 << 20
 	maxRenamePairs = 64
+	maxSameName    = 8
 	// minSimilarity is git's default rename threshold (-M50%).
 	minSimilarity = 0.5
 )
@@ -73,8 +77,14 @@ func (r *reader) renames(deleted, added []blobEntry) map[string]string {
 	}
 	var pairs []pair
 	lines := map[plumbing.Hash]map[string]int{}
+	byName := map[string]int{}
+	if !all {
+		for _, a := range added {
+			byName[path.Base(a.path)]++
+		}
+	}
 	for _, d := range deleted {
-		if _, done := out[d.path]; done {
+		if _, done := out[d.path]; done || (!all && byName[path.Base(d.path)] > maxSameName) {
 			continue
 		}
 		for _, a := range added {
