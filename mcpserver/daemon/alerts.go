@@ -30,9 +30,13 @@ const (
 	KindHubDeleted   = "hub_deleted"
 	KindHeadMoved    = "head_moved"
 	KindIngestFailed = "ingest_failed"
-	KindHotChanged   = "hot_region_changed"
-	KindWatchFailed  = "watch_degraded"
+	// KindHotChanged: files an agent has read in this session changed on
+	// disk (its view of them is stale).
+	KindHotChanged = "hot_region_changed"
+	// KindRegionLocked: files in a lock's region changed on disk.
 	KindRegionLocked = "locked_region_changed"
+	// KindWatchDegraded: kernel watches could not be had; the daemon polls.
+	KindWatchDegraded = "watch_degraded"
 )
 
 // MaxAlerts bounds the alerts kept: the oldest acknowledged go first, then

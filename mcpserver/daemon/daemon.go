@@ -214,7 +214,7 @@ func (d *Daemon) Start(paths []string, poll time.Duration) (Status, error) {
 		poll = DefaultPoll
 	}
 	d.halt()
-	w := watch.Start(paths, watch.Config{
+	w := startWatch(paths, watch.Config{
 		Debounce: d.cfg.Debounce, MaxDelay: d.cfg.MaxDelay, Quick: d.cfg.Quick, Poll: poll, Ignore: d.cfg.Ignore,
 		Event: func(string) {
 			d.mu.Lock()
@@ -228,8 +228,17 @@ func (d *Daemon) Start(paths []string, poll time.Duration) (Status, error) {
 	d.w, d.backend, d.note = w, w.Backend, w.Note
 	d.save()
 	d.mu.Unlock()
+	if w.Backend == "polling" {
+		d.Alerts.AddNew(d.cfg.Now(), Alert{Kind: KindWatchDegraded, Severity: "warning",
+			Message: "the daemon polls instead of receiving kernel events, so changes are seen later and each poll costs a walk: " + w.Note +
+				" (on Linux, raise fs.inotify.max_user_watches, then daemon_start again)"})
+	}
 	return d.Status(), nil
 }
+
+// startWatch starts a watcher (a variable so that tests can make one
+// degrade to polling).
+var startWatch = watch.Start
 
 // Stop stops watching (alerts are kept) and persists the inactive state.
 func (d *Daemon) Stop() Status {
@@ -288,7 +297,9 @@ func (d *Daemon) tick(ctx context.Context, maxFiles int, trigger string) TickRes
 		res.Error = err.Error()
 		alerts = append(alerts, Alert{Kind: KindIngestFailed, Severity: "error", Message: "reconciliation failed: " + err.Error()})
 	}
-	res.AlertIDs = d.Alerts.Add(d.cfg.Now(), alerts...)
+	// An alert that says what an unacknowledged one already says is not
+	// repeated (a file edited again and again is one alert until acked).
+	res.AlertIDs = d.Alerts.AddNew(d.cfg.Now(), alerts...)
 	if res.AlertIDs == nil {
 		res.AlertIDs = []string{}
 	}

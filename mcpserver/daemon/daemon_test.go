@@ -4,9 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/m1nd-go/m1nd/mcpserver/watch"
 )
 
 // counting is a reconciler that counts its calls.
@@ -180,5 +183,29 @@ func TestAlertsAddNew(t *testing.T) {
 	a.Ack("t", []string{"alert-1"})
 	if ids := a.AddNew(now, x); len(ids) != 1 {
 		t.Fatalf("after the ack: %v", ids)
+	}
+}
+
+// A watch that falls back to polling says so in an alert (once while
+// unacknowledged) besides daemon_status.
+func TestDegradedWatchAlerts(t *testing.T) {
+	defer func(s func([]string, watch.Config) *watch.Watcher) { startWatch = s }(startWatch)
+	startWatch = func(paths []string, cfg watch.Config) *watch.Watcher {
+		w := watch.Start(paths, cfg)
+		w.Backend, w.Note = "polling", "kernel watches unavailable for "+paths[0]+" (too many open files): polling every 500ms"
+		return w
+	}
+	root := t.TempDir()
+	var c counting
+	d := New(Config{}, c.reconcile)
+	defer d.Close()
+	for range 2 {
+		if _, err := d.Start([]string{root}, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, unacked := d.Alerts.List(false, 0)
+	if unacked != 1 || list[0].Kind != KindWatchDegraded || !strings.Contains(list[0].Message, "too many open files") {
+		t.Fatalf("alerts %+v, want one watch_degraded alert with the reason", list)
 	}
 }

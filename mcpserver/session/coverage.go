@@ -140,3 +140,19 @@ func (c *Coverage) Snapshot(agent string) (CoverageSnapshot, bool) {
 	}
 	return s, true
 }
+
+// Readers returns, per agent, the files among paths it has read (in
+// path order); agents that read none are left out.
+func (c *Coverage) Readers(paths []string) map[string][]string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[string][]string{}
+	for id, a := range c.agents {
+		for _, p := range paths {
+			if _, ok := a.read[p]; ok {
+				out[id] = append(out[id], p)
+			}
+		}
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -28,7 +29,7 @@ func registerDaemon(r *Registry) {
 	r.Register(&Tool{
 		Name:        "daemon_start",
 		Title:       "Start the watcher daemon",
-		Description: "Watch the ingest roots (or watch_paths) and keep the graph in step with the disk: file events (inotify/FSEvents; polling every poll_interval_ms when kernel watches are unavailable) are debounced and coalesced, then reconciled through an incremental ingest — a branch switch touching thousands of files is one update. Drift alerts (hub file deleted, HEAD moved, ingest failed) go to alerts_list. The daemon state is persisted: a restarted server resumes watching.",
+		Description: "Watch the ingest roots (or watch_paths) and keep the graph in step with the disk: file events (inotify/FSEvents; polling every poll_interval_ms when kernel watches are unavailable) are debounced and coalesced, then reconciled through an incremental ingest — a branch switch touching thousands of files is one update. Drift alerts (a file in a lock's region or one an agent has read changed on disk, a hub file deleted, HEAD moved, an ingest failed, kernel watches unavailable) go to alerts_list. The daemon state is persisted: a restarted server resumes watching.",
 		Params: []Param{
 			{Name: "watch_paths", Type: StringArray, MaxItems: 16, Description: "Directories to watch (default: the current ingest roots). Each must be an ingest root or inside one."},
 			{Name: "poll_interval_ms", Type: Integer, Default: 500, Min: Bound(50), Max: Bound(600000), Description: "Polling interval used when kernel watches cannot be had."},
@@ -84,7 +85,7 @@ func registerDaemon(r *Registry) {
 	r.Register(&Tool{
 		Name:        "alerts_list",
 		Title:       "List alerts",
-		Description: "Drift and proactive alerts, newest first: a hub file deleted, HEAD moved, an ingest failed, a watch degraded to polling. Persisted across restarts.",
+		Description: "Drift and proactive alerts, newest first: files in a lock's region changed on disk (locked_region_changed: lock_diff shows what moved), files an agent has read changed on disk (hot_region_changed: its view is stale), a hub file deleted, HEAD moved, an ingest failed, the watch degraded to polling, and strong insights of writes (a file whose commits accelerate, a wide blast radius). An unacknowledged alert is not repeated. Persisted across restarts.",
 		Params: []Param{
 			{Name: "include_acked", Type: Boolean, Default: false, Description: "Also list acknowledged alerts."},
 			{Name: "limit", Type: Integer, Default: 50, Min: Bound(1), Max: Bound(1000), Description: "Maximum alerts listed."},
@@ -265,6 +266,7 @@ func reconciler(d *Dispatcher) daemon.Reconciler {
 		st := s.StalenessNow(b)
 		res := daemon.TickResult{ChangedFilesDetected: len(st.Modified), DeletedFilesDetected: len(st.Deleted), AddedFilesDetected: len(st.Added)}
 		alerts := hubDeletions(b, st.Deleted)
+		alerts = append(alerts, regionAlerts(s, b, append(append([]string{}, st.Modified...), st.Deleted...))...)
 		moved := map[string]bool{}
 		for _, r := range b.Roots {
 			if r.GitHead == "" {
@@ -530,6 +532,63 @@ func rootChanged(b *session.Bundle, root string, changed []string) bool {
 		}
 	}
 	return false
+}
+
+// regionAlerts: files changed on disk (modified or deleted; node IDs of
+// b) that lie in a lock's region, one alert per lock, and files an agent
+// has read in this session, one alert per agent — its view of them is
+// stale. The changes the daemon sees came from outside m1nd (an editor,
+// a branch switch, another process): apply_batch reingests its own.
+func regionAlerts(s *session.State, b *session.Bundle, changed []string) []daemon.Alert {
+	if len(changed) == 0 {
+		return nil
+	}
+	slices.Sort(changed)
+	var out []daemon.Alert
+	for _, l := range s.Continuity().Locks.Snapshot() {
+		var hit []string
+		for _, id := range changed {
+			if _, ok := l.Base.Files[id]; ok {
+				hit = append(hit, id)
+			}
+		}
+		if len(hit) > 0 {
+			out = append(out, daemon.Alert{Kind: daemon.KindRegionLocked, Severity: "warning", NodeIDs: hit[:min(len(hit), 20)],
+				Message: fmt.Sprintf("%d file(s) in the region of lock %s (agent %s) changed on disk: %s; lock_diff shows what moved, lock_rebase accepts it",
+					len(hit), l.ID, l.AgentID, listSome(hit, 5))})
+		}
+	}
+	g := b.Graph
+	var paths []string
+	pathID := map[string]string{}
+	for _, id := range changed {
+		if n, ok := g.Lookup(id); ok {
+			if p := g.SourcePath(n); p != "" {
+				paths = append(paths, p)
+				pathID[p] = id
+			}
+		}
+	}
+	readers := s.Coverage().Readers(paths)
+	for _, agent := range slices.Sorted(maps.Keys(readers)) {
+		read := readers[agent]
+		ids := make([]string, len(read))
+		for i, p := range read {
+			ids[i] = pathID[p]
+		}
+		out = append(out, daemon.Alert{Kind: daemon.KindHotChanged, Severity: "info", NodeIDs: ids[:min(len(ids), 20)],
+			Message: fmt.Sprintf("%d file(s) agent %s has read changed on disk since: %s; view them again before editing", len(read), agent, listSome(read, 5))})
+	}
+	return out
+}
+
+// listSome joins the first n items, saying how many more there are.
+func listSome(xs []string, n int) string {
+	s := strings.Join(xs[:min(n, len(xs))], ", ")
+	if len(xs) > n {
+		s += fmt.Sprintf(" and %d more", len(xs)-n)
+	}
+	return s
 }
 
 // hubDeletions: a deleted file that many others depend on deserves an

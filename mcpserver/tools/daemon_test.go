@@ -182,3 +182,55 @@ func TestTickWarmsUsedIndexes(t *testing.T) {
 		}
 	}
 }
+
+// Files changed on disk in a lock's region, or that an agent has read,
+// raise alerts naming the lock or the agent; the same news is not repeated
+// while unacknowledged.
+func TestDaemonRegionAlerts(t *testing.T) {
+	dir := fixture.Write(t)
+	cfg := testConfig()
+	cfg.RuntimeDir = t.TempDir()
+	d := newDispatcher(t, cfg)
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	mustCall(t, d, "view", map[string]any{"agent_id": "reader", "file_path": "backend/payments.py"})
+	lock := mustCall(t, d, "lock_create", map[string]any{"agent_id": "locker", "scope": "node", "root_nodes": []string{"backend/crypto.py"}})["lock_id"].(string)
+
+	appendTo := func(rel, s string) {
+		f, err := os.OpenFile(filepath.Join(dir, rel), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(s)
+		f.Close()
+	}
+	alertsOf := func(out map[string]any) map[string]string {
+		got := map[string]string{}
+		list := mustCall(t, d, "alerts_list", map[string]any{"agent_id": "t"})["alerts"].([]any)
+		for _, id := range out["alert_ids"].([]any) {
+			for _, a := range list {
+				if a := a.(map[string]any); a["alert_id"] == id {
+					got[a["kind"].(string)] = a["message"].(string)
+				}
+			}
+		}
+		return got
+	}
+	appendTo("backend/payments.py", "\n\ndef refund():\n    return 0\n")
+	appendTo("backend/crypto.py", "\n\ndef pepper():\n    return 1\n")
+	appendTo("backend/config.py", "\nDEBUG = False\n") // neither read nor locked
+	got := alertsOf(mustCall(t, d, "daemon_tick", map[string]any{"agent_id": "t"}))
+	if m := got[daemon.KindRegionLocked]; !strings.Contains(m, lock) || !strings.Contains(m, "file::backend/crypto.py") || !strings.Contains(m, "locker") {
+		t.Errorf("locked region alert %q, want lock %s, its agent and crypto.py", m, lock)
+	}
+	if m := got[daemon.KindHotChanged]; !strings.Contains(m, "reader") || !strings.Contains(m, "backend/payments.py") || strings.Contains(m, "config.py") {
+		t.Errorf("hot region alert %q, want agent reader and payments.py only", m)
+	}
+	if len(got) != 2 {
+		t.Errorf("alerts %v, want one locked and one hot", got)
+	}
+	// The same files changed again: nothing new to say while unacked.
+	appendTo("backend/payments.py", "\n# again\n")
+	if again := alertsOf(mustCall(t, d, "daemon_tick", map[string]any{"agent_id": "t"})); again[daemon.KindHotChanged] != "" {
+		t.Errorf("a second change of the same read file repeated the alert: %v", again)
+	}
+}
