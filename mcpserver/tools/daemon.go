@@ -16,6 +16,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/ingest"
 	"github.com/m1nd-go/m1nd/ingest/gitmeta"
+	"github.com/m1nd-go/m1nd/ingest/walk"
 	"github.com/m1nd-go/m1nd/mcpserver/daemon"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
@@ -153,10 +154,31 @@ func daemonOf(d *Dispatcher) *daemon.Daemon {
 			Logf:     s.Logf,
 			Ignore: func(p string) bool {
 				rt := s.RuntimePath("")
-				return rt != "" && (p == rt || strings.HasPrefix(p, rt+string(filepath.Separator)))
+				return (rt != "" && (p == rt || strings.HasPrefix(p, rt+string(filepath.Separator)))) || walkSkips(s, p)
 			},
 		}, reconciler(d))
 	}).(*daemon.Daemon)
+}
+
+// walkSkips reports an event path the walk of its root leaves out (a
+// skipped directory such as node_modules or target, a .gitignore'd path),
+// so that a build writing its output wakes nothing — unless the graph
+// holds that file (git tracks files in ignored directories, and the walk
+// takes them).
+func walkSkips(s *session.State, p string) bool {
+	for _, rf := range s.Current().Files {
+		rel, err := filepath.Rel(rf.Root, p)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		ig := s.RootShared(rf.Root, "walk-ignorer", func() any { return walk.NewIgnorer(rf.Root, walk.Options{}) }).(*walk.Ignorer)
+		if !ig.Ignored(p) {
+			return false
+		}
+		_, inGraph := slices.BinarySearchFunc(rf.Files, filepath.ToSlash(rel), func(f session.FileStamp, r string) int { return strings.Compare(f.Rel, r) })
+		return !inGraph
+	}
+	return false
 }
 
 // ResumeDaemon restarts the watcher when the runtime directory says it

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -232,5 +233,45 @@ func TestDaemonRegionAlerts(t *testing.T) {
 	appendTo("backend/payments.py", "\n# again\n")
 	if again := alertsOf(mustCall(t, d, "daemon_tick", map[string]any{"agent_id": "t"})); again[daemon.KindHotChanged] != "" {
 		t.Errorf("a second change of the same read file repeated the alert: %v", again)
+	}
+}
+
+// A build writing its output where the walk does not go (a skipped
+// directory, a .gitignore'd one) wakes the daemon for nothing; a source
+// edit after it still does.
+func TestDaemonIgnoresWhatTheWalkSkips(t *testing.T) {
+	dir := fixture.Write(t) // a git repository: its .gitignore holds
+	gi, err := os.OpenFile(filepath.Join(dir, ".gitignore"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gi.WriteString("\nout/\n")
+	gi.Close()
+	cfg := testConfig()
+	cfg.RuntimeDir = t.TempDir()
+	d := newDispatcher(t, cfg)
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	if st := mustCall(t, d, "daemon_start", map[string]any{"agent_id": "t"}); st["watcher_backend"] != "notify" {
+		t.Skipf("no kernel watches here (%v): polling does not see events", st["watcher_note"])
+	}
+	defer mustCall(t, d, "daemon_stop", map[string]any{"agent_id": "t"})
+	for _, sub := range []string{"node_modules/pkg", "out/gen", "backend/target"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 20 {
+			os.WriteFile(filepath.Join(dir, sub, fmt.Sprintf("f%d.py", i)), []byte("x = 1\n"), 0o644)
+		}
+	}
+	time.Sleep(600 * time.Millisecond) // a tick the writes caused would have run by now (debounce 100 ms)
+	if st := mustCall(t, d, "daemon_status", map[string]any{"agent_id": "t"}); st["tick_count"].(float64) != 0 {
+		t.Fatalf("writes into skipped and ignored directories made ticks: %v", st)
+	}
+	os.WriteFile(filepath.Join(dir, "backend/audit_log.py"), []byte("def record(event):\n    return event\n"), 0o644)
+	for i := 0; i < 3000 && !hasNode(t, d, "file::backend/audit_log.py"); i++ {
+		time.Sleep(10 * time.Millisecond) // a bound against a hang, not a speed limit
+	}
+	if !hasNode(t, d, "file::backend/audit_log.py") {
+		t.Fatalf("the watcher missed the source edit: %v", mustCall(t, d, "daemon_status", map[string]any{"agent_id": "t"}))
 	}
 }
