@@ -105,6 +105,7 @@ func Open(ctx context.Context, opts Options, getenv func(string) string, logf fu
 		startupIngest(ctx, d, p, logf)
 	}
 	tools.ResumeDaemon(d) // after the start-up ingest: it reconciles what that left
+	tools.ResumeAutoIngest(d)
 	return d, nil
 }
 

@@ -5,7 +5,8 @@
 // modification time per document file) and hands the added, modified and
 // removed documents to an Applier the tool layer supplies, which ingests
 // them into the graph. It counts what every tick did and keeps the last
-// errors; the manifest is persisted on Stop.
+// errors. Its options are persisted when it starts and stops, so that a
+// restarted server resumes a watch that was running (Saved).
 package autoingest
 
 import (
@@ -184,7 +185,31 @@ func (r *Runtime) Start(ctx context.Context, opt Options, accept func(document.F
 	r.mu.Lock()
 	r.w, r.backend, r.note = w, w.Backend, w.Note
 	r.mu.Unlock()
-	return r.tick(ctx, "bootstrap"), nil
+	boot := r.tick(ctx, "bootstrap")
+	r.mu.Lock()
+	if err := r.saveLocked(); err != nil {
+		r.logf("auto-ingest: state not saved (it will not resume after a restart): %v", err)
+	}
+	r.mu.Unlock()
+	return boot, nil
+}
+
+// Saved returns the options of the watch the state directory says was
+// running when the server stopped (Stop saves it as stopped): what a
+// restarted server resumes. A missing or unreadable file is no watch.
+func (r *Runtime) Saved() (Options, bool) {
+	if r.stateDir == "" {
+		return Options{}, false
+	}
+	data, err := os.ReadFile(filepath.Join(r.stateDir, stateFile))
+	if err != nil {
+		return Options{}, false
+	}
+	var mf manifestFile
+	if json.Unmarshal(data, &mf) != nil || !mf.Running || len(mf.Roots) == 0 {
+		return Options{}, false
+	}
+	return mf.Options, true
 }
 
 func (r *Runtime) debounce() time.Duration {
@@ -225,7 +250,11 @@ func (r *Runtime) halt() {
 	}
 }
 
-// manifestFile is what Stop persists.
+// stateFile holds the watch's options, whether it runs, and the manifest,
+// in the state directory.
+const stateFile = "auto-ingest.json"
+
+// manifestFile is what Start and Stop persist.
 type manifestFile struct {
 	Options
 	Running bool             `json:"running"`
@@ -240,7 +269,7 @@ func (r *Runtime) saveLocked() error {
 		return err
 	}
 	mf := manifestFile{Options: r.opt, Running: r.running, Entries: r.manifest}
-	return snapshot.WriteFileAtomic(filepath.Join(r.stateDir, "auto-ingest.json"), 0o644, func(w io.Writer) error {
+	return snapshot.WriteFileAtomic(filepath.Join(r.stateDir, stateFile), 0o644, func(w io.Writer) error {
 		return json.NewEncoder(w).Encode(mf)
 	})
 }

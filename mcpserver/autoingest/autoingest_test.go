@@ -95,7 +95,15 @@ func TestTicksFollowTheDisk(t *testing.T) {
 	if !slices.Equal(res.IngestedPaths, []string{c}) {
 		t.Errorf("retry tick %+v", res)
 	}
+	// A running watch is what a restarted server resumes; a stopped one
+	// is not.
+	if opt, ok := New(rec.apply, state, nil).Saved(); !ok || !slices.Equal(opt.Roots, rt.Status().Roots) {
+		t.Errorf("saved while running: %+v %v, want the running watch's options", opt, ok)
+	}
 	was, n, err := rt.Stop()
+	if _, ok := New(rec.apply, state, nil).Saved(); ok {
+		t.Error("a stopped watch is saved as one to resume")
+	}
 	if !was || n != 2 || err != nil {
 		t.Errorf("stop: %v %d %v", was, n, err)
 	}

@@ -31,7 +31,7 @@ func registerAutoIngest(r *Registry) {
 		Title: "Watch document roots",
 		Description: "Watch document roots (directories or single files) and keep their documents in the graph: the documents there now are ingested at once (bootstrap), " +
 			"then every added, edited or deleted document file is re-ingested (or removed) after debounce_ms of quiet — the code graph is left as it is, bindings are refreshed. " +
-			"Kernel watches (inotify/FSEvents) when available, polling otherwise.",
+			"Kernel watches (inotify/FSEvents) when available, polling otherwise. With a runtime directory, a watch still running when the server stops resumes when it starts again (auto_ingest_stop ends it for good).",
 		Params: []Param{
 			{Name: "roots", Type: StringArray, Required: true, MaxItems: 32, Description: "Directories or files to watch, absolute or relative to the server's working directory; each must be allowed for ingest."},
 			{Name: "formats", Type: StringArray, MaxItems: 32, Description: "Formats to ingest: universal (Markdown, reStructuredText, AsciiDoc, text, HTML, PDF/DOCX with providers), light, bibtex, article/jats, patent, rfc, crossref, a single format (markdown, rst, asciidoc, text, html, pdf, docx), or all. Default: all."},
@@ -134,6 +134,42 @@ func autoIngestOf(c *Call) *autoingest.Runtime {
 	return s.Shared("auto-ingest", func() any {
 		return autoingest.New(documentApplier(s), s.RuntimePath(""), s.Logf)
 	}).(*autoingest.Runtime)
+}
+
+// ResumeAutoIngest restarts the document watch the runtime directory says
+// was running when the server stopped, in the background (its bootstrap
+// pass reads every document); a watch that cannot resume (a root gone) is
+// logged and left stopped.
+func ResumeAutoIngest(d *Dispatcher) {
+	s := d.Session
+	if s.RuntimePath("") == "" {
+		return
+	}
+	rt := autoIngestOf(&Call{Session: s})
+	opt, ok := rt.Saved()
+	if !ok {
+		return
+	}
+	accept, err := acceptFormats(opt.Formats)
+	if err != nil {
+		s.Logf("auto-ingest: not resumed: %v", err)
+		return
+	}
+	// The roots pass today's checks (the allowed roots may have changed).
+	c := &Call{Ctx: context.Background(), AgentID: "auto-ingest", Session: s}
+	for _, r := range opt.Roots {
+		if _, err := checkDocRoot(c, r); err != nil {
+			s.Logf("auto-ingest: not resumed: %v", err)
+			return
+		}
+	}
+	go func() {
+		if _, err := rt.Start(context.Background(), opt, accept); err != nil {
+			s.Logf("auto-ingest: not resumed: %v", err)
+			return
+		}
+		s.Logf("auto-ingest: resumed watching %v", opt.Roots)
+	}()
 }
 
 // formatSets are the formats auto_ingest accepts by name.

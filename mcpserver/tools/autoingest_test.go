@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
 )
 
 func TestAutoIngestFollowsDocuments(t *testing.T) {
@@ -105,5 +108,43 @@ func init() {
 	exampleSetup["auto_ingest_tick"] = func(t *testing.T, d *Dispatcher) map[string]any {
 		mustCall(t, d, "auto_ingest_start", map[string]any{"agent_id": "setup", "roots": []string{readme(d)}})
 		return map[string]any{}
+	}
+}
+
+// A document watch running when the server stops is running again after
+// a restart on the same runtime directory, with its roots and formats.
+func TestAutoIngestResumes(t *testing.T) {
+	dir := fixture.Write(t)
+	copyDocs(t, dir)
+	docs := filepath.Join(dir, "docs")
+	cfg := testConfig()
+	cfg.RuntimeDir = t.TempDir()
+	d := newDispatcher(t, cfg)
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	mustCall(t, d, "auto_ingest_start", map[string]any{"agent_id": "t", "roots": []string{docs}, "formats": []string{"universal"}, "debounce_ms": 50})
+	if err := d.Session.Close(); err != nil { // the server stops
+		t.Fatal(err)
+	}
+
+	d2 := newDispatcher(t, cfg)
+	ResumeAutoIngest(d2)
+	var st map[string]any
+	for i := 0; i < 3000; i++ { // a bound against a hang, not a speed limit
+		if st = mustCall(t, d2, "auto_ingest_status", map[string]any{"agent_id": "t"}); st["running"] == true && st["tick_count"].(float64) > 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if st["running"] != true || !slices.Equal(st["roots"].([]any), []any{docs}) || !slices.Equal(st["formats"].([]any), []any{"universal"}) {
+		t.Fatalf("after the restart: %v", st)
+	}
+	mustCall(t, d2, "document_resolve", map[string]any{"agent_id": "t", "path": "docs/guide.md"})
+	// Stopped, it stays stopped.
+	mustCall(t, d2, "auto_ingest_stop", map[string]any{"agent_id": "t"})
+	d2.Session.Close()
+	d3 := newDispatcher(t, cfg)
+	ResumeAutoIngest(d3)
+	if st := mustCall(t, d3, "auto_ingest_status", map[string]any{"agent_id": "t"}); st["running"] == true {
+		t.Errorf("a stopped watch resumed: %v", st)
 	}
 }
