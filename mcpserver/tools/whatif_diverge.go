@@ -3,12 +3,16 @@ package tools
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	git "github.com/go-git/go-git/v5"
@@ -30,7 +34,7 @@ func registerDiverge(r *Registry) {
 	r.Register(&Tool{
 		Name:        "diverge",
 		Title:       "Diverge: structural drift since a baseline",
-		Description: "What moved structurally since a baseline — a commit (hash, short hash, tag, branch, HEAD~3), a date (2026-03-01) or a graph snapshot (\"last_session\": the graph saved in the runtime directory; or a snapshot file there): files added, removed and modified (lines +/−, growth ratio, commits since, dependency fan-in and fan-out now; renames detected as git does, by similar content), a Jaccard structural drift score, co-change coupling that strengthened or weakened after the baseline, and anomalies — new or changed code without tests (test_deficit), files whose change rate jumped (velocity_spike), files that gained many dependents among the new files (dependents_spike), pairs newly coupled (new_coupling), files that changed after being dormant (awakened), files that lost every dependency link (isolation, snapshot baselines). Git baselines compare the baseline commit with HEAD, not the work tree.",
+		Description: "What moved structurally since a baseline — a commit (hash, short hash, tag, branch, HEAD~3), a date (2026-03-01) or a graph snapshot (\"last_session\": the graph saved in the runtime directory; or a snapshot file there): files added, removed and modified (lines +/−, growth ratio, commits since, dependency fan-in and fan-out now; renames detected as git does, by similar content), a Jaccard structural drift score, co-change coupling that strengthened or weakened after the baseline, and anomalies — new or changed code without tests (test_deficit), files whose change rate jumped (velocity_spike), files that gained many dependents among the new files (dependents_spike), pairs newly coupled (new_coupling), files that changed after being dormant (awakened), files that lost every dependency link (isolation, snapshot baselines). Git baselines compare the baseline commit with the work tree: what is committed since, and what is changed on disk and not committed yet (uncommitted_nodes).",
 		Params: []Param{
 			{Name: "baseline", Type: String, Required: true, MaxLen: 256, Description: "A commit (full or short hash, tag, branch, HEAD~N), an ISO date (2026-03-01 or 2026-03-01T12:00:00Z: the newest commit at or before it), \"last_session\" (the graph saved in the runtime directory), or a snapshot file name in the runtime directory."},
 			{Name: "scope", Type: String, MaxLen: 1024, Description: "File path glob limiting the answer, e.g. \"backend/stormender*\" or \"src/**/*.go\"; none = every file."},
@@ -63,6 +67,7 @@ type modifiedJSON struct {
 	LinesAdded   int     `json:"lines_added"`
 	LinesDeleted int     `json:"lines_deleted"`
 	GrowthRatio  float64 `json:"growth_ratio,omitempty" jsonschema:"Lines now over lines at the baseline."`
+	Uncommitted  bool    `json:"uncommitted,omitempty" jsonschema:"The file on disk differs from HEAD: part of the change is not committed (git baselines)."`
 	CommitsSince int     `json:"commits_since"`
 	FanIn        int     `json:"fan_in" jsonschema:"Files that depend on it now."`
 	FanOut       int     `json:"fan_out" jsonschema:"Files it depends on now."`
@@ -85,25 +90,27 @@ type anomalyJSON struct {
 }
 
 type divergeOutput struct {
-	Baseline        string               `json:"baseline"`
-	BaselineKind    string               `json:"baseline_kind" jsonschema:"commit, date or snapshot."`
-	BaselineCommit  string               `json:"baseline_commit,omitempty"`
-	BaselineTime    string               `json:"baseline_time,omitempty"`
-	HeadCommit      string               `json:"head_commit,omitempty"`
-	Scope           string               `json:"scope,omitempty"`
-	StructuralDrift float64              `json:"structural_drift" jsonschema:"1 − Jaccard similarity of the files (path and content) at the baseline and now, in scope; edges for snapshot baselines. In [0, 1]."`
-	NewNodes        []string             `json:"new_nodes"`
-	RemovedNodes    []string             `json:"removed_nodes"`
-	ModifiedNodes   []modifiedJSON       `json:"modified_nodes" jsonschema:"Largest change first, at most 50."`
-	CouplingChanges []couplingChangeJSON `json:"coupling_changes"`
-	Anomalies       []anomalyJSON        `json:"anomalies"`
-	CommitsSince    int                  `json:"commits_since" jsonschema:"Commits after the baseline that the graph's history holds."`
-	Counts          struct {
-		New       int `json:"new"`
-		Removed   int `json:"removed"`
-		Modified  int `json:"modified"`
-		Renamed   int `json:"renamed" jsonschema:"Of the modified files, those that moved (git baselines)."`
-		Unchanged int `json:"unchanged"`
+	Baseline         string               `json:"baseline"`
+	BaselineKind     string               `json:"baseline_kind" jsonschema:"commit, date or snapshot."`
+	BaselineCommit   string               `json:"baseline_commit,omitempty"`
+	BaselineTime     string               `json:"baseline_time,omitempty"`
+	HeadCommit       string               `json:"head_commit,omitempty"`
+	Scope            string               `json:"scope,omitempty"`
+	StructuralDrift  float64              `json:"structural_drift" jsonschema:"1 − Jaccard similarity of the files (path and content) at the baseline and now, in scope; edges for snapshot baselines. In [0, 1]."`
+	NewNodes         []string             `json:"new_nodes"`
+	RemovedNodes     []string             `json:"removed_nodes"`
+	ModifiedNodes    []modifiedJSON       `json:"modified_nodes" jsonschema:"Largest change first, at most 50."`
+	UncommittedNodes []string             `json:"uncommitted_nodes,omitempty" jsonschema:"Files whose state on disk is not HEAD's (edited, new or deleted and not committed; git baselines). They are counted in new, removed and modified like committed changes."`
+	CouplingChanges  []couplingChangeJSON `json:"coupling_changes"`
+	Anomalies        []anomalyJSON        `json:"anomalies"`
+	CommitsSince     int                  `json:"commits_since" jsonschema:"Commits after the baseline that the graph's history holds."`
+	Counts           struct {
+		New         int `json:"new"`
+		Removed     int `json:"removed"`
+		Modified    int `json:"modified"`
+		Renamed     int `json:"renamed" jsonschema:"Of the modified files, those that moved (git baselines)."`
+		Uncommitted int `json:"uncommitted" jsonschema:"Files whose state on disk is not HEAD's (git baselines)."`
+		Unchanged   int `json:"unchanged"`
 	} `json:"counts"`
 	Summary   string  `json:"summary"`
 	Note      string  `json:"note,omitempty"`
@@ -419,6 +426,7 @@ func (r *divergeRun) treeDiff(baseC, headC *object.Commit, rootPath, prefix stri
 	}
 	// Files at HEAD in scope, from the tree entries (no blob is read).
 	total := 0
+	headFiles := map[string]plumbing.Hash{}
 	w := object.NewTreeWalker(ht, true, nil)
 	defer w.Close()
 	for {
@@ -429,9 +437,11 @@ func (r *divergeRun) treeDiff(baseC, headC *object.Commit, rootPath, prefix stri
 		if entry.Mode.IsFile() {
 			if _, _, ok := idOf(name); ok {
 				total++
+				headFiles[name] = entry.Hash
 			}
 		}
 	}
+	total += r.workTree(bt, rootPath, prefix, idOf, headFiles)
 	o.Counts.New, o.Counts.Removed, o.Counts.Modified = len(o.NewNodes), len(o.RemovedNodes), len(o.ModifiedNodes)
 	o.Counts.Unchanged = max(total-o.Counts.New-o.Counts.Modified, 0)
 	if union := o.Counts.Unchanged + o.Counts.New + o.Counts.Removed + 2*o.Counts.Modified; union > 0 {
@@ -441,6 +451,157 @@ func (r *divergeRun) treeDiff(baseC, headC *object.Commit, rootPath, prefix stri
 		o.Note += fmt.Sprintf("Line changes counted for the first %d modified files only. ", maxChurnFiles)
 	}
 	return nil
+}
+
+// workTree lays the work tree over the baseline..HEAD diff: the graph is
+// the disk, so what moved since the baseline includes what is changed and
+// not committed. A file of the graph whose contents are not HEAD's blob is
+// new since the baseline (not in its tree) or modified since (its lines
+// counted against the baseline's); a HEAD file gone from disk is removed
+// (or, added since the baseline, no longer new). It returns how many more
+// files of the scope the disk has than HEAD (for the drift's union).
+func (r *divergeRun) workTree(bt *object.Tree, rootPath, prefix string, idOf func(string) (string, string, bool), headFiles map[string]plumbing.Hash) int {
+	o := r.out
+	var rf *session.RootFiles
+	for i := range r.b.Files {
+		if r.b.Files[i].Root == rootPath {
+			rf = &r.b.Files[i]
+		}
+	}
+	if rf == nil {
+		return 0
+	}
+	hashes := blobHashCache(r.c.Session)
+	modIdx := map[string]int{}
+	for i, m := range o.ModifiedNodes {
+		modIdx[m.NodeID] = i
+	}
+	untracked := 0
+	mark := func(id string) {
+		o.UncommittedNodes = append(o.UncommittedNodes, id)
+		o.Counts.Uncommitted++
+	}
+	for _, f := range rf.Files {
+		repoPath := prefix + f.Rel
+		gp, id, ok := idOf(repoPath)
+		if !ok {
+			continue
+		}
+		abs := filepath.Join(rootPath, filepath.FromSlash(f.Rel))
+		h, data, err := hashes.of(abs)
+		if err != nil {
+			continue // gone: the HEAD pass below
+		}
+		head, inHead := headFiles[repoPath]
+		if inHead && h == head {
+			continue
+		}
+		if !inHead {
+			untracked++
+		}
+		mark(id)
+		base, err := bt.File(repoPath)
+		if err != nil { // not at the baseline: new since
+			if !slices.Contains(o.NewNodes, id) {
+				o.NewNodes = append(o.NewNodes, id)
+				if v, ok := r.g.Lookup(id); ok {
+					r.added[v] = true
+				}
+			}
+			continue
+		}
+		i, ok := modIdx[id]
+		if !ok {
+			o.ModifiedNodes = append(o.ModifiedNodes, modifiedJSON{File: gp, NodeID: id})
+			i = len(o.ModifiedNodes) - 1
+			modIdx[id] = i
+			if v, ok := r.g.Lookup(id); ok {
+				r.modified[v] = &o.ModifiedNodes[i]
+			}
+		}
+		m := &o.ModifiedNodes[i]
+		m.Uncommitted = true
+		m.LinesAdded, m.LinesDeleted, m.Delta, m.GrowthRatio = 0, 0, "", 0
+		if data == nil || base.Size > 1<<20 {
+			continue
+		}
+		if bin, _ := base.IsBinary(); bin {
+			continue
+		}
+		if was, err := base.Contents(); err == nil {
+			m.LinesAdded, m.LinesDeleted = lineDelta(was, string(data))
+			m.Delta = fmt.Sprintf("+%d/-%d", m.LinesAdded, m.LinesDeleted)
+			if before := lineCount(was); before > 0 {
+				m.GrowthRatio = r3(float32(lineCount(string(data))) / float32(before))
+			}
+		}
+	}
+	for repoPath := range headFiles {
+		rel := strings.TrimPrefix(repoPath, prefix)
+		if _, err := os.Lstat(filepath.Join(rootPath, filepath.FromSlash(rel))); !errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		_, id, _ := idOf(repoPath)
+		mark(id)
+		untracked--
+		if i := slices.Index(o.NewNodes, id); i >= 0 { // added since the baseline, deleted again
+			o.NewNodes = slices.Delete(o.NewNodes, i, i+1)
+			continue
+		}
+		if !slices.Contains(o.RemovedNodes, id) {
+			o.RemovedNodes = append(o.RemovedNodes, id)
+		}
+		if i, ok := modIdx[id]; ok {
+			o.ModifiedNodes[i].NodeID = "" // dropped below
+		}
+	}
+	o.ModifiedNodes = slices.DeleteFunc(o.ModifiedNodes, func(m modifiedJSON) bool { return m.NodeID == "" })
+	slices.Sort(o.UncommittedNodes)
+	return untracked
+}
+
+// blobHashes remembers the git blob hash of files on disk by size and
+// modification time, so that diverge reads a file again only when it
+// changed.
+type blobHashes struct {
+	mu sync.Mutex
+	m  map[string]blobStamp
+}
+
+type blobStamp struct {
+	size, mtime int64
+	hash        plumbing.Hash
+}
+
+func blobHashCache(s *session.State) *blobHashes {
+	return s.Shared("diverge-blob-hashes", func() any { return &blobHashes{m: map[string]blobStamp{}} }).(*blobHashes)
+}
+
+// of returns the file's blob hash, and its contents when it had to read
+// them (nil when the hash was remembered).
+func (c *blobHashes) of(abs string) (plumbing.Hash, []byte, error) {
+	fi, err := os.Lstat(abs)
+	if err != nil {
+		return plumbing.ZeroHash, nil, err
+	}
+	c.mu.Lock()
+	st, ok := c.m[abs]
+	c.mu.Unlock()
+	if ok && st.size == fi.Size() && st.mtime == fi.ModTime().UnixNano() {
+		return st.hash, nil, nil
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return plumbing.ZeroHash, nil, err
+	}
+	h := plumbing.ComputeHash(plumbing.BlobObject, data)
+	c.mu.Lock()
+	if len(c.m) > 200_000 {
+		clear(c.m)
+	}
+	c.m[abs] = blobStamp{fi.Size(), fi.ModTime().UnixNano(), h}
+	c.mu.Unlock()
+	return h, data, nil
 }
 
 // lineStats fills a modified file's line changes and growth from the two

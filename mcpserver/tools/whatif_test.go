@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -351,5 +352,61 @@ func TestDivergeRename(t *testing.T) {
 	m := out["modified_nodes"].([]any)[0].(map[string]any)
 	if m["file"] != "backend/cipher.py" || m["renamed_from"] != "backend/crypto.py" || m["lines_added"] != 2.0 {
 		t.Errorf("renamed file %v", m)
+	}
+}
+
+// A git baseline is compared with the work tree: a file edited and not
+// committed is modified (its lines counted against the baseline), a new
+// file not committed yet is new, a committed file deleted from disk is
+// removed, and each is listed as uncommitted.
+func TestDivergeWorkTree(t *testing.T) {
+	dir := fixture.Write(t)
+	f, err := os.OpenFile(filepath.Join(dir, "backend", "config.py"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("\nRETRIES = 3\nTIMEOUT = 10\n") // three lines: the blank one counts
+	f.Close()
+	if err := os.WriteFile(filepath.Join(dir, "backend", "audit.py"), []byte("def record(event):\n    return event\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "backend", "middleware.py")); err != nil {
+		t.Fatal(err)
+	}
+	d := newDispatcher(t, testConfig())
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	out := mustCall(t, d, "diverge", map[string]any{"agent_id": "t", "baseline": "HEAD"})
+	want := []any{"file::backend/audit.py", "file::backend/config.py", "file::backend/middleware.py"}
+	if got := out["uncommitted_nodes"]; !slices.Equal(got.([]any), want) {
+		t.Errorf("uncommitted %v, want %v", got, want)
+	}
+	if !slices.Equal(out["new_nodes"].([]any), []any{"file::backend/audit.py"}) || !slices.Equal(out["removed_nodes"].([]any), []any{"file::backend/middleware.py"}) {
+		t.Errorf("new %v removed %v", out["new_nodes"], out["removed_nodes"])
+	}
+	mods := out["modified_nodes"].([]any)
+	if len(mods) != 1 {
+		t.Fatalf("modified %v", mods)
+	}
+	if m := mods[0].(map[string]any); m["file"] != "backend/config.py" || m["uncommitted"] != true || m["lines_added"] != 3.0 || m["lines_deleted"] != 0.0 {
+		t.Errorf("modified %v", m)
+	}
+	if c := out["counts"].(map[string]any); c["uncommitted"] != 3.0 || c["new"] != 1.0 || c["removed"] != 1.0 || c["modified"] != 1.0 {
+		t.Errorf("counts %v", c)
+	}
+	// Committed, the same changes are no longer uncommitted but still
+	// since the baseline.
+	git := exec.Command("git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qam", "wip")
+	git.Dir = dir
+	exec.Command("git", "-C", dir, "add", "-A").Run()
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatalf("commit: %v %s", err, out)
+	}
+	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir, "incremental": true})
+	again := mustCall(t, d, "diverge", map[string]any{"agent_id": "t", "baseline": "HEAD~1"})
+	if u, ok := again["uncommitted_nodes"]; ok && len(u.([]any)) > 0 {
+		t.Errorf("after the commit, uncommitted %v", u)
+	}
+	if c := again["counts"].(map[string]any); c["new"] != 1.0 || c["removed"] != 1.0 || c["modified"] != 1.0 {
+		t.Errorf("after the commit, counts %v", c)
 	}
 }
