@@ -1,9 +1,11 @@
 package code
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,7 +55,16 @@ func (x *extractor) run(ctx context.Context, files []walk.File) ([]fileResult, e
 	total := len(files)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(n)
-	for i := range files {
+	// Largest first: a file's parse cannot be split, so a large one started
+	// last would run alone after the rest (a 64-file change holding one
+	// 850 KB generated file took the sum of both halves instead of the
+	// larger one). Results keep the files' order.
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(files[b].Size, files[a].Size) })
+	for _, i := range order {
 		if gctx.Err() != nil {
 			break
 		}
