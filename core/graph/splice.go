@@ -100,12 +100,20 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 			placed = append(placed, id)
 		}
 	}
+	// The lookup order and the string indexes need the nodes only: they
+	// are built beside the edges, the CSR and PageRank.
+	indexed := make(chan struct{})
+	go func() {
+		defer close(indexed)
+		out.extOrder = splicedExtOrder(g, lay.remap, out.nodes.externalID, lay.newExt, sp.Ranges)
+		out.splicedIndexes(g, lay.remap, lay.inRange, placed)
+	}()
 	fresh, err := out.splicedEdges(g, lay, sp.AddEdges)
 	if err != nil {
+		<-indexed
 		return nil, nil, err
 	}
 	out.csr = newCSRSplicer(g, &sp, lay.remap, lay.from, fresh).build()
-	out.extOrder = splicedExtOrder(g, lay.remap, out.nodes.externalID, lay.newExt, sp.Ranges)
 	init := make([]float64, len(lay.from))
 	for id, o := range lay.from {
 		if o != NoNode {
@@ -113,7 +121,7 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 		}
 	}
 	out.computePageRankFrom(init, g.prResidual)
-	out.splicedIndexes(g, lay.remap, lay.inRange, placed)
+	<-indexed
 	out.strings.freeze()
 	out.finalized = true
 	out.gen++
