@@ -488,7 +488,7 @@ func (r *divergeRun) workTree(bt *object.Tree, rootPath, prefix string, idOf fun
 			continue
 		}
 		abs := filepath.Join(rootPath, filepath.FromSlash(f.Rel))
-		h, data, err := hashes.of(abs)
+		h, err := hashes.of(abs)
 		if err != nil {
 			continue // gone: the HEAD pass below
 		}
@@ -522,18 +522,16 @@ func (r *divergeRun) workTree(bt *object.Tree, rootPath, prefix string, idOf fun
 		m := &o.ModifiedNodes[i]
 		m.Uncommitted = true
 		m.LinesAdded, m.LinesDeleted, m.Delta, m.GrowthRatio = 0, 0, "", 0
-		if data == nil || base.Size > 1<<20 {
+		if base.Size > 1<<20 {
 			continue
 		}
 		if bin, _ := base.IsBinary(); bin {
 			continue
 		}
-		if was, err := base.Contents(); err == nil {
-			m.LinesAdded, m.LinesDeleted = lineDelta(was, string(data))
-			m.Delta = fmt.Sprintf("+%d/-%d", m.LinesAdded, m.LinesDeleted)
-			if before := lineCount(was); before > 0 {
-				m.GrowthRatio = r3(float32(lineCount(string(data))) / float32(before))
-			}
+		was, err1 := base.Contents()
+		now, err2 := os.ReadFile(abs)
+		if err1 == nil && err2 == nil && len(now) <= 1<<20 {
+			setLines(m, was, string(now))
 		}
 	}
 	for repoPath := range headFiles {
@@ -577,22 +575,22 @@ func blobHashCache(s *session.State) *blobHashes {
 	return s.Shared("diverge-blob-hashes", func() any { return &blobHashes{m: map[string]blobStamp{}} }).(*blobHashes)
 }
 
-// of returns the file's blob hash, and its contents when it had to read
-// them (nil when the hash was remembered).
-func (c *blobHashes) of(abs string) (plumbing.Hash, []byte, error) {
+// of returns the file's blob hash, reading the file only when its size
+// or modification time changed since the last time.
+func (c *blobHashes) of(abs string) (plumbing.Hash, error) {
 	fi, err := os.Lstat(abs)
 	if err != nil {
-		return plumbing.ZeroHash, nil, err
+		return plumbing.ZeroHash, err
 	}
 	c.mu.Lock()
 	st, ok := c.m[abs]
 	c.mu.Unlock()
 	if ok && st.size == fi.Size() && st.mtime == fi.ModTime().UnixNano() {
-		return st.hash, nil, nil
+		return st.hash, nil
 	}
 	data, err := os.ReadFile(abs)
 	if err != nil {
-		return plumbing.ZeroHash, nil, err
+		return plumbing.ZeroHash, err
 	}
 	h := plumbing.ComputeHash(plumbing.BlobObject, data)
 	c.mu.Lock()
@@ -601,7 +599,7 @@ func (c *blobHashes) of(abs string) (plumbing.Hash, []byte, error) {
 	}
 	c.m[abs] = blobStamp{fi.Size(), fi.ModTime().UnixNano(), h}
 	c.mu.Unlock()
-	return h, data, nil
+	return h, nil
 }
 
 // lineStats fills a modified file's line changes and growth from the two
@@ -625,10 +623,16 @@ func lineStats(ctx context.Context, ch *object.Change, m *modifiedJSON) {
 	if err1 != nil || err2 != nil {
 		return
 	}
-	m.LinesAdded, m.LinesDeleted = lineDelta(a, b)
+	setLines(m, a, b)
+}
+
+// setLines fills a modified file's line changes and growth from its text
+// at the baseline and now.
+func setLines(m *modifiedJSON, was, now string) {
+	m.LinesAdded, m.LinesDeleted = lineDelta(was, now)
 	m.Delta = fmt.Sprintf("+%d/-%d", m.LinesAdded, m.LinesDeleted)
-	if before := lineCount(a); before > 0 {
-		m.GrowthRatio = r3(float32(lineCount(b)) / float32(before))
+	if before := lineCount(was); before > 0 {
+		m.GrowthRatio = r3(float32(lineCount(now)) / float32(before))
 	}
 }
 

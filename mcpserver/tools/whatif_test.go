@@ -393,6 +393,10 @@ func TestDivergeWorkTree(t *testing.T) {
 	if c := out["counts"].(map[string]any); c["uncommitted"] != 3.0 || c["new"] != 1.0 || c["removed"] != 1.0 || c["modified"] != 1.0 {
 		t.Errorf("counts %v", c)
 	}
+	// Asked again (the files' hashes now remembered): the same answer.
+	if again := mustCall(t, d, "diverge", map[string]any{"agent_id": "t", "baseline": "HEAD"}); toJSON(again["modified_nodes"]) != toJSON(out["modified_nodes"]) {
+		t.Errorf("second call: modified %v, first %v", again["modified_nodes"], out["modified_nodes"])
+	}
 	// Committed, the same changes are no longer uncommitted but still
 	// since the baseline.
 	git := exec.Command("git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qam", "wip")
