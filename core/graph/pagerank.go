@@ -176,21 +176,18 @@ func (g *Graph) computePageRankFrom(init []float64, tol float64) {
 	if n == 0 {
 		return
 	}
-	sum, known := 0.0, 0
+	sum := 0.0
 	for _, v := range init {
-		if v > 0 {
-			sum += v
-			known++
-		}
+		sum += max(v, 0)
 	}
-	if known == 0 {
+	if sum == 0 {
 		g.computePageRank()
 		return
 	}
 	for i, v := range init {
 		init[i] = max(v, 0) / sum
 	}
-	g.estimateNew(init, known < n)
+	g.estimateNew(init)
 	if tol <= 0 {
 		tol = warmUnknownTolerance
 	}
@@ -206,10 +203,7 @@ func (g *Graph) computePageRankFrom(init []float64, tol float64) {
 // (a function added to a file); starting it at the mean rank, pulled up
 // by the hubs, put most of a patch's initial error on the new nodes, and
 // a 64-file change took twice the rounds.
-func (g *Graph) estimateNew(p []float64, missing bool) {
-	if !missing {
-		return
-	}
+func (g *Graph) estimateNew(p []float64) {
 	c := &g.csr
 	n := len(p)
 	total := 1.0
@@ -218,6 +212,9 @@ func (g *Graph) estimateNew(p []float64, missing bool) {
 		if v == 0 {
 			fresh = append(fresh, j)
 		}
+	}
+	if len(fresh) == 0 {
+		return
 	}
 	for _, j := range fresh {
 		in := 0.0
