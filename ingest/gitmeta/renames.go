@@ -76,7 +76,7 @@ func (r *reader) renames(deleted, added []blobEntry) map[string]string {
 		sim  float64
 	}
 	var pairs []pair
-	lines := map[plumbing.Hash]map[string]int{}
+	lines := map[plumbing.Hash]*lineSet{}
 	byName := map[string]int{}
 	if !all {
 		for _, a := range added {
@@ -122,51 +122,52 @@ func (r *reader) renames(deleted, added []blobEntry) map[string]string {
 // similarity is the share of lines two blobs have in common (as a
 // multiset, over the longer of the two); 0 when either is unreadable,
 // too large or binary.
-func (r *reader) similarity(a, b plumbing.Hash, memo map[plumbing.Hash]map[string]int) float64 {
-	la, na := r.lineSet(a, memo)
-	lb, nb := r.lineSet(b, memo)
-	if la == nil || lb == nil || max(na, nb) == 0 {
+func (r *reader) similarity(a, b plumbing.Hash, memo map[plumbing.Hash]*lineSet) float64 {
+	la, lb := r.lines(a, memo), r.lines(b, memo)
+	if la == nil || lb == nil || max(la.n, lb.n) == 0 {
 		return 0
 	}
 	common := 0
-	for l, n := range la {
-		common += min(n, lb[l])
+	for l, n := range la.count {
+		common += min(n, lb.count[l])
 	}
-	return float64(common) / float64(max(na, nb))
+	return float64(common) / float64(max(la.n, lb.n))
 }
 
-func (r *reader) lineSet(h plumbing.Hash, memo map[plumbing.Hash]map[string]int) (map[string]int, int) {
-	if m, ok := memo[h]; ok {
-		n := 0
-		for _, c := range m {
-			n += c
-		}
-		return m, n
+// lineSet is a blob's non-blank lines, trimmed, with their count.
+type lineSet struct {
+	count map[string]int
+	n     int
+}
+
+// lines reads a blob's lines once (nil when it cannot be compared).
+func (r *reader) lines(h plumbing.Hash, memo map[plumbing.Hash]*lineSet) *lineSet {
+	if ls, ok := memo[h]; ok {
+		return ls
 	}
 	memo[h] = nil
 	b, err := object.GetBlob(r.s, h)
 	if err != nil || b.Size > maxRenameBlob {
-		return nil, 0
+		return nil
 	}
 	rd, err := b.Reader()
 	if err != nil {
-		return nil, 0
+		return nil
 	}
 	data, err := io.ReadAll(rd)
 	_ = rd.Close()
 	if err != nil || bytes.IndexByte(data, 0) >= 0 {
-		return nil, 0
+		return nil
 	}
-	m := map[string]int{}
-	n := 0
+	ls := &lineSet{count: map[string]int{}}
 	for _, l := range strings.Split(string(data), "\n") {
 		if l = strings.TrimSpace(l); l != "" {
-			m[l]++
-			n++
+			ls.count[l]++
+			ls.n++
 		}
 	}
-	memo[h] = m
-	return m, n
+	memo[h] = ls
+	return ls
 }
 
 // follow maps a commit's changed paths to the names they have at HEAD,
