@@ -20,14 +20,22 @@ func hasNode(t *testing.T, d *Dispatcher, id string) bool {
 	return !isErr
 }
 
-// daemon_tick reconciles an edit, an addition, a deletion and a rename in
-// one pass, and seek/impact answer about the new tree.
-func TestDaemonTickReconciles(t *testing.T) {
+// daemonFixture is the fixture ingested by a server with a runtime
+// directory, as the daemon runs.
+func daemonFixture(t *testing.T) (*Dispatcher, string) {
+	t.Helper()
 	dir := fixture.Write(t)
 	cfg := testConfig()
 	cfg.RuntimeDir = t.TempDir()
 	d := newDispatcher(t, cfg)
 	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	return d, dir
+}
+
+// daemon_tick reconciles an edit, an addition, a deletion and a rename in
+// one pass, and seek/impact answer about the new tree.
+func TestDaemonTickReconciles(t *testing.T) {
+	d, dir := daemonFixture(t)
 
 	write := func(rel, body string) {
 		if err := os.WriteFile(filepath.Join(dir, rel), []byte(body), 0o644); err != nil {
@@ -86,11 +94,7 @@ func TestDaemonTickReconciles(t *testing.T) {
 
 // A deleted hub raises an alert; alerts are acknowledged.
 func TestDaemonHubAlert(t *testing.T) {
-	dir := fixture.Write(t)
-	cfg := testConfig()
-	cfg.RuntimeDir = t.TempDir()
-	d := newDispatcher(t, cfg)
-	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	d, dir := daemonFixture(t)
 	os.Remove(filepath.Join(dir, "backend/session.py")) // auth, middleware and a test depend on it
 	out := mustCall(t, d, "daemon_tick", map[string]any{"agent_id": "t"})
 	if out["alerts_emitted"].(float64) < 1 {
@@ -113,11 +117,7 @@ func TestDaemonHubAlert(t *testing.T) {
 
 // The watcher picks up a write without any call: the next query sees it.
 func TestDaemonWatches(t *testing.T) {
-	dir := fixture.Write(t)
-	cfg := testConfig()
-	cfg.RuntimeDir = t.TempDir()
-	d := newDispatcher(t, cfg)
-	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	d, dir := daemonFixture(t)
 	st := mustCall(t, d, "daemon_start", map[string]any{"agent_id": "t"})
 	if st["active"] != true {
 		t.Fatalf("start %v", st)
@@ -188,11 +188,7 @@ func TestTickWarmsUsedIndexes(t *testing.T) {
 // raise alerts naming the lock or the agent; the same news is not repeated
 // while unacknowledged.
 func TestDaemonRegionAlerts(t *testing.T) {
-	dir := fixture.Write(t)
-	cfg := testConfig()
-	cfg.RuntimeDir = t.TempDir()
-	d := newDispatcher(t, cfg)
-	mustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	d, dir := daemonFixture(t)
 	mustCall(t, d, "view", map[string]any{"agent_id": "reader", "file_path": "backend/payments.py"})
 	lock := mustCall(t, d, "lock_create", map[string]any{"agent_id": "locker", "scope": "node", "root_nodes": []string{"backend/crypto.py"}})["lock_id"].(string)
 
