@@ -498,15 +498,18 @@ func (q *diskQueue) wait() error {
 	for q.running {
 		q.done.Wait()
 	}
-	err := q.first
-	q.first = nil
-	return err
+	return q.takeErr()
 }
 
 // err returns (and clears) the first error of the writes done so far.
 func (q *diskQueue) err() error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	return q.takeErr()
+}
+
+// takeErr returns and clears the first error. Caller holds mu.
+func (q *diskQueue) takeErr() error {
 	err := q.first
 	q.first = nil
 	return err
