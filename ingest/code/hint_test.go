@@ -21,12 +21,16 @@ import (
 func TestHintWalk(t *testing.T) {
 	r := newFixtureRepo(t)
 	store := cache.Open(t.TempDir())
+	// Every graph is held: a patch needs the previous one, and a collected
+	// one makes the next run a rebuild (weak pointer).
+	var held []any
 	run := func(ctx context.Context) *adapter.Output {
 		t.Helper()
 		out, err := Ingest(ctx, adapter.Request{Root: r.Dir, Incremental: true, Cache: store})
 		if err != nil {
 			t.Fatal(err)
 		}
+		held = append(held, out.Graph)
 		return out
 	}
 	statOf := func(rel string) Stat {
@@ -96,6 +100,7 @@ func TestHintWalk(t *testing.T) {
 	if inc := run(context.Background()).Stats.Incremental; inc.WalkHinted {
 		t.Fatalf("a run without a hint did not walk: %+v", inc)
 	}
+	runtime.KeepAlive(held)
 }
 
 // An ingest takes the extraction prepared for exactly the contents it
