@@ -357,7 +357,7 @@ func (r *run) finalize() *adapter.Output {
 	r.st.LabelCollisions = r.b.collisions
 	r.graphStats(g)
 	out := r.output(g, func(h *gitmeta.History) []history.Commit { return commitsOf(h, g) })
-	r.commit(out, func() *layout { return newLayout(r.included, r.hist, g, r.rc) })
+	r.commit(out, func() *layout { return newLayout(r.included, r.hist, g, r.rc, r.ws) })
 	return r.done(out, len(r.included))
 }
 

@@ -92,14 +92,7 @@ func packageNode(p *workspace.Package) graph.Node {
 func (r *run) workspaces(pkgNode map[*workspace.Package]graph.NodeID) {
 	ws := r.ws
 	for _, w := range ws.Workspaces {
-		id, ok := r.b.addNode(graph.Node{
-			ExternalID:      w.ID,
-			Label:           dirLabel(w.Dir),
-			Type:            graph.Module,
-			Tags:            []string{"workspace", w.Ecosystem},
-			ChangeFrequency: gitmeta.NotGitFrequency,
-			Provenance:      graph.Provenance{SourcePath: w.Manifest, Namespace: NamespaceCode},
-		})
+		id, ok := r.b.addNode(workspaceNode(w))
 		if !ok {
 			continue
 		}
@@ -113,6 +106,37 @@ func (r *run) workspaces(pkgNode map[*workspace.Package]graph.NodeID) {
 			}
 		}
 	}
+}
+
+func workspaceNode(w *workspace.Workspace) graph.Node {
+	return graph.Node{
+		ExternalID:      w.ID,
+		Label:           dirLabel(w.Dir),
+		Type:            graph.Module,
+		Tags:            []string{"workspace", w.Ecosystem},
+		ChangeFrequency: gitmeta.NotGitFrequency,
+		Provenance:      graph.Provenance{SourcePath: w.Manifest, Namespace: NamespaceCode},
+	}
+}
+
+// packageTail lists the nodes packages and workspaces add after every
+// file's, in order; false when two share an ID (then build dropped one).
+func packageTail(ws *workspace.Info) ([]graph.Node, bool) {
+	out := make([]graph.Node, 0, len(ws.Packages)+len(ws.Workspaces))
+	ids := make(map[string]bool, cap(out))
+	for _, p := range ws.Packages {
+		out = append(out, packageNode(p))
+	}
+	for _, w := range ws.Workspaces {
+		out = append(out, workspaceNode(w))
+	}
+	for _, n := range out {
+		if ids[n.ExternalID] {
+			return nil, false
+		}
+		ids[n.ExternalID] = true
+	}
+	return out, true
 }
 
 // dependsOn links packages to the packages they depend on.

@@ -14,6 +14,7 @@ import (
 	"github.com/m1nd-go/m1nd/ingest/extract"
 	"github.com/m1nd-go/m1nd/ingest/gitmeta"
 	"github.com/m1nd-go/m1nd/ingest/walk"
+	"github.com/m1nd-go/m1nd/ingest/workspace"
 )
 
 // lastRunKey keys the previous output kept in a cache store.
@@ -48,6 +49,9 @@ type layout struct {
 	// the resolution state the same run left: both must still hold.
 	gen      graph.Generation
 	resolved *resolveCache
+	// ws is the package structure the graph's package and workspace nodes
+	// (its last nodes) were made from.
+	ws *workspace.Info
 }
 
 type fileLayout struct {
@@ -66,9 +70,9 @@ type fileLayout struct {
 }
 
 // newLayout records a full build.
-func newLayout(inc []included, h *gitmeta.History, g *graph.Graph, rc *resolveCache) *layout {
+func newLayout(inc []included, h *gitmeta.History, g *graph.Graph, rc *resolveCache, ws *workspace.Info) *layout {
 	l := &layout{files: make([]fileLayout, len(inc)), byPath: make(map[string]int, len(inc)), ownSources: true, history: h,
-		gen: g.Generation(), resolved: rc}
+		gen: g.Generation(), resolved: rc, ws: ws}
 	for i := range inc {
 		f := &inc[i]
 		res := f.fr.res

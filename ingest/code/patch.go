@@ -17,10 +17,12 @@ import (
 )
 
 // An incremental ingest in which a few files changed, appeared or vanished
-// (none of them a manifest) patches the previous graph instead of
-// rebuilding it: the changed files' node ranges are replaced, new files'
-// nodes inserted where a full build would place them, vanished files'
-// removed, directories following them (patchdirs.go); the references a
+// patches the previous graph instead of rebuilding it: the changed files'
+// node ranges are replaced, new files' nodes inserted where a full build
+// would place them, vanished files' removed, directories following them
+// (patchdirs.go); a manifest that changed, came or went without moving the
+// repository's own packages (workspace.SameLayout: a dependency or version)
+// lays the package and workspace nodes out again; the references a
 // change can affect are resolved again, and only the edges of files whose
 // outcome moved are replaced (graph.Spliced). The result is the graph a
 // full ingest of the same tree builds: same nodes in the same order, same
@@ -30,7 +32,7 @@ import (
 //
 // The patch phases are methods of the same run, in the order they run:
 // start (the previous run to patch), files (which changed, came or went),
-// build (their new nodes), dirs (where they go, and the directories),
+// packages (what a changed manifest moves), build (their new nodes), dirs (where they go, and the directories),
 // resolve, edges, enrich, finalize (the splice); this file holds them in
 // that order.
 
@@ -62,6 +64,11 @@ type patchState struct {
 	// moved: files came or went (module layout, test links and times move);
 	// dirsMoved: directories came or went with them
 	moved, dirsMoved bool
+	// manifests: a manifest changed, came or went
+	manifests bool
+	// packages: the package and workspace nodes laid out again (the last
+	// nodes of the graph), when a manifest changed
+	packages *graph.NodeRange
 	// resolve
 	lap     time.Time // when resolution started
 	now     map[string]*fileResolution
@@ -118,7 +125,7 @@ func (r *run) patch() (*adapter.Output, error) {
 // tryPatch runs the patch phases in order until one declines.
 func (r *run) tryPatch() (*adapter.Output, *noPatch) {
 	p := &patchState{}
-	for _, phase := range []func(*patchState) *noPatch{r.patchStart, r.patchFiles, r.patchBuild, r.patchDirs, r.patchResolve, r.patchEdges, r.patchEnrich} {
+	for _, phase := range []func(*patchState) *noPatch{r.patchStart, r.patchFiles, r.patchPackages, r.patchBuild, r.patchDirs, r.patchResolve, r.patchEdges, r.patchEnrich} {
 		if why := phase(p); why != nil {
 			return nil, why
 		}
@@ -188,19 +195,15 @@ func (r *run) patchFiles(p *patchState) *noPatch {
 			oi = -1
 			p.old = append(p.old, oi)
 		}
-		switch {
-		case manifests[path.Base(fr.res.Path)]:
-			return refuse(ManifestChanged)
-		case !ownEdges(fr.res):
+		if !ownEdges(fr.res) {
 			return refuse(ForeignEdges)
 		}
+		p.manifests = p.manifests || manifests[path.Base(fr.res.Path)]
 		p.changed = append(p.changed, &changedFile{li: li, oi: oi, res: fr.res, fr: fr})
 	}
 	for oi, ok := range seen {
 		if !ok {
-			if manifests[path.Base(lay.files[oi].path)] {
-				return refuse(ManifestChanged)
-			}
+			p.manifests = p.manifests || manifests[path.Base(lay.files[oi].path)]
 			p.removed = append(p.removed, oi)
 		}
 	}
@@ -230,6 +233,46 @@ func (p *patchState) replace(lo, hi graph.NodeID) {
 	}
 }
 
+// patchPackages takes on a changed manifest that leaves the repository's
+// own packages as they were (workspace.SameLayout): resolution and file
+// ownership read nothing else of it, so only the package and workspace
+// nodes, which follow every file's, are laid out again — versions move,
+// external packages come and go — and depends_on is recomputed as always.
+func (r *run) patchPackages(p *patchState) *noPatch {
+	if !p.manifests {
+		return nil
+	}
+	if !workspace.SameLayout(p.lay.ws, r.ws) {
+		return refuse(ManifestChanged)
+	}
+	old, ok1 := packageTail(p.lay.ws)
+	now, ok2 := packageTail(r.ws)
+	if !ok1 || !ok2 {
+		return refuse(PackageIDCollision)
+	}
+	hi := graph.NodeID(p.g0.NumNodes())
+	lo := hi - graph.NodeID(len(old))
+	if len(p.lay.files) > 0 && lo < p.lay.files[len(p.lay.files)-1].hi {
+		return refuse(PackagesOutOfPlace)
+	}
+	for k := range old {
+		if p.g0.ExternalID(lo+graph.NodeID(k)) != old[k].ExternalID {
+			return refuse(PackagesOutOfPlace)
+		}
+	}
+	// An in-repo package's time and change frequency aggregate its files'
+	// (applyTimes, after the splice); one that owns none has zeros, as
+	// after enrich.
+	for k, pk := range r.ws.Packages {
+		if !pk.External {
+			now[k].ChangeFrequency = 0
+		}
+	}
+	p.packages = &graph.NodeRange{Lo: lo, Hi: hi, Nodes: now}
+	p.replace(lo, hi)
+	return nil
+}
+
 // patchBuild makes the changed files' new nodes, as build would add them.
 func (r *run) patchBuild(p *patchState) *noPatch {
 	p.newNode = map[string]*graph.Node{}
@@ -246,6 +289,12 @@ func (r *run) patchBuild(p *patchState) *noPatch {
 			fl := &p.lay.files[c.oi]
 			grown -= int(fl.hi - fl.lo)
 		}
+	}
+	if pk := p.packages; pk != nil {
+		for i := range pk.Nodes {
+			p.newNode[pk.Nodes[i].ExternalID] = &pk.Nodes[i]
+		}
+		grown += len(pk.Nodes) - int(pk.Hi-pk.Lo)
 	}
 	if p.g0.NumNodes()+grown > r.maxNodes {
 		return refuse(NodeBudget)
@@ -293,6 +342,9 @@ func (r *run) patchResolve(p *patchState) *noPatch {
 	}
 	if why := p.reindex(); why != nil {
 		return why
+	}
+	if p.manifests {
+		p.ix.SetWorkspace(r.ws)
 	}
 	p.lap = time.Now()
 	p.implementations(r)
@@ -387,6 +439,9 @@ func (p *patchState) restale() *noPatch {
 		p.stale.mark(p.now[c.res.Path], cur, c.res.Path)
 		p.now[c.res.Path] = cur
 	}
+	// A manifest marks everything stale when the layout may have moved;
+	// patchPackages made sure it did not.
+	p.stale.all = false
 	if p.moved {
 		if p.dirsMoved {
 			p.stale.modules = true
@@ -572,7 +627,8 @@ func (r *run) patchEnrich(p *patchState) *noPatch {
 		fl := &p.newFiles[c.li]
 		fl.hash, fl.collisions = c.fr.entry.Hash, c.collisions
 	}
-	p.timesMoved = p.timesMoved || p.moved
+	// New package nodes take their times from their files after the splice.
+	p.timesMoved = p.timesMoved || p.moved || p.packages != nil
 	ids := map[string]bool{}
 	for _, pk := range r.ws.Packages {
 		if ids[pk.ID] {
@@ -586,7 +642,7 @@ func (r *run) patchEnrich(p *patchState) *noPatch {
 		fl := &p.newFiles[i]
 		files[i] = importsOf{fl.path, fl.lang, fl.imports}
 	}
-	has := func(pk *workspace.Package) bool { _, ok := p.g0.Lookup(pk.ID); return ok }
+	has := func(pk *workspace.Package) bool { return p.exists(pk.ID) }
 	for _, d := range packageDeps(r.ws, has, files) {
 		p.edge(d[0].ID, d[1].ID, RelDependsOn, WeightCertain)
 	}
@@ -661,7 +717,7 @@ func (r *run) patchFinalize(p *patchState) (*adapter.Output, *noPatch) {
 		}
 	}
 	r.commit(out, func() *layout {
-		return &layout{files: p.newFiles, byPath: byPath, ownSources: true, history: r.hist, gen: g1.Generation(), resolved: rc}
+		return &layout{files: p.newFiles, byPath: byPath, ownSources: true, history: r.hist, gen: g1.Generation(), resolved: rc, ws: r.ws}
 	})
 	return out, nil
 }
@@ -771,6 +827,9 @@ func (r *run) patchStats(p *patchState, g1 *graph.Graph) {
 		}
 	}
 	st.TestLinks, st.Packages = p.testLinks, prev.Packages
+	if p.packages != nil {
+		st.Packages = len(p.packages.Nodes) - len(r.ws.Workspaces)
+	}
 	r.graphStats(g1)
 }
 

@@ -41,11 +41,17 @@ func (r *run) patchDirs(p *patchState) *noPatch {
 			fl := &p.lay.files[c.oi]
 			p.ranges = append(p.ranges, graph.NodeRange{Lo: fl.lo, Hi: fl.hi, Nodes: c.nodes})
 		}
+		if pk := p.packages; pk != nil {
+			p.ranges = append(p.ranges, *pk)
+		}
 		return nil
 	}
 	pieces, why := p.pieces(leadDirs(p.files))
 	if why != nil {
 		return why
+	}
+	if pk := p.packages; pk != nil {
+		pieces = append(pieces, piece{lo: pk.Lo, hi: pk.Hi, nodes: pk.Nodes})
 	}
 	p.ranges = mergePieces(pieces)
 	if why := p.checkDirs(); why != nil {
@@ -255,7 +261,7 @@ func (p *patchState) containEdges(r *run) {
 			p.edge(resolve.DirID(dir), fid, extract.RelContains, WeightCertain)
 		}
 		if pk := r.ws.Owner(c.res.Path, c.res.Language); pk != nil {
-			if _, ok := p.g0.Lookup(pk.ID); ok {
+			if p.exists(pk.ID) {
 				p.edge(pk.ID, fid, extract.RelContains, WeightCertain)
 			}
 		}

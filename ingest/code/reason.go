@@ -34,6 +34,7 @@ const (
 	ResolutionIncomplete   // the resolution cache lacks a file of the layout
 	ResolverIndexOutOfStep // the resolver index lacks a changed file
 	PackageIDCollision     // two packages share an ID
+	PackagesOutOfPlace     // the package nodes are not the graph's last
 	Cancelled              // the context ended
 	SpliceFailed           // graph.Spliced refused the change
 )
@@ -48,7 +49,7 @@ var reasonText = [...]string{
 	FileUnreadable:         "a file could not be read",
 	NoContentHash:          "a file has no content hash",
 	FilesReordered:         "files came in another order",
-	ManifestChanged:        "a manifest changed",
+	ManifestChanged:        "a manifest moved the repository's packages",
 	TooManyFiles:           "too many files changed",
 	NodeIDTaken:            "a new node's ID is taken by another file",
 	FileNodeLost:           "a changed file lost its file node",
@@ -57,6 +58,7 @@ var reasonText = [...]string{
 	ResolutionIncomplete:   "resolution cache incomplete",
 	ResolverIndexOutOfStep: "resolver index out of step",
 	PackageIDCollision:     "two packages share an ID",
+	PackagesOutOfPlace:     "package nodes out of place",
 	Cancelled:              "cancelled",
 	SpliceFailed:           "splice",
 }

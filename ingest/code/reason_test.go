@@ -219,7 +219,18 @@ func TestRebuildReasons(t *testing.T) {
 				}
 				addDef("app/util.py")(t, e)
 			}},
-		{name: "a manifest changed", want: ManifestChanged, text: "a manifest changed", change: addDef("app/__init__.py")},
+		{name: "a manifest moved the packages", want: ManifestChanged, text: "a manifest moved the repository's packages",
+			change: func(t *testing.T, e *patchEnv) {
+				e.edit(t, map[string]string{"extra/__init__.py": "", "extra/x.py": "X = 1\n"})
+			}},
+		{name: "the package nodes are not where the layout says", want: PackagesOutOfPlace, text: "package nodes out of place",
+			change: func(t *testing.T, e *patchEnv) {
+				addDef("app/__init__.py")(t, e)
+				lay := e.store.Extra(lastRunKey).(*lastRun).layout
+				ws := *lay.ws
+				ws.Packages = append(slices.Clone(ws.Packages), &workspace.Package{Ecosystem: workspace.PyPI, Name: "ghost", External: true, ID: "package::pypi::ghost"})
+				lay.ws = &ws
+			}},
 		{name: "too many files changed", want: TooManyFiles, text: "70 files changed, came or went (a patch takes up to 64)",
 			tree: manyFiles(70),
 			change: func(t *testing.T, e *patchEnv) {

@@ -271,6 +271,12 @@ func (ix *Index) mapStars(fi int32) {
 	}
 }
 
+// SetWorkspace hands the index a newer package structure of the same
+// repository. Only versions and dependencies may differ from the one it
+// was built with (workspace.SameLayout): resolution reads neither, so no
+// outcome moves.
+func (ix *Index) SetWorkspace(ws *workspace.Info) { ix.ws = ws }
+
 // ReplaceFile swaps the definitions of an indexed file for those of r (a
 // new extraction of the same path), as if New had been given r instead.
 // The set of files must not change: a file added or removed moves module

@@ -767,3 +767,44 @@ func (in *Info) Crate(name string) *Package {
 
 // HasGo reports whether any go.mod was found.
 func (in *Info) HasGo() bool { return len(in.goMods) > 0 }
+
+// SameLayout reports whether a and b lay out the repository's own packages
+// alike: the same in-repo packages (ecosystem, name, directory, manifest,
+// ID, entry points) and workspaces (members included), in the same order.
+// That is everything resolution and file ownership read of the structure;
+// two such Infos may still differ in versions, declared dependencies and
+// so the external packages.
+func SameLayout(a, b *Info) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	la, lb := a.local(), b.local()
+	return slices.EqualFunc(la, lb, samePackage) && slices.EqualFunc(a.Workspaces, b.Workspaces, sameWorkspace)
+}
+
+// local lists the in-repo packages (they come before the external ones).
+func (in *Info) local() []*Package {
+	n := 0
+	for n < len(in.Packages) && !in.Packages[n].External {
+		n++
+	}
+	return in.Packages[:n]
+}
+
+func samePackage(p, q *Package) bool {
+	if p.Ecosystem != q.Ecosystem || p.Name != q.Name || p.Dir != q.Dir || p.Manifest != q.Manifest || p.ID != q.ID ||
+		len(p.Entries) != len(q.Entries) {
+		return false
+	}
+	for k, v := range p.Entries {
+		if w, ok := q.Entries[k]; !ok || !slices.Equal(v, w) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameWorkspace(v, w *Workspace) bool {
+	return v.Ecosystem == w.Ecosystem && v.Dir == w.Dir && v.Manifest == w.Manifest && v.ID == w.ID &&
+		slices.Equal(v.Members, w.Members)
+}

@@ -164,3 +164,49 @@ func TestNpmAndPython(t *testing.T) {
 		t.Error("NpmPackage(@acme/util) = nil")
 	}
 }
+
+// SameLayout tells apart changes that move the repository's own packages
+// from those that only move versions and dependencies.
+func TestSameLayout(t *testing.T) {
+	base := map[string]string{
+		"go.mod":           "module example.com/m\n\nrequire golang.org/x/text v0.3.0\n",
+		"web/package.json": `{"name": "web", "main": "index.js", "dependencies": {"left-pad": "1.0.0"}}`,
+		"lib/__init__.py":  "",
+	}
+	with := func(change map[string]string, drop ...string) map[string]string {
+		out := map[string]string{}
+		for k, v := range base {
+			if !slices.Contains(drop, k) {
+				out[k] = v
+			}
+		}
+		for k, v := range change {
+			out[k] = v
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		same  bool
+	}{
+		{"nothing changed", base, true},
+		{"a dependency added", with(map[string]string{"go.mod": "module example.com/m\n\nrequire (\n\tgolang.org/x/text v0.3.0\n\tgolang.org/x/sync v0.1.0\n)\n"}), true},
+		{"a version moved", with(map[string]string{"web/package.json": `{"name": "web", "version": "2.0.0", "main": "index.js", "dependencies": {"left-pad": "1.1.0"}}`}), true},
+		{"a nested import package", with(map[string]string{"lib/sub/__init__.py": ""}), true},
+		{"the module path moved", with(map[string]string{"go.mod": "module example.com/n\n"}), false},
+		{"an entry point moved", with(map[string]string{"web/package.json": `{"name": "web", "main": "main.js"}`}), false},
+		{"a new top-level import package", with(map[string]string{"app/__init__.py": ""}), false},
+		{"a package removed", with(nil, "web/package.json"), false},
+		{"a workspace added", with(map[string]string{"package.json": `{"name": "root", "workspaces": ["web"]}`}), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := SameLayout(detect(t, base), detect(t, c.files)); got != c.same {
+				t.Fatalf("SameLayout = %v, want %v", got, c.same)
+			}
+		})
+	}
+	if !SameLayout(nil, nil) || SameLayout(detect(t, base), nil) {
+		t.Fatal("nil Infos")
+	}
+}
