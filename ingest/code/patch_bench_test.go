@@ -21,8 +21,10 @@ import (
 // on a copy of go-std (M1ND_CORPORA or /tmp/m1nd-corpora; skipped without
 // it), with an on-disk cache as the server keeps one: each iteration
 // appends a function to another file of the tree (edit), adds a file to a
-// package (add), edits 64 at once (edit64), deletes one (delete) or renames
-// one (rename). It reports
+// package (add), edits 64 at once (edit64), deletes one (delete), renames
+// one (rename) or adds a requirement to go.mod (manifest: go-std has no
+// go.mod, so this last case writes the Go tree's own before its first,
+// untimed, run). It reports
 // the median, as a share of the full ingest it started from too, and the
 // mean of each phase.
 func BenchmarkPatchEdit(b *testing.B) {
@@ -61,11 +63,13 @@ func BenchmarkPatchEdit(b *testing.B) {
 	round := 0
 	// Each change names the file it starts from, which is then gone from the
 	// list when the change removes it.
+	gomod := filepath.Join(root, "go.mod")
 	changes := []struct {
 		name   string
 		change func(f string) error
+		setup  func() error
 	}{
-		{"edit", func(f string) error { return appendTo(f, fmt.Sprintf("\nfunc M1ndBenchPatch%d() {}\n", round)) }},
+		{"edit", func(f string) error { return appendTo(f, fmt.Sprintf("\nfunc M1ndBenchPatch%d() {}\n", round)) }, nil},
 		{"add", func(f string) error {
 			pkg, err := packageClause(f)
 			if err != nil {
@@ -73,7 +77,7 @@ func BenchmarkPatchEdit(b *testing.B) {
 			}
 			return os.WriteFile(filepath.Join(filepath.Dir(f), fmt.Sprintf("m1nd_bench_%d.go", round)),
 				fmt.Appendf(nil, "%s\n\nfunc M1ndBenchAdded%d() {}\n", pkg, round), 0o644)
-		}},
+		}, nil},
 		{"edit64", func(string) error {
 			for j := range 64 {
 				f := files[(round*7919+j*131)%len(files)]
@@ -82,12 +86,25 @@ func BenchmarkPatchEdit(b *testing.B) {
 				}
 			}
 			return nil
+		}, nil},
+		{"delete", func(f string) error { return os.Remove(f) }, nil},
+		{"rename", func(f string) error { return os.Rename(f, strings.TrimSuffix(f, ".go")+"_m1nd.go") }, nil},
+		{name: "manifest", change: func(string) error {
+			return appendTo(gomod, fmt.Sprintf("\nrequire example.com/m1nd%d v1.0.0\n", round))
+		}, setup: func() error {
+			return os.WriteFile(gomod, []byte("module std\n\ngo 1.26\n\nrequire (\n\tgolang.org/x/crypto v0.44.0\n\tgolang.org/x/net v0.47.0\n)\n"), 0o644)
 		}},
-		{"delete", func(f string) error { return os.Remove(f) }},
-		{"rename", func(f string) error { return os.Rename(f, strings.TrimSuffix(f, ".go")+"_m1nd.go") }},
 	}
 	for _, c := range changes {
 		b.Run("go-std/"+c.name, func(b *testing.B) {
+			if c.setup != nil {
+				if _, err := os.Stat(gomod); err != nil {
+					if err := c.setup(); err != nil {
+						b.Fatal(err)
+					}
+					last = run()
+				}
+			}
 			phases := map[string]float64{}
 			var times []time.Duration
 			for i := 0; i < b.N; i++ {
