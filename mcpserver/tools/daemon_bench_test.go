@@ -17,9 +17,10 @@ import (
 // it) through the dispatcher, with a runtime directory as the server
 // has: the reconciliation the watcher runs after each write. Each
 // iteration appends a function to a different file (edit), adds a file to
-// a package (add), appends to 64 files (edit64), deletes one (delete) or
-// renames one (rename); every tick
-// must patch the graph without walking the tree.
+// a package (add), appends to 64 files (edit64), deletes one (delete),
+// renames one (rename) or adds a requirement to go.mod (manifest: go-std
+// has none, so the case writes one first and ticks once, untimed); every
+// tick must patch the graph without walking the tree.
 func BenchmarkDaemonTickEdit(b *testing.B) {
 	src := corpusPath("go-std")
 	if _, err := os.Stat(src); err != nil {
@@ -58,10 +59,12 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 	// timed in the steady state an agent's edits meet.
 	mustCall(b, d, "seek", map[string]any{"agent_id": "bench", "query": "parse a configuration file"})
 	round := 0
+	gomod := filepath.Join(dir, "go.mod")
 	changes := []struct {
 		name  string
 		files int // files a tick reingests (-1: some, edits may hit a file twice)
 		apply func(f string) error
+		setup func() error
 	}{
 		{"edit", 1, func(f string) error {
 			fh, err := os.OpenFile(f, os.O_APPEND|os.O_WRONLY, 0)
@@ -70,7 +73,7 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 			}
 			fmt.Fprintf(fh, "\nfunc M1ndBenchTick%d() {}\n", round)
 			return fh.Close()
-		}},
+		}, nil},
 		{"add", 1, func(f string) error {
 			data, err := os.ReadFile(f)
 			if err != nil {
@@ -78,7 +81,7 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 			}
 			pkg, _, _ := strings.Cut(string(data[strings.Index(string(data), "\npackage ")+1:]), "\n")
 			return os.WriteFile(filepath.Join(filepath.Dir(f), fmt.Sprintf("m1nd_tick_%d.go", round)), fmt.Appendf(nil, "%s\n\nfunc M1ndBenchAdded%d() {}\n", pkg, round), 0o644)
-		}},
+		}, nil},
 		{"edit64", -1, func(string) error {
 			for j := range 64 {
 				f := files[(round*7919+j*131)%len(files)]
@@ -92,12 +95,28 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 				}
 			}
 			return nil
+		}, nil},
+		{"delete", 1, os.Remove, nil},
+		{"rename", 2, func(f string) error { return os.Rename(f, strings.TrimSuffix(f, ".go")+"_m1nd.go") }, nil},
+		{"manifest", 1, func(string) error {
+			fh, err := os.OpenFile(gomod, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(fh, "\nrequire example.com/m1nd%d v1.0.0\n", round)
+			return fh.Close()
+		}, func() error {
+			return os.WriteFile(gomod, []byte("module std\n\ngo 1.26\n\nrequire golang.org/x/net v0.47.0\n"), 0o644)
 		}},
-		{"delete", 1, os.Remove},
-		{"rename", 2, func(f string) error { return os.Rename(f, strings.TrimSuffix(f, ".go")+"_m1nd.go") }},
 	}
 	for _, c := range changes {
 		b.Run("go-std/"+c.name, func(b *testing.B) {
+			if _, err := os.Stat(gomod); c.setup != nil && err != nil {
+				if err := c.setup(); err != nil {
+					b.Fatal(err)
+				}
+				mustCall(b, d, "daemon_tick", map[string]any{"agent_id": "bench"})
+			}
 			times := make([]time.Duration, 0, b.N)
 			phases, ingestMs := map[string]float64{}, 0.0
 			for i := 0; i < b.N; i++ {

@@ -86,8 +86,25 @@ func TestDaemonTickReconciles(t *testing.T) {
 	if !hasNode(t, d, "file::backend/jobs/nightly/sweep.py") {
 		t.Error("the file in the new directory is not in the graph")
 	}
+	// A new manifest adds a package: the graph is rebuilt, and says why; a
+	// dependency added to it later only moves package nodes: patched.
+	write("pyproject.toml", "[project]\nname = \"shop\"\ndependencies = [\"requests\"]\n")
+	out = mustCall(t, d, "daemon_tick", map[string]any{"agent_id": "t"})
+	if u := out["updates"].([]any)[0].(map[string]any); u["patched"] != false || !strings.Contains(fmt.Sprint(u["rebuild_reason"]), "manifest") {
+		t.Errorf("update %v, want a rebuild for the new package", u)
+	}
+	write("pyproject.toml", "[project]\nname = \"shop\"\ndependencies = [\"requests\", \"stripe\"]\n")
+	future := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(dir, "pyproject.toml"), future, future)
+	out = mustCall(t, d, "daemon_tick", map[string]any{"agent_id": "t"})
+	if u := out["updates"].([]any)[0].(map[string]any); u["patched"] != true {
+		t.Errorf("update %v, want the dependency patched in", u)
+	}
+	if !hasNode(t, d, "package::pypi::stripe") {
+		t.Error("the new dependency has no package node")
+	}
 	st := mustCall(t, d, "daemon_status", map[string]any{"agent_id": "t"})
-	if st["tick_count"].(float64) != 3 || st["active"] != false {
+	if st["tick_count"].(float64) != 5 || st["active"] != false {
 		t.Errorf("status %v", st)
 	}
 }
