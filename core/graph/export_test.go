@@ -25,3 +25,13 @@ func ReverseAsBuilt(g *Graph) bool {
 
 // PageRankResidual is how settled g's ranks are (prResidual).
 func PageRankResidual(g *Graph) float64 { return g.prResidual }
+
+// PageRankRounds is how many rounds g's PageRank took (prRounds).
+func PageRankRounds(g *Graph) int { return g.prRounds }
+
+// SetLocalSweeps sets the settling rounds of a warm start until restore.
+func SetLocalSweeps(n int) (restore func()) {
+	old := localSweeps
+	localSweeps = n
+	return func() { localSweeps = old }
+}

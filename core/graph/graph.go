@@ -46,6 +46,8 @@ type Graph struct {
 	// starts aim for the same, so a chain of patches does not tighten it
 	// round after round). 0 when unknown (a loaded graph).
 	prResidual float64
+	// prRounds are the rounds the last PageRank computation ran.
+	prRounds int
 
 	// Indexes built at Finalize.
 	byLabel strIndex

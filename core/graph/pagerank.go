@@ -22,8 +22,8 @@ func (g *Graph) computePageRank() {
 	if g.NumNodes() == 0 {
 		return
 	}
-	raw, last := pageRankIterate(g, uniform(g.NumNodes()), PageRankDamping, PageRankMaxIter, PageRankConvergence)
-	g.prResidual = last
+	raw, last, rounds := pageRankIterate(g, uniform(g.NumNodes()), PageRankDamping, PageRankMaxIter, PageRankConvergence)
+	g.prResidual, g.prRounds = last, rounds
 	g.storePageRank(raw)
 }
 
@@ -58,19 +58,19 @@ func PageRankRaw(g *Graph, damping float64, maxIter int, tol float64) []float64 
 	if n == 0 {
 		return nil
 	}
-	raw, _ := pageRankIterate(g, uniform(n), damping, maxIter, tol)
+	raw, _, _ := pageRankIterate(g, uniform(n), damping, maxIter, tol)
 	return raw
 }
 
 // pageRankIterate runs power iteration from cur (summing to 1) until the
 // L1 change of a round is below tol or maxIter rounds ran; it also returns
-// the change of the last round.
+// the change of the last round and the rounds run.
 //
 // Each round pulls along the reverse CSR: a node's new rank is the sum of
 // its in-neighbours' shares, so blocks of nodes are computed in parallel
 // without write conflicts, and every sum runs in the same order whatever
 // the scheduling (the result does not depend on the number of workers).
-func pageRankIterate(g *Graph, cur []float64, damping float64, maxIter int, tol float64) ([]float64, float64) {
+func pageRankIterate(g *Graph, cur []float64, damping float64, maxIter int, tol float64) ([]float64, float64, int) {
 	n := len(cur)
 	next := make([]float64, n)
 	share := make([]float64, n)
@@ -84,7 +84,7 @@ func pageRankIterate(g *Graph, cur []float64, damping float64, maxIter int, tol 
 	blocks := (n + block - 1) / block
 	deltas := make([]float64, blocks)
 	var wg sync.WaitGroup
-	last := 0.0
+	last, rounds := 0.0, 0
 	run := func(f func(b int)) {
 		if workers == 1 {
 			for b := 0; b < blocks; b++ {
@@ -142,12 +142,12 @@ func pageRankIterate(g *Graph, cur []float64, damping float64, maxIter int, tol 
 			delta += d
 		}
 		cur, next = next, cur
-		last = delta
+		last, rounds = delta, it+1
 		if delta < tol {
 			break
 		}
 	}
-	return cur, last
+	return cur, last, rounds
 }
 
 // pageRankParallelEdges is the graph size from which a round is split
@@ -170,8 +170,9 @@ const pageRankParallelEdges = 100_000
 // not known) aims at warmUnknownTolerance.
 //
 // init becomes the first round's ranks (it is overwritten): a large graph
-// is spared one more array of its size.
-func (g *Graph) computePageRankFrom(init []float64, tol float64) {
+// is spared one more array of its size. touched are the nodes whose
+// in-sums the change moved (settleLocally), ascending; nil when unknown.
+func (g *Graph) computePageRankFrom(init []float64, tol float64, touched []NodeID) {
 	n := g.NumNodes()
 	if n == 0 {
 		return
@@ -188,12 +189,13 @@ func (g *Graph) computePageRankFrom(init []float64, tol float64) {
 		init[i] = max(v, 0) / sum
 	}
 	g.estimateNew(init)
+	g.settleLocally(init, touched)
 	if tol <= 0 {
 		tol = warmUnknownTolerance
 	}
 	tol = max(PageRankConvergence, tol)
-	raw, last := pageRankIterate(g, init, PageRankDamping, PageRankMaxIter, tol)
-	g.prResidual = max(last, tol)
+	raw, last, rounds := pageRankIterate(g, init, PageRankDamping, PageRankMaxIter, tol)
+	g.prResidual, g.prRounds = max(last, tol), rounds
 	g.storePageRank(raw)
 }
 
@@ -231,6 +233,47 @@ func (g *Graph) estimateNew(p []float64) {
 		p[i] /= total
 	}
 }
+
+// settleLocally runs localSweeps in-place rounds over the nodes a change
+// touched (touched: ascending, their in-sums moved), then scales p to sum
+// to 1. A patch's error sits around those nodes; settling them first
+// leaves the global rounds a smaller start (go-std, 64 edited files: 3
+// rounds instead of 9–11). The global rounds still decide when to stop,
+// so the accuracy is what it was.
+func (g *Graph) settleLocally(p []float64, touched []NodeID) {
+	if len(touched) == 0 {
+		return
+	}
+	c := &g.csr
+	n := len(p)
+	dangling := 0.0
+	for i := range n {
+		if c.offsets[i+1] == c.offsets[i] {
+			dangling += p[i]
+		}
+	}
+	base := (1-PageRankDamping)/float64(n) + PageRankDamping*dangling/float64(n)
+	for range localSweeps {
+		for _, j := range touched {
+			in := 0.0
+			for _, s := range c.revSources[c.revOffsets[j]:c.revOffsets[j+1]] {
+				in += p[s] / float64(c.offsets[s+1]-c.offsets[s])
+			}
+			p[j] = base + PageRankDamping*in
+		}
+	}
+	total := 0.0
+	for _, v := range p {
+		total += v
+	}
+	for i := range p {
+		p[i] /= total
+	}
+}
+
+// localSweeps: more gave no fewer global rounds on go-std. A variable
+// only so that a test can compare with none.
+var localSweeps = 3
 
 // warmUnknownTolerance is the accuracy a warm start aims at when its
 // base's is not known: about where a cold start on a 100K-node code graph

@@ -120,7 +120,7 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 			init[id] = float64(g.nodes.PageRank[o])
 		}
 	}
-	out.computePageRankFrom(init, g.prResidual)
+	out.computePageRankFrom(init, g.prResidual, touchedNodes(g, out, lay.from))
 	<-indexed
 	out.strings.freeze()
 	out.finalized = true
@@ -380,4 +380,35 @@ func splicedExtOrder(g *Graph, remap []NodeID, ids []string, newExt map[string]N
 		out = append(out, id)
 	}
 	return append(out, added[ai:]...)
+}
+
+// touchedNodes lists the nodes of out whose in-sum a splice moved: new
+// nodes, nodes whose in- or out-degree changed, and the out-neighbours of
+// the latter, ascending.
+func touchedNodes(g, out *Graph, from []NodeID) []NodeID {
+	oc, nc := &g.csr, &out.csr
+	mark := make([]bool, len(from))
+	for i, o := range from {
+		id := NodeID(i)
+		if o == NoNode {
+			mark[i] = true
+			continue
+		}
+		outMoved := nc.offsets[id+1]-nc.offsets[id] != oc.offsets[o+1]-oc.offsets[o]
+		if outMoved {
+			for _, t := range nc.targets[nc.offsets[id]:nc.offsets[id+1]] {
+				mark[t] = true
+			}
+		}
+		if outMoved || nc.revOffsets[id+1]-nc.revOffsets[id] != oc.revOffsets[o+1]-oc.revOffsets[o] {
+			mark[i] = true
+		}
+	}
+	var out2 []NodeID
+	for i, m := range mark {
+		if m {
+			out2 = append(out2, NodeID(i))
+		}
+	}
+	return out2
 }

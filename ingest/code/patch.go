@@ -351,6 +351,7 @@ func (r *run) patchResolve(p *patchState) *noPatch {
 	n := len(p.files)
 	p.outs, p.touched = make([][]resolve.Result, n), make([]bool, n)
 	nothingElse := len(p.stale.labels) == 0 && !p.stale.types && !p.moved
+	p.stale.sortLabels()
 	err := forEachFile(r.ctx, len(p.files), func(i int) {
 		p.outs[i], p.touched[i] = p.reresolve(i, nothingElse)
 	})

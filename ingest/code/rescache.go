@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"iter"
 	"maps"
+	"math/bits"
 	"path"
 	"slices"
 	"strconv"
@@ -166,6 +167,9 @@ type staleness struct {
 	// only a module reference mentioning one may bind differently.
 	stems   []string
 	types   bool            // inheritance changed: receiver-type lookups moved
+	// sorted lists labels in order once they are complete (sortLabels),
+	// for passesOver to walk beside a file's sorted names.
+	sorted []string
 	changed map[string]bool // files whose own references must be redone
 }
 
@@ -369,9 +373,15 @@ func (s *staleness) passesOver(f *fileResolution) bool {
 	if s.all || s.modules || s.types || s.typeNames {
 		return false
 	}
-	for l := range s.labels {
-		if _, found := slices.BinarySearch(f.refNames, l); found {
+	if s.sorted != nil || len(s.labels) == 0 {
+		if shareAny(s.sorted, f.refNames) {
 			return false
+		}
+	} else {
+		for l := range s.labels {
+			if _, found := slices.BinarySearch(f.refNames, l); found {
+				return false
+			}
 		}
 	}
 	if len(s.stems) > 0 {
@@ -382,6 +392,43 @@ func (s *staleness) passesOver(f *fileResolution) bool {
 		}
 	}
 	return true
+}
+
+// sortLabels fixes the stale labels in order: call it once they are all
+// marked, before files are checked in parallel.
+func (s *staleness) sortLabels() {
+	s.sorted = slices.Sorted(maps.Keys(s.labels))
+}
+
+// shareAny reports whether two sorted lists have a string in common: by
+// binary search of the shorter in the longer when that is cheaper, else by
+// walking both (64 stale labels against a file's hundred names: a walk).
+func shareAny(a, b []string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if len(a) == 0 {
+		return false
+	}
+	if len(a)*bits.Len(uint(len(b))) < len(a)+len(b) {
+		for _, x := range a {
+			if _, found := slices.BinarySearch(b, x); found {
+				return true
+			}
+		}
+		return false
+	}
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch c := strings.Compare(a[i], b[j]); {
+		case c == 0:
+			return true
+		case c < 0:
+			i++
+		default:
+			j++
+		}
+	}
+	return false
 }
 
 // reuse reports whether the cached outcome of a reference still holds.
