@@ -32,9 +32,9 @@ import (
 //
 // The patch phases are methods of the same run, in the order they run:
 // start (the previous run to patch), files (which changed, came or went),
-// packages (what a changed manifest moves), build (their new nodes), dirs (where they go, and the directories),
-// resolve, edges, enrich, finalize (the splice); this file holds them in
-// that order.
+// packages (what a changed manifest moves), build (their new nodes), dirs
+// (where they go, and the directories), resolve, edges, enrich, finalize
+// (the splice); this file holds them in that order.
 
 // maxPatchFiles bounds the changed files a patch takes on; beyond it a
 // rebuild costs about the same.

@@ -165,11 +165,11 @@ type staleness struct {
 	modules bool
 	// stems are the names of files that came or went (modules not set):
 	// only a module reference mentioning one may bind differently.
-	stems   []string
-	types   bool            // inheritance changed: receiver-type lookups moved
+	stems []string
+	types bool // inheritance changed: receiver-type lookups moved
 	// sorted lists labels in order once they are complete (sortLabels),
 	// for passesOver to walk beside a file's sorted names.
-	sorted []string
+	sorted  []string
 	changed map[string]bool // files whose own references must be redone
 }
 
