@@ -176,6 +176,16 @@ func TestDaemonFollowsEdits(t *testing.T) {
 	eventually(t, p, "a deleted file to leave the graph", func() bool {
 		return !inGraph(p, "file::backend/books.py") && !strings.Contains(dependents(p, "file::backend/payments.py"), "backend/books.py")
 	})
+
+	// A manifest: a new one adds the package, a dependency added to it
+	// its node; one removed takes it away.
+	manifest := filepath.Join(repo, "pyproject.toml")
+	os.WriteFile(manifest, []byte("[project]\nname = \"shop\"\ndependencies = [\"requests\"]\n"), 0o644)
+	eventually(t, p, "a new manifest's package", func() bool { return inGraph(p, "package::pypi::requests") })
+	os.WriteFile(manifest, []byte("[project]\nname = \"shop\"\ndependencies = [\"requests\", \"stripe\"]\n"), 0o644)
+	eventually(t, p, "a dependency added to a manifest", func() bool { return inGraph(p, "package::pypi::stripe") })
+	os.WriteFile(manifest, []byte("[project]\nname = \"shop\"\ndependencies = [\"requests\"]\n"), 0o644)
+	eventually(t, p, "a dependency removed from a manifest", func() bool { return !inGraph(p, "package::pypi::stripe") })
 	if err := p.closeAndWait(); err != nil {
 		t.Fatalf("server exit: %v\n%s", err, p.stderr.String())
 	}
