@@ -13,21 +13,67 @@ import (
 // file: its //go:build expression and its _GOOS/_GOARCH name suffixes, as
 // go/build decides with the default tags (cgo on, no custom tags). Only Go
 // files carry constraints; every other file is built.
-func builtHere(r *extract.Result) bool {
+func builtHere(r *extract.Result) bool { return buildsOn(r, runtime.GOOS, runtime.GOARCH) }
+
+// buildsOn is builtHere for a given platform.
+func buildsOn(r *extract.Result, goos, goarch string) bool {
 	if r.Language != "go" {
 		return true
 	}
-	if !goFileNameMatches(path.Base(r.Path), runtime.GOOS, runtime.GOARCH) {
+	return goBuilds(path.Base(r.Path), parseConstraint(r.BuildConstraint), goos, goarch)
+}
+
+// parseConstraint parses a //go:build expression; nil when there is none
+// or it cannot be read (then the file counts as built everywhere).
+func parseConstraint(c string) constraint.Expr {
+	if c == "" {
+		return nil
+	}
+	expr, err := constraint.Parse("//go:build " + c)
+	if err != nil {
+		return nil
+	}
+	return expr
+}
+
+func goBuilds(name string, expr constraint.Expr, goos, goarch string) bool {
+	if !goFileNameMatches(name, goos, goarch) {
 		return false
 	}
-	if r.BuildConstraint == "" {
-		return true
+	return expr == nil || expr.Eval(func(tag string) bool { return goTagHolds(tag, goos, goarch) })
+}
+
+// ports are the platforms Go builds for (go tool dist list, go1.26).
+var ports = [...][2]string{
+	{"aix", "ppc64"}, {"android", "386"}, {"android", "amd64"}, {"android", "arm"}, {"android", "arm64"},
+	{"darwin", "amd64"}, {"darwin", "arm64"}, {"dragonfly", "amd64"}, {"freebsd", "386"}, {"freebsd", "amd64"},
+	{"freebsd", "arm"}, {"freebsd", "arm64"}, {"illumos", "amd64"}, {"ios", "amd64"}, {"ios", "arm64"},
+	{"js", "wasm"}, {"linux", "386"}, {"linux", "amd64"}, {"linux", "arm"}, {"linux", "arm64"},
+	{"linux", "loong64"}, {"linux", "mips"}, {"linux", "mips64"}, {"linux", "mips64le"}, {"linux", "mipsle"},
+	{"linux", "ppc64"}, {"linux", "ppc64le"}, {"linux", "riscv64"}, {"linux", "s390x"}, {"netbsd", "386"},
+	{"netbsd", "amd64"}, {"netbsd", "arm"}, {"netbsd", "arm64"}, {"openbsd", "386"}, {"openbsd", "amd64"},
+	{"openbsd", "arm"}, {"openbsd", "arm64"}, {"openbsd", "ppc64"}, {"openbsd", "riscv64"}, {"plan9", "386"},
+	{"plan9", "amd64"}, {"plan9", "arm"}, {"solaris", "amd64"}, {"wasip1", "wasm"}, {"windows", "386"},
+	{"windows", "amd64"}, {"windows", "arm64"},
+}
+
+// everywhere is the port set of a file without constraints.
+const everywhere = uint64(1)<<len(ports) - 1
+
+// buildPorts is the set of ports (bit i: ports[i]) that build the file;
+// every port for a file that is not Go or builds everywhere.
+func buildPorts(r *extract.Result) uint64 {
+	if r.Language != "go" {
+		return everywhere
 	}
-	expr, err := constraint.Parse("//go:build " + r.BuildConstraint)
-	if err != nil {
-		return true // unreadable: let the file count
+	name, expr := path.Base(r.Path), parseConstraint(r.BuildConstraint)
+	var set uint64
+	for i, p := range ports {
+		if goBuilds(name, expr, p[0], p[1]) {
+			set |= 1 << i
+		}
 	}
-	return expr.Eval(func(tag string) bool { return goTagHolds(tag, runtime.GOOS, runtime.GOARCH) })
+	return set
 }
 
 // goTagHolds is go/build's matchTag for the default context.

@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/m1nd-go/m1nd/ingest/extract"
@@ -43,6 +44,36 @@ func TestGoBuildConstraints(t *testing.T) {
 	} {
 		if got := builtHere(&c.r); got != c.want {
 			t.Errorf("builtHere(%+v) = %v, want %v", c.r, got, c.want)
+		}
+	}
+}
+
+// buildPorts lists the platforms that build a file.
+func TestBuildPorts(t *testing.T) {
+	portSet := func(want ...string) uint64 {
+		var set uint64
+		for i, p := range ports {
+			if slices.Contains(want, p[0]) || slices.Contains(want, p[0]+"/"+p[1]) {
+				set |= 1 << i
+			}
+		}
+		return set
+	}
+	for _, c := range []struct {
+		r    extract.Result
+		want uint64
+	}{
+		{extract.Result{Path: "a.go", Language: "go"}, everywhere},
+		{extract.Result{Path: "a.py", Language: "python", BuildConstraint: "ignore"}, everywhere},
+		{extract.Result{Path: "a_windows.go", Language: "go"}, portSet("windows")},
+		{extract.Result{Path: "a_linux_arm64.go", Language: "go"}, portSet("linux/arm64", "android/arm64")}, // android builds linux files
+		{extract.Result{Path: "a_linux.go", Language: "go"}, portSet("linux", "android")},
+		{extract.Result{Path: "a.go", Language: "go", BuildConstraint: "ignore"}, 0},
+		{extract.Result{Path: "a.go", Language: "go", BuildConstraint: "darwin || freebsd"}, portSet("darwin", "ios", "freebsd")},
+		{extract.Result{Path: "a.go", Language: "go", BuildConstraint: "unix && !linux"}, portSet("aix", "darwin", "dragonfly", "freebsd", "illumos", "ios", "netbsd", "openbsd", "solaris")},
+	} {
+		if got := buildPorts(&c.r); got != c.want {
+			t.Errorf("buildPorts(%s, %q) = %b, want %b", c.r.Path, c.r.BuildConstraint, got, c.want)
 		}
 	}
 }

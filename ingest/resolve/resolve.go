@@ -93,8 +93,10 @@ type fileInfo struct {
 	lang string
 	fam  string // family(lang), precomputed: compared for every candidate
 	// offBuild marks a file its build constraints leave out on this
-	// platform (Go: //go:build, _GOOS/_GOARCH file names).
+	// platform (Go: //go:build, _GOOS/_GOARCH file names); ports are the
+	// platforms that build it (buildPorts).
 	offBuild bool
+	ports    uint64
 }
 
 // Index holds what resolution needs about every extracted file. Build it
@@ -220,6 +222,7 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 		}
 	}
 	ix.files[fi].offBuild = !builtHere(r)
+	ix.files[fi].ports = buildPorts(r)
 	prefix := extract.FileID(r.Path) + "::"
 	labels := map[string]string{} // id → label, for base-type edges
 	for ni, n := range r.Nodes {
@@ -623,7 +626,7 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 		}
 	}
 
-	cands = ix.preferBuilt(cands)
+	cands = ix.preferBuilt(fi, cands)
 	best, tied, _ := ix.pick(from, src.ID, cands, rel)
 	if best < 0 {
 		return Result{}
@@ -672,15 +675,35 @@ func (ix *Index) callResult(from fileInfo, recv string) (extract.TypeRef, bool) 
 	return out, true
 }
 
-// preferBuilt drops candidates of files the platform's build leaves out
-// (a Go function declared once per OS: the compiler here sees one), unless
-// that leaves nothing.
-func (ix *Index) preferBuilt(cands []int32) []int32 {
+// preferBuilt keeps, of a name declared once per platform (a Go function
+// in f_linux.go and f_windows.go), the declarations built together with
+// the referring file fi: a reference from a Windows file means the Windows
+// one. Of those, a file built on this platform is preferred to one that
+// is not (a portable file sees the host's). Neither rule leaves nothing.
+func (ix *Index) preferBuilt(fi int32, cands []int32) []int32 {
+	if len(cands) < 2 {
+		return cands
+	}
+	if fp := ix.files[fi].ports; fp != everywhere {
+		apart := func(c int32) bool { return ix.files[ix.cands[c].file].ports&fp == 0 }
+		if slices.ContainsFunc(cands, apart) && !all(cands, apart) {
+			cands = slices.DeleteFunc(slices.Clone(cands), apart)
+		}
+	}
 	off := func(c int32) bool { return ix.files[ix.cands[c].file].offBuild }
 	if !slices.ContainsFunc(cands, off) || !slices.ContainsFunc(cands, func(c int32) bool { return !off(c) }) {
 		return cands
 	}
 	return slices.DeleteFunc(slices.Clone(cands), off)
+}
+
+func all(cands []int32, f func(int32) bool) bool {
+	for _, c := range cands {
+		if !f(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // families groups languages whose code references each other's names

@@ -197,8 +197,11 @@ func TestGoImports(t *testing.T) {
 		file("web/use.go", "go", "func use"),
 		file("web/web_test.go", "go", "func TestUse"),
 		file("testutil/util.go", "go", "func Check"),
+		file("web/use_plan9.go", "go", "func usePlan9"),
+		file("web/use_unix.go", "go", "func useUnix"),
 	}
 	results[6].BuildConstraint = "ignore" // term_other.go: never built
+	results[11].BuildConstraint = "unix"
 	results[8].Imports = []extract.Import{{Module: "example.com/shop/testutil", Alias: "."}}
 	ix := New(results, ws)
 	run(t, ix, []rcase{
@@ -224,6 +227,14 @@ func TestGoImports(t *testing.T) {
 	}
 	if got.Target == "file::web/term_plan9.go::isTerm" || got.Target == "file::web/term_other.go::isTerm" {
 		t.Errorf("isTerm bound to a file this platform does not build: %q", got.Target)
+	}
+	// A file built only on plan9 means plan9's, wherever this runs; a unix
+	// file cannot mean plan9's.
+	if got := ix.Resolve(Source{ID: "file::web/use_plan9.go::usePlan9", File: "web/use_plan9.go"}, "isTerm", extract.RelCalls, extract.RefHint{}); got.Target != "file::web/term_plan9.go::isTerm" {
+		t.Errorf("isTerm from a plan9 file bound %q", got.Target)
+	}
+	if got := ix.Resolve(Source{ID: "file::web/use_unix.go::useUnix", File: "web/use_unix.go"}, "isTerm", extract.RelCalls, extract.RefHint{}); got.Target != "file::web/term_linux.go::isTerm" {
+		t.Errorf("isTerm from a unix file bound %q", got.Target)
 	}
 }
 
