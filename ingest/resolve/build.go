@@ -67,6 +67,9 @@ func buildPorts(r *extract.Result) uint64 {
 		return everywhere
 	}
 	name, expr := path.Base(r.Path), parseConstraint(r.BuildConstraint)
+	if expr == nil && !platformName(name) {
+		return everywhere // most files: no constraint, no _GOOS/_GOARCH suffix
+	}
 	var set uint64
 	for i, p := range ports {
 		if goBuilds(name, expr, p[0], p[1]) {
@@ -111,6 +114,18 @@ func goFileNameMatches(name, goos, goarch string) bool {
 		return last == goarch
 	}
 	return true
+}
+
+// platformName reports whether a Go file name carries a _GOOS or _GOARCH
+// suffix (goFileNameMatches then depends on the platform).
+func platformName(name string) bool {
+	name = strings.TrimSuffix(strings.TrimSuffix(name, ".go"), "_test")
+	i := strings.LastIndexByte(name, '_')
+	if i < 0 {
+		return false
+	}
+	last := name[i+1:]
+	return knownOS[last] || knownArch[last]
 }
 
 var unixOS = map[string]bool{"aix": true, "android": true, "darwin": true, "dragonfly": true, "freebsd": true, "hurd": true,

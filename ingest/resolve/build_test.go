@@ -66,6 +66,10 @@ func TestBuildPorts(t *testing.T) {
 		{extract.Result{Path: "a.go", Language: "go"}, everywhere},
 		{extract.Result{Path: "a.py", Language: "python", BuildConstraint: "ignore"}, everywhere},
 		{extract.Result{Path: "a_windows.go", Language: "go"}, portSet("windows")},
+		{extract.Result{Path: "a_windows_test.go", Language: "go"}, portSet("windows")},
+		{extract.Result{Path: "_plan9.go", Language: "go"}, portSet("plan9")},
+		{extract.Result{Path: "windows.go", Language: "go"}, everywhere},
+		{extract.Result{Path: "a_amd64.go", Language: "go"}, portSet("android/amd64", "darwin/amd64", "dragonfly/amd64", "freebsd/amd64", "illumos/amd64", "ios/amd64", "linux/amd64", "netbsd/amd64", "openbsd/amd64", "plan9/amd64", "solaris/amd64", "windows/amd64")},
 		{extract.Result{Path: "a_linux_arm64.go", Language: "go"}, portSet("linux/arm64", "android/arm64")}, // android builds linux files
 		{extract.Result{Path: "a_linux.go", Language: "go"}, portSet("linux", "android")},
 		{extract.Result{Path: "a.go", Language: "go", BuildConstraint: "ignore"}, 0},
