@@ -141,3 +141,64 @@ func TestPatchManifests(t *testing.T) {
 	}
 	runtime.KeepAlive(held)
 }
+
+// A call from a portable file to a function declared once per platform
+// binds every platform's declaration (resolve.Result.Also), in a full
+// ingest and in a patch alike, as declarations come and go.
+func TestPatchPlatformVariants(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":          "module example.com/term\n\ngo 1.22\n",
+		"term_linux.go":   "package term\n\nfunc isTerm() bool { return true }\n",
+		"term_windows.go": "package term\n\nfunc isTerm() bool { return false }\n",
+		"use.go":          "package term\n\n// Use asks.\nfunc Use() bool { return isTerm() }\n",
+		"use_windows.go":  "package term\n\nfunc useWindows() bool { return isTerm() }\n",
+		"other/x.go":      "package other\n\nfunc isTerm() bool { return true }\n",
+	})
+	store := cache.Open(t.TempDir())
+	var held []any
+	run := func() *adapter.Output {
+		t.Helper()
+		out, err := Ingest(context.Background(), adapter.Request{Root: dir, Incremental: true, Cache: store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, out.Graph)
+		return out
+	}
+	out := run()
+	equalToFull(t, dir, out)
+	d := graphdump.Of(out.Graph)
+	if runtime.GOOS == "linux" && !d.Has("file::use.go::Use", "calls", "file::term_windows.go::isTerm") || !d.Has("file::use_windows.go::useWindows", "calls", "file::term_windows.go::isTerm") ||
+		d.Has("file::use_windows.go::useWindows", "calls", "file::term_linux.go::isTerm") || d.Has("file::use.go::Use", "calls", "file::other/x.go::isTerm") {
+		t.Fatalf("platform variants bound wrong: %v", d.EdgeStrings())
+	}
+	at := time.Now().Add(time.Hour)
+	for _, s := range []struct {
+		name   string
+		files  map[string]string
+		remove []string
+	}{
+		{name: "the caller edited", files: map[string]string{"use.go": "package term\n\n// Use asks twice.\nfunc Use() bool { return isTerm() && isTerm() }\n"}},
+		{name: "a variant loses the function", files: map[string]string{"term_windows.go": "package term\n\nfunc other() bool { return false }\n"}},
+		{name: "a new platform's variant", files: map[string]string{"term_darwin.go": "package term\n\nfunc isTerm() bool { return true }\n"}},
+		{name: "the variant deleted", remove: []string{"term_darwin.go"}},
+	} {
+		for _, p := range s.remove {
+			if err := os.Remove(filepath.Join(dir, p)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		writeFiles(t, dir, s.files)
+		for p := range s.files {
+			touch(t, filepath.Join(dir, p), at)
+		}
+		at = at.Add(time.Minute)
+		out := run()
+		if !out.Stats.Incremental.Patched {
+			t.Fatalf("%s: not patched: %s", s.name, out.Stats.Incremental.RebuildReason)
+		}
+		equalToFull(t, dir, out)
+	}
+	runtime.KeepAlive(held)
+}

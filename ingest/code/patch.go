@@ -487,7 +487,7 @@ func (p *patchState) reresolve(i int, nothingElse bool) ([]resolve.Result, bool)
 		}
 		j := len(out)
 		o, fresh := refs.outcome(j, e, name)
-		if fresh && !moved && (j >= len(old) || old[j].Status != o.Status || old[j].Target != o.Target) {
+		if fresh && !moved && (j >= len(old) || old[j].Status != o.Status || old[j].Target != o.Target || !slices.Equal(old[j].Also, o.Also)) {
 			moved = true
 		}
 		out = append(out, o)
@@ -571,6 +571,11 @@ func (p *patchState) boundEdges(i int, own func(string) bool) (refCounts, []stri
 			continue
 		}
 		p.edge(e.Source, o.Target, e.Relation, rc.bound(o.Status))
+		for _, id := range o.Also {
+			if id != e.Source && p.exists(id) {
+				p.edge(e.Source, id, e.Relation, variantWeight(o.Status))
+			}
+		}
 		if e.Relation == extract.RelImports {
 			if ip := p.importPath(o.Target); ip != "" {
 				imports = append(imports, ip)

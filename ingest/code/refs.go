@@ -26,6 +26,15 @@ func (c *refCounts) bound(s resolve.Status) float32 {
 	return WeightCertain
 }
 
+// variantWeight is the weight of an edge to another platform's
+// declaration of a reference's target: the reference's own.
+func variantWeight(s resolve.Status) float32 {
+	if s == resolve.Ambiguous {
+		return WeightAmbiguous
+	}
+	return WeightCertain
+}
+
 // importPath is what a file's import of a node at source path p of type t
 // records for package dependencies ("" for none).
 func importPath(p string, t graph.NodeType) string {
@@ -115,6 +124,8 @@ type resolved struct {
 	target string
 	rel    string
 	status resolve.Status
+	// variant: an edge to another platform's declaration (Result.Also)
+	variant bool
 }
 
 // resolveAll resolves every ref:: edge, in parallel per file (the index is
@@ -182,6 +193,9 @@ func (r *run) resolveFile(i int, refs *fileRefs, fr *fileResolution) []resolved 
 			continue
 		}
 		list = append(list, resolved{src: srcID, dst: r.handle(o, fresh), target: o.Target, rel: e.Relation, status: o.Status})
+		for _, id := range o.Also {
+			list = append(list, resolved{src: srcID, dst: graph.NoNode, target: id, rel: e.Relation, status: o.Status, variant: true})
+		}
 	}
 	return list
 }
@@ -211,6 +225,14 @@ func (r *run) bind(out [][]resolved) {
 			dst, ok := o.dst, o.dst != graph.NoNode
 			if !ok {
 				dst, ok = b.g.Lookup(o.target)
+			}
+			if o.variant {
+				// Another platform's declaration of what the reference
+				// bound: an edge, not a reference of its own.
+				if ok && dst != o.src {
+					b.edge(o.src, dst, o.rel, variantWeight(o.status))
+				}
+				continue
 			}
 			if !ok || dst == o.src {
 				rc.unresolved++

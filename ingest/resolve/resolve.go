@@ -448,6 +448,11 @@ type Result struct {
 	// node handles need no lookup by ID; -1 when the target is a file or
 	// directory of a module.
 	File, Node int32
+	// Also are the declarations of the same entity for other platforms
+	// that the referring file is built with (Go: a portable file calling
+	// isTerminal, declared in term_linux.go and term_windows.go, binds the
+	// host's in Target and the others here), by external ID, sorted.
+	Also []string
 }
 
 // FileIndex returns the position of a file among the results New was
@@ -626,7 +631,7 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 		}
 	}
 
-	cands = ix.preferBuilt(fi, cands)
+	cands, offHost := ix.preferBuilt(fi, cands)
 	best, tied, _ := ix.pick(from, src.ID, cands, rel)
 	if best < 0 {
 		return Result{}
@@ -636,7 +641,27 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 		st = Ambiguous
 	}
 	c := &ix.cands[best]
-	return Result{Status: st, Target: c.id, File: c.file, Node: c.node}
+	return Result{Status: st, Target: c.id, File: c.file, Node: c.node, Also: ix.variants(fi, best, offHost)}
+}
+
+// variants lists, of the candidates preferBuilt set aside as not built
+// here, the other platforms' declarations of best: same label and owner,
+// in the same directory, in files built on none of the platforms best's
+// file is built on but on one the referring file fi is built on.
+func (ix *Index) variants(fi, best int32, offHost []int32) []string {
+	b := &ix.cands[best]
+	bf := &ix.files[b.file]
+	from := ix.files[fi].ports
+	var out []string
+	for _, c := range offHost {
+		cd := &ix.cands[c]
+		f := &ix.files[cd.file]
+		if cd.label == b.label && cd.owner == b.owner && f.dir == bf.dir && f.ports&bf.ports == 0 && f.ports&from != 0 {
+			out = append(out, cd.id)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // callResult types a call receiver, "pkg.F(…)" or "x.M()", from the
@@ -679,10 +704,11 @@ func (ix *Index) callResult(from fileInfo, recv string) (extract.TypeRef, bool) 
 // in f_linux.go and f_windows.go), the declarations built together with
 // the referring file fi: a reference from a Windows file means the Windows
 // one. Of those, a file built on this platform is preferred to one that
-// is not (a portable file sees the host's). Neither rule leaves nothing.
-func (ix *Index) preferBuilt(fi int32, cands []int32) []int32 {
+// is not (a portable file sees the host's); those are returned apart.
+// Neither rule leaves nothing.
+func (ix *Index) preferBuilt(fi int32, cands []int32) (kept, offHost []int32) {
 	if len(cands) < 2 {
-		return cands
+		return cands, nil
 	}
 	if fp := ix.files[fi].ports; fp != everywhere {
 		apart := func(c int32) bool { return ix.files[ix.cands[c].file].ports&fp == 0 }
@@ -692,9 +718,16 @@ func (ix *Index) preferBuilt(fi int32, cands []int32) []int32 {
 	}
 	off := func(c int32) bool { return ix.files[ix.cands[c].file].offBuild }
 	if !slices.ContainsFunc(cands, off) || !slices.ContainsFunc(cands, func(c int32) bool { return !off(c) }) {
-		return cands
+		return cands, nil
 	}
-	return slices.DeleteFunc(slices.Clone(cands), off)
+	for _, c := range cands {
+		if off(c) {
+			offHost = append(offHost, c)
+		} else {
+			kept = append(kept, c)
+		}
+	}
+	return kept, offHost
 }
 
 func all(cands []int32, f func(int32) bool) bool {
