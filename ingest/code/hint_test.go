@@ -20,19 +20,7 @@ import (
 // did not take) is set aside and the tree walked.
 func TestHintWalk(t *testing.T) {
 	r := newFixtureRepo(t)
-	store := cache.Open(t.TempDir())
-	// Every graph is held: a patch needs the previous one, and a collected
-	// one makes the next run a rebuild (weak pointer).
-	var held []any
-	run := func(ctx context.Context) *adapter.Output {
-		t.Helper()
-		out, err := Ingest(ctx, adapter.Request{Root: r.Dir, Incremental: true, Cache: store})
-		if err != nil {
-			t.Fatal(err)
-		}
-		held = append(held, out.Graph)
-		return out
-	}
+	run := incrementalRunner(t, r.Dir)
 	statOf := func(rel string) Stat {
 		fi, err := os.Lstat(filepath.Join(r.Dir, rel))
 		if err != nil {
@@ -100,7 +88,6 @@ func TestHintWalk(t *testing.T) {
 	if inc := run(context.Background()).Stats.Incremental; inc.WalkHinted {
 		t.Fatalf("a run without a hint did not walk: %+v", inc)
 	}
-	runtime.KeepAlive(held)
 }
 
 // An ingest takes the extraction prepared for exactly the contents it

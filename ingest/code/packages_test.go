@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/cache"
 	"github.com/m1nd-go/m1nd/ingest/internal/graphdump"
@@ -31,6 +32,38 @@ var manifestTree = map[string]string{
 	"store/store_test.go": "package store\n\nimport \"testing\"\n\nfunc TestOpen(t *testing.T) { Open() }\n",
 }
 
+// incrementalRunner ingests dir incrementally into one cache store, as the
+// server does, and holds every graph it returns until the test ends: the
+// store keeps the last one only weakly, and a patch starts from it.
+func incrementalRunner(t *testing.T, dir string) func(context.Context) *adapter.Output {
+	store := cache.Open(t.TempDir())
+	var held []*graph.Graph
+	t.Cleanup(func() { runtime.KeepAlive(held) })
+	return func(ctx context.Context) *adapter.Output {
+		t.Helper()
+		out, err := Ingest(ctx, adapter.Request{Root: dir, Incremental: true, Cache: store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, out.Graph)
+		return out
+	}
+}
+
+// changeFiles removes files under dir, then writes others dated at.
+func changeFiles(t *testing.T, dir string, files map[string]string, remove []string, at time.Time) {
+	t.Helper()
+	for _, p := range remove {
+		if err := os.Remove(filepath.Join(dir, p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFiles(t, dir, files)
+	for p := range files {
+		touch(t, filepath.Join(dir, p), at)
+	}
+}
+
 // A manifest that changes dependencies or versions — or an __init__.py
 // edited, added or removed inside a package — patches the graph, and the
 // patched graph is the one a full ingest builds; one that moves the
@@ -38,18 +71,8 @@ var manifestTree = map[string]string{
 func TestPatchManifests(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, manifestTree)
-	store := cache.Open(t.TempDir())
-	var held []any
-	run := func() *adapter.Output {
-		t.Helper()
-		out, err := Ingest(context.Background(), adapter.Request{Root: dir, Incremental: true, Cache: store})
-		if err != nil {
-			t.Fatal(err)
-		}
-		held = append(held, out.Graph)
-		return out
-	}
-	run()
+	run := incrementalRunner(t, dir)
+	run(context.Background())
 	at := time.Now().Add(time.Hour)
 	steps := []struct {
 		name    string
@@ -109,17 +132,9 @@ func TestPatchManifests(t *testing.T) {
 			check: func(d graphdump.Dump) bool { _, ok := d.Node("package::pypi::tool"); return !ok }},
 	}
 	for _, s := range steps {
-		for _, p := range s.remove {
-			if err := os.Remove(filepath.Join(dir, p)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		writeFiles(t, dir, s.files)
-		for p := range s.files {
-			touch(t, filepath.Join(dir, p), at)
-		}
+		changeFiles(t, dir, s.files, s.remove, at)
 		at = at.Add(time.Minute)
-		out := run()
+		out := run(context.Background())
 		inc := out.Stats.Incremental
 		if inc.Patched != s.patched {
 			t.Fatalf("%s: patched %v, want %v: %+v", s.name, inc.Patched, s.patched, inc)
@@ -139,7 +154,6 @@ func TestPatchManifests(t *testing.T) {
 			t.Fatalf("%s: the graph does not show the change", s.name)
 		}
 	}
-	runtime.KeepAlive(held)
 }
 
 // A call from a portable file to a function declared once per platform
@@ -155,18 +169,8 @@ func TestPatchPlatformVariants(t *testing.T) {
 		"use_windows.go":  "package term\n\nfunc useWindows() bool { return isTerm() }\n",
 		"other/x.go":      "package other\n\nfunc isTerm() bool { return true }\n",
 	})
-	store := cache.Open(t.TempDir())
-	var held []any
-	run := func() *adapter.Output {
-		t.Helper()
-		out, err := Ingest(context.Background(), adapter.Request{Root: dir, Incremental: true, Cache: store})
-		if err != nil {
-			t.Fatal(err)
-		}
-		held = append(held, out.Graph)
-		return out
-	}
-	out := run()
+	run := incrementalRunner(t, dir)
+	out := run(context.Background())
 	equalToFull(t, dir, out)
 	d := graphdump.Of(out.Graph)
 	if runtime.GOOS == "linux" && !d.Has("file::use.go::Use", "calls", "file::term_windows.go::isTerm") || !d.Has("file::use_windows.go::useWindows", "calls", "file::term_windows.go::isTerm") ||
@@ -184,21 +188,12 @@ func TestPatchPlatformVariants(t *testing.T) {
 		{name: "a new platform's variant", files: map[string]string{"term_darwin.go": "package term\n\nfunc isTerm() bool { return true }\n"}},
 		{name: "the variant deleted", remove: []string{"term_darwin.go"}},
 	} {
-		for _, p := range s.remove {
-			if err := os.Remove(filepath.Join(dir, p)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		writeFiles(t, dir, s.files)
-		for p := range s.files {
-			touch(t, filepath.Join(dir, p), at)
-		}
+		changeFiles(t, dir, s.files, s.remove, at)
 		at = at.Add(time.Minute)
-		out := run()
+		out := run(context.Background())
 		if !out.Stats.Incremental.Patched {
 			t.Fatalf("%s: not patched: %s", s.name, out.Stats.Incremental.RebuildReason)
 		}
 		equalToFull(t, dir, out)
 	}
-	runtime.KeepAlive(held)
 }

@@ -354,18 +354,8 @@ func TestPatchPackageDependencies(t *testing.T) {
 		"pkgb/__init__.py": "",
 		"pkgb/util.py":     "def b():\n    return 2\n",
 	})
-	store := cache.Open(t.TempDir())
-	var held []any
-	run := func() *adapter.Output {
-		t.Helper()
-		out, err := Ingest(context.Background(), adapter.Request{Root: dir, Incremental: true, Cache: store})
-		if err != nil {
-			t.Fatal(err)
-		}
-		held = append(held, out.Graph)
-		return out
-	}
-	run()
+	run := incrementalRunner(t, dir)
+	run(context.Background())
 	at := time.Now().Add(time.Hour)
 	for _, s := range []struct {
 		src  string
@@ -374,10 +364,9 @@ func TestPatchPackageDependencies(t *testing.T) {
 		{"from pkgb.util import b\n\n\ndef a():\n    return b()\n", true},
 		{"def a():\n    return 1\n", false},
 	} {
-		writeFiles(t, dir, map[string]string{"pkga/mod.py": s.src})
-		touch(t, filepath.Join(dir, "pkga/mod.py"), at)
+		changeFiles(t, dir, map[string]string{"pkga/mod.py": s.src}, nil, at)
 		at = at.Add(time.Minute)
-		out := run()
+		out := run(context.Background())
 		if !out.Stats.Incremental.Patched {
 			t.Fatalf("not patched: %+v", out.Stats.Incremental)
 		}
@@ -387,5 +376,4 @@ func TestPatchPackageDependencies(t *testing.T) {
 			t.Fatalf("pkga depends_on pkgb = %v, want %v; edges %v", got, s.want, d.EdgeStrings())
 		}
 	}
-	runtime.KeepAlive(held)
 }
