@@ -404,11 +404,11 @@ func touchedNodes(g, out *Graph, from []NodeID) []NodeID {
 			mark[i] = true
 		}
 	}
-	var out2 []NodeID
+	var touched []NodeID
 	for i, m := range mark {
 		if m {
-			out2 = append(out2, NodeID(i))
+			touched = append(touched, NodeID(i))
 		}
 	}
-	return out2
+	return touched
 }

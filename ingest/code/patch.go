@@ -351,7 +351,6 @@ func (r *run) patchResolve(p *patchState) *noPatch {
 	n := len(p.files)
 	p.outs, p.touched = make([][]resolve.Result, n), make([]bool, n)
 	nothingElse := len(p.stale.labels) == 0 && !p.stale.types && !p.moved
-	p.stale.sortLabels()
 	err := forEachFile(r.ctx, len(p.files), func(i int) {
 		p.outs[i], p.touched[i] = p.reresolve(i, nothingElse)
 	})
@@ -443,6 +442,7 @@ func (p *patchState) restale() *noPatch {
 	// A manifest marks everything stale when the layout may have moved;
 	// patchPackages made sure it did not.
 	p.stale.all = false
+	p.stale.sortLabels()
 	if p.moved {
 		if p.dirsMoved {
 			p.stale.modules = true
@@ -573,7 +573,7 @@ func (p *patchState) boundEdges(i int, own func(string) bool) (refCounts, []stri
 		p.edge(e.Source, o.Target, e.Relation, rc.bound(o.Status))
 		for _, id := range o.Also {
 			if id != e.Source && p.exists(id) {
-				p.edge(e.Source, id, e.Relation, variantWeight(o.Status))
+				p.edge(e.Source, id, e.Relation, statusWeight(o.Status))
 			}
 		}
 		if e.Relation == extract.RelImports {

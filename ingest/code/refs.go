@@ -21,14 +21,13 @@ func (c *refCounts) bound(s resolve.Status) float32 {
 	c.resolved++
 	if s == resolve.Ambiguous {
 		c.ambiguous++
-		return WeightAmbiguous
 	}
-	return WeightCertain
+	return statusWeight(s)
 }
 
-// variantWeight is the weight of an edge to another platform's
-// declaration of a reference's target: the reference's own.
-func variantWeight(s resolve.Status) float32 {
+// statusWeight is the weight of an edge a reference of status s binds
+// (also to another platform's declaration of its target, Result.Also).
+func statusWeight(s resolve.Status) float32 {
 	if s == resolve.Ambiguous {
 		return WeightAmbiguous
 	}
@@ -230,7 +229,7 @@ func (r *run) bind(out [][]resolved) {
 				// Another platform's declaration of what the reference
 				// bound: an edge, not a reference of its own.
 				if ok && dst != o.src {
-					b.edge(o.src, dst, o.rel, variantWeight(o.status))
+					b.edge(o.src, dst, o.rel, statusWeight(o.status))
 				}
 				continue
 			}

@@ -365,24 +365,16 @@ func hasStar(r *extract.Result) bool {
 	return false
 }
 
-// passesOver reports whether no reference of file f can be stale: only
-// stale labels moved, none of them is among its names, and none of its
-// modules mentions a file that came or went. (Otherwise reuse decides
-// reference by reference.)
+// passesOver reports (after sortLabels) whether no reference of file f
+// can be stale: only stale labels moved, none of them is among its names,
+// and none of its modules mentions a file that came or went. (Otherwise
+// reuse decides reference by reference.)
 func (s *staleness) passesOver(f *fileResolution) bool {
 	if s.all || s.modules || s.types || s.typeNames {
 		return false
 	}
-	if s.sorted != nil || len(s.labels) == 0 {
-		if shareAny(s.sorted, f.refNames) {
-			return false
-		}
-	} else {
-		for l := range s.labels {
-			if _, found := slices.BinarySearch(f.refNames, l); found {
-				return false
-			}
-		}
+	if shareAny(s.sorted, f.refNames) {
+		return false
 	}
 	if len(s.stems) > 0 {
 		for _, m := range f.modules {
@@ -394,8 +386,8 @@ func (s *staleness) passesOver(f *fileResolution) bool {
 	return true
 }
 
-// sortLabels fixes the stale labels in order: call it once they are all
-// marked, before files are checked in parallel.
+// sortLabels fixes the stale labels in order for passesOver: call it once
+// they are all marked, before files are checked in parallel.
 func (s *staleness) sortLabels() {
 	s.sorted = slices.Sorted(maps.Keys(s.labels))
 }

@@ -13,14 +13,11 @@ import (
 // file: its //go:build expression and its _GOOS/_GOARCH name suffixes, as
 // go/build decides with the default tags (cgo on, no custom tags). Only Go
 // files carry constraints; every other file is built.
-func builtHere(r *extract.Result) bool { return buildsOn(r, runtime.GOOS, runtime.GOARCH) }
-
-// buildsOn is builtHere for a given platform.
-func buildsOn(r *extract.Result, goos, goarch string) bool {
+func builtHere(r *extract.Result) bool {
 	if r.Language != "go" {
 		return true
 	}
-	return goBuilds(path.Base(r.Path), parseConstraint(r.BuildConstraint), goos, goarch)
+	return goBuilds(path.Base(r.Path), parseConstraint(r.BuildConstraint), runtime.GOOS, runtime.GOARCH)
 }
 
 // parseConstraint parses a //go:build expression; nil when there is none
