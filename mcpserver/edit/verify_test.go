@@ -1,8 +1,14 @@
 package edit
 
 import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func kinds(fs []Finding) string {
@@ -65,5 +71,284 @@ func TestAntiPatterns(t *testing.T) {
 				t.Errorf("AntiPatterns = %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+func TestRemovedSymbols(t *testing.T) {
+	names := func(ss []Symbol) string {
+		var out []string
+		for _, s := range ss {
+			n := s.Qualified
+			if s.RenamedTo != "" {
+				n += "->" + s.RenamedTo
+			}
+			out = append(out, n)
+		}
+		return strings.Join(out, ",")
+	}
+	cases := []struct {
+		name, rel, old, next, want string
+	}{
+		{"python rename", "pk/helpers.py", "def _split_path(p):\n    return p.split('.')\n\n\ndef other():\n    return 1\n", "def split_path(p):\n    return p.split('.')\n\n\ndef other():\n    return 1\n", "_split_path->split_path"},
+		{"python method removed, nested ignored", "a.py", "class A:\n    def keep(self):\n        def inner():\n            return 1\n        return inner()\n\n    def gone(self):\n        return 2\n", "class A:\n    def keep(self):\n        return 1\n", "A.gone"},
+		{"python dunder", "a.py", "class A:\n    def __init__(self):\n        self.x = 1\n", "class A:\n    pass\n", ""},
+		{"go method rename", "tree.go", "package gin\n\ntype node struct{}\n\nfunc (n *node) getValue(p string) int { return len(p) }\n", "package gin\n\ntype node struct{}\n\nfunc (n *node) lookup(p string) int { return len(p) }\n", "node.getValue->lookup"},
+		{"go function kept", "calc.go", "package calc\n\nfunc Sum(xs []int) int { return 0 }\n", "package calc\n\n// Sum adds.\nfunc Sum(xs []int) int { return 1 }\n", ""},
+		{"ts export rename", "src/price.ts", "export function total(a: number): number { return a }\n", "export function sum(a: number): number { return a }\n", "total->sum"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := names(RemovedSymbols(c.rel, []byte(c.old), []byte(c.next))); got != c.want {
+				t.Errorf("RemovedSymbols = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+func TestNameUse(t *testing.T) {
+	top := Symbol{Name: "_split_path", Qualified: "_split_path"}
+	sum := Symbol{Name: "Sum", Qualified: "Sum"}
+	total := Symbol{Name: "total", Qualified: "total"}
+	getValue := Symbol{Name: "getValue", Qualified: "node.getValue", Member: true}
+	cases := []struct {
+		name, user, src, written, pkg string
+		sym                           Symbol
+		line                          int
+		sure                          bool
+	}{
+		{"python from import", "pk/wrappers.py", "import os\nfrom .helpers import _split_path\n", "pk/helpers.py", "", top, 2, true},
+		{"python parenthesised import", "pk/app.py", "from .helpers import (\n    other,\n    _split_path,\n)\n", "pk/helpers.py", "", top, 1, true},
+		{"python import from another module", "pk/app.py", "from .other import _split_path\n", "pk/helpers.py", "", top, 1, false},
+		{"python qualified", "pk/app.py", "from . import helpers\n\nx = helpers._split_path('a')\n", "pk/helpers.py", "", top, 3, true},
+		{"python comment only", "pk/app.py", "# _split_path was here\nx = 1\n", "pk/helpers.py", "", top, 0, false},
+		{"go other package", "app/app.go", "package app\n\nimport \"m/calc\"\n\nfunc T(x []int) int { return calc.Sum(x) }\n", "calc/calc.go", "calc", sum, 5, true},
+		{"go same package", "calc/more.go", "package calc\n\nfunc T(x []int) int { return Sum(x) }\n", "calc/calc.go", "calc", sum, 3, true},
+		{"go method by name", "gin.go", "package gin\n\nfunc h() {\n\troot := t[i].root\n\troot.getValue(p)\n}\n", "tree.go", "gin", getValue, 5, false},
+		{"ts named import", "src/cart.ts", "import { total, type Price } from './price'\n\nexport const c = total(1)\n", "src/price.ts", "", total, 1, true},
+		{"ts import from elsewhere", "src/cart.ts", "import { total } from './other'\n", "src/price.ts", "", total, 1, false},
+		{"not used", "src/cart.ts", "export const totals = 1\n", "src/price.ts", "", total, 0, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			line, sure, _ := NameUse(c.user, []byte(c.src), c.written, c.pkg, c.sym)
+			if line != c.line || sure != c.sure {
+				t.Errorf("NameUse = line %d sure %v, want %d %v", line, sure, c.line, c.sure)
+			}
+		})
+	}
+}
+
+func TestPyModule(t *testing.T) {
+	dir := realDir(t)
+	write(t, dir, map[string]string{
+		"src/flask/__init__.py":    "",
+		"src/flask/helpers.py":     "",
+		"src/flask/sansio/app.py":  "",
+		"py/pkg/__init__.py":       "",
+		"py/pkg/mod.py":            "",
+		"scripts/run.py":           "",
+		"src/flask/my-script.py":   "",
+		"src/flask/conftest.py":    "",
+		"src/loose/not_in_pkg.py":  "",
+		"py/pkg/sub/deeper/x.py":   "",
+		"py/pkg/sub/__init__.py":   "",
+		"py/pkg/sub/deeper/y.py":   "",
+		"py/pkg/sub/deeper/z.txt":  "",
+		"tests/test_app.py":        "",
+		"py/pkg/sub/deeper/__x.py": "",
+	})
+	cases := map[string]string{
+		"src/flask/helpers.py":     "src flask.helpers",
+		"src/flask/__init__.py":    "src flask",
+		"src/flask/sansio/app.py":  "src flask.sansio.app",
+		"py/pkg/mod.py":            "py pkg.mod",
+		"py/pkg/sub/deeper/x.py":   "py pkg.sub.deeper.x",
+		"src/loose/not_in_pkg.py":  "src loose.not_in_pkg",
+		"scripts/run.py":           "",
+		"src/flask/my-script.py":   "",
+		"src/flask/conftest.py":    "",
+		"py/pkg/sub/deeper/__x.py": "py pkg.sub.deeper.__x",
+	}
+	for rel, want := range cases {
+		entry, mod, ok := PyModule(dir, filepath.Join(dir, rel))
+		got := ""
+		if ok {
+			e, _ := filepath.Rel(dir, entry)
+			got = e + " " + mod
+		}
+		if got != want {
+			t.Errorf("PyModule(%s) = %q, want %q", rel, got, want)
+		}
+	}
+}
+
+// Layer B imports the written Python modules and their importers: a name
+// the edit removed fails the importer; a module that cannot import
+// without the edit either (a missing dependency) is pre-existing.
+func TestPyImportsWithBaseline(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	dir := realDir(t)
+	oldHelpers := "def _split_path(p):\n    return p.split('.')\n"
+	write(t, dir, map[string]string{
+		"src/pk/__init__.py": "",
+		"src/pk/helpers.py":  "def split_path(p):\n    return p.split('.')\n",
+		"src/pk/wrappers.py": "from .helpers import _split_path\n\n\ndef w():\n    return _split_path('a.b')\n",
+		"src/pk/extra.py":    "import m1nd_surely_not_installed\n",
+		"src/pk/fine.py":     "from .helpers import split_path\n",
+		"run.py":             "print('a script: compiled, never imported')\n",
+	})
+	f := func(rel string) File { return File{Abs: filepath.Join(dir, rel), Root: dir} }
+	helpers := f("src/pk/helpers.py")
+	base, err := NewBaseline([]Old{{Abs: helpers.Abs, Data: []byte(oldHelpers), Existed: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer base.Close()
+	r := &Runner{Timeout: time.Minute}
+	deps := []File{f("src/pk/wrappers.py"), f("src/pk/extra.py"), f("src/pk/fine.py"), f("run.py")}
+	checks, pre := r.PyImports(context.Background(), append([]File{helpers}, deps...), deps, base)
+	var imp *Check
+	for i := range checks {
+		if strings.Contains(checks[i].Command, "import") {
+			imp = &checks[i]
+		}
+	}
+	if imp == nil || imp.Status != "failed" || !imp.Blocking || !strings.Contains(imp.Output, "pk.wrappers") || !strings.Contains(imp.Output, "_split_path") || strings.Contains(imp.Output, "pk.extra") {
+		t.Fatalf("import check %+v", checks)
+	}
+	if len(pre) != 1 || len(pre[0].Failures) != 1 || !strings.Contains(pre[0].Failures[0], "pk.extra") {
+		t.Fatalf("pre-existing %+v", pre)
+	}
+	if v, _ := Verdict(Evidence{Compile: checks}); v != Broken {
+		t.Errorf("verdict %s, want BROKEN", v)
+	}
+	// Without the edit's break, only the pre-existing failure is left.
+	write(t, dir, map[string]string{"src/pk/wrappers.py": "from .helpers import split_path\n"})
+	checks, pre = r.PyImports(context.Background(), append([]File{helpers}, deps...), deps, base)
+	for _, c := range checks {
+		if c.Status == "failed" {
+			t.Errorf("a failing check left: %+v", c)
+		}
+	}
+	if len(pre) != 1 {
+		t.Errorf("pre-existing %+v", pre)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "src", "pk", "__pycache__")); err == nil {
+		t.Error("the import check wrote bytecode into the tree")
+	}
+}
+
+// Layer D against the baseline: a test failing without the edit too is
+// pre-existing and not counted; a test the edit breaks is; tests whose
+// binary no longer builds could not run, which blocks.
+func TestTestsAgainstGoBaseline(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go toolchain")
+	}
+	dir := realDir(t)
+	old := "package calc\n\nfunc Add(a, b int) int { return a + b }\n"
+	write(t, dir, map[string]string{
+		"go.mod":            "module example.com/m\n\ngo 1.22\n",
+		"calc/calc.go":      old,
+		"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 2) != 4 {\n\t\tt.Fatal(\"add\")\n\t}\n}\n\nfunc TestAlwaysBroken(t *testing.T) { t.Fatal(\"broken before any edit\") }\n",
+	})
+	calc := File{Abs: filepath.Join(dir, "calc", "calc.go"), Root: dir}
+	base, err := NewBaseline([]Old{{Abs: calc.Abs, Data: []byte(old), Existed: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer base.Close()
+	r := &Runner{Timeout: 2 * time.Minute}
+	ctx := context.Background()
+
+	// A harmless edit: the only failure is the old one.
+	write(t, dir, map[string]string{"calc/calc.go": old + "\nfunc Mul(a, b int) int { return a * b }\n"})
+	d, pre := r.TestsAgainst(ctx, []File{calc}, nil, base)
+	if len(d) != 1 || d[0].Status != "passed" || d[0].TestsFailed != 0 || len(pre) != 1 || !slices.Contains(pre[0].Failures, "example.com/m/calc TestAlwaysBroken") {
+		t.Fatalf("harmless edit: %+v pre %+v", d, pre)
+	}
+	if v, why := Verdict(Evidence{Tests: d}); v != Safe {
+		t.Errorf("harmless edit: %s %v", v, why)
+	}
+	// An edit that breaks TestAdd: one failure counted, one pre-existing.
+	write(t, dir, map[string]string{"calc/calc.go": "package calc\n\nfunc Add(a, b int) int { return a - b }\n"})
+	d, pre = r.TestsAgainst(ctx, []File{calc}, nil, base)
+	if len(d) != 1 || d[0].Status != "failed" || d[0].Blocking || d[0].TestsFailed != 1 || len(pre) != 1 {
+		t.Fatalf("breaking edit: %+v pre %+v", d, pre)
+	}
+	if v, _ := Verdict(Evidence{Tests: d}); v != Risky {
+		t.Errorf("breaking edit: %s", v)
+	}
+	// A rename the test file still uses: the tests cannot be built.
+	write(t, dir, map[string]string{"calc/calc.go": "package calc\n\nfunc Plus(a, b int) int { return a + b }\n"})
+	d, _ = r.TestsAgainst(ctx, []File{calc}, nil, base)
+	if len(d) != 1 || d[0].Status != "failed" || !d[0].Blocking || !strings.Contains(d[0].Reason, "do not build") || !strings.Contains(d[0].Output, "undefined: Add") {
+		t.Fatalf("tests that do not build: %+v", d)
+	}
+	if v, why := Verdict(Evidence{Tests: d}); v != Broken || !strings.Contains(strings.Join(why, " "), "could not run") {
+		t.Errorf("tests that do not build: %s %v", v, why)
+	}
+}
+
+// Python tests: run with the packages importable; a test module that no
+// longer imports is "could not run" (blocking), one that never imported
+// is pre-existing.
+func TestTestsAgainstPythonBaseline(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	dir := realDir(t)
+	old := "def double(x):\n    return 2 * x\n"
+	write(t, dir, map[string]string{
+		"py/pkg/__init__.py":   "",
+		"py/pkg/mod.py":        old,
+		"py/tests/test_mod.py": "import unittest\n\nfrom pkg.mod import double\n\n\nclass T(unittest.TestCase):\n    def test_double(self):\n        self.assertEqual(double(2), 4)\n\n    def test_old_bug(self):\n        self.assertEqual(double(None), 0)\n",
+		"py/tests/test_env.py": "import unittest\nimport m1nd_surely_not_installed\n\n\nclass E(unittest.TestCase):\n    def test_e(self):\n        pass\n",
+	})
+	mod := File{Abs: filepath.Join(dir, "py", "pkg", "mod.py"), Root: dir}
+	tests := []File{{Abs: filepath.Join(dir, "py", "tests", "test_mod.py"), Root: dir}, {Abs: filepath.Join(dir, "py", "tests", "test_env.py"), Root: dir}}
+	base, err := NewBaseline([]Old{{Abs: mod.Abs, Data: []byte(old), Existed: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer base.Close()
+	r := &Runner{Timeout: 2 * time.Minute}
+	ctx := context.Background()
+
+	write(t, dir, map[string]string{"py/pkg/mod.py": old + "\n\ndef triple(x):\n    return 3 * x\n"})
+	d, pre := r.TestsAgainst(ctx, []File{mod}, tests, base)
+	if len(d) != 1 || d[0].Status != "passed" || len(pre) != 2 {
+		t.Fatalf("harmless edit: %+v pre %+v", d, pre)
+	}
+	if v, why := Verdict(Evidence{Tests: d}); v != Safe {
+		t.Errorf("harmless edit: %s %v", v, why)
+	}
+	write(t, dir, map[string]string{"py/pkg/mod.py": "def twice(x):\n    return 2 * x\n"})
+	d, _ = r.TestsAgainst(ctx, []File{mod}, tests, base)
+	if len(d) != 1 || d[0].Status != "failed" || !d[0].Blocking || !strings.Contains(d[0].Reason, "does not import") {
+		t.Fatalf("a test module that no longer imports: %+v", d)
+	}
+	if v, _ := Verdict(Evidence{Tests: d}); v != Broken {
+		t.Errorf("tests that could not run: %s, want BROKEN", v)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "py", "pkg", "__pycache__")); err == nil {
+		t.Error("the tests wrote bytecode into the tree")
+	}
+}
+
+func TestVerdictRemovedNames(t *testing.T) {
+	broken := Finding{File: "a.py", Line: 1, Kind: "removed_name_used", Severity: "broken", Detail: "x"}
+	warn := Finding{File: "t.py", Line: 1, Kind: "removed_name_used", Severity: "warning", Detail: "y"}
+	if v, why := Verdict(Evidence{Removed: []Finding{broken, warn}}); v != Broken || len(why) != 2 || !strings.HasPrefix(why[0], "C: a.py:1") {
+		t.Errorf("%s %v", v, why)
+	}
+	if v, _ := Verdict(Evidence{Removed: []Finding{warn}}); v != Risky {
+		t.Errorf("warning only: %s", v)
+	}
+	pre := Check{Layer: "B", Command: "go build ./...", Status: "pre_existing", Blocking: true}
+	if v, _ := Verdict(Evidence{Compile: []Check{pre}}); v != Safe {
+		t.Errorf("pre-existing build failure: %s", v)
 	}
 }

@@ -305,7 +305,10 @@ type verificationReport struct {
 	LayerD    []edit.Check   `json:"layer_d_tests"`
 	LayerE    []edit.Finding `json:"layer_e_anti_patterns"`
 	GraphDiff []graphDiff    `json:"graph_diff"`
-	ElapsedMs float64        `json:"elapsed_ms"`
+	// RemovedNamesUsed and PreExistingFailures: see edit_verify.go.
+	RemovedNamesUsed    []edit.Finding     `json:"removed_names_used" jsonschema:"Names the edit removed or renamed that files outside the batch still use (the graph's users of the written files, confirmed in their text): severity broken for an import or qualified use in code, warning for a use by name only, of a method, or in a test."`
+	PreExistingFailures []edit.PreExisting `json:"pre_existing_failures" jsonschema:"Failures that happen without the edit too (the same check run on the previous contents): listed, not blamed on the edit."`
+	ElapsedMs           float64            `json:"elapsed_ms"`
 }
 
 type layerC struct {

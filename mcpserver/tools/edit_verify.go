@@ -2,6 +2,8 @@ package tools
 
 import (
 	"fmt"
+	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,12 +18,24 @@ import (
 // verify runs layers A–E on the written batch (the graph already
 // refreshed), decides the verdict and, when BROKEN, restores every file
 // and refreshes the graph again.
+//
+// Layer B checks the written files and what depends on them: the build
+// (go build ./... of the module), the import of the written Python modules
+// and of their importers within 2 hops, go vet (and go build in other
+// modules) of the dependent Go packages, the project's type check. Names
+// the edit removed are looked up in the files that depend on the written
+// ones (the graph's reverse edges, confirmed in their text). A check that
+// fails, and the failing tests, run again on the previous contents (the
+// baseline, read through an overlay: the tree keeps the edit); what fails
+// there too is pre-existing, listed and not blamed on the edit.
 func (b *batchRun) verify() {
 	b.prog.begin("verify")
 	start := time.Now()
-	v := &verificationReport{LayerA: []edit.Finding{}, LayerE: []edit.Finding{}, GraphDiff: []graphDiff{}}
+	v := &verificationReport{LayerA: []edit.Finding{}, LayerE: []edit.Finding{}, GraphDiff: []graphDiff{}, RemovedNamesUsed: []edit.Finding{}, PreExistingFailures: []edit.PreExisting{}}
 	runner := &edit.Runner{Timeout: time.Duration(b.opt.TimeoutS) * time.Second}
+	ctx := b.c.Ctx
 	var files []edit.File
+	var olds []edit.Old
 	for i, t := range b.targets {
 		if t.Unchanged() {
 			continue
@@ -29,16 +43,31 @@ func (b *batchRun) verify() {
 		v.LayerA = append(v.LayerA, edit.Stubs(b.paths[i], t.Old, t.New, t.Existed)...)
 		v.LayerE = append(v.LayerE, edit.AntiPatterns(b.paths[i], t.Old, t.New)...)
 		files = append(files, edit.File{Abs: t.Res.Real, Root: t.RootReal})
+		olds = append(olds, edit.Old{Abs: t.Res.Real, Data: t.Old, Existed: t.Existed})
 	}
-	v.LayerB = runner.Compile(b.c.Ctx, files)
-	tests := b.layerC(v)
+	base, err := edit.NewBaseline(olds)
+	if err != nil {
+		b.c.Session.Logf("verify: no baseline for the pre-existing failures: %v", err)
+	}
+	defer base.Close()
+	v.LayerB = runner.Compile(ctx, files)
+	tests, deps := b.layerC(v)
+	imports, pre := runner.PyImports(ctx, append(slices.Clone(files), deps...), deps, base)
+	v.LayerB = append(v.LayerB, imports...)
+	v.LayerB = append(v.LayerB, runner.GoDependents(ctx, files, deps)...)
+	v.LayerB = append(v.LayerB, runner.TSDependents(ctx, files, deps)...)
+	pre = append(pre, runner.Rebase(ctx, v.LayerB, base)...)
+	v.RemovedNamesUsed = b.removedNames()
 	if i := slices.IndexFunc(v.LayerB, func(c edit.Check) bool { return c.Blocking && c.Status == "failed" }); i >= 0 {
 		v.LayerD = []edit.Check{{Layer: "D", Command: "tests", Status: "skipped", Reason: "the build failed (layer B): tests cannot run"}}
 	} else {
-		v.LayerD = runner.Tests(b.c.Ctx, files, tests)
+		d, p := runner.TestsAgainst(ctx, files, tests, base)
+		v.LayerD = d
+		pre = append(pre, p...)
 	}
+	v.PreExistingFailures = append(v.PreExistingFailures, pre...)
 	shrank := b.graphDiff(v)
-	v.Verdict, v.Reasons = edit.Decide(v.LayerA, v.LayerB, v.LayerD, v.LayerE, shrank)
+	v.Verdict, v.Reasons = edit.Verdict(edit.Evidence{Stubs: v.LayerA, Compile: v.LayerB, Removed: v.RemovedNamesUsed, Tests: v.LayerD, Anti: v.LayerE, GraphShrank: shrank})
 	if v.Reasons == nil {
 		v.Reasons = []string{}
 	}
@@ -51,12 +80,16 @@ func (b *batchRun) verify() {
 	b.prog.end("verify", "verdict "+v.Verdict)
 }
 
+// maxDependents bounds the files depending on the written ones that layer
+// B checks (imports, vet), nearest first.
+const maxDependents = 40
+
 // layerC is the 2-hop blast radius of the written files (both ways, file
-// level, over dependency edges) and returns the test files in it, with
-// the tests linked to the written files, for layer D.
-func (b *batchRun) layerC(v *verificationReport) []edit.File {
+// level, over dependency edges). It returns the test files in it, with
+// the tests linked to the written files, for layer D, and the source
+// files that depend on the written ones (nearest first), for layer B.
+func (b *batchRun) layerC(v *verificationReport) (tests, deps []edit.File) {
 	v.LayerC = layerC{Files: []blastEntry{}, TestFiles: []string{}}
-	var tests []edit.File
 	_ = b.c.Session.Read(b.c.Ctx, func(bd *session.Bundle) error {
 		g, rs := bd.Graph, bundleSpace(bd)
 		written := map[string]bool{}
@@ -72,6 +105,7 @@ func (b *batchRun) layerC(v *verificationReport) []edit.File {
 			return nil
 		}
 		best := map[string]blastEntry{}
+		dependent := map[string]int{} // file → nearest distance as a dependent
 		testSet := map[string]bool{}
 		for _, id := range ids {
 			for _, t := range testsOf(g, id) {
@@ -86,6 +120,8 @@ func (b *batchRun) layerC(v *verificationReport) []edit.File {
 				}
 				if e.IsTest {
 					testSet[e.File] = true
+				} else if d, ok := dependent[e.File]; e.Direction == "dependents" && (!ok || e.Distance < d) {
+					dependent[e.File] = e.Distance
 				}
 			}
 		}
@@ -101,20 +137,214 @@ func (b *batchRun) layerC(v *verificationReport) []edit.File {
 		v.LayerC.Total = len(v.LayerC.Files)
 		v.LayerC.Files = v.LayerC.Files[:min(len(v.LayerC.Files), 50)]
 		guard := bundleGuard(bd)
+		onDisk := func(p string) (edit.File, bool) {
+			res, err := guard.Resolve(rs.diskPath(p))
+			if err != nil || !res.Exists {
+				return edit.File{}, false
+			}
+			root := strings.TrimSuffix(res.Real, string(filepath.Separator)+filepath.FromSlash(res.RealRel))
+			return edit.File{Abs: res.Real, Root: root}, true
+		}
 		for _, p := range slices.Sorted(mapsKeys(testSet)) {
 			if written[p] {
 				continue
 			}
 			v.LayerC.TestFiles = append(v.LayerC.TestFiles, p)
-			if res, err := guard.Resolve(rs.diskPath(p)); err == nil && res.Exists {
-				root := strings.TrimSuffix(res.Real, string(filepath.Separator)+filepath.FromSlash(res.RealRel))
-				tests = append(tests, edit.File{Abs: res.Real, Root: root})
+			if f, ok := onDisk(p); ok {
+				tests = append(tests, f)
+			}
+		}
+		near := slices.SortedFunc(mapsKeys(dependent), func(a, b string) int {
+			if dependent[a] != dependent[b] {
+				return dependent[a] - dependent[b]
+			}
+			return strings.Compare(a, b)
+		})
+		for _, p := range near {
+			if len(deps) >= maxDependents {
+				break
+			}
+			if f, ok := onDisk(p); ok {
+				deps = append(deps, f)
 			}
 		}
 		return nil
 	})
 	b.out.BlastRadius = v.LayerC.Files
-	return tests
+	return tests, deps
+}
+
+// removedNames looks for the names the edit removed from the written
+// files in the files that still depend on them: the graph's reverse edges
+// (imports, calls, references, inheritance; a Go package's other files
+// and importers) give the candidates, their text confirms the use. A
+// sure use (an import of the name from the written module, a qualified
+// use, a Go use in the same package) in a file that is not a test is
+// broken; a use by name only, of a method, or in a test is a warning.
+func (b *batchRun) removedNames() []edit.Finding {
+	out := []edit.Finding{}
+	type written struct {
+		path, dir, pkg string
+		removed        []edit.Symbol
+	}
+	var ws []written
+	declaredAfter := map[string]map[string]bool{} // Go directory → names its written files declare now
+	inBatch := map[string]bool{}
+	for i, t := range b.targets {
+		inBatch[b.paths[i]] = true
+		if t.Unchanged() {
+			continue
+		}
+		syms, pkg, _ := edit.Declared(b.paths[i], t.New)
+		if strings.HasSuffix(b.paths[i], ".go") {
+			d := path.Dir(b.paths[i])
+			if declaredAfter[d] == nil {
+				declaredAfter[d] = map[string]bool{}
+			}
+			for _, s := range syms {
+				declaredAfter[d][s.Qualified] = true
+			}
+		}
+		if !t.Existed {
+			continue
+		}
+		if rm := edit.RemovedSymbols(b.paths[i], t.Old, t.New); len(rm) > 0 {
+			ws = append(ws, written{path: b.paths[i], dir: path.Dir(b.paths[i]), pkg: pkg, removed: rm})
+		}
+	}
+	if len(ws) == 0 {
+		return out
+	}
+	_ = b.c.Session.Read(b.c.Ctx, func(bd *session.Bundle) error {
+		rs, guard := bundleSpace(bd), bundleGuard(bd)
+		for _, w := range ws {
+			var syms []edit.Symbol
+			for _, s := range w.removed {
+				// A Go name moved to another written file of the package
+				// is not gone.
+				if !declaredAfter[w.dir][s.Qualified] || !strings.HasSuffix(w.path, ".go") {
+					syms = append(syms, s)
+				}
+			}
+			if len(syms) == 0 {
+				continue
+			}
+			for _, user := range usersOf(bd, w.path) {
+				if inBatch[user] {
+					continue
+				}
+				res, err := guard.Resolve(rs.diskPath(user))
+				if err != nil || !res.Exists {
+					continue
+				}
+				src, err := readBounded(res.Real, 4<<20)
+				if err != nil {
+					continue
+				}
+				for _, s := range syms {
+					line, sure, text := edit.NameUse(user, src, w.path, w.pkg, s)
+					if line == 0 {
+						continue
+					}
+					sev := "warning"
+					if sure && !s.Member && !edit.IsTestFile(user) {
+						sev = "broken"
+					}
+					what := s.Qualified + " was removed from " + w.path
+					if s.RenamedTo != "" {
+						what = s.Qualified + " was renamed to " + s.RenamedTo + " in " + w.path
+					}
+					how := "still uses it"
+					if !sure || s.Member {
+						how = "uses that name (maybe another symbol of the same name)"
+					}
+					out = append(out, edit.Finding{File: user, Line: line, Symbol: s.Qualified, Kind: "removed_name_used", Severity: sev,
+						Detail: fmt.Sprintf("%s; %s %s: %s", what, user, how, clipText(text, 120))})
+				}
+			}
+		}
+		return nil
+	})
+	slices.SortFunc(out, func(a, b edit.Finding) int {
+		if (a.Severity == "broken") != (b.Severity == "broken") {
+			if a.Severity == "broken" {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.File+fmt.Sprint(a.Line), b.File+fmt.Sprint(b.Line))
+	})
+	return out
+}
+
+// userRelations are the edges by which one file uses another.
+var userRelations = []string{"imports", "calls", "references", "inherits", "implements", "tests", "decorated_by", "member_of"}
+
+// usersOf lists the files that use a file, by the graph: the sources of
+// dependency edges into it or into any node of it, and of imports of its
+// directory (a Go package); for a Go file, the other files of its
+// package too (they use its names without any import).
+func usersOf(bd *session.Bundle, p string) []string {
+	g := bd.Graph
+	gf := bundleGraphFiles(bd)
+	i, ok := gf.ByPath[p]
+	if !ok {
+		return nil
+	}
+	f := gf.Files[i]
+	seen := map[string]bool{p: true}
+	var out []string
+	add := func(q string) {
+		if q != "" && !seen[q] {
+			seen[q] = true
+			out = append(out, q)
+		}
+	}
+	into := func(id graph.NodeID, rels ...string) {
+		ilo, ihi := g.InRange(id)
+		for k := ilo; k < ihi; k++ {
+			if slices.Contains(rels, g.RelationName(g.InEdge(k))) {
+				add(g.SourcePath(fileOf(g, g.InSource(k))))
+			}
+		}
+	}
+	ids := slices.Clone(f.Nodes)
+	if f.Node != graph.NoNode {
+		ids = append(ids, f.Node)
+		for _, n := range g.Neighbors(f.Node) {
+			if n.Incoming && n.Relation == "contains" && g.Type(n.Node) == graph.Directory {
+				into(n.Node, "imports")
+			}
+		}
+	}
+	for _, id := range ids {
+		into(id, userRelations...)
+	}
+	if strings.HasSuffix(p, ".go") {
+		dir, prefix := path.Dir(p), path.Dir(p)+"/"
+		if dir == "." {
+			prefix = ""
+		}
+		j, _ := slices.BinarySearchFunc(gf.Files, prefix, func(f graphFile, t string) int { return strings.Compare(f.Path, t) })
+		for ; j < len(gf.Files) && strings.HasPrefix(gf.Files[j].Path, prefix); j++ {
+			if q := gf.Files[j].Path; path.Dir(q) == dir && strings.HasSuffix(q, ".go") {
+				add(q)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func readBounded(p string, max int64) ([]byte, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > max {
+		return nil, fmt.Errorf("%s is larger than %d bytes", p, max)
+	}
+	return os.ReadFile(p)
 }
 
 // blastOf is one file's 2-hop neighbourhood over dependency edges.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -11,6 +12,8 @@ import (
 	"github.com/m1nd-go/m1nd/core/analysis"
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/history"
+	"github.com/m1nd-go/m1nd/ingest/extract"
+	"github.com/m1nd-go/m1nd/mcpserver/edit"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
 
@@ -33,7 +36,7 @@ type gapJSON struct {
 	Reason         string  `json:"reason"`
 	Severity       string  `json:"severity" jsonschema:"critical (depends on a file the plan deletes), warning (signal_strength ≥ 0.3) or info."`
 	SignalStrength float64 `json:"signal_strength" jsonschema:"How likely the file needs a change too: predict's calibrated confidence (co-change history and structure) combined over the planned files."`
-	Source         string  `json:"source" jsonschema:"dependency (depends directly on a planned file) or co_change (likely from history and structure, no direct dependency)."`
+	Source         string  `json:"source" jsonschema:"caller (uses a symbol the plan changes, by a call, import or reference edge of the graph), name_match (names that symbol where the graph has no edge: a call through a local variable or an untyped receiver, found in the file's text), dependency (depends directly on a planned file) or co_change (likely from history and structure, no direct dependency)."`
 }
 
 type unresolvedJSON struct {
@@ -76,6 +79,7 @@ type validatePlanOutput struct {
 	TestCoverage       *coverageJSON    `json:"test_coverage,omitempty"`
 	SuggestedAdditions []additionJSON   `json:"suggested_additions"`
 	BlastRadiusTotal   int              `json:"blast_radius_total"`
+	ChangedSymbols     []string         `json:"changed_symbols,omitempty" jsonschema:"The symbols the plan changes, as understood from each action's file_path (a node id such as file::tree.go::node::getValue) and the names its description mentions (\"rename node.getValue\"): their callers are gaps (source caller or name_match)."`
 	ElapsedMs          float64          `json:"elapsed_ms"`
 	guidance
 }
@@ -136,10 +140,11 @@ type plan struct {
 	changed  []graph.NodeID // modified, deleted, renamed
 	deleted  []graph.NodeID
 	blastAll map[graph.NodeID]bool
+	symbol   map[int]graph.NodeID // action → the symbol its file_path names
 }
 
 func newPlan(b *session.Bundle, actions []planAction) *plan {
-	return &plan{b: b, g: b.Graph, actions: actions, inPlan: map[graph.NodeID]bool{}, planned: map[string]bool{}, tests: map[graph.NodeID]bool{}, blastAll: map[graph.NodeID]bool{}}
+	return &plan{b: b, g: b.Graph, actions: actions, inPlan: map[graph.NodeID]bool{}, planned: map[string]bool{}, tests: map[graph.NodeID]bool{}, blastAll: map[graph.NodeID]bool{}, symbol: map[int]graph.NodeID{}}
 }
 
 func (pl *plan) validate(c *Call, in validatePlanParams) validatePlanOutput {
@@ -168,6 +173,9 @@ func (pl *plan) resolve() {
 		pl.planned[p] = true
 		id, err := resolveNode(pl.b, a.FilePath, fmt.Sprintf("actions[%d].file_path", i))
 		if err == nil {
+			if t := pl.g.Type(id); t != graph.File && t != graph.Directory {
+				pl.symbol[i] = id
+			}
 			id = history.FileOf(pl.g, id)
 			if pl.g.Type(id) != graph.File {
 				err = fmt.Errorf("%s is a %s, not a file", pl.g.ExternalID(id), typeName(pl.g.Type(id)))
@@ -263,7 +271,174 @@ func (pl *plan) gaps() float64 {
 		pl.dependents(f, deleted[f], get)
 		pl.likely(f, get)
 	}
+	pl.callers(get)
 	return pl.rankGaps(acc)
+}
+
+// Callers. A plan that renames or changes a function must change its
+// callers too: the symbols an action names (its file_path as a node id,
+// the names its description mentions that the file declares) have their
+// users in the graph's reverse call, import and reference edges. The
+// graph does not see every call — one through a local variable (root :=
+// t[i].root; root.getValue(…)) or an untyped receiver has no edge — so the
+// files that could use the symbol (the planned file's users and, for Go,
+// its package) are also read for the name, and a use found only there is
+// reported as such (source name_match).
+
+// planToken is a name in a description: getValue, node.getValue.
+var planToken = regexp.MustCompile(`[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*`)
+
+// breaking: the description says the symbol goes away or changes shape.
+var breaking = regexp.MustCompile(`(?i)\b(?:rename|renames|renaming|remove|removes|removing|delete|deletes|deleting|drop|signature|move|moves)\b`)
+
+// callerReads bounds the files validate_plan reads for names.
+const callerReads = 300
+
+func (pl *plan) callers(get func(graph.NodeID) *gapAcc) {
+	g, gf, rs, guard := pl.g, bundleGraphFiles(pl.b), bundleSpace(pl.b), bundleGuard(pl.b)
+	reads := 0
+	read := func(p string) []byte {
+		if reads >= callerReads {
+			return nil
+		}
+		reads++
+		res, err := guard.Resolve(rs.diskPath(p))
+		if err != nil || !res.Exists {
+			return nil
+		}
+		src, err := readBounded(res.Real, 4<<20)
+		if err != nil {
+			return nil
+		}
+		return src
+	}
+	for i, a := range pl.actions {
+		f := pl.files[i]
+		if f == graph.NoNode || a.ActionType == "create" || a.ActionType == "test" {
+			continue
+		}
+		p := g.SourcePath(f)
+		src := read(p)
+		if src == nil {
+			continue
+		}
+		decl, pkg, ok := edit.Declared(p, src)
+		if !ok {
+			continue
+		}
+		prefix := rs.fileID(p)
+		gid := func(extractID string) string { return prefix + strings.TrimPrefix(extractID, extract.FileID(p)) }
+		named := map[string]edit.Symbol{} // graph id → symbol
+		if sym, ok := pl.symbol[i]; ok {
+			for id, s := range decl {
+				if gid(id) == g.ExternalID(sym) {
+					named[gid(id)] = s
+				}
+			}
+		}
+		for _, tok := range planToken.FindAllString(a.Description, -1) {
+			parts := strings.Split(tok, ".")
+			for id, s := range decl {
+				switch {
+				case len(parts) > 1 && s.Qualified == strings.Join(parts[len(parts)-2:], "."),
+					len(parts) > 1 && !s.Member && s.Name == parts[len(parts)-1] && parts[0] != s.Name,
+					len(parts) == 1 && len(tok) >= 3 && s.Name == tok:
+					named[gid(id)] = s
+				}
+			}
+		}
+		if len(named) == 0 {
+			continue
+		}
+		critical := a.ActionType == "rename" || a.ActionType == "delete" || breaking.MatchString(a.Description)
+		// The files that could use it: the graph's users of the file
+		// (for Go, its package), and the files beside it.
+		users := usersOf(pl.b, p)
+		for _, gfile := range gf.Files {
+			if q := gfile.Path; q != p && path.Dir(q) == path.Dir(p) && path.Ext(q) == path.Ext(p) && !slices.Contains(users, q) {
+				users = append(users, q)
+			}
+		}
+		for _, id := range slices.Sorted(mapsKeys(named)) {
+			s := named[id]
+			pl.out.ChangedSymbols = append(pl.out.ChangedSymbols, s.Qualified+" ("+shortID(g, f)+")")
+			viaEdge := map[graph.NodeID]bool{}
+			if n, ok := g.Lookup(id); ok {
+				ilo, ihi := g.InRange(n)
+				for k := ilo; k < ihi; k++ {
+					rel := g.RelationName(g.InEdge(k))
+					if !slices.Contains(userRelations, rel) || rel == "tests" {
+						continue
+					}
+					src := g.InSource(k)
+					uf := history.FileOf(g, src)
+					if uf == f || pl.skip(uf) {
+						continue
+					}
+					viaEdge[uf] = true
+					why := fmt.Sprintf("%s %s (%s)", relVerb(rel), s.Qualified, g.Label(src))
+					if l := g.Provenance(src).LineStart; l > 0 {
+						why = fmt.Sprintf("%s %s (%s, %s:%d)", relVerb(rel), s.Qualified, g.Label(src), shortID(g, uf), l)
+					}
+					pl.caller(get(uf), why, 0.8, critical, false)
+				}
+			}
+			for _, u := range users {
+				if reads >= callerReads {
+					break
+				}
+				uid := graph.NoNode
+				if j, ok := gf.ByPath[u]; ok {
+					uid = gf.Files[j].Node
+				}
+				if uid == graph.NoNode || uid == f || viaEdge[uid] || pl.skip(uid) {
+					continue
+				}
+				text := read(u)
+				if text == nil {
+					continue
+				}
+				line, sure, _ := edit.NameUse(u, text, p, pkg, s)
+				if line == 0 {
+					continue
+				}
+				samePkg := strings.HasSuffix(p, ".go") && path.Dir(u) == path.Dir(p)
+				why := fmt.Sprintf("uses %s at %s:%d", s.Name, u, line)
+				if fn, ok := enclosing(g, &gf.Files[gf.ByPath[u]], line); ok {
+					why = fmt.Sprintf("uses %s at %s:%d (in %s)", s.Name, u, line, g.Label(fn))
+				}
+				why += ", found by name: the graph has no edge for this use (a call through a local variable or an untyped receiver is not resolved)"
+				sig := 0.5
+				if sure || samePkg {
+					sig = 0.7
+				}
+				pl.caller(get(uid), why, sig, critical && (sure || samePkg), true)
+			}
+		}
+	}
+}
+
+// caller records that a gap uses a changed symbol.
+func (pl *plan) caller(a *gapAcc, why string, sig float64, critical, byName bool) {
+	if sig > a.callerSig || a.caller == "" {
+		a.caller, a.callerSig, a.byName = why, sig, byName
+	}
+	a.callerCritical = a.callerCritical || critical
+	a.miss *= 1 - sig
+}
+
+func relVerb(rel string) string {
+	switch rel {
+	case "calls":
+		return "calls"
+	case "imports":
+		return "imports"
+	case "inherits":
+		return "inherits from"
+	case "implements":
+		return "implements"
+	}
+	return "uses"
 }
 
 // gapAcc gathers one candidate's evidence across the planned files.
@@ -274,6 +449,12 @@ type gapAcc struct {
 	depSig   float64
 	cochange string
 	coTimes  int
+	// caller: the file uses a symbol the plan changes (byName: found in
+	// its text, the graph has no edge for it).
+	caller         string
+	callerSig      float64
+	callerCritical bool
+	byName         bool
 }
 
 // dependents adds f's direct dependents (and fills the blast radius).
@@ -348,18 +529,23 @@ func (pl *plan) rankGaps(acc map[graph.NodeID]*gapAcc) float64 {
 	mass := 0.0
 	for id, a := range acc {
 		p := 1 - a.miss
-		if a.dep == "" && p < minGapProbability {
+		if a.dep == "" && a.caller == "" && p < minGapProbability {
 			continue
 		}
 		gp := gapJSON{FilePath: shortID(pl.g, id), NodeID: pl.g.ExternalID(id), SignalStrength: round3(p), Severity: "info", Source: "co_change"}
-		if a.dep != "" {
+		switch {
+		case a.caller != "" && a.byName:
+			gp.Source = "name_match"
+		case a.caller != "":
+			gp.Source = "caller"
+		case a.dep != "":
 			gp.Source = "dependency"
 		}
-		gp.Reason = strings.Join(slices.DeleteFunc([]string{a.dep, a.cochange}, func(s string) bool { return s == "" }), "; ")
+		gp.Reason = strings.Join(slices.DeleteFunc([]string{a.caller, a.dep, a.cochange}, func(s string) bool { return s == "" }), "; ")
 		switch {
-		case a.critical:
+		case a.critical || a.callerCritical:
 			gp.Severity = "critical"
-		case p >= 0.3:
+		case p >= 0.3 || a.caller != "":
 			gp.Severity = "warning"
 		}
 		mass += map[string]float64{"critical": 1, "warning": 0.5, "info": 0.15}[gp.Severity] * max(p, 0.2)
