@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,13 +31,39 @@ type Stdio struct {
 	// requests are otherwise handled concurrently, and a pipelined client
 	// expects an ingest to complete before the query it sent next.
 	Barrier func(req *jsonrpc.Request) bool
+	// Handover, if set, hands the session over when it is closed: the
+	// connection stops handing messages to the server, gives the requests
+	// already handed over up to HandoverWait to be answered, then sends
+	// the HandoverMethod notification and ends (see Conn.Read).
+	Handover     <-chan struct{}
+	HandoverWait time.Duration
+
+	conn *Conn
 }
 
 // Connect implements mcp.Transport.
 func (t *Stdio) Connect(context.Context) (mcp.Connection, error) {
 	c := NewConn(t.In, t.Out, t.MaxMessage, t.OnEOF)
 	c.barrier = t.Barrier
+	c.handover, c.handoverWait = t.Handover, t.HandoverWait
+	t.conn = c
 	return c, nil
+}
+
+// Conn is the connection Connect made (nil before).
+func (t *Stdio) Conn() *Conn { return t.conn }
+
+// HandoverMethod is the notification a server sends on a connection it
+// hands over (Stdio.Handover): every request it read from the connection
+// before it has been answered, except those its params list as
+// "interrupted" (raw ids, as the client sent them), which were called off
+// and will never be answered. Requests sent after it were not read: a
+// relay may send them to the next server as they are.
+const HandoverMethod = "notifications/m1nd/handover"
+
+// HandoverParams are the params of a HandoverMethod notification.
+type HandoverParams struct {
+	Interrupted []json.RawMessage `json:"interrupted"`
 }
 
 // Conn is a JSON-RPC connection over a byte stream with per-message framing
@@ -67,6 +94,10 @@ type Conn struct {
 	// at end of input can tell when every request has its answer.
 	answered chan struct{}
 	last     atomic.Uint32 // framing of the latest inbound message
+
+	handover     <-chan struct{} // nil: never
+	handoverWait time.Duration
+	said         bool // the handover notification is out (writeMu)
 }
 
 // route says how a response must go back: its framing, the batch it
@@ -76,6 +107,8 @@ type route struct {
 	batch *batch
 	id    json.RawMessage
 	syn   int64
+	// delivered: Read handed the request to the server (mu).
+	delivered bool
 }
 
 // batch collects the responses to one inbound batch; it is written as one
@@ -294,6 +327,9 @@ func (c *Conn) writeError(mode Mode, id json.RawMessage, code int64, msg string)
 func (c *Conn) writeRaw(mode Mode, body []byte) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
+	if c.said {
+		return nil // handed over: the notification told the client what is unanswered
+	}
 	return WriteFrame(c.out, mode, body)
 }
 
@@ -310,7 +346,13 @@ func (c *Conn) writeBatch(b *batch) error {
 
 // Read implements mcp.Connection.
 func (c *Conn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	if c.handingOver() {
+		return nil, c.handOver(ctx)
+	}
 	if err := c.waitBarrier(ctx); err != nil {
+		if err == errHandover {
+			return nil, c.handOver(ctx)
+		}
 		return nil, err
 	}
 	if len(c.queue) > 0 {
@@ -323,6 +365,8 @@ func (c *Conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		return nil, ctx.Err()
 	case <-c.closed:
 		return nil, io.EOF
+	case <-c.handover:
+		return nil, c.handOver(ctx)
 	case msgs, ok := <-c.incoming:
 		if !ok {
 			return nil, c.drain(ctx)
@@ -332,9 +376,100 @@ func (c *Conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// mark remembers m when it is a barrier request.
+// errHandover ends a wait inside Read when the session is handed over.
+var errHandover = errors.New("handover")
+
+func (c *Conn) handingOver() bool {
+	select {
+	case <-c.handover:
+		return true
+	default:
+		return false
+	}
+}
+
+// handOver ends a handed-over session (Stdio.Handover): it gives the
+// requests already delivered to the server until handoverWait to be
+// answered, then writes the HandoverMethod notification naming those
+// still unanswered — later answers are dropped — and reports io.EOF, on
+// which the server calls off what still runs. Messages read from the
+// input but not delivered are left unanswered: the notification tells
+// the relay on the other side that they never ran.
+func (c *Conn) handOver(ctx context.Context) error {
+	deadline := time.NewTimer(c.handoverWait)
+	defer deadline.Stop()
+wait:
+	for c.deliveredOpen() > 0 {
+		select {
+		case <-c.answered:
+		case <-deadline.C:
+			break wait
+		case <-c.closed:
+			return io.EOF
+		case <-ctx.Done():
+			break wait
+		}
+	}
+	c.sayHandover()
+	return io.EOF
+}
+
+// deliveredOpen counts the requests delivered and not yet answered.
+func (c *Conn) deliveredOpen() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, r := range c.pending {
+		if r.delivered {
+			n++
+		}
+	}
+	return n
+}
+
+// sayHandover writes the HandoverMethod notification, once.
+func (c *Conn) sayHandover() {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	if c.said {
+		return
+	}
+	c.mu.Lock()
+	var open []*route
+	for _, r := range c.pending {
+		if r.delivered {
+			open = append(open, r)
+		}
+	}
+	c.mu.Unlock()
+	slices.SortFunc(open, func(a, b *route) int { return int(a.syn - b.syn) })
+	p := HandoverParams{Interrupted: []json.RawMessage{}}
+	for _, r := range open {
+		p.Interrupted = append(p.Interrupted, r.id)
+	}
+	params, _ := json.Marshal(p)
+	body, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		Method  string          `json:"method"`
+		Params  json.RawMessage `json:"params"`
+	}{"2.0", HandoverMethod, params})
+	WriteFrame(c.out, Mode(c.last.Load()), body)
+	c.said = true
+}
+
+// mark remembers m when it is a barrier request, and that a call was
+// delivered.
 func (c *Conn) mark(m jsonrpc.Message) jsonrpc.Message {
-	if req, ok := m.(*jsonrpc.Request); ok && req.IsCall() && c.barrier != nil && c.barrier(req) {
+	req, ok := m.(*jsonrpc.Request)
+	if !ok || !req.IsCall() {
+		return m
+	}
+	c.mu.Lock()
+	if r := c.pending[req.ID]; r != nil {
+		r.delivered = true
+	}
+	c.mu.Unlock()
+	if c.barrier != nil && c.barrier(req) {
 		id := req.ID
 		c.holdFor = &id
 	}
@@ -355,6 +490,8 @@ func (c *Conn) waitBarrier(ctx context.Context) error {
 		case <-c.answered:
 		case <-c.closed:
 			return io.EOF
+		case <-c.handover:
+			return errHandover
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -377,6 +514,8 @@ func (c *Conn) drain(ctx context.Context) error {
 		case <-c.answered:
 		case <-c.closed:
 			return io.EOF
+		case <-c.handover:
+			return c.handOver(ctx)
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -667,3 +806,16 @@ func nestingDepth(b []byte) int {
 	}
 	return deepest
 }
+
+// Peek reads, without decoding the message, its id (raw, as sent; nil when
+// it has none or it is not a string or a number) and whether it has a
+// method: a request has both, a notification only a method, a response
+// only an id. A relay uses it to pair answers with requests.
+func Peek(body []byte) (id json.RawMessage, hasMethod bool) {
+	e := scanEnvelope(body)
+	return e.id(body), e.method
+}
+
+// SplitBatch splits a batch (a JSON array) into its elements, by
+// structure only; false when body is not one well-formed array.
+func SplitBatch(body []byte) ([][]byte, bool) { return splitArray(body) }
