@@ -336,15 +336,71 @@ func bareLines(text string) []string {
 	return strings.Split(text, "\n")
 }
 
-// protected names the directory of rel that m1nd never writes into ("").
+// protected names the version-control directory of rel that m1nd never
+// writes into (""). Components are compared the way the file systems
+// users have compare them, as git itself does (verify_path): case-
+// insensitively (macOS, Windows), ignoring the code points HFS+ ignores,
+// trailing dots and spaces and an NTFS stream suffix (Windows), and the
+// 8.3 short name GIT~1; ".GIT/hooks/pre-commit" is .git/hooks there.
 func protected(rel string) string {
 	for _, p := range strings.Split(rel, "/") {
-		switch p {
-		case ".git", ".hg", ".svn", ".jj":
-			return p
+		if name := vcsDir(p); name != "" {
+			return name
 		}
 	}
 	return ""
+}
+
+var vcsDirs = []string{".git", ".hg", ".svn", ".jj"}
+
+// vcsDir is the version-control directory the path component names on
+// some file system ("" for none).
+func vcsDir(component string) string {
+	c := strings.Map(func(r rune) rune {
+		if hfsIgnorable(r) {
+			return -1
+		}
+		return r
+	}, component)
+	c = norm(c)
+	if i := strings.IndexByte(c, ':'); i >= 0 { // NTFS alternate data stream: ".git::$INDEX_ALLOCATION"
+		c = c[:i]
+	}
+	c = strings.TrimRight(c, ". ") // Windows drops trailing dots and spaces
+	for _, d := range vcsDirs {
+		if strings.EqualFold(c, d) {
+			return d
+		}
+	}
+	if len(c) == 5 && strings.EqualFold(c[:4], "git~") && c[4] >= '1' && c[4] <= '9' {
+		return ".git" // the 8.3 short name of .git on NTFS
+	}
+	return ""
+}
+
+// hfsIgnorable are the code points HFS+ drops when it compares names
+// (the list git's is_hfs_dotgit uses).
+func hfsIgnorable(r rune) bool {
+	switch {
+	case r == 0x200c, r == 0x200d, r == 0x200e, r == 0x200f, r == 0xfeff:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x206a && r <= 0x206f:
+		return true
+	}
+	return false
+}
+
+// norm folds the compatibility forms a name of ASCII letters can be
+// spelled with (fullwidth ．ｇｉｔ, and the like) to ASCII, so that
+// normalizing file systems and tools cannot turn a harmless-looking name
+// into ".git".
+func norm(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 0xff01 && r <= 0xff5e { // fullwidth ASCII
+			return r - 0xfee0
+		}
+		return r
+	}, s)
 }
 
 func countLines(b []byte) int {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -46,6 +47,7 @@ func TestValidateRefuses(t *testing.T) {
 		{"root itself", []Edit{{Path: "."}}, ErrDirectory, "root itself"},
 		{"parent is a file", []Edit{{Path: "plain/x.go"}}, ErrParent, "plain is a file"},
 		{"git metadata", []Edit{{Path: ".git/config"}}, ErrProtected, ".git"},
+		{"git metadata in capitals", []Edit{{Path: ".GIT/hooks/pre-commit"}}, ErrProtected, ".git"},
 		{"newline in path", []Edit{{Path: "src/a\n.go"}}, ErrInvalidChars, "control characters"},
 		{"too large", []Edit{{Path: "src/big.go", Content: big}}, ErrTooLarge, "over the"},
 		{"duplicate through symlink", []Edit{{Path: "src/a.go"}, {Path: "inlink/a.go"}}, ErrDuplicate, "both write"},
@@ -148,6 +150,48 @@ func TestExpectedLines(t *testing.T) {
 		_, err := Validate(pathguard.New(root), []Edit{{Path: "a.go", Content: []byte("package a\n"), ExpectedLines: tc.lines}})
 		if !errors.Is(err, tc.err) {
 			t.Errorf("%s: error %v, want %v", tc.name, err, tc.err)
+		}
+	}
+}
+
+// TestProtectedSpellings: every spelling that some file system (macOS's
+// case-insensitive HFS+/APFS, Windows' NTFS) opens as .git is refused,
+// as git's own verify_path refuses them; look-alikes that are other
+// names on every file system are not.
+func TestProtectedSpellings(t *testing.T) {
+	cases := []struct {
+		rel  string
+		want string
+	}{
+		{".git/config", ".git"},
+		{".GIT/hooks/pre-commit", ".git"},
+		{".Git/HEAD", ".git"},
+		{"sub/.gIt/hooks/post-checkout", ".git"},
+		{".g\u200cit/hooks/pre-commit", ".git"},
+		{"\ufeff.git/config", ".git"},
+		{".git./config", ".git"},
+		{".git .../config", ".git"},
+		{".git::$INDEX_ALLOCATION/config", ".git"},
+		{"GIT~1/config", ".git"},
+		{"git~2/hooks/pre-commit", ".git"},
+		{"\uff0e\uff47\uff49\uff54/config", ".git"},
+		{".HG/hgrc", ".hg"},
+		{".Svn/entries", ".svn"},
+		{".JJ/repo", ".jj"},
+		{"src/.gitignore", ""},
+		{".github/workflows/ci.yml", ""},
+		{"git/config", ""},
+		{"src/my.git.go", ""},
+		{".gitx/config", ""},
+		{"docs/git~/x", ""},
+	}
+	for _, c := range cases {
+		rel, err := strconv.Unquote(`"` + c.rel + `"`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := protected(rel); got != c.want {
+			t.Errorf("protected(%q) = %q, want %q", rel, got, c.want)
 		}
 	}
 }

@@ -109,6 +109,9 @@ type Txn struct {
 	id      string
 	path    string // the journal file
 	lock    *os.File
+	// dirs are the target directories this batch holds flocked, from
+	// the recheck of the files to the end of the batch (lockDirs).
+	dirs []*os.File
 	doc     journal
 	targets []*Target
 	// Written counts the targets renamed into place so far.
@@ -136,7 +139,7 @@ func (s *Store) step(name string, i int) error {
 // returned.
 func (s *Store) Apply(ctx context.Context, id string, targets []*Target, onFile func(i int)) (*Txn, error) {
 	s.mu.Lock() // released when the transaction ends
-	t, err := s.begin(id, targets)
+	t, err := s.begin(ctx, id, targets)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +159,7 @@ func (s *Store) Apply(ctx context.Context, id string, targets []*Target, onFile 
 // begin prepares the batch (step 1). Nothing under the roots changes
 // except new temp files and parent directories, both named in the journal
 // before they are made.
-func (s *Store) begin(id string, targets []*Target) (*Txn, error) {
+func (s *Store) begin(ctx context.Context, id string, targets []*Target) (*Txn, error) {
 	lock, err := os.OpenFile(filepath.Join(s.dir, id+".lock"), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		s.mu.Unlock()
@@ -177,6 +180,10 @@ func (s *Store) begin(id string, targets []*Target) (*Txn, error) {
 	}
 	t := &Txn{s: s, id: id, path: filepath.Join(s.dir, id+".journal"), lock: lock, targets: targets}
 	t.doc = journal{Format: journalFormat, Batch: id, Created: time.Now().UTC()}
+	if err := t.lockDirs(ctx); err != nil {
+		t.discard()
+		return nil, err
+	}
 	for _, tg := range targets {
 		if err := tg.recheck(); err != nil {
 			t.discard()
@@ -271,6 +278,56 @@ func (t *Target) recheck() error {
 	return &Error{Index: t.Index, Path: t.Given, Kind: ErrStale,
 		Msg:  fmt.Sprintf("edit %d: %q changed while the batch was being validated (now sha256 %s)", t.Index, t.Given, now),
 		Hint: "Another writer changed the file at the same moment: re-read it and redo the edit."}
+}
+
+// lockDirs takes an exclusive flock on the directory of every target (its
+// deepest existing ancestor for a file in new directories), in path order,
+// and holds them until the batch ends. The freshness recheck and the
+// renames are then one step per file for every writer on the machine:
+// another server — on this runtime directory or another — writing the
+// same file waits, then finds it changed, instead of both writes being
+// acknowledged and one silently lost. A directory's inode survives the
+// renames inside it, which a lock on the file itself would not. Waiting
+// ends with ctx.
+func (t *Txn) lockDirs(ctx context.Context) error {
+	seen := map[string]bool{}
+	var dirs []string
+	for _, tg := range t.targets {
+		d := path.Dir(tg.RelReal)
+		if len(tg.NewDirs) > 0 {
+			d = path.Dir(tg.NewDirs[0])
+		}
+		abs := filepath.Join(tg.RootReal, filepath.FromSlash(d))
+		if !seen[abs] {
+			seen[abs] = true
+			dirs = append(dirs, abs)
+		}
+	}
+	slices.Sort(dirs)
+	for _, d := range dirs {
+		f, err := os.Open(d)
+		if err != nil {
+			return fmt.Errorf("locking %s: %w", d, err)
+		}
+		for {
+			err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+			if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				f.Close()
+				return fmt.Errorf("waiting for another writer of %s: %w", d, ctx.Err())
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+		if err != nil {
+			f.Close()
+			return fmt.Errorf("locking %s: %w", d, err)
+		}
+		t.dirs = append(t.dirs, f)
+	}
+	return nil
 }
 
 // failPrepared ends a batch whose journal exists: a crash leaves it, any
@@ -565,6 +622,10 @@ func (t *Txn) abandon() {
 }
 
 func (t *Txn) release() {
+	for _, d := range t.dirs {
+		d.Close() // drops the flock
+	}
+	t.dirs = nil
 	if t.lock != nil {
 		t.lock.Close()
 		t.lock = nil
