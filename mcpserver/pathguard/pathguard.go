@@ -135,10 +135,18 @@ type Resolved struct {
 	// what an index built from the target knows it by. Equal to Rel when
 	// no symlink is involved.
 	RealRel string
+	// Anchor (a relative path that does not exist) is the deepest part of
+	// it that exists under Root ("" when only the root does), with
+	// forward slashes: what chose the root.
+	Anchor string
+	// Tied are the other roots where as much of a missing relative path
+	// exists as under Root (the choice among them was by root order).
+	Tied []string
 }
 
-// Resolve judges p: relative to a root (tried in order: the first root
-// under which p exists wins, else the first root), or absolute. It returns
+// Resolve judges p: relative to a root (the root holding the longest
+// existing part of p: the file itself, else its deepest existing parent;
+// ties go to the earlier root), or absolute. It returns
 // a *Error for every refusal.
 func (g *Guard) Resolve(p string) (Resolved, error) {
 	if len(g.roots) == 0 {
@@ -170,21 +178,55 @@ func (g *Guard) resolveRel(p string) (Resolved, error) {
 			fmt.Sprintf("the path %q climbs out of the ingest root with \"..\"", p),
 			"Relative paths are resolved inside an ingest root and may not leave it; name the file relative to the root (e.g. \"src/main.go\"), or pass an absolute path inside "+g.rootList()+".")
 	}
-	var first *Resolved
-	for _, rt := range g.roots {
-		abs := filepath.Join(rt.given, clean)
-		res, err := g.check(p, abs, rt)
-		if err != nil {
-			return Resolved{}, err
-		}
-		if res.Exists {
-			return res, nil
-		}
-		if first == nil {
-			first = &res
+	// The root a relative path belongs to is the one holding the longest
+	// part of it: the file itself, else its deepest existing ancestor (a
+	// new file goes beside its siblings, never into whichever root comes
+	// first). Ties go to the earlier root.
+	best, bestDepth := -1, -1
+	for i, rt := range g.roots {
+		if d := existingDepth(rt.given, clean); d > bestDepth {
+			best, bestDepth = i, d
 		}
 	}
-	return *first, nil
+	rt := g.roots[best]
+	res, err := g.check(p, filepath.Join(rt.given, clean), rt)
+	if err != nil {
+		return Resolved{}, err
+	}
+	if !res.Exists {
+		parts := strings.Split(filepath.ToSlash(clean), "/")
+		res.Anchor = strings.Join(parts[:min(bestDepth, len(parts))], "/")
+		for i, o := range g.roots {
+			if i != best && existingDepth(o.given, clean) == bestDepth {
+				res.Tied = append(res.Tied, o.given)
+			}
+		}
+	}
+	return res, nil
+}
+
+// existingDepth counts the leading components of rel (clean, relative)
+// that exist under root; a component that exists but is not a directory
+// ends the count (nothing can exist below a file).
+func existingDepth(root, rel string) int {
+	parts := strings.Split(rel, string(filepath.Separator))
+	cur := root
+	n := 0
+	for _, part := range parts {
+		if part == "" || part == "." {
+			continue
+		}
+		cur = filepath.Join(cur, part)
+		fi, err := os.Stat(cur)
+		if err != nil {
+			break
+		}
+		n++
+		if !fi.IsDir() {
+			break
+		}
+	}
+	return n
 }
 
 func (g *Guard) resolveAbs(p string) (Resolved, error) {
@@ -415,6 +457,9 @@ func (b *Batch) Resolve(p string) (Resolved, error) {
 		b.dirs[dir] = rd
 	}
 	fi, err := os.Lstat(abs)
+	if err != nil && !filepath.IsAbs(p) {
+		return g.Resolve(p) // missing: the single form says where it would go
+	}
 	if rd == "" || err != nil || fi.Mode()&fs.ModeSymlink != 0 {
 		return g.check(p, abs, rt) // missing, odd or a symlink: full check
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -145,7 +146,7 @@ func TestResolve(t *testing.T) {
 			}
 			// The batch form agrees with the single form.
 			bg, berr := g.NewBatch().Resolve(tc.path)
-			if berr != nil || bg != got {
+			if berr != nil || !reflect.DeepEqual(bg, got) {
 				t.Errorf("Batch.Resolve = %+v, %v; want %+v", bg, berr, got)
 			}
 		})
@@ -269,5 +270,47 @@ func TestOpenRefusesSpecialFiles(t *testing.T) {
 	}
 	if _, err := g.OpenReal(filepath.Join(base, "secret/key.txt")); !errors.Is(err, ErrOutside) {
 		t.Errorf("OpenReal outside the roots: %v, want ErrOutside", err)
+	}
+}
+
+// TestResolveChoosesTheRootThatHoldsThePath: a relative path belongs to
+// the root holding the longest part of it — never simply to the first
+// root. Roots here: a docs folder listed first, a code root, and a docs
+// root nested inside the code root.
+func TestResolveChoosesTheRootThatHoldsThePath(t *testing.T) {
+	base := t.TempDir()
+	docs, code := filepath.Join(base, "notes"), filepath.Join(base, "flask")
+	nested := filepath.Join(code, "docs")
+	for _, f := range []string{"notes/refs.bib", "notes/guide/intro.md", "flask/src/flask/signals.py", "flask/src/flask/app.py", "flask/docs/index.rst", "flask/README.md", "notes/README.md"} {
+		p := filepath.Join(base, f)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("x"), 0o644)
+	}
+	g := New(docs, nested, code)
+	cases := []struct {
+		path, root, anchor string
+		exists             bool
+		tied               []string
+	}{
+		{"src/flask/new_mod.py", code, "src/flask", false, nil},
+		{"src/flask/signals.py/sub.py", code, "src/flask/signals.py", false, nil},
+		{"src/flask/app.py", code, "", true, nil},
+		{"guide/new.md", docs, "guide", false, nil},
+		{"index.rst", nested, "", true, nil},
+		{"docs/index.rst", code, "", true, nil},
+		{"README.md", docs, "", true, nil}, // exists in two roots: the earlier wins
+		{"brand/new.py", docs, "", false, []string{nested, code}},
+	}
+	for _, c := range cases {
+		res, err := g.Resolve(c.path)
+		if err != nil {
+			t.Fatalf("%s: %v", c.path, err)
+		}
+		if res.Root != c.root || res.Exists != c.exists || res.Anchor != c.anchor || !reflect.DeepEqual(res.Tied, c.tied) {
+			t.Errorf("%s: root %s exists %v anchor %q tied %v; want %s %v %q %v", c.path, res.Root, res.Exists, res.Anchor, res.Tied, c.root, c.exists, c.anchor, c.tied)
+		}
+		if b, err := g.NewBatch().Resolve(c.path); err != nil || !reflect.DeepEqual(b, res) {
+			t.Errorf("%s: batch form %+v, %v; want %+v", c.path, b, err, res)
+		}
 	}
 }

@@ -152,9 +152,16 @@ func (rs *rootSpace) resolve(g *pathguard.Guard, raw string) (res pathguard.Reso
 // bundleGuard is the path guard over the bundle's ingest roots.
 func bundleGuard(b *session.Bundle) *pathguard.Guard {
 	v, _ := b.Derived("files.guard", func(*graph.Graph) (any, error) {
+		// Code roots first: a relative path that exists, or could be
+		// created, under a code root and a document root alike is the
+		// code root's (see pathguard.Resolve's tie rule).
 		roots := make([]string, 0, len(b.Roots))
-		for _, r := range b.Roots {
-			roots = append(roots, r.Path)
+		for _, code := range []bool{true, false} {
+			for _, r := range b.Roots {
+				if (r.Adapter == "code") == code {
+					roots = append(roots, r.Path)
+				}
+			}
 		}
 		return pathguard.New(roots...), nil
 	})
