@@ -1,7 +1,7 @@
-// Package session owns the server's shared state: the graph (behind a
-// read/write lock), the engines built from it, agent sessions, generation
-// counters, ingest roots and persistence. Transports and tool handlers go
-// through it; nothing else holds the graph.
+// Package session owns the server's shared state: the graph (an immutable
+// bundle published by atomic swap), the engines built from it, agent
+// sessions, generation counters, ingest roots and persistence. Transports
+// and tool handlers go through it; nothing else holds the graph.
 package session
 
 import (
@@ -79,11 +79,15 @@ type State struct {
 	cfg  Config
 	logf func(format string, args ...any)
 
-	// mu orders readers against the graph swap: Read holds it shared, the
-	// swap exclusively. cur itself is an atomic pointer so Current never
-	// blocks — a reader calling Current while a swap waits would otherwise
-	// deadlock on a recursive read lock.
-	mu  sync.RWMutex
+	// cur is the bundle readers see. A bundle is immutable once published
+	// (learned weights aside, which change through atomics), so a reader
+	// takes the pointer and keeps it for its whole call, without a lock;
+	// builds serialise among themselves (buildMu) and publish the next
+	// bundle by swapping the pointer. Nothing a reader does can hold up a
+	// build, and nothing a build waits for can hold up a reader: with a
+	// read/write lock, one slow reader held the swap, and the swap waiting
+	// for the lock held every reader that came after it (Go's RWMutex
+	// blocks new readers behind a waiting writer).
 	cur atomic.Pointer[Bundle]
 
 	reads   chan struct{} // bounds concurrent readers (max_concurrent_reads)
@@ -200,9 +204,14 @@ func Open(cfg Config, logf func(format string, args ...any)) (*State, error) {
 // Config returns the effective configuration.
 func (s *State) Config() Config { return s.cfg }
 
-// Read runs fn with the current bundle under the read lock. At most
-// max_concurrent_reads readers run at once; the rest wait (or give up when
-// ctx ends).
+// Read runs fn with the current bundle: a snapshot fn keeps for its whole
+// run, even when a build publishes the next bundle meanwhile (fn then
+// answers about the graph as it was when the call began; a read started
+// after the publish sees the new one). At most max_concurrent_reads
+// readers run at once; the rest wait (or give up when ctx ends). No lock
+// is held: a slow reader delays neither a build nor other readers. Inside
+// fn, use b (b.Gen, GenerationsOf(b)) rather than Current or Generations,
+// which may already name a newer bundle.
 func (s *State) Read(ctx context.Context, fn func(b *Bundle) error) error {
 	select {
 	case s.reads <- struct{}{}:
@@ -210,13 +219,13 @@ func (s *State) Read(ctx context.Context, fn func(b *Bundle) error) error {
 		return ctx.Err()
 	}
 	defer func() { <-s.reads }()
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	return fn(s.cur.Load())
 }
 
-// Current returns the current bundle without locking; callers that need
-// the graph to stay current across several steps use Read.
+// Current returns the current bundle (never blocks).
 func (s *State) Current() *Bundle { return s.cur.Load() }
 
 // Build runs fn exclusively with respect to other builds (but concurrently
@@ -277,9 +286,7 @@ func (s *State) BuildBundle(kind string, fn func(old *Bundle) (*Bundle, error)) 
 		s.journal.mu.Unlock()
 	}
 	nb.Gen = old.Gen + 1
-	s.mu.Lock()
 	s.cur.Store(nb)
-	s.mu.Unlock()
 	s.releaseRoots(nb.Roots)
 	s.emit(Event{Kind: kind, Gen: nb.Gen, PlasGen: s.plasGen.Load()})
 	return nb, nil
@@ -312,7 +319,14 @@ func (s *State) Learned() uint64 {
 // Generations returns the graph, plasticity and cache generations; the
 // cache generation is max(graph, plasticity) as the spec defines it.
 func (s *State) Generations() (graphGen, plasGen, cacheGen uint64) {
-	graphGen = s.Current().Gen
+	return s.GenerationsOf(s.Current())
+}
+
+// GenerationsOf is Generations for a reader's bundle b: the graph
+// generation is b's, which a build may have moved past while the reader
+// ran (Read).
+func (s *State) GenerationsOf(b *Bundle) (graphGen, plasGen, cacheGen uint64) {
+	graphGen = b.Gen
 	plasGen = s.plasGen.Load()
 	return graphGen, plasGen, max(graphGen, plasGen)
 }

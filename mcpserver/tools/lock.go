@@ -153,7 +153,7 @@ func diskOf(b *session.Bundle) map[string]string {
 // file hashing through the path guard.
 func lockEnv(c *Call, b *session.Bundle) continuity.Env {
 	g := b.Graph
-	gen, plas, _ := c.Session.Generations()
+	gen, plas, _ := c.Session.GenerationsOf(b)
 	st := c.Session.Continuity()
 	disk := diskOf(b)
 	graphPath := func(fileID string) string {

@@ -451,6 +451,13 @@ func cacheGen(c *Call) uint64 {
 	return cg
 }
 
+// cacheGenOf is cacheGen for what a reader computes from its bundle b: a
+// build may publish a newer graph while the reader runs.
+func cacheGenOf(c *Call, b *session.Bundle) uint64 {
+	_, _, cg := c.Session.GenerationsOf(b)
+	return cg
+}
+
 // activationOf runs the perspective's query read-only (no learning) and
 // keeps the top MaxActivation nodes.
 func activationOf(c *Call, b *session.Bundle, query string, lens continuity.Lens) (map[string]continuity.Act, graph.NodeID, error) {
@@ -502,7 +509,7 @@ func synth(b *session.Bundle, p *continuity.Perspective) (modeEffective string) 
 // is gone) and the routes. It returns nil when p is current.
 func refresh(c *Call, b *session.Bundle, p *continuity.Perspective) (*continuity.Perspective, error) {
 	st := c.Session.Continuity()
-	cg := cacheGen(c)
+	cg := cacheGenOf(c, b)
 	if !p.Stale(cg, st.Epoch) {
 		return nil, nil
 	}
@@ -708,7 +715,7 @@ func runPerspectiveStart(c *Call) (any, error) {
 		if g.NumNodes() == 0 {
 			return emptyGraphErr()
 		}
-		p := continuity.Perspective{AgentID: agent, Query: strings.TrimSpace(in.Query), Lens: lens, Mode: continuity.ModeLocal, CacheGen: cacheGen(c), Epoch: st.Epoch}
+		p := continuity.Perspective{AgentID: agent, Query: strings.TrimSpace(in.Query), Lens: lens, Mode: continuity.ModeLocal, CacheGen: cacheGenOf(c, b), Epoch: st.Epoch}
 		if in.AnchorNode != "" {
 			id, err := resolveNode(b, in.AnchorNode, "anchor_node")
 			if err != nil {
