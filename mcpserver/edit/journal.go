@@ -105,13 +105,13 @@ func NewBatchID() string {
 
 // Txn is a batch on disk, from prepare to commit or rollback.
 type Txn struct {
-	s       *Store
-	id      string
-	path    string // the journal file
-	lock    *os.File
+	s    *Store
+	id   string
+	path string // the journal file
+	lock *os.File
 	// dirs are the target directories this batch holds flocked, from
 	// the recheck of the files to the end of the batch (lockDirs).
-	dirs []*os.File
+	dirs    []*os.File
 	doc     journal
 	targets []*Target
 	// Written counts the targets renamed into place so far.

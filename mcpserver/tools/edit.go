@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"slices"
@@ -255,6 +257,7 @@ type applyOutput struct {
 type editResult struct {
 	FilePath     string      `json:"file_path" jsonschema:"The file as the graph names it."`
 	AbsolutePath string      `json:"absolute_path"`
+	Root         string      `json:"root" jsonschema:"The ingest root the file was written under."`
 	Action       string      `json:"action" jsonschema:"created, modified or unchanged."`
 	Restored     bool        `json:"restored,omitempty" jsonschema:"Put back to its previous contents (BROKEN verdict)."`
 	Bytes        int         `json:"bytes"`
@@ -465,6 +468,9 @@ func (b *batchRun) validate(edits []edit.Edit) error {
 		if err != nil {
 			return editError(err, len(edits))
 		}
+		if err := placeNewFiles(bd, ts); err != nil {
+			return err
+		}
 		b.targets = ts
 		b.before = map[string]fileGraph{}
 		for _, t := range ts {
@@ -519,7 +525,7 @@ func (b *batchRun) write() error {
 }
 
 func resultOf(t *edit.Target, gpath string) editResult {
-	r := editResult{FilePath: gpath, AbsolutePath: t.Res.Abs, Bytes: len(t.New), OldSHA256: t.OldSHA, NewSHA256: t.NewSHA,
+	r := editResult{FilePath: gpath, AbsolutePath: t.Res.Abs, Root: t.Res.Root, Bytes: len(t.New), OldSHA256: t.OldSHA, NewSHA256: t.NewSHA,
 		Mode: fmt.Sprintf("%04o", uint32(t.Mode.Perm())), Format: t.Format, CreatedDirs: t.NewDirs}
 	switch {
 	case !t.Existed:
@@ -627,6 +633,44 @@ func (b *batchRun) reingest() {
 	info.ElapsedMs = ms(time.Since(start))
 	b.out.Reingest = info
 	b.prog.end("reingest", "graph refreshed")
+}
+
+// placeNewFiles refuses a new file whose relative path does not say which
+// root it belongs to: no part of it exists under any root, and two roots
+// of the same kind (code, documents) could take it. The guard already
+// put every other path under the root holding its deepest existing
+// parent, code roots before document roots.
+func placeNewFiles(bd *session.Bundle, ts []*edit.Target) error {
+	for _, t := range ts {
+		if t.Existed || len(t.Res.Tied) == 0 {
+			continue
+		}
+		code := isCodeRoot(bd.Roots, t.Res.Root)
+		var same []string
+		for _, o := range t.Res.Tied {
+			if isCodeRoot(bd.Roots, o) == code {
+				same = append(same, o)
+			}
+		}
+		if len(same) == 0 {
+			continue
+		}
+		rs := bundleSpace(bd)
+		var ex []string
+		for _, r := range append([]string{t.Res.Root}, same...) {
+			if ns := rs.namespaceOf(r); ns != "" {
+				ex = append(ex, path.Join(ns, t.Res.Rel))
+			} else {
+				ex = append(ex, filepath.Join(r, filepath.FromSlash(t.Res.Rel)))
+			}
+		}
+		e := Errorf("Name the root the new file belongs to: prefix the path with its namespace or pass an absolute path. Nothing was written.",
+			"%q is a new file and none of its directories exists under any ingest root, so it could belong to %s or %s", t.Given, t.Res.Root, strings.Join(same, ", "))
+		e.Extra = map[string]any{"candidates": ex}
+		e.SuggestedNextStep = "Call again with file_path set to one of the candidates."
+		return e
+	}
+	return nil
 }
 
 func isCodeRoot(roots []session.Root, p string) bool {

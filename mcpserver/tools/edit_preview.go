@@ -83,6 +83,7 @@ type editPreviewOutput struct {
 	PreviewID     string         `json:"preview_id"`
 	FilePath      string         `json:"file_path"`
 	AbsolutePath  string         `json:"absolute_path"`
+	Root          string         `json:"root" jsonschema:"The ingest root the file would be written under."`
 	Action        string         `json:"action" jsonschema:"create, modify or unchanged."`
 	BaseSHA256    string         `json:"base_sha256" jsonschema:"SHA-256 of the file the preview was computed against (\"absent\" for a new file): edit_commit requires it still."`
 	NewSHA256     string         `json:"new_sha256"`
@@ -132,6 +133,9 @@ func runEditPreview(c *Call) (any, error) {
 		if err != nil {
 			return editError(err, 1)
 		}
+		if err := placeNewFiles(b, ts); err != nil {
+			return err
+		}
 		t, gpath = ts[0], rs.graphPath(ts[0].Res.Root, ts[0].RelReal)
 		return nil
 	})
@@ -141,7 +145,7 @@ func runEditPreview(c *Call) (any, error) {
 	p := &edit.Preview{Agent: c.AgentID, Description: in.Description, Edit: e, Target: t}
 	store := previewStore(c.Session)
 	id := store.Put(p)
-	out := editPreviewOutput{PreviewID: id, FilePath: gpath, AbsolutePath: t.Res.Abs, BaseSHA256: p.BaseSHA(), NewSHA256: t.NewSHA,
+	out := editPreviewOutput{PreviewID: id, FilePath: gpath, AbsolutePath: t.Res.Abs, Root: t.Res.Root, BaseSHA256: p.BaseSHA(), NewSHA256: t.NewSHA,
 		Description: in.Description, Format: t.Format, ExpiresAt: p.Expires.UTC().Format(time.RFC3339), TTLSeconds: int(store.TTL().Seconds())}
 	out.Diff, out.LinesAdded, out.LinesRemoved, out.DiffTruncated = edit.Unified(gpath, t.Old, t.New, 3, previewDiffMax)
 	switch {
