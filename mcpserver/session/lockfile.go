@@ -51,6 +51,7 @@ func acquireRuntimeLock(dir string) (*runtimeLock, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create runtime directory %s: %w", dir, err)
 	}
+	markRuntimeDir(dir) // best effort: a read-only marker is no reason to refuse to serve
 	path := filepath.Join(dir, LockFileName)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
