@@ -157,40 +157,60 @@ func ServeStdio(ctx context.Context, d *tools.Dispatcher, in io.Reader, out io.W
 	return Serve(ctx, d, in, out, nil, nil)
 }
 
+// HandoverWait bounds how long a stopping server gives the calls its
+// attached clients have in flight before it hands their sessions over
+// (transport.HandoverMethod): calls still running then are called off and
+// their relays answer them with a retryable error. StopWait bounds the
+// wait, after a signal, for calls that ignore being called off.
+var (
+	HandoverWait = time.Second
+	StopWait     = 2 * time.Second
+)
+
 // Serve serves MCP on in/out and on every client attached through ln (nil:
 // none), all as sessions of one server over one dispatcher, so they share
 // the graph and its learning. It returns when ctx is cancelled, or when in
 // has ended and no attached session is open: the owner outlives its own
-// client while another editor still uses it. Each session gets the log
-// messages it asks for from log (nil: none; see NewMCPServer).
+// client while another editor still uses it. When ctx is cancelled (the
+// process is stopped) the session on in/out ends at once, calling off its
+// calls in flight, and each attached session is handed over: its calls get
+// HandoverWait to finish, then its relay is told which were called off
+// (the relay then takes over the runtime directory or attaches to the
+// process that did). Each session gets the log messages it asks for from
+// log (nil: none; see NewMCPServer).
 func Serve(ctx context.Context, d *tools.Dispatcher, in io.Reader, out io.Writer, ln net.Listener, log *Log) error {
 	if log == nil {
 		log = NewLog(d.Session.Logf)
 	}
 	srv := NewMCPServer(d, log)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	if ln == nil {
 		return serveSession(ctx, srv, d, log, in, out)
 	}
 	var gate attach.Gate
+	handover := make(chan struct{})
+	stopHandover := context.AfterFunc(ctx, func() { close(handover) })
+	defer stopHandover()
 	accepting := make(chan struct{})
 	go func() {
 		defer close(accepting)
-		attach.Serve(ln, &gate, helloFor(d), func(c net.Conn) { serveSession(ctx, srv, d, log, c, c) }, d.Session.Logf)
+		attach.Serve(ln, &gate, helloFor(d), func(c net.Conn) { serveAttached(srv, d, log, c, handover) }, d.Session.Logf)
 	}()
 	err := serveSession(ctx, srv, d, log, in, out)
 	if n := gate.Open(); n > 0 && ctx.Err() == nil {
 		d.Session.Logf("stdin closed; still serving %d attached client(s), exiting when the last one leaves", n)
 	}
 	gate.Shut(ctx)
+	if n := gate.Open(); n > 0 {
+		d.Session.Logf("stopping: handing %d attached client(s) over (their relays take the runtime directory over once this process has saved)", n)
+	}
 	ln.Close()
 	<-accepting
 	return err
 }
 
 // serveSession serves one MCP session on in/out until the input ends or
-// ctx is cancelled.
+// ctx is cancelled. On ctx's end the input is closed, which calls off the
+// calls in flight (their contexts end); it waits up to StopWait for them.
 func serveSession(ctx context.Context, srv *mcp.Server, d *tools.Dispatcher, log *Log, in io.Reader, out io.Writer) error {
 	t := &transport.Stdio{In: in, Out: out, Barrier: exclusiveCall(d.Registry)}
 	ss, err := srv.Connect(ctx, t, nil)
@@ -198,11 +218,47 @@ func serveSession(ctx context.Context, srv *mcp.Server, d *tools.Dispatcher, log
 		return err
 	}
 	defer log.attach(ss)()
-	// A signal cancels ctx; closing the session unblocks the input reader
-	// so the caller can persist and exit.
-	stop := context.AfterFunc(ctx, func() { ss.Close() })
-	defer stop()
-	return ss.Wait()
+	done := make(chan error, 1)
+	go func() { done <- ss.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	// Not ss.Close: it waits for the calls in flight to finish, and a
+	// long ingest would hold the process for as long as it runs.
+	t.Conn().Close()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(StopWait):
+		d.Session.Logf("a call did not stop within %v of being called off; exiting without its answer", StopWait)
+		return ctx.Err()
+	}
+}
+
+// serveAttached serves one attached client's session until it ends, or,
+// once handover is closed, hands it over (transport.Stdio.Handover).
+func serveAttached(srv *mcp.Server, d *tools.Dispatcher, log *Log, c net.Conn, handover <-chan struct{}) {
+	t := &transport.Stdio{In: c, Out: c, Barrier: exclusiveCall(d.Registry), Handover: handover, HandoverWait: HandoverWait}
+	ss, err := srv.Connect(context.Background(), t, nil)
+	if err != nil {
+		return
+	}
+	defer log.attach(ss)()
+	done := make(chan error, 1)
+	go func() { done <- ss.Wait() }()
+	select {
+	case <-done:
+		return
+	case <-handover:
+	}
+	select {
+	case <-done:
+	case <-time.After(HandoverWait + StopWait):
+		// A call ignores being called off: its relay already knows.
+		d.Session.Logf("an attached session's call did not stop within %v of the handover; leaving it", HandoverWait+StopWait)
+	}
 }
 
 // helloFor greets attached clients with this process and the roots the
@@ -213,6 +269,7 @@ func helloFor(d *tools.Dispatcher) func() attach.Hello {
 		for _, r := range d.Session.Current().Roots {
 			roots = append(roots, r.Path)
 		}
-		return attach.Hello{Pid: os.Getpid(), Roots: roots}
+		cfg, _ := json.Marshal(d.Session.Config())
+		return attach.Hello{Pid: os.Getpid(), Roots: roots, Config: cfg}
 	}
 }

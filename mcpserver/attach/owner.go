@@ -9,14 +9,20 @@ import (
 )
 
 // Version is the attach protocol this build speaks (the Hello's first
-// field); a client refuses an owner speaking another.
-const Version = 1
+// field); a client refuses an owner speaking another. Version 2: an owner
+// that stops hands each session over (transport.HandoverMethod) and its
+// Hello carries its configuration for the process that takes over.
+const Version = 2
 
 // Hello is the owner's greeting, one JSON line, before any MCP message.
 type Hello struct {
 	Version int      `json:"m1nd_attach"`
 	Pid     int      `json:"pid"`
 	Roots   []string `json:"roots"` // what the shared graph was ingested from
+	// Config is the owner's effective configuration (session.Config as
+	// JSON): the process that takes the runtime directory over when the
+	// owner stops serves with it, so it loads the same files.
+	Config json.RawMessage `json:"config,omitempty"`
 }
 
 // Serve accepts connections on ln until ln is closed. Each one the gate
