@@ -20,6 +20,14 @@ const (
 	maxSymbols = 64
 )
 
+// MaxQueryTerms bounds the distinct words a query's prose contributes: a
+// bug report says what it is about in far fewer, and a paste of thousands
+// of distinct words (a log, a word list) is not a question; the first ones
+// are kept. Terms from stack frames (function and file names, at most two
+// per frame) always count, so a long stack trace loses none of its
+// frames' evidence to the prose around it.
+const MaxQueryTerms = 256
+
 // Frame is a code location a stack trace or a bug report names.
 type Frame struct {
 	// Path is the file as the trace spells it, with '/' separators and
@@ -66,6 +74,11 @@ type Query struct {
 	// "net/http: Transport leaks" (Go, kernel), "fix(auth): ..."
 	// (conventional commits), "[session] ..." (issue trackers).
 	Components []string
+	// Truncated is set when the text was cut at MaxQueryBytes (Text is
+	// what was read), and TermsDropped counts the distinct prose words
+	// left out beyond MaxQueryTerms.
+	Truncated    bool
+	TermsDropped int
 }
 
 var (
@@ -105,14 +118,15 @@ const sourceExts = `py|pyi|go|rs|java|kt|kts|scala|groovy|js|mjs|cjs|jsx|ts|tsx|
 // stack traces — into terms, frames and symbols. It never fails: text it
 // does not recognise is plain words.
 func ParseQuery(text string) Query {
+	truncated := false
 	if len(text) > MaxQueryBytes {
 		cut := MaxQueryBytes
 		for cut > 0 && !utf8.RuneStart(text[cut]) {
 			cut--
 		}
-		text = text[:cut]
+		text, truncated = text[:cut], true
 	}
-	q := Query{Text: text}
+	q := Query{Text: text, Truncated: truncated}
 	p := parser{q: &q, seenFrame: map[frameKey]bool{}, seenSym: map[string]bool{}, termIdx: map[string]int{}}
 	p.parse(text)
 	return q
@@ -128,7 +142,11 @@ type parser struct {
 	seenFrame map[frameKey]bool
 	seenSym   map[string]bool
 	termIdx   map[string]int
-	tok       tokenizer
+	// proseTerms counts the distinct terms the prose added; dropped holds
+	// the distinct prose terms beyond MaxQueryTerms.
+	proseTerms int
+	dropped    map[string]bool
+	tok        tokenizer
 	// python counts the Python frames of the current traceback, whose
 	// depths are assigned when it ends (Python prints the innermost
 	// frame last).
@@ -271,8 +289,8 @@ func (p *parser) parse(text string) {
 		}
 	}
 	closePython()
-	p.addTerms(p.prose.String(), 1)
-	p.addTerms(p.boosted.String(), frameBoost)
+	p.addTerms(p.prose.String(), 1, true)
+	p.addTerms(p.boosted.String(), frameBoost, false)
 }
 
 // hasDotWord reports whether s has a '.' directly followed by a letter,
@@ -361,13 +379,29 @@ func (p *parser) addSymbol(s string) {
 	p.q.Symbols = append(p.q.Symbols, c)
 }
 
-func (p *parser) addTerms(text string, boost float32) {
+// addTerms adds text's terms. Prose adds at most MaxQueryTerms distinct
+// ones and counts those it leaves out; frame terms (added after the
+// prose) are always taken.
+func (p *parser) addTerms(text string, boost float32, prose bool) {
 	p.tok.terms([]byte(text), func(term []byte) {
 		if i, ok := p.termIdx[string(term)]; ok {
 			t := &p.q.Terms[i]
 			t.Count++
 			t.Boost = max(t.Boost, boost)
 			return
+		}
+		if prose {
+			if p.proseTerms >= MaxQueryTerms {
+				if p.dropped == nil {
+					p.dropped = map[string]bool{}
+				}
+				if !p.dropped[string(term)] {
+					p.dropped[string(term)] = true
+					p.q.TermsDropped++
+				}
+				return
+			}
+			p.proseTerms++
 		}
 		p.termIdx[string(term)] = len(p.q.Terms)
 		p.q.Terms = append(p.q.Terms, QueryTerm{Term: string(term), Count: 1, Boost: boost})

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/seek"
@@ -23,8 +24,15 @@ import (
 func init() { families = append(families, registerSeek) }
 
 // seekMaxQueryBytes refuses pastes beyond any bug report; seek reads the
-// first seek.MaxQueryBytes of what it accepts.
+// first seek.MaxQueryBytes of what it accepts, and of its prose the first
+// seek.MaxQueryTerms distinct words (stack frames are all read).
 const seekMaxQueryBytes = 1 << 20
+
+// seekFeedbackBytes is how much of the query is compared with what learn
+// was taught: learn takes queries up to this size, so a longer one is
+// compared by its beginning (the comparison's cost grows faster than the
+// text: a 1 MB paste took minutes).
+const seekFeedbackBytes = DefaultMaxStringLen
 
 func registerSeek(r *Registry) {
 	r.Register(&Tool{
@@ -35,7 +43,7 @@ func registerSeek(r *Registry) {
 			"stack frames and file mentions in the query are strong evidence; graph re-ranking adds what neighbours of strong hits, centrality, co-change history and a file's best entities say. " +
 			"Returns ranked nodes with a score breakdown, file and lines, intent summary and connections, plus guidance on what to read next. Read-only.",
 		Params: []Param{
-			{Name: "query", Type: String, Required: true, Description: "What the code does, in natural language (\"code that validates user credentials\"), or a pasted bug report / stack trace (up to 1 MiB; the first 64 KB are read).", MaxLen: 1 << 20},
+			{Name: "query", Type: String, Required: true, Description: "What the code does, in natural language (\"code that validates user credentials\"), or a pasted bug report / stack trace (up to 1 MiB; the first 64 KB are read, and of the prose around the stack frames its first 256 distinct words).", MaxLen: 1 << 20},
 			{Name: "top_k", Type: Integer, Default: seek.DefaultTopK, Min: Bound(1), Max: Bound(200), Description: "Maximum results to return."},
 			{Name: "scope", Type: String, Description: "File path prefix to limit the search (\"backend/\"), relative to the ingest root or absolute inside it. None = entire graph."},
 			{Name: "node_types", Type: StringArray, Default: []string{}, Description: "Keep only these node types: \"function\", \"class\", \"struct\", \"module\", \"file\" (also enum, type, directory, reference, concept, \"method\" = function). Empty = all types."},
@@ -109,6 +117,9 @@ func runSeek(c *Call) (any, error) {
 		return nil, err
 	}
 	rerank := c.Bool("graph_rerank")
+	// Parsed once, bounded (seek.MaxQueryBytes, seek.MaxQueryTerms): what
+	// follows costs the same for a 1 MB paste as for its first 64 KB.
+	parsed := seek.ParseQuery(q)
 	var out map[string]any
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
@@ -132,19 +143,63 @@ func runSeek(c *Call) (any, error) {
 				p.CoChange = eng.Temporal().CoChange()
 			}
 		}
+		if err := seekInTime(c); err != nil {
+			return err
+		}
 		if rerank && c.Session.Plasticity.FeedbackRecords() > 0 {
 			// What learn taught about this (or a similar) query re-ranks
 			// seek's graph part as it re-ranks activate.
 			if eng, err := c.Session.Engine(b); err == nil {
-				p.Feedback, _ = eng.Feedback(q)
+				p.Feedback, _ = eng.Feedback(clipBytes(q, seekFeedbackBytes))
+			}
+			if err := seekInTime(c); err != nil {
+				return err
 			}
 		}
-		res := idx.SearchText(q, p)
+		res := idx.Search(parsed, p)
 		out = seekResponse(c, b, idx, q, scope, res, rerank)
+		if parsed.Truncated || parsed.TermsDropped > 0 {
+			out["query_truncated"] = true
+			out["query_note"] = queryNote(parsed)
+		}
 		out["elapsed_ms"] = ms(time.Since(start))
 		return nil
 	})
 	return out, err
+}
+
+// seekInTime reports the call's budget ending as a teaching error: the
+// steps of a seek check it between them, so a call past its deadline
+// stops instead of holding a reader's slot.
+func seekInTime(c *Call) error {
+	if err := c.Ctx.Err(); err != nil {
+		return Errorf("seek stopped at its time budget; nothing was changed. A shorter query (the error message, the stack trace, a sentence on what the code does) answers faster.", "seek did not finish in time: %v", err).
+			WithNext("Retry with a shorter query, or narrow it with scope or node_types.")
+	}
+	return nil
+}
+
+// queryNote says which part of an over-long query seek read.
+func queryNote(q seek.Query) string {
+	var parts []string
+	if q.Truncated {
+		parts = append(parts, fmt.Sprintf("the first %d KB of the query", seek.MaxQueryBytes>>10))
+	}
+	if q.TermsDropped > 0 {
+		parts = append(parts, fmt.Sprintf("of its prose the first %d distinct words (%d more were left out)", seek.MaxQueryTerms, q.TermsDropped))
+	}
+	return "seek read " + strings.Join(parts, " and ") + "; stack frames and file mentions in the part read all count. Paste the error, the stack trace and a few sentences on what the code does rather than whole logs."
+}
+
+// clipBytes is s cut to at most n bytes on a rune boundary.
+func clipBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // seekIndex returns the bundle's seek index, building it on first use.
@@ -385,9 +440,6 @@ func seekResponse(c *Call, b *session.Bundle, idx *seek.Index, q, scope string, 
 	}
 	if scope != "" {
 		out["scope"] = scope
-	}
-	if len(q) > seek.MaxQueryBytes {
-		out["query_truncated"] = true
 	}
 	if len(res.Frames) > 0 {
 		out["stack_frames"] = res.Frames
