@@ -938,7 +938,7 @@ func (r *Runner) PyImports(ctx context.Context, files []File, compile []File, ba
 	}
 	if len(scripts) > 0 {
 		c := r.pyCompile(ctx, scripts)
-		c.Reason = "in no package: compiled, not imported"
+		c.Command += " (importers in no package: compiled, not imported)"
 		out = append(out, c)
 	}
 	py, ok := r.python()
