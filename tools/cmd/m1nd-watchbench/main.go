@@ -34,6 +34,7 @@ func main() {
 	poll := flag.String("poll", "status", "what is polled after a write: status (daemon_status, cheap, until a tick has ended; then the probe query) or query (the probe query itself, back to back on the cores the tick needs)")
 	autoPersist := flag.Int("auto-persist-interval", 0, "the server's auto_persist_interval (M1ND_AUTO_PERSIST_INTERVAL; -1: its default of a save every 50 calls). 0 by default: the bench's polling makes hundreds of calls a second, and a save of the whole graph every 50 of them would be the harness's load, not an agent's")
 	settle := flag.Bool("settle", true, "before the writes, wait until the server is idle (the indexes an ingest builds in the background)")
+	burst = flag.Int("burst", 0, "at the end, create this many new Go files at once under the running daemon (e.g. 10000) and report how long until the graph holds them all, the latency of health calls meanwhile and the server's peak RSS")
 	flag.Parse()
 	if (*probe != "impact" && *probe != "symbols") || (*poll != "status" && *poll != "query") {
 		fmt.Fprintln(os.Stderr, "m1nd-watchbench: -probe is impact or symbols, -poll status or query")
@@ -47,6 +48,9 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// burst is -burst: files created at once at the end (0: none).
+var burst *int
 
 func run(server, corpus string, n int, idle time.Duration, probe, poll string, settle bool) error {
 	bin, err := localize.FindServer(server)
@@ -261,6 +265,12 @@ func run(server, corpus string, n int, idle time.Duration, probe, poll string, s
 		}
 	}
 
+	if *burst > 0 {
+		if err := burstFiles(ctx, c, root, *burst, sees); err != nil {
+			return err
+		}
+	}
+
 	// 3. Idle CPU with the daemon on, once the save the daemon defers
 	// until the tree is quiet (2 s) has run.
 	time.Sleep(8 * time.Second)
@@ -328,3 +338,69 @@ func cpuTicks(pid int) (int64, error) {
 var stepGap *time.Duration
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// burstFiles creates n new Go files at once in new directories (100 per
+// directory) under the running daemon, then asks health again and again
+// until the graph holds the last file and a sample of the others: how
+// long the daemon takes to catch up, and whether the server keeps
+// answering meanwhile.
+func burstFiles(ctx context.Context, c *localize.Client, root string, n int, sees func(string) bool) error {
+	t0 := time.Now()
+	var names []string
+	for i := range n {
+		rel := fmt.Sprintf("m1nd_burst/d%03d/f%05d.go", i/100, i)
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if i%100 == 0 {
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return err
+			}
+		}
+		body := fmt.Sprintf("package d%03d\n\nfunc Burst%05d() int { return %d }\n", i/100, i, i)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			return err
+		}
+		names = append(names, rel)
+	}
+	wrote := time.Since(t0)
+	var health []time.Duration
+	sample := []string{names[0], names[n/2], names[n-1]}
+	for {
+		h0 := time.Now()
+		if err := c.CallTool(ctx, "health", map[string]any{"agent_id": "wb"}, nil); err != nil {
+			return fmt.Errorf("health during the burst: %w", err)
+		}
+		health = append(health, time.Since(h0))
+		if !slices.ContainsFunc(sample, func(r string) bool { return !sees("file::" + r) }) {
+			break
+		}
+		if time.Since(t0) > 10*time.Minute {
+			return fmt.Errorf("after 10 minutes the graph still lacks some of the %d files", n)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	seen := time.Since(t0)
+	missing := 0
+	for i := 0; i < n; i += max(1, n/200) {
+		if !sees("file::" + names[i]) {
+			missing++
+		}
+	}
+	slices.Sort(health)
+	fmt.Printf("\nburst: %d new files written in %.1f s; all in the graph %.1f s after the first write (sampled 200: %d missing); health during the catch-up: %d calls, p50 %.0f ms, max %.0f ms; server peak RSS %s\n",
+		n, wrote.Seconds(), seen.Seconds(), missing, len(health), ms(health[len(health)/2]), ms(health[len(health)-1]), peakRSS(c.Pid()))
+	return nil
+}
+
+// peakRSS is the process's VmHWM as /proc reports it ("?" elsewhere).
+func peakRSS(pid int) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return "?"
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "?"
+}
