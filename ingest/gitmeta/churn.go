@@ -112,7 +112,8 @@ func commitChurn(s storer.EncodedObjectStorer, c *object.Commit, rel string) (*C
 // renamedFrom is the path rel had before the commit from tree parent to
 // tree, "" when the commit did not rename a file to rel.
 func renamedFrom(s storer.EncodedObjectStorer, parent, tree plumbing.Hash, rel string) string {
-	r := &reader{s: s, cur: map[plumbing.Hash][]object.TreeEntry{}}
+	// One commit's diff; FileChurn checks its context between commits.
+	r := &reader{ctx: context.Background(), s: s, cur: map[plumbing.Hash][]object.TreeEntry{}}
 	if _, err := r.changed(parent, tree); err != nil {
 		return ""
 	}

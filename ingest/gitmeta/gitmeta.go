@@ -207,7 +207,7 @@ func ReadRepo(ctx context.Context, repo *git.Repository, opt Options) (*History,
 	}
 	h.HeadTime = unix(head)
 
-	r := &reader{s: s, subdir: opt.Subdir, h: h, cur: map[plumbing.Hash][]object.TreeEntry{}}
+	r := &reader{ctx: ctx, s: s, subdir: opt.Subdir, h: h, cur: map[plumbing.Hash][]object.TreeEntry{}}
 	q := &commitQueue{}
 	seen := map[plumbing.Hash]bool{head.Hash: true}
 	alias := map[string]string{} // renamed paths → their names at HEAD
@@ -255,7 +255,11 @@ func ReadRepo(ctx context.Context, repo *git.Repository, opt Options) (*History,
 			return nil, fmt.Errorf("gitmeta: comparing commit %s with its parent: %w", c.Hash, err)
 		}
 		if !opt.NoRenames {
-			changed = follow(alias, changed, r.renames(r.deleted, r.added))
+			renames := r.renames(r.deleted, r.added)
+			if err := ctx.Err(); err != nil {
+				return nil, err // renames stops early when called off
+			}
+			changed = follow(alias, changed, renames)
 		}
 		t := unix(c)
 		for _, p := range changed {
@@ -285,6 +289,9 @@ func subject(msg string) string {
 func unix(c *object.Commit) float64 { return float64(c.Author.When.UnixNano()) / 1e9 }
 
 type reader struct {
+	// ctx is checked per commit and per tree compared: one commit can
+	// add a whole tree, and objects read through alternates are slow.
+	ctx    context.Context
 	s      storer.EncodedObjectStorer
 	subdir string
 	h      *History
@@ -369,6 +376,9 @@ func (r *reader) subtree(root plumbing.Hash) (plumbing.Hash, error) {
 func (r *reader) diff(a, b plumbing.Hash, prefix string, out *[]string) error {
 	if a == b {
 		return nil
+	}
+	if err := r.ctx.Err(); err != nil {
+		return err
 	}
 	var ae, be []object.TreeEntry
 	var err error

@@ -2,6 +2,7 @@ package gitmeta
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -210,5 +211,38 @@ func TestAlternates(t *testing.T) {
 	}
 	if diff := cmp.Diff(want.Files, got.Files); diff != "" || got.CommitsRead != want.CommitsRead {
 		t.Errorf("shared repository history differs (-src +shared):\n%s", diff)
+	}
+}
+
+// countdown is a context whose Err reports Canceled once it has been
+// asked n times: it proves where a walk checks for being called off.
+type countdown struct {
+	context.Context
+	n int
+}
+
+func (c *countdown) Err() error {
+	if c.n--; c.n < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// A walk called off inside a commit (one commit can add a whole tree)
+// stops there, not after the commit.
+func TestReadStopsInsideACommit(t *testing.T) {
+	r := gittest.Init(t, t.TempDir())
+	files := map[string]string{}
+	for i := range 50 {
+		files[filepath.Join("pkg", string(rune('a'+i%26))+string(rune('a'+i/26)), "f.go")] = "package p\n"
+	}
+	r.Change(files, "ann", day(0))
+	if _, err := Read(context.Background(), r.Dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	// The first check is the commit loop's; the second falls inside the
+	// commit's diff (without renames, whose check comes after it).
+	if _, err := Read(&countdown{Context: context.Background(), n: 1}, r.Dir, Options{NoRenames: true}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Read called off inside a commit: %v", err)
 	}
 }

@@ -84,6 +84,9 @@ func (r *reader) renames(deleted, added []blobEntry) map[string]string {
 		}
 	}
 	for _, d := range deleted {
+		if r.ctx.Err() != nil {
+			return out // called off: the caller checks
+		}
 		if _, done := out[d.path]; done || (!all && byName[path.Base(d.path)] > maxSameName) {
 			continue
 		}
