@@ -199,7 +199,9 @@ func runEditCommit(c *Call) (any, error) {
 		return nil, Errorf("edit_commit writes only with confirm: true; the preview is kept until it expires.", "confirm is false: preview %s was not written", p.ID).
 			WithExample(map[string]any{"agent_id": "claude", "preview_id": p.ID, "confirm": true})
 	}
-	if _, sha := currentContents(c, p); sha != p.BaseSHA() {
+	if _, sha, refused := currentContents(c, p); refused != nil {
+		return nil, guardError(refused, "file_path")
+	} else if sha != p.BaseSHA() {
 		return nil, staleCommit(c, p)
 	}
 	// The write checks the hash again, under the journal's lock.
@@ -211,7 +213,7 @@ func runEditCommit(c *Call) (any, error) {
 // staleCommit is the teaching error of a commit whose file moved since
 // the preview: what changed, as a diff from the preview's base to now.
 func staleCommit(c *Call, p *edit.Preview) error {
-	now, nowSHA := currentContents(c, p)
+	now, nowSHA, _ := currentContents(c, p)
 	diff, add, rem, _ := edit.Unified(p.Edit.Path, p.Target.Old, now, 2, 2048)
 	what := fmt.Sprintf("now sha256 %s, %d lines: +%d −%d lines since", nowSHA, editLines(now), add, rem)
 	if nowSHA == "absent" {
@@ -227,13 +229,18 @@ func staleCommit(c *Call, p *edit.Preview) error {
 	return e
 }
 
-// currentContents reads the previewed file as it is now (guarded).
-func currentContents(c *Call, p *edit.Preview) ([]byte, string) {
-	var data []byte
+// currentContents reads the previewed file as it is now (guarded);
+// refused is the guard's refusal when the path no longer may be written
+// (a directory on the way swapped for a symlink leading out, say).
+func currentContents(c *Call, p *edit.Preview) (data []byte, sha string, refused error) {
 	found := false
 	_ = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		res, err := bundleGuard(b).Resolve(bundleSpace(b).diskPath(p.Edit.Path))
-		if err != nil || !res.Exists {
+		if err != nil {
+			refused = err
+			return nil
+		}
+		if !res.Exists {
 			return nil
 		}
 		if d, _, err := readGuarded(res, "file_path"); err == nil {
@@ -242,7 +249,7 @@ func currentContents(c *Call, p *edit.Preview) ([]byte, string) {
 		return nil
 	})
 	if !found {
-		return nil, "absent"
+		return nil, "absent", refused
 	}
-	return data, edit.SHA256(data)
+	return data, edit.SHA256(data), nil
 }

@@ -1,0 +1,109 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
+	"github.com/m1nd-go/m1nd/mcpserver/transport"
+)
+
+// The reliability probe of the writing tools, through the binary: a path
+// swapped for a symlink between preview and commit, and two agents on two
+// processes (owner and attached) committing previews of one file from the
+// same base, round after round.
+
+// TestWriteProbeSymlinkSwappedBeforeCommit: after a preview, the file's
+// directory is replaced by a symlink to a copy outside the roots (same
+// bytes, so the hash check alone would pass). The commit must not write
+// outside the roots.
+func TestWriteProbeSymlinkSwappedBeforeCommit(t *testing.T) {
+	repo, rt, outside := fixture.Write(t), t.TempDir(), t.TempDir()
+	p := startOwner(t, rt, repo)
+	pv, isErr := p.tool(transport.Line, "edit_preview", map[string]any{"agent_id": "a", "file_path": "backend/session.py", "new_content": "SWAPPED = True\n"})
+	if isErr {
+		t.Fatalf("preview: %v", pv)
+	}
+	if out, err := exec.Command("cp", "-r", filepath.Join(repo, "backend"), filepath.Join(outside, "backend")).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
+	}
+	if err := os.Rename(filepath.Join(repo, "backend"), filepath.Join(repo, "backend.orig")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "backend"), filepath.Join(repo, "backend")); err != nil {
+		t.Fatal(err)
+	}
+	out, isErr := p.tool(transport.Line, "edit_commit", map[string]any{"agent_id": "a", "preview_id": pv["preview_id"], "confirm": true})
+	if !isErr {
+		t.Errorf("commit through a swapped-in symlink was acknowledged: %v", out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(outside, "backend", "session.py")); strings.Contains(string(b), "SWAPPED") {
+		t.Fatal("the commit wrote outside the ingest roots")
+	}
+	t.Logf("refused: %v", out["error"])
+}
+
+// TestWriteProbeTwoAgentsOneFile: the owner's agent and an attached
+// process's agent preview one file from the same base, then both commit
+// at once. Every round exactly one commit is acknowledged and the file
+// holds its content; the other is refused as stale.
+func TestWriteProbeTwoAgentsOneFile(t *testing.T) {
+	repo, rt := fixture.Write(t), t.TempDir()
+	a := startOwner(t, rt, repo)
+	b := start(t, nil, "--runtime-dir", rt, "--ingest", repo)
+	b.initialize(transport.Line)
+	rounds := 60
+	if testing.Short() {
+		rounds = 15
+	}
+	file := filepath.Join(repo, "docs", "notes.md")
+	both := 0
+	for r := range rounds {
+		var ids [2]any
+		for i, p := range []*proc{a, b} {
+			pv, isErr := p.tool(transport.Line, "edit_preview", map[string]any{"agent_id": fmt.Sprintf("agent%d", i), "file_path": "docs/notes.md", "new_content": fmt.Sprintf("round %d by agent %d\n", r, i)})
+			if isErr {
+				t.Fatalf("round %d preview %d: %v", r, i, pv)
+			}
+			ids[i] = pv["preview_id"]
+		}
+		for i, p := range []*proc{a, b} {
+			p.nextID++
+			p.send(transport.Line, map[string]any{"jsonrpc": "2.0", "id": p.nextID, "method": "tools/call", "params": map[string]any{
+				"name": "edit_commit", "arguments": map[string]any{"agent_id": fmt.Sprintf("agent%d", i), "preview_id": ids[i], "confirm": true, "reingest": false}}})
+		}
+		acked := -1
+		for i, p := range []*proc{a, b} {
+			m, _ := p.recv()
+			res, _ := m["result"].(map[string]any)
+			if res == nil {
+				t.Fatalf("round %d: commit %d: %v", r, i, m)
+			}
+			if isErr, _ := res["isError"].(bool); isErr {
+				text := res["content"].([]any)[0].(map[string]any)["text"].(string)
+				var e map[string]any
+				json.Unmarshal([]byte(text), &e)
+				if !strings.Contains(fmt.Sprint(e["error"]), "changed") {
+					t.Fatalf("round %d: commit %d refused for another reason: %v", r, i, e)
+				}
+				continue
+			}
+			if acked >= 0 {
+				both++
+			}
+			acked = i
+		}
+		got, _ := os.ReadFile(file)
+		if acked < 0 || string(got) != fmt.Sprintf("round %d by agent %d\n", r, acked) {
+			t.Fatalf("round %d: acknowledged %d, file holds %q", r, acked, got)
+		}
+	}
+	if both > 0 {
+		t.Fatalf("%d of %d rounds acknowledged both commits", both, rounds)
+	}
+}
