@@ -1341,7 +1341,7 @@ func settle(c Check, now, was testRun, lang string) (Check, []PreExisting) {
 }
 
 var (
-	pytestFailed   = regexp.MustCompile(`(?m)^(?:FAILED|ERROR) (\S+)`)
+	pytestFailed   = regexp.MustCompile(`(?m)^(FAILED|ERROR) (\S+)`)
 	unittestFailed = regexp.MustCompile(`(?m)^(?:FAIL|ERROR): (.+)$`)
 )
 
@@ -1358,7 +1358,7 @@ func (r *Runner) pyTestRun(ctx context.Context, py string, files []File, paths [
 	env := pyEnvFor(paths, base)
 	var tr testRun
 	if pytest {
-		args := []string{"-c", pyRunModule, "pytest", "-q", "-rfE", "-p", "no:cacheprovider"}
+		args := []string{"-c", pyRunModule, "pytest", "-q", "-rfE", "-p", "no:cacheprovider", "--continue-on-collection-errors"}
 		if base != nil {
 			args = append(args, "--assert=plain") // the rewriting hook would load the written test files
 		}
@@ -1372,19 +1372,25 @@ func (r *Runner) pyTestRun(ctx context.Context, py string, files []File, paths [
 				c.TestsFailed += n
 			}
 		}
-		c.TestsRun = c.TestsPassed + c.TestsFailed
+		// FAILED a.py::test and ERROR a.py::test (a fixture) are failing
+		// tests; ERROR a.py is a file that could not be collected.
 		for _, m := range pytestFailed.FindAllStringSubmatch(c.Output, -1) {
-			tr.failed = append(tr.failed, m[1])
+			if m[1] == "ERROR" && !strings.Contains(m[2], "::") {
+				tr.noRun = append(tr.noRun, m[2])
+			} else {
+				tr.failed = append(tr.failed, m[2])
+			}
 		}
+		c.TestsFailed = max(0, c.TestsFailed-len(tr.noRun))
+		c.TestsRun = c.TestsPassed + c.TestsFailed
 		switch {
 		case c.Status != "failed":
 		case c.ExitCode == 5: // no tests collected
 			c.Status = "no_tests"
-		case c.ExitCode >= 2 && c.ExitCode <= 4, strings.Contains(c.Output, "ERROR collecting"), strings.Contains(c.Output, "during collection"):
-			tr.noRun, tr.failed = tr.failed, nil
-			if len(tr.noRun) == 0 {
-				tr.noRun = rels
-			}
+		case c.ExitCode >= 2 && c.ExitCode <= 4 && len(tr.noRun) == 0 && len(tr.failed) == 0:
+			tr.noRun = rels // interrupted, an internal or a usage error
+		}
+		if len(tr.noRun) > 0 {
 			tr.noRunAt = "pytest could not collect the tests" + firstLine(pyErrorLine(c.Output), ": ")
 		}
 		c.Output = clipOut(c.Output, r.maxOut())

@@ -352,3 +352,71 @@ func TestVerdictRemovedNames(t *testing.T) {
 		t.Errorf("pre-existing build failure: %s", v)
 	}
 }
+
+// pythonWithPytest finds a python that has pytest (PATH's, else the
+// system's), or "".
+func pythonWithPytest() string {
+	var cands []string
+	if p, err := exec.LookPath("python3"); err == nil {
+		cands = append(cands, p)
+	}
+	cands = append(cands, "/usr/bin/python3")
+	for _, p := range cands {
+		if exec.Command(p, "-c", "import pytest").Run() == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// The same with pytest: a file that cannot be collected does not hide the
+// other files' tests (--continue-on-collection-errors); a failure and a
+// collection error that happen without the edit too are pre-existing; a
+// test file the edit keeps from importing could not run.
+func TestTestsAgainstPytestBaseline(t *testing.T) {
+	py := pythonWithPytest()
+	if py == "" {
+		t.Skip("no python with pytest")
+	}
+	dir := realDir(t)
+	old := "def double(x):\n    return 2 * x\n"
+	write(t, dir, map[string]string{
+		"py/pkg/__init__.py":   "",
+		"py/pkg/mod.py":        old,
+		"py/tests/test_mod.py": "from pkg.mod import double\n\n\ndef test_double():\n    assert double(2) == 4\n\n\ndef test_old_bug():\n    assert double(None) == 0\n",
+		"py/tests/test_env.py": "import m1nd_surely_not_installed\n\n\ndef test_e():\n    pass\n",
+	})
+	mod := File{Abs: filepath.Join(dir, "py", "pkg", "mod.py"), Root: dir}
+	tests := []File{{Abs: filepath.Join(dir, "py", "tests", "test_mod.py"), Root: dir}, {Abs: filepath.Join(dir, "py", "tests", "test_env.py"), Root: dir}}
+	base, err := NewBaseline([]Old{{Abs: mod.Abs, Data: []byte(old), Existed: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer base.Close()
+	r := &Runner{Timeout: 2 * time.Minute, LookPath: func(name string) (string, error) {
+		if name == "python3" {
+			return py, nil
+		}
+		return exec.LookPath(name)
+	}}
+	ctx := context.Background()
+
+	write(t, dir, map[string]string{"py/pkg/mod.py": "def double(x):\n    return x + x\n"})
+	d, pre := r.TestsAgainst(ctx, []File{mod}, tests, base)
+	if len(d) != 1 || d[0].Status != "passed" || d[0].TestsPassed != 1 || len(pre) != 2 || !strings.HasPrefix(d[0].Command, "pytest") {
+		t.Fatalf("harmless edit: %+v pre %+v", d, pre)
+	}
+	write(t, dir, map[string]string{"py/pkg/mod.py": "def double(x):\n    return 3 * x\n"})
+	d, _ = r.TestsAgainst(ctx, []File{mod}, tests, base)
+	if len(d) != 1 || d[0].Status != "failed" || d[0].Blocking || d[0].TestsFailed != 1 {
+		t.Fatalf("a test the edit breaks: %+v", d)
+	}
+	write(t, dir, map[string]string{"py/pkg/mod.py": "def twice(x):\n    return 2 * x\n"})
+	d, _ = r.TestsAgainst(ctx, []File{mod}, tests, base)
+	if len(d) != 1 || d[0].Status != "failed" || !d[0].Blocking || !strings.Contains(d[0].Reason, "could not collect") || !strings.Contains(d[0].Reason, "cannot import name 'double'") {
+		t.Fatalf("a test file that no longer imports: %+v", d)
+	}
+	if v, _ := Verdict(Evidence{Tests: d}); v != Broken {
+		t.Errorf("verdict %s, want BROKEN", v)
+	}
+}

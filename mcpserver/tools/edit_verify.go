@@ -57,7 +57,8 @@ func (b *batchRun) verify() {
 	v.LayerB = append(v.LayerB, runner.GoDependents(ctx, files, deps)...)
 	v.LayerB = append(v.LayerB, runner.TSDependents(ctx, files, deps)...)
 	pre = append(pre, runner.Rebase(ctx, v.LayerB, base)...)
-	v.RemovedNamesUsed = b.removedNames()
+	uses, abs := b.removedNames()
+	v.RemovedNamesUsed = compiledClean(uses, abs, v.LayerB)
 	if i := slices.IndexFunc(v.LayerB, func(c edit.Check) bool { return c.Blocking && c.Status == "failed" }); i >= 0 {
 		v.LayerD = []edit.Check{{Layer: "D", Command: "tests", Status: "skipped", Reason: "the build failed (layer B): tests cannot run"}}
 	} else {
@@ -181,8 +182,8 @@ func (b *batchRun) layerC(v *verificationReport) (tests, deps []edit.File) {
 // sure use (an import of the name from the written module, a qualified
 // use, a Go use in the same package) in a file that is not a test is
 // broken; a use by name only, of a method, or in a test is a warning.
-func (b *batchRun) removedNames() []edit.Finding {
-	out := []edit.Finding{}
+func (b *batchRun) removedNames() (out []edit.Finding, abs map[string]string) {
+	out, abs = []edit.Finding{}, map[string]string{}
 	type written struct {
 		path, dir, pkg string
 		removed        []edit.Symbol
@@ -213,7 +214,7 @@ func (b *batchRun) removedNames() []edit.Finding {
 		}
 	}
 	if len(ws) == 0 {
-		return out
+		return out, abs
 	}
 	_ = b.c.Session.Read(b.c.Ctx, func(bd *session.Bundle) error {
 		rs, guard := bundleSpace(bd), bundleGuard(bd)
@@ -237,6 +238,7 @@ func (b *batchRun) removedNames() []edit.Finding {
 				if err != nil || !res.Exists {
 					continue
 				}
+				abs[user] = res.Real
 				src, err := readBounded(res.Real, 4<<20)
 				if err != nil {
 					continue
@@ -274,7 +276,32 @@ func (b *batchRun) removedNames() []edit.Finding {
 		}
 		return strings.Compare(a.File+fmt.Sprint(a.Line), b.File+fmt.Sprint(b.Line))
 	})
-	return out
+	return out, abs
+}
+
+// compiledClean: where a compiler checked the user and passed (go build,
+// tsc, cargo check covering its file), a use found by the name check is
+// another symbol of the same name — the compiler would have refused the
+// file otherwise — and weighs nothing (severity info).
+func compiledClean(uses []edit.Finding, abs map[string]string, compile []edit.Check) []edit.Finding {
+	for i, u := range uses {
+		a := abs[u.File]
+		if u.Severity == "info" || a == "" || edit.IsTestFile(u.File) {
+			continue
+		}
+		for _, c := range compile {
+			authoritative := c.Blocking && c.Status == "passed" && c.Dir != "" &&
+				(c.Language == "go" && strings.HasPrefix(c.Command, "go build") && strings.HasSuffix(a, ".go") ||
+					c.Language == "typescript" && slices.Contains([]string{".ts", ".tsx", ".mts", ".cts"}, path.Ext(a)) ||
+					c.Language == "rust" && strings.HasSuffix(a, ".rs"))
+			if authoritative && strings.HasPrefix(a, c.Dir+string(filepath.Separator)) {
+				uses[i].Severity = "info"
+				uses[i].Detail += " (" + c.Command + " passed: it is another symbol of that name)"
+				break
+			}
+		}
+	}
+	return uses
 }
 
 // userRelations are the edges by which one file uses another.

@@ -281,3 +281,27 @@ func TestVerifyRenameBreaksTypeScriptImporter(t *testing.T) {
 		t.Fatalf("not restored:\n%s", diff)
 	}
 }
+
+// Where the compiler checked the user and passed, a use found by name is
+// another symbol of that name (here a local variable): info, not BROKEN.
+func TestVerifyGoNameShadowIsNotBroken(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go build")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go toolchain")
+	}
+	files := map[string]string{
+		"go.mod":        "module example.com/m\n\ngo 1.22\n",
+		"calc/help.go":  "package calc\n\nfunc helper() int { return 1 }\n\n// One is one.\nfunc One() int { return helper() }\n",
+		"calc/other.go": "package calc\n\n// Twice doubles.\nfunc Twice(x int) int {\n\thelper := 2\n\treturn helper * x\n}\n",
+	}
+	d, _ := fixtureRepo(t, files)
+	out, v, rep := verifyBatch(t, d, "calc/help.go", strings.ReplaceAll(files["calc/help.go"], "helper", "unit"))
+	if v != edit.Safe || out["status"] != "applied" {
+		t.Fatalf("verdict %s, reasons %v, uses %v", v, rep["reasons"], rep["removed_names_used"])
+	}
+	if uses := removedUses(rep); !slices.Equal(uses, []string{"calc/other.go:5:info"}) {
+		t.Errorf("removed_names_used %v", uses)
+	}
+}
