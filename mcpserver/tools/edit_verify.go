@@ -82,8 +82,12 @@ func (b *batchRun) verify() {
 }
 
 // maxDependents bounds the files depending on the written ones that layer
-// B checks (imports, vet), nearest first.
-const maxDependents = 40
+// B checks (imports, vet), nearest first; maxUsersRead the users of a
+// written file read for the names it lost.
+const (
+	maxDependents = 40
+	maxUsersRead  = 200
+)
 
 // layerC is the 2-hop blast radius of the written files (both ways, file
 // level, over dependency edges). It returns the test files in it, with
@@ -230,7 +234,8 @@ func (b *batchRun) removedNames() (out []edit.Finding, abs map[string]string) {
 			if len(syms) == 0 {
 				continue
 			}
-			for _, user := range usersOf(bd, w.path) {
+			users := usersOf(bd, w.path)
+			for _, user := range users[:min(len(users), maxUsersRead)] {
 				if inBatch[user] {
 					continue
 				}
@@ -279,22 +284,39 @@ func (b *batchRun) removedNames() (out []edit.Finding, abs map[string]string) {
 	return out, abs
 }
 
-// compiledClean: where a compiler checked the user and passed (go build,
-// tsc, cargo check covering its file), a use found by the name check is
-// another symbol of the same name — the compiler would have refused the
-// file otherwise — and weighs nothing (severity info).
+// compiledClean: where a compiler checked the user and passed (go build
+// of its module or go vet of its package — vet compiles the tests too —,
+// tsc of its project, cargo check of its crate), a use found by the name
+// check is another symbol of the same name — the compiler would have
+// refused the file otherwise — and weighs nothing (severity info).
 func compiledClean(uses []edit.Finding, abs map[string]string, compile []edit.Check) []edit.Finding {
 	for i, u := range uses {
 		a := abs[u.File]
-		if u.Severity == "info" || a == "" || edit.IsTestFile(u.File) {
+		if u.Severity == "info" || a == "" {
 			continue
 		}
 		for _, c := range compile {
-			authoritative := c.Blocking && c.Status == "passed" && c.Dir != "" &&
-				(c.Language == "go" && strings.HasPrefix(c.Command, "go build") && strings.HasSuffix(a, ".go") ||
-					c.Language == "typescript" && slices.Contains([]string{".ts", ".tsx", ".mts", ".cts"}, path.Ext(a)) ||
-					c.Language == "rust" && strings.HasSuffix(a, ".rs"))
-			if authoritative && strings.HasPrefix(a, c.Dir+string(filepath.Separator)) {
+			if c.Status != "passed" || c.Dir == "" || !strings.HasPrefix(a, c.Dir+string(filepath.Separator)) {
+				continue
+			}
+			ext := path.Ext(a)
+			checked := false
+			switch {
+			case c.Language == "go" && ext == ".go" && strings.HasPrefix(c.Command, "go build ./..."):
+				checked = !strings.HasSuffix(a, "_test.go")
+			case c.Language == "go" && ext == ".go" && strings.HasPrefix(c.Command, "go vet "):
+				rel, err := filepath.Rel(c.Dir, filepath.Dir(a))
+				pkg := "./" + filepath.ToSlash(rel)
+				if rel == "." {
+					pkg = "."
+				}
+				checked = err == nil && slices.Contains(strings.Fields(c.Command)[2:], pkg)
+			case c.Language == "typescript" && c.Blocking:
+				checked = slices.Contains([]string{".ts", ".tsx", ".mts", ".cts"}, ext)
+			case c.Language == "rust" && c.Blocking:
+				checked = ext == ".rs"
+			}
+			if checked {
 				uses[i].Severity = "info"
 				uses[i].Detail += " (" + c.Command + " passed: it is another symbol of that name)"
 				break
