@@ -46,6 +46,11 @@ type (
 	Adapter = adapter.Adapter
 	// Cache keeps incremental state in memory between runs.
 	Cache = cache.Store
+	// Previous is a served graph and what it was built from
+	// (Config.Previous).
+	Previous = adapter.Previous
+	// FileStamp is a file's size and modification time.
+	FileStamp = adapter.FileStamp
 )
 
 // Mode says what happens to the graph already loaded.
@@ -84,6 +89,10 @@ type Config struct {
 	CacheDir string
 	// Cache keeps the same state in memory across runs; see NewCache.
 	Cache *Cache
+	// Previous, with Incremental, is the graph the caller serves for Root
+	// and what it was built from: returned as it is when nothing changed
+	// since (a restart; see adapter.Request.Previous).
+	Previous *Previous
 
 	IncludeDotfiles bool
 	DotfilePatterns []string
@@ -204,6 +213,7 @@ func Run(ctx context.Context, cfg Config, existing *graph.Graph) (*Output, error
 		CacheDir:        cfg.CacheDir,
 		Cache:           cfg.Cache,
 		Progress:        cfg.Progress,
+		Previous:        cfg.Previous,
 	})
 	if err != nil {
 		return nil, err

@@ -78,6 +78,30 @@ type Request struct {
 	// Progress, when set, receives progress reports; it is called from one
 	// goroutine at a time and should return quickly.
 	Progress func(Progress)
+
+	// Previous, with Incremental, is a graph the caller already serves for
+	// Root and what it was built from, kept beside it (a snapshot's): when
+	// the run finds the same RunKey and every file as Files stamps it, it
+	// returns Previous.Graph itself — nothing extracted, resolved or
+	// finalized again — even in a process that never ingested Root (a
+	// restart). Stats.Incremental.Restored says it did.
+	Previous *Previous
+}
+
+// Previous is a served graph and what it was built from (Request.Previous).
+type Previous struct {
+	Graph *graph.Graph
+	// RunKey is the RootInfo.RunKey of the run that built Graph.
+	RunKey string
+	// Files are the size and modification time of the text files Graph was
+	// built from, by root-relative path ('/'-separated).
+	Files map[string]FileStamp
+}
+
+// FileStamp is what a stat of a file showed.
+type FileStamp struct {
+	Size    int64
+	MTimeNS int64
 }
 
 // Defaults of the spec's safety guards (FM-ING-002).
@@ -129,6 +153,11 @@ type RootInfo struct {
 	GitHeadTime float64 `json:"git_head_time,omitempty"`
 	GitDetached bool    `json:"git_detached,omitempty"`
 	GitShallow  bool    `json:"git_shallow,omitempty"`
+	// RunKey names what a complete run's graph depends on besides the
+	// contents of its files (root, options, git HEAD, the extractor
+	// build); "" for a partial run. A caller keeps it beside the graph to
+	// hand back as Previous.RunKey.
+	RunKey string `json:"-"`
 }
 
 // Stats are the spec's IngestStats plus what agents and the CLI need to
@@ -167,6 +196,11 @@ type Stats struct {
 
 	CommitsRead  int `json:"commits_read,omitempty"`
 	CommitGroups int `json:"commit_groups"`
+	// GitHistory says where the git history came from: "read" (the
+	// repository's commits walked), "kept" (this process's copy for the
+	// same HEAD) or "cached" (the ingest cache's copy on disk for the same
+	// HEAD); "" outside git.
+	GitHistory string `json:"git_history,omitempty"`
 
 	ElapsedMs float64            `json:"elapsed_ms"`
 	PhaseMs   map[string]float64 `json:"phase_ms,omitempty"`
@@ -210,6 +244,10 @@ type IncrementalStats struct {
 	// Prepared counts the changed files whose extraction was made ahead,
 	// while they were being written (code.Prepare), and not parsed again.
 	Prepared int `json:"prepared,omitempty"`
+	// Restored is set when the graph the caller serves (Request.Previous,
+	// loaded from a snapshot) was returned as it is: every file as it was
+	// built from and the same RunKey, found by a walk of stats.
+	Restored bool `json:"restored,omitempty"`
 }
 
 // Phase names the stage an ingest is in.

@@ -529,6 +529,38 @@ func (s *Store) SetExtra(name string, v any) {
 	s.extra[name] = v
 }
 
+// PutFile keeps data under name (a plain file name) in the cache
+// directory, replacing what was there, for a later process: written
+// atomically, behind the caller with SetWriteBehind. A memory-only store
+// keeps nothing. Like the rest of the cache it is a copy of what can be
+// computed again, so it is not fsynced.
+func (s *Store) PutFile(name string, data []byte) error {
+	if s.dir == "" {
+		return nil
+	}
+	if filepath.Base(name) != name || name == "manifest.gob" || name == "results" {
+		return fmt.Errorf("cache file name %q is not a plain name of its own", name)
+	}
+	return s.write(func() error {
+		if err := os.MkdirAll(s.dir, 0o755); err != nil {
+			return fmt.Errorf("creating the ingest cache directory: %w", err)
+		}
+		return writeAtomic(filepath.Join(s.dir, name), data)
+	})
+}
+
+// ReadFile returns what PutFile kept under name on disk (an error
+// wrapping fs.ErrNotExist when nothing is, or the store lives in memory
+// only). A write still queued behind its caller is not seen: callers keep
+// what they put in memory too (SetExtra) and read the file in a later
+// process.
+func (s *Store) ReadFile(name string) ([]byte, error) {
+	if s.dir == "" || filepath.Base(name) != name {
+		return nil, fmt.Errorf("cache file %q: %w", name, fs.ErrNotExist)
+	}
+	return os.ReadFile(filepath.Join(s.dir, name))
+}
+
 // writeAtomic writes a file so that a crashed process leaves either the
 // old or the new content: temp file in the same directory, then rename.
 // There is no fsync: the manifest is a cache, written after every
@@ -539,7 +571,7 @@ func (s *Store) SetExtra(name string, v any) {
 // incremental ingest re-read the files that changed since (their sizes
 // and mtimes no longer match).
 func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".manifest-*")
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
 	}

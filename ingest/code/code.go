@@ -88,10 +88,13 @@ type run struct {
 	store       *cache.Store // nil without a cache
 	incremental bool         // the cache loaded: reuse what did not change
 	// history, filled beside extract (bg)
-	bg      sync.WaitGroup
-	hist    *gitmeta.History
-	histErr error
-	ws      *workspace.Info
+	bg       sync.WaitGroup
+	hist     *gitmeta.History
+	histErr  error
+	histFrom string // Stats.GitHistory
+	// key memoizes runKey (it opens the repository for HEAD).
+	key *string
+	ws  *workspace.Info
 	// extract: one result per walked file, in path order
 	results []fileResult
 	// build and resolve
@@ -120,6 +123,12 @@ func (r *run) ingest() (*adapter.Output, error) {
 	defer r.unlock()
 	if out := r.unchanged(); out != nil {
 		return r.done(out, out.Stats.FilesParsed), nil
+	}
+	if out := r.restored(); out != nil {
+		return r.done(out, out.Stats.FilesParsed), nil
+	}
+	if err := r.ctx.Err(); err != nil {
+		return nil, err
 	}
 	r.history()
 	if err := r.extract(); err != nil {
@@ -217,7 +226,7 @@ func loadCache(store *cache.Store) error {
 // extraction: neither matters before build. extract waits for both.
 func (r *run) history() {
 	if r.wr.RepoRoot != "" && !r.req.NoGit {
-		r.bg.Go(func() { r.hist, r.histErr = readHistory(r.ctx, r.store, r.wr, r.req.MaxCommits) })
+		r.bg.Go(func() { r.hist, r.histFrom, r.histErr = readHistory(r.ctx, r.store, r.wr, r.req.MaxCommits) })
 	}
 	r.bg.Go(func() {
 		rels := make([]string, len(r.wr.Files))
@@ -237,8 +246,10 @@ type cachedHistory struct {
 }
 
 // readHistory reads the git history of the walk root, reusing the one kept
-// in the store while HEAD (and what was asked) has not changed.
-func readHistory(ctx context.Context, store *cache.Store, wr *walk.Result, maxCommits int) (*gitmeta.History, error) {
+// in the store while HEAD (and what was asked) has not changed: in memory
+// ("kept"), else the copy the store's directory holds from an earlier
+// process ("cached", histcache.go), else from the repository ("read").
+func readHistory(ctx context.Context, store *cache.Store, wr *walk.Result, maxCommits int) (*gitmeta.History, string, error) {
 	sub, err := filepath.Rel(wr.RepoRoot, wr.Root)
 	if err != nil || sub == "." {
 		sub = ""
@@ -248,20 +259,25 @@ func readHistory(ctx context.Context, store *cache.Store, wr *walk.Result, maxCo
 	if store != nil {
 		state, err := gitmeta.HeadState(wr.RepoRoot)
 		if err == nil {
-			key = fmt.Sprintf("%s|%s|%d|%s", wr.RepoRoot, sub, maxCommits, state)
+			key = fmt.Sprintf("%s|%s|%d|%s|%s", wr.RepoRoot, sub, maxCommits, state, cache.Version())
 			if c, ok := store.Extra(gitCacheKey).(cachedHistory); ok && c.key == key {
-				return c.h, nil
+				return c.h, "kept", nil
+			}
+			if h := loadHistory(store, key); h != nil {
+				store.SetExtra(gitCacheKey, cachedHistory{key, h})
+				return h, "cached", nil
 			}
 		}
 	}
 	h, err := gitmeta.Read(ctx, wr.RepoRoot, gitmeta.Options{MaxCommits: maxCommits, Subdir: sub})
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if key != "" {
 		store.SetExtra(gitCacheKey, cachedHistory{key, h})
+		saveHistory(store, key, h)
 	}
-	return h, nil
+	return h, "read", nil
 }
 
 // extract extracts every file in parallel (extract.go), then waits for
@@ -274,6 +290,7 @@ func (r *run) extract() error {
 	if err != nil {
 		return err
 	}
+	r.st.GitHistory = r.histFrom
 	if r.histErr != nil {
 		if r.ctx.Err() != nil {
 			return r.ctx.Err()
@@ -405,8 +422,12 @@ func (r *run) commit(out *adapter.Output, lay func() *layout) {
 	}
 }
 
-// done reports the end of the run.
+// done reports the end of the run and names what its graph depends on
+// besides its files' contents (RootInfo.RunKey), unless it is partial.
 func (r *run) done(out *adapter.Output, files int) *adapter.Output {
+	if !out.Stats.Partial {
+		out.Root.RunKey = r.publicKey()
+	}
 	r.prog.phase(adapter.PhaseDone, files, files)
 	return out
 }

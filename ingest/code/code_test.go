@@ -126,7 +126,7 @@ func TestIngestFixture(t *testing.T) {
 		// repository); db.Query() and New().Query() resolve through New's
 		// declared result type.
 		ReferencesUnresolved: 2,
-		TestLinks:            2, Packages: 2, CommitsRead: 3, CommitGroups: 3,
+		TestLinks:            2, Packages: 2, CommitsRead: 3, CommitGroups: 3, GitHistory: "read",
 		NodesCreated: out.Graph.NumNodes(), EdgesCreated: len(d.Edges), GraphNodes: out.Graph.NumNodes(), GraphEdges: len(d.Edges),
 	}
 	got := st

@@ -33,6 +33,9 @@ type lastRun struct {
 	stats   adapter.Stats
 	commits []history.Commit
 	root    adapter.RootInfo
+	// restored: the graph is one the caller served from a snapshot
+	// (restored); no layout was made for it.
+	restored bool
 }
 
 // layout is what a complete run leaves for the patch path: where each
@@ -121,6 +124,26 @@ func runKey(req *adapter.Request, wr *walk.Result) string {
 	return optsKey(req, wr) + "|" + head
 }
 
+// runKey is runKey(&r.req, r.wr), computed once per run.
+func (r *run) runKey() string {
+	if r.key == nil {
+		k := runKey(&r.req, r.wr)
+		r.key = &k
+	}
+	return *r.key
+}
+
+// publicKey is the run's RootInfo.RunKey: its runKey with the build of the
+// extractors (cache.Version) that made the graph, digested ("" when the
+// HEAD could not be told).
+func (r *run) publicKey() string {
+	k := r.runKey()
+	if k == "" {
+		return ""
+	}
+	return digest(k + "|" + cache.Version())
+}
+
 // optsKey is runKey without the git HEAD: what a patched graph must share
 // with the graph it starts from (history may move; the patch re-reads it).
 func optsKey(req *adapter.Request, wr *walk.Result) string {
@@ -153,16 +176,83 @@ func (r *run) unchanged() *adapter.Output {
 			return nil
 		}
 	}
-	if key := runKey(&r.req, r.wr); key == "" || key != last.key {
+	if key := r.runKey(); key == "" || key != last.key {
 		return nil
 	}
 	st := last.stats
 	st.Languages = cloneMap(st.Languages)
 	st.PhaseMs = map[string]float64{"walk": ms(time.Since(r.start))}
 	st.Warnings = slices.Clone(st.Warnings)
-	st.Incremental = &adapter.IncrementalStats{Reused: len(r.wr.Files)}
+	st.Incremental = &adapter.IncrementalStats{Reused: len(r.wr.Files), Restored: last.restored}
+	if st.GitHistory != "" {
+		st.GitHistory = "kept"
+	}
 	st.ElapsedMs = ms(time.Since(r.start))
 	return &adapter.Output{Graph: g, Stats: st, Commits: last.commits, Root: last.root}
+}
+
+// restored returns the graph the caller serves (Request.Previous) when an
+// incremental ingest finds the tree as that graph was built from: every
+// walked file with the size and modification time Previous.Files stamps
+// (or, for a file without text, the cache manifest's), none missing, and
+// the same RunKey (options, git HEAD, extractor build). This is a restart
+// with nothing changed on disk: the cost is the walk (a stat per file),
+// the HEAD lookup and the history's commits mapped onto the graph (the
+// history from the cache directory when HEAD has not moved) — nothing is
+// extracted, resolved or finalized again. The graph has no layout for the
+// patch path, so the first change after it rebuilds (RestoredGraph).
+func (r *run) restored() *adapter.Output {
+	prev := r.req.Previous
+	if !r.incremental || prev == nil || prev.RunKey == "" || r.wr.Truncated != "" {
+		return nil
+	}
+	g := prev.Graph
+	if g == nil || !g.Finalized() || g.NumNodes() == 0 {
+		return nil
+	}
+	seen := 0
+	for _, f := range r.wr.Files {
+		if st, ok := prev.Files[f.Rel]; ok {
+			if st.Size != f.Size || st.MTimeNS != f.ModTimeNS {
+				return nil
+			}
+			seen++
+			continue
+		}
+		// No text in the graph: binary or undecodable when last read, and
+		// untouched since.
+		e, ok := r.store.Entry(f.Rel)
+		if !ok || e.Kind == cache.Text || e.Size != f.Size || e.MTimeNS != f.ModTimeNS {
+			return nil
+		}
+	}
+	if seen != len(prev.Files) || r.publicKey() != prev.RunKey {
+		return nil
+	}
+	if r.wr.RepoRoot != "" && !r.req.NoGit {
+		h, from, err := readHistory(r.ctx, r.store, r.wr, r.req.MaxCommits)
+		if err != nil {
+			if r.ctx.Err() != nil {
+				return nil
+			}
+			r.warn(fmt.Sprintf("git history unavailable (%v); the graph is served without its commits", err))
+		}
+		r.hist, r.st.GitHistory = h, from
+	}
+	r.graphStats(g)
+	r.st.FilesParsed = len(prev.Files)
+	r.st.Incremental.Reused = len(r.wr.Files)
+	r.st.Incremental.Restored = true
+	out := r.output(g, func(h *gitmeta.History) []history.Commit { return commitsOf(h, g) })
+	r.st.ElapsedMs = ms(time.Since(r.start))
+	out.Stats = r.st
+	st := r.st
+	st.Languages = cloneMap(st.Languages)
+	r.store.SetExtra(lastRunKey, &lastRun{
+		key: r.runKey(), optsKey: optsKey(&r.req, r.wr), walk: r.wr, graph: weak.Make(g), stats: st,
+		commits: out.Commits, root: out.Root, restored: true,
+	})
+	return out
 }
 
 // remember keeps a complete output for the shortcut.

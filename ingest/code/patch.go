@@ -137,6 +137,9 @@ func (r *run) tryPatch() (*adapter.Output, *noPatch) {
 // graph, options and resolution state are still the ones it left.
 func (r *run) patchStart(p *patchState) *noPatch {
 	last, _ := r.store.Extra(lastRunKey).(*lastRun)
+	if last != nil && last.restored {
+		return refuse(RestoredGraph)
+	}
 	if last == nil || last.layout == nil {
 		return refuse(NoPreviousRun)
 	}

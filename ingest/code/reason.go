@@ -11,6 +11,7 @@ type RebuildReason uint8
 const (
 	// The previous run left nothing a patch can start from.
 	NoPreviousRun         RebuildReason = iota + 1 // no complete run kept (first run, partial run, cache not written)
+	RestoredGraph                                  // the graph was served from a snapshot as it was (a restart): no layout to patch
 	PreviousGraphReleased                          // the caller let go of the previous graph
 	PreviousGraphChanged                           // finalized again since (its generation moved)
 	ForeignEdges                                   // an extractor attached edges to another file's nodes
@@ -41,6 +42,7 @@ const (
 
 var reasonText = [...]string{
 	NoPreviousRun:          "no previous complete run",
+	RestoredGraph:          "the graph was restored from its snapshot at start; the first change after a restart rebuilds it",
 	PreviousGraphReleased:  "previous graph released",
 	PreviousGraphChanged:   "previous graph changed since",
 	ForeignEdges:           "an extractor attached edges to another file's nodes",

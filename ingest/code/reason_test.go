@@ -148,6 +148,16 @@ func TestRebuildReasons(t *testing.T) {
 		{name: "a body edit patches", change: addDef("app/util.py")},
 		{name: "a restarted process has no previous run", want: NoPreviousRun, text: "no previous complete run",
 			change: func(t *testing.T, e *patchEnv) { addDef("app/util.py")(t, e); e.store = cache.Open(e.cacheDir) }},
+		{name: "a restart kept the saved graph", want: RestoredGraph, text: "the graph was restored from its snapshot at start; the first change after a restart rebuilds it",
+			change: func(t *testing.T, e *patchEnv) {
+				req := e.req
+				req.Previous = previousOf(e.store, e.first)
+				e.store = cache.Open(e.cacheDir)
+				if out := e.ingest(t, req); !out.Stats.Incremental.Restored || out.Graph != e.first.Graph {
+					t.Fatalf("restart not restored: %+v", out.Stats.Incremental)
+				}
+				addDef("app/util.py")(t, e)
+			}},
 		{name: "a partial run is not kept", want: NoPreviousRun, text: "no previous complete run",
 			opts: func(r *adapter.Request) { r.MaxNodes = 8 }, change: addDef("app/util.py")},
 		{name: "the caller let go of the graph", want: PreviousGraphReleased, text: "previous graph released",

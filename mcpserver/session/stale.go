@@ -30,6 +30,10 @@ type RootFiles struct {
 	Prefix string      `json:"prefix"`
 	Files  []FileStamp `json:"files"`
 	Dirs   []FileStamp `json:"dirs,omitempty"`
+	// RunKey is what the root's graph depends on besides its files'
+	// contents (ingest's RootInfo.RunKey): a restart that finds the same
+	// key and every file as Files stamps it keeps the saved graph.
+	RunKey string `json:"run_key,omitempty"`
 }
 
 // Staleness is how the disk differs from what the graph was built from.

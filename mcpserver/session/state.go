@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -286,10 +287,22 @@ func (s *State) BuildBundle(kind string, fn func(old *Bundle) (*Bundle, error)) 
 		s.journal.mu.Unlock()
 	}
 	nb.Gen = old.Gen + 1
+	if nb.Graph == old.Graph && s.persistedGen.Load() == old.Gen && sameSaved(old, nb) {
+		// The same graph, and what a snapshot holds beside it unchanged
+		// (a restart's graph given back its git commits, which snapshots
+		// do not hold): the saved snapshot is this generation's too.
+		s.persistedGen.Store(nb.Gen)
+	}
 	s.cur.Store(nb)
 	s.releaseRoots(nb.Roots)
 	s.emit(Event{Kind: kind, Gen: nb.Gen, PlasGen: s.plasGen.Load()})
 	return nb, nil
+}
+
+// sameSaved reports whether a and b agree on what a snapshot saves beside
+// the graph (roots and file stamps).
+func sameSaved(a, b *Bundle) bool {
+	return reflect.DeepEqual(a.Roots, b.Roots) && reflect.DeepEqual(a.Files, b.Files)
 }
 
 // OnEvent registers a hook called after graph or learned-state changes.
