@@ -6,6 +6,7 @@ package mcpcmd
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -61,7 +63,10 @@ stdout carries only protocol messages.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Every component logs through one log/slog log: stderr always, and
 	// the connected clients that ask for log messages.
+	var stderrMu sync.Mutex // lines from concurrent goroutines stay whole
 	log := mcpserver.NewLog(func(format string, a ...any) {
+		stderrMu.Lock()
+		defer stderrMu.Unlock()
 		fmt.Fprintf(stderr, "[m1nd] "+format+"\n", a...)
 	})
 	logf := log.Printf
@@ -77,17 +82,39 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		session.AttachSocket = attach.SocketPath
 	}
 
+	// A signal calls off whatever runs: the start-up ingest, a tool call
+	// (an ingest reading a long history), the wait for another server.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	d, cl, err := openOrAttach(ctx, f.opts, f.noAttach, logf)
+	// So does the end of stdin while starting, when the client asked
+	// nothing but the handshake: it has left.
+	in := newEarlyStdin(stdin)
+	startCtx, callOff := context.WithCancel(ctx)
+	defer callOff()
+	started := make(chan struct{})
+	go func() {
+		select {
+		case <-in.done:
+			if !in.askedForWork() {
+				logf("stdin closed before the server was ready, with no call sent: calling off the start-up work")
+				callOff()
+			}
+		case <-started:
+		}
+	}()
+	d, cl, err := openOrAttach(startCtx, f.opts, f.noAttach, logf)
+	close(started)
 	switch {
+	case err != nil && ctx.Err() == nil && startCtx.Err() != nil:
+		logf("%v", err)
+		return 0 // the client left while this process waited
 	case err != nil:
 		logf("%v", err)
 		return 1
 	case cl != nil:
-		return runAttached(ctx, cl, f.opts, stdin, stdout, logf)
+		return runAttached(ctx, cl, f.opts, in, stdout, log)
 	}
-	return runOwner(ctx, d, f.noAttach, stdin, stdout, log)
+	return runOwner(ctx, d, f.noAttach, in, stdout, log)
 }
 
 type flags struct {
@@ -221,7 +248,10 @@ func runOwner(ctx context.Context, d *tools.Dispatcher, noAttach bool, stdin io.
 
 // runAttached relays stdio to the running server. Settings only an owner
 // uses are named when given, so nobody wonders why they had no effect.
-func runAttached(ctx context.Context, cl *attach.Client, opts mcpserver.Options, stdin io.Reader, stdout io.Writer, logf func(string, ...any)) int {
+// When that server stops, the relay carries the session over to the next
+// one (attach.Relay) — which may be this process: see successor.
+func runAttached(ctx context.Context, cl *attach.Client, opts mcpserver.Options, stdin io.Reader, stdout io.Writer, log *mcpserver.Log) int {
+	logf := log.Printf
 	h := cl.Hello
 	logf("attached to the running server (pid %d) on %s: graph and learning are shared", h.Pid, cl.Socket)
 	if p := opts.IngestOnStart; p != "" && !containsPath(h.Roots, p) {
@@ -230,11 +260,114 @@ func runAttached(ctx context.Context, cl *attach.Client, opts mcpserver.Options,
 	if len(opts.AllowRoots) > 0 {
 		logf("--allow-root %v ignored: the running server keeps its own allowed roots", opts.AllowRoots)
 	}
-	if err := cl.Pipe(ctx, stdin, stdout); err != nil && ctx.Err() == nil {
+	s := &successor{log: log, config: h.Config}
+	relay := &attach.Relay{Dial: s.dial, Logf: logf}
+	err := relay.Run(ctx, cl, h, stdin, stdout)
+	code := 0
+	if err != nil && ctx.Err() == nil {
 		logf("%v", err)
+		code = 1
+	}
+	if s.d == nil {
+		return code
+	}
+	// This process took the runtime directory over: like the first
+	// owner, it serves the other attached clients until the last one
+	// leaves (or hands them over in turn), then saves.
+	<-s.served
+	if ctx.Err() != nil {
+		logf("signal received, persisting and exiting")
+	}
+	if cerr := s.d.Session.Close(); cerr != nil {
+		logf("final persist failed: %v", cerr)
 		return 1
 	}
-	return 0
+	return code
+}
+
+// successor is what an attached process needs to take the runtime
+// directory over when the server it relays to stops.
+type successor struct {
+	log    *mcpserver.Log
+	config json.RawMessage // the last server's configuration (attach.Hello)
+	d      *tools.Dispatcher
+	served chan error
+}
+
+// dial waits for the next server of the runtime directory: the process
+// that took its lock, or this one when it gets the lock first — it then
+// loads the saved graph with the configuration the stopped server had
+// (never re-ingesting: the graph is the one the editors shared), serves
+// the socket, and serves this relay's session on a socket pair.
+func (s *successor) dial(ctx context.Context) (attach.Conn, attach.Hello, error) {
+	logf := s.log.Printf
+	if s.d != nil {
+		return nil, attach.Hello{}, errors.New("this process serves the runtime directory and stopped serving its own session")
+	}
+	var cfg session.Config
+	if err := json.Unmarshal(s.config, &cfg); err != nil || cfg.RuntimeDir == "" {
+		return nil, attach.Hello{}, fmt.Errorf("the stopped server did not say how it was configured (%v)", err)
+	}
+	cfg.IngestOnStart = ""
+	deadline := time.Now().Add(attachPatience)
+	for {
+		st, err := session.Open(cfg, logf)
+		if err == nil {
+			return s.takeOver(ctx, st)
+		}
+		var busy *session.BusyError
+		if !errors.As(err, &busy) {
+			return nil, attach.Hello{}, err
+		}
+		if busy.Socket != "" {
+			cl, err := attach.Dial(busy.Socket)
+			if err == nil {
+				s.config = cl.Hello.Config
+				return cl, cl.Hello, nil
+			}
+			if !attach.Retryable(err) {
+				return nil, attach.Hello{}, err
+			}
+		}
+		if time.Now().After(deadline) {
+			return nil, attach.Hello{}, fmt.Errorf("%w; no server answered on its socket within %v", err, attachPatience)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, attach.Hello{}, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// takeOver makes this process the server of the runtime directory whose
+// lock st holds.
+func (s *successor) takeOver(ctx context.Context, st *session.State) (attach.Conn, attach.Hello, error) {
+	logf := s.log.Printf
+	d := &tools.Dispatcher{Registry: tools.Builtin(), Session: st}
+	tools.ResumeDaemon(d)
+	tools.ResumeAutoIngest(d)
+	mine, served, err := attach.Pair()
+	if err != nil {
+		st.Close()
+		return nil, attach.Hello{}, err
+	}
+	var ln net.Listener
+	if l, err := attach.Listen(st.Config().RuntimeDir); err != nil {
+		logf("%v; other editors on this runtime directory cannot attach", err)
+	} else {
+		ln = l
+	}
+	g := st.Current().Graph
+	logf("took the runtime directory over: serving %d nodes, %d edges to this editor and the others attached (pid %d)", g.NumNodes(), g.NumEdges(), os.Getpid())
+	s.d, s.served = d, make(chan error, 1)
+	go func() { s.served <- mcpserver.Serve(ctx, d, served, served, ln, s.log) }()
+	var roots []string
+	for _, r := range st.Current().Roots {
+		roots = append(roots, r.Path)
+	}
+	cfg, _ := json.Marshal(st.Config())
+	return mine, attach.Hello{Pid: os.Getpid(), Roots: roots, Config: cfg}, nil
 }
 
 // containsPath reports whether p names one of roots, after resolving
