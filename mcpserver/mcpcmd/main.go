@@ -50,7 +50,10 @@ that a running server holds attaches to it (through the socket m1nd.sock in that
 directory, or under the temp directory when that path is too long) and relays
 its stdio there, so both share the graph and its learning; its other settings
 (--ingest, --allow-root, CONFIG.json) do not apply. The server that holds the
-directory exits when its own stdin has closed and no attached client is left.
+directory exits when its own stdin has closed and no attached client is left;
+stopped (SIGTERM) or killed before that, it hands the graph over: an attached
+process takes the directory over, the others attach to it, and their editors'
+sessions carry on.
 
 Configuration precedence: CONFIG.json, then environment (M1ND_GRAPH_SOURCE,
 M1ND_PLASTICITY_STATE, M1ND_RUNTIME_DIR, M1ND_XLR_ENABLED, M1ND_DOMAIN,

@@ -37,17 +37,17 @@ func newEarlyStdin(r io.Reader) *earlyStdin {
 }
 
 func (e *earlyStdin) pump(r io.Reader) {
+	buf := make([]byte, 64<<10)
 	for {
-		b := make([]byte, 64<<10)
-		n, err := r.Read(b)
+		n, err := r.Read(buf)
 		if n > 0 {
 			e.mu.Lock()
 			if len(e.head) < headMax {
-				e.head = append(e.head, b[:min(n, headMax-len(e.head))]...)
+				e.head = append(e.head, buf[:min(n, headMax-len(e.head))]...)
 			}
 			e.mu.Unlock()
 			select {
-			case e.chunks <- b[:n]:
+			case e.chunks <- bytes.Clone(buf[:n]):
 			case <-e.closed:
 				return
 			}
