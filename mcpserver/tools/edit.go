@@ -34,7 +34,7 @@ const editContentMax = edit.MaxFileSize
 
 func registerEdit(r *Registry) {
 	commonWrite := []Param{
-		{Name: "verify", Type: Boolean, Default: false, Description: "Run the five verification layers after the write: A stubs replacing logic, B build/compile checks (go build + go vet, Python compile, tsc --noEmit, node --check, cargo check — each only when installed), C 2-hop blast radius, D affected tests (go test, pytest or unittest, cargo test), E anti-patterns in the diff; a BROKEN verdict restores every file."},
+		{Name: "verify", Type: Boolean, Default: false, Description: "Run the five verification layers after the write: A stubs replacing logic, B build checks of the written files and what depends on them (go build + go vet of dependent packages, Python import of the importers, tsc --noEmit, cargo check — each only when installed), C 2-hop blast radius and removed names still used elsewhere, D affected tests (go test, pytest or unittest; tests that cannot even run count as failing), E anti-patterns in the diff. Failures that also happen without the edit are reported as pre_existing_failures, not blamed on it; a BROKEN verdict restores every file."},
 		{Name: "reingest", Type: Boolean, Default: true, Description: "Refresh the graph from the written files (incremental ingest) so seek, impact and view see the edit."},
 		{Name: "preserve_format", Type: Boolean, Default: true, Description: "Keep each file's line endings (CRLF stays CRLF) and trailing newline; false writes new_content byte for byte."},
 		{Name: "timeout_s", Type: Integer, Default: 60, Min: Bound(1), Max: Bound(900), Description: "Time limit of each verification command (build, vet, test run), in seconds."},
