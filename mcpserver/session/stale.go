@@ -31,9 +31,13 @@ type RootFiles struct {
 	Files  []FileStamp `json:"files"`
 	Dirs   []FileStamp `json:"dirs,omitempty"`
 	// RunKey is what the root's graph depends on besides its files'
-	// contents (ingest's RootInfo.RunKey): a restart that finds the same
-	// key and every file as Files stamps it keeps the saved graph.
+	// contents (ingest's RootInfo.RunKey), and Nodes and Edges the size of
+	// the graph that ingest built: a restart that finds the same key, a
+	// graph of that size and every file as Files stamps it keeps the saved
+	// graph.
 	RunKey string `json:"run_key,omitempty"`
+	Nodes  int    `json:"nodes,omitempty"`
+	Edges  int    `json:"edges,omitempty"`
 }
 
 // Staleness is how the disk differs from what the graph was built from.

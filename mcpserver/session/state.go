@@ -246,6 +246,13 @@ func (s *State) Build(kind string, fn func(old *Bundle) (*graph.Graph, []Root, e
 		files := slices.DeleteFunc(slices.Clone(old.Files), func(f RootFiles) bool {
 			return !slices.ContainsFunc(roots, func(r Root) bool { return r.Path == f.Root })
 		})
+		if g != old.Graph {
+			// The graph is no longer the one the stamping ingest built: a
+			// restart must not keep it for them (ingest's Previous).
+			for i := range files {
+				files[i].RunKey = ""
+			}
+		}
 		return &Bundle{Graph: g, Roots: roots, Commits: old.Commits, Files: files}, nil
 	})
 }

@@ -190,7 +190,7 @@ func (r *ingestRun) build(old *session.Bundle) (*session.Bundle, error) {
 	}
 	files := fileStamps(o.Root.Path, r.cache, r.adapter)
 	if files != nil {
-		files.RunKey = o.Root.RunKey
+		files.RunKey, files.Nodes, files.Edges = o.Root.RunKey, o.Graph.NumNodes(), o.Graph.NumEdges()
 	}
 	if codeMerge {
 		return mergeCodeRoot(s, old, o, root, files)
@@ -211,10 +211,13 @@ func (r *ingestRun) previous(old *session.Bundle) *ingest.Previous {
 		return nil
 	}
 	i := slices.IndexFunc(old.Files, func(f session.RootFiles) bool { return f.Root == r.root })
-	if i < 0 || old.Files[i].RunKey == "" || old.Files[i].Prefix != "file::" {
+	if i < 0 {
 		return nil
 	}
 	rf := &old.Files[i]
+	if rf.RunKey == "" || rf.Prefix != "file::" || rf.Nodes != old.Graph.NumNodes() || rf.Edges != old.Graph.NumEdges() {
+		return nil // another tool changed the graph since the ingest that stamped it
+	}
 	files := make(map[string]ingest.FileStamp, len(rf.Files))
 	for _, f := range rf.Files {
 		files[f.Rel] = ingest.FileStamp{Size: f.Size, MTimeNS: f.MTimeNS}
