@@ -152,19 +152,43 @@ func exclusiveCall(r *tools.Registry) func(*jsonrpc.Request) bool {
 	}
 }
 
+// replayableCall reports whether a request may run twice: anything but a
+// tools/call, or a call of a read-only tool (its readOnlyHint). At a
+// handover such calls are not waited for: the relay sends them again to
+// the next server, and the client never sees the handover.
+func replayableCall(r *tools.Registry) func(*jsonrpc.Request) bool {
+	return func(req *jsonrpc.Request) bool {
+		if req.Method != "tools/call" {
+			return true
+		}
+		var p struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(req.Params, &p) != nil {
+			return true // answered with an error, whichever server reads it
+		}
+		t, ok := r.Lookup(p.Name)
+		return !ok || t.Annotations().ReadOnly
+	}
+}
+
 // ServeStdio serves MCP on in/out until the input ends or ctx is cancelled.
 func ServeStdio(ctx context.Context, d *tools.Dispatcher, in io.Reader, out io.Writer) error {
 	return Serve(ctx, d, in, out, nil, nil)
 }
 
-// HandoverWait bounds how long a stopping server gives the calls its
-// attached clients have in flight before it hands their sessions over
-// (transport.HandoverMethod): calls still running then are called off and
-// their relays answer them with a retryable error. StopWait bounds the
-// wait, after a signal, for calls that ignore being called off.
+// HandoverWait bounds how long a stopping server gives the calls that
+// change state (not read-only: learn, ingest, apply…) its attached clients
+// have in flight before it hands their sessions over
+// (transport.HandoverMethod): such calls still running then are called off
+// and their relays answer them with a retryable error; read-only calls are
+// not waited for, their relays send them to the next server. StopWait
+// bounds the wait, after a signal, for the calls of the server's own
+// session to stop. Both are short: MCP clients send SIGKILL 2 s after
+// SIGTERM, and the server must save before that.
 var (
-	HandoverWait = time.Second
-	StopWait     = 2 * time.Second
+	HandoverWait = 500 * time.Millisecond
+	StopWait     = time.Second
 )
 
 // Serve serves MCP on in/out and on every client attached through ln (nil:
@@ -198,6 +222,10 @@ func Serve(ctx context.Context, d *tools.Dispatcher, in io.Reader, out io.Writer
 	err := serveSession(ctx, srv, d, log, in, out)
 	if n := gate.Open(); n > 0 && ctx.Err() == nil {
 		d.Session.Logf("stdin closed; still serving %d attached client(s), exiting when the last one leaves", n)
+		// MCP clients send SIGTERM 2 s after closing stdin and SIGKILL 2 s
+		// after that: save now, so that a final save the SIGKILL cuts
+		// short (a large graph, a slow disk) loses at most those seconds.
+		go d.Session.Persist("own client left")
 	}
 	gate.Shut(ctx)
 	if n := gate.Open(); n > 0 {
@@ -240,7 +268,7 @@ func serveSession(ctx context.Context, srv *mcp.Server, d *tools.Dispatcher, log
 // serveAttached serves one attached client's session until it ends, or,
 // once handover is closed, hands it over (transport.Stdio.Handover).
 func serveAttached(srv *mcp.Server, d *tools.Dispatcher, log *Log, c net.Conn, handover <-chan struct{}) {
-	t := &transport.Stdio{In: c, Out: c, Barrier: exclusiveCall(d.Registry), Handover: handover, HandoverWait: HandoverWait}
+	t := &transport.Stdio{In: c, Out: c, Barrier: exclusiveCall(d.Registry), Handover: handover, HandoverWait: HandoverWait, Replayable: replayableCall(d.Registry)}
 	ss, err := srv.Connect(context.Background(), t, nil)
 	if err != nil {
 		return
@@ -253,11 +281,13 @@ func serveAttached(srv *mcp.Server, d *tools.Dispatcher, log *Log, c net.Conn, h
 		return
 	case <-handover:
 	}
+	// Once the relay is told, the session is over for this process: the
+	// calls called off wind down while it saves (a save is a consistent
+	// cut of the graph and the learn journal, whatever still runs).
 	select {
 	case <-done:
-	case <-time.After(HandoverWait + StopWait):
-		// A call ignores being called off: its relay already knows.
-		d.Session.Logf("an attached session's call did not stop within %v of the handover; leaving it", HandoverWait+StopWait)
+	case <-t.Conn().HandedOver():
+	case <-time.After(HandoverWait + StopWait): // hang guard; the relay then sees the connection end
 	}
 }
 

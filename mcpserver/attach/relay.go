@@ -157,7 +157,8 @@ func (r *Relay) Run(ctx context.Context, first Conn, hello Hello, stdin io.Reade
 		}
 		l.q.close()
 		l.conn.Close()
-		lost, done := r.settle(l)
+		lostAt := time.Now()
+		lost, resend, done := r.settle(l)
 		for _, f := range lost {
 			r.write(f.mode, f.body)
 		}
@@ -165,7 +166,7 @@ func (r *Relay) Run(ctx context.Context, first Conn, hello Hello, stdin io.Reade
 			return nil
 		}
 		if l.bye != nil {
-			r.Logf("the server (pid %d) stopped and handed this session over; %d call(s) called off, %d to send again; finding the next server", l.hello.Pid, len(l.bye.Interrupted), r.pendingCount())
+			r.Logf("the server (pid %d) stopped and handed this session over; %d call(s) called off, %d to send again; finding the next server", l.hello.Pid, len(lost), resend)
 		} else {
 			r.Logf("the connection to the server (pid %d) was lost (was it killed?); calls in flight were answered with a retryable error; finding the next server", l.hello.Pid)
 		}
@@ -185,9 +186,7 @@ func (r *Relay) Run(ctx context.Context, first Conn, hello Hello, stdin io.Reade
 				r.Logf("resuming the session on the server (pid %d): %v; trying again", hello.Pid, err)
 				continue
 			}
-			if hello.Pid != l.hello.Pid {
-				r.Logf("the session continues on the server pid %d", hello.Pid)
-			}
+			r.Logf("the session continues on the server pid %d, %v after the last one stopped", hello.Pid, time.Since(lostAt).Round(time.Millisecond))
 			l = next
 			break
 		}
@@ -434,12 +433,6 @@ func (r *Relay) dropPending(m *message) {
 	}
 }
 
-func (r *Relay) pendingCount() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.pending)
-}
-
 type frame struct {
 	mode transport.Mode
 	body []byte
@@ -448,7 +441,7 @@ type frame struct {
 // settle decides, once l has ended, the fate of each call in flight: the
 // answers to give now (retryable errors), the rest kept to send again.
 // done reports that the session is over: stdin ended and nothing waits.
-func (r *Relay) settle(l *link) (lost []frame, done bool) {
+func (r *Relay) settle(l *link) (lost []frame, resend int, done bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.cur = nil
@@ -486,7 +479,7 @@ func (r *Relay) settle(l *link) (lost []frame, done bool) {
 		}
 	}
 	r.pending = keep
-	return lost, r.stdinDone && len(keep) == 0
+	return lost, len(keep), r.stdinDone && len(keep) == 0
 }
 
 // fail answers every call in flight with why.

@@ -236,11 +236,7 @@ func runOwner(ctx context.Context, d *tools.Dispatcher, noAttach bool, stdin io.
 		}
 	}
 	err := mcpserver.Serve(ctx, d, stdin, stdout, ln, log)
-	if ctx.Err() != nil {
-		logf("signal received, persisting and exiting")
-	}
-	if cerr := st.Close(); cerr != nil {
-		logf("final persist failed: %v", cerr)
+	if !closeSession(ctx, st, logf) {
 		return 1
 	}
 	if err != nil && ctx.Err() == nil && err != io.EOF {
@@ -278,14 +274,27 @@ func runAttached(ctx context.Context, cl *attach.Client, opts mcpserver.Options,
 	// owner, it serves the other attached clients until the last one
 	// leaves (or hands them over in turn), then saves.
 	<-s.served
-	if ctx.Err() != nil {
-		logf("signal received, persisting and exiting")
-	}
-	if cerr := s.d.Session.Close(); cerr != nil {
-		logf("final persist failed: %v", cerr)
+	if !closeSession(ctx, s.d.Session, logf) {
 		return 1
 	}
 	return code
+}
+
+// closeSession saves and releases the runtime directory; false when the
+// save failed.
+func closeSession(ctx context.Context, st *session.State, logf func(string, ...any)) bool {
+	if ctx.Err() != nil {
+		logf("signal received, persisting and exiting")
+	}
+	began := time.Now()
+	if err := st.Close(); err != nil {
+		logf("final persist failed: %v", err)
+		return false
+	}
+	if dir := st.Config().RuntimeDir; dir != "" {
+		logf("saved and released %s in %v", dir, time.Since(began).Round(time.Millisecond))
+	}
+	return true
 }
 
 // successor is what an attached process needs to take the runtime

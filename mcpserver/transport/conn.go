@@ -37,6 +37,10 @@ type Stdio struct {
 	// the HandoverMethod notification and ends (see Conn.Read).
 	Handover     <-chan struct{}
 	HandoverWait time.Duration
+	// Replayable, if set, marks the requests that may run twice (a
+	// read-only call, a listing): at a handover they are not waited for
+	// but left for the relay to send again.
+	Replayable func(req *jsonrpc.Request) bool
 
 	conn *Conn
 }
@@ -45,7 +49,7 @@ type Stdio struct {
 func (t *Stdio) Connect(context.Context) (mcp.Connection, error) {
 	c := NewConn(t.In, t.Out, t.MaxMessage, t.OnEOF)
 	c.barrier = t.Barrier
-	c.handover, c.handoverWait = t.Handover, t.HandoverWait
+	c.handover, c.handoverWait, c.replayable = t.Handover, t.HandoverWait, t.Replayable
 	t.conn = c
 	return c, nil
 }
@@ -54,11 +58,12 @@ func (t *Stdio) Connect(context.Context) (mcp.Connection, error) {
 func (t *Stdio) Conn() *Conn { return t.conn }
 
 // HandoverMethod is the notification a server sends on a connection it
-// hands over (Stdio.Handover): every request it read from the connection
-// before it has been answered, except those its params list as
-// "interrupted" (raw ids, as the client sent them), which were called off
-// and will never be answered. Requests sent after it were not read: a
-// relay may send them to the next server as they are.
+// hands over (Stdio.Handover). Of the requests sent on the connection,
+// those its params list as "interrupted" (raw ids, as the client sent
+// them) ran and were called off: they will never be answered and may have
+// had part of their effect. Every other request without an answer may be
+// sent to the next server as it is: it was never read, or it was a
+// replayable one (Stdio.Replayable) called off.
 const HandoverMethod = "notifications/m1nd/handover"
 
 // HandoverParams are the params of a HandoverMethod notification.
@@ -97,7 +102,9 @@ type Conn struct {
 
 	handover     <-chan struct{} // nil: never
 	handoverWait time.Duration
-	said         bool // the handover notification is out (writeMu)
+	replayable   func(*jsonrpc.Request) bool
+	handedOver   chan struct{} // closed once the notification is out
+	said         bool          // the handover notification is out (writeMu)
 }
 
 // route says how a response must go back: its framing, the batch it
@@ -107,8 +114,9 @@ type route struct {
 	batch *batch
 	id    json.RawMessage
 	syn   int64
-	// delivered: Read handed the request to the server (mu).
-	delivered bool
+	// delivered: Read handed the request to the server (mu); replay: it
+	// may run twice (Stdio.Replayable).
+	delivered, replay bool
 }
 
 // batch collects the responses to one inbound batch; it is written as one
@@ -127,12 +135,13 @@ const maxDepth = 1000
 // stuck on stdin) and returns the connection.
 func NewConn(in io.Reader, out io.Writer, max int, onEOF func()) *Conn {
 	c := &Conn{
-		out:      out,
-		incoming: make(chan []jsonrpc.Message),
-		closed:   make(chan struct{}),
-		pending:  map[jsonrpc.ID]*route{},
-		inflight: map[string]int64{},
-		answered: make(chan struct{}, 1),
+		out:        out,
+		incoming:   make(chan []jsonrpc.Message),
+		closed:     make(chan struct{}),
+		pending:    map[jsonrpc.ID]*route{},
+		inflight:   map[string]int64{},
+		answered:   make(chan struct{}, 1),
+		handedOver: make(chan struct{}),
 	}
 	if cl, ok := in.(io.Closer); ok {
 		c.closer = cl
@@ -389,12 +398,12 @@ func (c *Conn) handingOver() bool {
 }
 
 // handOver ends a handed-over session (Stdio.Handover): it gives the
-// requests already delivered to the server until handoverWait to be
-// answered, then writes the HandoverMethod notification naming those
-// still unanswered — later answers are dropped — and reports io.EOF, on
-// which the server calls off what still runs. Messages read from the
-// input but not delivered are left unanswered: the notification tells
-// the relay on the other side that they never ran.
+// requests already delivered to the server (but replayable ones) until
+// handoverWait to be answered, then writes the HandoverMethod
+// notification naming those still unanswered — later answers are dropped
+// — and reports io.EOF, on which the server calls off what still runs.
+// Messages read from the input but not delivered, and replayable calls,
+// are left out: the relay on the other side sends them again.
 func (c *Conn) handOver(ctx context.Context) error {
 	deadline := time.NewTimer(c.handoverWait)
 	defer deadline.Stop()
@@ -414,13 +423,14 @@ wait:
 	return io.EOF
 }
 
-// deliveredOpen counts the requests delivered and not yet answered.
+// deliveredOpen counts the requests delivered, not replayable, and not
+// yet answered.
 func (c *Conn) deliveredOpen() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n := 0
 	for _, r := range c.pending {
-		if r.delivered {
+		if r.delivered && !r.replay {
 			n++
 		}
 	}
@@ -437,7 +447,7 @@ func (c *Conn) sayHandover() {
 	c.mu.Lock()
 	var open []*route
 	for _, r := range c.pending {
-		if r.delivered {
+		if r.delivered && !r.replay {
 			open = append(open, r)
 		}
 	}
@@ -455,7 +465,12 @@ func (c *Conn) sayHandover() {
 	}{"2.0", HandoverMethod, params})
 	WriteFrame(c.out, Mode(c.last.Load()), body)
 	c.said = true
+	close(c.handedOver)
 }
+
+// HandedOver is closed once the HandoverMethod notification is written:
+// the relay knows the fate of every request, and nothing more is written.
+func (c *Conn) HandedOver() <-chan struct{} { return c.handedOver }
 
 // mark remembers m when it is a barrier request, and that a call was
 // delivered.
@@ -464,9 +479,10 @@ func (c *Conn) mark(m jsonrpc.Message) jsonrpc.Message {
 	if !ok || !req.IsCall() {
 		return m
 	}
+	replay := c.replayable != nil && c.replayable(req)
 	c.mu.Lock()
 	if r := c.pending[req.ID]; r != nil {
-		r.delivered = true
+		r.delivered, r.replay = true, replay
 	}
 	c.mu.Unlock()
 	if c.barrier != nil && c.barrier(req) {
