@@ -11,11 +11,13 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/m1nd-go/m1nd/mcpserver/attach"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/mcpserver/transport"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -150,6 +152,29 @@ func exclusiveCall(r *tools.Registry) func(*jsonrpc.Request) bool {
 		t, ok := r.Lookup(p.Name)
 		return ok && t.Class == tools.Exclusive
 	}
+}
+
+// HandoverConfig is cfg as the process that takes the runtime directory
+// over needs it (attach.Hello's Config): its paths absolute, since that
+// process may run in another directory, and without the start-up ingest.
+func HandoverConfig(cfg session.Config) json.RawMessage {
+	for _, p := range []*string{&cfg.GraphSource, &cfg.PlasticityState, &cfg.RuntimeDir} {
+		if *p != "" {
+			if abs, err := filepath.Abs(*p); err == nil {
+				*p = abs
+			}
+		}
+	}
+	roots := make([]string, 0, len(cfg.AllowRoots))
+	for _, r := range cfg.AllowRoots {
+		if abs, err := filepath.Abs(r); err == nil {
+			r = abs
+		}
+		roots = append(roots, r)
+	}
+	cfg.AllowRoots, cfg.IngestOnStart = roots, ""
+	b, _ := json.Marshal(cfg)
+	return b
 }
 
 // replayableCall reports whether a request may run twice: anything but a
@@ -299,7 +324,6 @@ func helloFor(d *tools.Dispatcher) func() attach.Hello {
 		for _, r := range d.Session.Current().Roots {
 			roots = append(roots, r.Path)
 		}
-		cfg, _ := json.Marshal(d.Session.Config())
-		return attach.Hello{Pid: os.Getpid(), Roots: roots, Config: cfg}
+		return attach.Hello{Pid: os.Getpid(), Roots: roots, Config: HandoverConfig(d.Session.Config())}
 	}
 }

@@ -378,8 +378,7 @@ func (s *successor) takeOver(ctx context.Context, st *session.State) (attach.Con
 	for _, r := range st.Current().Roots {
 		roots = append(roots, r.Path)
 	}
-	cfg, _ := json.Marshal(st.Config())
-	return mine, attach.Hello{Pid: os.Getpid(), Roots: roots, Config: cfg}, nil
+	return mine, attach.Hello{Pid: os.Getpid(), Roots: roots, Config: mcpserver.HandoverConfig(st.Config())}, nil
 }
 
 // containsPath reports whether p names one of roots, after resolving
