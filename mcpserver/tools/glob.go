@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"path"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -17,30 +16,28 @@ import (
 
 func init() { families = append(families, registerGlob) }
 
+type globParams struct {
+	Pattern string `json:"pattern" jsonschema:"Glob pattern over root-relative paths, e.g. \"src/**/*.go\", \"*_test.py\", \"{cmd,internal}/**\"." tool:"required"`
+	Scope   string `json:"scope" jsonschema:"Path prefix (or glob) the files must also match, e.g. \"backend/\"."`
+	Sort    string `json:"sort" jsonschema:"\"path\" (alphabetical) or \"activation\" (most central and most recently activated first)." tool:"default=path,enum=path|activation"`
+	TopK    int    `json:"top_k" jsonschema:"Maximum files returned (total_matches counts them all)." tool:"default=200,min=1,max=10000"`
+	Limit   *int   `json:"limit" jsonschema:"Alias of top_k." tool:"min=1,max=10000"`
+}
+
 func registerGlob(r *Registry) {
-	r.Register(&Tool{
+	Add(r, Tool{
 		Name:  "glob",
 		Title: "Find files by path pattern",
 		Description: "Graph-aware file globbing over the files already in the graph (no disk walk): " +
 			"*, ?, [abc], [!a-z], {a,b} and ** across directories. A pattern without '/' matches the file name at any depth (\"*.py\"); " +
 			"a pattern naming a directory lists the files below it. Sort by path or by activation " +
 			"(how central the file is — its PageRank — and how recently queries lit it up).",
-		Params: []Param{
-			{Name: "pattern", Type: String, Required: true, Description: "Glob pattern over root-relative paths, e.g. \"src/**/*.go\", \"*_test.py\", \"{cmd,internal}/**\"."},
-			{Name: "scope", Type: String, Description: "Path prefix (or glob) the files must also match, e.g. \"backend/\"."},
-			{Name: "sort", Type: String, Default: "path", Enum: []string{"path", "activation"}, Description: "\"path\" (alphabetical) or \"activation\" (most central and most recently activated first)."},
-			{Name: "top_k", Type: Integer, Default: 200, Min: Bound(1), Max: Bound(10000), Description: "Maximum files returned (total_matches counts them all)."},
-			{Name: "limit", Type: Integer, Min: Bound(1), Max: Bound(10000), Description: "Alias of top_k."},
-		},
-		Input:     reflect.TypeFor[globParams](),
-		Output:    reflect.TypeFor[globResponse](),
 		Class:     Read,
 		WhenToUse: "When you need files by path pattern, not content; before view on a file family.",
 		AvoidWhen: "You are looking for text inside files (search) or code by intent (seek).",
 		Next:      []string{"view", "batch_view", "search"},
 		Example:   map[string]any{"agent_id": "claude", "pattern": "**/*_test.go", "sort": "activation"},
-		Run:       runGlob,
-	})
+	}, runGlob)
 }
 
 // globFile is one glob result.
@@ -79,31 +76,31 @@ type globResponse struct {
 // file's activation fades.
 const activationHalfLife = time.Hour
 
-func runGlob(c *Call) (any, error) {
+func runGlob(c *Call, in globParams) (globResponse, error) {
 	start := time.Now()
-	pattern := strings.TrimSpace(c.Str("pattern"))
+	pattern := strings.TrimSpace(in.Pattern)
 	if pattern == "" {
-		return nil, Errorf("pattern is a glob over root-relative paths such as \"**/*.py\" or \"src/{api,db}/*.go\"; use \"**\" for every file.", "pattern is empty").
+		return globResponse{}, Errorf("pattern is a glob over root-relative paths such as \"**/*.py\" or \"src/{api,db}/*.go\"; use \"**\" for every file.", "pattern is empty").
 			WithExample(map[string]any{"agent_id": "claude", "pattern": "**/*.py"})
 	}
 	gm, err := compileGlob(pattern)
 	if err != nil {
-		return nil, Errorf("Supported: * (within a directory), ** (any depth), ?, [abc], [a-z], [!abc], {a,b}. Escape a literal metacharacter with a backslash.", "invalid glob pattern %q: %v", pattern, err).
+		return globResponse{}, Errorf("Supported: * (within a directory), ** (any depth), ?, [abc], [a-z], [!abc], {a,b}. Escape a literal metacharacter with a backslash.", "invalid glob pattern %q: %v", pattern, err).
 			WithExample(map[string]any{"agent_id": "claude", "pattern": "src/**/*.go"}).
 			WithNext("Fix the pattern; to search file contents instead, call search.")
 	}
-	limit := c.Int("top_k")
-	if c.Has("limit") {
-		limit = c.Int("limit")
+	limit := in.TopK
+	if in.Limit != nil {
+		limit = *in.Limit
 	}
-	sortBy := c.Str("sort")
+	sortBy := in.Sort
 	var out globResponse
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
 		if g.NumNodes() == 0 {
 			return emptyGraphErr()
 		}
-		scope, err := parseScope(b, c.Str("scope"))
+		scope, err := parseScope(b, in.Scope)
 		if err != nil {
 			return err
 		}
@@ -153,7 +150,7 @@ func runGlob(c *Call) (any, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return globResponse{}, err
 	}
 	if len(out.Files) > 0 {
 		top := out.Files[0].FilePath

@@ -49,14 +49,6 @@ type missingParams struct {
 	TopK                 int     `json:"top_k"`
 }
 
-type globParams struct {
-	Pattern string `json:"pattern"`
-	Scope   string `json:"scope"`
-	Sort    string `json:"sort"`
-	TopK    int    `json:"top_k"`
-	Limit   *int   `json:"limit"`
-}
-
 type ingestParams struct {
 	Path            string   `json:"path"`
 	Adapter         string   `json:"adapter"`
