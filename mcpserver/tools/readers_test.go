@@ -43,7 +43,7 @@ func TestSlowReaderBlocksNoOne(t *testing.T) {
 
 	// 1. A slow reader holds its read.
 	heldDone := make(chan Result, 1)
-	go func() { heldDone <- callRaw(d, "zz_held_read", map[string]any{"agent_id": "slow"}, nil) }()
+	go func() { heldDone <- heldCall(d, "zz_held_read", map[string]any{"agent_id": "slow"}, nil) }()
 	if g := <-entered; g != gen0 {
 		t.Fatalf("held reader saw generation %d, want %d", g, gen0)
 	}
@@ -67,7 +67,7 @@ func TestSlowReaderBlocksNoOne(t *testing.T) {
 	}
 	ingestDone := make(chan Result, 1)
 	go func() {
-		ingestDone <- callRaw(d, "ingest", map[string]any{"agent_id": "writer", "path": dir, "incremental": true}, progress)
+		ingestDone <- heldCall(d, "ingest", map[string]any{"agent_id": "writer", "path": dir, "incremental": true}, progress)
 	}()
 	<-inIngest
 
@@ -82,7 +82,7 @@ func TestSlowReaderBlocksNoOne(t *testing.T) {
 		{"view", map[string]any{"agent_id": "other", "file_path": "backend/session.py", "auto_ingest": false}},
 	}
 	for _, rd := range reads {
-		res := within(t, rd.tool+" while a reader and an ingest are pending", func() Result { return callRaw(d, rd.tool, rd.args, nil) })
+		res := heldWithin(t, rd.tool+" while a reader and an ingest are pending", func() Result { return heldCall(d, rd.tool, rd.args, nil) })
 		if res.IsError {
 			t.Errorf("%s: %s", rd.tool, res.Text())
 		}
@@ -90,7 +90,7 @@ func TestSlowReaderBlocksNoOne(t *testing.T) {
 
 	// 4. The ingest publishes while the slow reader still holds its read.
 	close(goOn)
-	res := waitResult(t, ingestDone, "the ingest, while a reader is held")
+	res := heldWait(t, ingestDone, "the ingest, while a reader is held")
 	if res.IsError {
 		t.Fatalf("ingest: %s", res.Text())
 	}
@@ -98,8 +98,8 @@ func TestSlowReaderBlocksNoOne(t *testing.T) {
 	if gen1 <= gen0 {
 		t.Fatalf("the ingest published no new generation (%d → %d)", gen0, gen1)
 	}
-	out := decode(t, within(t, "health after the ingest", func() Result {
-		return callRaw(d, "health", map[string]any{"agent_id": "other"}, nil)
+	out := heldDecode(t, heldWithin(t, "health after the ingest", func() Result {
+		return heldCall(d, "health", map[string]any{"agent_id": "other"}, nil)
 	}))
 	if g := out["graph_generation"].(float64); uint64(g) != gen1 {
 		t.Errorf("a read after the publish sees generation %v, want %d", g, gen1)
@@ -107,7 +107,7 @@ func TestSlowReaderBlocksNoOne(t *testing.T) {
 
 	// 5. The held reader kept its snapshot throughout.
 	close(release)
-	held := decode(t, waitResult(t, heldDone, "the held reader"))
+	held := heldDecode(t, heldWait(t, heldDone, "the held reader"))
 	if g := held["gen"].(float64); uint64(g) != gen0 {
 		t.Errorf("held reader's bundle is generation %v, want %d", g, gen0)
 	}
@@ -116,21 +116,21 @@ func TestSlowReaderBlocksNoOne(t *testing.T) {
 	}
 }
 
-func callRaw(d *Dispatcher, tool string, args map[string]any, p Progress) Result {
+func heldCall(d *Dispatcher, tool string, args map[string]any, p Progress) Result {
 	raw, _ := json.Marshal(args)
 	return d.Call(context.Background(), tool, raw, p)
 }
 
 // within runs f and fails the test if it has not returned after a minute:
 // a liveness guard (a blocked call), not a measure of speed.
-func within(t *testing.T, what string, f func() Result) Result {
+func heldWithin(t *testing.T, what string, f func() Result) Result {
 	t.Helper()
 	ch := make(chan Result, 1)
 	go func() { ch <- f() }()
-	return waitResult(t, ch, what)
+	return heldWait(t, ch, what)
 }
 
-func waitResult(t *testing.T, ch <-chan Result, what string) Result {
+func heldWait(t *testing.T, ch <-chan Result, what string) Result {
 	t.Helper()
 	select {
 	case r := <-ch:
@@ -141,7 +141,7 @@ func waitResult(t *testing.T, ch <-chan Result, what string) Result {
 	}
 }
 
-func decode(t *testing.T, r Result) map[string]any {
+func heldDecode(t *testing.T, r Result) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal([]byte(r.Text()), &m); err != nil {

@@ -25,13 +25,13 @@ func TestSeekWordSaladBounded(t *testing.T) {
 		}
 		b.WriteByte(' ')
 	}
-	out := within(t, "seek with a 1 MB word salad", func() Result {
-		return callRaw(d, "seek", map[string]any{"agent_id": "t", "query": b.String()}, nil)
+	out := heldWithin(t, "seek with a 1 MB word salad", func() Result {
+		return heldCall(d, "seek", map[string]any{"agent_id": "t", "query": b.String()}, nil)
 	})
 	if out.IsError {
 		t.Fatalf("seek: %s", out.Text())
 	}
-	m := decode(t, out)
+	m := heldDecode(t, out)
 	note, _ := m["query_note"].(string)
 	if m["query_truncated"] != true || !strings.Contains(note, "64 KB") || !strings.Contains(note, "first 256 distinct words") || !strings.Contains(note, "more were left out") {
 		t.Errorf("no bound reported: truncated %v, note %q", m["query_truncated"], note)
