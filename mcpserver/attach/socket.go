@@ -2,7 +2,14 @@
 // the running server instead of being refused. The owner of the directory
 // listens on a Unix socket and serves each connection as one more MCP
 // session of its server (same tools, same graph, same learning); the second
-// process becomes a byte pipe between its stdio and that socket.
+// process becomes a Relay between its stdio and that socket.
+//
+// When the owner stops (SIGTERM: an MCP client's close), it hands each
+// attached session over (transport.HandoverMethod) and releases the
+// directory after saving; the relays then take the directory over — the
+// first to get its lock loads the saved graph and serves the socket, the
+// others attach to it — and carry their editors' sessions on, so the
+// shared server lives as long as any editor uses it.
 //
 // On each accepted connection the owner first writes one JSON line, the
 // Hello; after it the connection carries MCP messages, in either stdio
