@@ -7,6 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/m1nd-go/m1nd/mcpserver/tools/live"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/toolset"
+
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
@@ -100,12 +103,12 @@ func Open(ctx context.Context, opts Options, getenv func(string) string, logf fu
 	if err != nil {
 		return nil, err
 	}
-	d := &tools.Dispatcher{Registry: tools.Builtin(), Session: st}
+	d := &tools.Dispatcher{Registry: toolset.Builtin(), Session: st}
 	if p := st.Config().IngestOnStart; p != "" {
 		startupIngest(ctx, d, p, logf)
 	}
-	tools.ResumeDaemon(d) // after the start-up ingest: it reconciles what that left
-	tools.ResumeAutoIngest(d)
+	live.ResumeDaemon(d) // after the start-up ingest: it reconciles what that left
+	live.ResumeAutoIngest(d)
 	return d, nil
 }
 

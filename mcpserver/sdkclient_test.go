@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/m1nd-go/m1nd/mcpserver/tools/toolset"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -56,7 +58,7 @@ func sdkDispatcher(t *testing.T) *tools.Dispatcher {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return &tools.Dispatcher{Registry: tools.Builtin(), Session: st}
+	return &tools.Dispatcher{Registry: toolset.Builtin(), Session: st}
 }
 
 // The go-sdk client sees what the registry declares: every tool with a

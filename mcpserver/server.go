@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/m1nd-go/m1nd/mcpserver/tools/system"
+
 	"github.com/m1nd-go/m1nd/mcpserver/attach"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
@@ -38,7 +40,7 @@ func NewMCPServer(d *tools.Dispatcher, log *Log) *mcp.Server {
 		log = NewLog(d.Session.Logf)
 	}
 	initialized, rootsChanged := clientRoots(d)
-	s := mcp.NewServer(&mcp.Implementation{Name: tools.ServerName, Version: tools.ServerVersion}, &mcp.ServerOptions{
+	s := mcp.NewServer(&mcp.Implementation{Name: system.ServerName, Version: system.ServerVersion}, &mcp.ServerOptions{
 		Instructions:            instructions,
 		Capabilities:            &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Logging: &mcp.LoggingCapabilities{}},
 		InitializedHandler:      initialized,

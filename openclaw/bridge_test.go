@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/m1nd-go/m1nd/mcpserver/tools/toolset"
+
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
@@ -19,7 +21,7 @@ func newBridge(t *testing.T) *Bridge {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return &Bridge{Dispatcher: &tools.Dispatcher{Registry: tools.Builtin(), Session: st}}
+	return &Bridge{Dispatcher: &tools.Dispatcher{Registry: toolset.Builtin(), Session: st}}
 }
 
 func TestHandle(t *testing.T) {
@@ -57,7 +59,7 @@ func FuzzHandle(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	b := &Bridge{Dispatcher: &tools.Dispatcher{Registry: tools.Builtin(), Session: st}}
+	b := &Bridge{Dispatcher: &tools.Dispatcher{Registry: toolset.Builtin(), Session: st}}
 	f.Fuzz(func(t *testing.T, line []byte) {
 		resp := b.Handle(context.Background(), line)
 		if _, err := json.Marshal(resp); err != nil {

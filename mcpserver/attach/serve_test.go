@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/m1nd-go/m1nd/mcpserver/tools/toolset"
+
 	"github.com/m1nd-go/m1nd/mcpserver"
 	"github.com/m1nd-go/m1nd/mcpserver/attach"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
@@ -96,7 +98,7 @@ func TestServeOutlivesOwnStdinWhileAttached(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	d := &tools.Dispatcher{Registry: tools.Builtin(), Session: st}
+	d := &tools.Dispatcher{Registry: toolset.Builtin(), Session: st}
 	ln, err := attach.Listen(cfg.RuntimeDir)
 	if err != nil {
 		t.Fatal(err)

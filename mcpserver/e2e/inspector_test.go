@@ -10,8 +10,9 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/m1nd-go/m1nd/mcpserver/tools/toolset"
+
 	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
-	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
 // inspectorDir is where the MCP inspector's CLI mode lives once .ci/run
@@ -67,8 +68,8 @@ func TestInspectorCLI(t *testing.T) {
 	}
 	list := inspect("--method", "tools/list")
 	listed, _ := list["tools"].([]any)
-	if len(listed) != len(tools.Builtin().All()) {
-		t.Fatalf("tools/list has %d tools, the registry %d", len(listed), len(tools.Builtin().All()))
+	if len(listed) != len(toolset.Builtin().All()) {
+		t.Fatalf("tools/list has %d tools, the registry %d", len(listed), len(toolset.Builtin().All()))
 	}
 	for _, x := range listed {
 		tool, _ := x.(map[string]any)

@@ -19,6 +19,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/m1nd-go/m1nd/mcpserver/tools/live"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/system"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/toolset"
+
 	"github.com/m1nd-go/m1nd/mcpserver"
 	"github.com/m1nd-go/m1nd/mcpserver/attach"
 	"github.com/m1nd-go/m1nd/mcpserver/buildinfo"
@@ -80,7 +84,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if isTerminal(stdin) {
 		logf("%s", terminalHint(args, executable()))
 	}
-	tools.ServerVersion = version
+	system.ServerVersion = version
 	if !f.noAttach {
 		session.AttachSocket = attach.SocketPath
 	}
@@ -356,9 +360,9 @@ func (s *successor) dial(ctx context.Context) (attach.Conn, attach.Hello, error)
 // lock st holds.
 func (s *successor) takeOver(ctx context.Context, st *session.State) (attach.Conn, attach.Hello, error) {
 	logf := s.log.Printf
-	d := &tools.Dispatcher{Registry: tools.Builtin(), Session: st}
-	tools.ResumeDaemon(d)
-	tools.ResumeAutoIngest(d)
+	d := &tools.Dispatcher{Registry: toolset.Builtin(), Session: st}
+	live.ResumeDaemon(d)
+	live.ResumeAutoIngest(d)
 	mine, served, err := attach.Pair()
 	if err != nil {
 		st.Close()

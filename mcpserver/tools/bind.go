@@ -15,7 +15,7 @@ import (
 func (c *Call) Bind(v any) error {
 	vals := make(map[string]any, len(c.Tool.Params))
 	for _, p := range c.Tool.Params {
-		switch raw, ok := c.args[p.Name]; {
+		switch raw, ok := c.Args[p.Name]; {
 		case ok:
 			vals[p.Name] = bindValue(p, raw)
 		case p.Default != nil:

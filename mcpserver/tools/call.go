@@ -26,17 +26,17 @@ type Call struct {
 	// Registry is the registry the tool was dispatched from (for guidance
 	// that must only name tools this build serves).
 	Registry *Registry
-	args     map[string]json.RawMessage
+	Args     map[string]json.RawMessage
 }
 
 // Has reports whether the caller passed a non-null value for name.
 func (c *Call) Has(name string) bool {
-	_, ok := c.args[name]
+	_, ok := c.Args[name]
 	return ok
 }
 
 // Raw returns the raw JSON of an argument (nil when absent).
-func (c *Call) Raw(name string) json.RawMessage { return c.args[name] }
+func (c *Call) Raw(name string) json.RawMessage { return c.Args[name] }
 
 // Str returns a string argument or its declared default.
 func (c *Call) Str(name string) string {
@@ -92,7 +92,7 @@ func (c *Call) Bool(name string) bool {
 // Strs returns a string-array argument (a lone string counts as one
 // element) or its declared default.
 func (c *Call) Strs(name string) []string {
-	raw, ok := c.args[name]
+	raw, ok := c.Args[name]
 	if !ok {
 		if d, ok := c.def(name).([]string); ok {
 			return slices.Clone(d)
@@ -110,7 +110,7 @@ func (c *Call) Strs(name string) []string {
 
 // Decode unmarshals an argument into v; it reports whether it was present.
 func (c *Call) Decode(name string, v any) (bool, error) {
-	raw, ok := c.args[name]
+	raw, ok := c.Args[name]
 	if !ok {
 		return false, nil
 	}
@@ -121,7 +121,7 @@ func (c *Call) Decode(name string, v any) (bool, error) {
 }
 
 func (c *Call) decode(name string, v any) bool {
-	raw, ok := c.args[name]
+	raw, ok := c.Args[name]
 	if !ok {
 		return false
 	}
@@ -136,12 +136,12 @@ func (c *Call) def(name string) any {
 }
 
 // parseArgs validates raw arguments against the tool's declaration.
-func parseArgs(t *Tool, raw json.RawMessage) (map[string]json.RawMessage, *Error) {
+func ParseArgs(t *Tool, raw json.RawMessage) (map[string]json.RawMessage, *Error) {
 	args := map[string]json.RawMessage{}
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
 		if trimmed[0] != '{' {
-			return nil, Errorf("Tool arguments are a JSON object of named parameters.", "arguments must be a JSON object, got %s", clip(string(trimmed)))
+			return nil, Errorf("Tool arguments are a JSON object of named parameters.", "arguments must be a JSON object, got %s", Clip(string(trimmed)))
 		}
 		if err := json.Unmarshal(trimmed, &args); err != nil {
 			return nil, Errorf("Tool arguments are a JSON object of named parameters.", "arguments are not valid JSON: %v", err)
@@ -175,7 +175,7 @@ func missing(t *Tool, p Param) *Error {
 	return e
 }
 
-func clip(s string) string {
+func Clip(s string) string {
 	if len(s) > 80 {
 		return s[:80] + "…"
 	}
@@ -190,7 +190,7 @@ func typeErr(p Param, v json.RawMessage) *Error {
 	case ObjectArray:
 		want = "an array of objects"
 	}
-	return Errorf(fmt.Sprintf("%s: %s", p.Name, p.Description), "parameter %q must be %s, got %s", p.Name, want, clip(string(v)))
+	return Errorf(fmt.Sprintf("%s: %s", p.Name, p.Description), "parameter %q must be %s, got %s", p.Name, want, Clip(string(v)))
 }
 
 func checkType(p Param, v json.RawMessage) *Error {
@@ -232,7 +232,7 @@ func checkType(p Param, v json.RawMessage) *Error {
 		if json.Unmarshal(v, &one) != nil && json.Unmarshal(v, &many) != nil {
 			return typeErr(p, v)
 		}
-		if max := orDefault(p.MaxItems, DefaultMaxItems); len(many) > max {
+		if max := OrDefault(p.MaxItems, DefaultMaxItems); len(many) > max {
 			return Errorf(fmt.Sprintf("%s takes at most %d items; split the call.", p.Name, max), "parameter %q has %d items, over the limit of %d", p.Name, len(many), max)
 		}
 		for _, s := range append(many, one) {
@@ -255,7 +255,7 @@ func checkType(p Param, v json.RawMessage) *Error {
 		if json.Unmarshal(v, &many) != nil {
 			return typeErr(p, v)
 		}
-		if max := orDefault(p.MaxItems, DefaultMaxItems); len(many) > max {
+		if max := OrDefault(p.MaxItems, DefaultMaxItems); len(many) > max {
 			return Errorf(fmt.Sprintf("%s takes at most %d items; split the call.", p.Name, max), "parameter %q has %d items, over the limit of %d", p.Name, len(many), max)
 		}
 	case Object:
@@ -270,7 +270,7 @@ func checkType(p Param, v json.RawMessage) *Error {
 // checkLen refuses a string over the parameter's bound, and an agent_id
 // with control characters (it names the agent in responses and state).
 func checkLen(p Param, s string) *Error {
-	if max := orDefault(p.MaxLen, DefaultMaxStringLen); len(s) > max {
+	if max := OrDefault(p.MaxLen, DefaultMaxStringLen); len(s) > max {
 		return Errorf(fmt.Sprintf("%s takes at most %d bytes; shorten it (a query needs its key words, not a whole document).", p.Name, max),
 			"parameter %q is %d bytes, over the limit of %d", p.Name, len(s), max)
 	}
@@ -280,7 +280,7 @@ func checkLen(p Param, s string) *Error {
 	return nil
 }
 
-func orDefault(v, def int) int {
+func OrDefault(v, def int) int {
 	if v > 0 {
 		return v
 	}

@@ -1,10 +1,5 @@
 package tools
 
-// Per-bundle file indexes shared by search, glob and view: which files the
-// graph knows (no disk access), where they are on disk (through the path
-// guard), and a bounded content cache. Each is built once per graph
-// generation with Bundle.Derived and dropped with the bundle.
-
 import (
 	"errors"
 	"fmt"
@@ -23,7 +18,7 @@ import (
 )
 
 // graphFile is one file the graph knows by its source path.
-type graphFile struct {
+type GraphFile struct {
 	Path string       // provenance source path (root-relative, forward slashes)
 	Node graph.NodeID // the File node, or graph.NoNode
 	// Nodes are every other node whose provenance names this file, in
@@ -35,13 +30,13 @@ type graphFile struct {
 // counts as a file when a File node carries it or a node has a line range
 // in it; directory and package nodes (whose source path is a directory)
 // do not make it a file.
-type graphFiles struct {
-	Files  []graphFile
+type GraphFiles struct {
+	Files  []GraphFile
 	ByPath map[string]int
 }
 
-func buildGraphFiles(g *graph.Graph) *graphFiles {
-	byPath := map[string]*graphFile{}
+func buildGraphFiles(g *graph.Graph) *GraphFiles {
+	byPath := map[string]*GraphFile{}
 	for i := 0; i < g.NumNodes(); i++ {
 		id := graph.NodeID(i)
 		t := g.Type(id)
@@ -54,7 +49,7 @@ func buildGraphFiles(g *graph.Graph) *graphFiles {
 		}
 		f := byPath[p.SourcePath]
 		if f == nil {
-			f = &graphFile{Path: p.SourcePath, Node: graph.NoNode}
+			f = &GraphFile{Path: p.SourcePath, Node: graph.NoNode}
 			byPath[p.SourcePath] = f
 		}
 		if t == graph.File && f.Node == graph.NoNode {
@@ -63,59 +58,59 @@ func buildGraphFiles(g *graph.Graph) *graphFiles {
 			f.Nodes = append(f.Nodes, id)
 		}
 	}
-	out := &graphFiles{ByPath: make(map[string]int, len(byPath))}
+	out := &GraphFiles{ByPath: make(map[string]int, len(byPath))}
 	for _, f := range byPath {
 		out.Files = append(out.Files, *f)
 	}
-	slices.SortFunc(out.Files, func(a, b graphFile) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(out.Files, func(a, b GraphFile) int { return strings.Compare(a.Path, b.Path) })
 	for i, f := range out.Files {
 		out.ByPath[f.Path] = i
 	}
 	return out
 }
 
-func bundleGraphFiles(b *session.Bundle) *graphFiles {
+func BundleGraphFiles(b *session.Bundle) *GraphFiles {
 	v, _ := b.Derived("files.graph", func(g *graph.Graph) (any, error) { return buildGraphFiles(g), nil })
-	return v.(*graphFiles)
+	return v.(*GraphFiles)
 }
 
 // rootSpace maps between graph paths and disk for a bundle whose code
 // roots are namespaced (see namespace.go): graph path "ns/src/a.py" is
 // src/a.py under the root named ns, file node "ns::file::src/a.py". With
 // one bare root it is the identity.
-type rootSpace struct {
-	rootOf map[string]string // namespace → root path
+type RootSpace struct {
+	RootOf map[string]string // namespace → root path
 	nsOf   map[string]string // root path → namespace
 }
 
-func bundleSpace(b *session.Bundle) *rootSpace {
+func BundleSpace(b *session.Bundle) *RootSpace {
 	v, _ := b.Derived("files.space", func(*graph.Graph) (any, error) {
-		rs := &rootSpace{rootOf: map[string]string{}, nsOf: map[string]string{}}
+		rs := &RootSpace{RootOf: map[string]string{}, nsOf: map[string]string{}}
 		for _, r := range b.Roots {
 			if r.Adapter == "code" && r.Namespace != "" {
-				rs.rootOf[r.Namespace], rs.nsOf[r.Path] = r.Path, r.Namespace
+				rs.RootOf[r.Namespace], rs.nsOf[r.Path] = r.Path, r.Namespace
 			}
 		}
 		return rs, nil
 	})
-	return v.(*rootSpace)
+	return v.(*RootSpace)
 }
 
 // diskPath turns a graph path into what the guard resolves: an absolute
 // path under its namespace's root, or the path itself.
-func (rs *rootSpace) diskPath(p string) string {
+func (rs *RootSpace) DiskPath(p string) string {
 	ns, rest, ok := strings.Cut(p, "/")
-	if root := rs.rootOf[ns]; ok && root != "" {
+	if root := rs.RootOf[ns]; ok && root != "" {
 		return filepath.Join(root, filepath.FromSlash(rest))
 	}
-	if root := rs.rootOf[p]; root != "" {
+	if root := rs.RootOf[p]; root != "" {
 		return root
 	}
 	return p
 }
 
 // graphPath is the graph's name of a resolved root-relative path.
-func (rs *rootSpace) graphPath(root, rel string) string {
+func (rs *RootSpace) GraphPath(root, rel string) string {
 	if ns := rs.nsOf[root]; ns != "" {
 		return path.Join(ns, rel)
 	}
@@ -123,34 +118,34 @@ func (rs *rootSpace) graphPath(root, rel string) string {
 }
 
 // fileID is the file node ID of a graph path.
-func (rs *rootSpace) fileID(p string) string {
+func (rs *RootSpace) FileID(p string) string {
 	ns, rest, ok := strings.Cut(p, "/")
-	if ok && rs.rootOf[ns] != "" {
+	if ok && rs.RootOf[ns] != "" {
 		return ns + "::" + extract.FileID(rest)
 	}
 	return extract.FileID(p)
 }
 
 // namespaceOf is the namespace of root ("" for a bare root).
-func (rs *rootSpace) namespaceOf(root string) string { return rs.nsOf[root] }
+func (rs *RootSpace) NamespaceOf(root string) string { return rs.nsOf[root] }
 
 // resolve judges a user's path (graph path, root-relative or absolute) and
 // returns it resolved, with the graph's name for it (and for a symlink's
 // target).
-func (rs *rootSpace) resolve(g *pathguard.Guard, raw string) (res pathguard.Resolved, gpath, greal string, err error) {
-	res, err = g.Resolve(rs.diskPath(raw))
+func (rs *RootSpace) Resolve(g *pathguard.Guard, raw string) (res pathguard.Resolved, gpath, greal string, err error) {
+	res, err = g.Resolve(rs.DiskPath(raw))
 	if err != nil {
 		return res, "", "", err
 	}
-	gpath = rs.graphPath(res.Root, res.Rel)
+	gpath = rs.GraphPath(res.Root, res.Rel)
 	if res.RealRel != "" {
-		greal = rs.graphPath(res.Root, res.RealRel)
+		greal = rs.GraphPath(res.Root, res.RealRel)
 	}
 	return res, gpath, greal, nil
 }
 
 // bundleGuard is the path guard over the bundle's ingest roots.
-func bundleGuard(b *session.Bundle) *pathguard.Guard {
+func BundleGuard(b *session.Bundle) *pathguard.Guard {
 	v, _ := b.Derived("files.guard", func(*graph.Graph) (any, error) {
 		// Code roots first: a relative path that exists, or could be
 		// created, under a code root and a document root alike is the
@@ -177,14 +172,14 @@ type diskFiles struct {
 	Refused, Missing int
 }
 
-func bundleDiskFiles(b *session.Bundle) *diskFiles {
+func BundleDiskFiles(b *session.Bundle) *diskFiles {
 	v, _ := b.Derived("files.disk", func(*graph.Graph) (any, error) {
-		gf := bundleGraphFiles(b)
-		batch := bundleGuard(b).NewBatch()
-		rs := bundleSpace(b)
+		gf := BundleGraphFiles(b)
+		batch := BundleGuard(b).NewBatch()
+		rs := BundleSpace(b)
 		d := &diskFiles{Abs: make([]string, len(gf.Files))}
 		for i, f := range gf.Files {
-			r, err := batch.Resolve(rs.diskPath(f.Path))
+			r, err := batch.Resolve(rs.DiskPath(f.Path))
 			switch {
 			case err != nil:
 				d.Refused++
@@ -212,7 +207,7 @@ func contentCacheLimit() int64 {
 }
 
 // bundleCache is the bundle's content cache (nil when disabled).
-func bundleCache(b *session.Bundle) *textsearch.Cache {
+func BundleCache(b *session.Bundle) *textsearch.Cache {
 	v, _ := b.Derived("files.cache", func(*graph.Graph) (any, error) {
 		if l := contentCacheLimit(); l > 0 {
 			return textsearch.NewCache(l), nil
@@ -223,9 +218,9 @@ func bundleCache(b *session.Bundle) *textsearch.Cache {
 }
 
 // needRoots fails with "ingest first" when nothing is ingested.
-func needRoots(b *session.Bundle) error {
+func NeedRoots(b *session.Bundle) error {
 	if len(b.Roots) == 0 {
-		e := emptyGraphErr()
+		e := EmptyGraphErr()
 		if b.Graph.NumNodes() > 0 {
 			e.Message = "the graph has no ingest roots, so no file on disk may be read"
 			e.Hint = "The loaded graph does not record which directory it came from; ingest the repository again so its files can be read."
@@ -236,14 +231,14 @@ func needRoots(b *session.Bundle) error {
 }
 
 // guardError turns a path guard refusal into a teaching tool error.
-func guardError(err error, param string) error {
+func GuardError(err error, param string) error {
 	var pe *pathguard.Error
 	if !errors.As(err, &pe) {
 		return err
 	}
 	e := Errorf(pe.Hint, "%s: %s", param, pe.Msg)
 	if errors.Is(err, pathguard.ErrNoRoots) {
-		return emptyGraphErr()
+		return EmptyGraphErr()
 	}
 	if len(pe.Roots) > 0 {
 		e.Extra = map[string]any{"allowed_roots": pe.Roots}
@@ -254,23 +249,23 @@ func guardError(err error, param string) error {
 
 // scopeFilter is a normalised scope: a path prefix, or a glob when it has
 // glob metacharacters.
-type scopeFilter struct {
+type ScopeFilter struct {
 	raw    string
 	prefix string
-	glob   *globMatcher
+	glob   *GlobMatcher
 }
 
 // parseScope normalises a user scope against the roots: "./" and a leading
 // root path are stripped; ".." escapes and absolute paths outside the
 // roots are refused.
-func parseScope(b *session.Bundle, raw string) (*scopeFilter, error) {
+func ParseScope(b *session.Bundle, raw string) (*ScopeFilter, error) {
 	s := strings.TrimSpace(raw)
 	if s == "" {
 		return nil, nil
 	}
-	sf := &scopeFilter{raw: raw}
+	sf := &ScopeFilter{raw: raw}
 	if strings.ContainsAny(s, "*?[{") {
-		gm, err := compileGlob(strings.TrimPrefix(s, "./"))
+		gm, err := CompileGlob(strings.TrimPrefix(s, "./"))
 		if err != nil {
 			return nil, Errorf("A scope is a path prefix (\"src/auth/\") or a glob (\"src/**/*.py\").", "scope %q is not a valid glob: %v", raw, err)
 		}
@@ -278,9 +273,9 @@ func parseScope(b *session.Bundle, raw string) (*scopeFilter, error) {
 		return sf, nil
 	}
 	if path.IsAbs(s) || strings.HasPrefix(s, "..") || strings.Contains(s, "/../") {
-		_, gpath, _, err := bundleSpace(b).resolve(bundleGuard(b), s)
+		_, gpath, _, err := BundleSpace(b).Resolve(BundleGuard(b), s)
 		if err != nil {
-			return nil, guardError(err, "scope")
+			return nil, GuardError(err, "scope")
 		}
 		sf.prefix = gpath
 		if strings.HasSuffix(s, "/") && sf.prefix != "" {
@@ -297,17 +292,17 @@ func parseScope(b *session.Bundle, raw string) (*scopeFilter, error) {
 }
 
 // match reports whether a root-relative file path is in scope.
-func (s *scopeFilter) match(p string) bool {
+func (s *ScopeFilter) Match(p string) bool {
 	if s == nil {
 		return true
 	}
 	if s.glob != nil {
-		return s.glob.match(p)
+		return s.glob.Match(p)
 	}
 	return strings.HasPrefix(p, s.prefix)
 }
 
-func (s *scopeFilter) String() string {
+func (s *ScopeFilter) String() string {
 	if s == nil {
 		return ""
 	}
@@ -318,7 +313,7 @@ func (s *scopeFilter) String() string {
 }
 
 // sameBase suggests indexed files with the same base name as p.
-func sameBase(gf *graphFiles, p string, n int) []string {
+func sameBase(gf *GraphFiles, p string, n int) []string {
 	base := path.Base(p)
 	var out []string
 	for _, f := range gf.Files {
@@ -333,7 +328,7 @@ func sameBase(gf *graphFiles, p string, n int) []string {
 }
 
 // fmtLines renders "file:line" for hints.
-func fmtLines(p string, line int) string {
+func FmtLines(p string, line int) string {
 	if line <= 0 {
 		return p
 	}

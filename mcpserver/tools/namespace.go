@@ -1,13 +1,5 @@
 package tools
 
-// Namespaces keep the repositories of one graph apart. A graph built from
-// one code root names its nodes as ingest does ("file::src/a.py"); as soon
-// as a second code root is merged in, every code root gets a namespace and
-// its nodes are named "<ns>::file::src/a.py", with source paths
-// "<ns>/src/a.py" — the spec's federated form — so two README.md files
-// stay two nodes. Shared external packages ("package::pypi::requests",
-// tagged external) belong to no root: they are where repositories meet.
-
 import (
 	"fmt"
 	"path"
@@ -236,16 +228,16 @@ func prefixCommits(commits []history.Commit, ns string) []history.Commit {
 
 // spaced names the nodes and paths of one root in graph terms: under its
 // namespace, or as they are for a bare root ("").
-type spaced string
+type Spaced string
 
-func (ns spaced) id(ext string) string {
+func (ns Spaced) Id(ext string) string {
 	if ns == "" {
 		return ext
 	}
 	return string(ns) + "::" + ext
 }
 
-func (ns spaced) path(p string) string {
+func (ns Spaced) Path(p string) string {
 	if ns == "" {
 		return p
 	}

@@ -20,30 +20,30 @@ import (
 // ends an external ID, or a label. An ambiguous label prefers the
 // file-level node, then the most central one; if still tied it is an
 // error listing the candidates.
-func resolveNode(b *session.Bundle, ref, param string) (graph.NodeID, error) {
-	g, rs := b.Graph, bundleSpace(b)
+func ResolveNode(b *session.Bundle, ref, param string) (graph.NodeID, error) {
+	g, rs := b.Graph, BundleSpace(b)
 	ref = strings.TrimSpace(ref)
 	for _, r := range b.Roots {
-		if rel, ok := underRoot(r.Path, ref); ok {
-			ref = rs.graphPath(r.Path, rel)
+		if rel, ok := UnderRoot(r.Path, ref); ok {
+			ref = rs.GraphPath(r.Path, rel)
 			break
 		}
 	}
 	if ref != "" && !strings.Contains(ref, "::") {
-		if id, ok := g.Lookup(rs.fileID(strings.TrimPrefix(ref, "./"))); ok {
+		if id, ok := g.Lookup(rs.FileID(strings.TrimPrefix(ref, "./"))); ok {
 			return id, nil
 		}
 	}
-	return resolveNodeIn(g, ref, param)
+	return ResolveNodeIn(g, ref, param)
 }
 
 // resolveNodeIn resolves a reference already in graph terms.
-func resolveNodeIn(g *graph.Graph, ref, param string) (graph.NodeID, error) {
+func ResolveNodeIn(g *graph.Graph, ref, param string) (graph.NodeID, error) {
 	if ref == "" {
 		return 0, Errorf(fmt.Sprintf("%s names a node: an external id such as \"file::src/auth.py\", a file path, or a label.", param), "%s is empty", param)
 	}
 	if g.NumNodes() == 0 {
-		return 0, emptyGraphErr()
+		return 0, EmptyGraphErr()
 	}
 	if id, ok := g.Lookup(ref); ok {
 		return id, nil
@@ -54,7 +54,7 @@ func resolveNodeIn(g *graph.Graph, ref, param string) (graph.NodeID, error) {
 	cands := g.FindNodes(ref)
 	if len(cands) == 0 {
 		// A path suffix: "auth.py" for "file::backend/auth.py".
-		for _, id := range g.NodesByLabel(pathBase(ref)) {
+		for _, id := range g.NodesByLabel(PathBase(ref)) {
 			if g.Type(id) == graph.File && strings.HasSuffix(g.ExternalID(id), "/"+strings.TrimPrefix(ref, "./")) {
 				cands = append(cands, id)
 			}
@@ -95,7 +95,7 @@ func resolveNodeIn(g *graph.Graph, ref, param string) (graph.NodeID, error) {
 }
 
 // underRoot turns an absolute path inside root into a root-relative one.
-func underRoot(root, ref string) (string, bool) {
+func UnderRoot(root, ref string) (string, bool) {
 	if root == "" || !filepath.IsAbs(ref) {
 		return "", false
 	}
@@ -132,11 +132,11 @@ func qualifiedMatches(g *graph.Graph, ref string) []graph.NodeID {
 		for _, id := range g.NodesByLabel(last) {
 			x := g.ExternalID(id)
 			file, _, _ := strings.Cut(strings.TrimPrefix(x, "file::"), "::")
-			base := pathBase(file)
+			base := PathBase(file)
 			if i := strings.LastIndexByte(base, '.'); i > 0 {
 				base = base[:i]
 			}
-			if base == mod || pathBase(path.Dir(file)) == mod {
+			if base == mod || PathBase(path.Dir(file)) == mod {
 				out = append(out, id)
 			}
 		}
@@ -144,7 +144,7 @@ func qualifiedMatches(g *graph.Graph, ref string) []graph.NodeID {
 	return out
 }
 
-func pathBase(p string) string {
+func PathBase(p string) string {
 	if i := strings.LastIndex(p, "/"); i >= 0 {
 		return p[i+1:]
 	}
@@ -168,7 +168,7 @@ func notFound(g *graph.Graph, ref, param string) error {
 	return e
 }
 
-func emptyGraphErr() *Error {
+func EmptyGraphErr() *Error {
 	return &Error{
 		Message:           "the graph is empty",
 		Hint:              "Nothing has been ingested in this session (or the snapshot was not loaded).",
@@ -184,19 +184,19 @@ type nodeRef struct {
 	Type   string `json:"type"`
 }
 
-func refOf(g *graph.Graph, id graph.NodeID) nodeRef {
-	return nodeRef{NodeID: g.ExternalID(id), Label: g.Label(id), Type: typeName(g.Type(id))}
+func RefOf(g *graph.Graph, id graph.NodeID) nodeRef {
+	return nodeRef{NodeID: g.ExternalID(id), Label: g.Label(id), Type: TypeName(g.Type(id))}
 }
 
 // typeName is the lower-case type name responses use ("file", "function").
-func typeName(t graph.NodeType) string {
+func TypeName(t graph.NodeType) string {
 	if n, ok := t.IsCustom(); ok {
 		return fmt.Sprintf("custom_%d", n)
 	}
 	return strings.ToLower(t.String())
 }
 
-type provJSON struct {
+type ProvJSON struct {
 	SourcePath string `json:"source_path,omitempty"`
 	LineStart  uint32 `json:"line_start,omitempty"`
 	LineEnd    uint32 `json:"line_end,omitempty"`
@@ -204,16 +204,16 @@ type provJSON struct {
 	Canonical  bool   `json:"canonical"`
 }
 
-func provOf(g *graph.Graph, id graph.NodeID) *provJSON {
+func ProvOf(g *graph.Graph, id graph.NodeID) *ProvJSON {
 	p := g.Provenance(id)
 	if p.SourcePath == "" && p.LineStart == 0 {
 		return nil
 	}
-	return &provJSON{SourcePath: p.SourcePath, LineStart: p.LineStart, LineEnd: p.LineEnd, Namespace: p.Namespace, Canonical: p.Canonical}
+	return &ProvJSON{SourcePath: p.SourcePath, LineStart: p.LineStart, LineEnd: p.LineEnd, Namespace: p.Namespace, Canonical: p.Canonical}
 }
 
 // r3 rounds a score for display (responses stay readable and stable).
-func r3(f float32) float64 {
+func R3(f float32) float64 {
 	v := float64(graph.Finite(f))
 	return float64(int64(v*1000+sign(v)*0.5)) / 1000
 }
@@ -225,12 +225,12 @@ func sign(v float64) float64 {
 	return 1
 }
 
-func ms(d interface{ Seconds() float64 }) float64 {
+func Ms(d interface{ Seconds() float64 }) float64 {
 	return float64(int64(d.Seconds()*1e5+0.5)) / 100
 }
 
 // guidance is the handoff block of the main flows.
-type guidance struct {
+type Guidance struct {
 	ProofState          string `json:"proof_state" jsonschema:"triaging, proving or ready_to_edit: how far the evidence goes."`
 	NextSuggestedTool   string `json:"next_suggested_tool,omitempty" jsonschema:"The tool to call next."`
 	NextSuggestedTarget string `json:"next_suggested_target,omitempty" jsonschema:"The node or file to call it on."`
@@ -239,7 +239,7 @@ type guidance struct {
 
 // firstTool returns the first of names that the registry serves, so
 // guidance never points at a tool this build does not have.
-func firstTool(r *Registry, names ...string) string {
+func FirstTool(r *Registry, names ...string) string {
 	for _, n := range names {
 		if _, ok := r.Lookup(n); ok {
 			return n
@@ -250,10 +250,10 @@ func firstTool(r *Registry, names ...string) string {
 
 // fileOf returns the file node that contains id (id itself for a file),
 // or id when there is none.
-func fileOf(g *graph.Graph, id graph.NodeID) graph.NodeID { return history.FileOf(g, id) }
+func FileOf(g *graph.Graph, id graph.NodeID) graph.NodeID { return history.FileOf(g, id) }
 
 // into adds the guidance fields to a response object.
-func (gd guidance) into(m map[string]any) {
+func (gd Guidance) Into(m map[string]any) {
 	m["proof_state"] = gd.ProofState
 	if gd.NextSuggestedTool != "" {
 		m["next_suggested_tool"] = gd.NextSuggestedTool

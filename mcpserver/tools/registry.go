@@ -1,8 +1,3 @@
-// Package tools is m1nd's tool surface: one registry in which every tool is
-// declared once (name, title, description, parameters and the struct they
-// decode into, result type, read/write class, guidance, example, handler).
-// tools/list, help, the generated docs and the OpenClaw bridge all read this
-// registry, and every transport calls Dispatch.
 package tools
 
 import (
@@ -115,7 +110,7 @@ type Tool struct {
 	Run     func(c *Call) (any, error)
 
 	// outOpen and outClosed are Output's schema, derived once at Register.
-	outOpen, outClosed *jsonschema.Schema
+	outOpen, OutClosed *jsonschema.Schema
 }
 
 // AgentIDParam is the parameter every tool requires.
@@ -170,7 +165,7 @@ func (r *Registry) Register(t *Tool) {
 // pruneNext keeps in each tool's Next only the tools this registry serves:
 // declarations may name the tools that usually follow even before they
 // exist, and guidance must never point at a tool that is not there.
-func (r *Registry) pruneNext() {
+func (r *Registry) PruneNext() {
 	for _, t := range r.tools {
 		t.Next = slices.DeleteFunc(slices.Clone(t.Next), func(n string) bool {
 			_, ok := r.Lookup(n)
@@ -234,7 +229,7 @@ func (r *Registry) Suggest(name string) []string {
 	}
 	var cs []cand
 	for t := range r.tools {
-		d := editDistance(n, t)
+		d := EditDistance(n, t)
 		if strings.Contains(t, n) || strings.Contains(n, t) {
 			d = min(d, 1)
 		}
@@ -255,7 +250,7 @@ func (r *Registry) Suggest(name string) []string {
 	return out
 }
 
-func editDistance(a, b string) int {
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

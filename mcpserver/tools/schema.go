@@ -31,16 +31,16 @@ func (p Param) Schema() map[string]any {
 	switch p.Type {
 	case StringArray:
 		s["type"] = "array"
-		items := map[string]any{"type": "string", "maxLength": orDefault(p.MaxLen, DefaultMaxStringLen)}
+		items := map[string]any{"type": "string", "maxLength": OrDefault(p.MaxLen, DefaultMaxStringLen)}
 		if len(p.Enum) > 0 {
 			items["enum"] = p.Enum
 		}
 		s["items"] = items
-		s["maxItems"] = orDefault(p.MaxItems, DefaultMaxItems)
+		s["maxItems"] = OrDefault(p.MaxItems, DefaultMaxItems)
 	case ObjectArray:
 		s["type"] = "array"
 		s["items"] = map[string]any{"type": "object"}
-		s["maxItems"] = orDefault(p.MaxItems, DefaultMaxItems)
+		s["maxItems"] = OrDefault(p.MaxItems, DefaultMaxItems)
 	case Any:
 		// A value of any JSON type, described rather than typed.
 		s["description"] = p.Description + " (any JSON value)"
@@ -50,7 +50,7 @@ func (p Param) Schema() map[string]any {
 			s["enum"] = p.Enum
 		}
 		if p.Type == String {
-			s["maxLength"] = orDefault(p.MaxLen, DefaultMaxStringLen)
+			s["maxLength"] = OrDefault(p.MaxLen, DefaultMaxStringLen)
 		}
 	}
 	if _, ok := s["description"]; !ok && p.Description != "" {
@@ -120,7 +120,7 @@ func (t *Tool) deriveOutputSchema() error {
 	if _, err := s.Resolve(nil); err != nil {
 		return fmt.Errorf("output schema: %w", err)
 	}
-	t.outClosed = s
+	t.OutClosed = s
 	t.outOpen = s.CloneSchemas()
 	openObjects(t.outOpen)
 	return nil

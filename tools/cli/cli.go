@@ -14,6 +14,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/m1nd-go/m1nd/mcpserver/tools/system"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/toolset"
+
 	"github.com/m1nd-go/m1nd/mcpserver/buildinfo"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
@@ -55,7 +58,7 @@ func Main(ctx context.Context, args []string) int {
 }
 
 func run(ctx context.Context, e *env, args []string) int {
-	reg := tools.Builtin()
+	reg := toolset.Builtin()
 	inv, err := parse(args, reg)
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "m1nd: %v\n", err)
@@ -71,7 +74,7 @@ func run(ctx context.Context, e *env, args []string) int {
 	case "help":
 		return runHelp(e, reg, inv.Rest, nil)
 	case "version":
-		fmt.Fprintf(e.Stdout, "m1nd %s (tools from m1nd-mcp %s)\n", Version, tools.ServerVersion)
+		fmt.Fprintf(e.Stdout, "m1nd %s (tools from m1nd-mcp %s)\n", Version, system.ServerVersion)
 		return ExitOK
 	case "doctor":
 		return runDoctor(ctx, e, inv)

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/m1nd-go/m1nd/mcpserver/tools/system"
+
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
@@ -85,7 +87,7 @@ func overview(w io.Writer, st style, reg *tools.Registry) {
 	fmt.Fprintln(w, st.bold("Tools (m1nd call TOOL, m1nd help TOOL):"))
 	rows = rows[:0]
 	for _, t := range reg.All() {
-		rows = append(rows, []string{"  " + t.Name, clip(tools.FirstSentence(t.Description), 90)})
+		rows = append(rows, []string{"  " + t.Name, clip(system.FirstSentence(t.Description), 90)})
 	}
 	table(w, st, nil, rows)
 }

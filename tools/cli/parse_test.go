@@ -6,12 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/m1nd-go/m1nd/mcpserver/tools/toolset"
+
 	"github.com/google/go-cmp/cmp"
-	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
 func TestParse(t *testing.T) {
-	reg := tools.Builtin()
+	reg := toolset.Builtin()
 	tests := []struct {
 		name string
 		args []string
@@ -83,7 +84,7 @@ func toolName(inv *invocation) string {
 }
 
 func TestParseUsageErrors(t *testing.T) {
-	reg := tools.Builtin()
+	reg := toolset.Builtin()
 	tests := []struct {
 		args []string
 		want string // in the message
@@ -119,7 +120,7 @@ func TestParseUsageErrors(t *testing.T) {
 // Every tool parameter is reachable as a flag, and no parameter collides
 // with an option of the CLI (it would then be reachable only as JSON).
 func TestEveryParameterIsAFlag(t *testing.T) {
-	for _, tl := range tools.Builtin().All() {
+	for _, tl := range toolset.Builtin().All() {
 		fs := newFlagSet("t")
 		var o options
 		bindOptions(fs, &o)
@@ -138,7 +139,7 @@ func TestEveryParameterIsAFlag(t *testing.T) {
 }
 
 func TestCommandsCallRegisteredTools(t *testing.T) {
-	reg := tools.Builtin()
+	reg := toolset.Builtin()
 	for _, c := range commands {
 		if c.Tool == "" {
 			continue

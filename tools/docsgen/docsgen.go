@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/m1nd-go/m1nd/mcpserver/tools/system"
+
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
@@ -21,10 +23,10 @@ func Markdown(r *tools.Registry) string {
 	fmt.Fprintf(&b, "# m1nd tool reference\n\n")
 	fmt.Fprintf(&b, "Generated from the live registry by `make docs` (tools/cmd/m1nd-docs); do not edit by hand.\n")
 	fmt.Fprintf(&b, "%d tools. Every tool requires `agent_id`. Names are bare (`activate`); `m1nd.activate`, `m1nd_activate` and dotted legacy names are accepted.\n\n", len(all))
-	fmt.Fprintf(&b, "**Workflow.** %s\n\n", tools.Workflow)
+	fmt.Fprintf(&b, "**Workflow.** %s\n\n", system.Workflow)
 	fmt.Fprintf(&b, "| tool | class | summary |\n| --- | --- | --- |\n")
 	for _, t := range all {
-		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", t.Name, t.Name, t.Class, cell(tools.FirstSentence(t.Description)))
+		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", t.Name, t.Name, t.Class, cell(system.FirstSentence(t.Description)))
 	}
 	for _, t := range all {
 		fmt.Fprintf(&b, "\n## %s\n\n", t.Name)

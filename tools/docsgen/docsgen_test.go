@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/m1nd-go/m1nd/mcpserver/tools"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/toolset"
 )
 
 // TestCommittedDocsAreCurrent fails when docs/tools.md no longer matches
@@ -19,15 +19,15 @@ func TestCommittedDocsAreCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatalf("read %s: %v (run `make docs`)", path, err)
 	}
-	want := Markdown(tools.Builtin())
+	want := Markdown(toolset.Builtin())
 	if string(committed) != want {
 		t.Fatalf("%s is stale: run `make docs` and commit it", path)
 	}
 }
 
 func TestEveryToolDocumented(t *testing.T) {
-	md := Markdown(tools.Builtin())
-	for _, tool := range tools.Builtin().All() {
+	md := Markdown(toolset.Builtin())
+	for _, tool := range toolset.Builtin().All() {
 		if !strings.Contains(md, "\n## "+tool.Name+"\n") {
 			t.Errorf("tool %s has no section", tool.Name)
 		}

@@ -14,9 +14,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/m1nd-go/m1nd/mcpserver/tools/system"
+
 	"github.com/m1nd-go/m1nd/mcpserver"
 	"github.com/m1nd-go/m1nd/mcpserver/buildinfo"
-	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/openclaw"
 )
 
@@ -58,7 +59,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if code >= 0 {
 		return code
 	}
-	tools.ServerVersion = version
+	system.ServerVersion = version
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 

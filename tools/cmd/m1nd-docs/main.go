@@ -7,14 +7,15 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/m1nd-go/m1nd/mcpserver/tools"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/toolset"
+
 	"github.com/m1nd-go/m1nd/tools/docsgen"
 )
 
 func main() {
 	out := flag.String("o", "", "output file (default stdout)")
 	flag.Parse()
-	md := docsgen.Markdown(tools.Builtin())
+	md := docsgen.Markdown(toolset.Builtin())
 	if *out == "" {
 		fmt.Print(md)
 		return

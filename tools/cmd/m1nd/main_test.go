@@ -15,9 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/m1nd-go/m1nd/mcpserver/tools/toolset"
+
 	"github.com/m1nd-go/m1nd/mcpserver/attach"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
-	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
 // bin holds the m1nd and m1nd-mcp binaries built for these tests.
@@ -205,7 +206,7 @@ func TestHelpListsTheRegistry(t *testing.T) {
 			t.Errorf("help lacks %q", want)
 		}
 	}
-	for _, tl := range tools.Builtin().All() {
+	for _, tl := range toolset.Builtin().All() {
 		if !strings.Contains(r.stdout, "\n  "+tl.Name+" ") {
 			t.Errorf("help does not list tool %s", tl.Name)
 		}

@@ -2,7 +2,7 @@ package main
 
 import (
 	"github.com/m1nd-go/m1nd/mcpserver/buildinfo"
-	"github.com/m1nd-go/m1nd/mcpserver/tools"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/system"
 	"github.com/m1nd-go/m1nd/tools/cli"
 )
 
@@ -10,5 +10,5 @@ import (
 // mcpserver's, at the version this binary was built with.
 func init() {
 	cli.Version = buildinfo.ModuleVersion(cli.Version, "github.com/m1nd-go/m1nd/tools")
-	tools.ServerVersion = buildinfo.ModuleVersion(tools.ServerVersion, "github.com/m1nd-go/m1nd/mcpserver")
+	system.ServerVersion = buildinfo.ModuleVersion(system.ServerVersion, "github.com/m1nd-go/m1nd/mcpserver")
 }

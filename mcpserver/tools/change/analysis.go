@@ -1,0 +1,328 @@
+package change
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"time"
+
+	"github.com/m1nd-go/m1nd/core/analysis"
+	"github.com/m1nd-go/m1nd/core/engine"
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
+)
+
+func registerAnalysis(r *tools.Registry) {
+	r.Register(&tools.Tool{
+		Name:        "impact",
+		Title:       "Impact: what breaks if this changes",
+		Description: "What breaks if this node changes. Lists the files (or functions, types, methods) that depend on it — importers, callers, subclasses, type users, tests — direct dependents first, then their dependents, each with hop distance, signal strength and the usages that connect it. Follows dependency edges only: the node's own children, its directory and package are never reported as affected. direction \"dependencies\" answers the opposite question (what the node relies on).",
+		Params: []tools.Param{
+			{Name: "node_id", Type: tools.String, Required: true, Description: "The node: an external id (file::backend/config.py, file::gin.go::Engine::handleHTTPRequest), a path relative to the repository or absolute inside it, a qualified name (Engine.handleHTTPRequest) or a label."},
+			{Name: "direction", Type: tools.String, Default: "dependents", Enum: []string{"dependents", "dependencies", "both", "forward", "reverse"}, Description: "dependents: what depends on this and breaks if it changes (the spec's forward, \"what does this affect?\"); dependencies: what this depends on (the spec's reverse, \"what affects this?\"); both."},
+			{Name: "level", Type: tools.String, Default: "auto", Enum: []string{"auto", "file", "entity"}, Description: "file: list files (each with the number of its entities affected); entity: list functions, types and methods; auto: files for a file, directory or package, entities for an entity."},
+			{Name: "include_causal_chains", Type: tools.Boolean, Default: true, Description: "Include the strongest paths the impact travels along."},
+			{Name: "max_hops", Type: tools.Integer, Default: 3, Min: tools.Bound(1), Max: tools.Bound(10), Description: "How many dependency hops to follow (1: direct dependents only)."},
+			{Name: "top_k", Type: tools.Integer, Default: 30, Min: tools.Bound(1), Max: tools.Bound(1000), Description: "Maximum nodes listed in the blast radius; total_affected and affected_by_hop count all of them."},
+		},
+		Input:     reflect.TypeFor[ImpactParams](),
+		Output:    reflect.TypeFor[impactOutput](),
+		Class:     tools.Read,
+		WhenToUse: "Before modifying a file or function: who calls, imports or subclasses it, and what depends on those?",
+		AvoidWhen: "You need files that usually change together (co-change history), or you are only reading code.",
+		Next:      []string{"why", "view", "validate_plan"},
+		Example:   map[string]any{"agent_id": "claude", "node_id": "file::backend/session.py"},
+		Run:       runImpact,
+	})
+	r.Register(&tools.Tool{
+		Name:        "why",
+		Title:       "Why two nodes are connected",
+		Description: "Explain how two nodes are connected: every path up to max_hops, ranked by cumulative edge strength, with the relation of each hop (reversed hops are marked).",
+		Params: []tools.Param{
+			{Name: "source", Type: tools.String, Required: true, Description: "Start node (external id, path or label)."},
+			{Name: "target", Type: tools.String, Required: true, Description: "End node (external id, path or label)."},
+			{Name: "max_hops", Type: tools.Integer, Default: 6, Min: tools.Bound(1), Max: tools.Bound(12), Description: "Longest path considered."},
+			{Name: "top_k", Type: tools.Integer, Default: 5, Min: tools.Bound(1), Max: tools.Bound(50), Description: "Number of paths returned."},
+		},
+		Input:     reflect.TypeFor[whyParams](),
+		Output:    reflect.TypeFor[whyOutput](),
+		Class:     tools.Read,
+		WhenToUse: "\"Why are these two modules connected?\" — tracing influence or a suspected dependency.",
+		AvoidWhen: "You want everything a node affects (impact).",
+		Next:      []string{"impact", "view"},
+		Example:   map[string]any{"agent_id": "claude", "source": "file::backend/payments.py", "target": "file::backend/session.py", "max_hops": 4},
+		Run:       runWhy,
+	})
+	r.Register(&tools.Tool{
+		Name:        "missing",
+		Title:       "Missing pieces around a topic",
+		Description: "Structural holes around a topic: what should exist but does not. Activates the query, then reports modules in the middle of the topic that the query did not reach (inactive_bridge), activated modules without tests while their siblings have them (untested), and activated modules that skip a dependency most of their siblings use — the route without the validator (missing_dependency). Each hole has a kind, a score, the evidence nodes and a reason.",
+		Params: []tools.Param{
+			{Name: "query", Type: tools.String, Required: true, Description: "The topic to look for gaps around."},
+			{Name: "min_sibling_activation", Type: tools.Number, Default: 0.3, Min: tools.Bound(0), Max: tools.Bound(1), Description: "Neighbours must be activated at least this much to count."},
+			{Name: "top_k", Type: tools.Integer, Default: 10, Min: tools.Bound(1), Max: tools.Bound(100), Description: "Maximum holes returned."},
+		},
+		Input:     reflect.TypeFor[missingParams](),
+		Output:    reflect.TypeFor[missingOutput](),
+		Class:     tools.Read,
+		WhenToUse: "Gap analysis before or after building a feature: what is conspicuously absent?",
+		AvoidWhen: "Looking for existing code (activate, seek).",
+		Next:      []string{"activate", "view"},
+		Example:   map[string]any{"agent_id": "claude", "query": "database connection pooling"},
+		Run:       runMissing,
+	})
+}
+
+type impactNodeJSON struct {
+	NodeID         string   `json:"node_id"`
+	Label          string   `json:"label"`
+	Type           string   `json:"type"`
+	File           string   `json:"file,omitempty"`
+	SignalStrength float64  `json:"signal_strength"`
+	HopDistance    int      `json:"hop_distance"`
+	Direction      string   `json:"direction,omitempty"`
+	Entities       int      `json:"entities_affected,omitempty"`
+	Via            []string `json:"via,omitempty"`
+}
+
+type chainJSON struct {
+	Path               []string `json:"path"`
+	Relations          []string `json:"relations"`
+	CumulativeStrength float64  `json:"cumulative_strength"`
+	Hops               int      `json:"hops"`
+}
+
+// chainOut renders a path; a hop walked against an edge's direction shows
+// the relation in its passive form ("imported_by", "called_by",
+// "contained_in"), so every hop reads left to right.
+func chainOut(g *graph.Graph, ch analysis.Chain) chainJSON {
+	out := chainJSON{CumulativeStrength: tools.R3(ch.CumulativeStrength), Hops: len(ch.Relations)}
+	for _, n := range ch.Nodes {
+		out.Path = append(out.Path, g.ExternalID(n))
+	}
+	for i, r := range ch.Relations {
+		if i < len(ch.Reversed) && ch.Reversed[i] {
+			r = analysis.PassiveRelation(r)
+		}
+		out.Relations = append(out.Relations, r)
+	}
+	return out
+}
+
+func runImpact(c *tools.Call) (any, error) {
+	var in ImpactParams
+	if err := c.Bind(&in); err != nil {
+		return nil, err
+	}
+	dir, err := analysis.ParseImpactDirection(in.Direction)
+	if err != nil {
+		return nil, tools.Errorf("direction is \"dependents\" (what breaks if this changes), \"dependencies\" (what this relies on) or \"both\".", "%v", err)
+	}
+	level, err := analysis.ParseLevel(in.Level)
+	if err != nil {
+		return nil, tools.Errorf("level is \"file\", \"entity\" or \"auto\".", "%v", err)
+	}
+	var out map[string]any
+	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+		g := b.Graph
+		src, err := tools.ResolveNode(b, in.NodeID, "node_id")
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		p := analysis.DefaultImpactParams()
+		p.Direction, p.Level = dir, level
+		p.MaxHops, p.TopK, p.IncludeCausalChains = in.MaxHops, in.TopK, in.IncludeCausalChains
+		res, err := analysis.Impact(g, src, p)
+		if err != nil {
+			return err
+		}
+		blast := make([]impactNodeJSON, 0, len(res.BlastRadius))
+		for _, n := range res.BlastRadius {
+			ref := tools.RefOf(g, n.Node)
+			item := impactNodeJSON{NodeID: ref.NodeID, Label: ref.Label, Type: ref.Type, SignalStrength: tools.R3(n.SignalStrength), HopDistance: n.HopDistance, Entities: n.Entities}
+			item.File = g.SourcePath(n.Node)
+			if dir == analysis.BothWays {
+				item.Direction = n.Direction.String()
+			}
+			for _, u := range n.Via {
+				item.Via = append(item.Via, tools.ShortID(g, u.Dependent)+" "+u.Relation+" "+tools.ShortID(g, u.Dependency))
+			}
+			blast = append(blast, item)
+		}
+		chains := []chainJSON{}
+		for _, ch := range res.CausalChains {
+			chains = append(chains, chainOut(g, ch))
+		}
+		byHop := map[string]int{}
+		for i, n := range res.ByHop {
+			byHop[strconv.Itoa(i+1)] = n
+		}
+		out = map[string]any{
+			"source":           g.ExternalID(src),
+			"source_label":     g.Label(src),
+			"direction":        res.Direction,
+			"level":            res.Level,
+			"scope":            res.Scope,
+			"blast_radius":     blast,
+			"total_affected":   res.Affected,
+			"affected_by_hop":  byHop,
+			"not_listed":       res.Affected - len(blast),
+			"total_energy":     tools.R3(res.TotalEnergy),
+			"max_hops_reached": res.MaxHopsReached,
+			"causal_chains":    chains,
+			"truncated":        res.Truncated,
+			"elapsed_ms":       tools.Ms(time.Since(start)),
+		}
+		impactGuidance(c, g, src, res).Into(out)
+		return nil
+	})
+	return out, err
+}
+
+// impactGuidance: many direct dependents, or a wide transitive reach,
+// call for validating the change plan first; a contained one lets the
+// agent go read the closest dependent and edit.
+func impactGuidance(c *tools.Call, g *graph.Graph, src graph.NodeID, res analysis.ImpactResult) tools.Guidance {
+	direct := 0
+	if len(res.ByHop) > 0 {
+		direct = res.ByHop[0]
+	}
+	what := "dependents"
+	if res.Direction == analysis.Dependencies.String() {
+		what = "dependencies"
+	}
+	switch {
+	case len(res.BlastRadius) == 0:
+		hint := "Nothing depends on this node: the change is local (check dynamic uses — reflection, string dispatch, config — which the graph cannot see)."
+		if what == "dependencies" {
+			hint = "This node depends on nothing else in the repository."
+		}
+		return tools.Guidance{
+			ProofState:          "ready_to_edit",
+			NextSuggestedTool:   tools.FirstTool(c.Registry, "view"),
+			NextSuggestedTarget: g.ExternalID(tools.FileOf(g, src)),
+			NextStepHint:        hint,
+		}
+	case what == "dependents" && (direct >= 10 || res.Affected >= 40):
+		return tools.Guidance{
+			ProofState:          "proving",
+			NextSuggestedTool:   tools.FirstTool(c.Registry, "validate_plan", "why", "view"),
+			NextSuggestedTarget: g.ExternalID(src),
+			NextStepHint: fmt.Sprintf("%s has %d direct dependents and %d affected in all (%d levels deep): a change to its interface ripples widely; keep it compatible or plan every dependent's update, and read the causal chains first.",
+				g.Label(src), direct, res.Affected, res.MaxHopsReached),
+		}
+	default:
+		top := res.BlastRadius[0].Node
+		return tools.Guidance{
+			ProofState:          "ready_to_edit",
+			NextSuggestedTool:   tools.FirstTool(c.Registry, "view"),
+			NextSuggestedTarget: g.ExternalID(tools.FileOf(g, top)),
+			NextStepHint:        fmt.Sprintf("The blast radius is contained (%d %s, %d direct); read the closest one, %s, before editing.", res.Affected, what, direct, g.Label(top)),
+		}
+	}
+}
+
+func runWhy(c *tools.Call) (any, error) {
+	var in whyParams
+	if err := c.Bind(&in); err != nil {
+		return nil, err
+	}
+	var out map[string]any
+	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+		g := b.Graph
+		src, err := tools.ResolveNode(b, in.Source, "source")
+		if err != nil {
+			return err
+		}
+		dst, err := tools.ResolveNode(b, in.Target, "target")
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		p := analysis.DefaultWhyParams()
+		p.MaxHops, p.TopK = in.MaxHops, in.TopK
+		res, err := analysis.Why(g, src, dst, p)
+		if err != nil {
+			return err
+		}
+		paths := []chainJSON{}
+		for _, ch := range res.Paths {
+			paths = append(paths, chainOut(g, ch))
+		}
+		out = map[string]any{
+			"source":            g.ExternalID(src),
+			"target":            g.ExternalID(dst),
+			"paths":             paths,
+			"total_paths_found": res.TotalPathsFound,
+			"truncated":         res.Truncated,
+			"elapsed_ms":        tools.Ms(time.Since(start)),
+		}
+		if len(paths) == 0 {
+			out["next_step_hint"] = fmt.Sprintf("No path within %d hops; raise max_hops, or the two nodes are structurally unrelated.", p.MaxHops)
+		}
+		return nil
+	})
+	return out, err
+}
+
+func holeOut(g *graph.Graph, h analysis.Hole) map[string]any {
+	nb := []string{}
+	for _, x := range h.Neighbors {
+		nb = append(nb, g.ExternalID(x))
+	}
+	ref := tools.RefOf(g, h.Node)
+	out := map[string]any{
+		"node_id": ref.NodeID, "label": ref.Label, "type": ref.Type, "kind": string(h.Kind),
+		"score": tools.R3(h.Score), "sibling_avg_activation": tools.R3(h.SiblingAvgActivation), "activated_neighbors": h.ActivatedNeighbors,
+		"neighbors": nb, "reason": h.Reason,
+	}
+	if h.Kind == analysis.HoleMissingDependency {
+		out["missing"] = g.ExternalID(h.Missing)
+	}
+	return out
+}
+
+func runMissing(c *tools.Call) (any, error) {
+	q := c.Str("query")
+	if q == "" {
+		return nil, tools.Errorf("query is the topic to look for gaps around, e.g. \"input validation\".", "query must not be empty")
+	}
+	var out map[string]any
+	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+		eng, err := tools.QueryEngine(c, b)
+		if err != nil {
+			return err
+		}
+		g := b.Graph
+		start := time.Now()
+		res, err := eng.Activate(c.Ctx, engine.Query{Text: q, TopK: 200, XLR: c.Session.Config().XLREnabled, NoLearn: true})
+		if err != nil {
+			return err
+		}
+		hp := analysis.DefaultHoleParams()
+		hp.MinSiblingActivation = float32(c.Float("min_sibling_activation"))
+		hp.TopK = c.Int("top_k")
+		holes, err := analysis.StructuralHoles(g, res.Scored(), hp)
+		if err != nil {
+			return err
+		}
+		list := []map[string]any{}
+		for _, h := range holes.Holes {
+			list = append(list, holeOut(g, h))
+		}
+		out = map[string]any{
+			"query":       q,
+			"holes":       list,
+			"total_holes": holes.Total,
+			"activated":   len(res.Activated),
+			"elapsed_ms":  tools.Ms(time.Since(start)),
+		}
+		if len(res.Activated) == 0 {
+			out["next_step_hint"] = "Nothing matched the query, so there is no neighbourhood to find gaps in; try seek or different words."
+		}
+		return nil
+	})
+	return out, err
+}

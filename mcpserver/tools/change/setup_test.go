@@ -1,0 +1,27 @@
+package change
+
+import (
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/audit"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/continuity"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/documents"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/edit"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/live"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/query"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/system"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+)
+
+// The registry of this package's tests holds every family, in toolset's order.
+func init() {
+	tooltest.Register = func(r *tools.Registry) {
+		system.Register(r)
+		query.Register(r)
+		Register(r)
+		edit.Register(r)
+		continuity.Register(r)
+		live.Register(r)
+		audit.Register(r)
+		documents.Register(r)
+	}
+}

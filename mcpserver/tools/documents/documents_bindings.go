@@ -1,0 +1,364 @@
+package documents
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/ingest/document"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
+)
+
+func runDocumentBindings(c *tools.Call) (any, error) {
+	var in documentBindingsParams
+	if err := c.Bind(&in); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	var out documentBindingsOutput
+	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+		g := b.Graph
+		if g.NumNodes() == 0 {
+			return tools.EmptyGraphErr()
+		}
+		// A code node (or a path that is no document) asks the reverse
+		// question: which documents name it.
+		if in.NodeID != "" {
+			id, err := resolveDocNode(b, in.NodeID)
+			if err != nil {
+				return err
+			}
+			if !document.IsDocID(g.ExternalID(id)) {
+				out = codeBindings(b, id)
+				limitBindings(&out, in.TopK)
+				return nil
+			}
+		} else if in.Path != "" && len(document.Catalog(g)) > 0 {
+			if _, err := docByPath(b, document.Catalog(g), in.Path); err != nil {
+				if id, err2 := tools.ResolveNode(b, in.Path, "path"); err2 == nil {
+					out = codeBindings(b, id)
+					limitBindings(&out, in.TopK)
+					return nil
+				}
+				return err
+			}
+		}
+		doc, node, err := resolveDocument(b, in.Path, in.NodeID)
+		if err != nil {
+			return err
+		}
+		out = docBindings(b, doc, node)
+		limitBindings(&out, in.TopK)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.ElapsedMs = tools.Ms(time.Since(start))
+	out.Guidance = bindingsGuidance(c, &out)
+	return out, nil
+}
+
+// limitBindings cuts the bindings to top_k.
+func limitBindings(out *documentBindingsOutput, topK int) {
+	if topK <= 0 {
+		topK = 50
+	}
+	out.Total = len(out.Bindings)
+	if len(out.Bindings) > topK {
+		out.Bindings, out.Truncated = out.Bindings[:topK], true
+	}
+}
+
+func confidence(score float32, reason string) string {
+	switch {
+	case strings.HasPrefix(reason, "ambiguous"):
+		return "ambiguous"
+	case score >= 0.9:
+		return "exact"
+	case score >= 0.6:
+		return "parsed"
+	}
+	return "heuristic"
+}
+
+func bindingOf(g *graph.Graph, bd document.Binding) bindingJSON {
+	p := g.Provenance(bd.Section)
+	heading := g.Label(bd.Section)
+	if g.HasTag(bd.Section, document.TagDocument) {
+		heading = "(document)"
+	}
+	return bindingJSON{
+		SectionID: g.ExternalID(bd.Section), SectionHeading: heading, SourcePath: p.SourcePath, LineStart: p.LineStart,
+		TargetNodeID: g.ExternalID(bd.Target), TargetLabel: g.Label(bd.Target), TargetType: tools.TypeName(g.Type(bd.Target)),
+		Relation: document.RelDocuments, Score: tools.R3(bd.Score), Confidence: confidence(bd.Score, bd.Reason), Reason: bd.Reason,
+		Mention: bd.Mention.Text, MentionKind: string(bd.Mention.Kind),
+	}
+}
+
+// docBindings lists what a document (or one of its sections) names.
+func docBindings(b *session.Bundle, doc, node graph.NodeID) documentBindingsOutput {
+	g, x := b.Graph, docIndex(b)
+	out := documentBindingsOutput{Mode: "document", NodeID: g.ExternalID(node), SourcePath: g.SourcePath(doc), Bindings: []bindingJSON{}}
+	secs := []graph.NodeID{node}
+	if node == doc {
+		secs = append(secs, document.Sections(g, doc)...)
+	}
+	var all []document.Binding
+	for _, s := range secs {
+		all = append(all, x.SectionBindings(s)...)
+	}
+	sortBindings(g, all)
+	for _, bd := range all {
+		out.Bindings = append(out.Bindings, bindingOf(g, bd))
+	}
+	return out
+}
+
+// sortBindings orders by score, then document line, then target.
+func sortBindings(g *graph.Graph, all []document.Binding) {
+	slices.SortStableFunc(all, func(a, b document.Binding) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(g.Provenance(a.Section).LineStart, g.Provenance(b.Section).LineStart); c != 0 {
+			return c
+		}
+		if c := strings.Compare(g.ExternalID(a.Section), g.ExternalID(b.Section)); c != 0 {
+			return c
+		}
+		return strings.Compare(g.ExternalID(a.Target), g.ExternalID(b.Target))
+	})
+}
+
+// codeBindings lists the sections naming a code node — for a file, the
+// file or anything defined in it.
+func codeBindings(b *session.Bundle, id graph.NodeID) documentBindingsOutput {
+	g, x := b.Graph, docIndex(b)
+	out := documentBindingsOutput{Mode: "code", NodeID: g.ExternalID(id), Bindings: []bindingJSON{}}
+	targets := map[graph.NodeID]bool{id: true}
+	if g.Type(id) == graph.File {
+		prefix := g.ExternalID(id) + "::"
+		for _, n := range g.NodesByPath(g.SourcePath(id)) {
+			if strings.HasPrefix(g.ExternalID(n), prefix) {
+				targets[n] = true
+			}
+		}
+	}
+	secs := map[graph.NodeID]bool{}
+	for t := range targets {
+		lo, hi := g.InRange(t)
+		for i := lo; i < hi; i++ {
+			if e := g.InEdge(i); g.RelationName(e) == document.RelDocuments && document.IsDocID(g.ExternalID(g.InSource(i))) {
+				secs[g.InSource(i)] = true
+			}
+		}
+	}
+	var all []document.Binding
+	for s := range secs {
+		for _, bd := range x.SectionBindings(s) {
+			if targets[bd.Target] {
+				all = append(all, bd)
+			}
+		}
+	}
+	sortBindings(g, all)
+	for _, bd := range all {
+		out.Bindings = append(out.Bindings, bindingOf(g, bd))
+	}
+	return out
+}
+
+func bindingsGuidance(c *tools.Call, out *documentBindingsOutput) tools.Guidance {
+	gd := tools.Guidance{ProofState: "proving"}
+	switch {
+	case len(out.Bindings) == 0 && out.Mode == "code":
+		gd.ProofState = "triaging"
+		gd.NextSuggestedTool = tools.FirstTool(c.Registry, "seek")
+		gd.NextStepHint = "No ingested document names this node. seek finds documentation by topic; ingest docs with adapter \"universal\" (mode \"merge\") if none are in the graph."
+	case len(out.Bindings) == 0:
+		gd.ProofState = "triaging"
+		gd.NextSuggestedTool = tools.FirstTool(c.Registry, "document_resolve")
+		gd.NextSuggestedTarget = out.NodeID
+		gd.NextStepHint = "This document names no code in the graph (is the code it describes ingested?). document_resolve shows its sections."
+	case out.Mode == "code":
+		gd.NextSuggestedTool = tools.FirstTool(c.Registry, "document_drift")
+		gd.NextSuggestedTarget = out.Bindings[0].SourcePath
+		gd.NextStepHint = fmt.Sprintf("%s describes this code: read it (view) before changing the code, and check document_drift for whether it is stale.", out.Bindings[0].SourcePath)
+	default:
+		gd.NextSuggestedTool = tools.FirstTool(c.Registry, "impact", "view")
+		gd.NextSuggestedTarget = out.Bindings[0].TargetNodeID
+		gd.NextStepHint = "The best-bound code comes first; check its blast radius with impact before changing it to match the document, or document_drift for staleness."
+	}
+	return gd
+}
+
+type driftFindingJSON struct {
+	Kind           string  `json:"kind" jsonschema:"code_change_unreflected, missing_target or ambiguous_target."`
+	SectionID      string  `json:"section_id"`
+	SectionHeading string  `json:"section_heading"`
+	LineStart      uint32  `json:"line_start"`
+	Mention        string  `json:"mention"`
+	TargetNodeID   string  `json:"target_node_id,omitempty"`
+	TargetFile     string  `json:"target_file,omitempty"`
+	CodeChangedAt  string  `json:"code_changed_at,omitempty"`
+	DaysBehind     float64 `json:"days_behind,omitempty" jsonschema:"How long after the document the code changed."`
+	Candidates     int     `json:"candidates,omitempty"`
+	Detail         string  `json:"detail"`
+}
+
+type driftDocJSON struct {
+	SourcePath        string             `json:"source_path"`
+	NodeID            string             `json:"node_id"`
+	DocChangedAt      string             `json:"doc_changed_at,omitempty"`
+	NewestCodeChange  string             `json:"newest_code_change_at,omitempty"`
+	Bindings          int                `json:"bindings"`
+	StaleBindings     int                `json:"stale_bindings"`
+	Findings          []driftFindingJSON `json:"findings"`
+	FindingsTotal     int                `json:"findings_total"`
+	FindingsTruncated bool               `json:"findings_truncated"`
+}
+
+type driftSummary struct {
+	Documents             int `json:"documents"`
+	TotalFindings         int `json:"total_findings"`
+	StaleBindings         int `json:"stale_bindings" jsonschema:"Bindings whose code changed after their document."`
+	MissingTargets        int `json:"missing_targets"`
+	AmbiguousTargets      int `json:"ambiguous_targets"`
+	UnbackedClaims        int `json:"unbacked_claims" jsonschema:"Always 0: claims are not checked against code."`
+	CodeChangeUnreflected int `json:"code_change_unreflected" jsonschema:"Sections with at least one stale binding."`
+}
+
+type documentDriftOutput struct {
+	SourcePath string         `json:"source_path,omitempty"`
+	Summary    driftSummary   `json:"summary"`
+	Documents  []driftDocJSON `json:"documents"`
+	Truncated  bool           `json:"truncated"`
+	ElapsedMs  float64        `json:"elapsed_ms"`
+	tools.Guidance
+}
+
+// maxDriftFindings bounds the findings listed per document.
+const maxDriftFindings = 50
+
+func runDocumentDrift(c *tools.Call) (any, error) {
+	var in documentBindingsParams
+	if err := c.Bind(&in); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	out := documentDriftOutput{Documents: []driftDocJSON{}}
+	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+		g := b.Graph
+		if g.NumNodes() == 0 {
+			return tools.EmptyGraphErr()
+		}
+		var docs []graph.NodeID
+		if in.Path != "" || in.NodeID != "" {
+			d, _, err := resolveDocument(b, in.Path, in.NodeID)
+			if err != nil {
+				return err
+			}
+			docs = []graph.NodeID{d}
+			out.SourcePath = g.SourcePath(d)
+		} else {
+			cat := document.Catalog(g)
+			if len(cat) == 0 {
+				return noDocumentsErr(b)
+			}
+			for _, d := range cat {
+				docs = append(docs, d.Node)
+			}
+		}
+		x := docIndex(b)
+		var all []driftDocJSON
+		for _, d := range docs {
+			if err := c.Ctx.Err(); err != nil {
+				return err
+			}
+			dd := x.Drift(d)
+			all = append(all, driftDoc(g, &dd))
+			addSummary(&out.Summary, &dd)
+		}
+		slices.SortStableFunc(all, func(a, b driftDocJSON) int {
+			if c := cmp.Compare(b.FindingsTotal, a.FindingsTotal); c != 0 {
+				return c
+			}
+			return strings.Compare(a.SourcePath, b.SourcePath)
+		})
+		topK := in.TopK
+		if topK <= 0 {
+			topK = 20
+		}
+		if len(all) > topK {
+			all, out.Truncated = all[:topK], true
+		}
+		out.Documents = all
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.ElapsedMs = tools.Ms(time.Since(start))
+	out.Guidance = driftGuidance(c, &out)
+	return out, nil
+}
+
+func addSummary(s *driftSummary, d *document.DocDrift) {
+	s.Documents++
+	s.TotalFindings += len(d.Findings)
+	s.StaleBindings += d.Count(document.DriftCodeChanged)
+	s.MissingTargets += d.Count(document.DriftMissing)
+	s.AmbiguousTargets += d.Count(document.DriftAmbiguous)
+	secs := map[graph.NodeID]bool{}
+	for _, f := range d.Findings {
+		if f.Kind == document.DriftCodeChanged {
+			secs[f.Section] = true
+		}
+	}
+	s.CodeChangeUnreflected += len(secs)
+}
+
+func driftDoc(g *graph.Graph, d *document.DocDrift) driftDocJSON {
+	out := driftDocJSON{SourcePath: d.Doc.Path, NodeID: g.ExternalID(d.Doc.Node), DocChangedAt: unixTime(d.DocChanged), NewestCodeChange: unixTime(d.NewestCode),
+		Bindings: d.Bindings, StaleBindings: d.Count(document.DriftCodeChanged), Findings: []driftFindingJSON{}, FindingsTotal: len(d.Findings)}
+	for _, f := range d.Findings {
+		if len(out.Findings) == maxDriftFindings {
+			out.FindingsTruncated = true
+			break
+		}
+		heading := g.Label(f.Section)
+		if f.Section == d.Doc.Node {
+			heading = "(document)"
+		}
+		fj := driftFindingJSON{Kind: f.Kind, SectionID: g.ExternalID(f.Section), SectionHeading: heading, LineStart: g.Provenance(f.Section).LineStart,
+			Mention: f.Mention.Text, Candidates: f.Candidates, Detail: f.Detail}
+		if f.Target != graph.NoNode {
+			fj.TargetNodeID, fj.TargetFile = g.ExternalID(f.Target), g.ExternalID(f.File)
+			fj.CodeChangedAt = unixTime(f.CodeChanged)
+			fj.DaysBehind = float64(int64((f.CodeChanged-d.DocChanged)/86400*10+0.5)) / 10
+		}
+		out.Findings = append(out.Findings, fj)
+	}
+	return out
+}
+
+func driftGuidance(c *tools.Call, out *documentDriftOutput) tools.Guidance {
+	gd := tools.Guidance{ProofState: "triaging", NextSuggestedTool: tools.FirstTool(c.Registry, "document_bindings")}
+	if len(out.Documents) == 0 || out.Summary.TotalFindings == 0 {
+		gd.NextStepHint = "No drift: every bound code file changed before its document did, and every named path and member exists."
+		return gd
+	}
+	top := out.Documents[0]
+	gd.NextSuggestedTarget = top.SourcePath
+	gd.NextStepHint = fmt.Sprintf("%s has %d findings: open the sections listed (view) and compare them with the code that changed since (timeline on the target file).", top.SourcePath, top.FindingsTotal)
+	if len(top.Findings) > 0 && top.Findings[0].TargetFile != "" {
+		gd.NextSuggestedTool = tools.FirstTool(c.Registry, "timeline", "view")
+		gd.NextSuggestedTarget = top.Findings[0].TargetFile
+	}
+	return gd
+}

@@ -1,0 +1,178 @@
+package live
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+)
+
+// BenchmarkDaemonTickEdit times daemon_tick after a one-file edit on a
+// copy of go-std (M1ND_CORPORA or /tmp/m1nd-corpora; skipped without
+// it) through the dispatcher, with a runtime directory as the server
+// has: the reconciliation the watcher runs after each write. Each
+// iteration appends a function to a different file (edit), adds a file to
+// a package (add), appends to 64 files (edit64), deletes one (delete),
+// renames one (rename) or adds a requirement to go.mod (manifest: go-std
+// has none, so the case writes one first and ticks once, untimed); every
+// tick must patch the graph without walking the tree.
+func BenchmarkDaemonTickEdit(b *testing.B) {
+	src := tooltest.CorpusPath("go-std")
+	if _, err := os.Stat(src); err != nil {
+		b.Skip("no go-std corpus (benchmarks/corpora)")
+	}
+	dir := filepath.Join(b.TempDir(), "tree")
+	if out, err := exec.Command("cp", "-r", src, dir).CombinedOutput(); err != nil {
+		b.Fatalf("copy: %v %s", err, out)
+	}
+	var files []string
+	filepath.WalkDir(dir, func(p string, de fs.DirEntry, err error) error {
+		if err == nil && !de.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") &&
+			!strings.Contains(p, "testdata") && !strings.Contains(p, "vendor") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	slices.Sort(files)
+	cfg := tooltest.TestConfig()
+	cfg.RuntimeDir = b.TempDir()
+	d := tooltest.NewDispatcher(b, cfg)
+	t0 := time.Now()
+	tooltest.MustCall(b, d, "ingest", map[string]any{"agent_id": "bench", "path": dir})
+	full := time.Since(t0)
+	// Only files the graph holds: the walk skips some directories
+	// (cmd/dist: "dist" is a build output name), where a change is no
+	// change of the graph.
+	g := d.Session.Current().Graph
+	files = slices.DeleteFunc(files, func(f string) bool {
+		rel, _ := filepath.Rel(dir, f)
+		_, ok := g.Lookup("file::" + filepath.ToSlash(rel))
+		return !ok
+	})
+	// The ingest builds the query engine and the seek index in the
+	// background: wait for them (a seek needs both), so the ticks are
+	// timed in the steady state an agent's edits meet.
+	tooltest.MustCall(b, d, "seek", map[string]any{"agent_id": "bench", "query": "parse a configuration file"})
+	round := 0
+	gomod := filepath.Join(dir, "go.mod")
+	changes := []struct {
+		name  string
+		files int // files a tick reingests (-1: some, edits may hit a file twice)
+		apply func(f string) error
+		setup func() error
+	}{
+		{"edit", 1, func(f string) error {
+			fh, err := os.OpenFile(f, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(fh, "\nfunc M1ndBenchTick%d() {}\n", round)
+			return fh.Close()
+		}, nil},
+		{"add", 1, func(f string) error {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				return err
+			}
+			pkg, _, _ := strings.Cut(string(data[strings.Index(string(data), "\npackage ")+1:]), "\n")
+			return os.WriteFile(filepath.Join(filepath.Dir(f), fmt.Sprintf("m1nd_tick_%d.go", round)), fmt.Appendf(nil, "%s\n\nfunc M1ndBenchAdded%d() {}\n", pkg, round), 0o644)
+		}, nil},
+		{"edit64", -1, func(string) error {
+			for j := range 64 {
+				f := files[(round*7919+j*131)%len(files)]
+				fh, err := os.OpenFile(f, os.O_APPEND|os.O_WRONLY, 0)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(fh, "\nfunc M1ndBenchTick%d_%d() {}\n", round, j)
+				if err := fh.Close(); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, nil},
+		{"delete", 1, os.Remove, nil},
+		{"rename", 2, func(f string) error { return os.Rename(f, strings.TrimSuffix(f, ".go")+"_m1nd.go") }, nil},
+		{"manifest", 1, func(string) error {
+			fh, err := os.OpenFile(gomod, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(fh, "\nrequire example.com/m1nd%d v1.0.0\n", round)
+			return fh.Close()
+		}, func() error {
+			return os.WriteFile(gomod, []byte("module std\n\ngo 1.26\n\nrequire golang.org/x/net v0.47.0\n"), 0o644)
+		}},
+	}
+	for _, c := range changes {
+		b.Run("go-std/"+c.name, func(b *testing.B) {
+			if _, err := os.Stat(gomod); c.setup != nil && err != nil {
+				if err := c.setup(); err != nil {
+					b.Fatal(err)
+				}
+				tooltest.MustCall(b, d, "daemon_tick", map[string]any{"agent_id": "bench"})
+			}
+			times := make([]time.Duration, 0, b.N)
+			phases, ingestMs := map[string]float64{}, 0.0
+			for i := 0; i < b.N; i++ {
+				round++
+				k := (round * 7919) % len(files)
+				picked := files[k]
+				if err := c.apply(picked); err != nil {
+					b.Fatal(err)
+				}
+				if c.name == "delete" || c.name == "rename" {
+					files = slices.Delete(files, k, k+1)
+				}
+				t := time.Now()
+				out := tooltest.MustCall(b, d, "daemon_tick", map[string]any{"agent_id": "bench"})
+				times = append(times, time.Since(t))
+				if n := out["files_reingested"].(float64); (c.files > 0 && n != float64(c.files)) || n == 0 {
+					b.Fatalf("tick after %s of %s: %v", c.name, picked, out)
+				}
+				u := out["updates"].([]any)[0].(map[string]any)
+				if u["patched"] != true || u["walk_skipped"] != true {
+					b.Fatalf("update %v", u)
+				}
+				ingestMs += u["ingest_ms"].(float64)
+				for k, v := range u["phase_ms"].(map[string]any) {
+					phases[k] += v.(float64)
+				}
+			}
+			// Where the time went: the ingest's phases (means), and the
+			// rest of the tick around it (staleness check, publish).
+			for k, v := range phases {
+				b.ReportMetric(v/float64(b.N), k+"-ms")
+			}
+			b.ReportMetric(ingestMs/float64(b.N), "ingest-ms")
+			tooltest.EditP50P99(b, times)
+			slices.Sort(times)
+			b.ReportMetric(100*float64(times[len(times)/2])/float64(full), "pct-of-full")
+		})
+	}
+	// The first query after a tick: what the new graph's indexes cost.
+	for _, q := range []struct{ tool, arg, val string }{{"seek", "query", "parse a configuration file"}, {"activate", "query", "parse configuration"}} {
+		b.Run("go-std/edit+"+q.tool, func(b *testing.B) {
+			times := make([]time.Duration, 0, b.N)
+			for i := 0; i < b.N; i++ {
+				round++
+				if err := changes[0].apply(files[(round*7919)%len(files)]); err != nil {
+					b.Fatal(err)
+				}
+				tooltest.MustCall(b, d, "daemon_tick", map[string]any{"agent_id": "bench"})
+				t := time.Now()
+				tooltest.MustCall(b, d, q.tool, map[string]any{"agent_id": "bench", q.arg: q.val})
+				times = append(times, time.Since(t))
+			}
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "first-query-p50-ms")
+		})
+	}
+}

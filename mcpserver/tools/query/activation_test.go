@@ -1,0 +1,102 @@
+package query
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+)
+
+func activatedIDs(out map[string]any) []string {
+	var ids []string
+	for _, n := range out["activated"].([]any) {
+		ids = append(ids, n.(map[string]any)["node_id"].(string))
+	}
+	return ids
+}
+
+// activate lists seeds only when asked (at most top_k of them), always
+// counts them, keeps every score in [0, 1] and reports what its
+// plasticity cycle changed.
+func TestActivateSeedsScoresAndPlasticity(t *testing.T) {
+	d, _ := tooltest.IngestedFixture(t)
+	for _, tc := range []struct {
+		name      string
+		args      map[string]any
+		wantSeeds int // -1: no list
+	}{
+		{"default", map[string]any{"query": "session token login payment", "top_k": 3}, -1},
+		{"include_seeds", map[string]any{"query": "session token login payment", "top_k": 3, "include_seeds": true}, 3},
+		{"include_seeds, wide top_k", map[string]any{"query": "session", "top_k": 50, "include_seeds": true}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := map[string]any{"agent_id": "test"}
+			for k, v := range tc.args {
+				args[k] = v
+			}
+			out := tooltest.MustCall(t, d, "activate", args)
+			count := int(out["seeds_count"].(float64))
+			seeds, listed := out["seeds"].([]any)
+			switch {
+			case tc.wantSeeds < 0 && listed:
+				t.Errorf("seeds listed without include_seeds: %d", len(seeds))
+			case tc.wantSeeds > 0 && (len(seeds) != tc.wantSeeds || count <= tc.wantSeeds):
+				t.Errorf("%d seeds listed of %d, want %d of more", len(seeds), count, tc.wantSeeds)
+			case tc.wantSeeds == 0 && len(seeds) != count:
+				t.Errorf("%d seeds listed, want all %d (fewer than top_k)", len(seeds), count)
+			}
+			for _, n := range out["activated"].([]any) {
+				m := n.(map[string]any)
+				if a := m["activation"].(float64); a < 0 || a > 1 {
+					t.Errorf("%s: activation %v outside [0, 1]", m["node_id"], a)
+				}
+				for dim, v := range m["dimensions"].(map[string]any) {
+					if v.(float64) < 0 || v.(float64) > 1 {
+						t.Errorf("%s: %s = %v outside [0, 1]", m["node_id"], dim, v)
+					}
+				}
+			}
+			pl := out["plasticity"].(map[string]any)
+			for _, k := range []string{"edges_strengthened", "edges_decayed", "edges_capped", "ltp_events", "ltd_events", "homeostatic_nodes", "priming_nodes", "feedback_nodes"} {
+				if _, ok := pl[k]; !ok {
+					t.Errorf("plasticity lacks %s: %v", k, pl)
+				}
+			}
+		})
+	}
+}
+
+// The contract through the tools: learn wrong on activate's #1 and
+// correct on its #8, three times at strength 1; activate again: the wrong
+// node leaves the top 3, the confirmed one enters the top 5, and both carry
+// their learned feedback.
+func TestLearnChangesActivate(t *testing.T) {
+	d, _ := tooltest.IngestedFixture(t)
+	q := map[string]any{"agent_id": "test", "query": "session login token", "top_k": 10}
+	before := activatedIDs(tooltest.MustCall(t, d, "activate", q))
+	if len(before) < 8 {
+		t.Fatalf("fixture: %d results", len(before))
+	}
+	wrong, right := before[0], before[7]
+	for range 3 {
+		tooltest.MustCall(t, d, "learn", map[string]any{"agent_id": "test", "query": q["query"], "feedback": "wrong", "node_ids": []string{wrong}, "strength": 1.0})
+		tooltest.MustCall(t, d, "learn", map[string]any{"agent_id": "test", "query": q["query"], "feedback": "correct", "node_ids": []string{right}, "strength": 1.0})
+	}
+	out := tooltest.MustCall(t, d, "activate", q)
+	after := activatedIDs(out)
+	if i := slices.Index(after, wrong); i >= 0 && i < 3 {
+		t.Errorf("wrong node %s still #%d: %v", wrong, i+1, after)
+	}
+	if i := slices.Index(after, right); i < 0 || i >= 5 {
+		t.Errorf("confirmed node %s is #%d, want top 5: %v", right, i+1, after)
+	}
+	for _, n := range out["activated"].([]any) {
+		m := n.(map[string]any)
+		if m["node_id"] == right && !(m["feedback"].(float64) > 0.9) {
+			t.Errorf("confirmed node's feedback = %v, want > 0.9", m["feedback"])
+		}
+	}
+	if n := out["plasticity"].(map[string]any)["feedback_nodes"].(float64); n < 1 {
+		t.Errorf("feedback_nodes = %v", n)
+	}
+}

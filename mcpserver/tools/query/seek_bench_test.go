@@ -1,0 +1,66 @@
+package query
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+)
+
+// BenchmarkSeekCorpus times seek through the dispatcher (argument
+// validation, search, summaries, connections, JSON) on the benchmark
+// corpora of ../shared/corpora when they exist under $M1ND_CORPORA
+// (default /tmp/m1nd-corpora). The first call, which builds the index,
+// is reported separately as index-build-ms.
+func BenchmarkSeekCorpus(b *testing.B) {
+	queries := map[string]string{
+		"intent": "code that parses an HTTP request header",
+		"bugreport": `Decoding a header with a non-ASCII value crashes the server.
+
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/http/client.py", line 1374, in getresponse
+    response.begin()
+  File "/usr/lib/python3.11/http/client.py", line 318, in begin
+    version, status, reason = self._read_status()
+  File "/usr/lib/python3.11/email/feedparser.py", line 180, in feed
+    self._call_parse()
+UnicodeDecodeError: 'ascii' codec can't decode byte 0xc3 in position 7
+`,
+	}
+	for _, corpus := range []string{"py-335", "go-std"} {
+		dir := tooltest.CorpusPath(corpus)
+		if _, err := os.Stat(dir); err != nil {
+			continue
+		}
+		b.Run(corpus, func(b *testing.B) {
+			d := seekNewDispatcher(b)
+			tooltest.MustCall(b, d, "ingest", map[string]any{"agent_id": "bench", "path": dir})
+			t := time.Now()
+			tooltest.MustCall(b, d, "seek", map[string]any{"agent_id": "bench", "query": "warm up"})
+			build := time.Since(t)
+			for _, name := range []string{"intent", "bugreport"} {
+				raw, _ := json.Marshal(map[string]any{"agent_id": "bench", "query": queries[name]})
+				b.Run(name, func(b *testing.B) {
+					times := make([]time.Duration, 0, b.N)
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						t := time.Now()
+						if res := d.Call(context.Background(), "seek", raw, nil); res.IsError {
+							b.Fatal(res.Text())
+						}
+						times = append(times, time.Since(t))
+					}
+					b.StopTimer()
+					slices.Sort(times)
+					b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+					b.ReportMetric(float64(times[min(len(times)-1, len(times)*99/100)].Microseconds())/1000, "p99-ms")
+					b.ReportMetric(float64(build.Milliseconds()), "index-build-ms")
+				})
+			}
+		})
+	}
+}

@@ -1,0 +1,551 @@
+package query
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/m1nd-go/m1nd/core/analysis"
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/mcpserver/edit"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+	"github.com/m1nd-go/m1nd/mcpserver/textsearch"
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
+)
+
+// Budgets: the target file is shown up to max_source_bytes; connected
+// files contribute regions up to max_excerpt_bytes in total.
+const (
+	surgicalSourceDefault  = 256 << 10
+	surgicalSourceMax      = edit.MaxFileSize
+	surgicalExcerptDefault = 48 << 10
+)
+
+func registerSurgical(r *tools.Registry) {
+	common := []tools.Param{
+		{Name: "file_path", Type: tools.String, Required: true, Description: "The file to edit: relative to an ingest root (\"backend/auth.py\"), absolute inside one, or its file node id."},
+		{Name: "max_source_bytes", Type: tools.Integer, Default: surgicalSourceDefault, Min: tools.Bound(1024), Max: tools.Bound(surgicalSourceMax), Description: "The file's contents are shown up to this many bytes (content_truncated says when cut)."},
+		{Name: "max_neighbors", Type: tools.Integer, Default: 30, Min: tools.Bound(1), Max: tools.Bound(500), Description: "Callers and callees listed, each."},
+	}
+	r.Register(&tools.Tool{
+		Name:        "surgical_context",
+		Title:       "Everything to edit one file",
+		Description: "Complete context for editing a file in one call: its contents (with sha256 for apply's expected_sha256), its symbol table (functions, classes, methods with their lines), its callers (who calls, imports or uses its symbols, with file and line), its callees (what it uses), and the tests linked to it.",
+		Params:      common,
+		Input:       reflect.TypeFor[surgicalParams](),
+		Output:      reflect.TypeFor[surgicalOutput](),
+		Class:       tools.Read,
+		WhenToUse:   "Before a single-file edit, once seek, search or impact told you which file.",
+		AvoidWhen:   "You do not know the file yet (seek, search, impact first), or the edit spans its callers (surgical_context_v2 shows their code too).",
+		Next:        []string{"apply", "edit_preview", "surgical_context_v2"},
+		Example:     map[string]any{"agent_id": "claude", "file_path": "backend/session.py"},
+		Run:         func(c *tools.Call) (any, error) { return runSurgical(c, false) },
+	})
+	r.Register(&tools.Tool{
+		Name:        "surgical_context_v2",
+		Title:       "A file and its connected code",
+		Description: "surgical_context plus bounded source excerpts of the connected files: the regions of the callers that call into the file, of the callees it calls, and of its tests — one call instead of reading five files. Budgets bound the files, the lines per region and the total bytes.",
+		Params: append(slices.Clone(common),
+			tools.Param{Name: "max_connected_files", Type: tools.Integer, Default: 8, Min: tools.Bound(0), Max: tools.Bound(50), Description: "Connected files excerpted (callers first, then tests, then callees)."},
+			tools.Param{Name: "max_region_lines", Type: tools.Integer, Default: 40, Min: tools.Bound(1), Max: tools.Bound(400), Description: "Lines per excerpted region (a longer function shows its head)."},
+			tools.Param{Name: "context_lines", Type: tools.Integer, Default: 2, Min: tools.Bound(0), Max: tools.Bound(20), Description: "Lines of context around each region."},
+			tools.Param{Name: "max_excerpt_bytes", Type: tools.Integer, Default: surgicalExcerptDefault, Min: tools.Bound(1024), Max: tools.Bound(1 << 20), Description: "Total bytes of excerpts across connected files."},
+			tools.Param{Name: "include_tests", Type: tools.Boolean, Default: true, Description: "Excerpt the linked test files too."},
+		),
+		Input:     reflect.TypeFor[surgicalV2Params](),
+		Output:    reflect.TypeFor[surgicalOutput](),
+		Class:     tools.Read,
+		WhenToUse: "Before a multi-file edit (a function with its callers and tests) — then apply_batch writes them together.",
+		AvoidWhen: "You do not know the file yet (seek, search, impact first).",
+		Next:      []string{"apply_batch", "edit_preview", "apply"},
+		Example:   map[string]any{"agent_id": "claude", "file_path": "backend/session.py", "max_connected_files": 4},
+		Run:       func(c *tools.Call) (any, error) { return runSurgical(c, true) },
+	})
+}
+
+type surgicalParams struct {
+	FilePath       string `json:"file_path"`
+	MaxSourceBytes int    `json:"max_source_bytes"`
+	MaxNeighbors   int    `json:"max_neighbors"`
+}
+
+type surgicalV2Params struct {
+	FilePath          string `json:"file_path"`
+	MaxSourceBytes    int    `json:"max_source_bytes"`
+	MaxNeighbors      int    `json:"max_neighbors"`
+	MaxConnectedFiles int    `json:"max_connected_files"`
+	MaxRegionLines    int    `json:"max_region_lines"`
+	ContextLines      int    `json:"context_lines"`
+	MaxExcerptBytes   int    `json:"max_excerpt_bytes"`
+	IncludeTests      bool   `json:"include_tests"`
+}
+
+type surgicalOutput struct {
+	FilePath         string          `json:"file_path"`
+	AbsolutePath     string          `json:"absolute_path"`
+	FileNodeID       string          `json:"file_node_id,omitempty"`
+	InGraph          bool            `json:"in_graph"`
+	SHA256           string          `json:"sha256" jsonschema:"The file's SHA-256: pass it as expected_sha256 to apply or apply_batch so a change made since is caught."`
+	Bytes            int             `json:"bytes"`
+	TotalLines       int             `json:"total_lines"`
+	LineEndings      string          `json:"line_endings" jsonschema:"lf, crlf, mixed or none; apply keeps it."`
+	Content          string          `json:"content" jsonschema:"The file's text (not line-numbered), up to max_source_bytes."`
+	ContentTruncated bool            `json:"content_truncated"`
+	Symbols          []surgicalSym   `json:"symbols" jsonschema:"Entities defined in the file, by line, each with how many callers and callees it has."`
+	Callers          []surgicalLink  `json:"callers" jsonschema:"Code outside the file that calls, imports, inherits or uses its symbols."`
+	Callees          []surgicalLink  `json:"callees" jsonschema:"What the file's code calls, imports or uses outside the file."`
+	Tests            []surgicalTest  `json:"tests" jsonschema:"Test files linked to the file (tests edges) or calling into it."`
+	NotListed        notListed       `json:"not_listed"`
+	ConnectedFiles   []connectedFile `json:"connected_files,omitempty" jsonschema:"surgical_context_v2: excerpts of the connected files' regions."`
+	ExcerptBytes     int             `json:"excerpt_bytes,omitempty"`
+	ExcerptTruncated bool            `json:"excerpt_truncated,omitempty" jsonschema:"A budget cut the excerpts: raise max_excerpt_bytes or max_connected_files, or view the files."`
+	ElapsedMs        float64         `json:"elapsed_ms"`
+	tools.Guidance
+}
+
+type surgicalSym struct {
+	NodeID    string `json:"node_id"`
+	Label     string `json:"label"`
+	Type      string `json:"type"`
+	LineStart int    `json:"line_start"`
+	LineEnd   int    `json:"line_end"`
+	Callers   int    `json:"callers"`
+	Callees   int    `json:"callees"`
+}
+
+type surgicalLink struct {
+	NodeID   string `json:"node_id"`
+	Label    string `json:"label"`
+	Type     string `json:"type"`
+	File     string `json:"file,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Relation string `json:"relation"`
+	Symbol   string `json:"symbol" jsonschema:"The node of this file the link attaches to."`
+}
+
+type surgicalTest struct {
+	File   string `json:"file"`
+	NodeID string `json:"node_id"`
+	Via    string `json:"via" jsonschema:"tests (a tests edge) or calls (a test's code uses the file)."`
+}
+
+type notListed struct {
+	Callers int `json:"callers"`
+	Callees int `json:"callees"`
+}
+
+type connectedFile struct {
+	FilePath  string          `json:"file_path"`
+	Role      string          `json:"role" jsonschema:"caller, callee or test."`
+	Regions   []excerptRegion `json:"regions"`
+	Truncated bool            `json:"truncated,omitempty"`
+	Error     string          `json:"error,omitempty"`
+}
+
+type excerptRegion struct {
+	StartLine int    `json:"start_line"`
+	EndLine   int    `json:"end_line"`
+	NodeID    string `json:"node_id,omitempty"`
+	Label     string `json:"label,omitempty"`
+	Content   string `json:"content" jsonschema:"The lines, each \"%6d\\t<text>\"."`
+}
+
+func (o surgicalOutput) Coverage() (read, seen []string) {
+	read = []string{o.FilePath}
+	for _, f := range o.ConnectedFiles {
+		if len(f.Regions) > 0 {
+			read = append(read, f.FilePath)
+		}
+	}
+	seen = []string{o.FileNodeID}
+	for _, s := range o.Symbols {
+		seen = append(seen, s.NodeID)
+	}
+	for _, l := range append(slices.Clone(o.Callers), o.Callees...) {
+		seen = append(seen, l.NodeID)
+	}
+	return read, seen
+}
+
+func runSurgical(c *tools.Call, v2 bool) (any, error) {
+	start := time.Now()
+	var in surgicalV2Params
+	if v2 {
+		if err := c.Bind(&in); err != nil {
+			return nil, err
+		}
+	} else {
+		var p surgicalParams
+		if err := c.Bind(&p); err != nil {
+			return nil, err
+		}
+		in = surgicalV2Params{FilePath: p.FilePath, MaxSourceBytes: p.MaxSourceBytes, MaxNeighbors: p.MaxNeighbors}
+	}
+	if strings.TrimSpace(in.FilePath) == "" {
+		return nil, tools.Errorf("file_path names the file to edit, e.g. \"backend/auth.py\".", "file_path is empty").
+			WithExample(map[string]any{"agent_id": "claude", "file_path": "backend/auth.py"})
+	}
+	var out surgicalOutput
+	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+		raw := strings.TrimPrefix(in.FilePath, "file::")
+		tgt, err := tools.ResolveView(b, raw, "file_path")
+		if err != nil {
+			return err
+		}
+		data, _, err := tools.ReadView(tgt.Res, "file_path")
+		if err != nil {
+			return err
+		}
+		out = surgicalOutput{FilePath: tgt.GraphPath, AbsolutePath: tgt.Res.Abs, InGraph: tgt.InGraph, SHA256: edit.SHA256(data), Bytes: len(data)}
+		out.fillContent(data, in.MaxSourceBytes)
+		ctx := newSurgicalCtx(b, tgt.GraphPath, in.MaxNeighbors)
+		ctx.fill(&out)
+		if v2 {
+			ctx.excerpts(&out, in)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.Guidance = surgicalGuidance(c, &out, v2)
+	out.ElapsedMs = tools.Ms(time.Since(start))
+	return out, nil
+}
+
+// fillContent sets the content (cut at a line end within max bytes),
+// the line count and the line-ending style.
+func (o *surgicalOutput) fillContent(data []byte, max int) {
+	var vr viewResponse
+	_ = renderLines(&vr, data, 1, 1)
+	o.TotalLines, o.LineEndings = vr.TotalLines, vr.LineEndings
+	text := data
+	if len(text) > max {
+		cut := bytes.LastIndexByte(text[:max], '\n') + 1
+		if cut == 0 {
+			cut = max
+		}
+		text, o.ContentTruncated = text[:cut], true
+	}
+	o.Content = strings.ToValidUTF8(string(text), "\uFFFD")
+}
+
+// surgicalCtx is the graph around one file.
+type surgicalCtx struct {
+	b        *session.Bundle
+	g        *graph.Graph
+	gpath    string
+	file     graph.NodeID
+	own      map[graph.NodeID]bool // the file node and its entities
+	ownOrder []graph.NodeID
+	max      int
+	callers  []surgicalLink
+	callees  []surgicalLink
+	tests    []surgicalTest
+	// nodes of the links, for excerpts
+	callerNodes, calleeNodes, testNodes []graph.NodeID
+}
+
+func newSurgicalCtx(b *session.Bundle, gpath string, max int) *surgicalCtx {
+	s := &surgicalCtx{b: b, g: b.Graph, gpath: gpath, file: graph.NoNode, own: map[graph.NodeID]bool{}, max: max}
+	if id, ok := s.g.Lookup(tools.BundleSpace(b).FileID(gpath)); ok {
+		s.file = id
+		s.own[id], s.ownOrder = true, append(s.ownOrder, id)
+	}
+	if i, ok := tools.BundleGraphFiles(b).ByPath[gpath]; ok {
+		for _, id := range tools.BundleGraphFiles(b).Files[i].Nodes {
+			if !s.own[id] {
+				s.own[id], s.ownOrder = true, append(s.ownOrder, id)
+			}
+		}
+	}
+	return s
+}
+
+// fill lists the symbols, callers, callees and tests.
+func (s *surgicalCtx) fill(o *surgicalOutput) {
+	g := s.g
+	if s.file != graph.NoNode {
+		o.FileNodeID = g.ExternalID(s.file)
+	}
+	inCount, outCount := map[graph.NodeID]int{}, map[graph.NodeID]int{}
+	seen := map[[3]string]bool{}
+	testSeen := map[string]bool{}
+	for _, own := range s.ownOrder {
+		for _, n := range g.Neighbors(own) {
+			if s.own[n.Node] || g.Type(n.Node) == graph.Directory {
+				continue
+			}
+			kind := analysis.ClassifyRelation(n.Relation)
+			// other depends on own: a caller; own depends on other: a callee.
+			var callerSide bool
+			switch {
+			case kind == analysis.DependsOn:
+				callerSide = n.Incoming
+			case kind == analysis.DependedOnBy:
+				callerSide = !n.Incoming
+			default:
+				continue
+			}
+			other := n.Node
+			if n.Relation == "tests" && callerSide {
+				s.addTest(tools.FileOf(g, other), "tests", testSeen)
+				continue
+			}
+			key := [3]string{g.ExternalID(other), n.Relation, g.ExternalID(own)}
+			if seen[key] || n.Relation == "tests" {
+				continue
+			}
+			seen[key] = true
+			link := s.link(other, own, n.Relation)
+			if callerSide {
+				inCount[own]++
+				s.callers, s.callerNodes = append(s.callers, link), append(s.callerNodes, other)
+				if edit.IsTestFile(link.File) {
+					s.addTest(tools.FileOf(g, other), "calls", testSeen)
+				}
+			} else {
+				outCount[own]++
+				s.callees, s.calleeNodes = append(s.callees, link), append(s.calleeNodes, other)
+			}
+		}
+	}
+	_, syms := fileNodes(s.b, s.gpath)
+	o.Symbols = []surgicalSym{}
+	for _, v := range syms {
+		id, _ := g.Lookup(v.NodeID)
+		o.Symbols = append(o.Symbols, surgicalSym{NodeID: v.NodeID, Label: v.Label, Type: v.Type, LineStart: v.LineStart, LineEnd: v.LineEnd, Callers: inCount[id], Callees: outCount[id]})
+	}
+	sortLinks(s.callers, s.callerNodes)
+	sortLinks(s.callees, s.calleeNodes)
+	o.Callers, o.NotListed.Callers = clipLinks(s.callers, s.max)
+	o.Callees, o.NotListed.Callees = clipLinks(s.callees, s.max)
+	slices.SortFunc(s.tests, func(a, b surgicalTest) int { return strings.Compare(a.File, b.File) })
+	o.Tests = s.tests
+	if o.Tests == nil {
+		o.Tests = []surgicalTest{}
+	}
+}
+
+func (s *surgicalCtx) addTest(f graph.NodeID, via string, seen map[string]bool) {
+	p := s.g.SourcePath(f)
+	if p == "" || seen[p] {
+		return
+	}
+	seen[p] = true
+	s.tests = append(s.tests, surgicalTest{File: p, NodeID: s.g.ExternalID(f), Via: via})
+	s.testNodes = append(s.testNodes, f)
+}
+
+func (s *surgicalCtx) link(other, own graph.NodeID, rel string) surgicalLink {
+	g := s.g
+	ref := tools.RefOf(g, other)
+	return surgicalLink{NodeID: ref.NodeID, Label: ref.Label, Type: ref.Type, File: g.SourcePath(other), Line: int(g.Provenance(other).LineStart), Relation: rel, Symbol: g.ExternalID(own)}
+}
+
+// sortLinks orders links (and their nodes alike) by file, line, node.
+func sortLinks(ls []surgicalLink, nodes []graph.NodeID) {
+	idx := make([]int, len(ls))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		x, y := ls[a], ls[b]
+		if c := strings.Compare(x.File, y.File); c != 0 {
+			return c
+		}
+		if x.Line != y.Line {
+			return x.Line - y.Line
+		}
+		if c := strings.Compare(x.NodeID, y.NodeID); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Symbol, y.Symbol)
+	})
+	l2, n2 := slices.Clone(ls), slices.Clone(nodes)
+	for i, j := range idx {
+		ls[i], nodes[i] = l2[j], n2[j]
+	}
+}
+
+func clipLinks(ls []surgicalLink, max int) ([]surgicalLink, int) {
+	if ls == nil {
+		return []surgicalLink{}, 0
+	}
+	if len(ls) > max {
+		return ls[:max], len(ls) - max
+	}
+	return ls, 0
+}
+
+// excerpts adds the regions of the connected files, within the budgets:
+// callers first (the code that breaks when the file changes), then tests,
+// then callees.
+func (s *surgicalCtx) excerpts(o *surgicalOutput, in surgicalV2Params) {
+	type want struct {
+		role  string
+		nodes []graph.NodeID
+	}
+	byFile := map[string]*want{}
+	var order []string
+	add := func(role string, nodes []graph.NodeID) {
+		for _, n := range nodes {
+			p := s.g.SourcePath(n)
+			if p == "" || p == s.gpath || s.g.Type(n) == graph.Directory {
+				continue
+			}
+			w := byFile[p]
+			if w == nil {
+				if edit.IsTestFile(p) {
+					role = "test"
+				}
+				w = &want{role: role}
+				byFile[p] = w
+				order = append(order, p)
+			}
+			w.nodes = append(w.nodes, n)
+		}
+	}
+	add("caller", s.callerNodes)
+	if in.IncludeTests {
+		add("test", s.testNodes)
+	}
+	add("callee", s.calleeNodes)
+	budget := in.MaxExcerptBytes
+	o.ConnectedFiles = []connectedFile{}
+	for _, p := range order {
+		if len(o.ConnectedFiles) == in.MaxConnectedFiles {
+			o.ExcerptTruncated = true
+			break
+		}
+		cf := s.excerptFile(p, byFile[p].role, byFile[p].nodes, in, &budget)
+		o.ConnectedFiles = append(o.ConnectedFiles, cf)
+		if cf.Truncated {
+			o.ExcerptTruncated = true
+		}
+		if budget <= 0 {
+			break
+		}
+	}
+	o.ExcerptBytes = in.MaxExcerptBytes - max(budget, 0)
+}
+
+// excerptFile reads one connected file and cuts its regions: each linked
+// node's lines (its head when long) with context; a node without lines
+// (a module importing the file) shows the lines naming this file's
+// symbols.
+func (s *surgicalCtx) excerptFile(p, role string, nodes []graph.NodeID, in surgicalV2Params, budget *int) connectedFile {
+	cf := connectedFile{FilePath: p, Role: role, Regions: []excerptRegion{}}
+	res, err := tools.BundleGuard(s.b).Resolve(tools.BundleSpace(s.b).DiskPath(p))
+	if err != nil || !res.Exists {
+		cf.Error = "not readable inside the ingest roots"
+		return cf
+	}
+	data, _, err := tools.ReadGuarded(res, "file_path")
+	if err != nil || textsearch.IsBinary(data) {
+		cf.Error = "not a readable text file"
+		return cf
+	}
+	lines := strings.Split(string(data), "\n")
+	var spans [][3]int // start, end, node index
+	for i, n := range nodes {
+		pv := s.g.Provenance(n)
+		if pv.LineStart > 0 && s.g.Type(n) != graph.File {
+			end := min(int(max(pv.LineEnd, pv.LineStart)), int(pv.LineStart)+in.MaxRegionLines-1)
+			spans = append(spans, [3]int{int(pv.LineStart), end, i})
+			continue
+		}
+		for _, l := range s.mentions(lines) {
+			spans = append(spans, [3]int{l, l, -1})
+		}
+	}
+	slices.SortFunc(spans, func(a, b [3]int) int { return a[0] - b[0] })
+	var merged [][3]int
+	for _, sp := range spans {
+		sp[0], sp[1] = max(1, sp[0]-in.ContextLines), min(len(lines), sp[1]+in.ContextLines)
+		if k := len(merged) - 1; k >= 0 && sp[0] <= merged[k][1]+1 {
+			merged[k][1] = max(merged[k][1], sp[1])
+			continue
+		}
+		merged = append(merged, sp)
+	}
+	for _, sp := range merged {
+		var sb strings.Builder
+		for n := sp[0]; n <= sp[1] && n <= len(lines); n++ {
+			fmt.Fprintf(&sb, "%6d\t%s\n", n, strings.TrimRight(lines[n-1], "\r"))
+		}
+		if sb.Len() > *budget {
+			cf.Truncated = true
+			*budget = 0
+			break
+		}
+		*budget -= sb.Len()
+		r := excerptRegion{StartLine: sp[0], EndLine: sp[1], Content: strings.ToValidUTF8(sb.String(), "\uFFFD")}
+		if sp[2] >= 0 {
+			r.NodeID, r.Label = s.g.ExternalID(nodes[sp[2]]), s.g.Label(nodes[sp[2]])
+		}
+		cf.Regions = append(cf.Regions, r)
+	}
+	return cf
+}
+
+// mentions are the (at most three) lines of a connected file that name
+// this file: its imports of it, else lines naming its symbols.
+func (s *surgicalCtx) mentions(lines []string) []int {
+	base := path.Base(s.gpath)
+	base = strings.TrimSuffix(base, path.Ext(base))
+	var names []string
+	for _, id := range s.ownOrder {
+		if l := s.g.Label(id); id != s.file && len(l) > 3 && !strings.HasPrefix(l, "__") {
+			names = append(names, l)
+		}
+	}
+	find := func(match func(string) bool) []int {
+		var out []int
+		for i, l := range lines {
+			if match(l) {
+				if out = append(out, i+1); len(out) == 3 {
+					break
+				}
+			}
+		}
+		return out
+	}
+	if out := find(func(l string) bool { return strings.Contains(l, base) && importLine.MatchString(l) }); len(out) > 0 {
+		return out
+	}
+	return find(func(l string) bool {
+		return slices.ContainsFunc(names, func(n string) bool { return strings.Contains(l, n) })
+	})
+}
+
+var importLine = regexp.MustCompile(`^\s*(?:import|from|use|using|require|#include|include)\b|\brequire\(|\bimport\(`)
+
+func surgicalGuidance(c *tools.Call, o *surgicalOutput, v2 bool) tools.Guidance {
+	reg := c.Registry
+	if !o.InGraph {
+		return tools.Guidance{ProofState: "proving", NextSuggestedTool: tools.FirstTool(reg, "view", "ingest"), NextSuggestedTarget: o.FilePath,
+			NextStepHint: "The file is not in the graph, so its callers are unknown: view it (auto_ingest adds it) or ingest its repository, then ask again."}
+	}
+	callerFiles := map[string]bool{}
+	for _, l := range o.Callers {
+		if l.File != "" && l.File != o.FilePath {
+			callerFiles[l.File] = true
+		}
+	}
+	if len(callerFiles) > 0 && !v2 {
+		return tools.Guidance{ProofState: "ready_to_edit", NextSuggestedTool: tools.FirstTool(reg, "surgical_context_v2", "apply"), NextSuggestedTarget: o.FilePath,
+			NextStepHint: fmt.Sprintf("%d other files call into %s: if the edit changes a signature, get their code with surgical_context_v2 and write them together with apply_batch; otherwise apply with expected_sha256 %s.", len(callerFiles), o.FilePath, o.SHA256[:12]+"…")}
+	}
+	next := "apply"
+	if v2 && len(callerFiles) > 0 {
+		next = "apply_batch"
+	}
+	return tools.Guidance{ProofState: "ready_to_edit", NextSuggestedTool: tools.FirstTool(reg, next, "apply"), NextSuggestedTarget: o.FilePath,
+		NextStepHint: fmt.Sprintf("Edit with %s, passing expected_sha256 = sha256 so a change made meanwhile is refused; verify: true builds and tests before keeping it.", next)}
+}

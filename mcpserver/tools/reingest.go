@@ -1,0 +1,293 @@
+package tools
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/ingest"
+	ingestcache "github.com/m1nd-go/m1nd/ingest/cache"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+)
+
+// ingestRun is one ingest call; its phases are its methods, in order:
+// target (check the path and adapter) → build (ingest and shape the new
+// bundle) → persist → answer.
+type IngestRun struct {
+	C       *Call
+	root    string
+	Adapter string
+	Mode    string
+	cache   *ingest.Cache
+	out     *ingest.Output
+	// kept: the graph served was kept as it was (nothing changed).
+	Kept bool
+}
+
+// target checks the path (exists, under an allowed root) and the adapter,
+// and opens the root's ingest cache.
+func (r *IngestRun) Target() error {
+	raw := r.C.Str("path")
+	if raw == "" {
+		return Errorf("path is the repository (or notes directory) to ingest.", "path must not be empty")
+	}
+	root, err := filepath.Abs(raw)
+	if err != nil {
+		return Errorf("Pass an absolute path.", "cannot resolve path %q: %v", raw, err)
+	}
+	if _, err := os.Stat(root); err != nil {
+		e := Errorf("The path must exist on the machine the server runs on; relative paths are resolved against the server's working directory.", "path %q does not exist or cannot be read: %v", root, errors.Unwrap(err))
+		return e.WithNext("Check the path (ls it), then call ingest again with the absolute path.")
+	}
+	if err := r.C.Session.CheckIngestPath(root); err != nil {
+		var re *session.RootError
+		if errors.As(err, &re) {
+			return Errorf(re.Hint(), "%s", re.Msg).WithNext("Ingest a directory under one of the allowed roots, or have the server restarted with --allow-root for this one.")
+		}
+		return Errorf("Pass an absolute path to a repository.", "%v", err)
+	}
+	if _, err := ingest.Adapters().Lookup(r.Adapter); err != nil {
+		return Errorf(fmt.Sprintf("Available adapters: %v.", ingest.Adapters().Names()), "%v", err)
+	}
+	r.Adapter = routeAdapter(r.C.Ctx, r.Adapter, root) // documents.go: "auto" on a source tree is "code"
+	r.root = root
+	s := r.C.Session
+	r.cache = s.RootShared(root, "ingest-cache:"+r.Adapter, func() any {
+		dir := ""
+		if rt := s.RuntimePath("ingest-cache"); rt != "" {
+			sum := sha256.Sum256([]byte(r.Adapter + "\x00" + root))
+			dir = filepath.Join(rt, hex.EncodeToString(sum[:8]))
+		}
+		c := ingest.NewCache(dir)
+		// The server's caches live as long as the session, which closes
+		// (flushes) them: a tick's extraction blobs and manifest are
+		// written behind the answer.
+		c.SetWriteBehind(true)
+		return c
+	}).(*ingest.Cache)
+	return nil
+}
+
+// build ingests the root and returns the bundle to publish (old itself
+// when an incremental ingest found nothing changed). A code root joining
+// other code roots is ingested alone, then merged under namespaces
+// (mergeCodeRoot); another merge starts from a copy of the current graph,
+// taken under the plasticity lock since learning writes it.
+func (r *IngestRun) Build(old *session.Bundle) (*session.Bundle, error) {
+	s := r.C.Session
+	codeMerge := r.Mode == "merge" && r.Adapter == "code" && slices.ContainsFunc(old.Roots, func(x session.Root) bool { return x.Adapter == "code" })
+	runMode := r.Mode
+	var existing *graph.Graph
+	switch {
+	case codeMerge:
+		runMode = "replace"
+	case r.Mode == "merge" && old.Graph.NumNodes() > 0:
+		s.Plasticity.Locked(func() { existing = old.Graph.Clone() })
+		var err error // documents.go: a document root ingested again replaces its documents
+		if existing, err = replacedDocuments(existing, r.root, r.Adapter, r.C.Str("namespace")); err != nil {
+			return nil, err
+		}
+	}
+	o, err := ingest.Run(r.C.Ctx, ingest.Config{
+		Root: r.root, Adapter: r.Adapter, Mode: ingest.Mode(runMode), Namespace: r.C.Str("namespace"),
+		Incremental: r.C.Bool("incremental"), Cache: r.cache, Previous: r.previous(old),
+		IncludeDotfiles: r.C.Bool("include_dotfiles"), DotfilePatterns: r.C.Strs("dotfile_patterns"),
+		Progress: func(p ingest.Progress) {
+			r.C.Progress(float64(p.Done), float64(p.Total), string(p.Phase))
+		},
+	}, existing)
+	if err != nil {
+		return nil, err
+	}
+	r.out = o
+	if o.Graph == old.Graph && !codeMerge {
+		r.Kept = true
+		if len(old.Commits) == 0 && len(o.Commits) > 0 {
+			// A graph loaded from its snapshot, kept: snapshots do not hold
+			// the git commits, the ingest mapped them onto it.
+			return &session.Bundle{Graph: old.Graph, Roots: old.Roots, Files: old.Files, Commits: o.Commits}, nil
+		}
+		return old, nil // an unchanged tree: keep the bundle and its indexes
+	}
+	if o.Graph.NumNodes() == 0 {
+		return nil, Errorf("Point path at a directory with source files (or notes for adapter memory). Nothing was changed.",
+			"ingesting %s produced an empty graph (%d files scanned, %d parsed)", r.root, o.Stats.FilesScanned, o.Stats.FilesParsed).
+			WithNext("Check the path and adapter, then call ingest again; health shows the graph still loaded.")
+	}
+	root := session.Root{
+		Path: r.root, Adapter: o.Stats.Adapter, Namespace: r.C.Str("namespace"), Mode: r.Mode,
+		IngestedAt: time.Now().UTC(), Files: o.Stats.FilesParsed, GitBranch: o.Root.GitBranch, GitHead: o.Root.GitHead,
+	}
+	files := fileStamps(o.Root.Path, r.cache, r.Adapter)
+	if files != nil {
+		files.RunKey, files.Nodes, files.Edges = o.Root.RunKey, o.Graph.NumNodes(), o.Graph.NumEdges()
+	}
+	if codeMerge {
+		return mergeCodeRoot(s, old, o, root, files)
+	}
+	return r.bundle(old, root, files), nil
+}
+
+// previous is the graph served for this root and what it was built from,
+// for an incremental ingest to keep when nothing changed since (a restart
+// serving the saved graph): only when the graph is this one code root's
+// alone, as a replace built it.
+func (r *IngestRun) previous(old *session.Bundle) *ingest.Previous {
+	if !r.C.Bool("incremental") || r.Mode != "replace" || r.Adapter != "code" || r.C.Str("namespace") != "" || len(old.Roots) != 1 {
+		return nil
+	}
+	root := old.Roots[0]
+	if root.Path != r.root || root.Adapter != "code" || root.Namespace != "" {
+		return nil
+	}
+	i := slices.IndexFunc(old.Files, func(f session.RootFiles) bool { return f.Root == r.root })
+	if i < 0 {
+		return nil
+	}
+	rf := &old.Files[i]
+	if rf.RunKey == "" || rf.Prefix != "file::" || rf.Nodes != old.Graph.NumNodes() || rf.Edges != old.Graph.NumEdges() {
+		return nil // another tool changed the graph since the ingest that stamped it
+	}
+	files := make(map[string]ingest.FileStamp, len(rf.Files))
+	for _, f := range rf.Files {
+		files[f.Rel] = ingest.FileStamp{Size: f.Size, MTimeNS: f.MTimeNS}
+	}
+	return &ingest.Previous{Graph: old.Graph, RunKey: rf.RunKey, Files: files}
+}
+
+// bundle shapes a replace (or a merge into a graph without code roots).
+// A root that was namespaced and is now alone leaves its namespace, and
+// what was learned about its nodes follows them.
+func (r *IngestRun) bundle(old *session.Bundle, root session.Root, files *session.RootFiles) *session.Bundle {
+	o := r.out
+	nb := &session.Bundle{Graph: o.Graph, Roots: []session.Root{root}, Commits: o.Commits}
+	if files != nil {
+		nb.Files = []session.RootFiles{*files}
+	}
+	if r.Mode == "merge" && old.Graph.NumNodes() > 0 {
+		nb.Roots = slices.DeleteFunc(slices.Clone(old.Roots), func(x session.Root) bool { return x.Path == r.root })
+		nb.Roots = append(nb.Roots, root)
+		nb.Commits = append(slices.Clone(old.Commits), o.Commits...)
+		nb.Files = slices.DeleteFunc(slices.Clone(old.Files), func(x session.RootFiles) bool { return x.Root == o.Root.Path })
+		if files != nil {
+			nb.Files = append(nb.Files, *files)
+		}
+		return nb
+	}
+	if ns := namespaceOfRoot(old.Roots, r.root); ns != "" && r.Adapter == "code" {
+		pe := r.C.Session.Plasticity
+		if st, err := pe.ImportState(nb.Graph, unspaceState(pe, old.Graph, ns)); err == nil {
+			r.C.Session.Logf("%s is the only root again: its nodes leave namespace %q; %d learned edges followed them", r.root, ns, st.Applied)
+		}
+	}
+	return nb
+}
+
+// answer is the ingest's response with guidance.
+func (r *IngestRun) Answer(nb *session.Bundle, persisted map[string]any, took time.Duration) map[string]any {
+	st := r.out.Stats
+	resp := map[string]any{
+		"path":            r.root,
+		"adapter":         st.Adapter,
+		"mode":            r.Mode,
+		"files_processed": st.FilesParsed,
+		"nodes_created":   st.NodesCreated,
+		"edges_created":   st.EdgesCreated,
+		"languages":       st.Languages,
+		"elapsed_ms":      Ms(took),
+		"stats":           st,
+		"root":            r.out.Root,
+		"graph":           map[string]any{"node_count": nb.Graph.NumNodes(), "edge_count": nb.Graph.NumEdges(), "generation": nb.Gen},
+		"persisted":       persisted,
+	}
+	gd := Guidance{
+		ProofState:        "triaging",
+		NextSuggestedTool: FirstTool(r.C.Registry, "seek", "activate"),
+		NextStepHint:      "The graph is ready: find code by purpose with seek, explore a topic with activate, or check a file's blast radius with impact.",
+	}
+	if st.Partial {
+		gd.NextStepHint = fmt.Sprintf("The ingest stopped early (%s budget); the graph is consistent but incomplete. Ingest a subdirectory for full coverage.", st.BudgetExhausted)
+	}
+	if persisted["durable"] == false && persisted["error"] != nil {
+		gd.NextStepHint = "The graph is served but NOT saved (see persisted.error): a restart would lose it. Free space or fix the runtime directory, then call persist."
+	}
+	gd.Into(resp)
+	return resp
+}
+
+// fileStamps records what the code adapter read (its cache manifest: size
+// and mtime per file), so staleness is a stat away; nil for adapters that
+// keep no manifest.
+func fileStamps(root string, cache *ingest.Cache, adapterName string) *session.RootFiles {
+	if adapterName != "code" || root == "" {
+		return nil
+	}
+	rf := &session.RootFiles{Root: root, Prefix: "file::"}
+	for _, rel := range cache.Paths() {
+		if e, ok := cache.Entry(rel); ok && e.Kind == ingestcache.Text {
+			rf.Files = append(rf.Files, session.FileStamp{Rel: rel, Size: e.Size, MTimeNS: e.MTimeNS})
+		}
+	}
+	slices.SortFunc(rf.Files, func(a, b session.FileStamp) int { return strings.Compare(a.Rel, b.Rel) })
+	rf.Dirs = session.StampDirs(root, rf.Files)
+	return rf
+}
+
+// persistAfterIngest saves a new graph before the ingest is answered, so
+// an acknowledged ingest is never lost to a crash; it says what happened.
+func PersistAfterIngest(s *session.State, nb *session.Bundle) map[string]any {
+	if cfg := s.Config(); !cfg.Persistent() {
+		return map[string]any{"durable": false, "reason": "memory-only session (no --runtime-dir): the graph lives until the server stops"}
+	}
+	if s.PersistedGen() == nb.Gen {
+		return map[string]any{"durable": true, "reason": "unchanged: the saved graph is current"}
+	}
+	res, err := s.Persist("ingest")
+	if err != nil {
+		return map[string]any{"durable": false, "error": err.Error()}
+	}
+	return map[string]any{"durable": true, "save_stamp": res.SaveStamp, "elapsed_ms": res.ElapsedMs}
+}
+
+// reingestRoot refreshes one code root incrementally for a tool that just
+// wrote files under it (apply, apply_batch, edit_commit): the ingest
+// tool's own run — the patch path when a few files changed their contents
+// — published like an ingest but not persisted, so the caller decides when
+// its write is final. It returns the ingest's statistics.
+func ReingestRoot(c *Call, root string) (*ingest.Output, error) {
+	t, ok := c.Registry.Lookup("ingest")
+	if !ok {
+		return nil, errors.New("this build has no ingest tool")
+	}
+	mode := "replace"
+	if len(c.Session.Current().Roots) > 1 {
+		mode = "merge"
+	}
+	args := map[string]json.RawMessage{"path": mustRaw(root), "incremental": json.RawMessage("true"), "mode": mustRaw(mode)}
+	sub := &Call{Ctx: c.Ctx, Tool: t, AgentID: c.AgentID, Session: c.Session, Progress: func(float64, float64, string) {}, Registry: c.Registry, Args: args}
+	r := &IngestRun{C: sub, Adapter: "code", Mode: mode}
+	if err := r.Target(); err != nil {
+		return nil, err
+	}
+	kind := "graph_replaced"
+	if mode == "merge" {
+		kind = "graph_merged"
+	}
+	if _, err := c.Session.BuildBundle(kind, r.Build); err != nil {
+		return nil, err
+	}
+	return r.out, nil
+}
+
+func mustRaw(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}

@@ -1,0 +1,120 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"sync"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/seek"
+	"github.com/m1nd-go/m1nd/mcpserver/pathguard"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+)
+
+// seekIndex returns the bundle's seek index, building it on first use.
+// Source bodies are read through the path guard over the ingest roots;
+// files whose size and modification time did not change since the last
+// index the session built keep their body documents from it (most of a
+// build: after an edit, the first seek does not read the tree again). The
+// build ignores the caller's context so a cancelled first call does not
+// leave a failed index cached for the whole generation.
+func SeekIndex(s *session.State, b *session.Bundle) (*seek.Index, error) {
+	return seekIndexCtx(context.Background(), s, b)
+}
+
+// seekIndexCtx is seekIndex for a build that may be called off (the index
+// warm-up, when a change replaces the graph it builds for).
+func seekIndexCtx(ctx context.Context, s *session.State, b *session.Bundle) (*seek.Index, error) {
+	v, err := b.DerivedCtx(ctx, "seek", func(ctx context.Context, g *graph.Graph) (any, error) {
+		o := seek.DefaultOptions()
+		if len(b.Roots) > 0 {
+			roots := make([]string, 0, len(b.Roots))
+			for _, r := range b.Roots {
+				roots = append(roots, r.Path)
+			}
+			guard := pathguard.New(roots...)
+			o.ReadFile = guardedReader(guard, int64(o.MaxFileBytes))
+			o.FileStamp = guardedStamp(guard)
+		}
+		last := s.Shared("seek-last", func() any { return &lastSeek{} }).(*lastSeek)
+		x, err := seek.BuildFrom(ctx, g, o, last.get())
+		if err == nil {
+			last.set(x.Bodies())
+		}
+		return x, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*seek.Index), nil
+}
+
+// lastSeek holds the body documents of the seek index the session built
+// last (not the index: that would keep its graph alive): the next build
+// takes the unchanged files' documents from them.
+type lastSeek struct {
+	mu sync.Mutex
+	x  *seek.Bodies
+}
+
+func (l *lastSeek) get() *seek.Bodies {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.x
+}
+
+func (l *lastSeek) set(x *seek.Bodies) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.x = x
+}
+
+// guardedStamp stamps a root-relative source path by the size and
+// modification time of the file the guard resolves it to.
+func guardedStamp(guard *pathguard.Guard) func(string) (string, bool) {
+	return func(p string) (string, bool) {
+		r, err := guard.Resolve(p)
+		if err != nil || !r.Exists {
+			return "", false
+		}
+		fi, err := os.Stat(r.Real)
+		if err != nil || !fi.Mode().IsRegular() {
+			return "", false
+		}
+		return fmt.Sprintf("%d:%d", fi.Size(), fi.ModTime().UnixNano()), true
+	}
+}
+
+// guardedReader reads root-relative source paths through the guard, at
+// most limit+1 bytes (enough for the index to see a file is too large).
+func guardedReader(guard *pathguard.Guard, limit int64) func(string) ([]byte, error) {
+	return func(p string) ([]byte, error) {
+		r, err := guard.Resolve(p)
+		if err != nil {
+			return nil, err
+		}
+		if !r.Exists {
+			return nil, fs.ErrNotExist
+		}
+		f, err := pathguard.Open(r)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return io.ReadAll(io.LimitReader(f, limit+1))
+	}
+}
+
+// clipText shortens s to about n bytes on a rune boundary for echoing.
+func ClipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && (s[n]&0xC0) == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}

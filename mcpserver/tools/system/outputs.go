@@ -1,0 +1,134 @@
+package system
+
+import (
+	"github.com/m1nd-go/m1nd/core/plasticity"
+	"github.com/m1nd-go/m1nd/ingest"
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
+)
+
+// ingestOutput is ingest's answer.
+type ingestOutput struct {
+	Path           string           `json:"path"`
+	Adapter        string           `json:"adapter"`
+	Mode           string           `json:"mode"`
+	FilesProcessed int              `json:"files_processed"`
+	NodesCreated   int              `json:"nodes_created"`
+	EdgesCreated   int              `json:"edges_created"`
+	Languages      map[string]int   `json:"languages" jsonschema:"Parsed files per language."`
+	ElapsedMs      float64          `json:"elapsed_ms"`
+	Stats          ingest.Stats     `json:"stats"`
+	Root           ingest.RootInfo  `json:"root"`
+	Graph          graphCountOutput `json:"graph" jsonschema:"The graph now served."`
+	Persisted      struct {
+		Durable   bool    `json:"durable" jsonschema:"The new graph is saved: a crash or kill cannot lose it."`
+		Reason    string  `json:"reason,omitempty"`
+		Error     string  `json:"error,omitempty"`
+		SaveStamp string  `json:"save_stamp,omitempty"`
+		ElapsedMs float64 `json:"elapsed_ms,omitempty"`
+	} `json:"persisted"`
+	tools.Guidance
+}
+
+type graphCountOutput struct {
+	NodeCount  int    `json:"node_count"`
+	EdgeCount  int    `json:"edge_count"`
+	Generation uint64 `json:"generation"`
+}
+
+// healthOutput is health's answer.
+type healthOutput struct {
+	Status string `json:"status" jsonschema:"ok, empty (no graph yet) or degraded (the last save failed)."`
+	Server struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	} `json:"server"`
+	Domain           string         `json:"domain"`
+	NodeCount        int            `json:"node_count"`
+	EdgeCount        int            `json:"edge_count"`
+	NodeTypes        map[string]int `json:"node_types"`
+	QueriesProcessed uint64         `json:"queries_processed"`
+	UptimeSeconds    float64        `json:"uptime_seconds"`
+	MemoryUsageBytes uint64         `json:"memory_usage_bytes"`
+	Memory           struct {
+		HeapAlloc uint64 `json:"heap_alloc"`
+		HeapSys   uint64 `json:"heap_sys"`
+		Sys       uint64 `json:"sys"`
+		NumGC     uint64 `json:"num_gc"`
+	} `json:"memory"`
+	PlasticityState string `json:"plasticity_state"`
+	Plasticity      struct {
+		LearnedEdges int                    `json:"learned_edges"`
+		QueryMemory  plasticity.MemoryStats `json:"query_memory"`
+	} `json:"plasticity"`
+	LastPersistTime  *string `json:"last_persist_time"`
+	LastPersistError *string `json:"last_persist_error"`
+	Persistence      struct {
+		Mode                string `json:"mode" jsonschema:"disk, or memory-only without a runtime directory."`
+		RuntimeDir          string `json:"runtime_dir,omitempty"`
+		GraphSource         string `json:"graph_source,omitempty"`
+		PlasticityState     string `json:"plasticity_state,omitempty"`
+		AutoPersistInterval int    `json:"auto_persist_interval,omitempty"`
+	} `json:"persistence"`
+	ActiveSessions       []sessionInfo `json:"active_sessions"`
+	GraphGeneration      uint64        `json:"graph_generation"`
+	PlasticityGeneration uint64        `json:"plasticity_generation"`
+	CacheGeneration      uint64        `json:"cache_generation"`
+	IngestRoots          []rootInfo    `json:"ingest_roots" jsonschema:"The roots the graph describes, with their git state then and now."`
+	Warnings             []string      `json:"warnings"`
+	FilesOnDisk          struct {
+		Checked  bool     `json:"checked"`
+		Reason   string   `json:"reason,omitempty"`
+		Stale    bool     `json:"stale,omitempty"`
+		Modified []string `json:"modified,omitempty"`
+		Deleted  []string `json:"deleted,omitempty"`
+		Added    []string `json:"added,omitempty"`
+		Counts   *struct {
+			Modified int `json:"modified"`
+			Deleted  int `json:"deleted"`
+			Added    int `json:"added"`
+		} `json:"counts,omitempty"`
+	} `json:"files_on_disk" jsonschema:"Files modified, deleted or added on disk since the graph was built (lists capped at 20)."`
+	NextSuggestedTool string `json:"next_suggested_tool"`
+}
+
+// persistOutput is persist's answer: action save answers with what it
+// wrote (session.PersistResult), load with the graph it loaded.
+type persistOutput struct {
+	Reason          string  `json:"reason,omitempty" jsonschema:"save: why it was saved (manual)."`
+	GraphPath       string  `json:"graph_path,omitempty"`
+	PlasticityPath  string  `json:"plasticity_path,omitempty"`
+	Nodes           int     `json:"nodes,omitempty"`
+	Edges           int     `json:"edges,omitempty"`
+	PlasticityEdges int     `json:"plasticity_edges,omitempty"`
+	SaveStamp       string  `json:"save_stamp,omitempty"`
+	Skipped         string  `json:"skipped,omitempty"`
+	ElapsedMs       float64 `json:"elapsed_ms,omitempty"`
+	Action          string  `json:"action,omitempty" jsonschema:"load: the action done."`
+	NodeCount       int     `json:"node_count,omitempty"`
+	EdgeCount       int     `json:"edge_count,omitempty"`
+	GraphGeneration uint64  `json:"graph_generation,omitempty"`
+}
+
+// helpOutput is help's answer: the index, or with tool_name one tool's
+// documentation (ToolDoc).
+type helpOutput struct {
+	Server    string `json:"server,omitempty" jsonschema:"index: the server name and version."`
+	ToolCount int    `json:"tool_count,omitempty"`
+	Tools     []struct {
+		Name     string   `json:"name"`
+		Summary  string   `json:"summary"`
+		Class    string   `json:"class"`
+		Required []string `json:"required"`
+	} `json:"tools,omitempty"`
+	Workflow    string         `json:"workflow,omitempty"`
+	Usage       string         `json:"usage,omitempty"`
+	Name        string         `json:"name,omitempty" jsonschema:"tool_name: the tool documented."`
+	Description string         `json:"description,omitempty"`
+	Class       string         `json:"class,omitempty"`
+	Parameters  []paramDoc     `json:"parameters,omitempty"`
+	Example     map[string]any `json:"example,omitempty"`
+	WhenToUse   string         `json:"when_to_use,omitempty"`
+	AvoidWhen   string         `json:"avoid_when,omitempty"`
+	Next        []string       `json:"next,omitempty"`
+	Aliases     []string       `json:"aliases,omitempty"`
+}
