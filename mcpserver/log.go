@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -44,6 +45,52 @@ func (l *Log) Printf(format string, a ...any) { l.logger.Info(fmt.Sprintf(format
 type clientSink struct {
 	h     slog.Handler
 	queue chan queued
+	// level is the slog level the client asked for with logging/setLevel;
+	// set is false until it asks. Records are judged against it when they
+	// are logged: the SDK judges again when it sends, from the queue, and
+	// a record logged before the client's setLevel must not pass then.
+	level atomic.Int64
+	set   atomic.Bool
+}
+
+// trackLevels records each client's logging/setLevel once it succeeded.
+func (l *Log) trackLevels() mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if method != "logging/setLevel" || err != nil {
+				return res, err
+			}
+			p, ok := req.GetParams().(*mcp.SetLoggingLevelParams)
+			ss, ok2 := req.GetSession().(*mcp.ServerSession)
+			if !ok || !ok2 || p == nil {
+				return res, err
+			}
+			l.mu.Lock()
+			if s := l.clients[ss]; s != nil {
+				s.level.Store(int64(slogLevel(p.Level)))
+				s.set.Store(true)
+			}
+			l.mu.Unlock()
+			return res, err
+		}
+	}
+}
+
+// slogLevel maps an MCP logging level to slog's scale (debug −4 … error
+// 8, the levels above error beyond it).
+func slogLevel(l mcp.LoggingLevel) slog.Level {
+	switch l {
+	case "debug":
+		return slog.LevelDebug
+	case "info", "notice":
+		return slog.LevelInfo
+	case "warning":
+		return slog.LevelWarn
+	case "error":
+		return slog.LevelError
+	}
+	return slog.LevelError + 4 // critical, alert, emergency
 }
 
 type queued struct {
@@ -98,6 +145,9 @@ func (h *logHandler) Handle(ctx context.Context, r slog.Record) error {
 	h.l.mu.Lock()
 	defer h.l.mu.Unlock()
 	for _, s := range h.l.clients {
+		if !s.set.Load() || int64(r.Level) < s.level.Load() {
+			continue
+		}
 		ch := s.h
 		for _, step := range h.steps {
 			ch = step(ch)

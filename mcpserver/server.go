@@ -56,7 +56,7 @@ func NewMCPServer(d *tools.Dispatcher, log *Log) *mcp.Server {
 			return toMCP(res, structured), nil
 		})
 	}
-	s.AddReceivingMiddleware(normalizeToolNames(d))
+	s.AddReceivingMiddleware(normalizeToolNames(d), log.trackLevels())
 	return s
 }
 
