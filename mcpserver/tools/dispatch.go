@@ -109,15 +109,23 @@ func (d *Dispatcher) flagStale(v any) any {
 	if len(named) == 0 {
 		return v
 	}
-	var m map[string]any
-	if json.Unmarshal(data, &m) != nil {
-		return v
-	}
-	m["stale_files"] = staleFiles{
+	extra, err := json.Marshal(staleFiles{
 		Files: named,
 		Hint:  "These files changed or were deleted on disk after the graph was built: what this answer says of them (entities, lines, edges) may be out of date. Re-ingest with incremental: true to refresh.",
+	})
+	if err != nil || data[len(data)-1] != '}' {
+		return v
 	}
-	return m
+	// The answer's own JSON with one more member: no decoding into a map
+	// and encoding again.
+	out := make([]byte, 0, len(data)+len(extra)+16)
+	out = append(out, data[:len(data)-1]...)
+	if len(bytes.TrimSpace(data[1:len(data)-1])) > 0 {
+		out = append(out, ',')
+	}
+	out = append(out, `"stale_files":`...)
+	out = append(out, extra...)
+	return json.RawMessage(append(out, '}'))
 }
 
 // Per-call time budgets: the call's context ends then, so waits (for the
