@@ -2,7 +2,6 @@ package query
 
 import (
 	"fmt"
-	"reflect"
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/engine"
@@ -12,64 +11,58 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
+type activateParams struct {
+	Query                  string   `json:"query" jsonschema:"What to look for: words, identifiers, paths (\"session pool management\", \"AuthService.login\")." tool:"required"`
+	TopK                   int      `json:"top_k" jsonschema:"Number of activated nodes to return." tool:"default=20,min=1,max=500"`
+	Dimensions             []string `json:"dimensions" jsonschema:"Dimensions to include: structural, semantic, temporal, causal." tool:"default=structural|semantic|temporal|causal,enum=structural|semantic|temporal|causal"`
+	XLR                    bool     `json:"xlr" jsonschema:"XLR noise cancellation (suppresses hubs that light up for every query)." tool:"default=true"`
+	IncludeGhostEdges      bool     `json:"include_ghost_edges" jsonschema:"Report probable but missing connections between strongly co-activated nodes." tool:"default=true"`
+	IncludeStructuralHoles bool     `json:"include_structural_holes" jsonschema:"Report nodes whose neighbourhood lit up while they did not." tool:"default=false"`
+	IncludeSeeds           bool     `json:"include_seeds" jsonschema:"List the seed nodes the query matched (at most top_k, strongest first); otherwise only seeds_count is given." tool:"default=false"`
+}
+
+type warmupParams struct {
+	TaskDescription string  `json:"task_description" jsonschema:"The task you are about to work on, in natural language." tool:"required"`
+	BoostStrength   float64 `json:"boost_strength" jsonschema:"Boost given to the most relevant node (others proportionally less)." tool:"default=0.15,min=0,max=1"`
+}
+
+type resonateParams struct {
+	Query  string `json:"query" jsonschema:"Query whose seeds start the waves. Give query or node_id, or neither for global resonance from the most central nodes."`
+	NodeID string `json:"node_id" jsonschema:"A node to start from instead of a query."`
+	TopK   int    `json:"top_k" jsonschema:"Number of harmonics to return." tool:"default=20,min=1,max=200"`
+}
+
 func registerActivation(r *tools.Registry) {
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:        "activate",
 		Title:       "Spreading activation",
 		Description: "Spreading activation query across the graph: seeds matched from the query propagate through structure, semantics, recency and causal edges, merged with XLR noise cancellation. Returns ranked nodes with per-dimension scores in [0, 1], the number of seeds (the seeds themselves with include_seeds), optional ghost edges and structural holes. Feedback given with learn on this or a similar query re-ranks the results. Side effect, bounded and reported in `plasticity`: Hebbian plasticity on the query's neighbourhood (co-activated edges strengthen, edges competing with them decay; at most a few hundred edges per query).",
-		Params: []tools.Param{
-			{Name: "query", Type: tools.String, Required: true, Description: "What to look for: words, identifiers, paths (\"session pool management\", \"AuthService.login\")."},
-			{Name: "top_k", Type: tools.Integer, Default: 20, Min: tools.Bound(1), Max: tools.Bound(500), Description: "Number of activated nodes to return."},
-			{Name: "dimensions", Type: tools.StringArray, Enum: tools.DimensionNames, Default: tools.DimensionNames, Description: "Dimensions to include: structural, semantic, temporal, causal."},
-			{Name: "xlr", Type: tools.Boolean, Default: true, Description: "XLR noise cancellation (suppresses hubs that light up for every query)."},
-			{Name: "include_ghost_edges", Type: tools.Boolean, Default: true, Description: "Report probable but missing connections between strongly co-activated nodes."},
-			{Name: "include_structural_holes", Type: tools.Boolean, Default: false, Description: "Report nodes whose neighbourhood lit up while they did not."},
-			{Name: "include_seeds", Type: tools.Boolean, Default: false, Description: "List the seed nodes the query matched (at most top_k, strongest first); otherwise only seeds_count is given."},
-		},
-		Input:     reflect.TypeFor[activateParams](),
-		Output:    reflect.TypeFor[activateOutput](),
-		Class:     tools.Write,
-		WhenToUse: "Primary associative search: \"what in the codebase relates to X?\" when you know a topic but not the files.",
-		AvoidWhen: "You know exactly what text to find (search) or want code by described purpose (seek).",
-		Next:      []string{"view", "learn", "impact", "why"},
-		Example:   map[string]any{"agent_id": "claude", "query": "session pool management", "top_k": 10},
-		Run:       runActivate,
-	})
-	r.Register(&tools.Tool{
+		Class:       tools.Write,
+		WhenToUse:   "Primary associative search: \"what in the codebase relates to X?\" when you know a topic but not the files.",
+		AvoidWhen:   "You know exactly what text to find (search) or want code by described purpose (seek).",
+		Next:        []string{"view", "learn", "impact", "why"},
+		Example:     map[string]any{"agent_id": "claude", "query": "session pool management", "top_k": 10},
+	}, runActivate)
+	tools.Add(r, tools.Tool{
 		Name:        "warmup",
 		Title:       "Warm up for a task",
 		Description: "Task-based priming: activates the graph around a task description and gives the activated nodes a temporary boost that later activate queries add to their scores. Boosts decay per query and with time and are never persisted.",
-		Params: []tools.Param{
-			{Name: "task_description", Type: tools.String, Required: true, Description: "The task you are about to work on, in natural language."},
-			{Name: "boost_strength", Type: tools.Number, Default: 0.15, Min: tools.Bound(0), Max: tools.Bound(1), Description: "Boost given to the most relevant node (others proportionally less)."},
-		},
-		Input:     reflect.TypeFor[warmupParams](),
-		Output:    reflect.TypeFor[warmupOutput](),
-		Class:     tools.Write,
-		WhenToUse: "At the start of a focused task or on a context switch, to bias later queries toward its region.",
-		AvoidWhen: "One-off questions: the boost only pays off over several queries.",
-		Next:      []string{"activate", "seek"},
-		Example:   map[string]any{"agent_id": "claude", "task_description": "Refactor message routing to support group chats", "boost_strength": 0.2},
-		Run:       runWarmup,
-	})
-	r.Register(&tools.Tool{
+		Class:       tools.Write,
+		WhenToUse:   "At the start of a focused task or on a context switch, to bias later queries toward its region.",
+		AvoidWhen:   "One-off questions: the boost only pays off over several queries.",
+		Next:        []string{"activate", "seek"},
+		Example:     map[string]any{"agent_id": "claude", "task_description": "Refactor message routing to support group chats", "boost_strength": 0.2},
+	}, runWarmup)
+	tools.Add(r, tools.Tool{
 		Name:        "resonate",
 		Title:       "Resonance analysis",
 		Description: "Resonance analysis: standing waves from seed nodes swept across frequencies, giving harmonics (nodes by harmonic order), resonant frequencies, sympathetic pairs (nodes far from the seeds that respond alike) and harmonic groups. Read-only.",
-		Params: []tools.Param{
-			{Name: "query", Type: tools.String, Description: "Query whose seeds start the waves. Give query or node_id, or neither for global resonance from the most central nodes."},
-			{Name: "node_id", Type: tools.String, Description: "A node to start from instead of a query."},
-			{Name: "top_k", Type: tools.Integer, Default: 20, Min: tools.Bound(1), Max: tools.Bound(200), Description: "Number of harmonics to return."},
-		},
-		Input:     reflect.TypeFor[resonateParams](),
-		Output:    reflect.TypeFor[resonateOutput](),
-		Class:     tools.Read,
-		WhenToUse: "Finding natural clusters and couplings: which modules move together, where subsystem boundaries lie.",
-		AvoidWhen: "Plain lookups; activate or seek are cheaper.",
-		Next:      []string{"activate", "missing", "why"},
-		Example:   map[string]any{"agent_id": "claude", "query": "authentication flow", "top_k": 10},
-		Run:       runResonate,
-	})
+		Class:       tools.Read,
+		WhenToUse:   "Finding natural clusters and couplings: which modules move together, where subsystem boundaries lie.",
+		AvoidWhen:   "Plain lookups; activate or seek are cheaper.",
+		Next:        []string{"activate", "missing", "why"},
+		Example:     map[string]any{"agent_id": "claude", "query": "authentication flow", "top_k": 10},
+	}, runResonate)
 }
 
 type activatedJSON struct {
@@ -93,16 +86,16 @@ type seedJSON struct {
 	Match     string  `json:"match"`
 }
 
-func runActivate(c *tools.Call) (any, error) {
-	q := c.Str("query")
+func runActivate(c *tools.Call, in activateParams) (activateOutput, error) {
+	q := in.Query
 	if len([]rune(q)) == 0 || len(q) > 20000 {
-		return nil, tools.Errorf("query is the text to activate from: a few words, identifiers or paths (at most 20,000 bytes).", "query must be non-empty and at most 20,000 bytes, got %d bytes", len(q))
+		return activateOutput{}, tools.Errorf("query is the text to activate from: a few words, identifiers or paths (at most 20,000 bytes).", "query must be non-empty and at most 20,000 bytes, got %d bytes", len(q))
 	}
-	dims, err := engine.ParseDimensions(c.Strs("dimensions"))
+	dims, err := engine.ParseDimensions(in.Dimensions)
 	if err != nil {
-		return nil, tools.Errorf("dimensions accepts structural, semantic, temporal and causal.", "%v", err)
+		return activateOutput{}, tools.Errorf("dimensions accepts structural, semantic, temporal and causal.", "%v", err)
 	}
-	var out map[string]any
+	var out activateOutput
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		eng, err := tools.QueryEngine(c, b)
 		if err != nil {
@@ -110,8 +103,8 @@ func runActivate(c *tools.Call) (any, error) {
 		}
 		g := b.Graph
 		res, err := eng.Activate(c.Ctx, engine.Query{
-			Text: q, TopK: c.Int("top_k"), Dimensions: dims, XLR: c.Bool("xlr") && c.Session.Config().XLREnabled,
-			GhostEdges: c.Bool("include_ghost_edges"), StructuralHoles: c.Bool("include_structural_holes"),
+			Text: q, TopK: in.TopK, Dimensions: dims, XLR: in.XLR && c.Session.Config().XLREnabled,
+			GhostEdges: in.IncludeGhostEdges, StructuralHoles: in.IncludeStructuralHoles,
 		})
 		if err != nil {
 			return err
@@ -119,7 +112,7 @@ func runActivate(c *tools.Call) (any, error) {
 		if res.Learned {
 			c.Session.Learned()
 		}
-		out = activateJSON(c, g, res, c.Bool("include_seeds"), c.Int("top_k"))
+		out = activateJSON(c, g, res, in.IncludeSeeds, in.TopK)
 		return nil
 	})
 	return out, err
@@ -128,7 +121,7 @@ func runActivate(c *tools.Call) (any, error) {
 // activateJSON renders an activation. Seeds are listed only when asked
 // for, and then at most topK of them: a broad query matches up to 200,
 // which would otherwise be most of the answer.
-func activateJSON(c *tools.Call, g *graph.Graph, res *engine.Result, withSeeds bool, topK int) map[string]any {
+func activateJSON(c *tools.Call, g *graph.Graph, res *engine.Result, withSeeds bool, topK int) activateOutput {
 	act := make([]activatedJSON, 0, len(res.Activated))
 	for _, n := range res.Activated {
 		dims := map[string]float64{}
@@ -141,41 +134,41 @@ func activateJSON(c *tools.Call, g *graph.Graph, res *engine.Result, withSeeds b
 			Tags: tools.OrEmpty(g.Tags(n.ID)), Provenance: tools.ProvOf(g, n.ID),
 		})
 	}
-	ghosts := []map[string]any{}
+	ghosts := []ghostEdgeOutput{}
 	for _, ge := range res.GhostEdges {
-		ghosts = append(ghosts, map[string]any{
-			"source": g.ExternalID(ge.Source), "target": g.ExternalID(ge.Target),
-			"shared_dimensions": ge.DimensionNames, "strength": tools.R3(ge.Strength),
+		ghosts = append(ghosts, ghostEdgeOutput{
+			Source: g.ExternalID(ge.Source), Target: g.ExternalID(ge.Target),
+			SharedDimensions: ge.DimensionNames, Strength: tools.R3(ge.Strength),
 		})
 	}
-	holes := []map[string]any{}
+	holes := []activeHoleOutput{}
 	if res.Holes != nil {
 		for _, h := range res.Holes.Holes {
 			holes = append(holes, holeJSON(g, h.Node, h.SiblingAvgActivation, h.ActivatedNeighbors, h.Neighbors, h.Reason))
 		}
 	}
-	out := map[string]any{
-		"query":            res.Query,
-		"seeds_count":      len(res.Seeds),
-		"activated":        act,
-		"ghost_edges":      ghosts,
-		"structural_holes": holes,
-		"plasticity":       res.Plasticity,
-		"xlr":              map[string]any{"applied": res.XLR, "fallback_to_hot_only": res.XLRFallback, "anti_seeds": len(res.AntiSeeds)},
-		"engine":           res.Engine.String(),
-		"elapsed_ms":       tools.Ms(res.Elapsed),
+	out := activateOutput{
+		Query:           res.Query,
+		SeedsCount:      len(res.Seeds),
+		Activated:       act,
+		GhostEdges:      ghosts,
+		StructuralHoles: holes,
+		Plasticity:      res.Plasticity,
+		Engine:          res.Engine.String(),
+		ElapsedMs:       tools.Ms(res.Elapsed),
 	}
+	out.XLR.Applied, out.XLR.FallbackToHotOnly, out.XLR.AntiSeeds = res.XLR, res.XLRFallback, len(res.AntiSeeds)
 	if withSeeds {
-		seeds := make([]seedJSON, 0, min(len(res.Seeds), topK))
+		// Non-nil even when empty: asked for, seeds is always present.
+		out.Seeds = make([]seedJSON, 0, min(len(res.Seeds), topK))
 		for i, s := range res.Seeds {
 			if i == topK {
 				break
 			}
-			seeds = append(seeds, seedJSON{g.ExternalID(s.Node), g.Label(s.Node), tools.R3(s.Relevance), s.Match.String()})
+			out.Seeds = append(out.Seeds, seedJSON{g.ExternalID(s.Node), g.Label(s.Node), tools.R3(s.Relevance), s.Match.String()})
 		}
-		out["seeds"] = seeds
 	}
-	activateGuidance(c, g, res).Into(out)
+	out.Guidance = activateGuidance(c, g, res)
 	return out
 }
 
@@ -206,60 +199,60 @@ func activateGuidance(c *tools.Call, g *graph.Graph, res *engine.Result) tools.G
 	}
 }
 
-func holeJSON(g *graph.Graph, id graph.NodeID, avg float32, n int, neighbors []graph.NodeID, reason string) map[string]any {
+func holeJSON(g *graph.Graph, id graph.NodeID, avg float32, n int, neighbors []graph.NodeID, reason string) activeHoleOutput {
 	var nb []string
 	for _, x := range neighbors {
 		nb = append(nb, g.ExternalID(x))
 	}
 	ref := tools.RefOf(g, id)
-	return map[string]any{
-		"node_id": ref.NodeID, "label": ref.Label, "type": ref.Type,
-		"sibling_avg_activation": tools.R3(avg), "activated_neighbors": n,
-		"neighbors": tools.OrEmpty(nb), "reason": reason,
+	return activeHoleOutput{
+		NodeID: ref.NodeID, Label: ref.Label, Type: ref.Type,
+		SiblingAvgActivation: tools.R3(avg), ActivatedNeighbors: n,
+		Neighbors: tools.OrEmpty(nb), Reason: reason,
 	}
 }
 
-func runWarmup(c *tools.Call) (any, error) {
-	task := c.Str("task_description")
+func runWarmup(c *tools.Call, in warmupParams) (warmupOutput, error) {
+	task := in.TaskDescription
 	if task == "" {
-		return nil, tools.Errorf("Describe the task in a sentence: \"Refactor the payment retry logic\".", "task_description must not be empty")
+		return warmupOutput{}, tools.Errorf("Describe the task in a sentence: \"Refactor the payment retry logic\".", "task_description must not be empty")
 	}
-	var out map[string]any
+	var out warmupOutput
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		eng, err := tools.QueryEngine(c, b)
 		if err != nil {
 			return err
 		}
 		start := time.Now()
-		res, boosts, err := eng.WarmupTask(c.Ctx, engine.Query{Text: task, TopK: 50, XLR: c.Session.Config().XLREnabled, NoLearn: true}, float32(c.Float("boost_strength")))
+		res, boosts, err := eng.WarmupTask(c.Ctx, engine.Query{Text: task, TopK: 50, XLR: c.Session.Config().XLREnabled, NoLearn: true}, float32(in.BoostStrength))
 		if err != nil {
 			return err
 		}
 		g := b.Graph
-		top := []map[string]any{}
+		top := []primedNode{}
 		for i, s := range boosts {
 			if i == 20 {
 				break
 			}
-			top = append(top, map[string]any{"node_id": g.ExternalID(s.Node), "label": g.Label(s.Node), "boost": tools.R3(s.Score)})
+			top = append(top, primedNode{NodeID: g.ExternalID(s.Node), Label: g.Label(s.Node), Boost: tools.R3(s.Score)})
 		}
-		out = map[string]any{
-			"task":         task,
-			"primed_nodes": len(boosts),
-			"top_primed":   top,
-			"seeds":        len(res.Seeds),
-			"elapsed_ms":   tools.Ms(time.Since(start)),
+		out = warmupOutput{
+			Task:        task,
+			PrimedNodes: len(boosts),
+			TopPrimed:   top,
+			Seeds:       len(res.Seeds),
+			ElapsedMs:   tools.Ms(time.Since(start)),
 		}
 		if len(boosts) == 0 {
-			out["next_step_hint"] = "No node matched the task description; name concrete modules, functions or files."
+			out.NextStepHint = "No node matched the task description; name concrete modules, functions or files."
 		}
 		return nil
 	})
 	return out, err
 }
 
-func runResonate(c *tools.Call) (any, error) {
-	var out map[string]any
+func runResonate(c *tools.Call, in resonateParams) (resonateOutput, error) {
+	var out resonateOutput
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
 		if g.NumNodes() == 0 {
@@ -269,22 +262,22 @@ func runResonate(c *tools.Call) (any, error) {
 		var seeds []graph.Scored
 		label := "global"
 		switch {
-		case c.Str("node_id") != "":
-			id, err := tools.ResolveNode(b, c.Str("node_id"), "node_id")
+		case in.NodeID != "":
+			id, err := tools.ResolveNode(b, in.NodeID, "node_id")
 			if err != nil {
 				return err
 			}
 			seeds = []graph.Scored{{Node: id, Score: 1}}
 			label = g.ExternalID(id)
-		case c.Str("query") != "":
+		case in.Query != "":
 			eng, err := tools.QueryEngine(c, b)
 			if err != nil {
 				return err
 			}
-			for _, s := range eng.Seeds().Find(c.Str("query"), 20) {
+			for _, s := range eng.Seeds().Find(in.Query, 20) {
 				seeds = append(seeds, graph.Scored{Node: s.Node, Score: s.Relevance})
 			}
-			label = c.Str("query")
+			label = in.Query
 			if len(seeds) == 0 {
 				return tools.Errorf("Resonance starts from seed nodes; none matched the query.", "no node matches query %q", label).WithNext("Use seek to find the node, then call resonate with its node_id.")
 			}
@@ -297,22 +290,28 @@ func runResonate(c *tools.Call) (any, error) {
 		if err != nil {
 			return err
 		}
-		topK := c.Int("top_k")
-		harm := []map[string]any{}
+		topK := in.TopK
+		out = resonateOutput{
+			Seed:                label,
+			SeedNodes:           len(seeds),
+			Harmonics:           []harmonicOutput{},
+			SympatheticPairs:    []sympatheticPair{},
+			ResonantFrequencies: []resonantFrequency{},
+			HarmonicGroups:      []harmonicGroup{},
+			Stats:               rep.Stats,
+		}
 		for i, h := range rep.Harmonics {
 			if i == topK {
 				break
 			}
-			harm = append(harm, map[string]any{"node_id": g.ExternalID(h.Node), "label": g.Label(h.Node), "amplitude": tools.R3(h.Amplitude), "harmonic_order": h.HarmonicOrder, "frequency": tools.R3(h.Frequency)})
+			out.Harmonics = append(out.Harmonics, harmonicOutput{NodeID: g.ExternalID(h.Node), Label: g.Label(h.Node), Amplitude: tools.R3(h.Amplitude), HarmonicOrder: h.HarmonicOrder, Frequency: tools.R3(h.Frequency)})
 		}
-		pairs := []map[string]any{}
 		for i, p := range rep.SympatheticPairs {
 			if i == topK {
 				break
 			}
-			pairs = append(pairs, map[string]any{"a": g.ExternalID(p.A), "b": g.ExternalID(p.B), "coupling": tools.R3(p.Coupling)})
+			out.SympatheticPairs = append(out.SympatheticPairs, sympatheticPair{A: g.ExternalID(p.A), B: g.ExternalID(p.B), Coupling: tools.R3(p.Coupling)})
 		}
-		groups := []map[string]any{}
 		for _, hg := range rep.HarmonicGroups {
 			var ids []string
 			for i, n := range hg.Nodes {
@@ -321,22 +320,12 @@ func runResonate(c *tools.Call) (any, error) {
 				}
 				ids = append(ids, g.ExternalID(n))
 			}
-			groups = append(groups, map[string]any{"harmonic_order": hg.HarmonicOrder, "frequency": tools.R3(hg.Frequency), "mean_amplitude": tools.R3(hg.MeanAmplitude), "size": len(hg.Nodes), "nodes": ids})
+			out.HarmonicGroups = append(out.HarmonicGroups, harmonicGroup{HarmonicOrder: hg.HarmonicOrder, Frequency: tools.R3(hg.Frequency), MeanAmplitude: tools.R3(hg.MeanAmplitude), Size: len(hg.Nodes), Nodes: ids})
 		}
-		freqs := []map[string]any{}
 		for _, f := range rep.ResonantFrequencies {
-			freqs = append(freqs, map[string]any{"frequency": tools.R3(f.Frequency), "energy": tools.R3(f.Energy)})
+			out.ResonantFrequencies = append(out.ResonantFrequencies, resonantFrequency{Frequency: tools.R3(f.Frequency), Energy: tools.R3(f.Energy)})
 		}
-		out = map[string]any{
-			"seed":                 label,
-			"seed_nodes":           len(seeds),
-			"harmonics":            harm,
-			"sympathetic_pairs":    pairs,
-			"resonant_frequencies": freqs,
-			"harmonic_groups":      groups,
-			"stats":                rep.Stats,
-			"elapsed_ms":           tools.Ms(time.Since(start)),
-		}
+		out.ElapsedMs = tools.Ms(time.Since(start))
 		return nil
 	})
 	return out, err

@@ -20,9 +20,10 @@ type activateOutput struct {
 		FallbackToHotOnly bool `json:"fallback_to_hot_only"`
 		AntiSeeds         int  `json:"anti_seeds"`
 	} `json:"xlr" jsonschema:"Whether XLR noise cancellation ran."`
-	Engine    string     `json:"engine" jsonschema:"The structural propagation strategy chosen."`
-	ElapsedMs float64    `json:"elapsed_ms"`
-	Seeds     []seedJSON `json:"seeds,omitempty" jsonschema:"The seed nodes (with include_seeds), at most top_k."`
+	Engine    string  `json:"engine" jsonschema:"The structural propagation strategy chosen."`
+	ElapsedMs float64 `json:"elapsed_ms"`
+	// Seeds is present (possibly empty) exactly when include_seeds asks.
+	Seeds []seedJSON `json:"seeds,omitzero" jsonschema:"The seed nodes (with include_seeds), at most top_k."`
 	tools.Guidance
 }
 
@@ -46,47 +47,57 @@ type activeHoleOutput struct {
 
 // warmupOutput is warmup's answer.
 type warmupOutput struct {
-	Task        string `json:"task"`
-	PrimedNodes int    `json:"primed_nodes" jsonschema:"How many nodes received a boost."`
-	TopPrimed   []struct {
-		NodeID string  `json:"node_id"`
-		Label  string  `json:"label"`
-		Boost  float64 `json:"boost"`
-	} `json:"top_primed" jsonschema:"The 20 most boosted nodes."`
-	Seeds        int     `json:"seeds"`
-	ElapsedMs    float64 `json:"elapsed_ms"`
-	NextStepHint string  `json:"next_step_hint,omitempty"`
+	Task         string       `json:"task"`
+	PrimedNodes  int          `json:"primed_nodes" jsonschema:"How many nodes received a boost."`
+	TopPrimed    []primedNode `json:"top_primed" jsonschema:"The 20 most boosted nodes."`
+	Seeds        int          `json:"seeds"`
+	ElapsedMs    float64      `json:"elapsed_ms"`
+	NextStepHint string       `json:"next_step_hint,omitempty"`
+}
+
+type primedNode struct {
+	NodeID string  `json:"node_id"`
+	Label  string  `json:"label"`
+	Boost  float64 `json:"boost"`
+}
+
+type harmonicOutput struct {
+	NodeID        string  `json:"node_id"`
+	Label         string  `json:"label"`
+	Amplitude     float64 `json:"amplitude"`
+	HarmonicOrder int     `json:"harmonic_order"`
+	Frequency     float64 `json:"frequency"`
+}
+
+type sympatheticPair struct {
+	A        string  `json:"a"`
+	B        string  `json:"b"`
+	Coupling float64 `json:"coupling"`
+}
+
+type resonantFrequency struct {
+	Frequency float64 `json:"frequency"`
+	Energy    float64 `json:"energy"`
+}
+
+type harmonicGroup struct {
+	HarmonicOrder int      `json:"harmonic_order"`
+	Frequency     float64  `json:"frequency"`
+	MeanAmplitude float64  `json:"mean_amplitude"`
+	Size          int      `json:"size"`
+	Nodes         []string `json:"nodes"`
 }
 
 // resonateOutput is resonate's answer.
 type resonateOutput struct {
-	Seed      string `json:"seed" jsonschema:"The query, the node id, or \"global\"."`
-	SeedNodes int    `json:"seed_nodes"`
-	Harmonics []struct {
-		NodeID        string  `json:"node_id"`
-		Label         string  `json:"label"`
-		Amplitude     float64 `json:"amplitude"`
-		HarmonicOrder int     `json:"harmonic_order"`
-		Frequency     float64 `json:"frequency"`
-	} `json:"harmonics"`
-	SympatheticPairs []struct {
-		A        string  `json:"a"`
-		B        string  `json:"b"`
-		Coupling float64 `json:"coupling"`
-	} `json:"sympathetic_pairs" jsonschema:"Nodes far from the seeds that respond alike."`
-	ResonantFrequencies []struct {
-		Frequency float64 `json:"frequency"`
-		Energy    float64 `json:"energy"`
-	} `json:"resonant_frequencies"`
-	HarmonicGroups []struct {
-		HarmonicOrder int      `json:"harmonic_order"`
-		Frequency     float64  `json:"frequency"`
-		MeanAmplitude float64  `json:"mean_amplitude"`
-		Size          int      `json:"size"`
-		Nodes         []string `json:"nodes"`
-	} `json:"harmonic_groups"`
-	Stats     resonance.Stats `json:"stats"`
-	ElapsedMs float64         `json:"elapsed_ms"`
+	Seed                string              `json:"seed" jsonschema:"The query, the node id, or \"global\"."`
+	SeedNodes           int                 `json:"seed_nodes"`
+	Harmonics           []harmonicOutput    `json:"harmonics"`
+	SympatheticPairs    []sympatheticPair   `json:"sympathetic_pairs" jsonschema:"Nodes far from the seeds that respond alike."`
+	ResonantFrequencies []resonantFrequency `json:"resonant_frequencies"`
+	HarmonicGroups      []harmonicGroup     `json:"harmonic_groups"`
+	Stats               resonance.Stats     `json:"stats"`
+	ElapsedMs           float64             `json:"elapsed_ms"`
 }
 
 // seekOutput is seek's answer.

@@ -1,26 +1,5 @@
 package query
 
-type activateParams struct {
-	Query                  string   `json:"query"`
-	TopK                   int      `json:"top_k"`
-	Dimensions             []string `json:"dimensions"`
-	XLR                    bool     `json:"xlr"`
-	IncludeGhostEdges      bool     `json:"include_ghost_edges"`
-	IncludeStructuralHoles bool     `json:"include_structural_holes"`
-	IncludeSeeds           bool     `json:"include_seeds"`
-}
-
-type warmupParams struct {
-	TaskDescription string  `json:"task_description"`
-	BoostStrength   float64 `json:"boost_strength"`
-}
-
-type resonateParams struct {
-	Query  string `json:"query"`
-	NodeID string `json:"node_id"`
-	TopK   int    `json:"top_k"`
-}
-
 type searchParams struct {
 	Query         string `json:"query"`
 	Mode          string `json:"mode"`
