@@ -7,7 +7,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -21,72 +20,54 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
+type autoIngestStartParams struct {
+	Roots      []string `json:"roots" jsonschema:"Directories or files to watch, absolute or relative to the server's working directory; each must be allowed for ingest." tool:"required,maxitems=32"`
+	Formats    []string `json:"formats" jsonschema:"Formats to ingest: universal (Markdown, reStructuredText, AsciiDoc, text, HTML, PDF/DOCX with providers), light, bibtex, article/jats, patent, rfc, crossref, a single format (markdown, rst, asciidoc, text, html, pdf, docx), or all. Default: all." tool:"maxitems=32"`
+	DebounceMs int      `json:"debounce_ms" jsonschema:"Quiet time after the last change before it is ingested." tool:"default=200,min=10,max=60000"`
+	Namespace  string   `json:"namespace" jsonschema:"Namespace of the document nodes (default \"doc\")."`
+}
+
 func registerAutoIngest(r *tools.Registry) {
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:  "auto_ingest_start",
 		Title: "Watch document roots",
 		Description: "Watch document roots (directories or single files) and keep their documents in the graph: the documents there now are ingested at once (bootstrap), " +
 			"then every added, edited or deleted document file is re-ingested (or removed) after debounce_ms of quiet — the code graph is left as it is, bindings are refreshed. " +
 			"Kernel watches (inotify/FSEvents) when available, polling otherwise. With a runtime directory, a watch still running when the server stops resumes when it starts again (auto_ingest_stop ends it for good).",
-		Params: []tools.Param{
-			{Name: "roots", Type: tools.StringArray, Required: true, MaxItems: 32, Description: "Directories or files to watch, absolute or relative to the server's working directory; each must be allowed for ingest."},
-			{Name: "formats", Type: tools.StringArray, MaxItems: 32, Description: "Formats to ingest: universal (Markdown, reStructuredText, AsciiDoc, text, HTML, PDF/DOCX with providers), light, bibtex, article/jats, patent, rfc, crossref, a single format (markdown, rst, asciidoc, text, html, pdf, docx), or all. Default: all."},
-			{Name: "debounce_ms", Type: tools.Integer, Default: 200, Min: tools.Bound(10), Max: tools.Bound(60000), Description: "Quiet time after the last change before it is ingested."},
-			{Name: "namespace", Type: tools.String, Description: "Namespace of the document nodes (default \"doc\")."},
-		},
-		Input:     reflect.TypeFor[autoIngestStartParams](),
-		Output:    reflect.TypeFor[autoIngestStartOutput](),
 		Class:     tools.Exclusive,
 		WhenToUse: "A docs/specs/wiki root should stay current in the graph while you (or others) edit it.",
 		AvoidWhen: "A one-shot document ingest (ingest with adapter \"universal\", mode \"merge\"); source code (daemon_start watches code roots).",
 		Next:      []string{"auto_ingest_status", "auto_ingest_tick", "document_resolve"},
 		Example:   map[string]any{"agent_id": "claude", "roots": []string{"README.md"}, "formats": []string{"universal"}, "debounce_ms": 200},
-		Run:       runAutoIngestStart,
-	})
-	r.Register(&tools.Tool{
+	}, runAutoIngestStart)
+	tools.Add(r, tools.Tool{
 		Name:        "auto_ingest_status",
 		Title:       "Auto-ingest status",
 		Description: "The document watchers' state: running, roots, formats, watcher backend, queue depth, tracked documents, ticks and their counts, the last errors, the documents and sections of the namespace in the graph, and which providers exist.",
-		Input:       reflect.TypeFor[struct{}](),
-		Output:      reflect.TypeFor[autoIngestStatusOutput](),
 		Class:       tools.Read,
 		WhenToUse:   "To check that watched documents reach the graph, or why one does not (last_errors).",
 		Next:        []string{"auto_ingest_tick", "document_drift"},
 		Example:     map[string]any{"agent_id": "claude"},
-		Run:         runAutoIngestStatus,
-	})
-	r.Register(&tools.Tool{
+	}, runAutoIngestStatus)
+	tools.Add(r, tools.Tool{
 		Name:        "auto_ingest_tick",
 		Title:       "Apply document changes now",
 		Description: "One deterministic pass now: scan the watched roots, compare with the manifest (size and modification time), ingest added and edited documents and remove deleted ones in one graph update. Returns ingested, removed, skipped and errored paths.",
-		Input:       reflect.TypeFor[struct{}](),
-		Output:      reflect.TypeFor[autoIngestTickOutput](),
 		Class:       tools.Exclusive,
 		WhenToUse:   "Right after editing a watched document, when the next answer must include the edit (tests, scripts) without waiting for the debounce.",
 		AvoidWhen:   "No roots are watched (auto_ingest_start first).",
 		Next:        []string{"document_resolve", "document_drift"},
 		Example:     map[string]any{"agent_id": "claude"},
-		Run:         runAutoIngestTick,
-	})
-	r.Register(&tools.Tool{
+	}, runAutoIngestTick)
+	tools.Add(r, tools.Tool{
 		Name:        "auto_ingest_stop",
 		Title:       "Stop watching documents",
 		Description: "Stop the document watchers and persist the manifest (runtime directory, auto-ingest.json). The documents stay in the graph.",
-		Input:       reflect.TypeFor[struct{}](),
-		Output:      reflect.TypeFor[autoIngestStopOutput](),
 		Class:       tools.Write,
 		WhenToUse:   "When the watched roots change or the session ends.",
 		Next:        []string{"auto_ingest_start", "auto_ingest_status"},
 		Example:     map[string]any{"agent_id": "claude"},
-		Run:         runAutoIngestStop,
-	})
-}
-
-type autoIngestStartParams struct {
-	Roots      []string `json:"roots"`
-	Formats    []string `json:"formats"`
-	DebounceMs int      `json:"debounce_ms"`
-	Namespace  string   `json:"namespace"`
+	}, runAutoIngestStop)
 }
 
 type autoIngestTickOutput struct {
@@ -202,31 +183,27 @@ func acceptFormats(names []string) (func(document.Format) bool, error) {
 	return func(f document.Format) bool { return set[f] }, nil
 }
 
-func runAutoIngestStart(c *tools.Call) (any, error) {
-	var in autoIngestStartParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
+func runAutoIngestStart(c *tools.Call, in autoIngestStartParams) (autoIngestStartOutput, error) {
 	if len(in.Roots) == 0 {
-		return nil, tools.Errorf("roots lists the directories (or files) of documents to watch.", "roots is empty").
+		return autoIngestStartOutput{}, tools.Errorf("roots lists the directories (or files) of documents to watch.", "roots is empty").
 			WithExample(map[string]any{"agent_id": c.AgentID, "roots": []string{"/path/to/docs"}})
 	}
 	accept, err := acceptFormats(in.Formats)
 	if err != nil {
-		return nil, err
+		return autoIngestStartOutput{}, err
 	}
 	ns := strings.TrimSpace(in.Namespace)
 	if ns == "" {
 		ns = document.DefaultNamespace
 	}
 	if err := document.CheckNamespace(ns); err != nil {
-		return nil, tools.Errorf("A namespace is a short name of letters, digits, '.', '_' or '-'.", "%v", err)
+		return autoIngestStartOutput{}, tools.Errorf("A namespace is a short name of letters, digits, '.', '_' or '-'.", "%v", err)
 	}
 	var roots []string
 	for _, raw := range in.Roots {
 		root, err := checkDocRoot(c, raw)
 		if err != nil {
-			return nil, err
+			return autoIngestStartOutput{}, err
 		}
 		if !slices.Contains(roots, root) {
 			roots = append(roots, root)
@@ -235,7 +212,7 @@ func runAutoIngestStart(c *tools.Call) (any, error) {
 	rt := autoIngestOf(c)
 	boot, err := rt.Start(c.Ctx, autoingest.Options{Roots: roots, Formats: in.Formats, DebounceMs: in.DebounceMs, Namespace: ns}, accept)
 	if err != nil {
-		return nil, tools.Errorf("Each root must be an existing directory or file.", "auto-ingest not started: %v", err)
+		return autoIngestStartOutput{}, tools.Errorf("Each root must be an existing directory or file.", "auto-ingest not started: %v", err)
 	}
 	st := rt.Status()
 	out := autoIngestStartOutput{Running: st.Running, Roots: st.Roots, Formats: st.Formats, Namespace: st.Namespace, DebounceMs: st.DebounceMs,
@@ -279,7 +256,7 @@ func providerStatus(ctx context.Context) map[string]bool {
 	return out
 }
 
-func runAutoIngestStatus(c *tools.Call) (any, error) {
+func runAutoIngestStatus(c *tools.Call, _ struct{}) (autoIngestStatusOutput, error) {
 	st := autoIngestOf(c).Status()
 	out := autoIngestStatusOutput{Status: st, ProviderStatus: providerStatus(c.Ctx)}
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
@@ -296,7 +273,7 @@ func runAutoIngestStatus(c *tools.Call) (any, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return autoIngestStatusOutput{}, err
 	}
 	out.Guidance = tools.Guidance{ProofState: "triaging", NextSuggestedTool: tools.FirstTool(c.Registry, "auto_ingest_tick"),
 		NextStepHint: "auto_ingest_tick applies pending changes now; document_drift shows which documents fell behind their code."}
@@ -310,10 +287,10 @@ func runAutoIngestStatus(c *tools.Call) (any, error) {
 	return out, nil
 }
 
-func runAutoIngestTick(c *tools.Call) (any, error) {
+func runAutoIngestTick(c *tools.Call, _ struct{}) (autoIngestTickOutput, error) {
 	res, err := autoIngestOf(c).Tick(c.Ctx)
 	if err != nil {
-		return nil, tools.Errorf("Start watching first: auto_ingest_start with the document roots.", "%v", err).
+		return autoIngestTickOutput{}, tools.Errorf("Start watching first: auto_ingest_start with the document roots.", "%v", err).
 			WithNext("Call auto_ingest_start, then auto_ingest_tick.").
 			WithExample(map[string]any{"agent_id": c.AgentID, "roots": []string{"/path/to/docs"}})
 	}
@@ -327,7 +304,7 @@ func runAutoIngestTick(c *tools.Call) (any, error) {
 	return out, nil
 }
 
-func runAutoIngestStop(c *tools.Call) (any, error) {
+func runAutoIngestStop(c *tools.Call, _ struct{}) (autoIngestStopOutput, error) {
 	was, n, err := autoIngestOf(c).Stop()
 	out := autoIngestStopOutput{Stopped: was, ManifestEntries: n}
 	if p := c.Session.RuntimePath("auto-ingest.json"); p != "" && err == nil {

@@ -2,7 +2,6 @@ package live
 
 import (
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -12,108 +11,18 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
-func registerDaemon(r *tools.Registry) {
-	r.Register(&tools.Tool{
-		Name:        "daemon_start",
-		Title:       "Start the watcher daemon",
-		Description: "Watch the ingest roots (or watch_paths) and keep the graph in step with the disk: file events (inotify/FSEvents; polling every poll_interval_ms when kernel watches are unavailable) are debounced and coalesced, then reconciled through an incremental ingest — a branch switch touching thousands of files is one update. Drift alerts (a file in a lock's region or one an agent has read changed on disk, a hub file deleted, HEAD moved, an ingest failed, kernel watches unavailable) go to alerts_list. The daemon state is persisted: a restarted server resumes watching.",
-		Params: []tools.Param{
-			{Name: "watch_paths", Type: tools.StringArray, MaxItems: 16, Description: "Directories to watch (default: the current ingest roots). Each must be an ingest root or inside one."},
-			{Name: "poll_interval_ms", Type: tools.Integer, Default: 500, Min: tools.Bound(50), Max: tools.Bound(600000), Description: "Polling interval used when kernel watches cannot be had."},
-		},
-		Input:     reflect.TypeFor[daemonStartParams](),
-		Output:    reflect.TypeFor[daemon.Status](),
-		Class:     tools.Write,
-		WhenToUse: "At the start of a long session in which files will change (edits, branch switches, pulls): answers stay about the code on disk.",
-		AvoidWhen: "A one-off question on a tree that does not change (ingest once instead).",
-		Next:      []string{"daemon_status", "alerts_list"},
-		Example:   map[string]any{"agent_id": "claude"},
-		Run:       runDaemonStart,
-	})
-	r.Register(&tools.Tool{
-		Name:        "daemon_stop",
-		Title:       "Stop the watcher daemon",
-		Description: "Stop watching. Alerts are kept; the graph stays as it is.",
-		Input:       reflect.TypeFor[struct{}](),
-		Output:      reflect.TypeFor[daemon.Status](),
-		Class:       tools.Write,
-		WhenToUse:   "End of a daemon-backed session, or before a bulk operation you will re-ingest after.",
-		Next:        []string{"daemon_status"},
-		Example:     map[string]any{"agent_id": "claude"},
-		Run:         runDaemonStop,
-	})
-	r.Register(&tools.Tool{
-		Name:        "daemon_status",
-		Title:       "Watcher daemon status",
-		Description: "Whether the daemon is active, what it watches and with which backend (notify or polling, and why), tick counts and the last tick's duration, changed/deleted files and alerts, and alert counts.",
-		Input:       reflect.TypeFor[struct{}](),
-		Output:      reflect.TypeFor[daemon.Status](),
-		Class:       tools.Read,
-		WhenToUse:   "To check that the daemon runs and reconciles, or why alerts are silent.",
-		Next:        []string{"daemon_tick", "alerts_list"},
-		Example:     map[string]any{"agent_id": "claude"},
-		Run:         runDaemonStatus,
-	})
-	r.Register(&tools.Tool{
-		Name:        "daemon_tick",
-		Title:       "Reconcile once",
-		Description: "Run one reconciliation now, whether or not the daemon is active: compare the graph's files with the disk, re-ingest the roots with changes incrementally (one pass per root, however many files changed), detect deletions and HEAD moves, emit drift alerts.",
-		Params: []tools.Param{
-			{Name: "max_files", Type: tools.Integer, Default: 32, Min: tools.Bound(1), Max: tools.Bound(10000), Description: "Maximum changed files listed in ingested_files (every changed file is reconciled; a root is re-ingested in one incremental pass)."},
-		},
-		Input:     reflect.TypeFor[daemonTickParams](),
-		Output:    reflect.TypeFor[daemon.TickResult](),
-		Class:     tools.Exclusive,
-		WhenToUse: "To make sure the graph matches the disk before a query, deterministically (tests, scripts), or to debug the daemon.",
-		Next:      []string{"daemon_status", "alerts_list"},
-		Example:   map[string]any{"agent_id": "claude", "max_files": 32},
-		Run:       runDaemonTick,
-	})
-	r.Register(&tools.Tool{
-		Name:        "alerts_list",
-		Title:       "List alerts",
-		Description: "Drift and proactive alerts, newest first: files in a lock's region changed on disk (locked_region_changed: lock_diff shows what moved), files an agent has read changed on disk (hot_region_changed: its view is stale), a hub file deleted, HEAD moved, an ingest failed, the watch degraded to polling, and strong insights of writes (a file whose commits accelerate, a wide blast radius). An unacknowledged alert is not repeated. Persisted across restarts.",
-		Params: []tools.Param{
-			{Name: "include_acked", Type: tools.Boolean, Default: false, Description: "Also list acknowledged alerts."},
-			{Name: "limit", Type: tools.Integer, Default: 50, Min: tools.Bound(1), Max: tools.Bound(1000), Description: "Maximum alerts listed."},
-		},
-		Input:     reflect.TypeFor[alertsListParams](),
-		Output:    reflect.TypeFor[alertsListOutput](),
-		Class:     tools.Read,
-		WhenToUse: "After daemon_tick reports alerts, or at the start of a session on a watched repository.",
-		Next:      []string{"alerts_ack", "impact"},
-		Example:   map[string]any{"agent_id": "claude", "limit": 20},
-		Run:       runAlertsList,
-	})
-	r.Register(&tools.Tool{
-		Name:        "alerts_ack",
-		Title:       "Acknowledge alerts",
-		Description: "Mark alerts as handled; they leave alerts_list unless include_acked is set.",
-		Params: []tools.Param{
-			{Name: "alert_ids", Type: tools.StringArray, Required: true, MaxItems: 1000, Description: "IDs from alerts_list (alert-12)."},
-		},
-		Input:     reflect.TypeFor[alertsAckParams](),
-		Output:    reflect.TypeFor[alertsAckOutput](),
-		Class:     tools.Write,
-		WhenToUse: "Once an alert has been looked at.",
-		Next:      []string{"alerts_list"},
-		Example:   map[string]any{"agent_id": "claude", "alert_ids": []string{"alert-1"}},
-		Run:       runAlertsAck,
-	})
-}
-
 type daemonStartParams struct {
-	WatchPaths     []string `json:"watch_paths"`
-	PollIntervalMs int      `json:"poll_interval_ms"`
+	WatchPaths     []string `json:"watch_paths" jsonschema:"Directories to watch (default: the current ingest roots). Each must be an ingest root or inside one." tool:"maxitems=16"`
+	PollIntervalMs int      `json:"poll_interval_ms" jsonschema:"Polling interval used when kernel watches cannot be had." tool:"default=500,min=50,max=600000"`
 }
 
 type daemonTickParams struct {
-	MaxFiles int `json:"max_files"`
+	MaxFiles int `json:"max_files" jsonschema:"Maximum changed files listed in ingested_files (every changed file is reconciled; a root is re-ingested in one incremental pass)." tool:"default=32,min=1,max=10000"`
 }
 
 type alertsListParams struct {
-	IncludeAcked bool `json:"include_acked"`
-	Limit        int  `json:"limit"`
+	IncludeAcked bool `json:"include_acked" jsonschema:"Also list acknowledged alerts." tool:"default=false"`
+	Limit        int  `json:"limit" jsonschema:"Maximum alerts listed." tool:"default=50,min=1,max=1000"`
 }
 
 type alertsListOutput struct {
@@ -123,12 +32,70 @@ type alertsListOutput struct {
 }
 
 type alertsAckParams struct {
-	AlertIDs []string `json:"alert_ids"`
+	AlertIDs []string `json:"alert_ids" jsonschema:"IDs from alerts_list (alert-12)." tool:"required,maxitems=1000"`
 }
 
 type alertsAckOutput struct {
 	Acked   []string `json:"acked"`
 	Unknown []string `json:"unknown"`
+}
+
+func registerDaemon(r *tools.Registry) {
+	tools.Add(r, tools.Tool{
+		Name:        "daemon_start",
+		Title:       "Start the watcher daemon",
+		Description: "Watch the ingest roots (or watch_paths) and keep the graph in step with the disk: file events (inotify/FSEvents; polling every poll_interval_ms when kernel watches are unavailable) are debounced and coalesced, then reconciled through an incremental ingest — a branch switch touching thousands of files is one update. Drift alerts (a file in a lock's region or one an agent has read changed on disk, a hub file deleted, HEAD moved, an ingest failed, kernel watches unavailable) go to alerts_list. The daemon state is persisted: a restarted server resumes watching.",
+		Class:       tools.Write,
+		WhenToUse:   "At the start of a long session in which files will change (edits, branch switches, pulls): answers stay about the code on disk.",
+		AvoidWhen:   "A one-off question on a tree that does not change (ingest once instead).",
+		Next:        []string{"daemon_status", "alerts_list"},
+		Example:     map[string]any{"agent_id": "claude"},
+	}, runDaemonStart)
+	tools.Add(r, tools.Tool{
+		Name:        "daemon_stop",
+		Title:       "Stop the watcher daemon",
+		Description: "Stop watching. Alerts are kept; the graph stays as it is.",
+		Class:       tools.Write,
+		WhenToUse:   "End of a daemon-backed session, or before a bulk operation you will re-ingest after.",
+		Next:        []string{"daemon_status"},
+		Example:     map[string]any{"agent_id": "claude"},
+	}, runDaemonStop)
+	tools.Add(r, tools.Tool{
+		Name:        "daemon_status",
+		Title:       "Watcher daemon status",
+		Description: "Whether the daemon is active, what it watches and with which backend (notify or polling, and why), tick counts and the last tick's duration, changed/deleted files and alerts, and alert counts.",
+		Class:       tools.Read,
+		WhenToUse:   "To check that the daemon runs and reconciles, or why alerts are silent.",
+		Next:        []string{"daemon_tick", "alerts_list"},
+		Example:     map[string]any{"agent_id": "claude"},
+	}, runDaemonStatus)
+	tools.Add(r, tools.Tool{
+		Name:        "daemon_tick",
+		Title:       "Reconcile once",
+		Description: "Run one reconciliation now, whether or not the daemon is active: compare the graph's files with the disk, re-ingest the roots with changes incrementally (one pass per root, however many files changed), detect deletions and HEAD moves, emit drift alerts.",
+		Class:       tools.Exclusive,
+		WhenToUse:   "To make sure the graph matches the disk before a query, deterministically (tests, scripts), or to debug the daemon.",
+		Next:        []string{"daemon_status", "alerts_list"},
+		Example:     map[string]any{"agent_id": "claude", "max_files": 32},
+	}, runDaemonTick)
+	tools.Add(r, tools.Tool{
+		Name:        "alerts_list",
+		Title:       "List alerts",
+		Description: "Drift and proactive alerts, newest first: files in a lock's region changed on disk (locked_region_changed: lock_diff shows what moved), files an agent has read changed on disk (hot_region_changed: its view is stale), a hub file deleted, HEAD moved, an ingest failed, the watch degraded to polling, and strong insights of writes (a file whose commits accelerate, a wide blast radius). An unacknowledged alert is not repeated. Persisted across restarts.",
+		Class:       tools.Read,
+		WhenToUse:   "After daemon_tick reports alerts, or at the start of a session on a watched repository.",
+		Next:        []string{"alerts_ack", "impact"},
+		Example:     map[string]any{"agent_id": "claude", "limit": 20},
+	}, runAlertsList)
+	tools.Add(r, tools.Tool{
+		Name:        "alerts_ack",
+		Title:       "Acknowledge alerts",
+		Description: "Mark alerts as handled; they leave alerts_list unless include_acked is set.",
+		Class:       tools.Write,
+		WhenToUse:   "Once an alert has been looked at.",
+		Next:        []string{"alerts_list"},
+		Example:     map[string]any{"agent_id": "claude", "alert_ids": []string{"alert-1"}},
+	}, runAlertsAck)
 }
 
 // ResumeDaemon restarts the watcher when the runtime directory says it
@@ -145,11 +112,7 @@ func ResumeDaemon(d *tools.Dispatcher) {
 	}
 }
 
-func runDaemonStart(c *tools.Call) (any, error) {
-	var in daemonStartParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
+func runDaemonStart(c *tools.Call, in daemonStartParams) (daemon.Status, error) {
 	b := c.Session.Current()
 	paths := in.WatchPaths
 	if len(paths) == 0 {
@@ -160,7 +123,7 @@ func runDaemonStart(c *tools.Call) (any, error) {
 		}
 	}
 	if len(paths) == 0 {
-		return nil, tools.Errorf("The daemon watches the roots of the graph: ingest a repository first, or pass watch_paths inside one.",
+		return daemon.Status{}, tools.Errorf("The daemon watches the roots of the graph: ingest a repository first, or pass watch_paths inside one.",
 			"nothing to watch: the graph has no code root on disk").WithNext("Call ingest with the repository path, then daemon_start.")
 	}
 	var clean []string
@@ -169,39 +132,31 @@ func runDaemonStart(c *tools.Call) (any, error) {
 		if err != nil || !slices.ContainsFunc(b.Roots, func(r session.Root) bool {
 			return abs == r.Path || strings.HasPrefix(abs, r.Path+string(filepath.Separator))
 		}) {
-			return nil, tools.Errorf("watch_paths must be ingest roots or directories inside them (health lists the roots).", "watch path %q is not inside an ingest root", p).
+			return daemon.Status{}, tools.Errorf("watch_paths must be ingest roots or directories inside them (health lists the roots).", "watch path %q is not inside an ingest root", p).
 				WithExample(map[string]any{"agent_id": c.AgentID})
 		}
 		clean = append(clean, abs)
 	}
 	st, err := tools.DaemonOf(tools.CallDispatcher(c)).Start(clean, time.Duration(in.PollIntervalMs)*time.Millisecond)
 	if err != nil {
-		return nil, tools.Errorf("Each watch path must be an existing directory.", "daemon not started: %v", err)
+		return daemon.Status{}, tools.Errorf("Each watch path must be an existing directory.", "daemon not started: %v", err)
 	}
 	return st, nil
 }
 
-func runDaemonStop(c *tools.Call) (any, error) {
+func runDaemonStop(c *tools.Call, _ struct{}) (daemon.Status, error) {
 	return tools.DaemonOf(tools.CallDispatcher(c)).Stop(), nil
 }
 
-func runDaemonStatus(c *tools.Call) (any, error) {
+func runDaemonStatus(c *tools.Call, _ struct{}) (daemon.Status, error) {
 	return tools.DaemonOf(tools.CallDispatcher(c)).Status(), nil
 }
 
-func runDaemonTick(c *tools.Call) (any, error) {
-	var in daemonTickParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
+func runDaemonTick(c *tools.Call, in daemonTickParams) (daemon.TickResult, error) {
 	return tools.DaemonOf(tools.CallDispatcher(c)).Tick(c.Ctx, in.MaxFiles), nil
 }
 
-func runAlertsList(c *tools.Call) (any, error) {
-	var in alertsListParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
+func runAlertsList(c *tools.Call, in alertsListParams) (alertsListOutput, error) {
 	list, unacked := tools.DaemonOf(tools.CallDispatcher(c)).Alerts.List(in.IncludeAcked, in.Limit)
 	if list == nil {
 		list = []daemon.Alert{}
@@ -209,17 +164,13 @@ func runAlertsList(c *tools.Call) (any, error) {
 	return alertsListOutput{Alerts: list, Unacked: unacked, Returned: len(list)}, nil
 }
 
-func runAlertsAck(c *tools.Call) (any, error) {
-	var in alertsAckParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
+func runAlertsAck(c *tools.Call, in alertsAckParams) (alertsAckOutput, error) {
 	if len(in.AlertIDs) == 0 {
-		return nil, tools.Errorf("alert_ids lists IDs from alerts_list.", "alert_ids is empty").WithExample(map[string]any{"agent_id": c.AgentID, "alert_ids": []string{"alert-1"}})
+		return alertsAckOutput{}, tools.Errorf("alert_ids lists IDs from alerts_list.", "alert_ids is empty").WithExample(map[string]any{"agent_id": c.AgentID, "alert_ids": []string{"alert-1"}})
 	}
 	acked, unknown := tools.DaemonOf(tools.CallDispatcher(c)).Alerts.Ack(c.AgentID, in.AlertIDs)
 	if len(acked) == 0 && len(unknown) > 0 {
-		return nil, tools.Errorf("Call alerts_list (include_acked: true) for the IDs that exist.", "no such alert: %s", strings.Join(unknown, ", "))
+		return alertsAckOutput{}, tools.Errorf("Call alerts_list (include_acked: true) for the IDs that exist.", "no such alert: %s", strings.Join(unknown, ", "))
 	}
 	return alertsAckOutput{Acked: tools.NonNil(acked), Unknown: tools.NonNil(unknown)}, nil
 }
