@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -18,81 +17,71 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
+// documentRefParams names one document (or, for document_bindings, a
+// code node). document_bindings and document_drift take the same two
+// and spell them out rather than embed this struct: toolset's
+// TestBindAgreesWithAccessors looks a parameter up among a struct's own
+// fields.
+type documentRefParams struct {
+	Path   string `json:"path" jsonschema:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
+	NodeID string `json:"node_id" jsonschema:"A document-lane node (\"doc::docs/guide.md\", a section \"doc::docs/guide.md#install\"); document_bindings also takes a code node."`
+}
+
+type documentBindingsParams struct {
+	Path   string `json:"path" jsonschema:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
+	NodeID string `json:"node_id" jsonschema:"A document-lane node (\"doc::docs/guide.md\", a section \"doc::docs/guide.md#install\"); document_bindings also takes a code node."`
+	TopK   int    `json:"top_k" jsonschema:"Maximum bindings returned." tool:"default=50,min=1,max=1000"`
+}
+
+type documentDriftParams struct {
+	Path   string `json:"path" jsonschema:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
+	NodeID string `json:"node_id" jsonschema:"A document-lane node (\"doc::docs/guide.md\", a section \"doc::docs/guide.md#install\"); document_bindings also takes a code node."`
+	TopK   int    `json:"top_k" jsonschema:"Maximum documents listed (most findings first)." tool:"default=20,min=1,max=1000"`
+}
+
 func registerDocuments(r *tools.Registry) {
-	ref := []tools.Param{
-		{Name: "path", Type: tools.String, Description: "The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."},
-		{Name: "node_id", Type: tools.String, Description: "A document-lane node (\"doc::docs/guide.md\", a section \"doc::docs/guide.md#install\"); document_bindings also takes a code node."},
-	}
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:  "document_resolve",
 		Title: "Resolve a document",
 		Description: "Resolve an ingested document (by path or node) to its canonical form: format, title, sections with their lines and nesting, links in and out, " +
 			"binding and claim counts, and canonical artifacts (canonical.md, canonical.json, claims.json) written to the runtime directory.",
-		Params:    ref,
-		Input:     reflect.TypeFor[documentRefParams](),
-		Output:    reflect.TypeFor[documentResolveOutput](),
 		Class:     tools.Read,
 		WhenToUse: "A document was ingested (adapter universal/auto/light/…) and you need its structure, its section node ids, or the canonical artifact paths.",
 		AvoidWhen: "The document is not ingested yet (ingest it with adapter \"universal\", mode \"merge\"); raw text only (view).",
 		Next:      []string{"document_bindings", "document_drift", "view"},
 		Example:   map[string]any{"agent_id": "claude", "path": "README.md"},
-		Run:       runDocumentResolve,
-	})
-	r.Register(&tools.Tool{
+	}, runDocumentResolve)
+	tools.Add(r, tools.Tool{
 		Name:  "document_bindings",
 		Title: "Document ↔ code bindings",
 		Description: "Which code a document describes, or which documents describe a code node: the deterministic bindings of document sections to the code they name " +
 			"(exact path 1.0 > path suffix 0.9 > qualified name 0.85 > configuration key 0.75 > call in a code block 0.7 > unique label 0.6; ambiguous names split over ≤3 candidates or dropped), with the mention and the reason.",
-		Params: append(slices.Clone(ref),
-			tools.Param{Name: "top_k", Type: tools.Integer, Default: 50, Min: tools.Bound(1), Max: tools.Bound(1000), Description: "Maximum bindings returned."}),
-		Input:     reflect.TypeFor[documentBindingsParams](),
-		Output:    reflect.TypeFor[documentBindingsOutput](),
 		Class:     tools.Read,
 		WhenToUse: "\"Which code implements this doc?\" before changing code to match a spec, or \"which docs describe this file?\" before changing the file.",
 		AvoidWhen: "You need the document's structure (document_resolve) or staleness (document_drift).",
 		Next:      []string{"document_drift", "impact", "view"},
 		Example:   map[string]any{"agent_id": "claude", "node_id": "file::backend/session.py", "top_k": 20},
-		Run:       runDocumentBindings,
-	})
-	r.Register(&tools.Tool{
+	}, runDocumentBindings)
+	tools.Add(r, tools.Tool{
 		Name:  "document_drift",
 		Title: "Document drift",
 		Description: "Stale documentation: documents whose bound code changed after the document last did (git last-commit times; file times outside git), " +
 			"paths and members a document names that are gone although their directory or owner is there, and names too ambiguous to bind. One document (path/node_id) or all.",
-		Params: append(slices.Clone(ref),
-			tools.Param{Name: "top_k", Type: tools.Integer, Default: 20, Min: tools.Bound(1), Max: tools.Bound(1000), Description: "Maximum documents listed (most findings first)."}),
-		Input:     reflect.TypeFor[documentBindingsParams](),
-		Output:    reflect.TypeFor[documentDriftOutput](),
 		Class:     tools.Read,
 		WhenToUse: "After refactors or moves, before trusting a spec or README, to find the docs to update.",
 		AvoidWhen: "No document is ingested yet, or no code is in the graph to compare with.",
 		Next:      []string{"document_bindings", "timeline", "view"},
 		Example:   map[string]any{"agent_id": "claude", "top_k": 10},
-		Run:       runDocumentDrift,
-	})
-	r.Register(&tools.Tool{
+	}, runDocumentDrift)
+	tools.Add(r, tools.Tool{
 		Name:        "document_provider_health",
 		Title:       "Document providers",
 		Description: "Which optional document providers this machine has (pdftotext for PDF, pandoc for DOCX; docling, trafilatura, markitdown, GROBID reported), with install hints. Never fails: an absent provider is reported, and its formats are skipped (and counted) at ingest.",
-		Input:       reflect.TypeFor[struct{}](),
-		Output:      reflect.TypeFor[providerHealthOutput](),
 		Class:       tools.Read,
 		WhenToUse:   "Before ingesting PDF or office documents, or when an ingest reports skipped files.",
 		Next:        []string{"ingest", "document_resolve"},
 		Example:     map[string]any{"agent_id": "claude"},
-		Run:         runProviderHealth,
-	})
-}
-
-type documentRefParams struct {
-	Path   string `json:"path"`
-	NodeID string `json:"node_id"`
-}
-
-type documentBindingsParams struct {
-	Path   string `json:"path"`
-	NodeID string `json:"node_id"`
-	TopK   int    `json:"top_k"`
+	}, runProviderHealth)
 }
 
 type docSectionJSON struct {
@@ -335,11 +324,7 @@ func unixTime(t float64) string {
 	return time.Unix(sec, int64((t-float64(sec))*1e9)).UTC().Format(time.RFC3339)
 }
 
-func runDocumentResolve(c *tools.Call) (any, error) {
-	var in documentRefParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
+func runDocumentResolve(c *tools.Call, in documentRefParams) (documentResolveOutput, error) {
 	start := time.Now()
 	var out documentResolveOutput
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
@@ -351,7 +336,7 @@ func runDocumentResolve(c *tools.Call) (any, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return documentResolveOutput{}, err
 	}
 	out.ElapsedMs = tools.Ms(time.Since(start))
 	return out, nil
@@ -502,7 +487,7 @@ func readDocSource(b *session.Bundle, abs string) ([]byte, error) {
 	return data, nil
 }
 
-func runProviderHealth(c *tools.Call) (any, error) {
+func runProviderHealth(c *tools.Call, _ struct{}) (providerHealthOutput, error) {
 	py, ps := document.ProviderHealth(c.Ctx)
 	out := providerHealthOutput{Python: py, Providers: ps,
 		NativeFormats:  []string{"markdown", "rst", "asciidoc", "text", "html", "light", "bibtex", "jats", "patent", "rfc", "crossref"},

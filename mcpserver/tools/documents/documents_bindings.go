@@ -13,11 +13,7 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
-func runDocumentBindings(c *tools.Call) (any, error) {
-	var in documentBindingsParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
+func runDocumentBindings(c *tools.Call, in documentBindingsParams) (documentBindingsOutput, error) {
 	start := time.Now()
 	var out documentBindingsOutput
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
@@ -56,7 +52,7 @@ func runDocumentBindings(c *tools.Call) (any, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return documentBindingsOutput{}, err
 	}
 	out.ElapsedMs = tools.Ms(time.Since(start))
 	out.Guidance = bindingsGuidance(c, &out)
@@ -245,11 +241,7 @@ type documentDriftOutput struct {
 // maxDriftFindings bounds the findings listed per document.
 const maxDriftFindings = 50
 
-func runDocumentDrift(c *tools.Call) (any, error) {
-	var in documentBindingsParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
+func runDocumentDrift(c *tools.Call, in documentDriftParams) (documentDriftOutput, error) {
 	start := time.Now()
 	out := documentDriftOutput{Documents: []driftDocJSON{}}
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
@@ -301,7 +293,7 @@ func runDocumentDrift(c *tools.Call) (any, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return documentDriftOutput{}, err
 	}
 	out.ElapsedMs = tools.Ms(time.Since(start))
 	out.Guidance = driftGuidance(c, &out)
