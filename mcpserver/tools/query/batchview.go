@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -15,9 +14,8 @@ import (
 
 // batch_view limits.
 const (
-	batchViewMaxFiles     = 50
-	batchViewDefaultBytes = 100_000
-	batchViewMaxBytes     = 1_000_000
+	batchViewMaxFiles = 50
+	batchViewMaxBytes = 1_000_000
 	// batchViewIngestBytes bounds the content held for one batch's
 	// auto-ingest.
 	batchViewIngestBytes = 16 << 20
@@ -25,39 +23,32 @@ const (
 	batchViewOutline = 200
 )
 
+// batchViewParams is batch_view's input. Its tags repeat batchViewMaxFiles
+// and batchViewMaxBytes (declare_test.go holds them together); lines per
+// file are bounded as view bounds them.
 type batchViewParams struct {
-	Files           []string `json:"files"`
-	AutoIngest      bool     `json:"auto_ingest"`
-	SummaryMode     bool     `json:"summary_mode"`
-	MaxLinesPerFile int      `json:"max_lines_per_file"`
-	MaxTotalBytes   int      `json:"max_total_bytes"`
+	Files           []string `json:"files" jsonschema:"Paths relative to an ingest root (or absolute inside one) and/or glob patterns over indexed files (\"backend/*.py\"); at most 50 files are shown." tool:"required,maxitems=50"`
+	AutoIngest      bool     `json:"auto_ingest" jsonschema:"Extract files under an ingest root that are not in the graph yet and merge them into it (one new graph generation for the whole batch)." tool:"default=true"`
+	SummaryMode     bool     `json:"summary_mode" jsonschema:"Show each file's outline — its symbols with line ranges, and a one-line summary — instead of its lines." tool:"default=false"`
+	MaxLinesPerFile int      `json:"max_lines_per_file" jsonschema:"Lines shown per file, from line 1 (continue a cut file with view and its next_offset)." tool:"default=200,min=1,max=5000"`
+	MaxTotalBytes   int      `json:"max_total_bytes" jsonschema:"Budget for the content of all files together; a file that does not fit is cut at a line, later files are omitted." tool:"default=100000,min=1000,max=1000000"`
 }
 
 func registerBatchView(r *tools.Registry) {
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:  "batch_view",
 		Title: "View several files",
 		Description: "Read several files in one call: paths and glob patterns (over the indexed files), each file a separate entry with line-numbered content, bounded to the ingest roots exactly like view. " +
 			"A file that fails (missing, outside the roots, binary) reports its own error with the closest indexed paths; the others are still shown. " +
 			"Output is bounded by max_total_bytes (files past it are listed as omitted, a cut file says where to continue). " +
 			"summary_mode shows each file's outline (symbols with their lines) instead of its text.",
-		Params: []tools.Param{
-			{Name: "files", Type: tools.StringArray, Required: true, MaxItems: batchViewMaxFiles, Description: "Paths relative to an ingest root (or absolute inside one) and/or glob patterns over indexed files (\"backend/*.py\"); at most 50 files are shown."},
-			{Name: "auto_ingest", Type: tools.Boolean, Default: true, Description: "Extract files under an ingest root that are not in the graph yet and merge them into it (one new graph generation for the whole batch)."},
-			{Name: "summary_mode", Type: tools.Boolean, Default: false, Description: "Show each file's outline — its symbols with line ranges, and a one-line summary — instead of its lines."},
-			{Name: "max_lines_per_file", Type: tools.Integer, Default: viewDefaultLimit, Min: tools.Bound(1), Max: tools.Bound(viewMaxLimit), Description: "Lines shown per file, from line 1 (continue a cut file with view and its next_offset)."},
-			{Name: "max_total_bytes", Type: tools.Integer, Default: batchViewDefaultBytes, Min: tools.Bound(1000), Max: tools.Bound(batchViewMaxBytes), Description: "Budget for the content of all files together; a file that does not fit is cut at a line, later files are omitted."},
-		},
-		Input:     reflect.TypeFor[batchViewParams](),
-		Output:    reflect.TypeFor[batchViewResponse](),
 		Hints:     &tools.Hints{Idempotent: true}, // auto_ingest adds to the graph, like view
 		Class:     tools.Read,
 		WhenToUse: "You know several files to read (after search, glob, impact or seek): one call instead of one view per file; summary_mode to skim a file family's structure.",
 		AvoidWhen: "One file (view), or you do not know which files matter yet (seek, search).",
 		Next:      []string{"impact", "view", "coverage_session"},
 		Example:   map[string]any{"agent_id": "claude", "files": []string{"backend/auth.py", "backend/session.py", "tests/*.py"}, "max_lines_per_file": 40},
-		Run:       runBatchView,
-	})
+	}, runBatchView)
 }
 
 // batchFile is one file of a batch.
@@ -124,12 +115,8 @@ type batchItem struct {
 	noFile bool
 }
 
-func runBatchView(c *tools.Call) (any, error) {
+func runBatchView(c *tools.Call, in batchViewParams) (batchViewResponse, error) {
 	start := time.Now()
-	var in batchViewParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
 	var entries []string
 	for _, f := range in.Files {
 		if f = strings.TrimSpace(f); f != "" {
@@ -137,7 +124,7 @@ func runBatchView(c *tools.Call) (any, error) {
 		}
 	}
 	if len(entries) == 0 {
-		return nil, tools.Errorf("files lists paths relative to an ingest root (or absolute inside one) and/or glob patterns over the indexed files.", "files is empty").
+		return batchViewResponse{}, tools.Errorf("files lists paths relative to an ingest root (or absolute inside one) and/or glob patterns over the indexed files.", "files is empty").
 			WithExample(map[string]any{"agent_id": "claude", "files": []string{"src/main.go", "src/*.go"}}).
 			WithNext("Call glob or search to find the files, then pass their paths.")
 	}
@@ -151,7 +138,7 @@ func runBatchView(c *tools.Call) (any, error) {
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return batchViewResponse{}, err
 	}
 
 	// 2. Read the files (up to the budget) and auto-ingest those the
@@ -177,7 +164,7 @@ func runBatchView(c *tools.Call) (any, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return batchViewResponse{}, err
 	}
 	for _, it := range items {
 		applyBudget(&out, it)

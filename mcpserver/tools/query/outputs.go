@@ -117,6 +117,7 @@ type seekOutput struct {
 	} `json:"index"`
 	Scope             string         `json:"scope,omitempty"`
 	QueryTruncated    bool           `json:"query_truncated,omitempty"`
+	QueryNote         string         `json:"query_note,omitempty" jsonschema:"Which part of an over-long query seek read."`
 	StackFrames       []seek.Frame   `json:"stack_frames,omitempty" jsonschema:"Stack-trace frames and file mentions read from the query."`
 	Symbols           []string       `json:"symbols,omitempty" jsonschema:"Identifiers the query writes as code."`
 	NextSuggestedArgs map[string]any `json:"next_suggested_args,omitempty" jsonschema:"Arguments for next_suggested_tool."`

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -16,35 +15,33 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
+type searchParams struct {
+	Query         string `json:"query" jsonschema:"Text to find: exact text (literal), an RE2 regular expression (regex), or a description (semantic)." tool:"required"`
+	Mode          string `json:"mode" jsonschema:"literal (exact text), regex (RE2: no lookaround or backreferences), semantic (by meaning over graph nodes)." tool:"default=literal,enum=literal|regex|semantic"`
+	Scope         string `json:"scope" jsonschema:"Only files under this root-relative path prefix (\"backend/\") or matching this glob (\"**/*_test.go\")."`
+	TopK          int    `json:"top_k" jsonschema:"Maximum result lines returned." tool:"default=50,min=1,max=1000"`
+	MaxResults    *int   `json:"max_results" jsonschema:"Alias of top_k." tool:"min=1,max=1000"`
+	CaseSensitive bool   `json:"case_sensitive" jsonschema:"Match case exactly (literal and regex modes)." tool:"default=false"`
+	ContextLines  int    `json:"context_lines" jsonschema:"Lines of context before and after each match." tool:"default=2,min=0,max=10"`
+	Multiline     bool   `json:"multiline" jsonschema:"regex mode: let the pattern span lines ('.' also matches newline); each result then covers line_number..end_line." tool:"default=false"`
+	ExactCounts   bool   `json:"exact_counts" jsonschema:"Scan every file even after top_k lines were found, so total_matches is exact (slower on large trees). Off: the scan stops once enough lines are found and total_matches is a lower bound (total_matches_exact says which)." tool:"default=false"`
+	CountOnly     bool   `json:"count_only" jsonschema:"Return only the counts (always exact), no result lines." tool:"default=false"`
+}
+
 func registerSearch(r *tools.Registry) {
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:  "search",
 		Title: "Search text and labels",
 		Description: "Unified literal/regex/semantic search — a graph-aware grep. Searches node labels in the graph and the contents of the indexed files on disk, " +
 			"returning matching lines with line numbers and context. Definitions whose name matches come first (most central first), then matching lines " +
 			"file by file (most central file first); every line names the graph node that encloses it. semantic mode ranks nodes by meaning (trigram TF-IDF + co-occurrence) " +
 			"and shows their lines that mention the query's words.",
-		Params: []tools.Param{
-			{Name: "query", Type: tools.String, Required: true, Description: "Text to find: exact text (literal), an RE2 regular expression (regex), or a description (semantic)."},
-			{Name: "mode", Type: tools.String, Default: "literal", Enum: []string{"literal", "regex", "semantic"}, Description: "literal (exact text), regex (RE2: no lookaround or backreferences), semantic (by meaning over graph nodes)."},
-			{Name: "scope", Type: tools.String, Description: "Only files under this root-relative path prefix (\"backend/\") or matching this glob (\"**/*_test.go\")."},
-			{Name: "top_k", Type: tools.Integer, Default: 50, Min: tools.Bound(1), Max: tools.Bound(1000), Description: "Maximum result lines returned."},
-			{Name: "max_results", Type: tools.Integer, Min: tools.Bound(1), Max: tools.Bound(1000), Description: "Alias of top_k."},
-			{Name: "case_sensitive", Type: tools.Boolean, Default: false, Description: "Match case exactly (literal and regex modes)."},
-			{Name: "context_lines", Type: tools.Integer, Default: 2, Min: tools.Bound(0), Max: tools.Bound(10), Description: "Lines of context before and after each match."},
-			{Name: "multiline", Type: tools.Boolean, Default: false, Description: "regex mode: let the pattern span lines ('.' also matches newline); each result then covers line_number..end_line."},
-			{Name: "exact_counts", Type: tools.Boolean, Default: false, Description: "Scan every file even after top_k lines were found, so total_matches is exact (slower on large trees). Off: the scan stops once enough lines are found and total_matches is a lower bound (total_matches_exact says which)."},
-			{Name: "count_only", Type: tools.Boolean, Default: false, Description: "Return only the counts (always exact), no result lines."},
-		},
-		Input:     reflect.TypeFor[searchParams](),
-		Output:    reflect.TypeFor[searchResponse](),
 		Class:     tools.Read,
 		WhenToUse: "Exact text, identifiers, error messages or regex across the graph and the files' contents; the graph-aware grep replacement.",
 		AvoidWhen: "You want code by purpose (seek) or its neighbourhood (activate); you only need file names (glob).",
 		Next:      []string{"view", "batch_view", "seek", "glob"},
 		Example:   map[string]any{"agent_id": "claude", "query": "def login", "mode": "literal", "scope": "backend/", "top_k": 20},
-		Run:       runSearch,
-	})
+	}, runSearch)
 }
 
 // searchLine is one line of a file in a result.
@@ -112,34 +109,34 @@ const (
 	searchMaxFileSize = 8 << 20 // files above are skipped (minified blobs)
 )
 
-func runSearch(c *tools.Call) (any, error) {
+func runSearch(c *tools.Call, in searchParams) (searchResponse, error) {
 	start := time.Now()
-	query := c.Str("query")
-	mode := c.Str("mode")
+	query := in.Query
+	mode := in.Mode
 	if strings.TrimSpace(query) == "" {
-		return nil, tools.Errorf("query is the text (literal), pattern (regex) or description (semantic) to find. To list files use glob; to find code by purpose use seek.",
+		return searchResponse{}, tools.Errorf("query is the text (literal), pattern (regex) or description (semantic) to find. To list files use glob; to find code by purpose use seek.",
 			"query is empty").WithExample(map[string]any{"agent_id": "claude", "query": "def login"})
 	}
-	topK := c.Int("top_k")
-	if c.Has("max_results") {
-		topK = c.Int("max_results")
+	topK := in.TopK
+	if in.MaxResults != nil {
+		topK = *in.MaxResults
 	}
-	ctxLines := c.Int("context_lines")
-	out := searchResponse{Query: query, Mode: mode, CaseSensitive: c.Bool("case_sensitive"), Results: []searchResult{}}
+	ctxLines := in.ContextLines
+	out := searchResponse{Query: query, Mode: mode, CaseSensitive: in.CaseSensitive, Results: []searchResult{}}
 
 	var m *textsearch.Matcher
 	if mode != "semantic" {
 		var err error
-		m, err = textsearch.Compile(textsearch.Query{Pattern: query, Regex: mode == "regex", CaseSensitive: out.CaseSensitive, Multiline: c.Bool("multiline")})
+		m, err = textsearch.Compile(textsearch.Query{Pattern: query, Regex: mode == "regex", CaseSensitive: out.CaseSensitive, Multiline: in.Multiline})
 		if err != nil {
-			return nil, patternToolError(query, err)
+			return searchResponse{}, patternToolError(query, err)
 		}
 	}
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		if b.Graph.NumNodes() == 0 && len(b.Roots) == 0 {
 			return tools.EmptyGraphErr()
 		}
-		scope, err := tools.ParseScope(b, c.Str("scope"))
+		scope, err := tools.ParseScope(b, in.Scope)
 		if err != nil {
 			return err
 		}
@@ -150,11 +147,11 @@ func runSearch(c *tools.Call) (any, error) {
 		if mode == "semantic" {
 			return searchSemantic(c, b, scope, query, topK, ctxLines, &out)
 		}
-		searchText(c, b, scope, m, topK, ctxLines, &out)
+		searchText(c, b, scope, m, topK, ctxLines, in.CountOnly, in.ExactCounts, &out)
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return searchResponse{}, err
 	}
 	out.Returned = len(out.Results)
 	out.Guidance = searchGuidance(&out)
@@ -207,13 +204,12 @@ func rankedFiles(b *session.Bundle) []int {
 	return v.([]int)
 }
 
-func searchText(c *tools.Call, b *session.Bundle, scope *tools.ScopeFilter, m *textsearch.Matcher, topK, ctxLines int, out *searchResponse) {
+func searchText(c *tools.Call, b *session.Bundle, scope *tools.ScopeFilter, m *textsearch.Matcher, topK, ctxLines int, countOnly, exactCounts bool, out *searchResponse) {
 	g := b.Graph
 	gf := tools.BundleGraphFiles(b)
 	disk := tools.BundleDiskFiles(b)
 	cache := tools.BundleCache(b)
-	countOnly := c.Bool("count_only")
-	exact := countOnly || c.Bool("exact_counts")
+	exact := countOnly || exactCounts
 	skipped := map[string]int{}
 
 	// 1. Node labels: names equal to the query first, then names starting

@@ -3,7 +3,6 @@ package query
 import (
 	"fmt"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -26,31 +25,32 @@ const seekMaxQueryBytes = 1 << 20
 // text: a 1 MB paste took minutes).
 const seekFeedbackBytes = tools.DefaultMaxStringLen
 
+// seekParams is seek's input. Its tags repeat seek.DefaultTopK (top_k's
+// default) and seekMaxQueryBytes (query's bound); declare_test.go holds
+// them together.
+type seekParams struct {
+	Query       string   `json:"query" jsonschema:"What the code does, in natural language (\"code that validates user credentials\"), or a pasted bug report / stack trace (up to 1 MiB; the first 64 KB are read, and of the prose around the stack frames its first 256 distinct words)." tool:"required,maxlen=1048576"`
+	TopK        int      `json:"top_k" jsonschema:"Maximum results to return." tool:"default=20,min=1,max=200"`
+	Scope       string   `json:"scope" jsonschema:"File path prefix to limit the search (\"backend/\"), relative to the ingest root or absolute inside it. None = entire graph."`
+	NodeTypes   []string `json:"node_types" jsonschema:"Keep only these node types: \"function\", \"class\", \"struct\", \"module\", \"file\" (also enum, type, directory, reference, concept, \"method\" = function). Empty = all types." tool:"default="`
+	MinScore    float64  `json:"min_score" jsonschema:"Minimum combined score (0.0 to 1.0)." tool:"default=0.1,min=0,max=1"`
+	GraphRerank bool     `json:"graph_rerank" jsonschema:"Graph re-ranking of candidates: neighbour spreading, PageRank prior, co-change partners, file aggregation. false = pure text and stack-trace matching." tool:"default=true"`
+}
+
 func registerSeek(r *tools.Registry) {
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:  "seek",
 		Title: "Seek code by purpose",
 		Description: "Intent-aware code search: finds code by what it does (\"code that validates user credentials\") or from a pasted bug report or stack trace. " +
 			"Every node is scored against the query by a code-aware BM25F index (identifiers split, file paths, signatures, doc comments and source bodies); " +
 			"stack frames and file mentions in the query are strong evidence; graph re-ranking adds what neighbours of strong hits, centrality, co-change history and a file's best entities say. " +
 			"Returns ranked nodes with a score breakdown, file and lines, intent summary and connections, plus guidance on what to read next. Read-only.",
-		Params: []tools.Param{
-			{Name: "query", Type: tools.String, Required: true, Description: "What the code does, in natural language (\"code that validates user credentials\"), or a pasted bug report / stack trace (up to 1 MiB; the first 64 KB are read, and of the prose around the stack frames its first 256 distinct words).", MaxLen: 1 << 20},
-			{Name: "top_k", Type: tools.Integer, Default: seek.DefaultTopK, Min: tools.Bound(1), Max: tools.Bound(200), Description: "Maximum results to return."},
-			{Name: "scope", Type: tools.String, Description: "File path prefix to limit the search (\"backend/\"), relative to the ingest root or absolute inside it. None = entire graph."},
-			{Name: "node_types", Type: tools.StringArray, Default: []string{}, Description: "Keep only these node types: \"function\", \"class\", \"struct\", \"module\", \"file\" (also enum, type, directory, reference, concept, \"method\" = function). Empty = all types."},
-			{Name: "min_score", Type: tools.Number, Default: 0.1, Min: tools.Bound(0), Max: tools.Bound(1), Description: "Minimum combined score (0.0 to 1.0)."},
-			{Name: "graph_rerank", Type: tools.Boolean, Default: true, Description: "Graph re-ranking of candidates: neighbour spreading, PageRank prior, co-change partners, file aggregation. false = pure text and stack-trace matching."},
-		},
-		Input:     reflect.TypeFor[seekParams](),
-		Output:    reflect.TypeFor[seekOutput](),
 		Class:     tools.Read,
 		WhenToUse: "You know what the code does but not where it lives; you have a bug report or stack trace and want the files to open first; before a change, to find all code related to a feature.",
 		AvoidWhen: "You know the exact text or symbol (search is exact) or the file (view); for the neighbourhood of a topic use activate.",
 		Next:      []string{"view", "impact", "activate", "search"},
 		Example:   map[string]any{"agent_id": "claude", "query": "code that validates user credentials", "top_k": 5, "node_types": []string{"function", "class"}},
-		Run:       runSeek,
-	})
+	}, runSeek)
 }
 
 type seekBreakdown struct {
@@ -94,31 +94,31 @@ type seekTerm struct {
 	From string `json:"from,omitempty"`
 }
 
-func runSeek(c *tools.Call) (any, error) {
+func runSeek(c *tools.Call, in seekParams) (seekOutput, error) {
 	start := time.Now()
-	q := c.Str("query")
+	q := in.Query
 	if strings.TrimSpace(q) == "" {
-		return nil, tools.Errorf("query says what the code does, in words (\"code that validates user credentials\"), or carries a pasted bug report or stack trace.", "query must not be empty").
+		return seekOutput{}, tools.Errorf("query says what the code does, in words (\"code that validates user credentials\"), or carries a pasted bug report or stack trace.", "query must not be empty").
 			WithExample(map[string]any{"agent_id": c.AgentID, "query": "code that validates user credentials"})
 	}
 	if len(q) > seekMaxQueryBytes {
-		return nil, tools.Errorf("Paste the error message, the stack trace and the first paragraphs of the report; seek reads the first 64 KB of a query.", "query is %d bytes; the limit is %d", len(q), seekMaxQueryBytes)
+		return seekOutput{}, tools.Errorf("Paste the error message, the stack trace and the first paragraphs of the report; seek reads the first 64 KB of a query.", "query is %d bytes; the limit is %d", len(q), seekMaxQueryBytes)
 	}
-	types, err := parseNodeTypes(c.Strs("node_types"))
+	types, err := parseNodeTypes(in.NodeTypes)
 	if err != nil {
-		return nil, err
+		return seekOutput{}, err
 	}
-	rerank := c.Bool("graph_rerank")
+	rerank := in.GraphRerank
 	// Parsed once, bounded (seek.MaxQueryBytes, seek.MaxQueryTerms): what
 	// follows costs the same for a 1 MB paste as for its first 64 KB.
 	parsed := seek.ParseQuery(q)
-	var out map[string]any
+	var out seekOutput
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
 		if g.NumNodes() == 0 {
 			return tools.EmptyGraphErr()
 		}
-		scope, err := seekScope(b, c.Str("scope"))
+		scope, err := seekScope(b, in.Scope)
 		if err != nil {
 			return err
 		}
@@ -127,7 +127,7 @@ func runSeek(c *tools.Call) (any, error) {
 			return tools.Errorf("The seek index could not be built for this graph; the graph itself is fine.", "building the seek index: %v", err).
 				WithNext("Call health, then retry; activate and search still work.")
 		}
-		p := seek.Params{TopK: c.Int("top_k"), Scope: scope, Types: types, MinScore: float32(c.Float("min_score")), GraphRerank: rerank}
+		p := seek.Params{TopK: in.TopK, Scope: scope, Types: types, MinScore: float32(in.MinScore), GraphRerank: rerank}
 		if rerank && len(b.Commits) > 0 {
 			// Co-change history lives in the query engine's temporal
 			// index (ingest starts building it in the background).
@@ -151,10 +151,10 @@ func runSeek(c *tools.Call) (any, error) {
 		res := idx.Search(parsed, p)
 		out = seekResponse(c, b, idx, q, scope, res, rerank)
 		if parsed.Truncated || parsed.TermsDropped > 0 {
-			out["query_truncated"] = true
-			out["query_note"] = queryNote(parsed)
+			out.QueryTruncated = true
+			out.QueryNote = queryNote(parsed)
 		}
-		out["elapsed_ms"] = tools.Ms(time.Since(start))
+		out.ElapsedMs = tools.Ms(time.Since(start))
 		return nil
 	})
 	return out, err
@@ -291,7 +291,7 @@ func scopeErr(b *session.Bundle, raw, why string) error {
 	return e
 }
 
-func seekResponse(c *tools.Call, b *session.Bundle, idx *seek.Index, q, scope string, res seek.Result, rerank bool) map[string]any {
+func seekResponse(c *tools.Call, b *session.Bundle, idx *seek.Index, q, scope string, res seek.Result, rerank bool) seekOutput {
 	g := b.Graph
 	inHits := map[graph.NodeID]bool{}
 	nodes := make([]graph.NodeID, len(res.Hits))
@@ -324,32 +324,20 @@ func seekResponse(c *tools.Call, b *session.Bundle, idx *seek.Index, q, scope st
 		terms = append(terms, seekTerm{t.Term, tools.R3(t.Weight), t.DF, t.From})
 	}
 	st := idx.Stats()
-	out := map[string]any{
-		"query":                    tools.ClipText(q, 300),
-		"results":                  hits,
-		"total_candidates_scanned": g.NumNodes(),
-		"matched_nodes":            res.Candidates,
-		"embeddings_used":          false,
-		"graph_rerank":             rerank,
-		"query_terms":              terms,
-		"index": map[string]any{
-			"body_indexed": idx.HasBody(), "files_read": st.FilesRead, "terms": st.Terms, "build_ms": tools.Ms(st.Elapsed),
-		},
+	out := seekOutput{
+		Query:                  tools.ClipText(q, 300),
+		Results:                hits,
+		TotalCandidatesScanned: g.NumNodes(),
+		MatchedNodes:           res.Candidates,
+		EmbeddingsUsed:         false,
+		GraphRerank:            rerank,
+		QueryTerms:             terms,
+		Scope:                  scope,
+		StackFrames:            res.Frames,
+		Symbols:                res.Symbols,
 	}
-	if scope != "" {
-		out["scope"] = scope
-	}
-	if len(res.Frames) > 0 {
-		out["stack_frames"] = res.Frames
-	}
-	if len(res.Symbols) > 0 {
-		out["symbols"] = res.Symbols
-	}
-	gd, args := seekGuidance(c, g, q, res, scope)
-	gd.Into(out)
-	if args != nil {
-		out["next_suggested_args"] = args
-	}
+	out.Index.BodyIndexed, out.Index.FilesRead, out.Index.Terms, out.Index.BuildMs = idx.HasBody(), st.FilesRead, st.Terms, tools.Ms(st.Elapsed)
+	out.Guidance, out.NextSuggestedArgs = seekGuidance(c, g, q, res, scope)
 	return out
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"path"
-	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -26,63 +25,50 @@ const (
 	surgicalExcerptDefault = 48 << 10
 )
 
+// surgicalParams is surgical_context's input. Its tags repeat
+// surgicalSourceDefault and surgicalSourceMax (declare_test.go holds them
+// together).
+type surgicalParams struct {
+	FilePath       string `json:"file_path" jsonschema:"The file to edit: relative to an ingest root (\"backend/auth.py\"), absolute inside one, or its file node id." tool:"required"`
+	MaxSourceBytes int    `json:"max_source_bytes" jsonschema:"The file's contents are shown up to this many bytes (content_truncated says when cut)." tool:"default=262144,min=1024,max=4194304"`
+	MaxNeighbors   int    `json:"max_neighbors" jsonschema:"Callers and callees listed, each." tool:"default=30,min=1,max=500"`
+}
+
+// surgicalV2Params is surgical_context_v2's input: surgical_context's
+// parameters, written again (declare_test.go holds them equal), and the
+// excerpt budgets (max_excerpt_bytes' default is surgicalExcerptDefault).
+type surgicalV2Params struct {
+	FilePath          string `json:"file_path" jsonschema:"The file to edit: relative to an ingest root (\"backend/auth.py\"), absolute inside one, or its file node id." tool:"required"`
+	MaxSourceBytes    int    `json:"max_source_bytes" jsonschema:"The file's contents are shown up to this many bytes (content_truncated says when cut)." tool:"default=262144,min=1024,max=4194304"`
+	MaxNeighbors      int    `json:"max_neighbors" jsonschema:"Callers and callees listed, each." tool:"default=30,min=1,max=500"`
+	MaxConnectedFiles int    `json:"max_connected_files" jsonschema:"Connected files excerpted (callers first, then tests, then callees)." tool:"default=8,min=0,max=50"`
+	MaxRegionLines    int    `json:"max_region_lines" jsonschema:"Lines per excerpted region (a longer function shows its head)." tool:"default=40,min=1,max=400"`
+	ContextLines      int    `json:"context_lines" jsonschema:"Lines of context around each region." tool:"default=2,min=0,max=20"`
+	MaxExcerptBytes   int    `json:"max_excerpt_bytes" jsonschema:"Total bytes of excerpts across connected files." tool:"default=49152,min=1024,max=1048576"`
+	IncludeTests      bool   `json:"include_tests" jsonschema:"Excerpt the linked test files too." tool:"default=true"`
+}
+
 func registerSurgical(r *tools.Registry) {
-	common := []tools.Param{
-		{Name: "file_path", Type: tools.String, Required: true, Description: "The file to edit: relative to an ingest root (\"backend/auth.py\"), absolute inside one, or its file node id."},
-		{Name: "max_source_bytes", Type: tools.Integer, Default: surgicalSourceDefault, Min: tools.Bound(1024), Max: tools.Bound(surgicalSourceMax), Description: "The file's contents are shown up to this many bytes (content_truncated says when cut)."},
-		{Name: "max_neighbors", Type: tools.Integer, Default: 30, Min: tools.Bound(1), Max: tools.Bound(500), Description: "Callers and callees listed, each."},
-	}
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:        "surgical_context",
 		Title:       "Everything to edit one file",
 		Description: "Complete context for editing a file in one call: its contents (with sha256 for apply's expected_sha256), its symbol table (functions, classes, methods with their lines), its callers (who calls, imports or uses its symbols, with file and line), its callees (what it uses), and the tests linked to it.",
-		Params:      common,
-		Input:       reflect.TypeFor[surgicalParams](),
-		Output:      reflect.TypeFor[surgicalOutput](),
 		Class:       tools.Read,
 		WhenToUse:   "Before a single-file edit, once seek, search or impact told you which file.",
 		AvoidWhen:   "You do not know the file yet (seek, search, impact first), or the edit spans its callers (surgical_context_v2 shows their code too).",
 		Next:        []string{"apply", "edit_preview", "surgical_context_v2"},
 		Example:     map[string]any{"agent_id": "claude", "file_path": "backend/session.py"},
-		Run:         func(c *tools.Call) (any, error) { return runSurgical(c, false) },
-	})
-	r.Register(&tools.Tool{
+	}, runSurgical)
+	tools.Add(r, tools.Tool{
 		Name:        "surgical_context_v2",
 		Title:       "A file and its connected code",
 		Description: "surgical_context plus bounded source excerpts of the connected files: the regions of the callers that call into the file, of the callees it calls, and of its tests — one call instead of reading five files. Budgets bound the files, the lines per region and the total bytes.",
-		Params: append(slices.Clone(common),
-			tools.Param{Name: "max_connected_files", Type: tools.Integer, Default: 8, Min: tools.Bound(0), Max: tools.Bound(50), Description: "Connected files excerpted (callers first, then tests, then callees)."},
-			tools.Param{Name: "max_region_lines", Type: tools.Integer, Default: 40, Min: tools.Bound(1), Max: tools.Bound(400), Description: "Lines per excerpted region (a longer function shows its head)."},
-			tools.Param{Name: "context_lines", Type: tools.Integer, Default: 2, Min: tools.Bound(0), Max: tools.Bound(20), Description: "Lines of context around each region."},
-			tools.Param{Name: "max_excerpt_bytes", Type: tools.Integer, Default: surgicalExcerptDefault, Min: tools.Bound(1024), Max: tools.Bound(1 << 20), Description: "Total bytes of excerpts across connected files."},
-			tools.Param{Name: "include_tests", Type: tools.Boolean, Default: true, Description: "Excerpt the linked test files too."},
-		),
-		Input:     reflect.TypeFor[surgicalV2Params](),
-		Output:    reflect.TypeFor[surgicalOutput](),
-		Class:     tools.Read,
-		WhenToUse: "Before a multi-file edit (a function with its callers and tests) — then apply_batch writes them together.",
-		AvoidWhen: "You do not know the file yet (seek, search, impact first).",
-		Next:      []string{"apply_batch", "edit_preview", "apply"},
-		Example:   map[string]any{"agent_id": "claude", "file_path": "backend/session.py", "max_connected_files": 4},
-		Run:       func(c *tools.Call) (any, error) { return runSurgical(c, true) },
-	})
-}
-
-type surgicalParams struct {
-	FilePath       string `json:"file_path"`
-	MaxSourceBytes int    `json:"max_source_bytes"`
-	MaxNeighbors   int    `json:"max_neighbors"`
-}
-
-type surgicalV2Params struct {
-	FilePath          string `json:"file_path"`
-	MaxSourceBytes    int    `json:"max_source_bytes"`
-	MaxNeighbors      int    `json:"max_neighbors"`
-	MaxConnectedFiles int    `json:"max_connected_files"`
-	MaxRegionLines    int    `json:"max_region_lines"`
-	ContextLines      int    `json:"context_lines"`
-	MaxExcerptBytes   int    `json:"max_excerpt_bytes"`
-	IncludeTests      bool   `json:"include_tests"`
+		Class:       tools.Read,
+		WhenToUse:   "Before a multi-file edit (a function with its callers and tests) — then apply_batch writes them together.",
+		AvoidWhen:   "You do not know the file yet (seek, search, impact first).",
+		Next:        []string{"apply_batch", "edit_preview", "apply"},
+		Example:     map[string]any{"agent_id": "claude", "file_path": "backend/session.py", "max_connected_files": 4},
+	}, runSurgicalV2)
 }
 
 type surgicalOutput struct {
@@ -172,22 +158,20 @@ func (o surgicalOutput) Coverage() (read, seen []string) {
 	return read, seen
 }
 
-func runSurgical(c *tools.Call, v2 bool) (any, error) {
+func runSurgical(c *tools.Call, in surgicalParams) (surgicalOutput, error) {
+	return surgicalContext(c, surgicalV2Params{FilePath: in.FilePath, MaxSourceBytes: in.MaxSourceBytes, MaxNeighbors: in.MaxNeighbors}, false)
+}
+
+func runSurgicalV2(c *tools.Call, in surgicalV2Params) (surgicalOutput, error) {
+	return surgicalContext(c, in, true)
+}
+
+// surgicalContext answers both tools; v2 adds the connected files'
+// excerpts.
+func surgicalContext(c *tools.Call, in surgicalV2Params, v2 bool) (surgicalOutput, error) {
 	start := time.Now()
-	var in surgicalV2Params
-	if v2 {
-		if err := c.Bind(&in); err != nil {
-			return nil, err
-		}
-	} else {
-		var p surgicalParams
-		if err := c.Bind(&p); err != nil {
-			return nil, err
-		}
-		in = surgicalV2Params{FilePath: p.FilePath, MaxSourceBytes: p.MaxSourceBytes, MaxNeighbors: p.MaxNeighbors}
-	}
 	if strings.TrimSpace(in.FilePath) == "" {
-		return nil, tools.Errorf("file_path names the file to edit, e.g. \"backend/auth.py\".", "file_path is empty").
+		return surgicalOutput{}, tools.Errorf("file_path names the file to edit, e.g. \"backend/auth.py\".", "file_path is empty").
 			WithExample(map[string]any{"agent_id": "claude", "file_path": "backend/auth.py"})
 	}
 	var out surgicalOutput
@@ -211,7 +195,7 @@ func runSurgical(c *tools.Call, v2 bool) (any, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return surgicalOutput{}, err
 	}
 	out.Guidance = surgicalGuidance(c, &out, v2)
 	out.ElapsedMs = tools.Ms(time.Since(start))

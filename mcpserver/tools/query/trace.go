@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -40,7 +39,7 @@ const (
 )
 
 // The weights of suspiciousness: where the frame sits in the trace counts
-// most (the spec's "high"), recency and centrality less ("medium").
+// most (a high weight), recency and centrality less (a medium one).
 const (
 	traceWeightDepth      = 0.6
 	traceWeightRecency    = 0.2
@@ -49,35 +48,29 @@ const (
 
 var traceLanguages = []string{"auto", "python", "go", "javascript", "typescript", "rust", "java", "kotlin"}
 
+// traceParams is trace's input. error_text's declared bound is
+// 4 × traceMaxBytes; the handler refuses more than traceMaxBytes with a
+// teaching error. declare_test.go holds the tag and the constant together.
+type traceParams struct {
+	ErrorText   string  `json:"error_text" jsonschema:"The full error output: message and stack trace as the program printed it (up to 1 MiB)." tool:"required,maxlen=4194304"`
+	Language    string  `json:"language" jsonschema:"The trace's language: auto (detect), python, go, javascript, typescript, rust, java or kotlin (also py, golang, js, node, ts, rs, jvm, kt). A hint that finds no frame falls back to detection." tool:"default=auto"`
+	WindowHours float64 `json:"window_hours" jsonschema:"Files changed in commits within this many hours of the top suspect's last change are co-change suspects (0: only files that usually change with the suspects)." tool:"default=24,min=0,max=8760"`
+	TopK        int     `json:"top_k" jsonschema:"Maximum suspects returned." tool:"default=10,min=1,max=100"`
+}
+
 func registerTrace(r *tools.Registry) {
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:  "trace",
 		Title: "Trace an error to its suspects",
 		Description: "Map a runtime error to the code that most likely caused it. Parses the stack trace (Python tracebacks with chained exceptions and pytest reports; Go panics, goroutine dumps and test failures; Node and browser JavaScript/TypeScript stacks; Rust panics with RUST_BACKTRACE frames; Java/Kotlin exceptions with \"Caused by\"), maps every frame to the graph by path and line — absolute paths from other machines, file:// and bundler URLs and Java package paths included — and ranks the functions and files the frames land in by suspiciousness: depth in the trace (the project frame nearest the error first), recency of the file's last change relative to the repository's newest commit, and PageRank centrality. " +
 			"Frames in libraries and runtimes (site-packages, node_modules, vendor/, GOROOT, the Rust toolchain, the JDK) are demoted and never outrank project code. Also lists co-change suspects (files that usually change with the top suspects, or changed within window_hours of the top one), the causal chain, the fix scope and the frames it could not map.",
-		Params: []tools.Param{
-			{Name: "error_text", Type: tools.String, Required: true, MaxLen: 4 * traceMaxBytes, Description: "The full error output: message and stack trace as the program printed it (up to 1 MiB)."},
-			{Name: "language", Type: tools.String, Default: "auto", Description: "The trace's language: auto (detect), python, go, javascript, typescript, rust, java or kotlin (also py, golang, js, node, ts, rs, jvm, kt). A hint that finds no frame falls back to detection."},
-			{Name: "window_hours", Type: tools.Number, Default: 24.0, Min: tools.Bound(0), Max: tools.Bound(24 * 365), Description: "Files changed in commits within this many hours of the top suspect's last change are co-change suspects (0: only files that usually change with the suspects)."},
-			{Name: "top_k", Type: tools.Integer, Default: 10, Min: tools.Bound(1), Max: tools.Bound(100), Description: "Maximum suspects returned."},
-		},
-		Input:     reflect.TypeFor[traceParams](),
-		Output:    reflect.TypeFor[traceOutput](),
 		Class:     tools.Read,
 		WhenToUse: "Bug investigation: you have an error with a stack trace and want the ranked places to look, the causal chain through the code and the files likely involved in the fix.",
 		AvoidWhen: "There is no stack trace, only a description of the bug (seek), or you already know the function (view, impact).",
 		Next:      []string{"view", "impact", "timeline", "predict"},
 		Example: map[string]any{"agent_id": "claude", "language": "python", "top_k": 5,
 			"error_text": "Traceback (most recent call last):\n  File \"/srv/app/backend/middleware.py\", line 6, in require_session\n    user = store.lookup(request.headers.get(\"token\"))\n  File \"/srv/app/backend/session.py\", line 16, in lookup\n    entry = self.sessions.get(token)\nAttributeError: 'NoneType' object has no attribute 'get'"},
-		Run: runTrace,
-	})
-}
-
-type traceParams struct {
-	ErrorText   string  `json:"error_text"`
-	Language    string  `json:"language"`
-	WindowHours float64 `json:"window_hours"`
-	TopK        int     `json:"top_k"`
+	}, runTrace)
 }
 
 type traceSignals struct {
@@ -149,15 +142,11 @@ type traceOutput struct {
 	tools.Guidance
 }
 
-func runTrace(c *tools.Call) (any, error) {
+func runTrace(c *tools.Call, in traceParams) (traceOutput, error) {
 	start := time.Now()
-	var in traceParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
 	tr, err := parseTraceInput(c, in)
 	if err != nil {
-		return nil, err
+		return traceOutput{}, err
 	}
 	var out traceOutput
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -23,31 +22,28 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
-const viewDefaultLimit = 200
-
-const viewMaxLimit = 5000
-
 const viewMaxLineBytes = 2000 // longer lines are clipped (minified code)
 
 const // autoIngestMaxSize matches the ingest walker's file size limit.
 autoIngestMaxSize = 4 << 20
 
+// viewParams is view's input: by default 200 lines from line 1, at most
+// 5000 lines per call.
+type viewParams struct {
+	FilePath   string `json:"file_path" jsonschema:"Path relative to an ingest root (\"src/auth.py\") or absolute inside one." tool:"required"`
+	Offset     int    `json:"offset" jsonschema:"First line to show (1-based)." tool:"default=1,min=1,max=2147483648"`
+	Limit      int    `json:"limit" jsonschema:"Maximum number of lines to show." tool:"default=200,min=1,max=5000"`
+	AutoIngest bool   `json:"auto_ingest" jsonschema:"Extract the file and merge it into the graph when it is under an ingest root but not in the graph yet." tool:"default=true"`
+}
+
 func registerView(r *tools.Registry) {
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:  "view",
 		Title: "View file lines",
 		Description: "Fast line-numbered file reading with offset/limit, bounded to the ingest roots. Lists the graph nodes defined in the lines shown. " +
 			"A file under an ingest root that is not in the graph yet is extracted and merged into it first (auto_ingest).",
-		Params: []tools.Param{
-			{Name: "file_path", Type: tools.String, Required: true, Description: "Path relative to an ingest root (\"src/auth.py\") or absolute inside one."},
-			{Name: "offset", Type: tools.Integer, Default: 1, Min: tools.Bound(1), Max: tools.Bound(1 << 31), Description: "First line to show (1-based)."},
-			{Name: "limit", Type: tools.Integer, Default: viewDefaultLimit, Min: tools.Bound(1), Max: tools.Bound(viewMaxLimit), Description: "Maximum number of lines to show."},
-			{Name: "auto_ingest", Type: tools.Boolean, Default: true, Description: "Extract the file and merge it into the graph when it is under an ingest root but not in the graph yet."},
-		},
 		// Read: auto_ingest publishes a new graph through the session's
 		// build path, which serialises with other builds by itself.
-		Input:  reflect.TypeFor[viewParams](),
-		Output: reflect.TypeFor[viewResponse](),
 		// Not read-only: auto_ingest adds the file viewed to the graph
 		// (a new generation); viewing it again adds nothing more.
 		Hints:     &tools.Hints{Idempotent: true},
@@ -56,8 +52,7 @@ func registerView(r *tools.Registry) {
 		AvoidWhen: "You do not know where the code is yet: locate it with seek, search or activate first.",
 		Next:      []string{"impact", "search", "view"},
 		Example:   map[string]any{"agent_id": "claude", "file_path": "backend/auth.py", "offset": 1, "limit": 80},
-		Run:       runView,
-	})
+	}, runView)
 }
 
 type viewNode struct {
@@ -97,12 +92,12 @@ type viewResponse struct {
 	tools.Guidance
 }
 
-func runView(c *tools.Call) (any, error) {
+func runView(c *tools.Call, in viewParams) (viewResponse, error) {
 	start := time.Now()
-	raw := c.Str("file_path")
-	offset, limit := c.Int("offset"), c.Int("limit")
+	raw := in.FilePath
+	offset, limit := in.Offset, in.Limit
 	if strings.TrimSpace(raw) == "" {
-		return nil, tools.Errorf("file_path is a path relative to an ingest root (\"src/auth.py\") or absolute inside one.", "file_path is empty").
+		return viewResponse{}, tools.Errorf("file_path is a path relative to an ingest root (\"src/auth.py\") or absolute inside one.", "file_path is empty").
 			WithExample(map[string]any{"agent_id": "claude", "file_path": "src/main.go"})
 	}
 
@@ -114,18 +109,18 @@ func runView(c *tools.Call) (any, error) {
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return viewResponse{}, err
 	}
 
 	// 2. Read the file.
 	data, fi, err := tools.ReadView(tgt.Res, "file_path")
 	if err != nil {
-		return nil, err
+		return viewResponse{}, err
 	}
 	out := viewResponse{FilePath: tgt.GraphPath, AbsolutePath: tgt.Res.Abs, Offset: offset, Limit: limit, Bytes: len(data), InGraph: tgt.InGraph, Nodes: []viewNode{}}
 
 	// 3. auto_ingest: merge the file into the graph.
-	if !tgt.InGraph && c.Bool("auto_ingest") {
+	if !tgt.InGraph && in.AutoIngest {
 		if why := autoIngestRefusal(tgt.Res, data); why != "" {
 			out.IngestError = why
 		} else if errs := autoIngest(c, pendingIngest{gpath: tgt.GraphPath, ns: tgt.NS, data: data, mod: fi.ModTime()}); errs[0] != nil {
@@ -137,7 +132,7 @@ func runView(c *tools.Call) (any, error) {
 
 	// 4. The lines.
 	if err := renderLines(&out, data, offset, limit); err != nil {
-		return nil, err
+		return viewResponse{}, err
 	}
 
 	// 5. Nodes defined in the range (from the graph as it is now).
@@ -148,7 +143,7 @@ func runView(c *tools.Call) (any, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return viewResponse{}, err
 	}
 	out.Guidance = viewGuidance(c, &out)
 	out.ElapsedMs = tools.Ms(time.Since(start))
