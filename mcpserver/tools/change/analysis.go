@@ -2,7 +2,6 @@ package change
 
 import (
 	"fmt"
-	"reflect"
 	"strconv"
 	"time"
 
@@ -13,65 +12,60 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
+// ImpactParams is impact's input (exported for toolset's bind test).
+type ImpactParams struct {
+	NodeID              string `json:"node_id" jsonschema:"The node: an external id (file::backend/config.py, file::gin.go::Engine::handleHTTPRequest), a path relative to the repository or absolute inside it, a qualified name (Engine.handleHTTPRequest) or a label." tool:"required"`
+	Direction           string `json:"direction" jsonschema:"dependents: what depends on this and breaks if it changes (the spec's forward, \"what does this affect?\"); dependencies: what this depends on (the spec's reverse, \"what affects this?\"); both." tool:"default=dependents,enum=dependents|dependencies|both|forward|reverse"`
+	Level               string `json:"level" jsonschema:"file: list files (each with the number of its entities affected); entity: list functions, types and methods; auto: files for a file, directory or package, entities for an entity." tool:"default=auto,enum=auto|file|entity"`
+	IncludeCausalChains bool   `json:"include_causal_chains" jsonschema:"Include the strongest paths the impact travels along." tool:"default=true"`
+	MaxHops             int    `json:"max_hops" jsonschema:"How many dependency hops to follow (1: direct dependents only)." tool:"default=3,min=1,max=10"`
+	TopK                int    `json:"top_k" jsonschema:"Maximum nodes listed in the blast radius; total_affected and affected_by_hop count all of them." tool:"default=30,min=1,max=1000"`
+}
+
+type whyParams struct {
+	Source  string `json:"source" jsonschema:"Start node (external id, path or label)." tool:"required"`
+	Target  string `json:"target" jsonschema:"End node (external id, path or label)." tool:"required"`
+	MaxHops int    `json:"max_hops" jsonschema:"Longest path considered." tool:"default=6,min=1,max=12"`
+	TopK    int    `json:"top_k" jsonschema:"Number of paths returned." tool:"default=5,min=1,max=50"`
+}
+
+type missingParams struct {
+	Query                string  `json:"query" jsonschema:"The topic to look for gaps around." tool:"required"`
+	MinSiblingActivation float64 `json:"min_sibling_activation" jsonschema:"Neighbours must be activated at least this much to count." tool:"default=0.3,min=0,max=1"`
+	TopK                 int     `json:"top_k" jsonschema:"Maximum holes returned." tool:"default=10,min=1,max=100"`
+}
+
 func registerAnalysis(r *tools.Registry) {
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:        "impact",
 		Title:       "Impact: what breaks if this changes",
 		Description: "What breaks if this node changes. Lists the files (or functions, types, methods) that depend on it — importers, callers, subclasses, type users, tests — direct dependents first, then their dependents, each with hop distance, signal strength and the usages that connect it. Follows dependency edges only: the node's own children, its directory and package are never reported as affected. direction \"dependencies\" answers the opposite question (what the node relies on).",
-		Params: []tools.Param{
-			{Name: "node_id", Type: tools.String, Required: true, Description: "The node: an external id (file::backend/config.py, file::gin.go::Engine::handleHTTPRequest), a path relative to the repository or absolute inside it, a qualified name (Engine.handleHTTPRequest) or a label."},
-			{Name: "direction", Type: tools.String, Default: "dependents", Enum: []string{"dependents", "dependencies", "both", "forward", "reverse"}, Description: "dependents: what depends on this and breaks if it changes (the spec's forward, \"what does this affect?\"); dependencies: what this depends on (the spec's reverse, \"what affects this?\"); both."},
-			{Name: "level", Type: tools.String, Default: "auto", Enum: []string{"auto", "file", "entity"}, Description: "file: list files (each with the number of its entities affected); entity: list functions, types and methods; auto: files for a file, directory or package, entities for an entity."},
-			{Name: "include_causal_chains", Type: tools.Boolean, Default: true, Description: "Include the strongest paths the impact travels along."},
-			{Name: "max_hops", Type: tools.Integer, Default: 3, Min: tools.Bound(1), Max: tools.Bound(10), Description: "How many dependency hops to follow (1: direct dependents only)."},
-			{Name: "top_k", Type: tools.Integer, Default: 30, Min: tools.Bound(1), Max: tools.Bound(1000), Description: "Maximum nodes listed in the blast radius; total_affected and affected_by_hop count all of them."},
-		},
-		Input:     reflect.TypeFor[ImpactParams](),
-		Output:    reflect.TypeFor[impactOutput](),
-		Class:     tools.Read,
-		WhenToUse: "Before modifying a file or function: who calls, imports or subclasses it, and what depends on those?",
-		AvoidWhen: "You need files that usually change together (co-change history), or you are only reading code.",
-		Next:      []string{"why", "view", "validate_plan"},
-		Example:   map[string]any{"agent_id": "claude", "node_id": "file::backend/session.py"},
-		Run:       runImpact,
-	})
-	r.Register(&tools.Tool{
+		Class:       tools.Read,
+		WhenToUse:   "Before modifying a file or function: who calls, imports or subclasses it, and what depends on those?",
+		AvoidWhen:   "You need files that usually change together (co-change history), or you are only reading code.",
+		Next:        []string{"why", "view", "validate_plan"},
+		Example:     map[string]any{"agent_id": "claude", "node_id": "file::backend/session.py"},
+	}, runImpact)
+	tools.Add(r, tools.Tool{
 		Name:        "why",
 		Title:       "Why two nodes are connected",
 		Description: "Explain how two nodes are connected: every path up to max_hops, ranked by cumulative edge strength, with the relation of each hop (reversed hops are marked).",
-		Params: []tools.Param{
-			{Name: "source", Type: tools.String, Required: true, Description: "Start node (external id, path or label)."},
-			{Name: "target", Type: tools.String, Required: true, Description: "End node (external id, path or label)."},
-			{Name: "max_hops", Type: tools.Integer, Default: 6, Min: tools.Bound(1), Max: tools.Bound(12), Description: "Longest path considered."},
-			{Name: "top_k", Type: tools.Integer, Default: 5, Min: tools.Bound(1), Max: tools.Bound(50), Description: "Number of paths returned."},
-		},
-		Input:     reflect.TypeFor[whyParams](),
-		Output:    reflect.TypeFor[whyOutput](),
-		Class:     tools.Read,
-		WhenToUse: "\"Why are these two modules connected?\" — tracing influence or a suspected dependency.",
-		AvoidWhen: "You want everything a node affects (impact).",
-		Next:      []string{"impact", "view"},
-		Example:   map[string]any{"agent_id": "claude", "source": "file::backend/payments.py", "target": "file::backend/session.py", "max_hops": 4},
-		Run:       runWhy,
-	})
-	r.Register(&tools.Tool{
+		Class:       tools.Read,
+		WhenToUse:   "\"Why are these two modules connected?\" — tracing influence or a suspected dependency.",
+		AvoidWhen:   "You want everything a node affects (impact).",
+		Next:        []string{"impact", "view"},
+		Example:     map[string]any{"agent_id": "claude", "source": "file::backend/payments.py", "target": "file::backend/session.py", "max_hops": 4},
+	}, runWhy)
+	tools.Add(r, tools.Tool{
 		Name:        "missing",
 		Title:       "Missing pieces around a topic",
 		Description: "Structural holes around a topic: what should exist but does not. Activates the query, then reports modules in the middle of the topic that the query did not reach (inactive_bridge), activated modules without tests while their siblings have them (untested), and activated modules that skip a dependency most of their siblings use — the route without the validator (missing_dependency). Each hole has a kind, a score, the evidence nodes and a reason.",
-		Params: []tools.Param{
-			{Name: "query", Type: tools.String, Required: true, Description: "The topic to look for gaps around."},
-			{Name: "min_sibling_activation", Type: tools.Number, Default: 0.3, Min: tools.Bound(0), Max: tools.Bound(1), Description: "Neighbours must be activated at least this much to count."},
-			{Name: "top_k", Type: tools.Integer, Default: 10, Min: tools.Bound(1), Max: tools.Bound(100), Description: "Maximum holes returned."},
-		},
-		Input:     reflect.TypeFor[missingParams](),
-		Output:    reflect.TypeFor[missingOutput](),
-		Class:     tools.Read,
-		WhenToUse: "Gap analysis before or after building a feature: what is conspicuously absent?",
-		AvoidWhen: "Looking for existing code (activate, seek).",
-		Next:      []string{"activate", "view"},
-		Example:   map[string]any{"agent_id": "claude", "query": "database connection pooling"},
-		Run:       runMissing,
-	})
+		Class:       tools.Read,
+		WhenToUse:   "Gap analysis before or after building a feature: what is conspicuously absent?",
+		AvoidWhen:   "Looking for existing code (activate, seek).",
+		Next:        []string{"activate", "view"},
+		Example:     map[string]any{"agent_id": "claude", "query": "database connection pooling"},
+	}, runMissing)
 }
 
 type impactNodeJSON struct {
@@ -110,20 +104,16 @@ func chainOut(g *graph.Graph, ch analysis.Chain) chainJSON {
 	return out
 }
 
-func runImpact(c *tools.Call) (any, error) {
-	var in ImpactParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
+func runImpact(c *tools.Call, in ImpactParams) (impactOutput, error) {
 	dir, err := analysis.ParseImpactDirection(in.Direction)
 	if err != nil {
-		return nil, tools.Errorf("direction is \"dependents\" (what breaks if this changes), \"dependencies\" (what this relies on) or \"both\".", "%v", err)
+		return impactOutput{}, tools.Errorf("direction is \"dependents\" (what breaks if this changes), \"dependencies\" (what this relies on) or \"both\".", "%v", err)
 	}
 	level, err := analysis.ParseLevel(in.Level)
 	if err != nil {
-		return nil, tools.Errorf("level is \"file\", \"entity\" or \"auto\".", "%v", err)
+		return impactOutput{}, tools.Errorf("level is \"file\", \"entity\" or \"auto\".", "%v", err)
 	}
-	var out map[string]any
+	var out impactOutput
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
 		src, err := tools.ResolveNode(b, in.NodeID, "node_id")
@@ -159,23 +149,23 @@ func runImpact(c *tools.Call) (any, error) {
 		for i, n := range res.ByHop {
 			byHop[strconv.Itoa(i+1)] = n
 		}
-		out = map[string]any{
-			"source":           g.ExternalID(src),
-			"source_label":     g.Label(src),
-			"direction":        res.Direction,
-			"level":            res.Level,
-			"scope":            res.Scope,
-			"blast_radius":     blast,
-			"total_affected":   res.Affected,
-			"affected_by_hop":  byHop,
-			"not_listed":       res.Affected - len(blast),
-			"total_energy":     tools.R3(res.TotalEnergy),
-			"max_hops_reached": res.MaxHopsReached,
-			"causal_chains":    chains,
-			"truncated":        res.Truncated,
-			"elapsed_ms":       tools.Ms(time.Since(start)),
+		out = impactOutput{
+			Source:         g.ExternalID(src),
+			SourceLabel:    g.Label(src),
+			Direction:      res.Direction,
+			Level:          res.Level,
+			Scope:          res.Scope,
+			BlastRadius:    blast,
+			TotalAffected:  res.Affected,
+			AffectedByHop:  byHop,
+			NotListed:      res.Affected - len(blast),
+			TotalEnergy:    tools.R3(res.TotalEnergy),
+			MaxHopsReached: res.MaxHopsReached,
+			CausalChains:   chains,
+			Truncated:      res.Truncated,
+			ElapsedMs:      tools.Ms(time.Since(start)),
+			Guidance:       impactGuidance(c, g, src, res),
 		}
-		impactGuidance(c, g, src, res).Into(out)
 		return nil
 	})
 	return out, err
@@ -224,12 +214,8 @@ func impactGuidance(c *tools.Call, g *graph.Graph, src graph.NodeID, res analysi
 	}
 }
 
-func runWhy(c *tools.Call) (any, error) {
-	var in whyParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
-	var out map[string]any
+func runWhy(c *tools.Call, in whyParams) (whyOutput, error) {
+	var out whyOutput
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
 		src, err := tools.ResolveNode(b, in.Source, "source")
@@ -251,45 +237,45 @@ func runWhy(c *tools.Call) (any, error) {
 		for _, ch := range res.Paths {
 			paths = append(paths, chainOut(g, ch))
 		}
-		out = map[string]any{
-			"source":            g.ExternalID(src),
-			"target":            g.ExternalID(dst),
-			"paths":             paths,
-			"total_paths_found": res.TotalPathsFound,
-			"truncated":         res.Truncated,
-			"elapsed_ms":        tools.Ms(time.Since(start)),
+		out = whyOutput{
+			Source:          g.ExternalID(src),
+			Target:          g.ExternalID(dst),
+			Paths:           paths,
+			TotalPathsFound: res.TotalPathsFound,
+			Truncated:       res.Truncated,
+			ElapsedMs:       tools.Ms(time.Since(start)),
 		}
 		if len(paths) == 0 {
-			out["next_step_hint"] = fmt.Sprintf("No path within %d hops; raise max_hops, or the two nodes are structurally unrelated.", p.MaxHops)
+			out.NextStepHint = fmt.Sprintf("No path within %d hops; raise max_hops, or the two nodes are structurally unrelated.", p.MaxHops)
 		}
 		return nil
 	})
 	return out, err
 }
 
-func holeOut(g *graph.Graph, h analysis.Hole) map[string]any {
+func holeOut(g *graph.Graph, h analysis.Hole) missingHoleOutput {
 	nb := []string{}
 	for _, x := range h.Neighbors {
 		nb = append(nb, g.ExternalID(x))
 	}
 	ref := tools.RefOf(g, h.Node)
-	out := map[string]any{
-		"node_id": ref.NodeID, "label": ref.Label, "type": ref.Type, "kind": string(h.Kind),
-		"score": tools.R3(h.Score), "sibling_avg_activation": tools.R3(h.SiblingAvgActivation), "activated_neighbors": h.ActivatedNeighbors,
-		"neighbors": nb, "reason": h.Reason,
+	out := missingHoleOutput{
+		NodeID: ref.NodeID, Label: ref.Label, Type: ref.Type, Kind: string(h.Kind),
+		Score: tools.R3(h.Score), SiblingAvgActivation: tools.R3(h.SiblingAvgActivation), ActivatedNeighbors: h.ActivatedNeighbors,
+		Neighbors: nb, Reason: h.Reason,
 	}
 	if h.Kind == analysis.HoleMissingDependency {
-		out["missing"] = g.ExternalID(h.Missing)
+		out.Missing = g.ExternalID(h.Missing)
 	}
 	return out
 }
 
-func runMissing(c *tools.Call) (any, error) {
-	q := c.Str("query")
+func runMissing(c *tools.Call, in missingParams) (missingOutput, error) {
+	q := in.Query
 	if q == "" {
-		return nil, tools.Errorf("query is the topic to look for gaps around, e.g. \"input validation\".", "query must not be empty")
+		return missingOutput{}, tools.Errorf("query is the topic to look for gaps around, e.g. \"input validation\".", "query must not be empty")
 	}
-	var out map[string]any
+	var out missingOutput
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		eng, err := tools.QueryEngine(c, b)
 		if err != nil {
@@ -302,25 +288,25 @@ func runMissing(c *tools.Call) (any, error) {
 			return err
 		}
 		hp := analysis.DefaultHoleParams()
-		hp.MinSiblingActivation = float32(c.Float("min_sibling_activation"))
-		hp.TopK = c.Int("top_k")
+		hp.MinSiblingActivation = float32(in.MinSiblingActivation)
+		hp.TopK = in.TopK
 		holes, err := analysis.StructuralHoles(g, res.Scored(), hp)
 		if err != nil {
 			return err
 		}
-		list := []map[string]any{}
+		list := []missingHoleOutput{}
 		for _, h := range holes.Holes {
 			list = append(list, holeOut(g, h))
 		}
-		out = map[string]any{
-			"query":       q,
-			"holes":       list,
-			"total_holes": holes.Total,
-			"activated":   len(res.Activated),
-			"elapsed_ms":  tools.Ms(time.Since(start)),
+		out = missingOutput{
+			Query:      q,
+			Holes:      list,
+			TotalHoles: holes.Total,
+			Activated:  len(res.Activated),
+			ElapsedMs:  tools.Ms(time.Since(start)),
 		}
 		if len(res.Activated) == 0 {
-			out["next_step_hint"] = "Nothing matched the query, so there is no neighbourhood to find gaps in; try seek or different words."
+			out.NextStepHint = "Nothing matched the query, so there is no neighbourhood to find gaps in; try seek or different words."
 		}
 		return nil
 	})

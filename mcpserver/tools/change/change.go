@@ -2,7 +2,6 @@ package change
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 	"time"
 
@@ -12,72 +11,46 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
+type predictParams struct {
+	ChangedNode     string `json:"changed_node" jsonschema:"The node that changed: an external id (file::src/pool.py), a path, or a qualified name/label of a function or type." tool:"required"`
+	TopK            int    `json:"top_k" jsonschema:"Number of predictions." tool:"default=10,min=1,max=100"`
+	IncludeVelocity bool   `json:"include_velocity" jsonschema:"Weigh co-changes by recency and report each prediction's velocity (how recently and often the pair changed together). false: every past commit counts the same." tool:"default=true"`
+}
+
 func registerChange(r *tools.Registry) {
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:        "predict",
 		Title:       "Predict co-changes",
 		Description: "Which other files most likely need a change when this node changes, ranked by confidence. Combines the git history (files that changed together in earlier commits, weighted by how recent the commits are relative to the repository's newest commit, sweeping commits down-weighted) with structure (importers and imports, callers and callees, tests, the same directory). A file without history still gets structural predictions; an entity is predicted through its file, with its own dependents.",
-		Params: []tools.Param{
-			{Name: "changed_node", Type: tools.String, Required: true, Description: "The node that changed: an external id (file::src/pool.py), a path, or a qualified name/label of a function or type."},
-			{Name: "top_k", Type: tools.Integer, Default: 10, Min: tools.Bound(1), Max: tools.Bound(100), Description: "Number of predictions."},
-			{Name: "include_velocity", Type: tools.Boolean, Default: true, Description: "Weigh co-changes by recency and report each prediction's velocity (how recently and often the pair changed together). false: every past commit counts the same."},
-		},
-		Input:     reflect.TypeFor[predictParams](),
-		Output:    reflect.TypeFor[predictOutput](),
-		Class:     tools.Read,
-		WhenToUse: "After modifying a file (or before committing): what else usually changes with it — tests, callers, configuration, siblings.",
-		AvoidWhen: "You want everything that depends on the node (impact), or the node's own history (timeline).",
-		Next:      []string{"validate_plan", "view", "timeline", "impact"},
-		Example:   map[string]any{"agent_id": "claude", "changed_node": "file::backend/session.py", "top_k": 5},
-		Run:       runPredict,
-	})
-	r.Register(&tools.Tool{
+		Class:       tools.Read,
+		WhenToUse:   "After modifying a file (or before committing): what else usually changes with it — tests, callers, configuration, siblings.",
+		AvoidWhen:   "You want everything that depends on the node (impact), or the node's own history (timeline).",
+		Next:        []string{"validate_plan", "view", "timeline", "impact"},
+		Example:     map[string]any{"agent_id": "claude", "changed_node": "file::backend/session.py", "top_k": 5},
+	}, runPredict)
+	tools.Add(r, tools.Tool{
 		Name:        "timeline",
 		Title:       "Timeline of a file",
 		Description: "A file's git history within a window before the repository's newest commit: its commits (date, hash, author, subject, lines added/deleted, files changed with it), its co-change partners with coupling degree, velocity (accelerating, decelerating, stable), stability score, pattern (expanding, shrinking, churning, dormant, stable) and total churn. An entity's timeline is its file's.",
-		Params: []tools.Param{
-			{Name: "node", Type: tools.String, Required: true, Description: "The file (external id file::path, or a path) or an entity inside it."},
-			{Name: "depth", Type: tools.String, Default: "30d", Enum: []string{"7d", "30d", "90d", "all"}, Description: "Window before the repository's newest commit."},
-			{Name: "include_co_changes", Type: tools.Boolean, Default: true, Description: "Include co-changed files with coupling scores."},
-			{Name: "include_churn", Type: tools.Boolean, Default: true, Description: "Include lines added/deleted per commit (reads the diffs from git)."},
-			{Name: "top_k", Type: tools.Integer, Default: 10, Min: tools.Bound(1), Max: tools.Bound(100), Description: "Maximum co-change partners (and files listed per commit)."},
-		},
-		Input:     reflect.TypeFor[timelineParams](),
-		Output:    reflect.TypeFor[timelineOutput](),
-		Class:     tools.Read,
-		WhenToUse: "Hotspots (stability_score < 0.3), files that always change together (coupling_degree > 0.6), churning files that need a redesign, or \"what happened here lately\".",
-		AvoidWhen: "You need what else a change requires (predict) or who depends on the file (impact).",
-		Next:      []string{"predict", "view", "impact"},
-		Example:   map[string]any{"agent_id": "claude", "node": "file::backend/session.py", "depth": "90d", "top_k": 5},
-		Run:       runTimeline,
-	})
-	r.Register(&tools.Tool{
+		Class:       tools.Read,
+		WhenToUse:   "Hotspots (stability_score < 0.3), files that always change together (coupling_degree > 0.6), churning files that need a redesign, or \"what happened here lately\".",
+		AvoidWhen:   "You need what else a change requires (predict) or who depends on the file (impact).",
+		Next:        []string{"predict", "view", "impact"},
+		Example:     map[string]any{"agent_id": "claude", "node": "file::backend/session.py", "depth": "90d", "top_k": 5},
+	}, runTimeline)
+	tools.Add(r, tools.Tool{
 		Name:        "validate_plan",
 		Title:       "Validate a change plan",
 		Description: "Check a planned set of file actions before implementing it: gaps (files the plan misses that depend on what it modifies or deletes, or that usually change with it), test coverage of the modified files, a risk score with its parts and level, suggested additions, and the total blast radius. Actions naming files that do not exist are reported with the closest paths.",
-		Params: []tools.Param{
-			{Name: "actions", Type: tools.ObjectArray, Required: true, MaxItems: 200, Description: "Ordered planned actions: {action_type: modify|create|delete|rename|test, file_path: relative path, description?, depends_on?: [file_path]}."},
-			{Name: "include_test_impact", Type: tools.Boolean, Default: true, Description: "Analyse test coverage of the modified files."},
-			{Name: "include_risk_score", Type: tools.Boolean, Default: true, Description: "Compute the composite risk score."},
-		},
-		Input:     reflect.TypeFor[validatePlanParams](),
-		Output:    reflect.TypeFor[validatePlanOutput](),
-		Class:     tools.Read,
-		WhenToUse: "Before implementing a multi-file change, or reviewing one: does the plan cover every file that must change, and is it tested?",
-		AvoidWhen: "A single node's blast radius (impact) or co-changes (predict).",
-		Next:      []string{"view", "predict", "impact"},
+		Class:       tools.Read,
+		WhenToUse:   "Before implementing a multi-file change, or reviewing one: does the plan cover every file that must change, and is it tested?",
+		AvoidWhen:   "A single node's blast radius (impact) or co-changes (predict).",
+		Next:        []string{"view", "predict", "impact"},
 		Example: map[string]any{"agent_id": "claude", "actions": []any{
 			map[string]any{"action_type": "modify", "file_path": "backend/session.py", "description": "Add a session timeout"},
 			map[string]any{"action_type": "test", "file_path": "tests/test_session.py"},
 		}},
-		Run: runValidatePlan,
-	})
-}
-
-type predictParams struct {
-	ChangedNode     string `json:"changed_node"`
-	TopK            int    `json:"top_k"`
-	IncludeVelocity bool   `json:"include_velocity"`
+	}, runValidatePlan)
 }
 
 type predictionJSON struct {
@@ -111,11 +84,7 @@ type predictOutput struct {
 	tools.Guidance
 }
 
-func runPredict(c *tools.Call) (any, error) {
-	var in predictParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
+func runPredict(c *tools.Call, in predictParams) (predictOutput, error) {
 	var out predictOutput
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph

@@ -26,9 +26,9 @@ type planAction struct {
 }
 
 type validatePlanParams struct {
-	Actions           []planAction `json:"actions"`
-	IncludeTestImpact bool         `json:"include_test_impact"`
-	IncludeRiskScore  bool         `json:"include_risk_score"`
+	Actions           []planAction `json:"actions" jsonschema:"Ordered planned actions: {action_type: modify|create|delete|rename|test, file_path: relative path, description?, depends_on?: [file_path]}." tool:"required,maxitems=200"`
+	IncludeTestImpact bool         `json:"include_test_impact" jsonschema:"Analyse test coverage of the modified files." tool:"default=true"`
+	IncludeRiskScore  bool         `json:"include_risk_score" jsonschema:"Compute the composite risk score." tool:"default=true"`
 }
 
 type gapJSON struct {
@@ -90,13 +90,9 @@ var planActionTypes = []string{"modify", "create", "delete", "rename", "test"}
 // maxPlanGaps bounds the gaps listed.
 const maxPlanGaps = 30
 
-func runValidatePlan(c *tools.Call) (any, error) {
-	var in validatePlanParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
+func runValidatePlan(c *tools.Call, in validatePlanParams) (validatePlanOutput, error) {
 	if err := checkActions(c, in.Actions); err != nil {
-		return nil, err
+		return validatePlanOutput{}, err
 	}
 	var out validatePlanOutput
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {

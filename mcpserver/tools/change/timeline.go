@@ -15,11 +15,11 @@ import (
 )
 
 type timelineParams struct {
-	Node             string `json:"node"`
-	Depth            string `json:"depth"`
-	IncludeCoChanges bool   `json:"include_co_changes"`
-	IncludeChurn     bool   `json:"include_churn"`
-	TopK             int    `json:"top_k"`
+	Node             string `json:"node" jsonschema:"The file (external id file::path, or a path) or an entity inside it." tool:"required"`
+	Depth            string `json:"depth" jsonschema:"Window before the repository's newest commit." tool:"default=30d,enum=7d|30d|90d|all"`
+	IncludeCoChanges bool   `json:"include_co_changes" jsonschema:"Include co-changed files with coupling scores." tool:"default=true"`
+	IncludeChurn     bool   `json:"include_churn" jsonschema:"Include lines added/deleted per commit (reads the diffs from git)." tool:"default=true"`
+	TopK             int    `json:"top_k" jsonschema:"Maximum co-change partners (and files listed per commit)." tool:"default=10,min=1,max=100"`
 }
 
 type changeJSON struct {
@@ -77,11 +77,7 @@ func depthDays(d string) float64 {
 	return 30
 }
 
-func runTimeline(c *tools.Call) (any, error) {
-	var in timelineParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
+func runTimeline(c *tools.Call, in timelineParams) (timelineOutput, error) {
 	var out timelineOutput
 	var churnFile string
 	var hashes []string
@@ -108,7 +104,7 @@ func runTimeline(c *tools.Call) (any, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return timelineOutput{}, err
 	}
 	start := time.Now()
 	if churnFile != "" {

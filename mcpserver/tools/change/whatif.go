@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -18,62 +17,36 @@ import (
 )
 
 func registerWhatif(r *tools.Registry) {
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:        "counterfactual",
 		Title:       "Counterfactual: what if these nodes were removed",
 		Description: "Simulate removing nodes (and everything they contain) without touching the graph: the dependents that break (with the share of their dependencies that disappears), the breakage wave by depth, the code left unused (no longer reachable from any entry point — mains, tests, scripts), the providers that lose some users, reachability before and after, and recommendations. Follows dependency relations only (imports, calls, references, inheritance, tests): a directory or a shared package is never a reason to break.",
-		Params: []tools.Param{
-			{Name: "node_ids", Type: tools.StringArray, Required: true, MaxItems: 100, Description: "The nodes to remove: external ids (file::backend/spawner.py), paths, qualified names or labels."},
-			{Name: "include_cascade", Type: tools.Boolean, Default: true, Description: "Follow the removal past its first ring: dependents of dependents, and code left unused transitively."},
-		},
-		Input:     reflect.TypeFor[counterfactualParams](),
-		Output:    reflect.TypeFor[counterfactualOutput](),
-		Class:     tools.Read,
-		WhenToUse: "Before deleting or rewriting a module, in a dependency audit, or to weigh removing a subsystem: what breaks, what becomes dead code.",
-		AvoidWhen: "You are changing a node, not removing it (impact), or you want to test a belief about one dependency (hypothesize).",
-		Next:      []string{"impact", "validate_plan", "hypothesize"},
-		Example:   map[string]any{"agent_id": "claude", "node_ids": []any{"file::backend/auth.py"}, "include_cascade": true},
-		Run:       runCounterfactual,
-	})
-	r.Register(&tools.Tool{
+		Class:       tools.Read,
+		WhenToUse:   "Before deleting or rewriting a module, in a dependency audit, or to weigh removing a subsystem: what breaks, what becomes dead code.",
+		AvoidWhen:   "You are changing a node, not removing it (impact), or you want to test a belief about one dependency (hypothesize).",
+		Next:        []string{"impact", "validate_plan", "hypothesize"},
+		Example:     map[string]any{"agent_id": "claude", "node_ids": []any{"file::backend/auth.py"}, "include_cascade": true},
+	}, runCounterfactual)
+	tools.Add(r, tools.Tool{
 		Name:        "hypothesize",
 		Title:       "Test a claim about the structure",
 		Description: "Test a plain-English claim about the code against the graph: \"A depends on B\", \"A imports B\", \"A calls B\", \"A never calls B\", \"A does not depend on B\", \"changing A breaks B\", \"A and B are independent\", \"A and B are coupled\", \"A and B depend on each other\", \"A is isolated\", \"A is unused\", \"A is tested by B\", \"A has no tests\". Answers with a verdict (likely_true above 0.8, likely_false below 0.2, inconclusive between), a confidence, and the evidence for and against: the dependency or call chain found and its length, the absence of any chain within max_hops (or at all), a dependency running the other way, test edges, co-change history as weak evidence. Sharing a directory or a package is containment and never counts as a dependency.",
-		Params: []tools.Param{
-			{Name: "claim", Type: tools.String, Required: true, MaxLen: analysis.MaxClaimLen, Description: "The claim, naming nodes by file (auth.py, backend/auth.py), module stem (worker_pool), qualified name (AuthService.login) or external id."},
-			{Name: "max_hops", Type: tools.Integer, Default: 5, Min: tools.Bound(1), Max: tools.Bound(20), Description: "Longest dependency or call chain searched."},
-			{Name: "include_ghost_edges", Type: tools.Boolean, Default: true, Description: "Count co-change history (files that change together) as weak evidence of coupling."},
-			{Name: "include_partial_flow", Type: tools.Boolean, Default: true, Description: "When no chain is found, report how far the search went."},
-			{Name: "path_budget", Type: tools.Integer, Default: 1000, Min: tools.Bound(1), Max: tools.Bound(1000000), Description: "Cap on the distinct shortest paths counted per search."},
-		},
-		Input:     reflect.TypeFor[hypothesizeParams](),
-		Output:    reflect.TypeFor[hypothesizeOutput](),
-		Class:     tools.Read,
-		WhenToUse: "Architecture checks (\"billing never calls auth directly\"), bug hunts (\"is this module really used by that one?\"), review of invariants, isolation claims.",
-		AvoidWhen: "You want every path between two nodes (why) or everything a node affects (impact).",
-		Next:      []string{"why", "validate_plan", "impact", "view"},
-		Example:   map[string]any{"agent_id": "claude", "claim": "payments depends on session"},
-		Run:       runHypothesize,
-	})
-	r.Register(&tools.Tool{
+		Class:       tools.Read,
+		WhenToUse:   "Architecture checks (\"billing never calls auth directly\"), bug hunts (\"is this module really used by that one?\"), review of invariants, isolation claims.",
+		AvoidWhen:   "You want every path between two nodes (why) or everything a node affects (impact).",
+		Next:        []string{"why", "validate_plan", "impact", "view"},
+		Example:     map[string]any{"agent_id": "claude", "claim": "payments depends on session"},
+	}, runHypothesize)
+	tools.Add(r, tools.Tool{
 		Name:        "differential",
 		Title:       "Differential: structural diff of two graph snapshots",
 		Description: "Compare two graphs — \"current\" (the served graph) or a snapshot saved in the runtime directory (graph.bin after persist, or any .bin/.json snapshot placed there) — by external id: nodes and edges added and removed, edge weights that moved (learned plasticity included), dependency coupling between directories that rose or fell, files that became isolated. focus_nodes (or a node named in question) narrows the diff to their neighbourhood; question narrows the parts (\"what new coupling was introduced?\", \"what became isolated?\", \"what was removed around auth.py?\").",
-		Params: []tools.Param{
-			{Name: "snapshot_a", Type: tools.String, Required: true, MaxLen: 4096, Description: "The earlier graph: \"current\", or a snapshot file name (or path) inside the runtime directory, e.g. \"graph.bin\" or \"before.json\"."},
-			{Name: "snapshot_b", Type: tools.String, Required: true, MaxLen: 4096, Description: "The later graph, same forms."},
-			{Name: "question", Type: tools.String, MaxLen: 1000, Description: "Focus question narrowing the output: which parts (coupling, isolation, weights, nodes, edges), which direction (new, removed), and a node to centre on (\"around auth.py\")."},
-			{Name: "focus_nodes", Type: tools.StringArray, Default: []string{}, MaxItems: 100, Description: "Limit the diff to the neighbourhood of these nodes (the nodes, what they contain, their direct neighbours)."},
-		},
-		Input:     reflect.TypeFor[differentialParams](),
-		Output:    reflect.TypeFor[differentialOutput](),
-		Class:     tools.Read,
-		WhenToUse: "Before/after a refactor (persist, change, then compare with current), reviewing a branch's structural effect, watching architecture drift between saved snapshots.",
-		AvoidWhen: "You want drift since a commit or date with anomalies (diverge), or learned-weight drift only (drift).",
-		Next:      []string{"impact", "why", "diverge"},
-		Example:   map[string]any{"agent_id": "claude", "snapshot_a": "graph.bin", "snapshot_b": "current", "question": "what new coupling was introduced?"},
-		Run:       runDifferential,
-	})
+		Class:       tools.Read,
+		WhenToUse:   "Before/after a refactor (persist, change, then compare with current), reviewing a branch's structural effect, watching architecture drift between saved snapshots.",
+		AvoidWhen:   "You want drift since a commit or date with anomalies (diverge), or learned-weight drift only (drift).",
+		Next:        []string{"impact", "why", "diverge"},
+		Example:     map[string]any{"agent_id": "claude", "snapshot_a": "graph.bin", "snapshot_b": "current", "question": "what new coupling was introduced?"},
+	}, runDifferential)
 	registerDiverge(r)
 }
 
@@ -92,8 +65,8 @@ func depGraph(b *session.Bundle, fileLevel bool) (*analysis.DepGraph, error) {
 }
 
 type counterfactualParams struct {
-	NodeIDs        []string `json:"node_ids"`
-	IncludeCascade bool     `json:"include_cascade"`
+	NodeIDs        []string `json:"node_ids" jsonschema:"The nodes to remove: external ids (file::backend/spawner.py), paths, qualified names or labels." tool:"required,maxitems=100"`
+	IncludeCascade bool     `json:"include_cascade" jsonschema:"Follow the removal past its first ring: dependents of dependents, and code left unused transitively." tool:"default=true"`
 }
 
 type cfNodeJSON struct {
@@ -134,13 +107,9 @@ type counterfactualOutput struct {
 
 const cfListed = 30
 
-func runCounterfactual(c *tools.Call) (any, error) {
-	var in counterfactualParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
+func runCounterfactual(c *tools.Call, in counterfactualParams) (counterfactualOutput, error) {
 	if len(in.NodeIDs) == 0 {
-		return nil, tools.Errorf("node_ids lists the nodes to remove, e.g. [\"file::backend/spawner.py\"].", "node_ids is empty").
+		return counterfactualOutput{}, tools.Errorf("node_ids lists the nodes to remove, e.g. [\"file::backend/spawner.py\"].", "node_ids is empty").
 			WithExample(map[string]any{"agent_id": "claude", "node_ids": []any{"file::backend/spawner.py"}})
 	}
 	var out counterfactualOutput
@@ -280,12 +249,14 @@ func cfGuidance(c *tools.Call, g *graph.Graph, ids []graph.NodeID, res analysis.
 		NextStepHint: fmt.Sprintf("%d direct dependent(s) break (%d in the whole wave): read how %s is used before removing it.", res.BrokenCount, res.TotalAffected, g.Label(res.Broken[0].Node))}
 }
 
+// hypothesizeParams: claim's maxlen is analysis.MaxClaimLen (a test holds
+// them together).
 type hypothesizeParams struct {
-	Claim              string `json:"claim"`
-	MaxHops            int    `json:"max_hops"`
-	IncludeGhostEdges  bool   `json:"include_ghost_edges"`
-	IncludePartialFlow bool   `json:"include_partial_flow"`
-	PathBudget         int    `json:"path_budget"`
+	Claim              string `json:"claim" jsonschema:"The claim, naming nodes by file (auth.py, backend/auth.py), module stem (worker_pool), qualified name (AuthService.login) or external id." tool:"required,maxlen=1000"`
+	MaxHops            int    `json:"max_hops" jsonschema:"Longest dependency or call chain searched." tool:"default=5,min=1,max=20"`
+	IncludeGhostEdges  bool   `json:"include_ghost_edges" jsonschema:"Count co-change history (files that change together) as weak evidence of coupling." tool:"default=true"`
+	IncludePartialFlow bool   `json:"include_partial_flow" jsonschema:"When no chain is found, report how far the search went." tool:"default=true"`
+	PathBudget         int    `json:"path_budget" jsonschema:"Cap on the distinct shortest paths counted per search." tool:"default=1000,min=1,max=1000000"`
 }
 
 type evidenceJSON struct {
@@ -332,14 +303,10 @@ func claimError(claim string, err error) *tools.Error {
 		WithNext("Rephrase the claim in one of the forms and call hypothesize again.")
 }
 
-func runHypothesize(c *tools.Call) (any, error) {
-	var in hypothesizeParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
+func runHypothesize(c *tools.Call, in hypothesizeParams) (hypothesizeOutput, error) {
 	claim, err := analysis.ParseClaim(in.Claim)
 	if err != nil {
-		return nil, claimError(in.Claim, err)
+		return hypothesizeOutput{}, claimError(in.Claim, err)
 	}
 	var out hypothesizeOutput
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
@@ -492,10 +459,10 @@ func hypoGuidance(c *tools.Call, g *graph.Graph, res analysis.HypothesisResult) 
 }
 
 type differentialParams struct {
-	SnapshotA  string   `json:"snapshot_a"`
-	SnapshotB  string   `json:"snapshot_b"`
-	Question   string   `json:"question"`
-	FocusNodes []string `json:"focus_nodes"`
+	SnapshotA  string   `json:"snapshot_a" jsonschema:"The earlier graph: \"current\", or a snapshot file name (or path) inside the runtime directory, e.g. \"graph.bin\" or \"before.json\"." tool:"required,maxlen=4096"`
+	SnapshotB  string   `json:"snapshot_b" jsonschema:"The later graph, same forms." tool:"required,maxlen=4096"`
+	Question   string   `json:"question" jsonschema:"Focus question narrowing the output: which parts (coupling, isolation, weights, nodes, edges), which direction (new, removed), and a node to centre on (\"around auth.py\")." tool:"maxlen=1000"`
+	FocusNodes []string `json:"focus_nodes" jsonschema:"Limit the diff to the neighbourhood of these nodes (the nodes, what they contain, their direct neighbours)." tool:"default=,maxitems=100"`
 }
 
 type diffEdgeJSON struct {
@@ -629,18 +596,14 @@ func insideDir(dir, p string) bool {
 	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-func runDifferential(c *tools.Call) (any, error) {
-	var in differentialParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
+func runDifferential(c *tools.Call, in differentialParams) (differentialOutput, error) {
 	ga, err := loadSnapshot(c, in.SnapshotA, "snapshot_a")
 	if err != nil {
-		return nil, err
+		return differentialOutput{}, err
 	}
 	gb, err := loadSnapshot(c, in.SnapshotB, "snapshot_b")
 	if err != nil {
-		return nil, err
+		return differentialOutput{}, err
 	}
 	q := analysis.ParseDiffQuestion(in.Question)
 	var out differentialOutput

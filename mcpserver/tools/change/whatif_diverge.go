@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -26,33 +25,24 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
+type divergeParams struct {
+	Baseline               string `json:"baseline" jsonschema:"A commit (full or short hash, tag, branch, HEAD~N), an ISO date (2026-03-01 or 2026-03-01T12:00:00Z: the newest commit at or before it), \"last_session\" (the graph saved in the runtime directory), or a snapshot file name in the runtime directory." tool:"required,maxlen=256"`
+	Scope                  string `json:"scope" jsonschema:"File path glob limiting the answer, e.g. \"backend/stormender*\" or \"src/**/*.go\"; none = every file." tool:"maxlen=1024"`
+	IncludeCouplingChanges bool   `json:"include_coupling_changes" jsonschema:"Include co-change coupling that strengthened or weakened after the baseline (directory coupling for snapshot baselines)." tool:"default=true"`
+	IncludeAnomalies       bool   `json:"include_anomalies" jsonschema:"Detect anomalies: test deficits, velocity spikes, dependents spikes, new coupling, awakened files, isolation." tool:"default=true"`
+}
+
 func registerDiverge(r *tools.Registry) {
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:        "diverge",
 		Title:       "Diverge: structural drift since a baseline",
 		Description: "What moved structurally since a baseline — a commit (hash, short hash, tag, branch, HEAD~3), a date (2026-03-01) or a graph snapshot (\"last_session\": the graph saved in the runtime directory; or a snapshot file there): files added, removed and modified (lines +/−, growth ratio, commits since, dependency fan-in and fan-out now; renames detected as git does, by similar content), a Jaccard structural drift score, co-change coupling that strengthened or weakened after the baseline, and anomalies — new or changed code without tests (test_deficit), files whose change rate jumped (velocity_spike), files that gained many dependents among the new files (dependents_spike), pairs newly coupled (new_coupling), files that changed after being dormant (awakened), files that lost every dependency link (isolation, snapshot baselines). Git baselines compare the baseline commit with the work tree: what is committed since, and what is changed on disk and not committed yet (uncommitted_nodes).",
-		Params: []tools.Param{
-			{Name: "baseline", Type: tools.String, Required: true, MaxLen: 256, Description: "A commit (full or short hash, tag, branch, HEAD~N), an ISO date (2026-03-01 or 2026-03-01T12:00:00Z: the newest commit at or before it), \"last_session\" (the graph saved in the runtime directory), or a snapshot file name in the runtime directory."},
-			{Name: "scope", Type: tools.String, MaxLen: 1024, Description: "File path glob limiting the answer, e.g. \"backend/stormender*\" or \"src/**/*.go\"; none = every file."},
-			{Name: "include_coupling_changes", Type: tools.Boolean, Default: true, Description: "Include co-change coupling that strengthened or weakened after the baseline (directory coupling for snapshot baselines)."},
-			{Name: "include_anomalies", Type: tools.Boolean, Default: true, Description: "Detect anomalies: test deficits, velocity spikes, dependents spikes, new coupling, awakened files, isolation."},
-		},
-		Input:     reflect.TypeFor[divergeParams](),
-		Output:    reflect.TypeFor[divergeOutput](),
-		Class:     tools.Read,
-		WhenToUse: "At the start of a session (what moved since I last looked), in a sprint retrospective (how much did the architecture change), as a quality gate (new code without tests).",
-		AvoidWhen: "You need learned-weight drift only (drift) or a diff of two saved graphs (differential).",
-		Next:      []string{"timeline", "impact", "differential"},
-		Example:   map[string]any{"agent_id": "claude", "baseline": "HEAD~3", "scope": "backend/*"},
-		Run:       runDiverge,
-	})
-}
-
-type divergeParams struct {
-	Baseline               string `json:"baseline"`
-	Scope                  string `json:"scope"`
-	IncludeCouplingChanges bool   `json:"include_coupling_changes"`
-	IncludeAnomalies       bool   `json:"include_anomalies"`
+		Class:       tools.Read,
+		WhenToUse:   "At the start of a session (what moved since I last looked), in a sprint retrospective (how much did the architecture change), as a quality gate (new code without tests).",
+		AvoidWhen:   "You need learned-weight drift only (drift) or a diff of two saved graphs (differential).",
+		Next:        []string{"timeline", "impact", "differential"},
+		Example:     map[string]any{"agent_id": "claude", "baseline": "HEAD~3", "scope": "backend/*"},
+	}, runDiverge)
 }
 
 type modifiedJSON struct {
@@ -131,20 +121,16 @@ type divergeRun struct {
 
 var isoDate = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2})?(Z|[+-]\d{2}:?\d{2})?)?$`)
 
-func runDiverge(c *tools.Call) (any, error) {
-	var in divergeParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
+func runDiverge(c *tools.Call, in divergeParams) (divergeOutput, error) {
 	in.Baseline = strings.TrimSpace(in.Baseline)
 	if in.Baseline == "" {
-		return nil, baselineError(nil, "baseline is empty")
+		return divergeOutput{}, baselineError(nil, "baseline is empty")
 	}
 	run := &divergeRun{c: c, in: in, out: &divergeOutput{Baseline: in.Baseline, Scope: in.Scope}}
 	if in.Scope != "" {
 		gm, err := tools.CompileGlob(in.Scope)
 		if err != nil {
-			return nil, tools.Errorf("scope is a path glob such as \"backend/*\" or \"src/**/*.go\".", "scope %q: %v", in.Scope, err)
+			return divergeOutput{}, tools.Errorf("scope is a path glob such as \"backend/*\" or \"src/**/*.go\".", "scope %q: %v", in.Scope, err)
 		}
 		run.scope = gm
 	}
@@ -156,10 +142,10 @@ func runDiverge(c *tools.Call) (any, error) {
 		}
 		var err error
 		if snap, err = loadSnapshot(c, name, "baseline"); err != nil {
-			return nil, err
+			return divergeOutput{}, err
 		}
 		if snap == nil {
-			return nil, baselineError(nil, "baseline \"current\" is the graph itself: nothing can have moved since")
+			return divergeOutput{}, baselineError(nil, "baseline \"current\" is the graph itself: nothing can have moved since")
 		}
 	}
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {

@@ -1,0 +1,22 @@
+package change
+
+import (
+	"testing"
+
+	"github.com/m1nd-go/m1nd/core/analysis"
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
+)
+
+// hypothesize's claim is bounded by what ParseClaim reads; the tag says
+// the number, this holds them together.
+func TestClaimMaxLen(t *testing.T) {
+	r := tools.NewRegistry()
+	Register(r)
+	tool, ok := r.Lookup("hypothesize")
+	if !ok {
+		t.Fatal("no hypothesize")
+	}
+	if p, _ := tool.Param("claim"); p.MaxLen != analysis.MaxClaimLen {
+		t.Fatalf("claim maxlen %d, analysis.MaxClaimLen %d", p.MaxLen, analysis.MaxClaimLen)
+	}
+}
