@@ -1,43 +1,47 @@
 package system
 
 import (
+	"encoding/json"
 	"errors"
-	"reflect"
+	"fmt"
 	"time"
 
 	"github.com/m1nd-go/m1nd/ingest"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
+// ingestParams is ingest's input. The kit's IngestRun, which serves
+// ReingestRoot too, reads path, namespace, incremental, include_dotfiles
+// and dotfile_patterns from the call itself; the handler passes adapter
+// and mode.
+type ingestParams struct {
+	Path            string   `json:"path" jsonschema:"Directory (or file) to ingest; absolute, or relative to the server's working directory." tool:"required"`
+	Adapter         string   `json:"adapter" jsonschema:"code (source tree), memory (markdown/text notes), json (a {nodes, edges} descriptor); documents: universal (Markdown, reStructuredText, AsciiDoc, text, HTML; PDF/DOCX with providers), auto or document (detects the family per file and per directory; a source tree goes to code), light (L1GHT Markdown), bibtex, article (JATS), patent, rfc (RFC XML v3), crossref." tool:"default=code"`
+	Mode            string   `json:"mode" jsonschema:"replace: rebuild the graph from this path; merge: add to the current graph (same external_id updates the node)." tool:"default=replace,enum=replace|merge"`
+	Incremental     bool     `json:"incremental" jsonschema:"Re-extract only files changed since the last ingest of this path (code adapter). When a few files only changed their contents, the current graph is patched in place of a rebuild (stats.incremental.patched); learned weights are kept either way." tool:"default=false"`
+	Namespace       string   `json:"namespace" jsonschema:"Prefix for the external ids of memory and json nodes."`
+	IncludeDotfiles bool     `json:"include_dotfiles" jsonschema:"Also ingest hidden files and directories." tool:"default=false"`
+	DotfilePatterns []string `json:"dotfile_patterns" jsonschema:"Hidden paths to include even without include_dotfiles (e.g. \".github/**\")."`
+}
+
 func registerIngest(r *tools.Registry) {
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:        "ingest",
 		Title:       "Ingest a repository",
 		Description: "Ingest or re-ingest a codebase, a memory/markdown corpus or a JSON graph descriptor into the graph: walks the tree (honouring .gitignore), extracts entities with tree-sitter, reads git history, resolves references, builds and finalizes the graph. Reports progress when the client sends a progress token.",
-		Params: []tools.Param{
-			{Name: "path", Type: tools.String, Required: true, Description: "Directory (or file) to ingest; absolute, or relative to the server's working directory."},
-			{Name: "adapter", Type: tools.String, Default: "code", Description: "code (source tree), memory (markdown/text notes), json (a {nodes, edges} descriptor); documents: universal (Markdown, reStructuredText, AsciiDoc, text, HTML; PDF/DOCX with providers), auto or document (detects the family per file and per directory; a source tree goes to code), light (L1GHT Markdown), bibtex, article (JATS), patent, rfc (RFC XML v3), crossref."},
-			{Name: "mode", Type: tools.String, Default: "replace", Enum: []string{"replace", "merge"}, Description: "replace: rebuild the graph from this path; merge: add to the current graph (same external_id updates the node)."},
-			{Name: "incremental", Type: tools.Boolean, Default: false, Description: "Re-extract only files changed since the last ingest of this path (code adapter). When a few files only changed their contents, the current graph is patched in place of a rebuild (stats.incremental.patched); learned weights are kept either way."},
-			{Name: "namespace", Type: tools.String, Description: "Prefix for the external ids of memory and json nodes."},
-			{Name: "include_dotfiles", Type: tools.Boolean, Default: false, Description: "Also ingest hidden files and directories."},
-			{Name: "dotfile_patterns", Type: tools.StringArray, Description: "Hidden paths to include even without include_dotfiles (e.g. \".github/**\")."},
-		},
-		Input:     reflect.TypeFor[ingestParams](),
-		Output:    reflect.TypeFor[ingestOutput](),
-		Class:     tools.Exclusive,
-		WhenToUse: "Session start when health shows an empty or stale graph; after code changes (incremental: true); to merge notes or another root into the graph.",
-		AvoidWhen: "The graph is current (health: stale false) — re-ingesting costs time and resets nothing you need.",
-		Next:      []string{"health", "activate", "seek"},
-		Example:   map[string]any{"agent_id": "claude", "path": "/path/to/repo", "mode": "replace"},
-		Run:       runIngest,
-	})
+		Class:       tools.Exclusive,
+		WhenToUse:   "Session start when health shows an empty or stale graph; after code changes (incremental: true); to merge notes or another root into the graph.",
+		AvoidWhen:   "The graph is current (health: stale false) — re-ingesting costs time and resets nothing you need.",
+		Next:        []string{"health", "activate", "seek"},
+		Example:     map[string]any{"agent_id": "claude", "path": "/path/to/repo", "mode": "replace"},
+	}, runIngest)
 }
 
-func runIngest(c *tools.Call) (any, error) {
-	r := &tools.IngestRun{C: c, Adapter: c.Str("adapter"), Mode: c.Str("mode")}
+func runIngest(c *tools.Call, in ingestParams) (ingestOutput, error) {
+	r := &tools.IngestRun{C: c, Adapter: in.Adapter, Mode: in.Mode}
 	if err := r.Target(); err != nil {
-		return nil, err
+		return ingestOutput{}, err
 	}
 	start := time.Now()
 	kind := "graph_replaced"
@@ -49,9 +53,9 @@ func runIngest(c *tools.Call) (any, error) {
 	if err != nil {
 		var te *tools.Error
 		if errors.As(err, &te) {
-			return nil, te
+			return ingestOutput{}, te
 		}
-		return nil, tools.Errorf("The current graph is unchanged. Check the path, adapter and mode.", "ingest failed: %v", err)
+		return ingestOutput{}, tools.Errorf("The current graph is unchanged. Check the path, adapter and mode.", "ingest failed: %v", err)
 	}
 	// Build the query engine and the seek index now so the first query does
 	// not pay for them (in the background), and make the new graph durable
@@ -64,5 +68,41 @@ func runIngest(c *tools.Call) (any, error) {
 	if !r.Kept {
 		ingest.ReleaseMemory() // (a full GC and a scavenge of the heap: half a second on a large one)
 	}
-	return r.Answer(nb, persisted, time.Since(start)), nil
+	return ingestAnswer(c, r, nb, persisted, time.Since(start))
+}
+
+// ingestAnswer is the ingest's answer with guidance.
+func ingestAnswer(c *tools.Call, r *tools.IngestRun, nb *session.Bundle, persisted map[string]any, took time.Duration) (ingestOutput, error) {
+	o := r.Output()
+	st := o.Stats
+	out := ingestOutput{
+		Path:           r.RootPath(),
+		Adapter:        st.Adapter,
+		Mode:           r.Mode,
+		FilesProcessed: st.FilesParsed,
+		NodesCreated:   st.NodesCreated,
+		EdgesCreated:   st.EdgesCreated,
+		Languages:      st.Languages,
+		ElapsedMs:      tools.Ms(took),
+		Stats:          st,
+		Root:           o.Root,
+		Graph:          graphCountOutput{NodeCount: nb.Graph.NumNodes(), EdgeCount: nb.Graph.NumEdges(), Generation: nb.Gen},
+	}
+	// PersistAfterIngest (shared with auto_ingest) answers a small map:
+	// durable, and reason, error or save_stamp and elapsed_ms.
+	if b, err := json.Marshal(persisted); err != nil || json.Unmarshal(b, &out.Persisted) != nil {
+		return ingestOutput{}, fmt.Errorf("ingest: the persist report %v does not decode", persisted)
+	}
+	out.Guidance = tools.Guidance{
+		ProofState:        "triaging",
+		NextSuggestedTool: tools.FirstTool(c.Registry, "seek", "activate"),
+		NextStepHint:      "The graph is ready: find code by purpose with seek, explore a topic with activate, or check a file's blast radius with impact.",
+	}
+	if st.Partial {
+		out.Guidance.NextStepHint = fmt.Sprintf("The ingest stopped early (%s budget); the graph is consistent but incomplete. Ingest a subdirectory for full coverage.", st.BudgetExhausted)
+	}
+	if !out.Persisted.Durable && out.Persisted.Error != "" {
+		out.Guidance.NextStepHint = "The graph is served but NOT saved (see persisted.error): a restart would lose it. Free space or fix the runtime directory, then call persist."
+	}
+	return out, nil
 }

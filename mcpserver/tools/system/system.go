@@ -3,7 +3,6 @@ package system
 import (
 	"fmt"
 	"os"
-	"reflect"
 	"runtime"
 	"strings"
 	"time"
@@ -20,53 +19,48 @@ var (
 	ServerVersion = buildinfo.Placeholder
 )
 
+type healthParams struct{}
+
+type persistParams struct {
+	Action string `json:"action" jsonschema:"\"save\" to checkpoint now, \"load\" to reload the saved snapshot." tool:"required,enum=save|load"`
+}
+
+type helpParams struct {
+	ToolName string `json:"tool_name" jsonschema:"A tool to document in full (any accepted spelling). Omit for the index."`
+}
+
 func registerSystem(r *tools.Registry) {
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:        "health",
 		Title:       "Server health",
 		Description: "Server health and statistics: node/edge counts, query count, uptime, memory, plasticity state, persistence, active agent sessions, and the ingested roots with their git branch/HEAD (then and now) so you can tell which repository the graph describes and whether it is stale.",
-		Input:       reflect.TypeFor[healthParams](),
-		Output:      reflect.TypeFor[healthOutput](),
 		Class:       tools.Read,
 		WhenToUse:   "First call of a session: confirm the server is alive, the graph is loaded, and it describes the repository you are working in.",
 		AvoidWhen:   "You need answers about code; health only describes the server.",
 		Next:        []string{"ingest", "activate", "seek", "drift"},
 		Example:     map[string]any{"agent_id": "claude"},
-		Run:         runHealth,
-	})
-	r.Register(&tools.Tool{
+	}, runHealth)
+	tools.Add(r, tools.Tool{
 		Name:        "persist",
 		Title:       "Save or reload the graph",
 		Description: "Force persistence now: action \"save\" writes the graph then the plasticity state atomically; \"load\" replaces the in-memory graph with the saved snapshot (a missing or unreadable file changes nothing).",
-		Params: []tools.Param{
-			{Name: "action", Type: tools.String, Required: true, Enum: []string{"save", "load"}, Description: "\"save\" to checkpoint now, \"load\" to reload the saved snapshot."},
-		},
-		Input:     reflect.TypeFor[persistParams](),
-		Output:    reflect.TypeFor[persistOutput](),
-		Class:     tools.Exclusive,
-		WhenToUse: "Before shutdown or a risky host transition, or to checkpoint after valuable learning.",
-		AvoidWhen: "Routine use: the server already persists every auto_persist_interval queries and on exit.",
-		Next:      []string{"health"},
-		Example:   map[string]any{"agent_id": "claude", "action": "save"},
-		Aliases:   []string{"graph.persist"},
-		Run:       runPersist,
-	})
-	r.Register(&tools.Tool{
+		Class:       tools.Exclusive,
+		WhenToUse:   "Before shutdown or a risky host transition, or to checkpoint after valuable learning.",
+		AvoidWhen:   "Routine use: the server already persists every auto_persist_interval queries and on exit.",
+		Next:        []string{"health"},
+		Example:     map[string]any{"agent_id": "claude", "action": "save"},
+		Aliases:     []string{"graph.persist"},
+	}, runPersist)
+	tools.Add(r, tools.Tool{
 		Name:        "help",
 		Title:       "Tool reference",
 		Description: "Self-documenting tool reference generated from the live registry: the index of all tools, or one tool's parameters, example call, WHEN TO USE, AVOID WHEN and NEXT.",
-		Params: []tools.Param{
-			{Name: "tool_name", Type: tools.String, Description: "A tool to document in full (any accepted spelling). Omit for the index."},
-		},
-		Input:     reflect.TypeFor[helpParams](),
-		Output:    reflect.TypeFor[helpOutput](),
-		Class:     tools.Read,
-		WhenToUse: "When unsure which tool fits, or how to call one.",
-		AvoidWhen: "You already know the call; help costs a round trip.",
-		Next:      []string{"health", "ingest"},
-		Example:   map[string]any{"agent_id": "claude", "tool_name": "activate"},
-		Run:       func(c *tools.Call) (any, error) { return runHelp(c, r) },
-	})
+		Class:       tools.Read,
+		WhenToUse:   "When unsure which tool fits, or how to call one.",
+		AvoidWhen:   "You already know the call; help costs a round trip.",
+		Next:        []string{"health", "ingest"},
+		Example:     map[string]any{"agent_id": "claude", "tool_name": "activate"},
+	}, func(c *tools.Call, in helpParams) (helpOutput, error) { return runHelp(r, in) })
 }
 
 type sessionInfo struct {
@@ -85,7 +79,7 @@ type rootInfo struct {
 	Stale bool `json:"stale"`
 }
 
-func runHealth(c *tools.Call) (any, error) {
+func runHealth(c *tools.Call, _ healthParams) (healthOutput, error) {
 	s := c.Session
 	b := s.Current()
 	g := b.Graph
@@ -145,42 +139,41 @@ func runHealth(c *tools.Call) (any, error) {
 		status = "degraded"
 		warnings = append(warnings, "last persist failed: "+lastErr)
 	}
-	persistence := map[string]any{"mode": "memory-only"}
+	out := healthOutput{
+		Status:               status,
+		Domain:               cfg.Domain,
+		NodeCount:            g.NumNodes(),
+		EdgeCount:            g.NumEdges(),
+		NodeTypes:            types,
+		QueriesProcessed:     s.Queries(),
+		UptimeSeconds:        round2(s.Uptime().Seconds()),
+		MemoryUsageBytes:     ms.HeapAlloc,
+		PlasticityState:      fmt.Sprintf("%d edges tracked, %d queries in memory", learned, mem.Records),
+		LastPersistError:     nilIfEmpty(lastErr),
+		Persistence:          persistenceInfo{Mode: "memory-only"},
+		ActiveSessions:       tools.OrEmpty(sessions),
+		GraphGeneration:      gg,
+		PlasticityGeneration: pg,
+		CacheGeneration:      cg,
+		IngestRoots:          tools.OrEmpty(roots),
+		Warnings:             tools.OrEmpty(warnings),
+		FilesOnDisk:          diskState(stale),
+		NextSuggestedTool:    next,
+	}
+	out.Server.Name, out.Server.Version = ServerName, ServerVersion
+	out.Memory.HeapAlloc, out.Memory.HeapSys, out.Memory.Sys, out.Memory.NumGC = ms.HeapAlloc, ms.HeapSys, ms.Sys, uint64(ms.NumGC)
+	out.Plasticity.LearnedEdges, out.Plasticity.QueryMemory = learned, mem
+	if !last.IsZero() {
+		t := last.UTC().Format(time.RFC3339)
+		out.LastPersistTime = &t
+	}
 	if cfg.Persistent() {
-		persistence = map[string]any{
-			"mode": "disk", "runtime_dir": cfg.RuntimeDir, "graph_source": cfg.GraphSource,
-			"plasticity_state": cfg.PlasticityState, "auto_persist_interval": cfg.AutoPersistInterval,
+		out.Persistence = persistenceInfo{
+			Mode: "disk", RuntimeDir: cfg.RuntimeDir, GraphSource: cfg.GraphSource,
+			PlasticityState: cfg.PlasticityState, AutoPersistInterval: cfg.AutoPersistInterval,
 		}
 	}
-	var lastPersist any
-	if !last.IsZero() {
-		lastPersist = last.UTC().Format(time.RFC3339)
-	}
-	return map[string]any{
-		"status":                status,
-		"server":                map[string]string{"name": ServerName, "version": ServerVersion},
-		"domain":                cfg.Domain,
-		"node_count":            g.NumNodes(),
-		"edge_count":            g.NumEdges(),
-		"node_types":            types,
-		"queries_processed":     s.Queries(),
-		"uptime_seconds":        round2(s.Uptime().Seconds()),
-		"memory_usage_bytes":    ms.HeapAlloc,
-		"memory":                map[string]uint64{"heap_alloc": ms.HeapAlloc, "heap_sys": ms.HeapSys, "sys": ms.Sys, "num_gc": uint64(ms.NumGC)},
-		"plasticity_state":      fmt.Sprintf("%d edges tracked, %d queries in memory", learned, mem.Records),
-		"plasticity":            map[string]any{"learned_edges": learned, "query_memory": mem},
-		"last_persist_time":     lastPersist,
-		"last_persist_error":    nilIfEmpty(lastErr),
-		"persistence":           persistence,
-		"active_sessions":       tools.OrEmpty(sessions),
-		"graph_generation":      gg,
-		"plasticity_generation": pg,
-		"cache_generation":      cg,
-		"ingest_roots":          tools.OrEmpty(roots),
-		"warnings":              tools.OrEmpty(warnings),
-		"files_on_disk":         diskState(stale),
-		"next_suggested_tool":   next,
-	}, nil
+	return out, nil
 }
 
 func servedList(roots []session.Root) string {
@@ -195,33 +188,36 @@ func servedList(roots []session.Root) string {
 }
 
 // diskState summarises staleness for health (lists capped at 20).
-func diskState(st session.Staleness) map[string]any {
+func diskState(st session.Staleness) filesOnDisk {
 	if !st.Known {
-		return map[string]any{"checked": false, "reason": "no file stamps for these roots (memory or json adapter, or a snapshot from before stamps)"}
+		return filesOnDisk{Checked: false, Reason: "no file stamps for these roots (memory or json adapter, or a snapshot from before stamps)"}
 	}
 	capped := func(l []string) []string { return tools.OrEmpty(l[:min(len(l), 20)]) }
-	return map[string]any{
-		"checked": true, "stale": st.Stale(),
-		"modified": capped(st.Modified), "deleted": capped(st.Deleted), "added": capped(st.Added),
-		"counts": map[string]int{"modified": len(st.Modified), "deleted": len(st.Deleted), "added": len(st.Added)},
+	return filesOnDisk{
+		Checked: true, Stale: st.Stale(),
+		Modified: capped(st.Modified), Deleted: capped(st.Deleted), Added: capped(st.Added),
+		Counts: &diskCounts{Modified: len(st.Modified), Deleted: len(st.Deleted), Added: len(st.Added)},
 	}
 }
 
-func runPersist(c *tools.Call) (any, error) {
+func runPersist(c *tools.Call, in persistParams) (persistOutput, error) {
 	s := c.Session
-	switch c.Str("action") {
+	switch in.Action {
 	case "load":
 		b, err := s.LoadFromDisk()
 		if err != nil {
-			return nil, tools.Errorf("The saved snapshot could not be read; the in-memory graph is untouched.", "%v", err).WithNext("Call health to see the persistence paths, or ingest to rebuild the graph.")
+			return persistOutput{}, tools.Errorf("The saved snapshot could not be read; the in-memory graph is untouched.", "%v", err).WithNext("Call health to see the persistence paths, or ingest to rebuild the graph.")
 		}
-		return map[string]any{"action": "load", "node_count": b.Graph.NumNodes(), "edge_count": b.Graph.NumEdges(), "graph_generation": b.Gen}, nil
+		return persistOutput{Action: "load", NodeCount: b.Graph.NumNodes(), EdgeCount: b.Graph.NumEdges(), GraphGeneration: b.Gen}, nil
 	default:
 		res, err := s.Persist("manual")
 		if err != nil {
-			return nil, tools.Errorf("Check that the runtime directory is writable and has free space.", "%v", err).WithNext("Call health for the persistence paths and the last error.")
+			return persistOutput{}, tools.Errorf("Check that the runtime directory is writable and has free space.", "%v", err).WithNext("Call health for the persistence paths and the last error.")
 		}
-		return res, nil
+		return persistOutput{
+			Reason: res.Reason, GraphPath: res.GraphPath, PlasticityPath: res.PlasticityPath, Nodes: res.Nodes, Edges: res.Edges,
+			PlasticityEdges: res.PlasticityEdges, SaveStamp: res.SaveStamp, Skipped: res.Skipped, ElapsedMs: res.ElapsedMs,
+		}, nil
 	}
 }
 
@@ -234,8 +230,8 @@ type paramDoc struct {
 	Description string   `json:"description"`
 }
 
-func runHelp(c *tools.Call, r *tools.Registry) (any, error) {
-	if name := c.Str("tool_name"); name != "" {
+func runHelp(r *tools.Registry, in helpParams) (helpOutput, error) {
+	if name := in.ToolName; name != "" {
 		t, ok := r.Lookup(name)
 		if !ok {
 			sugg := r.Suggest(name)
@@ -243,17 +239,15 @@ func runHelp(c *tools.Call, r *tools.Registry) (any, error) {
 			if len(sugg) > 0 {
 				e.Hint = fmt.Sprintf("Did you mean %s? ", strings.Join(sugg, " or ")) + e.Hint
 			}
-			return nil, e
+			return helpOutput{}, e
 		}
 		return ToolDoc(t), nil
 	}
-	type entry struct {
-		Name     string   `json:"name"`
-		Summary  string   `json:"summary"`
-		Class    string   `json:"class"`
-		Required []string `json:"required"`
+	out := helpOutput{
+		Server:   ServerName + " " + ServerVersion,
+		Workflow: Workflow,
+		Usage:    "Call help with tool_name for parameters, an example call, WHEN TO USE, AVOID WHEN and NEXT.",
 	}
-	var toolsList []entry
 	for _, t := range r.All() {
 		var req []string
 		for _, p := range t.AllParams() {
@@ -261,33 +255,28 @@ func runHelp(c *tools.Call, r *tools.Registry) (any, error) {
 				req = append(req, p.Name)
 			}
 		}
-		toolsList = append(toolsList, entry{t.Name, FirstSentence(t.Description), t.Class.String(), req})
+		out.Tools = append(out.Tools, helpEntry{t.Name, FirstSentence(t.Description), t.Class.String(), req})
 	}
-	return map[string]any{
-		"server":     ServerName + " " + ServerVersion,
-		"tool_count": len(toolsList),
-		"tools":      toolsList,
-		"workflow":   Workflow,
-		"usage":      "Call help with tool_name for parameters, an example call, WHEN TO USE, AVOID WHEN and NEXT.",
-	}, nil
+	out.ToolCount = len(out.Tools)
+	return out, nil
 }
 
 // ToolDoc is the full documentation of one tool, as help returns it.
-func ToolDoc(t *tools.Tool) map[string]any {
+func ToolDoc(t *tools.Tool) helpOutput {
 	var params []paramDoc
 	for _, p := range t.AllParams() {
 		params = append(params, paramDoc{p.Name, string(p.Type), p.Required, p.Default, p.Enum, p.Description})
 	}
-	return map[string]any{
-		"name":        t.Name,
-		"description": t.Description,
-		"class":       t.Class.String(),
-		"parameters":  params,
-		"example":     map[string]any{"name": t.Name, "arguments": t.Example},
-		"when_to_use": t.WhenToUse,
-		"avoid_when":  t.AvoidWhen,
-		"next":        tools.OrEmpty(t.Next),
-		"aliases":     tools.OrEmpty(t.Aliases),
+	return helpOutput{
+		Name:        t.Name,
+		Description: t.Description,
+		Class:       t.Class.String(),
+		Parameters:  params,
+		Example:     map[string]any{"name": t.Name, "arguments": t.Example},
+		WhenToUse:   t.WhenToUse,
+		AvoidWhen:   t.AvoidWhen,
+		Next:        tools.OrEmpty(t.Next),
+		Aliases:     tools.OrEmpty(t.Aliases),
 	}
 }
 
@@ -311,9 +300,9 @@ func FirstSentence(s string) string {
 
 func round2(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }
 
-func nilIfEmpty(s string) any {
+func nilIfEmpty(s string) *string {
 	if s == "" {
 		return nil
 	}
-	return s
+	return &s
 }
