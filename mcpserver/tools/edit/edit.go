@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
-	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -24,46 +23,61 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
-const editContentMax = edit.MaxFileSize
+// The bounds in the tags are edit.MaxFileSize (new_content, 4 MiB) and
+// edit.MaxBatchFiles (edits, 64); TestEditBoundsFollowTheWriter holds
+// them together.
+//
+// applyParams and applyBatchParams end with the same four write options
+// (verify, reingest, preserve_format, timeout_s), spelled out in each
+// rather than embedded: toolset's TestBindAgreesWithAccessors looks a
+// parameter up among a struct's own fields.
+type applyParams struct {
+	FilePath       string      `json:"file_path" jsonschema:"Path relative to an ingest root (\"src/auth.py\") or absolute inside one. A new file (and its directories) is created." tool:"required"`
+	NewContent     string      `json:"new_content" jsonschema:"The file's complete new contents." tool:"required,maxlen=4194304"`
+	ExpectedSHA256 string      `json:"expected_sha256" jsonschema:"SHA-256 (hex) of the file as you last read it; the write is refused when the file now differs. \"absent\": the file must not exist yet."`
+	ExpectedLines  *edit.Lines `json:"expected_lines" jsonschema:"Lines as you last saw them, when you read only part of the file: {start_line: 1-based, text: those lines}; the write is refused when the file no longer has them there."`
+	Verify         bool        `json:"verify" jsonschema:"Run the five verification layers after the write: A stubs replacing logic, B build checks of the written files and what depends on them (go build + go vet of dependent packages, Python import of the importers, tsc --noEmit, cargo check — each only when installed), C 2-hop blast radius and removed names still used elsewhere, D affected tests (go test, pytest or unittest; tests that cannot even run count as failing), E anti-patterns in the diff. Failures that also happen without the edit are reported as pre_existing_failures, not blamed on it; a BROKEN verdict restores every file." tool:"default=false"`
+	Reingest       bool        `json:"reingest" jsonschema:"Refresh the graph from the written files (incremental ingest) so seek, impact and view see the edit." tool:"default=true"`
+	PreserveFormat bool        `json:"preserve_format" jsonschema:"Keep each file's line endings (CRLF stays CRLF) and trailing newline; false writes new_content byte for byte." tool:"default=true"`
+	TimeoutS       int         `json:"timeout_s" jsonschema:"Time limit of each verification command (build, vet, test run), in seconds." tool:"default=60,min=1,max=900"`
+}
+
+// applyBatchParams.Edits stays raw objects: decodeEdits reads them
+// strictly (an unknown field is refused, not ignored).
+type applyBatchParams struct {
+	Edits          []map[string]json.RawMessage `json:"edits" jsonschema:"The files to write: [{file_path, new_content, expected_sha256?, expected_lines?}] — the fields of apply, one object per file." tool:"required,maxitems=64"`
+	Verify         bool                         `json:"verify" jsonschema:"Run the five verification layers after the write: A stubs replacing logic, B build checks of the written files and what depends on them (go build + go vet of dependent packages, Python import of the importers, tsc --noEmit, cargo check — each only when installed), C 2-hop blast radius and removed names still used elsewhere, D affected tests (go test, pytest or unittest; tests that cannot even run count as failing), E anti-patterns in the diff. Failures that also happen without the edit are reported as pre_existing_failures, not blamed on it; a BROKEN verdict restores every file." tool:"default=false"`
+	Reingest       bool                         `json:"reingest" jsonschema:"Refresh the graph from the written files (incremental ingest) so seek, impact and view see the edit." tool:"default=true"`
+	PreserveFormat bool                         `json:"preserve_format" jsonschema:"Keep each file's line endings (CRLF stays CRLF) and trailing newline; false writes new_content byte for byte." tool:"default=true"`
+	TimeoutS       int                          `json:"timeout_s" jsonschema:"Time limit of each verification command (build, vet, test run), in seconds." tool:"default=60,min=1,max=900"`
+}
+
+func (in applyParams) options() writeOptions {
+	return writeOptions{in.Verify, in.Reingest, in.PreserveFormat, in.TimeoutS}
+}
+
+func (in applyBatchParams) options() writeOptions {
+	return writeOptions{in.Verify, in.Reingest, in.PreserveFormat, in.TimeoutS}
+}
 
 func registerEdit(r *tools.Registry) {
-	commonWrite := []tools.Param{
-		{Name: "verify", Type: tools.Boolean, Default: false, Description: "Run the five verification layers after the write: A stubs replacing logic, B build checks of the written files and what depends on them (go build + go vet of dependent packages, Python import of the importers, tsc --noEmit, cargo check — each only when installed), C 2-hop blast radius and removed names still used elsewhere, D affected tests (go test, pytest or unittest; tests that cannot even run count as failing), E anti-patterns in the diff. Failures that also happen without the edit are reported as pre_existing_failures, not blamed on it; a BROKEN verdict restores every file."},
-		{Name: "reingest", Type: tools.Boolean, Default: true, Description: "Refresh the graph from the written files (incremental ingest) so seek, impact and view see the edit."},
-		{Name: "preserve_format", Type: tools.Boolean, Default: true, Description: "Keep each file's line endings (CRLF stays CRLF) and trailing newline; false writes new_content byte for byte."},
-		{Name: "timeout_s", Type: tools.Integer, Default: 60, Min: tools.Bound(1), Max: tools.Bound(900), Description: "Time limit of each verification command (build, vet, test run), in seconds."},
-	}
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:  "apply",
 		Title: "Write one file",
 		Description: "Write one file inside the ingest roots and keep the graph coherent: the path is guarded (no escape, no symlink out, no directory), the write is atomic (journal, temp file, fsync, rename), the file's mode, line endings and trailing newline are kept, and the graph is refreshed incrementally; answers with the nodes updated and proactive insights when the file is a risky surface. " +
 			"Pass expected_sha256 (from surgical_context or view), or expected_lines for the part you read, to refuse the write if the file changed since you read it.",
-		Params: append([]tools.Param{
-			{Name: "file_path", Type: tools.String, Required: true, Description: "Path relative to an ingest root (\"src/auth.py\") or absolute inside one. A new file (and its directories) is created."},
-			{Name: "new_content", Type: tools.String, Required: true, MaxLen: editContentMax, Description: "The file's complete new contents."},
-			{Name: "expected_sha256", Type: tools.String, Description: "SHA-256 (hex) of the file as you last read it; the write is refused when the file now differs. \"absent\": the file must not exist yet."},
-			{Name: "expected_lines", Type: tools.Object, Description: "Lines as you last saw them, when you read only part of the file: {start_line: 1-based, text: those lines}; the write is refused when the file no longer has them there."},
-		}, commonWrite...),
-		Input:     reflect.TypeFor[applyParams](),
-		Output:    reflect.TypeFor[applyOutput](),
 		Class:     tools.Write,
 		Hints:     &tools.Hints{Destructive: true, Idempotent: true},
 		WhenToUse: "Writing one file after surgical_context or view showed you its contents.",
 		AvoidWhen: "Several files must change together (apply_batch writes them as one atomic set), or you want a diff reviewed first (edit_preview).",
 		Next:      []string{"impact", "apply_batch", "view"},
 		Example:   map[string]any{"agent_id": "claude", "file_path": "backend/slugs.py", "new_content": "def slugify(text):\n    return \"-\".join(text.lower().split())\n"},
-		Run:       runApply,
-	})
-	r.Register(&tools.Tool{
+	}, runApply)
+	tools.Add(r, tools.Tool{
 		Name:  "apply_batch",
 		Title: "Write files atomically, optionally verified",
 		Description: "Write several files as one atomic set: every edit is validated before anything is written, all files land or none do (a journal rolls an interrupted batch back at the next start), the graph is refreshed incrementally, and with verify: true five layers check the result — verdict SAFE, RISKY (kept, with warnings) or BROKEN (every file restored byte for byte). " +
 			"Reports progress per phase (validate, write, reingest, verify, done) with batch_id, and returns the same events in progress_events.",
-		Params: append([]tools.Param{
-			{Name: "edits", Type: tools.ObjectArray, Required: true, MaxItems: edit.MaxBatchFiles, Description: "The files to write: [{file_path, new_content, expected_sha256?, expected_lines?}] — the fields of apply, one object per file."},
-		}, commonWrite...),
-		Input:     reflect.TypeFor[applyBatchParams](),
-		Output:    reflect.TypeFor[applyOutput](),
 		Class:     tools.Write,
 		Hints:     &tools.Hints{Destructive: true, Idempotent: true},
 		WhenToUse: "A change spans files (a function and its callers, code and its tests): write them together, with verify: true to build and test before keeping them.",
@@ -73,28 +87,8 @@ func registerEdit(r *tools.Registry) {
 			map[string]any{"file_path": "backend/slugs.py", "new_content": "def slugify(text):\n    return \"-\".join(text.lower().split())\n"},
 			map[string]any{"file_path": "backend/test_slugs.py", "new_content": "from backend.slugs import slugify\n\n\ndef test_slugify():\n    assert slugify(\"A b\") == \"a-b\"\n"},
 		}},
-		Run: runApplyBatch,
-	})
+	}, runApplyBatch)
 	registerPreview(r)
-}
-
-type applyParams struct {
-	FilePath       string      `json:"file_path"`
-	NewContent     string      `json:"new_content"`
-	ExpectedSHA256 string      `json:"expected_sha256"`
-	ExpectedLines  *edit.Lines `json:"expected_lines"`
-	Verify         bool        `json:"verify"`
-	Reingest       bool        `json:"reingest"`
-	PreserveFormat bool        `json:"preserve_format"`
-	TimeoutS       int         `json:"timeout_s"`
-}
-
-type applyBatchParams struct {
-	Edits          []batchEdit `json:"edits"`
-	Verify         bool        `json:"verify"`
-	Reingest       bool        `json:"reingest"`
-	PreserveFormat bool        `json:"preserve_format"`
-	TimeoutS       int         `json:"timeout_s"`
 }
 
 // writeOptions are the parameters apply and apply_batch share.
@@ -105,43 +99,32 @@ type writeOptions struct {
 	TimeoutS       int  `json:"timeout_s"`
 }
 
+// batchEdit holds the string fields of one edit of apply_batch.
 type batchEdit struct {
 	FilePath       string `json:"file_path"`
 	NewContent     string `json:"new_content"`
 	ExpectedSHA256 string `json:"expected_sha256"`
 }
 
-func runApply(c *tools.Call) (any, error) {
-	var in applyParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
+func runApply(c *tools.Call, in applyParams) (applyOutput, error) {
 	e := edit.Edit{Path: in.FilePath, Content: []byte(in.NewContent), ExpectedSHA256: in.ExpectedSHA256, ExpectedLines: in.ExpectedLines, Raw: !in.PreserveFormat}
-	return runBatch(c, []edit.Edit{e}, writeOptions{in.Verify, in.Reingest, in.PreserveFormat, in.TimeoutS}, "")
+	return runBatch(c, []edit.Edit{e}, in.options(), "")
 }
 
-func runApplyBatch(c *tools.Call) (any, error) {
-	var in applyBatchParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
-	edits, err := decodeEdits(c)
+func runApplyBatch(c *tools.Call, in applyBatchParams) (applyOutput, error) {
+	edits, err := decodeEdits(in.Edits)
 	if err != nil {
-		return nil, err
+		return applyOutput{}, err
 	}
 	for i := range edits {
 		edits[i].Raw = !in.PreserveFormat
 	}
-	return runBatch(c, edits, writeOptions{in.Verify, in.Reingest, in.PreserveFormat, in.TimeoutS}, "")
+	return runBatch(c, edits, in.options(), "")
 }
 
 // decodeEdits reads the edits strictly: an unknown field (a typo such as
 // "content") is refused rather than silently writing an empty file.
-func decodeEdits(c *tools.Call) ([]edit.Edit, error) {
-	var raw []map[string]json.RawMessage
-	if _, err := c.Decode("edits", &raw); err != nil {
-		return nil, err
-	}
+func decodeEdits(raw []map[string]json.RawMessage) ([]edit.Edit, error) {
 	example := map[string]any{"agent_id": "claude", "edits": []any{map[string]any{"file_path": "src/a.py", "new_content": "x = 1\n"}}}
 	out := make([]edit.Edit, 0, len(raw))
 	for i, m := range raw {
@@ -340,7 +323,7 @@ type batchRun struct {
 	prepared chan struct{}
 }
 
-func runBatch(c *tools.Call, edits []edit.Edit, opt writeOptions, previewID string) (any, error) {
+func runBatch(c *tools.Call, edits []edit.Edit, opt writeOptions, previewID string) (applyOutput, error) {
 	b := &batchRun{c: c, opt: opt, start: time.Now()}
 	b.out.BatchID = edit.NewBatchID()
 	b.out.PreviewID = previewID
@@ -353,13 +336,13 @@ func runBatch(c *tools.Call, edits []edit.Edit, opt writeOptions, previewID stri
 	}
 	b.prog = newProgress(c, b.out.BatchID, append(phases, "done"))
 	if err := b.validate(edits); err != nil {
-		return nil, err
+		return applyOutput{}, err
 	}
 	if opt.Reingest {
 		b.prepare()
 	}
 	if err := b.write(); err != nil {
-		return nil, err
+		return applyOutput{}, err
 	}
 	committed := make(chan struct{})
 	if opt.Verify {
@@ -380,7 +363,7 @@ func runBatch(c *tools.Call, edits []edit.Edit, opt writeOptions, previewID stri
 	if opt.Verify {
 		b.verify()
 		if err := b.c.Ctx.Err(); err != nil && b.txn != nil {
-			return nil, b.abandonCancelled(err)
+			return applyOutput{}, b.abandonCancelled(err)
 		}
 		b.commit()
 	}

@@ -3,7 +3,6 @@ package edit
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 	"time"
 
@@ -21,59 +20,42 @@ const (
 	previewDiffMax  = 64 << 10
 )
 
-func registerPreview(r *tools.Registry) {
-	r.Register(&tools.Tool{
-		Name:        "edit_preview",
-		Title:       "Preview a file write",
-		Description: "Preview a full-file write without touching disk: validates it as apply would (path inside the roots, no symlink escape, not a directory, sizes), and returns a preview_id, the unified diff, the SHA-256 of the file it was computed against (the freshness snapshot), what would be kept of the file's format, and stub or anti-pattern warnings in the new content. edit_commit writes it later only if the file is unchanged.",
-		Params: []tools.Param{
-			{Name: "file_path", Type: tools.String, Required: true, Description: "Path relative to an ingest root or absolute inside one (a new file is allowed)."},
-			{Name: "new_content", Type: tools.String, Required: true, MaxLen: editContentMax, Description: "Candidate replacement content (the complete file)."},
-			{Name: "description", Type: tools.String, MaxLen: 2000, Description: "Human-readable summary of the edit, kept with the preview."},
-			{Name: "preserve_format", Type: tools.Boolean, Default: true, Description: "Keep the file's line endings and trailing newline (as apply does)."},
-		},
-		Input:     reflect.TypeFor[editPreviewParams](),
-		Output:    reflect.TypeFor[editPreviewOutput](),
-		Class:     tools.Write, // keeps the preview; the disk is never touched
-		Hints:     &tools.Hints{},
-		WhenToUse: "Before a risky write, when a human or another agent should see the diff first, or when stale-source protection matters (two-phase edit).",
-		AvoidWhen: "You are sure of the write and nobody reviews it: apply does it in one call.",
-		Next:      []string{"edit_commit"},
-		Example:   map[string]any{"agent_id": "claude", "file_path": "backend/slugs.py", "new_content": "def slugify(text):\n    return \"-\".join(text.lower().split())\n", "description": "add slugify"},
-		Run:       runEditPreview,
-	})
-	r.Register(&tools.Tool{
-		Name:        "edit_commit",
-		Title:       "Commit a previewed edit",
-		Description: "Write a previewed edit after an explicit confirmation, only if the file still has the contents the preview was computed against (else a teaching error naming what changed since). Previews expire after 15 minutes and are used once. The write is apply's: atomic, journaled, format kept, graph refreshed.",
-		Params: []tools.Param{
-			{Name: "preview_id", Type: tools.String, Required: true, MaxLen: 64, Description: "The handle edit_preview returned."},
-			{Name: "confirm", Type: tools.Boolean, Required: true, Description: "Must be true to write."},
-			{Name: "reingest", Type: tools.Boolean, Default: true, Description: "Refresh the graph from the written file."},
-		},
-		Input:     reflect.TypeFor[editCommitParams](),
-		Output:    reflect.TypeFor[applyOutput](),
-		Class:     tools.Write,
-		Hints:     &tools.Hints{Destructive: true},
-		WhenToUse: "After the preview's diff was approved.",
-		AvoidWhen: "The preview is older than 15 minutes or the file changed: preview again.",
-		Next:      []string{"impact", "view"},
-		Example:   map[string]any{"agent_id": "claude", "preview_id": "preview-0123456789abcdef", "confirm": true},
-		Run:       runEditCommit,
-	})
-}
-
 type editPreviewParams struct {
-	FilePath       string `json:"file_path"`
-	NewContent     string `json:"new_content"`
-	Description    string `json:"description"`
-	PreserveFormat bool   `json:"preserve_format"`
+	FilePath       string `json:"file_path" jsonschema:"Path relative to an ingest root or absolute inside one (a new file is allowed)." tool:"required"`
+	NewContent     string `json:"new_content" jsonschema:"Candidate replacement content (the complete file)." tool:"required,maxlen=4194304"`
+	Description    string `json:"description" jsonschema:"Human-readable summary of the edit, kept with the preview." tool:"maxlen=2000"`
+	PreserveFormat bool   `json:"preserve_format" jsonschema:"Keep the file's line endings and trailing newline (as apply does)." tool:"default=true"`
 }
 
 type editCommitParams struct {
-	PreviewID string `json:"preview_id"`
-	Confirm   bool   `json:"confirm"`
-	Reingest  bool   `json:"reingest"`
+	PreviewID string `json:"preview_id" jsonschema:"The handle edit_preview returned." tool:"required,maxlen=64"`
+	Confirm   bool   `json:"confirm" jsonschema:"Must be true to write." tool:"required"`
+	Reingest  bool   `json:"reingest" jsonschema:"Refresh the graph from the written file." tool:"default=true"`
+}
+
+func registerPreview(r *tools.Registry) {
+	tools.Add(r, tools.Tool{
+		Name:        "edit_preview",
+		Title:       "Preview a file write",
+		Description: "Preview a full-file write without touching disk: validates it as apply would (path inside the roots, no symlink escape, not a directory, sizes), and returns a preview_id, the unified diff, the SHA-256 of the file it was computed against (the freshness snapshot), what would be kept of the file's format, and stub or anti-pattern warnings in the new content. edit_commit writes it later only if the file is unchanged.",
+		Class:       tools.Write, // keeps the preview; the disk is never touched
+		Hints:       &tools.Hints{},
+		WhenToUse:   "Before a risky write, when a human or another agent should see the diff first, or when stale-source protection matters (two-phase edit).",
+		AvoidWhen:   "You are sure of the write and nobody reviews it: apply does it in one call.",
+		Next:        []string{"edit_commit"},
+		Example:     map[string]any{"agent_id": "claude", "file_path": "backend/slugs.py", "new_content": "def slugify(text):\n    return \"-\".join(text.lower().split())\n", "description": "add slugify"},
+	}, runEditPreview)
+	tools.Add(r, tools.Tool{
+		Name:        "edit_commit",
+		Title:       "Commit a previewed edit",
+		Description: "Write a previewed edit after an explicit confirmation, only if the file still has the contents the preview was computed against (else a teaching error naming what changed since). Previews expire after 15 minutes and are used once. The write is apply's: atomic, journaled, format kept, graph refreshed.",
+		Class:       tools.Write,
+		Hints:       &tools.Hints{Destructive: true},
+		WhenToUse:   "After the preview's diff was approved.",
+		AvoidWhen:   "The preview is older than 15 minutes or the file changed: preview again.",
+		Next:        []string{"impact", "view"},
+		Example:     map[string]any{"agent_id": "claude", "preview_id": "preview-0123456789abcdef", "confirm": true},
+	}, runEditCommit)
 }
 
 type editPreviewOutput struct {
@@ -110,12 +92,8 @@ func previewStore(s *session.State) *edit.Previews {
 	return s.Shared("edit-previews", func() any { return edit.NewPreviews(previewTTL, previewMaxCount, previewMaxBytes) }).(*edit.Previews)
 }
 
-func runEditPreview(c *tools.Call) (any, error) {
+func runEditPreview(c *tools.Call, in editPreviewParams) (editPreviewOutput, error) {
 	start := time.Now()
-	var in editPreviewParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
 	e := edit.Edit{Path: in.FilePath, Content: []byte(in.NewContent), Raw: !in.PreserveFormat}
 	var t *edit.Target
 	var gpath string
@@ -137,7 +115,7 @@ func runEditPreview(c *tools.Call) (any, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return editPreviewOutput{}, err
 	}
 	p := &edit.Preview{Agent: c.AgentID, Description: in.Description, Edit: e, Target: t}
 	store := previewStore(c.Session)
@@ -175,31 +153,27 @@ func editLines(b []byte) int {
 	return n
 }
 
-func runEditCommit(c *tools.Call) (any, error) {
-	var in editCommitParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
+func runEditCommit(c *tools.Call, in editCommitParams) (applyOutput, error) {
 	store := previewStore(c.Session)
 	p, err := store.Take(in.PreviewID)
 	switch {
 	case errors.Is(err, edit.ErrNoPreview):
-		return nil, tools.Errorf("A preview_id comes from edit_preview and is used once; previews live 15 minutes and a server keeps the latest 64.", "no preview %q: it was never made, was already committed, or was dropped", in.PreviewID).
+		return applyOutput{}, tools.Errorf("A preview_id comes from edit_preview and is used once; previews live 15 minutes and a server keeps the latest 64.", "no preview %q: it was never made, was already committed, or was dropped", in.PreviewID).
 			WithNext("Call edit_preview with the file and its new content, then edit_commit with the preview_id it returns.").
 			WithExample(map[string]any{"agent_id": "claude", "preview_id": "preview-…", "confirm": true})
 	case errors.Is(err, edit.ErrPreviewExpired):
-		return nil, tools.Errorf("Previews expire so that a stale review is never written; the file may have changed since.", "preview %s of %s expired at %s", p.ID, p.Edit.Path, p.Expires.UTC().Format(time.RFC3339)).
+		return applyOutput{}, tools.Errorf("Previews expire so that a stale review is never written; the file may have changed since.", "preview %s of %s expired at %s", p.ID, p.Edit.Path, p.Expires.UTC().Format(time.RFC3339)).
 			WithNext("Call edit_preview again with the same content to get a fresh preview of the file as it is now.")
 	}
 	if !in.Confirm {
 		store.Restore(p)
-		return nil, tools.Errorf("edit_commit writes only with confirm: true; the preview is kept until it expires.", "confirm is false: preview %s was not written", p.ID).
+		return applyOutput{}, tools.Errorf("edit_commit writes only with confirm: true; the preview is kept until it expires.", "confirm is false: preview %s was not written", p.ID).
 			WithExample(map[string]any{"agent_id": "claude", "preview_id": p.ID, "confirm": true})
 	}
 	if _, sha, refused := currentContents(c, p); refused != nil {
-		return nil, tools.GuardError(refused, "file_path")
+		return applyOutput{}, tools.GuardError(refused, "file_path")
 	} else if sha != p.BaseSHA() {
-		return nil, staleCommit(c, p)
+		return applyOutput{}, staleCommit(c, p)
 	}
 	// The write checks the hash again, under the journal's lock.
 	e := p.Edit
