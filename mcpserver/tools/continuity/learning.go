@@ -3,7 +3,6 @@ package continuity
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -14,56 +13,104 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
+// LearnParams are learn's arguments.
+type LearnParams struct {
+	Query    string   `json:"query" jsonschema:"The query the feedback is about (as used in activate/seek)." tool:"required"`
+	Feedback string   `json:"feedback" jsonschema:"correct: these nodes were relevant; wrong: these were noise; partial: only these were relevant." tool:"required,enum=correct|wrong|partial"`
+	NodeIDs  []string `json:"node_ids" jsonschema:"The nodes judged (external ids, paths or labels)." tool:"required"`
+	Strength float64  `json:"strength" jsonschema:"How strong the verdict is: its weight in later rankings (three calls at 1 settle it) and how far the edge adjustment reaches into the nodes' neighbourhood." tool:"default=0.2,min=0,max=1"`
+}
+
+type driftParams struct {
+	Since              string `json:"since" jsonschema:"\"last_session\" (the previous session's baseline), \"session_start\", or a time (RFC 3339 or Unix seconds)." tool:"default=last_session"`
+	IncludeWeightDrift bool   `json:"include_weight_drift" jsonschema:"Include the edges whose weights moved most." tool:"default=true"`
+	TopN               int    `json:"top_n" jsonschema:"How many strengthened and weakened edges to list." tool:"default=10,min=1,max=100"`
+}
+
 func registerLearning(r *tools.Registry) {
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:        "learn",
 		Title:       "Learn from feedback",
 		Description: "Explicit feedback on query results: \"correct\" ranks the given nodes higher when this query (or a similar one, sharing most words or seeds) is asked again, \"wrong\" ranks them lower, \"partial\" is a weaker \"correct\". It also adjusts the edges around the nodes (Hebbian learning with LTP/LTD). Edge weights persist with the graph; the per-query verdicts last for the server's session.",
-		Params: []tools.Param{
-			{Name: "query", Type: tools.String, Required: true, Description: "The query the feedback is about (as used in activate/seek)."},
-			{Name: "feedback", Type: tools.String, Required: true, Enum: []string{"correct", "wrong", "partial"}, Description: "correct: these nodes were relevant; wrong: these were noise; partial: only these were relevant."},
-			{Name: "node_ids", Type: tools.StringArray, Required: true, Description: "The nodes judged (external ids, paths or labels)."},
-			{Name: "strength", Type: tools.Number, Default: 0.2, Min: tools.Bound(0), Max: tools.Bound(1), Description: "How strong the verdict is: its weight in later rankings (three calls at 1 settle it) and how far the edge adjustment reaches into the nodes' neighbourhood."},
-		},
-		Input:     reflect.TypeFor[LearnParams](),
-		Output:    reflect.TypeFor[learnOutput](),
-		Class:     tools.Write,
-		WhenToUse: "After every activate/seek whose results you used (or rejected): it is how the graph gets better for this repository.",
-		AvoidWhen: "You did not look at the results; guessed feedback teaches the graph noise.",
-		Next:      []string{"activate", "drift"},
-		Example:   map[string]any{"agent_id": "claude", "query": "session expiry", "feedback": "correct", "node_ids": []string{"file::backend/session.py"}},
-		Run:       runLearn,
-	})
-	r.Register(&tools.Tool{
+		Class:       tools.Write,
+		WhenToUse:   "After every activate/seek whose results you used (or rejected): it is how the graph gets better for this repository.",
+		AvoidWhen:   "You did not look at the results; guessed feedback teaches the graph noise.",
+		Next:        []string{"activate", "drift"},
+		Example:     map[string]any{"agent_id": "claude", "query": "session expiry", "feedback": "correct", "node_ids": []string{"file::backend/session.py"}},
+	}, runLearn)
+	tools.Add(r, tools.Tool{
 		Name:        "drift",
 		Title:       "What changed since a baseline",
 		Description: "What changed against a baseline: node/edge count deltas, new and removed files, and the edges whose learned weight moved most (strengthened and weakened), with LTP/LTD counts. since=\"last_session\" compares with the state saved by the previous session.",
-		Params: []tools.Param{
-			{Name: "since", Type: tools.String, Default: "last_session", Description: "\"last_session\" (the previous session's baseline), \"session_start\", or a time (RFC 3339 or Unix seconds)."},
-			{Name: "include_weight_drift", Type: tools.Boolean, Default: true, Description: "Include the edges whose weights moved most."},
-			{Name: "top_n", Type: tools.Integer, Default: 10, Min: tools.Bound(1), Max: tools.Bound(100), Description: "How many strengthened and weakened edges to list."},
-		},
-		Input:     reflect.TypeFor[driftParams](),
-		Output:    reflect.TypeFor[driftOutput](),
-		Class:     tools.Read,
-		WhenToUse: "Session start (after health) to recover context; after an ingest or a stretch of learning.",
-		AvoidWhen: "You need the code itself; drift describes the graph's evolution.",
-		Next:      []string{"activate", "health"},
-		Example:   map[string]any{"agent_id": "claude", "since": "last_session"},
-		Run:       runDrift,
-	})
+		Class:       tools.Read,
+		WhenToUse:   "Session start (after health) to recover context; after an ingest or a stretch of learning.",
+		AvoidWhen:   "You need the code itself; drift describes the graph's evolution.",
+		Next:        []string{"activate", "health"},
+		Example:     map[string]any{"agent_id": "claude", "since": "last_session"},
+	}, runDrift)
 }
 
-func runLearn(c *tools.Call) (any, error) {
-	fb, err := plasticity.ParseFeedback(c.Str("feedback"))
+// learnOutput is learn's answer.
+type learnOutput struct {
+	Query                string  `json:"query"`
+	Feedback             string  `json:"feedback"`
+	EdgesAdjusted        int     `json:"edges_adjusted"`
+	EdgesStrengthened    int     `json:"edges_strengthened"`
+	EdgesWeakened        int     `json:"edges_weakened"`
+	NodesAffected        int     `json:"nodes_affected"`
+	LTPThresholdsCrossed int     `json:"ltp_thresholds_crossed" jsonschema:"Edges that earned their one-time long-term bonus (after 5 consecutive strengthens)."`
+	LTDThresholdsCrossed int     `json:"ltd_thresholds_crossed" jsonschema:"Edges that earned their one-time long-term penalty (after 5 consecutive weakens)."`
+	PlasticityDelta      float64 `json:"plasticity_delta"`
+	LearningType         string  `json:"learning_type"`
+	PlasticityGeneration uint64  `json:"plasticity_generation"`
+	Durable              bool    `json:"durable" jsonschema:"The feedback is journaled and survives a crash."`
+	ElapsedMs            float64 `json:"elapsed_ms"`
+	NextStepHint         string  `json:"next_step_hint,omitempty"`
+}
+
+// driftOutput is drift's answer.
+type driftOutput struct {
+	Since    string `json:"since"`
+	Baseline struct {
+		Source string `json:"source"`
+		Taken  string `json:"taken"`
+		Exact  bool   `json:"exact" jsonschema:"A baseline as old as since was found (else the oldest one was used)."`
+	} `json:"baseline"`
+	NodeCountDelta int      `json:"node_count_delta"`
+	EdgeCountDelta int      `json:"edge_count_delta"`
+	NewNodes       []string `json:"new_nodes" jsonschema:"File and directory nodes added since the baseline (at most 100)."`
+	RemovedNodes   []string `json:"removed_nodes"`
+	EdgesChanged   int      `json:"edges_changed"`
+	AvgAbsDelta    float64  `json:"avg_abs_delta"`
+	LTPCount       int      `json:"ltp_count"`
+	LTDCount       int      `json:"ltd_count"`
+	ElapsedMs      float64  `json:"elapsed_ms"`
+	// TopWeightDrifts is present (possibly empty) with include_weight_drift.
+	TopWeightDrifts *[]weightDrift `json:"top_weight_drifts,omitempty" jsonschema:"The edges whose learned weight moved most (with include_weight_drift)."`
+	NextStepHint    string         `json:"next_step_hint,omitempty"`
+}
+
+// weightDrift is one edge of drift's top_weight_drifts.
+type weightDrift struct {
+	Edge     string  `json:"edge"`
+	Source   string  `json:"source"`
+	Target   string  `json:"target"`
+	Relation string  `json:"relation"`
+	Old      float64 `json:"old"`
+	New      float64 `json:"new"`
+	Delta    float64 `json:"delta"`
+}
+
+func runLearn(c *tools.Call, in LearnParams) (learnOutput, error) {
+	fb, err := plasticity.ParseFeedback(in.Feedback)
 	if err != nil {
-		return nil, tools.Errorf("feedback is correct, wrong or partial.", "%v", err)
+		return learnOutput{}, tools.Errorf("feedback is correct, wrong or partial.", "%v", err)
 	}
-	refs := c.Strs("node_ids")
+	refs := in.NodeIDs
 	if len(refs) == 0 {
-		return nil, tools.Errorf("node_ids lists the nodes your feedback is about, e.g. [\"file::auth.py\"].", "node_ids must not be empty")
+		return learnOutput{}, tools.Errorf("node_ids lists the nodes your feedback is about, e.g. [\"file::auth.py\"].", "node_ids must not be empty")
 	}
-	var out map[string]any
+	var out learnOutput
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
 		if g.NumNodes() == 0 {
@@ -82,7 +129,7 @@ func runLearn(c *tools.Call) (any, error) {
 			}
 		}
 		start := time.Now()
-		req := plasticity.LearnRequest{Query: c.Str("query"), Feedback: fb, Nodes: nodes, Strength: float32(c.Float("strength"))}
+		req := plasticity.LearnRequest{Query: in.Query, Feedback: fb, Nodes: nodes, Strength: float32(in.Strength)}
 		apply := func(req plasticity.LearnRequest) (plasticity.LearnResult, error) {
 			if eng, err := c.Session.Engine(b); err == nil {
 				// Filed under the context activate computes for the query,
@@ -99,26 +146,26 @@ func runLearn(c *tools.Call) (any, error) {
 			return err
 		}
 		gen := c.Session.Learned()
-		out = map[string]any{
-			"query":              c.Str("query"),
-			"feedback":           string(fb),
-			"edges_adjusted":     res.EdgesStrengthened + res.EdgesWeakened,
-			"edges_strengthened": res.EdgesStrengthened,
-			"edges_weakened":     res.EdgesWeakened,
-			"nodes_affected":     res.NodesAffected,
+		out = learnOutput{
+			Query:             in.Query,
+			Feedback:          string(fb),
+			EdgesAdjusted:     res.EdgesStrengthened + res.EdgesWeakened,
+			EdgesStrengthened: res.EdgesStrengthened,
+			EdgesWeakened:     res.EdgesWeakened,
+			NodesAffected:     res.NodesAffected,
 			// Threshold crossings, not adjustments: an edge earns its
 			// one-time long-term bonus (penalty) after 5 consecutive
 			// strengthens (weakens), so most learn calls cross none.
-			"ltp_thresholds_crossed": res.LTPEvents,
-			"ltd_thresholds_crossed": res.LTDEvents,
-			"plasticity_delta":       tools.R3(res.TotalWeightDelta),
-			"learning_type":          res.LearningType,
-			"plasticity_generation":  gen,
-			"durable":                c.Session.Durable(),
-			"elapsed_ms":             tools.Ms(time.Since(start)),
+			LTPThresholdsCrossed: res.LTPEvents,
+			LTDThresholdsCrossed: res.LTDEvents,
+			PlasticityDelta:      tools.R3(res.TotalWeightDelta),
+			LearningType:         res.LearningType,
+			PlasticityGeneration: gen,
+			Durable:              c.Session.Durable(),
+			ElapsedMs:            tools.Ms(time.Since(start)),
 		}
 		if res.EdgesStrengthened+res.EdgesWeakened == 0 {
-			out["next_step_hint"] = "These nodes have no edges to adjust (isolated nodes); feedback changed nothing."
+			out.NextStepHint = "These nodes have no edges to adjust (isolated nodes); feedback changed nothing."
 		}
 		return nil
 	})
@@ -137,44 +184,45 @@ func parseSince(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-func runDrift(c *tools.Call) (any, error) {
-	since := strings.TrimSpace(c.Str("since"))
+func runDrift(c *tools.Call, in driftParams) (driftOutput, error) {
+	since := strings.TrimSpace(in.Since)
 	var at time.Time
 	if since != "last_session" && since != "session_start" {
 		t, ok := parseSince(since)
 		if !ok {
-			return nil, tools.Errorf("since is \"last_session\", \"session_start\", an RFC 3339 time (2026-03-13T10:30:00Z) or Unix seconds.", "cannot read since=%q", since)
+			return driftOutput{}, tools.Errorf("since is \"last_session\", \"session_start\", an RFC 3339 time (2026-03-13T10:30:00Z) or Unix seconds.", "cannot read since=%q", since)
 		}
 		at = t
 	}
-	var out map[string]any
+	var out driftOutput
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
 		start := time.Now()
 		base, exact := c.Session.Baseline(since, at)
-		rep, err := c.Session.Plasticity.Drift(g, plasticity.BaselineFromStates(base.Weights, base.Taken), plasticity.DriftOptions{TopN: c.Int("top_n")})
+		rep, err := c.Session.Plasticity.Drift(g, plasticity.BaselineFromStates(base.Weights, base.Taken), plasticity.DriftOptions{TopN: in.TopN})
 		if err != nil {
 			return err
 		}
 		newFiles, removed := fileDelta(g, base.Files, 100)
-		out = map[string]any{
-			"since":            since,
-			"baseline":         map[string]any{"source": base.Source, "taken": base.Taken.UTC().Format(time.RFC3339), "exact": exact},
-			"node_count_delta": g.NumNodes() - base.NodeCount,
-			"edge_count_delta": g.NumEdges() - base.EdgeCount,
-			"new_nodes":        newFiles,
-			"removed_nodes":    removed,
-			"edges_changed":    rep.EdgesChanged,
-			"avg_abs_delta":    tools.R3(rep.AvgAbsDelta),
-			"ltp_count":        rep.LTPCount,
-			"ltd_count":        rep.LTDCount,
-			"elapsed_ms":       tools.Ms(time.Since(start)),
+		out = driftOutput{
+			Since:          since,
+			NodeCountDelta: g.NumNodes() - base.NodeCount,
+			EdgeCountDelta: g.NumEdges() - base.EdgeCount,
+			NewNodes:       newFiles,
+			RemovedNodes:   removed,
+			EdgesChanged:   rep.EdgesChanged,
+			AvgAbsDelta:    tools.R3(rep.AvgAbsDelta),
+			LTPCount:       rep.LTPCount,
+			LTDCount:       rep.LTDCount,
+			ElapsedMs:      tools.Ms(time.Since(start)),
 		}
-		if c.Bool("include_weight_drift") {
-			out["top_weight_drifts"] = driftList(g, rep.TopStrengthened, rep.TopWeakened)
+		out.Baseline.Source, out.Baseline.Taken, out.Baseline.Exact = base.Source, base.Taken.UTC().Format(time.RFC3339), exact
+		if in.IncludeWeightDrift {
+			drifts := driftList(g, rep.TopStrengthened, rep.TopWeakened)
+			out.TopWeightDrifts = &drifts
 		}
 		if !exact {
-			out["next_step_hint"] = fmt.Sprintf("No baseline is as old as %s; compared with the oldest one (%s).", since, base.Taken.UTC().Format(time.RFC3339))
+			out.NextStepHint = fmt.Sprintf("No baseline is as old as %s; compared with the oldest one (%s).", since, base.Taken.UTC().Format(time.RFC3339))
 		}
 		return nil
 	})
@@ -199,18 +247,18 @@ func fileDelta(g *graph.Graph, baseFiles []string, limit int) (added, removed []
 	return tools.OrEmpty(added), tools.OrEmpty(removed)
 }
 
-func driftList(g *graph.Graph, up, down []plasticity.EdgeDrift) []map[string]any {
-	out := []map[string]any{}
+func driftList(g *graph.Graph, up, down []plasticity.EdgeDrift) []weightDrift {
+	out := []weightDrift{}
 	for _, list := range [][]plasticity.EdgeDrift{up, down} {
 		for _, d := range list {
-			out = append(out, map[string]any{
-				"edge":     fmt.Sprintf("%s -> %s", g.Label(d.Source), g.Label(d.Target)),
-				"source":   d.SourceID,
-				"target":   d.TargetID,
-				"relation": d.Relation,
-				"old":      tools.R3(d.Old),
-				"new":      tools.R3(d.New),
-				"delta":    tools.R3(d.Delta),
+			out = append(out, weightDrift{
+				Edge:     fmt.Sprintf("%s -> %s", g.Label(d.Source), g.Label(d.Target)),
+				Source:   d.SourceID,
+				Target:   d.TargetID,
+				Relation: d.Relation,
+				Old:      tools.R3(d.Old),
+				New:      tools.R3(d.New),
+				Delta:    tools.R3(d.Delta),
 			})
 		}
 	}

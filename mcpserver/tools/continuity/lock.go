@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"time"
 
@@ -19,22 +18,27 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
+// The bounds and enums below are continuity's (lock scopes, watcher
+// strategies, MaxRadius); TestDeclaredBoundsFollowTheStore holds them
+// together.
 type lockCreateParams struct {
-	Scope         string   `json:"scope"`
-	RootNodes     []string `json:"root_nodes"`
-	Radius        *int     `json:"radius,omitempty"`
-	Query         string   `json:"query"`
-	PathNodes     []string `json:"path_nodes"`
-	PerspectiveID string   `json:"perspective_id"`
+	Scope         string   `json:"scope" jsonschema:"node, subgraph, query_neighborhood or path." tool:"required,enum=node|subgraph|query_neighborhood|path"`
+	RootNodes     []string `json:"root_nodes" jsonschema:"Root nodes of the region (external ids, paths or labels). Non-empty." tool:"required,maxitems=50"`
+	Radius        *int     `json:"radius" jsonschema:"Hops around the roots (subgraph scope only, where it is required)." tool:"min=1,max=4"`
+	Query         string   `json:"query" jsonschema:"The query whose activated nodes form the region (query_neighborhood scope only, required there)."`
+	PathNodes     []string `json:"path_nodes" jsonschema:"Ordered nodes of the path (path scope; default root_nodes)." tool:"maxitems=100"`
+	PerspectiveID string   `json:"perspective_id" jsonschema:"Tie the lock to one of your perspectives: perspective_close then releases it." tool:"maxlen=256"`
 }
 
+// lockIDParams name a lock (lock_diff, lock_rebase, lock_release);
+// lockWatchParams repeat its field (TestSharedParamsAgree).
 type lockIDParams struct {
-	LockID string `json:"lock_id"`
+	LockID string `json:"lock_id" jsonschema:"The lock (from lock_create)." tool:"required,maxlen=256"`
 }
 
 type lockWatchParams struct {
-	LockID   string `json:"lock_id"`
-	Strategy string `json:"strategy"`
+	LockID   string `json:"lock_id" jsonschema:"The lock (from lock_create)." tool:"required,maxlen=256"`
+	Strategy string `json:"strategy" jsonschema:"manual, on_ingest or on_learn (periodic is not supported)." tool:"required,enum=manual|on_ingest|on_learn"`
 }
 
 // queryLockTopK is how many activated nodes a query_neighborhood lock
@@ -43,90 +47,59 @@ const queryLockTopK = 30
 
 func registerLocks(r *tools.Registry) {
 	own := " Locks are per agent: only the agent that created a lock sees and uses it. agent_id: 1–64 letters, digits, '-', '_' or '.'."
-	lockID := tools.Param{Name: "lock_id", Type: tools.String, Required: true, MaxLen: 256, Description: "The lock (from lock_create)."}
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:  "lock_create",
 		Title: "Lock a region",
 		Description: "Pin a region of the graph and capture its baseline — its nodes (with signatures), the edges inside it and on its boundary with their weights, and the contents (SHA-256) of its files — so that lock_diff can later say what changed under it: after your own edits, another agent's ingest, or learning. " +
 			fmt.Sprintf("Scopes: node (the roots only), subgraph (everything within radius hops of the roots, either direction), query_neighborhood (the roots and the top %d nodes a query activates), path (an ordered list of nodes). ", queryLockTopK) +
 			fmt.Sprintf("Limits: %d locks per agent, %d nodes and %d edges per baseline, %d files hashed.", continuity.MaxLocksPerAgent, continuity.MaxBaselineNodes, continuity.MaxBaselineEdges, continuity.MaxLockFiles) + own,
-		Params: []tools.Param{
-			{Name: "scope", Type: tools.String, Required: true, Enum: continuity.Scopes, Description: "node, subgraph, query_neighborhood or path."},
-			{Name: "root_nodes", Type: tools.StringArray, Required: true, MaxItems: 50, Description: "Root nodes of the region (external ids, paths or labels). Non-empty."},
-			{Name: "radius", Type: tools.Integer, Min: tools.Bound(1), Max: tools.Bound(continuity.MaxRadius), Description: "Hops around the roots (subgraph scope only, where it is required)."},
-			{Name: "query", Type: tools.String, Description: "The query whose activated nodes form the region (query_neighborhood scope only, required there)."},
-			{Name: "path_nodes", Type: tools.StringArray, MaxItems: 100, Description: "Ordered nodes of the path (path scope; default root_nodes)."},
-			{Name: "perspective_id", Type: tools.String, MaxLen: 256, Description: "Tie the lock to one of your perspectives: perspective_close then releases it."},
-		},
-		Input:     reflect.TypeFor[lockCreateParams](),
-		Output:    reflect.TypeFor[lockCreateOutput](),
 		Class:     tools.Write,
 		WhenToUse: "Before working on a region for a while, or when other agents may change code you depend on: lock it, then lock_diff to see what moved.",
 		AvoidWhen: "One quick look: impact or view answer directly.",
 		Next:      []string{"lock_watch", "lock_diff"},
 		Example:   map[string]any{"agent_id": "claude", "scope": "subgraph", "root_nodes": []string{"file::backend/session.py"}, "radius": 1},
-		Run:       runLockCreate,
-	})
-	r.Register(&tools.Tool{
+	}, runLockCreate)
+	tools.Add(r, tools.Tool{
 		Name:        "lock_watch",
 		Title:       "Set a lock's watcher",
 		Description: "Set when a lock records changes: on_ingest (every graph change: ingest, incremental ingest, merge), on_learn (every learning change), manual (none). Recorded events are reported and drained by the next lock_diff; lock_diff always works whatever the strategy." + own,
-		Params: []tools.Param{
-			lockID,
-			{Name: "strategy", Type: tools.String, Required: true, Enum: continuity.Strategies, Description: "manual, on_ingest or on_learn (periodic is not supported)."},
-		},
-		Input:     reflect.TypeFor[lockWatchParams](),
-		Output:    reflect.TypeFor[lockWatchOutput](),
-		Class:     tools.Write,
-		WhenToUse: "After lock_create, when you want to know whether any ingest or learning happened since your last diff.",
-		AvoidWhen: "You diff after every step anyway.",
-		Next:      []string{"lock_diff"},
-		Example:   map[string]any{"agent_id": "claude", "lock_id": "lock_claude_001", "strategy": "on_ingest"},
-		Run:       runLockWatch,
-	})
-	r.Register(&tools.Tool{
+		Class:       tools.Write,
+		WhenToUse:   "After lock_create, when you want to know whether any ingest or learning happened since your last diff.",
+		AvoidWhen:   "You diff after every step anyway.",
+		Next:        []string{"lock_diff"},
+		Example:     map[string]any{"agent_id": "claude", "lock_id": "lock_claude_001", "strategy": "on_ingest"},
+	}, runLockWatch)
+	tools.Add(r, tools.Tool{
 		Name:  "lock_diff",
 		Title: "What changed under a lock",
 		Description: "Compare a locked region with its baseline: nodes new to the region, removed or changed (edges, extent, file stamp), edges added or removed inside it and on its boundary, weights moved by learning, and locked files whose contents changed on disk (even before a re-ingest). " +
 			"When neither the graph nor its learned state changed since the baseline only the files are checked (fast_path). Drains the watcher's events. Suggests lock_rebase when something changed." + own,
-		Params:    []tools.Param{lockID},
-		Input:     reflect.TypeFor[lockIDParams](),
-		Output:    reflect.TypeFor[lockDiffOutput](),
 		Class:     tools.Write, // drains the watcher's events
 		WhenToUse: "After an ingest or learning, before committing, or periodically during long work in a region.",
 		AvoidWhen: "You have no lock (lock_create first).",
 		Next:      []string{"lock_rebase", "view", "impact"},
 		Example:   map[string]any{"agent_id": "claude", "lock_id": "lock_claude_001"},
-		Run:       runLockDiff,
-	})
-	r.Register(&tools.Tool{
+	}, runLockDiff)
+	tools.Add(r, tools.Tool{
 		Name:        "lock_rebase",
 		Title:       "Re-capture a lock's baseline",
 		Description: "Take a lock's baseline again from the current graph and files (same scope, roots and radius), keeping the lock and its watcher: the changes a diff reported become the new reference." + own,
-		Params:      []tools.Param{lockID},
-		Input:       reflect.TypeFor[lockIDParams](),
-		Output:      reflect.TypeFor[lockRebaseOutput](),
 		Class:       tools.Write,
 		WhenToUse:   "After reviewing a lock_diff (or when it says baseline_stale).",
 		AvoidWhen:   "You have not looked at the diff yet: rebasing forgets it.",
 		Next:        []string{"lock_diff"},
 		Example:     map[string]any{"agent_id": "claude", "lock_id": "lock_claude_001"},
-		Run:         runLockRebase,
-	})
-	r.Register(&tools.Tool{
+	}, runLockRebase)
+	tools.Add(r, tools.Tool{
 		Name:        "lock_release",
 		Title:       "Release a lock",
 		Description: "Release a lock and free its baseline and pending watcher events. Irreversible. perspective_close releases the locks tied to the perspective." + own,
-		Params:      []tools.Param{lockID},
-		Input:       reflect.TypeFor[lockIDParams](),
-		Output:      reflect.TypeFor[lockReleaseOutput](),
 		Class:       tools.Write,
 		WhenToUse:   "Done with a region, or at the lock limit.",
 		AvoidWhen:   "You still want to know what changes there (lock_rebase instead).",
 		Next:        []string{"lock_create"},
 		Example:     map[string]any{"agent_id": "claude", "lock_id": "lock_claude_001"},
-		Run:         runLockRelease,
-	})
+	}, runLockRelease)
 }
 
 // diskOf maps a bundle's file node ids to their files on disk (from the
@@ -230,22 +203,18 @@ type lockCreateOutput struct {
 	tools.Guidance
 }
 
-func runLockCreate(c *tools.Call) (any, error) {
+func runLockCreate(c *tools.Call, in lockCreateParams) (lockCreateOutput, error) {
 	agent, err := contAgent(c)
 	if err != nil {
-		return nil, err
-	}
-	var in lockCreateParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
+		return lockCreateOutput{}, err
 	}
 	if err := checkLockArgs(agent, in); err != nil {
-		return nil, err
+		return lockCreateOutput{}, err
 	}
 	st := c.Session.Continuity()
 	if in.PerspectiveID != "" {
 		if err := st.Perspectives.Owns(agent, in.PerspectiveID); err != nil {
-			return nil, contErr(err)
+			return lockCreateOutput{}, contErr(err)
 		}
 	}
 	var draft continuity.Lock
@@ -292,13 +261,13 @@ func runLockCreate(c *tools.Call) (any, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return lockCreateOutput{}, err
 	}
 	// Written after the read lock is released: an ingest need not wait
 	// for the fsync.
 	l, err := st.Locks.Create(draft)
 	if err != nil {
-		return nil, contErr(err)
+		return lockCreateOutput{}, contErr(err)
 	}
 	base := l.Base
 	out := lockCreateOutput{
@@ -400,14 +369,10 @@ type lockWatchOutput struct {
 	PreviousStrategy string `json:"previous_strategy"`
 }
 
-func runLockWatch(c *tools.Call) (any, error) {
+func runLockWatch(c *tools.Call, in lockWatchParams) (lockWatchOutput, error) {
 	agent, err := contAgent(c)
 	if err != nil {
-		return nil, err
-	}
-	var in lockWatchParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
+		return lockWatchOutput{}, err
 	}
 	out := lockWatchOutput{LockID: in.LockID, Strategy: in.Strategy}
 	err = c.Session.Continuity().Locks.With(agent, in.LockID, func(l *continuity.Lock) (*continuity.Lock, error) {
@@ -420,7 +385,7 @@ func runLockWatch(c *tools.Call) (any, error) {
 		return &nl, nil
 	})
 	if err != nil {
-		return nil, contErr(err)
+		return lockWatchOutput{}, contErr(err)
 	}
 	return out, nil
 }
@@ -438,14 +403,10 @@ type lockDiffOutput struct {
 	tools.Guidance
 }
 
-func runLockDiff(c *tools.Call) (any, error) {
+func runLockDiff(c *tools.Call, in lockIDParams) (lockDiffOutput, error) {
 	agent, err := contAgent(c)
 	if err != nil {
-		return nil, err
-	}
-	var in lockIDParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
+		return lockDiffOutput{}, err
 	}
 	st := c.Session.Continuity()
 	var out lockDiffOutput
@@ -461,7 +422,7 @@ func runLockDiff(c *tools.Call) (any, error) {
 		})
 	})
 	if err != nil {
-		return nil, contErr(err)
+		return lockDiffOutput{}, contErr(err)
 	}
 	events, dropped, _ := st.Locks.Drain(agent, in.LockID)
 	out.WatcherEvents, out.WatcherEventsDrained = events, len(events)+dropped
@@ -511,14 +472,10 @@ type lockRebaseOutput struct {
 	Strategy           string `json:"strategy"`
 }
 
-func runLockRebase(c *tools.Call) (any, error) {
+func runLockRebase(c *tools.Call, in lockIDParams) (lockRebaseOutput, error) {
 	agent, err := contAgent(c)
 	if err != nil {
-		return nil, err
-	}
-	var in lockIDParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
+		return lockRebaseOutput{}, err
 	}
 	var out lockRebaseOutput
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
@@ -539,7 +496,7 @@ func runLockRebase(c *tools.Call) (any, error) {
 		})
 	})
 	if err != nil {
-		return nil, contErr(err)
+		return lockRebaseOutput{}, contErr(err)
 	}
 	return out, nil
 }
@@ -549,17 +506,13 @@ type lockReleaseOutput struct {
 	Released bool   `json:"released"`
 }
 
-func runLockRelease(c *tools.Call) (any, error) {
+func runLockRelease(c *tools.Call, in lockIDParams) (lockReleaseOutput, error) {
 	agent, err := contAgent(c)
 	if err != nil {
-		return nil, err
-	}
-	var in lockIDParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
+		return lockReleaseOutput{}, err
 	}
 	if err := c.Session.Continuity().Locks.Release(agent, in.LockID); err != nil {
-		return nil, contErr(err)
+		return lockReleaseOutput{}, contErr(err)
 	}
 	return lockReleaseOutput{LockID: in.LockID, Released: true}, nil
 }

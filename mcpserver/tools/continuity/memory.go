@@ -3,7 +3,6 @@ package continuity
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
 
 	"github.com/m1nd-go/m1nd/mcpserver/continuity"
@@ -11,33 +10,48 @@ import (
 )
 
 type bootMemoryParams struct {
-	Action string `json:"action"`
-	Key    string `json:"key"`
-	Value  any    `json:"value"`
+	Action string `json:"action" jsonschema:"set, get, list or delete." tool:"required,enum=set|get|list|delete"`
+	Key    string `json:"key" jsonschema:"The key (required for set, get and delete), e.g. \"doctrine/review-rules\"." tool:"maxlen=128"`
+	// Value holds the JSON given (a json.RawMessage; nil when absent), so
+	// that the stored value keeps its key order and number spelling.
+	Value any `json:"value" jsonschema:"The JSON value to store (set only): string, number, boolean, object or array."`
 }
 
-var memoryActions = []string{"set", "get", "list", "delete"}
+// UnmarshalJSON reads value as the JSON it is, not as Go maps and floats.
+func (p *bootMemoryParams) UnmarshalJSON(data []byte) error {
+	type fields bootMemoryParams
+	var in struct {
+		fields
+		Value json.RawMessage `json:"value"`
+	}
+	if err := json.Unmarshal(data, &in); err != nil {
+		return err
+	}
+	*p = bootMemoryParams(in.fields)
+	if in.Value != nil {
+		p.Value = in.Value
+	}
+	return nil
+}
+
+// raw is the value given, nil when absent.
+func (p bootMemoryParams) raw() json.RawMessage {
+	v, _ := p.Value.(json.RawMessage)
+	return v
+}
 
 func registerMemory(r *tools.Registry) {
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:  "boot_memory",
 		Title: "Boot memory",
 		Description: fmt.Sprintf("Keep small canonical hot-state values next to the graph, per agent, surviving restarts: action set stores a JSON value under a key, get reads it, list shows your keys, delete removes one. "+
 			"Limits per agent: %d keys, %d KiB per value, %d KiB in all. Keys: letters, digits and . _ - : /. Each agent sees only its own keys. agent_id: 1–64 letters, digits, '-', '_' or '.'.", continuity.MaxMemoryKeys, continuity.MaxMemoryValue>>10, continuity.MaxMemoryBytes>>10),
-		Params: []tools.Param{
-			{Name: "action", Type: tools.String, Required: true, Enum: memoryActions, Description: "set, get, list or delete."},
-			{Name: "key", Type: tools.String, MaxLen: continuity.MaxMemoryKey, Description: "The key (required for set, get and delete), e.g. \"doctrine/review-rules\"."},
-			{Name: "value", Type: tools.Any, Description: "The JSON value to store (set only): string, number, boolean, object or array."},
-		},
-		Input:     reflect.TypeFor[bootMemoryParams](),
-		Output:    reflect.TypeFor[bootMemoryOutput](),
 		Class:     tools.Write,
 		WhenToUse: "Facts every session of this agent should start with: conventions, the current task, where work stopped.",
 		AvoidWhen: "Investigation state with hypotheses and nodes (trail_save).",
 		Next:      []string{"trail_list", "health"},
 		Example:   map[string]any{"agent_id": "claude", "action": "set", "key": "task/current", "value": map[string]any{"goal": "harden session expiry", "branch": "fix/session"}},
-		Run:       runBootMemory,
-	})
+	}, runBootMemory)
 }
 
 type bootMemoryOutput struct {
@@ -57,40 +71,37 @@ type bootMemoryOutput struct {
 	Hint      string                 `json:"next_step_hint,omitempty"`
 }
 
-func runBootMemory(c *tools.Call) (any, error) {
+func runBootMemory(c *tools.Call, in bootMemoryParams) (bootMemoryOutput, error) {
 	agent, err := contAgent(c)
 	if err != nil {
-		return nil, err
+		return bootMemoryOutput{}, err
 	}
-	var in bootMemoryParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
+	value := in.raw()
 	in.Key = strings.TrimSpace(in.Key)
 	mem := c.Session.Continuity().Memory
 	out := bootMemoryOutput{Action: in.Action, Key: in.Key, Limit: continuity.MaxMemoryBytes, Durable: c.Session.Continuity().Persistent()}
 	if in.Action != "list" && in.Key == "" {
-		return nil, tools.Errorf(fmt.Sprintf("action %q needs key, e.g. \"task/current\"; action \"list\" shows your keys.", in.Action), "key is required for action %q", in.Action).
+		return bootMemoryOutput{}, tools.Errorf(fmt.Sprintf("action %q needs key, e.g. \"task/current\"; action \"list\" shows your keys.", in.Action), "key is required for action %q", in.Action).
 			WithExample(map[string]any{"agent_id": agent, "action": in.Action, "key": "task/current"})
 	}
 	if in.Action != "list" {
 		if err := continuity.ValidateMemoryKey(in.Key); err != nil {
-			return nil, contErr(err)
+			return bootMemoryOutput{}, contErr(err)
 		}
 	}
-	if in.Action != "set" && c.Has("value") {
-		return nil, tools.Errorf("value is only taken by action \"set\".", "action %q takes no value", in.Action)
+	if in.Action != "set" && value != nil {
+		return bootMemoryOutput{}, tools.Errorf("value is only taken by action \"set\".", "action %q takes no value", in.Action)
 	}
 	flag := func(b bool) *bool { return &b }
 	switch in.Action {
 	case "set":
-		if !c.Has("value") {
-			return nil, tools.Errorf("action \"set\" stores value under key: pass any JSON value.", "value is required for action \"set\"").
+		if value == nil {
+			return bootMemoryOutput{}, tools.Errorf("action \"set\" stores value under key: pass any JSON value.", "value is required for action \"set\"").
 				WithExample(map[string]any{"agent_id": agent, "action": "set", "key": in.Key, "value": map[string]any{"note": "..."}})
 		}
-		existed, err := mem.Set(agent, in.Key, json.RawMessage(c.Raw("value")))
+		existed, err := mem.Set(agent, in.Key, value)
 		if err != nil {
-			return nil, contErr(err)
+			return bootMemoryOutput{}, contErr(err)
 		}
 		out.Existed = flag(existed)
 	case "get":
@@ -104,7 +115,7 @@ func runBootMemory(c *tools.Call) (any, error) {
 	case "delete":
 		ok, err := mem.Delete(agent, in.Key)
 		if err != nil {
-			return nil, contErr(err)
+			return bootMemoryOutput{}, contErr(err)
 		}
 		out.Found = flag(ok)
 	case "list":

@@ -1,10 +1,8 @@
 package continuity
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -26,241 +24,183 @@ const (
 	peekMaxBytes      = 4000
 )
 
+// The bounds and enums below are continuity's (MaxRoutes, MaxBranchName,
+// the route families) and this file's paging; TestDeclaredBoundsFollowTheStore
+// holds them together.
 type perspStartParams struct {
-	Query      string         `json:"query"`
-	AnchorNode string         `json:"anchor_node"`
-	Lens       map[string]any `json:"lens"`
+	Query      string                        `json:"query" jsonschema:"Seed query for route synthesis, e.g. \"session management and expiry\"." tool:"required"`
+	AnchorNode string                        `json:"anchor_node" jsonschema:"Anchor node (external id, path or label): the starting focus, and routes are scored by their distance to it."`
+	Lens       strictObject[continuity.Lens] `json:"lens" jsonschema:"Optional lens: {\"dimensions\": [structural, semantic, temporal, causal] used by the query's activation, \"node_types\": [\"file\", \"function\", ...] route targets may have, \"families\": route families kept (structural_neighbor, causal_downstream, causal_upstream, test_coverage, co_change, semantic_match, anchor_return)}."`
 }
 
+// perspIDParams name a perspective (back, close). The other perspective
+// tools' arguments repeat its field rather than embed it, since
+// TestBindAgreesWithAccessors reads top-level fields only;
+// TestSharedParamsAgree keeps the copies equal.
 type perspIDParams struct {
-	PerspectiveID string `json:"perspective_id"`
+	PerspectiveID string `json:"perspective_id" jsonschema:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
 }
 
 type perspRoutesParams struct {
-	PerspectiveID   string `json:"perspective_id"`
-	Page            int    `json:"page"`
-	PageSize        int    `json:"page_size"`
-	RouteSetVersion *int   `json:"route_set_version,omitempty"`
+	PerspectiveID   string `json:"perspective_id" jsonschema:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
+	Page            int    `json:"page" jsonschema:"Page number (1-based)." tool:"default=1,min=1"`
+	PageSize        int    `json:"page_size" jsonschema:"Routes per page, clamped to [1, 10]." tool:"default=6"`
+	RouteSetVersion *int   `json:"route_set_version" jsonschema:"The version your routes came with (optional: reported when stale)." tool:"min=0"`
 }
 
+// perspRouteParams name one route of a perspective.
 type perspRouteParams struct {
-	PerspectiveID   string `json:"perspective_id"`
-	RouteID         string `json:"route_id"`
-	RouteIndex      *int   `json:"route_index,omitempty"`
-	RouteSetVersion int    `json:"route_set_version"`
+	PerspectiveID   string `json:"perspective_id" jsonschema:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
+	RouteID         string `json:"route_id" jsonschema:"The route's stable id (R_...). Give route_id or route_index, not both." tool:"maxlen=64"`
+	RouteIndex      *int   `json:"route_index" jsonschema:"The route's index as listed (1-based, the index field of a route; it does not restart on each page)." tool:"min=1,max=60"`
+	RouteSetVersion int    `json:"route_set_version" jsonschema:"The route_set_version your routes came with: a stale one is refused with the current version." tool:"required,min=0"`
 }
 
 type perspVersionParams struct {
-	PerspectiveID   string `json:"perspective_id"`
-	RouteSetVersion int    `json:"route_set_version"`
+	PerspectiveID   string `json:"perspective_id" jsonschema:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
+	RouteSetVersion int    `json:"route_set_version" jsonschema:"The route_set_version your routes came with: a stale one is refused with the current version." tool:"required,min=0"`
 }
 
 type perspBranchParams struct {
-	PerspectiveID string `json:"perspective_id"`
-	BranchName    string `json:"branch_name"`
+	PerspectiveID string `json:"perspective_id" jsonschema:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
+	BranchName    string `json:"branch_name" jsonschema:"Name of the branch (generated when omitted)." tool:"maxlen=64"`
 }
 
 type perspCompareParams struct {
-	PerspectiveIDA string   `json:"perspective_id_a"`
-	PerspectiveIDB string   `json:"perspective_id_b"`
-	Dimensions     []string `json:"dimensions"`
+	PerspectiveIDA string   `json:"perspective_id_a" jsonschema:"First perspective (yours)." tool:"required,maxlen=256"`
+	PerspectiveIDB string   `json:"perspective_id_b" jsonschema:"Second perspective (yours)." tool:"required,maxlen=256"`
+	Dimensions     []string `json:"dimensions" jsonschema:"Dimensions to compare on (default all four)." tool:"enum=structural|semantic|temporal|causal"`
 }
 
 type perspListParams struct{}
 
 func registerPerspectives(r *tools.Registry) {
 	own := " Perspectives are per agent: only their owner sees and uses them. agent_id: 1–64 letters, digits, '-', '_' or '.'."
-	pid := tools.Param{Name: "perspective_id", Type: tools.String, Required: true, MaxLen: 256, Description: "The perspective (from perspective_start or perspective_list)."}
-	routeID := tools.Param{Name: "route_id", Type: tools.String, MaxLen: 64, Description: "The route's stable id (R_...). Give route_id or route_index, not both."}
-	routeIndex := tools.Param{Name: "route_index", Type: tools.Integer, Min: tools.Bound(1), Max: tools.Bound(continuity.MaxRoutes), Description: "The route's index as listed (1-based, the index field of a route; it does not restart on each page)."}
-	version := tools.Param{Name: "route_set_version", Type: tools.Integer, Required: true, Min: tools.Bound(0), Description: "The route_set_version your routes came with: a stale one is refused with the current version."}
-	routeParams := []tools.Param{pid, routeID, routeIndex, version}
-	reg := func(t *tools.Tool) {
+	persp := func(t tools.Tool) tools.Tool {
 		t.Description += own
-		r.Register(t)
+		return t
 	}
-	reg(&tools.Tool{
+	tools.Add(r, persp(tools.Tool{
 		Name:  "perspective_start",
 		Title: "Start a perspective",
 		Description: "Enter a perspective: a navigable surface of routes from a focus node, synthesised from the query's activation and the focus's neighbourhood (dependencies, dependents, containment, tests, co-change, query matches, the way back to the anchor), each scored from local activation, path coherence, novelty, anchor relevance and continuity. " +
 			fmt.Sprintf("With anchor_node the perspective is anchored there (routes stay relevant to it); otherwise the focus is the query's top node. Returns the first page of routes and the route_set_version later calls must quote. At most %d perspectives per agent, %d routes each.", continuity.MaxPerspectivesPerAgent, continuity.MaxRoutes),
-		Params: []tools.Param{
-			{Name: "query", Type: tools.String, Required: true, Description: "Seed query for route synthesis, e.g. \"session management and expiry\"."},
-			{Name: "anchor_node", Type: tools.String, Description: "Anchor node (external id, path or label): the starting focus, and routes are scored by their distance to it."},
-			{Name: "lens", Type: tools.Object, Description: "Optional lens: {\"dimensions\": [structural, semantic, temporal, causal] used by the query's activation, \"node_types\": [\"file\", \"function\", ...] route targets may have, \"families\": route families kept (" + strings.Join(continuity.Families, ", ") + ")}."},
-		},
-		Input:     reflect.TypeFor[perspStartParams](),
-		Output:    reflect.TypeFor[perspNavOutput](),
 		Class:     tools.Write,
 		WhenToUse: "Guided exploration of an area over several steps, where you want to keep your place (history, back, branches) and survive a restart.",
 		AvoidWhen: "One question with one answer (activate, impact, why).",
 		Next:      []string{"perspective_inspect", "perspective_follow", "perspective_routes"},
 		Example:   map[string]any{"agent_id": "claude", "query": "session expiry and login", "anchor_node": "file::backend/session.py"},
-		Run:       runPerspectiveStart,
-	})
-	reg(&tools.Tool{
+	}), runPerspectiveStart)
+	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_routes",
 		Title:       "Browse a perspective's routes",
 		Description: fmt.Sprintf("Page through the current route set (page_size clamped to [1, %d]). A perspective gone stale (the graph or learned weights changed) is refreshed first; a route_set_version that no longer matches is reported, not refused, since this is how you recover the current one.", routesMaxPageSize),
-		Params: []tools.Param{pid,
-			{Name: "page", Type: tools.Integer, Default: 1, Min: tools.Bound(1), Description: "Page number (1-based)."},
-			{Name: "page_size", Type: tools.Integer, Default: routesPageSize, Description: fmt.Sprintf("Routes per page, clamped to [1, %d].", routesMaxPageSize)},
-			{Name: "route_set_version", Type: tools.Integer, Min: tools.Bound(0), Description: "The version your routes came with (optional: reported when stale)."},
-		},
-		Input:     reflect.TypeFor[perspRoutesParams](),
-		Output:    reflect.TypeFor[perspRoutesOutput](),
-		Class:     tools.Read,
-		WhenToUse: "The first page was not enough, or a call said your route_set_version is stale.",
-		AvoidWhen: "You already see the route you want (inspect or follow it).",
-		Next:      []string{"perspective_inspect", "perspective_follow"},
-		Example:   map[string]any{"agent_id": "claude", "perspective_id": "persp_claude_001", "page": 1},
-		Run:       runPerspectiveRoutes,
-	})
-	reg(&tools.Tool{
+		Class:       tools.Read,
+		WhenToUse:   "The first page was not enough, or a call said your route_set_version is stale.",
+		AvoidWhen:   "You already see the route you want (inspect or follow it).",
+		Next:        []string{"perspective_inspect", "perspective_follow"},
+		Example:     map[string]any{"agent_id": "claude", "perspective_id": "persp_claude_001", "page": 1},
+	}), runPerspectiveRoutes)
+	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_inspect",
 		Title:       "Inspect a route",
 		Description: "Expand one route without moving: its full path, family and what it means, score breakdown, provenance of the target (file, lines, whether the file changed on disk since ingest), whether peek can show it, and the target's affinity candidates.",
-		Params:      routeParams,
-		Input:       reflect.TypeFor[perspRouteParams](),
-		Output:      reflect.TypeFor[perspInspectOutput](),
 		Class:       tools.Read,
 		WhenToUse:   "Before following a route: why is it there, where does it lead?",
 		AvoidWhen:   "You want the code itself (perspective_peek).",
 		Next:        []string{"perspective_follow", "perspective_peek"},
 		Example:     map[string]any{"agent_id": "claude", "perspective_id": "persp_claude_001", "route_index": 1, "route_set_version": 1},
-		Run:         runPerspectiveInspect,
-	})
-	reg(&tools.Tool{
+	}), runPerspectiveInspect)
+	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_peek",
 		Title:       "Peek at a route's target",
 		Description: fmt.Sprintf("Show a small slice of the route target's source: the lines of the node (at most %d lines, %d bytes), read through the same path guard as view (only files under the ingest roots).", peekMaxLines, peekMaxBytes),
-		Params:      routeParams,
-		Input:       reflect.TypeFor[perspRouteParams](),
-		Output:      reflect.TypeFor[perspPeekOutput](),
 		Class:       tools.Read,
 		WhenToUse:   "Deciding whether a route is worth following, without leaving the perspective.",
 		AvoidWhen:   "You need the whole file (view).",
 		Next:        []string{"perspective_follow", "view"},
 		Example:     map[string]any{"agent_id": "claude", "perspective_id": "persp_claude_001", "route_index": 1, "route_set_version": 1},
-		Run:         runPerspectivePeek,
-	})
-	reg(&tools.Tool{
+	}), runPerspectivePeek)
+	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_follow",
 		Title:       "Follow a route",
 		Description: "Move the focus to a route's target and synthesise the routes from there (a new route_set_version). The move goes on the history stack for perspective_back.",
-		Params:      routeParams,
-		Input:       reflect.TypeFor[perspRouteParams](),
-		Output:      reflect.TypeFor[perspNavOutput](),
 		Class:       tools.Write,
 		WhenToUse:   "The primary move: go where a route leads.",
 		AvoidWhen:   "You only want to look (inspect, peek).",
 		Next:        []string{"perspective_inspect", "perspective_suggest", "perspective_back"},
 		Example:     map[string]any{"agent_id": "claude", "perspective_id": "persp_claude_001", "route_index": 1, "route_set_version": 1},
-		Run:         runPerspectiveFollow,
-	})
-	reg(&tools.Tool{
+	}), runPerspectiveFollow)
+	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_suggest",
 		Title:       "Suggest the next move",
 		Description: "Recommend the next move from the routes and the history: follow the best route not yet visited, or go back when the routes here are weak, with the reason and a confidence.",
-		Params:      []tools.Param{pid, version},
-		Input:       reflect.TypeFor[perspVersionParams](),
-		Output:      reflect.TypeFor[perspSuggestOutput](),
 		Class:       tools.Read,
 		WhenToUse:   "Undecided between routes.",
 		AvoidWhen:   "You know where you want to go.",
 		Next:        []string{"perspective_follow", "perspective_back"},
 		Example:     map[string]any{"agent_id": "claude", "perspective_id": "persp_claude_001", "route_set_version": 1},
-		Run:         runPerspectiveSuggest,
-	})
-	reg(&tools.Tool{
+	}), runPerspectiveSuggest)
+	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_affinity",
 		Title:       "Probable connections of a route target",
 		Description: "Nodes that are not connected to a route's target but share many of its neighbours: probable connections, not verified edges.",
-		Params:      routeParams,
-		Input:       reflect.TypeFor[perspRouteParams](),
-		Output:      reflect.TypeFor[perspAffinityOutput](),
 		Class:       tools.Read,
 		WhenToUse:   "Looking for code that should be connected to the target but is not (duplicated logic, a missing dependency).",
 		AvoidWhen:   "You want verified dependencies (impact, why).",
 		Next:        []string{"why", "perspective_follow"},
 		Example:     map[string]any{"agent_id": "claude", "perspective_id": "persp_claude_001", "route_index": 1, "route_set_version": 1},
-		Run:         runPerspectiveAffinity,
-	})
-	reg(&tools.Tool{
+	}), runPerspectiveAffinity)
+	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_branch",
 		Title:       "Branch a perspective",
 		Description: "Fork a perspective: the branch starts at the same focus with the same routes, version and history, and moves independently from then on.",
-		Params: []tools.Param{pid,
-			{Name: "branch_name", Type: tools.String, MaxLen: continuity.MaxBranchName, Description: "Name of the branch (generated when omitted)."},
-		},
-		Input:     reflect.TypeFor[perspBranchParams](),
-		Output:    reflect.TypeFor[perspBranchOutput](),
-		Class:     tools.Write,
-		WhenToUse: "Exploring two alternatives from the same point without losing your place.",
-		AvoidWhen: "You will not come back to the original.",
-		Next:      []string{"perspective_follow", "perspective_compare"},
-		Example:   map[string]any{"agent_id": "claude", "perspective_id": "persp_claude_001", "branch_name": "auth-path"},
-		Run:       runPerspectiveBranch,
-	})
-	reg(&tools.Tool{
+		Class:       tools.Write,
+		WhenToUse:   "Exploring two alternatives from the same point without losing your place.",
+		AvoidWhen:   "You will not come back to the original.",
+		Next:        []string{"perspective_follow", "perspective_compare"},
+		Example:     map[string]any{"agent_id": "claude", "perspective_id": "persp_claude_001", "branch_name": "auth-path"},
+	}), runPerspectiveBranch)
+	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_back",
 		Title:       "Go back",
 		Description: "Return to the focus before the last follow (popping the history stack) and its routes.",
-		Params:      []tools.Param{pid},
-		Input:       reflect.TypeFor[perspIDParams](),
-		Output:      reflect.TypeFor[perspNavOutput](),
 		Class:       tools.Write,
 		WhenToUse:   "A route led nowhere useful; breadth-first exploration.",
 		AvoidWhen:   "You have not followed anything yet.",
 		Next:        []string{"perspective_follow", "perspective_suggest"},
 		Example:     map[string]any{"agent_id": "claude", "perspective_id": "persp_claude_001"},
-		Run:         runPerspectiveBack,
-	})
-	reg(&tools.Tool{
+	}), runPerspectiveBack)
+	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_compare",
 		Title:       "Compare two perspectives",
 		Description: "Compare two of your perspectives: the nodes both reached (focus, anchor, visited and route targets), the nodes unique to each, and per activation dimension the mean score of each perspective's nodes and the difference.",
-		Params: []tools.Param{
-			{Name: "perspective_id_a", Type: tools.String, Required: true, MaxLen: 256, Description: "First perspective (yours)."},
-			{Name: "perspective_id_b", Type: tools.String, Required: true, MaxLen: 256, Description: "Second perspective (yours)."},
-			{Name: "dimensions", Type: tools.StringArray, Enum: tools.DimensionNames, Description: "Dimensions to compare on (default all four)."},
-		},
-		Input:     reflect.TypeFor[perspCompareParams](),
-		Output:    reflect.TypeFor[perspCompareOutput](),
-		Class:     tools.Read,
-		WhenToUse: "After branching, or two queries on one area: where do they overlap?",
-		AvoidWhen: "The perspectives belong to different agents (each agent sees only its own).",
-		Next:      []string{"perspective_close", "perspective_follow"},
-		Example:   map[string]any{"agent_id": "claude", "perspective_id_a": "persp_claude_001", "perspective_id_b": "persp_claude_002"},
-		Run:       runPerspectiveCompare,
-	})
-	reg(&tools.Tool{
+		Class:       tools.Read,
+		WhenToUse:   "After branching, or two queries on one area: where do they overlap?",
+		AvoidWhen:   "The perspectives belong to different agents (each agent sees only its own).",
+		Next:        []string{"perspective_close", "perspective_follow"},
+		Example:     map[string]any{"agent_id": "claude", "perspective_id_a": "persp_claude_001", "perspective_id_b": "persp_claude_002"},
+	}), runPerspectiveCompare)
+	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_list",
 		Title:       "List your perspectives",
 		Description: "Your open perspectives: focus, mode, route count, history length, whether they are stale, times and approximate memory.",
-		Input:       reflect.TypeFor[perspListParams](),
-		Output:      reflect.TypeFor[perspListOutput](),
 		Class:       tools.Read,
 		WhenToUse:   "Session start, or before opening another perspective (the per-agent limit).",
 		AvoidWhen:   "You know the perspective id.",
 		Next:        []string{"perspective_routes", "perspective_close"},
 		Example:     map[string]any{"agent_id": "claude"},
-		Run:         runPerspectiveList,
-	})
-	reg(&tools.Tool{
+	}), runPerspectiveList)
+	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_close",
 		Title:       "Close a perspective",
 		Description: "Close a perspective, free it, and release the locks tied to it (lock_create with its perspective_id).",
-		Params:      []tools.Param{pid},
-		Input:       reflect.TypeFor[perspIDParams](),
-		Output:      reflect.TypeFor[perspCloseOutput](),
 		Class:       tools.Write,
 		WhenToUse:   "Done with an exploration, or at the per-agent limit.",
 		AvoidWhen:   "You may want to come back (it costs little to keep).",
 		Next:        []string{"perspective_list", "trail_save"},
 		Example:     map[string]any{"agent_id": "claude", "perspective_id": "persp_claude_001"},
-		Run:         runPerspectiveClose,
-	})
+	}), runPerspectiveClose)
 }
 
 type routeJSON struct {
@@ -633,18 +573,13 @@ func navOutput(c *tools.Call, b *session.Bundle, p *continuity.Perspective, mode
 	return out
 }
 
-// parseLens strictly reads the lens argument.
-func parseLens(c *tools.Call) (continuity.Lens, error) {
-	var l continuity.Lens
-	raw := c.Raw("lens")
-	if raw == nil {
-		return l, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	ex := `{"dimensions": ["structural", "causal"], "node_types": ["file"], "families": ["causal_downstream"]}`
-	if err := dec.Decode(&l); err != nil {
-		return l, tools.Errorf("lens is an object like "+ex+"; every field is optional.", "lens: %v", err)
+// parseLens checks the lens argument (decoded strictly: an unknown field
+// is refused); absent, it is the zero lens.
+func parseLens(in strictObject[continuity.Lens]) (continuity.Lens, error) {
+	l := in.v
+	if in.err != nil {
+		ex := `{"dimensions": ["structural", "causal"], "node_types": ["file"], "families": ["causal_downstream"]}`
+		return l, tools.Errorf("lens is an object like "+ex+"; every field is optional.", "lens: %v", in.err)
 	}
 	if _, err := engine.ParseDimensions(l.Dimensions); err != nil {
 		return l, tools.Errorf("lens.dimensions accepts structural, semantic, temporal and causal.", "%v", err)
@@ -683,21 +618,17 @@ func lensSummary(l continuity.Lens) string {
 	return strings.Join(parts, "; ")
 }
 
-func runPerspectiveStart(c *tools.Call) (any, error) {
+func runPerspectiveStart(c *tools.Call, in perspStartParams) (perspNavOutput, error) {
 	agent, err := contAgent(c)
 	if err != nil {
-		return nil, err
-	}
-	var in perspStartParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
+		return perspNavOutput{}, err
 	}
 	if strings.TrimSpace(in.Query) == "" {
-		return nil, tools.Errorf("query seeds the routes: a few words or identifiers, e.g. \"session expiry\".", "query must not be empty")
+		return perspNavOutput{}, tools.Errorf("query seeds the routes: a few words or identifiers, e.g. \"session expiry\".", "query must not be empty")
 	}
-	lens, err := parseLens(c)
+	lens, err := parseLens(in.Lens)
 	if err != nil {
-		return nil, err
+		return perspNavOutput{}, err
 	}
 	st := c.Session.Continuity()
 	start := time.Now()
@@ -739,14 +670,10 @@ func runPerspectiveStart(c *tools.Call) (any, error) {
 	return out, err
 }
 
-func runPerspectiveRoutes(c *tools.Call) (any, error) {
+func runPerspectiveRoutes(c *tools.Call, in perspRoutesParams) (perspRoutesOutput, error) {
 	agent, err := contAgent(c)
 	if err != nil {
-		return nil, err
-	}
-	var in perspRoutesParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
+		return perspRoutesOutput{}, err
 	}
 	size := min(max(in.PageSize, 1), routesMaxPageSize)
 	var out perspRoutesOutput
@@ -781,14 +708,10 @@ var familyExplanations = map[string]string{
 	continuity.FamilyAnchor:     "The way back to the perspective's anchor.",
 }
 
-func runPerspectiveInspect(c *tools.Call) (any, error) {
+func runPerspectiveInspect(c *tools.Call, in perspRouteParams) (perspInspectOutput, error) {
 	agent, err := contAgent(c)
 	if err != nil {
-		return nil, err
-	}
-	var in perspRouteParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
+		return perspInspectOutput{}, err
 	}
 	var out perspInspectOutput
 	err = withPersp(c, agent, in.PerspectiveID, func(b *session.Bundle, p *continuity.Perspective, _ bool) (*continuity.Perspective, error) {
@@ -834,14 +757,10 @@ func peekSource(b *session.Bundle, id graph.NodeID) string {
 	return p
 }
 
-func runPerspectivePeek(c *tools.Call) (any, error) {
+func runPerspectivePeek(c *tools.Call, in perspRouteParams) (perspPeekOutput, error) {
 	agent, err := contAgent(c)
 	if err != nil {
-		return nil, err
-	}
-	var in perspRouteParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
+		return perspPeekOutput{}, err
 	}
 	var out perspPeekOutput
 	err = withPersp(c, agent, in.PerspectiveID, func(b *session.Bundle, p *continuity.Perspective, _ bool) (*continuity.Perspective, error) {
@@ -900,14 +819,10 @@ func excerpt(data []byte, file string, start, end int) peekContent {
 	return peekContent{Excerpt: strings.ToValidUTF8(sb.String(), "�"), FilePath: file, LineStart: start, LineEnd: max(last, start), Truncated: truncated}
 }
 
-func runPerspectiveFollow(c *tools.Call) (any, error) {
+func runPerspectiveFollow(c *tools.Call, in perspRouteParams) (perspNavOutput, error) {
 	agent, err := contAgent(c)
 	if err != nil {
-		return nil, err
-	}
-	var in perspRouteParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
+		return perspNavOutput{}, err
 	}
 	start := time.Now()
 	var out perspNavOutput
@@ -929,14 +844,10 @@ func runPerspectiveFollow(c *tools.Call) (any, error) {
 	return out, err
 }
 
-func runPerspectiveBack(c *tools.Call) (any, error) {
+func runPerspectiveBack(c *tools.Call, in perspIDParams) (perspNavOutput, error) {
 	agent, err := contAgent(c)
 	if err != nil {
-		return nil, err
-	}
-	var in perspIDParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
+		return perspNavOutput{}, err
 	}
 	start := time.Now()
 	var out perspNavOutput
@@ -961,14 +872,10 @@ func runPerspectiveBack(c *tools.Call) (any, error) {
 	return out, err
 }
 
-func runPerspectiveSuggest(c *tools.Call) (any, error) {
+func runPerspectiveSuggest(c *tools.Call, in perspVersionParams) (perspSuggestOutput, error) {
 	agent, err := contAgent(c)
 	if err != nil {
-		return nil, err
-	}
-	var in perspVersionParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
+		return perspSuggestOutput{}, err
 	}
 	var out perspSuggestOutput
 	err = withPersp(c, agent, in.PerspectiveID, func(b *session.Bundle, p *continuity.Perspective, _ bool) (*continuity.Perspective, error) {
@@ -1024,14 +931,10 @@ func causalFamily(f string) bool {
 	return f == continuity.FamilyDownstream || f == continuity.FamilyUpstream
 }
 
-func runPerspectiveAffinity(c *tools.Call) (any, error) {
+func runPerspectiveAffinity(c *tools.Call, in perspRouteParams) (perspAffinityOutput, error) {
 	agent, err := contAgent(c)
 	if err != nil {
-		return nil, err
-	}
-	var in perspRouteParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
+		return perspAffinityOutput{}, err
 	}
 	var out perspAffinityOutput
 	err = withPersp(c, agent, in.PerspectiveID, func(b *session.Bundle, p *continuity.Perspective, _ bool) (*continuity.Perspective, error) {
@@ -1046,23 +949,19 @@ func runPerspectiveAffinity(c *tools.Call) (any, error) {
 	return out, err
 }
 
-func runPerspectiveBranch(c *tools.Call) (any, error) {
+func runPerspectiveBranch(c *tools.Call, in perspBranchParams) (perspBranchOutput, error) {
 	agent, err := contAgent(c)
 	if err != nil {
-		return nil, err
-	}
-	var in perspBranchParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
+		return perspBranchOutput{}, err
 	}
 	name := strings.TrimSpace(in.BranchName)
 	if strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
-		return nil, tools.Errorf("branch_name is a short printable name, e.g. \"auth-path\".", "branch_name has control characters")
+		return perspBranchOutput{}, tools.Errorf("branch_name is a short printable name, e.g. \"auth-path\".", "branch_name has control characters")
 	}
 	ps := c.Session.Continuity().Perspectives
 	src, err := ps.Get(agent, in.PerspectiveID)
 	if err != nil {
-		return nil, contErr(err)
+		return perspBranchOutput{}, contErr(err)
 	}
 	np := src.Clone()
 	np.BranchedFrom = src.ID
@@ -1072,7 +971,7 @@ func runPerspectiveBranch(c *tools.Call) (any, error) {
 	}
 	saved, err := ps.Start(*np)
 	if err != nil {
-		return nil, contErr(err)
+		return perspBranchOutput{}, contErr(err)
 	}
 	return perspBranchOutput{PerspectiveID: src.ID, BranchPerspectiveID: saved.ID, BranchName: saved.BranchName, BranchedFromFocus: saved.Focus, RouteSetVersion: saved.Version}, nil
 }
@@ -1091,23 +990,19 @@ func perspNodes(p *continuity.Perspective) map[string]bool {
 	return set
 }
 
-func runPerspectiveCompare(c *tools.Call) (any, error) {
+func runPerspectiveCompare(c *tools.Call, in perspCompareParams) (perspCompareOutput, error) {
 	agent, err := contAgent(c)
 	if err != nil {
-		return nil, err
-	}
-	var in perspCompareParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
+		return perspCompareOutput{}, err
 	}
 	ps := c.Session.Continuity().Perspectives
 	a, err := ps.Get(agent, in.PerspectiveIDA)
 	if err != nil {
-		return nil, contErr(err)
+		return perspCompareOutput{}, contErr(err)
 	}
 	b, err := ps.Get(agent, in.PerspectiveIDB)
 	if err != nil {
-		return nil, contErr(err)
+		return perspCompareOutput{}, contErr(err)
 	}
 	na, nb := perspNodes(a), perspNodes(b)
 	out := perspCompareOutput{PerspectiveIDA: a.ID, PerspectiveIDB: b.ID, SharedNodes: []string{}, UniqueToA: []string{}, UniqueToB: []string{}, Counts: map[string]int{}}
@@ -1162,10 +1057,10 @@ func meanDim(p *continuity.Perspective, nodes map[string]bool, d int) float64 {
 	return float64(tools.R3(float32(sum / float64(len(nodes)))))
 }
 
-func runPerspectiveList(c *tools.Call) (any, error) {
+func runPerspectiveList(c *tools.Call, _ perspListParams) (perspListOutput, error) {
 	agent, err := contAgent(c)
 	if err != nil {
-		return nil, err
+		return perspListOutput{}, err
 	}
 	st := c.Session.Continuity()
 	cg := cacheGen(c)
@@ -1185,18 +1080,14 @@ func runPerspectiveList(c *tools.Call) (any, error) {
 	return out, nil
 }
 
-func runPerspectiveClose(c *tools.Call) (any, error) {
+func runPerspectiveClose(c *tools.Call, in perspIDParams) (perspCloseOutput, error) {
 	agent, err := contAgent(c)
 	if err != nil {
-		return nil, err
-	}
-	var in perspIDParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
+		return perspCloseOutput{}, err
 	}
 	st := c.Session.Continuity()
 	if err := st.Perspectives.Close(agent, in.PerspectiveID); err != nil {
-		return nil, contErr(err)
+		return perspCloseOutput{}, contErr(err)
 	}
 	return perspCloseOutput{PerspectiveID: in.PerspectiveID, Closed: true, LocksReleased: st.Locks.ReleaseForPerspective(agent, in.PerspectiveID)}, nil
 }

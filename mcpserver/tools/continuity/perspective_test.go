@@ -24,7 +24,7 @@ func routeIndexOf(t testing.TB, routes any, target string) int {
 	return 0
 }
 
-// The spec's full workflow: start, browse, inspect, peek, follow,
+// The whole perspective workflow: start, browse, inspect, peek, follow,
 // suggest, branch, follow in each branch, compare, back, close.
 func TestPerspectiveWorkflow(t *testing.T) {
 	d, _ := tooltest.IngestedFixture(t)
@@ -117,6 +117,7 @@ func TestPerspectiveTeachingErrors(t *testing.T) {
 	}{
 		{"perspective_start", map[string]any{"agent_id": "jimi", "query": "zzzz qqqq"}, "matches no node"},
 		{"perspective_start", map[string]any{"agent_id": "jimi", "query": "x", "lens": map[string]any{"famlies": []string{"x"}}}, "famlies"},
+		{"perspective_start", map[string]any{"agent_id": "jimi", "query": "x", "lens": map[string]any{"dimensions": "causal"}}, "lens: json: cannot unmarshal"},
 		{"perspective_start", map[string]any{"agent_id": "jimi", "query": "x", "lens": map[string]any{"node_types": []string{"planet"}}}, "unknown type"},
 		{"perspective_start", map[string]any{"agent_id": "jimi", "query": "session", "anchor_node": "file::nope.py"}, "not a node"},
 		{"perspective_inspect", map[string]any{"agent_id": "jimi", "perspective_id": pid, "route_set_version": v}, "route_id or route_index"},

@@ -1,11 +1,8 @@
 package continuity
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -16,15 +13,19 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
+// The bounds and enums below are continuity's (MaxLabel, MaxHypotheses,
+// TrailStatuses …); TestDeclaredBoundsFollowTheStore holds them together.
 type trailSaveParams struct {
-	Label            string             `json:"label"`
-	Hypotheses       []hypothesisIn     `json:"hypotheses"`
-	Conclusions      []conclusionIn     `json:"conclusions"`
-	OpenQuestions    []string           `json:"open_questions"`
-	Tags             []string           `json:"tags"`
-	Summary          string             `json:"summary"`
-	VisitedNodes     []visitedIn        `json:"visited_nodes"`
-	ActivationBoosts map[string]float64 `json:"activation_boosts"`
+	Label         string                       `json:"label" jsonschema:"Human-readable label for this investigation, e.g. \"auth-leak-investigation\"." tool:"required,maxlen=200"`
+	Hypotheses    []strictObject[hypothesisIn] `json:"hypotheses" jsonschema:"Hypotheses formed: {statement (required), confidence (0–1, default 0.5), supporting_nodes, contradicting_nodes, status}." tool:"maxitems=50"`
+	Conclusions   []strictObject[conclusionIn] `json:"conclusions" jsonschema:"Conclusions reached: {statement (required), confidence (0–1, default 0.5), from_hypotheses, supporting_nodes}." tool:"maxitems=50"`
+	OpenQuestions []string                     `json:"open_questions" jsonschema:"Questions left for later." tool:"maxitems=50,maxlen=2000"`
+	Tags          []string                     `json:"tags" jsonschema:"Tags for organisation and trail_list filters." tool:"maxitems=20,maxlen=64"`
+	Summary       string                       `json:"summary" jsonschema:"Summary; generated from the hypotheses, conclusions and questions when omitted." tool:"maxlen=2000"`
+	// VisitedNodes is nil when absent: the open perspectives' nodes are
+	// taken instead.
+	VisitedNodes     *[]strictObject[visitedIn] `json:"visited_nodes" jsonschema:"Visited nodes: {node_external_id (required), annotation, relevance (0–1, default 0.5)}. Omitted: the nodes your open perspectives focused on and visited." tool:"maxitems=500"`
+	ActivationBoosts map[string]float64         `json:"activation_boosts" jsonschema:"Map of node id to a boost in [0, 1], re-injected into activation on resume, e.g. {\"file::backend/session.py\": 0.8}."`
 }
 
 type hypothesisIn struct {
@@ -49,41 +50,29 @@ type visitedIn struct {
 }
 
 type trailResumeParams struct {
-	TrailID string `json:"trail_id"`
-	Force   bool   `json:"force"`
+	TrailID string `json:"trail_id" jsonschema:"Trail to resume (from trail_save or trail_list)." tool:"required,maxlen=256"`
+	Force   bool   `json:"force" jsonschema:"Resume even when the trail is stale (more than 50% of its nodes missing)." tool:"default=false"`
 }
 
 type trailListParams struct {
-	FilterAgentID string   `json:"filter_agent_id"`
-	FilterStatus  string   `json:"filter_status"`
-	FilterTags    []string `json:"filter_tags"`
-	Limit         int      `json:"limit"`
+	FilterAgentID string   `json:"filter_agent_id" jsonschema:"Only this agent's trails (default: all agents)." tool:"maxlen=64"`
+	FilterStatus  string   `json:"filter_status" jsonschema:"Only trails with this status." tool:"enum=active|saved|archived|stale|merged"`
+	FilterTags    []string `json:"filter_tags" jsonschema:"Only trails with at least one of these tags." tool:"maxitems=20,maxlen=64"`
+	Limit         int      `json:"limit" jsonschema:"Maximum trails listed (total_count counts all matches)." tool:"default=50,min=1,max=500"`
 }
 
 type trailMergeParams struct {
-	TrailIDs []string `json:"trail_ids"`
-	Label    string   `json:"label"`
+	TrailIDs []string `json:"trail_ids" jsonschema:"Two to ten trail ids to merge." tool:"required,maxitems=10,maxlen=256"`
+	Label    string   `json:"label" jsonschema:"Label of the merged trail (generated from the sources' labels when omitted)." tool:"maxlen=200"`
 }
 
 func registerTrails(r *tools.Registry) {
 	agentNote := " agent_id: 1–64 letters, digits, '-', '_' or '.' (it names the trail's owner)."
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:  "trail_save",
 		Title: "Save an investigation trail",
 		Description: "Persist the current investigation — hypotheses, conclusions, open questions, visited nodes, activation boosts and tags — as a trail any agent can resume later (after a restart, a context reset, or by another agent). " +
 			"Node references are resolved and checked against the graph; each node's signature is kept so a resume can tell which nodes changed. visited_nodes defaults to what your open perspectives visited. A summary is generated when omitted." + agentNote,
-		Params: []tools.Param{
-			{Name: "label", Type: tools.String, Required: true, MaxLen: continuity.MaxLabel, Description: "Human-readable label for this investigation, e.g. \"auth-leak-investigation\"."},
-			{Name: "hypotheses", Type: tools.ObjectArray, MaxItems: continuity.MaxHypotheses, Description: "Hypotheses formed: {statement (required), confidence (0–1, default 0.5), supporting_nodes, contradicting_nodes, status}."},
-			{Name: "conclusions", Type: tools.ObjectArray, MaxItems: continuity.MaxConclusions, Description: "Conclusions reached: {statement (required), confidence (0–1, default 0.5), from_hypotheses, supporting_nodes}."},
-			{Name: "open_questions", Type: tools.StringArray, MaxItems: continuity.MaxOpenQuestions, MaxLen: continuity.MaxStatement, Description: "Questions left for later."},
-			{Name: "tags", Type: tools.StringArray, MaxItems: continuity.MaxTags, MaxLen: continuity.MaxTag, Description: "Tags for organisation and trail_list filters."},
-			{Name: "summary", Type: tools.String, MaxLen: continuity.MaxSummary, Description: "Summary; generated from the hypotheses, conclusions and questions when omitted."},
-			{Name: "visited_nodes", Type: tools.ObjectArray, MaxItems: continuity.MaxVisited, Description: "Visited nodes: {node_external_id (required), annotation, relevance (0–1, default 0.5)}. Omitted: the nodes your open perspectives focused on and visited."},
-			{Name: "activation_boosts", Type: tools.Object, Description: "Map of node id to a boost in [0, 1], re-injected into activation on resume, e.g. {\"file::backend/session.py\": 0.8}."},
-		},
-		Input:     reflect.TypeFor[trailSaveParams](),
-		Output:    reflect.TypeFor[trailSaveOutput](),
 		Class:     tools.Write,
 		WhenToUse: "At the end of an investigation, before a context compaction, or to hand an investigation to another agent.",
 		AvoidWhen: "You want a small fact that every session should start with (boot_memory).",
@@ -92,64 +81,40 @@ func registerTrails(r *tools.Registry) {
 			"hypotheses":        []map[string]any{{"statement": "Expired sessions are still accepted by login", "confidence": 0.6, "supporting_nodes": []string{"file::backend/session.py"}}},
 			"open_questions":    []string{"Who calls SessionStore.lookup?"},
 			"activation_boosts": map[string]any{"file::backend/session.py": 0.8}},
-		Run: runTrailSave,
-	})
-	r.Register(&tools.Tool{
+	}, runTrailSave)
+	tools.Add(r, tools.Tool{
 		Name:  "trail_resume",
 		Title: "Resume a saved trail",
 		Description: "Restore a saved investigation (yours or another agent's): checks that its nodes still exist and which changed since the save, re-injects its activation boosts (and a light boost for visited nodes) into later activate queries, downgrades hypotheses whose supporting nodes are gone, and returns resume hints: the next focus node, the next open question and the tool to call. " +
 			"A trail with more than half of its nodes missing is stale and is refused unless force is true." + agentNote,
-		Params: []tools.Param{
-			{Name: "trail_id", Type: tools.String, Required: true, MaxLen: 256, Description: "Trail to resume (from trail_save or trail_list)."},
-			{Name: "force", Type: tools.Boolean, Default: false, Description: "Resume even when the trail is stale (more than 50% of its nodes missing)."},
-		},
-		Input:     reflect.TypeFor[trailResumeParams](),
-		Output:    reflect.TypeFor[trailResumeOutput](),
 		Class:     tools.Write,
 		WhenToUse: "At session start to pick up an investigation, after a re-ingest to see what survived, or to take over another agent's investigation.",
 		AvoidWhen: "You only want to prime the graph for a new task (warmup).",
 		Next:      []string{"view", "activate", "perspective_start", "trail_save"},
 		Example:   map[string]any{"agent_id": "claude", "trail_id": "trail_claude_001_a1b2c3"},
-		Run:       runTrailResume,
-	})
-	r.Register(&tools.Tool{
+	}, runTrailResume)
+	tools.Add(r, tools.Tool{
 		Name:        "trail_list",
 		Title:       "List saved trails",
 		Description: "List saved investigation trails of every agent (or one), most recently modified first, with compact summaries to choose one to resume. Filters: owner, status (active, saved, archived, stale, merged), tags (any match).",
-		Params: []tools.Param{
-			{Name: "filter_agent_id", Type: tools.String, MaxLen: continuity.MaxAgentIDLen, Description: "Only this agent's trails (default: all agents)."},
-			{Name: "filter_status", Type: tools.String, Enum: continuity.TrailStatuses, Description: "Only trails with this status."},
-			{Name: "filter_tags", Type: tools.StringArray, MaxItems: continuity.MaxTags, MaxLen: continuity.MaxTag, Description: "Only trails with at least one of these tags."},
-			{Name: "limit", Type: tools.Integer, Default: 50, Min: tools.Bound(1), Max: tools.Bound(continuity.MaxTrails), Description: "Maximum trails listed (total_count counts all matches)."},
-		},
-		Input:     reflect.TypeFor[trailListParams](),
-		Output:    reflect.TypeFor[trailListOutput](),
-		Class:     tools.Read,
-		WhenToUse: "Session start (what can be resumed?), multi-agent coordination (what did the others find?), cleanup.",
-		AvoidWhen: "You already know the trail id (trail_resume).",
-		Next:      []string{"trail_resume", "trail_merge"},
-		Example:   map[string]any{"agent_id": "claude", "filter_tags": []string{"auth"}},
-		Run:       runTrailList,
-	})
-	r.Register(&tools.Tool{
+		Class:       tools.Read,
+		WhenToUse:   "Session start (what can be resumed?), multi-agent coordination (what did the others find?), cleanup.",
+		AvoidWhen:   "You already know the trail id (trail_resume).",
+		Next:        []string{"trail_resume", "trail_merge"},
+		Example:     map[string]any{"agent_id": "claude", "filter_tags": []string{"auth"}},
+	}, runTrailList)
+	tools.Add(r, tools.Tool{
 		Name:  "trail_merge",
 		Title: "Merge trails",
 		Description: "Combine two or more trails (any agent's) into a new trail owned by the caller: visited nodes, boosts, hypotheses, conclusions, questions and tags are united, identical statements merged. " +
 			"Contradicting hypotheses (a node one supports and the other contradicts, or the same statement negated) are reported as conflicts and resolved by confidence plus a recency bonus when the scores differ by at least 0.15, else left unresolved. " +
 			"Direct graph edges between nodes only one trail visited are reported as connections. The source trails are marked merged." + agentNote,
-		Params: []tools.Param{
-			{Name: "trail_ids", Type: tools.StringArray, Required: true, MaxItems: 10, MaxLen: 256, Description: "Two to ten trail ids to merge."},
-			{Name: "label", Type: tools.String, MaxLen: continuity.MaxLabel, Description: "Label of the merged trail (generated from the sources' labels when omitted)."},
-		},
-		Input:     reflect.TypeFor[trailMergeParams](),
-		Output:    reflect.TypeFor[trailMergeOutput](),
 		Class:     tools.Write,
 		WhenToUse: "Several agents investigated the same area: find where they converge and where they disagree.",
 		AvoidWhen: "The trails are unrelated; merging them only blurs both.",
 		Next:      []string{"trail_resume", "trail_list"},
 		Example:   map[string]any{"agent_id": "claude", "trail_ids": []string{"trail_claude_001_a1b2c3", "trail_analyst_002_d4e5f6"}, "label": "combined-session-investigation"},
-		Run:       runTrailMerge,
-	})
+	}, runTrailMerge)
 }
 
 // contAgent is the calling agent, checked for owning continuity state.
@@ -172,21 +137,6 @@ func contErr(err error) error {
 		e.Extra = ce.Details
 	}
 	return e
-}
-
-// decodeObjects strictly decodes an object-array argument: an unknown
-// field (a typo such as "statment") is refused, not silently dropped.
-func decodeObjects(c *tools.Call, name string, v any, example string) error {
-	raw := c.Raw(name)
-	if raw == nil {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return tools.Errorf(fmt.Sprintf("Each entry of %s is an object like %s.", name, example), "%s: %v", name, err)
-	}
-	return nil
 }
 
 // stampsOf gives the file stamps of a bundle by file node id.
@@ -263,29 +213,28 @@ type trailSaveOutput struct {
 	tools.Guidance
 }
 
-func runTrailSave(c *tools.Call) (any, error) {
+func runTrailSave(c *tools.Call, in trailSaveParams) (trailSaveOutput, error) {
 	agent, err := contAgent(c)
 	if err != nil {
-		return nil, err
+		return trailSaveOutput{}, err
 	}
-	var in trailSaveParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
+	hyps, err := strictItems("hypotheses", in.Hypotheses, `{"statement": "Tokens leak through the pool", "confidence": 0.7, "supporting_nodes": ["file::pool.py"]}`)
+	if err != nil {
+		return trailSaveOutput{}, err
 	}
-	var hyps []hypothesisIn
-	var concs []conclusionIn
+	concs, err := strictItems("conclusions", in.Conclusions, `{"statement": "The pool never expires tokens", "confidence": 0.8, "supporting_nodes": ["file::pool.py"]}`)
+	if err != nil {
+		return trailSaveOutput{}, err
+	}
 	var visited []visitedIn
-	if err := decodeObjects(c, "hypotheses", &hyps, `{"statement": "Tokens leak through the pool", "confidence": 0.7, "supporting_nodes": ["file::pool.py"]}`); err != nil {
-		return nil, err
-	}
-	if err := decodeObjects(c, "conclusions", &concs, `{"statement": "The pool never expires tokens", "confidence": 0.8, "supporting_nodes": ["file::pool.py"]}`); err != nil {
-		return nil, err
-	}
-	if err := decodeObjects(c, "visited_nodes", &visited, `{"node_external_id": "file::pool.py", "annotation": "creates tokens", "relevance": 0.8}`); err != nil {
-		return nil, err
+	if in.VisitedNodes != nil {
+		visited, err = strictItems("visited_nodes", *in.VisitedNodes, `{"node_external_id": "file::pool.py", "annotation": "creates tokens", "relevance": 0.8}`)
+		if err != nil {
+			return trailSaveOutput{}, err
+		}
 	}
 	if len(in.ActivationBoosts) > continuity.MaxBoosts {
-		return nil, tools.Errorf(fmt.Sprintf("activation_boosts takes at most %d nodes.", continuity.MaxBoosts), "activation_boosts has %d entries", len(in.ActivationBoosts))
+		return trailSaveOutput{}, tools.Errorf(fmt.Sprintf("activation_boosts takes at most %d nodes.", continuity.MaxBoosts), "activation_boosts has %d entries", len(in.ActivationBoosts))
 	}
 	st := c.Session.Continuity()
 	// The trail is built under the graph's read lock and written after it
@@ -298,11 +247,11 @@ func runTrailSave(c *tools.Call) (any, error) {
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return trailSaveOutput{}, err
 	}
 	saved, err := st.Trails.Save(tr)
 	if err != nil {
-		return nil, contErr(err)
+		return trailSaveOutput{}, contErr(err)
 	}
 	out := trailSaveOutput{
 		TrailID: saved.ID, Label: saved.Label, AgentID: agent, Status: saved.Status,
@@ -342,7 +291,7 @@ func buildTrail(c *tools.Call, b *session.Bundle, agent string, in trailSavePara
 		tr.Conclusions = append(tr.Conclusions, continuity.Conclusion{Statement: strings.TrimSpace(k.Statement), Confidence: conf(k.Confidence), FromHypotheses: k.FromHypotheses, SupportingNodes: dedupe(sup)})
 	}
 	from := "given"
-	if !c.Has("visited_nodes") {
+	if in.VisitedNodes == nil {
 		from = "none"
 		for _, x := range c.Session.Continuity().Perspectives.Visited(agent, continuity.MaxVisited) {
 			if _, ok := b.Graph.Lookup(x); ok {
@@ -431,20 +380,16 @@ type trailResumeOutput struct {
 	tools.Guidance
 }
 
-func runTrailResume(c *tools.Call) (any, error) {
+func runTrailResume(c *tools.Call, in trailResumeParams) (trailResumeOutput, error) {
 	agent, err := contAgent(c)
 	if err != nil {
-		return nil, err
-	}
-	var in trailResumeParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
+		return trailResumeOutput{}, err
 	}
 	st := c.Session.Continuity()
 	start := time.Now()
 	tr, err := st.Trails.Get(strings.TrimSpace(in.TrailID))
 	if err != nil {
-		return nil, contErr(err)
+		return trailResumeOutput{}, contErr(err)
 	}
 	var out trailResumeOutput
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
@@ -460,7 +405,7 @@ func runTrailResume(c *tools.Call) (any, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return trailResumeOutput{}, err
 	}
 	out.GenerationsBehind = st.GraphSeq() - min(tr.GraphSeq, st.GraphSeq())
 	if tr.AgentID == agent {
@@ -638,14 +583,10 @@ type trailListOutput struct {
 	LoadWarnings []string `json:"load_warnings,omitempty"`
 }
 
-func runTrailList(c *tools.Call) (any, error) {
-	var in trailListParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
+func runTrailList(c *tools.Call, in trailListParams) (trailListOutput, error) {
 	if in.FilterAgentID != "" {
 		if err := continuity.ValidateAgentID(in.FilterAgentID); err != nil {
-			return nil, contErr(err)
+			return trailListOutput{}, contErr(err)
 		}
 	}
 	st := c.Session.Continuity()
@@ -689,18 +630,14 @@ type trailMergeOutput struct {
 // maxConnections bounds the connections a merge reports.
 const maxConnections = 20
 
-func runTrailMerge(c *tools.Call) (any, error) {
+func runTrailMerge(c *tools.Call, in trailMergeParams) (trailMergeOutput, error) {
 	agent, err := contAgent(c)
 	if err != nil {
-		return nil, err
-	}
-	var in trailMergeParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
+		return trailMergeOutput{}, err
 	}
 	ids := dedupe(in.TrailIDs)
 	if len(ids) < 2 {
-		return nil, tools.Errorf("trail_merge combines two or more distinct trails; trail_list shows their ids.", "trail_ids must name at least two distinct trails, got %d", len(ids))
+		return trailMergeOutput{}, tools.Errorf("trail_merge combines two or more distinct trails; trail_list shows their ids.", "trail_ids must name at least two distinct trails, got %d", len(ids))
 	}
 	st := c.Session.Continuity()
 	start := time.Now()
@@ -708,7 +645,7 @@ func runTrailMerge(c *tools.Call) (any, error) {
 	for _, id := range ids {
 		t, err := st.Trails.Get(id)
 		if err != nil {
-			return nil, contErr(err)
+			return trailMergeOutput{}, contErr(err)
 		}
 		srcs = append(srcs, t)
 	}
@@ -721,11 +658,11 @@ func runTrailMerge(c *tools.Call) (any, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return trailMergeOutput{}, err
 	}
 	saved, err := st.Trails.Save(merged)
 	if err != nil {
-		return nil, contErr(err)
+		return trailMergeOutput{}, contErr(err)
 	}
 	out := trailMergeOutput{
 		MergedTrailID: saved.ID, Label: saved.Label, SourceTrails: ids, NodesMerged: rep.NodesMerged, SharedNodes: rep.SharedNodes,
