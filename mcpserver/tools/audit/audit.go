@@ -8,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -26,98 +25,71 @@ import (
 // Audit limits: what one cross_verify reads to classify new files and to
 // count lines, so a huge tree costs a bounded amount.
 const (
-	auditDefaultLimit = 50
-	auditMaxLimit     = 1000
-	verifyReadFiles   = 5000
-	verifyReadBytes   = 256 << 20
+	verifyReadFiles = 5000
+	verifyReadBytes = 256 << 20
 )
 
-// Checks of cross_verify.
-var verifyChecks = []string{"existence", "loc", "hash"}
+// The three tools below share limit ("Maximum entries per list", 50 by
+// default, 1 to 1000), spelled out in each input struct: toolset's
+// TestBindAgreesWithAccessors looks a parameter up among a struct's own
+// fields.
 
 type crossVerifyParams struct {
-	Scope           string   `json:"scope"`
-	Check           []string `json:"check"`
-	IncludeDotfiles bool     `json:"include_dotfiles"`
-	Limit           int      `json:"limit"`
+	Scope           string   `json:"scope" jsonschema:"Path prefix (or glob) limiting the verification, e.g. \"backend/\"."`
+	Check           []string `json:"check" jsonschema:"Checks to run: existence (missing and new files), loc (line counts of changed files against the graph), hash (content of changed files against what was ingested, telling edits from touches)." tool:"default=existence|loc|hash,enum=existence|loc|hash"`
+	IncludeDotfiles bool     `json:"include_dotfiles" jsonschema:"Count hidden files and directories on disk too (when the root was ingested with include_dotfiles)." tool:"default=false"`
+	Limit           int      `json:"limit" jsonschema:"Maximum entries per list (counts always cover everything)." tool:"default=50,min=1,max=1000"`
 }
 
 type coverageSessionParams struct {
-	Scope string `json:"scope"`
-	TopK  int    `json:"top_k"`
-	Limit int    `json:"limit"`
+	Scope string `json:"scope" jsonschema:"Path prefix (or glob) limiting the report, e.g. \"backend/\"."`
+	TopK  int    `json:"top_k" jsonschema:"Unvisited central files suggested." tool:"default=10,min=1,max=100"`
+	Limit int    `json:"limit" jsonschema:"Maximum entries per list (counts always cover everything)." tool:"default=50,min=1,max=1000"`
 }
 
 type externalReferencesParams struct {
-	Scope         string   `json:"scope"`
-	Kinds         []string `json:"kinds"`
-	IncludeStdlib bool     `json:"include_stdlib"`
-	Limit         int      `json:"limit"`
+	Scope         string   `json:"scope" jsonschema:"Path prefix (or glob) of the files scanned, e.g. \"src/\"."`
+	Kinds         []string `json:"kinds" jsonschema:"Kinds of reference reported." tool:"default=absolute_path|parent_escape|url|env_path|home_path|import,enum=absolute_path|parent_escape|url|env_path|home_path|import"`
+	IncludeStdlib bool     `json:"include_stdlib" jsonschema:"List imports of the languages' standard libraries among the packages too (they are always counted)." tool:"default=false"`
+	Limit         int      `json:"limit" jsonschema:"Maximum entries per list (counts always cover everything)." tool:"default=50,min=1,max=1000"`
 }
 
 func registerAudit(r *tools.Registry) {
-	limit := tools.Param{Name: "limit", Type: tools.Integer, Default: auditDefaultLimit, Min: tools.Bound(1), Max: tools.Bound(auditMaxLimit), Description: "Maximum entries per list (counts always cover everything)."}
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:  "cross_verify",
 		Title: "Verify the graph against the disk",
 		Description: "Compare the graph with the files on disk under the ingest roots: files the graph has that are gone (missing_on_disk), files an ingest would take that the graph lacks (not_in_graph; the ingest's skip rules and .gitignore apply), " +
 			"files changed since they were ingested (modified: size or mtime differs; with the hash check, whether the content really changed), and files whose line count no longer matches the graph (loc_drift). " +
 			"Ends with a verdict and the ingest call that brings the graph back in line.",
-		Params: []tools.Param{
-			{Name: "scope", Type: tools.String, Description: "Path prefix (or glob) limiting the verification, e.g. \"backend/\"."},
-			{Name: "check", Type: tools.StringArray, Default: verifyChecks, Enum: verifyChecks, Description: "Checks to run: existence (missing and new files), loc (line counts of changed files against the graph), hash (content of changed files against what was ingested, telling edits from touches)."},
-			{Name: "include_dotfiles", Type: tools.Boolean, Default: false, Description: "Count hidden files and directories on disk too (when the root was ingested with include_dotfiles)."},
-			limit,
-		},
-		Input:     reflect.TypeFor[crossVerifyParams](),
-		Output:    reflect.TypeFor[crossVerifyResponse](),
 		Class:     tools.Read,
 		WhenToUse: "Before trusting an answer on a repository that is changing: do the graph and the disk still agree? After edits made outside m1nd, a branch switch or a pull.",
 		AvoidWhen: "You just ingested and nothing changed since (health shows stale false).",
 		Next:      []string{"ingest", "health", "view"},
 		Example:   map[string]any{"agent_id": "claude", "scope": "backend/", "check": []string{"existence", "loc", "hash"}},
-		Run:       runCrossVerify,
-	})
-	r.Register(&tools.Tool{
+	}, runCrossVerify)
+	tools.Add(r, tools.Tool{
 		Name:  "coverage_session",
 		Title: "What this agent has looked at",
 		Description: "What the calling agent has read and seen in this session, against the graph: files whose content it read (view, batch_view), files and nodes other answers showed it, " +
 			"the coverage ratio overall and per directory, and the most central files (PageRank) it has not read yet as suggestions.",
-		Params: []tools.Param{
-			{Name: "scope", Type: tools.String, Description: "Path prefix (or glob) limiting the report, e.g. \"backend/\"."},
-			{Name: "top_k", Type: tools.Integer, Default: 10, Min: tools.Bound(1), Max: tools.Bound(100), Description: "Unvisited central files suggested."},
-			limit,
-		},
-		Input:     reflect.TypeFor[coverageSessionParams](),
-		Output:    reflect.TypeFor[coverageSessionResponse](),
 		Class:     tools.Read,
 		WhenToUse: "In a long session: avoid re-reading files, see which parts of the repository you have not looked at, and get an unread-next list.",
 		AvoidWhen: "At the start of a session (nothing is recorded yet): find code with seek or search first.",
 		Next:      []string{"batch_view", "view", "seek"},
 		Example:   map[string]any{"agent_id": "claude", "top_k": 5},
-		Run:       runCoverageSession,
-	})
-	r.Register(&tools.Tool{
+	}, runCoverageSession)
+	tools.Add(r, tools.Tool{
 		Name:  "external_references",
 		Title: "References outside the roots",
 		Description: "What the code points at outside the ingest roots: absolute paths, ../ paths that climb out of the root, URLs (http, git, s3, databases…), paths under environment variables or ~, " +
 			"and imports of packages the repository does not provide, grouped by package (with the dependencies its manifests declare). Each reference has its file, line, kind and value; groups are counted. " +
 			"Found by a bounded scan of the indexed files' text.",
-		Params: []tools.Param{
-			{Name: "scope", Type: tools.String, Description: "Path prefix (or glob) of the files scanned, e.g. \"src/\"."},
-			{Name: "kinds", Type: tools.StringArray, Default: []string{"absolute_path", "parent_escape", "url", "env_path", "home_path", "import"}, Enum: []string{"absolute_path", "parent_escape", "url", "env_path", "home_path", "import"}, Description: "Kinds of reference reported."},
-			{Name: "include_stdlib", Type: tools.Boolean, Default: false, Description: "List imports of the languages' standard libraries among the packages too (they are always counted)."},
-			limit,
-		},
-		Input:     reflect.TypeFor[externalReferencesParams](),
-		Output:    reflect.TypeFor[externalReferencesResponse](),
 		Class:     tools.Read,
 		WhenToUse: "Before bringing a sibling repository into the graph, or in an audit: which repositories, services, machine paths and third-party packages does this code depend on?",
 		AvoidWhen: "You want the dependencies between files of the repository (impact, why).",
 		Next:      []string{"ingest", "view", "search"},
 		Example:   map[string]any{"agent_id": "claude", "kinds": []string{"url", "import", "parent_escape"}},
-		Run:       runExternalReferences,
-	})
+	}, runExternalReferences)
 }
 
 // verifyFile is one file a verification reports.
@@ -216,14 +188,10 @@ type stampOf struct {
 	root string
 }
 
-func runCrossVerify(c *tools.Call) (any, error) {
+func runCrossVerify(c *tools.Call, in crossVerifyParams) (crossVerifyResponse, error) {
 	start := time.Now()
-	var in crossVerifyParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
 	if len(in.Check) == 0 {
-		return nil, tools.Errorf("check lists the checks to run: existence, loc, hash (all three when absent).", "check is empty").
+		return crossVerifyResponse{}, tools.Errorf("check lists the checks to run: existence, loc, hash (all three when absent).", "check is empty").
 			WithExample(map[string]any{"agent_id": "claude", "check": []string{"existence", "loc", "hash"}})
 	}
 	out := &crossVerifyResponse{Roots: []verifyRoot{}, Checks: slices.Sorted(slices.Values(in.Check))}
@@ -245,11 +213,11 @@ func runCrossVerify(c *tools.Call) (any, error) {
 		return v.run()
 	})
 	if err != nil {
-		return nil, err
+		return crossVerifyResponse{}, err
 	}
 	v.verdict()
 	out.ElapsedMs = tools.Ms(time.Since(start))
-	return out, nil
+	return *out, nil
 }
 
 func (v *verifyRun) run() error {
@@ -595,12 +563,8 @@ type coverageSessionResponse struct {
 	tools.Guidance
 }
 
-func runCoverageSession(c *tools.Call) (any, error) {
+func runCoverageSession(c *tools.Call, in coverageSessionParams) (coverageSessionResponse, error) {
 	start := time.Now()
-	var in coverageSessionParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
 	snap, _ := c.Session.Coverage().Snapshot(c.AgentID)
 	out := coverageSessionResponse{AgentID: c.AgentID, Calls: snap.Calls, Tools: snap.Tools, Capped: snap.Capped,
 		Read: []coverageFile{}, Directories: []coverageDir{}, UnvisitedHubs: []coverageHub{}}
@@ -614,7 +578,7 @@ func runCoverageSession(c *tools.Call) (any, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return coverageSessionResponse{}, err
 	}
 	out.Guidance = coverageGuidance(c, &out)
 	out.ElapsedMs = tools.Ms(time.Since(start))
@@ -807,14 +771,10 @@ type externalReferencesResponse struct {
 	tools.Guidance
 }
 
-func runExternalReferences(c *tools.Call) (any, error) {
+func runExternalReferences(c *tools.Call, in externalReferencesParams) (externalReferencesResponse, error) {
 	start := time.Now()
-	var in externalReferencesParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
 	if len(in.Kinds) == 0 {
-		return nil, tools.Errorf("kinds lists the kinds to report: absolute_path, parent_escape, url, env_path, home_path, import (all when absent).", "kinds is empty").
+		return externalReferencesResponse{}, tools.Errorf("kinds lists the kinds to report: absolute_path, parent_escape, url, env_path, home_path, import (all when absent).", "kinds is empty").
 			WithExample(map[string]any{"agent_id": "claude", "kinds": []string{"url", "parent_escape"}})
 	}
 	out := &externalReferencesResponse{ByKind: map[string]int{}, References: []extRef{}, Groups: []extGroup{}, Packages: []extPackage{}, DeclaredDependencies: []extDeclared{}}
@@ -836,10 +796,10 @@ func runExternalReferences(c *tools.Call) (any, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return externalReferencesResponse{}, err
 	}
 	out.ElapsedMs = tools.Ms(time.Since(start))
-	return out, nil
+	return *out, nil
 }
 
 // extScan is one external_references scan.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -13,45 +12,36 @@ import (
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/mcpserver/continuity"
+	"github.com/m1nd-go/m1nd/mcpserver/extref"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
 type auditParams struct {
-	Path         string `json:"path"`
-	Profile      string `json:"profile"`
-	Depth        string `json:"depth"`
-	CrossVerify  bool   `json:"cross_verify"`
-	ExternalRefs bool   `json:"external_refs"`
+	Path    string `json:"path" jsonschema:"The repository root or a directory inside an ingested root (absolute, or relative to a root)." tool:"required"`
+	Profile string `json:"profile" jsonschema:"auto, quick, coordination or production." tool:"default=auto,enum=auto|quick|coordination|production"`
+	Depth   string `json:"depth" jsonschema:"How many hotspots and findings to list: shallow 5, standard 10, deep 25." tool:"default=standard,enum=shallow|standard|deep"`
+	// CrossVerify and ExternalRefs override the profile when given.
+	CrossVerify  *bool `json:"cross_verify" jsonschema:"Run the graph-vs-disk verification (default: by profile)."`
+	ExternalRefs *bool `json:"external_refs" jsonschema:"Scan for references outside the repository (default: by profile)."`
 }
 
-var (
-	auditProfiles = []string{"auto", "quick", "coordination", "production"}
-	auditDepths   = []string{"shallow", "standard", "deep"}
-)
+// auditDepthLimits is how many hotspots (and half as many findings) each
+// depth lists.
+var auditDepthLimits = map[string]int{"shallow": 5, "standard": 10, "deep": 25}
 
 func registerAuditProfile(r *tools.Registry) {
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:  "audit",
 		Title: "Audit a repository in one call",
 		Description: "One-call audit of an ingested repository (or a directory inside one): ingest state (roots, git HEAD then and now, files changed on disk since the ingest), topology (node types, files without dependency edges), hotspots (central, often changed files, and whether tests cover them), graph-vs-disk verification (cross_verify), references outside the repository (external_references) and the agents' coordination state (locks, overlapping locked regions, perspectives, trails), ending in findings, a verdict and the next step. " +
 			"Profiles: quick (state, topology, hotspots), coordination (+ agents' state), production (everything, with content hashes), auto (quick, plus verification when files changed and coordination when agents hold state). cross_verify and external_refs override the profile.",
-		Params: []tools.Param{
-			{Name: "path", Type: tools.String, Required: true, Description: "The repository root or a directory inside an ingested root (absolute, or relative to a root)."},
-			{Name: "profile", Type: tools.String, Default: "auto", Enum: auditProfiles, Description: "auto, quick, coordination or production."},
-			{Name: "depth", Type: tools.String, Default: "standard", Enum: auditDepths, Description: "How many hotspots and findings to list: shallow 5, standard 10, deep 25."},
-			{Name: "cross_verify", Type: tools.Boolean, Description: "Run the graph-vs-disk verification (default: by profile)."},
-			{Name: "external_refs", Type: tools.Boolean, Description: "Scan for references outside the repository (default: by profile)."},
-		},
-		Input:     reflect.TypeFor[auditParams](),
-		Output:    reflect.TypeFor[auditOutput](),
 		Class:     tools.Read,
 		WhenToUse: "First pass on an unfamiliar repository, orientation in a long session, or a structural review before a hand-off or merge.",
 		AvoidWhen: "You need one specific answer (impact, cross_verify, external_references directly).",
 		Next:      []string{"ingest", "cross_verify", "impact", "view"},
 		Example:   map[string]any{"agent_id": "claude", "path": "backend", "profile": "quick"},
-		Run:       runAudit,
-	})
+	}, runAudit)
 }
 
 type auditRoot struct {
@@ -158,12 +148,8 @@ type audit struct {
 	out   auditOutput
 }
 
-func runAudit(c *tools.Call) (any, error) {
-	var in auditParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
-	a := &audit{c: c, in: in, limit: map[string]int{"shallow": 5, "standard": 10, "deep": 25}[in.Depth]}
+func runAudit(c *tools.Call, in auditParams) (auditOutput, error) {
+	a := &audit{c: c, in: in, limit: auditDepthLimits[in.Depth]}
 	start := time.Now()
 	a.out = auditOutput{Path: in.Path, Profile: in.Profile, Depth: in.Depth, Findings: []auditFinding{}, Hotspots: []auditHotspot{}}
 	var stale session.Staleness
@@ -181,7 +167,7 @@ func runAudit(c *tools.Call) (any, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return auditOutput{}, err
 	}
 	verify, ext, coord := a.plan(stale)
 	a.out.Sections = []string{"ingest_state", "topology", "hotspots"}
@@ -250,11 +236,11 @@ func (a *audit) plan(stale session.Staleness) (verify, ext, coord bool) {
 			prof = "coordination"
 		}
 	}
-	if a.c.Has("cross_verify") {
-		verify = a.in.CrossVerify
+	if a.in.CrossVerify != nil {
+		verify = *a.in.CrossVerify
 	}
-	if a.c.Has("external_refs") {
-		ext = a.in.ExternalRefs
+	if a.in.ExternalRefs != nil {
+		ext = *a.in.ExternalRefs
 	}
 	a.out.ProfileEffective = prof
 	return verify, ext, coord
@@ -425,31 +411,27 @@ func (a *audit) hotspots(b *session.Bundle) {
 	}
 }
 
-// sub runs a sibling tool with the caller's agent and returns its answer
-// as JSON fields (nil when the tool is not served or fails).
-func (a *audit) sub(name string, args map[string]any) (map[string]any, error) {
-	t, ok := a.c.Registry.Lookup(name)
-	if !ok {
-		return nil, nil
-	}
-	args["agent_id"] = a.c.AgentID
-	raw, _ := json.Marshal(args)
-	parsed, perr := tools.ParseArgs(t, raw)
-	if perr != nil {
-		return nil, perr
-	}
-	v, err := t.Run(&tools.Call{Ctx: a.c.Ctx, Tool: t, AgentID: a.c.AgentID, Session: a.c.Session, Progress: a.c.Progress, Registry: a.c.Registry, Args: parsed})
-	if err != nil {
-		return nil, err
-	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	return m, json.Unmarshal(data, &m)
+// serves reports whether the registry serves a sibling tool: audit's
+// optional sections run only the tools this build has.
+func (a *audit) serves(name string) bool {
+	_, ok := a.c.Registry.Lookup(name)
+	return ok
 }
 
+// jsonFields is an answer as the JSON object a client receives.
+func jsonFields(v any) map[string]any {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	if json.Unmarshal(data, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+// pick keeps the given fields of an answer; a counted list is its count.
 func pick(m map[string]any, keys ...string) map[string]any {
 	out := map[string]any{}
 	for _, k := range keys {
@@ -463,34 +445,42 @@ func pick(m map[string]any, keys ...string) map[string]any {
 	return out
 }
 
+// crossVerify runs cross_verify on the scope (with the caller's agent)
+// and keeps its summary: the verdict and the counts. The sibling takes
+// the read lock itself.
 func (a *audit) crossVerify() {
+	if !a.serves("cross_verify") {
+		return
+	}
 	checks := []string{"existence", "loc"}
 	if a.in.Profile == "production" {
 		checks = append(checks, "hash")
 	}
-	m, err := a.sub("cross_verify", map[string]any{"scope": a.scope, "check": checks, "limit": a.limit})
-	if m == nil {
-		if err != nil {
-			a.find("warning", "cross_verify_failed", "", "cross_verify", "cross_verify did not run: %v", err)
-		}
+	r, err := runCrossVerify(a.c, crossVerifyParams{Scope: a.scope, Check: checks, Limit: a.limit})
+	if err != nil {
+		a.find("warning", "cross_verify_failed", "", "cross_verify", "cross_verify did not run: %v", err)
 		return
 	}
 	a.out.Sections = append(a.out.Sections, "cross_verify")
-	a.out.CrossVerify = pick(m, "verdict", "drift_ratio", "graph_files", "in_sync", "missing_on_disk", "not_in_graph", "modified", "loc_drift", "unverified", "suggested_action")
-	if m["verdict"] == "drifted" {
-		a.find("warning", "graph_drifted", a.scope, "ingest", "The graph and the disk disagree (drift ratio %v): cross_verify lists the files.", m["drift_ratio"])
+	a.out.CrossVerify = pick(jsonFields(r), "verdict", "drift_ratio", "graph_files", "in_sync", "missing_on_disk", "not_in_graph", "modified", "loc_drift", "unverified", "suggested_action")
+	if r.Verdict == "drifted" {
+		a.find("warning", "graph_drifted", a.scope, "ingest", "The graph and the disk disagree (drift ratio %v): cross_verify lists the files.", r.DriftRatio)
 	}
 }
 
+// externalRefs runs external_references on the scope (every kind) and
+// keeps its answer without the references themselves and the guidance.
 func (a *audit) externalRefs() {
-	m, err := a.sub("external_references", map[string]any{"scope": a.scope, "limit": a.limit})
-	if m == nil {
-		if err != nil {
-			a.find("warning", "external_references_failed", "", "external_references", "external_references did not run: %v", err)
-		}
+	if !a.serves("external_references") {
+		return
+	}
+	r, err := runExternalReferences(a.c, externalReferencesParams{Scope: a.scope, Kinds: slices.Clone(extref.Kinds), Limit: a.limit})
+	if err != nil {
+		a.find("warning", "external_references_failed", "", "external_references", "external_references did not run: %v", err)
 		return
 	}
 	a.out.Sections = append(a.out.Sections, "external_references")
+	m := jsonFields(r)
 	delete(m, "references")
 	for k := range m {
 		if strings.HasPrefix(k, "next_") || k == "proof_state" {
@@ -498,11 +488,9 @@ func (a *audit) externalRefs() {
 		}
 	}
 	a.out.ExternalReferences = m
-	if byKind, ok := m["by_kind"].(map[string]any); ok {
-		for _, k := range []string{"absolute_path", "parent_escape", "home_path"} {
-			if n, _ := byKind[k].(float64); n > 0 {
-				a.find("warning", "external_"+k, a.scope, "external_references", "%v reference(s) of kind %s point outside the repository: the code depends on this machine's layout.", n, k)
-			}
+	for _, k := range []string{extref.AbsolutePath, extref.ParentEscape, extref.HomePath} {
+		if n := r.ByKind[k]; n > 0 {
+			a.find("warning", "external_"+k, a.scope, "external_references", "%v reference(s) of kind %s point outside the repository: the code depends on this machine's layout.", n, k)
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -14,27 +13,9 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
-const (
-	scanDefaultLimit    = 50
-	scanMaxLimit        = 1000
-	scanDefaultSeverity = 0.3
-)
-
-type scanParams struct {
-	Pattern       string  `json:"pattern"`
-	Scope         string  `json:"scope"`
-	SeverityMin   float64 `json:"severity_min"`
-	GraphValidate bool    `json:"graph_validate"`
-	Limit         int     `json:"limit"`
-}
-
-type scanAllParams struct {
-	Scope           string   `json:"scope"`
-	Patterns        []string `json:"patterns"`
-	LimitPerPattern int      `json:"limit_per_pattern"`
-	SeverityMin     float64  `json:"severity_min"`
-	GraphValidate   bool     `json:"graph_validate"`
-}
+// scanDefaultSeverity is severity_min's default (the warning threshold),
+// as the tags of scanParams and scanAllParams write it.
+const scanDefaultSeverity = 0.3
 
 // scanPatternList renders the built-in patterns with what each finds.
 func scanPatternList() string {
@@ -48,48 +29,51 @@ func scanPatternList() string {
 	return b.String()
 }
 
-var scanCommonParams = []tools.Param{
-	{Name: "scope", Type: tools.String, Description: "Limit the scan: a file path prefix (\"backend/\"), a glob (\"src/**/*.py\") or a node (\"file::src/auth.py\", a function id) whose lines are scanned."},
-	{Name: "severity_min", Type: tools.Number, Default: scanDefaultSeverity, Min: tools.Bound(0), Max: tools.Bound(1), Description: "Minimum severity, 0 to 1 (info < 0.3 ≤ warning < 0.6 ≤ error < 0.8 ≤ critical). Lower it to see the informational findings."},
-	{Name: "graph_validate", Type: tools.Boolean, Default: true, Description: "Validate each finding against the graph: the enclosing function or type, its callers, dependents and tests (a test that calls the function refutes a test_coverage finding). false: raw pattern matches only."},
+// scanParams and scanAllParams share scope, severity_min and
+// graph_validate, spelled out in each rather than embedded: toolset's
+// TestBindAgreesWithAccessors looks a parameter up among a struct's own
+// fields. The built-in pattern names written in the tags are
+// scan.Patterns(), in its order; TestScanTagsNameEveryPattern holds them
+// together.
+type scanParams struct {
+	Pattern       string  `json:"pattern" jsonschema:"A built-in pattern (error_handling, resource_cleanup, api_surface, state_mutation, concurrency, auth_boundary, test_coverage, dependency_injection) or a custom tree-sitter query such as (call_expression function: (identifier) @f (#eq? @f \"panic\")) @match." tool:"required,maxlen=4096"`
+	Scope         string  `json:"scope" jsonschema:"Limit the scan: a file path prefix (\"backend/\"), a glob (\"src/**/*.py\") or a node (\"file::src/auth.py\", a function id) whose lines are scanned."`
+	SeverityMin   float64 `json:"severity_min" jsonschema:"Minimum severity, 0 to 1 (info < 0.3 ≤ warning < 0.6 ≤ error < 0.8 ≤ critical). Lower it to see the informational findings." tool:"default=0.3,min=0,max=1"`
+	GraphValidate bool    `json:"graph_validate" jsonschema:"Validate each finding against the graph: the enclosing function or type, its callers, dependents and tests (a test that calls the function refutes a test_coverage finding). false: raw pattern matches only." tool:"default=true"`
+	Limit         int     `json:"limit" jsonschema:"Maximum findings returned, the most severe first (the totals count all)." tool:"default=50,min=1,max=1000"`
+}
+
+type scanAllParams struct {
+	Scope           string   `json:"scope" jsonschema:"Limit the scan: a file path prefix (\"backend/\"), a glob (\"src/**/*.py\") or a node (\"file::src/auth.py\", a function id) whose lines are scanned."`
+	SeverityMin     float64  `json:"severity_min" jsonschema:"Minimum severity, 0 to 1 (info < 0.3 ≤ warning < 0.6 ≤ error < 0.8 ≤ critical). Lower it to see the informational findings." tool:"default=0.3,min=0,max=1"`
+	GraphValidate   bool     `json:"graph_validate" jsonschema:"Validate each finding against the graph: the enclosing function or type, its callers, dependents and tests (a test that calls the function refutes a test_coverage finding). false: raw pattern matches only." tool:"default=true"`
+	Patterns        []string `json:"patterns" jsonschema:"Subset of scan patterns to run (default: all)." tool:"enum=error_handling|resource_cleanup|api_surface|state_mutation|concurrency|auth_boundary|test_coverage|dependency_injection"`
+	LimitPerPattern int      `json:"limit_per_pattern" jsonschema:"Maximum findings per pattern, the most severe first." tool:"default=50,min=1,max=1000"`
 }
 
 func registerScan(r *tools.Registry) {
-	r.Register(&tools.Tool{
+	tools.Add(r, tools.Tool{
 		Name:  "scan",
 		Title: "Scan for a structural pattern",
 		Description: "Pattern-aware structural code analysis with graph-validated findings. Runs one pattern over the ingested Go, Python, JavaScript/TypeScript, Java and Rust files with tree-sitter queries (each match checked against the code around it), then validates each finding against the graph: status confirmed, mitigated (the graph shows it handled or low-impact) or unvalidated; false positives the graph refutes are dropped and counted. " +
 			"Returns the most severe `limit` findings at or above severity_min, sorted by file, line and pattern, each with file, line and column range, severity and level, message, snippet, the enclosing node and its graph context. Built-in patterns — " + scanPatternList() +
 			". A pattern starting with \"(\" is a custom tree-sitter query: every match (the node captured @match, else the first capture) is a finding.",
-		Params: append([]tools.Param{
-			{Name: "pattern", Type: tools.String, Required: true, MaxLen: 4096, Description: "A built-in pattern (" + strings.Join(scan.Patterns(), ", ") + ") or a custom tree-sitter query such as (call_expression function: (identifier) @f (#eq? @f \"panic\")) @match."},
-		}, append(slices.Clone(scanCommonParams),
-			tools.Param{Name: "limit", Type: tools.Integer, Default: scanDefaultLimit, Min: tools.Bound(1), Max: tools.Bound(scanMaxLimit), Description: "Maximum findings returned, the most severe first (the totals count all)."})...),
-		Input:     reflect.TypeFor[scanParams](),
-		Output:    reflect.TypeFor[scanOutput](),
 		Class:     tools.Read,
 		WhenToUse: "A quality or security audit of one concern: swallowed errors, leaked resources, racy state, routes without auth, untested exports, hard-wired dependencies — before a deploy, a refactor or a review.",
 		AvoidWhen: "You have one error to explain (trace) or one claim to test (hypothesize); or you want every pattern at once (scan_all).",
 		Next:      []string{"view", "impact", "scan_all"},
 		Example:   map[string]any{"agent_id": "claude", "pattern": "error_handling", "scope": "backend/", "severity_min": 0.5},
-		Run:       runScan,
-	})
-	r.Register(&tools.Tool{
+	}, runScan)
+	tools.Add(r, tools.Tool{
 		Name:        "scan_all",
 		Title:       "Scan for every structural pattern",
 		Description: "Run every structural scan pattern (or the subset in patterns) in one pass over the files and return the findings grouped by pattern, each group like scan's answer: the most severe limit_per_pattern findings at or above severity_min, graph-validated, sorted by file, line and pattern, with raw and validated totals.",
-		Params: append(slices.Clone(scanCommonParams),
-			tools.Param{Name: "patterns", Type: tools.StringArray, Enum: scan.Patterns(), Description: "Subset of scan patterns to run (default: all)."},
-			tools.Param{Name: "limit_per_pattern", Type: tools.Integer, Default: scanDefaultLimit, Min: tools.Bound(1), Max: tools.Bound(scanMaxLimit), Description: "Maximum findings per pattern, the most severe first."}),
-		Input:     reflect.TypeFor[scanAllParams](),
-		Output:    reflect.TypeFor[scanAllOutput](),
-		Class:     tools.Read,
-		WhenToUse: "A broad first-pass quality and security sweep before prioritising fixes or hardening.",
-		AvoidWhen: "A tiny one-file question (view), or one concern (scan with that pattern).",
-		Next:      []string{"batch_view", "view", "scan"},
-		Example:   map[string]any{"agent_id": "claude", "scope": "backend/", "limit_per_pattern": 20},
-		Run:       runScanAll,
-	})
+		Class:       tools.Read,
+		WhenToUse:   "A broad first-pass quality and security sweep before prioritising fixes or hardening.",
+		AvoidWhen:   "A tiny one-file question (view), or one concern (scan with that pattern).",
+		Next:        []string{"batch_view", "view", "scan"},
+		Example:     map[string]any{"agent_id": "claude", "scope": "backend/", "limit_per_pattern": 20},
+	}, runScanAll)
 }
 
 // scanContextRef is a neighbour of a finding's node in the graph.
@@ -180,12 +164,8 @@ type scanRequest struct {
 	validate bool
 }
 
-func runScan(c *tools.Call) (any, error) {
+func runScan(c *tools.Call, in scanParams) (scanOutput, error) {
 	start := time.Now()
-	var in scanParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
 	req := scanRequest{scope: in.Scope, sevMin: in.SeverityMin, validate: in.GraphValidate}
 	name := strings.TrimSpace(in.Pattern)
 	switch {
@@ -194,12 +174,12 @@ func runScan(c *tools.Call) (any, error) {
 	case strings.HasPrefix(name, "("):
 		q, err := scan.Compile(name)
 		if err != nil {
-			return nil, tools.Errorf("A custom pattern is a tree-sitter query over the syntax tree with at least one capture, e.g. (call_expression function: (identifier) @f (#eq? @f \"panic\")) @match; node names follow each language's grammar.", "pattern is not a valid custom query: %v", err).
+			return scanOutput{}, tools.Errorf("A custom pattern is a tree-sitter query over the syntax tree with at least one capture, e.g. (call_expression function: (identifier) @f (#eq? @f \"panic\")) @match; node names follow each language's grammar.", "pattern is not a valid custom query: %v", err).
 				WithExample(map[string]any{"agent_id": "claude", "pattern": `(call_expression function: (identifier) @f (#eq? @f "panic")) @match`})
 		}
 		req.patterns, req.query, name = []string{}, q, scan.Custom
 	default:
-		return nil, scanPatternError(in.Pattern)
+		return scanOutput{}, scanPatternError(in.Pattern)
 	}
 	var out scanOutput
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
@@ -217,12 +197,8 @@ func runScan(c *tools.Call) (any, error) {
 	return out, err
 }
 
-func runScanAll(c *tools.Call) (any, error) {
+func runScanAll(c *tools.Call, in scanAllParams) (scanAllOutput, error) {
 	start := time.Now()
-	var in scanAllParams
-	if err := c.Bind(&in); err != nil {
-		return nil, err
-	}
 	req := scanRequest{patterns: scan.Patterns(), scope: in.Scope, sevMin: in.SeverityMin, validate: in.GraphValidate}
 	if len(in.Patterns) > 0 {
 		req.patterns = nil

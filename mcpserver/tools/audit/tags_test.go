@@ -1,0 +1,42 @@
+package audit
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/m1nd-go/m1nd/ingest/scan"
+	"github.com/m1nd-go/m1nd/mcpserver/extref"
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
+)
+
+// TestScanTagsNameEveryPattern: the lists written in the input structs'
+// tags are the lists of the packages that define them — the scan
+// patterns (scan_all's enum, scan's description) and the reference kinds
+// (external_references' default and enum, which audit passes too).
+func TestScanTagsNameEveryPattern(t *testing.T) {
+	r := tools.NewRegistry()
+	Register(r)
+	param := func(tool, name string) tools.Param {
+		t.Helper()
+		tl, ok := r.Lookup(tool)
+		if !ok {
+			t.Fatalf("%s is not registered", tool)
+		}
+		p, ok := tl.Param(name)
+		if !ok {
+			t.Fatalf("%s has no parameter %s", tool, name)
+		}
+		return p
+	}
+	if p := param("scan_all", "patterns"); !slices.Equal(p.Enum, scan.Patterns()) {
+		t.Errorf("scan_all patterns enum %v, scan.Patterns() %v", p.Enum, scan.Patterns())
+	}
+	if p := param("scan", "pattern"); !strings.Contains(p.Description, "("+strings.Join(scan.Patterns(), ", ")+")") {
+		t.Errorf("scan pattern description %q does not list scan.Patterns() %v", p.Description, scan.Patterns())
+	}
+	p := param("external_references", "kinds")
+	if def, _ := p.Default.([]string); !slices.Equal(def, extref.Kinds) || !slices.Equal(p.Enum, extref.Kinds) {
+		t.Errorf("external_references kinds default %v, enum %v; extref.Kinds %v", p.Default, p.Enum, extref.Kinds)
+	}
+}
