@@ -20,7 +20,7 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// Finding statuses (the spec's, plus unvalidated).
+// Finding statuses (docs/design.md#tool-families).
 const (
 	scanConfirmed     = "confirmed"
 	scanMitigated     = "mitigated"

@@ -393,8 +393,9 @@ func (b *batchRun) graphDiff(v *verificationReport) string {
 	return strings.Join(why, "; ")
 }
 
-// flatten copies the report into the answer's flat fields (the spec's
-// ApplyBatchOutput).
+// flatten copies the report into the answer's flat fields
+// (compile_check, tests_run, tests_passed, tests_failed, test_output), so
+// that a client reads the outcome without walking the layers.
 func (b *batchRun) flatten(v *verificationReport) {
 	o := &b.out
 	for i := range v.LayerB {
