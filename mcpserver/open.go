@@ -26,6 +26,10 @@ type Options struct {
 	IngestOnStart   string
 	// AllowRoots are added to the configuration's allowed roots.
 	AllowRoots []string
+	// Toolsets ("query,change" …) replace the configuration's toolsets.
+	Toolsets string
+	// OutputSchemas turns on output schemas and structuredContent.
+	OutputSchemas bool
 }
 
 // SetFlag sets the option a command-line flag names: the flags every m1nd
@@ -54,6 +58,11 @@ func (o *Options) SetFlag(name string, value func() (string, bool)) (known, ok b
 			o.AllowRoots = append(o.AllowRoots, v)
 		}
 		return true, ok
+	case "--toolsets":
+		dst = &o.Toolsets
+	case "--output-schemas":
+		o.OutputSchemas = true
+		return true, true
 	default:
 		return false, true
 	}
@@ -78,6 +87,14 @@ const FlagsUsage = `  --config FILE          JSON configuration file (m1nd-mcp a
   --allow-root DIR       let the ingest tool read DIR (repeatable; besides the
                          --ingest path, the client's roots and roots ingested
                          before; with none of these the working directory)
+  --toolsets LIST        tool families tools/list offers, comma-separated: "all",
+                         "default" or names (system, query, change, edit,
+                         continuity, live, audit, documents); default: the
+                         default set; every tool stays callable, and the
+                         toolsets tool changes the list while serving
+  --output-schemas       publish output schemas in tools/list and answer with
+                         structuredContent too (off: a smaller list, each answer
+                         sent once, as text)
 `
 
 // Open resolves the configuration (file, then environment, then opts),
@@ -99,11 +116,21 @@ func Open(ctx context.Context, opts Options, getenv func(string) string, logf fu
 		}
 	}
 	cfg.AllowRoots = append(cfg.AllowRoots, opts.AllowRoots...)
+	if opts.Toolsets != "" {
+		cfg.Toolsets = session.SplitList(opts.Toolsets)
+	}
+	cfg.OutputSchemas = cfg.OutputSchemas || opts.OutputSchemas
+	reg := toolset.Builtin()
+	enabled, err := toolset.Resolve(reg, cfg.Toolsets)
+	if err != nil {
+		return nil, err
+	}
 	st, err := session.Open(cfg, logf)
 	if err != nil {
 		return nil, err
 	}
-	d := &tools.Dispatcher{Registry: toolset.Builtin(), Session: st}
+	st.SetToolsets(enabled)
+	d := &tools.Dispatcher{Registry: reg, Session: st}
 	if p := st.Config().IngestOnStart; p != "" {
 		startupIngest(ctx, d, p, logf)
 	}

@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -42,36 +43,68 @@ func NewMCPServer(d *tools.Dispatcher, log *Log) *mcp.Server {
 	initialized, rootsChanged := clientRoots(d)
 	s := mcp.NewServer(&mcp.Implementation{Name: system.ServerName, Version: system.ServerVersion}, &mcp.ServerOptions{
 		Instructions:            instructions,
-		Capabilities:            &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Logging: &mcp.LoggingCapabilities{}},
+		Capabilities:            &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Logging: &mcp.LoggingCapabilities{}},
 		InitializedHandler:      initialized,
 		RootsListChangedHandler: rootsChanged,
 	})
-	for _, t := range d.Registry.All() {
-		name := t.Name
-		structured := t.Output != nil
-		s.AddTool(mcpTool(t), func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	schemas := d.Session.Config().OutputSchemas
+	listed := func(t *tools.Tool) *mcp.Tool { return mcpTool(t, schemas) }
+	handler := func(name string, structured bool) mcp.ToolHandler {
+		return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			start := time.Now()
 			res := d.Call(ctx, name, req.Params.Arguments, progressFor(ctx, req))
 			log.Logger().Debug("tools/call", "tool", name, "is_error", res.IsError, "elapsed_ms", time.Since(start).Milliseconds())
 			return toMCP(res, structured), nil
-		})
+		}
 	}
+	offered := offeredTools(d)
+	for _, t := range d.Registry.All() {
+		if offered(t) {
+			s.AddTool(listed(t), handler(t.Name, schemas && t.Output != nil))
+		}
+	}
+	// A change of toolsets (the toolsets tool) lists the tools again: the
+	// SDK tells every session (notifications/tools/list_changed).
+	d.Session.OnToolsetsChange(func([]string) {
+		offered := offeredTools(d)
+		var gone []string
+		for _, t := range d.Registry.All() {
+			if offered(t) {
+				s.AddTool(listed(t), handler(t.Name, schemas && t.Output != nil))
+			} else {
+				gone = append(gone, t.Name)
+			}
+		}
+		s.RemoveTools(gone...)
+	})
 	s.AddReceivingMiddleware(normalizeToolNames(d), log.trackLevels())
 	return s
 }
 
-// mcpTool is the tools/list entry of t, all of it from the registry.
-func mcpTool(t *tools.Tool) *mcp.Tool {
-	h := t.Annotations()
-	mt := &mcp.Tool{
-		Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema(),
-		Annotations: &mcp.ToolAnnotations{
-			Title: t.Title, ReadOnlyHint: h.ReadOnly, DestructiveHint: &h.Destructive,
-			IdempotentHint: h.Idempotent, OpenWorldHint: &h.OpenWorld,
-		},
+// offeredTools reports whether tools/list offers a tool: its family is
+// one of the session's toolsets (a tool of no family always is).
+func offeredTools(d *tools.Dispatcher) func(*tools.Tool) bool {
+	enabled := d.Session.Toolsets()
+	return func(t *tools.Tool) bool {
+		return enabled == nil || t.Family == "" || slices.Contains(enabled, t.Family)
 	}
+}
+
+// mcpTool is the tools/list entry of t, all of it from the registry: its
+// compact form (the short description, the published input schema, the
+// hints that differ from MCP's defaults), and its output schema when
+// they are asked for.
+func mcpTool(t *tools.Tool, outputSchema bool) *mcp.Tool {
+	h := t.Annotations()
+	no := false
+	ann := &mcp.ToolAnnotations{ReadOnlyHint: h.ReadOnly, OpenWorldHint: &no}
+	if !h.ReadOnly {
+		// MCP's defaults are destructive and not idempotent: say both.
+		ann.DestructiveHint, ann.IdempotentHint = &h.Destructive, h.Idempotent
+	}
+	mt := &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema(), Annotations: ann}
 	// Not a typed nil in the interface: the SDK refuses a nil schema.
-	if out := t.OutputSchema(); out != nil {
+	if out := t.OutputSchema(); out != nil && outputSchema {
 		mt.OutputSchema = out
 	}
 	return mt
@@ -79,8 +112,9 @@ func mcpTool(t *tools.Tool) *mcp.Tool {
 
 // normalizeToolNames rewrites accepted aliases (m1nd.activate,
 // m1nd_activate, lock.create) to canonical names before the SDK looks the
-// tool up, and answers unknown names with a teaching error that names the
-// closest tools instead of a bare protocol error.
+// tool up, calls the tools tools/list does not offer (their toolset is
+// off) itself, and answers unknown names with a teaching error that names
+// the closest tools instead of a bare protocol error.
 func normalizeToolNames(d *tools.Dispatcher) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -91,9 +125,13 @@ func normalizeToolNames(d *tools.Dispatcher) mcp.Middleware {
 			if !ok || p == nil {
 				return next(ctx, method, req)
 			}
-			if canon := d.Registry.Canonical(p.Name); canon != "" {
-				p.Name = canon
-				return next(ctx, method, req)
+			if t, ok := d.Registry.Lookup(p.Name); ok {
+				p.Name = t.Name
+				if offeredTools(d)(t) {
+					return next(ctx, method, req)
+				}
+				// Not in tools/list (its toolset is off), still callable.
+				return toMCP(d.Call(ctx, t.Name, p.Arguments, nil), d.Session.Config().OutputSchemas && t.Output != nil), nil
 			}
 			return toMCP(d.Call(ctx, p.Name, p.Arguments, nil), false), nil
 		}

@@ -48,7 +48,7 @@ func TestInspectorCLI(t *testing.T) {
 		t.Helper()
 		// The server's own flags go after "--", where the inspector stops
 		// reading options.
-		args = append(append([]string{"index.js", serverBin}, args...), "--", "--runtime-dir", rt, "--allow-root", repo)
+		args = append(append([]string{"index.js", serverBin}, args...), "--", "--runtime-dir", rt, "--allow-root", repo, "--output-schemas", "--toolsets", "all")
 		out, stderr, err := runInspector(dir, args)
 		if err != nil && bytes.Contains(stderr, []byte("timed out")) {
 			// The inspector gives a request 60 s; on a CI machine running

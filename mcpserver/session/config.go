@@ -34,6 +34,13 @@ type Config struct {
 	// AllowRoots are directories ingest may read besides IngestOnStart and
 	// the roots already ingested (see State.AllowedRoots).
 	AllowRoots []string `json:"allow_roots,omitempty"`
+	// Toolsets are the tool families tools/list offers ("all", "default"
+	// or family names; empty: the default set). Every tool stays callable.
+	Toolsets []string `json:"toolsets,omitempty"`
+	// OutputSchemas publishes each tool's output schema in tools/list and
+	// answers with structuredContent beside the text (off: the list stays
+	// small and each answer is sent once).
+	OutputSchemas bool `json:"output_schemas,omitempty"`
 }
 
 // Default file names inside the runtime directory.
@@ -67,7 +74,7 @@ func LoadConfig(file string, getenv func(string) string) (Config, error) {
 		dec := json.NewDecoder(strings.NewReader(string(data)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&cfg); err != nil {
-			return cfg, fmt.Errorf("config file %s is not valid: %v (fields: graph_source, plasticity_state, runtime_dir, auto_persist_interval, learning_rate, decay_rate, xlr_enabled, max_concurrent_reads, write_queue_size, domain, ingest_on_start, allow_roots)", file, err)
+			return cfg, fmt.Errorf("config file %s is not valid: %v (fields: graph_source, plasticity_state, runtime_dir, auto_persist_interval, learning_rate, decay_rate, xlr_enabled, max_concurrent_reads, write_queue_size, domain, ingest_on_start, allow_roots, toolsets, output_schemas)", file, err)
 		}
 	}
 	if v := getenv("M1ND_GRAPH_SOURCE"); v != "" {
@@ -95,6 +102,16 @@ func LoadConfig(file string, getenv func(string) string) (Config, error) {
 				cfg.AllowRoots = append(cfg.AllowRoots, p)
 			}
 		}
+	}
+	if v := getenv("M1ND_TOOLSETS"); v != "" {
+		cfg.Toolsets = SplitList(v)
+	}
+	if v := getenv("M1ND_OUTPUT_SCHEMAS"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return cfg, fmt.Errorf("M1ND_OUTPUT_SCHEMAS=%q is not a boolean (use true or false)", v)
+		}
+		cfg.OutputSchemas = b
 	}
 	if v := getenv("M1ND_AUTO_PERSIST_INTERVAL"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -144,3 +161,14 @@ func (c *Config) Normalize() error {
 
 // Persistent reports whether the graph is saved to disk.
 func (c *Config) Persistent() bool { return c.GraphSource != "" }
+
+// SplitList splits a comma-separated list (toolsets), dropping blanks.
+func SplitList(v string) []string {
+	var out []string
+	for _, f := range strings.Split(v, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}

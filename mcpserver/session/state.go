@@ -79,6 +79,7 @@ type Event struct {
 type State struct {
 	cfg  Config
 	logf func(format string, args ...any)
+	ts   toolsets
 
 	// cur is the bundle readers see. A bundle is immutable once published
 	// (learned weights aside, which change through atomics), so a reader

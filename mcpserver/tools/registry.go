@@ -107,7 +107,10 @@ type Tool struct {
 	Example map[string]any
 	// Aliases are legacy names (e.g. "lock.create") that resolve here.
 	Aliases []string
-	Run     func(c *Call) (any, error)
+	// Family is the tool family (toolset) the tool belongs to; stamped by
+	// Registry.InFamily.
+	Family string
+	Run    func(c *Call) (any, error)
 
 	// outOpen and outClosed are Output's schema, derived once at Register.
 	outOpen, OutClosed *jsonschema.Schema
@@ -116,7 +119,7 @@ type Tool struct {
 // AgentIDParam is the parameter every tool requires.
 var AgentIDParam = Param{
 	Name: "agent_id", Type: String, Required: true, MaxLen: MaxAgentIDLen,
-	Description: "Identifier of the calling agent (free-form, e.g. \"claude\", \"jimi\"). Used for session tracking: health lists the agents and their query counts.",
+	Description: "Name of the calling agent, e.g. \"claude\".",
 }
 
 // AllParams returns agent_id followed by the tool's own parameters.
@@ -138,6 +141,33 @@ func (t *Tool) Param(name string) (Param, bool) {
 type Registry struct {
 	tools   map[string]*Tool
 	aliases map[string]string
+	// family is stamped on the tools registered while it is set (see
+	// InFamily).
+	family string
+}
+
+// InFamily registers what add registers as tools of the named family (its
+// toolset, which --toolsets selects by).
+func (r *Registry) InFamily(name string, add func(*Registry)) {
+	r.family = name
+	defer func() { r.family = "" }()
+	add(r)
+}
+
+// Families are the family names of the registered tools, sorted.
+func (r *Registry) Families() []string {
+	seen := map[string]bool{}
+	for _, t := range r.tools {
+		if t.Family != "" {
+			seen[t.Family] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for f := range seen {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // NewRegistry returns an empty registry.
@@ -155,6 +185,9 @@ func (r *Registry) Register(t *Tool) {
 	}
 	if err := t.deriveOutputSchema(); err != nil {
 		panic("tools: tool " + t.Name + ": " + err.Error())
+	}
+	if t.Family == "" {
+		t.Family = r.family
 	}
 	r.tools[t.Name] = t
 	for _, a := range t.Aliases {

@@ -8,7 +8,10 @@ import (
 
 // InputSchema returns the tool's JSON Schema: an object with one property
 // per parameter. Every property has a concrete type (no `true` schemas, no
-// nullable unions), so strict clients accept it.
+// nullable unions), so strict clients accept it. The bounds every
+// parameter has (DefaultMaxStringLen, DefaultMaxItems) are not repeated in
+// each schema — the server's instructions state them once, and the
+// dispatcher enforces them; a parameter's own bound is published.
 func (t *Tool) InputSchema() map[string]any {
 	props := map[string]any{}
 	var required []string
@@ -31,16 +34,23 @@ func (p Param) Schema() map[string]any {
 	switch p.Type {
 	case StringArray:
 		s["type"] = "array"
-		items := map[string]any{"type": "string", "maxLength": OrDefault(p.MaxLen, DefaultMaxStringLen)}
+		items := map[string]any{"type": "string"}
+		if p.MaxLen > 0 && p.MaxLen != DefaultMaxStringLen {
+			items["maxLength"] = p.MaxLen
+		}
 		if len(p.Enum) > 0 {
 			items["enum"] = p.Enum
 		}
 		s["items"] = items
-		s["maxItems"] = OrDefault(p.MaxItems, DefaultMaxItems)
+		if p.MaxItems > 0 && p.MaxItems != DefaultMaxItems {
+			s["maxItems"] = p.MaxItems
+		}
 	case ObjectArray:
 		s["type"] = "array"
 		s["items"] = map[string]any{"type": "object"}
-		s["maxItems"] = OrDefault(p.MaxItems, DefaultMaxItems)
+		if p.MaxItems > 0 && p.MaxItems != DefaultMaxItems {
+			s["maxItems"] = p.MaxItems
+		}
 	case Any:
 		// A value of any JSON type, described rather than typed.
 		s["description"] = p.Description + " (any JSON value)"
@@ -49,8 +59,8 @@ func (p Param) Schema() map[string]any {
 		if len(p.Enum) > 0 {
 			s["enum"] = p.Enum
 		}
-		if p.Type == String {
-			s["maxLength"] = OrDefault(p.MaxLen, DefaultMaxStringLen)
+		if p.Type == String && p.MaxLen > 0 && p.MaxLen != DefaultMaxStringLen {
+			s["maxLength"] = p.MaxLen
 		}
 	}
 	if _, ok := s["description"]; !ok && p.Description != "" {

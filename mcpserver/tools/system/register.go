@@ -6,4 +6,5 @@ import "github.com/m1nd-go/m1nd/mcpserver/tools"
 func Register(r *tools.Registry) {
 	registerSystem(r)
 	registerIngest(r)
+	registerToolsets(r)
 }

@@ -3,6 +3,10 @@
 package toolset
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/audit"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/change"
@@ -38,8 +42,48 @@ var Families = []Family{
 func Builtin() *tools.Registry {
 	r := tools.NewRegistry()
 	for _, f := range Families {
-		f.Register(r)
+		r.InFamily(f.Name, f.Register)
 	}
 	r.PruneNext()
 	return r
+}
+
+// Default are the families tools/list offers when no toolset is chosen:
+// finding and reading code, what a change breaks, writing, and the
+// learning and continuity tools. live (watchers, alerts), audit and
+// documents are enabled by --toolsets or the toolsets tool.
+var Default = []string{"system", "query", "change", "edit", "continuity"}
+
+// Resolve reads a toolsets choice ("all", "default", family names; empty:
+// the default set) against the families of r. system is always in: health,
+// help and ingest are how an agent starts.
+func Resolve(r *tools.Registry, names []string) ([]string, error) {
+	known := r.Families()
+	if len(names) == 0 {
+		names = []string{"default"}
+	}
+	set := map[string]bool{"system": true}
+	for _, n := range names {
+		n = strings.ToLower(strings.TrimSpace(n))
+		switch {
+		case n == "all":
+			for _, f := range known {
+				set[f] = true
+			}
+		case n == "default":
+			for _, f := range Default {
+				set[f] = true
+			}
+		case slices.Contains(known, n):
+			set[n] = true
+		default:
+			return nil, fmt.Errorf("unknown toolset %q: the toolsets are %s, \"default\" (%s) and \"all\"; e.g. --toolsets query,change,edit", n, strings.Join(known, ", "), strings.Join(Default, ", "))
+		}
+	}
+	out := make([]string, 0, len(set))
+	for f := range set {
+		out = append(out, f)
+	}
+	slices.Sort(out)
+	return out, nil
 }
