@@ -15,7 +15,7 @@ import (
 func (c *Call) Bind(v any) error {
 	vals := make(map[string]any, len(c.Tool.Params))
 	for _, p := range c.Tool.Params {
-		switch raw, ok := c.Args[p.Name]; {
+		switch raw, ok := c.args[p.Name]; {
 		case ok:
 			vals[p.Name] = bindValue(p, raw)
 		case p.Default != nil:
@@ -51,4 +51,15 @@ func bindValue(p Param, raw json.RawMessage) any {
 		}
 	}
 	return raw
+}
+
+// Decode checks raw arguments against t's declaration, as the dispatcher
+// does, and binds them into v, a pointer to t's input struct: what the
+// tool's handler would be given. A teaching error when they do not pass.
+func (t *Tool) Decode(raw json.RawMessage, v any) error {
+	args, err := parseArgs(t, raw)
+	if err != nil {
+		return err
+	}
+	return (&Call{Tool: t, args: args}).Bind(v)
 }

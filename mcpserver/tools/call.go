@@ -26,117 +26,13 @@ type Call struct {
 	// Registry is the registry the tool was dispatched from (for guidance
 	// that must only name tools this build serves).
 	Registry *Registry
-	Args     map[string]json.RawMessage
-}
-
-// Has reports whether the caller passed a non-null value for name.
-func (c *Call) Has(name string) bool {
-	_, ok := c.Args[name]
-	return ok
-}
-
-// Raw returns the raw JSON of an argument (nil when absent).
-func (c *Call) Raw(name string) json.RawMessage { return c.Args[name] }
-
-// Str returns a string argument or its declared default.
-func (c *Call) Str(name string) string {
-	var s string
-	if !c.decode(name, &s) {
-		if d, ok := c.def(name).(string); ok {
-			return d
-		}
-	}
-	return s
-}
-
-// Int returns an integer argument or its declared default.
-func (c *Call) Int(name string) int {
-	var f float64
-	if !c.decode(name, &f) {
-		switch d := c.def(name).(type) {
-		case int:
-			return d
-		case float64:
-			return int(d)
-		}
-		return 0
-	}
-	return int(f)
-}
-
-// Float returns a number argument or its declared default.
-func (c *Call) Float(name string) float64 {
-	var f float64
-	if !c.decode(name, &f) {
-		switch d := c.def(name).(type) {
-		case int:
-			return float64(d)
-		case float64:
-			return d
-		}
-		return 0
-	}
-	return f
-}
-
-// Bool returns a boolean argument or its declared default.
-func (c *Call) Bool(name string) bool {
-	var b bool
-	if !c.decode(name, &b) {
-		d, _ := c.def(name).(bool)
-		return d
-	}
-	return b
-}
-
-// Strs returns a string-array argument (a lone string counts as one
-// element) or its declared default.
-func (c *Call) Strs(name string) []string {
-	raw, ok := c.Args[name]
-	if !ok {
-		if d, ok := c.def(name).([]string); ok {
-			return slices.Clone(d)
-		}
-		return nil
-	}
-	var one string
-	if json.Unmarshal(raw, &one) == nil {
-		return []string{one}
-	}
-	var many []string
-	json.Unmarshal(raw, &many)
-	return many
-}
-
-// Decode unmarshals an argument into v; it reports whether it was present.
-func (c *Call) Decode(name string, v any) (bool, error) {
-	raw, ok := c.Args[name]
-	if !ok {
-		return false, nil
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		return true, Errorf(fmt.Sprintf("See `help` for %s.", c.Tool.Name), "%s has the wrong shape: %v", name, err)
-	}
-	return true, nil
-}
-
-func (c *Call) decode(name string, v any) bool {
-	raw, ok := c.Args[name]
-	if !ok {
-		return false
-	}
-	return json.Unmarshal(raw, v) == nil
-}
-
-func (c *Call) def(name string) any {
-	if p, ok := c.Tool.Param(name); ok {
-		return p.Default
-	}
-	return nil
+	// args are the checked arguments; only Bind reads them, into the
+	// tool's input struct (no handler reads an argument by name).
+	args map[string]json.RawMessage
 }
 
 // parseArgs validates raw arguments against the tool's declaration.
-func ParseArgs(t *Tool, raw json.RawMessage) (map[string]json.RawMessage, *Error) {
+func parseArgs(t *Tool, raw json.RawMessage) (map[string]json.RawMessage, *Error) {
 	args := map[string]json.RawMessage{}
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
@@ -232,7 +128,7 @@ func checkType(p Param, v json.RawMessage) *Error {
 		if json.Unmarshal(v, &one) != nil && json.Unmarshal(v, &many) != nil {
 			return typeErr(p, v)
 		}
-		if max := OrDefault(p.MaxItems, DefaultMaxItems); len(many) > max {
+		if max := orDefault(p.MaxItems, DefaultMaxItems); len(many) > max {
 			return Errorf(fmt.Sprintf("%s takes at most %d items; split the call.", p.Name, max), "parameter %q has %d items, over the limit of %d", p.Name, len(many), max)
 		}
 		for _, s := range append(many, one) {
@@ -255,7 +151,7 @@ func checkType(p Param, v json.RawMessage) *Error {
 		if json.Unmarshal(v, &many) != nil {
 			return typeErr(p, v)
 		}
-		if max := OrDefault(p.MaxItems, DefaultMaxItems); len(many) > max {
+		if max := orDefault(p.MaxItems, DefaultMaxItems); len(many) > max {
 			return Errorf(fmt.Sprintf("%s takes at most %d items; split the call.", p.Name, max), "parameter %q has %d items, over the limit of %d", p.Name, len(many), max)
 		}
 	case Object:
@@ -270,7 +166,7 @@ func checkType(p Param, v json.RawMessage) *Error {
 // checkLen refuses a string over the parameter's bound, and an agent_id
 // with control characters (it names the agent in responses and state).
 func checkLen(p Param, s string) *Error {
-	if max := OrDefault(p.MaxLen, DefaultMaxStringLen); len(s) > max {
+	if max := orDefault(p.MaxLen, DefaultMaxStringLen); len(s) > max {
 		return Errorf(fmt.Sprintf("%s takes at most %d bytes; shorten it (a query needs its key words, not a whole document).", p.Name, max),
 			"parameter %q is %d bytes, over the limit of %d", p.Name, len(s), max)
 	}
@@ -280,7 +176,7 @@ func checkLen(p Param, s string) *Error {
 	return nil
 }
 
-func OrDefault(v, def int) int {
+func orDefault(v, def int) int {
 	if v > 0 {
 		return v
 	}

@@ -40,7 +40,7 @@ func Add[In, Out any](r *Registry, meta Tool, run func(*Call, In) (Out, error)) 
 		}
 		return out, nil
 	}
-	r.Register(&meta)
+	r.register(&meta)
 }
 
 // paramsOf derives a tool's parameters from its input struct, in field
@@ -213,3 +213,7 @@ func (p *Param) parseDefault(v string) (any, error) {
 	}
 	return nil, fmt.Errorf("parameter %s of type %s takes no default in a tag", p.Name, p.Type)
 }
+
+// ParamsOf derives the parameters of an input struct type as Add does (a
+// test holds every registered tool to it).
+func ParamsOf(in reflect.Type) ([]Param, error) { return paramsOf(in) }

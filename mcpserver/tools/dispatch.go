@@ -43,7 +43,7 @@ func (d *Dispatcher) Call(ctx context.Context, name string, args json.RawMessage
 	if !ok {
 		return Result{Value: d.unknownTool(name), IsError: true}
 	}
-	parsed, perr := ParseArgs(t, args)
+	parsed, perr := parseArgs(t, args)
 	if perr != nil {
 		return Result{Value: asToolError(t, perr), IsError: true}
 	}
@@ -57,7 +57,7 @@ func (d *Dispatcher) Call(ctx context.Context, name string, args json.RawMessage
 	}
 	ctx, cancel := context.WithTimeout(ctx, CallBudget(t))
 	defer cancel()
-	c := &Call{Ctx: ctx, Tool: t, AgentID: agent, Session: d.Session, Progress: progress, Registry: d.Registry, Args: parsed}
+	c := &Call{Ctx: ctx, Tool: t, AgentID: agent, Session: d.Session, Progress: progress, Registry: d.Registry, args: parsed}
 	d.Session.Touch(agent)
 	defer func() {
 		if p := recover(); p != nil {

@@ -175,8 +175,9 @@ func NewRegistry() *Registry {
 	return &Registry{tools: map[string]*Tool{}, aliases: map[string]string{}}
 }
 
-// Register adds a tool; registering a name twice is a programming error.
-func (r *Registry) Register(t *Tool) {
+// register adds a tool (Add is the way in); a name twice is a programming
+// error.
+func (r *Registry) register(t *Tool) {
 	if _, dup := r.tools[t.Name]; dup {
 		panic("tools: duplicate tool " + t.Name)
 	}

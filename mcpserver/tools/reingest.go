@@ -3,7 +3,6 @@ package tools
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -18,16 +17,24 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
 
-// ingestRun is one ingest call; its phases are its methods, in order:
-// target (check the path and adapter) → build (ingest and shape the new
-// bundle) → persist → answer.
+// IngestRun is one ingest: the ingest tool's, or a refresh after a write
+// (ReingestRoot). Its phases are its methods, in order: Target (check the
+// path and adapter) → Build (ingest and shape the new bundle); the caller
+// persists and answers.
 type IngestRun struct {
-	C       *Call
-	root    string
-	Adapter string
-	Mode    string
-	cache   *ingest.Cache
-	out     *ingest.Output
+	C *Call
+	// What to ingest, as the ingest tool's parameters say it.
+	Path            string
+	Adapter         string
+	Mode            string
+	Namespace       string
+	Incremental     bool
+	IncludeDotfiles bool
+	DotfilePatterns []string
+
+	root  string
+	cache *ingest.Cache
+	out   *ingest.Output
 	// kept: the graph served was kept as it was (nothing changed).
 	Kept bool
 }
@@ -35,7 +42,7 @@ type IngestRun struct {
 // target checks the path (exists, under an allowed root) and the adapter,
 // and opens the root's ingest cache.
 func (r *IngestRun) Target() error {
-	raw := r.C.Str("path")
+	raw := r.Path
 	if raw == "" {
 		return Errorf("path is the repository (or notes directory) to ingest.", "path must not be empty")
 	}
@@ -92,14 +99,14 @@ func (r *IngestRun) Build(old *session.Bundle) (*session.Bundle, error) {
 	case r.Mode == "merge" && old.Graph.NumNodes() > 0:
 		s.Plasticity.Locked(func() { existing = old.Graph.Clone() })
 		var err error // documents.go: a document root ingested again replaces its documents
-		if existing, err = replacedDocuments(existing, r.root, r.Adapter, r.C.Str("namespace")); err != nil {
+		if existing, err = replacedDocuments(existing, r.root, r.Adapter, r.Namespace); err != nil {
 			return nil, err
 		}
 	}
 	o, err := ingest.Run(r.C.Ctx, ingest.Config{
-		Root: r.root, Adapter: r.Adapter, Mode: ingest.Mode(runMode), Namespace: r.C.Str("namespace"),
-		Incremental: r.C.Bool("incremental"), Cache: r.cache, Previous: r.previous(old),
-		IncludeDotfiles: r.C.Bool("include_dotfiles"), DotfilePatterns: r.C.Strs("dotfile_patterns"),
+		Root: r.root, Adapter: r.Adapter, Mode: ingest.Mode(runMode), Namespace: r.Namespace,
+		Incremental: r.Incremental, Cache: r.cache, Previous: r.previous(old),
+		IncludeDotfiles: r.IncludeDotfiles, DotfilePatterns: r.DotfilePatterns,
 		Progress: func(p ingest.Progress) {
 			r.C.Progress(float64(p.Done), float64(p.Total), string(p.Phase))
 		},
@@ -123,7 +130,7 @@ func (r *IngestRun) Build(old *session.Bundle) (*session.Bundle, error) {
 			WithNext("Check the path and adapter, then call ingest again; health shows the graph still loaded.")
 	}
 	root := session.Root{
-		Path: r.root, Adapter: o.Stats.Adapter, Namespace: r.C.Str("namespace"), Mode: r.Mode,
+		Path: r.root, Adapter: o.Stats.Adapter, Namespace: r.Namespace, Mode: r.Mode,
 		IngestedAt: time.Now().UTC(), Files: o.Stats.FilesParsed, GitBranch: o.Root.GitBranch, GitHead: o.Root.GitHead,
 	}
 	files := fileStamps(o.Root.Path, r.cache, r.Adapter)
@@ -141,7 +148,7 @@ func (r *IngestRun) Build(old *session.Bundle) (*session.Bundle, error) {
 // serving the saved graph): only when the graph is this one code root's
 // alone, as a replace built it.
 func (r *IngestRun) previous(old *session.Bundle) *ingest.Previous {
-	if !r.C.Bool("incremental") || r.Mode != "replace" || r.Adapter != "code" || r.C.Str("namespace") != "" || len(old.Roots) != 1 {
+	if !r.Incremental || r.Mode != "replace" || r.Adapter != "code" || r.Namespace != "" || len(old.Roots) != 1 {
 		return nil
 	}
 	root := old.Roots[0]
@@ -191,38 +198,6 @@ func (r *IngestRun) bundle(old *session.Bundle, root session.Root, files *sessio
 	return nb
 }
 
-// answer is the ingest's response with guidance.
-func (r *IngestRun) Answer(nb *session.Bundle, persisted map[string]any, took time.Duration) map[string]any {
-	st := r.out.Stats
-	resp := map[string]any{
-		"path":            r.root,
-		"adapter":         st.Adapter,
-		"mode":            r.Mode,
-		"files_processed": st.FilesParsed,
-		"nodes_created":   st.NodesCreated,
-		"edges_created":   st.EdgesCreated,
-		"languages":       st.Languages,
-		"elapsed_ms":      Ms(took),
-		"stats":           st,
-		"root":            r.out.Root,
-		"graph":           map[string]any{"node_count": nb.Graph.NumNodes(), "edge_count": nb.Graph.NumEdges(), "generation": nb.Gen},
-		"persisted":       persisted,
-	}
-	gd := Guidance{
-		ProofState:        "triaging",
-		NextSuggestedTool: FirstTool(r.C.Registry, "seek", "activate"),
-		NextStepHint:      "The graph is ready: find code by purpose with seek, explore a topic with activate, or check a file's blast radius with impact.",
-	}
-	if st.Partial {
-		gd.NextStepHint = fmt.Sprintf("The ingest stopped early (%s budget); the graph is consistent but incomplete. Ingest a subdirectory for full coverage.", st.BudgetExhausted)
-	}
-	if persisted["durable"] == false && persisted["error"] != nil {
-		gd.NextStepHint = "The graph is served but NOT saved (see persisted.error): a restart would lose it. Free space or fix the runtime directory, then call persist."
-	}
-	gd.Into(resp)
-	return resp
-}
-
 // fileStamps records what the code adapter read (its cache manifest: size
 // and mtime per file), so staleness is a stat away; nil for adapters that
 // keep no manifest.
@@ -241,20 +216,29 @@ func fileStamps(root string, cache *ingest.Cache, adapterName string) *session.R
 	return rf
 }
 
-// persistAfterIngest saves a new graph before the ingest is answered, so
+// Persisted says whether an ingest's graph was saved before the answer.
+type Persisted struct {
+	Durable   bool    `json:"durable" jsonschema:"The new graph is saved: a crash or kill cannot lose it."`
+	Reason    string  `json:"reason,omitempty"`
+	Error     string  `json:"error,omitempty"`
+	SaveStamp string  `json:"save_stamp,omitempty"`
+	ElapsedMs float64 `json:"elapsed_ms,omitempty"`
+}
+
+// PersistAfterIngest saves a new graph before the ingest is answered, so
 // an acknowledged ingest is never lost to a crash; it says what happened.
-func PersistAfterIngest(s *session.State, nb *session.Bundle) map[string]any {
+func PersistAfterIngest(s *session.State, nb *session.Bundle) Persisted {
 	if cfg := s.Config(); !cfg.Persistent() {
-		return map[string]any{"durable": false, "reason": "memory-only session (no --runtime-dir): the graph lives until the server stops"}
+		return Persisted{Reason: "memory-only session (no --runtime-dir): the graph lives until the server stops"}
 	}
 	if s.PersistedGen() == nb.Gen {
-		return map[string]any{"durable": true, "reason": "unchanged: the saved graph is current"}
+		return Persisted{Durable: true, Reason: "unchanged: the saved graph is current"}
 	}
 	res, err := s.Persist("ingest")
 	if err != nil {
-		return map[string]any{"durable": false, "error": err.Error()}
+		return Persisted{Error: err.Error()}
 	}
-	return map[string]any{"durable": true, "save_stamp": res.SaveStamp, "elapsed_ms": res.ElapsedMs}
+	return Persisted{Durable: true, SaveStamp: res.SaveStamp, ElapsedMs: res.ElapsedMs}
 }
 
 // reingestRoot refreshes one code root incrementally for a tool that just
@@ -271,9 +255,8 @@ func ReingestRoot(c *Call, root string) (*ingest.Output, error) {
 	if len(c.Session.Current().Roots) > 1 {
 		mode = "merge"
 	}
-	args := map[string]json.RawMessage{"path": mustRaw(root), "incremental": json.RawMessage("true"), "mode": mustRaw(mode)}
-	sub := &Call{Ctx: c.Ctx, Tool: t, AgentID: c.AgentID, Session: c.Session, Progress: func(float64, float64, string) {}, Registry: c.Registry, Args: args}
-	r := &IngestRun{C: sub, Adapter: "code", Mode: mode}
+	sub := &Call{Ctx: c.Ctx, Tool: t, AgentID: c.AgentID, Session: c.Session, Progress: func(float64, float64, string) {}, Registry: c.Registry}
+	r := &IngestRun{C: sub, Path: root, Adapter: "code", Mode: mode, Incremental: true}
 	if err := r.Target(); err != nil {
 		return nil, err
 	}
@@ -285,9 +268,4 @@ func ReingestRoot(c *Call, root string) (*ingest.Output, error) {
 		return nil, err
 	}
 	return r.out, nil
-}
-
-func mustRaw(v any) json.RawMessage {
-	b, _ := json.Marshal(v)
-	return b
 }

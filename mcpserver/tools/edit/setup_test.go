@@ -15,13 +15,13 @@ import (
 // The registry of this package's tests holds every family, in toolset's order.
 func init() {
 	tooltest.Register = func(r *tools.Registry) {
-		system.Register(r)
-		query.Register(r)
-		change.Register(r)
-		Register(r)
-		continuity.Register(r)
-		live.Register(r)
-		audit.Register(r)
-		documents.Register(r)
+		r.InFamily("system", system.Register)
+		r.InFamily("query", query.Register)
+		r.InFamily("change", change.Register)
+		r.InFamily("edit", Register)
+		r.InFamily("continuity", continuity.Register)
+		r.InFamily("live", live.Register)
+		r.InFamily("audit", audit.Register)
+		r.InFamily("documents", documents.Register)
 	}
 }

@@ -422,8 +422,8 @@ func seekNewDispatcher(t testing.TB) *tools.Dispatcher {
 	// tools are built in.
 	for _, name := range []string{"view", "search", "impact", "activate", "glob"} {
 		if _, ok := r.Lookup(name); !ok {
-			r.Register(&tools.Tool{Name: name, Description: "test stand-in", Example: map[string]any{"agent_id": "t"}, WhenToUse: "tests",
-				Run: func(*tools.Call) (any, error) { return map[string]any{}, nil }})
+			tools.Add(r, tools.Tool{Name: name, Title: "stand-in", Description: "test stand-in", Example: map[string]any{"agent_id": "t"}, WhenToUse: "tests"},
+				func(*tools.Call, struct{}) (struct{}, error) { return struct{}{}, nil })
 		}
 	}
 	return &tools.Dispatcher{Registry: r, Session: st}

@@ -1,7 +1,6 @@
 package system
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -11,10 +10,7 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
-// ingestParams is ingest's input. The kit's IngestRun, which serves
-// ReingestRoot too, reads path, namespace, incremental, include_dotfiles
-// and dotfile_patterns from the call itself; the handler passes adapter
-// and mode.
+// ingestParams is ingest's input.
 type ingestParams struct {
 	Path            string   `json:"path" jsonschema:"Directory (or file) to ingest; absolute, or relative to the server's working directory." tool:"required"`
 	Adapter         string   `json:"adapter" jsonschema:"code (source tree), memory (markdown/text notes), json (a {nodes, edges} descriptor); documents: universal (Markdown, reStructuredText, AsciiDoc, text, HTML; PDF/DOCX with providers), auto or document (detects the family per file and per directory; a source tree goes to code), light (L1GHT Markdown), bibtex, article (JATS), patent, rfc (RFC XML v3), crossref." tool:"default=code"`
@@ -39,7 +35,8 @@ func registerIngest(r *tools.Registry) {
 }
 
 func runIngest(c *tools.Call, in ingestParams) (ingestOutput, error) {
-	r := &tools.IngestRun{C: c, Adapter: in.Adapter, Mode: in.Mode}
+	r := &tools.IngestRun{C: c, Path: in.Path, Adapter: in.Adapter, Mode: in.Mode, Namespace: in.Namespace,
+		Incremental: in.Incremental, IncludeDotfiles: in.IncludeDotfiles, DotfilePatterns: in.DotfilePatterns}
 	if err := r.Target(); err != nil {
 		return ingestOutput{}, err
 	}
@@ -72,7 +69,7 @@ func runIngest(c *tools.Call, in ingestParams) (ingestOutput, error) {
 }
 
 // ingestAnswer is the ingest's answer with guidance.
-func ingestAnswer(c *tools.Call, r *tools.IngestRun, nb *session.Bundle, persisted map[string]any, took time.Duration) (ingestOutput, error) {
+func ingestAnswer(c *tools.Call, r *tools.IngestRun, nb *session.Bundle, persisted tools.Persisted, took time.Duration) (ingestOutput, error) {
 	o := r.Output()
 	st := o.Stats
 	out := ingestOutput{
@@ -87,11 +84,7 @@ func ingestAnswer(c *tools.Call, r *tools.IngestRun, nb *session.Bundle, persist
 		Stats:          st,
 		Root:           o.Root,
 		Graph:          graphCountOutput{NodeCount: nb.Graph.NumNodes(), EdgeCount: nb.Graph.NumEdges(), Generation: nb.Gen},
-	}
-	// PersistAfterIngest (shared with auto_ingest) answers a small map:
-	// durable, and reason, error or save_stamp and elapsed_ms.
-	if b, err := json.Marshal(persisted); err != nil || json.Unmarshal(b, &out.Persisted) != nil {
-		return ingestOutput{}, fmt.Errorf("ingest: the persist report %v does not decode", persisted)
+		Persisted:      persisted,
 	}
 	out.Guidance = tools.Guidance{
 		ProofState:        "triaging",

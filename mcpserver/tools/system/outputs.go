@@ -21,13 +21,7 @@ type ingestOutput struct {
 	Stats          ingest.Stats     `json:"stats"`
 	Root           ingest.RootInfo  `json:"root"`
 	Graph          graphCountOutput `json:"graph" jsonschema:"The graph now served."`
-	Persisted      struct {
-		Durable   bool    `json:"durable" jsonschema:"The new graph is saved: a crash or kill cannot lose it."`
-		Reason    string  `json:"reason,omitempty"`
-		Error     string  `json:"error,omitempty"`
-		SaveStamp string  `json:"save_stamp,omitempty"`
-		ElapsedMs float64 `json:"elapsed_ms,omitempty"`
-	} `json:"persisted"`
+	Persisted      tools.Persisted  `json:"persisted"`
 	tools.Guidance
 }
 

@@ -125,7 +125,10 @@ func TestArgumentBounds(t *testing.T) {
 			if p.Type != tools.String || len(p.Enum) > 0 {
 				continue
 			}
-			max := tools.OrDefault(p.MaxLen, tools.DefaultMaxStringLen)
+			max := p.MaxLen
+			if max == 0 {
+				max = tools.DefaultMaxStringLen
+			}
 			args := map[string]any{}
 			for k, v := range tool.Example {
 				args[k] = v
@@ -144,15 +147,15 @@ func TestArgumentBounds(t *testing.T) {
 func TestCallsHaveABudget(t *testing.T) {
 	r := Builtin()
 	var seen time.Duration
-	r.Register(&tools.Tool{Name: "zz_probe", Description: "test probe", Class: tools.Read, Example: map[string]any{"agent_id": "t"},
-		Run: func(c *tools.Call) (any, error) {
+	tools.Add(r, tools.Tool{Name: "zz_probe", Title: "probe", Description: "test probe", Class: tools.Read, Example: map[string]any{"agent_id": "t"}},
+		func(c *tools.Call, _ struct{}) (struct{}, error) {
 			dl, ok := c.Ctx.Deadline()
 			if !ok {
-				return nil, tools.Errorf("", "no deadline")
+				return struct{}{}, tools.Errorf("", "no deadline")
 			}
 			seen = time.Until(dl)
-			return map[string]any{}, nil
-		}})
+			return struct{}{}, nil
+		})
 	d := &tools.Dispatcher{Registry: r, Session: tooltest.NewDispatcher(t, tooltest.SessionConfigMemory()).Session}
 	tooltest.MustCall(t, d, "zz_probe", map[string]any{"agent_id": "t"})
 	if seen <= 0 || seen > tools.ReadBudget {

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -81,90 +80,38 @@ func schemaType(s *jsonschema.Schema) string {
 	return types[0]
 }
 
-// Bind fills every field with what the one-parameter accessors return:
-// the argument, or the declared default when it is absent.
-func TestBindAgreesWithAccessors(t *testing.T) {
+// TestEveryToolIsOneTypedDeclaration: every tool's parameters are what its
+// input struct declares, derived again here from the struct's tags — a
+// parameter the input type does not have, or a field it does not publish,
+// fails. A handler cannot read an argument it did not declare: the Call
+// has no by-name accessors, only the struct Bind fills.
+func TestEveryToolIsOneTypedDeclaration(t *testing.T) {
 	for _, tool := range Builtin().All() {
-		for _, args := range []map[string]any{tool.Example, {"agent_id": "t"}} {
-			raw, _ := json.Marshal(args)
-			parsed, perr := tools.ParseArgs(tool, raw)
-			if perr != nil {
-				continue // a required parameter is missing
-			}
-			c := &tools.Call{Tool: tool, Args: parsed}
-			v := reflect.New(tool.Input)
-			if err := c.Bind(v.Interface()); err != nil {
-				t.Errorf("%s(%s): Bind: %v", tool.Name, raw, err)
-				continue
-			}
-			for _, p := range tool.Params {
-				if p.Type == tools.ObjectArray || p.Type == tools.Object || p.Type == tools.Any {
-					continue // no one-parameter accessor: handlers use Decode or Raw
-				}
-				got, want := fieldByJSON(v.Elem(), p.Name), accessorValue(c, p)
-				if !reflect.DeepEqual(got, want) {
-					t.Errorf("%s(%s): Bind set %s = %#v, accessor says %#v", tool.Name, raw, p.Name, got, want)
-				}
-			}
+		again, err := tools.ParamsOf(tool.Input)
+		if err != nil || !reflect.DeepEqual(again, tool.Params) {
+			t.Errorf("%s: its parameters are not its input struct's (%s, %v):\n declared %+v\n derived  %+v", tool.Name, tool.Input, err, tool.Params, again)
+		}
+	}
+	for _, m := range []string{"Str", "Int", "Float", "Bool", "Strs", "Has", "Raw", "Decode"} {
+		if _, ok := reflect.TypeFor[*tools.Call]().MethodByName(m); ok {
+			t.Errorf("tools.Call has %s: a handler could read an argument by name", m)
 		}
 	}
 }
 
-// TestBindForms: a lone string is a one-element array, 3.0 an integer.
+// TestBindForms: a lone string is a one-element array, 3.0 an integer,
+// absent parameters take their defaults.
 func TestBindForms(t *testing.T) {
 	tool, _ := Builtin().Lookup("learn")
-	parsed, perr := tools.ParseArgs(tool, json.RawMessage(`{"agent_id":"t","query":"q","feedback":"wrong","node_ids":"file::a.py"}`))
-	if perr != nil {
-		t.Fatal(perr)
-	}
 	var p continuity.LearnParams
-	if err := (&tools.Call{Tool: tool, Args: parsed}).Bind(&p); err != nil || !slices.Equal(p.NodeIDs, []string{"file::a.py"}) || p.Strength != 0.2 {
+	if err := tool.Decode(json.RawMessage(`{"agent_id":"t","query":"q","feedback":"wrong","node_ids":"file::a.py"}`), &p); err != nil || !slices.Equal(p.NodeIDs, []string{"file::a.py"}) || p.Strength != 0.2 {
 		t.Fatalf("learn: %+v, %v", p, err)
 	}
 	tool, _ = Builtin().Lookup("impact")
-	parsed, perr = tools.ParseArgs(tool, json.RawMessage(`{"agent_id":"t","node_id":"x","max_hops":3.0}`))
-	if perr != nil {
-		t.Fatal(perr)
-	}
 	var ip change.ImpactParams
-	if err := (&tools.Call{Tool: tool, Args: parsed}).Bind(&ip); err != nil || ip.MaxHops != 3 || ip.Direction != "dependents" || !ip.IncludeCausalChains {
+	if err := tool.Decode(json.RawMessage(`{"agent_id":"t","node_id":"x","max_hops":3.0}`), &ip); err != nil || ip.MaxHops != 3 || ip.Direction != "dependents" || !ip.IncludeCausalChains {
 		t.Fatalf("impact: %+v, %v", ip, err)
 	}
-}
-
-func fieldByJSON(v reflect.Value, name string) any {
-	for i := 0; i < v.NumField(); i++ {
-		if tag, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ","); tag == name {
-			f := v.Field(i)
-			if f.Kind() == reflect.Pointer {
-				if f.IsNil() {
-					return nil
-				}
-				f = f.Elem()
-			}
-			return f.Interface()
-		}
-	}
-	return nil
-}
-
-func accessorValue(c *tools.Call, p tools.Param) any {
-	switch p.Type {
-	case tools.String:
-		return c.Str(p.Name)
-	case tools.Integer:
-		if !c.Has(p.Name) && p.Default == nil {
-			return nil // an optional alias without a default (a pointer field)
-		}
-		return c.Int(p.Name)
-	case tools.Number:
-		return c.Float(p.Name)
-	case tools.Boolean:
-		return c.Bool(p.Name)
-	case tools.StringArray:
-		return c.Strs(p.Name)
-	}
-	return nil
 }
 
 // outputCalls are argument sets beyond each tool's example that reach the

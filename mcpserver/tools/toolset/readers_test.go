@@ -24,18 +24,22 @@ func TestSlowReaderBlocksNoOne(t *testing.T) {
 	dir := fixture.Write(t)
 	r := Builtin()
 	entered, release := make(chan uint64), make(chan struct{})
-	r.Register(&tools.Tool{Name: "zz_held_read", Description: "test: a read held until released", Class: tools.Read, Example: map[string]any{"agent_id": "t"},
-		Run: func(c *tools.Call) (any, error) {
-			var first, last uint64
+	type heldOut struct {
+		Gen          uint64 `json:"gen"`
+		CurrentAtEnd uint64 `json:"current_at_end"`
+	}
+	tools.Add(r, tools.Tool{Name: "zz_held_read", Title: "held read", Description: "test: a read held until released", Class: tools.Read, Example: map[string]any{"agent_id": "t"}},
+		func(c *tools.Call, _ struct{}) (heldOut, error) {
+			var out heldOut
 			err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
-				first = b.Gen
+				out.Gen = b.Gen
 				entered <- b.Gen
 				<-release
-				last = c.Session.Current().Gen
+				out.CurrentAtEnd = c.Session.Current().Gen
 				return nil
 			})
-			return map[string]any{"gen": first, "current_at_end": last}, err
-		}})
+			return out, err
+		})
 	d := &tools.Dispatcher{Registry: r, Session: tooltest.NewDispatcher(t, tooltest.TestConfig()).Session}
 	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
 	gen0 := d.Session.Current().Gen

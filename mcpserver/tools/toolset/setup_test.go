@@ -8,7 +8,7 @@ import (
 func init() {
 	tooltest.Register = func(r *tools.Registry) {
 		for _, f := range Families {
-			f.Register(r)
+			r.InFamily(f.Name, f.Register)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -150,7 +151,7 @@ func TestSchemasAreStrictClientFriendly(t *testing.T) {
 			t.Errorf("%s: missing description/example/when_to_use", tool.Name)
 		}
 		// The example must itself be a valid call shape.
-		if _, err := tools.ParseArgs(tool, mustJSON(tool.Example)); err != nil {
+		if err := tool.Decode(mustJSON(tool.Example), reflect.New(tool.Input).Interface()); err != nil {
 			t.Errorf("%s: example arguments invalid: %v", tool.Name, err)
 		}
 	}
@@ -165,7 +166,8 @@ func mustJSON(v any) json.RawMessage {
 // gets an internal-error result and the dispatcher keeps working.
 func TestHandlerPanicIsContained(t *testing.T) {
 	d := tooltest.NewDispatcher(t, tooltest.SessionConfigMemory())
-	d.Registry.Register(&tools.Tool{Name: "boom", Description: "panics", Example: map[string]any{"agent_id": "t"}, WhenToUse: "never", Run: func(*tools.Call) (any, error) { panic("kaboom") }})
+	tools.Add(d.Registry, tools.Tool{Name: "boom", Title: "boom", Description: "panics", Example: map[string]any{"agent_id": "t"}, WhenToUse: "never"},
+		func(*tools.Call, struct{}) (struct{}, error) { panic("kaboom") })
 	out, isErr := tooltest.Call(t, d, "boom", map[string]any{"agent_id": "t"})
 	if !isErr || !strings.Contains(fmt.Sprint(out["error"]), "kaboom") {
 		t.Fatalf("panic result: %v", out)
