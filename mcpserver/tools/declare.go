@@ -50,6 +50,8 @@ func Add[In, Out any](r *Registry, meta Tool, run func(*Call, In) (Out, error)) 
 //	Query string `json:"query" jsonschema:"what the code does" tool:"required,maxlen=65536"`
 //	TopK  int    `json:"top_k" jsonschema:"how many results" tool:"default=10,min=1,max=100"`
 //
+// A help tag holds the long form of the description, for help and the
+// docs (the input schema every agent receives carries the short one).
 // The JSON type follows the Go type (string, integer for int kinds,
 // number for floats, boolean, string[] for []string, object[] for a slice
 // of structs or maps, object for a struct or map, any JSON value for
@@ -81,7 +83,7 @@ func paramsOf(t reflect.Type) ([]Param, error) {
 		if name == AgentIDParam.Name {
 			return nil, fmt.Errorf("%s: agent_id is added to every tool; do not declare it", t)
 		}
-		p := Param{Name: name, Description: f.Tag.Get("jsonschema")}
+		p := Param{Name: name, Description: f.Tag.Get("jsonschema"), Help: f.Tag.Get("help")}
 		var err error
 		if p.Type, err = jsonTypeOf(f.Type); err != nil {
 			return nil, fmt.Errorf("%s.%s: %w", t, f.Name, err)

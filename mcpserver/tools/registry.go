@@ -49,9 +49,13 @@ const (
 
 // Param declares one tool parameter.
 type Param struct {
-	Name        string
-	Type        Type
+	Name string
+	Type Type
+	// Description is published in the input schema: short (a phrase or
+	// a sentence). Help is the long form help and the docs show (the
+	// `help` tag), when there is more to say.
 	Description string
+	Help        string
 	Required    bool
 	// Default is the value used when the parameter is absent (documented in
 	// the schema; nil for none).
@@ -110,6 +114,11 @@ type Tool struct {
 	// Family is the tool family (toolset) the tool belongs to; stamped by
 	// Registry.InFamily.
 	Family string
+	// Details is the long form of Description — how the tool works, what
+	// its answer holds, its limits — shown by help and the generated docs.
+	// Description, which tools/list carries to every agent, stays a few
+	// sentences: what the tool answers and when to use it.
+	Details string
 	Run    func(c *Call) (any, error)
 
 	// outOpen and outClosed are Output's schema, derived once at Register.
@@ -302,4 +311,20 @@ func EditDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// Doc is the tool's long description: Details, else Description.
+func (t *Tool) Doc() string {
+	if t.Details != "" {
+		return t.Details
+	}
+	return t.Description
+}
+
+// Doc is the parameter's long description: Help, else Description.
+func (p Param) Doc() string {
+	if p.Help != "" {
+		return p.Help
+	}
+	return p.Description
 }

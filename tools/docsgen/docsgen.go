@@ -33,7 +33,7 @@ func Markdown(r *tools.Registry) string {
 		if t.Title != "" {
 			fmt.Fprintf(&b, "*%s*\n\n", t.Title)
 		}
-		fmt.Fprintf(&b, "%s\n\n", t.Description)
+		fmt.Fprintf(&b, "%s\n\n", t.Doc())
 		fmt.Fprintf(&b, "Class: **%s** (%s)", t.Class, hints(t.Annotations()))
 		if len(t.Aliases) > 0 {
 			fmt.Fprintf(&b, " · aliases: %s", codeList(t.Aliases))
@@ -44,7 +44,7 @@ func Markdown(r *tools.Registry) string {
 			if p.Required {
 				req = "yes"
 			}
-			desc := p.Description
+			desc := p.Doc()
 			if len(p.Enum) > 0 {
 				desc += " One of: " + codeList(p.Enum) + "."
 			}

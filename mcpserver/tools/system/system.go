@@ -265,11 +265,11 @@ func runHelp(r *tools.Registry, in helpParams) (helpOutput, error) {
 func ToolDoc(t *tools.Tool) helpOutput {
 	var params []paramDoc
 	for _, p := range t.AllParams() {
-		params = append(params, paramDoc{p.Name, string(p.Type), p.Required, p.Default, p.Enum, p.Description})
+		params = append(params, paramDoc{p.Name, string(p.Type), p.Required, p.Default, p.Enum, p.Doc()})
 	}
 	return helpOutput{
 		Name:        t.Name,
-		Description: t.Description,
+		Description: t.Doc(),
 		Class:       t.Class.String(),
 		Parameters:  params,
 		Example:     map[string]any{"name": t.Name, "arguments": t.Example},

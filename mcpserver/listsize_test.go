@@ -1,0 +1,56 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/m1nd-go/m1nd/mcpserver/tools/toolset"
+)
+
+// listBytes is the size of a tools/list answer offering the tools of the
+// given families (nil: every tool), and the bytes per family.
+func listBytes(t *testing.T, families []string, schemas bool) (total, count int, perFamily map[string]int) {
+	t.Helper()
+	perFamily = map[string]int{}
+	var list []any
+	for _, tl := range toolset.Builtin().All() {
+		if families != nil && !slices.Contains(families, tl.Family) {
+			continue
+		}
+		entry := mcpTool(tl, schemas)
+		b, err := json.Marshal(entry)
+		if err != nil {
+			t.Fatal(err)
+		}
+		perFamily[tl.Family] += len(b)
+		list = append(list, entry)
+	}
+	b, err := json.Marshal(map[string]any{"tools": list})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(b), len(list), perFamily
+}
+
+// TestToolListSizes reports what an agent pays for the tool list before
+// its first question: every tool, the default toolsets, and per family
+// (go test -run TestToolListSizes -v).
+func TestToolListSizes(t *testing.T) {
+	all, n, fam := listBytes(t, nil, false)
+	def, m, _ := listBytes(t, toolset.Default, false)
+	withSchemas, _, _ := listBytes(t, nil, true)
+	t.Logf("tools/list: every tool %d bytes for %d tools (%d per tool, %d at 97 tools); default toolsets %d bytes for %d tools; with output schemas %d", all, n, all/n, all*97/n, def, m, withSchemas)
+	names := make([]string, 0, len(fam))
+	for f := range fam {
+		names = append(names, f)
+	}
+	sort.Strings(names)
+	for _, f := range names {
+		t.Logf("  %-11s %6d bytes", f, fam[f])
+	}
+	if all <= 0 || def >= all || withSchemas <= all {
+		t.Fatalf("sizes out of order: every tool %d, default %d, with schemas %d", all, def, withSchemas)
+	}
+}
