@@ -119,7 +119,7 @@ type Tool struct {
 	// Description, which tools/list carries to every agent, stays a few
 	// sentences: what the tool answers and when to use it.
 	Details string
-	Run    func(c *Call) (any, error)
+	Run     func(c *Call) (any, error)
 
 	// outOpen and outClosed are Output's schema, derived once at Register.
 	outOpen, OutClosed *jsonschema.Schema
