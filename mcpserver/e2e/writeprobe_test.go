@@ -107,3 +107,62 @@ func TestWriteProbeTwoAgentsOneFile(t *testing.T) {
 		t.Fatalf("%d of %d rounds acknowledged both commits", both, rounds)
 	}
 }
+
+// TestWriteProbeRootsThroughTheBinary: a server started on a code root
+// with a docs folder merged beside it (ingested first) and a docs root
+// nested in the code root, then restarted: apply_batch of a path under a
+// file is refused and creates nothing; apply and edit_preview of a new
+// module land in the code root and say so.
+func TestWriteProbeRootsThroughTheBinary(t *testing.T) {
+	base := t.TempDir()
+	notes, code := filepath.Join(base, "notes"), filepath.Join(base, "flask")
+	for rel, body := range map[string]string{
+		"notes/refs.bib":              "@book{x, title={X}}\n",
+		"notes/guide/intro.md":        "# Intro\n",
+		"flask/src/flask/__init__.py": "from .signals import send\n",
+		"flask/src/flask/signals.py":  "def send():\n    return 1\n",
+		"flask/docs/index.rst":        "Flask\n=====\n",
+	} {
+		p := filepath.Join(base, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o644)
+	}
+	rt := t.TempDir()
+	p := start(t, nil, "--runtime-dir", rt, "--allow-root", base)
+	p.initialize(transport.Line)
+	must := func(p *proc, name string, args map[string]any) map[string]any {
+		t.Helper()
+		args["agent_id"] = "probe"
+		out, isErr := p.tool(transport.Line, name, args)
+		if isErr {
+			t.Fatalf("%s: %v", name, out)
+		}
+		return out
+	}
+	must(p, "ingest", map[string]any{"path": notes, "adapter": "universal"})
+	must(p, "ingest", map[string]any{"path": code, "mode": "merge"})
+	must(p, "ingest", map[string]any{"path": filepath.Join(code, "docs"), "adapter": "universal", "mode": "merge"})
+	if err := p.closeAndWait(); err != nil {
+		t.Fatal(err)
+	}
+	// After a restart, as the probe found it.
+	p = start(t, nil, "--runtime-dir", rt, "--allow-root", base)
+	p.initialize(transport.Line)
+	out, isErr := p.tool(transport.Line, "apply_batch", map[string]any{"agent_id": "probe", "edits": []any{
+		map[string]any{"file_path": "src/flask/signals.py/sub.py", "new_content": "x = 1\n"}}})
+	if !isErr || !strings.Contains(fmt.Sprint(out["error"]), "signals.py is a file") {
+		t.Fatalf("a path under a file: %v", out)
+	}
+	out = must(p, "apply", map[string]any{"file_path": "src/flask/new_mod.py", "new_content": "def f():\n    return 2\n"})
+	res := out["results"].([]any)[0].(map[string]any)
+	if res["root"] != code || res["absolute_path"] != filepath.Join(code, "src", "flask", "new_mod.py") {
+		t.Fatalf("apply wrote %v under root %v", res["absolute_path"], res["root"])
+	}
+	pv := must(p, "edit_preview", map[string]any{"file_path": "src/flask/other.py", "new_content": "y = 3\n"})
+	if pv["root"] != code {
+		t.Fatalf("edit_preview would write under %v", pv["root"])
+	}
+	if _, err := os.Stat(filepath.Join(notes, "src")); err == nil {
+		t.Fatal("a write created directories in the docs folder")
+	}
+}
