@@ -2,7 +2,7 @@ package session
 
 import "github.com/m1nd-go/m1nd/mcpserver/continuity"
 
-const continuityKey = "continuity"
+var continuityKey = NewKey[*continuity.Store]("continuity")
 
 // openContinuity loads the perspectives, locks, trails and boot memory
 // kept in the runtime directory and subscribes them to graph and learning
@@ -15,15 +15,15 @@ func (s *State) openContinuity() {
 		s.logf("WARNING: continuity state kept in memory only: %v", err)
 		st, _ = continuity.Open("", s.logf)
 	}
-	s.Shared(continuityKey, func() any { return st })
+	Shared(s, continuityKey, func() *continuity.Store { return st })
 	s.OnEvent(func(ev Event) { st.Observe(ev.Kind, ev.Gen, ev.PlasGen) })
 }
 
 // Continuity returns the session's continuity store (perspectives, locks,
 // trails, boot memory).
 func (s *State) Continuity() *continuity.Store {
-	return s.Shared(continuityKey, func() any {
+	return Shared(s, continuityKey, func() *continuity.Store {
 		st, _ := continuity.Open("", s.logf)
 		return st
-	}).(*continuity.Store)
+	})
 }

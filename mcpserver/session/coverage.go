@@ -60,9 +60,11 @@ type CoverageSnapshot struct {
 // NewCoverage returns an empty record.
 func NewCoverage() *Coverage { return &Coverage{agents: map[string]*agentCoverage{}} }
 
+var coverageKey = NewKey[*Coverage]("coverage")
+
 // Coverage is the session's coverage record.
 func (s *State) Coverage() *Coverage {
-	return s.Shared("coverage", func() any { return NewCoverage() }).(*Coverage)
+	return Shared(s, coverageKey, NewCoverage)
 }
 
 // Record notes one call of tool by agent: read are files whose content it

@@ -11,10 +11,11 @@ import (
 
 // derived caches indexes computed from one bundle's graph (query engine,
 // seek index, file lists). Each is built once, on first use, by whichever
-// caller gets there first; others wait for it.
+// caller gets there first; others wait for it. Items are keyed by a Key's
+// identity (Derive), or by a string (the deprecated Derived).
 type derived struct {
 	mu    sync.Mutex
-	items map[string]*derivedItem
+	items map[any]*derivedItem
 }
 
 type derivedItem struct {
@@ -31,18 +32,31 @@ type derivedItem struct {
 // Derived returns the value registered under key for this bundle's graph,
 // building it with build on first use. A failed build is cached too (the
 // graph will not change under it); a new bundle starts empty.
+//
+// Deprecated: use Derive with a Key declared beside what it caches: a
+// string names a value for every package at once, and each caller asserts
+// its type. Values stored by Derive are not seen here, whatever their
+// key's name.
 func (b *Bundle) Derived(key string, build func(g *graph.Graph) (any, error)) (any, error) {
-	return b.DerivedCtx(context.Background(), key, func(_ context.Context, g *graph.Graph) (any, error) { return build(g) })
+	return b.derive(nil, key, func(_ context.Context, g *graph.Graph) (any, error) { return build(g) })
 }
 
 // DerivedCtx is Derived for a build that can be called off: when ctx ends
 // before its build returns a value, nothing is cached (the next caller
 // builds it), and callers that were waiting for it build it themselves.
+//
+// Deprecated: use DeriveCtx with a Key (see Derived).
 func (b *Bundle) DerivedCtx(ctx context.Context, key string, build func(ctx context.Context, g *graph.Graph) (any, error)) (any, error) {
+	return b.derive(ctx, key, build)
+}
+
+// derive is Derive for any key; a nil ctx is a build that cannot be
+// called off.
+func (b *Bundle) derive(ctx context.Context, key any, build func(ctx context.Context, g *graph.Graph) (any, error)) (any, error) {
 	for {
 		b.derived.mu.Lock()
 		if b.derived.items == nil {
-			b.derived.items = map[string]*derivedItem{}
+			b.derived.items = map[any]*derivedItem{}
 		}
 		it, ok := b.derived.items[key]
 		if !ok {
@@ -64,7 +78,7 @@ func (b *Bundle) DerivedCtx(ctx context.Context, key string, build func(ctx cont
 
 // buildDerived builds the item's value. A build that panics or whose
 // context ended leaves nothing cached, and its waiters try again.
-func (b *Bundle) buildDerived(ctx context.Context, key string, it *derivedItem, build func(ctx context.Context, g *graph.Graph) (any, error)) {
+func (b *Bundle) buildDerived(ctx context.Context, key any, it *derivedItem, build func(ctx context.Context, g *graph.Graph) (any, error)) {
 	ok := false
 	defer func() {
 		if !ok {
@@ -76,25 +90,45 @@ func (b *Bundle) buildDerived(ctx context.Context, key string, it *derivedItem, 
 		close(it.ready)
 	}()
 	it.val, it.err = build(ctx, b.Graph)
-	if it.err == nil || ctx.Err() == nil {
+	if it.err == nil || ctx == nil || ctx.Err() == nil {
 		ok = true
 		it.done.Store(true)
 	}
 }
 
-// Built reports whether the value under key has been built for this
-// bundle (without building it).
-func (b *Bundle) Built(key string) bool {
+// built reports whether the value under key has been built.
+func (b *Bundle) built(key any) bool {
 	b.derived.mu.Lock()
 	it := b.derived.items[key]
 	b.derived.mu.Unlock()
 	return it != nil && it.done.Load()
 }
 
+// Built reports whether the value under key has been built for this
+// bundle (without building it). Until every caller uses Keys, it also
+// answers for a value Derive stored under a Key of that name.
+//
+// Deprecated: use the function Built with the Key.
+func (b *Bundle) Built(key string) bool {
+	if b.built(key) {
+		return true
+	}
+	b.derived.mu.Lock()
+	defer b.derived.mu.Unlock()
+	for k, it := range b.derived.items {
+		if n, ok := k.(named); ok && n.keyName() == key && it.done.Load() {
+			return true
+		}
+	}
+	return false
+}
+
+var historyKey = NewKey[*history.Index]("history")
+
 // History is the bundle's commits bound to its graph (built once).
 func (b *Bundle) History() *history.Index {
-	v, _ := b.Derived("history", func(g *graph.Graph) (any, error) {
+	h, _ := Derive(b, historyKey, func(g *graph.Graph) (*history.Index, error) {
 		return history.NewIndex(g, b.Commits), nil
 	})
-	return v.(*history.Index)
+	return h
 }

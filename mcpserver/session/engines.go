@@ -8,12 +8,16 @@ import (
 	"github.com/m1nd-go/m1nd/core/history"
 )
 
+// EngineKey holds a bundle's query engine (Engine builds it; Built says
+// whether it was).
+var EngineKey = NewKey[*engine.Engine]("engine")
+
 // Engine returns the query engine for a bundle's graph, building it on
 // first use. It shares the session's plasticity engine (learning survives
 // re-ingest) and warmup boosts, and replays the bundle's git commit groups
 // into the co-change matrix.
 func (s *State) Engine(b *Bundle) (*engine.Engine, error) {
-	v, err := b.Derived("engine", func(g *graph.Graph) (any, error) {
+	return Derive(b, EngineKey, func(g *graph.Graph) (*engine.Engine, error) {
 		opts := engine.DefaultOptions()
 		opts.Plasticity = s.Plasticity
 		opts.Warmup = s.Warmup
@@ -29,8 +33,4 @@ func (s *State) Engine(b *Bundle) (*engine.Engine, error) {
 		}
 		return e, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return v.(*engine.Engine), nil
 }

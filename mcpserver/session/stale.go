@@ -88,11 +88,12 @@ type staleCache struct {
 	val  Staleness
 }
 
+var staleKey = NewKey[*staleCache]("staleness")
+
 // Staleness compares b's files with the disk (a stat per file and per
 // directory; cached for a couple of seconds per bundle).
 func (s *State) Staleness(b *Bundle) Staleness {
-	v, _ := b.Derived("staleness", func(*graph.Graph) (any, error) { return &staleCache{}, nil })
-	sc := v.(*staleCache)
+	sc, _ := Derive(b, staleKey, func(*graph.Graph) (*staleCache, error) { return &staleCache{}, nil })
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	if now := time.Now(); now.Sub(sc.at) >= max(staleTTL, 20*sc.took) {
@@ -245,8 +246,7 @@ func StampDirs(root string, files []FileStamp) []FileStamp {
 // StalenessNow compares b's files with the disk now, bypassing (and
 // refreshing) the cache: the daemon asks right after a change.
 func (s *State) StalenessNow(b *Bundle) Staleness {
-	v, _ := b.Derived("staleness", func(*graph.Graph) (any, error) { return &staleCache{}, nil })
-	sc := v.(*staleCache)
+	sc, _ := Derive(b, staleKey, func(*graph.Graph) (*staleCache, error) { return &staleCache{}, nil })
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	now := time.Now()
@@ -261,8 +261,7 @@ func (s *State) StalenessNow(b *Bundle) Staleness {
 // the whole tree again (tens of milliseconds on a large one) before the
 // usual staleness TTL has passed since at.
 func (s *State) MarkFresh(b *Bundle, at time.Time) {
-	v, _ := b.Derived("staleness", func(*graph.Graph) (any, error) { return &staleCache{}, nil })
-	sc := v.(*staleCache)
+	sc, _ := Derive(b, staleKey, func(*graph.Graph) (*staleCache, error) { return &staleCache{}, nil })
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	if sc.at.Before(at) {

@@ -14,7 +14,6 @@ import (
 	"reflect"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -133,7 +132,12 @@ type State struct {
 	hooks   []func(Event)
 
 	sharedMu sync.Mutex
-	shared   map[string]any
+	// shared holds Shared and RootShared objects by a Key's identity, a
+	// rootKey, or (deprecated API) a string.
+	shared map[any]any
+
+	// lt owns the background work started by Go (lifetime.go).
+	lt lifetime
 
 	clientMu    sync.Mutex
 	clientRoots map[string][]string // MCP session → its client's roots
@@ -173,12 +177,14 @@ func Open(cfg Config, logf func(format string, args ...any)) (*State, error) {
 		agents:  map[string]*Agent{},
 		started: time.Now(),
 	}
+	s.life()
 	empty := graph.New()
 	empty.Finalize()
 	s.cur.Store(&Bundle{Graph: empty})
 	if cfg.RuntimeDir != "" {
 		l, err := acquireRuntimeLock(cfg.RuntimeDir)
 		if err != nil {
+			s.lt.cancel()
 			return nil, err
 		}
 		s.lock = l
@@ -194,6 +200,7 @@ func Open(cfg Config, logf func(format string, args ...any)) (*State, error) {
 	s.journal = openJournal(jpath, logf)
 	s.recoverEdits()
 	if err := s.loadAtStart(); err != nil {
+		s.endLifetime()
 		s.journal.close()
 		s.lock.release()
 		return nil, err
@@ -440,12 +447,15 @@ func (s *State) LastPersist() (time.Time, string) {
 	return t, msg
 }
 
-// Close persists a final time and releases the runtime directory. It is
-// idempotent.
+// Close ends the session: it cancels the session's context (Context),
+// waits for the background work started by Go to return, closes the
+// shared objects that are io.Closers, persists a final time and releases
+// the runtime directory. It is idempotent.
 func (s *State) Close() error {
 	if !s.closed.CompareAndSwap(false, true) {
 		return nil
 	}
+	s.endLifetime()
 	s.closeShared()
 	var err error
 	if s.cfg.Persistent() {
@@ -465,11 +475,21 @@ func (s *State) Logf(format string, args ...any) { s.logf(format, args...) }
 
 // Shared returns the session-lifetime object stored under key, creating it
 // with make on first use (per-root ingest caches, perspective stores).
+//
+// Deprecated: use the function Shared with a Key declared beside what it
+// keeps: a string names an object for every package at once, and each
+// caller asserts its type. Objects stored under Keys are not seen here,
+// whatever their key's name.
 func (s *State) Shared(key string, make func() any) any {
+	return s.shared1(key, make)
+}
+
+// shared1 is Shared for any key of the shared map.
+func (s *State) shared1(key any, make func() any) any {
 	s.sharedMu.Lock()
 	defer s.sharedMu.Unlock()
 	if s.shared == nil {
-		s.shared = map[string]any{}
+		s.shared = map[any]any{}
 	}
 	v, ok := s.shared[key]
 	if !ok {
@@ -499,11 +519,11 @@ func (s *State) closeShared() {
 // ingest cache and what that keeps in memory): it is released once the
 // root is no longer served, so a server that ingests tree after tree holds
 // state for the trees it serves only.
+//
+// Deprecated: use the function RootShared with a Key (see Shared).
 func (s *State) RootShared(root, key string, make func() any) any {
-	return s.Shared(rootKeyPrefix+root+"\x00"+key, make)
+	return s.shared1(rootKey{root, key}, make)
 }
-
-const rootKeyPrefix = "root\x00"
 
 // releaseRoots drops the RootShared objects of roots not in roots.
 func (s *State) releaseRoots(roots []Root) {
@@ -514,8 +534,7 @@ func (s *State) releaseRoots(roots []Root) {
 	var released []io.Closer
 	s.sharedMu.Lock()
 	for k, v := range s.shared {
-		rest, ok := strings.CutPrefix(k, rootKeyPrefix)
-		if root, _, _ := strings.Cut(rest, "\x00"); ok && !serving[root] {
+		if rk, ok := k.(rootKey); ok && !serving[rk.root] {
 			delete(s.shared, k)
 			if c, ok := v.(io.Closer); ok {
 				released = append(released, c)
@@ -532,17 +551,22 @@ func (s *State) releaseRoots(roots []Root) {
 
 // PersistSoon persists in the background unless a persist is already
 // running (used after ingest so a new graph is durable without making the
-// caller wait).
+// caller wait). It runs under the session's lifetime (Go): one that has
+// not begun when Close does leaves the save to Close.
 func (s *State) PersistSoon(reason string) {
 	if !s.cfg.Persistent() || !s.autoBusy.CompareAndSwap(false, true) {
 		return
 	}
-	go func() {
+	s.Go("persist after "+reason, func(ctx context.Context) error {
 		defer s.autoBusy.Store(false)
-		if _, err := s.Persist(reason); err != nil {
-			s.logf("persist after %s failed: %v", reason, err)
+		if ctx.Err() != nil {
+			return nil
 		}
-	}()
+		if _, err := s.Persist(reason); err != nil {
+			return fmt.Errorf("failed: %w", err)
+		}
+		return nil
+	})
 }
 
 // SetClock fixes the session's notion of now (tests, replays): temporal
