@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
@@ -139,6 +140,8 @@ type Runtime struct {
 	totals   [3]int
 	errs     []PathError
 	w        *watch.Watcher
+	// goFn runs the watch under its owner's lifetime (Under).
+	goFn watch.GoFunc
 }
 
 // New returns a stopped runtime; stateDir ("" = none) receives the
@@ -148,6 +151,17 @@ func New(apply Applier, stateDir string, logf func(string, ...any)) *Runtime {
 		logf = func(string, ...any) {}
 	}
 	return &Runtime{apply: apply, stateDir: stateDir, logf: logf, manifest: map[string]entry{}, queue: map[string]bool{}}
+}
+
+// Under makes the runtime's watches (and so every tick they fire) run
+// under their owner's lifetime — the session's Go, whose Close calls off
+// a tick in progress and waits for it — and returns r. Without it a watch
+// is the runtime's alone, and Stop or Close ends it.
+func (r *Runtime) Under(goFn watch.GoFunc) *Runtime {
+	r.mu.Lock()
+	r.goFn = goFn
+	r.mu.Unlock()
+	return r
 }
 
 // DefaultDebounce is the quiet time after the last event before a tick.
@@ -169,18 +183,19 @@ func (r *Runtime) Start(ctx context.Context, opt Options, accept func(document.F
 	r.mu.Lock()
 	r.running, r.opt, r.accept = true, opt, accept
 	r.manifest, r.queue = map[string]entry{}, map[string]bool{}
+	goFn := r.goFn
 	r.mu.Unlock()
 	// Watch first, then take stock: a change during the bootstrap tick
 	// fires another (ticks never overlap).
 	w := watch.Start(opt.Roots, watch.Config{
-		Debounce: r.debounce(), Poll: r.pollEvery(),
+		Debounce: r.debounce(), Poll: r.pollEvery(), Go: goFn,
 		Event: func(p string) {
 			r.mu.Lock()
 			r.events++
 			r.queue[p] = true
 			r.mu.Unlock()
 		},
-		Fire: func(trigger string) { r.tick(context.Background(), trigger) },
+		Fire: func(ctx context.Context, trigger string) { r.tick(ctx, trigger) },
 	})
 	r.mu.Lock()
 	r.w, r.backend, r.note = w, w.Backend, w.Note
@@ -233,8 +248,8 @@ func (r *Runtime) Stop() (bool, int, error) {
 	return was, len(r.manifest), r.saveLocked()
 }
 
-// Close stops the watcher goroutine (server shutdown; the session closes
-// its shared objects).
+// Close stops the watcher goroutine, calling off a tick in progress
+// (server shutdown; the session closes its shared objects).
 func (r *Runtime) Close() error {
 	r.halt()
 	return nil
@@ -302,7 +317,7 @@ func (r *Runtime) tick(ctx context.Context, trigger string) TickResult {
 	}
 	changes := diff(old, cur)
 	if len(changes) > 0 {
-		out, err := r.apply(ctx, changes, opt, accept)
+		out, err := r.applySafely(ctx, changes, opt, accept)
 		if err != nil {
 			res.Error = err.Error()
 			for _, c := range changes {
@@ -339,6 +354,18 @@ func (r *Runtime) tick(ctx context.Context, trigger string) TickResult {
 	}
 	r.mu.Unlock()
 	return res
+}
+
+// applySafely runs the Applier; a panic in it fails this tick's changes
+// (they are tried again next tick), not the watch or the server.
+func (r *Runtime) applySafely(ctx context.Context, changes []Change, opt Options, accept func(document.Format) bool) (out Outcome, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.logf("auto-ingest: applying %d change(s) panicked: %v\n%s", len(changes), p, debug.Stack())
+			out, err = Outcome{}, fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return r.apply(ctx, changes, opt, accept)
 }
 
 // commit records in the manifest what was applied; a file that failed

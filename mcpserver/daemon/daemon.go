@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -101,6 +102,11 @@ type Config struct {
 	Ignore func(path string) bool
 	Logf   func(string, ...any)
 	Now    func() time.Time
+	// Go runs the watch (and so every tick it fires) under its owner's
+	// lifetime: the session's Go, whose Close calls off a tick in progress
+	// and waits for it. Without it the watch is the daemon's alone, and
+	// Stop or Close ends it.
+	Go watch.GoFunc
 }
 
 // Daemon watches roots and runs reconciliation ticks. Safe for concurrent
@@ -193,8 +199,14 @@ func (d *Daemon) Resume() (bool, error) {
 		return false, err
 	}
 	// Files may have changed while no server watched: reconcile once now,
-	// in the background (the server answers meanwhile).
-	go d.tick(context.Background(), 0, "resume")
+	// in the background (the server answers meanwhile), as the watch's
+	// own tick, which Stop and Close call off.
+	d.mu.Lock()
+	w := d.w
+	d.mu.Unlock()
+	if w != nil {
+		w.Trigger("resume")
+	}
 	return true, nil
 }
 
@@ -215,13 +227,13 @@ func (d *Daemon) Start(paths []string, poll time.Duration) (Status, error) {
 	}
 	d.halt()
 	w := startWatch(paths, watch.Config{
-		Debounce: d.cfg.Debounce, MaxDelay: d.cfg.MaxDelay, Quick: d.cfg.Quick, Poll: poll, Ignore: d.cfg.Ignore,
+		Debounce: d.cfg.Debounce, MaxDelay: d.cfg.MaxDelay, Quick: d.cfg.Quick, Poll: poll, Ignore: d.cfg.Ignore, Go: d.cfg.Go,
 		Event: func(string) {
 			d.mu.Lock()
 			d.events++
 			d.mu.Unlock()
 		},
-		Fire: func(trigger string) { d.tick(context.Background(), 0, trigger) },
+		Fire: func(ctx context.Context, trigger string) { d.tick(ctx, 0, trigger) },
 	})
 	d.mu.Lock()
 	d.active, d.paths, d.poll = true, slices.Clone(paths), poll
@@ -250,14 +262,15 @@ func (d *Daemon) Stop() Status {
 	return d.Status()
 }
 
-// Close stops the watcher goroutine without changing the persisted state,
-// so the next server start resumes.
+// Close stops the watcher goroutine, calling off a tick in progress,
+// without changing the persisted state, so the next server start resumes.
 func (d *Daemon) Close() error {
 	d.halt()
 	return nil
 }
 
-// halt stops the watcher if it runs and waits for it.
+// halt stops the watcher if it runs, calls off its tick in progress and
+// waits for it.
 func (d *Daemon) halt() {
 	d.mu.Lock()
 	w := d.w
@@ -289,13 +302,23 @@ func (d *Daemon) Tick(ctx context.Context, maxFiles int) TickResult {
 func (d *Daemon) tick(ctx context.Context, maxFiles int, trigger string) TickResult {
 	d.tickMu.Lock()
 	defer d.tickMu.Unlock()
-	ctx, cancel := context.WithTimeout(ctx, d.cfg.TickTimeout)
+	parent := ctx
+	ctx, cancel := context.WithTimeout(parent, d.cfg.TickTimeout)
 	defer cancel()
 	start := time.Now()
-	res, alerts, err := d.reconcile(ctx, maxFiles)
+	res, alerts, err := d.reconcileSafely(ctx, maxFiles)
+	// A tick called off (the server stopping, the daemon stopped, the
+	// caller gone) did not fail: what it left undone is no alert, or a
+	// restart would greet the user with "ingest failed: context canceled".
+	calledOff := parent.Err() != nil
+	if calledOff {
+		alerts = slices.DeleteFunc(alerts, func(a Alert) bool { return a.Kind == KindIngestFailed })
+	}
 	if err != nil {
 		res.Error = err.Error()
-		alerts = append(alerts, Alert{Kind: KindIngestFailed, Severity: "error", Message: "reconciliation failed: " + err.Error()})
+		if !calledOff {
+			alerts = append(alerts, Alert{Kind: KindIngestFailed, Severity: "error", Message: "reconciliation failed: " + err.Error()})
+		}
 	}
 	// An alert that says what an unacknowledged one already says is not
 	// repeated (a file edited again and again is one alert until acked).
@@ -317,10 +340,25 @@ func (d *Daemon) tick(ctx context.Context, maxFiles int, trigger string) TickRes
 	d.ticks++
 	d.last, d.lastAt = res, d.cfg.Now()
 	d.mu.Unlock()
-	if err != nil {
+	switch {
+	case calledOff:
+		d.cfg.Logf("daemon: %s tick called off after %.0f ms", trigger, res.DurationMs)
+	case err != nil:
 		d.cfg.Logf("daemon: tick failed: %v", err)
 	}
 	return res
+}
+
+// reconcileSafely runs the reconciler; a panic in it is this tick's error
+// (the watch goes on, and the server with it).
+func (d *Daemon) reconcileSafely(ctx context.Context, maxFiles int) (res TickResult, alerts []Alert, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			d.cfg.Logf("daemon: reconciliation panicked: %v\n%s", p, debug.Stack())
+			res, alerts, err = TickResult{}, nil, fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return d.reconcile(ctx, maxFiles)
 }
 
 // Status reports the daemon's state and counters.

@@ -7,10 +7,12 @@
 package watch
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rjeczalik/notify"
@@ -33,10 +35,21 @@ type Config struct {
 	Ignore func(path string) bool
 	// Event is called for every event kept (counting, queueing); optional.
 	Event func(path string)
-	// Fire runs the work: trigger is "watch" or "poll". Calls never
-	// overlap.
-	Fire func(trigger string)
+	// Fire runs the work: trigger is "watch", "poll" or what Trigger was
+	// given. Calls never overlap. ctx ends when the watch does (Stop, or
+	// the end of the owner's lifetime): a Fire in progress is called off.
+	Fire func(ctx context.Context, trigger string)
+	// Go, when set, runs the watch under its owner's lifetime (a session's
+	// Go): the watch ends when the context Go gives it does, and the owner
+	// waits for it. Without Go the watch runs on a goroutine of its own
+	// that only Stop ends.
+	Go GoFunc
 }
+
+// GoFunc runs f on a goroutine under its owner's lifetime: f's context
+// ends when the owner closes, and the owner waits for f to return.
+// (*session.State).Go is one.
+type GoFunc func(name string, f func(ctx context.Context) error)
 
 // QuickEvents is how many events a lone change may bring (a save by
 // rename: create, write, rename, chmod) and still be waited for Quick.
@@ -55,13 +68,19 @@ type Watcher struct {
 	// Backend is "notify" or "polling"; Note says why polling was chosen.
 	Backend, Note string
 	stop, done    chan struct{}
+	trigger       chan string
+
+	mu       sync.Mutex
+	stopped  bool
+	cancel   context.CancelFunc // the loop's context, once it runs
+	stopOnce sync.Once
 }
 
 // Start watches paths (directories recursively, single files as they
 // are). It does not fail: without kernel watches it polls, and Note says
 // why.
 func Start(paths []string, cfg Config) *Watcher {
-	w := &Watcher{Backend: "notify", stop: make(chan struct{}), done: make(chan struct{})}
+	w := &Watcher{Backend: "notify", stop: make(chan struct{}), done: make(chan struct{}), trigger: make(chan string, 1)}
 	events := make(chan notify.EventInfo, 8192)
 	for _, p := range paths {
 		target := filepath.Join(p, "...")
@@ -75,21 +94,54 @@ func Start(paths []string, cfg Config) *Watcher {
 			break
 		}
 	}
-	go w.loop(events, cfg)
+	name := fmt.Sprintf("watch %s", strings.Join(paths, ", "))
+	if cfg.Go != nil {
+		cfg.Go(name, func(ctx context.Context) error { w.loop(ctx, events, cfg); return nil })
+	} else {
+		go w.loop(context.Background(), events, cfg)
+	}
 	return w
 }
 
-// Stop ends the watch and waits for a running Fire to return.
+// Stop ends the watch, calls off a running Fire and waits for it to
+// return. Stopping a stopped watch does nothing.
 func (w *Watcher) Stop() {
-	close(w.stop)
+	w.stopOnce.Do(func() {
+		w.mu.Lock()
+		w.stopped = true
+		if w.cancel != nil {
+			w.cancel()
+		}
+		w.mu.Unlock()
+		close(w.stop)
+	})
 	<-w.done
 }
 
-func (w *Watcher) loop(events chan notify.EventInfo, cfg Config) {
+// Trigger asks for a Fire(trigger) now, as if the tree had changed (a
+// daemon resuming reconciles what changed while it was down). A Trigger
+// while one is pending is dropped: the pending Fire covers it.
+func (w *Watcher) Trigger(trigger string) {
+	select {
+	case w.trigger <- trigger:
+	default:
+	}
+}
+
+func (w *Watcher) loop(parent context.Context, events chan notify.EventInfo, cfg Config) {
 	defer close(w.done)
 	if events != nil {
 		defer notify.Stop(events)
 	}
+	w.mu.Lock()
+	if w.stopped {
+		w.mu.Unlock()
+		return
+	}
+	ctx, cancel := context.WithCancel(parent)
+	w.cancel = cancel
+	w.mu.Unlock()
+	defer cancel()
 	var poll <-chan time.Time
 	if events == nil {
 		t := time.NewTicker(cfg.Poll)
@@ -101,8 +153,14 @@ func (w *Watcher) loop(events chan notify.EventInfo, cfg Config) {
 	var first time.Time
 	n := 0 // events since the last call
 	for {
+		if ctx.Err() != nil { // before anything else that is ready
+			if timer != nil {
+				timer.Stop()
+			}
+			return
+		}
 		select {
-		case <-w.stop:
+		case <-ctx.Done():
 			if timer != nil {
 				timer.Stop()
 			}
@@ -126,9 +184,11 @@ func (w *Watcher) loop(events chan notify.EventInfo, cfg Config) {
 			}
 		case <-fire:
 			timer, fire, n = nil, nil, 0
-			cfg.Fire("watch")
+			cfg.Fire(ctx, "watch")
 		case <-poll:
-			cfg.Fire("poll")
+			cfg.Fire(ctx, "poll")
+		case tr := <-w.trigger:
+			cfg.Fire(ctx, tr)
 		}
 	}
 }

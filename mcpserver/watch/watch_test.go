@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,7 +19,7 @@ func TestBurstAndNoise(t *testing.T) {
 		Debounce: 150 * time.Millisecond, Poll: time.Second,
 		Ignore: func(p string) bool { return filepath.Base(filepath.Dir(p)) == "skip" },
 		Event:  func(string) { events.Add(1) },
-		Fire:   func(string) { fires.Add(1) },
+		Fire:   func(context.Context, string) { fires.Add(1) },
 	})
 	defer w.Stop()
 	if w.Backend != "notify" {
@@ -61,7 +62,7 @@ func TestLoneChangeIsQuick(t *testing.T) {
 	var fires atomic.Int32
 	w := Start([]string{root}, Config{
 		Debounce: time.Hour, Quick: 10 * time.Millisecond, Poll: time.Second,
-		Fire: func(string) { fires.Add(1) },
+		Fire: func(context.Context, string) { fires.Add(1) },
 	})
 	defer w.Stop()
 	if w.Backend != "notify" {
@@ -86,4 +87,72 @@ func TestQuiet(t *testing.T) {
 	if got := (&Config{Debounce: time.Second}).quiet(1); got != time.Second {
 		t.Errorf("without Quick, quiet(1) = %v", got)
 	}
+}
+
+// Stop calls off a Fire in progress (its context ends) and returns once
+// it has returned; Trigger fires without an event.
+func TestStopCallsOffFire(t *testing.T) {
+	started, observed := make(chan string, 1), make(chan struct{})
+	w := Start([]string{t.TempDir()}, Config{Debounce: time.Hour, Poll: time.Hour,
+		Fire: func(ctx context.Context, trigger string) {
+			started <- trigger
+			<-ctx.Done()
+			close(observed)
+		}})
+	w.Trigger("resume")
+	if tr := <-started; tr != "resume" {
+		t.Fatalf("Fire(%q), want resume", tr)
+	}
+	w.Stop()
+	select {
+	case <-observed:
+	default:
+		t.Fatal("Stop returned before the Fire in progress saw its context end")
+	}
+	w.Stop() // a second Stop does nothing
+}
+
+// Under an owner's Go, the watch ends with the owner's lifetime: its
+// context's end calls off the Fire in progress and ends the loop, which
+// the owner waits for.
+func TestWatchUnderOwner(t *testing.T) {
+	life, end := context.WithCancel(context.Background())
+	var names []string
+	loopDone := make(chan struct{})
+	goFn := func(name string, f func(context.Context) error) {
+		names = append(names, name)
+		go func() { defer close(loopDone); f(life) }()
+	}
+	started, observed := make(chan struct{}), make(chan struct{})
+	w := Start([]string{t.TempDir()}, Config{Debounce: time.Hour, Poll: time.Hour, Go: goFn,
+		Fire: func(ctx context.Context, _ string) {
+			close(started)
+			<-ctx.Done()
+			close(observed)
+		}})
+	if len(names) != 1 {
+		t.Fatalf("Go called %d times", len(names))
+	}
+	w.Trigger("manual")
+	<-started
+	end()
+	<-loopDone
+	select {
+	case <-observed:
+	default:
+		t.Fatal("the loop ended before its Fire saw the lifetime end")
+	}
+	w.Stop() // after the owner ended it: returns at once
+}
+
+// A watch whose owner has already closed (Go runs f with an ended
+// context) stops at once.
+func TestWatchUnderClosedOwner(t *testing.T) {
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	w := Start([]string{t.TempDir()}, Config{Debounce: time.Hour, Poll: time.Hour,
+		Go:   func(_ string, f func(context.Context) error) { go f(ended) },
+		Fire: func(context.Context, string) { t.Error("fired") }})
+	w.Trigger("manual")
+	w.Stop()
 }
