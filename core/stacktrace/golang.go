@@ -19,7 +19,9 @@ var (
 
 // parseGo reads panics, fatal errors and goroutine dumps (the first
 // goroutine of a panic is the one that panicked; a dump without a panic,
-// or a deadlock, keeps every goroutine), and `go test` failure lines.
+// or a deadlock, keeps every goroutine), `go test` failure lines, and
+// frames pasted without their "goroutine N" header: a file line under a
+// function line, or one that carries its "+0x" offset.
 func parseGo(lines []string) Trace {
 	var t Trace
 	var fn string     // the function line awaiting its file line
@@ -28,7 +30,8 @@ func parseGo(lines []string) Trace {
 	var test string   // the failing test of "--- FAIL: TestX"
 	var tests []Frame // "file_test.go:12: msg" lines
 	var testErr *Error
-	for _, line := range lines {
+	fnAt := -1 // the line index of fn
+	for i, line := range lines {
 		trim := strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(line, "panic: "), strings.HasPrefix(trim, "panic: ") && len(t.Chain) > 0:
@@ -52,21 +55,33 @@ func parseGo(lines []string) Trace {
 			continue
 		}
 		if t.Goroutines > 0 && !inFirst && !allBlocks {
+			if line != trim && strings.Contains(line, ".go:") {
+				t.Skipped = append(t.Skipped, i)
+			}
 			continue
 		}
-		if m := matchIf(reGoFile, line, t.Goroutines > 0 && line != trim); m != nil {
-			if fn != "" || strings.HasSuffix(m[1], ".go") {
-				t.Frames = append(t.Frames, goFrame(fn, m[1], m[2]))
+		if m := matchIf(reGoFile, line, line != trim && (t.Goroutines > 0 || strings.Contains(line, ".go:"))); m != nil {
+			headed := t.Goroutines > 0
+			if !headed && fnAt != i-1 {
+				fn = "" // a headerless file line takes only the line just above it
+			}
+			if headed && (fn != "" || strings.HasSuffix(m[1], ".go")) ||
+				!headed && strings.HasSuffix(m[1], ".go") && (fn != "" || strings.Contains(line, "+0x")) {
+				f := goFrame(fn, m[1], m[2])
+				f.TextLine = i
+				t.Frames = append(t.Frames, f)
 			}
 			fn = ""
 			continue
 		}
-		if t.Goroutines > 0 && line != "" && line[0] != ' ' && line[0] != '\t' && (strings.HasPrefix(line, "created by ") || reGoFunc.MatchString(line)) {
-			fn = line
+		if line != "" && line[0] != ' ' && line[0] != '\t' &&
+			(t.Goroutines > 0 || strings.HasPrefix(line, "created by ") || strings.HasSuffix(trim, ")") && strings.Contains(line, ".")) &&
+			(strings.HasPrefix(line, "created by ") || goCallShape(line) && reGoFunc.MatchString(line)) {
+			fn, fnAt = line, i
 			continue
 		}
 		if m := matchIf(reGoTestLine, line, t.Goroutines == 0 && strings.Contains(line, "_test.go:")); m != nil {
-			f := Frame{File: CleanPath(m[1]), Line: atoi(m[2]), Raw: raw(line)}
+			f := Frame{File: CleanPath(m[1]), Line: atoi(m[2]), Raw: raw(line), TextLine: i}
 			if test != "" {
 				f.Function = test[strings.LastIndexByte(test, '/')+1:]
 				if i := strings.IndexByte(test, '/'); i > 0 {
@@ -86,6 +101,13 @@ func parseGo(lines []string) Trace {
 		t.Chain = append(t.Chain, *testErr)
 	}
 	return t
+}
+
+// goCallShape is a cheap test before reGoFunc: no blank before the
+// argument list ("pkg.F(0x1)", "main.main()") or in a name without one.
+func goCallShape(line string) bool {
+	i := strings.IndexAny(line, " \t(")
+	return i < 0 || line[i] == '('
 }
 
 // goPanic splits a panic value: runtime errors keep their kind.

@@ -24,7 +24,7 @@ func parseJava(lines []string) Trace {
 	var blocks [][]Frame
 	var pending *Error
 	suppressed := false
-	for _, line := range lines {
+	for i, line := range lines {
 		trim := strings.TrimSpace(line)
 		if strings.HasPrefix(trim, "Suppressed: ") {
 			suppressed = true
@@ -34,8 +34,9 @@ func parseJava(lines []string) Trace {
 			pending, suppressed = &Error{Type: m[1], Message: message(m[2])}, false
 			continue
 		}
-		if m := matchIf(reJavaAt, line, strings.HasPrefix(trim, "at ") && strings.Contains(trim, "(")); m != nil {
+		if m := matchIf(reJavaAt, line, strings.HasPrefix(trim, "at ") && strings.Contains(trim, "(")); m != nil && isJavaLoc(m[2]) && !isCSharpAt(line) {
 			if suppressed {
+				t.Skipped = append(t.Skipped, i)
 				continue
 			}
 			if pending != nil || len(blocks) == 0 {
@@ -48,7 +49,7 @@ func parseJava(lines []string) Trace {
 				pending = nil
 			}
 			f := javaFrame(m[1], m[2], line)
-			f.Exception = len(blocks) - 1
+			f.Exception, f.TextLine = len(blocks)-1, i
 			blocks[len(blocks)-1] = append(blocks[len(blocks)-1], f)
 			continue
 		}
@@ -59,7 +60,7 @@ func parseJava(lines []string) Trace {
 			pending, suppressed = &Error{Type: m[1], Message: message(m[2])}, false
 			continue
 		}
-		if m := matchIf(reJavaHead, line, len(blocks) == 0 && strings.Contains(trim, ".") && !strings.Contains(trim, " at ")); m != nil && looksLikeJavaClass(m[1]) {
+		if m := matchIf(reJavaHead, line, len(blocks) == 0 && qualifiedHead(trim) && !strings.Contains(trim, " at ")); m != nil && looksLikeJavaClass(m[1]) {
 			pending = &Error{Type: m[1], Message: message(m[2])}
 		}
 	}
@@ -67,6 +68,23 @@ func parseJava(lines []string) Trace {
 		t.Frames = append(t.Frames, blocks[i]...)
 	}
 	return t
+}
+
+// qualifiedHead is a cheap test before reJavaHead: the line starts with
+// a dotted name ("java.lang.IllegalStateException: …").
+func qualifiedHead(trim string) bool {
+	head := trim
+	if i := strings.IndexAny(trim, " :"); i >= 0 {
+		head = trim[:i]
+	}
+	return strings.Contains(head, ".")
+}
+
+// isJavaLoc accepts what a JVM prints between a frame's parentheses —
+// "Auth.java:42", "Auth.kt", "Native Method", "Unknown Source" — and not
+// a .NET parameter list ("String user", "").
+func isJavaLoc(loc string) bool {
+	return loc == "Native Method" || loc == "Unknown Source" || loc != "" && !strings.Contains(loc, " ")
 }
 
 // looksLikeJavaClass accepts a qualified class whose simple name starts

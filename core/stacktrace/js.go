@@ -22,7 +22,7 @@ func parseJS(lines []string) Trace {
 	var t Trace
 	var blocks [][]Frame // per error, innermost first
 	var pending *Error   // the last error line seen, not yet owning frames
-	for _, line := range lines {
+	for i, line := range lines {
 		if m := matchIf(reJSErr, line, strings.Contains(line, "Error") || strings.Contains(line, "Exception") || strings.Contains(line, "Rejection") || strings.Contains(line, "Failure")); m != nil {
 			pending = &Error{Type: m[1], Message: message(m[2])}
 			continue
@@ -40,7 +40,7 @@ func parseJS(lines []string) Trace {
 			blocks = append(blocks, nil)
 			pending = nil
 		}
-		f.Exception = len(blocks) - 1
+		f.Exception, f.TextLine = len(blocks)-1, i
 		blocks[len(blocks)-1] = append(blocks[len(blocks)-1], f)
 	}
 	// The last error printed is the deepest cause: its frames come first.

@@ -33,7 +33,7 @@ func parsePython(lines []string) Trace {
 	var blocks []*pyBlock
 	var cur *pyBlock
 	lastWasFile := false
-	for _, line := range lines {
+	for i, line := range lines {
 		trim := strings.TrimSpace(line)
 		for trim != "" && (trim[0] == '|' || trim[0] == '+') && rePyGroup.MatchString(line) {
 			line = rePyGroup.ReplaceAllString(line, "")
@@ -59,7 +59,9 @@ func parsePython(lines []string) Trace {
 				cur = &pyBlock{}
 				blocks = append(blocks, cur)
 			}
-			cur.frames = append(cur.frames, pyFrame(m[1], m[2], m[3], line))
+			f := pyFrame(m[1], m[2], m[3], line)
+			f.TextLine = i
+			cur.frames = append(cur.frames, f)
 			lastWasFile = true
 			continue
 		}
@@ -80,7 +82,7 @@ func parsePython(lines []string) Trace {
 				cur = &pyBlock{pytest: true}
 				blocks = append(blocks, cur)
 			}
-			cur.addPytest(m, line)
+			cur.addPytest(m, line, i)
 			continue
 		}
 		if m := matchIf(rePytestE, line, line[0] == 'E'); m != nil && cur != nil && cur.pytest && cur.err.Type == "" {
@@ -94,8 +96,8 @@ func parsePython(lines []string) Trace {
 
 // addPytest adds one pytest location line: "in func" lines are frames in
 // call order; the final "path:line: ErrorType" names the innermost one.
-func (b *pyBlock) addPytest(m []string, line string) {
-	f := Frame{File: CleanPath(m[1]), Line: atoi(m[2]), Function: m[3], Raw: raw(line)}
+func (b *pyBlock) addPytest(m []string, line string, at int) {
+	f := Frame{File: CleanPath(m[1]), Line: atoi(m[2]), Function: m[3], Raw: raw(line), TextLine: at}
 	f.External = IsExternalPath(f.File)
 	if m[4] != "" {
 		if b.err.Type == "" {

@@ -28,7 +28,7 @@ func parseRust(lines []string) Trace {
 	inBT, inMsg := false, false
 	var msg []string
 	lastAt := false
-	for _, line := range lines {
+	for i, line := range lines {
 		trim := strings.TrimSpace(line)
 		if inMsg {
 			if trim == "" || strings.HasPrefix(trim, "note: ") || strings.EqualFold(trim, "stack backtrace:") {
@@ -42,13 +42,13 @@ func parseRust(lines []string) Trace {
 		panicLine := strings.HasPrefix(line, "thread '")
 		if m := matchIf(reRustPanic, line, panicLine); m != nil {
 			t.Chain = append(t.Chain[:0], Error{Type: "panic"})
-			loc = rustLoc(m[2], m[3], m[4], line)
+			loc = rustLoc(m[2], m[3], m[4], line, i)
 			inMsg, msg = true, nil
 			continue
 		}
 		if m := matchIf(reRustPanicOld, line, panicLine); m != nil {
 			t.Chain = append(t.Chain[:0], Error{Type: "panic", Message: message(m[2])})
-			loc = rustLoc(m[3], m[4], m[5], line)
+			loc = rustLoc(m[3], m[4], m[5], line, i)
 			continue
 		}
 		if m := matchIf(reRustError, line, len(t.Chain) == 0 && strings.HasPrefix(line, "Error: ")); m != nil {
@@ -68,18 +68,19 @@ func parseRust(lines []string) Trace {
 				f.File, f.Line, f.Column = CleanPath(m[1]), atoi(m[2]), atoi(m[3])
 				f.Raw = raw(f.Raw + " at " + strings.TrimSpace(m[1]) + ":" + m[2])
 				f.External = f.External || IsExternalPath(f.File)
+				f.TextLine = i
 			}
 			lastAt = true
 			continue
 		}
 		if m := reRustFrame.FindStringSubmatch(line); m != nil {
-			t.Frames = append(t.Frames, rustFrame(m[2], line))
+			t.Frames = append(t.Frames, rustFrame(m[2], line, i))
 			lastAt = false
 			continue
 		}
 		// An inlined frame: an indented symbol without a number after an "at".
 		if lastAt && trim != "" && line != trim && !strings.HasPrefix(trim, "note:") && !strings.Contains(trim, " ") {
-			t.Frames = append(t.Frames, rustFrame(trim, line))
+			t.Frames = append(t.Frames, rustFrame(trim, line, i))
 		}
 		lastAt = false
 	}
@@ -92,8 +93,8 @@ func parseRust(lines []string) Trace {
 	return t
 }
 
-func rustLoc(file, line, col, rawLine string) *Frame {
-	f := Frame{File: CleanPath(file), Line: atoi(line), Column: atoi(col), Raw: raw(rawLine)}
+func rustLoc(file, line, col, rawLine string, at int) *Frame {
+	f := Frame{File: CleanPath(file), Line: atoi(line), Column: atoi(col), Raw: raw(rawLine), TextLine: at}
 	f.External = IsExternalPath(f.File)
 	return &f
 }
@@ -109,9 +110,9 @@ func (t Trace) hasFrameAt(file string, line int) bool {
 
 // rustFrame reads a symbol: "myapp::parse::Parser::line::h0123…",
 // "<myapp::Foo as core::fmt::Display>::fmt", "myapp::main::{{closure}}".
-func rustFrame(sym, line string) Frame {
+func rustFrame(sym, line string, at int) Frame {
 	sym = reRustHash.ReplaceAllString(strings.TrimSpace(sym), "")
-	f := Frame{Raw: raw(line), External: isExternalRust(sym)}
+	f := Frame{Raw: raw(line), External: isExternalRust(sym), TextLine: at}
 	if strings.HasPrefix(sym, "<") {
 		if end := strings.LastIndex(sym, ">::"); end > 0 {
 			self, _, _ := strings.Cut(sym[1:end], " as ")

@@ -1,15 +1,23 @@
 // Package stacktrace reads the stack traces programs print when they fail
-// — Python tracebacks, Go panics and goroutine dumps, Node and browser
-// JavaScript/TypeScript stacks, Rust panics with RUST_BACKTRACE, and
-// Java/Kotlin exceptions — into the error they report and the frames they
-// list, most specific frame first.
+// — Python tracebacks and pytest reports, Go panics, goroutine dumps and
+// `go test` failures, Node and browser JavaScript/TypeScript stacks, Rust
+// panics with RUST_BACKTRACE, Java/Kotlin exceptions and .NET (C#)
+// exceptions — into the error they report and the frames they list, most
+// specific frame first. It is the one parser m1nd has: seek reads the
+// frames of a pasted bug report with it, and the trace tool maps a trace
+// onto the graph with it.
 //
 // Parsing never fails: text that holds no frame yields a Trace without
 // frames. Every frame's path is normalised (file:// and bundler URLs,
 // "./", Windows separators, Java package + file name → directory path) so
 // a caller can match it against a repository's files, and frames whose
 // path or module says "library or runtime" (site-packages, node_modules,
-// GOROOT, the Rust toolchain, java.*) are marked External.
+// GOROOT, the Rust toolchain, java.*, System.*) are marked External.
+//
+// Parse reads one trace in one dialect (detected, or hinted); ParseAll
+// reads every dialect a text holds, for a bug report that quotes a
+// browser's stack beside a server's traceback. The package uses only the
+// standard library.
 package stacktrace
 
 import (
@@ -32,11 +40,16 @@ const (
 	Rust       Language = "rust"
 	Java       Language = "java"
 	Kotlin     Language = "kotlin"
+	CSharp     Language = "csharp"
 )
 
 // Languages lists the dialects Parse understands, in the order auto
 // detection prefers them on a tie.
-var Languages = []Language{Python, Go, JavaScript, TypeScript, Rust, Java, Kotlin}
+var Languages = []Language{Python, Go, JavaScript, TypeScript, Rust, Java, Kotlin, CSharp}
+
+// dialects are the parsers behind Languages: TypeScript shares
+// JavaScript's, Kotlin Java's.
+var dialects = []Language{Python, Go, JavaScript, Rust, Java, CSharp}
 
 // aliases are other spellings callers use for a language.
 var aliases = map[string]Language{
@@ -48,11 +61,12 @@ var aliases = map[string]Language{
 	"rust": Rust, "rs": Rust,
 	"java": Java, "jvm": Java,
 	"kotlin": Kotlin, "kt": Kotlin,
+	"csharp": CSharp, "cs": CSharp, "c#": CSharp, "dotnet": CSharp, ".net": CSharp,
 }
 
 // ParseLanguage accepts a language name in any case, or a common alias
-// ("py", "golang", "js", "node", "ts", "rs", "jvm", "kt"); "" and "auto"
-// mean Auto.
+// ("py", "golang", "js", "node", "ts", "rs", "jvm", "kt", "cs", "c#",
+// "dotnet"); "" and "auto" mean Auto.
 func ParseLanguage(s string) (Language, error) {
 	if l, ok := aliases[strings.ToLower(strings.TrimSpace(s))]; ok {
 		return l, nil
@@ -113,6 +127,12 @@ type Frame struct {
 	External bool `json:"external"`
 	// Exception indexes Trace.Chain: the error whose stack lists the frame.
 	Exception int `json:"exception"`
+	// TextLine is the 0-based index, among the '\n'-separated lines of the
+	// parsed text, of the line the frame's location was read from (a Go
+	// frame's file line, a Rust frame's "at" line; the symbol line of a
+	// Rust frame without one). A caller that also reads the text's prose
+	// uses it to tell trace lines from the rest.
+	TextLine int `json:"-"`
 }
 
 // Trace is a parsed stack trace.
@@ -133,6 +153,12 @@ type Trace struct {
 	Goroutines int `json:"goroutines,omitempty"`
 	// Truncated says frames beyond MaxFrames were dropped.
 	Truncated bool `json:"truncated,omitempty"`
+	// Skipped are the indexes (as Frame.TextLine counts them) of lines
+	// read as frames but left out of Frames: the file lines of a Go
+	// dump's goroutines other than the one that panicked, the frames of a
+	// Java "Suppressed:" block, the frames beyond MaxFrames. With the
+	// frames' TextLine they tell a caller which lines are trace, not prose.
+	Skipped []int `json:"-"`
 }
 
 // Parse reads text as a trace of lang; Auto tries every dialect and keeps
@@ -149,7 +175,7 @@ func Parse(text string, lang Language) Trace {
 		}
 	}
 	best, bestScore := Trace{}, -1
-	for _, l := range []Language{Python, Go, JavaScript, Rust, Java} {
+	for _, l := range dialects {
 		t := parserFor(l)(lines)
 		if s := t.score(); s > bestScore {
 			best, bestScore = t, s
@@ -160,6 +186,24 @@ func Parse(text string, lang Language) Trace {
 		return Trace{Language: Auto, Frames: []Frame{}}
 	}
 	return finish(best, best.Language)
+}
+
+// ParseAll reads text as every dialect and returns each reading that
+// found frames, one Trace per dialect in Languages order (JavaScript or
+// TypeScript, Java or Kotlin, by their files). Where Parse keeps the one
+// dialect that recognises the most, ParseAll keeps them all: a bug report
+// may quote a browser's stack and a server's traceback. The dialects'
+// frame forms hardly overlap; a caller merging the traces dedupes frames
+// by place (seek does).
+func ParseAll(text string) []Trace {
+	lines := splitLines(text)
+	var out []Trace
+	for _, l := range dialects {
+		if t := parserFor(l)(lines); len(t.Frames) > 0 {
+			out = append(out, finish(t, l))
+		}
+	}
+	return out
 }
 
 // score ranks competing readings of one text: frames count most, a
@@ -184,6 +228,8 @@ func parserFor(l Language) func([]string) Trace {
 		return parseRust
 	case Java, Kotlin:
 		return parseJava
+	case CSharp:
+		return parseCSharp
 	}
 	return nil
 }
@@ -208,6 +254,9 @@ func finish(t Trace, l Language) Trace {
 		t.Error = t.Chain[0]
 	}
 	if len(t.Frames) > MaxFrames {
+		for _, f := range t.Frames[MaxFrames:] {
+			t.Skipped = append(t.Skipped, f.TextLine)
+		}
 		t.Frames, t.Truncated = t.Frames[:MaxFrames], true
 	}
 	if t.Frames == nil {

@@ -273,6 +273,25 @@ testing.tRunner(0xc000103380, 0x5a6f28)
 			"cache_test.go:17 TestCache",
 		},
 	},
+	{
+		name: "go frames pasted without their goroutine header",
+		text: `panic: boom
+main.run(...)
+	/src/app/main.go:12
+main.main()
+	/src/app/main.go:7 +0x25
+	/src/app/init.go:3 +0x1d
+
+see also
+	/src/app/other.go:9`,
+		want: Go,
+		err:  Error{Type: "panic", Message: "boom"},
+		frames: []string{
+			"/src/app/main.go:12 run",
+			"/src/app/main.go:7 main",
+			"/src/app/init.go:3",
+		},
+	},
 }
 
 var jsCases = []parseCase{
@@ -444,8 +463,149 @@ Caused by: java.sql.SQLException: connection is closed
 	},
 }
 
+var csharpCases = []parseCase{
+	{
+		name: "c# exception with an inner exception",
+		text: `System.InvalidOperationException: Order 42 cannot be shipped
+ ---> System.Data.SqlClient.SqlException: Connection is closed
+   at Acme.Shop.Db.OrderRepo.Find(Int32 id) in /src/Shop/Db/OrderRepo.cs:line 23
+   at Acme.Shop.OrderService.Ship(Int32 id) in /src/Shop/OrderService.cs:line 55
+   --- End of inner exception stack trace ---
+   at Acme.Shop.OrderService.Ship(Int32 id) in /src/Shop/OrderService.cs:line 57
+   at Acme.Shop.Program.<Main>$(String[] args) in /src/Shop/Program.cs:line 12`,
+		want:  CSharp,
+		err:   Error{Type: "System.InvalidOperationException", Message: "Order 42 cannot be shipped"},
+		chain: 2,
+		frames: []string{
+			"/src/Shop/Db/OrderRepo.cs:23 OrderRepo.Find",
+			"/src/Shop/OrderService.cs:55 OrderService.Ship",
+			"/src/Shop/OrderService.cs:57 OrderService.Ship",
+			"/src/Shop/Program.cs:12 Program.Main",
+		},
+	},
+	{
+		name: "c# unhandled, async, a lambda, generics, frames without symbols, windows paths",
+		text: `Unhandled exception. System.NullReferenceException: Object reference not set to an instance of an object.
+   at Acme.Auth.TokenStore.<>c__DisplayClass3_0.<Lookup>b__0(Token t) in C:\src\Acme\Auth\TokenStore.cs:line 31
+   at System.Linq.Enumerable.WhereListIterator` + "`" + `1.MoveNext()
+   at Acme.Auth.TokenStore.Lookup(String id) in C:\src\Acme\Auth\TokenStore.cs:line 30
+   at Acme.Auth.AuthService.<LoginAsync>d__4.MoveNext() in C:\src\Acme\Auth\AuthService.cs:line 18
+--- End of stack trace from previous location ---
+   at System.Runtime.CompilerServices.TaskAwaiter.ThrowForNonSuccess(Task task)
+   at Acme.Program.Main(String[] args)`,
+		want: CSharp,
+		err:  Error{Type: "System.NullReferenceException", Message: "Object reference not set to an instance of an object."},
+		frames: []string{
+			"C:/src/Acme/Auth/TokenStore.cs:31 TokenStore.Lookup",
+			":0 WhereListIterator.MoveNext [ext]",
+			"C:/src/Acme/Auth/TokenStore.cs:30 TokenStore.Lookup",
+			"C:/src/Acme/Auth/AuthService.cs:18 AuthService.LoginAsync",
+			":0 TaskAwaiter.ThrowForNonSuccess [ext]",
+			":0 Program.Main",
+		},
+	},
+}
+
+// seekCases are the pastes core/seek's query tests read (seek parses
+// its frames with this package), with one frame per line of prose
+// around them.
+var seekCases = []parseCase{
+	{
+		name: "seek: python after prose",
+		text: `Login fails for users with a unicode password.
+
+Traceback (most recent call last):
+  File "/srv/app/web/views.py", line 88, in post
+    user = auth.login(form.user, form.password)
+  File "/srv/app/backend/auth.py", line 18, in login
+    if not self.validate_credentials(user, password):
+  File "/srv/app/backend/auth.py", line 14, in validate_credentials
+    digest = hash_password(password)
+UnicodeEncodeError: 'ascii' codec can't encode character
+`,
+		want: Python,
+		err:  Error{Type: "UnicodeEncodeError", Message: "'ascii' codec can't encode character"},
+		frames: []string{
+			"/srv/app/backend/auth.py:14 validate_credentials",
+			"/srv/app/backend/auth.py:18 login",
+			"/srv/app/web/views.py:88 post",
+		},
+	},
+	{
+		name: "seek: go panic with a closure and created by",
+		text: `panic: runtime error: index out of range [7] with length 7
+
+goroutine 1 [running]:
+example.com/app/web.parseHeaderToken(0xc000010000)
+	/home/ci/app/web/server.go:18 +0x1d
+example.com/app/web.(*Server).ServeHTTP.func1(...)
+	/home/ci/app/web/router.go:8 +0x2a
+created by example.com/app/web.Start in goroutine 1
+	/home/ci/app/web/start.go:12 +0x44
+`,
+		want: Go,
+		err:  Error{Type: "runtime error", Message: "index out of range [7] with length 7"},
+		frames: []string{
+			"/home/ci/app/web/server.go:18 parseHeaderToken",
+			"/home/ci/app/web/router.go:8 Server.ServeHTTP",
+			"/home/ci/app/web/start.go:12 Start",
+		},
+	},
+	{
+		name: "seek: java with a lambda and a module prefix",
+		text: `java.lang.NullPointerException: token
+	at com.acme.auth.SessionStore.lookup(SessionStore.java:42)
+	at com.acme.auth.AuthService$Inner.lambda$login$0(AuthService.java:17)
+	at java.base/java.lang.Thread.run(Thread.java:833)
+`,
+		want: Java,
+		err:  Error{Type: "java.lang.NullPointerException", Message: "token"},
+		frames: []string{
+			"com/acme/auth/SessionStore.java:42 SessionStore.lookup",
+			"com/acme/auth/AuthService.java:17 AuthService.login",
+			"java/lang/Thread.java:833 Thread.run [ext]",
+		},
+	},
+	{
+		name: "seek: node with async, a file URL and a runtime frame",
+		text: `TypeError: Cannot read properties of undefined (reading 'id')
+    at SessionStore.create (/srv/app/src/session.js:11:20)
+    at async Server.handleLogin (file:///srv/app/src/server.ts:40:5)
+    at /srv/app/src/index.js:3:1
+    at node:internal/process/task_queues:95:5
+`,
+		want: TypeScript,
+		err:  Error{Type: "TypeError", Message: "Cannot read properties of undefined (reading 'id')"},
+		frames: []string{
+			"/srv/app/src/session.js:11 SessionStore.create",
+			"/srv/app/src/server.ts:40 Server.handleLogin",
+			"/srv/app/src/index.js:3",
+			"node:internal/process/task_queues:95 [ext]",
+		},
+	},
+	{
+		name: "seek: c# frame",
+		text: `System.InvalidOperationException: bad state
+   at Acme.Auth.Validate(String user) in C:\src\Acme\Auth.cs:line 42
+`,
+		want:   CSharp,
+		err:    Error{Type: "System.InvalidOperationException", Message: "bad state"},
+		frames: []string{"C:/src/Acme/Auth.cs:42 Auth.Validate"},
+	},
+	{
+		name:   "seek: rust panic",
+		text:   "thread 'main' panicked at src/parser.rs:120:9:\nattempt to subtract with overflow",
+		want:   Rust,
+		err:    Error{Type: "panic", Message: "attempt to subtract with overflow"},
+		frames: []string{"src/parser.rs:120"},
+	},
+}
+
+// allCases are every group of parse cases.
+var allCases = [][]parseCase{pythonCases, goCases, jsCases, rustCases, javaCases, csharpCases, seekCases}
+
 func TestParse(t *testing.T) {
-	for _, group := range [][]parseCase{pythonCases, goCases, jsCases, rustCases, javaCases} {
+	for _, group := range allCases {
 		for _, tc := range group {
 			t.Run(tc.name, func(t *testing.T) {
 				for _, hint := range []Language{Auto, tc.want} {
@@ -521,7 +681,7 @@ func TestParseWrongHint(t *testing.T) {
 }
 
 func TestParseLanguage(t *testing.T) {
-	for in, want := range map[string]Language{"": Auto, "AUTO": Auto, "py": Python, "golang": Go, "Node": JavaScript, "ts": TypeScript, "rs": Rust, "jvm": Java, "kt": Kotlin} {
+	for in, want := range map[string]Language{"": Auto, "AUTO": Auto, "py": Python, "golang": Go, "Node": JavaScript, "ts": TypeScript, "rs": Rust, "jvm": Java, "kt": Kotlin, "C#": CSharp, "dotnet": CSharp} {
 		if got, err := ParseLanguage(in); err != nil || got != want {
 			t.Errorf("ParseLanguage(%q) = %s, %v; want %s", in, got, err, want)
 		}
@@ -586,5 +746,120 @@ func TestParseCaps(t *testing.T) {
 	long := "    at f (/a/" + strings.Repeat("x", 1<<20) + ".js:1:1)"
 	if tr := Parse(long, Auto); len(tr.Frames) != 0 {
 		t.Errorf("a clipped megabyte line gave %d frames", len(tr.Frames))
+	}
+}
+
+// Go function lines name the function without package, receiver,
+// arguments or closure suffix (the cases of seek's former goFunc).
+func TestGoFunctionNames(t *testing.T) {
+	for in, want := range map[string]string{
+		"example.com/app/web.parseHeaderToken(0xc000010000)":   "parseHeaderToken",
+		"example.com/app/web.(*Server).ServeHTTP.func1.2(...)": "ServeHTTP",
+		"main.main()": "main",
+		"created by net/http.(*Server).Serve in goroutine 1":               "Serve",
+		"github.com/m1nd-go/m1nd/core/seek.(*Index).Search({0x1, 0x2}, 3)": "Search",
+		"github.com/acme/lru.(*Cache[...]).Put.gowrap1()":                  "Put",
+		"not a function line": "",
+	} {
+		tr := Parse("goroutine 1 [running]:\n"+in+"\n\t/src/x.go:1 +0x1\n", Go)
+		if len(tr.Frames) != 1 || tr.Frames[0].Function != want {
+			t.Errorf("%q: frames %+v, want function %q", in, tr.Frames, want)
+		}
+	}
+}
+
+// A .NET frame is not read as a JVM one, nor a JVM frame as a .NET one.
+func TestJavaAndCSharpApart(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want Language
+	}{
+		{"   at Acme.Auth.Validate(String user) in /src/Auth.cs:line 42", CSharp},
+		{"   at Acme.Auth.Validate(String user, Int32 n)", CSharp},
+		{"   at Acme.Program.Main()", CSharp},
+		{"   at com.acme.Auth.login(Auth.java:42)", Java},
+		{"   at com.acme.Auth.login(Native Method)", Java},
+		{"   at com.acme.Auth.login(Unknown Source)", Java},
+	} {
+		all := ParseAll(tc.line)
+		if len(all) != 1 || all[0].Language != tc.want {
+			t.Errorf("%q: read as %v, want %s only", tc.line, languagesOf(all), tc.want)
+		}
+	}
+}
+
+func languagesOf(ts []Trace) []Language {
+	var out []Language
+	for _, t := range ts {
+		out = append(out, t.Language)
+	}
+	return out
+}
+
+// ParseAll keeps every dialect of a report that quotes two traces.
+func TestParseAll(t *testing.T) {
+	report := `Checkout fails in the browser, and the server logs a traceback.
+
+Uncaught TypeError: items is undefined
+handleClick@http://localhost:3000/static/js/cart.js:120:15
+
+Traceback (most recent call last):
+  File "/srv/shop/api/cart.py", line 31, in total
+    return sum(i.price for i in items)
+TypeError: 'NoneType' object is not iterable`
+	all := ParseAll(report)
+	var got []string
+	for _, tr := range all {
+		for _, f := range tr.Frames {
+			got = append(got, fmt.Sprintf("%s %s line %d", tr.Language, brief(f), f.TextLine))
+		}
+	}
+	want := []string{
+		"python /srv/shop/api/cart.py:31 total line 6",
+		"javascript static/js/cart.js:120 handleClick line 3",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("ParseAll (-want +got):\n%s", d)
+	}
+	if tr := Parse(report, Auto); tr.Language != Python {
+		t.Errorf("Parse keeps %s, want the dialect with the most (python)", tr.Language)
+	}
+	if all := ParseAll("nothing to see here\nTypeError: x"); len(all) != 0 {
+		t.Errorf("no frames, yet %d traces", len(all))
+	}
+}
+
+// Every frame's TextLine is the line that names its file, no line gives
+// frames to two dialects, and skipped lines are not frames' lines.
+func TestTextLine(t *testing.T) {
+	for _, group := range allCases {
+		for _, tc := range group {
+			lines := strings.Split(tc.text, "\n")
+			owner := map[int]Language{}
+			for _, tr := range ParseAll(tc.text) {
+				for _, f := range tr.Frames {
+					if f.TextLine < 0 || f.TextLine >= len(lines) {
+						t.Fatalf("%s: frame %s at line %d of %d", tc.name, brief(f), f.TextLine, len(lines))
+					}
+					line := strings.ReplaceAll(lines[f.TextLine], "\\", "/")
+					if base := f.File[strings.LastIndexByte(f.File, '/')+1:]; !strings.Contains(line, base) {
+						t.Errorf("%s: frame %s read from %q", tc.name, brief(f), line)
+					}
+					if l, ok := owner[f.TextLine]; ok && l != tr.Language {
+						t.Errorf("%s: line %d read by %s and %s", tc.name, f.TextLine, l, tr.Language)
+					}
+					owner[f.TextLine] = tr.Language
+				}
+			}
+		}
+	}
+	// The other goroutines of a panic dump are skipped, line by line.
+	tr := Parse(goCases[1].text, Auto)
+	if d := cmp.Diff([]int{15, 19}, tr.Skipped); d != "" {
+		t.Errorf("go skipped lines (-want +got):\n%s", d)
+	}
+	jv := Parse(javaCases[1].text, Auto)
+	if d := cmp.Diff([]int{6}, jv.Skipped); d != "" {
+		t.Errorf("java skipped lines (-want +got):\n%s", d)
 	}
 }
