@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/m1nd-go/m1nd/core/stacktrace"
 )
 
 // MaxQueryBytes bounds the text a query is parsed from. A pasted log of
@@ -39,11 +41,13 @@ type Frame struct {
 	// Func is the function or method name without package or receiver.
 	Func string `json:"function,omitempty"`
 	// Lang names the dialect that recognised the frame: "python", "go",
-	// "java", "js", "csharp", or "path" for a file mentioned in prose.
+	// "java" (Kotlin too), "js" (TypeScript too), "rust", "csharp", or
+	// "path" for a file mentioned in prose.
 	Lang string `json:"lang"`
-	// Depth is the distance from the innermost frame of its trace (0 is
-	// where the error surfaced, the most specific place to look). Paths
-	// mentioned in prose have depth 0.
+	// Depth is the distance from where the error surfaced (0, the most
+	// specific place to look): how many of its trace's own frames — of
+	// the same exception, not External ones (libraries, runtimes) — lie
+	// between it and the innermost. Paths mentioned in prose have depth 0.
 	Depth int `json:"depth"`
 }
 
@@ -82,19 +86,8 @@ type Query struct {
 }
 
 var (
-	// Python: File "/srv/app/auth.py", line 42, in validate
-	rePython = regexp.MustCompile(`File "([^"\n]+)", line (\d+)(?:, in ([\w<>.$]+))?`)
-	// Go: a file line under a function line:  \t/src/app/auth.go:42 +0x1d
-	reGoFile = regexp.MustCompile(`^\s+(\S+\.go):(\d+)(?:\s+\+0x[0-9a-fA-F]+)?\s*$`)
-	// Java/Kotlin/Scala: at com.acme.Auth.validate(Auth.java:42)
-	reJava = regexp.MustCompile(`at\s+([\w$.<>/]+)\(([\w$.\-]+\.(?:java|kt|kts|scala|groovy|clj)):(\d+)\)`)
-	// JavaScript (V8): at Server.handle (/srv/app/server.js:10:15) or at /srv/app/server.js:10:15
-	reJS = regexp.MustCompile(`at\s+(?:(?:async\s+)?(?:new\s+)?([^\s()][^()]*?)\s+\()?((?:file://)?[^\s()]+?\.(?:js|mjs|cjs|jsx|ts|tsx|mts|cts|vue|svelte)):(\d+)(?::\d+)?\)?`)
-	// JavaScript (Firefox/Safari): handle@http://host/app.js:10:15
-	reJSAt = regexp.MustCompile(`^\s*([\w$.<>/]*)@(\S+?\.(?:js|mjs|cjs|jsx|ts|tsx)):(\d+)(?::\d+)?\s*$`)
-	// C#: at Acme.Auth.Validate(String user) in C:\src\Auth.cs:line 42
-	reCSharp = regexp.MustCompile(`at\s+([\w$.<>\x60\[\]]+)\([^)]*\)\s+in\s+(.+?\.cs):line (\d+)`)
-	// A source file mentioned anywhere, with an optional :line.
+	// A source file mentioned anywhere, with an optional :line. (Stack
+	// frames are read by core/stacktrace.)
 	rePath = regexp.MustCompile(`(?:^|[\s"'(\[<=,:])((?:[A-Za-z]:)?[\w.\-/\\~@+]*[\w\-]\.(?:` + sourceExts + `))(?::(\d+))?\b`)
 	reURL  = regexp.MustCompile(`\b(?:https?|ftp)://\S+`)
 	// Title prefixes naming a component.
@@ -127,7 +120,7 @@ func ParseQuery(text string) Query {
 		text, truncated = text[:cut], true
 	}
 	q := Query{Text: text, Truncated: truncated}
-	p := parser{q: &q, seenFrame: map[frameKey]bool{}, seenSym: map[string]bool{}, termIdx: map[string]int{}}
+	p := parser{q: &q, seenFrame: map[frameKey]int{}, seenSym: map[string]bool{}, termIdx: map[string]int{}}
 	p.parse(text)
 	return q
 }
@@ -138,8 +131,9 @@ type frameKey struct {
 }
 
 type parser struct {
-	q         *Query
-	seenFrame map[frameKey]bool
+	q *Query
+	// seenFrame indexes Frames by place.
+	seenFrame map[frameKey]int
 	seenSym   map[string]bool
 	termIdx   map[string]int
 	// proseTerms counts the distinct terms the prose added; dropped holds
@@ -147,10 +141,6 @@ type parser struct {
 	proseTerms int
 	dropped    map[string]bool
 	tok        tokenizer
-	// python counts the Python frames of the current traceback, whose
-	// depths are assigned when it ends (Python prints the innermost
-	// frame last).
-	pythonStart int
 	// prose is the text left for term extraction once frame lines have
 	// been replaced by their function and file names.
 	prose strings.Builder
@@ -188,109 +178,91 @@ func (p *parser) components(text string) {
 func (p *parser) parse(text string) {
 	p.tok.noise = queryNoise
 	p.components(text)
-	lines := strings.Split(text, "\n")
-	depth := map[string]int{}
-	prev := ""
-	pyRun := -1 // index in Frames where the current Python traceback began
-	closePython := func() {
-		if pyRun < 0 {
-			return
-		}
-		fs := p.q.Frames[pyRun:]
-		for i := range fs {
-			if fs[i].Lang == "python" {
-				fs[i].Depth = len(fs) - 1 - i
-			}
-		}
-		pyRun = -1
-	}
-	for _, raw := range lines {
+	trace := traceLines(text)
+	for i, raw := range strings.Split(text, "\n") {
 		line := strings.TrimRight(raw, "\r")
-		matched := false
-		var m []string
-		if strings.Contains(line, "File \"") {
-			m = rePython.FindStringSubmatch(line)
+		if fs, ok := trace[i]; ok {
+			// A frame's line is trace, not prose: its terms are the
+			// frame's function and file names.
+			for _, f := range fs {
+				p.addFrame(f)
+			}
+			continue
 		}
-		if m != nil {
-			if pyRun < 0 {
-				pyRun = len(p.q.Frames)
-			}
-			p.addFrame(Frame{Path: m[1], Line: atoi(m[2]), Func: cleanFunc(m[3]), Lang: "python"})
-			matched = true
-		} else {
-			if strings.Contains(line, "Traceback (most recent call last)") {
-				closePython()
-			}
-			// Cheap substring tests keep the regular expressions off the
-			// prose lines that make up most of a report.
-			isAt := strings.HasPrefix(strings.TrimSpace(line), "at ")
-			switch {
-			case strings.Contains(line, ".go:") && reGoFile.MatchString(line):
-				m := reGoFile.FindStringSubmatch(line)
-				if p.addFrame(Frame{Path: m[1], Line: atoi(m[2]), Func: goFunc(prev), Lang: "go", Depth: depth["go"]}) {
-					depth["go"]++
+		clean := line
+		if strings.Contains(clean, "://") {
+			clean = reURL.ReplaceAllString(clean, " ")
+		}
+		if hasDotWord(clean) {
+			for _, m := range rePath.FindAllStringSubmatchIndex(clean, -1) {
+				file := clean[m[2]:m[3]]
+				ln := 0
+				if m[4] >= 0 {
+					ln = atoi(clean[m[4]:m[5]])
 				}
-				matched = true
-			case isAt && reJava.MatchString(line):
-				m := reJava.FindStringSubmatch(line)
-				fn, file := javaFrame(m[1], m[2])
-				if p.addFrame(Frame{Path: file, Line: atoi(m[3]), Func: fn, Lang: "java", Depth: depth["java"]}) {
-					depth["java"]++
-				}
-				matched = true
-			case isAt && strings.Contains(line, ":line ") && reCSharp.MatchString(line):
-				m := reCSharp.FindStringSubmatch(line)
-				if p.addFrame(Frame{Path: m[2], Line: atoi(m[3]), Func: lastIdent(m[1]), Lang: "csharp", Depth: depth["csharp"]}) {
-					depth["csharp"]++
-				}
-				matched = true
-			case isAt && reJS.MatchString(line):
-				m := reJS.FindStringSubmatch(line)
-				if !strings.HasPrefix(m[2], "node:") && !strings.Contains(m[2], "node_modules/") {
-					if p.addFrame(Frame{Path: m[2], Line: atoi(m[3]), Func: lastIdent(m[1]), Lang: "js", Depth: depth["js"]}) {
-						depth["js"]++
-					}
-				}
-				matched = true
-			case strings.IndexByte(line, '@') >= 0 && reJSAt.MatchString(line):
-				m := reJSAt.FindStringSubmatch(line)
-				if p.addFrame(Frame{Path: m[2], Line: atoi(m[3]), Func: lastIdent(m[1]), Lang: "js", Depth: depth["js"]}) {
-					depth["js"]++
-				}
-				matched = true
+				p.addFrame(Frame{Path: file, Line: ln, Lang: "path"})
 			}
 		}
-		if !matched {
-			if strings.TrimSpace(line) != "" && pyRun >= 0 && !strings.HasPrefix(line, " ") && !strings.HasPrefix(line, "\t") {
-				// An unindented line ends a Python traceback (the
-				// exception line itself).
-				closePython()
-			}
-			clean := line
-			if strings.Contains(clean, "://") {
-				clean = reURL.ReplaceAllString(clean, " ")
-			}
-			if hasDotWord(clean) {
-				for _, m := range rePath.FindAllStringSubmatchIndex(clean, -1) {
-					file := clean[m[2]:m[3]]
-					ln := 0
-					if m[4] >= 0 {
-						ln = atoi(clean[m[4]:m[5]])
-					}
-					p.addFrame(Frame{Path: file, Line: ln, Lang: "path"})
-				}
-			}
-			p.symbols(clean)
-			p.prose.WriteString(clean)
-			p.prose.WriteByte('\n')
-		}
-		if strings.TrimSpace(line) != "" {
-			prev = line
-		}
+		p.symbols(clean)
+		p.prose.WriteString(clean)
+		p.prose.WriteByte('\n')
 	}
-	closePython()
 	p.addTerms(p.prose.String(), 1, true)
 	p.addTerms(p.boosted.String(), frameBoost, false)
+}
+
+// frameLangs are seek's names for core/stacktrace's dialects.
+var frameLangs = map[stacktrace.Language]string{
+	stacktrace.Python: "python", stacktrace.Go: "go",
+	stacktrace.JavaScript: "js", stacktrace.TypeScript: "js",
+	stacktrace.Java: "java", stacktrace.Kotlin: "java",
+	stacktrace.Rust: "rust", stacktrace.CSharp: "csharp",
+}
+
+// traceLines reads the stack traces of text — every dialect
+// core/stacktrace knows — and files their frames under the index of the
+// line each was read from. Every trace line is listed, with no frame
+// when seek leaves it out: frames without a file, JavaScript runtime and
+// node_modules frames (no repository holds their paths), the frames a
+// trace skips (other goroutines, Java's suppressed exceptions).
+func traceLines(text string) map[int][]Frame {
+	var out map[int][]Frame
+	for _, tr := range stacktrace.ParseAll(text) {
+		if out == nil {
+			out = map[int][]Frame{}
+		}
+		lang := frameLangs[tr.Language]
+		depth := map[int]int{} // per exception of the chain
+		for _, f := range tr.Frames {
+			if f.File == "" {
+				continue // the line stays prose: its words may still help
+			}
+			keep := !(lang == "js" && f.External)
+			if keep {
+				out[f.TextLine] = append(out[f.TextLine], Frame{Path: f.File, Line: f.Line, Func: funcName(f.Function), Lang: lang, Depth: depth[f.Exception]})
+			} else if _, ok := out[f.TextLine]; !ok {
+				out[f.TextLine] = nil
+			}
+			if keep && !f.External {
+				depth[f.Exception]++
+			}
+		}
+		for _, i := range tr.Skipped {
+			if _, ok := out[i]; !ok {
+				out[i] = nil
+			}
+		}
+	}
+	return out
+}
+
+// funcName keeps a function name a graph could hold: not a placeholder
+// ("<module>", "<anonymous>", Java's "<init>", .NET's ".ctor").
+func funcName(s string) string {
+	if strings.HasPrefix(s, "<") || strings.HasPrefix(s, ".") {
+		return ""
+	}
+	return lastIdent(s)
 }
 
 // hasDotWord reports whether s has a '.' directly followed by a letter,
@@ -316,22 +288,40 @@ func hasDotWord(s string) bool {
 const frameBoost = 2
 
 // addFrame records f once (by path and line) and feeds its function and
-// file names to the boosted terms. It reports whether f was new.
-func (p *parser) addFrame(f Frame) bool {
+// file names to the boosted terms. A place named twice keeps its first
+// position and its smallest depth; a stack frame takes the place of a
+// prose mention of the same file and line.
+func (p *parser) addFrame(f Frame) {
 	f.Path = normPath(f.Path)
-	if f.Path == "" || len(p.q.Frames) >= maxFrames {
-		return false
+	if f.Path == "" {
+		return
 	}
 	k := frameKey{f.Path, f.Line}
-	if p.seenFrame[k] {
-		return false
+	if i, ok := p.seenFrame[k]; ok {
+		switch old := &p.q.Frames[i]; {
+		case f.Lang == "path":
+		case old.Lang == "path":
+			*old = f
+			p.frameTerms(f)
+		default:
+			old.Depth = min(old.Depth, f.Depth)
+		}
+		return
 	}
-	p.seenFrame[k] = true
+	if len(p.q.Frames) >= maxFrames {
+		return
+	}
+	p.seenFrame[k] = len(p.q.Frames)
 	p.q.Frames = append(p.q.Frames, f)
-	if f.Lang == "path" {
-		// Prose keeps the mention itself; its terms arrive with the line.
-		return true
+	if f.Lang != "path" {
+		// Prose keeps a mention itself; its terms arrive with the line.
+		p.frameTerms(f)
 	}
+}
+
+// frameTerms feeds a stack frame's function and file names to the
+// boosted terms and its function to the symbols.
+func (p *parser) frameTerms(f Frame) {
 	p.boosted.WriteString(stem(path.Base(f.Path)))
 	p.boosted.WriteByte(' ')
 	if f.Func != "" {
@@ -339,7 +329,6 @@ func (p *parser) addFrame(f Frame) bool {
 		p.boosted.WriteByte(' ')
 		p.addSymbol(f.Func)
 	}
-	return true
 }
 
 // symbols collects the identifiers of line that are written as code:
@@ -464,15 +453,6 @@ func atoi(s string) int {
 	return n
 }
 
-// cleanFunc drops Python's placeholders: "<module>", "<lambda>",
-// "<listcomp>" name no function a graph could hold.
-func cleanFunc(s string) string {
-	if strings.HasPrefix(s, "<") {
-		return ""
-	}
-	return lastIdent(s)
-}
-
 // lastIdent returns the last identifier of a qualified name
 // ("Object.<anonymous>" → "", "async Server.handle" → "handle",
 // "Acme.Auth.Validate" → "Validate").
@@ -490,71 +470,4 @@ func lastIdent(s string) string {
 		}
 	}
 	return s
-}
-
-// goFunc extracts the function name from a Go trace's function line:
-// "github.com/acme/app/auth.(*Store).Validate(0xc000010000, {0x1, 0x2})"
-// → "Validate"; closures ("Validate.func1.2") report their enclosing
-// function.
-func goFunc(line string) string {
-	s := strings.TrimSpace(line)
-	s = strings.TrimPrefix(s, "created by ")
-	if i := strings.Index(s, " in goroutine"); i >= 0 {
-		s = s[:i]
-	}
-	// Strip the argument list: the last balanced (...) at the end.
-	if strings.HasSuffix(s, ")") {
-		depth := 0
-		for i := len(s) - 1; i >= 0; i-- {
-			switch s[i] {
-			case ')':
-				depth++
-			case '(':
-				depth--
-			}
-			if depth == 0 {
-				s = s[:i]
-				break
-			}
-		}
-	}
-	if i := strings.LastIndexByte(s, '/'); i >= 0 {
-		s = s[i+1:]
-	}
-	parts := strings.Split(s, ".")
-	for len(parts) > 1 {
-		last := parts[len(parts)-1]
-		if last == "" || allDigits([]byte(last)) || (strings.HasPrefix(last, "func") && allDigits([]byte(last[4:]))) || strings.HasPrefix(last, "gowrap") {
-			parts = parts[:len(parts)-1]
-			continue
-		}
-		break
-	}
-	if len(parts) < 2 {
-		return ""
-	}
-	return lastIdent(parts[len(parts)-1])
-}
-
-// javaFrame returns the method and a package-derived path for a JVM frame:
-// "com.acme.auth.Store$Inner.validate" in "Store.java" →
-// ("validate", "com/acme/auth/Store.java").
-func javaFrame(qualified, file string) (fn, p string) {
-	if i := strings.LastIndexByte(qualified, '/'); i >= 0 {
-		qualified = qualified[i+1:] // "java.base/java.lang.Thread.run"
-	}
-	parts := strings.Split(qualified, ".")
-	fn = parts[len(parts)-1]
-	if strings.HasPrefix(fn, "lambda$") {
-		fn = strings.SplitN(fn[len("lambda$"):], "$", 2)[0]
-	}
-	fn = lastIdent(strings.Trim(fn, "<>"))
-	if fn == "init" || fn == "clinit" {
-		fn = ""
-	}
-	p = file
-	if len(parts) > 2 {
-		p = strings.Join(parts[:len(parts)-2], "/") + "/" + file
-	}
-	return fn, p
 }
