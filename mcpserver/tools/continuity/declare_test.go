@@ -83,7 +83,7 @@ func TestDeclaredBoundsFollowTheStore(t *testing.T) {
 			t.Errorf("%s accepts %q, the store %q", c.what, c.got, c.want)
 		}
 	}
-	if d := param("perspective_start", "lens").Description; !strings.Contains(d, "("+strings.Join(continuity.Families, ", ")+")") {
+	if d := param("perspective_start", "lens").Doc(); !strings.Contains(d, "("+strings.Join(continuity.Families, ", ")+")") {
 		t.Errorf("perspective_start lens does not list the route families %v: %s", continuity.Families, d)
 	}
 	if d := param("perspective_routes", "page_size").Description; !strings.Contains(d, fmt.Sprintf("[1, %d]", routesMaxPageSize)) {

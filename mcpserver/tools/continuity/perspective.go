@@ -28,9 +28,9 @@ const (
 // the route families) and this file's paging; TestDeclaredBoundsFollowTheStore
 // holds them together.
 type perspStartParams struct {
-	Query      string                        `json:"query" jsonschema:"Seed query for route synthesis, e.g. \"session management and expiry\"." tool:"required"`
-	AnchorNode string                        `json:"anchor_node" jsonschema:"Anchor node (external id, path or label): the starting focus, and routes are scored by their distance to it."`
-	Lens       strictObject[continuity.Lens] `json:"lens" jsonschema:"Optional lens: {\"dimensions\": [structural, semantic, temporal, causal] used by the query's activation, \"node_types\": [\"file\", \"function\", ...] route targets may have, \"families\": route families kept (structural_neighbor, causal_downstream, causal_upstream, test_coverage, co_change, semantic_match, anchor_return)}."`
+	Query      string                        `json:"query" jsonschema:"Seed query for the routes, e.g. \"session expiry\"." help:"Seed query for route synthesis, e.g. \"session management and expiry\"." tool:"required"`
+	AnchorNode string                        `json:"anchor_node" jsonschema:"Node to anchor on (id, path or label); default: the query's top node." help:"Anchor node (external id, path or label): the starting focus, and routes are scored by their distance to it."`
+	Lens       strictObject[continuity.Lens] `json:"lens" jsonschema:"Optional filter: {dimensions, node_types, families}." help:"Optional lens: {\"dimensions\": [structural, semantic, temporal, causal] used by the query's activation, \"node_types\": [\"file\", \"function\", ...] route targets may have, \"families\": route families kept (structural_neighbor, causal_downstream, causal_upstream, test_coverage, co_change, semantic_match, anchor_return)}."`
 }
 
 // perspIDParams name a perspective (back, close). The other perspective
@@ -38,31 +38,31 @@ type perspStartParams struct {
 // TestBindAgreesWithAccessors reads top-level fields only;
 // TestSharedParamsAgree keeps the copies equal.
 type perspIDParams struct {
-	PerspectiveID string `json:"perspective_id" jsonschema:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
+	PerspectiveID string `json:"perspective_id" jsonschema:"The perspective (from perspective_start)." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
 }
 
 type perspRoutesParams struct {
-	PerspectiveID   string `json:"perspective_id" jsonschema:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
+	PerspectiveID   string `json:"perspective_id" jsonschema:"The perspective (from perspective_start)." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
 	Page            int    `json:"page" jsonschema:"Page number (1-based)." tool:"default=1,min=1"`
 	PageSize        int    `json:"page_size" jsonschema:"Routes per page, clamped to [1, 10]." tool:"default=6"`
-	RouteSetVersion *int   `json:"route_set_version" jsonschema:"The version your routes came with (optional: reported when stale)." tool:"min=0"`
+	RouteSetVersion *int   `json:"route_set_version" jsonschema:"Version your routes came with (optional; stale: reported)." help:"The version your routes came with (optional: reported when stale)." tool:"min=0"`
 }
 
 // perspRouteParams name one route of a perspective.
 type perspRouteParams struct {
-	PerspectiveID   string `json:"perspective_id" jsonschema:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
-	RouteID         string `json:"route_id" jsonschema:"The route's stable id (R_...). Give route_id or route_index, not both." tool:"maxlen=64"`
-	RouteIndex      *int   `json:"route_index" jsonschema:"The route's index as listed (1-based, the index field of a route; it does not restart on each page)." tool:"min=1,max=60"`
-	RouteSetVersion int    `json:"route_set_version" jsonschema:"The route_set_version your routes came with: a stale one is refused with the current version." tool:"required,min=0"`
+	PerspectiveID   string `json:"perspective_id" jsonschema:"The perspective (from perspective_start)." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
+	RouteID         string `json:"route_id" jsonschema:"The route's id (R_...), or give route_index." help:"The route's stable id (R_...). Give route_id or route_index, not both." tool:"maxlen=64"`
+	RouteIndex      *int   `json:"route_index" jsonschema:"The route's index field (1-based across pages), or give route_id." help:"The route's index as listed (1-based, the index field of a route; it does not restart on each page)." tool:"min=1,max=60"`
+	RouteSetVersion int    `json:"route_set_version" jsonschema:"Version your routes came with (stale: refused)." help:"The route_set_version your routes came with: a stale one is refused with the current version." tool:"required,min=0"`
 }
 
 type perspVersionParams struct {
-	PerspectiveID   string `json:"perspective_id" jsonschema:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
-	RouteSetVersion int    `json:"route_set_version" jsonschema:"The route_set_version your routes came with: a stale one is refused with the current version." tool:"required,min=0"`
+	PerspectiveID   string `json:"perspective_id" jsonschema:"The perspective (from perspective_start)." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
+	RouteSetVersion int    `json:"route_set_version" jsonschema:"Version your routes came with (stale: refused)." help:"The route_set_version your routes came with: a stale one is refused with the current version." tool:"required,min=0"`
 }
 
 type perspBranchParams struct {
-	PerspectiveID string `json:"perspective_id" jsonschema:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
+	PerspectiveID string `json:"perspective_id" jsonschema:"The perspective (from perspective_start)." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
 	BranchName    string `json:"branch_name" jsonschema:"Name of the branch (generated when omitted)." tool:"maxlen=64"`
 }
 
@@ -76,14 +76,17 @@ type perspListParams struct{}
 
 func registerPerspectives(r *tools.Registry) {
 	own := " Perspectives are per agent: only their owner sees and uses them. agent_id: 1–64 letters, digits, '-', '_' or '.'."
+	// The per-agent note is the same for every perspective tool: help and
+	// the docs show it, tools/list does not.
 	persp := func(t tools.Tool) tools.Tool {
-		t.Description += own
+		t.Details = t.Doc() + own
 		return t
 	}
 	tools.Add(r, persp(tools.Tool{
-		Name:  "perspective_start",
-		Title: "Start a perspective",
-		Description: "Enter a perspective: a navigable surface of routes from a focus node, synthesised from the query's activation and the focus's neighbourhood (dependencies, dependents, containment, tests, co-change, query matches, the way back to the anchor), each scored from local activation, path coherence, novelty, anchor relevance and continuity. " +
+		Name:        "perspective_start",
+		Title:       "Start a perspective",
+		Description: "Open a perspective: ranked routes from a focus (anchor_node or the query's top node) for exploring an area step by step, keeping your place.",
+		Details: "Enter a perspective: a navigable surface of routes from a focus node, synthesised from the query's activation and the focus's neighbourhood (dependencies, dependents, containment, tests, co-change, query matches, the way back to the anchor), each scored from local activation, path coherence, novelty, anchor relevance and continuity. " +
 			fmt.Sprintf("With anchor_node the perspective is anchored there (routes stay relevant to it); otherwise the focus is the query's top node. Returns the first page of routes and the route_set_version later calls must quote. At most %d perspectives per agent, %d routes each.", continuity.MaxPerspectivesPerAgent, continuity.MaxRoutes),
 		Class:     tools.Write,
 		WhenToUse: "Guided exploration of an area over several steps, where you want to keep your place (history, back, branches) and survive a restart.",
@@ -94,7 +97,8 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_routes",
 		Title:       "Browse a perspective's routes",
-		Description: fmt.Sprintf("Page through the current route set (page_size clamped to [1, %d]). A perspective gone stale (the graph or learned weights changed) is refreshed first; a route_set_version that no longer matches is reported, not refused, since this is how you recover the current one.", routesMaxPageSize),
+		Description: "Page through a perspective's current routes; also how to get the current route_set_version after a stale one.",
+		Details:     fmt.Sprintf("Page through the current route set (page_size clamped to [1, %d]). A perspective gone stale (the graph or learned weights changed) is refreshed first; a route_set_version that no longer matches is reported, not refused, since this is how you recover the current one.", routesMaxPageSize),
 		Class:       tools.Read,
 		WhenToUse:   "The first page was not enough, or a call said your route_set_version is stale.",
 		AvoidWhen:   "You already see the route you want (inspect or follow it).",
@@ -104,7 +108,8 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_inspect",
 		Title:       "Inspect a route",
-		Description: "Expand one route without moving: its full path, family and what it means, score breakdown, provenance of the target (file, lines, whether the file changed on disk since ingest), whether peek can show it, and the target's affinity candidates.",
+		Description: "Explain one route without moving: its path, family, score breakdown, the target's provenance and affinity candidates.",
+		Details:     "Expand one route without moving: its full path, family and what it means, score breakdown, provenance of the target (file, lines, whether the file changed on disk since ingest), whether peek can show it, and the target's affinity candidates.",
 		Class:       tools.Read,
 		WhenToUse:   "Before following a route: why is it there, where does it lead?",
 		AvoidWhen:   "You want the code itself (perspective_peek).",
@@ -114,7 +119,8 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_peek",
 		Title:       "Peek at a route's target",
-		Description: fmt.Sprintf("Show a small slice of the route target's source: the lines of the node (at most %d lines, %d bytes), read through the same path guard as view (only files under the ingest roots).", peekMaxLines, peekMaxBytes),
+		Description: "A short excerpt of a route target's source, to judge a route before following it.",
+		Details:     fmt.Sprintf("Show a small slice of the route target's source: the lines of the node (at most %d lines, %d bytes), read through the same path guard as view (only files under the ingest roots).", peekMaxLines, peekMaxBytes),
 		Class:       tools.Read,
 		WhenToUse:   "Deciding whether a route is worth following, without leaving the perspective.",
 		AvoidWhen:   "You need the whole file (view).",
@@ -124,7 +130,8 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_follow",
 		Title:       "Follow a route",
-		Description: "Move the focus to a route's target and synthesise the routes from there (a new route_set_version). The move goes on the history stack for perspective_back.",
+		Description: "Move the focus to a route's target and get the routes from there (a new route_set_version); perspective_back undoes it.",
+		Details:     "Move the focus to a route's target and synthesise the routes from there (a new route_set_version). The move goes on the history stack for perspective_back.",
 		Class:       tools.Write,
 		WhenToUse:   "The primary move: go where a route leads.",
 		AvoidWhen:   "You only want to look (inspect, peek).",
@@ -134,7 +141,8 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_suggest",
 		Title:       "Suggest the next move",
-		Description: "Recommend the next move from the routes and the history: follow the best route not yet visited, or go back when the routes here are weak, with the reason and a confidence.",
+		Description: "Which route to follow next, or whether to go back, with a reason and a confidence: for when you are undecided between routes.",
+		Details:     "Recommend the next move from the routes and the history: follow the best route not yet visited, or go back when the routes here are weak, with the reason and a confidence.",
 		Class:       tools.Read,
 		WhenToUse:   "Undecided between routes.",
 		AvoidWhen:   "You know where you want to go.",
@@ -154,7 +162,8 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_branch",
 		Title:       "Branch a perspective",
-		Description: "Fork a perspective: the branch starts at the same focus with the same routes, version and history, and moves independently from then on.",
+		Description: "Fork a perspective at its current focus, routes and history, to explore an alternative without losing your place.",
+		Details:     "Fork a perspective: the branch starts at the same focus with the same routes, version and history, and moves independently from then on.",
 		Class:       tools.Write,
 		WhenToUse:   "Exploring two alternatives from the same point without losing your place.",
 		AvoidWhen:   "You will not come back to the original.",
@@ -164,7 +173,8 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_back",
 		Title:       "Go back",
-		Description: "Return to the focus before the last follow (popping the history stack) and its routes.",
+		Description: "Return to the focus before the last follow, with its routes.",
+		Details:     "Return to the focus before the last follow (popping the history stack) and its routes.",
 		Class:       tools.Write,
 		WhenToUse:   "A route led nowhere useful; breadth-first exploration.",
 		AvoidWhen:   "You have not followed anything yet.",
@@ -174,7 +184,8 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_compare",
 		Title:       "Compare two perspectives",
-		Description: "Compare two of your perspectives: the nodes both reached (focus, anchor, visited and route targets), the nodes unique to each, and per activation dimension the mean score of each perspective's nodes and the difference.",
+		Description: "The nodes two of your perspectives share and those unique to each, with per-dimension score differences.",
+		Details:     "Compare two of your perspectives: the nodes both reached (focus, anchor, visited and route targets), the nodes unique to each, and per activation dimension the mean score of each perspective's nodes and the difference.",
 		Class:       tools.Read,
 		WhenToUse:   "After branching, or two queries on one area: where do they overlap?",
 		AvoidWhen:   "The perspectives belong to different agents (each agent sees only its own).",
@@ -184,7 +195,8 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_list",
 		Title:       "List your perspectives",
-		Description: "Your open perspectives: focus, mode, route count, history length, whether they are stale, times and approximate memory.",
+		Description: "Your open perspectives with their focus, route count, history depth and staleness.",
+		Details:     "Your open perspectives: focus, mode, route count, history length, whether they are stale, times and approximate memory.",
 		Class:       tools.Read,
 		WhenToUse:   "Session start, or before opening another perspective (the per-agent limit).",
 		AvoidWhen:   "You know the perspective id.",
@@ -194,7 +206,8 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_close",
 		Title:       "Close a perspective",
-		Description: "Close a perspective, free it, and release the locks tied to it (lock_create with its perspective_id).",
+		Description: "Free a perspective and release the locks tied to it, when done exploring.",
+		Details:     "Close a perspective, free it, and release the locks tied to it (lock_create with its perspective_id).",
 		Class:       tools.Write,
 		WhenToUse:   "Done with an exploration, or at the per-agent limit.",
 		AvoidWhen:   "You may want to come back (it costs little to keep).",
