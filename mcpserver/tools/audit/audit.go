@@ -35,30 +35,31 @@ const (
 // fields.
 
 type crossVerifyParams struct {
-	Scope           string   `json:"scope" jsonschema:"Path prefix (or glob) limiting the verification, e.g. \"backend/\"."`
-	Check           []string `json:"check" jsonschema:"Checks to run: existence (missing and new files), loc (line counts of changed files against the graph), hash (content of changed files against what was ingested, telling edits from touches)." tool:"default=existence|loc|hash,enum=existence|loc|hash"`
-	IncludeDotfiles bool     `json:"include_dotfiles" jsonschema:"Count hidden files and directories on disk too (when the root was ingested with include_dotfiles)." tool:"default=false"`
-	Limit           int      `json:"limit" jsonschema:"Maximum entries per list (counts always cover everything)." tool:"default=50,min=1,max=1000"`
+	Scope           string   `json:"scope" jsonschema:"Path prefix or glob, e.g. \"backend/\"." help:"Path prefix (or glob) limiting the verification, e.g. \"backend/\"."`
+	Check           []string `json:"check" jsonschema:"existence (missing, new files), loc (line counts), hash (content)." help:"Checks to run: existence (missing and new files), loc (line counts of changed files against the graph), hash (content of changed files against what was ingested, telling edits from touches)." tool:"default=existence|loc|hash,enum=existence|loc|hash"`
+	IncludeDotfiles bool     `json:"include_dotfiles" jsonschema:"Count hidden files on disk too." help:"Count hidden files and directories on disk too (when the root was ingested with include_dotfiles)." tool:"default=false"`
+	Limit           int      `json:"limit" jsonschema:"Entries per list (counts cover all)." help:"Maximum entries per list (counts always cover everything)." tool:"default=50,min=1,max=1000"`
 }
 
 type coverageSessionParams struct {
-	Scope string `json:"scope" jsonschema:"Path prefix (or glob) limiting the report, e.g. \"backend/\"."`
-	TopK  int    `json:"top_k" jsonschema:"Unvisited central files suggested." tool:"default=10,min=1,max=100"`
-	Limit int    `json:"limit" jsonschema:"Maximum entries per list (counts always cover everything)." tool:"default=50,min=1,max=1000"`
+	Scope string `json:"scope" jsonschema:"Path prefix or glob, e.g. \"backend/\"." help:"Path prefix (or glob) limiting the report, e.g. \"backend/\"."`
+	TopK  int    `json:"top_k" jsonschema:"Unread central files suggested." help:"Unvisited central files suggested." tool:"default=10,min=1,max=100"`
+	Limit int    `json:"limit" jsonschema:"Entries per list (counts cover all)." help:"Maximum entries per list (counts always cover everything)." tool:"default=50,min=1,max=1000"`
 }
 
 type externalReferencesParams struct {
-	Scope         string   `json:"scope" jsonschema:"Path prefix (or glob) of the files scanned, e.g. \"src/\"."`
-	Kinds         []string `json:"kinds" jsonschema:"Kinds of reference reported." tool:"default=absolute_path|parent_escape|url|env_path|home_path|import,enum=absolute_path|parent_escape|url|env_path|home_path|import"`
-	IncludeStdlib bool     `json:"include_stdlib" jsonschema:"List imports of the languages' standard libraries among the packages too (they are always counted)." tool:"default=false"`
-	Limit         int      `json:"limit" jsonschema:"Maximum entries per list (counts always cover everything)." tool:"default=50,min=1,max=1000"`
+	Scope         string   `json:"scope" jsonschema:"Path prefix or glob, e.g. \"src/\"." help:"Path prefix (or glob) of the files scanned, e.g. \"src/\"."`
+	Kinds         []string `json:"kinds" jsonschema:"Kinds reported."  help:"Kinds of reference reported." tool:"default=absolute_path|parent_escape|url|env_path|home_path|import,enum=absolute_path|parent_escape|url|env_path|home_path|import"`
+	IncludeStdlib bool     `json:"include_stdlib" jsonschema:"List standard-library imports too (always counted)." help:"List imports of the languages' standard libraries among the packages too (they are always counted)." tool:"default=false"`
+	Limit         int      `json:"limit" jsonschema:"Entries per list (counts cover all)." help:"Maximum entries per list (counts always cover everything)." tool:"default=50,min=1,max=1000"`
 }
 
 func registerAudit(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
-		Name:  "cross_verify",
-		Title: "Verify the graph against the disk",
-		Description: "Compare the graph with the files on disk under the ingest roots: files the graph has that are gone (missing_on_disk), files an ingest would take that the graph lacks (not_in_graph; the ingest's skip rules and .gitignore apply), " +
+		Name:        "cross_verify",
+		Title:       "Verify the graph against the disk",
+		Description: "Do the graph and the disk agree? Files missing, new or changed since the ingest, a verdict and the ingest call that resyncs.",
+		Details: "Compare the graph with the files on disk under the ingest roots: files the graph has that are gone (missing_on_disk), files an ingest would take that the graph lacks (not_in_graph; the ingest's skip rules and .gitignore apply), " +
 			"files changed since they were ingested (modified: size or mtime differs; with the hash check, whether the content really changed), and files whose line count no longer matches the graph (loc_drift). " +
 			"Ends with a verdict and the ingest call that brings the graph back in line.",
 		Class:     tools.Read,
@@ -68,9 +69,10 @@ func registerAudit(r *tools.Registry) {
 		Example:   map[string]any{"agent_id": "claude", "scope": "backend/", "check": []string{"existence", "loc", "hash"}},
 	}, runCrossVerify)
 	tools.Add(r, tools.Tool{
-		Name:  "coverage_session",
-		Title: "What this agent has looked at",
-		Description: "What the calling agent has read and seen in this session, against the graph: files whose content it read (view, batch_view), files and nodes other answers showed it, " +
+		Name:        "coverage_session",
+		Title:       "What this agent has looked at",
+		Description: "How much of the graph you have read this session, per directory, and the central files you have not read yet.",
+		Details: "What the calling agent has read and seen in this session, against the graph: files whose content it read (view, batch_view), files and nodes other answers showed it, " +
 			"the coverage ratio overall and per directory, and the most central files (PageRank) it has not read yet as suggestions.",
 		Class:     tools.Read,
 		WhenToUse: "In a long session: avoid re-reading files, see which parts of the repository you have not looked at, and get an unread-next list.",
@@ -79,9 +81,10 @@ func registerAudit(r *tools.Registry) {
 		Example:   map[string]any{"agent_id": "claude", "top_k": 5},
 	}, runCoverageSession)
 	tools.Add(r, tools.Tool{
-		Name:  "external_references",
-		Title: "References outside the roots",
-		Description: "What the code points at outside the ingest roots: absolute paths, ../ paths that climb out of the root, URLs (http, git, s3, databases…), paths under environment variables or ~, " +
+		Name:        "external_references",
+		Title:       "References outside the roots",
+		Description: "What the code points at outside the roots: absolute and ../ paths, URLs, env paths, third-party packages, with file and line.",
+		Details: "What the code points at outside the ingest roots: absolute paths, ../ paths that climb out of the root, URLs (http, git, s3, databases…), paths under environment variables or ~, " +
 			"and imports of packages the repository does not provide, grouped by package (with the dependencies its manifests declare). Each reference has its file, line, kind and value; groups are counted. " +
 			"Found by a bounded scan of the indexed files' text.",
 		Class:     tools.Read,

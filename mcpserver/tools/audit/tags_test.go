@@ -12,7 +12,7 @@ import (
 
 // TestScanTagsNameEveryPattern: the lists written in the input structs'
 // tags are the lists of the packages that define them — the scan
-// patterns (scan_all's enum, scan's description) and the reference kinds
+// patterns (scan_all's enum, scan's help) and the reference kinds
 // (external_references' default and enum, which audit passes too).
 func TestScanTagsNameEveryPattern(t *testing.T) {
 	r := tools.NewRegistry()
@@ -32,8 +32,8 @@ func TestScanTagsNameEveryPattern(t *testing.T) {
 	if p := param("scan_all", "patterns"); !slices.Equal(p.Enum, scan.Patterns()) {
 		t.Errorf("scan_all patterns enum %v, scan.Patterns() %v", p.Enum, scan.Patterns())
 	}
-	if p := param("scan", "pattern"); !strings.Contains(p.Description, "("+strings.Join(scan.Patterns(), ", ")+")") {
-		t.Errorf("scan pattern description %q does not list scan.Patterns() %v", p.Description, scan.Patterns())
+	if p := param("scan", "pattern"); !strings.Contains(p.Help, "("+strings.Join(scan.Patterns(), ", ")+")") {
+		t.Errorf("scan pattern help %q does not list scan.Patterns() %v", p.Help, scan.Patterns())
 	}
 	p := param("external_references", "kinds")
 	if def, _ := p.Default.([]string); !slices.Equal(def, extref.Kinds) || !slices.Equal(p.Enum, extref.Kinds) {

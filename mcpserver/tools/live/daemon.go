@@ -12,12 +12,12 @@ import (
 )
 
 type daemonStartParams struct {
-	WatchPaths     []string `json:"watch_paths" jsonschema:"Directories to watch (default: the current ingest roots). Each must be an ingest root or inside one." tool:"maxitems=16"`
-	PollIntervalMs int      `json:"poll_interval_ms" jsonschema:"Polling interval used when kernel watches cannot be had." tool:"default=500,min=50,max=600000"`
+	WatchPaths     []string `json:"watch_paths" jsonschema:"Default: the ingest roots." help:"Directories to watch (default: the current ingest roots). Each must be an ingest root or inside one." tool:"maxitems=16"`
+	PollIntervalMs int      `json:"poll_interval_ms" jsonschema:"Polling interval without kernel watches." help:"Polling interval used when kernel watches cannot be had." tool:"default=500,min=50,max=600000"`
 }
 
 type daemonTickParams struct {
-	MaxFiles int `json:"max_files" jsonschema:"Maximum changed files listed in ingested_files (every changed file is reconciled; a root is re-ingested in one incremental pass)." tool:"default=32,min=1,max=10000"`
+	MaxFiles int `json:"max_files" jsonschema:"Changed files listed (all are reconciled)." help:"Maximum changed files listed in ingested_files (every changed file is reconciled; a root is re-ingested in one incremental pass)." tool:"default=32,min=1,max=10000"`
 }
 
 type alertsListParams struct {
@@ -32,7 +32,7 @@ type alertsListOutput struct {
 }
 
 type alertsAckParams struct {
-	AlertIDs []string `json:"alert_ids" jsonschema:"IDs from alerts_list (alert-12)." tool:"required,maxitems=1000"`
+	AlertIDs []string `json:"alert_ids" jsonschema:"IDs from alerts_list."  help:"IDs from alerts_list (alert-12)." tool:"required,maxitems=1000"`
 }
 
 type alertsAckOutput struct {
@@ -44,7 +44,8 @@ func registerDaemon(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "daemon_start",
 		Title:       "Start the watcher daemon",
-		Description: "Watch the ingest roots (or watch_paths) and keep the graph in step with the disk: file events (inotify/FSEvents; polling every poll_interval_ms when kernel watches are unavailable) are debounced and coalesced, then reconciled through an incremental ingest — a branch switch touching thousands of files is one update. Drift alerts (a file in a lock's region or one an agent has read changed on disk, a hub file deleted, HEAD moved, an ingest failed, kernel watches unavailable) go to alerts_list. The daemon state is persisted: a restarted server resumes watching.",
+		Description: "Keep the graph in step with the disk as files change; drift alerts go to alerts_list. Resumes on restart.",
+		Details:     "Watch the ingest roots (or watch_paths) and keep the graph in step with the disk: file events (inotify/FSEvents; polling every poll_interval_ms when kernel watches are unavailable) are debounced and coalesced, then reconciled through an incremental ingest — a branch switch touching thousands of files is one update. Drift alerts (a file in a lock's region or one an agent has read changed on disk, a hub file deleted, HEAD moved, an ingest failed, kernel watches unavailable) go to alerts_list. The daemon state is persisted: a restarted server resumes watching.",
 		Class:       tools.Write,
 		WhenToUse:   "At the start of a long session in which files will change (edits, branch switches, pulls): answers stay about the code on disk.",
 		AvoidWhen:   "A one-off question on a tree that does not change (ingest once instead).",
@@ -63,7 +64,8 @@ func registerDaemon(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "daemon_status",
 		Title:       "Watcher daemon status",
-		Description: "Whether the daemon is active, what it watches and with which backend (notify or polling, and why), tick counts and the last tick's duration, changed/deleted files and alerts, and alert counts.",
+		Description: "Whether the daemon runs, what it watches, its ticks and alerts.",
+		Details:     "Whether the daemon is active, what it watches and with which backend (notify or polling, and why), tick counts and the last tick's duration, changed/deleted files and alerts, and alert counts.",
 		Class:       tools.Read,
 		WhenToUse:   "To check that the daemon runs and reconciles, or why alerts are silent.",
 		Next:        []string{"daemon_tick", "alerts_list"},
@@ -72,7 +74,8 @@ func registerDaemon(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "daemon_tick",
 		Title:       "Reconcile once",
-		Description: "Run one reconciliation now, whether or not the daemon is active: compare the graph's files with the disk, re-ingest the roots with changes incrementally (one pass per root, however many files changed), detect deletions and HEAD moves, emit drift alerts.",
+		Description: "Bring the graph in line with the disk once, now, and emit drift alerts.",
+		Details:     "Run one reconciliation now, whether or not the daemon is active: compare the graph's files with the disk, re-ingest the roots with changes incrementally (one pass per root, however many files changed), detect deletions and HEAD moves, emit drift alerts.",
 		Class:       tools.Exclusive,
 		WhenToUse:   "To make sure the graph matches the disk before a query, deterministically (tests, scripts), or to debug the daemon.",
 		Next:        []string{"daemon_status", "alerts_list"},
@@ -81,7 +84,8 @@ func registerDaemon(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "alerts_list",
 		Title:       "List alerts",
-		Description: "Drift and proactive alerts, newest first: files in a lock's region changed on disk (locked_region_changed: lock_diff shows what moved), files an agent has read changed on disk (hot_region_changed: its view is stale), a hub file deleted, HEAD moved, an ingest failed, the watch degraded to polling, and strong insights of writes (a file whose commits accelerate, a wide blast radius). An unacknowledged alert is not repeated. Persisted across restarts.",
+		Description: "Drift and proactive alerts, newest first: locked or read files changed, hubs deleted, HEAD moved, risky writes.",
+		Details:     "Drift and proactive alerts, newest first: files in a lock's region changed on disk (locked_region_changed: lock_diff shows what moved), files an agent has read changed on disk (hot_region_changed: its view is stale), a hub file deleted, HEAD moved, an ingest failed, the watch degraded to polling, and strong insights of writes (a file whose commits accelerate, a wide blast radius). An unacknowledged alert is not repeated. Persisted across restarts.",
 		Class:       tools.Read,
 		WhenToUse:   "After daemon_tick reports alerts, or at the start of a session on a watched repository.",
 		Next:        []string{"alerts_ack", "impact"},
