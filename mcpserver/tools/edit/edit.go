@@ -32,24 +32,24 @@ import (
 // rather than embedded: toolset's TestBindAgreesWithAccessors looks a
 // parameter up among a struct's own fields.
 type applyParams struct {
-	FilePath       string      `json:"file_path" jsonschema:"Path relative to an ingest root (\"src/auth.py\") or absolute inside one. A new file (and its directories) is created." tool:"required"`
-	NewContent     string      `json:"new_content" jsonschema:"The file's complete new contents." tool:"required,maxlen=4194304"`
-	ExpectedSHA256 string      `json:"expected_sha256" jsonschema:"SHA-256 (hex) of the file as you last read it; the write is refused when the file now differs. \"absent\": the file must not exist yet."`
-	ExpectedLines  *edit.Lines `json:"expected_lines" jsonschema:"Lines as you last saw them, when you read only part of the file: {start_line: 1-based, text: those lines}; the write is refused when the file no longer has them there."`
-	Verify         bool        `json:"verify" jsonschema:"Run the five verification layers after the write: A stubs replacing logic, B build checks of the written files and what depends on them (go build + go vet of dependent packages, Python import of the importers, tsc --noEmit, cargo check — each only when installed), C 2-hop blast radius and removed names still used elsewhere, D affected tests (go test, pytest or unittest; tests that cannot even run count as failing), E anti-patterns in the diff. Failures that also happen without the edit are reported as pre_existing_failures, not blamed on it; a BROKEN verdict restores every file." tool:"default=false"`
-	Reingest       bool        `json:"reingest" jsonschema:"Refresh the graph from the written files (incremental ingest) so seek, impact and view see the edit." tool:"default=true"`
-	PreserveFormat bool        `json:"preserve_format" jsonschema:"Keep each file's line endings (CRLF stays CRLF) and trailing newline; false writes new_content byte for byte." tool:"default=true"`
-	TimeoutS       int         `json:"timeout_s" jsonschema:"Time limit of each verification command (build, vet, test run), in seconds." tool:"default=60,min=1,max=900"`
+	FilePath       string      `json:"file_path" jsonschema:"Path under an ingest root; a new file is created." help:"Path relative to an ingest root (\"src/auth.py\") or absolute inside one. A new file (and its directories) is created." tool:"required"`
+	NewContent     string      `json:"new_content" jsonschema:"The complete new file." help:"The file's complete new contents." tool:"required,maxlen=4194304"`
+	ExpectedSHA256 string      `json:"expected_sha256" jsonschema:"SHA-256 you last read; \"absent\": the file must not exist." help:"SHA-256 (hex) of the file as you last read it; the write is refused when the file now differs. \"absent\": the file must not exist yet."`
+	ExpectedLines  *edit.Lines `json:"expected_lines" jsonschema:"{start_line, text}: the lines you last read, for a partial read." help:"Lines as you last saw them, when you read only part of the file: {start_line: 1-based, text: those lines}; the write is refused when the file no longer has them there."`
+	Verify         bool        `json:"verify" jsonschema:"Build and test (layers A-E); BROKEN restores every file." help:"Run the five verification layers after the write: A stubs replacing logic, B build checks of the written files and what depends on them (go build + go vet of dependent packages, Python import of the importers, tsc --noEmit, cargo check — each only when installed), C 2-hop blast radius and removed names still used elsewhere, D affected tests (go test, pytest or unittest; tests that cannot even run count as failing), E anti-patterns in the diff. Failures that also happen without the edit are reported as pre_existing_failures, not blamed on it; a BROKEN verdict restores every file." tool:"default=false"`
+	Reingest       bool        `json:"reingest" jsonschema:"Refresh the graph." help:"Refresh the graph from the written files (incremental ingest) so seek, impact and view see the edit." tool:"default=true"`
+	PreserveFormat bool        `json:"preserve_format" jsonschema:"Keep line endings and final newline." help:"Keep each file's line endings (CRLF stays CRLF) and trailing newline; false writes new_content byte for byte." tool:"default=true"`
+	TimeoutS       int         `json:"timeout_s" jsonschema:"Seconds per verification command." help:"Time limit of each verification command (build, vet, test run), in seconds." tool:"default=60,min=1,max=900"`
 }
 
 // applyBatchParams.Edits stays raw objects: decodeEdits reads them
 // strictly (an unknown field is refused, not ignored).
 type applyBatchParams struct {
-	Edits          []map[string]json.RawMessage `json:"edits" jsonschema:"The files to write: [{file_path, new_content, expected_sha256?, expected_lines?}] — the fields of apply, one object per file." tool:"required,maxitems=64"`
-	Verify         bool                         `json:"verify" jsonschema:"Run the five verification layers after the write: A stubs replacing logic, B build checks of the written files and what depends on them (go build + go vet of dependent packages, Python import of the importers, tsc --noEmit, cargo check — each only when installed), C 2-hop blast radius and removed names still used elsewhere, D affected tests (go test, pytest or unittest; tests that cannot even run count as failing), E anti-patterns in the diff. Failures that also happen without the edit are reported as pre_existing_failures, not blamed on it; a BROKEN verdict restores every file." tool:"default=false"`
-	Reingest       bool                         `json:"reingest" jsonschema:"Refresh the graph from the written files (incremental ingest) so seek, impact and view see the edit." tool:"default=true"`
-	PreserveFormat bool                         `json:"preserve_format" jsonschema:"Keep each file's line endings (CRLF stays CRLF) and trailing newline; false writes new_content byte for byte." tool:"default=true"`
-	TimeoutS       int                          `json:"timeout_s" jsonschema:"Time limit of each verification command (build, vet, test run), in seconds." tool:"default=60,min=1,max=900"`
+	Edits          []map[string]json.RawMessage `json:"edits" jsonschema:"[{file_path, new_content, expected_sha256?, expected_lines?}]" help:"The files to write: [{file_path, new_content, expected_sha256?, expected_lines?}] — the fields of apply, one object per file." tool:"required,maxitems=64"`
+	Verify         bool                         `json:"verify" jsonschema:"Build and test (layers A-E); BROKEN restores every file." help:"Run the five verification layers after the write: A stubs replacing logic, B build checks of the written files and what depends on them (go build + go vet of dependent packages, Python import of the importers, tsc --noEmit, cargo check — each only when installed), C 2-hop blast radius and removed names still used elsewhere, D affected tests (go test, pytest or unittest; tests that cannot even run count as failing), E anti-patterns in the diff. Failures that also happen without the edit are reported as pre_existing_failures, not blamed on it; a BROKEN verdict restores every file." tool:"default=false"`
+	Reingest       bool                         `json:"reingest" jsonschema:"Refresh the graph." help:"Refresh the graph from the written files (incremental ingest) so seek, impact and view see the edit." tool:"default=true"`
+	PreserveFormat bool                         `json:"preserve_format" jsonschema:"Keep line endings and final newline." help:"Keep each file's line endings (CRLF stays CRLF) and trailing newline; false writes new_content byte for byte." tool:"default=true"`
+	TimeoutS       int                          `json:"timeout_s" jsonschema:"Seconds per verification command." help:"Time limit of each verification command (build, vet, test run), in seconds." tool:"default=60,min=1,max=900"`
 }
 
 func (in applyParams) options() writeOptions {
@@ -62,9 +62,10 @@ func (in applyBatchParams) options() writeOptions {
 
 func registerEdit(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
-		Name:  "apply",
-		Title: "Write one file",
-		Description: "Write one file inside the ingest roots and keep the graph coherent: the path is guarded (no escape, no symlink out, no directory), the write is atomic (journal, temp file, fsync, rename), the file's mode, line endings and trailing newline are kept, and the graph is refreshed incrementally; answers with the nodes updated and proactive insights when the file is a risky surface. " +
+		Name:        "apply",
+		Title:       "Write one file",
+		Description: "Write one file atomically and refresh the graph; expected_sha256 from your last read refuses a stale write.",
+		Details: "Write one file inside the ingest roots and keep the graph coherent: the path is guarded (no escape, no symlink out, no directory), the write is atomic (journal, temp file, fsync, rename), the file's mode, line endings and trailing newline are kept, and the graph is refreshed incrementally; answers with the nodes updated and proactive insights when the file is a risky surface. " +
 			"Pass expected_sha256 (from surgical_context or view), or expected_lines for the part you read, to refuse the write if the file changed since you read it.",
 		Class:     tools.Write,
 		Hints:     &tools.Hints{Destructive: true, Idempotent: true},
@@ -74,9 +75,10 @@ func registerEdit(r *tools.Registry) {
 		Example:   map[string]any{"agent_id": "claude", "file_path": "backend/slugs.py", "new_content": "def slugify(text):\n    return \"-\".join(text.lower().split())\n"},
 	}, runApply)
 	tools.Add(r, tools.Tool{
-		Name:  "apply_batch",
-		Title: "Write files atomically, optionally verified",
-		Description: "Write several files as one atomic set: every edit is validated before anything is written, all files land or none do (a journal rolls an interrupted batch back at the next start), the graph is refreshed incrementally, and with verify: true five layers check the result — verdict SAFE, RISKY (kept, with warnings) or BROKEN (every file restored byte for byte). " +
+		Name:        "apply_batch",
+		Title:       "Write files atomically, optionally verified",
+		Description: "Write files all or none and refresh the graph; verify: true builds and tests them (SAFE, RISKY kept, BROKEN restored).",
+		Details: "Write several files as one atomic set: every edit is validated before anything is written, all files land or none do (a journal rolls an interrupted batch back at the next start), the graph is refreshed incrementally, and with verify: true five layers check the result — verdict SAFE, RISKY (kept, with warnings) or BROKEN (every file restored byte for byte). " +
 			"Reports progress per phase (validate, write, reingest, verify, done) with batch_id, and returns the same events in progress_events.",
 		Class:     tools.Write,
 		Hints:     &tools.Hints{Destructive: true, Idempotent: true},
