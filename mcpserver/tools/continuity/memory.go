@@ -14,7 +14,7 @@ type bootMemoryParams struct {
 	Key    string `json:"key" jsonschema:"The key (set, get, delete), e.g. \"task/current\"." help:"The key (required for set, get and delete), e.g. \"doctrine/review-rules\"." tool:"maxlen=128"`
 	// Value holds the JSON given (a json.RawMessage; nil when absent), so
 	// that the stored value keeps its key order and number spelling.
-	Value any `json:"value" jsonschema:"The value to store (set only)." help:"The JSON value to store (set only): string, number, boolean, object or array."`
+	Value any `json:"value" jsonschema:"Value to store, for set" help:"The JSON value to store (set only): string, number, boolean, object or array."`
 }
 
 // UnmarshalJSON reads value as the JSON it is, not as Go maps and floats.
