@@ -85,7 +85,7 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_start",
 		Title:       "Start a perspective",
-		Description: "Open a perspective: ranked routes from a focus (anchor_node or the query's top node) for exploring an area step by step, keeping your place.",
+		Description: "Ranked routes from a focus (anchor_node or the query's top node), for exploring an area step by step while keeping your place.",
 		Details: "Enter a perspective: a navigable surface of routes from a focus node, synthesised from the query's activation and the focus's neighbourhood (dependencies, dependents, containment, tests, co-change, query matches, the way back to the anchor), each scored from local activation, path coherence, novelty, anchor relevance and continuity. " +
 			fmt.Sprintf("With anchor_node the perspective is anchored there (routes stay relevant to it); otherwise the focus is the query's top node. Returns the first page of routes and the route_set_version later calls must quote. At most %d perspectives per agent, %d routes each.", continuity.MaxPerspectivesPerAgent, continuity.MaxRoutes),
 		Class:     tools.Write,
@@ -108,7 +108,7 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_inspect",
 		Title:       "Inspect a route",
-		Description: "Explain one route without moving: its path, family, score breakdown, the target's provenance and affinity candidates.",
+		Description: "Explains one route without moving, with its path, family, score breakdown, the target's provenance and affinity candidates.",
 		Details:     "Expand one route without moving: its full path, family and what it means, score breakdown, provenance of the target (file, lines, whether the file changed on disk since ingest), whether peek can show it, and the target's affinity candidates.",
 		Class:       tools.Read,
 		WhenToUse:   "Before following a route: why is it there, where does it lead?",

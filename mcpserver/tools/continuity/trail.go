@@ -86,7 +86,7 @@ func registerTrails(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "trail_resume",
 		Title:       "Resume a saved trail",
-		Description: "Pick up a saved investigation (yours or another agent's): which of its nodes survive or changed, its boosts re-applied, and where to continue.",
+		Description: "Picks up a saved investigation (yours or another agent's), re-applies its boosts, and says which of its nodes changed and where to continue.",
 		Details: "Restore a saved investigation (yours or another agent's): checks that its nodes still exist and which changed since the save, re-injects its activation boosts (and a light boost for visited nodes) into later activate queries, downgrades hypotheses whose supporting nodes are gone, and returns resume hints: the next focus node, the next open question and the tool to call. " +
 			"A trail with more than half of its nodes missing is stale and is refused unless force is true." + agentNote,
 		Class:     tools.Write,
@@ -109,7 +109,7 @@ func registerTrails(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "trail_merge",
 		Title:       "Merge trails",
-		Description: "Combines several agents' trails into a new one of yours: findings united, conflicting hypotheses reported, edges joining what only one trail visited.",
+		Description: "Combines several agents' trails into a new one of yours, uniting their findings and reporting conflicting hypotheses and edges connecting what each trail found.",
 		Details: "Combine two or more trails (any agent's) into a new trail owned by the caller: visited nodes, boosts, hypotheses, conclusions, questions and tags are united, identical statements merged. " +
 			"Contradicting hypotheses (a node one supports and the other contradicts, or the same statement negated) are reported as conflicts and resolved by confidence plus a recency bonus when the scores differ by at least 0.15, else left unresolved. " +
 			"Direct graph edges between nodes only one trail visited are reported as connections. The source trails are marked merged." + agentNote,
