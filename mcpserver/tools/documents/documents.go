@@ -23,27 +23,28 @@ import (
 // TestBindAgreesWithAccessors looks a parameter up among a struct's own
 // fields.
 type documentRefParams struct {
-	Path   string `json:"path" jsonschema:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
-	NodeID string `json:"node_id" jsonschema:"A document-lane node (\"doc::docs/guide.md\", a section \"doc::docs/guide.md#install\"); document_bindings also takes a code node."`
+	Path   string `json:"path" jsonschema:"Document path: as ingested, root-relative or absolute." help:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
+	NodeID string `json:"node_id" jsonschema:"A doc:: node (document or section); bindings also take a code node." help:"A document-lane node (\"doc::docs/guide.md\", a section \"doc::docs/guide.md#install\"); document_bindings also takes a code node."`
 }
 
 type documentBindingsParams struct {
-	Path   string `json:"path" jsonschema:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
-	NodeID string `json:"node_id" jsonschema:"A document-lane node (\"doc::docs/guide.md\", a section \"doc::docs/guide.md#install\"); document_bindings also takes a code node."`
-	TopK   int    `json:"top_k" jsonschema:"Maximum bindings returned." tool:"default=50,min=1,max=1000"`
+	Path   string `json:"path" jsonschema:"Document path: as ingested, root-relative or absolute." help:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
+	NodeID string `json:"node_id" jsonschema:"A doc:: node (document or section); bindings also take a code node." help:"A document-lane node (\"doc::docs/guide.md\", a section \"doc::docs/guide.md#install\"); document_bindings also takes a code node."`
+	TopK   int    `json:"top_k" help:"Maximum bindings returned." tool:"default=50,min=1,max=1000"`
 }
 
 type documentDriftParams struct {
-	Path   string `json:"path" jsonschema:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
-	NodeID string `json:"node_id" jsonschema:"A document-lane node (\"doc::docs/guide.md\", a section \"doc::docs/guide.md#install\"); document_bindings also takes a code node."`
-	TopK   int    `json:"top_k" jsonschema:"Maximum documents listed (most findings first)." tool:"default=20,min=1,max=1000"`
+	Path   string `json:"path" jsonschema:"Document path: as ingested, root-relative or absolute." help:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
+	NodeID string `json:"node_id" jsonschema:"A doc:: node (document or section); bindings also take a code node." help:"A document-lane node (\"doc::docs/guide.md\", a section \"doc::docs/guide.md#install\"); document_bindings also takes a code node."`
+	TopK   int    `json:"top_k" jsonschema:"Documents listed, most findings first." help:"Maximum documents listed (most findings first)." tool:"default=20,min=1,max=1000"`
 }
 
 func registerDocuments(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
-		Name:  "document_resolve",
-		Title: "Resolve a document",
-		Description: "Resolve an ingested document (by path or node) to its canonical form: format, title, sections with their lines and nesting, links in and out, " +
+		Name:        "document_resolve",
+		Title:       "Resolve a document",
+		Description: "Resolve an ingested document (by path or node) to its canonical form: sections, node ids, links, artifacts.",
+		Details: "Resolve an ingested document (by path or node) to its canonical form: format, title, sections with their lines and nesting, links in and out, " +
 			"binding and claim counts, and canonical artifacts (canonical.md, canonical.json, claims.json) written to the runtime directory.",
 		Class:     tools.Read,
 		WhenToUse: "A document was ingested (adapter universal/auto/light/…) and you need its structure, its section node ids, or the canonical artifact paths.",
@@ -52,9 +53,10 @@ func registerDocuments(r *tools.Registry) {
 		Example:   map[string]any{"agent_id": "claude", "path": "README.md"},
 	}, runDocumentResolve)
 	tools.Add(r, tools.Tool{
-		Name:  "document_bindings",
-		Title: "Document ↔ code bindings",
-		Description: "Which code a document describes, or which documents describe a code node: the deterministic bindings of document sections to the code they name " +
+		Name:        "document_bindings",
+		Title:       "Document ↔ code bindings",
+		Description: "Which code a document describes, or which documents describe a code node: scored section bindings.",
+		Details: "Which code a document describes, or which documents describe a code node: the deterministic bindings of document sections to the code they name " +
 			"(exact path 1.0 > path suffix 0.9 > qualified name 0.85 > configuration key 0.75 > call in a code block 0.7 > unique label 0.6; ambiguous names split over ≤3 candidates or dropped), with the mention and the reason.",
 		Class:     tools.Read,
 		WhenToUse: "\"Which code implements this doc?\" before changing code to match a spec, or \"which docs describe this file?\" before changing the file.",
@@ -63,9 +65,10 @@ func registerDocuments(r *tools.Registry) {
 		Example:   map[string]any{"agent_id": "claude", "node_id": "file::backend/session.py", "top_k": 20},
 	}, runDocumentBindings)
 	tools.Add(r, tools.Tool{
-		Name:  "document_drift",
-		Title: "Document drift",
-		Description: "Stale documentation: documents whose bound code changed after the document last did (git last-commit times; file times outside git), " +
+		Name:        "document_drift",
+		Title:       "Document drift",
+		Description: "Which documents are stale: their bound code changed since, or the code they name is gone. One document or all.",
+		Details: "Stale documentation: documents whose bound code changed after the document last did (git last-commit times; file times outside git), " +
 			"paths and members a document names that are gone although their directory or owner is there, and names too ambiguous to bind. One document (path/node_id) or all.",
 		Class:     tools.Read,
 		WhenToUse: "After refactors or moves, before trusting a spec or README, to find the docs to update.",
@@ -76,7 +79,8 @@ func registerDocuments(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "document_provider_health",
 		Title:       "Document providers",
-		Description: "Which optional document providers this machine has (pdftotext for PDF, pandoc for DOCX; docling, trafilatura, markitdown, GROBID reported), with install hints. Never fails: an absent provider is reported, and its formats are skipped (and counted) at ingest.",
+		Description: "Which optional document providers (pdftotext, pandoc, …) this machine has, with install hints.",
+		Details:     "Which optional document providers this machine has (pdftotext for PDF, pandoc for DOCX; docling, trafilatura, markitdown, GROBID reported), with install hints. Never fails: an absent provider is reported, and its formats are skipped (and counted) at ingest.",
 		Class:       tools.Read,
 		WhenToUse:   "Before ingesting PDF or office documents, or when an ingest reports skipped files.",
 		Next:        []string{"ingest", "document_resolve"},

@@ -12,20 +12,21 @@ import (
 
 // ingestParams is ingest's input.
 type ingestParams struct {
-	Path            string   `json:"path" jsonschema:"Directory (or file) to ingest; absolute, or relative to the server's working directory." tool:"required"`
-	Adapter         string   `json:"adapter" jsonschema:"code (source tree), memory (markdown/text notes), json (a {nodes, edges} descriptor); documents: universal (Markdown, reStructuredText, AsciiDoc, text, HTML; PDF/DOCX with providers), auto or document (detects the family per file and per directory; a source tree goes to code), light (L1GHT Markdown), bibtex, article (JATS), patent, rfc (RFC XML v3), crossref." tool:"default=code"`
-	Mode            string   `json:"mode" jsonschema:"replace: rebuild the graph from this path; merge: add to the current graph (same external_id updates the node)." tool:"default=replace,enum=replace|merge"`
-	Incremental     bool     `json:"incremental" jsonschema:"Re-extract only files changed since the last ingest of this path (code adapter). When a few files only changed their contents, the current graph is patched in place of a rebuild (stats.incremental.patched); learned weights are kept either way." tool:"default=false"`
-	Namespace       string   `json:"namespace" jsonschema:"Prefix for the external ids of memory and json nodes."`
-	IncludeDotfiles bool     `json:"include_dotfiles" jsonschema:"Also ingest hidden files and directories." tool:"default=false"`
-	DotfilePatterns []string `json:"dotfile_patterns" jsonschema:"Hidden paths to include even without include_dotfiles (e.g. \".github/**\")."`
+	Path            string   `json:"path" jsonschema:"Directory or file to ingest." help:"Directory (or file) to ingest; absolute, or relative to the server's working directory." tool:"required"`
+	Adapter         string   `json:"adapter" jsonschema:"code, memory, json, or a document adapter (universal, auto, …)." help:"code (source tree), memory (markdown/text notes), json (a {nodes, edges} descriptor); documents: universal (Markdown, reStructuredText, AsciiDoc, text, HTML; PDF/DOCX with providers), auto or document (detects the family per file and per directory; a source tree goes to code), light (L1GHT Markdown), bibtex, article (JATS), patent, rfc (RFC XML v3), crossref." tool:"default=code"`
+	Mode            string   `json:"mode" jsonschema:"merge adds to the current graph; replace rebuilds it." help:"replace: rebuild the graph from this path; merge: add to the current graph (same external_id updates the node)." tool:"default=replace,enum=replace|merge"`
+	Incremental     bool     `json:"incremental" jsonschema:"Re-extract only changed files (code)." help:"Re-extract only files changed since the last ingest of this path (code adapter). When a few files only changed their contents, the current graph is patched in place of a rebuild (stats.incremental.patched); learned weights are kept either way." tool:"default=false"`
+	Namespace       string   `json:"namespace" jsonschema:"External id prefix for memory and json nodes." help:"Prefix for the external ids of memory and json nodes."`
+	IncludeDotfiles bool     `json:"include_dotfiles" help:"Also ingest hidden files and directories." tool:"default=false"`
+	DotfilePatterns []string `json:"dotfile_patterns" jsonschema:"Hidden paths to include anyway, e.g. \".github/**\"." help:"Hidden paths to include even without include_dotfiles (e.g. \".github/**\")."`
 }
 
 func registerIngest(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "ingest",
 		Title:       "Ingest a repository",
-		Description: "Ingest or re-ingest a codebase, a memory/markdown corpus or a JSON graph descriptor into the graph: walks the tree (honouring .gitignore), extracts entities with tree-sitter, reads git history, resolves references, builds and finalizes the graph. Reports progress when the client sends a progress token.",
+		Description: "Build or refresh the graph from a repository, notes or documents; incremental after edits.",
+		Details:     "Ingest or re-ingest a codebase, a memory/markdown corpus or a JSON graph descriptor into the graph: walks the tree (honouring .gitignore), extracts entities with tree-sitter, reads git history, resolves references, builds and finalizes the graph. Reports progress when the client sends a progress token.",
 		Class:       tools.Exclusive,
 		WhenToUse:   "Session start when health shows an empty or stale graph; after code changes (incremental: true); to merge notes or another root into the graph.",
 		AvoidWhen:   "The graph is current (health: stale false) — re-ingesting costs time and resets nothing you need.",

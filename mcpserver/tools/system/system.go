@@ -22,18 +22,19 @@ var (
 type healthParams struct{}
 
 type persistParams struct {
-	Action string `json:"action" jsonschema:"\"save\" to checkpoint now, \"load\" to reload the saved snapshot." tool:"required,enum=save|load"`
+	Action string `json:"action" jsonschema:"save: checkpoint now; load: reload the saved snapshot." help:"\"save\" to checkpoint now, \"load\" to reload the saved snapshot." tool:"required,enum=save|load"`
 }
 
 type helpParams struct {
-	ToolName string `json:"tool_name" jsonschema:"A tool to document in full (any accepted spelling). Omit for the index."`
+	ToolName string `json:"tool_name" jsonschema:"The tool to document; omit for the index." help:"A tool to document in full (any accepted spelling). Omit for the index."`
 }
 
 func registerSystem(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "health",
 		Title:       "Server health",
-		Description: "Server health and statistics: node/edge counts, query count, uptime, memory, plasticity state, persistence, active agent sessions, and the ingested roots with their git branch/HEAD (then and now) so you can tell which repository the graph describes and whether it is stale.",
+		Description: "Server health and statistics: graph size, its repository and staleness; call it first.",
+		Details:     "Server health and statistics: node/edge counts, query count, uptime, memory, plasticity state, persistence, active agent sessions, and the ingested roots with their git branch/HEAD (then and now) so you can tell which repository the graph describes and whether it is stale.",
 		Class:       tools.Read,
 		WhenToUse:   "First call of a session: confirm the server is alive, the graph is loaded, and it describes the repository you are working in.",
 		AvoidWhen:   "You need answers about code; health only describes the server.",
@@ -43,7 +44,8 @@ func registerSystem(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "persist",
 		Title:       "Save or reload the graph",
-		Description: "Force persistence now: action \"save\" writes the graph then the plasticity state atomically; \"load\" replaces the in-memory graph with the saved snapshot (a missing or unreadable file changes nothing).",
+		Description: "Force persistence now: save the graph and learned state, or reload the saved snapshot.",
+		Details:     "Force persistence now: action \"save\" writes the graph then the plasticity state atomically; \"load\" replaces the in-memory graph with the saved snapshot (a missing or unreadable file changes nothing).",
 		Class:       tools.Exclusive,
 		WhenToUse:   "Before shutdown or a risky host transition, or to checkpoint after valuable learning.",
 		AvoidWhen:   "Routine use: the server already persists every auto_persist_interval queries and on exit.",
@@ -54,7 +56,8 @@ func registerSystem(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "help",
 		Title:       "Tool reference",
-		Description: "Self-documenting tool reference generated from the live registry: the index of all tools, or one tool's parameters, example call, WHEN TO USE, AVOID WHEN and NEXT.",
+		Description: "Tool reference: the index, or one tool's parameters, example and when to use it.",
+		Details:     "Self-documenting tool reference generated from the live registry: the index of all tools, or one tool's parameters, example call, WHEN TO USE, AVOID WHEN and NEXT.",
 		Class:       tools.Read,
 		WhenToUse:   "When unsure which tool fits, or how to call one.",
 		AvoidWhen:   "You already know the call; help costs a round trip.",

@@ -9,8 +9,8 @@ import (
 )
 
 type toolsetsParams struct {
-	Enable  []string `json:"enable" jsonschema:"Families to add to tools/list, e.g. [\"live\"]; \"all\" adds every family." tool:"maxitems=32"`
-	Disable []string `json:"disable" jsonschema:"Families to take out of tools/list (system stays)." tool:"maxitems=32"`
+	Enable  []string `json:"enable" jsonschema:"Families to list, e.g. [\"live\"]; \"all\": every family." help:"Families to add to tools/list, e.g. [\"live\"]; \"all\" adds every family." tool:"maxitems=32"`
+	Disable []string `json:"disable" jsonschema:"Families to unlist (system stays)." help:"Families to take out of tools/list (system stays)." tool:"maxitems=32"`
 }
 
 type toolsetFamily struct {
@@ -43,7 +43,8 @@ func registerToolsets(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "toolsets",
 		Title:       "List or change the tool families offered",
-		Description: "Lists the tool families and which tools/list offers; enable or disable families to change the list (clients get list_changed). Every tool can be called even when not listed.",
+		Description: "Lists the tool families tools/list offers, or enables and disables them. Unlisted tools stay callable.",
+		Details:     "Lists the tool families and which tools/list offers; enable or disable families to change the list (clients get list_changed). Every tool can be called even when not listed.",
 		Class:       tools.Write,
 		Hints:       &tools.Hints{Idempotent: true},
 		WhenToUse:   "You need a tool tools/list does not show (watchers, audits, documents), or want a shorter list.",
