@@ -14,32 +14,33 @@ import (
 
 // ImpactParams is impact's input (exported for toolset's bind test).
 type ImpactParams struct {
-	NodeID              string `json:"node_id" jsonschema:"The node: an external id (file::backend/config.py, file::gin.go::Engine::handleHTTPRequest), a path relative to the repository or absolute inside it, a qualified name (Engine.handleHTTPRequest) or a label." tool:"required"`
-	Direction           string `json:"direction" jsonschema:"dependents: what depends on this and breaks if it changes (the spec's forward, \"what does this affect?\"); dependencies: what this depends on (the spec's reverse, \"what affects this?\"); both." tool:"default=dependents,enum=dependents|dependencies|both|forward|reverse"`
-	Level               string `json:"level" jsonschema:"file: list files (each with the number of its entities affected); entity: list functions, types and methods; auto: files for a file, directory or package, entities for an entity." tool:"default=auto,enum=auto|file|entity"`
+	NodeID              string `json:"node_id" jsonschema:"External id, path, qualified name or label." help:"The node: an external id (file::backend/config.py, file::gin.go::Engine::handleHTTPRequest), a path relative to the repository or absolute inside it, a qualified name (Engine.handleHTTPRequest) or a label." tool:"required"`
+	Direction           string `json:"direction" jsonschema:"dependents: what breaks; dependencies: what it relies on; or both." help:"dependents: what depends on this and breaks if it changes (the spec's forward, \"what does this affect?\"); dependencies: what this depends on (the spec's reverse, \"what affects this?\"); both." tool:"default=dependents,enum=dependents|dependencies|both|forward|reverse"`
+	Level               string `json:"level" jsonschema:"List files or entities; auto: as the node is." help:"file: list files (each with the number of its entities affected); entity: list functions, types and methods; auto: files for a file, directory or package, entities for an entity." tool:"default=auto,enum=auto|file|entity"`
 	IncludeCausalChains bool   `json:"include_causal_chains" jsonschema:"Include the strongest paths the impact travels along." tool:"default=true"`
-	MaxHops             int    `json:"max_hops" jsonschema:"How many dependency hops to follow (1: direct dependents only)." tool:"default=3,min=1,max=10"`
-	TopK                int    `json:"top_k" jsonschema:"Maximum nodes listed in the blast radius; total_affected and affected_by_hop count all of them." tool:"default=30,min=1,max=1000"`
+	MaxHops             int    `json:"max_hops" help:"How many dependency hops to follow (1: direct dependents only)." tool:"default=3,min=1,max=10"`
+	TopK                int    `json:"top_k" jsonschema:"Maximum nodes listed; total_affected counts them all." help:"Maximum nodes listed in the blast radius; total_affected and affected_by_hop count all of them." tool:"default=30,min=1,max=1000"`
 }
 
 type whyParams struct {
-	Source  string `json:"source" jsonschema:"Start node (external id, path or label)." tool:"required"`
-	Target  string `json:"target" jsonschema:"End node (external id, path or label)." tool:"required"`
-	MaxHops int    `json:"max_hops" jsonschema:"Longest path considered." tool:"default=6,min=1,max=12"`
-	TopK    int    `json:"top_k" jsonschema:"Number of paths returned." tool:"default=5,min=1,max=50"`
+	Source  string `json:"source" jsonschema:"External id, path or label." help:"Start node (external id, path or label)." tool:"required"`
+	Target  string `json:"target" jsonschema:"External id, path or label." help:"End node (external id, path or label)." tool:"required"`
+	MaxHops int    `json:"max_hops" help:"Longest path considered." tool:"default=6,min=1,max=12"`
+	TopK    int    `json:"top_k" help:"Number of paths returned." tool:"default=5,min=1,max=50"`
 }
 
 type missingParams struct {
 	Query                string  `json:"query" jsonschema:"The topic to look for gaps around." tool:"required"`
-	MinSiblingActivation float64 `json:"min_sibling_activation" jsonschema:"Neighbours must be activated at least this much to count." tool:"default=0.3,min=0,max=1"`
-	TopK                 int     `json:"top_k" jsonschema:"Maximum holes returned." tool:"default=10,min=1,max=100"`
+	MinSiblingActivation float64 `json:"min_sibling_activation" jsonschema:"Activation a neighbour needs to count." help:"Neighbours must be activated at least this much to count." tool:"default=0.3,min=0,max=1"`
+	TopK                 int     `json:"top_k" help:"Maximum holes returned." tool:"default=10,min=1,max=100"`
 }
 
 func registerAnalysis(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "impact",
 		Title:       "Impact: what breaks if this changes",
-		Description: "What breaks if this node changes. Lists the files (or functions, types, methods) that depend on it — importers, callers, subclasses, type users, tests — direct dependents first, then their dependents, each with hop distance, signal strength and the usages that connect it. Follows dependency edges only: the node's own children, its directory and package are never reported as affected. direction \"dependencies\" answers the opposite question (what the node relies on).",
+		Description: "What breaks if this node changes. Its dependents, nearest first, with hops, signal and the usage linking them.",
+		Details:     "What breaks if this node changes. Lists the files (or functions, types, methods) that depend on it — importers, callers, subclasses, type users, tests — direct dependents first, then their dependents, each with hop distance, signal strength and the usages that connect it. Follows dependency edges only: the node's own children, its directory and package are never reported as affected. direction \"dependencies\" answers the opposite question (what the node relies on).",
 		Class:       tools.Read,
 		WhenToUse:   "Before modifying a file or function: who calls, imports or subclasses it, and what depends on those?",
 		AvoidWhen:   "You need files that usually change together (co-change history), or you are only reading code.",
@@ -49,7 +50,8 @@ func registerAnalysis(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "why",
 		Title:       "Why two nodes are connected",
-		Description: "Explain how two nodes are connected: every path up to max_hops, ranked by cumulative edge strength, with the relation of each hop (reversed hops are marked).",
+		Description: "Explain how two nodes are connected: the strongest paths between them, hop by hop.",
+		Details:     "Explain how two nodes are connected: every path up to max_hops, ranked by cumulative edge strength, with the relation of each hop (reversed hops are marked).",
 		Class:       tools.Read,
 		WhenToUse:   "\"Why are these two modules connected?\" — tracing influence or a suspected dependency.",
 		AvoidWhen:   "You want everything a node affects (impact).",
@@ -59,7 +61,8 @@ func registerAnalysis(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "missing",
 		Title:       "Missing pieces around a topic",
-		Description: "Structural holes around a topic: what should exist but does not. Activates the query, then reports modules in the middle of the topic that the query did not reach (inactive_bridge), activated modules without tests while their siblings have them (untested), and activated modules that skip a dependency most of their siblings use — the route without the validator (missing_dependency). Each hole has a kind, a score, the evidence nodes and a reason.",
+		Description: "Structural holes around a topic: what should exist but does not. Unreached bridges, missing tests or dependencies.",
+		Details:     "Structural holes around a topic: what should exist but does not. Activates the query, then reports modules in the middle of the topic that the query did not reach (inactive_bridge), activated modules without tests while their siblings have them (untested), and activated modules that skip a dependency most of their siblings use — the route without the validator (missing_dependency). Each hole has a kind, a score, the evidence nodes and a reason.",
 		Class:       tools.Read,
 		WhenToUse:   "Gap analysis before or after building a feature: what is conspicuously absent?",
 		AvoidWhen:   "Looking for existing code (activate, seek).",

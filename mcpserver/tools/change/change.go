@@ -12,16 +12,17 @@ import (
 )
 
 type predictParams struct {
-	ChangedNode     string `json:"changed_node" jsonschema:"The node that changed: an external id (file::src/pool.py), a path, or a qualified name/label of a function or type." tool:"required"`
-	TopK            int    `json:"top_k" jsonschema:"Number of predictions." tool:"default=10,min=1,max=100"`
-	IncludeVelocity bool   `json:"include_velocity" jsonschema:"Weigh co-changes by recency and report each prediction's velocity (how recently and often the pair changed together). false: every past commit counts the same." tool:"default=true"`
+	ChangedNode     string `json:"changed_node" jsonschema:"External id, path, qualified name or label." help:"The node that changed: an external id (file::src/pool.py), a path, or a qualified name/label of a function or type." tool:"required"`
+	TopK            int    `json:"top_k" help:"Number of predictions." tool:"default=10,min=1,max=100"`
+	IncludeVelocity bool   `json:"include_velocity" jsonschema:"Weigh co-changes by recency." help:"Weigh co-changes by recency and report each prediction's velocity (how recently and often the pair changed together). false: every past commit counts the same." tool:"default=true"`
 }
 
 func registerChange(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "predict",
 		Title:       "Predict co-changes",
-		Description: "Which other files most likely need a change when this node changes, ranked by confidence. Combines the git history (files that changed together in earlier commits, weighted by how recent the commits are relative to the repository's newest commit, sweeping commits down-weighted) with structure (importers and imports, callers and callees, tests, the same directory). A file without history still gets structural predictions; an entity is predicted through its file, with its own dependents.",
+		Description: "Which other files most likely need a change when this node changes, ranked by confidence. Use after an edit.",
+		Details:     "Which other files most likely need a change when this node changes, ranked by confidence. Combines the git history (files that changed together in earlier commits, weighted by how recent the commits are relative to the repository's newest commit, sweeping commits down-weighted) with structure (importers and imports, callers and callees, tests, the same directory). A file without history still gets structural predictions; an entity is predicted through its file, with its own dependents.",
 		Class:       tools.Read,
 		WhenToUse:   "After modifying a file (or before committing): what else usually changes with it — tests, callers, configuration, siblings.",
 		AvoidWhen:   "You want everything that depends on the node (impact), or the node's own history (timeline).",
@@ -31,7 +32,8 @@ func registerChange(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "timeline",
 		Title:       "Timeline of a file",
-		Description: "A file's git history within a window before the repository's newest commit: its commits (date, hash, author, subject, lines added/deleted, files changed with it), its co-change partners with coupling degree, velocity (accelerating, decelerating, stable), stability score, pattern (expanding, shrinking, churning, dormant, stable) and total churn. An entity's timeline is its file's.",
+		Description: "A file's git history over a window: commits, co-change partners, churn, velocity and stability.",
+		Details:     "A file's git history within a window before the repository's newest commit: its commits (date, hash, author, subject, lines added/deleted, files changed with it), its co-change partners with coupling degree, velocity (accelerating, decelerating, stable), stability score, pattern (expanding, shrinking, churning, dormant, stable) and total churn. An entity's timeline is its file's.",
 		Class:       tools.Read,
 		WhenToUse:   "Hotspots (stability_score < 0.3), files that always change together (coupling_degree > 0.6), churning files that need a redesign, or \"what happened here lately\".",
 		AvoidWhen:   "You need what else a change requires (predict) or who depends on the file (impact).",
@@ -41,7 +43,8 @@ func registerChange(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "validate_plan",
 		Title:       "Validate a change plan",
-		Description: "Check a planned set of file actions before implementing it: gaps (files the plan misses that depend on what it modifies or deletes, or that usually change with it), test coverage of the modified files, a risk score with its parts and level, suggested additions, and the total blast radius. Actions naming files that do not exist are reported with the closest paths.",
+		Description: "Check a multi-file change plan before making it: missed files, test coverage, risk score.",
+		Details:     "Check a planned set of file actions before implementing it: gaps (files the plan misses that depend on what it modifies or deletes, or that usually change with it), test coverage of the modified files, a risk score with its parts and level, suggested additions, and the total blast radius. Actions naming files that do not exist are reported with the closest paths.",
 		Class:       tools.Read,
 		WhenToUse:   "Before implementing a multi-file change, or reviewing one: does the plan cover every file that must change, and is it tested?",
 		AvoidWhen:   "A single node's blast radius (impact) or co-changes (predict).",

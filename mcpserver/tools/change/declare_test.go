@@ -20,3 +20,21 @@ func TestClaimMaxLen(t *testing.T) {
 		t.Fatalf("claim maxlen %d, analysis.MaxClaimLen %d", p.MaxLen, analysis.MaxClaimLen)
 	}
 }
+
+// What tools/list carries for every tool of the family stays short: the
+// description at most 160 bytes, each parameter's at most 80 (the long
+// forms are Details and the help tags, which help and the docs show).
+func TestPublishedDescriptionsAreShort(t *testing.T) {
+	r := tools.NewRegistry()
+	Register(r)
+	for _, tool := range r.All() {
+		if n := len(tool.Description); n > 160 || n == 0 {
+			t.Errorf("%s: description is %d bytes (1 to 160): %q", tool.Name, n, tool.Description)
+		}
+		for _, p := range tool.Params {
+			if n := len(p.Description); n > 80 {
+				t.Errorf("%s.%s: description is %d bytes (at most 80): %q", tool.Name, p.Name, n, p.Description)
+			}
+		}
+	}
+}

@@ -26,9 +26,9 @@ type planAction struct {
 }
 
 type validatePlanParams struct {
-	Actions           []planAction `json:"actions" jsonschema:"Ordered planned actions: {action_type: modify|create|delete|rename|test, file_path: relative path, description?, depends_on?: [file_path]}." tool:"required,maxitems=200"`
-	IncludeTestImpact bool         `json:"include_test_impact" jsonschema:"Analyse test coverage of the modified files." tool:"default=true"`
-	IncludeRiskScore  bool         `json:"include_risk_score" jsonschema:"Compute the composite risk score." tool:"default=true"`
+	Actions           []planAction `json:"actions" jsonschema:"Ordered {action_type: modify|create|delete|rename|test, file_path, description?}" help:"Ordered planned actions: {action_type: modify|create|delete|rename|test, file_path: relative path, description?, depends_on?: [file_path]}." tool:"required,maxitems=200"`
+	IncludeTestImpact bool         `json:"include_test_impact" help:"Analyse test coverage of the modified files." tool:"default=true"`
+	IncludeRiskScore  bool         `json:"include_risk_score" help:"Compute the composite risk score." tool:"default=true"`
 }
 
 type gapJSON struct {
