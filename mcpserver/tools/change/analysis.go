@@ -3,6 +3,7 @@ package change
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/analysis"
@@ -17,9 +18,10 @@ type ImpactParams struct {
 	NodeID              string `json:"node_id" jsonschema:"External id, path, qualified name or label." help:"The node: an external id (file::backend/config.py, file::gin.go::Engine::handleHTTPRequest), a path relative to the repository or absolute inside it, a qualified name (Engine.handleHTTPRequest) or a label." tool:"required"`
 	Direction           string `json:"direction" jsonschema:"dependents: what breaks; dependencies: what it relies on; or both." help:"dependents: what depends on this and breaks if it changes (the spec's forward, \"what does this affect?\"); dependencies: what this depends on (the spec's reverse, \"what affects this?\"); both." tool:"default=dependents,enum=dependents|dependencies|both|forward|reverse"`
 	Level               string `json:"level" jsonschema:"List files or entities; auto: as the node is." help:"file: list files (each with the number of its entities affected); entity: list functions, types and methods; auto: files for a file, directory or package, entities for an entity." tool:"default=auto,enum=auto|file|entity"`
-	IncludeCausalChains bool   `json:"include_causal_chains" jsonschema:"Include the strongest paths the impact travels along." tool:"default=true"`
+	IncludeCausalChains bool   `json:"include_causal_chains" jsonschema:"With detail full: the strongest paths the impact travels along." help:"With detail \"full\": include the strongest paths the impact travels along." tool:"default=true"`
 	MaxHops             int    `json:"max_hops" help:"How many dependency hops to follow (1: direct dependents only)." tool:"default=3,min=1,max=10"`
-	TopK                int    `json:"top_k" jsonschema:"Maximum nodes listed; total_affected counts them all." help:"Maximum nodes listed in the blast radius; total_affected and affected_by_hop count all of them." tool:"default=30,min=1,max=1000"`
+	TopK                *int   `json:"top_k" jsonschema:"Nodes listed (default 15, full 30); not_listed counts the rest." help:"Maximum nodes listed in the blast radius: 15 by default, 30 with detail \"full\"; total_affected, not_listed and affected_by_hop count all of them." tool:"min=1,max=1000"`
+	Detail              string `json:"detail" jsonschema:"brief: one short usage per node; full: labels, files, 3 usages, causal chains." help:"brief (the default): each affected node with its id, type, hop distance, signal and the first usage that links it, in short form; the causal chains are counted, not listed. full: also labels and files, up to three usages in full, and the causal chains (include_causal_chains)." tool:"default=brief,enum=brief|full"`
 }
 
 type whyParams struct {
@@ -73,14 +75,14 @@ func registerAnalysis(r *tools.Registry) {
 
 type impactNodeJSON struct {
 	NodeID         string   `json:"node_id"`
-	Label          string   `json:"label"`
+	Label          string   `json:"label,omitempty" jsonschema:"Absent in brief answers."`
 	Type           string   `json:"type"`
 	File           string   `json:"file,omitempty"`
 	SignalStrength float64  `json:"signal_strength"`
 	HopDistance    int      `json:"hop_distance"`
 	Direction      string   `json:"direction,omitempty"`
 	Entities       int      `json:"entities_affected,omitempty"`
-	Via            []string `json:"via,omitempty"`
+	Via            []string `json:"via,omitempty" jsonschema:"The usages that link it (\"dependent relation dependency\"): the first, without the files' paths, in brief answers; up to three in full."`
 }
 
 type chainJSON struct {
@@ -107,6 +109,23 @@ func chainOut(g *graph.Graph, ch analysis.Chain) chainJSON {
 	return out
 }
 
+// impact's default top_k: a brief answer lists fewer nodes (not_listed
+// counts the rest), a full one what it always listed.
+const (
+	impactBriefTopK = 15
+	impactFullTopK  = 30
+)
+
+// inFile is a node's short name in a brief usage: an entity without its
+// file's path ("Dispatcher::Call"), a file by its path.
+func inFile(g *graph.Graph, id graph.NodeID) string {
+	s := tools.ShortID(g, id)
+	if p := g.SourcePath(id); p != "" && strings.HasPrefix(s, p+"::") {
+		return s[len(p)+2:]
+	}
+	return s
+}
+
 func runImpact(c *tools.Call, in ImpactParams) (impactOutput, error) {
 	dir, err := analysis.ParseImpactDirection(in.Direction)
 	if err != nil {
@@ -115,6 +134,14 @@ func runImpact(c *tools.Call, in ImpactParams) (impactOutput, error) {
 	level, err := analysis.ParseLevel(in.Level)
 	if err != nil {
 		return impactOutput{}, tools.Errorf("level is \"file\", \"entity\" or \"auto\".", "%v", err)
+	}
+	full := in.Detail == "full"
+	topK := impactBriefTopK
+	if full {
+		topK = impactFullTopK
+	}
+	if in.TopK != nil {
+		topK = *in.TopK
 	}
 	var out impactOutput
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
@@ -126,7 +153,7 @@ func runImpact(c *tools.Call, in ImpactParams) (impactOutput, error) {
 		start := time.Now()
 		p := analysis.DefaultImpactParams()
 		p.Direction, p.Level = dir, level
-		p.MaxHops, p.TopK, p.IncludeCausalChains = in.MaxHops, in.TopK, in.IncludeCausalChains
+		p.MaxHops, p.TopK, p.IncludeCausalChains = in.MaxHops, topK, in.IncludeCausalChains
 		res, err := analysis.Impact(g, src, p)
 		if err != nil {
 			return err
@@ -134,19 +161,30 @@ func runImpact(c *tools.Call, in ImpactParams) (impactOutput, error) {
 		blast := make([]impactNodeJSON, 0, len(res.BlastRadius))
 		for _, n := range res.BlastRadius {
 			ref := tools.RefOf(g, n.Node)
-			item := impactNodeJSON{NodeID: ref.NodeID, Label: ref.Label, Type: ref.Type, SignalStrength: tools.R3(n.SignalStrength), HopDistance: n.HopDistance, Entities: n.Entities}
-			item.File = g.SourcePath(n.Node)
+			item := impactNodeJSON{NodeID: ref.NodeID, Type: ref.Type, SignalStrength: tools.R3(n.SignalStrength), HopDistance: n.HopDistance, Entities: n.Entities}
 			if dir == analysis.BothWays {
 				item.Direction = n.Direction.String()
 			}
-			for _, u := range n.Via {
-				item.Via = append(item.Via, tools.ShortID(g, u.Dependent)+" "+u.Relation+" "+tools.ShortID(g, u.Dependency))
+			if full {
+				item.Label, item.File = ref.Label, g.SourcePath(n.Node)
+				for _, u := range n.Via {
+					item.Via = append(item.Via, tools.ShortID(g, u.Dependent)+" "+u.Relation+" "+tools.ShortID(g, u.Dependency))
+				}
+			} else if len(n.Via) > 0 {
+				u := n.Via[0]
+				item.Via = []string{inFile(g, u.Dependent) + " " + u.Relation + " " + inFile(g, u.Dependency)}
 			}
 			blast = append(blast, item)
 		}
-		chains := []chainJSON{}
-		for _, ch := range res.CausalChains {
-			chains = append(chains, chainOut(g, ch))
+		var chains []chainJSON
+		notListed := 0
+		if full {
+			chains = []chainJSON{}
+			for _, ch := range res.CausalChains {
+				chains = append(chains, chainOut(g, ch))
+			}
+		} else {
+			notListed = len(res.CausalChains)
 		}
 		byHop := map[string]int{}
 		for i, n := range res.ByHop {
@@ -165,9 +203,10 @@ func runImpact(c *tools.Call, in ImpactParams) (impactOutput, error) {
 			TotalEnergy:    tools.R3(res.TotalEnergy),
 			MaxHopsReached: res.MaxHopsReached,
 			CausalChains:   chains,
+			ChainsUnlisted: notListed,
 			Truncated:      res.Truncated,
 			ElapsedMs:      tools.Ms(time.Since(start)),
-			Guidance:       impactGuidance(c, g, src, res),
+			Guidance:       impactGuidance(c, g, src, res, full),
 		}
 		return nil
 	})
@@ -177,7 +216,7 @@ func runImpact(c *tools.Call, in ImpactParams) (impactOutput, error) {
 // impactGuidance: many direct dependents, or a wide transitive reach,
 // call for validating the change plan first; a contained one lets the
 // agent go read the closest dependent and edit.
-func impactGuidance(c *tools.Call, g *graph.Graph, src graph.NodeID, res analysis.ImpactResult) tools.Guidance {
+func impactGuidance(c *tools.Call, g *graph.Graph, src graph.NodeID, res analysis.ImpactResult, full bool) tools.Guidance {
 	direct := 0
 	if len(res.ByHop) > 0 {
 		direct = res.ByHop[0]
@@ -199,12 +238,16 @@ func impactGuidance(c *tools.Call, g *graph.Graph, src graph.NodeID, res analysi
 			NextStepHint:        hint,
 		}
 	case what == "dependents" && (direct >= 10 || res.Affected >= 40):
+		chains := "read the causal chains first"
+		if !full {
+			chains = "detail \"full\" lists the causal chains"
+		}
 		return tools.Guidance{
 			ProofState:          "proving",
 			NextSuggestedTool:   tools.FirstTool(c.Registry, "validate_plan", "why", "view"),
 			NextSuggestedTarget: g.ExternalID(src),
-			NextStepHint: fmt.Sprintf("%s has %d direct dependents and %d affected in all (%d levels deep): a change to its interface ripples widely; keep it compatible or plan every dependent's update, and read the causal chains first.",
-				g.Label(src), direct, res.Affected, res.MaxHopsReached),
+			NextStepHint: fmt.Sprintf("%s has %d direct dependents and %d affected in all (%d levels deep): a change to its interface ripples widely; keep it compatible or plan every dependent's update, and %s.",
+				g.Label(src), direct, res.Affected, res.MaxHopsReached, chains),
 		}
 	default:
 		top := res.BlastRadius[0].Node

@@ -15,6 +15,7 @@ type predictParams struct {
 	ChangedNode     string `json:"changed_node" jsonschema:"External id, path, qualified name or label." help:"The node that changed: an external id (file::src/pool.py), a path, or a qualified name/label of a function or type." tool:"required"`
 	TopK            int    `json:"top_k" help:"Number of predictions." tool:"default=10,min=1,max=100"`
 	IncludeVelocity bool   `json:"include_velocity" jsonschema:"Weigh co-changes by recency." help:"Weigh co-changes by recency and report each prediction's velocity (how recently and often the pair changed together). false: every past commit counts the same." tool:"default=true"`
+	Detail          string `json:"detail" jsonschema:"brief: id, confidence, reason; full: labels, velocity, signals." help:"brief (the default): each prediction's node id, confidence, co-change count, hop distance and reason. full: also its label, velocity, every reason apart and the signals confidence combines." tool:"default=brief,enum=brief|full"`
 }
 
 func registerChange(r *tools.Registry) {
@@ -58,14 +59,14 @@ func registerChange(r *tools.Registry) {
 
 type predictionJSON struct {
 	NodeID      string   `json:"node_id"`
-	Label       string   `json:"label"`
+	Label       string   `json:"label,omitempty" jsonschema:"Absent in brief answers."`
 	Confidence  float64  `json:"confidence" jsonschema:"In [0, 1], calibrated on real history: about the share of files scored so that really changed with the node."`
-	Velocity    float64  `json:"velocity" jsonschema:"How recently and often the pair changed together, in [0, 1] (0 when include_velocity is false)."`
+	Velocity    *float64 `json:"velocity,omitempty" jsonschema:"How recently and often the pair changed together, in [0, 1] (0 when include_velocity is false); absent in brief answers."`
 	CoChanges   int      `json:"co_changes" jsonschema:"Commits in which both changed."`
 	Reason      string   `json:"reason" jsonschema:"The main reasons, in one phrase."`
-	Reasons     []string `json:"reasons"`
+	Reasons     []string `json:"reasons,omitzero" jsonschema:"The reasons apart; absent in brief answers."`
 	HopDistance int      `json:"hop_distance,omitempty" jsonschema:"Dependency hops from the changed node (absent: none within 2)."`
-	Signals     signals  `json:"signals" jsonschema:"The evidence confidence combines, each in [0, 1]."`
+	Signals     *signals `json:"signals,omitempty" jsonschema:"The evidence confidence combines, each in [0, 1]; absent in brief answers."`
 }
 
 type signals struct {
@@ -108,11 +109,16 @@ func runPredict(c *tools.Call, in predictParams) (predictOutput, error) {
 			out.File = g.ExternalID(res.File)
 		}
 		for _, pr := range res.Predictions {
-			out.Predictions = append(out.Predictions, predictionJSON{
-				NodeID: g.ExternalID(pr.Node), Label: g.Label(pr.Node), Confidence: tools.Round3(pr.Confidence), Velocity: tools.Round3(pr.Velocity),
-				CoChanges: pr.CoChanges, Reason: strings.Join(pr.Reasons, "; "), Reasons: tools.NonNil(pr.Reasons), HopDistance: pr.HopDistance,
-				Signals: signals{tools.Round3(pr.History), tools.Round3(pr.Structure), tools.Round3(pr.Directory), tools.Round3(pr.Activity)},
-			})
+			item := predictionJSON{
+				NodeID: g.ExternalID(pr.Node), Confidence: tools.Round3(pr.Confidence),
+				CoChanges: pr.CoChanges, Reason: strings.Join(pr.Reasons, "; "), HopDistance: pr.HopDistance,
+			}
+			if in.Detail == "full" {
+				velocity := tools.Round3(pr.Velocity)
+				item.Label, item.Velocity, item.Reasons = g.Label(pr.Node), &velocity, tools.NonNil(pr.Reasons)
+				item.Signals = &signals{tools.Round3(pr.History), tools.Round3(pr.Structure), tools.Round3(pr.Directory), tools.Round3(pr.Activity)}
+			}
+			out.Predictions = append(out.Predictions, item)
 		}
 		switch {
 		case x.Len() == 0:
@@ -121,13 +127,17 @@ func runPredict(c *tools.Call, in predictParams) (predictOutput, error) {
 			out.Note = "No commit in the history changed this file: predictions come from structure and activity only."
 		}
 		out.ElapsedMs = tools.Ms(time.Since(start))
-		out.Guidance = predictGuidance(c, out)
+		topLabel := ""
+		if len(res.Predictions) > 0 {
+			topLabel = g.Label(res.Predictions[0].Node)
+		}
+		out.Guidance = predictGuidance(c, out, topLabel)
 		return nil
 	})
 	return out, err
 }
 
-func predictGuidance(c *tools.Call, out predictOutput) tools.Guidance {
+func predictGuidance(c *tools.Call, out predictOutput, topLabel string) tools.Guidance {
 	if len(out.Predictions) == 0 {
 		return tools.Guidance{ProofState: "triaging", NextSuggestedTool: tools.FirstTool(c.Registry, "impact", "seek"), NextSuggestedTarget: out.ChangedNode,
 			NextStepHint: "Nothing usually changes with this node; check its dependents before editing."}
@@ -137,7 +147,7 @@ func predictGuidance(c *tools.Call, out predictOutput) tools.Guidance {
 	// file in three changed too, twenty times the base rate.
 	if top.Confidence >= 0.3 {
 		return tools.Guidance{ProofState: "proving", NextSuggestedTool: tools.FirstTool(c.Registry, "view", "validate_plan"), NextSuggestedTarget: top.NodeID,
-			NextStepHint: fmt.Sprintf("%s often needs a change too (%s): read it, then validate the whole plan.", top.Label, top.Reason)}
+			NextStepHint: fmt.Sprintf("%s often needs a change too (%s): read it, then validate the whole plan.", topLabel, top.Reason)}
 	}
 	return tools.Guidance{ProofState: "proving", NextSuggestedTool: tools.FirstTool(c.Registry, "validate_plan", "impact"), NextSuggestedTarget: out.ChangedNode,
 		NextStepHint: "No prediction is strong: list the files you plan to change and validate the plan."}

@@ -15,8 +15,16 @@ func TestChangeGolden(t *testing.T) {
 		golden, tool string
 		args         map[string]any
 	}{
-		{"predict_session", "predict", map[string]any{"agent_id": "t", "changed_node": "backend/session.py", "top_k": 5}},
-		{"predict_entity", "predict", map[string]any{"agent_id": "t", "changed_node": "file::backend/auth.py::AuthService", "top_k": 3, "include_velocity": false}},
+		// detail full is the answer predict gave before brief became the
+		// default: these goldens predate it.
+		{"predict_session", "predict", map[string]any{"agent_id": "t", "changed_node": "backend/session.py", "top_k": 5, "detail": "full"}},
+		{"predict_entity", "predict", map[string]any{"agent_id": "t", "changed_node": "file::backend/auth.py::AuthService", "top_k": 3, "include_velocity": false, "detail": "full"}},
+		{"predict_session_brief", "predict", map[string]any{"agent_id": "t", "changed_node": "backend/session.py", "top_k": 5}},
+		// impact's full answers, as toolset's TestGolden pinned them before
+		// brief became the default (it now pins the brief ones).
+		{"impact_dependents_full", "impact", map[string]any{"agent_id": "golden", "node_id": "file::backend/session.py", "top_k": 8, "detail": "full"}},
+		{"impact_dependencies_full", "impact", map[string]any{"agent_id": "golden", "node_id": "backend/payments.py", "direction": "dependencies", "top_k": 8, "detail": "full"}},
+		{"impact_entity_full", "impact", map[string]any{"agent_id": "golden", "node_id": "SessionStore.lookup", "max_hops": 2, "detail": "full"}},
 		{"timeline_session", "timeline", map[string]any{"agent_id": "t", "node": "file::backend/session.py", "depth": "all", "top_k": 3}},
 		// The plan changes session.py but forgets middleware.py (which
 		// imports it) and names a file that does not exist.

@@ -17,7 +17,8 @@ type impactOutput struct {
 	NotListed      int              `json:"not_listed"`
 	TotalEnergy    float64          `json:"total_energy"`
 	MaxHopsReached int              `json:"max_hops_reached"`
-	CausalChains   []chainJSON      `json:"causal_chains" jsonschema:"The strongest paths the impact travels along."`
+	CausalChains   []chainJSON      `json:"causal_chains,omitzero" jsonschema:"The strongest paths the impact travels along (detail full)."`
+	ChainsUnlisted int              `json:"causal_chains_not_listed,omitempty" jsonschema:"Brief answers: the causal chains found, which detail full lists."`
 	Truncated      bool             `json:"truncated" jsonschema:"The propagation stopped at its edge budget."`
 	ElapsedMs      float64          `json:"elapsed_ms"`
 	tools.Guidance
