@@ -28,9 +28,10 @@ import (
 // them together.
 //
 // applyParams and applyBatchParams end with the same four write options
-// (verify, reingest, preserve_format, timeout_s), spelled out in each
-// rather than embedded: toolset's TestBindAgreesWithAccessors looks a
-// parameter up among a struct's own fields.
+// (verify, reingest, preserve_format, timeout_s) and the answer's detail,
+// spelled out in each rather than embedded: toolset's
+// TestBindAgreesWithAccessors looks a parameter up among a struct's own
+// fields.
 type applyParams struct {
 	FilePath       string      `json:"file_path" jsonschema:"Path under an ingest root; a new file is created." help:"Path relative to an ingest root (\"src/auth.py\") or absolute inside one. A new file (and its directories) is created." tool:"required"`
 	NewContent     string      `json:"new_content" jsonschema:"The complete new file." help:"The file's complete new contents." tool:"required,maxlen=4194304"`
@@ -40,6 +41,7 @@ type applyParams struct {
 	Reingest       bool        `json:"reingest" jsonschema:"Refresh the graph." help:"Refresh the graph from the written files (incremental ingest) so seek, impact and view see the edit." tool:"default=true"`
 	PreserveFormat bool        `json:"preserve_format" jsonschema:"Keep line endings and final newline." help:"Keep each file's line endings (CRLF stays CRLF) and trailing newline; false writes new_content byte for byte." tool:"default=true"`
 	TimeoutS       int         `json:"timeout_s" jsonschema:"Seconds per verification command." help:"Time limit of each verification command (build, vet, test run), in seconds." tool:"default=60,min=1,max=900"`
+	Detail         string      `json:"detail" jsonschema:"brief: outcome, files, one line per layer; full: every check and event." help:"brief (the default): status, verdict and reasons; per file its path, action, new_sha256 and lines added and removed; per verification layer its status and counts with the first failure's message; the first 10 files of the blast radius, the first 5 insights and removed names still used, with totals for the rest. full: the whole answer — every file's absolute path, root, mode and format, the updated node ids, every layer's checks and findings, the graph diff, the phases and every progress event." tool:"default=brief,enum=brief|full"`
 }
 
 // applyBatchParams.Edits stays raw objects: decodeEdits reads them
@@ -50,6 +52,7 @@ type applyBatchParams struct {
 	Reingest       bool                         `json:"reingest" jsonschema:"Refresh the graph." help:"Refresh the graph from the written files (incremental ingest) so seek, impact and view see the edit." tool:"default=true"`
 	PreserveFormat bool                         `json:"preserve_format" jsonschema:"Keep line endings and final newline." help:"Keep each file's line endings (CRLF stays CRLF) and trailing newline; false writes new_content byte for byte." tool:"default=true"`
 	TimeoutS       int                          `json:"timeout_s" jsonschema:"Seconds per verification command." help:"Time limit of each verification command (build, vet, test run), in seconds." tool:"default=60,min=1,max=900"`
+	Detail         string                       `json:"detail" jsonschema:"brief: outcome, files, one line per layer; full: every check and event." help:"brief (the default): status, verdict and reasons; per file its path, action, new_sha256 and lines added and removed; per verification layer its status and counts with the first failure's message; the first 10 files of the blast radius, the first 5 insights and removed names still used, with totals for the rest. full: the whole answer — every file's absolute path, root, mode and format, the updated node ids, every layer's checks and findings, the graph diff, the phases and every progress event." tool:"default=brief,enum=brief|full"`
 }
 
 func (in applyParams) options() writeOptions {
@@ -65,7 +68,7 @@ func registerEdit(r *tools.Registry) {
 		Name:        "apply",
 		Title:       "Write one file",
 		Description: "Write one file atomically and refresh the graph; expected_sha256 from your last read refuses a stale write.",
-		Details: "Write one file inside the ingest roots and keep the graph coherent: the path is guarded (no escape, no symlink out, no directory), the write is atomic (journal, temp file, fsync, rename), the file's mode, line endings and trailing newline are kept, and the graph is refreshed incrementally; answers with the nodes updated and proactive insights when the file is a risky surface. " +
+		Details: "Write one file inside the ingest roots and keep the graph coherent: the path is guarded (no escape, no symlink out, no directory), the write is atomic (journal, temp file, fsync, rename), the file's mode, line endings and trailing newline are kept, and the graph is refreshed incrementally; answers with proactive insights when the file is a risky surface (and, with detail full, the nodes updated). " +
 			"Pass expected_sha256 (from surgical_context or view), or expected_lines for the part you read, to refuse the write if the file changed since you read it.",
 		Class:     tools.Write,
 		Hints:     &tools.Hints{Destructive: true, Idempotent: true},
@@ -77,9 +80,9 @@ func registerEdit(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "apply_batch",
 		Title:       "Write files atomically, optionally verified",
-		Description: "Write files all or none and refresh the graph; verify: true builds and tests them (SAFE, RISKY kept, BROKEN restored).",
+		Description: "Write several files all or none and refresh the graph; verify builds and tests them (SAFE, RISKY kept, BROKEN restored).",
 		Details: "Write several files as one atomic set: every edit is validated before anything is written, all files land or none do (a journal rolls an interrupted batch back at the next start), the graph is refreshed incrementally, and with verify: true five layers check the result — verdict SAFE, RISKY (kept, with warnings) or BROKEN (every file restored byte for byte). " +
-			"Reports progress per phase (validate, write, reingest, verify, done) with batch_id, and returns the same events in progress_events.",
+			"Reports progress per phase (validate, write, reingest, verify, done) with batch_id, and returns the same events in progress_events (detail full; the default brief answer gives one line per verification layer).",
 		Class:     tools.Write,
 		Hints:     &tools.Hints{Destructive: true, Idempotent: true},
 		WhenToUse: "A change spans files (a function and its callers, code and its tests): write them together, with verify: true to build and test before keeping them.",
@@ -110,7 +113,7 @@ type batchEdit struct {
 
 func runApply(c *tools.Call, in applyParams) (applyOutput, error) {
 	e := edit.Edit{Path: in.FilePath, Content: []byte(in.NewContent), ExpectedSHA256: in.ExpectedSHA256, ExpectedLines: in.ExpectedLines, Raw: !in.PreserveFormat}
-	return runBatch(c, []edit.Edit{e}, in.options(), "")
+	return withDetail(runBatch(c, []edit.Edit{e}, in.options(), ""))(in.Detail)
 }
 
 func runApplyBatch(c *tools.Call, in applyBatchParams) (applyOutput, error) {
@@ -121,7 +124,7 @@ func runApplyBatch(c *tools.Call, in applyBatchParams) (applyOutput, error) {
 	for i := range edits {
 		edits[i].Raw = !in.PreserveFormat
 	}
-	return runBatch(c, edits, in.options(), "")
+	return withDetail(runBatch(c, edits, in.options(), ""))(in.Detail)
 }
 
 // decodeEdits reads the edits strictly: an unknown field (a typo such as
@@ -213,38 +216,43 @@ type applyOutput struct {
 	// Results are the files in request order.
 	Results        []editResult `json:"results"`
 	FilesWritten   int          `json:"files_written"`
-	UpdatedNodeIDs []string     `json:"updated_node_ids" jsonschema:"Nodes of the written files in the refreshed graph (at most 200)."`
-	RemovedNodeIDs []string     `json:"removed_node_ids,omitempty" jsonschema:"Nodes of the written files that the edit removed."`
+	UpdatedNodeIDs []string     `json:"updated_node_ids,omitzero" jsonschema:"Nodes of the written files in the refreshed graph (at most 200; detail full)."`
+	RemovedNodeIDs []string     `json:"removed_node_ids,omitempty" jsonschema:"Nodes of the written files that the edit removed (detail full)."`
 	Reingest       reingestInfo `json:"reingest"`
 	// Verification (verify: true) and its flat fields.
-	Verification      *verificationReport `json:"verification,omitempty"`
-	CompileCheck      *edit.Check         `json:"compile_check,omitempty" jsonschema:"The first failing (else the first) layer B check."`
-	TestsRun          int                 `json:"tests_run,omitempty"`
-	TestsPassed       int                 `json:"tests_passed,omitempty"`
-	TestsFailed       int                 `json:"tests_failed,omitempty"`
-	TestOutput        string              `json:"test_output,omitempty" jsonschema:"Output of failing test runs, trimmed to 2 KB."`
-	BlastRadius       []blastEntry        `json:"blast_radius,omitempty"`
-	ProactiveInsights []insight           `json:"proactive_insights" jsonschema:"Structural checks the write calls for: tests of the file left untouched, files that usually change with it, a wide blast radius."`
+	Verification *verificationReport `json:"verification,omitempty"`
+	CompileCheck *edit.Check         `json:"compile_check,omitempty" jsonschema:"The first failing (else the first) layer B check (detail full)."`
+	TestsRun     int                 `json:"tests_run,omitempty"`
+	TestsPassed  int                 `json:"tests_passed,omitempty"`
+	TestsFailed  int                 `json:"tests_failed,omitempty"`
+	TestOutput   string              `json:"test_output,omitempty" jsonschema:"Output of failing test runs, trimmed to 2 KB (detail full; brief: the first failure of layer D)."`
+	BlastRadius  []blastEntry        `json:"blast_radius,omitempty"`
+	// BlastRadiusTotal, ProactiveInsightsTotal and ProgressEventsTotal
+	// count a list the brief answer bounds (see brief).
+	BlastRadiusTotal       int       `json:"blast_radius_total,omitempty" jsonschema:"Files in the blast radius, when blast_radius lists only the nearest (detail brief)."`
+	ProactiveInsights      []insight `json:"proactive_insights" jsonschema:"Structural checks the write calls for: tests of the file left untouched, files that usually change with it, a wide blast radius."`
+	ProactiveInsightsTotal int       `json:"proactive_insights_total,omitempty" jsonschema:"Insights in all, when proactive_insights lists only the first (detail brief)."`
 	progressState
-	ProgressEvents []progressEvent `json:"progress_events"`
-	ElapsedMs      float64         `json:"elapsed_ms"`
+	ProgressEvents      []progressEvent `json:"progress_events,omitzero" jsonschema:"The progress notifications of this write, as sent (detail full)."`
+	ProgressEventsTotal int             `json:"progress_events_total,omitempty" jsonschema:"Progress notifications sent, when progress_events is left out (detail brief)."`
+	ElapsedMs           float64         `json:"elapsed_ms"`
 	tools.Guidance
 }
 
 type editResult struct {
-	FilePath     string      `json:"file_path" jsonschema:"The file as the graph names it."`
-	AbsolutePath string      `json:"absolute_path"`
-	Root         string      `json:"root" jsonschema:"The ingest root the file was written under."`
-	Action       string      `json:"action" jsonschema:"created, modified or unchanged."`
-	Restored     bool        `json:"restored,omitempty" jsonschema:"Put back to its previous contents (BROKEN verdict)."`
-	Bytes        int         `json:"bytes"`
-	OldSHA256    string      `json:"old_sha256,omitempty"`
-	NewSHA256    string      `json:"new_sha256" jsonschema:"Pass it as expected_sha256 to the next write of this file."`
-	LinesAdded   int         `json:"lines_added"`
-	LinesRemoved int         `json:"lines_removed"`
-	Mode         string      `json:"mode"`
-	Format       edit.Format `json:"format" jsonschema:"What was kept of the file's conventions."`
-	CreatedDirs  []string    `json:"created_dirs,omitempty"`
+	FilePath     string       `json:"file_path" jsonschema:"The file as the graph names it."`
+	AbsolutePath string       `json:"absolute_path,omitempty" jsonschema:"The file on disk (detail full)."`
+	Root         string       `json:"root,omitempty" jsonschema:"The ingest root the file was written under (detail full)."`
+	Action       string       `json:"action" jsonschema:"created, modified or unchanged."`
+	Restored     bool         `json:"restored,omitempty" jsonschema:"Put back to its previous contents (BROKEN verdict)."`
+	Bytes        int          `json:"bytes"`
+	OldSHA256    string       `json:"old_sha256,omitempty"`
+	NewSHA256    string       `json:"new_sha256" jsonschema:"Pass it as expected_sha256 to the next write of this file."`
+	LinesAdded   int          `json:"lines_added"`
+	LinesRemoved int          `json:"lines_removed"`
+	Mode         string       `json:"mode,omitempty" jsonschema:"The file's permission bits, e.g. 0644 (detail full)."`
+	Format       *edit.Format `json:"format,omitempty" jsonschema:"What was kept of the file's conventions (detail full)."`
+	CreatedDirs  []string     `json:"created_dirs,omitempty"`
 }
 
 type reingestInfo struct {
@@ -276,18 +284,21 @@ type insight struct {
 }
 
 type verificationReport struct {
-	Verdict   string         `json:"verdict" jsonschema:"SAFE, RISKY (kept, with warnings) or BROKEN (restored)."`
-	Reasons   []string       `json:"reasons"`
-	Error     string         `json:"error,omitempty" jsonschema:"Why the batch was restored (BROKEN)."`
-	LayerA    []edit.Finding `json:"layer_a_stubs"`
-	LayerB    []edit.Check   `json:"layer_b_compile"`
-	LayerC    layerC         `json:"layer_c_blast_radius"`
-	LayerD    []edit.Check   `json:"layer_d_tests"`
-	LayerE    []edit.Finding `json:"layer_e_anti_patterns"`
-	GraphDiff []graphDiff    `json:"graph_diff"`
+	Verdict string   `json:"verdict" jsonschema:"SAFE, RISKY (kept, with warnings) or BROKEN (restored)."`
+	Reasons []string `json:"reasons"`
+	Error   string   `json:"error,omitempty" jsonschema:"Why the batch was restored (BROKEN)."`
+	// Layers is the brief answer's account of the layers; the full one
+	// lists each layer's checks and findings instead.
+	Layers    []layerSummary `json:"layers,omitzero" jsonschema:"One line per layer, A to E (detail brief)."`
+	LayerA    []edit.Finding `json:"layer_a_stubs,omitzero" jsonschema:"Stubs replacing logic (detail full)."`
+	LayerB    []edit.Check   `json:"layer_b_compile,omitzero" jsonschema:"Build, import, vet and type checks (detail full)."`
+	LayerC    layerC         `json:"layer_c_blast_radius,omitzero" jsonschema:"The files within 2 hops of the written ones (detail full)."`
+	LayerD    []edit.Check   `json:"layer_d_tests,omitzero" jsonschema:"Test runs (detail full)."`
+	LayerE    []edit.Finding `json:"layer_e_anti_patterns,omitzero" jsonschema:"Anti-patterns in the diff (detail full)."`
+	GraphDiff []graphDiff    `json:"graph_diff,omitzero" jsonschema:"What the graph held of each written file before and after (detail full)."`
 	// RemovedNamesUsed and PreExistingFailures: see edit_verify.go.
-	RemovedNamesUsed    []edit.Finding     `json:"removed_names_used" jsonschema:"Names the edit removed or renamed that files outside the batch still use (the graph's users of the written files, confirmed in their text): severity broken for an import or qualified use in code, warning for a use by name only, of a method, or in a test."`
-	PreExistingFailures []edit.PreExisting `json:"pre_existing_failures" jsonschema:"Failures that happen without the edit too (the same check run on the previous contents): listed, not blamed on the edit."`
+	RemovedNamesUsed    []edit.Finding     `json:"removed_names_used,omitzero" jsonschema:"Names the edit removed or renamed that files outside the batch still use (the graph's users of the written files, confirmed in their text): severity broken for an import or qualified use in code, warning for a use by name only, of a method, or in a test. A brief answer lists the first 5 that weigh on the verdict."`
+	PreExistingFailures []edit.PreExisting `json:"pre_existing_failures,omitzero" jsonschema:"Failures that happen without the edit too (the same check run on the previous contents): listed, not blamed on the edit (detail full; a brief answer counts them per layer)."`
 	ElapsedMs           float64            `json:"elapsed_ms"`
 }
 
@@ -502,8 +513,9 @@ func (b *batchRun) write() error {
 }
 
 func resultOf(t *edit.Target, gpath string) editResult {
+	format := t.Format
 	r := editResult{FilePath: gpath, AbsolutePath: t.Res.Abs, Root: t.Res.Root, Bytes: len(t.New), OldSHA256: t.OldSHA, NewSHA256: t.NewSHA,
-		Mode: fmt.Sprintf("%04o", uint32(t.Mode.Perm())), Format: t.Format, CreatedDirs: t.NewDirs}
+		Mode: fmt.Sprintf("%04o", uint32(t.Mode.Perm())), Format: &format, CreatedDirs: t.NewDirs}
 	switch {
 	case !t.Existed:
 		r.Action = "created"
@@ -665,6 +677,9 @@ func (b *batchRun) done() applyOutput {
 	b.promoteInsights(o.ProactiveInsights)
 	if o.ProactiveInsights == nil {
 		o.ProactiveInsights = []insight{}
+	}
+	if o.UpdatedNodeIDs == nil {
+		o.UpdatedNodeIDs = []string{}
 	}
 	o.Status = "applied"
 	o.StatusMessage = fmt.Sprintf("%d of %d files written", o.FilesWritten, len(b.targets))
@@ -875,7 +890,7 @@ func (b *batchRun) guidance() tools.Guidance {
 
 type progressState struct {
 	ActivePhase         string      `json:"active_phase"`
-	Phases              []phaseInfo `json:"phases"`
+	Phases              []phaseInfo `json:"phases,omitzero" jsonschema:"Each phase's status and time (detail full)."`
 	PhaseCount          int         `json:"phase_count"`
 	CompletedPhaseCount int         `json:"completed_phase_count"`
 	RemainingPhaseCount int         `json:"remaining_phase_count"`

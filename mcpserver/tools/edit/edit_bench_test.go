@@ -89,7 +89,7 @@ func BenchmarkApplyBatch5(b *testing.B) {
 			for _, f := range files {
 				es = append(es, map[string]any{"file_path": f, "new_content": base[f] + fmt.Sprintf("\n# bench %d\n", round)})
 			}
-			raw, _ := json.Marshal(map[string]any{"agent_id": "bench", "edits": es})
+			raw, _ := json.Marshal(map[string]any{"agent_id": "bench", "edits": es, "detail": "full"})
 			t := time.Now()
 			res := d.Call(context.Background(), "apply_batch", raw, nil)
 			times = append(times, time.Since(t))

@@ -48,7 +48,7 @@ func TestWritesLandInTheRootThePathBelongsTo(t *testing.T) {
 		t.Fatal("the refused write created directories in the docs root")
 	}
 
-	out = tooltest.MustCall(t, d, "apply", map[string]any{"agent_id": "t", "file_path": "src/flask/new_mod.py", "new_content": "def f():\n    return 2\n"})
+	out = tooltest.MustCall(t, d, "apply", map[string]any{"agent_id": "t", "file_path": "src/flask/new_mod.py", "new_content": "def f():\n    return 2\n", "detail": "full"})
 	r := out["results"].([]any)[0].(map[string]any)
 	if r["root"] != code || r["absolute_path"] != filepath.Join(code, "src", "flask", "new_mod.py") {
 		t.Fatalf("new module written to %v under %v, want the code root %s", r["absolute_path"], r["root"], code)
@@ -64,11 +64,11 @@ func TestWritesLandInTheRootThePathBelongsTo(t *testing.T) {
 
 	// A new file none of whose directories exists anywhere goes to the
 	// only code root; a document beside the docs folder's files to it.
-	out = tooltest.MustCall(t, d, "apply", map[string]any{"agent_id": "t", "file_path": "tools/gen.py", "new_content": "z = 4\n"})
+	out = tooltest.MustCall(t, d, "apply", map[string]any{"agent_id": "t", "file_path": "tools/gen.py", "new_content": "z = 4\n", "detail": "full"})
 	if r := out["results"].([]any)[0].(map[string]any); r["root"] != code {
 		t.Fatalf("a new top-level directory went to %v, want the code root", r["root"])
 	}
-	out = tooltest.MustCall(t, d, "apply", map[string]any{"agent_id": "t", "file_path": "refs2.bib", "new_content": "@book{y, title={Y}}\n"})
+	out = tooltest.MustCall(t, d, "apply", map[string]any{"agent_id": "t", "file_path": "refs2.bib", "new_content": "@book{y, title={Y}}\n", "detail": "full"})
 	if r := out["results"].([]any)[0].(map[string]any); r["root"] != code {
 		t.Fatalf("a new top-level file went to %v, want the code root (the root itself exists everywhere; code first)", r["root"])
 	}
@@ -101,12 +101,12 @@ func TestNewFileOfNoRootIsRefused(t *testing.T) {
 			t.Fatalf("the refused write created %s/tools", r)
 		}
 	}
-	out = tooltest.MustCall(t, d, "apply", map[string]any{"agent_id": "t", "file_path": "web/tools/gen.go", "new_content": "package tools\n"})
+	out = tooltest.MustCall(t, d, "apply", map[string]any{"agent_id": "t", "file_path": "web/tools/gen.go", "new_content": "package tools\n", "detail": "full"})
 	if r := out["results"].([]any)[0].(map[string]any); r["root"] != filepath.Join(base, "web") {
 		t.Fatalf("namespaced write went to %v", r["root"])
 	}
 	// A path one root holds the parent of needs no namespace.
-	out = tooltest.MustCall(t, d, "apply", map[string]any{"agent_id": "t", "file_path": "server/extra.go", "new_content": "package main\n"})
+	out = tooltest.MustCall(t, d, "apply", map[string]any{"agent_id": "t", "file_path": "server/extra.go", "new_content": "package main\n", "detail": "full"})
 	if r := out["results"].([]any)[0].(map[string]any); r["root"] != filepath.Join(base, "api") {
 		t.Fatalf("server/extra.go went to %v, want api (it holds server/)", r["root"])
 	}

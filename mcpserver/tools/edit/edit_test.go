@@ -36,7 +36,7 @@ func TestApplyWritesAndRefreshesTheGraph(t *testing.T) {
 	old := readFile(t, p)
 	sum := edit.SHA256([]byte(old))
 	next := strings.TrimSuffix(old, "\n") + "\n\ndef refund(user, amount):\n    return charge(user, -amount)"
-	out := tooltest.MustCall(t, d, "apply", map[string]any{"agent_id": "t", "file_path": "backend/payments.py", "new_content": next, "expected_sha256": sum})
+	out := tooltest.MustCall(t, d, "apply", map[string]any{"agent_id": "t", "file_path": "backend/payments.py", "new_content": next, "expected_sha256": sum, "detail": "full"})
 	if got := readFile(t, p); got != next+"\n" {
 		t.Fatalf("file after apply:\n%s", got)
 	}
@@ -100,7 +100,7 @@ func TestApplyBatchProgress(t *testing.T) {
 	d, _ := tooltest.IngestedFixture(t)
 	var mu sync.Mutex
 	var notes []string
-	raw, _ := json.Marshal(map[string]any{"agent_id": "t", "edits": []any{
+	raw, _ := json.Marshal(map[string]any{"agent_id": "t", "detail": "full", "edits": []any{
 		map[string]any{"file_path": "backend/a.py", "new_content": "def a():\n    return 1\n"},
 		map[string]any{"file_path": "backend/b.py", "new_content": "from backend.a import a\n\n\ndef b():\n    return a() + 1\n"},
 	}})
@@ -208,7 +208,7 @@ func TestApplyBatchVerify(t *testing.T) {
 		for _, e := range edits {
 			es = append(es, map[string]any{"file_path": e[0], "new_content": e[1]})
 		}
-		return tooltest.MustCall(t, d, "apply_batch", map[string]any{"agent_id": "t", "verify": true, "edits": es})
+		return tooltest.MustCall(t, d, "apply_batch", map[string]any{"agent_id": "t", "verify": true, "edits": es, "detail": "full"})
 	}
 
 	t.Run("safe", func(t *testing.T) {
@@ -224,13 +224,25 @@ func TestApplyBatchVerify(t *testing.T) {
 		if tf := tooltest.ToStrings(rep["layer_c_blast_radius"].(map[string]any)["test_files"]); !slices.Contains(tf, "calc/calc_test.go") {
 			t.Errorf("layer C test files %v", tf)
 		}
+		// The brief answer (the default) of this two-file verified batch
+		// stays within 4 KB, every layer passed.
+		b := briefOf(t, out)
+		if n := len(toJSONString(b)); n > 4096 {
+			t.Errorf("brief answer of %d bytes: %s", n, toJSONString(b))
+		}
+		for _, l := range []string{"A", "B", "C", "D", "E"} {
+			if st := layerOf(t, b, l)["status"]; st != "passed" {
+				t.Errorf("layer %s: %v", l, layerOf(t, b, l))
+			}
+		}
 	})
 
 	for _, c := range []struct {
 		name, content, reason string
+		layer, first          string // the brief answer's failed layer and its first failure
 	}{
-		{"broken build", strings.Replace(calc, "return a + b", "return a +", 1), "B: go build ./... failed"},
-		{"stub", strings.Replace(calc, "\tt := 0\n\tfor _, x := range xs {\n\t\tt = Add(t, x)\n\t}\n\treturn t\n", "\treturn 0\n", 1), "A: calc/calc.go: Sum had real logic"},
+		{"broken build", strings.Replace(calc, "return a + b", "return a +", 1), "B: go build ./... failed", "B", "calc/calc.go:4"},
+		{"stub", strings.Replace(calc, "\tt := 0\n\tfor _, x := range xs {\n\t\tt = Add(t, x)\n\t}\n\treturn t\n", "\treturn 0\n", 1), "A: calc/calc.go: Sum had real logic", "A", "Sum had real logic"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			before := tree(t, dir)
@@ -251,6 +263,15 @@ func TestApplyBatchVerify(t *testing.T) {
 					t.Errorf("result not marked restored: %v", r)
 				}
 			}
+			b := briefOf(t, out)
+			if l := layerOf(t, b, c.layer); l["status"] != "failed" || !strings.Contains(l["first_failure"].(string), c.first) {
+				t.Errorf("brief layer %s: %v", c.layer, l)
+			}
+			for _, r := range b["results"].([]any) {
+				if r.(map[string]any)["restored"] != true {
+					t.Errorf("brief result not marked restored: %v", r)
+				}
+			}
 		})
 	}
 
@@ -264,6 +285,9 @@ func TestApplyBatchVerify(t *testing.T) {
 		if !strings.Contains(readFile(t, filepath.Join(dir, "calc", "calc.go")), "a - b") {
 			t.Error("a RISKY write was not kept")
 		}
+		if l := layerOf(t, briefOf(t, out), "D"); l["status"] != "warning" || l["failed"] != 1.0 || !strings.Contains(l["first_failure"].(string), "Add(2, 3)") {
+			t.Errorf("brief layer D: %v", l)
+		}
 	})
 
 	t.Run("python", func(t *testing.T) {
@@ -271,6 +295,9 @@ func TestApplyBatchVerify(t *testing.T) {
 		out := batch([2]string{"py/pkg/mod.py", "def double(x):\n    return x *\n"})
 		if v, rep := verdictOf(t, out); v != edit.Broken || !strings.Contains(out["compile_check"].(map[string]any)["output"].(string), "mod.py:2") {
 			t.Fatalf("verdict %s, compile %v, reasons %v", v, out["compile_check"], rep["reasons"])
+		}
+		if l := layerOf(t, briefOf(t, out), "B"); l["status"] != "failed" || !strings.Contains(l["first_failure"].(string), "mod.py") {
+			t.Errorf("brief layer B: %v", l)
 		}
 		if diff := cmp.Diff(before, tree(t, dir)); diff != "" {
 			t.Fatal(diff)
@@ -336,7 +363,7 @@ func TestApplyKeepsFormatAndMode(t *testing.T) {
 	p := filepath.Join(dir, "backend", "tool.py")
 	os.WriteFile(p, []byte("#!/usr/bin/env python3\r\nprint('a')\r\n"), 0o755)
 	os.Chmod(p, 0o755)
-	out := tooltest.MustCall(t, d, "apply", map[string]any{"agent_id": "t", "file_path": "backend/tool.py", "new_content": "#!/usr/bin/env python3\nprint('b')"})
+	out := tooltest.MustCall(t, d, "apply", map[string]any{"agent_id": "t", "file_path": "backend/tool.py", "new_content": "#!/usr/bin/env python3\nprint('b')", "detail": "full"})
 	fi, _ := os.Stat(p)
 	if got := readFile(t, p); got != "#!/usr/bin/env python3\r\nprint('b')\r\n" || fi.Mode().Perm() != 0o755 {
 		t.Fatalf("after apply: %q %v", got, fi.Mode())

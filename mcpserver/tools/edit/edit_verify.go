@@ -67,6 +67,12 @@ func (b *batchRun) verify() {
 		pre = append(pre, p...)
 	}
 	v.PreExistingFailures = append(v.PreExistingFailures, pre...)
+	if v.LayerB == nil {
+		v.LayerB = []edit.Check{}
+	}
+	if v.LayerD == nil {
+		v.LayerD = []edit.Check{}
+	}
 	shrank := b.graphDiff(v)
 	v.Verdict, v.Reasons = edit.Verdict(edit.Evidence{Stubs: v.LayerA, Compile: v.LayerB, Removed: v.RemovedNamesUsed, Tests: v.LayerD, Anti: v.LayerE, GraphShrank: shrank})
 	if v.Reasons == nil {

@@ -22,7 +22,7 @@ func verifyBatch(t *testing.T, d *tools.Dispatcher, pairs ...string) (map[string
 	for i := 0; i+1 < len(pairs); i += 2 {
 		es = append(es, map[string]any{"file_path": pairs[i], "new_content": pairs[i+1]})
 	}
-	out := tooltest.MustCall(t, d, "apply_batch", map[string]any{"agent_id": "t", "verify": true, "edits": es})
+	out := tooltest.MustCall(t, d, "apply_batch", map[string]any{"agent_id": "t", "verify": true, "edits": es, "detail": "full"})
 	v, rep := verdictOf(t, out)
 	return out, v, rep
 }
