@@ -10,7 +10,7 @@ import (
 )
 
 type bootMemoryParams struct {
-	Action string `json:"action" jsonschema:"set, get, list or delete." tool:"required,enum=set|get|list|delete"`
+	Action string `json:"action" help:"set, get, list or delete." tool:"required,enum=set|get|list|delete"`
 	Key    string `json:"key" jsonschema:"The key (set, get, delete), e.g. \"task/current\"." help:"The key (required for set, get and delete), e.g. \"doctrine/review-rules\"." tool:"maxlen=128"`
 	// Value holds the JSON given (a json.RawMessage; nil when absent), so
 	// that the stored value keeps its key order and number spelling.

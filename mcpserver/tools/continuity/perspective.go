@@ -43,7 +43,7 @@ type perspIDParams struct {
 
 type perspRoutesParams struct {
 	PerspectiveID   string `json:"perspective_id" jsonschema:"The perspective (from perspective_start)." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
-	Page            int    `json:"page" jsonschema:"Page number (1-based)." tool:"default=1,min=1"`
+	Page            int    `json:"page" help:"Page number (1-based)." tool:"default=1,min=1"`
 	PageSize        int    `json:"page_size" jsonschema:"Routes per page, clamped to [1, 10]." tool:"default=6"`
 	RouteSetVersion *int   `json:"route_set_version" jsonschema:"Version your routes came with (optional; stale: reported)." help:"The version your routes came with (optional: reported when stale)." tool:"min=0"`
 }

@@ -56,7 +56,7 @@ type trailResumeParams struct {
 
 type trailListParams struct {
 	FilterAgentID string   `json:"filter_agent_id" jsonschema:"Only this agent's trails (default: all agents)." tool:"maxlen=64"`
-	FilterStatus  string   `json:"filter_status" jsonschema:"Only trails with this status." tool:"enum=active|saved|archived|stale|merged"`
+	FilterStatus  string   `json:"filter_status" help:"Only trails with this status." tool:"enum=active|saved|archived|stale|merged"`
 	FilterTags    []string `json:"filter_tags" jsonschema:"Only trails with at least one of these tags." tool:"maxitems=20,maxlen=64"`
 	Limit         int      `json:"limit" jsonschema:"Most trails listed (total_count counts all)." help:"Maximum trails listed (total_count counts all matches)." tool:"default=50,min=1,max=500"`
 }
