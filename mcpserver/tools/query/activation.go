@@ -12,31 +12,32 @@ import (
 )
 
 type activateParams struct {
-	Query                  string   `json:"query" jsonschema:"What to look for: words, identifiers, paths (\"session pool management\", \"AuthService.login\")." tool:"required"`
-	TopK                   int      `json:"top_k" jsonschema:"Number of activated nodes to return." tool:"default=20,min=1,max=500"`
-	Dimensions             []string `json:"dimensions" jsonschema:"Dimensions to include: structural, semantic, temporal, causal." tool:"default=structural|semantic|temporal|causal,enum=structural|semantic|temporal|causal"`
-	XLR                    bool     `json:"xlr" jsonschema:"XLR noise cancellation (suppresses hubs that light up for every query)." tool:"default=true"`
-	IncludeGhostEdges      bool     `json:"include_ghost_edges" jsonschema:"Report probable but missing connections between strongly co-activated nodes." tool:"default=true"`
-	IncludeStructuralHoles bool     `json:"include_structural_holes" jsonschema:"Report nodes whose neighbourhood lit up while they did not." tool:"default=false"`
-	IncludeSeeds           bool     `json:"include_seeds" jsonschema:"List the seed nodes the query matched (at most top_k, strongest first); otherwise only seeds_count is given." tool:"default=false"`
+	Query                  string   `json:"query" jsonschema:"Words, identifiers or paths." help:"What to look for: words, identifiers, paths (\"session pool management\", \"AuthService.login\")." tool:"required"`
+	TopK                   int      `json:"top_k" help:"Number of activated nodes to return." tool:"default=20,min=1,max=500"`
+	Dimensions             []string `json:"dimensions" help:"Dimensions to include: structural, semantic, temporal, causal." tool:"default=structural|semantic|temporal|causal,enum=structural|semantic|temporal|causal"`
+	XLR                    bool     `json:"xlr" jsonschema:"Suppress always-active hubs." help:"XLR noise cancellation (suppresses hubs that light up for every query)." tool:"default=true"`
+	IncludeGhostEdges      bool     `json:"include_ghost_edges" jsonschema:"Report likely missing links." help:"Report probable but missing connections between strongly co-activated nodes." tool:"default=true"`
+	IncludeStructuralHoles bool     `json:"include_structural_holes" jsonschema:"Report dark nodes in a lit neighbourhood." help:"Report nodes whose neighbourhood lit up while they did not." tool:"default=false"`
+	IncludeSeeds           bool     `json:"include_seeds" jsonschema:"List the matched seeds." help:"List the seed nodes the query matched (at most top_k, strongest first); otherwise only seeds_count is given." tool:"default=false"`
 }
 
 type warmupParams struct {
-	TaskDescription string  `json:"task_description" jsonschema:"The task you are about to work on, in natural language." tool:"required"`
-	BoostStrength   float64 `json:"boost_strength" jsonschema:"Boost given to the most relevant node (others proportionally less)." tool:"default=0.15,min=0,max=1"`
+	TaskDescription string  `json:"task_description" help:"The task you are about to work on, in natural language." tool:"required"`
+	BoostStrength   float64 `json:"boost_strength" jsonschema:"Boost of the most relevant node." help:"Boost given to the most relevant node (others proportionally less)." tool:"default=0.15,min=0,max=1"`
 }
 
 type resonateParams struct {
-	Query  string `json:"query" jsonschema:"Query whose seeds start the waves. Give query or node_id, or neither for global resonance from the most central nodes."`
+	Query  string `json:"query" jsonschema:"Query to start from (or node_id; neither: global)." help:"Query whose seeds start the waves. Give query or node_id, or neither for global resonance from the most central nodes."`
 	NodeID string `json:"node_id" jsonschema:"A node to start from instead of a query."`
-	TopK   int    `json:"top_k" jsonschema:"Number of harmonics to return." tool:"default=20,min=1,max=200"`
+	TopK   int    `json:"top_k" help:"Number of harmonics to return." tool:"default=20,min=1,max=200"`
 }
 
 func registerActivation(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "activate",
 		Title:       "Spreading activation",
-		Description: "Spreading activation query across the graph: seeds matched from the query propagate through structure, semantics, recency and causal edges, merged with XLR noise cancellation. Returns ranked nodes with per-dimension scores in [0, 1], the number of seeds (the seeds themselves with include_seeds), optional ghost edges and structural holes. Feedback given with learn on this or a similar query re-ranks the results. Side effect, bounded and reported in `plasticity`: Hebbian plasticity on the query's neighbourhood (co-activated edges strengthen, edges competing with them decay; at most a few hundred edges per query).",
+		Description: "Nodes related to a topic, ranked by spreading activation; for when you know the topic but not the files.",
+		Details:     "Spreading activation query across the graph: seeds matched from the query propagate through structure, semantics, recency and causal edges, merged with XLR noise cancellation. Returns ranked nodes with per-dimension scores in [0, 1], the number of seeds (the seeds themselves with include_seeds), optional ghost edges and structural holes. Feedback given with learn on this or a similar query re-ranks the results. Side effect, bounded and reported in `plasticity`: Hebbian plasticity on the query's neighbourhood (co-activated edges strengthen, edges competing with them decay; at most a few hundred edges per query).",
 		Class:       tools.Write,
 		WhenToUse:   "Primary associative search: \"what in the codebase relates to X?\" when you know a topic but not the files.",
 		AvoidWhen:   "You know exactly what text to find (search) or want code by described purpose (seek).",
@@ -46,7 +47,8 @@ func registerActivation(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "warmup",
 		Title:       "Warm up for a task",
-		Description: "Task-based priming: activates the graph around a task description and gives the activated nodes a temporary boost that later activate queries add to their scores. Boosts decay per query and with time and are never persisted.",
+		Description: "Boosts a task's region of the graph so later activate queries favour it; call it when a task starts.",
+		Details:     "Task-based priming: activates the graph around a task description and gives the activated nodes a temporary boost that later activate queries add to their scores. Boosts decay per query and with time and are never persisted.",
 		Class:       tools.Write,
 		WhenToUse:   "At the start of a focused task or on a context switch, to bias later queries toward its region.",
 		AvoidWhen:   "One-off questions: the boost only pays off over several queries.",
@@ -56,7 +58,8 @@ func registerActivation(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "resonate",
 		Title:       "Resonance analysis",
-		Description: "Resonance analysis: standing waves from seed nodes swept across frequencies, giving harmonics (nodes by harmonic order), resonant frequencies, sympathetic pairs (nodes far from the seeds that respond alike) and harmonic groups. Read-only.",
+		Description: "Which modules move together and where subsystems part, from standing waves over the graph.",
+		Details:     "Resonance analysis: standing waves from seed nodes swept across frequencies, giving harmonics (nodes by harmonic order), resonant frequencies, sympathetic pairs (nodes far from the seeds that respond alike) and harmonic groups. Read-only.",
 		Class:       tools.Read,
 		WhenToUse:   "Finding natural clusters and couplings: which modules move together, where subsystem boundaries lie.",
 		AvoidWhen:   "Plain lookups; activate or seek are cheaper.",

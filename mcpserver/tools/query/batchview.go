@@ -27,18 +27,19 @@ const (
 // and batchViewMaxBytes (declare_test.go holds them together); lines per
 // file are bounded as view bounds them.
 type batchViewParams struct {
-	Files           []string `json:"files" jsonschema:"Paths relative to an ingest root (or absolute inside one) and/or glob patterns over indexed files (\"backend/*.py\"); at most 50 files are shown." tool:"required,maxitems=50"`
-	AutoIngest      bool     `json:"auto_ingest" jsonschema:"Extract files under an ingest root that are not in the graph yet and merge them into it (one new graph generation for the whole batch)." tool:"default=true"`
-	SummaryMode     bool     `json:"summary_mode" jsonschema:"Show each file's outline — its symbols with line ranges, and a one-line summary — instead of its lines." tool:"default=false"`
-	MaxLinesPerFile int      `json:"max_lines_per_file" jsonschema:"Lines shown per file, from line 1 (continue a cut file with view and its next_offset)." tool:"default=200,min=1,max=5000"`
-	MaxTotalBytes   int      `json:"max_total_bytes" jsonschema:"Budget for the content of all files together; a file that does not fit is cut at a line, later files are omitted." tool:"default=100000,min=1000,max=1000000"`
+	Files           []string `json:"files" jsonschema:"Paths or globs (\"backend/*.py\")." help:"Paths relative to an ingest root (or absolute inside one) and/or glob patterns over indexed files (\"backend/*.py\"); at most 50 files are shown." tool:"required,maxitems=50"`
+	AutoIngest      bool     `json:"auto_ingest" jsonschema:"Add files not yet in the graph." help:"Extract files under an ingest root that are not in the graph yet and merge them into it (one new graph generation for the whole batch)." tool:"default=true"`
+	SummaryMode     bool     `json:"summary_mode" jsonschema:"Outlines (symbols, lines) instead of text." help:"Show each file's outline — its symbols with line ranges, and a one-line summary — instead of its lines." tool:"default=false"`
+	MaxLinesPerFile int      `json:"max_lines_per_file" help:"Lines shown per file, from line 1 (continue a cut file with view and its next_offset)." tool:"default=200,min=1,max=5000"`
+	MaxTotalBytes   int      `json:"max_total_bytes" help:"Budget for the content of all files together; a file that does not fit is cut at a line, later files are omitted." tool:"default=100000,min=1000,max=1000000"`
 }
 
 func registerBatchView(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
-		Name:  "batch_view",
-		Title: "View several files",
-		Description: "Read several files in one call: paths and glob patterns (over the indexed files), each file a separate entry with line-numbered content, bounded to the ingest roots exactly like view. " +
+		Name:        "batch_view",
+		Title:       "View several files",
+		Description: "Several known files (paths or globs) in one call, line-numbered or as outlines.",
+		Details: "Read several files in one call: paths and glob patterns (over the indexed files), each file a separate entry with line-numbered content, bounded to the ingest roots exactly like view. " +
 			"A file that fails (missing, outside the roots, binary) reports its own error with the closest indexed paths; the others are still shown. " +
 			"Output is bounded by max_total_bytes (files past it are listed as omitted, a cut file says where to continue). " +
 			"summary_mode shows each file's outline (symbols with their lines) instead of its text.",

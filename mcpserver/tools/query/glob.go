@@ -15,18 +15,19 @@ import (
 )
 
 type globParams struct {
-	Pattern string `json:"pattern" jsonschema:"Glob pattern over root-relative paths, e.g. \"src/**/*.go\", \"*_test.py\", \"{cmd,internal}/**\"." tool:"required"`
-	Scope   string `json:"scope" jsonschema:"Path prefix (or glob) the files must also match, e.g. \"backend/\"."`
-	Sort    string `json:"sort" jsonschema:"\"path\" (alphabetical) or \"activation\" (most central and most recently activated first)." tool:"default=path,enum=path|activation"`
-	TopK    int    `json:"top_k" jsonschema:"Maximum files returned (total_matches counts them all)." tool:"default=200,min=1,max=10000"`
+	Pattern string `json:"pattern" jsonschema:"Glob over root-relative paths (\"src/**/*.go\")." help:"Glob pattern over root-relative paths, e.g. \"src/**/*.go\", \"*_test.py\", \"{cmd,internal}/**\"." tool:"required"`
+	Scope   string `json:"scope" jsonschema:"Path prefix or glob to also match." help:"Path prefix (or glob) the files must also match, e.g. \"backend/\"."`
+	Sort    string `json:"sort" jsonschema:"path, or activation (central, recently lit first)." help:"\"path\" (alphabetical) or \"activation\" (most central and most recently activated first)." tool:"default=path,enum=path|activation"`
+	TopK    int    `json:"top_k" help:"Maximum files returned (total_matches counts them all)." tool:"default=200,min=1,max=10000"`
 	Limit   *int   `json:"limit" jsonschema:"Alias of top_k." tool:"min=1,max=10000"`
 }
 
 func registerGlob(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
-		Name:  "glob",
-		Title: "Find files by path pattern",
-		Description: "Graph-aware file globbing over the files already in the graph (no disk walk): " +
+		Name:        "glob",
+		Title:       "Find files by path pattern",
+		Description: "Indexed files whose paths match a glob (**, {a,b}), by path or centrality; finds files by name.",
+		Details: "Graph-aware file globbing over the files already in the graph (no disk walk): " +
 			"*, ?, [abc], [!a-z], {a,b} and ** across directories. A pattern without '/' matches the file name at any depth (\"*.py\"); " +
 			"a pattern naming a directory lists the files below it. Sort by path or by activation " +
 			"(how central the file is — its PageRank — and how recently queries lit it up).",

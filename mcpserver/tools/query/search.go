@@ -16,23 +16,24 @@ import (
 )
 
 type searchParams struct {
-	Query         string `json:"query" jsonschema:"Text to find: exact text (literal), an RE2 regular expression (regex), or a description (semantic)." tool:"required"`
-	Mode          string `json:"mode" jsonschema:"literal (exact text), regex (RE2: no lookaround or backreferences), semantic (by meaning over graph nodes)." tool:"default=literal,enum=literal|regex|semantic"`
-	Scope         string `json:"scope" jsonschema:"Only files under this root-relative path prefix (\"backend/\") or matching this glob (\"**/*_test.go\")."`
-	TopK          int    `json:"top_k" jsonschema:"Maximum result lines returned." tool:"default=50,min=1,max=1000"`
+	Query         string `json:"query" jsonschema:"Text, RE2 regex or description, per mode." help:"Text to find: exact text (literal), an RE2 regular expression (regex), or a description (semantic)." tool:"required"`
+	Mode          string `json:"mode" jsonschema:"literal, regex (RE2) or semantic (by meaning)." help:"literal (exact text), regex (RE2: no lookaround or backreferences), semantic (by meaning over graph nodes)." tool:"default=literal,enum=literal|regex|semantic"`
+	Scope         string `json:"scope" jsonschema:"Path prefix or glob of the files searched." help:"Only files under this root-relative path prefix (\"backend/\") or matching this glob (\"**/*_test.go\")."`
+	TopK          int    `json:"top_k" help:"Maximum result lines returned." tool:"default=50,min=1,max=1000"`
 	MaxResults    *int   `json:"max_results" jsonschema:"Alias of top_k." tool:"min=1,max=1000"`
-	CaseSensitive bool   `json:"case_sensitive" jsonschema:"Match case exactly (literal and regex modes)." tool:"default=false"`
-	ContextLines  int    `json:"context_lines" jsonschema:"Lines of context before and after each match." tool:"default=2,min=0,max=10"`
-	Multiline     bool   `json:"multiline" jsonschema:"regex mode: let the pattern span lines ('.' also matches newline); each result then covers line_number..end_line." tool:"default=false"`
-	ExactCounts   bool   `json:"exact_counts" jsonschema:"Scan every file even after top_k lines were found, so total_matches is exact (slower on large trees). Off: the scan stops once enough lines are found and total_matches is a lower bound (total_matches_exact says which)." tool:"default=false"`
-	CountOnly     bool   `json:"count_only" jsonschema:"Return only the counts (always exact), no result lines." tool:"default=false"`
+	CaseSensitive bool   `json:"case_sensitive" help:"Match case exactly (literal and regex modes)." tool:"default=false"`
+	ContextLines  int    `json:"context_lines" help:"Lines of context before and after each match." tool:"default=2,min=0,max=10"`
+	Multiline     bool   `json:"multiline" jsonschema:"regex: let the pattern span lines." help:"regex mode: let the pattern span lines ('.' also matches newline); each result then covers line_number..end_line." tool:"default=false"`
+	ExactCounts   bool   `json:"exact_counts" jsonschema:"Make total_matches exact (slower)." help:"Scan every file even after top_k lines were found, so total_matches is exact (slower on large trees). Off: the scan stops once enough lines are found and total_matches is a lower bound (total_matches_exact says which)." tool:"default=false"`
+	CountOnly     bool   `json:"count_only" help:"Return only the counts (always exact), no result lines." tool:"default=false"`
 }
 
 func registerSearch(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
-		Name:  "search",
-		Title: "Search text and labels",
-		Description: "Unified literal/regex/semantic search — a graph-aware grep. Searches node labels in the graph and the contents of the indexed files on disk, " +
+		Name:        "search",
+		Title:       "Search text and labels",
+		Description: "Lines matching exact text, an RE2 regex or a meaning, with context: the graph-aware grep.",
+		Details: "Unified literal/regex/semantic search — a graph-aware grep. Searches node labels in the graph and the contents of the indexed files on disk, " +
 			"returning matching lines with line numbers and context. Definitions whose name matches come first (most central first), then matching lines " +
 			"file by file (most central file first); every line names the graph node that encloses it. semantic mode ranks nodes by meaning (trigram TF-IDF + co-occurrence) " +
 			"and shows their lines that mention the query's words.",

@@ -29,8 +29,8 @@ const (
 // surgicalSourceDefault and surgicalSourceMax (declare_test.go holds them
 // together).
 type surgicalParams struct {
-	FilePath       string `json:"file_path" jsonschema:"The file to edit: relative to an ingest root (\"backend/auth.py\"), absolute inside one, or its file node id." tool:"required"`
-	MaxSourceBytes int    `json:"max_source_bytes" jsonschema:"The file's contents are shown up to this many bytes (content_truncated says when cut)." tool:"default=262144,min=1024,max=4194304"`
+	FilePath       string `json:"file_path" jsonschema:"The file to edit (root-relative, absolute, or file node id)." help:"The file to edit: relative to an ingest root (\"backend/auth.py\"), absolute inside one, or its file node id." tool:"required"`
+	MaxSourceBytes int    `json:"max_source_bytes" help:"The file's contents are shown up to this many bytes (content_truncated says when cut)." tool:"default=262144,min=1024,max=4194304"`
 	MaxNeighbors   int    `json:"max_neighbors" jsonschema:"Callers and callees listed, each." tool:"default=30,min=1,max=500"`
 }
 
@@ -38,21 +38,22 @@ type surgicalParams struct {
 // parameters, written again (declare_test.go holds them equal), and the
 // excerpt budgets (max_excerpt_bytes' default is surgicalExcerptDefault).
 type surgicalV2Params struct {
-	FilePath          string `json:"file_path" jsonschema:"The file to edit: relative to an ingest root (\"backend/auth.py\"), absolute inside one, or its file node id." tool:"required"`
-	MaxSourceBytes    int    `json:"max_source_bytes" jsonschema:"The file's contents are shown up to this many bytes (content_truncated says when cut)." tool:"default=262144,min=1024,max=4194304"`
+	FilePath          string `json:"file_path" jsonschema:"The file to edit (root-relative, absolute, or file node id)." help:"The file to edit: relative to an ingest root (\"backend/auth.py\"), absolute inside one, or its file node id." tool:"required"`
+	MaxSourceBytes    int    `json:"max_source_bytes" help:"The file's contents are shown up to this many bytes (content_truncated says when cut)." tool:"default=262144,min=1024,max=4194304"`
 	MaxNeighbors      int    `json:"max_neighbors" jsonschema:"Callers and callees listed, each." tool:"default=30,min=1,max=500"`
-	MaxConnectedFiles int    `json:"max_connected_files" jsonschema:"Connected files excerpted (callers first, then tests, then callees)." tool:"default=8,min=0,max=50"`
-	MaxRegionLines    int    `json:"max_region_lines" jsonschema:"Lines per excerpted region (a longer function shows its head)." tool:"default=40,min=1,max=400"`
-	ContextLines      int    `json:"context_lines" jsonschema:"Lines of context around each region." tool:"default=2,min=0,max=20"`
-	MaxExcerptBytes   int    `json:"max_excerpt_bytes" jsonschema:"Total bytes of excerpts across connected files." tool:"default=49152,min=1024,max=1048576"`
-	IncludeTests      bool   `json:"include_tests" jsonschema:"Excerpt the linked test files too." tool:"default=true"`
+	MaxConnectedFiles int    `json:"max_connected_files" help:"Connected files excerpted (callers first, then tests, then callees)." tool:"default=8,min=0,max=50"`
+	MaxRegionLines    int    `json:"max_region_lines" help:"Lines per excerpted region (a longer function shows its head)." tool:"default=40,min=1,max=400"`
+	ContextLines      int    `json:"context_lines" help:"Lines of context around each region." tool:"default=2,min=0,max=20"`
+	MaxExcerptBytes   int    `json:"max_excerpt_bytes" help:"Total bytes of excerpts across connected files." tool:"default=49152,min=1024,max=1048576"`
+	IncludeTests      bool   `json:"include_tests" help:"Excerpt the linked test files too." tool:"default=true"`
 }
 
 func registerSurgical(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "surgical_context",
 		Title:       "Everything to edit one file",
-		Description: "Complete context for editing a file in one call: its contents (with sha256 for apply's expected_sha256), its symbol table (functions, classes, methods with their lines), its callers (who calls, imports or uses its symbols, with file and line), its callees (what it uses), and the tests linked to it.",
+		Description: "A file's contents with sha256, its symbols with lines, its callers, callees and tests; everything needed to edit it.",
+		Details:     "Complete context for editing a file in one call: its contents (with sha256 for apply's expected_sha256), its symbol table (functions, classes, methods with their lines), its callers (who calls, imports or uses its symbols, with file and line), its callees (what it uses), and the tests linked to it.",
 		Class:       tools.Read,
 		WhenToUse:   "Before a single-file edit, once seek, search or impact told you which file.",
 		AvoidWhen:   "You do not know the file yet (seek, search, impact first), or the edit spans its callers (surgical_context_v2 shows their code too).",
@@ -62,7 +63,8 @@ func registerSurgical(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "surgical_context_v2",
 		Title:       "A file and its connected code",
-		Description: "surgical_context plus bounded source excerpts of the connected files: the regions of the callers that call into the file, of the callees it calls, and of its tests — one call instead of reading five files. Budgets bound the files, the lines per region and the total bytes.",
+		Description: "surgical_context plus excerpts of the connected code (callers, tests, callees), for a multi-file edit.",
+		Details:     "surgical_context plus bounded source excerpts of the connected files: the regions of the callers that call into the file, of the callees it calls, and of its tests — one call instead of reading five files. Budgets bound the files, the lines per region and the total bytes.",
 		Class:       tools.Read,
 		WhenToUse:   "Before a multi-file edit (a function with its callers and tests) — then apply_batch writes them together.",
 		AvoidWhen:   "You do not know the file yet (seek, search, impact first).",

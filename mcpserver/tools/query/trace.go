@@ -52,17 +52,18 @@ var traceLanguages = []string{"auto", "python", "go", "javascript", "typescript"
 // 4 × traceMaxBytes; the handler refuses more than traceMaxBytes with a
 // teaching error. declare_test.go holds the tag and the constant together.
 type traceParams struct {
-	ErrorText   string  `json:"error_text" jsonschema:"The full error output: message and stack trace as the program printed it (up to 1 MiB)." tool:"required,maxlen=4194304"`
-	Language    string  `json:"language" jsonschema:"The trace's language: auto (detect), python, go, javascript, typescript, rust, java or kotlin (also py, golang, js, node, ts, rs, jvm, kt). A hint that finds no frame falls back to detection." tool:"default=auto"`
-	WindowHours float64 `json:"window_hours" jsonschema:"Files changed in commits within this many hours of the top suspect's last change are co-change suspects (0: only files that usually change with the suspects)." tool:"default=24,min=0,max=8760"`
-	TopK        int     `json:"top_k" jsonschema:"Maximum suspects returned." tool:"default=10,min=1,max=100"`
+	ErrorText   string  `json:"error_text" jsonschema:"The error message and stack trace, as printed." help:"The full error output: message and stack trace as the program printed it (up to 1 MiB)." tool:"required,maxlen=4194304"`
+	Language    string  `json:"language" jsonschema:"auto, python, go, javascript, typescript, rust, java or kotlin." help:"The trace's language: auto (detect), python, go, javascript, typescript, rust, java or kotlin (also py, golang, js, node, ts, rs, jvm, kt). A hint that finds no frame falls back to detection." tool:"default=auto"`
+	WindowHours float64 `json:"window_hours" jsonschema:"Hours around the top suspect's last change for co-change." help:"Files changed in commits within this many hours of the top suspect's last change are co-change suspects (0: only files that usually change with the suspects)." tool:"default=24,min=0,max=8760"`
+	TopK        int     `json:"top_k" help:"Maximum suspects returned." tool:"default=10,min=1,max=100"`
 }
 
 func registerTrace(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
-		Name:  "trace",
-		Title: "Trace an error to its suspects",
-		Description: "Map a runtime error to the code that most likely caused it. Parses the stack trace (Python tracebacks with chained exceptions and pytest reports; Go panics, goroutine dumps and test failures; Node and browser JavaScript/TypeScript stacks; Rust panics with RUST_BACKTRACE frames; Java/Kotlin exceptions with \"Caused by\"), maps every frame to the graph by path and line — absolute paths from other machines, file:// and bundler URLs and Java package paths included — and ranks the functions and files the frames land in by suspiciousness: depth in the trace (the project frame nearest the error first), recency of the file's last change relative to the repository's newest commit, and PageRank centrality. " +
+		Name:        "trace",
+		Title:       "Trace an error to its suspects",
+		Description: "Ranked suspect functions and files for an error's stack trace, with the causal chain and fix scope.",
+		Details: "Map a runtime error to the code that most likely caused it. Parses the stack trace (Python tracebacks with chained exceptions and pytest reports; Go panics, goroutine dumps and test failures; Node and browser JavaScript/TypeScript stacks; Rust panics with RUST_BACKTRACE frames; Java/Kotlin exceptions with \"Caused by\"), maps every frame to the graph by path and line — absolute paths from other machines, file:// and bundler URLs and Java package paths included — and ranks the functions and files the frames land in by suspiciousness: depth in the trace (the project frame nearest the error first), recency of the file's last change relative to the repository's newest commit, and PageRank centrality. " +
 			"Frames in libraries and runtimes (site-packages, node_modules, vendor/, GOROOT, the Rust toolchain, the JDK) are demoted and never outrank project code. Also lists co-change suspects (files that usually change with the top suspects, or changed within window_hours of the top one), the causal chain, the fix scope and the frames it could not map.",
 		Class:     tools.Read,
 		WhenToUse: "Bug investigation: you have an error with a stack trace and want the ranked places to look, the causal chain through the code and the files likely involved in the fix.",

@@ -30,17 +30,18 @@ autoIngestMaxSize = 4 << 20
 // viewParams is view's input: by default 200 lines from line 1, at most
 // 5000 lines per call.
 type viewParams struct {
-	FilePath   string `json:"file_path" jsonschema:"Path relative to an ingest root (\"src/auth.py\") or absolute inside one." tool:"required"`
-	Offset     int    `json:"offset" jsonschema:"First line to show (1-based)." tool:"default=1,min=1,max=2147483648"`
-	Limit      int    `json:"limit" jsonschema:"Maximum number of lines to show." tool:"default=200,min=1,max=5000"`
-	AutoIngest bool   `json:"auto_ingest" jsonschema:"Extract the file and merge it into the graph when it is under an ingest root but not in the graph yet." tool:"default=true"`
+	FilePath   string `json:"file_path" jsonschema:"Root-relative path, or absolute inside a root." help:"Path relative to an ingest root (\"src/auth.py\") or absolute inside one." tool:"required"`
+	Offset     int    `json:"offset" jsonschema:"First line (1-based)." help:"First line to show (1-based)." tool:"default=1,min=1,max=2147483648"`
+	Limit      int    `json:"limit" jsonschema:"Lines to show." help:"Maximum number of lines to show." tool:"default=200,min=1,max=5000"`
+	AutoIngest bool   `json:"auto_ingest" jsonschema:"Add the file to the graph if missing." help:"Extract the file and merge it into the graph when it is under an ingest root but not in the graph yet." tool:"default=true"`
 }
 
 func registerView(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
-		Name:  "view",
-		Title: "View file lines",
-		Description: "Fast line-numbered file reading with offset/limit, bounded to the ingest roots. Lists the graph nodes defined in the lines shown. " +
+		Name:        "view",
+		Title:       "View file lines",
+		Description: "A known file's numbered lines (offset, limit) and the graph nodes defined in them.",
+		Details: "Fast line-numbered file reading with offset/limit, bounded to the ingest roots. Lists the graph nodes defined in the lines shown. " +
 			"A file under an ingest root that is not in the graph yet is extracted and merged into it first (auto_ingest).",
 		// Read: auto_ingest publishes a new graph through the session's
 		// build path, which serialises with other builds by itself.
