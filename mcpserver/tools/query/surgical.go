@@ -387,10 +387,10 @@ func (s *surgicalCtx) excerpts(o *surgicalOutput, in surgicalV2Params) {
 			}
 			w := byFile[p]
 			if w == nil {
-				if edit.IsTestFile(p) {
-					role = "test"
-				}
 				w = &want{role: role}
+				if edit.IsTestFile(p) {
+					w.role = "test"
+				}
 				byFile[p] = w
 				order = append(order, p)
 			}

@@ -87,6 +87,26 @@ func TestSurgicalContextV2(t *testing.T) {
 	}
 }
 
+// A test file among the callers is a test; the files after it keep
+// their own role.
+func TestSurgicalContextV2Roles(t *testing.T) {
+	d, _ := tooltest.FixtureRepo(t, map[string]string{
+		"lib/store.py":    "class Store:\n    def get(self, k):\n        return k\n",
+		"a/test_store.py": "from lib.store import Store\n\ndef test_get():\n    assert Store().get(1) == 1\n",
+		"b/use.py":        "from lib.store import Store\n\ndef use():\n    return Store().get(2)\n",
+		"c/also_use.py":   "from lib.store import Store\n\ndef also():\n    return Store().get(3)\n",
+	})
+	out := tooltest.MustCall(t, d, "surgical_context_v2", map[string]any{"agent_id": "t", "file_path": "lib/store.py"})
+	roles := map[string]any{}
+	for _, f := range out["connected_files"].([]any) {
+		m := f.(map[string]any)
+		roles[m["file_path"].(string)] = m["role"]
+	}
+	if d := cmp.Diff(map[string]any{"a/test_store.py": "test", "b/use.py": "caller", "c/also_use.py": "caller"}, roles); d != "" {
+		t.Errorf("roles (-want +got):\n%s", d)
+	}
+}
+
 func TestSurgicalContextTeaches(t *testing.T) {
 	d, dir := tooltest.IngestedFixture(t)
 	os.Symlink(t.TempDir(), filepath.Join(dir, "elsewhere"))
