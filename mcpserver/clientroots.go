@@ -23,13 +23,14 @@ func clientRoots(d *tools.Dispatcher) (func(context.Context, *mcp.InitializedReq
 			return
 		}
 		// Not in the handler itself: the answer arrives on the connection
-		// the handler is reading from.
-		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		// the handler is reading from. Under the session's lifetime: its
+		// Close calls off a question still unanswered.
+		d.Session.Go("roots/list", func(ctx context.Context) error {
+			ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 			defer cancel()
 			res, err := ss.ListRoots(ctx, nil)
 			if err != nil {
-				return
+				return nil // a client that does not answer keeps its roots unknown
 			}
 			var paths []string
 			for _, r := range res.Roots {
@@ -38,7 +39,8 @@ func clientRoots(d *tools.Dispatcher) (func(context.Context, *mcp.InitializedReq
 				}
 			}
 			d.Session.SetClientRoots(fmt.Sprintf("%p", ss), paths)
-		}()
+			return nil
+		})
 	}
 	return func(_ context.Context, req *mcp.InitializedRequest) { fetch(req.Session) },
 		func(_ context.Context, req *mcp.RootsListChangedRequest) { fetch(req.Session) }

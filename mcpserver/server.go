@@ -290,7 +290,10 @@ func Serve(ctx context.Context, d *tools.Dispatcher, in io.Reader, out io.Writer
 		// MCP clients send SIGTERM 2 s after closing stdin and SIGKILL 2 s
 		// after that: save now, so that a final save the SIGKILL cuts
 		// short (a large graph, a slow disk) loses at most those seconds.
-		go d.Session.Persist("own client left")
+		d.Session.Go("persist: own client left", func(context.Context) error {
+			_, err := d.Session.Persist("own client left")
+			return err
+		})
 	}
 	gate.Shut(ctx)
 	if n := gate.Open(); n > 0 {

@@ -69,9 +69,18 @@ func buildGraphFiles(g *graph.Graph) *GraphFiles {
 	return out
 }
 
+// Keys of the file lists and helpers the kit derives from a bundle.
+var (
+	graphFilesKey = session.NewKey[*GraphFiles]("files.graph")
+	rootSpaceKey  = session.NewKey[*RootSpace]("files.space")
+	guardKey      = session.NewKey[*pathguard.Guard]("files.guard")
+	diskFilesKey  = session.NewKey[*diskFiles]("files.disk")
+	contentKey    = session.NewKey[*textsearch.Cache]("files.cache")
+)
+
 func BundleGraphFiles(b *session.Bundle) *GraphFiles {
-	v, _ := b.Derived("files.graph", func(g *graph.Graph) (any, error) { return buildGraphFiles(g), nil })
-	return v.(*GraphFiles)
+	gf, _ := session.Derive(b, graphFilesKey, func(g *graph.Graph) (*GraphFiles, error) { return buildGraphFiles(g), nil })
+	return gf
 }
 
 // rootSpace maps between graph paths and disk for a bundle whose code
@@ -84,7 +93,7 @@ type RootSpace struct {
 }
 
 func BundleSpace(b *session.Bundle) *RootSpace {
-	v, _ := b.Derived("files.space", func(*graph.Graph) (any, error) {
+	rs, _ := session.Derive(b, rootSpaceKey, func(*graph.Graph) (*RootSpace, error) {
 		rs := &RootSpace{RootOf: map[string]string{}, nsOf: map[string]string{}}
 		for _, r := range b.Roots {
 			if r.Adapter == "code" && r.Namespace != "" {
@@ -93,7 +102,7 @@ func BundleSpace(b *session.Bundle) *RootSpace {
 		}
 		return rs, nil
 	})
-	return v.(*RootSpace)
+	return rs
 }
 
 // diskPath turns a graph path into what the guard resolves: an absolute
@@ -146,7 +155,7 @@ func (rs *RootSpace) Resolve(g *pathguard.Guard, raw string) (res pathguard.Reso
 
 // bundleGuard is the path guard over the bundle's ingest roots.
 func BundleGuard(b *session.Bundle) *pathguard.Guard {
-	v, _ := b.Derived("files.guard", func(*graph.Graph) (any, error) {
+	guard, _ := session.Derive(b, guardKey, func(*graph.Graph) (*pathguard.Guard, error) {
 		// Code roots first: a relative path that exists, or could be
 		// created, under a code root and a document root alike is the
 		// code root's (see pathguard.Resolve's tie rule).
@@ -160,7 +169,7 @@ func BundleGuard(b *session.Bundle) *pathguard.Guard {
 		}
 		return pathguard.New(roots...), nil
 	})
-	return v.(*pathguard.Guard)
+	return guard
 }
 
 // diskFiles are the graph's files that exist on disk inside the roots,
@@ -173,7 +182,7 @@ type diskFiles struct {
 }
 
 func BundleDiskFiles(b *session.Bundle) *diskFiles {
-	v, _ := b.Derived("files.disk", func(*graph.Graph) (any, error) {
+	df, _ := session.Derive(b, diskFilesKey, func(*graph.Graph) (*diskFiles, error) {
 		gf := BundleGraphFiles(b)
 		batch := BundleGuard(b).NewBatch()
 		rs := BundleSpace(b)
@@ -191,7 +200,7 @@ func BundleDiskFiles(b *session.Bundle) *diskFiles {
 		}
 		return d, nil
 	})
-	return v.(*diskFiles)
+	return df
 }
 
 // contentCacheLimit is the byte budget of each bundle's search content
@@ -208,13 +217,13 @@ func contentCacheLimit() int64 {
 
 // bundleCache is the bundle's content cache (nil when disabled).
 func BundleCache(b *session.Bundle) *textsearch.Cache {
-	v, _ := b.Derived("files.cache", func(*graph.Graph) (any, error) {
+	c, _ := session.Derive(b, contentKey, func(*graph.Graph) (*textsearch.Cache, error) {
 		if l := contentCacheLimit(); l > 0 {
 			return textsearch.NewCache(l), nil
 		}
-		return (*textsearch.Cache)(nil), nil
+		return nil, nil
 	})
-	return v.(*textsearch.Cache)
+	return c
 }
 
 // needRoots fails with "ingest first" when nothing is ingested.

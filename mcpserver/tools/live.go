@@ -20,19 +20,29 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
 
-// daemonOf returns the session's daemon, made on first use.
+// Keys of what the kit keeps in the session.
+var (
+	daemonKey      = session.NewKey[*daemon.Daemon]("daemon")
+	walkIgnorerKey = session.NewKey[*walk.Ignorer]("walk-ignorer")
+	warmerKey      = session.NewKey[*Warmer]("index-warmer")
+)
+
+// DaemonOf returns the session's daemon, made on first use. Its watch,
+// and so every tick, runs under the session's lifetime: Close calls off a
+// tick in progress and waits for it.
 func DaemonOf(d *Dispatcher) *daemon.Daemon {
 	s := d.Session
-	return s.Shared("daemon", func() any {
+	return session.Shared(s, daemonKey, func() *daemon.Daemon {
 		return daemon.New(daemon.Config{
 			StateDir: s.RuntimePath(""),
 			Logf:     s.Logf,
+			Go:       s.Go,
 			Ignore: func(p string) bool {
 				rt := s.RuntimePath("")
 				return (rt != "" && (p == rt || strings.HasPrefix(p, rt+string(filepath.Separator)))) || walkSkips(s, p)
 			},
 		}, reconciler(d))
-	}).(*daemon.Daemon)
+	})
 }
 
 // walkSkips reports an event path the walk of its root leaves out (a
@@ -46,7 +56,7 @@ func walkSkips(s *session.State, p string) bool {
 		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			continue
 		}
-		ig := s.RootShared(rf.Root, "walk-ignorer", func() any { return walk.NewIgnorer(rf.Root, walk.Options{}) }).(*walk.Ignorer)
+		ig := session.RootShared(s, rf.Root, walkIgnorerKey, func() *walk.Ignorer { return walk.NewIgnorer(rf.Root, walk.Options{}) })
 		if !ig.Ignored(p) {
 			return false
 		}
@@ -221,23 +231,30 @@ const warmQuiet = time.Second
 // served: an agent that searched before an edit will search after it, and
 // its first query should not pay for them (the seek index alone is most of
 // a second on go-std, even built from the last one). The next change calls
-// it off (stopWarmup).
+// it off (stopWarmup), and so does the session's Close: the build runs
+// under the session's lifetime.
 func WarmIndexes(s *session.State, prev *session.Bundle) {
-	seek, eng := prev.Built("seek"), prev.Built("engine")
+	seek, eng := session.Built(prev, SeekIndexKey), session.Built(prev, session.EngineKey)
 	if !seek && !eng {
 		return
 	}
 	w := warmerOf(s)
 	w.Quiet.Schedule(warmQuiet, func() {
-		ctx, done := w.Begin()
-		defer done()
-		b := s.Current()
-		if seek {
-			_, _ = seekIndexCtx(ctx, s, b)
-		}
-		if eng && ctx.Err() == nil {
-			_, _ = s.Engine(b)
-		}
+		s.Go("index warm-up", func(life context.Context) error {
+			ctx, done := w.BeginUnder(life)
+			defer done()
+			if ctx.Err() != nil {
+				return nil
+			}
+			b := s.Current()
+			if seek {
+				_, _ = seekIndexCtx(ctx, s, b)
+			}
+			if eng && ctx.Err() == nil {
+				_, _ = s.Engine(b)
+			}
+			return nil
+		})
 	})
 }
 
@@ -256,12 +273,21 @@ type Warmer struct {
 }
 
 func warmerOf(s *session.State) *Warmer {
-	return s.Shared("index-warmer", func() any { return &Warmer{} }).(*Warmer)
+	return session.Shared(s, warmerKey, func() *Warmer { return &Warmer{} })
 }
 
-// begin starts a warm-up: its context, and the function that ends it.
+// Begin is BeginUnder for a warm-up owned by nothing but the Warmer.
+//
+// Deprecated: WarmIndexes begins under the session's lifetime
+// (BeginUnder); this stays while the toolset package's test calls it.
 func (w *Warmer) Begin() (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
+	return w.BeginUnder(context.Background())
+}
+
+// BeginUnder starts a warm-up under parent (the session's lifetime): its
+// context, which Stop also ends, and the function that ends it.
+func (w *Warmer) BeginUnder(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
 	w.mu.Lock()
 	w.gen++
 	gen := w.gen

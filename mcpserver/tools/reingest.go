@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -67,7 +68,7 @@ func (r *IngestRun) Target() error {
 	r.Adapter = routeAdapter(r.C.Ctx, r.Adapter, root) // documents.go: "auto" on a source tree is "code"
 	r.root = root
 	s := r.C.Session
-	r.cache = s.RootShared(root, "ingest-cache:"+r.Adapter, func() any {
+	r.cache = session.RootShared(s, root, IngestCacheKey(r.Adapter), func() *ingest.Cache {
 		dir := ""
 		if rt := s.RuntimePath("ingest-cache"); rt != "" {
 			sum := sha256.Sum256([]byte(r.Adapter + "\x00" + root))
@@ -79,8 +80,23 @@ func (r *IngestRun) Target() error {
 		// written behind the answer.
 		c.SetWriteBehind(true)
 		return c
-	}).(*ingest.Cache)
+	})
 	return nil
+}
+
+// ingestCacheKeys are the keys of the roots' ingest caches, one per
+// adapter (IngestCacheKey).
+var ingestCacheKeys sync.Map // adapter name → session.Key[*ingest.Cache]
+
+// IngestCacheKey is the key of a root's ingest cache for one adapter
+// (named "ingest-cache:<adapter>"): session.RootSharedIfAny(s, root,
+// IngestCacheKey("code")) finds a code root's cache without making one.
+func IngestCacheKey(adapter string) session.Key[*ingest.Cache] {
+	if k, ok := ingestCacheKeys.Load(adapter); ok {
+		return k.(session.Key[*ingest.Cache])
+	}
+	k, _ := ingestCacheKeys.LoadOrStore(adapter, session.NewKey[*ingest.Cache]("ingest-cache:"+adapter))
+	return k.(session.Key[*ingest.Cache])
 }
 
 // build ingests the root and returns the bundle to publish (old itself

@@ -14,21 +14,42 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
 
-// seekIndex returns the bundle's seek index, building it on first use.
+// SeekIndexKey holds a bundle's seek index (SeekIndex builds it;
+// session.Built says whether it was).
+var SeekIndexKey = session.NewKey[*seek.Index]("seek")
+
+var seekLastKey = session.NewKey[*lastSeek]("seek-last")
+
+// SeekIndex returns the bundle's seek index, building it on first use.
 // Source bodies are read through the path guard over the ingest roots;
 // files whose size and modification time did not change since the last
 // index the session built keep their body documents from it (most of a
 // build: after an edit, the first seek does not read the tree again). The
-// build ignores the caller's context so a cancelled first call does not
-// leave a failed index cached for the whole generation.
+// build runs under the session's lifetime, not the caller's context, so a
+// cancelled first call does not call off the build other callers wait
+// for; the session's Close does.
 func SeekIndex(s *session.State, b *session.Bundle) (*seek.Index, error) {
-	return seekIndexCtx(context.Background(), s, b)
+	return seekIndexCtx(s.Context(), s, b)
+}
+
+// BuildIndexesSoon builds b's query engine and seek index in the
+// background, under the session's lifetime (Close calls the build off and
+// waits for it), so that the first query after an ingest does not pay for
+// them.
+func BuildIndexesSoon(s *session.State, b *session.Bundle) {
+	s.Go("query indexes of a new graph", func(ctx context.Context) error {
+		if _, err := s.Engine(b); err != nil || ctx.Err() != nil {
+			return err
+		}
+		_, err := seekIndexCtx(ctx, s, b)
+		return err
+	})
 }
 
 // seekIndexCtx is seekIndex for a build that may be called off (the index
 // warm-up, when a change replaces the graph it builds for).
 func seekIndexCtx(ctx context.Context, s *session.State, b *session.Bundle) (*seek.Index, error) {
-	v, err := b.DerivedCtx(ctx, "seek", func(ctx context.Context, g *graph.Graph) (any, error) {
+	return session.DeriveCtx(ctx, b, SeekIndexKey, func(ctx context.Context, g *graph.Graph) (*seek.Index, error) {
 		o := seek.DefaultOptions()
 		if len(b.Roots) > 0 {
 			roots := make([]string, 0, len(b.Roots))
@@ -39,17 +60,13 @@ func seekIndexCtx(ctx context.Context, s *session.State, b *session.Bundle) (*se
 			o.ReadFile = guardedReader(guard, int64(o.MaxFileBytes))
 			o.FileStamp = guardedStamp(guard)
 		}
-		last := s.Shared("seek-last", func() any { return &lastSeek{} }).(*lastSeek)
+		last := session.Shared(s, seekLastKey, func() *lastSeek { return &lastSeek{} })
 		x, err := seek.BuildFrom(ctx, g, o, last.get())
 		if err == nil {
 			last.set(x.Bodies())
 		}
 		return x, err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return v.(*seek.Index), nil
 }
 
 // lastSeek holds the body documents of the seek index the session built
