@@ -103,12 +103,12 @@ type resonateOutput struct {
 // seekOutput is seek's answer.
 type seekOutput struct {
 	Query                  string     `json:"query" jsonschema:"The query, clipped to 300 bytes."`
-	Results                []seekHit  `json:"results" jsonschema:"Ranked nodes with a score breakdown, file and lines, intent summary and connections."`
+	Results                []seekHit  `json:"results" jsonschema:"Ranked nodes with score, file and lines, intent summary (detail full: score breakdown, connections)."`
 	TotalCandidatesScanned int        `json:"total_candidates_scanned"`
 	MatchedNodes           int        `json:"matched_nodes"`
 	EmbeddingsUsed         bool       `json:"embeddings_used"`
 	GraphRerank            bool       `json:"graph_rerank"`
-	QueryTerms             []seekTerm `json:"query_terms"`
+	QueryTerms             []seekTerm `json:"query_terms,omitzero" jsonschema:"The query's weighted terms (detail full)."`
 	Index                  struct {
 		BodyIndexed bool    `json:"body_indexed"`
 		FilesRead   int     `json:"files_read"`
@@ -121,6 +121,7 @@ type seekOutput struct {
 	StackFrames       []seek.Frame   `json:"stack_frames,omitempty" jsonschema:"Stack-trace frames and file mentions read from the query."`
 	Symbols           []string       `json:"symbols,omitempty" jsonschema:"Identifiers the query writes as code."`
 	NextSuggestedArgs map[string]any `json:"next_suggested_args,omitempty" jsonschema:"Arguments for next_suggested_tool."`
+	Detail            string         `json:"detail,omitempty" jsonschema:"Set when the answer is brief: what detail full adds."`
 	ElapsedMs         float64        `json:"elapsed_ms"`
 	tools.Guidance
 }

@@ -35,6 +35,7 @@ type seekParams struct {
 	NodeTypes   []string `json:"node_types" jsonschema:"Node types to keep (function, class, file…)." help:"Keep only these node types: \"function\", \"class\", \"struct\", \"module\", \"file\" (also enum, type, directory, reference, concept, \"method\" = function). Empty = all types." tool:"default="`
 	MinScore    float64  `json:"min_score" help:"Minimum combined score (0.0 to 1.0)." tool:"default=0.1,min=0,max=1"`
 	GraphRerank bool     `json:"graph_rerank" jsonschema:"Re-rank by the graph (neighbours, PageRank, co-change)." help:"Graph re-ranking of candidates: neighbour spreading, PageRank prior, co-change partners, file aggregation. false = pure text and stack-trace matching." tool:"default=true"`
+	Detail      string   `json:"detail" jsonschema:"brief: ids, files, lines, scores; full adds breakdowns, connections." help:"brief: each result's id, label, type, score, matched terms, file and lines, and its intent summary cut to a line; full adds each result's score breakdown and connections, and the query's weighted terms." tool:"default=brief,enum=brief|full"`
 }
 
 func registerSeek(r *tools.Registry) {
@@ -45,7 +46,7 @@ func registerSeek(r *tools.Registry) {
 		Details: "Intent-aware code search: finds code by what it does (\"code that validates user credentials\") or from a pasted bug report or stack trace. " +
 			"Every node is scored against the query by a code-aware BM25F index (identifiers split, file paths, signatures, doc comments and source bodies); " +
 			"stack frames and file mentions in the query are strong evidence; graph re-ranking adds what neighbours of strong hits, centrality, co-change history and a file's best entities say. " +
-			"Returns ranked nodes with a score breakdown, file and lines, intent summary and connections, plus guidance on what to read next. Read-only.",
+			"Returns ranked nodes with their score, file and lines and intent summary (detail full adds each one's score breakdown and connections, and the query's weighted terms), plus guidance on what to read next. Read-only.",
 		Class:     tools.Read,
 		WhenToUse: "You know what the code does but not where it lives; you have a bug report or stack trace and want the files to open first; before a change, to find all code related to a feature.",
 		AvoidWhen: "You know the exact text or symbol (search is exact) or the file (view); for the neighbourhood of a topic use activate.",
@@ -70,11 +71,11 @@ type seekConnection struct {
 }
 
 type seekHit struct {
-	NodeID         string        `json:"node_id"`
-	Label          string        `json:"label"`
-	Type           string        `json:"type"`
-	Score          float64       `json:"score"`
-	ScoreBreakdown seekBreakdown `json:"score_breakdown"`
+	NodeID         string         `json:"node_id"`
+	Label          string         `json:"label"`
+	Type           string         `json:"type"`
+	Score          float64        `json:"score"`
+	ScoreBreakdown *seekBreakdown `json:"score_breakdown,omitempty" jsonschema:"How the score was made (detail full)."`
 	// KindPrior is set when the node's kind (test, docs/data, fixture,
 	// directory) discounted its score.
 	KindPrior     float64          `json:"kind_prior,omitempty"`
@@ -84,7 +85,7 @@ type seekHit struct {
 	LineStart     uint32           `json:"line_start,omitempty"`
 	LineEnd       uint32           `json:"line_end,omitempty"`
 	StackFrame    *seek.Frame      `json:"stack_frame,omitempty"`
-	Connections   []seekConnection `json:"connections"`
+	Connections   []seekConnection `json:"connections,omitzero" jsonschema:"Up to three neighbours, other results first (detail full)."`
 }
 
 type seekTerm struct {
@@ -151,6 +152,9 @@ func runSeek(c *tools.Call, in seekParams) (seekOutput, error) {
 		}
 		res := idx.Search(parsed, p)
 		out = seekResponse(c, b, idx, q, scope, res, rerank)
+		if in.Detail != "full" {
+			out.brief()
+		}
 		if parsed.Truncated || parsed.TermsDropped > 0 {
 			out.QueryTruncated = true
 			out.QueryNote = queryNote(parsed)
@@ -308,7 +312,7 @@ func seekResponse(c *tools.Call, b *session.Bundle, idx *seek.Index, q, scope st
 		hits = append(hits, seekHit{
 			NodeID: g.ExternalID(h.Node), Label: g.Label(h.Node), Type: tools.TypeName(g.Type(h.Node)),
 			Score: tools.R3(h.Score),
-			ScoreBreakdown: seekBreakdown{
+			ScoreBreakdown: &seekBreakdown{
 				KeywordMatch: tools.R3(bd.Lexical), StackTrace: tools.R3(bd.StackTrace), GraphActivation: tools.R3(bd.Graph),
 				PageRank: tools.R3(bd.PageRank), CoChange: tools.R3(bd.CoChange),
 			},
@@ -341,6 +345,28 @@ func seekResponse(c *tools.Call, b *session.Bundle, idx *seek.Index, q, scope st
 	out.Guidance, out.NextSuggestedArgs = seekGuidance(c, g, q, res, scope)
 	return out
 }
+
+// seekBriefSummary bounds a result's intent summary in a brief answer:
+// about a line of text.
+const seekBriefSummary = 120
+
+// brief cuts the answer to what an agent needs to act on (detail
+// "brief"): each result's id, label, type, score, matched terms, file,
+// lines and stack frame, its intent summary cut to a line; the score
+// breakdowns, connections and the query's weighted terms are left to
+// detail "full".
+func (o *seekOutput) brief() {
+	for i := range o.Results {
+		h := &o.Results[i]
+		h.ScoreBreakdown, h.Connections = nil, nil
+		h.IntentSummary = tools.ClipText(h.IntentSummary, seekBriefSummary)
+	}
+	o.QueryTerms = nil
+	o.Detail = seekBriefNote
+}
+
+// seekBriefNote marks a brief answer and says what full adds.
+const seekBriefNote = "brief: detail full adds score breakdowns, connections and query terms"
 
 func kindPrior(p float32) float64 {
 	if p >= 1 || p <= 0 {

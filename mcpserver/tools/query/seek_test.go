@@ -225,10 +225,16 @@ func TestSeekGolden(t *testing.T) {
 		{"scoped_no_rerank", map[string]any{"query": "session token expiry", "scope": "./backend/", "graph_rerank": false, "top_k": 4}},
 		// Nothing matches: search for the exact text.
 		{"no_hits", map[string]any{"query": "kubernetes helm chart", "top_k": 5}},
+		// The brief answers (the default) of two of them.
+		{"intent_brief", map[string]any{"query": "code that validates user credentials", "top_k": 5, "node_types": []string{"function", "class"}, "detail": "brief"}},
+		{"stacktrace_brief", map[string]any{"query": seekTrace, "top_k": 5, "detail": "brief"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.args["agent_id"] = "golden"
+			if tc.args["detail"] == nil {
+				tc.args["detail"] = "full"
+			}
 			out := tooltest.MustCall(t, d, "seek", tc.args)
 			out["elapsed_ms"] = 0.0
 			if ix, ok := out["index"].(map[string]any); ok {

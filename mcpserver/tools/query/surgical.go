@@ -46,6 +46,7 @@ type surgicalV2Params struct {
 	ContextLines      int    `json:"context_lines" help:"Lines of context around each region." tool:"default=2,min=0,max=20"`
 	MaxExcerptBytes   int    `json:"max_excerpt_bytes" help:"Total bytes of excerpts across connected files." tool:"default=49152,min=1024,max=1048576"`
 	IncludeTests      bool   `json:"include_tests" help:"Excerpt the linked test files too." tool:"default=true"`
+	Detail            string `json:"detail" jsonschema:"brief: excerpts of the closest files, the rest listed; full: every list." help:"brief: the file, its symbols, excerpts of the few connected files with the most links to it (at most 3, 4 KB, 15 lines a region, within the budgets given) and the other connected files listed with their role, relations, the symbols they use and their lines (up to 12, not_listed counts the rest), instead of the callers, callees and tests lists; full: every list and excerpt within the budgets." tool:"default=brief,enum=brief|full"`
 }
 
 func registerSurgical(r *tools.Registry) {
@@ -64,12 +65,13 @@ func registerSurgical(r *tools.Registry) {
 		Name:        "surgical_context_v2",
 		Title:       "A file and its connected code",
 		Description: "surgical_context plus excerpts of the connected code (callers, tests, callees), for a multi-file edit.",
-		Details:     "surgical_context plus bounded source excerpts of the connected files: the regions of the callers that call into the file, of the callees it calls, and of its tests — one call instead of reading five files. Budgets bound the files, the lines per region and the total bytes.",
-		Class:       tools.Read,
-		WhenToUse:   "Before a multi-file edit (a function with its callers and tests) — then apply_batch writes them together.",
-		AvoidWhen:   "You do not know the file yet (seek, search, impact first).",
-		Next:        []string{"apply_batch", "edit_preview", "apply"},
-		Example:     map[string]any{"agent_id": "claude", "file_path": "backend/session.py", "max_connected_files": 4},
+		Details: "surgical_context plus bounded source excerpts of the connected files: the regions of the callers that call into the file, of the callees it calls, and of its tests — one call instead of reading five files. Budgets bound the files, the lines per region and the total bytes. " +
+			"By default (detail brief) the connected files stand for the callers, callees and tests lists: each with its role, how many links join it to the file, their relations, the symbols they use and the lines that link; the few with the most links are excerpted within small budgets, a few more listed, the rest counted in not_listed. detail full gives every list and the excerpts within the budgets given.",
+		Class:     tools.Read,
+		WhenToUse: "Before a multi-file edit (a function with its callers and tests) — then apply_batch writes them together.",
+		AvoidWhen: "You do not know the file yet (seek, search, impact first).",
+		Next:      []string{"apply_batch", "edit_preview", "apply"},
+		Example:   map[string]any{"agent_id": "claude", "file_path": "backend/session.py", "max_connected_files": 4},
 	}, runSurgicalV2)
 }
 
@@ -85,13 +87,14 @@ type surgicalOutput struct {
 	Content          string          `json:"content" jsonschema:"The file's text (not line-numbered), up to max_source_bytes."`
 	ContentTruncated bool            `json:"content_truncated"`
 	Symbols          []surgicalSym   `json:"symbols" jsonschema:"Entities defined in the file, by line, each with how many callers and callees it has."`
-	Callers          []surgicalLink  `json:"callers" jsonschema:"Code outside the file that calls, imports, inherits or uses its symbols."`
-	Callees          []surgicalLink  `json:"callees" jsonschema:"What the file's code calls, imports or uses outside the file."`
-	Tests            []surgicalTest  `json:"tests" jsonschema:"Test files linked to the file (tests edges) or calling into it."`
+	Callers          []surgicalLink  `json:"callers,omitzero" jsonschema:"Code outside the file that calls, imports, inherits or uses its symbols (surgical_context_v2: detail full)."`
+	Callees          []surgicalLink  `json:"callees,omitzero" jsonschema:"What the file's code calls, imports or uses outside the file (surgical_context_v2: detail full)."`
+	Tests            []surgicalTest  `json:"tests,omitzero" jsonschema:"Test files linked to the file (tests edges) or calling into it (surgical_context_v2: detail full)."`
 	NotListed        notListed       `json:"not_listed"`
-	ConnectedFiles   []connectedFile `json:"connected_files,omitempty" jsonschema:"surgical_context_v2: excerpts of the connected files' regions."`
+	ConnectedFiles   []connectedFile `json:"connected_files,omitempty" jsonschema:"surgical_context_v2: excerpts of the connected files' regions (detail brief: of the closest few, the others listed)."`
 	ExcerptBytes     int             `json:"excerpt_bytes,omitempty"`
 	ExcerptTruncated bool            `json:"excerpt_truncated,omitempty" jsonschema:"A budget cut the excerpts: raise max_excerpt_bytes or max_connected_files, or view the files."`
+	Detail           string          `json:"detail,omitempty" jsonschema:"Set when the answer is brief: what detail full adds."`
 	ElapsedMs        float64         `json:"elapsed_ms"`
 	tools.Guidance
 }
@@ -125,12 +128,22 @@ type surgicalTest struct {
 type notListed struct {
 	Callers int `json:"callers"`
 	Callees int `json:"callees"`
+	// Tests and Files are counted by a brief surgical_context_v2, which
+	// lists connected files instead of callers, callees and tests.
+	Tests int `json:"tests,omitempty"`
+	Files int `json:"connected_files,omitempty" jsonschema:"Connected files neither excerpted nor listed (detail brief)."`
 }
 
 type connectedFile struct {
-	FilePath  string          `json:"file_path"`
-	Role      string          `json:"role" jsonschema:"caller, callee or test."`
-	Regions   []excerptRegion `json:"regions"`
+	FilePath string `json:"file_path"`
+	Role     string `json:"role" jsonschema:"caller, callee or test."`
+	// Links, Relations, Symbols and Lines describe the file in a brief
+	// answer, excerpted or not.
+	Links     int             `json:"links,omitempty" jsonschema:"How many links join it to the file (detail brief)."`
+	Relations []string        `json:"relations,omitempty" jsonschema:"How they link: calls, imports, references, tests… (detail brief)."`
+	Symbols   []string        `json:"symbols,omitempty" jsonschema:"The file's symbols they link to (detail brief)."`
+	Lines     []int           `json:"lines,omitempty" jsonschema:"Its first lines that link (detail brief)."`
+	Regions   []excerptRegion `json:"regions,omitzero"`
 	Truncated bool            `json:"truncated,omitempty"`
 	Error     string          `json:"error,omitempty"`
 }
@@ -177,6 +190,7 @@ func surgicalContext(c *tools.Call, in surgicalV2Params, v2 bool) (surgicalOutpu
 			WithExample(map[string]any{"agent_id": "claude", "file_path": "backend/auth.py"})
 	}
 	var out surgicalOutput
+	var brief bool
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		raw := strings.TrimPrefix(in.FilePath, "file::")
 		tgt, err := tools.ResolveView(b, raw, "file_path")
@@ -191,7 +205,11 @@ func surgicalContext(c *tools.Call, in surgicalV2Params, v2 bool) (surgicalOutpu
 		out.fillContent(data, in.MaxSourceBytes)
 		ctx := newSurgicalCtx(b, tgt.GraphPath, in.MaxNeighbors)
 		ctx.fill(&out)
-		if v2 {
+		brief = v2 && in.Detail != "full"
+		switch {
+		case brief:
+			ctx.briefExcerpts(&out, in)
+		case v2:
 			ctx.excerpts(&out, in)
 		}
 		return nil
@@ -200,6 +218,12 @@ func surgicalContext(c *tools.Call, in surgicalV2Params, v2 bool) (surgicalOutpu
 		return surgicalOutput{}, err
 	}
 	out.Guidance = surgicalGuidance(c, &out, v2)
+	if brief {
+		// The connected files stand for the lists.
+		out.NotListed = notListed{Callers: len(out.Callers) + out.NotListed.Callers, Callees: len(out.Callees) + out.NotListed.Callees, Tests: len(out.Tests), Files: out.NotListed.Files}
+		out.Callers, out.Callees, out.Tests = nil, nil, nil
+		out.Detail = surgicalBriefNote
+	}
 	out.ElapsedMs = tools.Ms(time.Since(start))
 	return out, nil
 }
@@ -534,4 +558,151 @@ func surgicalGuidance(c *tools.Call, o *surgicalOutput, v2 bool) tools.Guidance 
 	}
 	return tools.Guidance{ProofState: "ready_to_edit", NextSuggestedTool: tools.FirstTool(reg, next, "apply"), NextSuggestedTarget: o.FilePath,
 		NextStepHint: fmt.Sprintf("Edit with %s, passing expected_sha256 = sha256 so a change made meanwhile is refused; verify: true builds and tests before keeping it.", next)}
+}
+
+// The budgets of a brief surgical_context_v2 (detail "brief"): the
+// closest connected files are excerpted, the others listed.
+const (
+	surgicalBriefExcerptFiles = 3
+	surgicalBriefExcerptBytes = 2 << 10
+	surgicalBriefRegionLines  = 12
+	surgicalBriefListedFiles  = 5
+	// surgicalBriefPerFile bounds the lines and symbols named per file.
+	surgicalBriefPerFile = 3
+)
+
+// surgicalBriefNote marks a brief answer and says what full adds.
+const surgicalBriefNote = "brief: detail full lists callers, callees and tests and excerpts more files"
+
+// briefExcerpts lists the connected files, each with its role, how many
+// links join it to the file, their relations, the file's symbols they
+// attach to and its lines that link: callers first, then tests, then
+// callees, each by links (most first). The first few are excerpted
+// within small budgets (each file its share), the next are listed, the
+// rest counted in not_listed.
+func (s *surgicalCtx) briefExcerpts(o *surgicalOutput, in surgicalV2Params) {
+	type file struct {
+		cf          connectedFile
+		rank, order int
+		nodes       []graph.NodeID
+	}
+	g := s.g
+	fileID := "\x00"
+	if s.file != graph.NoNode {
+		fileID = g.ExternalID(s.file)
+	}
+	byFile := map[string]*file{}
+	var files []*file
+	appendNew := func(list []string, v string) []string {
+		if v == "" || slices.Contains(list, v) {
+			return list
+		}
+		return append(list, v)
+	}
+	add := func(role string, rank int, n graph.NodeID, rel, sym string, line int) {
+		p := g.SourcePath(n)
+		if p == "" || p == s.gpath || g.Type(n) == graph.Directory {
+			return
+		}
+		f := byFile[p]
+		if f == nil {
+			if edit.IsTestFile(p) {
+				role, rank = "test", 1
+			}
+			f = &file{cf: connectedFile{FilePath: p, Role: role}, rank: rank, order: len(files)}
+			byFile[p] = f
+			files = append(files, f)
+		}
+		f.cf.Links++
+		f.nodes = append(f.nodes, n)
+		f.cf.Relations = appendNew(f.cf.Relations, rel)
+		if sym != fileID && len(f.cf.Symbols) < surgicalBriefPerFile {
+			f.cf.Symbols = appendNew(f.cf.Symbols, strings.TrimPrefix(sym, fileID+"::"))
+		}
+		if line > 0 && len(f.cf.Lines) < surgicalBriefPerFile && !slices.Contains(f.cf.Lines, line) {
+			f.cf.Lines = append(f.cf.Lines, line)
+		}
+	}
+	for i, l := range s.callers {
+		add("caller", 0, s.callerNodes[i], l.Relation, l.Symbol, l.Line)
+	}
+	if in.IncludeTests {
+		for i, t := range s.tests {
+			if f := byFile[t.File]; f != nil {
+				// Already there through its code's links.
+				f.cf.Relations = appendNew(f.cf.Relations, "tests")
+				continue
+			}
+			if t.Via == "tests" {
+				add("test", 1, s.testNodes[i], "tests", "", 0)
+			}
+		}
+	}
+	for i, l := range s.callees {
+		add("callee", 2, s.calleeNodes[i], l.Relation, l.Symbol, l.Line)
+	}
+	slices.SortStableFunc(files, func(a, b *file) int {
+		if a.rank != b.rank {
+			return a.rank - b.rank
+		}
+		if a.cf.Links != b.cf.Links {
+			return b.cf.Links - a.cf.Links
+		}
+		return a.order - b.order
+	})
+	short := in
+	short.MaxRegionLines = min(in.MaxRegionLines, surgicalBriefRegionLines)
+	excerpted := min(in.MaxConnectedFiles, surgicalBriefExcerptFiles, len(files))
+	budget := min(in.MaxExcerptBytes, surgicalBriefExcerptBytes)
+	o.ConnectedFiles = []connectedFile{}
+	for i, f := range files {
+		if i == excerpted+surgicalBriefListedFiles {
+			o.NotListed.Files = len(files) - i
+			break
+		}
+		slices.Sort(f.cf.Lines)
+		if i < excerpted {
+			// Each file its share of what is left; its regions in order
+			// while they fit, the first cut to fit.
+			all := short.MaxExcerptBytes
+			ex := s.excerptFile(f.cf.FilePath, f.cf.Role, f.nodes, short, &all)
+			var used int
+			f.cf.Regions, used, f.cf.Truncated = fitRegions(ex.Regions, budget/(excerpted-i))
+			f.cf.Truncated = f.cf.Truncated || ex.Truncated
+			f.cf.Error = ex.Error
+			budget -= used
+			o.ExcerptBytes += used
+			o.ExcerptTruncated = o.ExcerptTruncated || f.cf.Truncated
+		}
+		o.ConnectedFiles = append(o.ConnectedFiles, f.cf)
+	}
+}
+
+// fitRegions keeps the regions that fit in budget bytes, in order; the
+// first is cut at a line to fit when it alone does not. It reports the
+// bytes kept and whether anything was left out.
+func fitRegions(regions []excerptRegion, budget int) (kept []excerptRegion, used int, cut bool) {
+	kept = []excerptRegion{}
+	for i, r := range regions {
+		if used+len(r.Content) <= budget {
+			kept, used = append(kept, r), used+len(r.Content)
+			continue
+		}
+		if i == 0 {
+			n, lines := 0, 0
+			for n < len(r.Content) {
+				j := strings.IndexByte(r.Content[n:], '\n') + 1
+				if j == 0 || n+j > budget {
+					break
+				}
+				n, lines = n+j, lines+1
+			}
+			if lines > 0 {
+				r.Content, r.EndLine = r.Content[:n], r.StartLine+lines-1
+				kept, used = append(kept, r), n
+			}
+		}
+		return kept, used, true
+	}
+	return kept, used, false
 }

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -54,7 +55,7 @@ func TestSurgicalContext(t *testing.T) {
 // call in — callers first — each line numbered, within the budgets.
 func TestSurgicalContextV2(t *testing.T) {
 	d, _ := tooltest.IngestedFixture(t)
-	out := tooltest.MustCall(t, d, "surgical_context_v2", map[string]any{"agent_id": "t", "file_path": "file::backend/session.py", "context_lines": 0})
+	out := tooltest.MustCall(t, d, "surgical_context_v2", map[string]any{"agent_id": "t", "file_path": "file::backend/session.py", "context_lines": 0, "detail": "full"})
 	files := out["connected_files"].([]any)
 	var got []string
 	for _, f := range files {
@@ -81,9 +82,80 @@ func TestSurgicalContextV2(t *testing.T) {
 	}
 
 	// Budgets: the file's content and the excerpts are cut, and say so.
-	small := tooltest.MustCall(t, d, "surgical_context_v2", map[string]any{"agent_id": "t", "file_path": "backend/session.py", "max_source_bytes": 1024, "max_excerpt_bytes": 1024, "max_connected_files": 1})
+	small := tooltest.MustCall(t, d, "surgical_context_v2", map[string]any{"agent_id": "t", "file_path": "backend/session.py", "max_source_bytes": 1024, "max_excerpt_bytes": 1024, "max_connected_files": 1, "detail": "full"})
 	if small["excerpt_truncated"] != true || len(small["connected_files"].([]any)) != 1 || small["excerpt_bytes"].(float64) > 1024 {
 		t.Errorf("budgets: truncated %v, %d files, %v bytes", small["excerpt_truncated"], len(small["connected_files"].([]any)), small["excerpt_bytes"])
+	}
+}
+
+// TestSurgicalContextV2Brief: by default the connected files stand for
+// the callers, callees and tests lists — each with its role, links,
+// relations, the symbols it uses and its lines — and the closest are
+// excerpted within the brief budgets.
+func TestSurgicalContextV2Brief(t *testing.T) {
+	d, _ := tooltest.IngestedFixture(t)
+	out := tooltest.MustCall(t, d, "surgical_context_v2", map[string]any{"agent_id": "t", "file_path": "backend/session.py", "context_lines": 0})
+	for _, k := range []string{"callers", "callees", "tests"} {
+		if _, ok := out[k]; ok {
+			t.Errorf("brief answer has %s", k)
+		}
+	}
+	if out["content"] == "" || out["sha256"] == "" || len(out["symbols"].([]any)) != 4 || out["detail"] == nil {
+		t.Errorf("brief answer lacks the file: %v", out)
+	}
+	full := tooltest.MustCall(t, d, "surgical_context_v2", map[string]any{"agent_id": "t", "file_path": "backend/session.py", "detail": "full"})
+	nl := out["not_listed"].(map[string]any)
+	if nl["callers"] != float64(len(full["callers"].([]any))) || nl["tests"] != float64(len(full["tests"].([]any))) {
+		t.Errorf("not_listed %v, full lists %d callers, %d tests", nl, len(full["callers"].([]any)), len(full["tests"].([]any)))
+	}
+	var got []string
+	for _, f := range out["connected_files"].([]any) {
+		m := f.(map[string]any)
+		var regions []string
+		for _, r := range m["regions"].([]any) {
+			rm := r.(map[string]any)
+			regions = append(regions, strconv.Itoa(int(rm["start_line"].(float64)))+"-"+strconv.Itoa(int(rm["end_line"].(float64))))
+		}
+		got = append(got, fmt.Sprintf("%s %s links=%v rel=%v sym=%v lines=%v regions=%v", m["file_path"], m["role"], m["links"], m["relations"], m["symbols"], m["lines"], regions))
+	}
+	want := []string{
+		"backend/auth.py caller links=4 rel=[imports references calls] sym=[SessionStore SessionStore::create] lines=[1 9 16] regions=[2-2 9-10 16-19]",
+		"backend/middleware.py caller links=4 rel=[imports references calls] sym=[SessionStore SessionStore::lookup] lines=[1 5] regions=[2-2 5-10]",
+		"tests/test_session.py test links=4 rel=[imports calls tests] sym=[SessionStore SessionStore::lookup] lines=[1 4] regions=[1-1 4-6]",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("connected files (-want +got):\n%s", d)
+	}
+	if out["excerpt_bytes"].(float64) > surgicalBriefExcerptBytes {
+		t.Errorf("excerpt_bytes %v", out["excerpt_bytes"])
+	}
+}
+
+// fitRegions keeps whole regions while they fit and cuts the first at a
+// line when it alone does not.
+func TestFitRegions(t *testing.T) {
+	r := func(start int, lines ...string) excerptRegion {
+		var b strings.Builder
+		for i, l := range lines {
+			fmt.Fprintf(&b, "%6d\t%s\n", start+i, l)
+		}
+		return excerptRegion{StartLine: start, EndLine: start + len(lines) - 1, Content: b.String()}
+	}
+	a, b := r(1, "aaaa", "bbbb", "cccc"), r(10, "dddd")
+	kept, used, cut := fitRegions([]excerptRegion{a, b}, 1000)
+	if len(kept) != 2 || used != len(a.Content)+len(b.Content) || cut {
+		t.Errorf("all fit: %v %d %v", kept, used, cut)
+	}
+	kept, used, cut = fitRegions([]excerptRegion{a, b}, len(a.Content))
+	if len(kept) != 1 || used != len(a.Content) || !cut {
+		t.Errorf("one fits: %v %d %v", kept, used, cut)
+	}
+	kept, used, cut = fitRegions([]excerptRegion{a, b}, 25)
+	if len(kept) != 1 || kept[0].EndLine != 2 || kept[0].Content != "     1\taaaa\n     2\tbbbb\n" || used != 24 || !cut {
+		t.Errorf("first cut: %+v %d %v", kept, used, cut)
+	}
+	if kept, used, cut = fitRegions([]excerptRegion{a}, 5); len(kept) != 0 || used != 0 || !cut {
+		t.Errorf("nothing fits: %v %d %v", kept, used, cut)
 	}
 }
 
