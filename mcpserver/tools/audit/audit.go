@@ -35,30 +35,30 @@ const (
 // fields.
 
 type crossVerifyParams struct {
-	Scope           string   `json:"scope" jsonschema:"Path prefix or glob, e.g. \"backend/\"." help:"Path prefix (or glob) limiting the verification, e.g. \"backend/\"."`
+	Scope           string   `json:"scope" jsonschema:"Path prefix or glob." help:"Path prefix (or glob) limiting the verification, e.g. \"backend/\"."`
 	Check           []string `json:"check" jsonschema:"existence (missing, new files), loc (line counts), hash (content)." help:"Checks to run: existence (missing and new files), loc (line counts of changed files against the graph), hash (content of changed files against what was ingested, telling edits from touches)." tool:"default=existence|loc|hash,enum=existence|loc|hash"`
-	IncludeDotfiles bool     `json:"include_dotfiles" jsonschema:"Count hidden files on disk too." help:"Count hidden files and directories on disk too (when the root was ingested with include_dotfiles)." tool:"default=false"`
-	Limit           int      `json:"limit" jsonschema:"Entries per list (counts cover all)." help:"Maximum entries per list (counts always cover everything)." tool:"default=50,min=1,max=1000"`
+	IncludeDotfiles bool     `json:"include_dotfiles" help:"Count hidden files and directories on disk too (when the root was ingested with include_dotfiles)." tool:"default=false"`
+	Limit           int      `json:"limit" help:"Maximum entries per list (counts always cover everything)." tool:"default=50,min=1,max=1000"`
 }
 
 type coverageSessionParams struct {
-	Scope string `json:"scope" jsonschema:"Path prefix or glob, e.g. \"backend/\"." help:"Path prefix (or glob) limiting the report, e.g. \"backend/\"."`
+	Scope string `json:"scope" jsonschema:"Path prefix or glob." help:"Path prefix (or glob) limiting the report, e.g. \"backend/\"."`
 	TopK  int    `json:"top_k" jsonschema:"Unread central files suggested." help:"Unvisited central files suggested." tool:"default=10,min=1,max=100"`
-	Limit int    `json:"limit" jsonschema:"Entries per list (counts cover all)." help:"Maximum entries per list (counts always cover everything)." tool:"default=50,min=1,max=1000"`
+	Limit int    `json:"limit" help:"Maximum entries per list (counts always cover everything)." tool:"default=50,min=1,max=1000"`
 }
 
 type externalReferencesParams struct {
-	Scope         string   `json:"scope" jsonschema:"Path prefix or glob, e.g. \"src/\"." help:"Path prefix (or glob) of the files scanned, e.g. \"src/\"."`
-	Kinds         []string `json:"kinds" jsonschema:"Kinds reported."  help:"Kinds of reference reported." tool:"default=absolute_path|parent_escape|url|env_path|home_path|import,enum=absolute_path|parent_escape|url|env_path|home_path|import"`
-	IncludeStdlib bool     `json:"include_stdlib" jsonschema:"List standard-library imports too (always counted)." help:"List imports of the languages' standard libraries among the packages too (they are always counted)." tool:"default=false"`
-	Limit         int      `json:"limit" jsonschema:"Entries per list (counts cover all)." help:"Maximum entries per list (counts always cover everything)." tool:"default=50,min=1,max=1000"`
+	Scope         string   `json:"scope" jsonschema:"Path prefix or glob." help:"Path prefix (or glob) of the files scanned, e.g. \"src/\"."`
+	Kinds         []string `json:"kinds" help:"Kinds of reference reported." tool:"default=absolute_path|parent_escape|url|env_path|home_path|import,enum=absolute_path|parent_escape|url|env_path|home_path|import"`
+	IncludeStdlib bool     `json:"include_stdlib" help:"List imports of the languages' standard libraries among the packages too (they are always counted)." tool:"default=false"`
+	Limit         int      `json:"limit" help:"Maximum entries per list (counts always cover everything)." tool:"default=50,min=1,max=1000"`
 }
 
 func registerAudit(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "cross_verify",
 		Title:       "Verify the graph against the disk",
-		Description: "Do the graph and the disk agree? Files missing, new or changed since the ingest, a verdict and the ingest call that resyncs.",
+		Description: "Does the graph still match the disk? Files missing, new or changed since the ingest, and the ingest call that resyncs.",
 		Details: "Compare the graph with the files on disk under the ingest roots: files the graph has that are gone (missing_on_disk), files an ingest would take that the graph lacks (not_in_graph; the ingest's skip rules and .gitignore apply), " +
 			"files changed since they were ingested (modified: size or mtime differs; with the hash check, whether the content really changed), and files whose line count no longer matches the graph (loc_drift). " +
 			"Ends with a verdict and the ingest call that brings the graph back in line.",

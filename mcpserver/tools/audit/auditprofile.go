@@ -34,7 +34,7 @@ func registerAuditProfile(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "audit",
 		Title:       "Audit a repository in one call",
-		Description: "A repository's state, structure, hotspots, drift, outside references and agents' locks in one call, with findings and a verdict.",
+		Description: "A repository's state, hotspots, drift, outside references and agents' locks, with findings and a verdict.",
 		Details: "One-call audit of an ingested repository (or a directory inside one): ingest state (roots, git HEAD then and now, files changed on disk since the ingest), topology (node types, files without dependency edges), hotspots (central, often changed files, and whether tests cover them), graph-vs-disk verification (cross_verify), references outside the repository (external_references) and the agents' coordination state (locks, overlapping locked regions, perspectives, trails), ending in findings, a verdict and the next step. " +
 			"Profiles: quick (state, topology, hotspots), coordination (+ agents' state), production (everything, with content hashes), auto (quick, plus verification when files changed and coordination when agents hold state). cross_verify and external_refs override the profile.",
 		Class:     tools.Read,

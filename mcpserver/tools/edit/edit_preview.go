@@ -23,14 +23,14 @@ const (
 type editPreviewParams struct {
 	FilePath       string `json:"file_path" jsonschema:"Path under an ingest root; a new file is allowed." help:"Path relative to an ingest root or absolute inside one (a new file is allowed)." tool:"required"`
 	NewContent     string `json:"new_content" jsonschema:"The complete new file." help:"Candidate replacement content (the complete file)." tool:"required,maxlen=4194304"`
-	Description    string `json:"description" jsonschema:"Summary kept with the preview." help:"Human-readable summary of the edit, kept with the preview." tool:"maxlen=2000"`
-	PreserveFormat bool   `json:"preserve_format" jsonschema:"Keep line endings and final newline." help:"Keep the file's line endings and trailing newline (as apply does)." tool:"default=true"`
+	Description    string `json:"description" help:"Human-readable summary of the edit, kept with the preview." tool:"maxlen=2000"`
+	PreserveFormat bool   `json:"preserve_format" help:"Keep the file's line endings and trailing newline (as apply does)." tool:"default=true"`
 }
 
 type editCommitParams struct {
 	PreviewID string `json:"preview_id" jsonschema:"From edit_preview." help:"The handle edit_preview returned." tool:"required,maxlen=64"`
 	Confirm   bool   `json:"confirm" jsonschema:"Must be true to write." tool:"required"`
-	Reingest  bool   `json:"reingest" jsonschema:"Refresh the graph." help:"Refresh the graph from the written file." tool:"default=true"`
+	Reingest  bool   `json:"reingest" help:"Refresh the graph from the written file." tool:"default=true"`
 }
 
 func registerPreview(r *tools.Registry) {

@@ -13,7 +13,7 @@ import (
 
 type daemonStartParams struct {
 	WatchPaths     []string `json:"watch_paths" jsonschema:"Default: the ingest roots." help:"Directories to watch (default: the current ingest roots). Each must be an ingest root or inside one." tool:"maxitems=16"`
-	PollIntervalMs int      `json:"poll_interval_ms" jsonschema:"Polling interval without kernel watches." help:"Polling interval used when kernel watches cannot be had." tool:"default=500,min=50,max=600000"`
+	PollIntervalMs int      `json:"poll_interval_ms" help:"Polling interval used when kernel watches cannot be had." tool:"default=500,min=50,max=600000"`
 }
 
 type daemonTickParams struct {
@@ -21,8 +21,8 @@ type daemonTickParams struct {
 }
 
 type alertsListParams struct {
-	IncludeAcked bool `json:"include_acked" jsonschema:"Also list acknowledged alerts." tool:"default=false"`
-	Limit        int  `json:"limit" jsonschema:"Maximum alerts listed." tool:"default=50,min=1,max=1000"`
+	IncludeAcked bool `json:"include_acked" help:"Also list acknowledged alerts." tool:"default=false"`
+	Limit        int  `json:"limit" help:"Maximum alerts listed." tool:"default=50,min=1,max=1000"`
 }
 
 type alertsListOutput struct {
