@@ -23,10 +23,10 @@ import (
 // together.
 type lockCreateParams struct {
 	Scope         string   `json:"scope" jsonschema:"How the region grows from root_nodes." help:"node (the roots only), subgraph (within radius hops of the roots), query_neighborhood (the roots and the nodes query activates) or path (path_nodes in order)." tool:"required,enum=node|subgraph|query_neighborhood|path"`
-	RootNodes     []string `json:"root_nodes" jsonschema:"Root nodes of the region (ids, paths or labels)." help:"Root nodes of the region (external ids, paths or labels). Non-empty." tool:"required,maxitems=50"`
-	Radius        *int     `json:"radius" jsonschema:"Hops around the roots (subgraph scope, required there)." help:"Hops around the roots (subgraph scope only, where it is required)." tool:"min=1,max=4"`
-	Query         string   `json:"query" jsonschema:"Query whose activated nodes form the region (query_neighborhood)." help:"The query whose activated nodes form the region (query_neighborhood scope only, required there)."`
-	PathNodes     []string `json:"path_nodes" jsonschema:"Ordered nodes of the path (path scope; default root_nodes)." tool:"maxitems=100"`
+	RootNodes     []string `json:"root_nodes" jsonschema:"Region roots (ids, paths or labels)." help:"Root nodes of the region (external ids, paths or labels). Non-empty." tool:"required,maxitems=50"`
+	Radius        *int     `json:"radius" jsonschema:"Hops around the roots (subgraph scope)." help:"Hops around the roots (subgraph scope only, where it is required)." tool:"min=1,max=4"`
+	Query         string   `json:"query" jsonschema:"Seeds the region (query_neighborhood scope)." help:"The query whose activated nodes form the region (query_neighborhood scope only, required there)."`
+	PathNodes     []string `json:"path_nodes" jsonschema:"The path in order (path scope; default root_nodes)." help:"Ordered nodes of the path (path scope; default root_nodes)." tool:"maxitems=100"`
 	PerspectiveID string   `json:"perspective_id" jsonschema:"A perspective of yours: closing it releases the lock." help:"Tie the lock to one of your perspectives: perspective_close then releases it." tool:"maxlen=256"`
 }
 
@@ -38,7 +38,7 @@ type lockIDParams struct {
 
 type lockWatchParams struct {
 	LockID   string `json:"lock_id" jsonschema:"The lock (from lock_create)." tool:"required,maxlen=256"`
-	Strategy string `json:"strategy" jsonschema:"When to record changes (periodic is not supported)." help:"manual (never), on_ingest (every graph change) or on_learn (every learning change); periodic is not supported." tool:"required,enum=manual|on_ingest|on_learn"`
+	Strategy string `json:"strategy" jsonschema:"When to record changes." help:"manual (never), on_ingest (every graph change) or on_learn (every learning change); periodic is not supported." tool:"required,enum=manual|on_ingest|on_learn"`
 }
 
 // queryLockTopK is how many activated nodes a query_neighborhood lock
@@ -50,7 +50,7 @@ func registerLocks(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "lock_create",
 		Title:       "Lock a region",
-		Description: "Pin a region of the graph and capture its baseline, so that lock_diff can later say what changed under it (your edits, others' ingests, learning).",
+		Description: "Pin a graph region and its baseline so that lock_diff can say what changed under it (edits, ingests, learning).",
 		Details: "Pin a region of the graph and capture its baseline — its nodes (with signatures), the edges inside it and on its boundary with their weights, and the contents (SHA-256) of its files — so that lock_diff can later say what changed under it: after your own edits, another agent's ingest, or learning. " +
 			fmt.Sprintf("Scopes: node (the roots only), subgraph (everything within radius hops of the roots, either direction), query_neighborhood (the roots and the top %d nodes a query activates), path (an ordered list of nodes). ", queryLockTopK) +
 			fmt.Sprintf("Limits: %d locks per agent, %d nodes and %d edges per baseline, %d files hashed.", continuity.MaxLocksPerAgent, continuity.MaxBaselineNodes, continuity.MaxBaselineEdges, continuity.MaxLockFiles) + own,
@@ -63,7 +63,7 @@ func registerLocks(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "lock_watch",
 		Title:       "Set a lock's watcher",
-		Description: "Choose when a lock records changes (graph changes, learning, or never); the next lock_diff reports and drains them.",
+		Description: "Choose when a lock records changes (graph, learning or never) for the next lock_diff to report.",
 		Details:     "Set when a lock records changes: on_ingest (every graph change: ingest, incremental ingest, merge), on_learn (every learning change), manual (none). Recorded events are reported and drained by the next lock_diff; lock_diff always works whatever the strategy." + own,
 		Class:       tools.Write,
 		WhenToUse:   "After lock_create, when you want to know whether any ingest or learning happened since your last diff.",
@@ -74,7 +74,7 @@ func registerLocks(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "lock_diff",
 		Title:       "What changed under a lock",
-		Description: "Nodes, edges, learned weights and files that changed in a locked region since its baseline. Use after an ingest or learning, or before committing.",
+		Description: "Nodes, edges, weights and files changed in a locked region since its baseline; use after ingests or before committing.",
 		Details: "Compare a locked region with its baseline: nodes new to the region, removed or changed (edges, extent, file stamp), edges added or removed inside it and on its boundary, weights moved by learning, and locked files whose contents changed on disk (even before a re-ingest). " +
 			"When neither the graph nor its learned state changed since the baseline only the files are checked (fast_path). Drains the watcher's events. Suggests lock_rebase when something changed." + own,
 		Class:     tools.Write, // drains the watcher's events
@@ -86,7 +86,7 @@ func registerLocks(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "lock_rebase",
 		Title:       "Re-capture a lock's baseline",
-		Description: "Make the current graph and files a lock's new baseline, keeping the lock and its watcher; use after reviewing a lock_diff.",
+		Description: "Make the current graph and files a lock's new baseline; use after reviewing a lock_diff.",
 		Details:     "Take a lock's baseline again from the current graph and files (same scope, roots and radius), keeping the lock and its watcher: the changes a diff reported become the new reference." + own,
 		Class:       tools.Write,
 		WhenToUse:   "After reviewing a lock_diff (or when it says baseline_stale).",

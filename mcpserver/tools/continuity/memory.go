@@ -44,7 +44,7 @@ func registerMemory(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "boot_memory",
 		Title:       "Boot memory",
-		Description: "Small JSON values per agent that survive restarts, by key (set, get, list, delete): what every session of yours should start with.",
+		Description: "Small per-agent JSON values by key that survive restarts: what every session of yours should start with.",
 		Details: fmt.Sprintf("Keep small canonical hot-state values next to the graph, per agent, surviving restarts: action set stores a JSON value under a key, get reads it, list shows your keys, delete removes one. "+
 			"Limits per agent: %d keys, %d KiB per value, %d KiB in all. Keys: letters, digits and . _ - : /. Each agent sees only its own keys. agent_id: 1–64 letters, digits, '-', '_' or '.'.", continuity.MaxMemoryKeys, continuity.MaxMemoryValue>>10, continuity.MaxMemoryBytes>>10),
 		Class:     tools.Write,

@@ -29,7 +29,7 @@ const (
 // holds them together.
 type perspStartParams struct {
 	Query      string                        `json:"query" jsonschema:"Seed query for the routes, e.g. \"session expiry\"." help:"Seed query for route synthesis, e.g. \"session management and expiry\"." tool:"required"`
-	AnchorNode string                        `json:"anchor_node" jsonschema:"Node to anchor on (id, path or label); default: the query's top node." help:"Anchor node (external id, path or label): the starting focus, and routes are scored by their distance to it."`
+	AnchorNode string                        `json:"anchor_node" jsonschema:"Node to anchor on; default: the query's top node." help:"Anchor node (external id, path or label): the starting focus, and routes are scored by their distance to it."`
 	Lens       strictObject[continuity.Lens] `json:"lens" jsonschema:"Optional filter: {dimensions, node_types, families}." help:"Optional lens: {\"dimensions\": [structural, semantic, temporal, causal] used by the query's activation, \"node_types\": [\"file\", \"function\", ...] route targets may have, \"families\": route families kept (structural_neighbor, causal_downstream, causal_upstream, test_coverage, co_change, semantic_match, anchor_return)}."`
 }
 
@@ -51,8 +51,8 @@ type perspRoutesParams struct {
 // perspRouteParams name one route of a perspective.
 type perspRouteParams struct {
 	PerspectiveID   string `json:"perspective_id" jsonschema:"The perspective (from perspective_start)." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
-	RouteID         string `json:"route_id" jsonschema:"The route's id (R_...), or give route_index." help:"The route's stable id (R_...). Give route_id or route_index, not both." tool:"maxlen=64"`
-	RouteIndex      *int   `json:"route_index" jsonschema:"The route's index field (1-based across pages), or give route_id." help:"The route's index as listed (1-based, the index field of a route; it does not restart on each page)." tool:"min=1,max=60"`
+	RouteID         string `json:"route_id" jsonschema:"Route id (R_...); or route_index." help:"The route's stable id (R_...). Give route_id or route_index, not both." tool:"maxlen=64"`
+	RouteIndex      *int   `json:"route_index" jsonschema:"The route's index field (1-based across pages); or route_id." help:"The route's index as listed (1-based, the index field of a route; it does not restart on each page)." tool:"min=1,max=60"`
 	RouteSetVersion int    `json:"route_set_version" jsonschema:"Version your routes came with (stale: refused)." help:"The route_set_version your routes came with: a stale one is refused with the current version." tool:"required,min=0"`
 }
 
@@ -63,7 +63,7 @@ type perspVersionParams struct {
 
 type perspBranchParams struct {
 	PerspectiveID string `json:"perspective_id" jsonschema:"The perspective (from perspective_start)." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
-	BranchName    string `json:"branch_name" jsonschema:"Name of the branch (generated when omitted)." tool:"maxlen=64"`
+	BranchName    string `json:"branch_name" jsonschema:"Branch name (generated when omitted)." help:"Name of the branch (generated when omitted)." tool:"maxlen=64"`
 }
 
 type perspCompareParams struct {
@@ -85,7 +85,7 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_start",
 		Title:       "Start a perspective",
-		Description: "Ranked routes from a focus (anchor_node or the query's top node), for exploring an area step by step while keeping your place.",
+		Description: "Ranked routes from a focus (anchor_node or the query's top node), to explore an area step by step.",
 		Details: "Enter a perspective: a navigable surface of routes from a focus node, synthesised from the query's activation and the focus's neighbourhood (dependencies, dependents, containment, tests, co-change, query matches, the way back to the anchor), each scored from local activation, path coherence, novelty, anchor relevance and continuity. " +
 			fmt.Sprintf("With anchor_node the perspective is anchored there (routes stay relevant to it); otherwise the focus is the query's top node. Returns the first page of routes and the route_set_version later calls must quote. At most %d perspectives per agent, %d routes each.", continuity.MaxPerspectivesPerAgent, continuity.MaxRoutes),
 		Class:     tools.Write,
@@ -97,7 +97,7 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_routes",
 		Title:       "Browse a perspective's routes",
-		Description: "Page through a perspective's current routes; also how to get the current route_set_version after a stale one.",
+		Description: "Page through a perspective's routes; also how to recover the current route_set_version.",
 		Details:     fmt.Sprintf("Page through the current route set (page_size clamped to [1, %d]). A perspective gone stale (the graph or learned weights changed) is refreshed first; a route_set_version that no longer matches is reported, not refused, since this is how you recover the current one.", routesMaxPageSize),
 		Class:       tools.Read,
 		WhenToUse:   "The first page was not enough, or a call said your route_set_version is stale.",
@@ -108,7 +108,7 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_inspect",
 		Title:       "Inspect a route",
-		Description: "Explains one route without moving, with its path, family, score breakdown, the target's provenance and affinity candidates.",
+		Description: "Explains one route without moving, with its path, family, scores, provenance and affinities.",
 		Details:     "Expand one route without moving: its full path, family and what it means, score breakdown, provenance of the target (file, lines, whether the file changed on disk since ingest), whether peek can show it, and the target's affinity candidates.",
 		Class:       tools.Read,
 		WhenToUse:   "Before following a route: why is it there, where does it lead?",
@@ -130,7 +130,7 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_follow",
 		Title:       "Follow a route",
-		Description: "Move the focus to a route's target and get the routes from there (a new route_set_version); perspective_back undoes it.",
+		Description: "Move the focus to a route's target and get its routes (a new route_set_version).",
 		Details:     "Move the focus to a route's target and synthesise the routes from there (a new route_set_version). The move goes on the history stack for perspective_back.",
 		Class:       tools.Write,
 		WhenToUse:   "The primary move: go where a route leads.",
@@ -141,7 +141,7 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_suggest",
 		Title:       "Suggest the next move",
-		Description: "Which route to follow next, or whether to go back, with a reason and a confidence: for when you are undecided between routes.",
+		Description: "Which route to follow next, or whether to go back, with a reason and a confidence.",
 		Details:     "Recommend the next move from the routes and the history: follow the best route not yet visited, or go back when the routes here are weak, with the reason and a confidence.",
 		Class:       tools.Read,
 		WhenToUse:   "Undecided between routes.",
@@ -162,7 +162,7 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_branch",
 		Title:       "Branch a perspective",
-		Description: "Fork a perspective at its current focus, routes and history, to explore an alternative without losing your place.",
+		Description: "Fork a perspective to explore an alternative without losing your place.",
 		Details:     "Fork a perspective: the branch starts at the same focus with the same routes, version and history, and moves independently from then on.",
 		Class:       tools.Write,
 		WhenToUse:   "Exploring two alternatives from the same point without losing your place.",
