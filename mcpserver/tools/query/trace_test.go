@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/stacktrace"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
-	"github.com/m1nd-go/m1nd/mcpserver/stacktrace"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
