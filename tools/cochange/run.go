@@ -189,7 +189,7 @@ func (sp *ServerPredictor) Predict(file string, k int) ([]string, error) {
 			NodeID string `json:"node_id"`
 		} `json:"predictions"`
 	}
-	err := sp.c.CallTool(sp.ctx, "predict", map[string]any{"agent_id": "cochange", "changed_node": "file::" + file, "top_k": 4 * k}, &out)
+	err := sp.c.CallTool(sp.ctx, "predict", map[string]any{"agent_id": "cochange", "changed_node": "file::" + file, "top_k": 4 * k, "detail": "full"}, &out)
 	var te *localize.ToolError
 	if errors.As(err, &te) {
 		return nil, nil // the graph has no such file (skipped directory): no prediction

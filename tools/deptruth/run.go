@@ -275,7 +275,7 @@ func askServer(ctx context.Context, cfg Config, root string, files []string, rr 
 			return nil, err
 		}
 		var out impactOut
-		err := call("impact", map[string]any{"agent_id": "deptruth", "node_id": "file::" + f, "top_k": cfg.TopK}, &out)
+		err := call("impact", map[string]any{"agent_id": "deptruth", "node_id": "file::" + f, "top_k": cfg.TopK, "detail": "full"}, &out)
 		var a Answer
 		var te *localize.ToolError
 		switch {
