@@ -210,7 +210,7 @@ func TestApplyBatchProgressNotifications(t *testing.T) {
 	p.nextID++
 	p.send(transport.Line, map[string]any{"jsonrpc": "2.0", "id": p.nextID, "method": "tools/call", "params": map[string]any{
 		"name": "apply_batch", "_meta": map[string]any{"progressToken": "tok-1"},
-		"arguments": map[string]any{"agent_id": "e2e", "verify": true, "edits": edits("shop/tax.py", "RATE = 0.25\n\n\ndef with_tax(amount):\n    tax = amount * RATE\n    return amount + tax\n")},
+		"arguments": map[string]any{"agent_id": "e2e", "verify": true, "detail": "full", "edits": edits("shop/tax.py", "RATE = 0.25\n\n\ndef with_tax(amount):\n    tax = amount * RATE\n    return amount + tax\n")},
 	}})
 	var notes []string
 	var result map[string]any

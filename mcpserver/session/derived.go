@@ -12,7 +12,7 @@ import (
 // derived caches indexes computed from one bundle's graph (query engine,
 // seek index, file lists). Each is built once, on first use, by whichever
 // caller gets there first; others wait for it. Items are keyed by a Key's
-// identity (Derive), or by a string (the deprecated Derived).
+// identity (Derive).
 type derived struct {
 	mu    sync.Mutex
 	items map[any]*derivedItem
@@ -27,27 +27,6 @@ type derivedItem struct {
 	// waiter builds it itself.
 	abandoned bool
 	done      atomic.Bool
-}
-
-// Derived returns the value registered under key for this bundle's graph,
-// building it with build on first use. A failed build is cached too (the
-// graph will not change under it); a new bundle starts empty.
-//
-// Deprecated: use Derive with a Key declared beside what it caches: a
-// string names a value for every package at once, and each caller asserts
-// its type. Values stored by Derive are not seen here, whatever their
-// key's name.
-func (b *Bundle) Derived(key string, build func(g *graph.Graph) (any, error)) (any, error) {
-	return b.derive(nil, key, func(_ context.Context, g *graph.Graph) (any, error) { return build(g) })
-}
-
-// DerivedCtx is Derived for a build that can be called off: when ctx ends
-// before its build returns a value, nothing is cached (the next caller
-// builds it), and callers that were waiting for it build it themselves.
-//
-// Deprecated: use DeriveCtx with a Key (see Derived).
-func (b *Bundle) DerivedCtx(ctx context.Context, key string, build func(ctx context.Context, g *graph.Graph) (any, error)) (any, error) {
-	return b.derive(ctx, key, build)
 }
 
 // derive is Derive for any key; a nil ctx is a build that cannot be
@@ -102,25 +81,6 @@ func (b *Bundle) built(key any) bool {
 	it := b.derived.items[key]
 	b.derived.mu.Unlock()
 	return it != nil && it.done.Load()
-}
-
-// Built reports whether the value under key has been built for this
-// bundle (without building it). Until every caller uses Keys, it also
-// answers for a value Derive stored under a Key of that name.
-//
-// Deprecated: use the function Built with the Key.
-func (b *Bundle) Built(key string) bool {
-	if b.built(key) {
-		return true
-	}
-	b.derived.mu.Lock()
-	defer b.derived.mu.Unlock()
-	for k, it := range b.derived.items {
-		if n, ok := k.(named); ok && n.keyName() == key && it.done.Load() {
-			return true
-		}
-	}
-	return false
 }
 
 var historyKey = NewKey[*history.Index]("history")

@@ -16,7 +16,7 @@ func TestDerivedCtxAbandoned(t *testing.T) {
 	started, release := make(chan struct{}), make(chan struct{})
 	specErr := make(chan error, 1)
 	go func() {
-		_, err := b.DerivedCtx(ctx, "k", func(ctx context.Context, _ *graph.Graph) (any, error) {
+		_, err := DeriveCtx(ctx, b, testKey, func(ctx context.Context, _ *graph.Graph) (any, error) {
 			close(started)
 			<-release
 			return nil, ctx.Err()
@@ -26,7 +26,7 @@ func TestDerivedCtxAbandoned(t *testing.T) {
 	<-started
 	waiter := make(chan any, 1)
 	go func() {
-		v, err := b.Derived("k", func(*graph.Graph) (any, error) { return "built by the waiter", nil })
+		v, err := Derive(b, testKey, func(*graph.Graph) (any, error) { return "built by the waiter", nil })
 		if err != nil {
 			v = err
 		}
@@ -40,23 +40,23 @@ func TestDerivedCtxAbandoned(t *testing.T) {
 	if v := <-waiter; v != "built by the waiter" {
 		t.Fatalf("the waiter got %v", v)
 	}
-	if !b.Built("k") {
+	if !Built(b, testKey) {
 		t.Fatal("the waiter's value is not kept")
 	}
-	v, _ := b.Derived("k", func(*graph.Graph) (any, error) { return "built again", nil })
+	v, _ := Derive(b, testKey, func(*graph.Graph) (any, error) { return "built again", nil })
 	if v != "built by the waiter" {
 		t.Fatalf("a later caller got %v", v)
 	}
 }
 
-// An error that is not the context's is kept, as Derived keeps it.
+// An error that is not the context's is kept, as Derive keeps it.
 func TestDerivedCtxErrorKept(t *testing.T) {
 	b := &Bundle{}
 	boom := errors.New("boom")
-	if _, err := b.DerivedCtx(context.Background(), "k", func(context.Context, *graph.Graph) (any, error) { return nil, boom }); err != boom {
+	if _, err := DeriveCtx(context.Background(), b, testKey, func(context.Context, *graph.Graph) (any, error) { return nil, boom }); err != boom {
 		t.Fatal(err)
 	}
-	if _, err := b.Derived("k", func(*graph.Graph) (any, error) { return 1, nil }); err != boom {
+	if _, err := Derive(b, testKey, func(*graph.Graph) (any, error) { return 1, nil }); err != boom {
 		t.Fatalf("the failed build was not kept: %v", err)
 	}
 }
@@ -66,9 +66,12 @@ func TestDerivedPanicNotKept(t *testing.T) {
 	b := &Bundle{}
 	func() {
 		defer func() { _ = recover() }()
-		b.Derived("k", func(*graph.Graph) (any, error) { panic("bad graph") })
+		Derive(b, testKey, func(*graph.Graph) (any, error) { panic("bad graph") })
 	}()
-	if v, err := b.Derived("k", func(*graph.Graph) (any, error) { return 2, nil }); v != 2 || err != nil {
+	if v, err := Derive(b, testKey, func(*graph.Graph) (any, error) { return 2, nil }); v != 2 || err != nil {
 		t.Fatalf("after a panic: %v %v", v, err)
 	}
 }
+
+// testKey holds any value, for the cache's own tests.
+var testKey = NewKey[any]("k")

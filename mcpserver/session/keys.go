@@ -24,11 +24,6 @@ type Key[T any] struct{ id *keyID[T] }
 // keeps Key[A] and Key[B] from being convertible into each other.
 type keyID[T any] struct{ name string }
 
-func (k *keyID[T]) keyName() string { return k.name }
-
-// named is what every key's identity is, whatever its T.
-type named interface{ keyName() string }
-
 // NewKey makes a new key: a different key from every other, whatever its
 // name.
 func NewKey[T any](name string) Key[T] { return Key[T]{&keyID[T]{name: name}} }
@@ -106,7 +101,7 @@ func RootSharedIfAny[T any](s *State, root string, k Key[T]) (T, bool) {
 }
 
 // rootKey is a RootShared object's key in the shared map: its root and
-// its key (a key's identity, or the name the deprecated string API gave).
+// its key's identity.
 type rootKey struct {
 	root string
 	key  any

@@ -49,11 +49,11 @@ func TestKeysOfOneNameDoNotCollide(t *testing.T) {
 	}
 }
 
-// A value stored under a name by a key of another type, or by the
-// deprecated string API, is never what a key of that name returns.
+// A value stored under a name by a key of another type is never what a
+// key of that name returns.
 func TestKeyNeverReturnsAnotherType(t *testing.T) {
 	b := &Bundle{}
-	if _, err := b.Derived("index", func(*graph.Graph) (any, error) { return 42, nil }); err != nil {
+	if _, err := Derive(b, NewKey[int]("index"), func(*graph.Graph) (int, error) { return 42, nil }); err != nil {
 		t.Fatal(err)
 	}
 	s, _ := Derive(b, keyOfOtherT, func(*graph.Graph) (string, error) { return "text", nil })
@@ -62,8 +62,8 @@ func TestKeyNeverReturnsAnotherType(t *testing.T) {
 		t.Fatalf("got %q and %v", s, p)
 	}
 	st := &State{}
-	st.Shared("index", func() any { return 42 })
-	st.RootShared("/r", "index", func() any { return 42 })
+	Shared(st, NewKey[int]("index"), func() int { return 42 })
+	RootShared(st, "/r", NewKey[int]("index"), func() int { return 42 })
 	Shared(st, keyOfOtherT, func() string { return "kept" })
 	if got := Shared(st, keyOfPackageA, func() *int { return nil }); got != nil {
 		t.Fatalf("Shared returned %v", got)
@@ -73,24 +73,6 @@ func TestKeyNeverReturnsAnotherType(t *testing.T) {
 	}
 	if got := Shared(st, keyOfOtherT, func() string { return "made again" }); got != "kept" {
 		t.Fatalf("Shared returned %q", got)
-	}
-}
-
-// The deprecated readers find what typed keys of their name hold, so that
-// callers not yet converted keep finding the engine and ingest caches.
-func TestDeprecatedReadersSeeTypedKeysByName(t *testing.T) {
-	b := &Bundle{}
-	Derive(b, keyOfPackageA, func(*graph.Graph) (*int, error) { return new(int), nil })
-	if !b.Built("index") || b.Built("other") {
-		t.Fatal("Bundle.Built by name")
-	}
-	s := &State{}
-	x := RootShared(s, "/r", keyOfPackageA, func() *int { return new(int) })
-	if v, ok := s.RootSharedIfAny("/r", "index"); !ok || v != x {
-		t.Fatal("State.RootSharedIfAny by name")
-	}
-	if _, ok := s.RootSharedIfAny("/q", "index"); ok {
-		t.Fatal("State.RootSharedIfAny by name found another root's object")
 	}
 }
 

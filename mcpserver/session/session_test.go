@@ -210,7 +210,8 @@ func TestRootSharedReleasedWhenTheRootLeaves(t *testing.T) {
 	s := openAt(t, t.TempDir())
 	defer s.Close()
 	made := 0
-	get := func(root string) any { return s.RootShared(root, "cache", func() any { made++; return new(int) }) }
+	cacheKey := NewKey[*int]("cache")
+	get := func(root string) any { return RootShared(s, root, cacheKey, func() *int { made++; return new(int) }) }
 	publishRoots := func(roots ...string) {
 		var rs []Root
 		for _, r := range roots {

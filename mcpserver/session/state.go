@@ -473,18 +473,8 @@ var stderr = os.Stderr
 // Logf writes a status line to the session's log (stderr in the server).
 func (s *State) Logf(format string, args ...any) { s.logf(format, args...) }
 
-// Shared returns the session-lifetime object stored under key, creating it
-// with make on first use (per-root ingest caches, perspective stores).
-//
-// Deprecated: use the function Shared with a Key declared beside what it
-// keeps: a string names an object for every package at once, and each
-// caller asserts its type. Objects stored under Keys are not seen here,
-// whatever their key's name.
-func (s *State) Shared(key string, make func() any) any {
-	return s.shared1(key, make)
-}
-
-// shared1 is Shared for any key of the shared map.
+// shared1 is the lookup of the function Shared (and RootShared) by a
+// key's identity.
 func (s *State) shared1(key any, make func() any) any {
 	s.sharedMu.Lock()
 	defer s.sharedMu.Unlock()
@@ -513,16 +503,6 @@ func (s *State) closeShared() {
 	for _, c := range cs {
 		_ = c.Close()
 	}
-}
-
-// RootShared is Shared for an object that belongs to one ingest root (its
-// ingest cache and what that keeps in memory): it is released once the
-// root is no longer served, so a server that ingests tree after tree holds
-// state for the trees it serves only.
-//
-// Deprecated: use the function RootShared with a Key (see Shared).
-func (s *State) RootShared(root, key string, make func() any) any {
-	return s.shared1(rootKey{root, key}, make)
 }
 
 // releaseRoots drops the RootShared objects of roots not in roots.

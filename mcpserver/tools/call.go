@@ -64,7 +64,7 @@ func parseArgs(t *Tool, raw json.RawMessage) (map[string]json.RawMessage, *Error
 }
 
 func missing(t *Tool, p Param) *Error {
-	e := Errorf(fmt.Sprintf("%s (%s) is required: %s", p.Name, p.Type, p.Description), "missing required parameter %q for %s", p.Name, t.Name)
+	e := Errorf(fmt.Sprintf("%s (%s) is required: %s", p.Name, p.Type, p.Doc()), "missing required parameter %q for %s", p.Name, t.Name)
 	if p.Name == "agent_id" {
 		e.Hint = "Every m1nd tool needs agent_id, a free-form name for the calling agent, e.g. \"agent_id\": \"claude\"."
 	}
@@ -86,7 +86,7 @@ func typeErr(p Param, v json.RawMessage) *Error {
 	case ObjectArray:
 		want = "an array of objects"
 	}
-	return Errorf(fmt.Sprintf("%s: %s", p.Name, p.Description), "parameter %q must be %s, got %s", p.Name, want, Clip(string(v)))
+	return Errorf(fmt.Sprintf("%s: %s", p.Name, p.Doc()), "parameter %q must be %s, got %s", p.Name, want, Clip(string(v)))
 }
 
 func checkType(p Param, v json.RawMessage) *Error {
@@ -101,7 +101,7 @@ func checkType(p Param, v json.RawMessage) *Error {
 			return err
 		}
 		if len(p.Enum) > 0 && !slices.Contains(p.Enum, s) {
-			return Errorf(fmt.Sprintf("%s: %s", p.Name, p.Description), "parameter %q must be one of %s, got %q", p.Name, strings.Join(p.Enum, ", "), s)
+			return Errorf(fmt.Sprintf("%s: %s", p.Name, p.Doc()), "parameter %q must be one of %s, got %q", p.Name, strings.Join(p.Enum, ", "), s)
 		}
 	case Integer, Number:
 		var f float64
@@ -109,13 +109,13 @@ func checkType(p Param, v json.RawMessage) *Error {
 			return typeErr(p, v)
 		}
 		if p.Type == Integer && f != math.Trunc(f) {
-			return Errorf(fmt.Sprintf("%s: %s", p.Name, p.Description), "parameter %q must be a whole number, got %v", p.Name, f)
+			return Errorf(fmt.Sprintf("%s: %s", p.Name, p.Doc()), "parameter %q must be a whole number, got %v", p.Name, f)
 		}
 		if p.Min != nil && f < *p.Min {
-			return Errorf(fmt.Sprintf("%s: %s", p.Name, p.Description), "parameter %q must be >= %v, got %v", p.Name, *p.Min, f)
+			return Errorf(fmt.Sprintf("%s: %s", p.Name, p.Doc()), "parameter %q must be >= %v, got %v", p.Name, *p.Min, f)
 		}
 		if p.Max != nil && f > *p.Max {
-			return Errorf(fmt.Sprintf("%s: %s", p.Name, p.Description), "parameter %q must be <= %v, got %v", p.Name, *p.Max, f)
+			return Errorf(fmt.Sprintf("%s: %s", p.Name, p.Doc()), "parameter %q must be <= %v, got %v", p.Name, *p.Max, f)
 		}
 	case Boolean:
 		var b bool
@@ -142,7 +142,7 @@ func checkType(p Param, v json.RawMessage) *Error {
 			}
 			for _, s := range many {
 				if !slices.Contains(p.Enum, s) {
-					return Errorf(fmt.Sprintf("%s: %s", p.Name, p.Description), "parameter %q accepts only %s, got %q", p.Name, strings.Join(p.Enum, ", "), s)
+					return Errorf(fmt.Sprintf("%s: %s", p.Name, p.Doc()), "parameter %q accepts only %s, got %q", p.Name, strings.Join(p.Enum, ", "), s)
 				}
 			}
 		}

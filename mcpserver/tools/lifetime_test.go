@@ -18,8 +18,7 @@ func openMemory(t *testing.T) *session.State {
 	return s
 }
 
-// One key per adapter, and the callers that still look a root's ingest
-// cache up by name find it.
+// One key per adapter, found by RootSharedIfAny.
 func TestIngestCacheKey(t *testing.T) {
 	if IngestCacheKey("code") != IngestCacheKey("code") || IngestCacheKey("code") == IngestCacheKey("memory") {
 		t.Fatal("IngestCacheKey is not one key per adapter")
@@ -29,9 +28,6 @@ func TestIngestCacheKey(t *testing.T) {
 	c := session.RootShared(s, "/r", IngestCacheKey("code"), func() *ingest.Cache { return ingest.NewCache("") })
 	if got, ok := session.RootSharedIfAny(s, "/r", IngestCacheKey("code")); !ok || got != c {
 		t.Fatal("RootSharedIfAny does not find the cache")
-	}
-	if v, ok := s.RootSharedIfAny("/r", "ingest-cache:code"); !ok || v.(*ingest.Cache) != c {
-		t.Fatal("the deprecated lookup by name does not find the cache")
 	}
 }
 

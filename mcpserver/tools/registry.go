@@ -128,7 +128,7 @@ type Tool struct {
 // AgentIDParam is the parameter every tool requires.
 var AgentIDParam = Param{
 	Name: "agent_id", Type: String, Required: true, MaxLen: MaxAgentIDLen,
-	Description: "Name of the calling agent, e.g. \"claude\".",
+	Description: "Your agent's name.",
 }
 
 // AllParams returns agent_id followed by the tool's own parameters.

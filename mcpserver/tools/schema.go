@@ -59,7 +59,9 @@ func (p Param) Schema() map[string]any {
 		if len(p.Enum) > 0 {
 			s["enum"] = p.Enum
 		}
-		if p.Type == String && p.MaxLen > 0 && p.MaxLen != DefaultMaxStringLen {
+		// agent_id's own bound (128 bytes) is stated once in the server's
+		// instructions, not in all of the tools' schemas.
+		if p.Type == String && p.MaxLen > 0 && p.MaxLen != DefaultMaxStringLen && p.Name != AgentIDParam.Name {
 			s["maxLength"] = p.MaxLen
 		}
 	}

@@ -104,6 +104,13 @@ func runTool(ctx context.Context, e *env, inv *invocation) int {
 		return report(e, err)
 	}
 	text, isErr, err := b.Call(ctx, inv.Tool.Name, args, e.ui.progress)
+	if err == nil && !isErr && inv.Tool.Name == "ingest" {
+		// An ingest's answer says it is done, whether or not its last
+		// progress notifications arrived before it (an attached server's
+		// may trail the answer, and an unchanged tree reports almost
+		// none): its bar ends at 100 %.
+		e.ui.progress(1, 1, "done")
+	}
 	e.ui.finish(err == nil && !isErr)
 	if cerr := b.Close(); cerr != nil && err == nil {
 		e.ui.notef("closing the runtime directory: %v", cerr)

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
-	"github.com/m1nd-go/m1nd/ingest"
 	ingestcache "github.com/m1nd-go/m1nd/ingest/cache"
 	"github.com/m1nd-go/m1nd/ingest/walk"
 	"github.com/m1nd-go/m1nd/ingest/workspace"
@@ -372,8 +371,7 @@ func modifiedReason(vf verifyFile) string {
 // contentVerdict compares data with the hash the ingest recorded, when
 // the root's ingest cache is in memory and describes the stamped version.
 func (v *verifyRun) contentVerdict(st stampOf, data []byte) string {
-	obj, ok := v.c.Session.RootSharedIfAny(st.root, "ingest-cache:code")
-	store, _ := obj.(*ingest.Cache)
+	store, ok := session.RootSharedIfAny(v.c.Session, st.root, tools.IngestCacheKey("code"))
 	if !ok || store == nil {
 		return "unknown"
 	}
@@ -856,8 +854,10 @@ func codeRootOf(b *session.Bundle, p string) (root, rel string) {
 
 // bundleRepos describes each code root for import classification (its
 // files and manifests), once per graph.
+var reposKey = session.NewKey[map[string]*extref.Repo]("extref.repos")
+
 func bundleRepos(b *session.Bundle) map[string]*extref.Repo {
-	v, _ := b.Derived("extref.repos", func(*graph.Graph) (any, error) {
+	v, _ := session.Derive(b, reposKey, func(*graph.Graph) (map[string]*extref.Repo, error) {
 		files := map[string][]string{}
 		for _, f := range tools.BundleGraphFiles(b).Files {
 			if root, rel := codeRootOf(b, f.Path); root != "" {
@@ -870,7 +870,7 @@ func bundleRepos(b *session.Bundle) map[string]*extref.Repo {
 		}
 		return repos, nil
 	})
-	return v.(map[string]*extref.Repo)
+	return v
 }
 
 func (x *extScan) scan() error {

@@ -275,9 +275,11 @@ const scanCacheFiles = 50_000
 
 var scanSeed = maphash.MakeSeed()
 
+var scanCacheKey = session.NewKey[*scanCache]("scan.cache")
+
 func bundleScanCache(b *session.Bundle) *scanCache {
-	v, _ := b.Derived("scan.cache", func(*graph.Graph) (any, error) { return &scanCache{m: map[string]scanCached{}}, nil })
-	return v.(*scanCache)
+	v, _ := session.Derive(b, scanCacheKey, func(*graph.Graph) (*scanCache, error) { return &scanCache{m: map[string]scanCached{}}, nil })
+	return v
 }
 
 // file returns the findings of every built-in pattern in a file (from

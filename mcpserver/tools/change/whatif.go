@@ -55,16 +55,17 @@ func registerWhatif(r *tools.Registry) {
 
 // depGraph is the dependency view of the bundle's graph at one level,
 // built once per graph and shared by every call.
+var (
+	entityDepsKey = session.NewKey[*analysis.DepGraph]("whatif.deps.entity")
+	fileDepsKey   = session.NewKey[*analysis.DepGraph]("whatif.deps.file")
+)
+
 func depGraph(b *session.Bundle, fileLevel bool) (*analysis.DepGraph, error) {
-	key := "whatif.deps.entity"
+	key := entityDepsKey
 	if fileLevel {
-		key = "whatif.deps.file"
+		key = fileDepsKey
 	}
-	v, err := b.Derived(key, func(g *graph.Graph) (any, error) { return analysis.NewDepGraph(g, fileLevel) })
-	if err != nil {
-		return nil, err
-	}
-	return v.(*analysis.DepGraph), nil
+	return session.Derive(b, key, func(g *graph.Graph) (*analysis.DepGraph, error) { return analysis.NewDepGraph(g, fileLevel) })
 }
 
 type counterfactualParams struct {

@@ -554,8 +554,10 @@ type blobStamp struct {
 	hash        plumbing.Hash
 }
 
+var blobHashesKey = session.NewKey[*blobHashes]("diverge-blob-hashes")
+
 func blobHashCache(s *session.State) *blobHashes {
-	return s.Shared("diverge-blob-hashes", func() any { return &blobHashes{m: map[string]blobStamp{}} }).(*blobHashes)
+	return session.Shared(s, blobHashesKey, func() *blobHashes { return &blobHashes{m: map[string]blobStamp{}} })
 }
 
 // of returns the file's blob hash, reading the file only when its size

@@ -109,8 +109,10 @@ func registerLocks(r *tools.Registry) {
 
 // diskOf maps a bundle's file node ids to their files on disk (from the
 // ingest stamps).
+var diskKey = session.NewKey[map[string]string]("continuity.disk")
+
 func diskOf(b *session.Bundle) map[string]string {
-	v, _ := b.Derived("continuity.disk", func(*graph.Graph) (any, error) {
+	v, _ := session.Derive(b, diskKey, func(*graph.Graph) (map[string]string, error) {
 		m := map[string]string{}
 		for _, r := range b.Files {
 			for _, f := range r.Files {
@@ -119,7 +121,7 @@ func diskOf(b *session.Bundle) map[string]string {
 		}
 		return m, nil
 	})
-	return v.(map[string]string)
+	return v
 }
 
 // lockEnv is what locks need from the session: stamps, file lookups and

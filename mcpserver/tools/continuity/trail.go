@@ -144,8 +144,10 @@ func contErr(err error) error {
 }
 
 // stampsOf gives the file stamps of a bundle by file node id.
+var stampsKey = session.NewKey[map[string][2]int64]("continuity.stamps")
+
 func stampsOf(b *session.Bundle) continuity.Stamp {
-	v, _ := b.Derived("continuity.stamps", func(*graph.Graph) (any, error) {
+	m, _ := session.Derive(b, stampsKey, func(*graph.Graph) (map[string][2]int64, error) {
 		m := map[string][2]int64{}
 		for _, r := range b.Files {
 			for _, f := range r.Files {
@@ -154,7 +156,6 @@ func stampsOf(b *session.Bundle) continuity.Stamp {
 		}
 		return m, nil
 	})
-	m := v.(map[string][2]int64)
 	return func(id string) (int64, int64, bool) {
 		s, ok := m[id]
 		return s[0], s[1], ok

@@ -156,9 +156,11 @@ type providerHealthOutput struct {
 }
 
 // docIndex is the binding index of a bundle's graph, built once.
+var docIndexKey = session.NewKey[*document.Index]("document.index")
+
 func docIndex(b *session.Bundle) *document.Index {
-	v, _ := b.Derived("document.index", func(g *graph.Graph) (any, error) { return document.NewIndex(g), nil })
-	return v.(*document.Index)
+	v, _ := session.Derive(b, docIndexKey, func(g *graph.Graph) (*document.Index, error) { return document.NewIndex(g), nil })
+	return v
 }
 
 // noDocumentsErr teaches how documents enter the graph.

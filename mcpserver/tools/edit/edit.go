@@ -169,19 +169,23 @@ func decodeEdits(raw []map[string]json.RawMessage) ([]edit.Edit, error) {
 
 // editStore is the session's journal store (made once).
 func editStore(s *session.State) (*edit.Store, error) {
-	type holder struct {
-		st  *edit.Store
-		err error
-	}
-	h := s.Shared("edit-store", func() any {
+	h := session.Shared(s, editStoreKey, func() *storeHolder {
 		st, err := edit.OpenStore(edit.DefaultDir(s.Config().RuntimeDir), s.Logf)
 		if err == nil {
 			st.Recover() // batches of servers that died since this one started
 		}
-		return &holder{st, err}
-	}).(*holder)
+		return &storeHolder{st, err}
+	})
 	return h.st, h.err
 }
+
+// storeHolder is the session's journal store, or why it could not open.
+type storeHolder struct {
+	st  *edit.Store
+	err error
+}
+
+var editStoreKey = session.NewKey[*storeHolder]("edit-store")
 
 // editError turns a refused edit into a teaching error.
 func editError(err error, nEdits int) error {
@@ -241,8 +245,8 @@ type applyOutput struct {
 
 type editResult struct {
 	FilePath     string       `json:"file_path" jsonschema:"The file as the graph names it."`
-	AbsolutePath string       `json:"absolute_path,omitempty" jsonschema:"The file on disk (detail full)."`
-	Root         string       `json:"root,omitempty" jsonschema:"The ingest root the file was written under (detail full)."`
+	AbsolutePath string       `json:"absolute_path" jsonschema:"The file on disk."`
+	Root         string       `json:"root" jsonschema:"The ingest root the file was written under."`
 	Action       string       `json:"action" jsonschema:"created, modified or unchanged."`
 	Restored     bool         `json:"restored,omitempty" jsonschema:"Put back to its previous contents (BROKEN verdict)."`
 	Bytes        int          `json:"bytes"`
@@ -556,8 +560,7 @@ func (b *batchRun) prepare() {
 		if t.Unchanged() || !isCodeRoot(roots, t.Res.Root) {
 			continue
 		}
-		v, ok := s.RootSharedIfAny(t.Res.Root, "ingest-cache:code")
-		store, _ := v.(*ingest.Cache)
+		store, ok := session.RootSharedIfAny(s, t.Res.Root, tools.IngestCacheKey("code"))
 		if !ok || store == nil {
 			continue
 		}

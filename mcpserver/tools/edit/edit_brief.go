@@ -42,7 +42,7 @@ type layerSummary struct {
 }
 
 // brief is the lean form of a write's answer: the outcome (status, the
-// verdict and its reasons), each file's path, action, new_sha256 and line
+// verdict and its reasons), each file's path (absolute, and its root), action, new_sha256 and line
 // counts, one line per verification layer, and the blast radius, the
 // insights and the removed names still used bounded, with totals for the
 // rest. The node ids, every layer's checks, the graph diff, the phases and
@@ -51,7 +51,10 @@ func brief(o applyOutput) applyOutput {
 	b := o
 	b.Results = make([]editResult, len(o.Results))
 	for i, r := range o.Results {
-		b.Results[i] = editResult{FilePath: r.FilePath, Action: r.Action, Restored: r.Restored, Bytes: r.Bytes, NewSHA256: r.NewSHA256,
+		// Where the write landed stays in every answer (which root, which
+		// file on disk): a relative path is only as good as the root it
+		// resolved under.
+		b.Results[i] = editResult{FilePath: r.FilePath, AbsolutePath: r.AbsolutePath, Root: r.Root, Action: r.Action, Restored: r.Restored, Bytes: r.Bytes, NewSHA256: r.NewSHA256,
 			LinesAdded: r.LinesAdded, LinesRemoved: r.LinesRemoved}
 	}
 	b.UpdatedNodeIDs, b.RemovedNodeIDs = nil, nil

@@ -3,6 +3,7 @@ package edit
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -77,10 +78,14 @@ func TestApplyAnswersBriefByDefault(t *testing.T) {
 	}
 	for _, r := range out["results"].([]any) {
 		r := r.(map[string]any)
-		for _, k := range []string{"absolute_path", "root", "mode", "format", "old_sha256"} {
+		for _, k := range []string{"mode", "format", "old_sha256"} {
 			if _, ok := r[k]; ok {
 				t.Errorf("brief result has %s: %v", k, r)
 			}
+		}
+		// Where the write landed is in every answer (issue 23).
+		if r["root"] == "" || r["root"] == nil || !strings.HasPrefix(fmt.Sprint(r["absolute_path"]), fmt.Sprint(r["root"])) {
+			t.Errorf("brief result lacks root or absolute_path: %v", r)
 		}
 		if r["new_sha256"] == "" || r["action"] != "created" || r["lines_added"] == 0.0 {
 			t.Errorf("brief result %v", r)

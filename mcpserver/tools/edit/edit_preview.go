@@ -89,9 +89,11 @@ type freshness struct {
 	CheckedAt  string `json:"checked_at"`
 }
 
+var previewsKey = session.NewKey[*edit.Previews]("edit-previews")
+
 // previewStore is the session's previews.
 func previewStore(s *session.State) *edit.Previews {
-	return s.Shared("edit-previews", func() any { return edit.NewPreviews(previewTTL, previewMaxCount, previewMaxBytes) }).(*edit.Previews)
+	return session.Shared(s, previewsKey, func() *edit.Previews { return edit.NewPreviews(previewTTL, previewMaxCount, previewMaxBytes) })
 }
 
 func runEditPreview(c *tools.Call, in editPreviewParams) (editPreviewOutput, error) {

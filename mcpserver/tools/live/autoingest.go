@@ -112,10 +112,14 @@ type autoIngestStopOutput struct {
 // use.
 func autoIngestOf(c *tools.Call) *autoingest.Runtime {
 	s := c.Session
-	return s.Shared("auto-ingest", func() any {
-		return autoingest.New(documentApplier(s), s.RuntimePath(""), s.Logf)
-	}).(*autoingest.Runtime)
+	return session.Shared(s, autoIngestKey, func() *autoingest.Runtime {
+		// Its watch runs under the session's lifetime: Close calls a tick
+		// in flight off and waits for it.
+		return autoingest.New(documentApplier(s), s.RuntimePath(""), s.Logf).Under(s.Go)
+	})
 }
+
+var autoIngestKey = session.NewKey[*autoingest.Runtime]("auto-ingest")
 
 // ResumeAutoIngest restarts the document watch the runtime directory says
 // was running when the server stopped, in the background (its bootstrap
@@ -137,20 +141,21 @@ func ResumeAutoIngest(d *tools.Dispatcher) {
 		return
 	}
 	// The roots pass today's checks (the allowed roots may have changed).
-	c := &tools.Call{Ctx: context.Background(), AgentID: "auto-ingest", Session: s}
+	c := &tools.Call{Ctx: s.Context(), AgentID: "auto-ingest", Session: s}
 	for _, r := range opt.Roots {
 		if _, err := checkDocRoot(c, r); err != nil {
 			s.Logf("auto-ingest: not resumed: %v", err)
 			return
 		}
 	}
-	go func() {
-		if _, err := rt.Start(context.Background(), opt, accept); err != nil {
+	s.Go("auto-ingest: resume", func(ctx context.Context) error {
+		if _, err := rt.Start(ctx, opt, accept); err != nil {
 			s.Logf("auto-ingest: not resumed: %v", err)
-			return
+			return nil
 		}
 		s.Logf("auto-ingest: resumed watching %v", opt.Roots)
-	}()
+		return nil
+	})
 }
 
 // formatSets are the formats auto_ingest accepts by name.

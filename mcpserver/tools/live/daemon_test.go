@@ -182,7 +182,7 @@ func TestTickWarmsUsedIndexes(t *testing.T) {
 		t.Fatal("the tick did not publish a new graph")
 	}
 	// Liveness only: the warm-up runs a second after the tick.
-	for deadline := time.Now().Add(time.Minute); !b.Built("seek"); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); !session.Built(b, tools.SeekIndexKey); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the new graph's seek index was never built ahead of a query")
 		}

@@ -188,8 +188,10 @@ type searchFile struct {
 // rankedFiles returns the indexed files in search order: most central
 // file node first (PageRank), then by path, so truncated results show the
 // files that matter most.
+var rankedFilesKey = session.NewKey[[]int]("files.ranked")
+
 func rankedFiles(b *session.Bundle) []int {
-	v, _ := b.Derived("files.ranked", func(g *graph.Graph) (any, error) {
+	v, _ := session.Derive(b, rankedFilesKey, func(g *graph.Graph) ([]int, error) {
 		gf := tools.BundleGraphFiles(b)
 		order := make([]int, len(gf.Files))
 		pr := make([]float32, len(gf.Files))
@@ -202,7 +204,7 @@ func rankedFiles(b *session.Bundle) []int {
 		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(pr[b], pr[a]) })
 		return order, nil
 	})
-	return v.([]int)
+	return v
 }
 
 func searchText(c *tools.Call, b *session.Bundle, scope *tools.ScopeFilter, m *textsearch.Matcher, topK, ctxLines int, countOnly, exactCounts bool, out *searchResponse) {
@@ -430,14 +432,12 @@ func semanticIndex(c *tools.Call, b *session.Bundle) (*semantic.Index, error) {
 	if e, err := c.Session.Engine(b); err == nil && e.Semantic() != nil {
 		return e.Semantic(), nil
 	}
-	v, err := b.Derived("search.semantic", func(g *graph.Graph) (any, error) {
+	return session.Derive(b, semanticKey, func(g *graph.Graph) (*semantic.Index, error) {
 		return semantic.New(g, semantic.DefaultOptions())
 	})
-	if err != nil {
-		return nil, err
-	}
-	return v.(*semantic.Index), nil
 }
+
+var semanticKey = session.NewKey[*semantic.Index]("search.semantic")
 
 func searchSemantic(c *tools.Call, b *session.Bundle, scope *tools.ScopeFilter, query string, topK, ctxLines int, out *searchResponse) error {
 	g := b.Graph

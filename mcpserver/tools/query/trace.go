@@ -252,8 +252,10 @@ type traceIndex struct {
 	newest float64
 }
 
+var traceIndexKey = session.NewKey[*traceIndex]("trace.files")
+
 func traceIndexOf(b *session.Bundle) *traceIndex {
-	v, _ := b.Derived("trace.files", func(g *graph.Graph) (any, error) {
+	v, _ := session.Derive(b, traceIndexKey, func(g *graph.Graph) (*traceIndex, error) {
 		x := &traceIndex{byBase: map[string][]graph.NodeID{}}
 		for i := range g.NumNodes() {
 			id := graph.NodeID(i)
@@ -268,7 +270,7 @@ func traceIndexOf(b *session.Bundle) *traceIndex {
 		}
 		return x, nil
 	})
-	return v.(*traceIndex)
+	return v
 }
 
 // frameHit is where one frame landed.

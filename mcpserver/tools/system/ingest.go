@@ -58,14 +58,14 @@ func runIngest(c *tools.Call, in ingestParams) (ingestOutput, error) {
 	// Build the query engine and the seek index now so the first query does
 	// not pay for them (in the background), and make the new graph durable
 	// before answering: an acknowledged ingest survives a kill -9.
-	go func() {
-		s.Engine(nb)
-		tools.SeekIndex(s, nb)
-	}()
+	tools.BuildIndexesSoon(s, nb)
 	persisted := tools.PersistAfterIngest(s, nb)
 	if !r.Kept {
 		ingest.ReleaseMemory() // (a full GC and a scavenge of the heap: half a second on a large one)
 	}
+	// The last progress says it is over, also when nothing needed doing
+	// (an unchanged tree reports no phase): a client's bar ends at 100 %.
+	c.Progress(1, 1, "done")
 	return ingestAnswer(c, r, nb, persisted, time.Since(start))
 }
 

@@ -1,6 +1,7 @@
 package toolset
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -12,14 +13,14 @@ import (
 // with it.
 func TestWarmerStop(t *testing.T) {
 	var w tools.Warmer
-	ctx1, done1 := w.Begin()
+	ctx1, done1 := w.BeginUnder(context.Background())
 	w.Stop()
 	if ctx1.Err() == nil {
 		t.Fatal("stop did not call off the warm-up in progress")
 	}
 	done1()
-	ctx2, done2 := w.Begin()
-	ctx3, done3 := w.Begin() // a second warm-up began before the first ended
+	ctx2, done2 := w.BeginUnder(context.Background())
+	ctx3, done3 := w.BeginUnder(context.Background()) // a second warm-up began before the first ended
 	done2()
 	w.Stop()
 	if ctx3.Err() == nil {
@@ -32,7 +33,7 @@ func TestWarmerStop(t *testing.T) {
 	w.Stop() // nothing in progress: nothing to do
 
 	// Close calls off the build in progress and the one scheduled.
-	ctx4, done4 := w.Begin()
+	ctx4, done4 := w.BeginUnder(context.Background())
 	w.Quiet.Schedule(time.Hour, func() { t.Error("a closed warmer ran its warm-up") })
 	w.Close()
 	if ctx4.Err() == nil {
