@@ -109,7 +109,7 @@ func (d *Dispatcher) flagStale(v any) any {
 	if len(named) == 0 {
 		return v
 	}
-	extra, err := json.Marshal(staleFiles{
+	extra, err := json.Marshal(StaleFiles{
 		Files: named,
 		Hint:  "These files changed or were deleted on disk after the graph was built: what this answer says of them (entities, lines, edges) may be out of date. Re-ingest with incremental: true to refresh.",
 	})

@@ -80,9 +80,9 @@ func (p Param) Schema() map[string]any {
 	return s
 }
 
-// staleFiles is what the dispatcher adds to a read tool's answer that
+// StaleFiles is what the dispatcher adds to a read tool's answer that
 // names files changed on disk since the graph was built (flagStale).
-type staleFiles struct {
+type StaleFiles struct {
 	Files []string `json:"files" jsonschema:"External ids of the files this answer names that changed or were deleted on disk after the graph was built."`
 	Hint  string   `json:"hint" jsonschema:"What that means for this answer and how to refresh the graph."`
 }
@@ -118,7 +118,7 @@ func (t *Tool) deriveOutputSchema() error {
 		return fmt.Errorf("output type %s is not a JSON object", t.Output)
 	}
 	if t.flagsStale() {
-		sf, err := jsonschema.For[staleFiles](nil)
+		sf, err := jsonschema.For[StaleFiles](nil)
 		if err != nil {
 			return err
 		}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/system"
 	"io"
 	"sort"
 	"strconv"
@@ -67,23 +69,18 @@ func table(w io.Writer, st style, header []string, rows [][]string) {
 	}
 }
 
-// guidance is what the main flows return about what to do next.
-type guidance struct {
-	NextTool   string `json:"next_suggested_tool"`
-	NextTarget string `json:"next_suggested_target"`
-	Hint       string `json:"next_step_hint"`
-	Stale      *struct {
-		Files []string `json:"files"`
-		Hint  string   `json:"hint"`
-	} `json:"stale_files"`
-}
-
-func (g guidance) print(w io.Writer, st style) {
-	if g.Stale != nil && len(g.Stale.Files) > 0 {
-		fmt.Fprintln(w, st.yellow(fmt.Sprintf("stale: %s changed on disk since the graph was built (m1nd ingest --incremental)", strings.Join(shortIDs(g.Stale.Files), ", "))))
+// next prints what an answer says about what to do next: the files it
+// names that changed on disk (the dispatcher's stale_files, beside the
+// tool's own answer) and its next step.
+func next(w io.Writer, st style, raw []byte, g tools.Guidance) {
+	var env struct {
+		Stale *tools.StaleFiles `json:"stale_files"`
 	}
-	if g.Hint != "" {
-		fmt.Fprintln(w, st.dim("next: "+g.Hint))
+	if json.Unmarshal(raw, &env) == nil && env.Stale != nil && len(env.Stale.Files) > 0 {
+		fmt.Fprintln(w, st.yellow(fmt.Sprintf("stale: %s changed on disk since the graph was built (m1nd ingest --incremental)", strings.Join(shortIDs(env.Stale.Files), ", "))))
+	}
+	if g.NextStepHint != "" {
+		fmt.Fprintln(w, st.dim("next: "+g.NextStepHint))
 	}
 }
 
@@ -109,36 +106,22 @@ func clip(s string, n int) string {
 }
 
 func renderIngest(w io.Writer, st style, raw []byte) error {
-	var r struct {
-		Path      string         `json:"path"`
-		Files     int            `json:"files_processed"`
-		Nodes     int            `json:"nodes_created"`
-		Edges     int            `json:"edges_created"`
-		Languages map[string]int `json:"languages"`
-		Elapsed   float64        `json:"elapsed_ms"`
-		Graph     struct {
-			Nodes int `json:"node_count"`
-			Edges int `json:"edge_count"`
-		} `json:"graph"`
-		Persisted *struct {
-			Durable bool `json:"durable"`
-		} `json:"persisted"`
-	}
+	var r system.IngestOutput
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "%s %s\n", st.green("ingested"), r.Path)
 	// The graph's counts include derived edges (co-change, tests), which
 	// nodes_created/edges_created do not: show what the graph holds.
-	nodes, edges := r.Graph.Nodes, r.Graph.Edges
+	nodes, edges := r.Graph.NodeCount, r.Graph.EdgeCount
 	if nodes == 0 {
-		nodes, edges = r.Nodes, r.Edges
+		nodes, edges = r.NodesCreated, r.EdgesCreated
 	}
-	fmt.Fprintf(w, "  %s → %s, %s in %s\n", plural(r.Files, "file", "files"), plural(nodes, "node", "nodes"), plural(edges, "edge", "edges"), millis(r.Elapsed))
+	fmt.Fprintf(w, "  %s → %s, %s in %s\n", plural(r.FilesProcessed, "file", "files"), plural(nodes, "node", "nodes"), plural(edges, "edge", "edges"), millis(r.ElapsedMs))
 	if len(r.Languages) > 0 {
 		fmt.Fprintf(w, "  languages: %s\n", languageList(r.Languages))
 	}
-	if r.Persisted != nil && r.Persisted.Durable {
+	if r.Persisted.Durable {
 		fmt.Fprintln(w, st.dim("  saved to the runtime directory"))
 	}
 	return nil

@@ -3,39 +3,30 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/change"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/query"
 	"io"
 	"strconv"
 	"strings"
 )
 
 func renderSeek(w io.Writer, st style, raw []byte) error {
-	var r struct {
-		guidance
-		Results []struct {
-			NodeID    string  `json:"node_id"`
-			Label     string  `json:"label"`
-			Type      string  `json:"type"`
-			Score     float64 `json:"score"`
-			File      string  `json:"file_path"`
-			LineStart int     `json:"line_start"`
-			LineEnd   int     `json:"line_end"`
-			Summary   string  `json:"intent_summary"`
-		} `json:"results"`
-	}
+	var r query.SeekOutput
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return err
 	}
 	if len(r.Results) == 0 {
 		fmt.Fprintln(w, "no results")
-		r.guidance.print(w, st)
+		next(w, st, raw, r.Guidance)
 		return nil
 	}
 	rows := make([][]string, 0, len(r.Results))
 	for _, x := range r.Results {
-		rows = append(rows, []string{num(x.Score), x.Type, x.Label, location(x.File, x.LineStart, x.LineEnd), clip(x.Summary, 60)})
+		rows = append(rows, []string{num(x.Score), x.Type, x.Label, location(x.FilePath, int(x.LineStart), int(x.LineEnd)), clip(x.IntentSummary, 60)})
 	}
 	table(w, st, []string{"SCORE", "TYPE", "NAME", "LOCATION", "SUMMARY"}, rows)
-	r.guidance.print(w, st)
+	next(w, st, raw, r.Guidance)
 	return nil
 }
 
@@ -53,69 +44,43 @@ func location(file string, start, end int) string {
 }
 
 func renderImpact(w io.Writer, st style, raw []byte) error {
-	var r struct {
-		guidance
-		Source    string `json:"source"`
-		Label     string `json:"source_label"`
-		Direction string `json:"direction"`
-		Total     int    `json:"total_affected"`
-		NotListed int    `json:"not_listed"`
-		Blast     []struct {
-			NodeID   string   `json:"node_id"`
-			Type     string   `json:"type"`
-			Signal   float64  `json:"signal_strength"`
-			Hop      int      `json:"hop_distance"`
-			Entities int      `json:"entities_affected"`
-			Via      []string `json:"via"`
-		} `json:"blast_radius"`
-	}
+	var r change.ImpactOutput
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "%s of %s (%s): %s\n", st.bold("impact"), shortID(r.Source), r.Direction, plural(r.Total, "node affected", "nodes affected"))
-	if len(r.Blast) > 0 {
-		rows := make([][]string, 0, len(r.Blast))
-		for _, b := range r.Blast {
+	fmt.Fprintf(w, "%s of %s (%s): %s\n", st.bold("impact"), shortID(r.Source), r.Direction, plural(r.TotalAffected, "node affected", "nodes affected"))
+	if len(r.BlastRadius) > 0 {
+		rows := make([][]string, 0, len(r.BlastRadius))
+		for _, b := range r.BlastRadius {
 			via := ""
 			if len(b.Via) > 0 {
 				via = clip(b.Via[0], 70)
 			}
-			rows = append(rows, []string{strconv.Itoa(b.Hop), num(b.Signal), b.Type, shortID(b.NodeID), via})
+			rows = append(rows, []string{strconv.Itoa(b.HopDistance), num(b.SignalStrength), b.Type, shortID(b.NodeID), via})
 		}
 		table(w, st, []string{"HOP", "SIGNAL", "TYPE", "NODE", "VIA"}, rows)
 	}
 	if r.NotListed > 0 {
 		fmt.Fprintf(w, "… and %d more (--top_k)\n", r.NotListed)
 	}
-	r.guidance.print(w, st)
+	next(w, st, raw, r.Guidance)
 	return nil
 }
 
 func renderWhy(w io.Writer, st style, raw []byte) error {
-	var r struct {
-		guidance
-		Source string `json:"source"`
-		Target string `json:"target"`
-		Total  int    `json:"total_paths_found"`
-		Paths  []struct {
-			Path      []string `json:"path"`
-			Relations []string `json:"relations"`
-			Strength  float64  `json:"cumulative_strength"`
-			Hops      int      `json:"hops"`
-		} `json:"paths"`
-	}
+	var r change.WhyOutput
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "%s %s → %s: %s\n", st.bold("why"), shortID(r.Source), shortID(r.Target), plural(r.Total, "path", "paths"))
+	fmt.Fprintf(w, "%s %s → %s: %s\n", st.bold("why"), shortID(r.Source), shortID(r.Target), plural(r.TotalPathsFound, "path", "paths"))
 	rows := make([][]string, 0, len(r.Paths))
 	for i, p := range r.Paths {
-		rows = append(rows, []string{strconv.Itoa(i + 1), strconv.Itoa(p.Hops), num(p.Strength), chain(p.Path, p.Relations)})
+		rows = append(rows, []string{strconv.Itoa(i + 1), strconv.Itoa(p.Hops), num(p.CumulativeStrength), chain(p.Path, p.Relations)})
 	}
 	if len(rows) > 0 {
 		table(w, st, []string{"#", "HOPS", "STRENGTH", "PATH"}, rows)
 	}
-	r.guidance.print(w, st)
+	next(w, st, raw, tools.Guidance{NextStepHint: r.NextStepHint})
 	return nil
 }
 
@@ -136,36 +101,22 @@ func chain(nodes, rels []string) string {
 }
 
 func renderSearch(w io.Writer, st style, raw []byte) error {
-	var r struct {
-		guidance
-		Total     int  `json:"total_matches"`
-		Exact     bool `json:"total_matches_exact"`
-		Files     int  `json:"files_matched"`
-		Scanned   int  `json:"files_scanned"`
-		Truncated bool `json:"truncated"`
-		Results   []struct {
-			File   string `json:"file_path"`
-			Line   int    `json:"line_number"`
-			Text   string `json:"matched_line"`
-			Label  string `json:"label"`
-			NodeID string `json:"node_id"`
-		} `json:"results"`
-	}
+	var r query.SearchOutput
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return err
 	}
 	rows := make([][]string, 0, len(r.Results))
 	for _, x := range r.Results {
-		rows = append(rows, []string{location(x.File, x.Line, 0), x.Label, clip(x.Text, 100)})
+		rows = append(rows, []string{location(x.FilePath, x.LineNumber, 0), x.Label, clip(x.MatchedLine, 100)})
 	}
 	if len(rows) > 0 {
 		table(w, st, []string{"LOCATION", "IN", "LINE"}, rows)
 	}
-	total := strconv.Itoa(r.Total)
-	if !r.Exact {
+	total := strconv.Itoa(r.TotalMatches)
+	if !r.TotalMatchesExact {
 		total = "at least " + total
 	}
-	fmt.Fprintf(w, "%s matches in %s (%d scanned)\n", total, plural(r.Files, "file", "files"), r.Scanned)
-	r.guidance.print(w, st)
+	fmt.Fprintf(w, "%s matches in %s (%d scanned)\n", total, plural(r.FilesMatched, "file", "files"), r.FilesScanned)
+	next(w, st, raw, r.Guidance)
 	return nil
 }

@@ -126,14 +126,14 @@ func inFile(g *graph.Graph, id graph.NodeID) string {
 	return s
 }
 
-func runImpact(c *tools.Call, in ImpactParams) (impactOutput, error) {
+func runImpact(c *tools.Call, in ImpactParams) (ImpactOutput, error) {
 	dir, err := analysis.ParseImpactDirection(in.Direction)
 	if err != nil {
-		return impactOutput{}, tools.Errorf("direction is \"dependents\" (what breaks if this changes), \"dependencies\" (what this relies on) or \"both\".", "%v", err)
+		return ImpactOutput{}, tools.Errorf("direction is \"dependents\" (what breaks if this changes), \"dependencies\" (what this relies on) or \"both\".", "%v", err)
 	}
 	level, err := analysis.ParseLevel(in.Level)
 	if err != nil {
-		return impactOutput{}, tools.Errorf("level is \"file\", \"entity\" or \"auto\".", "%v", err)
+		return ImpactOutput{}, tools.Errorf("level is \"file\", \"entity\" or \"auto\".", "%v", err)
 	}
 	full := in.Detail == "full"
 	topK := impactBriefTopK
@@ -143,7 +143,7 @@ func runImpact(c *tools.Call, in ImpactParams) (impactOutput, error) {
 	if in.TopK != nil {
 		topK = *in.TopK
 	}
-	var out impactOutput
+	var out ImpactOutput
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
 		src, err := tools.ResolveNode(b, in.NodeID, "node_id")
@@ -190,7 +190,7 @@ func runImpact(c *tools.Call, in ImpactParams) (impactOutput, error) {
 		for i, n := range res.ByHop {
 			byHop[strconv.Itoa(i+1)] = n
 		}
-		out = impactOutput{
+		out = ImpactOutput{
 			Source:         g.ExternalID(src),
 			SourceLabel:    g.Label(src),
 			Direction:      res.Direction,
@@ -260,8 +260,8 @@ func impactGuidance(c *tools.Call, g *graph.Graph, src graph.NodeID, res analysi
 	}
 }
 
-func runWhy(c *tools.Call, in whyParams) (whyOutput, error) {
-	var out whyOutput
+func runWhy(c *tools.Call, in whyParams) (WhyOutput, error) {
+	var out WhyOutput
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
 		src, err := tools.ResolveNode(b, in.Source, "source")
@@ -283,7 +283,7 @@ func runWhy(c *tools.Call, in whyParams) (whyOutput, error) {
 		for _, ch := range res.Paths {
 			paths = append(paths, chainOut(g, ch))
 		}
-		out = whyOutput{
+		out = WhyOutput{
 			Source:          g.ExternalID(src),
 			Target:          g.ExternalID(dst),
 			Paths:           paths,

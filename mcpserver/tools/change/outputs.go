@@ -4,8 +4,8 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
-// impactOutput is impact's answer.
-type impactOutput struct {
+// ImpactOutput is impact's answer.
+type ImpactOutput struct {
 	Source         string           `json:"source"`
 	SourceLabel    string           `json:"source_label"`
 	Direction      string           `json:"direction" jsonschema:"dependents, dependencies or both."`
@@ -24,8 +24,8 @@ type impactOutput struct {
 	tools.Guidance
 }
 
-// whyOutput is why's answer.
-type whyOutput struct {
+// WhyOutput is why's answer.
+type WhyOutput struct {
 	Source          string      `json:"source"`
 	Target          string      `json:"target"`
 	Paths           []chainJSON `json:"paths" jsonschema:"Paths from source to target, strongest first."`

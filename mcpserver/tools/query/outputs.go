@@ -100,8 +100,8 @@ type resonateOutput struct {
 	ElapsedMs           float64             `json:"elapsed_ms"`
 }
 
-// seekOutput is seek's answer.
-type seekOutput struct {
+// SeekOutput is seek's answer.
+type SeekOutput struct {
 	Query                  string     `json:"query" jsonschema:"The query, clipped to 300 bytes."`
 	Results                []seekHit  `json:"results" jsonschema:"Ranked nodes with score, file and lines, intent summary (detail full: score breakdown, connections)."`
 	TotalCandidatesScanned int        `json:"total_candidates_scanned"`

@@ -81,7 +81,7 @@ type searchResult struct {
 	MatchingLines []searchLine `json:"matching_lines,omitempty"`
 }
 
-type searchResponse struct {
+type SearchOutput struct {
 	Query         string         `json:"query"`
 	Mode          string         `json:"mode"`
 	Scope         *string        `json:"scope"`
@@ -110,12 +110,12 @@ const (
 	searchMaxFileSize = 8 << 20 // files above are skipped (minified blobs)
 )
 
-func runSearch(c *tools.Call, in searchParams) (searchResponse, error) {
+func runSearch(c *tools.Call, in searchParams) (SearchOutput, error) {
 	start := time.Now()
 	query := in.Query
 	mode := in.Mode
 	if strings.TrimSpace(query) == "" {
-		return searchResponse{}, tools.Errorf("query is the text (literal), pattern (regex) or description (semantic) to find. To list files use glob; to find code by purpose use seek.",
+		return SearchOutput{}, tools.Errorf("query is the text (literal), pattern (regex) or description (semantic) to find. To list files use glob; to find code by purpose use seek.",
 			"query is empty").WithExample(map[string]any{"agent_id": "claude", "query": "def login"})
 	}
 	topK := in.TopK
@@ -123,14 +123,14 @@ func runSearch(c *tools.Call, in searchParams) (searchResponse, error) {
 		topK = *in.MaxResults
 	}
 	ctxLines := in.ContextLines
-	out := searchResponse{Query: query, Mode: mode, CaseSensitive: in.CaseSensitive, Results: []searchResult{}}
+	out := SearchOutput{Query: query, Mode: mode, CaseSensitive: in.CaseSensitive, Results: []searchResult{}}
 
 	var m *textsearch.Matcher
 	if mode != "semantic" {
 		var err error
 		m, err = textsearch.Compile(textsearch.Query{Pattern: query, Regex: mode == "regex", CaseSensitive: out.CaseSensitive, Multiline: in.Multiline})
 		if err != nil {
-			return searchResponse{}, patternToolError(query, err)
+			return SearchOutput{}, patternToolError(query, err)
 		}
 	}
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
@@ -152,7 +152,7 @@ func runSearch(c *tools.Call, in searchParams) (searchResponse, error) {
 		return nil
 	})
 	if err != nil {
-		return searchResponse{}, err
+		return SearchOutput{}, err
 	}
 	out.Returned = len(out.Results)
 	out.Guidance = searchGuidance(&out)
@@ -207,7 +207,7 @@ func rankedFiles(b *session.Bundle) []int {
 	return v
 }
 
-func searchText(c *tools.Call, b *session.Bundle, scope *tools.ScopeFilter, m *textsearch.Matcher, topK, ctxLines int, countOnly, exactCounts bool, out *searchResponse) {
+func searchText(c *tools.Call, b *session.Bundle, scope *tools.ScopeFilter, m *textsearch.Matcher, topK, ctxLines int, countOnly, exactCounts bool, out *SearchOutput) {
 	g := b.Graph
 	gf := tools.BundleGraphFiles(b)
 	disk := tools.BundleDiskFiles(b)
@@ -439,7 +439,7 @@ func semanticIndex(c *tools.Call, b *session.Bundle) (*semantic.Index, error) {
 
 var semanticKey = session.NewKey[*semantic.Index]("search.semantic")
 
-func searchSemantic(c *tools.Call, b *session.Bundle, scope *tools.ScopeFilter, query string, topK, ctxLines int, out *searchResponse) error {
+func searchSemantic(c *tools.Call, b *session.Bundle, scope *tools.ScopeFilter, query string, topK, ctxLines int, out *SearchOutput) error {
 	g := b.Graph
 	if g.NumNodes() == 0 {
 		return tools.EmptyGraphErr()
@@ -531,7 +531,7 @@ func mentionLines(data []byte, p graph.Provenance, words []string, n int) []sear
 }
 
 // searchGuidance points at the next step the result supports.
-func searchGuidance(out *searchResponse) tools.Guidance {
+func searchGuidance(out *SearchOutput) tools.Guidance {
 	if len(out.Results) == 0 {
 		hint := "No match. Try mode \"semantic\" or seek to find code by meaning, widen the scope, or turn case_sensitive off."
 		next := "seek"

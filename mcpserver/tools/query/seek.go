@@ -96,25 +96,25 @@ type seekTerm struct {
 	From string `json:"from,omitempty"`
 }
 
-func runSeek(c *tools.Call, in seekParams) (seekOutput, error) {
+func runSeek(c *tools.Call, in seekParams) (SeekOutput, error) {
 	start := time.Now()
 	q := in.Query
 	if strings.TrimSpace(q) == "" {
-		return seekOutput{}, tools.Errorf("query says what the code does, in words (\"code that validates user credentials\"), or carries a pasted bug report or stack trace.", "query must not be empty").
+		return SeekOutput{}, tools.Errorf("query says what the code does, in words (\"code that validates user credentials\"), or carries a pasted bug report or stack trace.", "query must not be empty").
 			WithExample(map[string]any{"agent_id": c.AgentID, "query": "code that validates user credentials"})
 	}
 	if len(q) > seekMaxQueryBytes {
-		return seekOutput{}, tools.Errorf("Paste the error message, the stack trace and the first paragraphs of the report; seek reads the first 64 KB of a query.", "query is %d bytes; the limit is %d", len(q), seekMaxQueryBytes)
+		return SeekOutput{}, tools.Errorf("Paste the error message, the stack trace and the first paragraphs of the report; seek reads the first 64 KB of a query.", "query is %d bytes; the limit is %d", len(q), seekMaxQueryBytes)
 	}
 	types, err := parseNodeTypes(in.NodeTypes)
 	if err != nil {
-		return seekOutput{}, err
+		return SeekOutput{}, err
 	}
 	rerank := in.GraphRerank
 	// Parsed once, bounded (seek.MaxQueryBytes, seek.MaxQueryTerms): what
 	// follows costs the same for a 1 MB paste as for its first 64 KB.
 	parsed := seek.ParseQuery(q)
-	var out seekOutput
+	var out SeekOutput
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
 		if g.NumNodes() == 0 {
@@ -296,7 +296,7 @@ func scopeErr(b *session.Bundle, raw, why string) error {
 	return e
 }
 
-func seekResponse(c *tools.Call, b *session.Bundle, idx *seek.Index, q, scope string, res seek.Result, rerank bool) seekOutput {
+func seekResponse(c *tools.Call, b *session.Bundle, idx *seek.Index, q, scope string, res seek.Result, rerank bool) SeekOutput {
 	g := b.Graph
 	inHits := map[graph.NodeID]bool{}
 	nodes := make([]graph.NodeID, len(res.Hits))
@@ -329,7 +329,7 @@ func seekResponse(c *tools.Call, b *session.Bundle, idx *seek.Index, q, scope st
 		terms = append(terms, seekTerm{t.Term, tools.R3(t.Weight), t.DF, t.From})
 	}
 	st := idx.Stats()
-	out := seekOutput{
+	out := SeekOutput{
 		Query:                  tools.ClipText(q, 300),
 		Results:                hits,
 		TotalCandidatesScanned: g.NumNodes(),
@@ -355,7 +355,7 @@ const seekBriefSummary = 120
 // lines and stack frame, its intent summary cut to a line; the score
 // breakdowns, connections and the query's weighted terms are left to
 // detail "full".
-func (o *seekOutput) brief() {
+func (o *SeekOutput) brief() {
 	for i := range o.Results {
 		h := &o.Results[i]
 		h.ScoreBreakdown, h.Connections = nil, nil

@@ -35,11 +35,11 @@ func registerIngest(r *tools.Registry) {
 	}, runIngest)
 }
 
-func runIngest(c *tools.Call, in ingestParams) (ingestOutput, error) {
+func runIngest(c *tools.Call, in ingestParams) (IngestOutput, error) {
 	r := &tools.IngestRun{C: c, Path: in.Path, Adapter: in.Adapter, Mode: in.Mode, Namespace: in.Namespace,
 		Incremental: in.Incremental, IncludeDotfiles: in.IncludeDotfiles, DotfilePatterns: in.DotfilePatterns}
 	if err := r.Target(); err != nil {
-		return ingestOutput{}, err
+		return IngestOutput{}, err
 	}
 	start := time.Now()
 	kind := "graph_replaced"
@@ -51,9 +51,9 @@ func runIngest(c *tools.Call, in ingestParams) (ingestOutput, error) {
 	if err != nil {
 		var te *tools.Error
 		if errors.As(err, &te) {
-			return ingestOutput{}, te
+			return IngestOutput{}, te
 		}
-		return ingestOutput{}, tools.Errorf("The current graph is unchanged. Check the path, adapter and mode.", "ingest failed: %v", err)
+		return IngestOutput{}, tools.Errorf("The current graph is unchanged. Check the path, adapter and mode.", "ingest failed: %v", err)
 	}
 	// Build the query engine and the seek index now so the first query does
 	// not pay for them (in the background), and make the new graph durable
@@ -70,10 +70,10 @@ func runIngest(c *tools.Call, in ingestParams) (ingestOutput, error) {
 }
 
 // ingestAnswer is the ingest's answer with guidance.
-func ingestAnswer(c *tools.Call, r *tools.IngestRun, nb *session.Bundle, persisted tools.Persisted, took time.Duration) (ingestOutput, error) {
+func ingestAnswer(c *tools.Call, r *tools.IngestRun, nb *session.Bundle, persisted tools.Persisted, took time.Duration) (IngestOutput, error) {
 	o := r.Output()
 	st := o.Stats
-	out := ingestOutput{
+	out := IngestOutput{
 		Path:           r.RootPath(),
 		Adapter:        st.Adapter,
 		Mode:           r.Mode,

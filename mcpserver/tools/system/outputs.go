@@ -8,8 +8,8 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
-// ingestOutput is ingest's answer.
-type ingestOutput struct {
+// IngestOutput is ingest's answer.
+type IngestOutput struct {
 	Path           string           `json:"path"`
 	Adapter        string           `json:"adapter"`
 	Mode           string           `json:"mode"`
