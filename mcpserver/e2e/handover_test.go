@@ -186,8 +186,13 @@ func TestAttachedTakesOverWhenOwnerStops(t *testing.T) {
 	if took != 1 || followed != 2 {
 		t.Errorf("%d processes took over, %d sessions continued:\n%s\n%s", took, followed, b.stderr.String(), c.stderr.String())
 	}
+	// Whichever took over serves the other until it leaves: end both
+	// clients' input first, then wait for both.
 	for _, p := range []*proc{b, c} {
-		if err := p.closeAndWait(); err != nil {
+		p.in.Close()
+	}
+	for _, p := range []*proc{b, c} {
+		if err := waitExit(t, p); err != nil {
 			t.Errorf("exit: %v (stderr: %s)", err, p.stderr.String())
 		}
 	}

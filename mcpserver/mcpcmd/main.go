@@ -112,9 +112,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	d, cl, err := openOrAttach(startCtx, f.opts, f.noAttach, logf)
 	close(started)
 	switch {
-	case err != nil && ctx.Err() == nil && startCtx.Err() != nil:
+	case err != nil && ctx.Err() == nil && startCtx.Err() != nil && errors.Is(err, context.Canceled):
 		logf("%v", err)
-		return 0 // the client left while this process waited
+		return 0 // the client left while this process waited (a refusal is still one: below)
 	case err != nil:
 		logf("%v", err)
 		return 1
@@ -217,7 +217,7 @@ func openOrAttach(ctx context.Context, opts mcpserver.Options, noAttach bool, lo
 		}
 		select {
 		case <-ctx.Done():
-			return nil, nil, fmt.Errorf("stopped while waiting for the server holding %s", busy.Lock)
+			return nil, nil, fmt.Errorf("stopped while waiting for the server holding %s: %w", busy.Lock, ctx.Err())
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
