@@ -53,4 +53,30 @@ func TestToolListSizes(t *testing.T) {
 	if all <= 0 || def >= all || withSchemas <= all {
 		t.Fatalf("sizes out of order: every tool %d, default %d, with schemas %d", all, def, withSchemas)
 	}
+	// The budgets: every tool listed within 60 KB, the default toolsets
+	// within 45 KB (output schemas are opt-in and not counted).
+	if all > listBudgetAll || def > listBudgetDefault {
+		t.Errorf("tools/list is %d bytes for every tool (budget %d), %d for the default toolsets (budget %d): shorten descriptions (the long form goes to Details and help tags)", all, listBudgetAll, def, listBudgetDefault)
+	}
+}
+
+const (
+	listBudgetAll     = 60 << 10
+	listBudgetDefault = 45 << 10
+)
+
+// TestPublishedTextIsShort: what tools/list carries for each tool is a few
+// sentences, and for each parameter a phrase; the long forms live in
+// Details and help tags (help and the docs show them).
+func TestPublishedTextIsShort(t *testing.T) {
+	for _, tl := range toolset.Builtin().All() {
+		if n := len(tl.Description); n == 0 || n > 160 {
+			t.Errorf("%s: published description is %d bytes (1–160)", tl.Name, n)
+		}
+		for _, p := range tl.Params {
+			if len(p.Description) > 80 {
+				t.Errorf("%s.%s: published description is %d bytes (at most 80)", tl.Name, p.Name, len(p.Description))
+			}
+		}
+	}
 }
