@@ -128,6 +128,11 @@ func runTool(ctx context.Context, e *env, inv *invocation) int {
 		fmt.Fprintln(e.Stdout, text)
 	default:
 		render(e.Stdout, e.out, inv.Tool.Name, []byte(text))
+		if inv.Tool.Name == "ingest" {
+			// Where the graph and learned state live (git and most
+			// searches skip it: it holds a .gitignore of "*").
+			fmt.Fprintln(e.Stdout, e.out.dim("  runtime directory: "+rt.Path))
+		}
 	}
 	return ExitOK
 }
