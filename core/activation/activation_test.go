@@ -59,7 +59,7 @@ type engineFn func(*graph.Graph, []graph.Scored, Params, *Workspace) ([]graph.Sc
 
 var engines = map[string]engineFn{"wavefront": Wavefront, "heap": Heap}
 
-// The spec's worked example (Spreading activation, "Visual example"): the
+// The worked example (docs/design.md#activation-pipeline): the
 // query "authentication" seeds auth.py (0.9) and session.py (0.85); D1
 // then gives session.py, user_model.py and database.py their forward
 // arrivals, and main.py, routes.py and middleware.py their reverse ones.

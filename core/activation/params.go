@@ -7,28 +7,30 @@ import (
 	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
-// HardMaxDepth is the limit no configuration may exceed (spec: 20).
+// HardMaxDepth is the limit no configuration may exceed.
 const HardMaxDepth = 20
 
 // Params are the structural (D1) propagation parameters. Start from
 // DefaultParams.
 type Params struct {
-	// Decay multiplies the signal at every hop (spec: 0.55).
+	// Decay multiplies the signal at every hop (default 0.55).
 	Decay float32
 	// Threshold: a node below it does not fire, and an arrival below it is
-	// discarded (spec: 0.04).
+	// discarded (default 0.04).
 	Threshold float32
-	// MaxDepth is the number of hops (spec: 5; at most HardMaxDepth).
+	// MaxDepth is the number of hops (default 5; at most HardMaxDepth).
 	MaxDepth int
-	// SaturationCap bounds any node's activation, seeds included (spec: 1.0).
+	// SaturationCap bounds any node's activation, seeds included (default
+	// 1.0).
 	SaturationCap float32
 	// InhibitoryFactor scales the signal an inhibitory edge subtracts from
-	// its target (spec: 0.5).
+	// its target (default 0.5).
 	InhibitoryFactor float32
 	// ReverseFactor scales signal travelling against an edge's direction
-	// (from the target back to the source). The spec's worked example
-	// propagates in reverse at full strength: 1.0; 0 disables reverse
-	// propagation.
+	// (from the target back to the source). The default, 1.0, propagates
+	// in reverse at full strength, so a file's importers light up (the
+	// worked example of docs/design.md#activation-pipeline); 0 disables
+	// reverse propagation.
 	ReverseFactor float32
 	// FanoutLimit damps hubs: a node with k > FanoutLimit edges in one
 	// direction sends each of them only FanoutLimit/k of the signal. A
@@ -45,7 +47,7 @@ type Params struct {
 
 	// The hybrid engine uses the heap engine when seeds/nodes <
 	// HeapSeedRatio and the average degree < HeapMaxAvgDegree
-	// (spec: 0.001 and 8), the wavefront engine otherwise.
+	// (defaults 0.001 and 8), the wavefront engine otherwise.
 	HeapSeedRatio    float64
 	HeapMaxAvgDegree float64
 	// BloomFPR is the heap engine's target false-positive rate for its
@@ -53,7 +55,7 @@ type Params struct {
 	BloomFPR float64
 }
 
-// DefaultParams returns the spec's defaults.
+// DefaultParams returns the defaults of docs/design.md#d1-structural.
 func DefaultParams() Params {
 	return Params{
 		Decay: 0.55, Threshold: 0.04, MaxDepth: 5, SaturationCap: 1.0,
@@ -107,10 +109,10 @@ func (p Params) Validate() error {
 // DefaultCausalParams.
 type CausalParams struct {
 	// BackwardDiscount multiplies every hop taken against an edge's
-	// direction (toward causes) (spec: 0.7). Forward hops carry full
+	// direction (toward causes) (default 0.7). Forward hops carry full
 	// strength: only the edge's causal_strength attenuates them.
 	BackwardDiscount float32
-	// MaxDepth is the longest chain (spec: 6).
+	// MaxDepth is the longest chain (default 6).
 	MaxDepth int
 	// Budget is the most nodes the search expands per query (default
 	// 5,000: on the 10K- and 500K-node benchmark graphs the top 20 of a
@@ -124,7 +126,7 @@ type CausalParams struct {
 	Threshold float32
 }
 
-// DefaultCausalParams returns the spec's defaults.
+// DefaultCausalParams returns the defaults of docs/design.md#d4-causal.
 func DefaultCausalParams() CausalParams {
 	return CausalParams{BackwardDiscount: 0.7, MaxDepth: 6, Budget: 5_000, Threshold: 0.1}
 }
@@ -148,20 +150,20 @@ func (p CausalParams) Validate() error {
 
 // MergeParams combine the four dimensions. Start from DefaultMergeParams.
 type MergeParams struct {
-	// Weights per dimension, in graph.Dimension order (spec: 0.35, 0.25,
+	// Weights per dimension, in graph.Dimension order (defaults 0.35, 0.25,
 	// 0.15, 0.25). The weights of dimensions that produced nothing are
 	// redistributed over the others in proportion.
 	Weights [graph.NumDimensions]float32
 	// Bonus4 and Bonus3 multiply a node's score when all four, or three,
-	// dimensions scored it above ContributionThreshold (spec: 1.5, 1.3,
+	// dimensions scored it above ContributionThreshold (defaults 1.5, 1.3,
 	// 0.01).
 	Bonus4, Bonus3        float32
 	ContributionThreshold float32
-	// PageRankBoost × the node's PageRank is added last (spec: 0.1).
+	// PageRankBoost × the node's PageRank is added last (default 0.1).
 	PageRankBoost float32
 }
 
-// DefaultMergeParams returns the spec's defaults.
+// DefaultMergeParams returns the defaults of docs/design.md#merge.
 func DefaultMergeParams() MergeParams {
 	return MergeParams{
 		Weights: graph.DimensionWeights,

@@ -94,15 +94,15 @@ func (w *Workspace) seed(seeds []graph.Scored, p Params) []graph.NodeID {
 // node at or above Threshold fires: along each outgoing edge it sends
 // activation·weight·Decay, and back along each incoming edge
 // activation·weight·Decay·ReverseFactor (so a file's importers light up,
-// as in the spec's worked example). Arrivals below Threshold are dropped;
-// the rest are capped at SaturationCap and scatter-maxed (the strongest
-// arrival wins). An inhibitory edge instead subtracts
-// signal·InhibitoryFactor from its target (floored at 0); inhibition flows
-// only forward, because "A deprecates B" says nothing against A when B is
-// the one asked about. A depth's arrivals are applied together — max
-// first, then inhibition — so the result does not depend on the order in
-// which sources fire. A node fires again at a later depth only if its
-// activation rose.
+// as in docs/design.md#activation-pipeline's worked example). Arrivals
+// below Threshold are dropped; the rest are capped at SaturationCap and
+// scatter-maxed (the strongest arrival wins). An inhibitory edge instead
+// subtracts signal·InhibitoryFactor from its target (floored at 0);
+// inhibition flows only forward, because "A deprecates B" says nothing
+// against A when B is the one asked about. A depth's arrivals are applied
+// together — max first, then inhibition — so the result does not depend on
+// the order in which sources fire. A node fires again at a later depth only
+// if its activation rose.
 //
 // The result lists every node with positive activation, seeds included,
 // in ascending NodeID order (rank it with graph.SelectTop). ws may be nil.

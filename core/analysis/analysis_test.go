@@ -60,7 +60,7 @@ func acts(t testing.TB, g *graph.Graph, kv ...any) []graph.Scored {
 
 func approx(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-5 }
 
-// authGraph is the spec's "authentication testing" example: every auth
+// authGraph is the "authentication testing" example: every auth
 // module has a test except password_reset.py, which imports auth.py and
 // session.py and is imported by routes.py.
 func authGraph(t testing.TB) *graph.Graph {

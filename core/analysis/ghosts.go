@@ -59,8 +59,8 @@ type GhostEdge struct {
 	Target graph.NodeID `json:"target"`
 	// SharedDimensions are the dimensions both fired in, in dimension order.
 	SharedDimensions []graph.Dimension `json:"-"`
-	// DimensionNames are SharedDimensions as the spec names them
-	// ("structural", "semantic", "temporal", "causal").
+	// DimensionNames are SharedDimensions by name ("structural",
+	// "semantic", "temporal", "causal").
 	DimensionNames []string `json:"shared_dimensions"`
 	// Strength is Σ over shared dimensions of DimensionWeights[d] ·
 	// min(score_a[d], score_b[d]), in [0, 1].

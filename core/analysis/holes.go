@@ -38,7 +38,7 @@ type HoleParams struct {
 	MaxListedNeighbors int
 }
 
-// DefaultHoleParams returns the spec's defaults.
+// DefaultHoleParams returns the defaults of docs/design.md#analyses.
 func DefaultHoleParams() HoleParams {
 	return HoleParams{MinSiblingActivation: 0.3, InactiveBelow: 0.01, MinNeighbors: 2, TopK: 10, EdgeBudget: 4_000_000, MaxListedNeighbors: 8}
 }
@@ -63,9 +63,9 @@ const (
 	// HoleBridge: a module every activated module around it depends on,
 	// or that depends on them, yet the query did not reach — it sits in
 	// the middle of the topic (most of its dependency neighbours are
-	// activated) and is missing from the answer. The spec's original
-	// neighbourhood rule, on files and restricted to dependency edges so
-	// a hub with a few activated neighbours among many is not one.
+	// activated) and is missing from the answer. A neighbourhood rule,
+	// applied to files and restricted to dependency edges so a hub with a
+	// few activated neighbours among many is not one.
 	HoleBridge HoleKind = "inactive_bridge"
 	// HoleUntested: an activated module without tests while most of its
 	// activated siblings (same directory) have them.

@@ -31,8 +31,8 @@ type HypothesisParams struct {
 	Deps func(fileLevel bool) (*DepGraph, error)
 }
 
-// DefaultHypothesisParams: the spec's defaults (5 hops, ghost edges and
-// partial flow on, 1000 paths).
+// DefaultHypothesisParams: the defaults of docs/design.md#analyses (5 hops,
+// ghost edges and partial flow on, 1000 paths).
 func DefaultHypothesisParams() HypothesisParams {
 	return HypothesisParams{MaxHops: 5, IncludeGhostEdges: true, IncludePartialFlow: true, PathBudget: 1000}
 }

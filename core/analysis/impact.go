@@ -58,11 +58,11 @@ type ImpactDirection uint8
 
 const (
 	// Dependents: what breaks if the node changes — everything that
-	// depends on it, directly or through other dependents. The spec's
-	// "forward" ("what does this affect?").
+	// depends on it, directly or through other dependents: "what does this
+	// affect?", also spelled "forward" (docs/design.md#analyses).
 	Dependents ImpactDirection = iota
 	// Dependencies: what the node depends on, directly or transitively.
-	// The spec's "reverse" ("what affects this?").
+	// "What affects this?", also spelled "reverse".
 	Dependencies
 	// BothWays: the union, each node tagged with the way it was reached.
 	BothWays
@@ -82,9 +82,9 @@ func (d ImpactDirection) String() string {
 }
 
 // ParseImpactDirection accepts "dependents" (also "", "forward",
-// "downstream", "affects": the spec's "what does this affect?"),
+// "downstream", "affects": "what does this affect?"),
 // "dependencies" (also "reverse", "upstream": "what affects this?") and
-// "both", in any case.
+// "both", in any case (docs/design.md#analyses).
 func ParseImpactDirection(s string) (ImpactDirection, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "dependents", "forward", "downstream", "affects", "callers", "importers":

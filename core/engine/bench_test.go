@@ -110,7 +110,8 @@ func BenchmarkActivate(b *testing.B) {
 // BenchmarkHeap reports the live heap of the 10K-node / 26K-edge graph
 // together with every index the engine builds for it (seeds, trigram
 // TF-IDF, co-occurrence PPMI, temporal and co-change), after one query so
-// lazily built state is included. The spec's original reports ~15 MB.
+// lazily built state is included. The original implementation was
+// reported at ~15 MB.
 func BenchmarkHeap(b *testing.B) {
 	var used uint64
 	for b.Loop() {

@@ -52,7 +52,8 @@ func byLabel(g *graph.Graph, r *Result) map[string]Node {
 
 // The worked example through the whole facade: with the cascade's own
 // relevance as seed scores (no semantic re-rank), the structural dimension
-// carries exactly the spec's D1 values, and auth.py leads the ranking.
+// carries exactly the D1 values of docs/design.md#activation-pipeline, and
+// auth.py leads the ranking.
 func TestWorkedExample(t *testing.T) {
 	g, _ := graphtest.Backend()
 	e := newEngine(t, g, func(o *Options) { o.Seed.SemanticWeight = 0 })

@@ -11,7 +11,8 @@ import (
 	"github.com/m1nd-go/m1nd/core/plasticity"
 )
 
-// Activate the spec's seven-file backend with the query "authentication".
+// Activate the seven-file worked example (docs/design.md#activation-pipeline)
+// with the query "authentication".
 func ExampleEngine_Activate() {
 	g, _ := graphtest.Backend() // any finalized *graph.Graph
 	opts := engine.DefaultOptions()

@@ -60,7 +60,8 @@ type Options struct {
 	Now func() time.Time
 }
 
-// DefaultOptions returns the spec's defaults for every stage.
+// DefaultOptions returns the defaults of every stage
+// (docs/design.md#query-engines).
 func DefaultOptions() Options {
 	return Options{
 		Seed:            seed.DefaultOptions(),

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 )
 
-// PageRank parameters (spec defaults).
+// PageRank parameters (docs/design.md#pagerank).
 const (
 	PageRankDamping     = 0.85
 	PageRankMaxIter     = 50
@@ -16,8 +16,8 @@ const (
 
 // computePageRank runs power iteration over the forward CSR. Dangling nodes
 // spread their rank uniformly. The result is divided by its maximum so the
-// most central node scores 1 — the spec uses PageRank as a ranking signal in
-// [0, 1], not as a probability.
+// most central node scores 1: PageRank is a ranking signal in [0, 1], not a
+// probability (docs/design.md#pagerank).
 func (g *Graph) computePageRank() {
 	if g.NumNodes() == 0 {
 		return

@@ -21,11 +21,12 @@ type Generation uint64
 const NoNode = NodeID(math.MaxUint32)
 
 // NodeType classifies a node. Values 0–8 are code-domain types, 9–16 serve
-// other domains; values from CustomBase up are custom types (Custom(n) in the
-// spec is CustomBase+n).
+// other domains; values from CustomBase up are custom types (Custom(n) is
+// CustomBase+n; docs/design.md#node-types).
 type NodeType uint8
 
-// Node types, numbered as in the specification.
+// Node types (docs/design.md#node-types). Binary snapshots store these
+// numbers.
 const (
 	File NodeType = iota
 	Directory
@@ -54,7 +55,7 @@ var nodeTypeNames = [...]string{
 	"Regulatory", "System", "Cost",
 }
 
-// Custom returns the custom node type n (Custom(n) in the spec).
+// Custom returns the custom node type n, Custom(n).
 func Custom(n uint8) NodeType {
 	if int(n)+int(CustomBase) > math.MaxUint8 {
 		n = math.MaxUint8 - uint8(CustomBase)
@@ -70,7 +71,7 @@ func (t NodeType) IsCustom() (uint8, bool) {
 	return 0, false
 }
 
-// String returns the spec's name: "File", "Function", … or "Custom(n)".
+// String returns the type's name: "File", "Function", … or "Custom(n)".
 func (t NodeType) String() string {
 	if int(t) < len(nodeTypeNames) {
 		return nodeTypeNames[t]
@@ -78,7 +79,7 @@ func (t NodeType) String() string {
 	return "Custom(" + strconv.Itoa(int(t-CustomBase)) + ")"
 }
 
-// ParseNodeType accepts a spec name in any case ("file", "Function"),
+// ParseNodeType accepts a type name in any case ("file", "Function"),
 // "Custom(n)", or a decimal number.
 func ParseNodeType(s string) (NodeType, error) {
 	s = strings.TrimSpace(s)
@@ -140,7 +141,8 @@ const (
 	NumDimensions = 4
 )
 
-// DimensionWeights are the spec's default merge weights.
+// DimensionWeights are the default merge weights
+// (docs/design.md#activation-pipeline).
 var DimensionWeights = [NumDimensions]float32{0.35, 0.25, 0.15, 0.25}
 
 func (d Dimension) String() string {

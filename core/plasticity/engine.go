@@ -3,7 +3,7 @@
 // priming and feedback signals it produces, export/import of per-edge
 // learned state, drift reports, and temporary warmup boosts.
 //
-// The cycle, with the spec's defaults (see Params):
+// The cycle (docs/design.md#hebbian-cycle), with the defaults of Params:
 //
 //  1. Hebbian strengthening: every edge whose source and target were both
 //     activated gains lr·act_src·act_tgt (lr 0.08), capped at 3.0.
@@ -37,24 +37,26 @@
 // activation took to a node (most of a query's best results are its own
 // seeds, whose scores no edge weight reaches).
 //
-// Departures from the spec, and why:
+// Where this departs from a plain Hebbian design, and why
+// (docs/design.md#hebbian-cycle):
 //
-//   - The spec decays every edge whose source was silent on every query:
-//     one read rewrote thousands of weights of a code graph (the issue's
-//     "one read decays thousands of edges") under other agents' analyses,
-//     mostly edges no query ever reaches. Decay here is limited to the
-//     edges that compete with the query's own paths (step 2), and capped.
-//     An edge far from every query keeps its weight; paths stop mattering
-//     by losing that competition or by explicit Wrong feedback.
-//   - The spec scales every incoming weight of a node whose input sums to
-//     more than 5.0. Code graphs have many nodes with more than five
-//     importers at weight 1, so the first co-activation would have crushed
-//     every edge into them — ingest-time structure, not learning. Step 4
-//     bounds what learning added instead.
-//   - Feedback memory is the spec's "query memory records the confirmed
-//     (rejected) nodes", kept apart from the activation ring so that the
-//     automatic records of later queries do not dilute it, signed, and
-//     applied to seeds too.
+//   - A global decay, of every edge whose source was silent, on every
+//     query, made one read rewrite thousands of weights of a code graph
+//     (the issue's "one read decays thousands of edges") under other
+//     agents' analyses, mostly edges no query ever reaches. Decay here is
+//     limited to the edges that compete with the query's own paths (step
+//     2), and capped. An edge far from every query keeps its weight; paths
+//     stop mattering by losing that competition or by explicit Wrong
+//     feedback.
+//   - Homeostasis that scales every incoming weight of a node whose input
+//     sums to more than 5.0 does not fit code graphs: many nodes have more
+//     than five importers at weight 1, so the first co-activation would
+//     have crushed every edge into them — ingest-time structure, not
+//     learning. Step 4 bounds what learning added instead.
+//   - The confirmed (rejected) nodes of Learn calls are recorded in
+//     feedback memory, kept apart from the activation ring of query memory
+//     so that the automatic records of later queries do not dilute them,
+//     signed, and applied to seeds too.
 //
 // Concurrency: weights are written only through graph.UpdateWeight (atomic
 // compare-and-swap), so activations may read the graph while the engine

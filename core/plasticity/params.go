@@ -7,7 +7,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
-// Spec defaults (the "Constants reference" of the Hebbian plasticity chapter).
+// Defaults (docs/design.md#plasticity-constants).
 const (
 	DefaultLearningRate       = float32(0.08)
 	DefaultDecayRate          = float32(0.005)
@@ -85,7 +85,7 @@ type Params struct {
 	MinSimilarity float32
 }
 
-// DefaultParams returns the spec's defaults.
+// DefaultParams returns the defaults of docs/design.md#plasticity-constants.
 func DefaultParams() Params {
 	return Params{
 		LearningRate:        DefaultLearningRate,

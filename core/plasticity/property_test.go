@@ -123,7 +123,7 @@ func TestConcurrentUpdatesWithReaders(t *testing.T) {
 }
 
 // Benchmarks run on the shared synthetic power-law graph (10K nodes, 26K
-// edges), the size the spec's timings refer to.
+// edges), the size the original implementation's timings refer to.
 
 // BenchmarkUpdateTop20 measures one cycle after a top-20 activation. Every
 // 50 cycles the weights and counters are restored (untimed): left alone,

@@ -5,9 +5,10 @@ import (
 	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
-// SynapticState is one edge's learned state, the spec's record. Edges are
-// identified by (source, target, relation), never by index, so the state
-// survives a re-ingest that renumbers nodes.
+// SynapticState is one edge's learned state
+// (docs/design.md#plasticity-constants). Edges are identified by (source,
+// target, relation), never by index, so the state survives a re-ingest that
+// renumbers nodes.
 //
 // ExportState writes each endpoint's external ID into SourceLabel and
 // TargetLabel: it is the node's stable identity (display labels such as

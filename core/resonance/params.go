@@ -8,7 +8,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
-// Spec constants.
+// Constants (docs/design.md#resonance).
 const (
 	// DefaultPulseBudget bounds the pulses of one standing-wave run.
 	DefaultPulseBudget = 50_000
@@ -72,7 +72,7 @@ type Params struct {
 	GlobalSeeds int
 }
 
-// DefaultParams returns the spec's constants and documented defaults.
+// DefaultParams returns the defaults of docs/design.md#resonance.
 func DefaultParams() Params {
 	return Params{
 		Fundamental:             1,

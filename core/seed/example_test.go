@@ -7,8 +7,9 @@ import (
 	"github.com/m1nd-go/m1nd/core/seed"
 )
 
-// The cascade on the spec's worked example: auth.py's stem "auth" is a
-// prefix of the query word, and session.py carries the tag "auth".
+// The cascade on the worked example (docs/design.md#activation-pipeline):
+// auth.py's stem "auth" is a prefix of the query word, and session.py
+// carries the tag "auth".
 func ExampleFinder_Find() {
 	g, _ := graphtest.Backend()
 	f, err := seed.NewFinder(g, nil, seed.DefaultOptions())

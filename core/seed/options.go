@@ -7,21 +7,22 @@ import (
 	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
-// MaxSeeds is the spec's hard cap on seeds per query (MAX_SEEDS).
+// MaxSeeds is the hard cap on seeds per query (docs/design.md#seeds).
 const MaxSeeds = 200
 
 // Options are the seed finder's parameters. Start from DefaultOptions.
 type Options struct {
-	// Relevance of each rule of the cascade (spec: exact 1.0, prefix 0.9,
-	// substring 0.8, tag 0.85).
+	// Relevance of each rule of the cascade (defaults: exact 1.0, prefix
+	// 0.9, substring 0.8, tag 0.85).
 	Exact, Prefix, Substring, Tag float32
 	// FuzzyScale × trigram similarity is the relevance of a fuzzy match,
-	// which needs similarity >= FuzzyThreshold (spec: 0.7 and 0.3).
+	// which needs similarity >= FuzzyThreshold (defaults 0.7 and 0.3).
 	FuzzyScale, FuzzyThreshold float32
-	// MaxSeeds caps the result (spec: 200; larger values are clamped to it).
+	// MaxSeeds caps the result (default and limit: MaxSeeds, 200; larger
+	// values are clamped to it).
 	MaxSeeds int
 	// BasicWeight and SemanticWeight blend the cascade's relevance with the
-	// semantic index's score when re-ranking (spec: 0.6 / 0.4).
+	// semantic index's score when re-ranking (defaults 0.6 / 0.4).
 	BasicWeight, SemanticWeight float32
 	// BestWeight aggregates multi-word queries: relevance =
 	// BestWeight·(best word) + (1−BestWeight)·(mean over words), so a node
@@ -39,7 +40,7 @@ type Options struct {
 	Stopwords []string
 }
 
-// DefaultOptions returns the spec's defaults.
+// DefaultOptions returns the defaults of docs/design.md#seeds.
 func DefaultOptions() Options {
 	return Options{
 		Exact: 1.0, Prefix: 0.9, Substring: 0.8, Tag: 0.85,

@@ -35,9 +35,9 @@ func finder(t testing.TB, g *graph.Graph, withSem bool, mod func(*Options)) *Fin
 	return f
 }
 
-// The spec's worked example: "authentication" seeds auth.py at 0.9 (its
-// stem "auth" is a prefix of the word) and session.py at 0.85 (tag
-// "auth"), and nothing else.
+// The worked example (docs/design.md#activation-pipeline): "authentication"
+// seeds auth.py at 0.9 (its stem "auth" is a prefix of the word) and
+// session.py at 0.85 (tag "auth"), and nothing else.
 func TestWorkedExampleSeeds(t *testing.T) {
 	g, id := graphtest.Backend()
 	f := finder(t, g, false, nil)

@@ -27,12 +27,12 @@ import (
 // valid; start from DefaultOptions.
 type Options struct {
 	// WalksPerNode, WalkLength and Window shape the co-occurrence walks
-	// (spec: 20, 10, 4).
+	// (defaults 20, 10, 4).
 	WalksPerNode int
 	WalkLength   int
 	Window       int
 	// CoOccurrenceMaxNodes disables co-occurrence above this many nodes
-	// (spec: 50,000).
+	// (default 50,000).
 	CoOccurrenceMaxNodes int
 	// CoOccurrenceTopK keeps each node's strongest PPMI entries only
 	// (default 8; 0 keeps all). The tail of a vector holds pairs seen once
@@ -50,7 +50,7 @@ type Options struct {
 	// direct match of the query's own words (default 0.5).
 	SynonymWeight float32
 	// CandidateFactor: phase 1 keeps CandidateFactor×topK candidates
-	// (spec: 3).
+	// (default 3).
 	CandidateFactor int
 	// Anchors is how many of the best phase-1 candidates the co-occurrence
 	// re-rank compares against (default 3).
@@ -63,7 +63,7 @@ type Options struct {
 	Synonyms [][]string
 }
 
-// DefaultOptions returns the spec's defaults.
+// DefaultOptions returns the defaults of docs/design.md#d2-semantic.
 func DefaultOptions() Options {
 	return Options{
 		WalksPerNode:         20,

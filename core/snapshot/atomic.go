@@ -1,7 +1,7 @@
-// Package snapshot persists graphs and plasticity state: the spec's JSON
-// snapshot (version 3), a checksummed binary form for fast start-up, and the
-// per-edge plasticity file. Every write is atomic: a crash at any moment
-// leaves the previous file readable.
+// Package snapshot persists graphs and plasticity state: the JSON snapshot
+// (version 3), a checksummed binary form for fast start-up, and the
+// per-edge plasticity file (docs/design.md#persistence). Every write is
+// atomic: a crash at any moment leaves the previous file readable.
 package snapshot
 
 import (

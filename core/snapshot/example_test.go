@@ -35,8 +35,8 @@ func ExampleSaveWithMeta() {
 }
 
 // Save picks the format from the file name (.bin: the checksummed binary
-// form, anything else: the spec's JSON v3) and Load recognises either; the
-// weights an edge has learned travel with the graph.
+// form, anything else: JSON v3, docs/design.md#json-snapshot) and Load
+// recognises either; the weights an edge has learned travel with the graph.
 func ExampleSave() {
 	g := graph.New()
 	a, _ := g.AddNode(graph.Node{ExternalID: "file::auth.py", Label: "auth.py", Type: graph.File})

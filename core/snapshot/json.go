@@ -15,7 +15,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
-// Version is the JSON snapshot format version (the spec's SNAPSHOT_VERSION).
+// Version is the JSON snapshot format version (docs/design.md#json-snapshot).
 const Version = 3
 
 // ErrFormat wraps every "this file is not a valid snapshot" error.
@@ -70,7 +70,7 @@ type EdgeSnapshot struct {
 	CausalStrength float32 `json:"causal_strength"`
 }
 
-// NodeTypeJSON writes a node type as its spec name ("File", "Custom(3)")
+// NodeTypeJSON writes a node type as its name ("File", "Custom(3)")
 // and reads a name, a number, or serde's {"Custom": n}.
 type NodeTypeJSON graph.NodeType
 

@@ -76,9 +76,9 @@ func TestJSONRoundTrip(t *testing.T) {
 }
 
 func TestJSONFieldsAndCompat(t *testing.T) {
-	// A hand-written document in the spec's shape, with the variants a
-	// reader must accept: serde-style Custom, numeric type, endpoints by
-	// external id.
+	// A hand-written document in the JSON v3 shape
+	// (docs/design.md#json-snapshot), with the variants a reader must
+	// accept: serde-style Custom, numeric type, endpoints by external id.
 	doc := `{"version":3,"nodes":[
 	 {"external_id":"file::a.py","label":"a.py","node_type":"File","tags":["python"],"last_modified":1700000000,"change_frequency":0.5,
 	  "provenance":{"source_path":"a.py","line_start":1,"line_end":40,"namespace":"code"}},

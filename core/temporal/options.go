@@ -12,12 +12,15 @@ import (
 // DefaultOptions.
 type Options struct {
 	// HalfLifeHours gives the recency half-life per node type; types not
-	// listed use DefaultHalfLifeHours. Spec: File 7 d, Function 14 d,
-	// Module and Directory 30 d.
+	// listed use DefaultHalfLifeHours. Defaults per type in
+	// docs/design.md#node-types: File 7 d, Function 14 d, classes and
+	// other type declarations 21 d, Module, Directory and the non-code
+	// types 30 d.
 	HalfLifeHours        map[graph.NodeType]float32
 	DefaultHalfLifeHours float32
 
-	// DormantAfterHours: a node unchanged for longer is dormant (spec: 35 d).
+	// DormantAfterHours: a node unchanged for longer is dormant (default
+	// 35 d).
 	// A node that changes again after such a gap is "resurrected": while it
 	// is not dormant again its recency is at least ResurrectionFloor +
 	// ResurrectionScale·ln(1 + gap/DormantAfterHours), capped at 1.
@@ -26,18 +29,18 @@ type Options struct {
 	ResurrectionScale float32
 
 	// RecencyWeight and VelocityWeight blend a node's temporal score
-	// (normalised by their sum; spec: 0.6 / 0.4).
+	// (normalised by their sum; defaults 0.6 / 0.4).
 	RecencyWeight, VelocityWeight float32
 	// StddevFloor keeps velocity z-scores finite when every node changes
 	// at the same rate.
 	StddevFloor float32
 
-	// CoChangeBudget caps the co-change matrix's entries (spec: 500,000)
-	// and CoChangeRowCap each node's row (spec: 100).
+	// CoChangeBudget caps the co-change matrix's entries (default 500,000)
+	// and CoChangeRowCap each node's row (default 100).
 	CoChangeBudget int
 	CoChangeRowCap int
 	// BootstrapDepth is the structural radius the matrix starts from
-	// (spec: 3 hops). A pair BootstrapDepth hops apart starts at the
+	// (default 3 hops). A pair BootstrapDepth hops apart starts at the
 	// product over the path of min(weight, 1)·BootstrapHopDecay·BootstrapWeight.
 	BootstrapDepth    int
 	BootstrapWeight   float32
@@ -67,7 +70,7 @@ type Options struct {
 	Now func() time.Time
 }
 
-// DefaultOptions returns the spec's defaults.
+// DefaultOptions returns the defaults of docs/design.md#d3-temporal.
 func DefaultOptions() Options {
 	return Options{
 		HalfLifeHours: map[graph.NodeType]float32{

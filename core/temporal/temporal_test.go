@@ -28,7 +28,7 @@ type spec struct {
 	freq float32
 }
 
-// build makes one node per spec and a chain of edges i → i+1.
+// build makes one node for each spec and a chain of edges i → i+1.
 func build(t testing.TB, chain bool, specs ...spec) *graph.Graph {
 	t.Helper()
 	g := graph.New()

@@ -7,7 +7,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
-// Spec constants (the "Constants reference" of the XLR chapter).
+// Constants (docs/design.md#xlr-noise-cancellation).
 const (
 	FHot                      = float32(1.0)
 	FCold                     = float32(3.7)
@@ -40,7 +40,7 @@ type Params struct {
 	// degree/average_degree (0 < floor ≤ cap).
 	DensityFloor, DensityCap float32
 	// InhibitoryAttenuation multiplies a pulse crossing an inhibitory edge
-	// (the spec's INHIBITORY_COLD_ATTENUATION). [0, 1].
+	// (default InhibitoryColdAttenuation, 0.5). [0, 1].
 	InhibitoryAttenuation float32
 	// AntiSeeds is the number of cold-channel origins (≥ 1).
 	AntiSeeds int
@@ -68,7 +68,7 @@ type Params struct {
 	MinAmplitude float32
 }
 
-// DefaultParams returns the spec's constants plus propagation defaults:
+// DefaultParams returns the constants above plus propagation defaults:
 // decay 0.55 per hop as in structural activation, pulses to 3 hops (the
 // channels meet at the hubs within two; hops 4–5 carry ≤ 0.09 of a seed's
 // amplitude and, on the 10K-node benchmark graph, leave the top results

@@ -38,7 +38,7 @@
 //     its gate (net 0, i.e. no evidence either way, halves it; cancelled
 //     nodes fall towards 0; clearly hot nodes keep almost all of it).
 //
-// Over-cancellation (FM-XLR-010): when the hot channel reached at least one
+// Over-cancellation: when the hot channel reached at least one
 // candidate but no candidate has a positive net signal, the result is
 // recomputed without the cold channel and FallbackToHotOnly is set.
 //
@@ -346,7 +346,8 @@ func (e *Engine) overlap(h, c float64) float64 {
 	return min(s/(h*e.sumHot), 1)
 }
 
-// sigmoid is the spec's gate with the exponent clamped to ±20.
+// sigmoid is the logistic function of the gate
+// (docs/design.md#xlr-noise-cancellation), its exponent clamped to ±20.
 func sigmoid(x float64) float32 {
 	x = max(-20, min(20, x))
 	return float32(1 / (1 + math.Exp(-x)))

@@ -80,13 +80,13 @@ func rank(scores []graph.Scored) map[graph.NodeID]int {
 	return r
 }
 
-// TestSubsystemOutranksHubs is the spec's "payment processing" example: the
+// TestSubsystemOutranksHubs is the "payment processing" example: the
 // hubs lead plain activation; with XLR the payment modules lead.
 func TestSubsystemOutranksHubs(t *testing.T) {
 	g := hubGraph(t)
 	e := newEngine(t, DefaultParams())
 	seeds := []graph.Scored{{Node: node(t, g, "payment_handler.py"), Score: 1}, {Node: node(t, g, "billing.py"), Score: 0.9}}
-	// Plain activation as in the spec's "without XLR" table.
+	// Plain activation, without XLR: the hubs lead.
 	plain := []graph.Scored{
 		{Node: node(t, g, "config.py"), Score: 0.82},
 		{Node: node(t, g, "payment_handler.py"), Score: 0.78},

@@ -13,14 +13,15 @@ const day = 86400.0
 // BackendFiles are the labels of the worked example, in NodeID order.
 var BackendFiles = []string{"main.py", "auth.py", "session.py", "middleware.py", "user_model.py", "database.py", "routes.py"}
 
-// Backend returns the spec's worked example: seven Python files joined by
-// ten "imports" edges of weight 1.0 (causal strength 0.6, as ingest assigns
-// to imports), and a map from label to NodeID.
+// Backend returns the worked example (docs/design.md#activation-pipeline):
+// seven Python files joined by ten "imports" edges of weight 1.0 (causal
+// strength 0.6, as ingest assigns to imports), and a map from label to
+// NodeID.
 //
 // session.py carries the tag "auth", which is what makes it a seed of the
 // query "authentication" (relevance 0.85) next to auth.py (prefix match,
 // 0.9). Timestamps relative to Now make middleware.py the most recently
-// modified file, as the example's narrative says.
+// modified file (half a day old).
 func Backend() (*graph.Graph, map[string]graph.NodeID) {
 	g := graph.New()
 	ids := map[string]graph.NodeID{}

@@ -35,7 +35,8 @@ func Check(what string, v float64) error {
 	return nil
 }
 
-// Positive validates a strictly positive finite parameter (the spec's PosF32).
+// Positive validates a strictly positive finite parameter
+// (docs/design.md#numbers).
 func Positive(what string, v float32) (float32, error) {
 	if !isFinite(v) || v <= 0 {
 		return 0, fmt.Errorf("%s must be a finite number > 0, got %v", what, v)
@@ -43,8 +44,8 @@ func Positive(what string, v float32) (float32, error) {
 	return v, nil
 }
 
-// UnitInterval validates a parameter in (0, 1] (the spec's LearningRate and
-// DecayFactor).
+// UnitInterval validates a parameter in (0, 1], such as a learning or decay
+// rate (docs/design.md#numbers).
 func UnitInterval(what string, v float32) (float32, error) {
 	if !isFinite(v) || v <= 0 || v > 1 {
 		return 0, fmt.Errorf("%s must be in (0, 1], got %v", what, v)
