@@ -34,7 +34,7 @@ import (
 
 // Re-exported so callers need only this package.
 type (
-	// Stats are the ingest statistics (spec IngestStats and more).
+	// Stats are the ingest statistics.
 	Stats = adapter.Stats
 	// Progress is one progress report.
 	Progress = adapter.Progress
@@ -75,7 +75,7 @@ type Config struct {
 	Mode Mode
 	// Namespace prefixes the external IDs of memory and json nodes
 	// ("{namespace}::{id}" for json, "memory::{namespace}::..." for
-	// memory). Code node IDs are fixed by the spec and ignore it.
+	// memory). Code node IDs (docs/design.md#node-identity) ignore it.
 	Namespace string
 
 	// Incremental re-extracts only changed files (code adapter only) and

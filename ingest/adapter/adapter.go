@@ -27,8 +27,8 @@ type Adapter interface {
 	// Name is the registry key, as the ingest tool's "adapter" argument
 	// spells it ("code", "memory", "json").
 	Name() string
-	// Domain is the spec's domain of the produced nodes ("code",
-	// "memory", "generic").
+	// Domain is the domain of the produced nodes ("code", "memory",
+	// "generic", "document"; docs/design.md#adapters).
 	Domain() string
 	// Ingest reads req.Root and returns a finalized graph. Budgets
 	// (req.MaxNodes, req.Timeout) end the work early with a consistent
@@ -104,7 +104,7 @@ type FileStamp struct {
 	MTimeNS int64
 }
 
-// Defaults of the spec's safety guards (FM-ING-002).
+// Defaults of the ingest budgets (docs/design.md#ingest).
 const (
 	DefaultMaxNodes = 500_000
 	DefaultTimeout  = 300 * time.Second
@@ -160,14 +160,13 @@ type RootInfo struct {
 	RunKey string `json:"-"`
 }
 
-// Stats are the spec's IngestStats plus what agents and the CLI need to
-// judge an ingest. Counts are of this ingest's output graph.
+// Stats are what an ingest counted, and what agents and the CLI need to
+// judge it. Counts are of this ingest's output graph.
 type Stats struct {
 	Adapter string `json:"adapter"`
 
 	FilesScanned int `json:"files_scanned"`
-	// FilesParsed are files whose nodes are in the graph (the example
-	// response's files_processed).
+	// FilesParsed are files whose nodes are in the graph.
 	FilesParsed          int `json:"files_parsed"`
 	FilesSkippedBinary   int `json:"files_skipped_binary"`
 	FilesSkippedEncoding int `json:"files_skipped_encoding"`

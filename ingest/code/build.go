@@ -15,8 +15,8 @@ import (
 	"github.com/m1nd-go/m1nd/ingest/walk"
 )
 
-// Relation strengths from the spec's table: contains and implements are
-// bidirectional; everything else runs forward.
+// Relation strengths (docs/design.md#edge-relations): contains and
+// implements are bidirectional; everything else runs forward.
 var causal = map[string]struct {
 	strength float32
 	dir      graph.Direction
@@ -28,8 +28,8 @@ var causal = map[string]struct {
 	"references": {0.3, graph.Forward},
 }
 
-// CausalStrength returns the spec's causal strength and direction of a
-// relation ("other" relations: 0.4, forward).
+// CausalStrength returns the causal strength and direction of a relation
+// ("other" relations: 0.4, forward; docs/design.md#edge-relations).
 func CausalStrength(relation string) (float32, graph.Direction) {
 	if c, ok := causal[relation]; ok {
 		return c.strength, c.dir
@@ -204,8 +204,9 @@ func newBuilder(nodes, edges int) *builder {
 	}
 }
 
-// addNode adds a node; a duplicate external ID is counted and skipped
-// (spec: DuplicateNode → collision counter, continue).
+// addNode adds a node; a duplicate external ID is counted
+// (label_collisions) and skipped, and the build goes on
+// (docs/design.md#node-identity).
 func (b *builder) addNode(n graph.Node) (graph.NodeID, bool) {
 	id, err := b.g.AddNode(n)
 	if err != nil {

@@ -7,8 +7,8 @@ import (
 	"github.com/m1nd-go/m1nd/core/graph"
 )
 
-// Cross-domain bridges between entities of different namespaces (the
-// spec's CrossDomainResolver) and their weights.
+// Cross-domain bridges between entities of different namespaces and their
+// weights (docs/design.md#edge-relations).
 const (
 	RelSameAs        = "same_as"        // same DOI, PMID, RFC or patent number
 	RelSameORCID     = "same_orcid"     // same researcher

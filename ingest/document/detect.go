@@ -34,8 +34,9 @@ var (
 )
 
 // DetectFile returns the format of a file from its name and first bytes
-// (head may be nil for formats the extension decides): the spec's router
-// table. Code (the fallback) means the file is no document.
+// (head may be nil for formats the extension decides): the router of the
+// auto adapter (docs/design.md#adapters). Code (the fallback) means the
+// file is no document.
 func DetectFile(name string, head []byte) Format {
 	ext := strings.ToLower(path.Ext(name))
 	switch ext {

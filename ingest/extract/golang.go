@@ -692,8 +692,8 @@ func (x *goExtract) typeDecl(i int32) {
 				kind = KindInterface
 			}
 		}
-		// The excerpt of a spec inside a grouped "type ( … )" is the spec
-		// line itself; a single declaration shows "type X struct {".
+		// The excerpt of a type spec inside a grouped "type ( … )" is its
+		// own line; a single declaration shows "type X struct {".
 		exNode := s
 		if t.first(i) == s && t.n[s].next < 0 && t.n[i].row == t.n[s].row {
 			exNode = i

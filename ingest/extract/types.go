@@ -35,9 +35,9 @@ package extract
 
 import "github.com/m1nd-go/m1nd/core/graph"
 
-// Node is an extracted entity. ID follows the spec: "file::{relpath}" for
-// the file itself and "file::{relpath}::{Entity}" (nested:
-// "file::{relpath}::{Class}::{method}") for what it defines.
+// Node is an extracted entity. ID follows docs/design.md#node-identity:
+// "file::{relpath}" for the file itself and "file::{relpath}::{Entity}"
+// (nested: "file::{relpath}::{Class}::{method}") for what it defines.
 type Node struct {
 	ID      string
 	Label   string

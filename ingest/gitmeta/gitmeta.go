@@ -100,8 +100,8 @@ type Commit struct {
 	Subject string
 }
 
-// ChangeFrequency maps a commit count to the spec's change_frequency:
-// commits/50 clamped to [0.1, 1.0].
+// ChangeFrequency maps a commit count to a node's change_frequency:
+// commits/50 clamped to [0.1, 1.0] (docs/design.md#git-history).
 func ChangeFrequency(commits int) float32 {
 	return min(max(float32(commits)/50, 0.1), 1.0)
 }

@@ -43,7 +43,7 @@ type Adapter struct{}
 // Name implements adapter.Adapter.
 func (Adapter) Name() string { return "json" }
 
-// Domain implements adapter.Adapter ("generic", as in the spec).
+// Domain implements adapter.Adapter ("generic": docs/design.md#adapters).
 func (Adapter) Domain() string { return "generic" }
 
 // MaxFileSize bounds the descriptor read into memory.

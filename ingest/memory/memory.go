@@ -14,9 +14,9 @@
 // Edges: document/section contains section; section contains entry
 // (contains is bidirectional); entry references a file reference; each entry
 // follows the previous entry of its section. Entries are classified by
-// content (spec): task (TODO, FIXME, pending, implement, checkboxes),
-// decision (decision:, decided:, chose), state (status:, state:, current:),
-// event (a YYYY-MM-DD date), otherwise note — as a "memory:{class}" tag.
+// content: task (TODO, FIXME, pending, implement, checkboxes), decision
+// (decision:, decided:, chose), state (status:, state:, current:), event
+// (a YYYY-MM-DD date), otherwise note — as a "memory:{class}" tag.
 //
 // Canonical sources — daily notes (2026-03-12.md), MEMORY.md, *-active.md,
 // *-history.md, briefings, and documents whose front matter says
@@ -158,8 +158,8 @@ var (
 	dailyRe = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}\.(md|markdown|txt)$`)
 )
 
-// Classify returns the class of an entry's text (spec table, first match
-// in order task, decision, state, event, note).
+// Classify returns the class of an entry's text (the first match in order
+// task, decision, state, event, note).
 func Classify(text string, checkbox bool) string {
 	l := strings.ToLower(text)
 	switch {

@@ -57,7 +57,7 @@ func (s Status) String() string {
 	return "unresolved"
 }
 
-// Proximity scores (spec).
+// Proximity scores (docs/design.md#reference-resolution).
 const (
 	SameFile      = 100
 	SameDirectory = 50

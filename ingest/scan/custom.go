@@ -10,8 +10,8 @@ import (
 	ts "github.com/tree-sitter/go-tree-sitter"
 )
 
-// Query is a custom tree-sitter query (the spec's "custom pattern
-// string"), compiled for every language it is valid in. Each match is a
+// Query is a custom tree-sitter query (a scan pattern starting with "("),
+// compiled for every language it is valid in. Each match is a
 // finding of pattern "custom" on the node captured as @match, or on the
 // match's first capture.
 type Query struct {

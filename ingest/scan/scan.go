@@ -1,13 +1,13 @@
-// Package scan finds the structural patterns of the spec's scan tool —
-// error_handling, resource_cleanup, api_surface, state_mutation,
-// concurrency, auth_boundary, test_coverage and dependency_injection — in
-// Go, Python, JavaScript/TypeScript, Java and Rust source. Each rule is a
-// tree-sitter query that finds candidates plus a check in Go that looks at
-// the surrounding code (the enclosing function, the file's declarations)
-// before it reports, so a finding is a claim a reader can verify at the
-// line it names. Graph validation (callers, tests, dependents) is the
-// caller's business: a Finding names its Subject so the caller can find
-// the node.
+// Package scan finds the structural patterns of the scan tool
+// (docs/design.md#tool-families) — error_handling, resource_cleanup,
+// api_surface, state_mutation, concurrency, auth_boundary, test_coverage
+// and dependency_injection — in Go, Python, JavaScript/TypeScript, Java
+// and Rust source. Each rule is a tree-sitter query that finds candidates
+// plus a check in Go that looks at the surrounding code (the enclosing
+// function, the file's declarations) before it reports, so a finding is a
+// claim a reader can verify at the line it names. Graph validation
+// (callers, tests, dependents) is the caller's business: a Finding names
+// its Subject so the caller can find the node.
 //
 // A file is scanned on its own; the package keeps no state between files
 // except compiled queries, and File is safe for concurrent use.
@@ -22,7 +22,7 @@ import (
 	"strings"
 )
 
-// The built-in patterns, by the spec's names.
+// The built-in patterns, by the names the scan tool takes.
 const (
 	ErrorHandling       = "error_handling"
 	ResourceCleanup     = "resource_cleanup"
@@ -49,7 +49,8 @@ var patternAbout = map[string]string{
 	DependencyInjection: "hard-wired collaborators: functions that build their own clients, connections and services or read the environment instead of receiving them",
 }
 
-// Patterns returns the built-in pattern names in the spec's order.
+// Patterns returns the built-in pattern names in the order of
+// docs/design.md#tool-families.
 func Patterns() []string { return slices.Clone(patternOrder) }
 
 // Describe says what a pattern finds ("" for an unknown one).

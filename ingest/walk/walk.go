@@ -1,8 +1,8 @@
 // Package walk discovers the files an ingest should read: it applies the
-// spec's skip rules (dependency and build directories, lock files, hidden
-// directories), honours the repository's .gitignore files as git does, never
-// follows symlinks, and classifies file content as text, binary or
-// undecodable.
+// skip rules of docs/design.md#walk-rules (dependency and build
+// directories, lock files, hidden directories), honours the repository's
+// .gitignore files as git does, never follows symlinks, and classifies file
+// content as text, binary or undecodable.
 package walk
 
 import (
@@ -19,7 +19,7 @@ import (
 )
 
 // DefaultSkipDirs are directory names never descended into, at any depth
-// (spec: IngestConfig.skip_dirs).
+// (docs/design.md#walk-rules).
 var DefaultSkipDirs = []string{
 	".git", "node_modules", "__pycache__", ".venv",
 	"target", "dist", "build", ".next", "vendor",
@@ -38,7 +38,8 @@ var DefaultSkipFiles = []string{
 // more than they tell.
 const DefaultMaxFileSize = 4 << 20
 
-// Options configure a walk. The zero value applies the spec's defaults.
+// Options configure a walk. The zero value applies the defaults of
+// docs/design.md#walk-rules.
 type Options struct {
 	// SkipDirs replaces DefaultSkipDirs when non-nil.
 	SkipDirs []string
@@ -430,7 +431,7 @@ type Content uint8
 const (
 	// Text is valid UTF-8 without NUL bytes in its first 8 KB.
 	Text Content = iota
-	// Binary has a NUL byte in its first 8 KB (spec FM-ING-004).
+	// Binary has a NUL byte in its first 8 KB.
 	Binary
 	// Undecodable is not valid UTF-8.
 	Undecodable
