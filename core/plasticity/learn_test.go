@@ -7,8 +7,8 @@ import (
 	"github.com/m1nd-go/m1nd/core/graph"
 )
 
-// poolGraph is the tutorial's shape: a query about session pools reaches
-// session_pool (the right answer) and worker_pool (noise) from the seed.
+// poolGraph: a query about session pools reaches session_pool (the right
+// answer) and worker_pool (noise) from the seed.
 func poolGraph(t testing.TB) *graph.Graph {
 	return build(t, []string{"seed", "session_pool", "worker_pool", "acquire", "spawner", "other"}, []edgeSpec{
 		{"seed", "session_pool", "", 0.60},

@@ -11,7 +11,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/graph"
 )
 
-// Lock limits (the spec's defaults): per agent, per region and in all.
+// Lock limits (docs/design.md#continuity): per agent, per region and in all.
 const (
 	MaxLocksPerAgent = 10
 	MaxLocks         = 128

@@ -27,8 +27,8 @@ func (p *proc) must(name string, args map[string]any) map[string]any {
 
 func list(v any) []any { l, _ := v.([]any); return l }
 
-// TestMultiAgentTutorial walks the spec's multi-agent tutorial through the
-// real binary: two agents with isolated perspectives, a lock that sees the
+// TestMultiAgentTutorial walks a multi-agent session through the real
+// binary: two agents with isolated perspectives, a lock that sees the
 // other agent's edit and re-ingest, a trail saved by one agent, a restart
 // in the middle, and the trail resumed by the other agent after it, then
 // merged by an orchestrator.

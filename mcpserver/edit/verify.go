@@ -17,7 +17,7 @@ import (
 	"github.com/m1nd-go/m1nd/ingest/extract"
 )
 
-// Verdicts of a verified batch (the spec's Verdict).
+// Verdicts of a verified batch (docs/design.md#file-writes).
 const (
 	Safe   = "SAFE"
 	Risky  = "RISKY"

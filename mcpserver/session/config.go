@@ -12,8 +12,9 @@ import (
 // Config is the server configuration. Precedence: a JSON config file (the
 // first command-line argument), then environment variables, then defaults.
 type Config struct {
-	// GraphSource is the graph snapshot path; ".json" selects the spec's
-	// JSON format, anything else the binary format. Empty: memory only.
+	// GraphSource is the graph snapshot path; ".json" selects the JSON
+	// format, anything else the binary format (docs/design.md#persistence).
+	// Empty: memory only.
 	GraphSource string `json:"graph_source"`
 	// PlasticityState is the learned-weights sidecar path. Empty: memory
 	// only.
@@ -49,7 +50,7 @@ const (
 	DefaultPlasticityFile = "plasticity.json"
 )
 
-// DefaultConfig returns the spec's defaults.
+// DefaultConfig returns the defaults of docs/design.md#configuration.
 func DefaultConfig() Config {
 	return Config{
 		AutoPersistInterval: 50,

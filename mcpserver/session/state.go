@@ -345,7 +345,8 @@ func (s *State) Learned() uint64 {
 }
 
 // Generations returns the graph, plasticity and cache generations; the
-// cache generation is max(graph, plasticity) as the spec defines it.
+// cache generation is max(graph, plasticity)
+// (docs/design.md#session-state-and-bundles).
 func (s *State) Generations() (graphGen, plasGen, cacheGen uint64) {
 	return s.GenerationsOf(s.Current())
 }

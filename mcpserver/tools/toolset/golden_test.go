@@ -55,8 +55,8 @@ func TestGolden(t *testing.T) {
 	tooltest.CheckGolden(t, "health", pinned, root)
 }
 
-// TestLearnScenario is the tutorial: activate, learn(correct) raises the
-// confirmed node on the next activation, learn(wrong) lowers it.
+// TestLearnScenario: activate, learn(correct) raises the confirmed node on
+// the next activation, learn(wrong) lowers it.
 func TestLearnScenario(t *testing.T) {
 	d, _ := tooltest.IngestedFixture(t)
 	q := map[string]any{"agent_id": "tutor", "query": "session", "top_k": 30, "xlr": false}

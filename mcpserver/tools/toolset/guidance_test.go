@@ -15,9 +15,9 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
 
-// specTools are the tool names the specification describes (its tool
-// sections and tool matrix). Guidance may name only those this build
-// registers.
+// specTools are the 97 tool names, built or planned: those of
+// docs/design.md#tool-families and the 24 of docs/design.md#not-implemented.
+// Guidance may name only those this build registers.
 var specTools = strings.Fields(`activate alerts_ack alerts_list antibody_create antibody_list
 antibody_scan apply apply_batch audit auto_ingest_start auto_ingest_status auto_ingest_stop
 auto_ingest_tick batch_view boot_memory counterfactual coverage_session cross_verify
@@ -33,13 +33,13 @@ runtime_overlay savings scan scan_all search seek surgical_context surgical_cont
 taint_trace timeline trace trail_list trail_merge trail_resume trail_save tremor trust twins
 type_trace validate_plan view warmup why`)
 
-// plainWords are spec tool names that are also ordinary English; free text
+// plainWords are tool names that are also ordinary English; free text
 // may use them as words ("trace", "report"), structured guidance may not.
 var plainWords = map[string]bool{"apply": true, "audit": true, "diagram": true, "differential": true,
 	"layers": true, "metrics": true, "report": true, "savings": true, "scan": true, "timeline": true,
 	"trace": true, "trust": true, "twins": true, "diverge": true}
 
-// missingNames returns the unregistered spec tools text names.
+// missingNames returns the names of unregistered tools that text mentions.
 func missingNames(r *tools.Registry, text string, strict bool) []string {
 	var out []string
 	for _, name := range specTools {
