@@ -145,7 +145,7 @@ type scanAllOutput struct {
 	Scope         string              `json:"scope,omitempty"`
 	SeverityMin   float64             `json:"severity_min"`
 	GraphValidate bool                `json:"graph_validate"`
-	Patterns      []scanPatternResult `json:"patterns" jsonschema:"One group per pattern run, in the spec's order."`
+	Patterns      []scanPatternResult `json:"patterns" jsonschema:"One group per pattern run, in the order the patterns are listed."`
 	FilesScanned  int                 `json:"files_scanned"`
 	FilesSkipped  map[string]int      `json:"files_skipped,omitempty"`
 	// Totals over all patterns.
