@@ -233,7 +233,7 @@ func TestVerifyRenameBreaksTypeScriptImporter(t *testing.T) {
 		t.Skip("runs tsc")
 	}
 	_, nodeErr := exec.LookPath("node")
-	tscDir, _ := filepath.Abs("../../benchmarks/deptruth/npm/node_modules/.bin")
+	tscDir, _ := filepath.Abs("../../../benchmarks/deptruth/npm/node_modules/.bin")
 	_, tscErr := exec.LookPath("tsc")
 	if tscErr != nil {
 		_, tscErr = os.Stat(filepath.Join(tscDir, "tsc"))
