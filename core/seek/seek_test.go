@@ -16,6 +16,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/graph/graphtest"
 	"github.com/m1nd-go/m1nd/core/temporal"
+	"github.com/m1nd-go/m1nd/core/testcorpus"
 )
 
 func buildFixture(t testing.TB, mutate func(*Options)) (*Index, *graph.Graph) {
@@ -61,7 +62,7 @@ func TestSearchTop(t *testing.T) {
 	}{
 		{"code that validates user credentials", Params{Types: []graph.NodeType{graph.Function}}, "file::backend/auth.py::AuthService::validate_credentials"},
 		{"where is the password hashed", Params{}, "file::backend/crypto.py::hash_password"},
-		{"charge a credit card payment", Params{Types: []graph.NodeType{graph.Function}}, "file::backend/payment.py::charge_card"},
+		{"charge a credit card payment", Params{Types: []graph.NodeType{graph.Function}}, "file::backend/payments.py::charge"},
 		{"bearer token from the authorization header", Params{}, "file::web/server.go::parseHeaderToken"},
 		{"session expiry lookup", Params{Types: []graph.NodeType{graph.File}}, "file::backend/session.py"},
 		// Body-only evidence: "salted" appears only in a comment.
@@ -211,18 +212,18 @@ func (f fakeCoChange) Partners(n graph.NodeID, k int) []temporal.Partner {
 func TestCoChange(t *testing.T) {
 	x, g := buildFixture(t, nil)
 	auth := mustLookup(t, g, "file::backend/auth.py")
-	pay := mustLookup(t, g, "file::backend/payment.py")
+	pay := mustLookup(t, g, "file::backend/payments.py")
 	cc := fakeCoChange{auth: {{Node: pay, Strength: 0.9, Observed: 4}}}
 	r := x.SearchText("validate credentials", Params{TopK: 100, GraphRerank: true, CoChange: cc})
 	for _, h := range r.Hits {
 		if h.Node == pay {
 			if h.Breakdown.CoChange <= 0 {
-				t.Errorf("payment.py breakdown %+v", h.Breakdown)
+				t.Errorf("payments.py breakdown %+v", h.Breakdown)
 			}
 			return
 		}
 	}
-	t.Errorf("co-change partner payment.py not lifted into the results: %v", ids(g, r.Hits))
+	t.Errorf("co-change partner payments.py not lifted into the results: %v", ids(g, r.Hits))
 }
 
 func TestDeterminism(t *testing.T) {
@@ -449,7 +450,7 @@ func TestComponentEvidence(t *testing.T) {
 	if fs := x.componentFiles("web/handlers"); len(fs) != 2 {
 		t.Errorf("web/handlers matched %d files, want the 2 of web/", len(fs))
 	}
-	// "backend" covers 4 of 7 files: too broad to mean anything.
+	// "backend" covers 6 of 11 files: too broad to mean anything.
 	if fs := x.componentFiles("backend"); len(fs) != 0 {
 		t.Errorf("backend matched %d files", len(fs))
 	}
@@ -519,7 +520,7 @@ func TestExpansion(t *testing.T) {
 // an entity (every later node's ID moves) and another vanished.
 func TestBuildFromReusesUnchangedBodies(t *testing.T) {
 	files := maps.Clone(fixtureFiles)
-	ents := maps.Clone(fixtureEntities)
+	ents := maps.Clone(testcorpus.Entities)
 	stamps := map[string]string{}
 	for p := range files {
 		stamps[p] = "v1"
@@ -541,7 +542,7 @@ func TestBuildFromReusesUnchangedBodies(t *testing.T) {
 	// backend/auth.py gains a function; web/server.go vanishes.
 	files["backend/auth.py"] += "\n\ndef revoke_token(token):\n    \"\"\"Revoke a session token.\"\"\"\n    return SessionStore().drop(token)\n"
 	n := uint32(strings.Count(files["backend/auth.py"], "\n"))
-	ents["backend/auth.py"] = append(slices.Clone(ents["backend/auth.py"]), ent{"revoke_token", graph.Function, n - 2, n, "def revoke_token(token):", ""})
+	ents["backend/auth.py"] = append(slices.Clone(ents["backend/auth.py"]), testcorpus.Entity{Name: "revoke_token", Kind: testcorpus.Function, Start: int(n - 2), End: int(n)})
 	stamps["backend/auth.py"] = "v2"
 	delete(files, "web/server.go")
 	delete(ents, "web/server.go")

@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,26 +77,7 @@ func TestSearchGlobViewGolden(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			out := tooltest.FsOK(t, d, tc.tool, tc.args)
 			got := fsNormalize(out, root)
-			file := filepath.Join("testdata", "searchglobview", tc.name+".json")
-			if *tooltest.UpdateGolden {
-				b, _ := json.MarshalIndent(got, "", "  ")
-				os.MkdirAll(filepath.Dir(file), 0o755)
-				if err := os.WriteFile(file, append(b, '\n'), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			raw, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("missing golden (run with -update): %v", err)
-			}
-			var want any
-			if err := json.Unmarshal(raw, &want); err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("%s response differs from %s (-want +got):\n%s", tc.tool, file, diff)
-			}
+			tooltest.CheckGoldenFile(t, filepath.Join("testdata", "searchglobview", tc.name+".json"), got)
 		})
 	}
 }

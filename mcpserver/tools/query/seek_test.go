@@ -1,170 +1,38 @@
 package query
 
 import (
-	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/testcorpus"
+	"github.com/m1nd-go/m1nd/core/testcorpus/corpusgraph"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
 
-var updateSeekGolden = flag.Bool("update-seek", false, "rewrite the golden responses of seek")
+// seekFiles are the files the seek tests search: the test corpus's
+// backend and its billing package.
+var seekFiles = testcorpus.Files(testcorpus.Backend, testcorpus.Billing)
 
-// seekFiles is the seek fixture: a small service with authentication,
-// sessions, payments and an HTTP layer.
-var seekFiles = map[string]string{
-	"backend/auth.py": `"""Authentication: credential checks and login."""
-from backend.session import SessionStore
-from backend.crypto import hash_password
-
-
-class AuthService:
-    """Validates user credentials and opens sessions."""
-
-    def validate_credentials(self, user, password):
-        """Check the password against the stored hash."""
-        digest = hash_password(password)
-        return user.password_hash == digest
-
-    def login(self, user, password):
-        if not self.validate_credentials(user, password):
-            raise PermissionError("bad credentials")
-        return self.store.create(user)
-`,
-	"backend/session.py": `"""Session storage with expiry."""
-import time
-
-
-class SessionStore:
-    def create(self, user):
-        token = f"{user.id}-{time.time()}"
-        self.sessions[token] = (user, time.time() + self.ttl)
-        return token
-
-    def lookup(self, token):
-        """Return the session's user, or None once it expired."""
-        entry = self.sessions.get(token)
-        if entry is None or entry[1] < time.time():
-            return None
-        return entry[0]
-`,
-	"backend/crypto.py": `"""Password hashing."""
-import hashlib
-
-
-def hash_password(password):
-    # Salted SHA-256 of the password.
-    return hashlib.sha256(b"salt" + password.encode()).hexdigest()
-`,
-	"billing/invoice.py": `"""Invoices: totals and tax."""
-
-
-def invoice_total(lines):
-    """Sum the invoice lines with tax."""
-    return sum(l.amount for l in lines) * 1.2
-
-
-def invoice_tax(lines):
-    """Tax part of an invoice total."""
-    return sum(l.amount for l in lines) * 0.2
-`,
-	"billing/refund.py": `"""Refunds of invoices."""
-
-
-def refund_invoice(invoice):
-    """Refund an invoice total to the card."""
-    return -invoice.total
-`,
-}
-
-type seekEnt struct {
-	ext, label string
-	typ        graph.NodeType
-	start, end uint32
-	excerpt    string
-}
-
-var seekEntities = map[string][]seekEnt{
-	"backend/auth.py": {
-		{"AuthService", "AuthService", graph.Class, 6, 18, "class AuthService:"},
-		{"AuthService::validate_credentials", "validate_credentials", graph.Function, 9, 12, "def validate_credentials(self, user, password):"},
-		{"AuthService::login", "login", graph.Function, 14, 18, "def login(self, user, password):"},
-	},
-	"backend/session.py": {
-		{"SessionStore", "SessionStore", graph.Class, 5, 16, "class SessionStore:"},
-		{"SessionStore::create", "create", graph.Function, 6, 9, "def create(self, user):"},
-		{"SessionStore::lookup", "lookup", graph.Function, 11, 16, "def lookup(self, token):"},
-	},
-	"backend/crypto.py":  {{"hash_password", "hash_password", graph.Function, 5, 7, "def hash_password(password):"}},
-	"billing/invoice.py": {{"invoice_total", "invoice_total", graph.Function, 4, 6, "def invoice_total(lines):"}, {"invoice_tax", "invoice_tax", graph.Function, 9, 11, "def invoice_tax(lines):"}},
-	"billing/refund.py":  {{"refund_invoice", "refund_invoice", graph.Function, 4, 6, "def refund_invoice(invoice):"}},
-}
-
-var seekEdges = [][3]string{
-	{"file::backend/auth.py::AuthService::login", "file::backend/auth.py::AuthService::validate_credentials", "calls"},
-	{"file::backend/auth.py::AuthService::validate_credentials", "file::backend/crypto.py::hash_password", "calls"},
-	{"file::backend/auth.py::AuthService::login", "file::backend/session.py::SessionStore::create", "calls"},
-	{"file::backend/auth.py", "file::backend/session.py", "imports"},
-	{"file::backend/auth.py", "file::backend/crypto.py", "imports"},
-	{"file::billing/refund.py", "file::billing/invoice.py", "imports"},
-}
-
-// seekDispatcher returns a dispatcher whose session holds the seek
-// fixture graph (built by hand) over files written to a temp root.
+// seekDispatcher returns a dispatcher whose session holds the graph of
+// seekFiles built by hand (core/testcorpus/corpusgraph) over the files
+// written to a temp root.
 func seekDispatcher(t *testing.T) *tools.Dispatcher {
 	t.Helper()
 	dir := t.TempDir()
-	g := graph.New()
-	add := func(n graph.Node) graph.NodeID {
-		id, err := g.AddNode(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return id
+	if err := testcorpus.Write(dir, seekFiles); err != nil {
+		t.Fatal(err)
 	}
-	dirs := map[string]graph.NodeID{}
-	for _, p := range seekSortedKeys(seekFiles) {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(seekFiles[p]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		d := p[:strings.IndexByte(p, '/')]
-		if _, ok := dirs[d]; !ok {
-			dirs[d] = add(graph.Node{ExternalID: "dir::" + d, Label: d, Type: graph.Directory, Provenance: graph.Provenance{SourcePath: d}})
-		}
-		lines := uint32(strings.Count(seekFiles[p], "\n"))
-		f := add(graph.Node{ExternalID: "file::" + p, Label: filepath.Base(p), Type: graph.File, Tags: []string{"python"},
-			Provenance: graph.Provenance{SourcePath: p, LineStart: 1, LineEnd: lines}})
-		if err := g.AddEdge(graph.Edge{Source: dirs[d], Target: f, Relation: "contains", Weight: 1}); err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range seekEntities[p] {
-			id := add(graph.Node{ExternalID: "file::" + p + "::" + e.ext, Label: e.label, Type: e.typ,
-				Provenance: graph.Provenance{SourcePath: p, LineStart: e.start, LineEnd: e.end, Excerpt: e.excerpt}})
-			if err := g.AddEdge(graph.Edge{Source: f, Target: id, Relation: "contains", Weight: 1}); err != nil {
-				t.Fatal(err)
-			}
-		}
+	g, err := corpusgraph.Of(seekFiles)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, e := range seekEdges {
-		if err := g.AddEdgeByID(e[0], e[1], graph.Edge{Relation: e[2], Weight: 0.8}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	g.Finalize()
 	d := seekNewDispatcher(t)
-	_, err := d.Session.BuildBundle("graph_replaced", func(*session.Bundle) (*session.Bundle, error) {
+	_, err = d.Session.BuildBundle("graph_replaced", func(*session.Bundle) (*session.Bundle, error) {
 		return &session.Bundle{Graph: g, Roots: []session.Root{{Path: dir, Adapter: "code", Mode: "replace"}}}, nil
 	})
 	if err != nil {
@@ -173,25 +41,12 @@ func seekDispatcher(t *testing.T) *tools.Dispatcher {
 	return d
 }
 
-func seekSortedKeys(m map[string]string) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	for i := 1; i < len(ks); i++ {
-		for j := i; j > 0 && ks[j] < ks[j-1]; j-- {
-			ks[j], ks[j-1] = ks[j-1], ks[j]
-		}
-	}
-	return ks
-}
-
 const seekTrace = `Login crashes for users whose password has non-ASCII characters.
 
 Traceback (most recent call last):
-  File "/srv/app/backend/auth.py", line 15, in login
+  File "/srv/app/backend/auth.py", line 18, in login
     if not self.validate_credentials(user, password):
-  File "/srv/app/backend/auth.py", line 11, in validate_credentials
+  File "/srv/app/backend/auth.py", line 14, in validate_credentials
     digest = hash_password(password)
   File "/srv/app/backend/crypto.py", line 7, in hash_password
     return hashlib.sha256(b"salt" + password.encode()).hexdigest()
@@ -200,12 +55,12 @@ UnicodeEncodeError: 'ascii' codec can't encode character
 
 const seekOneFrame = `Expired sessions are still accepted by lookup.
 
-  File "/srv/app/backend/session.py", line 14, in lookup
+  File "/srv/app/backend/session.py", line 17, in lookup
     if entry is None or entry[1] < time.time():
 `
 
 // TestSeekGolden compares whole responses with testdata/seek/*.json
-// (elapsed times zeroed). Run with -update-seek to rewrite them.
+// (elapsed times zeroed). Run with -update to rewrite them.
 func TestSeekGolden(t *testing.T) {
 	d := seekDispatcher(t)
 	cases := []struct {
@@ -240,33 +95,7 @@ func TestSeekGolden(t *testing.T) {
 			if ix, ok := out["index"].(map[string]any); ok {
 				ix["build_ms"] = 0.0
 			}
-			got, err := json.MarshalIndent(out, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			path := filepath.Join("testdata", "seek", tc.name+".json")
-			if *updateSeekGolden {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, append(got, '\n'), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("missing golden (run with -update-seek): %v", err)
-			}
-			var w, g any
-			if err := json.Unmarshal(want, &w); err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(got, &g); err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(w, g); diff != "" {
-				t.Errorf("%s response differs from %s (-want +got):\n%s", tc.name, path, diff)
-			}
+			tooltest.CheckGoldenFile(t, filepath.Join("testdata", "seek", tc.name+".json"), out)
 		})
 	}
 }
@@ -312,14 +141,8 @@ func TestSeekGuidance(t *testing.T) {
 // ingested through the ingest tool (tree-sitter extraction, real IDs).
 func TestSeekOnIngestedFixture(t *testing.T) {
 	dir := t.TempDir()
-	for p, src := range seekFiles {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := testcorpus.Write(dir, seekFiles); err != nil {
+		t.Fatal(err)
 	}
 	d := seekNewDispatcher(t)
 	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
@@ -382,7 +205,7 @@ func TestSeekBadInput(t *testing.T) {
 	}
 	// The scope error lists where one can scope to.
 	out, _ := tooltest.Call(t, d, "seek", map[string]any{"agent_id": "t", "query": "auth", "scope": "frontend/"})
-	if det, _ := out["details"].(map[string]any); fmt.Sprint(det["top_level_paths"]) != "[backend/ billing/]" {
+	if det, _ := out["details"].(map[string]any); fmt.Sprint(det["top_level_paths"]) != "[README.md backend/ billing/ tests/]" {
 		t.Errorf("scope error details: %v", out["details"])
 	}
 	// An empty graph teaches ingest.

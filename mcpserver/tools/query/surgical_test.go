@@ -71,10 +71,10 @@ func TestSurgicalContextV2(t *testing.T) {
 		m := r.(map[string]any)
 		regions = append(regions, strconv.Itoa(int(m["start_line"].(float64)))+"-"+strconv.Itoa(int(m["end_line"].(float64))))
 	}
-	if d := cmp.Diff([]string{"2-2", "9-10", "16-19"}, regions); d != "" {
+	if d := cmp.Diff([]string{"2-2", "9-10", "17-20"}, regions); d != "" {
 		t.Errorf("auth.py regions (-want +got):\n%s", d)
 	}
-	if c := auth[2].(map[string]any)["content"].(string); !strings.Contains(c, "    19\t        return self.store.create(user)\n") {
+	if c := auth[2].(map[string]any)["content"].(string); !strings.Contains(c, "    20\t        return self.store.create(user)\n") {
 		t.Errorf("login region:\n%s", c)
 	}
 	if out["next_suggested_tool"] != "apply_batch" {
@@ -119,7 +119,7 @@ func TestSurgicalContextV2Brief(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s %s links=%v rel=%v sym=%v lines=%v regions=%v", m["file_path"], m["role"], m["links"], m["relations"], m["symbols"], m["lines"], regions))
 	}
 	want := []string{
-		"backend/auth.py caller links=4 rel=[imports references calls] sym=[SessionStore SessionStore::create] lines=[1 9 16] regions=[2-2 9-10 16-19]",
+		"backend/auth.py caller links=4 rel=[imports references calls] sym=[SessionStore SessionStore::create] lines=[1 9 17] regions=[2-2 9-10 17-20]",
 		"backend/middleware.py caller links=4 rel=[imports references calls] sym=[SessionStore SessionStore::lookup] lines=[1 5] regions=[2-2 5-10]",
 		"tests/test_session.py test links=4 rel=[imports calls tests] sym=[SessionStore SessionStore::lookup] lines=[1 4] regions=[1-1 4-6]",
 	}

@@ -2,6 +2,7 @@ package tooltest
 
 import (
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -10,6 +11,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 )
+
+// UpdateGolden is the one -update flag of every package whose tests
+// import tooltest: it rewrites every golden file those tests compare with.
+var UpdateGolden = flag.Bool("update", false, "rewrite every golden file this package's tests compare with")
 
 // volatile keys vary between runs (timings, wall-clock times, memory).
 var volatile = map[string]bool{
@@ -43,28 +48,44 @@ func Stable(v any, root string) any {
 	return v
 }
 
+// CheckGolden compares a tool's answer, made Stable, with the golden file
+// name in tooltest's testdata/golden (see CheckGoldenFile).
 func CheckGolden(t *testing.T, name string, got map[string]any, root string) {
 	t.Helper()
-	norm := Stable(got, root)
-	path := filepath.Join(goldenDir(), name+".json")
+	CheckGoldenFile(t, filepath.Join(goldenDir(), name+".json"), Stable(got, root))
+}
+
+// CheckGoldenFile compares got, marshalled as indented JSON, with the
+// golden file at path (as JSON values: key order and spacing do not
+// count); with -update it rewrites the file instead.
+func CheckGoldenFile(t testing.TB, path string, got any) {
+	t.Helper()
+	b, err := json.MarshalIndent(got, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if *UpdateGolden {
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		b, _ := json.MarshalIndent(norm, "", "  ")
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	data, err := os.ReadFile(path)
+	raw, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test -run TestGolden -update)", err)
+		t.Fatalf("missing golden (run go test with -update): %v", err)
 	}
-	var want any
-	if err := json.Unmarshal(data, &want); err != nil {
+	var want, norm any
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if err := json.Unmarshal(b, &norm); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(want, norm); diff != "" {
-		t.Errorf("%s differs from %s (-want +got):\n%s", name, path, diff)
+		t.Errorf("%s differs (-want +got):\n%s", path, diff)
 	}
 }
 

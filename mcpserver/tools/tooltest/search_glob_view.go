@@ -2,7 +2,6 @@ package tooltest
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,8 +11,6 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
-
-var UpdateGolden = flag.Bool("update", false, "rewrite the golden responses of search, glob and view")
 
 // fsFixture is the repository the search/glob/view tests read, with its
 // graph built by hand (so the goldens do not move with the extractors).
