@@ -12,9 +12,14 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools/change"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/continuity"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/documents"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/dynamics"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/edit"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/immune"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/live"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/patterns"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/query"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/report"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/structure"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/system"
 )
 
@@ -36,6 +41,11 @@ var Families = []Family{
 	{"live", live.Register},
 	{"audit", audit.Register},
 	{"documents", documents.Register},
+	{"structure", structure.Register},
+	{"patterns", patterns.Register},
+	{"immune", immune.Register},
+	{"dynamics", dynamics.Register},
+	{"report", report.Register},
 }
 
 // Builtin returns the registry with every tool m1nd serves.
