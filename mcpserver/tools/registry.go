@@ -125,10 +125,12 @@ type Tool struct {
 	outOpen, OutClosed *jsonschema.Schema
 }
 
-// AgentIDParam is the parameter every tool requires.
+// AgentIDParam is the parameter every tool requires. The server's
+// instructions describe it once, so tools/list does not repeat a
+// description in every tool's schema; help and the docs show Help.
 var AgentIDParam = Param{
 	Name: "agent_id", Type: String, Required: true, MaxLen: MaxAgentIDLen,
-	Description: "Your agent's name.",
+	Help: "Your agent's name (at most 128 bytes): the session keeps learning, perspectives and locks per agent.",
 }
 
 // AllParams returns agent_id followed by the tool's own parameters.
