@@ -1,27 +1,10 @@
-package audit
+package audit_test
 
 import (
-	"github.com/m1nd-go/m1nd/mcpserver/tools"
-	"github.com/m1nd-go/m1nd/mcpserver/tools/change"
-	"github.com/m1nd-go/m1nd/mcpserver/tools/continuity"
-	"github.com/m1nd-go/m1nd/mcpserver/tools/documents"
-	"github.com/m1nd-go/m1nd/mcpserver/tools/edit"
-	"github.com/m1nd-go/m1nd/mcpserver/tools/live"
-	"github.com/m1nd-go/m1nd/mcpserver/tools/query"
-	"github.com/m1nd-go/m1nd/mcpserver/tools/system"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/toolset"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
 
-// The registry of this package's tests holds every family, in toolset's order.
-func init() {
-	tooltest.Register = func(r *tools.Registry) {
-		r.InFamily("system", system.Register)
-		r.InFamily("query", query.Register)
-		r.InFamily("change", change.Register)
-		r.InFamily("edit", edit.Register)
-		r.InFamily("continuity", continuity.Register)
-		r.InFamily("live", live.Register)
-		r.InFamily("audit", Register)
-		r.InFamily("documents", documents.Register)
-	}
-}
+// The registry of this package's tests holds every family, as toolset
+// builds it (an external test file: toolset imports this package).
+func init() { tooltest.Register = toolset.RegisterAll }

@@ -51,11 +51,18 @@ var Families = []Family{
 // Builtin returns the registry with every tool m1nd serves.
 func Builtin() *tools.Registry {
 	r := tools.NewRegistry()
+	RegisterAll(r)
+	r.PruneNext()
+	return r
+}
+
+// RegisterAll adds every family's tools to r, in Families' order. A
+// family's tests use it through tooltest.Register (from an external test
+// file: the family's own tests cannot import toolset).
+func RegisterAll(r *tools.Registry) {
 	for _, f := range Families {
 		r.InFamily(f.Name, f.Register)
 	}
-	r.PruneNext()
-	return r
 }
 
 // Default are the families tools/list offers when no toolset is chosen:

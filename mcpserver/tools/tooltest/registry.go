@@ -2,9 +2,9 @@ package tooltest
 
 import "github.com/m1nd-go/m1nd/mcpserver/tools"
 
-// Register adds every tool family to a registry. Each test package sets it
-// (setup_test.go) to the families in toolset's order — a family's tests
-// cannot import toolset, which imports the family.
+// Register adds the tool families to a registry. Each test package sets it
+// in setup_test.go — to toolset.RegisterAll, from an external test file
+// where a family's own tests cannot import toolset (it imports the family).
 var Register func(*tools.Registry)
 
 // Builtin is the registry of every tool, as toolset.Builtin builds it.
