@@ -6,6 +6,12 @@
 //
 //	m1nd-toolbench -server bin/m1nd-mcp -corpus /tmp/m1nd-corpora/py-335 -n 200
 //
+// -call adds a tool with fixed arguments (repeatable), -only measures just
+// those; the table gives each tool's median answer size beside its
+// latencies:
+//
+//	m1nd-toolbench -only -call 'layers {}' -call 'twins {"top_k":10}'
+//
 // It exits 0 only when every call succeeded: 1 when the server fails to
 // start, to ingest, or answers any measured call with an error; 2 for bad
 // flags or a missing corpus (python3 benchmarks/corpora/corpora.py builds
@@ -19,6 +25,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -62,10 +69,17 @@ func (c *client) call(method string, params any) (json.RawMessage, error) {
 
 // tool calls a tool and returns its decoded text and whether it failed.
 func (c *client) tool(name string, args map[string]any) (map[string]any, bool, error) {
+	out, isErr, _, err := c.toolSized(name, args)
+	return out, isErr, err
+}
+
+// toolSized is tool that also returns the size of the answer's text: what
+// an agent reads.
+func (c *client) toolSized(name string, args map[string]any) (map[string]any, bool, int, error) {
 	args["agent_id"] = "bench"
 	raw, err := c.call("tools/call", map[string]any{"name": name, "arguments": args})
 	if err != nil {
-		return nil, false, err
+		return nil, false, 0, err
 	}
 	var res struct {
 		Content []struct {
@@ -75,15 +89,18 @@ func (c *client) tool(name string, args map[string]any) (map[string]any, bool, e
 	}
 	json.Unmarshal(raw, &res)
 	var out map[string]any
+	size := 0
 	if len(res.Content) > 0 {
 		json.Unmarshal([]byte(res.Content[0].Text), &out)
+		size = len(res.Content[0].Text)
 	}
-	return out, res.IsError, nil
+	return out, res.IsError, size, nil
 }
 
 type stat struct {
 	name     string
 	samples  []time.Duration
+	sizes    []int
 	errors   int
 	firstErr error
 }
@@ -124,10 +141,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	corpus := fs.String("corpus", "/tmp/m1nd-corpora/py-335", "tree to ingest (benchmarks/corpora/corpora.py builds the corpora)")
 	n := fs.Int("n", 200, "calls per tool")
 	rg := fs.Bool("rg", true, "also time ripgrep for the literal searches")
+	var extra []call
+	fs.Func("call", "a tool and its JSON arguments, e.g. 'layers {}' (repeatable)", func(v string) error {
+		c, err := parseCall(v)
+		extra = append(extra, c)
+		return err
+	})
+	only := fs.Bool("only", false, "measure only the -call tools")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	err := bench(*server, *corpus, *n, *rg, stdout, stderr)
+	err := bench(*server, *corpus, *n, *rg, extra, *only, stdout, stderr)
 	if err == nil {
 		return 0
 	}
@@ -153,7 +177,28 @@ func toolFailure(name string, out map[string]any) error {
 	return failf(1, "%s failed: %s", name, msg)
 }
 
-func bench(server, corpus string, n int, rg bool, stdout, stderr io.Writer) error {
+// call is a tool measured with fixed arguments (-call).
+type call struct {
+	name string
+	args map[string]any
+}
+
+// parseCall reads "name {json}" (the arguments may be omitted).
+func parseCall(v string) (call, error) {
+	name, rest, _ := strings.Cut(strings.TrimSpace(v), " ")
+	c := call{name: name, args: map[string]any{}}
+	if name == "" {
+		return c, errors.New(`want a tool name and its JSON arguments, e.g. 'impact {"node_id":"file::a.py"}'`)
+	}
+	if strings.TrimSpace(rest) != "" {
+		if err := json.Unmarshal([]byte(rest), &c.args); err != nil {
+			return c, fmt.Errorf("the arguments of %s are not a JSON object: %v (e.g. '%s {\"top_k\":10}')", name, err, name)
+		}
+	}
+	return c, nil
+}
+
+func bench(server, corpus string, n int, rg bool, extra []call, only bool, stdout, stderr io.Writer) error {
 	if n <= 0 {
 		return failf(2, "-n must be at least 1, got %d", n)
 	}
@@ -216,8 +261,9 @@ func bench(server, corpus string, n int, rg bool, stdout, stderr io.Writer) erro
 		for i := 0; i < n; i++ {
 			tool, a := args(i)
 			t0 := time.Now()
-			out, isErr, err := c.tool(tool, a)
+			out, isErr, size, err := c.toolSized(tool, a)
 			s.samples = append(s.samples, time.Since(t0))
+			s.sizes = append(s.sizes, size)
 			if err != nil || isErr {
 				s.errors++
 				if s.firstErr == nil {
@@ -232,6 +278,12 @@ func bench(server, corpus string, n int, rg bool, stdout, stderr io.Writer) erro
 		return s
 	}
 	pick := func(xs []string, i int) string { return xs[(i*7919)%len(xs)] }
+	for _, x := range extra {
+		measure(x.name, func(int) (string, map[string]any) { return x.name, maps.Clone(x.args) })
+	}
+	if only {
+		return report(stdout, stats)
+	}
 	measure("activate", func(i int) (string, map[string]any) {
 		return "activate", map[string]any{"query": pick(words, i) + " " + pick(words, i+1), "top_k": 20}
 	})
@@ -286,17 +338,7 @@ func bench(server, corpus string, n int, rg bool, stdout, stderr io.Writer) erro
 	})
 	measure("health", func(int) (string, map[string]any) { return "health", map[string]any{} })
 
-	fmt.Fprintf(stdout, "\n| tool | calls | errors | p50 ms | p90 ms | p99 ms |\n| --- | ---: | ---: | ---: | ---: | ---: |\n")
-	failed, calls := 0, 0
-	var firstErr error
-	for _, s := range stats {
-		fmt.Fprintf(stdout, "| %s | %d | %d | %s | %s | %s |\n", s.name, len(s.samples), s.errors, fmtMs(pct(s.samples, 0.5)), fmtMs(pct(s.samples, 0.9)), fmtMs(pct(s.samples, 0.99)))
-		failed += s.errors
-		calls += len(s.samples)
-		if firstErr == nil && s.firstErr != nil {
-			firstErr = fmt.Errorf("%s: %w", s.name, s.firstErr)
-		}
-	}
+	tableErr := report(stdout, stats)
 	if rg {
 		if _, err := exec.LookPath("rg"); err != nil {
 			fmt.Fprintln(stdout, "\nripgrep not installed; skipping the comparison")
@@ -311,8 +353,26 @@ func bench(server, corpus string, n int, rg bool, stdout, stderr io.Writer) erro
 			fmt.Fprintf(stdout, "search literal / rg (p50): %.2f×\n", float64(pct(lit.samples, 0.5))/float64(pct(rgT, 0.5)))
 		}
 	}
-	// Latencies of failed calls are not latencies of the tool: the table
-	// is printed for diagnosis, but the run does not count as a result.
+	return tableErr
+}
+
+// report prints the table: latencies and the median answer size per tool.
+// Latencies of failed calls are not latencies of the tool: the table is
+// printed for diagnosis, but the run does not count as a result.
+func report(stdout io.Writer, stats []*stat) error {
+	fmt.Fprintf(stdout, "\n| tool | calls | errors | p50 ms | p90 ms | p99 ms | answer p50 bytes |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	failed, calls := 0, 0
+	var firstErr error
+	for _, s := range stats {
+		sizes := slices.Clone(s.sizes)
+		slices.Sort(sizes)
+		fmt.Fprintf(stdout, "| %s | %d | %d | %s | %s | %s | %d |\n", s.name, len(s.samples), s.errors, fmtMs(pct(s.samples, 0.5)), fmtMs(pct(s.samples, 0.9)), fmtMs(pct(s.samples, 0.99)), sizes[len(sizes)/2])
+		failed += s.errors
+		calls += len(s.samples)
+		if firstErr == nil && s.firstErr != nil {
+			firstErr = fmt.Errorf("%s: %w", s.name, s.firstErr)
+		}
+	}
 	if failed > 0 {
 		return failf(1, "%d of %d measured calls failed; first: %v", failed, calls, firstErr)
 	}

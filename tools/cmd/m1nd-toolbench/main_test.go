@@ -134,3 +134,27 @@ func TestFailures(t *testing.T) {
 		})
 	}
 }
+
+func TestParseCall(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		name    string
+		args    int
+		wantErr bool
+	}{
+		{"layers", "layers", 0, false},
+		{`impact {"node_id":"file::a.py","top_k":3}`, "impact", 2, false},
+		{"  twins   {}  ", "twins", 0, false},
+		{"", "", 0, true},
+		{"impact {node_id}", "impact", 0, true},
+	} {
+		c, err := parseCall(tc.in)
+		if (err != nil) != tc.wantErr || c.name != tc.name || len(c.args) != tc.args {
+			t.Errorf("parseCall(%q) = %+v, %v", tc.in, c, err)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"-call", "impact {x"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "not a JSON object") {
+		t.Errorf("a bad -call: exit %d, %q", code, errb.String())
+	}
+}
