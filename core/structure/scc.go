@@ -72,4 +72,3 @@ func StronglyConnected(adj [][]int) [][]int {
 	}
 	return comps
 }
-
