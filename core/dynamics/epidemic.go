@@ -1,0 +1,337 @@
+package dynamics
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"math"
+	"slices"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// Epidemic errors.
+var (
+	// ErrNoValidInfectedNodes: no seed is a node the model can use.
+	ErrNoValidInfectedNodes = errors.New("no valid infected nodes")
+	// ErrEpidemicBurnout: even at the lowest calibrated rate more than
+	// BurnoutFraction of the graph ends up infected — the graph is too
+	// densely connected for a meaningful prediction.
+	ErrEpidemicBurnout = errors.New("epidemic burnout")
+)
+
+// Epidemic bounds and defaults (docs/design.md#dynamics-and-reports).
+const (
+	DefaultIterations = 50
+	MaxIterations     = 500
+	// BurnoutFraction: more infected non-seed nodes than this share of
+	// the graph's non-seed nodes triggers calibration.
+	BurnoutFraction = 0.8
+	// burnoutMinNodes: graphs smaller than this are never calibrated (a
+	// chain of three nodes is "mostly infected" by any rate).
+	burnoutMinNodes = 10
+	// maxCalibrations halvings of the rate are tried before burnout.
+	maxCalibrations = 8
+	// epsilon: infection mass below this no longer spreads.
+	epsilon = 1e-4
+)
+
+// EpidemicParams configure Epidemic.
+type EpidemicParams struct {
+	Iterations int       // steps of the model, 1..MaxIterations
+	Direction  Direction // which way defects travel
+	// PromotionThreshold: the probability at which a node counts as
+	// infected rather than at risk.
+	PromotionThreshold float64
+	// Rate scales every transmission factor (1 = the factors as they are);
+	// calibration lowers it on burnout.
+	Rate float64
+}
+
+// DefaultEpidemicParams: 50 iterations, both directions, threshold 0.5,
+// rate 1.
+func DefaultEpidemicParams() EpidemicParams {
+	return EpidemicParams{Iterations: DefaultIterations, Direction: Both, PromotionThreshold: 0.5, Rate: 1}
+}
+
+// Prediction is one node the defect may have reached.
+type Prediction struct {
+	Node        graph.NodeID
+	Probability float64 // union probability over every path from the seeds
+	Generation  int     // the step it was first reached (1 = a seed's contact)
+	Via         graph.NodeID
+	Relation    string // the relation of the edge from Via
+}
+
+// EpidemicResult is the model's outcome.
+type EpidemicResult struct {
+	// Predictions are the non-seed nodes reached, most probable first
+	// (ties by node ID).
+	Predictions []Prediction
+	Infected    int     // non-seed nodes at or above the threshold
+	Eligible    int     // nodes that take part (not containers)
+	Rate        float64 // the rate used, after calibration
+	Calibrated  bool    // the rate was lowered on burnout
+	Iterations  int     // steps run before the spread died out or the cap
+	// R0 is the mean over seeds of the expected direct infections, Σ of
+	// rate × factor over each seed's contacts.
+	R0 float64
+	// UnreachableComponents are the connected components (over
+	// transmitting edges) with no seed in them; UnreachableNodes their
+	// size: safe from this outbreak whatever the rate.
+	UnreachableComponents int
+	UnreachableNodes      int
+}
+
+// Epidemic runs the SIR model from seeds: each step, what a node newly
+// caught spreads to its contacts with probability rate × factor, combined
+// over paths as a union (1 − Π(1 − p)); a node spreads what it caught
+// once, then recovers. When more than BurnoutFraction of the graph would
+// be infected the rate is halved until it is not.
+func Epidemic(ctx context.Context, g *graph.Graph, seeds []graph.NodeID, p EpidemicParams) (EpidemicResult, error) {
+	if !g.Finalized() {
+		return EpidemicResult{}, graph.ErrNotFinalized
+	}
+	seeds = validSeeds(g, seeds)
+	if len(seeds) == 0 {
+		return EpidemicResult{}, ErrNoValidInfectedNodes
+	}
+	p.Iterations = min(max(p.Iterations, 1), MaxIterations)
+	if p.Rate <= 0 || math.IsNaN(p.Rate) || p.Rate > 1 {
+		p.Rate = 1
+	}
+	s := newSIR(g, seeds, p.Direction)
+	initial := p.Rate
+	var res EpidemicResult
+	for try := 0; ; try++ {
+		if err := s.run(ctx, p.Rate, p.Iterations); err != nil {
+			return EpidemicResult{}, err
+		}
+		res = s.result(p)
+		limit := BurnoutFraction * float64(res.Eligible-len(seeds))
+		if res.Eligible < burnoutMinNodes || float64(res.Infected) <= limit {
+			break
+		}
+		if try == maxCalibrations {
+			return res, ErrEpidemicBurnout
+		}
+		p.Rate /= 2
+	}
+	res.Calibrated = p.Rate < initial
+	res.UnreachableComponents, res.UnreachableNodes = s.unreachable()
+	return res, nil
+}
+
+func validSeeds(g *graph.Graph, seeds []graph.NodeID) []graph.NodeID {
+	var out []graph.NodeID
+	for _, n := range seeds {
+		if g.Valid(n) && !container(g, n) && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// sir is one model's state over a graph.
+type sir struct {
+	g      *graph.Graph
+	rels   relCache
+	dir    Direction
+	seeds  []graph.NodeID
+	isSeed map[graph.NodeID]bool
+	prob   map[graph.NodeID]float64
+	gen    map[graph.NodeID]int
+	via    map[graph.NodeID]contactFrom
+	steps  int
+	buf    []contact
+}
+
+type contactFrom struct {
+	from graph.NodeID
+	rel  string
+	p    float64
+}
+
+func newSIR(g *graph.Graph, seeds []graph.NodeID, d Direction) *sir {
+	s := &sir{g: g, rels: relCache{}, dir: d, seeds: seeds, isSeed: map[graph.NodeID]bool{}}
+	for _, n := range seeds {
+		s.isSeed[n] = true
+	}
+	return s
+}
+
+// run spreads the infection for at most iters steps at rate. The
+// messages do not backtrack: what v caught from w in a step is not sent
+// back to w in the next (an echo is no new path), which makes the union
+// exact on trees and on the chains of a cycle.
+func (s *sir) run(ctx context.Context, rate float64, iters int) error {
+	s.prob, s.gen, s.via = map[graph.NodeID]float64{}, map[graph.NodeID]int{}, map[graph.NodeID]contactFrom{}
+	last := map[graph.NodeID]caught{}
+	frontier := slices.Clone(s.seeds)
+	for _, n := range s.seeds {
+		s.prob[n] = 1
+		last[n] = caught{escape: 1, keep: 0}
+	}
+	sent := map[[2]graph.NodeID]float64{} // (to, from) → chance sent last step
+	s.steps = 0
+	for step := 1; step <= iters && len(frontier) > 0; step++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		s.steps = step
+		next := map[graph.NodeID]caught{}
+		nextSent := map[[2]graph.NodeID]float64{}
+		var touched []graph.NodeID
+		for _, u := range frontier {
+			s.buf = contacts(s.g, s.rels, u, s.dir, s.buf[:0])
+			for _, c := range s.buf {
+				if s.isSeed[c.to] || c.to == u {
+					continue
+				}
+				pc := last[u].without(sent[[2]graph.NodeID{u, c.to}]) * rate * c.factor
+				if pc <= 0 {
+					continue
+				}
+				k, seen := next[c.to]
+				if !seen {
+					k = caught{escape: 1 - s.prob[c.to], keep: 1}
+					touched = append(touched, c.to)
+				}
+				k.keep *= 1 - pc
+				next[c.to] = k
+				key := [2]graph.NodeID{c.to, u}
+				nextSent[key] = 1 - (1-nextSent[key])*(1-pc)
+				s.noteVia(c.to, u, c.rel, pc, step)
+			}
+		}
+		slices.Sort(touched)
+		frontier = frontier[:0]
+		for _, v := range touched {
+			k := next[v]
+			if d := k.mass(); d > epsilon {
+				s.prob[v] += d
+				frontier = append(frontier, v)
+			} else {
+				delete(next, v)
+			}
+		}
+		last, sent = next, nextSent
+	}
+	return nil
+}
+
+// caught is what a node caught in one step: escape is the chance it was
+// still susceptible before the step, keep the chance it escaped every
+// contact of the step.
+type caught struct{ escape, keep float64 }
+
+// mass is the probability newly infected in the step.
+func (k caught) mass() float64 { return k.escape * (1 - k.keep) }
+
+// without is the mass had one contact (that sent p) not been there.
+func (k caught) without(p float64) float64 {
+	if p <= 0 || p >= 1 {
+		return k.mass()
+	}
+	return max(0, k.escape*(1-k.keep/(1-p)))
+}
+
+// noteVia keeps, for a node reached in this step for the first time, the
+// strongest contact that reached it (ties: the lower node ID).
+func (s *sir) noteVia(v, u graph.NodeID, rel string, pc float64, step int) {
+	g0, reached := s.gen[v]
+	if best := s.via[v]; !reached || g0 == step && (pc > best.p || pc == best.p && u < best.from) {
+		s.via[v], s.gen[v] = contactFrom{u, rel, pc}, step
+	}
+}
+
+// result lists what the run reached.
+func (s *sir) result(p EpidemicParams) EpidemicResult {
+	res := EpidemicResult{Rate: p.Rate, Iterations: s.steps}
+	for i := 0; i < s.g.NumNodes(); i++ {
+		if !container(s.g, graph.NodeID(i)) {
+			res.Eligible++
+		}
+	}
+	for v, pr := range s.prob {
+		if s.isSeed[v] || pr < epsilon {
+			continue
+		}
+		via := s.via[v]
+		res.Predictions = append(res.Predictions, Prediction{Node: v, Probability: graph.Finite64(pr), Generation: s.gen[v], Via: via.from, Relation: via.rel})
+		if pr >= p.PromotionThreshold {
+			res.Infected++
+		}
+	}
+	slices.SortFunc(res.Predictions, func(a, b Prediction) int {
+		if c := cmp.Compare(b.Probability, a.Probability); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Node, b.Node)
+	})
+	for _, n := range s.seeds {
+		// Several edges to one contact are one chance of catching it.
+		keep := map[graph.NodeID]float64{}
+		for _, c := range contacts(s.g, s.rels, n, s.dir, nil) {
+			if !s.isSeed[c.to] && c.to != n {
+				k, ok := keep[c.to]
+				if !ok {
+					k = 1
+				}
+				keep[c.to] = k * (1 - p.Rate*c.factor)
+			}
+		}
+		for _, k := range keep {
+			res.R0 += 1 - k
+		}
+	}
+	res.R0 = graph.Finite64(res.R0 / float64(len(s.seeds)))
+	return res
+}
+
+// unreachable counts the connected components (over transmitting edges,
+// either way) that hold no seed, and their nodes.
+func (s *sir) unreachable() (components, nodes int) {
+	n := s.g.NumNodes()
+	parent := make([]graph.NodeID, n)
+	for i := range parent {
+		parent[i] = graph.NodeID(i)
+	}
+	var find func(x graph.NodeID) graph.NodeID
+	find = func(x graph.NodeID) graph.NodeID {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	for u := graph.NodeID(0); int(u) < n; u++ {
+		if container(s.g, u) {
+			continue
+		}
+		s.buf = contacts(s.g, s.rels, u, Forward, s.buf[:0])
+		for _, c := range s.buf {
+			if a, b := find(u), find(c.to); a != b {
+				parent[max(a, b)] = min(a, b)
+			}
+		}
+	}
+	infected := map[graph.NodeID]bool{}
+	for _, sd := range s.seeds {
+		infected[find(sd)] = true
+	}
+	size := map[graph.NodeID]int{}
+	for u := graph.NodeID(0); int(u) < n; u++ {
+		if !container(s.g, u) {
+			size[find(u)]++
+		}
+	}
+	for root, k := range size {
+		if !infected[root] {
+			components++
+			nodes += k
+		}
+	}
+	return components, nodes
+}

@@ -1,0 +1,135 @@
+package dynamics
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+// Probabilities worked by hand: a chain of imports multiplies the factor
+// per hop; two paths of the same length to one node combine as a union.
+func TestEpidemicKnownAnswers(t *testing.T) {
+	// a imports b, b calls c; a imports d, d calls c (c by two paths);
+	// e inherits a (a dependent of a); f stands alone.
+	g, id := build(t, []edge{
+		{"a", "imports", "b"}, {"b", "calls", "c"}, {"a", "imports", "d"}, {"d", "calls", "c"},
+		{"e", "inherits", "a"}, {"c", "co_changes", "x"},
+	}, []string{"f"}, nil, nil)
+	for _, tc := range []struct {
+		name    string
+		dir     Direction
+		want    map[string]float64
+		r0      float64
+		unreach int
+	}{
+		{"forward", Forward, map[string]float64{
+			"b": 0.8, "d": 0.8,
+			"c": 1 - (1-0.8*0.7)*(1-0.8*0.7), // 0.8064
+		}, 0.8 + 0.8, 2},
+		// Backward from a reaches its dependent e only.
+		{"backward", Backward, map[string]float64{"e": 0.6}, 0.6, 2},
+		// Both ways: b also catches it on a→d→c→b when a→b failed:
+		// 1 − 0.2 × (1 − 0.8 × 0.7 × 0.7) = 0.8784 (d likewise); the echo
+		// b→c→b is no path. x never (co-change transmits nothing).
+		{"both", Both, map[string]float64{"b": 0.8784, "d": 0.8784, "e": 0.6, "c": 0.8064}, 2.2, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := DefaultEpidemicParams()
+			p.Direction = tc.dir
+			res, err := Epidemic(context.Background(), g, []graph.NodeID{id["a"]}, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]float64{}
+			for _, pr := range res.Predictions {
+				got[g.Label(pr.Node)] = pr.Probability
+			}
+			if len(got) != len(tc.want) {
+				t.Errorf("predictions %v, want %v", got, tc.want)
+			}
+			for k, v := range tc.want {
+				if !near(got[k], v) {
+					t.Errorf("P(%s) = %v, want %v", k, got[k], v)
+				}
+			}
+			if !near(res.R0, tc.r0) {
+				t.Errorf("R0 = %v, want %v", res.R0, tc.r0)
+			}
+			// x and f are each a component no seed is in.
+			if res.UnreachableComponents != tc.unreach || res.UnreachableNodes != 2 {
+				t.Errorf("unreachable %d components / %d nodes, want %d / 2", res.UnreachableComponents, res.UnreachableNodes, tc.unreach)
+			}
+			if res.Calibrated || res.Rate != 1 {
+				t.Errorf("calibrated a 7-node graph: rate %v", res.Rate)
+			}
+		})
+	}
+}
+
+// The strongest first contact is the one reported, and a chain's
+// generation is its hop count.
+func TestEpidemicViaAndGeneration(t *testing.T) {
+	g, id := build(t, []edge{{"a", "references", "b"}, {"b", "calls", "c"}, {"a", "calls", "b"}}, nil, nil, nil)
+	p := DefaultEpidemicParams()
+	p.Direction = Forward
+	res, err := Epidemic(context.Background(), g, []graph.NodeID{id["a"]}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Predictions) != 2 {
+		t.Fatalf("predictions %+v", res.Predictions)
+	}
+	b, c := res.Predictions[0], res.Predictions[1]
+	// a→b by calls (0.7) and by references (0.4): 1 − 0.3 × 0.6 = 0.82.
+	if g.Label(b.Node) != "b" || !near(b.Probability, 0.82) || b.Generation != 1 || b.Relation != "calls" {
+		t.Errorf("b: %+v", b)
+	}
+	if g.Label(c.Node) != "c" || !near(c.Probability, 0.82*0.7) || c.Generation != 2 || c.Via != id["b"] {
+		t.Errorf("c: %+v", c)
+	}
+}
+
+// A clique of imports infects everything at rate 1: the rate is halved
+// until at most 80 % of the graph is infected.
+func TestEpidemicBurnoutCalibrates(t *testing.T) {
+	var edges []edge
+	names := []string{"n0", "n1", "n2", "n3", "n4", "n5", "n6", "n7", "n8", "n9", "n10", "n11"}
+	for _, a := range names {
+		for _, b := range names {
+			if a != b {
+				edges = append(edges, edge{a, "imports", b})
+			}
+		}
+	}
+	g, id := build(t, edges, nil, nil, nil)
+	p := DefaultEpidemicParams()
+	res, err := Epidemic(context.Background(), g, []graph.NodeID{id["n0"]}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Calibrated || res.Rate >= 1 {
+		t.Fatalf("no calibration: %+v", res)
+	}
+	if float64(res.Infected) > BurnoutFraction*11 {
+		t.Errorf("still burnt out: %d of 11 infected", res.Infected)
+	}
+	// A threshold no rate can stay above: burnout is an error.
+	p.PromotionThreshold = 0
+	if _, err := Epidemic(context.Background(), g, []graph.NodeID{id["n0"]}, p); !errors.Is(err, ErrEpidemicBurnout) {
+		t.Errorf("threshold 0: err %v, want ErrEpidemicBurnout", err)
+	}
+}
+
+func TestEpidemicNoValidSeeds(t *testing.T) {
+	g, id := build(t, []edge{{"d", "contains", "a"}}, nil, map[string]graph.NodeType{"d": graph.Directory}, nil)
+	for _, seeds := range [][]graph.NodeID{nil, {graph.NoNode}, {id["d"]}} {
+		if _, err := Epidemic(context.Background(), g, seeds, DefaultEpidemicParams()); !errors.Is(err, ErrNoValidInfectedNodes) {
+			t.Errorf("seeds %v: err %v", seeds, err)
+		}
+	}
+}

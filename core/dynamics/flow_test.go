@@ -1,0 +1,120 @@
+package dynamics
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+var varTags = map[string][]string{"counter": {"go", "variable", "private"}, "limit": {"go", "constant"},
+	"mu": {"go", "variable"}, "Export": {"go", "function", "exported"}}
+var varTypes = map[string]graph.NodeType{"counter": graph.Reference, "limit": graph.Reference, "mu": graph.Reference}
+
+// Two entry points (main and a request handler) reach one variable
+// through bump: exactly one turbulence point, with both entries and
+// their paths. The constant both read is no turbulence.
+func TestFlowTwoEntriesOneSharedVariable(t *testing.T) {
+	g, id := build(t, []edge{
+		{"main", "calls", "bump"}, {"handleIndex", "calls", "bump"}, {"bump", "references", "counter"},
+		{"main", "references", "limit"}, {"handleIndex", "references", "limit"},
+		{"main", "calls", "setup"}, {"setup", "calls", "helper"},
+	}, nil, varTypes, varTags)
+	res, err := Flow(context.Background(), g, DefaultFlowParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Entries) != 2 || res.Entries[0] != (EntryPoint{id["main"], EntryMain}) || res.Entries[1] != (EntryPoint{id["handleIndex"], EntryHTTPHandler}) {
+		t.Fatalf("entries %+v", res.Entries)
+	}
+	if len(res.Turbulence) != 1 || res.Below != 0 {
+		t.Fatalf("turbulence %+v (below %d), want one point", res.Turbulence, res.Below)
+	}
+	tp := res.Turbulence[0]
+	wantEntries := []graph.NodeID{id["main"], id["handleIndex"]}
+	slices.Sort(wantEntries)
+	if tp.Node != id["counter"] || !slices.Equal(tp.Entries, wantEntries) || tp.Guarded || tp.Score != 0.5 || tp.Severity != "high" {
+		t.Errorf("turbulence point %+v", tp)
+	}
+	for i, p := range tp.Paths {
+		want := []graph.NodeID{tp.Entries[i], id["bump"], id["counter"]}
+		if !slices.Equal(p, want) {
+			t.Errorf("path %d = %v, want %v", i, p, want)
+		}
+	}
+	// main's particle visits main, bump, limit, setup, counter, helper;
+	// handleIndex's handleIndex, bump, limit, counter.
+	if res.Steps != 6+4 || res.Truncated {
+		t.Errorf("steps %d truncated %v", res.Steps, res.Truncated)
+	}
+}
+
+// A handler that takes the lock guards its path; the collision is still
+// reported when every path is guarded, at half the score.
+func TestFlowValvesGuard(t *testing.T) {
+	edges := []edge{
+		{"main", "calls", "bump"}, {"handleIndex", "calls", "bump"}, {"bump", "references", "counter"},
+		{"handleIndex", "references", "mu"},
+	}
+	g, id := build(t, edges, nil, varTypes, varTags)
+	p := DefaultFlowParams()
+	p.TurbulenceThreshold = 0
+	res, err := Flow(context.Background(), g, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Turbulence) != 1 || res.Turbulence[0].Guarded {
+		t.Errorf("main's path takes no lock: %+v", res.Turbulence)
+	}
+	if len(res.Valves) != 1 || res.Valves[0] != (Valve{id["mu"], 1}) {
+		t.Errorf("valves %+v", res.Valves)
+	}
+	g2, _ := build(t, append(edges, edge{"main", "references", "mu"}), nil, varTypes, varTags)
+	res, _ = Flow(context.Background(), g2, p)
+	if len(res.Turbulence) != 1 || !res.Turbulence[0].Guarded || res.Turbulence[0].Score != 0.25 || res.Turbulence[0].Severity != "low" {
+		t.Errorf("both paths guarded: %+v", res.Turbulence)
+	}
+	p.TurbulenceThreshold = 0.5
+	if res, _ = Flow(context.Background(), g2, p); len(res.Turbulence) != 0 || res.Below != 1 {
+		t.Errorf("guarded collision under the threshold: %+v", res)
+	}
+}
+
+func TestFlowNoEntryPointsAndScope(t *testing.T) {
+	g, _ := build(t, []edge{{"helper", "calls", "other"}}, nil, nil, nil)
+	if _, err := Flow(context.Background(), g, DefaultFlowParams()); !errors.Is(err, ErrNoEntryPoints) {
+		t.Errorf("err %v, want ErrNoEntryPoints", err)
+	}
+	g, _ = build(t, []edge{{"main", "calls", "bump"}}, nil, nil, nil)
+	p := DefaultFlowParams()
+	p.Scope = "elsewhere/"
+	if _, err := Flow(context.Background(), g, p); !errors.Is(err, ErrNoEntryPoints) {
+		t.Errorf("scope with no entries: err %v", err)
+	}
+}
+
+// A public function nobody calls is an entry; one that is called, or a
+// test, is not.
+func TestDiscoverEntryPoints(t *testing.T) {
+	tags := map[string][]string{"Export": {"exported"}, "Called": {"exported"}, "TestX": {"test", "exported"}}
+	g, id := build(t, []edge{
+		{"Export", "calls", "a"}, {"Export", "calls", "Called"}, {"Called", "calls", "b"}, {"Called", "calls", "c"},
+		{"TestX", "calls", "Export"}, {"TestX", "calls", "d"}, {"runCommand", "calls", "a"},
+	}, nil, nil, tags)
+	got := DiscoverEntryPoints(g, "")
+	want := []EntryPoint{{id["runCommand"], EntryCLICommand}, {id["Export"], EntryPublic}}
+	if !slices.Equal(got, want) {
+		t.Errorf("entries %+v, want %+v", got, want)
+	}
+}
+
+func TestIsValve(t *testing.T) {
+	for label, want := range map[string]bool{"mu": true, "cacheLock": true, "RATE_LIMITER": true, "sync.RWMutex": true,
+		"withLock": true, "block": false, "clock": false, "counter": false, "menu": false, "workerPool": true} {
+		if IsValve(label) != want {
+			t.Errorf("IsValve(%q) = %v", label, !want)
+		}
+	}
+}
