@@ -67,15 +67,31 @@ const (
 
 // TestPublishedTextIsShort: what tools/list carries for each tool is a few
 // sentences, and for each parameter a phrase; the long forms live in
-// Details and help tags (help and the docs show them).
+// Details and help tags (help and the docs show them), so each is longer
+// than what it expands, and every parameter has one or the other.
 func TestPublishedTextIsShort(t *testing.T) {
 	for _, tl := range toolset.Builtin().All() {
 		if n := len(tl.Description); n == 0 || n > 160 {
-			t.Errorf("%s: published description is %d bytes (1–160)", tl.Name, n)
+			t.Errorf("%s: published description is %d bytes (1–160; the long form goes in Details): %q", tl.Name, n, tl.Description)
+		}
+		if tl.Details != "" && len(tl.Details) <= len(tl.Description) {
+			t.Errorf("%s: Details (%d bytes) is no longer than the description it expands (%d); drop it", tl.Name, len(tl.Details), len(tl.Description))
 		}
 		for _, p := range tl.Params {
 			if len(p.Description) > 80 {
-				t.Errorf("%s.%s: published description is %d bytes (at most 80)", tl.Name, p.Name, len(p.Description))
+				t.Errorf("%s.%s: published description is %d bytes (at most 80; the long form goes in a help tag): %q", tl.Name, p.Name, len(p.Description), p.Description)
+			}
+			if p.Help != "" && len(p.Help) <= len(p.Description) {
+				t.Errorf("%s.%s: the help tag is no longer than the description; drop it", tl.Name, p.Name)
+			}
+			if p.Doc() == "" {
+				t.Errorf("%s.%s: no description and no help: help and the docs have nothing to say of it", tl.Name, p.Name)
+			}
+		}
+		props, _ := tl.InputSchema()["properties"].(map[string]any)
+		for name, s := range props {
+			if d, _ := s.(map[string]any)["description"].(string); len(d) > 80 {
+				t.Errorf("%s.%s: the input schema's description is %d bytes (at most 80): %q", tl.Name, name, len(d), d)
 			}
 		}
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/m1nd-go/m1nd/ingest/scan"
 	"github.com/m1nd-go/m1nd/mcpserver/extref"
-	"github.com/m1nd-go/m1nd/mcpserver/tools"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
 
 // TestScanTagsNameEveryPattern: the lists written in the input structs'
@@ -15,20 +15,7 @@ import (
 // patterns (scan_all's enum, scan's help) and the reference kinds
 // (external_references' default and enum, which audit passes too).
 func TestScanTagsNameEveryPattern(t *testing.T) {
-	r := tools.NewRegistry()
-	Register(r)
-	param := func(tool, name string) tools.Param {
-		t.Helper()
-		tl, ok := r.Lookup(tool)
-		if !ok {
-			t.Fatalf("%s is not registered", tool)
-		}
-		p, ok := tl.Param(name)
-		if !ok {
-			t.Fatalf("%s has no parameter %s", tool, name)
-		}
-		return p
-	}
+	param := tooltest.Params(t, Register)
 	if p := param("scan_all", "patterns"); !slices.Equal(p.Enum, scan.Patterns()) {
 		t.Errorf("scan_all patterns enum %v, scan.Patterns() %v", p.Enum, scan.Patterns())
 	}

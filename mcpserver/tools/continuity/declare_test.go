@@ -9,25 +9,13 @@ import (
 
 	"github.com/m1nd-go/m1nd/mcpserver/continuity"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
 
 // The input structs' tags write the continuity store's limits and enums
 // as literals; they must say what the store enforces.
 func TestDeclaredBoundsFollowTheStore(t *testing.T) {
-	r := tools.NewRegistry()
-	Register(r)
-	param := func(tool, name string) tools.Param {
-		t.Helper()
-		tl, ok := r.Lookup(tool)
-		if !ok {
-			t.Fatalf("no tool %s", tool)
-		}
-		p, ok := tl.Param(name)
-		if !ok {
-			t.Fatalf("%s has no parameter %s", tool, name)
-		}
-		return p
-	}
+	param := tooltest.Params(t, Register)
 	num := func(f *float64) int {
 		if f == nil {
 			return -1

@@ -6,25 +6,13 @@ import (
 
 	"github.com/m1nd-go/m1nd/core/seek"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
 
 // The bounds written in the input structs' tags agree with the constants
 // the handlers use.
 func TestTagsAgreeWithConstants(t *testing.T) {
-	r := tools.NewRegistry()
-	Register(r)
-	param := func(tool, name string) tools.Param {
-		t.Helper()
-		tl, ok := r.Lookup(tool)
-		if !ok {
-			t.Fatalf("no tool %s", tool)
-		}
-		p, ok := tl.Param(name)
-		if !ok {
-			t.Fatalf("%s has no parameter %s", tool, name)
-		}
-		return p
-	}
+	param := tooltest.Params(t, Register)
 	num := func(f *float64) float64 {
 		if f == nil {
 			return -1
@@ -46,6 +34,8 @@ func TestTagsAgreeWithConstants(t *testing.T) {
 	}
 	// surgical_context_v2 takes surgical_context's parameters, as declared
 	// there, before its own.
+	r := tools.NewRegistry()
+	Register(r)
 	one, _ := r.Lookup("surgical_context")
 	two, _ := r.Lookup("surgical_context_v2")
 	if !reflect.DeepEqual(one.Params, two.Params[:len(one.Params)]) {
