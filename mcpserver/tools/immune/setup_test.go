@@ -1,0 +1,10 @@
+package immune_test
+
+import (
+	"github.com/m1nd-go/m1nd/mcpserver/tools/toolset"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+)
+
+// The registry of this package's tests holds every family, as toolset
+// builds it (an external test file: toolset imports this package).
+func init() { tooltest.Register = toolset.RegisterAll }
