@@ -13,9 +13,9 @@ const (
 	// DefaultMinLayerSize: a layer with fewer units is merged into the
 	// layer below it (the bottom one into the layer above).
 	DefaultMinLayerSize = 2
-	// skipGap: an edge that goes down this many levels or more skips at
-	// least two layers (SkipLayer).
-	skipGap = 3
+	// skipGap: an edge that goes down this many levels or more skips a
+	// layer (a SkipLayer when it also bypasses one, see bypasses).
+	skipGap = 2
 )
 
 // LayerOptions tune DetectLayers; zero values take the defaults.
@@ -32,7 +32,10 @@ const (
 	UpwardDependency ViolationKind = iota
 	// CircularDependency: units that depend on each other in a cycle.
 	CircularDependency
-	// SkipLayer: a dependency that jumps over two layers or more.
+	// SkipLayer: a dependency that skips a layer around an abstraction
+	// the unit already uses: A depends on C and on B, B on C, with B's
+	// layer between them — A reaches under B. Skipping down to a unit
+	// with no such intermediary, or to a cross-cutting one, is normal.
 	SkipLayer
 )
 
@@ -115,6 +118,8 @@ type Layering struct {
 	// Violations: Critical first, then by kind, units.
 	Violations []Violation
 	Utility    []Utility
+	// crossCutting[u]: u is a CrossCutting utility.
+	crossCutting []bool
 	// Edges, Clean: weighted dependencies between layered units and those
 	// that stay in their layer or point down.
 	Edges, Clean int
@@ -175,9 +180,9 @@ func DetectLayers(u *Units, opt LayerOptions) *Layering {
 	}
 	L.Level = longestPath(u, feedback)
 	L.compress(opt)
+	L.utilities()
 	L.violations(feedback)
 	L.health()
-	L.utilities()
 	return L
 }
 

@@ -14,6 +14,7 @@ const crossCuttingLayers = 3
 func (L *Layering) utilities() {
 	u := L.Units
 	bridge := articulation(u)
+	L.crossCutting = make([]bool, u.Len())
 	for v := range u.Len() {
 		if L.Level[v] < 0 {
 			L.Utility = append(L.Utility, Utility{Unit: v, Kind: Orphan})
@@ -27,6 +28,7 @@ func (L *Layering) utilities() {
 		switch {
 		case len(layers) >= crossCuttingLayers:
 			it.Kind = CrossCutting
+			L.crossCutting[v] = true
 		case bridge[v]:
 			for _, l := range u.Out[v] {
 				layers[L.Level[l.To]] = true

@@ -28,7 +28,7 @@ func (L *Layering) violations(feedback map[[2]int]bool) {
 			case gap > 0:
 				L.Violations = append(L.Violations, Violation{Kind: UpwardDependency, Severity: upwardSeverity(gap),
 					From: v, To: l.To, FromLevel: lv, Level: lt, Weight: l.Weight, Cycle: cyc})
-			case -gap >= skipGap:
+			case -gap >= skipGap && L.bypasses(v, l.To):
 				L.Violations = append(L.Violations, Violation{Kind: SkipLayer, Severity: Low,
 					From: v, To: l.To, FromLevel: lv, Level: lt, Weight: l.Weight, Cycle: cyc})
 			}
@@ -51,6 +51,24 @@ func (L *Layering) violations(feedback map[[2]int]bool) {
 		return cmp.Or(cmp.Compare(a.Severity, b.Severity), cmp.Compare(a.Kind, b.Kind),
 			cmp.Compare(b.Weight, a.Weight), cmp.Compare(a.From, b.From), cmp.Compare(a.To, b.To))
 	})
+}
+
+// bypasses reports whether a's dependency on c skips a layer around a
+// unit b that a depends on and that depends on c, b's layer strictly
+// between theirs; never for a cross-cutting c.
+func (L *Layering) bypasses(a, c int) bool {
+	if L.crossCutting[c] {
+		return false
+	}
+	u, la, lc := L.Units, L.Level[a], L.Level[c]
+	for _, l := range u.Out[a] {
+		if lb := L.Level[l.To]; lb > lc && lb < la {
+			if _, ok := slices.BinarySearchFunc(u.Out[l.To], c, func(x Link, t int) int { return x.To - t }); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // upwardSeverity grows with the number of levels the edge climbs.
@@ -94,7 +112,7 @@ func (L *Layering) health() {
 				h.Up += l.Weight
 			default:
 				h.Down += l.Weight
-				if lv-lt >= skipGap {
+				if lv-lt >= skipGap && L.bypasses(v, l.To) {
 					h.Skip += l.Weight
 				}
 			}

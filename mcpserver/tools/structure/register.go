@@ -5,4 +5,6 @@ import "github.com/m1nd-go/m1nd/mcpserver/tools"
 
 // Register adds the structure family's tools to r.
 func Register(r *tools.Registry) {
+	registerLayers(r)
+	registerLayerInspect(r)
 }
