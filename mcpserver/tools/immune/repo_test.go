@@ -19,7 +19,7 @@ var head = time.Date(2026, 1, 19, 12, 0, 0, 0, time.UTC)
 
 // step is one commit: days before head, its subject, the files it writes.
 type step struct {
-	daysBefore int
+	daysBefore float64
 	subject    string
 	files      []string
 }
@@ -71,7 +71,7 @@ func writeHistory(t testing.TB, steps []step, files map[string]string) string {
 				t.Fatal(err)
 			}
 		}
-		when := head.Add(-time.Duration(s.daysBefore) * 24 * time.Hour)
+		when := head.Add(-time.Duration(s.daysBefore * 24 * float64(time.Hour)))
 		sig := &object.Signature{Name: "t", Email: "t@example.com", When: when}
 		if _, err := wt.Commit(s.subject, &git.CommitOptions{Author: sig, Committer: sig}); err != nil {
 			t.Fatal(err)
