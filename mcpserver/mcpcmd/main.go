@@ -5,6 +5,7 @@
 package mcpcmd
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -44,7 +45,16 @@ Flags (shared by m1nd-mcp, m1nd-openclaw and m1nd serve):
 m1nd-mcp only:
   --no-attach            refuse to start when another server holds the runtime
                          directory, and accept no attached clients
-  --stdio                serve MCP on stdin/stdout (the default)
+  --stdio                serve MCP on stdin/stdout (the default; with --serve, too)
+  --serve                serve HTTP: MCP (streamable HTTP) at /mcp and a REST API
+                         at /api (GET /api/health, GET /api/tools,
+                         POST /api/tools/{name}, GET /api/graph/stats); with
+                         --stdio both share one graph and its learning
+  --port N               HTTP port (default 1337; 0: any free port, logged)
+  --bind ADDR            HTTP address (default 127.0.0.1); any other than
+                         loopback needs a token
+  --token T              HTTP clients must send "Authorization: Bearer T"
+                         (default: $M1ND_HTTP_TOKEN)
   --no-gui               accepted for compatibility (there is no GUI)
   --version              print the version
   --help                 this help
@@ -81,7 +91,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code >= 0 {
 		return code
 	}
-	if isTerminal(stdin) {
+	if isTerminal(stdin) && !f.serve {
 		logf("%s", terminalHint(args, executable()))
 	}
 	system.ServerVersion = version
@@ -95,6 +105,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	// So does the end of stdin while starting, when the client asked
 	// nothing but the handshake: it has left.
+	if f.serve && !f.stdio {
+		// HTTP only: serve until stopped; stdin is not a client.
+		stdin, stdout = untilDone{ctx}, io.Discard
+	}
 	in := newEarlyStdin(stdin)
 	startCtx, callOff := context.WithCancel(ctx)
 	defer callOff()
@@ -109,7 +123,17 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case <-started:
 		}
 	}()
-	d, cl, err := openOrAttach(startCtx, f.opts, f.noAttach, logf)
+	if f.serve && f.token == "" {
+		f.token = os.Getenv("M1ND_HTTP_TOKEN")
+	}
+	httpLn, err := f.listen()
+	if err != nil {
+		logf("%v", err)
+		return 2
+	}
+	// Serve mode needs the runtime directory itself: an HTTP server cannot
+	// relay to another process's graph.
+	d, cl, err := openOrAttach(startCtx, f.opts, f.noAttach || f.serve, logf)
 	close(started)
 	switch {
 	case err != nil && ctx.Err() == nil && startCtx.Err() != nil && errors.Is(err, context.Canceled):
@@ -121,12 +145,58 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case cl != nil:
 		return runAttached(ctx, cl, f.opts, in, stdout, log)
 	}
-	return runOwner(ctx, d, f.noAttach, in, stdout, log)
+	stopHTTP := func() {}
+	if httpLn != nil {
+		httpDone := make(chan error, 1)
+		httpCtx, cancel := context.WithCancel(ctx)
+		go func() { httpDone <- mcpserver.ServeHTTP(httpCtx, d, httpLn, mcpserver.HTTPOptions{Token: f.token}, log) }()
+		logf("serving HTTP on http://%s: MCP at /mcp, REST at /api", httpLn.Addr())
+		stopHTTP = func() {
+			cancel()
+			if err := <-httpDone; err != nil {
+				logf("HTTP server: %v", err)
+			}
+		}
+	}
+	return runOwner(ctx, d, f.noAttach, in, stdout, log, stopHTTP)
 }
 
 type flags struct {
 	opts     mcpserver.Options
 	noAttach bool
+	// Serve mode (--serve): HTTP on bind:port, with stdio too when
+	// --stdio is given.
+	serve, stdio bool
+	bind, token  string
+	port         string
+}
+
+// untilDone is serve mode's stdin without --stdio: it sends nothing and
+// ends when the process is stopped.
+type untilDone struct{ ctx context.Context }
+
+func (u untilDone) Read([]byte) (int, error) {
+	<-u.ctx.Done()
+	return 0, io.EOF
+}
+
+// listen opens serve mode's listener (nil without --serve).
+func (f flags) listen() (net.Listener, error) {
+	if !f.serve {
+		if f.port != "" || f.bind != "" || f.token != "" {
+			return nil, errors.New("--port, --bind and --token configure serve mode: add --serve (e.g. m1nd-mcp --serve --port 1337)")
+		}
+		return nil, nil
+	}
+	addr := net.JoinHostPort(cmp.Or(f.bind, "127.0.0.1"), cmp.Or(f.port, "1337"))
+	if err := mcpserver.CheckBind(addr, f.token); err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("serve mode cannot listen on %s: %v (another --port, or --port 0 for any free one)", addr, err)
+	}
+	return ln, nil
 }
 
 // parseFlags reads the command line; code is the exit code when the
@@ -155,7 +225,17 @@ func parseFlags(args []string, stdout io.Writer, logf func(string, ...any)) (f f
 		case "--version", "-version":
 			fmt.Fprintf(stdout, "m1nd-mcp %s\n", version)
 			return f, 0
-		case "--stdio", "--no-gui":
+		case "--no-gui":
+		case "--stdio":
+			f.stdio = true
+		case "--serve":
+			f.serve = true
+		case "--port", "--bind", "--token":
+			v, got := needVal()
+			if !got {
+				return f, 2
+			}
+			*map[string]*string{"--port": &f.port, "--bind": &f.bind, "--token": &f.token}[name] = v
 		case "--no-attach":
 			f.noAttach = true
 		default:
@@ -224,8 +304,9 @@ func openOrAttach(ctx context.Context, opts mcpserver.Options, noAttach bool, lo
 }
 
 // runOwner serves this process's stdio and, unless noAttach, the clients
-// attached through the runtime directory's socket; then persists.
-func runOwner(ctx context.Context, d *tools.Dispatcher, noAttach bool, stdin io.Reader, stdout io.Writer, log *mcpserver.Log) int {
+// attached through the runtime directory's socket; then stops serve
+// mode's HTTP server (stopHTTP) and persists.
+func runOwner(ctx context.Context, d *tools.Dispatcher, noAttach bool, stdin io.Reader, stdout io.Writer, log *mcpserver.Log, stopHTTP func()) int {
 	logf := log.Printf
 	st := d.Session
 	g := st.Current().Graph
@@ -240,6 +321,7 @@ func runOwner(ctx context.Context, d *tools.Dispatcher, noAttach bool, stdin io.
 		}
 	}
 	err := mcpserver.Serve(ctx, d, stdin, stdout, ln, log)
+	stopHTTP()
 	if !closeSession(ctx, st, logf) {
 		return 1
 	}

@@ -1,0 +1,254 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// HTTPOptions configure serve mode: MCP over streamable HTTP at /mcp and
+// the REST surface under /api, on one listener (ServeHTTP).
+type HTTPOptions struct {
+	// Token, when set, must arrive with every request as
+	// "Authorization: Bearer <token>". A listener on a non-loopback
+	// address refuses to start without one (CheckBind).
+	Token string
+	// MaxBody bounds a request body (0: MaxHTTPBody).
+	MaxBody int64
+}
+
+// MaxHTTPBody bounds a request body: a tool call's arguments are small
+// (strings are capped at 8 KiB, apply_batch's contents excepted).
+const MaxHTTPBody = 1 << 20
+
+// httpAgent is the agent_id of a REST call that names none.
+const httpAgent = "http"
+
+// CheckBind refuses a listening address reachable from other machines
+// without a token: the graph holds the repository's code, and the tools
+// write files.
+func CheckBind(addr, token string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--bind/--port make %q, not host:port: %v (e.g. --bind 127.0.0.1 --port 1337)", addr, err)
+	}
+	if isLoopbackHost(host) || token != "" {
+		return nil
+	}
+	return fmt.Errorf("--bind %s reaches beyond this machine, and the tools read and write the repository: give a token (--token or M1ND_HTTP_TOKEN; clients send \"Authorization: Bearer <token>\"), or bind 127.0.0.1", host)
+}
+
+// ServeHTTP serves MCP (streamable HTTP, /mcp) and the REST API (/api) on
+// ln over d until ctx ends; then it stops taking requests and gives the
+// ones in flight StopWait to finish.
+func ServeHTTP(ctx context.Context, d *tools.Dispatcher, ln net.Listener, o HTTPOptions, log *Log) error {
+	if log == nil {
+		log = NewLog(d.Session.Logf)
+	}
+	srv := &http.Server{
+		Handler:           HTTPHandler(d, NewMCPServer(d, log), o),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	stop, cancel := context.WithTimeout(context.Background(), StopWait)
+	defer cancel()
+	srv.Shutdown(stop)
+	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// HTTPHandler is serve mode's handler: /mcp for MCP clients, /api for
+// REST, every request checked first (guard). srv serves the MCP sessions:
+// they share d, so they see what stdio clients learn.
+func HTTPHandler(d *tools.Dispatcher, srv *mcp.Server, o HTTPOptions) http.Handler {
+	if o.MaxBody <= 0 {
+		o.MaxBody = MaxHTTPBody
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	mux.HandleFunc("GET /api/health", func(w http.ResponseWriter, r *http.Request) {
+		writeResult(w, d.Call(r.Context(), "health", json.RawMessage(`{"agent_id":"`+httpAgent+`"}`), nil))
+	})
+	mux.HandleFunc("GET /api/tools", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{"tools": listedTools(d)})
+	})
+	mux.HandleFunc("POST /api/tools/{name}", func(w http.ResponseWriter, r *http.Request) {
+		args, err := restArgs(r)
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, httpError(err.Error(), `{"query": "where is the session stored", "top_k": 5}`))
+			return
+		}
+		name := r.PathValue("name")
+		res := d.Call(r.Context(), name, args, nil)
+		if _, known := d.Registry.Lookup(name); !known {
+			writeText(w, http.StatusNotFound, res.Text())
+			return
+		}
+		writeResult(w, res)
+	})
+	mux.HandleFunc("GET /api/graph/stats", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, graphStats(d))
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusNotFound, httpError("no such endpoint: "+r.Method+" "+r.URL.Path,
+			"POST /mcp (MCP), GET /api/health, GET /api/tools, POST /api/tools/{name}, GET /api/graph/stats"))
+	})
+	return guard(mux, o)
+}
+
+// guard refuses what a browser page or another machine could send the
+// server unasked: a Host that is not this server's (DNS rebinding), an
+// Origin of another site, a missing or wrong token, an oversized body.
+func guard(next http.Handler, o HTTPOptions) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if o.Token == "" && !isLoopbackHost(hostOnly(r.Host)) {
+			writeJSON(w, http.StatusForbidden, httpError("Host "+r.Host+" is not this server's: without a token only localhost, 127.0.0.1 and [::1] are served (a page on another site must not reach the tools through DNS rebinding)", "http://127.0.0.1:1337/api/health"))
+			return
+		}
+		if origin := r.Header.Get("Origin"); origin != "" && !sameOrigin(origin, r.Host) {
+			writeJSON(w, http.StatusForbidden, httpError("Origin "+origin+" is another site's: serve mode answers pages it serves itself and clients that send no Origin", "curl http://127.0.0.1:1337/api/health"))
+			return
+		}
+		if o.Token != "" && !tokenMatches(r.Header.Get("Authorization"), o.Token) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="m1nd"`)
+			writeJSON(w, http.StatusUnauthorized, httpError("missing or wrong token", `curl -H "Authorization: Bearer $M1ND_HTTP_TOKEN" http://HOST:1337/api/health`))
+			return
+		}
+		if r.ContentLength > o.MaxBody {
+			writeJSON(w, http.StatusRequestEntityTooLarge, httpError(fmt.Sprintf("the body is %d bytes, more than the %d a request may carry", r.ContentLength, o.MaxBody), "split the work into several calls"))
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, o.MaxBody)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// restArgs reads a REST call's body: a JSON object of the tool's
+// arguments (empty: none); agent_id defaults to "http".
+func restArgs(r *http.Request) (json.RawMessage, error) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, fmt.Errorf("the body is more than the %d bytes a request may carry", tooBig.Limit)
+		}
+		return nil, fmt.Errorf("reading the body: %v", err)
+	}
+	args := map[string]json.RawMessage{}
+	if len(strings.TrimSpace(string(body))) > 0 {
+		if err := json.Unmarshal(body, &args); err != nil {
+			return nil, fmt.Errorf("the body must be a JSON object of the tool's arguments: %v", err)
+		}
+	}
+	if _, ok := args["agent_id"]; !ok {
+		args["agent_id"] = json.RawMessage(`"` + httpAgent + `"`)
+	}
+	return json.Marshal(args)
+}
+
+// writeResult answers with a tool's JSON: 200, or 400 for its teaching
+// error.
+func writeResult(w http.ResponseWriter, res tools.Result) {
+	code := http.StatusOK
+	if res.IsError {
+		code = http.StatusBadRequest
+	}
+	writeText(w, code, res.Text())
+}
+
+func writeText(w http.ResponseWriter, code int, text string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	io.WriteString(w, text)
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(v)
+}
+
+// httpError is a refused request's answer, shaped like a tool's teaching
+// error.
+func httpError(msg, example string) map[string]string {
+	return map[string]string{"error": msg, "example": example}
+}
+
+// listedTools is what tools/list offers, for GET /api/tools.
+func listedTools(d *tools.Dispatcher) []*mcp.Tool {
+	offered := offeredTools(d)
+	var out []*mcp.Tool
+	for _, t := range d.Registry.All() {
+		if offered(t) {
+			out = append(out, mcpTool(t, d.Session.Config().OutputSchemas))
+		}
+	}
+	return out
+}
+
+// graphStats is GET /api/graph/stats: the graph's size, domain and
+// namespaces (roots).
+func graphStats(d *tools.Dispatcher) map[string]any {
+	snap := d.Session.Current()
+	var roots []map[string]string
+	for _, r := range snap.Roots {
+		roots = append(roots, map[string]string{"path": r.Path, "namespace": r.Namespace})
+	}
+	return map[string]any{
+		"node_count": snap.Graph.NumNodes(), "edge_count": snap.Graph.NumEdges(),
+		"domain": d.Session.Config().Domain, "roots": roots,
+	}
+}
+
+// tokenMatches compares a bearer token in constant time.
+func tokenMatches(header, token string) bool {
+	got, ok := strings.CutPrefix(header, "Bearer ")
+	return ok && subtle.ConstantTimeCompare([]byte(got), []byte(token)) == 1
+}
+
+// sameOrigin reports whether origin is the server's own (scheme and the
+// Host the request was sent to).
+func sameOrigin(origin, host string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	return strings.EqualFold(u.Host, host)
+}
+
+func hostOnly(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return strings.Trim(hostport, "[]")
+}
+
+func isLoopbackHost(h string) bool {
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}

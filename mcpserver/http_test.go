@@ -1,0 +1,216 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
+)
+
+// httpFixture serves an ingested fixture repository over HTTP.
+func httpFixture(t *testing.T, o HTTPOptions) (*tools.Dispatcher, *httptest.Server) {
+	t.Helper()
+	d := sdkDispatcher(t)
+	repo := fixture.Write(t)
+	if res := d.Call(context.Background(), "ingest", json.RawMessage(`{"agent_id":"t","path":`+jsonString(repo)+`}`), nil); res.IsError {
+		t.Fatalf("ingest: %s", res.Text())
+	}
+	ts := httptest.NewServer(HTTPHandler(d, NewMCPServer(d, NewLog(t.Logf)), o))
+	t.Cleanup(ts.Close)
+	return d, ts
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// do sends a request with optional headers and returns status and body.
+func do(t *testing.T, method, url, body string, header map[string]string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range header {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// The REST surface answers with the tools' own JSON: health, the tool
+// list, a call by canonical and legacy name, graph stats; a teaching
+// error is a 400 and an unknown tool a 404 naming the closest tools.
+func TestRESTCallsTheTools(t *testing.T) {
+	d, ts := httpFixture(t, HTTPOptions{})
+	code, body := do(t, "GET", ts.URL+"/api/health", "", nil)
+	if code != 200 || !strings.Contains(body, `"node_count"`) {
+		t.Fatalf("health: %d %s", code, body)
+	}
+	code, body = do(t, "GET", ts.URL+"/api/tools", "", nil)
+	var list struct{ Tools []mcp.Tool }
+	if code != 200 || json.Unmarshal([]byte(body), &list) != nil || len(list.Tools) != len(listedTools(d)) || len(list.Tools) < 40 {
+		t.Fatalf("tools: %d, %d tools", code, len(list.Tools))
+	}
+	for _, name := range []string{"seek", "m1nd.seek"} {
+		code, body = do(t, "POST", ts.URL+"/api/tools/"+name, `{"query":"where are passwords hashed","top_k":3}`, nil)
+		if code != 200 || !strings.Contains(body, "backend/crypto.py") {
+			t.Errorf("%s: %d %s", name, code, body)
+		}
+	}
+	code, body = do(t, "POST", ts.URL+"/api/tools/impact", `{}`, nil)
+	if code != 400 || !strings.Contains(body, `"example"`) {
+		t.Errorf("impact without node_id: %d %s", code, body)
+	}
+	code, body = do(t, "POST", ts.URL+"/api/tools/seekk", `{}`, nil)
+	if code != 404 || !strings.Contains(body, "seek") {
+		t.Errorf("unknown tool: %d %s", code, body)
+	}
+	code, body = do(t, "POST", ts.URL+"/api/tools/seek", `[1,2]`, nil)
+	if code != 400 || !strings.Contains(body, "JSON object") {
+		t.Errorf("a body that is no object: %d %s", code, body)
+	}
+	code, body = do(t, "GET", ts.URL+"/api/graph/stats", "", nil)
+	if code != 200 || !strings.Contains(body, `"edge_count"`) || !strings.Contains(body, `"roots"`) {
+		t.Errorf("stats: %d %s", code, body)
+	}
+	code, body = do(t, "GET", ts.URL+"/nothing", "", nil)
+	if code != 404 || !strings.Contains(body, "/api/tools") {
+		t.Errorf("unknown endpoint: %d %s", code, body)
+	}
+}
+
+// What a browser page of another site, a rebinding DNS name or another
+// machine could send is refused, and changes nothing; a path outside the
+// roots is refused by the tools as it is over stdio.
+func TestHTTPGuard(t *testing.T) {
+	_, ts := httpFixture(t, HTTPOptions{MaxBody: 4096})
+	learn := `{"query":"x","feedback":"correct","node_ids":["file::backend/auth.py"]}`
+	for _, tc := range []struct {
+		name   string
+		method string
+		path   string
+		body   string
+		header map[string]string
+		code   int
+		says   string
+	}{
+		{"foreign origin", "POST", "/api/tools/learn", learn, map[string]string{"Origin": "https://evil.example"}, 403, "another site"},
+		{"foreign origin on /mcp", "POST", "/mcp", `{}`, map[string]string{"Origin": "http://evil.example"}, 403, "another site"},
+		{"rebinding host", "GET", "/api/health", "", map[string]string{"Host": "evil.example:80"}, 403, "DNS rebinding"},
+		{"oversized body", "POST", "/api/tools/seek", `{"query":"` + strings.Repeat("a", 5000) + `"}`, nil, 413, "more than"},
+		{"path escape", "POST", "/api/tools/view", `{"file_path":"../../../../etc/passwd"}`, nil, 400, "error"},
+		{"own origin", "GET", "/api/health", "", map[string]string{"Origin": ts.URL}, 200, "node_count"},
+	} {
+		code, body := do(t, tc.method, ts.URL+tc.path, tc.body, tc.header)
+		if code != tc.code || !strings.Contains(body, tc.says) {
+			t.Errorf("%s: %d %s", tc.name, code, body)
+		}
+		if strings.Contains(body, "root:x:0:0") {
+			t.Errorf("%s: /etc/passwd read", tc.name)
+		}
+	}
+}
+
+// With a token every request must carry it; a listener beyond loopback
+// needs one.
+func TestHTTPToken(t *testing.T) {
+	_, ts := httpFixture(t, HTTPOptions{Token: "s3cret"})
+	for _, tc := range []struct {
+		auth string
+		code int
+	}{{"", 401}, {"Bearer wrong", 401}, {"s3cret", 401}, {"Bearer s3cret", 200}} {
+		h := map[string]string{}
+		if tc.auth != "" {
+			h["Authorization"] = tc.auth
+		}
+		if code, body := do(t, "GET", ts.URL+"/api/health", "", h); code != tc.code {
+			t.Errorf("Authorization %q: %d %s", tc.auth, code, body)
+		}
+	}
+	for _, tc := range []struct {
+		addr, token string
+		ok          bool
+	}{
+		{"127.0.0.1:1337", "", true}, {"[::1]:0", "", true}, {"localhost:1", "", true},
+		{"0.0.0.0:1337", "", false}, {"0.0.0.0:1337", "t", true}, {"192.168.1.2:80", "", false}, {"1337", "", false},
+	} {
+		if err := CheckBind(tc.addr, tc.token); (err == nil) != tc.ok {
+			t.Errorf("CheckBind(%q, %q) = %v", tc.addr, tc.token, err)
+		}
+	}
+}
+
+// An MCP client over streamable HTTP (the go-sdk's) lists and calls the
+// tools, and sees what a stdio client of the same process learned.
+func TestStreamableHTTPSharesTheSession(t *testing.T) {
+	d, ts := httpFixture(t, HTTPOptions{})
+	ctx := context.Background()
+	stdio, _ := connectSDKClient(t, d)
+	client := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	list, err := cs.ListTools(ctx, nil)
+	if err != nil || len(list.Tools) < 40 {
+		t.Fatalf("tools/list over HTTP: %v, %d tools", err, len(list.Tools))
+	}
+	call := func(cs *mcp.ClientSession, name string, args map[string]any) string {
+		t.Helper()
+		args["agent_id"] = "a"
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", name, err, res)
+		}
+		return res.Content[0].(*mcp.TextContent).Text
+	}
+	before := call(cs, "perspective_list", map[string]any{})
+	call(stdio, "perspective_start", map[string]any{"query": "session expiry"})
+	after := call(cs, "perspective_list", map[string]any{})
+	if before == after || !strings.Contains(after, "session expiry") {
+		t.Errorf("the HTTP client does not see the stdio client's perspective:\nbefore %s\nafter %s", before, after)
+	}
+}
+
+// ServeHTTP stops when its context ends.
+func TestServeHTTPStops(t *testing.T) {
+	d := sdkDispatcher(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- ServeHTTP(ctx, d, ln, HTTPOptions{}, nil) }()
+	resp, err := http.Post("http://"+ln.Addr().String()+"/api/tools/health", "application/json", bytes.NewReader(nil))
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("health: %v %v", err, resp)
+	}
+	resp.Body.Close()
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("ServeHTTP: %v", err)
+	}
+}
