@@ -149,7 +149,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if httpLn != nil {
 		httpDone := make(chan error, 1)
 		httpCtx, cancel := context.WithCancel(ctx)
-		go func() { httpDone <- mcpserver.ServeHTTP(httpCtx, d, httpLn, mcpserver.HTTPOptions{Token: f.token}, log) }()
+		go func() {
+			httpDone <- mcpserver.ServeHTTP(httpCtx, d, httpLn, mcpserver.HTTPOptions{Token: f.token}, log)
+		}()
 		logf("serving HTTP on http://%s: MCP at /mcp, REST at /api", httpLn.Addr())
 		stopHTTP = func() {
 			cancel()
