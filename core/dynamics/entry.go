@@ -116,17 +116,10 @@ func called(g *graph.Graph, rels relCache, n graph.NodeID) bool {
 }
 
 func inScope(g *graph.Graph, n graph.NodeID, scope string) bool {
-	return scope == "" || strings.HasPrefix(g.SourcePath(n), scope)
+	return inScopePath(g.SourcePath(n), scope)
 }
 
 // isTest: a test function or anything in a test file.
 func isTest(g *graph.Graph, n graph.NodeID) bool {
-	if g.HasTag(n, "test") {
-		return true
-	}
-	p := g.SourcePath(n)
-	base := path.Base(p)
-	return strings.HasSuffix(base, "_test.go") || strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") ||
-		strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") ||
-		strings.Contains("/"+p, "/tests/") || strings.Contains("/"+p, "/test/") || strings.Contains("/"+p, "/testdata/")
+	return g.HasTag(n, "test") || testPath(g.SourcePath(n))
 }
