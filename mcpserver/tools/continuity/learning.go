@@ -8,7 +8,10 @@ import (
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/history"
 	"github.com/m1nd-go/m1nd/core/plasticity"
+	"github.com/m1nd-go/m1nd/core/risk"
+	"github.com/m1nd-go/m1nd/mcpserver/immunity"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
@@ -32,7 +35,7 @@ func registerLearning(r *tools.Registry) {
 		Name:        "learn",
 		Title:       "Learn from feedback",
 		Description: "Rate activate/seek results (correct, wrong) so that similar queries rank better; use after results you acted on.",
-		Details:     "Explicit feedback on query results: \"correct\" ranks the given nodes higher when this query (or a similar one, sharing most words or seeds) is asked again, \"wrong\" ranks them lower, \"partial\" is a weaker \"correct\". It also adjusts the edges around the nodes (Hebbian learning with LTP/LTD). Edge weights persist with the graph; the per-query verdicts last for the server's session.",
+		Details:     "Explicit feedback on query results: \"correct\" ranks the given nodes higher when this query (or a similar one, sharing most words or seeds) is asked again, \"wrong\" ranks them lower, \"partial\" is a weaker \"correct\". It also adjusts the edges around the nodes (Hebbian learning with LTP/LTD). Edge weights persist with the graph; the per-query verdicts last for the server's session. Every call is also a tremor observation of the files named; a verdict on a query about a bug (fix, crash, regression …) records a trust outcome for them (correct: a confirmed defect, wrong: a false alarm).",
 		Class:       tools.Write,
 		WhenToUse:   "After every activate/seek whose results you used (or rejected): it is how the graph gets better for this repository.",
 		AvoidWhen:   "You did not look at the results; guessed feedback teaches the graph noise.",
@@ -66,6 +69,8 @@ type learnOutput struct {
 	LearningType         string  `json:"learning_type"`
 	PlasticityGeneration uint64  `json:"plasticity_generation"`
 	Durable              bool    `json:"durable" jsonschema:"The feedback is journaled and survives a crash."`
+	TrustRecordsUpdated  int     `json:"trust_records_updated" jsonschema:"Files whose trust ledger got an outcome (queries about a bug)."`
+	TremorObservations   int     `json:"tremor_observations_recorded" jsonschema:"Files that got a tremor observation (one a second)."`
 	ElapsedMs            float64 `json:"elapsed_ms"`
 	NextStepHint         string  `json:"next_step_hint,omitempty"`
 }
@@ -169,9 +174,48 @@ func runLearn(c *tools.Call, in LearnParams) (learnOutput, error) {
 		if res.EdgesStrengthened+res.EdgesWeakened == 0 {
 			out.NextStepHint = "These nodes have no edges to adjust (isolated nodes); feedback changed nothing."
 		}
+		if err := recordImmune(c, g, nodes, in.Query, fb, res.TotalWeightDelta, &out); err != nil {
+			out.NextStepHint = strings.TrimSpace(out.NextStepHint + " Trust and tremor state not saved: " + err.Error())
+		}
 		return nil
 	})
 	return out, err
+}
+
+// recordImmune feeds the verdict to the immune state
+// (docs/design.md#immune-memory-and-risk-signals): every learn call is a
+// tremor observation of the files it names; a verdict on a query about a
+// bug (the defect vocabulary of fix commits) is also a trust outcome —
+// correct a confirmed defect, wrong a false alarm, partial a partial.
+func recordImmune(c *tools.Call, g *graph.Graph, nodes []graph.NodeID, query string, fb plasticity.Feedback, delta float32, out *learnOutput) error {
+	st := immunity.For(c.Session)
+	now := c.Session.Now()
+	bug := risk.IsFix(query)
+	outcome := map[plasticity.Feedback]risk.Outcome{plasticity.Correct: risk.Defect, plasticity.Wrong: risk.FalseAlarm, plasticity.Partial: risk.Partial}[fb]
+	seen := map[graph.NodeID]bool{}
+	for _, n := range nodes {
+		f := history.FileOf(g, n)
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		ext := g.ExternalID(f)
+		if st.Tremor.Observe(ext, now.UnixMilli(), float64(graph.Finite(delta))) {
+			out.TremorObservations++
+		}
+		if bug {
+			st.Trust.Record(ext, outcome, now.Unix())
+			out.TrustRecordsUpdated++
+		}
+	}
+	var errs []error
+	if out.TremorObservations > 0 {
+		errs = append(errs, st.SaveTremor())
+	}
+	if out.TrustRecordsUpdated > 0 {
+		errs = append(errs, st.SaveTrust())
+	}
+	return errors.Join(errs...)
 }
 
 // parseSince accepts RFC 3339 or Unix seconds.

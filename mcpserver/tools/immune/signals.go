@@ -76,13 +76,21 @@ func trustEvidence(g *graph.Graph, hs *histSignals, st *immunity.Store, file gra
 
 // tremorAges are file's event ages in seconds: its commits before the
 // history's head, its learn observations before the session's clock
-// (nowMillis) — the session's present continues the repository's.
-func tremorAges(g *graph.Graph, hs *histSignals, st *immunity.Store, file graph.NodeID, nowMillis int64) (ages []float64, commits, learned int) {
+// (nowMillis) — the session's present continues the repository's. It
+// counts the commits and observations inside span.
+func tremorAges(g *graph.Graph, hs *histSignals, st *immunity.Store, file graph.NodeID, nowMillis int64, span float64) (ages []float64, commits, learned int) {
 	ages = append(ages, hs.ages[file]...)
-	commits = len(ages)
+	for _, a := range ages {
+		if a <= span {
+			commits++
+		}
+	}
 	for _, o := range st.Tremor.Of(g.ExternalID(file)) {
-		ages = append(ages, float64(nowMillis-o.At)/1000)
-		learned++
+		a := float64(nowMillis-o.At) / 1000
+		ages = append(ages, a)
+		if a >= 0 && a <= span {
+			learned++
+		}
 	}
 	return ages, commits, learned
 }

@@ -27,7 +27,7 @@ type tremorModule struct {
 	Magnitude float64    `json:"magnitude"`
 	MeanAccel float64    `json:"mean_acceleration" jsonschema:"Mean second difference of the per-bin counts."`
 	Slope     float64    `json:"slope" jsonschema:"Regression slope of the per-bin counts."`
-	Events    int        `json:"events"`
+	Events    int        `json:"events" jsonschema:"Commits and learn observations in the window."`
 	Commits   int        `json:"commits"`
 	Learned   int        `json:"learn_observations,omitempty"`
 	Risk      risk.Level `json:"risk_level"`
@@ -95,7 +95,7 @@ func runTremor(c *tools.Call, in tremorParams) (TremorOutput, error) {
 			if !matchesFilter(g, id, in.NodeFilter) {
 				continue
 			}
-			ages, commits, learned := tremorAges(g, hs, st, id, nowMs)
+			ages, commits, learned := tremorAges(g, hs, st, id, nowMs, span)
 			r := risk.Measure(ages, span, w.Bins())
 			if r.Events == 0 || r.Magnitude < in.MinMagnitude {
 				continue
