@@ -59,6 +59,7 @@ func (d *Dispatcher) Call(ctx context.Context, name string, args json.RawMessage
 	defer cancel()
 	c := &Call{Ctx: ctx, Tool: t, AgentID: agent, Session: d.Session, Progress: progress, Registry: d.Registry, args: parsed}
 	d.Session.Touch(agent)
+	start := time.Now()
 	defer func() {
 		if p := recover(); p != nil {
 			d.Session.Logf("panic in tool %s: %v\n%s", t.Name, p, debug.Stack())
@@ -69,6 +70,7 @@ func (d *Dispatcher) Call(ctx context.Context, name string, args json.RawMessage
 			}), IsError: true}
 		}
 		d.Session.QueryDone()
+		logCall(d.Session, c, args, res, time.Since(start)) // savings and report read it
 	}()
 	v, err := t.Run(c)
 	if err != nil {
