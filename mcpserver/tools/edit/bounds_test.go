@@ -10,6 +10,7 @@ import (
 // TestEditBoundsFollowTheWriter: the bounds written in the input structs'
 // tags are the writer's own limits.
 func TestEditBoundsFollowTheWriter(t *testing.T) {
+	t.Parallel()
 	r := tools.NewRegistry()
 	Register(r)
 	for _, c := range []struct {

@@ -62,6 +62,7 @@ func checkSchemas(t *testing.T, d *tools.Dispatcher, tool string, out map[string
 // the node ids, every check, the phases and the progress events. Both
 // forms are what the output schema describes.
 func TestApplyAnswersBriefByDefault(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	out := tooltest.MustCall(t, d, "apply_batch", map[string]any{"agent_id": "t", "verify": true, "edits": []any{
 		map[string]any{"file_path": "backend/a.py", "new_content": "def a():\n    return 1\n"},
@@ -121,6 +122,7 @@ func TestApplyAnswersBriefByDefault(t *testing.T) {
 // names still used are bounded, with totals for the rest; each layer says
 // its status, counts and first failure.
 func TestBriefBoundsLists(t *testing.T) {
+	t.Parallel()
 	var o applyOutput
 	for i := range 30 {
 		o.BlastRadius = append(o.BlastRadius, blastEntry{File: fmt.Sprintf("f%d.go", i), Distance: 1, Direction: "dependents"})

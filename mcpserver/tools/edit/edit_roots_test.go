@@ -16,6 +16,7 @@ import (
 // "the first root where it fits" — and a path whose parent is a file is
 // refused, creating nothing anywhere. Every answer names the root.
 func TestWritesLandInTheRootThePathBelongsTo(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	notes, code := filepath.Join(base, "notes"), filepath.Join(base, "flask")
 	files := map[string]string{
@@ -78,6 +79,7 @@ func TestWritesLandInTheRootThePathBelongsTo(t *testing.T) {
 // file none of whose directories exists in either is not given to the
 // first: the answer asks which one, with the spellings that say it.
 func TestNewFileOfNoRootIsRefused(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	for _, rel := range []string{"api/server/main.go", "web/app/main.go"} {
 		p := filepath.Join(base, rel)

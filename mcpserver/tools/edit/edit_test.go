@@ -31,6 +31,7 @@ func readFile(t testing.TB, p string) string {
 // TestApplyWritesAndRefreshesTheGraph: apply writes the file, keeps its
 // conventions, and the next query sees the new function.
 func TestApplyWritesAndRefreshesTheGraph(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	p := filepath.Join(dir, "backend", "payments.py")
 	old := readFile(t, p)
@@ -74,6 +75,7 @@ func TestApplyWritesAndRefreshesTheGraph(t *testing.T) {
 // the write lands while they are still there, and is refused (teaching,
 // nothing written) once they moved.
 func TestApplyExpectedLines(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	p := filepath.Join(dir, "backend", "config.py")
 	old := readFile(t, p)
@@ -97,6 +99,7 @@ func TestApplyExpectedLines(t *testing.T) {
 // phases in order and end complete; the client gets them as
 // notifications too.
 func TestApplyBatchProgress(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	var mu sync.Mutex
 	var notes []string
@@ -198,6 +201,7 @@ func verdictOf(t *testing.T, out map[string]any) (string, map[string]any) {
 // stubs out logic (BROKEN: every file restored byte for byte, the graph
 // back as it was), and one whose tests fail (RISKY, kept).
 func TestApplyBatchVerify(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go build and go test")
 	}
@@ -312,6 +316,7 @@ func TestApplyBatchVerify(t *testing.T) {
 // TestWritesRefusedTeachAndWriteNothing: each bad edit is a teaching
 // error, and a batch with one bad edit writes none of its good ones.
 func TestWritesRefusedTeachAndWriteNothing(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	outside := t.TempDir()
 	os.Symlink(outside, filepath.Join(dir, "out"))
@@ -359,6 +364,7 @@ func TestWritesRefusedTeachAndWriteNothing(t *testing.T) {
 // TestApplyKeepsFormatAndMode: CRLF stays CRLF, the trailing newline and
 // the executable bit stay, unless preserve_format is false.
 func TestApplyKeepsFormatAndMode(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	p := filepath.Join(dir, "backend", "tool.py")
 	os.WriteFile(p, []byte("#!/usr/bin/env python3\r\nprint('a')\r\n"), 0o755)
@@ -381,6 +387,7 @@ func TestApplyKeepsFormatAndMode(t *testing.T) {
 // TestApplyCancelledRestores: a client cancel between two files stops the
 // batch and restores what it wrote.
 func TestApplyCancelledRestores(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	before := tree(t, dir)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -406,6 +413,7 @@ func TestApplyCancelledRestores(t *testing.T) {
 // TestApplyCancelledDuringVerifyRestores: a client that gives up while
 // the checks run never sees the verdict; the files and the graph go back.
 func TestApplyCancelledDuringVerifyRestores(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	before := tree(t, dir)
 	nodes := d.Session.Current().Graph.NumNodes()
@@ -434,6 +442,7 @@ func TestApplyCancelledDuringVerifyRestores(t *testing.T) {
 // commit writes it; a file changed since the preview is refused, naming
 // the change; previews are used once, need confirm, and expire.
 func TestEditPreviewCommit(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	p := filepath.Join(dir, "backend", "config.py")
 	old := readFile(t, p)
@@ -489,6 +498,7 @@ func TestEditPreviewCommit(t *testing.T) {
 // and with the daemon watching the insight also becomes an alert — once,
 // while unacknowledged.
 func TestApplyTremorInsightBecomesAlert(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	git := func(date string, args ...string) {
 		t.Helper()

@@ -69,6 +69,7 @@ var pyRenameFiles = map[string]string{
 // knows them: BROKEN, the importers named with their lines, every file
 // restored. The same rename with its users in the batch is SAFE.
 func TestVerifyRenameBreaksPythonImporters(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs python")
 	}
@@ -127,6 +128,7 @@ func TestVerifyRenameBreaksPythonImporters(t *testing.T) {
 // blocking failure of layer D (it was "no tests" before), and the test
 // file's use of the removed name is a warning of its own.
 func TestVerifyTestsThatCannotRunAreBroken(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs python")
 	}
@@ -166,6 +168,7 @@ func TestVerifyTestsThatCannotRunAreBroken(t *testing.T) {
 // A Go module where another package calls the renamed exported function:
 // go build fails and the caller is named; BROKEN, restored.
 func TestVerifyRenameBreaksGoCaller(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go build")
 	}
@@ -193,6 +196,7 @@ func TestVerifyRenameBreaksGoCaller(t *testing.T) {
 
 // A test that fails before the edit is pre-existing: listed, not blamed.
 func TestVerifyPreExistingFailureIsNotBlamed(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go test")
 	}
@@ -268,6 +272,7 @@ func TestVerifyRenameBreaksTypeScriptImporter(t *testing.T) {
 // Where the compiler checked the user and passed, a use found by name is
 // another symbol of that name (here a local variable): info, not BROKEN.
 func TestVerifyGoNameShadowIsNotBroken(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go build")
 	}
