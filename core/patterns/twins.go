@@ -116,8 +116,11 @@ func bandKey(s *Shape, band int) uint64 {
 type TwinParams struct {
 	// Threshold is the least similarity reported (0: DefaultTwinThreshold).
 	Threshold float64
-	// Keep, when set, restricts both units of a pair (scope, node types).
+	// Keep, when set, restricts both units of a pair (node types).
 	Keep func(graph.NodeID) bool
+	// Focus, when set, restricts pairs to those with at least one unit it
+	// admits (new code, a directory): what its twins are anywhere.
+	Focus func(graph.NodeID) bool
 	// MaxBucket bounds the pairs one LSH bucket makes: a larger bucket (a
 	// family of generated functions) pairs each class with the next one
 	// only. 0: DefaultMaxBucket.
@@ -194,7 +197,11 @@ func Twins(g *graph.Graph, x *TwinIndex, p TwinParams) TwinResult {
 	seen := map[uint64]bool{}
 	deps := map[graph.NodeID][]graph.NodeID{}
 	var out []Twin
+	focus := func(i int32) bool { return p.Focus == nil || p.Focus(x.units[i].Node) }
 	try := func(i, j int32) {
+		if !focus(i) && !focus(j) {
+			return
+		}
 		key := uint64(min(i, j))<<32 | uint64(max(i, j))
 		if seen[key] {
 			return
@@ -217,12 +224,21 @@ func Twins(g *graph.Graph, x *TwinIndex, p TwinParams) TwinResult {
 			star(m)
 		}
 	}
+	// A class's representative: its first member in focus, else its first.
+	rep := func(members []int32) int32 {
+		for _, m := range members {
+			if focus(m) {
+				return m
+			}
+		}
+		return members[0]
+	}
 	var reps []int32
 	for _, b := range x.buckets {
 		reps = reps[:0]
 		for _, c := range b {
 			if len(kept[c]) > 0 {
-				reps = append(reps, kept[c][0])
+				reps = append(reps, rep(kept[c]))
 			}
 		}
 		if len(reps) > p.MaxBucket { // a generated family: each with the next

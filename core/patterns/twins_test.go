@@ -106,6 +106,25 @@ func TestTwins(t *testing.T) {
 			t.Errorf("%s: twins %v (total %d), want %v", tc.name, got, res.Total, tc.want)
 		}
 	}
+	for _, tc := range []struct {
+		name  string
+		focus string
+		want  []string
+	}{
+		// b stands for its class when in focus.
+		{"twins of b", "b", []string{"a-b", "b-c"}},
+		{"twins of c", "c", []string{"a-c"}},
+		{"twins of d", "d", nil},
+	} {
+		res := Twins(g, x, TwinParams{Threshold: 0.6, Focus: func(id graph.NodeID) bool { return g.Label(id) == tc.focus }})
+		var got []string
+		for _, tw := range res.Twins {
+			got = append(got, label(tw))
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: twins %v, want %v", tc.name, got, tc.want)
+		}
+	}
 	res := Twins(g, x, TwinParams{Threshold: 0.95})
 	if tw := res.Twins[0]; !tw.Exact || tw.Similarity != 1 || tw.Shared != 1 || tw.Neighbourhood != 1 {
 		t.Errorf("a-b: %+v, want an exact body and the same neighbourhood", tw)

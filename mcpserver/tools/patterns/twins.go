@@ -13,7 +13,7 @@ import (
 )
 
 type twinsParams struct {
-	Scope               string   `json:"scope" jsonschema:"Path prefix or glob both twins lie in." help:"Only pairs whose two nodes lie under this path prefix (\"src/api/\") or glob (\"**/*.py\")."`
+	Scope               string   `json:"scope" jsonschema:"Path prefix or glob one twin lies in." help:"Only pairs with at least one node under this path prefix (\"src/api/\") or glob (\"**/*.py\"): the twins of that code anywhere in the repository."`
 	NodeTypes           []string `json:"node_types" help:"Kinds of node compared: function (methods included), class, struct, enum, type." tool:"default=function,enum=function|class|struct|enum|type"`
 	SimilarityThreshold float64  `json:"similarity_threshold" jsonschema:"Least similarity reported, 0-1." help:"Least similarity reported: the body shape's similarity (identifiers, strings and numbers renamed away), blended 4:1 with the overlap of what the two depend on." tool:"default=0.8,min=0.3,max=1"`
 	TopK                int      `json:"top_k" help:"Pairs listed; total_pairs counts all." tool:"default=20,min=1,max=200"`
@@ -109,14 +109,15 @@ func runTwins(c *tools.Call, in twinsParams) (TwinsOutput, error) {
 		for _, t := range in.NodeTypes {
 			types = append(types, twinTypes[t])
 		}
-		x := twinIndex(b)
-		res := patterns.Twins(g, x, patterns.TwinParams{
+		p := patterns.TwinParams{
 			Threshold: in.SimilarityThreshold,
 			TopK:      in.TopK,
-			Keep: func(id graph.NodeID) bool {
-				return slices.Contains(types, g.Type(id)) && scope.Match(g.SourcePath(id))
-			},
-		})
+			Keep:      func(id graph.NodeID) bool { return slices.Contains(types, g.Type(id)) },
+		}
+		if scope != nil {
+			p.Focus = func(id graph.NodeID) bool { return scope.Match(g.SourcePath(id)) }
+		}
+		res := patterns.Twins(g, twinIndex(b), p)
 		out = TwinsOutput{Twins: []twinJSON{}, TotalPairs: res.Total, NotListed: res.Total - len(res.Twins), Compared: res.Units, Candidates: res.Candidates, Truncated: res.Truncated}
 		for _, t := range res.Twins {
 			out.Twins = append(out.Twins, twinJSON{A: sideOf(g, t.A), B: sideOf(g, t.B), Similarity: t.Similarity, Body: round3(t.Body), Reason: t.Reason()})
