@@ -96,13 +96,13 @@ func co2Grams(tok int64) float64 { return float64(tok) / 1000 * whPerKToken / 10
 // graph) and adds this session's to them when it is written: at each
 // savings or report call and when the session closes.
 type ledger struct {
-	mu       sync.Mutex
-	path     string // "" for a memory-only session
-	earlier  persisted
-	loadErr  error
-	s        *session.State
-	compute  func() Tally // this session's tally, for Close
-	sizes    map[string]int64 // file sizes by absolute path, read once
+	mu      sync.Mutex
+	path    string // "" for a memory-only session
+	earlier persisted
+	loadErr error
+	s       *session.State
+	compute func() Tally     // this session's tally, for Close
+	sizes   map[string]int64 // file sizes by absolute path, read once
 }
 
 // persisted is savings.json.
