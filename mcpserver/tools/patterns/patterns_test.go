@@ -29,3 +29,29 @@ func TestTwinsFindsTheCopy(t *testing.T) {
 	}
 	t.Logf("%s", tooltest.ToJSON(tw))
 }
+
+// ghost_edges on the fixture's scripted history: session.py and
+// crypto.py changed together twice (commit 2 and the final commit that
+// writes every file) and neither depends on the other (auth.py uses
+// both). Every other pair with two joint commits is linked: auth.py
+// imports crypto.py and session.py, middleware.py imports session.py,
+// test_auth.py tests auth.py, which uses session.py. README and config
+// are not code pairs.
+func TestGhostEdgesFixture(t *testing.T) {
+	d, dir := tooltest.IngestedFixture(t)
+	out := tooltest.MustCall(t, d, "ghost_edges", map[string]any{"agent_id": "t"})
+	ghosts := out["ghost_edges"].([]any)
+	if len(ghosts) != 1 {
+		t.Fatalf("want one ghost edge, got %s", tooltest.ToJSON(out))
+	}
+	g := ghosts[0].(map[string]any)
+	// crypto.py: 3 commits, session.py: 4; 2 together.
+	if g["source"] != "file::backend/crypto.py" || g["target"] != "file::backend/session.py" || g["support"] != 2.0 || g["confidence"] != 0.667 {
+		t.Errorf("ghost edge %v, want crypto.py–session.py, support 2, confidence 2/3", g)
+	}
+	tooltest.CheckGoldenFile(t, "testdata/ghost_edges_fixture.json", tooltest.Stable(out, dir))
+	week := tooltest.MustCall(t, d, "ghost_edges", map[string]any{"agent_id": "t", "depth": "7d", "scope": "backend/payments.py"})
+	if n := len(week["ghost_edges"].([]any)); n != 0 {
+		t.Errorf("payments.py has no ghost edge: %v", week)
+	}
+}

@@ -6,4 +6,5 @@ import "github.com/m1nd-go/m1nd/mcpserver/tools"
 // Register adds the patterns family's tools to r.
 func Register(r *tools.Registry) {
 	registerTwins(r)
+	registerGhosts(r)
 }
