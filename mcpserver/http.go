@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -57,9 +58,10 @@ func ServeHTTP(ctx context.Context, d *tools.Dispatcher, ln net.Listener, o HTTP
 		log = NewLog(d.Session.Logf)
 	}
 	srv := &http.Server{
-		Handler:           HTTPHandler(d, NewMCPServer(d, log), o),
+		Handler: HTTPHandler(d, NewMCPServer(d, log), o),
+		// No ReadTimeout: its deadline would end the event streams (/mcp's
+		// and /api/events') after it; bodies are bounded by size instead.
 		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
@@ -101,19 +103,24 @@ func HTTPHandler(d *tools.Dispatcher, srv *mcp.Server, o HTTPOptions) http.Handl
 			return
 		}
 		name := r.PathValue("name")
-		res := d.Call(r.Context(), name, args, nil)
-		if _, known := d.Registry.Lookup(name); !known {
-			writeText(w, http.StatusNotFound, res.Text())
+		t, known := d.Registry.Lookup(name)
+		if !known {
+			writeText(w, http.StatusNotFound, d.Call(r.Context(), name, args, nil).Text())
 			return
 		}
-		writeResult(w, res)
+		writeResult(w, EventsOf(d).Observe(t.Name, "rest", args, nil, func(p tools.Progress) tools.Result {
+			return d.Call(r.Context(), t.Name, args, p)
+		}))
+	})
+	mux.HandleFunc("GET /api/events", func(w http.ResponseWriter, r *http.Request) {
+		streamEvents(w, r, EventsOf(d))
 	})
 	mux.HandleFunc("GET /api/graph/stats", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, graphStats(d))
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, httpError("no such endpoint: "+r.Method+" "+r.URL.Path,
-			"POST /mcp (MCP), GET /api/health, GET /api/tools, POST /api/tools/{name}, GET /api/graph/stats"))
+			"POST /mcp (MCP), GET /api/health, GET /api/tools, POST /api/tools/{name}, GET /api/graph/stats, GET /api/events"))
 	})
 	return guard(mux, o)
 }
@@ -143,6 +150,55 @@ func guard(next http.Handler, o HTTPOptions) http.Handler {
 		r.Body = http.MaxBytesReader(w, r.Body, o.MaxBody)
 		next.ServeHTTP(w, r)
 	})
+}
+
+// eventHeartbeat keeps an idle event stream's connection open through
+// proxies and tells the server when its client has gone.
+const eventHeartbeat = 15 * time.Second
+
+// streamEvents serves GET /api/events as Server-Sent Events: first what
+// the client missed (after its Last-Event-ID, from the replay buffer),
+// then each event as it happens, until the client or the server leaves.
+func streamEvents(w http.ResponseWriter, r *http.Request, e *Events) {
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		writeJSON(w, http.StatusInternalServerError, httpError("this connection cannot stream", "GET /api/events over HTTP/1.1"))
+		return
+	}
+	after, _ := strconv.ParseUint(r.Header.Get("Last-Event-ID"), 10, 64)
+	missed, ch, cancel := e.Subscribe(after)
+	defer cancel()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	send := func(ev Event) bool {
+		b, _ := json.Marshal(ev)
+		_, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", ev.ID, ev.Type, b)
+		return err == nil
+	}
+	for _, ev := range missed {
+		if !send(ev) {
+			return
+		}
+	}
+	flusher.Flush()
+	beat := time.NewTicker(eventHeartbeat)
+	defer beat.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case ev := <-ch:
+			if !send(ev) {
+				return
+			}
+		case <-beat.C:
+			if _, err := io.WriteString(w, ": heartbeat\n\n"); err != nil {
+				return
+			}
+		}
+		flusher.Flush()
+	}
 }
 
 // restArgs reads a REST call's body: a JSON object of the tool's

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -8,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -212,5 +214,99 @@ func TestServeHTTPStops(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("ServeHTTP: %v", err)
+	}
+}
+
+// sseReader reads Server-Sent Events from GET /api/events.
+type sseReader struct {
+	resp *http.Response
+	sc   *bufio.Scanner
+}
+
+func openEvents(t *testing.T, url, lastID string) *sseReader {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url+"/api/events", nil)
+	if lastID != "" {
+		req.Header.Set("Last-Event-ID", lastID)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("events: %v %v", err, resp)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return &sseReader{resp: resp, sc: bufio.NewScanner(resp.Body)}
+}
+
+// next returns the next event (heartbeats skipped).
+func (s *sseReader) next(t *testing.T) Event {
+	t.Helper()
+	var ev Event
+	for s.sc.Scan() {
+		line := s.sc.Text()
+		if data, ok := strings.CutPrefix(line, "data: "); ok {
+			if err := json.Unmarshal([]byte(data), &ev); err != nil {
+				t.Fatalf("event data %q: %v", data, err)
+			}
+		}
+		if line == "" && ev.ID != 0 {
+			return ev
+		}
+	}
+	t.Fatalf("event stream ended: %v", s.sc.Err())
+	return ev
+}
+
+// until reads events until one of type typ for tool arrives.
+func (s *sseReader) until(t *testing.T, typ, tool string) (Event, []Event) {
+	t.Helper()
+	var seen []Event
+	for {
+		ev := s.next(t)
+		seen = append(seen, ev)
+		if m, _ := ev.Data.(map[string]any); ev.Type == typ && m["tool"] == tool {
+			return ev, seen
+		}
+	}
+}
+
+// GET /api/events streams every call's summary, from REST and MCP
+// clients alike, and an ingest's progress; a client that reconnects with
+// Last-Event-ID gets what it missed.
+func TestEventsStreamCallsAndProgress(t *testing.T) {
+	d, ts := httpFixture(t, HTTPOptions{})
+	stdio, _ := connectSDKClient(t, d)
+	events := openEvents(t, ts.URL, "")
+
+	do(t, "POST", ts.URL+"/api/tools/seek", `{"query":"password hashing","agent_id":"rest-agent"}`, nil)
+	ev, _ := events.until(t, "tool_call", "seek")
+	m := ev.Data.(map[string]any)
+	if m["transport"] != "rest" || m["agent_id"] != "rest-agent" || m["is_error"] != false || !strings.Contains(m["summary"].(string), "results") {
+		t.Errorf("seek event: %+v", m)
+	}
+	if _, err := stdio.CallTool(context.Background(), &mcp.CallToolParams{Name: "impact", Arguments: map[string]any{"agent_id": "mcp-agent"}}); err != nil {
+		t.Fatal(err)
+	}
+	ev, _ = events.until(t, "tool_call", "impact")
+	if m := ev.Data.(map[string]any); m["transport"] != "mcp" || m["is_error"] != true {
+		t.Errorf("impact event: %+v", m)
+	}
+	last := ev.ID
+
+	repo := fixture.Write(t)
+	do(t, "POST", ts.URL+"/api/tools/ingest", `{"path":`+jsonString(repo)+`}`, nil)
+	_, seen := events.until(t, "tool_call", "ingest")
+	var progress int
+	for _, e := range seen {
+		if m, _ := e.Data.(map[string]any); e.Type == "progress" && m["tool"] == "ingest" {
+			progress++
+		}
+	}
+	if progress == 0 {
+		t.Errorf("no ingest progress among %d events", len(seen))
+	}
+
+	again := openEvents(t, ts.URL, strconv.FormatUint(last, 10))
+	if ev := again.next(t); ev.ID != last+1 {
+		t.Errorf("resumed at event %d, want %d", ev.ID, last+1)
 	}
 }

@@ -52,7 +52,9 @@ func NewMCPServer(d *tools.Dispatcher, log *Log) *mcp.Server {
 	handler := func(name string, structured bool) mcp.ToolHandler {
 		return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			start := time.Now()
-			res := d.Call(ctx, name, req.Params.Arguments, progressFor(ctx, req))
+			res := EventsOf(d).Observe(name, "mcp", req.Params.Arguments, progressFor(ctx, req), func(p tools.Progress) tools.Result {
+				return d.Call(ctx, name, req.Params.Arguments, p)
+			})
 			log.Logger().Debug("tools/call", "tool", name, "is_error", res.IsError, "elapsed_ms", time.Since(start).Milliseconds())
 			return toMCP(res, structured), nil
 		}
@@ -131,7 +133,10 @@ func normalizeToolNames(d *tools.Dispatcher) mcp.Middleware {
 					return next(ctx, method, req)
 				}
 				// Not in tools/list (its toolset is off), still callable.
-				return toMCP(d.Call(ctx, t.Name, p.Arguments, nil), d.Session.Config().OutputSchemas && t.Output != nil), nil
+				res := EventsOf(d).Observe(t.Name, "mcp", p.Arguments, nil, func(pr tools.Progress) tools.Result {
+					return d.Call(ctx, t.Name, p.Arguments, pr)
+				})
+				return toMCP(res, d.Session.Config().OutputSchemas && t.Output != nil), nil
 			}
 			return toMCP(d.Call(ctx, p.Name, p.Arguments, nil), false), nil
 		}

@@ -54,7 +54,8 @@ func rest(t *testing.T, base, name, body string) map[string]any {
 // TypeScript SDK connects by URL (StreamableHTTPClientTransport).
 func TestServeModeSharesTheGraph(t *testing.T) {
 	repo := fixture.Write(t)
-	p := start(t, nil, "--serve", "--stdio", "--port", "0", "--runtime-dir", t.TempDir(), "--ingest", repo)
+	eventLog := filepath.Join(t.TempDir(), "events.jsonl")
+	p := start(t, nil, "--serve", "--stdio", "--port", "0", "--runtime-dir", t.TempDir(), "--ingest", repo, "--event-log", eventLog)
 	p.initialize(transport.Line)
 	base := httpURL(t, p)
 
@@ -74,6 +75,13 @@ func TestServeModeSharesTheGraph(t *testing.T) {
 	}
 	if after := first(rest(t, base, "activate", string(qs))); after == top {
 		t.Errorf("the HTTP client does not see what the stdio client learned: %s still first", top)
+	}
+	// --event-log holds the calls of both transports.
+	logged, _ := os.ReadFile(eventLog)
+	for _, want := range []string{`"transport":"rest"`, `"transport":"mcp"`, `"tool":"learn"`} {
+		if !strings.Contains(string(logged), want) {
+			t.Errorf("--event-log lacks %s:\n%s", want, logged)
+		}
 	}
 
 	_, file, _, _ := runtime.Caller(0)

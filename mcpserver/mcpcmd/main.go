@@ -55,6 +55,8 @@ m1nd-mcp only:
                          loopback needs a token
   --token T              HTTP clients must send "Authorization: Bearer T"
                          (default: $M1ND_HTTP_TOKEN)
+  --event-log FILE       append every event GET /api/events streams (tool calls
+                         from any transport, progress) to FILE as JSON lines
   --no-gui               accepted for compatibility (there is no GUI)
   --version              print the version
   --help                 this help
@@ -145,6 +147,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case cl != nil:
 		return runAttached(ctx, cl, f.opts, in, stdout, log)
 	}
+	if f.eventLog != "" {
+		if err := mcpserver.LogEvents(ctx, d, f.eventLog); err != nil {
+			logf("%v", err)
+			closeSession(ctx, d.Session, logf)
+			return 2
+		}
+	}
 	stopHTTP := func() {}
 	if httpLn != nil {
 		httpDone := make(chan error, 1)
@@ -171,6 +180,7 @@ type flags struct {
 	serve, stdio bool
 	bind, token  string
 	port         string
+	eventLog     string
 }
 
 // untilDone is serve mode's stdin without --stdio: it sends nothing and
@@ -232,12 +242,12 @@ func parseFlags(args []string, stdout io.Writer, logf func(string, ...any)) (f f
 			f.stdio = true
 		case "--serve":
 			f.serve = true
-		case "--port", "--bind", "--token":
+		case "--port", "--bind", "--token", "--event-log":
 			v, got := needVal()
 			if !got {
 				return f, 2
 			}
-			*map[string]*string{"--port": &f.port, "--bind": &f.bind, "--token": &f.token}[name] = v
+			*map[string]*string{"--port": &f.port, "--bind": &f.bind, "--token": &f.token, "--event-log": &f.eventLog}[name] = v
 		case "--no-attach":
 			f.noAttach = true
 		default:
