@@ -112,6 +112,12 @@ func HTTPHandler(d *tools.Dispatcher, srv *mcp.Server, o HTTPOptions) http.Handl
 			return d.Call(r.Context(), t.Name, args, p)
 		}))
 	})
+	mux.HandleFunc("GET /api/graph/subgraph", func(w http.ResponseWriter, r *http.Request) {
+		serveSubgraph(d, w, r)
+	})
+	mux.HandleFunc("GET /api/graph/snapshot", func(w http.ResponseWriter, r *http.Request) {
+		serveSnapshot(d, w, r)
+	})
 	mux.HandleFunc("GET /api/events", func(w http.ResponseWriter, r *http.Request) {
 		streamEvents(w, r, EventsOf(d))
 	})
@@ -120,7 +126,7 @@ func HTTPHandler(d *tools.Dispatcher, srv *mcp.Server, o HTTPOptions) http.Handl
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, httpError("no such endpoint: "+r.Method+" "+r.URL.Path,
-			"POST /mcp (MCP), GET /api/health, GET /api/tools, POST /api/tools/{name}, GET /api/graph/stats, GET /api/events"))
+			"POST /mcp (MCP), GET /api/health, GET /api/tools, POST /api/tools/{name}, GET /api/graph/stats, /api/graph/subgraph?query=, /api/graph/snapshot, GET /api/events"))
 	})
 	return guard(mux, o)
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/m1nd-go/m1nd/core/graph"
 	"io"
 	"net"
 	"net/http"
@@ -309,4 +310,77 @@ func TestEventsStreamCallsAndProgress(t *testing.T) {
 	if ev := again.next(t); ev.ID != last+1 {
 		t.Errorf("resumed at event %d, want %d", ev.ID, last+1)
 	}
+}
+
+// The graph endpoints: a node's neighbourhood and an activation as nodes
+// with the edges among them, bounded; the whole graph streamed, bounded.
+func TestGraphEndpoints(t *testing.T) {
+	d, ts := httpFixture(t, HTTPOptions{})
+	g := d.Session.Current().Graph
+	get := func(path string, want int) Subgraph {
+		t.Helper()
+		code, body := do(t, "GET", ts.URL+path, "", nil)
+		var sg Subgraph
+		if code != want || (want == 200 && json.Unmarshal([]byte(body), &sg) != nil) {
+			t.Fatalf("%s: %d %s", path, code, body)
+		}
+		return sg
+	}
+	sg := get("/api/graph/subgraph?node=file::backend/session.py&hops=1&top_k=50", 200)
+	if len(sg.Nodes) < 3 || sg.Nodes[0].ID != "file::backend/session.py" || sg.Nodes[0].Hop != 0 || sg.Truncated {
+		t.Fatalf("neighbourhood: %+v", sg.Nodes)
+	}
+	id, _ := g.Lookup("file::backend/session.py")
+	if want := len(uniqueNeighbours(g, id)) + 1; len(sg.Nodes) != want {
+		t.Errorf("neighbourhood of session.py: %d nodes, want it and its %d neighbours", len(sg.Nodes), want-1)
+	}
+	in := map[string]bool{}
+	for _, n := range sg.Nodes {
+		in[n.ID] = true
+		if n.Hop > 1 || n.Type == "" {
+			t.Errorf("node %+v", n)
+		}
+	}
+	if len(sg.Edges) == 0 {
+		t.Error("no edges")
+	}
+	for _, e := range sg.Edges {
+		if !in[e.Source] || !in[e.Target] {
+			t.Errorf("edge %+v leaves the subgraph", e)
+		}
+	}
+	if sg := get("/api/graph/subgraph?node=file::backend/session.py&hops=3&top_k=2", 200); len(sg.Nodes) != 2 || !sg.Truncated {
+		t.Errorf("top_k 2: %d nodes, truncated %v", len(sg.Nodes), sg.Truncated)
+	}
+	if sg := get("/api/graph/subgraph?query=password+hashing&top_k=10", 200); len(sg.Nodes) == 0 || sg.Nodes[0].Activation <= 0 {
+		t.Errorf("activation subgraph: %+v", sg.Nodes)
+	}
+	get("/api/graph/subgraph?node=file::nope.py", 404)
+	get("/api/graph/subgraph?query=x&top_k=0", 400)
+	get("/api/graph/subgraph", 400)
+
+	code, body := do(t, "GET", ts.URL+"/api/graph/snapshot", "", nil)
+	var snap struct {
+		NodeCount, EdgeCount int
+		Truncated            bool
+		Nodes                []GraphNode
+		Edges                []GraphEdge
+	}
+	if code != 200 || json.Unmarshal([]byte(body), &snap) != nil || len(snap.Nodes) != g.NumNodes() || snap.Truncated || len(snap.Edges) == 0 {
+		t.Fatalf("snapshot: %d, %d nodes of %d", code, len(snap.Nodes), g.NumNodes())
+	}
+	code, body = do(t, "GET", ts.URL+"/api/graph/snapshot?limit=5", "", nil)
+	if json.Unmarshal([]byte(body), &snap) != nil || len(snap.Nodes) != 5 || !snap.Truncated {
+		t.Errorf("snapshot limit 5: %d %d nodes", code, len(snap.Nodes))
+	}
+}
+
+func uniqueNeighbours(g *graph.Graph, id graph.NodeID) map[graph.NodeID]bool {
+	m := map[graph.NodeID]bool{}
+	for _, n := range g.Neighbors(id) {
+		if n.Node != id {
+			m[n.Node] = true
+		}
+	}
+	return m
 }
