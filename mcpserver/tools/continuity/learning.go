@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/m1nd-go/m1nd/core/antibody"
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/history"
 	"github.com/m1nd-go/m1nd/core/plasticity"
@@ -35,7 +36,7 @@ func registerLearning(r *tools.Registry) {
 		Name:        "learn",
 		Title:       "Learn from feedback",
 		Description: "Rate activate/seek results (correct, wrong) so that similar queries rank better; use after results you acted on.",
-		Details:     "Explicit feedback on query results: \"correct\" ranks the given nodes higher when this query (or a similar one, sharing most words or seeds) is asked again, \"wrong\" ranks them lower, \"partial\" is a weaker \"correct\". It also adjusts the edges around the nodes (Hebbian learning with LTP/LTD). Edge weights persist with the graph; the per-query verdicts last for the server's session. Every call is also a tremor observation of the files named; a verdict on a query about a bug (fix, crash, regression …) records a trust outcome for them (correct: a confirmed defect, wrong: a false alarm).",
+		Details:     "Explicit feedback on query results: \"correct\" ranks the given nodes higher when this query (or a similar one, sharing most words or seeds) is asked again, \"wrong\" ranks them lower, \"partial\" is a weaker \"correct\". It also adjusts the edges around the nodes (Hebbian learning with LTP/LTD). Edge weights persist with the graph; the per-query verdicts last for the server's session. Every call is also a tremor observation of the files named; a verdict on a query about a bug (fix, crash, regression …) records a trust outcome for them (correct: a confirmed defect, wrong: a false alarm), and 2–6 linked nodes confirmed for it are stored as an antibody (antibody_scan).",
 		Class:       tools.Write,
 		WhenToUse:   "After every activate/seek whose results you used (or rejected): it is how the graph gets better for this repository.",
 		AvoidWhen:   "You did not look at the results; guessed feedback teaches the graph noise.",
@@ -71,6 +72,7 @@ type learnOutput struct {
 	Durable              bool    `json:"durable" jsonschema:"The feedback is journaled and survives a crash."`
 	TrustRecordsUpdated  int     `json:"trust_records_updated" jsonschema:"Files whose trust ledger got an outcome (queries about a bug)."`
 	TremorObservations   int     `json:"tremor_observations_recorded" jsonschema:"Files that got a tremor observation (one a second)."`
+	AntibodyCreated      string  `json:"antibody_created,omitempty" jsonschema:"The bug shape stored from confirmed linked nodes."`
 	ElapsedMs            float64 `json:"elapsed_ms"`
 	NextStepHint         string  `json:"next_step_hint,omitempty"`
 }
@@ -186,7 +188,9 @@ func runLearn(c *tools.Call, in LearnParams) (learnOutput, error) {
 // (docs/design.md#immune-memory-and-risk-signals): every learn call is a
 // tremor observation of the files it names; a verdict on a query about a
 // bug (the defect vocabulary of fix commits) is also a trust outcome —
-// correct a confirmed defect, wrong a false alarm, partial a partial.
+// correct a confirmed defect, wrong a false alarm, partial a partial —
+// and confirmed linked nodes are stored as an antibody (a shape already
+// stored, or too broad, is not).
 func recordImmune(c *tools.Call, g *graph.Graph, nodes []graph.NodeID, query string, fb plasticity.Feedback, delta float32, out *learnOutput) error {
 	st := immunity.For(c.Session)
 	now := c.Session.Now()
@@ -209,6 +213,14 @@ func recordImmune(c *tools.Call, g *graph.Graph, nodes []graph.NodeID, query str
 		}
 	}
 	var errs []error
+	if p, ok := antibody.FromFeedback(g, nodes); ok && bug && fb == plasticity.Correct {
+		a, err := st.Antibodies.Create(antibody.Antibody{Pattern: p, Severity: antibody.Medium, Description: "learned: " + query,
+			Tags: []string{"learned"}, Source: "learn", Created: now.Unix()}, antibody.Substring)
+		if err == nil {
+			out.AntibodyCreated = a.ID
+			errs = append(errs, st.SaveAntibodies())
+		}
+	}
 	if out.TremorObservations > 0 {
 		errs = append(errs, st.SaveTremor())
 	}

@@ -7,4 +7,5 @@ import "github.com/m1nd-go/m1nd/mcpserver/tools"
 func Register(r *tools.Registry) {
 	registerTrust(r)
 	registerTremor(r)
+	registerAntibodies(r)
 }
