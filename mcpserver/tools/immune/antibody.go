@@ -48,8 +48,8 @@ type antibodyJSON struct {
 func abJSON(a antibody.Antibody, withPattern bool) antibodyJSON {
 	j := antibodyJSON{ID: a.ID, Severity: string(a.Severity), Description: a.Description, Tags: a.Tags, Enabled: a.Enabled,
 		Specificity: r3(a.Specificity), Source: a.Source, Created: time.Unix(a.Created, 0).UTC().Format(time.RFC3339),
-		Shape:  fmt.Sprintf("%d nodes, %d edges, %d absent", len(a.Pattern.Nodes), len(a.Pattern.Edges), len(a.Pattern.NegativeEdges)),
-		Scans:  a.Scans, Matches: a.Matches}
+		Shape: fmt.Sprintf("%d nodes, %d edges, %d absent", len(a.Pattern.Nodes), len(a.Pattern.Edges), len(a.Pattern.NegativeEdges)),
+		Scans: a.Scans, Matches: a.Matches}
 	if a.LastMatched != 0 {
 		j.LastMatched = time.Unix(a.LastMatched, 0).UTC().Format(time.RFC3339)
 	}
