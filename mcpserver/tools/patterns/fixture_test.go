@@ -3,7 +3,7 @@ package patterns
 // goFixture is a small Go repository with known answers: ParseRecords
 // and ReadEntries are one function under two sets of names (twins);
 // Serve reads a query parameter and reaches os/exec through Prepare and
-// Execute (taint); Config flows through a constructor, a parameter, a
+// Execute, ServeChecked validates it first (taint); Config flows through a constructor, a parameter, a
 // return and a field (type_trace).
 var goFixture = map[string]string{
 	"go.mod": "module example.com/shop\n\ngo 1.22\n",
@@ -102,6 +102,29 @@ func Serve(w http.ResponseWriter, r *http.Request) {
 func Health(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(200)
 }
+`,
+	"api/safe.go": `package api
+
+import (
+	"net/http"
+	"regexp"
+
+	"example.com/shop/jobs"
+)
+
+var reportName = regexp.MustCompile("^[a-z]+$")
+
+// ServeChecked runs a report whose name it validated first.
+func ServeChecked(w http.ResponseWriter, r *http.Request) {
+	name := r.FormValue("report")
+	if !validName(name) {
+		http.Error(w, "bad report", 400)
+		return
+	}
+	jobs.Prepare(name)
+}
+
+func validName(s string) bool { return reportName.MatchString(s) }
 `,
 	"jobs/jobs.go": `package jobs
 

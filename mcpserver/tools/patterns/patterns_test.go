@@ -55,3 +55,36 @@ func TestGhostEdgesFixture(t *testing.T) {
 		t.Errorf("payments.py has no ghost edge: %v", week)
 	}
 }
+
+// taint_trace: Serve reads a query parameter and reaches os/exec through
+// two calls, Prepare then Execute; every step's file and line is the
+// call that leads on, the last one the sink.
+func TestTaintTraceReachesExec(t *testing.T) {
+	d, _ := tooltest.FixtureRepo(t, goFixture)
+	out := tooltest.MustCall(t, d, "taint_trace", map[string]any{"agent_id": "t", "entry_nodes": []string{"api/handler.go"}})
+	if out["total_paths"] != 1.0 || out["unsanitised_paths"] != 1.0 {
+		t.Fatalf("want one unsanitised path, got %s", tooltest.ToJSON(out))
+	}
+	want := `{"sanitised":false,"sink":"shell","steps":[` +
+		`{"code":"out, err := jobs.Prepare(name)","file":"api/handler.go","line":12,"node_id":"file::api/handler.go::Serve"},` +
+		`{"code":"return Execute(\"report-\" + name)","file":"jobs/jobs.go","line":7,"node_id":"file::jobs/jobs.go::Prepare"},` +
+		`{"code":"return exec.Command(\"sh\", \"-c\", cmd).Output()","file":"jobs/jobs.go","line":12,"node_id":"file::jobs/jobs.go::Execute"}]}`
+	if got := tooltest.ToJSON(out["paths"].([]any)[0]); got != want {
+		t.Errorf("path:\n got %s\nwant %s", got, want)
+	}
+	// ServeChecked validates the name before the same path.
+	checked := tooltest.MustCall(t, d, "taint_trace", map[string]any{"agent_id": "t", "entry_nodes": []string{"ServeChecked"}})
+	if p := checked["paths"].([]any); len(p) != 1 || checked["unsanitised_paths"] != 0.0 ||
+		tooltest.ToJSON(p[0].(map[string]any)["sanitisers"]) != `["file::api/safe.go::ServeChecked"]` {
+		t.Errorf("ServeChecked: want one path sanitised by ServeChecked, got %s", tooltest.ToJSON(checked))
+	}
+	// SQL sinks are not on this path; Health reaches nothing.
+	for _, args := range []map[string]any{
+		{"agent_id": "t", "entry_nodes": []string{"Serve"}, "taint_type": "sql"},
+		{"agent_id": "t", "entry_nodes": []string{"Health"}},
+	} {
+		if out := tooltest.MustCall(t, d, "taint_trace", args); out["total_paths"] != 0.0 {
+			t.Errorf("%v: want no path, got %s", args, tooltest.ToJSON(out))
+		}
+	}
+}
