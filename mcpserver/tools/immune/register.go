@@ -8,4 +8,5 @@ func Register(r *tools.Registry) {
 	registerTrust(r)
 	registerTremor(r)
 	registerAntibodies(r)
+	registerHeuristics(r)
 }
