@@ -246,7 +246,9 @@ func factors(o HeuristicsOutput) ([]factorJSON, []string) {
 		{"blast_radius", float64(o.Blast.Total), r3(float64(o.Blast.Total) / float64(o.Blast.Total+10)), fmt.Sprintf("%d direct and %d dependents in all within %d hops", o.Blast.Direct, o.Blast.Total, max(o.Blast.Hops, 0))},
 		{"centrality", o.Centrality.PageRank, o.Centrality.Percentile, fmt.Sprintf("PageRank above %.0f %% of the graph (in %d, out %d edges)", 100*o.Centrality.Percentile, o.Centrality.InDegree, o.Centrality.OutDegree)},
 	}
-	slices.SortStableFunc(fs, func(a, b factorJSON) int { return cmp.Or(cmp.Compare(b.Signal, a.Signal), cmp.Compare(a.Factor, b.Factor)) })
+	slices.SortStableFunc(fs, func(a, b factorJSON) int {
+		return cmp.Or(cmp.Compare(b.Signal, a.Signal), cmp.Compare(a.Factor, b.Factor))
+	})
 	reasons := []string{}
 	for _, f := range fs {
 		if f.Signal >= 0.5 {
