@@ -88,3 +88,30 @@ func TestTaintTraceReachesExec(t *testing.T) {
 		}
 	}
 }
+
+// type_trace on the fixture's Config: NewConfig builds and returns it,
+// Describe takes it, Server holds it, Server.Current returns it.
+func TestTypeTraceConfig(t *testing.T) {
+	d, _ := tooltest.FixtureRepo(t, goFixture)
+	out := tooltest.MustCall(t, d, "type_trace", map[string]any{"agent_id": "t", "target": "Config", "group_by_file": true})
+	kinds := map[string]string{}
+	for _, u := range out["usages"].([]any) {
+		u := u.(map[string]any)
+		kinds[u["node_id"].(string)] = u["kind"].(string)
+	}
+	want := map[string]string{
+		"file::config/config.go::NewConfig":       "constructor",
+		"file::config/config.go::Describe":        "parameter",
+		"file::config/config.go::Server":          "field",
+		"file::config/config.go::Server::Current": "return",
+	}
+	if out["target"] != "file::config/config.go::Config" || out["resolved_by"] != "exact_label" {
+		t.Errorf("resolved %v by %v", out["target"], out["resolved_by"])
+	}
+	for id, k := range want {
+		if kinds[id] != k {
+			t.Errorf("%s: kind %q, want %q (all: %v)", id, kinds[id], k, kinds)
+		}
+	}
+	t.Logf("%s", tooltest.ToJSON(out))
+}

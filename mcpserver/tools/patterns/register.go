@@ -8,4 +8,5 @@ func Register(r *tools.Registry) {
 	registerTwins(r)
 	registerGhosts(r)
 	registerTaint(r)
+	registerTypeTrace(r)
 }
