@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/url"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
+	"github.com/m1nd-go/m1nd/mcpserver/ui"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -124,11 +126,25 @@ func HTTPHandler(d *tools.Dispatcher, srv *mcp.Server, o HTTPOptions) http.Handl
 	mux.HandleFunc("GET /api/graph/stats", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, graphStats(d))
 	})
+	assets := http.FileServerFS(ui.FS())
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) { serveUI(assets, w, r) })
+	files, _ := fs.ReadDir(ui.FS(), ".")
+	for _, f := range files {
+		mux.HandleFunc("GET /"+f.Name(), func(w http.ResponseWriter, r *http.Request) { serveUI(assets, w, r) })
+	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, httpError("no such endpoint: "+r.Method+" "+r.URL.Path,
 			"POST /mcp (MCP), GET /api/health, GET /api/tools, POST /api/tools/{name}, GET /api/graph/stats, /api/graph/subgraph?query=, /api/graph/snapshot, GET /api/events"))
 	})
 	return guard(mux, o)
+}
+
+// serveUI serves the page's files with a policy that lets them load
+// nothing from elsewhere.
+func serveUI(assets http.Handler, w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	assets.ServeHTTP(w, r)
 }
 
 // guard refuses what a browser page or another machine could send the

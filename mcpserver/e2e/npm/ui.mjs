@@ -1,0 +1,104 @@
+// Drives m1nd's serve-mode UI in a real browser (Debian's chromium through
+// puppeteer-core): load the page, search, open a result's graph view,
+// check the canvas draws nodes, open the impact and file views; with
+// DRAW=N, also draw N nodes of the graph (GET /api/graph/snapshot) and
+// time it. Saves screenshots in OUTDIR; prints one JSON summary line.
+//
+// usage: node ui.mjs URL OUTDIR [QUERY]
+import puppeteer from "puppeteer-core";
+import { existsSync } from "node:fs";
+
+const [url, outdir, query = "password hashing"] = process.argv.slice(2);
+if (!url || !outdir) {
+  console.error("usage: node ui.mjs URL OUTDIR [QUERY]");
+  process.exit(2);
+}
+const executablePath = process.env.CHROMIUM || ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find(existsSync);
+const browser = await puppeteer.launch({
+  executablePath,
+  headless: true,
+  args: ["--no-sandbox", "--enable-unsafe-swiftshader", "--use-angle=swiftshader", "--window-size=1280,800"],
+  defaultViewport: { width: 1280, height: 800 },
+});
+const page = await browser.newPage();
+const errors = [];
+page.on("pageerror", (e) => errors.push(String(e)));
+page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+
+const t0 = Date.now();
+await page.goto(url, { waitUntil: "load" });
+await page.waitForFunction(() => /nodes/.test(document.getElementById("health").textContent));
+const loadMs = Date.now() - t0;
+
+// Pixels of the graph area that are not the background: the canvas drew.
+async function drawnPixels() {
+  const box = await (await page.$("#graph")).boundingBox();
+  const png = await page.screenshot({ clip: box, encoding: "base64" });
+  return page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = "data:image/png;base64," + b64;
+    await img.decode();
+    const c = document.createElement("canvas");
+    c.width = img.width; c.height = img.height;
+    const ctx = c.getContext("2d");
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    const [r0, g0, b0] = [d[0], d[1], d[2]];
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - r0) + Math.abs(d[i + 1] - g0) + Math.abs(d[i + 2] - b0) > 60) n++;
+    return n;
+  }, png);
+}
+
+await page.keyboard.press("/");
+await page.keyboard.type(query);
+await page.keyboard.press("Enter");
+await page.waitForSelector("#results li");
+const results = await page.$$eval("#results li .label", (ls) => ls.map((l) => l.textContent));
+await page.keyboard.press("Enter"); // the focused results list opens the first
+await page.waitForFunction(() => window.m1nd.ready && window.m1nd.drawn > 0);
+await new Promise((r) => setTimeout(r, 300));
+const graph = { nodes: await page.evaluate(() => window.m1nd.drawn), edges: await page.evaluate(() => window.m1nd.edges), pixels: await drawnPixels() };
+await page.screenshot({ path: `${outdir}/graph.png` });
+
+await page.evaluate(() => { window.m1nd.ready = false; });
+await page.keyboard.press("i");
+await page.waitForFunction(() => window.m1nd.ready);
+const impact = await page.$eval("#status", (s) => s.textContent);
+await page.screenshot({ path: `${outdir}/impact.png` });
+
+await page.keyboard.press("f");
+await page.waitForFunction(() => document.getElementById("file").textContent.length > 0);
+const file = await page.$eval("#file", (f) => f.textContent.slice(0, 200));
+const live = await page.$$eval("#live li", (ls) => ls.map((l) => l.textContent));
+
+let draw = null;
+if (process.env.DRAW) {
+  const n = Number(process.env.DRAW);
+  await page.evaluate(() => { window.m1nd.ready = false; });
+  const t = Date.now();
+  await page.evaluate(async (n) => {
+    const sg = await (await fetch(`/api/graph/snapshot?limit=${n}`)).json();
+    window.m1ndDraw(sg);
+  }, n);
+  await page.waitForFunction(() => window.m1nd.ready);
+  const total = Date.now() - t;
+  // Frames per second while the camera moves: is it smooth?
+  const fps = await page.evaluate(() => new Promise((resolve) => {
+    let frames = 0;
+    const start = performance.now();
+    const cam = window.m1ndRenderer().getCamera();
+    const tick = () => {
+      frames++;
+      cam.setState({ x: 0.5 + 0.2 * Math.sin(frames / 10), ratio: 1 + 0.3 * Math.cos(frames / 15) });
+      if (performance.now() - start < 2000) requestAnimationFrame(tick);
+      else resolve(frames / ((performance.now() - start) / 1000));
+    };
+    requestAnimationFrame(tick);
+  }));
+  draw = { nodes: await page.evaluate(() => window.m1nd.drawn), layout_and_draw_ms: await page.evaluate(() => window.m1nd.lastDrawMs), total_ms: total, fps: Math.round(fps), pixels: await drawnPixels() };
+  await page.screenshot({ path: `${outdir}/draw.png` });
+}
+
+await browser.close();
+console.log(JSON.stringify({ load_ms: loadMs, results, graph, impact, file, live, draw, errors }));

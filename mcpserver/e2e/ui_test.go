@@ -1,0 +1,84 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
+)
+
+// TestUIInABrowser loads serve mode's page in Debian's chromium (driven by
+// puppeteer-core from e2e/npm; .ci/run installs both): it searches, opens
+// the first result's graph and checks the canvas drew nodes, then the
+// impact rings and the file; the live panel lists the page's own calls.
+// Screenshots land in the test's temp dir (M1ND_UI_SHOTS keeps them
+// elsewhere, e.g. docs/ for the README's).
+func TestUIInABrowser(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Join(filepath.Dir(file), "npm")
+	_, nodeErr := exec.LookPath("node")
+	_, modErr := os.Stat(filepath.Join(dir, "node_modules", "puppeteer-core"))
+	chromium, chromeErr := exec.LookPath("chromium")
+	if nodeErr != nil || modErr != nil || chromeErr != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI must run the browser test: node %v, puppeteer-core %v, chromium %v (.ci/run installs them)", nodeErr, modErr, chromeErr)
+		}
+		t.Skipf("node, puppeteer-core or chromium missing: node %v, puppeteer-core %v, chromium %v", nodeErr, modErr, chromeErr)
+	}
+	repo := fixture.Write(t)
+	p := start(t, nil, "--serve", "--port", "0", "--runtime-dir", t.TempDir(), "--ingest", repo)
+	base := httpURL(t, p)
+	shots := t.TempDir()
+	if d := os.Getenv("M1ND_UI_SHOTS"); d != "" {
+		shots, _ = filepath.Abs(d)
+	}
+	cmd := exec.Command("node", "ui.mjs", base+"/", shots)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium)
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("browser: %v\n%s\n%s\nserver: %s", err, out, stderr, p.stderr.String())
+	}
+	var sum struct {
+		LoadMs  int      `json:"load_ms"`
+		Results []string `json:"results"`
+		Graph   struct {
+			Nodes, Edges, Pixels int
+		} `json:"graph"`
+		Impact string   `json:"impact"`
+		File   string   `json:"file"`
+		Live   []string `json:"live"`
+		Errors []string `json:"errors"`
+	}
+	if err := json.Unmarshal(out, &sum); err != nil {
+		t.Fatalf("browser output %q: %v", out, err)
+	}
+	t.Logf("UI: loaded in %d ms; %d results; graph %d nodes %d edges, %d pixels drawn; screenshots in %s", sum.LoadMs, len(sum.Results), sum.Graph.Nodes, sum.Graph.Edges, sum.Graph.Pixels, shots)
+	if len(sum.Results) == 0 || !strings.Contains(strings.Join(sum.Results, " "), "hash_password") {
+		t.Errorf("search results: %v", sum.Results)
+	}
+	if sum.Graph.Nodes < 3 || sum.Graph.Edges == 0 || sum.Graph.Pixels < 200 {
+		t.Errorf("graph view: %+v (the canvas must show the nodes)", sum.Graph)
+	}
+	if !strings.Contains(sum.Impact, "affected") {
+		t.Errorf("impact view: %q", sum.Impact)
+	}
+	if !strings.Contains(sum.File, "def ") && !strings.Contains(sum.File, "import") {
+		t.Errorf("file view: %q", sum.File)
+	}
+	if !strings.Contains(strings.Join(sum.Live, "\n"), "ui → seek") {
+		t.Errorf("live panel: %v", sum.Live)
+	}
+	if len(sum.Errors) > 0 {
+		t.Errorf("the page logged errors: %v", sum.Errors)
+	}
+}
