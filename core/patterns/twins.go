@@ -3,6 +3,7 @@ package patterns
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/m1nd-go/m1nd/core/analysis"
@@ -335,4 +336,4 @@ func intersect(a, b []graph.NodeID) int {
 	return n
 }
 
-func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }

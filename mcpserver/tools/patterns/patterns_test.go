@@ -1,8 +1,12 @@
 package patterns
 
 import (
+	"context"
+	"math"
 	"testing"
 
+	"github.com/m1nd-go/m1nd/core/engine"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
 
@@ -114,4 +118,85 @@ func TestTypeTraceConfig(t *testing.T) {
 		}
 	}
 	t.Logf("%s", tooltest.ToJSON(out))
+}
+
+// fingerprint: the target's fingerprint is its activation under each
+// probe, and an equivalent's similarity is the cosine of the two
+// standardised vectors — both recomputed here from the engine itself.
+// Serve's equivalent is ServeChecked (another handler starting the same
+// job); Prepare, which Serve calls, is a complement and never listed.
+func TestFingerprintServe(t *testing.T) {
+	d, _ := tooltest.FixtureRepo(t, goFixture)
+	out := tooltest.MustCall(t, d, "fingerprint", map[string]any{"agent_id": "t", "target_node": "Serve", "similarity_threshold": 0.6})
+	probes := tooltest.ToStrings(out["probes"])
+	vecs := map[string][]float64{}
+	err := d.Session.Read(context.Background(), func(b *session.Bundle) error {
+		eng, err := d.Session.Engine(b)
+		if err != nil {
+			return err
+		}
+		for i, q := range probes {
+			res, err := eng.Activate(context.Background(), engine.Query{Text: q, TopK: 300, NoLearn: true})
+			if err != nil {
+				return err
+			}
+			for _, n := range res.Activated {
+				id := b.Graph.ExternalID(n.ID)
+				if vecs[id] == nil {
+					vecs[id] = make([]float64, len(probes))
+				}
+				vecs[id][i] = float64(n.Activation)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const serve, checked = "file::api/handler.go::Serve", "file::api/safe.go::ServeChecked"
+	for i, x := range out["fingerprint"].([]any) {
+		if math.Abs(x.(float64)-vecs[serve][i]) > 0.0006 {
+			t.Errorf("fingerprint[%d] (%q) = %v, activation %v", i, probes[i], x, vecs[serve][i])
+		}
+	}
+	// Standardise each probe over the nodes fingerprinted, then cosine.
+	z := map[string][]float64{}
+	for id := range vecs {
+		z[id] = make([]float64, len(probes))
+	}
+	for i := range probes {
+		var mean, sd float64
+		for _, v := range vecs {
+			mean += v[i] / float64(len(vecs))
+		}
+		for _, v := range vecs {
+			sd += (v[i] - mean) * (v[i] - mean) / float64(len(vecs))
+		}
+		for id, v := range vecs {
+			if sd > 0 {
+				z[id][i] = (v[i] - mean) / math.Sqrt(sd)
+			}
+		}
+	}
+	var dot, na, nb float64
+	for i := range probes {
+		dot, na, nb = dot+z[serve][i]*z[checked][i], na+z[serve][i]*z[serve][i], nb+z[checked][i]*z[checked][i]
+	}
+	want := math.Round(dot/math.Sqrt(na*nb)*1000) / 1000
+	found := false
+	for _, e := range out["equivalents"].([]any) {
+		e := e.(map[string]any)
+		switch e["node_id"] {
+		case checked:
+			found = true
+			if e["similarity"] != want {
+				t.Errorf("ServeChecked similarity %v, recomputed %v", e["similarity"], want)
+			}
+		case "file::jobs/jobs.go::Prepare", "file::api/handler.go::Health":
+			t.Errorf("a neighbour or sibling listed as an equivalent: %v", e)
+		}
+	}
+	if !found {
+		t.Errorf("ServeChecked is not among Serve's equivalents: %s", tooltest.ToJSON(out))
+	}
 }

@@ -6,6 +6,7 @@ import "github.com/m1nd-go/m1nd/mcpserver/tools"
 // Register adds the patterns family's tools to r.
 func Register(r *tools.Registry) {
 	registerTwins(r)
+	registerFingerprint(r)
 	registerGhosts(r)
 	registerTaint(r)
 	registerTypeTrace(r)
