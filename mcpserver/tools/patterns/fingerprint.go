@@ -26,7 +26,7 @@ type FingerprintOutput struct {
 	Target      string           `json:"target,omitempty"`
 	Probes      []string         `json:"probes"`
 	Fingerprint []float64        `json:"fingerprint,omitempty" jsonschema:"The target's activation under each probe."`
-	Equivalents []equivalentJSON `json:"equivalents" jsonschema:"Nodes (global: pairs) with the same pattern, most similar first."`
+	Equivalents []equivalentJSON `json:"equivalents" jsonschema:"Most similar first (global: pairs)."`
 	Total       int              `json:"total_equivalents"`
 	Activated   int              `json:"nodes_fingerprinted" jsonschema:"Nodes some probe activated."`
 	ElapsedMs   float64          `json:"elapsed_ms"`

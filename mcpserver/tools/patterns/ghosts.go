@@ -19,9 +19,9 @@ type ghostParams struct {
 
 // GhostOutput is ghost_edges' answer.
 type GhostOutput struct {
-	GhostEdges []ghostJSON `json:"ghost_edges" jsonschema:"File pairs that change together with no static dependency, strongest first."`
+	GhostEdges []ghostJSON `json:"ghost_edges" jsonschema:"Strongest first."`
 	Total      int         `json:"total_ghost_edges"`
-	Coupled    int         `json:"coupled_pairs" jsonschema:"Pairs with enough joint commits, dependencies included."`
+	Coupled    int         `json:"coupled_pairs" jsonschema:"Pairs with enough joint commits, linked or not."`
 	Commits    int         `json:"commits_read"`
 	Depth      string      `json:"depth"`
 	Note       string      `json:"note,omitempty"`

@@ -3,6 +3,7 @@ package patterns
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/m1nd-go/m1nd/core/engine"
@@ -198,5 +199,36 @@ func TestFingerprintServe(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("ServeChecked is not among Serve's equivalents: %s", tooltest.ToJSON(out))
+	}
+}
+
+func TestPatternsTeachingErrors(t *testing.T) {
+	d, _ := tooltest.FixtureRepo(t, goFixture)
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"twins", map[string]any{"node_types": []string{"method"}}, "node_types"},
+		{"twins", map[string]any{"similarity_threshold": 1.5}, "similarity_threshold"},
+		{"twins", map[string]any{"scope": "src/[a"}, "scope"},
+		{"fingerprint", map[string]any{"target_node": "NoSuchThing"}, "NoSuchThing"},
+		{"ghost_edges", map[string]any{"depth": "3y"}, "depth"},
+		{"taint_trace", map[string]any{}, "entry_nodes"},
+		{"taint_trace", map[string]any{"entry_nodes": []string{"Serve"}, "taint_type": "custom"}, "sinks"},
+		{"taint_trace", map[string]any{"entry_nodes": []string{"nowhere"}}, "nowhere"},
+		{"type_trace", map[string]any{"target": "Zebra"}, "Zebra"},
+		{"type_trace", map[string]any{"target": "Config", "direction": "up"}, "direction"},
+	} {
+		tc.args["agent_id"] = "t"
+		out, isErr := tooltest.Call(t, d, tc.tool, tc.args)
+		if !isErr {
+			t.Errorf("%s(%v) succeeded: %v", tc.tool, tc.args, out)
+			continue
+		}
+		msg, _ := out["error"].(string)
+		if !strings.Contains(msg, tc.want) || out["hint"] == nil || out["example"] == nil {
+			t.Errorf("%s(%v): error %v does not teach (want %q, a hint and an example)", tc.tool, tc.args, out, tc.want)
+		}
 	}
 }

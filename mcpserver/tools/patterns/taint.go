@@ -39,7 +39,7 @@ type taintJSON struct {
 	Sink       string     `json:"sink" jsonschema:"shell, sql, path, sensitive or custom."`
 	Sanitised  bool       `json:"sanitised"`
 	Sanitisers []string   `json:"sanitisers,omitempty"`
-	Steps      []stepJSON `json:"steps" jsonschema:"Entry to sink; line: the call to the next step, or the sink."`
+	Steps      []stepJSON `json:"steps" jsonschema:"Entry to sink, each at the line of its call."`
 }
 
 type stepJSON struct {

@@ -38,7 +38,7 @@ type TypeTraceOutput struct {
 
 type usageJSON struct {
 	NodeID    string `json:"node_id"`
-	Kind      string `json:"kind" jsonschema:"constructor, parameter, return, field, method, inherits, use; hop 2+: caller, user, dependency."`
+	Kind      string `json:"kind" jsonschema:"constructor, parameter, return, field, use…"`
 	Hop       int    `json:"hop"`
 	Direction string `json:"direction,omitempty"`
 	File      string `json:"file,omitempty"`
