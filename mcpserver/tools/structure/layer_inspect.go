@@ -56,6 +56,7 @@ type unitJSON struct {
 	Dependents   int    `json:"dependents"`
 	Dependencies int    `json:"dependencies"`
 	Up           int    `json:"up,omitempty" jsonschema:"Its dependencies on higher layers."`
+	Cycle        int    `json:"cycle,omitempty" jsonschema:"Its cycle's number (1: largest), if any."`
 }
 
 type levelLinks struct {
@@ -120,7 +121,8 @@ func inspect(L *core.Layering, lv, topK int) LayerInspectOutput {
 				up += l.Weight
 			}
 		}
-		out.Units = append(out.Units, unitJSON{Unit: u.Names[v], Files: len(u.Members[v]), Dependents: len(u.In[v]), Dependencies: len(u.Out[v]), Up: up})
+		out.Units = append(out.Units, unitJSON{Unit: u.Names[v], Files: len(u.Members[v]), Dependents: len(u.In[v]), Dependencies: len(u.Out[v]),
+			Up: up, Cycle: L.CycleOf[v] + 1})
 	}
 	down, from := map[int]int{}, map[int]int{}
 	var edges []edgeJSON
