@@ -7,4 +7,5 @@ import "github.com/m1nd-go/m1nd/mcpserver/tools"
 func Register(r *tools.Registry) {
 	registerLayers(r)
 	registerLayerInspect(r)
+	registerMetrics(r)
 }
