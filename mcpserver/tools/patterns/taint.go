@@ -62,7 +62,7 @@ func registerTaint(r *tools.Registry) {
 		WhenToUse: "Security review: does request data reach a shell, SQL or a file path without validation?",
 		AvoidWhen: "You want everything a node affects (impact) or a plain call path (why).",
 		Next:      []string{"view", "why"},
-		Example:   map[string]any{"agent_id": "claude", "entry_nodes": []string{"handle_request"}, "taint_type": "user_input"},
+		Example:   map[string]any{"agent_id": "claude", "entry_nodes": []string{"backend/auth.py"}, "taint_type": "user_input"},
 	}, runTaint)
 }
 

@@ -113,8 +113,8 @@ func TestGuidanceNamesOnlyRegisteredTools(t *testing.T) {
 // The filter is strict about names that are not ordinary words.
 func TestMissingNamesFindsUnregisteredTools(t *testing.T) {
 	r := Builtin()
-	got := missingNames(r, "then call federate or taint_trace; trace the call", false)
-	if !slices.Equal(got, []string{"federate", "taint_trace"}) {
+	got := missingNames(r, "then call federate or federate_auto; trace the call", false)
+	if !slices.Equal(got, []string{"federate", "federate_auto"}) {
 		t.Fatalf("missingNames = %v", got)
 	}
 }
