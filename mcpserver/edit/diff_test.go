@@ -3,6 +3,7 @@ package edit
 import "testing"
 
 func TestUnified(t *testing.T) {
+	t.Parallel()
 	a := "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n"
 	b := "1\n2\nthree\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n"
 	got, add, rem, trunc := Unified("x.txt", []byte(a), []byte(b), 2, 1<<20)

@@ -29,6 +29,7 @@ func guarded(t testing.TB) (root, outside string) {
 }
 
 func TestValidateRefuses(t *testing.T) {
+	t.Parallel()
 	root, outside := guarded(t)
 	g := pathguard.New(root)
 	big := make([]byte, MaxFileSize+1)
@@ -72,6 +73,7 @@ func TestValidateRefuses(t *testing.T) {
 }
 
 func TestValidateAccepts(t *testing.T) {
+	t.Parallel()
 	root, _ := guarded(t)
 	g := pathguard.New(root)
 	ts, err := Validate(g, []Edit{
@@ -133,6 +135,7 @@ func FuzzValidatePath(f *testing.F) {
 // An agent that saw only some lines passes them; the edit is refused
 // when the file no longer has them there.
 func TestExpectedLines(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		lines *Lines
@@ -159,6 +162,7 @@ func TestExpectedLines(t *testing.T) {
 // as git's own verify_path refuses them; look-alikes that are other
 // names on every file system are not.
 func TestProtectedSpellings(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		rel  string
 		want string

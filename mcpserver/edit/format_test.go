@@ -3,6 +3,7 @@ package edit
 import "testing"
 
 func TestPreserve(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, old, next, want string
 		f                     Format

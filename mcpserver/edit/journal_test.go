@@ -106,6 +106,7 @@ func storeEmpty(t *testing.T, dir string) {
 }
 
 func TestApplyCommitRollback(t *testing.T) {
+	t.Parallel()
 	root, jdir := tree(t), t.TempDir()
 	before := snapshot(t, root)
 	s := openStore(t, jdir)
@@ -176,6 +177,7 @@ func steps(t *testing.T) []string {
 // recovers as the next process would: the tree is exactly as before the
 // batch, with no temp file and no journal left.
 func TestCrashAtEveryStep(t *testing.T) {
+	t.Parallel()
 	all := steps(t)
 	if len(all) < 15 {
 		t.Fatalf("only %d failure points: %v", len(all), all)
@@ -214,6 +216,7 @@ func TestCrashAtEveryStep(t *testing.T) {
 // TestCrashAfterCommitKeepsNew: once committed, a batch is new on disk
 // and nothing rolls it back.
 func TestCrashAfterCommitKeepsNew(t *testing.T) {
+	t.Parallel()
 	root, jdir := tree(t), t.TempDir()
 	s := openStore(t, jdir)
 	tx, err := s.Apply(context.Background(), NewBatchID(), validated(t, root), nil)
@@ -233,6 +236,7 @@ func TestCrashAfterCommitKeepsNew(t *testing.T) {
 // TestFailureAtEveryStepRollsBack: an ordinary error (disk full, say) at
 // any step of Apply restores the tree before Apply returns.
 func TestFailureAtEveryStepRollsBack(t *testing.T) {
+	t.Parallel()
 	for k, at := range steps(t) {
 		if strings.HasPrefix(at, "restore") || at == "commit/0" {
 			continue
@@ -259,6 +263,7 @@ func TestFailureAtEveryStepRollsBack(t *testing.T) {
 }
 
 func TestCancelBeforeNextFileRestores(t *testing.T) {
+	t.Parallel()
 	root, jdir := tree(t), t.TempDir()
 	before := snapshot(t, root)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -276,6 +281,7 @@ func TestCancelBeforeNextFileRestores(t *testing.T) {
 // TestRecoverLeavesLiveBatches: a batch whose process holds its lock is
 // never rolled back by another recovering process.
 func TestRecoverLeavesLiveBatches(t *testing.T) {
+	t.Parallel()
 	root, jdir := tree(t), t.TempDir()
 	s := openStore(t, jdir)
 	tx, err := s.Apply(context.Background(), NewBatchID(), validated(t, root), nil)
@@ -295,6 +301,7 @@ func TestRecoverLeavesLiveBatches(t *testing.T) {
 // TestRollbackLeavesForeignChanges: a file someone else changed after
 // the write is left alone and reported; the old contents stay aside.
 func TestRollbackLeavesForeignChanges(t *testing.T) {
+	t.Parallel()
 	root, jdir := tree(t), t.TempDir()
 	s := openStore(t, jdir)
 	tx, err := s.Apply(context.Background(), NewBatchID(), validated(t, root), nil)
@@ -326,6 +333,7 @@ func TestRollbackLeavesForeignChanges(t *testing.T) {
 // TestCrashAtCommit: a batch killed before its journal is dropped was
 // never acknowledged, and is rolled back entirely.
 func TestCrashAtCommit(t *testing.T) {
+	t.Parallel()
 	root, jdir := tree(t), t.TempDir()
 	before := snapshot(t, root)
 	s := openStore(t, jdir)
@@ -354,6 +362,7 @@ func TestCrashAtCommit(t *testing.T) {
 // TestTornJournalIsDropped: a journal cut short by a crash while it was
 // written (before any temp file existed) is dropped; the tree is as it was.
 func TestTornJournalIsDropped(t *testing.T) {
+	t.Parallel()
 	root, jdir := tree(t), t.TempDir()
 	before := snapshot(t, root)
 	id := NewBatchID()
@@ -374,6 +383,7 @@ func TestTornJournalIsDropped(t *testing.T) {
 // acknowledged; the other is refused as stale, never acknowledged and
 // overwritten. New files in new directories are raced the same way.
 func TestTwoWritersOneFile(t *testing.T) {
+	t.Parallel()
 	root := tree(t)
 	g := pathguard.New(root)
 	stores := make([]*Store, 2)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestPreviews(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	ps := NewPreviews(10*time.Minute, 3, 100)
 	ps.SetClock(func() time.Time { return now })

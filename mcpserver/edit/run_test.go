@@ -30,6 +30,7 @@ func realDir(t *testing.T) string {
 }
 
 func TestRunnerGo(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go toolchain")
 	}
@@ -71,6 +72,7 @@ func TestRunnerGo(t *testing.T) {
 }
 
 func TestRunnerPython(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3")
 	}
@@ -106,6 +108,7 @@ func TestRunnerPython(t *testing.T) {
 }
 
 func TestRunnerSkipsMissingToolchains(t *testing.T) {
+	t.Parallel()
 	dir := realDir(t)
 	write(t, dir, map[string]string{"go.mod": "module m\n", "a.go": "package m\n", "b.py": "x = 1\n", "c.ts": "let x = 1\n", "d.rs": "fn main() {}\n"})
 	r := &Runner{LookPath: func(string) (string, error) { return "", exec.ErrNotFound }}
@@ -123,6 +126,7 @@ func TestRunnerSkipsMissingToolchains(t *testing.T) {
 // Layers B and D on a Rust crate: cargo check passes and fails with the
 // code, cargo test's failure is reported, not blocking.
 func TestRunnerRust(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("cargo"); err != nil {
 		t.Skip("no cargo")
 	}
@@ -162,6 +166,7 @@ func TestRunnerRust(t *testing.T) {
 // PATH; the repository's own benchmarks/deptruth/npm install when present)
 // and JavaScript (node --check).
 func TestRunnerTypeScriptAndJavaScript(t *testing.T) {
+	t.Parallel()
 	tsc, err := exec.LookPath("tsc")
 	if err != nil {
 		tsc, _ = filepath.Abs("../../benchmarks/deptruth/npm/node_modules/.bin/tsc")

@@ -20,6 +20,7 @@ func kinds(fs []Finding) string {
 }
 
 func TestStubs(t *testing.T) {
+	t.Parallel()
 	goOld := "package a\n\nfunc Sum(xs []int) int {\n\tt := 0\n\tfor _, x := range xs {\n\t\tt += x\n\t}\n\treturn t\n}\n\nfunc Name() string { return \"a\" }\n"
 	pyOld := "class A:\n    def total(self, xs):\n        \"\"\"Sum.\"\"\"\n        return sum(x for x in xs)\n\n    def name(self):\n        return 'a'\n"
 	cases := []struct {
@@ -50,6 +51,7 @@ func TestStubs(t *testing.T) {
 }
 
 func TestAntiPatterns(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, rel, old, next, want string
 	}{
@@ -75,6 +77,7 @@ func TestAntiPatterns(t *testing.T) {
 }
 
 func TestRemovedSymbols(t *testing.T) {
+	t.Parallel()
 	names := func(ss []Symbol) string {
 		var out []string
 		for _, s := range ss {
@@ -106,6 +109,7 @@ func TestRemovedSymbols(t *testing.T) {
 }
 
 func TestNameUse(t *testing.T) {
+	t.Parallel()
 	top := Symbol{Name: "_split_path", Qualified: "_split_path"}
 	sum := Symbol{Name: "Sum", Qualified: "Sum"}
 	total := Symbol{Name: "total", Qualified: "total"}
@@ -139,6 +143,7 @@ func TestNameUse(t *testing.T) {
 }
 
 func TestPyModule(t *testing.T) {
+	t.Parallel()
 	dir := realDir(t)
 	write(t, dir, map[string]string{
 		"src/flask/__init__.py":    "",
@@ -186,6 +191,7 @@ func TestPyModule(t *testing.T) {
 // the edit removed fails the importer; a module that cannot import
 // without the edit either (a missing dependency) is pre-existing.
 func TestPyImportsWithBaseline(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3")
 	}
@@ -244,6 +250,7 @@ func TestPyImportsWithBaseline(t *testing.T) {
 // pre-existing and not counted; a test the edit breaks is; tests whose
 // binary no longer builds could not run, which blocks.
 func TestTestsAgainstGoBaseline(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go toolchain")
 	}
@@ -296,6 +303,7 @@ func TestTestsAgainstGoBaseline(t *testing.T) {
 // longer imports is "could not run" (blocking), one that never imported
 // is pre-existing.
 func TestTestsAgainstPythonBaseline(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3")
 	}
@@ -339,6 +347,7 @@ func TestTestsAgainstPythonBaseline(t *testing.T) {
 }
 
 func TestVerdictRemovedNames(t *testing.T) {
+	t.Parallel()
 	broken := Finding{File: "a.py", Line: 1, Kind: "removed_name_used", Severity: "broken", Detail: "x"}
 	warn := Finding{File: "t.py", Line: 1, Kind: "removed_name_used", Severity: "warning", Detail: "y"}
 	if v, why := Verdict(Evidence{Removed: []Finding{broken, warn}}); v != Broken || len(why) != 2 || !strings.HasPrefix(why[0], "C: a.py:1") {
@@ -374,6 +383,7 @@ func pythonWithPytest() string {
 // collection error that happen without the edit too are pre-existing; a
 // test file the edit keeps from importing could not run.
 func TestTestsAgainstPytestBaseline(t *testing.T) {
+	t.Parallel()
 	py := pythonWithPytest()
 	if py == "" {
 		t.Skip("no python with pytest")

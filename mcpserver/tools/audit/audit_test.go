@@ -28,6 +28,7 @@ func listFiles(t *testing.T, out map[string]any, key string) []string {
 // one added, one edited and one only touched are told apart; an
 // incremental ingest brings it back in sync.
 func TestCrossVerify(t *testing.T) {
+	t.Parallel()
 	d, root := tooltest.IngestedFixture(t)
 	a := map[string]any{"agent_id": "v"}
 	out := tooltest.MustCall(t, d, "cross_verify", a)
@@ -106,6 +107,7 @@ func TestCrossVerify(t *testing.T) {
 }
 
 func TestAuditBadInput(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.FsSetup(t)
 	for _, tc := range []struct {
 		tool  string
@@ -137,6 +139,7 @@ func TestAuditBadInput(t *testing.T) {
 // coverage_session follows what one agent read (view, batch_view) and was
 // shown (impact), apart from other agents.
 func TestCoverageSession(t *testing.T) {
+	t.Parallel()
 	d, root := tooltest.IngestedFixture(t)
 	cov := func(agent string, extra map[string]any) map[string]any {
 		args := map[string]any{"agent_id": agent}
@@ -238,6 +241,7 @@ var _ = sql.Open
 }
 
 func TestExternalReferences(t *testing.T) {
+	t.Parallel()
 	base, root := writeExtFixture(t)
 	d := tooltest.NewDispatcher(t, tooltest.TestConfig())
 	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "x", "path": root})
@@ -281,6 +285,7 @@ func TestExternalReferences(t *testing.T) {
 // The dispatch hook records what generic answers named (seek's node ids)
 // without the tool knowing.
 func TestCoverageHookRecordsAnswers(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	tooltest.MustCall(t, d, "seek", map[string]any{"agent_id": "s", "query": "password hashing", "top_k": 3})
 	out := tooltest.MustCall(t, d, "coverage_session", map[string]any{"agent_id": "s"})
@@ -297,6 +302,7 @@ func TestCoverageHookRecordsAnswers(t *testing.T) {
 // batch_view name files as ns/path and the repair is a merge of the
 // drifted root.
 func TestAuditOnMergedRoots(t *testing.T) {
+	t.Parallel()
 	a := fixture.Write(t)
 	b := tooltest.WriteRepo(t, "other", map[string]string{
 		"README.md":       "# The other service\n\nSee https://status.example.org.\n",

@@ -11,6 +11,7 @@ import (
 )
 
 func TestAuditProfiles(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	q := tooltest.MustCall(t, d, "audit", map[string]any{"agent_id": "jimi", "path": "backend", "profile": "quick"})
 	if q["verdict"] != "healthy" || q["scope"] != "backend" || q["profile_effective"] != "quick" || fmt.Sprint(q["sections"]) != "[ingest_state topology hotspots]" {
@@ -55,6 +56,7 @@ func TestAuditProfiles(t *testing.T) {
 }
 
 func TestAuditTeachingErrors(t *testing.T) {
+	t.Parallel()
 	empty := tooltest.NewDispatcher(t, session.Config{})
 	if out, isErr := tooltest.Call(t, empty, "audit", map[string]any{"agent_id": "jimi", "path": "/tmp"}); !isErr || !strings.Contains(fmt.Sprint(out["error"]), "empty") {
 		t.Errorf("empty graph: %v", out)

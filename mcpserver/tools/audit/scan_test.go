@@ -71,6 +71,7 @@ func Fanout(keys []string) {
 import "testing"
 
 func TestLoad(t *testing.T) {
+	t.Parallel()
 	if _, err := Load("x"); err == nil {
 		t.Fatal("want error")
 	}
@@ -185,6 +186,7 @@ func briefs(fs []scanFinding) []scanBrief {
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 func TestScanFindings(t *testing.T) {
+	t.Parallel()
 	d, _ := scanDispatcher(t)
 	cases := []struct {
 		name string
@@ -254,6 +256,7 @@ func TestScanFindings(t *testing.T) {
 }
 
 func TestScanCountsAndGuidance(t *testing.T) {
+	t.Parallel()
 	d, _ := scanDispatcher(t)
 	out := decodeAs[scanOutput](t, tooltest.MustCall(t, d, "scan", map[string]any{"agent_id": "t", "pattern": "test_coverage"}))
 	want := scanCounts{TotalMatchesRaw: 8, TotalMatchesValidated: 6, FalsePositives: 2, BelowSeverityMin: 5}
@@ -290,6 +293,7 @@ func TestScanCountsAndGuidance(t *testing.T) {
 }
 
 func TestScanIsDeterministic(t *testing.T) {
+	t.Parallel()
 	d, _ := scanDispatcher(t)
 	args := map[string]any{"agent_id": "t", "severity_min": 0, "limit_per_pattern": 1000}
 	first := tooltest.Stable(tooltest.MustCall(t, d, "scan_all", args), "")
@@ -301,6 +305,7 @@ func TestScanIsDeterministic(t *testing.T) {
 }
 
 func TestScanSkipsFilesChangedSinceIngest(t *testing.T) {
+	t.Parallel()
 	d, dir := scanDispatcher(t)
 	p := filepath.Join(dir, "store", "store.go")
 	data, _ := os.ReadFile(p)
@@ -321,6 +326,7 @@ func TestScanSkipsFilesChangedSinceIngest(t *testing.T) {
 }
 
 func TestScanTeachingErrors(t *testing.T) {
+	t.Parallel()
 	d, _ := scanDispatcher(t)
 	cases := []struct {
 		tool string
@@ -386,6 +392,7 @@ func BenchmarkScanAll(b *testing.B) {
 }
 
 func TestScanDump(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("SCAN_DUMP") == "" {
 		t.Skip()
 	}

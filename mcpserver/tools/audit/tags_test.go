@@ -15,6 +15,7 @@ import (
 // patterns (scan_all's enum, scan's help) and the reference kinds
 // (external_references' default and enum, which audit passes too).
 func TestScanTagsNameEveryPattern(t *testing.T) {
+	t.Parallel()
 	param := tooltest.Params(t, Register)
 	if p := param("scan_all", "patterns"); !slices.Equal(p.Enum, scan.Patterns()) {
 		t.Errorf("scan_all patterns enum %v, scan.Patterns() %v", p.Enum, scan.Patterns())

@@ -10,6 +10,7 @@ import (
 // The change family on the fixture (scripted history: session.py changed
 // with crypto.py, auth.py and middleware.py; auth.py with crypto.py).
 func TestChangeGolden(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	for _, tc := range []struct {
 		golden, tool string
@@ -41,6 +42,7 @@ func TestChangeGolden(t *testing.T) {
 }
 
 func TestChangeAnswers(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	out := tooltest.MustCall(t, d, "predict", map[string]any{"agent_id": "t", "changed_node": "backend/session.py"})
 	preds := out["predictions"].([]any)
@@ -71,6 +73,7 @@ func TestChangeAnswers(t *testing.T) {
 }
 
 func TestChangeTeachingErrors(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	for _, tc := range []struct {
 		tool string

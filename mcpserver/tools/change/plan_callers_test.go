@@ -34,6 +34,7 @@ func gapsByFile(out map[string]any) map[string]map[string]any {
 // call edge in the graph: found by name, and said so) and context.go
 // (by the graph's call edge).
 func TestValidatePlanMissesCallersOfARenamedSymbol(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.FixtureRepo(t, ginFiles)
 	out := tooltest.MustCall(t, d, "validate_plan", map[string]any{"agent_id": "t", "actions": []any{
 		map[string]any{"action_type": "modify", "file_path": "tree.go", "description": "rename node.getValue to node.find"},

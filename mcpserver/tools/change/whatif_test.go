@@ -18,6 +18,7 @@ import (
 // session.py; auth.py is the only user of crypto.py and only
 // tests/test_auth.py uses auth.py.
 func TestWhatifGolden(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	for _, tc := range []struct {
 		golden, tool string
@@ -39,6 +40,7 @@ func TestWhatifGolden(t *testing.T) {
 }
 
 func TestWhatifAnswers(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	cf := tooltest.MustCall(t, d, "counterfactual", map[string]any{"agent_id": "t", "node_ids": []any{"file::backend/auth.py"}})
 	if got := ids(cf["orphaned"]); strings.Join(got, ",") != "file::backend/crypto.py" {
@@ -80,6 +82,7 @@ func ids(v any) []string {
 // A snapshot saved before a change against the current graph: payments.py
 // now imports crypto.py and calls hash_password.
 func TestDifferentialAfterChange(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Write(t)
 	rt := t.TempDir()
 	d := tooltest.NewDispatcher(t, session.Config{RuntimeDir: rt})
@@ -136,6 +139,7 @@ func TestDifferentialAfterChange(t *testing.T) {
 }
 
 func TestWhatifTeachingErrors(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	for _, tc := range []struct {
 		name, tool string
@@ -186,6 +190,7 @@ func BenchmarkHypothesizeTool(b *testing.B) {
 // Diverge against the fixture's first commit (config.py and README.md
 // only): every other file is new since, by hash, date or short hash alike.
 func TestDivergeGolden(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	out := tooltest.MustCall(t, d, "diverge", map[string]any{"agent_id": "t", "baseline": "HEAD~5"})
 	tooltest.CheckGolden(t, "diverge_first_commit", out, dir)
@@ -242,6 +247,7 @@ func TestDivergeGolden(t *testing.T) {
 // A snapshot baseline: the graph saved before a new, untested module that
 // imports payments.py arrived.
 func TestDivergeSnapshot(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Write(t)
 	rt := t.TempDir()
 	d := tooltest.NewDispatcher(t, session.Config{RuntimeDir: rt})
@@ -324,6 +330,7 @@ func BenchmarkWhatifCorpus(b *testing.B) {
 // A file moved with git mv (and lightly edited) is one renamed file, not
 // one removed and one new.
 func TestDivergeRename(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Write(t)
 	git := func(args ...string) {
 		t.Helper()
@@ -361,6 +368,7 @@ func TestDivergeRename(t *testing.T) {
 // file not committed yet is new, a committed file deleted from disk is
 // removed, and each is listed as uncommitted.
 func TestDivergeWorkTree(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Write(t)
 	f, err := os.OpenFile(filepath.Join(dir, "backend", "config.py"), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {

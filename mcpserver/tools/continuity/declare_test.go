@@ -15,6 +15,7 @@ import (
 // The input structs' tags write the continuity store's limits and enums
 // as literals; they must say what the store enforces.
 func TestDeclaredBoundsFollowTheStore(t *testing.T) {
+	t.Parallel()
 	param := tooltest.Params(t, Register)
 	num := func(f *float64) int {
 		if f == nil {
@@ -82,6 +83,7 @@ func TestDeclaredBoundsFollowTheStore(t *testing.T) {
 // A parameter several tools take (the input structs repeat its field) is
 // declared the same way in each.
 func TestSharedParamsAgree(t *testing.T) {
+	t.Parallel()
 	r := tools.NewRegistry()
 	Register(r)
 	for name, tls := range map[string][]string{

@@ -22,6 +22,7 @@ func strs(v any) []string {
 // re-ingest (fast path), the structural change after it, the watcher
 // counts the ingest, and a rebase makes the new state the reference.
 func TestLockDiffAfterEditAndIngest(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir, "incremental": true})
 	create := tooltest.MustCall(t, d, "lock_create", map[string]any{"agent_id": "jimi", "scope": "subgraph", "root_nodes": []string{"backend/session.py"}, "radius": 2})
@@ -82,6 +83,7 @@ func TestLockDiffAfterEditAndIngest(t *testing.T) {
 }
 
 func TestLockScopes(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	q := tooltest.MustCall(t, d, "lock_create", map[string]any{"agent_id": "jimi", "scope": "query_neighborhood", "root_nodes": []string{"backend/auth.py"}, "query": "session expiry"})
 	if q["baseline_nodes"].(float64) < 2 {
@@ -99,6 +101,7 @@ func TestLockScopes(t *testing.T) {
 }
 
 func TestLockTeachingErrors(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	id := tooltest.CreateLock(t, d, "jimi", map[string]any{"scope": "node", "root_nodes": []string{"backend/auth.py"}})
 	for _, c := range []struct {

@@ -13,6 +13,7 @@ import (
 // A stored value is the JSON given, not its Go decoding: its keys keep
 // their order, its numbers their spelling and precision.
 func TestBootMemoryKeepsTheJSONGiven(t *testing.T) {
+	t.Parallel()
 	d := tooltest.NewDispatcher(t, session.Config{})
 	value := `{"zeta":12345678901234567890,"alpha":[1.50,true,null]}`
 	if res := d.Call(context.Background(), "boot_memory", json.RawMessage(`{"agent_id":"jimi","action":"set","key":"k","value": `+value+`}`), nil); res.IsError {

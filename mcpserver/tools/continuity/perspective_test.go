@@ -27,6 +27,7 @@ func routeIndexOf(t testing.TB, routes any, target string) int {
 // The whole perspective workflow: start, browse, inspect, peek, follow,
 // suggest, branch, follow in each branch, compare, back, close.
 func TestPerspectiveWorkflow(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	a := "jimi"
 	st := tooltest.StartPersp(t, d, a)
@@ -107,6 +108,7 @@ func TestPerspectiveWorkflow(t *testing.T) {
 }
 
 func TestPerspectiveTeachingErrors(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	st := tooltest.StartPersp(t, d, "jimi")
 	pid, v := st["perspective_id"], st["route_set_version"]
@@ -150,6 +152,7 @@ func TestPerspectiveTeachingErrors(t *testing.T) {
 // A graph change makes perspectives stale: the next access refreshes the
 // routes; a focus that disappeared falls back to the anchor.
 func TestPerspectiveStaleAfterIngest(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	st := tooltest.StartPersp(t, d, "jimi")
 	pid := st["perspective_id"].(string)
@@ -173,6 +176,7 @@ func TestPerspectiveStaleAfterIngest(t *testing.T) {
 // same graph the recomputed routes keep their version, so the agent goes
 // on where it stopped.
 func TestPerspectiveSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	rt := t.TempDir()
 	cfg := session.Config{RuntimeDir: rt}
 	d := tooltest.NewDispatcher(t, cfg)
@@ -202,6 +206,7 @@ func TestPerspectiveSurvivesRestart(t *testing.T) {
 // memory, under -race: every acknowledged change is there afterwards, in
 // this process and after a restart.
 func TestEightAgentsAtOnce(t *testing.T) {
+	t.Parallel()
 	rt := t.TempDir()
 	cfg := session.Config{RuntimeDir: rt}
 	d := tooltest.NewDispatcher(t, cfg)

@@ -14,6 +14,7 @@ import (
 )
 
 func TestTrailSaveAndResume(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	save := tooltest.MustCall(t, d, "trail_save", map[string]any{
 		"agent_id": "jimi", "label": "session-expiry", "tags": []string{"auth"},
@@ -73,6 +74,7 @@ func TestTrailSaveAndResume(t *testing.T) {
 }
 
 func TestTrailStaleNeedsForce(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	id := tooltest.SaveTrail(t, d, "jimi", "payments", "file::backend/payments.py", "file::backend/config.py")
 	os.Remove(filepath.Join(dir, "backend", "payments.py"))
@@ -89,6 +91,7 @@ func TestTrailStaleNeedsForce(t *testing.T) {
 }
 
 func TestTrailTeachingErrors(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	id := tooltest.SaveTrail(t, d, "jimi", "x", "file::backend/auth.py")
 	for _, c := range []struct {
@@ -121,6 +124,7 @@ func TestTrailTeachingErrors(t *testing.T) {
 }
 
 func TestTrailListAndMerge(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	a := tooltest.MustCall(t, d, "trail_save", map[string]any{"agent_id": "hacker-auth", "label": "auth", "tags": []string{"security"},
 		"hypotheses":    []map[string]any{{"statement": "Session store leaks tokens", "confidence": 0.9, "supporting_nodes": []string{"file::backend/session.py"}}},
@@ -163,6 +167,7 @@ func TestTrailListAndMerge(t *testing.T) {
 
 // Trails and boot memory survive a restart with the same runtime dir.
 func TestTrailsSurviveRestart(t *testing.T) {
+	t.Parallel()
 	rt := t.TempDir()
 	cfg := session.Config{RuntimeDir: rt}
 	d := tooltest.NewDispatcher(t, cfg)
@@ -186,6 +191,7 @@ func TestTrailsSurviveRestart(t *testing.T) {
 }
 
 func TestBootMemory(t *testing.T) {
+	t.Parallel()
 	d := tooltest.NewDispatcher(t, session.Config{})
 	set := tooltest.MustCall(t, d, "boot_memory", map[string]any{"agent_id": "jimi", "action": "set", "key": "doctrine/review", "value": map[string]any{"rules": []int{1, 2}}})
 	if set["existed"] != false || set["key_count"] != 1.0 {

@@ -37,6 +37,7 @@ func docsFixture(t testing.TB, cfg session.Config, docTime time.Time) (*tools.Di
 }
 
 func TestDocumentsMergeWithoutDisturbingCode(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	before := tooltest.MustCall(t, d, "impact", map[string]any{"agent_id": "t", "node_id": "file::backend/session.py", "direction": "reverse"})
 	d2, _ := docsFixture(t, session.Config{}, time.Time{})
@@ -60,6 +61,7 @@ func TestDocumentsMergeWithoutDisturbingCode(t *testing.T) {
 }
 
 func TestDocumentBindings(t *testing.T) {
+	t.Parallel()
 	d, _ := docsFixture(t, session.Config{}, time.Time{})
 	out := tooltest.MustCall(t, d, "document_bindings", map[string]any{"agent_id": "t", "path": "docs/guide.md"})
 	if out["mode"] != "document" {
@@ -107,6 +109,7 @@ func TestDocumentBindings(t *testing.T) {
 }
 
 func TestDocumentResolve(t *testing.T) {
+	t.Parallel()
 	rt := t.TempDir()
 	d, dir := docsFixture(t, session.Config{RuntimeDir: rt}, time.Time{})
 	for _, p := range []string{"docs/guide.md", filepath.Join(dir, "docs", "guide.md"), "guide.md"} {
@@ -138,6 +141,7 @@ func TestDocumentResolve(t *testing.T) {
 }
 
 func TestDocumentDrift(t *testing.T) {
+	t.Parallel()
 	// Documents dated long before the fixture's commits: everything they
 	// bind to changed since.
 	d, _ := docsFixture(t, session.Config{}, time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC))
@@ -165,6 +169,7 @@ func TestDocumentDrift(t *testing.T) {
 }
 
 func TestDocumentReingestReplacesSections(t *testing.T) {
+	t.Parallel()
 	d, dir := docsFixture(t, session.Config{}, time.Time{})
 	guide := filepath.Join(dir, "docs", "guide.md")
 	if err := os.WriteFile(guide, []byte("# Backend guide\n\n## Only section\n\nSee `SessionStore.lookup`.\n"), 0o644); err != nil {
@@ -185,6 +190,7 @@ func TestDocumentReingestReplacesSections(t *testing.T) {
 }
 
 func TestIngestAutoRoutes(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	// A source tree through the router is a code ingest.
 	out := tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir, "adapter": "auto"})
@@ -203,6 +209,7 @@ func TestIngestAutoRoutes(t *testing.T) {
 }
 
 func TestDocumentToolsTeach(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	if out, isErr := tooltest.Call(t, d, "document_resolve", map[string]any{"agent_id": "t", "path": "README.md"}); !isErr || !strings.Contains(out["hint"].(string), "universal") {
 		t.Errorf("no documents: %v", out)
@@ -241,6 +248,7 @@ func TestDocumentToolsTeach(t *testing.T) {
 }
 
 func TestDocumentProviderHealth(t *testing.T) {
+	t.Parallel()
 	d := tooltest.NewDispatcher(t, session.Config{})
 	out := tooltest.MustCall(t, d, "document_provider_health", map[string]any{"agent_id": "t"})
 	names := map[string]bool{}
@@ -259,6 +267,7 @@ func TestDocumentProviderHealth(t *testing.T) {
 }
 
 func TestStructuredAdaptersThroughIngest(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	src := "../../../ingest/document/testdata/structured"
 	for _, f := range []string{"session-spec.md", "refs.bib", "article.nxml", "rfc9999.xml", "work.json", "patent.xml"} {
@@ -304,6 +313,7 @@ func TestStructuredAdaptersThroughIngest(t *testing.T) {
 // seek and activate answer with document sections once documents are in
 // the graph, and activation crosses bindings into the code.
 func TestSeekAndActivateReachDocuments(t *testing.T) {
+	t.Parallel()
 	d, _ := docsFixture(t, session.Config{}, time.Time{})
 	seek := tooltest.MustCall(t, d, "seek", map[string]any{"agent_id": "t", "query": "release notes known issues", "top_k": 5})
 	top := seek["results"].([]any)[0].(map[string]any)

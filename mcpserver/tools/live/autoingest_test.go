@@ -13,6 +13,7 @@ import (
 )
 
 func TestAutoIngestFollowsDocuments(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	tooltest.CopyDocs(t, dir)
 	docs := filepath.Join(dir, "docs")
@@ -67,6 +68,7 @@ func TestAutoIngestFollowsDocuments(t *testing.T) {
 }
 
 func TestAutoIngestTeaches(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	for _, tc := range []struct {
 		args map[string]any
@@ -96,6 +98,7 @@ func TestAutoIngestTeaches(t *testing.T) {
 // A document watch running when the server stops is running again after
 // a restart on the same runtime directory, with its roots and formats.
 func TestAutoIngestResumes(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Write(t)
 	tooltest.CopyDocs(t, dir)
 	docs := filepath.Join(dir, "docs")

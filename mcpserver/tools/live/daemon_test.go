@@ -36,6 +36,7 @@ func daemonFixture(t *testing.T) (*tools.Dispatcher, string) {
 // daemon_tick reconciles an edit, an addition, a deletion and a rename in
 // one pass, and seek/impact answer about the new tree.
 func TestDaemonTickReconciles(t *testing.T) {
+	t.Parallel()
 	d, dir := daemonFixture(t)
 
 	write := func(rel, body string) {
@@ -112,6 +113,7 @@ func TestDaemonTickReconciles(t *testing.T) {
 
 // A deleted hub raises an alert; alerts are acknowledged.
 func TestDaemonHubAlert(t *testing.T) {
+	t.Parallel()
 	d, dir := daemonFixture(t)
 	os.Remove(filepath.Join(dir, "backend/session.py")) // auth, middleware and a test depend on it
 	out := tooltest.MustCall(t, d, "daemon_tick", map[string]any{"agent_id": "t"})
@@ -135,6 +137,7 @@ func TestDaemonHubAlert(t *testing.T) {
 
 // The watcher picks up a write without any call: the next query sees it.
 func TestDaemonWatches(t *testing.T) {
+	t.Parallel()
 	d, dir := daemonFixture(t)
 	st := tooltest.MustCall(t, d, "daemon_start", map[string]any{"agent_id": "t"})
 	if st["active"] != true {
@@ -151,6 +154,7 @@ func TestDaemonWatches(t *testing.T) {
 }
 
 func TestDaemonTeachingErrors(t *testing.T) {
+	t.Parallel()
 	d := tooltest.NewDispatcher(t, session.Config{})
 	if out, isErr := tooltest.Call(t, d, "daemon_start", map[string]any{"agent_id": "t"}); !isErr || out["hint"] == nil {
 		t.Errorf("daemon_start on an empty graph: %v", out)
@@ -168,6 +172,7 @@ func TestDaemonTeachingErrors(t *testing.T) {
 // here) are built for the new graph once the tree is quiet, before the
 // next query asks for them.
 func TestTickWarmsUsedIndexes(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Write(t)
 	d := tooltest.NewDispatcher(t, tooltest.TestConfig())
 	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
@@ -193,6 +198,7 @@ func TestTickWarmsUsedIndexes(t *testing.T) {
 // raise alerts naming the lock or the agent; the same news is not repeated
 // while unacknowledged.
 func TestDaemonRegionAlerts(t *testing.T) {
+	t.Parallel()
 	d, dir := daemonFixture(t)
 	tooltest.MustCall(t, d, "view", map[string]any{"agent_id": "reader", "file_path": "backend/payments.py"})
 	lock := tooltest.MustCall(t, d, "lock_create", map[string]any{"agent_id": "locker", "scope": "node", "root_nodes": []string{"backend/crypto.py"}})["lock_id"].(string)
@@ -241,6 +247,7 @@ func TestDaemonRegionAlerts(t *testing.T) {
 // directory, a .gitignore'd one) wakes the daemon for nothing; a source
 // edit after it still does.
 func TestDaemonIgnoresWhatTheWalkSkips(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Write(t) // a git repository: its .gitignore holds
 	gi, err := os.OpenFile(filepath.Join(dir, ".gitignore"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {

@@ -19,6 +19,7 @@ func activatedIDs(out map[string]any) []string {
 // counts them, keeps every score in [0, 1] and reports what its
 // plasticity cycle changed.
 func TestActivateSeedsScoresAndPlasticity(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	for _, tc := range []struct {
 		name      string
@@ -71,6 +72,7 @@ func TestActivateSeedsScoresAndPlasticity(t *testing.T) {
 // node leaves the top 3, the confirmed one enters the top 5, and both carry
 // their learned feedback.
 func TestLearnChangesActivate(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	q := map[string]any{"agent_id": "test", "query": "session login token", "top_k": 10}
 	before := activatedIDs(tooltest.MustCall(t, d, "activate", q))

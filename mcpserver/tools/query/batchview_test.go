@@ -12,6 +12,7 @@ import (
 )
 
 func TestBatchViewGolden(t *testing.T) {
+	t.Parallel()
 	d, root := tooltest.FsSetup(t)
 	for _, tc := range []struct {
 		name string
@@ -32,6 +33,7 @@ func TestBatchViewGolden(t *testing.T) {
 // missing file names the closest paths, ../ escapes and symlinks out of
 // the root are refused like view refuses them.
 func TestBatchViewPerFileErrors(t *testing.T) {
+	t.Parallel()
 	d, root := tooltest.FsSetup(t)
 	gen := d.Session.Current().Gen
 	out := tooltest.FsOK(t, d, "batch_view", map[string]any{"files": []string{
@@ -83,6 +85,7 @@ func TestBatchViewPerFileErrors(t *testing.T) {
 }
 
 func TestBatchViewBadInput(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.FsSetup(t)
 	many := make([]string, batchViewMaxFiles+1)
 	for i := range many {
@@ -110,6 +113,7 @@ func TestBatchViewBadInput(t *testing.T) {
 // The byte budget cuts a file at a line (next_offset continues it) and
 // omits the files after it; the lines per file bound each file.
 func TestBatchViewBudget(t *testing.T) {
+	t.Parallel()
 	d, root := tooltest.FsSetup(t)
 	long := strings.Repeat("value = compute(value)  # padding to make the line longer\n", 100)
 	if err := os.WriteFile(filepath.Join(root, "notes", "long.py"), []byte(long), 0o644); err != nil {
@@ -153,6 +157,7 @@ func TestBatchViewBudget(t *testing.T) {
 
 // Files the graph lacks are merged in one build: one new generation.
 func TestBatchViewAutoIngest(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.FsSetup(t)
 	before := d.Session.Current().Gen
 	out := tooltest.FsOK(t, d, "batch_view", map[string]any{"files": []string{"notes/*.py", "notes/new.py", "notes/other.py", "lab/deep/x.py", "app/util.py"}})
@@ -184,6 +189,7 @@ func TestBatchViewAutoIngest(t *testing.T) {
 // A symlink placed after the ingest, pointing out of the root, is refused
 // per file.
 func TestBatchViewSymlinkSwap(t *testing.T) {
+	t.Parallel()
 	d, root := tooltest.FsSetup(t)
 	p := filepath.Join(root, "app", "util.py")
 	if err := os.Remove(p); err != nil {

@@ -12,6 +12,7 @@ import (
 // The bounds written in the input structs' tags agree with the constants
 // the handlers use.
 func TestTagsAgreeWithConstants(t *testing.T) {
+	t.Parallel()
 	param := tooltest.Params(t, Register)
 	num := func(f *float64) float64 {
 		if f == nil {

@@ -44,6 +44,7 @@ func fsNormalize(v any, root string) any {
 }
 
 func TestSearchGlobViewGolden(t *testing.T) {
+	t.Parallel()
 	d, root := tooltest.FsSetup(t)
 	cases := []struct {
 		name string
@@ -83,6 +84,7 @@ func TestSearchGlobViewGolden(t *testing.T) {
 }
 
 func TestSearchGlobViewBadInput(t *testing.T) {
+	t.Parallel()
 	d, root := tooltest.FsSetup(t)
 	gen := d.Session.Current().Gen
 	cases := []struct {
@@ -144,6 +146,7 @@ func TestSearchGlobViewBadInput(t *testing.T) {
 }
 
 func TestNothingIngested(t *testing.T) {
+	t.Parallel()
 	st, err := session.Open(tooltest.TestConfig(), t.Logf)
 	if err != nil {
 		t.Fatal(err)
@@ -156,6 +159,7 @@ func TestNothingIngested(t *testing.T) {
 }
 
 func TestViewAutoIngest(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.FsSetup(t)
 	before := d.Session.Current()
 
@@ -230,6 +234,7 @@ func TestViewAutoIngest(t *testing.T) {
 }
 
 func TestSearchCacheSeesEdits(t *testing.T) {
+	t.Parallel()
 	d, root := tooltest.FsSetup(t)
 	q := map[string]any{"query": "brand_new_token", "context_lines": 0}
 	if out := tooltest.FsOK(t, d, "search", q); out["content_matches"] != 0.0 {
@@ -246,6 +251,7 @@ func TestSearchCacheSeesEdits(t *testing.T) {
 }
 
 func TestSearchEarlyStopAndExactCounts(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.FsSetup(t)
 	exact := tooltest.FsOK(t, d, "search", map[string]any{"query": "e", "exact_counts": true, "top_k": 1, "context_lines": 0})
 	if exact["total_matches_exact"] != true || exact["truncated"] != true || exact["returned"] != 1.0 {
@@ -269,6 +275,7 @@ func TestSearchEarlyStopAndExactCounts(t *testing.T) {
 }
 
 func TestSearchGlobViewConcurrent(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.FsSetup(t)
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
@@ -300,6 +307,7 @@ func TestSearchGlobViewConcurrent(t *testing.T) {
 }
 
 func TestGlobActivationFollowsRecentFiring(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.FsSetup(t)
 	first := func() string {
 		out := tooltest.FsOK(t, d, "glob", map[string]any{"pattern": "**", "sort": "activation"})
@@ -323,6 +331,7 @@ func TestGlobActivationFollowsRecentFiring(t *testing.T) {
 }
 
 func TestGlobMatcher(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		pattern string
 		path    string
@@ -374,6 +383,7 @@ func TestGlobMatcher(t *testing.T) {
 // TestWithIngestedRepository runs the tools over a graph built by the real
 // ingest pipeline rather than by hand.
 func TestWithIngestedRepository(t *testing.T) {
+	t.Parallel()
 	d, root := tooltest.FsSetup(t)
 	_, err := d.Session.Build("graph_replaced", func(old *session.Bundle) (*graph.Graph, []session.Root, error) {
 		o, err := ingest.Run(context.Background(), ingest.Config{Root: root}, nil)

@@ -16,6 +16,7 @@ import (
 // read — the first 64 KB and of them the first seek.MaxQueryTerms distinct
 // words.
 func TestSeekWordSaladBounded(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	tooltest.MustCall(t, d, "learn", map[string]any{"agent_id": "t", "query": "validate credentials", "feedback": "correct", "node_ids": []string{"file::backend/auth.py"}})
 	r := rand.New(rand.NewSource(1))

@@ -62,6 +62,7 @@ const seekOneFrame = `Expired sessions are still accepted by lookup.
 // TestSeekGolden compares whole responses with testdata/seek/*.json
 // (elapsed times zeroed). Run with -update to rewrite them.
 func TestSeekGolden(t *testing.T) {
+	t.Parallel()
 	d := seekDispatcher(t)
 	cases := []struct {
 		name string
@@ -103,6 +104,7 @@ func TestSeekGolden(t *testing.T) {
 // TestSeekGuidance checks the guidance of each golden case explicitly, so
 // a regenerated golden file cannot silently change what an agent is told.
 func TestSeekGuidance(t *testing.T) {
+	t.Parallel()
 	d := seekDispatcher(t)
 	tests := []struct {
 		args                       map[string]any
@@ -140,6 +142,7 @@ func TestSeekGuidance(t *testing.T) {
 // TestSeekOnIngestedFixture runs seek end to end on the fixture files
 // ingested through the ingest tool (tree-sitter extraction, real IDs).
 func TestSeekOnIngestedFixture(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := testcorpus.Write(dir, seekFiles); err != nil {
 		t.Fatal(err)
@@ -175,6 +178,7 @@ func TestSeekOnIngestedFixture(t *testing.T) {
 }
 
 func TestSeekBadInput(t *testing.T) {
+	t.Parallel()
 	d := seekDispatcher(t)
 	cases := []struct {
 		args map[string]any
@@ -222,6 +226,7 @@ func seekClipArgs(m map[string]any) string {
 
 // TestSeekScopeForms accepts the spellings of one directory.
 func TestSeekScopeForms(t *testing.T) {
+	t.Parallel()
 	d := seekDispatcher(t)
 	root := d.Session.Current().Roots[0].Path
 	for _, sc := range []string{"billing", "billing/", "./billing/", filepath.Join(root, "billing") + "/"} {

@@ -17,6 +17,7 @@ import (
 // TestSurgicalContext: one call gives the file's contents and hash, its
 // symbols with lines and caller counts, who calls into it, and its tests.
 func TestSurgicalContext(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	out := tooltest.MustCall(t, d, "surgical_context", map[string]any{"agent_id": "t", "file_path": "backend/session.py"})
 	data, _ := os.ReadFile(filepath.Join(dir, "backend", "session.py"))
@@ -54,6 +55,7 @@ func TestSurgicalContext(t *testing.T) {
 // TestSurgicalContextV2: the connected files come with the regions that
 // call in — callers first — each line numbered, within the budgets.
 func TestSurgicalContextV2(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	out := tooltest.MustCall(t, d, "surgical_context_v2", map[string]any{"agent_id": "t", "file_path": "file::backend/session.py", "context_lines": 0, "detail": "full"})
 	files := out["connected_files"].([]any)
@@ -93,6 +95,7 @@ func TestSurgicalContextV2(t *testing.T) {
 // relations, the symbols it uses and its lines — and the closest are
 // excerpted within the brief budgets.
 func TestSurgicalContextV2Brief(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	out := tooltest.MustCall(t, d, "surgical_context_v2", map[string]any{"agent_id": "t", "file_path": "backend/session.py", "context_lines": 0})
 	for _, k := range []string{"callers", "callees", "tests"} {
@@ -134,6 +137,7 @@ func TestSurgicalContextV2Brief(t *testing.T) {
 // fitRegions keeps whole regions while they fit and cuts the first at a
 // line when it alone does not.
 func TestFitRegions(t *testing.T) {
+	t.Parallel()
 	r := func(start int, lines ...string) excerptRegion {
 		var b strings.Builder
 		for i, l := range lines {
@@ -162,6 +166,7 @@ func TestFitRegions(t *testing.T) {
 // A test file among the callers is a test; the files after it keep
 // their own role.
 func TestSurgicalContextV2Roles(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.FixtureRepo(t, map[string]string{
 		"lib/store.py":    "class Store:\n    def get(self, k):\n        return k\n",
 		"a/test_store.py": "from lib.store import Store\n\ndef test_get():\n    assert Store().get(1) == 1\n",
@@ -180,6 +185,7 @@ func TestSurgicalContextV2Roles(t *testing.T) {
 }
 
 func TestSurgicalContextTeaches(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	os.Symlink(t.TempDir(), filepath.Join(dir, "elsewhere"))
 	for _, c := range []struct{ path, want string }{

@@ -43,6 +43,7 @@ func suspectsOf(t *testing.T, out map[string]any) []string {
 }
 
 func TestTraceMapsFramesToNodes(t *testing.T) {
+	t.Parallel()
 	d, root := tooltest.IngestedFixture(t)
 	for _, tc := range []struct {
 		name, text, lang string
@@ -112,6 +113,7 @@ func TestTraceMapsFramesToNodes(t *testing.T) {
 // nearest the error leads, and frames the graph cannot hold are listed as
 // unmapped with why.
 func TestTraceDemotesExternalFrames(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	text := `Traceback (most recent call last):
   File "/srv/app/backend/auth.py", line 13, in validate_credentials
@@ -145,6 +147,7 @@ TypeError: Strings must be encoded before hashing`
 // Mapped external frames (vendored code in the graph) rank after every
 // project frame, even nearer the error and more central.
 func TestTraceExternalNeverLeads(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	err := d.Session.Read(t.Context(), func(b *session.Bundle) error {
 		g := b.Graph
@@ -174,6 +177,7 @@ func TestTraceExternalNeverLeads(t *testing.T) {
 }
 
 func TestTraceCoChangeSuspects(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	// auth.py changed with session.py, crypto.py and tests/test_auth.py.
 	out := tooltest.MustCall(t, d, "trace", map[string]any{"agent_id": "t", "error_text": "Traceback (most recent call last):\n  File \"backend/auth.py\", line 17, in login\nPermissionError: bad credentials"})
@@ -193,6 +197,7 @@ func TestTraceCoChangeSuspects(t *testing.T) {
 
 // TestTraceGolden pins one whole answer.
 func TestTraceGolden(t *testing.T) {
+	t.Parallel()
 	d, root := tooltest.IngestedFixture(t)
 	out := tooltest.MustCall(t, d, "trace", map[string]any{"agent_id": "golden", "error_text": threeFileTrace, "top_k": 5})
 	tooltest.CheckGolden(t, "trace", out, root)
@@ -201,6 +206,7 @@ func TestTraceGolden(t *testing.T) {
 // Frames that name no file of the graph: an answer, not an error, that
 // says so and sends the agent to seek.
 func TestTraceNothingMapped(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	out := tooltest.MustCall(t, d, "trace", map[string]any{"agent_id": "t", "error_text": "panic: boom\n\ngoroutine 1 [running]:\nmain.main()\n\t/src/other/main.go:9 +0x1d"})
 	if len(out["suspects"].([]any)) != 0 || out["proof_state"] != "triaging" || out["next_suggested_tool"] != "seek" {
@@ -215,6 +221,7 @@ func TestTraceNothingMapped(t *testing.T) {
 }
 
 func TestTraceTeachingErrors(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	for _, tc := range []struct {
 		name string
@@ -254,6 +261,7 @@ func TestTraceTeachingErrors(t *testing.T) {
 }
 
 func TestTraceEmptyGraph(t *testing.T) {
+	t.Parallel()
 	d := tooltest.NewDispatcher(t, session.Config{})
 	out, isErr := tooltest.Call(t, d, "trace", map[string]any{"agent_id": "t", "error_text": threeFileTrace})
 	if !isErr || !strings.Contains(out["error"].(string), "empty") {
@@ -402,6 +410,7 @@ impl Parser {
 // Each language's trace, printed on another machine, lands on its
 // function in a repository of that language.
 func TestTraceOtherLanguages(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for p, src := range polyglot {
 		full := filepath.Join(dir, filepath.FromSlash(p))
