@@ -8,4 +8,5 @@ func Register(r *tools.Registry) {
 	registerLayers(r)
 	registerLayerInspect(r)
 	registerMetrics(r)
+	registerDiagram(r)
 }
