@@ -84,7 +84,9 @@ func TopUnits(d *analysis.DepGraph, keep func(graph.NodeID) bool, n int) ([]grap
 }
 
 func byRank(g *graph.Graph, s []graph.NodeID) {
-	slices.SortFunc(s, func(a, b graph.NodeID) int { return cmp.Or(cmp.Compare(g.PageRank(b), g.PageRank(a)), cmp.Compare(a, b)) })
+	slices.SortFunc(s, func(a, b graph.NodeID) int {
+		return cmp.Or(cmp.Compare(g.PageRank(b), g.PageRank(a)), cmp.Compare(a, b))
+	})
 }
 
 // BuildDiagram draws units and the dependencies among them, labelled by
