@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"encoding/json"
 	"os"
 	"testing"
 	"time"
@@ -8,27 +9,29 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
 
-// TestCorpusProbe prints answers on a corpus (M1ND_PATTERNS_CORPUS) for a
-// person to read; it checks nothing and is skipped by default.
+// TestCorpusProbe prints answers on a tree (M1ND_PATTERNS_CORPUS) for a
+// person to read: M1ND_PATTERNS_CALLS is a JSON list of
+// {"tool": …, "args": {…}}. It checks nothing and is skipped by default.
 func TestCorpusProbe(t *testing.T) {
 	root := os.Getenv("M1ND_PATTERNS_CORPUS")
 	if root == "" {
 		t.Skip("M1ND_PATTERNS_CORPUS names a tree to ingest")
 	}
+	var calls []struct {
+		Tool string         `json:"tool"`
+		Args map[string]any `json:"args"`
+	}
+	if err := json.Unmarshal([]byte(os.Getenv("M1ND_PATTERNS_CALLS")), &calls); err != nil {
+		t.Fatalf("M1ND_PATTERNS_CALLS: %v", err)
+	}
 	cfg := tooltest.TestConfig()
 	cfg.AllowRoots = append(cfg.AllowRoots, root)
 	d := tooltest.NewDispatcher(t, cfg)
 	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": root})
-	for _, call := range []struct {
-		tool string
-		args map[string]any
-	}{
-		{"twins", map[string]any{"top_k": 15}},
-		{"twins", map[string]any{"top_k": 15}},
-	} {
-		call.args["agent_id"] = "t"
+	for _, call := range calls {
+		call.Args["agent_id"] = "t"
 		start := time.Now()
-		out, _ := tooltest.Call(t, d, call.tool, call.args)
-		t.Logf("%s %v in %v:\n%s", call.tool, call.args, time.Since(start), tooltest.ToJSON(out))
+		out, _ := tooltest.Call(t, d, call.Tool, call.Args)
+		t.Logf("%s %v in %v:\n%s", call.Tool, call.Args, time.Since(start), tooltest.ToJSON(out))
 	}
 }

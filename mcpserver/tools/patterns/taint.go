@@ -85,11 +85,18 @@ var (
 	sanitiserCall = regexp.MustCompile(`\b(shlex\.quote|pipes\.quote|html\.escape|html\.EscapeString|url\.(QueryEscape|PathEscape)|filepath\.(Clean|Base|Rel)|path\.Clean|strconv\.(Atoi|Parse\w+)|regexp\.MustCompile|re\.fullmatch|escape\w*|sanitiz\w*|sanitis\w*|validat\w*|quote_\w*|is_?[vV]alid\w*)\(`)
 )
 
-// bodies reads function bodies once per call.
+// bodies reads function bodies, each file once per call.
 type bodies struct {
 	b     *session.Bundle
-	files map[string][]byte
+	files map[string]fileLines
 }
+
+type fileLines struct {
+	data []byte
+	offs []int
+}
+
+func newBodies(b *session.Bundle) *bodies { return &bodies{b: b, files: map[string]fileLines{}} }
 
 // lines returns a node's source lines and the number of its first line.
 func (s *bodies) lines(id graph.NodeID) ([]string, int) {
@@ -97,15 +104,16 @@ func (s *bodies) lines(id graph.NodeID) ([]string, int) {
 	if p.LineStart == 0 {
 		return nil, 0
 	}
-	data, ok := s.files[p.SourcePath]
+	f, ok := s.files[p.SourcePath]
 	if !ok {
 		gf, df := tools.BundleGraphFiles(s.b), tools.BundleDiskFiles(s.b)
 		if i, ok := gf.ByPath[p.SourcePath]; ok && df.Abs[i] != "" {
-			data, _ = os.ReadFile(df.Abs[i])
+			f.data, _ = os.ReadFile(df.Abs[i])
+			f.offs = lineStarts(f.data)
 		}
-		s.files[p.SourcePath] = data
+		s.files[p.SourcePath] = f
 	}
-	body := span(data, lineStarts(data), p.LineStart, p.LineEnd)
+	body := span(f.data, f.offs, p.LineStart, p.LineEnd)
 	if body == nil {
 		return nil, 0
 	}
@@ -122,6 +130,18 @@ func (s *bodies) find(id graph.NodeID, re *regexp.Regexp) (int, string) {
 			continue
 		}
 		if re.MatchString(l) {
+			return first + i, tools.ClipText(t, 120)
+		}
+	}
+	return 0, ""
+}
+
+// findCall is find for a call: the first line re matches that def (the
+// callee's own definition, nested in the caller) does not.
+func (s *bodies) findCall(id graph.NodeID, re, def *regexp.Regexp) (int, string) {
+	ls, first := s.lines(id)
+	for i, l := range ls {
+		if t := strings.TrimSpace(l); !strings.HasPrefix(t, "//") && !strings.HasPrefix(t, "#") && re.MatchString(l) && !def.MatchString(l) {
 			return first + i, tools.ClipText(t, 120)
 		}
 	}
@@ -166,7 +186,7 @@ func runTaint(c *tools.Call, in taintParams) (TaintOutput, error) {
 			out.Entries = append(out.Entries, g.ExternalID(id))
 		}
 		start := time.Now()
-		src := &bodies{b: b, files: map[string][]byte{}}
+		src := newBodies(b)
 		// sinkOf names the sink a node is or calls ("" for none), with
 		// the line of the call.
 		type sinkAt struct {
@@ -215,8 +235,11 @@ func runTaint(c *tools.Call, in taintParams) (TaintOutput, error) {
 			for i, n := range p.Nodes {
 				st := stepJSON{NodeID: g.ExternalID(n), File: g.SourcePath(n), Line: int(g.Provenance(n).LineStart)}
 				if i+1 < len(p.Nodes) {
-					next := regexp.MustCompile(`\b` + regexp.QuoteMeta(g.Label(p.Nodes[i+1])) + `\s*\(`)
-					if line, code := src.find(n, next); line > 0 {
+					// The call, not a nested definition of the callee.
+					name := regexp.QuoteMeta(g.Label(p.Nodes[i+1]))
+					next := regexp.MustCompile(`\b` + name + `\s*\(`)
+					def := regexp.MustCompile(`\b(def|func|function|fn)\s+` + name + `\b`)
+					if line, code := src.findCall(n, next, def); line > 0 {
 						st.Line, st.Code = line, code
 					}
 				} else {

@@ -91,7 +91,7 @@ func runTypeTrace(c *tools.Call, in typeTraceParams) (TypeTraceOutput, error) {
 			out.Others = append(out.Others, g.ExternalID(o))
 		}
 		res := patterns.TypeTrace(g, typ, patterns.TypeTraceParams{Direction: in.Direction, MaxHops: in.MaxHops})
-		src := &bodies{b: b, files: map[string][]byte{}}
+		src := newBodies(b)
 		groups := map[string]*fileGroupJSON{}
 		for _, u := range res.Usages {
 			kind := usageKind(g, src, typ, u)
