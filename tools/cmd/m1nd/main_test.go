@@ -141,6 +141,7 @@ func decode(t *testing.T, r result) map[string]any {
 }
 
 func TestCommands(t *testing.T) {
+	t.Parallel()
 	repo := writeRepo(t)
 	r := m1nd(t, repo, "ingest").must(t, 0, "ingest")
 	if !strings.Contains(r.stdout, "ingested "+repo) || !strings.Contains(r.stdout, "4 files →") {
@@ -180,6 +181,7 @@ func TestCommands(t *testing.T) {
 }
 
 func TestExitCodes(t *testing.T) {
+	t.Parallel()
 	repo := writeRepo(t)
 	m1nd(t, repo, "seek", "x").must(t, 1, "seek before any ingest")
 	m1nd(t, repo, "ingest").must(t, 0, "ingest")
@@ -200,6 +202,7 @@ func TestExitCodes(t *testing.T) {
 
 // help lists every tool of the registry: the CLI cannot lag behind it.
 func TestHelpListsTheRegistry(t *testing.T) {
+	t.Parallel()
 	r := m1nd(t, t.TempDir(), "help").must(t, 0, "help")
 	for _, want := range []string{"Exit codes:", "ingest [PATH]", "doctor", "serve"} {
 		if !strings.Contains(r.stdout, want) {
@@ -210,16 +213,20 @@ func TestHelpListsTheRegistry(t *testing.T) {
 		if !strings.Contains(r.stdout, "\n  "+tl.Name+" ") {
 			t.Errorf("help does not list tool %s", tl.Name)
 		}
-		h := m1nd(t, t.TempDir(), "call", tl.Name, "--help").must(t, 0, "call "+tl.Name+" --help")
-		for _, p := range tl.Params {
-			if !strings.Contains(h.stdout, "--"+p.Name+" ") {
-				t.Errorf("help %s lacks --%s", tl.Name, p.Name)
+		t.Run(tl.Name, func(t *testing.T) {
+			t.Parallel()
+			h := m1nd(t, t.TempDir(), "call", tl.Name, "--help").must(t, 0, "call "+tl.Name+" --help")
+			for _, p := range tl.Params {
+				if !strings.Contains(h.stdout, "--"+p.Name+" ") {
+					t.Errorf("help %s lacks --%s", tl.Name, p.Name)
+				}
 			}
-		}
+		})
 	}
 }
 
 func TestDoctor(t *testing.T) {
+	t.Parallel()
 	repo := writeRepo(t)
 	r := m1nd(t, repo, "doctor").must(t, 1, "doctor before ingest")
 	if !strings.Contains(r.stdout, "does not exist yet") || !strings.Contains(r.stdout, "→ m1nd ingest "+repo) {
@@ -308,6 +315,7 @@ func (s *server) waitLog(t *testing.T, want string) {
 // TestBusyLockTalksToTheServer: with m1nd-mcp holding the runtime dir,
 // commands say so and are answered by that server.
 func TestBusyLockTalksToTheServer(t *testing.T) {
+	t.Parallel()
 	repo := writeRepo(t)
 	rt := filepath.Join(repo, ".m1nd")
 	s := startServer(t, repo, "m1nd-mcp", "--runtime-dir", rt, "--ingest", repo)
@@ -337,6 +345,7 @@ func TestBusyLockTalksToTheServer(t *testing.T) {
 // TestBusyLockWithoutSocket: a holder that accepts no connections (an
 // m1nd-mcp --no-attach) ends the command with exit 3 and says why.
 func TestBusyLockWithoutSocket(t *testing.T) {
+	t.Parallel()
 	repo := writeRepo(t)
 	rt := filepath.Join(repo, ".m1nd")
 	s := startServer(t, repo, "m1nd-mcp", "--runtime-dir", rt, "--ingest", repo, "--no-attach")
@@ -349,6 +358,7 @@ func TestBusyLockWithoutSocket(t *testing.T) {
 
 // TestServe: m1nd serve is m1nd-mcp on this repository's runtime dir.
 func TestServe(t *testing.T) {
+	t.Parallel()
 	repo := writeRepo(t)
 	s := startServer(t, repo, "m1nd", "serve")
 	for _, line := range []string{

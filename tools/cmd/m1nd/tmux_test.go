@@ -15,6 +15,7 @@ import (
 // session) and checks that the bar was drawn in place, reached 100%, and
 // that the summary followed it. CI installs tmux (apt-get install tmux).
 func TestProgressBarInTmux(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
