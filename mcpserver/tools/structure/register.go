@@ -9,4 +9,5 @@ func Register(r *tools.Registry) {
 	registerLayerInspect(r)
 	registerMetrics(r)
 	registerDiagram(r)
+	registerRefactorPlan(r)
 }
