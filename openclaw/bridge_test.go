@@ -25,6 +25,7 @@ func newBridge(t *testing.T) *Bridge {
 }
 
 func TestHandle(t *testing.T) {
+	t.Parallel()
 	b := newBridge(t)
 	tests := []struct {
 		line   string

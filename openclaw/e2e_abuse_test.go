@@ -77,6 +77,7 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 // with EMFILE; the daemon logs it and retries instead of shutting down,
 // and once clients hang up it serves the connections that waited.
 func TestBridgeSurvivesFDExhaustion(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	repo := writeRepo(tmp)
 	daemon := build(t, tmp, "github.com/m1nd-go/m1nd/openclaw/cmd/m1nd-openclaw")

@@ -45,6 +45,7 @@ func build(t *testing.T, dir, pkg string) string {
 // TestBridgeEndToEnd runs the real daemon: it replaces a stale socket,
 // creates it 0600, serves concurrent clients, and removes it on SIGTERM.
 func TestBridgeEndToEnd(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	repo := writeRepo(tmp)
 	daemon := build(t, tmp, "github.com/m1nd-go/m1nd/openclaw/cmd/m1nd-openclaw")

@@ -8,6 +8,7 @@ import (
 )
 
 func TestEnvelope(t *testing.T) {
+	t.Parallel()
 	deep := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
 	tests := []struct{ in, id, tool string }{
 		{`{"id":1.5,"tool":"health"}`, `1.5`, "health"},

@@ -9,6 +9,7 @@ import (
 )
 
 func TestLineReader(t *testing.T) {
+	t.Parallel()
 	const max = 1 << 20
 	long := `{"id":"big","tool":"seek","arguments":{"trace":"` + strings.Repeat("a", max) + "\"}}\n"
 	in := long + "{\"id\":1}\r\n" + strings.Repeat("b", 40<<10) + "\n" + "tail"
@@ -34,6 +35,7 @@ func TestLineReader(t *testing.T) {
 }
 
 func TestLineReaderBudget(t *testing.T) {
+	t.Parallel()
 	b := &budget{limit: 100 << 10}
 	other := &lineReader{budget: b}
 	if !b.reserve(90 << 10) {

@@ -100,6 +100,7 @@ const health = `{"id":1,"tool":"health"}`
 func okAnswer(line string) bool { return strings.Contains(line, `"ok":true`) }
 
 func TestSocketManyIdleConnections(t *testing.T) {
+	t.Parallel()
 	b := newBridge(t)
 	b.MaxConnections = 600
 	sock := serveOn(t, b)
@@ -122,6 +123,7 @@ func TestSocketManyIdleConnections(t *testing.T) {
 }
 
 func TestSocketConnectionLimit(t *testing.T) {
+	t.Parallel()
 	b := newBridge(t)
 	b.MaxConnections = 3
 	sock := serveOn(t, b)
@@ -224,6 +226,7 @@ func TestSocketClientNeverReads(t *testing.T) {
 // their id, the bridge keeps answering others, and everything held comes
 // back when the connections close.
 func TestSocketHugeLines(t *testing.T) {
+	t.Parallel()
 	const maxReq, maxBuf = 2 << 20, 4 << 20
 	b := newBridge(t)
 	b.MaxRequestBytes, b.MaxBufferedBytes = maxReq, maxBuf
@@ -293,6 +296,7 @@ func TestSocketHugeLines(t *testing.T) {
 }
 
 func TestSocketEchoesID(t *testing.T) {
+	t.Parallel()
 	b := newBridge(t)
 	sock := serveOn(t, b)
 	c := dial(t, sock)
