@@ -15,8 +15,8 @@ type EntryKind uint8
 // Entry kinds, in the order they are preferred.
 const (
 	EntryMain        EntryKind = iota // a main function
-	EntryHTTPHandler                  // a request handler (ServeHTTP, handle…, …Handler, a routed view)
-	EntryCLICommand                   // a command (cmd…, …Command, run/execute under cmd/ or cli)
+	EntryHTTPHandler                  // a request handler (ServeHTTP, a routed view, a function handle… or …Handler)
+	EntryCLICommand                   // a command (a function cmd…, …Command, run/execute under cmd/ or cli)
 	EntryPublic                       // a public function nothing in the repository calls
 )
 
@@ -37,7 +37,9 @@ var routeDecorators = map[string]bool{"route": true, "get": true, "post": true, 
 
 // DiscoverEntryPoints lists the functions (not tests) inside scope (a
 // path prefix, "" for all) where execution starts, by kind, then by
-// out-degree (more reach first), then by ID.
+// out-degree (more reach first), then by ID. Names are read by words
+// (handleIndex is "handle index"), and only ServeHTTP and routed views
+// may be methods.
 func DiscoverEntryPoints(g *graph.Graph, scope string) []EntryPoint {
 	rels := relCache{}
 	var out []EntryPoint
@@ -64,21 +66,55 @@ func DiscoverEntryPoints(g *graph.Graph, scope string) []EntryPoint {
 
 func entryKind(g *graph.Graph, rels relCache, n graph.NodeID) (EntryKind, bool) {
 	label := g.Label(n)
-	low := strings.ToLower(label)
+	ws := words(label)
+	if len(ws) == 0 {
+		return 0, false
+	}
+	first, last := ws[0], ws[len(ws)-1]
 	dir := "/" + path.Dir(g.SourcePath(n)) + "/"
+	fn := !method(g, rels, n) // methods are reached through their objects
 	switch {
-	case low == "main" || low == "__main__":
+	case fn && (label == "main" || label == "__main__"):
 		return EntryMain, true
-	case label == "ServeHTTP" || strings.HasPrefix(low, "handle") || strings.HasSuffix(low, "handler") ||
-		strings.HasSuffix(low, "_view") || strings.HasSuffix(low, "endpoint") || routed(g, rels, n):
+	case label == "ServeHTTP" || routed(g, rels, n) || fn && (first == "handle" || last == "handler"):
 		return EntryHTTPHandler, true
-	case strings.HasPrefix(low, "cmd") || strings.HasSuffix(low, "command") || strings.HasSuffix(low, "_cmd") ||
-		(low == "run" || low == "execute") && (strings.Contains(dir, "/cmd/") || strings.Contains(dir, "cli")):
+	case fn && (first == "cmd" || last == "command" || last == "cmd" ||
+		(label == "run" || label == "Run" || label == "execute" || label == "Execute") && (strings.Contains(dir, "/cmd/") || strings.Contains(dir, "cli"))):
 		return EntryCLICommand, true
-	case public(g, n) && !called(g, rels, n) && g.OutDegree(n) > 1:
+	case fn && public(g, n) && !called(g, rels, n) && flowsOut(g, rels, n):
 		return EntryPublic, true
 	}
 	return 0, false
+}
+
+// method: a function a class, struct or type holds (or tagged method).
+func method(g *graph.Graph, rels relCache, n graph.NodeID) bool {
+	if g.HasTag(n, "method") {
+		return true
+	}
+	lo, hi := g.InRange(n)
+	for p := lo; p < hi; p++ {
+		e := g.InEdge(p)
+		if g.IsMirror(e) || rels.of(g, e).name != "contains" {
+			continue
+		}
+		switch g.Type(g.InSource(p)) {
+		case graph.Class, graph.Struct, graph.Type:
+			return true
+		}
+	}
+	return false
+}
+
+// flowsOut: n calls or references something.
+func flowsOut(g *graph.Graph, rels relCache, n graph.NodeID) bool {
+	lo, hi := g.OutRange(n)
+	for e := lo; e < hi; e++ {
+		if r := rels.of(g, e); !g.IsMirror(e) && !r.reversed && flowRelations[r.name] {
+			return true
+		}
+	}
+	return false
 }
 
 // routed: decorated by a routing decorator (@app.route, @router.get).

@@ -133,18 +133,21 @@ func validSeeds(g *graph.Graph, seeds []graph.NodeID) []graph.NodeID {
 	return out
 }
 
-// sir is one model's state over a graph.
+// sir is one model's state over a graph, in dense per-node slices.
 type sir struct {
 	g      *graph.Graph
 	rels   relCache
 	dir    Direction
 	seeds  []graph.NodeID
-	isSeed map[graph.NodeID]bool
-	prob   map[graph.NodeID]float64
-	gen    map[graph.NodeID]int
-	via    map[graph.NodeID]contactFrom
+	isSeed []bool
+	prob   []float64
+	gen    []int32 // step first reached, 0 = never
+	via    []contactFrom
 	steps  int
 	buf    []contact
+	// adj caches each node's contacts (built once, reused by every run
+	// of a calibration).
+	adj map[graph.NodeID][]contact
 }
 
 type contactFrom struct {
@@ -153,12 +156,28 @@ type contactFrom struct {
 	p    float64
 }
 
+// message is what one node sent another in a step.
+type message struct {
+	to, from graph.NodeID
+	p        float64
+}
+
 func newSIR(g *graph.Graph, seeds []graph.NodeID, d Direction) *sir {
-	s := &sir{g: g, rels: relCache{}, dir: d, seeds: seeds, isSeed: map[graph.NodeID]bool{}}
-	for _, n := range seeds {
-		s.isSeed[n] = true
+	n := g.NumNodes()
+	s := &sir{g: g, rels: relCache{}, dir: d, seeds: seeds, isSeed: make([]bool, n), adj: map[graph.NodeID][]contact{}}
+	for _, x := range seeds {
+		s.isSeed[x] = true
 	}
 	return s
+}
+
+func (s *sir) contactsOf(u graph.NodeID) []contact {
+	if c, ok := s.adj[u]; ok {
+		return c
+	}
+	c := contacts(s.g, s.rels, u, s.dir, nil)
+	s.adj[u] = c
+	return c
 }
 
 // run spreads the infection for at most iters steps at rate. The
@@ -166,59 +185,87 @@ func newSIR(g *graph.Graph, seeds []graph.NodeID, d Direction) *sir {
 // back to w in the next (an echo is no new path), which makes the union
 // exact on trees and on the chains of a cycle.
 func (s *sir) run(ctx context.Context, rate float64, iters int) error {
-	s.prob, s.gen, s.via = map[graph.NodeID]float64{}, map[graph.NodeID]int{}, map[graph.NodeID]contactFrom{}
-	last := map[graph.NodeID]caught{}
-	frontier := slices.Clone(s.seeds)
-	for _, n := range s.seeds {
-		s.prob[n] = 1
-		last[n] = caught{escape: 1, keep: 0}
+	n := s.g.NumNodes()
+	s.prob, s.gen, s.via = make([]float64, n), make([]int32, n), make([]contactFrom, n)
+	last := make([]caught, n) // what each frontier node caught last step
+	next := make([]caught, n)
+	mark := make([]int32, n) // the step that last touched a node
+	for _, x := range s.seeds {
+		s.prob[x] = 1
+		last[x] = caught{escape: 1, keep: 0}
 	}
-	sent := map[[2]graph.NodeID]float64{} // (to, from) → chance sent last step
+	frontier := slices.Clone(s.seeds)
+	var sent, nextSent []message // last step's messages, sorted by (to, from)
 	s.steps = 0
-	for step := 1; step <= iters && len(frontier) > 0; step++ {
+	for step := int32(1); int(step) <= iters && len(frontier) > 0; step++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		s.steps = step
-		next := map[graph.NodeID]caught{}
-		nextSent := map[[2]graph.NodeID]float64{}
+		s.steps = int(step)
 		var touched []graph.NodeID
+		nextSent = nextSent[:0]
 		for _, u := range frontier {
-			s.buf = contacts(s.g, s.rels, u, s.dir, s.buf[:0])
-			for _, c := range s.buf {
+			in := received(sent, u)
+			for _, c := range s.contactsOf(u) {
 				if s.isSeed[c.to] || c.to == u {
 					continue
 				}
-				pc := last[u].without(sent[[2]graph.NodeID{u, c.to}]) * rate * c.factor
+				pc := last[u].without(in(c.to)) * rate * c.factor
 				if pc <= 0 {
 					continue
 				}
-				k, seen := next[c.to]
-				if !seen {
-					k = caught{escape: 1 - s.prob[c.to], keep: 1}
+				if mark[c.to] != step {
+					mark[c.to] = step
+					next[c.to] = caught{escape: 1 - s.prob[c.to], keep: 1}
 					touched = append(touched, c.to)
 				}
-				k.keep *= 1 - pc
-				next[c.to] = k
-				key := [2]graph.NodeID{c.to, u}
-				nextSent[key] = 1 - (1-nextSent[key])*(1-pc)
+				next[c.to].keep *= 1 - pc
+				nextSent = append(nextSent, message{c.to, u, pc})
 				s.noteVia(c.to, u, c.rel, pc, step)
 			}
+		}
+		for _, u := range frontier {
+			last[u] = caught{}
 		}
 		slices.Sort(touched)
 		frontier = frontier[:0]
 		for _, v := range touched {
 			k := next[v]
+			next[v] = caught{}
 			if d := k.mass(); d > epsilon {
 				s.prob[v] += d
+				last[v] = k
 				frontier = append(frontier, v)
-			} else {
-				delete(next, v)
 			}
 		}
-		last, sent = next, nextSent
+		slices.SortFunc(nextSent, func(a, b message) int {
+			if c := cmp.Compare(a.to, b.to); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.from, b.from)
+		})
+		sent, nextSent = nextSent, sent
 	}
 	return nil
+}
+
+// received returns a lookup of what u was sent, by sender, last step:
+// several messages from one sender (several edges) combine as a union.
+func received(sent []message, u graph.NodeID) func(from graph.NodeID) float64 {
+	lo, _ := slices.BinarySearchFunc(sent, u, func(m message, t graph.NodeID) int { return cmp.Compare(m.to, t) })
+	hi := lo
+	for hi < len(sent) && sent[hi].to == u {
+		hi++
+	}
+	mine := sent[lo:hi]
+	return func(from graph.NodeID) float64 {
+		i, _ := slices.BinarySearchFunc(mine, from, func(m message, f graph.NodeID) int { return cmp.Compare(m.from, f) })
+		keep := 1.0
+		for ; i < len(mine) && mine[i].from == from; i++ {
+			keep *= 1 - mine[i].p
+		}
+		return 1 - keep
+	}
 }
 
 // caught is what a node caught in one step: escape is the chance it was
@@ -239,9 +286,9 @@ func (k caught) without(p float64) float64 {
 
 // noteVia keeps, for a node reached in this step for the first time, the
 // strongest contact that reached it (ties: the lower node ID).
-func (s *sir) noteVia(v, u graph.NodeID, rel string, pc float64, step int) {
-	g0, reached := s.gen[v]
-	if best := s.via[v]; !reached || g0 == step && (pc > best.p || pc == best.p && u < best.from) {
+func (s *sir) noteVia(v, u graph.NodeID, rel string, pc float64, step int32) {
+	g0 := s.gen[v]
+	if best := s.via[v]; g0 == 0 || g0 == step && (pc > best.p || pc == best.p && u < best.from) {
 		s.via[v], s.gen[v] = contactFrom{u, rel, pc}, step
 	}
 }
@@ -254,12 +301,13 @@ func (s *sir) result(p EpidemicParams) EpidemicResult {
 			res.Eligible++
 		}
 	}
-	for v, pr := range s.prob {
+	for i, pr := range s.prob {
+		v := graph.NodeID(i)
 		if s.isSeed[v] || pr < epsilon {
 			continue
 		}
 		via := s.via[v]
-		res.Predictions = append(res.Predictions, Prediction{Node: v, Probability: graph.Finite64(pr), Generation: s.gen[v], Via: via.from, Relation: via.rel})
+		res.Predictions = append(res.Predictions, Prediction{Node: v, Probability: graph.Finite64(pr), Generation: int(s.gen[v]), Via: via.from, Relation: via.rel})
 		if pr >= p.PromotionThreshold {
 			res.Infected++
 		}
@@ -273,7 +321,7 @@ func (s *sir) result(p EpidemicParams) EpidemicResult {
 	for _, n := range s.seeds {
 		// Several edges to one contact are one chance of catching it.
 		keep := map[graph.NodeID]float64{}
-		for _, c := range contacts(s.g, s.rels, n, s.dir, nil) {
+		for _, c := range s.contactsOf(n) {
 			if !s.isSeed[c.to] && c.to != n {
 				k, ok := keep[c.to]
 				if !ok {

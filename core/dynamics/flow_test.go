@@ -96,15 +96,18 @@ func TestFlowNoEntryPointsAndScope(t *testing.T) {
 }
 
 // A public function nobody calls is an entry; one that is called, or a
-// test, is not.
+// test, is not. Handler-named methods (asyncore's handle_read, a
+// visitor's visit_ExceptHandler) are not request handlers; ServeHTTP is.
 func TestDiscoverEntryPoints(t *testing.T) {
-	tags := map[string][]string{"Export": {"exported"}, "Called": {"exported"}, "TestX": {"test", "exported"}}
+	tags := map[string][]string{"Export": {"exported"}, "Called": {"exported"}, "TestX": {"test", "exported"}, "ServeHTTP": {"method"}}
 	g, id := build(t, []edge{
 		{"Export", "calls", "a"}, {"Export", "calls", "Called"}, {"Called", "calls", "b"}, {"Called", "calls", "c"},
 		{"TestX", "calls", "Export"}, {"TestX", "calls", "d"}, {"runCommand", "calls", "a"},
-	}, nil, nil, tags)
+		{"Dispatcher", "contains", "handle_read"}, {"Dispatcher", "contains", "visit_ExceptHandler"}, {"handle_read", "calls", "a"},
+		{"ServeHTTP", "calls", "a"}, {"blockHandler", "calls", "a"},
+	}, nil, map[string]graph.NodeType{"Dispatcher": graph.Class}, tags)
 	got := DiscoverEntryPoints(g, "")
-	want := []EntryPoint{{id["runCommand"], EntryCLICommand}, {id["Export"], EntryPublic}}
+	want := []EntryPoint{{id["ServeHTTP"], EntryHTTPHandler}, {id["blockHandler"], EntryHTTPHandler}, {id["runCommand"], EntryCLICommand}, {id["Export"], EntryPublic}}
 	if !slices.Equal(got, want) {
 		t.Errorf("entries %+v, want %+v", got, want)
 	}

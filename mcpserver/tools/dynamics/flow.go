@@ -66,7 +66,7 @@ func registerFlow(r *tools.Registry) {
 		Name:        "flow_simulate",
 		Title:       "Flow simulation: where concurrent paths collide",
 		Description: "Where execution from different entry points meets on shared mutable state (race candidates).",
-		Details: "Discovers entry points — main functions, request handlers (ServeHTTP, handle…, …Handler, routed views), commands (cmd…, …Command, run/execute under cmd/ or cli), then public functions nothing in the repository calls — and launches one particle from each (num_particles of them). " +
+		Details: "Discovers entry points — main functions, request handlers (ServeHTTP, routed views, functions named handle… or …Handler), commands (functions named cmd…, …Command, run/execute under cmd/ or cli), then public functions nothing in the repository calls; methods other than ServeHTTP and routed views are not entry points — and launches one particle from each (num_particles of them). " +
 			"Particles walk call and reference edges breadth-first up to max_depth hops, in turn, one node each, so the walk is deterministic; together they visit at most 10,000 nodes (truncated says the budget ended it). " +
 			"Turbulence: a module-level variable (not a constant) that particles of two entry points or more reach; its score is 1 − 1/entries, halved when every path calls or references a lock; severity critical (4+ entries, unguarded), high, medium or low. " +
 			"Each point lists its entry points, colliding pairs and one path per entry. Valves: nodes whose name is a lock or bottleneck word (mu, mutex, lock, semaphore, queue, pool, limiter …), with the particles that reach them. " +
@@ -94,7 +94,7 @@ func runFlow(c *tools.Call, in flowParams) (FlowOutput, error) {
 			if in.ScopeFilter != "" {
 				where = fmt.Sprintf("scope_filter %q", in.ScopeFilter)
 			}
-			return tools.Errorf("Entry points are functions named main, request handlers (ServeHTTP, handle…, …Handler), commands (cmd…, …Command), or public functions nothing calls; widen or drop scope_filter, or ingest the code that holds them.",
+			return tools.Errorf("Entry points are functions named main, request handlers (ServeHTTP, handle…, …Handler), commands (cmd…, …Command) or public functions nothing calls; widen or drop scope_filter, or ingest the code that holds them.",
 				"NoEntryPoints: %s holds no function execution could start from", where).
 				WithExample(map[string]any{"agent_id": c.AgentID, "num_particles": 20}).
 				WithNext("Call flow_simulate without scope_filter, or check the graph with seek \"main\".")
