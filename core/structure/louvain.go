@@ -182,19 +182,24 @@ func (g *ugraph) modularity(part []int) float64 {
 	if g.m2 == 0 {
 		return 0
 	}
-	in, tot := map[int]float64{}, map[int]float64{}
+	k := 0
+	for _, c := range part {
+		k = max(k, c+1)
+	}
+	in, tot := make([]float64, k), make([]float64, k)
 	for v := range g.adj {
-		tot[part[v]] += g.deg[v]
-		in[part[v]] += 2 * g.self[v]
+		c := part[v]
+		tot[c] += g.deg[v]
+		in[c] += 2 * g.self[v]
 		for _, l := range g.adj[v] {
-			if part[l.to] == part[v] {
-				in[part[v]] += l.w
+			if part[l.to] == c {
+				in[c] += l.w
 			}
 		}
 	}
 	q := 0.0
-	for c, t := range tot {
-		q += in[c]/g.m2 - (t/g.m2)*(t/g.m2)
+	for c := range tot {
+		q += in[c]/g.m2 - (tot[c]/g.m2)*(tot[c]/g.m2)
 	}
 	return q
 }

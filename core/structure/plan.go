@@ -223,12 +223,20 @@ func moves(u *Units, g *ugraph, p *Plan, dirs []string, dirOf []int) []Proposal 
 		}
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Or(b.gain-a.gain, a.v-b.v) })
+	dirDeg := make([]float64, len(dirs))
+	for v, d := range dirOf {
+		dirDeg[d] += g.deg[v]
+	}
+	m := g.m2 / 2
 	var out []Proposal
-	after := slices.Clone(dirOf)
 	for _, c := range cands[:min(len(cands), maxMoveCandidates)] {
-		after[c.v] = c.to
-		pr := evaluate(u, g, p, Proposal{Kind: Move, Units: []int{c.v}, From: dirs[dirOf[c.v]], To: dirs[c.to], Community: p.Partition[c.v]}, after)
-		after[c.v] = dirOf[c.v]
+		// Moving v from A to B: A loses its links to v, B gains them, and
+		// the degree sums shift by v's degree (docs/design.md#structure-family).
+		v, a, b := c.v, dirOf[c.v], c.to
+		kA, kB := linksTo(g, v, dirOf, a), linksTo(g, v, dirOf, b)
+		dq := (kB-kA)/m - g.deg[v]*(dirDeg[b]-(dirDeg[a]-g.deg[v]))/(2*m*m)
+		pr := Proposal{Kind: Move, Units: []int{v}, From: dirs[a], To: dirs[b], Community: p.Partition[v],
+			CutBefore: p.Cut, CutAfter: p.Cut - int(kB-kA), QBefore: p.DirModularity, QAfter: p.DirModularity + dq}
 		if pr.Gain() > 1e-9 {
 			out = append(out, pr)
 		}
@@ -236,18 +244,30 @@ func moves(u *Units, g *ugraph, p *Plan, dirs []string, dirOf []int) []Proposal 
 	return out
 }
 
+// linksTo is v's link weight to units of directory d other than itself.
+func linksTo(g *ugraph, v int, dirOf []int, d int) float64 {
+	k := 0.0
+	for _, l := range g.adj[v] {
+		if l.to != v && dirOf[l.to] == d {
+			k += l.w
+		}
+	}
+	return k
+}
+
 // splits proposes splitting a directory whose files fall into two or more
 // communities of at least minSize files each.
 func splits(u *Units, g *ugraph, p *Plan, dirs []string, dirOf []int, minSize int) []Proposal {
+	members := make([][]int, len(dirs))
+	for v, d := range dirOf {
+		members[d] = append(members[d], v)
+	}
 	var out []Proposal
 	for d := range dirs {
 		count := map[int]int{}
-		var files []int
-		for v := range u.Len() {
-			if dirOf[v] == d {
-				count[p.Partition[v]]++
-				files = append(files, v)
-			}
+		files := members[d]
+		for _, v := range files {
+			count[p.Partition[v]]++
 		}
 		var big []int
 		for c, n := range count {
@@ -278,36 +298,40 @@ func splits(u *Units, g *ugraph, p *Plan, dirs []string, dirOf []int, minSize in
 func merges(u *Units, g *ugraph, p *Plan, dirs []string, dirOf []int) []Proposal {
 	size := map[int]int{}
 	inComm := map[[2]int]int{} // (community, dir) → files
+	dirDeg := make([]float64, len(dirs))
 	for v := range u.Len() {
 		size[dirOf[v]]++
 		inComm[[2]int{p.Partition[v], dirOf[v]}]++
+		dirDeg[dirOf[v]] += g.deg[v]
 	}
-	linked := map[[2]int]bool{}
+	between := map[[2]int]float64{}
 	for v := range u.Len() {
 		for _, l := range g.adj[v] {
 			if a, b := dirOf[v], dirOf[l.to]; a < b {
-				linked[[2]int{a, b}] = true
+				between[[2]int{a, b}] += l.w
 			}
 		}
 	}
+	members := map[int][]int{}
+	for v, d := range dirOf {
+		members[d] = append(members[d], v)
+	}
+	m := g.m2 / 2
 	var out []Proposal
-	for pair := range linked {
+	for pair, lab := range between {
 		a, b := pair[0], pair[1]
 		for _, c := range p.Communities {
 			if float64(inComm[[2]int{c.ID, a}]) < mergeShare*float64(size[a]) || float64(inComm[[2]int{c.ID, b}]) < mergeShare*float64(size[b]) {
 				continue
 			}
-			after := slices.Clone(dirOf)
-			var files []int
-			for v := range after {
-				if after[v] == b {
-					after[v] = a
-				}
-				if dirOf[v] == a || dirOf[v] == b {
-					files = append(files, v)
-				}
-			}
-			if pr := evaluate(u, g, p, Proposal{Kind: Merge, Units: files, From: dirs[b], To: dirs[a], Community: c.ID}, after); pr.Gain() > 1e-9 {
+			// Merging A and B: their links become inner, their degree
+			// sums pool (docs/design.md#structure-family).
+			dq := lab/m - dirDeg[a]*dirDeg[b]/(2*m*m)
+			files := append(slices.Clone(members[a]), members[b]...)
+			slices.Sort(files)
+			pr := Proposal{Kind: Merge, Units: files, From: dirs[b], To: dirs[a], Community: c.ID,
+				CutBefore: p.Cut, CutAfter: p.Cut - int(lab), QBefore: p.DirModularity, QAfter: p.DirModularity + dq}
+			if pr.Gain() > 1e-9 {
 				out = append(out, pr)
 			}
 			break

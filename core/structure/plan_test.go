@@ -3,6 +3,7 @@ package structure
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -68,6 +69,23 @@ func TestRefactorPlanSplitMerge(t *testing.T) {
 		kinds[pr.Kind.String()] = pr.From + "→" + pr.To
 		if pr.Gain() <= 0 {
 			t.Errorf("%s with gain %.4f", pr.Kind, pr.Gain())
+		}
+	}
+	u := FromLinks(names, links)
+	for _, pr := range p.Proposals {
+		// The closed forms agree with modularity and cut recomputed.
+		after := slices.Clone(p.Partition)
+		_, dirOf := directories(u)
+		copy(after, dirOf)
+		if pr.Kind == Merge {
+			for v := range after {
+				if after[v] == 2 { // two → one
+					after[v] = 1
+				}
+			}
+			if q, c := Modularity(u, after), CutWeight(u, after); math.Abs(q-pr.QAfter) > 1e-12 || c != pr.CutAfter {
+				t.Errorf("merge: modularity %.6f cut %d, recomputed %.6f %d", pr.QAfter, pr.CutAfter, q, c)
+			}
 		}
 	}
 	if kinds["split"] != "mix→" || kinds["merge"] != "two→one" {
