@@ -14,6 +14,7 @@ import (
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/history"
+	"github.com/m1nd-go/m1nd/core/testcorpus"
 	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/gitmeta"
 	"github.com/m1nd-go/m1nd/ingest/internal/graphdump"
@@ -173,14 +174,8 @@ func TestOutsideGit(t *testing.T) {
 
 func writeFiles(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
-	for p, c := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := testcorpus.Write(dir, files); err != nil {
+		t.Fatal(err)
 	}
 }
 

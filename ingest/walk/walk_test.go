@@ -13,20 +13,15 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/m1nd-go/m1nd/core/testcorpus"
 	"github.com/m1nd-go/m1nd/ingest/internal/gittest"
 )
 
 // writeTree creates files (path → content) under dir.
 func writeTree(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
-	for p, c := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := testcorpus.Write(dir, files); err != nil {
+		t.Fatal(err)
 	}
 }
 
