@@ -51,6 +51,10 @@ var unvalidated = Pattern{
 func labels(g *graph.Graph, m Match) []string {
 	var out []string
 	for _, id := range m.Nodes {
+		if id == graph.NoNode {
+			out = append(out, "(absent)")
+			continue
+		}
 		out = append(out, g.Label(id))
 	}
 	return out
@@ -63,11 +67,13 @@ func TestFind(t *testing.T) {
 		t.Fatalf("matches %+v", res)
 	}
 	m := res.Matches[0]
-	if got := labels(g, m); got[0] != "handle_signup" || got[1] != "db_query" || got[2] != "validate_input" {
+	// v is an absent node: handle_signup calls no node labelled
+	// validate_input.
+	if got := labels(g, m); got[0] != "handle_signup" || got[1] != "db_query" || got[2] != "(absent)" {
 		t.Errorf("bound %v", got)
 	}
-	// h: 0.5 + 0.5 × 7/13; q and v exact.
-	if want := (0.5 + 0.5*7.0/13 + 2) / 3; abs(m.Confidence-want) > 1e-12 {
+	// h: 0.5 + 0.5 × 7/13; q exact; the absent v does not count.
+	if want := (0.5 + 0.5*7.0/13 + 1) / 2; abs(m.Confidence-want) > 1e-12 {
 		t.Errorf("confidence %v, want %v", m.Confidence, want)
 	}
 	// Exact mode: "handle_" is no label; no match.
@@ -103,6 +109,7 @@ func TestValidateAndSpecificity(t *testing.T) {
 		{"unlinked", Pattern{Nodes: []PatternNode{{ID: "a", Label: "x"}, {ID: "b", Label: "y"}}}, false, 0},
 		{"bad regex", Pattern{Nodes: []PatternNode{{ID: "a", Label: "(", Mode: Regex}}}, false, 0},
 		{"unknown node", Pattern{Nodes: []PatternNode{{ID: "a", Label: "x"}}, Edges: []PatternEdge{{From: "a", To: "z"}}}, false, 0},
+		{"two absent nodes", Pattern{Nodes: []PatternNode{{ID: "a", Label: "xxxxxxxx", Mode: Exact}, {ID: "b", Label: "y"}, {ID: "c", Label: "z"}}, NegativeEdges: []PatternEdge{{From: "b", To: "c"}}}, false, 0},
 	} {
 		err := tc.p.Validate()
 		if (err == nil) != tc.ok {

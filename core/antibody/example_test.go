@@ -32,8 +32,9 @@ func Example() {
 	}
 	res := antibody.Find(g, ab.Pattern, antibody.Options{Mode: antibody.Substring})
 	for _, m := range res.Matches {
-		fmt.Printf("%s (specificity %.2f): %s calls %s without %s, confidence %.2f\n", ab.ID, ab.Specificity, g.Label(m.Nodes[0]), g.Label(m.Nodes[1]), g.Label(m.Nodes[2]), m.Confidence)
+		// v is absent: m.Nodes[2] is graph.NoNode.
+		fmt.Printf("%s (specificity %.2f): %s calls %s without %s, confidence %.2f\n", ab.ID, ab.Specificity, g.Label(m.Nodes[0]), g.Label(m.Nodes[1]), ab.Pattern.Nodes[2].Label, m.Confidence)
 	}
 	// Output:
-	// ab_001 (specificity 0.64): handle_signup calls query without validate, confidence 0.92
+	// ab_001 (specificity 0.64): handle_signup calls query without validate, confidence 0.88
 }

@@ -11,10 +11,11 @@ import (
 )
 
 // Match is one place a pattern fits: the graph node bound to each pattern
-// node (in the pattern's order) and how closely the labels fit.
+// node (in the pattern's order; graph.NoNode for an absent node) and how
+// closely the labels fit.
 type Match struct {
 	Nodes []graph.NodeID
-	// Confidence is the mean label fit over the pattern's nodes: 1 for an
+	// Confidence is the mean label fit over the bound nodes: 1 for an
 	// exact label, 0.5 plus half the matched share of the label for a
 	// substring or a regular expression, 0.5 for a node without a label.
 	Confidence float64
@@ -71,8 +72,7 @@ func (t *nodeTest) fit(g *graph.Graph, id graph.NodeID) float64 {
 }
 
 // step grows a partial match by one pattern node: from the node bound at
-// anchor, along out (or in) edges of relation; anchor −1 when only
-// negative edges link the node (its candidates come from its test).
+// anchor, along out (or in) edges of relation.
 type step struct {
 	node, anchor int
 	out          bool
@@ -92,7 +92,7 @@ type search struct {
 	res      Result
 	ticks    int
 	stopping bool
-	cands    map[int][]graph.NodeID
+	absent   []bool
 }
 
 // Find matches p against g: every injective binding of the pattern's
@@ -108,7 +108,7 @@ func Find(g *graph.Graph, p Pattern, opt Options) Result {
 	if opt.Mode == "" {
 		opt.Mode = Substring
 	}
-	s := &search{g: g, p: p, opt: opt, idx: map[string]int{}, seen: map[string]bool{}, cands: map[int][]graph.NodeID{}}
+	s := &search{g: g, p: p, opt: opt, idx: map[string]int{}, seen: map[string]bool{}}
 	for i, n := range p.Nodes {
 		s.idx[n.ID] = i
 		t := nodeTest{mode: cmpMode(n.Mode, opt.Mode), label: n.Label, typ: strings.ToLower(n.Type)}
@@ -131,11 +131,16 @@ func Find(g *graph.Graph, p Pattern, opt Options) Result {
 	return s.res
 }
 
-// plan picks the root (an exact label, else the longest label, else a
-// type) and orders the other nodes so each hangs on an earlier one.
+// plan picks the root among the matched nodes (an exact label, else the
+// longest label, else a type) and orders the others so each hangs on an
+// earlier one; the rest are absent nodes.
 func (s *search) plan() {
+	in := s.p.matched(s.idx)
 	best, bestScore := 0, -1.0
 	for i, t := range s.tests {
+		if !in[i] {
+			continue // an absent node
+		}
 		sc := float64(len(t.label))
 		if t.mode == Exact && t.label != "" {
 			sc += 1000
@@ -162,17 +167,13 @@ func (s *search) plan() {
 				placed[a], grown = true, true
 			}
 		}
-		if grown {
-			continue
+		if !grown {
+			break // the rest are absent nodes
 		}
-		// Only negative edges reach the rest: place the first of them.
-		for i := range s.p.Nodes {
-			if !placed[i] {
-				s.order = append(s.order, step{node: i, anchor: -1})
-				placed[i] = true
-				break
-			}
-		}
+	}
+	s.absent = make([]bool, len(s.p.Nodes))
+	for i := range s.absent {
+		s.absent[i] = !placed[i]
 	}
 }
 
@@ -223,20 +224,6 @@ func (s *search) extend(k int) {
 		if s.edgesHold(k) {
 			s.extend(k + 1)
 		}
-	}
-	if st.anchor < 0 {
-		cs, ok := s.cands[st.node]
-		if !ok {
-			cs = s.rootCandidates(st.node)
-			s.cands[st.node] = cs
-		}
-		for _, id := range cs {
-			if s.stopping {
-				return
-			}
-			try(id)
-		}
-		return
 	}
 	from := s.bound[st.anchor]
 	if st.out {
@@ -291,13 +278,51 @@ func (s *search) hasEdge(from, to graph.NodeID, relation string) bool {
 	return len(s.g.EdgesBetween(from, to)) > 0
 }
 
+// anyOut reports whether from has an out edge of relation to a node that
+// passes t (an absent node's test: the edge must reach none of them).
+func (s *search) anyOut(from graph.NodeID, relation string, t *nodeTest) bool {
+	lo, hi := s.g.OutRange(from)
+	for e := lo; e < hi; e++ {
+		if (relation == "" || s.g.RelationName(e) == relation) && t.fit(s.g, s.g.Target(e)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// anyIn is anyOut for in edges.
+func (s *search) anyIn(to graph.NodeID, relation string, t *nodeTest) bool {
+	lo, hi := s.g.InRange(to)
+	for pos := lo; pos < hi; pos++ {
+		if (relation == "" || s.g.RelationName(s.g.InEdge(pos)) == relation) && t.fit(s.g, s.g.InSource(pos)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func (s *search) accept() {
 	for _, e := range s.p.NegativeEdges {
-		if s.hasEdge(s.bound[s.idx[e.From]], s.bound[s.idx[e.To]], e.Relation) {
+		a, b := s.idx[e.From], s.idx[e.To]
+		var present bool
+		switch {
+		case s.absent[b]:
+			present = s.anyOut(s.bound[a], e.Relation, &s.tests[b])
+		case s.absent[a]:
+			present = s.anyIn(s.bound[b], e.Relation, &s.tests[a])
+		default:
+			present = s.hasEdge(s.bound[a], s.bound[b], e.Relation)
+		}
+		if present {
 			return
 		}
 	}
 	nodes := slices.Clone(s.bound)
+	for i, ab := range s.absent {
+		if ab {
+			nodes[i] = graph.NoNode
+		}
+	}
 	key := slices.Clone(nodes)
 	slices.Sort(key)
 	var kb []byte
@@ -310,10 +335,13 @@ func (s *search) accept() {
 	}
 	s.seen[k] = true
 	var sum float64
-	for _, f := range s.fits {
-		sum += f
+	n := 0
+	for i, f := range s.fits {
+		if !s.absent[i] {
+			sum, n = sum+f, n+1
+		}
 	}
-	s.res.Matches = append(s.res.Matches, Match{Nodes: nodes, Confidence: sum / float64(len(s.fits))})
+	s.res.Matches = append(s.res.Matches, Match{Nodes: nodes, Confidence: sum / float64(n)})
 	if len(s.res.Matches) >= s.opt.MaxMatches {
 		s.res.Truncated, s.stopping = true, true
 	}

@@ -5,10 +5,8 @@
 package antibody
 
 import (
-	"errors"
-	"fmt"
+		"fmt"
 	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -110,9 +108,10 @@ type Pattern struct {
 }
 
 // Validate checks the pattern's shape: 1 to MaxPatternNodes nodes with
-// distinct ids, edges between known nodes, valid regular expressions, and
-// every node linked to the others by required or absent edges (a node
-// only absent edges reach is looked up by its label).
+// distinct ids, edges between known nodes, valid regular expressions; the
+// nodes linked by required edges (from the first) form the match, and
+// every other node is an absent node: reached only by negative edges from
+// the match, it stands for any node that passes its test.
 func (p Pattern) Validate() error {
 	if len(p.Nodes) == 0 || len(p.Nodes) > MaxPatternNodes {
 		return fmt.Errorf("a pattern has 1 to %d nodes, this one %d", MaxPatternNodes, len(p.Nodes))
@@ -149,26 +148,37 @@ func (p Pattern) Validate() error {
 			}
 		}
 	}
-	if !p.connected(ids) {
-		return errors.New("every pattern node must be linked to the others by edges or negative_edges")
+	in := p.matched(ids)
+	touched := make([]bool, len(p.Nodes))
+	for _, e := range p.NegativeEdges {
+		a, b := ids[e.From], ids[e.To]
+		if !in[a] && !in[b] {
+			return fmt.Errorf("negative edge %s→%s: one end must be linked to the match by required edges", e.From, e.To)
+		}
+		touched[a], touched[b] = true, true
+	}
+	for i, n := range p.Nodes {
+		if !in[i] && !touched[i] {
+			return fmt.Errorf("node %s is not linked: every pattern node needs an edge (or a negative edge to the match)", n.ID)
+		}
 	}
 	return nil
 }
 
-func (p Pattern) connected(ids map[string]int) bool {
+// matched marks the nodes linked to the first by required edges.
+func (p Pattern) matched(ids map[string]int) []bool {
 	seen := make([]bool, len(p.Nodes))
 	seen[0] = true
-	all := append(slices.Clone(p.Edges), p.NegativeEdges...)
 	for changed := true; changed; {
 		changed = false
-		for _, e := range all {
+		for _, e := range p.Edges {
 			a, b := ids[e.From], ids[e.To]
 			if seen[a] != seen[b] {
 				seen[a], seen[b], changed = true, true, true
 			}
 		}
 	}
-	return !slices.Contains(seen, false)
+	return seen
 }
 
 // Specificity scores how narrow a pattern is, in [0, 1]: the mean over

@@ -2,6 +2,7 @@ package immune
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -23,7 +24,7 @@ const (
 type antibodyCreateParams struct {
 	Action      string            `json:"action" help:"create a new antibody from pattern; disable, enable or delete the one named by antibody_id." tool:"default=create,enum=create|disable|enable|delete"`
 	AntibodyID  string            `json:"antibody_id" jsonschema:"For disable, enable, delete (ab_001)." help:"The antibody to disable, enable or delete (ids as antibody_list shows them, e.g. ab_001)."`
-	Pattern     *antibody.Pattern `json:"pattern" jsonschema:"{nodes, edges, negative_edges} (see help)." help:"The bug shape: {\"nodes\": [{\"id\": \"h\", \"label\": \"handle_\", \"type\": \"function\", \"match_mode\": \"exact|substring|regex\"}], \"edges\": [{\"from\": \"h\", \"to\": \"q\", \"relation\": \"calls\"}], \"negative_edges\": [edges that must be absent]}. 1 to 8 nodes, linked by edges; a node without label or type matches any node. Nodes without match_mode use substring."`
+	Pattern     *antibody.Pattern `json:"pattern" jsonschema:"{nodes, edges, negative_edges} (see help)." help:"The bug shape: {\"nodes\": [{\"id\": \"h\", \"label\": \"handle_\", \"type\": \"function\", \"match_mode\": \"exact|substring|regex\"}], \"edges\": [{\"from\": \"h\", \"to\": \"q\", \"relation\": \"calls\"}], \"negative_edges\": [edges that must be absent]}. 1 to 8 nodes; those linked by edges are matched; a node reached only by negative_edges is absent: the match must have no such edge to any node passing its test. A node without label or type matches any node. Nodes without match_mode use substring."`
 	Severity    string            `json:"severity" tool:"default=Medium,enum=Critical|High|Medium|Low" help:"How bad a match is: Critical, High, Medium or Low (antibody_scan's min_severity filters on it)."`
 	Description string            `json:"description" jsonschema:"What the bug is." help:"What the bug is and how it was fixed, for whoever meets a match." tool:"maxlen=2000"`
 	Tags        []string          `json:"tags" help:"Free labels to group antibodies (e.g. security, payments)." tool:"maxitems=20"`
@@ -217,6 +218,7 @@ type antibodyScanParams struct {
 	MinSeverity string   `json:"min_severity" help:"Scan only antibodies of this severity or worse." tool:"default=Low,enum=Critical|High|Medium|Low"`
 	AntibodyIDs []string `json:"antibody_ids" jsonschema:"Only these antibodies (default: every enabled one)." help:"Scan only these antibodies (enabled or not); default every enabled one." tool:"maxitems=500"`
 	MaxMatches  int      `json:"max_matches" jsonschema:"Matches per antibody." help:"Stop each antibody's search after this many matches." tool:"default=10,min=1,max=100"`
+	TopK        int      `json:"top_k" help:"How many matches to list (worst first); not_listed counts the rest." tool:"default=20,min=1,max=1000"`
 }
 
 type scanMatch struct {
@@ -224,7 +226,7 @@ type scanMatch struct {
 	Severity    string            `json:"severity"`
 	Description string            `json:"description,omitempty"`
 	Confidence  float64           `json:"confidence"`
-	Bindings    map[string]string `json:"bindings" jsonschema:"Pattern node id → graph node id."`
+	Bindings    map[string]string `json:"bindings" jsonschema:"Pattern node id → graph node id (absent nodes have none)."`
 	Files       []string          `json:"files" jsonschema:"The files of the bound nodes."`
 	first       string            // the first pattern node's binding
 }
@@ -232,6 +234,7 @@ type scanMatch struct {
 // AntibodyScanOutput is antibody_scan's answer.
 type AntibodyScanOutput struct {
 	Matches   []scanMatch `json:"matches"`
+	NotListed int         `json:"not_listed"`
 	Scanned   int         `json:"antibodies_scanned"`
 	Matched   int         `json:"antibodies_matched"`
 	TimedOut  []string    `json:"timed_out,omitempty" jsonschema:"Antibodies whose search hit the 10 ms budget or the scan's 100 ms."`
@@ -296,6 +299,8 @@ func runAntibodyScan(c *tools.Call, in antibodyScanParams) (AntibodyScanOutput, 
 		slices.SortStableFunc(out.Matches, func(x, y scanMatch) int {
 			return cmp.Or(cmp.Compare(sevRank(y.Severity), sevRank(x.Severity)), cmp.Compare(y.Confidence, x.Confidence), cmp.Compare(x.AntibodyID, y.AntibodyID))
 		})
+		out.NotListed = max(len(out.Matches)-in.TopK, 0)
+		out.Matches = out.Matches[:min(len(out.Matches), in.TopK)]
 		out.ElapsedMs = tools.Ms(time.Since(start))
 		return nil
 	})
@@ -307,7 +312,9 @@ func runAntibodyScan(c *tools.Call, in antibodyScanParams) (AntibodyScanOutput, 
 		st.Antibodies.RecordScan(id, n, at)
 	}
 	if len(counts) > 0 {
-		_ = st.SaveAntibodies() // match history only: a failed save loses counts, nothing else
+		// Match history only, saved after the answer: the scan's budget is
+		// the search's, not a disk's fsync (Close waits for the save).
+		c.Session.Go("save antibody match history", func(context.Context) error { return st.SaveAntibodies() })
 	}
 	out.Guidance = scanGuidance(c, out, len(all))
 	return out, nil
@@ -318,6 +325,9 @@ func sevRank(s string) int { return antibody.Severity(s).Rank() }
 func matchJSON(g *graph.Graph, a antibody.Antibody, m antibody.Match) scanMatch {
 	sm := scanMatch{AntibodyID: a.ID, Severity: string(a.Severity), Description: a.Description, Confidence: r3(m.Confidence), Bindings: map[string]string{}, Files: []string{}}
 	for i, id := range m.Nodes {
+		if id == graph.NoNode {
+			continue // an absent node: nothing is bound to it
+		}
 		sm.Bindings[a.Pattern.Nodes[i].ID] = g.ExternalID(id)
 		if i == 0 {
 			sm.first = g.ExternalID(id)
@@ -340,5 +350,5 @@ func scanGuidance(c *tools.Call, out AntibodyScanOutput, stored int) tools.Guida
 	}
 	m := out.Matches[0]
 	return tools.Guidance{ProofState: "proving", NextSuggestedTool: tools.FirstTool(c.Registry, "view", "heuristics_surface"), NextSuggestedTarget: m.first,
-		NextStepHint: fmt.Sprintf("%d matches; the first (%s, %s, confidence %.2f) is where the known bug's shape recurs: read it and check whether the fix applies.", len(out.Matches), m.AntibodyID, m.Severity, m.Confidence)}
+		NextStepHint: fmt.Sprintf("%d matches; the first (%s, %s, confidence %.2f) is where the known bug's shape recurs: read it and check whether the fix applies.", len(out.Matches)+out.NotListed, m.AntibodyID, m.Severity, m.Confidence)}
 }

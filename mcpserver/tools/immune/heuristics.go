@@ -188,7 +188,7 @@ func heuristicAntibodies(g *graph.Graph, st *immunity.Store, id graph.NodeID, wh
 			out.TimedOut++
 		}
 		for _, m := range res.Matches {
-			if slices.ContainsFunc(m.Nodes, func(n graph.NodeID) bool { return n == id || wholeFile && moduleOf(g, n) == id }) {
+			if slices.ContainsFunc(m.Nodes, func(n graph.NodeID) bool { return n == id || wholeFile && n != graph.NoNode && moduleOf(g, n) == id }) {
 				out.Total++
 				out.Matches = append(out.Matches, matchJSON(g, a, m))
 			}
