@@ -5,7 +5,7 @@
 package antibody
 
 import (
-		"fmt"
+	"fmt"
 	"regexp"
 	"strings"
 )
