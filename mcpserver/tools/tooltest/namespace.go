@@ -2,23 +2,18 @@ package tooltest
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/m1nd-go/m1nd/core/testcorpus"
 )
 
 // writeRepo writes files under a new directory named name.
 func WriteRepo(t *testing.T, name string, files map[string]string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), name)
-	for p, body := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := testcorpus.Write(dir, files); err != nil {
+		t.Fatal(err)
 	}
 	return dir
 }
