@@ -55,7 +55,8 @@ type TaintResult struct {
 var defaultTaintRelations = map[string]bool{"calls": true, "instantiates": true, "uses": true}
 
 // Taint walks from the entries along call and data edges (breadth first,
-// so each path is a shortest one) and reports every sink reached: once
+// so each path is a shortest one; a sink ends its path) and reports every
+// sink reached: once
 // along a path with no sanitiser if there is one within MaxDepth, and
 // once along a sanitised path when that is the only way there. Each node
 // is expanded at most twice (unsanitised, sanitised): the walk is linear
@@ -108,6 +109,7 @@ func Taint(g *graph.Graph, entries []graph.NodeID, p TaintParams) TaintResult {
 		v := seen[i]
 		if p.Sink != nil && p.Sink(v.st.node) {
 			out = append(out, taintPath(p, i, func(k int) (graph.NodeID, int) { return seen[k].st.node, seen[k].parent }))
+			continue // the finding; what the sink does inside is the library's
 		}
 		if v.depth >= p.MaxDepth {
 			continue

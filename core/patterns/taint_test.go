@@ -62,6 +62,7 @@ func TestTaint(t *testing.T) {
 		{"no sanitiser", TaintParams{Sink: is("query")}, "handler", "handler>check>query/0"},
 		{"containment carries nothing", TaintParams{Sink: is("log")}, "handler", ""},
 		{"from the middle", TaintParams{Sink: is("shell", "query")}, "run", "run>shell/0"},
+		{"a sink ends its path", TaintParams{Sink: is("parse", "shell")}, "handler", "handler>parse/0"},
 		{"one path listed", TaintParams{MaxPaths: 1, Sink: is("shell", "query"), Sanitiser: is("check")}, "handler", "handler>parse>run>shell/0"},
 	} {
 		res := Taint(g, []graph.NodeID{id(tc.from)}, tc.p)

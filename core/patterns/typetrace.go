@@ -2,6 +2,7 @@ package patterns
 
 import (
 	"cmp"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -30,7 +31,9 @@ func IsTypeNode(t graph.NodeType) bool {
 
 // ResolveType finds the node ref names, in four tiers: exact external
 // ID, exact label, segment (an ID ending with ref's "::"- or
-// "."-separated segments), substring of a label (case-insensitive).
+// "."-separated segments, with or without the file's name: models.User,
+// or http.Request for net/http/request.go's Request), substring of a
+// type's label (case-insensitive).
 // Within the first tier that matches, type-defining nodes come first,
 // then the more central, then by NodeID. It returns the candidates in
 // that order and the tier (none: "").
@@ -49,7 +52,14 @@ func ResolveType(g *graph.Graph, ref string) ([]graph.NodeID, string) {
 		suffix := "|" + strings.Join(segs, "|")
 		var c []graph.NodeID
 		for _, id := range g.NodesByLabel(segs[len(segs)-1]) {
-			if strings.HasSuffix("|"+strings.Join(segments(g.ExternalID(id)), "|"), suffix) {
+			ext := g.ExternalID(id)
+			// Also without the file's name: Go qualifies by package
+			// (http.Request lives in net/http/request.go).
+			pkg := ext
+			if f, rest, ok := strings.Cut(strings.TrimPrefix(ext, "file::"), "::"); ok {
+				pkg = path.Dir(f) + "::" + rest
+			}
+			if strings.HasSuffix("|"+strings.Join(segments(ext), "|"), suffix) || strings.HasSuffix("|"+strings.Join(segments(pkg), "|"), suffix) {
 				c = append(c, id)
 			}
 		}

@@ -21,6 +21,7 @@ func typeGraph(t *testing.T) *graph.Graph {
 		{"file::compat.py::User", graph.Function}, {"file::models.py::Address", graph.Class},
 		{"file::users.py::make_user", graph.Function}, {"file::views.py::view", graph.Function},
 		{"file::models.py::Profile", graph.Class}, {"file::models.py::UserGroup", graph.Class},
+		{"file::pkg/token.go::Token", graph.Struct}, {"file::other/token.go::Token", graph.Struct},
 	} {
 		label := n.id[strings.LastIndex(n.id, "::")+2:]
 		if _, err := g.AddNode(graph.Node{ExternalID: n.id, Label: label, Type: n.t}); err != nil {
@@ -47,6 +48,7 @@ func TestResolveType(t *testing.T) {
 		{"User", "file::models.py::User", TierExactLabel}, // the class before the function
 		{"models.User", "file::models.py::User", TierSegment},
 		{"models.py::Address", "file::models.py::Address", TierSegment},
+		{"pkg.Token", "file::pkg/token.go::Token", TierSegment},
 		{"group", "file::models.py::UserGroup", TierSubstring},
 		{"Nothing", "", ""},
 	} {

@@ -3,6 +3,7 @@ package patterns
 import (
 	"cmp"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -12,12 +13,13 @@ import (
 	"github.com/m1nd-go/m1nd/core/patterns"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
+	"golang.org/x/sync/errgroup"
 )
 
 type fingerprintParams struct {
 	TargetNode          string   `json:"target_node" jsonschema:"Node to find equivalents of; omitted: global." help:"The node to find equivalents of (external id, path, qualified name or label). Omitted: global fingerprinting — pairs of equivalent nodes among those the probes activate most."`
 	SimilarityThreshold float64  `json:"similarity_threshold" jsonschema:"Least cosine similarity, 0-1." tool:"default=0.85,min=0,max=1"`
-	ProbeQueries        []string `json:"probe_queries" jsonschema:"Probe queries; default from the neighbourhood." help:"The queries whose activation pattern is the fingerprint. Default: the target's name and its most central neighbours' names, then the most central nodes' names (global: those only), 10 in all." tool:"maxitems=12,maxlen=200"`
+	ProbeQueries        []string `json:"probe_queries" jsonschema:"Probe queries; default from the neighbourhood." help:"The queries whose activation pattern is the fingerprint. Default: the target's name and its most central neighbours' names, then the most central nodes' names (global: those only), 8 in all." tool:"maxitems=12,maxlen=200"`
 	TopK                int      `json:"top_k" help:"Equivalents (or pairs) listed." tool:"default=10,min=1,max=100"`
 }
 
@@ -88,12 +90,21 @@ func runFingerprint(c *tools.Call, in fingerprintParams) (FingerprintOutput, err
 		if len(probes) == 0 {
 			probes = autoProbes(g, target)
 		}
-		fp := patterns.NewFingerprints(len(probes))
+		// The probes run side by side (activation only reads the graph).
+		results := make([]*engine.Result, len(probes))
+		eg, ctx := errgroup.WithContext(c.Ctx)
+		eg.SetLimit(runtime.GOMAXPROCS(0))
 		for i, q := range probes {
-			res, err := eng.Activate(c.Ctx, engine.Query{Text: q, TopK: 300, NoLearn: true})
-			if err != nil {
+			eg.Go(func() (err error) {
+				results[i], err = eng.Activate(ctx, engine.Query{Text: q, TopK: 300, NoLearn: true})
 				return err
-			}
+			})
+		}
+		if err := eg.Wait(); err != nil {
+			return err
+		}
+		fp := patterns.NewFingerprints(len(probes))
+		for i, res := range results {
 			for _, n := range res.Activated {
 				fp.Add(i, n.ID, n.Activation)
 			}
@@ -154,12 +165,12 @@ func linked(g *graph.Graph, n graph.NodeID) map[graph.NodeID]bool {
 // the graph's hubs, which give the fingerprint dimensions that tell the
 // target's region from others.
 const (
-	nearProbes = 6
-	maxProbes  = 10
+	nearProbes = 5
+	maxProbes  = 8
 )
 
-// autoProbes makes probes: the target's name and its most central
-// neighbours' names, then the most central code nodes' names.
+// autoProbes makes probes: the target's name and its neighbours' most
+// specific names, then the most central code nodes' names.
 func autoProbes(g *graph.Graph, target graph.NodeID) []string {
 	byRank := func(c []graph.NodeID) {
 		slices.SortFunc(c, func(a, b graph.NodeID) int {
@@ -177,11 +188,16 @@ func autoProbes(g *graph.Graph, target graph.NodeID) []string {
 		add(g.Label(target), nearProbes)
 		var near []graph.NodeID
 		for _, nb := range g.Neighbors(target) {
-			if t := g.Type(nb.Node); t != graph.Directory && t != graph.Module {
+			if t := g.Type(nb.Node); t != graph.Directory && t != graph.Module && !tools.IsTestPath(g.SourcePath(nb.Node)) {
 				near = append(near, nb.Node)
 			}
 		}
-		byRank(near)
+		// Specific names first: a neighbour whose name few nodes share
+		// (parseRequest, not Mutex) seeds a query about this region.
+		rarity := func(n graph.NodeID) int { return len(g.NodesByLabel(g.Label(n))) }
+		slices.SortFunc(near, func(a, b graph.NodeID) int {
+			return cmp.Or(cmp.Compare(rarity(a), rarity(b)), cmp.Compare(g.PageRank(b), g.PageRank(a)), cmp.Compare(a, b))
+		})
 		for _, n := range near {
 			add(g.Label(n), nearProbes)
 		}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -75,6 +76,11 @@ var sinkKinds = map[string]*regexp.Regexp{
 	"sensitive": regexp.MustCompile(`\blog(ger|ging)?\.\w+\(|\bslog\.\w+\(|\bfmt\.(Print|Fprint)\w*\(|(^|[^.\w])print\(|\bconsole\.(log|info|warn|error)\(|\bhttp\.(Post|PostForm)\(|\brequests\.(post|put)\(|\bfetch\(`),
 }
 
+// sinkPackages are the directories whose functions are sinks of a kind
+// when the graph holds them (the Go standard library ingested with the
+// code): os/exec's Cmd.Start is a shell sink however it is called.
+var sinkPackages = map[string]string{"os/exec": "shell", "database/sql": "sql"}
+
 // taintSinks are the sink kinds of each taint type.
 var taintSinks = map[string][]string{
 	"user_input": {"shell", "sql", "path"}, "sql": {"sql"}, "shell": {"shell"}, "path": {"path"}, "sensitive_data": {"sensitive"}, "custom": nil,
@@ -82,7 +88,9 @@ var taintSinks = map[string][]string{
 
 var (
 	sanitiserName = regexp.MustCompile(`(?i)saniti[sz]|escape|quote|validat|allow_?list|whitelist|verify|authori[sz]|authenticat|normali[sz]e|^clean|^check|^(is_?|must_?)?valid`)
-	sanitiserCall = regexp.MustCompile(`\b(shlex\.quote|pipes\.quote|html\.escape|html\.EscapeString|url\.(QueryEscape|PathEscape)|filepath\.(Clean|Base|Rel)|path\.Clean|strconv\.(Atoi|Parse\w+)|regexp\.MustCompile|re\.fullmatch|escape\w*|sanitiz\w*|sanitis\w*|validat\w*|quote_\w*|is_?[vV]alid\w*)\(`)
+	// Calls that clean a value for a sink (parsing one number or compiling
+	// a pattern does not: a handler doing so still passes the rest on).
+	sanitiserCall = regexp.MustCompile(`\b(shlex\.quote|pipes\.quote|html\.escape|html\.EscapeString|url\.(QueryEscape|PathEscape)|filepath\.(Clean|Base|Rel)|path\.Clean|escape\w*|sanitiz\w*|sanitis\w*|validat\w*|quote_\w*|is_?[vV]alid\w*)\(`)
 )
 
 // bodies reads function bodies, each file once per call.
@@ -200,7 +208,13 @@ func runTaint(c *tools.Call, in taintParams) (TaintOutput, error) {
 			}
 			var s sinkAt
 			q := qualified(g, id)
+			if k := sinkPackages[path.Dir(g.SourcePath(id))]; k != "" && slices.Contains(kinds, k) && g.Type(id) == graph.Function {
+				s = sinkAt{kind: k, line: int(g.Provenance(id).LineStart)}
+			}
 			for _, k := range kinds {
+				if s.kind != "" {
+					break
+				}
 				if sinkKinds[k].MatchString(q) {
 					s = sinkAt{kind: k, line: int(g.Provenance(id).LineStart)}
 					break
