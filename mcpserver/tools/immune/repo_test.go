@@ -25,12 +25,13 @@ type step struct {
 }
 
 // riskHistory: b.py is fixed twice (100 and 60 days before head), c.py
-// once (60 days); a.py only changes. a imports b, b imports c.
+// and README.md once (60 days); a.py only changes. a imports b, b
+// imports c.
 var riskHistory = []step{
-	{360, "initial import", []string{"app/a.py", "app/b.py", "app/c.py"}},
+	{360, "initial import", []string{"app/a.py", "app/b.py", "app/c.py", "README.md"}},
 	{260, "Fix crash in b when the cache is empty", []string{"app/b.py"}},
 	{160, "add a feature to a", []string{"app/a.py"}},
-	{60, "fix regression in b and c", []string{"app/b.py", "app/c.py"}},
+	{60, "fix regression in b and c", []string{"app/b.py", "app/c.py", "README.md"}},
 	{0, "tune a", []string{"app/a.py"}},
 }
 
@@ -38,6 +39,7 @@ var riskFiles = map[string]string{
 	"app/a.py": "from app.b import load\n\n\ndef run():\n    return load()\n",
 	"app/b.py": "from app.c import parse\n\n\ndef load():\n    return parse('x')\n",
 	"app/c.py": "def parse(s):\n    return s.strip()\n",
+	"README.md": "# app\n\nLoads and parses.\n",
 }
 
 // writeHistory commits steps into a new repository; each commit appends

@@ -102,3 +102,7 @@ func matchesFilter(g *graph.Graph, id graph.NodeID, filter string) bool {
 	}
 	return strings.Contains(g.ExternalID(id), filter) || strings.Contains(g.SourcePath(id), filter)
 }
+
+// isDoc: documents (tagged doc by ingest) change with every fix — a
+// changelog most of all — and hold no code to be fragile.
+func isDoc(g *graph.Graph, id graph.NodeID) bool { return g.HasTag(id, "doc") }

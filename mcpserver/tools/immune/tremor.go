@@ -19,6 +19,7 @@ type tremorParams struct {
 	MinMagnitude float64 `json:"min_magnitude" jsonschema:"Least magnitude listed." help:"List only modules whose magnitude (|mean second difference| × √events) reaches this." tool:"default=0,min=0,max=1000"`
 	TopK         int     `json:"top_k" help:"How many modules to list; the counts cover all of them." tool:"default=20,min=1,max=500"`
 	Detail       string  `json:"detail" help:"brief: the reading of each module; full: also its per-bin event counts, oldest first." tool:"default=brief,enum=brief|full"`
+	IncludeDocs  bool    `json:"include_docs" help:"Also read documents (README, CHANGELOG …), which change with everything." tool:"default=false"`
 }
 
 type tremorModule struct {
@@ -92,7 +93,7 @@ func runTremor(c *tools.Call, in tremorParams) (TremorOutput, error) {
 		var rows []row
 		out.ByRisk = map[string]int{}
 		for _, id := range tremorCandidates(g, hs, st) {
-			if !matchesFilter(g, id, in.NodeFilter) {
+			if !matchesFilter(g, id, in.NodeFilter) || !in.IncludeDocs && isDoc(g, id) {
 				continue
 			}
 			ages, commits, learned := tremorAges(g, hs, st, id, nowMs, span)

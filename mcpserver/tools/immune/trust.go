@@ -21,6 +21,7 @@ type trustParams struct {
 	HalfLifeHours float64 `json:"half_life_hours" jsonschema:"Recency half-life." help:"How fast a defect's weight in the recency factor fades: after this many hours it counts half." tool:"default=720,min=1,max=87600"`
 	Scope         string  `json:"scope" jsonschema:"Path prefix or substring of the modules." help:"Keep only modules whose id or path contains this (e.g. \"backend/\")."`
 	TopK          int     `json:"top_k" help:"How many modules to list; the counts cover all of them." tool:"default=20,min=1,max=500"`
+	IncludeDocs   bool    `json:"include_docs" help:"Also score documents (README, CHANGELOG …): every fix touches a changelog, which makes it look fragile." tool:"default=false"`
 }
 
 type trustModule struct {
@@ -92,7 +93,7 @@ func runTrust(c *tools.Call, in trustParams) (TrustOutput, error) {
 		var rows []row
 		out.ByTier = map[string]int{string(risk.HighRisk): 0, string(risk.MediumRisk): 0, string(risk.LowRisk): 0}
 		for id := graph.NodeID(0); int(id) < g.NumNodes(); id++ {
-			if g.Type(id) != graph.File || !matchesFilter(g, id, in.Scope) {
+			if g.Type(id) != graph.File || !matchesFilter(g, id, in.Scope) || !in.IncludeDocs && isDoc(g, id) {
 				continue
 			}
 			e := trustEvidence(g, hs, st, id, now)

@@ -45,6 +45,11 @@ func TestTrustFromHistory(t *testing.T) {
 	if out["fix_commits"] != 2.0 || out["commits"] != 5.0 {
 		t.Errorf("commits %v fixes %v", out["commits"], out["fix_commits"])
 	}
+	// Documents are left out unless asked for.
+	docs := tooltest.MustCall(t, d, "trust", map[string]any{"agent_id": "t", "include_docs": true})
+	if docs["total_modules"] != 4.0 || module(t, docs, "file::README.md")["fixes"] != 1.0 {
+		t.Errorf("include_docs: %v", docs)
+	}
 	// Filters and orders.
 	low := tooltest.MustCall(t, d, "trust", map[string]any{"agent_id": "t", "tier_filter": "LowRisk"})
 	if ms := low["modules"].([]any); len(ms) != 1 || ms[0].(map[string]any)["node_id"] != "file::app/a.py" {

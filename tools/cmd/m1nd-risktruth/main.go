@@ -34,6 +34,7 @@ func main() {
 	gitDir := flag.String("git", "", "git directory (or work tree) of the repository")
 	ext := flag.String("ext", ".py", "source file extension(s), comma-separated")
 	cutAt := flag.Float64("cut", 0.8, "share of the commits before the cut")
+	beta := flag.Bool("beta", false, "score with the first trust model (defects per change, Beta(1,1) prior) instead of risk.Compute")
 	flag.Parse()
 	commits, head, err := readLog(*gitDir)
 	if err != nil {
@@ -77,6 +78,10 @@ func main() {
 			continue
 		}
 		s := risk.Compute(*e, risk.HalfLifeHours)
+		if *beta {
+			s.Trust = betaTrust(*e)
+			s.Tier = risk.TierOf(s.Trust)
+		}
 		r := risk.Measure(ages[m], span, risk.All.Bins())
 		r90 := risk.Measure(ages[m], risk.Days90.Span(), risk.Days90.Bins())
 		mods = append(mods, mod{name: m, trust: s.Trust, tier: s.Tier, freq: float64(e.Changes), tremor: r.MeanAccel, accel: r90.MeanAccel, fixed: later[m] > 0})
@@ -102,34 +107,47 @@ func main() {
 	}
 	lowTrust := score(func(m mod) float64 { return 1 - m.trust })
 	freq := score(func(m mod) float64 { return m.freq })
-	// Variants under study (not the tool's model).
-	fixCount := map[string]float64{}
-	first := map[string]int64{}
-	for _, c := range train {
-		if len(c.Modules) > risk.MaxCommitFiles {
-			continue
-		}
-		w := math.Exp2(-float64(cut-c.Time) / 3600 / risk.HalfLifeHours)
-		for _, m := range c.Modules {
-			if _, ok := first[m]; !ok {
-				first[m] = c.Time
-			}
-			if risk.IsFix(c.Subject) {
-				fixCount[m] += w
-			}
-		}
-	}
-	rawFix := score(func(m mod) float64 { return float64(ev[m.name].Fixes) })
-	wFix := score(func(m mod) float64 { return fixCount[m.name] })
-	rate := score(func(m mod) float64 {
-		yrs := float64(cut-first[m.name]) / (365 * 86400)
-		return (float64(ev[m.name].Fixes) + 0.5) / (yrs + 1)
-	})
-	fmt.Printf("  variants AUC: fixes %.3f | recency-weighted fixes %.3f | fixes per year %.3f\n", auc(rawFix, labels), auc(wFix, labels), auc(rate, labels))
 	fmt.Printf("  AUC (fixed later): 1−trust %.3f | change frequency %.3f | tremor all %.3f | tremor 90d %.3f\n",
 		auc(lowTrust, labels), auc(freq, labels), auc(score(func(m mod) float64 { return m.tremor }), labels), auc(score(func(m mod) float64 { return m.accel }), labels))
 	n := count(mods, func(m mod) bool { return m.tier == risk.HighRisk })
 	fmt.Printf("  top %d (the HighRisk count): lowest trust %d fixed later, most changed %d\n", n, topHits(lowTrust, labels, n), topHits(freq, labels, n))
+	touches := make([]float64, len(mods))
+	for i, m := range mods {
+		touches[i] = float64(later[m.name])
+	}
+	lo, hi := halves(lowTrust, touches)
+	flo, fhi := halves(freq, touches)
+	fmt.Printf("  later fix touches: lower-trust half %.0f, higher-trust half %.0f | more-changed half %.0f, less-changed half %.0f\n", lo, hi, flo, fhi)
+}
+
+// halves splits the modules at the median score (ties by name) and sums
+// w over the upper (riskier) and lower half.
+func halves(score, w []float64) (upper, lower float64) {
+	idx := make([]int, len(score))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return score[idx[a]] > score[idx[b]] })
+	for r, i := range idx {
+		if r < len(idx)/2 {
+			upper += w[i]
+		} else {
+			lower += w[i]
+		}
+	}
+	return upper, lower
+}
+
+// betaTrust is the first trust model, kept to reproduce its figures:
+// base = 1 − (defects + 1)/(trials + 2) per change, the same recency.
+func betaTrust(e risk.Evidence) float64 {
+	bad := float64(e.Fixes+e.Defects) + 0.5*float64(e.Partials)
+	base := 1 - (bad+1)/(float64(e.Observations())+2)
+	rec := 1.0
+	if e.LastDefectHours >= 0 {
+		rec = 1 - math.Exp2(-e.LastDefectHours/risk.HalfLifeHours)
+	}
+	return base * (risk.RecencyFloor + (1-risk.RecencyFloor)*rec)
 }
 
 func count[T any](s []T, f func(T) bool) int {
