@@ -36,9 +36,9 @@ var riskHistory = []step{
 }
 
 var riskFiles = map[string]string{
-	"app/a.py": "from app.b import load\n\n\ndef run():\n    return load()\n",
-	"app/b.py": "from app.c import parse\n\n\ndef load():\n    return parse('x')\n",
-	"app/c.py": "def parse(s):\n    return s.strip()\n",
+	"app/a.py":  "from app.b import load\n\n\ndef run():\n    return load()\n",
+	"app/b.py":  "from app.c import parse\n\n\ndef load():\n    return parse('x')\n",
+	"app/c.py":  "def parse(s):\n    return s.strip()\n",
 	"README.md": "# app\n\nLoads and parses.\n",
 }
 
