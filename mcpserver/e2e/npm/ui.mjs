@@ -76,6 +76,9 @@ let draw = null;
 if (process.env.DRAW) {
   const n = Number(process.env.DRAW);
   await page.evaluate(() => { window.m1nd.ready = false; });
+  await page.keyboard.press("g"); // back to the graph view
+  await page.waitForFunction(() => window.m1nd.ready);
+  await page.evaluate(() => { window.m1nd.ready = false; });
   const t = Date.now();
   await page.evaluate(async (n) => {
     const sg = await (await fetch(`/api/graph/snapshot?limit=${n}`)).json();

@@ -141,7 +141,13 @@ async function showTab(view) {
 function renderer(graph) {
   if (state.renderer) state.renderer.kill();
   state.graph = graph;
-  state.renderer = new Sigma(graph, $("graph"), { renderEdgeLabels: false, labelRenderedSizeThreshold: 9, defaultEdgeType: "line", allowInvalidContainer: true, labelColor: { color: "#e6e6e6" }, labelFont: "system-ui, sans-serif" });
+  // Large drawings stay smooth while moving: edges and labels are drawn
+  // again once the camera rests.
+  const large = graph.order > 500;
+  state.renderer = new Sigma(graph, $("graph"), {
+    renderEdgeLabels: false, labelRenderedSizeThreshold: large ? 12 : 9, defaultEdgeType: "line", allowInvalidContainer: true,
+    labelColor: { color: "#e6e6e6" }, labelFont: "system-ui, sans-serif", hideEdgesOnMove: large, hideLabelsOnMove: large,
+  });
   state.renderer.on("clickNode", ({ node }) => expand(node));
   return state.renderer;
 }
