@@ -15,6 +15,7 @@ import (
 // answers are deterministic (ties by node id, seeded walks, fixed clock),
 // so any change here is a behaviour change to look at.
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	d, root := tooltest.IngestedFixture(t)
 	a := func(extra map[string]any) map[string]any {
 		m := map[string]any{"agent_id": "golden"}
@@ -58,6 +59,7 @@ func TestGolden(t *testing.T) {
 // TestLearnScenario: activate, learn(correct) raises the confirmed node on
 // the next activation, learn(wrong) lowers it.
 func TestLearnScenario(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	q := map[string]any{"agent_id": "tutor", "query": "session", "top_k": 30, "xlr": false}
 	// A node the query reaches but does not seed.
@@ -97,6 +99,7 @@ func TestLearnScenario(t *testing.T) {
 // TestLearningSurvivesRestart: what learn taught re-ranks activate and seek
 // in the next session too (feedback memory is persisted beside the graph).
 func TestLearningSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Write(t)
 	rt := t.TempDir()
 	cfg := session.Config{RuntimeDir: rt}

@@ -61,6 +61,7 @@ func missingNames(r *tools.Registry, text string, strict bool) []string {
 // no arguments, on an empty and on an ingested graph) — names only tools
 // this build serves; next_suggested_tool always names a registered tool.
 func TestGuidanceNamesOnlyRegisteredTools(t *testing.T) {
+	t.Parallel()
 	r := Builtin()
 	check := func(where, text string) {
 		t.Helper()
@@ -112,6 +113,7 @@ func TestGuidanceNamesOnlyRegisteredTools(t *testing.T) {
 
 // The filter is strict about names that are not ordinary words.
 func TestMissingNamesFindsUnregisteredTools(t *testing.T) {
+	t.Parallel()
 	r := Builtin()
 	got := missingNames(r, "then call federate or federate_auto; trace the call", false)
 	if !slices.Equal(got, []string{"federate", "federate_auto"}) {

@@ -16,6 +16,7 @@ import (
 // outside the roots after the first search (a checkout, a hostile tree)
 // is not read by search — cached or not — nor by view.
 func TestSearchAfterSymlinkSwap(t *testing.T) {
+	t.Parallel()
 	d, root := tooltest.IngestedFixture(t)
 	secretDir := t.TempDir()
 	secret := filepath.Join(secretDir, "key.txt")
@@ -54,6 +55,7 @@ func TestSearchAfterSymlinkSwap(t *testing.T) {
 // TestViewDoesNotIndexSecrets: viewing .env shows it (the agent asked) but
 // does not put it into the graph, so search cannot find it afterwards.
 func TestViewDoesNotIndexSecrets(t *testing.T) {
+	t.Parallel()
 	d, root := tooltest.IngestedFixture(t)
 	if err := os.WriteFile(filepath.Join(root, ".env"), []byte("API_KEY=TOPSECRET123\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -74,6 +76,7 @@ func TestViewDoesNotIndexSecrets(t *testing.T) {
 // TestIngestOutsideAllowedRoots: ingest refuses a directory outside the
 // allowed roots, says how to allow it, and changes nothing.
 func TestIngestOutsideAllowedRoots(t *testing.T) {
+	t.Parallel()
 	allowed := t.TempDir()
 	cfg := session.DefaultConfig()
 	cfg.AllowRoots = []string{allowed}
@@ -99,6 +102,7 @@ func TestIngestOutsideAllowedRoots(t *testing.T) {
 // are huge or carry control characters, are refused before any handler
 // runs, with the limit named — for every tool.
 func TestArgumentBounds(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	huge := strings.Repeat("session ", tools.DefaultMaxStringLen/8+1)
 	cases := []struct {
@@ -145,6 +149,7 @@ func TestArgumentBounds(t *testing.T) {
 // TestCallsHaveABudget: every call runs under a deadline — a read tool's
 // shorter than an ingest's — so no call can hold the server without end.
 func TestCallsHaveABudget(t *testing.T) {
+	t.Parallel()
 	r := Builtin()
 	var seen time.Duration
 	tools.Add(r, tools.Tool{Name: "zz_probe", Title: "probe", Description: "test probe", Class: tools.Read, Example: map[string]any{"agent_id": "t"}},
@@ -169,6 +174,7 @@ func TestCallsHaveABudget(t *testing.T) {
 // TestViewHugeOffset: an offset past any file is refused, not turned into
 // negative line numbers.
 func TestViewHugeOffset(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	out, isErr := tooltest.Call(t, d, "view", map[string]any{"agent_id": "t", "file_path": "backend/auth.py", "offset": 9.3e18})
 	if !isErr || !strings.Contains(out["error"].(string), "offset") {

@@ -35,6 +35,7 @@ func learnedEdges(d *tools.Dispatcher) map[[3]string]float32 {
 // (the response says so), shows the edit, and keeps what was learned on
 // edges the edit did not touch.
 func TestIncrementalIngestPatches(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	// The first incremental run fills the cache from the full one.
 	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir, "incremental": true})

@@ -26,6 +26,7 @@ func nodeIDs(t *testing.T, d *tools.Dispatcher) []string {
 // nodes under two namespaces, files resolve to the right root, learning
 // follows the renamed nodes, and merging a root again replaces it.
 func TestMergedRootsKeepTheirFilesApart(t *testing.T) {
+	t.Parallel()
 	a := fixture.Write(t)
 	b := tooltest.WriteRepo(t, "other", map[string]string{
 		"README.md":       "# The other service\n\nRate limiting.\n",
@@ -100,6 +101,7 @@ func graphNode(i int) graph.NodeID { return graph.NodeID(i) }
 // qualified name (ambiguity is answered with candidates: see the
 // resolveNode tests).
 func TestNodeReferencesAreAcceptedEverywhere(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	refs := map[string]string{
 		"external id":    "file::backend/auth.py",
@@ -128,6 +130,7 @@ func TestNodeReferencesAreAcceptedEverywhere(t *testing.T) {
 
 // An ambiguous name is answered with the candidates to choose from.
 func TestAmbiguousNodeReferenceListsCandidates(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	out, isErr := tooltest.Call(t, d, "why", map[string]any{"agent_id": "t", "source": "__init__", "target": "backend/session.py"})
 	text := tooltest.ToText(out)

@@ -22,6 +22,7 @@ import (
 // the output schema is a JSON object; the argument struct has one field per
 // declared parameter, with the parameter's name and JSON type.
 func TestDeclarationsAreComplete(t *testing.T) {
+	t.Parallel()
 	for _, tool := range Builtin().All() {
 		if tool.Title == "" || tool.Input == nil || tool.Output == nil {
 			t.Errorf("%s: title %q, input %v, output %v: all are required", tool.Name, tool.Title, tool.Input, tool.Output)
@@ -86,6 +87,7 @@ func schemaType(s *jsonschema.Schema) string {
 // fails. A handler cannot read an argument it did not declare: the Call
 // has no by-name accessors, only the struct Bind fills.
 func TestEveryToolIsOneTypedDeclaration(t *testing.T) {
+	t.Parallel()
 	for _, tool := range Builtin().All() {
 		again, err := tools.ParamsOf(tool.Input)
 		if err != nil || !reflect.DeepEqual(again, tool.Params) {
@@ -102,6 +104,7 @@ func TestEveryToolIsOneTypedDeclaration(t *testing.T) {
 // TestBindForms: a lone string is a one-element array, 3.0 an integer,
 // absent parameters take their defaults.
 func TestBindForms(t *testing.T) {
+	t.Parallel()
 	tool, _ := Builtin().Lookup("learn")
 	var p continuity.LearnParams
 	if err := tool.Decode(json.RawMessage(`{"agent_id":"t","query":"q","feedback":"wrong","node_ids":"file::a.py"}`), &p); err != nil || !slices.Equal(p.NodeIDs, []string{"file::a.py"}) || p.Strength != 0.2 {
@@ -148,6 +151,7 @@ var exampleSetup = map[string]func(t *testing.T, d *tools.Dispatcher) map[string
 // schema in the closed form: no field the schema does not declare, every
 // required field present.
 func TestAnswersMatchOutputSchemas(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Write(t)
 	rt := t.TempDir()
 	d := tooltest.NewDispatcher(t, session.Config{RuntimeDir: rt, GraphSource: filepath.Join(rt, "graph.bin"), PlasticityState: filepath.Join(rt, "plasticity.json")})
@@ -223,6 +227,7 @@ func checkAnswer(t *testing.T, d *tools.Dispatcher, tool *tools.Tool, args map[s
 // The published schema admits fields it does not list (a newer server may
 // add one); the closed one, which tests use, does not.
 func TestPublishedSchemaIsOpen(t *testing.T) {
+	t.Parallel()
 	tool, _ := Builtin().Lookup("why")
 	answer := map[string]any{"source": "a", "target": "b", "paths": []any{}, "total_paths_found": 0, "truncated": false, "elapsed_ms": 1.0, "later_field": 1}
 	open, _ := tool.OutputSchema().Resolve(nil)
@@ -238,6 +243,7 @@ func TestPublishedSchemaIsOpen(t *testing.T) {
 // Annotations follow the class, with declared hints taking precedence, and
 // no tool reaches an open world.
 func TestAnnotations(t *testing.T) {
+	t.Parallel()
 	r := Builtin()
 	for _, tool := range r.All() {
 		h := tool.Annotations()

@@ -21,6 +21,7 @@ import (
 // one slow seek froze the server. The waits are on channels; the timeouts
 // only turn a hang into a failure.
 func TestSlowReaderBlocksNoOne(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Write(t)
 	r := Builtin()
 	entered, release := make(chan uint64), make(chan struct{})

@@ -16,6 +16,7 @@ import (
 // how a tool is declared cannot change what clients see unnoticed.
 // -update rewrites testdata/golden/tools_surface.json.
 func TestSurfaceGolden(t *testing.T) {
+	t.Parallel()
 	type entry struct {
 		Name        string         `json:"name"`
 		Title       string         `json:"title"`

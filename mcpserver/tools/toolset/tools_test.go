@@ -37,6 +37,7 @@ func wrongValue(p tools.Param) any {
 // type: each is a teaching error (error + hint), nothing changes, and the
 // server still answers health.
 func TestEveryToolRejectsBadInput(t *testing.T) {
+	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
 	nodes := tooltest.MustCall(t, d, "health", map[string]any{"agent_id": "t"})["node_count"]
 	check := func(name string, args map[string]any, why string) {
@@ -86,6 +87,7 @@ func clone(m map[string]any) map[string]any {
 }
 
 func TestArgumentsShape(t *testing.T) {
+	t.Parallel()
 	d := tooltest.NewDispatcher(t, tooltest.SessionConfigMemory())
 	for _, raw := range []string{`[1,2]`, `"x"`, `{"agent_id":`, `42`} {
 		res := d.Call(context.Background(), "health", json.RawMessage(raw), nil)
@@ -104,6 +106,7 @@ func TestArgumentsShape(t *testing.T) {
 }
 
 func TestToolNames(t *testing.T) {
+	t.Parallel()
 	d := tooltest.NewDispatcher(t, tooltest.SessionConfigMemory())
 	for _, name := range []string{"health", "m1nd.health", "m1nd_health", "M1ND.HEALTH", "mcp__m1nd__health"} {
 		if _, isErr := tooltest.Call(t, d, name, map[string]any{"agent_id": "t"}); isErr {
@@ -124,6 +127,7 @@ func TestToolNames(t *testing.T) {
 }
 
 func TestSchemasAreStrictClientFriendly(t *testing.T) {
+	t.Parallel()
 	for _, tool := range Builtin().All() {
 		s := tool.InputSchema()
 		if s["type"] != "object" {
@@ -165,6 +169,7 @@ func mustJSON(v any) json.RawMessage {
 // TestHandlerPanicIsContained registers a tool that panics: the caller
 // gets an internal-error result and the dispatcher keeps working.
 func TestHandlerPanicIsContained(t *testing.T) {
+	t.Parallel()
 	d := tooltest.NewDispatcher(t, tooltest.SessionConfigMemory())
 	tools.Add(d.Registry, tools.Tool{Name: "boom", Title: "boom", Description: "panics", Example: map[string]any{"agent_id": "t"}, WhenToUse: "never"},
 		func(*tools.Call, struct{}) (struct{}, error) { panic("kaboom") })
@@ -177,6 +182,7 @@ func TestHandlerPanicIsContained(t *testing.T) {
 
 // TestConcurrentLoad runs reads, learning and a re-ingest at once (-race).
 func TestConcurrentLoad(t *testing.T) {
+	t.Parallel()
 	d, dir := tooltest.IngestedFixture(t)
 	var wg sync.WaitGroup
 	queries := []string{"authentication", "session expiry", "payments charge", "password hashing"}

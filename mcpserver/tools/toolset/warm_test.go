@@ -12,6 +12,7 @@ import (
 // progress, and an ended warm-up does not take a newer one's off switch
 // with it.
 func TestWarmerStop(t *testing.T) {
+	t.Parallel()
 	var w tools.Warmer
 	ctx1, done1 := w.BeginUnder(context.Background())
 	w.Stop()
