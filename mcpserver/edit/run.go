@@ -344,6 +344,19 @@ var (
 	unittestFails = regexp.MustCompile(`(failures|errors)=(\d+)`)
 )
 
+// countUnittest reads unittest's summary (Ran N tests, failures=, errors=)
+// into c's test counts.
+func countUnittest(c *Check) {
+	if m := unittestRan.FindStringSubmatch(c.Output); m != nil {
+		c.TestsRun, _ = strconv.Atoi(m[1])
+	}
+	for _, m := range unittestFails.FindAllStringSubmatch(c.Output, -1) {
+		n, _ := strconv.Atoi(m[2])
+		c.TestsFailed += n
+	}
+	c.TestsPassed = max(0, c.TestsRun-c.TestsFailed)
+}
+
 func (r *Runner) pyTests(ctx context.Context, files []File) Check {
 	py, ok := r.python()
 	if !ok {
@@ -375,14 +388,7 @@ func (r *Runner) pyTests(ctx context.Context, files []File) Check {
 	// No pytest: unittest runs the unittest-style tests of these files.
 	c := r.run(ctx, "D", "python", root, pyEnv, py, append([]string{"-m", "unittest"}, rels...)...)
 	c.Reason = "pytest is not installed: ran unittest"
-	if m := unittestRan.FindStringSubmatch(c.Output); m != nil {
-		c.TestsRun, _ = strconv.Atoi(m[1])
-	}
-	for _, m := range unittestFails.FindAllStringSubmatch(c.Output, -1) {
-		n, _ := strconv.Atoi(m[2])
-		c.TestsFailed += n
-	}
-	c.TestsPassed = max(0, c.TestsRun-c.TestsFailed)
+	countUnittest(&c)
 	if c.TestsRun == 0 && c.Status != "timeout" {
 		c.Status = "no_tests"
 	}

@@ -8,16 +8,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/m1nd-go/m1nd/core/testcorpus"
 )
 
 func write(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
-	for rel, body := range files {
-		p := filepath.Join(dir, rel)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := testcorpus.Write(dir, files); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -1400,14 +1400,7 @@ func (r *Runner) pyTestRun(ctx context.Context, py string, files []File, paths [
 	c := r.full().run(ctx, "D", "python", root, env, py, append([]string{"-c", pyRunModule, "unittest"}, rels...)...)
 	c.Command = "python -m unittest " + strings.Join(rels, " ")
 	c.Reason = "pytest is not installed: ran unittest"
-	if m := unittestRan.FindStringSubmatch(c.Output); m != nil {
-		c.TestsRun, _ = strconv.Atoi(m[1])
-	}
-	for _, m := range unittestFails.FindAllStringSubmatch(c.Output, -1) {
-		n, _ := strconv.Atoi(m[2])
-		c.TestsFailed += n
-	}
-	c.TestsPassed = max(0, c.TestsRun-c.TestsFailed)
+	countUnittest(&c)
 	for _, m := range unittestFailed.FindAllStringSubmatch(c.Output, -1) {
 		id := strings.TrimSpace(m[1])
 		if strings.Contains(id, "unittest.loader._FailedTest") || strings.Contains(id, "unittest.loader.ModuleImportFailure") {
