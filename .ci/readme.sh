@@ -69,6 +69,16 @@ git -C "$repo" -c user.name=ci -c user.email=ci@example.com commit -qm "app"
   test -z "$(git status --porcelain --untracked-files=all)" || { echo "[readme] .m1nd shows in git status" >&2; exit 1; }
 )
 
+# In a browser: serve mode on this repository, until its UI and health answer.
+run 'bin/m1nd-mcp --serve --open --runtime-dir .m1nd --ingest .' &
+served=$!
+for _ in $(seq 600); do
+  curl -fsS http://127.0.0.1:1337/api/health >/dev/null 2>&1 && curl -fsS http://127.0.0.1:1337/ | grep -q '<title>m1nd' && break
+  sleep 0.5
+done
+curl -fsS http://127.0.0.1:1337/api/health | grep -q node_count || { echo "[readme] serve mode did not answer" >&2; exit 1; }
+pkill -INT -f 'm1nd-mcp --serve --open --runtime-dir .m1nd' && wait $served
+
 # Set up: the server on this repository, stopped by end of input.
 run 'make run' </dev/null
 echo "[readme] every README command ran" >&2

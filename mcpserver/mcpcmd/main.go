@@ -13,8 +13,10 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -55,6 +57,7 @@ m1nd-mcp only:
                          loopback needs a token
   --token T              HTTP clients must send "Authorization: Bearer T"
                          (default: $M1ND_HTTP_TOKEN)
+  --open                 open the UI (http://BIND:PORT/) in a browser once serving
   --event-log FILE       append every event GET /api/events streams (tool calls
                          from any transport, progress) to FILE as JSON lines
   --no-gui               accepted for compatibility (there is no GUI)
@@ -161,7 +164,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		go func() {
 			httpDone <- mcpserver.ServeHTTP(httpCtx, d, httpLn, mcpserver.HTTPOptions{Token: f.token}, log)
 		}()
-		logf("serving HTTP on http://%s: MCP at /mcp, REST at /api", httpLn.Addr())
+		logf("serving HTTP on http://%s: the UI at /, MCP at /mcp, REST at /api", httpLn.Addr())
+		if f.open {
+			openBrowser("http://"+httpLn.Addr().String()+"/", logf)
+		}
 		stopHTTP = func() {
 			cancel()
 			if err := <-httpDone; err != nil {
@@ -178,9 +184,28 @@ type flags struct {
 	// Serve mode (--serve): HTTP on bind:port, with stdio too when
 	// --stdio is given.
 	serve, stdio bool
+	open         bool
 	bind, token  string
 	port         string
 	eventLog     string
+}
+
+// openBrowser asks the desktop to open url (--open); where there is no
+// desktop it says so and serving goes on.
+func openBrowser(url string, logf func(string, ...any)) {
+	name, args := "xdg-open", []string{url}
+	switch runtime.GOOS {
+	case "darwin":
+		name = "open"
+	case "windows":
+		name, args = "rundll32", []string{"url.dll,FileProtocolHandler", url}
+	}
+	cmd := exec.Command(name, args...)
+	if err := cmd.Start(); err != nil {
+		logf("--open: %s: %v; open %s yourself", name, err, url)
+		return
+	}
+	go cmd.Wait()
 }
 
 // untilDone is serve mode's stdin without --stdio: it sends nothing and
@@ -195,8 +220,8 @@ func (u untilDone) Read([]byte) (int, error) {
 // listen opens serve mode's listener (nil without --serve).
 func (f flags) listen() (net.Listener, error) {
 	if !f.serve {
-		if f.port != "" || f.bind != "" || f.token != "" {
-			return nil, errors.New("--port, --bind and --token configure serve mode: add --serve (e.g. m1nd-mcp --serve --port 1337)")
+		if f.port != "" || f.bind != "" || f.token != "" || f.open {
+			return nil, errors.New("--port, --bind, --token and --open configure serve mode: add --serve (e.g. m1nd-mcp --serve --port 1337)")
 		}
 		return nil, nil
 	}
@@ -242,6 +267,8 @@ func parseFlags(args []string, stdout io.Writer, logf func(string, ...any)) (f f
 			f.stdio = true
 		case "--serve":
 			f.serve = true
+		case "--open":
+			f.open = true
 		case "--port", "--bind", "--token", "--event-log":
 			v, got := needVal()
 			if !got {
