@@ -71,10 +71,9 @@ func (m *Metric) Density() float64 {
 	return float64(m.FanIn+m.FanOut) * 100 / float64(m.LOC)
 }
 
-// Metrics measures the selected nodes of fd's graph. fd is the file-level
-// DepGraph; ed the entity-level one (needed only when Types has entity
-// types).
-func Metrics(fd, ed *analysis.DepGraph, opt MetricsOptions) []Metric {
+// Metrics measures the selected nodes of fd's graph; fd is its
+// file-level DepGraph. An entity's links are read from its own edges.
+func Metrics(fd *analysis.DepGraph, opt MetricsOptions) []Metric {
 	g := fd.Graph()
 	want := map[graph.NodeType]bool{}
 	for _, t := range opt.Types {
@@ -106,17 +105,15 @@ func Metrics(fd, ed *analysis.DepGraph, opt MetricsOptions) []Metric {
 		m := Metric{Node: id, Name: g.ExternalID(id), Type: t, File: file, PageRank: g.PageRank(id), Depth: w.depthOf(id)}
 		m.LOC, m.LOCSource = w.loc(id, isFile, file, opt.DiskLines)
 		w.countChildren(id, &m)
-		d := ed
-		if isFile || d == nil {
-			d = fd
-		}
-		if u := d.Unit(id); u == id {
-			m.FanIn, m.FanOut = len(d.Dependents(id)), len(d.Dependencies(id))
-			for _, x := range d.Dependents(id) {
+		if isFile {
+			m.FanIn, m.FanOut = len(fd.Dependents(id)), len(fd.Dependencies(id))
+			for _, x := range fd.Dependents(id) {
 				if isTest(g.SourcePath(x)) {
 					m.TestLinks++
 				}
 			}
+		} else {
+			w.entityLinks(id, isTest, &m)
 		}
 		fileNode := id
 		if !isFile {
@@ -204,16 +201,17 @@ type walker struct {
 }
 
 func (w *walker) contains(e graph.EdgeIdx) bool {
-	if w.g.IsMirror(e) {
-		return false
-	}
+	return !w.g.IsMirror(e) && w.kindOf(e) == analysis.Contains
+}
+
+func (w *walker) kindOf(e graph.EdgeIdx) analysis.RelKind {
 	s := w.g.Relation(e)
 	k, ok := w.kind[s]
 	if !ok {
 		k = analysis.ClassifyRelation(w.g.Strings().String(s))
 		w.kind[s] = k
 	}
-	return k == analysis.Contains
+	return k
 }
 
 // parent is the node that contains v (graph.NoNode at the top).
@@ -250,6 +248,52 @@ func (w *walker) fileOf(v graph.NodeID) graph.NodeID {
 		v = w.parent(v)
 	}
 	return graph.NoNode
+}
+
+// entityLinks counts v's distinct dependents and dependencies among
+// non-container nodes, read from its edges as DepGraph reads them
+// (passive relations the right way round), and its dependents in tests.
+func (w *walker) entityLinks(v graph.NodeID, isTest func(string) bool, m *Metric) {
+	g := w.g
+	in, out := map[graph.NodeID]bool{}, map[graph.NodeID]bool{}
+	add := func(x graph.NodeID, dependent bool) {
+		if x == v || g.Type(x) == graph.Directory || g.Type(x) == graph.Module && (g.HasTag(x, "package") || g.HasTag(x, "workspace")) {
+			return
+		}
+		if dependent {
+			in[x] = true
+		} else {
+			out[x] = true
+		}
+	}
+	lo, hi := g.OutRange(v)
+	for e := lo; e < hi; e++ {
+		if !g.IsMirror(e) {
+			switch w.kindOf(e) {
+			case analysis.DependsOn:
+				add(g.Target(e), false)
+			case analysis.DependedOnBy:
+				add(g.Target(e), true)
+			}
+		}
+	}
+	ilo, ihi := g.InRange(v)
+	for p := ilo; p < ihi; p++ {
+		if e := g.InEdge(p); !g.IsMirror(e) {
+			switch w.kindOf(e) {
+			case analysis.DependsOn:
+				add(g.InSource(p), true)
+			case analysis.DependedOnBy:
+				add(g.InSource(p), false)
+			}
+		}
+	}
+	m.FanIn, m.FanOut = len(in), len(out)
+	for x := range in {
+		if isTest(g.SourcePath(x)) {
+			m.TestLinks++
+		}
+	}
 }
 
 // countChildren counts the entities v contains, at any depth.

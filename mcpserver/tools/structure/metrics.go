@@ -89,7 +89,6 @@ var metricTypes = map[string]graph.NodeType{"file": graph.File, "function": grap
 
 func runMetrics(c *tools.Call, in metricsParams) (MetricsOutput, error) {
 	opt := core.MetricsOptions{Scope: strings.TrimPrefix(in.Scope, "./"), IsTest: tools.IsTestPath}
-	entities := false
 	for _, s := range in.NodeTypes {
 		s = strings.ToLower(strings.TrimSpace(s))
 		if s == "package" || s == "directory" {
@@ -102,7 +101,6 @@ func runMetrics(c *tools.Call, in metricsParams) (MetricsOutput, error) {
 				"unknown node type %q", s).WithExample(map[string]any{"agent_id": "claude", "node_types": []string{"file", "package"}})
 		}
 		opt.Types = append(opt.Types, t)
-		entities = entities || t != graph.File
 	}
 	var out MetricsOutput
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
@@ -114,16 +112,10 @@ func runMetrics(c *tools.Call, in metricsParams) (MetricsOutput, error) {
 		if err != nil {
 			return err
 		}
-		var ed *analysis.DepGraph
-		if entities {
-			if ed, err = entityDeps(b); err != nil {
-				return err
-			}
-		}
 		h := b.History()
 		opt.Churn = func(f graph.NodeID) int { return len(h.FileCommits(f)) }
 		opt.DiskLines = diskLines(b)
-		ms := core.Metrics(fd, ed, opt)
+		ms := core.Metrics(fd, opt)
 		core.SortMetrics(ms, in.Sort)
 		out = MetricsOutput{Entries: []metricJSON{}, Summary: metricsSummary{Matched: len(ms), ByType: map[string]int{}, Sort: in.Sort}}
 		fanIn := 0
