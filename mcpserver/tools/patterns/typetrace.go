@@ -23,16 +23,17 @@ type typeTraceParams struct {
 
 // TypeTraceOutput is type_trace's answer.
 type TypeTraceOutput struct {
-	Target     string          `json:"target"`
-	ResolvedBy string          `json:"resolved_by" jsonschema:"exact_id, exact_label, segment or substring."`
-	Others     []string        `json:"other_candidates,omitempty" jsonschema:"Other nodes the target could name."`
-	Usages     []usageJSON     `json:"usages" jsonschema:"Nearest first."`
-	ByKind     map[string]int  `json:"by_kind" jsonschema:"Direct usages per kind, before top_k."`
-	Total      int             `json:"total_usages"`
-	NotListed  int             `json:"not_listed"`
-	FileGroups []fileGroupJSON `json:"file_groups,omitempty"`
-	Truncated  bool            `json:"truncated,omitempty" jsonschema:"The walk stopped at 500 nodes."`
-	ElapsedMs  float64         `json:"elapsed_ms"`
+	Target          string          `json:"target"`
+	ResolvedBy      string          `json:"resolved_by" jsonschema:"exact_id, exact_label, segment or substring."`
+	Others          []string        `json:"other_candidates,omitempty" jsonschema:"Other nodes the target could name."`
+	Usages          []usageJSON     `json:"usages" jsonschema:"Nearest first."`
+	ByKind          map[string]int  `json:"by_kind" jsonschema:"Direct usages per kind, before top_k."`
+	Total           int             `json:"total_usages"`
+	NotListed       int             `json:"not_listed"`
+	FileGroups      []fileGroupJSON `json:"file_groups,omitempty" jsonschema:"Files with the most usages first."`
+	GroupsNotListed int             `json:"file_groups_not_listed,omitempty"`
+	Truncated       bool            `json:"truncated,omitempty" jsonschema:"The walk stopped at 500 nodes."`
+	ElapsedMs       float64         `json:"elapsed_ms"`
 	tools.Guidance
 }
 
@@ -52,6 +53,9 @@ type fileGroupJSON struct {
 	Kinds  []string `json:"kinds"`
 	Usages []string `json:"usages"`
 }
+
+// maxFileGroups bounds the file groups listed.
+const maxFileGroups = 20
 
 func registerTypeTrace(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
@@ -137,6 +141,10 @@ func runTypeTrace(c *tools.Call, in typeTraceParams) (TypeTraceOutput, error) {
 				}
 				return strings.Compare(a.File, b.File)
 			})
+			if len(out.FileGroups) > maxFileGroups {
+				out.GroupsNotListed = len(out.FileGroups) - maxFileGroups
+				out.FileGroups = out.FileGroups[:maxFileGroups]
+			}
 		}
 		out.ElapsedMs = tools.Ms(time.Since(start))
 		out.Guidance = typeTraceGuidance(c, g, out)
