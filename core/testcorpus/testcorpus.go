@@ -232,6 +232,15 @@ func (e Entity) ID(path string) string {
 	return "file::" + path + "::" + e.Name
 }
 
+// Tiny is the smallest repository the command-line tests ingest: a Go
+// module whose main.go calls pkg.ValidateUser, and a Python helper.
+var Tiny = map[string]string{
+	"go.mod":      "module example.com/fx\n\ngo 1.22\n",
+	"main.go":     "package main\n\nimport \"example.com/fx/pkg\"\n\nfunc main() {\n\tif pkg.ValidateUser(\"a\", \"b\") {\n\t\tprintln(\"ok\")\n\t}\n}\n",
+	"pkg/auth.go": "package pkg\n\n// ValidateUser checks user credentials against the store.\nfunc ValidateUser(name, password string) bool {\n\treturn lookup(name) == hash(password)\n}\n\nfunc lookup(name string) string { return name }\n\nfunc hash(s string) string { return s + \"!\" }\n",
+	"util.py":     "def parse_config(path):\n    \"\"\"Read the configuration file.\"\"\"\n    return open(path).read()\n",
+}
+
 // Entities are the classes and functions of every file of All, by path.
 var Entities = map[string][]Entity{
 	"backend/auth.py": {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/m1nd-go/m1nd/mcpserver/tools/toolset"
 
+	"github.com/m1nd-go/m1nd/core/testcorpus"
 	"github.com/m1nd-go/m1nd/mcpserver/attach"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
@@ -56,20 +57,8 @@ func build(dir string) error {
 func writeRepo(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	files := map[string]string{
-		"go.mod":      "module example.com/fx\n\ngo 1.22\n",
-		"main.go":     "package main\n\nimport \"example.com/fx/pkg\"\n\nfunc main() {\n\tif pkg.ValidateUser(\"a\", \"b\") {\n\t\tprintln(\"ok\")\n\t}\n}\n",
-		"pkg/auth.go": "package pkg\n\n// ValidateUser checks user credentials against the store.\nfunc ValidateUser(name, password string) bool {\n\treturn lookup(name) == hash(password)\n}\n\nfunc lookup(name string) string { return name }\n\nfunc hash(s string) string { return s + \"!\" }\n",
-		"util.py":     "def parse_config(path):\n    \"\"\"Read the configuration file.\"\"\"\n    return open(path).read()\n",
-	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := testcorpus.Write(dir, testcorpus.Tiny); err != nil {
+		t.Fatal(err)
 	}
 	if _, err := exec.LookPath("git"); err == nil {
 		for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"}} {
