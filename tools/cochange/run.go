@@ -1,7 +1,6 @@
 package cochange
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -27,23 +26,17 @@ type Repo struct {
 // ReadRepos parses repos.tsv (name, repo, commit, language, split; a
 // header line starting with "name" and # comments are skipped).
 func ReadRepos(r io.Reader) ([]Repo, error) {
-	var out []Repo
-	sc := bufio.NewScanner(r)
-	for line := 1; sc.Scan(); line++ {
-		l := strings.TrimSpace(sc.Text())
-		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "name\t") {
-			continue
-		}
-		f := strings.Split(l, "\t")
-		if len(f) != 5 {
-			return nil, fmt.Errorf("repos.tsv line %d: want 5 tab-separated fields, got %d", line, len(f))
-		}
+	rows, err := localize.ReadReposTSV(r, func(f []string) error {
 		if f[4] != "tune" && f[4] != "held-out" {
-			return nil, fmt.Errorf("repos.tsv line %d: split %q (want tune or held-out)", line, f[4])
+			return fmt.Errorf("split %q (want tune or held-out)", f[4])
 		}
+		return nil
+	})
+	var out []Repo
+	for _, f := range rows {
 		out = append(out, Repo{Name: f[0], Slug: f[1], Commit: f[2], Lang: f[3], Split: f[4]})
 	}
-	return out, sc.Err()
+	return out, err
 }
 
 // RepoReport is one repository's result.

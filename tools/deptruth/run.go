@@ -1,7 +1,6 @@
 package deptruth
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -34,28 +33,18 @@ type Repo struct {
 // split; blank lines, lines starting with # and a header line starting
 // with "name" are skipped.
 func ReadRepos(r io.Reader) ([]Repo, error) {
-	var out []Repo
-	sc := bufio.NewScanner(r)
-	line := 0
-	for sc.Scan() {
-		line++
-		l := strings.TrimSpace(sc.Text())
-		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "name\t") {
-			continue
-		}
-		f := strings.Split(l, "\t")
-		if len(f) != 5 {
-			return nil, fmt.Errorf("repos.tsv line %d: want 5 tab-separated fields (name, repo, commit, language, split), got %d", line, len(f))
-		}
-		rp := Repo{Name: f[0], Slug: f[1], Commit: f[2], Lang: f[3], Split: f[4]}
-		switch rp.Lang {
+	rows, err := localize.ReadReposTSV(r, func(f []string) error {
+		switch f[3] {
 		case Python, Go, JS:
-		default:
-			return nil, fmt.Errorf("repos.tsv line %d: language %q (want python, go or js)", line, rp.Lang)
+			return nil
 		}
-		out = append(out, rp)
+		return fmt.Errorf("language %q (want python, go or js)", f[3])
+	})
+	var out []Repo
+	for _, f := range rows {
+		out = append(out, Repo{Name: f[0], Slug: f[1], Commit: f[2], Lang: f[3], Split: f[4]})
 	}
-	return out, sc.Err()
+	return out, err
 }
 
 // Config is one benchmark run.

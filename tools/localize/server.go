@@ -1,11 +1,14 @@
 package localize
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // FindServer resolves the m1nd-mcp binary the benchmark harnesses drive to
@@ -50,4 +53,30 @@ func WriteReports(md string, v any, mdPath, jsonPath string) error {
 		}
 	}
 	return nil
+}
+
+// ReadReposTSV reads a harness's repos.tsv: tab-separated name, repo,
+// commit, language and split; blank lines, lines starting with # and a
+// header line starting with "name" are skipped. check judges each line's
+// five fields (nil: any); its error is reported with the line's number.
+func ReadReposTSV(r io.Reader, check func(f []string) error) ([][]string, error) {
+	var out [][]string
+	sc := bufio.NewScanner(r)
+	for line := 1; sc.Scan(); line++ {
+		l := strings.TrimSpace(sc.Text())
+		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "name\t") {
+			continue
+		}
+		f := strings.Split(l, "\t")
+		if len(f) != 5 {
+			return nil, fmt.Errorf("repos.tsv line %d: want 5 tab-separated fields (name, repo, commit, language, split), got %d", line, len(f))
+		}
+		if check != nil {
+			if err := check(f); err != nil {
+				return nil, fmt.Errorf("repos.tsv line %d: %w", line, err)
+			}
+		}
+		out = append(out, f)
+	}
+	return out, sc.Err()
 }
