@@ -13,30 +13,19 @@ import (
 	"github.com/m1nd-go/m1nd/tools/localize"
 )
 
-// Repo is one line of repos.tsv.
-type Repo struct {
-	Name   string `json:"name"`
-	Slug   string `json:"repo"`
-	Commit string `json:"commit"`
-	Lang   string `json:"language"`
-	// Split is "tune" or "held-out" (never tuned on).
-	Split string `json:"split"`
-}
+// Repo is one line of repos.tsv; its Split is "tune" or "held-out" (never
+// tuned on).
+type Repo = localize.Repo
 
 // ReadRepos parses repos.tsv (name, repo, commit, language, split; a
 // header line starting with "name" and # comments are skipped).
 func ReadRepos(r io.Reader) ([]Repo, error) {
-	rows, err := localize.ReadReposTSV(r, func(f []string) error {
-		if f[4] != "tune" && f[4] != "held-out" {
-			return fmt.Errorf("split %q (want tune or held-out)", f[4])
+	return localize.ReadRepos(r, func(rp Repo) error {
+		if rp.Split != "tune" && rp.Split != "held-out" {
+			return fmt.Errorf("split %q (want tune or held-out)", rp.Split)
 		}
 		return nil
 	})
-	var out []Repo
-	for _, f := range rows {
-		out = append(out, Repo{Name: f[0], Slug: f[1], Commit: f[2], Lang: f[3], Split: f[4]})
-	}
-	return out, err
 }
 
 // RepoReport is one repository's result.

@@ -16,35 +16,22 @@ import (
 	"github.com/m1nd-go/m1nd/tools/localize"
 )
 
-// Repo is one line of repos.tsv.
-type Repo struct {
-	// Name is the checkout's directory under the repos dir.
-	Name string `json:"name"`
-	// Slug is owner/name on GitHub.
-	Slug   string `json:"repo"`
-	Commit string `json:"commit"`
-	Lang   string `json:"language"`
-	// Split is "tune", "held-out" or "fresh" (held out and first run only
-	// after the held-out run had been looked at).
-	Split string `json:"split"`
-}
+// Repo is one line of repos.tsv; its Split is "tune", "held-out" or
+// "fresh" (held out and first run only after the held-out run had been
+// looked at).
+type Repo = localize.Repo
 
 // ReadRepos parses repos.tsv: tab-separated name, repo, commit, language,
 // split; blank lines, lines starting with # and a header line starting
 // with "name" are skipped.
 func ReadRepos(r io.Reader) ([]Repo, error) {
-	rows, err := localize.ReadReposTSV(r, func(f []string) error {
-		switch f[3] {
+	return localize.ReadRepos(r, func(rp Repo) error {
+		switch rp.Lang {
 		case Python, Go, JS:
 			return nil
 		}
-		return fmt.Errorf("language %q (want python, go or js)", f[3])
+		return fmt.Errorf("language %q (want python, go or js)", rp.Lang)
 	})
-	var out []Repo
-	for _, f := range rows {
-		out = append(out, Repo{Name: f[0], Slug: f[1], Commit: f[2], Lang: f[3], Split: f[4]})
-	}
-	return out, err
 }
 
 // Config is one benchmark run.

@@ -55,12 +55,24 @@ func WriteReports(md string, v any, mdPath, jsonPath string) error {
 	return nil
 }
 
-// ReadReposTSV reads a harness's repos.tsv: tab-separated name, repo,
-// commit, language and split; blank lines, lines starting with # and a
-// header line starting with "name" are skipped. check judges each line's
-// five fields (nil: any); its error is reported with the line's number.
-func ReadReposTSV(r io.Reader, check func(f []string) error) ([][]string, error) {
-	var out [][]string
+// Repo is one line of a harness's repos.tsv.
+type Repo struct {
+	// Name is the checkout's directory under the repos dir.
+	Name string `json:"name"`
+	// Slug is owner/name on GitHub.
+	Slug   string `json:"repo"`
+	Commit string `json:"commit"`
+	Lang   string `json:"language"`
+	// Split is the harness's: "tune", "held-out", ….
+	Split string `json:"split"`
+}
+
+// ReadRepos reads a harness's repos.tsv: tab-separated name, repo, commit,
+// language and split; blank lines, lines starting with # and a header line
+// starting with "name" are skipped. check judges each line (nil: any); its
+// error is reported with the line's number.
+func ReadRepos(r io.Reader, check func(Repo) error) ([]Repo, error) {
+	var out []Repo
 	sc := bufio.NewScanner(r)
 	for line := 1; sc.Scan(); line++ {
 		l := strings.TrimSpace(sc.Text())
@@ -71,12 +83,13 @@ func ReadReposTSV(r io.Reader, check func(f []string) error) ([][]string, error)
 		if len(f) != 5 {
 			return nil, fmt.Errorf("repos.tsv line %d: want 5 tab-separated fields (name, repo, commit, language, split), got %d", line, len(f))
 		}
+		rp := Repo{Name: f[0], Slug: f[1], Commit: f[2], Lang: f[3], Split: f[4]}
 		if check != nil {
-			if err := check(f); err != nil {
+			if err := check(rp); err != nil {
 				return nil, fmt.Errorf("repos.tsv line %d: %w", line, err)
 			}
 		}
-		out = append(out, f)
+		out = append(out, rp)
 	}
 	return out, sc.Err()
 }
