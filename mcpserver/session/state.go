@@ -26,9 +26,13 @@ import (
 
 // Root is one ingested source root.
 type Root struct {
-	Path       string    `json:"path"`
-	Adapter    string    `json:"adapter"`
-	Namespace  string    `json:"namespace,omitempty"`
+	Path      string `json:"path"`
+	Adapter   string `json:"adapter"`
+	Namespace string `json:"namespace,omitempty"`
+	// Name is the namespace a code root asks for once several code roots
+	// share the graph (ingest's namespace, federate's repo name; "": its
+	// directory's name).
+	Name       string    `json:"name,omitempty"`
 	Mode       string    `json:"mode"`
 	IngestedAt time.Time `json:"ingested_at"`
 	Files      int       `json:"files"`

@@ -76,8 +76,10 @@ type mergePlan struct {
 	BareRoot string
 }
 
-// planMerge decides the namespaces for merging code root into old.
-func planMerge(old *session.Bundle, root string) mergePlan {
+// planMerge decides the namespaces for merging code root into old: the
+// name a root asks for (want; the bare root's Name) when it is free, else
+// its directory's name made unique.
+func planMerge(old *session.Bundle, root, want string) mergePlan {
 	var taken []string
 	var others []session.Root
 	own := ""
@@ -99,13 +101,21 @@ func planMerge(old *session.Bundle, root string) mergePlan {
 	}
 	p := mergePlan{NS: own}
 	if len(others) == 1 && others[0].Namespace == "" {
-		p.Bare, p.BareRoot = newNamespace(others[0].Path, taken), others[0].Path
+		p.Bare, p.BareRoot = nameOrNew(others[0].Name, others[0].Path, taken), others[0].Path
 		taken = append(taken, p.Bare)
 	}
 	if p.NS == "" {
-		p.NS = newNamespace(root, taken)
+		p.NS = nameOrNew(want, root, taken)
 	}
 	return p
+}
+
+// nameOrNew is want when it is a free namespace, else newNamespace.
+func nameOrNew(want, root string, taken []string) string {
+	if want != "" && !slices.Contains(taken, want) && !nsUnsafe.MatchString(want) {
+		return want
+	}
+	return newNamespace(root, taken)
 }
 
 // renameState follows a rename of bare-root nodes into ns in what the
@@ -131,7 +141,7 @@ func renameState(pe *plasticity.Engine, old *graph.Graph, ns string) []plasticit
 // root is renamed (nodes, file stamps, commit groups, learned state and
 // memories follow), a root merged again replaces its previous nodes.
 func mergeCodeRoot(s *session.State, old *session.Bundle, o *ingest.Output, r session.Root, files *session.RootFiles) (*session.Bundle, error) {
-	p := planMerge(old, r.Path)
+	p := planMerge(old, r.Path, r.Name)
 	again := slices.ContainsFunc(old.Roots, func(x session.Root) bool { return x.Path == r.Path })
 	g := old.Graph
 	drop := func(id graph.NodeID) bool {

@@ -149,6 +149,11 @@ func (r *IngestRun) Build(old *session.Bundle) (*session.Bundle, error) {
 		Path: r.root, Adapter: o.Stats.Adapter, Namespace: r.Namespace, Mode: r.Mode,
 		IngestedAt: time.Now().UTC(), Files: o.Stats.FilesParsed, GitBranch: o.Root.GitBranch, GitHead: o.Root.GitHead,
 	}
+	if root.Adapter == "code" {
+		// A code root's nodes get a namespace only when it shares the
+		// graph with another (mergeCodeRoot); until then it is a wish.
+		root.Name, root.Namespace = r.Namespace, ""
+	}
 	files := fileStamps(o.Root.Path, r.cache, r.Adapter)
 	if files != nil {
 		files.RunKey, files.Nodes, files.Edges = o.Root.RunKey, o.Graph.NumNodes(), o.Graph.NumEdges()

@@ -14,6 +14,7 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools/documents"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/dynamics"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/edit"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/federation"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/immune"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/live"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/patterns"
@@ -46,6 +47,7 @@ var Families = []Family{
 	{"immune", immune.Register},
 	{"dynamics", dynamics.Register},
 	{"report", report.Register},
+	{"federation", federation.Register},
 }
 
 // Builtin returns the registry with every tool m1nd serves.
