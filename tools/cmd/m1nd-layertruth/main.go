@@ -14,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/m1nd-go/m1nd/tools/deptruth"
 	"github.com/m1nd-go/m1nd/tools/localize"
@@ -46,6 +45,8 @@ type result struct {
 	down, same, upInCycle, up, intoOrphan, layers int
 	units, layered, cycles                        int
 	layersMs                                      float64
+	ups                                           *[]string
+	orphans                                       *map[string]int
 }
 
 func main() {
@@ -56,6 +57,7 @@ func main() {
 		only     = flag.String("only", "", "comma-separated repository names")
 		gran     = flag.String("granularity", "module", "layers granularity")
 		tests    = flag.Bool("exclude-tests", true, "layers' exclude_tests")
+		std      = flag.String("go-tree", "", "instead: a copy of the Go tree's src (the go-std corpus), judged against go list std cmd")
 	)
 	flag.Parse()
 	fail := func(err error) { fmt.Fprintln(os.Stderr, "m1nd-layertruth:", err); os.Exit(1) }
@@ -72,6 +74,23 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
+	if *std != "" {
+		res, ups, err := runStd(bin, *std)
+		if err != nil {
+			fail(err)
+		}
+		printHeader()
+		printRow(res)
+		for i, u := range ups {
+			if i == 30 {
+				fmt.Printf("\n… %d more\n", len(ups)-30)
+				break
+			}
+			fmt.Printf("\n- %s", u)
+		}
+		fmt.Println()
+		return
+	}
 	scripts, _ := filepath.Abs(filepath.Dir(*reposTSV))
 	keep := map[string]bool{}
 	for _, n := range strings.Split(*only, ",") {
@@ -79,7 +98,7 @@ func main() {
 			keep[n] = true
 		}
 	}
-	fmt.Printf("| repository | lang | truth edges | judged | down | same layer | up, in a cycle | up | into an orphan | agreement | agreement without the cycle exemption | layers | units (layered) | cycles | layers ms |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	printHeader()
 	for _, r := range repos {
 		if r.Lang == deptruth.JS || (len(keep) > 0 && !keep[r.Name]) {
 			continue
@@ -90,11 +109,23 @@ func main() {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", r.Name, err)
 			continue
 		}
-		ok := res.down + res.same + res.upInCycle
-		fmt.Printf("| %s | %s | %d | %d | %d | %d | %d | %d | %d | %.3f | %.3f | %d | %d (%d) | %d | %.1f |\n", res.name, res.lang, res.truthEdges, res.judged,
-			res.down, res.same, res.upInCycle, res.up, res.intoOrphan, ratio(ok, res.judged), ratio(res.down+res.same, res.judged),
-			res.layers, res.units, res.layered, res.cycles, res.layersMs)
+		printRow(res)
 	}
+}
+
+func printHeader() {
+	fmt.Printf("| repository | lang | truth edges between units | both units layered | down | same layer | up, inside a reported cycle | up | agreement | agreement without the cycle exemption | coverage | layers | units (layered) | cycles | layers ms |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+}
+
+// printRow: agreement is over the true edges whose two units layers
+// placed; coverage is their share of the judged edges (the rest touch a
+// unit with no dependency in the graph, or one the ingest skipped).
+func printRow(res *result) {
+	placed := res.judged - res.intoOrphan
+	ok := res.down + res.same + res.upInCycle
+	fmt.Printf("| %s | %s | %d | %d | %d | %d | %d | %d | %.3f | %.3f | %.3f | %d | %d (%d) | %d | %.1f |\n", res.name, res.lang, res.judged, placed,
+		res.down, res.same, res.upInCycle, res.up, ratio(ok, placed), ratio(res.down+res.same, placed), ratio(placed, res.judged),
+		res.layers, res.units, res.layered, res.cycles, res.layersMs)
 }
 
 func ratio(a, b int) float64 {
@@ -138,28 +169,9 @@ func run(bin, root, scripts string, r deptruth.Repo, gran string, excludeTests b
 		return nil, err
 	}
 	args := map[string]any{"agent_id": "layertruth", "granularity": gran, "exclude_tests": excludeTests}
-	var lo layersOut
-	t0 := time.Now()
-	if err := c.CallTool(ctx, "layers", args, &lo); err != nil {
+	level, cycle, lo, ms, err := layering(ctx, c, args)
+	if err != nil {
 		return nil, err
-	}
-	ms := float64(time.Since(t0).Microseconds()) / 1000
-	level, cycle := map[string]int{}, map[string]int{}
-	for _, ly := range lo.Layers {
-		a := map[string]any{"level": ly.Level, "top_k": 500}
-		for k, v := range args {
-			a[k] = v
-		}
-		var io inspectOut
-		if err := c.CallTool(ctx, "layer_inspect", a, &io); err != nil {
-			return nil, err
-		}
-		if io.UnitsTotal > len(io.Units) {
-			return nil, fmt.Errorf("level %d lists %d of %d units", ly.Level, len(io.Units), io.UnitsTotal)
-		}
-		for _, u := range io.Units {
-			level[u.Unit], cycle[u.Unit] = ly.Level, u.Cycle
-		}
 	}
 	res := &result{name: r.Name, lang: r.Lang, truthEdges: truth.Edges(), layers: len(lo.Layers), units: lo.Units,
 		layered: lo.Layered, cycles: lo.Cycles, layersMs: ms}
@@ -174,24 +186,42 @@ func run(bin, root, scripts string, r deptruth.Repo, gran string, excludeTests b
 				res.unjudged++
 				continue
 			}
-			res.judged++
-			la, okA := level[ua]
-			lb, okB := level[ub]
-			switch {
-			case !okA || !okB:
-				res.intoOrphan++ // layers saw no dependency of that unit at all
-			case lb < la:
-				res.down++
-			case lb == la:
-				res.same++
-			case cycle[ua] != 0 && cycle[ua] == cycle[ub]:
-				res.upInCycle++
-			default:
-				res.up++
-			}
+			res.judge(level, cycle, ua, ub)
 		}
 	}
 	return res, nil
+}
+
+// judge counts one true dependency ua → ub between two units.
+func (res *result) judge(level, cycle map[string]int, ua, ub string) {
+	res.judged++
+	la, okA := level[ua]
+	lb, okB := level[ub]
+	switch {
+	case !okA || !okB:
+		res.intoOrphan++ // layers saw no dependency of that unit at all
+		if res.orphans != nil {
+			for _, x := range []struct {
+				u  string
+				ok bool
+			}{{ua, okA}, {ub, okB}} {
+				if !x.ok {
+					(*res.orphans)[x.u]++
+				}
+			}
+		}
+	case lb < la:
+		res.down++
+	case lb == la:
+		res.same++
+	case cycle[ua] != 0 && cycle[ua] == cycle[ub]:
+		res.upInCycle++
+	default:
+		res.up++
+		if res.ups != nil {
+			*res.ups = append(*res.ups, "up: "+ua+" -> "+ub)
+		}
+	}
 }
 
 // isTest matches mcpserver/tools.IsTestPath, which exclude_tests applies.
