@@ -80,7 +80,7 @@ func registerAntibodies(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "antibody_create",
 		Title:       "Store a bug shape (antibody)",
-		Description: "Store a known bug's shape (nodes, edges, absent edges) for antibody_scan; or disable/enable/delete one.",
+		Description: "Store a fixed bug's shape (nodes, edges, absent edges) for antibody_scan; or disable/enable/delete.",
 		Details: "Stores a bug shape as a small graph pattern: nodes with label constraints (exact, substring or regex) and " +
 			"types, edges that must exist and edges that must be absent (the missing check). A pattern must be specific " +
 			"enough (specificity ≥ 0.15: the mean of what its nodes and edges constrain) and not repeat a stored one " +
@@ -216,7 +216,7 @@ func runAntibodyList(c *tools.Call, in antibodyListParams) (AntibodyListOutput, 
 type antibodyScanParams struct {
 	MatchMode   string   `json:"match_mode" jsonschema:"Label test of nodes without their own." help:"How pattern labels are compared with node labels, for pattern nodes without their own match_mode: exact, substring (case-sensitive) or regex." tool:"default=substring,enum=exact|substring|regex"`
 	MinSeverity string   `json:"min_severity" help:"Scan only antibodies of this severity or worse." tool:"default=Low,enum=Critical|High|Medium|Low"`
-	AntibodyIDs []string `json:"antibody_ids" jsonschema:"Only these antibodies (default: every enabled one)." help:"Scan only these antibodies (enabled or not); default every enabled one." tool:"maxitems=500"`
+	AntibodyIDs []string `json:"antibody_ids" jsonschema:"Only these (default: every enabled one)." help:"Scan only these antibodies (enabled or not); default every enabled one." tool:"maxitems=500"`
 	MaxMatches  int      `json:"max_matches" jsonschema:"Matches per antibody." help:"Stop each antibody's search after this many matches." tool:"default=10,min=1,max=100"`
 	TopK        int      `json:"top_k" help:"How many matches to list (worst first); not_listed counts the rest." tool:"default=20,min=1,max=1000"`
 }

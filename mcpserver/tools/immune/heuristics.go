@@ -90,7 +90,7 @@ func registerHeuristics(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "heuristics_surface",
 		Title:       "Why a node ranks as risky",
-		Description: "Why a node or file ranks risky or important: trust, tremor, antibody matches, blast radius, centrality.",
+		Description: "Why a node or file ranks risky: trust, tremor, antibody matches, blast radius, centrality.",
 		Details: "Explains a node (or a file) by every risk and importance signal at once: its file's trust (defect history), " +
 			"its file's tremor over 90 days, the stored antibodies whose matches bind it (or a node of the file), its blast " +
 			"radius (impact's dependents within 3 hops) and its centrality (PageRank and its percentile, degrees). Each " +
