@@ -8,8 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
-	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
@@ -177,11 +175,7 @@ func TestPerspectiveStaleAfterIngest(t *testing.T) {
 // on where it stopped.
 func TestPerspectiveSurvivesRestart(t *testing.T) {
 	t.Parallel()
-	rt := t.TempDir()
-	cfg := session.Config{RuntimeDir: rt}
-	d := tooltest.NewDispatcher(t, cfg)
-	dir := fixture.Write(t)
-	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	d, cfg := tooltest.PersistedFixture(t)
 	st := tooltest.StartPersp(t, d, "jimi")
 	f := tooltest.MustCall(t, d, "perspective_follow", map[string]any{"agent_id": "jimi", "perspective_id": st["perspective_id"], "route_index": 1, "route_set_version": st["route_set_version"]})
 	lock := tooltest.CreateLock(t, d, "jimi", map[string]any{"scope": "node", "root_nodes": []string{"backend/auth.py"}, "perspective_id": st["perspective_id"]})
@@ -207,11 +201,7 @@ func TestPerspectiveSurvivesRestart(t *testing.T) {
 // this process and after a restart.
 func TestEightAgentsAtOnce(t *testing.T) {
 	t.Parallel()
-	rt := t.TempDir()
-	cfg := session.Config{RuntimeDir: rt}
-	d := tooltest.NewDispatcher(t, cfg)
-	dir := fixture.Write(t)
-	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	d, cfg := tooltest.PersistedFixture(t)
 	const agents, rounds = 8, 3
 	var wg sync.WaitGroup
 	for i := range agents {

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
@@ -168,11 +167,7 @@ func TestTrailListAndMerge(t *testing.T) {
 // Trails and boot memory survive a restart with the same runtime dir.
 func TestTrailsSurviveRestart(t *testing.T) {
 	t.Parallel()
-	rt := t.TempDir()
-	cfg := session.Config{RuntimeDir: rt}
-	d := tooltest.NewDispatcher(t, cfg)
-	dir := fixture.Write(t)
-	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	d, cfg := tooltest.PersistedFixture(t)
 	id := tooltest.SaveTrail(t, d, "jimi", "before restart", "file::backend/auth.py")
 	tooltest.MustCall(t, d, "boot_memory", map[string]any{"agent_id": "jimi", "action": "set", "key": "task", "value": "expiry"})
 	d.Session.Close()

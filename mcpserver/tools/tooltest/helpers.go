@@ -69,6 +69,17 @@ func IngestedFixture(t testing.TB) (*tools.Dispatcher, string) {
 	return d, dir
 }
 
+// PersistedFixture returns a dispatcher whose graph is the fixture backend,
+// ingested into a runtime directory of its own, and the configuration
+// that opens that directory again (a restart: NewDispatcher(t, cfg)).
+func PersistedFixture(t testing.TB) (*tools.Dispatcher, session.Config) {
+	t.Helper()
+	cfg := session.Config{RuntimeDir: t.TempDir()}
+	d := NewDispatcher(t, cfg)
+	MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": fixture.Write(t)})
+	return d, cfg
+}
+
 func SessionConfigMemory() session.Config { return session.DefaultConfig() }
 
 // testConfig is the default configuration allowed to ingest the temporary
