@@ -39,11 +39,7 @@ func TestPatchCorpus(t *testing.T) {
 	store := cache.Open(t.TempDir())
 	run := func() *adapter.Output {
 		t.Helper()
-		out, err := Ingest(context.Background(), adapter.Request{Root: root, Incremental: true, Cache: store})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
+		return ingest(t, adapter.Request{Root: root, Incremental: true, Cache: store})
 	}
 	first := run()
 	// Each step's files get the text appended; a step whose files the

@@ -213,11 +213,7 @@ func TestIncrementalResolutionDependencies(t *testing.T) {
 	store := cache.Open(t.TempDir())
 	run := func() *adapter.Output {
 		t.Helper()
-		out, err := Ingest(context.Background(), adapter.Request{Root: dir, Incremental: true, Cache: store})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
+		return ingest(t, adapter.Request{Root: dir, Incremental: true, Cache: store})
 	}
 	equalToFull(t, dir, run())
 	at := time.Now().Add(time.Hour)

@@ -32,11 +32,7 @@ func TestPatchEqualsFull(t *testing.T) {
 	store := cache.Open(t.TempDir())
 	run := func() *adapter.Output {
 		t.Helper()
-		out, err := Ingest(context.Background(), adapter.Request{Root: r.Dir, Incremental: true, Cache: store})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
+		return ingest(t, adapter.Request{Root: r.Dir, Incremental: true, Cache: store})
 	}
 	first := run()
 	equalToFull(t, r.Dir, first)
@@ -247,11 +243,7 @@ func TestPatchRealCode(t *testing.T) {
 	store := cache.Open(t.TempDir())
 	run := func() *adapter.Output {
 		t.Helper()
-		out, err := Ingest(context.Background(), adapter.Request{Root: dir, Incremental: true, Cache: store})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
+		return ingest(t, adapter.Request{Root: dir, Incremental: true, Cache: store})
 	}
 	held := []any{run().Graph}
 	rng := rand.New(rand.NewPCG(7, 7))
