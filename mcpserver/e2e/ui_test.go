@@ -54,10 +54,12 @@ func TestUIInABrowser(t *testing.T) {
 		Graph   struct {
 			Nodes, Edges, Pixels int
 		} `json:"graph"`
-		Impact string   `json:"impact"`
-		File   string   `json:"file"`
-		Live   []string `json:"live"`
-		Errors []string `json:"errors"`
+		Impact   string   `json:"impact"`
+		File     string   `json:"file"`
+		Partners []string `json:"partners"`
+		Layers   []string `json:"layers"`
+		Live     []string `json:"live"`
+		Errors   []string `json:"errors"`
 	}
 	if err := json.Unmarshal(out, &sum); err != nil {
 		t.Fatalf("browser output %q: %v", out, err)
@@ -74,6 +76,9 @@ func TestUIInABrowser(t *testing.T) {
 	}
 	if !strings.Contains(sum.File, "def ") && !strings.Contains(sum.File, "import") {
 		t.Errorf("file view: %q", sum.File)
+	}
+	if len(sum.Partners) == 0 || len(sum.Layers) == 0 {
+		t.Errorf("partners %v, layers %v", sum.Partners, sum.Layers)
 	}
 	if !strings.Contains(strings.Join(sum.Live, "\n"), "ui → seek") {
 		t.Errorf("live panel: %v", sum.Live)

@@ -70,6 +70,11 @@ await page.screenshot({ path: `${outdir}/impact.png` });
 await page.keyboard.press("f");
 await page.waitForFunction(() => document.getElementById("file").textContent.length > 0);
 const file = await page.$eval("#file", (f) => f.textContent.slice(0, 200));
+const partners = await page.$$eval("#partners li", (ls) => ls.map((l) => l.textContent));
+await page.keyboard.press("l");
+await page.waitForFunction(() => document.querySelectorAll("#layers .layer").length > 0);
+const layers = await page.$$eval("#layers .layer .label", (ls) => ls.map((l) => l.textContent));
+await page.screenshot({ path: `${outdir}/layers.png` });
 const live = await page.$$eval("#live li", (ls) => ls.map((l) => l.textContent));
 
 let draw = null;
@@ -104,4 +109,4 @@ if (process.env.DRAW) {
 }
 
 await browser.close();
-console.log(JSON.stringify({ load_ms: loadMs, results, graph, impact, file, live, draw, errors }));
+console.log(JSON.stringify({ load_ms: loadMs, results, graph, impact, file, partners, layers, live, draw, errors }));

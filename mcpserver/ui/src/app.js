@@ -108,19 +108,56 @@ async function openNode(r) {
     if (v) dl.append(el("dt", {}, k), el("dd", {}, String(v)));
   }
   $("node").replaceChildren(dl);
+  partners(r);
   await showTab(currentTab());
+}
+
+// partners lists the files that usually change with the node's file
+// (predict): what else an edit here will likely touch.
+async function partners(r) {
+  const file = r.file_path ? "file::" + r.file_path : r.node_id;
+  try {
+    const p = await api("predict", { changed_node: file, top_k: 5 });
+    $("partners").replaceChildren(...(p.predictions || []).map((x) => {
+      const li = el("li", {}, `${x.node_id.replace(/^file::/, "")} · ${Math.round(x.confidence * 100)}% · ${x.reason}`);
+      li.addEventListener("click", () => openNode({ node_id: x.node_id, label: x.node_id.split("/").pop(), type: "file", file_path: x.node_id.replace(/^file::/, "") }));
+      return li;
+    }));
+    if (!(p.predictions || []).length) $("partners").replaceChildren(el("li", {}, "no history of changing with others"));
+  } catch (e) {
+    $("partners").replaceChildren(el("li", {}, e.message));
+  }
+}
+
+// showLayers draws the repository's layers, bottom (what everything
+// uses) last, each with its size and how cleanly it depends downward,
+// and the violations.
+async function showLayers() {
+  const l = await api("layers", {});
+  const most = Math.max(1, ...l.layers.map((x) => x.units));
+  const rows = [...l.layers].reverse().map((x) => {
+    const bar = el("div", { class: "bar" });
+    bar.style.width = `${Math.max(2, (100 * x.units) / most)}%`;
+    return el("div", { class: "layer" }, el("span", { class: "label" }, `L${x.level} · ${x.name}`),
+      el("span", { class: "where" }, `${x.units} units · separation ${Number(x.health.layer_separation_score).toFixed(2)} · ${x.health.up} upward`), bar);
+  });
+  const viol = (l.violations || []).map((v) => el("div", { class: "violation" }, `${v.severity} ${v.kind}: ${v.from} → ${v.to}`));
+  $("layers").replaceChildren(el("p", { class: "where" }, `${l.layers.length} layers over ${l.units} units, separation ${Number(l.layer_separation_score).toFixed(2)}, ${l.cycles} cycles`), ...rows, ...viol);
+  status(`layers: ${l.layers.length}`);
 }
 
 function currentTab() { return document.querySelector('#tabs [aria-selected="true"]').dataset.view; }
 
 async function showTab(view) {
   for (const b of document.querySelectorAll("#tabs button")) b.setAttribute("aria-selected", String(b.dataset.view === view));
-  $("graph").hidden = view === "file";
-  $("legend").hidden = view === "file";
+  $("graph").hidden = view === "file" || view === "layers";
+  $("legend").hidden = view === "file" || view === "layers";
   $("file").hidden = view !== "file";
+  $("layers").hidden = view !== "layers";
   const r = state.node;
-  if (!r) return;
   try {
+    if (view === "layers") return await showLayers();
+    if (!r) return;
     if (view === "graph") {
       const sg = await getJSON(`/api/graph/subgraph?node=${encodeURIComponent(r.node_id)}&hops=2&top_k=300`);
       draw(sg, "neighbourhood");
@@ -284,8 +321,8 @@ document.addEventListener("keydown", (e) => {
     select((state.selected + (e.key === "ArrowDown" ? 1 : n - 1)) % n, false);
   } else if (e.key === "Enter" && state.selected >= 0 && e.target.id !== "q") {
     openNode(state.results[state.selected]);
-  } else if (!typing && ["g", "i", "f"].includes(e.key)) {
-    showTab({ g: "graph", i: "impact", f: "file" }[e.key]);
+  } else if (!typing && ["g", "i", "f", "l"].includes(e.key)) {
+    showTab({ g: "graph", i: "impact", f: "file", l: "layers" }[e.key]);
   }
 });
 $("search").addEventListener("submit", (e) => { e.preventDefault(); search($("q").value).catch((err) => status(err.message)); });
