@@ -30,10 +30,14 @@ const (
 	// burnoutMinNodes: graphs smaller than this are never calibrated (a
 	// chain of three nodes is "mostly infected" by any rate).
 	burnoutMinNodes = 10
+	// MaxContacts bounds one run's work (contacts tried); a spread cut
+	// there is reported Truncated.
+	MaxContacts = 1_000_000
 	// maxCalibrations halvings of the rate are tried before burnout.
 	maxCalibrations = 8
-	// epsilon: infection mass below this no longer spreads.
-	epsilon = 1e-4
+	// epsilon: infection mass below this no longer spreads (nor is a
+	// prediction).
+	epsilon = 1e-3
 )
 
 // EpidemicParams configure Epidemic.
@@ -81,6 +85,9 @@ type EpidemicResult struct {
 	// size: safe from this outbreak whatever the rate.
 	UnreachableComponents int
 	UnreachableNodes      int
+	// Truncated: MaxContacts ended the spread before it died out (the
+	// probabilities are lower bounds).
+	Truncated bool
 }
 
 // Epidemic runs the SIR model from seeds: each step, what a node newly
@@ -103,23 +110,38 @@ func Epidemic(ctx context.Context, g *graph.Graph, seeds []graph.NodeID, p Epide
 	s := newSIR(g, seeds, p.Direction)
 	initial := p.Rate
 	var res EpidemicResult
+	eligible := eligibleNodes(g)
+	limit := math.Inf(1)
+	if eligible >= burnoutMinNodes {
+		limit = BurnoutFraction * float64(eligible-len(seeds))
+	}
 	for try := 0; ; try++ {
-		if err := s.run(ctx, p.Rate, p.Iterations); err != nil {
+		burnt, err := s.run(ctx, p.Rate, p.Iterations, p.PromotionThreshold, limit)
+		if err != nil {
 			return EpidemicResult{}, err
 		}
-		res = s.result(p)
-		limit := BurnoutFraction * float64(res.Eligible-len(seeds))
-		if res.Eligible < burnoutMinNodes || float64(res.Infected) <= limit {
+		if !burnt {
+			res = s.result(p, eligible)
 			break
 		}
 		if try == maxCalibrations {
-			return res, ErrEpidemicBurnout
+			return s.result(p, eligible), ErrEpidemicBurnout
 		}
 		p.Rate /= 2
 	}
 	res.Calibrated = p.Rate < initial
 	res.UnreachableComponents, res.UnreachableNodes = s.unreachable()
 	return res, nil
+}
+
+func eligibleNodes(g *graph.Graph) int {
+	n := 0
+	for i := 0; i < g.NumNodes(); i++ {
+		if !container(g, graph.NodeID(i)) {
+			n++
+		}
+	}
+	return n
 }
 
 func validSeeds(g *graph.Graph, seeds []graph.NodeID) []graph.NodeID {
@@ -145,14 +167,26 @@ type sir struct {
 	via    []contactFrom
 	steps  int
 	buf    []contact
-	// adj caches each node's contacts (built once, reused by every run
-	// of a calibration).
-	adj map[graph.NodeID][]contact
+	// in and sent are last step's messages to the frontier and this
+	// step's, kept for the next run.
+	in      inbox
+	sent    []message
+	touched []graph.NodeID
+	// visits counts the contacts the run tried; truncated says
+	// MaxContacts stopped it.
+	visits    int
+	truncated bool
+	// arena holds each node's contacts, built once and reused by every
+	// run of a calibration: node u's are arena[adjLo[u]:adjHi[u]], built
+	// when adjHi[u] > 0 (or adjDone).
+	arena        []contact
+	adjLo, adjHi []uint32
+	adjDone      []bool
 }
 
 type contactFrom struct {
 	from graph.NodeID
-	rel  string
+	edge graph.EdgeIdx
 	p    float64
 }
 
@@ -164,7 +198,8 @@ type message struct {
 
 func newSIR(g *graph.Graph, seeds []graph.NodeID, d Direction) *sir {
 	n := g.NumNodes()
-	s := &sir{g: g, rels: relCache{}, dir: d, seeds: seeds, isSeed: make([]bool, n), adj: map[graph.NodeID][]contact{}}
+	s := &sir{g: g, rels: relCache{}, dir: d, seeds: seeds, isSeed: make([]bool, n),
+		adjLo: make([]uint32, n), adjHi: make([]uint32, n), adjDone: make([]bool, n)}
 	for _, x := range seeds {
 		s.isSeed[x] = true
 	}
@@ -172,45 +207,65 @@ func newSIR(g *graph.Graph, seeds []graph.NodeID, d Direction) *sir {
 }
 
 func (s *sir) contactsOf(u graph.NodeID) []contact {
-	if c, ok := s.adj[u]; ok {
-		return c
+	if !s.adjDone[u] {
+		lo := len(s.arena)
+		s.arena = contacts(s.g, s.rels, u, s.dir, s.arena)
+		s.adjLo[u], s.adjHi[u], s.adjDone[u] = uint32(lo), uint32(len(s.arena)), true
 	}
-	c := contacts(s.g, s.rels, u, s.dir, nil)
-	s.adj[u] = c
-	return c
+	return s.arena[s.adjLo[u]:s.adjHi[u]]
 }
 
-// run spreads the infection for at most iters steps at rate. The
-// messages do not backtrack: what v caught from w in a step is not sent
-// back to w in the next (an echo is no new path), which makes the union
-// exact on trees and on the chains of a cycle.
-func (s *sir) run(ctx context.Context, rate float64, iters int) error {
+// run spreads the infection for at most iters steps at rate, and stops
+// early (burnt true) once more than limit non-seed nodes reach threshold.
+// The messages do not backtrack: what v caught from w in a step is not
+// sent back to w in the next (an echo is no new path), which makes the
+// union exact on trees and on the chains of a cycle.
+func (s *sir) run(ctx context.Context, rate float64, iters int, threshold, limit float64) (burnt bool, err error) {
 	n := s.g.NumNodes()
 	s.prob, s.gen, s.via = make([]float64, n), make([]int32, n), make([]contactFrom, n)
 	last := make([]caught, n) // what each frontier node caught last step
 	next := make([]caught, n)
-	mark := make([]int32, n) // the step that last touched a node
+	mark := make([]int32, n)    // the step that last touched a node
+	fromP := make([]float64, n) // scratch: what the current node was sent, by sender
+	counted := make([]bool, n)  // reached threshold
+	in, sent := &s.in, s.sent[:0]
+	if sent == nil {
+		sent = make([]message, 0, 1<<16)
+	}
+	if len(in.slot) != n {
+		in.slot = make([]int32, n)
+	}
+	defer func() { s.sent = sent[:0]; in.fill(nil, nil) }()
 	for _, x := range s.seeds {
 		s.prob[x] = 1
 		last[x] = caught{escape: 1, keep: 0}
 	}
 	frontier := slices.Clone(s.seeds)
-	var sent, nextSent []message // last step's messages, sorted by (to, from)
-	s.steps = 0
+	infected := 0
+	s.steps, s.visits, s.truncated = 0, 0, false
 	for step := int32(1); int(step) <= iters && len(frontier) > 0; step++ {
 		if err := ctx.Err(); err != nil {
-			return err
+			return false, err
 		}
 		s.steps = int(step)
-		var touched []graph.NodeID
-		nextSent = nextSent[:0]
-		for _, u := range frontier {
-			in := received(sent, u)
-			for _, c := range s.contactsOf(u) {
+		touched := s.touched[:0]
+		sent = sent[:0]
+		for i, u := range frontier {
+			if s.visits >= MaxContacts {
+				s.truncated = true
+				break
+			}
+			got := in.of(i)
+			for _, m := range got {
+				fromP[m.from] = 1 - (1-fromP[m.from])*(1-m.p)
+			}
+			cs := s.contactsOf(u)
+			s.visits += len(cs)
+			for _, c := range cs {
 				if s.isSeed[c.to] || c.to == u {
 					continue
 				}
-				pc := last[u].without(in(c.to)) * rate * c.factor
+				pc := last[u].without(fromP[c.to]) * rate * c.factor
 				if pc <= 0 {
 					continue
 				}
@@ -220,11 +275,12 @@ func (s *sir) run(ctx context.Context, rate float64, iters int) error {
 					touched = append(touched, c.to)
 				}
 				next[c.to].keep *= 1 - pc
-				nextSent = append(nextSent, message{c.to, u, pc})
-				s.noteVia(c.to, u, c.rel, pc, step)
+				sent = append(sent, message{c.to, u, pc})
+				s.noteVia(c.to, u, c.edge, pc, step)
 			}
-		}
-		for _, u := range frontier {
+			for _, m := range got {
+				fromP[m.from] = 0
+			}
 			last[u] = caught{}
 		}
 		slices.Sort(touched)
@@ -234,37 +290,69 @@ func (s *sir) run(ctx context.Context, rate float64, iters int) error {
 			next[v] = caught{}
 			if d := k.mass(); d > epsilon {
 				s.prob[v] += d
+				if !counted[v] && s.prob[v] >= threshold {
+					counted[v] = true
+					infected++
+				}
 				last[v] = k
 				frontier = append(frontier, v)
 			}
 		}
-		slices.SortFunc(nextSent, func(a, b message) int {
-			if c := cmp.Compare(a.to, b.to); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.from, b.from)
-		})
-		sent, nextSent = nextSent, sent
+		if float64(infected) > limit {
+			return true, nil
+		}
+		if s.truncated {
+			break
+		}
+		in.fill(frontier, sent)
+		s.touched = touched
 	}
-	return nil
+	return false, nil
 }
 
-// received returns a lookup of what u was sent, by sender, last step:
-// several messages from one sender (several edges) combine as a union.
-func received(sent []message, u graph.NodeID) func(from graph.NodeID) float64 {
-	lo, _ := slices.BinarySearchFunc(sent, u, func(m message, t graph.NodeID) int { return cmp.Compare(m.to, t) })
-	hi := lo
-	for hi < len(sent) && sent[hi].to == u {
-		hi++
+// inbox holds one step's messages grouped by the frontier node they went
+// to (a counting sort: linear in the messages).
+type inbox struct {
+	off  []int32   // frontier index i's messages are msg[off[i]:off[i+1]]
+	msg  []message // by frontier index, then in the order they were sent
+	slot []int32   // per node: its frontier index + 1, 0 when not in it
+	on   []graph.NodeID
+}
+
+func (b *inbox) of(i int) []message {
+	if i+1 >= len(b.off) {
+		return nil
 	}
-	mine := sent[lo:hi]
-	return func(from graph.NodeID) float64 {
-		i, _ := slices.BinarySearchFunc(mine, from, func(m message, f graph.NodeID) int { return cmp.Compare(m.from, f) })
-		keep := 1.0
-		for ; i < len(mine) && mine[i].from == from; i++ {
-			keep *= 1 - mine[i].p
+	return b.msg[b.off[i]:b.off[i+1]]
+}
+
+// fill groups sent by the frontier's nodes (a frontier node's index is
+// its slot).
+func (b *inbox) fill(frontier []graph.NodeID, sent []message) {
+	for _, v := range b.on {
+		b.slot[v] = 0
+	}
+	b.on = append(b.on[:0], frontier...)
+	for i, v := range frontier {
+		b.slot[v] = int32(i) + 1
+	}
+	b.off = slices.Grow(b.off[:0], len(frontier)+1)[:len(frontier)+1]
+	clear(b.off)
+	for _, m := range sent {
+		if i := b.slot[m.to]; i > 0 {
+			b.off[i]++
 		}
-		return 1 - keep
+	}
+	for i := 1; i < len(b.off); i++ {
+		b.off[i] += b.off[i-1]
+	}
+	b.msg = slices.Grow(b.msg[:0], int(b.off[len(b.off)-1]))[:b.off[len(b.off)-1]]
+	pos := slices.Clone(b.off[:len(frontier)])
+	for _, m := range sent {
+		if i := b.slot[m.to] - 1; i >= 0 {
+			b.msg[pos[i]] = m
+			pos[i]++
+		}
 	}
 }
 
@@ -286,28 +374,23 @@ func (k caught) without(p float64) float64 {
 
 // noteVia keeps, for a node reached in this step for the first time, the
 // strongest contact that reached it (ties: the lower node ID).
-func (s *sir) noteVia(v, u graph.NodeID, rel string, pc float64, step int32) {
+func (s *sir) noteVia(v, u graph.NodeID, e graph.EdgeIdx, pc float64, step int32) {
 	g0 := s.gen[v]
 	if best := s.via[v]; g0 == 0 || g0 == step && (pc > best.p || pc == best.p && u < best.from) {
-		s.via[v], s.gen[v] = contactFrom{u, rel, pc}, step
+		s.via[v], s.gen[v] = contactFrom{u, e, pc}, step
 	}
 }
 
 // result lists what the run reached.
-func (s *sir) result(p EpidemicParams) EpidemicResult {
-	res := EpidemicResult{Rate: p.Rate, Iterations: s.steps}
-	for i := 0; i < s.g.NumNodes(); i++ {
-		if !container(s.g, graph.NodeID(i)) {
-			res.Eligible++
-		}
-	}
+func (s *sir) result(p EpidemicParams, eligible int) EpidemicResult {
+	res := EpidemicResult{Rate: p.Rate, Iterations: s.steps, Eligible: eligible, Truncated: s.truncated}
 	for i, pr := range s.prob {
 		v := graph.NodeID(i)
 		if s.isSeed[v] || pr < epsilon {
 			continue
 		}
 		via := s.via[v]
-		res.Predictions = append(res.Predictions, Prediction{Node: v, Probability: graph.Finite64(pr), Generation: int(s.gen[v]), Via: via.from, Relation: via.rel})
+		res.Predictions = append(res.Predictions, Prediction{Node: v, Probability: graph.Finite64(pr), Generation: int(s.gen[v]), Via: via.from, Relation: s.rels.of(s.g, via.edge).name})
 		if pr >= p.PromotionThreshold {
 			res.Infected++
 		}

@@ -3,6 +3,7 @@ package dynamics
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -130,6 +131,67 @@ func TestEpidemicNoValidSeeds(t *testing.T) {
 	for _, seeds := range [][]graph.NodeID{nil, {graph.NoNode}, {id["d"]}} {
 		if _, err := Epidemic(context.Background(), g, seeds, DefaultEpidemicParams()); !errors.Is(err, ErrNoValidInfectedNodes) {
 			t.Errorf("seeds %v: err %v", seeds, err)
+		}
+	}
+}
+
+// A long chain spreads one hop per step; the iteration cap stops it, and
+// every prediction is the product of the factors along the way.
+func TestEpidemicIterationCap(t *testing.T) {
+	var edges []edge
+	for i := 0; i < 30; i++ {
+		edges = append(edges, edge{fmt.Sprint("n", i), "calls", fmt.Sprint("n", i+1)})
+	}
+	g, id := build(t, edges, nil, nil, nil)
+	p := DefaultEpidemicParams()
+	p.Direction, p.Iterations = Forward, 5
+	res, err := Epidemic(context.Background(), g, []graph.NodeID{id["n0"]}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Predictions) != 5 || res.Iterations != 5 || res.Truncated {
+		t.Fatalf("%+v", res)
+	}
+	for i, pr := range res.Predictions {
+		if want := math.Pow(0.7, float64(i+1)); !near(pr.Probability, want) || pr.Generation != i+1 {
+			t.Errorf("n%d: %v (generation %d), want %v", i+1, pr.Probability, pr.Generation, want)
+		}
+	}
+}
+
+// A Go file imports a package's directory: the import reaches each file
+// the directory holds, and a file's importers are its directory's; the
+// directory itself is never a prediction.
+func TestEpidemicThroughDirectories(t *testing.T) {
+	types := map[string]graph.NodeType{"lib": graph.Directory, "main.go": graph.File, "lib.go": graph.File, "more.go": graph.File}
+	g, id := build(t, []edge{{"main.go", "imports", "lib"}, {"lib", "contains", "lib.go"}, {"lib", "contains", "more.go"}}, nil, types, nil)
+	for _, tc := range []struct {
+		seed string
+		dir  Direction
+		want map[string]float64
+	}{
+		{"main.go", Forward, map[string]float64{"lib.go": 0.8, "more.go": 0.8}},
+		{"lib.go", Backward, map[string]float64{"main.go": 0.8}},
+		// Both ways from lib.go: main.go, then back into more.go.
+		{"lib.go", Both, map[string]float64{"main.go": 0.8, "more.go": 0.64}},
+	} {
+		p := DefaultEpidemicParams()
+		p.Direction = tc.dir
+		res, err := Epidemic(context.Background(), g, []graph.NodeID{id[tc.seed]}, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]float64{}
+		for _, pr := range res.Predictions {
+			got[g.Label(pr.Node)] = pr.Probability
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("%s %v: %v, want %v", tc.seed, tc.dir, got, tc.want)
+		}
+		for k, v := range tc.want {
+			if !near(got[k], v) {
+				t.Errorf("%s %v: P(%s) = %v, want %v", tc.seed, tc.dir, k, got[k], v)
+			}
 		}
 	}
 }

@@ -87,7 +87,8 @@ func classify(rel string) relInfo {
 }
 
 // container reports whether a node only groups others (a directory or a
-// package): defects and flow do not travel through it.
+// package): nothing travels through it as a node (contacts reads a
+// dependency on it as one on what it holds).
 func container(g *graph.Graph, n graph.NodeID) bool {
 	t := g.Type(n)
 	return t == graph.Directory || t == graph.Module

@@ -53,6 +53,7 @@ type epidemicSummary struct {
 	UnreachableComponents int     `json:"unreachable_components" jsonschema:"Connected parts with no seed: safe from this outbreak."`
 	UnreachableNodes      int     `json:"unreachable_nodes"`
 	Direction             string  `json:"direction"`
+	Truncated             bool    `json:"truncated" jsonschema:"The work budget ended the spread: probabilities are lower bounds."`
 }
 
 func registerEpidemic(r *tools.Registry) {
@@ -66,7 +67,7 @@ func registerEpidemic(r *tools.Registry) {
 			"Predictions list each node's probability, its status (infected at or above promotion_threshold, else at_risk), the step that first reached it and the contact it came from. " +
 			"The summary gives R0 (expected direct infections per seed), the rate used, and the connected parts no seed is in (unreachable: safe). " +
 			"Burnout: when more than 80 % of the graph would be infected the rate is halved (up to 8 times) and calibrated is set; if that is not enough the call fails with EpidemicBurnout. " +
-			"Directories and packages take no part.",
+			"Directories and packages take no part. Each run tries at most 1,000,000 contacts (truncated: the spread was cut there, probabilities are lower bounds).",
 		Class:     tools.Read,
 		WhenToUse: "After finding a bug: which modules near it probably have the same defect or are hurt by it?",
 		AvoidWhen: "You want what breaks if you change a node (impact) rather than where a defect spread.",
@@ -152,6 +153,7 @@ func (out *EpidemicOutput) fill(g *graph.Graph, seeds []graph.NodeID, res coredy
 		R0: tools.R3(float32(res.R0)), Infected: res.Infected, AtRisk: atRisk, EligibleNodes: res.Eligible,
 		InfectionRate: tools.R3(float32(res.Rate)), Calibrated: res.Calibrated, IterationsRun: res.Iterations,
 		UnreachableComponents: res.UnreachableComponents, UnreachableNodes: res.UnreachableNodes, Direction: dir.String(),
+		Truncated: res.Truncated,
 	}
 }
 
