@@ -67,7 +67,7 @@ func registerEpidemic(r *tools.Registry) {
 			"Predictions list each node's probability, its status (infected at or above promotion_threshold, else at_risk), the step that first reached it and the contact it came from. " +
 			"The summary gives R0 (expected direct infections per seed), the rate used, and the connected parts no seed is in (unreachable: safe). " +
 			"Burnout: when more than 80 % of the graph would be infected the rate is halved (up to 8 times) and calibrated is set; if that is not enough the call fails with EpidemicBurnout. " +
-			"Directories and packages take no part. Each run tries at most 1,000,000 contacts (truncated: the spread was cut there, probabilities are lower bounds).",
+			"Directories and packages are never predictions: an import of one reaches each file it holds. Each run tries at most 1,000,000 contacts (truncated: the spread was cut there, probabilities are lower bounds).",
 		Class:     tools.Read,
 		WhenToUse: "After finding a bug: which modules near it probably have the same defect or are hurt by it?",
 		AvoidWhen: "You want what breaks if you change a node (impact) rather than where a defect spread.",
