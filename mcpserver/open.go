@@ -89,7 +89,8 @@ const FlagsUsage = `  --config FILE          JSON configuration file (m1nd-mcp a
                          before; with none of these the working directory)
   --toolsets LIST        tool families tools/list offers, comma-separated: "all",
                          "default" or names (system, query, change, edit,
-                         continuity, live, audit, documents); default: the
+                         continuity, live, audit, documents, structure,
+                         patterns, immune, dynamics, report, federation); default: the
                          default set; every tool stays callable, and the
                          toolsets tool changes the list while serving
   --output-schemas       publish output schemas in tools/list and answer with
