@@ -17,15 +17,39 @@ import (
 // parsed reads a universal fixture as the lane would.
 func parsed(t *testing.T, rel string) *Canonical {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "universal", rel))
+	return parseTestdata(t, "universal", rel)
+}
+
+// parseTestdata reads testdata/dir/rel as the lane would.
+func parseTestdata(t *testing.T, dir, rel string) *Canonical {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", dir, rel))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Parse(DetectFile(rel, data), rel, data)
+	f := DetectFile(rel, data)
+	c, err := Parse(f, rel, data)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s (%s): %v", rel, f, err)
 	}
 	return c
+}
+
+// boundToCode ingests root through the adapter a, merges it into
+// codeGraph and binds the documents to the code.
+func boundToCode(t *testing.T, a Adapter, root string) *graph.Graph {
+	t.Helper()
+	out, err := a.Ingest(context.Background(), adapter.Request{Root: root, NoGit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := codeGraph(t)
+	if err := g.Merge(out.Graph); err != nil {
+		t.Fatal(err)
+	}
+	Bind(g)
+	g.Finalize()
+	return g
 }
 
 func headings(c *Canonical) []string {
@@ -301,16 +325,7 @@ func codeGraph(t *testing.T) *graph.Graph {
 
 func TestBindScoresAndAmbiguity(t *testing.T) {
 	dir := copyUniversal(t)
-	out, err := Universal.Ingest(context.Background(), adapter.Request{Root: dir, NoGit: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := codeGraph(t)
-	if err := g.Merge(out.Graph); err != nil {
-		t.Fatal(err)
-	}
-	Bind(g)
-	g.Finalize()
+	g := boundToCode(t, Universal, dir)
 	x := NewIndex(g)
 	type bound struct {
 		Target string

@@ -15,16 +15,7 @@ import (
 
 func readStructured(t *testing.T, name string) *Canonical {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "structured", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := DetectFile(name, data)
-	c, err := Parse(f, name, data)
-	if err != nil {
-		t.Fatalf("%s (%s): %v", name, f, err)
-	}
-	return c
+	return parseTestdata(t, "structured", name)
 }
 
 func TestParseStructuredFormats(t *testing.T) {
@@ -219,16 +210,7 @@ func TestLightBindsToCode(t *testing.T) {
 	if err := os.WriteFile(spec, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := LightMD.Ingest(context.Background(), adapter.Request{Root: spec, NoGit: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := codeGraph(t)
-	if err := g.Merge(out.Graph); err != nil {
-		t.Fatal(err)
-	}
-	Bind(g)
-	g.Finalize()
+	g := boundToCode(t, LightMD, spec)
 	sec, _ := g.Lookup("doc::session-spec.md#expiry")
 	file, _ := g.Lookup("file::backend/session.py")
 	if _, ok := g.FindEdgeByName(sec, file, RelDocuments); !ok {
