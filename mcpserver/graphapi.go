@@ -72,7 +72,11 @@ func serveSubgraph(d *tools.Dispatcher, w http.ResponseWriter, r *http.Request) 
 		}
 		writeJSON(w, http.StatusOK, neighbourhood(g, id, hops, topK))
 	case q.Get("query") != "":
-		args, _ := json.Marshal(map[string]any{"agent_id": httpAgent, "query": q.Get("query"), "top_k": min(topK, 500)})
+		args, _ := json.Marshal(struct {
+			AgentID string `json:"agent_id"`
+			Query   string `json:"query"`
+			TopK    int    `json:"top_k"`
+		}{httpAgent, q.Get("query"), min(topK, 500)})
 		res := d.Call(r.Context(), "activate", args, nil)
 		if res.IsError {
 			writeResult(w, res)

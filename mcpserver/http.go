@@ -96,7 +96,9 @@ func HTTPHandler(d *tools.Dispatcher, srv *mcp.Server, o HTTPOptions) http.Handl
 		writeResult(w, d.Call(r.Context(), "health", json.RawMessage(`{"agent_id":"`+httpAgent+`"}`), nil))
 	})
 	mux.HandleFunc("GET /api/tools", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]any{"tools": listedTools(d)})
+		writeJSON(w, http.StatusOK, struct {
+			Tools []*mcp.Tool `json:"tools"`
+		}{listedTools(d)})
 	})
 	mux.HandleFunc("POST /api/tools/{name}", func(w http.ResponseWriter, r *http.Request) {
 		args, err := restArgs(r)
@@ -286,18 +288,27 @@ func listedTools(d *tools.Dispatcher) []*mcp.Tool {
 	return out
 }
 
-// graphStats is GET /api/graph/stats: the graph's size, domain and
-// namespaces (roots).
-func graphStats(d *tools.Dispatcher) map[string]any {
+// GraphStats is GET /api/graph/stats: the graph's size, domain and roots
+// with their namespaces.
+type GraphStats struct {
+	NodeCount int         `json:"node_count"`
+	EdgeCount int         `json:"edge_count"`
+	Domain    string      `json:"domain"`
+	Roots     []StatsRoot `json:"roots"`
+}
+
+type StatsRoot struct {
+	Path      string `json:"path"`
+	Namespace string `json:"namespace"`
+}
+
+func graphStats(d *tools.Dispatcher) GraphStats {
 	snap := d.Session.Current()
-	var roots []map[string]string
+	st := GraphStats{NodeCount: snap.Graph.NumNodes(), EdgeCount: snap.Graph.NumEdges(), Domain: d.Session.Config().Domain, Roots: []StatsRoot{}}
 	for _, r := range snap.Roots {
-		roots = append(roots, map[string]string{"path": r.Path, "namespace": r.Namespace})
+		st.Roots = append(st.Roots, StatsRoot{Path: r.Path, Namespace: r.Namespace})
 	}
-	return map[string]any{
-		"node_count": snap.Graph.NumNodes(), "edge_count": snap.Graph.NumEdges(),
-		"domain": d.Session.Config().Domain, "roots": roots,
-	}
+	return st
 }
 
 // tokenMatches compares a bearer token in constant time.
