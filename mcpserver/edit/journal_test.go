@@ -93,6 +93,14 @@ func validated(t *testing.T, root string) []*Target {
 	return ts
 }
 
+// treeIs fails the test when dir's snapshot is not want.
+func treeIs(t *testing.T, dir string, want map[string]string) {
+	t.Helper()
+	if d := cmp.Diff(want, snapshot(t, dir)); d != "" {
+		t.Fatal(d)
+	}
+}
+
 func storeEmpty(t *testing.T, dir string) {
 	t.Helper()
 	ents, _ := os.ReadDir(dir)
@@ -228,9 +236,7 @@ func TestCrashAfterCommitKeepsNew(t *testing.T) {
 	if r := openStore(t, jdir).Recover(); len(r) != 0 {
 		t.Fatalf("recovered %v after a commit", r)
 	}
-	if d := cmp.Diff(after, snapshot(t, root)); d != "" {
-		t.Fatal(d)
-	}
+	treeIs(t, root, after)
 }
 
 // TestFailureAtEveryStepRollsBack: an ordinary error (disk full, say) at
@@ -272,9 +278,7 @@ func TestCancelBeforeNextFileRestores(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v, want cancellation", err)
 	}
-	if d := cmp.Diff(before, snapshot(t, root)); d != "" {
-		t.Fatal(d)
-	}
+	treeIs(t, root, before)
 	storeEmpty(t, jdir)
 }
 
@@ -292,9 +296,7 @@ func TestRecoverLeavesLiveBatches(t *testing.T) {
 	if r := openStore(t, jdir).Recover(); len(r) != 0 {
 		t.Fatalf("recovered a live batch: %v", r)
 	}
-	if d := cmp.Diff(after, snapshot(t, root)); d != "" {
-		t.Fatal(d)
-	}
+	treeIs(t, root, after)
 	tx.Commit()
 }
 
@@ -353,9 +355,7 @@ func TestCrashAtCommit(t *testing.T) {
 	if r := openStore(t, jdir).Recover(); len(r) != 1 || len(r[0].Files) != 4 {
 		t.Fatalf("recovered %+v, want one batch of 4 files", r)
 	}
-	if d := cmp.Diff(before, snapshot(t, root)); d != "" {
-		t.Fatal(d)
-	}
+	treeIs(t, root, before)
 	storeEmpty(t, jdir)
 }
 
@@ -371,9 +371,7 @@ func TestTornJournalIsDropped(t *testing.T) {
 	if r := openStore(t, jdir).Recover(); len(r) != 0 {
 		t.Fatalf("recovered %v from a torn journal", r)
 	}
-	if d := cmp.Diff(before, snapshot(t, root)); d != "" {
-		t.Fatal(d)
-	}
+	treeIs(t, root, before)
 	storeEmpty(t, jdir)
 }
 
