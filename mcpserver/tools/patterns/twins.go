@@ -15,7 +15,7 @@ import (
 type twinsParams struct {
 	Scope               string   `json:"scope" jsonschema:"Path prefix or glob one twin lies in." help:"Only pairs with at least one node under this path prefix (\"src/api/\") or glob (\"**/*.py\"): the twins of that code anywhere in the repository."`
 	NodeTypes           []string `json:"node_types" help:"Kinds of node compared: function (methods included), class, struct, enum, type." tool:"default=function,enum=function|class|struct|enum|type"`
-	SimilarityThreshold float64  `json:"similarity_threshold" jsonschema:"Least similarity reported, 0-1." help:"Least similarity reported: the body shape's similarity (identifiers, strings and numbers renamed away), blended 4:1 with the overlap of what the two depend on." tool:"default=0.8,min=0.3,max=1"`
+	SimilarityThreshold float64  `json:"similarity_threshold" help:"Least similarity reported: the body shape's similarity (identifiers, strings and numbers renamed away), blended 4:1 with the overlap of what the two depend on." tool:"default=0.8,min=0.3,max=1"`
 	TopK                int      `json:"top_k" help:"Pairs listed; total_pairs counts all." tool:"default=10,min=1,max=200"`
 }
 
