@@ -16,11 +16,12 @@ type flowParams struct {
 	MaxDepth            int     `json:"max_depth" jsonschema:"Hops a particle travels." help:"How many call/reference hops a particle travels from its entry point." tool:"default=10,min=1,max=50"`
 	TurbulenceThreshold float64 `json:"turbulence_threshold" jsonschema:"Least score reported (2 entries unlocked: 0.5)." help:"Least score a collision needs to be listed: 1 − 1/entries, halved when every path takes a lock (2 entry points without a lock: 0.5, with: 0.25)." tool:"default=0.5,min=0,max=1"`
 	ScopeFilter         string  `json:"scope_filter" jsonschema:"Path prefix the simulation stays in." help:"A path prefix (backend/, internal/server/): entry points and particles stay inside it."`
+	Detail              string  `json:"detail" jsonschema:"brief or full (pairs, a path per entry)." help:"brief (the default): at most 10 turbulence points, each with up to 5 of its entry points and one path; full: at most 20, with up to 10 colliding pairs and a path for each of up to 5 entry points." tool:"default=brief,enum=brief|full"`
 }
 
 // FlowOutput is flow_simulate's answer.
 type FlowOutput struct {
-	EntryPoints       []entryJSON      `json:"entry_points" jsonschema:"The entry points simulated, one particle each."`
+	EntryPoints       []entryJSON      `json:"entry_points" jsonschema:"The entry points simulated, one particle each (brief: the first 10)."`
 	EntryPointsFound  int              `json:"entry_points_found"`
 	Turbulence        []turbulenceJSON `json:"turbulence" jsonschema:"Shared mutable state reached from several entry points, highest score first."`
 	TurbulenceNotList int              `json:"turbulence_not_listed"`
@@ -40,9 +41,10 @@ type entryJSON struct {
 type turbulenceJSON struct {
 	NodeID     string      `json:"node_id"`
 	File       string      `json:"file,omitempty"`
-	Entries    []string    `json:"entries"`
-	EntryPairs [][2]string `json:"entry_pairs" jsonschema:"Pairs of entry points that collide here (at most 10)."`
-	Paths      [][]string  `json:"paths" jsonschema:"One path per entry point, entry first (at most 5)."`
+	Entries    []string    `json:"entries" jsonschema:"Entry points reaching it (brief: at most 5)."`
+	EntryCount int         `json:"entry_count"`
+	EntryPairs [][2]string `json:"entry_pairs,omitempty" jsonschema:"Full: pairs of entry points that collide here (at most 10)."`
+	Paths      [][]string  `json:"paths" jsonschema:"Paths from entry points, entry first (brief: one; full: up to 5)."`
 	Guarded    bool        `json:"guarded" jsonschema:"Every path calls or references a lock."`
 	Score      float64     `json:"score"`
 	Severity   string      `json:"severity" jsonschema:"critical, high, medium or low."`
@@ -53,12 +55,15 @@ type valveJSON struct {
 	Particles int    `json:"particles"`
 }
 
-// Lists' bounds in flow_simulate's answer.
+// Lists' bounds in flow_simulate's answer: full, then brief.
 const (
 	maxTurbulenceListed = 20
 	maxPairsListed      = 10
 	maxPathsListed      = 5
 	maxValvesListed     = 20
+	briefTurbulence     = 10
+	briefEntries        = 5
+	briefEntryPoints    = 10
 )
 
 func registerFlow(r *tools.Registry) {
@@ -102,7 +107,7 @@ func runFlow(c *tools.Call, in flowParams) (FlowOutput, error) {
 		if err != nil {
 			return err
 		}
-		out.fill(g, res)
+		out.fill(g, res, in.Detail == "full")
 		out.ElapsedMs = tools.Ms(time.Since(start))
 		out.Guidance = flowGuidance(c, g, res)
 		return nil
@@ -110,24 +115,27 @@ func runFlow(c *tools.Call, in flowParams) (FlowOutput, error) {
 	return out, err
 }
 
-func (out *FlowOutput) fill(g *graph.Graph, res coredyn.FlowResult) {
-	for _, e := range res.Entries {
+func (out *FlowOutput) fill(g *graph.Graph, res coredyn.FlowResult, full bool) {
+	limit, entries, paths, entryPoints := maxTurbulenceListed, len(res.Entries), maxPathsListed, len(res.Entries)
+	if !full {
+		limit, entries, paths, entryPoints = briefTurbulence, briefEntries, 1, briefEntryPoints
+	}
+	for _, e := range res.Entries[:min(len(res.Entries), entryPoints)] {
 		out.EntryPoints = append(out.EntryPoints, entryJSON{g.ExternalID(e.Node), e.Kind.String()})
 	}
 	out.EntryPointsFound = res.EntriesFound
 	out.Turbulence = []turbulenceJSON{}
-	for i, t := range res.Turbulence {
-		if i == maxTurbulenceListed {
-			break
-		}
-		tj := turbulenceJSON{NodeID: g.ExternalID(t.Node), File: g.SourcePath(t.Node), Guarded: t.Guarded, Score: tools.R3(float32(t.Score)), Severity: t.Severity, EntryPairs: [][2]string{}}
+	for _, t := range res.Turbulence[:min(len(res.Turbulence), limit)] {
+		tj := turbulenceJSON{NodeID: g.ExternalID(t.Node), File: g.SourcePath(t.Node), Guarded: t.Guarded, Score: tools.R3(float32(t.Score)), Severity: t.Severity, EntryCount: len(t.Entries)}
 		for j, e := range t.Entries {
-			tj.Entries = append(tj.Entries, g.ExternalID(e))
-			if j < maxPathsListed {
+			if j < entries {
+				tj.Entries = append(tj.Entries, g.ExternalID(e))
+			}
+			if j < paths {
 				tj.Paths = append(tj.Paths, ids(g, t.Paths[j]))
 			}
 			for _, f := range t.Entries[j+1:] {
-				if len(tj.EntryPairs) < maxPairsListed {
+				if full && len(tj.EntryPairs) < maxPairsListed {
 					tj.EntryPairs = append(tj.EntryPairs, [2]string{g.ExternalID(e), g.ExternalID(f)})
 				}
 			}

@@ -50,7 +50,7 @@ func handleIndex(w http.ResponseWriter, r *http.Request) {
 // point, the variable, with both entries and their paths.
 func TestFlowSimulateOneTurbulencePoint(t *testing.T) {
 	d, _ := tooltest.FixtureRepo(t, racyGo)
-	out := tooltest.MustCall(t, d, "flow_simulate", map[string]any{"agent_id": "t"})
+	out := tooltest.MustCall(t, d, "flow_simulate", map[string]any{"agent_id": "t", "detail": "full"})
 	var entries []string
 	for _, e := range out["entry_points"].([]any) {
 		m := e.(map[string]any)
@@ -79,8 +79,14 @@ func TestFlowSimulateOneTurbulencePoint(t *testing.T) {
 	if !slices.Equal(paths, want) {
 		t.Errorf("paths %v, want %v", paths, want)
 	}
-	if pairs := tp["entry_pairs"].([]any); len(pairs) != 1 {
+	if pairs := tp["entry_pairs"].([]any); len(pairs) != 1 || tp["entry_count"] != 2.0 {
 		t.Errorf("entry pairs %v", pairs)
+	}
+	// Brief: one path, no pairs.
+	brief := tooltest.MustCall(t, d, "flow_simulate", map[string]any{"agent_id": "t"})
+	bp := brief["turbulence"].([]any)[0].(map[string]any)
+	if len(bp["paths"].([]any)) != 1 || bp["entry_pairs"] != nil || bp["entry_count"] != 2.0 {
+		t.Errorf("brief turbulence point %v", bp)
 	}
 }
 
