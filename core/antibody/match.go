@@ -93,6 +93,8 @@ type search struct {
 	ticks    int
 	stopping bool
 	absent   []bool
+	// checks[k] are the required edges closed when order[k] is bound.
+	checks [][]PatternEdge
 }
 
 // Find matches p against g: every injective binding of the pattern's
@@ -175,6 +177,15 @@ func (s *search) plan() {
 	for i := range s.absent {
 		s.absent[i] = !placed[i]
 	}
+	pos := map[int]int{}
+	for k, st := range s.order {
+		pos[st.node] = k
+	}
+	s.checks = make([][]PatternEdge, len(s.order))
+	for _, e := range s.p.Edges {
+		k := max(pos[s.idx[e.From]], pos[s.idx[e.To]])
+		s.checks[k] = append(s.checks[k], e)
+	}
 }
 
 func (s *search) rootCandidates(root int) []graph.NodeID {
@@ -184,7 +195,7 @@ func (s *search) rootCandidates(root int) []graph.NodeID {
 	}
 	var out []graph.NodeID
 	for id := graph.NodeID(0); int(id) < s.g.NumNodes(); id++ {
-		if id%1024 == 0 && s.stop() {
+		if id%256 == 0 && s.stop() {
 			break
 		}
 		if t.fit(s.g, id) > 0 {
@@ -200,7 +211,7 @@ func (s *search) stop() bool {
 		return true
 	}
 	s.ticks++
-	if !s.opt.Deadline.IsZero() && (s.ticks == 1 || s.ticks%64 == 0) && time.Now().After(s.opt.Deadline) {
+	if !s.opt.Deadline.IsZero() && (s.ticks == 1 || s.ticks%16 == 0) && time.Now().After(s.opt.Deadline) {
 		s.res.TimedOut, s.stopping = true, true
 	}
 	return s.stopping
@@ -213,7 +224,7 @@ func (s *search) extend(k int) {
 	}
 	st := s.order[k]
 	try := func(id graph.NodeID) {
-		if s.stop() || s.used(id, k) {
+		if s.stopping || s.used(id, k) {
 			return
 		}
 		f := s.tests[st.node].fit(s.g, id)
@@ -228,7 +239,7 @@ func (s *search) extend(k int) {
 	from := s.bound[st.anchor]
 	if st.out {
 		lo, hi := s.g.OutRange(from)
-		for e := lo; e < hi && !s.stopping; e++ {
+		for e := lo; e < hi && !s.stop(); e++ {
 			if st.relation == "" || s.g.RelationName(e) == st.relation {
 				try(s.g.Target(e))
 			}
@@ -236,7 +247,7 @@ func (s *search) extend(k int) {
 		return
 	}
 	lo, hi := s.g.InRange(from)
-	for pos := lo; pos < hi && !s.stopping; pos++ {
+	for pos := lo; pos < hi && !s.stop(); pos++ {
 		if st.relation == "" || s.g.RelationName(s.g.InEdge(pos)) == st.relation {
 			try(s.g.InSource(pos))
 		}
@@ -253,17 +264,11 @@ func (s *search) used(id graph.NodeID, k int) bool {
 	return false
 }
 
-// edgesHold checks the required edges among the nodes bound so far (the
+// edgesHold checks the required edges that binding order[k] closes (the
 // anchor edge holds by construction; others may close cycles).
 func (s *search) edgesHold(k int) bool {
-	in := map[int]bool{}
-	for _, st := range s.order[:k+1] {
-		in[st.node] = true
-	}
-	last := s.order[k].node
-	for _, e := range s.p.Edges {
-		a, b := s.idx[e.From], s.idx[e.To]
-		if (a == last || b == last) && in[a] && in[b] && !s.hasEdge(s.bound[a], s.bound[b], e.Relation) {
+	for _, e := range s.checks[k] {
+		if !s.hasEdge(s.bound[s.idx[e.From]], s.bound[s.idx[e.To]], e.Relation) {
 			return false
 		}
 	}
