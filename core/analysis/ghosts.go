@@ -112,7 +112,7 @@ func GhostEdges(g *graph.Graph, activation []graph.Scored, dims map[graph.NodeID
 					strength += graph.DimensionWeights[d] * min(x, y)
 				}
 			}
-			if shared < p.MinSharedDimensions || connected(g, a, b) {
+			if shared < p.MinSharedDimensions || g.Adjacent(a, b) {
 				continue
 			}
 			pairs = append(pairs, pair{a, b, mask, finite.Clamp(strength, 0, 1)})
@@ -143,24 +143,4 @@ func GhostEdges(g *graph.Graph, activation []graph.Scored, dims map[graph.NodeID
 		out = append(out, GhostEdge{Source: pr.a, Target: pr.b, SharedDimensions: shared, DimensionNames: names, Strength: pr.strength})
 	}
 	return out, nil
-}
-
-// connected reports whether any edge joins a and b in either direction.
-func connected(g *graph.Graph, a, b graph.NodeID) bool {
-	return hasEdge(g, a, b) || hasEdge(g, b, a)
-}
-
-// hasEdge binary-searches a's sorted outgoing targets for b.
-func hasEdge(g *graph.Graph, a, b graph.NodeID) bool {
-	lo, hi := g.OutRange(a)
-	i, j := int(lo), int(hi)
-	for i < j {
-		m := (i + j) / 2
-		if g.Target(graph.EdgeIdx(m)) < b {
-			i = m + 1
-		} else {
-			j = m
-		}
-	}
-	return i < int(hi) && g.Target(graph.EdgeIdx(i)) == b
 }

@@ -418,6 +418,17 @@ func (g *Graph) FindEdgeByName(source, target NodeID, relation string) (EdgeIdx,
 	return g.FindEdge(source, target, r)
 }
 
+// Adjacent reports whether any edge joins a and b, in either direction.
+func (g *Graph) Adjacent(a, b NodeID) bool { return g.hasEdge(a, b) || g.hasEdge(b, a) }
+
+// hasEdge binary-searches source's targets (sorted within its range) for
+// target.
+func (g *Graph) hasEdge(source, target NodeID) bool {
+	lo, hi := g.OutRange(source)
+	_, found := slices.BinarySearch(g.csr.targets[lo:hi], target)
+	return found
+}
+
 // EdgesBetween returns every edge source → target (any relation).
 func (g *Graph) EdgesBetween(source, target NodeID) []EdgeIdx {
 	lo, hi := g.OutRange(source)

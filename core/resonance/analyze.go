@@ -329,7 +329,7 @@ func (e *Engine) sympathetic(g *graph.Graph, sc *scratch, seeds []graph.Scored, 
 	for i := range cands {
 		for j := i + 1; j < len(cands); j++ {
 			a, b := rowNode[cands[i].r], rowNode[cands[j].r]
-			if adjacent(g, a, b) {
+			if g.Adjacent(a, b) {
 				continue
 			}
 			dot := 0.0
@@ -357,23 +357,4 @@ func (e *Engine) sympathetic(g *graph.Graph, sc *scratch, seeds []graph.Scored, 
 		return cmp.Compare(x.B, y.B)
 	})
 	return out[:min(len(out), p.TopK)], false
-}
-
-// adjacent reports whether an edge joins a and b in either direction.
-func adjacent(g *graph.Graph, a, b graph.NodeID) bool {
-	return hasEdge(g, a, b) || hasEdge(g, b, a)
-}
-
-func hasEdge(g *graph.Graph, a, b graph.NodeID) bool {
-	lo, hi := g.OutRange(a)
-	i, j := int(lo), int(hi)
-	for i < j { // targets are sorted within a node's range
-		m := (i + j) / 2
-		if g.Target(graph.EdgeIdx(m)) < b {
-			i = m + 1
-		} else {
-			j = m
-		}
-	}
-	return i < int(hi) && g.Target(graph.EdgeIdx(i)) == b
 }
