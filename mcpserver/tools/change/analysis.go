@@ -83,6 +83,8 @@ type impactNodeJSON struct {
 	Direction      string   `json:"direction,omitempty"`
 	Entities       int      `json:"entities_affected,omitempty"`
 	Via            []string `json:"via,omitempty" jsonschema:"The usages that link it (\"dependent relation dependency\"): the first, without the files' paths, in brief answers; up to three in full."`
+	// Runtime is what runtime_overlay's spans said of the node, if any.
+	Runtime *tools.RuntimeHeat `json:"runtime,omitempty" jsonschema:"Calls, errors, latency and heat from runtime_overlay's spans."`
 }
 
 type chainJSON struct {
@@ -159,9 +161,13 @@ func runImpact(c *tools.Call, in ImpactParams) (ImpactOutput, error) {
 			return err
 		}
 		blast := make([]impactNodeJSON, 0, len(res.BlastRadius))
+		runtime := tools.Runtime(c.Session)
 		for _, n := range res.BlastRadius {
 			ref := tools.RefOf(g, n.Node)
 			item := impactNodeJSON{NodeID: ref.NodeID, Type: ref.Type, SignalStrength: tools.R3(n.SignalStrength), HopDistance: n.HopDistance, Entities: n.Entities}
+			if h, ok := runtime.Heat(ref.NodeID); ok {
+				item.Runtime = &h
+			}
 			if dir == analysis.BothWays {
 				item.Direction = n.Direction.String()
 			}

@@ -7,4 +7,5 @@ import "github.com/m1nd-go/m1nd/mcpserver/tools"
 func Register(r *tools.Registry) {
 	registerFlow(r)
 	registerEpidemic(r)
+	registerOverlay(r)
 }
