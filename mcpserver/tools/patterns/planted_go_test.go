@@ -69,7 +69,11 @@ func TestTwinsFindsPlantedGoCopies(t *testing.T) {
 		if rank >= 1 && rank <= 3 {
 			found++
 		}
-		t.Logf("%-34s %-58s rank %d of %d partners, similarity %.3f", p.how, p.orig, rank, len(partners), sim[p.orig])
+		first := ""
+		if len(partners) > 0 {
+			first = partners[0]
+		}
+		t.Logf("%-34s %-58s rank %d of %d partners, similarity %.3f (first: %s)", p.how, p.orig, rank, len(partners), sim[p.orig], first)
 	}
 	t.Logf("planted Go copies found in the top 3: %d of %d", found, len(plants))
 	if found < 4 {
