@@ -12,9 +12,9 @@ import (
 
 type diagramParams struct {
 	Center     string `json:"center" jsonschema:"Node id, path or label; omit for the top files." help:"The node to draw around (an external id, a path or a label): its dependencies and dependents, breadth-first. A directory draws the top files under it. Omitted: the files with the highest PageRank." tool:"maxlen=1000"`
-	Format     string `json:"format" tool:"default=mermaid,enum=mermaid|dot"`
-	Direction  string `json:"direction" tool:"default=TD,enum=TD|LR"`
-	MaxNodes   int    `json:"max_nodes" tool:"default=25,min=2,max=150"`
+	Format     string `json:"format" help:"mermaid (a flowchart) or dot (Graphviz)." tool:"default=mermaid,enum=mermaid|dot"`
+	Direction  string `json:"direction" help:"TD: top down; LR: left to right." tool:"default=TD,enum=TD|LR"`
+	MaxNodes   int    `json:"max_nodes" help:"Most boxes drawn; nodes_omitted counts the nodes left out." tool:"default=25,min=2,max=150"`
 	Depth      int    `json:"depth" help:"Hops walked from center." tool:"default=2,min=1,max=4"`
 	Scope      string `json:"scope" jsonschema:"Path prefix for the top files." help:"Without center: draw only files under this path prefix."`
 	EdgeLabels bool   `json:"edge_labels" help:"Label each arrow with the relation that makes it (imports, calls, …)." tool:"default=true"`
