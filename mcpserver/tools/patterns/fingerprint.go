@@ -119,11 +119,17 @@ func runFingerprint(c *tools.Call, in fingerprintParams) (FingerprintOutput, err
 			}
 			near := linked(g, target)
 			p.Keep = func(n graph.NodeID) bool {
-				return kindOf(g.Type(n)) == kindOf(g.Type(target)) && !near[n] && !sameFile(g, n, target)
+				return kindOf(g.Type(n)) == kindOf(g.Type(target)) && !near[n] && !sameFile(g, n, target) && g.Type(n) != graph.Reference
 			}
 			eqs, out.Total = fp.Equivalents(target, p)
 		} else {
-			p.Keep = func(n graph.NodeID) bool { return g.Type(n) != graph.Directory && g.Type(n) != graph.Module }
+			// Unresolved references (ref:: names) are not code of this
+			// repository; a pair must share three probes, not two.
+			p.Keep = func(n graph.NodeID) bool {
+				t := g.Type(n)
+				return t != graph.Directory && t != graph.Module && t != graph.Reference
+			}
+			p.MinShared = 3
 			eqs, out.Total = fp.Pairs(p, func(a, b graph.NodeID) bool {
 				return kindOf(g.Type(a)) == kindOf(g.Type(b)) && !sameFile(g, a, b) && !linked(g, a)[b]
 			})
