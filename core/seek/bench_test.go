@@ -10,6 +10,7 @@ import (
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/graph/graphtest"
+	"github.com/m1nd-go/m1nd/core/testcorpus"
 )
 
 // benchQueries are the shapes seek sees: a few words, a sentence of
@@ -96,7 +97,7 @@ func BenchmarkBuild10K(b *testing.B) {
 
 // BenchmarkParseQuery times parsing a pasted bug report.
 func BenchmarkParseQuery(b *testing.B) {
-	q := benchQueries(graphtest.PowerLaw(2000, 6000, 1))["bugreport"] + pythonTrace + goTrace + javaTrace + jsTrace
+	q := benchQueries(graphtest.PowerLaw(2000, 6000, 1))["bugreport"] + testcorpus.PythonTrace + testcorpus.GoTrace + testcorpus.JavaTrace + testcorpus.JSTrace
 	b.SetBytes(int64(len(q)))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {

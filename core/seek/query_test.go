@@ -6,47 +6,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/m1nd-go/m1nd/core/testcorpus"
 )
-
-const pythonTrace = `Login fails for users with a unicode password.
-
-Traceback (most recent call last):
-  File "/srv/app/web/views.py", line 88, in post
-    user = auth.login(form.user, form.password)
-  File "/srv/app/backend/auth.py", line 18, in login
-    if not self.validate_credentials(user, password):
-  File "/srv/app/backend/auth.py", line 14, in validate_credentials
-    digest = hash_password(password)
-UnicodeEncodeError: 'ascii' codec can't encode character
-`
-
-const goTrace = `panic: runtime error: index out of range [7] with length 7
-
-goroutine 1 [running]:
-example.com/app/web.parseHeaderToken(0xc000010000)
-	/home/ci/app/web/server.go:18 +0x1d
-example.com/app/web.(*Server).ServeHTTP.func1(...)
-	/home/ci/app/web/router.go:8 +0x2a
-created by example.com/app/web.Start in goroutine 1
-	/home/ci/app/web/start.go:12 +0x44
-`
-
-const javaTrace = `java.lang.NullPointerException: token
-	at com.acme.auth.SessionStore.lookup(SessionStore.java:42)
-	at com.acme.auth.AuthService$Inner.lambda$login$0(AuthService.java:17)
-	at java.base/java.lang.Thread.run(Thread.java:833)
-`
-
-const jsTrace = `TypeError: Cannot read properties of undefined (reading 'id')
-    at SessionStore.create (/srv/app/src/session.js:11:20)
-    at async Server.handleLogin (file:///srv/app/src/server.ts:40:5)
-    at /srv/app/src/index.js:3:1
-    at node:internal/process/task_queues:95:5
-`
-
-const csharpTrace = `System.InvalidOperationException: bad state
-   at Acme.Auth.Validate(String user) in C:\src\Acme\Auth.cs:line 42
-`
 
 func TestParseQueryFrames(t *testing.T) {
 	tests := []struct {
@@ -54,27 +16,27 @@ func TestParseQueryFrames(t *testing.T) {
 		in   string
 		want []Frame
 	}{
-		{"python", pythonTrace, []Frame{
+		{"python", testcorpus.PythonTrace, []Frame{
 			{Path: "/srv/app/web/views.py", Line: 88, Func: "post", Lang: "python", Depth: 2},
 			{Path: "/srv/app/backend/auth.py", Line: 18, Func: "login", Lang: "python", Depth: 1},
 			{Path: "/srv/app/backend/auth.py", Line: 14, Func: "validate_credentials", Lang: "python", Depth: 0},
 		}},
-		{"go", goTrace, []Frame{
+		{"go", testcorpus.GoTrace, []Frame{
 			{Path: "/home/ci/app/web/server.go", Line: 18, Func: "parseHeaderToken", Lang: "go", Depth: 0},
 			{Path: "/home/ci/app/web/router.go", Line: 8, Func: "ServeHTTP", Lang: "go", Depth: 1},
 			{Path: "/home/ci/app/web/start.go", Line: 12, Func: "Start", Lang: "go", Depth: 2},
 		}},
-		{"java", javaTrace, []Frame{
+		{"java", testcorpus.JavaTrace, []Frame{
 			{Path: "com/acme/auth/SessionStore.java", Line: 42, Func: "lookup", Lang: "java", Depth: 0},
 			{Path: "com/acme/auth/AuthService.java", Line: 17, Func: "login", Lang: "java", Depth: 1},
 			{Path: "java/lang/Thread.java", Line: 833, Func: "run", Lang: "java", Depth: 2},
 		}},
-		{"js", jsTrace, []Frame{
+		{"js", testcorpus.JSTrace, []Frame{
 			{Path: "/srv/app/src/session.js", Line: 11, Func: "create", Lang: "js", Depth: 0},
 			{Path: "/srv/app/src/server.ts", Line: 40, Func: "handleLogin", Lang: "js", Depth: 1},
 			{Path: "/srv/app/src/index.js", Line: 3, Lang: "js", Depth: 2},
 		}},
-		{"csharp", csharpTrace, []Frame{
+		{"csharp", testcorpus.CSharpTrace, []Frame{
 			{Path: "C:/src/Acme/Auth.cs", Line: 42, Func: "Validate", Lang: "csharp"},
 		}},
 		{"prose mentions", "The bug is in backend/auth.py:14 and maybe ./web/server.go, not in os.path or e.g. foo.", []Frame{
@@ -99,7 +61,7 @@ func TestParseQueryFrames(t *testing.T) {
 }
 
 func TestParseQueryTermsAndSymbols(t *testing.T) {
-	q := ParseQuery(pythonTrace)
+	q := ParseQuery(testcorpus.PythonTrace)
 	terms := map[string]QueryTerm{}
 	for _, qt := range q.Terms {
 		if _, dup := terms[qt.Term]; dup {
@@ -154,7 +116,7 @@ func TestParseQueryBounds(t *testing.T) {
 // FuzzParseQuery checks that any text parses without panicking into a
 // bounded, well-formed query.
 func FuzzParseQuery(f *testing.F) {
-	for _, s := range []string{pythonTrace, goTrace, javaTrace, jsTrace, csharpTrace, "", "a.py:1", "at (x.js:1:1)", "File \"\", line 99999999999, in <module>", "\xff\xfe"} {
+	for _, s := range []string{testcorpus.PythonTrace, testcorpus.GoTrace, testcorpus.JavaTrace, testcorpus.JSTrace, testcorpus.CSharpTrace, "", "a.py:1", "at (x.js:1:1)", "File \"\", line 99999999999, in <module>", "\xff\xfe"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -70,8 +70,8 @@ func TestSearchTop(t *testing.T) {
 		// A path in the query wins over words.
 		{"something is off in web/router.go", Params{Types: []graph.NodeType{graph.File}}, "file::web/router.go"},
 		// Stack traces: the innermost frame's entity leads.
-		{pythonTrace, Params{GraphRerank: true, Types: []graph.NodeType{graph.Function}}, "file::backend/auth.py::AuthService::validate_credentials"},
-		{goTrace, Params{GraphRerank: true}, "file::web/server.go::parseHeaderToken"},
+		{testcorpus.PythonTrace, Params{GraphRerank: true, Types: []graph.NodeType{graph.Function}}, "file::backend/auth.py::AuthService::validate_credentials"},
+		{testcorpus.GoTrace, Params{GraphRerank: true}, "file::web/server.go::parseHeaderToken"},
 	}
 	for _, tt := range tests {
 		name := tt.query
@@ -89,7 +89,7 @@ func TestSearchTop(t *testing.T) {
 
 func TestSearchTraceEvidence(t *testing.T) {
 	x, g := buildFixture(t, nil)
-	r := x.SearchText(pythonTrace, Params{TopK: 50})
+	r := x.SearchText(testcorpus.PythonTrace, Params{TopK: 50})
 	byID := map[string]Hit{}
 	for _, h := range r.Hits {
 		byID[g.ExternalID(h.Node)] = h
@@ -231,7 +231,7 @@ func TestDeterminism(t *testing.T) {
 	// searched concurrently.
 	x1, g := buildFixture(t, func(o *Options) { o.Parallelism = 1 })
 	x2, _ := buildFixture(t, func(o *Options) { o.Parallelism = 4 })
-	queries := []string{"validate user credentials", pythonTrace, goTrace, "session token", "zzz unknown words", ""}
+	queries := []string{"validate user credentials", testcorpus.PythonTrace, testcorpus.GoTrace, "session token", "zzz unknown words", ""}
 	for _, q := range queries {
 		want := x1.SearchText(q, Params{TopK: 50, GraphRerank: true})
 		var wg sync.WaitGroup
@@ -270,7 +270,7 @@ func TestFiniteScores(t *testing.T) {
 	x, g := buildFixture(t, nil)
 	queries := []string{
 		strings.Repeat("validate ", 10000),
-		strings.Repeat(pythonTrace, 50),
+		strings.Repeat(testcorpus.PythonTrace, 50),
 		"\x00\xff\xfe",
 		"a b c d e f g",
 		strings.Repeat("x", 100000),
@@ -394,7 +394,7 @@ func TestEmptyGraph(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := x.SearchText(pythonTrace, Params{GraphRerank: true}); len(r.Hits) != 0 {
+	if r := x.SearchText(testcorpus.PythonTrace, Params{GraphRerank: true}); len(r.Hits) != 0 {
 		t.Errorf("hits on an empty graph: %+v", r.Hits)
 	}
 }
@@ -572,7 +572,7 @@ func TestBuildFromReusesUnchangedBodies(t *testing.T) {
 	if d := same(fresh, x2); d != "" {
 		t.Fatalf("BuildFrom differs from Build (-build +buildfrom):\n%s", d)
 	}
-	for _, q := range []string{"revoke session token", "validate user credentials", pythonTrace, "router handle login"} {
+	for _, q := range []string{"revoke session token", "validate user credentials", testcorpus.PythonTrace, "router handle login"} {
 		if d := cmp.Diff(fresh.SearchText(q, Params{TopK: 20, GraphRerank: true}), x2.SearchText(q, Params{TopK: 20, GraphRerank: true}), cmp.AllowUnexported()); d != "" {
 			t.Errorf("query %.30q differs:\n%s", q, d)
 		}

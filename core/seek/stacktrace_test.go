@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/m1nd-go/m1nd/core/stacktrace"
+	"github.com/m1nd-go/m1nd/core/testcorpus"
 )
 
 // TestFramesAgreeWithStacktrace feeds one paste per dialect to both
@@ -18,11 +19,11 @@ import (
 // of a trace for a file mentioned in prose.
 func TestFramesAgreeWithStacktrace(t *testing.T) {
 	pastes := map[string]string{
-		"python":  pythonTrace,
-		"go":      goTrace,
-		"java":    javaTrace,
-		"js":      jsTrace,
-		"csharp":  csharpTrace,
+		"python":  testcorpus.PythonTrace,
+		"go":      testcorpus.GoTrace,
+		"java":    testcorpus.JavaTrace,
+		"js":      testcorpus.JSTrace,
+		"csharp":  testcorpus.CSharpTrace,
 		"rust":    rustTrace,
 		"kotlin":  kotlinTrace,
 		"go dump": goDump,

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/m1nd-go/m1nd/core/testcorpus"
 )
 
 // brief renders a frame compactly: "file:line Class.func", with " [ext]"
@@ -512,17 +514,7 @@ var csharpCases = []parseCase{
 var seekCases = []parseCase{
 	{
 		name: "seek: python after prose",
-		text: `Login fails for users with a unicode password.
-
-Traceback (most recent call last):
-  File "/srv/app/web/views.py", line 88, in post
-    user = auth.login(form.user, form.password)
-  File "/srv/app/backend/auth.py", line 18, in login
-    if not self.validate_credentials(user, password):
-  File "/srv/app/backend/auth.py", line 14, in validate_credentials
-    digest = hash_password(password)
-UnicodeEncodeError: 'ascii' codec can't encode character
-`,
+		text: testcorpus.PythonTrace,
 		want: Python,
 		err:  Error{Type: "UnicodeEncodeError", Message: "'ascii' codec can't encode character"},
 		frames: []string{
@@ -533,16 +525,7 @@ UnicodeEncodeError: 'ascii' codec can't encode character
 	},
 	{
 		name: "seek: go panic with a closure and created by",
-		text: `panic: runtime error: index out of range [7] with length 7
-
-goroutine 1 [running]:
-example.com/app/web.parseHeaderToken(0xc000010000)
-	/home/ci/app/web/server.go:18 +0x1d
-example.com/app/web.(*Server).ServeHTTP.func1(...)
-	/home/ci/app/web/router.go:8 +0x2a
-created by example.com/app/web.Start in goroutine 1
-	/home/ci/app/web/start.go:12 +0x44
-`,
+		text: testcorpus.GoTrace,
 		want: Go,
 		err:  Error{Type: "runtime error", Message: "index out of range [7] with length 7"},
 		frames: []string{
@@ -553,11 +536,7 @@ created by example.com/app/web.Start in goroutine 1
 	},
 	{
 		name: "seek: java with a lambda and a module prefix",
-		text: `java.lang.NullPointerException: token
-	at com.acme.auth.SessionStore.lookup(SessionStore.java:42)
-	at com.acme.auth.AuthService$Inner.lambda$login$0(AuthService.java:17)
-	at java.base/java.lang.Thread.run(Thread.java:833)
-`,
+		text: testcorpus.JavaTrace,
 		want: Java,
 		err:  Error{Type: "java.lang.NullPointerException", Message: "token"},
 		frames: []string{
@@ -568,12 +547,7 @@ created by example.com/app/web.Start in goroutine 1
 	},
 	{
 		name: "seek: node with async, a file URL and a runtime frame",
-		text: `TypeError: Cannot read properties of undefined (reading 'id')
-    at SessionStore.create (/srv/app/src/session.js:11:20)
-    at async Server.handleLogin (file:///srv/app/src/server.ts:40:5)
-    at /srv/app/src/index.js:3:1
-    at node:internal/process/task_queues:95:5
-`,
+		text: testcorpus.JSTrace,
 		want: TypeScript,
 		err:  Error{Type: "TypeError", Message: "Cannot read properties of undefined (reading 'id')"},
 		frames: []string{
@@ -584,10 +558,8 @@ created by example.com/app/web.Start in goroutine 1
 		},
 	},
 	{
-		name: "seek: c# frame",
-		text: `System.InvalidOperationException: bad state
-   at Acme.Auth.Validate(String user) in C:\src\Acme\Auth.cs:line 42
-`,
+		name:   "seek: c# frame",
+		text:   testcorpus.CSharpTrace,
 		want:   CSharp,
 		err:    Error{Type: "System.InvalidOperationException", Message: "bad state"},
 		frames: []string{"C:/src/Acme/Auth.cs:42 Auth.Validate"},
