@@ -176,7 +176,12 @@ func TestAnswersMatchOutputSchemas(t *testing.T) {
 		if setup := exampleSetup[tool.Name]; setup != nil {
 			example = setup(t, d)
 		}
-		checkAnswer(t, d, tool, args(tool, example), true)
+		on := d
+		if tool.Name == "federate" {
+			// It replaces the graph the other tools' examples read.
+			on = tooltest.NewDispatcher(t, tooltest.TestConfig())
+		}
+		checkAnswer(t, on, tool, args(tool, example), true)
 		for _, extra := range outputCalls[tool.Name] {
 			checkAnswer(t, d, tool, args(tool, extra), true)
 		}
