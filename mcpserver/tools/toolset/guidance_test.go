@@ -114,7 +114,7 @@ func TestGuidanceNamesOnlyRegisteredTools(t *testing.T) {
 // The filter is strict about names that are not ordinary words.
 func TestMissingNamesFindsUnregisteredTools(t *testing.T) {
 	t.Parallel()
-	// Every spec tool is served: the filter is checked on a registry
+	// Every tool of the design is served: the filter is checked on a registry
 	// without the federation family.
 	r := tools.NewRegistry()
 	for _, f := range Families {
