@@ -16,7 +16,7 @@ import (
 type typeTraceParams struct {
 	Target      string `json:"target" jsonschema:"Type name or external id." help:"The type: an external id (file::models.py::User), a label (User), a qualified name (models.User) or part of a name; type definitions are preferred over files and functions of the same name." tool:"required"`
 	Direction   string `json:"direction" help:"forward: where the type goes (constructors, parameters, returns, fields, other uses, then their users); reverse: what the type and its methods use; both." tool:"default=forward,enum=forward|reverse|both"`
-	GroupByFile bool   `json:"group_by_file" tool:"default=false"`
+	GroupByFile bool   `json:"group_by_file" help:"Group the usages by file: each file once, with its usages and the type names it touches (20 files, 5 names each, by default)." tool:"default=false"`
 	MaxHops     int    `json:"max_hops" help:"Hops from the type (1: direct uses only)." tool:"default=2,min=1,max=5"`
 	TopK        int    `json:"top_k" help:"Usages listed; total_usages counts all." tool:"default=20,min=1,max=500"`
 }
