@@ -82,7 +82,7 @@ func Metrics(fd *analysis.DepGraph, opt MetricsOptions) []Metric {
 	if len(opt.Types) == 0 && !opt.Packages {
 		want[graph.File] = true
 	}
-	w := walker{g: g, kind: map[graph.Str]analysis.RelKind{}, depth: map[graph.NodeID]int{}}
+	w := walker{g: g, kind: make([]uint8, g.Strings().Len()), depth: make([]int32, g.NumNodes())}
 	isTest := opt.IsTest
 	if isTest == nil {
 		isTest = func(string) bool { return false }
@@ -195,9 +195,18 @@ func SortMetrics(ms []Metric, key string) {
 
 // walker answers containment questions with memoised relation kinds.
 type walker struct {
-	g     *graph.Graph
-	kind  map[graph.Str]analysis.RelKind
-	depth map[graph.NodeID]int
+	g *graph.Graph
+	// kind[s] is relation s's kind plus one (0: not classified yet).
+	kind []uint8
+	// depth[v] is v's containment depth plus one (0: not known yet).
+	depth []int32
+	// markIn, markOut hold the stamp of the entity whose links are being
+	// counted (entityLinks).
+	markIn, markOut []uint32
+	stamp           uint32
+	// markChild marks the nodes countChildren has seen for childStamp.
+	markChild  []uint32
+	childStamp uint32
 }
 
 func (w *walker) contains(e graph.EdgeIdx) bool {
@@ -206,12 +215,13 @@ func (w *walker) contains(e graph.EdgeIdx) bool {
 
 func (w *walker) kindOf(e graph.EdgeIdx) analysis.RelKind {
 	s := w.g.Relation(e)
-	k, ok := w.kind[s]
-	if !ok {
-		k = analysis.ClassifyRelation(w.g.Strings().String(s))
-		w.kind[s] = k
+	if int(s) >= len(w.kind) {
+		return analysis.ClassifyRelation(w.g.Strings().String(s))
 	}
-	return k
+	if w.kind[s] == 0 {
+		w.kind[s] = uint8(analysis.ClassifyRelation(w.g.Strings().String(s))) + 1
+	}
+	return analysis.RelKind(w.kind[s] - 1)
 }
 
 // parent is the node that contains v (graph.NoNode at the top).
@@ -228,14 +238,28 @@ func (w *walker) parent(v graph.NodeID) graph.NodeID {
 // depthOf counts v's containment ancestors (bounded: a containment cycle
 // stops at 64).
 func (w *walker) depthOf(v graph.NodeID) int {
-	if d, ok := w.depth[v]; ok {
-		return d
+	if d := w.depth[v]; d > 0 {
+		return int(d - 1)
 	}
 	d := 0
-	for p := w.parent(v); p != graph.NoNode && d < 64; p = w.parent(p) {
-		d++
+	if p := w.parent(v); p != graph.NoNode && p != v {
+		d = min(w.depthOfBounded(p, 64), 63) + 1
 	}
-	w.depth[v] = d
+	w.depth[v] = int32(d) + 1
+	return d
+}
+
+// depthOfBounded is depthOf with a recursion budget (a containment cycle
+// stops there).
+func (w *walker) depthOfBounded(v graph.NodeID, budget int) int {
+	if d := w.depth[v]; d > 0 || budget == 0 {
+		return max(int(d)-1, 0)
+	}
+	d := 0
+	if p := w.parent(v); p != graph.NoNode && p != v {
+		d = w.depthOfBounded(p, budget-1) + 1
+	}
+	w.depth[v] = int32(d) + 1
 	return d
 }
 
@@ -255,15 +279,26 @@ func (w *walker) fileOf(v graph.NodeID) graph.NodeID {
 // (passive relations the right way round), and its dependents in tests.
 func (w *walker) entityLinks(v graph.NodeID, isTest func(string) bool, m *Metric) {
 	g := w.g
-	in, out := map[graph.NodeID]bool{}, map[graph.NodeID]bool{}
+	if w.markIn == nil {
+		w.markIn, w.markOut = make([]uint32, g.NumNodes()), make([]uint32, g.NumNodes())
+	}
+	// Stamps instead of sets: each neighbour counts once per side.
+	w.stamp++
 	add := func(x graph.NodeID, dependent bool) {
 		if x == v || g.Type(x) == graph.Directory || g.Type(x) == graph.Module && (g.HasTag(x, "package") || g.HasTag(x, "workspace")) {
 			return
 		}
 		if dependent {
-			in[x] = true
-		} else {
-			out[x] = true
+			if w.markIn[x] != w.stamp {
+				w.markIn[x] = w.stamp
+				m.FanIn++
+				if isTest(g.SourcePath(x)) {
+					m.TestLinks++
+				}
+			}
+		} else if w.markOut[x] != w.stamp {
+			w.markOut[x] = w.stamp
+			m.FanOut++
 		}
 	}
 	lo, hi := g.OutRange(v)
@@ -288,28 +323,26 @@ func (w *walker) entityLinks(v graph.NodeID, isTest func(string) bool, m *Metric
 			}
 		}
 	}
-	m.FanIn, m.FanOut = len(in), len(out)
-	for x := range in {
-		if isTest(g.SourcePath(x)) {
-			m.TestLinks++
-		}
-	}
 }
 
 // countChildren counts the entities v contains, at any depth.
 func (w *walker) countChildren(v graph.NodeID, m *Metric) {
+	if w.markChild == nil {
+		w.markChild = make([]uint32, w.g.NumNodes())
+	}
+	w.childStamp++
+	w.markChild[v] = w.childStamp
 	stack := []graph.NodeID{v}
-	seen := map[graph.NodeID]bool{v: true}
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		lo, hi := w.g.OutRange(x)
 		for e := lo; e < hi; e++ {
 			c := w.g.Target(e)
-			if seen[c] || !w.contains(e) || w.g.Type(c) == graph.File || w.g.Type(c) == graph.Directory {
+			if w.markChild[c] == w.childStamp || !w.contains(e) || w.g.Type(c) == graph.File || w.g.Type(c) == graph.Directory {
 				continue
 			}
-			seen[c] = true
+			w.markChild[c] = w.childStamp
 			stack = append(stack, c)
 			switch w.g.Type(c) {
 			case graph.Function:
