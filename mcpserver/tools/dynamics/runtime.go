@@ -56,7 +56,7 @@ func registerOverlay(r *tools.Registry) {
 			"code_attribute uses code.function (or code.function.name), the receiver in code.namespace (main.(*Cart) → Cart) and code.filepath (or code.file.path), whose end must be the node's file; spans without them fall back to their name; " +
 			"label_match uses the name only (\"chargeCard\", \"Cart.Total\"); exact_id the attribute m1nd.node_id or a name that is a node id. A span whose name or attributes fit no node, or several, is unmapped. " +
 			"Per node: calls, errors, error rate, mean and max latency, heat (half the share of the busiest node's calls, half of the largest total time). " +
-			"The overlay stays in the session (a new call replaces it) and impact then reports each affected node's runtime figures.",
+			"The overlay stays in the session, saved beside the graph (runtime_overlay.json; a new call replaces it), and impact then reports each affected node's runtime figures.",
 		Class:     tools.Read,
 		WhenToUse: "After an incident or a trace export: which code is hot, slow or failing at runtime, next to its structure.",
 		AvoidWhen: "You have no spans; for structural risk alone use panoramic.",
@@ -84,7 +84,9 @@ func runOverlay(c *tools.Call, in overlayParams) (OverlayOutput, error) {
 		for _, h := range res.Nodes {
 			painted[g.ExternalID(h.Node)] = heatOf(h, in.ServiceName)
 		}
-		tools.Runtime(c.Session).Replace(painted, c.Session.Now())
+		if err := tools.Runtime(c.Session).Replace(painted, c.Session.Now()); err != nil {
+			c.Session.Logf("runtime overlay not saved: %v", err)
+		}
 		out.fill(g, res, spans, painted)
 		out.ElapsedMs = tools.Ms(time.Since(start))
 		out.Guidance = overlayGuidance(c, g, res)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
 
@@ -114,5 +116,31 @@ func TestRuntimeOverlayTeachingErrors(t *testing.T) {
 		if !isErr || !strings.Contains(msg, tc.want) || out["hint"] == nil || out["example"] == nil {
 			t.Errorf("runtime_overlay(%v) = %v, want a teaching error about %s", tc.args, out, tc.want)
 		}
+	}
+}
+
+// The overlay is saved beside the graph and read back by the next
+// session on the same runtime directory.
+func TestRuntimeOverlayPersists(t *testing.T) {
+	spans, _, _ := otelFixture(t)
+	dir := t.TempDir()
+	cfg := tooltest.TestConfig()
+	cfg.RuntimeDir = dir
+	st, err := session.Open(cfg, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &tools.Dispatcher{Registry: tooltest.Builtin(), Session: st}
+	repo := tooltest.WriteRepo(t, "shop", map[string]string{"shop.go": "package main\n\nfunc chargeCard() {}\n"})
+	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": repo})
+	tooltest.MustCall(t, d, "runtime_overlay", map[string]any{"agent_id": "t", "spans": spans})
+	st.Close()
+	st2, err := session.Open(cfg, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st2.Close()
+	if h, ok := tools.Runtime(st2).Heat("file::shop.go::chargeCard"); !ok || h.Calls != 3 || h.Errors != 1 {
+		t.Errorf("after restart: %+v %v", h, ok)
 	}
 }
