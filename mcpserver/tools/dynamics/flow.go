@@ -16,7 +16,7 @@ type flowParams struct {
 	MaxDepth            int     `json:"max_depth" jsonschema:"Hops a particle travels." help:"How many call/reference hops a particle travels from its entry point." tool:"default=10,min=1,max=50"`
 	TurbulenceThreshold float64 `json:"turbulence_threshold" jsonschema:"Least score reported (2 entries unlocked: 0.5)." help:"Least score a collision needs to be listed: 1 − 1/entries, halved when every path takes a lock (2 entry points without a lock: 0.5, with: 0.25)." tool:"default=0.5,min=0,max=1"`
 	ScopeFilter         string  `json:"scope_filter" jsonschema:"Path prefix the simulation stays in." help:"A path prefix (backend/, internal/server/): entry points and particles stay inside it."`
-	Detail              string  `json:"detail" jsonschema:"brief or full (pairs, a path per entry)." help:"brief (the default): at most 10 turbulence points, each with up to 5 of its entry points and one path; full: at most 20, with up to 10 colliding pairs and a path for each of up to 5 entry points." tool:"default=brief,enum=brief|full"`
+	Detail              string  `json:"detail" help:"brief (the default): at most 10 turbulence points, each with up to 5 of its entry points and one path; full: at most 20, with up to 10 colliding pairs and a path for each of up to 5 entry points." tool:"default=brief,enum=brief|full"`
 }
 
 // FlowOutput is flow_simulate's answer.

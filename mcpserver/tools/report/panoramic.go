@@ -16,7 +16,7 @@ import (
 )
 
 type panoramicParams struct {
-	Scope string `json:"scope" jsonschema:"Path prefix to rank (default: everything)." help:"A path prefix (backend/, src/server/): only its files are ranked, and the maxima that normalise the score are taken inside it."`
+	Scope string `json:"scope" jsonschema:"Path prefix." help:"A path prefix (backend/, src/server/): only its files are ranked, and the maxima that normalise the score are taken inside it."`
 	TopK  int    `json:"top_k" help:"Files listed, riskiest first; not_listed counts the rest." tool:"default=20,min=1,max=200"`
 }
 
