@@ -22,9 +22,8 @@ type Shape struct {
 
 // keywords are kept as themselves (across Go, Python, JavaScript/
 // TypeScript, Java, Rust, C): they are the skeleton of a body.
-var keywords = map[string]bool{}
-
-func init() {
+var keywords = func() map[string]bool {
+	m := map[string]bool{}
 	for _, k := range []string{
 		"if", "else", "for", "while", "do", "switch", "case", "default", "break", "continue", "return",
 		"func", "def", "function", "fn", "class", "struct", "interface", "type", "enum", "impl", "trait",
@@ -35,9 +34,10 @@ func init() {
 		"protected", "pass", "elif", "match", "loop", "where", "typeof", "instanceof", "void", "assert",
 		"global", "nonlocal", "del", "make", "len", "append", "panic", "recover",
 	} {
-		keywords[k] = true
+		m[k] = true
 	}
-}
+	return m
+}()
 
 // ShapeOf normalises src into a Shape. Comments and whitespace are
 // dropped; keywords and operators stay; every identifier — a selector
