@@ -5,10 +5,8 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -84,26 +82,7 @@ func TestServeModeSharesTheGraph(t *testing.T) {
 		}
 	}
 
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "npm")
-	_, nodeErr := exec.LookPath("node")
-	_, modErr := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk"))
-	if nodeErr != nil || modErr != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must run the TypeScript SDK client: node %v, sdk %v (run npm ci in %s)", nodeErr, modErr, dir)
-		}
-		t.Skipf("node or @modelcontextprotocol/sdk missing (npm ci in %s)", dir)
-	}
-	cmd := exec.Command("node", "http.mjs", base+"/mcp")
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		var stderr []byte
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = ee.Stderr
-		}
-		t.Fatalf("TypeScript SDK over HTTP: %v\n%s\n%s", err, out, stderr)
-	}
+	out := runNode(t, npmClient(t, "@modelcontextprotocol/sdk"), nil, "http.mjs", base+"/mcp")
 	var sum struct {
 		Server    map[string]any `json:"server"`
 		ToolCount int            `json:"tool_count"`

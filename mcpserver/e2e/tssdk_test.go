@@ -2,10 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -17,27 +13,9 @@ import (
 // TypeScript SDK (installed by .ci/run with npm ci in e2e/npm). Locally it
 // is skipped when node or the package is missing; under CI it must run.
 func TestTypeScriptSDKClient(t *testing.T) {
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "npm")
-	_, nodeErr := exec.LookPath("node")
-	_, modErr := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk"))
-	if nodeErr != nil || modErr != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must run the TypeScript SDK client: node %v, sdk %v (run npm ci in %s)", nodeErr, modErr, dir)
-		}
-		t.Skipf("node or @modelcontextprotocol/sdk missing (npm ci in %s)", dir)
-	}
+	dir := npmClient(t, "@modelcontextprotocol/sdk")
 	repo := fixture.Write(t)
-	cmd := exec.Command("node", "client.mjs", serverBin, repo)
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		var stderr []byte
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = ee.Stderr
-		}
-		t.Fatalf("client failed: %v\n%s\n%s", err, out, stderr)
-	}
+	out := runNode(t, dir, nil, "client.mjs", serverBin, repo)
 	var sum struct {
 		Server                  map[string]any `json:"server"`
 		ToolCount               int            `json:"tool_count"`
