@@ -1,7 +1,8 @@
-// Package ui is serve mode's web UI: a single page built from src/ by
-// `npm ci && npm run build` (esbuild bundles sigma and graphology) into
-// dist/, which is committed and embedded, so the binary needs no network
-// and `go install` users get the page.
+// Package ui is serve mode's web UI: a single page served from dist/ —
+// index.html and style.css as written, app.js bundled from src/app.js by
+// `npm ci && npm run build` (esbuild with sigma and graphology). dist/ is
+// committed and embedded, so the binary needs no network and `go install`
+// users get the page; its name makes ingests skip it as build output.
 package ui
 
 import (
