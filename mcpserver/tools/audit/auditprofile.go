@@ -342,14 +342,29 @@ func edgeKinds(g *graph.Graph, n graph.NodeID) (deps int, tested bool) {
 	ilo, ihi := g.InRange(n)
 	for p := ilo; p < ihi; p++ {
 		e := g.InEdge(p)
-		switch rel := g.RelationName(e); {
-		case rel == "tests":
-			tested = true
-		case !g.IsMirror(e) && dependencyRelations[rel]:
+		tested = tested || testEdge(g, e)
+		if !g.IsMirror(e) && dependencyRelations[g.RelationName(e)] {
 			deps++
 		}
 	}
 	return deps, tested
+}
+
+// testEdge reports whether an incoming edge shows a test exercising its
+// target: a tests link, or a real dependency (import, call, reference)
+// from a node that lives in a test file. Name matching alone misses
+// modules such as flask's globals.py that tests import but no test file
+// is named after.
+func testEdge(g *graph.Graph, e graph.EdgeIdx) bool {
+	rel := g.RelationName(e)
+	if rel == "tests" {
+		return true
+	}
+	if g.IsMirror(e) || !dependencyRelations[rel] {
+		return false
+	}
+	src := g.Source(e)
+	return src != g.Target(e) && tools.IsTestPath(g.SourcePath(src))
 }
 
 // hotspots ranks the scope's files by centrality, change frequency and
@@ -374,7 +389,7 @@ func (a *audit) hotspots(b *session.Bundle) {
 				if !g.IsMirror(e) && dependencyRelations[g.RelationName(e)] {
 					h.Dependents++
 				}
-				h.Tested = h.Tested || g.RelationName(e) == "tests"
+				h.Tested = h.Tested || testEdge(g, e)
 			}
 		}
 		maxPR, maxDeps = max(maxPR, h.pr), max(maxDeps, h.Dependents)

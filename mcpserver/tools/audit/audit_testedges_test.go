@@ -1,0 +1,37 @@
+package audit
+
+import (
+	"testing"
+
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+)
+
+// A module that tests import but that no test file is named after (flask's
+// globals.py) counts as tested; one no test reaches does not.
+func TestAuditTestCoverageFollowsImports(t *testing.T) {
+	t.Parallel()
+	d, _ := tooltest.FixtureRepo(t, map[string]string{
+		"pkg/__init__.py":      "",
+		"pkg/globals.py":       "def current_app():\n    return 1\n",
+		"pkg/lonely.py":        "def unused():\n    return 2\n",
+		"pkg/core.py":          "from pkg.globals import current_app\n\ndef run():\n    return current_app()\n",
+		"tests/test_things.py": "from pkg.globals import current_app\n\ndef test_app():\n    assert current_app() == 1\n",
+	})
+	out := tooltest.MustCall(t, d, "audit", map[string]any{"agent_id": "t", "path": "pkg", "profile": "quick", "limit": 10})
+	got := map[string]bool{}
+	for _, h := range out["hotspots"].([]any) {
+		m := h.(map[string]any)
+		got[m["path"].(string)] = m["tested"].(bool)
+	}
+	for _, c := range []struct {
+		path   string
+		tested bool
+	}{
+		{"pkg/globals.py", true},
+		{"pkg/lonely.py", false},
+	} {
+		if tested, ok := got[c.path]; !ok || tested != c.tested {
+			t.Errorf("%s: tested=%v (listed %v), want %v; hotspots %v", c.path, tested, ok, c.tested, got)
+		}
+	}
+}
