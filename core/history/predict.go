@@ -86,6 +86,9 @@ type Prediction struct {
 	Structure float64 `json:"structure"`
 	Directory float64 `json:"directory"`
 	Activity  float64 `json:"activity"`
+	// Task is how well the task's text matches the file (1/rank among
+	// the task's files; 0: not among them or no task). PredictKnown only.
+	Task float64 `json:"task,omitempty"`
 	// HopDistance is the dependency distance (0: none within the hops).
 	HopDistance int      `json:"hop_distance,omitempty"`
 	Reasons     []string `json:"reasons"`
