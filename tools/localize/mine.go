@@ -51,6 +51,18 @@ type MineOptions struct {
 	AllCommits bool
 	// MaxCommits bounds the history walk (0: all).
 	MaxCommits int
+	// Rev is where the walk starts (default HEAD): a pinned commit.
+	Rev string
+	// MaxSource skips commits touching more source files, tests
+	// included (0: no limit).
+	MaxSource int
+	// Spread picks MaxTasks tasks evenly over all matching commits, so
+	// a sample spans the years instead of the newest weeks.
+	Spread bool
+	// Clean drops chores (reverts, version bumps, releases) and strips
+	// trailers and URLs from the message: the query is what a bug
+	// report would say, not bookkeeping.
+	Clean bool
 }
 
 // fixPattern recognises bug-fix commit messages.
@@ -100,15 +112,15 @@ func Mine(repoPath string, o MineOptions) ([]Task, error) {
 	if o.MaxFiles <= 0 {
 		o.MaxFiles = 5
 	}
-	repo, err := git.PlainOpenWithOptions(repoPath, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	repo, err := openRepo(repoPath)
 	if err != nil {
 		return nil, fmt.Errorf("open repository %s: %w", repoPath, err)
 	}
-	head, err := repo.Head()
+	from, err := startOf(repo, o.Rev)
 	if err != nil {
-		return nil, fmt.Errorf("repository %s has no HEAD: %w", repoPath, err)
+		return nil, fmt.Errorf("repository %s: %w", repoPath, err)
 	}
-	it, err := repo.Log(&git.LogOptions{From: head.Hash(), Order: git.LogOrderCommitterTime})
+	it, err := repo.Log(&git.LogOptions{From: from, Order: git.LogOrderCommitterTime})
 	if err != nil {
 		return nil, err
 	}
@@ -121,16 +133,16 @@ func Mine(repoPath string, o MineOptions) ([]Task, error) {
 		if o.MaxCommits > 0 && walked > o.MaxCommits {
 			return stop
 		}
-		if c.NumParents() != 1 || (!o.AllCommits && !IsFixMessage(c.Message)) {
+		if c.NumParents() != 1 || (!o.AllCommits && !IsFixMessage(c.Message)) || (o.Clean && IsChore(c.Message)) {
 			return nil
 		}
-		t, ok, err := taskOf(c, o.MaxFiles)
+		t, ok, err := taskOf(c, o)
 		if err != nil {
 			return err
 		}
 		if ok {
 			tasks = append(tasks, t)
-			if o.MaxTasks > 0 && len(tasks) >= o.MaxTasks {
+			if !o.Spread && o.MaxTasks > 0 && len(tasks) >= o.MaxTasks {
 				return stop
 			}
 		}
@@ -139,10 +151,66 @@ func Mine(repoPath string, o MineOptions) ([]Task, error) {
 	if err != nil && !errors.Is(err, stop) {
 		return nil, err
 	}
+	if o.Spread && o.MaxTasks > 0 {
+		tasks = Spread(tasks, o.MaxTasks)
+	}
 	return tasks, nil
 }
 
-func taskOf(c *object.Commit, maxFiles int) (Task, bool, error) {
+func startOf(repo *git.Repository, rev string) (plumbing.Hash, error) {
+	if rev == "" {
+		head, err := repo.Head()
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("no HEAD: %w", err)
+		}
+		return head.Hash(), nil
+	}
+	h, err := repo.ResolveRevision(plumbing.Revision(rev))
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("resolve %s: %w", rev, err)
+	}
+	return *h, nil
+}
+
+// Spread keeps n of tasks at evenly spaced positions (the middle of each
+// of n equal slices), in their order; all of them when there are fewer.
+func Spread[T any](tasks []T, n int) []T {
+	if n <= 0 || len(tasks) <= n {
+		return tasks
+	}
+	out := make([]T, 0, n)
+	for i := 0; i < n; i++ {
+		out = append(out, tasks[(2*i+1)*len(tasks)/(2*n)])
+	}
+	return out
+}
+
+// chorePattern recognises commits that are bookkeeping, not fixes.
+var chorePattern = regexp.MustCompile(`(?i)^(revert\b|bump\b|release\b|prepare (for )?release|update changelog|changelog|v?\d+\.\d+(\.\d+)?\s*$|(chore|build)(\(deps\))?:)|\bdependabot\b|\bbump(s|ed)? [\w./@-]+ from \S+ to\b`)
+
+// IsChore reports whether a commit message is a revert, a version bump,
+// a release or a dependency update.
+func IsChore(msg string) bool {
+	subject, _, _ := strings.Cut(strings.TrimSpace(msg), "\n")
+	return chorePattern.MatchString(subject) || strings.Contains(strings.ToLower(msg), "dependabot")
+}
+
+var (
+	trailerLine = regexp.MustCompile(`(?im)^\s*(signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|helped-by|change-id|cc|closes|fixes|resolves|refs|see-also|pr-url|reviewed-on)\s*:.*$`)
+	urlPattern  = regexp.MustCompile(`(?i)\b(https?|ftp)://\S+`)
+	blankRuns   = regexp.MustCompile(`\n{3,}`)
+)
+
+// CleanMessage strips trailers (Signed-off-by:, Co-authored-by:, …) and
+// URLs from a commit message: they name people and links, never code.
+func CleanMessage(msg string) string {
+	msg = trailerLine.ReplaceAllString(msg, "")
+	msg = urlPattern.ReplaceAllString(msg, "")
+	msg = blankRuns.ReplaceAllString(strings.ReplaceAll(msg, "\r", ""), "\n\n")
+	return strings.TrimSpace(msg)
+}
+
+func taskOf(c *object.Commit, o MineOptions) (Task, bool, error) {
 	parent, err := c.Parent(0)
 	if err != nil {
 		return Task{}, false, err
@@ -159,21 +227,30 @@ func taskOf(c *object.Commit, maxFiles int) (Task, bool, error) {
 	if err != nil {
 		return Task{}, false, err
 	}
-	if len(changes) == 0 || len(changes) > maxFiles {
+	if len(changes) == 0 || len(changes) > o.MaxFiles {
 		return Task{}, false, nil
 	}
 	var gold []string
+	source := 0
 	for _, ch := range changes {
 		name := ch.From.Name // "" for files the commit added
+		if n := ch.To.Name; name == "" && IsSource(n) || name != "" && IsSource(name) {
+			source++
+		}
 		if name != "" && IsSource(name) && !IsTest(name) {
 			gold = append(gold, name)
 		}
 	}
-	if len(gold) == 0 {
+	if len(gold) == 0 || o.MaxSource > 0 && source > o.MaxSource {
 		return Task{}, false, nil
 	}
 	sortStrings(gold)
 	msg := strings.TrimSpace(c.Message)
+	if o.Clean {
+		if msg = CleanMessage(msg); msg == "" {
+			return Task{}, false, nil
+		}
+	}
 	subject, _, _ := strings.Cut(msg, "\n")
 	return Task{
 		Commit: c.Hash.String(), Parent: parent.Hash.String(),
@@ -192,7 +269,7 @@ const maxBlob = 4 << 20
 
 // TreeFiles reads the regular files of commit's tree.
 func TreeFiles(repoPath, commit string) ([]File, error) {
-	repo, err := git.PlainOpenWithOptions(repoPath, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	repo, err := openRepo(repoPath)
 	if err != nil {
 		return nil, err
 	}
@@ -226,6 +303,18 @@ func TreeFiles(repoPath, commit string) ([]File, error) {
 		return nil
 	})
 	return out, err
+}
+
+// openRepo opens a work tree (or a directory inside one) or a bare git
+// directory such as a mirror.
+func openRepo(p string) (*git.Repository, error) {
+	repo, err := git.PlainOpenWithOptions(p, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		if bare, err2 := git.PlainOpen(p); err2 == nil {
+			return bare, nil
+		}
+	}
+	return repo, err
 }
 
 func sortStrings(s []string) {

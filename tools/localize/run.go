@@ -44,6 +44,21 @@ type Config struct {
 	TaskTimeout time.Duration
 	// Log receives progress lines (nil: discarded).
 	Log io.Writer
+	// Only limits the methods run (nil: all of Methods); bm25 always runs.
+	Only []string
+}
+
+// wants reports whether cfg runs method m.
+func (cfg Config) wants(m string) bool {
+	if len(cfg.Only) == 0 || m == "bm25" {
+		return true
+	}
+	for _, o := range cfg.Only {
+		if o == m {
+			return true
+		}
+	}
+	return false
 }
 
 // TaskResult is one task's outcome.
@@ -62,6 +77,9 @@ type TaskResult struct {
 	// seek of a graph includes building its index).
 	SeekMs     float64 `json:"seek_ms"`
 	SeekWarmMs float64 `json:"seek_warm_ms"`
+	// LatencyMs is each method's wall-clock time as the client saw it
+	// (request to answer; bm25: index build and query in the harness).
+	LatencyMs map[string]float64 `json:"latency_ms"`
 }
 
 // Report is a run's result.
@@ -104,7 +122,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			"history": cfg.History, "top_k": cfg.TopK,
 		},
 	}
-	if out, err := exec.Command("git", "-C", cfg.Repo, "rev-parse", "HEAD").Output(); err == nil {
+	rev := cfg.Mine.Rev
+	if rev == "" {
+		rev = "HEAD"
+	}
+	if out, err := exec.Command("git", "-C", cfg.Repo, "rev-parse", rev).Output(); err == nil {
 		rep.Head = strings.TrimSpace(string(out))
 	}
 	rankings := map[string][][]string{}
@@ -151,7 +173,8 @@ func errSummary(errs map[string]string) string {
 
 // runTask checks out the parent, ranks with every method, and cleans up.
 func runTask(ctx context.Context, cfg Config, t Task) (TaskResult, map[string][]string) {
-	tr := TaskResult{Task: t, Ranked: map[string][]string{}, FirstGoldRank: map[string]int{}, Errors: map[string]string{}}
+	tr := TaskResult{Task: t, Ranked: map[string][]string{}, FirstGoldRank: map[string]int{}, Errors: map[string]string{}, LatencyMs: map[string]float64{}}
+	timed := func(m string, t0 time.Time) { tr.LatencyMs[m] = round4(float64(time.Since(t0).Microseconds()) / 1000) }
 	ranked := map[string][]string{}
 	fail := func(methods []string, err error) {
 		for _, m := range methods {
@@ -184,7 +207,9 @@ func runTask(ctx context.Context, cfg Config, t Task) (TaskResult, map[string][]
 		}
 	}
 	tr.Files = len(src)
+	t0 := time.Now()
 	ranked["bm25"] = NewBM25(src).Rank(t.Message, 100)
+	timed("bm25", t0)
 
 	serverMethods := Methods[1:]
 	c, err := StartFor(cfg.Server, root, cfg.ServerArgs...)
@@ -218,6 +243,10 @@ func runTask(ctx context.Context, cfg Config, t Task) (TaskResult, map[string][]
 		} `json:"results"`
 	}
 	seekVariant := func(name string, extra map[string]any) *seekOut {
+		if !cfg.wants(name) {
+			return nil
+		}
+		defer timed(name, time.Now())
 		args := map[string]any{"agent_id": "localize", "query": t.Message, "top_k": min(cfg.TopK, 200), "min_score": 0}
 		for k, v := range extra {
 			args[k] = v
@@ -250,7 +279,13 @@ func runTask(ctx context.Context, cfg Config, t Task) (TaskResult, map[string][]
 			} `json:"provenance"`
 		} `json:"activated"`
 	}
-	if err := c.CallTool(ctx, "activate", map[string]any{"agent_id": "localize", "query": clip(t.Message, 19000), "top_k": min(cfg.TopK, 500)}, &act); err != nil {
+	if !cfg.wants("activate") {
+		return finish(tr, ranked)
+	}
+	t0 = time.Now()
+	err = c.CallTool(ctx, "activate", map[string]any{"agent_id": "localize", "query": clip(t.Message, 19000), "top_k": min(cfg.TopK, 500)}, &act)
+	timed("activate", t0)
+	if err != nil {
 		tr.Errors["activate"] = err.Error()
 	} else {
 		var fs []string

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/m1nd-go/m1nd/tools/localize"
@@ -30,10 +32,18 @@ func main() {
 		jsonOut    = flag.String("json", "", "write the full report as JSON to this file")
 		mdOut      = flag.String("md", "", "write the markdown summary to this file")
 		quiet      = flag.Bool("q", false, "no progress on stderr")
+		reposTSV   = flag.String("repos", "", "run the suite: repos.tsv (name, repo, commit, language, split) instead of -repo")
+		mirrors    = flag.String("mirrors", "/work/.mirror", "with -repos: directory of git snapshots named owner+name/repo or owner+name")
+		split      = flag.String("split", "", "with -repos: only this split (tune or held-out)")
+		only       = flag.String("only", "", "with -repos: comma-separated repository names")
+		methods    = flag.String("methods", "", "comma-separated methods to run besides bm25 (default: all)")
+		maxSource  = flag.Int("max-source", 0, "skip commits touching more source files, tests included (0: no limit)")
+		spread     = flag.Bool("spread", false, "take -max-tasks tasks evenly over the whole history, not the newest")
+		clean      = flag.Bool("clean", false, "skip reverts, bumps and releases; strip trailers and URLs from messages")
 	)
 	flag.Parse()
-	if *repo == "" {
-		fmt.Fprintln(os.Stderr, "usage: m1nd-localize -repo PATH [-server m1nd-mcp] [-max-tasks N] [-json out.json] [-md out.md]")
+	if *repo == "" && *reposTSV == "" {
+		fmt.Fprintln(os.Stderr, "usage: m1nd-localize -repo PATH | -repos repos.tsv [-server m1nd-mcp] [-max-tasks N] [-json out.json] [-md out.md]")
 		os.Exit(2)
 	}
 	bin, err := localize.FindServer(*server)
@@ -43,14 +53,19 @@ func main() {
 	}
 	cfg := localize.Config{
 		Repo: *repo, Server: bin,
-		Mine:    localize.MineOptions{MaxFiles: *maxFiles, MaxTasks: *maxTasks, AllCommits: *all, MaxCommits: *maxCommits},
-		History: *history, TopK: *topK, TaskTimeout: *timeout,
+		Mine: localize.MineOptions{MaxFiles: *maxFiles, MaxTasks: *maxTasks, AllCommits: *all, MaxCommits: *maxCommits,
+			MaxSource: *maxSource, Spread: *spread, Clean: *clean},
+		History: *history, TopK: *topK, TaskTimeout: *timeout, Only: splitList(*methods),
 	}
 	if !*quiet {
 		cfg.Log = os.Stderr
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *reposTSV != "" {
+		runSuite(ctx, cfg, *reposTSV, *mirrors, *split, *only, *mdOut, *jsonOut)
+		return
+	}
 	rep, err := localize.Run(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "m1nd-localize:", err)
@@ -62,4 +77,62 @@ func main() {
 		fmt.Fprintln(os.Stderr, "m1nd-localize:", err)
 		os.Exit(1)
 	}
+}
+
+// runSuite runs the repositories of reposTSV (filtered by split and
+// names) and writes the suite's summary.
+func runSuite(ctx context.Context, base localize.Config, reposTSV, mirrors, split, only, mdOut, jsonOut string) {
+	fail := func(err error) {
+		fmt.Fprintln(os.Stderr, "m1nd-localize:", err)
+		os.Exit(1)
+	}
+	f, err := os.Open(reposTSV)
+	if err != nil {
+		fail(err)
+	}
+	repos, err := localize.ReadRepos(f, nil)
+	f.Close()
+	if err != nil {
+		fail(err)
+	}
+	keep := map[string]bool{}
+	for _, n := range splitList(only) {
+		keep[n] = true
+	}
+	var sel []localize.Repo
+	for _, r := range repos {
+		if (len(keep) == 0 || keep[r.Name]) && (split == "" || r.Split == split) {
+			sel = append(sel, r)
+		}
+	}
+	rep := localize.RunSuite(ctx, localize.SuiteConfig{
+		Repos: sel, Base: base,
+		Mirror: func(slug string) string { return mirrorOf(mirrors, slug) },
+	})
+	md := rep.Markdown()
+	fmt.Print(md)
+	if err := localize.WriteReports(md, rep, mdOut, jsonOut); err != nil {
+		fail(err)
+	}
+}
+
+// mirrorOf finds the git directory of slug under dir.
+func mirrorOf(dir, slug string) string {
+	name := strings.ReplaceAll(slug, "/", "+")
+	for _, p := range []string{filepath.Join(dir, name, "repo"), filepath.Join(dir, name)} {
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			return p
+		}
+	}
+	return ""
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
