@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"testing"
 
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -31,8 +32,8 @@ func TestIngestCacheKey(t *testing.T) {
 	}
 }
 
-// The indexes built after an ingest run under the session's lifetime:
-// Close waits for the build.
+// The indexes built after an ingest, the registry's warm-ups included,
+// run under the session's lifetime: Close waits for the build.
 func TestBuildIndexesSoonIsAwaitedByClose(t *testing.T) {
 	s := openMemory(t)
 	nb, err := s.Build("graph_replaced", func(*session.Bundle) (*graph.Graph, []session.Root, error) {
@@ -41,7 +42,13 @@ func TestBuildIndexesSoonIsAwaitedByClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	BuildIndexesSoon(s, nb)
+	r := NewRegistry()
+	warmed := make(chan *session.Bundle, 1)
+	r.AddWarmup("probe", func(_ context.Context, _ *session.State, b *session.Bundle) error { warmed <- b; return nil })
+	BuildIndexesSoon(&Call{Session: s, Registry: r}, nb)
+	if b := <-warmed; b != nb {
+		t.Fatal("the warm-up ran on another graph")
+	}
 	s.Close()
 	if !session.Built(nb, session.EngineKey) {
 		t.Fatal("Close returned before the background engine build")

@@ -1,12 +1,14 @@
 package tools
 
 import (
+	"context"
 	"reflect"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
 
 // Class says how a tool touches shared state.
@@ -155,6 +157,21 @@ type Registry struct {
 	// family is stamped on the tools registered while it is set (see
 	// InFamily).
 	family string
+	// warmups build derived indexes of a new graph (AddWarmup).
+	warmups []warmup
+}
+
+type warmup struct {
+	name  string
+	build func(ctx context.Context, s *session.State, b *session.Bundle) error
+}
+
+// AddWarmup declares an index a family's tools derive from a graph that is
+// worth building in the background after an ingest (BuildIndexesSoon), so
+// the family's first call does not pay for it. build must stop early, and
+// cache nothing, when ctx ends (session.DeriveCtx).
+func (r *Registry) AddWarmup(name string, build func(ctx context.Context, s *session.State, b *session.Bundle) error) {
+	r.warmups = append(r.warmups, warmup{name, build})
 }
 
 // InFamily registers what add registers as tools of the named family (its

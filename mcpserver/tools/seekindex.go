@@ -32,17 +32,32 @@ func SeekIndex(s *session.State, b *session.Bundle) (*seek.Index, error) {
 	return seekIndexCtx(s.Context(), s, b)
 }
 
-// BuildIndexesSoon builds b's query engine and seek index in the
-// background, under the session's lifetime (Close calls the build off and
-// waits for it), so that the first query after an ingest does not pay for
-// them.
-func BuildIndexesSoon(s *session.State, b *session.Bundle) {
+// BuildIndexesSoon builds b's query engine, seek index and the registry's
+// warm-ups (AddWarmup) in the background, one after the other, under the
+// session's lifetime (Close calls the builds off and waits for them), so
+// that the first query after an ingest does not pay for them.
+func BuildIndexesSoon(c *Call, b *session.Bundle) {
+	s := c.Session
+	var warm []warmup
+	if c.Registry != nil {
+		warm = c.Registry.warmups
+	}
 	s.Go("query indexes of a new graph", func(ctx context.Context) error {
 		if _, err := s.Engine(b); err != nil || ctx.Err() != nil {
 			return err
 		}
-		_, err := seekIndexCtx(ctx, s, b)
-		return err
+		if _, err := seekIndexCtx(ctx, s, b); err != nil {
+			return err
+		}
+		for _, w := range warm {
+			if ctx.Err() != nil || s.Current() != b {
+				return nil // a newer graph is served: its own warm-up builds
+			}
+			if err := w.build(ctx, s, b); err != nil && ctx.Err() == nil {
+				return fmt.Errorf("%s: %w", w.name, err)
+			}
+		}
+		return nil
 	})
 }
 

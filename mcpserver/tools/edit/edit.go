@@ -15,9 +15,7 @@ import (
 
 	"github.com/m1nd-go/m1nd/core/analysis"
 	"github.com/m1nd-go/m1nd/core/graph"
-	"github.com/m1nd-go/m1nd/core/history"
 	"github.com/m1nd-go/m1nd/ingest"
-	"github.com/m1nd-go/m1nd/mcpserver/daemon"
 	"github.com/m1nd-go/m1nd/mcpserver/edit"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
@@ -280,7 +278,7 @@ type blastEntry struct {
 }
 
 type insight struct {
-	Kind   string  `json:"kind" jsonschema:"untouched_test_companion, co_change_prediction, tremor_hotspot (the file's changes are accelerating in its git history) or high_blast_radius."`
+	Kind   string  `json:"kind" jsonschema:"untouched_test_companion, co_change_prediction, tremor_hotspot (its changes accelerate in git history), trust_drop (HighRisk trust from its fixes), antibody_recurrence (a stored bug shape matches it) or high_blast_radius."`
 	File   string  `json:"file" jsonschema:"The written file."`
 	Target string  `json:"target,omitempty" jsonschema:"The file the insight points at."`
 	Detail string  `json:"detail"`
@@ -723,118 +721,6 @@ func (b *batchRun) nodeChanges(bd *session.Bundle) {
 	if len(o.RemovedNodeIDs) > 200 {
 		o.RemovedNodeIDs = o.RemovedNodeIDs[:200]
 	}
-}
-
-// insights are the checks a write calls for: a test of the file that the
-// batch left alone, files that usually change with it, and a wide blast
-// radius.
-func (b *batchRun) insights(bd *session.Bundle) []insight {
-	g := bd.Graph
-	rs := tools.BundleSpace(bd)
-	written := map[graph.NodeID]bool{}
-	var files []graph.NodeID
-	for i, p := range b.paths {
-		if id, ok := g.Lookup(rs.FileID(p)); ok && !b.targets[i].Unchanged() {
-			written[id] = true
-			files = append(files, id)
-		}
-	}
-	var out []insight
-	hist := bd.History()
-	for _, f := range files {
-		fp := g.SourcePath(f)
-		for _, t := range testsOf(g, f) {
-			if !written[t] {
-				out = append(out, insight{Kind: "untouched_test_companion", File: fp, Target: g.SourcePath(t),
-					Detail: fmt.Sprintf("%s tests %s and was not part of this write: run it, or update it with the change.", g.SourcePath(t), fp)})
-			}
-		}
-		for _, p := range hist.Partners(f, 0, 30, 5) {
-			if !written[p.Node] && p.Times >= 2 && p.Coupling >= 0.5 {
-				out = append(out, insight{Kind: "co_change_prediction", File: fp, Target: g.SourcePath(p.Node), Score: tools.R3(float32(p.Coupling)),
-					Detail: fmt.Sprintf("%s changed together with %s in %d commits (%.0f%% of its history): it may need the same change.", g.SourcePath(p.Node), fp, p.Times, 100*p.Coupling)})
-			}
-		}
-		if in, ok := tremor(hist, f, fp); ok {
-			out = append(out, in)
-		}
-		if n := directDependents(g, f); n >= 10 {
-			out = append(out, insight{Kind: "high_blast_radius", File: fp, Score: float64(n),
-				Detail: fmt.Sprintf("%d files depend on %s directly: check them with impact before building on this change.", n, fp)})
-		}
-	}
-	if len(out) > 12 {
-		out = out[:12]
-	}
-	return out
-}
-
-// Tremor windows: the recent one, and the one before it the recent rate
-// is compared with (by the history's HEAD date, not the clock).
-const (
-	tremorRecent = 30 * 24 * 3600
-	tremorBefore = 180 * 24 * 3600
-)
-
-// tremor reports a file whose changes are accelerating: at least three
-// commits in the last 30 days of the history, at twice or more its rate
-// over the 180 days before — change that speeds up precedes bugs more
-// than steady churn does.
-func tremor(hist *history.Index, f graph.NodeID, fp string) (insight, bool) {
-	if hist == nil {
-		return insight{}, false
-	}
-	head := hist.Head()
-	recent, before := 0, 0
-	for _, ci := range hist.FileCommits(f) {
-		switch age := head - hist.Commit(int(ci)).Time; {
-		case age <= tremorRecent:
-			recent++
-		case age <= tremorRecent+tremorBefore:
-			before++
-		}
-	}
-	rate := float64(recent) / 30
-	prev := float64(before) / 180
-	if recent < 3 || rate < 2*prev {
-		return insight{}, false
-	}
-	ratio := 0.0 // no change before: acceleration from rest
-	if prev > 0 {
-		ratio = rate / prev
-	}
-	detail := fmt.Sprintf("%s changed in %d commits in the last 30 days of its history", fp, recent)
-	if ratio > 0 {
-		detail += fmt.Sprintf(", %.1f× its rate over the 180 days before", ratio)
-	} else {
-		detail += ", after none in the 180 days before"
-	}
-	return insight{Kind: "tremor_hotspot", File: fp, Score: float64(recent),
-		Detail: detail + ": change is accelerating here. Verify this write (verify: true) and run its tests."}, true
-}
-
-// promoteInsights puts the strongest insights of a write into the
-// daemon's alert queue when it is watching, so they outlive the answer
-// (reviewed later with alerts_list); an unacknowledged alert saying the
-// same is not repeated.
-func (b *batchRun) promoteInsights(ins []insight) {
-	dm := tools.DaemonOf(tools.CallDispatcher(b.c))
-	if !dm.Status().Active {
-		return
-	}
-	var al []daemon.Alert
-	for _, in := range ins {
-		strong := in.Kind == "high_blast_radius" || in.Kind == "tremor_hotspot" || (in.Kind == "co_change_prediction" && in.Score >= 0.8)
-		if !strong {
-			continue
-		}
-		ids := []string{"file::" + in.File}
-		if in.Target != "" {
-			ids = append(ids, "file::"+in.Target)
-		}
-		al = append(al, daemon.Alert{Kind: in.Kind, Severity: "warning", Message: in.Detail, NodeIDs: ids})
-	}
-	dm.Alerts.AddNew(time.Now(), al...)
 }
 
 // testsOf lists the test files linked to file by "tests" edges.

@@ -119,7 +119,7 @@ func runFederate(c *tools.Call, in federateParams) (FederateOutput, error) {
 		out.CrossRepoEdges = edges[:min(len(edges), maxListedCrossEdges)]
 	}
 	fillCounts(nb, &out)
-	tools.BuildIndexesSoon(c.Session, nb)
+	tools.BuildIndexesSoon(c, nb)
 	out.Persisted = tools.PersistAfterIngest(c.Session, nb)
 	c.Progress(1, 1, "done")
 	out.TotalNodes, out.TotalEdges = nb.Graph.NumNodes(), nb.Graph.NumEdges()

@@ -15,12 +15,6 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
-// The scan's budgets (docs/design.md#antibodies).
-const (
-	patternBudget = 10 * time.Millisecond
-	scanBudget    = 100 * time.Millisecond
-)
-
 type antibodyCreateParams struct {
 	Action      string            `json:"action" help:"create a new antibody from pattern; disable, enable or delete the one named by antibody_id." tool:"default=create,enum=create|disable|enable|delete"`
 	AntibodyID  string            `json:"antibody_id" jsonschema:"For disable, enable, delete (ab_001)." help:"The antibody to disable, enable or delete (ids as antibody_list shows them, e.g. ab_001)."`
@@ -113,7 +107,10 @@ func registerAntibodies(r *tools.Registry) {
 			"binds every pattern node to a graph node; its confidence is the mean label fit (1 exact, 0.5 + half the " +
 			"matched share of the label otherwise). Budgets: 10 ms per antibody and 100 ms per scan (timed_out names " +
 			"the antibodies cut short). Matches are ordered by severity, then confidence.",
-		Class:     tools.Read,
+		Class: tools.Read,
+		// It reads the graph under the read lock but records each antibody's
+		// scan and match counts (antibody_list shows them): not read-only.
+		Hints:     &tools.Hints{},
 		WhenToUse: "After an ingest or before a release: does a known bug's shape recur anywhere?",
 		AvoidWhen: "No antibodies are stored yet (antibody_create first).",
 		Next:      []string{"view", "heuristics_surface", "antibody_create"},
@@ -269,14 +266,14 @@ func runAntibodyScan(c *tools.Call, in antibodyScanParams) (AntibodyScanOutput, 
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
 		start := time.Now()
-		end := start.Add(scanBudget)
+		end := start.Add(immunity.ScanBudget)
 		for i, a := range todo {
 			now := time.Now()
 			if now.After(end) {
 				out.Skipped = len(todo) - i
 				break
 			}
-			deadline := now.Add(patternBudget)
+			deadline := now.Add(immunity.PatternBudget)
 			if deadline.After(end) {
 				deadline = end
 			}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/analysis"
-	"github.com/m1nd-go/m1nd/core/antibody"
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/risk"
 	"github.com/m1nd-go/m1nd/mcpserver/immunity"
@@ -136,7 +135,7 @@ func runHeuristics(c *tools.Call, in heuristicsParams) (HeuristicsOutput, error)
 		if g.Type(file) == graph.File {
 			out.File = g.ExternalID(file)
 		}
-		hs := signalsOf(b)
+		hs := immunity.SignalsOf(b)
 		out.Trust = heuristicTrust(g, hs, st, file, now.Unix())
 		out.Tremor = heuristicTremor(g, hs, st, file, now.UnixMilli())
 		out.Antibodies = heuristicAntibodies(g, st, id, param == "file_path" || id == file)
@@ -154,50 +153,27 @@ func runHeuristics(c *tools.Call, in heuristicsParams) (HeuristicsOutput, error)
 	return out, err
 }
 
-func heuristicTrust(g *graph.Graph, hs *histSignals, st *immunity.Store, file graph.NodeID, now int64) heurTrust {
-	e := trustEvidence(g, hs, st, file, now)
+func heuristicTrust(g *graph.Graph, hs *immunity.Signals, st *immunity.Store, file graph.NodeID, now int64) heurTrust {
+	e := st.TrustEvidence(g, hs, file, now)
 	s := risk.Compute(e, risk.HalfLifeHours)
 	return heurTrust{Trust: r3(s.Trust), Tier: string(s.Tier), DefectsPerYear: r3(s.Rate), Changes: e.Changes, Fixes: e.Fixes, Defects: e.Defects, FalseAlarms: e.FalseAlarms}
 }
 
-func heuristicTremor(g *graph.Graph, hs *histSignals, st *immunity.Store, file graph.NodeID, nowMs int64) heurTremor {
+func heuristicTremor(g *graph.Graph, hs *immunity.Signals, st *immunity.Store, file graph.NodeID, nowMs int64) heurTremor {
 	w := risk.Days90
-	ages, _, _ := tremorAges(g, hs, st, file, nowMs, w.Span())
+	ages, _, _ := st.TremorAges(g, hs, file, nowMs, w.Span())
 	r := risk.Measure(ages, w.Span(), w.Bins())
 	return heurTremor{Window: string(w), Direction: string(r.Direction), Magnitude: r3(r.Magnitude), Slope: r3(r.Slope), Events: r.Events, Risk: string(r.Risk)}
 }
 
-// heuristicAntibodies runs the enabled antibodies (within the scan's
-// budgets) and keeps the matches that bind id — or, for a file, any node
-// the file holds.
+// heuristicAntibodies keeps the matches that bind id — or, for a file,
+// any node the file holds.
 func heuristicAntibodies(g *graph.Graph, st *immunity.Store, id graph.NodeID, wholeFile bool) heurAntibodies {
-	out := heurAntibodies{Matches: []scanMatch{}}
-	end := time.Now().Add(scanBudget)
-	for _, a := range st.Antibodies.List() {
-		now := time.Now()
-		if !a.Enabled || now.After(end) {
-			continue
-		}
-		deadline := now.Add(patternBudget)
-		if deadline.After(end) {
-			deadline = end
-		}
-		res := antibody.Find(g, a.Pattern, antibody.Options{Mode: antibody.Substring, MaxMatches: 100, Deadline: deadline})
-		out.Scanned++
-		if res.TimedOut {
-			out.TimedOut++
-		}
-		for _, m := range res.Matches {
-			if slices.ContainsFunc(m.Nodes, func(n graph.NodeID) bool { return n == id || wholeFile && n != graph.NoNode && moduleOf(g, n) == id }) {
-				out.Total++
-				out.Matches = append(out.Matches, matchJSON(g, a, m))
-			}
-		}
+	res := st.MatchesBinding(g, func(n graph.NodeID) bool { return n == id || wholeFile && moduleOf(g, n) == id })
+	out := heurAntibodies{Matches: []scanMatch{}, Scanned: res.Scanned, TimedOut: res.TimedOut, Total: len(res.Hits)}
+	for _, h := range res.Hits[:min(len(res.Hits), 5)] {
+		out.Matches = append(out.Matches, matchJSON(g, h.Antibody, h.Match))
 	}
-	slices.SortStableFunc(out.Matches, func(x, y scanMatch) int {
-		return cmp.Or(cmp.Compare(sevRank(y.Severity), sevRank(x.Severity)), cmp.Compare(y.Confidence, x.Confidence), cmp.Compare(x.AntibodyID, y.AntibodyID))
-	})
-	out.Matches = out.Matches[:min(len(out.Matches), 5)]
 	return out
 }
 

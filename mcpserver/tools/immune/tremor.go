@@ -83,7 +83,7 @@ func runTremor(c *tools.Call, in tremorParams) (TremorOutput, error) {
 			return tools.EmptyGraphErr()
 		}
 		start := time.Now()
-		hs := signalsOf(b)
+		hs := immunity.SignalsOf(b)
 		span := tremorSpan(w, hs, st, nowMs)
 		type row struct {
 			id               graph.NodeID
@@ -96,7 +96,7 @@ func runTremor(c *tools.Call, in tremorParams) (TremorOutput, error) {
 			if !matchesFilter(g, id, in.NodeFilter) || !in.IncludeDocs && isDoc(g, id) {
 				continue
 			}
-			ages, commits, learned := tremorAges(g, hs, st, id, nowMs, span)
+			ages, commits, learned := st.TremorAges(g, hs, id, nowMs, span)
 			r := risk.Measure(ages, span, w.Bins())
 			if r.Events == 0 || r.Magnitude < in.MinMagnitude {
 				continue
@@ -128,11 +128,11 @@ func runTremor(c *tools.Call, in tremorParams) (TremorOutput, error) {
 
 // tremorSpan is the window's length; for all, the history's span or the
 // oldest learn observation's age, whichever is longer.
-func tremorSpan(w risk.Window, hs *histSignals, st *immunity.Store, nowMs int64) float64 {
+func tremorSpan(w risk.Window, hs *immunity.Signals, st *immunity.Store, nowMs int64) float64 {
 	if s := w.Span(); s > 0 {
 		return s
 	}
-	span := hs.span
+	span := hs.Span
 	for _, n := range st.Tremor.Nodes() {
 		if obs := st.Tremor.Of(n); len(obs) > 0 {
 			span = max(span, float64(nowMs-obs[0].At)/1000)
@@ -143,9 +143,9 @@ func tremorSpan(w risk.Window, hs *histSignals, st *immunity.Store, nowMs int64)
 
 // tremorCandidates are the files with commits or learn observations,
 // ascending.
-func tremorCandidates(g *graph.Graph, hs *histSignals, st *immunity.Store) []graph.NodeID {
+func tremorCandidates(g *graph.Graph, hs *immunity.Signals, st *immunity.Store) []graph.NodeID {
 	seen := map[graph.NodeID]bool{}
-	for id := range hs.ages {
+	for id := range hs.Ages {
 		seen[id] = true
 	}
 	for _, ext := range st.Tremor.Nodes() {

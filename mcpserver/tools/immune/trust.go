@@ -84,7 +84,7 @@ func runTrust(c *tools.Call, in trustParams) (TrustOutput, error) {
 			return tools.EmptyGraphErr()
 		}
 		start := time.Now()
-		hs := signalsOf(b)
+		hs := immunity.SignalsOf(b)
 		type row struct {
 			id graph.NodeID
 			e  risk.Evidence
@@ -96,7 +96,7 @@ func runTrust(c *tools.Call, in trustParams) (TrustOutput, error) {
 			if g.Type(id) != graph.File || !matchesFilter(g, id, in.Scope) || !in.IncludeDocs && isDoc(g, id) {
 				continue
 			}
-			e := trustEvidence(g, hs, st, id, now)
+			e := st.TrustEvidence(g, hs, id, now)
 			if e.Observations() < in.MinHistory {
 				continue
 			}
@@ -127,7 +127,7 @@ func runTrust(c *tools.Call, in trustParams) (TrustOutput, error) {
 		}
 		out.Modules = tools.OrEmpty(out.Modules)
 		out.NotListed = len(rows) - len(out.Modules)
-		out.Commits, out.FixCommits, out.MassEdits = hs.commits, hs.fixCommits, hs.massEdits
+		out.Commits, out.FixCommits, out.MassEdits = hs.Commits, hs.FixCommits, hs.MassEdits
 		out.Outcomes = len(st.Trust.Modules())
 		out.HalfLifeHours = in.HalfLifeHours
 		out.Warnings = st.Warnings

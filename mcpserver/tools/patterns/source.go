@@ -2,6 +2,7 @@ package patterns
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"runtime"
 	"sync"
@@ -43,7 +44,7 @@ func span(data []byte, offs []int, start, end uint32) []byte {
 // keep admits, and its contents, on up to GOMAXPROCS goroutines (f must
 // be safe for that). Files the path guard refused or that are missing
 // are skipped.
-func eachFileBody(b *session.Bundle, keep func(graph.NodeID) bool, f func(nodes []graph.NodeID, data []byte, offs []int)) {
+func eachFileBody(ctx context.Context, b *session.Bundle, keep func(graph.NodeID) bool, f func(nodes []graph.NodeID, data []byte, offs []int)) {
 	gf, df := tools.BundleGraphFiles(b), tools.BundleDiskFiles(b)
 	g := b.Graph
 	work := make(chan int)
@@ -75,6 +76,9 @@ func eachFileBody(b *session.Bundle, keep func(graph.NodeID) bool, f func(nodes 
 		}()
 	}
 	for i := range gf.Files {
+		if ctx.Err() != nil {
+			break
+		}
 		work <- i
 	}
 	close(work)

@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sync"
@@ -59,6 +60,10 @@ func registerTwins(r *tools.Registry) {
 		Next:      []string{"view", "fingerprint"},
 		Example:   map[string]any{"agent_id": "claude", "scope": "backend/", "similarity_threshold": 0.8},
 	}, runTwins)
+	r.AddWarmup("twins index", func(ctx context.Context, _ *session.State, b *session.Bundle) error {
+		_, err := buildTwinIndex(ctx, b)
+		return err
+	})
 }
 
 // twinIndexKey is the bundle's body index, built once per graph.
@@ -68,14 +73,23 @@ var twinIndexKey = session.NewKey[*patterns.TwinIndex]("patterns.twins")
 var twinTypes = map[string]graph.NodeType{"function": graph.Function, "class": graph.Class, "struct": graph.Struct, "enum": graph.Enum, "type": graph.Type}
 
 func twinIndex(b *session.Bundle) *patterns.TwinIndex {
-	x, _ := session.Derive(b, twinIndexKey, func(g *graph.Graph) (*patterns.TwinIndex, error) {
+	x, _ := buildTwinIndex(context.Background(), b)
+	return x
+}
+
+// buildTwinIndex builds the index unless ctx ends first (then nothing is
+// cached: the next caller builds it). Registered as a warm-up, it runs in
+// the background after an ingest, so the first twins call does not read
+// every file.
+func buildTwinIndex(ctx context.Context, b *session.Bundle) (*patterns.TwinIndex, error) {
+	return session.DeriveCtx(ctx, b, twinIndexKey, func(ctx context.Context, g *graph.Graph) (*patterns.TwinIndex, error) {
 		var mu sync.Mutex
 		var units []patterns.Unit
 		indexed := func(id graph.NodeID) bool {
 			t := g.Type(id)
 			return t == graph.Function || t == graph.Class || t == graph.Struct || t == graph.Enum || t == graph.Type
 		}
-		eachFileBody(b, indexed, func(nodes []graph.NodeID, data []byte, offs []int) {
+		eachFileBody(ctx, b, indexed, func(nodes []graph.NodeID, data []byte, offs []int) {
 			local := make([]patterns.Unit, 0, len(nodes))
 			for _, id := range nodes {
 				p := g.Provenance(id)
@@ -85,9 +99,11 @@ func twinIndex(b *session.Bundle) *patterns.TwinIndex {
 			units = append(units, local...)
 			mu.Unlock()
 		})
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		return patterns.NewTwinIndex(units, 0), nil
 	})
-	return x
 }
 
 func runTwins(c *tools.Call, in twinsParams) (TwinsOutput, error) {

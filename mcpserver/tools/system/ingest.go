@@ -58,7 +58,7 @@ func runIngest(c *tools.Call, in ingestParams) (IngestOutput, error) {
 	// Build the query engine and the seek index now so the first query does
 	// not pay for them (in the background), and make the new graph durable
 	// before answering: an acknowledged ingest survives a kill -9.
-	tools.BuildIndexesSoon(s, nb)
+	tools.BuildIndexesSoon(c, nb)
 	persisted := tools.PersistAfterIngest(s, nb)
 	if !r.Kept {
 		ingest.ReleaseMemory() // (a full GC and a scavenge of the heap: half a second on a large one)
