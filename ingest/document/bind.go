@@ -47,6 +47,15 @@ type Index struct {
 	qual   map[string][]graph.NodeID // "A.B", "pkg.A", "stem.A" → entities
 	docs   map[string]graph.NodeID   // document path → document node
 	stems  map[string]graph.NodeID   // document path without extension → document node
+
+	// Source, when set, reads a code file by graph path: drift then finds
+	// attributes a class body assigns and bases from libraries, which the
+	// graph does not hold as nodes.
+	Source func(path string) ([]byte, bool)
+	// Changed, when set, dates a document or code file (Unix seconds; 0:
+	// unknown, the graph's time is used): the last commit touching it,
+	// where a fresh clone's file times would say "changed today".
+	Changed func(id graph.NodeID) float64
 }
 
 // stemOf is a path without its extension.

@@ -78,14 +78,14 @@ func (x *Index) FileOf(id graph.NodeID) graph.NodeID {
 // Drift compares a document with the code it is bound to.
 func (x *Index) Drift(doc graph.NodeID) DocDrift {
 	g := x.g
-	d := DocDrift{Doc: Info(g, doc), DocChanged: g.LastModified(doc)}
+	d := DocDrift{Doc: Info(g, doc), DocChanged: x.changed(doc)}
 	secs := append([]graph.NodeID{doc}, Sections(g, doc)...)
 	hasCode := len(x.byPath) > 0
 	for _, s := range secs {
 		for _, b := range x.SectionBindings(s) {
 			d.Bindings++
 			f := x.FileOf(b.Target)
-			t := g.LastModified(f)
+			t := x.changed(f)
 			d.NewestCode = max(d.NewestCode, t)
 			if t > d.DocChanged+DriftGrace && d.DocChanged > 0 {
 				d.Findings = append(d.Findings, Finding{Kind: DriftCodeChanged, Section: s, Target: b.Target, File: f, Mention: b.Mention, Score: b.Score, CodeChanged: t,
@@ -121,6 +121,17 @@ func (x *Index) Drift(doc graph.NodeID) DocDrift {
 	return d
 }
 
+// changed is a node's last change: the Changed hook's (git), else the
+// graph's time.
+func (x *Index) changed(id graph.NodeID) float64 {
+	if x.Changed != nil {
+		if t := x.Changed(id); t > 0 {
+			return t
+		}
+	}
+	return x.g.LastModified(id)
+}
+
 // missing reports a mention that names nothing although the code it
 // would live in is there: a path under a directory the graph has, or a
 // member of a class the graph has.
@@ -144,12 +155,31 @@ func (x *Index) missing(m Mention) (string, bool) {
 			return "", false
 		}
 		segs := strings.Split(m.Text, ".")
-		owner := segs[len(segs)-2]
-		for _, id := range x.label[owner] {
-			if t := x.g.Type(id); t == graph.Class || t == graph.Struct || t == graph.Type || t == graph.Enum {
-				return owner + " is in the graph but has no member " + segs[len(segs)-1] + " (renamed or removed?)", true
-			}
-		}
+		return x.missingMember(strings.Join(segs[:len(segs)-1], "."), segs[len(segs)-1])
 	}
 	return "", false
+}
+
+// missingMember reports Owner.member as missing only when some class the
+// owner names is in the graph and neither it nor any of its bases has the
+// member (a method, or an attribute its body assigns), and no base lies
+// outside the graph.
+func (x *Index) missingMember(ownerQ, member string) (string, bool) {
+	owners := x.owners(ownerQ)
+	if len(owners) == 0 {
+		return "", false
+	}
+	var searched []string
+	for _, o := range owners {
+		r := x.lookupMember(o, member)
+		if r.found || r.unknown {
+			return "", false
+		}
+		searched = append(searched, r.visited...)
+	}
+	detail := x.g.Label(owners[0]) + " is in the graph but has no member " + member
+	if len(searched) > 1 {
+		detail += " (nor has " + strings.Join(slices.Compact(searched[1:]), ", ") + ")"
+	}
+	return detail + " (renamed or removed?)", true
 }

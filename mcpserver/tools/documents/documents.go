@@ -159,7 +159,11 @@ type providerHealthOutput struct {
 var docIndexKey = session.NewKey[*document.Index]("document.index")
 
 func docIndex(b *session.Bundle) *document.Index {
-	v, _ := session.Derive(b, docIndexKey, func(g *graph.Graph) (*document.Index, error) { return document.NewIndex(g), nil })
+	v, _ := session.Derive(b, docIndexKey, func(g *graph.Graph) (*document.Index, error) {
+		x := document.NewIndex(g)
+		newDriftSources(b).attach(x)
+		return x, nil
+	})
 	return v
 }
 

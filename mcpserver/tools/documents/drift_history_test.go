@@ -1,0 +1,98 @@
+package documents
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/m1nd-go/m1nd/core/testcorpus"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+)
+
+// driftRepo is a package whose class inherits its methods from a base in
+// another module, assigns attributes in its body, and has a base from a
+// library; a guide names members of each kind and one that is gone.
+var driftRepo = map[string]string{
+	"src/shop/__init__.py": "from .app import Shop\nfrom .wrappers import Request\n",
+	"src/shop/scaffold.py": "class Scaffold:\n    def __init__(self):\n        self.root_path = '.'\n\n    def route(self, rule):\n        return rule\n",
+	"src/shop/app.py":      "from .scaffold import Scaffold\n\n\nclass Shop(Scaffold):\n    secret_key = None\n\n    def __init__(self):\n        super().__init__()\n        self.config = {}\n\n    def run(self):\n        return self.route('/')\n",
+	"src/shop/wrappers.py": "from werkzeug import Request as RequestBase\n\n\nclass Request(RequestBase):\n    def extra(self):\n        return 1\n",
+	"src/shop/old.py":      "def legacy():\n    return 0\n",
+	"docs/guide.md": "# Guide\n\nCall `shop.Shop.route` and `shop.Shop.run`; set `shop.Shop.config` and `Shop.secret_key`.\n" +
+		"Read `Scaffold.root_path` and `shop.Request.form`. `shop.Shop.checkout` was removed.\n\nSee `shop.old.legacy` and `src/shop/app.py`.\n",
+}
+
+// commitAt commits paths with both dates set to when.
+func commitAt(t *testing.T, dir, when string, paths ...string) {
+	t.Helper()
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE="+when, "GIT_COMMITTER_DATE="+when,
+			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	run(append([]string{"add", "--"}, paths...)...)
+	run("commit", "-qm", "at "+when)
+}
+
+// Members resolve through bases and assigned attributes; dates come from
+// the last commits, not from the checkout's file times (all "now" here).
+func TestDocumentDriftHierarchyAndGitDates(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := testcorpus.Write(dir, driftRepo); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	commitAt(t, dir, "2023-01-01T00:00:00Z", "src/shop/old.py", "src/shop/scaffold.py", "src/shop/wrappers.py", "src/shop/__init__.py")
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs/guide.md")
+	commitAt(t, dir, "2024-06-01T00:00:00Z", "src/shop/app.py")
+	now := time.Now()
+	for p := range driftRepo {
+		if err := os.Chtimes(filepath.Join(dir, p), now, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := tooltest.NewDispatcher(t, session.Config{})
+	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": filepath.Join(dir, "docs"), "adapter": "universal", "mode": "merge"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "path": "docs/guide.md"})
+	doc := out["documents"].([]any)[0].(map[string]any)
+	type finding struct{ Kind, Mention, File, At string }
+	var got []finding
+	for _, f := range doc["findings"].([]any) {
+		m := f.(map[string]any)
+		at, _ := m["code_changed_at"].(string)
+		file, _ := m["target_file"].(string)
+		got = append(got, finding{m["kind"].(string), m["mention"].(string), file, at})
+	}
+	want := []finding{
+		{"code_change_unreflected", "shop.Shop.run", "file::src/shop/app.py", "2024-06-01T00:00:00Z"},
+		{"code_change_unreflected", "src/shop/app.py", "file::src/shop/app.py", "2024-06-01T00:00:00Z"},
+		{"missing_target", "shop.Shop.checkout", "", ""},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+	if doc["doc_changed_at"] != "2024-01-01T00:00:00Z" {
+		t.Errorf("doc_changed_at %v, want the guide's commit", doc["doc_changed_at"])
+	}
+	// The dates drift reads straight from git, whatever window the
+	// ingest's history covers.
+	times := lastCommits(dir)
+	for p, when := range map[string]string{"src/shop/app.py": "2024-06-01T00:00:00Z", "docs/guide.md": "2024-01-01T00:00:00Z", "src/shop/old.py": "2023-01-01T00:00:00Z"} {
+		if got := time.Unix(int64(times[p]), 0).UTC().Format(time.RFC3339); got != when {
+			t.Errorf("last commit of %s: %s, want %s", p, got, when)
+		}
+	}
+}

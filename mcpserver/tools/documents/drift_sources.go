@@ -1,0 +1,126 @@
+package documents
+
+import (
+	"bufio"
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/ingest/document"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
+)
+
+// driftSources gives a bundle's document index what the graph lacks:
+// code files' text (guarded reads: class attributes and library bases)
+// and each file's last commit (git), read once per bundle and cached.
+type driftSources struct {
+	b *session.Bundle
+
+	mu    sync.Mutex
+	text  map[string][]byte             // graph path → text (nil: unreadable)
+	repos map[string]map[string]float64 // git top level → path → last commit
+	top   map[string]string             // directory → its git top level ("": none)
+}
+
+func newDriftSources(b *session.Bundle) *driftSources {
+	return &driftSources{b: b, text: map[string][]byte{}, repos: map[string]map[string]float64{}, top: map[string]string{}}
+}
+
+// attach sets the index's hooks.
+func (s *driftSources) attach(x *document.Index) {
+	x.Source = s.source
+	x.Changed = s.changed
+}
+
+// source reads a graph file through the path guard.
+func (s *driftSources) source(p string) ([]byte, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t, ok := s.text[p]; ok {
+		return t, t != nil
+	}
+	var data []byte
+	if res, _, _, err := tools.BundleSpace(s.b).Resolve(tools.BundleGuard(s.b), p); err == nil {
+		data, _, _ = tools.ReadGuarded(res, "path")
+	}
+	s.text[p] = data
+	return data, data != nil
+}
+
+// changed is the last commit touching a node's file (committer time), 0
+// when the file is outside git or never committed.
+func (s *driftSources) changed(id graph.NodeID) float64 {
+	g := s.b.Graph
+	res, _, _, err := tools.BundleSpace(s.b).Resolve(tools.BundleGuard(s.b), g.SourcePath(id))
+	if err != nil || !res.Exists {
+		return 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	top := s.topLevel(filepath.Dir(res.Real))
+	if top == "" {
+		return 0
+	}
+	times, ok := s.repos[top]
+	if !ok {
+		times = lastCommits(top)
+		s.repos[top] = times
+	}
+	rel, err := filepath.Rel(top, res.Real)
+	if err != nil {
+		return 0
+	}
+	return times[filepath.ToSlash(rel)]
+}
+
+// topLevel is the git work tree holding dir, asked once per directory.
+func (s *driftSources) topLevel(dir string) string {
+	if t, ok := s.top[dir]; ok {
+		return t
+	}
+	out, err := exec.CommandContext(context.Background(), "git", "-C", dir, "rev-parse", "--show-toplevel").Output()
+	t := ""
+	if err == nil {
+		t = strings.TrimSpace(string(out))
+		if r, err := filepath.EvalSymlinks(t); err == nil {
+			t = r
+		}
+	}
+	s.top[dir] = t
+	return t
+}
+
+// lastCommits reads the whole history once: each path's newest commit
+// time. Dates come from commits, never from file times (a fresh clone
+// makes every file "changed today").
+func lastCommits(top string) map[string]float64 {
+	times := map[string]float64{}
+	cmd := exec.CommandContext(context.Background(), "git", "-C", top, "-c", "core.quotePath=false", "log", "--format=%x00%ct", "--name-only", "--no-renames")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return times
+	}
+	if cmd.Start() != nil {
+		return times
+	}
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	var t float64
+	for sc.Scan() {
+		line := sc.Text()
+		if v, ok := strings.CutPrefix(line, "\x00"); ok {
+			t, _ = strconv.ParseFloat(v, 64)
+			continue
+		}
+		if line != "" && t > times[line] {
+			times[line] = t
+		}
+	}
+	_ = cmd.Wait()
+	return times
+}
