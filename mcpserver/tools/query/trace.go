@@ -317,6 +317,9 @@ func (m *traceMapper) mapFrame(f stacktrace.Frame) frameHit {
 	p := m.g.SourcePath(file)
 	h := frameHit{ok: true, file: file, node: file, match: match, conf: conf, external: stacktrace.IsExternalPath(p)}
 	h.node, h.note = entityAt(m.g, p, f)
+	if conf == installedConfidence {
+		h.note = strings.TrimPrefix(h.note+"; an installed copy of the project, mapped by package path", "; ")
+	}
 	if h.node == graph.NoNode {
 		h.node = file
 	}
@@ -355,6 +358,11 @@ func (m *traceMapper) findFile(f stacktrace.Frame) (graph.NodeID, string, float6
 			if id, ok := m.g.Lookup(m.rs.FileID(m.rs.GraphPath(r.Path, rel))); ok {
 				return id, "exact", 1, true
 			}
+		}
+	}
+	if f.External || stacktrace.IsExternalPath(f.File) {
+		if id, ok := m.installedFile(f.File); ok {
+			return id, "suffix", installedConfidence, true
 		}
 	}
 	segs := strings.Split(strings.TrimPrefix(f.File, "/"), "/")

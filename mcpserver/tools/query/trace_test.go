@@ -120,7 +120,7 @@ func TestTraceDemotesExternalFrames(t *testing.T) {
     digest = hash_password(password)
   File "/srv/app/backend/crypto.py", line 6, in hash_password
     return hashlib.sha256(password.encode()).hexdigest()
-  File "/srv/app/.venv/lib/python3.12/site-packages/backend/crypto.py", line 88, in sha256
+  File "/srv/app/.venv/lib/python3.12/site-packages/passlib/crypto.py", line 88, in sha256
     return _hash(data)
   File "/usr/lib/python3.12/hashlib.py", line 12, in _hash
 TypeError: Strings must be encoded before hashing`

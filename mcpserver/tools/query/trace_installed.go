@@ -1,0 +1,200 @@
+package query
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/stacktrace"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
+)
+
+// installedIndex knows the package names the ingested project publishes
+// under: Go module paths (go.mod) and npm package names (package.json),
+// each with the graph directory it lives in. A stack frame from an
+// installed copy of the project (the Go module cache, node_modules,
+// site-packages) maps back to the ingested file through it.
+type installedIndex struct {
+	goModules map[string]string // module path → graph directory ("" at the top)
+	npm       map[string]string // package name → graph directory
+}
+
+var installedIndexKey = session.NewKey[*installedIndex]("trace.installed")
+
+// installedConfidence is a frame's match confidence when it maps through
+// an installed copy: the package path is the project's, the version may
+// differ from the checkout.
+const installedConfidence = 0.9
+
+// manifestLimit bounds how much of a manifest is read.
+const manifestLimit = 1 << 20
+
+func installedIndexOf(b *session.Bundle) *installedIndex {
+	v, _ := session.Derive(b, installedIndexKey, func(g *graph.Graph) (*installedIndex, error) {
+		x := &installedIndex{goModules: map[string]string{}, npm: map[string]string{}}
+		// Manifests are not always graph nodes (go.mod has no language):
+		// look beside the graph's files, on disk, once per graph.
+		for _, dir := range manifestDirs(g) {
+			if mod := goModulePath(readManifest(b, path.Join(dir, "go.mod"))); mod != "" {
+				x.goModules[mod] = dir
+			}
+			var pj struct {
+				Name string `json:"name"`
+			}
+			if json.Unmarshal(readManifest(b, path.Join(dir, "package.json")), &pj) == nil && pj.Name != "" {
+				x.npm[pj.Name] = dir
+			}
+		}
+		return x, nil
+	})
+	return v
+}
+
+// manifestDirs are the graph directories holding files, outside installed
+// and vendored trees, sorted.
+func manifestDirs(g *graph.Graph) []string {
+	seen := map[string]bool{}
+	for i := range g.NumNodes() {
+		if g.Type(graph.NodeID(i)) != graph.File {
+			continue
+		}
+		p := g.SourcePath(graph.NodeID(i))
+		if p == "" || stacktrace.IsExternalPath(p) {
+			continue
+		}
+		seen[graphDir(p)] = true
+	}
+	dirs := make([]string, 0, len(seen))
+	for d := range seen {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	return dirs
+}
+
+// readManifest reads a graph path through the path guard (nil when
+// absent or refused).
+func readManifest(b *session.Bundle, p string) []byte {
+	res, _, _, err := tools.BundleSpace(b).Resolve(tools.BundleGuard(b), p)
+	if err != nil || !res.Exists {
+		return nil
+	}
+	data, _, err := tools.ReadGuarded(res, "path")
+	if err != nil || len(data) > manifestLimit {
+		return nil
+	}
+	return data
+}
+
+func graphDir(p string) string {
+	if d := path.Dir(p); d != "." {
+		return d
+	}
+	return ""
+}
+
+// goModulePath is the module line of a go.mod.
+func goModulePath(src []byte) string {
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	for sc.Scan() {
+		if f := strings.Fields(sc.Text()); len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`)
+		}
+	}
+	return ""
+}
+
+// installedCandidates turns a frame path inside an installed package into
+// the graph paths the project's own copy of it would have, most specific
+// first. A Go module cache path (.../pkg/mod/github.com/gin-gonic/gin@v1.9.1/tree.go)
+// and a node_modules path need the project's published name; a
+// site-packages path is matched by its import path (flask/app.py) as a
+// suffix of the graph's files.
+func (x *installedIndex) installedCandidates(p string) (exact []string, suffix string) {
+	p = strings.ReplaceAll(p, "\\", "/")
+	if _, rest, ok := strings.Cut(p, "/pkg/mod/"); ok {
+		mod, rel, ok := strings.Cut(rest, "@")
+		if _, rel, ok2 := strings.Cut(rel, "/"); ok && ok2 {
+			// Subdirectories of a module are packages of the same module.
+			mod = unescapeModule(mod)
+			if dir, ok := x.goModules[mod]; ok {
+				exact = append(exact, path.Join(dir, rel))
+			}
+		}
+		return exact, ""
+	}
+	if i := strings.LastIndex(p, "node_modules/"); i >= 0 {
+		rest := p[i+len("node_modules/"):]
+		segs := strings.SplitN(rest, "/", 3)
+		name, rel := segs[0], strings.Join(segs[1:], "/")
+		if strings.HasPrefix(name, "@") && len(segs) == 3 {
+			name, rel = segs[0]+"/"+segs[1], segs[2]
+		}
+		if dir, ok := x.npm[name]; ok && rel != "" {
+			exact = append(exact, path.Join(dir, rel))
+		}
+		return exact, ""
+	}
+	for _, m := range []string{"/site-packages/", "/dist-packages/"} {
+		if i := strings.LastIndex(p, m); i >= 0 {
+			rel := p[i+len(m):]
+			// A package (flask/app.py), not a lone module a project of
+			// any name could hold.
+			if strings.Contains(rel, "/") {
+				return nil, rel
+			}
+		}
+	}
+	return nil, ""
+}
+
+// unescapeModule undoes the module cache's case encoding ("!b" is "B").
+func unescapeModule(s string) string {
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '!' && i+1 < len(s) {
+			i++
+			sb.WriteString(strings.ToUpper(s[i : i+1]))
+			continue
+		}
+		sb.WriteByte(s[i])
+	}
+	return sb.String()
+}
+
+// installedFile maps a frame from an installed copy of the project to the
+// ingested file: an exact graph path from the package's manifest, else
+// the one file whose path ends with the frame's import path (several:
+// the shortest path, ties by path).
+func (m *traceMapper) installedFile(p string) (graph.NodeID, bool) {
+	exact, suffix := installedIndexOf(m.b).installedCandidates(p)
+	for _, gp := range exact {
+		if id, ok := m.g.Lookup(m.rs.FileID(gp)); ok {
+			return id, true
+		}
+	}
+	if suffix == "" {
+		return graph.NoNode, false
+	}
+	var found []string
+	byPath := map[string]graph.NodeID{}
+	for _, id := range m.x.byBase[strings.ToLower(path.Base(suffix))] {
+		gp := m.g.SourcePath(id)
+		if (gp == suffix || strings.HasSuffix(gp, "/"+suffix)) && !strings.Contains(gp, "site-packages/") {
+			found = append(found, gp)
+			byPath[gp] = id
+		}
+	}
+	if len(found) == 0 {
+		return graph.NoNode, false
+	}
+	sort.Slice(found, func(i, j int) bool {
+		return len(found[i]) < len(found[j]) || len(found[i]) == len(found[j]) && found[i] < found[j]
+	})
+	return byPath[found[0]], true
+}

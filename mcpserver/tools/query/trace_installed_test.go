@@ -1,0 +1,54 @@
+package query
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+)
+
+// Frames from an installed copy of the ingested project (site-packages,
+// the Go module cache, node_modules) map back to its files by package
+// path; other libraries stay external.
+func TestTraceInstalledCopyMapsBack(t *testing.T) {
+	t.Parallel()
+	d, _ := tooltest.FixtureRepo(t, map[string]string{
+		"py/src/flask/__init__.py": "from .app import Flask\n",
+		"py/src/flask/app.py":      "class Flask:\n    def route(self, rule):\n        return rule\n\n    def run(self):\n        return self.route('/')\n",
+		"go.mod":                   "module github.com/Gin-Gonic/gin\n\ngo 1.21\n",
+		"tree.go":                  "package gin\n\nfunc getValue(p string) string {\n\treturn p\n}\n",
+		"binding/json.go":          "package binding\n\nfunc Decode(s string) string {\n\treturn s\n}\n",
+		"web/package.json":         `{"name": "@acme/widgets", "version": "1.0.0"}`,
+		"web/lib/index.js":         "function render(x) {\n  return x;\n}\nmodule.exports = { render };\n",
+	})
+	for _, tc := range []struct {
+		name, text string
+		want       []string
+	}{
+		{
+			name: "site-packages",
+			text: "Traceback (most recent call last):\n  File \"/srv/.venv/lib/python3.12/site-packages/flask/app.py\", line 6, in run\n    return self.route('/')\n  File \"/srv/.venv/lib/python3.12/site-packages/werkzeug/routing.py\", line 3, in route\nValueError: bad rule",
+			want: []string{"file::py/src/flask/app.py::Flask::run:6"},
+		},
+		{
+			name: "Go module cache, escaped capitals, a subpackage",
+			text: "panic: boom\n\ngoroutine 1 [running]:\ngithub.com/Gin-Gonic/gin/binding.Decode(...)\n\t/root/go/pkg/mod/github.com/!gin-!gonic/gin@v1.9.1/binding/json.go:4 +0x1d\ngithub.com/Gin-Gonic/gin.getValue(...)\n\t/root/go/pkg/mod/github.com/!gin-!gonic/gin@v1.9.1/tree.go:4 +0x1d\nmain.main()\n\t/home/u/app/main.go:9 +0x25\n",
+			want: []string{"file::binding/json.go::Decode:4", "file::tree.go::getValue:4"},
+		},
+		{
+			name: "node_modules, scoped package",
+			text: "TypeError: x is undefined\n    at render (/app/node_modules/@acme/widgets/lib/index.js:2:3)\n    at other (/app/node_modules/left-pad/index.js:1:1)\n",
+			want: []string{"file::web/lib/index.js::render:2"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := tooltest.MustCall(t, d, "trace", map[string]any{"agent_id": "t", "error_text": tc.text})
+			if diff := cmp.Diff(tc.want, suspectsOf(t, out)); diff != "" {
+				t.Errorf("suspects (-want +got):\n%s", diff)
+			}
+			if un := out["unmapped_frames"].([]any); len(un) != 1 {
+				t.Errorf("want the other library's frame unmapped: %v", un)
+			}
+		})
+	}
+}
