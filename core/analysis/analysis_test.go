@@ -368,6 +368,9 @@ func TestImpactDependents(t *testing.T) {
 			want: []string{"file::b.py@1", "file::t_test.py@1", "file::e.py@1", "file::c.py@2", "file::d.py@3"}, level: "file"},
 		{name: "top_k cuts the list, not the counts", source: "file::a.py", p: func(p *ImpactParams) { p.TopK = 2 },
 			want: []string{"file::b.py@1", "file::t_test.py@1"}, level: "file"},
+		{name: "keep limits the list, the walk still crosses what it drops", source: "file::a.py",
+			p:    func(p *ImpactParams) { p.Keep = func(n graph.NodeID) bool { return g.ExternalID(n) != "file::c.py" } },
+			want: []string{"file::b.py@1", "file::t_test.py@1", "file::e.py@1", "file::d.py@3"}, level: "file"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

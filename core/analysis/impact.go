@@ -157,6 +157,11 @@ type ImpactParams struct {
 	MaxVia int
 	// EdgeBudget caps the edges examined.
 	EdgeBudget int
+	// Keep, when set, limits the answer to the nodes it keeps (a
+	// repository or path scope): BlastRadius, ByHop, Affected and the
+	// energy count those only. The walk still crosses the others, so a
+	// dependent in scope reached through one outside it is listed.
+	Keep func(graph.NodeID) bool
 }
 
 // DefaultImpactParams: dependents, automatic level, 3 hops, decay 0.85 per
@@ -298,6 +303,9 @@ func Impact(g *graph.Graph, source graph.NodeID, p ImpactParams) (ImpactResult, 
 	}
 	res.Scope = len(run.walks[0].scopeNodes)
 	nodes := run.rollup()
+	if p.Keep != nil {
+		nodes = slices.DeleteFunc(nodes, func(n ImpactNode) bool { return !p.Keep(n.Node) })
+	}
 	run.rank(nodes)
 	if p.IncludeCausalChains && p.MaxChains > 0 {
 		res.CausalChains = run.chains()

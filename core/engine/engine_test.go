@@ -390,3 +390,27 @@ func TestConcurrentActivateWithWeightWrites(t *testing.T) {
 	close(stop)
 	writer.Wait()
 }
+
+// A scoped query lists only the nodes its scope keeps, as many as top_k
+// when there are that many, in the unscoped order.
+func TestKeepScopesTheResult(t *testing.T) {
+	g := graphtest.PowerLaw(3000, 7800, 21)
+	e := newEngine(t, g, nil)
+	q := Query{Text: "auth session handler", XLR: true, NoLearn: true, TopK: 200}
+	all := activate(t, e, q)
+	even := func(n graph.NodeID) bool { return n%2 == 0 }
+	var want []graph.NodeID
+	for _, n := range all.Activated {
+		if even(n.ID) && len(want) < 10 {
+			want = append(want, n.ID)
+		}
+	}
+	q.TopK, q.Keep = 10, even
+	var got []graph.NodeID
+	for _, n := range activate(t, e, q).Activated {
+		got = append(got, n.ID)
+	}
+	if len(want) < 10 || !slices.Equal(got, want) {
+		t.Fatalf("scoped: %v, want the first 10 even nodes of the unscoped answer %v", got, want)
+	}
+}

@@ -116,6 +116,10 @@ type Query struct {
 	// GhostEdges and StructuralHoles add those analyses to the result.
 	GhostEdges      bool
 	StructuralHoles bool
+	// Keep, when set, limits the result to the nodes it keeps (a path or
+	// repository scope), chosen before TopK; activation still spreads
+	// through the others.
+	Keep func(graph.NodeID) bool
 }
 
 func (q *Query) normalize() error {

@@ -54,7 +54,7 @@ func (e *Engine) Activate(ctx context.Context, q Query) (*Result, error) {
 	}
 	r := &run{
 		e: e, ix: ix, g: e.g, q: q, req: q.requested(),
-		pool: max(e.opts.CandidateFactor*q.TopK, e.opts.MinCandidates),
+		pool: poolSize(e.opts, q),
 		ws:   ix.pool.Get(),
 		res:  &Result{Query: q.Text, Generation: ix.gen},
 	}
@@ -253,9 +253,11 @@ func (r *run) cancelNoise() error {
 // selectTop cuts the final ranking to top_k and runs the analyses asked
 // for over the whole candidate pool, which is broader than top_k.
 func (r *run) selectTop() error {
-	rank := make([]graph.Scored, len(r.nodes))
-	for i, n := range r.nodes {
-		rank[i] = graph.Scored{Node: n.ID, Score: finite.Clamp(n.Activation, 0, 1)}
+	rank := make([]graph.Scored, 0, len(r.nodes))
+	for _, n := range r.nodes {
+		if r.q.Keep == nil || r.q.Keep(n.ID) {
+			rank = append(rank, graph.Scored{Node: n.ID, Score: finite.Clamp(n.Activation, 0, 1)})
+		}
 	}
 	top := graph.SelectTop(rank, r.q.TopK)
 	r.res.Activated = make([]Node, len(top))
@@ -356,4 +358,15 @@ func (e *Engine) Feedback(query string) ([]graph.Scored, error) {
 		return nil, err
 	}
 	return e.plast.Relevance(e.g, e.context(query, ix.seeds.FindSemantic(query, 0)))
+}
+
+// poolSize is the number of candidates a query keeps: CandidateFactor
+// times top_k, at least MinCandidates, and four times that under a scope
+// (Keep), which drops candidates after the pool is cut.
+func poolSize(o Options, q Query) int {
+	n := max(o.CandidateFactor*q.TopK, o.MinCandidates)
+	if q.Keep != nil {
+		n *= 4
+	}
+	return n
 }

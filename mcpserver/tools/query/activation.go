@@ -18,6 +18,7 @@ type activateParams struct {
 	XLR                    bool     `json:"xlr" jsonschema:"Suppress always-active hubs." help:"XLR noise cancellation (suppresses hubs that light up for every query)." tool:"default=true"`
 	IncludeGhostEdges      bool     `json:"include_ghost_edges" jsonschema:"Report likely missing links." help:"Report probable but missing connections between strongly co-activated nodes." tool:"default=true"`
 	IncludeStructuralHoles bool     `json:"include_structural_holes" jsonschema:"Report dark nodes in a lit neighbourhood." help:"Report nodes whose neighbourhood lit up while they did not." tool:"default=false"`
+	Scope                  string   `json:"scope" jsonschema:"Path prefix or glob the results stay in (\"app/\" in a federation)." help:"List only nodes whose file is under this path prefix or matches this glob (a federated repository's name followed by /, \"src/auth/\"); activation still spreads through the rest of the graph."`
 	IncludeSeeds           bool     `json:"include_seeds" jsonschema:"List the matched seeds." help:"List the seed nodes the query matched (at most top_k, strongest first); otherwise only seeds_count is given." tool:"default=false"`
 }
 
@@ -105,10 +106,18 @@ func runActivate(c *tools.Call, in activateParams) (activateOutput, error) {
 			return err
 		}
 		g := b.Graph
-		res, err := eng.Activate(c.Ctx, engine.Query{
+		scope, err := tools.ParseScope(b, in.Scope)
+		if err != nil {
+			return err
+		}
+		eq := engine.Query{
 			Text: q, TopK: in.TopK, Dimensions: dims, XLR: in.XLR && c.Session.Config().XLREnabled,
 			GhostEdges: in.IncludeGhostEdges, StructuralHoles: in.IncludeStructuralHoles,
-		})
+		}
+		if scope != nil {
+			eq.Keep = func(n graph.NodeID) bool { return scope.Match(g.SourcePath(n)) }
+		}
+		res, err := eng.Activate(c.Ctx, eq)
 		if err != nil {
 			return err
 		}
