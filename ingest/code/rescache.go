@@ -106,6 +106,7 @@ func refNames(r *extract.Result) (names, modules []string) {
 		if callee, ok := calleeOf(e.Hint.Receiver); ok {
 			names = append(names, callee)
 		}
+		names = append(names, extract.PathNames(e.Hint.Receiver)...)
 		if e.Hint.Module != "" {
 			modules = append(modules, e.Hint.Module, name)
 		}
@@ -119,9 +120,10 @@ func refNames(r *extract.Result) (names, modules []string) {
 func fileDefs(r *extract.Result) (defs []labelDef, parents []string) {
 	fid := extract.FileID(r.Path)
 	byID := map[string]string{}
+	members := memberSigs(r)
 	for _, n := range r.Nodes {
 		if n.ID != fid {
-			defs = append(defs, labelDef{label: n.Label, sig: defSig(r, &n), typ: resolve.IsType(n.Type)})
+			defs = append(defs, labelDef{label: n.Label, sig: defSig(r, &n) ^ members[n.Label], typ: resolve.IsType(n.Type)})
 			byID[n.ID] = n.Label
 		}
 	}
@@ -144,6 +146,28 @@ func defSig(r *extract.Result, n *extract.Node) uint64 {
 		h.Write([]byte{0})
 	}
 	return h.Sum64()
+}
+
+// memberSigs hashes, per type name, the member types the file declares
+// for it (Result.Fields "T.f", "T[]"): a field retyped moves its type.
+func memberSigs(r *extract.Result) map[string]uint64 {
+	if len(r.Fields) == 0 {
+		return nil
+	}
+	out := map[string]uint64{}
+	for k, tr := range r.Fields {
+		typ := k
+		if i := strings.IndexAny(k, ".["); i > 0 {
+			typ = k[:i]
+		}
+		h := fnv.New64a()
+		for _, s := range []string{k, tr.Name, tr.Module, strconv.FormatBool(tr.Coll)} {
+			h.Write([]byte(s))
+			h.Write([]byte{0})
+		}
+		out[typ] += h.Sum64() // order-free
+	}
+	return out
 }
 
 // unresolved is f without its outcomes: what the same content starts a
@@ -439,6 +463,12 @@ func (s *staleness) reuse(e *extract.Edge, name string) bool {
 	}
 	if s.types && (e.Hint.ReceiverType != "" || strings.HasSuffix(e.Hint.Receiver, ")")) {
 		return false
+	}
+	if ns := extract.PathNames(e.Hint.Receiver); ns != nil {
+		// "x.f[i].m()": typed by field and result types along the way.
+		if s.typeNames || s.types || slices.ContainsFunc(ns, func(n string) bool { return s.labels[n] }) {
+			return false
+		}
 	}
 	return true
 }

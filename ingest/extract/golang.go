@@ -63,6 +63,11 @@ const (
 	goReceiveStmt
 	goTypeSwitch
 	goTypeParamDecl
+	goSliceType
+	goArrayType
+	goMapType
+	goIndexExpr
+	goTypeAssert
 )
 
 var goKindNames = []string{
@@ -77,6 +82,7 @@ var goKindNames = []string{
 	"interpreted_string_literal", "raw_string_literal", "parameter_list", "blank_identifier", "dot",
 	"comment", "keyed_element", "literal_element", "range_clause", "receive_statement",
 	"type_switch_statement", "type_parameter_declaration",
+	"slice_type", "array_type", "map_type", "index_expression", "type_assertion_expression",
 }
 
 type goTables struct {
@@ -84,7 +90,7 @@ type goTables struct {
 	fName, fBody, fParams, fResult, fReceiver, fType       uint16
 	fPath, fFunction, fArgs, fOperand, fField, fLeft       uint16
 	fRight, fValue, fPackage, fTypeArgs, fTypeParams, fTag uint16
-	fKey, fAlias                                           uint16
+	fKey, fAlias, fElement, fIndex                         uint16
 }
 
 var goOnce sync.Once
@@ -101,7 +107,7 @@ func goTablesGet() *goTables {
 			fOperand: g.field("operand"), fField: g.field("field"), fLeft: g.field("left"),
 			fRight: g.field("right"), fValue: g.field("value"), fPackage: g.field("package"),
 			fTypeArgs: g.field("type_arguments"), fTypeParams: g.field("type_parameters"), fTag: g.field("tag"),
-			fKey: g.field("key"), fAlias: g.field("alias"),
+			fKey: g.field("key"), fAlias: g.field("alias"), fElement: g.field("element"), fIndex: g.field("index"),
 		}
 	})
 	return &goT
@@ -114,7 +120,12 @@ func (goExtractor) Extensions() []string { return []string{".go"} }
 
 // goType is an inferred static type: its name and, for pkg.T, the import
 // path of pkg.
-type goType struct{ name, module string }
+// goType is a named type: name, the import path of its package when
+// imported, and coll when the value is a slice, array or map of it.
+type goType struct {
+	name, module string
+	coll         bool
+}
 
 type goExtract struct {
 	t       *tree
@@ -123,6 +134,7 @@ type goExtract struct {
 	imports map[string]string            // local package name → import path
 	types   map[string]string            // type declared in this file → node ID
 	fields  map[string]map[string]goType // struct type → field → type
+	elems   map[string]goType            // named slice/array/map type → element type
 	isTest  bool
 	// generated files ("// Code generated … DO NOT EDIT.") keep their
 	// functions and types but not their constant and variable tables,
@@ -141,6 +153,9 @@ type goScope struct {
 	// results, := and var, range and type-switch variables, type
 	// parameters): a use of one is not a use of a package-level name.
 	locals map[string]bool
+	// paths are locals whose type another file tells: a receiver path the
+	// resolver evaluates (goPath).
+	paths map[string]string
 	// calls are locals bound to the result of a call whose type the file
 	// does not tell (x := pkg.F()): "pkg.F()", the receiver the resolver
 	// types from F's declared result.
@@ -191,7 +206,7 @@ func (goExtractor) Extract(relPath string, src []byte) (*Result, error) {
 	x := &goExtract{
 		t: t, k: goTablesGet(), b: newBuilder(relPath, "go"),
 		imports: map[string]string{}, types: map[string]string{},
-		fields: map[string]map[string]goType{},
+		fields: map[string]map[string]goType{}, elems: map[string]goType{},
 		isTest: strings.HasSuffix(relPath, "_test.go"),
 	}
 	tags := []string{"go"}
@@ -296,6 +311,10 @@ func (x *goExtract) prepass() {
 				x.types[name] = ChildID(x.b.fileID, name)
 				if ty := t.child(s, k.fType); ty >= 0 && x.code(ty) == goStructType {
 					x.fields[name] = x.structFields(ty)
+					x.exportFields(name)
+				} else if et := x.typeOrElem(ty); et.coll {
+					x.elems[name] = goType{name: et.name, module: et.module}
+					x.member(name+"[]", x.elems[name])
 				}
 			}
 		}
@@ -313,13 +332,13 @@ func (x *goExtract) structFields(st int32) map[string]goType {
 		if x.code(f) != goFieldDecl {
 			continue
 		}
-		ty := x.typeOf(t.child(f, k.fType))
+		ty := x.typeOrElem(t.child(f, k.fType))
 		for n := t.first(f); n >= 0; n = t.n[n].next {
 			if t.n[n].field == k.fName {
 				out[t.text(n)] = ty
 			}
 		}
-		if t.child(f, k.fName) < 0 && ty.name != "" {
+		if t.child(f, k.fName) < 0 && ty.name != "" && !ty.coll {
 			// Embedded field: its name is the type name.
 			out[ty.name] = ty
 		}
@@ -605,7 +624,7 @@ func (x *goExtract) params(pl int32, s *goScope, bind bool) {
 		if !bind {
 			continue
 		}
-		gt := x.typeOf(ty)
+		gt := x.typeOrElem(ty)
 		if gt.name == "" {
 			continue
 		}
@@ -826,6 +845,9 @@ func (x *goExtract) body(i int32, s *goScope) {
 		return
 	case goRangeClause, goReceiveStmt:
 		x.declare(t.child(i, k.fLeft), s)
+		if x.code(i) == goRangeClause {
+			x.rangeValue(i, s)
+		}
 		x.body(t.child(i, k.fRight), s)
 		return
 	case goTypeSwitch:
@@ -836,7 +858,7 @@ func (x *goExtract) body(i int32, s *goScope) {
 				s.local(t.text(n))
 			}
 		}
-		if ty := x.typeOf(t.child(i, k.fType)); ty.name != "" && x.code(i) == goVarSpec {
+		if ty := x.typeOrElem(t.child(i, k.fType)); ty.name != "" && x.code(i) == goVarSpec {
 			for n := t.first(i); n >= 0; n = t.n[n].next {
 				if t.n[n].field == k.fName {
 					s.typed(t.text(n), ty)
@@ -850,9 +872,13 @@ func (x *goExtract) body(i int32, s *goScope) {
 		return
 	case goParamDecl, goVariadicParam:
 		// A function literal's parameters.
+		gt := x.typeOrElem(t.child(i, k.fType))
 		for n := t.first(i); n >= 0; n = t.n[n].next {
 			if t.n[n].field == k.fName {
 				s.local(t.text(n))
+				if gt.name != "" {
+					s.typed(t.text(n), gt)
+				}
 			}
 		}
 		x.scopedTypeRefs(t.child(i, k.fType), s)
@@ -1043,8 +1069,11 @@ func (x *goExtract) bindValues(i int32, s *goScope) {
 			vi++
 			continue
 		}
+		s.forget(names[vi])
 		if ty := x.valueType(v); ty.name != "" {
 			s.typed(names[vi], ty)
+		} else if x.code(v) != goCall || x.isMethodCall(v, s) {
+			x.bindPath(names[vi], v, s)
 		} else if x.code(v) == goCall {
 			if fn := t.child(v, k.fFunction); fn >= 0 && len(t.text(fn)) <= 76 {
 				if s.calls == nil {
@@ -1138,7 +1167,7 @@ func (x *goExtract) call(i int32, s *goScope) {
 // selectorHint describes the receiver of op.Name(): a package (Module), a
 // typed variable (ReceiverType, Module of its package), or a field of one.
 func (x *goExtract) selectorHint(op int32, s *goScope) RefHint {
-	t, k := x.t, x.k
+	t := x.t
 	if op < 0 {
 		return RefHint{}
 	}
@@ -1147,7 +1176,13 @@ func (x *goExtract) selectorHint(op int32, s *goScope) RefHint {
 	switch x.code(op) {
 	case goIdent:
 		if ty, ok := s.vars[recv]; ok {
-			h.ReceiverType, h.Module = ty.name, ty.module
+			if !ty.coll {
+				h.ReceiverType, h.Module = ty.name, ty.module
+			}
+			return h
+		}
+		if p, ok := s.paths[recv]; ok {
+			h.Receiver = p
 			return h
 		}
 		if call, ok := s.calls[recv]; ok {
@@ -1162,16 +1197,13 @@ func (x *goExtract) selectorHint(op int32, s *goScope) RefHint {
 			// T.Method used as a method expression call.
 			h.ReceiverType = recv
 		}
-	case goSelector:
-		// v.field.M(): type the field from the struct declaration.
-		inner := t.child(op, k.fOperand)
-		field := t.text(t.child(op, k.fField))
-		if inner >= 0 && x.code(inner) == goIdent {
-			if ty, ok := s.vars[t.text(inner)]; ok && ty.module == "" {
-				if ft, ok := x.fields[ty.name][field]; ok {
-					h.ReceiverType, h.Module = ft.name, ft.module
-				}
-			}
+	case goSelector, goIndexExpr, goCall, goTypeAssert:
+		// v.field.M(), v[i].M(), v.N().M(): typed here when this file
+		// declares every type on the way, else a path for the resolver.
+		if ty, p := x.exprType(op, s, 0); ty.name != "" && !ty.coll {
+			h.ReceiverType, h.Module = ty.name, ty.module
+		} else if p != "" && !isCallHead(p) {
+			h.Receiver = p // F().M() keeps its text: the resolver types it
 		}
 	case goParenExpr:
 		// (*T)(nil).M() and similar conversions.

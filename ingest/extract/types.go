@@ -115,6 +115,10 @@ type Result struct {
 	// returns (its first result), when the source declares one: the
 	// resolver types receivers that are calls, f().M().
 	Returns map[string]TypeRef
+	// Fields maps "Type.field" to the field's named type and "Type[]" to
+	// the element type of a named slice, array or map type (Go): the
+	// resolver types receiver paths (x.f[i].m()) with them across files.
+	Fields map[string]TypeRef
 	// Arity maps a Go method node ID (interface methods included) to its
 	// parameter and result counts, for interface satisfaction.
 	Arity map[string]Arity
@@ -131,6 +135,8 @@ type Arity struct {
 type TypeRef struct {
 	Name   string
 	Module string
+	// Coll marks a slice, array or map of the type.
+	Coll bool
 }
 
 // Extractor extracts one language family.

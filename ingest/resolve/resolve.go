@@ -117,6 +117,10 @@ type Index struct {
 
 	// rets are the declared result types of function candidates.
 	rets map[int32]extract.TypeRef
+	// fields are the member types of Go types ("T.f", "T[]"), for
+	// receiver paths (evalPath); fileFields the keys each file added.
+	fields     map[string][]fieldDecl
+	fileFields [][]string
 
 	// What each file put in, so ReplaceFile can take it out again.
 	fileCands   [][]int32           // file → its candidates
@@ -247,6 +251,7 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 		}
 		labels[n.ID] = n.Label
 	}
+	ix.addFields(fi, r)
 	for _, e := range r.Edges {
 		if e.Relation != extract.RelInherits && e.Relation != extract.RelImplements {
 			continue
@@ -373,6 +378,7 @@ func (ix *Index) dropDefinitions(fi int32) {
 			}
 		}
 	}
+	ix.dropFields(fi)
 	ix.fileCands[fi], ix.fileParents[fi], ix.fileStars[fi] = nil, nil, nil
 }
 
@@ -478,6 +484,14 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 		return Result{}
 	}
 	from := ix.files[fi]
+	if hint.ReceiverType == "" && strings.HasPrefix(hint.Receiver, "@") {
+		// A Go receiver path, x.f[i].m(): typed with every file's
+		// declarations, else a receiver of unknown type.
+		if tr, ok := ix.evalPath(from, hint.Receiver); ok {
+			hint.ReceiverType, hint.Module = tr.Name, tr.Module
+		}
+		hint.Receiver = "@"
+	}
 	if hint.ReceiverType == "" && strings.HasSuffix(hint.Receiver, ")") {
 		if tr, ok := ix.callResult(from, hint.Receiver); ok {
 			// f().M(), x := f(); x.M(): the receiver's type is what every

@@ -1,0 +1,338 @@
+package extract
+
+import "strings"
+
+// Receiver paths: a Go receiver whose type another file declares is
+// handed to the resolver as a path it can evaluate with every file's
+// declarations (resolve.Index.evalPath):
+//
+//	"@" module "|" head steps
+//
+// head is a type name (the module is its package's import path, "" for
+// the caller's package) or a function call "F()" (module: F's package);
+// steps are ".f" (a field), "[]" (an element of a slice, array or map)
+// and ".m()" (a method's first result). `root := t[i].root` with t of the
+// local type methodTrees declared elsewhere is "@|methodTrees[].root".
+const goPathPrefix = "@"
+
+// goPathMax bounds a path (hints are hashed and kept per edge).
+const goPathMax = 100
+
+// typeOrElem is typeOf that also sees through slices, arrays and maps,
+// marking the type as a collection of its element.
+func (x *goExtract) typeOrElem(ty int32) goType {
+	if ty < 0 {
+		return goType{}
+	}
+	var el int32 = -1
+	switch x.code(ty) {
+	case goSliceType, goArrayType:
+		el = x.t.child(ty, x.k.fElement)
+	case goMapType:
+		el = x.t.child(ty, x.k.fValue)
+	default:
+		return x.typeOf(ty)
+	}
+	if gt := x.typeOf(el); gt.name != "" {
+		gt.coll = true
+		return gt
+	}
+	return goType{}
+}
+
+// member records a field or element type for the resolver:
+// "T.f" or "T[]" → the type.
+func (x *goExtract) member(key string, gt goType) {
+	if gt.name == "" {
+		return
+	}
+	if x.b.res.Fields == nil {
+		x.b.res.Fields = map[string]TypeRef{}
+	}
+	x.b.res.Fields[key] = TypeRef{Name: gt.name, Module: gt.module, Coll: gt.coll}
+}
+
+// exportFields records the named-type fields of struct type name.
+func (x *goExtract) exportFields(name string) {
+	for f, gt := range x.fields[name] {
+		x.member(name+"."+f, gt)
+	}
+}
+
+func (s *goScope) forget(name string) {
+	delete(s.vars, name)
+	delete(s.paths, name)
+	delete(s.calls, name)
+}
+
+// isMethodCall reports whether call v is x.M(…) on a typed or pathed
+// value (not pkg.F(…) or F(…), which the calls map types).
+func (x *goExtract) isMethodCall(v int32, s *goScope) bool {
+	fn := x.t.child(v, x.k.fFunction)
+	if fn < 0 || x.code(fn) != goSelector {
+		return false
+	}
+	op := x.t.child(fn, x.k.fOperand)
+	if op < 0 {
+		return false
+	}
+	if x.code(op) == goIdent {
+		_, imp := x.imports[x.t.text(op)]
+		return !imp
+	}
+	return true
+}
+
+// bindPath types local name from expression v: locally when this file
+// tells, else as a receiver path.
+func (x *goExtract) bindPath(name string, v int32, s *goScope) {
+	ty, p := x.exprType(v, s, 0)
+	switch {
+	case ty.name != "":
+		s.typed(name, ty)
+	case p != "":
+		if s.paths == nil {
+			s.paths = map[string]string{}
+		}
+		s.paths[name] = p
+	}
+}
+
+// rangeValue types the value variable of `for k, v := range e`.
+func (x *goExtract) rangeValue(i int32, s *goScope) {
+	t, k := x.t, x.k
+	left := t.child(i, k.fLeft)
+	if left < 0 || x.code(left) != goExprList {
+		return
+	}
+	var vals []int32
+	for n := t.first(left); n >= 0; n = t.n[n].next {
+		if x.code(n) == goIdent {
+			vals = append(vals, n)
+		}
+	}
+	if len(vals) != 2 {
+		return
+	}
+	name := t.text(vals[1])
+	s.forget(name)
+	ty, p := x.exprType(t.child(i, k.fRight), s, 0)
+	ty, p = x.elemOf(ty, p)
+	switch {
+	case ty.name != "":
+		s.typed(name, ty)
+	case p != "":
+		if s.paths == nil {
+			s.paths = map[string]string{}
+		}
+		s.paths[name] = p
+	}
+}
+
+// elemOf is the element of a collection type or path.
+func (x *goExtract) elemOf(ty goType, p string) (goType, string) {
+	switch {
+	case ty.coll:
+		ty.coll = false
+		return ty, ""
+	case ty.name != "" && ty.module == "":
+		if et, ok := x.elems[ty.name]; ok {
+			return et, ""
+		}
+		return goType{}, pathStep(headPath(ty), "[]")
+	case ty.name != "":
+		return goType{}, pathStep(headPath(ty), "[]")
+	}
+	return goType{}, pathStep(p, "[]")
+}
+
+// headPath starts a path at a known type.
+func headPath(ty goType) string {
+	if ty.coll {
+		return ""
+	}
+	return goPathPrefix + ty.module + "|" + ty.name
+}
+
+// pathStep appends a step; "" when there is no path or it grows too long.
+func pathStep(p, step string) string {
+	if p == "" || len(p)+len(step) > goPathMax {
+		return ""
+	}
+	return p + step
+}
+
+// exprType is the type of expression e when this file tells (a local
+// type, or a local variable typed by its declaration), else a receiver
+// path the resolver can evaluate, else nothing.
+func (x *goExtract) exprType(e int32, s *goScope, depth int) (goType, string) {
+	if e < 0 || depth > 8 {
+		return goType{}, ""
+	}
+	t, k := x.t, x.k
+	switch x.code(e) {
+	case goIdent:
+		name := t.text(e)
+		if ty, ok := s.vars[name]; ok {
+			return ty, ""
+		}
+		if p, ok := s.paths[name]; ok {
+			return goType{}, p
+		}
+		if c, ok := s.calls[name]; ok {
+			return goType{}, callPath(c, "")
+		}
+	case goParenExpr:
+		return x.exprType(t.first(e), s, depth+1)
+	case goUnary:
+		if ty := x.valueType(e); ty.name != "" {
+			return ty, ""
+		}
+		return x.exprType(t.child(e, k.fOperand), s, depth+1) // *p, &v
+	case goComposite:
+		return x.typeOrElem(t.child(e, k.fType)), ""
+	case goTypeAssert:
+		return x.typeOf(t.child(e, k.fType)), ""
+	case goIndexExpr:
+		return x.elemOf(x.exprType(t.child(e, k.fOperand), s, depth+1))
+	case goSelector:
+		return x.fieldOf(e, s, depth)
+	case goCall:
+		return x.callType(e, s, depth)
+	}
+	return goType{}, ""
+}
+
+// fieldOf types op.f: a field of a typed value or path.
+func (x *goExtract) fieldOf(e int32, s *goScope, depth int) (goType, string) {
+	t, k := x.t, x.k
+	op := t.child(e, k.fOperand)
+	f := t.text(t.child(e, k.fField))
+	if op < 0 || f == "" {
+		return goType{}, ""
+	}
+	if x.code(op) == goIdent {
+		if _, imp := x.imports[t.text(op)]; imp {
+			return goType{}, "" // pkg.Var: not typed
+		}
+	}
+	ty, p := x.exprType(op, s, depth+1)
+	if ty.coll {
+		return goType{}, ""
+	}
+	if ty.name != "" && ty.module == "" {
+		if ft, ok := x.fields[ty.name][f]; ok {
+			return ft, ""
+		}
+	}
+	if ty.name != "" {
+		p = headPath(ty)
+	}
+	return goType{}, pathStep(p, "."+f)
+}
+
+// callType types a call: a constructor or conversion the file tells, a
+// method of a typed value or path (its first result), or pkg.F()/F()
+// (the function's declared result).
+func (x *goExtract) callType(e int32, s *goScope, depth int) (goType, string) {
+	t, k := x.t, x.k
+	if ty := x.valueType(e); ty.name != "" {
+		return ty, ""
+	}
+	fn := t.child(e, k.fFunction)
+	if fn < 0 {
+		return goType{}, ""
+	}
+	switch x.code(fn) {
+	case goIdent:
+		return goType{}, callPath(t.text(fn)+"()", "")
+	case goSelector:
+		op := t.child(fn, k.fOperand)
+		m := t.text(t.child(fn, k.fField))
+		if op < 0 || m == "" {
+			return goType{}, ""
+		}
+		if x.code(op) == goIdent {
+			if mod, imp := x.imports[t.text(op)]; imp {
+				return goType{}, callPath(m+"()", mod)
+			}
+		}
+		ty, p := x.exprType(op, s, depth+1)
+		if ty.coll {
+			return goType{}, ""
+		}
+		if ty.name != "" {
+			p = headPath(ty)
+		}
+		return goType{}, pathStep(p, "."+m+"()")
+	}
+	return goType{}, ""
+}
+
+// callPath makes a path headed by a call "F()" or "pkg.F()" (the calls
+// map's form) of a function of module mod.
+func callPath(call, mod string) string {
+	name, ok := strings.CutSuffix(call, "()")
+	if !ok {
+		return ""
+	}
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	if !isIdentString(name) {
+		return ""
+	}
+	return pathStep(goPathPrefix+mod+"|"+name, "()")
+}
+
+func isIdentString(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// isCallHead reports whether path p is a bare call "@mod|F()".
+func isCallHead(p string) bool {
+	_, rest, _ := strings.Cut(p, "|")
+	head, rest := identPrefix(rest)
+	return head != "" && rest == "()"
+}
+
+// identPrefix splits a leading identifier off s.
+func identPrefix(s string) (string, string) {
+	i := 0
+	for i < len(s) && (s[i] == '_' || s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || s[i] >= '0' && s[i] <= '9' || s[i] >= 0x80) {
+		i++
+	}
+	return s[:i], s[i:]
+}
+
+// PathNames lists the identifiers of a Go receiver path (types, fields,
+// methods, the head function): what its typing depends on. It returns
+// nil for a receiver that is not a path.
+func PathNames(recv string) []string {
+	rest, ok := strings.CutPrefix(recv, goPathPrefix)
+	if !ok {
+		return nil
+	}
+	if _, r, ok := strings.Cut(rest, "|"); ok {
+		rest = r
+	}
+	var out []string
+	for rest != "" {
+		id, r := identPrefix(rest)
+		if id != "" {
+			out = append(out, id)
+			rest = r
+			continue
+		}
+		rest = rest[1:]
+	}
+	return out
+}
