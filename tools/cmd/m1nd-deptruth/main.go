@@ -33,6 +33,7 @@ func main() {
 		jsonOut   = flag.String("json", "", "write the full report (truth edges and per-file verdicts) as JSON to this file")
 		mdOut     = flag.String("md", "", "write the markdown summary to this file")
 		quiet     = flag.Bool("q", false, "no progress on stderr")
+		calls     = flag.Bool("calls", false, "score the Go repositories' function-level call edges (in-process ingest) instead of impact")
 	)
 	flag.Parse()
 	if *reposDir == "" {
@@ -66,6 +67,12 @@ func main() {
 	}
 	if len(sel) == 0 {
 		fail(fmt.Errorf("no repository selected from %s", *reposTSV))
+	}
+	if *calls {
+		if err := runCalls(sel, *reposDir, strings.Split(*goos, ","), *jsonOut, *quiet); err != nil {
+			fail(err)
+		}
+		return
 	}
 	bin, err := localize.FindServer(*server)
 	if err != nil {
