@@ -161,7 +161,7 @@ func StructuralHoles(g *graph.Graph, activation []graph.Scored, p HoleParams) (H
 	if err := p.validate(); err != nil {
 		return res, err
 	}
-	h := &holeRun{g: g, p: p, rels: newRelTable(g), res: &res, act: map[graph.NodeID]float32{}, nbr: map[graph.NodeID]*neighbourhood{}, tests: map[graph.NodeID]bool{}}
+	h := &holeRun{g: g, p: p, rels: newRelTable(g), res: &res, act: map[graph.NodeID]float32{}, nbr: map[graph.NodeID]*neighbourhood{}, tests: map[graph.NodeID]bool{}, behaves: map[graph.NodeID]bool{}}
 	h.u = newUnits(g, h.rels)
 	if err := h.units(activation); err != nil {
 		return res, err
@@ -197,6 +197,7 @@ type holeRun struct {
 	context []graph.NodeID           // units above MinSiblingActivation, by NodeID
 	nbr     map[graph.NodeID]*neighbourhood
 	tests   map[graph.NodeID]bool
+	behaves map[graph.NodeID]bool // unit → has a function (see candidate)
 	scanned int
 }
 
@@ -322,7 +323,7 @@ func (h *holeRun) bridges() []Hole {
 	var out []Hole
 	for _, v := range sortedKeys(lit) {
 		us := lit[v]
-		if len(us) < h.p.MinNeighbors || h.act[v] > h.p.InactiveBelow || h.isTest(v) {
+		if len(us) < h.p.MinNeighbors || h.act[v] > h.p.InactiveBelow || !h.candidate(v) {
 			continue
 		}
 		n := h.neighbours(v)
@@ -361,7 +362,7 @@ func (h *holeRun) bridges() []Hole {
 func (h *holeRun) siblings() []Hole {
 	groups := map[string][]graph.NodeID{}
 	for _, u := range h.context {
-		if !h.isTest(u) {
+		if !h.isTest(u) && !h.consumer(u) {
 			d := path.Dir(h.g.SourcePath(u))
 			groups[d] = append(groups[d], u)
 		}
@@ -384,7 +385,7 @@ func (h *holeRun) untested(members []graph.NodeID) []Hole {
 	for _, u := range members {
 		if h.tested(u) {
 			tested = append(tested, graph.Scored{Node: u, Score: h.act[u]})
-		} else {
+		} else if h.candidate(u) {
 			bare = append(bare, u)
 		}
 	}
@@ -401,8 +402,9 @@ func (h *holeRun) untested(members []graph.NodeID) []Hole {
 	return out
 }
 
-// missingDependencies: a unit used by at least three siblings and at
-// least 60 % of them, which the others do not use.
+// missingDependencies: a unit every sibling but one uses (at least
+// three), which that one does not, though it has code and the unit does
+// not already depend on it.
 func (h *holeRun) missingDependencies(members []graph.NodeID) []Hole {
 	users := map[graph.NodeID][]graph.NodeID{}
 	for _, u := range members {
@@ -417,7 +419,7 @@ func (h *holeRun) missingDependencies(members []graph.NodeID) []Hole {
 	var out []Hole
 	for _, t := range sortedKeys(users) {
 		us := users[t]
-		if len(us) < 3 || len(us) == len(members) || 5*len(us) < 3*len(members) {
+		if len(us) < 3 || len(us) != len(members)-1 {
 			continue
 		}
 		var ev []graph.Scored
@@ -427,7 +429,7 @@ func (h *holeRun) missingDependencies(members []graph.NodeID) []Hole {
 		graph.SortScored(ev)
 		avg := meanScore(ev)
 		for _, m := range members {
-			if m == t || slices.Contains(us, m) {
+			if m == t || slices.Contains(us, m) || !h.candidate(m) || h.layered(m, t) || !h.alike(m, t, users, len(members)) {
 				continue
 			}
 			reason := fmt.Sprintf("does not use %s, which %d of its %d activated sibling modules use", h.g.Label(t), len(us), len(members)-1)
