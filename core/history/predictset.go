@@ -55,6 +55,24 @@ const TaskDepth = 30
 // MaxKnownChanged bounds Known.Changed.
 const MaxKnownChanged = 50
 
+// TaskPrior is the chance that the file at rank r (1-based, the changed
+// files left out) of the task's files needs a change too, measured on the
+// tune half of the co-change benchmark with each commit's message as the
+// task (m1nd-cochange-known -taskrate).
+func TaskPrior(r int) float64 {
+	switch {
+	case r < 1:
+		return 0
+	case r == 1:
+		return 0.30
+	case r <= 3:
+		return 0.15
+	case r <= 10:
+		return 0.06
+	}
+	return 0.02
+}
+
 // TaskFiles returns the files whose text best matches task in sx (seek's
 // lexical and stack-trace evidence, no graph fusion: the other lists
 // bring the graph), best first, at most n; an entity hit counts for its
@@ -88,8 +106,9 @@ func TaskFiles(sx *seek.Index, task string, n int) []graph.NodeID {
 // ROSE's rules over a set); the task's files; direct dependencies of
 // every changed file; the candidates' own recent activity. The lists are
 // fused by weighted reciprocal rank (w), ties by node ID. Confidence
-// stays the noisy-or of the one-file confidences (calibrated); Task is
-// set for files the task's text matches. With one changed node and no
+// is the noisy-or of the one-file confidences (calibrated) and the task
+// rank's prior (TaskPrior); Task is set for files the task's text
+// matches. With one changed node and no
 // task the ranking is Predict's.
 func PredictKnown(x *Index, k Known, p PredictParams, w FusionWeights) (PredictResult, error) {
 	if err := w.validate(); err != nil {
@@ -119,7 +138,7 @@ type fused struct {
 	miss     float64 // Π(1 − confidence) over the changed files
 	set      float64
 	dep      float64
-	task     int // rank in Known.Task, 1-based (0: absent)
+	task     int // rank in Known.Task without the changed files, 1-based (0: absent)
 	activity float64
 }
 
@@ -149,11 +168,12 @@ func newFusion(x *Index, k Known, p PredictParams) (*fusion, error) {
 		}
 	}
 	fz.set()
-	for i, f := range k.Task {
+	r := 0
+	for _, f := range k.Task {
 		if fz.keep(f) {
-			c := fz.get(f)
-			if c.task == 0 {
-				c.task = i + 1
+			if c := fz.get(f); c.task == 0 {
+				r++
+				c.task = r
 			}
 		}
 	}
@@ -306,7 +326,7 @@ func (fz *fusion) rank(w FusionWeights) PredictResult {
 	for _, id := range ids {
 		cd := c[id]
 		pr := cd.pred
-		pr.Confidence = clamp01(1 - cd.miss)
+		pr.Confidence = clamp01(1 - cd.miss*(1-TaskPrior(cd.task)))
 		if cd.task > 0 {
 			pr.Task = fz.taskScore(cd)
 			pr.Reasons = append(slices.Clone(pr.Reasons), fmt.Sprintf("the task's text matches it (#%d)", cd.task))
