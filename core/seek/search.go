@@ -31,6 +31,7 @@ const (
 	componentInner = 0.1  // a matching entity in such a file
 	maxTrace       = 2.5  // cap of the stack-trace evidence per node
 	fileBest       = 0.9  // a file's floor, as a fraction of its best entity
+	centralScore   = 0.01 // the most central file's score when nothing matched
 )
 
 // scratch is one search's per-node state, pooled per index. Arrays are
@@ -115,6 +116,11 @@ func (x *Index) Search(q Query, p Params) Result {
 	defer x.putScratch(s)
 
 	terms := x.weighTerms(q, maxTerms)
+	if len(terms) == 0 && len(q.Frames) == 0 && len(q.Symbols) == 0 {
+		// "fix traceback chdir issue": when only report words are left,
+		// they are all the query has ("traceback" names rich/traceback.py).
+		terms = x.weighTerms(Query{Terms: noiseTerms(q.Text)}, maxTerms)
+	}
 	var ideal float32
 	for i := 0; i < len(terms) && i < idealTerms; i++ {
 		ideal += terms[i].w
@@ -142,6 +148,9 @@ func (x *Index) Search(q Query, p Params) Result {
 		x.fuse(s, p)
 	}
 	res.Candidates = len(s.touched)
+	if p.GraphRerank && res.Candidates == 0 {
+		x.centralFiles(s)
+	}
 
 	// Filter and rank.
 	var typeOK [256]bool
@@ -190,6 +199,39 @@ func (x *Index) Search(q Query, p Params) Result {
 		res.Hits = append(res.Hits, h)
 	}
 	return res
+}
+
+// noiseTerms are the terms of text with the report words ("fix",
+// "issue", "traceback") kept.
+func noiseTerms(text string) []QueryTerm {
+	var tok tokenizer
+	idx := map[string]int{}
+	var out []QueryTerm
+	tok.terms([]byte(text), func(w []byte) {
+		if i, ok := idx[string(w)]; ok {
+			out[i].Count++
+			return
+		}
+		if len(out) < MaxQueryTerms {
+			idx[string(w)] = len(out)
+			out = append(out, QueryTerm{Term: string(w), Count: 1, Boost: 1})
+		}
+	})
+	return out
+}
+
+// centralFiles answers a query nothing matched ("Fix typo") with the
+// code files by centrality, at a token score (centralScore match units at
+// most): the files most code depends on are the likeliest subject of a
+// report that names nothing.
+func (x *Index) centralFiles(s *scratch) {
+	for i := 0; i < x.n; i++ {
+		n := graph.NodeID(i)
+		if x.fileOf[n] == n && x.kind[n] == 0 {
+			s.touch(n)
+			s.graphv[n] = centralScore * float32(1+int(x.prRank[n])) / 256
+		}
+	}
 }
 
 // feedbackMap indexes Params.Feedback; nil when graph fusion is off (pure
@@ -256,24 +298,55 @@ func (b Breakdown) scale(f float32) Breakdown {
 // tests (unless the query speaks of tests), non-code files, fixtures and
 // directories are discounted; without it, scores stay pure text matches.
 func (x *Index) priorFunc(q Query, p Params) func(graph.NodeID) float32 {
-	kp := x.opts.Fusion.KindPrior
-	if !p.GraphRerank || kp == 1 {
+	kp, tp := x.opts.Fusion.KindPrior, x.opts.Fusion.TestPrior
+	if tp == 0 {
+		tp = kp
+	}
+	if !p.GraphRerank || kp == 1 && tp == 1 {
 		return func(graph.NodeID) float32 { return 1 }
 	}
-	mask := kindTest | kindNotCode | kindFixture | kindDir
-	for _, t := range q.Terms {
-		switch t.Term {
-		case "test", "unittest", "pytest", "spec", "bench", "benchmark", "fuzz":
-			mask &^= kindTest
-		}
+	mask := kindNotCode | kindFixture | kindDir
+	if !aboutTests(q) {
+		mask |= kindTest
 	}
 	return func(n graph.NodeID) float32 {
 		f := float32(1)
-		for k := x.kind[n] & mask; k != 0; k &= k - 1 {
+		k := x.kind[n] & mask
+		if k&kindTest != 0 {
+			f, k = tp, k&^kindTest
+		}
+		for ; k != 0; k &= k - 1 {
 			f *= kp
 		}
 		return f
 	}
+}
+
+// aboutTests reports whether a query asks for tests: a test word among
+// its first line's terms. A bug report's body often says "added a test"
+// without being about tests.
+func aboutTests(q Query) bool {
+	if q.Text == "" { // a Query built by hand: its terms are all there is
+		for _, t := range q.Terms {
+			if isTestWord(t.Term) {
+				return true
+			}
+		}
+		return false
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(q.Text), "\n")
+	var tok tokenizer
+	found := false
+	tok.terms([]byte(first), func(w []byte) { found = found || isTestWord(string(w)) })
+	return found
+}
+
+func isTestWord(w string) bool {
+	switch w {
+	case "test", "unittest", "pytest", "spec", "bench", "benchmark", "fuzz":
+		return true
+	}
+	return false
 }
 
 func fin(v float32) float32 {

@@ -128,6 +128,10 @@ type Fusion struct {
 	// speaks of tests), documentation, build and data files, fixtures
 	// under testdata/, and directories. 1 disables it.
 	KindPrior float32
+	// TestPrior replaces KindPrior for tests (0: KindPrior): a fix
+	// report is about the code a test exercises, and a test file shares
+	// all of that code's words, so a mild discount leaves tests on top.
+	TestPrior float32
 }
 
 // DefaultOptions returns the tuned defaults.
@@ -150,6 +154,7 @@ func DefaultOptions() Options {
 			FileAgg:  0.3,
 			CoChange: 0.15, CoChangeFiles: 10, CoChangePartners: 5,
 			KindPrior: 0.8,
+			TestPrior: 0.3,
 		},
 	}
 }
@@ -176,6 +181,9 @@ func (o Options) Validate() error {
 	fu := o.Fusion
 	if !graph.IsFinite(fu.KindPrior) || fu.KindPrior <= 0 || fu.KindPrior > 1 {
 		return fmt.Errorf("seek: KindPrior must be in (0, 1], got %v", fu.KindPrior)
+	}
+	if !graph.IsFinite(fu.TestPrior) || fu.TestPrior < 0 || fu.TestPrior > 1 {
+		return fmt.Errorf("seek: TestPrior must be in [0, 1] (0: KindPrior), got %v", fu.TestPrior)
 	}
 	for _, v := range []float32{fu.SpreadAlpha, fu.PageRank, fu.FileAgg, fu.CoChange} {
 		if !graph.IsFinite(v) || v < 0 || v > 10 {

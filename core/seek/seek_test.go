@@ -468,14 +468,42 @@ func TestKindPrior(t *testing.T) {
 		return out
 	}
 	p := prior("login rejects bad password backend", true)
-	if p[test] != 0.8 || p[dir] != 0.8 {
-		t.Errorf("priors: test %v, dir %v; want 0.8", p[test], p[dir])
+	if p[test] != 0.3 || p[dir] != 0.8 {
+		t.Errorf("priors: test %v, dir %v; want 0.3 (TestPrior), 0.8 (KindPrior)", p[test], p[dir])
 	}
 	if p := prior("login rejects bad password tests", true); p[test] != 1 {
 		t.Errorf("a query about tests still discounts them: %v", p[test])
 	}
+	// A fix report whose body mentions the test it added is about the
+	// code, not the test.
+	if p := prior("login rejects bad password backend\n\nAdded a test.", true); p[test] != 0.3 {
+		t.Errorf("a test word in the body lifted the test discount: %v", p[test])
+	}
 	if p := prior("login rejects bad password backend", false); p[test] != 1 || p[dir] != 1 {
 		t.Errorf("graph_rerank off applied priors: %v %v", p[test], p[dir])
+	}
+}
+
+// TestNothingMatched: report words are used when nothing else is left,
+// and a query that matches nothing at all gets the central code files at
+// a token score.
+func TestNothingMatched(t *testing.T) {
+	x, g := buildFixture(t, nil)
+	// Every word is a report word; "get" is what session.py's lookup does.
+	if r := x.SearchText("fix: get issue", Params{TopK: 3, GraphRerank: true}); len(r.Hits) == 0 || !strings.Contains(g.ExternalID(r.Hits[0].Node), "session.py") {
+		t.Errorf("report words only: %v", ids(g, r.Hits))
+	}
+	r := x.SearchText("Fix typo", Params{TopK: 100, GraphRerank: true})
+	if r.Candidates != 0 || len(r.Hits) == 0 {
+		t.Fatalf("typo: %d candidates, %d hits", r.Candidates, len(r.Hits))
+	}
+	for _, h := range r.Hits {
+		if g.Type(h.Node) != graph.File || h.Score > 0.03 || x.kind[h.Node] != 0 {
+			t.Errorf("typo hit %s: type %v, score %v, kind %d", g.ExternalID(h.Node), g.Type(h.Node), h.Score, x.kind[h.Node])
+		}
+	}
+	if r := x.SearchText("Fix typo", Params{TopK: 100}); len(r.Hits) != 0 {
+		t.Errorf("without graph fusion a query matching nothing returned %v", ids(g, r.Hits))
 	}
 }
 
