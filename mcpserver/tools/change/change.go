@@ -47,7 +47,7 @@ func registerChange(r *tools.Registry) {
 		Name:        "validate_plan",
 		Title:       "Validate a change plan",
 		Description: "Check a multi-file change plan before making it: missed files, test coverage, risk score.",
-		Details:     "Check a planned set of file actions before implementing it: gaps (files the plan misses that depend on what it modifies or deletes, or that usually change with it), test coverage of the modified files, a risk score with its parts and level, suggested additions, and the total blast radius. Actions naming files that do not exist are reported with the closest paths.",
+		Details:     "Check a planned set of file actions before implementing it: gaps (files the plan misses that depend on what it modifies or deletes, or that usually change with it), test coverage of the modified files, a risk score with its parts and level, suggested additions, and the total blast radius. Actions naming files that do not exist are reported with the closest paths. With task (the request in words), files its text matches become likelier gaps.",
 		Class:       tools.Read,
 		WhenToUse:   "Before implementing a multi-file change, or reviewing one: does the plan cover every file that must change, and is it tested?",
 		AvoidWhen:   "A single node's blast radius (impact) or co-changes (predict).",

@@ -29,6 +29,7 @@ type validatePlanParams struct {
 	Actions           []planAction `json:"actions" jsonschema:"Ordered {action_type: modify|create|delete|rename|test, file_path, description?}" help:"Ordered planned actions: {action_type: modify|create|delete|rename|test, file_path: relative path, description?, depends_on?: [file_path]}." tool:"required,maxitems=200"`
 	IncludeTestImpact bool         `json:"include_test_impact" help:"Analyse test coverage of the modified files." tool:"default=true"`
 	IncludeRiskScore  bool         `json:"include_risk_score" help:"Compute the composite risk score." tool:"default=true"`
+	Task              string       `json:"task" jsonschema:"What the change is for, in words." help:"The task in hand (the issue or request, in words): files its text matches become likelier gaps." tool:"maxlen=8000"`
 }
 
 type gapJSON struct {
@@ -37,7 +38,7 @@ type gapJSON struct {
 	Reason         string  `json:"reason"`
 	Severity       string  `json:"severity" jsonschema:"critical (depends on a file the plan deletes), warning (signal_strength ≥ 0.3) or info."`
 	SignalStrength float64 `json:"signal_strength" jsonschema:"How likely the file needs a change too: predict's calibrated confidence (co-change history and structure) combined over the planned files."`
-	Source         string  `json:"source" jsonschema:"caller (uses a symbol the plan changes, by a call, import or reference edge of the graph), name_match (names that symbol where the graph has no edge: a call through a local variable or an untyped receiver, found in the file's text), dependency (depends directly on a planned file) or co_change (likely from history and structure, no direct dependency)."`
+	Source         string  `json:"source" jsonschema:"caller (uses a symbol the plan changes, by a call, import or reference edge of the graph), name_match (names that symbol where the graph has no edge: a call through a local variable or an untyped receiver, found in the file's text), dependency (depends directly on a planned file) co_change (likely from history and structure, no direct dependency) or task (only the task's text points at it)."`
 }
 
 type unresolvedJSON struct {
@@ -101,6 +102,9 @@ func runValidatePlan(c *tools.Call, in validatePlanParams) (validatePlanOutput, 
 		}
 		start := time.Now()
 		pl := newPlan(b, in.Actions)
+		if err := pl.taskFiles(c, in.Task); err != nil {
+			return err
+		}
 		out = pl.validate(c, in)
 		out.ElapsedMs = tools.Ms(time.Since(start))
 		return nil
@@ -138,6 +142,7 @@ type plan struct {
 	deleted  []graph.NodeID
 	blastAll map[graph.NodeID]bool
 	symbol   map[int]graph.NodeID // action → the symbol its file_path names
+	task     []graph.NodeID       // the files the task's text matches, best first
 }
 
 func newPlan(b *session.Bundle, actions []planAction) *plan {
@@ -269,6 +274,7 @@ func (pl *plan) gaps() float64 {
 		pl.likely(f, get)
 	}
 	pl.callers(get)
+	pl.taskGaps(get)
 	return pl.rankGaps(acc)
 }
 
@@ -436,6 +442,8 @@ type gapAcc struct {
 	depSig   float64
 	cochange string
 	coTimes  int
+	likely   bool   // among predict's candidates for a planned file
+	task     string // the task's text matches it
 	// caller: the file uses a symbol the plan changes (byName: found in
 	// its text, the graph has no edge for it).
 	caller         string
@@ -489,6 +497,7 @@ func (pl *plan) likely(f graph.NodeID, get func(graph.NodeID) *gapAcc) {
 		}
 		a := get(pr.Node)
 		a.miss *= 1 - pr.Confidence
+		a.likely = true
 		if pr.CoChanges > a.coTimes {
 			a.coTimes = pr.CoChanges
 			a.cochange = fmt.Sprintf("changed together with %s in %d of %d commits", tools.ShortID(pl.g, f), pr.CoChanges, res.Commits)
@@ -528,7 +537,10 @@ func (pl *plan) rankGaps(acc map[graph.NodeID]*gapAcc) float64 {
 		case a.dep != "":
 			gp.Source = "dependency"
 		}
-		gp.Reason = strings.Join(slices.DeleteFunc([]string{a.caller, a.dep, a.cochange}, func(s string) bool { return s == "" }), "; ")
+		if a.task != "" && !a.likely && gp.Source == "co_change" {
+			gp.Source = "task"
+		}
+		gp.Reason = strings.Join(slices.DeleteFunc([]string{a.caller, a.dep, a.cochange, a.task}, func(s string) bool { return s == "" }), "; ")
 		switch {
 		case a.critical || a.callerCritical:
 			gp.Severity = "critical"
@@ -699,4 +711,31 @@ func planGuidance(c *tools.Call, out validatePlanOutput) tools.Guidance {
 			NextStepHint: fmt.Sprintf("The plan misses %s (%s): read it and add it to the plan, or say why it is safe.", gp.FilePath, gp.Reason)}
 	}
 	return tools.Guidance{ProofState: "ready_to_edit", NextSuggestedTool: tools.FirstTool(c.Registry, "view"), NextStepHint: "The plan covers its dependents and usual co-changes: implement it, then run the tests it names."}
+}
+
+// taskFiles reads the files the task's text matches (seek's index).
+func (pl *plan) taskFiles(c *tools.Call, task string) error {
+	if task = strings.TrimSpace(task); task == "" {
+		return nil
+	}
+	sx, err := tools.SeekIndex(c.Session, pl.b)
+	if err != nil {
+		return err
+	}
+	pl.task = history.TaskFiles(sx, task, history.TaskDepth)
+	return nil
+}
+
+// taskGaps folds the task's files into the candidates' probabilities.
+func (pl *plan) taskGaps(get func(graph.NodeID) *gapAcc) {
+	r := 0
+	for _, f := range pl.task {
+		if pl.skip(f) {
+			continue
+		}
+		r++
+		a := get(f)
+		a.miss *= 1 - history.TaskPrior(r)
+		a.task = fmt.Sprintf("the task's text matches it (#%d)", r)
+	}
 }
