@@ -35,6 +35,7 @@ func main() {
 		split    = flag.String("split", "", "tune or held-out (required)")
 		grid     = flag.String("grid", "", "tune split only: fusion weights to score, name=K,history,set,task,structure,recency;…")
 		jsonOut  = flag.String("json", "", "write the per-repository scores as JSON here")
+		taskRate = flag.Bool("taskrate", false, "tune split only: print the share of the task's files at each rank that changed (validate_plan's task prior)")
 	)
 	flag.Parse()
 	fail := func(err error) {
@@ -44,7 +45,7 @@ func main() {
 	if *split != "tune" && *split != "held-out" {
 		fail(fmt.Errorf("-split is tune or held-out, got %q (e.g. -split tune)", *split))
 	}
-	if *grid != "" && *split != "tune" {
+	if (*grid != "" || *taskRate) && *split != "tune" {
 		fail(fmt.Errorf("-grid tunes: it runs on the tune split only (-split tune)"))
 	}
 	models, err := parseGrid(*grid)
@@ -72,7 +73,7 @@ func main() {
 			continue
 		}
 		src := filepath.Join(*mirrors, strings.ReplaceAll(r.Slug, "/", "+"), "repo")
-		rs, err := runRepo(context.Background(), r, src, filepath.Join(*work, r.Name), models)
+		rs, err := runRepo(context.Background(), r, src, filepath.Join(*work, r.Name), models, *taskRate)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, r.Name, err)
 			continue
@@ -164,7 +165,7 @@ func (o oneFile) PredictKnown(given []string, _ string, k int) ([]string, error)
 	return o.p.Predict(given[0], k)
 }
 
-func runRepo(ctx context.Context, r cochange.Repo, src, dir string, models []model) (repoScores, error) {
+func runRepo(ctx context.Context, r cochange.Repo, src, dir string, models []model, taskRate bool) (repoScores, error) {
 	rs := repoScores{Name: r.Name, One: map[string]cochange.Scores{}, Half: map[string]cochange.Scores{}}
 	if err := os.RemoveAll(dir); err != nil {
 		return rs, err
@@ -190,6 +191,10 @@ func runRepo(ctx context.Context, r cochange.Repo, src, dir string, models []mod
 	}
 	if err := ip.WithSeek(ctx, s.Checkout); err != nil {
 		return rs, err
+	}
+	if taskRate {
+		rates(ip, one, s.Universe)
+		return rs, nil
 	}
 	files := make([]string, 0, len(s.Universe))
 	for f := range s.Universe {
@@ -261,4 +266,35 @@ func markdown(all []repoScores) string {
 		fmt.Fprintf(&b, " %d |\n", n)
 	}
 	return b.String()
+}
+
+// rateHits and rateSeen count, per rank of the task's files, the files
+// that were targets and the files seen (given files left out).
+var rateHits, rateSeen [history.TaskDepth + 1]int
+
+// rates adds one repository's queries to the counts and prints the
+// running shares by rank bucket.
+func rates(ip *cochange.InProcess, qs []cochange.KnownQuery, universe map[string]bool) {
+	g := ip.X.Graph()
+	for _, q := range qs {
+		r := 0
+		for _, id := range history.TaskFiles(ip.Seek, q.Task, history.TaskDepth) {
+			f := strings.TrimPrefix(g.ExternalID(id), "file::")
+			if !universe[f] || slices.Contains(q.Given, f) {
+				continue
+			}
+			r++
+			rateSeen[r]++
+			if slices.Contains(q.Targets, f) {
+				rateHits[r]++
+			}
+		}
+	}
+	for _, b := range [][2]int{{1, 1}, {2, 2}, {3, 3}, {4, 5}, {6, 10}, {11, 20}, {21, history.TaskDepth}} {
+		h, n := 0, 0
+		for i := b[0]; i <= b[1]; i++ {
+			h, n = h+rateHits[i], n+rateSeen[i]
+		}
+		fmt.Printf("ranks %d-%d: %d/%d = %.3f\n", b[0], b[1], h, n, float64(h)/float64(max(n, 1)))
+	}
 }
