@@ -141,7 +141,13 @@ func fileDefs(r *extract.Result) (defs []labelDef, parents []string) {
 func defSig(r *extract.Result, n *extract.Node) uint64 {
 	h := fnv.New64a()
 	ret := r.Returns[n.ID]
-	for _, s := range []string{n.ID, n.Label, strconv.Itoa(int(n.Type)), ret.Name, ret.Module} {
+	var more []string // later results (Returns[id#i])
+	for i := 1; i < 4 && len(r.Returns) > 1; i++ {
+		if tr, ok := r.Returns[extract.ResultKey(n.ID, i)]; ok {
+			more = append(more, strconv.Itoa(i), tr.Name, tr.Module)
+		}
+	}
+	for _, s := range append([]string{n.ID, n.Label, strconv.Itoa(int(n.Type)), ret.Name, ret.Module}, more...) {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}

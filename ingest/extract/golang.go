@@ -474,6 +474,7 @@ func (x *goExtract) returns(i int32, id string) {
 		return
 	}
 	if x.code(r) == goParamList {
+		x.laterResults(r, id)
 		p := t.first(r)
 		for p >= 0 && x.code(p) != goParamDecl {
 			p = t.n[p].next
@@ -1083,6 +1084,9 @@ func (x *goExtract) bindValues(i int32, s *goScope) {
 			}
 		}
 		vi++
+	}
+	if v := t.first(right); len(names) > 1 && v >= 0 && t.n[v].next < 0 && x.code(v) == goCall {
+		x.bindResults(names, v, s) // a, b := f(): b is f's second result
 	}
 }
 

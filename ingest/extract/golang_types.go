@@ -336,3 +336,81 @@ func PathNames(recv string) []string {
 	}
 	return out
 }
+
+// laterResults records the named types of a function's second, third …
+// results as Returns[id#i] (the first is Returns[id]).
+func (x *goExtract) laterResults(pl int32, id string) {
+	t, k := x.t, x.k
+	i := 0
+	for p := t.first(pl); p >= 0 && i < goMaxResults; p = t.n[p].next {
+		if x.code(p) != goParamDecl {
+			continue
+		}
+		gt := x.typeOf(t.child(p, k.fType))
+		n := 0
+		for c := t.first(p); c >= 0; c = t.n[c].next {
+			if t.n[c].field == k.fName {
+				n++
+			}
+		}
+		for range max(n, 1) {
+			if i > 0 && i < goMaxResults && gt.name != "" {
+				if x.b.res.Returns == nil {
+					x.b.res.Returns = map[string]TypeRef{}
+				}
+				x.b.res.Returns[ResultKey(id, i)] = TypeRef{Name: gt.name, Module: gt.module}
+			}
+			i++
+		}
+	}
+}
+
+// goMaxResults bounds the results recorded per function.
+const goMaxResults = 4
+
+// ResultKey keys the i-th result (from 0) of function id in
+// Result.Returns: id itself for the first, id#i for the others.
+func ResultKey(id string, i int) string {
+	if i == 0 {
+		return id
+	}
+	return id + "#" + string(rune('0'+i))
+}
+
+// bindResults types names[1:] of `a, b := f(…)` or `pkg.F(…)` as paths
+// to F's later results ("@mod|F()#1").
+func (x *goExtract) bindResults(names []string, v int32, s *goScope) {
+	t, k := x.t, x.k
+	fn := t.child(v, k.fFunction)
+	if fn < 0 {
+		return
+	}
+	var name, mod string
+	switch x.code(fn) {
+	case goIdent:
+		name = t.text(fn)
+	case goSelector:
+		op := t.child(fn, k.fOperand)
+		if op < 0 || x.code(op) != goIdent {
+			return
+		}
+		m, imp := x.imports[t.text(op)]
+		if !imp {
+			return
+		}
+		name, mod = t.text(t.child(fn, k.fField)), m
+	default:
+		return
+	}
+	head := callPath(name+"()", mod)
+	for i := 1; i < len(names) && i < goMaxResults && head != ""; i++ {
+		if names[i] == "" || names[i] == "_" {
+			continue
+		}
+		s.forget(names[i])
+		if s.paths == nil {
+			s.paths = map[string]string{}
+		}
+		s.paths[names[i]] = head + "#" + string(rune('0'+i))
+	}
+}

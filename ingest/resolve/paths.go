@@ -76,7 +76,11 @@ func (ix *Index) evalPath(from fileInfo, p string) (extract.TypeRef, bool) {
 		cur.dir = from.dir
 	}
 	if r, ok := strings.CutPrefix(rest, "()"); ok {
-		tr, ok := ix.callResult(from, head+"()")
+		nth := 0
+		if len(r) >= 2 && r[0] == '#' && r[1] >= '1' && r[1] <= '9' {
+			nth, r = int(r[1]-'0'), r[2:]
+		}
+		tr, ok := ix.callResultN(from, head, nth)
 		if !ok {
 			return extract.TypeRef{}, false
 		}
@@ -224,4 +228,25 @@ func pathIdent(s string) (string, string) {
 		i++
 	}
 	return s[:i], s[i:]
+}
+
+// callResultN is callResult for the nth result (from 0) of the functions
+// named callee: they must agree.
+func (ix *Index) callResultN(from fileInfo, callee string, nth int) (extract.TypeRef, bool) {
+	if nth == 0 {
+		return ix.callResult(from, callee+"()")
+	}
+	var out extract.TypeRef
+	found := false
+	for _, c := range ix.byLabel[callee] {
+		if ix.files[ix.cands[c].file].fam != from.fam {
+			continue
+		}
+		tr, ok := ix.laterRets[[2]int32{c, int32(nth)}]
+		if !ok || (found && tr != out) {
+			return extract.TypeRef{}, false
+		}
+		out, found = tr, true
+	}
+	return out, found && ix.isTypeName(out.Name)
 }

@@ -40,6 +40,8 @@ type Outer struct {
 
 func newNode() *node { return &node{} }
 
+func pair() (string, *node) { return "", nil }
+
 func (e *Engine) Root() *node { return e.trees[0].root }
 `,
 	"calls.go": `package p
@@ -116,6 +118,11 @@ func assertion(v any) {
 	v.(*node).getValue("")
 }
 
+func secondResult() {
+	_, n := pair()
+	n.getValue("")
+}
+
 func unknown(x interface{ getValue(string) string }) {
 	x.getValue("")
 }
@@ -145,7 +152,7 @@ func TestGoReceiverPaths(t *testing.T) {
 	}
 	const want = "file::tree.go::node::getValue"
 	callers := []string{"indexField", "rangeValue", "mapIndex", "sliceRange", "composite", "pointer",
-		"constructor", "varDecl", "param", "methodResult", "nestedField", "promotedField", "closure", "assertion"}
+		"constructor", "varDecl", "param", "methodResult", "nestedField", "promotedField", "closure", "assertion", "secondResult"}
 	for _, c := range callers {
 		if got[c] != want {
 			t.Errorf("%s: getValue bound to %q, want %q", c, got[c], want)

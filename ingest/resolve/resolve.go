@@ -119,7 +119,9 @@ type Index struct {
 	rets map[int32]extract.TypeRef
 	// fields are the member types of Go types ("T.f", "T[]"), for
 	// receiver paths (evalPath); fileFields the keys each file added.
-	fields     map[string][]fieldDecl
+	fields map[string][]fieldDecl
+	// laterRets are the second, third … declared results (index from 0).
+	laterRets  map[[2]int32]extract.TypeRef
 	fileFields [][]string
 
 	// What each file put in, so ReplaceFile can take it out again.
@@ -245,6 +247,14 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 		if tr, ok := r.Returns[n.ID]; ok {
 			ix.rets[ci] = tr
 		}
+		for i := 1; i < 4 && len(r.Returns) > 1; i++ {
+			if tr, ok := r.Returns[extract.ResultKey(n.ID, i)]; ok {
+				if ix.laterRets == nil {
+					ix.laterRets = map[[2]int32]extract.TypeRef{}
+				}
+				ix.laterRets[[2]int32{ci, int32(i)}] = tr
+			}
+		}
 		if owner != "" {
 			k := [2]string{owner, n.Label}
 			ix.byOwner[k] = append(ix.byOwner[k], ci)
@@ -368,6 +378,9 @@ func (ix *Index) dropDefinitions(fi int32) {
 		}
 		cd.file = -1 // unreachable from now on
 		delete(ix.rets, c)
+		for i := int32(1); i < 4; i++ {
+			delete(ix.laterRets, [2]int32{c, i})
+		}
 	}
 	for _, k := range ix.fileParents[fi] {
 		if ix.parentRefs[k]--; ix.parentRefs[k] == 0 {
