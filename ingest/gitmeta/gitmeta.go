@@ -2,16 +2,15 @@
 // subprocess) for the temporal side of the graph: how often each file
 // changed, when it last changed, and which files changed together.
 //
-// The walk mirrors `git log --format=%at --name-only`: commits newest first
-// (by committer time) following every parent, merge commits contributing no
-// files, each other commit compared with its first parent. History is
-// bounded by MaxCommits so a decade-old repository costs the same as a young
-// one; shallow clones end where their history ends, and a detached HEAD works
-// like a branch.
+// The walk mirrors `git log --first-parent --name-status -M`: the commits of
+// HEAD's first-parent chain, newest first, each compared with its first
+// parent (a merge shows what it brought in). The whole chain is read
+// (Options.MaxCommits bounds it when asked), with the git command when one
+// is installed, else go-git (cli.go says why). Shallow and partial clones
+// read what they hold and say so; a detached HEAD works like a branch.
 package gitmeta
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -31,15 +30,11 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
-// DefaultMaxCommits bounds the history walk. change_frequency saturates at
-// 50 commits per file, so the most recent few thousand commits already rank
-// files correctly; reading further only costs time on old repositories.
-const DefaultMaxCommits = 2000
-
 // Options bound the history walk.
 type Options struct {
-	// MaxCommits is the number of commits read, newest first
-	// (0 = DefaultMaxCommits, <0 = unbounded).
+	// MaxCommits bounds the commits read, newest first (<= 0: all of
+	// them; the whole first-parent chain of prometheus reads in about a
+	// second with the git command).
 	MaxCommits int
 	// MaxGroupSize, when > 0, leaves commits touching more files out of
 	// Groups (they are still counted per file). The default keeps every
@@ -73,8 +68,13 @@ type History struct {
 	Detached bool
 	// HeadTime is HEAD's author time (Unix seconds).
 	HeadTime float64
-	// Shallow is set when the repository is a shallow clone.
+	// Shallow is set when the repository is a shallow clone: history
+	// ends at its boundary, whose commits count as read but list no files
+	// (they would list the whole tree).
 	Shallow bool
+	// Partial is set when blobs may be missing (a partial clone): renames
+	// were detected by identical content only.
+	Partial bool
 	// CommitsRead counts the commits visited; Truncated reports that
 	// MaxCommits stopped the walk before the root commit(s).
 	CommitsRead int
@@ -94,10 +94,12 @@ type History struct {
 // Commit identifies the commit behind one group of History.Groups.
 type Commit struct {
 	Hash string
-	// Time is the author time, Unix seconds.
-	Time    int64
-	Author  string
-	Subject string
+	// Time is the author time, CommitTime the committer time, Unix
+	// seconds.
+	Time       int64
+	CommitTime int64
+	Author     string
+	Subject    string
 }
 
 // ChangeFrequency maps a commit count to a node's change_frequency:
@@ -109,15 +111,31 @@ func ChangeFrequency(commits int) float32 {
 // NotGitFrequency is the change_frequency of files outside any repository.
 const NotGitFrequency = float32(0.3)
 
-// Read walks the history of the repository whose work tree is (or contains)
-// dir.
+// Read walks the first-parent history of the repository whose work tree
+// is (or contains) dir.
 func Read(ctx context.Context, dir string, opt Options) (*History, error) {
-	repo, closeRepo, err := open(dir)
-	if err != nil {
-		return nil, fmt.Errorf("gitmeta: opening the repository at %s: %w", dir, err)
+	h, _, _, err := read(ctx, dir, opt, "")
+	return h, err
+}
+
+// read is Read, or with since the commits after since only; reached tells
+// whether since is on HEAD's first-parent chain (true without since).
+func read(ctx context.Context, dir string, opt Options, since string) (*History, map[string]string, bool, error) {
+	opt.Subdir = cleanSubdir(opt.Subdir)
+	h, alias, reached, err := readCLI(ctx, dir, opt, since)
+	if err == nil || ctx.Err() != nil {
+		return h, alias, reached, err
+	}
+	repo, closeRepo, oerr := open(dir)
+	if oerr != nil {
+		return nil, nil, false, fmt.Errorf("gitmeta: opening the repository at %s: %w", dir, oerr)
 	}
 	defer closeRepo()
-	return ReadRepo(ctx, repo, opt)
+	return readRepo(ctx, repo, opt, since)
+}
+
+func cleanSubdir(s string) string {
+	return strings.Trim(path.Clean("/"+strings.ReplaceAll(s, "\\", "/")), "/")
 }
 
 // open opens the repository containing dir. For the common layout (a .git
@@ -175,13 +193,14 @@ func HeadState(dir string) (string, error) {
 	return ref.Name().String() + "@" + ref.Hash().String(), nil
 }
 
-// ReadRepo is Read for an already opened repository.
+// ReadRepo is Read for an already opened repository, with go-git.
 func ReadRepo(ctx context.Context, repo *git.Repository, opt Options) (*History, error) {
-	if opt.MaxCommits == 0 {
-		opt.MaxCommits = DefaultMaxCommits
-	}
-	opt.Subdir = strings.Trim(path.Clean("/"+strings.ReplaceAll(opt.Subdir, "\\", "/")), "/")
+	opt.Subdir = cleanSubdir(opt.Subdir)
+	h, _, _, err := readRepo(ctx, repo, opt, "")
+	return h, err
+}
 
+func readRepo(ctx context.Context, repo *git.Repository, opt Options, since string) (*History, map[string]string, bool, error) {
 	h := &History{Files: map[string]FileStats{}}
 	if sh, err := repo.Storer.Shallow(); err == nil && len(sh) > 0 {
 		h.Shallow = true
@@ -189,9 +208,9 @@ func ReadRepo(ctx context.Context, repo *git.Repository, opt Options) (*History,
 	ref, err := repo.Head()
 	if err != nil {
 		if errors.Is(err, plumbing.ErrReferenceNotFound) {
-			return h, nil // no commits yet
+			return h, nil, true, nil // no commits yet
 		}
-		return nil, fmt.Errorf("gitmeta: resolving HEAD: %w", err)
+		return nil, nil, false, fmt.Errorf("gitmeta: resolving HEAD: %w", err)
 	}
 	h.Head = ref.Hash().String()
 	if ref.Name() == plumbing.HEAD {
@@ -199,81 +218,78 @@ func ReadRepo(ctx context.Context, repo *git.Repository, opt Options) (*History,
 	} else {
 		h.Branch = ref.Name().Short()
 	}
-
 	s := repo.Storer
-	head, err := object.GetCommit(s, ref.Hash())
+	c, err := object.GetCommit(s, ref.Hash())
 	if err != nil {
-		return nil, fmt.Errorf("gitmeta: reading HEAD commit %s: %w", h.Head, err)
+		return nil, nil, false, fmt.Errorf("gitmeta: reading HEAD commit %s: %w", h.Head, err)
 	}
-	h.HeadTime = unix(head)
-
+	h.HeadTime = unix(c)
+	if since == h.Head {
+		return h, nil, true, nil
+	}
 	r := &reader{ctx: ctx, s: s, subdir: opt.Subdir, h: h, cur: map[plumbing.Hash][]object.TreeEntry{}}
-	q := &commitQueue{}
-	seen := map[plumbing.Hash]bool{head.Hash: true}
 	alias := map[string]string{} // renamed paths → their names at HEAD
-	heap.Push(q, head)
-	for q.Len() > 0 {
+	for c != nil {
 		if opt.MaxCommits > 0 && h.CommitsRead >= opt.MaxCommits {
 			h.Truncated = true
 			break
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, false, err
 		}
-		c := heap.Pop(q).(*object.Commit)
 		h.CommitsRead++
-
-		var parents []*object.Commit
-		for _, ph := range c.ParentHashes {
-			if seen[ph] {
-				continue
-			}
-			p, err := object.GetCommit(s, ph)
-			if err != nil {
-				if errors.Is(err, plumbing.ErrObjectNotFound) {
-					continue // shallow boundary: history ends here
-				}
-				return nil, fmt.Errorf("gitmeta: reading commit %s: %w", ph, err)
-			}
-			seen[ph] = true
-			parents = append(parents, p)
-			heap.Push(q, p)
-		}
-		if len(c.ParentHashes) > 1 {
-			continue // merges list no files, as in git log
-		}
-		var parentTree plumbing.Hash
-		if len(c.ParentHashes) == 1 {
-			if len(parents) == 1 {
-				parentTree = parents[0].TreeHash
-			} else if p, err := object.GetCommit(s, c.ParentHashes[0]); err == nil {
-				parentTree = p.TreeHash // parent already queued by a child
-			}
-		}
-		changed, err := r.changed(parentTree, c.TreeHash)
+		parent, boundary, err := firstParent(s, c)
 		if err != nil {
-			return nil, fmt.Errorf("gitmeta: comparing commit %s with its parent: %w", c.Hash, err)
+			return nil, nil, false, err
 		}
-		if !opt.NoRenames {
-			renames := r.renames(r.deleted, r.added)
-			if err := ctx.Err(); err != nil {
-				return nil, err // renames stops early when called off
+		if !boundary {
+			if err := r.commit(c, parent, opt, alias); err != nil {
+				return nil, nil, false, err
 			}
-			changed = follow(alias, changed, renames)
 		}
-		t := unix(c)
-		for _, p := range changed {
-			fs := h.Files[p]
-			fs.Commits++
-			fs.LastCommit = max(fs.LastCommit, t)
-			h.Files[p] = fs
+		if since != "" && len(c.ParentHashes) > 0 && c.ParentHashes[0].String() == since {
+			return h, alias, true, nil
 		}
-		if len(changed) > 0 && (opt.MaxGroupSize <= 0 || len(changed) <= opt.MaxGroupSize) {
-			h.Groups = append(h.Groups, changed)
-			h.Commits = append(h.Commits, Commit{Hash: c.Hash.String(), Time: c.Author.When.Unix(), Author: c.Author.Name, Subject: subject(c.Message)})
-		}
+		c = parent
 	}
-	return h, nil
+	return h, alias, since == "", nil
+}
+
+// firstParent reads c's first parent (nil for a root commit); boundary
+// reports a shallow clone's edge, where the parent is not there.
+func firstParent(s storer.EncodedObjectStorer, c *object.Commit) (*object.Commit, bool, error) {
+	if len(c.ParentHashes) == 0 {
+		return nil, false, nil
+	}
+	p, err := object.GetCommit(s, c.ParentHashes[0])
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		return nil, true, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("gitmeta: reading commit %s: %w", c.ParentHashes[0], err)
+	}
+	return p, false, nil
+}
+
+// commit records what c changed against its first parent.
+func (r *reader) commit(c, parent *object.Commit, opt Options, alias map[string]string) error {
+	var parentTree plumbing.Hash
+	if parent != nil {
+		parentTree = parent.TreeHash
+	}
+	changed, err := r.changed(parentTree, c.TreeHash)
+	if err != nil {
+		return fmt.Errorf("gitmeta: comparing commit %s with its parent: %w", c.Hash, err)
+	}
+	if !opt.NoRenames {
+		renames := r.renames(r.deleted, r.added)
+		if err := r.ctx.Err(); err != nil {
+			return err // renames stops early when called off
+		}
+		changed = follow(alias, changed, renames)
+	}
+	record(r.h, opt, Commit{Hash: c.Hash.String(), Time: c.Author.When.Unix(), CommitTime: c.Committer.When.Unix(), Author: c.Author.Name, Subject: subject(c.Message)}, changed)
+	return nil
 }
 
 // subject is a commit message's first line, bounded.
@@ -446,25 +462,4 @@ func (r *reader) diff(a, b plumbing.Hash, prefix string, out *[]string) error {
 // (gitlinks) are not files of this repository.
 func isFile(m filemode.FileMode) bool {
 	return m == filemode.Regular || m == filemode.Executable || m == filemode.Deprecated || m == filemode.Symlink
-}
-
-// commitQueue orders commits newest first by committer time, ties by hash
-// so the walk is deterministic.
-type commitQueue []*object.Commit
-
-func (q commitQueue) Len() int { return len(q) }
-func (q commitQueue) Less(i, j int) bool {
-	ti, tj := q[i].Committer.When, q[j].Committer.When
-	if !ti.Equal(tj) {
-		return ti.After(tj)
-	}
-	return q[i].Hash.String() < q[j].Hash.String()
-}
-func (q commitQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *commitQueue) Push(x any)   { *q = append(*q, x.(*object.Commit)) }
-func (q *commitQueue) Pop() any {
-	old := *q
-	c := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return c
 }
