@@ -102,16 +102,25 @@ func (r *Rose) Gaps(plan []string, k int) ([]string, error) {
 // Gaps asks the server's validate_plan with every planned file as a
 // modify action; its gaps come most severe first.
 func (sp *ServerPredictor) Gaps(plan []string, k int) ([]string, error) {
+	return sp.gaps(plan, "")
+}
+
+// gaps is validate_plan with the task (none when empty).
+func (sp *ServerPredictor) gaps(plan []string, task string) ([]string, error) {
 	actions := make([]any, len(plan))
 	for i, f := range plan {
 		actions[i] = map[string]any{"action_type": "modify", "file_path": f}
+	}
+	args := map[string]any{"agent_id": "cochange", "actions": actions}
+	if task != "" {
+		args["task"] = task
 	}
 	var out struct {
 		Gaps []struct {
 			FilePath string `json:"file_path"`
 		} `json:"gaps"`
 	}
-	err := sp.c.CallTool(sp.ctx, "validate_plan", map[string]any{"agent_id": "cochange", "actions": actions}, &out)
+	err := sp.c.CallTool(sp.ctx, "validate_plan", args, &out)
 	var te *localize.ToolError
 	if errors.As(err, &te) {
 		return nil, nil

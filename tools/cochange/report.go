@@ -116,5 +116,25 @@ func (r *Report) Markdown() string {
 			fmt.Fprintf(&b, "| %s | %d | %.3f | %.3f | %+.1f |\n", g.Name, g.Plans, g.PlanR10, g.PlanBaselineR10, 100*(g.PlanR10-g.PlanBaselineR10))
 		}
 	}
+	r.knownMarkdown(&b)
 	return b.String()
+}
+
+// knownMarkdown renders the scores given what the agent knows (R@10).
+func (r *Report) knownMarkdown(b *strings.Builder) {
+	head := false
+	for _, x := range r.Repos {
+		k := x.Known
+		if x.Err != "" || k == nil {
+			continue
+		}
+		if !head {
+			b.WriteString("\nGiven what the agent knows (the commit's cleaned message as the task), Recall@10:\n\n")
+			b.WriteString("| repository | split | one file + task: queries | predict | rules + dir | BM25 | RRF | half a commit: queries | predict | predict, no task | rules | validate_plan with task |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+			head = true
+		}
+		o, h := k.One, k.Half
+		fmt.Fprintf(b, "| %s | %s | %d | %.3f | %.3f | %.3f | %.3f | %d | %.3f | %.3f | %.3f | %.3f |\n", x.Name, x.Split, o["rules"].Queries, o["predict"].R10, o["rules"].R10, o["bm25"].R10, o["rrf"].R10,
+			h["rules"].Queries, h["predict"].R10, h["known-notask"].R10, h["rules"].R10, k.PlanTask.R10)
+	}
 }

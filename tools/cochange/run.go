@@ -45,10 +45,12 @@ type RepoReport struct {
 	Plan         Scores `json:"validate_plan"`
 	PlanBaseline Scores `json:"plan_baseline"`
 	// Ceiling: the rules trained on commits past the cut (Ceiling).
-	Ceiling       Ceilings `json:"ceiling"`
-	IngestMs      float64  `json:"ingest_ms"`
-	PredictMeanMs float64  `json:"predict_mean_ms"`
-	Err           string   `json:"error,omitempty"`
+	Ceiling Ceilings `json:"ceiling"`
+	// Known: given what the agent knows (Config.Known).
+	Known         *KnownReport `json:"known,omitempty"`
+	IngestMs      float64      `json:"ingest_ms"`
+	PredictMeanMs float64      `json:"predict_mean_ms"`
+	Err           string       `json:"error,omitempty"`
 }
 
 // Config configures a run.
@@ -60,7 +62,9 @@ type Config struct {
 	Work     string
 	Fraction float64
 	MaxGroup int
-	Logf     func(string, ...any)
+	// Known adds the scores given the changed files and the task.
+	Known bool
+	Logf  func(string, ...any)
 }
 
 // RunRepo evaluates predict through the server and the baseline on r.
@@ -102,6 +106,15 @@ func RunRepo(ctx context.Context, cfg Config, r Repo) RepoReport {
 		rr.Err = err.Error()
 	}
 	cfg.Logf("%s: %d plans, validate_plan R@10 %.3f, baseline R@10 %.3f", r.Name, len(pqs), rr.Plan.R10, rr.PlanBaseline.R10)
+	if cfg.Known && rr.Err == "" {
+		if err := runKnown(ctx, cfg.Mirror(r.Slug), s.Cut+".."+r.Commit, s, qs, rose, sp, &rr); err != nil {
+			rr.Err = err.Error()
+		} else {
+			k := rr.Known
+			cfg.Logf("%s: with the task: predict R@10 %.3f, rules %.3f, bm25 %.3f, rrf %.3f; half: predict %.3f (no task %.3f), rules %.3f; validate_plan %.3f", r.Name,
+				k.One["predict"].R10, k.One["rules"].R10, k.One["bm25"].R10, k.One["rrf"].R10, k.Half["predict"].R10, k.Half["known-notask"].R10, k.Half["rules"].R10, k.PlanTask.R10)
+		}
+	}
 	return rr
 }
 

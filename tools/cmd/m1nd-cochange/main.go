@@ -29,6 +29,7 @@ func main() {
 		maxGroup = flag.Int("baseline-max-group", 30, "the baseline leaves training commits of more files out of its rules")
 		jsonOut  = flag.String("json", "", "write the report as JSON here")
 		mdOut    = flag.String("md", "", "write the markdown report here")
+		known    = flag.Bool("known", false, "also score predict and validate_plan given the changed files and the commit's message as the task")
 	)
 	flag.Parse()
 	fail := func(err error) {
@@ -68,6 +69,7 @@ func main() {
 		Work:     *work,
 		Fraction: *frac,
 		MaxGroup: *maxGroup,
+		Known:    *known,
 		Logf:     func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) },
 	}
 	var rep cochange.Report
