@@ -240,44 +240,67 @@ func (r *run) history() {
 // gitCacheKey keys the history kept in a cache store between runs.
 const gitCacheKey = "code.git"
 
+// cachedHistory is a history with what it was read for: key (repository,
+// subdirectory, commit bound, m1nd build) and state (HEAD's reference
+// and commit).
 type cachedHistory struct {
-	key string
-	h   *gitmeta.History
+	key, state string
+	h          *gitmeta.History
 }
 
 // readHistory reads the git history of the walk root, reusing the one kept
-// in the store while HEAD (and what was asked) has not changed: in memory
-// ("kept"), else the copy the store's directory holds from an earlier
-// process ("cached", histcache.go), else from the repository ("read").
+// in the store: as is while HEAD has not moved — in memory ("kept"), else
+// the copy the store's directory holds from an earlier process ("cached",
+// histcache.go) — and extended by the commits since when HEAD moved along
+// its first-parent chain ("extended"); else from the repository ("read").
 func readHistory(ctx context.Context, store *cache.Store, wr *walk.Result, maxCommits int) (*gitmeta.History, string, error) {
 	sub, err := filepath.Rel(wr.RepoRoot, wr.Root)
 	if err != nil || sub == "." {
 		sub = ""
 	}
 	sub = filepath.ToSlash(sub)
-	var key string
-	if store != nil {
-		state, err := gitmeta.HeadState(wr.RepoRoot)
-		if err == nil {
-			key = fmt.Sprintf("%s|%s|%d|%s|%s", wr.RepoRoot, sub, maxCommits, state, cache.Version())
-			if c, ok := store.Extra(gitCacheKey).(cachedHistory); ok && c.key == key {
-				return c.h, "kept", nil
-			}
-			if h := loadHistory(store, key); h != nil {
-				store.SetExtra(gitCacheKey, cachedHistory{key, h})
-				return h, "cached", nil
-			}
-		}
+	opt := gitmeta.Options{MaxCommits: maxCommits, Subdir: sub}
+	if store == nil {
+		h, err := gitmeta.Read(ctx, wr.RepoRoot, opt)
+		return h, "read", err
 	}
-	h, err := gitmeta.Read(ctx, wr.RepoRoot, gitmeta.Options{MaxCommits: maxCommits, Subdir: sub})
+	state, err := gitmeta.HeadState(wr.RepoRoot)
+	if err != nil {
+		h, err := gitmeta.Read(ctx, wr.RepoRoot, opt)
+		return h, "read", err
+	}
+	key := fmt.Sprintf("%s|%s|%d|%s", wr.RepoRoot, sub, maxCommits, cache.Version())
+	prev, from := priorHistory(store, key)
+	if prev.h != nil && prev.state == state {
+		if from == "cached" {
+			store.SetExtra(gitCacheKey, prev)
+		}
+		return prev.h, from, nil
+	}
+	h, incremental, err := gitmeta.Extend(ctx, wr.RepoRoot, prev.h, opt)
 	if err != nil {
 		return nil, "", err
 	}
-	if key != "" {
-		store.SetExtra(gitCacheKey, cachedHistory{key, h})
-		saveHistory(store, key, h)
+	c := cachedHistory{key, state, h}
+	store.SetExtra(gitCacheKey, c)
+	saveHistory(store, c)
+	if incremental {
+		return h, "extended", nil
 	}
 	return h, "read", nil
+}
+
+// priorHistory is the history the store keeps for key: this process's
+// ("kept"), else the one on disk ("cached"); a zero cachedHistory when
+// neither was read for key.
+func priorHistory(store *cache.Store, key string) (cachedHistory, string) {
+	if c, ok := store.Extra(gitCacheKey).(cachedHistory); ok && c.key == key {
+		return c, "kept"
+	}
+	if c := loadHistory(store, key); c.h != nil {
+		return c, "cached"
+	}
+	return cachedHistory{}, ""
 }
 
 // extract extracts every file in parallel (extract.go), then waits for

@@ -19,35 +19,37 @@ import (
 const historyFile = "history.gob"
 
 type historyOnDisk struct {
-	// Key is readHistory's key: repository, subdirectory, commit bound,
-	// HEAD (reference and commit) and the m1nd build.
-	Key string
-	H   *gitmeta.History
+	// Key is readHistory's key: repository, subdirectory, commit bound
+	// and the m1nd build; State is HEAD (reference and commit) when H was
+	// read. A history for another HEAD is still worth loading: the
+	// commits since are read onto it (gitmeta.Extend).
+	Key, State string
+	H          *gitmeta.History
 }
 
-// loadHistory returns the history the store's directory holds for key,
-// or nil.
-func loadHistory(store *cache.Store, key string) *gitmeta.History {
+// loadHistory returns the history the store's directory holds for key
+// (nil h when none).
+func loadHistory(store *cache.Store, key string) cachedHistory {
 	data, err := store.ReadFile(historyFile)
 	if err != nil {
-		return nil
+		return cachedHistory{}
 	}
 	var d historyOnDisk
 	if gob.NewDecoder(bytes.NewReader(data)).Decode(&d) != nil || d.Key != key || d.H == nil {
-		return nil
+		return cachedHistory{}
 	}
 	if d.H.Files == nil {
 		d.H.Files = map[string]gitmeta.FileStats{}
 	}
-	return d.H
+	return cachedHistory{key: d.Key, state: d.State, h: d.H}
 }
 
-// saveHistory keeps h for key in the store's directory (behind the caller
-// when the store writes behind). A failure costs the next process a walk
-// of the commits, nothing else.
-func saveHistory(store *cache.Store, key string, h *gitmeta.History) {
+// saveHistory keeps c in the store's directory (behind the caller when the
+// store writes behind). A failure costs the next process a walk of the
+// commits, nothing else.
+func saveHistory(store *cache.Store, c cachedHistory) {
 	var buf bytes.Buffer
-	if gob.NewEncoder(&buf).Encode(historyOnDisk{Key: key, H: h}) != nil {
+	if gob.NewEncoder(&buf).Encode(historyOnDisk{Key: c.key, State: c.state, H: c.h}) != nil {
 		return
 	}
 	_ = store.PutFile(historyFile, buf.Bytes())

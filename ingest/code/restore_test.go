@@ -119,10 +119,11 @@ func TestRestoredAfterRestart(t *testing.T) {
 		})
 	}
 
-	// HEAD moved: not restored, and the history is read again.
+	// HEAD moved: not restored, and the history is extended by the new
+	// commit (HEAD moved along its first-parent chain).
 	repo.Change(map[string]string{"app/util.py": fixture["app/util.py"] + "\n\n\n"}, "cy", day(3))
 	got = restart(prev, nil)
-	if got.Stats.Incremental.Restored || got.Stats.GitHistory != "read" {
+	if got.Stats.Incremental.Restored || got.Stats.GitHistory != "extended" || len(got.Commits) != len(out.Commits)+1 {
 		t.Errorf("after a commit: restored %v, history %q", got.Stats.Incremental.Restored, got.Stats.GitHistory)
 	}
 }
