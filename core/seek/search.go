@@ -595,7 +595,9 @@ func (x *Index) componentFiles(c string) []graph.NodeID {
 		}
 	}
 	if len(out) == 0 {
-		out = match(func(p string) bool { return strings.EqualFold(stem(path.Base(p)), c) })
+		// "[inspect]" names rich/_inspect.py: private modules keep the
+		// name they are known by.
+		out = match(func(p string) bool { return strings.EqualFold(strings.TrimLeft(stem(path.Base(p)), "_"), c) })
 	}
 	if len(out) > max(1, len(x.filePaths)/2) {
 		return nil
