@@ -13,6 +13,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // The git command reads history in one streaming `git log`, with git's
@@ -341,4 +344,37 @@ func record(h *History, opt Options, c Commit, changed []string) {
 		h.Groups = append(h.Groups, slices.Clone(changed))
 		h.Commits = append(h.Commits, c)
 	}
+}
+
+// LastBefore is the newest commit of HEAD's first-parent chain whose
+// committer date is at or before t, as `git rev-list -1 --first-parent
+// --before=t HEAD` answers ("" when every commit is newer). Author dates
+// are not used: a commit authored before t may have entered the history
+// after it (a rebase, a cherry-pick, a pull request merged later).
+func LastBefore(ctx context.Context, dir string, t time.Time) (string, error) {
+	if gitBinary != "" {
+		out, err := runGit(ctx, dir, "rev-list", "-1", "--first-parent", "--min-age="+strconv.FormatInt(t.Unix(), 10), "HEAD", "--")
+		if err == nil || ctx.Err() != nil {
+			return out, err
+		}
+	}
+	repo, closeRepo, err := open(dir)
+	if err != nil {
+		return "", fmt.Errorf("gitmeta: opening the repository at %s: %w", dir, err)
+	}
+	defer closeRepo()
+	ref, err := repo.Head()
+	if err != nil {
+		return "", fmt.Errorf("gitmeta: resolving HEAD: %w", err)
+	}
+	c, err := object.GetCommit(repo.Storer, ref.Hash())
+	for err == nil && c != nil {
+		if !c.Committer.When.After(t) {
+			return c.Hash.String(), nil
+		}
+		if err = ctx.Err(); err == nil {
+			c, _, err = firstParent(repo.Storer, c)
+		}
+	}
+	return "", err
 }
