@@ -378,3 +378,38 @@ func LastBefore(ctx context.Context, dir string, t time.Time) (string, error) {
 	}
 	return "", err
 }
+
+// ChainSince lists the commits of HEAD's first-parent chain that are newer
+// than base, newest first (`git rev-list --first-parent base..HEAD`); ok
+// is false when base is not on the chain (nothing is listed then).
+func ChainSince(ctx context.Context, dir, base string) (hashes []string, ok bool, err error) {
+	if gitBinary != "" {
+		out, err := runGit(ctx, dir, "rev-list", "--first-parent", "--parents", base+"..HEAD", "--")
+		if err == nil {
+			lines := strings.Split(out, "\n")
+			if out == "" {
+				return nil, true, nil
+			}
+			for _, l := range lines {
+				h, _, _ := strings.Cut(l, " ")
+				hashes = append(hashes, h)
+			}
+			f := strings.Fields(lines[len(lines)-1])
+			if len(f) < 2 || f[1] != base {
+				return nil, false, nil
+			}
+			return hashes, true, nil
+		}
+		if ctx.Err() != nil {
+			return nil, false, err
+		}
+	}
+	h, _, reached, err := read(ctx, dir, Options{NoRenames: true}, base)
+	if err != nil || !reached {
+		return nil, false, err
+	}
+	for _, c := range h.Commits {
+		hashes = append(hashes, c.Hash)
+	}
+	return hashes, true, nil
+}

@@ -2,6 +2,7 @@ package gitmeta
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -69,5 +70,32 @@ func testLastBefore(t *testing.T, _ string) {
 	}
 	if got, err := LastBefore(context.Background(), r.Dir, day(-1)); err != nil || got != "" {
 		t.Errorf("before the first commit: %q, %v", got, err)
+	}
+}
+
+func TestChainSince(t *testing.T) { eachReader(t, testChainSince) }
+
+func testChainSince(t *testing.T, _ string) {
+	r, c1, c2, c3, merge := landedLate(t)
+	m, err := r.Repo.CommitObject(merge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	side := m.ParentHashes[1]
+	cases := []struct {
+		name   string
+		base   plumbing.Hash
+		want   []string
+		wantOK bool
+	}{
+		{"first commit", c1, []string{merge.String(), c3.String(), c2.String()}, true},
+		{"HEAD", merge, nil, true},
+		{"side branch: not on the chain", side, nil, false},
+	}
+	for _, c := range cases {
+		got, ok, err := ChainSince(context.Background(), r.Dir, c.base.String())
+		if err != nil || ok != c.wantOK || !slices.Equal(got, c.want) {
+			t.Errorf("%s: ChainSince = %v, %v, %v; want %v, %v", c.name, got, ok, err, c.want, c.wantOK)
+		}
 	}
 }
