@@ -389,6 +389,7 @@ const (
 	kindNotCode                   // documentation, build, data or markup
 	kindFixture                   // under testdata/, fixtures/
 	kindDir                       // a directory
+	kindStub                      // type declarations of code kept elsewhere (.d.ts, .pyi)
 )
 
 // dataTags are the language tags ingest gives files that hold no code.
@@ -428,6 +429,9 @@ func (x *Index) classify() {
 		if notCode {
 			k |= kindNotCode
 		}
+		if isStubPath(low) {
+			k |= kindStub
+		}
 		if strings.HasPrefix(low, "testdata/") || strings.Contains(low, "/testdata/") || strings.Contains(low, "/fixtures/") || strings.HasPrefix(low, "fixtures/") {
 			k |= kindFixture
 		}
@@ -448,6 +452,12 @@ func (x *Index) classify() {
 			}
 		}
 	}
+}
+
+// isStubPath recognises type-declaration files: they repeat every name
+// of the code they describe, so they match whatever it matches.
+func isStubPath(low string) bool {
+	return strings.HasSuffix(low, ".pyi") || strings.HasSuffix(low, ".d.ts") || strings.HasSuffix(low, ".d.mts") || strings.HasSuffix(low, ".d.cts")
 }
 
 // isTestPath recognises test files by the naming conventions of the

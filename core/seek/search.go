@@ -295,8 +295,8 @@ func (b Breakdown) scale(f float32) Breakdown {
 }
 
 // priorFunc returns the kind prior of a search: with graph re-ranking on,
-// tests (unless the query speaks of tests), non-code files, fixtures and
-// directories are discounted; without it, scores stay pure text matches.
+// tests (unless the query speaks of tests), non-code files, fixtures,
+// type stubs and directories are discounted; without it, scores stay pure text matches.
 func (x *Index) priorFunc(q Query, p Params) func(graph.NodeID) float32 {
 	kp, tp := x.opts.Fusion.KindPrior, x.opts.Fusion.TestPrior
 	if tp == 0 {
@@ -305,7 +305,7 @@ func (x *Index) priorFunc(q Query, p Params) func(graph.NodeID) float32 {
 	if !p.GraphRerank || kp == 1 && tp == 1 {
 		return func(graph.NodeID) float32 { return 1 }
 	}
-	mask := kindNotCode | kindFixture | kindDir
+	mask := kindNotCode | kindFixture | kindDir | kindStub
 	if !aboutTests(q) {
 		mask |= kindTest
 	}
@@ -315,6 +315,7 @@ func (x *Index) priorFunc(q Query, p Params) func(graph.NodeID) float32 {
 		if k&kindTest != 0 {
 			f, k = tp, k&^kindTest
 		}
+
 		for ; k != 0; k &= k - 1 {
 			f *= kp
 		}

@@ -484,6 +484,17 @@ func TestKindPrior(t *testing.T) {
 	}
 }
 
+func TestIsStubPath(t *testing.T) {
+	for p, want := range map[string]bool{
+		"types/index.d.ts": true, "src/werkzeug/datastructures.pyi": true, "lib/a.d.mts": true,
+		"src/index.ts": false, "src/dates.ts": false, "app.py": false, "x.d.go": false,
+	} {
+		if got := isStubPath(p); got != want {
+			t.Errorf("isStubPath(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
 // TestNothingMatched: report words are used when nothing else is left,
 // and a query that matches nothing at all gets the central code files at
 // a token score.
