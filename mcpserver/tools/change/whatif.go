@@ -42,8 +42,8 @@ func registerWhatif(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "differential",
 		Title:       "Differential: structural diff of two graph snapshots",
-		Description: "Structural diff of two graphs (\"current\" or saved snapshots): nodes, edges, weights and coupling that changed.",
-		Details:     "Compare two graphs — \"current\" (the served graph) or a snapshot saved in the runtime directory (graph.bin after persist, or any .bin/.json snapshot placed there) — by external id: nodes and edges added and removed, edge weights that moved (learned plasticity included), dependency coupling between directories that rose or fell, files that became isolated. focus_nodes (or a node named in question) narrows the diff to their neighbourhood; question narrows the parts (\"what new coupling was introduced?\", \"what became isolated?\", \"what was removed around auth.py?\").",
+		Description: "Structural diff of two graphs (\"current\", a git revision or saved snapshots): nodes, edges, weights and coupling that changed.",
+		Details:     "Compare two graphs — \"current\" (the served graph), git:<revision> (the served code root's tree at that commit, ingested once and kept in the runtime directory's snapshots/) or a snapshot saved in the runtime directory (graph.bin after persist, or any .bin/.json snapshot placed there) — by external id: nodes and edges added and removed, edge weights that moved (learned plasticity included), dependency coupling between directories that rose or fell, files that became isolated. focus_nodes (or a node named in question) narrows the diff to their neighbourhood; question narrows the parts (\"what new coupling was introduced?\", \"what became isolated?\", \"what was removed around auth.py?\").",
 		Class:       tools.Read,
 		WhenToUse:   "Before/after a refactor (persist, change, then compare with current), reviewing a branch's structural effect, watching architecture drift between saved snapshots.",
 		AvoidWhen:   "You want drift since a commit or date with anomalies (diverge), or learned-weight drift only (drift).",
@@ -463,7 +463,7 @@ func hypoGuidance(c *tools.Call, g *graph.Graph, res analysis.HypothesisResult) 
 }
 
 type differentialParams struct {
-	SnapshotA  string   `json:"snapshot_a" jsonschema:"\"current\" or a snapshot file in the runtime directory." help:"The earlier graph: \"current\", or a snapshot file name (or path) inside the runtime directory, e.g. \"graph.bin\" or \"before.json\"." tool:"required,maxlen=4096"`
+	SnapshotA  string   `json:"snapshot_a" jsonschema:"\"current\", git:<revision>, or a snapshot file in the runtime directory." help:"The earlier graph: \"current\", git:<revision> (git:HEAD~3, git:v1.2.0, git:main), or a snapshot file name (or path) inside the runtime directory, e.g. \"graph.bin\" or \"before.json\"." tool:"required,maxlen=4096"`
 	SnapshotB  string   `json:"snapshot_b" jsonschema:"The later graph, same forms." tool:"required,maxlen=4096"`
 	Question   string   `json:"question" jsonschema:"Focus, e.g. \"what new coupling was introduced?\"" help:"Focus question narrowing the output: which parts (coupling, isolation, weights, nodes, edges), which direction (new, removed), and a node to centre on (\"around auth.py\")." tool:"maxlen=1000"`
 	FocusNodes []string `json:"focus_nodes" jsonschema:"Narrow the diff to these nodes' neighbourhood." help:"Limit the diff to the neighbourhood of these nodes (the nodes, what they contain, their direct neighbours)." tool:"default=,maxitems=100"`
@@ -552,6 +552,9 @@ func loadSnapshot(c *tools.Call, name, param string) (*graph.Graph, error) {
 	name = strings.TrimSpace(name)
 	if strings.EqualFold(name, "current") {
 		return nil, nil
+	}
+	if rev, ok := gitRevision(name); ok {
+		return gitSnapshot(c, rev, param)
 	}
 	cfg := c.Session.Config()
 	avail := availableSnapshots(cfg.RuntimeDir)
