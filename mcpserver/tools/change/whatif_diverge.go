@@ -21,6 +21,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/analysis"
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/history"
+	"github.com/m1nd-go/m1nd/ingest/gitmeta"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
@@ -116,8 +117,11 @@ type divergeRun struct {
 	out   *divergeOutput
 	// base is the baseline's time (Unix seconds), head the newest commit's.
 	base, head int64
-	added      map[graph.NodeID]bool
-	modified   map[graph.NodeID]*modifiedJSON
+	// since holds the commits of the first-parent chain after the
+	// baseline (nil: the baseline is off the chain; times decide).
+	since    map[string]bool
+	added    map[graph.NodeID]bool
+	modified map[graph.NodeID]*modifiedJSON
 }
 
 var isoDate = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2})?(Z|[+-]\d{2}:?\d{2})?)?$`)
@@ -219,7 +223,7 @@ func (r *divergeRun) fromGit() error {
 		return tools.Errorf("The root's repository could not be opened; re-ingest it.", "open the repository of %s: %v", root.Path, err)
 	}
 	x := r.b.History()
-	baseC, kind, err := r.resolveBaseline(repo, x)
+	baseC, kind, err := r.resolveBaseline(repo, root.Path, x)
 	if err != nil {
 		return err
 	}
@@ -233,8 +237,11 @@ func (r *divergeRun) fromGit() error {
 	}
 	o := r.out
 	o.BaselineKind, o.BaselineCommit, o.HeadCommit = kind, shortHash(baseC.Hash.String()), shortHash(headC.Hash.String())
-	r.base, r.head = baseC.Author.When.Unix(), max(headC.Author.When.Unix(), x.Head())
-	o.BaselineTime = baseC.Author.When.UTC().Format(time.RFC3339)
+	// The baseline is in place from when it was committed (a date picks
+	// it by that time too); head is an author time, as history's are.
+	r.base, r.head = baseC.Committer.When.Unix(), max(headC.Author.When.Unix(), x.Head())
+	r.since = r.chainSince(root.Path, baseC.Hash.String())
+	o.BaselineTime = baseC.Committer.When.UTC().Format(time.RFC3339)
 	if headRef.Hash().String() != root.GitHead && root.GitHead != "" {
 		o.Note = "HEAD moved since the last ingest; the graph (fan-in, fan-out, tests) describes the ingested state. "
 	}
@@ -250,24 +257,25 @@ func (r *divergeRun) fromGit() error {
 }
 
 // resolveBaseline finds the baseline commit: a date's newest commit at or
-// before it, else a revision go-git resolves, else a unique hash prefix
+// before it by committer date on the first-parent chain, else a revision go-git resolves, else a unique hash prefix
 // of the history.
-func (r *divergeRun) resolveBaseline(repo *git.Repository, x *history.Index) (*object.Commit, string, error) {
+func (r *divergeRun) resolveBaseline(repo *git.Repository, rootPath string, x *history.Index) (*object.Commit, string, error) {
 	bl := r.in.Baseline
 	if isoDate.MatchString(bl) {
 		t, err := parseDate(bl)
 		if err != nil {
 			return nil, "", baselineError(x, "baseline %q is not a valid date: %v", bl, err)
 		}
-		for i := 0; i < x.Len(); i++ { // newest first
-			if cm := x.Commit(i); cm.Time <= t.Unix() {
-				c, err := repo.CommitObject(plumbing.NewHash(cm.Hash))
-				if err == nil {
-					return c, "date", nil
-				}
-			}
+		// By committer date on the first-parent chain: what the branch
+		// held at t, not what was authored by then.
+		h, err := gitmeta.LastBefore(r.c.Ctx, rootPath, t)
+		if err != nil {
+			return nil, "", tools.Errorf("The repository's history could not be read; re-ingest it.", "find the commit at %s: %v", bl, err)
 		}
-		return nil, "", baselineError(x, "baseline %s is before the oldest commit the history holds", bl)
+		if c, err := repo.CommitObject(plumbing.NewHash(h)); h != "" && err == nil {
+			return c, "date", nil
+		}
+		return nil, "", baselineError(x, "baseline %s is before the repository's first commit", bl)
 	}
 	if h, err := repo.ResolveRevision(plumbing.Revision(bl)); err == nil {
 		if c, err := repo.CommitObject(*h); err == nil {
@@ -670,7 +678,7 @@ func (r *divergeRun) history(x *history.Index) {
 	for i := 0; i < x.Len(); i++ {
 		cm := x.Commit(i)
 		oldest = min(oldest, cm.Time)
-		after := cm.Time > r.base
+		after := r.after(cm)
 		if after {
 			r.out.CommitsSince++
 		}
@@ -770,6 +778,30 @@ func (r *divergeRun) inScope(v graph.NodeID) bool {
 // linked reports a dependency either way between two files.
 func (r *divergeRun) linked(a, b graph.NodeID) bool {
 	return slices.Contains(r.deps.Dependencies(a), b) || slices.Contains(r.deps.Dependencies(b), a)
+}
+
+// after reports whether a commit of the history came after the baseline:
+// by the first-parent chain when the baseline is on it (a rebased
+// commit's author date lies), else by time.
+func (r *divergeRun) after(cm history.Commit) bool {
+	if r.since != nil {
+		return r.since[cm.Hash]
+	}
+	return cm.Time > r.base
+}
+
+// chainSince is the set of commits after base on the first-parent chain
+// (nil when base is not on it or git cannot say).
+func (r *divergeRun) chainSince(dir, base string) map[string]bool {
+	hs, ok, err := gitmeta.ChainSince(r.c.Ctx, dir, base)
+	if err != nil || !ok {
+		return nil
+	}
+	set := make(map[string]bool, len(hs))
+	for _, h := range hs {
+		set[h] = true
+	}
+	return set
 }
 
 // velocity flags a file whose change rate jumped after the baseline, and
