@@ -135,6 +135,7 @@ type goExtract struct {
 	types   map[string]string            // type declared in this file → node ID
 	fields  map[string]map[string]goType // struct type → field → type
 	elems   map[string]goType            // named slice/array/map type → element type
+	vars    map[string]goType            // package-level variables typed by this file
 	isTest  bool
 	// generated files ("// Code generated … DO NOT EDIT.") keep their
 	// functions and types but not their constant and variable tables,
@@ -299,6 +300,8 @@ func (x *goExtract) prepass() {
 		switch x.code(c) {
 		case goImportDecl:
 			x.importDecl(c)
+		case goVarDecl, goConstDecl:
+			x.packageVars(c)
 		case goTypeDecl:
 			for s := t.first(c); s >= 0; s = t.n[s].next {
 				if code := x.code(s); code != goTypeSpec && code != goTypeAlias {
@@ -1075,6 +1078,11 @@ func (x *goExtract) bindValues(i int32, s *goScope) {
 			s.typed(names[vi], ty)
 		} else if x.code(v) != goCall || x.isMethodCall(v, s) {
 			x.bindPath(names[vi], v, s)
+		} else if p := x.funcCallPath(v, s); p != "" {
+			if s.paths == nil {
+				s.paths = map[string]string{}
+			}
+			s.paths[names[vi]] = p
 		} else if x.code(v) == goCall {
 			if fn := t.child(v, k.fFunction); fn >= 0 && len(t.text(fn)) <= 76 {
 				if s.calls == nil {
@@ -1200,14 +1208,20 @@ func (x *goExtract) selectorHint(op int32, s *goScope) RefHint {
 		if _, ok := x.types[recv]; ok {
 			// T.Method used as a method expression call.
 			h.ReceiverType = recv
+			return h
+		}
+		if ty, p := x.exprType(op, s, 0); ty.name != "" && !ty.coll {
+			h.ReceiverType, h.Module = ty.name, ty.module
+		} else if p != "" {
+			h.Receiver = p // a package-level variable
 		}
 	case goSelector, goIndexExpr, goCall, goTypeAssert:
 		// v.field.M(), v[i].M(), v.N().M(): typed here when this file
 		// declares every type on the way, else a path for the resolver.
 		if ty, p := x.exprType(op, s, 0); ty.name != "" && !ty.coll {
 			h.ReceiverType, h.Module = ty.name, ty.module
-		} else if p != "" && !isCallHead(p) {
-			h.Receiver = p // F().M() keeps its text: the resolver types it
+		} else if p != "" {
+			h.Receiver = p
 		}
 	case goParenExpr:
 		// (*T)(nil).M() and similar conversions.

@@ -182,6 +182,7 @@ func (x *goExtract) exprType(e int32, s *goScope, depth int) (goType, string) {
 		if c, ok := s.calls[name]; ok {
 			return goType{}, callPath(c, "")
 		}
+		return x.packageVar(name, s)
 	case goParenExpr:
 		return x.exprType(t.first(e), s, depth+1)
 	case goUnary:
@@ -413,4 +414,108 @@ func (x *goExtract) bindResults(names []string, v int32, s *goScope) {
 		}
 		s.paths[names[i]] = head + "#" + string(rune('0'+i))
 	}
+}
+
+// packageVar types a name that is no local: a package-level variable
+// this file types, else a path to one another file of the package
+// declares ("@|=name"; the resolver finds nothing for other names).
+func (x *goExtract) packageVar(name string, s *goScope) (goType, string) {
+	if name == "" || name == "_" || s.locals[name] || name == s.recv || goPredeclared[name] {
+		return goType{}, ""
+	}
+	if _, imp := x.imports[name]; imp {
+		return goType{}, ""
+	}
+	if _, typ := x.types[name]; typ {
+		return goType{}, ""
+	}
+	if gt, ok := x.vars[name]; ok {
+		return gt, ""
+	}
+	return goType{}, pathStep(goPathPrefix+"|="+name, "")
+}
+
+// packageVars records the types of package-level variables and typed
+// constants for the resolver ("=name" in Result.Fields): a declared
+// type, a value whose type is evident, or a call's result (Name "F()").
+func (x *goExtract) packageVars(decl int32) {
+	t, k := x.t, x.k
+	end := t.end(decl)
+	for sp := decl + 1; sp < end; sp++ {
+		if c := x.code(sp); c != goVarSpec && c != goConstSpec {
+			continue
+		}
+		var names []string
+		for n := t.first(sp); n >= 0; n = t.n[n].next {
+			if t.n[n].field == k.fName {
+				names = append(names, t.text(n))
+			}
+		}
+		if gt := x.typeOrElem(t.child(sp, k.fType)); gt.name != "" {
+			for _, n := range names {
+				x.packageVarType(n, gt)
+			}
+		} else if v := t.child(sp, k.fValue); v >= 0 && x.code(sp) == goVarSpec {
+			vi := 0
+			for e := t.first(v); e >= 0 && vi < len(names); e = t.n[e].next {
+				x.packageVarValue(names[vi], e)
+				vi++
+			}
+		}
+		sp = t.end(sp) - 1
+	}
+}
+
+func (x *goExtract) packageVarType(name string, gt goType) {
+	if name == "" || name == "_" {
+		return
+	}
+	if x.vars == nil {
+		x.vars = map[string]goType{}
+	}
+	x.vars[name] = gt
+	x.member("="+name, gt)
+}
+
+// packageVarValue types `var name = e`.
+func (x *goExtract) packageVarValue(name string, e int32) {
+	if gt := x.valueType(e); gt.name != "" {
+		x.packageVarType(name, gt)
+		return
+	}
+	p := x.funcCallPath(e, newGoScope(""))
+	if p == "" || name == "_" {
+		return
+	}
+	mod, call, _ := strings.Cut(p[len(goPathPrefix):], "|")
+	x.member("="+name, goType{name: call, module: mod})
+}
+
+// funcCallPath is the path of a call of a function, F(…) of the
+// package or pkg.F(…) of an import, "" for anything else.
+func (x *goExtract) funcCallPath(v int32, s *goScope) string {
+	t, k := x.t, x.k
+	if x.code(v) != goCall {
+		return ""
+	}
+	fn := t.child(v, k.fFunction)
+	if fn < 0 {
+		return ""
+	}
+	switch x.code(fn) {
+	case goIdent:
+		name := t.text(fn)
+		if s.locals[name] || goBuiltinFuncs[name] {
+			return ""
+		}
+		return callPath(name+"()", "")
+	case goSelector:
+		op := t.child(fn, k.fOperand)
+		if op >= 0 && x.code(op) == goIdent {
+			if mod, imp := x.imports[t.text(op)]; imp {
+				return callPath(t.text(t.child(fn, k.fField))+"()", mod)
+			}
+		}
+	}
+	return ""
 }

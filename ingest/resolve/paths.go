@@ -68,7 +68,11 @@ func (ix *Index) evalPath(from fileInfo, p string) (extract.TypeRef, bool) {
 		return extract.TypeRef{}, false
 	}
 	head, rest := pathIdent(rest)
-	if head == "" {
+	if head == "" && strings.HasPrefix(rest, "=") {
+		head, rest = pathIdent(rest[1:])
+		head = "=" + head
+	}
+	if head == "" || head == "=" {
 		return extract.TypeRef{}, false
 	}
 	cur := pathType{TypeRef: extract.TypeRef{Name: head, Module: mod}}
@@ -80,12 +84,27 @@ func (ix *Index) evalPath(from fileInfo, p string) (extract.TypeRef, bool) {
 		if len(r) >= 2 && r[0] == '#' && r[1] >= '1' && r[1] <= '9' {
 			nth, r = int(r[1]-'0'), r[2:]
 		}
-		tr, ok := ix.callResultN(from, head, nth)
+		tr, ok := ix.callResultN(from, head, nth, mod)
 		if !ok {
 			return extract.TypeRef{}, false
 		}
 		cur = ix.inPackage(cur, tr, "")
 		rest = r
+	} else if v, ok := strings.CutPrefix(head, "="); ok {
+		// A package-level variable of the referring package.
+		pv, ok := ix.member(cur, "="+v)
+		if !ok {
+			return extract.TypeRef{}, false
+		}
+		if c, isCall := strings.CutSuffix(pv.Name, "()"); isCall {
+			// Initialised by a call (Fields: Name "F()", Module F's).
+			tr, ok := ix.callResultN(from, c, 0, pv.Module)
+			if !ok {
+				return extract.TypeRef{}, false
+			}
+			pv = ix.inPackage(cur, tr, "")
+		}
+		cur = pv
 	}
 	good := true
 	for rest != "" && good {
@@ -232,17 +251,30 @@ func pathIdent(s string) (string, string) {
 
 // callResultN is callResult for the nth result (from 0) of the functions
 // named callee: they must agree.
-func (ix *Index) callResultN(from fileInfo, callee string, nth int) (extract.TypeRef, bool) {
-	if nth == 0 {
-		return ix.callResult(from, callee+"()")
+// Go names a function of its own package unqualified and another's
+// through the import path mod: only those count.
+func (ix *Index) callResultN(from fileInfo, callee string, nth int, mod string) (extract.TypeRef, bool) {
+	var cands []int32
+	if mod != "" {
+		locs, _ := ix.module(from, mod)
+		cands = ix.inLocations(ix.byLabel[callee], locs, false)
+	} else {
+		for _, c := range ix.byLabel[callee] {
+			if cd := &ix.cands[c]; ix.files[cd.file].dir == from.dir && cd.owner == "" && ix.files[cd.file].fam == from.fam {
+				cands = append(cands, c)
+			}
+		}
 	}
 	var out extract.TypeRef
 	found := false
-	for _, c := range ix.byLabel[callee] {
-		if ix.files[ix.cands[c].file].fam != from.fam {
-			continue
+	for _, c := range cands {
+		var tr extract.TypeRef
+		var ok bool
+		if nth == 0 {
+			tr, ok = ix.rets[c]
+		} else {
+			tr, ok = ix.laterRets[[2]int32{c, int32(nth)}]
 		}
-		tr, ok := ix.laterRets[[2]int32{c, int32(nth)}]
 		if !ok || (found && tr != out) {
 			return extract.TypeRef{}, false
 		}

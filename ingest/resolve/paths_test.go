@@ -42,6 +42,10 @@ func newNode() *node { return &node{} }
 
 func pair() (string, *node) { return "", nil }
 
+var defaultNode = newNode()
+
+var typedNode *node
+
 func (e *Engine) Root() *node { return e.trees[0].root }
 `,
 	"calls.go": `package p
@@ -123,6 +127,19 @@ func secondResult() {
 	n.getValue("")
 }
 
+func packageVar() {
+	defaultNode.getValue("")
+}
+
+func typedPackageVar() {
+	typedNode.getValue("")
+}
+
+func chain(e *Engine) {
+	e.Root().getValue("")
+	newNode().getValue("")
+}
+
 func unknown(x interface{ getValue(string) string }) {
 	x.getValue("")
 }
@@ -152,7 +169,8 @@ func TestGoReceiverPaths(t *testing.T) {
 	}
 	const want = "file::tree.go::node::getValue"
 	callers := []string{"indexField", "rangeValue", "mapIndex", "sliceRange", "composite", "pointer",
-		"constructor", "varDecl", "param", "methodResult", "nestedField", "promotedField", "closure", "assertion", "secondResult"}
+		"constructor", "varDecl", "param", "methodResult", "nestedField", "promotedField", "closure", "assertion", "secondResult",
+		"packageVar", "typedPackageVar", "chain"}
 	for _, c := range callers {
 		if got[c] != want {
 			t.Errorf("%s: getValue bound to %q, want %q", c, got[c], want)
