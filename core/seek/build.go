@@ -54,6 +54,8 @@ type Index struct {
 	prRank []uint8
 	// kind holds each node's kind flags (kindTest, ...) for the prior.
 	kind []uint8
+	// fdf is, per term, how many files carry it (in a node of theirs).
+	fdf []uint32
 
 	stats BuildStats
 	// pool holds per-search scratch buffers (see scratch).
@@ -338,11 +340,32 @@ func BuildFrom(ctx context.Context, g *graph.Graph, o Options, prev *Bodies) (*I
 		}
 	}
 	x.assemble(shards, workers)
+	x.countFileDF()
 	x.stats.Nodes = n
 	x.stats.Terms = len(x.vocab)
 	x.stats.Postings = len(x.pnode)
 	x.stats.Elapsed = time.Since(start)
 	return x, nil
+}
+
+// countFileDF counts the files behind each term's postings: a word all
+// forty methods of one class carry is rare among files.
+func (x *Index) countFileDF() {
+	nterms := len(x.off) - 1
+	x.fdf = make([]uint32, nterms)
+	seen := make([]uint32, x.n) // term+1 that last counted a file
+	for t := 0; t < nterms; t++ {
+		for k := x.off[t]; k < x.off[t+1]; k++ {
+			f := x.fileOf[x.pnode[k]]
+			if f == graph.NoNode {
+				f = x.pnode[k]
+			}
+			if seen[f] != uint32(t+1) {
+				seen[f] = uint32(t + 1)
+				x.fdf[t]++
+			}
+		}
+	}
 }
 
 // indexFiles maps source paths to file nodes and every node to its file.

@@ -40,7 +40,7 @@ KeyError: 'password'`
 	h := r.Hits[0]
 	fmt.Printf("%s: stack trace evidence %.2f from %s line %d\n", g.Label(h.Node), h.Breakdown.StackTrace, h.Frame.Path, h.Frame.Line)
 	// Output:
-	// validate_credentials 0.79 [credential validat user auth]
+	// validate_credentials 0.81 [credential validat user auth]
 	// charge_card 0.05 []
 	// validate_credentials: stack trace evidence 1.75 from /srv/app/backend/auth.py line 14
 }

@@ -374,7 +374,7 @@ func (x *Index) weighTerms(q Query, maxTerms int) []usedTerm {
 		if !(boost > 0) || math.IsInf(boost, 0) {
 			boost = 1
 		}
-		w := float32(boost*(1+math.Log(float64(max(1, t.Count))))) * x.idf(df)
+		w := float32(boost*(1+math.Log(float64(max(1, t.Count))))) * x.termIDF(id, df)
 		if !(w > 0) || !graph.IsFinite(w) {
 			continue
 		}
@@ -387,6 +387,19 @@ func (x *Index) weighTerms(q Query, maxTerms int) []usedTerm {
 		return strings.Compare(a.text, b.text)
 	})
 	return out[:min(len(out), maxTerms)]
+}
+
+// termIDF blends the node-level IDF with the file-level one
+// (Options.FileIDF is the file level's share, as an exponent).
+func (x *Index) termIDF(id uint32, df int) float32 {
+	a := x.opts.FileIDF
+	if a == 0 || len(x.fdf) == 0 || len(x.filePaths) == 0 {
+		return x.idf(df)
+	}
+	nf := float64(len(x.filePaths))
+	fd := math.Min(float64(x.fdf[id]), nf)
+	fidf := math.Log(1 + (nf-fd+0.5)/(fd+0.5))
+	return float32(math.Pow(float64(x.idf(df)), float64(1-a)) * math.Pow(fidf, float64(a)))
 }
 
 // matched lists the terms node n carries, strongest contribution first.

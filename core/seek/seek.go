@@ -96,6 +96,11 @@ type Options struct {
 	// or directories: every function of auth.py shares the path "auth",
 	// which says more about the file than about any one of them.
 	EntityPathWeight float32
+	// FileIDF in [0, 1] is the share of the file-level IDF in a query
+	// term's weight (as an exponent; the rest is the node-level IDF):
+	// seek ranks nodes, but a word is only as telling as the files that
+	// carry it.
+	FileIDF float32
 
 	// Fusion weights graph signals when Params.GraphRerank is on.
 	Fusion Fusion
@@ -148,6 +153,7 @@ func DefaultOptions() Options {
 			Body:  {Weight: 0.5, B: 0.75},
 		},
 		EntityPathWeight: 0.4,
+		FileIDF:          1,
 		Fusion: Fusion{
 			SpreadAlpha: 0.3, SpreadSources: 32,
 			PageRank: 0.1,
@@ -174,6 +180,9 @@ func (o Options) Validate() error {
 		if !graph.IsFinite(p.B) || p.B < 0 || p.B > 1 {
 			return fmt.Errorf("seek: %s b must be in [0, 1], got %v", Field(f), p.B)
 		}
+	}
+	if !graph.IsFinite(o.FileIDF) || o.FileIDF < 0 || o.FileIDF > 1 {
+		return fmt.Errorf("seek: FileIDF must be in [0, 1], got %v", o.FileIDF)
 	}
 	if !graph.IsFinite(o.EntityPathWeight) || o.EntityPathWeight < 0 {
 		return fmt.Errorf("seek: EntityPathWeight must be >= 0 and finite, got %v", o.EntityPathWeight)
