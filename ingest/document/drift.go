@@ -177,9 +177,11 @@ func (x *Index) missingMember(ownerQ, member string) (string, bool) {
 		}
 		searched = append(searched, r.visited...)
 	}
-	detail := x.g.Label(owners[0]) + " is in the graph but has no member " + member
-	if len(searched) > 1 {
-		detail += " (nor has " + strings.Join(slices.Compact(searched[1:]), ", ") + ")"
+	owner := x.g.Label(owners[0])
+	detail := owner + " is in the graph but has no member " + member
+	bases := slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(searched))), func(l string) bool { return l == owner })
+	if len(bases) > 0 {
+		detail += " (nor has " + strings.Join(bases, ", ") + ")"
 	}
 	return detail + " (renamed or removed?)", true
 }
