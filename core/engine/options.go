@@ -110,6 +110,9 @@ type Query struct {
 	XLR bool
 	// MaxSeeds caps the seeds (0 means the seed finder's limit, 200).
 	MaxSeeds int
+	// Seeds, when set, join the seed finder's (per node the higher
+	// relevance wins): a caller with a stronger text ranker seeds from it.
+	Seeds []seed.Seed
 	// NoLearn skips the plasticity cycle and query memory: the query
 	// leaves the graph exactly as it found it.
 	NoLearn bool

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -90,10 +92,45 @@ func (e *Engine) Activate(ctx context.Context, q Query) (*Result, error) {
 // findSeeds matches the query against the graph and derives the context
 // query memory knows it by: its words and its strongest seeds.
 func (r *run) findSeeds() error {
-	r.res.Seeds = r.ix.seeds.FindSemantic(r.q.Text, r.q.MaxSeeds)
+	r.res.Seeds = mergeSeeds(r.ix.seeds.FindSemantic(r.q.Text, r.q.MaxSeeds), r.q.Seeds, r.g.NumNodes())
 	r.seeds = seed.Scored(r.res.Seeds)
 	r.memory = r.e.context(r.q.Text, r.res.Seeds)
 	return nil
+}
+
+// mergeSeeds adds extra seeds to found (per node the higher relevance
+// wins; nodes outside the graph are ignored), strongest first, ties by
+// node.
+func mergeSeeds(found, extra []seed.Seed, n int) []seed.Seed {
+	if len(extra) == 0 {
+		return found
+	}
+	at := make(map[graph.NodeID]int, len(found)+len(extra))
+	out := append(make([]seed.Seed, 0, len(found)+len(extra)), found...)
+	for i, s := range out {
+		at[s.Node] = i
+	}
+	for _, s := range extra {
+		if int(s.Node) < 0 || int(s.Node) >= n || !(s.Relevance > 0) || !graph.IsFinite(s.Relevance) {
+			continue
+		}
+		s.Relevance = min(s.Relevance, 1)
+		if i, ok := at[s.Node]; ok {
+			if s.Relevance > out[i].Relevance {
+				out[i] = s
+			}
+			continue
+		}
+		at[s.Node] = len(out)
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b seed.Seed) int {
+		if a.Relevance != b.Relevance {
+			return cmp.Compare(b.Relevance, a.Relevance)
+		}
+		return cmp.Compare(a.Node, b.Node)
+	})
+	return out
 }
 
 // runDimensions runs the four dimensions concurrently: they read the graph

@@ -44,6 +44,9 @@ const (
 	// MatchSemantic marks a seed found by the semantic index alone, when no
 	// rule of the cascade matched anything (FindSemantic's fallback).
 	MatchSemantic
+	// MatchLexical marks a seed a caller's own ranker supplied (seek's
+	// code-aware index, for activate).
+	MatchLexical
 )
 
 func (m Match) String() string {
@@ -60,6 +63,8 @@ func (m Match) String() string {
 		return "exact"
 	case MatchSemantic:
 		return "semantic"
+	case MatchLexical:
+		return "lexical"
 	}
 	return "none"
 }

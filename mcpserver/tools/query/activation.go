@@ -7,6 +7,8 @@ import (
 	"github.com/m1nd-go/m1nd/core/engine"
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/resonance"
+	"github.com/m1nd-go/m1nd/core/seed"
+	"github.com/m1nd-go/m1nd/core/seek"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
@@ -117,6 +119,7 @@ func runActivate(c *tools.Call, in activateParams) (activateOutput, error) {
 		if scope != nil {
 			eq.Keep = func(n graph.NodeID) bool { return scope.Match(g.SourcePath(n)) }
 		}
+		eq.Seeds = seekSeeds(c, b, q)
 		res, err := eng.Activate(c.Ctx, eq)
 		if err != nil {
 			return err
@@ -128,6 +131,27 @@ func runActivate(c *tools.Call, in activateParams) (activateOutput, error) {
 		return nil
 	})
 	return out, err
+}
+
+// activateSeekSeeds is how many of seek's best hits join activate's seeds.
+const activateSeekSeeds = 20
+
+// seekSeeds are seek's best hits for q as seeds: its code-aware ranking
+// (identifier splitting, bodies, file-level word weights) finds the code
+// a sentence or a bug report is about far better than label matching,
+// and activation then spreads from the right places. None when the seek
+// index cannot be built (activate still runs on its own seeds).
+func seekSeeds(c *tools.Call, b *session.Bundle, q string) []seed.Seed {
+	idx, err := tools.SeekIndex(c.Session, b)
+	if err != nil {
+		return nil
+	}
+	res := idx.SearchText(q, seek.Params{TopK: activateSeekSeeds, GraphRerank: true})
+	out := make([]seed.Seed, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		out = append(out, seed.Seed{Node: h.Node, Relevance: h.Score, Match: seed.MatchLexical})
+	}
+	return out
 }
 
 // activateJSON renders an activation. Seeds are listed only when asked
