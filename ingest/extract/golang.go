@@ -1098,8 +1098,9 @@ func (x *goExtract) bindValues(i int32, s *goScope) {
 	}
 }
 
-// valueType infers the type of an expression: T{…}, &T{…}, NewT(…),
-// pkg.NewT(…), T(x) for a local type, new(T).
+// valueType infers the type of an expression from this file alone:
+// T{…}, &T{…}, NewT(…) and T(x) for a type T of the file, new(T).
+// pkg.NewT(…) is typed by its declared result instead (a receiver path).
 func (x *goExtract) valueType(v int32) goType {
 	t, k := x.t, x.k
 	switch x.code(v) {
@@ -1126,22 +1127,11 @@ func (x *goExtract) valueType(v int32) goType {
 				return goType{name: name}
 			}
 			if rest, ok := strings.CutPrefix(name, "New"); ok && isUpperStart(rest) {
-				return goType{name: rest}
-			}
-		case goSelector:
-			op := t.child(fn, k.fOperand)
-			name := t.text(t.child(fn, k.fField))
-			if op >= 0 && x.code(op) == goIdent {
-				if mod, ok := x.imports[t.text(op)]; ok {
-					if rest, ok := strings.CutPrefix(name, "New"); ok && isUpperStart(rest) {
-						return goType{name: rest, module: mod}
-					}
-					if name == "New" {
-						// pkg.New() conventionally returns pkg's main type,
-						// whose name we cannot know; leave it untyped.
-						return goType{}
-					}
+				if _, local := x.types[rest]; local {
+					return goType{name: rest}
 				}
+				// NewT declared elsewhere: its declared result types the
+				// value (a receiver path), not its name.
 			}
 		}
 	}
