@@ -96,8 +96,9 @@ func (s *driftSources) topLevel(dir string) string {
 }
 
 // lastCommits reads the whole history once: each path's newest commit
-// time. Dates come from commits, never from file times (a fresh clone
-// makes every file "changed today").
+// time (merges list no files, so a merged change is dated by its own
+// commit, as git log -1 -- path mostly does). Dates come from commits,
+// never from file times (a fresh clone makes every file "changed today").
 func lastCommits(top string) map[string]float64 {
 	times := map[string]float64{}
 	cmd := exec.CommandContext(context.Background(), "git", "-C", top, "-c", "core.quotePath=false", "log", "--format=%x00%ct", "--name-only", "--no-renames")
