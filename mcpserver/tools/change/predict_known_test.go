@@ -87,3 +87,19 @@ func TestPredictKnownTeachingErrors(t *testing.T) {
 		})
 	}
 }
+
+// A file only the task's text points at is a gap of source task.
+func TestValidatePlanTaskGap(t *testing.T) {
+	t.Parallel()
+	d, _ := tooltest.FixtureRepo(t, map[string]string{
+		"core/store.py": "def put(key, value):\n    return {key: value}\n",
+		"web/render.py": "def render_dashboard_template(widgets):\n    return ''.join(widgets)\n",
+	})
+	out := tooltest.MustCall(t, d, "validate_plan", map[string]any{"agent_id": "t", "task": "render the dashboard template with the stored widgets",
+		"actions": []any{map[string]any{"action_type": "modify", "file_path": "core/store.py"}}})
+	gaps := gapsByFile(out)
+	g, ok := gaps["web/render.py"]
+	if !ok || g["source"] != "task" || !strings.Contains(g["reason"].(string), "task's text") {
+		t.Errorf("web/render.py should be a task gap: %v", out["gaps"])
+	}
+}
