@@ -156,6 +156,20 @@ func TestPatchEqualsFull(t *testing.T) {
 				_, deep := d.Node("dir::svc/deep")
 				return !deep && d.Has("dir::svc", "contains", "file::svc/other.py")
 			}},
+		{name: "a Go call through a field another file declares",
+			files: map[string]string{
+				"store/pool.go": "package store\n\n// Pool pools.\ntype Pool struct{ Main *DB }\n",
+				"store/use.go":  "package store\n\nfunc use(p *Pool) error { return p.Main.Query() }\n",
+			},
+			check: func(d graphdump.Dump) bool {
+				return d.Has("file::store/use.go::use", "calls", "file::store/database.go::DB::Query")
+			}},
+		{name: "only the field's type changes: the unchanged caller follows it",
+			files: map[string]string{"store/pool.go": "package store\n\n// Pool pools.\ntype Pool struct{ Main *Conn }\n"},
+			check: func(d graphdump.Dump) bool {
+				return d.Has("file::store/use.go::use", "calls", "file::store/database.go::Conn::Query") &&
+					!d.Has("file::store/use.go::use", "calls", "file::store/database.go::DB::Query")
+			}},
 	}
 	for _, s := range steps {
 		for _, p := range s.remove {
