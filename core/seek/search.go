@@ -174,6 +174,9 @@ func (x *Index) Search(q Query, p Params) Result {
 		if scope != "" && !x.inScope(n, scope) {
 			continue
 		}
+		if p.ExcludeTests && x.kind[n]&kindTest != 0 {
+			continue
+		}
 		t := x.total(s, n, p.GraphRerank) * prior(n)
 		if f, ok := fb[n]; ok {
 			t = withFeedback(t, f)

@@ -220,6 +220,9 @@ type Params struct {
 	Scope string
 	// Types keeps nodes of these types (empty: all).
 	Types []graph.NodeType
+	// ExcludeTests drops tests: test files (by tag or naming convention)
+	// and the entities in them.
+	ExcludeTests bool
 	// MinScore drops hits scoring below it (scores are in [0, 1)).
 	MinScore float32
 	// GraphRerank turns graph fusion on: neighbour spreading, PageRank

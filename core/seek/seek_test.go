@@ -479,6 +479,11 @@ func TestKindPrior(t *testing.T) {
 	if p := prior("login rejects bad password backend\n\nAdded a test.", true); p[test] != 0.3 {
 		t.Errorf("a test word in the body lifted the test discount: %v", p[test])
 	}
+	for _, h := range x.SearchText("login rejects bad password tests", Params{TopK: 100, GraphRerank: true, ExcludeTests: true}).Hits {
+		if x.kind[h.Node]&kindTest != 0 {
+			t.Errorf("ExcludeTests kept %s", g.ExternalID(h.Node))
+		}
+	}
 	if p := prior("login rejects bad password backend", false); p[test] != 1 || p[dir] != 1 {
 		t.Errorf("graph_rerank off applied priors: %v %v", p[test], p[dir])
 	}
