@@ -318,7 +318,7 @@ func (m *traceMapper) mapFrame(f stacktrace.Frame) frameHit {
 	h := frameHit{ok: true, file: file, node: file, match: match, conf: conf, external: stacktrace.IsExternalPath(p)}
 	h.node, h.note = entityAt(m.g, p, f)
 	if conf == installedConfidence {
-		h.note = strings.TrimPrefix(h.note+"; an installed copy of the project, mapped by package path", "; ")
+		h.node, h.note = installedEntity(m.g, p, f, h.node, h.note)
 	}
 	if h.node == graph.NoNode {
 		h.node = file

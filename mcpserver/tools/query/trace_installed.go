@@ -198,3 +198,27 @@ func (m *traceMapper) installedFile(p string) (graph.NodeID, bool) {
 	})
 	return byPath[found[0]], true
 }
+
+// installedEntity refines the entity of a frame from an installed copy:
+// the installed version's lines may not be the checkout's, so the one
+// entity of the file named like the frame's function wins over the
+// entity at the line.
+func installedEntity(g *graph.Graph, p string, f stacktrace.Frame, atLine graph.NodeID, note string) (graph.NodeID, string) {
+	const installed = "an installed copy of the project, mapped by package path"
+	if f.Function == "" || strings.HasPrefix(f.Function, "<") || g.Label(atLine) == f.Function {
+		return atLine, installed
+	}
+	named := graph.NoNode
+	for _, n := range g.NodesByPath(p) {
+		if isCodeEntity(g.Type(n)) && g.Label(n) == f.Function {
+			if named != graph.NoNode {
+				return atLine, strings.TrimPrefix(note+"; "+installed, "; ")
+			}
+			named = n
+		}
+	}
+	if named == graph.NoNode {
+		return atLine, strings.TrimPrefix(note+"; "+installed, "; ")
+	}
+	return named, installed + "; matched by function name (the installed version's lines differ from the checkout's)"
+}

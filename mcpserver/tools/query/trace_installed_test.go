@@ -31,6 +31,11 @@ func TestTraceInstalledCopyMapsBack(t *testing.T) {
 			want: []string{"file::py/src/flask/app.py::Flask::run:6"},
 		},
 		{
+			name: "site-packages of another version: the function's name wins over the line",
+			text: "Traceback (most recent call last):\n  File \"/srv/.venv/lib/python3.12/site-packages/flask/app.py\", line 2, in run\n    return self.route('/')\n  File \"/srv/.venv/lib/python3.12/site-packages/werkzeug/routing.py\", line 3, in route\nValueError: bad rule",
+			want: []string{"file::py/src/flask/app.py::Flask::run:2"},
+		},
+		{
 			name: "Go module cache, escaped capitals, a subpackage",
 			text: "panic: boom\n\ngoroutine 1 [running]:\ngithub.com/Gin-Gonic/gin/binding.Decode(...)\n\t/root/go/pkg/mod/github.com/!gin-!gonic/gin@v1.9.1/binding/json.go:4 +0x1d\ngithub.com/Gin-Gonic/gin.getValue(...)\n\t/root/go/pkg/mod/github.com/!gin-!gonic/gin@v1.9.1/tree.go:4 +0x1d\nmain.main()\n\t/home/u/app/main.go:9 +0x25\n",
 			want: []string{"file::binding/json.go::Decode:4", "file::tree.go::getValue:4"},
