@@ -303,6 +303,15 @@ func priorHistory(store *cache.Store, key string) (cachedHistory, string) {
 	return cachedHistory{}, ""
 }
 
+// historyLimit says why a history ends before the repository's first
+// commit.
+func historyLimit(h *gitmeta.History) string {
+	if h.Shallow {
+		return "a shallow clone; git fetch --unshallow reads the rest"
+	}
+	return "bounded by MaxCommits; 0 reads all of it"
+}
+
 // extract extracts every file in parallel (extract.go), then waits for
 // history; a history that cannot be read only costs change frequencies.
 func (r *run) extract() error {
@@ -319,6 +328,9 @@ func (r *run) extract() error {
 			return r.ctx.Err()
 		}
 		r.warn(fmt.Sprintf("git history unavailable (%v); change frequencies use the non-git default", r.histErr))
+	}
+	if h := r.hist; h != nil && (h.Shallow || h.Truncated) {
+		r.warn(fmt.Sprintf("git history holds %d commits only (%s): co-change and change frequencies learn from those", h.CommitsRead, historyLimit(h)))
 	}
 	for _, p := range r.ws.Problems {
 		r.warn("workspace manifest skipped: " + p)

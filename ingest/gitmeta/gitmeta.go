@@ -463,3 +463,15 @@ func (r *reader) diff(a, b plumbing.Hash, prefix string, out *[]string) error {
 func isFile(m filemode.FileMode) bool {
 	return m == filemode.Regular || m == filemode.Executable || m == filemode.Deprecated || m == filemode.Symlink
 }
+
+// IsShallow reports whether the repository holding dir is a shallow
+// clone (its history ends at a boundary; false when unknown).
+func IsShallow(dir string) bool {
+	repo, closeRepo, err := open(dir)
+	if err != nil {
+		return false
+	}
+	defer closeRepo()
+	sh, err := repo.Storer.Shallow()
+	return err == nil && len(sh) > 0
+}

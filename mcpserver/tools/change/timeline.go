@@ -79,7 +79,7 @@ func depthDays(d string) float64 {
 
 func runTimeline(c *tools.Call, in timelineParams) (timelineOutput, error) {
 	var out timelineOutput
-	var churnFile string
+	var churnFile, onDisk string
 	var hashes []string
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
@@ -94,8 +94,11 @@ func runTimeline(c *tools.Call, in timelineParams) (timelineOutput, error) {
 		start := time.Now()
 		x := b.History()
 		out = buildTimeline(g, x, file, in)
+		if x.Len() > 0 {
+			onDisk = diskPath(b, file)
+		}
 		if in.IncludeChurn && len(out.Changes) > 0 {
-			churnFile = diskPath(b, file)
+			churnFile = onDisk
 			for _, ch := range out.Changes {
 				hashes = append(hashes, ch.Commit)
 			}
@@ -107,6 +110,9 @@ func runTimeline(c *tools.Call, in timelineParams) (timelineOutput, error) {
 		return timelineOutput{}, err
 	}
 	start := time.Now()
+	if onDisk != "" && gitmeta.IsShallow(filepath.Dir(onDisk)) {
+		out.Note = strings.TrimSpace(out.Note + " The repository is a shallow clone: the counts cover the history it holds, not the commits before its boundary (git fetch --unshallow, then ingest again).")
+	}
 	if churnFile != "" {
 		addChurn(c, &out, churnFile, hashes)
 	}
