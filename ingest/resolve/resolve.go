@@ -500,10 +500,14 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 	if hint.ReceiverType == "" && strings.HasPrefix(hint.Receiver, "@") {
 		// A Go receiver path, x.f[i].m(): typed with every file's
 		// declarations, else a receiver of unknown type.
-		if tr, ok := ix.evalPath(from, hint.Receiver); ok {
-			hint.ReceiverType, hint.Module = tr.Name, tr.Module
+		tr, ok := ix.evalPath(from, hint.Receiver)
+		if !ok {
+			// Declarations do not type it (an external package's value,
+			// an interface it embeds from one): a same-named method of
+			// this file would be a guess.
+			return Result{}
 		}
-		hint.Receiver = "@"
+		hint.ReceiverType, hint.Module, hint.Receiver = tr.Name, tr.Module, "@"
 	}
 	if hint.ReceiverType == "" && strings.HasSuffix(hint.Receiver, ")") {
 		if tr, ok := ix.callResult(from, hint.Receiver); ok {
