@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -12,17 +11,26 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
 
-// resolveNode turns a user reference into one node, the same way for
+// ResolveNode turns a user reference into one node, the same way for
 // every tool that takes one: an external ID ("file::auth.py::login"), a
 // path relative to a root ("auth.py" → "file::auth.py"; "ns/auth.py" in
-// a graph of namespaced roots), an absolute path inside a root, a
-// qualified name ("Engine.handleHTTPRequest", "auth.Session::close") that
-// ends an external ID, or a label. An ambiguous label prefers the
-// file-level node, then the most central one; if still tied it is an
-// error listing the candidates.
+// a graph of namespaced roots), an absolute path inside a root, or a free
+// name resolved as Resolve does.
 func ResolveNode(b *session.Bundle, ref, param string) (graph.NodeID, error) {
+	r, err := Resolve(b, ref, param)
+	return r.ID, err
+}
+
+// Resolve is ResolveNode keeping how a free name was read: a module name
+// ("app", "app.py", "sessions"), a symbol ("Flask", "Scaffold.route"),
+// in any case when no node has its exact case, with spaces for
+// underscores ("session store"). The writer's meaning is taken to be the
+// best candidate by nameRank; when the best ones are really comparable
+// the error lists them.
+func Resolve(b *session.Bundle, ref, param string) (Resolution, error) {
 	g, rs := b.Graph, BundleSpace(b)
 	ref = strings.TrimSpace(ref)
+	given := ref
 	for _, r := range b.Roots {
 		if rel, ok := UnderRoot(r.Path, ref); ok {
 			ref = rs.GraphPath(r.Path, rel)
@@ -31,67 +39,63 @@ func ResolveNode(b *session.Bundle, ref, param string) (graph.NodeID, error) {
 	}
 	if ref != "" && !strings.Contains(ref, "::") {
 		if id, ok := g.Lookup(rs.FileID(strings.TrimPrefix(ref, "./"))); ok {
-			return id, nil
+			return Resolution{ID: id, Ref: given}, nil
 		}
 	}
-	return ResolveNodeIn(g, ref, param)
+	res, err := ResolveIn(g, ref, param)
+	res.Ref = given
+	return res, err
 }
 
-// resolveNodeIn resolves a reference already in graph terms.
+// ResolveNodeIn resolves a reference already in graph terms.
 func ResolveNodeIn(g *graph.Graph, ref, param string) (graph.NodeID, error) {
+	r, err := ResolveIn(g, ref, param)
+	return r.ID, err
+}
+
+// ResolveIn is Resolve for a reference already in graph terms.
+func ResolveIn(g *graph.Graph, ref, param string) (Resolution, error) {
+	ref = strings.TrimSpace(ref)
 	if ref == "" {
-		return 0, Errorf(fmt.Sprintf("%s names a node: an external id such as \"file::src/auth.py\", a file path, or a label.", param), "%s is empty", param)
+		return Resolution{}, Errorf(fmt.Sprintf("%s names a node: an external id such as \"file::src/auth.py\", a file path, or a name such as \"auth\" or \"Session\".", param), "%s is empty", param)
 	}
 	if g.NumNodes() == 0 {
-		return 0, EmptyGraphErr()
+		return Resolution{}, EmptyGraphErr()
 	}
 	if id, ok := g.Lookup(ref); ok {
-		return id, nil
+		return Resolution{ID: id, Ref: ref}, nil
 	}
 	if id, ok := g.Lookup("file::" + strings.TrimPrefix(ref, "./")); ok {
-		return id, nil
+		return Resolution{ID: id, Ref: ref}, nil
 	}
-	cands := g.FindNodes(ref)
-	if len(cands) == 0 {
-		// A path suffix: "auth.py" for "file::backend/auth.py".
-		for _, id := range g.NodesByLabel(PathBase(ref)) {
-			if g.Type(id) == graph.File && strings.HasSuffix(g.ExternalID(id), "/"+strings.TrimPrefix(ref, "./")) {
-				cands = append(cands, id)
-			}
+	for _, name := range append([]string{ref}, nameVariants(ref)...) {
+		cands := nameCandidates(g, name)
+		if len(cands) == 0 {
+			cands = foldedCandidates(g, name)
+		}
+		if len(cands) == 0 {
+			continue
+		}
+		if r, ranked, ok := pickName(g, ref, cands); ok {
+			return r, nil
+		} else {
+			return Resolution{}, ambiguous(g, ref, param, ranked)
 		}
 	}
-	if len(cands) == 0 {
-		cands = qualifiedMatches(g, ref)
-	}
-	switch len(cands) {
-	case 0:
-		return 0, notFound(g, ref, param)
-	case 1:
-		return cands[0], nil
-	}
-	var files []graph.NodeID
-	for _, id := range cands {
-		if g.Type(id) == graph.File {
-			files = append(files, id)
-		}
-	}
-	if len(files) == 1 {
-		return files[0], nil
-	}
-	sort.Slice(cands, func(i, j int) bool {
-		pi, pj := g.PageRank(cands[i]), g.PageRank(cands[j])
-		if pi != pj {
-			return pi > pj
-		}
-		return cands[i] < cands[j]
-	})
+	return Resolution{}, notFound(g, ref, param)
+}
+
+// ambiguous is the error for a name whose best candidates are really
+// comparable (same kind, place and depth, similar centrality).
+func ambiguous(g *graph.Graph, ref, param string, ranked []graph.NodeID) error {
 	var names []string
-	for _, id := range cands[:min(len(cands), 8)] {
+	for _, id := range ranked[:min(len(ranked), 8)] {
 		names = append(names, g.ExternalID(id))
 	}
-	e := Errorf("Pass the exact external id of the node you mean (one of details.candidates).", "%s %q matches %d nodes", param, ref, len(cands))
+	e := Errorf("The name fits several nodes equally well: pass the exact external id of the one you mean (one of details.candidates, best first).", "%s %q matches %d nodes", param, ref, len(ranked))
+	e.SuggestedNextStep = fmt.Sprintf("Retry with %s %q if that is the node you mean.", param, names[0])
 	e.Extra = map[string]any{"candidates": names}
-	return 0, e
+	return e
 }
 
 // underRoot turns an absolute path inside root into a root-relative one.

@@ -21,6 +21,7 @@ type ImpactParams struct {
 	IncludeCausalChains bool   `json:"include_causal_chains" jsonschema:"With detail full: the strongest paths the impact travels along." help:"With detail \"full\": include the strongest paths the impact travels along." tool:"default=true"`
 	MaxHops             int    `json:"max_hops" help:"How many dependency hops to follow (1: direct dependents only)." tool:"default=3,min=1,max=10"`
 	TopK                *int   `json:"top_k" jsonschema:"Nodes listed (default 15, full 30); not_listed counts the rest." help:"Maximum nodes listed in the blast radius: 15 by default, 30 with detail \"full\"; total_affected, not_listed and affected_by_hop count all of them." tool:"min=1,max=1000"`
+	Scope               string `json:"scope" jsonschema:"Path prefix or glob the listed nodes stay in (\"app/\" in a federation)." help:"List only nodes whose file is under this path prefix or matches this glob (a federated repository's name followed by /, \"src/auth/\", \"**/*.py\"); the walk still crosses other files, and the counts are of the listed scope."`
 	Detail              string `json:"detail" jsonschema:"brief: one short usage per node; full: labels, files, 3 usages, causal chains." help:"brief (the default): each affected node with its id, type, hop distance, signal and the first usage that links it, in short form; the causal chains are counted, not listed. full: also labels and files, up to three usages in full, and the causal chains (include_causal_chains)." tool:"default=brief,enum=brief|full"`
 }
 
@@ -148,14 +149,22 @@ func runImpact(c *tools.Call, in ImpactParams) (ImpactOutput, error) {
 	var out ImpactOutput
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
-		src, err := tools.ResolveNode(b, in.NodeID, "node_id")
+		srcRes, err := tools.Resolve(b, in.NodeID, "node_id")
 		if err != nil {
 			return err
 		}
+		src := srcRes.ID
 		start := time.Now()
 		p := analysis.DefaultImpactParams()
 		p.Direction, p.Level = dir, level
 		p.MaxHops, p.TopK, p.IncludeCausalChains = in.MaxHops, topK, in.IncludeCausalChains
+		scope, err := tools.ParseScope(b, in.Scope)
+		if err != nil {
+			return err
+		}
+		if scope != nil {
+			p.Keep = func(n graph.NodeID) bool { return scope.Match(g.SourcePath(n)) }
+		}
 		res, err := analysis.Impact(g, src, p)
 		if err != nil {
 			return err
@@ -211,6 +220,7 @@ func runImpact(c *tools.Call, in ImpactParams) (ImpactOutput, error) {
 			CausalChains:   chains,
 			ChainsUnlisted: notListed,
 			Truncated:      res.Truncated,
+			ResolvedAs:     tools.ResolvedNames(g, srcRes),
 			ElapsedMs:      tools.Ms(time.Since(start)),
 			Guidance:       impactGuidance(c, g, src, res, full),
 		}
@@ -270,14 +280,15 @@ func runWhy(c *tools.Call, in whyParams) (WhyOutput, error) {
 	var out WhyOutput
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
-		src, err := tools.ResolveNode(b, in.Source, "source")
+		srcRes, err := tools.Resolve(b, in.Source, "source")
 		if err != nil {
 			return err
 		}
-		dst, err := tools.ResolveNode(b, in.Target, "target")
+		dstRes, err := tools.Resolve(b, in.Target, "target")
 		if err != nil {
 			return err
 		}
+		src, dst := srcRes.ID, dstRes.ID
 		start := time.Now()
 		p := analysis.DefaultWhyParams()
 		p.MaxHops, p.TopK = in.MaxHops, in.TopK
@@ -295,6 +306,7 @@ func runWhy(c *tools.Call, in whyParams) (WhyOutput, error) {
 			Paths:           paths,
 			TotalPathsFound: res.TotalPathsFound,
 			Truncated:       res.Truncated,
+			ResolvedAs:      tools.ResolvedNames(g, srcRes, dstRes),
 			ElapsedMs:       tools.Ms(time.Since(start)),
 		}
 		if len(paths) == 0 {

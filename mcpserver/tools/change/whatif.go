@@ -1,7 +1,6 @@
 package change
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -105,6 +104,7 @@ type counterfactualOutput struct {
 	Reachability    analysis.Reachability `json:"reachability" jsonschema:"Units the entry points reach along dependencies, before and after."`
 	PctActivation   float64               `json:"pct_activation_lost" jsonschema:"Share of the reachable units that are gone (removed or orphaned), in [0, 1]."`
 	Recommendations []string              `json:"recommendations"`
+	ResolvedAs      []tools.ResolvedName  `json:"resolved_as,omitempty" jsonschema:"Names read as a node they do not spell exactly, with the other nodes they could mean."`
 	ElapsedMs       float64               `json:"elapsed_ms"`
 	tools.Guidance
 }
@@ -120,13 +120,15 @@ func runCounterfactual(c *tools.Call, in counterfactualParams) (counterfactualOu
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
 		var ids []graph.NodeID
+		var named []tools.Resolution
 		for i, ref := range in.NodeIDs {
-			id, err := tools.ResolveNode(b, ref, fmt.Sprintf("node_ids[%d]", i))
+			r, err := tools.Resolve(b, ref, fmt.Sprintf("node_ids[%d]", i))
 			if err != nil {
 				return err
 			}
-			if !slices.Contains(ids, id) {
-				ids = append(ids, id)
+			named = append(named, r)
+			if !slices.Contains(ids, r.ID) {
+				ids = append(ids, r.ID)
 			}
 		}
 		start := time.Now()
@@ -142,6 +144,7 @@ func runCounterfactual(c *tools.Call, in counterfactualParams) (counterfactualOu
 			return err
 		}
 		out = counterfactualOut(g, ids, res)
+		out.ResolvedAs = tools.ResolvedNames(g, named...)
 		out.Recommendations = cfRecommendations(g, ids, res)
 		out.ElapsedMs = tools.Ms(time.Since(start))
 		out.Guidance = cfGuidance(c, g, ids, res)
@@ -281,18 +284,19 @@ type partialFlowJSON struct {
 }
 
 type hypothesizeOutput struct {
-	Claim                 string            `json:"claim"`
-	ClaimType             string            `json:"claim_type"`
-	SubjectNodes          []string          `json:"subject_nodes"`
-	ObjectNodes           []string          `json:"object_nodes"`
-	Level                 string            `json:"level" jsonschema:"file (both sides are files or directories) or entity."`
-	Verdict               string            `json:"verdict" jsonschema:"likely_true (confidence > 0.8), likely_false (< 0.2) or inconclusive."`
-	Confidence            float64           `json:"confidence"`
-	SupportingEvidence    []evidenceJSON    `json:"supporting_evidence"`
-	ContradictingEvidence []evidenceJSON    `json:"contradicting_evidence"`
-	PartialFlow           []partialFlowJSON `json:"partial_flow,omitempty"`
-	PathsExplored         int               `json:"paths_explored" jsonschema:"Nodes expanded by the searches."`
-	ElapsedMs             float64           `json:"elapsed_ms"`
+	Claim                 string               `json:"claim"`
+	ClaimType             string               `json:"claim_type"`
+	SubjectNodes          []string             `json:"subject_nodes"`
+	ObjectNodes           []string             `json:"object_nodes"`
+	Level                 string               `json:"level" jsonschema:"file (both sides are files or directories) or entity."`
+	Verdict               string               `json:"verdict" jsonschema:"likely_true (confidence > 0.8), likely_false (< 0.2) or inconclusive."`
+	Confidence            float64              `json:"confidence"`
+	SupportingEvidence    []evidenceJSON       `json:"supporting_evidence"`
+	ContradictingEvidence []evidenceJSON       `json:"contradicting_evidence"`
+	PartialFlow           []partialFlowJSON    `json:"partial_flow,omitempty"`
+	PathsExplored         int                  `json:"paths_explored" jsonschema:"Nodes expanded by the searches."`
+	ResolvedAs            []tools.ResolvedName `json:"resolved_as,omitempty" jsonschema:"Names of the claim read as a node they do not spell exactly, with the other nodes they could mean."`
+	ElapsedMs             float64              `json:"elapsed_ms"`
 	tools.Guidance
 }
 
@@ -315,13 +319,13 @@ func runHypothesize(c *tools.Call, in hypothesizeParams) (hypothesizeOutput, err
 	var out hypothesizeOutput
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
-		subj, err := resolveClaimNode(b, claim.Subject, "claim subject")
+		subj, err := tools.Resolve(b, claim.Subject, "claim subject")
 		if err != nil {
 			return err
 		}
-		obj := graph.NoNode
+		obj := tools.Resolution{ID: graph.NoNode}
 		if claim.Binary() {
-			if obj, err = resolveClaimNode(b, claim.Object, "claim object"); err != nil {
+			if obj, err = tools.Resolve(b, claim.Object, "claim object"); err != nil {
 				return err
 			}
 		}
@@ -332,11 +336,15 @@ func runHypothesize(c *tools.Call, in hypothesizeParams) (hypothesizeOutput, err
 		if x := b.History(); x.Len() > 0 {
 			p.CoChange = func(a, o graph.NodeID) float32 { return coChange(b, a, o) }
 		}
-		res, err := analysis.Hypothesize(g, claim, subj, obj, p)
+		res, err := analysis.Hypothesize(g, claim, subj.ID, obj.ID, p)
 		if err != nil {
 			return err
 		}
 		out = hypothesizeOut(g, res)
+		out.ResolvedAs = tools.ResolvedNames(g, subj)
+		if claim.Binary() {
+			out.ResolvedAs = append(out.ResolvedAs, tools.ResolvedNames(g, obj)...)
+		}
 		out.ElapsedMs = tools.Ms(time.Since(start))
 		out.Guidance = hypoGuidance(c, g, res)
 		return nil
@@ -359,54 +367,6 @@ func coChange(b *session.Bundle, a, o graph.NodeID) float32 {
 		}
 	}
 	return 0
-}
-
-// resolveClaimNode resolves a phrase of a claim: as any node reference
-// first, then as a module stem ("worker_pool" → worker_pool.py) or with
-// spaces as underscores ("session store" → session_store).
-func resolveClaimNode(b *session.Bundle, phrase, param string) (graph.NodeID, error) {
-	id, err := tools.ResolveNode(b, phrase, param)
-	if err == nil {
-		return id, nil
-	}
-	var te *tools.Error
-	if errors.As(err, &te) && te.Extra != nil && te.Extra["candidates"] != nil {
-		return 0, err // ambiguous, not unknown
-	}
-	g := b.Graph
-	variants := []string{phrase}
-	if u := strings.ReplaceAll(phrase, " ", "_"); u != phrase {
-		variants = append(variants, u)
-		if id, err2 := tools.ResolveNode(b, u, param); err2 == nil {
-			return id, nil
-		}
-	}
-	var cands []graph.NodeID
-	for _, v := range variants {
-		for _, ext := range []string{".py", ".go", ".ts", ".tsx", ".js", ".jsx", ".rs", ".java", ".rb", ".c", ".h", ".cpp", ".cs", ".kt", ".swift", ".php", ".md"} {
-			for _, id := range g.NodesByLabel(v + ext) {
-				if g.Type(id) == graph.File && !slices.Contains(cands, id) {
-					cands = append(cands, id)
-				}
-			}
-		}
-		if id, ok := g.Lookup("dir::" + v); ok && !slices.Contains(cands, id) {
-			cands = append(cands, id)
-		}
-	}
-	switch len(cands) {
-	case 1:
-		return cands[0], nil
-	case 0:
-		return 0, err
-	}
-	var ids []string
-	for _, id := range cands[:min(len(cands), 8)] {
-		ids = append(ids, g.ExternalID(id))
-	}
-	e := tools.Errorf("Name the node exactly: use one of details.candidates (a path or external id) in the claim.", "%s %q matches %d nodes", param, phrase, len(cands))
-	e.Extra = map[string]any{"candidates": ids}
-	return 0, e
 }
 
 func hypothesizeOut(g *graph.Graph, res analysis.HypothesisResult) hypothesizeOutput {
