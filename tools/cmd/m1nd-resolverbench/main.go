@@ -1,0 +1,228 @@
+// Command m1nd-resolverbench measures how names written the way people
+// write them ("app depends on sessions", impact of "Flask") resolve: for
+// each line of benchmarks/resolver/claims.tsv it calls hypothesize, why or
+// impact on the real server over a checkout of the repository and
+// compares the nodes the answer names with the intended ones, which were
+// chosen by reading the code before any run.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/tools/localize"
+)
+
+func main() {
+	server := flag.String("server", "bin/m1nd-mcp", "the m1nd-mcp binary")
+	repos := flag.String("repos", "/tmp/repos", "checkouts, <dir>/<repo>")
+	tsv := flag.String("claims", "benchmarks/resolver/claims.tsv", "the calls and their intended nodes")
+	verbose := flag.Bool("v", false, "print every call's outcome")
+	flag.Parse()
+	if err := run(*server, *repos, *tsv, *verbose); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+// item is one call of claims.tsv: want holds, per name, the external ids
+// that count as the intended node.
+type item struct {
+	repo, tool, input string
+	want              [][]string
+}
+
+func readItems(path string) ([]item, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []item
+	for n, line := range strings.Split(string(b), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != 4 {
+			return nil, fmt.Errorf("%s:%d: want 4 tab-separated fields, got %d", path, n+1, len(f))
+		}
+		it := item{repo: f[0], tool: f[1], input: f[2]}
+		for _, w := range strings.Split(f[3], "|") {
+			var ids []string
+			for _, x := range strings.Split(w, ",") {
+				if d, ok := strings.CutPrefix(x, "dir:"); ok {
+					ids = append(ids, "dir::"+d)
+				} else {
+					ids = append(ids, "file::"+x)
+				}
+			}
+			it.want = append(it.want, ids)
+		}
+		out = append(out, it)
+	}
+	return out, nil
+}
+
+// tally counts names and calls resolved to the intended node.
+type tally struct{ names, namesRight, calls, callsRight, refused, alts int }
+
+func (t *tally) add(o tally) {
+	t.names += o.names
+	t.namesRight += o.namesRight
+	t.calls += o.calls
+	t.callsRight += o.callsRight
+	t.refused += o.refused
+	t.alts += o.alts
+}
+
+func run(server, reposDir, tsv string, verbose bool) error {
+	items, err := readItems(tsv)
+	if err != nil {
+		return err
+	}
+	byRepo := map[string][]item{}
+	var order []string
+	for _, it := range items {
+		if byRepo[it.repo] == nil {
+			order = append(order, it.repo)
+		}
+		byRepo[it.repo] = append(byRepo[it.repo], it)
+	}
+	ctx := context.Background()
+	total := tally{}
+	fmt.Println("| repository | calls | intended (calls) | names | intended (names) | refused | answers listing alternatives |\n|---|---|---|---|---|---|---|")
+	for _, repo := range order {
+		t, err := oneRepo(ctx, server, filepath.Join(reposDir, repo), byRepo[repo], verbose)
+		if err != nil {
+			return fmt.Errorf("%s: %w", repo, err)
+		}
+		row(repo, t)
+		total.add(t)
+	}
+	row("all", total)
+	return nil
+}
+
+func row(name string, t tally) {
+	fmt.Printf("| %s | %d | %d (%.0f%%) | %d | %d (%.0f%%) | %d | %d |\n", name, t.calls, t.callsRight, pct(t.callsRight, t.calls),
+		t.names, t.namesRight, pct(t.namesRight, t.names), t.refused, t.alts)
+}
+
+func pct(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}
+
+func oneRepo(ctx context.Context, server, root string, items []item, verbose bool) (tally, error) {
+	var t tally
+	rt, err := os.MkdirTemp("", "m1nd-resolverbench-")
+	if err != nil {
+		return t, err
+	}
+	defer os.RemoveAll(rt)
+	c, err := localize.StartFor(server, root, "--runtime-dir", rt)
+	if err != nil {
+		return t, err
+	}
+	defer c.Close()
+	if err := c.Initialize(ctx); err != nil {
+		return t, err
+	}
+	if err := c.CallTool(ctx, "ingest", map[string]any{"agent_id": "resolverbench", "path": root}, nil); err != nil {
+		return t, fmt.Errorf("ingest: %w", err)
+	}
+	for _, it := range items {
+		got, alts, err := ask(ctx, c, it)
+		var te *localize.ToolError
+		switch {
+		case errors.As(err, &te):
+			t.refused++
+			got = make([]string, len(it.want))
+			if verbose {
+				fmt.Fprintf(os.Stderr, "REFUSED %s %s %q: %.200s\n", it.repo, it.tool, it.input, te.Text)
+			}
+		case err != nil:
+			return t, err
+		}
+		if alts {
+			t.alts++
+		}
+		t.calls++
+		all := true
+		for i, w := range it.want {
+			t.names++
+			ok := i < len(got) && contains(w, got[i])
+			if ok {
+				t.namesRight++
+			} else {
+				all = false
+				if verbose && err == nil {
+					fmt.Fprintf(os.Stderr, "WRONG %s %s %q: got %s, want %s\n", it.repo, it.tool, it.input, got[i], strings.Join(w, " or "))
+				}
+			}
+		}
+		if all {
+			t.callsRight++
+		}
+	}
+	return t, nil
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// resolvedJSON is the part of the answers this harness reads.
+type resolvedJSON struct {
+	Source       string   `json:"source"`
+	Target       string   `json:"target"`
+	SubjectNodes []string `json:"subject_nodes"`
+	ObjectNodes  []string `json:"object_nodes"`
+	Resolved     []struct {
+		Alternatives []string `json:"alternatives"`
+	} `json:"resolved_as"`
+}
+
+// ask makes one call and returns the nodes it resolved, in the order of
+// the item's names, and whether the answer listed alternatives.
+func ask(ctx context.Context, c *localize.Client, it item) ([]string, bool, error) {
+	var r resolvedJSON
+	args := map[string]any{"agent_id": "resolverbench"}
+	switch it.tool {
+	case "hypothesize":
+		args["claim"] = it.input
+	case "why":
+		src, dst, _ := strings.Cut(it.input, "|")
+		args["source"], args["target"] = src, dst
+	case "impact":
+		args["node_id"] = it.input
+	default:
+		return nil, false, fmt.Errorf("unknown tool %q", it.tool)
+	}
+	if err := c.CallTool(ctx, it.tool, args, &r); err != nil {
+		return nil, false, err
+	}
+	alts := false
+	for _, x := range r.Resolved {
+		alts = alts || len(x.Alternatives) > 0
+	}
+	switch it.tool {
+	case "hypothesize":
+		return append(r.SubjectNodes, r.ObjectNodes...), alts, nil
+	case "why":
+		return []string{r.Source, r.Target}, alts, nil
+	}
+	return []string{r.Source}, alts, nil
+}
