@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"crypto/subtle"
 	"encoding/json"
@@ -29,7 +30,21 @@ type HTTPOptions struct {
 	Token string
 	// MaxBody bounds a request body (0: MaxHTTPBody).
 	MaxBody int64
+	// BodyTimeout bounds the time a client takes to send a request body
+	// (0: HTTPBodyTimeout); a body still arriving then ends the request.
+	BodyTimeout time.Duration
+	// CallTimeout bounds a tool call made over HTTP, REST or /mcp (0:
+	// HTTPCallTimeout); the call is cancelled then and answers so.
+	CallTimeout time.Duration
 }
+
+// The HTTP time limits. A body is small and sent at once; a call may be an
+// ingest of a large tree. Event streams (GET /api/events, GET /mcp) have
+// no limit: they last as long as their client.
+const (
+	HTTPBodyTimeout = 30 * time.Second
+	HTTPCallTimeout = 15 * time.Minute
+)
 
 // MaxHTTPBody bounds a request body: a tool call's arguments are small
 // (strings are capped at 8 KiB, apply_batch's contents excepted).
@@ -172,8 +187,42 @@ func guard(next http.Handler, o HTTPOptions) http.Handler {
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, o.MaxBody)
+		if r.Method == http.MethodPost {
+			r = limitTime(w, r, o)
+		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// limitTime gives a POST (a tool call, REST or MCP) its time limits: its
+// body must arrive within BodyTimeout (a read deadline on the connection,
+// lifted once the body has been read, so that a streamed answer is not
+// cut), and the call must end within CallTimeout (its context's deadline).
+func limitTime(w http.ResponseWriter, r *http.Request, o HTTPOptions) *http.Request {
+	rc := http.NewResponseController(w)
+	if rc.SetReadDeadline(time.Now().Add(cmp.Or(o.BodyTimeout, HTTPBodyTimeout))) == nil {
+		r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), cmp.Or(o.CallTimeout, HTTPCallTimeout))
+	context.AfterFunc(r.Context(), cancel) // released with the request
+	return r.WithContext(ctx)
+}
+
+// deadlineBody lifts the connection's read deadline once the body has
+// been read to its end.
+type deadlineBody struct {
+	io.ReadCloser
+	rc   *http.ResponseController
+	done bool
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF && !b.done {
+		b.done = true
+		b.rc.SetReadDeadline(time.Time{})
+	}
+	return n, err
 }
 
 // eventHeartbeat keeps an idle event stream's connection open through

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"github.com/m1nd-go/m1nd/core/graph"
 	"io"
 	"net"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -383,4 +385,33 @@ func uniqueNeighbours(g *graph.Graph, id graph.NodeID) map[graph.NodeID]bool {
 		}
 	}
 	return m
+}
+
+// A body that stops arriving ends its request (the call never runs), while
+// a call and an event stream that outlive the body's limit are not cut:
+// the limit is on the body, and lifted once it has been read.
+func TestHTTPBodyTimeLimit(t *testing.T) {
+	_, ts := httpFixture(t, HTTPOptions{BodyTimeout: 300 * time.Millisecond})
+	events := openEvents(t, ts.URL, "")
+	conn, err := net.Dial("tcp", strings.TrimPrefix(ts.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /api/tools/seek HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"query\":")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("a stalled body: no answer (%v)", err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "timeout") {
+		t.Errorf("a stalled body: %d %s", resp.StatusCode, body)
+	}
+	time.Sleep(400 * time.Millisecond) // past the body limit: the stream must live on
+	if code, out := do(t, "POST", ts.URL+"/api/tools/seek", `{"query":"password hashing"}`, nil); code != http.StatusOK {
+		t.Fatalf("seek after the stall: %d %s", code, out)
+	}
+	if ev, _ := events.until(t, "tool_call", "seek"); ev.Data.(map[string]any)["is_error"] != false {
+		t.Errorf("the event stream after the body limit: %+v", ev)
+	}
 }
