@@ -10,8 +10,9 @@ import (
 
 // ginFiles is gin's shape in small: node.getValue in tree.go, called from
 // gin.go through a local variable taken from a struct field (root :=
-// t[i].root; root.getValue(…)) — a call the graph has no edge for — and
-// from context.go on a typed parameter, which it has.
+// t[i].root; root.getValue(…)), from context.go on a typed parameter —
+// calls the graph has edges for — and from dyn.go through an interface
+// the extractor cannot bind, found by name.
 var ginFiles = map[string]string{
 	"go.mod":     "module example.com/gin\n\ngo 1.22\n",
 	"tree.go":    "package gin\n\ntype node struct{ path string }\n\n// getValue returns the handler of a path.\nfunc (n *node) getValue(path string) string { return n.path + path }\n\ntype methodTree struct {\n\tmethod string\n\troot   *node\n}\n\ntype methodTrees []methodTree\n",
@@ -19,6 +20,7 @@ var ginFiles = map[string]string{
 	"gin.go":     "package gin\n\nfunc (engine *Engine) handleHTTPRequest(method, path string) string {\n\tt := engine.trees\n\tfor i, tl := 0, len(t); i < tl; i++ {\n\t\tif t[i].method != method {\n\t\t\tcontinue\n\t\t}\n\t\troot := t[i].root\n\t\treturn root.getValue(path)\n\t}\n\treturn \"\"\n}\n",
 	"context.go": "package gin\n\n// Context carries a request.\ntype Context struct{ n *node }\n\nfunc (c *Context) lookup(n *node) string { return n.getValue(\"/\") }\n",
 	"render.go":  "package gin\n\n// Render writes a body.\nfunc Render(s string) string { return s }\n",
+	"dyn.go":     "package gin\n\ntype getter interface{ getValue(string) string }\n\nfunc dyn(v any) string {\n\tg := v.(getter)\n\treturn g.getValue(\"/\")\n}\n",
 }
 
 func gapsByFile(out map[string]any) map[string]map[string]any {
@@ -30,9 +32,9 @@ func gapsByFile(out map[string]any) map[string]map[string]any {
 	return gaps
 }
 
-// A plan that renames node.getValue must change its callers: gin.go (no
-// call edge in the graph: found by name, and said so) and context.go
-// (by the graph's call edge).
+// A plan that renames node.getValue must change its callers: gin.go and
+// context.go (by the graph's call edges) and dyn.go (no call edge: found
+// by name, and said so).
 func TestValidatePlanMissesCallersOfARenamedSymbol(t *testing.T) {
 	t.Parallel()
 	d, _ := tooltest.FixtureRepo(t, ginFiles)
@@ -44,8 +46,12 @@ func TestValidatePlanMissesCallersOfARenamedSymbol(t *testing.T) {
 	if !ok {
 		t.Fatalf("gin.go, the caller of getValue, is not a gap: %v", out["gaps"])
 	}
-	if gin["severity"] != "critical" || gin["source"] != "name_match" || !strings.Contains(gin["reason"].(string), "gin.go:10 (in handleHTTPRequest)") || !strings.Contains(gin["reason"].(string), "found by name") {
+	if gin["severity"] != "critical" || gin["source"] != "caller" || !strings.Contains(gin["reason"].(string), "calls node.getValue (handleHTTPRequest") {
 		t.Errorf("gin.go gap %v", gin)
+	}
+	dyn, ok := gaps["dyn.go"]
+	if !ok || dyn["severity"] != "critical" || dyn["source"] != "name_match" || !strings.Contains(dyn["reason"].(string), "dyn.go:7 (in dyn)") || !strings.Contains(dyn["reason"].(string), "found by name") {
+		t.Errorf("dyn.go gap %v", dyn)
 	}
 	ctx, ok := gaps["context.go"]
 	if !ok || ctx["severity"] != "critical" || ctx["source"] != "caller" || !strings.Contains(ctx["reason"].(string), "calls node.getValue (lookup") {
@@ -67,6 +73,7 @@ func TestValidatePlanMissesCallersOfARenamedSymbol(t *testing.T) {
 		map[string]any{"action_type": "rename", "file_path": "file::tree.go::node::getValue"},
 		map[string]any{"action_type": "modify", "file_path": "gin.go"},
 		map[string]any{"action_type": "modify", "file_path": "context.go"},
+		map[string]any{"action_type": "modify", "file_path": "dyn.go"},
 	}})
 	for f, g := range gapsByFile(out) {
 		if g["source"] == "caller" || g["source"] == "name_match" {
