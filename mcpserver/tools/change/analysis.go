@@ -65,7 +65,7 @@ func registerAnalysis(r *tools.Registry) {
 		Name:        "missing",
 		Title:       "Missing pieces around a topic",
 		Description: "Structural holes around a topic: what should exist but does not. Unreached bridges, missing tests or dependencies.",
-		Details:     "Structural holes around a topic: what should exist but does not. Activates the query, then reports modules in the middle of the topic that the query did not reach (inactive_bridge), activated modules without tests while their siblings have them (untested), and activated modules that skip a dependency most of their siblings use — the route without the validator (missing_dependency). Each hole has a kind, a score, the evidence nodes and a reason.",
+		Details:     "Structural holes around a topic: what should exist but does not. Activates the query, then reports modules in the middle of the topic that the query did not reach (inactive_bridge), activated modules without tests while their siblings have them (untested), and activated modules that skip a dependency every other sibling uses — the route without the validator (missing_dependency). Tests, examples and vendored copies, and modules without a function (type aliases, re-exports), are no holes. Each hole has a kind, a score, the evidence nodes and a reason.",
 		Class:       tools.Read,
 		WhenToUse:   "Gap analysis before or after building a feature: what is conspicuously absent?",
 		AvoidWhen:   "Looking for existing code (activate, seek).",
