@@ -14,7 +14,8 @@ import (
 // TestUIInABrowser loads serve mode's page in Debian's chromium (driven by
 // puppeteer-core from e2e/npm; .ci/run installs both): it searches, opens
 // the first result's graph and checks the canvas drew nodes, then the
-// impact rings and the file; the live panel lists the page's own calls.
+// impact rings and the file; the live panel lists the page's own calls;
+// another agent's reads appear as its trail, one node per file in order.
 // Screenshots land in the test's temp dir (M1ND_UI_SHOTS keeps them
 // elsewhere, e.g. docs/ for the README's).
 func TestUIInABrowser(t *testing.T) {
@@ -45,7 +46,12 @@ func TestUIInABrowser(t *testing.T) {
 		Partners []string `json:"partners"`
 		Layers   []string `json:"layers"`
 		Live     []string `json:"live"`
-		Errors   []string `json:"errors"`
+		Trail    struct {
+			FilesRead    []string `json:"files_read"`
+			Nodes, Edges int
+			Status       string
+		} `json:"trail"`
+		Errors []string `json:"errors"`
 	}
 	if err := json.Unmarshal(out, &sum); err != nil {
 		t.Fatalf("browser output %q: %v", out, err)
@@ -68,6 +74,9 @@ func TestUIInABrowser(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(sum.Live, "\n"), "ui → seek") {
 		t.Errorf("live panel: %v", sum.Live)
+	}
+	if n := len(sum.Trail.FilesRead); n == 0 || sum.Trail.Nodes != n || sum.Trail.Edges != n-1 || !strings.Contains(sum.Trail.Status, "trail of claude") {
+		t.Errorf("trail of the agent that read %v: %+v", sum.Trail.FilesRead, sum.Trail)
 	}
 	if len(sum.Errors) > 0 {
 		t.Errorf("the page logged errors: %v", sum.Errors)

@@ -1,6 +1,7 @@
 // Drives m1nd's serve-mode UI in a real browser (Debian's chromium through
 // puppeteer-core): load the page, search, open a result's graph view,
-// check the canvas draws nodes, open the impact and file views; with
+// check the canvas draws nodes, open the impact and file views, draw another
+// agent's trail; with
 // DRAW=N, also draw N nodes of the graph (GET /api/graph/snapshot) and
 // time it. Saves screenshots in OUTDIR; prints one JSON summary line.
 //
@@ -77,6 +78,22 @@ const layers = await page.$$eval("#layers .layer .label", (ls) => ls.map((l) => 
 await page.screenshot({ path: `${outdir}/layers.png` });
 const live = await page.$$eval("#live li", (ls) => ls.map((l) => l.textContent));
 
+// Another agent reads two files over REST; the page lists it and draws
+// its trail.
+async function asAgent(tool, args) {
+  const res = await fetch(new URL(`/api/tools/${tool}`, url), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ agent_id: "claude", ...args }) });
+  return res.json();
+}
+const found = await asAgent("seek", { query, top_k: 5 });
+const files = [...new Set((found.results || []).map((r) => r.file_path).filter(Boolean))].slice(0, 2);
+for (const f of files) await asAgent("view", { file_path: f, limit: 20 });
+await page.waitForFunction(() => [...document.querySelectorAll("#agents li")].some((l) => l.textContent === "claude"));
+await page.evaluate(() => { window.m1nd.ready = false; });
+await page.evaluate(() => [...document.querySelectorAll("#agents li")].find((l) => l.textContent === "claude").click());
+await page.waitForFunction(() => window.m1nd.ready);
+const trail = { files_read: files, nodes: await page.evaluate(() => window.m1nd.drawn), edges: await page.evaluate(() => window.m1nd.edges), status: await page.$eval("#status", (s) => s.textContent) };
+await page.screenshot({ path: `${outdir}/trail.png` });
+
 let draw = null;
 if (process.env.DRAW) {
   const n = Number(process.env.DRAW);
@@ -109,4 +126,4 @@ if (process.env.DRAW) {
 }
 
 await browser.close();
-console.log(JSON.stringify({ load_ms: loadMs, results, graph, impact, file, partners, layers, live, draw, errors }));
+console.log(JSON.stringify({ load_ms: loadMs, results, graph, impact, file, partners, layers, live, trail, draw, errors }));

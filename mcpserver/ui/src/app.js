@@ -1,7 +1,8 @@
 // m1nd's serve-mode UI: search (seek), a node's neighbourhood or an
 // activation drawn with sigma (WebGL) over graphology, an impact's blast
 // radius as rings, the file, the server's health and every agent's calls
-// as they happen (/api/events). It talks only to the server that serves it.
+// as they happen (/api/events), and each agent's trail through the files.
+// It talks only to the server that serves it.
 import Graph from "graphology";
 import Sigma from "sigma";
 import forceAtlas2 from "graphology-layout-forceatlas2";
@@ -148,12 +149,17 @@ async function showLayers() {
 
 function currentTab() { return document.querySelector('#tabs [aria-selected="true"]').dataset.view; }
 
-async function showTab(view) {
+// showPane selects a tab and shows its pane, drawing nothing.
+function showPane(view) {
   for (const b of document.querySelectorAll("#tabs button")) b.setAttribute("aria-selected", String(b.dataset.view === view));
   $("graph").hidden = view === "file" || view === "layers";
   $("legend").hidden = view === "file" || view === "layers";
   $("file").hidden = view !== "file";
   $("layers").hidden = view !== "layers";
+}
+
+async function showTab(view) {
+  showPane(view);
   const r = state.node;
   try {
     if (view === "layers") return await showLayers();
@@ -297,11 +303,43 @@ async function hotspots() {
   }
 }
 
+// agents lists the agents seen calling tools (not this page); picking one
+// draws its trail.
+const agentsSeen = new Set();
+function noteAgent(id) {
+  if (!id || id === "ui" || agentsSeen.has(id)) return;
+  agentsSeen.add(id);
+  const li = el("li", { tabindex: "0" }, id);
+  li.addEventListener("click", () => drawTrail(id).catch((e) => status(`trail: ${e.message}`)));
+  li.addEventListener("keydown", (e) => { if (e.key === "Enter") li.click(); });
+  $("agents").append(li);
+}
+
+// drawTrail draws the files an agent has read this session, in the order
+// it first read them (coverage_session, which does not count this call
+// as the agent's), each linked to the next.
+async function drawTrail(agent) {
+  const t0 = performance.now();
+  const cov = await api("coverage_session", { agent_id: agent, top_k: 1, limit: 200 });
+  const read = [...(cov.read || [])].sort((a, b) => a.first_call - b.first_call);
+  showPane("graph");
+  const graph = new Graph({ type: "directed" });
+  read.forEach((f, i) => {
+    const a = i * 0.9; // a spiral: the walk's order reads outward
+    graph.addNode("file::" + f.file, { ...nodeAttrs({ label: `${i + 1}. ${f.file.split("/").pop()}`, type: "file", pagerank: Math.min(0.02, f.reads / 500) }, Math.cos(a) * (2 + i), Math.sin(a) * (2 + i)), forceLabel: true, file: f.file });
+    if (i > 0) graph.addEdge("file::" + read[i - 1].file, "file::" + f.file, { size: 1.5, color: "#e3b341" });
+  });
+  renderer(graph);
+  legend(graph);
+  finishDraw(t0, graph, `trail of ${agent}: ${read.length} files read in ${cov.calls} calls, ${Math.round(100 * (cov.coverage_ratio || 0))}% of the graph's files`);
+}
+
 function live() {
   const es = new EventSource("/api/events");
   es.addEventListener("tool_call", (m) => {
     const ev = JSON.parse(m.data);
     const d = ev.data;
+    noteAgent(d.agent_id);
     const li = el("li", d.is_error ? { class: "err" } : {}, `${new Date(ev.timestamp_ms).toLocaleTimeString()} ${d.agent_id || "?"} → ${d.tool} (${d.transport}, ${d.elapsed_ms} ms, ${d.bytes} B)`);
     $("live").prepend(li);
     while ($("live").children.length > 60) $("live").lastChild.remove();
@@ -337,3 +375,4 @@ live();
 // would, reach the renderer.
 window.m1ndDraw = (sg) => draw(sg, "graph");
 window.m1ndRenderer = () => state.renderer;
+window.m1ndTrail = (agent) => drawTrail(agent);
