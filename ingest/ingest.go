@@ -101,7 +101,8 @@ type Config struct {
 	// build early with a partial, consistent graph (Stats.Partial).
 	MaxNodes int
 	Timeout  time.Duration
-	// MaxCommits bounds the git history read (default 2000; <0 = all).
+	// MaxCommits bounds the git history read (0 or <0: the whole
+	// first-parent history; ingest warns when a bound cut it).
 	MaxCommits int
 	// Parallelism bounds concurrent extraction (default GOMAXPROCS).
 	Parallelism int

@@ -58,8 +58,8 @@ type Request struct {
 	// walk.Options).
 	IncludeDotfiles bool
 	DotfilePatterns []string
-	// MaxCommits bounds the git history read (0 = gitmeta default,
-	// <0 = unbounded); NoGit skips git enrichment altogether.
+	// MaxCommits bounds the git history read (0 or <0: the whole
+	// first-parent history); NoGit skips git enrichment altogether.
 	MaxCommits int
 	NoGit      bool
 
@@ -197,8 +197,9 @@ type Stats struct {
 	CommitGroups int `json:"commit_groups"`
 	// GitHistory says where the git history came from: "read" (the
 	// repository's commits walked), "kept" (this process's copy for the
-	// same HEAD) or "cached" (the ingest cache's copy on disk for the same
-	// HEAD); "" outside git.
+	// same HEAD), "cached" (the ingest cache's copy on disk for the same
+	// HEAD) or "extended" (a cached copy for an earlier HEAD plus the
+	// commits since); "" outside git.
 	GitHistory string `json:"git_history,omitempty"`
 
 	ElapsedMs float64            `json:"elapsed_ms"`
