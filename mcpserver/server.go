@@ -99,7 +99,9 @@ func offeredTools(d *tools.Dispatcher) func(*tools.Tool) bool {
 func mcpTool(t *tools.Tool, outputSchema bool) *mcp.Tool {
 	h := t.Annotations()
 	no := false
-	ann := &mcp.ToolAnnotations{ReadOnlyHint: h.ReadOnly, IdempotentHint: h.Idempotent, OpenWorldHint: &no}
+	// A read-only tool's idempotent and destructive hints mean nothing
+	// (MCP): only readOnly and openWorld are sent for it.
+	ann := &mcp.ToolAnnotations{ReadOnlyHint: h.ReadOnly, OpenWorldHint: &no}
 	if !h.ReadOnly {
 		// MCP's defaults are destructive and not idempotent: say both.
 		ann.DestructiveHint, ann.IdempotentHint = &h.Destructive, h.Idempotent
