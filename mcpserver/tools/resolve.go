@@ -53,11 +53,12 @@ func ResolvedNames(g *graph.Graph, rs ...Resolution) []ResolvedName {
 }
 
 // spells reports whether ref names id literally: its label, the end of
-// its path, or the end of its qualified name ("SessionStore.lookup").
+// its path, its stem, or the end of its qualified name ("SessionStore.lookup").
 func spells(g *graph.Graph, id graph.NodeID, ref string) bool {
 	ref = strings.TrimPrefix(strings.TrimSpace(ref), "./")
-	if g.Label(id) == ref {
-		return true
+	l := g.Label(id)
+	if l == ref || g.Type(id) == graph.File && strings.TrimSuffix(l, path.Ext(l)) == ref {
+		return true // the label, or a module's stem: "sessions" for sessions.py
 	}
 	x := g.ExternalID(id)
 	if strings.HasSuffix(x, "/"+ref) {

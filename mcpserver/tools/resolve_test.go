@@ -150,7 +150,7 @@ func TestResolveInComparable(t *testing.T) {
 func TestResolvedNames(t *testing.T) {
 	g := nameGraph(t)
 	var rs []Resolution
-	for _, ref := range []string{"app", "SessionInterface", "sessions", "file::src/flask/views.py", "Scaffold.route", "flask/app.py"} {
+	for _, ref := range []string{"app", "SessionInterface", "sessions", "file::src/flask/views.py", "Scaffold.route", "flask/app.py", "session interface"} {
 		r, err := ResolveIn(g, ref, "node_id")
 		if err != nil {
 			t.Fatal(err)
@@ -159,7 +159,7 @@ func TestResolvedNames(t *testing.T) {
 	}
 	want := []ResolvedName{
 		{Name: "app", NodeID: "file::src/flask/app.py", Alternatives: []string{"file::src/flask/sansio/app.py", "file::src/flask/cli.py::app", "file::tests/test_apps/app.py"}},
-		{Name: "sessions", NodeID: "file::src/flask/sessions.py"},
+		{Name: "session interface", NodeID: "file::src/flask/sessions.py::SessionInterface"},
 	}
 	if diff := cmp.Diff(want, ResolvedNames(g, rs...)); diff != "" {
 		t.Errorf("ResolvedNames (-want +got):\n%s", diff)
