@@ -117,10 +117,15 @@ func (a nameRank) sameTier(b nameRank) bool {
 }
 
 // dominates reports whether a, ranked before b, is clearly the better
-// reading: a better tier, or a centrality well above b's.
+// reading: a better tier, or a centrality well above b's. Centrality
+// never separates two members or two variables: "__init__" of one class
+// is no likelier than another's.
 func (a nameRank) dominates(b nameRank) bool {
 	if !a.sameTier(b) {
 		return a.tierLess(b)
+	}
+	if a.kind >= kindMember && a.kind != kindPackage {
+		return false
 	}
 	return a.pageRank >= 1.5*b.pageRank && a.pageRank > b.pageRank || a.inDegree >= 2*b.inDegree+1
 }
