@@ -99,11 +99,25 @@ func TestFederateLinksThreeRepositories(t *testing.T) {
 	if !strings.Contains(tooltest.ToText(imp), "app::file::main.go") {
 		t.Errorf("impact on lib's util.go does not name app's main.go: %s", tooltest.ToText(imp))
 	}
-	seek := tooltest.MustCall(t, d, "seek", map[string]any{"agent_id": "t", "query": "clamp bounds", "scope": "app/"})
-	for _, r := range seek["results"].([]any) {
-		if id := r.(map[string]any)["node_id"].(string); !strings.HasPrefix(id, "app::") {
-			t.Errorf("seek scoped to app/ answered %s", id)
+	// Scoped queries stay inside one repository: seek, and impact and
+	// activate, whose walks still cross into the others.
+	inApp := func(tool string, out map[string]any, list string) {
+		t.Helper()
+		rs := out[list].([]any)
+		if len(rs) == 0 {
+			t.Errorf("%s scoped to app/ answered nothing: %v", tool, out)
 		}
+		for _, r := range rs {
+			if id := r.(map[string]any)["node_id"].(string); !strings.HasPrefix(id, "app::") {
+				t.Errorf("%s scoped to app/ answered %s", tool, id)
+			}
+		}
+	}
+	inApp("seek", tooltest.MustCall(t, d, "seek", map[string]any{"agent_id": "t", "query": "clamp bounds", "scope": "app/"}), "results")
+	inApp("impact", tooltest.MustCall(t, d, "impact", map[string]any{"agent_id": "t", "node_id": "lib::file::util/util.go", "scope": "app/"}), "blast_radius")
+	inApp("activate", tooltest.MustCall(t, d, "activate", map[string]any{"agent_id": "t", "query": "clamp bounds", "scope": "app/"}), "activated")
+	if out, isErr := tooltest.Call(t, d, "impact", map[string]any{"agent_id": "t", "node_id": "lib::file::util/util.go", "scope": "app/[x"}); !isErr || out["hint"] == nil {
+		t.Errorf("a bad scope glob: %v", out)
 	}
 
 	// federate_auto from app alone finds lib (go.mod's replace and the
