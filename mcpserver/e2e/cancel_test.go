@@ -16,11 +16,11 @@ import (
 
 // slowHistoryRepo is a checkout whose objects live in another repository
 // (git clone --shared: the case), of a history written by git
-// fast-import — 3,000 commits changing 3 of 2,000 files each. Reading its
-// history takes minutes with go-git today (objects through alternates),
-// and its files take seconds to extract: an ingest long enough to stop in
-// the middle.
-func slowHistoryRepo(t *testing.T) string {
+// fast-import — 3,000 commits changing 3 of 2,000 files each — and the
+// environment of a server without git: reading that history with go-git
+// (objects through alternates) takes minutes, and the files take seconds
+// to extract: an ingest long enough to stop in the middle.
+func slowHistoryRepo(t *testing.T) (repo string, env []string) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		if os.Getenv("CI") != "" {
@@ -56,7 +56,10 @@ func slowHistoryRepo(t *testing.T) string {
 	git(origin, nil, "init", "-q", ".")
 	git(origin, &stream, "fast-import", "--quiet")
 	git(clone, nil, "clone", "-q", "--shared", origin, ".")
-	return clone
+	// No git binary on the server's PATH: it reads the history with
+	// go-git, which a --shared clone makes slow (minutes; the git command
+	// reads it in a second).
+	return clone, []string{"PATH=" + t.TempDir()}
 }
 
 // seeded is a runtime directory holding the saved graph of a small
@@ -127,8 +130,8 @@ func (p *proc) awaitProgress(id float64) map[string]any {
 // saved before is what the directory holds.
 func TestSIGTERMCallsOffStartupIngest(t *testing.T) {
 	rt, repo, nodes := seeded(t)
-	big := slowHistoryRepo(t)
-	p := start(t, nil, "--runtime-dir", rt, "--ingest", big)
+	big, slow := slowHistoryRepo(t)
+	p := start(t, slow, "--runtime-dir", rt, "--ingest", big)
 	waitStderr(t, p, "loaded graph")
 	time.Sleep(time.Second) // into the ingest (it takes minutes)
 	p.cmd.Process.Signal(syscall.SIGTERM)
@@ -144,8 +147,8 @@ func TestSIGTERMCallsOffStartupIngest(t *testing.T) {
 // TestSIGTERMCallsOffIngestTool: the same for an ingest a client asked for.
 func TestSIGTERMCallsOffIngestTool(t *testing.T) {
 	rt, repo, nodes := seeded(t)
-	big := slowHistoryRepo(t)
-	p := start(t, nil, "--runtime-dir", rt)
+	big, slow := slowHistoryRepo(t)
+	p := start(t, slow, "--runtime-dir", rt)
 	p.initialize(transport.Line)
 	p.send(transport.Line, map[string]any{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": map[string]any{
 		"name": "ingest", "arguments": map[string]any{"agent_id": "c", "path": big}, "_meta": map[string]any{"progressToken": "p"}}})
@@ -167,8 +170,8 @@ func TestSIGTERMCallsOffIngestTool(t *testing.T) {
 // start-up ingest is called off.
 func TestEOFCallsOffStartupIngest(t *testing.T) {
 	rt, repo, nodes := seeded(t)
-	big := slowHistoryRepo(t)
-	p := start(t, nil, "--runtime-dir", rt, "--ingest", big)
+	big, slow := slowHistoryRepo(t)
+	p := start(t, slow, "--runtime-dir", rt, "--ingest", big)
 	p.send(transport.Line, map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{
 		"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "e2e", "version": "1"}}})
 	waitStderr(t, p, "loaded graph")

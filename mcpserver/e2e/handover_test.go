@@ -232,8 +232,10 @@ func TestAttachedTakesOverWhenOwnerIsKilled(t *testing.T) {
 // owner when it is stopped; the call gets a retryable JSON-RPC error (not
 // a hang), nothing of it is kept, and the session goes on.
 func TestHandoverCallsOffALongCall(t *testing.T) {
-	repo, rt, big := fixture.Write(t), t.TempDir(), slowHistoryRepo(t)
-	a := startOwner(t, rt, repo)
+	repo, rt := fixture.Write(t), t.TempDir()
+	big, slow := slowHistoryRepo(t)
+	a := start(t, slow, "--runtime-dir", rt, "--ingest", repo)
+	a.initialize(transport.Line)
 	b := start(t, nil, "--runtime-dir", rt)
 	b.initialize(transport.Line)
 	before, _ := b.tool(transport.Line, "health", map[string]any{"agent_id": "b"})
