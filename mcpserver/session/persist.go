@@ -137,7 +137,11 @@ func (s *State) takeCut(b *Bundle) (cut, error) {
 	if err != nil {
 		return cut{}, err
 	}
-	data, err := snapshot.Marshal(b.Graph, raw, s.cfg.GraphSource)
+	// Under the plasticity lock: an activation's learning writes the
+	// per-edge counters the snapshot copies (the weights are atomic, the
+	// counters are not).
+	var data []byte
+	s.Plasticity.Locked(func() { data, err = snapshot.Marshal(b.Graph, raw, s.cfg.GraphSource) })
 	if err != nil {
 		return cut{}, err
 	}
