@@ -184,6 +184,26 @@ func (s *goScope) typed(name string, t goType) {
 	s.vars[name] = t
 }
 
+// pathed records that local name's type is the receiver path p, which the
+// resolver evaluates.
+func (s *goScope) pathed(name, p string) {
+	if s.paths == nil {
+		s.paths = map[string]string{}
+	}
+	s.paths[name] = p
+}
+
+// bound types local name: by ty when known, else by the receiver path p
+// (neither: nothing).
+func (s *goScope) bound(name string, ty goType, p string) {
+	switch {
+	case ty.name != "":
+		s.typed(name, ty)
+	case p != "":
+		s.pathed(name, p)
+	}
+}
+
 // use records that the scope uses name (from module, "" for the package
 // itself), once.
 func (x *goExtract) use(s *goScope, name, module string, line uint32) {
@@ -1079,10 +1099,7 @@ func (x *goExtract) bindValues(i int32, s *goScope) {
 		} else if x.code(v) != goCall || x.isMethodCall(v, s) {
 			x.bindPath(names[vi], v, s)
 		} else if p := x.funcCallPath(v, s); p != "" {
-			if s.paths == nil {
-				s.paths = map[string]string{}
-			}
-			s.paths[names[vi]] = p
+			s.pathed(names[vi], p)
 		} else if x.code(v) == goCall {
 			if fn := t.child(v, k.fFunction); fn >= 0 && len(t.text(fn)) <= 76 {
 				if s.calls == nil {

@@ -87,15 +87,7 @@ func (x *goExtract) isMethodCall(v int32, s *goScope) bool {
 // tells, else as a receiver path.
 func (x *goExtract) bindPath(name string, v int32, s *goScope) {
 	ty, p := x.exprType(v, s, 0)
-	switch {
-	case ty.name != "":
-		s.typed(name, ty)
-	case p != "":
-		if s.paths == nil {
-			s.paths = map[string]string{}
-		}
-		s.paths[name] = p
-	}
+	s.bound(name, ty, p)
 }
 
 // rangeValue types the value variable of `for k, v := range e`.
@@ -118,15 +110,7 @@ func (x *goExtract) rangeValue(i int32, s *goScope) {
 	s.forget(name)
 	ty, p := x.exprType(t.child(i, k.fRight), s, 0)
 	ty, p = x.elemOf(ty, p)
-	switch {
-	case ty.name != "":
-		s.typed(name, ty)
-	case p != "":
-		if s.paths == nil {
-			s.paths = map[string]string{}
-		}
-		s.paths[name] = p
-	}
+	s.bound(name, ty, p)
 }
 
 // elemOf is the element of a collection type or path.
@@ -409,10 +393,7 @@ func (x *goExtract) bindResults(names []string, v int32, s *goScope) {
 			continue
 		}
 		s.forget(names[i])
-		if s.paths == nil {
-			s.paths = map[string]string{}
-		}
-		s.paths[names[i]] = head + "#" + string(rune('0'+i))
+		s.pathed(names[i], head+"#"+string(rune('0'+i)))
 	}
 }
 
