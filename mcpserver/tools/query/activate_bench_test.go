@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"slices"
 	"testing"
 	"time"
 
@@ -43,9 +42,7 @@ func BenchmarkActivateCorpus(b *testing.B) {
 					times = append(times, time.Since(t))
 				}
 				b.StopTimer()
-				slices.Sort(times)
-				b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
-				b.ReportMetric(float64(times[min(len(times)-1, len(times)*99/100)].Microseconds())/1000, "p99-ms")
+				reportLatency(b, times)
 			})
 		})
 	}

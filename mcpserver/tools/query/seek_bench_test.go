@@ -55,12 +55,17 @@ UnicodeDecodeError: 'ascii' codec can't decode byte 0xc3 in position 7
 						times = append(times, time.Since(t))
 					}
 					b.StopTimer()
-					slices.Sort(times)
-					b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
-					b.ReportMetric(float64(times[min(len(times)-1, len(times)*99/100)].Microseconds())/1000, "p99-ms")
+					reportLatency(b, times)
 					b.ReportMetric(float64(build.Milliseconds()), "index-build-ms")
 				})
 			}
 		})
 	}
+}
+
+// reportLatency reports the p50 and p99 of a benchmark's call times.
+func reportLatency(b *testing.B, times []time.Duration) {
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(times[min(len(times)-1, len(times)*99/100)].Microseconds())/1000, "p99-ms")
 }
