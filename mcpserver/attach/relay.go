@@ -120,6 +120,7 @@ type message struct {
 	method string
 	ids    []json.RawMessage // the requests' ids
 	waits  int               // how many of ids are unanswered
+	sentOn *link             // the last link it was written to whole
 }
 
 // link is one connection to a server.
@@ -157,6 +158,7 @@ func (r *Relay) Run(ctx context.Context, first Conn, hello Hello, stdin io.Reade
 		}
 		l.q.close()
 		l.conn.Close()
+		<-l.q.done // what was written whole is known before settling
 		lostAt := time.Now()
 		lost, resend, done := r.settle(l)
 		for _, f := range lost {
@@ -196,6 +198,11 @@ func (r *Relay) Run(ctx context.Context, first Conn, hello Hello, stdin io.Reade
 // start begins reading from and writing to conn.
 func (r *Relay) start(conn Conn, hello Hello) *link {
 	l := &link{conn: conn, hello: hello, q: newSendQueue(), ended: make(chan struct{})}
+	l.q.sent = func(m *message) {
+		r.mu.Lock()
+		m.sentOn = l
+		r.mu.Unlock()
+	}
 	go l.q.run(conn)
 	go r.readServer(l)
 	return l
@@ -226,10 +233,10 @@ func (r *Relay) resume(ctx context.Context, l *link) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, m := range r.pending {
-		l.q.push(m.mode, m.body)
+		l.q.pushMsg(m)
 	}
 	for _, m := range r.later {
-		l.q.push(m.mode, m.body)
+		l.q.pushMsg(m)
 	}
 	r.later = nil
 	if r.stdinDone {
@@ -350,7 +357,7 @@ func (r *Relay) fromClient(body []byte, mode transport.Mode) {
 	}
 	switch {
 	case r.cur != nil:
-		r.cur.q.push(mode, body)
+		r.cur.q.pushMsg(m)
 	case !isCall && m.method != "" && m.method != "notifications/initialized":
 		// A notification while the relay dials (a response to the
 		// stopped server's request is no one's business any more).
@@ -436,6 +443,7 @@ func (r *Relay) dropPending(m *message) {
 type frame struct {
 	mode transport.Mode
 	body []byte
+	m    *message // the client's message it carries, if any
 }
 
 // settle decides, once l has ended, the fate of each call in flight: the
@@ -455,6 +463,12 @@ func (r *Relay) settle(l *link) (lost []frame, resend int, done bool) {
 	for _, m := range r.pending {
 		var why string
 		switch {
+		case l.bye == nil && m.sentOn != l:
+			// Never written whole to the server that died (a write to a
+			// closed socket fails): it cannot have run, so the next
+			// server gets it.
+			keep = append(keep, m)
+			continue
 		case l.bye == nil:
 			why = fmt.Sprintf("the m1nd server (pid %d) stopped while this call was in flight (it was killed, or crashed): it may or may not have run; the graph continues from its last save in the process that takes over — call it again", l.hello.Pid)
 		case m.batch:
@@ -473,9 +487,9 @@ func (r *Relay) settle(l *link) (lost []frame, resend int, done bool) {
 			}
 		}
 		if m.batch {
-			lost = append(lost, frame{m.mode, append(append([]byte{'['}, bytes.Join(bodies, []byte{','})...), ']')})
+			lost = append(lost, frame{mode: m.mode, body: append(append([]byte{'['}, bytes.Join(bodies, []byte{','})...), ']')})
 		} else if len(bodies) > 0 {
-			lost = append(lost, frame{m.mode, bodies[0]})
+			lost = append(lost, frame{mode: m.mode, body: bodies[0]})
 		}
 	}
 	r.pending = keep
@@ -488,7 +502,7 @@ func (r *Relay) fail(why string) {
 	var lost []frame
 	for _, m := range r.pending {
 		for _, id := range m.ids {
-			lost = append(lost, frame{m.mode, errorBody(id, RetryableCode, why, false)})
+			lost = append(lost, frame{mode: m.mode, body: errorBody(id, RetryableCode, why, false)})
 		}
 	}
 	r.pending = nil
@@ -545,13 +559,26 @@ type sendQueue struct {
 	frames []frame
 	shut   bool // closeWrite after the queued frames
 	closed bool
+	sent   func(*message) // told of each client message written whole
+	done   chan struct{}  // closed when run returns
 }
 
-func newSendQueue() *sendQueue { return &sendQueue{wake: make(chan struct{}, 1)} }
+func newSendQueue() *sendQueue {
+	return &sendQueue{wake: make(chan struct{}, 1), done: make(chan struct{})}
+}
 
 func (q *sendQueue) push(mode transport.Mode, body []byte) {
+	q.pushFrame(frame{mode: mode, body: body})
+}
+
+// pushMsg queues a client's message; q.sent hears when it is written.
+func (q *sendQueue) pushMsg(m *message) {
+	q.pushFrame(frame{mode: m.mode, body: m.body, m: m})
+}
+
+func (q *sendQueue) pushFrame(f frame) {
 	q.mu.Lock()
-	q.frames = append(q.frames, frame{mode, body})
+	q.frames = append(q.frames, f)
 	q.mu.Unlock()
 	q.poke()
 }
@@ -578,6 +605,7 @@ func (q *sendQueue) poke() {
 }
 
 func (q *sendQueue) run(c Conn) {
+	defer close(q.done)
 	for range q.wake {
 		q.mu.Lock()
 		frames, shut, closed := q.frames, q.shut, q.closed
@@ -589,6 +617,9 @@ func (q *sendQueue) run(c Conn) {
 		for _, f := range frames {
 			if transport.WriteFrame(c, f.mode, f.body) != nil {
 				return // the reader sees the end too
+			}
+			if f.m != nil && q.sent != nil {
+				q.sent(f.m)
 			}
 		}
 		if shut {

@@ -27,6 +27,7 @@ func newFake(t *testing.T) (*fakeServer, Conn) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.Close(); b.Close() })
+	b.SetReadDeadline(time.Now().Add(2 * time.Minute)) // hang guard only
 	return &fakeServer{t: t, conn: b, fr: transport.NewReader(b, 0)}, a
 }
 
@@ -206,5 +207,39 @@ func TestRelayGivesUp(t *testing.T) {
 	}
 	if err := <-ran; err == nil || !strings.Contains(err.Error(), "no server") {
 		t.Errorf("Run: %v", err)
+	}
+}
+
+// A call the client sends after the server died was never written whole
+// (a write to a closed socket fails), so it cannot have run: it goes to
+// the next server instead of coming back as a retryable error. Whether
+// the relay sees the end of the connection before or after the call is
+// up to the scheduler; both orders must give the same answer.
+func TestRelaySendsAgainWhatTheDeadServerNeverGot(t *testing.T) {
+	for trial := range 20 {
+		a, aConn := newFake(t)
+		b, bConn := newFake(t)
+		r := &Relay{Dial: func(context.Context) (Conn, Hello, error) { return bConn, Hello{Pid: 2}, nil }}
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		ed := &editor{t: t, in: inW, out: transport.NewReader(outR, 0)}
+		ran := make(chan error, 1)
+		go func() { ran <- r.Run(context.Background(), aConn, Hello{Pid: 1}, inR, outW) }()
+		ed.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`)
+		a.answer(a.expect("initialize", "1").ID)
+		ed.recv()
+		a.conn.Close() // killed: no handover
+		ed.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"health"}}`)
+		b.answer(b.expect("initialize", "").ID)
+		b.answer(b.expect("tools/call", "2").ID)
+		if w := ed.recv(); string(w.ID) != "2" || w.Error != nil {
+			t.Fatalf("trial %d: the call sent after the server died: %+v", trial, w)
+		}
+		inW.Close()
+		b.next()
+		b.conn.Close()
+		if err := <-ran; err != nil {
+			t.Fatal(err)
+		}
 	}
 }
