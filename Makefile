@@ -17,7 +17,7 @@ vet:
 	$(GO) vet $$($(GO) list -f '{{.Dir}}/...' -m)
 
 race:
-	$(GO) test -race -count=1 $$($(GO) list -f '{{.Dir}}/...' -m)
+	$(GO) test -race -count=1 -timeout 30m $$($(GO) list -f '{{.Dir}}/...' -m)
 
 ## build: the binaries into ./bin
 # Recipes are silent and build output goes to stderr: an MCP client may
