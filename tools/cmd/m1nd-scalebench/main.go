@@ -1,0 +1,316 @@
+// Command m1nd-scalebench measures how m1nd grows with the size of the
+// code it serves: for each tree it starts m1nd-mcp, ingests the tree as
+// one root over stdio, and records the ingest's wall time (the answer
+// comes after the durable save), the server's peak and final resident
+// set, its Go heap, the snapshot on disk, bytes per node and per edge,
+// the first seek (which may wait for the index) and the p50 of
+// activate, seek and impact. It then fits the growth exponent of each
+// figure against the lines of source code (least squares on log–log).
+//
+//	m1nd-scalebench -server bin/m1nd-mcp -n 30 \
+//	  -tree py-335=/tmp/m1nd-corpora/py-335 -tree go-std=/tmp/m1nd-corpora/go-std \
+//	  -o benchmarks/results/scaling.md
+//
+// Each tree gets a fresh server and runtime directory, so a peak belongs
+// to that tree alone. It exits 1 when a measurement fails, 2 on bad
+// flags or a missing tree.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/m1nd-go/m1nd/ingest/walk"
+	"github.com/m1nd-go/m1nd/tools/localize"
+)
+
+// queries are asked of every tree, whatever its language: the words of
+// an agent's first questions about an unknown repository.
+var queries = []string{
+	"parse the request header", "open a file and read its lines", "encode json",
+	"handle a timeout or cancellation", "compare two strings", "sort a list of items",
+	"start a worker thread", "log an error message",
+}
+
+type tree struct{ name, dir string }
+
+type trees []tree
+
+func (t *trees) String() string { return fmt.Sprint(*t) }
+func (t *trees) Set(v string) error {
+	name, dir, ok := strings.Cut(v, "=")
+	if !ok || name == "" || dir == "" {
+		return fmt.Errorf("a tree is name=directory, e.g. go-std=/tmp/m1nd-corpora/go-std (got %q)", v)
+	}
+	*t = append(*t, tree{name, dir})
+	return nil
+}
+
+// Row is one tree's figures.
+type Row struct {
+	Name                  string
+	Files, Lines          int
+	Nodes, Edges          int
+	IngestMs              float64
+	PeakRSSMB, RSSMB      float64
+	HeapMB, SnapshotMB    float64
+	FirstSeekMs           float64
+	Activate, Seek, Impct float64 // p50 ms
+}
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("m1nd-scalebench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	server := fs.String("server", "bin/m1nd-mcp", "the m1nd-mcp binary")
+	n := fs.Int("n", 30, "calls per query tool and tree")
+	out := fs.String("o", "", "append the markdown report to this file")
+	var ts trees
+	fs.Var(&ts, "tree", "name=directory of a tree to ingest as one root (repeatable, smallest first)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if len(ts) == 0 || *n < 1 {
+		fmt.Fprintln(stderr, "m1nd-scalebench: give at least one -tree name=dir and -n ≥ 1, e.g. -tree py-335=/tmp/m1nd-corpora/py-335")
+		return 2
+	}
+	for _, t := range ts {
+		if st, err := os.Stat(t.dir); err != nil || !st.IsDir() {
+			fmt.Fprintf(stderr, "m1nd-scalebench: tree %s: %s is not a directory (python3 benchmarks/corpora/corpora.py builds the corpora)\n", t.name, t.dir)
+			return 2
+		}
+	}
+	var rows []Row
+	for _, t := range ts {
+		r, err := measure(*server, t, *n, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "m1nd-scalebench: %s: %v\n", t.name, err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "%s: %+v\n", t.name, r)
+		rows = append(rows, r)
+	}
+	report := render(rows)
+	fmt.Fprint(stdout, report)
+	if *out != "" {
+		if err := appendFile(*out, report); err != nil {
+			fmt.Fprintln(stderr, "m1nd-scalebench:", err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// measure ingests one tree in a fresh server and asks it the queries.
+func measure(server string, t tree, n int, log io.Writer) (Row, error) {
+	r := Row{Name: t.name}
+	var err error
+	if r.Files, r.Lines, err = countLines(t.dir); err != nil {
+		return r, err
+	}
+	rt, err := os.MkdirTemp("", "m1nd-scalebench-")
+	if err != nil {
+		return r, err
+	}
+	defer os.RemoveAll(rt)
+	c, err := localize.StartFor(server, t.dir, "--runtime-dir", rt)
+	if err != nil {
+		return r, err
+	}
+	defer c.Close()
+	ctx := context.Background()
+	if err := c.Initialize(ctx); err != nil {
+		return r, err
+	}
+	start := time.Now()
+	var ing struct {
+		Graph struct {
+			Nodes int `json:"node_count"`
+			Edges int `json:"edge_count"`
+		} `json:"graph"`
+	}
+	if err := c.CallTool(ctx, "ingest", map[string]any{"agent_id": "bench", "path": t.dir}, &ing); err != nil {
+		return r, err
+	}
+	r.IngestMs = ms(time.Since(start))
+	r.Nodes, r.Edges = ing.Graph.Nodes, ing.Graph.Edges
+	fmt.Fprintf(log, "%s: %d files, %d lines, ingested in %.0f ms\n", t.name, r.Files, r.Lines, r.IngestMs)
+	start = time.Now()
+	if err := c.CallTool(ctx, "seek", map[string]any{"agent_id": "bench", "query": queries[0]}, nil); err != nil {
+		return r, err
+	}
+	r.FirstSeekMs = ms(time.Since(start))
+	if err := askQueries(ctx, c, n, &r); err != nil {
+		return r, err
+	}
+	return r, readMemory(ctx, c, rt, &r)
+}
+
+// askQueries times n calls of activate, seek and impact each; impact
+// asks about the files seek found.
+func askQueries(ctx context.Context, c *localize.Client, n int, r *Row) error {
+	var targets []string
+	seekTimes, actTimes, impTimes := make([]float64, 0, n), make([]float64, 0, n), make([]float64, 0, n)
+	for i := range n {
+		q := queries[i%len(queries)]
+		var sk struct {
+			Results []struct {
+				NodeID string `json:"node_id"`
+			} `json:"results"`
+		}
+		t := time.Now()
+		if err := c.CallTool(ctx, "seek", map[string]any{"agent_id": "bench", "query": q, "top_k": 10}, &sk); err != nil {
+			return err
+		}
+		seekTimes = append(seekTimes, ms(time.Since(t)))
+		if len(sk.Results) > 0 {
+			targets = append(targets, sk.Results[0].NodeID)
+		}
+		t = time.Now()
+		if err := c.CallTool(ctx, "activate", map[string]any{"agent_id": "bench", "query": q}, nil); err != nil {
+			return err
+		}
+		actTimes = append(actTimes, ms(time.Since(t)))
+	}
+	if len(targets) == 0 {
+		return errors.New("seek found nothing to ask impact about")
+	}
+	for i := range n {
+		t := time.Now()
+		if err := c.CallTool(ctx, "impact", map[string]any{"agent_id": "bench", "node_id": targets[i%len(targets)]}, nil); err != nil {
+			return err
+		}
+		impTimes = append(impTimes, ms(time.Since(t)))
+	}
+	r.Seek, r.Activate, r.Impct = median(seekTimes), median(actTimes), median(impTimes)
+	return nil
+}
+
+// readMemory reads the server's heap, resident set and snapshot size.
+func readMemory(ctx context.Context, c *localize.Client, rt string, r *Row) error {
+	var h struct {
+		Memory struct {
+			Heap uint64 `json:"heap_alloc"`
+		} `json:"memory"`
+	}
+	if err := c.CallTool(ctx, "health", map[string]any{"agent_id": "bench"}, &h); err != nil {
+		return err
+	}
+	r.HeapMB = float64(h.Memory.Heap) / (1 << 20)
+	st, err := localize.ReadProcStatus(c.Pid())
+	if err != nil {
+		return err
+	}
+	r.PeakRSSMB, r.RSSMB = st.PeakRSSMB, st.RSSMB
+	filepath.WalkDir(rt, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasPrefix(d.Name(), "graph") {
+			if info, err := d.Info(); err == nil {
+				r.SnapshotMB += float64(info.Size()) / (1 << 20)
+			}
+		}
+		return nil
+	})
+	return nil
+}
+
+// countLines counts the source files the ingest walk takes and their
+// lines.
+func countLines(dir string) (files, lines int, err error) {
+	wr, err := walk.Walk(context.Background(), dir, walk.Options{MaxFiles: -1, MaxTotalBytes: -1})
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, f := range wr.Files {
+		if !localize.IsSource(f.Rel) {
+			continue
+		}
+		data, err := os.ReadFile(f.Abs)
+		if err != nil {
+			continue
+		}
+		files++
+		lines += strings.Count(string(data), "\n")
+	}
+	return files, lines, nil
+}
+
+func render(rows []Row) string {
+	var b strings.Builder
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Fprintf(&b, "\n## Run of %s\n\nMachine: %d CPUs, %s, load average at the end: %s.\n\n",
+		time.Now().UTC().Format("2006-01-02 15:04 MST"), runtime.NumCPU(), runtime.Version(), strings.Join(strings.Fields(string(load))[:3], " "))
+	b.WriteString("| tree | source files | lines | nodes | edges | ingest s | peak RSS MB | RSS after MB | Go heap MB | heap B/(node+edge) | snapshot MB | snapshot B/(node+edge) | first seek ms | activate p50 ms | seek p50 ms | impact p50 ms |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, r := range rows {
+		el := float64(r.Nodes + r.Edges)
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %.2f | %.0f | %.0f | %.0f | %.0f | %.1f | %.0f | %.1f | %.1f | %.1f | %.1f |\n",
+			r.Name, r.Files, r.Lines, r.Nodes, r.Edges, r.IngestMs/1000, r.PeakRSSMB, r.RSSMB, r.HeapMB, r.HeapMB*(1<<20)/el,
+			r.SnapshotMB, r.SnapshotMB*(1<<20)/el, r.FirstSeekMs, r.Activate, r.Seek, r.Impct)
+	}
+	if len(rows) >= 2 {
+		lines := make([]float64, len(rows))
+		for i, r := range rows {
+			lines[i] = float64(r.Lines)
+		}
+		fig := func(f func(Row) float64) string {
+			ys := make([]float64, len(rows))
+			for i, r := range rows {
+				ys[i] = f(r)
+			}
+			return fmt.Sprintf("%.2f", exponent(lines, ys))
+		}
+		fmt.Fprintf(&b, "\nGrowth exponent against lines (y ∝ lines^k, least squares on log–log): ingest %s, peak RSS %s, nodes+edges %s, activate %s, seek %s, impact %s, first seek %s.\n",
+			fig(func(r Row) float64 { return r.IngestMs }), fig(func(r Row) float64 { return r.PeakRSSMB }),
+			fig(func(r Row) float64 { return float64(r.Nodes + r.Edges) }), fig(func(r Row) float64 { return r.Activate }),
+			fig(func(r Row) float64 { return r.Seek }), fig(func(r Row) float64 { return r.Impct }), fig(func(r Row) float64 { return r.FirstSeekMs }))
+	}
+	return b.String()
+}
+
+// exponent is the slope of log y against log x (NaN when undefined).
+func exponent(xs, ys []float64) float64 {
+	var n, sx, sy, sxx, sxy float64
+	for i := range xs {
+		if xs[i] <= 0 || ys[i] <= 0 {
+			continue
+		}
+		x, y := math.Log(xs[i]), math.Log(ys[i])
+		n++
+		sx, sy, sxx, sxy = sx+x, sy+y, sxx+x*x, sxy+x*y
+	}
+	if d := n*sxx - sx*sx; n >= 2 && d != 0 {
+		return (n*sxy - sx*sy) / d
+	}
+	return math.NaN()
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func appendFile(path, text string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
