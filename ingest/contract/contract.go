@@ -1,0 +1,226 @@
+// Package contract reads the API contracts a source file takes part in:
+// the HTTP routes a server declares (net/http, gin, echo, chi, gorilla,
+// Flask, FastAPI, Express …), the requests a client makes to a path
+// (fetch, axios, requests, httpx, net/http), the gRPC services a .proto
+// file declares, and the generated clients and servers that name them.
+// It reads text, not syntax trees: comments are blanked first, so a
+// path that only appears in a comment is never a route or a request.
+// federate matches one repository's requests to another's routes.
+package contract
+
+import (
+	"strings"
+)
+
+// Route is an HTTP route a server declares.
+type Route struct {
+	Method  string `json:"method,omitempty"` // upper case; "" for any
+	Path    string `json:"path"`             // normalised (NormPath)
+	Line    int    `json:"line"`
+	Handler string `json:"handler,omitempty"` // the named handler function; "" inline
+}
+
+// Request is an HTTP request a client makes.
+type Request struct {
+	Method string `json:"method,omitempty"`
+	Path   string `json:"path"`
+	Line   int    `json:"line"`
+}
+
+// Facts are what one file declares and calls.
+type Facts struct {
+	Routes   []Route   `json:"routes,omitempty"`
+	Requests []Request `json:"requests,omitempty"`
+	Services []Service `json:"services,omitempty"`
+}
+
+// Extract reads the routes, requests and protobuf services of one file.
+// relPath picks the language by its extension; other files give nothing.
+func Extract(relPath string, src []byte) Facts {
+	l := langOf(relPath)
+	if l == langNone {
+		return Facts{}
+	}
+	t := newText(l, src)
+	switch l {
+	case langGo:
+		return goFacts(t)
+	case langJS:
+		return jsFacts(t)
+	case langPy:
+		return pyFacts(t)
+	}
+	return Facts{Services: protoServices(t)}
+}
+
+// arg is one argument of a call as written (comments blanked).
+type arg struct {
+	start int
+	text  string
+}
+
+// maxArgs bounds the bytes read for one call's arguments.
+const maxArgs = 4096
+
+// args splits the arguments of the call whose '(' is at open, and
+// returns the offset just past its ')' (-1 when unbalanced).
+func (t *text) args(open int) ([]arg, int) {
+	var out []arg
+	depth, from := 0, open+1
+	for i := open + 1; i < len(t.src) && i < open+maxArgs; i++ {
+		if t.inStr[i] {
+			continue
+		}
+		switch t.src[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			if a := strings.TrimSpace(t.src[from:i]); a != "" {
+				out = append(out, arg{from, a})
+			}
+			return out, i + 1
+		case ',':
+			if depth == 0 {
+				out = append(out, arg{from, strings.TrimSpace(t.src[from:i])})
+				from = i + 1
+			}
+		}
+	}
+	return nil, -1
+}
+
+// closeBrace is the offset of the '}' matching the '{' at open (-1 when
+// unbalanced).
+func (t *text) closeBrace(open int) int {
+	depth := 0
+	for i := open; i < len(t.src); i++ {
+		if t.inStr[i] {
+			continue
+		}
+		switch t.src[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// template reads an expression that builds a path into a template: the
+// text of its string literals, a hole for every other operand and every
+// hole of a literal (${x}, {x}, %d). ok is false without any literal.
+func template(expr string, py bool) (string, bool) {
+	var b strings.Builder
+	pending, lit := false, false
+	for i := 0; i < len(expr); i++ {
+		c := expr[i]
+		switch {
+		case c == '"' || c == '\'' || c == '`':
+			if pending {
+				b.WriteByte(hole)
+				pending = false
+			}
+			i = literal(&b, expr, i, py)
+			lit = true
+		case c == '+' || c == ' ' || c == '\t' || c == '\n' || c == '(' || c == ')':
+		case py && isStrPrefix(expr, i):
+		default:
+			pending = true
+		}
+	}
+	if pending {
+		b.WriteByte(hole)
+	}
+	s := printfVerb.ReplaceAllString(b.String(), string(hole))
+	return s, lit
+}
+
+// isStrPrefix: expr[i] is a Python string prefix letter (f"…", rb'…').
+func isStrPrefix(expr string, i int) bool {
+	j := i
+	for j < len(expr) && j-i < 2 && strings.IndexByte("rRbBfFuU", expr[j]) >= 0 {
+		j++
+	}
+	return j > i && j < len(expr) && (expr[j] == '"' || expr[j] == '\'') && (i == 0 || !isIdent(expr[i-1]))
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// literal writes the content of the string literal opening at expr[i]
+// with its holes and returns the offset of its closing quote.
+func literal(b *strings.Builder, expr string, i int, py bool) int {
+	q := expr[i]
+	for j := i + 1; j < len(expr); j++ {
+		c := expr[j]
+		switch {
+		case c == '\\' && q != '`' && j+1 < len(expr):
+			j++
+			b.WriteByte(expr[j])
+		case c == q:
+			return j
+		case (c == '$' && q == '`' && j+1 < len(expr) && expr[j+1] == '{') || (c == '{' && py):
+			end := strings.IndexByte(expr[j:], '}')
+			if end < 0 {
+				return len(expr)
+			}
+			b.WriteByte(hole)
+			j += end
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return len(expr)
+}
+
+// path reads a path argument: its normalised form, or ok false.
+func (t *text) path(a arg) (string, bool) {
+	tmpl, ok := template(a.text, t.pyLike)
+	if !ok {
+		return "", false
+	}
+	return NormPath(tmpl)
+}
+
+// pureLiteral reports whether an argument is one string literal (a route
+// is declared with one; a request path may be computed).
+func pureLiteral(a string) bool {
+	if len(a) < 2 {
+		return false
+	}
+	q := a[0]
+	return (q == '"' || q == '\'' || q == '`') && a[len(a)-1] == q && !strings.ContainsRune(a[1:len(a)-1], rune(q))
+}
+
+// unquote is the content of a pure literal.
+func unquote(a string) string { return a[1 : len(a)-1] }
+
+// handlerName is the function an argument names (h.listUsers →
+// listUsers; http.HandlerFunc(f) → f), "" for an inline function.
+func handlerName(a string) string {
+	if strings.Contains(a, "func") || strings.Contains(a, "=>") || strings.Contains(a, "lambda") {
+		return ""
+	}
+	if open := strings.LastIndexByte(a, '('); open >= 0 && strings.HasSuffix(a, ")") {
+		a = a[open+1 : len(a)-1]
+	}
+	a = strings.TrimPrefix(strings.TrimSpace(a), "&")
+	if i := strings.LastIndexByte(a, '.'); i >= 0 {
+		a = a[i+1:]
+	}
+	for i := 0; i < len(a); i++ {
+		if !isIdent(a[i]) {
+			return ""
+		}
+	}
+	return a
+}

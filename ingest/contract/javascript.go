@@ -1,0 +1,97 @@
+package contract
+
+import (
+	"regexp"
+	"strings"
+)
+
+var (
+	// jsCall: fetch(…), axios(…), x.get(…) and the other verbs.
+	jsCall = regexp.MustCompile(`(?:\b([A-Za-z_$][\w$.]*)\.)?\b(fetch|axios|get|post|put|delete|patch|head|options|all|request)\(`)
+	// jsServer: a file that builds an HTTP server's routes.
+	jsServer = regexp.MustCompile(`\b(express|Router\(|fastify|koa|hono|restify)\b`)
+	// jsMount: app.use("/api", router) in the same file.
+	jsMount = regexp.MustCompile(`\b\w+\.use\(\s*['"]([^'"]+)['"]\s*,\s*(\w+)\s*\)`)
+	// jsMethodOpt: { method: "POST" } in fetch's options.
+	jsMethodOpt = regexp.MustCompile(`\bmethod\s*:\s*['"](\w+)['"]`)
+	// clientRecv: receivers that only make requests.
+	clientRecv = regexp.MustCompile(`(?i)^(axios|https?|api|apiclient|client|request|superagent|ky|got|this\.http|\$http|this\.\$http|instance)$`)
+)
+
+func jsFacts(t *text) Facts {
+	var f Facts
+	server := jsServer.MatchString(t.src)
+	pre := &prefixes{}
+	for _, m := range jsMount.FindAllStringSubmatch(t.src, -1) {
+		pre.scopes = append(pre.scopes, scope{0, len(t.src), m[2], m[1]})
+	}
+	for _, m := range jsCall.FindAllStringSubmatchIndex(t.src, -1) {
+		if t.inStr[m[0]] {
+			continue
+		}
+		recv, name := "", t.src[m[4]:m[5]]
+		if m[2] >= 0 {
+			recv = t.src[m[2]:m[3]]
+		}
+		as, _ := t.args(m[1] - 1)
+		if len(as) == 0 {
+			continue
+		}
+		line := t.line(m[4])
+		if server && recv != "" && !clientRecv.MatchString(recv) && name != "fetch" && name != "axios" && name != "request" {
+			if r, ok := jsRoute(name, as); ok {
+				if full, ok := NormPath(pre.of(recv, m[0]) + r.Path); ok {
+					r.Path, r.Line = full, line
+					f.Routes = append(f.Routes, r)
+				}
+			}
+			continue
+		}
+		if q, ok := jsRequest(t, recv, name, as); ok {
+			q.Line = line
+			f.Requests = append(f.Requests, q)
+		}
+	}
+	return f
+}
+
+// jsRoute reads app.get("/path", …handlers) (Express, Koa's router,
+// fastify's shorthand).
+func jsRoute(name string, as []arg) (Route, bool) {
+	if len(as) < 2 || !pureLiteral(as[0].text) || name == "request" {
+		return Route{}, false
+	}
+	path := unquote(as[0].text)
+	if !strings.HasPrefix(path, "/") {
+		return Route{}, false
+	}
+	method := strings.ToUpper(name)
+	if name == "all" {
+		method = ""
+	}
+	return Route{Method: method, Path: path, Handler: handlerName(as[len(as)-1].text)}, true
+}
+
+// jsRequest reads fetch(url, {method}), axios(url), axios.get(url) and
+// any x.get(url) whose first argument builds an absolute path.
+func jsRequest(t *text, recv, name string, as []arg) (Request, bool) {
+	method := ""
+	switch {
+	case name == "fetch" || (name == "axios" && recv == ""):
+		method = "GET"
+		if len(as) > 1 {
+			if m := jsMethodOpt.FindStringSubmatch(as[1].text); m != nil {
+				method = strings.ToUpper(m[1])
+			}
+		}
+	case recv == "" || name == "axios" || name == "all" || name == "request":
+		return Request{}, false
+	default:
+		method = strings.ToUpper(name)
+	}
+	p, ok := t.path(as[0])
+	if !ok {
+		return Request{}, false
+	}
+	return Request{Method: method, Path: p}, true
+}
