@@ -191,6 +191,7 @@ func (s *SuiteReport) Markdown() string {
 		b.WriteString("\n")
 	}
 	b.WriteString(s.latencyMarkdown())
+	b.WriteString(s.repoLatencyMarkdown())
 	return b.String()
 }
 

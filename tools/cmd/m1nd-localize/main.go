@@ -40,10 +40,15 @@ func main() {
 		maxSource  = flag.Int("max-source", 0, "skip commits touching more source files, tests included (0: no limit)")
 		spread     = flag.Bool("spread", false, "take -max-tasks tasks evenly over the whole history, not the newest")
 		clean      = flag.Bool("clean", false, "skip reverts, bumps and releases; strip trailers and URLs from messages")
+		merge      = flag.String("merge", "", "comma-separated -json outputs of suite runs over disjoint repositories: re-group them as one suite (runs nothing)")
 	)
 	flag.Parse()
+	if *merge != "" {
+		mergeSuites(splitList(*merge), *mdOut, *jsonOut)
+		return
+	}
 	if *repo == "" && *reposTSV == "" {
-		fmt.Fprintln(os.Stderr, "usage: m1nd-localize -repo PATH | -repos repos.tsv [-server m1nd-mcp] [-max-tasks N] [-json out.json] [-md out.md]")
+		fmt.Fprintln(os.Stderr, "usage: m1nd-localize -repo PATH | -repos repos.tsv | -merge a.json,b.json [-server m1nd-mcp] [-max-tasks N] [-json out.json] [-md out.md]")
 		os.Exit(2)
 	}
 	bin, err := localize.FindServer(*server)
@@ -109,6 +114,36 @@ func runSuite(ctx context.Context, base localize.Config, reposTSV, mirrors, spli
 		Repos: sel, Base: base,
 		Mirror: func(slug string) string { return mirrorOf(mirrors, slug) },
 	})
+	md := rep.Markdown()
+	fmt.Print(md)
+	if err := localize.WriteReports(md, rep, mdOut, jsonOut); err != nil {
+		fail(err)
+	}
+}
+
+// mergeSuites re-groups the suite reports at paths as one suite.
+func mergeSuites(paths []string, mdOut, jsonOut string) {
+	fail := func(err error) {
+		fmt.Fprintln(os.Stderr, "m1nd-localize:", err)
+		os.Exit(1)
+	}
+	var reps []*localize.SuiteReport
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			fail(err)
+		}
+		r, err := localize.ReadSuiteReport(f)
+		f.Close()
+		if err != nil {
+			fail(fmt.Errorf("%s: %w", p, err))
+		}
+		reps = append(reps, r)
+	}
+	rep, err := localize.MergeSuites(reps...)
+	if err != nil {
+		fail(err)
+	}
 	md := rep.Markdown()
 	fmt.Print(md)
 	if err := localize.WriteReports(md, rep, mdOut, jsonOut); err != nil {
