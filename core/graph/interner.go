@@ -1,5 +1,7 @@
 package graph
 
+import "slices"
+
 // Str is an interned string handle. The zero handle is the empty string, so a
 // zero Str field means "absent".
 type Str uint32
@@ -11,11 +13,21 @@ type Str uint32
 // another (Clone, Spliced) share what they have in common instead of
 // copying it: frozen layers are never written again, and only the newest,
 // private layer takes new strings. Finalize freezes the private layer.
+//
+// The handle-to-string side is chunked for the same reason: a derived
+// interner copies the chunk headers and, on its first new string, the
+// last chunk only, never the whole table (a splice adds a few strings to
+// a graph of a million).
 type Interner struct {
-	strs   []string
+	chunks [][]string       // strChunk strings each but the last, which may be shared
+	n      int              // strings in chunks
 	frozen []map[string]Str // read-only, oldest first; may be shared
 	idx    map[string]Str   // private, mutable
 }
+
+// strChunk is the number of strings per chunk (a power of two).
+const strChunkBits = 12
+const strChunk = 1 << strChunkBits
 
 // maxFrozenLayers bounds the lookups of a miss: beyond it the small layers
 // above the first (the bulk of a graph's strings) are merged into one.
@@ -25,7 +37,8 @@ const maxFrozenLayers = 4
 func NewInterner() *Interner { return newInterner(0) }
 
 func newInterner(capacity int) *Interner {
-	in := &Interner{strs: make([]string, 1, capacity+1), idx: make(map[string]Str, capacity+1)}
+	in := &Interner{idx: make(map[string]Str, capacity+1)}
+	in.push("")
 	in.idx[""] = 0
 	return in
 }
@@ -35,8 +48,8 @@ func (in *Interner) Intern(s string) Str {
 	if h, ok := in.Lookup(s); ok {
 		return h
 	}
-	h := Str(len(in.strs))
-	in.strs = append(in.strs, s)
+	h := Str(in.n)
+	in.push(s)
 	if in.idx == nil {
 		in.idx = map[string]Str{}
 	}
@@ -59,14 +72,25 @@ func (in *Interner) Lookup(s string) (Str, bool) {
 
 // String resolves a handle; an unknown handle resolves to "".
 func (in *Interner) String(h Str) string {
-	if int(h) < len(in.strs) {
-		return in.strs[h]
+	if int(h) < in.n {
+		return in.chunks[h>>strChunkBits][h&(strChunk-1)]
 	}
 	return ""
 }
 
+// push appends s to the handle table. A full last chunk starts a new one;
+// a shared last chunk (len == cap after derive) is copied by append.
+func (in *Interner) push(s string) {
+	if k := len(in.chunks); k == 0 || len(in.chunks[k-1]) == strChunk {
+		in.chunks = append(in.chunks, make([]string, 0, strChunk))
+	}
+	k := len(in.chunks) - 1
+	in.chunks[k] = append(in.chunks[k], s)
+	in.n++
+}
+
 // Len is the number of distinct strings, including the empty string.
-func (in *Interner) Len() int { return len(in.strs) }
+func (in *Interner) Len() int { return in.n }
 
 // freeze turns the private layer into a frozen one (the caller has
 // exclusive access), merging small frozen layers when there are too many.
@@ -97,8 +121,12 @@ func (in *Interner) freeze() {
 // is copied (a finalized graph has none).
 func (in *Interner) derive() *Interner {
 	c := &Interner{
-		strs:   in.strs[:len(in.strs):len(in.strs)], // the first append copies
+		chunks: slices.Clone(in.chunks),
+		n:      in.n,
 		frozen: in.frozen[:len(in.frozen):len(in.frozen)],
+	}
+	if k := len(c.chunks) - 1; k >= 0 {
+		c.chunks[k] = c.chunks[k][:len(c.chunks[k]):len(c.chunks[k])] // its first append copies
 	}
 	if len(in.idx) > 0 {
 		own := make(map[string]Str, len(in.idx))
