@@ -124,3 +124,7 @@ func (m *ServiceMatcher) Refs(relPath string, src []byte) []ServiceRef {
 	}
 	return out
 }
+
+// MayReferServices reports whether a source names generated gRPC code at
+// all: only such files need Refs once every service is known.
+func MayReferServices(src []byte) bool { return grpcContext.Match(src) }

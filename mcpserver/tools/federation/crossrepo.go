@@ -24,10 +24,11 @@ type CrossEdge struct {
 	TargetRepo     string  `json:"target_repo"`
 	SourceNode     string  `json:"source_node"`
 	TargetNode     string  `json:"target_node"`
-	EdgeType       string  `json:"edge_type" jsonschema:"package_dep: an import or a manifest dependency."`
+	EdgeType       string  `json:"edge_type" jsonschema:"package_dep: an import or manifest dependency; api_contract: an HTTP route or gRPC service."`
 	Relation       string  `json:"relation"`
 	Weight         float32 `json:"weight"`
 	CausalStrength float32 `json:"causal_strength"`
+	Evidence       string  `json:"evidence,omitempty" jsonschema:"api_contract: the route or service (\"GET /api/users/{}\", \"grpc users.v1.Users\")."`
 }
 
 // Bounds of the scan: files read per federate, bytes read per file, and
@@ -60,41 +61,23 @@ type goModule struct{ path, dir string }
 // namespaced code roots, and those edges; nil when there are none.
 func linkRepos(c *tools.Call, old *session.Bundle) (*graph.Graph, []CrossEdge, error) {
 	repos := federated(old)
-	provides := map[string]*provider{}
-	for _, r := range repos {
-		provides[r.ns] = r.provider()
-	}
-	var edges []CrossEdge
-	scanned := 0
-	for _, r := range repos {
-		for _, f := range r.files {
-			if err := c.Ctx.Err(); err != nil {
-				return nil, nil, err
-			}
-			if scanned == maxScannedFiles {
-				break
-			}
-			imports := importsOf(filepath.Join(r.dir, filepath.FromSlash(f)))
-			if imports == nil {
-				continue
-			}
-			scanned++
-			for _, other := range repos {
-				if other.ns == r.ns {
-					continue
-				}
-				for _, target := range provides[other.ns].resolve(f, imports) {
-					edges = append(edges, CrossEdge{SourceRepo: r.ns, TargetRepo: other.ns, SourceNode: fileID(r.ns, f), TargetNode: fileID(other.ns, target), EdgeType: "package_dep", Relation: "imports", Weight: 1, CausalStrength: 0.8})
-				}
-			}
-		}
+	edges, api, err := scanRepos(c, repos)
+	if err != nil {
+		return nil, nil, err
 	}
 	edges = append(edges, manifestEdges(old.Graph, repos)...)
+	at := newLocator(old.Graph)
+	edges = append(edges, api.routeEdges(at)...)
+	dirs := map[string]string{}
+	for _, r := range repos {
+		dirs[r.ns] = r.dir
+	}
+	edges = append(edges, api.serviceEdges(at, func(s site) []byte { return readSource(dirs[s.ns], s.file) })...)
 	if len(edges) == 0 {
 		return nil, nil, nil
 	}
 	slices.SortFunc(edges, func(a, b CrossEdge) int {
-		return strings.Compare(a.SourceNode+"\x00"+a.TargetNode, b.SourceNode+"\x00"+b.TargetNode)
+		return strings.Compare(a.SourceNode+"\x00"+a.TargetNode+"\x00"+a.Relation+"\x00"+a.Evidence, b.SourceNode+"\x00"+b.TargetNode+"\x00"+b.Relation+"\x00"+b.Evidence)
 	})
 	edges = slices.CompactFunc(edges, func(a, b CrossEdge) bool {
 		return a.SourceNode == b.SourceNode && a.TargetNode == b.TargetNode && a.Relation == b.Relation
@@ -108,6 +91,45 @@ func linkRepos(c *tools.Call, old *session.Bundle) (*graph.Graph, []CrossEdge, e
 	}
 	g.Finalize()
 	return g, edges, nil
+}
+
+// scanRepos reads every repository's sources once: the imports of
+// another repository's packages become edges, the routes, requests and
+// services are collected for the api_contract edges.
+func scanRepos(c *tools.Call, repos []repo) ([]CrossEdge, *contracts, error) {
+	provides := map[string]*provider{}
+	for _, r := range repos {
+		provides[r.ns] = r.provider()
+	}
+	var edges []CrossEdge
+	api := &contracts{}
+	scanned := 0
+	for _, r := range repos {
+		for _, f := range r.files {
+			if err := c.Ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+			if scanned == maxScannedFiles {
+				break
+			}
+			src := readSource(r.dir, f)
+			if src == nil {
+				continue
+			}
+			scanned++
+			api.add(r.ns, f, src)
+			imports := importsOf(f, src)
+			for _, other := range repos {
+				if other.ns == r.ns {
+					continue
+				}
+				for _, target := range provides[other.ns].resolve(f, imports) {
+					edges = append(edges, CrossEdge{SourceRepo: r.ns, TargetRepo: other.ns, SourceNode: fileID(r.ns, f), TargetNode: fileID(other.ns, target), EdgeType: "package_dep", Relation: "imports", Weight: 1, CausalStrength: 0.8})
+				}
+			}
+		}
+	}
+	return edges, api, nil
 }
 
 // federated lists the graph's namespaced code roots with their files, in
@@ -214,17 +236,27 @@ var (
 	pyImport   = regexp.MustCompile(`(?m)^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import|import\s+([A-Za-z_][\w.]*))`)
 )
 
-// importsOf reads a source file's imports (nil: not a language federate
-// links, or unreadable).
-func importsOf(file string) []string {
-	ext := filepath.Ext(file)
-	if !slices.Contains([]string{".go", ".py", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx"}, ext) {
+// sourceExts are the files federate reads: the languages whose imports,
+// routes and requests it links, and .proto files.
+var sourceExts = []string{".go", ".py", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".proto"}
+
+// readSource reads a repository file federate links (nil: another kind
+// of file, or unreadable).
+func readSource(dir, rel string) []byte {
+	if !slices.Contains(sourceExts, path.Ext(rel)) {
 		return nil
 	}
-	src, err := readBounded(file)
+	src, err := readBounded(filepath.Join(dir, filepath.FromSlash(rel)))
 	if err != nil {
 		return nil
 	}
+	return src
+}
+
+// importsOf reads a source file's imports (nil: none, or not a language
+// whose imports federate links).
+func importsOf(file string, src []byte) []string {
+	ext := path.Ext(file)
 	var out []string
 	switch ext {
 	case ".go":

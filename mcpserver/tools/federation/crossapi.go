@@ -1,0 +1,245 @@
+package federation
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/ingest/contract"
+)
+
+// The api_contract edges: a request one repository makes reaches the
+// route another declares (calls_api, to the handler); a gRPC client
+// calls the service a .proto declares (calls_api, to the .proto file and
+// to the servers that register it); a server implements it (implements).
+const (
+	apiContract  = "api_contract"
+	relCallsAPI  = "calls_api"
+	relImplement = "implements"
+)
+
+// site is a place in one file of one repository.
+type site struct {
+	ns, file string
+	line     int
+}
+
+type routeSite struct {
+	site
+	contract.Route
+}
+
+type requestSite struct {
+	site
+	contract.Request
+}
+
+type serviceSite struct {
+	site
+	contract.Service
+}
+
+// contracts is what the scan of every repository found.
+type contracts struct {
+	routes   []routeSite
+	requests []requestSite
+	services []serviceSite
+	grpc     []site // files that may name generated gRPC code
+}
+
+// add records one file's facts.
+func (k *contracts) add(ns, file string, src []byte) {
+	f := contract.Extract(file, src)
+	for _, r := range f.Routes {
+		k.routes = append(k.routes, routeSite{site{ns, file, r.Line}, r})
+	}
+	for _, q := range f.Requests {
+		k.requests = append(k.requests, requestSite{site{ns, file, q.Line}, q})
+	}
+	for _, s := range f.Services {
+		k.services = append(k.services, serviceSite{site{ns, file, s.Line}, s})
+	}
+	if contract.MayReferServices(src) && !strings.HasSuffix(file, ".proto") {
+		k.grpc = append(k.grpc, site{ns: ns, file: file})
+	}
+}
+
+// routeEdges links every request to the most specific routes of the same
+// method it reaches, when they are in another repository. A request its
+// own repository answers as well stays inside it.
+func (k *contracts) routeEdges(nodes *locator) []CrossEdge {
+	var out []CrossEdge
+	for _, q := range k.requests {
+		best, targets := 0, []routeSite(nil)
+		for _, r := range k.routes {
+			spec, ok := contract.Matches(r.Path, q.Path)
+			if !ok || !contract.SameMethod(r.Method, q.Method) || spec < best {
+				continue
+			}
+			if spec > best {
+				best, targets = spec, targets[:0]
+			}
+			targets = append(targets, r)
+		}
+		if len(targets) == 0 || len(targets) > maxTargetsPerLink || servesItself(q.ns, targets) {
+			continue
+		}
+		from := nodes.at(q.site)
+		for _, r := range targets {
+			out = append(out, CrossEdge{SourceRepo: q.ns, TargetRepo: r.ns, SourceNode: from, TargetNode: nodes.handler(r),
+				EdgeType: apiContract, Relation: relCallsAPI, Weight: 0.85, CausalStrength: 0.72, Evidence: evidence(q.Method, r)})
+		}
+	}
+	return out
+}
+
+func servesItself(ns string, routes []routeSite) bool {
+	for _, r := range routes {
+		if r.ns == ns {
+			return true
+		}
+	}
+	return false
+}
+
+// evidence names the route a request reached: "GET /api/users/{}".
+func evidence(method string, r routeSite) string {
+	if r.Method != "" {
+		method = r.Method
+	}
+	return strings.TrimSpace(method + " " + r.Path)
+}
+
+// serviceEdges reads the files that may name generated gRPC code for the
+// services the .proto files declare, and links clients to the .proto
+// and to the servers of other repositories, servers to the .proto.
+func (k *contracts) serviceEdges(nodes *locator, read func(site) []byte) []CrossEdge {
+	var svcs []contract.Service
+	protoOf := map[string][]serviceSite{}
+	for _, s := range k.services {
+		svcs = append(svcs, s.Service)
+		protoOf[s.FullName()] = append(protoOf[s.FullName()], s)
+	}
+	m := contract.NewServiceMatcher(svcs)
+	if m == nil {
+		return nil
+	}
+	var refs []struct {
+		site
+		contract.ServiceRef
+	}
+	for _, f := range k.grpc {
+		for _, r := range m.Refs(f.file, read(f)) {
+			refs = append(refs, struct {
+				site
+				contract.ServiceRef
+			}{site{f.ns, f.file, r.Line}, r})
+		}
+	}
+	var out []CrossEdge
+	for _, r := range refs {
+		from := nodes.at(r.site)
+		ev := "grpc " + r.Service
+		rel := relCallsAPI
+		if r.Role == contract.Server {
+			rel = relImplement
+		}
+		for _, p := range protoOf[r.Service] {
+			if p.ns != r.ns {
+				out = append(out, CrossEdge{SourceRepo: r.ns, TargetRepo: p.ns, SourceNode: from, TargetNode: fileID(p.ns, p.file),
+					EdgeType: apiContract, Relation: rel, Weight: 0.85, CausalStrength: 0.72, Evidence: ev})
+			}
+		}
+		if r.Role != contract.Client {
+			continue
+		}
+		for _, s := range refs {
+			if s.Role == contract.Server && s.Service == r.Service && s.ns != r.ns {
+				out = append(out, CrossEdge{SourceRepo: r.ns, TargetRepo: s.ns, SourceNode: from, TargetNode: nodes.at(s.site),
+					EdgeType: apiContract, Relation: relCallsAPI, Weight: 0.85, CausalStrength: 0.72, Evidence: ev})
+			}
+		}
+	}
+	return out
+}
+
+// locator finds the node of the graph a place in a file belongs to: the
+// innermost function, method or class whose lines hold it, else the file.
+type locator struct {
+	g      *graph.Graph
+	byFile map[string][]graph.NodeID // "ns::file::path" → its definitions
+}
+
+func newLocator(g *graph.Graph) *locator {
+	l := &locator{g: g, byFile: map[string][]graph.NodeID{}}
+	for n := range g.NumNodes() {
+		id := nodeID(n)
+		switch g.Type(id) {
+		case graph.Function, graph.Class, graph.Struct:
+		default:
+			continue
+		}
+		ext := g.ExternalID(id)
+		ns, rest, ok := strings.Cut(ext, "::file::")
+		if !ok {
+			continue
+		}
+		if file, _, ok := strings.Cut(rest, "::"); ok {
+			key := fileID(ns, file)
+			l.byFile[key] = append(l.byFile[key], id)
+		}
+	}
+	return l
+}
+
+// at is the innermost definition holding s's line (ties: the smaller id).
+func (l *locator) at(s site) string {
+	best, span := "", uint32(1<<31)
+	for _, n := range l.byFile[fileID(s.ns, s.file)] {
+		p := l.g.Provenance(n)
+		if p.LineStart == 0 || uint32(s.line) < p.LineStart || uint32(s.line) > p.LineEnd {
+			continue
+		}
+		ext := l.g.ExternalID(n)
+		if w := p.LineEnd - p.LineStart; w < span || (w == span && ext < best) {
+			best, span = ext, w
+		}
+	}
+	if best == "" {
+		return fileID(s.ns, s.file)
+	}
+	return best
+}
+
+// handler is the node of the function a route names: in the route's
+// file, else the one definition of that name in its directory or, when
+// none is there, in its repository; else where the route is declared.
+func (l *locator) handler(r routeSite) string {
+	if r.Handler == "" {
+		return l.at(r.site)
+	}
+	var inDir, inRepo []string
+	dir := filepath.ToSlash(filepath.Dir(r.file))
+	for _, n := range l.g.NodesByLabel(r.Handler) {
+		ext := l.g.ExternalID(n)
+		ns, rest, ok := strings.Cut(ext, "::file::")
+		if !ok || ns != r.ns || l.g.Type(n) != graph.Function {
+			continue
+		}
+		file, _, _ := strings.Cut(rest, "::")
+		if file == r.file {
+			return ext
+		}
+		if filepath.ToSlash(filepath.Dir(file)) == dir {
+			inDir = append(inDir, ext)
+		}
+		inRepo = append(inRepo, ext)
+	}
+	switch {
+	case len(inDir) == 1:
+		return inDir[0]
+	case len(inDir) == 0 && len(inRepo) == 1:
+		return inRepo[0]
+	}
+	return l.at(r.site)
+}
