@@ -31,7 +31,7 @@ type fedRepo struct {
 
 type federateParams struct {
 	Repos                []fedRepo `json:"repos" jsonschema:"[{name, path}]: ids become name::file::path." help:"Repositories to serve together: [{name, path, adapter?: \"code\"}]. Each repository's nodes get its name as namespace (\"api::file::main.go\"); names are letters, digits, '.', '_' or '-', unique." tool:"required,maxitems=32"`
-	DetectCrossRepoEdges bool      `json:"detect_cross_repo_edges" jsonschema:"Link imports of one repo's packages by another." help:"Find the dependencies between the repositories — Go imports of another repository's module, npm and Python imports of another repository's package — and add them as edges, so impact and why cross repositories." tool:"default=true"`
+	DetectCrossRepoEdges bool      `json:"detect_cross_repo_edges" jsonschema:"Link imports, HTTP routes and gRPC services across repos." help:"Find the dependencies between the repositories — Go imports of another repository's module, npm and Python imports of another repository's package, requests to another repository's HTTP routes, uses of its gRPC services — and add them as edges, so impact and why cross repositories." tool:"default=true"`
 	Incremental          bool      `json:"incremental" jsonschema:"Keep what is federated; re-read changed files." help:"Keep the repositories already in the graph and re-read only the files changed since (the first repository is otherwise ingested in replace mode: the graph is rebuilt from these repositories)." tool:"default=false"`
 }
 
@@ -68,8 +68,8 @@ func registerFederate(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "federate",
 		Title:       "Serve several repositories as one graph",
-		Description: "Several repositories in one graph, namespaced, with the imports between them as edges.",
-		Details:     "Ingests each repository in order (the first replaces the graph unless incremental), each under its name as namespace, then links the repositories: a Go file importing another repository's module gets an imports edge to the files of that package, an npm or Python import of another repository's package an edge to its entry file, and a manifest's dependency on it a depends_on edge between the two package nodes. impact, why and activate then cross repositories; a query's scope (\"api/\") keeps it inside one. The edges are made again by the next federate (an ingest of one repository alone drops them).",
+		Description: "Several repositories in one graph, namespaced, with the imports and API calls between them as edges.",
+		Details:     "Ingests each repository in order (the first replaces the graph unless incremental), each under its name as namespace, then links the repositories: a Go file importing another repository's module gets an imports edge to the files of that package, an npm or Python import of another repository's package an edge to its entry file, and a manifest's dependency on it a depends_on edge between the two package nodes (package_dep). A request (fetch, axios, requests, net/http) to a path another repository routes (net/http, gin, chi, Flask, FastAPI, Express) gets a calls_api edge to the handler, a generated gRPC client one to the .proto and the service's servers, a server an implements edge to the .proto (api_contract; evidence names the route or service). impact, why and activate then cross repositories; a query's scope (\"api/\") keeps it inside one. The edges are made again by the next federate (an ingest of one repository alone drops them).",
 		Class:       tools.Exclusive,
 		WhenToUse:   "The work spans a service and its client library, a monorepo's neighbours, or repositories that import each other.",
 		AvoidWhen:   "One repository: ingest is enough.",
