@@ -280,11 +280,7 @@ func runWhy(c *tools.Call, in whyParams) (WhyOutput, error) {
 	var out WhyOutput
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
-		srcRes, err := tools.Resolve(b, in.Source, "source")
-		if err != nil {
-			return err
-		}
-		dstRes, err := tools.Resolve(b, in.Target, "target")
+		srcRes, dstRes, err := tools.ResolvePair(b, in.Source, "source", in.Target, "target", true)
 		if err != nil {
 			return err
 		}

@@ -54,17 +54,43 @@ func registerWhatif(r *tools.Registry) {
 
 // depGraph is the dependency view of the bundle's graph at one level,
 // built once per graph and shared by every call.
-var (
-	entityDepsKey = session.NewKey[*analysis.DepGraph]("whatif.deps.entity")
-	fileDepsKey   = session.NewKey[*analysis.DepGraph]("whatif.deps.file")
-)
-
 func depGraph(b *session.Bundle, fileLevel bool) (*analysis.DepGraph, error) {
-	key := entityDepsKey
-	if fileLevel {
-		key = fileDepsKey
+	return tools.DepGraph(b, fileLevel)
+}
+
+// resolveRemoved resolves counterfactual's node_ids; a pair is read
+// together, as the two halves of one change.
+func resolveRemoved(b *session.Bundle, refs []string) ([]tools.Resolution, error) {
+	if len(refs) == 2 {
+		a, o, err := tools.ResolvePair(b, refs[0], "node_ids[0]", refs[1], "node_ids[1]", false)
+		return []tools.Resolution{a, o}, err
 	}
-	return session.Derive(b, key, func(g *graph.Graph) (*analysis.DepGraph, error) { return analysis.NewDepGraph(g, fileLevel) })
+	var out []tools.Resolution
+	for i, ref := range refs {
+		r, err := tools.Resolve(b, ref, fmt.Sprintf("node_ids[%d]", i))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// resolveClaim resolves a claim's names, a binary claim's two together
+// (each read in the light of the other).
+func resolveClaim(b *session.Bundle, claim analysis.Claim) (subj, obj tools.Resolution, err error) {
+	if !claim.Binary() {
+		subj, err = tools.Resolve(b, claim.Subject, "claim subject")
+		return subj, tools.Resolution{ID: graph.NoNode}, err
+	}
+	switch claim.Type {
+	case analysis.ClaimAffects, analysis.ClaimTestedBy: // the object depends on the subject
+		obj, subj, err = tools.ResolvePair(b, claim.Object, "claim object", claim.Subject, "claim subject", true)
+		return subj, obj, err
+	case analysis.ClaimIndependent, analysis.ClaimCoupled, analysis.ClaimCircular:
+		return tools.ResolvePair(b, claim.Subject, "claim subject", claim.Object, "claim object", false)
+	}
+	return tools.ResolvePair(b, claim.Subject, "claim subject", claim.Object, "claim object", true)
 }
 
 type counterfactualParams struct {
@@ -120,13 +146,11 @@ func runCounterfactual(c *tools.Call, in counterfactualParams) (counterfactualOu
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
 		var ids []graph.NodeID
-		var named []tools.Resolution
-		for i, ref := range in.NodeIDs {
-			r, err := tools.Resolve(b, ref, fmt.Sprintf("node_ids[%d]", i))
-			if err != nil {
-				return err
-			}
-			named = append(named, r)
+		named, err := resolveRemoved(b, in.NodeIDs)
+		if err != nil {
+			return err
+		}
+		for _, r := range named {
 			if !slices.Contains(ids, r.ID) {
 				ids = append(ids, r.ID)
 			}
@@ -319,15 +343,9 @@ func runHypothesize(c *tools.Call, in hypothesizeParams) (hypothesizeOutput, err
 	var out hypothesizeOutput
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		g := b.Graph
-		subj, err := tools.Resolve(b, claim.Subject, "claim subject")
+		subj, obj, err := resolveClaim(b, claim)
 		if err != nil {
 			return err
-		}
-		obj := tools.Resolution{ID: graph.NoNode}
-		if claim.Binary() {
-			if obj, err = tools.Resolve(b, claim.Object, "claim object"); err != nil {
-				return err
-			}
 		}
 		start := time.Now()
 		p := analysis.DefaultHypothesisParams()
