@@ -59,7 +59,7 @@ func (k *contracts) add(ns, file string, src []byte) {
 	for _, s := range f.Services {
 		k.services = append(k.services, serviceSite{site{ns, file, s.Line}, s})
 	}
-	if contract.MayReferServices(src) && !strings.HasSuffix(file, ".proto") {
+	if contract.MayReferServices(src) && !contract.Generated(src) && !strings.HasSuffix(file, ".proto") {
 		k.grpc = append(k.grpc, site{ns: ns, file: file})
 	}
 }
