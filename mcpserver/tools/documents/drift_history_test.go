@@ -96,3 +96,57 @@ func TestDocumentDriftHierarchyAndGitDates(t *testing.T) {
 		}
 	}
 }
+
+// gitAt runs a git command in dir with both dates set to when.
+func gitAt(t *testing.T, dir, when string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE="+when, "GIT_COMMITTER_DATE="+when,
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// A change written on a branch is dated by the merge that landed it on
+// the first-parent chain, as git log --first-parent dates it, not by the
+// branch commit (weeks earlier) nor by a later commit of the branch's
+// other files.
+func TestDocumentDriftDatesAMergeByItsLanding(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := testcorpus.Write(dir, driftRepo); err != nil {
+		t.Fatal(err)
+	}
+	gitAt(t, dir, "2023-01-01T00:00:00Z", "init", "-q", "-b", "main")
+	commitAt(t, dir, "2023-01-01T00:00:00Z", "src")
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs/guide.md")
+	gitAt(t, dir, "2024-02-01T00:00:00Z", "checkout", "-q", "-b", "feature")
+	if err := os.WriteFile(filepath.Join(dir, "src/shop/app.py"), []byte(driftRepo["src/shop/app.py"]+"\n\ndef helper():\n    return 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commitAt(t, dir, "2024-02-01T00:00:00Z", "src/shop/app.py")
+	gitAt(t, dir, "2024-03-01T00:00:00Z", "checkout", "-q", "main")
+	if err := os.WriteFile(filepath.Join(dir, "src/shop/old.py"), []byte("def legacy():\n    return 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commitAt(t, dir, "2024-03-01T00:00:00Z", "src/shop/old.py")
+	gitAt(t, dir, "2024-04-01T00:00:00Z", "merge", "-q", "--no-ff", "-m", "merge feature", "feature")
+
+	d := tooltest.NewDispatcher(t, session.Config{})
+	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": filepath.Join(dir, "docs"), "adapter": "universal", "mode": "merge"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "path": "docs/guide.md"})
+	at := map[string]string{}
+	for _, f := range out["documents"].([]any)[0].(map[string]any)["findings"].([]any) {
+		m := f.(map[string]any)
+		if s, ok := m["code_changed_at"].(string); ok {
+			at[m["mention"].(string)] = s
+		}
+	}
+	want := map[string]string{"shop.Shop.run": "2024-04-01T00:00:00Z", "src/shop/app.py": "2024-04-01T00:00:00Z", "shop.old.legacy": "2024-03-01T00:00:00Z"}
+	if diff := cmp.Diff(want, at); diff != "" {
+		t.Errorf("code_changed_at (-want +got):\n%s", diff)
+	}
+}

@@ -1,16 +1,15 @@
 package documents
 
 import (
-	"bufio"
 	"context"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/ingest/document"
+	"github.com/m1nd-go/m1nd/ingest/gitmeta"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
@@ -95,33 +94,18 @@ func (s *driftSources) topLevel(dir string) string {
 	return t
 }
 
-// lastCommits reads the whole history once: each path's newest commit
-// time (merges list no files, so a merged change is dated by its own
-// commit, as git log -1 -- path mostly does). Dates come from commits,
-// never from file times (a fresh clone makes every file "changed today").
+// lastCommits reads the whole first-parent history once: each path's
+// last change as `git log -1 --first-parent -- path` dates it (a branch's
+// change by the merge that landed it). Dates come from commits, never
+// from file times (a fresh clone makes every file "changed today").
 func lastCommits(top string) map[string]float64 {
 	times := map[string]float64{}
-	cmd := exec.CommandContext(context.Background(), "git", "-C", top, "-c", "core.quotePath=false", "log", "--format=%x00%ct", "--name-only", "--no-renames")
-	out, err := cmd.StdoutPipe()
+	last, err := gitmeta.LastChanged(context.Background(), top)
 	if err != nil {
 		return times
 	}
-	if cmd.Start() != nil {
-		return times
+	for p, t := range last {
+		times[p] = float64(t)
 	}
-	sc := bufio.NewScanner(out)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	var t float64
-	for sc.Scan() {
-		line := sc.Text()
-		if v, ok := strings.CutPrefix(line, "\x00"); ok {
-			t, _ = strconv.ParseFloat(v, 64)
-			continue
-		}
-		if line != "" && t > times[line] {
-			times[line] = t
-		}
-	}
-	_ = cmd.Wait()
 	return times
 }
