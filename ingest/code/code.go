@@ -403,6 +403,9 @@ func (r *run) enrich() {
 func (r *run) finalize() *adapter.Output {
 	r.prog.phase(adapter.PhaseFinalize, 0, 0)
 	g := r.b.g
+	if r.store == nil {
+		r.release()
+	}
 	g.Finalize()
 	r.phaseDone(adapter.PhaseFinalize)
 
@@ -411,6 +414,18 @@ func (r *run) finalize() *adapter.Output {
 	out := r.output(g, func(h *gitmeta.History) []history.Commit { return commitsOf(h, g) })
 	r.commit(out, func() *layout { return newLayout(r.included, r.hist, g, r.rc, r.ws) })
 	return r.done(out, len(r.included))
+}
+
+// release drops the extractions of a run that keeps none (no cache
+// store) before Finalize: the graph holds all it needs of them by now, and
+// on go-std they are half the live heap the CSR build would add to.
+func (r *run) release() {
+	for i := range r.results {
+		r.results[i].res = nil
+	}
+	for i := range r.included {
+		r.included[i].nodes, r.included[i].imports = nil, nil
+	}
 }
 
 // graphStats counts what the graph holds.

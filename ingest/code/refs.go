@@ -116,12 +116,13 @@ func forEachFile(ctx context.Context, n int, fn func(i int)) error {
 	return g.Wait()
 }
 
-// resolved is the outcome of one reference of the full path.
+// resolved is the outcome of one reference of the full path: 16 bytes, as
+// go-std holds half a million of them between resolution and binding.
 type resolved struct {
-	src    graph.NodeID
-	dst    graph.NodeID // NoNode: look target up by ID
-	target string
-	rel    string
+	src graph.NodeID
+	dst graph.NodeID // NoNode: the target is not in the graph
+	// edge is the reference's index in its file's edges (its relation).
+	edge   int32
 	status resolve.Status
 	// variant: an edge to another platform's declaration (Result.Also)
 	variant bool
@@ -131,10 +132,17 @@ type resolved struct {
 // read-only), then adds the edges sequentially in file order so the graph
 // does not depend on scheduling. With a cache of the previous run's
 // outcomes (incremental ingests), references no change can affect keep
-// their outcome and only the others are resolved again.
+// their outcome and only the others are resolved again. Without a cache
+// store no run comes next, so no outcome is kept.
 func (r *run) resolveAll(prev *resolveCache) (*resolveCache, error) {
 	root := r.wr.Root
-	stale, now := prev.diff(root, r.included)
+	var stale *staleness
+	var now map[string]*fileResolution
+	if r.store != nil {
+		stale, now = prev.diff(root, r.included)
+	} else {
+		stale = &staleness{all: true}
+	}
 	var ix *resolve.Index
 	if stale.all || len(stale.changed) > 0 {
 		ix = resolve.New(resultsOf(r.included), r.ws)
@@ -152,6 +160,9 @@ func (r *run) resolveAll(prev *resolveCache) (*resolveCache, error) {
 		return nil, err
 	}
 	r.bind(out)
+	if r.store == nil {
+		return nil, nil
+	}
 	if ix == nil && prev != nil {
 		ix, prev.ix = prev.ix, nil // nothing changed: the index still holds
 	}
@@ -167,19 +178,25 @@ func resultsOf(inc []included) []*extract.Result {
 }
 
 // resolveFile resolves the references of included file i, recording every
-// outcome in fr, and returns those whose source node is in the graph.
+// outcome in fr (nil: none kept), and returns those whose source node is
+// in the graph. Nodes are not added while files resolve in parallel, so
+// looking targets up here is a read of the graph only.
 func (r *run) resolveFile(i int, refs *fileRefs, fr *fileResolution) []resolved {
 	res := r.included[i].fr.res
 	var list []resolved
 	lastSrc, srcID := "", graph.NoNode
+	j := 0 // the reference's index among the file's references
 	for k := range res.Edges {
 		e := &res.Edges[k]
 		name, ok := strings.CutPrefix(e.Target, extract.RefPrefix)
 		if !ok {
 			continue
 		}
-		o, fresh := refs.outcome(len(fr.out), e, name)
-		fr.out = append(fr.out, o)
+		o, fresh := refs.outcome(j, e, name)
+		j++
+		if fr != nil {
+			fr.out = append(fr.out, o)
+		}
 		if e.Source != lastSrc {
 			lastSrc = e.Source
 			if id, ok := r.b.g.Lookup(e.Source); ok {
@@ -191,12 +208,24 @@ func (r *run) resolveFile(i int, refs *fileRefs, fr *fileResolution) []resolved 
 		if srcID == graph.NoNode {
 			continue
 		}
-		list = append(list, resolved{src: srcID, dst: r.handle(o, fresh), target: o.Target, rel: e.Relation, status: o.Status})
+		list = append(list, resolved{src: srcID, dst: r.target(o.Target, r.handle(o, fresh), o.Status), edge: int32(k), status: o.Status})
 		for _, id := range o.Also {
-			list = append(list, resolved{src: srcID, dst: graph.NoNode, target: id, rel: e.Relation, status: o.Status, variant: true})
+			list = append(list, resolved{src: srcID, dst: r.target(id, graph.NoNode, o.Status), edge: int32(k), status: o.Status, variant: true})
 		}
 	}
 	return list
+}
+
+// target is the node an outcome binds: h when known, else the node with
+// external ID id (NoNode for an unresolved outcome or an unknown ID).
+func (r *run) target(id string, h graph.NodeID, s resolve.Status) graph.NodeID {
+	if s == resolve.Unresolved || h != graph.NoNode {
+		return h
+	}
+	if d, ok := r.b.g.Lookup(id); ok {
+		return d
+	}
+	return graph.NoNode
 }
 
 // handle is the node a fresh outcome names, found without a lookup by ID
@@ -216,34 +245,33 @@ func (r *run) bind(out [][]resolved) {
 	b := r.b
 	for i, list := range out {
 		rc := &r.included[i].refs
+		edges := r.included[i].fr.res.Edges
 		for _, o := range list {
 			if o.status == resolve.Unresolved {
 				rc.unresolved++
 				continue
 			}
-			dst, ok := o.dst, o.dst != graph.NoNode
-			if !ok {
-				dst, ok = b.g.Lookup(o.target)
-			}
+			dst, rel := o.dst, edges[o.edge].Relation
 			if o.variant {
 				// Another platform's declaration of what the reference
 				// bound: an edge, not a reference of its own.
-				if ok && dst != o.src {
-					b.edge(o.src, dst, o.rel, statusWeight(o.status))
+				if dst != graph.NoNode && dst != o.src {
+					b.edge(o.src, dst, rel, statusWeight(o.status))
 				}
 				continue
 			}
-			if !ok || dst == o.src {
+			if dst == graph.NoNode || dst == o.src {
 				rc.unresolved++
 				continue
 			}
-			b.edge(o.src, dst, o.rel, rc.bound(o.status))
-			if o.rel == extract.RelImports {
+			b.edge(o.src, dst, rel, rc.bound(o.status))
+			if rel == extract.RelImports {
 				if p := importPath(b.g.SourcePath(dst), b.g.Type(dst)); p != "" {
 					r.included[i].imports = append(r.included[i].imports, p)
 				}
 			}
 		}
+		out[i] = nil // bound: its memory goes back before the next file's
 		r.st.ReferencesResolved += rc.resolved
 		r.st.ReferencesAmbiguous += rc.ambiguous
 		r.st.ReferencesUnresolved += rc.unresolved
