@@ -9,6 +9,8 @@
 package contract
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -189,6 +191,55 @@ func (t *text) path(a arg) (string, bool) {
 		return "", false
 	}
 	return NormPath(tmpl)
+}
+
+// lookBack bounds how far before a call paths() looks for the
+// assignments of a variable the call passes.
+const lookBack = 3000
+
+// paths reads a path argument, or when it is a variable, the paths the
+// assignments to it shortly before the call build (url := base + "/x";
+// a switch assigning one of several).
+func (t *text) paths(a arg) []string {
+	if p, ok := t.path(a); ok {
+		return []string{p}
+	}
+	if !isName(a.text) {
+		return nil
+	}
+	var out []string
+	from := max(0, a.start-lookBack)
+	for _, m := range assignRe(a.text).FindAllStringIndex(t.src[from:a.start], -1) {
+		at := from + m[1]
+		if t.inStr[at-1] || (at < len(t.src) && t.src[at] == '=') {
+			continue
+		}
+		rhs := t.src[at:min(len(t.src), at+maxArgs)]
+		if end := strings.IndexAny(rhs, ";\n"); end >= 0 {
+			rhs = rhs[:end]
+		}
+		if p, ok := t.path(arg{at, strings.TrimSpace(rhs)}); ok && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// assignRe matches "name =" and "name :=" (not "name ==", not x.name).
+func assignRe(name string) *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[^\w.$])` + regexp.QuoteMeta(name) + `\s*:?=`)
+}
+
+func isName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isIdent(s[i]) && s[i] != '$' {
+			return false
+		}
+	}
+	return true
 }
 
 // pureLiteral reports whether an argument is one string literal (a route

@@ -83,10 +83,25 @@ func (c *C) get(id int) {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodDelete, fmt.Sprintf("%s/api/orders/%d", c.base, id), nil)
 	c.http.Post(c.base+"/api/items", "application/json", body)
 	http.Get(url)
+	u := fmt.Sprintf("%s/api/orders/%d", c.base, id)
+	req, _ = http.NewRequest(http.MethodPut, u, nil)
 }`, Facts{Requests: []Request{
 			{Method: "GET", Path: "/api/users/{}", Line: 3},
 			{Method: "DELETE", Path: "/api/orders/{}", Line: 4},
 			{Method: "POST", Path: "/api/items", Line: 5},
+			{Method: "PUT", Path: "/api/orders/{}", Line: 8},
+		}}},
+		{"a path held in a variable", "posts.js", `export function Posts({ content }) {
+  let url;
+  switch (content) {
+    case 'feed': url = '/feed'; break;
+    default: url = ` + "`/users/${content}/posts`" + `;
+  }
+  if (url == '/x') {}
+  const response = api.get(url);
+}`, Facts{Requests: []Request{
+			{Method: "GET", Path: "/feed", Line: 8},
+			{Method: "GET", Path: "/users/{}/posts", Line: 8},
 		}}},
 		{"Flask and FastAPI", "app.py", `
 # @app.route("/api/commented")
@@ -187,6 +202,20 @@ func TestGenerated(t *testing.T) {
 	} {
 		if got := Generated([]byte(src)); got != want {
 			t.Errorf("Generated(%q) = %v", src, got)
+		}
+	}
+}
+
+func TestUnmounted(t *testing.T) {
+	for in, want := range map[string]string{
+		"/api/v1/users/{}": "/users/{}",
+		"/api/me":          "/me",
+		"/users/{}":        "",
+		"/api/{}":          "",
+		"/v2/api/items":    "/items",
+	} {
+		if got, ok := Unmounted(in); got != want || ok != (want != "") {
+			t.Errorf("Unmounted(%q) = %q, %v", in, got, ok)
 		}
 	}
 }

@@ -82,9 +82,12 @@ func goFacts(t *text) Facts {
 			}
 			continue
 		}
-		if q, ok := goRequestOf(t, recv, name, as); ok {
-			q.Line = line
-			f.Requests = append(f.Requests, q)
+		method, url, ok := goRequestOf(recv, name, as)
+		if !ok {
+			continue
+		}
+		for _, p := range t.paths(url) {
+			f.Requests = append(f.Requests, Request{Method: method, Path: p, Line: line})
 		}
 	}
 	return f
@@ -153,33 +156,23 @@ func goMethod(a string) string {
 	return ""
 }
 
-// goRequestOf reads a request: http.Get/Post/Head/PostForm(url …),
-// http.NewRequest(method, url, …), client.Get(url) and its kind.
-func goRequestOf(t *text, recv, name string, as []arg) (Request, bool) {
-	var method string
-	var url arg
+// goRequestOf reads a request's method and URL argument:
+// http.Get/Post/Head/PostForm(url …), http.NewRequest(method, url, …),
+// client.Get(url) and its kind.
+func goRequestOf(recv, name string, as []arg) (method string, url arg, ok bool) {
 	switch name {
 	case "NewRequest":
 		if len(as) < 2 {
-			return Request{}, false
+			return "", arg{}, false
 		}
-		method, url = goMethod(as[0].text), as[1]
+		return goMethod(as[0].text), as[1], true
 	case "NewRequestWithContext":
 		if len(as) < 3 {
-			return Request{}, false
+			return "", arg{}, false
 		}
-		method, url = goMethod(as[1].text), as[2]
+		return goMethod(as[1].text), as[2], true
 	case "Get", "Post", "Head", "Put", "Delete", "Patch", "PostForm":
-		if recv == "" {
-			return Request{}, false
-		}
-		method, url = strings.ToUpper(strings.TrimSuffix(name, "Form")), as[0]
-	default:
-		return Request{}, false
+		return strings.ToUpper(strings.TrimSuffix(name, "Form")), as[0], recv != ""
 	}
-	p, ok := t.path(url)
-	if !ok {
-		return Request{}, false
-	}
-	return Request{Method: method, Path: p}, true
+	return "", arg{}, false
 }

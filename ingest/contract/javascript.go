@@ -47,9 +47,10 @@ func jsFacts(t *text) Facts {
 			}
 			continue
 		}
-		if q, ok := jsRequest(t, recv, name, as); ok {
-			q.Line = line
-			f.Requests = append(f.Requests, q)
+		if method, ok := jsRequest(recv, name, as); ok {
+			for _, p := range t.paths(as[0]) {
+				f.Requests = append(f.Requests, Request{Method: method, Path: p, Line: line})
+			}
 		}
 	}
 	return f
@@ -72,9 +73,9 @@ func jsRoute(name string, as []arg) (Route, bool) {
 	return Route{Method: method, Path: path, Handler: handlerName(as[len(as)-1].text)}, true
 }
 
-// jsRequest reads fetch(url, {method}), axios(url), axios.get(url) and
-// any x.get(url) whose first argument builds an absolute path.
-func jsRequest(t *text, recv, name string, as []arg) (Request, bool) {
+// jsRequest reads the method of fetch(url, {method}), axios(url),
+// axios.get(url) and any x.get(url); ok false for other calls.
+func jsRequest(recv, name string, as []arg) (string, bool) {
 	method := ""
 	switch {
 	case name == "fetch" || (name == "axios" && recv == ""):
@@ -85,13 +86,9 @@ func jsRequest(t *text, recv, name string, as []arg) (Request, bool) {
 			}
 		}
 	case recv == "" || name == "axios" || name == "all" || name == "request":
-		return Request{}, false
+		return "", false
 	default:
 		method = strings.ToUpper(name)
 	}
-	p, ok := t.path(as[0])
-	if !ok {
-		return Request{}, false
-	}
-	return Request{Method: method, Path: p}, true
+	return method, true
 }

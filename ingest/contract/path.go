@@ -91,3 +91,22 @@ func Matches(route, request string) (specific int, ok bool) {
 
 // SameMethod: two methods agree when equal or when either is unknown.
 func SameMethod(a, b string) bool { return a == "" || b == "" || a == b }
+
+// mountSeg: a segment an API is commonly mounted under.
+var mountSeg = regexp.MustCompile(`^(api|rest|v[0-9]+)$`)
+
+// Unmounted drops the leading segments an API is commonly mounted under
+// ("/api", "/api/v1", "/v2"): a client's base URL or a server's mount
+// point in another file often holds them. ok is false when nothing was
+// dropped or no literal segment is left.
+func Unmounted(p string) (string, bool) {
+	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	i := 0
+	for i < len(segs) && mountSeg.MatchString(segs[i]) {
+		i++
+	}
+	if i == 0 {
+		return "", false
+	}
+	return NormPath("/" + strings.Join(segs[i:], "/"))
+}

@@ -46,7 +46,7 @@ func pyFacts(t *text) Facts {
 		if len(as) <= i {
 			continue
 		}
-		if p, ok := t.path(as[i]); ok {
+		for _, p := range t.paths(as[i]) {
 			f.Requests = append(f.Requests, Request{Method: method, Path: p, Line: t.line(m[4])})
 		}
 	}

@@ -66,20 +66,16 @@ func (k *contracts) add(ns, file string, src []byte) {
 
 // routeEdges links every request to the most specific routes of the same
 // method it reaches, when they are in another repository. A request its
-// own repository answers as well stays inside it.
+// own repository answers as well stays inside it. A request no route
+// reaches as written is tried again without the mount segments ("/api",
+// "/v1") on both sides, at a lower weight: the client's base URL or the
+// server's mount point in another file often holds them.
 func (k *contracts) routeEdges(nodes *locator) []CrossEdge {
 	var out []CrossEdge
 	for _, q := range k.requests {
-		best, targets := 0, []routeSite(nil)
-		for _, r := range k.routes {
-			spec, ok := contract.Matches(r.Path, q.Path)
-			if !ok || !contract.SameMethod(r.Method, q.Method) || spec < best {
-				continue
-			}
-			if spec > best {
-				best, targets = spec, targets[:0]
-			}
-			targets = append(targets, r)
+		targets, weight := k.reached(q, func(p string) (string, bool) { return p, true }), float32(0.85)
+		if len(targets) == 0 {
+			targets, weight = k.reached(q, unmounted), 0.7
 		}
 		if len(targets) == 0 || len(targets) > maxTargetsPerLink || servesItself(q.ns, targets) {
 			continue
@@ -87,10 +83,43 @@ func (k *contracts) routeEdges(nodes *locator) []CrossEdge {
 		from := nodes.at(q.site)
 		for _, r := range targets {
 			out = append(out, CrossEdge{SourceRepo: q.ns, TargetRepo: r.ns, SourceNode: from, TargetNode: nodes.handler(r),
-				EdgeType: apiContract, Relation: relCallsAPI, Weight: 0.85, CausalStrength: 0.72, Evidence: evidence(q.Method, r)})
+				EdgeType: apiContract, Relation: relCallsAPI, Weight: weight, CausalStrength: weight * 0.85, Evidence: evidence(q.Method, r)})
 		}
 	}
 	return out
+}
+
+// reached lists the most specific routes of q's method whose path, as
+// key writes it, q's path reaches.
+func (k *contracts) reached(q requestSite, key func(string) (string, bool)) []routeSite {
+	qp, ok := key(q.Path)
+	if !ok {
+		return nil
+	}
+	best, targets := 0, []routeSite(nil)
+	for _, r := range k.routes {
+		rp, ok := key(r.Path)
+		if !ok || !contract.SameMethod(r.Method, q.Method) {
+			continue
+		}
+		spec, ok := contract.Matches(rp, qp)
+		if !ok || spec < best {
+			continue
+		}
+		if spec > best {
+			best, targets = spec, targets[:0]
+		}
+		targets = append(targets, r)
+	}
+	return targets
+}
+
+// unmounted is p without its mount segments, or p when it has none.
+func unmounted(p string) (string, bool) {
+	if u, ok := contract.Unmounted(p); ok {
+		return u, true
+	}
+	return p, true
 }
 
 func servesItself(ns string, routes []routeSite) bool {

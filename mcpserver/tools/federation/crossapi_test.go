@@ -85,7 +85,8 @@ func serveGRPC(s *grpc.Server) {
 			"export function loadUser(id) {\n  return fetch(`/api/users/${id}`).then((r) => r.json());\n}\n\n" +
 			"export function saveUser(user) {\n  return fetch(\"/api/users\", { method: \"POST\", body: JSON.stringify(user) });\n}\n\n" +
 			"export function loadOrders() {\n  return fetch(\"/api/orders\");\n}\n\n" +
-			"export const docs = \"see /api/users/{id}\";\n",
+			"export const docs = \"see /api/users/{id}\";\n" +
+			"export const ping = () => client.get(\"/health\"); // the client's base URL ends in /api\n",
 	})
 	cli = writeRepo(t, parent, "cli", map[string]string{
 		"go.mod": "module example.com/cli\n\ngo 1.22\n",
@@ -137,6 +138,7 @@ func TestFederateLinksAPIContracts(t *testing.T) {
 		"cli::file::main.go::fetchUser -calls_api-> server::file::handlers.go::health [api_contract: GET /api/health]",
 		"cli::file::main.go::fetchUser -calls_api-> server::file::proto/users.proto [api_contract: grpc users.v1.Users]",
 		"web::file::src/api.js::loadUser -calls_api-> server::file::handlers.go::getUser [api_contract: GET /api/users/{}]",
+		"web::file::src/api.js::ping -calls_api-> server::file::handlers.go::health [api_contract: GET /api/health]",
 		"web::file::src/api.js::saveUser -calls_api-> server::file::handlers.go::createUser [api_contract: POST /api/users]",
 	}
 	if d := cmp.Diff(want, got); d != "" {

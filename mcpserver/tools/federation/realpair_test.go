@@ -10,7 +10,8 @@ import (
 )
 
 // TestFederateRealRepos federates the directories M1ND_FEDERATE_REPOS
-// names (comma-separated name=path) and logs the api_contract edges, for
+// names (comma-separated name=path; M1ND_FEDERATE_DETECT=0 links
+// nothing) and logs the api_contract edges, for
 // measuring precision by hand on real code (benchmarks/results/federation.md).
 func TestFederateRealRepos(t *testing.T) {
 	spec := os.Getenv("M1ND_FEDERATE_REPOS")
@@ -25,7 +26,8 @@ func TestFederateRealRepos(t *testing.T) {
 		repos = append(repos, map[string]any{"name": name, "path": dir})
 	}
 	d := tooltest.NewDispatcher(t, cfg)
-	out := tooltest.MustCall(t, d, "federate", map[string]any{"agent_id": "t", "repos": repos})
+	detect := os.Getenv("M1ND_FEDERATE_DETECT") != "0" // 0: ingest only, to time the linking
+	out := tooltest.MustCall(t, d, "federate", map[string]any{"agent_id": "t", "repos": repos, "detect_cross_repo_edges": detect})
 	t.Logf("elapsed_ms %v, %v cross-repo edges", out["elapsed_ms"], out["cross_repo_edge_count"])
 	for _, e := range out["cross_repo_edges"].([]any) {
 		m := e.(map[string]any)
