@@ -237,6 +237,25 @@ func (b *csrBuilder) add(r *edgeRecord) {
 }
 
 // push appends r's fields to the forward arrays (offsets are the caller's).
+// allocEdges gives c's per-edge arrays m zero entries, to be written by
+// index (setAttrs, or in bulk).
+func (c *csr) allocEdges(m int) {
+	c.sources, c.targets, c.weights = make([]NodeID, m), make([]NodeID, m), make([]atomicU32, m)
+	c.inhibitory, c.relations, c.directions = make([]bool, m), make([]Str, m), make([]Direction, m)
+	c.causal, c.mirror = make([]float32, m), make([]bool, m)
+	c.plast = EdgePlasticity{Original: make([]float32, m), Strengthen: make([]uint16, m),
+		Weaken: make([]uint16, m), LTP: make([]bool, m), LTD: make([]bool, m)}
+}
+
+// setAttrs writes r's attributes, all but its ends and weight, at edge e.
+func (c *csr) setAttrs(e int, r *edgeRecord) {
+	c.inhibitory[e], c.relations[e], c.directions[e] = r.inhibitory, r.rel, r.dir
+	c.causal[e], c.mirror[e] = r.causal, r.flags&flagMirror != 0
+	p := &c.plast
+	p.Original[e], p.Strengthen[e], p.Weaken[e] = r.orig, r.strengthen, r.weaken
+	p.LTP[e], p.LTD[e] = r.flags&flagLTP != 0, r.flags&flagLTD != 0
+}
+
 func (c *csr) push(r *edgeRecord) {
 	c.sources = append(c.sources, r.src)
 	c.targets = append(c.targets, r.dst)

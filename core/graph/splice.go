@@ -88,31 +88,33 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 		return nil, nil, err
 	}
 	out := &Graph{strings: g.strings.derive(), gen: g.gen}
-	out.nodes = g.nodes.spliced(lay.from, !sp.FreshWeights)
-	// New and replaced nodes take the attributes they were given; the
-	// replaced ones keep their learning state (copied above).
-	var placed []NodeID
-	for _, r := range sp.Ranges {
-		for _, nd := range r.Nodes {
-			id := lay.newExt[nd.ExternalID]
-			out.nodes.externalID[id] = nd.ExternalID
-			out.setNode(id, nd)
-			placed = append(placed, id)
-		}
+	// The added edges intern their relations before the nodes' goroutine
+	// interns labels and tags: one writer at a time.
+	fresh, err := out.splicedEdges(g, lay, sp.AddEdges)
+	if err != nil {
+		return nil, nil, err
 	}
-	// The lookup order and the string indexes need the nodes only: they
-	// are built beside the edges, the CSR and PageRank.
-	indexed := make(chan struct{})
+	// The nodes, the lookup order and the string indexes need no edge:
+	// they are built beside the CSR.
+	noded, indexed := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(indexed)
+		out.nodes = g.nodes.spliced(lay.from, !sp.FreshWeights)
+		// New and replaced nodes take the attributes they were given;
+		// the replaced ones keep their learning state (copied above).
+		var placed []NodeID
+		for _, r := range sp.Ranges {
+			for _, nd := range r.Nodes {
+				id := lay.newExt[nd.ExternalID]
+				out.nodes.externalID[id] = nd.ExternalID
+				out.setNode(id, nd)
+				placed = append(placed, id)
+			}
+		}
+		close(noded)
 		out.extOrder = splicedExtOrder(g, lay.remap, out.nodes.externalID, lay.newExt, sp.Ranges)
 		out.splicedIndexes(g, lay.remap, lay.inRange, placed)
 	}()
-	fresh, err := out.splicedEdges(g, lay, sp.AddEdges)
-	if err != nil {
-		<-indexed
-		return nil, nil, err
-	}
 	out.csr = newCSRSplicer(g, &sp, lay.remap, lay.from, fresh).build()
 	init := make([]float64, len(lay.from))
 	for id, o := range lay.from {
@@ -120,7 +122,9 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 			init[id] = float64(g.nodes.PageRank[o])
 		}
 	}
-	out.computePageRankFrom(init, g.prResidual, touchedNodes(g, out, lay.from))
+	touched := touchedNodes(g, out, lay.from)
+	<-noded // PageRank is stored on the nodes
+	out.computePageRankFrom(init, g.prResidual, touched)
 	<-indexed
 	out.strings.freeze()
 	out.finalized = true

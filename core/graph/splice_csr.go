@@ -3,6 +3,7 @@ package graph
 import (
 	"math"
 	"slices"
+	"sync"
 )
 
 // csrSplicer writes the CSR of a spliced graph. Node IDs move by a
@@ -24,9 +25,22 @@ type csrSplicer struct {
 	askAll      bool         // DropEdge is asked about every edge
 	fw          bool         // FreshWeights
 	c           csr          // being written; offsets absolute
+	m           int          // edges laid out so far
+	pieces      []piece      // the new forward edges, in order
+	recs        []edgeRecord // the edges written through records, in order
 	shift       []int32      // per old source copied in bulk: new edge index - old (bounded by the edges that changed)
 	slowIn      []revEntry   // reverse entries of edges written through records
 	seg         []edgeRecord
+}
+
+// piece is a stretch of the new forward edges from edge index at on:
+// the edges [lo, hi) of the old CSR copied in bulk with their sources
+// shifted by delta (run), or recs[lo:hi] (not run).
+type piece struct {
+	run    bool
+	at     int
+	lo, hi int
+	delta  NodeID
 }
 
 // How closely an old source's edges must be looked at before a bulk copy.
@@ -48,7 +62,7 @@ type revEntry struct {
 func newCSRSplicer(g *Graph, sp *Splice, remap, from []NodeID, fresh []edgeRecord) *csrSplicer {
 	n := NodeID(len(remap))
 	s := &csrSplicer{g: g, sp: sp, remap: remap, from: from, fresh: fresh, fw: sp.FreshWeights,
-		c: newCSR(len(from), len(g.csr.targets)+len(fresh))}
+		c: csr{offsets: make([]uint32, len(from)+1)}}
 	s.shaky = make([]bool, n)
 	s.care = make([]uint8, n)
 	oc := &g.csr
@@ -110,7 +124,9 @@ func (s *csrSplicer) markRange(r NodeRange) {
 
 func (s *csrSplicer) careAbout(o NodeID) { s.care[o] = max(s.care[o], careEdges) }
 
-// build writes every source's edges and returns the finished CSR.
+// build lays out every source's edges, then writes the forward arrays
+// (two goroutines, by array) and the reverse CSR (this one) at once: the
+// reverse needs only the layout. It returns the finished CSR.
 func (s *csrSplicer) build() csr {
 	n := NodeID(len(s.from))
 	for ns := NodeID(0); ns < n; {
@@ -124,10 +140,15 @@ func (s *csrSplicer) build() csr {
 		for end < n && s.from[end] == o+(end-ns) && s.unchanged(end, s.from[end]) {
 			end++
 		}
-		s.appendRun(o, ns, int(end-ns))
+		s.layRun(o, ns, int(end-ns))
 		ns = end
 	}
+	s.c.allocEdges(s.m)
+	var wg sync.WaitGroup
+	wg.Go(s.writeEnds)
+	wg.Go(s.writeAttrs)
 	s.reverse()
+	wg.Wait()
 	return s.c
 }
 
@@ -235,10 +256,16 @@ func (s *csrSplicer) spliceSource(ns NodeID) {
 	// Fresh edges interleaved with kept ones may repeat a kept triple.
 	seg = dedupeSorted(seg)
 	for i := range seg {
-		s.slowIn = append(s.slowIn, revEntry{dst: seg[i].dst, src: ns, e: EdgeIdx(len(s.c.targets))})
-		s.c.push(&seg[i])
+		s.slowIn = append(s.slowIn, revEntry{dst: seg[i].dst, src: ns, e: EdgeIdx(s.m + i)})
 	}
-	s.c.offsets[ns+1] = uint32(len(s.c.targets))
+	if k := len(s.pieces) - 1; k >= 0 && !s.pieces[k].run {
+		s.pieces[k].hi += len(seg)
+	} else if len(seg) > 0 {
+		s.pieces = append(s.pieces, piece{at: s.m, lo: len(s.recs), hi: len(s.recs) + len(seg)})
+	}
+	s.recs = append(s.recs, seg...)
+	s.m += len(seg)
+	s.c.offsets[ns+1] = uint32(s.m)
 	s.seg = seg
 }
 
@@ -258,62 +285,79 @@ func (s *csrSplicer) mirrorOf(src, t NodeID, rel Str, isMirror bool) (edgeRecord
 	return r, true
 }
 
-// appendRun appends the edges of the k consecutive old sources from o on
-// as the new sources from ns on, unchanged but for their ends; with fresh
-// weights they get their original weights and no learned state, as
-// keptEdge gives them.
-func (s *csrSplicer) appendRun(o, ns NodeID, k int) {
-	c, oc := &s.c, &s.g.csr
+// layRun lays out the edges of the k consecutive old sources from o on
+// as those of the new sources from ns on, unchanged but for their ends.
+func (s *csrSplicer) layRun(o, ns NodeID, k int) {
+	oc := &s.g.csr
 	lo, hi := oc.offsets[o], oc.offsets[int(o)+k]
-	base, m := len(c.targets), int(hi-lo)
+	base := s.m
 	for i := range k {
-		c.offsets[int(ns)+i+1] = uint32(base) + oc.offsets[int(o)+i+1] - lo
+		s.c.offsets[int(ns)+i+1] = uint32(base) + oc.offsets[int(o)+i+1] - lo
 		s.shift[int(o)+i] = int32(base) - int32(lo)
 	}
-	c.sources = c.sources[:base+m]
-	for j, src := range oc.sources[lo:hi] {
-		c.sources[base+j] = src + (ns - o) // wraps when ns < o, as a shift should
-	}
-	c.targets = c.targets[:base+m]
-	for j, t := range oc.targets[lo:hi] {
-		c.targets[base+j] = s.remap[t]
-	}
-	c.inhibitory = append(c.inhibitory, oc.inhibitory[lo:hi]...)
-	c.relations = append(c.relations, oc.relations[lo:hi]...)
-	c.directions = append(c.directions, oc.directions[lo:hi]...)
-	c.causal = append(c.causal, oc.causal[lo:hi]...)
-	c.mirror = append(c.mirror, oc.mirror[lo:hi]...)
-	c.plast.Original = append(c.plast.Original, oc.plast.Original[lo:hi]...)
-	c.weights = c.weights[:base+m]
-	w, p := c.weights[base:], &c.plast
-	if s.fw {
-		for j, v := range oc.plast.Original[lo:hi] {
-			w[j] = atomicU32(math.Float32bits(v))
-		}
-		p.Strengthen = appendZeros(p.Strengthen, m)
-		p.Weaken = appendZeros(p.Weaken, m)
-		p.LTP = appendZeros(p.LTP, m)
-		p.LTD = appendZeros(p.LTD, m)
-		return
-	}
-	// The base may be learning: its weights only through atomic loads.
-	for j := range w {
-		w[j] = atomicU32(oc.weights[int(lo)+j].Load())
-	}
-	p.Strengthen = append(p.Strengthen, oc.plast.Strengthen[lo:hi]...)
-	p.Weaken = append(p.Weaken, oc.plast.Weaken[lo:hi]...)
-	p.LTP = append(p.LTP, oc.plast.LTP[lo:hi]...)
-	p.LTD = append(p.LTD, oc.plast.LTD[lo:hi]...)
+	s.pieces = append(s.pieces, piece{run: true, at: base, lo: int(lo), hi: int(hi), delta: ns - o})
+	s.m += int(hi - lo)
 }
 
-// appendZeros extends s by m zero values. The CSR's arrays come from make
-// with room for every edge and are only appended to, so what lies beyond
-// their length is still zero and needs no second clearing.
-func appendZeros[T any](s []T, m int) []T {
-	if cap(s)-len(s) < m {
-		return append(s, make([]T, m)...)
+// writeEnds writes the sources, targets and weights of every piece; with
+// fresh weights a copied edge gets its original weight, as keptEdge
+// gives it.
+func (s *csrSplicer) writeEnds() {
+	c, oc := &s.c, &s.g.csr
+	for _, p := range s.pieces {
+		if !p.run {
+			for i, r := range s.recs[p.lo:p.hi] {
+				c.sources[p.at+i], c.targets[p.at+i] = r.src, r.dst
+				c.weights[p.at+i] = atomicU32(math.Float32bits(r.weight))
+			}
+			continue
+		}
+		src, dst := c.sources[p.at:p.at+p.hi-p.lo], c.targets[p.at:p.at+p.hi-p.lo]
+		for j, o := range oc.sources[p.lo:p.hi] {
+			src[j] = o + p.delta // wraps when the shift is negative, as it should
+		}
+		for j, t := range oc.targets[p.lo:p.hi] {
+			dst[j] = s.remap[t]
+		}
+		w := c.weights[p.at : p.at+p.hi-p.lo]
+		if s.fw {
+			for j, v := range oc.plast.Original[p.lo:p.hi] {
+				w[j] = atomicU32(math.Float32bits(v))
+			}
+			continue
+		}
+		// The base may be learning: its weights only through atomic loads.
+		for j := range w {
+			w[j] = atomicU32(oc.weights[p.lo+j].Load())
+		}
 	}
-	return s[:len(s)+m]
+}
+
+// writeAttrs writes the other per-edge arrays of every piece. With fresh
+// weights the learned state stays zero, as the arrays were made.
+func (s *csrSplicer) writeAttrs() {
+	c, oc := &s.c, &s.g.csr
+	for _, p := range s.pieces {
+		if !p.run {
+			for i := range s.recs[p.lo:p.hi] {
+				c.setAttrs(p.at+i, &s.recs[p.lo+i])
+			}
+			continue
+		}
+		at := p.at
+		copy(c.inhibitory[at:], oc.inhibitory[p.lo:p.hi])
+		copy(c.relations[at:], oc.relations[p.lo:p.hi])
+		copy(c.directions[at:], oc.directions[p.lo:p.hi])
+		copy(c.causal[at:], oc.causal[p.lo:p.hi])
+		copy(c.mirror[at:], oc.mirror[p.lo:p.hi])
+		copy(c.plast.Original[at:], oc.plast.Original[p.lo:p.hi])
+		if !s.fw {
+			copy(c.plast.Strengthen[at:], oc.plast.Strengthen[p.lo:p.hi])
+			copy(c.plast.Weaken[at:], oc.plast.Weaken[p.lo:p.hi])
+			copy(c.plast.LTP[at:], oc.plast.LTP[p.lo:p.hi])
+			copy(c.plast.LTD[at:], oc.plast.LTD[p.lo:p.hi])
+		}
+	}
 }
 
 // reverse builds the reverse CSR as finish would (each node's incoming
@@ -323,7 +367,7 @@ func appendZeros[T any](s []T, m int) []T {
 // Copied sources lie outside the ranges, so shifting keeps their order.
 func (s *csrSplicer) reverse() {
 	c, oc := &s.c, &s.g.csr
-	n, m := len(s.from), len(c.targets)
+	n, m := len(s.from), s.m
 	slices.SortFunc(s.slowIn, func(a, b revEntry) int {
 		if a.dst != b.dst {
 			return cmpU32(uint32(a.dst), uint32(b.dst))
