@@ -15,6 +15,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/internal/finite"
 	"github.com/m1nd-go/m1nd/core/plasticity"
 	"github.com/m1nd-go/m1nd/core/seed"
+	"github.com/m1nd-go/m1nd/core/xlr"
 )
 
 // run is one activation: the query, the indexes it runs on, and what each
@@ -38,6 +39,10 @@ type run struct {
 	feedback map[graph.NodeID]float32            // merge: learned relevance
 	nodes    []Node                              // merge, re-scored by priming and XLR
 	at       map[graph.NodeID]int                // merge: node → index in nodes
+	// field is XLR's seed-side work (immunity, anti-seeds, both channels),
+	// which needs no candidates and so runs beside the dimensions.
+	field     *xlr.Field
+	fieldTook time.Duration
 }
 
 // Activate answers q. It fails on an invalid query, an unfinalized graph
@@ -61,6 +66,11 @@ func (e *Engine) Activate(ctx context.Context, q Query) (*Result, error) {
 		res:  &Result{Query: q.Text, Generation: ix.gen},
 	}
 	defer ix.pool.Put(r.ws)
+	defer func() {
+		if r.field != nil {
+			r.field.Release() // a query that failed or cancelled before XLR
+		}
+	}()
 	t := &r.res.Timings
 	for _, p := range []struct {
 		do   func() error
@@ -70,7 +80,7 @@ func (e *Engine) Activate(ctx context.Context, q Query) (*Result, error) {
 		{r.runDimensions, nil}, // times each dimension itself
 		{r.merge, &t.Merge},
 		{r.prime, &t.Priming},
-		{r.cancelNoise, &t.XLR},
+		{r.cancelNoise, &t.XLR}, // plus the seed-side work done beside the dimensions
 		{r.selectTop, &t.Analysis},
 		{r.learn, &t.Plasticity},
 	} {
@@ -85,6 +95,7 @@ func (e *Engine) Activate(ctx context.Context, q Query) (*Result, error) {
 			*p.took = time.Since(t0)
 		}
 	}
+	t.XLR += r.fieldTook
 	r.res.Elapsed = time.Since(start)
 	return r.res, nil
 }
@@ -169,6 +180,14 @@ func (r *run) runDimensions() error {
 		eg.Go(timed(graph.Causal, func() ([]graph.Scored, error) {
 			return activation.Causal(g, r.seeds, opts.Causal, r.ws)
 		}))
+	}
+	if r.q.XLR && len(r.seeds) > 0 {
+		eg.Go(func() error {
+			t0 := time.Now()
+			r.field = r.e.xlr.Prepare(g, r.seeds)
+			r.fieldTook = time.Since(t0)
+			return nil
+		})
 	}
 	err := eg.Wait()
 	t := &r.res.Timings
@@ -270,7 +289,12 @@ func (r *run) cancelNoise() error {
 	for i, n := range r.nodes {
 		cand[i] = graph.Scored{Node: n.ID, Score: n.Activation}
 	}
-	xr, err := r.e.xlr.Apply(r.g, r.seeds, cand)
+	f := r.field
+	if f == nil {
+		f = r.e.xlr.Prepare(r.g, r.seeds)
+	}
+	r.field = nil
+	xr, err := f.Gate(cand)
 	if err != nil {
 		return fmt.Errorf("engine: xlr: %w", err)
 	}

@@ -197,60 +197,125 @@ type pulse struct {
 // the query whose seeds are given. Non-finite scores count as 0; a seed
 // without a positive score has amplitude 1. Node IDs outside g are an
 // error. With no seeds or no candidates the candidates come back sorted
-// and unchanged.
+// and unchanged. Apply is Prepare followed by Field.Gate.
 func (e *Engine) Apply(g *graph.Graph, seeds, candidates []graph.Scored) (Result, error) {
-	var res Result
+	if err := checkNodes(g, seeds, candidates); err != nil {
+		return Result{}, err
+	}
+	if len(candidates) == 0 {
+		return e.Prepare(g, nil).Gate(candidates)
+	}
+	return e.Prepare(g, seeds).Gate(candidates)
+}
+
+// checkNodes rejects a nil or unfinalized graph and node IDs outside it.
+func checkNodes(g *graph.Graph, lists ...[]graph.Scored) error {
 	if g == nil {
-		return res, errors.New("xlr: nil graph")
+		return errors.New("xlr: nil graph")
 	}
 	if !g.Finalized() {
-		return res, graph.ErrNotFinalized
+		return graph.ErrNotFinalized
 	}
-	for _, list := range [][]graph.Scored{seeds, candidates} {
+	for _, list := range lists {
 		for _, s := range list {
 			if !g.Valid(s.Node) {
-				return res, fmt.Errorf("xlr: node %d out of range (graph has %d nodes)", s.Node, g.NumNodes())
+				return fmt.Errorf("xlr: node %d out of range (graph has %d nodes)", s.Node, g.NumNodes())
 			}
 		}
 	}
-	cands := dedupe(candidates, false)
-	origins := dedupe(seeds, true)
-	if len(origins) == 0 || len(cands) == 0 {
-		res.Scores = cands
-		graph.SortScored(res.Scores)
-		return res, nil
-	}
+	return nil
+}
 
+// Field is what stages 1–4 compute from a query's seeds alone (immunity,
+// anti-seeds, the hot and cold channels), so that they can run while the
+// candidates are still being ranked; Gate applies stages 5–6 to the
+// candidates. A Field holds pooled scratch until Gate or Release.
+type Field struct {
+	e       *Engine
+	g       *graph.Graph
+	sc      *scratch
+	err     error
+	avgDeg  float64
+	anti    []graph.NodeID
+	stats   Stats
+	origins bool
+}
+
+// Prepare runs stages 1–4 for seeds on g (see Apply for how seeds are
+// read). Errors are reported by Gate.
+func (e *Engine) Prepare(g *graph.Graph, seeds []graph.Scored) *Field {
+	f := &Field{e: e, g: g}
+	if f.err = checkNodes(g, seeds); f.err != nil {
+		return f
+	}
+	origins := dedupe(seeds, true)
+	if len(origins) == 0 {
+		return f
+	}
+	f.origins = true
 	sc := e.pool.Get().(*scratch)
-	defer e.pool.Put(sc)
 	sc.reset(g.NumNodes())
-	defer sc.release()
+	f.sc = sc
 
 	n := g.NumNodes()
-	avgDeg := 0.0
 	if n > 0 {
-		avgDeg = 2 * float64(g.NumEdges()) / float64(n)
+		f.avgDeg = 2 * float64(g.NumEdges()) / float64(n)
 	}
+	avgDeg := f.avgDeg
 	hubLimit := float64(e.p.HubDegreeRatio) * avgDeg
 	isHub := func(v graph.NodeID) bool { return avgDeg > 0 && float64(g.Degree(v)) > hubLimit }
 
 	// 2. Immunity.
-	res.Stats.ImmuneNodes = e.immunity(g, sc, origins, isHub)
+	f.stats.ImmuneNodes = e.immunity(g, sc, origins, isHub)
 	// 1. Anti-seeds.
-	res.AntiSeeds, res.Stats.AntiSeedsScanned = e.antiSeeds(g, sc, origins, isHub)
+	f.anti, f.stats.AntiSeedsScanned = e.antiSeeds(g, sc, origins, isHub)
 	// 3–4. Hot and cold propagation.
 	half := e.p.PulseBudget / 2
 	var exh bool
-	res.Stats.HotPulses, exh = e.propagate(g, sc, sc.hot, origins, e.p.FHot, half)
-	res.Stats.BudgetExhausted = exh
-	if len(res.AntiSeeds) > 0 {
-		cold := make([]graph.Scored, len(res.AntiSeeds))
-		for i, a := range res.AntiSeeds {
+	f.stats.HotPulses, exh = e.propagate(g, sc, sc.hot, origins, e.p.FHot, half)
+	f.stats.BudgetExhausted = exh
+	if len(f.anti) > 0 {
+		cold := make([]graph.Scored, len(f.anti))
+		for i, a := range f.anti {
 			cold[i] = graph.Scored{Node: a, Score: 1}
 		}
-		res.Stats.ColdPulses, exh = e.propagate(g, sc, sc.cold, cold, e.p.FCold, e.p.PulseBudget-half)
-		res.Stats.BudgetExhausted = res.Stats.BudgetExhausted || exh
+		f.stats.ColdPulses, exh = e.propagate(g, sc, sc.cold, cold, e.p.FCold, e.p.PulseBudget-half)
+		f.stats.BudgetExhausted = f.stats.BudgetExhausted || exh
 	}
+	return f
+}
+
+// Release returns the field's scratch to the engine's pool (Gate does it
+// too); the field cannot gate afterwards. Safe to call more than once.
+func (f *Field) Release() {
+	if f.sc != nil {
+		f.sc.release()
+		f.e.pool.Put(f.sc)
+		f.sc = nil
+	}
+}
+
+// Gate applies stages 5–6 to the candidates and releases the field.
+func (f *Field) Gate(candidates []graph.Scored) (Result, error) {
+	defer f.Release()
+	var res Result
+	if f.err != nil {
+		return res, f.err
+	}
+	if err := checkNodes(f.g, candidates); err != nil {
+		return res, err
+	}
+	cands := dedupe(candidates, false)
+	if !f.origins || len(cands) == 0 {
+		res.Scores = cands
+		graph.SortScored(res.Scores)
+		return res, nil
+	}
+	if f.sc == nil {
+		return res, errors.New("xlr: field already released")
+	}
+	e, g, sc, avgDeg := f.e, f.g, f.sc, f.avgDeg
+	res.AntiSeeds, res.Stats = f.anti, f.stats
 
 	// 5–6. Differential, density, gate.
 	res.Details = make([]NodeDetail, len(cands))
