@@ -114,6 +114,23 @@ type Store struct {
 	// them (Put, Commit) when behind is set (SetWriteBehind).
 	behind bool
 	disk   diskQueue
+	// keys remembers the key of each path of the last committed manifest:
+	// a commit of a few changed files hashes those, not every path.
+	keys map[string]hashKey
+}
+
+// hashKey is the key of a path at one content hash.
+type hashKey struct {
+	h Hash
+	k string
+}
+
+// keyOf is key(rel, h), remembered from the last commit when rel had h.
+func (s *Store) keyOf(rel string, h Hash) string {
+	if hk, ok := s.keys[rel]; ok && hk.h == h {
+		return hk.k
+	}
+	return key(rel, h)
 }
 
 // SetWriteBehind makes the store write to disk behind its callers: Put and
@@ -396,17 +413,24 @@ func (s *Store) Commit(entries map[string]Entry) error {
 	s.manifest = entries
 	s.loaded = true
 	live := make(map[string]bool, len(entries))
+	keys := make(map[string]hashKey, len(entries))
 	for p, e := range entries {
 		if e.Kind == Text {
-			live[key(p, e.Hash)] = true
+			k := s.keyOf(p, e.Hash)
+			live[k] = true
+			keys[p] = hashKey{e.Hash, k}
 		}
 	}
 	var stale []string
 	for p, e := range old {
-		if k := key(p, e.Hash); e.Kind == Text && !live[k] {
+		if e.Kind != Text {
+			continue
+		}
+		if k := s.keyOf(p, e.Hash); !live[k] {
 			stale = append(stale, k)
 		}
 	}
+	s.keys = keys
 	for k := range s.results {
 		if !live[k] {
 			delete(s.results, k)

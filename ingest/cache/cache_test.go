@@ -203,3 +203,37 @@ func TestDiskWritesBehind(t *testing.T) {
 		t.Errorf("a second Flush reports the same error again: %v", err)
 	}
 }
+
+// TestCommitRemembersKeys checks that commits in a row on one store (the
+// second and later take their keys from the first) still remove the blob
+// of a file whose contents changed and keep every other.
+func TestCommitRemembersKeys(t *testing.T) {
+	dir := t.TempDir()
+	s := Open(dir)
+	ha, hb, hb2 := HashOf([]byte("a")), HashOf([]byte("b")), HashOf([]byte("b2"))
+	for _, p := range []struct {
+		path string
+		h    Hash
+	}{{"a.py", ha}, {"b.py", hb}} {
+		if err := s.Put(p.path, p.h, result(p.path)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Commit(map[string]Entry{"a.py": {Hash: ha}, "b.py": {Hash: hb}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put("b.py", hb2, result("b.py")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(map[string]Entry{"a.py": {Hash: ha}, "b.py": {Hash: hb2}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		k    string
+		want bool
+	}{{key("a.py", ha), true}, {key("b.py", hb), false}, {key("b.py", hb2), true}} {
+		if _, err := os.Stat(s.blobPath(c.k)); (err == nil) != c.want {
+			t.Errorf("blob %s: exists %v, want %v", c.k, err == nil, c.want)
+		}
+	}
+}
