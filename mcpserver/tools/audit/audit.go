@@ -56,8 +56,8 @@ type externalReferencesParams struct {
 func registerAudit(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "cross_verify",
-		Title:       "Verify the graph against the disk",
-		Description: "Does the graph still match the disk? Files missing, new or changed since the ingest, and the ingest call that resyncs.",
+		Title:       "Graph vs disk",
+		Description: "Files missing, new or changed on disk since the ingest, and the ingest call that resyncs.",
 		Details: "Compare the graph with the files on disk under the ingest roots: files the graph has that are gone (missing_on_disk), files an ingest would take that the graph lacks (not_in_graph; the ingest's skip rules and .gitignore apply), " +
 			"files changed since they were ingested (modified: size or mtime differs; with the hash check, whether the content really changed), and files whose line count no longer matches the graph (loc_drift). " +
 			"Ends with a verdict and the ingest call that brings the graph back in line.",
@@ -69,8 +69,8 @@ func registerAudit(r *tools.Registry) {
 	}, runCrossVerify)
 	tools.Add(r, tools.Tool{
 		Name:        "coverage_session",
-		Title:       "What this agent has looked at",
-		Description: "How much of the graph you have read this session, per directory, and the central files you have not read yet.",
+		Title:       "Your coverage",
+		Description: "What you have read this session per directory, and central files not read yet.",
 		Details: "What the calling agent has read and seen in this session, against the graph: files whose content it read (view, batch_view), files and nodes other answers showed it, " +
 			"the coverage ratio overall and per directory, and the most central files (PageRank) it has not read yet as suggestions.",
 		Class:     tools.Read,
@@ -82,7 +82,7 @@ func registerAudit(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "external_references",
 		Title:       "References outside the roots",
-		Description: "What the code points at outside the roots: absolute and ../ paths, URLs, env paths, third-party packages, with file and line.",
+		Description: "Paths, URLs, env paths and packages the code points at outside the roots, with file and line.",
 		Details: "What the code points at outside the ingest roots: absolute paths, ../ paths that climb out of the root, URLs (http, git, s3, databases…), paths under environment variables or ~, " +
 			"and imports of packages the repository does not provide, grouped by package (with the dependencies its manifests declare). Each reference has its file, line, kind and value; groups are counted. " +
 			"Found by a bounded scan of the indexed files' text.",

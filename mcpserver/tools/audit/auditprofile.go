@@ -18,12 +18,12 @@ import (
 )
 
 type auditParams struct {
-	Path    string `json:"path" jsonschema:"Repository root or a directory in an ingested root." help:"The repository root or a directory inside an ingested root (absolute, or relative to a root)." tool:"required"`
-	Profile string `json:"profile" jsonschema:"quick, coordination (+ agents), production (all), auto (by state)." help:"auto, quick, coordination or production. quick: state, topology, hotspots; coordination: + the agents' state; production: everything, with content hashes; auto: quick, plus verification when files changed and coordination when agents hold state." tool:"default=auto,enum=auto|quick|coordination|production"`
+	Path    string `json:"path" jsonschema:"Repository root or a directory in one." help:"The repository root or a directory inside an ingested root (absolute, or relative to a root)." tool:"required"`
+	Profile string `json:"profile" jsonschema:"coordination adds agents; production: all; auto: by state." help:"auto, quick, coordination or production. quick: state, topology, hotspots; coordination: + the agents' state; production: everything, with content hashes; auto: quick, plus verification when files changed and coordination when agents hold state." tool:"default=auto,enum=auto|quick|coordination|production"`
 	Depth   string `json:"depth" jsonschema:"Hotspots listed: shallow 5, standard 10, deep 25." help:"How many hotspots and findings to list: shallow 5, standard 10, deep 25." tool:"default=standard,enum=shallow|standard|deep"`
 	// CrossVerify and ExternalRefs override the profile when given.
-	CrossVerify  *bool `json:"cross_verify" jsonschema:"Run cross_verify (default: by profile)." help:"Run the graph-vs-disk verification (default: by profile)."`
-	ExternalRefs *bool `json:"external_refs" jsonschema:"Run external_references (default: by profile)." help:"Scan for references outside the repository (default: by profile)."`
+	CrossVerify  *bool `json:"cross_verify" jsonschema:"Default: by profile." help:"Run the graph-vs-disk verification (default: by profile)."`
+	ExternalRefs *bool `json:"external_refs" jsonschema:"Default: by profile." help:"Scan for references outside the repository (default: by profile)."`
 }
 
 // auditDepthLimits is how many hotspots (and half as many findings) each
@@ -33,8 +33,8 @@ var auditDepthLimits = map[string]int{"shallow": 5, "standard": 10, "deep": 25}
 func registerAuditProfile(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "audit",
-		Title:       "Audit a repository in one call",
-		Description: "A repository's state, hotspots, drift, outside references and agents' locks, with findings and a verdict.",
+		Title:       "Repository audit",
+		Description: "A repository's state, hotspots, drift, outside references and locks, with a verdict.",
 		Details: "One-call audit of an ingested repository (or a directory inside one): ingest state (roots, git HEAD then and now, files changed on disk since the ingest), topology (node types, files without dependency edges), hotspots (central, often changed files, and whether tests cover them), graph-vs-disk verification (cross_verify), references outside the repository (external_references) and the agents' coordination state (locks, overlapping locked regions, perspectives, trails), ending in findings, a verdict and the next step. " +
 			"Profiles: quick (state, topology, hotspots), coordination (+ agents' state), production (everything, with content hashes), auto (quick, plus verification when files changed and coordination when agents hold state). cross_verify and external_refs override the profile.",
 		Class:     tools.Read,

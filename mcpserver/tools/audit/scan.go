@@ -38,15 +38,15 @@ func scanPatternList() string {
 type scanParams struct {
 	Pattern       string  `json:"pattern" jsonschema:"A built-in pattern (scan_all's patterns) or a tree-sitter query." help:"A built-in pattern (error_handling, resource_cleanup, api_surface, state_mutation, concurrency, auth_boundary, test_coverage, dependency_injection) or a custom tree-sitter query such as (call_expression function: (identifier) @f (#eq? @f \"panic\")) @match." tool:"required,maxlen=4096"`
 	Scope         string  `json:"scope" jsonschema:"Path prefix, glob or node id." help:"Limit the scan: a file path prefix (\"backend/\"), a glob (\"src/**/*.py\") or a node (\"file::src/auth.py\", a function id) whose lines are scanned."`
-	SeverityMin   float64 `json:"severity_min" jsonschema:"Minimum severity, 0 to 1: warning 0.3, error 0.6, critical 0.8." help:"Minimum severity, 0 to 1 (info < 0.3 ≤ warning < 0.6 ≤ error < 0.8 ≤ critical). Lower it to see the informational findings." tool:"default=0.3,min=0,max=1"`
-	GraphValidate bool    `json:"graph_validate" jsonschema:"Check findings against the graph; false: raw matches." help:"Validate each finding against the graph: the enclosing function or type, its callers, dependents and tests (a test that calls the function refutes a test_coverage finding). false: raw pattern matches only." tool:"default=true"`
+	SeverityMin   float64 `json:"severity_min" jsonschema:"warning 0.3, error 0.6, critical 0.8." help:"Minimum severity, 0 to 1 (info < 0.3 ≤ warning < 0.6 ≤ error < 0.8 ≤ critical). Lower it to see the informational findings." tool:"default=0.3,min=0,max=1"`
+	GraphValidate bool    `json:"graph_validate" jsonschema:"false: raw matches." help:"Validate each finding against the graph: the enclosing function or type, its callers, dependents and tests (a test that calls the function refutes a test_coverage finding). false: raw pattern matches only." tool:"default=true"`
 	Limit         int     `json:"limit" jsonschema:"Findings returned, most severe first." help:"Maximum findings returned, the most severe first (the totals count all)." tool:"default=50,min=1,max=1000"`
 }
 
 type scanAllParams struct {
 	Scope           string   `json:"scope" jsonschema:"Path prefix, glob or node id." help:"Limit the scan: a file path prefix (\"backend/\"), a glob (\"src/**/*.py\") or a node (\"file::src/auth.py\", a function id) whose lines are scanned."`
-	SeverityMin     float64  `json:"severity_min" jsonschema:"Minimum severity, 0 to 1: warning 0.3, error 0.6, critical 0.8." help:"Minimum severity, 0 to 1 (info < 0.3 ≤ warning < 0.6 ≤ error < 0.8 ≤ critical). Lower it to see the informational findings." tool:"default=0.3,min=0,max=1"`
-	GraphValidate   bool     `json:"graph_validate" jsonschema:"Check findings against the graph; false: raw matches." help:"Validate each finding against the graph: the enclosing function or type, its callers, dependents and tests (a test that calls the function refutes a test_coverage finding). false: raw pattern matches only." tool:"default=true"`
+	SeverityMin     float64  `json:"severity_min" jsonschema:"warning 0.3, error 0.6, critical 0.8." help:"Minimum severity, 0 to 1 (info < 0.3 ≤ warning < 0.6 ≤ error < 0.8 ≤ critical). Lower it to see the informational findings." tool:"default=0.3,min=0,max=1"`
+	GraphValidate   bool     `json:"graph_validate" jsonschema:"false: raw matches." help:"Validate each finding against the graph: the enclosing function or type, its callers, dependents and tests (a test that calls the function refutes a test_coverage finding). false: raw pattern matches only." tool:"default=true"`
 	Patterns        []string `json:"patterns" help:"Subset of scan patterns to run (default: all)." tool:"enum=error_handling|resource_cleanup|api_surface|state_mutation|concurrency|auth_boundary|test_coverage|dependency_injection"`
 	LimitPerPattern int      `json:"limit_per_pattern" help:"Maximum findings per pattern, the most severe first." tool:"default=50,min=1,max=1000"`
 }
@@ -54,8 +54,8 @@ type scanAllParams struct {
 func registerScan(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "scan",
-		Title:       "Scan for a structural pattern",
-		Description: "Code matching one structural pattern (swallowed errors, leaks, races, unguarded routes…) or query, checked against the graph.",
+		Title:       "Pattern scan",
+		Description: "Code matching a structural pattern (swallowed errors, leaks, races…) or query, graph-checked.",
 		Details: "Pattern-aware structural code analysis with graph-validated findings. Runs one pattern over the ingested Go, Python, JavaScript/TypeScript, Java and Rust files with tree-sitter queries (each match checked against the code around it), then validates each finding against the graph: status confirmed, mitigated (the graph shows it handled or low-impact) or unvalidated; false positives the graph refutes are dropped and counted. " +
 			"Returns the most severe `limit` findings at or above severity_min, sorted by file, line and pattern, each with file, line and column range, severity and level, message, snippet, the enclosing node and its graph context. Built-in patterns — " + scanPatternList() +
 			". A pattern starting with \"(\" is a custom tree-sitter query: every match (the node captured @match, else the first capture) is a finding.",
@@ -67,8 +67,8 @@ func registerScan(r *tools.Registry) {
 	}, runScan)
 	tools.Add(r, tools.Tool{
 		Name:        "scan_all",
-		Title:       "Scan for every structural pattern",
-		Description: "Every scan pattern (or a subset) in one pass, findings grouped by pattern: a broad quality and security sweep.",
+		Title:       "Scan all patterns",
+		Description: "Every scan pattern (or some) in one pass, grouped by pattern: a quality and security sweep.",
 		Details:     "Run every structural scan pattern (or the subset in patterns) in one pass over the files and return the findings grouped by pattern, each group like scan's answer: the most severe limit_per_pattern findings at or above severity_min, graph-validated, sorted by file, line and pattern, with raw and validated totals.",
 		Class:       tools.Read,
 		WhenToUse:   "A broad first-pass quality and security sweep before prioritising fixes or hardening.",

@@ -18,11 +18,11 @@ type ImpactParams struct {
 	NodeID              string `json:"node_id" jsonschema:"External id, path, qualified name or label." help:"The node: an external id (file::backend/config.py, file::gin.go::Engine::handleHTTPRequest), a path relative to the repository or absolute inside it, a qualified name (Engine.handleHTTPRequest) or a label." tool:"required"`
 	Direction           string `json:"direction" jsonschema:"dependents: what breaks; dependencies: what it relies on; or both." help:"dependents: what depends on this and breaks if it changes (also called forward, \"what does this affect?\"); dependencies: what this depends on (also called reverse, \"what affects this?\"); both." tool:"default=dependents,enum=dependents|dependencies|both|forward|reverse"`
 	Level               string `json:"level" jsonschema:"List files or entities; auto: as the node is." help:"file: list files (each with the number of its entities affected); entity: list functions, types and methods; auto: files for a file, directory or package, entities for an entity." tool:"default=auto,enum=auto|file|entity"`
-	IncludeCausalChains bool   `json:"include_causal_chains" jsonschema:"With detail full: the strongest paths the impact travels along." help:"With detail \"full\": include the strongest paths the impact travels along." tool:"default=true"`
+	IncludeCausalChains bool   `json:"include_causal_chains" jsonschema:"With detail full: the strongest paths." help:"With detail \"full\": include the strongest paths the impact travels along." tool:"default=true"`
 	MaxHops             int    `json:"max_hops" help:"How many dependency hops to follow (1: direct dependents only)." tool:"default=3,min=1,max=10"`
 	TopK                *int   `json:"top_k" jsonschema:"Nodes listed (default 15, full 30); not_listed counts the rest." help:"Maximum nodes listed in the blast radius: 15 by default, 30 with detail \"full\"; total_affected, not_listed and affected_by_hop count all of them." tool:"min=1,max=1000"`
-	Scope               string `json:"scope" jsonschema:"Path prefix or glob the listed nodes stay in (\"app/\" in a federation)." help:"List only nodes whose file is under this path prefix or matches this glob (a federated repository's name followed by /, \"src/auth/\", \"**/*.py\"); the walk still crosses other files, and the counts are of the listed scope."`
-	Detail              string `json:"detail" jsonschema:"brief: one short usage per node; full: labels, files, 3 usages, causal chains." help:"brief (the default): each affected node with its id, type, hop distance, signal and the first usage that links it, in short form; the causal chains are counted, not listed. full: also labels and files, up to three usages in full, and the causal chains (include_causal_chains)." tool:"default=brief,enum=brief|full"`
+	Scope               string `json:"scope" jsonschema:"Path prefix or glob of the nodes listed." help:"List only nodes whose file is under this path prefix or matches this glob (a federated repository's name followed by /, \"src/auth/\", \"**/*.py\"); the walk still crosses other files, and the counts are of the listed scope."`
+	Detail              string `json:"detail" jsonschema:"full adds labels, files, usages, causal chains." help:"brief (the default): each affected node with its id, type, hop distance, signal and the first usage that links it, in short form; the causal chains are counted, not listed. full: also labels and files, up to three usages in full, and the causal chains (include_causal_chains)." tool:"default=brief,enum=brief|full"`
 }
 
 type whyParams struct {
@@ -33,7 +33,7 @@ type whyParams struct {
 }
 
 type missingParams struct {
-	Query                string  `json:"query" jsonschema:"The topic to look for gaps around." tool:"required"`
+	Query                string  `json:"query" help:"The topic to look for gaps around." jsonschema:"The topic." tool:"required"`
 	MinSiblingActivation float64 `json:"min_sibling_activation" jsonschema:"Activation a neighbour needs to count." help:"Neighbours must be activated at least this much to count." tool:"default=0.3,min=0,max=1"`
 	TopK                 int     `json:"top_k" help:"Maximum holes returned." tool:"default=10,min=1,max=100"`
 }
@@ -41,8 +41,8 @@ type missingParams struct {
 func registerAnalysis(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "impact",
-		Title:       "Impact: what breaks if this changes",
-		Description: "What breaks if this node changes. Its dependents, nearest first, with hops, signal and the usage linking them.",
+		Title:       "Blast radius",
+		Description: "What breaks if this node changes: dependents, nearest first, with the usage linking them.",
 		Details:     "What breaks if this node changes. Lists the files (or functions, types, methods) that depend on it — importers, callers, subclasses, type users, tests — direct dependents first, then their dependents, each with hop distance, signal strength and the usages that connect it. Follows dependency edges only: the node's own children, its directory and package are never reported as affected. direction \"dependencies\" answers the opposite question (what the node relies on).",
 		Class:       tools.Read,
 		WhenToUse:   "Before modifying a file or function: who calls, imports or subclasses it, and what depends on those?",
@@ -52,8 +52,8 @@ func registerAnalysis(r *tools.Registry) {
 	}, runImpact)
 	tools.Add(r, tools.Tool{
 		Name:        "why",
-		Title:       "Why two nodes are connected",
-		Description: "Explain how two nodes are connected: the strongest paths between them, hop by hop.",
+		Title:       "Why connected",
+		Description: "How two nodes are connected: the strongest paths, hop by hop.",
 		Details:     "Explain how two nodes are connected: every path up to max_hops, ranked by cumulative edge strength, with the relation of each hop (reversed hops are marked).",
 		Class:       tools.Read,
 		WhenToUse:   "\"Why are these two modules connected?\" — tracing influence or a suspected dependency.",
@@ -63,8 +63,8 @@ func registerAnalysis(r *tools.Registry) {
 	}, runWhy)
 	tools.Add(r, tools.Tool{
 		Name:        "missing",
-		Title:       "Missing pieces around a topic",
-		Description: "Structural holes around a topic: what should exist but does not. Unreached bridges, missing tests or dependencies.",
+		Title:       "Structural holes",
+		Description: "What should exist around a topic but does not: missing tests, bridges, dependencies.",
 		Details:     "Structural holes around a topic: what should exist but does not. Activates the query, then reports modules in the middle of the topic that the query did not reach (inactive_bridge), activated modules without tests while their siblings have them (untested), and activated modules that skip a dependency every other sibling uses — the route without the validator (missing_dependency). Tests, examples and vendored copies, and modules without a function (type aliases, re-exports), are no holes. Each hole has a kind, a score, the evidence nodes and a reason.",
 		Class:       tools.Read,
 		WhenToUse:   "Gap analysis before or after building a feature: what is conspicuously absent?",

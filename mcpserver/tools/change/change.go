@@ -17,14 +17,14 @@ type predictParams struct {
 	Task            string   `json:"task" jsonschema:"What the change is for, in words." help:"The task in hand (the issue or request, in words): files its text matches rank higher." tool:"maxlen=8000"`
 	TopK            int      `json:"top_k" help:"Number of predictions." tool:"default=10,min=1,max=100"`
 	IncludeVelocity bool     `json:"include_velocity" jsonschema:"Weigh co-changes by recency." help:"Weigh co-changes by recency and report each prediction's velocity (how recently and often the pair changed together). false: every past commit counts the same." tool:"default=true"`
-	Detail          string   `json:"detail" jsonschema:"brief: id, confidence, reason; full: labels, velocity, signals." help:"brief (the default): each prediction's node id, confidence, co-change count, hop distance and reason. full: also its label, velocity, every reason apart and the signals confidence combines." tool:"default=brief,enum=brief|full"`
+	Detail          string   `json:"detail" jsonschema:"full adds labels, velocity, signals." help:"brief (the default): each prediction's node id, confidence, co-change count, hop distance and reason. full: also its label, velocity, every reason apart and the signals confidence combines." tool:"default=brief,enum=brief|full"`
 }
 
 func registerChange(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "predict",
 		Title:       "Predict co-changes",
-		Description: "Which other files most likely need a change given the nodes already changed and the task, ranked. Use after an edit.",
+		Description: "Files most likely to need a change too, given what changed and the task; use after an edit.",
 		Details:     "Which other files most likely need a change when this node changes, ranked by confidence. Combines the git history (files that changed together in earlier commits, weighted by how recent the commits are relative to the repository's newest commit, sweeping commits down-weighted) with structure (importers and imports, callers and callees, tests, the same directory). A file without history still gets structural predictions; an entity is predicted through its file, with its own dependents. With several changed nodes (changed_nodes) and the task's text (task), their evidence is fused by rank: co-changes of each changed file and of the set, files the task's text matches, dependencies, recent activity.",
 		Class:       tools.Read,
 		WhenToUse:   "After modifying a file (or before committing): what else usually changes with it — tests, callers, configuration, siblings.",
@@ -34,7 +34,7 @@ func registerChange(r *tools.Registry) {
 	}, runPredict)
 	tools.Add(r, tools.Tool{
 		Name:        "timeline",
-		Title:       "Timeline of a file",
+		Title:       "File timeline",
 		Description: "A file's git history over a window: commits, co-change partners, churn, velocity and stability.",
 		Details:     "A file's git history within a window before the repository's newest commit: its commits (date, hash, author, subject, lines added/deleted, files changed with it), its co-change partners with coupling degree, velocity (accelerating, decelerating, stable), stability score, pattern (expanding, shrinking, churning, dormant, stable) and total churn. An entity's timeline is its file's.",
 		Class:       tools.Read,

@@ -18,8 +18,8 @@ import (
 func registerWhatif(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "counterfactual",
-		Title:       "Counterfactual: what if these nodes were removed",
-		Description: "What breaks if these nodes were removed: broken dependents by depth, code left unused, reachability lost.",
+		Title:       "What if removed",
+		Description: "What breaks if these nodes were removed: dependents by depth, code left unused.",
 		Details:     "Simulate removing nodes (and everything they contain) without touching the graph: the dependents that break (with the share of their dependencies that disappears), the breakage wave by depth, the code left unused (no longer reachable from any entry point — mains, tests, scripts), the providers that lose some users, reachability before and after, and recommendations. Follows dependency relations only (imports, calls, references, inheritance, tests): a directory or a shared package is never a reason to break.",
 		Class:       tools.Read,
 		WhenToUse:   "Before deleting or rewriting a module, in a dependency audit, or to weigh removing a subsystem: what breaks, what becomes dead code.",
@@ -29,8 +29,8 @@ func registerWhatif(r *tools.Registry) {
 	}, runCounterfactual)
 	tools.Add(r, tools.Tool{
 		Name:        "hypothesize",
-		Title:       "Test a claim about the structure",
-		Description: "Test a claim such as \"A depends on B\" or \"A is unused\" against the graph: verdict, confidence, evidence.",
+		Title:       "Test a claim",
+		Description: "Test a claim (\"A depends on B\", \"A is unused\") against the graph: verdict and evidence.",
 		Details:     "Test a plain-English claim about the code against the graph: \"A depends on B\", \"A imports B\", \"A calls B\", \"A never calls B\", \"A does not depend on B\", \"changing A breaks B\", \"A and B are independent\", \"A and B are coupled\", \"A and B depend on each other\", \"A is isolated\", \"A is unused\", \"A is tested by B\", \"A has no tests\". Answers with a verdict (likely_true above 0.8, likely_false below 0.2, inconclusive between), a confidence, and the evidence for and against: the dependency or call chain found and its length, the absence of any chain within max_hops (or at all), a dependency running the other way, test edges, co-change history as weak evidence. Sharing a directory or a package is containment and never counts as a dependency.",
 		Class:       tools.Read,
 		WhenToUse:   "Architecture checks (\"billing never calls auth directly\"), bug hunts (\"is this module really used by that one?\"), review of invariants, isolation claims.",
@@ -40,8 +40,8 @@ func registerWhatif(r *tools.Registry) {
 	}, runHypothesize)
 	tools.Add(r, tools.Tool{
 		Name:        "differential",
-		Title:       "Differential: structural diff of two graph snapshots",
-		Description: "Structural diff of two graphs (\"current\", a git revision or saved snapshots): nodes, edges, weights and coupling that changed.",
+		Title:       "Graph diff",
+		Description: "What differs between two graphs (current, a git revision, a snapshot): nodes, edges, coupling.",
 		Details:     "Compare two graphs — \"current\" (the served graph), git:<revision> (the served code root's tree at that commit, ingested once and kept in the runtime directory's snapshots/) or a snapshot saved in the runtime directory (graph.bin after persist, or any .bin/.json snapshot placed there) — by external id: nodes and edges added and removed, edge weights that moved (learned plasticity included), dependency coupling between directories that rose or fell, files that became isolated. focus_nodes (or a node named in question) narrows the diff to their neighbourhood; question narrows the parts (\"what new coupling was introduced?\", \"what became isolated?\", \"what was removed around auth.py?\").",
 		Class:       tools.Read,
 		WhenToUse:   "Before/after a refactor (persist, change, then compare with current), reviewing a branch's structural effect, watching architecture drift between saved snapshots.",
@@ -95,7 +95,7 @@ func resolveClaim(b *session.Bundle, claim analysis.Claim) (subj, obj tools.Reso
 
 type counterfactualParams struct {
 	NodeIDs        []string `json:"node_ids" jsonschema:"External ids, paths, qualified names or labels." help:"The nodes to remove: external ids (file::backend/spawner.py), paths, qualified names or labels." tool:"required,maxitems=100"`
-	IncludeCascade bool     `json:"include_cascade" jsonschema:"Also dependents of dependents and code left unused." help:"Follow the removal past its first ring: dependents of dependents, and code left unused transitively." tool:"default=true"`
+	IncludeCascade bool     `json:"include_cascade" jsonschema:"Dependents of dependents, unused code." help:"Follow the removal past its first ring: dependents of dependents, and code left unused transitively." tool:"default=true"`
 }
 
 type cfNodeJSON struct {
@@ -283,11 +283,11 @@ func cfGuidance(c *tools.Call, g *graph.Graph, ids []graph.NodeID, res analysis.
 // hypothesizeParams: claim's maxlen is analysis.MaxClaimLen (a test holds
 // them together).
 type hypothesizeParams struct {
-	Claim              string `json:"claim" jsonschema:"The claim; nodes by file, module stem, qualified name or external id." help:"The claim, naming nodes by file (auth.py, backend/auth.py), module stem (worker_pool), qualified name (AuthService.login) or external id." tool:"required,maxlen=1000"`
+	Claim              string `json:"claim" jsonschema:"Nodes by file, module, qualified name or id." help:"The claim, naming nodes by file (auth.py, backend/auth.py), module stem (worker_pool), qualified name (AuthService.login) or external id." tool:"required,maxlen=1000"`
 	MaxHops            int    `json:"max_hops" jsonschema:"Longest chain searched." help:"Longest dependency or call chain searched." tool:"default=5,min=1,max=20"`
 	IncludeGhostEdges  bool   `json:"include_ghost_edges" jsonschema:"Count co-change history as weak evidence." help:"Count co-change history (files that change together) as weak evidence of coupling." tool:"default=true"`
 	IncludePartialFlow bool   `json:"include_partial_flow" jsonschema:"Without a chain, report how far the search went." help:"When no chain is found, report how far the search went." tool:"default=true"`
-	PathBudget         int    `json:"path_budget" jsonschema:"Cap on the shortest paths counted per search." help:"Cap on the distinct shortest paths counted per search." tool:"default=1000,min=1,max=1000000"`
+	PathBudget         int    `json:"path_budget" jsonschema:"Shortest paths counted, at most." help:"Cap on the distinct shortest paths counted per search." tool:"default=1000,min=1,max=1000000"`
 }
 
 type evidenceJSON struct {
@@ -441,10 +441,10 @@ func hypoGuidance(c *tools.Call, g *graph.Graph, res analysis.HypothesisResult) 
 }
 
 type differentialParams struct {
-	SnapshotA  string   `json:"snapshot_a" jsonschema:"\"current\", git:<revision>, or a snapshot file in the runtime directory." help:"The earlier graph: \"current\", git:<revision> (git:HEAD~3, git:v1.2.0, git:main), or a snapshot file name (or path) inside the runtime directory, e.g. \"graph.bin\" or \"before.json\"." tool:"required,maxlen=4096"`
+	SnapshotA  string   `json:"snapshot_a" jsonschema:"\"current\", git:<revision>, or a snapshot file." help:"The earlier graph: \"current\", git:<revision> (git:HEAD~3, git:v1.2.0, git:main), or a snapshot file name (or path) inside the runtime directory, e.g. \"graph.bin\" or \"before.json\"." tool:"required,maxlen=4096"`
 	SnapshotB  string   `json:"snapshot_b" jsonschema:"The later graph, same forms." tool:"required,maxlen=4096"`
 	Question   string   `json:"question" jsonschema:"Focus, e.g. \"what new coupling was introduced?\"" help:"Focus question narrowing the output: which parts (coupling, isolation, weights, nodes, edges), which direction (new, removed), and a node to centre on (\"around auth.py\")." tool:"maxlen=1000"`
-	FocusNodes []string `json:"focus_nodes" jsonschema:"Narrow the diff to these nodes' neighbourhood." help:"Limit the diff to the neighbourhood of these nodes (the nodes, what they contain, their direct neighbours)." tool:"default=,maxitems=100"`
+	FocusNodes []string `json:"focus_nodes" jsonschema:"Only these nodes' neighbourhood." help:"Limit the diff to the neighbourhood of these nodes (the nodes, what they contain, their direct neighbours)." tool:"default=,maxitems=100"`
 }
 
 type diffEdgeJSON struct {

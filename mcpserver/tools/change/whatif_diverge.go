@@ -30,14 +30,14 @@ type divergeParams struct {
 	Baseline               string `json:"baseline" jsonschema:"A commit (hash, tag, HEAD~N), a date, \"last_session\" or a snapshot." help:"A commit (full or short hash, tag, branch, HEAD~N), an ISO date (2026-03-01 or 2026-03-01T12:00:00Z: the newest commit at or before it), \"last_session\" (the graph saved in the runtime directory), or a snapshot file name in the runtime directory." tool:"required,maxlen=256"`
 	Scope                  string `json:"scope" jsonschema:"Path glob, e.g. \"src/**/*.go\"." help:"File path glob limiting the answer, e.g. \"backend/stormender*\" or \"src/**/*.go\"; none = every file." tool:"maxlen=1024"`
 	IncludeCouplingChanges bool   `json:"include_coupling_changes" help:"Include co-change coupling that strengthened or weakened after the baseline (directory coupling for snapshot baselines)." tool:"default=true"`
-	IncludeAnomalies       bool   `json:"include_anomalies" jsonschema:"Untested new code, velocity spikes, new coupling, …" help:"Detect anomalies: test deficits, velocity spikes, dependents spikes, new coupling, awakened files, isolation." tool:"default=true"`
+	IncludeAnomalies       bool   `json:"include_anomalies" jsonschema:"Untested new code, spikes, new coupling." help:"Detect anomalies: test deficits, velocity spikes, dependents spikes, new coupling, awakened files, isolation." tool:"default=true"`
 }
 
 func registerDiverge(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "diverge",
-		Title:       "Diverge: structural drift since a baseline",
-		Description: "What moved since a commit, date or snapshot: files changed, structural drift, coupling changes, anomalies.",
+		Title:       "Drift since a baseline",
+		Description: "What moved since a commit, date or snapshot: files, structure, coupling, anomalies.",
 		Details:     "What moved structurally since a baseline — a commit (hash, short hash, tag, branch, HEAD~3), a date (2026-03-01) or a graph snapshot (\"last_session\": the graph saved in the runtime directory; or a snapshot file there): files added, removed and modified (lines +/−, growth ratio, commits since, dependency fan-in and fan-out now; renames detected as git does, by similar content), a Jaccard structural drift score, co-change coupling that strengthened or weakened after the baseline, and anomalies — new or changed code without tests (test_deficit), files whose change rate jumped (velocity_spike), files that gained many dependents among the new files (dependents_spike), pairs newly coupled (new_coupling), files that changed after being dormant (awakened), files that lost every dependency link (isolation, snapshot baselines). Git baselines compare the baseline commit with the work tree: what is committed since, and what is changed on disk and not committed yet (uncommitted_nodes).",
 		Class:       tools.Read,
 		WhenToUse:   "At the start of a session (what moved since I last looked), in a sprint retrospective (how much did the architecture change), as a quality gate (new code without tests).",

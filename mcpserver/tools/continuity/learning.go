@@ -19,23 +19,23 @@ import (
 
 // LearnParams are learn's arguments.
 type LearnParams struct {
-	Query    string   `json:"query" jsonschema:"The query the results came from." help:"The query the feedback is about (as used in activate/seek)." tool:"required"`
+	Query    string   `json:"query" jsonschema:"The query judged." help:"The query the feedback is about (as used in activate/seek)." tool:"required"`
 	Feedback string   `json:"feedback" jsonschema:"correct: relevant; wrong: noise; partial: only these were relevant." help:"correct: these nodes were relevant; wrong: these were noise; partial: only these were relevant." tool:"required,enum=correct|wrong|partial"`
-	NodeIDs  []string `json:"node_ids" jsonschema:"The nodes judged (ids, paths or labels)." help:"The nodes judged (external ids, paths or labels)." tool:"required"`
+	NodeIDs  []string `json:"node_ids" jsonschema:"Nodes judged (ids, paths or labels)." help:"The nodes judged (external ids, paths or labels)." tool:"required"`
 	Strength float64  `json:"strength" jsonschema:"Weight of the verdict." help:"How strong the verdict is: its weight in later rankings (three calls at 1 settle it) and how far the edge adjustment reaches into the nodes' neighbourhood." tool:"default=0.2,min=0,max=1"`
 }
 
 type driftParams struct {
 	Since              string `json:"since" jsonschema:"last_session, session_start, or a time (RFC 3339 or Unix seconds)." help:"\"last_session\" (the previous session's baseline), \"session_start\", or a time (RFC 3339 or Unix seconds)." tool:"default=last_session"`
 	IncludeWeightDrift bool   `json:"include_weight_drift" help:"Include the edges whose weights moved most." tool:"default=true"`
-	TopN               int    `json:"top_n" jsonschema:"How many moved edges to list." help:"How many strengthened and weakened edges to list." tool:"default=10,min=1,max=100"`
+	TopN               int    `json:"top_n" jsonschema:"Moved edges listed." help:"How many strengthened and weakened edges to list." tool:"default=10,min=1,max=100"`
 }
 
 func registerLearning(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "learn",
 		Title:       "Learn from feedback",
-		Description: "Rate activate/seek results (correct, wrong) so that similar queries rank better; use after results you acted on.",
+		Description: "Rate activate/seek results so similar queries rank better; use after acting on them.",
 		Details:     "Explicit feedback on query results: \"correct\" ranks the given nodes higher when this query (or a similar one, sharing most words or seeds) is asked again, \"wrong\" ranks them lower, \"partial\" is a weaker \"correct\". It also adjusts the edges around the nodes (Hebbian learning with LTP/LTD). Edge weights persist with the graph; the per-query verdicts last for the server's session. Every call is also a tremor observation of the files named; a verdict on a query about a bug (fix, crash, regression …) records a trust outcome for them (correct: a confirmed defect, wrong: a false alarm), and 2–6 linked nodes confirmed for it are stored as an antibody (antibody_scan).",
 		Class:       tools.Write,
 		WhenToUse:   "After every activate/seek whose results you used (or rejected): it is how the graph gets better for this repository.",
@@ -45,8 +45,8 @@ func registerLearning(r *tools.Registry) {
 	}, runLearn)
 	tools.Add(r, tools.Tool{
 		Name:        "drift",
-		Title:       "What changed since a baseline",
-		Description: "Graph changes since a baseline (default: the last session) and the edges learning moved most. Use at session start.",
+		Title:       "Graph drift",
+		Description: "Graph changes since last session and edges learning moved most; use at session start.",
 		Details:     "What changed against a baseline: node/edge count deltas, new and removed files, and the edges whose learned weight moved most (strengthened and weakened), with LTP/LTD counts. since=\"last_session\" compares with the state saved by the previous session.",
 		Class:       tools.Read,
 		WhenToUse:   "Session start (after health) to recover context; after an ingest or a stretch of learning.",

@@ -33,12 +33,12 @@ type lockCreateParams struct {
 // lockIDParams name a lock (lock_diff, lock_rebase, lock_release);
 // lockWatchParams repeat its field (TestSharedParamsAgree).
 type lockIDParams struct {
-	LockID string `json:"lock_id" jsonschema:"The lock (from lock_create)." tool:"required,maxlen=256"`
+	LockID string `json:"lock_id" help:"The lock (from lock_create)." jsonschema:"From lock_create." tool:"required,maxlen=256"`
 }
 
 type lockWatchParams struct {
-	LockID   string `json:"lock_id" jsonschema:"The lock (from lock_create)." tool:"required,maxlen=256"`
-	Strategy string `json:"strategy" jsonschema:"When to record changes." help:"manual (never), on_ingest (every graph change) or on_learn (every learning change); periodic is not supported." tool:"required,enum=manual|on_ingest|on_learn"`
+	LockID   string `json:"lock_id" help:"The lock (from lock_create)." jsonschema:"From lock_create." tool:"required,maxlen=256"`
+	Strategy string `json:"strategy" help:"manual (never), on_ingest (every graph change) or on_learn (every learning change); periodic is not supported." tool:"required,enum=manual|on_ingest|on_learn"`
 }
 
 // queryLockTopK is how many activated nodes a query_neighborhood lock
@@ -50,7 +50,7 @@ func registerLocks(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "lock_create",
 		Title:       "Lock a region",
-		Description: "Pin a graph region and its baseline so that lock_diff can say what changed under it (edits, ingests, learning).",
+		Description: "Pin a graph region's baseline so lock_diff can say what changed under it.",
 		Details: "Pin a region of the graph and capture its baseline — its nodes (with signatures), the edges inside it and on its boundary with their weights, and the contents (SHA-256) of its files — so that lock_diff can later say what changed under it: after your own edits, another agent's ingest, or learning. " +
 			fmt.Sprintf("Scopes: node (the roots only), subgraph (everything within radius hops of the roots, either direction), query_neighborhood (the roots and the top %d nodes a query activates), path (an ordered list of nodes). ", queryLockTopK) +
 			fmt.Sprintf("Limits: %d locks per agent, %d nodes and %d edges per baseline, %d files hashed.", continuity.MaxLocksPerAgent, continuity.MaxBaselineNodes, continuity.MaxBaselineEdges, continuity.MaxLockFiles) + own,
@@ -63,7 +63,7 @@ func registerLocks(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "lock_watch",
 		Title:       "Set a lock's watcher",
-		Description: "Choose when a lock records changes (graph, learning or never) for the next lock_diff to report.",
+		Description: "When a lock records changes for lock_diff: on ingest, on learn, or manual.",
 		Details:     "Set when a lock records changes: on_ingest (every graph change: ingest, incremental ingest, merge), on_learn (every learning change), manual (none). Recorded events are reported and drained by the next lock_diff; lock_diff always works whatever the strategy." + own,
 		Class:       tools.Write,
 		WhenToUse:   "After lock_create, when you want to know whether any ingest or learning happened since your last diff.",
@@ -74,7 +74,7 @@ func registerLocks(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "lock_diff",
 		Title:       "What changed under a lock",
-		Description: "Nodes, edges, weights and files changed in a locked region since its baseline; use after ingests or before committing.",
+		Description: "What changed in a locked region since its baseline; use after ingests or before committing.",
 		Details: "Compare a locked region with its baseline: nodes new to the region, removed or changed (edges, extent, file stamp), edges added or removed inside it and on its boundary, weights moved by learning, and locked files whose contents changed on disk (even before a re-ingest). " +
 			"When neither the graph nor its learned state changed since the baseline only the files are checked (fast_path). Drains the watcher's events. Suggests lock_rebase when something changed." + own,
 		Class:     tools.Write, // drains the watcher's events
@@ -85,7 +85,7 @@ func registerLocks(r *tools.Registry) {
 	}, runLockDiff)
 	tools.Add(r, tools.Tool{
 		Name:        "lock_rebase",
-		Title:       "Re-capture a lock's baseline",
+		Title:       "Rebase a lock",
 		Description: "Make the current graph and files a lock's new baseline; use after reviewing a lock_diff.",
 		Details:     "Take a lock's baseline again from the current graph and files (same scope, roots and radius), keeping the lock and its watcher: the changes a diff reported become the new reference." + own,
 		Class:       tools.Write,
@@ -97,7 +97,7 @@ func registerLocks(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "lock_release",
 		Title:       "Release a lock",
-		Description: "Drop a lock with its baseline and pending events (irreversible), when done with a region.",
+		Description: "Drop a lock, its baseline and pending events (irreversible).",
 		Details:     "Release a lock and free its baseline and pending watcher events. Irreversible. perspective_close releases the locks tied to the perspective." + own,
 		Class:       tools.Write,
 		WhenToUse:   "Done with a region, or at the lock limit.",

@@ -11,10 +11,10 @@ import (
 
 type bootMemoryParams struct {
 	Action string `json:"action" help:"set, get, list or delete." tool:"required,enum=set|get|list|delete"`
-	Key    string `json:"key" jsonschema:"The key (set, get, delete), e.g. \"task/current\"." help:"The key (required for set, get and delete), e.g. \"doctrine/review-rules\"." tool:"maxlen=128"`
+	Key    string `json:"key" jsonschema:"For set, get, delete; e.g. \"task/current\"." help:"The key (required for set, get and delete), e.g. \"doctrine/review-rules\"." tool:"maxlen=128"`
 	// Value holds the JSON given (a json.RawMessage; nil when absent), so
 	// that the stored value keeps its key order and number spelling.
-	Value any `json:"value" jsonschema:"Value to store, for set" help:"The JSON value to store (set only): string, number, boolean, object or array."`
+	Value any `json:"value" jsonschema:"For set." help:"The JSON value to store (set only): string, number, boolean, object or array."`
 }
 
 // UnmarshalJSON reads value as the JSON it is, not as Go maps and floats.
@@ -43,8 +43,8 @@ func (p bootMemoryParams) raw() json.RawMessage {
 func registerMemory(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "boot_memory",
-		Title:       "Boot memory",
-		Description: "Small per-agent JSON values by key that survive restarts: what every session of yours should start with.",
+		Title:       "Per-agent memory",
+		Description: "Per-agent JSON values by key that survive restarts: what your sessions start with.",
 		Details: fmt.Sprintf("Keep small canonical hot-state values next to the graph, per agent, surviving restarts: action set stores a JSON value under a key, get reads it, list shows your keys, delete removes one. "+
 			"Limits per agent: %d keys, %d KiB per value, %d KiB in all. Keys: letters, digits and . _ - : /. Each agent sees only its own keys. agent_id: 1–64 letters, digits, '-', '_' or '.'.", continuity.MaxMemoryKeys, continuity.MaxMemoryValue>>10, continuity.MaxMemoryBytes>>10),
 		Class:     tools.Write,

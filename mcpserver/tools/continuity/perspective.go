@@ -28,9 +28,9 @@ const (
 // the route families) and this file's paging; TestDeclaredBoundsFollowTheStore
 // holds them together.
 type perspStartParams struct {
-	Query      string                        `json:"query" jsonschema:"Seed query for the routes, e.g. \"session expiry\"." help:"Seed query for route synthesis, e.g. \"session management and expiry\"." tool:"required"`
-	AnchorNode string                        `json:"anchor_node" jsonschema:"Node to anchor on; default: the query's top node." help:"Anchor node (external id, path or label): the starting focus, and routes are scored by their distance to it."`
-	Lens       strictObject[continuity.Lens] `json:"lens" jsonschema:"Optional filter: {dimensions, node_types, families}." help:"Optional lens: {\"dimensions\": [structural, semantic, temporal, causal] used by the query's activation, \"node_types\": [\"file\", \"function\", ...] route targets may have, \"families\": route families kept (structural_neighbor, causal_downstream, causal_upstream, test_coverage, co_change, semantic_match, anchor_return)}."`
+	Query      string                        `json:"query" jsonschema:"Seed query, e.g. \"session expiry\"." help:"Seed query for route synthesis, e.g. \"session management and expiry\"." tool:"required"`
+	AnchorNode string                        `json:"anchor_node" jsonschema:"Default: the query's top node." help:"Anchor node (external id, path or label): the starting focus, and routes are scored by their distance to it."`
+	Lens       strictObject[continuity.Lens] `json:"lens" jsonschema:"{dimensions, node_types, families} filter." help:"Optional lens: {\"dimensions\": [structural, semantic, temporal, causal] used by the query's activation, \"node_types\": [\"file\", \"function\", ...] route targets may have, \"families\": route families kept (structural_neighbor, causal_downstream, causal_upstream, test_coverage, co_change, semantic_match, anchor_return)}."`
 }
 
 // perspIDParams name a perspective (back, close). The other perspective
@@ -38,38 +38,38 @@ type perspStartParams struct {
 // TestBindAgreesWithAccessors reads top-level fields only;
 // TestSharedParamsAgree keeps the copies equal.
 type perspIDParams struct {
-	PerspectiveID string `json:"perspective_id" jsonschema:"The perspective (from perspective_start)." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
+	PerspectiveID string `json:"perspective_id" jsonschema:"From perspective_start." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
 }
 
 type perspRoutesParams struct {
-	PerspectiveID   string `json:"perspective_id" jsonschema:"The perspective (from perspective_start)." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
+	PerspectiveID   string `json:"perspective_id" jsonschema:"From perspective_start." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
 	Page            int    `json:"page" help:"Page number (1-based)." tool:"default=1,min=1"`
 	PageSize        int    `json:"page_size" jsonschema:"Routes per page, clamped to [1, 10]." tool:"default=6"`
-	RouteSetVersion *int   `json:"route_set_version" jsonschema:"Version your routes came with (optional; stale: reported)." help:"The version your routes came with (optional: reported when stale)." tool:"min=0"`
+	RouteSetVersion *int   `json:"route_set_version" jsonschema:"Your routes' version; stale: reported." help:"The version your routes came with (optional: reported when stale)." tool:"min=0"`
 }
 
 // perspRouteParams name one route of a perspective.
 type perspRouteParams struct {
-	PerspectiveID   string `json:"perspective_id" jsonschema:"The perspective (from perspective_start)." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
-	RouteID         string `json:"route_id" jsonschema:"Route id (R_...); or route_index." help:"The route's stable id (R_...). Give route_id or route_index, not both." tool:"maxlen=64"`
-	RouteIndex      *int   `json:"route_index" jsonschema:"The route's index field (1-based across pages); or route_id." help:"The route's index as listed (1-based, the index field of a route; it does not restart on each page)." tool:"min=1,max=60"`
-	RouteSetVersion int    `json:"route_set_version" jsonschema:"Version your routes came with (stale: refused)." help:"The route_set_version your routes came with: a stale one is refused with the current version." tool:"required,min=0"`
+	PerspectiveID   string `json:"perspective_id" jsonschema:"From perspective_start." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
+	RouteID         string `json:"route_id" jsonschema:"R_...; or route_index." help:"The route's stable id (R_...). Give route_id or route_index, not both." tool:"maxlen=64"`
+	RouteIndex      *int   `json:"route_index" jsonschema:"The route's index (1-based); or route_id." help:"The route's index as listed (1-based, the index field of a route; it does not restart on each page)." tool:"min=1,max=60"`
+	RouteSetVersion int    `json:"route_set_version" jsonschema:"Your routes' version; stale: refused." help:"The route_set_version your routes came with: a stale one is refused with the current version." tool:"required,min=0"`
 }
 
 type perspVersionParams struct {
-	PerspectiveID   string `json:"perspective_id" jsonschema:"The perspective (from perspective_start)." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
-	RouteSetVersion int    `json:"route_set_version" jsonschema:"Version your routes came with (stale: refused)." help:"The route_set_version your routes came with: a stale one is refused with the current version." tool:"required,min=0"`
+	PerspectiveID   string `json:"perspective_id" jsonschema:"From perspective_start." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
+	RouteSetVersion int    `json:"route_set_version" jsonschema:"Your routes' version; stale: refused." help:"The route_set_version your routes came with: a stale one is refused with the current version." tool:"required,min=0"`
 }
 
 type perspBranchParams struct {
-	PerspectiveID string `json:"perspective_id" jsonschema:"The perspective (from perspective_start)." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
-	BranchName    string `json:"branch_name" jsonschema:"Branch name (generated when omitted)." help:"Name of the branch (generated when omitted)." tool:"maxlen=64"`
+	PerspectiveID string `json:"perspective_id" jsonschema:"From perspective_start." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
+	BranchName    string `json:"branch_name" jsonschema:"Generated when omitted." help:"Name of the branch (generated when omitted)." tool:"maxlen=64"`
 }
 
 type perspCompareParams struct {
 	PerspectiveIDA string   `json:"perspective_id_a" jsonschema:"First perspective (yours)." tool:"required,maxlen=256"`
 	PerspectiveIDB string   `json:"perspective_id_b" jsonschema:"Second perspective (yours)." tool:"required,maxlen=256"`
-	Dimensions     []string `json:"dimensions" jsonschema:"Dimensions to compare on (default all four)." tool:"enum=structural|semantic|temporal|causal"`
+	Dimensions     []string `json:"dimensions" help:"Dimensions to compare on (default all four)." jsonschema:"Default: all four." tool:"enum=structural|semantic|temporal|causal"`
 }
 
 type perspListParams struct{}
@@ -96,7 +96,7 @@ func registerPerspectives(r *tools.Registry) {
 	}), runPerspectiveStart)
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_routes",
-		Title:       "Browse a perspective's routes",
+		Title:       "Page routes",
 		Description: "Page through a perspective's routes; also how to recover the current route_set_version.",
 		Details:     fmt.Sprintf("Page through the current route set (page_size clamped to [1, %d]). A perspective gone stale (the graph or learned weights changed) is refreshed first; a route_set_version that no longer matches is reported, not refused, since this is how you recover the current one.", routesMaxPageSize),
 		Class:       tools.Read,
@@ -108,7 +108,7 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_inspect",
 		Title:       "Inspect a route",
-		Description: "Explains one route without moving, with its path, family, scores, provenance and affinities.",
+		Description: "One route explained without moving: path, family, scores, provenance.",
 		Details:     "Expand one route without moving: its full path, family and what it means, score breakdown, provenance of the target (file, lines, whether the file changed on disk since ingest), whether peek can show it, and the target's affinity candidates.",
 		Class:       tools.Read,
 		WhenToUse:   "Before following a route: why is it there, where does it lead?",
@@ -151,8 +151,8 @@ func registerPerspectives(r *tools.Registry) {
 	}), runPerspectiveSuggest)
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_affinity",
-		Title:       "Probable connections of a route target",
-		Description: "Nodes that are not connected to a route's target but share many of its neighbours: probable connections, not verified edges.",
+		Title:       "Route affinities",
+		Description: "Nodes sharing many neighbours with a route's target but unlinked: probable, unverified edges.",
 		Class:       tools.Read,
 		WhenToUse:   "Looking for code that should be connected to the target but is not (duplicated logic, a missing dependency).",
 		AvoidWhen:   "You want verified dependencies (impact, why).",
@@ -184,7 +184,7 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_compare",
 		Title:       "Compare two perspectives",
-		Description: "The nodes two of your perspectives share and those unique to each, with per-dimension score differences.",
+		Description: "Nodes two of your perspectives share and those unique to each, with score differences.",
 		Details:     "Compare two of your perspectives: the nodes both reached (focus, anchor, visited and route targets), the nodes unique to each, and per activation dimension the mean score of each perspective's nodes and the difference.",
 		Class:       tools.Read,
 		WhenToUse:   "After branching, or two queries on one area: where do they overlap?",
@@ -194,7 +194,7 @@ func registerPerspectives(r *tools.Registry) {
 	}), runPerspectiveCompare)
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_list",
-		Title:       "List your perspectives",
+		Title:       "Your perspectives",
 		Description: "Your open perspectives with their focus, route count, history depth and staleness.",
 		Details:     "Your open perspectives: focus, mode, route count, history length, whether they are stale, times and approximate memory.",
 		Class:       tools.Read,

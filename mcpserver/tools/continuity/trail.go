@@ -16,12 +16,12 @@ import (
 // The bounds and enums below are continuity's (MaxLabel, MaxHypotheses,
 // TrailStatuses …); TestDeclaredBoundsFollowTheStore holds them together.
 type trailSaveParams struct {
-	Label         string                       `json:"label" jsonschema:"Label, e.g. \"auth-leak-investigation\"." help:"Human-readable label for this investigation, e.g. \"auth-leak-investigation\"." tool:"required,maxlen=200"`
+	Label         string                       `json:"label" jsonschema:"e.g. \"auth-leak-investigation\"." help:"Human-readable label for this investigation, e.g. \"auth-leak-investigation\"." tool:"required,maxlen=200"`
 	Hypotheses    []strictObject[hypothesisIn] `json:"hypotheses" jsonschema:"{statement, confidence, supporting_nodes, contradicting_nodes, status}" help:"Hypotheses formed: {statement (required), confidence (0–1, default 0.5), supporting_nodes, contradicting_nodes, status}." tool:"maxitems=50"`
 	Conclusions   []strictObject[conclusionIn] `json:"conclusions" jsonschema:"{statement, confidence, from_hypotheses, supporting_nodes}" help:"Conclusions reached: {statement (required), confidence (0–1, default 0.5), from_hypotheses, supporting_nodes}." tool:"maxitems=50"`
 	OpenQuestions []string                     `json:"open_questions" help:"Questions left for later." tool:"maxitems=50,maxlen=2000"`
 	Tags          []string                     `json:"tags" jsonschema:"Tags for trail_list filters." help:"Tags for organisation and trail_list filters." tool:"maxitems=20,maxlen=64"`
-	Summary       string                       `json:"summary" jsonschema:"Summary (generated when omitted)." help:"Summary; generated from the hypotheses, conclusions and questions when omitted." tool:"maxlen=2000"`
+	Summary       string                       `json:"summary" jsonschema:"Generated when omitted." help:"Summary; generated from the hypotheses, conclusions and questions when omitted." tool:"maxlen=2000"`
 	// VisitedNodes is nil when absent: the open perspectives' nodes are
 	// taken instead.
 	VisitedNodes     *[]strictObject[visitedIn] `json:"visited_nodes" jsonschema:"{node_external_id, annotation, relevance}; default: your perspectives' nodes" help:"Visited nodes: {node_external_id (required), annotation, relevance (0–1, default 0.5)}. Omitted: the nodes your open perspectives focused on and visited." tool:"maxitems=500"`
@@ -50,28 +50,28 @@ type visitedIn struct {
 }
 
 type trailResumeParams struct {
-	TrailID string `json:"trail_id" jsonschema:"Trail id (from trail_save or trail_list)." help:"Trail to resume (from trail_save or trail_list)." tool:"required,maxlen=256"`
+	TrailID string `json:"trail_id" jsonschema:"From trail_save or trail_list." help:"Trail to resume (from trail_save or trail_list)." tool:"required,maxlen=256"`
 	Force   bool   `json:"force" jsonschema:"Resume a stale trail (over half its nodes missing)." help:"Resume even when the trail is stale (more than 50% of its nodes missing)." tool:"default=false"`
 }
 
 type trailListParams struct {
-	FilterAgentID string   `json:"filter_agent_id" jsonschema:"Only this agent's trails (default: all)." help:"Only this agent's trails (default: all agents)." tool:"maxlen=64"`
+	FilterAgentID string   `json:"filter_agent_id" jsonschema:"Only this agent's." help:"Only this agent's trails (default: all agents)." tool:"maxlen=64"`
 	FilterStatus  string   `json:"filter_status" help:"Only trails with this status." tool:"enum=active|saved|archived|stale|merged"`
-	FilterTags    []string `json:"filter_tags" jsonschema:"Only trails with any of these tags." help:"Only trails with at least one of these tags." tool:"maxitems=20,maxlen=64"`
+	FilterTags    []string `json:"filter_tags" jsonschema:"Any of these tags." help:"Only trails with at least one of these tags." tool:"maxitems=20,maxlen=64"`
 	Limit         int      `json:"limit" jsonschema:"Most trails listed (total_count counts all)." help:"Maximum trails listed (total_count counts all matches)." tool:"default=50,min=1,max=500"`
 }
 
 type trailMergeParams struct {
-	TrailIDs []string `json:"trail_ids" jsonschema:"Two to ten trail ids to merge." tool:"required,maxitems=10,maxlen=256"`
-	Label    string   `json:"label" jsonschema:"Label (generated when omitted)." help:"Label of the merged trail (generated from the sources' labels when omitted)." tool:"maxlen=200"`
+	TrailIDs []string `json:"trail_ids" help:"Two to ten trail ids to merge." jsonschema:"Two to ten trail ids." tool:"required,maxitems=10,maxlen=256"`
+	Label    string   `json:"label" jsonschema:"Generated when omitted." help:"Label of the merged trail (generated from the sources' labels when omitted)." tool:"maxlen=200"`
 }
 
 func registerTrails(r *tools.Registry) {
 	agentNote := " agent_id: 1–64 letters, digits, '-', '_' or '.' (it names the trail's owner)."
 	tools.Add(r, tools.Tool{
 		Name:        "trail_save",
-		Title:       "Save an investigation trail",
-		Description: "Persist your investigation so that any agent can resume it after a restart or a context reset.",
+		Title:       "Save a trail",
+		Description: "Save your investigation so any agent can resume it after a restart or context reset.",
 		Details: "Persist the current investigation — hypotheses, conclusions, open questions, visited nodes, activation boosts and tags — as a trail any agent can resume later (after a restart, a context reset, or by another agent). " +
 			"Node references are resolved and checked against the graph; each node's signature is kept so a resume can tell which nodes changed. visited_nodes defaults to what your open perspectives visited. A summary is generated when omitted." + agentNote,
 		Class:     tools.Write,
@@ -86,7 +86,7 @@ func registerTrails(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "trail_resume",
 		Title:       "Resume a saved trail",
-		Description: "Picks up a saved investigation (any agent's), re-applies its boosts and says what changed and where to continue.",
+		Description: "Resume any agent's saved investigation: its boosts re-applied, what changed, where to go on.",
 		Details: "Restore a saved investigation (yours or another agent's): checks that its nodes still exist and which changed since the save, re-injects its activation boosts (and a light boost for visited nodes) into later activate queries, downgrades hypotheses whose supporting nodes are gone, and returns resume hints: the next focus node, the next open question and the tool to call. " +
 			"A trail with more than half of its nodes missing is stale and is refused unless force is true." + agentNote,
 		Class:     tools.Write,
@@ -97,8 +97,8 @@ func registerTrails(r *tools.Registry) {
 	}, runTrailResume)
 	tools.Add(r, tools.Tool{
 		Name:        "trail_list",
-		Title:       "List saved trails",
-		Description: "Saved trails of all agents (or one), newest first, with summaries to pick one to resume.",
+		Title:       "Saved trails",
+		Description: "Saved trails of all agents (or one), newest first, with summaries.",
 		Details:     "List saved investigation trails of every agent (or one), most recently modified first, with compact summaries to choose one to resume. Filters: owner, status (active, saved, archived, stale, merged), tags (any match).",
 		Class:       tools.Read,
 		WhenToUse:   "Session start (what can be resumed?), multi-agent coordination (what did the others find?), cleanup.",
@@ -109,7 +109,7 @@ func registerTrails(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "trail_merge",
 		Title:       "Merge trails",
-		Description: "Combines trails into a new one of yours, reporting conflicting hypotheses and edges between what each found.",
+		Description: "Merge trails into a new one of yours, with conflicting hypotheses and links between them.",
 		Details: "Combine two or more trails (any agent's) into a new trail owned by the caller: visited nodes, boosts, hypotheses, conclusions, questions and tags are united, identical statements merged. " +
 			"Contradicting hypotheses (a node one supports and the other contradicts, or the same statement negated) are reported as conflicts and resolved by confidence plus a recency bonus when the scores differ by at least 0.15, else left unresolved. " +
 			"Direct graph edges between nodes only one trail visited are reported as connections. The source trails are marked merged." + agentNote,

@@ -23,19 +23,19 @@ import (
 // TestBindAgreesWithAccessors looks a parameter up among a struct's own
 // fields.
 type documentRefParams struct {
-	Path   string `json:"path" jsonschema:"Document path: as ingested, root-relative or absolute." help:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
-	NodeID string `json:"node_id" jsonschema:"A doc:: node (document or section); bindings also take a code node." help:"A document-lane node (\"doc::docs/guide.md\", a section \"doc::docs/guide.md#install\"); document_bindings also takes a code node."`
+	Path   string `json:"path" jsonschema:"As ingested, root-relative or absolute." help:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
+	NodeID string `json:"node_id" jsonschema:"A doc:: node; bindings also take a code node." help:"A document-lane node (\"doc::docs/guide.md\", a section \"doc::docs/guide.md#install\"); document_bindings also takes a code node."`
 }
 
 type documentBindingsParams struct {
-	Path   string `json:"path" jsonschema:"Document path: as ingested, root-relative or absolute." help:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
-	NodeID string `json:"node_id" jsonschema:"A doc:: node (document or section); bindings also take a code node." help:"A document-lane node (\"doc::docs/guide.md\", a section \"doc::docs/guide.md#install\"); document_bindings also takes a code node."`
+	Path   string `json:"path" jsonschema:"As ingested, root-relative or absolute." help:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
+	NodeID string `json:"node_id" jsonschema:"A doc:: node; bindings also take a code node." help:"A document-lane node (\"doc::docs/guide.md\", a section \"doc::docs/guide.md#install\"); document_bindings also takes a code node."`
 	TopK   int    `json:"top_k" help:"Maximum bindings returned." tool:"default=50,min=1,max=1000"`
 }
 
 type documentDriftParams struct {
-	Path   string `json:"path" jsonschema:"Document path: as ingested, root-relative or absolute." help:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
-	NodeID string `json:"node_id" jsonschema:"A doc:: node (document or section); bindings also take a code node." help:"A document-lane node (\"doc::docs/guide.md\", a section \"doc::docs/guide.md#install\"); document_bindings also takes a code node."`
+	Path   string `json:"path" jsonschema:"As ingested, root-relative or absolute." help:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
+	NodeID string `json:"node_id" jsonschema:"A doc:: node; bindings also take a code node." help:"A document-lane node (\"doc::docs/guide.md\", a section \"doc::docs/guide.md#install\"); document_bindings also takes a code node."`
 	TopK   int    `json:"top_k" jsonschema:"Documents listed, most findings first." help:"Maximum documents listed (most findings first)." tool:"default=20,min=1,max=1000"`
 }
 
@@ -43,7 +43,7 @@ func registerDocuments(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "document_resolve",
 		Title:       "Resolve a document",
-		Description: "Resolve an ingested document (by path or node) to its canonical form: sections, node ids, links, artifacts.",
+		Description: "An ingested document's sections, node ids, links and artifacts, by path or node.",
 		Details: "Resolve an ingested document (by path or node) to its canonical form: format, title, sections with their lines and nesting, links in and out, " +
 			"binding and claim counts, and canonical artifacts (canonical.md, canonical.json, claims.json) written to the runtime directory.",
 		Class:     tools.Read,
@@ -55,7 +55,7 @@ func registerDocuments(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "document_bindings",
 		Title:       "Document ↔ code bindings",
-		Description: "Which code a document describes, or which documents describe a code node: scored section bindings.",
+		Description: "Which code a document describes, or which documents describe a code node.",
 		Details: "Which code a document describes, or which documents describe a code node: the deterministic bindings of document sections to the code they name " +
 			"(exact path 1.0 > path suffix 0.9 > qualified name 0.85 > configuration key 0.75 > call in a code block 0.7 > unique label 0.6; ambiguous names split over ≤3 candidates or dropped), with the mention and the reason.",
 		Class:     tools.Read,
@@ -66,8 +66,8 @@ func registerDocuments(r *tools.Registry) {
 	}, runDocumentBindings)
 	tools.Add(r, tools.Tool{
 		Name:        "document_drift",
-		Title:       "Document drift",
-		Description: "Which documents are stale: their bound code changed since, or the code they name is gone. One document or all.",
+		Title:       "Stale documents",
+		Description: "Documents whose bound code changed since, or whose named code is gone.",
 		Details: "Stale documentation: documents whose bound code changed after the document last did (git last-commit times; file times outside git), " +
 			"paths and members a document names that are gone although their directory or owner is there, and names too ambiguous to bind. One document (path/node_id) or all.",
 		Class:     tools.Read,
@@ -79,7 +79,7 @@ func registerDocuments(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "document_provider_health",
 		Title:       "Document providers",
-		Description: "Which optional document providers (pdftotext, pandoc, …) this machine has, with install hints.",
+		Description: "Optional document converters (pdftotext, pandoc, …) present, with install hints.",
 		Details:     "Which optional document providers this machine has (pdftotext for PDF, pandoc for DOCX; docling, trafilatura, markitdown, GROBID reported), with install hints. Never fails: an absent provider is reported, and its formats are skipped (and counted) at ingest.",
 		Class:       tools.Read,
 		WhenToUse:   "Before ingesting PDF or office documents, or when an ingest reports skipped files.",

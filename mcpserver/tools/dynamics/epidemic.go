@@ -12,10 +12,10 @@ import (
 )
 
 type epidemicParams struct {
-	InfectedNodes      []string `json:"infected_nodes" jsonschema:"Nodes known to be buggy." help:"The nodes known to hold a defect: external ids, paths or labels (at most 50). Those not found are listed in unresolved; the call fails only when none is found." tool:"required,maxitems=50"`
+	InfectedNodes      []string `json:"infected_nodes" jsonschema:"Known-buggy nodes." help:"The nodes known to hold a defect: external ids, paths or labels (at most 50). Those not found are listed in unresolved; the call fails only when none is found." tool:"required,maxitems=50"`
 	Iterations         int      `json:"iterations" help:"Steps of the model (each step the newly infected pass it on once)." tool:"default=50,min=1,max=500"`
 	Direction          string   `json:"direction" jsonschema:"forward, backward (to dependents) or both." help:"forward: from a buggy node to what it imports, calls, references, inherits or contains; backward: to its dependents (importers, callers, subclasses, containers); both." tool:"default=both,enum=forward|backward|both"`
-	PromotionThreshold float64  `json:"promotion_threshold" jsonschema:"Probability from which a node counts as infected." help:"A node whose probability reaches this counts as infected (status infected) rather than at risk; the burnout check counts infected nodes." tool:"default=0.5,min=0,max=1"`
+	PromotionThreshold float64  `json:"promotion_threshold" jsonschema:"Probability counted as infected." help:"A node whose probability reaches this counts as infected (status infected) rather than at risk; the burnout check counts infected nodes." tool:"default=0.5,min=0,max=1"`
 	TopK               int      `json:"top_k" help:"Predictions listed, most probable first; not_listed counts the rest." tool:"default=20,min=1,max=200"`
 }
 
@@ -59,8 +59,8 @@ type epidemicSummary struct {
 func registerEpidemic(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "epidemic",
-		Title:       "Epidemic: where a known bug likely spread",
-		Description: "Given known-buggy nodes, which neighbours likely harbour the bug too (SIR over dependencies).",
+		Title:       "Bug spread",
+		Description: "Which neighbours of known-buggy nodes likely harbour the bug too.",
 		Details: "SIR model of a defect spreading over dependency edges. Each step, what a node newly caught passes to its contacts with probability rate × the relation's factor " +
 			"(imports 0.8, calls and instantiates 0.7, inherits and implements 0.6, references and other dependencies 0.4, contains 0.3; co-change and documents transmit nothing), " +
 			"combined over paths as a union (1 − Π(1 − p)), without echoes back along the edge it came by; then the node recovers. " +

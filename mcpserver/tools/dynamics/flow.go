@@ -12,10 +12,10 @@ import (
 )
 
 type flowParams struct {
-	NumParticles        int     `json:"num_particles" jsonschema:"Entry points simulated, one particle each." help:"How many entry points to simulate, one particle each, in discovery order (main functions, request handlers, commands, then public functions nothing calls)." tool:"default=20,min=1,max=100"`
+	NumParticles        int     `json:"num_particles" jsonschema:"Entry points simulated." help:"How many entry points to simulate, one particle each, in discovery order (main functions, request handlers, commands, then public functions nothing calls)." tool:"default=20,min=1,max=100"`
 	MaxDepth            int     `json:"max_depth" jsonschema:"Hops a particle travels." help:"How many call/reference hops a particle travels from its entry point." tool:"default=10,min=1,max=50"`
 	TurbulenceThreshold float64 `json:"turbulence_threshold" jsonschema:"Least score reported (2 entries unlocked: 0.5)." help:"Least score a collision needs to be listed: 1 − 1/entries, halved when every path takes a lock (2 entry points without a lock: 0.5, with: 0.25)." tool:"default=0.5,min=0,max=1"`
-	ScopeFilter         string  `json:"scope_filter" jsonschema:"Path prefix the simulation stays in." help:"A path prefix (backend/, internal/server/): entry points and particles stay inside it."`
+	ScopeFilter         string  `json:"scope_filter" jsonschema:"Path prefix." help:"A path prefix (backend/, internal/server/): entry points and particles stay inside it."`
 	Detail              string  `json:"detail" help:"brief (the default): at most 10 turbulence points, each with up to 5 of its entry points and one path; full: at most 20, with up to 10 colliding pairs and a path for each of up to 5 entry points." tool:"default=brief,enum=brief|full"`
 }
 
@@ -69,7 +69,7 @@ const (
 func registerFlow(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "flow_simulate",
-		Title:       "Flow simulation: where concurrent paths collide",
+		Title:       "Flow collisions",
 		Description: "Where execution from different entry points meets on shared mutable state (race candidates).",
 		Details: "Discovers entry points — main functions, request handlers (ServeHTTP, routed views, functions named handle… or …Handler), commands (functions named cmd…, …Command, run/execute under cmd/ or cli), then public functions nothing in the repository calls; methods other than ServeHTTP and routed views are not entry points — and launches one particle from each (num_particles of them). " +
 			"Particles walk call and reference edges breadth-first up to max_depth hops, in turn, one node each, so the walk is deterministic; together they visit at most 10,000 nodes (truncated says the budget ended it). " +

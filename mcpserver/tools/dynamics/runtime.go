@@ -50,7 +50,7 @@ const (
 func registerOverlay(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "runtime_overlay",
-		Title:       "Runtime overlay: OpenTelemetry spans on the graph",
+		Title:       "Runtime overlay",
 		Description: "Paint OpenTelemetry spans (OTLP JSON) onto the graph: calls, latency, errors per node.",
 		Details: "Reads spans as OTLP JSON exporters write them (resourceSpans → scopeSpans → spans; attributes as key/value with stringValue, intValue …; status code 2 or STATUS_CODE_ERROR is an error) and maps each to a node: " +
 			"code_attribute uses code.function (or code.function.name), the receiver in code.namespace (main.(*Cart) → Cart) and code.filepath (or code.file.path), whose end must be the node's file; spans without them fall back to their name; " +

@@ -21,7 +21,7 @@ const (
 )
 
 type editPreviewParams struct {
-	FilePath       string `json:"file_path" jsonschema:"Path under an ingest root; a new file is allowed." help:"Path relative to an ingest root or absolute inside one (a new file is allowed)." tool:"required"`
+	FilePath       string `json:"file_path" jsonschema:"Under an ingest root; may be new." help:"Path relative to an ingest root or absolute inside one (a new file is allowed)." tool:"required"`
 	NewContent     string `json:"new_content" jsonschema:"The complete new file." help:"Candidate replacement content (the complete file)." tool:"required,maxlen=4194304"`
 	Description    string `json:"description" help:"Human-readable summary of the edit, kept with the preview." tool:"maxlen=2000"`
 	PreserveFormat bool   `json:"preserve_format" help:"Keep the file's line endings and trailing newline (as apply does)." tool:"default=true"`
@@ -37,7 +37,7 @@ func registerPreview(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "edit_preview",
 		Title:       "Preview a file write",
-		Description: "A write's diff and a preview_id, without touching disk; edit_commit writes it if the file is unchanged.",
+		Description: "A write's diff and a preview_id for edit_commit, without touching disk.",
 		Details:     "Preview a full-file write without touching disk: validates it as apply would (path inside the roots, no symlink escape, not a directory, sizes), and returns a preview_id, the unified diff, the SHA-256 of the file it was computed against (the freshness snapshot), what would be kept of the file's format, and stub or anti-pattern warnings in the new content. edit_commit writes it later only if the file is unchanged.",
 		Class:       tools.Write, // keeps the preview; the disk is never touched
 		Hints:       &tools.Hints{},
@@ -49,7 +49,7 @@ func registerPreview(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "edit_commit",
 		Title:       "Commit a previewed edit",
-		Description: "Write a previewed edit if the file is unchanged since; previews last 15 minutes and are used once.",
+		Description: "Write a previewed edit if the file is unchanged; a preview lasts 15 minutes, once.",
 		Details:     "Write a previewed edit after an explicit confirmation, only if the file still has the contents the preview was computed against (else a teaching error naming what changed since). Previews expire after 15 minutes and are used once. The write is apply's: atomic, journaled, format kept, graph refreshed.",
 		Class:       tools.Write,
 		Hints:       &tools.Hints{Destructive: true},

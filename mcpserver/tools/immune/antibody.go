@@ -20,7 +20,7 @@ type antibodyCreateParams struct {
 	AntibodyID  string            `json:"antibody_id" jsonschema:"For disable, enable, delete (ab_001)." help:"The antibody to disable, enable or delete (ids as antibody_list shows them, e.g. ab_001)."`
 	Pattern     *antibody.Pattern `json:"pattern" jsonschema:"{nodes, edges, negative_edges} (see help)." help:"The bug shape: {\"nodes\": [{\"id\": \"h\", \"label\": \"handle_\", \"type\": \"function\", \"match_mode\": \"exact|substring|regex\"}], \"edges\": [{\"from\": \"h\", \"to\": \"q\", \"relation\": \"calls\"}], \"negative_edges\": [edges that must be absent]}. 1 to 8 nodes; those linked by edges are matched; a node reached only by negative_edges is absent: the match must have no such edge to any node passing its test. A node without label or type matches any node. Nodes without match_mode use substring."`
 	Severity    string            `json:"severity" tool:"default=Medium,enum=Critical|High|Medium|Low" help:"How bad a match is: Critical, High, Medium or Low (antibody_scan's min_severity filters on it)."`
-	Description string            `json:"description" jsonschema:"What the bug is." help:"What the bug is and how it was fixed, for whoever meets a match." tool:"maxlen=2000"`
+	Description string            `json:"description" help:"What the bug is and how it was fixed, for whoever meets a match." tool:"maxlen=2000"`
 	Tags        []string          `json:"tags" help:"Free labels to group antibodies (e.g. security, payments)." tool:"maxitems=20"`
 }
 
@@ -73,8 +73,8 @@ var createExample = map[string]any{"agent_id": "claude", "severity": "High", "de
 func registerAntibodies(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "antibody_create",
-		Title:       "Store a bug shape (antibody)",
-		Description: "Store a fixed bug's shape (nodes, edges, absent edges) for antibody_scan; or disable/enable/delete.",
+		Title:       "Store a bug shape",
+		Description: "Store a fixed bug's shape for antibody_scan to find again; or disable, enable, delete one.",
 		Details: "Stores a bug shape as a small graph pattern: nodes with label constraints (exact, substring or regex) and " +
 			"types, edges that must exist and edges that must be absent (the missing check). A pattern must be specific " +
 			"enough (specificity ≥ 0.15: the mean of what its nodes and edges constrain) and not repeat a stored one " +
@@ -90,7 +90,7 @@ func registerAntibodies(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "antibody_list",
 		Title:       "Stored bug shapes",
-		Description: "List stored antibodies (bug shapes) with severity, specificity and match history.",
+		Description: "Stored antibodies (bug shapes) with severity and match history.",
 		Details:     "Lists the stored antibodies by id: severity, description, tags, enabled, specificity, source (manual or learn), how many scans ran them and the matches they found. detail full adds each pattern.",
 		Class:       tools.Read,
 		WhenToUse:   "Before a scan or a review: which known bug shapes does this repository remember?",
@@ -100,8 +100,8 @@ func registerAntibodies(r *tools.Registry) {
 	}, runAntibodyList)
 	tools.Add(r, tools.Tool{
 		Name:        "antibody_scan",
-		Title:       "Scan for known bug shapes",
-		Description: "Scan the graph for stored bug shapes (antibodies): matches with confidence and bound nodes.",
+		Title:       "Scan for bug shapes",
+		Description: "Where stored bug shapes (antibodies) match the graph, with confidence.",
 		Details: "Matches every enabled antibody against the graph by depth-first subgraph search: label tests (match_mode " +
 			"for nodes without their own), types, required edges, and negative edges that must be absent. Each match " +
 			"binds every pattern node to a graph node; its confidence is the mean label fit (1 exact, 0.5 + half the " +
@@ -213,8 +213,8 @@ func runAntibodyList(c *tools.Call, in antibodyListParams) (AntibodyListOutput, 
 type antibodyScanParams struct {
 	MatchMode   string   `json:"match_mode" jsonschema:"Label test of nodes without their own." help:"How pattern labels are compared with node labels, for pattern nodes without their own match_mode: exact, substring (case-sensitive) or regex." tool:"default=substring,enum=exact|substring|regex"`
 	MinSeverity string   `json:"min_severity" help:"Scan only antibodies of this severity or worse." tool:"default=Low,enum=Critical|High|Medium|Low"`
-	AntibodyIDs []string `json:"antibody_ids" jsonschema:"Only these (default: every enabled one)." help:"Scan only these antibodies (enabled or not); default every enabled one." tool:"maxitems=500"`
-	MaxMatches  int      `json:"max_matches" jsonschema:"Matches per antibody." help:"Stop each antibody's search after this many matches." tool:"default=10,min=1,max=100"`
+	AntibodyIDs []string `json:"antibody_ids" jsonschema:"Default: every enabled one." help:"Scan only these antibodies (enabled or not); default every enabled one." tool:"maxitems=500"`
+	MaxMatches  int      `json:"max_matches" help:"Stop each antibody's search after this many matches." tool:"default=10,min=1,max=100"`
 	TopK        int      `json:"top_k" help:"How many matches to list (worst first); not_listed counts the rest." tool:"default=20,min=1,max=1000"`
 }
 

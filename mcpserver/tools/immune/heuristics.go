@@ -16,7 +16,7 @@ import (
 )
 
 type heuristicsParams struct {
-	NodeID   string `json:"node_id" jsonschema:"The node (id, path or label)." help:"The node to explain: an external id, a path, a qualified name or a label. Give node_id or file_path."`
+	NodeID   string `json:"node_id" jsonschema:"Id, path or label." help:"The node to explain: an external id, a path, a qualified name or a label. Give node_id or file_path."`
 	FilePath string `json:"file_path" jsonschema:"Or a file path." help:"A file to explain (a path relative to the repository or absolute inside it). Give node_id or file_path."`
 }
 
@@ -88,8 +88,8 @@ type HeuristicsOutput struct {
 func registerHeuristics(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "heuristics_surface",
-		Title:       "Why a node ranks as risky",
-		Description: "Why a node or file ranks risky: trust, tremor, antibody matches, blast radius, centrality.",
+		Title:       "Risk breakdown",
+		Description: "Why a node or file ranks risky: trust, tremor, antibodies, blast radius, centrality.",
 		Details: "Explains a node (or a file) by every risk and importance signal at once: its file's trust (defect history), " +
 			"its file's tremor over 90 days, the stored antibodies whose matches bind it (or a node of the file), its blast " +
 			"radius (impact's dependents within 3 hops) and its centrality (PageRank and its percentile, degrees). Each " +

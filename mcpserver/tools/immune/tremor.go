@@ -52,7 +52,7 @@ type TremorOutput struct {
 func registerTremor(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "tremor",
-		Title:       "Accelerating change per module",
+		Title:       "Change acceleration",
 		Description: "Modules whose change frequency accelerates (second derivative of git and learn events).",
 		Details: "Change acceleration per module (file): its commits in the window (ages from the newest commit) and the " +
 			"learn calls that named it (ages from now; a ring of 256 per module, one per second at most, kept in " +

@@ -16,7 +16,7 @@ import (
 
 type trustParams struct {
 	MinHistory    int     `json:"min_history" jsonschema:"Least changes + outcomes to list a module." help:"List only modules with at least this many observations (commits that touched them plus recorded outcomes); 0 also lists modules without evidence (cold start 0.5)." tool:"default=1,min=0,max=100000"`
-	TierFilter    string  `json:"tier_filter" jsonschema:"Only this tier." help:"Only modules of this tier: HighRisk (trust < 0.4), MediumRisk (< 0.7) or LowRisk; all lists every tier." tool:"default=all,enum=all|HighRisk|MediumRisk|LowRisk"`
+	TierFilter    string  `json:"tier_filter" help:"Only modules of this tier: HighRisk (trust < 0.4), MediumRisk (< 0.7) or LowRisk; all lists every tier." tool:"default=all,enum=all|HighRisk|MediumRisk|LowRisk"`
 	SortBy        string  `json:"sort_by" help:"TrustAsc: riskiest first; TrustDesc: safest first; DefectsDesc: most fixes and confirmed defects first; Recency: the most recent defect first." tool:"default=TrustAsc,enum=TrustAsc|TrustDesc|DefectsDesc|Recency"`
 	HalfLifeHours float64 `json:"half_life_hours" jsonschema:"Recency half-life." help:"How fast a defect's weight in the recency factor fades: after this many hours it counts half." tool:"default=720,min=1,max=87600"`
 	Scope         string  `json:"scope" jsonschema:"Path prefix or substring of the modules." help:"Keep only modules whose id or path contains this (e.g. \"backend/\")."`
@@ -57,8 +57,8 @@ type TrustOutput struct {
 func registerTrust(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "trust",
-		Title:       "Trust per module from defect history",
-		Description: "Per-file trust from fix commits in git history and learn outcomes: which modules break most.",
+		Title:       "Module trust",
+		Description: "Per-file trust from fix commits and learn outcomes: which modules break most.",
 		Details: "Trust per module (file) from its defect history: the commits whose subject fixes something (fix, bug, " +
 			"regression, crash …) count as defects in the files they touched, and learn's outcomes add to them (correct: a " +
 			"confirmed defect, wrong: a false alarm, partial: half a defect). The base is the chance of a defect-free year at " +

@@ -24,14 +24,14 @@ type autoIngestStartParams struct {
 	Roots      []string `json:"roots" jsonschema:"Directories or files to watch." help:"Directories or files to watch, absolute or relative to the server's working directory; each must be allowed for ingest." tool:"required,maxitems=32"`
 	Formats    []string `json:"formats" jsonschema:"universal, light, bibtex, article, patent, rfc, crossref, a format, all." help:"Formats to ingest: universal (Markdown, reStructuredText, AsciiDoc, text, HTML, PDF/DOCX with providers), light, bibtex, article/jats, patent, rfc, crossref, a single format (markdown, rst, asciidoc, text, html, pdf, docx), or all. Default: all." tool:"maxitems=32"`
 	DebounceMs int      `json:"debounce_ms" help:"Quiet time after the last change before it is ingested." tool:"default=200,min=10,max=60000"`
-	Namespace  string   `json:"namespace" jsonschema:"Node namespace (default \"doc\")." help:"Namespace of the document nodes (default \"doc\")."`
+	Namespace  string   `json:"namespace" jsonschema:"Default \"doc\"." help:"Namespace of the document nodes (default \"doc\")."`
 }
 
 func registerAutoIngest(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "auto_ingest_start",
 		Title:       "Watch document roots",
-		Description: "Keep documents under watched roots in the graph: ingested now, then after each change; resumes on restart.",
+		Description: "Keep documents under roots in the graph: ingested now and on each change.",
 		Details: "Watch document roots (directories or single files) and keep their documents in the graph: the documents there now are ingested at once (bootstrap), " +
 			"then every added, edited or deleted document file is re-ingested (or removed) after debounce_ms of quiet — the code graph is left as it is, bindings are refreshed. " +
 			"Kernel watches (inotify/FSEvents) when available, polling otherwise. With a runtime directory, a watch still running when the server stops resumes when it starts again (auto_ingest_stop ends it for good).",
@@ -44,7 +44,7 @@ func registerAutoIngest(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "auto_ingest_status",
 		Title:       "Auto-ingest status",
-		Description: "Whether watched documents reach the graph: watchers, queue, ticks, last errors.",
+		Description: "Document watchers' state: queue, ticks, last errors.",
 		Details:     "The document watchers' state: running, roots, formats, watcher backend, queue depth, tracked documents, ticks and their counts, the last errors, the documents and sections of the namespace in the graph, and which providers exist.",
 		Class:       tools.Read,
 		WhenToUse:   "To check that watched documents reach the graph, or why one does not (last_errors).",
@@ -54,7 +54,7 @@ func registerAutoIngest(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "auto_ingest_tick",
 		Title:       "Apply document changes now",
-		Description: "Ingest watched documents' changes now, without waiting for the debounce.",
+		Description: "Ingest watched documents' changes now, skipping the debounce.",
 		Details:     "One deterministic pass now: scan the watched roots, compare with the manifest (size and modification time), ingest added and edited documents and remove deleted ones in one graph update. Returns ingested, removed, skipped and errored paths.",
 		Class:       tools.Exclusive,
 		WhenToUse:   "Right after editing a watched document, when the next answer must include the edit (tests, scripts) without waiting for the debounce.",
@@ -65,7 +65,7 @@ func registerAutoIngest(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "auto_ingest_stop",
 		Title:       "Stop watching documents",
-		Description: "Stop the document watchers; the documents stay in the graph.",
+		Description: "Stop the document watchers; documents stay in the graph.",
 		Details:     "Stop the document watchers and persist the manifest (runtime directory, auto-ingest.json). The documents stay in the graph.",
 		Class:       tools.Write,
 		WhenToUse:   "When the watched roots change or the session ends.",

@@ -43,8 +43,8 @@ type alertsAckOutput struct {
 func registerDaemon(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "daemon_start",
-		Title:       "Start the watcher daemon",
-		Description: "Keep the graph in step with the disk as files change; drift alerts go to alerts_list. Resumes on restart.",
+		Title:       "Start watching",
+		Description: "Keep the graph in step with the disk as files change; alerts go to alerts_list.",
 		Details:     "Watch the ingest roots (or watch_paths) and keep the graph in step with the disk: file events (inotify/FSEvents; polling every poll_interval_ms when kernel watches are unavailable) are debounced and coalesced, then reconciled through an incremental ingest — a branch switch touching thousands of files is one update. Drift alerts (a file in a lock's region or one an agent has read changed on disk, a hub file deleted, HEAD moved, an ingest failed, kernel watches unavailable) go to alerts_list. The daemon state is persisted: a restarted server resumes watching.",
 		Class:       tools.Write,
 		WhenToUse:   "At the start of a long session in which files will change (edits, branch switches, pulls): answers stay about the code on disk.",
@@ -54,7 +54,7 @@ func registerDaemon(r *tools.Registry) {
 	}, runDaemonStart)
 	tools.Add(r, tools.Tool{
 		Name:        "daemon_stop",
-		Title:       "Stop the watcher daemon",
+		Title:       "Stop watching",
 		Description: "Stop watching. Alerts are kept; the graph stays as it is.",
 		Class:       tools.Write,
 		WhenToUse:   "End of a daemon-backed session, or before a bulk operation you will re-ingest after.",
@@ -83,8 +83,8 @@ func registerDaemon(r *tools.Registry) {
 	}, runDaemonTick)
 	tools.Add(r, tools.Tool{
 		Name:        "alerts_list",
-		Title:       "List alerts",
-		Description: "Drift and proactive alerts, newest first: locked or read files changed, hubs deleted, HEAD moved, risky writes.",
+		Title:       "Alerts",
+		Description: "Drift alerts, newest first: locked or read files changed, hubs deleted, HEAD moved.",
 		Details:     "Drift and proactive alerts, newest first: files in a lock's region changed on disk (locked_region_changed: lock_diff shows what moved), files an agent has read changed on disk (hot_region_changed: its view is stale), a hub file deleted, HEAD moved, an ingest failed, the watch degraded to polling, and strong insights of writes (a file whose commits accelerate, a wide blast radius). An unacknowledged alert is not repeated. Persisted across restarts.",
 		Class:       tools.Read,
 		WhenToUse:   "After daemon_tick reports alerts, or at the start of a session on a watched repository.",
@@ -94,7 +94,7 @@ func registerDaemon(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "alerts_ack",
 		Title:       "Acknowledge alerts",
-		Description: "Mark alerts as handled; they leave alerts_list unless include_acked is set.",
+		Description: "Mark alerts handled (alerts_list hides them unless include_acked).",
 		Class:       tools.Write,
 		WhenToUse:   "Once an alert has been looked at.",
 		Next:        []string{"alerts_list"},

@@ -12,7 +12,7 @@ import (
 )
 
 type ghostParams struct {
-	Scope string `json:"scope" jsonschema:"Path prefix or glob one of the pair lies in." help:"Only pairs with at least one file under this path prefix (\"src/api/\") or glob."`
+	Scope string `json:"scope" jsonschema:"Path prefix or glob of one file." help:"Only pairs with at least one file under this path prefix (\"src/api/\") or glob."`
 	Depth string `json:"depth" jsonschema:"Window before the newest commit." help:"How far back in the history, counted from its newest commit: 7d, 30d, 90d or all." tool:"default=all,enum=7d|30d|90d|all"`
 	TopK  int    `json:"top_k" help:"Pairs listed; total_ghost_edges counts all." tool:"default=10,min=1,max=100"`
 }
@@ -41,8 +41,8 @@ type ghostJSON struct {
 func registerGhosts(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "ghost_edges",
-		Title:       "Ghost edges: hidden coupling in history",
-		Description: "File pairs that change together in git history with no import, call or reference between them.",
+		Title:       "Hidden coupling",
+		Description: "File pairs that change together in git history with no edge between them.",
 		Details: "Reads the git history ingest recorded: every pair of code files changed in the same commits at least twice (commits of more than 20 files left out), " +
 			"minus the pairs with a static dependency either way (imports, calls, references, inheritance, tests). Each pair has its support (joint commits), " +
 			"confidence (support over the quieter file's commits) and a score that discounts little support. depth limits the window, counted back from the newest commit.",

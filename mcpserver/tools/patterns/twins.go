@@ -49,7 +49,7 @@ type twinSide struct {
 func registerTwins(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "twins",
-		Title:       "Twins: near-duplicate code",
+		Title:       "Near-duplicates",
 		Description: "Near-duplicate functions or classes across the repository: copies under other names.",
 		Details: "Finds pairs of functions (or classes, structs) whose bodies have the same shape once identifiers, strings and numbers are renamed away, " +
 			"blended with how much of what they depend on they share. Candidates come from MinHash locality-sensitive hashing, so the work is bounded " +

@@ -60,7 +60,7 @@ const maxFileGroups = 20
 func registerTypeTrace(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "type_trace",
-		Title:       "Type trace: where a type flows",
+		Title:       "Type flow",
 		Description: "Where a type flows: its constructors, parameters, returns, fields and users, grouped by file.",
 		Details: "Resolves the target in four tiers (exact id, exact label, qualified segments, substring), preferring type definitions. forward lists what uses the type — " +
 			"each direct use classified from its source as constructor (returns or builds it), parameter, return, field (a type holding it), method, inherits or use — " +

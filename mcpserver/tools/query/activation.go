@@ -20,8 +20,8 @@ type activateParams struct {
 	XLR                    bool     `json:"xlr" jsonschema:"Suppress always-active hubs." help:"XLR noise cancellation (suppresses hubs that light up for every query)." tool:"default=true"`
 	IncludeGhostEdges      bool     `json:"include_ghost_edges" jsonschema:"Report likely missing links." help:"Report probable but missing connections between strongly co-activated nodes." tool:"default=true"`
 	IncludeStructuralHoles bool     `json:"include_structural_holes" jsonschema:"Report dark nodes in a lit neighbourhood." help:"Report nodes whose neighbourhood lit up while they did not." tool:"default=false"`
-	Scope                  string   `json:"scope" jsonschema:"Path prefix or glob the results stay in (\"app/\" in a federation)." help:"List only nodes whose file is under this path prefix or matches this glob (a federated repository's name followed by /, \"src/auth/\"); activation still spreads through the rest of the graph."`
-	IncludeSeeds           bool     `json:"include_seeds" jsonschema:"List the matched seeds." help:"List the seed nodes the query matched (at most top_k, strongest first); otherwise only seeds_count is given." tool:"default=false"`
+	Scope                  string   `json:"scope" jsonschema:"Path prefix or glob of the results." help:"List only nodes whose file is under this path prefix or matches this glob (a federated repository's name followed by /, \"src/auth/\"); activation still spreads through the rest of the graph."`
+	IncludeSeeds           bool     `json:"include_seeds" help:"List the seed nodes the query matched (at most top_k, strongest first); otherwise only seeds_count is given." tool:"default=false"`
 }
 
 type warmupParams struct {
@@ -31,7 +31,7 @@ type warmupParams struct {
 
 type resonateParams struct {
 	Query  string `json:"query" jsonschema:"Query to start from (or node_id; neither: global)." help:"Query whose seeds start the waves. Give query or node_id, or neither for global resonance from the most central nodes."`
-	NodeID string `json:"node_id" jsonschema:"A node to start from instead of a query."`
+	NodeID string `json:"node_id" help:"A node to start from instead of a query." jsonschema:"Start node instead of a query."`
 	TopK   int    `json:"top_k" help:"Number of harmonics to return." tool:"default=20,min=1,max=200"`
 }
 
@@ -39,7 +39,7 @@ func registerActivation(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "activate",
 		Title:       "Spreading activation",
-		Description: "Nodes related to a topic, ranked by spreading activation; for when you know the topic but not the files.",
+		Description: "Nodes related to a topic by spreading activation: when you know the topic, not the files.",
 		Details:     "Spreading activation query across the graph: seeds matched from the query propagate through structure, semantics, recency and causal edges, merged with XLR noise cancellation. Returns ranked nodes with per-dimension scores in [0, 1], the number of seeds (the seeds themselves with include_seeds), optional ghost edges and structural holes. Feedback given with learn on this or a similar query re-ranks the results. Side effect, bounded and reported in `plasticity`: Hebbian plasticity on the query's neighbourhood (co-activated edges strengthen, edges competing with them decay; at most a few hundred edges per query).",
 		Class:       tools.Write,
 		WhenToUse:   "Primary associative search: \"what in the codebase relates to X?\" when you know a topic but not the files.",
@@ -50,7 +50,7 @@ func registerActivation(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "warmup",
 		Title:       "Warm up for a task",
-		Description: "Boosts a task's region of the graph so later activate queries favour it; call it when a task starts.",
+		Description: "Boost a task's region so later activate queries favour it; call when a task starts.",
 		Details:     "Task-based priming: activates the graph around a task description and gives the activated nodes a temporary boost that later activate queries add to their scores. Boosts decay per query and with time and are never persisted.",
 		Class:       tools.Write,
 		WhenToUse:   "At the start of a focused task or on a context switch, to bias later queries toward its region.",
@@ -119,7 +119,7 @@ func runActivate(c *tools.Call, in activateParams) (activateOutput, error) {
 		if scope != nil {
 			eq.Keep = func(n graph.NodeID) bool { return scope.Match(g.SourcePath(n)) }
 		}
-		eq.Seeds = seekSeeds(c, b, q)
+		eq.MoreSeeds = func() []seed.Seed { return seekSeeds(c, b, q) } // beside the engine's own seeds
 		res, err := eng.Activate(c.Ctx, eq)
 		if err != nil {
 			return err

@@ -25,8 +25,8 @@ type globParams struct {
 func registerGlob(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "glob",
-		Title:       "Find files by path pattern",
-		Description: "Indexed files whose paths match a glob (**, {a,b}), by path or centrality; finds files by name.",
+		Title:       "Find files",
+		Description: "Indexed files whose paths match a glob (**, {a,b}): files by name.",
 		Details: "Graph-aware file globbing over the files already in the graph (no disk walk): " +
 			"*, ?, [abc], [!a-z], {a,b} and ** across directories. A pattern without '/' matches the file name at any depth (\"*.py\"); " +
 			"a pattern naming a directory lists the files below it. Sort by path or by activation " +

@@ -29,7 +29,7 @@ const (
 // surgicalSourceDefault and surgicalSourceMax (declare_test.go holds them
 // together).
 type surgicalParams struct {
-	FilePath       string `json:"file_path" jsonschema:"The file to edit (root-relative, absolute, or file node id)." help:"The file to edit: relative to an ingest root (\"backend/auth.py\"), absolute inside one, or its file node id." tool:"required"`
+	FilePath       string `json:"file_path" jsonschema:"Root-relative, absolute, or a file node id." help:"The file to edit: relative to an ingest root (\"backend/auth.py\"), absolute inside one, or its file node id." tool:"required"`
 	MaxSourceBytes int    `json:"max_source_bytes" help:"The file's contents are shown up to this many bytes (content_truncated says when cut)." tool:"default=262144,min=1024,max=4194304"`
 	MaxNeighbors   int    `json:"max_neighbors" jsonschema:"Callers and callees listed, each." tool:"default=30,min=1,max=500"`
 }
@@ -38,7 +38,7 @@ type surgicalParams struct {
 // parameters, written again (declare_test.go holds them equal), and the
 // excerpt budgets (max_excerpt_bytes' default is surgicalExcerptDefault).
 type surgicalV2Params struct {
-	FilePath          string `json:"file_path" jsonschema:"The file to edit (root-relative, absolute, or file node id)." help:"The file to edit: relative to an ingest root (\"backend/auth.py\"), absolute inside one, or its file node id." tool:"required"`
+	FilePath          string `json:"file_path" jsonschema:"Root-relative, absolute, or a file node id." help:"The file to edit: relative to an ingest root (\"backend/auth.py\"), absolute inside one, or its file node id." tool:"required"`
 	MaxSourceBytes    int    `json:"max_source_bytes" help:"The file's contents are shown up to this many bytes (content_truncated says when cut)." tool:"default=262144,min=1024,max=4194304"`
 	MaxNeighbors      int    `json:"max_neighbors" jsonschema:"Callers and callees listed, each." tool:"default=30,min=1,max=500"`
 	MaxConnectedFiles int    `json:"max_connected_files" help:"Connected files excerpted (callers first, then tests, then callees)." tool:"default=8,min=0,max=50"`
@@ -46,14 +46,14 @@ type surgicalV2Params struct {
 	ContextLines      int    `json:"context_lines" help:"Lines of context around each region." tool:"default=2,min=0,max=20"`
 	MaxExcerptBytes   int    `json:"max_excerpt_bytes" help:"Total bytes of excerpts across connected files." tool:"default=49152,min=1024,max=1048576"`
 	IncludeTests      bool   `json:"include_tests" help:"Excerpt the linked test files too." tool:"default=true"`
-	Detail            string `json:"detail" jsonschema:"brief: excerpts of the closest files, the rest listed; full: every list." help:"brief: the file, its symbols, excerpts of the few connected files with the most links to it (at most 3, 4 KB, 15 lines a region, within the budgets given) and the other connected files listed with their role, relations, the symbols they use and their lines (up to 12, not_listed counts the rest), instead of the callers, callees and tests lists; full: every list and excerpt within the budgets." tool:"default=brief,enum=brief|full"`
+	Detail            string `json:"detail" jsonschema:"brief: closest files' excerpts, the rest listed." help:"brief: the file, its symbols, excerpts of the few connected files with the most links to it (at most 3, 4 KB, 15 lines a region, within the budgets given) and the other connected files listed with their role, relations, the symbols they use and their lines (up to 12, not_listed counts the rest), instead of the callers, callees and tests lists; full: every list and excerpt within the budgets." tool:"default=brief,enum=brief|full"`
 }
 
 func registerSurgical(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "surgical_context",
 		Title:       "Everything to edit one file",
-		Description: "A file's contents with sha256, its symbols with lines, its callers, callees and tests; everything needed to edit it.",
+		Description: "A file's text and sha256, symbols, callers, callees and tests: all to edit it.",
 		Details:     "Complete context for editing a file in one call: its contents (with sha256 for apply's expected_sha256), its symbol table (functions, classes, methods with their lines), its callers (who calls, imports or uses its symbols, with file and line), its callees (what it uses), and the tests linked to it.",
 		Class:       tools.Read,
 		WhenToUse:   "Before a single-file edit, once seek, search or impact told you which file.",

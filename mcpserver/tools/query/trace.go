@@ -61,8 +61,8 @@ type traceParams struct {
 func registerTrace(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "trace",
-		Title:       "Trace an error to its suspects",
-		Description: "Ranked suspect functions and files for an error's stack trace, with the causal chain and fix scope.",
+		Title:       "Trace an error",
+		Description: "Ranked suspect functions and files for an error's stack trace, with the causal chain.",
 		Details: "Map a runtime error to the code that most likely caused it. Parses the stack trace (Python tracebacks with chained exceptions and pytest reports; Go panics, goroutine dumps and test failures; Node and browser JavaScript/TypeScript stacks; Rust panics with RUST_BACKTRACE frames; Java/Kotlin exceptions with \"Caused by\"), maps every frame to the graph by path and line — absolute paths from other machines, file:// and bundler URLs and Java package paths included — and ranks the functions and files the frames land in by suspiciousness: depth in the trace (the project frame nearest the error first), recency of the file's last change relative to the repository's newest commit, and PageRank centrality. " +
 			"Frames in libraries and runtimes (site-packages, node_modules, vendor/, GOROOT, the Rust toolchain, the JDK) are demoted and never outrank project code. Also lists co-change suspects (files that usually change with the top suspects, or changed within window_hours of the top one), the causal chain, the fix scope and the frames it could not map.",
 		Class:     tools.Read,

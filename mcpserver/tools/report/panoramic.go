@@ -87,7 +87,7 @@ func RiskParts(ctx context.Context, b *session.Bundle) ([]coredyn.FileRisk, erro
 func registerPanoramic(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "panoramic",
-		Title:       "Panoramic: the repository's risk on one screen",
+		Title:       "Risk overview",
 		Description: "One-screen risk overview: every file ranked by blast radius, centrality and churn; critical alerts.",
 		Details: "Ranks every non-test file (inside scope) by risk = 0.4 × PageRank / max PageRank + 0.3 × blast radius / max blast radius + 0.3 × change frequency, " +
 			"where the blast radius counts the non-test files that depend on it within 3 hops (file level, dependency edges only) and change frequency comes from git history. " +

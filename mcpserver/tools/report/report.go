@@ -65,8 +65,8 @@ const reportHotspots = 5
 func registerReport(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "report",
-		Title:       "Session report in Markdown",
-		Description: "This agent's session as Markdown: recent calls, timings per tool, savings, hotspots, graph state.",
+		Title:       "Session report",
+		Description: "Your session in Markdown: recent calls, timings, savings, hotspots, graph state.",
 		Details: "A report of the calling agent's session, ready to show or log: its latest calls (tool, duration, answer size, files named, errors), " +
 			"per-tool timing (calls, p50, p95 and max in ms, errors; the last 1,000 calls of the session are kept), its savings (as savings counts them), " +
 			"the five riskiest files (as panoramic ranks them) and the graph's state (nodes, edges, files, roots, when it was ingested). " +

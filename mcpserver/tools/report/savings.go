@@ -50,8 +50,8 @@ const savingsModel = "Tokens are bytes/4. Used: each call's arguments and answer
 func registerSavings(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "savings",
-		Title:       "Savings: what the graph saved this session",
-		Description: "Tokens and calls this session's m1nd answers saved against searching and reading files; CO2.",
+		Title:       "Savings",
+		Description: "Tokens and calls m1nd saved this session against searching and reading files.",
 		Details: savingsModel + " Totals for the calling agent, the session (every agent) and globally (earlier sessions kept in savings.json beside the graph, written atomically at each savings or report call and at shutdown; a memory-only server keeps none). " +
 			"CO2 is an assumption, not a measurement: 1 Wh per 1,000 tokens at 400 g CO2e per kWh (0.4 g per 1,000 tokens).",
 		Class:     tools.Read,

@@ -23,7 +23,7 @@ type diagramParams struct {
 func registerDiagram(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "diagram",
-		Title:       "Mermaid or Graphviz diagram of the dependencies",
+		Title:       "Dependency diagram",
 		Description: "Mermaid or Graphviz DOT diagram of a node's dependency neighbourhood, or of the top files.",
 		Details: "Draws dependencies as Mermaid (flowchart) or Graphviz DOT text. With center: a breadth-first walk over its dependencies and dependents " +
 			"(files for a file, entities for a function or class), depth hops, highest PageRank first within a hop, at most max_nodes boxes (nodes_omitted counts the rest). " +

@@ -19,7 +19,7 @@ type layerInspectParams struct {
 func registerLayerInspect(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "layer_inspect",
-		Title:       "One architectural layer in detail",
+		Title:       "Inspect a layer",
 		Description: "One layer from layers: its units, its links to other layers, its violations and health.",
 		Details: "Inspects one layer of the layering layers computes (same granularity, scope and exclude_tests, " +
 			"same cache): its units, most connected first, with their dependents, dependencies and upward links; " +

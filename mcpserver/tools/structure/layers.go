@@ -36,8 +36,8 @@ type layersParams struct {
 func registerLayers(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "layers",
-		Title:       "Architectural layers and violations",
-		Description: "Architectural layers from the dependency graph, with upward, circular and skip-layer violations.",
+		Title:       "Layers",
+		Description: "Architectural layers from the dependencies, with upward, circular and skip violations.",
 		Details: "Orders the repository's modules (Go packages, other languages' files) into at most 8 layers: " +
 			"level 0 depends on no other layer, each module sits one level above its highest dependency. " +
 			"Cycles (Tarjan SCC) are ordered inside by a greedy feedback-arc order, so one stray import is " +

@@ -30,7 +30,7 @@ type metricsParams struct {
 func registerMetrics(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "metrics",
-		Title:       "Structural metrics per file, package or entity",
+		Title:       "Structural metrics",
 		Description: "Size, fan-in/out, depth, PageRank, churn, children and test links per file, package or entity.",
 		Details: "Per node: lines of code (its provenance span; else the last line its children reach; else the file on disk — loc_source says which), " +
 			"fan-in and fan-out (dependents and dependencies: files for files and packages, entities for entities), containment depth, " +

@@ -21,7 +21,7 @@ type refactorPlanParams struct {
 func registerRefactorPlan(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "refactor_plan",
-		Title:       "Communities and the moves that cut coupling",
+		Title:       "Refactor plan",
 		Description: "Communities of files by modularity, with move/split/merge proposals and their coupling gain.",
 		Details: "Groups files into communities by modularity (Louvain over the file dependency graph, links undirected, weighted by dependency count) " +
 			"and compares them with the directories as they are. Proposes moving a file into the directory its community lives in (when it has more links there), " +

@@ -18,7 +18,7 @@ type ingestParams struct {
 	Incremental     bool     `json:"incremental" jsonschema:"Re-extract only changed files (code)." help:"Re-extract only files changed since the last ingest of this path (code adapter). When a few files only changed their contents, the current graph is patched in place of a rebuild (stats.incremental.patched); learned weights are kept either way." tool:"default=false"`
 	Namespace       string   `json:"namespace" jsonschema:"Id prefix: memory/json nodes; a code root beside others." help:"Prefix for the external ids of memory and json nodes. For a code root, the namespace its nodes get once other code roots share the graph (\"api::file::main.go\"); default: the directory's name."`
 	IncludeDotfiles bool     `json:"include_dotfiles" help:"Also ingest hidden files and directories." tool:"default=false"`
-	DotfilePatterns []string `json:"dotfile_patterns" jsonschema:"Hidden paths to include anyway, e.g. \".github/**\"." help:"Hidden paths to include even without include_dotfiles (e.g. \".github/**\")."`
+	DotfilePatterns []string `json:"dotfile_patterns" jsonschema:"Hidden paths to include, e.g. \".github/**\"." help:"Hidden paths to include even without include_dotfiles (e.g. \".github/**\")."`
 }
 
 func registerIngest(r *tools.Registry) {

@@ -22,11 +22,11 @@ var (
 type healthParams struct{}
 
 type persistParams struct {
-	Action string `json:"action" jsonschema:"save: checkpoint now; load: reload the saved snapshot." help:"\"save\" to checkpoint now, \"load\" to reload the saved snapshot." tool:"required,enum=save|load"`
+	Action string `json:"action" help:"\"save\" to checkpoint now, \"load\" to reload the saved snapshot." tool:"required,enum=save|load"`
 }
 
 type helpParams struct {
-	ToolName string `json:"tool_name" jsonschema:"The tool to document; omit for the index." help:"A tool to document in full (any accepted spelling). Omit for the index."`
+	ToolName string `json:"tool_name" jsonschema:"Omit for the index." help:"A tool to document in full (any accepted spelling). Omit for the index."`
 }
 
 func registerSystem(r *tools.Registry) {
@@ -44,7 +44,7 @@ func registerSystem(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "persist",
 		Title:       "Save or reload the graph",
-		Description: "Force persistence now: save the graph and learned state, or reload the saved snapshot.",
+		Description: "Save the graph and learned state now, or reload the saved snapshot.",
 		Details:     "Force persistence now: action \"save\" writes the graph then the plasticity state atomically; \"load\" replaces the in-memory graph with the saved snapshot (a missing or unreadable file changes nothing).",
 		Class:       tools.Exclusive,
 		WhenToUse:   "Before shutdown or a risky host transition, or to checkpoint after valuable learning.",
@@ -56,7 +56,7 @@ func registerSystem(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "help",
 		Title:       "Tool reference",
-		Description: "Tool reference: the index, or one tool's parameters, example and when to use it.",
+		Description: "The tool index, or one tool's parameters, example and when to use it.",
 		Details:     "Self-documenting tool reference generated from the live registry: the index of all tools, or one tool's parameters, example call, WHEN TO USE, AVOID WHEN and NEXT.",
 		Class:       tools.Read,
 		WhenToUse:   "When unsure which tool fits, or how to call one.",

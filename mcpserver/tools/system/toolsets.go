@@ -42,8 +42,8 @@ var familySummaries = map[string]string{
 func registerToolsets(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "toolsets",
-		Title:       "List or change the tool families offered",
-		Description: "Lists the tool families tools/list offers, or enables and disables them. Unlisted tools stay callable.",
+		Title:       "Toolsets",
+		Description: "The tool families tools/list offers, or enable/disable them; unlisted tools stay callable.",
 		Details:     "Lists the tool families and which tools/list offers; enable or disable families to change the list (clients get list_changed). Every tool can be called even when not listed.",
 		Class:       tools.Write,
 		Hints:       &tools.Hints{Idempotent: true},
