@@ -196,13 +196,14 @@ func IsChore(msg string) bool {
 }
 
 var (
-	trailerLine = regexp.MustCompile(`(?im)^\s*(signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|helped-by|change-id|cc|closes|fixes|resolves|refs|see-also|pr-url|reviewed-on)\s*:.*$`)
+	trailerLine = regexp.MustCompile(`(?im)^\s*(signed-off-by|co-authored-by|reviewed[- ]by|acked-by|tested-by|reported-by|suggested-by|helped-by|change-id|cc|closes|fixes|resolves|refs|see-also|pr-url|reviewed-on|git-svn-id|submitted[- ]by|obtained[- ]from)\s*:.*$`)
 	urlPattern  = regexp.MustCompile(`(?i)\b(https?|ftp)://\S+`)
 	blankRuns   = regexp.MustCompile(`\n{3,}`)
 )
 
-// CleanMessage strips trailers (Signed-off-by:, Co-authored-by:, …) and
-// URLs from a commit message: they name people and links, never code.
+// CleanMessage strips trailers (Signed-off-by:, Co-authored-by:, the
+// git-svn-id: of a converted Subversion history, …) and URLs from a
+// commit message: they name people, links and revisions, never code.
 func CleanMessage(msg string) string {
 	msg = trailerLine.ReplaceAllString(msg, "")
 	msg = urlPattern.ReplaceAllString(msg, "")

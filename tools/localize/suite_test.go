@@ -36,6 +36,8 @@ func TestCleanMessage(t *testing.T) {
 		{"Fix leak (#123)\r\n\r\nFixes: #99\nChange-Id: I0abc", "Fix leak (#123)"},
 		{"Signed-off-by: A <a@x>", ""},
 		{"router: keep the trailing slash\n\n\n\n\nmore", "router: keep the trailing slash\n\nmore"},
+		{"Fix clone()\n\ngit-svn-id: https://svn.apache.org/repos/asf/lang/trunk@137 13f79535-47bb", "Fix clone()"},
+		{"PR: \n[lang] fixes comment skew\nSubmitted by:\tJ B\nReviewed by:\tG G\nObtained from: X", "PR: \n[lang] fixes comment skew"},
 	} {
 		if got := CleanMessage(tc.in); got != tc.want {
 			t.Errorf("CleanMessage(%q) = %q, want %q", tc.in, got, tc.want)
