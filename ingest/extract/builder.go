@@ -102,7 +102,9 @@ type builder struct {
 	lang   string
 	nodes  map[string]int
 	edges  map[uint64]struct{}
-	refs   map[string]struct{}
+	// refs maps a referenced name to its one "ref::{name}" string, which
+	// every edge to it shares (go-std: 9 MB of repeated targets).
+	refs map[string]string
 }
 
 func newBuilder(relPath, lang string) *builder {
@@ -113,7 +115,7 @@ func newBuilder(relPath, lang string) *builder {
 		lang:   lang,
 		nodes:  make(map[string]int),
 		edges:  make(map[uint64]struct{}),
-		refs:   make(map[string]struct{}),
+		refs:   make(map[string]string),
 	}
 }
 
@@ -192,10 +194,14 @@ func (b *builder) edge(src, dst, rel string, line uint32, h RefHint) {
 		return
 	}
 	b.edges[k] = struct{}{}
-	b.res.Edges = append(b.res.Edges, Edge{Source: src, Target: dst, Relation: rel, Line: line, Hint: h})
-	if strings.HasPrefix(dst, RefPrefix) {
-		b.refs[dst] = struct{}{}
+	if name, ok := strings.CutPrefix(dst, RefPrefix); ok {
+		if r, ok := b.refs[name]; ok {
+			dst = r
+		} else {
+			b.refs[name] = dst
+		}
 	}
+	b.res.Edges = append(b.res.Edges, Edge{Source: src, Target: dst, Relation: rel, Line: line, Hint: h})
 }
 
 // ref adds an edge from src to the unresolved reference name.
@@ -203,7 +209,11 @@ func (b *builder) ref(src, name, rel string, line uint32, h RefHint) {
 	if name == "" {
 		return
 	}
-	b.edge(src, Ref(name), rel, line, h)
+	dst, ok := b.refs[name]
+	if !ok {
+		dst = Ref(name)
+	}
+	b.edge(src, dst, rel, line, h)
 }
 
 func (b *builder) imp(im Import) { b.res.Imports = append(b.res.Imports, im) }
@@ -211,14 +221,26 @@ func (b *builder) imp(im Import) { b.res.Imports = append(b.res.Imports, im) }
 func (b *builder) finish(errors int) *Result {
 	b.res.ParseErrors = errors
 	b.tagDecorators()
+	// Results of every file are held until the graph is built: give back
+	// what append over-allocated (a quarter of the edges' 95 MB on go-std).
+	b.res.Nodes = exact(b.res.Nodes)
+	b.res.Edges = exact(b.res.Edges)
 	if len(b.refs) > 0 {
 		b.res.UnresolvedRefs = make([]string, 0, len(b.refs))
-		for r := range b.refs {
+		for _, r := range b.refs {
 			b.res.UnresolvedRefs = append(b.res.UnresolvedRefs, r)
 		}
 		slices.Sort(b.res.UnresolvedRefs)
 	}
 	return b.res
+}
+
+// exact returns s in an array of its length when append left spare room.
+func exact[T any](s []T) []T {
+	if cap(s)-len(s) <= len(s)/16 {
+		return s
+	}
+	return append(make([]T, 0, len(s)), s...)
 }
 
 // tagDecorators tags the functions of this file that are used as

@@ -151,7 +151,9 @@ func (g *grammar) get() (*worker, error) {
 
 // bigScratch is the node-buffer size above which a worker does not keep its
 // buffers when returned to the pool, so one huge file does not pin memory.
-const bigScratch = 1 << 20
+// 64 K nodes (2 MB) covers all but the few hundred-kilobyte files, whose
+// parse costs far more than allocating their buffer afresh.
+const bigScratch = 1 << 16
 
 func (g *grammar) put(w *worker) {
 	if cap(w.scratch.nodes) > bigScratch {
