@@ -197,14 +197,15 @@ func (t *text) path(a arg) (string, bool) {
 // assignments of a variable the call passes.
 const lookBack = 3000
 
-// paths reads a path argument, or when it is a variable, the paths the
-// assignments to it shortly before the call build (url := base + "/x";
-// a switch assigning one of several).
-func (t *text) paths(a arg) []string {
+// paths reads a path argument, or when it is a variable and vars is
+// set (the call surely makes a request), the paths the assignments to it
+// shortly before the call build (url := base + "/x"; a switch assigning
+// one of several).
+func (t *text) paths(a arg, vars bool) []string {
 	if p, ok := t.path(a); ok {
 		return []string{p}
 	}
-	if !isName(a.text) {
+	if !vars || !isName(a.text) {
 		return nil
 	}
 	var out []string
@@ -224,6 +225,10 @@ func (t *text) paths(a arg) []string {
 	}
 	return out
 }
+
+// httpRecv: a receiver whose get(url) is surely a request; a map's
+// get(key) with a key that looks like a path is not.
+var httpRecv = regexp.MustCompile(`(?i)(api|client|http|request|session|axios|fetch)`)
 
 // assignRe matches "name =" and "name :=" (not "name ==", not x.name).
 func assignRe(name string) *regexp.Regexp {

@@ -86,7 +86,7 @@ func goFacts(t *text) Facts {
 		if !ok {
 			continue
 		}
-		for _, p := range t.paths(url) {
+		for _, p := range t.paths(url, true) {
 			f.Requests = append(f.Requests, Request{Method: method, Path: p, Line: line})
 		}
 	}

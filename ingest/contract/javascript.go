@@ -48,7 +48,7 @@ func jsFacts(t *text) Facts {
 			continue
 		}
 		if method, ok := jsRequest(recv, name, as); ok {
-			for _, p := range t.paths(as[0]) {
+			for _, p := range t.paths(as[0], name == "fetch" || name == "axios" || httpRecv.MatchString(recv)) {
 				f.Requests = append(f.Requests, Request{Method: method, Path: p, Line: line})
 			}
 		}

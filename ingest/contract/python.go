@@ -46,7 +46,7 @@ func pyFacts(t *text) Facts {
 		if len(as) <= i {
 			continue
 		}
-		for _, p := range t.paths(as[i]) {
+		for _, p := range t.paths(as[i], name == "urlopen" || httpRecv.MatchString(recv)) {
 			f.Requests = append(f.Requests, Request{Method: method, Path: p, Line: t.line(m[4])})
 		}
 	}
