@@ -113,6 +113,10 @@ type Query struct {
 	// Seeds, when set, join the seed finder's (per node the higher
 	// relevance wins): a caller with a stronger text ranker seeds from it.
 	Seeds []seed.Seed
+	// MoreSeeds, when set, is called while the seed finder runs (in
+	// another goroutine) and its seeds join as Seeds do: a slower ranker's
+	// seeds cost the query the longer of the two, not their sum.
+	MoreSeeds func() []seed.Seed
 	// NoLearn skips the plasticity cycle and query memory: the query
 	// leaves the graph exactly as it found it.
 	NoLearn bool

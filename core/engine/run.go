@@ -103,7 +103,23 @@ func (e *Engine) Activate(ctx context.Context, q Query) (*Result, error) {
 // findSeeds matches the query against the graph and derives the context
 // query memory knows it by: its words and its strongest seeds.
 func (r *run) findSeeds() error {
-	r.res.Seeds = mergeSeeds(r.ix.seeds.FindSemantic(r.q.Text, r.q.MaxSeeds), r.q.Seeds, r.g.NumNodes())
+	var more []seed.Seed
+	done := make(chan struct{})
+	if r.q.MoreSeeds != nil {
+		go func() {
+			defer close(done)
+			more = r.q.MoreSeeds()
+		}()
+	} else {
+		close(done)
+	}
+	found := r.ix.seeds.FindSemantic(r.q.Text, r.q.MaxSeeds)
+	<-done
+	extra := r.q.Seeds
+	if len(more) > 0 {
+		extra = append(slices.Clip(extra), more...)
+	}
+	r.res.Seeds = mergeSeeds(found, extra, r.g.NumNodes())
 	r.seeds = seed.Scored(r.res.Seeds)
 	r.memory = r.e.context(r.q.Text, r.res.Seeds)
 	return nil
