@@ -140,11 +140,13 @@ app.post("/api/login", (req, res) => res.send(axios.get("/api/other")));
 		{"browser client", "api.ts", "export const load = (id: string) => fetch(`/api/users/${id}`);\n" +
 			"export const save = (u) => fetch('/api/users/' + u.id, { method: 'PUT', body: u });\n" +
 			"export const list = () => axios.get(BASE + '/api/orders', { params: { all: 1 } });\n" +
-			"/* fetch('/api/commented') */ const m = new Map(); m.get(key);\n",
+			"/* fetch('/api/commented') */ const m = new Map(); m.get(key);\n" +
+			"export const gen = (o) => (o.client ?? client).delete<R, E>({ responseType: 'json', url: '/api/v1/items/{id}', ...o });\n",
 			Facts{Requests: []Request{
 				{Method: "GET", Path: "/api/users/{}", Line: 1},
 				{Method: "PUT", Path: "/api/users/{}", Line: 2},
 				{Method: "GET", Path: "/api/orders", Line: 3},
+				{Method: "DELETE", Path: "/api/v1/items/{}", Line: 5},
 			}}},
 		{"proto", "users.proto", `syntax = "proto3";
 package users.v1;

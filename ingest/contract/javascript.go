@@ -7,7 +7,10 @@ import (
 
 var (
 	// jsCall: fetch(…), axios(…), x.get(…) and the other verbs.
-	jsCall = regexp.MustCompile(`(?:\b([A-Za-z_$][\w$.]*)\.)?\b(fetch|axios|get|post|put|delete|patch|head|options|all|request)\(`)
+	// TypeScript type arguments may come between the name and "(".
+	jsCall = regexp.MustCompile(`(?:\b([A-Za-z_$][\w$.]*)\.)?\b(fetch|axios|get|post|put|delete|patch|head|options|all|request)(?:<[^()]*>)?\(`)
+	// jsURLProp: the url of a request's options object ({ url: "/x" }).
+	jsURLProp = regexp.MustCompile("\\burl\\s*:\\s*(['\"`])")
 	// jsServer: a file that builds an HTTP server's routes.
 	jsServer = regexp.MustCompile(`\b(express|Router\(|fastify|koa|hono|restify)\b`)
 	// jsMount: app.use("/api", router) in the same file.
@@ -30,8 +33,11 @@ func jsFacts(t *text) Facts {
 			continue
 		}
 		recv, name := "", t.src[m[4]:m[5]]
-		if m[2] >= 0 {
+		switch {
+		case m[2] >= 0:
 			recv = t.src[m[2]:m[3]]
+		case m[4] > 0 && t.src[m[4]-1] == '.':
+			recv = ")" // a computed receiver: (options.client ?? client).post(…)
 		}
 		as, _ := t.args(m[1] - 1)
 		if len(as) == 0 {
@@ -48,7 +54,7 @@ func jsFacts(t *text) Facts {
 			continue
 		}
 		if method, ok := jsRequest(recv, name, as); ok {
-			for _, p := range t.paths(as[0], name == "fetch" || name == "axios" || httpRecv.MatchString(recv)) {
+			for _, p := range t.paths(urlArg(as[0]), name == "fetch" || name == "axios" || httpRecv.MatchString(recv)) {
 				f.Requests = append(f.Requests, Request{Method: method, Path: p, Line: line})
 			}
 		}
@@ -91,4 +97,22 @@ func jsRequest(recv, name string, as []arg) (string, bool) {
 		method = strings.ToUpper(name)
 	}
 	return method, true
+}
+
+// urlArg is the url property of an options object passed first
+// (client.post({ url: "/api/x", … }), generated OpenAPI clients), else a.
+func urlArg(a arg) arg {
+	if !strings.HasPrefix(a.text, "{") {
+		return a
+	}
+	loc := jsURLProp.FindStringSubmatchIndex(a.text)
+	if loc == nil {
+		return a
+	}
+	q := a.text[loc[2]]
+	end := strings.IndexByte(a.text[loc[3]:], q)
+	if end < 0 {
+		return a
+	}
+	return arg{a.start + loc[2], a.text[loc[2] : loc[3]+end+1]}
 }
