@@ -663,23 +663,7 @@ func (x *Index) bodyShard(src string) *shard {
 	s.filesRead = 1
 	s.bodyBytes = int64(len(data))
 
-	// Tokenise line by line: lineOff[l]..lineOff[l+1] are line l's terms
-	// (0-based lines).
-	var toks []uint32
-	lineOff := []uint32{0}
-	var lineStart []int
-	for pos := 0; pos <= len(data); {
-		end := bytes.IndexByte(data[pos:], '\n')
-		if end < 0 {
-			end = len(data)
-		} else {
-			end += pos
-		}
-		lineStart = append(lineStart, pos)
-		w.tok.terms(data[pos:end], func(term []byte) { toks = append(toks, w.id(term)) })
-		lineOff = append(lineOff, uint32(len(toks)))
-		pos = end + 1
-	}
+	toks, lineOff, lineStart := w.lines(data)
 	nlines := len(lineOff) - 1
 	lineText := func(l int) []byte { // 0-based
 		e := len(data)
@@ -717,6 +701,53 @@ func (x *Index) bodyShard(src string) *shard {
 		w.close(id, Body, length, limit)
 	}
 	return s
+}
+
+// identMemo remembers the local term IDs of the identifiers one file
+// repeats, so each distinct identifier is split, lower-cased and stemmed
+// once per file rather than at every occurrence (most of a body build).
+type identMemo struct {
+	ids   map[string][]uint32
+	arena []uint32
+}
+
+var memoPool = sync.Pool{New: func() any { return &identMemo{ids: map[string][]uint32{}} }}
+
+// lines tokenises data line by line: toks[lineOff[l]:lineOff[l+1]] are
+// line l's local term IDs (0-based lines), lineStart[l] its first byte.
+func (w *shardWriter) lines(data []byte) (toks, lineOff []uint32, lineStart []int) {
+	nl := bytes.Count(data, []byte{'\n'}) + 1
+	toks = make([]uint32, 0, len(data)/8)
+	lineOff = make([]uint32, 1, nl+1)
+	lineStart = make([]int, 0, nl)
+	m := memoPool.Get().(*identMemo)
+	defer func() {
+		clear(m.ids)
+		m.arena = m.arena[:0]
+		memoPool.Put(m)
+	}()
+	for pos := 0; pos <= len(data); {
+		end := bytes.IndexByte(data[pos:], '\n')
+		if end < 0 {
+			end = len(data)
+		} else {
+			end += pos
+		}
+		lineStart = append(lineStart, pos)
+		forEachIdent(data[pos:end], func(id []byte) {
+			ids, ok := m.ids[string(id)]
+			if !ok {
+				from := len(m.arena)
+				w.tok.ident(id, func(term []byte) { m.arena = append(m.arena, w.id(term)) })
+				ids = m.arena[from:len(m.arena):len(m.arena)]
+				m.ids[string(id)] = ids
+			}
+			toks = append(toks, ids...)
+		})
+		lineOff = append(lineOff, uint32(len(toks)))
+		pos = end + 1
+	}
+	return toks, lineOff, lineStart
 }
 
 // reusableBody is the body shard of file src, taken from prev when the
