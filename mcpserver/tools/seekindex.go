@@ -32,21 +32,27 @@ func SeekIndex(s *session.State, b *session.Bundle) (*seek.Index, error) {
 	return seekIndexCtx(s.Context(), s, b)
 }
 
-// BuildIndexesSoon builds b's query engine, seek index and the registry's
-// warm-ups (AddWarmup) in the background, one after the other, under the
+// BuildIndexesSoon builds b's seek index, and beside it its query engine
+// then the registry's warm-ups (AddWarmup), in the background under the
 // session's lifetime (Close calls the builds off and waits for them), so
-// that the first query after an ingest does not pay for them.
+// that the first query after an ingest does not pay for them. The seek
+// index starts at once: it is the longest build, and seek and activate
+// both need it.
 func BuildIndexesSoon(c *Call, b *session.Bundle) {
 	s := c.Session
 	var warm []warmup
 	if c.Registry != nil {
 		warm = c.Registry.warmups
 	}
+	s.Go("seek index of a new graph", func(ctx context.Context) error {
+		if ctx.Err() != nil || s.Current() != b || b.Graph.NumNodes() == 0 {
+			return nil // a newer graph is served: its own warm-up builds
+		}
+		_, err := seekIndexCtx(ctx, s, b)
+		return err
+	})
 	s.Go("query indexes of a new graph", func(ctx context.Context) error {
 		if _, err := s.Engine(b); err != nil || ctx.Err() != nil {
-			return err
-		}
-		if _, err := seekIndexCtx(ctx, s, b); err != nil {
 			return err
 		}
 		for _, w := range warm {
