@@ -71,11 +71,13 @@ func (k *contracts) add(ns, file string, src []byte) {
 // "/v1") on both sides, at a lower weight: the client's base URL or the
 // server's mount point in another file often holds them.
 func (k *contracts) routeEdges(nodes *locator) []CrossEdge {
+	asWritten := newRouteIndex(k.routes, func(p string) string { return p })
+	bare := newRouteIndex(k.routes, unmounted)
 	var out []CrossEdge
 	for _, q := range k.requests {
-		targets, weight := k.reached(q, func(p string) (string, bool) { return p, true }), float32(0.85)
+		targets, weight := asWritten.reached(q.Request, q.Path), float32(0.85)
 		if len(targets) == 0 {
-			targets, weight = k.reached(q, unmounted), 0.7
+			targets, weight = bare.reached(q.Request, unmounted(q.Path)), 0.7
 		}
 		if len(targets) == 0 || len(targets) > maxTargetsPerLink || servesItself(q.ns, targets) {
 			continue
@@ -89,37 +91,51 @@ func (k *contracts) routeEdges(nodes *locator) []CrossEdge {
 	return out
 }
 
-// reached lists the most specific routes of q's method whose path, as
-// key writes it, q's path reaches.
-func (k *contracts) reached(q requestSite, key func(string) (string, bool)) []routeSite {
-	qp, ok := key(q.Path)
-	if !ok {
-		return nil
+// routeIndex holds the routes by their number of segments (a request
+// reaches only routes of its own length), each path as a key wrote it.
+type routeIndex map[int][]keyedRoute
+
+type keyedRoute struct {
+	path string
+	routeSite
+}
+
+func newRouteIndex(routes []routeSite, key func(string) string) routeIndex {
+	ix := routeIndex{}
+	for _, r := range routes {
+		p := key(r.Path)
+		n := strings.Count(p, "/")
+		ix[n] = append(ix[n], keyedRoute{p, r})
 	}
+	return ix
+}
+
+// reached lists the most specific routes of q's method that path (q's,
+// as the index's key wrote it) reaches.
+func (ix routeIndex) reached(q contract.Request, path string) []routeSite {
 	best, targets := 0, []routeSite(nil)
-	for _, r := range k.routes {
-		rp, ok := key(r.Path)
-		if !ok || !contract.SameMethod(r.Method, q.Method) {
+	for _, r := range ix[strings.Count(path, "/")] {
+		if !contract.SameMethod(r.Method, q.Method) {
 			continue
 		}
-		spec, ok := contract.Matches(rp, qp)
+		spec, ok := contract.Matches(r.path, path)
 		if !ok || spec < best {
 			continue
 		}
 		if spec > best {
 			best, targets = spec, targets[:0]
 		}
-		targets = append(targets, r)
+		targets = append(targets, r.routeSite)
 	}
 	return targets
 }
 
 // unmounted is p without its mount segments, or p when it has none.
-func unmounted(p string) (string, bool) {
+func unmounted(p string) string {
 	if u, ok := contract.Unmounted(p); ok {
-		return u, true
+		return u
 	}
-	return p, true
+	return p
 }
 
 func servesItself(ns string, routes []routeSite) bool {
