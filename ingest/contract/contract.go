@@ -280,3 +280,82 @@ func handlerName(a string) string {
 	}
 	return a
 }
+
+// callMatches finds the calls of the named functions as regexp's
+// FindAllStringSubmatchIndex would for `(?:(recv)\.)?(name)\(`: [start,
+// end, recvStart, recvEnd, nameStart, nameEnd] (recv -1 when absent).
+// A scan for '(' is linear and many times faster than the regexp on
+// large files. generics: TypeScript type arguments may follow the name.
+func callMatches(t *text, names map[string]bool, generics bool) [][]int {
+	var out [][]int
+	s := t.src
+	for open := strings.IndexByte(s, '('); open >= 0; {
+		if m := t.callAt(open, names, generics); m != nil {
+			out = append(out, m)
+		}
+		next := strings.IndexByte(s[open+1:], '(')
+		if next < 0 {
+			break
+		}
+		open += 1 + next
+	}
+	return out
+}
+
+func (t *text) callAt(open int, names map[string]bool, generics bool) []int {
+	s := t.src
+	if t.inStr[open] {
+		return nil
+	}
+	end := open
+	if generics && end > 0 && s[end-1] == '>' {
+		end = typeArgsStart(s, end-1)
+	}
+	ns := end
+	for ns > 0 && (isIdent(s[ns-1]) || s[ns-1] == '$') {
+		ns--
+	}
+	if ns == end || !names[s[ns:end]] {
+		return nil
+	}
+	m := []int{ns, open + 1, -1, -1, ns, end}
+	if ns > 1 && s[ns-1] == '.' {
+		rs := ns - 1
+		for rs > 0 && (isIdent(s[rs-1]) || s[rs-1] == '.' || s[rs-1] == '$') {
+			rs--
+		}
+		if rs < ns-1 && s[rs] != '.' {
+			m[0], m[2], m[3] = rs, rs, ns-1
+		}
+	}
+	return m
+}
+
+// typeArgsStart is the offset of the '<' opening the type arguments whose
+// '>' is at gt (gt+1 when there is none within 200 bytes).
+func typeArgsStart(s string, gt int) int {
+	depth := 0
+	for i := gt; i >= 0 && i > gt-200; i-- {
+		switch s[i] {
+		case '>':
+			depth++
+		case '<':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		case '(', ')', ';', '\n':
+			return gt + 1
+		}
+	}
+	return gt + 1
+}
+
+// nameSet is a set of function names.
+func nameSet(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}

@@ -6,8 +6,9 @@ import (
 )
 
 var (
-	// goCall: a call whose name may register a route or make a request.
-	goCall = regexp.MustCompile(`(?:\b([A-Za-z_][\w.]*)\.)?\b(HandleFunc|Handle|Method|MethodFunc|GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|Any|Get|Post|Put|Delete|Patch|Head|Options|PostForm|NewRequest|NewRequestWithContext)\(`)
+	// goCalls: the calls that may register a route or make a request.
+	goCalls = nameSet("HandleFunc", "Handle", "Method", "MethodFunc", "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "Any",
+		"Get", "Post", "Put", "Delete", "Patch", "Head", "Options", "PostForm", "NewRequest", "NewRequestWithContext")
 	// goGroup: g := r.Group("/api") (gin, echo, fiber).
 	goGroup = regexp.MustCompile(`\b(\w+)\s*:?=\s*(\w+)\.Group\(\s*"([^"]*)"`)
 	// goRoute: r.Route("/api", func(r chi.Router) { … }) (chi).
@@ -39,6 +40,9 @@ func (p *prefixes) of(router string, at int) string {
 
 func goPrefixes(t *text) *prefixes {
 	p := &prefixes{}
+	if !strings.Contains(t.src, ".Group(") && !strings.Contains(t.src, ".Route(") {
+		return p
+	}
 	for _, m := range goGroup.FindAllStringSubmatchIndex(t.src, -1) {
 		v, parent, lit := t.src[m[2]:m[3]], t.src[m[4]:m[5]], t.src[m[6]:m[7]]
 		p.scopes = append(p.scopes, scope{m[0], len(t.src), v, p.of(parent, m[0]) + lit})
@@ -61,10 +65,7 @@ func goPrefixes(t *text) *prefixes {
 func goFacts(t *text) Facts {
 	var f Facts
 	pre := goPrefixes(t)
-	for _, m := range goCall.FindAllStringSubmatchIndex(t.src, -1) {
-		if t.inStr[m[0]] {
-			continue
-		}
+	for _, m := range callMatches(t, goCalls, false) {
 		recv, name := "", t.src[m[4]:m[5]]
 		if m[2] >= 0 {
 			recv = t.src[m[2]:m[3]]

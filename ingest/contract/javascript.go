@@ -6,9 +6,8 @@ import (
 )
 
 var (
-	// jsCall: fetch(…), axios(…), x.get(…) and the other verbs.
-	// TypeScript type arguments may come between the name and "(".
-	jsCall = regexp.MustCompile(`(?:\b([A-Za-z_$][\w$.]*)\.)?\b(fetch|axios|get|post|put|delete|patch|head|options|all|request)(?:<[^()]*>)?\(`)
+	// jsCalls: fetch(…), axios(…), x.get(…) and the other verbs.
+	jsCalls = nameSet("fetch", "axios", "get", "post", "put", "delete", "patch", "head", "options", "all", "request")
 	// jsURLProp: the url of a request's options object ({ url: "/x" }).
 	jsURLProp = regexp.MustCompile("\\burl\\s*:\\s*(['\"`])")
 	// jsServer: a file that builds an HTTP server's routes.
@@ -25,13 +24,10 @@ func jsFacts(t *text) Facts {
 	var f Facts
 	server := jsServer.MatchString(t.src)
 	pre := &prefixes{}
-	for _, m := range jsMount.FindAllStringSubmatch(t.src, -1) {
+	for _, m := range jsMounts(t) {
 		pre.scopes = append(pre.scopes, scope{0, len(t.src), m[2], m[1]})
 	}
-	for _, m := range jsCall.FindAllStringSubmatchIndex(t.src, -1) {
-		if t.inStr[m[0]] {
-			continue
-		}
+	for _, m := range callMatches(t, jsCalls, true) {
 		recv, name := "", t.src[m[4]:m[5]]
 		switch {
 		case m[2] >= 0:
@@ -115,4 +111,11 @@ func urlArg(a arg) arg {
 		return a
 	}
 	return arg{a.start + loc[2], a.text[loc[2] : loc[3]+end+1]}
+}
+
+func jsMounts(t *text) [][]string {
+	if !strings.Contains(t.src, ".use(") {
+		return nil
+	}
+	return jsMount.FindAllStringSubmatch(t.src, -1)
 }

@@ -15,14 +15,14 @@ var (
 	pyPrefixArg = regexp.MustCompile(`\b(?:url_)?prefix\s*=\s*['"]([^'"]*)['"]`)
 	pyMethods   = regexp.MustCompile(`\bmethods\s*=\s*[\[(]([^\])]*)[\])]`)
 	pyWord      = regexp.MustCompile(`\w+`)
-	// pyCall: requests.get(…), httpx.post(…), session.get(…), urlopen(…).
-	pyCall = regexp.MustCompile(`(?:\b([A-Za-z_][\w.]*)\.)?\b(get|post|put|delete|patch|head|options|request|urlopen)\(`)
+	// pyCalls: requests.get(…), httpx.post(…), session.get(…), urlopen(…).
+	pyCalls = nameSet("get", "post", "put", "delete", "patch", "head", "options", "request", "urlopen")
 )
 
 func pyFacts(t *text) Facts {
 	f := Facts{Routes: pyRoutes(t)}
-	for _, m := range pyCall.FindAllStringSubmatchIndex(t.src, -1) {
-		if t.inStr[m[0]] || (m[0] > 0 && t.src[m[0]-1] == '@') {
+	for _, m := range callMatches(t, pyCalls, false) {
+		if m[0] > 0 && t.src[m[0]-1] == '@' {
 			continue
 		}
 		recv, name := "", t.src[m[4]:m[5]]
@@ -57,6 +57,9 @@ func pyFacts(t *text) Facts {
 // with a literal path over a def, under its router's prefix.
 func pyRoutes(t *text) []Route {
 	pre := &prefixes{}
+	if !strings.Contains(t.src, "@") {
+		return nil
+	}
 	for _, m := range pyPrefix.FindAllStringSubmatch(t.src, -1) {
 		if p := pyPrefixArg.FindStringSubmatch(m[2]); p != nil {
 			pre.scopes = append(pre.scopes, scope{0, len(t.src), m[1], p[1]})
