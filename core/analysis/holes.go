@@ -161,7 +161,7 @@ func StructuralHoles(g *graph.Graph, activation []graph.Scored, p HoleParams) (H
 	if err := p.validate(); err != nil {
 		return res, err
 	}
-	h := &holeRun{g: g, p: p, rels: newRelTable(g), res: &res, act: map[graph.NodeID]float32{}, nbr: map[graph.NodeID]*neighbourhood{}, tests: map[graph.NodeID]bool{}, behaves: map[graph.NodeID]bool{}}
+	h := &holeRun{g: g, p: p, rels: newRelTable(g), res: &res, act: map[graph.NodeID]float32{}, nbr: map[graph.NodeID]*neighbourhood{}, tests: map[graph.NodeID]bool{}, behaves: map[graph.NodeID]bool{}, hubs: map[graph.NodeID]bool{}, production: -1}
 	h.u = newUnits(g, h.rels)
 	if err := h.units(activation); err != nil {
 		return res, err
@@ -198,7 +198,10 @@ type holeRun struct {
 	nbr     map[graph.NodeID]*neighbourhood
 	tests   map[graph.NodeID]bool
 	behaves map[graph.NodeID]bool // unit → has a function (see candidate)
-	scanned int
+	hubs    map[graph.NodeID]bool // unit → hub (see hub)
+	// production counts the production files (-1 until counted).
+	production int
+	scanned    int
 }
 
 // neighbourhood is a unit's dependency neighbours: the units it uses,
@@ -309,8 +312,8 @@ func (h *holeRun) neighbours(u graph.NodeID) *neighbourhood {
 func (h *holeRun) bridges() []Hole {
 	lit := map[graph.NodeID][]graph.NodeID{}
 	for _, u := range h.context {
-		if h.isTest(u) {
-			continue
+		if h.isTest(u) || h.consumer(u) {
+			continue // an example lit by the query says nothing of the product
 		}
 		n := h.neighbours(u)
 		if n == nil {
@@ -324,6 +327,9 @@ func (h *holeRun) bridges() []Hole {
 	for _, v := range sortedKeys(lit) {
 		us := lit[v]
 		if len(us) < h.p.MinNeighbors || h.act[v] > h.p.InactiveBelow || !h.candidate(v) {
+			continue
+		}
+		if !h.spans(v, h.topical(us)) {
 			continue
 		}
 		n := h.neighbours(v)
@@ -429,7 +435,7 @@ func (h *holeRun) missingDependencies(members []graph.NodeID) []Hole {
 		graph.SortScored(ev)
 		avg := meanScore(ev)
 		for _, m := range members {
-			if m == t || slices.Contains(us, m) || !h.candidate(m) || h.layered(m, t) || !h.alike(m, t, users, len(members)) {
+			if m == t || slices.Contains(us, m) || !h.candidate(m) || h.layered(m, t) || h.below(m, us) || !h.alike(m, t, users, len(members)) {
 				continue
 			}
 			reason := fmt.Sprintf("does not use %s, which %d of its %d activated sibling modules use", h.g.Label(t), len(us), len(members)-1)

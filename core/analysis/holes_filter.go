@@ -105,3 +105,98 @@ func (h *holeRun) alike(m, t graph.NodeID, users map[graph.NodeID][]graph.NodeID
 	}
 	return common > 0 && 2*shared >= common
 }
+
+// A hub is a unit that at least hubShare of the production units use
+// (and at least hubMinUsers): flask's globals.py, werkzeug's http.py. A
+// query lights it whatever its topic, so a module beside it is not shown
+// to belong to the topic by it; and a hub lies below the modules that use
+// it, so its not using what they use is layering, not a gap.
+const (
+	hubShare    = 0.2
+	hubMinUsers = 4
+	// strongLit: a hub this lit (relative to the strongest unit) is the
+	// topic itself (ctx.py for "request context") and counts as evidence.
+	strongLit = 0.8
+)
+
+// hub reports whether u is a hub (see hubShare).
+func (h *holeRun) hub(u graph.NodeID) bool {
+	if b, ok := h.hubs[u]; ok {
+		return b
+	}
+	users := 0
+	if n := h.neighbours(u); n != nil {
+		for _, v := range n.usedBy {
+			if !h.isTest(v) && !h.consumer(v) {
+				users++
+			}
+		}
+	}
+	b := users >= hubMinUsers && float64(users) >= hubShare*float64(h.productionUnits())
+	h.hubs[u] = b
+	return b
+}
+
+// productionUnits counts the graph's files that are production code.
+func (h *holeRun) productionUnits() int {
+	if h.production >= 0 {
+		return h.production
+	}
+	h.production = 0
+	for i := range h.g.NumNodes() {
+		u := graph.NodeID(i)
+		if h.g.Type(u) == graph.File && !h.isTest(u) && !h.consumer(u) {
+			h.production++
+		}
+	}
+	return h.production
+}
+
+// topical keeps the lit neighbours that say a bridge belongs to the
+// topic: any but a hub, and a hub only when it is among the strongest.
+func (h *holeRun) topical(lit []graph.NodeID) []graph.NodeID {
+	var out []graph.NodeID
+	for _, u := range lit {
+		if h.act[u] >= strongLit || !h.hub(u) {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// below reports whether m lies under the units in us: two of them use
+// it (a base module such as werkzeug's datastructures/mixins.py), or it
+// is a hub. What the modules above it use is theirs to use.
+func (h *holeRun) below(m graph.NodeID, us []graph.NodeID) bool {
+	n := h.neighbours(m)
+	if n == nil {
+		return true
+	}
+	users := 0
+	for _, u := range us {
+		if _, ok := slices.BinarySearch(n.usedBy, u); ok {
+			users++
+		}
+	}
+	return users >= 2 || h.hub(m)
+}
+
+// spans reports whether a bridge candidate v is in the topic's middle by
+// its topical lit neighbours: at least MinNeighbors of them, and one it
+// uses. A module the topic's code merely uses (werkzeug's etag.py under
+// the cookie code) is a dependency of the topic, not a gap in it.
+func (h *holeRun) spans(v graph.NodeID, topical []graph.NodeID) bool {
+	if len(topical) < h.p.MinNeighbors {
+		return false // lit mostly by hubs: any query lights those
+	}
+	n := h.neighbours(v)
+	if n == nil {
+		return false
+	}
+	for _, u := range topical {
+		if _, ok := slices.BinarySearch(n.uses, u); ok {
+			return true
+		}
+	}
+	return false
+}

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"testing"
 
@@ -95,6 +96,91 @@ func TestStructuralHolesAreRealGaps(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := holeFixture(t, c.odd, c.uses, c.functions)
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("holes (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// holesOf runs StructuralHoles on files joined by imports edges ("a>b":
+// a imports b) with the given activations, and names the holes.
+func holesOf(t *testing.T, edges []string, act map[string]float32) []string {
+	t.Helper()
+	g := graph.New()
+	seen := map[string]bool{}
+	for _, e := range edges {
+		for _, p := range strings.Split(e, ">") {
+			if !seen[p] {
+				seen[p] = true
+				if _, err := g.AddNode(graph.Node{ExternalID: "file::" + p, Label: path.Base(p), Type: graph.File, Provenance: graph.Provenance{SourcePath: p}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	for _, e := range edges {
+		a, b, _ := strings.Cut(e, ">")
+		if err := g.AddEdgeByID("file::"+a, "file::"+b, graph.Edge{Relation: "imports", Weight: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.Finalize()
+	var scored []graph.Scored
+	for _, p := range sortedKeys(act) {
+		id, _ := g.Lookup("file::" + p)
+		scored = append(scored, graph.Scored{Node: id, Score: act[p]})
+	}
+	res, err := StructuralHoles(g, scored, DefaultHoleParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range res.Holes {
+		s := string(h.Kind) + " " + g.SourcePath(h.Node)
+		if h.Kind == HoleMissingDependency {
+			s += " without " + g.SourcePath(h.Missing)
+		}
+		got = append(got, s)
+	}
+	return got
+}
+
+// Bridges are modules in the middle of the topic: not those lit only by
+// hubs every query lights (flask's globals.py), nor by example apps, nor
+// a module the topic's code merely uses (werkzeug's etag.py under the
+// cookie code). A module under its siblings (a base they import) does
+// not miss what they use.
+func TestStructuralHolesBridgesAndLayers(t *testing.T) {
+	hubs := []string{"core/hub.py", "core/hub2.py"}
+	base := []string{"topic/t1.py>topic/t2.py"}
+	for _, m := range []string{"mod/a.py", "mod/b.py", "mod/c.py", "mod/d.py", "mod/e.py"} {
+		for _, h := range hubs {
+			base = append(base, m+">"+h)
+		}
+	}
+	topic := map[string]float32{"topic/t1.py": 1, "topic/t2.py": 0.9, "core/hub.py": 0.5, "core/hub2.py": 0.5}
+	for _, c := range []struct {
+		name  string
+		edges []string
+		act   map[string]float32
+		want  []string
+	}{
+		{"between topic modules", []string{"mod/mid.py>topic/t1.py", "topic/t2.py>mod/mid.py"}, topic, []string{"inactive_bridge mod/mid.py"}},
+		{"lit by hubs only", []string{"mod/leaf.py>core/hub.py", "mod/leaf.py>core/hub2.py"}, topic, nil},
+		{"used by the topic, using none of it", []string{"topic/t1.py>mod/dep.py", "topic/t2.py>mod/dep.py"}, topic, nil},
+		{"lit by examples", []string{"examples/x/e1.py>mod/local.py", "examples/y/e2.py>mod/local.py"},
+			map[string]float32{"topic/t1.py": 1, "examples/x/e1.py": 0.9, "examples/y/e2.py": 0.9}, nil},
+		{"a base its siblings import", []string{"pkg/p1.py>lib/util.py", "pkg/p2.py>lib/util.py", "pkg/p3.py>lib/util.py",
+			"pkg/p1.py>lib/x.py", "pkg/p2.py>lib/x.py", "pkg/p3.py>lib/x.py", "pkg/base.py>lib/x.py", "pkg/p1.py>pkg/base.py", "pkg/p2.py>pkg/base.py"},
+			map[string]float32{"pkg/p1.py": 1, "pkg/p2.py": 0.9, "pkg/p3.py": 0.8, "pkg/base.py": 0.7, "lib/util.py": 0.6, "lib/x.py": 0.6}, nil},
+		{"a peer that skips", []string{"pkg/p1.py>lib/util.py", "pkg/p2.py>lib/util.py", "pkg/p3.py>lib/util.py",
+			"pkg/p1.py>lib/x.py", "pkg/p2.py>lib/x.py", "pkg/p3.py>lib/x.py", "pkg/odd.py>lib/x.py"},
+			map[string]float32{"pkg/p1.py": 1, "pkg/p2.py": 0.9, "pkg/p3.py": 0.8, "pkg/odd.py": 0.7, "lib/util.py": 0.6, "lib/x.py": 0.6},
+			[]string{"missing_dependency pkg/odd.py without lib/util.py"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := holesOf(t, append(slices.Clone(base), c.edges...), c.act)
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("holes (-want +got):\n%s", diff)
 			}
