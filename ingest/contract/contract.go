@@ -34,6 +34,19 @@ type Facts struct {
 	Routes   []Route   `json:"routes,omitempty"`
 	Requests []Request `json:"requests,omitempty"`
 	Services []Service `json:"services,omitempty"`
+	// Local are a router module's routes as written (not normalised),
+	// for the file that mounts the module to prefix (Express).
+	Local []Route `json:"local,omitempty"`
+	// Mounts are the router modules this file mounts under a prefix.
+	Mounts []Mount `json:"mounts,omitempty"`
+}
+
+// Mount is app.use("/api/users", require("./routes/users")): the routes
+// of Module (a relative import, as written) answer under Prefix.
+type Mount struct {
+	Prefix string `json:"prefix"`
+	Module string `json:"module"`
+	Line   int    `json:"line"`
 }
 
 // Extract reads the routes, requests and protobuf services of one file.

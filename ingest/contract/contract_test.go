@@ -136,7 +136,27 @@ app.post("/api/login", (req, res) => res.send(axios.get("/api/other")));
 				{Method: "POST", Path: "/api/login", Line: 5},
 			},
 			Requests: []Request{{Method: "GET", Path: "/api/other", Line: 5}},
+			Local: []Route{
+				{Method: "GET", Path: "/api/users/:id", Line: 3, Handler: "getUser"},
+				{Method: "POST", Path: "/api/login", Line: 5},
+			},
 		}},
+		{"Express mounts of router modules", "app.js", `const express = require('express');
+const users = require('./routes/users');
+import admin from "../admin/index.js";
+app.use('/api/users', auth, users);
+app.use('/api/items', require('./routes/items'));
+app.use('/admin', admin);
+app.use(express.json());
+`, Facts{Mounts: []Mount{
+			{Prefix: "/api/users", Module: "./routes/users", Line: 4},
+			{Prefix: "/api/items", Module: "./routes/items", Line: 5},
+			{Prefix: "/admin", Module: "../admin/index.js", Line: 6},
+		}}},
+		{"Express router module", "routes/users.js", `const router = require('express').Router();
+router.get('/:id', getUser);
+module.exports = router;
+`, Facts{Local: []Route{{Method: "GET", Path: "/:id", Line: 2, Handler: "getUser"}}}},
 		{"browser client", "api.ts", "export const load = (id: string) => fetch(`/api/users/${id}`);\n" +
 			"export const save = (u) => fetch('/api/users/' + u.id, { method: 'PUT', body: u });\n" +
 			"export const list = () => axios.get(BASE + '/api/orders', { params: { all: 1 } });\n" +

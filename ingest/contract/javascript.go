@@ -42,8 +42,10 @@ func jsFacts(t *text) Facts {
 		line := t.line(m[4])
 		if server && recv != "" && !clientRecv.MatchString(recv) && name != "fetch" && name != "axios" && name != "request" {
 			if r, ok := jsRoute(name, as); ok {
-				if full, ok := NormPath(pre.of(recv, m[0]) + r.Path); ok {
-					r.Path, r.Line = full, line
+				r.Path, r.Line = pre.of(recv, m[0])+r.Path, line
+				f.Local = append(f.Local, r)
+				if full, ok := NormPath(r.Path); ok {
+					r.Path = full
 					f.Routes = append(f.Routes, r)
 				}
 			}
@@ -55,7 +57,45 @@ func jsFacts(t *text) Facts {
 			}
 		}
 	}
+	f.Mounts = jsModuleMounts(t)
 	return f
+}
+
+var (
+	jsRequire  = regexp.MustCompile(`\b(?:const|let|var)\s+(\w+)\s*=\s*require\(\s*['"](\.[^'"]*)['"]\s*\)`)
+	jsImportAs = regexp.MustCompile(`\bimport\s+(\w+)\s+from\s+['"](\.[^'"]*)['"]`)
+	jsUse      = nameSet("use")
+)
+
+// jsModuleMounts reads app.use("/api/users", [middleware…,] router) where
+// router comes from a module of the repository (require, import default)
+// or is required in place.
+func jsModuleMounts(t *text) []Mount {
+	if !strings.Contains(t.src, ".use(") {
+		return nil
+	}
+	modules := map[string]string{}
+	for _, re := range []*regexp.Regexp{jsRequire, jsImportAs} {
+		for _, m := range re.FindAllStringSubmatch(t.src, -1) {
+			modules[m[1]] = m[2]
+		}
+	}
+	var out []Mount
+	for _, m := range callMatches(t, jsUse, false) {
+		as, _ := t.args(m[1] - 1)
+		if len(as) < 2 || !pureLiteral(as[0].text) || !strings.HasPrefix(unquote(as[0].text), "/") {
+			continue
+		}
+		last := as[len(as)-1].text
+		mod := modules[last]
+		if r := jsRequire.FindStringSubmatch("const x = " + last); r != nil {
+			mod = r[2]
+		}
+		if mod != "" {
+			out = append(out, Mount{Prefix: unquote(as[0].text), Module: mod, Line: t.line(m[4])})
+		}
+	}
+	return out
 }
 
 // jsRoute reads app.get("/path", …handlers) (Express, Koa's router,

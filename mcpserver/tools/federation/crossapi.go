@@ -1,6 +1,7 @@
 package federation
 
 import (
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -44,7 +45,14 @@ type contracts struct {
 	routes   []routeSite
 	requests []requestSite
 	services []serviceSite
-	grpc     []site // files that may name generated gRPC code
+	grpc     []site                 // files that may name generated gRPC code
+	local    map[string][]routeSite // "ns::file::path" → its routes as written
+	mounts   []mountSite            // router modules mounted under a prefix
+}
+
+type mountSite struct {
+	site
+	contract.Mount
 }
 
 // add records one file's facts.
@@ -59,8 +67,39 @@ func (k *contracts) add(ns, file string, src []byte) {
 	for _, s := range f.Services {
 		k.services = append(k.services, serviceSite{site{ns, file, s.Line}, s})
 	}
+	for _, r := range f.Local {
+		if k.local == nil {
+			k.local = map[string][]routeSite{}
+		}
+		k.local[fileID(ns, file)] = append(k.local[fileID(ns, file)], routeSite{site{ns, file, r.Line}, r})
+	}
+	for _, m := range f.Mounts {
+		k.mounts = append(k.mounts, mountSite{site{ns, file, m.Line}, m})
+	}
 	if contract.MayReferServices(src) && !contract.Generated(src) && !strings.HasSuffix(file, ".proto") {
 		k.grpc = append(k.grpc, site{ns: ns, file: file})
+	}
+}
+
+// mount adds the routes of every mounted router module under its
+// prefix: app.use("/api/users", require("./routes/users")) makes
+// router.get("/:id") in routes/users.js answer /api/users/{}.
+func (k *contracts) mount() {
+	for _, m := range k.mounts {
+		base := path.Clean(path.Join(path.Dir(m.file), m.Module))
+		for _, cand := range []string{base, base + ".js", base + ".ts", base + ".mjs", base + ".cjs", base + "/index.js", base + "/index.ts"} {
+			routes, ok := k.local[fileID(m.ns, cand)]
+			if !ok {
+				continue
+			}
+			for _, r := range routes {
+				if full, ok := contract.NormPath(m.Prefix + r.Path); ok {
+					r.Path = full
+					k.routes = append(k.routes, r)
+				}
+			}
+			break
+		}
 	}
 }
 

@@ -158,3 +158,37 @@ func TestFederateLinksAPIContracts(t *testing.T) {
 		t.Errorf("impact scoped to server/ answered web's nodes: %s", scoped)
 	}
 }
+
+// An Express router module mounted by another file answers under the
+// mount's prefix: the request reaches the module's handler.
+func TestFederateFollowsExpressMounts(t *testing.T) {
+	parent := t.TempDir()
+	shop := writeRepo(t, parent, "shop", map[string]string{
+		"package.json": `{"name": "shop", "dependencies": {"express": "4"}}`,
+		"app.js": "const express = require('express');\nconst orders = require('./routes/orders');\n" +
+			"const app = express();\napp.use('/api/orders', orders);\napp.listen(3000);\n",
+		"routes/orders.js": "const router = require('express').Router();\n\n" +
+			"function getOrder(req, res) { res.json({ id: req.params.id }); }\n\n" +
+			"router.get('/:id', getOrder);\nmodule.exports = router;\n",
+	})
+	ui := writeRepo(t, parent, "ui", map[string]string{
+		"package.json": `{"name": "ui"}`,
+		"order.js":     "export function showOrder(id) {\n  return fetch(`/api/orders/${id}`);\n}\n",
+	})
+	cfg := tooltest.TestConfig()
+	cfg.AllowRoots = append(cfg.AllowRoots, parent)
+	d := tooltest.NewDispatcher(t, cfg)
+	out := tooltest.MustCall(t, d, "federate", map[string]any{"agent_id": "t", "repos": []any{
+		map[string]any{"name": "shop", "path": shop},
+		map[string]any{"name": "ui", "path": ui},
+	}})
+	var got []string
+	for _, e := range out["cross_repo_edges"].([]any) {
+		m := e.(map[string]any)
+		got = append(got, m["source_node"].(string)+" -> "+m["target_node"].(string)+" ["+m["evidence"].(string)+"]")
+	}
+	want := []string{"ui::file::order.js::showOrder -> shop::file::routes/orders.js::getOrder [GET /api/orders/{}]"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("cross-repo edges (-want +got):\n%s", d)
+	}
+}

@@ -67,6 +67,7 @@ func linkRepos(c *tools.Call, old *session.Bundle) (*graph.Graph, []CrossEdge, e
 	}
 	edges = append(edges, manifestEdges(old.Graph, repos)...)
 	at := newLocator(old.Graph)
+	api.mount()
 	edges = append(edges, api.routeEdges(at)...)
 	dirs := map[string]string{}
 	for _, r := range repos {
