@@ -34,6 +34,7 @@ func BenchmarkActivateCorpus(b *testing.B) {
 			b.Run("mixed", func(b *testing.B) {
 				times := make([]time.Duration, 0, b.N)
 				b.ResetTimer()
+				cpu := processCPU()
 				for i := 0; i < b.N; i++ {
 					t := time.Now()
 					if res := d.Call(context.Background(), "activate", raws[i%len(raws)], nil); res.IsError {
@@ -42,7 +43,7 @@ func BenchmarkActivateCorpus(b *testing.B) {
 					times = append(times, time.Since(t))
 				}
 				b.StopTimer()
-				reportLatency(b, times)
+				reportLatency(b, times, cpu)
 			})
 		})
 	}
