@@ -318,6 +318,9 @@ func (r *run) extract() error {
 	r.prog.phase(adapter.PhaseExtract, 0, len(r.wr.Files))
 	x := &extractor{req: &r.req, store: r.store, incremental: r.incremental, deadline: r.deadline, prog: r.prog}
 	results, err := x.run(r.ctx, r.wr.Files)
+	if parsedMany(results) {
+		extract.ReleaseParserMemory()
+	}
 	r.bg.Wait()
 	if err != nil {
 		return err
@@ -338,6 +341,24 @@ func (r *run) extract() error {
 	r.results = results
 	r.phaseDone(adapter.PhaseExtract)
 	return nil
+}
+
+// trimAfter is how many freshly parsed files make the C heap worth
+// trimming after extraction (a trim costs milliseconds; an incremental
+// tick's few files leave little behind).
+const trimAfter = 256
+
+// parsedMany says whether extraction parsed at least trimAfter files.
+func parsedMany(results []fileResult) bool {
+	n := 0
+	for i := range results {
+		if fr := &results[i]; fr.res != nil && !fr.reused {
+			if n++; n >= trimAfter {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // build adds the nodes of every extracted file in path order until a budget

@@ -40,6 +40,24 @@ type extractor struct {
 	incremental bool
 	deadline    time.Time
 	prog        *progress
+	// bytes counts the source bytes parsed, for trimming the C heap.
+	bytes atomic.Int64
+}
+
+// trimEvery is how many parsed source bytes make the C heap worth
+// trimming during extraction: glibc keeps what tree-sitter freed, and as
+// the largest files are parsed first, without a trim their trees' memory
+// stayed resident under the results of every file after them (go-std:
+// peak RSS reached during extraction).
+const trimEvery = 16 << 20
+
+// parsed counts a parsed file's bytes and trims the C heap each time
+// the count passes a multiple of trimEvery.
+func (x *extractor) parsed(size int64) {
+	n := x.bytes.Add(size)
+	if n/trimEvery != (n-size)/trimEvery {
+		extract.ReleaseParserMemory()
+	}
 }
 
 // run extracts every file, reusing cached results where an incremental
@@ -79,6 +97,9 @@ func (x *extractor) run(ctx context.Context, files []walk.File) ([]fileResult, e
 				return nil
 			}
 			x.one(fr)
+			if fr.res != nil && !fr.reused {
+				x.parsed(fr.file.Size)
+			}
 			x.prog.report(adapter.PhaseExtract, int(done.Add(1)), total)
 			return nil
 		})

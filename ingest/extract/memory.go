@@ -10,3 +10,10 @@ func ReleaseMemory() {
 	debug.FreeOSMemory()
 	trimC()
 }
+
+// ReleaseParserMemory returns the C heap's free memory to the system
+// without a Go collection. Parsing a tree's worth of files leaves glibc
+// holding what tree-sitter freed — 190 MB after go-std's extraction, kept
+// resident under everything the ingest builds next — so the code adapter
+// calls it when extraction parsed many files.
+func ReleaseParserMemory() { trimC() }
