@@ -80,9 +80,7 @@ func linkRepos(c *tools.Call, old *session.Bundle) (*graph.Graph, []CrossEdge, e
 	slices.SortFunc(edges, func(a, b CrossEdge) int {
 		return strings.Compare(a.SourceNode+"\x00"+a.TargetNode+"\x00"+a.Relation+"\x00"+a.Evidence, b.SourceNode+"\x00"+b.TargetNode+"\x00"+b.Relation+"\x00"+b.Evidence)
 	})
-	edges = slices.CompactFunc(edges, func(a, b CrossEdge) bool {
-		return a.SourceNode == b.SourceNode && a.TargetNode == b.TargetNode && a.Relation == b.Relation
-	})
+	edges = compact(edges)
 	var g *graph.Graph
 	c.Session.Plasticity.Locked(func() { g = old.Graph.Clone() })
 	for _, e := range edges {
@@ -92,6 +90,28 @@ func linkRepos(c *tools.Call, old *session.Bundle) (*graph.Graph, []CrossEdge, e
 	}
 	g.Finalize()
 	return g, edges, nil
+}
+
+// maxEvidence bounds the routes or services one edge names.
+const maxEvidence = 4
+
+// compact keeps one edge per source, target and relation (edges sorted),
+// naming every route or service that made it: "grpc a.A; grpc a.B".
+func compact(edges []CrossEdge) []CrossEdge {
+	var out []CrossEdge
+	n := 0 // evidences of the last edge kept
+	for _, e := range edges {
+		last := len(out) - 1
+		if last < 0 || out[last].SourceNode != e.SourceNode || out[last].TargetNode != e.TargetNode || out[last].Relation != e.Relation {
+			out, n = append(out, e), 1
+			continue
+		}
+		if e.Evidence != "" && !slices.Contains(strings.Split(out[last].Evidence, "; "), e.Evidence) && n < maxEvidence {
+			out[last].Evidence += "; " + e.Evidence
+			n++
+		}
+	}
+	return out
 }
 
 // scanRepos reads every repository's sources once: the imports of
