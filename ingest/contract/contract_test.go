@@ -153,6 +153,11 @@ app.use(express.json());
 			{Prefix: "/api/items", Module: "./routes/items", Line: 5},
 			{Prefix: "/admin", Module: "../admin/index.js", Line: 6},
 		}}},
+		{"a router passed in", "routes/items.js", "module.exports = (router) => {\n  router.get('/api/items/:id', getItem);\n  app.get('/api/health', (req, res) => res.end());\n};\n",
+			Facts{
+				Routes: []Route{{Method: "GET", Path: "/api/items/{}", Line: 2, Handler: "getItem"}, {Method: "GET", Path: "/api/health", Line: 3}},
+				Local:  []Route{{Method: "GET", Path: "/api/items/:id", Line: 2, Handler: "getItem"}, {Method: "GET", Path: "/api/health", Line: 3}},
+			}},
 		{"Express router module", "routes/users.js", `const router = require('express').Router();
 router.get('/:id', getUser);
 module.exports = router;

@@ -17,6 +17,9 @@ var (
 	// jsMethodOpt: { method: "POST" } in fetch's options.
 	jsMethodOpt = regexp.MustCompile(`\bmethod\s*:\s*['"](\w+)['"]`)
 	// clientRecv: receivers that only make requests.
+	// routerRecv: receivers that only declare routes, in files that need
+	// not name their framework (module.exports = (router) => …).
+	routerRecv = regexp.MustCompile(`(?i)^(app|server|router|\w*Router|routes)$`)
 	clientRecv = regexp.MustCompile(`(?i)^(axios|https?|api|apiclient|client|request|superagent|ky|got|this\.http|\$http|this\.\$http|instance)$`)
 )
 
@@ -40,7 +43,8 @@ func jsFacts(t *text) Facts {
 			continue
 		}
 		line := t.line(m[4])
-		if server && recv != "" && !clientRecv.MatchString(recv) && name != "fetch" && name != "axios" && name != "request" {
+		routing := (server && recv != "" && !clientRecv.MatchString(recv)) || routerRecv.MatchString(recv)
+		if routing && name != "fetch" && name != "axios" && name != "request" {
 			if r, ok := jsRoute(name, as); ok {
 				r.Path, r.Line = pre.of(recv, m[0])+r.Path, line
 				f.Local = append(f.Local, r)
