@@ -208,16 +208,11 @@ func (k *contracts) serviceEdges(nodes *locator, read func(site) []byte) []Cross
 	if m == nil {
 		return nil
 	}
-	var refs []struct {
-		site
-		contract.ServiceRef
-	}
-	for _, f := range k.grpc {
-		for _, r := range m.Refs(f.file, read(f)) {
-			refs = append(refs, struct {
-				site
-				contract.ServiceRef
-			}{site{f.ns, f.file, r.Line}, r})
+	refs := k.serviceRefs(m, read)
+	servers := map[string][]serviceRef{}
+	for _, r := range refs {
+		if r.Role == contract.Server {
+			servers[r.Service] = append(servers[r.Service], r)
 		}
 	}
 	var out []CrossEdge
@@ -237,14 +232,31 @@ func (k *contracts) serviceEdges(nodes *locator, read func(site) []byte) []Cross
 		if r.Role != contract.Client {
 			continue
 		}
-		for _, s := range refs {
-			if s.Role == contract.Server && s.Service == r.Service && s.ns != r.ns {
+		for _, s := range servers[r.Service] {
+			if s.ns != r.ns {
 				out = append(out, CrossEdge{SourceRepo: r.ns, TargetRepo: s.ns, SourceNode: from, TargetNode: nodes.at(s.site),
 					EdgeType: apiContract, Relation: relCallsAPI, Weight: 0.85, CausalStrength: 0.72, Evidence: ev})
 			}
 		}
 	}
 	return out
+}
+
+type serviceRef struct {
+	site
+	contract.ServiceRef
+}
+
+// serviceRefs reads the references to the services in the files that
+// may name generated gRPC code.
+func (k *contracts) serviceRefs(m *contract.ServiceMatcher, read func(site) []byte) []serviceRef {
+	var refs []serviceRef
+	for _, f := range k.grpc {
+		for _, r := range m.Refs(f.file, read(f)) {
+			refs = append(refs, serviceRef{site{f.ns, f.file, r.Line}, r})
+		}
+	}
+	return refs
 }
 
 // locator finds the node of the graph a place in a file belongs to: the
