@@ -39,6 +39,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"time"
 
@@ -440,6 +441,11 @@ func (r *run) finalize() *adapter.Output {
 // release drops the extractions of a run that keeps none (no cache
 // store) before Finalize: the graph holds all it needs of them by now, and
 // on go-std they are half the live heap the CSR build would add to.
+//
+// It then collects: the last collection ran in the resolve phase, at twice
+// that phase's live heap, so without one the CSR build's arrays would be
+// laid over the released results instead of in their place (go-std: a
+// 50 ms collection for a peak RSS ≈ 100 MB lower).
 func (r *run) release() {
 	for i := range r.results {
 		r.results[i].res = nil
@@ -447,6 +453,7 @@ func (r *run) release() {
 	for i := range r.included {
 		r.included[i].nodes, r.included[i].imports = nil, nil
 	}
+	runtime.GC()
 }
 
 // graphStats counts what the graph holds.
