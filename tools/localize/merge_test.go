@@ -56,9 +56,9 @@ func TestMergeSuites(t *testing.T) {
 		rows = append(rows, row{g.Split, g.Name, g.Tasks, g.Scores["seek"].AccAt5, g.Scores["seek"].AccAt1})
 	}
 	want := []row{
-		{"held-out", "small", 1, 1, 1}, {"tune", "tuned", 1, 1, 1}, {"held-out", "large", 1, 1, 0},
-		{"tune", "all go", 1, 1, 1}, {"held-out", "all go", 2, 1, 0.5},
-		{"tune", "all", 1, 1, 1}, {"held-out", "all", 2, 1, 0.5}, {"", "all", 3, 1, 0.6667},
+		{"tune", "tuned", 1, 1, 1}, {"tune", "all go", 1, 1, 1}, {"tune", "all", 1, 1, 1},
+		{"held-out", "small", 1, 1, 1}, {"held-out", "large", 1, 1, 0}, {"held-out", "all go", 2, 1, 0.5},
+		{"held-out", "all", 2, 1, 0.5}, {"", "all", 3, 1, 0.6667},
 	}
 	if d := cmp.Diff(want, rows); d != "" {
 		t.Errorf("merged groups (-want +got):\n%s", d)

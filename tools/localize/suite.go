@@ -109,45 +109,50 @@ func ScoreResults(rs []TaskResult, method string) Scores {
 	return s
 }
 
-// Summarize fills Groups: every repository, then per split each
-// language and the split as a whole, then everything.
+// Summarize fills Groups split by split (tune before held-out, so each
+// split is one table however repos.tsv interleaves them): its
+// repositories, each language, the split as a whole; then everything.
 func (s *SuiteReport) Summarize() {
 	s.Groups = nil
-	type key struct{ split, lang string }
-	byLang := map[key][]TaskResult{}
-	bySplit := map[string][]TaskResult{}
+	bySplit := map[string][]RepoReport{}
+	var splits []string
 	var all []TaskResult
 	for _, r := range s.Repos {
 		if r.Report == nil {
 			continue
 		}
-		s.Groups = append(s.Groups, s.group(r.Split, r.Lang, r.Name, r.Report.Results))
-		byLang[key{r.Split, r.Lang}] = append(byLang[key{r.Split, r.Lang}], r.Report.Results...)
-		bySplit[r.Split] = append(bySplit[r.Split], r.Report.Results...)
-		all = append(all, r.Report.Results...)
-	}
-	keys := make([]key, 0, len(byLang))
-	for k := range byLang {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].split != keys[j].split {
-			return keys[i].split > keys[j].split // tune before held-out
+		if _, ok := bySplit[r.Split]; !ok {
+			splits = append(splits, r.Split)
 		}
-		return keys[i].lang < keys[j].lang
-	})
-	for _, k := range keys {
-		s.Groups = append(s.Groups, s.group(k.split, k.lang, "all "+k.lang, byLang[k]))
-	}
-	splits := make([]string, 0, len(bySplit))
-	for sp := range bySplit {
-		splits = append(splits, sp)
+		bySplit[r.Split] = append(bySplit[r.Split], r)
+		all = append(all, r.Report.Results...)
 	}
 	sort.Sort(sort.Reverse(sort.StringSlice(splits)))
 	for _, sp := range splits {
-		s.Groups = append(s.Groups, s.group(sp, "", "all", bySplit[sp]))
+		s.summarizeSplit(sp, bySplit[sp])
 	}
 	s.Groups = append(s.Groups, s.group("", "", "all", all))
+}
+
+// summarizeSplit appends one split's groups: repositories in order,
+// languages sorted, then the split.
+func (s *SuiteReport) summarizeSplit(split string, repos []RepoReport) {
+	byLang := map[string][]TaskResult{}
+	var whole []TaskResult
+	for _, r := range repos {
+		s.Groups = append(s.Groups, s.group(split, r.Lang, r.Name, r.Report.Results))
+		byLang[r.Lang] = append(byLang[r.Lang], r.Report.Results...)
+		whole = append(whole, r.Report.Results...)
+	}
+	langs := make([]string, 0, len(byLang))
+	for l := range byLang {
+		langs = append(langs, l)
+	}
+	sort.Strings(langs)
+	for _, l := range langs {
+		s.Groups = append(s.Groups, s.group(split, l, "all "+l, byLang[l]))
+	}
+	s.Groups = append(s.Groups, s.group(split, "", "all", whole))
 }
 
 func (s *SuiteReport) group(split, lang, name string, rs []TaskResult) Group {

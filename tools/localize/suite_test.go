@@ -120,10 +120,10 @@ func TestSuiteSummarize(t *testing.T) {
 	}
 	want := []row{
 		{"tune", "a", 1, Scores{Tasks: 1, AccAt5: 1, AccAt10: 1, MRR: 0.5}},
-		{"held-out", "b", 2, Scores{Tasks: 2, AccAt1: 0.5, AccAt5: 0.5, AccAt10: 0.5, MRR: 0.525}},
 		{"tune", "all go", 1, Scores{Tasks: 1, AccAt5: 1, AccAt10: 1, MRR: 0.5}},
-		{"held-out", "all python", 2, Scores{Tasks: 2, AccAt1: 0.5, AccAt5: 0.5, AccAt10: 0.5, MRR: 0.525}},
 		{"tune", "all", 1, Scores{Tasks: 1, AccAt5: 1, AccAt10: 1, MRR: 0.5}},
+		{"held-out", "b", 2, Scores{Tasks: 2, AccAt1: 0.5, AccAt5: 0.5, AccAt10: 0.5, MRR: 0.525}},
+		{"held-out", "all python", 2, Scores{Tasks: 2, AccAt1: 0.5, AccAt5: 0.5, AccAt10: 0.5, MRR: 0.525}},
 		{"held-out", "all", 2, Scores{Tasks: 2, AccAt1: 0.5, AccAt5: 0.5, AccAt10: 0.5, MRR: 0.525}},
 		{"", "all", 3, Scores{Tasks: 3, AccAt1: 0.3333, AccAt5: 0.6667, AccAt10: 0.6667, MRR: 0.5167}},
 	}
