@@ -123,7 +123,22 @@ async def item(item_id: int):
 				{Method: "GET", Path: "/api/items/{}", Line: 11, Handler: "item"},
 			},
 			Requests: []Request{{Method: "GET", Path: "/api/profiles/{}", Line: 9}},
+			Local: []Route{
+				{Method: "GET", Path: "/api/users/<int:user_id>", Line: 6, Handler: "user"},
+				{Method: "PUT", Path: "/api/users/<int:user_id>", Line: 6, Handler: "user"},
+				{Method: "GET", Path: "/api/items/{item_id}", Line: 11, Handler: "item"},
+			},
 		}},
+		{"Flask and FastAPI mounts", "app/main.py", `from app.api.routes import items, users as people
+from .auth import bp as auth_bp
+app.include_router(items.router, prefix="/api/v2")
+app.include_router(people.router, prefix=settings.API)
+app.register_blueprint(auth_bp, url_prefix='/auth')
+`, Facts{Mounts: []Mount{
+			{Prefix: "/api/v2", Module: "app.api.routes.items", Line: 3},
+			{Prefix: "/auth", Module: ".auth.bp", Line: 5},
+			{Prefix: "/auth", Module: ".auth", Line: 5},
+		}}},
 		{"Express server", "server.js", `const express = require('express');
 const app = express(); const users = express.Router();
 users.get('/:id', auth, getUser);

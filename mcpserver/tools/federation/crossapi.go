@@ -3,6 +3,7 @@ package federation
 import (
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -83,11 +84,12 @@ func (k *contracts) add(ns, file string, src []byte) {
 
 // mount adds the routes of every mounted router module under its
 // prefix: app.use("/api/users", require("./routes/users")) makes
-// router.get("/:id") in routes/users.js answer /api/users/{}.
+// router.get("/:id") in routes/users.js answer /api/users/{};
+// app.include_router(items.router, prefix="/v2") does the same for a
+// Python module.
 func (k *contracts) mount() {
 	for _, m := range k.mounts {
-		base := path.Clean(path.Join(path.Dir(m.file), m.Module))
-		for _, cand := range []string{base, base + ".js", base + ".ts", base + ".mjs", base + ".cjs", base + "/index.js", base + "/index.ts"} {
+		for _, cand := range k.moduleFiles(m) {
 			routes, ok := k.local[fileID(m.ns, cand)]
 			if !ok {
 				continue
@@ -101,6 +103,34 @@ func (k *contracts) mount() {
 			break
 		}
 	}
+}
+
+// moduleFiles are the files a mount's module may be, most likely first.
+func (k *contracts) moduleFiles(m mountSite) []string {
+	if !strings.HasSuffix(m.file, ".py") {
+		base := path.Clean(path.Join(path.Dir(m.file), m.Module))
+		return []string{base, base + ".js", base + ".ts", base + ".mjs", base + ".cjs", base + "/index.js", base + "/index.ts"}
+	}
+	mod := strings.TrimLeft(m.Module, ".")
+	rel := strings.ReplaceAll(mod, ".", "/")
+	if dots := len(m.Module) - len(mod); dots > 0 {
+		dir := path.Dir(m.file)
+		for range dots - 1 {
+			dir = path.Dir(dir)
+		}
+		rel = path.Join(dir, rel)
+		return []string{rel + ".py", rel + "/__init__.py"}
+	}
+	// An absolute module: the file of the repository whose path ends so.
+	var out []string
+	for id := range k.local {
+		f, ok := strings.CutPrefix(id, fileID(m.ns, ""))
+		if ok && (f == rel+".py" || strings.HasSuffix(f, "/"+rel+".py") || f == rel+"/__init__.py" || strings.HasSuffix(f, "/"+rel+"/__init__.py")) {
+			out = append(out, f)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // routeEdges links every request to the most specific routes of the same

@@ -192,3 +192,36 @@ func TestFederateFollowsExpressMounts(t *testing.T) {
 		t.Errorf("cross-repo edges (-want +got):\n%s", d)
 	}
 }
+
+// A Flask blueprint registered under a prefix in another file answers
+// under it.
+func TestFederateFollowsBlueprintPrefixes(t *testing.T) {
+	parent := t.TempDir()
+	shop := writeRepo(t, parent, "shop", map[string]string{
+		"shop/__init__.py": "",
+		"shop/app.py": "from flask import Flask\nfrom shop.orders import bp as orders_bp\n\n" +
+			"app = Flask(__name__)\napp.register_blueprint(orders_bp, url_prefix='/api/v1/shop')\n",
+		"shop/orders.py": "from flask import Blueprint\n\nbp = Blueprint('orders', __name__)\n\n\n" +
+			"@bp.route('/orders/<int:order_id>')\ndef get_order(order_id):\n    return {'id': order_id}\n",
+	})
+	ui := writeRepo(t, parent, "ui", map[string]string{
+		"package.json": `{"name": "ui"}`,
+		"order.js":     "export function showOrder(id) {\n  return fetch(`/api/v1/shop/orders/${id}`);\n}\n",
+	})
+	cfg := tooltest.TestConfig()
+	cfg.AllowRoots = append(cfg.AllowRoots, parent)
+	d := tooltest.NewDispatcher(t, cfg)
+	out := tooltest.MustCall(t, d, "federate", map[string]any{"agent_id": "t", "repos": []any{
+		map[string]any{"name": "shop", "path": shop},
+		map[string]any{"name": "ui", "path": ui},
+	}})
+	var got []string
+	for _, e := range out["cross_repo_edges"].([]any) {
+		m := e.(map[string]any)
+		got = append(got, m["source_node"].(string)+" -> "+m["target_node"].(string)+" ["+m["evidence"].(string)+"]")
+	}
+	want := []string{"ui::file::order.js::showOrder -> shop::file::shop/orders.py::get_order [GET /api/v1/shop/orders/{}]"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("cross-repo edges (-want +got):\n%s", d)
+	}
+}
