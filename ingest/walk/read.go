@@ -1,6 +1,7 @@
 package walk
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -32,10 +33,16 @@ func ReadFile(abs string, limit int64) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %w", abs, ErrNotRegular)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
+	// One buffer of the file's size, with room to see the end (or growth
+	// past the limit) without reallocating: io.ReadAll's doubling copies
+	// were 0.5 s of go-std's ingest CPU, which os.ReadFile in a bare parse
+	// does not pay.
+	var buf bytes.Buffer
+	buf.Grow(int(min(fi.Size(), limit)) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
 		return nil, err
 	}
+	data := buf.Bytes()
 	if int64(len(data)) > limit {
 		return nil, fmt.Errorf("%s: over the %d-byte limit", abs, limit)
 	}
