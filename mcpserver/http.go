@@ -112,7 +112,7 @@ func HTTPHandler(d *tools.Dispatcher, srv *mcp.Server, o HTTPOptions) http.Handl
 	})
 	mux.HandleFunc("GET /api/tools", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, struct {
-			Tools []*mcp.Tool `json:"tools"`
+			Tools []leanTool `json:"tools"`
 		}{listedTools(d)})
 	})
 	mux.HandleFunc("POST /api/tools/{name}", func(w http.ResponseWriter, r *http.Request) {
@@ -325,13 +325,14 @@ func httpError(msg, example string) map[string]string {
 	return map[string]string{"error": msg, "example": example}
 }
 
-// listedTools is what tools/list offers, for GET /api/tools.
-func listedTools(d *tools.Dispatcher) []*mcp.Tool {
+// listedTools is what tools/list offers, for GET /api/tools, written as
+// tools/list writes it.
+func listedTools(d *tools.Dispatcher) []leanTool {
 	offered := offeredTools(d)
-	var out []*mcp.Tool
+	var out []leanTool
 	for _, t := range d.Registry.All() {
 		if offered(t) {
-			out = append(out, mcpTool(t, d.Session.Config().OutputSchemas))
+			out = append(out, leanTool{mcpTool(t, d.Session.Config().OutputSchemas)})
 		}
 	}
 	return out

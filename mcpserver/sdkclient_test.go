@@ -146,9 +146,10 @@ func checkListed(t *testing.T, r *tools.Registry, lt *mcp.Tool) *jsonschema.Reso
 		t.Errorf("%s: title %q", lt.Name, lt.Title)
 	case a == nil || a.ReadOnlyHint != h.ReadOnly || a.OpenWorldHint == nil || *a.OpenWorldHint:
 		t.Errorf("%s: annotations %+v, registry %+v", lt.Name, a, h)
-	case !h.ReadOnly && (a.DestructiveHint == nil || *a.DestructiveHint != h.Destructive || a.IdempotentHint != h.Idempotent):
-		// A write tool says both hints MCP would otherwise default to
-		// destructive and not idempotent; a read-only one needs neither.
+	case !h.ReadOnly && ((a.DestructiveHint == nil || *a.DestructiveHint) != h.Destructive || a.IdempotentHint != h.Idempotent):
+		// A write tool says the hints that differ from MCP's defaults
+		// (destructive, not idempotent); an absent destructiveHint means
+		// true. A read-only one needs neither.
 		t.Errorf("%s: destructive %v, idempotent %v, registry %+v", lt.Name, a.DestructiveHint, a.IdempotentHint, h)
 	}
 	if in, _ := lt.InputSchema.(map[string]any); in["type"] != "object" {

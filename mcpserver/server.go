@@ -79,7 +79,7 @@ func NewMCPServer(d *tools.Dispatcher, log *Log) *mcp.Server {
 		}
 		s.RemoveTools(gone...)
 	})
-	s.AddReceivingMiddleware(normalizeToolNames(d), log.trackLevels())
+	s.AddReceivingMiddleware(normalizeToolNames(d), log.trackLevels(), leanToolList)
 	return s
 }
 
@@ -103,8 +103,12 @@ func mcpTool(t *tools.Tool, outputSchema bool) *mcp.Tool {
 	// (MCP): only readOnly and openWorld are sent for it.
 	ann := &mcp.ToolAnnotations{ReadOnlyHint: h.ReadOnly, OpenWorldHint: &no}
 	if !h.ReadOnly {
-		// MCP's defaults are destructive and not idempotent: say both.
-		ann.DestructiveHint, ann.IdempotentHint = &h.Destructive, h.Idempotent
+		// MCP defaults destructiveHint to true: only false is sent. The SDK
+		// always sends idempotentHint.
+		ann.IdempotentHint = h.Idempotent
+		if !h.Destructive {
+			ann.DestructiveHint = &no
+		}
 	}
 	mt := &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema(), Annotations: ann}
 	// Not a typed nil in the interface: the SDK refuses a nil schema.
@@ -112,6 +116,72 @@ func mcpTool(t *tools.Tool, outputSchema bool) *mcp.Tool {
 		mt.OutputSchema = out
 	}
 	return mt
+}
+
+// leanTool is a tools/list entry as sent: the SDK's form without the
+// readOnlyHint and idempotentHint that only restate MCP's defaults
+// (false), which the SDK's ToolAnnotations always sends. Every client
+// reads an absent hint as its default, so nothing is lost but bytes.
+type leanTool struct{ *mcp.Tool }
+
+// MarshalJSON writes the SDK's JSON of the tool less the default hints.
+func (t leanTool) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(t.Tool)
+	if err != nil || t.Annotations == nil {
+		return b, err
+	}
+	var m map[string]json.RawMessage
+	var hints map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(m["annotations"], &hints); err != nil {
+		return nil, err
+	}
+	for _, k := range []string{"readOnlyHint", "idempotentHint"} {
+		if string(hints[k]) == "false" {
+			delete(hints, k)
+		}
+	}
+	if m["annotations"], err = json.Marshal(hints); err != nil {
+		return nil, err
+	}
+	return json.Marshal(m)
+}
+
+// leanList is a tools/list answer whose tools are written as leanTool.
+// It embeds the SDK's result, so the SDK handles it as its own.
+type leanList struct{ *mcp.ListToolsResult }
+
+// MarshalJSON writes the SDK's JSON of the answer with lean tools.
+func (l leanList) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(l.ListToolsResult)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	lean := make([]leanTool, len(l.Tools))
+	for i, t := range l.Tools {
+		lean[i] = leanTool{t}
+	}
+	if m["tools"], err = json.Marshal(lean); err != nil {
+		return nil, err
+	}
+	return json.Marshal(m)
+}
+
+// leanToolList answers tools/list with a leanList.
+func leanToolList(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil && method == "tools/list" {
+			return leanList{lr}, nil
+		}
+		return res, err
+	}
 }
 
 // normalizeToolNames rewrites accepted aliases (m1nd.activate,

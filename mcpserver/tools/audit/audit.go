@@ -34,20 +34,20 @@ const (
 // fields.
 
 type crossVerifyParams struct {
-	Scope           string   `json:"scope" jsonschema:"Path prefix or glob." help:"Path prefix (or glob) limiting the verification, e.g. \"backend/\"."`
+	Scope           string   `json:"scope" help:"Path prefix (or glob) limiting the verification, e.g. \"backend/\"."`
 	Check           []string `json:"check" jsonschema:"existence (missing, new files), loc (line counts), hash (content)." help:"Checks to run: existence (missing and new files), loc (line counts of changed files against the graph), hash (content of changed files against what was ingested, telling edits from touches)." tool:"default=existence|loc|hash,enum=existence|loc|hash"`
 	IncludeDotfiles bool     `json:"include_dotfiles" help:"Count hidden files and directories on disk too (when the root was ingested with include_dotfiles)." tool:"default=false"`
 	Limit           int      `json:"limit" help:"Maximum entries per list (counts always cover everything)." tool:"default=50,min=1,max=1000"`
 }
 
 type coverageSessionParams struct {
-	Scope string `json:"scope" jsonschema:"Path prefix or glob." help:"Path prefix (or glob) limiting the report, e.g. \"backend/\"."`
+	Scope string `json:"scope" help:"Path prefix (or glob) limiting the report, e.g. \"backend/\"."`
 	TopK  int    `json:"top_k" jsonschema:"Unread central files suggested." help:"Unvisited central files suggested." tool:"default=10,min=1,max=100"`
 	Limit int    `json:"limit" help:"Maximum entries per list (counts always cover everything)." tool:"default=50,min=1,max=1000"`
 }
 
 type externalReferencesParams struct {
-	Scope         string   `json:"scope" jsonschema:"Path prefix or glob." help:"Path prefix (or glob) of the files scanned, e.g. \"src/\"."`
+	Scope         string   `json:"scope" help:"Path prefix (or glob) of the files scanned, e.g. \"src/\"."`
 	Kinds         []string `json:"kinds" help:"Kinds of reference reported." tool:"default=absolute_path|parent_escape|url|env_path|home_path|import,enum=absolute_path|parent_escape|url|env_path|home_path|import"`
 	IncludeStdlib bool     `json:"include_stdlib" help:"List imports of the languages' standard libraries among the packages too (they are always counted)." tool:"default=false"`
 	Limit         int      `json:"limit" help:"Maximum entries per list (counts always cover everything)." tool:"default=50,min=1,max=1000"`
@@ -82,7 +82,7 @@ func registerAudit(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "external_references",
 		Title:       "References outside the roots",
-		Description: "Paths, URLs, env paths and packages the code points at outside the roots, with file and line.",
+		Description: "Paths, URLs and packages the code points at outside the roots, with file and line.",
 		Details: "What the code points at outside the ingest roots: absolute paths, ../ paths that climb out of the root, URLs (http, git, s3, databases…), paths under environment variables or ~, " +
 			"and imports of packages the repository does not provide, grouped by package (with the dependencies its manifests declare). Each reference has its file, line, kind and value; groups are counted. " +
 			"Found by a bounded scan of the indexed files' text.",

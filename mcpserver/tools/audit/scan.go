@@ -40,7 +40,7 @@ type scanParams struct {
 	Scope         string  `json:"scope" jsonschema:"Path prefix, glob or node id." help:"Limit the scan: a file path prefix (\"backend/\"), a glob (\"src/**/*.py\") or a node (\"file::src/auth.py\", a function id) whose lines are scanned."`
 	SeverityMin   float64 `json:"severity_min" jsonschema:"warning 0.3, error 0.6, critical 0.8." help:"Minimum severity, 0 to 1 (info < 0.3 ≤ warning < 0.6 ≤ error < 0.8 ≤ critical). Lower it to see the informational findings." tool:"default=0.3,min=0,max=1"`
 	GraphValidate bool    `json:"graph_validate" jsonschema:"false: raw matches." help:"Validate each finding against the graph: the enclosing function or type, its callers, dependents and tests (a test that calls the function refutes a test_coverage finding). false: raw pattern matches only." tool:"default=true"`
-	Limit         int     `json:"limit" jsonschema:"Findings returned, most severe first." help:"Maximum findings returned, the most severe first (the totals count all)." tool:"default=50,min=1,max=1000"`
+	Limit         int     `json:"limit" help:"Maximum findings returned, the most severe first (the totals count all)." tool:"default=50,min=1,max=1000"`
 }
 
 type scanAllParams struct {
@@ -55,7 +55,7 @@ func registerScan(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "scan",
 		Title:       "Pattern scan",
-		Description: "Code matching a structural pattern (swallowed errors, leaks, races…) or query, graph-checked.",
+		Description: "Code matching a structural pattern (swallowed errors, leaks, races…) or a query.",
 		Details: "Pattern-aware structural code analysis with graph-validated findings. Runs one pattern over the ingested Go, Python, JavaScript/TypeScript, Java and Rust files with tree-sitter queries (each match checked against the code around it), then validates each finding against the graph: status confirmed, mitigated (the graph shows it handled or low-impact) or unvalidated; false positives the graph refutes are dropped and counted. " +
 			"Returns the most severe `limit` findings at or above severity_min, sorted by file, line and pattern, each with file, line and column range, severity and level, message, snippet, the enclosing node and its graph context. Built-in patterns — " + scanPatternList() +
 			". A pattern starting with \"(\" is a custom tree-sitter query: every match (the node captured @match, else the first capture) is a finding.",

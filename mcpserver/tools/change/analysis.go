@@ -15,26 +15,26 @@ import (
 
 // ImpactParams is impact's input (exported for toolset's bind test).
 type ImpactParams struct {
-	NodeID              string `json:"node_id" jsonschema:"External id, path, qualified name or label." help:"The node: an external id (file::backend/config.py, file::gin.go::Engine::handleHTTPRequest), a path relative to the repository or absolute inside it, a qualified name (Engine.handleHTTPRequest) or a label." tool:"required"`
+	NodeID              string `json:"node_id" help:"The node: an external id (file::backend/config.py, file::gin.go::Engine::handleHTTPRequest), a path relative to the repository or absolute inside it, a qualified name (Engine.handleHTTPRequest) or a label." tool:"required"`
 	Direction           string `json:"direction" jsonschema:"dependents: what breaks; dependencies: what it relies on; or both." help:"dependents: what depends on this and breaks if it changes (also called forward, \"what does this affect?\"); dependencies: what this depends on (also called reverse, \"what affects this?\"); both." tool:"default=dependents,enum=dependents|dependencies|both|forward|reverse"`
 	Level               string `json:"level" jsonschema:"List files or entities; auto: as the node is." help:"file: list files (each with the number of its entities affected); entity: list functions, types and methods; auto: files for a file, directory or package, entities for an entity." tool:"default=auto,enum=auto|file|entity"`
-	IncludeCausalChains bool   `json:"include_causal_chains" jsonschema:"With detail full: the strongest paths." help:"With detail \"full\": include the strongest paths the impact travels along." tool:"default=true"`
+	IncludeCausalChains bool   `json:"include_causal_chains" help:"With detail \"full\": include the strongest paths the impact travels along." tool:"default=true"`
 	MaxHops             int    `json:"max_hops" help:"How many dependency hops to follow (1: direct dependents only)." tool:"default=3,min=1,max=10"`
 	TopK                *int   `json:"top_k" jsonschema:"Nodes listed (default 15, full 30); not_listed counts the rest." help:"Maximum nodes listed in the blast radius: 15 by default, 30 with detail \"full\"; total_affected, not_listed and affected_by_hop count all of them." tool:"min=1,max=1000"`
-	Scope               string `json:"scope" jsonschema:"Path prefix or glob of the nodes listed." help:"List only nodes whose file is under this path prefix or matches this glob (a federated repository's name followed by /, \"src/auth/\", \"**/*.py\"); the walk still crosses other files, and the counts are of the listed scope."`
-	Detail              string `json:"detail" jsonschema:"full adds labels, files, usages, causal chains." help:"brief (the default): each affected node with its id, type, hop distance, signal and the first usage that links it, in short form; the causal chains are counted, not listed. full: also labels and files, up to three usages in full, and the causal chains (include_causal_chains)." tool:"default=brief,enum=brief|full"`
+	Scope               string `json:"scope" help:"List only nodes whose file is under this path prefix or matches this glob (a federated repository's name followed by /, \"src/auth/\", \"**/*.py\"); the walk still crosses other files, and the counts are of the listed scope."`
+	Detail              string `json:"detail" help:"brief (the default): each affected node with its id, type, hop distance, signal and the first usage that links it, in short form; the causal chains are counted, not listed. full: also labels and files, up to three usages in full, and the causal chains (include_causal_chains)." tool:"default=brief,enum=brief|full"`
 }
 
 type whyParams struct {
-	Source  string `json:"source" jsonschema:"External id, path or label." help:"Start node (external id, path or label)." tool:"required"`
-	Target  string `json:"target" jsonschema:"External id, path or label." help:"End node (external id, path or label)." tool:"required"`
+	Source  string `json:"source" help:"Start node (external id, path or label)." tool:"required"`
+	Target  string `json:"target" help:"End node (external id, path or label)." tool:"required"`
 	MaxHops int    `json:"max_hops" help:"Longest path considered." tool:"default=6,min=1,max=12"`
 	TopK    int    `json:"top_k" help:"Number of paths returned." tool:"default=5,min=1,max=50"`
 }
 
 type missingParams struct {
-	Query                string  `json:"query" help:"The topic to look for gaps around." jsonschema:"The topic." tool:"required"`
-	MinSiblingActivation float64 `json:"min_sibling_activation" jsonschema:"Activation a neighbour needs to count." help:"Neighbours must be activated at least this much to count." tool:"default=0.3,min=0,max=1"`
+	Query                string  `json:"query" help:"The topic to look for gaps around." tool:"required"`
+	MinSiblingActivation float64 `json:"min_sibling_activation" help:"Neighbours must be activated at least this much to count." tool:"default=0.3,min=0,max=1"`
 	TopK                 int     `json:"top_k" help:"Maximum holes returned." tool:"default=10,min=1,max=100"`
 }
 

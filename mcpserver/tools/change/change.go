@@ -12,12 +12,12 @@ import (
 )
 
 type predictParams struct {
-	ChangedNode     string   `json:"changed_node" jsonschema:"External id, path, qualified name or label." help:"The node that changed: an external id (file::src/pool.py), a path, or a qualified name/label of a function or type. Give it, changed_nodes or task."`
+	ChangedNode     string   `json:"changed_node" help:"The node that changed: an external id (file::src/pool.py), a path, or a qualified name/label of a function or type. Give it, changed_nodes or task."`
 	ChangedNodes    []string `json:"changed_nodes" jsonschema:"More nodes already changed." help:"Other nodes already changed (same forms as changed_node): predictions then come from all of them together." tool:"maxitems=50"`
 	Task            string   `json:"task" jsonschema:"What the change is for, in words." help:"The task in hand (the issue or request, in words): files its text matches rank higher." tool:"maxlen=8000"`
 	TopK            int      `json:"top_k" help:"Number of predictions." tool:"default=10,min=1,max=100"`
-	IncludeVelocity bool     `json:"include_velocity" jsonschema:"Weigh co-changes by recency." help:"Weigh co-changes by recency and report each prediction's velocity (how recently and often the pair changed together). false: every past commit counts the same." tool:"default=true"`
-	Detail          string   `json:"detail" jsonschema:"full adds labels, velocity, signals." help:"brief (the default): each prediction's node id, confidence, co-change count, hop distance and reason. full: also its label, velocity, every reason apart and the signals confidence combines." tool:"default=brief,enum=brief|full"`
+	IncludeVelocity bool     `json:"include_velocity" help:"Weigh co-changes by recency and report each prediction's velocity (how recently and often the pair changed together). false: every past commit counts the same." tool:"default=true"`
+	Detail          string   `json:"detail" help:"brief (the default): each prediction's node id, confidence, co-change count, hop distance and reason. full: also its label, velocity, every reason apart and the signals confidence combines." tool:"default=brief,enum=brief|full"`
 }
 
 func registerChange(r *tools.Registry) {
@@ -35,7 +35,7 @@ func registerChange(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "timeline",
 		Title:       "File timeline",
-		Description: "A file's git history over a window: commits, co-change partners, churn, velocity and stability.",
+		Description: "A file's git history: commits, co-change partners, churn, velocity.",
 		Details:     "A file's git history within a window before the repository's newest commit: its commits (date, hash, author, subject, lines added/deleted, files changed with it), its co-change partners with coupling degree, velocity (accelerating, decelerating, stable), stability score, pattern (expanding, shrinking, churning, dormant, stable) and total churn. An entity's timeline is its file's.",
 		Class:       tools.Read,
 		WhenToUse:   "Hotspots (stability_score < 0.3), files that always change together (coupling_degree > 0.6), churning files that need a redesign, or \"what happened here lately\".",

@@ -16,7 +16,7 @@ import (
 
 type timelineParams struct {
 	Node             string `json:"node" jsonschema:"A file (external id or path) or an entity in it." help:"The file (external id file::path, or a path) or an entity inside it." tool:"required"`
-	Depth            string `json:"depth" jsonschema:"Window before the newest commit." help:"Window before the repository's newest commit." tool:"default=30d,enum=7d|30d|90d|all"`
+	Depth            string `json:"depth" help:"Window before the repository's newest commit." tool:"default=30d,enum=7d|30d|90d|all"`
 	IncludeCoChanges bool   `json:"include_co_changes" help:"Include co-changed files with coupling scores." tool:"default=true"`
 	IncludeChurn     bool   `json:"include_churn" help:"Include lines added/deleted per commit (reads the diffs from git)." tool:"default=true"`
 	TopK             int    `json:"top_k" jsonschema:"Co-change partners listed (and files per commit)." help:"Maximum co-change partners (and files listed per commit)." tool:"default=10,min=1,max=100"`

@@ -41,7 +41,7 @@ func registerWhatif(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "differential",
 		Title:       "Graph diff",
-		Description: "What differs between two graphs (current, a git revision, a snapshot): nodes, edges, coupling.",
+		Description: "What differs between two graphs (current, a git revision, a snapshot).",
 		Details:     "Compare two graphs — \"current\" (the served graph), git:<revision> (the served code root's tree at that commit, ingested once and kept in the runtime directory's snapshots/) or a snapshot saved in the runtime directory (graph.bin after persist, or any .bin/.json snapshot placed there) — by external id: nodes and edges added and removed, edge weights that moved (learned plasticity included), dependency coupling between directories that rose or fell, files that became isolated. focus_nodes (or a node named in question) narrows the diff to their neighbourhood; question narrows the parts (\"what new coupling was introduced?\", \"what became isolated?\", \"what was removed around auth.py?\").",
 		Class:       tools.Read,
 		WhenToUse:   "Before/after a refactor (persist, change, then compare with current), reviewing a branch's structural effect, watching architecture drift between saved snapshots.",
@@ -94,8 +94,8 @@ func resolveClaim(b *session.Bundle, claim analysis.Claim) (subj, obj tools.Reso
 }
 
 type counterfactualParams struct {
-	NodeIDs        []string `json:"node_ids" jsonschema:"External ids, paths, qualified names or labels." help:"The nodes to remove: external ids (file::backend/spawner.py), paths, qualified names or labels." tool:"required,maxitems=100"`
-	IncludeCascade bool     `json:"include_cascade" jsonschema:"Dependents of dependents, unused code." help:"Follow the removal past its first ring: dependents of dependents, and code left unused transitively." tool:"default=true"`
+	NodeIDs        []string `json:"node_ids" help:"The nodes to remove: external ids (file::backend/spawner.py), paths, qualified names or labels." tool:"required,maxitems=100"`
+	IncludeCascade bool     `json:"include_cascade" help:"Follow the removal past its first ring: dependents of dependents, and code left unused transitively." tool:"default=true"`
 }
 
 type cfNodeJSON struct {
@@ -284,10 +284,10 @@ func cfGuidance(c *tools.Call, g *graph.Graph, ids []graph.NodeID, res analysis.
 // them together).
 type hypothesizeParams struct {
 	Claim              string `json:"claim" jsonschema:"Nodes by file, module, qualified name or id." help:"The claim, naming nodes by file (auth.py, backend/auth.py), module stem (worker_pool), qualified name (AuthService.login) or external id." tool:"required,maxlen=1000"`
-	MaxHops            int    `json:"max_hops" jsonschema:"Longest chain searched." help:"Longest dependency or call chain searched." tool:"default=5,min=1,max=20"`
+	MaxHops            int    `json:"max_hops" help:"Longest dependency or call chain searched." tool:"default=5,min=1,max=20"`
 	IncludeGhostEdges  bool   `json:"include_ghost_edges" jsonschema:"Count co-change history as weak evidence." help:"Count co-change history (files that change together) as weak evidence of coupling." tool:"default=true"`
 	IncludePartialFlow bool   `json:"include_partial_flow" jsonschema:"Without a chain, report how far the search went." help:"When no chain is found, report how far the search went." tool:"default=true"`
-	PathBudget         int    `json:"path_budget" jsonschema:"Shortest paths counted, at most." help:"Cap on the distinct shortest paths counted per search." tool:"default=1000,min=1,max=1000000"`
+	PathBudget         int    `json:"path_budget" help:"Cap on the distinct shortest paths counted per search." tool:"default=1000,min=1,max=1000000"`
 }
 
 type evidenceJSON struct {

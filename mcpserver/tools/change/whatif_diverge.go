@@ -30,7 +30,7 @@ type divergeParams struct {
 	Baseline               string `json:"baseline" jsonschema:"A commit (hash, tag, HEAD~N), a date, \"last_session\" or a snapshot." help:"A commit (full or short hash, tag, branch, HEAD~N), an ISO date (2026-03-01 or 2026-03-01T12:00:00Z: the newest commit at or before it), \"last_session\" (the graph saved in the runtime directory), or a snapshot file name in the runtime directory." tool:"required,maxlen=256"`
 	Scope                  string `json:"scope" jsonschema:"Path glob, e.g. \"src/**/*.go\"." help:"File path glob limiting the answer, e.g. \"backend/stormender*\" or \"src/**/*.go\"; none = every file." tool:"maxlen=1024"`
 	IncludeCouplingChanges bool   `json:"include_coupling_changes" help:"Include co-change coupling that strengthened or weakened after the baseline (directory coupling for snapshot baselines)." tool:"default=true"`
-	IncludeAnomalies       bool   `json:"include_anomalies" jsonschema:"Untested new code, spikes, new coupling." help:"Detect anomalies: test deficits, velocity spikes, dependents spikes, new coupling, awakened files, isolation." tool:"default=true"`
+	IncludeAnomalies       bool   `json:"include_anomalies" help:"Detect anomalies: test deficits, velocity spikes, dependents spikes, new coupling, awakened files, isolation." tool:"default=true"`
 }
 
 func registerDiverge(r *tools.Registry) {

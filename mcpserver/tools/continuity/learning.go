@@ -19,16 +19,16 @@ import (
 
 // LearnParams are learn's arguments.
 type LearnParams struct {
-	Query    string   `json:"query" jsonschema:"The query judged." help:"The query the feedback is about (as used in activate/seek)." tool:"required"`
+	Query    string   `json:"query" help:"The query the feedback is about (as used in activate/seek)." tool:"required"`
 	Feedback string   `json:"feedback" jsonschema:"correct: relevant; wrong: noise; partial: only these were relevant." help:"correct: these nodes were relevant; wrong: these were noise; partial: only these were relevant." tool:"required,enum=correct|wrong|partial"`
-	NodeIDs  []string `json:"node_ids" jsonschema:"Nodes judged (ids, paths or labels)." help:"The nodes judged (external ids, paths or labels)." tool:"required"`
-	Strength float64  `json:"strength" jsonschema:"Weight of the verdict." help:"How strong the verdict is: its weight in later rankings (three calls at 1 settle it) and how far the edge adjustment reaches into the nodes' neighbourhood." tool:"default=0.2,min=0,max=1"`
+	NodeIDs  []string `json:"node_ids" help:"The nodes judged (external ids, paths or labels)." tool:"required"`
+	Strength float64  `json:"strength" help:"How strong the verdict is: its weight in later rankings (three calls at 1 settle it) and how far the edge adjustment reaches into the nodes' neighbourhood." tool:"default=0.2,min=0,max=1"`
 }
 
 type driftParams struct {
 	Since              string `json:"since" jsonschema:"last_session, session_start, or a time (RFC 3339 or Unix seconds)." help:"\"last_session\" (the previous session's baseline), \"session_start\", or a time (RFC 3339 or Unix seconds)." tool:"default=last_session"`
 	IncludeWeightDrift bool   `json:"include_weight_drift" help:"Include the edges whose weights moved most." tool:"default=true"`
-	TopN               int    `json:"top_n" jsonschema:"Moved edges listed." help:"How many strengthened and weakened edges to list." tool:"default=10,min=1,max=100"`
+	TopN               int    `json:"top_n" help:"How many strengthened and weakened edges to list." tool:"default=10,min=1,max=100"`
 }
 
 func registerLearning(r *tools.Registry) {

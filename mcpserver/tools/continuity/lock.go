@@ -23,7 +23,7 @@ import (
 // together.
 type lockCreateParams struct {
 	Scope         string   `json:"scope" jsonschema:"How the region grows from root_nodes." help:"node (the roots only), subgraph (within radius hops of the roots), query_neighborhood (the roots and the nodes query activates) or path (path_nodes in order)." tool:"required,enum=node|subgraph|query_neighborhood|path"`
-	RootNodes     []string `json:"root_nodes" jsonschema:"Region roots (ids, paths or labels)." help:"Root nodes of the region (external ids, paths or labels). Non-empty." tool:"required,maxitems=50"`
+	RootNodes     []string `json:"root_nodes" help:"Root nodes of the region (external ids, paths or labels). Non-empty." tool:"required,maxitems=50"`
 	Radius        *int     `json:"radius" jsonschema:"Hops around the roots (subgraph scope)." help:"Hops around the roots (subgraph scope only, where it is required)." tool:"min=1,max=4"`
 	Query         string   `json:"query" jsonschema:"Seeds the region (query_neighborhood scope)." help:"The query whose activated nodes form the region (query_neighborhood scope only, required there)."`
 	PathNodes     []string `json:"path_nodes" jsonschema:"The path in order (path scope; default root_nodes)." help:"Ordered nodes of the path (path scope; default root_nodes)." tool:"maxitems=100"`
@@ -33,11 +33,11 @@ type lockCreateParams struct {
 // lockIDParams name a lock (lock_diff, lock_rebase, lock_release);
 // lockWatchParams repeat its field (TestSharedParamsAgree).
 type lockIDParams struct {
-	LockID string `json:"lock_id" help:"The lock (from lock_create)." jsonschema:"From lock_create." tool:"required,maxlen=256"`
+	LockID string `json:"lock_id" help:"The lock (from lock_create)." tool:"required,maxlen=256"`
 }
 
 type lockWatchParams struct {
-	LockID   string `json:"lock_id" help:"The lock (from lock_create)." jsonschema:"From lock_create." tool:"required,maxlen=256"`
+	LockID   string `json:"lock_id" help:"The lock (from lock_create)." tool:"required,maxlen=256"`
 	Strategy string `json:"strategy" help:"manual (never), on_ingest (every graph change) or on_learn (every learning change); periodic is not supported." tool:"required,enum=manual|on_ingest|on_learn"`
 }
 
@@ -86,7 +86,7 @@ func registerLocks(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "lock_rebase",
 		Title:       "Rebase a lock",
-		Description: "Make the current graph and files a lock's new baseline; use after reviewing a lock_diff.",
+		Description: "Make the current state a lock's new baseline; use after reviewing lock_diff.",
 		Details:     "Take a lock's baseline again from the current graph and files (same scope, roots and radius), keeping the lock and its watcher: the changes a diff reported become the new reference." + own,
 		Class:       tools.Write,
 		WhenToUse:   "After reviewing a lock_diff (or when it says baseline_stale).",

@@ -28,7 +28,7 @@ const (
 // the route families) and this file's paging; TestDeclaredBoundsFollowTheStore
 // holds them together.
 type perspStartParams struct {
-	Query      string                        `json:"query" jsonschema:"Seed query, e.g. \"session expiry\"." help:"Seed query for route synthesis, e.g. \"session management and expiry\"." tool:"required"`
+	Query      string                        `json:"query" help:"Seed query for route synthesis, e.g. \"session management and expiry\"." tool:"required"`
 	AnchorNode string                        `json:"anchor_node" jsonschema:"Default: the query's top node." help:"Anchor node (external id, path or label): the starting focus, and routes are scored by their distance to it."`
 	Lens       strictObject[continuity.Lens] `json:"lens" jsonschema:"{dimensions, node_types, families} filter." help:"Optional lens: {\"dimensions\": [structural, semantic, temporal, causal] used by the query's activation, \"node_types\": [\"file\", \"function\", ...] route targets may have, \"families\": route families kept (structural_neighbor, causal_downstream, causal_upstream, test_coverage, co_change, semantic_match, anchor_return)}."`
 }
@@ -38,38 +38,38 @@ type perspStartParams struct {
 // TestBindAgreesWithAccessors reads top-level fields only;
 // TestSharedParamsAgree keeps the copies equal.
 type perspIDParams struct {
-	PerspectiveID string `json:"perspective_id" jsonschema:"From perspective_start." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
+	PerspectiveID string `json:"perspective_id" help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
 }
 
 type perspRoutesParams struct {
-	PerspectiveID   string `json:"perspective_id" jsonschema:"From perspective_start." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
+	PerspectiveID   string `json:"perspective_id" help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
 	Page            int    `json:"page" help:"Page number (1-based)." tool:"default=1,min=1"`
 	PageSize        int    `json:"page_size" jsonschema:"Routes per page, clamped to [1, 10]." tool:"default=6"`
-	RouteSetVersion *int   `json:"route_set_version" jsonschema:"Your routes' version; stale: reported." help:"The version your routes came with (optional: reported when stale)." tool:"min=0"`
+	RouteSetVersion *int   `json:"route_set_version" help:"The version your routes came with (optional: reported when stale)." tool:"min=0"`
 }
 
 // perspRouteParams name one route of a perspective.
 type perspRouteParams struct {
-	PerspectiveID   string `json:"perspective_id" jsonschema:"From perspective_start." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
+	PerspectiveID   string `json:"perspective_id" help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
 	RouteID         string `json:"route_id" jsonschema:"R_...; or route_index." help:"The route's stable id (R_...). Give route_id or route_index, not both." tool:"maxlen=64"`
-	RouteIndex      *int   `json:"route_index" jsonschema:"The route's index (1-based); or route_id." help:"The route's index as listed (1-based, the index field of a route; it does not restart on each page)." tool:"min=1,max=60"`
-	RouteSetVersion int    `json:"route_set_version" jsonschema:"Your routes' version; stale: refused." help:"The route_set_version your routes came with: a stale one is refused with the current version." tool:"required,min=0"`
+	RouteIndex      *int   `json:"route_index" jsonschema:"1-based; or route_id." help:"The route's index as listed (1-based, the index field of a route; it does not restart on each page)." tool:"min=1,max=60"`
+	RouteSetVersion int    `json:"route_set_version" help:"The route_set_version your routes came with: a stale one is refused with the current version." tool:"required,min=0"`
 }
 
 type perspVersionParams struct {
-	PerspectiveID   string `json:"perspective_id" jsonschema:"From perspective_start." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
-	RouteSetVersion int    `json:"route_set_version" jsonschema:"Your routes' version; stale: refused." help:"The route_set_version your routes came with: a stale one is refused with the current version." tool:"required,min=0"`
+	PerspectiveID   string `json:"perspective_id" help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
+	RouteSetVersion int    `json:"route_set_version" help:"The route_set_version your routes came with: a stale one is refused with the current version." tool:"required,min=0"`
 }
 
 type perspBranchParams struct {
-	PerspectiveID string `json:"perspective_id" jsonschema:"From perspective_start." help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
+	PerspectiveID string `json:"perspective_id" help:"The perspective (from perspective_start or perspective_list)." tool:"required,maxlen=256"`
 	BranchName    string `json:"branch_name" jsonschema:"Generated when omitted." help:"Name of the branch (generated when omitted)." tool:"maxlen=64"`
 }
 
 type perspCompareParams struct {
-	PerspectiveIDA string   `json:"perspective_id_a" jsonschema:"First perspective (yours)." tool:"required,maxlen=256"`
-	PerspectiveIDB string   `json:"perspective_id_b" jsonschema:"Second perspective (yours)." tool:"required,maxlen=256"`
-	Dimensions     []string `json:"dimensions" help:"Dimensions to compare on (default all four)." jsonschema:"Default: all four." tool:"enum=structural|semantic|temporal|causal"`
+	PerspectiveIDA string   `json:"perspective_id_a" help:"First perspective (yours)." tool:"required,maxlen=256"`
+	PerspectiveIDB string   `json:"perspective_id_b" help:"Second perspective (yours)." tool:"required,maxlen=256"`
+	Dimensions     []string `json:"dimensions" help:"Dimensions to compare on (default all four)." tool:"enum=structural|semantic|temporal|causal"`
 }
 
 type perspListParams struct{}
@@ -85,7 +85,7 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_start",
 		Title:       "Start a perspective",
-		Description: "Ranked routes from a focus (anchor_node or the query's top node), to explore an area step by step.",
+		Description: "Ranked routes from a focus node, to explore an area step by step.",
 		Details: "Enter a perspective: a navigable surface of routes from a focus node, synthesised from the query's activation and the focus's neighbourhood (dependencies, dependents, containment, tests, co-change, query matches, the way back to the anchor), each scored from local activation, path coherence, novelty, anchor relevance and continuity. " +
 			fmt.Sprintf("With anchor_node the perspective is anchored there (routes stay relevant to it); otherwise the focus is the query's top node. Returns the first page of routes and the route_set_version later calls must quote. At most %d perspectives per agent, %d routes each.", continuity.MaxPerspectivesPerAgent, continuity.MaxRoutes),
 		Class:     tools.Write,
@@ -152,7 +152,7 @@ func registerPerspectives(r *tools.Registry) {
 	tools.Add(r, persp(tools.Tool{
 		Name:        "perspective_affinity",
 		Title:       "Route affinities",
-		Description: "Nodes sharing many neighbours with a route's target but unlinked: probable, unverified edges.",
+		Description: "Nodes sharing many neighbours with a route's target, unlinked: probable edges.",
 		Class:       tools.Read,
 		WhenToUse:   "Looking for code that should be connected to the target but is not (duplicated logic, a missing dependency).",
 		AvoidWhen:   "You want verified dependencies (impact, why).",

@@ -16,11 +16,11 @@ import (
 // The bounds and enums below are continuity's (MaxLabel, MaxHypotheses,
 // TrailStatuses …); TestDeclaredBoundsFollowTheStore holds them together.
 type trailSaveParams struct {
-	Label         string                       `json:"label" jsonschema:"e.g. \"auth-leak-investigation\"." help:"Human-readable label for this investigation, e.g. \"auth-leak-investigation\"." tool:"required,maxlen=200"`
+	Label         string                       `json:"label" help:"Human-readable label for this investigation, e.g. \"auth-leak-investigation\"." tool:"required,maxlen=200"`
 	Hypotheses    []strictObject[hypothesisIn] `json:"hypotheses" jsonschema:"{statement, confidence, supporting_nodes, contradicting_nodes, status}" help:"Hypotheses formed: {statement (required), confidence (0–1, default 0.5), supporting_nodes, contradicting_nodes, status}." tool:"maxitems=50"`
 	Conclusions   []strictObject[conclusionIn] `json:"conclusions" jsonschema:"{statement, confidence, from_hypotheses, supporting_nodes}" help:"Conclusions reached: {statement (required), confidence (0–1, default 0.5), from_hypotheses, supporting_nodes}." tool:"maxitems=50"`
 	OpenQuestions []string                     `json:"open_questions" help:"Questions left for later." tool:"maxitems=50,maxlen=2000"`
-	Tags          []string                     `json:"tags" jsonschema:"Tags for trail_list filters." help:"Tags for organisation and trail_list filters." tool:"maxitems=20,maxlen=64"`
+	Tags          []string                     `json:"tags" help:"Tags for organisation and trail_list filters." tool:"maxitems=20,maxlen=64"`
 	Summary       string                       `json:"summary" jsonschema:"Generated when omitted." help:"Summary; generated from the hypotheses, conclusions and questions when omitted." tool:"maxlen=2000"`
 	// VisitedNodes is nil when absent: the open perspectives' nodes are
 	// taken instead.
@@ -50,15 +50,15 @@ type visitedIn struct {
 }
 
 type trailResumeParams struct {
-	TrailID string `json:"trail_id" jsonschema:"From trail_save or trail_list." help:"Trail to resume (from trail_save or trail_list)." tool:"required,maxlen=256"`
+	TrailID string `json:"trail_id" help:"Trail to resume (from trail_save or trail_list)." tool:"required,maxlen=256"`
 	Force   bool   `json:"force" jsonschema:"Resume a stale trail (over half its nodes missing)." help:"Resume even when the trail is stale (more than 50% of its nodes missing)." tool:"default=false"`
 }
 
 type trailListParams struct {
-	FilterAgentID string   `json:"filter_agent_id" jsonschema:"Only this agent's." help:"Only this agent's trails (default: all agents)." tool:"maxlen=64"`
+	FilterAgentID string   `json:"filter_agent_id" help:"Only this agent's trails (default: all agents)." tool:"maxlen=64"`
 	FilterStatus  string   `json:"filter_status" help:"Only trails with this status." tool:"enum=active|saved|archived|stale|merged"`
-	FilterTags    []string `json:"filter_tags" jsonschema:"Any of these tags." help:"Only trails with at least one of these tags." tool:"maxitems=20,maxlen=64"`
-	Limit         int      `json:"limit" jsonschema:"Most trails listed (total_count counts all)." help:"Maximum trails listed (total_count counts all matches)." tool:"default=50,min=1,max=500"`
+	FilterTags    []string `json:"filter_tags" help:"Only trails with at least one of these tags." tool:"maxitems=20,maxlen=64"`
+	Limit         int      `json:"limit" help:"Maximum trails listed (total_count counts all matches)." tool:"default=50,min=1,max=500"`
 }
 
 type trailMergeParams struct {
@@ -86,7 +86,7 @@ func registerTrails(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "trail_resume",
 		Title:       "Resume a saved trail",
-		Description: "Resume any agent's saved investigation: its boosts re-applied, what changed, where to go on.",
+		Description: "Resume any agent's saved investigation: boosts re-applied, what changed, where to go on.",
 		Details: "Restore a saved investigation (yours or another agent's): checks that its nodes still exist and which changed since the save, re-injects its activation boosts (and a light boost for visited nodes) into later activate queries, downgrades hypotheses whose supporting nodes are gone, and returns resume hints: the next focus node, the next open question and the tool to call. " +
 			"A trail with more than half of its nodes missing is stale and is refused unless force is true." + agentNote,
 		Class:     tools.Write,

@@ -23,18 +23,18 @@ import (
 // TestBindAgreesWithAccessors looks a parameter up among a struct's own
 // fields.
 type documentRefParams struct {
-	Path   string `json:"path" jsonschema:"As ingested, root-relative or absolute." help:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
+	Path   string `json:"path" help:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
 	NodeID string `json:"node_id" jsonschema:"A doc:: node; bindings also take a code node." help:"A document-lane node (\"doc::docs/guide.md\", a section \"doc::docs/guide.md#install\"); document_bindings also takes a code node."`
 }
 
 type documentBindingsParams struct {
-	Path   string `json:"path" jsonschema:"As ingested, root-relative or absolute." help:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
+	Path   string `json:"path" help:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
 	NodeID string `json:"node_id" jsonschema:"A doc:: node; bindings also take a code node." help:"A document-lane node (\"doc::docs/guide.md\", a section \"doc::docs/guide.md#install\"); document_bindings also takes a code node."`
 	TopK   int    `json:"top_k" help:"Maximum bindings returned." tool:"default=50,min=1,max=1000"`
 }
 
 type documentDriftParams struct {
-	Path   string `json:"path" jsonschema:"As ingested, root-relative or absolute." help:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
+	Path   string `json:"path" help:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
 	NodeID string `json:"node_id" jsonschema:"A doc:: node; bindings also take a code node." help:"A document-lane node (\"doc::docs/guide.md\", a section \"doc::docs/guide.md#install\"); document_bindings also takes a code node."`
 	TopK   int    `json:"top_k" jsonschema:"Documents listed, most findings first." help:"Maximum documents listed (most findings first)." tool:"default=20,min=1,max=1000"`
 }

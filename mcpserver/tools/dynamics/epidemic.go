@@ -12,7 +12,7 @@ import (
 )
 
 type epidemicParams struct {
-	InfectedNodes      []string `json:"infected_nodes" jsonschema:"Known-buggy nodes." help:"The nodes known to hold a defect: external ids, paths or labels (at most 50). Those not found are listed in unresolved; the call fails only when none is found." tool:"required,maxitems=50"`
+	InfectedNodes      []string `json:"infected_nodes" help:"The nodes known to hold a defect: external ids, paths or labels (at most 50). Those not found are listed in unresolved; the call fails only when none is found." tool:"required,maxitems=50"`
 	Iterations         int      `json:"iterations" help:"Steps of the model (each step the newly infected pass it on once)." tool:"default=50,min=1,max=500"`
 	Direction          string   `json:"direction" jsonschema:"forward, backward (to dependents) or both." help:"forward: from a buggy node to what it imports, calls, references, inherits or contains; backward: to its dependents (importers, callers, subclasses, containers); both." tool:"default=both,enum=forward|backward|both"`
 	PromotionThreshold float64  `json:"promotion_threshold" jsonschema:"Probability counted as infected." help:"A node whose probability reaches this counts as infected (status infected) rather than at risk; the burnout check counts infected nodes." tool:"default=0.5,min=0,max=1"`

@@ -12,10 +12,10 @@ import (
 )
 
 type flowParams struct {
-	NumParticles        int     `json:"num_particles" jsonschema:"Entry points simulated." help:"How many entry points to simulate, one particle each, in discovery order (main functions, request handlers, commands, then public functions nothing calls)." tool:"default=20,min=1,max=100"`
-	MaxDepth            int     `json:"max_depth" jsonschema:"Hops a particle travels." help:"How many call/reference hops a particle travels from its entry point." tool:"default=10,min=1,max=50"`
+	NumParticles        int     `json:"num_particles" help:"How many entry points to simulate, one particle each, in discovery order (main functions, request handlers, commands, then public functions nothing calls)." tool:"default=20,min=1,max=100"`
+	MaxDepth            int     `json:"max_depth" help:"How many call/reference hops a particle travels from its entry point." tool:"default=10,min=1,max=50"`
 	TurbulenceThreshold float64 `json:"turbulence_threshold" jsonschema:"Least score reported (2 entries unlocked: 0.5)." help:"Least score a collision needs to be listed: 1 − 1/entries, halved when every path takes a lock (2 entry points without a lock: 0.5, with: 0.25)." tool:"default=0.5,min=0,max=1"`
-	ScopeFilter         string  `json:"scope_filter" jsonschema:"Path prefix." help:"A path prefix (backend/, internal/server/): entry points and particles stay inside it."`
+	ScopeFilter         string  `json:"scope_filter" help:"A path prefix (backend/, internal/server/): entry points and particles stay inside it."`
 	Detail              string  `json:"detail" help:"brief (the default): at most 10 turbulence points, each with up to 5 of its entry points and one path; full: at most 20, with up to 10 colliding pairs and a path for each of up to 5 entry points." tool:"default=brief,enum=brief|full"`
 }
 

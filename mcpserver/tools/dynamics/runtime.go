@@ -16,7 +16,7 @@ import (
 
 type overlayParams struct {
 	Spans           []map[string]any `json:"spans" jsonschema:"OTLP JSON resourceSpans (or spans)." help:"OpenTelemetry spans as OTLP JSON writes them: the resourceSpans array of an export request (each with resource and scopeSpans), whole export requests ({\"resourceSpans\": [...]}), or bare span objects (name, startTimeUnixNano, endTimeUnixNano, attributes, status)." tool:"required"`
-	ServiceName     string           `json:"service_name" jsonschema:"Only spans of this service.name."`
+	ServiceName     string           `json:"service_name" help:"Only spans of this service.name."`
 	MappingStrategy string           `json:"mapping_strategy" help:"code_attribute: code.function (or code.function.name), code.namespace and code.filepath (or code.file.path), then the span name for spans without them; label_match: the span name only; exact_id: the attribute m1nd.node_id or a span name that is a node id." tool:"default=code_attribute,enum=code_attribute|label_match|exact_id"`
 }
 

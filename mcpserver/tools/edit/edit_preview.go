@@ -28,7 +28,7 @@ type editPreviewParams struct {
 }
 
 type editCommitParams struct {
-	PreviewID string `json:"preview_id" jsonschema:"From edit_preview." help:"The handle edit_preview returned." tool:"required,maxlen=64"`
+	PreviewID string `json:"preview_id" help:"The handle edit_preview returned." tool:"required,maxlen=64"`
 	Confirm   bool   `json:"confirm" jsonschema:"Must be true to write." tool:"required"`
 	Reingest  bool   `json:"reingest" help:"Refresh the graph from the written file." tool:"default=true"`
 }

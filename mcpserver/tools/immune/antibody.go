@@ -213,7 +213,7 @@ func runAntibodyList(c *tools.Call, in antibodyListParams) (AntibodyListOutput, 
 type antibodyScanParams struct {
 	MatchMode   string   `json:"match_mode" jsonschema:"Label test of nodes without their own." help:"How pattern labels are compared with node labels, for pattern nodes without their own match_mode: exact, substring (case-sensitive) or regex." tool:"default=substring,enum=exact|substring|regex"`
 	MinSeverity string   `json:"min_severity" help:"Scan only antibodies of this severity or worse." tool:"default=Low,enum=Critical|High|Medium|Low"`
-	AntibodyIDs []string `json:"antibody_ids" jsonschema:"Default: every enabled one." help:"Scan only these antibodies (enabled or not); default every enabled one." tool:"maxitems=500"`
+	AntibodyIDs []string `json:"antibody_ids" help:"Scan only these antibodies (enabled or not); default every enabled one." tool:"maxitems=500"`
 	MaxMatches  int      `json:"max_matches" help:"Stop each antibody's search after this many matches." tool:"default=10,min=1,max=100"`
 	TopK        int      `json:"top_k" help:"How many matches to list (worst first); not_listed counts the rest." tool:"default=20,min=1,max=1000"`
 }

@@ -16,7 +16,7 @@ import (
 )
 
 type heuristicsParams struct {
-	NodeID   string `json:"node_id" jsonschema:"Id, path or label." help:"The node to explain: an external id, a path, a qualified name or a label. Give node_id or file_path."`
+	NodeID   string `json:"node_id" help:"The node to explain: an external id, a path, a qualified name or a label. Give node_id or file_path."`
 	FilePath string `json:"file_path" jsonschema:"Or a file path." help:"A file to explain (a path relative to the repository or absolute inside it). Give node_id or file_path."`
 }
 

@@ -14,9 +14,9 @@ import (
 )
 
 type tremorParams struct {
-	Window       string  `json:"window" jsonschema:"How far back, from the newest commit." help:"7d (daily bins), 30d (3-day bins), 90d or all (12 bins over the window). Commits count back from the repository's newest commit, learn observations from now." tool:"default=30d,enum=7d|30d|90d|all"`
+	Window       string  `json:"window" help:"7d (daily bins), 30d (3-day bins), 90d or all (12 bins over the window). Commits count back from the repository's newest commit, learn observations from now." tool:"default=30d,enum=7d|30d|90d|all"`
 	NodeFilter   string  `json:"node_filter" jsonschema:"Substring of the modules' ids or paths." help:"Keep only modules whose id or path contains this (e.g. \"backend/\")."`
-	MinMagnitude float64 `json:"min_magnitude" jsonschema:"Least magnitude listed." help:"List only modules whose magnitude (|mean second difference| × √events) reaches this." tool:"default=0,min=0,max=1000"`
+	MinMagnitude float64 `json:"min_magnitude" help:"List only modules whose magnitude (|mean second difference| × √events) reaches this." tool:"default=0,min=0,max=1000"`
 	TopK         int     `json:"top_k" help:"How many modules to list; the counts cover all of them." tool:"default=20,min=1,max=500"`
 	Detail       string  `json:"detail" help:"brief: the reading of each module; full: also its per-bin event counts, oldest first." tool:"default=brief,enum=brief|full"`
 	IncludeDocs  bool    `json:"include_docs" help:"Also read documents (README, CHANGELOG …), which change with everything." tool:"default=false"`
@@ -53,7 +53,7 @@ func registerTremor(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "tremor",
 		Title:       "Change acceleration",
-		Description: "Modules whose change frequency accelerates (second derivative of git and learn events).",
+		Description: "Modules whose change frequency accelerates (git and learn events).",
 		Details: "Change acceleration per module (file): its commits in the window (ages from the newest commit) and the " +
 			"learn calls that named it (ages from now; a ring of 256 per module, one per second at most, kept in " +
 			"tremor_state.json) are counted in equal bins; the mean second difference of the counts is the " +

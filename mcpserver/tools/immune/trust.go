@@ -15,10 +15,10 @@ import (
 )
 
 type trustParams struct {
-	MinHistory    int     `json:"min_history" jsonschema:"Least changes + outcomes to list a module." help:"List only modules with at least this many observations (commits that touched them plus recorded outcomes); 0 also lists modules without evidence (cold start 0.5)." tool:"default=1,min=0,max=100000"`
+	MinHistory    int     `json:"min_history" help:"List only modules with at least this many observations (commits that touched them plus recorded outcomes); 0 also lists modules without evidence (cold start 0.5)." tool:"default=1,min=0,max=100000"`
 	TierFilter    string  `json:"tier_filter" help:"Only modules of this tier: HighRisk (trust < 0.4), MediumRisk (< 0.7) or LowRisk; all lists every tier." tool:"default=all,enum=all|HighRisk|MediumRisk|LowRisk"`
 	SortBy        string  `json:"sort_by" help:"TrustAsc: riskiest first; TrustDesc: safest first; DefectsDesc: most fixes and confirmed defects first; Recency: the most recent defect first." tool:"default=TrustAsc,enum=TrustAsc|TrustDesc|DefectsDesc|Recency"`
-	HalfLifeHours float64 `json:"half_life_hours" jsonschema:"Recency half-life." help:"How fast a defect's weight in the recency factor fades: after this many hours it counts half." tool:"default=720,min=1,max=87600"`
+	HalfLifeHours float64 `json:"half_life_hours" help:"How fast a defect's weight in the recency factor fades: after this many hours it counts half." tool:"default=720,min=1,max=87600"`
 	Scope         string  `json:"scope" jsonschema:"Path prefix or substring of the modules." help:"Keep only modules whose id or path contains this (e.g. \"backend/\")."`
 	TopK          int     `json:"top_k" help:"How many modules to list; the counts cover all of them." tool:"default=20,min=1,max=500"`
 	IncludeDocs   bool    `json:"include_docs" help:"Also score documents (README, CHANGELOG …): every fix touches a changelog, which makes it look fragile." tool:"default=false"`

@@ -21,7 +21,7 @@ import (
 )
 
 type autoIngestStartParams struct {
-	Roots      []string `json:"roots" jsonschema:"Directories or files to watch." help:"Directories or files to watch, absolute or relative to the server's working directory; each must be allowed for ingest." tool:"required,maxitems=32"`
+	Roots      []string `json:"roots" help:"Directories or files to watch, absolute or relative to the server's working directory; each must be allowed for ingest." tool:"required,maxitems=32"`
 	Formats    []string `json:"formats" jsonschema:"universal, light, bibtex, article, patent, rfc, crossref, a format, all." help:"Formats to ingest: universal (Markdown, reStructuredText, AsciiDoc, text, HTML, PDF/DOCX with providers), light, bibtex, article/jats, patent, rfc, crossref, a single format (markdown, rst, asciidoc, text, html, pdf, docx), or all. Default: all." tool:"maxitems=32"`
 	DebounceMs int      `json:"debounce_ms" help:"Quiet time after the last change before it is ingested." tool:"default=200,min=10,max=60000"`
 	Namespace  string   `json:"namespace" jsonschema:"Default \"doc\"." help:"Namespace of the document nodes (default \"doc\")."`

@@ -32,7 +32,7 @@ type alertsListOutput struct {
 }
 
 type alertsAckParams struct {
-	AlertIDs []string `json:"alert_ids" jsonschema:"IDs from alerts_list."  help:"IDs from alerts_list (alert-12)." tool:"required,maxitems=1000"`
+	AlertIDs []string `json:"alert_ids"  help:"IDs from alerts_list (alert-12)." tool:"required,maxitems=1000"`
 }
 
 type alertsAckOutput struct {

@@ -19,7 +19,7 @@ import (
 type fingerprintParams struct {
 	TargetNode          string   `json:"target_node" jsonschema:"Node to find equivalents of; omitted: global." help:"The node to find equivalents of (external id, path, qualified name or label). Omitted: global fingerprinting — pairs of equivalent nodes among those the probes activate most."`
 	SimilarityThreshold float64  `json:"similarity_threshold" help:"Least cosine similarity of two fingerprints, each standardised per probe." tool:"default=0.85,min=0,max=1"`
-	ProbeQueries        []string `json:"probe_queries" jsonschema:"Default: from the neighbourhood." help:"The queries whose activation pattern is the fingerprint. Default: the target's name and its most central neighbours' names, then the most central nodes' names (global: those only), 8 in all." tool:"maxitems=12,maxlen=200"`
+	ProbeQueries        []string `json:"probe_queries" help:"The queries whose activation pattern is the fingerprint. Default: the target's name and its most central neighbours' names, then the most central nodes' names (global: those only), 8 in all." tool:"maxitems=12,maxlen=200"`
 	TopK                int      `json:"top_k" help:"Equivalents (or pairs) listed." tool:"default=10,min=1,max=100"`
 }
 

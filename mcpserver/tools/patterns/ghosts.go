@@ -13,7 +13,7 @@ import (
 
 type ghostParams struct {
 	Scope string `json:"scope" jsonschema:"Path prefix or glob of one file." help:"Only pairs with at least one file under this path prefix (\"src/api/\") or glob."`
-	Depth string `json:"depth" jsonschema:"Window before the newest commit." help:"How far back in the history, counted from its newest commit: 7d, 30d, 90d or all." tool:"default=all,enum=7d|30d|90d|all"`
+	Depth string `json:"depth" help:"How far back in the history, counted from its newest commit: 7d, 30d, 90d or all." tool:"default=all,enum=7d|30d|90d|all"`
 	TopK  int    `json:"top_k" help:"Pairs listed; total_ghost_edges counts all." tool:"default=10,min=1,max=100"`
 }
 

@@ -54,7 +54,7 @@ func registerTaint(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "taint_trace",
 		Title:       "Taint trace",
-		Description: "Paths from entry points to shell, SQL, file-path or logging sinks over calls, with sanitisers.",
+		Description: "Paths from entry points to shell, SQL, file or log sinks, with sanitisers.",
 		Details: "Marks the entry nodes tainted and walks the call graph (calls, instantiates, uses) breadth first up to max_depth, reading each function's body: " +
 			"a function that calls a sink of the taint type (exec.Command, subprocess, os.system; Query/Exec/cursor.execute; open, os.Open/ReadFile/WriteFile; " +
 			"logging, printing and HTTP posts for sensitive_data; your own sinks) ends a path. A function on the way that validates, escapes, quotes or parses " +

@@ -61,7 +61,7 @@ func registerTypeTrace(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "type_trace",
 		Title:       "Type flow",
-		Description: "Where a type flows: its constructors, parameters, returns, fields and users, grouped by file.",
+		Description: "Where a type flows: constructors, parameters, returns, fields, users, by file.",
 		Details: "Resolves the target in four tiers (exact id, exact label, qualified segments, substring), preferring type definitions. forward lists what uses the type — " +
 			"each direct use classified from its source as constructor (returns or builds it), parameter, return, field (a type holding it), method, inherits or use — " +
 			"then, hop by hop, what uses those (callers, users). reverse lists what the type and its methods depend on. Bounded by max_hops and 500 nodes.",

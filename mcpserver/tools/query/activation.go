@@ -14,19 +14,19 @@ import (
 )
 
 type activateParams struct {
-	Query                  string   `json:"query" jsonschema:"Words, identifiers or paths." help:"What to look for: words, identifiers, paths (\"session pool management\", \"AuthService.login\")." tool:"required"`
+	Query                  string   `json:"query" help:"What to look for: words, identifiers, paths (\"session pool management\", \"AuthService.login\")." tool:"required"`
 	TopK                   int      `json:"top_k" help:"Number of activated nodes to return." tool:"default=20,min=1,max=500"`
 	Dimensions             []string `json:"dimensions" help:"Dimensions to include: structural, semantic, temporal, causal." tool:"default=structural|semantic|temporal|causal,enum=structural|semantic|temporal|causal"`
 	XLR                    bool     `json:"xlr" jsonschema:"Suppress always-active hubs." help:"XLR noise cancellation (suppresses hubs that light up for every query)." tool:"default=true"`
 	IncludeGhostEdges      bool     `json:"include_ghost_edges" jsonschema:"Report likely missing links." help:"Report probable but missing connections between strongly co-activated nodes." tool:"default=true"`
 	IncludeStructuralHoles bool     `json:"include_structural_holes" jsonschema:"Report dark nodes in a lit neighbourhood." help:"Report nodes whose neighbourhood lit up while they did not." tool:"default=false"`
-	Scope                  string   `json:"scope" jsonschema:"Path prefix or glob of the results." help:"List only nodes whose file is under this path prefix or matches this glob (a federated repository's name followed by /, \"src/auth/\"); activation still spreads through the rest of the graph."`
+	Scope                  string   `json:"scope" help:"List only nodes whose file is under this path prefix or matches this glob (a federated repository's name followed by /, \"src/auth/\"); activation still spreads through the rest of the graph."`
 	IncludeSeeds           bool     `json:"include_seeds" help:"List the seed nodes the query matched (at most top_k, strongest first); otherwise only seeds_count is given." tool:"default=false"`
 }
 
 type warmupParams struct {
 	TaskDescription string  `json:"task_description" help:"The task you are about to work on, in natural language." tool:"required"`
-	BoostStrength   float64 `json:"boost_strength" jsonschema:"Boost of the most relevant node." help:"Boost given to the most relevant node (others proportionally less)." tool:"default=0.15,min=0,max=1"`
+	BoostStrength   float64 `json:"boost_strength" help:"Boost given to the most relevant node (others proportionally less)." tool:"default=0.15,min=0,max=1"`
 }
 
 type resonateParams struct {

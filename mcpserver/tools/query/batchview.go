@@ -28,7 +28,7 @@ const (
 // file are bounded as view bounds them.
 type batchViewParams struct {
 	Files           []string `json:"files" jsonschema:"Paths or globs (\"backend/*.py\")." help:"Paths relative to an ingest root (or absolute inside one) and/or glob patterns over indexed files (\"backend/*.py\"); at most 50 files are shown." tool:"required,maxitems=50"`
-	AutoIngest      bool     `json:"auto_ingest" jsonschema:"Add files not yet in the graph." help:"Extract files under an ingest root that are not in the graph yet and merge them into it (one new graph generation for the whole batch)." tool:"default=true"`
+	AutoIngest      bool     `json:"auto_ingest" help:"Extract files under an ingest root that are not in the graph yet and merge them into it (one new graph generation for the whole batch)." tool:"default=true"`
 	SummaryMode     bool     `json:"summary_mode" jsonschema:"Outlines (symbols, lines) instead of text." help:"Show each file's outline — its symbols with line ranges, and a one-line summary — instead of its lines." tool:"default=false"`
 	MaxLinesPerFile int      `json:"max_lines_per_file" help:"Lines shown per file, from line 1 (continue a cut file with view and its next_offset)." tool:"default=200,min=1,max=5000"`
 	MaxTotalBytes   int      `json:"max_total_bytes" help:"Budget for the content of all files together; a file that does not fit is cut at a line, later files are omitted." tool:"default=100000,min=1000,max=1000000"`

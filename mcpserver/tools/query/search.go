@@ -18,7 +18,7 @@ import (
 type searchParams struct {
 	Query         string `json:"query" jsonschema:"Text, RE2 regex or description, per mode." help:"Text to find: exact text (literal), an RE2 regular expression (regex), or a description (semantic)." tool:"required"`
 	Mode          string `json:"mode" jsonschema:"literal, regex (RE2) or semantic (by meaning)." help:"literal (exact text), regex (RE2: no lookaround or backreferences), semantic (by meaning over graph nodes)." tool:"default=literal,enum=literal|regex|semantic"`
-	Scope         string `json:"scope" jsonschema:"Path prefix or glob." help:"Only files under this root-relative path prefix (\"backend/\") or matching this glob (\"**/*_test.go\")."`
+	Scope         string `json:"scope" help:"Only files under this root-relative path prefix (\"backend/\") or matching this glob (\"**/*_test.go\")."`
 	TopK          int    `json:"top_k" help:"Maximum result lines returned." tool:"default=50,min=1,max=1000"`
 	MaxResults    *int   `json:"max_results" jsonschema:"Alias of top_k." tool:"min=1,max=1000"`
 	CaseSensitive bool   `json:"case_sensitive" help:"Match case exactly (literal and regex modes)." tool:"default=false"`

@@ -31,12 +31,12 @@ const seekFeedbackBytes = tools.DefaultMaxStringLen
 type seekParams struct {
 	Query        string   `json:"query" jsonschema:"What the code does, or a pasted bug report or stack trace." help:"What the code does, in natural language (\"code that validates user credentials\"), or a pasted bug report / stack trace (up to 1 MiB; the first 64 KB are read, and of the prose around the stack frames its first 256 distinct words)." tool:"required,maxlen=1048576"`
 	TopK         int      `json:"top_k" help:"Maximum results to return." tool:"default=20,min=1,max=200"`
-	Scope        string   `json:"scope" jsonschema:"Path prefix, e.g. \"backend/\"." help:"File path prefix to limit the search (\"backend/\"), relative to the ingest root or absolute inside it. None = entire graph."`
+	Scope        string   `json:"scope" help:"File path prefix to limit the search (\"backend/\"), relative to the ingest root or absolute inside it. None = entire graph."`
 	NodeTypes    []string `json:"node_types" jsonschema:"Node types to keep (function, class, file…)." help:"Keep only these node types: \"function\", \"class\", \"struct\", \"module\", \"file\" (also enum, type, directory, reference, concept, \"method\" = function). Empty = all types." tool:"default="`
 	ExcludeTests bool     `json:"exclude_tests" help:"Leave out test files and the code in them." tool:"default=false"`
 	MinScore     float64  `json:"min_score" help:"Minimum combined score (0.0 to 1.0)." tool:"default=0.1,min=0,max=1"`
-	GraphRerank  bool     `json:"graph_rerank" jsonschema:"Re-rank by neighbours, PageRank, co-change." help:"Graph re-ranking of candidates: neighbour spreading, PageRank prior, co-change partners, file aggregation. false = pure text and stack-trace matching." tool:"default=true"`
-	Detail       string   `json:"detail" jsonschema:"full adds score breakdowns, connections." help:"brief: each result's id, label, type, score, matched terms, file and lines, and its intent summary cut to a line; full adds each result's score breakdown and connections, and the query's weighted terms." tool:"default=brief,enum=brief|full"`
+	GraphRerank  bool     `json:"graph_rerank" help:"Graph re-ranking of candidates: neighbour spreading, PageRank prior, co-change partners, file aggregation. false = pure text and stack-trace matching." tool:"default=true"`
+	Detail       string   `json:"detail" help:"brief: each result's id, label, type, score, matched terms, file and lines, and its intent summary cut to a line; full adds each result's score breakdown and connections, and the query's weighted terms." tool:"default=brief,enum=brief|full"`
 }
 
 func registerSeek(r *tools.Registry) {

@@ -46,7 +46,7 @@ type surgicalV2Params struct {
 	ContextLines      int    `json:"context_lines" help:"Lines of context around each region." tool:"default=2,min=0,max=20"`
 	MaxExcerptBytes   int    `json:"max_excerpt_bytes" help:"Total bytes of excerpts across connected files." tool:"default=49152,min=1024,max=1048576"`
 	IncludeTests      bool   `json:"include_tests" help:"Excerpt the linked test files too." tool:"default=true"`
-	Detail            string `json:"detail" jsonschema:"brief: closest files' excerpts, the rest listed." help:"brief: the file, its symbols, excerpts of the few connected files with the most links to it (at most 3, 4 KB, 15 lines a region, within the budgets given) and the other connected files listed with their role, relations, the symbols they use and their lines (up to 12, not_listed counts the rest), instead of the callers, callees and tests lists; full: every list and excerpt within the budgets." tool:"default=brief,enum=brief|full"`
+	Detail            string `json:"detail" help:"brief: the file, its symbols, excerpts of the few connected files with the most links to it (at most 3, 4 KB, 15 lines a region, within the budgets given) and the other connected files listed with their role, relations, the symbols they use and their lines (up to 12, not_listed counts the rest), instead of the callers, callees and tests lists; full: every list and excerpt within the budgets." tool:"default=brief,enum=brief|full"`
 }
 
 func registerSurgical(r *tools.Registry) {
@@ -64,7 +64,7 @@ func registerSurgical(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "surgical_context_v2",
 		Title:       "A file and its connected code",
-		Description: "surgical_context plus excerpts of the connected code (callers, tests, callees), for a multi-file edit.",
+		Description: "surgical_context plus excerpts of callers, tests and callees, for a multi-file edit.",
 		Details: "surgical_context plus bounded source excerpts of the connected files: the regions of the callers that call into the file, of the callees it calls, and of its tests — one call instead of reading five files. Budgets bound the files, the lines per region and the total bytes. " +
 			"By default (detail brief) the connected files stand for the callers, callees and tests lists: each with its role, how many links join it to the file, their relations, the symbols they use and the lines that link; the few with the most links are excerpted within small budgets, a few more listed, the rest counted in not_listed. detail full gives every list and the excerpts within the budgets given.",
 		Class:     tools.Read,

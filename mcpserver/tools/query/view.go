@@ -32,8 +32,8 @@ autoIngestMaxSize = 4 << 20
 type viewParams struct {
 	FilePath   string `json:"file_path" jsonschema:"Root-relative path, or absolute inside a root." help:"Path relative to an ingest root (\"src/auth.py\") or absolute inside one." tool:"required"`
 	Offset     int    `json:"offset" jsonschema:"First line (1-based)." help:"First line to show (1-based)." tool:"default=1,min=1,max=2147483648"`
-	Limit      int    `json:"limit" jsonschema:"Lines to show." help:"Maximum number of lines to show." tool:"default=200,min=1,max=5000"`
-	AutoIngest bool   `json:"auto_ingest" jsonschema:"Add the file to the graph if missing." help:"Extract the file and merge it into the graph when it is under an ingest root but not in the graph yet." tool:"default=true"`
+	Limit      int    `json:"limit" help:"Maximum number of lines to show." tool:"default=200,min=1,max=5000"`
+	AutoIngest bool   `json:"auto_ingest" help:"Extract the file and merge it into the graph when it is under an ingest root but not in the graph yet." tool:"default=true"`
 }
 
 func registerView(r *tools.Registry) {

@@ -16,7 +16,7 @@ import (
 )
 
 type panoramicParams struct {
-	Scope string `json:"scope" jsonschema:"Path prefix." help:"A path prefix (backend/, src/server/): only its files are ranked, and the maxima that normalise the score are taken inside it."`
+	Scope string `json:"scope" help:"A path prefix (backend/, src/server/): only its files are ranked, and the maxima that normalise the score are taken inside it."`
 	TopK  int    `json:"top_k" help:"Files listed, riskiest first; not_listed counts the rest." tool:"default=20,min=1,max=200"`
 }
 
@@ -88,7 +88,7 @@ func registerPanoramic(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "panoramic",
 		Title:       "Risk overview",
-		Description: "One-screen risk overview: every file ranked by blast radius, centrality and churn; critical alerts.",
+		Description: "Every file ranked by blast radius, centrality and churn, with critical alerts.",
 		Details: "Ranks every non-test file (inside scope) by risk = 0.4 × PageRank / max PageRank + 0.3 × blast radius / max blast radius + 0.3 × change frequency, " +
 			"where the blast radius counts the non-test files that depend on it within 3 hops (file level, dependency edges only) and change frequency comes from git history. " +
 			"Files at risk ≥ 0.7 raise critical alerts. Directories are summarised by their riskiest file, mean risk and critical count. " +

@@ -24,7 +24,7 @@ func registerDiagram(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "diagram",
 		Title:       "Dependency diagram",
-		Description: "Mermaid or Graphviz DOT diagram of a node's dependency neighbourhood, or of the top files.",
+		Description: "Mermaid or DOT diagram of a node's dependency neighbourhood, or of the top files.",
 		Details: "Draws dependencies as Mermaid (flowchart) or Graphviz DOT text. With center: a breadth-first walk over its dependencies and dependents " +
 			"(files for a file, entities for a function or class), depth hops, highest PageRank first within a hop, at most max_nodes boxes (nodes_omitted counts the rest). " +
 			"Without center (or with a directory): the files with the highest PageRank, scoped by path prefix. Each box carries its PageRank; " +

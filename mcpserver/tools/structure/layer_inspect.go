@@ -20,7 +20,7 @@ func registerLayerInspect(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "layer_inspect",
 		Title:       "Inspect a layer",
-		Description: "One layer from layers: its units, its links to other layers, its violations and health.",
+		Description: "One layer from layers: its units, links to other layers, violations and health.",
 		Details: "Inspects one layer of the layering layers computes (same granularity, scope and exclude_tests, " +
 			"same cache): its units, most connected first, with their dependents, dependencies and upward links; " +
 			"the links from this layer down and from higher layers into it, per layer and the heaviest unit pairs; " +

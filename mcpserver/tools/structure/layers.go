@@ -16,7 +16,7 @@ import (
 // and layer_inspect, so both read the same cached layering).
 type unitParams struct {
 	Granularity  string `json:"granularity" help:"module: Go packages (directories) and other languages' files; file: every file; directory: every directory." tool:"default=module,enum=module|file|directory"`
-	Scope        string `json:"scope" jsonschema:"Path prefix, e.g. src/." help:"Keep only files whose repository path starts with this prefix (e.g. \"core/\")."`
+	Scope        string `json:"scope" help:"Keep only files whose repository path starts with this prefix (e.g. \"core/\")."`
 	ExcludeTests bool   `json:"exclude_tests" help:"Leave test files out of the layering (they sit on top of everything they test)." tool:"default=true"`
 }
 

@@ -21,7 +21,7 @@ func entityDeps(b *session.Bundle) (*analysis.DepGraph, error) {
 }
 
 type metricsParams struct {
-	Scope     string   `json:"scope" jsonschema:"Path prefix, e.g. src/." help:"Keep only nodes whose file path starts with this prefix."`
+	Scope     string   `json:"scope" help:"Keep only nodes whose file path starts with this prefix."`
 	NodeTypes []string `json:"node_types" jsonschema:"file, package, function, class, struct, …" help:"Node types listed: file, package (a directory, aggregated over its files), function, class, struct, enum, type, module. Default: file." tool:"maxitems=10"`
 	Sort      string   `json:"sort" help:"loc_desc, complexity_desc (dependencies + contained entities), name_asc, fan_in_desc, pagerank_desc or churn_desc (commits touching the file)." tool:"default=loc_desc,enum=loc_desc|complexity_desc|name_asc|fan_in_desc|pagerank_desc|churn_desc"`
 	TopK      int      `json:"top_k" help:"Entries listed; the summary counts all of them." tool:"default=20,min=1,max=500"`
@@ -31,7 +31,7 @@ func registerMetrics(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "metrics",
 		Title:       "Structural metrics",
-		Description: "Size, fan-in/out, depth, PageRank, churn, children and test links per file, package or entity.",
+		Description: "Size, fan-in/out, depth, PageRank, churn and test links per file, package or entity.",
 		Details: "Per node: lines of code (its provenance span; else the last line its children reach; else the file on disk — loc_source says which), " +
 			"fan-in and fan-out (dependents and dependencies: files for files and packages, entities for entities), containment depth, " +
 			"PageRank, churn (commits that touched the file in the ingested git history, and its change frequency), contained functions, " +

@@ -11,7 +11,7 @@ import (
 )
 
 type refactorPlanParams struct {
-	Scope            string `json:"scope" jsonschema:"Path prefix, e.g. src/." help:"Plan only the files whose path starts with this prefix."`
+	Scope            string `json:"scope" help:"Plan only the files whose path starts with this prefix."`
 	MaxCommunities   int    `json:"max_communities" help:"Communities listed, largest first (the count covers all)." tool:"default=10,min=1,max=100"`
 	MinCommunitySize int    `json:"min_community_size" help:"Smallest community (in files) listed and used for proposals." tool:"default=3,min=2,max=1000"`
 	ExcludeTests     bool   `json:"exclude_tests" help:"Leave test files out (they couple to what they test)." tool:"default=true"`
@@ -22,7 +22,7 @@ func registerRefactorPlan(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "refactor_plan",
 		Title:       "Refactor plan",
-		Description: "Communities of files by modularity, with move/split/merge proposals and their coupling gain.",
+		Description: "File communities with move, split and merge proposals and their coupling gain.",
 		Details: "Groups files into communities by modularity (Louvain over the file dependency graph, links undirected, weighted by dependency count) " +
 			"and compares them with the directories as they are. Proposes moving a file into the directory its community lives in (when it has more links there), " +
 			"splitting a directory whose files form two or more communities, and merging two linked directories one community spans. " +

@@ -12,13 +12,13 @@ import (
 
 // ingestParams is ingest's input.
 type ingestParams struct {
-	Path            string   `json:"path" jsonschema:"Directory or file to ingest." help:"Directory (or file) to ingest; absolute, or relative to the server's working directory." tool:"required"`
+	Path            string   `json:"path" help:"Directory (or file) to ingest; absolute, or relative to the server's working directory." tool:"required"`
 	Adapter         string   `json:"adapter" jsonschema:"code, memory, json, or a document adapter (universal, auto, …)." help:"code (source tree), memory (markdown/text notes), json (a {nodes, edges} descriptor); documents: universal (Markdown, reStructuredText, AsciiDoc, text, HTML; PDF/DOCX with providers), auto or document (detects the family per file and per directory; a source tree goes to code), light (L1GHT Markdown), bibtex, article (JATS), patent, rfc (RFC XML v3), crossref." tool:"default=code"`
 	Mode            string   `json:"mode" jsonschema:"merge adds to the current graph; replace rebuilds it." help:"replace: rebuild the graph from this path; merge: add to the current graph (same external_id updates the node)." tool:"default=replace,enum=replace|merge"`
 	Incremental     bool     `json:"incremental" jsonschema:"Re-extract only changed files (code)." help:"Re-extract only files changed since the last ingest of this path (code adapter). When a few files only changed their contents, the current graph is patched in place of a rebuild (stats.incremental.patched); learned weights are kept either way." tool:"default=false"`
 	Namespace       string   `json:"namespace" jsonschema:"Id prefix: memory/json nodes; a code root beside others." help:"Prefix for the external ids of memory and json nodes. For a code root, the namespace its nodes get once other code roots share the graph (\"api::file::main.go\"); default: the directory's name."`
 	IncludeDotfiles bool     `json:"include_dotfiles" help:"Also ingest hidden files and directories." tool:"default=false"`
-	DotfilePatterns []string `json:"dotfile_patterns" jsonschema:"Hidden paths to include, e.g. \".github/**\"." help:"Hidden paths to include even without include_dotfiles (e.g. \".github/**\")."`
+	DotfilePatterns []string `json:"dotfile_patterns" help:"Hidden paths to include even without include_dotfiles (e.g. \".github/**\")."`
 }
 
 func registerIngest(r *tools.Registry) {
