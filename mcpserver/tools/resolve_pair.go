@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"path"
 	"slices"
 
 	"github.com/m1nd-go/m1nd/core/analysis"
@@ -30,8 +31,9 @@ func DepGraph(b *session.Bundle, fileLevel bool) (*analysis.DepGraph, error) {
 // elsewhere. Each name is first resolved alone; then, among the
 // candidates comparable to a side's best (same place and kind: depth
 // and centrality are what the other side may overrule), the pair
-// nearest in the file dependency graph is taken. Directed pairs (a
-// depends on b) prefer a link from a to b over one from b to a. The
+// nearest in the file dependency graph is taken, and of pairs as near
+// one in a single directory. Directed pairs (a depends on b) prefer a
+// link from a to b over one from b to a. The
 // answer alone stands when no pair is connected within a few hops, or
 // when it is already among the nearest; a name too ambiguous alone is
 // taken when exactly one of its candidates is nearest.
@@ -62,8 +64,10 @@ func ResolvePair(b *session.Bundle, refA, paramA, refB, paramB string, directed 
 const maxGroup = 12
 
 // pairGroup is the candidates of a side that the other side may choose
-// among, best first: those of the same place and kind as the best. A
-// resolution by exact id or path is its own group.
+// among, best first: those of the same place and kind as the best, at
+// most one directory deeper (prometheus's rules/alerting.go AlertingRule
+// is not overruled by a namesake three levels down). A resolution by
+// exact id or path is its own group.
 func pairGroup(g *graph.Graph, r Resolution, err error, ref string) []graph.NodeID {
 	if err == nil && !r.Named {
 		return []graph.NodeID{r.ID}
@@ -75,7 +79,7 @@ func pairGroup(g *graph.Graph, r Resolution, err error, ref string) []graph.Node
 	top := rankOf(g, ranked[0])
 	var out []graph.NodeID
 	for _, id := range ranked {
-		if r := rankOf(g, id); r.place == top.place && r.kind == top.kind && len(out) < maxGroup {
+		if r := rankOf(g, id); r.place == top.place && r.kind == top.kind && r.depth <= top.depth+1 && len(out) < maxGroup {
 			out = append(out, id)
 		}
 	}
@@ -101,19 +105,19 @@ func rankedNames(g *graph.Graph, ref string) []graph.NodeID {
 // nearestPair re-picks each side among its group by the nearness of the
 // pair; see ResolvePair.
 func nearestPair(g *graph.Graph, d *analysis.DepGraph, ra, rb Resolution, errA, errB error, ga, gb []graph.NodeID, directed bool) (Resolution, Resolution, error, error) {
-	best, pairs := unreachable, [][2]int(nil)
+	best, pairs := 2*unreachable, [][2]int(nil)
 	for i, a := range ga {
 		dist := hopsFrom(d, d.Unit(a))
 		for j, b := range gb {
-			switch p := proximity(d, d.Unit(a), d.Unit(b), dist, directed); {
+			switch p := 2*proximity(d, d.Unit(a), d.Unit(b), dist, directed) + apart(g, a, b); {
 			case p < best:
 				best, pairs = p, [][2]int{{i, j}}
-			case p == best && p < unreachable:
+			case p == best && p < 2*unreachable:
 				pairs = append(pairs, [2]int{i, j})
 			}
 		}
 	}
-	if best == unreachable {
+	if best >= 2*unreachable {
 		return ra, rb, errA, errB
 	}
 	// The best ranked nearest pair: pairs are in (i, j) order, so the
@@ -130,6 +134,15 @@ func nearestPair(g *graph.Graph, d *analysis.DepGraph, ra, rb Resolution, errA, 
 	ra, errA = repick(ra, errA, ga, pick[0], onlyOne(pairs, 0))
 	rb, errB = repick(rb, errB, gb, pick[1], onlyOne(pairs, 1))
 	return ra, rb, errA, errB
+}
+
+// apart is 0 when a and b live in the same directory, else 1: between
+// pairs as near, the codec.go beside queue_manager.go is the one meant.
+func apart(g *graph.Graph, a, b graph.NodeID) int {
+	if path.Dir(nodePath(g, a)) == path.Dir(nodePath(g, b)) {
+		return 0
+	}
+	return 1
 }
 
 // onlyOne reports whether the nearest pairs agree on side k's candidate.

@@ -28,9 +28,12 @@ func pairGraph(t *testing.T) *graph.Graph {
 	}
 	for _, f := range []string{"prompb/codec.go", "prompb/types.go", "storage/remote/codec.go", "storage/remote/queue_manager.go",
 		"encoder.go", "level.go", "logger.go", "zapcore/encoder.go", "zapcore/json_encoder.go", "zapcore/level.go", "zapcore/sampler.go",
-		"main.go", "a/x.go", "b/y.go", "web/api.go"} {
+		"main.go", "a/x.go", "b/y.go", "web/api.go", "rules/alerting.go", "web/api/v1/api.go", "promql/engine.go"} {
 		add("file::"+f, graph.File)
 	}
+	add("file::rules/alerting.go::AlertingRule", graph.Struct, "go", "struct")
+	add("file::web/api/v1/api.go::AlertingRule", graph.Struct, "go", "struct")
+	add("file::promql/engine.go::Engine", graph.Struct, "go", "struct")
 	for _, f := range []string{"a/x.go", "b/y.go"} {
 		add("file::"+f+"::T", graph.Struct, "go", "struct")
 		add("file::"+f+"::T::Close", graph.Function, "go", "method")
@@ -45,6 +48,8 @@ func pairGraph(t *testing.T) *graph.Graph {
 		edge(f+"::T", f+"::T::Close", "contains")
 	}
 	edge("storage/remote/queue_manager.go", "storage/remote/codec.go", "imports")
+	edge("storage/remote/queue_manager.go", "prompb/codec.go", "imports")
+	edge("web/api/v1/api.go", "promql/engine.go", "imports")
 	edge("storage/remote/codec.go", "prompb/types.go", "imports")
 	edge("encoder.go", "zapcore/json_encoder.go", "imports")
 	edge("zapcore/json_encoder.go", "zapcore/encoder.go", "imports")
@@ -64,7 +69,8 @@ func TestResolvePair(t *testing.T) {
 		directed bool
 		want     [2]string
 	}{
-		// The other side decides between files of one name.
+		// The other side decides between files of one name; between two
+		// as near, the one beside it.
 		{"imported beside", "queue_manager", "codec", true, [2]string{"storage/remote/queue_manager.go", "storage/remote/codec.go"}},
 		{"undirected pair", "codec", "queue_manager", false, [2]string{"storage/remote/codec.go", "storage/remote/queue_manager.go"}},
 		{"claimed direction first", "json_encoder", "encoder", true, [2]string{"zapcore/json_encoder.go", "zapcore/encoder.go"}},
@@ -74,6 +80,8 @@ func TestResolvePair(t *testing.T) {
 		{"logger's level", "logger", "level", true, [2]string{"logger.go", "level.go"}},
 		// Nothing connects the pair: the names alone decide.
 		{"unconnected", "api", "codec", true, [2]string{"web/api.go", "prompb/codec.go"}},
+		// A namesake far deeper is no rival, connected or not.
+		{"shallow declaration kept", "AlertingRule", "Engine", true, [2]string{"rules/alerting.go::AlertingRule", "promql/engine.go::Engine"}},
 		// Ambiguous alone, one candidate nearest.
 		{"ambiguous alone", "main", "Close", true, [2]string{"main.go", "a/x.go::T::Close"}},
 		{"exact id stands", "file::b/y.go::T::Close", "main", false, [2]string{"b/y.go::T::Close", "main.go"}},
