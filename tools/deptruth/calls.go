@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -38,63 +36,25 @@ func newCallGraph() *CallGraph {
 // method). Calls of function values and fields are not calls of a
 // declaration. Loaded like GoTruth, union over the GOOS values.
 func GoCallTruth(ctx context.Context, root string, tracked []string, o Options) (*CallGraph, error) {
-	root, err := filepath.Abs(root)
+	g, err := newGoRepo(root, tracked, o)
 	if err != nil {
 		return nil, err
 	}
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r
-	}
-	isTracked := map[string]bool{}
-	var mods []string
-	for _, f := range tracked {
-		isTracked[f] = true
-		if filepath.Base(f) == "go.mod" && !skippedGoDir(filepath.Dir(f)) {
-			mods = append(mods, filepath.Dir(f))
-		}
-	}
-	rel := func(abs string) (string, bool) {
-		r, err := filepath.Rel(root, abs)
-		if err != nil || strings.HasPrefix(r, "..") {
-			return "", false
-		}
-		r = filepath.ToSlash(r)
-		return r, isTracked[r]
-	}
-	goos := o.GOOS
-	if len(goos) == 0 {
-		goos = DefaultGOOS
-	}
 	cg := newCallGraph()
-	for _, mod := range mods {
-		tmp, err := os.MkdirTemp("", "deptruth-calls-*")
+	mode := packages.NeedName | packages.NeedFiles | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo
+	err = g.load(ctx, mode, "go/packages (calls)", func(mod, sys string, pkgs []*packages.Package, err error) error {
 		if err != nil {
-			return nil, err
+			return fmt.Errorf("module %s GOOS=%s: %w", mod, sys, err)
 		}
-		defer os.RemoveAll(tmp)
-		dir := filepath.Join(root, mod)
-		for _, name := range []string{"go.mod", "go.sum"} {
-			if b, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
-				if err := os.WriteFile(filepath.Join(tmp, name), b, 0o644); err != nil {
-					return nil, err
-				}
+		for _, p := range pkgs {
+			if p.TypesInfo != nil {
+				addPackageCalls(cg, p, g.rel)
 			}
 		}
-		for _, sys := range goos {
-			o.logf("go/packages (calls): module %s, GOOS=%s", mod, sys)
-			pkgs, err := packages.Load(&packages.Config{
-				Context: ctx, Dir: dir, Tests: true, Env: goEnv(tmp, sys),
-				Mode: packages.NeedName | packages.NeedFiles | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo,
-			}, "./...")
-			if err != nil {
-				return nil, fmt.Errorf("module %s GOOS=%s: %w", mod, sys, err)
-			}
-			for _, p := range pkgs {
-				if p.TypesInfo != nil {
-					addPackageCalls(cg, p, rel)
-				}
-			}
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return cg, nil
 }
