@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/m1nd-go/m1nd/core/graph/graphtest"
 	"github.com/m1nd-go/m1nd/core/seed"
 )
 
@@ -32,6 +33,39 @@ func TestMergeSeeds(t *testing.T) {
 	} {
 		if d := cmp.Diff(tc.want, mergeSeeds(append([]seed.Seed(nil), found...), tc.extra, 5)); d != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.name, d)
+		}
+	}
+}
+
+// TestMoreSeedsAreSeeds: seeds computed beside the seed finder
+// (Query.MoreSeeds) answer as the same seeds given up front (Query.Seeds),
+// and both kinds together as one list.
+func TestMoreSeedsAreSeeds(t *testing.T) {
+	g := graphtest.PowerLaw(3000, 7800, 21)
+	a := []seed.Seed{{Node: 7, Relevance: 0.9, Match: seed.MatchLexical}, {Node: 1200, Relevance: 0.6, Match: seed.MatchLexical}}
+	b := []seed.Seed{{Node: 7, Relevance: 0.4, Match: seed.MatchLexical}, {Node: 2500, Relevance: 0.8, Match: seed.MatchLexical}}
+	for _, tc := range []struct {
+		name      string
+		seeds     []seed.Seed
+		more      []seed.Seed
+		upFrontAs []seed.Seed
+	}{
+		{"only more", nil, a, a},
+		{"both", a, b, append(append([]seed.Seed(nil), a...), b...)},
+	} {
+		q := Query{Text: "session handler", TopK: 20, XLR: true, NoLearn: true}
+		want := q
+		want.Seeds = tc.upFrontAs
+		got := q
+		got.Seeds = tc.seeds
+		got.MoreSeeds = func() []seed.Seed { return tc.more }
+		w := activate(t, newEngine(t, g, nil), want)
+		r := activate(t, newEngine(t, g, nil), got)
+		if d := cmp.Diff(w.Seeds, r.Seeds); d != "" {
+			t.Errorf("%s: seeds (-up front +beside):\n%s", tc.name, d)
+		}
+		if d := cmp.Diff(w.Activated, r.Activated); d != "" {
+			t.Errorf("%s: activated (-up front +beside):\n%s", tc.name, d)
 		}
 	}
 }
