@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"path"
 	"slices"
 
 	"github.com/m1nd-go/m1nd/core/analysis"
@@ -31,9 +30,8 @@ func DepGraph(b *session.Bundle, fileLevel bool) (*analysis.DepGraph, error) {
 // elsewhere. Each name is first resolved alone; then, among the
 // candidates comparable to a side's best (same place and kind: depth
 // and centrality are what the other side may overrule), the pair
-// nearest in the file dependency graph is taken, and of pairs as near
-// one in a single directory. Directed pairs (a depends on b) prefer a
-// link from a to b over one from b to a. The
+// nearest in the file dependency graph is taken. Directed pairs (a
+// depends on b) prefer a link from a to b over one from b to a. The
 // answer alone stands when no pair is connected within a few hops, or
 // when it is already among the nearest; a name too ambiguous alone is
 // taken when exactly one of its candidates is nearest.
@@ -105,19 +103,19 @@ func rankedNames(g *graph.Graph, ref string) []graph.NodeID {
 // nearestPair re-picks each side among its group by the nearness of the
 // pair; see ResolvePair.
 func nearestPair(g *graph.Graph, d *analysis.DepGraph, ra, rb Resolution, errA, errB error, ga, gb []graph.NodeID, directed bool) (Resolution, Resolution, error, error) {
-	best, pairs := 2*unreachable, [][2]int(nil)
+	best, pairs := unreachable, [][2]int(nil)
 	for i, a := range ga {
 		dist := hopsFrom(d, d.Unit(a))
 		for j, b := range gb {
-			switch p := 2*proximity(d, d.Unit(a), d.Unit(b), dist, directed) + apart(g, a, b); {
+			switch p := proximity(d, d.Unit(a), d.Unit(b), dist, directed); {
 			case p < best:
 				best, pairs = p, [][2]int{{i, j}}
-			case p == best && p < 2*unreachable:
+			case p == best && p < unreachable:
 				pairs = append(pairs, [2]int{i, j})
 			}
 		}
 	}
-	if best >= 2*unreachable {
+	if best == unreachable {
 		return ra, rb, errA, errB
 	}
 	// The best ranked nearest pair: pairs are in (i, j) order, so the
@@ -134,15 +132,6 @@ func nearestPair(g *graph.Graph, d *analysis.DepGraph, ra, rb Resolution, errA, 
 	ra, errA = repick(ra, errA, ga, pick[0], onlyOne(pairs, 0))
 	rb, errB = repick(rb, errB, gb, pick[1], onlyOne(pairs, 1))
 	return ra, rb, errA, errB
-}
-
-// apart is 0 when a and b live in the same directory, else 1: between
-// pairs as near, the codec.go beside queue_manager.go is the one meant.
-func apart(g *graph.Graph, a, b graph.NodeID) int {
-	if path.Dir(nodePath(g, a)) == path.Dir(nodePath(g, b)) {
-		return 0
-	}
-	return 1
 }
 
 // onlyOne reports whether the nearest pairs agree on side k's candidate.

@@ -48,7 +48,6 @@ func pairGraph(t *testing.T) *graph.Graph {
 		edge(f+"::T", f+"::T::Close", "contains")
 	}
 	edge("storage/remote/queue_manager.go", "storage/remote/codec.go", "imports")
-	edge("storage/remote/queue_manager.go", "prompb/codec.go", "imports")
 	edge("web/api/v1/api.go", "promql/engine.go", "imports")
 	edge("storage/remote/codec.go", "prompb/types.go", "imports")
 	edge("encoder.go", "zapcore/json_encoder.go", "imports")
@@ -69,8 +68,7 @@ func TestResolvePair(t *testing.T) {
 		directed bool
 		want     [2]string
 	}{
-		// The other side decides between files of one name; between two
-		// as near, the one beside it.
+		// The other side decides between files of one name.
 		{"imported beside", "queue_manager", "codec", true, [2]string{"storage/remote/queue_manager.go", "storage/remote/codec.go"}},
 		{"undirected pair", "codec", "queue_manager", false, [2]string{"storage/remote/codec.go", "storage/remote/queue_manager.go"}},
 		{"claimed direction first", "json_encoder", "encoder", true, [2]string{"zapcore/json_encoder.go", "zapcore/encoder.go"}},
