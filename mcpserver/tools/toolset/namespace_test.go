@@ -128,13 +128,20 @@ func TestNodeReferencesAreAcceptedEverywhere(t *testing.T) {
 	}
 }
 
-// An ambiguous name is answered with the candidates to choose from.
+// An ambiguous name is answered with the candidates to choose from, unless
+// the other side of the call tells which one is meant: then the answer
+// says which it took and lists the others.
 func TestAmbiguousNodeReferenceListsCandidates(t *testing.T) {
 	t.Parallel()
 	d, _ := tooltest.IngestedFixture(t)
-	out, isErr := tooltest.Call(t, d, "why", map[string]any{"agent_id": "t", "source": "__init__", "target": "backend/session.py"})
+	out, isErr := tooltest.Call(t, d, "why", map[string]any{"agent_id": "t", "source": "__init__", "target": "backend/config.py"})
 	text := tooltest.ToText(out)
 	if !isErr || !strings.Contains(text, "AuthService::__init__") || !strings.Contains(text, "SessionStore::__init__") {
-		t.Fatalf("ambiguous __init__: %s", text)
+		t.Fatalf("ambiguous __init__ with nothing to tell them apart: %s", text)
+	}
+	out, isErr = tooltest.Call(t, d, "why", map[string]any{"agent_id": "t", "source": "__init__", "target": "backend/session.py"})
+	text = tooltest.ToText(out)
+	if isErr || out["source"] != "file::backend/session.py::SessionStore::__init__" || !strings.Contains(text, `"alternatives":["file::backend/auth.py::AuthService::__init__"]`) {
+		t.Fatalf("__init__ beside session.py: %s", text)
 	}
 }
