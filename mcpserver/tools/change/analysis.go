@@ -36,6 +36,7 @@ type missingParams struct {
 	Query                string  `json:"query" help:"The topic to look for gaps around." tool:"required"`
 	MinSiblingActivation float64 `json:"min_sibling_activation" help:"Neighbours must be activated at least this much to count." tool:"default=0.3,min=0,max=1"`
 	TopK                 int     `json:"top_k" help:"Maximum holes returned." tool:"default=10,min=1,max=100"`
+	Scope                string  `json:"scope" help:"Look for gaps only among files under this path prefix or matching this glob (a federated repository's name followed by /, \"src/auth/\")."`
 }
 
 func registerAnalysis(r *tools.Registry) {
@@ -343,7 +344,15 @@ func runMissing(c *tools.Call, in missingParams) (missingOutput, error) {
 		}
 		g := b.Graph
 		start := time.Now()
-		res, err := eng.Activate(c.Ctx, engine.Query{Text: q, TopK: 200, XLR: c.Session.Config().XLREnabled, NoLearn: true})
+		query := engine.Query{Text: q, TopK: 200, XLR: c.Session.Config().XLREnabled, NoLearn: true}
+		scope, err := tools.ParseScope(b, in.Scope)
+		if err != nil {
+			return err
+		}
+		if scope != nil {
+			query.Keep = func(n graph.NodeID) bool { return scope.Match(g.SourcePath(n)) }
+		}
+		res, err := eng.Activate(c.Ctx, query)
 		if err != nil {
 			return err
 		}

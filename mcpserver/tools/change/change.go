@@ -18,6 +18,7 @@ type predictParams struct {
 	TopK            int      `json:"top_k" help:"Number of predictions." tool:"default=10,min=1,max=100"`
 	IncludeVelocity bool     `json:"include_velocity" help:"Weigh co-changes by recency and report each prediction's velocity (how recently and often the pair changed together). false: every past commit counts the same." tool:"default=true"`
 	Detail          string   `json:"detail" help:"brief (the default): each prediction's node id, confidence, co-change count, hop distance and reason. full: also its label, velocity, every reason apart and the signals confidence combines." tool:"default=brief,enum=brief|full"`
+	Scope           string   `json:"scope" help:"Predict only files under this path prefix or matching this glob (a federated repository's name followed by /, \"src/auth/\"); the evidence still comes from the whole graph."`
 }
 
 func registerChange(r *tools.Registry) {
@@ -146,6 +147,13 @@ func runPredict(c *tools.Call, in predictParams) (predictOutput, error) {
 		x := b.History()
 		p := history.DefaultPredictParams()
 		p.TopK, p.IncludeVelocity = in.TopK, in.IncludeVelocity
+		scope, err := tools.ParseScope(b, in.Scope)
+		if err != nil {
+			return err
+		}
+		if scope != nil {
+			p.Keep = func(n graph.NodeID) bool { return scope.Match(g.SourcePath(n)) }
+		}
 		res, err := history.PredictKnown(x, kn, p, history.DefaultFusion)
 		if err != nil {
 			return err
