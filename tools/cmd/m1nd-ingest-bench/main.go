@@ -44,6 +44,7 @@ import (
 
 	"github.com/m1nd-go/m1nd/ingest"
 	"github.com/m1nd-go/m1nd/ingest/walk"
+	"github.com/m1nd-go/m1nd/tools/localize"
 )
 
 type result struct {
@@ -465,17 +466,8 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // vmHWM is the peak resident set size of this process in MB.
 func vmHWM() float64 {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-			kb, _ := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
-			return kb / 1024
-		}
-	}
-	return 0
+	st, _ := localize.ReadProcStatus(os.Getpid())
+	return st.PeakRSSMB
 }
 
 func cpuModel() string {

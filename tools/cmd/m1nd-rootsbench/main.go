@@ -17,7 +17,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -163,10 +162,11 @@ func run(bin, corpus string, dirs []string, target float64) (*Report, error) {
 		if err := c.CallTool(ctx, "health", map[string]any{"agent_id": "bench"}, &h); err != nil {
 			return nil, err
 		}
-		rss, anon, threads, err := procStatus(c.Pid())
+		st, err := localize.ReadProcStatus(c.Pid())
 		if err != nil {
 			return nil, err
 		}
+		rss, anon, threads := st.RSSMB, st.AnonMB, st.Threads
 		rel, _ := filepath.Rel(corpus, dir)
 		rep.Readings = append(rep.Readings, Reading{Ingest: i + 1, Tree: rel, Nodes: out.Graph.Nodes, RSSMB: rss, HeapMB: float64(h.Memory.Heap) / (1 << 20), GoSysMB: float64(h.Memory.Sys) / (1 << 20), IngestMs: float64(took.Microseconds()) / 1000, Threads: threads, AnonMB: anon})
 	}
@@ -174,33 +174,6 @@ func run(bin, corpus string, dirs []string, target float64) (*Report, error) {
 	rep.Ratio = last / first
 	rep.Met = rep.Ratio <= target
 	return rep, nil
-}
-
-// procStatus reads VmRSS (MB) and the thread count of pid from /proc.
-func procStatus(pid int) (rssMB, anonMB float64, threads int, err error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, 0, 0, fmt.Errorf("reading the server's memory needs Linux /proc: %w", err)
-	}
-	mb := func(v string) float64 {
-		kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
-		return kb / 1024
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		name, v, _ := strings.Cut(line, ":")
-		switch name {
-		case "VmRSS":
-			rssMB = mb(v)
-		case "RssAnon":
-			anonMB = mb(v)
-		case "Threads":
-			threads, _ = strconv.Atoi(strings.TrimSpace(v))
-		}
-	}
-	if rssMB == 0 {
-		return 0, 0, 0, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
-	}
-	return rssMB, anonMB, threads, nil
 }
 
 func summary(r *Report) string {

@@ -393,14 +393,9 @@ func burstFiles(ctx context.Context, c *localize.Client, root string, n int, see
 
 // peakRSS is the process's VmHWM as /proc reports it ("?" elsewhere).
 func peakRSS(pid int) string {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	st, err := localize.ReadProcStatus(pid)
 	if err != nil {
 		return "?"
 	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "?"
+	return fmt.Sprintf("%.0f MB", st.PeakRSSMB)
 }
