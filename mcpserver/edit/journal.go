@@ -675,7 +675,7 @@ func (s *Store) sweepLocks() {
 		if err != nil {
 			continue
 		}
-		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+		if lockLeft(f) {
 			os.Remove(l)
 		}
 		f.Close()
@@ -687,7 +687,7 @@ func (s *Store) recoverOne(id string) (Recovered, bool) {
 	if err != nil {
 		return Recovered{}, false
 	}
-	if syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+	if !lockLeft(lock) {
 		lock.Close()
 		return Recovered{}, false // a live batch
 	}
@@ -723,6 +723,23 @@ func (s *Store) recoverOne(id string) (Recovered, bool) {
 		s.logf("edit batch %s was interrupted: rolled back %d files to their contents before it", id, len(r.Files))
 	}
 	return r, true
+}
+
+// lockLeft takes a batch's lock if its process is gone. A refusal is
+// asked again for a quarter of a second: between fork and exec a child of
+// any process that held the lock shares its open file description, so a
+// lock closed a moment ago can still look held (seen in CI: the tests
+// start compilers beside a crashed batch).
+func lockLeft(f *os.File) bool {
+	for wait := time.Millisecond; ; wait *= 2 {
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+			return true
+		}
+		if wait > 128*time.Millisecond {
+			return false
+		}
+		time.Sleep(wait)
+	}
 }
 
 func sameFile(f *os.File, fi fs.FileInfo) bool {

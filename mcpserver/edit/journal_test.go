@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -436,5 +438,58 @@ func TestTwoWritersOneFile(t *testing.T) {
 		if ok != 1 || stale != 1 {
 			t.Fatalf("round %d (%s): %d writes acknowledged, %d refused as stale; want exactly one of each", r, rel, ok, stale)
 		}
+	}
+}
+
+// TestRecoverBesideForkingProcesses: a child forked by any goroutine
+// shares the crashed batch's lock until it execs, so a lock just closed
+// can look held; recovery must still take the batch back (a CI flake
+// left a rolled-back-halfway tree when it gave up at once).
+func TestRecoverBesideForkingProcesses(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("true"); err != nil {
+		t.Skip("no true(1)")
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	defer func() { close(stop); wg.Wait() }()
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+					exec.Command("true").Run()
+				}
+			}
+		}()
+	}
+	for trial := range 30 {
+		root, jdir := tree(t), t.TempDir()
+		before := snapshot(t, root)
+		s := openStore(t, jdir)
+		s.SetFail(func(step string, i int) error {
+			if step == "restore" && i == 1 {
+				return ErrCrash
+			}
+			return nil
+		})
+		tx, err := s.Apply(context.Background(), NewBatchID(), validated(t, root), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.Rollback(); !errors.Is(err, ErrCrash) {
+			t.Fatalf("trial %d: the crash did not happen: %v", trial, err)
+		}
+		if got := openStore(t, jdir).Recover(); len(got) != 1 {
+			t.Fatalf("trial %d: recovered %d batches, want 1", trial, len(got))
+		}
+		if d := cmp.Diff(before, snapshot(t, root)); d != "" {
+			t.Fatalf("trial %d: the tree differs after recovery (-before +after):\n%s", trial, d)
+		}
+		storeEmpty(t, jdir)
 	}
 }
