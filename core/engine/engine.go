@@ -284,6 +284,10 @@ type Node struct {
 	Feedback float32
 	// Gate is the XLR gate in (0, 1] (1 when XLR did not run).
 	Gate float32
+	// Weight is the Query.Weight factor the ranking applied (1 without
+	// one). Activation includes it, clamped to 1; the order uses the
+	// unclamped product.
+	Weight float32
 }
 
 // Timings break a query's latency down by phase. The four dimensions run

@@ -414,3 +414,50 @@ func TestKeepScopesTheResult(t *testing.T) {
 		t.Fatalf("scoped: %v, want the first 10 even nodes of the unscoped answer %v", got, want)
 	}
 }
+
+// Weight reorders the candidates before the top_k cut: a node just outside
+// the top moves in, its activation stays in [0, 1], and a factor that is
+// not a finite non-negative number counts as 1.
+func TestWeightRanksBeforeTheCut(t *testing.T) {
+	g := graphtest.PowerLaw(3000, 7800, 21)
+	e := newEngine(t, g, nil)
+	ids := func(r *Result) []graph.NodeID {
+		var out []graph.NodeID
+		for _, n := range r.Activated {
+			out = append(out, n.ID)
+		}
+		return out
+	}
+	// TopK 10 and 20 keep the same candidate pool (MinCandidates).
+	q := Query{Text: "auth session handler", XLR: true, NoLearn: true, TopK: 20}
+	wide := activate(t, e, q)
+	if len(wide.Activated) < 20 {
+		t.Fatalf("only %d activated", len(wide.Activated))
+	}
+	outside := wide.Activated[15].ID
+	q.TopK = 10
+	plain := ids(activate(t, e, q))
+	for _, tc := range []struct {
+		name   string
+		weight func(graph.NodeID) float32
+		first  graph.NodeID
+	}{
+		{"one lifted", func(n graph.NodeID) float32 { return map[bool]float32{true: 100, false: 1}[n == outside] }, outside},
+		{"NaN is 1", func(graph.NodeID) float32 { return float32(math.NaN()) }, plain[0]},
+		{"negative is 1", func(graph.NodeID) float32 { return -2 }, plain[0]},
+	} {
+		q.Weight = tc.weight
+		r := activate(t, e, q)
+		if r.Activated[0].ID != tc.first {
+			t.Errorf("%s: first %d, want %d", tc.name, r.Activated[0].ID, tc.first)
+		}
+		for _, n := range r.Activated {
+			if n.Activation < 0 || n.Activation > 1 || n.Weight <= 0 {
+				t.Errorf("%s: %+v", tc.name, n)
+			}
+		}
+		if tc.first != outside && !slices.Equal(ids(r), plain) {
+			t.Errorf("%s: %v, want the unweighted %v", tc.name, ids(r), plain)
+		}
+	}
+}

@@ -127,6 +127,11 @@ type Query struct {
 	// repository scope), chosen before TopK; activation still spreads
 	// through the others.
 	Keep func(graph.NodeID) bool
+	// Weight, when set, multiplies each candidate's score just before the
+	// top_k cut: a prior the caller holds about a node (activate: its
+	// file's trust). Only the ranking sees it, not learning or the
+	// analyses; non-finite or negative factors count as 1.
+	Weight func(graph.NodeID) float32
 }
 
 func (q *Query) normalize() error {

@@ -333,14 +333,16 @@ func (r *run) selectTop() error {
 	rank := make([]graph.Scored, 0, len(r.nodes))
 	for _, n := range r.nodes {
 		if r.q.Keep == nil || r.q.Keep(n.ID) {
-			rank = append(rank, graph.Scored{Node: n.ID, Score: finite.Clamp(n.Activation, 0, 1)})
+			s := finite.Clamp(n.Activation, 0, 1) * r.weight(n.ID)
+			rank = append(rank, graph.Scored{Node: n.ID, Score: s})
 		}
 	}
 	top := graph.SelectTop(rank, r.q.TopK)
 	r.res.Activated = make([]Node, len(top))
 	for i, t := range top {
 		r.res.Activated[i] = r.nodes[r.at[t.Node]]
-		r.res.Activated[i].Activation = t.Score
+		r.res.Activated[i].Activation = finite.Clamp(t.Score, 0, 1)
+		r.res.Activated[i].Weight = r.weight(t.Node)
 	}
 	if !r.q.GhostEdges && !r.q.StructuralHoles {
 		return nil
@@ -365,6 +367,19 @@ func (r *run) selectTop() error {
 		r.res.Holes = &h
 	}
 	return nil
+}
+
+// weight is Query.Weight's factor for n: 1 without one, and for a factor
+// that is not a finite non-negative number.
+func (r *run) weight(n graph.NodeID) float32 {
+	if r.q.Weight == nil {
+		return 1
+	}
+	w := r.q.Weight(n)
+	if !graph.IsFinite(w) || w < 0 {
+		return 1
+	}
+	return w
 }
 
 // learn runs the plasticity cycle and records the query in memory, then
