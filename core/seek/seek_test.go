@@ -1,6 +1,7 @@
 package seek
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -628,5 +629,23 @@ func TestBuildFromReusesUnchangedBodies(t *testing.T) {
 	clear(reads)
 	if _, err := BuildFrom(context.Background(), g2, o, x2.Bodies()); err != nil || len(reads) != len(files) {
 		t.Errorf("with other options, %d files read of %d (err %v)", len(reads), len(files), err)
+	}
+}
+
+// TestLongDocCommentSummary: a doc comment longer than the lines the
+// index reads is summarised from its first sentence, not from wherever
+// the last lines begin (viper's Viper struct read as "2.").
+func TestLongDocCommentSummary(t *testing.T) {
+	src := []string{"package v", "", "// Viper is a prioritized configuration registry. It", "// maintains a set of sources.", "// The priority of the sources is the following:"}
+	for i := 1; i <= 6; i++ {
+		src = append(src, fmt.Sprintf("// %d. source %d", i, i))
+	}
+	for range 40 {
+		src = append(src, "//\tan example line")
+	}
+	src = append(src, "type Viper struct {", "}")
+	lines := bytes.Split([]byte(strings.Join(src, "\n")), []byte("\n"))
+	if got, want := entitySummary(lines, len(src)-2), "Viper is a prioritized configuration registry."; got != want {
+		t.Errorf("summary %q, want %q", got, want)
 	}
 }

@@ -2,6 +2,7 @@ package seek
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -10,6 +11,9 @@ import (
 
 // maxSummary bounds an intent summary in bytes.
 const maxSummary = 160
+
+// maxDocBlock bounds the walk up a doc comment to its first line.
+const maxDocBlock = 400
 
 // Summaries returns, for each node, a one-line statement of its intent:
 // the first sentence of its doc comment or docstring (for files, of the
@@ -57,8 +61,11 @@ func (x *Index) Summaries(nodes []graph.NodeID) []string {
 // entitySummary reads the doc comment above line decl (0-based), or the
 // docstring right below it.
 func entitySummary(lines [][]byte, decl int) string {
+	// The whole block is walked, not only its last lines: a long doc
+	// comment's first sentence is at its top (a block cut at 30 lines
+	// summarised viper's Viper struct as "2.", from its numbered list).
 	var above []string
-	for l := decl - 1; l >= 0 && decl-l <= maxDocLines; l-- {
+	for l := decl - 1; l >= 0 && decl-l <= maxDocBlock; l-- {
 		t := bytes.TrimSpace(lines[l])
 		if len(t) == 0 {
 			break
@@ -73,10 +80,8 @@ func entitySummary(lines [][]byte, decl int) string {
 		above = append(above, c)
 	}
 	if len(above) > 0 {
-		for i, j := 0, len(above)-1; i < j; i, j = i+1, j-1 {
-			above[i], above[j] = above[j], above[i]
-		}
-		if s := firstSentence(strings.Join(above, " ")); s != "" {
+		slices.Reverse(above)
+		if s := firstSentence(strings.Join(above[:min(len(above), maxDocLines)], " ")); s != "" {
 			return s
 		}
 	}
