@@ -22,6 +22,7 @@ type activateParams struct {
 	IncludeStructuralHoles bool     `json:"include_structural_holes" jsonschema:"Report dark nodes in a lit neighbourhood." help:"Report nodes whose neighbourhood lit up while they did not." tool:"default=false"`
 	Scope                  string   `json:"scope" help:"List only nodes whose file is under this path prefix or matches this glob (a federated repository's name followed by /, \"src/auth/\"); activation still spreads through the rest of the graph."`
 	IncludeSeeds           bool     `json:"include_seeds" help:"List the seed nodes the query matched (at most top_k, strongest first); otherwise only seeds_count is given." tool:"default=false"`
+	TrustWeight            float64  `json:"trust_weight" jsonschema:"How much fix history moves a result; 0: off." help:"Rank nodes of files with a history of fixes higher: score × (1 + w·(0.5 − trust)/0.5), trust as the trust tool gives it (0.5 without history, so those keep their score); 0 turns it off." tool:"default=0,min=0,max=1"`
 }
 
 type warmupParams struct {
@@ -80,9 +81,12 @@ type activatedJSON struct {
 	PageRank   float64            `json:"pagerank"`
 	// Feedback is the node's learned relevance for this query in (−1, 1),
 	// from learn calls on it or a similar query (absent when none).
-	Feedback   float64         `json:"feedback,omitempty"`
-	Tags       []string        `json:"tags"`
-	Provenance *tools.ProvJSON `json:"provenance,omitempty"`
+	Feedback float64 `json:"feedback,omitempty"`
+	// TrustFactor is what the file's trust multiplied the score by
+	// (trust_weight; absent when 1).
+	TrustFactor float64         `json:"trust_factor,omitempty" jsonschema:"Score × from the file's fix history (trust_weight); absent when 1."`
+	Tags        []string        `json:"tags"`
+	Provenance  *tools.ProvJSON `json:"provenance,omitempty"`
 }
 
 type seedJSON struct {
@@ -120,6 +124,7 @@ func runActivate(c *tools.Call, in activateParams) (activateOutput, error) {
 			eq.Keep = func(n graph.NodeID) bool { return scope.Match(g.SourcePath(n)) }
 		}
 		eq.MoreSeeds = func() []seed.Seed { return seekSeeds(c, b, q) } // beside the engine's own seeds
+		eq.Weight = trustWeight(c, b, in.TrustWeight)
 		res, err := eng.Activate(c.Ctx, eq)
 		if err != nil {
 			return err
@@ -167,7 +172,8 @@ func activateJSON(c *tools.Call, g *graph.Graph, res *engine.Result, withSeeds b
 		act = append(act, activatedJSON{
 			NodeID: g.ExternalID(n.ID), Label: g.Label(n.ID), Type: tools.TypeName(g.Type(n.ID)),
 			Activation: tools.R3(n.Activation), Dimensions: dims, PageRank: tools.R3(n.PageRank), Feedback: tools.R3(n.Feedback),
-			Tags: tools.OrEmpty(g.Tags(n.ID)), Provenance: tools.ProvOf(g, n.ID),
+			TrustFactor: shownFactor(n.Weight),
+			Tags:        tools.OrEmpty(g.Tags(n.ID)), Provenance: tools.ProvOf(g, n.ID),
 		})
 	}
 	ghosts := []ghostEdgeOutput{}
