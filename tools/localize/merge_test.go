@@ -97,3 +97,22 @@ func TestMergeSuitesErrors(t *testing.T) {
 		}
 	}
 }
+
+// activate's arguments: the harness's own win over -activate-args, which
+// add the rest.
+func TestActivateArgs(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		extra map[string]any
+		want  map[string]any
+	}{
+		{"none", nil, map[string]any{"agent_id": "localize", "query": "fix it", "top_k": 100}},
+		{"trust", map[string]any{"trust_weight": 0.5}, map[string]any{"agent_id": "localize", "query": "fix it", "top_k": 100, "trust_weight": 0.5}},
+		{"no override", map[string]any{"query": "other", "top_k": 3}, map[string]any{"agent_id": "localize", "query": "fix it", "top_k": 100}},
+	} {
+		got := Config{TopK: 100, ActivateArgs: tc.extra}.activateArgs("fix it")
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}

@@ -46,6 +46,20 @@ type Config struct {
 	Log io.Writer
 	// Only limits the methods run (nil: all of Methods); bm25 always runs.
 	Only []string
+	// ActivateArgs are added to every activate call (e.g. trust_weight),
+	// so one binary can be measured with a feature on and off.
+	ActivateArgs map[string]any
+}
+
+// activateArgs are activate's arguments for query: the harness's own,
+// then cfg.ActivateArgs (which may not replace agent_id, query or top_k).
+func (cfg Config) activateArgs(query string) map[string]any {
+	args := map[string]any{}
+	for k, v := range cfg.ActivateArgs {
+		args[k] = v
+	}
+	args["agent_id"], args["query"], args["top_k"] = "localize", clip(query, 19000), min(cfg.TopK, 500)
+	return args
 }
 
 // wants reports whether cfg runs method m.
@@ -121,6 +135,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			"max_files": max(cfg.Mine.MaxFiles, 5), "max_tasks": cfg.Mine.MaxTasks, "all_commits": cfg.Mine.AllCommits,
 			"history": cfg.History, "top_k": cfg.TopK,
 		},
+	}
+	if len(cfg.ActivateArgs) > 0 {
+		rep.Options["activate_args"] = cfg.ActivateArgs
 	}
 	rev := cfg.Mine.Rev
 	if rev == "" {
@@ -283,7 +300,7 @@ func runTask(ctx context.Context, cfg Config, t Task) (TaskResult, map[string][]
 		return finish(tr, ranked)
 	}
 	t0 = time.Now()
-	err = c.CallTool(ctx, "activate", map[string]any{"agent_id": "localize", "query": clip(t.Message, 19000), "top_k": min(cfg.TopK, 500)}, &act)
+	err = c.CallTool(ctx, "activate", cfg.activateArgs(t.Message), &act)
 	timed("activate", t0)
 	if err != nil {
 		tr.Errors["activate"] = err.Error()

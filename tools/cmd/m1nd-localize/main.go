@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -40,6 +41,7 @@ func main() {
 		maxSource  = flag.Int("max-source", 0, "skip commits touching more source files, tests included (0: no limit)")
 		spread     = flag.Bool("spread", false, "take -max-tasks tasks evenly over the whole history, not the newest")
 		clean      = flag.Bool("clean", false, "skip reverts, bumps and releases; strip trailers and URLs from messages")
+		actArgs    = flag.String("activate-args", "", `JSON object added to every activate call, e.g. {"trust_weight":0.5}`)
 		merge      = flag.String("merge", "", "comma-separated -json outputs of suite runs over disjoint repositories: re-group them as one suite (runs nothing)")
 	)
 	flag.Parse()
@@ -61,6 +63,12 @@ func main() {
 		Mine: localize.MineOptions{MaxFiles: *maxFiles, MaxTasks: *maxTasks, AllCommits: *all, MaxCommits: *maxCommits,
 			MaxSource: *maxSource, Spread: *spread, Clean: *clean},
 		History: *history, TopK: *topK, TaskTimeout: *timeout, Only: splitList(*methods),
+	}
+	if *actArgs != "" {
+		if err := json.Unmarshal([]byte(*actArgs), &cfg.ActivateArgs); err != nil {
+			fmt.Fprintf(os.Stderr, "m1nd-localize: -activate-args wants a JSON object such as '{\"trust_weight\":0.5}': %v\n", err)
+			os.Exit(2)
+		}
 	}
 	if !*quiet {
 		cfg.Log = os.Stderr
