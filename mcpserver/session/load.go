@@ -32,6 +32,9 @@ type stateMeta struct {
 	Files []RootFiles `json:"files,omitempty"`
 	// QueryMemory is the priming ring (recent queries and what they lit).
 	QueryMemory []plasticity.QueryRecord `json:"query_memory,omitempty"`
+	// Commits is the digest of the git history saved beside the graph
+	// (commits.go); "" when the graph has none.
+	Commits string `json:"commits,omitempty"`
 }
 
 const stateMetaFormat = 1
@@ -91,6 +94,7 @@ func (s *State) loadAtStart() error {
 	m, hasMeta := parseStateMeta(raw)
 	if hasMeta {
 		b.Roots, b.Files = m.Roots, m.Files
+		b.Commits = s.loadCommits(m.Commits)
 		s.saves.Store(m.Save)
 	} else {
 		b.Roots = s.loadRoots() // a snapshot from before meta, or written by another tool

@@ -32,13 +32,14 @@ type PersistResult struct {
 //
 //  1. the drift baseline of this session, once (it is the state the session
 //     started from, so it agrees with any graph written after it);
-//  2. the graph snapshot with the state that must agree with it inside
+//  2. the git history, in a file named by its digest (commits.go);
+//  3. the graph snapshot with the state that must agree with it inside
 //     (stateMeta: roots, feedback memory, journal position, save stamp) —
 //     the commit point: a crash before its rename leaves the previous
 //     generation whole, a crash after it leaves this one;
-//  3. the sidecars that outlive a lost graph and that people read:
+//  4. the sidecars that outlive a lost graph and that people read:
 //     plasticity (stamped with the save), feedback memory, roots;
-//  4. the learn journal, trimmed of the calls the graph now holds.
+//  5. the learn journal, trimmed of the calls the graph now holds.
 //
 // An empty graph is never written: it cannot replace a saved one.
 //
@@ -87,6 +88,9 @@ func (s *State) persist(reason string, closing bool) (PersistResult, error) {
 	c, err := s.takeCut(b)
 	baseline.Wait()
 	if err == nil {
+		err = s.saveCommits(c.commits)
+	}
+	if err == nil {
 		err = snapshot.WriteFileAtomic(s.cfg.GraphSource, 0o644, func(w io.Writer) error {
 			_, err := w.Write(c.graph)
 			return err
@@ -97,6 +101,7 @@ func (s *State) persist(reason string, closing bool) (PersistResult, error) {
 	}
 	s.saves.Store(c.meta.Save)
 	s.persistedGen.Store(b.Gen)
+	s.dropOtherCommits(c.meta.Commits)
 	res.SaveStamp, res.PlasticityEdges = c.meta.Stamp, len(c.states)
 	if err := s.writeSidecars(c); err != nil {
 		return res, s.persistFailed(err)
@@ -124,19 +129,24 @@ func (s *State) persistFailed(err error) error {
 // same instant: no learn call runs between the journal position it
 // records and the weights it holds.
 type cut struct {
-	meta   stateMeta
-	graph  []byte
-	states []plasticity.SynapticState
+	meta    stateMeta
+	graph   []byte
+	states  []plasticity.SynapticState
+	commits commitsBlob
 }
 
 func (s *State) takeCut(b *Bundle) (cut, error) {
+	commits, err := s.encodedCommits(b)
+	if err != nil {
+		return cut{}, fmt.Errorf("encode git history: %w", err)
+	}
 	j := s.journal
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	m := stateMeta{
 		Format: stateMetaFormat, Save: s.saves.Load() + 1, SavedAt: time.Now().UTC(),
 		Roots: b.Roots, JournalSeq: j.seq, Feedback: s.Plasticity.ExportFeedback(), Files: b.Files,
-		QueryMemory: s.Plasticity.ExportQueryMemory(),
+		QueryMemory: s.Plasticity.ExportQueryMemory(), Commits: commits.digest,
 	}
 	if m.Roots == nil {
 		m.Roots = []Root{}
@@ -154,7 +164,7 @@ func (s *State) takeCut(b *Bundle) (cut, error) {
 	if err != nil {
 		return cut{}, err
 	}
-	return cut{meta: m, graph: data, states: s.Plasticity.ExportState(b.Graph)}, nil
+	return cut{meta: m, graph: data, states: s.Plasticity.ExportState(b.Graph), commits: commits}, nil
 }
 
 // writeSidecars writes the copies of learned state that outlive a lost
@@ -212,6 +222,7 @@ func (s *State) LoadFromDisk() (*Bundle, error) {
 		nb := &Bundle{Graph: g, Roots: old.Roots}
 		if m, ok := parseStateMeta(raw); ok {
 			nb.Roots, nb.Files = m.Roots, m.Files
+			nb.Commits = s.loadCommits(m.Commits)
 			s.loadPlasticity(g, m.Stamp)
 		} else {
 			s.loadPlasticity(g, "")

@@ -125,6 +125,9 @@ type State struct {
 	saves         atomic.Uint64
 	persistedGen  atomic.Uint64
 	baselineSaved atomic.Bool
+	// commitsMu guards lastCommits, the last history encoded (commits.go).
+	commitsMu   sync.Mutex
+	lastCommits lastCommits
 	// pending is learned state found beside a lost graph, waiting for the
 	// next graph built (buildMu).
 	pending *pendingLearned
