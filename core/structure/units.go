@@ -54,7 +54,8 @@ type Link struct {
 // Units is the dependency graph of units, numbered by name ascending.
 type Units struct {
 	Names []string
-	// Members are each unit's file nodes, ascending.
+	// Members are each unit's nodes, ascending: its files for file units,
+	// the entity and what it contains for BuildEntityUnits.
 	Members [][]graph.NodeID
 	// Out[u] and In[u] are u's dependencies and dependents, by index.
 	Out, In [][]Link

@@ -1,6 +1,7 @@
 package structure
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/m1nd-go/m1nd/core/analysis"
@@ -28,6 +29,9 @@ type unitKey struct {
 	gran         core.Granularity
 	scope        string
 	excludeTests bool
+	// types: the node_type_filter's types, sorted, comma-joined; "" for
+	// files alone.
+	types string
 }
 
 // layerCache holds the layerings computed for one bundle, one per unitKey.
@@ -58,13 +62,25 @@ func layering(b *session.Bundle, k unitKey) (L *core.Layering, cached bool, err 
 
 // units builds the unit graph for k.
 func units(b *session.Bundle, k unitKey) (*core.Units, error) {
-	d, err := fileDeps(b)
-	if err != nil {
-		return nil, err
-	}
 	opt := core.UnitOptions{Granularity: k.gran, Scope: k.scope}
 	if k.excludeTests {
 		opt.Exclude = tools.IsTestPath
+	}
+	if k.types != "" {
+		d, err := entityDeps(b)
+		if err != nil {
+			return nil, err
+		}
+		var types []graph.NodeType
+		for _, s := range strings.Split(k.types, ",") {
+			t, _ := graph.ParseNodeType(s)
+			types = append(types, t)
+		}
+		return core.BuildEntityUnits(d, types, opt), nil
+	}
+	d, err := fileDeps(b)
+	if err != nil {
+		return nil, err
 	}
 	return core.BuildUnits(d, opt), nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/m1nd-go/m1nd/core/graph"
 	core "github.com/m1nd-go/m1nd/core/structure"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
@@ -18,6 +19,8 @@ type unitParams struct {
 	Granularity  string `json:"granularity" help:"module: Go packages (directories) and other languages' files; file: every file; directory: every directory." tool:"default=module,enum=module|file|directory"`
 	Scope        string `json:"scope" help:"Keep only files whose repository path starts with this prefix (e.g. \"core/\")."`
 	ExcludeTests bool   `json:"exclude_tests" help:"Leave test files out of the layering (they sit on top of everything they test)." tool:"default=true"`
+	// NodeTypeFilter picks the node types the units are made of.
+	NodeTypeFilter []string `json:"node_type_filter" help:"Node types that form the layered units. file: files, grouped by granularity. Entity types (class, struct, function, …): each such node is a unit holding what it contains (a class its methods); with file too, what no chosen entity holds stays in its file." tool:"default=file,enum=file|function|class|struct|enum|type,maxitems=6"`
 }
 
 func (p unitParams) key() (unitKey, error) {
@@ -25,7 +28,22 @@ func (p unitParams) key() (unitKey, error) {
 	if !ok {
 		return unitKey{}, tools.Errorf("granularity is module, file or directory.", "unknown granularity %q", p.Granularity)
 	}
-	return unitKey{gran: g, scope: strings.TrimPrefix(p.Scope, "./"), excludeTests: p.ExcludeTests}, nil
+	k := unitKey{gran: g, scope: strings.TrimPrefix(p.Scope, "./"), excludeTests: p.ExcludeTests}
+	var types []string
+	for _, s := range p.NodeTypeFilter {
+		t, err := graph.ParseNodeType(s)
+		if err != nil || t == graph.Directory || t == graph.Module {
+			return unitKey{}, tools.Errorf("node_type_filter lists file and entity types: file, function, class, struct, enum, type.",
+				"node_type_filter: %q is not a node type layers can use", s)
+		}
+		types = append(types, t.String())
+	}
+	slices.Sort(types)
+	k.types = strings.Join(slices.Compact(types), ",")
+	if k.types == "File" || k.types == "" {
+		k.types = ""
+	}
+	return k, nil
 }
 
 type layersParams struct {
@@ -45,7 +63,8 @@ func registerLayers(r *tools.Registry) {
 			"CircularDependency. Edges that skip two layers or more are SkipLayer (Low). Sparse layers (one " +
 			"module) merge into their neighbour. Utility units: CrossCutting (used from 3+ layers), Bridge " +
 			"(removing it splits the graph), Orphan (no dependency, no layer). Health per layer: links inside, " +
-			"down, up, skipping, and its separation score (share not pointing up). Cached per graph generation.",
+			"down, up, skipping, and its separation score (share not pointing up). node_type_filter layers entities instead " +
+			"(class, struct, function…: each holds what it contains). Cached per graph generation.",
 		Class:     tools.Read,
 		WhenToUse: "Before an architectural change or review: what sits on what, and which imports break the order?",
 		AvoidWhen: "You need one file's dependents (impact).",
