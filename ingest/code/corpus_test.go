@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/m1nd-go/m1nd/core/testcorpus"
 	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/cache"
 	"github.com/m1nd-go/m1nd/ingest/internal/graphdump"
@@ -28,10 +29,7 @@ import (
 // incrementally and compares each patched graph with a full ingest, logging
 // the largest PageRank difference.
 func TestPatchCorpus(t *testing.T) {
-	src := os.Getenv("M1ND_PATCH_CORPUS")
-	if src == "" {
-		t.Skip("set M1ND_PATCH_CORPUS to a corpus directory")
-	}
+	src := testcorpus.OptIn(t, "M1ND_PATCH_CORPUS", "a corpus directory")
 	root := filepath.Join(t.TempDir(), "corpus")
 	if out, err := exec.Command("cp", "-r", src, root).CombinedOutput(); err != nil {
 		t.Fatalf("copy: %v %s", err, out)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/testcorpus"
 	"github.com/m1nd-go/m1nd/ingest"
 	"github.com/m1nd-go/m1nd/ingest/document"
 )
@@ -21,10 +22,7 @@ import (
 // M1ND_DOC_MEASURE=<code root>|<doc path>,<doc path>…|<output prefix>;
 // see benchmarks/documents.md.
 func TestMeasureBindings(t *testing.T) {
-	spec := os.Getenv("M1ND_DOC_MEASURE")
-	if spec == "" {
-		t.Skip("set M1ND_DOC_MEASURE=<code root>|<doc paths, comma-separated>|<output prefix>")
-	}
+	spec := testcorpus.OptIn(t, "M1ND_DOC_MEASURE", "<code root>|<doc paths, comma-separated>|<output prefix>")
 	parts := strings.Split(spec, "|")
 	if len(parts) != 3 {
 		t.Fatalf("M1ND_DOC_MEASURE %q: want three |-separated fields", spec)

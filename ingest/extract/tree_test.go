@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/m1nd-go/m1nd/core/testcorpus"
 )
 
 // TestExtractTree extracts every file of a real source tree and fails on
@@ -16,10 +18,7 @@ import (
 // Checked before commit on the Go source tree (11,478 files, 0 errors), the
 // CPython 3.11 library with site-packages (46,262 files) and npm (1,943).
 func TestExtractTree(t *testing.T) {
-	dir := os.Getenv("M1ND_EXTRACT_TREE")
-	if dir == "" {
-		t.Skip("set M1ND_EXTRACT_TREE to a source tree")
-	}
+	dir := testcorpus.OptIn(t, "M1ND_EXTRACT_TREE", "a source tree")
 	files, parseErrs := 0, 0
 	langs := map[string]int{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
