@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/testcorpus"
 	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
@@ -284,10 +285,7 @@ func anyStrings(v any) []string {
 // first call of each tool builds the dependency view (once per graph);
 // the loop measures the calls after it.
 func BenchmarkWhatifCorpus(b *testing.B) {
-	root := os.Getenv("M1ND_BENCH_CORPUS")
-	if root == "" {
-		b.Skip("set M1ND_BENCH_CORPUS to a source tree")
-	}
+	root := testcorpus.OptIn(b, "M1ND_BENCH_CORPUS", "a source tree")
 	d := tooltest.NewDispatcher(b, session.Config{})
 	tooltest.MustCall(b, d, "ingest", map[string]any{"agent_id": "b", "path": root})
 	var hub, user string

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/m1nd-go/m1nd/core/testcorpus"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
 
@@ -14,10 +15,7 @@ import (
 // nothing) and logs the api_contract edges, for
 // measuring precision by hand on real code (benchmarks/results/federation.md).
 func TestFederateRealRepos(t *testing.T) {
-	spec := os.Getenv("M1ND_FEDERATE_REPOS")
-	if spec == "" {
-		t.Skip("set M1ND_FEDERATE_REPOS=name=/path,name=/path")
-	}
+	spec := testcorpus.OptIn(t, "M1ND_FEDERATE_REPOS", "name=/path,name=/path (comma-separated)")
 	cfg := tooltest.TestConfig()
 	var repos []any
 	for _, kv := range strings.Split(spec, ",") {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/m1nd-go/m1nd/core/testcorpus"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
 
@@ -13,10 +14,7 @@ import (
 // person to read: M1ND_PATTERNS_CALLS is a JSON list of
 // {"tool": …, "args": {…}}. It checks nothing and is skipped by default.
 func TestCorpusProbe(t *testing.T) {
-	root := os.Getenv("M1ND_PATTERNS_CORPUS")
-	if root == "" {
-		t.Skip("M1ND_PATTERNS_CORPUS names a tree to ingest")
-	}
+	root := testcorpus.OptIn(t, "M1ND_PATTERNS_CORPUS", "a tree to ingest")
 	var calls []struct {
 		Tool string         `json:"tool"`
 		Args map[string]any `json:"args"`
