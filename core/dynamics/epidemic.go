@@ -50,6 +50,9 @@ type EpidemicParams struct {
 	// Rate scales every transmission factor (1 = the factors as they are);
 	// calibration lowers it on burnout.
 	Rate float64
+	// Immune are recovered nodes (a defect fixed there): they neither
+	// catch nor pass on the infection.
+	Immune []graph.NodeID
 }
 
 // DefaultEpidemicParams: 50 iterations, both directions, threshold 0.5,
@@ -108,6 +111,11 @@ func Epidemic(ctx context.Context, g *graph.Graph, seeds []graph.NodeID, p Epide
 		p.Rate = 1
 	}
 	s := newSIR(g, seeds, p.Direction)
+	for _, x := range p.Immune {
+		if g.Valid(x) && !s.isSeed[x] {
+			s.immune[x] = true
+		}
+	}
 	initial := p.Rate
 	var res EpidemicResult
 	eligible := eligibleNodes(g)
@@ -162,6 +170,7 @@ type sir struct {
 	dir    Direction
 	seeds  []graph.NodeID
 	isSeed []bool
+	immune []bool // recovered before the run: never infected
 	prob   []float64
 	gen    []int32 // step first reached, 0 = never
 	via    []contactFrom
@@ -198,7 +207,7 @@ type message struct {
 
 func newSIR(g *graph.Graph, seeds []graph.NodeID, d Direction) *sir {
 	n := g.NumNodes()
-	s := &sir{g: g, rels: relCache{}, dir: d, seeds: seeds, isSeed: make([]bool, n),
+	s := &sir{g: g, rels: relCache{}, dir: d, seeds: seeds, isSeed: make([]bool, n), immune: make([]bool, n),
 		adjLo: make([]uint32, n), adjHi: make([]uint32, n), adjDone: make([]bool, n)}
 	for _, x := range seeds {
 		s.isSeed[x] = true
@@ -262,7 +271,7 @@ func (s *sir) run(ctx context.Context, rate float64, iters int, threshold, limit
 			cs := s.contactsOf(u)
 			s.visits += len(cs)
 			for _, c := range cs {
-				if s.isSeed[c.to] || c.to == u {
+				if s.isSeed[c.to] || s.immune[c.to] || c.to == u {
 					continue
 				}
 				pc := last[u].without(fromP[c.to]) * rate * c.factor
@@ -405,7 +414,7 @@ func (s *sir) result(p EpidemicParams, eligible int) EpidemicResult {
 		// Several edges to one contact are one chance of catching it.
 		keep := map[graph.NodeID]float64{}
 		for _, c := range s.contactsOf(n) {
-			if !s.isSeed[c.to] && c.to != n {
+			if !s.isSeed[c.to] && !s.immune[c.to] && c.to != n {
 				k, ok := keep[c.to]
 				if !ok {
 					k = 1

@@ -195,3 +195,28 @@ func TestEpidemicThroughDirectories(t *testing.T) {
 		}
 	}
 }
+
+// A recovered node neither catches nor passes the defect: with d immune,
+// c is reached through b alone (0.8 × 0.7) and R0 counts b only.
+func TestEpidemicImmune(t *testing.T) {
+	g, id := build(t, []edge{
+		{"a", "imports", "b"}, {"b", "calls", "c"}, {"a", "imports", "d"}, {"d", "calls", "c"},
+	}, nil, nil, nil)
+	p := DefaultEpidemicParams()
+	p.Direction = Forward
+	p.Immune = []graph.NodeID{id["d"]}
+	res, err := Epidemic(context.Background(), g, []graph.NodeID{id["a"]}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, pr := range res.Predictions {
+		got[g.Label(pr.Node)] = pr.Probability
+	}
+	if want := map[string]float64{"b": 0.8, "c": 0.8 * 0.7}; len(got) != 2 || !near(got["b"], want["b"]) || !near(got["c"], want["c"]) {
+		t.Errorf("predictions %v, want %v", got, want)
+	}
+	if !near(res.R0, 0.8) {
+		t.Errorf("R0 = %v, want 0.8", res.R0)
+	}
+}
