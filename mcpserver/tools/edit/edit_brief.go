@@ -188,7 +188,7 @@ func checks(layer string, cs []edit.Check, pre int) layerSummary {
 // checkText is a check's command, status and its first lines of output
 // (else its reason).
 func checkText(c edit.Check) string {
-	msg := strings.TrimSpace(c.Output)
+	msg := strings.TrimSpace(withoutProgress(c.Output))
 	if msg == "" {
 		msg = c.Reason
 	}
@@ -200,4 +200,23 @@ func checkText(c edit.Check) string {
 		return head
 	}
 	return head + ": " + msg
+}
+
+// progressLines are toolchains' progress chatter: in a clipped first
+// failure they pushed the compiler's message out ("go: downloading …"
+// lines filled viper's BROKEN verdict before "not enough arguments").
+var progressLines = []string{"go: downloading ", "go: finding module ", "go: extracting ", "Compiling ", "Downloading ", "Downloaded ", "Updating ", "Blocking waiting for file lock"}
+
+// withoutProgress drops progress chatter from a check's output (detail
+// full keeps the output whole).
+func withoutProgress(out string) string {
+	lines := strings.Split(out, "\n")
+	kept := lines[:0]
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if !slices.ContainsFunc(progressLines, func(p string) bool { return strings.HasPrefix(t, p) }) {
+			kept = append(kept, l)
+		}
+	}
+	return strings.Join(kept, "\n")
 }
