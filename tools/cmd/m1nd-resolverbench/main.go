@@ -94,10 +94,10 @@ func run(server, reposDir, tsv string, verbose bool) error {
 		byRepo[it.repo] = append(byRepo[it.repo], it)
 	}
 	ctx := context.Background()
-	total := tally{}
+	total, by := tally{}, map[string]*tally{}
 	fmt.Println("| repository | calls | intended (calls) | names | intended (names) | refused | answers listing alternatives |\n|---|---|---|---|---|---|---|")
 	for _, repo := range order {
-		t, err := oneRepo(ctx, server, filepath.Join(reposDir, repo), byRepo[repo], verbose)
+		t, err := oneRepo(ctx, server, filepath.Join(reposDir, repo), byRepo[repo], by, verbose)
 		if err != nil {
 			return fmt.Errorf("%s: %w", repo, err)
 		}
@@ -105,7 +105,66 @@ func run(server, reposDir, tsv string, verbose bool) error {
 		total.add(t)
 	}
 	row("all", total)
+	kindTables(by)
 	return nil
+}
+
+// kindTables prints the share by tool (calls) and by the kind of node a
+// name was meant as (names): a directory, a file, a top-level
+// declaration or a member.
+func kindTables(by map[string]*tally) {
+	fmt.Println("\n| tool | calls | intended (calls) | refused |\n|---|---|---|---|")
+	for _, k := range []string{"hypothesize", "why", "impact"} {
+		if t := by["tool/"+k]; t != nil {
+			fmt.Printf("| %s | %d | %d (%.0f%%) | %d |\n", k, t.calls, t.callsRight, pct(t.callsRight, t.calls), t.refused)
+		}
+	}
+	fmt.Println("\n| name meant as | names | intended |\n|---|---|---|")
+	for _, k := range []string{"directory", "file", "declaration", "member"} {
+		if t := by["name/"+k]; t != nil {
+			fmt.Printf("| %s | %d | %d (%.0f%%) |\n", k, t.names, t.namesRight, pct(t.namesRight, t.names))
+		}
+	}
+}
+
+// nameKind classifies an intended node by its first spelling.
+func nameKind(ids []string) string {
+	id := ids[0]
+	switch {
+	case strings.HasPrefix(id, "dir::"):
+		return "directory"
+	case strings.Count(id, "::") == 1:
+		return "file"
+	case strings.Count(id, "::") == 2:
+		return "declaration"
+	}
+	return "member"
+}
+
+// count adds one call's outcome to the by-tool and by-kind tallies.
+func count(by map[string]*tally, it item, right []bool, refused bool) {
+	get := func(k string) *tally {
+		if by[k] == nil {
+			by[k] = &tally{}
+		}
+		return by[k]
+	}
+	tt, all := get("tool/"+it.tool), true
+	for i, w := range it.want {
+		nt := get("name/" + nameKind(w))
+		nt.names++
+		if right[i] {
+			nt.namesRight++
+		}
+		all = all && right[i]
+	}
+	tt.calls++
+	if all {
+		tt.callsRight++
+	}
+	if refused {
+		tt.refused++
+	}
 }
 
 func row(name string, t tally) {
@@ -120,7 +179,7 @@ func pct(a, b int) float64 {
 	return 100 * float64(a) / float64(b)
 }
 
-func oneRepo(ctx context.Context, server, root string, items []item, verbose bool) (tally, error) {
+func oneRepo(ctx context.Context, server, root string, items []item, by map[string]*tally, verbose bool) (tally, error) {
 	var t tally
 	rt, err := os.MkdirTemp("", "m1nd-resolverbench-")
 	if err != nil {
@@ -146,7 +205,7 @@ func oneRepo(ctx context.Context, server, root string, items []item, verbose boo
 			t.refused++
 			got = make([]string, len(it.want))
 			if verbose {
-				fmt.Fprintf(os.Stderr, "REFUSED %s %s %q: %.200s\n", it.repo, it.tool, it.input, te.Text)
+				fmt.Fprintf(os.Stderr, "REFUSED %s %s %q: %.700s\n", it.repo, it.tool, it.input, te.Text)
 			}
 		case err != nil:
 			return t, err
@@ -155,10 +214,11 @@ func oneRepo(ctx context.Context, server, root string, items []item, verbose boo
 			t.alts++
 		}
 		t.calls++
-		all := true
+		all, right := true, make([]bool, len(it.want))
 		for i, w := range it.want {
 			t.names++
 			ok := i < len(got) && contains(w, got[i])
+			right[i] = ok
 			if ok {
 				t.namesRight++
 			} else {
@@ -171,6 +231,7 @@ func oneRepo(ctx context.Context, server, root string, items []item, verbose boo
 		if all {
 			t.callsRight++
 		}
+		count(by, it, right, errors.As(err, &te))
 	}
 	return t, nil
 }
