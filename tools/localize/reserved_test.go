@@ -8,15 +8,6 @@ import (
 	"testing"
 )
 
-// knownOnReserved are benchmark files that name reserved repositories
-// and were written before this check existed. Their figures do not count
-// as evidence (benchmarks/results/resolver.md says so); the entry goes when
-// the set is rewritten on other repositories. Nothing may be added here.
-var knownOnReserved = map[string]bool{
-	"benchmarks/resolver/claims.tsv":         true, // flask, gin (tuned on)
-	"benchmarks/resolver/claims-heldout.tsv": true, // prometheus
-}
-
 // TestNoBenchmarkOnReservedRepositories: the repositories kept for an
 // independent evaluation (../shared/RESERVED-REPOSITORIES.md) are never
 // mined, tuned on or tested against: no suite's repos.tsv names one, and
@@ -57,7 +48,7 @@ func TestNoBenchmarkOnReservedRepositories(t *testing.T) {
 			case strings.HasPrefix(filepath.Base(f), "claims") && names[strings.ToLower(cols[0])]:
 				hit = cols[0]
 			}
-			if hit != "" && !knownOnReserved[filepath.ToSlash(rel)] {
+			if hit != "" {
 				t.Errorf("%s:%d names %s, a repository reserved for independent evaluation: use another repository", rel, i+1, hit)
 			}
 		}
