@@ -662,10 +662,15 @@ func (s *suspect) reasons(g *graph.Graph) []string {
 	default:
 		r = append(r, fmt.Sprintf("project frame %d of %d from the error", s.rank, s.of))
 	}
-	if s.node != s.file && s.line > 0 {
-		pv := g.Provenance(s.node)
-		r = append(r, fmt.Sprintf("line %d lies in %s (lines %d–%d)", s.line, g.Label(s.node), pv.LineStart, max(pv.LineEnd, pv.LineStart)))
-	} else if s.node == s.file && s.line > 0 {
+	pv := g.Provenance(s.node)
+	lo, hi := int(pv.LineStart), int(max(pv.LineEnd, pv.LineStart))
+	switch {
+	case s.node != s.file && s.line >= lo && s.line <= hi:
+		r = append(r, fmt.Sprintf("line %d lies in %s (lines %d–%d)", s.line, g.Label(s.node), lo, hi))
+	case s.node != s.file:
+		// Matched by the frame's function name (an installed copy of
+		// another version): its note says so; the line is not inside.
+	case s.line > 0:
 		r = append(r, fmt.Sprintf("line %d is module-level code (no function of the graph holds it)", s.line))
 	}
 	if s.note != "" {

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -50,6 +51,15 @@ func TestTraceInstalledCopyMapsBack(t *testing.T) {
 			out := tooltest.MustCall(t, d, "trace", map[string]any{"agent_id": "t", "error_text": tc.text})
 			if diff := cmp.Diff(tc.want, suspectsOf(t, out)); diff != "" {
 				t.Errorf("suspects (-want +got):\n%s", diff)
+			}
+			for _, sp := range out["suspects"].([]any) {
+				for _, r := range sp.(map[string]any)["reasons"].([]any) {
+					var line, lo, hi int
+					var name string
+					if n, _ := fmt.Sscanf(r.(string), "line %d lies in %s (lines %d–%d)", &line, &name, &lo, &hi); n == 4 && (line < lo || line > hi) {
+						t.Errorf("a reason says what is not so: %q", r)
+					}
+				}
 			}
 			if un := out["unmapped_frames"].([]any); len(un) != 1 {
 				t.Errorf("want the other library's frame unmapped: %v", un)
