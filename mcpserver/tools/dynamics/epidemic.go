@@ -3,6 +3,7 @@ package dynamics
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	coredyn "github.com/m1nd-go/m1nd/core/dynamics"
@@ -17,6 +18,8 @@ type epidemicParams struct {
 	Direction          string   `json:"direction" jsonschema:"forward, backward (to dependents) or both." help:"forward: from a buggy node to what it imports, calls, references, inherits or contains; backward: to its dependents (importers, callers, subclasses, containers); both." tool:"default=both,enum=forward|backward|both"`
 	PromotionThreshold float64  `json:"promotion_threshold" jsonschema:"Probability counted as infected." help:"A node whose probability reaches this counts as infected (status infected) rather than at risk; the burnout check counts infected nodes." tool:"default=0.5,min=0,max=1"`
 	TopK               int      `json:"top_k" help:"Predictions listed, most probable first; not_listed counts the rest." tool:"default=20,min=1,max=200"`
+	IncludeKnown       bool     `json:"include_known" help:"Also seed the nodes earlier calls reported infected (kept in epidemic_state.json beside the graph), less those reported recovered."`
+	RecoveredNodes     []string `json:"recovered_nodes" help:"Nodes whose defect is fixed: remembered as recovered (no longer known infected) and immune in this run." tool:"maxitems=50"`
 }
 
 // EpidemicOutput is epidemic's answer.
@@ -26,6 +29,7 @@ type EpidemicOutput struct {
 	Predictions   []predictionJSON `json:"predictions" jsonschema:"Nodes the defect may have reached, most probable first."`
 	NotListed     int              `json:"not_listed"`
 	Summary       epidemicSummary  `json:"summary"`
+	Memory        memoryJSON       `json:"memory" jsonschema:"What earlier calls left: known infected, recovered, the change since this agent's last run."`
 	ElapsedMs     float64          `json:"elapsed_ms"`
 	tools.Guidance
 }
@@ -67,7 +71,10 @@ func registerEpidemic(r *tools.Registry) {
 			"Predictions list each node's probability, its status (infected at or above promotion_threshold, else at_risk), the step that first reached it and the contact it came from. " +
 			"The summary gives R0 (expected direct infections per seed), the rate used, and the connected parts no seed is in (unreachable: safe). " +
 			"Burnout: when more than 80 % of the graph would be infected the rate is halved (up to 8 times) and calibrated is set; if that is not enough the call fails with EpidemicBurnout. " +
-			"Directories and packages are never predictions: an import of one reaches each file it holds. Each run tries at most 1,000,000 contacts (truncated: the spread was cut there, probabilities are lower bounds).",
+			"Directories and packages are never predictions: an import of one reaches each file it holds. Each run tries at most 1,000,000 contacts (truncated: the spread was cut there, probabilities are lower bounds). " +
+			"Memory (epidemic_state.json beside the graph, written atomically): seeds are remembered as known infected (include_known seeds them again), " +
+			"recovered_nodes as recovered (immune in every run), each agent's last run (since_last_run: new, gone and changed predictions), " +
+			"and a burnt-out setup's calibrated rate (the same call starts there: calibration_reused).",
 		Class:     tools.Read,
 		WhenToUse: "After finding a bug: which modules near it probably have the same defect or are hurt by it?",
 		AvoidWhen: "You want what breaks if you change a node (impact) rather than where a defect spread.",
@@ -85,17 +92,19 @@ func runEpidemic(c *tools.Call, in epidemicParams) (EpidemicOutput, error) {
 			return tools.EmptyGraphErr()
 		}
 		start := time.Now()
-		var seeds []graph.NodeID
-		for _, ref := range in.InfectedNodes {
-			id, err := tools.ResolveNode(b, ref, "infected_nodes")
-			if err != nil {
-				out.Unresolved = append(out.Unresolved, fmt.Sprintf("%s: %v", ref, err))
-				continue
-			}
-			seeds = append(seeds, id)
-		}
+		mem := epidemicMemory(c.Session)
+		seeds := out.resolve(b, in.InfectedNodes, "infected_nodes")
+		recovered := out.resolve(b, in.RecoveredNodes, "recovered_nodes")
 		p := coredyn.DefaultEpidemicParams()
 		p.Iterations, p.Direction, p.PromotionThreshold = in.Iterations, dir, in.PromotionThreshold
+		p.Immune = append(lookupAll(g, mem.recovered()), recovered...)
+		if in.IncludeKnown {
+			seeds = append(seeds, lookupAll(g, mem.known(idsOf(g, recovered)))...)
+		}
+		slices.Sort(seeds)
+		seeds = slices.DeleteFunc(slices.Compact(seeds), func(v graph.NodeID) bool { return slices.Contains(recovered, v) })
+		setup := setupKey(g, seeds, p)
+		reused := mem.calibrated(setup, &p)
 		res, err := coredyn.Epidemic(c.Ctx, g, seeds, p)
 		switch {
 		case errors.Is(err, coredyn.ErrNoValidInfectedNodes):
@@ -110,6 +119,8 @@ func runEpidemic(c *tools.Call, in epidemicParams) (EpidemicOutput, error) {
 			return err
 		}
 		out.fill(g, seeds, res, in, dir)
+		out.Summary.Calibrated = out.Summary.Calibrated || reused
+		out.remember(c, mem, g, seeds, recovered, res, setup, reused)
 		out.ElapsedMs = tools.Ms(time.Since(start))
 		out.Guidance = epidemicGuidance(c, g, res)
 		return nil
