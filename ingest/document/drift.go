@@ -38,7 +38,10 @@ type Finding struct {
 	// CodeChanged is the bound file's last change (Unix seconds).
 	CodeChanged float64
 	Candidates  int
-	Detail      string
+	// Repeats counts the later mentions of the same ambiguous name in
+	// the document (ambiguous_target only).
+	Repeats int
+	Detail  string
 }
 
 // DocDrift is one document's drift.
@@ -81,6 +84,10 @@ func (x *Index) Drift(doc graph.NodeID) DocDrift {
 	d := DocDrift{Doc: Info(g, doc), DocChanged: x.changed(doc)}
 	secs := append([]graph.NodeID{doc}, Sections(g, doc)...)
 	hasCode := len(x.byPath) > 0
+	// An ambiguous name is one finding per document, however many
+	// sections repeat it: typer's tutorials name their example "main.py"
+	// in 175 sections, which buried the two dozen real findings.
+	ambiguous := map[string]int{}
 	for _, s := range secs {
 		for _, b := range x.SectionBindings(s) {
 			d.Bindings++
@@ -97,6 +104,11 @@ func (x *Index) Drift(doc graph.NodeID) DocDrift {
 		}
 		for _, m := range Mentions(g, s) {
 			if n := x.Ambiguity(m); n > 0 && m.Kind != MentionIdent {
+				if i, seen := ambiguous[m.Text]; seen {
+					d.Findings[i].Repeats++
+					continue
+				}
+				ambiguous[m.Text] = len(d.Findings)
 				d.Findings = append(d.Findings, Finding{Kind: DriftAmbiguous, Section: s, Target: graph.NoNode, File: graph.NoNode, Mention: m, Candidates: n,
 					Detail: "names " + itoa(n) + " code nodes; qualify it (path or Owner.member) to bind it"})
 				continue
@@ -104,6 +116,11 @@ func (x *Index) Drift(doc graph.NodeID) DocDrift {
 			if detail, missing := x.missing(m); missing {
 				d.Findings = append(d.Findings, Finding{Kind: DriftMissing, Section: s, Target: graph.NoNode, File: graph.NoNode, Mention: m, Detail: detail})
 			}
+		}
+	}
+	for i := range d.Findings {
+		if r := d.Findings[i].Repeats; r > 0 {
+			d.Findings[i].Detail += " (named again in " + itoa(r) + " later places)"
 		}
 	}
 	slices.SortStableFunc(d.Findings, func(a, b Finding) int {
