@@ -93,25 +93,20 @@ type goTables struct {
 	fKey, fAlias, fElement, fIndex                         uint16
 }
 
-var goOnce sync.Once
-var goT goTables
-
-func goTablesGet() *goTables {
-	goOnce.Do(func() {
-		g := goGrammar
-		goT = goTables{
-			codes: g.codes(goKindNames...),
-			fName: g.field("name"), fBody: g.field("body"), fParams: g.field("parameters"),
-			fResult: g.field("result"), fReceiver: g.field("receiver"), fType: g.field("type"),
-			fPath: g.field("path"), fFunction: g.field("function"), fArgs: g.field("arguments"),
-			fOperand: g.field("operand"), fField: g.field("field"), fLeft: g.field("left"),
-			fRight: g.field("right"), fValue: g.field("value"), fPackage: g.field("package"),
-			fTypeArgs: g.field("type_arguments"), fTypeParams: g.field("type_parameters"), fTag: g.field("tag"),
-			fKey: g.field("key"), fAlias: g.field("alias"), fElement: g.field("element"), fIndex: g.field("index"),
-		}
-	})
-	return &goT
-}
+// goTablesGet builds the grammar's kind and field tables on first use.
+var goTablesGet = sync.OnceValue(func() *goTables {
+	g := goGrammar
+	return &goTables{
+		codes: g.codes(goKindNames...),
+		fName: g.field("name"), fBody: g.field("body"), fParams: g.field("parameters"),
+		fResult: g.field("result"), fReceiver: g.field("receiver"), fType: g.field("type"),
+		fPath: g.field("path"), fFunction: g.field("function"), fArgs: g.field("arguments"),
+		fOperand: g.field("operand"), fField: g.field("field"), fLeft: g.field("left"),
+		fRight: g.field("right"), fValue: g.field("value"), fPackage: g.field("package"),
+		fTypeArgs: g.field("type_arguments"), fTypeParams: g.field("type_parameters"), fTag: g.field("tag"),
+		fKey: g.field("key"), fAlias: g.field("alias"), fElement: g.field("element"), fIndex: g.field("index"),
+	}
+})
 
 type goExtractor struct{}
 
@@ -687,31 +682,18 @@ func (x *goExtract) typeOf(ty int32) goType {
 
 // typeRefs adds references edges from src to every named type in ty
 // (including element types of slices, maps, channels and type arguments).
+// Anonymous struct and interface types inside a signature still
+// reference their field types: the walk goes through them.
 func (x *goExtract) typeRefs(src string, ty int32) {
-	if ty < 0 {
-		return
-	}
 	t, k := x.t, x.k
-	end := t.end(ty)
-	for j := ty; j < end; j++ {
-		switch x.code(j) {
-		case goTypeIdent:
-			if p := t.n[j].parent; p >= 0 && x.code(p) == goQualifiedType {
-				continue
-			}
-			name := t.text(j)
-			if !goBuiltinTypes[name] && !isTypeParamName(name) {
-				x.b.ref(src, name, RelReferences, t.line(j), RefHint{})
-			}
-		case goQualifiedType:
-			pkg := t.text(t.child(j, k.fPackage))
-			x.b.ref(src, t.text(t.child(j, k.fName)), RelReferences, t.line(j), RefHint{Module: x.imports[pkg]})
-			j = t.end(j) - 1
-		case goStructType, goInterfaceType, goFuncLiteral:
-			// Anonymous struct/interface types inside a signature still
-			// reference their field types; keep scanning.
+	t.typeNames(ty, k.codes, goTypeIdent, goQualifiedType, func(j int32) {
+		if name := t.text(j); !goBuiltinTypes[name] && !isTypeParamName(name) {
+			x.b.ref(src, name, RelReferences, t.line(j), RefHint{})
 		}
-	}
+	}, func(j int32) {
+		pkg := t.text(t.child(j, k.fPackage))
+		x.b.ref(src, t.text(t.child(j, k.fName)), RelReferences, t.line(j), RefHint{Module: x.imports[pkg]})
+	})
 }
 
 func (x *goExtract) typeDecl(i int32) {

@@ -310,3 +310,25 @@ func (t *tree) kindIsComment(i int32) bool {
 	k := int(t.n[i].kind)
 	return k < len(t.g.comment) && t.g.comment[k]
 }
+
+// typeNames is the walk every typed language's typeRefs shares: under ty,
+// each plain type identifier goes to plain unless it is part of a
+// qualified one, and each qualified one goes to qual once, whole.
+func (t *tree) typeNames(ty int32, codes []uint8, ident, qualified uint8, plain, qual func(j int32)) {
+	if ty < 0 {
+		return
+	}
+	end := t.end(ty)
+	for j := ty; j < end; j++ {
+		switch code(codes, t.n[j].kind) {
+		case ident:
+			if p := t.n[j].parent; p >= 0 && code(codes, t.n[p].kind) == qualified {
+				continue
+			}
+			plain(j)
+		case qualified:
+			qual(j)
+			j = t.end(j) - 1
+		}
+	}
+}

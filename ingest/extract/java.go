@@ -83,24 +83,19 @@ type jvTables struct {
 	fConstructor, fElement, fScope, fTypeArgs, fArguments uint16
 }
 
-var jvOnce sync.Once
-var jvT jvTables
-
-func jvTablesGet() *jvTables {
-	jvOnce.Do(func() {
-		g := javaGrammar
-		jvT = jvTables{
-			codes: g.codes(jvKindNames...),
-			fName: g.field("name"), fBody: g.field("body"), fParams: g.field("parameters"),
-			fType: g.field("type"), fDeclarator: g.field("declarator"), fValue: g.field("value"),
-			fObject: g.field("object"), fArgs: g.field("arguments"), fField: g.field("field"),
-			fInterfaces: g.field("interfaces"), fSuperclass: g.field("superclass"),
-			fConstructor: g.field("constructor"), fElement: g.field("element"), fScope: g.field("scope"),
-			fTypeArgs: g.field("type_arguments"), fArguments: g.field("arguments"),
-		}
-	})
-	return &jvT
-}
+// jvTablesGet builds the grammar's kind and field tables on first use.
+var jvTablesGet = sync.OnceValue(func() *jvTables {
+	g := javaGrammar
+	return &jvTables{
+		codes: g.codes(jvKindNames...),
+		fName: g.field("name"), fBody: g.field("body"), fParams: g.field("parameters"),
+		fType: g.field("type"), fDeclarator: g.field("declarator"), fValue: g.field("value"),
+		fObject: g.field("object"), fArgs: g.field("arguments"), fField: g.field("field"),
+		fInterfaces: g.field("interfaces"), fSuperclass: g.field("superclass"),
+		fConstructor: g.field("constructor"), fElement: g.field("element"), fScope: g.field("scope"),
+		fTypeArgs: g.field("type_arguments"), fArguments: g.field("arguments"),
+	}
+})
 
 type javaExtractor struct{}
 
@@ -586,30 +581,17 @@ func (x *jvExtract) typeArgRefs(src string, ty int32) {
 
 // typeRefs adds references edges to every class type under ty.
 func (x *jvExtract) typeRefs(src string, ty int32) {
-	if ty < 0 {
-		return
-	}
 	t := x.t
-	end := t.end(ty)
-	for j := ty; j < end; j++ {
-		switch x.code(j) {
-		case jvTypeIdent:
-			if p := t.n[j].parent; p >= 0 && x.code(p) == jvScopedTypeIdent {
-				continue
-			}
-			name := t.text(j)
-			if !jvLangTypes[name] && name != "var" && !isTypeParamName(name) {
-				x.b.ref(src, name, RelReferences, t.line(j), x.typeHint(j))
-			}
-		case jvScopedTypeIdent:
-			_, name := splitLast(compactDots(t.text(j)), ".")
-			name = typeHead(name)
-			if name != "" && !jvLangTypes[name] {
-				x.b.ref(src, name, RelReferences, t.line(j), x.typeHint(j))
-			}
-			j = t.end(j) - 1
+	t.typeNames(ty, x.k.codes, jvTypeIdent, jvScopedTypeIdent, func(j int32) {
+		if name := t.text(j); !jvLangTypes[name] && name != "var" && !isTypeParamName(name) {
+			x.b.ref(src, name, RelReferences, t.line(j), x.typeHint(j))
 		}
-	}
+	}, func(j int32) {
+		_, name := splitLast(compactDots(t.text(j)), ".")
+		if name = typeHead(name); name != "" && !jvLangTypes[name] {
+			x.b.ref(src, name, RelReferences, t.line(j), x.typeHint(j))
+		}
+	})
 }
 
 // body walks statements and expressions for calls, creations, typed locals

@@ -1216,27 +1216,15 @@ func (x *jsExtract) typeName(ty int32) string {
 
 // typeRefs adds references edges to the user types in a type node.
 func (x *jsExtract) typeRefs(src string, ty int32) {
-	if ty < 0 {
-		return
-	}
 	t, k := x.t, x.k
-	end := t.end(ty)
-	for j := ty; j < end; j++ {
-		switch x.code(j) {
-		case jsTypeIdent:
-			if p := t.n[j].parent; p >= 0 && x.code(p) == jsNestedTypeIdent {
-				continue
-			}
-			name := t.text(j)
-			if !jsBuiltinTypes[name] && !isTypeParamName(name) {
-				x.b.ref(src, name, RelReferences, t.line(j), x.bindingHint(name))
-			}
-		case jsNestedTypeIdent:
-			mod := compactDots(t.text(t.child(j, k.fMod)))
-			x.b.ref(src, t.text(t.child(j, k.fName)), RelReferences, t.line(j), x.moduleOnly(mod))
-			j = t.end(j) - 1
+	t.typeNames(ty, k.codes, jsTypeIdent, jsNestedTypeIdent, func(j int32) {
+		if name := t.text(j); !jsBuiltinTypes[name] && !isTypeParamName(name) {
+			x.b.ref(src, name, RelReferences, t.line(j), x.bindingHint(name))
 		}
-	}
+	}, func(j int32) {
+		mod := compactDots(t.text(t.child(j, k.fMod)))
+		x.b.ref(src, t.text(t.child(j, k.fName)), RelReferences, t.line(j), x.moduleOnly(mod))
+	})
 }
 
 var jsBuiltinTypes = map[string]bool{

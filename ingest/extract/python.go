@@ -66,23 +66,18 @@ type pyTables struct {
 	fAttribute, fLeft, fRight, fType, fValue       uint16
 }
 
-var pyOnce sync.Once
-var pyT pyTables
-
-func pyTablesGet() *pyTables {
-	pyOnce.Do(func() {
-		g := pythonGrammar
-		pyT = pyTables{
-			codes: g.codes(pyKindNames...),
-			fName: g.field("name"), fBody: g.field("body"), fParams: g.field("parameters"),
-			fReturn: g.field("return_type"), fSuper: g.field("superclasses"), fDef: g.field("definition"),
-			fModuleName: g.field("module_name"), fAlias: g.field("alias"), fFunction: g.field("function"),
-			fArgs: g.field("arguments"), fObject: g.field("object"), fAttribute: g.field("attribute"),
-			fLeft: g.field("left"), fRight: g.field("right"), fType: g.field("type"), fValue: g.field("value"),
-		}
-	})
-	return &pyT
-}
+// pyTablesGet builds the grammar's kind and field tables on first use.
+var pyTablesGet = sync.OnceValue(func() *pyTables {
+	g := pythonGrammar
+	return &pyTables{
+		codes: g.codes(pyKindNames...),
+		fName: g.field("name"), fBody: g.field("body"), fParams: g.field("parameters"),
+		fReturn: g.field("return_type"), fSuper: g.field("superclasses"), fDef: g.field("definition"),
+		fModuleName: g.field("module_name"), fAlias: g.field("alias"), fFunction: g.field("function"),
+		fArgs: g.field("arguments"), fObject: g.field("object"), fAttribute: g.field("attribute"),
+		fLeft: g.field("left"), fRight: g.field("right"), fType: g.field("type"), fValue: g.field("value"),
+	}
+})
 
 type pythonExtractor struct{}
 

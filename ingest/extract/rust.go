@@ -87,24 +87,19 @@ type rsTables struct {
 	fValue, fField, fMacro, fPattern, fBounds         uint16
 }
 
-var rsOnce sync.Once
-var rsT rsTables
-
-func rsTablesGet() *rsTables {
-	rsOnce.Do(func() {
-		g := rustGrammar
-		rsT = rsTables{
-			codes: g.codes(rsKindNames...),
-			fName: g.field("name"), fBody: g.field("body"), fParams: g.field("parameters"),
-			fReturn: g.field("return_type"), fType: g.field("type"), fTrait: g.field("trait"),
-			fArgument: g.field("argument"), fPath: g.field("path"), fList: g.field("list"),
-			fAlias: g.field("alias"), fFunction: g.field("function"), fArgs: g.field("arguments"),
-			fValue: g.field("value"), fField: g.field("field"), fMacro: g.field("macro"),
-			fPattern: g.field("pattern"), fBounds: g.field("bounds"),
-		}
-	})
-	return &rsT
-}
+// rsTablesGet builds the grammar's kind and field tables on first use.
+var rsTablesGet = sync.OnceValue(func() *rsTables {
+	g := rustGrammar
+	return &rsTables{
+		codes: g.codes(rsKindNames...),
+		fName: g.field("name"), fBody: g.field("body"), fParams: g.field("parameters"),
+		fReturn: g.field("return_type"), fType: g.field("type"), fTrait: g.field("trait"),
+		fArgument: g.field("argument"), fPath: g.field("path"), fList: g.field("list"),
+		fAlias: g.field("alias"), fFunction: g.field("function"), fArgs: g.field("arguments"),
+		fValue: g.field("value"), fField: g.field("field"), fMacro: g.field("macro"),
+		fPattern: g.field("pattern"), fBounds: g.field("bounds"),
+	}
+})
 
 type rustExtractor struct{}
 
@@ -462,16 +457,8 @@ func (x *rsExtract) trait(c int32, s *rsScope) {
 			}
 		}
 	}
-	body := t.child(c, k.fBody)
-	if body < 0 {
-		return
-	}
-	var attrs rsAttrs
-	for m := t.first(body); m >= 0; m = t.n[m].next {
+	x.members(c, func(m int32, attrs rsAttrs) {
 		switch x.code(m) {
-		case rsAttrItem:
-			x.attribute(m, &attrs)
-			continue
 		case rsFunction, rsFunctionSig:
 			x.functionIn(m, s, id, name, attrs)
 		case rsAssociatedType:
@@ -479,6 +466,24 @@ func (x *rsExtract) trait(c int32, s *rsScope) {
 				x.b.entity(id, n, graph.Type, t.line(m), t.endLine(m), excerpt(t.bytes(m)), "rust", KindTypeAlias, "associated")
 			}
 		}
+	})
+}
+
+// members calls each with every item of c's body (a trait's or an impl's)
+// and the attributes written right above it.
+func (x *rsExtract) members(c int32, each func(m int32, attrs rsAttrs)) {
+	t := x.t
+	body := t.child(c, x.k.fBody)
+	if body < 0 {
+		return
+	}
+	var attrs rsAttrs
+	for m := t.first(body); m >= 0; m = t.n[m].next {
+		if x.code(m) == rsAttrItem {
+			x.attribute(m, &attrs)
+			continue
+		}
+		each(m, attrs)
 		attrs = rsAttrs{}
 	}
 }
@@ -531,16 +536,8 @@ func (x *rsExtract) impl(c int32, s *rsScope) {
 			}
 		}
 	}
-	body := t.child(c, k.fBody)
-	if body < 0 {
-		return
-	}
-	var attrs rsAttrs
-	for m := t.first(body); m >= 0; m = t.n[m].next {
+	x.members(c, func(m int32, attrs rsAttrs) {
 		switch x.code(m) {
-		case rsAttrItem:
-			x.attribute(m, &attrs)
-			continue
 		case rsFunction, rsFunctionSig:
 			x.functionVis(m, s, s.id, selfTy, attrs, vis)
 		case rsConst:
@@ -548,8 +545,7 @@ func (x *rsExtract) impl(c int32, s *rsScope) {
 		case rsMacroCall:
 			x.macro(m, s)
 		}
-		attrs = rsAttrs{}
-	}
+	})
 }
 
 // typeName returns the principal named type of a type node: Foo for Foo,
@@ -620,36 +616,22 @@ func (x *rsExtract) modulePath(p string) string {
 
 // typeRefs adds references edges for every user type under ty.
 func (x *rsExtract) typeRefs(src string, ty int32, s *rsScope) {
-	if ty < 0 {
-		return
-	}
 	t, k := x.t, x.k
-	end := t.end(ty)
-	for j := ty; j < end; j++ {
-		switch x.code(j) {
-		case rsTypeIdent:
-			if p := t.n[j].parent; p >= 0 && x.code(p) == rsScopedTypeIdent {
-				continue
-			}
-			name := t.text(j)
-			if name == "Self" && s != nil && s.selfTy != "" {
-				continue
-			}
-			if !rsStdTypes[name] && !isTypeParamName(name) {
-				h := RefHint{}
-				if b, ok := x.imports[name]; ok {
-					h.Module = b.module
-				}
-				x.b.ref(src, name, RelReferences, t.line(j), h)
-			}
-		case rsScopedTypeIdent:
-			name := t.text(t.child(j, k.fName))
-			if name != "" && !rsStdTypes[name] {
-				x.b.ref(src, name, RelReferences, t.line(j), RefHint{Module: x.modulePath(compactDots(t.text(t.child(j, k.fPath))))})
-			}
-			j = t.end(j) - 1
+	t.typeNames(ty, k.codes, rsTypeIdent, rsScopedTypeIdent, func(j int32) {
+		name := t.text(j)
+		if name == "Self" && s != nil && s.selfTy != "" || rsStdTypes[name] || isTypeParamName(name) {
+			return
 		}
-	}
+		h := RefHint{}
+		if b, ok := x.imports[name]; ok {
+			h.Module = b.module
+		}
+		x.b.ref(src, name, RelReferences, t.line(j), h)
+	}, func(j int32) {
+		if name := t.text(t.child(j, k.fName)); name != "" && !rsStdTypes[name] {
+			x.b.ref(src, name, RelReferences, t.line(j), RefHint{Module: x.modulePath(compactDots(t.text(t.child(j, k.fPath))))})
+		}
+	})
 }
 
 // useDecl flattens a use tree into imports: `use a::b::{c, d as e, f::*}`
