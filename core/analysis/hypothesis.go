@@ -309,20 +309,32 @@ func (h *hypo) dependsOn(a, b graph.NodeID, reverse bool) verdictPart {
 	return v
 }
 
-// direct: is there an edge of one of rels from a (or what it contains)
-// to b (or what it contains)?
-func (h *hypo) direct(a, b graph.NodeID, verb string, rels relSet) verdictPart {
-	v := verdictPart{odds: 1}
-	s := h.relSearch(a, b, rels, 1)
+// viaRels begins direct and chain: the path of rels edges from a to b
+// within hops when there is one, else the search for any dependency, with
+// containment evidence when a and b overlap. done: v is the verdict.
+func (h *hypo) viaRels(a, b graph.NodeID, verb string, rels relSet, hops int) (v verdictPart, s, dep search, done bool) {
+	v = verdictPart{odds: 1}
+	s = h.relSearch(a, b, rels, hops)
 	h.res.PathsExplored += s.expanded
 	if s.found {
 		v.add(h.pathEvidence(s, verb))
+		return v, s, dep, true
+	}
+	dep = h.unitSearch(a, b)
+	if dep.overlap {
+		v.add(Evidence{Type: "containment", Description: fmt.Sprintf("%s and %s are the same code or one contains the other", h.name(a), h.name(b)), LikelihoodFactor: 1})
+	}
+	return v, s, dep, dep.overlap
+}
+
+// direct: is there an edge of one of rels from a (or what it contains)
+// to b (or what it contains)?
+func (h *hypo) direct(a, b graph.NodeID, verb string, rels relSet) verdictPart {
+	v, _, dep, done := h.viaRels(a, b, verb, rels, 1)
+	if done {
 		return v
 	}
-	dep := h.unitSearch(a, b)
 	switch {
-	case dep.overlap:
-		v.add(Evidence{Type: "containment", Description: fmt.Sprintf("%s and %s are the same code or one contains the other", h.name(a), h.name(b)), LikelihoodFactor: 1})
 	case dep.found:
 		e := h.pathEvidence(dep, "depends on")
 		e.Type, e.LikelihoodFactor = "other_dependency", 0.2
@@ -337,17 +349,11 @@ func (h *hypo) direct(a, b graph.NodeID, verb string, rels relSet) verdictPart {
 
 // chain: is there a chain of rels edges from a to b within MaxHops?
 func (h *hypo) chain(a, b graph.NodeID, verb string, rels relSet) verdictPart {
-	v := verdictPart{odds: 1}
-	s := h.relSearch(a, b, rels, h.p.MaxHops)
-	h.res.PathsExplored += s.expanded
-	if s.found {
-		v.add(h.pathEvidence(s, verb))
+	v, s, dep, done := h.viaRels(a, b, verb, rels, h.p.MaxHops)
+	if done {
 		return v
 	}
-	dep := h.unitSearch(a, b)
 	switch {
-	case dep.overlap:
-		v.add(Evidence{Type: "containment", Description: fmt.Sprintf("%s and %s are the same code or one contains the other", h.name(a), h.name(b)), LikelihoodFactor: 1})
 	case dep.found:
 		e := h.pathEvidence(dep, "depends on")
 		e.Type, e.LikelihoodFactor = "other_dependency", 0.4

@@ -69,17 +69,11 @@ func (h *hypo) unitSearchIn(d *DepGraph, a, b graph.NodeID) search {
 	to, _, _ := d.scopeUnits([]graph.NodeID{b})
 	sc := getScratch(h.g.NumNodes())
 	defer searchPool.Put(sc)
-	for _, u := range to {
-		sc.goal[u] = sc.cur
+	if s.overlap = sc.seed(from, to); s.overlap {
+		return s
 	}
-	for _, u := range from {
-		if sc.goal[u] == sc.cur {
-			s.overlap = true
-			return s
-		}
-		sc.mark(u)
-		sc.dist[u], sc.count[u], sc.best[u], sc.parent[u] = 0, 1, 1, graph.NoNode
-		sc.frontier = append(sc.frontier, u)
+	for _, u := range sc.frontier {
+		sc.dist[u], sc.count[u], sc.best[u] = 0, 1, 1
 	}
 	budget := int32(h.p.PathBudget)
 	var hit []graph.NodeID
@@ -130,6 +124,23 @@ func (h *hypo) unitSearchIn(d *DepGraph, a, b graph.NodeID) search {
 	return s
 }
 
+// seed marks to as the goals and from as the first frontier, each with no
+// parent; overlap: a node is in both, and there is nothing to search.
+func (sc *searchScratch) seed(from, to []graph.NodeID) (overlap bool) {
+	for _, u := range to {
+		sc.goal[u] = sc.cur
+	}
+	for _, u := range from {
+		if sc.goal[u] == sc.cur {
+			return true
+		}
+		sc.mark(u)
+		sc.parent[u] = graph.NoNode
+		sc.frontier = append(sc.frontier, u)
+	}
+	return false
+}
+
 // pathBack follows parents from end to the start of its search.
 func pathBack(sc *searchScratch, end graph.NodeID) []graph.NodeID {
 	var rev []graph.NodeID
@@ -178,17 +189,8 @@ func (h *hypo) relSearch(a, b graph.NodeID, rels relSet, maxHops int) search {
 	_, toScope, _ := h.d.scopeUnits([]graph.NodeID{b})
 	sc := getScratch(g.NumNodes())
 	defer searchPool.Put(sc)
-	for _, u := range toScope {
-		sc.goal[u] = sc.cur
-	}
-	for _, u := range fromScope {
-		if sc.goal[u] == sc.cur {
-			s.overlap = true
-			return s
-		}
-		sc.mark(u)
-		sc.parent[u] = graph.NoNode
-		sc.frontier = append(sc.frontier, u)
+	if s.overlap = sc.seed(fromScope, toScope); s.overlap {
+		return s
 	}
 	m := &relMatch{g: g, rels: rels, memo: map[graph.Str]uint8{}}
 	end := graph.NoNode
