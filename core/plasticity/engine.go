@@ -531,7 +531,7 @@ type MemoryStats struct {
 func (e *Engine) MemoryStats() MemoryStats {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return MemoryStats{Records: e.mem.size, Capacity: len(e.mem.ring), DistinctNodes: len(e.mem.freq), SeedBigrams: len(e.mem.bigrams), FeedbackRecords: e.fb.size}
+	return MemoryStats{Records: e.mem.ring.size, Capacity: len(e.mem.ring.items), DistinctNodes: len(e.mem.freq), SeedBigrams: len(e.mem.bigrams), FeedbackRecords: e.fb.ring.size}
 }
 
 // NodeFrequency is the number of remembered queries (and feedback records)

@@ -106,32 +106,23 @@ type fbRecord struct {
 // feedbackMemory is the ring of remembered Learn calls, indexed by word and
 // by seed. Keys are external IDs so that feedback survives a re-ingest.
 type feedbackMemory struct {
-	ring      []fbRecord
-	next      int
-	size      int
+	ring      slotRing[fbRecord]
 	wordSlots map[string][]int32
 	seedSlots map[string][]int32
 }
 
 func newFeedbackMemory(capacity int) feedbackMemory {
-	return feedbackMemory{ring: make([]fbRecord, capacity), wordSlots: map[string][]int32{}, seedSlots: map[string][]int32{}}
+	return feedbackMemory{ring: newSlotRing[fbRecord](capacity), wordSlots: map[string][]int32{}, seedSlots: map[string][]int32{}}
 }
 
 func (m *feedbackMemory) push(rec fbRecord) {
-	slot := m.next
-	if m.size == len(m.ring) {
-		m.evict(slot)
-	} else {
-		m.size++
-	}
-	m.ring[slot] = rec
+	slot := m.ring.put(rec, m.evict)
 	for _, w := range rec.words {
 		m.wordSlots[w] = append(m.wordSlots[w], int32(slot))
 	}
 	for _, s := range rec.seeds {
 		m.seedSlots[s] = append(m.seedSlots[s], int32(slot))
 	}
-	m.next = (slot + 1) % len(m.ring)
 }
 
 func unindex(idx map[string][]int32, keys []string, slot int32) {
@@ -149,7 +140,7 @@ func unindex(idx map[string][]int32, keys []string, slot int32) {
 }
 
 func (m *feedbackMemory) evict(slot int) {
-	old := &m.ring[slot]
+	old := &m.ring.items[slot]
 	unindex(m.wordSlots, old.words, int32(slot))
 	unindex(m.seedSlots, old.seeds, int32(slot))
 	*old = fbRecord{}
@@ -160,7 +151,7 @@ func (m *feedbackMemory) evict(slot int) {
 // minSim, and squashes the sums with tanh. Records are visited in slot order, so the float sums are
 // deterministic.
 func (m *feedbackMemory) relevance(g *graph.Graph, words, seeds []string, minSim float64) []graph.Scored {
-	if m.size == 0 {
+	if m.ring.size == 0 {
 		return nil
 	}
 	var slots []int32
@@ -178,7 +169,7 @@ func (m *feedbackMemory) relevance(g *graph.Graph, words, seeds []string, minSim
 	sum := map[string]float64{}
 	var keys []string
 	for _, slot := range slots {
-		rec := &m.ring[slot]
+		rec := &m.ring.items[slot]
 		sim := max(jaccard(words, rec.words), jaccard(seeds, rec.seeds))
 		if sim < minSim {
 			continue
@@ -271,7 +262,7 @@ type FeedbackNode struct {
 func (e *Engine) FeedbackRecords() int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.fb.size
+	return e.fb.ring.size
 }
 
 // ExportFeedback returns feedback memory, oldest record first.
@@ -279,10 +270,8 @@ func (e *Engine) ExportFeedback() []FeedbackRecord {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	m := &e.fb
-	out := make([]FeedbackRecord, 0, m.size)
-	start := (m.next - m.size + len(m.ring)) % len(m.ring)
-	for i := range m.size {
-		rec := &m.ring[(start+i)%len(m.ring)]
+	out := make([]FeedbackRecord, 0, m.ring.size)
+	for rec := range m.ring.oldestFirst() {
 		r := FeedbackRecord{Query: rec.query, Words: slices.Clone(rec.words), Seeds: slices.Clone(rec.seeds), Time: rec.at}
 		for _, n := range rec.nodes {
 			r.Nodes = append(r.Nodes, FeedbackNode{NodeID: n.key, Evidence: n.w})

@@ -28,9 +28,7 @@ type memRecord struct {
 // memory is the query-memory ring. Keys are external IDs so that memory
 // survives a re-ingest that renumbers nodes.
 type memory struct {
-	ring    []memRecord
-	next    int // slot the next record goes to
-	size    int
+	ring    slotRing[memRecord]
 	freq    map[string]int32
 	bigrams map[[2]string]int32
 	// seedSlots maps a seed to the ring slots whose record has it as a seed.
@@ -39,7 +37,7 @@ type memory struct {
 
 func newMemory(capacity int) memory {
 	return memory{
-		ring:      make([]memRecord, capacity),
+		ring:      newSlotRing[memRecord](capacity),
 		freq:      map[string]int32{},
 		bigrams:   map[[2]string]int32{},
 		seedSlots: map[string][]int32{},
@@ -77,13 +75,7 @@ func (m *memory) record(g *graph.Graph, query string, seeds []graph.NodeID, node
 }
 
 func (m *memory) push(rec memRecord) {
-	slot := m.next
-	if m.size == len(m.ring) {
-		m.evict(slot)
-	} else {
-		m.size++
-	}
-	m.ring[slot] = rec
+	slot := m.ring.put(rec, m.evict)
 	for _, n := range rec.nodes {
 		m.freq[n.key]++
 	}
@@ -93,12 +85,11 @@ func (m *memory) push(rec memRecord) {
 			m.bigrams[[2]string{a, b}]++
 		}
 	}
-	m.next = (slot + 1) % len(m.ring)
 }
 
 // evict removes the record in slot from every count and index.
 func (m *memory) evict(slot int) {
-	old := &m.ring[slot]
+	old := &m.ring.items[slot]
 	for _, n := range old.nodes {
 		if m.freq[n.key]--; m.freq[n.key] <= 0 {
 			delete(m.freq, n.key)
@@ -126,7 +117,7 @@ func (m *memory) evict(slot int) {
 
 // priming computes the priming signal for seeds (see Engine.Priming).
 func (m *memory) priming(g *graph.Graph, seeds []graph.NodeID, maxSeeds, limit int, bigramBoost float32) []graph.Scored {
-	if len(seeds) == 0 || m.size == 0 {
+	if len(seeds) == 0 || m.ring.size == 0 {
 		return nil
 	}
 	qs := seedKeys(g, seeds, maxSeeds)
@@ -149,7 +140,7 @@ func (m *memory) priming(g *graph.Graph, seeds []graph.NodeID, maxSeeds, limit i
 	score := map[string]float64{}
 	total := 0.0
 	for _, slot := range slots {
-		rec := &m.ring[slot]
+		rec := &m.ring.items[slot]
 		sh := shared[slot]
 		jac := float64(len(sh)) / float64(len(qs)+len(rec.seeds)-len(sh))
 		mult := 1.0
@@ -209,10 +200,8 @@ func (e *Engine) ExportQueryMemory() []QueryRecord {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	m := &e.mem
-	out := make([]QueryRecord, 0, m.size)
-	start := (m.next - m.size + len(m.ring)) % len(m.ring)
-	for i := range m.size {
-		rec := &m.ring[(start+i)%len(m.ring)]
+	out := make([]QueryRecord, 0, m.ring.size)
+	for rec := range m.ring.oldestFirst() {
 		r := QueryRecord{Query: rec.query, Seeds: slices.Clone(rec.seeds), Time: rec.at}
 		for _, n := range rec.nodes {
 			r.Nodes = append(r.Nodes, ScoredNode{NodeID: n.key, Score: n.w})
