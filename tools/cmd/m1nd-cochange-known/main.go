@@ -52,26 +52,12 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	f, err := os.Open(*reposTSV)
+	repos, err := cochange.SelectRepos(*reposTSV, *only, *split)
 	if err != nil {
 		fail(err)
-	}
-	repos, err := cochange.ReadRepos(f)
-	f.Close()
-	if err != nil {
-		fail(err)
-	}
-	keep := map[string]bool{}
-	for _, n := range strings.Split(*only, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			keep[n] = true
-		}
 	}
 	var all []repoScores
 	for _, r := range repos {
-		if r.Split != *split || (len(keep) > 0 && !keep[r.Name]) {
-			continue
-		}
 		src := filepath.Join(*mirrors, strings.ReplaceAll(r.Slug, "/", "+"), "repo")
 		rs, err := runRepo(context.Background(), r, src, filepath.Join(*work, r.Name), models, *taskRate)
 		if err != nil {

@@ -39,7 +39,7 @@ func main() {
 	calib := flag.Bool("calibrate", false, "print history.DefaultModel scaled so that its confidence is the observed share of true partners")
 	eval := flag.String("eval", "", "instead of fitting, score models: name=w0,w1,…;name=…")
 	flag.Parse()
-	repos, err := readTune(*reposTSV, *only)
+	repos, err := cochange.SelectRepos(*reposTSV, *only, "tune") // held-out repositories are never tuned on
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -105,29 +105,6 @@ func evaluate(sets []*repoSet, spec string) {
 }
 
 var fitter = fit
-
-func readTune(tsv, only string) ([]cochange.Repo, error) {
-	f, err := os.Open(tsv)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	all, err := cochange.ReadRepos(f)
-	if err != nil {
-		return nil, err
-	}
-	var out []cochange.Repo
-	for _, r := range all {
-		if r.Split != "tune" {
-			continue // held-out repositories are never tuned on
-		}
-		if only != "" && !strings.Contains(","+only+",", ","+r.Name+",") {
-			continue
-		}
-		out = append(out, r)
-	}
-	return out, nil
-}
 
 // report prints, per repository, the baseline, the leave-one-out fit and
 // the full fit, then the full fit's coefficients.

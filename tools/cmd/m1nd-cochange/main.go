@@ -5,7 +5,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -36,12 +35,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "m1nd-cochange:", err)
 		os.Exit(1)
 	}
-	f, err := os.Open(*reposTSV)
-	if err != nil {
-		fail(err)
-	}
-	repos, err := cochange.ReadRepos(f)
-	f.Close()
+	repos, err := cochange.SelectRepos(*reposTSV, *only, *split)
 	if err != nil {
 		fail(err)
 	}
@@ -54,12 +48,6 @@ func main() {
 			fail(err)
 		}
 		defer os.RemoveAll(*work)
-	}
-	keep := map[string]bool{}
-	for _, n := range strings.Split(*only, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			keep[n] = true
-		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -74,24 +62,13 @@ func main() {
 	}
 	var rep cochange.Report
 	for _, r := range repos {
-		if (len(keep) > 0 && !keep[r.Name]) || (*split != "" && r.Split != *split) {
-			continue
-		}
 		rep.Repos = append(rep.Repos, cochange.RunRepo(ctx, cfg, r))
 	}
 	rep.Summarize()
 	md := rep.Markdown()
 	fmt.Print(md)
-	if *mdOut != "" {
-		if err := os.WriteFile(*mdOut, []byte(md), 0o644); err != nil {
-			fail(err)
-		}
-	}
-	if *jsonOut != "" {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
-			fail(err)
-		}
+	if err := localize.WriteReports(md, rep, *mdOut, *jsonOut); err != nil {
+		fail(err)
 	}
 }
 
