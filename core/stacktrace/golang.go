@@ -190,17 +190,21 @@ func splitGoFunc(full string) (pkg, recv, fn string) {
 }
 
 // stripBrackets removes generic instantiations ("Map[...]").
-func stripBrackets(s string) string {
-	if !strings.Contains(s, "[") {
+func stripBrackets(s string) string { return stripNested(s, '[', ']') }
+
+// stripNested removes what open and close enclose, nesting included; an
+// unmatched close is dropped.
+func stripNested(s string, open, close rune) string {
+	if !strings.ContainsRune(s, open) {
 		return s
 	}
 	var b strings.Builder
 	depth := 0
 	for _, r := range s {
 		switch {
-		case r == '[':
+		case r == open:
 			depth++
-		case r == ']':
+		case r == close:
 			depth = max(0, depth-1)
 		case depth == 0:
 			b.WriteRune(r)

@@ -143,21 +143,4 @@ func splitRustPath(p string) (module, name string) {
 }
 
 // stripAngles removes generic arguments ("Vec<T>::push" → "Vec::push").
-func stripAngles(s string) string {
-	if !strings.Contains(s, "<") {
-		return s
-	}
-	var b strings.Builder
-	depth := 0
-	for _, r := range s {
-		switch {
-		case r == '<':
-			depth++
-		case r == '>':
-			depth = max(0, depth-1)
-		case depth == 0:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+func stripAngles(s string) string { return stripNested(s, '<', '>') }
