@@ -515,25 +515,19 @@ func (ix *Index) genericModule(from fileInfo, mod string) []location {
 }
 
 // suffixFiles lists the files whose path is p or ends with "/"+p.
-func (ix *Index) suffixFiles(p string) []string {
-	_, base := split(p)
-	var out []string
-	for _, f := range ix.byBase[base] {
-		if f == p || strings.HasSuffix(f, "/"+p) {
-			out = append(out, f)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
+func (ix *Index) suffixFiles(p string) []string { return withSuffix(ix.byBase, p) }
 
 // suffixDirs lists the directories whose path is p or ends with "/"+p.
-func (ix *Index) suffixDirs(p string) []string {
+func (ix *Index) suffixDirs(p string) []string { return withSuffix(ix.dirBase, p) }
+
+// withSuffix lists, sorted, the paths of byBase (base name → paths) that
+// are p or end with "/"+p.
+func withSuffix(byBase map[string][]string, p string) []string {
 	_, base := split(p)
 	var out []string
-	for _, d := range ix.dirBase[base] {
-		if d == p || strings.HasSuffix(d, "/"+p) {
-			out = append(out, d)
+	for _, f := range byBase[base] {
+		if f == p || strings.HasSuffix(f, "/"+p) {
+			out = append(out, f)
 		}
 	}
 	slices.Sort(out)
