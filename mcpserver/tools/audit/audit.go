@@ -202,14 +202,7 @@ func runCrossVerify(c *tools.Call, in crossVerifyParams) (crossVerifyResponse, e
 	for _, ch := range in.Check {
 		v.checks[ch] = true
 	}
-	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
-		if err := tools.NeedRoots(b); err != nil {
-			return err
-		}
-		scope, err := tools.ParseScope(b, in.Scope)
-		if err != nil {
-			return err
-		}
+	err := readRootsScoped(c, in.Scope, func(b *session.Bundle, scope *tools.ScopeFilter) error {
 		v.b, v.scope, v.rs = b, scope, tools.BundleSpace(b)
 		out.Scope = scope.String()
 		return v.run()
@@ -220,6 +213,21 @@ func runCrossVerify(c *tools.Call, in crossVerifyParams) (crossVerifyResponse, e
 	v.verdict()
 	out.ElapsedMs = tools.Ms(time.Since(start))
 	return *out, nil
+}
+
+// readRootsScoped reads the session for the audits that walk the ingested
+// roots' files: it refuses before any ingest and parses scope first.
+func readRootsScoped(c *tools.Call, rawScope string, f func(b *session.Bundle, scope *tools.ScopeFilter) error) error {
+	return c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+		if err := tools.NeedRoots(b); err != nil {
+			return err
+		}
+		scope, err := tools.ParseScope(b, rawScope)
+		if err != nil {
+			return err
+		}
+		return f(b, scope)
+	})
 }
 
 func (v *verifyRun) run() error {
@@ -780,14 +788,7 @@ func runExternalReferences(c *tools.Call, in externalReferencesParams) (external
 	}
 	out := &externalReferencesResponse{ByKind: map[string]int{}, References: []extRef{}, Groups: []extGroup{}, Packages: []extPackage{}, DeclaredDependencies: []extDeclared{}}
 	out.Kinds = slices.Compact(slices.Sorted(slices.Values(in.Kinds)))
-	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
-		if err := tools.NeedRoots(b); err != nil {
-			return err
-		}
-		scope, err := tools.ParseScope(b, in.Scope)
-		if err != nil {
-			return err
-		}
+	err := readRootsScoped(c, in.Scope, func(b *session.Bundle, scope *tools.ScopeFilter) error {
 		out.Scope = scope.String()
 		x := newExtScan(c, b, scope, in, out)
 		if err := x.scan(); err != nil {
