@@ -53,6 +53,9 @@ type EpidemicParams struct {
 	// Immune are recovered nodes (a defect fixed there): they neither
 	// catch nor pass on the infection.
 	Immune []graph.NodeID
+	// Components of the graph, when the caller keeps them (NewComponents);
+	// nil builds them for the call.
+	Components *Components
 }
 
 // DefaultEpidemicParams: 50 iterations, both directions, threshold 0.5,
@@ -138,7 +141,7 @@ func Epidemic(ctx context.Context, g *graph.Graph, seeds []graph.NodeID, p Epide
 		p.Rate /= 2
 	}
 	res.Calibrated = p.Rate < initial
-	res.UnreachableComponents, res.UnreachableNodes = s.unreachable()
+	res.UnreachableComponents, res.UnreachableNodes = s.unreachable(p.Components)
 	return res, nil
 }
 
@@ -175,7 +178,6 @@ type sir struct {
 	gen    []int32 // step first reached, 0 = never
 	via    []contactFrom
 	steps  int
-	buf    []contact
 	// in and sent are last step's messages to the frontier and this
 	// step's, kept for the next run.
 	in      inbox
@@ -212,6 +214,11 @@ func newSIR(g *graph.Graph, seeds []graph.NodeID, d Direction) *sir {
 	for _, x := range seeds {
 		s.isSeed[x] = true
 	}
+	// One allocation of what a run can use instead of doubling up to it:
+	// the contacts and messages of a run are bounded by MaxContacts (plus
+	// the last node's), and by the edges on a small graph.
+	est := min(MaxContacts, 2*g.NumEdges()) + 1024
+	s.arena, s.sent = make([]contact, 0, est), make([]message, 0, est)
 	return s
 }
 
@@ -238,9 +245,6 @@ func (s *sir) run(ctx context.Context, rate float64, iters int, threshold, limit
 	fromP := make([]float64, n) // scratch: what the current node was sent, by sender
 	counted := make([]bool, n)  // reached threshold
 	in, sent := &s.in, s.sent[:0]
-	if sent == nil {
-		sent = make([]message, 0, 1<<16)
-	}
 	if len(in.slot) != n {
 		in.slot = make([]int32, n)
 	}
@@ -430,48 +434,69 @@ func (s *sir) result(p EpidemicParams, eligible int) EpidemicResult {
 	return res
 }
 
-// unreachable counts the connected components (over transmitting edges,
-// either way) that hold no seed, and their nodes.
-func (s *sir) unreachable() (components, nodes int) {
-	n := s.g.NumNodes()
-	parent := make([]graph.NodeID, n)
-	for i := range parent {
-		parent[i] = graph.NodeID(i)
+// unreachable counts the connected components (over transmitting edges)
+// that hold no seed, and their nodes.
+func (s *sir) unreachable(c *Components) (components, nodes int) {
+	if c == nil || c.g != s.g {
+		c = NewComponents(s.g)
 	}
-	var find func(x graph.NodeID) graph.NodeID
-	find = func(x graph.NodeID) graph.NodeID {
+	hit := make(map[int32]bool, len(s.seeds))
+	for _, sd := range s.seeds {
+		hit[c.root[sd]] = true
+	}
+	for r, k := range c.size {
+		if k > 0 && !hit[int32(r)] {
+			components++
+			nodes += int(k)
+		}
+	}
+	return components, nodes
+}
+
+// Components are a graph's connected components over transmitting edges,
+// either way (containers take no part). They do not depend on the seeds:
+// build them once per graph and pass them in EpidemicParams.
+type Components struct {
+	g    *graph.Graph
+	root []int32 // each node's component root (-1 for a container)
+	size []int32 // by root: its nodes
+}
+
+// NewComponents finds g's components (one pass over every node's
+// contacts; g must be finalized).
+func NewComponents(g *graph.Graph) *Components {
+	n := g.NumNodes()
+	parent := make([]int32, n)
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	find := func(x int32) int32 {
 		for parent[x] != x {
 			parent[x] = parent[parent[x]]
 			x = parent[x]
 		}
 		return x
 	}
+	rels := relCache{}
+	var buf []contact
 	for u := graph.NodeID(0); int(u) < n; u++ {
-		if container(s.g, u) {
+		if container(g, u) {
 			continue
 		}
-		s.buf = contacts(s.g, s.rels, u, Forward, s.buf[:0])
-		for _, c := range s.buf {
-			if a, b := find(u), find(c.to); a != b {
+		buf = contacts(g, rels, u, Forward, buf[:0])
+		for _, c := range buf {
+			if a, b := find(int32(u)), find(int32(c.to)); a != b {
 				parent[max(a, b)] = min(a, b)
 			}
 		}
 	}
-	infected := map[graph.NodeID]bool{}
-	for _, sd := range s.seeds {
-		infected[find(sd)] = true
-	}
-	size := map[graph.NodeID]int{}
-	for u := graph.NodeID(0); int(u) < n; u++ {
-		if !container(s.g, u) {
-			size[find(u)]++
+	c := &Components{g: g, root: make([]int32, n), size: make([]int32, n)}
+	for u := range n {
+		c.root[u] = -1
+		if !container(g, graph.NodeID(u)) {
+			c.root[u] = find(int32(u))
+			c.size[c.root[u]]++
 		}
 	}
-	for root, k := range size {
-		if !infected[root] {
-			components++
-			nodes += k
-		}
-	}
-	return components, nodes
+	return c
 }

@@ -220,3 +220,25 @@ func TestEpidemicImmune(t *testing.T) {
 		t.Errorf("R0 = %v, want 0.8", res.R0)
 	}
 }
+
+// Components built once answer as the per-call ones do.
+func TestEpidemicComponentsKept(t *testing.T) {
+	g, id := build(t, []edge{
+		{"a", "imports", "b"}, {"b", "calls", "c"}, {"e", "inherits", "a"}, {"c", "co_changes", "x"}, {"y", "calls", "z"},
+	}, []string{"f"}, nil, nil)
+	p := DefaultEpidemicParams()
+	fresh, err := Epidemic(context.Background(), g, []graph.NodeID{id["a"]}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Components = NewComponents(g)
+	kept, err := Epidemic(context.Background(), g, []graph.NodeID{id["a"]}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// x (co-change only), f, and y–z are three parts without the seed.
+	if fresh.UnreachableComponents != 3 || fresh.UnreachableNodes != 4 ||
+		kept.UnreachableComponents != fresh.UnreachableComponents || kept.UnreachableNodes != fresh.UnreachableNodes {
+		t.Errorf("unreachable: fresh %d/%d, kept %d/%d, want 3/4", fresh.UnreachableComponents, fresh.UnreachableNodes, kept.UnreachableComponents, kept.UnreachableNodes)
+	}
+}

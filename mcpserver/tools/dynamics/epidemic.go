@@ -12,6 +12,10 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
+// componentsKey caches the graph's components per bundle: they do not
+// depend on the seeds, and finding them costs a pass over every edge.
+var componentsKey = session.NewKey[*coredyn.Components]("dynamics.components")
+
 type epidemicParams struct {
 	InfectedNodes      []string `json:"infected_nodes" help:"The nodes known to hold a defect: external ids, paths or labels (at most 50). Those not found are listed in unresolved; the call fails only when none is found." tool:"required,maxitems=50"`
 	Iterations         int      `json:"iterations" help:"Steps of the model (each step the newly infected pass it on once)." tool:"default=50,min=1,max=500"`
@@ -103,6 +107,9 @@ func runEpidemic(c *tools.Call, in epidemicParams) (EpidemicOutput, error) {
 		}
 		slices.Sort(seeds)
 		seeds = slices.DeleteFunc(slices.Compact(seeds), func(v graph.NodeID) bool { return slices.Contains(recovered, v) })
+		p.Components, _ = session.Derive(b, componentsKey, func(g *graph.Graph) (*coredyn.Components, error) {
+			return coredyn.NewComponents(g), nil
+		})
 		setup := setupKey(g, seeds, p)
 		reused := mem.calibrated(setup, &p)
 		res, err := coredyn.Epidemic(c.Ctx, g, seeds, p)
