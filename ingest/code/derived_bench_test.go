@@ -2,10 +2,9 @@ package code
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/m1nd-go/m1nd/core/testcorpus"
 	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/cache"
 )
@@ -14,14 +13,7 @@ import (
 // interface satisfaction) of go-std (M1ND_CORPORA or /tmp/m1nd-corpora;
 // skipped without it): what a patch recomputes when files come or go.
 func BenchmarkDerived(b *testing.B) {
-	corpora := os.Getenv("M1ND_CORPORA")
-	if corpora == "" {
-		corpora = "/tmp/m1nd-corpora"
-	}
-	root := filepath.Join(corpora, "go-std")
-	if _, err := os.Stat(root); err != nil {
-		b.Skip("no go-std corpus (benchmarks/corpora)")
-	}
+	root := testcorpus.Corpus(b, "go-std")
 	r := newRun(context.Background(), adapter.Request{Root: root, Cache: cache.Open(b.TempDir())})
 	if err := r.walk(); err != nil {
 		b.Fatal(err)

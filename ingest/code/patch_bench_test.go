@@ -4,15 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/m1nd-go/m1nd/core/testcorpus"
 	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/cache"
 )
@@ -28,27 +27,7 @@ import (
 // the median, as a share of the full ingest it started from too, and the
 // mean of each phase.
 func BenchmarkPatchEdit(b *testing.B) {
-	corpora := os.Getenv("M1ND_CORPORA")
-	if corpora == "" {
-		corpora = "/tmp/m1nd-corpora"
-	}
-	src := filepath.Join(corpora, "go-std")
-	if _, err := os.Stat(src); err != nil {
-		b.Skip("no go-std corpus (benchmarks/corpora)")
-	}
-	root := filepath.Join(b.TempDir(), "tree")
-	if out, err := exec.Command("cp", "-r", src, root).CombinedOutput(); err != nil {
-		b.Fatalf("copy: %v %s", err, out)
-	}
-	var files []string
-	filepath.WalkDir(root, func(p string, de fs.DirEntry, err error) error {
-		if err == nil && !de.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") &&
-			!strings.Contains(p, "testdata") && !strings.Contains(p, "vendor") {
-			files = append(files, p)
-		}
-		return nil
-	})
-	slices.Sort(files)
+	root, files := testcorpus.CopyGoTree(b, testcorpus.Corpus(b, "go-std"))
 	store := cache.Open(b.TempDir())
 	run := func() *adapter.Output {
 		out, err := Ingest(context.Background(), adapter.Request{Root: root, Incremental: true, Cache: store})
