@@ -2,15 +2,14 @@ package live
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/m1nd-go/m1nd/core/testcorpus"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
 
@@ -24,23 +23,7 @@ import (
 // has none, so the case writes one first and ticks once, untimed); every
 // tick must patch the graph without walking the tree.
 func BenchmarkDaemonTickEdit(b *testing.B) {
-	src := tooltest.CorpusPath("go-std")
-	if _, err := os.Stat(src); err != nil {
-		b.Skip("no go-std corpus (benchmarks/corpora)")
-	}
-	dir := filepath.Join(b.TempDir(), "tree")
-	if out, err := exec.Command("cp", "-r", src, dir).CombinedOutput(); err != nil {
-		b.Fatalf("copy: %v %s", err, out)
-	}
-	var files []string
-	filepath.WalkDir(dir, func(p string, de fs.DirEntry, err error) error {
-		if err == nil && !de.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") &&
-			!strings.Contains(p, "testdata") && !strings.Contains(p, "vendor") {
-			files = append(files, p)
-		}
-		return nil
-	})
-	slices.Sort(files)
+	dir, files := testcorpus.CopyGoTree(b, testcorpus.Corpus(b, "go-std"))
 	cfg := tooltest.TestConfig()
 	cfg.RuntimeDir = b.TempDir()
 	d := tooltest.NewDispatcher(b, cfg)
