@@ -31,6 +31,10 @@ type FlowParams struct {
 	// TurbulenceThreshold: the least score a collision needs to be reported.
 	TurbulenceThreshold float64
 	Scope               string // path prefix; "" for the whole graph
+	// Source, when set, reads the methods particles reach, so that the
+	// attributes they write count as state too; nil: module-level
+	// variables only.
+	Source SourceFunc
 }
 
 // DefaultFlowParams: 20 particles, depth 10, threshold 0.5.
@@ -39,9 +43,13 @@ func DefaultFlowParams() FlowParams {
 }
 
 // Turbulence is shared mutable state that paths from several entry points
-// reach.
+// reach: a module-level variable (Node), or an attribute (Attr) of the
+// class or struct Node that the methods they reach use.
 type Turbulence struct {
 	Node    graph.NodeID
+	Attr    string           // "" for a module-level variable
+	Shared  string           // SharedModule, SharedClass, SharedInstance or PerInstance
+	Writes  []Site           // an attribute's writes in the methods reached (outside constructors)
 	Entries []graph.NodeID   // the entry points whose particles reach it, ascending
 	Paths   [][]graph.NodeID // per entry (same order), entry … Node
 	// Guarded: every path passes a node with a valve next to it (a lock
@@ -193,21 +201,20 @@ func Flow(ctx context.Context, g *graph.Graph, p FlowParams) (FlowResult, error)
 			break
 		}
 	}
-	res.Turbulence, res.Below = turbulence(g, rels, ps, reached, p.TurbulenceThreshold)
+	res.Turbulence, res.Below = turbulence(g, rels, ps, reached, p)
 	res.Valves = valves(g, reached)
 	return res, nil
 }
 
 // turbulence scores every mutable state node reached from two entry
 // points or more.
-func turbulence(g *graph.Graph, rels relCache, ps []*particle, reached map[graph.NodeID][]int, threshold float64) ([]Turbulence, int) {
-	var out []Turbulence
-	below := 0
+func turbulence(g *graph.Graph, rels relCache, ps []*particle, reached map[graph.NodeID][]int, p FlowParams) ([]Turbulence, int) {
+	var cands []Turbulence
 	for v, who := range reached {
 		if len(who) < 2 || !mutableState(g, v) {
 			continue
 		}
-		t := Turbulence{Node: v, Guarded: true}
+		t := Turbulence{Node: v, Shared: SharedModule, Guarded: true}
 		slices.SortFunc(who, func(a, b int) int { return cmp.Compare(ps[a].entry, ps[b].entry) })
 		for _, i := range who {
 			path := ps[i].path(v)
@@ -221,19 +228,21 @@ func turbulence(g *graph.Graph, rels relCache, ps []*particle, reached map[graph
 			t.Score /= 2
 		}
 		t.Severity = severity(len(who), t.Guarded)
-		if t.Score < threshold {
-			below++
-			continue
+		cands = append(cands, t)
+	}
+	if p.Source != nil {
+		cands = append(cands, attrTurbulence(g, rels, ps, reached, p.Source)...)
+	}
+	var out []Turbulence
+	for _, t := range cands {
+		if t.Score >= p.TurbulenceThreshold {
+			out = append(out, t)
 		}
-		out = append(out, t)
 	}
 	slices.SortFunc(out, func(a, b Turbulence) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Node, b.Node)
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Node, b.Node), cmp.Compare(a.Attr, b.Attr))
 	})
-	return out, below
+	return out, len(cands) - len(out)
 }
 
 func severity(entries int, guarded bool) string {

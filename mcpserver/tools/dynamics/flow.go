@@ -39,7 +39,10 @@ type entryJSON struct {
 }
 
 type turbulenceJSON struct {
-	NodeID     string      `json:"node_id"`
+	NodeID     string      `json:"node_id" jsonschema:"The variable, or the class or struct whose attribute it is."`
+	Attribute  string      `json:"attribute,omitempty"`
+	Shared     string      `json:"shared" jsonschema:"module (variable), class (ClassName.x, cls.x), module_instance (an instance held at module level) or instance (may be per call)."`
+	Writes     []string    `json:"writes,omitempty" jsonschema:"An attribute's writes in the methods reached: file:line (at most 5)."`
 	File       string      `json:"file,omitempty"`
 	Entries    []string    `json:"entries" jsonschema:"Entry points reaching it (brief: at most 5)."`
 	EntryCount int         `json:"entry_count"`
@@ -61,6 +64,7 @@ const (
 	maxPairsListed      = 10
 	maxPathsListed      = 5
 	maxValvesListed     = 20
+	maxWritesListed     = 5
 	briefTurbulence     = 10
 	briefEntries        = 5
 	briefEntryPoints    = 10
@@ -73,9 +77,12 @@ func registerFlow(r *tools.Registry) {
 		Description: "Where execution from different entry points meets on shared mutable state (race candidates).",
 		Details: "Discovers entry points — main functions, request handlers (ServeHTTP, routed views, functions named handle… or …Handler), commands (functions named cmd…, …Command, run/execute under cmd/ or cli), then public functions nothing in the repository calls; methods other than ServeHTTP and routed views are not entry points — and launches one particle from each (num_particles of them). " +
 			"Particles walk call and reference edges breadth-first up to max_depth hops, in turn, one node each, so the walk is deterministic; together they visit at most 10,000 nodes (truncated says the budget ended it). " +
-			"Turbulence: a module-level variable (not a constant) that particles of two entry points or more reach; its score is 1 − 1/entries, halved when every path calls or references a lock; severity critical (4+ entries, unguarded), high, medium or low. " +
+			"Turbulence: a module-level variable (not a constant) that particles of two entry points or more reach, or an attribute of a class or struct that methods they reach use, one of them writing it outside a constructor " +
+			"(self.x = …, self.x[k] = …, self.x.append(…), cls.x / ClassName.x, this.x in JavaScript and TypeScript, fields through a Go pointer receiver; read from the methods' lines on disk, lexically); " +
+			"its score is 1 − 1/entries, halved when every path calls or references a lock (or the method uses one of its object's locks), halved again for an instance attribute whose instance is not held at module level (shared: instance — it may be per call); " +
+			"severity critical (4+ entries, unguarded and shared), high, medium or low. " +
 			"Each point lists its entry points, colliding pairs and one path per entry. Valves: nodes whose name is a lock or bottleneck word (mu, mutex, lock, semaphore, queue, pool, limiter …), with the particles that reach them. " +
-			"The graph does not tell reads from writes, nor fields from locals: every reference to a variable counts.",
+			"For module-level variables the graph does not tell reads from writes: every reference counts.",
 		Class:     tools.Read,
 		WhenToUse: "Looking for race conditions: which global state do several entry points (handlers, main, commands) touch?",
 		AvoidWhen: "You need the callers of one function (impact) or a single execution path (trace).",
@@ -92,7 +99,8 @@ func runFlow(c *tools.Call, in flowParams) (FlowOutput, error) {
 			return tools.EmptyGraphErr()
 		}
 		start := time.Now()
-		p := coredyn.FlowParams{Particles: in.NumParticles, MaxDepth: in.MaxDepth, TurbulenceThreshold: in.TurbulenceThreshold, Scope: in.ScopeFilter}
+		p := coredyn.FlowParams{Particles: in.NumParticles, MaxDepth: in.MaxDepth, TurbulenceThreshold: in.TurbulenceThreshold, Scope: in.ScopeFilter,
+			Source: methodSource(b)}
 		res, err := coredyn.Flow(c.Ctx, g, p)
 		if errors.Is(err, coredyn.ErrNoEntryPoints) {
 			where := "the graph"
@@ -126,7 +134,11 @@ func (out *FlowOutput) fill(g *graph.Graph, res coredyn.FlowResult, full bool) {
 	out.EntryPointsFound = res.EntriesFound
 	out.Turbulence = []turbulenceJSON{}
 	for _, t := range res.Turbulence[:min(len(res.Turbulence), limit)] {
-		tj := turbulenceJSON{NodeID: g.ExternalID(t.Node), File: g.SourcePath(t.Node), Guarded: t.Guarded, Score: tools.R3(float32(t.Score)), Severity: t.Severity, EntryCount: len(t.Entries)}
+		tj := turbulenceJSON{NodeID: g.ExternalID(t.Node), Attribute: t.Attr, Shared: t.Shared, File: g.SourcePath(t.Node), Guarded: t.Guarded,
+			Score: tools.R3(float32(t.Score)), Severity: t.Severity, EntryCount: len(t.Entries)}
+		for _, w := range t.Writes[:min(len(t.Writes), maxWritesListed)] {
+			tj.Writes = append(tj.Writes, tools.FmtLines(g.SourcePath(w.Node), w.Line))
+		}
 		for j, e := range t.Entries {
 			if j < entries {
 				tj.Entries = append(tj.Entries, g.ExternalID(e))
@@ -161,7 +173,7 @@ func ids(g *graph.Graph, ns []graph.NodeID) []string {
 
 func flowGuidance(c *tools.Call, g *graph.Graph, res coredyn.FlowResult) tools.Guidance {
 	if len(res.Turbulence) == 0 {
-		hint := "No shared module-level variable is reached from two entry points at this threshold."
+		hint := "No shared variable or written attribute is reached from two entry points at this threshold."
 		if res.Below > 0 {
 			hint += fmt.Sprintf(" %d guarded or weaker collisions lie below it (lower turbulence_threshold to list them).", res.Below)
 		}
@@ -172,6 +184,15 @@ func flowGuidance(c *tools.Call, g *graph.Graph, res coredyn.FlowResult) tools.G
 		ProofState:          "proving",
 		NextSuggestedTool:   tools.FirstTool(c.Registry, "view", "impact"),
 		NextSuggestedTarget: g.ExternalID(tools.FileOf(g, t.Node)),
-		NextStepHint:        fmt.Sprintf("%s is reached from %d entry points; read where it is written and check the locking.", g.Label(t.Node), len(t.Entries)),
+		NextStepHint:        fmt.Sprintf("%s is reached from %d entry points; read where it is written and check the locking.", stateName(g, t), len(t.Entries)),
 	}
+}
+
+// stateName is a turbulence point's state: a variable's label, or
+// Class.attr.
+func stateName(g *graph.Graph, t coredyn.Turbulence) string {
+	if t.Attr == "" {
+		return g.Label(t.Node)
+	}
+	return g.Label(t.Node) + "." + t.Attr
 }
