@@ -2,7 +2,6 @@ package edit_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,13 +18,7 @@ func TestApplyTrustAndAntibodyInsights(t *testing.T) {
 	dir := t.TempDir()
 	git := func(args ...string) {
 		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE=2026-06-01T10:00:00Z", "GIT_COMMITTER_DATE=2026-06-01T10:00:00Z",
-			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
+		tooltest.Git(t, dir, "2026-06-01T10:00:00Z", args...)
 	}
 	put := func(rel, body string) {
 		t.Helper()
