@@ -2,7 +2,6 @@ package change_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -26,13 +25,7 @@ func TestDivergeDateByCommitterDate(t *testing.T) {
 		}
 		f.WriteString("\n# changed on " + authored + "\n")
 		f.Close()
-		cmd := exec.Command("git", "commit", "-qam", "change "+file)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE="+authored, "GIT_COMMITTER_DATE="+committed,
-			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git commit: %v\n%s", err, out)
-		}
+		tooltest.GitDates(t, dir, authored, committed, "commit", "-qam", "change "+file)
 	}
 	commit("backend/auth.py", "2026-01-20T10:00:00Z", "2026-02-10T10:00:00Z")
 	commit("backend/crypto.py", "2026-02-11T10:00:00Z", "2026-02-11T10:00:00Z")

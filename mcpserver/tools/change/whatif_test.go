@@ -332,13 +332,7 @@ func TestDivergeRename(t *testing.T) {
 	dir := fixture.Write(t)
 	git := func(args ...string) {
 		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE=2026-02-01T10:00:00Z", "GIT_COMMITTER_DATE=2026-02-01T10:00:00Z",
-			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
+		tooltest.Git(t, dir, "2026-02-01T10:00:00Z", args...)
 	}
 	git("mv", "backend/crypto.py", "backend/cipher.py")
 	f, err := os.OpenFile(filepath.Join(dir, "backend", "cipher.py"), os.O_APPEND|os.O_WRONLY, 0)
