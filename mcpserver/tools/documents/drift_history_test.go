@@ -29,18 +29,8 @@ var driftRepo = map[string]string{
 // commitAt commits paths with both dates set to when.
 func commitAt(t *testing.T, dir, when string, paths ...string) {
 	t.Helper()
-	run := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE="+when, "GIT_COMMITTER_DATE="+when,
-			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	run(append([]string{"add", "--"}, paths...)...)
-	run("commit", "-qm", "at "+when)
+	tooltest.Git(t, dir, when, append([]string{"add", "--"}, paths...)...)
+	tooltest.Git(t, dir, when, "commit", "-qm", "at "+when)
 }
 
 // Members resolve through bases and assigned attributes; dates come from
@@ -100,13 +90,7 @@ func TestDocumentDriftHierarchyAndGitDates(t *testing.T) {
 // gitAt runs a git command in dir with both dates set to when.
 func gitAt(t *testing.T, dir, when string, args ...string) {
 	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE="+when, "GIT_COMMITTER_DATE="+when,
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
+	tooltest.Git(t, dir, when, args...)
 }
 
 // A change written on a branch is dated by the merge that landed it on
