@@ -103,7 +103,8 @@ func inspect(ctx context.Context, dir string) (*cliRepo, error) {
 // logArgs is the streaming log of the first-parent chain: each commit
 // compared with its first parent (merges too, as `git log --first-parent`
 // shows them), renames detected as git's -M does — by identical content
-// only (-M100%, no blob read) in a partial clone, whose blobs are missing.
+// only (-M100%, no blob read) in a partial clone, whose blobs are missing;
+// the parser then pairs the rest by path (pairByPath).
 func logArgs(opt Options, exact bool, since string) []string {
 	args := []string{"-c", "core.quotepath=off", "-c", "log.showSignature=false", "-c", "diff.renameLimit=2000",
 		"log", "--first-parent", "--diff-merges=first-parent", "--no-color", "--no-ext-diff", "--no-textconv",
@@ -182,7 +183,8 @@ func runLog(ctx context.Context, repo *cliRepo, base *History, opt Options, exac
 	if err := cmd.Start(); err != nil {
 		return nil, nil, false, err
 	}
-	p := &logParser{rd: bufio.NewReaderSize(stdout, 1<<16), h: &h, opt: opt, boundary: repo.boundary, alias: map[string]string{}}
+	p := &logParser{rd: bufio.NewReaderSize(stdout, 1<<16), h: &h, opt: opt, boundary: repo.boundary, alias: map[string]string{},
+		byPath: exact && !opt.NoRenames}
 	perr := p.parse(ctx)
 	stopped := perr != nil || h.Truncated
 	if stopped {
@@ -211,11 +213,16 @@ type logParser struct {
 	opt      Options
 	boundary map[string]bool
 	alias    map[string]string
+	// byPath pairs deleted and added files by path (pairByPath) where
+	// renames are by identical content only: blobs are missing.
+	byPath bool
 	// The commit being read.
 	cur        *Commit
 	skip       bool // a shallow boundary: its "changes" are its whole tree
 	changed    []string
 	renames    map[string]string
+	deleted    []string
+	added      []string
 	lastParent string
 }
 
@@ -307,6 +314,11 @@ func (p *logParser) entry(status string) error {
 		return nil
 	}
 	p.changed = append(p.changed, paths[:n]...)
+	if p.byPath && status[0] == 'D' {
+		p.deleted = append(p.deleted, paths[0])
+	} else if p.byPath && status[0] == 'A' {
+		p.added = append(p.added, paths[0])
+	}
 	if n == 2 {
 		if p.renames == nil {
 			p.renames = map[string]string{}
@@ -325,11 +337,19 @@ func (p *logParser) flush() {
 	changed := p.changed
 	slices.Sort(changed)
 	changed = slices.Compact(changed)
+	if len(p.deleted) > 0 && len(p.added) > 0 {
+		if p.renames == nil {
+			p.renames = map[string]string{}
+		}
+		for old, nw := range pairByPath(p.deleted, p.added) {
+			p.renames[old] = nw
+		}
+	}
 	if !p.opt.NoRenames {
 		changed = follow(p.alias, changed, p.renames)
 	}
 	record(p.h, p.opt, *c, changed)
-	p.cur, p.changed, p.renames = nil, p.changed[:0], nil
+	p.cur, p.changed, p.renames, p.deleted, p.added = nil, p.changed[:0], nil, p.deleted[:0], p.added[:0]
 }
 
 // record adds one commit's changed files (already named as at HEAD).

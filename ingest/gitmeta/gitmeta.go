@@ -73,7 +73,8 @@ type History struct {
 	// (they would list the whole tree).
 	Shallow bool
 	// Partial is set when blobs may be missing (a partial clone): renames
-	// were detected by identical content only.
+	// were detected by identical content, and the files left over paired
+	// by path (pairByPath) instead of by their lines.
 	Partial bool
 	// CommitsRead counts the commits visited; Truncated reports that
 	// MaxCommits stopped the walk before the root commit(s).

@@ -51,12 +51,12 @@ func TestPartialCloneFollowed(t *testing.T) {
 		excess += max(0, p-fs.Commits)
 		if p == fs.Commits {
 			whole++
-		} else if p < fs.Commits {
+		} else {
 			short = append(short, loss{f, p, fs.Commits})
 		}
 	}
 	sort.Slice(short, func(i, j int) bool {
-		a, b := short[i].m-short[i].n, short[j].m-short[j].n
+		a, b := abs(short[i].m-short[i].n), abs(short[j].m-short[j].n)
 		return a > b || a == b && short[i].f < short[j].f
 	})
 	t.Logf("%s: files at HEAD %d, whole %d; commits followed %d of %d (%.1f%%), counted beyond the full clone %d",
@@ -65,5 +65,7 @@ func TestPartialCloneFollowed(t *testing.T) {
 	for _, l := range short[:min(len(short), 8)] {
 		most = append(most, fmt.Sprintf("%s %d/%d", l.f, l.n, l.m))
 	}
-	t.Logf("short files %d; most short: %s", len(short), strings.Join(most, ", "))
+	t.Logf("files not whole %d; most apart (partial/full): %s", len(short), strings.Join(most, ", "))
 }
+
+func abs(n int) int { return max(n, -n) }

@@ -119,7 +119,34 @@ func (r *reader) renames(deleted, added []blobEntry) map[string]string {
 		out[p.d.path] = p.a.path
 		usedNew[p.a.path] = true
 	}
+	r.pairMissing(deleted, added, out, usedNew)
 	return out
+}
+
+// pairMissing pairs by path (pairByPath) the files left unpaired whose
+// contents could not be compared because a blob is missing (a partial
+// clone), as the git command reader does there.
+func (r *reader) pairMissing(deleted, added []blobEntry, out map[string]string, usedNew map[string]bool) {
+	var dl, al []string
+	hashes := map[string]plumbing.Hash{}
+	for _, d := range deleted {
+		if _, done := out[d.path]; !done {
+			dl, hashes[d.path] = append(dl, d.path), d.hash
+		}
+	}
+	for _, a := range added {
+		if !usedNew[a.path] {
+			al, hashes[a.path] = append(al, a.path), a.hash
+		}
+	}
+	if len(dl) == 0 || len(al) == 0 {
+		return
+	}
+	for d, a := range pairByPath(dl, al) {
+		if r.s.HasEncodedObject(hashes[d]) != nil || r.s.HasEncodedObject(hashes[a]) != nil {
+			out[d] = a
+		}
+	}
 }
 
 // similarity is the share of lines two blobs have in common (as a
@@ -198,4 +225,67 @@ func follow(alias map[string]string, changed []string, renames map[string]string
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// maxPathPairs bounds the path comparisons pairByPath makes for one
+// commit (a tree of thousands of same-named files moved at once).
+const maxPathPairs = 1 << 16
+
+// pairByPath pairs a commit's deleted files with its added ones without
+// reading a blob: a deleted file goes to the added file of the same base
+// name that shares the longest path tail with it, when each is the
+// other's only best. Where blobs are missing (a partial clone), this
+// follows the moves git's identical-content pairing misses because the
+// file was also edited (docs/design.md#git-history; figures in
+// benchmarks/results/renames.md). Files renamed to another base name
+// stay unpaired: that takes the contents.
+func pairByPath(deleted, added []string) map[string]string {
+	byBase := map[string][]string{}
+	for _, a := range added {
+		byBase[path.Base(a)] = append(byBase[path.Base(a)], a)
+	}
+	type best struct {
+		to    string
+		score int
+		tie   bool
+	}
+	bd, ba := map[string]best{}, map[string]best{}
+	better := func(m map[string]best, k, to string, s int) {
+		switch b, ok := m[k]; {
+		case !ok || s > b.score:
+			m[k] = best{to, s, false}
+		case s == b.score:
+			b.tie = true
+			m[k] = b
+		}
+	}
+	work := 0
+	for _, d := range deleted {
+		cands := byBase[path.Base(d)]
+		if work += len(cands); work > maxPathPairs {
+			return nil
+		}
+		for _, a := range cands {
+			s := commonTail(d, a)
+			better(bd, d, a, s)
+			better(ba, a, d, s)
+		}
+	}
+	out := map[string]string{}
+	for d, b := range bd {
+		if rb := ba[b.to]; !b.tie && !rb.tie && rb.to == d {
+			out[d] = b.to
+		}
+	}
+	return out
+}
+
+// commonTail counts the trailing path elements two paths share.
+func commonTail(a, b string) int {
+	x, y := strings.Split(a, "/"), strings.Split(b, "/")
+	n := 0
+	for n < len(x) && n < len(y) && x[len(x)-1-n] == y[len(y)-1-n] {
+		n++
+	}
+	return n
 }

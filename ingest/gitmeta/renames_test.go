@@ -2,11 +2,14 @@ package gitmeta
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/m1nd-go/m1nd/ingest/internal/gittest"
@@ -166,5 +169,99 @@ func TestFileChurnFollowsRenames(t *testing.T) {
 	want := []Churn{{Added: 1}, {Added: 1}, {Added: 1}, {Added: 10}}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("churn (-want +got):\n%s", d)
+	}
+}
+
+// partial makes r look like a blob:none clone: the promisor remote git
+// declares, and no blob but those of HEAD's tree.
+func partial(t *testing.T, r *gittest.Repo) {
+	t.Helper()
+	cfg, err := r.Repo.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Raw.Section("remote").Subsection("origin").SetOption("promisor", "true")
+	if err := r.Repo.Storer.SetConfig(cfg); err != nil {
+		t.Fatal(err)
+	}
+	head, err := r.Repo.Head()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.Repo.CommitObject(head.Hash())
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := map[plumbing.Hash]bool{}
+	files, err := c.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = files.ForEach(func(f *object.File) error { keep[f.Hash] = true; return nil })
+	blobs, err := r.Repo.BlobObjects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var drop []plumbing.Hash
+	_ = blobs.ForEach(func(b *object.Blob) error {
+		if !keep[b.Hash] {
+			drop = append(drop, b.Hash)
+		}
+		return nil
+	})
+	for _, h := range drop {
+		hex := h.String()
+		if err := os.Remove(filepath.Join(r.Dir, ".git", "objects", hex[:2], hex[2:])); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestPartialCloneRenames(t *testing.T) { eachReader(t, testPartialCloneRenames) }
+
+// Without blobs, a deleted file and an added one of the same name are
+// paired by path: the edited move src/a.py → pkg/a.py keeps its history
+// (identical contents alone lose it), and so does the rewrite
+// src/c.py → pkg/c.py, which git, reading both, calls no rename.
+func testPartialCloneRenames(t *testing.T, _ string) {
+	r := moved(t)
+	partial(t, r)
+	h, err := Read(context.Background(), r.Dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for p, fs := range h.Files {
+		got[p] = fs.Commits
+	}
+	want := map[string]int{"pkg/a.py": 4, "pkg/bee.py": 4, "pkg/c.py": 2, "src/a.py": 1}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("commits per file (-want +got):\n%s", d)
+	}
+}
+
+func TestPairByPath(t *testing.T) {
+	cases := []struct {
+		name           string
+		deleted, added []string
+		want           map[string]string
+	}{
+		{"moved under a prefix", []string{"flask/app.py"}, []string{"src/flask/app.py"}, map[string]string{"flask/app.py": "src/flask/app.py"}},
+		{"other base name", []string{"a/x.py"}, []string{"a/y.py"}, map[string]string{}},
+		{"longest shared tail wins", []string{"old/cmd/mod.rs", "old/env/mod.rs"}, []string{"new/cmd/mod.rs", "new/env/mod.rs", "new/mod.rs"},
+			map[string]string{"old/cmd/mod.rs": "new/cmd/mod.rs", "old/env/mod.rs": "new/env/mod.rs"}},
+		{"a tie pairs nothing", []string{"a/x.go"}, []string{"b/x.go", "c/x.go"}, map[string]string{}},
+		{"best must be mutual", []string{"p/q/x.go", "r/x.go"}, []string{"s/q/x.go"}, map[string]string{"p/q/x.go": "s/q/x.go"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := pairByPath(c.deleted, c.added)
+			if got == nil {
+				got = map[string]string{}
+			}
+			if d := cmp.Diff(c.want, got); d != "" {
+				t.Errorf("pairs (-want +got):\n%s", d)
+			}
+		})
 	}
 }
