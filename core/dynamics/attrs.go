@@ -89,16 +89,82 @@ func attrTurbulence(g *graph.Graph, rels relCache, ps []*particle, reached map[g
 	}
 	var out []Turbulence
 	for k, u := range uses {
-		if t, ok := attrPoint(g, rels, ps, reached, scans, k, u); ok {
+		if t, ok := attrPoint(g, rels, ps, reached, scans, k, u, sharing(g, rels, k.owner, u)); ok {
+			out = append(out, t)
+		}
+	}
+	return append(out, pythonModuleTurbulence(g, rels, ps, reached, src, nodes)...)
+}
+
+// pythonModuleTurbulence finds Python module-level variables that
+// functions of their own file, reached by particles, use and write (the
+// graph records no variable uses in Python bodies, so their source is
+// read).
+func pythonModuleTurbulence(g *graph.Graph, rels relCache, ps []*particle, reached map[graph.NodeID][]int, src SourceFunc, nodes []graph.NodeID) []Turbulence {
+	vars := map[string]map[string]graph.NodeID{} // file → name → variable
+	for v := 0; v < g.NumNodes(); v++ {
+		n := graph.NodeID(v)
+		if pythonVariable(g, n) && !IsValve(g.Label(n)) {
+			f := g.SourcePath(n)
+			if vars[f] == nil {
+				vars[f] = map[string]graph.NodeID{}
+			}
+			vars[f][g.Label(n)] = n
+		}
+	}
+	scans := map[graph.NodeID]*methodScan{}
+	uses := map[attrKey]*attrUse{}
+	for _, m := range nodes {
+		names := vars[g.SourcePath(m)]
+		if names == nil || g.Type(m) != graph.Function || isTest(g, m) || len(scans) == maxMethodScans {
+			continue
+		}
+		lines := src(m)
+		if len(lines) == 0 {
+			continue
+		}
+		sc := &methodScan{}
+		sc.uses, sc.locked = scanNames(lines, int(g.Provenance(m).LineStart), namesOf(names), "#")
+		scans[m] = sc
+		for _, a := range sc.uses {
+			k := attrKey{names[a.attr], ""}
+			if uses[k] == nil {
+				uses[k] = &attrUse{}
+			}
+			u := uses[k]
+			if len(u.methods) == 0 || u.methods[len(u.methods)-1] != m {
+				u.methods = append(u.methods, m)
+			}
+			if a.write {
+				u.writes = append(u.writes, Site{m, a.line})
+			}
+		}
+	}
+	var out []Turbulence
+	for k, u := range uses {
+		if t, ok := attrPoint(g, rels, ps, reached, scans, k, u, SharedModule); ok {
 			out = append(out, t)
 		}
 	}
 	return out
 }
 
+// pythonVariable: a Python module-level variable (not a constant).
+func pythonVariable(g *graph.Graph, n graph.NodeID) bool {
+	return g.HasTag(n, "variable") && g.HasTag(n, "python")
+}
+
+func namesOf(m map[string]graph.NodeID) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
 // attrPoint scores one attribute: the entry points whose particles reach
 // a method using it, when there are two or more and one reaches a write.
-func attrPoint(g *graph.Graph, rels relCache, ps []*particle, reached map[graph.NodeID][]int, scans map[graph.NodeID]*methodScan, k attrKey, u *attrUse) (Turbulence, bool) {
+func attrPoint(g *graph.Graph, rels relCache, ps []*particle, reached map[graph.NodeID][]int, scans map[graph.NodeID]*methodScan, k attrKey, u *attrUse, shared string) (Turbulence, bool) {
 	if len(u.writes) == 0 {
 		return Turbulence{}, false
 	}
@@ -123,7 +189,7 @@ func attrPoint(g *graph.Graph, rels relCache, ps []*particle, reached map[graph.
 	}
 	who := slices.Collect(maps.Keys(via))
 	slices.SortFunc(who, func(a, b int) int { return cmp.Compare(ps[a].entry, ps[b].entry) })
-	t := Turbulence{Node: k.owner, Attr: k.attr, Writes: u.writes, Guarded: true, Shared: sharing(g, rels, k.owner, u)}
+	t := Turbulence{Node: k.owner, Attr: k.attr, Writes: u.writes, Guarded: true, Shared: shared}
 	for _, i := range who {
 		m := via[i]
 		p := ps[i].path(m)

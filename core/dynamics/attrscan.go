@@ -138,3 +138,48 @@ func identAt(s string) string {
 }
 
 func isIdent(c rune) bool { return c == '_' || c == '$' || unicode.IsLetter(c) || unicode.IsDigit(c) }
+
+// scanNames finds, in a Python function's lines, the uses of module-level
+// names: a write is an element assignment, a mutating call or a del of
+// one (registry[k] = v, registry.append(v)), or an assignment after
+// `global name`. An identifier with a lock word marks the function
+// locked.
+func scanNames(lines []string, first int, names map[string]bool, comment string) (out []access, locked bool) {
+	global := map[string]bool{}
+	for _, raw := range lines {
+		if t := strings.TrimSpace(raw); strings.HasPrefix(t, "global ") {
+			for _, n := range strings.Split(t[len("global "):], ",") {
+				global[strings.TrimSpace(n)] = true
+			}
+		}
+	}
+	for i, raw := range lines {
+		line := raw
+		if c := strings.Index(line, comment); c >= 0 {
+			line = line[:c]
+		}
+		if strings.HasPrefix(strings.TrimSpace(line), "global ") {
+			continue
+		}
+		for j := 0; j < len(line); {
+			id := identAt(line[j:])
+			if id == "" {
+				j++
+				continue
+			}
+			if IsValve(id) {
+				locked = true
+			}
+			if names[id] && (j == 0 || line[j-1] != '.') {
+				rest := strings.TrimLeft(line[j+len(id):], " \t")
+				w := writes(line[:j], rest)
+				if w && !global[id] && !strings.HasPrefix(rest, "[") && !strings.HasPrefix(rest, ".") && !strings.HasSuffix(strings.TrimSpace(line[:j]), "del") {
+					w = false // a plain assignment without global binds a local
+				}
+				out = append(out, access{attr: id, write: w, line: first + i})
+			}
+			j += len(id)
+		}
+	}
+	return out, locked
+}

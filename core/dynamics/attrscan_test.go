@@ -76,3 +76,28 @@ func TestScanAccesses(t *testing.T) {
 		})
 	}
 }
+
+func TestScanNames(t *testing.T) {
+	names := map[string]bool{"registry": true, "total": true}
+	for _, tc := range []struct {
+		lines []string
+		want  string
+	}{
+		{[]string{"def put(k):", "    registry[k] = 1", "    registry.update(x)", "    del registry[k]"}, "[registry w:2 registry w:3 registry w:4]"},
+		{[]string{"def get(k):", "    total = 0  # a local: no global", "    return registry.get(k), self.total"}, "[total r:2 registry r:3]"},
+		{[]string{"def bump():", "    global total", "    total += 1", "    total = total + 1"}, "[total w:3 total w:4 total r:4]"},
+	} {
+		acc, _ := scanNames(tc.lines, 1, names, "#")
+		var got []string
+		for _, a := range acc {
+			k := "r"
+			if a.write {
+				k = "w"
+			}
+			got = append(got, fmt.Sprintf("%s %s:%d", a.attr, k, a.line))
+		}
+		if fmt.Sprint(got) != tc.want {
+			t.Errorf("%q: got %v, want %s", tc.lines, got, tc.want)
+		}
+	}
+}

@@ -120,8 +120,10 @@ func words(s string) []string {
 }
 
 // mutableState: a module-level variable (not a constant, not a lock).
+// Python's are left to the source reading (attrs.go): the only edges to
+// them come from annotations and imports, never from a use.
 func mutableState(g *graph.Graph, n graph.NodeID) bool {
-	return g.HasTag(n, "variable") && !IsValve(g.Label(n))
+	return g.HasTag(n, "variable") && !IsValve(g.Label(n)) && !g.HasTag(n, "python")
 }
 
 // particle is one walker: a breadth-first walk from its entry point.

@@ -82,7 +82,7 @@ func registerFlow(r *tools.Registry) {
 			"its score is 1 − 1/entries, halved when every path calls or references a lock (or the method uses one of its object's locks), halved again for an instance attribute whose instance is not held at module level (shared: instance — it may be per call); " +
 			"severity critical (4+ entries, unguarded and shared), high, medium or low. " +
 			"Each point lists its entry points, colliding pairs and one path per entry. Valves: nodes whose name is a lock or bottleneck word (mu, mutex, lock, semaphore, queue, pool, limiter …), with the particles that reach them. " +
-			"For module-level variables the graph does not tell reads from writes: every reference counts.",
+			"Python module-level variables are read from the functions of their file (an element written, a mutating call, an assignment after global); other languages' variables from the graph, where every reference counts.",
 		Class:     tools.Read,
 		WhenToUse: "Looking for race conditions: which global state do several entry points (handlers, main, commands) touch?",
 		AvoidWhen: "You need the callers of one function (impact) or a single execution path (trace).",

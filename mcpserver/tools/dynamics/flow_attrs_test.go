@@ -13,7 +13,9 @@ import (
 //     put and read by get (two handlers); Cache.size and Cache.hits are
 //     written by put alone (one entry); Req.n is written through an
 //     instance each handler makes itself (instance: may be per call);
-//     Counter.n is written under its own lock.
+//     Counter.n is written under its own lock; the module-level registry
+//     (an element written) and total (rebound after global) are module
+//     state; the type alias Scope, used in annotations only, is none.
 //   - Go: Store.items written through a pointer receiver (Put) and read
 //     by Get, the instance a package variable; Store.seen is written
 //     through a value receiver (a copy: no write); hits is a package
@@ -55,18 +57,26 @@ class Counter:
 
 cache = Cache()
 counter = Counter()
+registry = {}
+total = 0
+Scope = dict
 
-def handle_get(req):
-    return cache.get(req)
+def handle_get(req: Scope):
+    return cache.get(req), registry.get(req)
 
-def handle_put(req):
+def handle_put(req: Scope):
     cache.put(req, 1)
+    registry[req] = 1
 
 def handle_a(req):
+    global total
     Req().bump()
+    total += 1
 
 def handle_b(req):
+    global total
     Req().bump()
+    total = total + 1
 
 def handle_c(req):
     counter.inc()
@@ -130,13 +140,15 @@ func TestFlowAttributeTurbulence(t *testing.T) {
 		"file::py/app.py::Cache.items module_instance 0.5 high [file::py/app.py::handle_get file::py/app.py::handle_put] writes=[py/app.py:11]",
 		"file::py/app.py::Counter.n module_instance 0.25 low [file::py/app.py::handle_c file::py/app.py::handle_d] writes=[py/app.py:32]",
 		"file::py/app.py::Req.n instance 0.25 low [file::py/app.py::handle_a file::py/app.py::handle_b] writes=[py/app.py:23]",
+		"file::py/app.py::registry.<nil> module 0.5 high [file::py/app.py::handle_get file::py/app.py::handle_put] writes=[py/app.py:45]",
+		"file::py/app.py::total.<nil> module 0.5 high [file::py/app.py::handle_a file::py/app.py::handle_b] writes=[py/app.py:50 py/app.py:55]",
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("turbulence:\n got %q\nwant %q\n%s", got, want, tooltest.ToJSON(out["turbulence"]))
 	}
 	// At the default threshold only the unguarded shared state is listed.
 	def := tooltest.MustCall(t, d, "flow_simulate", map[string]any{"agent_id": "t"})
-	if n := len(def["turbulence"].([]any)); n != 4 || def["below_threshold"] != 2.0 {
-		t.Errorf("default threshold: %d points, %v below; want 4 and 2", n, def["below_threshold"])
+	if n := len(def["turbulence"].([]any)); n != 6 || def["below_threshold"] != 2.0 {
+		t.Errorf("default threshold: %d points, %v below; want 6 and 2", n, def["below_threshold"])
 	}
 }
