@@ -45,7 +45,9 @@ type attrKey struct {
 type attrUse struct {
 	methods []graph.NodeID // ascending
 	writes  []Site
-	class   bool
+	// class: written through the class (a read such as an ORM's
+	// Model.column in a query shares nothing).
+	class bool
 }
 
 // methodScan is what one method's source says.
@@ -84,7 +86,7 @@ func attrTurbulence(g *graph.Graph, rels relCache, ps []*particle, reached map[g
 			if a.write {
 				u.writes = append(u.writes, Site{m, a.line})
 			}
-			u.class = u.class || a.class
+			u.class = u.class || a.class && a.write
 		}
 	}
 	var out []Turbulence
