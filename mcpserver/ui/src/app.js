@@ -192,7 +192,19 @@ function renderer(graph) {
     labelColor: { color: "#e6e6e6" }, labelFont: "system-ui, sans-serif", hideEdgesOnMove: large, hideLabelsOnMove: large,
   });
   state.renderer.on("clickNode", ({ node }) => expand(node));
+  skipPickingWhileDragging(state.renderer);
   return state.renderer;
+}
+
+// skipPickingWhileDragging: sigma finds the hovered node by reading a pixel
+// back from the GPU on every mouse move, which waits for all queued drawing.
+// On a software rasteriser that wait blocked each move of a 2,000-node drag
+// for 140–300 ms (benchmarks/results/ui.md). Nothing is hovered while the
+// stage is dragged, so the read is skipped then; presses and clicks still pick.
+function skipPickingWhileDragging(r) {
+  const captor = r.getMouseCaptor();
+  const pick = r.getNodeAtPosition.bind(r);
+  r.getNodeAtPosition = (pos) => (captor.isMouseDown && captor.draggedEvents > 0 ? null : pick(pos));
 }
 
 function nodeAttrs(n, x, y) {
