@@ -200,9 +200,9 @@ func oneRepo(ctx context.Context, server, root string, items []item, by map[stri
 	for _, it := range items {
 		got, alts, err := ask(ctx, c, it)
 		var te *localize.ToolError
+		refused := errors.As(err, &te)
 		switch {
-		case errors.As(err, &te):
-			t.refused++
+		case refused:
 			got = make([]string, len(it.want))
 			if verbose {
 				fmt.Fprintf(os.Stderr, "REFUSED %s %s %q: %.700s\n", it.repo, it.tool, it.input, te.Text)
@@ -210,30 +210,47 @@ func oneRepo(ctx context.Context, server, root string, items []item, by map[stri
 		case err != nil:
 			return t, err
 		}
-		if alts {
-			t.alts++
-		}
-		t.calls++
-		all, right := true, make([]bool, len(it.want))
-		for i, w := range it.want {
-			t.names++
-			ok := i < len(got) && contains(w, got[i])
-			right[i] = ok
-			if ok {
-				t.namesRight++
-			} else {
-				all = false
-				if verbose && err == nil {
-					fmt.Fprintf(os.Stderr, "WRONG %s %s %q: got %s, want %s\n", it.repo, it.tool, it.input, got[i], strings.Join(w, " or "))
-				}
-			}
-		}
-		if all {
-			t.callsRight++
-		}
-		count(by, it, right, errors.As(err, &te))
+		right := score(it, got, verbose && !refused)
+		t.add(callTally(right, refused, alts))
+		count(by, it, right, refused)
 	}
 	return t, nil
+}
+
+// score tells, per name of the call, whether it resolved to the intended
+// node (printing the wrong ones when verbose).
+func score(it item, got []string, verbose bool) []bool {
+	right := make([]bool, len(it.want))
+	for i, w := range it.want {
+		right[i] = i < len(got) && contains(w, got[i])
+		if !right[i] && verbose {
+			g := "(none)"
+			if i < len(got) {
+				g = got[i]
+			}
+			fmt.Fprintf(os.Stderr, "WRONG %s %s %q: got %s, want %s\n", it.repo, it.tool, it.input, g, strings.Join(w, " or "))
+		}
+	}
+	return right
+}
+
+// callTally is one call's contribution to a repository's tally.
+func callTally(right []bool, refused, alts bool) tally {
+	t := tally{calls: 1, names: len(right), callsRight: 1}
+	for _, ok := range right {
+		if ok {
+			t.namesRight++
+		} else {
+			t.callsRight = 0
+		}
+	}
+	if refused {
+		t.refused = 1
+	}
+	if alts {
+		t.alts = 1
+	}
+	return t
 }
 
 func contains(l []string, s string) bool {
