@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,4 +89,20 @@ func TestConfig() session.Config {
 	cfg := session.DefaultConfig()
 	cfg.AllowRoots = []string{os.TempDir()}
 	return cfg
+}
+
+// Teaches calls tool with args and fails t unless the call is refused
+// with a teaching error: one whose message names want and that carries a
+// hint and, when example is set, an example.
+func Teaches(t testing.TB, d *tools.Dispatcher, tool string, args map[string]any, want string, example bool) {
+	t.Helper()
+	out, isErr := Call(t, d, tool, args)
+	if !isErr {
+		t.Errorf("%s(%v) succeeded: %v", tool, args, out)
+		return
+	}
+	msg, _ := out["error"].(string)
+	if !strings.Contains(msg, want) || out["hint"] == nil || (example && out["example"] == nil) {
+		t.Errorf("%s(%v): error %v does not teach (want %q, a hint and, if asked, an example)", tool, args, out, want)
+	}
 }
