@@ -1,7 +1,6 @@
 package change
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
@@ -88,14 +87,6 @@ func TestChangeTeachingErrors(t *testing.T) {
 		{"validate_plan", map[string]any{"agent_id": "t", "actions": []any{map[string]any{"action_type": "refactor", "file_path": "a.py"}}}, "action_type"},
 		{"validate_plan", map[string]any{"agent_id": "t", "actions": []any{map[string]any{"action_type": "modify"}}}, "file_path"},
 	} {
-		out, isErr := tooltest.Call(t, d, tc.tool, tc.args)
-		if !isErr {
-			t.Errorf("%s(%v) succeeded: %v", tc.tool, tc.args, out)
-			continue
-		}
-		msg, _ := out["error"].(string)
-		if !strings.Contains(msg, tc.want) || out["hint"] == nil || out["example"] == nil {
-			t.Errorf("%s(%v): error %v does not teach (want %q, a hint and an example)", tc.tool, tc.args, out, tc.want)
-		}
+		tooltest.Teaches(t, d, tc.tool, tc.args, tc.want, true)
 	}
 }
