@@ -3,7 +3,6 @@ package patterns
 import (
 	"context"
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/m1nd-go/m1nd/core/engine"
@@ -221,14 +220,6 @@ func TestPatternsTeachingErrors(t *testing.T) {
 		{"type_trace", map[string]any{"target": "Config", "direction": "up"}, "direction"},
 	} {
 		tc.args["agent_id"] = "t"
-		out, isErr := tooltest.Call(t, d, tc.tool, tc.args)
-		if !isErr {
-			t.Errorf("%s(%v) succeeded: %v", tc.tool, tc.args, out)
-			continue
-		}
-		msg, _ := out["error"].(string)
-		if !strings.Contains(msg, tc.want) || out["hint"] == nil || out["example"] == nil {
-			t.Errorf("%s(%v): error %v does not teach (want %q, a hint and an example)", tc.tool, tc.args, out, tc.want)
-		}
+		tooltest.Teaches(t, d, tc.tool, tc.args, tc.want, true)
 	}
 }
