@@ -78,15 +78,7 @@ func TestImmuneTeachingErrors(t *testing.T) {
 		{"antibody_scan", map[string]any{"agent_id": "t", "antibody_ids": []string{"ab_999"}}, "ab_999"},
 		{"antibody_scan", map[string]any{"agent_id": "t", "match_mode": "fuzzy"}, "match_mode"},
 	} {
-		out, isErr := tooltest.Call(t, d, tc.tool, tc.args)
-		if !isErr {
-			t.Errorf("%s(%v) succeeded: %v", tc.tool, tc.args, out)
-			continue
-		}
-		msg, _ := out["error"].(string)
-		if !strings.Contains(msg, tc.want) || out["hint"] == nil {
-			t.Errorf("%s(%v): error %v does not teach (want %q and a hint)", tc.tool, tc.args, out, tc.want)
-		}
+		tooltest.Teaches(t, d, tc.tool, tc.args, tc.want, false)
 	}
 	// Nothing was stored by the failed calls.
 	if l := tooltest.MustCall(t, d, "antibody_list", map[string]any{"agent_id": "t"}); l["total"] != 0.0 {
