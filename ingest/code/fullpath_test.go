@@ -23,7 +23,10 @@ func TestFullWithoutStoreEqualsWithStore(t *testing.T) {
 		dir  func(t *testing.T) string
 	}{
 		{"fixture repository", func(t *testing.T) string { return newFixtureRepo(t).Dir }},
-		{"Go source slice", goSourceSlice},
+		{"Go source slice", func(t *testing.T) string {
+			dir, _ := goSourceSlice(t, "go/token", "go/scanner", "go/ast", "text/tabwriter")
+			return dir
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := tc.dir(t)
@@ -46,12 +49,14 @@ func TestFullWithoutStoreEqualsWithStore(t *testing.T) {
 	}
 }
 
-// goSourceSlice copies a few packages of the Go source tree (real code
-// with cross-file calls, methods and imports) into a temporary root.
-func goSourceSlice(t *testing.T) string {
+// goSourceSlice copies packages of the Go source tree (real code with
+// cross-file calls, methods and imports) into a temporary root with a
+// go.mod, and lists the files copied.
+func goSourceSlice(t *testing.T, pkgs ...string) (dir string, files []string) {
+	t.Helper()
 	src := filepath.Join(runtime.GOROOT(), "src")
-	dir := t.TempDir()
-	for _, pkg := range []string{"go/token", "go/scanner", "go/ast", "text/tabwriter"} {
+	dir = t.TempDir()
+	for _, pkg := range pkgs {
 		entries, err := os.ReadDir(filepath.Join(src, pkg))
 		if err != nil {
 			t.Skipf("Go source tree not readable: %v", err)
@@ -64,9 +69,11 @@ func goSourceSlice(t *testing.T) string {
 			if err != nil {
 				t.Fatal(err)
 			}
-			writeFiles(t, dir, map[string]string{pkg + "/" + e.Name(): string(data)})
+			rel := pkg + "/" + e.Name()
+			writeFiles(t, dir, map[string]string{rel: string(data)})
+			files = append(files, rel)
 		}
 	}
 	writeFiles(t, dir, map[string]string{"go.mod": "module std\n\ngo 1.26\n"})
-	return dir
+	return dir, files
 }

@@ -232,28 +232,7 @@ func TestPatchRealCode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("ingests a slice of the Go source tree several times")
 	}
-	src := filepath.Join(runtime.GOROOT(), "src")
-	dir := t.TempDir()
-	var files []string
-	for _, pkg := range []string{"go/token", "go/scanner", "go/ast", "go/parser", "text/tabwriter"} {
-		entries, err := os.ReadDir(filepath.Join(src, pkg))
-		if err != nil {
-			t.Skipf("Go source tree not readable: %v", err)
-		}
-		for _, e := range entries {
-			if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
-				continue
-			}
-			data, err := os.ReadFile(filepath.Join(src, pkg, e.Name()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rel := pkg + "/" + e.Name()
-			writeFiles(t, dir, map[string]string{rel: string(data)})
-			files = append(files, rel)
-		}
-	}
-	writeFiles(t, dir, map[string]string{"go.mod": "module std\n\ngo 1.26\n"})
+	dir, files := goSourceSlice(t, "go/token", "go/scanner", "go/ast", "go/parser", "text/tabwriter")
 	store := cache.Open(t.TempDir())
 	run := func() *adapter.Output {
 		t.Helper()
