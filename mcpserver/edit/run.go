@@ -46,6 +46,9 @@ type Check struct {
 	TestsRun    int     `json:"tests_run,omitempty"`
 	TestsPassed int     `json:"tests_passed,omitempty"`
 	TestsFailed int     `json:"tests_failed,omitempty"`
+	// Syntax: the check reads syntax only (python compile, node --check):
+	// its pass says nothing of names or behaviour.
+	Syntax bool `json:"-"`
 }
 
 // File is a written file as the runners see it.
@@ -334,7 +337,7 @@ func (r *Runner) pyCompile(ctx context.Context, files []File) Check {
 	}
 	c := r.run(ctx, "B", "python", files[0].Root, pyEnv, py, args...)
 	c.Command = fmt.Sprintf("python -c compile(<file>) on %d files", len(files))
-	c.Blocking = true
+	c.Blocking, c.Syntax = true, true
 	return c
 }
 
@@ -434,7 +437,7 @@ func (r *Runner) nodeCheck(ctx context.Context, files []File) []Check {
 	var out []Check
 	for _, f := range files[:min(len(files), 16)] {
 		c := r.run(ctx, "B", "javascript", filepath.Dir(f.Abs), nil, node, "--check", f.Abs)
-		c.Blocking = true
+		c.Blocking, c.Syntax = true, true
 		out = append(out, c)
 	}
 	return out

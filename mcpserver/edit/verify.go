@@ -622,6 +622,10 @@ func Verdict(e Evidence) (verdict string, reasons []string) {
 		risky = true
 		reasons = append(reasons, "graph: "+e.GraphShrank)
 	}
+	if !broken && !risky && unexercised(e) {
+		risky = true
+		reasons = append(reasons, "B/D: nothing beyond syntax ran the written code: its imports and tests fail without the edit too (pre_existing_failures says why, e.g. a missing dependency); read the change by hand or fix the environment and verify again")
+	}
 	switch {
 	case broken:
 		return Broken, reasons
@@ -629,6 +633,28 @@ func Verdict(e Evidence) (verdict string, reasons []string) {
 		return Risky, reasons
 	}
 	return Safe, reasons
+}
+
+// unexercised: the checks that would have run the written code (imports,
+// tests) all failed without the edit too, and nothing but a syntax check
+// passed — a SAFE there would claim what no check saw (a renamed Python
+// function still called in its own file was SAFE while a missing
+// dependency stopped every import). A compiler's pre-existing failure
+// is evidence still: its errors were compared, and the edit added none.
+func unexercised(e Evidence) bool {
+	pre, ran := false, false
+	for _, c := range slices.Concat(e.Compile, e.Tests) {
+		compiler := c.Layer == "B" && c.Language != "python" && c.Language != "javascript"
+		switch {
+		case c.Status == "pre_existing" && compiler:
+			ran = true
+		case c.Status == "pre_existing":
+			pre = true
+		case c.Status == "passed" && !c.Syntax:
+			ran = true
+		}
+	}
+	return pre && !ran
 }
 
 func firstLine(s, sep string) string {
@@ -1507,4 +1533,39 @@ func (r *Runner) TSDependents(ctx context.Context, written, deps []File) []Check
 		return nil
 	}
 	return r.tsc(ctx, todo)
+}
+
+// SelfUse looks for sym, which the edit removed from a Python or
+// JavaScript/TypeScript file, in the file's own new text: a bare use of a
+// name the module no longer defines, imports or assigns fails when that
+// line runs (NameError, ReferenceError) — no compiler says so and, when
+// imports cannot run, no check does. call says the use is a call
+// (name(…)); comment lines are passed over. Go and other compiled files:
+// the build says it.
+func SelfUse(rel string, next []byte, sym Symbol) (line int, call bool, text string) {
+	ext := path.Ext(rel)
+	py := ext == ".py" || ext == ".pyi"
+	js := slices.Contains([]string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"}, ext)
+	if sym.Member || (!py && !js) {
+		return 0, false, ""
+	}
+	name := regexp.QuoteMeta(sym.Name)
+	rebound := `(?m)^[ \t]*(?:(?:async[ \t]+)?def|class|function|const|let|var|export[ \t]+(?:default[ \t]+)?(?:async[ \t]+)?(?:function|class|const|let|var))[ \t]+` + name + `\b` +
+		`|(?m)^[ \t]*` + name + `[ \t]*(?::[^=\n]*)?=[^=]` +
+		`|(?m)^[ \t]*(?:from[ \t]+\S+[ \t]+)?import\b[^\n]*\b` + name + `\b` +
+		`|\bimport\b[^;]*\b` + name + `\b[^;]*\bfrom\b`
+	if regexp.MustCompile(rebound).Match(next) {
+		return 0, false, ""
+	}
+	word := regexp.MustCompile(`(?:^|[^\w$.])` + name + `(?:[ \t]*(\()|[^\w$]|$)`)
+	for i, l := range strings.Split(string(next), "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "#") || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "*") {
+			continue
+		}
+		if m := word.FindStringSubmatch(l); m != nil {
+			return i + 1, m[1] != "", t
+		}
+	}
+	return 0, false, ""
 }

@@ -356,9 +356,39 @@ func TestVerdictRemovedNames(t *testing.T) {
 	if v, _ := Verdict(Evidence{Removed: []Finding{warn}}); v != Risky {
 		t.Errorf("warning only: %s", v)
 	}
-	pre := Check{Layer: "B", Command: "go build ./...", Status: "pre_existing", Blocking: true}
+	pre := Check{Layer: "B", Language: "go", Command: "go build ./...", Status: "pre_existing", Blocking: true}
 	if v, _ := Verdict(Evidence{Compile: []Check{pre}}); v != Safe {
 		t.Errorf("pre-existing build failure: %s", v)
+	}
+}
+
+// TestVerdictNothingRanTheCode: a Python edit whose imports and tests
+// fail without it too (a missing dependency) was only syntax-checked: not
+// SAFE. One import or test that ran, or a compiler's comparison, is.
+func TestVerdictNothingRanTheCode(t *testing.T) {
+	t.Parallel()
+	syntax := Check{Layer: "B", Language: "python", Command: "python -c compile(<file>) on 1 files", Status: "passed", Blocking: true, Syntax: true}
+	imports := Check{Layer: "B", Language: "python", Command: "python -c 'import …'", Status: "pre_existing", Blocking: true}
+	tests := Check{Layer: "D", Language: "python", Command: "python -m unittest", Status: "pre_existing"}
+	for _, tc := range []struct {
+		name    string
+		compile []Check
+		tests   []Check
+		want    string
+	}{
+		{"syntax only, imports and tests pre-existing", []Check{syntax, imports}, []Check{tests}, Risky},
+		{"syntax only, imports pre-existing, no tests", []Check{syntax, imports}, nil, Risky},
+		{"an import ran", []Check{syntax, {Layer: "B", Language: "python", Status: "passed"}}, []Check{tests}, Safe},
+		{"a test ran", []Check{syntax, imports}, []Check{{Layer: "D", Language: "python", Status: "passed", TestsRun: 3, TestsPassed: 3}}, Safe},
+		{"syntax only, nothing else to run", []Check{syntax}, nil, Safe},
+		{"go build compared, tests pre-existing", []Check{{Layer: "B", Language: "go", Status: "pre_existing", Blocking: true}}, []Check{tests}, Safe},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, why := Verdict(Evidence{Compile: tc.compile, Tests: tc.tests})
+			if v != tc.want {
+				t.Errorf("verdict %s %v, want %s", v, why, tc.want)
+			}
+		})
 	}
 }
 
@@ -428,5 +458,34 @@ func TestTestsAgainstPytestBaseline(t *testing.T) {
 	}
 	if v, _ := Verdict(Evidence{Tests: d}); v != Broken {
 		t.Errorf("verdict %s, want BROKEN", v)
+	}
+}
+
+func TestSelfUse(t *testing.T) {
+	t.Parallel()
+	fn := Symbol{Name: "to_text", Qualified: "to_text"}
+	for _, tc := range []struct {
+		name, rel, src string
+		sym            Symbol
+		line           int
+		call           bool
+	}{
+		{"renamed, still called below", "u.py", "def to_text_renamed(x):\n    return str(x)\n\n\nclass P:\n    def help(self):\n        return to_text(self.t)\n", fn, 7, true},
+		{"named, not called", "u.py", "def other():\n    pass\n\nHANDLERS = [to_text]\n", fn, 4, false},
+		{"only in a comment", "u.py", "def other():\n    # to_text used to live here\n    pass\n", fn, 0, false},
+		{"imported from elsewhere now", "u.py", "from .text import to_text\n\n\ndef f(x):\n    return to_text(x)\n", fn, 0, false},
+		{"assigned again", "u.py", "to_text = str\n\n\ndef f(x):\n    return to_text(x)\n", fn, 0, false},
+		{"a method of that name is another thing", "u.py", "def f(x):\n    return x.to_text()\n", fn, 0, false},
+		{"a member is left to the users' check", "u.py", "def f(self):\n    return to_text(1)\n", Symbol{Name: "to_text", Qualified: "P.to_text", Member: true}, 0, false},
+		{"JavaScript", "u.js", "export function toTextRenamed(x) { return String(x) }\nconst y = toText(1)\n", Symbol{Name: "toText", Qualified: "toText"}, 2, true},
+		{"JavaScript, imported", "u.ts", "import { toText } from './text'\nconst y = toText(1)\n", Symbol{Name: "toText", Qualified: "toText"}, 0, false},
+		{"Go is the compiler's", "u.go", "package u\n\nfunc f() { toText(1) }\n", Symbol{Name: "toText", Qualified: "toText"}, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			line, call, _ := SelfUse(tc.rel, []byte(tc.src), tc.sym)
+			if line != tc.line || call != tc.call {
+				t.Errorf("SelfUse = line %d call %v, want %d %v", line, call, tc.line, tc.call)
+			}
+		})
 	}
 }

@@ -299,7 +299,7 @@ type verificationReport struct {
 	LayerE    []edit.Finding `json:"layer_e_anti_patterns,omitzero" jsonschema:"Anti-patterns in the diff (detail full)."`
 	GraphDiff []graphDiff    `json:"graph_diff,omitzero" jsonschema:"What the graph held of each written file before and after (detail full)."`
 	// RemovedNamesUsed and PreExistingFailures: see edit_verify.go.
-	RemovedNamesUsed    []edit.Finding     `json:"removed_names_used,omitzero" jsonschema:"Names the edit removed or renamed that files outside the batch still use (the graph's users of the written files, confirmed in their text): severity broken for an import or qualified use in code, warning for a use by name only, of a method, or in a test. A brief answer lists the first 5 that weigh on the verdict."`
+	RemovedNamesUsed    []edit.Finding     `json:"removed_names_used,omitzero" jsonschema:"Names the edit removed or renamed that are still used: by the written Python or JavaScript file itself (a call is broken), or by files outside the batch (the graph's users of the written files, confirmed in their text: broken for an import or qualified use in code, warning for a use by name only, of a method, or in a test). A brief answer lists the first 5 that weigh on the verdict."`
 	PreExistingFailures []edit.PreExisting `json:"pre_existing_failures,omitzero" jsonschema:"Failures that happen without the edit too (the same check run on the previous contents): listed, not blamed on the edit (detail full; a brief answer counts them per layer)."`
 	ElapsedMs           float64            `json:"elapsed_ms"`
 }

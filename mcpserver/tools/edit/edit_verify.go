@@ -226,6 +226,9 @@ func (b *batchRun) removedNames() (out []edit.Finding, abs map[string]string) {
 	if len(ws) == 0 {
 		return out, abs
 	}
+	for _, w := range ws {
+		out = append(out, b.selfUses(w.path, w.removed)...)
+	}
 	_ = b.c.Session.Read(b.c.Ctx, func(bd *session.Bundle) error {
 		rs, guard := tools.BundleSpace(bd), tools.BundleGuard(bd)
 		for _, w := range ws {
@@ -288,6 +291,34 @@ func (b *batchRun) removedNames() (out []edit.Finding, abs map[string]string) {
 		return strings.Compare(a.File+fmt.Sprint(a.Line), b.File+fmt.Sprint(b.Line))
 	})
 	return out, abs
+}
+
+// selfUses finds the names a written Python or JavaScript file lost and
+// still uses itself (edit.SelfUse): a call is broken, a bare mention a
+// warning.
+func (b *batchRun) selfUses(rel string, removed []edit.Symbol) []edit.Finding {
+	i := slices.Index(b.paths, rel)
+	if i < 0 {
+		return nil
+	}
+	var out []edit.Finding
+	for _, s := range removed {
+		line, call, text := edit.SelfUse(rel, b.targets[i].New, s)
+		if line == 0 {
+			continue
+		}
+		what := s.Qualified + " was removed"
+		if s.RenamedTo != "" {
+			what = s.Qualified + " was renamed to " + s.RenamedTo
+		}
+		sev, how := "warning", "still names it"
+		if call {
+			sev, how = "broken", "still calls it"
+		}
+		out = append(out, edit.Finding{File: rel, Line: line, Symbol: s.Qualified, Kind: "removed_name_used", Severity: sev,
+			Detail: fmt.Sprintf("%s in %s, which %s: %s", what, rel, how, tools.ClipText(text, 120))})
+	}
+	return out
 }
 
 // compiledClean: where a compiler checked the user and passed (go build

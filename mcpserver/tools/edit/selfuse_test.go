@@ -1,0 +1,46 @@
+package edit
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/m1nd-go/m1nd/mcpserver/edit"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+)
+
+// A package whose imports fail without any edit (a dependency not
+// installed, as typer's annotated_doc was here): only syntax can be
+// checked. A function renamed but still called in its own file is BROKEN
+// (it was SAFE); a harmless edit is RISKY, not SAFE, and says why.
+func TestVerifyUncheckableEdits(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs python")
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	files := map[string]string{
+		"src/pk/__init__.py": "import m1nd_dependency_not_installed\n\nfrom .util import show\n",
+		"src/pk/util.py":     "def to_text(x):\n    return str(x)\n\n\ndef show(x):\n    return to_text(x)\n",
+	}
+	d, _ := tooltest.FixtureRepo(t, files)
+
+	renamed := strings.Replace(files["src/pk/util.py"], "def to_text(", "def to_text_renamed(", 1)
+	out, v, rep := verifyBatch(t, d, "src/pk/util.py", renamed)
+	if v != edit.Broken || out["status"] != "restored" {
+		t.Fatalf("rename still called in its file: verdict %s, status %v, reasons %v", v, out["status"], rep["reasons"])
+	}
+	if uses := removedUses(rep); !slices.Contains(uses, "src/pk/util.py:6:broken") {
+		t.Errorf("removed_names_used %v lacks src/pk/util.py:6:broken", uses)
+	}
+
+	harmless := strings.Replace(files["src/pk/util.py"], "return str(x)", "return str(x).strip()", 1)
+	_, v, rep = verifyBatch(t, d, "src/pk/util.py", harmless)
+	reasons := strings.Join(tooltest.ToStrings(rep["reasons"]), "\n")
+	if v != edit.Risky || !strings.Contains(reasons, "nothing beyond syntax ran the written code") {
+		t.Errorf("an edit no import or test could run: verdict %s, reasons:\n%s", v, reasons)
+	}
+}
