@@ -115,4 +115,8 @@ func TestActivateArgs(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
 		}
 	}
+	long := Config{TopK: 100}.activateArgs(strings.Repeat("x", 20000))["query"].(string)
+	if len(long) > 8<<10 {
+		t.Errorf("a 20,000-byte message becomes a %d-byte query, over the server's 8 KiB", len(long))
+	}
 }

@@ -51,6 +51,10 @@ type Config struct {
 	ActivateArgs map[string]any
 }
 
+// maxActivateQuery keeps activate's query under the server's 8 KiB string
+// limit (clip adds 3 bytes): a longer commit message failed the task.
+const maxActivateQuery = 8<<10 - 8
+
 // activateArgs are activate's arguments for query: the harness's own,
 // then cfg.ActivateArgs (which may not replace agent_id, query or top_k).
 func (cfg Config) activateArgs(query string) map[string]any {
@@ -58,7 +62,7 @@ func (cfg Config) activateArgs(query string) map[string]any {
 	for k, v := range cfg.ActivateArgs {
 		args[k] = v
 	}
-	args["agent_id"], args["query"], args["top_k"] = "localize", clip(query, 19000), min(cfg.TopK, 500)
+	args["agent_id"], args["query"], args["top_k"] = "localize", clip(query, maxActivateQuery), min(cfg.TopK, 500)
 	return args
 }
 
