@@ -1,7 +1,7 @@
 // Drives m1nd's serve-mode UI in a real browser (Debian's chromium through
 // puppeteer-core): load the page, search, open a result's graph view,
 // check the canvas draws nodes, open the impact and file views, draw another
-// agent's trail; with
+// agent's trail; drag a 2,000-node drawing and report what each frame drew; with
 // DRAW=N, also draw N nodes of the graph (GET /api/graph/snapshot) and
 // time it. Saves screenshots in OUTDIR; prints one JSON summary line.
 //
@@ -94,6 +94,8 @@ await page.waitForFunction(() => window.m1nd.ready);
 const trail = { files_read: files, nodes: await page.evaluate(() => window.m1nd.drawn), edges: await page.evaluate(() => window.m1nd.edges), status: await page.$eval("#status", (s) => s.textContent) };
 await page.screenshot({ path: `${outdir}/trail.png` });
 
+const large = await largeDrag();
+
 let draw = null;
 if (process.env.DRAW) {
   const n = Number(process.env.DRAW);
@@ -126,4 +128,69 @@ if (process.env.DRAW) {
 }
 
 await browser.close();
-console.log(JSON.stringify({ load_ms: loadMs, results, graph, impact, file, partners, layers, live, trail, draw, errors }));
+console.log(JSON.stringify({ load_ms: loadMs, results, graph, impact, file, partners, layers, live, trail, large, draw, errors }));
+
+// largeDrag draws 2,000 made-up nodes the way the page draws a graph, then
+// drags the stage with the mouse and reports what sigma drew on each frame:
+// draw calls on the edge layer, pixels on the label layer, pixels read back
+// from the GPU (hover picking, which waits for all queued drawing). What a
+// large drawing costs per frame depends on these, not on a clock.
+async function largeDrag() { // the graph pane shows the trail drawn last
+  await page.evaluate(() => {
+    const n = 2000, nodes = [], edges = [];
+    const types = ["Function", "Class", "File", "Module"];
+    for (let i = 0; i < n; i++) nodes.push({ id: `n${i}`, label: `node_${i}`, type: types[i % 4], pagerank: ((i * 37) % 101) / 2000 });
+    for (let i = 0; i < n; i++) {
+      edges.push({ source: `n${i}`, target: `n${(i + 1) % n}`, relation: "calls", weight: 0.5 });
+      edges.push({ source: `n${i}`, target: `n${(i * 7 + 3) % n}`, relation: "imports", weight: 0.3 });
+    }
+    window.m1nd.ready = false;
+    window.m1ndDraw({ nodes, edges });
+  });
+  await page.waitForFunction(() => window.m1nd.ready);
+  await page.evaluate(() => {
+    const r = window.m1ndRenderer();
+    const cv = r.getCanvases();
+    const spy = (window.m1ndSpy = { edgeDraws: 0, reads: 0, frames: [] });
+    const gl = (c) => c.getContext("webgl2") || c.getContext("webgl");
+    const edges = gl(cv.edges);
+    for (const f of ["drawArrays", "drawElements", "drawArraysInstanced", "drawElementsInstanced"]) {
+      const orig = edges[f].bind(edges);
+      edges[f] = (...a) => { spy.edgeDraws++; return orig(...a); };
+    }
+    const nodesGL = gl(cv.nodes);
+    const read = nodesGL.readPixels.bind(nodesGL);
+    nodesGL.readPixels = (...a) => { spy.reads++; return read(...a); };
+    const labels = cv.labels.getContext("2d");
+    let before = 0;
+    r.on("beforeRender", () => { before = spy.edgeDraws; });
+    r.on("afterRender", () => {
+      const d = labels.getImageData(0, 0, cv.labels.width, cv.labels.height).data;
+      let px = 0;
+      for (let i = 3; i < d.length; i += 16) if (d[i]) px++;
+      const c = r.getMouseCaptor();
+      spy.frames.push({ moving: Boolean(c.draggedEvents || r.getCamera().isAnimated()), edgeDraws: spy.edgeDraws - before, labelPixels: px, labels: r.displayedNodeLabels.size });
+    });
+  });
+  const box = await (await page.$("#graph")).boundingBox();
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + 5, y + 3);
+  await page.mouse.move(x + 10, y + 6); // past sigma's drag tolerance: a drag, no click
+  const readsBefore = await page.evaluate(() => window.m1ndSpy.reads);
+  for (let i = 1; i <= 20; i++) await page.mouse.move(x + 10 + 8 * i, y + 6 + 4 * Math.sin(i / 3));
+  const dragReads = (await page.evaluate(() => window.m1ndSpy.reads)) - readsBefore;
+  await page.screenshot({ path: `${outdir}/drag.png` });
+  await page.mouse.up();
+  await page.waitForFunction(() => { const f = window.m1ndSpy.frames; return f.length && !f.at(-1).moving; });
+  await new Promise((r) => setTimeout(r, 300));
+  await page.screenshot({ path: `${outdir}/large.png` });
+  const frames = await page.evaluate(() => window.m1ndSpy.frames);
+  const moving = frames.filter((f) => f.moving), rest = frames.at(-1);
+  return {
+    nodes: await page.evaluate(() => window.m1nd.drawn), drag_reads: dragReads, moving_frames: moving.length,
+    moving_edge_draws: moving.reduce((s, f) => s + f.edgeDraws, 0), moving_label_pixels: Math.max(0, ...moving.map((f) => f.labelPixels)),
+    rest_edge_draws: rest.edgeDraws, rest_label_pixels: rest.labelPixels, rest_labels: rest.labels,
+  };
+}
