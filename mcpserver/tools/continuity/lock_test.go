@@ -122,10 +122,7 @@ func TestLockTeachingErrors(t *testing.T) {
 		{"lock_rebase", map[string]any{"agent_id": "jimi", "lock_id": "lock_jimi_404"}, "no lock"},
 		{"lock_watch", map[string]any{"agent_id": "jimi", "lock_id": id, "strategy": "periodic"}, "must be one of"},
 	} {
-		out, isErr := tooltest.Call(t, d, c.tool, c.args)
-		if !isErr || !strings.Contains(fmt.Sprint(out["error"]), c.want) || out["hint"] == "" {
-			t.Errorf("%s(%v): %v, want a teaching error about %q", c.tool, c.args, out, c.want)
-		}
+		tooltest.Teaches(t, d, c.tool, c.args, c.want, false)
 	}
 	// The owner's lock is untouched by the refused calls; the other agent
 	// is told which locks are its own.

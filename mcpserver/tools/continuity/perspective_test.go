@@ -131,10 +131,7 @@ func TestPerspectiveTeachingErrors(t *testing.T) {
 		{"perspective_compare", map[string]any{"agent_id": "jimi", "perspective_id_a": pid, "perspective_id_b": "persp_x_001"}, "no perspective"},
 		{"perspective_list", map[string]any{"agent_id": "x/y"}, "cannot own"},
 	} {
-		out, isErr := tooltest.Call(t, d, c.tool, c.args)
-		if !isErr || !strings.Contains(fmt.Sprint(out["error"]), c.want) || out["hint"] == "" {
-			t.Errorf("%s(%v): %v, want a teaching error about %q", c.tool, c.args, out, c.want)
-		}
+		tooltest.Teaches(t, d, c.tool, c.args, c.want, false)
 	}
 	if l := tooltest.MustCall(t, d, "perspective_list", map[string]any{"agent_id": "other"}); len(l["perspectives"].([]any)) != 0 {
 		t.Errorf("another agent sees jimi's perspectives: %v", l)
