@@ -70,9 +70,6 @@ func TestAuditTeachingErrors(t *testing.T) {
 		{map[string]any{"agent_id": "jimi", "path": "nowhere/"}, "no file of the graph"},
 		{map[string]any{"agent_id": "jimi", "path": "backend", "profile": "paranoid"}, "must be one of"},
 	} {
-		out, isErr := tooltest.Call(t, d, "audit", c.args)
-		if !isErr || !strings.Contains(fmt.Sprint(out["error"]), c.want) || out["hint"] == "" {
-			t.Errorf("audit(%v): %v, want a teaching error about %q", c.args, out, c.want)
-		}
+		tooltest.Teaches(t, d, "audit", c.args, c.want, false)
 	}
 }
