@@ -232,13 +232,7 @@ func TestDocumentToolsTeach(t *testing.T) {
 		for k, v := range tc.args {
 			args[k] = v
 		}
-		out, isErr := tooltest.Call(t, d2, tc.tool, args)
-		if !isErr || !strings.Contains(out["error"].(string), tc.want) {
-			t.Errorf("%s(%v): %v, want an error with %q", tc.tool, tc.args, out, tc.want)
-		}
-		if isErr && out["hint"] == "" {
-			t.Errorf("%s(%v): no hint", tc.tool, tc.args)
-		}
+		tooltest.Teaches(t, d2, tc.tool, args, tc.want, false)
 	}
 	if out, isErr := tooltest.Call(t, d2, "document_resolve", map[string]any{"agent_id": "t", "path": "docs/guid.md"}); isErr {
 		if dm, _ := out["details"].(map[string]any)["did_you_mean"].([]any); !slices.Contains(dm, any("docs/guide.md")) {
