@@ -77,13 +77,7 @@ func TestPredictKnownTeachingErrors(t *testing.T) {
 		{"task too long", map[string]any{"agent_id": "t", "changed_node": "backend/session.py", "task": strings.Repeat("x", 8001)}, "task"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, isErr := tooltest.Call(t, d, "predict", tc.args)
-			if !isErr {
-				t.Fatalf("predict(%v) succeeded: %v", tc.name, out)
-			}
-			if msg, _ := out["error"].(string); !strings.Contains(msg, tc.want) || out["hint"] == nil {
-				t.Errorf("error %v does not teach (want %q and a hint)", out, tc.want)
-			}
+			tooltest.Teaches(t, d, "predict", tc.args, tc.want, false)
 		})
 	}
 }
