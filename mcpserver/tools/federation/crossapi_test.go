@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
 
@@ -26,12 +27,33 @@ func writeRepo(t *testing.T, parent, name string, files map[string]string) strin
 	return dir
 }
 
+// federate federates the repositories named under parent and returns the
+// server and its cross-repository edges as "source -relation-> target
+// [edge_type: evidence]".
+func federate(t *testing.T, parent string, names ...string) (*tools.Dispatcher, []string) {
+	t.Helper()
+	cfg := tooltest.TestConfig()
+	cfg.AllowRoots = append(cfg.AllowRoots, parent)
+	d := tooltest.NewDispatcher(t, cfg)
+	var repos []any
+	for _, n := range names {
+		repos = append(repos, map[string]any{"name": n, "path": filepath.Join(parent, n)})
+	}
+	out := tooltest.MustCall(t, d, "federate", map[string]any{"agent_id": "t", "repos": repos})
+	var got []string
+	for _, e := range out["cross_repo_edges"].([]any) {
+		m := e.(map[string]any)
+		got = append(got, m["source_node"].(string)+" -"+m["relation"].(string)+"-> "+m["target_node"].(string)+" ["+m["edge_type"].(string)+": "+m["evidence"].(string)+"]")
+	}
+	return d, got
+}
+
 // apiRepos: server declares HTTP routes and a gRPC service it
 // implements; web calls the routes from the browser; cli uses the
 // generated gRPC client and one route. No module or package links them.
-func apiRepos(t *testing.T) (parent, server, web, cli string) {
+func apiRepos(t *testing.T) (parent string) {
 	parent = t.TempDir()
-	server = writeRepo(t, parent, "server", map[string]string{
+	writeRepo(t, parent, "server", map[string]string{
 		"go.mod": "module example.com/server\n\ngo 1.22\n",
 		"main.go": `package main
 
@@ -79,7 +101,7 @@ func serveGRPC(s *grpc.Server) {
 }
 `,
 	})
-	web = writeRepo(t, parent, "web", map[string]string{
+	writeRepo(t, parent, "web", map[string]string{
 		"package.json": `{"name": "web"}`,
 		"src/api.js": "// fetch(\"/api/admin/purge\") is for operators only\n" +
 			"export function loadUser(id) {\n  return fetch(`/api/users/${id}`).then((r) => r.json());\n}\n\n" +
@@ -88,7 +110,7 @@ func serveGRPC(s *grpc.Server) {
 			"export const docs = \"see /api/users/{id}\";\n" +
 			"export const ping = () => client.get(\"/health\"); // the client's base URL ends in /api\n",
 	})
-	cli = writeRepo(t, parent, "cli", map[string]string{
+	writeRepo(t, parent, "cli", map[string]string{
 		"go.mod": "module example.com/cli\n\ngo 1.22\n",
 		"main.go": `package main
 
@@ -118,20 +140,8 @@ func main() {}
 // comment or a plain string make none. impact crosses them; why names
 // the relation.
 func TestFederateLinksAPIContracts(t *testing.T) {
-	parent, server, web, cli := apiRepos(t)
-	cfg := tooltest.TestConfig()
-	cfg.AllowRoots = append(cfg.AllowRoots, parent)
-	d := tooltest.NewDispatcher(t, cfg)
-	out := tooltest.MustCall(t, d, "federate", map[string]any{"agent_id": "t", "repos": []any{
-		map[string]any{"name": "server", "path": server},
-		map[string]any{"name": "web", "path": web},
-		map[string]any{"name": "cli", "path": cli},
-	}})
-	var got []string
-	for _, e := range out["cross_repo_edges"].([]any) {
-		m := e.(map[string]any)
-		got = append(got, m["source_node"].(string)+" -"+m["relation"].(string)+"-> "+m["target_node"].(string)+" ["+m["edge_type"].(string)+": "+m["evidence"].(string)+"]")
-	}
+	parent := apiRepos(t)
+	d, got := federate(t, parent, "server", "web", "cli")
 	want := []string{
 		"cli::file::main.go::fetchUser -calls_api-> server::file::grpc.go::serveGRPC [api_contract: grpc users.v1.Users]",
 		"cli::file::main.go::fetchUser -calls_api-> server::file::grpc.go::usersServer [api_contract: grpc users.v1.Users]",
@@ -159,69 +169,42 @@ func TestFederateLinksAPIContracts(t *testing.T) {
 	}
 }
 
-// An Express router module mounted by another file answers under the
-// mount's prefix: the request reaches the module's handler.
-func TestFederateFollowsExpressMounts(t *testing.T) {
-	parent := t.TempDir()
-	shop := writeRepo(t, parent, "shop", map[string]string{
-		"package.json": `{"name": "shop", "dependencies": {"express": "4"}}`,
-		"app.js": "const express = require('express');\nconst orders = require('./routes/orders');\n" +
-			"const app = express();\napp.use('/api/orders', orders);\napp.listen(3000);\n",
-		"routes/orders.js": "const router = require('express').Router();\n\n" +
-			"function getOrder(req, res) { res.json({ id: req.params.id }); }\n\n" +
-			"router.get('/:id', getOrder);\nmodule.exports = router;\n",
-	})
-	ui := writeRepo(t, parent, "ui", map[string]string{
-		"package.json": `{"name": "ui"}`,
-		"order.js":     "export function showOrder(id) {\n  return fetch(`/api/orders/${id}`);\n}\n",
-	})
-	cfg := tooltest.TestConfig()
-	cfg.AllowRoots = append(cfg.AllowRoots, parent)
-	d := tooltest.NewDispatcher(t, cfg)
-	out := tooltest.MustCall(t, d, "federate", map[string]any{"agent_id": "t", "repos": []any{
-		map[string]any{"name": "shop", "path": shop},
-		map[string]any{"name": "ui", "path": ui},
-	}})
-	var got []string
-	for _, e := range out["cross_repo_edges"].([]any) {
-		m := e.(map[string]any)
-		got = append(got, m["source_node"].(string)+" -> "+m["target_node"].(string)+" ["+m["evidence"].(string)+"]")
-	}
-	want := []string{"ui::file::order.js::showOrder -> shop::file::routes/orders.js::getOrder [GET /api/orders/{}]"}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("cross-repo edges (-want +got):\n%s", d)
-	}
-}
-
-// A Flask blueprint registered under a prefix in another file answers
-// under it.
-func TestFederateFollowsBlueprintPrefixes(t *testing.T) {
-	parent := t.TempDir()
-	shop := writeRepo(t, parent, "shop", map[string]string{
-		"shop/__init__.py": "",
-		"shop/app.py": "from flask import Flask\nfrom shop.orders import bp as orders_bp\n\n" +
-			"app = Flask(__name__)\napp.register_blueprint(orders_bp, url_prefix='/api/v1/shop')\n",
-		"shop/orders.py": "from flask import Blueprint\n\nbp = Blueprint('orders', __name__)\n\n\n" +
-			"@bp.route('/orders/<int:order_id>')\ndef get_order(order_id):\n    return {'id': order_id}\n",
-	})
-	ui := writeRepo(t, parent, "ui", map[string]string{
-		"package.json": `{"name": "ui"}`,
-		"order.js":     "export function showOrder(id) {\n  return fetch(`/api/v1/shop/orders/${id}`);\n}\n",
-	})
-	cfg := tooltest.TestConfig()
-	cfg.AllowRoots = append(cfg.AllowRoots, parent)
-	d := tooltest.NewDispatcher(t, cfg)
-	out := tooltest.MustCall(t, d, "federate", map[string]any{"agent_id": "t", "repos": []any{
-		map[string]any{"name": "shop", "path": shop},
-		map[string]any{"name": "ui", "path": ui},
-	}})
-	var got []string
-	for _, e := range out["cross_repo_edges"].([]any) {
-		m := e.(map[string]any)
-		got = append(got, m["source_node"].(string)+" -> "+m["target_node"].(string)+" ["+m["evidence"].(string)+"]")
-	}
-	want := []string{"ui::file::order.js::showOrder -> shop::file::shop/orders.py::get_order [GET /api/v1/shop/orders/{}]"}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("cross-repo edges (-want +got):\n%s", d)
+// A router module mounted by another file (Express) and a blueprint
+// registered under a prefix in another file (Flask) answer under the
+// prefix: the request reaches the module's handler.
+func TestFederateFollowsRoutePrefixes(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		shop  map[string]string
+		fetch string // the path ui's showOrder requests
+		want  string
+	}{
+		{"express mount", map[string]string{
+			"package.json": `{"name": "shop", "dependencies": {"express": "4"}}`,
+			"app.js": "const express = require('express');\nconst orders = require('./routes/orders');\n" +
+				"const app = express();\napp.use('/api/orders', orders);\napp.listen(3000);\n",
+			"routes/orders.js": "const router = require('express').Router();\n\n" +
+				"function getOrder(req, res) { res.json({ id: req.params.id }); }\n\n" +
+				"router.get('/:id', getOrder);\nmodule.exports = router;\n",
+		}, "/api/orders/${id}", "ui::file::order.js::showOrder -calls_api-> shop::file::routes/orders.js::getOrder [api_contract: GET /api/orders/{}]"},
+		{"flask blueprint", map[string]string{
+			"shop/__init__.py": "",
+			"shop/app.py": "from flask import Flask\nfrom shop.orders import bp as orders_bp\n\n" +
+				"app = Flask(__name__)\napp.register_blueprint(orders_bp, url_prefix='/api/v1/shop')\n",
+			"shop/orders.py": "from flask import Blueprint\n\nbp = Blueprint('orders', __name__)\n\n\n" +
+				"@bp.route('/orders/<int:order_id>')\ndef get_order(order_id):\n    return {'id': order_id}\n",
+		}, "/api/v1/shop/orders/${id}", "ui::file::order.js::showOrder -calls_api-> shop::file::shop/orders.py::get_order [api_contract: GET /api/v1/shop/orders/{}]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			parent := t.TempDir()
+			writeRepo(t, parent, "shop", tc.shop)
+			writeRepo(t, parent, "ui", map[string]string{
+				"package.json": `{"name": "ui"}`,
+				"order.js":     "export function showOrder(id) {\n  return fetch(`" + tc.fetch + "`);\n}\n",
+			})
+			if _, got := federate(t, parent, "shop", "ui"); !cmp.Equal([]string{tc.want}, got) {
+				t.Errorf("cross-repo edges %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
