@@ -1,7 +1,6 @@
 package federation_test
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,19 +20,7 @@ func init() { tooltest.Register = toolset.RegisterAll }
 func threeRepos(t *testing.T) (parent, lib, widgets, app string) {
 	t.Helper()
 	parent = t.TempDir()
-	write := func(repo string, files map[string]string) string {
-		dir := filepath.Join(parent, repo)
-		for name, body := range files {
-			p := filepath.Join(dir, name)
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return dir
-	}
+	write := func(repo string, files map[string]string) string { return writeRepo(t, parent, repo, files) }
 	lib = write("lib", map[string]string{
 		"go.mod":       "module example.com/lib\n\ngo 1.22\n",
 		"util/util.go": "package util\n\n// Clamp bounds v to [lo, hi].\nfunc Clamp(v, lo, hi int) int { return max(lo, min(v, hi)) }\n",
