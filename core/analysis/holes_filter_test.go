@@ -63,6 +63,13 @@ func holeFixture(t *testing.T, odd string, oddUses []string, oddFunctions bool) 
 		id, _ := g.Lookup("file::" + p)
 		act = append(act, graph.Scored{Node: id, Score: 0.9 - float32(i)*0.05})
 	}
+	return holeLines(t, g, act)
+}
+
+// holeLines runs StructuralHoles with the default parameters and writes
+// each hole as "kind path", with " without path" for a missing dependency.
+func holeLines(t *testing.T, g *graph.Graph, act []graph.Scored) []string {
+	t.Helper()
 	res, err := StructuralHoles(g, act, DefaultHoleParams())
 	if err != nil {
 		t.Fatal(err)
@@ -131,19 +138,7 @@ func holesOf(t *testing.T, edges []string, act map[string]float32) []string {
 		id, _ := g.Lookup("file::" + p)
 		scored = append(scored, graph.Scored{Node: id, Score: act[p]})
 	}
-	res, err := StructuralHoles(g, scored, DefaultHoleParams())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, h := range res.Holes {
-		s := string(h.Kind) + " " + g.SourcePath(h.Node)
-		if h.Kind == HoleMissingDependency {
-			s += " without " + g.SourcePath(h.Missing)
-		}
-		got = append(got, s)
-	}
-	return got
+	return holeLines(t, g, scored)
 }
 
 // Bridges are modules in the middle of the topic: not those lit only by
