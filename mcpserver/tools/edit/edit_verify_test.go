@@ -16,6 +16,18 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
 
+// needPython skips a test that runs python3 in -short mode or where
+// there is none.
+func needPython(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs python")
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+}
+
 func verifyBatch(t *testing.T, d *tools.Dispatcher, pairs ...string) (map[string]any, string, map[string]any) {
 	t.Helper()
 	var es []any
@@ -70,12 +82,7 @@ var pyRenameFiles = map[string]string{
 // restored. The same rename with its users in the batch is SAFE.
 func TestVerifyRenameBreaksPythonImporters(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs python")
-	}
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("no python3")
-	}
+	needPython(t)
 	d, dir := tooltest.FixtureRepo(t, pyRenameFiles)
 	renamed := strings.Replace(pyRenameFiles["src/pk/helpers.py"], "def _split_path(", "def split_path(", 1)
 	before := tree(t, dir)
@@ -129,12 +136,7 @@ func TestVerifyRenameBreaksPythonImporters(t *testing.T) {
 // file's use of the removed name is a warning of its own.
 func TestVerifyTestsThatCannotRunAreBroken(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs python")
-	}
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("no python3")
-	}
+	needPython(t)
 	files := map[string]string{
 		"pk/__init__.py":          "",
 		"pk/helpers.py":           "def split_path(p):\n    return p.split('.')\n",

@@ -1,7 +1,6 @@
 package edit
 
 import (
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -16,12 +15,7 @@ import (
 // (it was SAFE); a harmless edit is RISKY, not SAFE, and says why.
 func TestVerifyUncheckableEdits(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs python")
-	}
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("no python3")
-	}
+	needPython(t)
 	files := map[string]string{
 		"src/pk/__init__.py": "import m1nd_dependency_not_installed\n\nfrom .util import show\n",
 		"src/pk/util.py":     "def to_text(x):\n    return str(x)\n\n\ndef show(x):\n    return to_text(x)\n",
