@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -193,11 +194,7 @@ func TestHypothesizeThroughFilesAndContainment(t *testing.T) {
 	if res.Verdict != VerdictLikelyFalse {
 		t.Errorf("a depends on d: %s %.3f", res.Verdict, res.Confidence)
 	}
-	var note bool
-	for _, e := range res.ContradictingEvidence {
-		note = note || e.Type == "containment_only"
-	}
-	if !note {
+	if !hasEvidence(res.ContradictingEvidence, "containment_only") {
 		t.Errorf("no containment note in %+v", res.ContradictingEvidence)
 	}
 	// Entity level: f calls c; a's import of b is not a call.
@@ -237,13 +234,14 @@ func TestHypothesizeCoChange(t *testing.T) {
 	if res.Verdict != VerdictLikelyFalse {
 		t.Errorf("co-change alone made %s %.3f", res.Verdict, res.Confidence)
 	}
-	var seen bool
-	for _, e := range res.SupportingEvidence {
-		seen = seen || e.Type == "co_change"
-	}
-	if !seen {
+	if !hasEvidence(res.SupportingEvidence, "co_change") {
 		t.Errorf("no co_change evidence: %+v", res)
 	}
+}
+
+// hasEvidence reports whether es holds evidence of type typ.
+func hasEvidence(es []Evidence, typ string) bool {
+	return slices.ContainsFunc(es, func(e Evidence) bool { return e.Type == typ })
 }
 
 func BenchmarkHypothesize(b *testing.B) {
