@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"go/build/constraint"
 	"strconv"
 	"strings"
 	"sync"
@@ -246,8 +247,11 @@ func (goExtractor) Extract(relPath string, src []byte) (*Result, error) {
 }
 
 // goBuildLine returns the expression of a //go:build line in the header
-// (before the package clause), "" when there is none.
+// (before the package clause), "" when there is none. Without one, the
+// legacy "// +build" lines count, as go/build reads them (all must hold):
+// rs/zerolog still picks its JSON or CBOR encoder by them alone.
 func goBuildLine(src []byte) string {
+	var plus constraint.Expr
 	for len(src) > 0 {
 		line := src
 		if i := bytes.IndexByte(src, '\n'); i >= 0 {
@@ -259,11 +263,25 @@ func goBuildLine(src []byte) string {
 		switch {
 		case bytes.HasPrefix(line, []byte("//go:build ")):
 			return string(bytes.TrimSpace(line[len("//go:build "):]))
+		case constraint.IsPlusBuild(string(line)):
+			if x, err := constraint.Parse(string(line)); err == nil {
+				plus = andExpr(plus, x)
+			}
 		case bytes.HasPrefix(line, []byte("package ")):
-			return ""
+			src = nil
 		}
 	}
-	return ""
+	if plus == nil {
+		return ""
+	}
+	return plus.String()
+}
+
+func andExpr(a, b constraint.Expr) constraint.Expr {
+	if a == nil {
+		return b
+	}
+	return &constraint.AndExpr{X: a, Y: b}
 }
 
 func (x *goExtract) code(i int32) uint8 { return code(x.k.codes, x.t.n[i].kind) }

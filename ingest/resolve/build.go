@@ -4,6 +4,7 @@ import (
 	"go/build/constraint"
 	"path"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/m1nd-go/m1nd/ingest/extract"
@@ -136,3 +137,59 @@ var knownArch = map[string]bool{"386": true, "amd64": true, "amd64p32": true, "a
 	"arm64be": true, "loong64": true, "mips": true, "mipsle": true, "mips64": true, "mips64le": true, "mips64p32": true,
 	"mips64p32le": true, "ppc": true, "ppc64": true, "ppc64le": true, "riscv": true, "riscv64": true, "s390": true,
 	"s390x": true, "sparc": true, "sparc64": true, "wasm": true}
+
+// taggedExpr is a Go file's build constraint when it names a custom tag,
+// one a build sets with -tags; nil otherwise.
+func taggedExpr(r *extract.Result) constraint.Expr {
+	if r.Language != "go" {
+		return nil
+	}
+	expr := parseConstraint(r.BuildConstraint)
+	if len(customTags(expr, nil)) == 0 {
+		return nil
+	}
+	return expr
+}
+
+// customTags appends to tags those of expr that name no platform,
+// compiler or release (binary_log, integration), once each.
+func customTags(expr constraint.Expr, tags []string) []string {
+	switch x := expr.(type) {
+	case *constraint.TagExpr:
+		t := x.Tag
+		if knownOS[t] || knownArch[t] || t == "unix" || t == "gc" || t == "gccgo" || t == "cgo" || strings.HasPrefix(t, "go1.") || slices.Contains(tags, t) {
+			return tags
+		}
+		return append(tags, t)
+	case *constraint.NotExpr:
+		return customTags(x.X, tags)
+	case *constraint.AndExpr:
+		return customTags(x.Y, customTags(x.X, tags))
+	case *constraint.OrExpr:
+		return customTags(x.Y, customTags(x.X, tags))
+	}
+	return tags
+}
+
+// builtTogether reports whether one setting of the custom tags builds both
+// constraints on this platform (nil: no custom tag): a file built only
+// with -tags binary_log is built with the binary_log declarations, never
+// with the !binary_log ones.
+func builtTogether(a, b constraint.Expr) bool {
+	tags := customTags(b, customTags(a, nil))
+	if len(tags) > 8 {
+		return true // too many to try: do not guess
+	}
+	for set := 0; set < 1<<len(tags); set++ {
+		holds := func(tag string) bool {
+			if i := slices.Index(tags, tag); i >= 0 {
+				return set&(1<<i) != 0
+			}
+			return goTagHolds(tag, runtime.GOOS, runtime.GOARCH)
+		}
+		if (a == nil || a.Eval(holds)) && (b == nil || b.Eval(holds)) {
+			return true
+		}
+	}
+	return false
+}

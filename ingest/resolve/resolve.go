@@ -24,6 +24,7 @@
 package resolve
 
 import (
+	"go/build/constraint"
 	"path"
 	"slices"
 	"strings"
@@ -97,6 +98,9 @@ type fileInfo struct {
 	// platforms that build it (buildPorts).
 	offBuild bool
 	ports    uint64
+	// tagged is a Go file's constraint when it names custom tags
+	// (binary_log, integration), else nil: see builtTogether.
+	tagged constraint.Expr
 }
 
 // Index holds what resolution needs about every extracted file. Build it
@@ -229,6 +233,7 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 	}
 	ix.files[fi].offBuild = !builtHere(r)
 	ix.files[fi].ports = buildPorts(r)
+	ix.files[fi].tagged = taggedExpr(r)
 	prefix := extract.FileID(r.Path) + "::"
 	labels := map[string]string{} // id → label, for base-type edges
 	for ni, n := range r.Nodes {
@@ -732,14 +737,21 @@ func (ix *Index) callResult(from fileInfo, recv string) (extract.TypeRef, bool) 
 }
 
 // preferBuilt keeps, of a name declared once per platform (a Go function
-// in f_linux.go and f_windows.go), the declarations built together with
-// the referring file fi: a reference from a Windows file means the Windows
-// one. Of those, a file built on this platform is preferred to one that
+// in f_linux.go and f_windows.go) or per custom tag, the declarations built
+// together with the referring file fi: a reference from a Windows file
+// means the Windows one, one from a file built only with -tags binary_log
+// the binary_log one. Of those, a file built on this platform is preferred to one that
 // is not (a portable file sees the host's); those are returned apart.
 // Neither rule leaves nothing.
 func (ix *Index) preferBuilt(fi int32, cands []int32) (kept, offHost []int32) {
 	if len(cands) < 2 {
 		return cands, nil
+	}
+	if t := ix.files[fi].tagged; t != nil {
+		apart := func(c int32) bool { return !builtTogether(t, ix.files[ix.cands[c].file].tagged) }
+		if slices.ContainsFunc(cands, apart) && !all(cands, apart) {
+			cands = slices.DeleteFunc(slices.Clone(cands), apart)
+		}
 	}
 	if fp := ix.files[fi].ports; fp != everywhere {
 		apart := func(c int32) bool { return ix.files[ix.cands[c].file].ports&fp == 0 }
