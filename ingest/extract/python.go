@@ -266,14 +266,23 @@ func pyVisibility(name string) string {
 	return VisPublic
 }
 
-func (x *pyExtract) function(i int32, s *pyScope, decos []int32) {
-	t, k := x.t, x.k
-	nameNode := t.child(i, k.fName)
+// defName is the name of definition i; without a name node (a parse
+// error) its body is walked as a block instead, and ok is false.
+func (x *pyExtract) defName(i int32, s *pyScope) (name string, ok bool) {
+	nameNode := x.t.child(i, x.k.fName)
 	if nameNode < 0 {
 		x.block(i, s)
+		return "", false
+	}
+	return x.t.text(nameNode), true
+}
+
+func (x *pyExtract) function(i int32, s *pyScope, decos []int32) {
+	t, k := x.t, x.k
+	name, ok := x.defName(i, s)
+	if !ok {
 		return
 	}
-	name := t.text(nameNode)
 	if name == "" {
 		x.block(i, s)
 		return
@@ -366,12 +375,10 @@ func pyIsTestClass(c *pyClassInfo) bool {
 
 func (x *pyExtract) class(i int32, s *pyScope, decos []int32) {
 	t, k := x.t, x.k
-	nameNode := t.child(i, k.fName)
-	if nameNode < 0 {
-		x.block(i, s)
+	name, ok := x.defName(i, s)
+	if !ok {
 		return
 	}
-	name := t.text(nameNode)
 	ci := &pyClassInfo{name: name, attrs: map[string]string{}}
 	type baseRef struct {
 		name string
