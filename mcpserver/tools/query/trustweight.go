@@ -1,6 +1,8 @@
 package query
 
 import (
+	"math"
+
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/risk"
 	"github.com/m1nd-go/m1nd/mcpserver/immunity"
@@ -50,10 +52,10 @@ func trustWeight(c *tools.Call, b *session.Bundle, w float64) func(graph.NodeID)
 	}
 }
 
-// shownFactor is the factor as activate reports it: 0 (omitted) when it
-// rounds to 1 and so changed nothing worth the bytes.
+// shownFactor is the factor as activate reports it, to two decimals: 0
+// (omitted) when that is 1 — a change too small to be worth the bytes.
 func shownFactor(w float32) float64 {
-	if v := tools.R3(w); v != 1 {
+	if v := math.Round(float64(graph.Finite(w))*100) / 100; v != 1 {
 		return v
 	}
 	return 0

@@ -104,10 +104,15 @@ func TestTrustWeightRanksTheFixedTwinFirst(t *testing.T) {
 		wantFirst string
 	}{
 		{0, "app/alpha.py"},
+		{-1, "app/zeta.py"}, // the default, 0.1
 		{0.5, "app/zeta.py"},
 		{1, "app/zeta.py"},
 	} {
-		res := activateOn(t, dir, map[string]any{"trust_weight": tc.weight})
+		args := map[string]any{"trust_weight": tc.weight}
+		if tc.weight < 0 {
+			args, tc.weight = nil, 0.1
+		}
+		res := activateOn(t, dir, args)
 		a, z := firstOf(res, "app/alpha.py"), firstOf(res, "app/zeta.py")
 		if a < 0 || z < 0 {
 			t.Fatalf("w=%v: twins missing from %v", tc.weight, res)
