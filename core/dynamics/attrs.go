@@ -224,8 +224,11 @@ func sharing(g *graph.Graph, rels relCache, owner graph.NodeID, u *attrUse) stri
 		if g.IsMirror(e) || r.reversed || !flowRelations[r.name] {
 			continue
 		}
+		// A file's own references are type uses (Go's var _ I = (*T)(nil));
+		// its calls are module-level code making an instance.
 		s := g.InSource(p)
-		if (g.Type(s) == graph.File || g.HasTag(s, "variable") || g.HasTag(s, "constant")) && !isTest(g, s) {
+		file := g.Type(s) == graph.File && r.name != "references"
+		if (file || g.HasTag(s, "variable") || g.HasTag(s, "constant")) && !isTest(g, s) {
 			return SharedInstance
 		}
 	}
