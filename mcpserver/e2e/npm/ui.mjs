@@ -133,7 +133,8 @@ console.log(JSON.stringify({ load_ms: loadMs, results, graph, impact, file, part
 // largeDrag draws 2,000 made-up nodes the way the page draws a graph, then
 // drags the stage with the mouse and reports what sigma drew on each frame:
 // draw calls on the edge layer, pixels on the label layer, pixels read back
-// from the GPU (hover picking, which waits for all queued drawing). What a
+// from the GPU (hover picking, which waits for all queued drawing); then
+// zooms with the wheel. What a
 // large drawing costs per frame depends on these, not on a clock.
 async function largeDrag() { // the graph pane shows the trail drawn last
   await page.evaluate(() => {
@@ -188,8 +189,12 @@ async function largeDrag() { // the graph pane shows the trail drawn last
   await page.screenshot({ path: `${outdir}/large.png` });
   const frames = await page.evaluate(() => window.m1ndSpy.frames);
   const moving = frames.filter((f) => f.moving), rest = frames.at(-1);
+  const readsAtRest = await page.evaluate(() => window.m1ndSpy.reads);
+  for (const dy of [-120, -120, 120]) await page.mouse.wheel({ deltaY: dy }); // zoom in, in, out
+  await page.waitForFunction(() => !window.m1ndRenderer().getCamera().isAnimated());
+  const wheelReads = (await page.evaluate(() => window.m1ndSpy.reads)) - readsAtRest;
   return {
-    nodes: await page.evaluate(() => window.m1nd.drawn), drag_reads: dragReads, moving_frames: moving.length,
+    nodes: await page.evaluate(() => window.m1nd.drawn), drag_reads: dragReads, wheel_reads: wheelReads, moving_frames: moving.length,
     moving_edge_draws: moving.reduce((s, f) => s + f.edgeDraws, 0), moving_label_pixels: Math.max(0, ...moving.map((f) => f.labelPixels)),
     rest_edge_draws: rest.edgeDraws, rest_label_pixels: rest.labelPixels, rest_labels: rest.labels,
   };

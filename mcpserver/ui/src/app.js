@@ -192,19 +192,22 @@ function renderer(graph) {
     labelColor: { color: "#e6e6e6" }, labelFont: "system-ui, sans-serif", hideEdgesOnMove: large, hideLabelsOnMove: large,
   });
   state.renderer.on("clickNode", ({ node }) => expand(node));
-  skipPickingWhileDragging(state.renderer);
+  skipPickingWhileMoving(state.renderer);
   return state.renderer;
 }
 
-// skipPickingWhileDragging: sigma finds the hovered node by reading a pixel
-// back from the GPU on every mouse move, which waits for all queued drawing.
-// On a software rasteriser that wait blocked each move of a 2,000-node drag
-// for 140–300 ms (benchmarks/results/ui.md). Nothing is hovered while the
-// stage is dragged, so the read is skipped then; presses and clicks still pick.
-function skipPickingWhileDragging(r) {
+// skipPickingWhileMoving: sigma finds the node under the mouse by reading a
+// pixel back from the GPU on every mouse move and wheel tick, which waits
+// for all queued drawing. On a software rasteriser that wait blocked each
+// move of a 2,000-node drag for 124–148 ms (benchmarks/results/ui.md).
+// The page has no use for the node under a wheel tick, and nothing is
+// hovered while the stage is dragged or a zoom runs, so the read is skipped
+// then; a press, or a click once at rest, still picks.
+function skipPickingWhileMoving(r) {
   const captor = r.getMouseCaptor();
   const pick = r.getNodeAtPosition.bind(r);
-  r.getNodeAtPosition = (pos) => (captor.isMouseDown && captor.draggedEvents > 0 ? null : pick(pos));
+  const skip = (pos) => pos.original?.type === "wheel" || (captor.isMouseDown && captor.draggedEvents > 0) || captor.currentWheelDirection !== 0;
+  r.getNodeAtPosition = (pos) => (skip(pos) ? null : pick(pos));
 }
 
 function nodeAttrs(n, x, y) {
