@@ -35,3 +35,35 @@ func TestLegacyBuildTagPairs(t *testing.T) {
 		}
 	}
 }
+
+// A package-level variable declared once per build (zerolog's enc, a
+// json.Encoder or a cbor.Encoder) types the receiver of enc.AppendKey by
+// the declaration built with the calling file; a variable of the same name
+// in another package (json's test) is not the root package's.
+func TestPackageVarPerBuild(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":            "module example.com/enc\n\ngo 1.22\n",
+		"json/json.go":      "package json\n\ntype Encoder struct{}\n\nfunc (Encoder) AppendKey(b []byte) []byte { return b }\n",
+		"json/json_test.go": "package json\n\nvar enc = Encoder{}\n",
+		"cbor/cbor.go":      "package cbor\n\ntype Encoder struct{}\n\nfunc (Encoder) AppendKey(b []byte) []byte { return b }\n",
+		"enc_json.go":       "// +build !binary_log\n\npackage enc\n\nimport \"example.com/enc/json\"\n\nvar enc = json.Encoder{}\n",
+		"enc_cbor.go":       "// +build binary_log\n\npackage enc\n\nimport \"example.com/enc/cbor\"\n\nvar enc = cbor.Encoder{}\n",
+		"use.go":            "package enc\n\n// Use appends.\nfunc Use() []byte { return enc.AppendKey(nil) }\n",
+		"binary_test.go":    "//go:build binary_log\n\npackage enc\n\nfunc useBinary() []byte { return enc.AppendKey(nil) }\n",
+	})
+	d := graphdump.Of(ingest(t, adapter.Request{Root: dir}).Graph)
+	for _, c := range []struct {
+		from, to string
+		want     bool
+	}{
+		{"file::use.go::Use", "file::json/json.go::Encoder::AppendKey", true},
+		{"file::use.go::Use", "file::cbor/cbor.go::Encoder::AppendKey", false},
+		{"file::binary_test.go::useBinary", "file::cbor/cbor.go::Encoder::AppendKey", true},
+		{"file::binary_test.go::useBinary", "file::json/json.go::Encoder::AppendKey", false},
+	} {
+		if got := d.Has(c.from, "calls", c.to); got != c.want {
+			t.Errorf("%s calls %s: %v, want %v (edges: %v)", c.from, c.to, got, c.want, d.EdgeStrings())
+		}
+	}
+}

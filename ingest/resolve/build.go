@@ -193,3 +193,14 @@ func builtTogether(a, b constraint.Expr) bool {
 	}
 	return false
 }
+
+// builtWith reports whether the build that holds file from holds f too:
+// by their custom tags when from names one; else by platform, the host's
+// declarations first for a file the host builds (the default build:
+// no custom tag set).
+func builtWith(from, f fileInfo) bool {
+	if from.tagged != nil {
+		return builtTogether(from.tagged, f.tagged)
+	}
+	return from.ports&f.ports != 0 && (from.offBuild || !f.offBuild)
+}

@@ -16,10 +16,21 @@ type fieldDecl struct {
 
 // pathType is where path evaluation stands: a type, the import path of
 // its package ("" for the referring package) and, when known, the
-// directory declaring it.
+// directory declaring it (pkgDir: "" is unknown, "." the root).
 type pathType struct {
 	extract.TypeRef
 	dir string
+}
+
+// pkgDir names file directory d in a pathType: the root package is ".",
+// not "" (unknown), so a root package's members are looked up in it
+// alone (rs/zerolog's enc is declared at the root and, differently, in
+// tests of internal/json and internal/cbor).
+func pkgDir(d string) string {
+	if d == "" {
+		return "."
+	}
+	return d
 }
 
 // addFields indexes a file's member types.
@@ -77,7 +88,7 @@ func (ix *Index) evalPath(from fileInfo, p string) (extract.TypeRef, bool) {
 	}
 	cur := pathType{TypeRef: extract.TypeRef{Name: head, Module: mod}}
 	if mod == "" {
-		cur.dir = from.dir
+		cur.dir = pkgDir(from.dir)
 	}
 	if r, ok := strings.CutPrefix(rest, "()"); ok {
 		nth := 0
@@ -92,7 +103,7 @@ func (ix *Index) evalPath(from fileInfo, p string) (extract.TypeRef, bool) {
 		rest = r
 	} else if v, ok := strings.CutPrefix(head, "="); ok {
 		// A package-level variable of the referring package.
-		pv, ok := ix.member(cur, "="+v)
+		pv, ok := ix.packageVar(from, cur, v)
 		if !ok {
 			return extract.TypeRef{}, false
 		}
@@ -148,11 +159,27 @@ func (ix *Index) pathStep(cur pathType, rest string) (pathType, string, bool) {
 // member looks up key ("T.f", "T[]") among the declarations in cur's
 // directory when it is known, else all of them; they must agree.
 func (ix *Index) member(cur pathType, key string) (pathType, bool) {
-	decls := ix.fields[key]
+	return ix.memberOf(cur, ix.fields[key])
+}
+
+// packageVar is member for package-level variable name: of a variable
+// declared once per build (zerolog's enc is a json.Encoder under
+// !binary_log, a cbor.Encoder under binary_log), the one built with the
+// referring file.
+func (ix *Index) packageVar(from fileInfo, cur pathType, name string) (pathType, bool) {
+	decls := ix.fields["="+name]
+	with := slices.DeleteFunc(slices.Clone(decls), func(d fieldDecl) bool { return !builtWith(from, ix.files[d.file]) })
+	if len(with) > 0 && len(with) < len(decls) {
+		decls = with
+	}
+	return ix.memberOf(cur, decls)
+}
+
+func (ix *Index) memberOf(cur pathType, decls []fieldDecl) (pathType, bool) {
 	if cur.dir != "" {
 		var in []fieldDecl
 		for _, d := range decls {
-			if ix.files[d.file].dir == cur.dir {
+			if pkgDir(ix.files[d.file].dir) == cur.dir {
 				in = append(in, d)
 			}
 		}
@@ -169,7 +196,7 @@ func (ix *Index) member(cur pathType, key string) (pathType, bool) {
 			return cur, false
 		}
 	}
-	dir := ix.files[first.file].dir
+	dir := pkgDir(ix.files[first.file].dir)
 	return ix.inPackage(cur, first.ref, dir), true
 }
 
@@ -203,7 +230,7 @@ func (ix *Index) methodResult(cur pathType, name string) (pathType, bool) {
 	if cur.dir != "" {
 		var in []int32
 		for _, c := range cands {
-			if ix.files[ix.cands[c].file].dir == cur.dir {
+			if pkgDir(ix.files[ix.cands[c].file].dir) == cur.dir {
 				in = append(in, c)
 			}
 		}
@@ -218,7 +245,7 @@ func (ix *Index) methodResult(cur pathType, name string) (pathType, bool) {
 		if !ok || (i > 0 && tr != out) {
 			return cur, false
 		}
-		out, dir = tr, ix.files[ix.cands[c].file].dir
+		out, dir = tr, pkgDir(ix.files[ix.cands[c].file].dir)
 	}
 	if len(cands) == 0 {
 		return cur, false
