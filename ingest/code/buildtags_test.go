@@ -67,3 +67,21 @@ func TestPackageVarPerBuild(t *testing.T) {
 		}
 	}
 }
+
+// pkg.F() types its result from pkg's functions named F, not from methods
+// named F: zerolog.Ctx() is a *Logger though Event and Context have Ctx
+// methods too (rs/zerolog's hlog handlers calling log.UpdateContext).
+func TestPackageCallNotMethod(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":       "module example.com/zl\n\ngo 1.22\n",
+		"log.go":       "package zl\n\ntype Logger struct{}\n\nfunc (l *Logger) Update() {}\n",
+		"ctx.go":       "package zl\n\nfunc Ctx() *Logger { return &Logger{} }\n",
+		"event.go":     "package zl\n\ntype Event struct{}\n\nfunc (e *Event) Ctx() *Event { return e }\n",
+		"hlog/hlog.go": "package hlog\n\nimport \"example.com/zl\"\n\n// H updates.\nfunc H() {\n\tlog := zl.Ctx()\n\tlog.Update()\n}\n",
+	})
+	d := graphdump.Of(ingest(t, adapter.Request{Root: dir}).Graph)
+	if !d.Has("file::hlog/hlog.go::H", "calls", "file::log.go::Logger::Update") {
+		t.Errorf("H does not call Logger::Update: %v", d.EdgeStrings())
+	}
+}

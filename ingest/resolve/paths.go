@@ -283,8 +283,10 @@ func pathIdent(s string) (string, string) {
 func (ix *Index) callResultN(from fileInfo, callee string, nth int, mod string) (extract.TypeRef, bool) {
 	var cands []int32
 	if mod != "" {
+		// pkg.F(): a function of pkg, never a method named F (zerolog's
+		// Ctx() is a *Logger; Event.Ctx and Context.Ctx return others).
 		locs, _ := ix.module(from, mod)
-		cands = ix.inLocations(ix.byLabel[callee], locs, false)
+		cands = slices.DeleteFunc(ix.inLocations(ix.byLabel[callee], locs, false), func(c int32) bool { return ix.cands[c].owner != "" })
 	} else {
 		for _, c := range ix.byLabel[callee] {
 			if cd := &ix.cands[c]; ix.files[cd.file].dir == from.dir && cd.owner == "" && ix.files[cd.file].fam == from.fam {
