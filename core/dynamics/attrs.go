@@ -231,8 +231,30 @@ func sharing(g *graph.Graph, rels relCache, owner graph.NodeID, u *attrUse) stri
 		if (file || g.HasTag(s, "variable") || g.HasTag(s, "constant")) && !isTest(g, s) {
 			return SharedInstance
 		}
+		if g.Type(s) == graph.Function && constructorFunc(g.Label(s)) && heldByVariable(g, rels, s) {
+			return SharedInstance // var std = New(), New making the owner
+		}
 	}
 	return PerInstance
+}
+
+// constructorFunc: a function named as Go's constructors are (New,
+// NewStore, newStore).
+func constructorFunc(label string) bool {
+	return strings.HasPrefix(label, "New") || strings.HasPrefix(label, "new") && len(label) > 3 && label[3] >= 'A' && label[3] <= 'Z'
+}
+
+// heldByVariable: a module-level variable (not a test's) calls f.
+func heldByVariable(g *graph.Graph, rels relCache, f graph.NodeID) bool {
+	lo, hi := g.InRange(f)
+	for p := lo; p < hi; p++ {
+		e := g.InEdge(p)
+		s := g.InSource(p)
+		if !g.IsMirror(e) && rels.of(g, e).name == "calls" && g.HasTag(s, "variable") && !isTest(g, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // scanMethod reads a method's attribute uses; nil for a node that is not

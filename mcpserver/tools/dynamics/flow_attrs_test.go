@@ -19,7 +19,8 @@ import (
 //   - Go: Store.items written through a pointer receiver (Put) and read
 //     by Get, the instance a package variable; Store.seen is written
 //     through a value receiver (a copy: no write); hits is a package
-//     variable both handlers bump.
+//     variable both handlers bump; Reg.names is written on the instance
+//     a package variable holds through its constructor (var reg = NewReg()).
 //   - JavaScript: Cache.items on a module-level instance.
 var attrRepo = map[string]string{
 	"py/app.py": `import threading
@@ -107,8 +108,18 @@ func (s Store) Peek() int {
 
 var store = &Store{}
 
-func handleGet() { store.Get("a"); store.Peek(); hits++ }
-func handlePut() { store.Put("a"); store.Peek(); hits++ }
+type Reg struct{ names []string }
+
+func NewReg() *Reg { return &Reg{} }
+
+func (r *Reg) Add(n string) { r.names = append(r.names, n) }
+
+func (r *Reg) Len() int { return len(r.names) }
+
+var reg = NewReg()
+
+func handleGet() { store.Get("a"); store.Peek(); hits++; reg.Len() }
+func handlePut() { store.Put("a"); store.Peek(); hits++; reg.Add("a") }
 
 func main() {}
 `,
@@ -134,6 +145,7 @@ func TestFlowAttributeTurbulence(t *testing.T) {
 	}
 	slices.Sort(got)
 	want := []string{
+		"file::go/main.go::Reg.names module_instance 0.5 high [file::go/main.go::handleGet file::go/main.go::handlePut] writes=[go/main.go:27]",
 		"file::go/main.go::Store.items module_instance 0.5 high [file::go/main.go::handleGet file::go/main.go::handlePut] writes=[go/main.go:11]",
 		"file::go/main.go::hits.<nil> module 0.5 high [file::go/main.go::handleGet file::go/main.go::handlePut] writes=<nil>",
 		"file::js/app.js::Cache.items module_instance 0.5 high [file::js/app.js::handleGet file::js/app.js::handlePut] writes=[js/app.js:3]",
@@ -148,7 +160,7 @@ func TestFlowAttributeTurbulence(t *testing.T) {
 	}
 	// At the default threshold only the unguarded shared state is listed.
 	def := tooltest.MustCall(t, d, "flow_simulate", map[string]any{"agent_id": "t"})
-	if n := len(def["turbulence"].([]any)); n != 6 || def["below_threshold"] != 2.0 {
-		t.Errorf("default threshold: %d points, %v below; want 6 and 2", n, def["below_threshold"])
+	if n := len(def["turbulence"].([]any)); n != 7 || def["below_threshold"] != 2.0 {
+		t.Errorf("default threshold: %d points, %v below; want 7 and 2", n, def["below_threshold"])
 	}
 }
