@@ -15,8 +15,13 @@ import "strings"
 // local type methodTrees declared elsewhere is "@|methodTrees[].root".
 const goPathPrefix = "@"
 
-// goPathMax bounds a path (hints are hashed and kept per edge).
-const goPathMax = 100
+// goPathMax bounds a path (hints are hashed and kept per edge): long
+// enough for a fluent chain of twenty calls (zerolog's tests), which
+// changed no edge of go-std (5,573 files) and no measurable memory.
+const goPathMax = 400
+
+// goExprDepth bounds exprType's recursion; a chain link takes two levels.
+const goExprDepth = 48
 
 // typeOrElem is typeOf that also sees through slices, arrays and maps,
 // marking the type as a collection of its element.
@@ -150,7 +155,7 @@ func pathStep(p, step string) string {
 // type, or a local variable typed by its declaration), else a receiver
 // path the resolver can evaluate, else nothing.
 func (x *goExtract) exprType(e int32, s *goScope, depth int) (goType, string) {
-	if e < 0 || depth > 8 {
+	if e < 0 || depth > goExprDepth {
 		return goType{}, ""
 	}
 	t, k := x.t, x.k
