@@ -532,6 +532,11 @@ func mentionLines(data []byte, p graph.Provenance, words []string, n int) []sear
 
 // searchGuidance points at the next step the result supports.
 func searchGuidance(out *SearchOutput) tools.Guidance {
+	if len(out.Results) == 0 && out.TotalMatches > 0 {
+		// count_only: the lines were counted, not listed.
+		return tools.Guidance{ProofState: "triaging", NextSuggestedTool: "search",
+			NextStepHint: fmt.Sprintf("%d matches in %d files, counted, not listed: search again without count_only (a scope or top_k bounds the list).", out.TotalMatches, out.FilesMatched)}
+	}
 	if len(out.Results) == 0 {
 		hint := "No match. Try mode \"semantic\" or seek to find code by meaning, widen the scope, or turn case_sensitive off."
 		next := "seek"
