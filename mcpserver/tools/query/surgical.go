@@ -331,6 +331,7 @@ func (s *surgicalCtx) fill(o *surgicalOutput) {
 		id, _ := g.Lookup(v.NodeID)
 		o.Symbols = append(o.Symbols, surgicalSym{NodeID: v.NodeID, Label: v.Label, Type: v.Type, LineStart: v.LineStart, LineEnd: v.LineEnd, Callers: inCount[id], Callees: outCount[id]})
 	}
+	s.linkingLines()
 	sortLinks(s.callers, s.callerNodes)
 	sortLinks(s.callees, s.calleeNodes)
 	o.Callers, o.NotListed.Callers = clipLinks(s.callers, s.max)
@@ -502,6 +503,70 @@ func (s *surgicalCtx) excerptFile(p, role string, nodes []graph.NodeID, in surgi
 		cf.Regions = append(cf.Regions, r)
 	}
 	return cf
+}
+
+// linkingLines moves each caller's line from where the caller starts to
+// its first line naming what it uses of this file (the import, the call),
+// so an agent reads the link itself; it stays when no line names it.
+func (s *surgicalCtx) linkingLines() {
+	texts := map[string][]string{}
+	for i := range s.callers {
+		l := &s.callers[i]
+		lines, read := texts[l.File]
+		if !read {
+			lines = s.readLines(l.File)
+			texts[l.File] = lines
+		}
+		own, ok := s.g.Lookup(l.Symbol)
+		if !ok || len(lines) == 0 {
+			continue
+		}
+		from, to := 1, len(lines)
+		if caller := s.callerNodes[i]; s.g.Type(caller) != graph.File {
+			pv := s.g.Provenance(caller)
+			from, to = max(1, int(pv.LineStart)), min(len(lines), int(max(pv.LineEnd, pv.LineStart)))
+		}
+		name, imports := s.g.Label(own), own == s.file
+		if imports {
+			name = strings.TrimSuffix(path.Base(s.gpath), path.Ext(s.gpath))
+		}
+		for n := from; n <= to; n++ {
+			if namesWord(lines[n-1], name) && (!imports || importLine.MatchString(lines[n-1])) {
+				l.Line = n
+				break
+			}
+		}
+	}
+}
+
+// readLines is a connected file's lines, nil when it cannot be read.
+func (s *surgicalCtx) readLines(p string) []string {
+	res, err := tools.BundleGuard(s.b).Resolve(tools.BundleSpace(s.b).DiskPath(p))
+	if err != nil || !res.Exists {
+		return nil
+	}
+	data, _, err := tools.ReadGuarded(res, "file_path")
+	if err != nil || textsearch.IsBinary(data) {
+		return nil
+	}
+	return strings.Split(string(data), "\n")
+}
+
+// namesWord reports whether line holds name as a whole identifier.
+func namesWord(line, name string) bool {
+	ident := func(b byte) bool { return b == '_' || b >= '0' && b <= '9' || b|0x20 >= 'a' && b|0x20 <= 'z' }
+	for i := 0; name != ""; {
+		j := strings.Index(line[i:], name)
+		if j < 0 {
+			return false
+		}
+		j += i
+		if (j == 0 || !ident(line[j-1])) && (j+len(name) == len(line) || !ident(line[j+len(name)])) {
+			return true
+		}
+		i = j + 1
+	}
+	return false
 }
 
 // mentions are the (at most three) lines of a connected file that name

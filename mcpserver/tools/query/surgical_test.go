@@ -122,9 +122,9 @@ func TestSurgicalContextV2Brief(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s %s links=%v rel=%v sym=%v lines=%v regions=%v", m["file_path"], m["role"], m["links"], m["relations"], m["symbols"], m["lines"], regions))
 	}
 	want := []string{
-		"backend/auth.py caller links=4 rel=[imports references calls] sym=[SessionStore SessionStore::create] lines=[1 9 17] regions=[2-2 9-10 17-20]",
-		"backend/middleware.py caller links=4 rel=[imports references calls] sym=[SessionStore SessionStore::lookup] lines=[1 5] regions=[2-2 5-10]",
-		"tests/test_session.py test links=4 rel=[imports calls tests] sym=[SessionStore SessionStore::lookup] lines=[1 4] regions=[1-1 4-6]",
+		"backend/auth.py caller links=4 rel=[imports references calls] sym=[SessionStore SessionStore::create] lines=[2 9 20] regions=[2-2 9-10 17-20]",
+		"backend/middleware.py caller links=4 rel=[imports references calls] sym=[SessionStore SessionStore::lookup] lines=[2 5 6] regions=[2-2 5-10]",
+		"tests/test_session.py test links=4 rel=[imports calls tests] sym=[SessionStore SessionStore::lookup] lines=[1 5 6] regions=[1-1 4-6]",
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("connected files (-want +got):\n%s", d)
