@@ -259,6 +259,8 @@ type surgicalCtx struct {
 	tests    []surgicalTest
 	// nodes of the links, for excerpts
 	callerNodes, calleeNodes, testNodes []graph.NodeID
+	// linkAt is a caller's first line naming this file's code (linkingLines)
+	linkAt map[graph.NodeID]int
 }
 
 func newSurgicalCtx(b *session.Bundle, gpath string, max int) *surgicalCtx {
@@ -469,6 +471,10 @@ func (s *surgicalCtx) excerptFile(p, role string, nodes []graph.NodeID, in surgi
 		if pv.LineStart > 0 && s.g.Type(n) != graph.File {
 			end := min(int(max(pv.LineEnd, pv.LineStart)), int(pv.LineStart)+in.MaxRegionLines-1)
 			spans = append(spans, [3]int{int(pv.LineStart), end, i})
+			if at := s.linkAt[n]; at > end {
+				// a long caller: its head, and the line that calls in
+				spans = append(spans, [3]int{at, at, i})
+			}
 			continue
 		}
 		for _, l := range s.mentions(lines) {
@@ -510,6 +516,7 @@ func (s *surgicalCtx) excerptFile(p, role string, nodes []graph.NodeID, in surgi
 // so an agent reads the link itself; it stays when no line names it.
 func (s *surgicalCtx) linkingLines() {
 	texts := map[string][]string{}
+	s.linkAt = map[graph.NodeID]int{}
 	for i := range s.callers {
 		l := &s.callers[i]
 		lines, read := texts[l.File]
@@ -533,6 +540,9 @@ func (s *surgicalCtx) linkingLines() {
 		for n := from; n <= to; n++ {
 			if namesWord(lines[n-1], name) && (!imports || importLine.MatchString(lines[n-1])) {
 				l.Line = n
+				if at, ok := s.linkAt[s.callerNodes[i]]; !ok || n < at {
+					s.linkAt[s.callerNodes[i]] = n
+				}
 				break
 			}
 		}

@@ -34,3 +34,28 @@ func TestSurgicalCallerLines(t *testing.T) {
 		}
 	}
 }
+
+// A long caller's excerpt shows the line that calls in, not only its
+// head: the call 31 lines into add is in a region.
+func TestSurgicalV2ExcerptsTheCall(t *testing.T) {
+	t.Parallel()
+	body := strings.Repeat("        x = 1\n", 30)
+	d, _ := tooltest.FixtureRepo(t, map[string]string{
+		"pkg/fmtr.py":   "class ExceptionFormatter:\n    pass\n",
+		"pkg/logger.py": "from .fmtr import ExceptionFormatter\n\n\nclass Logger:\n    def add(self):\n" + body + "        f = ExceptionFormatter()\n        return f\n",
+	})
+	for _, detail := range []string{"full", "brief"} {
+		out := tooltest.MustCall(t, d, "surgical_context_v2", map[string]any{"agent_id": "t", "file_path": "pkg/fmtr.py", "max_region_lines": 5, "context_lines": 0, "detail": detail})
+		shown := false
+		files, _ := out["connected_files"].([]any)
+		for _, f := range files {
+			regions, _ := f.(map[string]any)["regions"].([]any)
+			for _, r := range regions {
+				shown = shown || strings.Contains(r.(map[string]any)["content"].(string), "f = ExceptionFormatter()")
+			}
+		}
+		if !shown {
+			t.Errorf("%s: the call is in no region: %v", detail, out["connected_files"])
+		}
+	}
+}
