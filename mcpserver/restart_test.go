@@ -48,7 +48,7 @@ func ingestStats(t *testing.T, d *tools.Dispatcher, dir string) (map[string]any,
 // as stamped and the same HEAD, extracts nothing and rebuilds nothing (the
 // loaded graph object is the one served; nothing is saved again); the git
 // history comes from the ingest cache, not from the repository, and the
-// commits (which snapshots do not hold) are back. The proof is the
+// commits are those saved beside the graph. The proof is the
 // ingest's own report (restored, no file changed or added) and the graph's
 // identity, not a time.
 func TestRestartNoChangeKeepsGraph(t *testing.T) {
@@ -69,8 +69,8 @@ func TestRestartNoChangeKeepsGraph(t *testing.T) {
 	// does), taken apart to see the graph loaded.
 	d := openServed(t, rt, "")
 	loaded := d.Session.Current()
-	if loaded.Graph.NumNodes() != nodes || len(loaded.Commits) != 0 {
-		t.Fatalf("loaded %d nodes (want %d) and %d commits (snapshots hold none)", loaded.Graph.NumNodes(), nodes, len(loaded.Commits))
+	if loaded.Graph.NumNodes() != nodes || len(loaded.Commits) != commits {
+		t.Fatalf("loaded %d nodes (want %d) and %d commits (want %d, saved beside the graph)", loaded.Graph.NumNodes(), nodes, len(loaded.Commits), commits)
 	}
 	inc, out := ingestStats(t, d, dir)
 	if inc["restored"] != true || inc["changed"] != 0.0 || inc["added"] != 0.0 || inc["patched"] != nil || inc["rebuild_reason"] != nil {

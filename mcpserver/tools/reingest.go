@@ -134,8 +134,9 @@ func (r *IngestRun) Build(old *session.Bundle) (*session.Bundle, error) {
 	if o.Graph == old.Graph && !codeMerge {
 		r.Kept = true
 		if len(old.Commits) == 0 && len(o.Commits) > 0 {
-			// A graph loaded from its snapshot, kept: snapshots do not hold
-			// the git commits, the ingest mapped them onto it.
+			// A graph loaded from a snapshot saved without its history
+			// (an older build, a damaged history file), kept: the ingest
+			// mapped the commits onto it.
 			return &session.Bundle{Graph: old.Graph, Roots: old.Roots, Files: old.Files, Commits: o.Commits}, nil
 		}
 		return old, nil // an unchanged tree: keep the bundle and its indexes
