@@ -291,6 +291,9 @@ func (x *jsExtract) visit(i int32, s *jsScope, exported bool) {
 			x.declaration(d, s, true, decos)
 			return
 		}
+		if ec := t.childKind(i, k.codes, jsExportClause); ec >= 0 {
+			x.exportImported(ec)
+		}
 		x.stmts(i, s, true)
 	case jsClassDecl, jsAbstractClassDecl, jsFunctionDecl, jsGeneratorDecl, jsFunctionSig,
 		jsLexicalDecl, jsVariableDecl, jsInterfaceDecl, jsTypeAlias, jsEnumDecl, jsInternalModule,
@@ -628,6 +631,9 @@ func (x *jsExtract) reexport(i, src int32) {
 		for sp := t.first(ec); sp >= 0; sp = t.n[sp].next {
 			if x.code(sp) == jsExportSpecifier {
 				name := unquoteJS(t.text(t.child(sp, k.fName)))
+				if a := t.child(sp, k.fAlias); a >= 0 && name != "" {
+					x.b.res.Reexports = append(x.b.res.Reexports, Reexport{Name: unquoteJS(t.text(a)), Module: mod, Target: name})
+				}
 				if name != "" {
 					im.Names = append(im.Names, name)
 					x.b.ref(x.b.fileID, name, RelImports, line, RefHint{Module: mod})
@@ -642,6 +648,27 @@ func (x *jsExtract) reexport(i, src int32) {
 	// that name: the module edge carries the dependency.
 	x.moduleRef(mod, line)
 	x.b.imp(im)
+}
+
+// exportImported records `import { a as c } from "m"; export { c as b }`:
+// b is m's a.
+func (x *jsExtract) exportImported(ec int32) {
+	t, k := x.t, x.k
+	for sp := t.first(ec); sp >= 0; sp = t.n[sp].next {
+		if x.code(sp) != jsExportSpecifier {
+			continue
+		}
+		local := t.text(t.child(sp, k.fName))
+		b, ok := x.imports[local]
+		if !ok || b.name == "" {
+			continue
+		}
+		name := local
+		if a := t.child(sp, k.fAlias); a >= 0 {
+			name = unquoteJS(t.text(a))
+		}
+		x.b.res.Reexports = append(x.b.res.Reexports, Reexport{Name: name, Module: b.module, Target: b.name})
+	}
 }
 
 // function adds a function or method node. decl is the node spanning the

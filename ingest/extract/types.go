@@ -94,6 +94,13 @@ type Import struct {
 	Line   uint32
 }
 
+// Reexport says a file exports Name, which is Target of Module.
+type Reexport struct {
+	Name   string // exported name
+	Module string // module it comes from, as written
+	Target string // name in that module ("default" for its default export)
+}
+
 // Result is everything extracted from one file.
 type Result struct {
 	Path     string // relative path, forward slashes
@@ -101,6 +108,10 @@ type Result struct {
 	Nodes    []Node
 	Edges    []Edge
 	Imports  []Import
+	// Reexports are names this file exports under another name or from
+	// another module (JS/TS barrels: export { a as b } from "m"), so an
+	// import of the name from this file reaches the entity it means.
+	Reexports []Reexport
 	// Package is the declared package/module/namespace when the language has
 	// one (Go package, Java package, C# namespace).
 	Package string

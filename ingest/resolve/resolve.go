@@ -129,11 +129,12 @@ type Index struct {
 	fileFields [][]string
 
 	// What each file put in, so ReplaceFile can take it out again.
-	fileCands   [][]int32           // file → its candidates
-	fileParents [][][2]string       // file → its (type, base) pairs
-	parentRefs  map[[2]string]int32 // (type, base) → files declaring it
-	fileStars   [][]string          // file → modules it star-imports
-	dirFiles    map[string]int32    // directory → files at any depth below it
+	fileCands   [][]int32            // file → its candidates
+	fileParents [][][2]string        // file → its (type, base) pairs
+	parentRefs  map[[2]string]int32  // (type, base) → files declaring it
+	fileStars   [][]string           // file → modules it star-imports
+	fileReexps  [][]extract.Reexport // file → names it re-exports (JS/TS)
+	dirFiles    map[string]int32     // directory → files at any depth below it
 }
 
 // New indexes the extraction results (one per file; nil entries are
@@ -195,6 +196,7 @@ func (ix *Index) place(r *extract.Result) int32 {
 	ix.fileCands = append(ix.fileCands, nil)
 	ix.fileParents = append(ix.fileParents, nil)
 	ix.fileStars = append(ix.fileStars, nil)
+	ix.fileReexps = append(ix.fileReexps, nil)
 	ix.addFile(fi, r)
 	return fi
 }
@@ -231,6 +233,7 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 			ix.fileStars[fi] = append(ix.fileStars[fi], im.Module)
 		}
 	}
+	ix.fileReexps[fi] = r.Reexports
 	ix.files[fi].offBuild = !builtHere(r)
 	ix.files[fi].ports = buildPorts(r)
 	ix.files[fi].tagged = taggedExpr(r)
@@ -398,6 +401,7 @@ func (ix *Index) dropDefinitions(fi int32) {
 	}
 	ix.dropFields(fi)
 	ix.fileCands[fi], ix.fileParents[fi], ix.fileStars[fi] = nil, nil, nil
+	ix.fileReexps[fi] = nil
 }
 
 // remapStars locates every star import again: files came or went.
@@ -567,6 +571,14 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 				// module, not a symbol.
 				if sub, ok := ix.module(from, joinModule(from.lang, hint.Module, label)); ok && len(sub) > 0 {
 					return ix.bindLocation(from, src, sub)
+				}
+			}
+			if len(in) == 0 && len(ix.fileReexps) > 0 {
+				if to, ok := ix.reexported(label, locs); ok {
+					if to == nil {
+						return Result{} // a default export: not named here
+					}
+					in = to
 				}
 			}
 			if len(in) == 0 {
@@ -1115,4 +1127,70 @@ func lastSegment(mod string) string {
 		return mod[i+1:]
 	}
 	return mod
+}
+
+// reexported follows a JS/TS barrel's re-exports of name (export { a as b }
+// from "m", or an imported a exported as b), also through its star
+// exports, to the candidates the name means. ok reports that a re-export
+// named it; then nil candidates mean it is unbound here (an unnamed default
+// export, an external module).
+func (ix *Index) reexported(name string, locs []location) (in []int32, ok bool) {
+	for hop := 0; hop < 4; hop++ {
+		files := ix.locFiles(locs)
+		var next []location
+		for _, fi := range files {
+			for _, re := range ix.fileReexps[fi] {
+				if re.Name != name {
+					continue
+				}
+				to, known := ix.module(ix.files[fi], re.Module)
+				if !known || len(to) == 0 {
+					return nil, true
+				}
+				if re.Target == "default" {
+					// Default exports are unnamed: `import X from "m";
+					// export { X }` most often names m's X; else unbound,
+					// as any other X would be a guess.
+					return preferTopLevel(ix, ix.inLocations(ix.byLabel[name], to, false)), true
+				}
+				name, next = re.Target, to
+				break
+			}
+			if next != nil {
+				break
+			}
+		}
+		if next == nil {
+			return nil, hop > 0
+		}
+		locs = next
+		in = ix.inLocations(ix.byLabel[name], ix.withStars(locs), false)
+		if len(in) > 0 {
+			return preferTopLevel(ix, in), true
+		}
+	}
+	return nil, true
+}
+
+// locFiles lists the files a location set names, with the files their star
+// exports reach, by index.
+func (ix *Index) locFiles(locs []location) []int32 {
+	var out []int32
+	for _, l := range ix.withStars(locs) {
+		if fi, ok := ix.fileIdx[l.file]; ok && l.file != "" && !slices.Contains(out, fi) {
+			out = append(out, fi)
+		}
+	}
+	return out
+}
+
+// withStars adds to file locations the locations their star exports name.
+func (ix *Index) withStars(locs []location) []location {
+	out := slices.Clone(locs)
+	for _, l := range locs {
+		if fi, ok := ix.fileIdx[l.file]; ok && l.file != "" {
+			out = append(out, ix.stars[fi]...)
+		}
+	}
+	return out
 }
