@@ -22,7 +22,7 @@ type activateParams struct {
 	IncludeStructuralHoles bool     `json:"include_structural_holes" jsonschema:"Report dark nodes in a lit neighbourhood." help:"Report nodes whose neighbourhood lit up while they did not." tool:"default=false"`
 	Scope                  string   `json:"scope" help:"List only nodes whose file is under this path prefix or matches this glob (a federated repository's name followed by /, \"src/auth/\"); activation still spreads through the rest of the graph."`
 	IncludeSeeds           bool     `json:"include_seeds" help:"List the seed nodes the query matched (at most top_k, strongest first); otherwise only seeds_count is given." tool:"default=false"`
-	TrustWeight            float64  `json:"trust_weight" jsonschema:"How much fix history moves a result; 0: off." help:"Rank nodes of files with a history of fixes higher: score × (1 + w·(0.5 − trust)/0.5), trust as the trust tool gives it (0.5 without history, so those keep their score); 0 turns it off." tool:"default=0.1,min=0,max=1"`
+	TrustWeight            float64  `json:"trust_weight" jsonschema:"How much fix history moves a result; 0: off." help:"Rank nodes of files with a history of fixes higher: score × (1 + w·(0.5 − trust)/0.5), trust as the trust tool gives it (0.5 without history, so those keep their score); 0 turns it off." tool:"default=0,min=0,max=1"`
 }
 
 type warmupParams struct {
@@ -41,7 +41,7 @@ func registerActivation(r *tools.Registry) {
 		Name:        "activate",
 		Title:       "Spreading activation",
 		Description: "Nodes related to a topic by spreading activation: when you know the topic, not the files.",
-		Details:     "Spreading activation query across the graph: seeds matched from the query propagate through structure, semantics, recency and causal edges, merged with XLR noise cancellation. Returns ranked nodes with per-dimension scores in [0, 1], the number of seeds (the seeds themselves with include_seeds), optional ghost edges and structural holes. Feedback given with learn on this or a similar query re-ranks the results. Nodes of files with a history of fixes rank a little higher, long-stable ones lower (trust_weight, trust_factor per result). Side effect, bounded and reported in `plasticity`: Hebbian plasticity on the query's neighbourhood (co-activated edges strengthen, edges competing with them decay; at most a few hundred edges per query).",
+		Details:     "Spreading activation query across the graph: seeds matched from the query propagate through structure, semantics, recency and causal edges, merged with XLR noise cancellation. Returns ranked nodes with per-dimension scores in [0, 1], the number of seeds (the seeds themselves with include_seeds), optional ghost edges and structural holes. Feedback given with learn on this or a similar query re-ranks the results. With trust_weight (try 0.1), nodes of files with a history of fixes rank higher, long-stable ones lower (trust_factor per result). Side effect, bounded and reported in `plasticity`: Hebbian plasticity on the query's neighbourhood (co-activated edges strengthen, edges competing with them decay; at most a few hundred edges per query).",
 		Class:       tools.Write,
 		WhenToUse:   "Primary associative search: \"what in the codebase relates to X?\" when you know a topic but not the files.",
 		AvoidWhen:   "You know exactly what text to find (search) or want code by described purpose (seek).",

@@ -104,13 +104,13 @@ func TestTrustWeightRanksTheFixedTwinFirst(t *testing.T) {
 		wantFirst string
 	}{
 		{0, "app/alpha.py"},
-		{-1, "app/zeta.py"}, // the default, 0.1
+		{-1, "app/alpha.py"}, // the default: off
 		{0.5, "app/zeta.py"},
 		{1, "app/zeta.py"},
 	} {
 		args := map[string]any{"trust_weight": tc.weight}
 		if tc.weight < 0 {
-			args, tc.weight = nil, 0.1
+			args, tc.weight = nil, 0
 		}
 		res := activateOn(t, dir, args)
 		a, z := firstOf(res, "app/alpha.py"), firstOf(res, "app/zeta.py")
