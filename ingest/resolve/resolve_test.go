@@ -370,3 +370,31 @@ func TestSharedDepth(t *testing.T) {
 		}
 	}
 }
+
+// TestJSReexportLimits: re-export chains that loop, leave the repository or
+// name an unnamed default export end unbound, never at a same-named
+// entity elsewhere.
+func TestJSReexportLimits(t *testing.T) {
+	reexp := func(r *extract.Result, res ...extract.Reexport) *extract.Result {
+		r.Reexports = res
+		return r
+	}
+	ix := New([]*extract.Result{
+		file("src/app.ts", "typescript", "func main"),
+		reexp(file("src/lib/index.ts", "typescript"), extract.Reexport{Name: "loop", Module: "./b", Target: "loop"},
+			extract.Reexport{Name: "ext", Module: "lodash", Target: "map"},
+			extract.Reexport{Name: "dflt", Module: "./c", Target: "default"}),
+		reexp(file("src/lib/b.ts", "typescript"), extract.Reexport{Name: "loop", Module: "./index", Target: "loop"}),
+		file("src/lib/c.ts", "typescript", "func unnamed"),
+		file("src/lib/other.ts", "typescript", "func loop", "func ext", "func dflt"),
+	}, nil)
+	call := func(name, ref string) rcase {
+		return rcase{name: name, from: "src/app.ts", srcEnt: "main", ref: ref, rel: extract.RelCalls,
+			hint: extract.RefHint{Module: "./lib"}}
+	}
+	cases := []rcase{call("a cycle", "loop"), call("an external module", "ext"), call("an unnamed default", "dflt")}
+	for i := range cases {
+		cases[i].status = Unresolved
+	}
+	run(t, ix, cases)
+}
