@@ -73,14 +73,7 @@ func BuildEntityUnits(d *analysis.DepGraph, types []graph.NodeType, opt UnitOpti
 			}
 		}
 	}
-	for k, c := range w {
-		u.Out[k[0]] = append(u.Out[k[0]], Link{k[1], c})
-		u.In[k[1]] = append(u.In[k[1]], Link{k[0], c})
-	}
-	for i := range u.Out {
-		slices.SortFunc(u.Out[i], byTo)
-		slices.SortFunc(u.In[i], byTo)
-	}
+	u.link(w)
 	return u
 }
 

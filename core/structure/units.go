@@ -139,6 +139,13 @@ func BuildUnits(d *analysis.DepGraph, opt UnitOptions) *Units {
 			}
 		}
 	}
+	u.link(w)
+	return u
+}
+
+// link records the counted dependencies between units (w[{from, to}]) as
+// both directions' links, sorted by unit.
+func (u *Units) link(w map[[2]int]int) {
 	for k, c := range w {
 		u.Out[k[0]] = append(u.Out[k[0]], Link{k[1], c})
 		u.In[k[1]] = append(u.In[k[1]], Link{k[0], c})
@@ -147,7 +154,6 @@ func BuildUnits(d *analysis.DepGraph, opt UnitOptions) *Units {
 		slices.SortFunc(u.Out[i], byTo)
 		slices.SortFunc(u.In[i], byTo)
 	}
-	return u
 }
 
 func byTo(a, b Link) int { return a.To - b.To }
