@@ -1,0 +1,178 @@
+package gitmeta
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+)
+
+// LineHistory is one file's first-parent history kept as hunk headers
+// only: enough to date any line range of the file's HEAD version by the
+// last commit changing those lines, as
+// `git log --first-parent -L lo,hi:path -1` does, for every range of the
+// file from one log read.
+type LineHistory struct {
+	commits []lineCommit // newest first along the chain
+	// Complete: the log was read to its end (the file's creation); false
+	// when the byte bound cut it, so an untouched range is unknown.
+	Complete bool
+}
+
+type lineCommit struct {
+	time  int64
+	hash  string
+	all   bool   // a binary change: every line counts as changed
+	hunks []hunk // in new-side order
+}
+
+// hunk is one "@@ -oldStart,oldCount +newStart,newCount @@" header.
+type hunk struct{ oldStart, oldCount, newStart, newCount int }
+
+// ErrLineBound: a file's history is longer than the bytes allowed.
+var ErrLineBound = errors.New("the file's history is over the read bound")
+
+// ReadLineHistory reads path's first-parent history at HEAD with
+// zero-context diffs (a merge diffed against its first parent, so a
+// branch's change is dated when it landed), keeping hunk headers only.
+// It reads at most maxBytes of log; past that the history is cut
+// (Complete false). Renames are not followed: a moved file's lines are
+// dated by the move. It needs the git command.
+func ReadLineHistory(ctx context.Context, dir, path string, maxBytes int64) (*LineHistory, error) {
+	if gitBinary == "" {
+		return nil, errNoCLI
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, gitBinary, "-C", dir, "-c", "core.quotepath=off", "log", "--first-parent",
+		"--diff-merges=first-parent", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv", "-p", "-U0",
+		"--format=%x01%ct %H", "HEAD", "--", path)
+	cmd.Env = gitEnv()
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	lr := &io.LimitedReader{R: out, N: maxBytes}
+	h := parseLineHistory(lr)
+	h.Complete = lr.N > 0
+	if !h.Complete {
+		cancel()
+	}
+	if err := cmd.Wait(); err != nil && h.Complete {
+		return nil, err
+	}
+	return h, nil
+}
+
+// parseLineHistory reads the log: "\x01<time> <hash>" heads a commit,
+// "@@ … @@" heads a hunk, "Binary files … differ" marks a binary change;
+// content lines always start with '+', '-', ' ' or '\'.
+func parseLineHistory(r io.Reader) *LineHistory {
+	h := &LineHistory{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	for sc.Scan() {
+		line := sc.Bytes()
+		switch {
+		case len(line) > 0 && line[0] == 1:
+			ts, hash, _ := strings.Cut(string(line[1:]), " ")
+			t, _ := strconv.ParseInt(ts, 10, 64)
+			h.commits = append(h.commits, lineCommit{time: t, hash: hash})
+		case len(h.commits) == 0:
+		case bytes.HasPrefix(line, []byte("@@ -")):
+			if hk, ok := parseHunk(string(line)); ok {
+				c := &h.commits[len(h.commits)-1]
+				c.hunks = append(c.hunks, hk)
+			}
+		case bytes.HasPrefix(line, []byte("Binary files ")):
+			h.commits[len(h.commits)-1].all = true
+		}
+	}
+	return h
+}
+
+// parseHunk reads "@@ -a[,b] +c[,d] @@…" (a count left out is 1).
+func parseHunk(s string) (hunk, bool) {
+	s = strings.TrimPrefix(s, "@@ -")
+	old, rest, ok := strings.Cut(s, " +")
+	if !ok {
+		return hunk{}, false
+	}
+	nw, _, ok := strings.Cut(rest, " @@")
+	if !ok {
+		return hunk{}, false
+	}
+	var hk hunk
+	var ok1, ok2 bool
+	hk.oldStart, hk.oldCount, ok1 = startCount(old)
+	hk.newStart, hk.newCount, ok2 = startCount(nw)
+	return hk, ok1 && ok2
+}
+
+func startCount(s string) (int, int, bool) {
+	a, b, has := strings.Cut(s, ",")
+	start, err := strconv.Atoi(a)
+	if err != nil {
+		return 0, 0, false
+	}
+	if !has {
+		return start, 1, true
+	}
+	n, err := strconv.Atoi(b)
+	return start, n, err == nil
+}
+
+// Commits is how many commits of the chain changed the file (as read).
+func (h *LineHistory) Commits() int { return len(h.commits) }
+
+// LastTouch dates the lines lo..hi (1-based, inclusive) of the HEAD
+// version: the committer time and hash of the newest commit of the chain
+// whose diff changed, inserted into or deleted inside them, following
+// the range back through each later commit's hunks. ok is false when no
+// read commit touched them (the bound cut the history, or the range lies
+// outside the file).
+func (h *LineHistory) LastTouch(lo, hi int) (t int64, hash string, ok bool) {
+	if lo < 1 || hi < lo {
+		return 0, "", false
+	}
+	for _, c := range h.commits {
+		if c.all {
+			return c.time, c.hash, true
+		}
+		delta := 0
+		for _, hk := range c.hunks {
+			if touches(hk, lo, hi) {
+				return c.time, c.hash, true
+			}
+			if before(hk, lo) {
+				delta += hk.oldCount - hk.newCount
+			}
+		}
+		lo, hi = lo+delta, hi+delta
+	}
+	return 0, "", false
+}
+
+// before: the hunk lies wholly above line lo.
+func before(hk hunk, lo int) bool {
+	if hk.newCount == 0 {
+		return hk.newStart < lo
+	}
+	return hk.newStart+hk.newCount-1 < lo
+}
+
+// touches: a hunk's new lines meet lo..hi, or its deletion (new count 0,
+// after line newStart) falls strictly inside them.
+func touches(hk hunk, lo, hi int) bool {
+	if hk.newCount == 0 {
+		return hk.newStart >= lo && hk.newStart < hi
+	}
+	return hk.newStart <= hi && hk.newStart+hk.newCount-1 >= lo
+}

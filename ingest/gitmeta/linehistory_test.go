@@ -1,0 +1,149 @@
+package gitmeta
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/m1nd-go/m1nd/ingest/internal/gittest"
+)
+
+// funcs renders a module of n functions, function i with body lines
+// body[i]; it returns the text and each function's line range.
+func funcs(body [][]string) (string, [][2]int) {
+	var b strings.Builder
+	var spans [][2]int
+	line := 1
+	for i, ls := range body {
+		start := line
+		fmt.Fprintf(&b, "def f%d():\n", i)
+		line++
+		for _, l := range ls {
+			b.WriteString("    " + l + "\n")
+			line++
+		}
+		spans = append(spans, [2]int{start, line - 1})
+		b.WriteString("\n")
+		line++
+	}
+	return b.String(), spans
+}
+
+// A function is dated by the last commit changing its own lines, not by
+// later edits of its neighbours that shift it down the file.
+func TestLineHistoryDatesAFunctionByItsOwnLines(t *testing.T) {
+	if gitBinary == "" {
+		t.Skip("no git command")
+	}
+	r := gittest.Init(t, t.TempDir())
+	body := [][]string{{"return 0"}, {"return 1"}, {"return 2"}}
+	text, _ := funcs(body)
+	r.Change(map[string]string{"m.py": text}, "ann", day(0))
+	body[1] = []string{"x = 1", "return x"} // f1's own change
+	text, _ = funcs(body)
+	r.Change(map[string]string{"m.py": text}, "ann", day(5))
+	body[0] = []string{"a = 0", "b = 0", "return a"} // f0 grows: f1, f2 move down
+	body[2] = []string{"return 22"}
+	text, spans := funcs(body)
+	r.Change(map[string]string{"m.py": text}, "ann", day(9))
+
+	h, err := ReadLineHistory(context.Background(), r.Dir, "m.py", 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int64{day(9).Unix(), day(5).Unix(), day(9).Unix()} {
+		got, _, ok := h.LastTouch(spans[i][0], spans[i][1])
+		if !ok || got != want {
+			t.Errorf("f%d lines %v: %d %v, want %d", i, spans[i], got, ok, want)
+		}
+	}
+}
+
+// On a long random history LastTouch agrees with
+// `git log --first-parent -L lo,hi:m.py -1` for every function.
+func TestLineHistoryAgreesWithGitLogL(t *testing.T) {
+	if gitBinary == "" {
+		t.Skip("no git command")
+	}
+	r := gittest.Init(t, t.TempDir())
+	rng := rand.New(rand.NewSource(27))
+	body := make([][]string, 8)
+	for i := range body {
+		body[i] = []string{"return " + strconv.Itoa(i)}
+	}
+	var spans [][2]int
+	for c := 0; c < 30; c++ {
+		i := rng.Intn(len(body))
+		switch rng.Intn(3) {
+		case 0: // grow
+			body[i] = append([]string{fmt.Sprintf("v%d = %d", c, c)}, body[i]...)
+		case 1: // shrink
+			if len(body[i]) > 1 {
+				body[i] = body[i][1:]
+			}
+		default: // edit the last line
+			body[i][len(body[i])-1] = fmt.Sprintf("return %d", c)
+		}
+		var text string
+		text, spans = funcs(body)
+		r.Change(map[string]string{"m.py": text}, "ann", day(c))
+	}
+	h, err := ReadLineHistory(context.Background(), r.Dir, "m.py", 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, sp := range spans {
+		got, _, ok := h.LastTouch(sp[0], sp[1])
+		want := gitLogL(t, r.Dir, "m.py", sp[0], sp[1])
+		if !ok || got != want {
+			t.Errorf("f%d lines %v: LastTouch %d %v, git log -L %d", i, sp, got, ok, want)
+		}
+	}
+}
+
+// gitLogL is git's own date of a line range's last change.
+func gitLogL(t *testing.T, dir, path string, lo, hi int) int64 {
+	t.Helper()
+	out, err := exec.Command(gitBinary, "-C", dir, "log", "--first-parent", "-1", "--format=%x01%ct",
+		fmt.Sprintf("-L%d,%d:%s", lo, hi, path)).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _, _ := strings.Cut(strings.TrimPrefix(string(out), "\x01"), "\n")
+	n, err := strconv.ParseInt(strings.TrimSpace(head), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// A bound that cuts the log leaves older ranges unknown, never misdated.
+func TestLineHistoryBound(t *testing.T) {
+	if gitBinary == "" {
+		t.Skip("no git command")
+	}
+	r := gittest.Init(t, t.TempDir())
+	body := [][]string{{"return 0"}, {"return 1"}}
+	text, _ := funcs(body)
+	r.Change(map[string]string{"m.py": text}, "ann", day(0))
+	body[1] = []string{"return 11"}
+	text, spans := funcs(body)
+	r.Change(map[string]string{"m.py": text}, "ann", day(3))
+	h, err := ReadLineHistory(context.Background(), r.Dir, "m.py", 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Complete {
+		t.Fatal("a 200-byte bound read the whole history")
+	}
+	if got, _, ok := h.LastTouch(spans[1][0], spans[1][1]); !ok || got != day(3).Unix() {
+		t.Errorf("f1: %d %v, want day 3", got, ok)
+	}
+	if _, _, ok := h.LastTouch(spans[0][0], spans[0][1]); ok {
+		t.Error("f0 dated although its commit was cut")
+	}
+}
