@@ -204,6 +204,7 @@ type driftFindingJSON struct {
 	CodeChangedAt  string  `json:"code_changed_at,omitempty"`
 	DaysBehind     float64 `json:"days_behind,omitempty" jsonschema:"How long after the document the code changed."`
 	Candidates     int     `json:"candidates,omitempty"`
+	DatedBy        string  `json:"dated_by,omitempty" jsonschema:"How the code change was dated: \"lines L-M\" (the symbol's own lines) or \"file\"."`
 	Detail         string  `json:"detail"`
 }
 
@@ -217,6 +218,7 @@ type driftDocJSON struct {
 	Findings          []driftFindingJSON `json:"findings"`
 	FindingsTotal     int                `json:"findings_total"`
 	FindingsTruncated bool               `json:"findings_truncated"`
+	SkippedGenerated  int                `json:"skipped_generated,omitempty" jsonschema:"Stale bindings skipped: the section renders that code (mkdocstrings, autodoc)."`
 }
 
 type driftSummary struct {
@@ -227,6 +229,9 @@ type driftSummary struct {
 	AmbiguousTargets      int `json:"ambiguous_targets"`
 	UnbackedClaims        int `json:"unbacked_claims" jsonschema:"Always 0: claims are not checked against code."`
 	CodeChangeUnreflected int `json:"code_change_unreflected" jsonschema:"Sections with at least one stale binding."`
+	SkippedGenerated      int `json:"skipped_generated" jsonschema:"Stale bindings skipped: the section renders that code (mkdocstrings ::: , Sphinx auto*)."`
+	ClearedByLines        int `json:"cleared_by_lines" jsonschema:"Bindings whose file changed after the document but whose symbol's own lines did not."`
+	DatedByFile           int `json:"dated_by_file" jsonschema:"Stale bindings to a symbol dated by its file: its lines could not be traced."`
 }
 
 type documentDriftOutput struct {
@@ -266,15 +271,23 @@ func runDocumentDrift(c *tools.Call, in documentDriftParams) (documentDriftOutpu
 				docs = append(docs, d.Node)
 			}
 		}
-		x := docIndex(b)
+		x, src := docIndex(b), bundleSources(b)
+		src.newCall()
 		var all []driftDocJSON
 		for _, d := range docs {
 			if err := c.Ctx.Err(); err != nil {
 				return err
 			}
 			dd := x.Drift(d)
-			all = append(all, driftDoc(g, &dd))
+			var tl driftTally
+			notes := refineDrift(b, src, &dd, &tl)
+			dj := driftDoc(g, &dd, notes)
+			dj.SkippedGenerated = tl.generated
+			all = append(all, dj)
 			addSummary(&out.Summary, &dd)
+			out.Summary.SkippedGenerated += tl.generated
+			out.Summary.ClearedByLines += tl.cleared
+			out.Summary.DatedByFile += tl.byFile
 		}
 		slices.SortStableFunc(all, func(a, b driftDocJSON) int {
 			if c := cmp.Compare(b.FindingsTotal, a.FindingsTotal); c != 0 {
@@ -315,10 +328,10 @@ func addSummary(s *driftSummary, d *document.DocDrift) {
 	s.CodeChangeUnreflected += len(secs)
 }
 
-func driftDoc(g *graph.Graph, d *document.DocDrift) driftDocJSON {
+func driftDoc(g *graph.Graph, d *document.DocDrift, notes []string) driftDocJSON {
 	out := driftDocJSON{SourcePath: d.Doc.Path, NodeID: g.ExternalID(d.Doc.Node), DocChangedAt: unixTime(d.DocChanged), NewestCodeChange: unixTime(d.NewestCode),
 		Bindings: d.Bindings, StaleBindings: d.Count(document.DriftCodeChanged), Findings: []driftFindingJSON{}, FindingsTotal: len(d.Findings)}
-	for _, f := range d.Findings {
+	for i, f := range d.Findings {
 		if len(out.Findings) == maxDriftFindings {
 			out.FindingsTruncated = true
 			break
@@ -328,7 +341,7 @@ func driftDoc(g *graph.Graph, d *document.DocDrift) driftDocJSON {
 			heading = "(document)"
 		}
 		fj := driftFindingJSON{Kind: f.Kind, SectionID: g.ExternalID(f.Section), SectionHeading: heading, LineStart: g.Provenance(f.Section).LineStart,
-			Mention: f.Mention.Text, Candidates: f.Candidates, Detail: f.Detail}
+			Mention: f.Mention.Text, Candidates: f.Candidates, Detail: f.Detail, DatedBy: notes[i]}
 		if f.Target != graph.NoNode {
 			fj.TargetNodeID, fj.TargetFile = g.ExternalID(f.Target), g.ExternalID(f.File)
 			fj.CodeChangedAt = unixTime(f.CodeChanged)

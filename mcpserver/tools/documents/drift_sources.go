@@ -24,10 +24,21 @@ type driftSources struct {
 	text  map[string][]byte             // graph path → text (nil: unreadable)
 	repos map[string]map[string]float64 // git top level → path → last commit
 	top   map[string]string             // directory → its git top level ("": none)
+	lines lineCache
 }
 
 func newDriftSources(b *session.Bundle) *driftSources {
-	return &driftSources{b: b, text: map[string][]byte{}, repos: map[string]map[string]float64{}, top: map[string]string{}}
+	return &driftSources{b: b, text: map[string][]byte{}, repos: map[string]map[string]float64{}, top: map[string]string{},
+		lines: lineCache{head: map[string]string{}, hist: map[string]lineEntry{}}}
+}
+
+// driftSourcesKey keeps one driftSources per bundle, shared by the
+// document index's hooks and the entity dating of document_drift.
+var driftSourcesKey = session.NewKey[*driftSources]("document.drift-sources")
+
+func bundleSources(b *session.Bundle) *driftSources {
+	v, _ := session.Derive(b, driftSourcesKey, func(*graph.Graph) (*driftSources, error) { return newDriftSources(b), nil })
+	return v
 }
 
 // attach sets the index's hooks.
