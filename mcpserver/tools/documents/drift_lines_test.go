@@ -1,0 +1,67 @@
+package documents
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/m1nd-go/m1nd/core/testcorpus"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+)
+
+// linesRepo: a module of two functions, a guide naming both, and a
+// mkdocstrings reference page rendering one.
+var linesRepo = map[string]string{
+	"src/shop/__init__.py": "",
+	"src/shop/tools.py":    "def alpha(x):\n    return x + 1\n\n\ndef beta(y):\n    return y * 2\n",
+	"docs/guide.md":        "# Guide\n\nCall `shop.tools.alpha` to add one; `shop.tools.beta` doubles.\n",
+	"docs/reference.md":    "# Reference\n\nThe functions, from their docstrings:\n\n::: shop.tools.beta\n    options:\n        show_source: true\n",
+}
+
+// A symbol is dated by its own lines: beta's edit after the guide makes
+// the guide stale about beta, not about alpha, although both live in the
+// same file; the reference page renders beta and is skipped.
+func TestDocumentDriftDatesASymbolByItsOwnLines(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := testcorpus.Write(dir, linesRepo); err != nil {
+		t.Fatal(err)
+	}
+	gitAt(t, dir, "2023-01-01T00:00:00Z", "init", "-q", "-b", "main")
+	commitAt(t, dir, "2023-01-01T00:00:00Z", "src")
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
+	// beta's body changes and grows; alpha is untouched.
+	tools := "def alpha(x):\n    return x + 1\n\n\ndef beta(y):\n    z = y * 2\n    return z\n"
+	if err := os.WriteFile(filepath.Join(dir, "src/shop/tools.py"), []byte(tools), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commitAt(t, dir, "2024-06-01T00:00:00Z", "src/shop/tools.py")
+
+	d := tooltest.NewDispatcher(t, session.Config{})
+	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": filepath.Join(dir, "docs"), "adapter": "universal", "mode": "merge"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t"})
+	type finding struct{ Doc, Kind, Mention, At, DatedBy string }
+	var got []finding
+	for _, doc := range out["documents"].([]any) {
+		dm := doc.(map[string]any)
+		for _, f := range dm["findings"].([]any) {
+			m := f.(map[string]any)
+			at, _ := m["code_changed_at"].(string)
+			by, _ := m["dated_by"].(string)
+			got = append(got, finding{dm["source_path"].(string), m["kind"].(string), m["mention"].(string), at, by})
+		}
+	}
+	want := []finding{{"docs/guide.md", "code_change_unreflected", "shop.tools.beta", "2024-06-01T00:00:00Z", "lines 5-7"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+	sum := out["summary"].(map[string]any)
+	for k, v := range map[string]float64{"skipped_generated": 1, "cleared_by_lines": 1, "dated_by_file": 0, "stale_bindings": 1} {
+		if sum[k] != v {
+			t.Errorf("summary %s = %v, want %v", k, sum[k], v)
+		}
+	}
+}
