@@ -120,9 +120,7 @@ func BenchmarkCorpus(b *testing.B) {
 						b.Error(err)
 						return
 					}
-					if tr := w.parser.Parse(f.src, nil); tr != nil {
-						tr.Close()
-					}
+					w.parseOnly(f.src)
 					g.put(w)
 				}},
 				{"parse+flatten", func(f corpusFile) {

@@ -106,6 +106,31 @@ done:
 	return n;
 }
 
+// m1_parse parses src with tree-sitter's string input: the buffer is read
+// in place during the call and not kept by the tree. The binding's Parse
+// goes through a Go callback that copies the rest of the file twice (into
+// a Go string, then a C string) each time the lexer asks for text.
+// *count receives the root's descendant count (the flatten buffer size).
+static TSTree *m1_parse(TSParser *p, const char *src, uint32_t len, uint32_t *count) {
+	TSTree *t = ts_parser_parse_string(p, NULL, src, len);
+	if (t != NULL) {
+		*count = ts_node_descendant_count(ts_tree_root_node(t));
+	}
+	return t;
+}
+
+// m1_flatten_tree flattens t's root (see m1_flatten) and deletes t: the
+// flat copy is all the extractors read, so the tree dies in the same call.
+static uint32_t m1_flatten_tree(TSTree *t, m1_node *out, uint32_t cap,
+		const uint8_t *named, uint32_t nsym,
+		int32_t *anc, int32_t *last, uint32_t max_depth,
+		uint32_t *errors, uint32_t *dropped) {
+	TSNode root = ts_tree_root_node(t);
+	uint32_t n = m1_flatten(&root, out, cap, named, nsym, anc, last, max_depth, errors, dropped);
+	ts_tree_delete(t);
+	return n;
+}
+
 static size_t m1_off_parent(void) { return offsetof(m1_node, parent); }
 static size_t m1_off_kind(void) { return offsetof(m1_node, kind); }
 
@@ -122,9 +147,8 @@ static void m1_use_libc_allocator(void) {
 import "C"
 
 import (
+	"errors"
 	"unsafe"
-
-	ts "github.com/tree-sitter/go-tree-sitter"
 )
 
 // fnode is one named syntax node, copied out of the C tree. Its layout must
@@ -149,10 +173,6 @@ func init() {
 		unsafe.Offsetof(fnode{}.parent) != uintptr(C.m1_off_parent()) {
 		panic("extract: fnode layout differs from m1_node")
 	}
-	// ts.Node must be exactly a C TSNode: flatten passes its address to C.
-	if unsafe.Sizeof(ts.Node{}) != C.sizeof_TSNode {
-		panic("extract: go-tree-sitter Node is not a bare TSNode; check the pinned version")
-	}
 	C.m1_use_libc_allocator()
 }
 
@@ -163,26 +183,67 @@ type flatScratch struct {
 	anc   [maxTreeDepth]int32
 }
 
-// flatten copies the named nodes of tree into s.nodes and returns them with
-// the number of syntax errors and depth-cut subtrees.
-func (s *flatScratch) flatten(tree *ts.Tree, named []uint8) (nodes []fnode, errors, dropped int) {
-	root := tree.RootNode()
-	if root == nil {
-		return nil, 0, 0
+// cparser is a tree-sitter parser owned by a worker.
+type cparser = *C.TSParser
+
+// newParser returns a parser for the TSLanguage at lang, or an error when
+// the grammar's ABI does not match the runtime's.
+func newParser(lang unsafe.Pointer) (cparser, error) {
+	p := C.ts_parser_new()
+	if !C.ts_parser_set_language(p, (*C.TSLanguage)(lang)) {
+		C.ts_parser_delete(p)
+		return nil, errors.New("grammar ABI version not supported by the tree-sitter runtime")
 	}
-	n := int(C.ts_node_descendant_count(*(*C.TSNode)(unsafe.Pointer(root))))
+	return p, nil
+}
+
+func deleteParser(p cparser) { C.ts_parser_delete(p) }
+
+// parseFlat parses src with w's parser and flattens the tree into w's
+// scratch buffers; the C tree is freed before it returns. ok is false when
+// the parser returned no tree (it has then been reset).
+func (w *worker) parseFlat(src []byte, named []uint8) (nodes []fnode, errs, cut int, ok bool) {
+	var count C.uint32_t
+	tr := C.m1_parse(w.parser, srcPtr(src), C.uint32_t(len(src)), &count)
+	if tr == nil {
+		C.ts_parser_reset(w.parser)
+		return nil, 0, 0, false
+	}
+	s := &w.scratch
+	n := int(count)
 	if n <= 0 {
-		return nil, 0, 0
+		C.ts_tree_delete(tr)
+		return nil, 0, 0, true
 	}
 	if cap(s.nodes) < n {
 		s.nodes = make([]fnode, n)
 		s.last = make([]int32, n)
 	}
-	var errs, cut C.uint32_t
-	got := C.m1_flatten((*C.TSNode)(unsafe.Pointer(root)),
-		(*C.m1_node)(unsafe.Pointer(&s.nodes[0])), C.uint32_t(n),
+	var e, c C.uint32_t
+	got := C.m1_flatten_tree(tr, (*C.m1_node)(unsafe.Pointer(&s.nodes[0])), C.uint32_t(n),
 		(*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named)),
 		(*C.int32_t)(unsafe.Pointer(&s.anc[0])), (*C.int32_t)(unsafe.Pointer(&s.last[0])),
-		C.uint32_t(maxTreeDepth), &errs, &cut)
-	return s.nodes[:int(got)], int(errs), int(cut)
+		C.uint32_t(maxTreeDepth), &e, &c)
+	return s.nodes[:int(got)], int(e), int(c), true
 }
+
+// parseOnly parses src and frees the tree: the bare parse that the
+// extraction benchmark compares against.
+func (w *worker) parseOnly(src []byte) {
+	var count C.uint32_t
+	if tr := C.m1_parse(w.parser, srcPtr(src), C.uint32_t(len(src)), &count); tr != nil {
+		C.ts_tree_delete(tr)
+	} else {
+		C.ts_parser_reset(w.parser)
+	}
+}
+
+// srcPtr is src's first byte for C, or an empty C string for no source.
+func srcPtr(src []byte) *C.char {
+	if len(src) == 0 {
+		return emptySrc
+	}
+	return (*C.char)(unsafe.Pointer(&src[0]))
+}
+
+var emptySrc = C.CString("")

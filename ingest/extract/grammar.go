@@ -44,7 +44,7 @@ func newGrammar(name string, ptr func() unsafe.Pointer) *grammar {
 
 // worker is a parser bound to one grammar plus the flatten buffers it reuses.
 type worker struct {
-	parser  *ts.Parser
+	parser  cparser
 	scratch flatScratch
 }
 
@@ -137,15 +137,14 @@ func (g *grammar) get() (*worker, error) {
 	if w, ok := g.pool.Get().(*worker); ok {
 		return w, nil
 	}
-	p := ts.NewParser()
-	if err := p.SetLanguage(g.lang); err != nil {
-		p.Close()
-		return nil, err
+	p, err := newParser(g.ptr())
+	if err != nil {
+		return nil, fmt.Errorf("%s grammar: %w", g.name, err)
 	}
 	w := &worker{parser: p}
 	// sync.Pool may drop idle workers at any GC; the cleanup frees the C
 	// parser when that happens.
-	runtime.AddCleanup(w, func(p *ts.Parser) { p.Close() }, p)
+	runtime.AddCleanup(w, deleteParser, p)
 	return w, nil
 }
 
@@ -183,16 +182,13 @@ func (g *grammar) parse(src []byte) (*tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	tr := w.parser.Parse(src, nil)
-	if tr == nil {
+	nodes, errs, cut, ok := w.parseFlat(src, g.named)
+	if !ok {
 		// The parser only returns nil when cancelled or without a language;
-		// reset it so the next file starts clean.
-		w.parser.Reset()
+		// parseFlat reset it so the next file starts clean.
 		g.put(w)
 		return nil, fmt.Errorf("%s: parser returned no tree", g.name)
 	}
-	nodes, errs, cut := w.scratch.flatten(tr, g.named)
-	tr.Close()
 	return &tree{g: g, n: nodes, src: src, errors: errs, cut: cut, w: w}, nil
 }
 
