@@ -196,6 +196,12 @@ func (w *Workspace) spread(g *graph.Graph, u graph.NodeID, a float32, p *Params)
 		// are at most graph.WeightCap): skip scanning a hub's importers.
 		return
 	}
+	if w.imp != nil {
+		for _, im := range w.imp.Carriers(u) {
+			w.arrive(im.Source, in*g.Weight(im.Edge), p)
+		}
+		return
+	}
 	for pos := ilo; pos < ihi; pos++ {
 		e := g.InEdge(pos)
 		// A bidirectional edge's other copy is one of u's outgoing edges.
@@ -346,6 +352,12 @@ func Heap(g *graph.Graph, seeds []graph.Scored, p Params, ws *Workspace) ([]grap
 		ilo, ihi := g.InRange(u)
 		in := a * p.Decay * p.ReverseFactor * fanout(int(ihi-ilo), &p)
 		if in < p.Threshold/graph.WeightCap {
+			continue
+		}
+		if w.imp != nil {
+			for _, im := range w.imp.Carriers(u) {
+				w.heapArrive(im.Source, in*g.Weight(im.Edge), d, &p)
+			}
 			continue
 		}
 		for pos := ilo; pos < ihi; pos++ {

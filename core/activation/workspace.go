@@ -29,6 +29,12 @@ type Workspace struct {
 	rows     [][graph.NumDimensions]float32
 	rowNode  []graph.NodeID
 	cand     []graph.Scored
+
+	// layout is the packed reverse adjacency the pool was built with;
+	// imp is layout while a run's graph is the one it describes, else nil
+	// (the engines then read the CSR itself, with the same result).
+	layout *graph.Importers
+	imp    *graph.Importers
 }
 
 const (
@@ -106,8 +112,9 @@ func (w *Workspace) collect(vals []float32) []graph.Scored {
 
 // Pool hands out Workspaces for one graph size.
 type Pool struct {
-	n int
-	p sync.Pool
+	n   int
+	imp *graph.Importers
+	p   sync.Pool
 }
 
 // NewPool returns a pool of workspaces for graphs of n nodes.
@@ -116,6 +123,23 @@ func NewPool(n int) *Pool {
 	p.p.New = func() any { return NewWorkspace(n) }
 	return p
 }
+
+// NewPoolFor returns a pool of workspaces for g that also carry g's packed
+// reverse adjacency (graph.NewImporters, built here once), which D1's
+// reverse loop reads instead of the CSR while g keeps its generation. g
+// must be finalized.
+func NewPoolFor(g *graph.Graph) *Pool {
+	p := &Pool{n: g.NumNodes(), imp: graph.NewImporters(g)}
+	p.p.New = func() any {
+		w := NewWorkspace(p.n)
+		w.layout = p.imp
+		return w
+	}
+	return p
+}
+
+// Importers is the packed reverse adjacency of NewPoolFor, or nil.
+func (p *Pool) Importers() *graph.Importers { return p.imp }
 
 // Get returns a clean workspace.
 func (p *Pool) Get() *Workspace { return p.p.Get().(*Workspace) }
@@ -136,5 +160,9 @@ func workspace(ws *Workspace, g *graph.Graph) *Workspace {
 		return NewWorkspace(g.NumNodes())
 	}
 	ws.reset()
+	ws.imp = nil
+	if ws.layout.For(g) {
+		ws.imp = ws.layout
+	}
 	return ws
 }

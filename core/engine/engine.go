@@ -125,7 +125,7 @@ func (e *Engine) build(prev *indexes) (*indexes, error) {
 		return nil, graph.ErrNotFinalized
 	}
 	start := time.Now()
-	ix := &indexes{gen: g.Generation(), nodes: g.NumNodes(), pool: activation.NewPool(g.NumNodes())}
+	ix := &indexes{gen: g.Generation(), nodes: g.NumNodes(), pool: activation.NewPoolFor(g)}
 	var eg errgroup.Group
 	eg.Go(func() error {
 		sem, err := semantic.New(g, e.opts.Semantic)

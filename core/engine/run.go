@@ -200,7 +200,7 @@ func (r *run) runDimensions() error {
 	if r.q.XLR && len(r.seeds) > 0 {
 		eg.Go(func() error {
 			t0 := time.Now()
-			r.field = r.e.xlr.Prepare(g, r.seeds)
+			r.field = r.e.xlr.PrepareWith(g, ix.pool.Importers(), r.seeds)
 			r.fieldTook = time.Since(t0)
 			return nil
 		})

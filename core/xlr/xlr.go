@@ -244,6 +244,14 @@ type Field struct {
 // Prepare runs stages 1–4 for seeds on g (see Apply for how seeds are
 // read). Errors are reported by Gate.
 func (e *Engine) Prepare(g *graph.Graph, seeds []graph.Scored) *Field {
+	return e.PrepareWith(g, nil, seeds)
+}
+
+// PrepareWith is Prepare reading incoming edges from imp, g's packed
+// reverse adjacency (graph.NewImporters), when imp describes g as it is
+// now; otherwise, and when imp is nil, it reads the CSR. The result is
+// the same either way.
+func (e *Engine) PrepareWith(g *graph.Graph, imp *graph.Importers, seeds []graph.Scored) *Field {
 	f := &Field{e: e, g: g}
 	if f.err = checkNodes(g, seeds); f.err != nil {
 		return f
@@ -265,6 +273,9 @@ func (e *Engine) Prepare(g *graph.Graph, seeds []graph.Scored) *Field {
 	hubLimit := float64(e.p.HubDegreeRatio) * avgDeg
 	isHub := func(v graph.NodeID) bool { return avgDeg > 0 && float64(g.Degree(v)) > hubLimit }
 
+	if !imp.For(g) {
+		imp = nil
+	}
 	// 2. Immunity.
 	f.stats.ImmuneNodes = e.immunity(g, sc, origins, isHub)
 	// 1. Anti-seeds.
@@ -272,14 +283,14 @@ func (e *Engine) Prepare(g *graph.Graph, seeds []graph.Scored) *Field {
 	// 3–4. Hot and cold propagation.
 	half := e.p.PulseBudget / 2
 	var exh bool
-	f.stats.HotPulses, exh = e.propagate(g, sc, sc.hot, origins, e.p.FHot, half)
+	f.stats.HotPulses, exh = e.propagate(g, imp, sc, sc.hot, origins, e.p.FHot, half)
 	f.stats.BudgetExhausted = exh
 	if len(f.anti) > 0 {
 		cold := make([]graph.Scored, len(f.anti))
 		for i, a := range f.anti {
 			cold[i] = graph.Scored{Node: a, Score: 1}
 		}
-		f.stats.ColdPulses, exh = e.propagate(g, sc, sc.cold, cold, e.p.FCold, e.p.PulseBudget-half)
+		f.stats.ColdPulses, exh = e.propagate(g, imp, sc, sc.cold, cold, e.p.FCold, e.p.PulseBudget-half)
 		f.stats.BudgetExhausted = f.stats.BudgetExhausted || exh
 	}
 	return f
@@ -569,7 +580,7 @@ func (e *Engine) antiSeeds(g *graph.Graph, sc *scratch, seeds []graph.Scored, is
 // propagate spreads pulses of one channel from origins into amp (stages 3
 // and 4) and returns the number of pulses sent and whether the budget ran
 // out.
-func (e *Engine) propagate(g *graph.Graph, sc *scratch, amp []float32, origins []graph.Scored, freq float32, budget int) (int, bool) {
+func (e *Engine) propagate(g *graph.Graph, imp *graph.Importers, sc *scratch, amp []float32, origins []graph.Scored, freq float32, budget int) (int, bool) {
 	q := sc.queue[:0]
 	sent := 0
 	sc.runStamp++
@@ -607,16 +618,27 @@ func (e *Engine) propagate(g *graph.Graph, sc *scratch, amp []float32, origins [
 		lo, hi := g.OutRange(u)
 		ilo, ihi := g.InRange(u)
 		nOut := int(hi - lo)
+		var in []graph.Importer
+		if imp != nil {
+			in = imp.Flagged(u)
+		}
 		for k, total := 0, nOut+int(ihi-ilo); k < total; k++ {
 			// Out-edges first, then in-edges, in CSR order.
 			var v graph.NodeID
 			var edge graph.EdgeIdx
-			if k < nOut {
+			var inhibitory bool
+			switch {
+			case k < nOut:
 				edge = lo + graph.EdgeIdx(k)
-				v = g.Target(edge)
-			} else {
+				v, inhibitory = g.Target(edge), g.Inhibitory(edge)
+			case in != nil:
+				im := in[k-nOut]
+				v, edge = im.Source, im.Edge&^graph.InhibitoryBit
+				inhibitory = im.Edge&graph.InhibitoryBit != 0
+			default:
 				pos := ilo + uint32(k-nOut)
 				v, edge = g.InSource(pos), g.InEdge(pos)
+				inhibitory = g.Inhibitory(edge)
 			}
 			if v == p.recent[0] || v == p.recent[1] || v == p.recent[2] {
 				continue
@@ -629,7 +651,7 @@ func (e *Engine) propagate(g *graph.Graph, sc *scratch, amp []float32, origins [
 			if a > 1 {
 				a = 1
 			}
-			if g.Inhibitory(edge) {
+			if inhibitory {
 				a *= inhib
 			}
 			if a < minAmp || a <= amp[v] {

@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/m1nd-go/m1nd/core/snapshot"
+)
+
+// answerQueries are asked in a row, learning on, so later answers also
+// depend on what the earlier ones taught the graph.
+var answerQueries = []string{
+	"parse http request header", "tls handshake client certificate", "json encoder struct fields",
+	"goroutine scheduler", "decode utf-8 string", "file path clean join", "timeout context cancel", "sort slice",
+	"gzip reader", "template execute", "dns lookup resolver", "bufio scanner split",
+	"reflect value call", "sql rows scan", "x509 verify chain", "regexp compile match",
+	"atomic compare and swap", "os exec command", "mime multipart form", "big int exp",
+	"http server handler", "json decoder token", "image png decode", "net dial timeout",
+}
+
+// TestAnswersDump writes every answer field of answerQueries on the graph
+// saved at $M1ND_ANSWERS_GRAPH (e.g. a go-std snapshot) to
+// $M1ND_ANSWERS_OUT as JSON, timings zeroed, with a fixed clock. Two trees'
+// dumps compared byte for byte show that a speed change moved no answer.
+// Skipped unless both variables are set.
+func TestAnswersDump(t *testing.T) {
+	in, out := os.Getenv("M1ND_ANSWERS_GRAPH"), os.Getenv("M1ND_ANSWERS_OUT")
+	if in == "" || out == "" {
+		t.Skip("set M1ND_ANSWERS_GRAPH and M1ND_ANSWERS_OUT")
+	}
+	g, err := snapshot.Load(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := DefaultOptions()
+	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	opts.Now = func() time.Time { return now }
+	e, err := New(g, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results []*Result
+	for _, q := range answerQueries {
+		r, err := e.Activate(context.Background(), Query{Text: q, XLR: true, GhostEdges: true, StructuralHoles: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Timings, r.Elapsed = Timings{}, 0
+		results = append(results, r)
+	}
+	data, err := json.MarshalIndent(results, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// BenchmarkActivateSnapshot times Activate as the activate tool calls it
+// (XLR on, learning on, no seek seeds) on the graph saved at
+// $M1ND_ANSWERS_GRAPH, cycling through answerQueries; it reports p50, p99
+// and the CPU per call. Skipped unless the variable is set.
+func BenchmarkActivateSnapshot(b *testing.B) {
+	in := os.Getenv("M1ND_ANSWERS_GRAPH")
+	if in == "" {
+		b.Skip("set M1ND_ANSWERS_GRAPH")
+	}
+	g, err := snapshot.Load(in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := New(g, DefaultOptions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	durs := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	cpu0 := processCPU()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		if _, err := e.Activate(ctx, Query{Text: answerQueries[i%len(answerQueries)], XLR: true}); err != nil {
+			b.Fatal(err)
+		}
+		durs = append(durs, time.Since(t0))
+	}
+	b.StopTimer()
+	cpu := processCPU() - cpu0
+	slices.Sort(durs)
+	b.ReportMetric(float64(durs[len(durs)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(durs[len(durs)*99/100].Microseconds())/1000, "p99-ms")
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
+
+// processCPU is the process's user+system CPU time so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
