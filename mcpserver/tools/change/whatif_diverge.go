@@ -837,7 +837,7 @@ func (r *divergeRun) anomaly(kind string, v graph.NodeID, sev, detail string) {
 func (r *divergeRun) structuralAnomalies() {
 	g := r.g
 	check := func(v graph.NodeID, isNew bool) {
-		if !isCode(g, v) || isTestNode(g, v) || r.tested(v) {
+		if !tools.HoldsCode(g, v) || isTestNode(g, v) || r.tested(v) {
 			return
 		}
 		if isNew {
@@ -881,18 +881,6 @@ func (r *divergeRun) tested(v graph.NodeID) bool {
 			if isTestNode(r.g, d2) {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-// isCode: a file with functions, types or classes in it.
-func isCode(g *graph.Graph, v graph.NodeID) bool {
-	lo, hi := g.OutRange(v)
-	for e := lo; e < hi; e++ {
-		switch g.Type(g.Target(e)) {
-		case graph.Function, graph.Class, graph.Struct, graph.Type, graph.Enum:
-			return true
 		}
 	}
 	return false

@@ -56,25 +56,6 @@ func registerGhosts(r *tools.Registry) {
 
 var fileDepsKey = session.NewKey[*analysis.DepGraph]("patterns.deps.file")
 
-// isCode reports whether a node is a file that holds code entities (not
-// a README or a lock file, which change with everything).
-func isCode(g *graph.Graph, id graph.NodeID) bool {
-	if g.Type(id) != graph.File {
-		return false
-	}
-	lo, hi := g.OutRange(id)
-	for e := lo; e < hi; e++ {
-		if g.IsMirror(e) || g.RelationName(e) != "contains" {
-			continue
-		}
-		switch g.Type(g.Target(e)) {
-		case graph.Function, graph.Class, graph.Struct, graph.Enum, graph.Type:
-			return true
-		}
-	}
-	return false
-}
-
 func runGhosts(c *tools.Call, in ghostParams) (GhostOutput, error) {
 	var out GhostOutput
 	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
@@ -92,7 +73,7 @@ func runGhosts(c *tools.Call, in ghostParams) (GhostOutput, error) {
 			return err
 		}
 		x := b.History()
-		p := patterns.GhostParams{TopK: in.TopK, Keep: func(id graph.NodeID) bool { return isCode(g, id) }}
+		p := patterns.GhostParams{TopK: in.TopK, Keep: func(id graph.NodeID) bool { return tools.HoldsCode(g, id) }}
 		if days := map[string]int64{"7d": 7, "30d": 30, "90d": 90}[in.Depth]; days > 0 {
 			p.Since = x.Head() - days*86400
 		}

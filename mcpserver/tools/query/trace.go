@@ -713,7 +713,8 @@ func causalChain(g *graph.Graph, hits []frameHit) []string {
 // files (history partners in at least two commits, ranked by coupling
 // discounted for thin support), then files changed in small commits
 // within window hours of the top suspect's last change. Files of the
-// trace itself are left out.
+// trace itself are left out, and so are files without code (changelogs,
+// author lists): they change with everything and cause no error.
 func coChangeSuspects(g *graph.Graph, hist *history.Index, sus []*suspect, windowHours float64, limit int) []traceCoChange {
 	inTrace := map[graph.NodeID]bool{}
 	var tops []graph.NodeID
@@ -730,7 +731,7 @@ func coChangeSuspects(g *graph.Graph, hist *history.Index, sus []*suspect, windo
 	}
 	byNode := map[graph.NodeID]*cand{}
 	add := func(n graph.NodeID, order float64, times int, coupling float64, reason string) {
-		if inTrace[n] || g.Type(n) != graph.File {
+		if inTrace[n] || !tools.HoldsCode(g, n) {
 			return
 		}
 		if c := byNode[n]; c != nil {

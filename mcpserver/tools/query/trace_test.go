@@ -447,3 +447,37 @@ func TestTraceOtherLanguages(t *testing.T) {
 		})
 	}
 }
+
+// TestTraceCoChangeSuspectsHoldCode: a changelog and an author list that
+// change in every commit of the failing file are no suspects of its
+// error; the module that changes with it is.
+func TestTraceCoChangeSuspectsHoldCode(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name, body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tooltest.Git(t, dir, "2024-01-01T00:00:00Z", "init", "-q")
+	for i := range 4 {
+		write("schema.py", fmt.Sprintf("from fields import make\n\n\ndef load(data):\n    return make(data) + %d\n", i))
+		write("fields.py", fmt.Sprintf("def make(data):\n    return len(data) + %d\n", i))
+		write("CHANGELOG.md", strings.Repeat("- a change\n", i+1))
+		write("AUTHORS.rst", strings.Repeat("someone\n", i+1))
+		date := fmt.Sprintf("2024-01-0%dT00:00:00Z", i+2)
+		tooltest.Git(t, dir, date, "add", "-A")
+		tooltest.Git(t, dir, date, "commit", "-q", "-m", fmt.Sprintf("change %d", i))
+	}
+	d := tooltest.NewDispatcher(t, session.Config{})
+	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	out := tooltest.MustCall(t, d, "trace", map[string]any{"agent_id": "t", "error_text": "Traceback (most recent call last):\n  File \"schema.py\", line 5, in load\nTypeError: bad data"})
+	var got []string
+	for _, c := range out["co_change_suspects"].([]any) {
+		got = append(got, c.(map[string]any)["node_id"].(string))
+	}
+	if diff := cmp.Diff([]string{"file::fields.py"}, got); diff != "" {
+		t.Errorf("co-change suspects (-want +got):\n%s", diff)
+	}
+}
