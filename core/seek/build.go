@@ -715,39 +715,52 @@ var memoPool = sync.Pool{New: func() any { return &identMemo{ids: map[string][]u
 
 // lines tokenises data line by line: toks[lineOff[l]:lineOff[l+1]] are
 // line l's local term IDs (0-based lines), lineStart[l] its first byte.
+// One pass over the bytes finds both the lines and the identifiers.
 func (w *shardWriter) lines(data []byte) (toks, lineOff []uint32, lineStart []int) {
 	nl := bytes.Count(data, []byte{'\n'}) + 1
 	toks = make([]uint32, 0, len(data)/8)
 	lineOff = make([]uint32, 1, nl+1)
-	lineStart = make([]int, 0, nl)
+	lineStart = make([]int, 1, nl)
 	m := memoPool.Get().(*identMemo)
 	defer func() {
 		clear(m.ids)
 		m.arena = m.arena[:0]
 		memoPool.Put(m)
 	}()
-	for pos := 0; pos <= len(data); {
-		end := bytes.IndexByte(data[pos:], '\n')
-		if end < 0 {
-			end = len(data)
-		} else {
-			end += pos
+	for i := 0; i < len(data); {
+		c := data[i]
+		if c == '\n' {
+			lineOff = append(lineOff, uint32(len(toks)))
+			lineStart = append(lineStart, i+1)
+			i++
+			continue
 		}
-		lineStart = append(lineStart, pos)
-		forEachIdent(data[pos:end], func(id []byte) {
-			ids, ok := m.ids[string(id)]
-			if !ok {
-				from := len(m.arena)
-				w.tok.ident(id, func(term []byte) { m.arena = append(m.arena, w.id(term)) })
-				ids = m.arena[from:len(m.arena):len(m.arena)]
-				m.ids[string(id)] = ids
-			}
-			toks = append(toks, ids...)
-		})
-		lineOff = append(lineOff, uint32(len(toks)))
-		pos = end + 1
+		if !identByte[c] {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(data) && identByte[data[j]] {
+			j++
+		}
+		toks = w.identTerms(m, toks, data[i:j])
+		i = j
 	}
+	lineOff = append(lineOff, uint32(len(toks)))
 	return toks, lineOff, lineStart
+}
+
+// identTerms appends the local term IDs of identifier id to toks, from
+// the memo when the file had it before.
+func (w *shardWriter) identTerms(m *identMemo, toks []uint32, id []byte) []uint32 {
+	ids, ok := m.ids[string(id)]
+	if !ok {
+		from := len(m.arena)
+		w.tok.ident(id, func(term []byte) { m.arena = append(m.arena, w.id(term)) })
+		ids = m.arena[from:len(m.arena):len(m.arena)]
+		m.ids[string(id)] = ids
+	}
+	return append(toks, ids...)
 }
 
 // reusableBody is the body shard of file src, taken from prev when the
@@ -804,177 +817,4 @@ func isDocLine(line []byte) bool {
 		}
 	}
 	return false
-}
-
-// docRef locates one document in the shards.
-type docRef struct {
-	shard uint32
-	doc   uint32
-}
-
-// assemble merges the shards' vocabularies, combines each node's fields
-// into BM25F saturations, and inverts them into postings.
-func (x *Index) assemble(shards []*shard, workers int) {
-	// Global vocabulary, in shard order so IDs are reproducible.
-	x.vocab = map[string]uint32{}
-	remap := make([][]uint32, len(shards))
-	for si, s := range shards {
-		r := make([]uint32, len(s.vocab))
-		for li, t := range s.vocab {
-			id, ok := x.vocab[t]
-			if !ok {
-				id = uint32(len(x.vocab))
-				x.vocab[t] = id
-			}
-			r[li] = id
-		}
-		remap[si] = r
-		s.vocab = nil
-	}
-	nterms := len(x.vocab)
-
-	// Documents by node (counting sort), and average field lengths.
-	n := x.n
-	docStart := make([]uint32, n+1)
-	var lenSum [NumFields]float64
-	var lenCnt [NumFields]int
-	for _, s := range shards {
-		for d, node := range s.docNode {
-			docStart[node+1]++
-			f := s.docField[d]
-			lenSum[f] += float64(s.docLen[d])
-			lenCnt[f]++
-		}
-	}
-	for i := 1; i <= n; i++ {
-		docStart[i] += docStart[i-1]
-	}
-	refs := make([]docRef, docStart[n])
-	pos := slices.Clone(docStart[:n])
-	for si, s := range shards {
-		for d, node := range s.docNode {
-			refs[pos[node]] = docRef{uint32(si), uint32(d)}
-			pos[node]++
-		}
-	}
-	var avg [NumFields]float32
-	for f := range avg {
-		avg[f] = 1
-		if lenCnt[f] > 0 && lenSum[f] > 0 {
-			avg[f] = float32(lenSum[f] / float64(lenCnt[f]))
-		}
-	}
-
-	// Forward index per node range, in parallel.
-	type fwd struct {
-		lo     int
-		off    []uint32 // per node in range, +1
-		terms  []uint32
-		sats   []uint16
-		counts []uint32 // per global term: postings in this chunk
-	}
-	chunk := max(4096, (n+workers*4-1)/max(1, workers*4))
-	var parts []*fwd
-	for lo := 0; lo < n; lo += chunk {
-		parts = append(parts, &fwd{lo: lo})
-	}
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, workers)
-	for _, p := range parts {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			hi := min(p.lo+chunk, n)
-			p.off = make([]uint32, 0, hi-p.lo+1)
-			p.off = append(p.off, 0)
-			type ent struct {
-				term uint32
-				f    Field
-				tf   uint16
-			}
-			var es []ent
-			for i := p.lo; i < hi; i++ {
-				es = es[:0]
-				var flen [NumFields]uint32
-				for _, r := range refs[docStart[i]:docStart[i+1]] {
-					s := shards[r.shard]
-					f := s.docField[r.doc]
-					flen[f] += s.docLen[r.doc]
-					rm := remap[r.shard]
-					for k := s.docOff[r.doc]; k < s.docOff[r.doc+1]; k++ {
-						es = append(es, ent{rm[s.terms[k]], f, s.tfs[k]})
-					}
-				}
-				slices.SortFunc(es, func(a, b ent) int {
-					if a.term != b.term {
-						if a.term < b.term {
-							return -1
-						}
-						return 1
-					}
-					return int(a.f) - int(b.f)
-				})
-				var norm [NumFields]float32
-				for f := range norm {
-					fp := x.opts.Fields[f]
-					wgt := fp.Weight
-					if Field(f) == Path {
-						if t := x.g.Type(graph.NodeID(i)); t != graph.File && t != graph.Directory {
-							wgt *= x.opts.EntityPathWeight
-						}
-					}
-					norm[f] = wgt / (1 - fp.B + fp.B*float32(flen[f])/avg[f])
-				}
-				for k := 0; k < len(es); {
-					t := es[k].term
-					var tf float32
-					for ; k < len(es) && es[k].term == t; k++ {
-						tf += norm[es[k].f] * float32(es[k].tf)
-					}
-					if !(tf > 0) || !graph.IsFinite(tf) {
-						continue
-					}
-					sat := tf / (x.opts.K1 + tf)
-					q := uint16(min(float32(math.MaxUint16), sat*math.MaxUint16+0.5))
-					if q == 0 {
-						q = 1
-					}
-					p.terms = append(p.terms, t)
-					p.sats = append(p.sats, q)
-				}
-				p.off = append(p.off, uint32(len(p.terms)))
-			}
-		}()
-	}
-	wg.Wait()
-	for _, s := range shards {
-		*s = shard{}
-	}
-
-	// Invert into postings (counting sort keeps NodeID order per term).
-	x.off = make([]uint32, nterms+1)
-	for _, p := range parts {
-		for _, t := range p.terms {
-			x.off[t+1]++
-		}
-	}
-	for t := 1; t <= nterms; t++ {
-		x.off[t] += x.off[t-1]
-	}
-	total := x.off[nterms]
-	x.pnode = make([]graph.NodeID, total)
-	x.psat = make([]uint16, total)
-	next := slices.Clone(x.off[:nterms])
-	for _, p := range parts {
-		for i := 0; i+1 < len(p.off); i++ {
-			node := graph.NodeID(p.lo + i)
-			for k := p.off[i]; k < p.off[i+1]; k++ {
-				t := p.terms[k]
-				x.pnode[next[t]] = node
-				x.psat[next[t]] = p.sats[k]
-				next[t]++
-			}
-		}
-	}
 }

@@ -44,6 +44,14 @@ func identChar(b byte) bool {
 	return b == '_' || b >= 0x80 || ('a' <= b && b <= 'z') || ('A' <= b && b <= 'Z') || ('0' <= b && b <= '9')
 }
 
+// identByte is identChar as a table, for the body scan.
+var identByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = identChar(byte(c))
+	}
+	return t
+}()
+
 // forEachIdent calls f for every identifier run in text.
 func forEachIdent(text []byte, f func(ident []byte)) {
 	i := 0

@@ -1,0 +1,83 @@
+package seek
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/m1nd-go/m1nd/core/snapshot"
+)
+
+// BenchmarkBuildCorpus times a full index build (bodies read from disk,
+// with stamps as the server builds it) of a saved graph:
+// M1ND_SEEK_GRAPH names a graph snapshot, M1ND_SEEK_ROOT the tree it was
+// ingested from. It reports the index's digest once, so two trees can be
+// compared for an identical index.
+func BenchmarkBuildCorpus(b *testing.B) {
+	gp, root := os.Getenv("M1ND_SEEK_GRAPH"), os.Getenv("M1ND_SEEK_ROOT")
+	if gp == "" || root == "" {
+		b.Skip("set M1ND_SEEK_GRAPH (a graph snapshot) and M1ND_SEEK_ROOT (its tree)")
+	}
+	g, err := snapshot.Load(gp)
+	if err != nil {
+		b.Fatal(err)
+	}
+	o := DefaultOptions()
+	o.ReadFile = func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(root, p)) }
+	o.FileStamp = func(p string) (string, bool) {
+		fi, err := os.Stat(filepath.Join(root, p))
+		if err != nil {
+			return "", false
+		}
+		return fmt.Sprintf("%d:%d", fi.Size(), fi.ModTime().UnixNano()), true
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := processCPU()
+	var x *Index
+	for i := 0; i < b.N; i++ {
+		if x, err = Build(context.Background(), g, o); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	b.Logf("terms %d postings %d digest %s", x.stats.Terms, x.stats.Postings, x.digest())
+}
+
+// processCPU is the CPU time (user and system) the process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// digest hashes what the index ranks with: vocabulary, postings,
+// saturations and file DFs.
+func (x *Index) digest() string {
+	h := sha256.New()
+	terms := make([]string, len(x.vocab))
+	for t, id := range x.vocab {
+		terms[id] = t
+	}
+	var buf []byte
+	for t, s := range terms {
+		buf = append(buf[:0], s...)
+		buf = append(buf, 0)
+		buf = binary.LittleEndian.AppendUint32(buf, x.fdf[t])
+		for k := x.off[t]; k < x.off[t+1]; k++ {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(x.pnode[k]))
+			buf = binary.LittleEndian.AppendUint16(buf, x.psat[k])
+		}
+		h.Write(buf)
+	}
+	return fmt.Sprintf("%x", h.Sum(nil)[:12])
+}
