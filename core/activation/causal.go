@@ -41,10 +41,10 @@ func Causal(g *graph.Graph, seeds []graph.Scored, p CausalParams, ws *Workspace)
 			continue
 		}
 		v := finite.Clamp(s.Score, 0, 1)
-		if v <= 0 || v <= w.act[s.Node] {
+		if v <= 0 || v <= w.c[s.Node].act {
 			continue
 		}
-		w.act[s.Node], w.aux[s.Node] = v, v
+		w.c[s.Node].act, w.c[s.Node].aux = v, v
 		w.touch(s.Node)
 		w.push(heapEntry{node: s.Node, act: v, dir: dirSeed})
 	}
@@ -56,19 +56,19 @@ func Causal(g *graph.Graph, seeds []graph.Scored, p CausalParams, ws *Workspace)
 		u := e.node
 		switch e.dir {
 		case dirSeed, dirForward:
-			if e.dir == dirForward && (e.act < w.act[u] || w.flags[u]&flagSettledFwd != 0) {
+			if e.dir == dirForward && (e.act < w.c[u].act || w.c[u].flags&flagSettledFwd != 0) {
 				continue
 			}
 		case dirBackward:
-			if e.act < w.aux[u] || w.flags[u]&flagSettledBwd != 0 {
+			if e.act < w.c[u].aux || w.c[u].flags&flagSettledBwd != 0 {
 				continue
 			}
 		}
 		if e.dir != dirBackward {
-			w.flags[u] |= flagSettledFwd
+			w.c[u].flags |= flagSettledFwd
 		}
 		if e.dir != dirForward {
-			w.flags[u] |= flagSettledBwd
+			w.c[u].flags |= flagSettledBwd
 		}
 		pops++
 		if int(e.depth) >= p.MaxDepth {
@@ -83,8 +83,8 @@ func Causal(g *graph.Graph, seeds []graph.Scored, p CausalParams, ws *Workspace)
 					continue
 				}
 				t := g.Target(ed)
-				if v := e.act * min(cs, 1); v >= p.Threshold && v > w.act[t] {
-					w.act[t] = v
+				if v := e.act * min(cs, 1); v >= p.Threshold && v > w.c[t].act {
+					w.c[t].act = v
 					w.touch(t)
 					w.push(heapEntry{node: t, act: v, depth: d, dir: dirForward})
 				}
@@ -98,8 +98,8 @@ func Causal(g *graph.Graph, seeds []graph.Scored, p CausalParams, ws *Workspace)
 					continue
 				}
 				s := g.InSource(pos)
-				if v := e.act * min(cs, 1) * p.BackwardDiscount; v >= p.Threshold && v > w.aux[s] {
-					w.aux[s] = v
+				if v := e.act * min(cs, 1) * p.BackwardDiscount; v >= p.Threshold && v > w.c[s].aux {
+					w.c[s].aux = v
 					w.touch(s)
 					w.push(heapEntry{node: s, act: v, depth: d, dir: dirBackward})
 				}
@@ -109,9 +109,9 @@ func Causal(g *graph.Graph, seeds []graph.Scored, p CausalParams, ws *Workspace)
 	w.heap = w.heap[:0]
 	// A node's score is its best chain either way.
 	for _, n := range w.touched {
-		w.act[n] = max(w.act[n], w.aux[n])
+		w.c[n].act = max(w.c[n].act, w.c[n].aux)
 	}
-	return w.collect(w.act), nil
+	return w.collect(), nil
 }
 
 func hasCausalEdge(g *graph.Graph, n graph.NodeID) bool {

@@ -62,7 +62,7 @@ func Structural(g *graph.Graph, seeds []graph.Scored, p Params, ws *Workspace) (
 	return r, WavefrontEngine, err
 }
 
-// seed loads the seeds into w.act (capped at the saturation cap; invalid
+// seed loads the seeds into the cells' act (capped at the saturation cap; invalid
 // IDs and non-positive scores are skipped) and returns them deduplicated
 // in first-seen order.
 func (w *Workspace) seed(seeds []graph.Scored, p Params) []graph.NodeID {
@@ -75,17 +75,17 @@ func (w *Workspace) seed(seeds []graph.Scored, p Params) []graph.NodeID {
 		if v <= 0 {
 			continue
 		}
-		if w.flags[s.Node]&flagFrontier == 0 {
-			w.flags[s.Node] |= flagFrontier
+		if w.c[s.Node].flags&flagFrontier == 0 {
+			w.c[s.Node].flags |= flagFrontier
 			out = append(out, s.Node)
 		}
-		if v > w.act[s.Node] {
-			w.act[s.Node] = v
+		if v > w.c[s.Node].act {
+			w.c[s.Node].act = v
 			w.touch(s.Node)
 		}
 	}
 	for _, n := range out {
-		w.flags[n] &^= flagFrontier
+		w.c[n].flags &^= flagFrontier
 	}
 	return out
 }
@@ -118,22 +118,22 @@ func Wavefront(g *graph.Graph, seeds []graph.Scored, p Params, ws *Workspace) ([
 			w.frontier = w.strongest(w.frontier, p.MaxFired-fired)
 		}
 		for _, u := range w.frontier {
-			if a := w.act[u]; a >= p.Threshold {
+			if a := w.c[u].act; a >= p.Threshold {
 				w.spread(g, u, a, &p)
 				fired++
 			}
 		}
 		w.next = w.next[:0]
 		for _, t := range w.pending {
-			old := w.act[t]
-			nv := max(old, w.aux[t])
-			if w.inh[t] > 0 {
-				nv = max(0, nv-w.inh[t])
+			old := w.c[t].act
+			nv := max(old, w.c[t].aux)
+			if w.c[t].inh > 0 {
+				nv = max(0, nv-w.c[t].inh)
 			}
-			w.aux[t], w.inh[t] = 0, 0
-			w.flags[t] &^= flagPending
+			w.c[t].aux, w.c[t].inh = 0, 0
+			w.c[t].flags &^= flagPending
 			if nv != old {
-				w.act[t] = nv
+				w.c[t].act = nv
 				w.touch(t)
 			}
 			if nv > old && nv >= p.Threshold {
@@ -144,7 +144,7 @@ func Wavefront(g *graph.Graph, seeds []graph.Scored, p Params, ws *Workspace) ([
 		w.frontier, w.next = w.next, w.frontier
 	}
 	w.frontier = w.frontier[:0]
-	return w.collect(w.act), nil
+	return w.collect(), nil
 }
 
 // strongest keeps the k most activated nodes of list (ties by NodeID), in
@@ -152,7 +152,7 @@ func Wavefront(g *graph.Graph, seeds []graph.Scored, p Params, ws *Workspace) ([
 func (w *Workspace) strongest(list []graph.NodeID, k int) []graph.NodeID {
 	cand := w.cand[:0]
 	for _, n := range list {
-		cand = append(cand, graph.Scored{Node: n, Score: w.act[n]})
+		cand = append(cand, graph.Scored{Node: n, Score: w.c[n].act})
 	}
 	top := graph.SelectTop(cand, k)
 	list = list[:0]
@@ -213,8 +213,8 @@ func (w *Workspace) spread(g *graph.Graph, u graph.NodeID, a float32, p *Params)
 }
 
 func (w *Workspace) markPending(t graph.NodeID) {
-	if w.flags[t]&flagPending == 0 {
-		w.flags[t] |= flagPending
+	if w.c[t].flags&flagPending == 0 {
+		w.c[t].flags |= flagPending
 		w.pending = append(w.pending, t)
 	}
 }
@@ -225,8 +225,8 @@ func (w *Workspace) arrive(t graph.NodeID, s float32, p *Params) {
 	}
 	s = min(s, p.SaturationCap)
 	w.markPending(t)
-	if s > w.aux[t] {
-		w.aux[t] = s
+	if s > w.c[t].aux {
+		w.c[t].aux = s
 	}
 }
 
@@ -235,7 +235,7 @@ func (w *Workspace) inhibit(t graph.NodeID, s float32) {
 		return
 	}
 	w.markPending(t)
-	w.inh[t] += s
+	w.c[t].inh += s
 }
 
 // heapEntry is a queued node: the activation it was queued with, its hop
@@ -315,7 +315,7 @@ func Heap(g *graph.Graph, seeds []graph.Scored, p Params, ws *Workspace) ([]grap
 	expected := min(float64(n), max(4096, float64(len(seeds))*fan*fan*fan))
 	w.bloom.Reset(int(expected), p.BloomFPR)
 	for _, s := range w.seed(seeds, p) {
-		w.push(heapEntry{node: s, act: w.act[s]})
+		w.push(heapEntry{node: s, act: w.c[s].act})
 	}
 	for pops := 0; len(w.heap) > 0 && pops < p.MaxFired; {
 		e := w.pop()
@@ -323,7 +323,7 @@ func Heap(g *graph.Graph, seeds []graph.Scored, p Params, ws *Workspace) ([]grap
 			break // everything still queued is weaker
 		}
 		u := e.node
-		if e.act < w.act[u] || w.bloom.MayContain(u) {
+		if e.act < w.c[u].act || w.bloom.MayContain(u) {
 			continue
 		}
 		w.bloom.Add(u)
@@ -331,7 +331,7 @@ func Heap(g *graph.Graph, seeds []graph.Scored, p Params, ws *Workspace) ([]grap
 		if int(e.depth) >= p.MaxDepth {
 			continue
 		}
-		a := w.act[u]
+		a := w.c[u].act
 		d := e.depth + 1
 		lo, hi := g.OutRange(u)
 		out := a * p.Decay * fanout(int(hi-lo), &p)
@@ -339,8 +339,8 @@ func Heap(g *graph.Graph, seeds []graph.Scored, p Params, ws *Workspace) ([]grap
 			t := g.Target(ed)
 			s := out * g.Weight(ed)
 			if g.Inhibitory(ed) {
-				if s *= p.InhibitoryFactor; s > 0 && w.act[t] > 0 {
-					w.act[t] = max(0, w.act[t]-s)
+				if s *= p.InhibitoryFactor; s > 0 && w.c[t].act > 0 {
+					w.c[t].act = max(0, w.c[t].act-s)
 				}
 				continue
 			}
@@ -369,7 +369,7 @@ func Heap(g *graph.Graph, seeds []graph.Scored, p Params, ws *Workspace) ([]grap
 		}
 	}
 	w.heap = w.heap[:0]
-	return w.collect(w.act), nil
+	return w.collect(), nil
 }
 
 func (w *Workspace) heapArrive(t graph.NodeID, s float32, depth uint8, p *Params) {
@@ -377,8 +377,8 @@ func (w *Workspace) heapArrive(t graph.NodeID, s float32, depth uint8, p *Params
 		return
 	}
 	s = min(s, p.SaturationCap)
-	if s > w.act[t] {
-		w.act[t] = s
+	if s > w.c[t].act {
+		w.c[t].act = s
 		w.touch(t)
 		w.push(heapEntry{node: t, act: s, depth: depth})
 	}
