@@ -43,14 +43,26 @@ var ErrLineBound = errors.New("the file's history is over the read bound")
 // (Complete false). Renames are not followed: a moved file's lines are
 // dated by the move. It needs the git command.
 func ReadLineHistory(ctx context.Context, dir, path string, maxBytes int64) (*LineHistory, error) {
+	hs, err := ReadLineHistories(ctx, dir, []string{path}, maxBytes)
+	if err != nil {
+		return nil, err
+	}
+	return hs[path], nil
+}
+
+// ReadLineHistories is ReadLineHistory for many files in one walk of the
+// history (one git log for all of them); maxBytes bounds the whole log.
+// Every path asked for gets a history, empty when no commit changed it.
+func ReadLineHistories(ctx context.Context, dir string, paths []string, maxBytes int64) (map[string]*LineHistory, error) {
 	if gitBinary == "" {
 		return nil, errNoCLI
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, gitBinary, "-C", dir, "-c", "core.quotepath=off", "log", "--first-parent",
+	args := append([]string{"-C", dir, "-c", "core.quotepath=off", "log", "--first-parent",
 		"--diff-merges=first-parent", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv", "-p", "-U0",
-		"--format=%x01%ct %H", "HEAD", "--", path)
+		"--format=%x01%ct %H", "HEAD", "--"}, paths...)
+	cmd := exec.CommandContext(ctx, gitBinary, args...)
 	cmd.Env = gitEnv()
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -60,42 +72,59 @@ func ReadLineHistory(ctx context.Context, dir, path string, maxBytes int64) (*Li
 		return nil, err
 	}
 	lr := &io.LimitedReader{R: out, N: maxBytes}
-	h := parseLineHistory(lr)
-	h.Complete = lr.N > 0
-	if !h.Complete {
+	hs := map[string]*LineHistory{}
+	for _, p := range paths {
+		hs[p] = &LineHistory{}
+	}
+	parseLineHistories(lr, hs)
+	complete := lr.N > 0
+	if !complete {
 		cancel()
 	}
-	if err := cmd.Wait(); err != nil && h.Complete {
+	if err := cmd.Wait(); err != nil && complete {
 		return nil, err
 	}
-	return h, nil
+	for _, h := range hs {
+		h.Complete = complete
+	}
+	return hs, nil
 }
 
-// parseLineHistory reads the log: "\x01<time> <hash>" heads a commit,
-// "@@ … @@" heads a hunk, "Binary files … differ" marks a binary change;
-// content lines always start with '+', '-', ' ' or '\'.
-func parseLineHistory(r io.Reader) *LineHistory {
-	h := &LineHistory{}
+// parseLineHistories reads the log: "\x01<time> <hash>" heads a commit,
+// "diff --git a/P b/P" a file's diff, "@@ … @@" a hunk, "Binary files …
+// differ" a binary change; content lines always start with '+', '-', ' '
+// or '\'. Files not in hs are passed over.
+func parseLineHistories(r io.Reader, hs map[string]*LineHistory) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	var t int64
+	var hash string
+	var cur *lineCommit
 	for sc.Scan() {
 		line := sc.Bytes()
 		switch {
 		case len(line) > 0 && line[0] == 1:
-			ts, hash, _ := strings.Cut(string(line[1:]), " ")
-			t, _ := strconv.ParseInt(ts, 10, 64)
-			h.commits = append(h.commits, lineCommit{time: t, hash: hash})
-		case len(h.commits) == 0:
+			ts, h, _ := strings.Cut(string(line[1:]), " ")
+			t, _ = strconv.ParseInt(ts, 10, 64)
+			hash, cur = h, nil
+		case bytes.HasPrefix(line, []byte("diff --git a/")):
+			cur = nil
+			rest := string(line[len("diff --git "):]) // "a/P b/P" (renames are off)
+			if n := (len(rest) - 5) / 2; n > 0 && len(rest) == 2*n+5 {
+				if h, ok := hs[rest[2:2+n]]; ok {
+					h.commits = append(h.commits, lineCommit{time: t, hash: hash})
+					cur = &h.commits[len(h.commits)-1]
+				}
+			}
+		case cur == nil:
 		case bytes.HasPrefix(line, []byte("@@ -")):
 			if hk, ok := parseHunk(string(line)); ok {
-				c := &h.commits[len(h.commits)-1]
-				c.hunks = append(c.hunks, hk)
+				cur.hunks = append(cur.hunks, hk)
 			}
 		case bytes.HasPrefix(line, []byte("Binary files ")):
-			h.commits[len(h.commits)-1].all = true
+			cur.all = true
 		}
 	}
-	return h
 }
 
 // parseHunk reads "@@ -a[,b] +c[,d] @@…" (a count left out is 1).

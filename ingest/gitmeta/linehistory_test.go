@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,7 +65,8 @@ func TestLineHistoryDatesAFunctionByItsOwnLines(t *testing.T) {
 }
 
 // On a long random history LastTouch agrees with
-// `git log --first-parent -L lo,hi:m.py -1` for every function.
+// `git log --first-parent -L lo,hi:m.py -1` for every function, and
+// one walk for two files answers as each file's own log.
 func TestLineHistoryAgreesWithGitLogL(t *testing.T) {
 	if gitBinary == "" {
 		t.Skip("no git command")
@@ -75,7 +77,7 @@ func TestLineHistoryAgreesWithGitLogL(t *testing.T) {
 	for i := range body {
 		body[i] = []string{"return " + strconv.Itoa(i)}
 	}
-	var spans [][2]int
+	var spans, nspans [][2]int
 	for c := 0; c < 30; c++ {
 		i := rng.Intn(len(body))
 		switch rng.Intn(3) {
@@ -88,19 +90,28 @@ func TestLineHistoryAgreesWithGitLogL(t *testing.T) {
 		default: // edit the last line
 			body[i][len(body[i])-1] = fmt.Sprintf("return %d", c)
 		}
-		var text string
+		var text, ntext string
 		text, spans = funcs(body)
-		r.Change(map[string]string{"m.py": text}, "ann", day(c))
+		files := map[string]string{"m.py": text}
+		if c%3 == 0 { // n.py: the same functions in reverse, changed less often
+			rev := slices.Clone(body)
+			slices.Reverse(rev)
+			ntext, nspans = funcs(rev)
+			files["n.py"] = ntext
+		}
+		r.Change(files, "ann", day(c))
 	}
-	h, err := ReadLineHistory(context.Background(), r.Dir, "m.py", 1<<20)
+	hs, err := ReadLineHistories(context.Background(), r.Dir, []string{"m.py", "n.py"}, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, sp := range spans {
-		got, _, ok := h.LastTouch(sp[0], sp[1])
-		want := gitLogL(t, r.Dir, "m.py", sp[0], sp[1])
-		if !ok || got != want {
-			t.Errorf("f%d lines %v: LastTouch %d %v, git log -L %d", i, sp, got, ok, want)
+	for file, sps := range map[string][][2]int{"m.py": spans, "n.py": nspans} {
+		for i, sp := range sps {
+			got, _, ok := hs[file].LastTouch(sp[0], sp[1])
+			want := gitLogL(t, r.Dir, file, sp[0], sp[1])
+			if !ok || got != want {
+				t.Errorf("%s f%d lines %v: LastTouch %d %v, git log -L %d", file, i, sp, got, ok, want)
+			}
 		}
 	}
 }
