@@ -141,12 +141,10 @@ type Result struct {
 
 // scratch holds per-call dense buffers; touched lists make reset O(work).
 type scratch struct {
-	hot, cold []float32
+	nodes     []pulseNode
 	immune    []uint32
 	mark      []uint32
 	seen      []uint32
-	pendIdx   []int32  // queue index of a node's pending pulse
-	pendStamp []uint32 // valid when == runStamp
 	stamp     uint32
 	seenStamp uint32
 	runStamp  uint32
@@ -156,15 +154,26 @@ type scratch struct {
 	next      []graph.NodeID
 }
 
+// Channels index pulseNode.amp.
+const (
+	hotChannel = iota
+	coldChannel
+)
+
+// pulseNode is what propagation reads and writes at a node a pulse
+// reaches: kept together, as that node lands at random.
+type pulseNode struct {
+	amp       [2]float32 // strongest arrival per channel
+	pendIdx   int32      // queue index of the node's pending pulse
+	pendStamp uint32     // pendIdx is valid when == runStamp
+}
+
 func (s *scratch) reset(n int) {
-	if len(s.hot) < n {
-		s.hot = make([]float32, n)
-		s.cold = make([]float32, n)
+	if len(s.nodes) < n {
+		s.nodes = make([]pulseNode, n)
 		s.immune = make([]uint32, n)
 		s.mark = make([]uint32, n)
 		s.seen = make([]uint32, n)
-		s.pendIdx = make([]int32, n)
-		s.pendStamp = make([]uint32, n)
 		s.stamp = 0
 		s.seenStamp = 0
 		s.runStamp = 0
@@ -179,7 +188,7 @@ func (s *scratch) reset(n int) {
 
 func (s *scratch) release() {
 	for _, n := range s.touched {
-		s.hot[n], s.cold[n] = 0, 0
+		s.nodes[n].amp = [2]float32{}
 	}
 	s.touched = s.touched[:0]
 }
@@ -283,14 +292,14 @@ func (e *Engine) PrepareWith(g *graph.Graph, imp *graph.Importers, seeds []graph
 	// 3–4. Hot and cold propagation.
 	half := e.p.PulseBudget / 2
 	var exh bool
-	f.stats.HotPulses, exh = e.propagate(g, imp, sc, sc.hot, origins, e.p.FHot, half)
+	f.stats.HotPulses, exh = e.propagate(g, imp, sc, hotChannel, origins, e.p.FHot, half)
 	f.stats.BudgetExhausted = exh
 	if len(f.anti) > 0 {
 		cold := make([]graph.Scored, len(f.anti))
 		for i, a := range f.anti {
 			cold[i] = graph.Scored{Node: a, Score: 1}
 		}
-		f.stats.ColdPulses, exh = e.propagate(g, imp, sc, sc.cold, cold, e.p.FCold, e.p.PulseBudget-half)
+		f.stats.ColdPulses, exh = e.propagate(g, imp, sc, coldChannel, cold, e.p.FCold, e.p.PulseBudget-half)
 		f.stats.BudgetExhausted = f.stats.BudgetExhausted || exh
 	}
 	return f
@@ -392,7 +401,7 @@ func dedupe(in []graph.Scored, seeds bool) []graph.Scored {
 
 // detail computes stages 5 and 6 for one node.
 func (e *Engine) detail(g *graph.Graph, sc *scratch, v graph.NodeID, avgDeg float64, hotOnly bool) NodeDetail {
-	d := NodeDetail{Node: v, Hot: sc.hot[v], Cold: sc.cold[v], Immune: sc.immune[v] == sc.stamp}
+	d := NodeDetail{Node: v, Hot: sc.nodes[v].amp[hotChannel], Cold: sc.nodes[v].amp[coldChannel], Immune: sc.immune[v] == sc.stamp}
 	d.Overlap = float32(e.overlap(float64(d.Hot), float64(d.Cold)))
 	eff := float64(d.Cold) * (1 + float64(d.Overlap))
 	if d.Immune || hotOnly {
@@ -577,30 +586,33 @@ func (e *Engine) antiSeeds(g *graph.Graph, sc *scratch, seeds []graph.Scored, is
 	return out, scanned
 }
 
-// propagate spreads pulses of one channel from origins into amp (stages 3
-// and 4) and returns the number of pulses sent and whether the budget ran
+// propagate spreads pulses of one channel (hotChannel or coldChannel) from
+// origins into the nodes' amp (stages 3 and 4) and returns the number of pulses sent and whether the budget ran
 // out.
-func (e *Engine) propagate(g *graph.Graph, imp *graph.Importers, sc *scratch, amp []float32, origins []graph.Scored, freq float32, budget int) (int, bool) {
+func (e *Engine) propagate(g *graph.Graph, imp *graph.Importers, sc *scratch, ch int, origins []graph.Scored, freq float32, budget int) (int, bool) {
 	q := sc.queue[:0]
 	sent := 0
 	sc.runStamp++
 	if sc.runStamp == 0 {
-		clear(sc.pendStamp)
+		for i := range sc.nodes {
+			sc.nodes[i].pendStamp = 0
+		}
 		sc.runStamp = 1
 	}
 	run := sc.runStamp
+	nodes := sc.nodes
 	deposit := func(v graph.NodeID, a float32) {
-		if sc.hot[v] == 0 && sc.cold[v] == 0 {
+		if nodes[v].amp == [2]float32{} {
 			sc.touched = append(sc.touched, v)
 		}
-		amp[v] = a
+		nodes[v].amp[ch] = a
 	}
 	for _, o := range origins {
 		if sent >= budget {
 			sc.queue = q
 			return sent, true
 		}
-		if o.Score > amp[o.Node] {
+		if o.Score > nodes[o.Node].amp[ch] {
 			deposit(o.Node, o.Score)
 			q = append(q, pulse{amp: o.Score, freq: freq, recent: [3]graph.NodeID{o.Node, graph.NoNode, graph.NoNode}})
 			sent++
@@ -654,12 +666,12 @@ func (e *Engine) propagate(g *graph.Graph, imp *graph.Importers, sc *scratch, am
 			if inhibitory {
 				a *= inhib
 			}
-			if a < minAmp || a <= amp[v] {
+			if a < minAmp || a <= nodes[v].amp[ch] {
 				continue
 			}
 			np := pulse{amp: a, freq: p.freq, hops: p.hops + 1, recent: [3]graph.NodeID{v, p.recent[0], p.recent[1]}}
-			if sc.pendStamp[v] == run {
-				if i := int(sc.pendIdx[v]); i > head && q[i].hops == np.hops {
+			if nodes[v].pendStamp == run {
+				if i := int(nodes[v].pendIdx); i > head && q[i].hops == np.hops {
 					// v already waits in the next layer: the stronger
 					// arrival replaces that pulse instead of adding one.
 					deposit(v, a)
@@ -672,7 +684,7 @@ func (e *Engine) propagate(g *graph.Graph, imp *graph.Importers, sc *scratch, am
 				break
 			}
 			deposit(v, a)
-			sc.pendStamp[v], sc.pendIdx[v] = run, int32(len(q))
+			nodes[v].pendStamp, nodes[v].pendIdx = run, int32(len(q))
 			q = append(q, np)
 			sent++
 		}
