@@ -273,18 +273,29 @@ func runDocumentDrift(c *tools.Call, in documentDriftParams) (documentDriftOutpu
 		}
 		x, src := docIndex(b), bundleSources(b)
 		src.newCall()
-		var all []driftDocJSON
+		dds := make([]document.DocDrift, 0, len(docs))
+		var stale []graph.NodeID
 		for _, d := range docs {
 			if err := c.Ctx.Err(); err != nil {
 				return err
 			}
-			dd := x.Drift(d)
+			dds = append(dds, x.Drift(d))
+			for _, f := range dds[len(dds)-1].Findings {
+				if f.Kind == document.DriftCodeChanged && f.Target != f.File {
+					stale = append(stale, f.Target)
+				}
+			}
+		}
+		src.prefetch(stale)
+		var all []driftDocJSON
+		for i := range dds {
+			dd := &dds[i]
 			var tl driftTally
-			notes := refineDrift(b, src, &dd, &tl)
-			dj := driftDoc(g, &dd, notes)
+			notes := refineDrift(b, src, dd, &tl)
+			dj := driftDoc(g, dd, notes)
 			dj.SkippedGenerated = tl.generated
 			all = append(all, dj)
-			addSummary(&out.Summary, &dd)
+			addSummary(&out.Summary, dd)
 			out.Summary.SkippedGenerated += tl.generated
 			out.Summary.ClearedByLines += tl.cleared
 			out.Summary.DatedByFile += tl.byFile

@@ -2,10 +2,10 @@ package documents
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -74,9 +74,8 @@ func (s *driftSources) entityDate(id graph.NodeID) (t float64, lo, hi int, why s
 	return 0, lo, hi, "git's history of the file does not reach these lines"
 }
 
-// lineHistory reads (once per HEAD) the hunks of rel's history. s.mu is
-// held.
-func (s *driftSources) lineHistory(top, rel string) lineEntry {
+// headOf is top's HEAD, asked once per call. s.mu is held.
+func (s *driftSources) headOf(top string) string {
 	head, ok := s.lines.head[top]
 	if !ok {
 		out, err := exec.CommandContext(context.Background(), "git", "-C", top, "rev-parse", "--verify", "-q", "HEAD").Output()
@@ -86,29 +85,92 @@ func (s *driftSources) lineHistory(top, rel string) lineEntry {
 		}
 		s.lines.head[top] = head
 	}
+	return head
+}
+
+// lineHistory is rel's line history at HEAD, read now unless prefetch
+// read it. s.mu is held.
+func (s *driftSources) lineHistory(top, rel string) lineEntry {
+	head := s.headOf(top)
 	if head == "" {
 		return lineEntry{why: "the repository has no commit"}
 	}
 	key := top + "\x00" + head + "\x00" + rel
-	if e, ok := s.lines.hist[key]; ok {
-		return e
+	if _, ok := s.lines.hist[key]; !ok {
+		s.readLines(top, []string{rel})
 	}
-	var e lineEntry
-	if dirty(top, rel) {
-		e.why = "the file has uncommitted changes"
-	} else if h, err := gitmeta.ReadLineHistory(context.Background(), top, rel, maxLineHistory); err != nil {
-		e.why = "git log failed: " + err.Error()
-	} else {
-		e.h = h
-	}
-	s.lines.hist[key] = e
-	return e
+	return s.lines.hist[key]
 }
 
-// dirty reports whether the work tree's rel differs from HEAD's: the
-// graph's line numbers are then not HEAD's.
-func dirty(top, rel string) bool {
-	err := exec.CommandContext(context.Background(), "git", "-C", top, "diff", "--quiet", "--no-ext-diff", "HEAD", "--", rel).Run()
-	var ee *exec.ExitError
-	return errors.As(err, &ee) && ee.ExitCode() == 1
+// prefetch reads, in one walk of each repository's history, the line
+// histories of the files holding ids (those not cached at this HEAD):
+// one git log instead of one per file.
+func (s *driftSources) prefetch(ids []graph.NodeID) {
+	g := s.b.Graph
+	byTop := map[string][]string{}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	seen := map[string]bool{}
+	for _, id := range ids {
+		p := g.SourcePath(id)
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		res, _, _, err := tools.BundleSpace(s.b).Resolve(tools.BundleGuard(s.b), p)
+		if err != nil || !res.Exists {
+			continue
+		}
+		top := s.topLevel(filepath.Dir(res.Real))
+		rel, err := filepath.Rel(top, res.Real)
+		if top == "" || err != nil {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		if head := s.headOf(top); head != "" {
+			if _, ok := s.lines.hist[top+"\x00"+head+"\x00"+rel]; !ok {
+				byTop[top] = append(byTop[top], rel)
+			}
+		}
+	}
+	for top, rels := range byTop {
+		slices.Sort(rels)
+		for len(rels) > 0 {
+			n := min(len(rels), 200) // keeps the command line short
+			s.readLines(top, rels[:n])
+			rels = rels[n:]
+		}
+	}
+}
+
+// readLines reads and caches rels' line histories. s.mu is held.
+func (s *driftSources) readLines(top string, rels []string) {
+	head := s.headOf(top)
+	args := append([]string{"-C", top, "diff", "--name-only", "--no-ext-diff", "--no-renames", "HEAD", "--"}, rels...)
+	out, err := exec.CommandContext(context.Background(), "git", args...).Output()
+	dirty := map[string]bool{}
+	for _, l := range strings.Split(string(out), "\n") {
+		dirty[l] = true
+	}
+	var clean []string
+	for _, r := range rels {
+		if err != nil {
+			s.lines.hist[top+"\x00"+head+"\x00"+r] = lineEntry{why: "git diff failed: " + err.Error()}
+		} else if dirty[r] {
+			s.lines.hist[top+"\x00"+head+"\x00"+r] = lineEntry{why: "the file has uncommitted changes"}
+		} else {
+			clean = append(clean, r)
+		}
+	}
+	if len(clean) == 0 {
+		return
+	}
+	hs, err := gitmeta.ReadLineHistories(context.Background(), top, clean, maxLineHistory)
+	for _, r := range clean {
+		e := lineEntry{why: "git log failed"}
+		if err == nil {
+			e = lineEntry{h: hs[r]}
+		}
+		s.lines.hist[top+"\x00"+head+"\x00"+r] = e
+	}
 }
