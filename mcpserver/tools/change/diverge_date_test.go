@@ -38,3 +38,31 @@ func TestDivergeDateByCommitterDate(t *testing.T) {
 		t.Errorf("baseline %v (HEAD~2 is %v), %v commits since; want HEAD~2 and 2", out["baseline_commit"], head["baseline_commit"], out["commits_since"])
 	}
 }
+
+// Files the ingest leaves out (a hidden CI directory, a vendored copy)
+// are no nodes: diverge does not list them as modified or new with a
+// node id no tool knows and commits_since 0 where git counts their
+// commits.
+func TestDivergeListsOnlyWhatTheGraphHolds(t *testing.T) {
+	t.Parallel()
+	dir := fixture.Write(t)
+	tooltest.Git(t, dir, "2026-03-01T10:00:00Z", "tag", "base")
+	for _, f := range []string{".github/workflows/ci.yml", "node_modules/dep/index.js", "backend/extra.py"} {
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x = 1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tooltest.Git(t, dir, "2026-03-02T10:00:00Z", "add", "-f", ".")
+	tooltest.Git(t, dir, "2026-03-02T10:00:00Z", "commit", "-qm", "ci, a vendored dep and a module")
+	d := tooltest.NewDispatcher(t, session.Config{})
+	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	out := tooltest.MustCall(t, d, "diverge", map[string]any{"agent_id": "t", "baseline": "base"})
+	got := tooltest.ToStrings(out["new_nodes"])
+	if len(got) != 1 || got[0] != "file::backend/extra.py" {
+		t.Errorf("new_nodes %v, want only file::backend/extra.py", got)
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/history"
 	"github.com/m1nd-go/m1nd/ingest/gitmeta"
+	"github.com/m1nd-go/m1nd/ingest/walk"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
@@ -366,7 +367,16 @@ func (r *divergeRun) treeDiff(baseC, headC *object.Commit, rootPath, prefix stri
 		if r.scope != nil && !r.scope.Match(gp) {
 			return "", "", false
 		}
-		return gp, rs.FileID(gp), true
+		id := rs.FileID(gp)
+		// Files the ingest leaves out (hidden, vendored, ignored) are no
+		// nodes: their history and links are unknown, so listing them
+		// would answer commits_since 0 and fan_in 0 for what git says moved.
+		if _, in := r.g.Lookup(id); !in {
+			if ok, _ := walk.Admit(rootPath, rel, walk.Options{}); !ok {
+				return "", "", false
+			}
+		}
+		return gp, id, true
 	}
 	o := r.out
 	r.added, r.modified = map[graph.NodeID]bool{}, map[graph.NodeID]*modifiedJSON{}
