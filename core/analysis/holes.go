@@ -36,11 +36,23 @@ type HoleParams struct {
 	EdgeBudget int
 	// MaxListedNeighbors bounds Hole.Neighbors (8).
 	MaxListedNeighbors int
+	// Topic is the query's text relevance per node (a lexical search's
+	// scores; an entity's counts for its file); nil when unknown. With it
+	// a bridge must be about the topic by its words too: a module of the
+	// topic shares the topic's vocabulary, a neighbour of its modules
+	// does not.
+	Topic map[graph.NodeID]float32
+	// MinTopic is the text relevance a bridge needs, relative to the most
+	// relevant production unit (0.5). [0, 1].
+	MinTopic float32
+	// MaxTopicRank: a bridge must be among this many production files by
+	// text relevance (5) — what a search for the topic shows first. ≥ 1.
+	MaxTopicRank int
 }
 
 // DefaultHoleParams returns the defaults of docs/design.md#analyses.
 func DefaultHoleParams() HoleParams {
-	return HoleParams{MinSiblingActivation: 0.3, InactiveBelow: 0.01, MinNeighbors: 2, TopK: 10, EdgeBudget: 4_000_000, MaxListedNeighbors: 8}
+	return HoleParams{MinSiblingActivation: 0.3, InactiveBelow: 0.01, MinNeighbors: 2, TopK: 10, EdgeBudget: 4_000_000, MaxListedNeighbors: 8, MinTopic: 0.5, MaxTopicRank: 5}
 }
 
 func (p HoleParams) validate() error {
@@ -50,8 +62,11 @@ func (p HoleParams) validate() error {
 	if !graph.IsFinite(p.InactiveBelow) || p.InactiveBelow < 0 || p.InactiveBelow >= 1 {
 		return fmt.Errorf("inactive_below must be in [0, 1), got %v", p.InactiveBelow)
 	}
-	if p.MinNeighbors < 1 || p.TopK < 1 || p.EdgeBudget < 1 || p.MaxListedNeighbors < 0 {
-		return errors.New("min_neighbors, top_k and edge_budget must be ≥ 1, max_listed_neighbors ≥ 0")
+	if !graph.IsFinite(p.MinTopic) || p.MinTopic < 0 || p.MinTopic > 1 {
+		return fmt.Errorf("min_topic must be in [0, 1], got %v", p.MinTopic)
+	}
+	if p.MinNeighbors < 1 || p.TopK < 1 || p.EdgeBudget < 1 || p.MaxListedNeighbors < 0 || p.MaxTopicRank < 1 {
+		return errors.New("min_neighbors, top_k, edge_budget and max_topic_rank must be ≥ 1, max_listed_neighbors ≥ 0")
 	}
 	return nil
 }
@@ -166,6 +181,9 @@ func StructuralHoles(g *graph.Graph, activation []graph.Scored, p HoleParams) (H
 	if err := h.units(activation); err != nil {
 		return res, err
 	}
+	if err := h.topicUnits(p.Topic); err != nil {
+		return res, err
+	}
 	var holes []Hole
 	holes = append(holes, h.bridges()...)
 	holes = append(holes, h.siblings()...)
@@ -188,17 +206,20 @@ func StructuralHoles(g *graph.Graph, activation []graph.Scored, p HoleParams) (H
 
 // holeRun is one StructuralHoles call.
 type holeRun struct {
-	g       *graph.Graph
-	p       HoleParams
-	rels    *relTable
-	u       *units
-	res     *HolesResult
-	act     map[graph.NodeID]float32 // unit → activation (max of its nodes)
-	context []graph.NodeID           // units above MinSiblingActivation, by NodeID
-	nbr     map[graph.NodeID]*neighbourhood
-	tests   map[graph.NodeID]bool
-	behaves map[graph.NodeID]bool // unit → has a function (see candidate)
-	hubs    map[graph.NodeID]bool // unit → hub (see hub)
+	g     *graph.Graph
+	p     HoleParams
+	rels  *relTable
+	u     *units
+	res   *HolesResult
+	act   map[graph.NodeID]float32 // unit → activation (max of its nodes)
+	topic map[graph.NodeID]float32 // unit → text relevance / the top unit's; nil: unknown
+	// topicRank is a production file's place by text relevance (1: best).
+	topicRank map[graph.NodeID]int
+	context   []graph.NodeID // units above MinSiblingActivation, by NodeID
+	nbr       map[graph.NodeID]*neighbourhood
+	tests     map[graph.NodeID]bool
+	behaves   map[graph.NodeID]bool // unit → has a function (see candidate)
+	hubs      map[graph.NodeID]bool // unit → hub (see hub)
 	// production counts the production files (-1 until counted).
 	production int
 	scanned    int
@@ -328,6 +349,9 @@ func (h *holeRun) bridges() []Hole {
 		us := lit[v]
 		if len(us) < h.p.MinNeighbors || h.act[v] > h.p.InactiveBelow || !h.candidate(v) {
 			continue
+		}
+		if !h.aboutTopic(v) || reexportFiles[path.Base(h.g.SourcePath(v))] {
+			continue // a package's re-export file imports all of it
 		}
 		if !h.spans(v, h.topical(us)) {
 			continue

@@ -1,11 +1,14 @@
 package analysis
 
 import (
+	"cmp"
+	"fmt"
 	"path"
 	"slices"
 	"strings"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // consumerDirs are directories whose code uses the product rather than
@@ -199,4 +202,57 @@ func (h *holeRun) spans(v graph.NodeID, topical []graph.NodeID) bool {
 		}
 	}
 	return false
+}
+
+// topicUnits folds the text relevance onto units, relative to the most
+// relevant unit (tests and consumers do not set the scale).
+func (h *holeRun) topicUnits(topic map[graph.NodeID]float32) error {
+	if topic == nil {
+		return nil
+	}
+	h.topic = map[graph.NodeID]float32{}
+	top := float32(0)
+	for _, n := range sortedKeys(topic) {
+		if !h.g.Valid(n) {
+			return fmt.Errorf("analysis: topic node %d out of range (graph has %d nodes)", n, h.g.NumNodes())
+		}
+		if isContainer(h.g, n) {
+			continue
+		}
+		u := h.u.of(n)
+		v := finite.Clamp(topic[n], 0, 1)
+		h.topic[u] = max(h.topic[u], v)
+		if !h.isTest(u) && !h.consumer(u) {
+			top = max(top, v)
+		}
+	}
+	for u, v := range h.topic {
+		if top > 0 {
+			h.topic[u] = min(v/top, 1)
+		}
+	}
+	// Rank the production files by relevance (ties by NodeID).
+	var files []graph.NodeID
+	for _, u := range sortedKeys(h.topic) {
+		if h.g.Type(u) == graph.File && !h.isTest(u) && !h.consumer(u) {
+			files = append(files, u)
+		}
+	}
+	slices.SortStableFunc(files, func(a, b graph.NodeID) int { return cmp.Compare(h.topic[b], h.topic[a]) })
+	h.topicRank = make(map[graph.NodeID]int, len(files))
+	for i, u := range files {
+		h.topicRank[u] = i + 1
+	}
+	return nil
+}
+
+// aboutTopic reports whether a bridge candidate is about the query by its
+// own words: relevant (MinTopic) and among the first files a search for
+// the topic shows (MaxTopicRank). Always, when no text relevance was given.
+func (h *holeRun) aboutTopic(v graph.NodeID) bool {
+	if h.topic == nil {
+		return true
+	}
+	r, ok := h.topicRank[v]
+	return ok && r <= h.p.MaxTopicRank && h.topic[v] >= h.p.MinTopic && h.topic[v] > 0
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/analysis"
 	"github.com/m1nd-go/m1nd/core/engine"
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/seek"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
@@ -331,6 +332,21 @@ func holeOut(g *graph.Graph, h analysis.Hole) missingHoleOutput {
 	return out
 }
 
+// missingTopic is the query's text relevance per node (seek's lexical
+// scores, tests left out): a bridge must be about the topic by its words.
+func missingTopic(c *tools.Call, b *session.Bundle, q string) (map[graph.NodeID]float32, error) {
+	sx, err := tools.SeekIndex(c.Session, b)
+	if err != nil {
+		return nil, err
+	}
+	res := sx.SearchText(q, seek.Params{TopK: 400, ExcludeTests: true})
+	topic := make(map[graph.NodeID]float32, len(res.Hits))
+	for _, h := range res.Hits {
+		topic[h.Node] = max(topic[h.Node], h.Breakdown.Total())
+	}
+	return topic, nil
+}
+
 func runMissing(c *tools.Call, in missingParams) (missingOutput, error) {
 	q := in.Query
 	if q == "" {
@@ -359,6 +375,9 @@ func runMissing(c *tools.Call, in missingParams) (missingOutput, error) {
 		hp := analysis.DefaultHoleParams()
 		hp.MinSiblingActivation = float32(in.MinSiblingActivation)
 		hp.TopK = in.TopK
+		if hp.Topic, err = missingTopic(c, b, q); err != nil {
+			return err
+		}
 		holes, err := analysis.StructuralHoles(g, res.Scored(), hp)
 		if err != nil {
 			return err
