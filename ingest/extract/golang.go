@@ -221,7 +221,7 @@ func (goExtractor) Extract(relPath string, src []byte) (*Result, error) {
 	}
 	defer t.release()
 	x := &goExtract{
-		t: t, k: goTablesGet(), b: newBuilder(relPath, "go"),
+		t: t, k: goTablesGet(), b: newTreeBuilder(relPath, "go", t),
 		imports: map[string]string{}, types: map[string]string{},
 		fields: map[string]map[string]goType{}, elems: map[string]goType{},
 		isTest: strings.HasSuffix(relPath, "_test.go"),

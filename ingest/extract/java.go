@@ -133,7 +133,7 @@ func (javaExtractor) Extract(relPath string, src []byte) (*Result, error) {
 	base := path.Base(relPath)
 	stem := strings.TrimSuffix(base, ".java")
 	x := &jvExtract{
-		t: t, k: jvTablesGet(), b: newBuilder(relPath, "java"), imports: map[string]binding{},
+		t: t, k: jvTablesGet(), b: newTreeBuilder(relPath, "java", t), imports: map[string]binding{},
 		isTest: strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") ||
 			strings.HasPrefix(stem, "Test") || strings.HasSuffix(stem, "IT"),
 	}

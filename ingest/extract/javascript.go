@@ -200,7 +200,7 @@ func (e jsExtractor) Extract(relPath string, src []byte) (*Result, error) {
 	defer t.release()
 	base := path.Base(relPath)
 	x := &jsExtract{
-		t: t, k: e.tables(), b: newBuilder(relPath, e.lang), lang: e.lang,
+		t: t, k: e.tables(), b: newTreeBuilder(relPath, e.lang, t), lang: e.lang,
 		imports: map[string]binding{}, classes: map[string]bool{},
 		isTest: jsIsTestFile(base),
 	}

@@ -136,7 +136,7 @@ func (pythonExtractor) Extract(relPath string, src []byte) (*Result, error) {
 	k := pyTablesGet()
 	base := path.Base(relPath)
 	x := &pyExtract{
-		t: t, k: k, b: newBuilder(relPath, "python"),
+		t: t, k: k, b: newTreeBuilder(relPath, "python", t),
 		imports: map[string]binding{}, classes: map[string]bool{},
 		isTest: strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") || base == "conftest.py",
 	}

@@ -137,7 +137,7 @@ func (rustExtractor) Extract(relPath string, src []byte) (*Result, error) {
 	}
 	defer t.release()
 	x := &rsExtract{
-		t: t, k: rsTablesGet(), b: newBuilder(relPath, "rust"),
+		t: t, k: rsTablesGet(), b: newTreeBuilder(relPath, "rust", t),
 		imports: map[string]binding{}, types: map[string]string{}, fields: map[string]map[string]string{},
 	}
 	x.b.file(countLines(src), x.innerDoc(), markGenerated(src, []string{"rust"})...)

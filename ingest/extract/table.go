@@ -270,7 +270,7 @@ func (e tableExtractor) Extract(relPath string, src []byte) (*Result, error) {
 		return tooLargeOr(relPath, e.l.name, src, err)
 	}
 	defer t.release()
-	x := &tableExtract{l: e.l, t: t, tt: e.tables(), b: newBuilder(relPath, e.l.name), isTest: tableIsTestFile(relPath)}
+	x := &tableExtract{l: e.l, t: t, tt: e.tables(), b: newTreeBuilder(relPath, e.l.name, t), isTest: tableIsTestFile(relPath)}
 	tags := []string{e.l.name}
 	if x.isTest {
 		tags = append(tags, KindTest)
