@@ -706,12 +706,79 @@ func (x *Index) bodyShard(src string) *shard {
 // identMemo remembers the local term IDs of the identifiers one file
 // repeats, so each distinct identifier is split, lower-cased and stemmed
 // once per file rather than at every occurrence (most of a body build).
+// It is an open-addressing table over the file's own bytes: one cheap
+// hash per occurrence, no string header, reset by the slots it filled.
 type identMemo struct {
-	ids   map[string][]uint32
+	slots []memoSlot // len a power of two
+	used  []uint32   // filled slots
 	arena []uint32
 }
 
-var memoPool = sync.Pool{New: func() any { return &identMemo{ids: map[string][]uint32{}} }}
+// memoSlot is one identifier of the file and its term IDs, arena[from:to].
+type memoSlot struct {
+	hash     uint64 // 0: empty
+	ident    []byte
+	from, to uint32
+}
+
+var memoPool = sync.Pool{New: func() any { return &identMemo{slots: make([]memoSlot, 1024)} }}
+
+// find returns id's slot, or the empty slot where it goes.
+func (m *identMemo) find(id []byte, h uint64) uint32 {
+	mask := uint64(len(m.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := &m.slots[i]
+		if s.hash == 0 || (s.hash == h && string(s.ident) == string(id)) {
+			return uint32(i)
+		}
+	}
+}
+
+// insert fills slot k, id's empty slot (growing the table at half full).
+func (m *identMemo) insert(k uint32, v memoSlot) {
+	if 2*(len(m.used)+1) > len(m.slots) {
+		old, slots := m.used, m.slots
+		m.slots, m.used = make([]memoSlot, 2*len(slots)), make([]uint32, 0, 2*len(old))
+		for _, o := range old {
+			m.place(m.find(slots[o].ident, slots[o].hash), slots[o])
+		}
+		k = m.find(v.ident, v.hash)
+	}
+	m.place(k, v)
+}
+
+func (m *identMemo) place(k uint32, v memoSlot) {
+	m.slots[k] = v
+	m.used = append(m.used, k)
+}
+
+// reset empties the memo for the next file (dropping its bytes).
+func (m *identMemo) reset() {
+	if len(m.slots) > 1<<16 {
+		m.slots = make([]memoSlot, 1024) // a huge file's table is not kept
+	} else {
+		for _, k := range m.used {
+			m.slots[k] = memoSlot{}
+		}
+	}
+	m.used, m.arena = m.used[:0], m.arena[:0]
+}
+
+// identHash hashes an identifier a word at a time; never 0.
+func identHash(b []byte) uint64 {
+	h := uint64(len(b)) * 0x9E3779B97F4A7C15
+	for len(b) >= 8 {
+		h = (h ^ binary.LittleEndian.Uint64(b)) * 0xff51afd7ed558ccd
+		h ^= h >> 32
+		b = b[8:]
+	}
+	var t uint64
+	for i, c := range b {
+		t |= uint64(c) << (8 * i)
+	}
+	h = (h ^ t) * 0xc4ceb9fe1a85ec53
+	return (h ^ h>>29) | 1
+}
 
 // lines tokenises data line by line: toks[lineOff[l]:lineOff[l+1]] are
 // line l's local term IDs (0-based lines), lineStart[l] its first byte.
@@ -723,8 +790,7 @@ func (w *shardWriter) lines(data []byte) (toks, lineOff []uint32, lineStart []in
 	lineStart = make([]int, 1, nl)
 	m := memoPool.Get().(*identMemo)
 	defer func() {
-		clear(m.ids)
-		m.arena = m.arena[:0]
+		m.reset()
 		memoPool.Put(m)
 	}()
 	for i := 0; i < len(data); {
@@ -753,14 +819,16 @@ func (w *shardWriter) lines(data []byte) (toks, lineOff []uint32, lineStart []in
 // identTerms appends the local term IDs of identifier id to toks, from
 // the memo when the file had it before.
 func (w *shardWriter) identTerms(m *identMemo, toks []uint32, id []byte) []uint32 {
-	ids, ok := m.ids[string(id)]
-	if !ok {
-		from := len(m.arena)
-		w.tok.ident(id, func(term []byte) { m.arena = append(m.arena, w.id(term)) })
-		ids = m.arena[from:len(m.arena):len(m.arena)]
-		m.ids[string(id)] = ids
+	h := identHash(id)
+	k := m.find(id, h)
+	if s := &m.slots[k]; s.hash != 0 {
+		return append(toks, m.arena[s.from:s.to]...)
 	}
-	return append(toks, ids...)
+	from := uint32(len(m.arena))
+	w.tok.ident(id, func(term []byte) { m.arena = append(m.arena, w.id(term)) })
+	to := uint32(len(m.arena))
+	m.insert(k, memoSlot{hash: h, ident: id, from: from, to: to})
+	return append(toks, m.arena[from:to]...)
 }
 
 // reusableBody is the body shard of file src, taken from prev when the
