@@ -37,7 +37,7 @@ func SeekIndex(s *session.State, b *session.Bundle) (*seek.Index, error) {
 // session's lifetime (Close calls the builds off and waits for them), so
 // that the first query after an ingest does not pay for them. The seek
 // index starts at once: it is the longest build, and seek and activate
-// both need it.
+// both need it; the warm-ups wait for it.
 func BuildIndexesSoon(c *Call, b *session.Bundle) {
 	s := c.Session
 	var warm []warmup
@@ -54,6 +54,13 @@ func BuildIndexesSoon(c *Call, b *session.Bundle) {
 	s.Go("query indexes of a new graph", func(ctx context.Context) error {
 		if _, err := s.Engine(b); err != nil || ctx.Err() != nil {
 			return err
+		}
+		// The warm-ups read the tree too (the twin index: as much CPU as
+		// the seek index); they start once it is built, so the first seek
+		// after an ingest has both cores rather than half.
+		// (Its error is the seek job's to report.)
+		if s.Current() == b && b.Graph.NumNodes() > 0 {
+			_, _ = seekIndexCtx(ctx, s, b)
 		}
 		for _, w := range warm {
 			if ctx.Err() != nil || s.Current() != b {
