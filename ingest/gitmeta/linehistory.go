@@ -168,25 +168,83 @@ func (h *LineHistory) Commits() int { return len(h.commits) }
 // read commit touched them (the bound cut the history, or the range lies
 // outside the file).
 func (h *LineHistory) LastTouch(lo, hi int) (t int64, hash string, ok bool) {
+	t, hash, ok, _ = h.LastTouchSkipping(lo, hi, nil)
+	return t, hash, ok
+}
+
+// LastTouchSkipping is LastTouch passing over the commits skip names
+// (still following the range through them): passed counts those that
+// touched the lines. With no other commit touching them it is not ok.
+func (h *LineHistory) LastTouchSkipping(lo, hi int, skip func(hash string) bool) (t int64, hash string, ok bool, passed int) {
 	if lo < 1 || hi < lo {
-		return 0, "", false
+		return 0, "", false, 0
 	}
 	for _, c := range h.commits {
-		if c.all {
-			return c.time, c.hash, true
-		}
+		touched := c.all
 		delta := 0
 		for _, hk := range c.hunks {
-			if touches(hk, lo, hi) {
-				return c.time, c.hash, true
+			if touched {
+				break
 			}
-			if before(hk, lo) {
+			if touches(hk, lo, hi) {
+				touched = true
+			} else if before(hk, lo) {
 				delta += hk.oldCount - hk.newCount
 			}
 		}
+		if touched {
+			if skip == nil || !skip(c.hash) {
+				return c.time, c.hash, true, passed
+			}
+			passed++
+			// The range's old extent: map each end back on its own.
+			lo, hi = mapBack(c, lo, hi)
+			if hi < lo {
+				return 0, "", false, passed
+			}
+			continue
+		}
 		lo, hi = lo+delta, hi+delta
 	}
-	return 0, "", false
+	return 0, "", false, passed
+}
+
+// mapBack maps a range of c's new side to its old side across hunks
+// that may overlap it: a line inside a hunk maps to the hunk's old
+// start (lo) or end (hi).
+func mapBack(c lineCommit, lo, hi int) (int, int) {
+	if c.all {
+		return 1, 0
+	}
+	return oldLine(c.hunks, lo, false), oldLine(c.hunks, hi, true)
+}
+
+// oldLine maps new-side line n back to the old side; a line a hunk added
+// maps to the hunk's old lines (their first for a range start, last for
+// an end).
+func oldLine(hunks []hunk, n int, end bool) int {
+	delta := 0
+	for _, hk := range hunks {
+		switch {
+		case before(hk, n):
+			delta += hk.oldCount - hk.newCount
+		case hk.newCount > 0 && hk.newStart <= n:
+			if end {
+				return hk.oldStart + hk.oldCount - 1 + boolInt(hk.oldCount == 0)
+			}
+			return hk.oldStart + boolInt(hk.oldCount == 0)
+		default:
+			return n + delta
+		}
+	}
+	return n + delta
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // before: the hunk lies wholly above line lo.
@@ -204,4 +262,43 @@ func touches(hk hunk, lo, hi int) bool {
 		return hk.newStart >= lo && hk.newStart < hi
 	}
 	return hk.newStart <= hi && hk.newStart+hk.newCount-1 >= lo
+}
+
+// Hashes lists the commits read, newest first.
+func (h *LineHistory) Hashes() []string {
+	out := make([]string, len(h.commits))
+	for i, c := range h.commits {
+		out[i] = c.hash
+	}
+	return out
+}
+
+// CommitWidths counts the files each of hashes changed (a merge against
+// its first parent): a wide commit is a sweep (a reformat, a type-hint
+// or Python-version upgrade) more often than a change of behaviour. Only
+// the commits named are read.
+func CommitWidths(ctx context.Context, dir string, hashes []string) (map[string]int, error) {
+	if gitBinary == "" {
+		return nil, errNoCLI
+	}
+	cmd := exec.CommandContext(ctx, gitBinary, "-C", dir, "-c", "core.quotepath=off", "log", "--no-walk=unsorted", "--stdin",
+		"--diff-merges=first-parent", "--no-renames", "--no-color", "--name-only", "--format=%x01%H")
+	cmd.Env = gitEnv()
+	cmd.Stdin = strings.NewReader(strings.Join(hashes, "\n") + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, err
+	}
+	widths := map[string]int{}
+	var cur string
+	for _, l := range strings.Split(string(out), "\n") {
+		switch {
+		case strings.HasPrefix(l, "\x01"):
+			cur = l[1:]
+			widths[cur] = 0
+		case l != "" && cur != "":
+			widths[cur]++
+		}
+	}
+	return widths, nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/m1nd-go/m1nd/ingest/internal/gittest"
 )
 
@@ -156,5 +157,56 @@ func TestLineHistoryBound(t *testing.T) {
 	}
 	if _, _, ok := h.LastTouch(spans[0][0], spans[0][1]); ok {
 		t.Error("f0 dated although its commit was cut")
+	}
+}
+
+// Passing over a sweep (a reformat of every function) dates each
+// function by its own change before the sweep, following the range
+// back through the sweep's hunks.
+func TestLineHistorySkipsASweep(t *testing.T) {
+	if gitBinary == "" {
+		t.Skip("no git command")
+	}
+	r := gittest.Init(t, t.TempDir())
+	body := [][]string{{"return 0"}, {"return 1"}, {"return 2"}}
+	text, _ := funcs(body)
+	r.Change(map[string]string{"m.py": text}, "ann", day(0))
+	body[1] = []string{"x = 1", "return x"}
+	text, _ = funcs(body)
+	r.Change(map[string]string{"m.py": text}, "ann", day(5))
+	body = [][]string{{"a = 0", "return a"}, {"x = 1", "y = x", "return y"}, {"return (2)"}} // the sweep
+	text, spans := funcs(body)
+	sweep := r.Change(map[string]string{"m.py": text}, "ann", day(9))
+
+	h, err := ReadLineHistory(context.Background(), r.Dir, "m.py", 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	skip := func(hash string) bool { return hash == sweep.String() }
+	for i, want := range []int64{day(0).Unix(), day(5).Unix(), day(0).Unix()} {
+		got, _, ok, passed := h.LastTouchSkipping(spans[i][0], spans[i][1], skip)
+		if !ok || got != want || passed != 1 {
+			t.Errorf("f%d lines %v: %d %v passed %d, want %d passed 1", i, spans[i], got, ok, passed, want)
+		}
+		if got, _, _ := h.LastTouch(spans[i][0], spans[i][1]); got != day(9).Unix() {
+			t.Errorf("f%d without skipping: %d, want the sweep's day 9", i, got)
+		}
+	}
+}
+
+func TestCommitWidths(t *testing.T) {
+	if gitBinary == "" {
+		t.Skip("no git command")
+	}
+	r := gittest.Init(t, t.TempDir())
+	one := r.Change(map[string]string{"a.py": "1"}, "ann", day(0))
+	three := r.Change(map[string]string{"a.py": "2", "b.py": "1", "c/d.py": "1"}, "ann", day(1))
+	got, err := CommitWidths(context.Background(), r.Dir, []string{three.String(), one.String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{one.String(): 1, three.String(): 3}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("CommitWidths (-want +got):\n%s", diff)
 	}
 }
