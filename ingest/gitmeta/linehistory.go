@@ -173,13 +173,16 @@ func (h *LineHistory) LastTouch(lo, hi int) (t int64, hash string, ok bool) {
 }
 
 // LastTouchSkipping is LastTouch passing over the commits skip names
-// (still following the range through them): passed counts those that
-// touched the lines. With no other commit touching them it is not ok.
+// (still following the range through them): passed counts those passed
+// over that touched the lines. When only such commits touched them, the
+// oldest of those (the one that brought the lines in) dates them.
 func (h *LineHistory) LastTouchSkipping(lo, hi int, skip func(hash string) bool) (t int64, hash string, ok bool, passed int) {
 	if lo < 1 || hi < lo {
 		return 0, "", false, 0
 	}
-	for _, c := range h.commits {
+	var oldest *lineCommit
+	for i := range h.commits {
+		c := &h.commits[i]
 		touched := c.all
 		delta := 0
 		for _, hk := range c.hunks {
@@ -197,22 +200,25 @@ func (h *LineHistory) LastTouchSkipping(lo, hi int, skip func(hash string) bool)
 				return c.time, c.hash, true, passed
 			}
 			passed++
+			oldest = c
 			// The range's old extent: map each end back on its own.
-			lo, hi = mapBack(c, lo, hi)
-			if hi < lo {
-				return 0, "", false, passed
+			if lo, hi = mapBack(c, lo, hi); hi < lo {
+				break
 			}
 			continue
 		}
 		lo, hi = lo+delta, hi+delta
 	}
-	return 0, "", false, passed
+	if oldest != nil {
+		return oldest.time, oldest.hash, true, passed - 1
+	}
+	return 0, "", false, 0
 }
 
 // mapBack maps a range of c's new side to its old side across hunks
 // that may overlap it: a line inside a hunk maps to the hunk's old
 // start (lo) or end (hi).
-func mapBack(c lineCommit, lo, hi int) (int, int) {
+func mapBack(c *lineCommit, lo, hi int) (int, int) {
 	if c.all {
 		return 1, 0
 	}

@@ -210,3 +210,24 @@ func TestCommitWidths(t *testing.T) {
 		t.Errorf("CommitWidths (-want +got):\n%s", diff)
 	}
 }
+
+// Lines only skipped commits touched are dated by the oldest of them,
+// the one that brought them in.
+func TestLineHistorySkippingEverything(t *testing.T) {
+	if gitBinary == "" {
+		t.Skip("no git command")
+	}
+	r := gittest.Init(t, t.TempDir())
+	text, spans := funcs([][]string{{"return 0"}})
+	r.Change(map[string]string{"m.py": text}, "ann", day(0))
+	text, _ = funcs([][]string{{"return (0)"}})
+	r.Change(map[string]string{"m.py": text}, "ann", day(4))
+	h, err := ReadLineHistory(context.Background(), r.Dir, "m.py", 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, ok, passed := h.LastTouchSkipping(spans[0][0], spans[0][1], func(string) bool { return true })
+	if !ok || got != day(0).Unix() || passed != 1 {
+		t.Errorf("LastTouchSkipping: %d %v passed %d, want day 0, passed 1", got, ok, passed)
+	}
+}
