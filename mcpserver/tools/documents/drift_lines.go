@@ -3,6 +3,7 @@ package documents
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -26,9 +27,17 @@ type lineEntry struct {
 // lineCache holds line histories of the files drift dated, keyed by the
 // HEAD they were read at, so a moved HEAD reads afresh.
 type lineCache struct {
-	head map[string]string    // git top level → HEAD, asked once per call
-	hist map[string]lineEntry // top NUL HEAD NUL path → history
+	head  map[string]string    // git top level → HEAD, asked once per call
+	hist  map[string]lineEntry // top NUL HEAD NUL path → history
+	width map[string]int       // commit → files it changed (-1: unknown)
 }
+
+// sweepFiles: a commit changing this many files or more is taken for a
+// sweep (a reformat, a type-hint or Python-version upgrade, a vendoring)
+// and passed over when dating a symbol's lines, unless only sweeps
+// touched them (then the one that brought them in dates them). Tuned on typer and starlette (docs/design.md keeps no
+// figure; benchmarks/results/drift.md does).
+const sweepFiles = 10
 
 // newCall makes the next dating ask git for HEAD again.
 func (s *driftSources) newCall() {
@@ -37,41 +46,55 @@ func (s *driftSources) newCall() {
 	s.lines.head = map[string]string{}
 }
 
+// dating is how a symbol's code change was dated.
+type dating struct {
+	t      float64 // Unix seconds; 0 when not traced
+	lo, hi int     // the symbol's lines
+	passed int     // sweeps passed over
+	why    string  // why the lines were not traced ("" when they were)
+}
+
 // entityDate dates a function, class or method by the last first-parent
-// commit changing its own lines (`git log --first-parent -L lo,hi:file
-// -1`), not by the newest change anywhere in its file. why says, when the
-// lines cannot be traced, what stopped it (the caller then uses the
-// file's date).
-func (s *driftSources) entityDate(id graph.NodeID) (t float64, lo, hi int, why string) {
+// commit changing its own lines (`git log --first-parent -L lo,hi:file`),
+// passing over sweeps, not by the newest change anywhere in its file.
+// why says, when the lines cannot be traced, what stopped it (the caller
+// then uses the file's date).
+func (s *driftSources) entityDate(id graph.NodeID) dating {
 	g := s.b.Graph
 	p := g.Provenance(id)
-	lo, hi = int(p.LineStart), int(p.LineEnd)
-	if lo == 0 || hi < lo {
-		return 0, lo, hi, "the node has no line range"
+	d := dating{lo: int(p.LineStart), hi: int(p.LineEnd)}
+	if d.lo == 0 || d.hi < d.lo {
+		d.why = "the node has no line range"
+		return d
 	}
 	res, _, _, err := tools.BundleSpace(s.b).Resolve(tools.BundleGuard(s.b), p.SourcePath)
 	if err != nil || !res.Exists {
-		return 0, lo, hi, "the file is not readable"
+		d.why = "the file is not readable"
+		return d
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	top := s.topLevel(filepath.Dir(res.Real))
 	rel, err := filepath.Rel(top, res.Real)
 	if top == "" || err != nil {
-		return 0, lo, hi, "the file is outside git"
+		d.why = "the file is outside git"
+		return d
 	}
 	e := s.lineHistory(top, filepath.ToSlash(rel))
 	if e.why != "" {
-		return 0, lo, hi, e.why
+		d.why = e.why
+		return d
 	}
-	when, _, ok := e.h.LastTouch(lo, hi)
+	when, _, ok, passed := e.h.LastTouchSkipping(d.lo, d.hi, func(h string) bool { return s.lines.width[h] >= sweepFiles })
 	switch {
 	case ok:
-		return float64(when), lo, hi, ""
+		d.t, d.passed = float64(when), passed
 	case !e.h.Complete:
-		return 0, lo, hi, fmt.Sprintf("the file's history is over %d MB", maxLineHistory>>20)
+		d.why = fmt.Sprintf("the file's history is over %d MB", maxLineHistory>>20)
+	default:
+		d.why = "git's history of the file does not reach these lines"
 	}
-	return 0, lo, hi, "git's history of the file does not reach these lines"
+	return d
 }
 
 // headOf is top's HEAD, asked once per call. s.mu is held.
@@ -166,11 +189,23 @@ func (s *driftSources) readLines(top string, rels []string) {
 		return
 	}
 	hs, err := gitmeta.ReadLineHistories(context.Background(), top, clean, maxLineHistory)
+	var unknown []string
 	for _, r := range clean {
 		e := lineEntry{why: "git log failed"}
 		if err == nil {
 			e = lineEntry{h: hs[r]}
+			for _, h := range hs[r].Hashes() {
+				if _, ok := s.lines.width[h]; !ok {
+					s.lines.width[h] = -1
+					unknown = append(unknown, h)
+				}
+			}
 		}
 		s.lines.hist[top+"\x00"+head+"\x00"+r] = e
+	}
+	if len(unknown) > 0 {
+		if ws, err := gitmeta.CommitWidths(context.Background(), top, unknown); err == nil {
+			maps.Copy(s.lines.width, ws)
+		}
 	}
 }

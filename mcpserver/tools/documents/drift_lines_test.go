@@ -1,6 +1,7 @@
 package documents
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -63,5 +64,57 @@ func TestDocumentDriftDatesASymbolByItsOwnLines(t *testing.T) {
 		if sum[k] != v {
 			t.Errorf("summary %s = %v, want %v", k, sum[k], v)
 		}
+	}
+}
+
+// A sweep (one commit reformatting many files) after the guide does not
+// make it stale about alpha, whose own lines only the sweep touched;
+// beta, changed on its own before the sweep and after the guide, stays
+// stale and is dated by its own change.
+func TestDocumentDriftPassesOverSweeps(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := map[string]string{}
+	for k, v := range linesRepo {
+		files[k] = v
+	}
+	for i := range sweepFiles {
+		files[fmt.Sprintf("src/shop/m%d.py", i)] = "def f():\n    return 0\n"
+	}
+	if err := testcorpus.Write(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	gitAt(t, dir, "2023-01-01T00:00:00Z", "init", "-q", "-b", "main")
+	commitAt(t, dir, "2023-01-01T00:00:00Z", "src")
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
+	write := func(p, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("src/shop/tools.py", "def alpha(x):\n    return x + 1\n\n\ndef beta(y):\n    return y * 3\n")
+	commitAt(t, dir, "2024-03-01T00:00:00Z", "src/shop/tools.py")
+	write("src/shop/tools.py", "def alpha(x):\n    return (x + 1)\n\n\ndef beta(y):\n    return (y * 3)\n")
+	for i := range sweepFiles {
+		write(fmt.Sprintf("src/shop/m%d.py", i), "def f():\n    return (0)\n")
+	}
+	commitAt(t, dir, "2024-06-01T00:00:00Z", "src")
+
+	d := tooltest.NewDispatcher(t, session.Config{})
+	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": filepath.Join(dir, "docs"), "adapter": "universal", "mode": "merge"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "path": "docs/guide.md"})
+	var got []string
+	for _, f := range out["documents"].([]any)[0].(map[string]any)["findings"].([]any) {
+		m := f.(map[string]any)
+		got = append(got, m["mention"].(string)+" "+m["code_changed_at"].(string)+" "+m["dated_by"].(string))
+	}
+	want := []string{"shop.tools.beta 2024-03-01T00:00:00Z lines 5-6, 1 later sweep(s) of ≥10 files passed over"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+	if n := out["summary"].(map[string]any)["cleared_by_sweeps"]; n != 1.0 {
+		t.Errorf("cleared_by_sweeps = %v, want 1 (alpha)", n)
 	}
 }

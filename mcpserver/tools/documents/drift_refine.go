@@ -87,6 +87,7 @@ func (blk genBlock) rendersName(mention string) bool {
 type driftTally struct {
 	generated int // stale findings skipped: the section renders the code
 	cleared   int // stale by the file, not by the symbol's own lines
+	sweeps    int // stale by the symbol's lines only through sweeps
 	byFile    int // dated by the file: the lines could not be traced
 }
 
@@ -113,19 +114,25 @@ func refineDrift(b *session.Bundle, src *driftSources, d *document.DocDrift, tl 
 		}
 		note := "file"
 		if f.Target != f.File && !isFileLike(g.Type(f.Target)) {
-			t, lo, hi, why := src.entityDate(f.Target)
+			dt := src.entityDate(f.Target)
 			switch {
-			case why != "":
+			case dt.why != "":
 				tl.byFile++
-				note = "file (lines not traced: " + why + ")"
-				f.Detail = "the code's file changed after the document last did; its own lines were not traced (" + why + ")"
-			case t <= d.DocChanged+document.DriftGrace:
+				note = "file (lines not traced: " + dt.why + ")"
+				f.Detail = "the code's file changed after the document last did; its own lines were not traced (" + dt.why + ")"
+			case dt.t <= d.DocChanged+document.DriftGrace && dt.passed > 0:
+				tl.sweeps++
+				continue
+			case dt.t <= d.DocChanged+document.DriftGrace:
 				tl.cleared++
 				continue
 			default:
-				f.CodeChanged = t
-				note = fmt.Sprintf("lines %d-%d", lo, hi)
-				f.Detail = fmt.Sprintf("its own lines (%d-%d) changed after the document last did", lo, hi)
+				f.CodeChanged = dt.t
+				note = fmt.Sprintf("lines %d-%d", dt.lo, dt.hi)
+				f.Detail = fmt.Sprintf("its own lines (%d-%d) changed after the document last did", dt.lo, dt.hi)
+				if dt.passed > 0 {
+					note += fmt.Sprintf(", %d later sweep(s) of ≥%d files passed over", dt.passed, sweepFiles)
+				}
 			}
 		}
 		kept, notes = append(kept, f), append(notes, note)

@@ -29,7 +29,7 @@ type driftSources struct {
 
 func newDriftSources(b *session.Bundle) *driftSources {
 	return &driftSources{b: b, text: map[string][]byte{}, repos: map[string]map[string]float64{}, top: map[string]string{},
-		lines: lineCache{head: map[string]string{}, hist: map[string]lineEntry{}}}
+		lines: lineCache{head: map[string]string{}, hist: map[string]lineEntry{}, width: map[string]int{}}}
 }
 
 // driftSourcesKey keeps one driftSources per bundle, shared by the
