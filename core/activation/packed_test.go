@@ -56,3 +56,33 @@ func TestPackedLayoutSameAnswers(t *testing.T) {
 		t.Fatal("a stale layout was used after Finalize")
 	}
 }
+
+// TestUnorderedTrimSameAnswers: without inhibitory edges the packed
+// workspace trims the frontier to MaxFired without sorting it, and the
+// answer is still exactly the CSR path's.
+func TestUnorderedTrimSameAnswers(t *testing.T) {
+	g := graphtest.PowerLaw(5000, 20000, 13)
+	packed, plain := NewPoolFor(g), NewPool(g.NumNodes())
+	if packed.Importers().HasInhibitory() {
+		t.Fatal("PowerLaw has inhibitory edges")
+	}
+	for _, fired := range []int{1, 7, 60, 400} {
+		p := DefaultParams()
+		p.MaxFired = fired
+		seeds := []graph.Scored{{Node: 3, Score: 1}, {Node: 40, Score: 0.9}, {Node: 4321, Score: 0.5}}
+		wp, wc := packed.Get(), plain.Get()
+		got, err := Wavefront(g, seeds, p, wp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Wavefront(g, seeds, p, wc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("MaxFired %d: unordered trim differs (-sorted +unordered):\n%s", fired, diff)
+		}
+		packed.Put(wp)
+		plain.Put(wc)
+	}
+}

@@ -148,13 +148,20 @@ func Wavefront(g *graph.Graph, seeds []graph.Scored, p Params, ws *Workspace) ([
 }
 
 // strongest keeps the k most activated nodes of list (ties by NodeID), in
-// that order.
+// that order — or in any order when the graph has no inhibitory edge: the
+// order in which a depth's nodes fire only matters to the sums of
+// inhibition (every other arrival is a max), so it moves no answer then.
 func (w *Workspace) strongest(list []graph.NodeID, k int) []graph.NodeID {
 	cand := w.cand[:0]
 	for _, n := range list {
 		cand = append(cand, graph.Scored{Node: n, Score: w.c[n].act})
 	}
-	top := graph.SelectTop(cand, k)
+	var top []graph.Scored
+	if w.imp != nil && !w.imp.HasInhibitory() {
+		top = graph.SelectTopUnordered(cand, k)
+	} else {
+		top = graph.SelectTop(cand, k)
+	}
 	list = list[:0]
 	for _, t := range top {
 		list = append(list, t.Node)

@@ -28,6 +28,8 @@ type Importers struct {
 	// flagged: every incoming edge, parallel to the reverse CSR (InRange
 	// positions), its Edge with InhibitoryBit set when inhibitory.
 	flagged []Importer
+	// inhibitory counts the generation's inhibitory edges.
+	inhibitory int
 }
 
 // NewImporters packs g's reverse adjacency; g must be finalized.
@@ -41,6 +43,7 @@ func NewImporters(g *Graph) *Importers {
 		f := e
 		if c.inhibitory[e] {
 			f |= InhibitoryBit
+			im.inhibitory++
 		} else if c.directions[e] != Bidirectional {
 			carriers++
 		}
@@ -63,6 +66,9 @@ func NewImporters(g *Graph) *Importers {
 func (im *Importers) For(g *Graph) bool {
 	return im != nil && im.g == g && im.gen == g.gen && g.Finalized()
 }
+
+// HasInhibitory reports whether the generation has any inhibitory edge.
+func (im *Importers) HasInhibitory() bool { return im.inhibitory > 0 }
 
 // Carriers returns n's incoming edges that are neither inhibitory nor
 // bidirectional, in reverse-CSR order. The slice is shared: do not modify.

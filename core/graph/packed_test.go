@@ -72,3 +72,25 @@ func TestImportersGoStaleOnFinalize(t *testing.T) {
 		t.Fatal("nil Importers describe a graph")
 	}
 }
+
+// TestSelectTopUnorderedSameSet: the same k entries as SelectTop, ties by
+// NodeID included.
+func TestSelectTopUnorderedSameSet(t *testing.T) {
+	var s []graph.Scored
+	for i := 0; i < 500; i++ {
+		s = append(s, graph.Scored{Node: graph.NodeID((i * 7919) % 500), Score: float32(i%17) / 17})
+	}
+	for _, k := range []int{0, 1, 16, 17, 250, 499, 500, 600} {
+		a := graph.SelectTop(append([]graph.Scored(nil), s...), k)
+		b := graph.SelectTopUnordered(append([]graph.Scored(nil), s...), k)
+		graph.SortScored(b)
+		if len(a) != len(b) {
+			t.Fatalf("k %d: %d entries, want %d", k, len(b), len(a))
+		}
+		for i := range a {
+			if a[i] != b[i] {
+				t.Fatalf("k %d entry %d: %+v, want %+v", k, i, b[i], a[i])
+			}
+		}
+	}
+}
