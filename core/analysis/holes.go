@@ -415,7 +415,7 @@ func (h *holeRun) untested(members []graph.NodeID) []Hole {
 	for _, u := range members {
 		if h.tested(u) {
 			tested = append(tested, graph.Scored{Node: u, Score: h.act[u]})
-		} else if h.candidate(u) {
+		} else if h.candidate(u) && !h.testedThroughUsers(u) {
 			bare = append(bare, u)
 		}
 	}
@@ -449,8 +449,8 @@ func (h *holeRun) missingDependencies(members []graph.NodeID) []Hole {
 	var out []Hole
 	for _, t := range sortedKeys(users) {
 		us := users[t]
-		if len(us) < 3 || len(us) != len(members)-1 {
-			continue
+		if len(us) < 3 || len(us) != len(members)-1 || !h.relevantText(t) {
+			continue // what is skipped must be of the topic: the validator for "input validation"
 		}
 		var ev []graph.Scored
 		for _, u := range us {

@@ -246,6 +246,12 @@ func (h *holeRun) topicUnits(topic map[graph.NodeID]float32) error {
 	return nil
 }
 
+// relevantText reports whether a unit's text relevance reaches MinTopic
+// (always, when no text relevance was given).
+func (h *holeRun) relevantText(v graph.NodeID) bool {
+	return h.topic == nil || h.topic[v] >= h.p.MinTopic && h.topic[v] > 0
+}
+
 // aboutTopic reports whether a bridge candidate is about the query by its
 // own words: relevant (MinTopic) and among the first files a search for
 // the topic shows (MaxTopicRank). Always, when no text relevance was given.
@@ -254,5 +260,27 @@ func (h *holeRun) aboutTopic(v graph.NodeID) bool {
 		return true
 	}
 	r, ok := h.topicRank[v]
-	return ok && r <= h.p.MaxTopicRank && h.topic[v] >= h.p.MinTopic && h.topic[v] > 0
+	return ok && r <= h.p.MaxTopicRank && h.relevantText(v)
+}
+
+// testedThroughUsers reports whether every production module that uses u
+// (one at least) is tested: u's code then runs in their tests, as
+// werkzeug's routing/matcher.py runs in every test of the Map that uses
+// it. Still real test-file edges, one module further.
+func (h *holeRun) testedThroughUsers(u graph.NodeID) bool {
+	n := h.neighbours(u)
+	if n == nil {
+		return false
+	}
+	users := 0
+	for _, v := range n.usedBy {
+		if h.isTest(v) || h.consumer(v) {
+			continue
+		}
+		if !h.tested(v) {
+			return false
+		}
+		users++
+	}
+	return users > 0
 }
