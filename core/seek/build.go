@@ -172,25 +172,33 @@ type shard struct {
 // shardWriter builds a shard.
 type shardWriter struct {
 	s     *shard
-	local map[string]uint32
+	terms *termTable // local IDs by way of the worker's interned terms
 	tok   tokenizer
 	// counting scratch, indexed by local term ID
 	cnt     []uint16
 	touched []uint32
 }
 
+// newShardWriter starts a shard; release gives its term table back.
 func newShardWriter() *shardWriter {
-	return &shardWriter{s: &shard{docOff: []uint32{0}}, local: map[string]uint32{}}
+	return &shardWriter{s: &shard{docOff: []uint32{0}}, terms: getTermTable()}
 }
 
+func (w *shardWriter) release() {
+	putTermTable(w.terms)
+	w.terms = nil
+}
+
+// id is term's local ID in the shard, given in first-seen order.
 func (w *shardWriter) id(term []byte) uint32 {
-	if id, ok := w.local[string(term)]; ok {
-		return id
+	t := w.terms
+	wid := t.intern(term)
+	if t.gen[wid] == t.cur {
+		return t.local[wid]
 	}
 	id := uint32(len(w.s.vocab))
-	t := string(term)
-	w.local[t] = id
-	w.s.vocab = append(w.s.vocab, t)
+	t.gen[wid], t.local[wid] = t.cur, id
+	w.s.vocab = append(w.s.vocab, t.strs[wid])
 	return id
 }
 
@@ -587,6 +595,7 @@ func (x *Index) nodesNamed(sym string) []graph.NodeID {
 func (x *Index) metaShard(lo, hi int) *shard {
 	g := x.g
 	w := newShardWriter()
+	defer w.release()
 	for i := lo; i < hi; i++ {
 		id := graph.NodeID(i)
 		typ := g.Type(id)
@@ -654,6 +663,7 @@ const maxDocLines = 30
 // file node and of every entity defined in it.
 func (x *Index) bodyShard(src string) *shard {
 	w := newShardWriter()
+	defer w.release()
 	s := w.s
 	data, err := x.opts.ReadFile(src)
 	if err != nil || (x.opts.MaxFileBytes > 0 && len(data) > x.opts.MaxFileBytes) || bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
