@@ -19,6 +19,7 @@ package cache
 import (
 	"bytes"
 	"crypto/sha256"
+	"debug/elf"
 	"encoding/gob"
 	"encoding/hex"
 	"errors"
@@ -185,7 +186,10 @@ var (
 )
 
 // Version identifies the extractor code: the schema and a hash of the
-// running executable.
+// running executable's Go build ID (a hash of the binary's content the go
+// command writes into it), or of the whole executable when it carries none.
+// Hashing a 70 MB executable was 50–75 ms of the first ingest's CPU, a
+// tenth of py-335's.
 func Version() string {
 	versionOnce.Do(func() {
 		version = "schema" + strconv.Itoa(schema)
@@ -193,17 +197,49 @@ func Version() string {
 		if err != nil {
 			return
 		}
-		f, err := os.Open(exe)
-		if err != nil {
-			return
-		}
-		defer f.Close()
 		h := sha256.New()
-		if _, err := io.Copy(h, f); err == nil {
-			version += "-" + hex.EncodeToString(h.Sum(nil)[:12])
+		if id := goBuildID(exe); id != "" {
+			io.WriteString(h, "buildid:"+id)
+		} else {
+			f, err := os.Open(exe)
+			if err != nil {
+				return
+			}
+			defer f.Close()
+			if _, err := io.Copy(h, f); err != nil {
+				return
+			}
 		}
+		version += "-" + hex.EncodeToString(h.Sum(nil)[:12])
 	})
 	return version
+}
+
+// goBuildID returns the Go build ID of the ELF executable at path, "" when
+// it is not ELF or has no build ID note.
+func goBuildID(path string) string {
+	f, err := elf.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	s := f.Section(".note.go.buildid")
+	if s == nil {
+		return ""
+	}
+	data, err := s.Data()
+	if err != nil || len(data) < 16 {
+		return ""
+	}
+	// An ELF note: name size, description size, type, the name "Go"
+	// padded to 4 bytes, then the description (the ID).
+	bo := f.ByteOrder
+	namesz, descsz := bo.Uint32(data[0:4]), bo.Uint32(data[4:8])
+	off := 12 + (uint64(namesz)+3)&^3
+	if bo.Uint32(data[8:12]) != 4 || off+uint64(descsz) > uint64(len(data)) {
+		return ""
+	}
+	return string(data[off : off+uint64(descsz)])
 }
 
 // ErrNoManifest is returned by Load when the directory holds no usable

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -235,5 +237,33 @@ func TestCommitRemembersKeys(t *testing.T) {
 		if _, err := os.Stat(s.blobPath(c.k)); (err == nil) != c.want {
 			t.Errorf("blob %s: exists %v, want %v", c.k, err == nil, c.want)
 		}
+	}
+}
+
+// TestGoBuildID checks the build ID read for Version against the go
+// command's own reading, and that a file without one gives "".
+func TestGoBuildID(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	if runtime.GOOS == "linux" {
+		want, err := exec.Command("go", "tool", "buildid", exe).Output()
+		if err != nil {
+			t.Skipf("go tool buildid: %v", err)
+		}
+		if got := goBuildID(exe); got != strings.TrimSpace(string(want)) {
+			t.Errorf("goBuildID(test binary) = %q, want %q", got, want)
+		}
+	}
+	other := filepath.Join(t.TempDir(), "not-elf")
+	if err := os.WriteFile(other, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := goBuildID(other); got != "" {
+		t.Errorf("goBuildID(shell script) = %q, want \"\"", got)
+	}
+	if v := Version(); !strings.HasPrefix(v, "schema") || v != Version() {
+		t.Errorf("Version() = %q: want a stable schema-prefixed key", v)
 	}
 }
