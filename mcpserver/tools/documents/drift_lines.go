@@ -49,6 +49,7 @@ func (s *driftSources) newCall() {
 // dating is how a symbol's code change was dated.
 type dating struct {
 	t      float64 // Unix seconds; 0 when not traced
+	plain  float64 // the date without passing over sweeps
 	lo, hi int     // the symbol's lines
 	passed int     // sweeps passed over
 	why    string  // why the lines were not traced ("" when they were)
@@ -89,6 +90,8 @@ func (s *driftSources) entityDate(id graph.NodeID) dating {
 	switch {
 	case ok:
 		d.t, d.passed = float64(when), passed
+		plain, _, _ := e.h.LastTouch(d.lo, d.hi)
+		d.plain = float64(plain)
 	case !e.h.Complete:
 		d.why = fmt.Sprintf("the file's history is over %d MB", maxLineHistory>>20)
 	default:

@@ -120,7 +120,7 @@ func refineDrift(b *session.Bundle, src *driftSources, d *document.DocDrift, tl 
 				tl.byFile++
 				note = "file (lines not traced: " + dt.why + ")"
 				f.Detail = "the code's file changed after the document last did; its own lines were not traced (" + dt.why + ")"
-			case dt.t <= d.DocChanged+document.DriftGrace && dt.passed > 0:
+			case dt.t <= d.DocChanged+document.DriftGrace && dt.plain > d.DocChanged+document.DriftGrace:
 				tl.sweeps++
 				continue
 			case dt.t <= d.DocChanged+document.DriftGrace:
