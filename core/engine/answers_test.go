@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/m1nd-go/m1nd/core/activation"
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/seed"
 	"github.com/m1nd-go/m1nd/core/snapshot"
 )
 
@@ -105,4 +108,53 @@ func processCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TestPackedLayoutAB times D1 and XLR's seed-side work on the graph at
+// $M1ND_ANSWERS_GRAPH reading the packed reverse adjacency and reading
+// the CSR, interleaved call by call so that the machine's load weighs on
+// both alike, and logs the median of each. Skipped unless the variable is
+// set.
+func TestPackedLayoutAB(t *testing.T) {
+	in := os.Getenv("M1ND_ANSWERS_GRAPH")
+	if in == "" {
+		t.Skip("set M1ND_ANSWERS_GRAPH")
+	}
+	g, err := snapshot.Load(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(g, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	packed, plain := activation.NewPoolFor(g), activation.NewPool(g.NumNodes())
+	var seeds [][]graph.Scored
+	for _, q := range answerQueries {
+		seeds = append(seeds, seed.Scored(e.Seeds().FindSemantic(q, 0)))
+	}
+	var d1p, d1c, xp, xc []time.Duration
+	timed := func(f func()) time.Duration { t0 := time.Now(); f(); return time.Since(t0) }
+	d1 := func(pool *activation.Pool, s []graph.Scored) func() {
+		return func() { w := pool.Get(); activation.Wavefront(g, s, activation.DefaultParams(), w); pool.Put(w) }
+	}
+	for round := 0; round < 20; round++ {
+		for i, s := range seeds {
+			// Who goes first alternates: the second call finds the
+			// first one's nodes in the cache.
+			if (round+i)%2 == 0 {
+				d1p = append(d1p, timed(d1(packed, s)))
+				d1c = append(d1c, timed(d1(plain, s)))
+				xp = append(xp, timed(func() { e.XLR().PrepareWith(g, packed.Importers(), s).Release() }))
+				xc = append(xc, timed(func() { e.XLR().Prepare(g, s).Release() }))
+			} else {
+				d1c = append(d1c, timed(d1(plain, s)))
+				d1p = append(d1p, timed(d1(packed, s)))
+				xc = append(xc, timed(func() { e.XLR().Prepare(g, s).Release() }))
+				xp = append(xp, timed(func() { e.XLR().PrepareWith(g, packed.Importers(), s).Release() }))
+			}
+		}
+	}
+	med := func(d []time.Duration) time.Duration { slices.Sort(d); return d[len(d)/2] }
+	t.Logf("D1 wavefront median: packed %v, CSR %v; XLR prepare median: packed %v, CSR %v (%d calls each)", med(d1p), med(d1c), med(xp), med(xc), len(d1p))
 }
