@@ -31,9 +31,24 @@ func (h *holeRun) candidate(u graph.NodeID) bool {
 	if b, ok := h.behaves[u]; ok {
 		return b
 	}
-	b := h.g.Type(u) != graph.File || h.behaviour(u)
+	p := h.g.SourcePath(u)
+	if p == "" {
+		p = h.g.Label(u)
+	}
+	b := h.g.Type(u) != graph.File || !notCode(p) && h.behaviour(u)
 	h.behaves[u] = b
 	return b
+}
+
+// notCode reports a file that holds no code: no extension (Makefile,
+// LICENSE) or a document or configuration one. It neither needs tests nor
+// misses dependencies.
+func notCode(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case "", ".md", ".rst", ".txt", ".toml", ".yaml", ".yml", ".json", ".cfg", ".ini", ".lock", ".mod", ".sum", ".xml", ".html", ".css", ".csv":
+		return true
+	}
+	return false
 }
 
 // reexportFiles are the files that gather a package's names.
