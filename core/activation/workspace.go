@@ -1,7 +1,7 @@
 package activation
 
 import (
-	"slices"
+	"math/bits"
 	"sync"
 
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -16,6 +16,8 @@ type Workspace struct {
 	n   int
 	c   []cell  // per node, one cache line's quarter
 	idx []int32 // Merge: node → 1 + row
+	// bits is collect's bitmap of touched nodes, all zero between calls.
+	bits []uint64
 
 	touched  []graph.NodeID // act or aux non-zero
 	pending  []graph.NodeID // D1: arrivals of the current depth
@@ -91,24 +93,27 @@ func (w *Workspace) reset() {
 }
 
 // collect returns the touched nodes with a positive act, in ascending
-// NodeID order, as a new slice.
+// NodeID order, as a new slice. The touched list is put in order through
+// a bitmap of the nodes (n/64 words), so neither a sort of the list nor a
+// scan of every node's cell is needed.
 func (w *Workspace) collect() []graph.Scored {
-	nodes := w.touched
-	if len(nodes) > w.n/16 {
-		// Dense: scanning the array beats sorting the touched list.
-		out := make([]graph.Scored, 0, len(nodes))
-		for i := range w.c {
-			if v := w.c[i].act; v > 0 {
-				out = append(out, graph.Scored{Node: graph.NodeID(i), Score: graph.Finite(v)})
-			}
-		}
-		return out
+	if len(w.bits) != (w.n+63)/64 {
+		w.bits = make([]uint64, (w.n+63)/64)
 	}
-	slices.Sort(nodes)
-	out := make([]graph.Scored, 0, len(nodes))
-	for _, n := range nodes {
-		if v := w.c[n].act; v > 0 {
-			out = append(out, graph.Scored{Node: n, Score: graph.Finite(v)})
+	for _, n := range w.touched {
+		w.bits[n>>6] |= 1 << (n & 63)
+	}
+	out := make([]graph.Scored, 0, len(w.touched))
+	for i, b := range w.bits {
+		if b == 0 {
+			continue
+		}
+		w.bits[i] = 0
+		for ; b != 0; b &= b - 1 {
+			n := graph.NodeID(i<<6 | bits.TrailingZeros64(b))
+			if v := w.c[n].act; v > 0 {
+				out = append(out, graph.Scored{Node: n, Score: graph.Finite(v)})
+			}
 		}
 	}
 	return out
