@@ -35,8 +35,8 @@ type lineCache struct {
 // sweepFiles: a commit changing this many files or more is taken for a
 // sweep (a reformat, a type-hint or Python-version upgrade, a vendoring)
 // and passed over when dating a symbol's lines, unless only sweeps
-// touched them (then the one that brought them in dates them). Tuned on typer and starlette (docs/design.md keeps no
-// figure; benchmarks/results/drift.md does).
+// touched them (then the one that brought them in dates them). Tuned on
+// typer and starlette: benchmarks/results/drift.md.
 const sweepFiles = 10
 
 // newCall makes the next dating ask git for HEAD again.
