@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/m1nd-go/m1nd/core/graph"
-	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // consumerDirs are directories whose code uses the product rather than
@@ -235,7 +234,10 @@ func (h *holeRun) topicUnits(topic map[graph.NodeID]float32) error {
 			continue
 		}
 		u := h.u.of(n)
-		v := finite.Clamp(topic[n], 0, 1)
+		v := topic[n] // any scale: only ratios and ranks are used
+		if !graph.IsFinite(v) || v < 0 {
+			return fmt.Errorf("analysis: topic relevance of node %d must be finite and ≥ 0, got %v", n, v)
+		}
 		h.topic[u] = max(h.topic[u], v)
 		if !h.isTest(u) && !h.consumer(u) {
 			top = max(top, v)
