@@ -18,7 +18,7 @@ func TestPredictAndMissingKeepToScope(t *testing.T) {
 		args              map[string]any
 	}{
 		{"predict", "predictions", "node_id", map[string]any{"changed_node": "backend/session.py", "top_k": 20}},
-		{"missing", "holes", "node_id", map[string]any{"query": "config settings", "top_k": 20, "min_sibling_activation": 0.0}},
+		{"missing", "holes", "node_id", map[string]any{"query": "request handling", "top_k": 20, "min_sibling_activation": 0.0}},
 	} {
 		for _, scope := range []string{"tests/", "backend/", "**/test_*.py"} {
 			args := map[string]any{"agent_id": "t", "scope": scope}
@@ -42,7 +42,7 @@ func TestPredictAndMissingKeepToScope(t *testing.T) {
 				}
 			}
 			if (tc.tool == "predict" && scope == "tests/" || tc.tool == "missing" && scope == "backend/") && len(items) == 0 {
-				t.Errorf("%s scope %s listed nothing (predict: the session tests change with session.py; missing: middleware.py bridges the topic): %v", tc.tool, scope, out)
+				t.Errorf("%s scope %s listed nothing (predict: the session tests change with session.py; missing: middleware.py is untested among tested siblings): %v", tc.tool, scope, out)
 			}
 		}
 		args := map[string]any{"agent_id": "t", "scope": "../elsewhere/"}
