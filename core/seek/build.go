@@ -174,6 +174,7 @@ type shardWriter struct {
 	s     *shard
 	terms *termTable // local IDs by way of the worker's interned terms
 	tok   tokenizer
+	buf   []byte // text's bytes
 	// counting scratch, indexed by local term ID
 	cnt     []uint16
 	touched []uint32
@@ -219,7 +220,8 @@ func (w *shardWriter) count(id uint32) {
 // number of terms.
 func (w *shardWriter) text(s string) uint32 {
 	var n uint32
-	w.tok.terms([]byte(s), func(term []byte) {
+	w.buf = append(w.buf[:0], s...) // (a conversion would allocate per call)
+	w.tok.terms(w.buf, func(term []byte) {
 		w.count(w.id(term))
 		n++
 	})

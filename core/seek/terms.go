@@ -17,9 +17,9 @@ type termTable struct {
 }
 
 // maxPooledTerms bounds the table a worker keeps between shards (about
-// 60 MB of strings and slots): a tree with more distinct terms starts
-// over rather than keeping them all.
-const maxPooledTerms = 1 << 21
+// 50 MB of strings and slots; go-std has 184 K terms): a tree with more
+// distinct terms starts over rather than keeping them all.
+const maxPooledTerms = 1 << 20
 
 var termPool = sync.Pool{New: func() any { return &termTable{slots: make([]uint32, 1024)} }}
 
