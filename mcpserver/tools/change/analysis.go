@@ -393,8 +393,11 @@ func runMissing(c *tools.Call, in missingParams) (missingOutput, error) {
 			Activated:  len(res.Activated),
 			ElapsedMs:  tools.Ms(time.Since(start)),
 		}
-		if len(res.Activated) == 0 {
+		switch {
+		case len(res.Activated) == 0:
 			out.NextStepHint = "Nothing matched the query, so there is no neighbourhood to find gaps in; try seek or different words."
+		case holes.Total == 0:
+			out.NextStepHint = "No holes: the topic's modules were reached, are tested where their siblings are, and use what their siblings use. A bridge must also match the query's words; name the topic as its code does to look again."
 		}
 		return nil
 	})
