@@ -106,7 +106,7 @@ func TestBridgeEndToEnd(t *testing.T) {
 			for i := 0; i < 10; i++ {
 				id := fmt.Sprintf("c%d-%d", c, i)
 				tool := []string{"m1nd.health", "activate", "impact", "m1nd.why"}[i%4]
-				args := map[string]any{"query": "login session", "node_id": "file::app/auth.py", "source": "file::app/routes.py", "target": "file::app/session.py"}
+				args := []map[string]any{{}, {"query": "login session"}, {"node_id": "file::app/auth.py"}, {"source": "file::app/routes.py", "target": "file::app/session.py"}}[i%4]
 				req, _ := json.Marshal(map[string]any{"id": id, "tool": tool, "arguments": args})
 				conn.Write(append(req, '\n'))
 				line, err := r.ReadBytes('\n')

@@ -48,6 +48,9 @@ func parseArgs(t *Tool, raw json.RawMessage) (map[string]json.RawMessage, *Error
 			delete(args, k)
 		}
 	}
+	if err := unknownArgs(t, args); err != nil {
+		return nil, err
+	}
 	for _, p := range t.AllParams() {
 		v, ok := args[p.Name]
 		if !ok {
@@ -61,6 +64,59 @@ func parseArgs(t *Tool, raw json.RawMessage) (map[string]json.RawMessage, *Error
 		}
 	}
 	return args, nil
+}
+
+// unknownArgs refuses a parameter the tool does not declare: a typo such
+// as "topk" would otherwise be dropped and the call answered with the
+// default, as if the caller had asked for it.
+func unknownArgs(t *Tool, args map[string]json.RawMessage) *Error {
+	var bad []string
+	for k := range args {
+		if _, ok := t.Param(k); !ok {
+			bad = append(bad, k)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	slices.Sort(bad)
+	var names []string
+	for _, p := range t.AllParams() {
+		names = append(names, p.Name)
+	}
+	hint := fmt.Sprintf("%s takes: %s.", t.Name, strings.Join(names, ", "))
+	if near := nearestParam(names, bad[0]); near != "" {
+		hint = fmt.Sprintf("Did you mean %q? ", near) + hint
+	}
+	e := Errorf(hint, "unknown parameter %q for %s", bad[0], t.Name)
+	if len(bad) > 1 {
+		e.Message = fmt.Sprintf("unknown parameters %s for %s", strings.Join(quoteAll(bad), ", "), t.Name)
+	}
+	return e
+}
+
+// nearestParam is the declared name a mistyped one most likely meant: the
+// same letters without separators or case, or at most two edits away.
+func nearestParam(names []string, bad string) string {
+	squash := func(s string) string { return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s)) }
+	best, bestD := "", 3
+	for _, n := range names {
+		if squash(n) == squash(bad) {
+			return n
+		}
+		if d := EditDistance(n, bad); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
 }
 
 func missing(t *Tool, p Param) *Error {

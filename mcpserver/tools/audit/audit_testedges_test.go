@@ -17,7 +17,7 @@ func TestAuditTestCoverageFollowsImports(t *testing.T) {
 		"pkg/core.py":          "from pkg.globals import current_app\n\ndef run():\n    return current_app()\n",
 		"tests/test_things.py": "from pkg.globals import current_app\n\ndef test_app():\n    assert current_app() == 1\n",
 	})
-	out := tooltest.MustCall(t, d, "audit", map[string]any{"agent_id": "t", "path": "pkg", "profile": "quick", "limit": 10})
+	out := tooltest.MustCall(t, d, "audit", map[string]any{"agent_id": "t", "path": "pkg", "profile": "quick"})
 	got := map[string]bool{}
 	for _, h := range out["hotspots"].([]any) {
 		m := h.(map[string]any)
