@@ -133,7 +133,7 @@ func TestPackedLayoutAB(t *testing.T) {
 	for _, q := range answerQueries {
 		seeds = append(seeds, seed.Scored(e.Seeds().FindSemantic(q, 0)))
 	}
-	var d1p, d1c, xp, xc []time.Duration
+	var d1p, d1c, xp, xc, d4 []time.Duration
 	timed := func(f func()) time.Duration { t0 := time.Now(); f(); return time.Since(t0) }
 	d1 := func(pool *activation.Pool, s []graph.Scored) func() {
 		return func() { w := pool.Get(); activation.Wavefront(g, s, activation.DefaultParams(), w); pool.Put(w) }
@@ -148,6 +148,7 @@ func TestPackedLayoutAB(t *testing.T) {
 				xp = append(xp, timed(func() { e.XLR().PrepareWith(g, packed.Importers(), s).Release() }))
 				xc = append(xc, timed(func() { e.XLR().Prepare(g, s).Release() }))
 			} else {
+				d4 = append(d4, timed(func() { w := plain.Get(); activation.Causal(g, s, activation.DefaultCausalParams(), w); plain.Put(w) }))
 				d1c = append(d1c, timed(d1(plain, s)))
 				d1p = append(d1p, timed(d1(packed, s)))
 				xc = append(xc, timed(func() { e.XLR().Prepare(g, s).Release() }))
@@ -156,5 +157,5 @@ func TestPackedLayoutAB(t *testing.T) {
 		}
 	}
 	med := func(d []time.Duration) time.Duration { slices.Sort(d); return d[len(d)/2] }
-	t.Logf("D1 wavefront median: packed %v, CSR %v; XLR prepare median: packed %v, CSR %v (%d calls each)", med(d1p), med(d1c), med(xp), med(xc), len(d1p))
+	t.Logf("D1 wavefront median: packed %v, CSR %v; XLR prepare median: packed %v, CSR %v (%d calls each); D4 causal median %v", med(d1p), med(d1c), med(xp), med(xc), len(d1p), med(d4))
 }
