@@ -125,8 +125,14 @@ func (e *Engine) build(prev *indexes) (*indexes, error) {
 		return nil, graph.ErrNotFinalized
 	}
 	start := time.Now()
-	ix := &indexes{gen: g.Generation(), nodes: g.NumNodes(), pool: activation.NewPoolFor(g)}
+	ix := &indexes{gen: g.Generation(), nodes: g.NumNodes()}
 	var eg errgroup.Group
+	eg.Go(func() error {
+		// The packed reverse adjacency (one pass over the edges) builds
+		// beside the text indexes rather than before them.
+		ix.pool = activation.NewPoolFor(g)
+		return nil
+	})
 	eg.Go(func() error {
 		sem, err := semantic.New(g, e.opts.Semantic)
 		if err != nil {
