@@ -47,6 +47,8 @@ type Index struct {
 	qual   map[string][]graph.NodeID // "A.B", "pkg.A", "stem.A" → entities
 	docs   map[string]graph.NodeID   // document path → document node
 	stems  map[string]graph.NodeID   // document path without extension → document node
+	// modules: dotted Python module name (and its suffixes) → module files.
+	modules map[string][]graph.NodeID
 
 	// Source, when set, reads a code file by graph path: drift then finds
 	// attributes a class body assigns and bases from libraries, which the
@@ -90,7 +92,8 @@ func codeRef(ext string) (kind, p string, segs []string, ok bool) {
 // not).
 func NewIndex(g *graph.Graph) *Index {
 	x := &Index{g: g, byPath: map[string]graph.NodeID{}, byBase: map[string][]graph.NodeID{},
-		label: map[string][]graph.NodeID{}, qual: map[string][]graph.NodeID{}, docs: map[string]graph.NodeID{}, stems: map[string]graph.NodeID{}}
+		label: map[string][]graph.NodeID{}, qual: map[string][]graph.NodeID{}, docs: map[string]graph.NodeID{}, stems: map[string]graph.NodeID{},
+		modules: map[string][]graph.NodeID{}}
 	for i := 0; i < g.NumNodes(); i++ {
 		id := graph.NodeID(i)
 		ext := g.ExternalID(id)
@@ -115,6 +118,11 @@ func NewIndex(g *graph.Graph) *Index {
 			if _, dup := x.byPath[p]; !dup {
 				x.byPath[p] = id
 				x.byBase[path.Base(p)] = append(x.byBase[path.Base(p)], id)
+			}
+			if kind == "file" && !testFile(p) && !fixture(p) {
+				for _, m := range pyModules(p) {
+					x.modules[m] = append(x.modules[m], id)
+				}
 			}
 			continue
 		}
@@ -223,7 +231,10 @@ func (x *Index) Resolve(m Mention) []Candidate { return x.ResolveNear(m, "") }
 // directory ending with its path) win — the types2 README's
 // "Checker.unary" is types2's, not go/types' copy.
 func (x *Index) ResolveNear(m Mention, near string) []Candidate {
-	label := func() []graph.NodeID { return x.topLevel(x.local(x.label[m.Text], near)) }
+	label := func() []graph.NodeID { return x.topLevel(x.local(x.preferSource(x.label[m.Text]), near)) }
+	if (m.Kind == MentionIdent || m.Kind == MentionWord) && dunder(m.Text) {
+		return nil // bound only as a member of a class the section names (ownedDunders)
+	}
 	switch m.Kind {
 	case MentionPath:
 		return x.resolvePath(m.Text, near)
@@ -353,11 +364,15 @@ func (x *Index) suffixMatches(p string) []graph.NodeID {
 }
 
 func (x *Index) qualMatches(q, near string) []graph.NodeID {
+	if ids := x.moduleExport(q); len(ids) > 0 {
+		return ids
+	}
 	ids := x.qual[q]
 	segs := strings.Split(q, ".")
 	if len(ids) == 0 && len(segs) > 2 { // "a.b.Class.method": its last two
 		ids = x.qual[strings.Join(segs[len(segs)-2:], ".")]
 	}
+	ids = x.preferSource(ids)
 	if ids = x.local(ids, near); len(ids) < 2 {
 		return ids
 	}
@@ -452,6 +467,7 @@ func (x *Index) SectionBindings(sec graph.NodeID) []Binding {
 			}
 		}
 	}
+	x.ownedDunders(sec, best)
 	// Weak mentions need corroboration by the section's other bindings: a
 	// lower-case plain word ("lookup", but also "search", "query": tool and
 	// parameter names) binds only into a file they reach, an identifier-
@@ -486,6 +502,30 @@ func (x *Index) SectionBindings(sec graph.NodeID) []Binding {
 		out = out[:MaxBindingsPerSection]
 	}
 	return out
+}
+
+// ownedDunders binds a bare protocol method ("__hash__") named by a
+// section to that method of each class the section binds otherwise, and
+// to nothing else.
+func (x *Index) ownedDunders(sec graph.NodeID, best map[graph.NodeID]Binding) {
+	var owners []graph.NodeID
+	for id, b := range best {
+		if !weak(b) && isClassType(x.g.Type(id)) {
+			owners = append(owners, id)
+		}
+	}
+	slices.Sort(owners)
+	for _, m := range Mentions(x.g, sec) {
+		if m.Kind != MentionIdent && m.Kind != MentionWord || !dunder(m.Text) {
+			continue
+		}
+		for _, o := range owners {
+			id, ok := x.g.Lookup(x.g.ExternalID(o) + "::" + m.Text)
+			if _, dup := best[id]; ok && !dup {
+				best[id] = Binding{Section: sec, Target: id, Score: ScoreLabel, Reason: "member of a class the section names", Mention: m}
+			}
+		}
+	}
 }
 
 // LinkTargets returns the document nodes a section links to.
