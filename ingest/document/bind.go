@@ -249,6 +249,9 @@ func (x *Index) ResolveNear(m Mention, near string) []Candidate {
 			return nil
 		}
 		if !distinctive(m.Text) {
+			if len(x.modules[m.Text]) > 0 {
+				return nil // "attrs" in attrs' docs is the package, not its function attrs
+			}
 			return unique(label(), ScorePlainLabel, plainReason)
 		}
 		return spread(label(), ScoreLabel, "label")

@@ -59,6 +59,15 @@ func (x *Index) exposed(mod graph.NodeID, name string) []graph.NodeID {
 		if g.IsMirror(e) || g.RelationName(e) != "imports" || !x.definition(t) || !strings.HasSuffix(g.ExternalID(t), "::"+name) {
 			continue
 		}
+		if _, _, segs, _ := codeRef(g.ExternalID(t)); len(segs) > 1 {
+			// "from m import name" imports a module-level name, never a
+			// method: an edge to m's Class.name means m's own name.
+			top, ok := g.Lookup(g.ExternalID(x.FileOf(t)) + "::" + name)
+			if !ok || !x.definition(top) {
+				continue
+			}
+			t = top
+		}
 		if !slices.Contains(out, t) {
 			out = append(out, t)
 		}

@@ -47,6 +47,14 @@ func pkgGraph(t *testing.T) *graph.Graph {
 	add("file::src/attr/_make.py", graph.File)
 	attrib := add("file::src/attr/_make.py::attrib", graph.Function)
 	imports(attrInit, attrib)
+	// The import of evolve reached the method Attribute.evolve, not the
+	// module-level evolve it imports.
+	add("file::src/attr/_make.py::evolve", graph.Function)
+	add("file::src/attr/_make.py::Attribute", graph.Class)
+	imports(attrInit, add("file::src/attr/_make.py::Attribute::evolve", graph.Function))
+	// A function named like the package.
+	add("file::src/attr/_make.py::attr", graph.Function)
+	add("file::src/attr/__init__.pyi::attr", graph.Function)
 	add("file::src/attr/_version.py", graph.File)
 	add("file::src/attr/_version.py::Version", graph.Class)
 	add("file::src/attr/_version.py::Version::__hash__", graph.Function)
@@ -79,6 +87,10 @@ func TestResolveModuleExportsAndStubs(t *testing.T) {
 		{Mention{MentionQualified, "attr.attrib"}, []string{"file::src/attr/_make.py::attrib"}},
 		{Mention{MentionIdent, "attrib"}, []string{"file::src/attr/_make.py::attrib"}},
 		{Mention{MentionQualified, "_version.Version"}, []string{"file::src/attr/_version.py::Version"}},
+		// "from m import name" imports m's module-level name.
+		{Mention{MentionQualified, "attr.evolve"}, []string{"file::src/attr/_make.py::evolve"}},
+		// A plain word that names a package is the package.
+		{Mention{MentionIdent, "attr"}, nil},
 		// A bare protocol method names no class in particular.
 		{Mention{MentionIdent, "__hash__"}, nil},
 		{Mention{MentionWord, "__hash__"}, nil},
