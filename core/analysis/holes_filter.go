@@ -34,20 +34,28 @@ func (h *holeRun) candidate(u graph.NodeID) bool {
 	if p == "" {
 		p = h.g.Label(u)
 	}
+	// A Makefile's targets are functions too, yet nothing tests them.
 	b := h.g.Type(u) != graph.File || !notCode(p) && h.behaviour(u)
 	h.behaves[u] = b
 	return b
 }
 
 // notCode reports a file that holds no code: no extension (Makefile,
-// LICENSE) or a document or configuration one. It neither needs tests nor
-// misses dependencies.
+// LICENSE) or one that is not a programming language's (docs,
+// configuration, lock and build files such as flake.nix). It neither
+// needs tests nor misses dependencies.
 func notCode(p string) bool {
-	switch strings.ToLower(path.Ext(p)) {
-	case "", ".md", ".rst", ".txt", ".toml", ".yaml", ".yml", ".json", ".cfg", ".ini", ".lock", ".mod", ".sum", ".xml", ".html", ".css", ".csv":
-		return true
-	}
-	return false
+	return !codeExts[strings.ToLower(path.Ext(p))]
+}
+
+// codeExts are the source file extensions of the languages ingested.
+var codeExts = map[string]bool{
+	".py": true, ".pyi": true, ".go": true, ".js": true, ".mjs": true, ".cjs": true, ".jsx": true, ".ts": true, ".tsx": true,
+	".mts": true, ".cts": true, ".java": true, ".kt": true, ".scala": true, ".cs": true, ".rb": true, ".rs": true, ".c": true,
+	".h": true, ".cc": true, ".cpp": true, ".hpp": true, ".php": true, ".swift": true, ".m": true, ".lua": true, ".ex": true,
+	".exs": true, ".erl": true, ".hs": true, ".ml": true, ".mli": true, ".clj": true, ".dart": true, ".vue": true, ".svelte": true,
+	".sh": true, ".bash": true, ".zsh": true, ".cxx": true, ".hh": true, ".hxx": true, ".rake": true, ".groovy": true, ".kts": true,
+	".sc": true, ".jl": true, ".zig": true, ".r": true,
 }
 
 // reexportFiles are the files that gather a package's names.

@@ -126,10 +126,10 @@ func TestStructuralHolesMissingDependencyOfTheTopic(t *testing.T) {
 
 // A module whose production users are all tested runs in their tests
 // (werkzeug's routing/matcher.py under map.py); one nobody tested uses
-// really lacks tests. A file without code (a Makefile) never does.
+// really lacks tests. A file without code (a Makefile, flake.nix) never does.
 func TestStructuralHolesUntestedThroughUsers(t *testing.T) {
 	base := []string{"tests/test_a.py>pkg/a.py", "tests/test_b.py>pkg/b.py", "tests/test_c.py>pkg/c.py"}
-	act := map[string]float32{"pkg/a.py": 1, "pkg/b.py": 0.9, "pkg/c.py": 0.8, "pkg/odd.py": 0.7, "pkg/Makefile": 0.7}
+	act := map[string]float32{"pkg/a.py": 1, "pkg/b.py": 0.9, "pkg/c.py": 0.8, "pkg/odd.py": 0.7, "pkg/Makefile": 0.7, "pkg/flake.nix": 0.7}
 	for _, c := range []struct {
 		name  string
 		edges []string
@@ -139,11 +139,12 @@ func TestStructuralHolesUntestedThroughUsers(t *testing.T) {
 		{"used by an untested module too", []string{"pkg/a.py>pkg/odd.py", "pkg/cli.py>pkg/odd.py"}, []string{"untested pkg/odd.py"}},
 		{"used by nobody", []string{"pkg/odd.py>lib/y.py"}, []string{"untested pkg/odd.py"}},
 		{"a Makefile beside tested modules", []string{"pkg/Makefile>lib/y.py"}, nil},
+		{"a build file beside tested modules", []string{"pkg/flake.nix>lib/y.py"}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a := map[string]float32{}
 			for p, v := range act {
-				if slices.ContainsFunc(c.edges, func(e string) bool { return strings.Contains(e, p) }) || !strings.Contains(p, "odd") && !strings.Contains(p, "Makefile") {
+				if slices.ContainsFunc(c.edges, func(e string) bool { return strings.Contains(e, p) }) || strings.HasSuffix(p, ".py") && !strings.Contains(p, "odd") {
 					a[p] = v
 				}
 			}
