@@ -233,7 +233,7 @@ func (x *Index) Resolve(m Mention) []Candidate { return x.ResolveNear(m, "") }
 func (x *Index) ResolveNear(m Mention, near string) []Candidate {
 	label := func() []graph.NodeID { return x.topLevel(x.local(x.preferSource(x.label[m.Text]), near)) }
 	if (m.Kind == MentionIdent || m.Kind == MentionWord) && dunder(m.Text) {
-		return nil // bound only as a member of a class the section names (ownedDunders)
+		return nil // many classes define it: only Class.__hash__ names one
 	}
 	switch m.Kind {
 	case MentionPath:
@@ -470,7 +470,6 @@ func (x *Index) SectionBindings(sec graph.NodeID) []Binding {
 			}
 		}
 	}
-	x.ownedDunders(sec, best)
 	// Weak mentions need corroboration by the section's other bindings: a
 	// lower-case plain word ("lookup", but also "search", "query": tool and
 	// parameter names) binds only into a file they reach, an identifier-
@@ -505,30 +504,6 @@ func (x *Index) SectionBindings(sec graph.NodeID) []Binding {
 		out = out[:MaxBindingsPerSection]
 	}
 	return out
-}
-
-// ownedDunders binds a bare protocol method ("__hash__") named by a
-// section to that method of each class the section binds otherwise, and
-// to nothing else.
-func (x *Index) ownedDunders(sec graph.NodeID, best map[graph.NodeID]Binding) {
-	var owners []graph.NodeID
-	for id, b := range best {
-		if !weak(b) && isClassType(x.g.Type(id)) {
-			owners = append(owners, id)
-		}
-	}
-	slices.Sort(owners)
-	for _, m := range Mentions(x.g, sec) {
-		if m.Kind != MentionIdent && m.Kind != MentionWord || !dunder(m.Text) {
-			continue
-		}
-		for _, o := range owners {
-			id, ok := x.g.Lookup(x.g.ExternalID(o) + "::" + m.Text)
-			if _, dup := best[id]; ok && !dup {
-				best[id] = Binding{Section: sec, Target: id, Score: ScoreLabel, Reason: "member of a class the section names", Mention: m}
-			}
-		}
-	}
 }
 
 // LinkTargets returns the document nodes a section links to.

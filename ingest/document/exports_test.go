@@ -63,7 +63,10 @@ func pkgGraph(t *testing.T) *graph.Graph {
 	_ = stubInit
 	add("doc::docs/hashing.md", graph.File)
 	add("doc::docs/hashing.md#bare", graph.Concept, "mention:ident:__hash__", "mention:qual:attr.attrib")
-	add("doc::docs/hashing.md#owned", graph.Concept, "mention:ident:__hash__", "mention:qual:attr._version.Version")
+	add("doc::docs/hashing.md#owned", graph.Concept, "mention:ident:__hash__", "mention:qual:attr._version.Version.__hash__")
+	// A section naming a class and a bare "__hash__" (the user's class's)
+	// binds the class only.
+	add("doc::docs/hashing.md#near", graph.Concept, "mention:ident:__hash__", "mention:qual:attr._version.Version")
 	g.Finalize()
 	return g
 }
@@ -105,12 +108,14 @@ func TestResolveModuleExportsAndStubs(t *testing.T) {
 	}
 }
 
-func TestDunderBindsOnlyToANamedClass(t *testing.T) {
+// A bare dunder binds nothing, even beside its class; Class.__hash__ does.
+func TestDunderBindsOnlyQualified(t *testing.T) {
 	g := pkgGraph(t)
 	x := NewIndex(g)
 	for sec, want := range map[string][]string{
 		"doc::docs/hashing.md#bare":  {"file::src/attr/_make.py::attrib"},
-		"doc::docs/hashing.md#owned": {"file::src/attr/_version.py::Version", "file::src/attr/_version.py::Version::__hash__"},
+		"doc::docs/hashing.md#owned": {"file::src/attr/_version.py::Version::__hash__"},
+		"doc::docs/hashing.md#near":  {"file::src/attr/_version.py::Version"},
 	} {
 		id, _ := g.Lookup(sec)
 		var got []string
