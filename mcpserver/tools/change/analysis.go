@@ -67,7 +67,7 @@ func registerAnalysis(r *tools.Registry) {
 		Name:        "missing",
 		Title:       "Structural holes",
 		Description: "What should exist around a topic but does not: missing tests, bridges, dependencies.",
-		Details:     "Structural holes around a topic: what should exist but does not. Activates the query, then reports modules in the middle of the topic that the query did not reach (inactive_bridge), activated modules without tests while their siblings have them (untested), and activated modules that skip a dependency every other sibling uses — the route without the validator (missing_dependency). Tests, examples and vendored copies, and modules without a function (type aliases, re-exports), are no holes. Each hole has a kind, a score, the evidence nodes and a reason.",
+		Details:     "Structural holes around a topic: what should exist but does not. Activates the query, then reports modules in the middle of the topic that the query did not reach but whose words match it (inactive_bridge: among the five production files seek ranks first), activated modules without tests while their siblings have them — a test that reaches a module through its users counts (untested), and activated modules of the topic that skip a dependency every other sibling uses — the route without the validator (missing_dependency). Tests, examples, vendored copies, re-export files, files in no programming language and modules without a function are no holes. Each hole has a kind, a score, the evidence nodes and a reason; an answer without holes says what was checked.",
 		Class:       tools.Read,
 		WhenToUse:   "Gap analysis before or after building a feature: what is conspicuously absent?",
 		AvoidWhen:   "Looking for existing code (activate, seek).",
