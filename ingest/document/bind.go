@@ -231,7 +231,7 @@ func (x *Index) Resolve(m Mention) []Candidate { return x.ResolveNear(m, "") }
 // directory ending with its path) win — the types2 README's
 // "Checker.unary" is types2's, not go/types' copy.
 func (x *Index) ResolveNear(m Mention, near string) []Candidate {
-	label := func() []graph.NodeID { return x.topLevel(x.local(x.preferSource(x.label[m.Text]), near)) }
+	label := func() []graph.NodeID { return x.topLevel(x.local(x.preferSource(x.public(x.label[m.Text])), near)) }
 	if (m.Kind == MentionIdent || m.Kind == MentionWord) && dunder(m.Text) {
 		return nil // many classes define it: only Class.__hash__ names one
 	}

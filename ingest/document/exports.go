@@ -140,3 +140,18 @@ func (x *Index) preferSource(ids []graph.NodeID) []graph.NodeID {
 func dunder(s string) bool {
 	return len(s) > 4 && strings.HasPrefix(s, "__") && strings.HasSuffix(s, "__")
 }
+
+// public drops members of private classes ("_CountingAttr.validator"):
+// a bare name in a document means API, and attrs' `validator` is field's
+// argument, not the helper class's decorator.
+func (x *Index) public(ids []graph.NodeID) []graph.NodeID {
+	return slices.DeleteFunc(slices.Clone(ids), func(id graph.NodeID) bool {
+		_, _, segs, _ := codeRef(x.g.ExternalID(id))
+		for _, s := range segs[:max(len(segs)-1, 0)] {
+			if strings.HasPrefix(s, "_") && !dunder(s) {
+				return true
+			}
+		}
+		return false
+	})
+}

@@ -52,6 +52,9 @@ func pkgGraph(t *testing.T) *graph.Graph {
 	add("file::src/attr/_make.py::evolve", graph.Function)
 	add("file::src/attr/_make.py::Attribute", graph.Class)
 	imports(attrInit, add("file::src/attr/_make.py::Attribute::evolve", graph.Function))
+	// A private helper class's method.
+	add("file::src/attr/_make.py::_Counting", graph.Class)
+	add("file::src/attr/_make.py::_Counting::validator", graph.Function)
 	// A function named like the package.
 	add("file::src/attr/_make.py::attr", graph.Function)
 	add("file::src/attr/__init__.pyi::attr", graph.Function)
@@ -92,6 +95,8 @@ func TestResolveModuleExportsAndStubs(t *testing.T) {
 		{Mention{MentionQualified, "_version.Version"}, []string{"file::src/attr/_version.py::Version"}},
 		// "from m import name" imports m's module-level name.
 		{Mention{MentionQualified, "attr.evolve"}, []string{"file::src/attr/_make.py::evolve"}},
+		// A bare name is no private class's member.
+		{Mention{MentionIdent, "validator"}, nil},
 		// A plain word that names a package is the package.
 		{Mention{MentionIdent, "attr"}, nil},
 		// A bare protocol method names no class in particular.
