@@ -357,27 +357,7 @@ func (r *divergeRun) treeDiff(baseC, headC *object.Commit, rootPath, prefix stri
 	if err != nil {
 		return tools.Errorf("The trees could not be compared.", "diff %s..%s: %v", shortHash(baseC.Hash.String()), shortHash(headC.Hash.String()), err)
 	}
-	rs := tools.BundleSpace(r.b)
-	idOf := func(repoPath string) (string, string, bool) {
-		rel, ok := strings.CutPrefix(repoPath, prefix)
-		if !ok {
-			return "", "", false
-		}
-		gp := rs.GraphPath(rootPath, rel)
-		if r.scope != nil && !r.scope.Match(gp) {
-			return "", "", false
-		}
-		id := rs.FileID(gp)
-		// Files the ingest leaves out (hidden, vendored, ignored) are no
-		// nodes: their history and links are unknown, so listing them
-		// would answer commits_since 0 and fan_in 0 for what git says moved.
-		if _, in := r.g.Lookup(id); !in {
-			if ok, _ := walk.Admit(rootPath, rel, walk.Options{}); !ok {
-				return "", "", false
-			}
-		}
-		return gp, id, true
-	}
+	idOf := r.pathIDs(rootPath, prefix)
 	o := r.out
 	r.added, r.modified = map[graph.NodeID]bool{}, map[graph.NodeID]*modifiedJSON{}
 	churned := 0
@@ -452,6 +432,32 @@ func (r *divergeRun) treeDiff(baseC, headC *object.Commit, rootPath, prefix stri
 		o.Note += fmt.Sprintf("Line changes counted for the first %d modified files only. ", maxChurnFiles)
 	}
 	return nil
+}
+
+// pathIDs maps a repository path to its graph path and file node id, or
+// false for a path outside the root or the scope, and for one the ingest
+// leaves out (hidden, vendored, ignored): such a file is no node, its
+// history and links are unknown, so listing it would answer commits_since
+// 0 and fan_in 0 for what git says moved.
+func (r *divergeRun) pathIDs(rootPath, prefix string) func(string) (string, string, bool) {
+	rs := tools.BundleSpace(r.b)
+	return func(repoPath string) (string, string, bool) {
+		rel, ok := strings.CutPrefix(repoPath, prefix)
+		if !ok {
+			return "", "", false
+		}
+		gp := rs.GraphPath(rootPath, rel)
+		if r.scope != nil && !r.scope.Match(gp) {
+			return "", "", false
+		}
+		id := rs.FileID(gp)
+		if _, in := r.g.Lookup(id); !in {
+			if ok, _ := walk.Admit(rootPath, rel, walk.Options{}); !ok {
+				return "", "", false
+			}
+		}
+		return gp, id, true
+	}
 }
 
 // workTree lays the work tree over the baseline..HEAD diff: the graph is
