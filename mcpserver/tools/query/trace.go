@@ -461,17 +461,20 @@ func isCodeEntity(t graph.NodeType) bool {
 
 // entityAt returns the innermost code entity of file p whose line range
 // holds the frame's line (the smallest span; the later start on a tie),
-// or without a line the entity named like the frame's function. NoNode
-// when none: the line is module-level code.
+// or without a line the entity named like the frame's function. When the
+// line lies in another entity than the one the frame names and the file
+// has that one, the name wins: a runtime names the function it ran
+// exactly, while lines move as soon as the file is edited. NoNode when
+// none: the line is module-level code.
 func entityAt(g *graph.Graph, p string, f stacktrace.Frame) (graph.NodeID, string) {
 	best, bestSpan, bestStart := graph.NoNode, uint32(math.MaxUint32), uint32(0)
-	var named graph.NodeID = graph.NoNode
+	var named []graph.NodeID
 	for _, n := range g.NodesByPath(p) {
 		if !isCodeEntity(g.Type(n)) {
 			continue
 		}
-		if named == graph.NoNode && f.Function != "" && g.Label(n) == f.Function {
-			named = n
+		if f.Function != "" && g.Label(n) == f.Function {
+			named = append(named, n)
 		}
 		pv := g.Provenance(n)
 		end := max(pv.LineEnd, pv.LineStart)
@@ -484,15 +487,27 @@ func entityAt(g *graph.Graph, p string, f stacktrace.Frame) (graph.NodeID, strin
 		}
 	}
 	switch {
-	case best != graph.NoNode:
-		if f.Function != "" && !strings.HasPrefix(f.Function, "<") && g.Label(best) != f.Function && named != graph.NoNode {
-			return best, fmt.Sprintf("the trace names %s, the graph has %s at line %d (the file changed since the trace?)", f.Function, g.Label(best), f.Line)
-		}
+	case best != graph.NoNode && (g.Label(best) == f.Function || len(named) == 0 || strings.HasPrefix(f.Function, "<")):
 		return best, ""
-	case f.Line <= 0 && named != graph.NoNode:
-		return named, fmt.Sprintf("no line given; %s matched by name", f.Function)
+	case len(named) > 0 && f.Line > 0:
+		n := nearestTo(g, named, f.Line)
+		pv := g.Provenance(n)
+		return n, fmt.Sprintf("the trace names %s at line %d; the graph has it at lines %d–%d (the file changed since the trace?)", f.Function, f.Line, pv.LineStart, max(pv.LineEnd, pv.LineStart))
+	case len(named) > 0:
+		return named[0], fmt.Sprintf("no line given; %s matched by name", f.Function)
 	}
-	return graph.NoNode, ""
+	return best, ""
+}
+
+// nearestTo is the entity of ids whose line range lies nearest to line
+// (ties by the lower ID): of overloads, the one the frame most likely ran.
+func nearestTo(g *graph.Graph, ids []graph.NodeID, line int) graph.NodeID {
+	dist := func(n graph.NodeID) int {
+		pv := g.Provenance(n)
+		lo, hi := int(pv.LineStart), int(max(pv.LineEnd, pv.LineStart))
+		return max(lo-line, line-hi, 0)
+	}
+	return slices.MinFunc(ids, func(a, b graph.NodeID) int { return cmp.Or(cmp.Compare(dist(a), dist(b)), cmp.Compare(a, b)) })
 }
 
 // traceTail is the last three segments of a path, for messages.

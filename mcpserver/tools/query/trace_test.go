@@ -481,3 +481,32 @@ func TestTraceCoChangeSuspectsHoldCode(t *testing.T) {
 		t.Errorf("co-change suspects (-want +got):\n%s", diff)
 	}
 }
+
+// TestTraceNameBeatsAMovedLine: a frame names the function it ran; when
+// its line now lies in another function of the file (the file changed
+// since the trace), the named function is the suspect, without a claim
+// that the line lies in it. A frame whose name matches nothing keeps the
+// line's function, and so does a name the line agrees with.
+func TestTraceNameBeatsAMovedLine(t *testing.T) {
+	t.Parallel()
+	d, _ := tooltest.FixtureRepo(t, map[string]string{
+		"app/jobs.py": "def added_later():\n    x = 1\n    return x\n\n\ndef run(job):\n    return job.go()\n\n\ndef other():\n    return 2\n",
+	})
+	for _, c := range []struct {
+		frame, want, reason string
+	}{
+		{`File "app/jobs.py", line 2, in run`, "file::app/jobs.py::run:2", "the trace names run at line 2; the graph has it at lines 6–7"},
+		{`File "app/jobs.py", line 7, in run`, "file::app/jobs.py::run:7", "line 7 lies in run (lines 6–7)"},
+		{`File "app/jobs.py", line 2, in helper_gone`, "file::app/jobs.py::added_later:2", "line 2 lies in added_later (lines 1–3)"},
+	} {
+		out := tooltest.MustCall(t, d, "trace", map[string]any{"agent_id": "t", "error_text": "Traceback (most recent call last):\n  " + c.frame + "\nValueError: bad"})
+		got := suspectsOf(t, out)
+		if len(got) == 0 || got[0] != c.want {
+			t.Errorf("%s: suspects %v, want %s first", c.frame, got, c.want)
+			continue
+		}
+		if rs := tooltest.ToText(out["suspects"].([]any)[0].(map[string]any)["reasons"]); !strings.Contains(rs, c.reason) {
+			t.Errorf("%s: reasons %s, want %q", c.frame, rs, c.reason)
+		}
+	}
+}
