@@ -123,7 +123,14 @@ func (x *Index) Drift(doc graph.NodeID) DocDrift {
 			d.Findings[i].Detail += " (named again in " + itoa(r) + " later places)"
 		}
 	}
-	slices.SortStableFunc(d.Findings, func(a, b Finding) int {
+	slices.SortStableFunc(d.Findings, CompareFindings(g))
+	return d
+}
+
+// CompareFindings is the order of a document's findings: by kind, the
+// newest code change first, then the section's line and the mention.
+func CompareFindings(g *graph.Graph) func(a, b Finding) int {
+	return func(a, b Finding) int {
 		if c := strings.Compare(a.Kind, b.Kind); c != 0 {
 			return c
 		}
@@ -134,8 +141,7 @@ func (x *Index) Drift(doc graph.NodeID) DocDrift {
 			return c
 		}
 		return strings.Compare(a.Mention.Text, b.Mention.Text)
-	})
-	return d
+	}
 }
 
 // changed is a node's last change: the Changed hook's (git), else the

@@ -1,7 +1,6 @@
 package documents
 
 import (
-	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -163,19 +162,8 @@ func sortRefined(g *graph.Graph, fs []document.Finding, notes []string) {
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(i, j int) int {
-		a, b := fs[i], fs[j]
-		if c := strings.Compare(a.Kind, b.Kind); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(b.CodeChanged, a.CodeChanged); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(g.Provenance(a.Section).LineStart, g.Provenance(b.Section).LineStart); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Mention.Text, b.Mention.Text)
-	})
+	order := document.CompareFindings(g)
+	slices.SortStableFunc(idx, func(i, j int) int { return order(fs[i], fs[j]) })
 	fs2, n2 := make([]document.Finding, len(fs)), make([]string, len(fs))
 	for k, i := range idx {
 		fs2[k], n2[k] = fs[i], notes[i]
