@@ -3,13 +3,13 @@ package tools
 import (
 	"context"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"sync"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/seek"
+	"github.com/m1nd-go/m1nd/ingest/walk"
 	"github.com/m1nd-go/m1nd/mcpserver/pathguard"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
@@ -149,32 +149,7 @@ func guardedReader(guard *pathguard.Guard, limit int64) func(string) ([]byte, er
 			return nil, err
 		}
 		defer f.Close()
-		return readUpTo(f, limit+1)
-	}
-}
-
-// readUpTo reads at most n bytes of f into one buffer sized from its
-// stat (io.ReadAll would grow it step by step: about three times a
-// file's size in garbage, over a whole tree, while the index builds).
-func readUpTo(f *os.File, n int64) ([]byte, error) {
-	size := n
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() < n {
-		size = fi.Size() + 1 // the extra byte sees EOF (or growth) at once
-	}
-	buf := make([]byte, 0, size)
-	r := io.LimitReader(f, n)
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)] // the file grew since its stat
-		}
-		k, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+k]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, err
-		}
+		return walk.ReadOpened(f, limit+1)
 	}
 }
 

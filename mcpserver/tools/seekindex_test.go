@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/m1nd-go/m1nd/ingest/walk"
 )
 
 // TestReadUpTo checks the seek index's reader against what it replaced:
@@ -34,7 +36,7 @@ func TestReadUpTo(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			got, err := readUpTo(f, tc.n)
+			got, err := walk.ReadOpened(f, tc.n)
 			if err != nil {
 				t.Fatal(err)
 			}
