@@ -110,9 +110,9 @@ func TestStructuralHolesAreRealGaps(t *testing.T) {
 	}
 }
 
-// holesOf runs StructuralHoles on files joined by imports edges ("a>b":
-// a imports b) with the given activations, and names the holes.
-func holesOf(t *testing.T, edges []string, act map[string]float32) []string {
+// importGraph is a finalized graph of files joined by imports edges
+// ("a>b": a imports b).
+func importGraph(t *testing.T, edges []string) *graph.Graph {
 	t.Helper()
 	g := graph.New()
 	seen := map[string]bool{}
@@ -133,6 +133,14 @@ func holesOf(t *testing.T, edges []string, act map[string]float32) []string {
 		}
 	}
 	g.Finalize()
+	return g
+}
+
+// holesOf runs StructuralHoles on files joined by imports edges ("a>b":
+// a imports b) with the given activations, and names the holes.
+func holesOf(t *testing.T, edges []string, act map[string]float32) []string {
+	t.Helper()
+	g := importGraph(t, edges)
 	var scored []graph.Scored
 	for _, p := range sortedKeys(act) {
 		id, _ := g.Lookup("file::" + p)

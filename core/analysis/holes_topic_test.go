@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -14,25 +13,7 @@ import (
 // given) passed as HoleParams.Topic.
 func holesWithTopic(t *testing.T, edges []string, act, topic map[string]float32) []string {
 	t.Helper()
-	g := graph.New()
-	seen := map[string]bool{}
-	for _, e := range edges {
-		for _, p := range strings.Split(e, ">") {
-			if !seen[p] {
-				seen[p] = true
-				if _, err := g.AddNode(graph.Node{ExternalID: "file::" + p, Label: path.Base(p), Type: graph.File, Provenance: graph.Provenance{SourcePath: p}}); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-	}
-	for _, e := range edges {
-		a, b, _ := strings.Cut(e, ">")
-		if err := g.AddEdgeByID("file::"+a, "file::"+b, graph.Edge{Relation: "imports", Weight: 1}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	g.Finalize()
+	g := importGraph(t, edges)
 	id := func(p string) graph.NodeID {
 		n, ok := g.Lookup("file::" + p)
 		if !ok {
