@@ -1,20 +1,10 @@
 package report
 
 import (
-	"github.com/m1nd-go/m1nd/mcpserver/tools"
-	"github.com/m1nd-go/m1nd/mcpserver/tools/change"
-	"github.com/m1nd-go/m1nd/mcpserver/tools/query"
-	"github.com/m1nd-go/m1nd/mcpserver/tools/system"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest/withcore"
 )
 
 // The registry of this package's tests: system (ingest), query, change
 // (impact) and this family.
-func init() {
-	tooltest.Register = func(r *tools.Registry) {
-		r.InFamily("system", system.Register)
-		r.InFamily("query", query.Register)
-		r.InFamily("change", change.Register)
-		r.InFamily("report", Register)
-	}
-}
+func init() { tooltest.Register = withcore.Family("report", Register) }

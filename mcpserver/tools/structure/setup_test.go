@@ -1,20 +1,10 @@
 package structure
 
 import (
-	"github.com/m1nd-go/m1nd/mcpserver/tools"
-	"github.com/m1nd-go/m1nd/mcpserver/tools/change"
-	"github.com/m1nd-go/m1nd/mcpserver/tools/query"
-	"github.com/m1nd-go/m1nd/mcpserver/tools/system"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest/withcore"
 )
 
 // The registry of this package's tests: the families its tools and
 // guidance name, in toolset's order.
-func init() {
-	tooltest.Register = func(r *tools.Registry) {
-		r.InFamily("system", system.Register)
-		r.InFamily("query", query.Register)
-		r.InFamily("change", change.Register)
-		r.InFamily("structure", Register)
-	}
-}
+func init() { tooltest.Register = withcore.Family("structure", Register) }
