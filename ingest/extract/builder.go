@@ -105,12 +105,18 @@ func edgeHash(src, dst, rel string, h RefHint) uint64 {
 		mh.WriteString(s)
 		mh.WriteByte(0)
 	}
+	if h.Args > 0 {
+		// Calls of one name with other argument counts may reach other
+		// overloads: separate edges.
+		mh.WriteByte(h.Args)
+	}
 	return mh.Sum64()
 }
 
 // builder accumulates one file's Result. Node IDs are unique: a second
-// definition with the same ID (an overload, a redefinition, Go's several
-// init functions) merges into the first, so its edges attach to that node.
+// definition with the same ID (a redefinition, Go's several init
+// functions) merges into the first, so its edges attach to that node;
+// overloads get IDs of their own (overloadID).
 // Edges are unique by (source, target, relation, hint); the first line wins.
 type builder struct {
 	res    *Result

@@ -437,7 +437,7 @@ func TestGoArity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]Arity{"file::p/a.go::I::Do": {3, 2}, "file::p/a.go::T::Do": {3, 2}, "file::p/a.go::T::Close": {0, 1}}
+	want := map[string]Arity{"file::p/a.go::I::Do": {Params: 3, Results: 2}, "file::p/a.go::T::Do": {Params: 3, Results: 2}, "file::p/a.go::T::Close": {Params: 0, Results: 1}}
 	for id, a := range want {
 		if got := r.Arity[id]; got != a {
 			t.Errorf("%s: arity %+v, want %+v (all: %v)", id, got, a, r.Arity)

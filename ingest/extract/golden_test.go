@@ -60,6 +60,9 @@ func hintString(h RefHint) string {
 	if h.ReceiverType != "" {
 		parts = append(parts, "type="+h.ReceiverType)
 	}
+	if n, ok := h.ArgCount(); ok {
+		parts = append(parts, fmt.Sprintf("args=%d", n))
+	}
 	if len(parts) == 0 {
 		return ""
 	}

@@ -122,6 +122,8 @@ type jvExtract struct {
 	b       *builder
 	imports map[string]binding // simple name → import
 	isTest  bool
+	// arity holds every method's arity until it has an overload.
+	arity map[string]Arity
 }
 
 func (javaExtractor) Extract(relPath string, src []byte) (*Result, error) {
@@ -447,10 +449,13 @@ func (x *jvExtract) method(c int32, s *jvScope) {
 			x.b.tag(s.class.id, KindTest)
 		}
 	}
-	id, _ := x.b.entity(s.id, name, graph.Function, t.line(c), t.endLine(c), sigExcerpt(t.bytes(c)), tags...)
+	pl := t.child(c, k.fParams)
+	sig, ar := x.signature(pl)
+	id, _ := x.b.entityAt(x.b.overloadID(s.id, name, sig), s.id, name, graph.Function, t.line(c), t.endLine(c), sigExcerpt(t.bytes(c)), tags...)
+	x.overload(s.id, name, id, ar)
 	x.annotations(id, mi)
 	ms := &jvScope{id: id, class: s.class, vars: map[string]string{}}
-	if pl := t.child(c, k.fParams); pl >= 0 {
+	if pl >= 0 {
 		x.params(pl, ms, id)
 	}
 	if rt := t.child(c, k.fType); rt >= 0 {
@@ -459,6 +464,49 @@ func (x *jvExtract) method(c int32, s *jvScope) {
 	if body := t.child(c, k.fBody); body >= 0 {
 		x.body(body, ms)
 	}
+}
+
+// signature is the parameter types of a formal parameter list, for an
+// overload's ID, and its arity.
+func (x *jvExtract) signature(pl int32) (string, Arity) {
+	t, k := x.t, x.k
+	var types []string
+	var a Arity
+	for p := t.first(pl); pl >= 0 && p >= 0; p = t.n[p].next {
+		switch x.code(p) {
+		case jvFormalParam:
+			types = append(types, sigType(t.text(t.child(p, k.fType))))
+		case jvSpreadParam:
+			for c := t.first(p); c >= 0; c = t.n[c].next {
+				if code := x.code(c); code != jvModifiers && code != jvDeclarator {
+					types = append(types, sigType(t.text(c))+"...")
+					a.Variadic = true
+					break
+				}
+			}
+		}
+	}
+	a.Params = uint8(min(len(types), 255))
+	return joinSig(types), a
+}
+
+// overload records the arity of method id, and once name has a second
+// overload under parent, that of every overload: the resolver tells calls
+// apart by it.
+func (x *jvExtract) overload(parent, name, id string, a Arity) {
+	first := ChildID(parent, name)
+	if x.arity == nil {
+		x.arity = map[string]Arity{}
+	}
+	x.arity[id] = a
+	if id == first {
+		return
+	}
+	if x.b.res.Arity == nil {
+		x.b.res.Arity = map[string]Arity{}
+	}
+	x.b.res.Arity[first] = x.arity[first]
+	x.b.res.Arity[id] = a
 }
 
 // isInterfaceID reports whether the enclosing type is an interface (its
@@ -687,10 +735,23 @@ func (x *jvExtract) invocation(i int32, s *jvScope) {
 			}
 		}
 	}
+	args := t.child(i, k.fArgs)
+	h.Args = argsHint(x.countArgs(args))
 	x.b.ref(s.id, name, RelCalls, line, h)
-	if args := t.child(i, k.fArgs); args >= 0 {
+	if args >= 0 {
 		x.body(args, s)
 	}
+}
+
+// countArgs counts the arguments of an argument list.
+func (x *jvExtract) countArgs(args int32) int {
+	n := 0
+	for c := x.t.first(args); args >= 0 && c >= 0; c = x.t.n[c].next {
+		if !x.t.kindIsComment(c) {
+			n++
+		}
+	}
+	return n
 }
 
 // varType types a receiver: a local or parameter, then a field of the

@@ -12,8 +12,11 @@
 // Conventions every extractor follows:
 //
 //   - The first node is the file ("file::{path}", label = base name). Entity
-//     IDs nest: "file::{path}::{Class}::{method}". A repeated ID (overloads,
-//     redefinitions) is emitted once; later edges attach to it.
+//     IDs nest: "file::{path}::{Class}::{method}". A repeated ID
+//     (redefinitions) is emitted once; later edges attach to it. Overloads
+//     (Java, C#, C++, Kotlin, Scala) are nodes of their own: the first keeps
+//     the plain ID, a later one adds its parameter types,
+//     "…::{method}(String,int)" (see overloadID).
 //   - Methods whose owner type is declared in another file (Go methods, Rust
 //     impls, C++ Foo::bar) keep the ID file::{path}::{Type}::{method}; the
 //     file contains them and a member_of edge points to ref::{Type}.
@@ -83,7 +86,18 @@ type RefHint struct {
 	// (x := NewFoo(), x = Foo(), new Foo(), Foo::new()), and for Java, C#
 	// and similar languages an unqualified call inside a class.
 	ReceiverType string
+	// Args is one more than the call's argument count where the extractor
+	// counted them (Java), 0 where not: the resolver keeps the overloads
+	// that accept that many (see ArgCount).
+	Args uint8
 }
+
+// ArgCount is the call's argument count, when the extractor counted it.
+func (h RefHint) ArgCount() (int, bool) { return int(h.Args) - 1, h.Args > 0 }
+
+// argsHint encodes an argument count for RefHint.Args (counts above 254
+// are not told apart).
+func argsHint(n int) uint8 { return uint8(min(n, 254) + 1) }
 
 // Import is one import statement of a file (one per imported item where a
 // statement imports several unrelated modules).
@@ -131,7 +145,9 @@ type Result struct {
 	// resolver types receiver paths (x.f[i].m()) with them across files.
 	Fields map[string]TypeRef
 	// Arity maps a Go method node ID (interface methods included) to its
-	// parameter and result counts, for interface satisfaction.
+	// parameter and result counts, for interface satisfaction; and the
+	// overloads of one name (Java) to their parameter counts, so the
+	// resolver can tell them apart by a call's argument count.
 	Arity map[string]Arity
 }
 
@@ -139,6 +155,17 @@ type Result struct {
 // variadic parameter counts once).
 type Arity struct {
 	Params, Results uint8
+	// Variadic: the last parameter takes any number of arguments (Java
+	// String... args), so Params-1 or more are accepted.
+	Variadic bool
+}
+
+// Accepts reports whether a call with n arguments fits.
+func (a Arity) Accepts(n int) bool {
+	if a.Variadic {
+		return n >= int(a.Params)-1
+	}
+	return n == int(a.Params)
 }
 
 // TypeRef names a type: Name, and Module when it comes from an import
