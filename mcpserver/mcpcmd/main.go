@@ -76,7 +76,8 @@ sessions carry on.
 
 Configuration precedence: CONFIG.json, then environment (M1ND_GRAPH_SOURCE,
 M1ND_PLASTICITY_STATE, M1ND_RUNTIME_DIR, M1ND_XLR_ENABLED, M1ND_DOMAIN,
-M1ND_AUTO_PERSIST_INTERVAL, M1ND_ALLOW_ROOTS), then flags, then defaults. Logs go to stderr;
+M1ND_AUTO_PERSIST_INTERVAL, M1ND_ALLOW_ROOTS, M1ND_ACTIVATE_MAX_FIRED,
+M1ND_XLR_PULSE_BUDGET), then flags, then defaults. Logs go to stderr;
 stdout carries only protocol messages.
 `
 

@@ -42,6 +42,12 @@ type Config struct {
 	// answers with structuredContent beside the text (off: the list stays
 	// small and each answer is sent once).
 	OutputSchemas bool `json:"output_schemas,omitempty"`
+	// ActivateMaxFired and XLRPulseBudget override activate's work budgets
+	// (the nodes its wavefront fires, the pulses XLR sends); 0 keeps the
+	// engine's defaults. They exist so a benchmark can tune them without
+	// a rebuild (docs/design.md#configuration).
+	ActivateMaxFired int `json:"activate_max_fired,omitempty"`
+	XLRPulseBudget   int `json:"xlr_pulse_budget,omitempty"`
 }
 
 // Default file names inside the runtime directory.
@@ -75,7 +81,7 @@ func LoadConfig(file string, getenv func(string) string) (Config, error) {
 		dec := json.NewDecoder(strings.NewReader(string(data)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&cfg); err != nil {
-			return cfg, fmt.Errorf("config file %s is not valid: %v (fields: graph_source, plasticity_state, runtime_dir, auto_persist_interval, learning_rate, decay_rate, xlr_enabled, max_concurrent_reads, write_queue_size, domain, ingest_on_start, allow_roots, toolsets, output_schemas)", file, err)
+			return cfg, fmt.Errorf("config file %s is not valid: %v (fields: graph_source, plasticity_state, runtime_dir, auto_persist_interval, learning_rate, decay_rate, xlr_enabled, max_concurrent_reads, write_queue_size, domain, ingest_on_start, allow_roots, toolsets, output_schemas, activate_max_fired, xlr_pulse_budget)", file, err)
 		}
 	}
 	if v := getenv("M1ND_GRAPH_SOURCE"); v != "" {
@@ -121,6 +127,18 @@ func LoadConfig(file string, getenv func(string) string) (Config, error) {
 		}
 		cfg.AutoPersistInterval = n
 	}
+	for _, b := range []struct {
+		env string
+		dst *int
+	}{{"M1ND_ACTIVATE_MAX_FIRED", &cfg.ActivateMaxFired}, {"M1ND_XLR_PULSE_BUDGET", &cfg.XLRPulseBudget}} {
+		if v := getenv(b.env); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return cfg, fmt.Errorf("%s=%q is not an integer (e.g. %s=2500; 0 or unset keeps the default)", b.env, v, b.env)
+			}
+			*b.dst = n
+		}
+	}
 	return cfg, cfg.Normalize()
 }
 
@@ -150,6 +168,9 @@ func (c *Config) Normalize() error {
 	}
 	if !(c.DecayRate > 0 && c.DecayRate <= 1) {
 		return fmt.Errorf("decay_rate must be in (0, 1], got %v", c.DecayRate)
+	}
+	if c.ActivateMaxFired < 0 || c.XLRPulseBudget < 0 || c.XLRPulseBudget == 1 {
+		return fmt.Errorf("activate_max_fired must be >= 0 and xlr_pulse_budget 0 or >= 2 (0 keeps the default), got %d and %d", c.ActivateMaxFired, c.XLRPulseBudget)
 	}
 	if c.MaxConcurrentReads <= 0 {
 		c.MaxConcurrentReads = 32

@@ -6,6 +6,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/engine"
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/history"
+	"github.com/m1nd-go/m1nd/core/xlr"
 )
 
 // EngineKey holds a bundle's query engine (Engine builds it; Built says
@@ -22,6 +23,9 @@ func (s *State) Engine(b *Bundle) (*engine.Engine, error) {
 		opts.Plasticity = s.Plasticity
 		opts.Warmup = s.Warmup
 		opts.Now = s.now
+		if err := s.applyBudgets(&opts); err != nil {
+			return nil, err
+		}
 		e, err := engine.New(g, opts)
 		if err != nil {
 			return nil, fmt.Errorf("build query engine: %w", err)
@@ -33,4 +37,23 @@ func (s *State) Engine(b *Bundle) (*engine.Engine, error) {
 		}
 		return e, nil
 	})
+}
+
+// applyBudgets sets the activation budgets the configuration overrides
+// (ActivateMaxFired, XLRPulseBudget); zero leaves the engine's defaults.
+func (s *State) applyBudgets(opts *engine.Options) error {
+	cfg := s.Config()
+	if cfg.ActivateMaxFired > 0 {
+		opts.Activation.MaxFired = cfg.ActivateMaxFired
+	}
+	if cfg.XLRPulseBudget > 0 {
+		p := xlr.DefaultParams()
+		p.PulseBudget = cfg.XLRPulseBudget
+		x, err := xlr.New(p)
+		if err != nil {
+			return fmt.Errorf("xlr_pulse_budget %d: %w", cfg.XLRPulseBudget, err)
+		}
+		opts.XLR = x
+	}
+	return nil
 }
