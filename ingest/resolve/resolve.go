@@ -121,6 +121,8 @@ type Index struct {
 
 	// rets are the declared result types of function candidates.
 	rets map[int32]extract.TypeRef
+	// arity is the declared arity of overloads (overloads.go).
+	arity map[int32]extract.Arity
 	// fields are the member types of Go types ("T.f", "T[]"), for
 	// receiver paths (evalPath); fileFields the keys each file added.
 	fields map[string][]fieldDecl
@@ -255,6 +257,7 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 		if tr, ok := r.Returns[n.ID]; ok {
 			ix.rets[ci] = tr
 		}
+		ix.addArity(ci, r, n.ID)
 		for i := 1; i < 4 && len(r.Returns) > 1; i++ {
 			if tr, ok := r.Returns[extract.ResultKey(n.ID, i)]; ok {
 				if ix.laterRets == nil {
@@ -386,6 +389,7 @@ func (ix *Index) dropDefinitions(fi int32) {
 		}
 		cd.file = -1 // unreachable from now on
 		delete(ix.rets, c)
+		delete(ix.arity, c)
 		for i := int32(1); i < 4; i++ {
 			delete(ix.laterRets, [2]int32{c, i})
 		}
@@ -479,7 +483,8 @@ type Result struct {
 	// Also are the declarations of the same entity for other platforms
 	// that the referring file is built with (Go: a portable file calling
 	// isTerminal, declared in term_linux.go and term_windows.go, binds the
-	// host's in Target and the others here), by external ID, sorted.
+	// host's in Target and the others here), and the overloads of Target
+	// a call's argument count leaves (overloads.go), by external ID, sorted.
 	Also []string
 }
 
@@ -680,6 +685,9 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 	}
 
 	cands, offHost := ix.preferBuilt(fi, cands)
+	if rel == extract.RelCalls {
+		cands = ix.byArgs(cands, hint)
+	}
 	best, tied, _ := ix.pick(from, src.ID, cands, rel)
 	if best < 0 {
 		return Result{}
@@ -689,7 +697,11 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 		st = Ambiguous
 	}
 	c := &ix.cands[best]
-	return Result{Status: st, Target: c.id, File: c.file, Node: c.node, Also: ix.variants(fi, best, offHost)}
+	r := Result{Status: st, Target: c.id, File: c.file, Node: c.node, Also: ix.variants(fi, best, offHost)}
+	if rel == extract.RelCalls {
+		r = ix.withOverloads(r, from, src.ID, best, cands)
+	}
+	return r
 }
 
 // variants lists, of the candidates preferBuilt set aside as not built
