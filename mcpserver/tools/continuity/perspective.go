@@ -509,6 +509,27 @@ func withPersp(c *tools.Call, agent, id string, fn func(b *session.Bundle, p *co
 	})
 }
 
+// onRoute runs fn on the route a call names in its perspective (through
+// withPersp and pickRoute); the perspective fn returns, when not nil,
+// replaces the one stored.
+func onRoute[Out any](c *tools.Call, in perspRouteParams, fn func(b *session.Bundle, p *continuity.Perspective, r continuity.Route, refreshed bool) (Out, *continuity.Perspective, error)) (Out, error) {
+	var out Out
+	agent, err := contAgent(c)
+	if err != nil {
+		return out, err
+	}
+	err = withPersp(c, agent, in.PerspectiveID, func(b *session.Bundle, p *continuity.Perspective, refreshed bool) (*continuity.Perspective, error) {
+		r, err := pickRoute(agent, p, in)
+		if err != nil {
+			return nil, err
+		}
+		var np *continuity.Perspective
+		out, np, err = fn(b, p, r, refreshed)
+		return np, err
+	})
+	return out, err
+}
+
 // checkVersion refuses a stale route_set_version with the current one.
 func checkVersion(agent string, p *continuity.Perspective, v int) error {
 	if uint64(v) == p.Version {
@@ -722,20 +743,11 @@ var familyExplanations = map[string]string{
 }
 
 func runPerspectiveInspect(c *tools.Call, in perspRouteParams) (perspInspectOutput, error) {
-	agent, err := contAgent(c)
-	if err != nil {
-		return perspInspectOutput{}, err
-	}
-	var out perspInspectOutput
-	err = withPersp(c, agent, in.PerspectiveID, func(b *session.Bundle, p *continuity.Perspective, _ bool) (*continuity.Perspective, error) {
-		r, err := pickRoute(agent, p, in)
-		if err != nil {
-			return nil, err
-		}
+	return onRoute(c, in, func(b *session.Bundle, p *continuity.Perspective, r continuity.Route, _ bool) (perspInspectOutput, *continuity.Perspective, error) {
 		g := b.Graph
 		id, _ := g.Lookup(r.Target)
 		prov := g.Provenance(id)
-		out = perspInspectOutput{RouteID: r.ID, RouteIndex: r.Index, Family: r.Family, FamilyExplanation: familyExplanations[r.Family], TargetNode: r.Target,
+		out := perspInspectOutput{RouteID: r.ID, RouteIndex: r.Index, Family: r.Family, FamilyExplanation: familyExplanations[r.Family], TargetNode: r.Target,
 			TargetLabel: r.TargetLabel, TargetType: r.TargetType, Relation: r.Relation, PathPreview: labels(g, r.Path), Path: r.Path, Reason: r.Reason,
 			Score: r.Score, ScoreBreakdown: r.Breakdown, RouteSetVersion: p.Version,
 			Provenance:         provenanceJSON{SourcePath: prov.SourcePath, LineStart: prov.LineStart, LineEnd: prov.LineEnd, Namespace: prov.Namespace},
@@ -747,9 +759,8 @@ func runPerspectiveInspect(c *tools.Call, in perspRouteParams) (perspInspectOutp
 		if data, err := json.Marshal(out); err == nil {
 			out.ResponseChars = len(data)
 		}
-		return nil, nil
+		return out, nil, nil
 	})
-	return out, err
 }
 
 // peekSource is the graph path of a node's source file, when it has one
@@ -771,41 +782,31 @@ func peekSource(b *session.Bundle, id graph.NodeID) string {
 }
 
 func runPerspectivePeek(c *tools.Call, in perspRouteParams) (perspPeekOutput, error) {
-	agent, err := contAgent(c)
-	if err != nil {
-		return perspPeekOutput{}, err
-	}
-	var out perspPeekOutput
-	err = withPersp(c, agent, in.PerspectiveID, func(b *session.Bundle, p *continuity.Perspective, _ bool) (*continuity.Perspective, error) {
-		r, err := pickRoute(agent, p, in)
-		if err != nil {
-			return nil, err
-		}
+	return onRoute(c, in, func(b *session.Bundle, _ *continuity.Perspective, r continuity.Route, _ bool) (perspPeekOutput, *continuity.Perspective, error) {
 		g := b.Graph
 		id, _ := g.Lookup(r.Target)
 		src := peekSource(b, id)
 		if src == "" {
-			return nil, tools.Errorf("peek reads a node's source file under the ingest roots; this target has none that can be read (a directory, an external reference, or a file gone from disk). Inspect it, or follow the route and peek at a route from there.",
+			return perspPeekOutput{}, nil, tools.Errorf("peek reads a node's source file under the ingest roots; this target has none that can be read (a directory, an external reference, or a file gone from disk). Inspect it, or follow the route and peek at a route from there.",
 				"route %s's target %s has no readable source", r.ID, r.Target)
 		}
 		t, err := tools.ResolveView(b, src, "target source")
 		if err != nil {
-			return nil, err
+			return perspPeekOutput{}, nil, err
 		}
 		data, _, err := tools.ReadView(t.Res, "target source")
 		if err != nil {
-			return nil, err
+			return perspPeekOutput{}, nil, err
 		}
 		prov := g.Provenance(id)
-		out = perspPeekOutput{RouteID: r.ID, RouteIndex: r.Index, TargetNode: r.Target, Content: excerpt(data, src, int(prov.LineStart), int(prov.LineEnd))}
+		out := perspPeekOutput{RouteID: r.ID, RouteIndex: r.Index, TargetNode: r.Target, Content: excerpt(data, src, int(prov.LineStart), int(prov.LineEnd))}
 		out.Guidance = tools.Guidance{ProofState: "triaging", NextSuggestedTool: tools.FirstTool(c.Registry, "perspective_follow"), NextSuggestedTarget: r.ID,
 			NextStepHint: "Follow the route if this is what you are after; view shows the whole file."}
 		if out.Content.Truncated {
 			out.NextSuggestedTool, out.NextSuggestedTarget = tools.FirstTool(c.Registry, "view"), src
 		}
-		return nil, nil
+		return out, nil, nil
 	})
-	return out, err
 }
 
 // excerpt cuts lines [start, end] (1-based; the file's head when unknown)
@@ -833,28 +834,18 @@ func excerpt(data []byte, file string, start, end int) peekContent {
 }
 
 func runPerspectiveFollow(c *tools.Call, in perspRouteParams) (perspNavOutput, error) {
-	agent, err := contAgent(c)
-	if err != nil {
-		return perspNavOutput{}, err
-	}
 	start := time.Now()
-	var out perspNavOutput
-	err = withPersp(c, agent, in.PerspectiveID, func(b *session.Bundle, p *continuity.Perspective, refreshed bool) (*continuity.Perspective, error) {
-		r, err := pickRoute(agent, p, in)
-		if err != nil {
-			return nil, err
-		}
+	return onRoute(c, in, func(b *session.Bundle, p *continuity.Perspective, r continuity.Route, refreshed bool) (perspNavOutput, *continuity.Perspective, error) {
 		np := p.Clone()
 		np.Push(r.ID, time.Now().UnixMilli())
 		prev := np.Focus
 		np.Focus = r.Target
 		np.AddVisited(r.Target)
 		modeEff := synth(b, np)
-		out = navOutput(c, b, np, modeEff, start)
+		out := navOutput(c, b, np, modeEff, start)
 		out.PreviousFocus, out.Refreshed = prev, refreshed
-		return np, nil
+		return out, np, nil
 	})
-	return out, err
 }
 
 func runPerspectiveBack(c *tools.Call, in perspIDParams) (perspNavOutput, error) {
@@ -945,21 +936,10 @@ func causalFamily(f string) bool {
 }
 
 func runPerspectiveAffinity(c *tools.Call, in perspRouteParams) (perspAffinityOutput, error) {
-	agent, err := contAgent(c)
-	if err != nil {
-		return perspAffinityOutput{}, err
-	}
-	var out perspAffinityOutput
-	err = withPersp(c, agent, in.PerspectiveID, func(b *session.Bundle, p *continuity.Perspective, _ bool) (*continuity.Perspective, error) {
-		r, err := pickRoute(agent, p, in)
-		if err != nil {
-			return nil, err
-		}
+	return onRoute(c, in, func(b *session.Bundle, _ *continuity.Perspective, r continuity.Route, _ bool) (perspAffinityOutput, *continuity.Perspective, error) {
 		id, _ := b.Graph.Lookup(r.Target)
-		out = perspAffinityOutput{RouteID: r.ID, TargetNode: r.Target, Notice: "Probable connections, not verified edges.", Candidates: continuity.Affinities(b.Graph, id, affinityTopK)}
-		return nil, nil
+		return perspAffinityOutput{RouteID: r.ID, TargetNode: r.Target, Notice: "Probable connections, not verified edges.", Candidates: continuity.Affinities(b.Graph, id, affinityTopK)}, nil, nil
 	})
-	return out, err
 }
 
 func runPerspectiveBranch(c *tools.Call, in perspBranchParams) (perspBranchOutput, error) {
