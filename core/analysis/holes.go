@@ -379,7 +379,7 @@ func (h *holeRun) bridges() []Hole {
 		if len(us) < total {
 			reason = fmt.Sprintf("%d of its %d dependency neighbors activated (avg=%.2f) but node inactive", len(us), total, avg)
 		}
-		if !h.tested(v) {
+		if !h.covered(v) {
 			reason += "; it has no tests"
 		}
 		out = append(out, h.hole(v, HoleBridge, ev, avg*float32(len(us))/float32(max(total, 1)), reason))
@@ -415,7 +415,7 @@ func (h *holeRun) untested(members []graph.NodeID) []Hole {
 	for _, u := range members {
 		if h.tested(u) {
 			tested = append(tested, graph.Scored{Node: u, Score: h.act[u]})
-		} else if h.candidate(u) && !h.testedThroughUsers(u) {
+		} else if h.candidate(u) && !h.covered(u) {
 			bare = append(bare, u)
 		}
 	}

@@ -309,3 +309,57 @@ func (h *holeRun) testedThroughUsers(u graph.NodeID) bool {
 	}
 	return users > 0
 }
+
+// covered reports whether u's code runs in some test: a test depends on
+// it, its production users are all tested, or a test reaches it through
+// modules without behaviour of their own.
+func (h *holeRun) covered(u graph.NodeID) bool {
+	return h.tested(u) || h.testedThroughUsers(u) || h.reachedThroughData(u)
+}
+
+// testReachHops bounds a test's path to a module through modules without
+// behaviour: test → package __init__.py → data module → module.
+const testReachHops = 3
+
+// reachedThroughData reports whether a test reaches u within
+// testReachHops dependency edges through production modules without a
+// function (re-export files, data modules). Importing one runs what it is
+// built from: rich's test_palette.py imports _palettes.py, whose palettes
+// are palette.py's Palette objects. A module with behaviour in between is
+// not enough: its tests test it, and would reach all it calls (the files
+// of a Go package call each other), not the module's own code.
+func (h *holeRun) reachedThroughData(u graph.NodeID) bool {
+	seen := map[graph.NodeID]bool{u: true}
+	frontier := []graph.NodeID{u}
+	for range testReachHops {
+		var next []graph.NodeID
+		for _, x := range frontier {
+			n := h.neighbours(x)
+			if n == nil {
+				return false
+			}
+			for _, v := range n.usedBy {
+				switch {
+				case seen[v]:
+				case h.isTest(v):
+					return true
+				case h.passThrough(v):
+					next = append(next, v)
+				}
+				seen[v] = true
+			}
+		}
+		frontier = next
+	}
+	return false
+}
+
+// passThrough reports a production code file without a function: a
+// re-export file or a module of constants and types.
+func (h *holeRun) passThrough(v graph.NodeID) bool {
+	p := h.g.SourcePath(v)
+	if h.g.Type(v) != graph.File || h.consumer(v) || notCode(p) {
+		return false
+	}
+	return !h.behaviour(v)
+}

@@ -114,6 +114,13 @@ func TestStructuralHolesAreRealGaps(t *testing.T) {
 // ("a>b": a imports b).
 func importGraph(t *testing.T, edges []string) *graph.Graph {
 	t.Helper()
+	return dataGraph(t, edges, nil)
+}
+
+// dataGraph is importGraph where each file of data holds a constant and
+// no function (a data module such as rich's _palettes.py).
+func dataGraph(t *testing.T, edges, data []string) *graph.Graph {
+	t.Helper()
 	g := graph.New()
 	seen := map[string]bool{}
 	for _, e := range edges {
@@ -129,6 +136,18 @@ func importGraph(t *testing.T, edges []string) *graph.Graph {
 	for _, e := range edges {
 		a, b, _ := strings.Cut(e, ">")
 		if err := g.AddEdgeByID("file::"+a, "file::"+b, graph.Edge{Relation: "imports", Weight: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range data {
+		if !seen[p] {
+			continue
+		}
+		id := "file::" + p + "::VALUE"
+		if _, err := g.AddNode(graph.Node{ExternalID: id, Label: "VALUE", Type: graph.Reference, Provenance: graph.Provenance{SourcePath: p}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.AddEdgeByID("file::"+p, id, graph.Edge{Relation: "contains", Weight: 1}); err != nil {
 			t.Fatal(err)
 		}
 	}
