@@ -92,17 +92,35 @@ func runGhosts(c *tools.Call, in ghostParams) (GhostOutput, error) {
 			out.Note = "The graph has no git history (not a repository, or ingested without it): there is no co-change to read."
 		}
 		out.ElapsedMs = tools.Ms(time.Since(start))
-		out.Guidance = ghostGuidance(c, out)
+		out.Guidance = ghostGuidance(c, out, scope != nil)
 		return nil
 	})
 	return out, err
 }
 
-func ghostGuidance(c *tools.Call, out GhostOutput) tools.Guidance {
+func ghostGuidance(c *tools.Call, out GhostOutput, scoped bool) tools.Guidance {
 	if len(out.GhostEdges) == 0 {
-		return tools.Guidance{ProofState: "triaging", NextStepHint: fmt.Sprintf("No hidden coupling in %d commits: what changes together here is linked by a dependency (or the history is short); try depth all.", out.Commits)}
+		return tools.Guidance{ProofState: "triaging", NextStepHint: noGhostHint(out, scoped)}
 	}
 	top := out.GhostEdges[0]
 	return tools.Guidance{ProofState: "proving", NextSuggestedTool: tools.FirstTool(c.Registry, "view"), NextSuggestedTarget: top.Source,
 		NextStepHint: fmt.Sprintf("%s and %s changed together in %d commits with nothing linking them: read both for a shared format, protocol or duplicated rule.", top.Source, top.Target, top.Support)}
+}
+
+// noGhostHint says what an empty answer covered, and suggests only a wider
+// window or scope that the call did not already use.
+func noGhostHint(out GhostOutput, scoped bool) string {
+	what := fmt.Sprintf("No hidden coupling in %d commits", out.Commits)
+	if out.Coupled == 0 {
+		what = fmt.Sprintf("No two code files changed together twice in %d commits", out.Commits)
+	} else {
+		what += fmt.Sprintf(": the %d pairs that change together are linked by a dependency", out.Coupled)
+	}
+	switch {
+	case out.Depth != "all":
+		return what + fmt.Sprintf(" (depth %s); try depth all.", out.Depth)
+	case scoped:
+		return what + " under this scope; drop scope for the whole repository."
+	}
+	return what + "."
 }

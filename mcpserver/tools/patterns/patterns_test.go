@@ -3,6 +3,7 @@ package patterns
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/m1nd-go/m1nd/core/engine"
@@ -57,6 +58,20 @@ func TestGhostEdgesFixture(t *testing.T) {
 	week := tooltest.MustCall(t, d, "ghost_edges", map[string]any{"agent_id": "t", "depth": "7d", "scope": "backend/payments.py"})
 	if n := len(week["ghost_edges"].([]any)); n != 0 {
 		t.Errorf("payments.py has no ghost edge: %v", week)
+	}
+	// An empty answer suggests only what the call did not already try.
+	for _, tc := range []struct {
+		args       map[string]any
+		want, deny string
+	}{
+		{map[string]any{"depth": "7d", "scope": "backend/payments.py"}, "try depth all", "drop scope"},
+		{map[string]any{"scope": "backend/payments.py"}, "drop scope", "try depth all"},
+	} {
+		tc.args["agent_id"] = "t"
+		hint := tooltest.MustCall(t, d, "ghost_edges", tc.args)["next_step_hint"].(string)
+		if !strings.Contains(hint, tc.want) || strings.Contains(hint, tc.deny) {
+			t.Errorf("ghost_edges %v hint %q: want %q, not %q", tc.args, hint, tc.want, tc.deny)
+		}
 	}
 }
 
