@@ -127,6 +127,8 @@ type builder struct {
 	// refs maps a referenced name to its one "ref::{name}" string, which
 	// every edge to it shares (go-std: 9 MB of repeated targets).
 	refs map[string]string
+	// sigs are the parameter types of the definitions overloadID named.
+	sigs map[string]string
 }
 
 func newBuilder(relPath, lang string) *builder {

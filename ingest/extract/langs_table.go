@@ -88,6 +88,7 @@ var tableLangs = []*tableLang{
 		imports:     []importRule{{kind: "preproc_include", field: "path"}},
 		stringKinds: []string{"string_literal", "system_lib_string", "raw_string_literal"},
 		selfNames:   []string{"this"},
+		overloads:   &overloadRule{lists: []string{"parameter_list"}, params: []string{"parameter_declaration", "optional_parameter_declaration", "variadic_parameter_declaration"}},
 	},
 	{
 		name: "csharp", exts: []string{".cs"}, ptr: tscsharp.Language,
@@ -113,6 +114,7 @@ var tableLangs = []*tableLang{
 		baseWrap:     []string{"primary_constructor_base_type"},
 		ifacePrefixI: true,
 		selfNames:    []string{"this"},
+		overloads:    &overloadRule{lists: []string{"parameter_list"}, params: []string{"parameter"}},
 	},
 	{
 		name: "ruby", exts: []string{".rb", ".rake", ".gemspec"}, baseNames: []string{"Rakefile", "Gemfile"},
@@ -190,6 +192,7 @@ var tableLangs = []*tableLang{
 		imports:   []importRule{{kind: "import_declaration", trim: []string{"import"}}},
 		pkgs:      []pkgRule{{kind: "package_clause", field: "name"}},
 		selfNames: []string{"this"},
+		overloads: &overloadRule{lists: []string{"parameters"}, params: []string{"parameter"}},
 	},
 	{
 		name: "kotlin", exts: []string{".kt", ".kts"}, ptr: tskotlin.Language,
@@ -206,6 +209,7 @@ var tableLangs = []*tableLang{
 		pkgs:      []pkgRule{{kind: "package_header"}},
 		baseWrap:  []string{"delegation_specifier", "constructor_invocation"},
 		selfNames: []string{"this"},
+		overloads: &overloadRule{lists: []string{"function_value_parameters"}, params: []string{"parameter"}},
 	},
 	{
 		name: "lua", exts: []string{".lua"}, ptr: tslua.Language,

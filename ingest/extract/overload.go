@@ -1,31 +1,27 @@
 package extract
 
-import (
-	"strconv"
-	"strings"
-)
+import "strings"
 
 // overloadID is the ID for a definition of name under parent in a language
 // with overloading: parent::name while that is free, so code without
 // overloads keeps its IDs; for a later overload parent::name(sig), sig
 // being its parameter types ("String,int"), readable and stable while
-// overloads move around; parent::name(sig)#n where even that repeats
-// (broken code, types differing only in their qualifiers). See
-// docs/design.md#node-identity.
+// overloads move around. A definition with the signature of one already
+// emitted is that one again (a C++ prototype and its definition, a
+// redefinition) and gets its ID. See docs/design.md#node-identity.
 func (b *builder) overloadID(parent, name, sig string) string {
 	id := ChildID(parent, name)
-	if name == "" || !b.has(id) {
+	if name == "" {
 		return id
 	}
-	id += "(" + sig + ")"
-	if !b.has(id) {
-		return id
+	if s, seen := b.sigs[id]; b.has(id) && (!seen || s != sig) {
+		id += "(" + sig + ")"
 	}
-	for n := 2; ; n++ {
-		if alt := id + "#" + strconv.Itoa(n); !b.has(alt) {
-			return alt
-		}
+	if b.sigs == nil {
+		b.sigs = map[string]string{}
 	}
+	b.sigs[id] = sig
+	return id
 }
 
 // maxSig bounds the parameter part of an overload's ID.
@@ -86,4 +82,64 @@ func sigType(s string) string {
 
 func isIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// signature is the parameter types of table definition i, for overloadID.
+func (x *tableExtract) signature(i int32) string {
+	t := x.t
+	list := int32(-1)
+	for c := t.first(i); c >= 0 && list < 0; c = t.n[c].next {
+		if code(x.tt.plist, t.n[c].kind) > 0 {
+			list = c
+		}
+	}
+	if d := t.child(i, x.field("declarator")); list < 0 && d >= 0 {
+		// C++: under the declarator (pointer, reference, function).
+		for j, end := d, t.end(d); j < end; j++ {
+			if code(x.tt.plist, t.n[j].kind) > 0 {
+				list = j
+				break
+			}
+		}
+	}
+	var types []string
+	for c := t.first(list); list >= 0 && c >= 0; c = t.n[c].next {
+		switch {
+		case code(x.tt.param, t.n[c].kind) > 0:
+			types = append(types, sigType(paramType(t.text(c))))
+		case t.n[c].field == x.field("type") && t.n[c].field != 0:
+			// C# `params object[] items` sits in the list itself.
+			types = append(types, "params "+sigType(t.text(c)))
+		}
+	}
+	return joinSig(types)
+}
+
+// paramType is the type part of a parameter's text: without a default
+// value, the type after "name:" (Kotlin, Scala), else the text without
+// the trailing parameter name (C++, C#: "const std::string& s").
+func paramType(p string) string {
+	depth := 0
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '(' || c == '<' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == '>' || c == ']' || c == '}':
+			depth = max(depth-1, 0)
+		case depth > 0:
+		case c == '=' && (i+1 >= len(p) || p[i+1] != '>'):
+			p = p[:i]
+		case c == ':' && (i+1 >= len(p) || p[i+1] != ':') && (i == 0 || p[i-1] != ':'):
+			return strings.TrimSpace(p[i+1:])
+		}
+	}
+	p = strings.TrimSpace(p)
+	j := len(p)
+	for j > 0 && isIdentByte(p[j-1]) {
+		j--
+	}
+	if rest := strings.TrimSpace(p[:j]); rest != "" && j < len(p) && !strings.HasSuffix(rest, ":") && !strings.HasSuffix(rest, ".") {
+		p = rest
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(p, " *", "*"), " &", "&")
 }

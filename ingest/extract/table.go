@@ -131,9 +131,19 @@ type tableLang struct {
 	// ignoreCalls are builtins whose calls would never resolve (Ruby puts,
 	// attr_accessor, …).
 	ignoreCalls map[string]bool
+	// overloads: functions of one name in one scope are told apart by
+	// their parameters (overloadID).
+	overloads *overloadRule
 	// hook handles a node the tables cannot express; true means handled
 	// (children are not visited).
 	hook func(x *tableExtract, i int32, s *tScope) bool
+}
+
+// overloadRule says where a function's parameters are: the kinds of its
+// parameter list (a child of the definition, or under its declarator in
+// C++) and of the parameters in it.
+type overloadRule struct {
+	lists, params []string
 }
 
 // tableExtractor is the Extractor for one tableLang.
@@ -156,6 +166,7 @@ func (e tableExtractor) BaseNames() []string  { return e.l.baseNames }
 type tableTables struct {
 	def, call, imp, pkg []uint8 // symbol → 1-based rule index
 	str, wrap           []uint8 // symbol → 1 if a string kind / base wrapper
+	plist, param        []uint8 // symbol → 1 if a parameter list / parameter
 	nameKinds           [][]uint8
 	base, impl          [][]uint8
 	byValue             []map[uint16]defKind
@@ -238,6 +249,11 @@ func (e tableExtractor) tables() *tableTables {
 		}
 		tt.def, tt.call, tt.imp, tt.pkg = index(dk), index(ck), index(ik), index(pk)
 		tt.str, tt.wrap = mark(l.stringKinds...), mark(l.baseWrap...)
+		if o := l.overloads; o != nil {
+			tt.plist, tt.param = mark(o.lists...), mark(o.params...)
+			tt.fields["declarator"] = g.field("declarator")
+			tt.fields["type"] = g.field("type")
+		}
 		*e.tab = tt
 	})
 	return *e.tab
@@ -536,14 +552,19 @@ func (x *tableExtract) def(i int32, r uint8, s *tScope) bool {
 	}
 	line, end := t.line(i), t.endLine(i)
 	ex := sigExcerpt(t.bytes(i))
-	var id string
+	parent := s.id
 	if qual != "" && qual != s.name {
 		// Out-of-line member (C++ Foo::bar, Lua M.foo): nest under the
 		// qualifier, contained by the scope, linked to the owner by ref.
-		id, _ = x.b.entityAt(ChildID(ChildID(s.id, qual), name), s.id, name, kind.typ, line, end, ex, tags...)
+		parent = ChildID(s.id, qual)
+	}
+	id := ChildID(parent, name)
+	if isFunc && x.l.overloads != nil {
+		id = x.b.overloadID(parent, name, x.signature(i))
+	}
+	id, _ = x.b.entityAt(id, s.id, name, kind.typ, line, end, ex, tags...)
+	if parent != s.id {
 		x.b.ref(id, qual, RelMemberOf, line, RefHint{})
-	} else {
-		id, _ = x.b.entity(s.id, name, kind.typ, line, end, ex, tags...)
 	}
 	x.bases(i, r, id)
 	if d.leaf {
