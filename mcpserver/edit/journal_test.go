@@ -86,6 +86,16 @@ func openStore(t *testing.T, dir string) *Store {
 	return s
 }
 
+// applied applies the test batch to root through s; an error fails the test.
+func applied(t *testing.T, s *Store, root string) *Txn {
+	t.Helper()
+	tx, err := s.Apply(context.Background(), NewBatchID(), validated(t, root), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tx
+}
+
 func validated(t *testing.T, root string) []*Target {
 	t.Helper()
 	ts, err := Validate(pathguard.New(root), batch())
@@ -120,10 +130,7 @@ func TestApplyCommitRollback(t *testing.T) {
 	root, jdir := tree(t), t.TempDir()
 	before := snapshot(t, root)
 	s := openStore(t, jdir)
-	tx, err := s.Apply(context.Background(), NewBatchID(), validated(t, root), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := applied(t, s, root)
 	if tx.Written != 4 {
 		t.Errorf("written %d, want 4 (one edit is unchanged)", tx.Written)
 	}
@@ -148,11 +155,7 @@ func TestApplyCommitRollback(t *testing.T) {
 	}
 	storeEmpty(t, jdir)
 
-	tx, err = s.Apply(context.Background(), NewBatchID(), validated(t, root), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
+	if err := applied(t, s, root).Commit(); err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff(after, snapshot(t, root)); d != "" {
@@ -171,10 +174,7 @@ func steps(t *testing.T) []string {
 		seen = append(seen, fmt.Sprintf("%s/%d", step, i))
 		return nil
 	})
-	tx, err := s.Apply(context.Background(), NewBatchID(), validated(t, root), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := applied(t, s, root)
 	if _, err := tx.Rollback(); err != nil {
 		t.Fatal(err)
 	}
@@ -229,10 +229,7 @@ func TestCrashAfterCommitKeepsNew(t *testing.T) {
 	t.Parallel()
 	root, jdir := tree(t), t.TempDir()
 	s := openStore(t, jdir)
-	tx, err := s.Apply(context.Background(), NewBatchID(), validated(t, root), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := applied(t, s, root)
 	tx.Commit()
 	after := snapshot(t, root)
 	if r := openStore(t, jdir).Recover(); len(r) != 0 {
@@ -290,10 +287,7 @@ func TestRecoverLeavesLiveBatches(t *testing.T) {
 	t.Parallel()
 	root, jdir := tree(t), t.TempDir()
 	s := openStore(t, jdir)
-	tx, err := s.Apply(context.Background(), NewBatchID(), validated(t, root), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := applied(t, s, root)
 	after := snapshot(t, root)
 	if r := openStore(t, jdir).Recover(); len(r) != 0 {
 		t.Fatalf("recovered a live batch: %v", r)
@@ -308,10 +302,7 @@ func TestRollbackLeavesForeignChanges(t *testing.T) {
 	t.Parallel()
 	root, jdir := tree(t), t.TempDir()
 	s := openStore(t, jdir)
-	tx, err := s.Apply(context.Background(), NewBatchID(), validated(t, root), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := applied(t, s, root)
 	os.WriteFile(filepath.Join(root, "a.go"), []byte("someone else"), 0o644)
 	conflicts, err := tx.Rollback()
 	if err != nil || len(conflicts) != 1 || !strings.HasSuffix(conflicts[0].Path, "a.go") {
@@ -347,10 +338,7 @@ func TestCrashAtCommit(t *testing.T) {
 		}
 		return nil
 	})
-	tx, err := s.Apply(context.Background(), NewBatchID(), validated(t, root), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := applied(t, s, root)
 	if err := tx.Commit(); !errors.Is(err, ErrCrash) {
 		t.Fatal(err)
 	}
@@ -477,10 +465,7 @@ func TestRecoverBesideForkingProcesses(t *testing.T) {
 			}
 			return nil
 		})
-		tx, err := s.Apply(context.Background(), NewBatchID(), validated(t, root), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		tx := applied(t, s, root)
 		if _, err := tx.Rollback(); !errors.Is(err, ErrCrash) {
 			t.Fatalf("trial %d: the crash did not happen: %v", trial, err)
 		}

@@ -50,11 +50,25 @@ func TestStubs(t *testing.T) {
 	}
 }
 
+// pairCase is a check of a file's old and next content, whose answer
+// prints as want.
+type pairCase struct{ name, rel, old, next, want string }
+
+// runPairCases runs each case through check, named what in failures.
+func runPairCases(t *testing.T, what string, cases []pairCase, check func(rel string, old, next []byte) string) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := check(c.rel, []byte(c.old), []byte(c.next)); got != c.want {
+				t.Errorf("%s = %q, want %q", what, got, c.want)
+			}
+		})
+	}
+}
+
 func TestAntiPatterns(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name, rel, old, next, want string
-	}{
+	cases := []pairCase{
 		{"unwrap new to file", "a.rs", "fn f() -> Result<i32, E> { g()?; Ok(1) }\n", "fn f() -> i32 { g().unwrap(); 1 }\n", "unwrap_added:warning,error_handling_removed:warning"},
 		{"unwrap already there", "a.rs", "fn f() { g().unwrap(); }\n", "fn f() { g().unwrap(); h().unwrap(); }\n", ""},
 		{"empty except", "a.py", "try:\n    f()\nexcept ValueError as e:\n    log(e)\n", "try:\n    f()\nexcept ValueError:\n    pass\n", "empty_except:warning"},
@@ -67,13 +81,7 @@ func TestAntiPatterns(t *testing.T) {
 		{"ts-ignore and todo", "a.ts", "let x = 1\n", "// @ts-ignore TODO\nlet x: number = 'a'\n", "checker_silenced:info,todo_marker:info"},
 		{"nothing added", "a.py", "x = 1\ny = 2\n", "x = 1\n", ""},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			if got := kinds(AntiPatterns(c.rel, []byte(c.old), []byte(c.next))); got != c.want {
-				t.Errorf("AntiPatterns = %q, want %q", got, c.want)
-			}
-		})
-	}
+	runPairCases(t, "AntiPatterns", cases, func(rel string, old, next []byte) string { return kinds(AntiPatterns(rel, old, next)) })
 }
 
 func TestRemovedSymbols(t *testing.T) {
@@ -89,9 +97,7 @@ func TestRemovedSymbols(t *testing.T) {
 		}
 		return strings.Join(out, ",")
 	}
-	cases := []struct {
-		name, rel, old, next, want string
-	}{
+	cases := []pairCase{
 		{"python rename", "pk/helpers.py", "def _split_path(p):\n    return p.split('.')\n\n\ndef other():\n    return 1\n", "def split_path(p):\n    return p.split('.')\n\n\ndef other():\n    return 1\n", "_split_path->split_path"},
 		{"python method removed, nested ignored", "a.py", "class A:\n    def keep(self):\n        def inner():\n            return 1\n        return inner()\n\n    def gone(self):\n        return 2\n", "class A:\n    def keep(self):\n        return 1\n", "A.gone"},
 		{"python dunder", "a.py", "class A:\n    def __init__(self):\n        self.x = 1\n", "class A:\n    pass\n", ""},
@@ -99,13 +105,7 @@ func TestRemovedSymbols(t *testing.T) {
 		{"go function kept", "calc.go", "package calc\n\nfunc Sum(xs []int) int { return 0 }\n", "package calc\n\n// Sum adds.\nfunc Sum(xs []int) int { return 1 }\n", ""},
 		{"ts export rename", "src/price.ts", "export function total(a: number): number { return a }\n", "export function sum(a: number): number { return a }\n", "total->sum"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			if got := names(RemovedSymbols(c.rel, []byte(c.old), []byte(c.next))); got != c.want {
-				t.Errorf("RemovedSymbols = %q, want %q", got, c.want)
-			}
-		})
-	}
+	runPairCases(t, "RemovedSymbols", cases, func(rel string, old, next []byte) string { return names(RemovedSymbols(rel, old, next)) })
 }
 
 func TestNameUse(t *testing.T) {
@@ -207,11 +207,7 @@ func TestPyImportsWithBaseline(t *testing.T) {
 	})
 	f := func(rel string) File { return File{Abs: filepath.Join(dir, rel), Root: dir} }
 	helpers := f("src/pk/helpers.py")
-	base, err := NewBaseline([]Old{{Abs: helpers.Abs, Data: []byte(oldHelpers), Existed: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer base.Close()
+	base := baselineOf(t, helpers.Abs, oldHelpers)
 	r := &Runner{Timeout: time.Minute}
 	deps := []File{f("src/pk/wrappers.py"), f("src/pk/extra.py"), f("src/pk/fine.py"), f("run.py")}
 	checks, pre := r.PyImports(context.Background(), append([]File{helpers}, deps...), deps, base)
@@ -262,11 +258,7 @@ func TestTestsAgainstGoBaseline(t *testing.T) {
 		"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 2) != 4 {\n\t\tt.Fatal(\"add\")\n\t}\n}\n\nfunc TestAlwaysBroken(t *testing.T) { t.Fatal(\"broken before any edit\") }\n",
 	})
 	calc := File{Abs: filepath.Join(dir, "calc", "calc.go"), Root: dir}
-	base, err := NewBaseline([]Old{{Abs: calc.Abs, Data: []byte(old), Existed: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer base.Close()
+	base := baselineOf(t, calc.Abs, old)
 	r := &Runner{Timeout: 2 * time.Minute}
 	ctx := context.Background()
 
@@ -309,19 +301,10 @@ func TestTestsAgainstPythonBaseline(t *testing.T) {
 	}
 	dir := realDir(t)
 	old := "def double(x):\n    return 2 * x\n"
-	write(t, dir, map[string]string{
-		"py/pkg/__init__.py":   "",
-		"py/pkg/mod.py":        old,
-		"py/tests/test_mod.py": "import unittest\n\nfrom pkg.mod import double\n\n\nclass T(unittest.TestCase):\n    def test_double(self):\n        self.assertEqual(double(2), 4)\n\n    def test_old_bug(self):\n        self.assertEqual(double(None), 0)\n",
-		"py/tests/test_env.py": "import unittest\nimport m1nd_surely_not_installed\n\n\nclass E(unittest.TestCase):\n    def test_e(self):\n        pass\n",
-	})
-	mod := File{Abs: filepath.Join(dir, "py", "pkg", "mod.py"), Root: dir}
-	tests := []File{{Abs: filepath.Join(dir, "py", "tests", "test_mod.py"), Root: dir}, {Abs: filepath.Join(dir, "py", "tests", "test_env.py"), Root: dir}}
-	base, err := NewBaseline([]Old{{Abs: mod.Abs, Data: []byte(old), Existed: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer base.Close()
+	mod, tests := pyProject(t, dir, old,
+		"import unittest\n\nfrom pkg.mod import double\n\n\nclass T(unittest.TestCase):\n    def test_double(self):\n        self.assertEqual(double(2), 4)\n\n    def test_old_bug(self):\n        self.assertEqual(double(None), 0)\n",
+		"import unittest\nimport m1nd_surely_not_installed\n\n\nclass E(unittest.TestCase):\n    def test_e(self):\n        pass\n")
+	base := baselineOf(t, mod.Abs, old)
 	r := &Runner{Timeout: 2 * time.Minute}
 	ctx := context.Background()
 
@@ -344,6 +327,29 @@ func TestTestsAgainstPythonBaseline(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "py", "pkg", "__pycache__")); err == nil {
 		t.Error("the tests wrote bytecode into the tree")
 	}
+}
+
+// baselineOf starts a baseline holding old as abs's content before the
+// edit, closed when the test ends.
+func baselineOf(t *testing.T, abs, old string) *Baseline {
+	t.Helper()
+	base, err := NewBaseline([]Old{{Abs: abs, Data: []byte(old), Existed: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(base.Close)
+	return base
+}
+
+// pyProject writes py/pkg/mod.py (old) and two test modules, test_mod.py
+// and test_env.py, under dir; it returns the module and the tests.
+func pyProject(t *testing.T, dir, old, testMod, testEnv string) (File, []File) {
+	t.Helper()
+	write(t, dir, map[string]string{"py/pkg/__init__.py": "", "py/pkg/mod.py": old, "py/tests/test_mod.py": testMod, "py/tests/test_env.py": testEnv})
+	at := func(parts ...string) File {
+		return File{Abs: filepath.Join(append([]string{dir, "py"}, parts...)...), Root: dir}
+	}
+	return at("pkg", "mod.py"), []File{at("tests", "test_mod.py"), at("tests", "test_env.py")}
 }
 
 func TestVerdictRemovedNames(t *testing.T) {
@@ -420,19 +426,10 @@ func TestTestsAgainstPytestBaseline(t *testing.T) {
 	}
 	dir := realDir(t)
 	old := "def double(x):\n    return 2 * x\n"
-	write(t, dir, map[string]string{
-		"py/pkg/__init__.py":   "",
-		"py/pkg/mod.py":        old,
-		"py/tests/test_mod.py": "from pkg.mod import double\n\n\ndef test_double():\n    assert double(2) == 4\n\n\ndef test_old_bug():\n    assert double(None) == 0\n",
-		"py/tests/test_env.py": "import m1nd_surely_not_installed\n\n\ndef test_e():\n    pass\n",
-	})
-	mod := File{Abs: filepath.Join(dir, "py", "pkg", "mod.py"), Root: dir}
-	tests := []File{{Abs: filepath.Join(dir, "py", "tests", "test_mod.py"), Root: dir}, {Abs: filepath.Join(dir, "py", "tests", "test_env.py"), Root: dir}}
-	base, err := NewBaseline([]Old{{Abs: mod.Abs, Data: []byte(old), Existed: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer base.Close()
+	mod, tests := pyProject(t, dir, old,
+		"from pkg.mod import double\n\n\ndef test_double():\n    assert double(2) == 4\n\n\ndef test_old_bug():\n    assert double(None) == 0\n",
+		"import m1nd_surely_not_installed\n\n\ndef test_e():\n    pass\n")
+	base := baselineOf(t, mod.Abs, old)
 	r := &Runner{Timeout: 2 * time.Minute, LookPath: func(name string) (string, error) {
 		if name == "python3" {
 			return py, nil
