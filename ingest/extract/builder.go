@@ -129,6 +129,8 @@ type builder struct {
 	refs map[string]string
 	// sigs are the parameter types of the definitions overloadID named.
 	sigs map[string]string
+	// bodyless are the overload signatures joinSignatures waits to join.
+	bodyless map[string]bool
 }
 
 func newBuilder(relPath, lang string) *builder {

@@ -684,7 +684,9 @@ func (x *jsExtract) function(decl, fn int32, name string, s *jsScope, exported b
 	if bytesHasPrefix(t.bytes(decl), "async") || bytesHasPrefix(t.bytes(fn), "async") {
 		tags = append(tags, "async")
 	}
-	id, _ := x.b.entity(s.id, name, graph.Function, t.line(decl), t.endLine(decl), sigExcerpt(t.bytes(decl)), tags...)
+	ex := sigExcerpt(t.bytes(decl))
+	id, isNew := x.b.entity(s.id, name, graph.Function, t.line(decl), t.endLine(decl), ex, tags...)
+	x.b.joinSignatures(id, isNew, t.child(fn, k.fBody) < 0, t.endLine(decl), ex, tags)
 	fs := &jsScope{id: id, class: s.class, vars: map[string]string{}, fn: true}
 	x.params(fn, fs, id, true)
 	if rt := t.child(fn, k.fReturn); rt >= 0 {
@@ -896,7 +898,9 @@ func (x *jsExtract) method(m int32, cs *jsScope, decos []int32) {
 		extra = append(extra, KindTest)
 	}
 	tags := append([]string{x.lang, kind}, extra...)
-	id, _ := x.b.entity(cs.id, name, graph.Function, t.line(m), t.endLine(m), sigExcerpt(t.bytes(m)), tags...)
+	ex := sigExcerpt(t.bytes(m))
+	id, isNew := x.b.entity(cs.id, name, graph.Function, t.line(m), t.endLine(m), ex, tags...)
+	x.b.joinSignatures(id, isNew, t.child(m, x.k.fBody) < 0, t.endLine(m), ex, tags)
 	x.decorators(id, decos, cs)
 	for c := t.first(m); c >= 0; c = t.n[c].next {
 		if x.code(c) == jsDecorator {

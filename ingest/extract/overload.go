@@ -143,3 +143,32 @@ func paramType(p string) string {
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(p, " *", "*"), " &", "&")
 }
+
+// joinSignatures makes one node of a TypeScript overload group, signatures
+// without bodies followed by the implementation: an agent editing it needs
+// them all, so the node spans the first signature to the implementation and
+// takes the implementation's excerpt and tags. id was just emitted (isNew)
+// or met again; bodyless says the definition met is a signature.
+func (b *builder) joinSignatures(id string, isNew, bodyless bool, end uint32, excerpt string, tags []string) {
+	i, ok := b.nodes[id]
+	switch {
+	case !ok:
+		return
+	case isNew:
+		if bodyless {
+			if b.bodyless == nil {
+				b.bodyless = map[string]bool{}
+			}
+			b.bodyless[id] = true
+		}
+		return
+	case !b.bodyless[id]:
+		return // a redefinition: merged as before
+	}
+	n := &b.res.Nodes[i]
+	n.EndLine = max(n.EndLine, end)
+	if !bodyless {
+		n.Excerpt, n.Tags = excerpt, tags
+		delete(b.bodyless, id)
+	}
+}
