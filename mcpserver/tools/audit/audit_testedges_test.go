@@ -35,3 +35,29 @@ func TestAuditTestCoverageFollowsImports(t *testing.T) {
 		}
 	}
 }
+
+// A hotspot's dependents are the other files that depend on it, each once
+// (app.py's four uses of core.py count one), and a file holding no code
+// (a changelog that changes with every release) is never a hotspot.
+func TestAuditHotspotsCountFilesAndSkipProse(t *testing.T) {
+	t.Parallel()
+	d, _ := tooltest.FixtureRepo(t, map[string]string{
+		"pkg/__init__.py":  "",
+		"pkg/core.py":      "def a():\n    return 1\n\ndef b():\n    return 2\n\ndef c():\n    return 3\n",
+		"pkg/app.py":       "from pkg.core import a, b, c\n\ndef x():\n    return a() + b() + c()\n\ndef y():\n    return a()\n",
+		"pkg/cli.py":       "from pkg.core import a\n\ndef main():\n    return a()\n",
+		"pkg/CHANGELOG.md": "# Changes\n\n- 1.0: first\n",
+	})
+	out := tooltest.MustCall(t, d, "audit", map[string]any{"agent_id": "t", "path": "pkg", "profile": "quick"})
+	deps := map[string]float64{}
+	for _, h := range out["hotspots"].([]any) {
+		m := h.(map[string]any)
+		deps[m["path"].(string)] = m["dependents"].(float64)
+	}
+	if deps["pkg/core.py"] != 2 {
+		t.Errorf("core.py dependents = %v, want 2 (app.py, cli.py); hotspots %v", deps["pkg/core.py"], deps)
+	}
+	if _, ok := deps["pkg/CHANGELOG.md"]; ok {
+		t.Errorf("CHANGELOG.md listed as a hotspot: %v", deps)
+	}
+}

@@ -367,8 +367,9 @@ func testEdge(g *graph.Graph, e graph.EdgeIdx) bool {
 	return src != g.Target(e) && tools.IsTestPath(g.SourcePath(src))
 }
 
-// hotspots ranks the scope's files by centrality, change frequency and
-// dependents.
+// hotspots ranks the scope's code files by centrality, change frequency and
+// dependent files. Files holding no code (a changelog, a licence) are never
+// hotspots: they change often but nothing breaks with them.
 func (a *audit) hotspots(b *session.Bundle) {
 	g := b.Graph
 	type hs struct {
@@ -378,20 +379,11 @@ func (a *audit) hotspots(b *session.Bundle) {
 	var all []hs
 	maxPR, maxDeps := 0.0, 0
 	for _, f := range tools.BundleGraphFiles(b).Files {
-		if !a.inScope(f.Path) || f.Node == graph.NoNode || tools.IsTestPath(f.Path) {
+		if !a.inScope(f.Path) || f.Node == graph.NoNode || tools.IsTestPath(f.Path) || !tools.HoldsCode(g, f.Node) {
 			continue
 		}
 		h := hs{auditHotspot: auditHotspot{NodeID: g.ExternalID(f.Node), Path: f.Path, ChangeFrequency: tools.R3(g.ChangeFrequency(f.Node))}, pr: float64(graph.Finite(g.PageRank(f.Node)))}
-		for _, n := range append([]graph.NodeID{f.Node}, f.Nodes...) {
-			ilo, ihi := g.InRange(n)
-			for p := ilo; p < ihi; p++ {
-				e := g.InEdge(p)
-				if !g.IsMirror(e) && dependencyRelations[g.RelationName(e)] {
-					h.Dependents++
-				}
-				h.Tested = h.Tested || testEdge(g, e)
-			}
-		}
+		h.Dependents, h.Tested = fileDependents(g, f.Node, f.Nodes)
 		maxPR, maxDeps = max(maxPR, h.pr), max(maxDeps, h.Dependents)
 		all = append(all, h)
 	}
@@ -425,6 +417,27 @@ func (a *audit) hotspots(b *session.Bundle) {
 			a.find("info", "untested_hotspot", h.NodeID, "impact", "%s is among the most central files (%d dependents) and no test touches it.", h.Path, h.Dependents)
 		}
 	}
+}
+
+// fileDependents counts the other files with a dependency edge into file or
+// the nodes it holds (each file once, as a reader would count them), and
+// says whether a test reaches any of them.
+func fileDependents(g *graph.Graph, file graph.NodeID, held []graph.NodeID) (int, bool) {
+	from := map[graph.NodeID]bool{}
+	tested := false
+	for _, n := range append([]graph.NodeID{file}, held...) {
+		ilo, ihi := g.InRange(n)
+		for p := ilo; p < ihi; p++ {
+			e := g.InEdge(p)
+			if !g.IsMirror(e) && dependencyRelations[g.RelationName(e)] {
+				if src := tools.FileOf(g, g.Source(e)); src != file && src != graph.NoNode {
+					from[src] = true
+				}
+			}
+			tested = tested || testEdge(g, e)
+		}
+	}
+	return len(from), tested
 }
 
 // serves reports whether the registry serves a sibling tool: audit's
