@@ -490,51 +490,20 @@ func newEntry(l *Lock) *lockEntry {
 
 func newLocks(s *Store) *Locks {
 	ls := &Locks{s: s, items: map[string]*lockEntry{}, pending: map[string]int{}}
-	s.loadDir(locksDir, func(name string, data []byte) error {
-		l, err := parseLock(name, data)
-		if err != nil {
-			return err
-		}
-		if len(ls.items) >= MaxLocks {
-			return fmt.Errorf("over the limit of %d locks", MaxLocks)
-		}
-		ls.items[l.ID] = newEntry(l)
-		s.seenSeq("lock", l.AgentID, idSeq(l.ID, "lock_"+l.AgentID+"_"))
-		return nil
-	})
+	loadRecords(s, locksDir, "lock", "locks", MaxLocks, parseLock, func(l *Lock) { ls.items[l.ID] = newEntry(l) })
 	return ls
 }
 
 // parseLock decodes and checks a lock file named name.
 func parseLock(name string, data []byte) (*Lock, error) {
-	var l Lock
-	if err := decodeStrict(data, &l); err != nil {
-		return nil, err
-	}
-	if l.Format != lockFormat {
-		return nil, fmt.Errorf("format %d, this server reads %d", l.Format, lockFormat)
-	}
-	if err := l.Validate(); err != nil {
-		return nil, err
-	}
-	if name != l.ID+".json" {
-		return nil, fmt.Errorf("holds lock %q", l.ID)
-	}
-	return &l, nil
+	return parseRecord[Lock]("lock", name, data, lockFormat)
 }
 
 // Own lists agent's lock ids, sorted.
 func (ls *Locks) Own(agent string) []string {
 	ls.mu.RLock()
 	defer ls.mu.RUnlock()
-	out := []string{}
-	for id, e := range ls.items {
-		if e.agent == agent {
-			out = append(out, id)
-		}
-	}
-	sort.Strings(out)
-	return out
+	return ownedIDs(ls.items, agent)
 }
 
 // Create stores a new lock for l.AgentID (id, format, strategy and time
@@ -587,16 +556,7 @@ func (ls *Locks) Create(l Lock) (*Lock, error) {
 
 // entry finds agent's lock id.
 func (ls *Locks) entry(agent, id string) (*lockEntry, error) {
-	ls.mu.RLock()
-	e, ok := ls.items[id]
-	ls.mu.RUnlock()
-	if !ok {
-		return nil, notFound("lock", id, ls.Own(agent)).next("Create one with lock_create.")
-	}
-	if e.agent != agent {
-		return nil, notOwner("lock", id, e.agent, agent, ls.Own(agent))
-	}
-	return e, nil
+	return ownEntry(&ls.mu, ls.items, "lock", agent, id, "Create one with lock_create.")
 }
 
 // With runs fn on agent's lock under the lock's own mutex. fn returns the

@@ -217,17 +217,8 @@ type perspEntry struct {
 func newPerspectives(s *Store) *Perspectives {
 	ps := &Perspectives{s: s, items: map[string]*perspEntry{}, pending: map[string]int{}, dirty: map[string]*perspEntry{}, kick: make(chan struct{}, 1)}
 	ps.idle = sync.NewCond(&ps.flushMu)
-	s.loadDir(perspectivesDir, func(name string, data []byte) error {
-		p, err := parsePerspective(name, data)
-		if err != nil {
-			return err
-		}
-		if len(ps.items) >= MaxPerspectives {
-			return fmt.Errorf("over the limit of %d perspectives", MaxPerspectives)
-		}
+	loadRecords(s, perspectivesDir, "persp", "perspectives", MaxPerspectives, parsePerspective, func(p *Perspective) {
 		ps.items[p.ID] = &perspEntry{agent: p.AgentID, p: p}
-		s.seenSeq("persp", p.AgentID, idSeq(p.ID, "persp_"+p.AgentID+"_"))
-		return nil
 	})
 	if s.root != "" {
 		go ps.flusher()
@@ -237,34 +228,14 @@ func newPerspectives(s *Store) *Perspectives {
 
 // parsePerspective decodes and checks a perspective file named name.
 func parsePerspective(name string, data []byte) (*Perspective, error) {
-	var p Perspective
-	if err := decodeStrict(data, &p); err != nil {
-		return nil, err
-	}
-	if p.Format != perspectiveFormat {
-		return nil, fmt.Errorf("format %d, this server reads %d", p.Format, perspectiveFormat)
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	if name != p.ID+".json" {
-		return nil, fmt.Errorf("holds perspective %q", p.ID)
-	}
-	return &p, nil
+	return parseRecord[Perspective]("perspective", name, data, perspectiveFormat)
 }
 
 // Own lists agent's perspective ids, sorted.
 func (ps *Perspectives) Own(agent string) []string {
 	ps.mu.RLock()
 	defer ps.mu.RUnlock()
-	out := []string{}
-	for id, e := range ps.items {
-		if e.agent == agent {
-			out = append(out, id)
-		}
-	}
-	sort.Strings(out)
-	return out
+	return ownedIDs(ps.items, agent)
 }
 
 // Start stores a new perspective for p.AgentID (id, format and times set
@@ -283,7 +254,7 @@ func (ps *Perspectives) Start(p Perspective) (*Perspective, error) {
 	}
 	if mine >= MaxPerspectivesPerAgent {
 		return nil, errf(Limit, fmt.Sprintf("An agent keeps at most %d perspectives open. Close the ones you are done with (perspective_close); perspective_list shows them.", MaxPerspectivesPerAgent),
-			"agent %q already has %d perspectives open", p.AgentID, mine).with("your_perspectives", ps.ownLocked(p.AgentID))
+			"agent %q already has %d perspectives open", p.AgentID, mine).with("your_perspectives", ownedIDs(ps.items, p.AgentID))
 	}
 	if total >= MaxPerspectives {
 		return nil, errf(Limit, fmt.Sprintf("The server keeps at most %d perspectives open in all.", MaxPerspectives), "the server already holds %d perspectives", total)
@@ -300,28 +271,8 @@ func (ps *Perspectives) Start(p Perspective) (*Perspective, error) {
 	return &p, nil
 }
 
-func (ps *Perspectives) ownLocked(agent string) []string {
-	out := []string{}
-	for id, e := range ps.items {
-		if e.agent == agent {
-			out = append(out, id)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
 func (ps *Perspectives) entry(agent, id string) (*perspEntry, error) {
-	ps.mu.RLock()
-	e, ok := ps.items[id]
-	ps.mu.RUnlock()
-	if !ok {
-		return nil, notFound("perspective", id, ps.Own(agent)).next("Start one with perspective_start.")
-	}
-	if e.agent != agent {
-		return nil, notOwner("perspective", id, e.agent, agent, ps.Own(agent))
-	}
-	return e, nil
+	return ownEntry(&ps.mu, ps.items, "perspective", agent, id, "Start one with perspective_start.")
 }
 
 // Owns checks that id is one of agent's perspectives.

@@ -278,37 +278,13 @@ type Trails struct {
 
 func newTrails(s *Store) *Trails {
 	ts := &Trails{s: s, items: map[string]*Trail{}, pending: map[string]int{}}
-	s.loadDir(trailsDir, func(name string, data []byte) error {
-		tr, err := parseTrail(name, data)
-		if err != nil {
-			return err
-		}
-		if len(ts.items) >= MaxTrails {
-			return fmt.Errorf("over the limit of %d trails", MaxTrails)
-		}
-		ts.items[tr.ID] = tr
-		s.seenSeq("trail", tr.AgentID, idSeq(tr.ID, "trail_"+tr.AgentID+"_"))
-		return nil
-	})
+	loadRecords(s, trailsDir, "trail", "trails", MaxTrails, parseTrail, func(tr *Trail) { ts.items[tr.ID] = tr })
 	return ts
 }
 
 // parseTrail decodes and checks a trail file named name.
 func parseTrail(name string, data []byte) (*Trail, error) {
-	var tr Trail
-	if err := decodeStrict(data, &tr); err != nil {
-		return nil, err
-	}
-	if tr.Format != trailFormat {
-		return nil, fmt.Errorf("format %d, this server reads %d", tr.Format, trailFormat)
-	}
-	if err := tr.Validate(); err != nil {
-		return nil, err
-	}
-	if name != tr.ID+".json" {
-		return nil, fmt.Errorf("holds trail %q", tr.ID)
-	}
-	return &tr, nil
+	return parseRecord[Trail]("trail", name, data, trailFormat)
 }
 
 // idSeq reads the sequence number after prefix in an id ("007_ab12" → 7).
