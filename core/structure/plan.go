@@ -20,6 +20,10 @@ const (
 // PlanOptions tune RefactorPlan; zero values take the defaults.
 type PlanOptions struct {
 	MinCommunitySize int
+	// Pinned reports directories that no proposal may change: a program's
+	// entry point (Go's package main) cannot give a file to a library,
+	// take one in, or merge with one, because nothing can import it.
+	Pinned func(dir string) bool
 }
 
 // Community is a group Louvain found, with its cohesion.
@@ -100,6 +104,11 @@ func RefactorPlan(u *Units, opt PlanOptions) Plan {
 	p.Proposals = append(p.Proposals, moves(u, g, &p, dirs, dirOf)...)
 	p.Proposals = append(p.Proposals, splits(u, g, &p, dirs, dirOf, opt.MinCommunitySize)...)
 	p.Proposals = append(p.Proposals, merges(u, g, &p, dirs, dirOf)...)
+	if opt.Pinned != nil {
+		p.Proposals = slices.DeleteFunc(p.Proposals, func(pr Proposal) bool {
+			return opt.Pinned(pr.From) || pr.To != "" && opt.Pinned(pr.To)
+		})
+	}
 	slices.SortStableFunc(p.Proposals, func(a, b Proposal) int {
 		return cmp.Or(cmp.Compare(b.Gain(), a.Gain()), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.From, b.From), cmp.Compare(a.To, b.To))
 	})

@@ -92,3 +92,24 @@ func TestRefactorPlanSplitMerge(t *testing.T) {
 		t.Errorf("proposals %v, want split of mix and merge of two into one", kinds)
 	}
 }
+
+// A pinned directory (a Go command: package main) neither gives nor takes
+// a file and merges with nothing, however strong its links: the plan of
+// TestRefactorPlanMove with lib/x.py's directory pinned, and with app's.
+func TestRefactorPlanPinned(t *testing.T) {
+	names := []string{"app/a.py", "app/b.py", "app/c.py", "lib/p.py", "lib/q.py", "lib/r.py", "lib/x.py"}
+	links := map[[2]int]int{
+		{0, 1}: 1, {1, 2}: 1, {0, 2}: 1,
+		{3, 4}: 1, {4, 5}: 1, {3, 5}: 1,
+		{6, 0}: 1, {6, 1}: 1, {2, 6}: 1,
+		{2, 3}: 1,
+	}
+	for _, pinned := range []string{"lib", "app"} {
+		p := RefactorPlan(FromLinks(names, links), PlanOptions{Pinned: func(d string) bool { return d == pinned }})
+		for _, pr := range p.Proposals {
+			if pr.From == pinned || pr.To == pinned {
+				t.Errorf("%s pinned: proposal %s %s → %s", pinned, pr.Kind, pr.From, pr.To)
+			}
+		}
+	}
+}

@@ -2,9 +2,11 @@ package structure
 
 import (
 	"fmt"
+	"path"
 	"strings"
 	"time"
 
+	"github.com/m1nd-go/m1nd/core/graph"
 	core "github.com/m1nd-go/m1nd/core/structure"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
@@ -93,7 +95,8 @@ func runRefactorPlan(c *tools.Call, in refactorPlanParams) (RefactorPlanOutput, 
 			return tools.Errorf("scope is a path prefix of ingested files, e.g. \"src/\".", "no file under %q", in.Scope).
 				WithExample(map[string]any{"agent_id": "claude"})
 		}
-		p := core.RefactorPlan(u, core.PlanOptions{MinCommunitySize: in.MinCommunitySize})
+		cmds := commandDirs(b.Graph, u)
+		p := core.RefactorPlan(u, core.PlanOptions{MinCommunitySize: in.MinCommunitySize, Pinned: func(d string) bool { return cmds[d] }})
 		out = RefactorPlanOutput{Files: u.Len(), Links: p.Links, CommunitiesTotal: len(p.Communities), Modularity: round3(p.Modularity),
 			DirModularity: round3(p.DirModularity), Cut: p.Cut, ProposalsTotal: len(p.Proposals), Communities: []communityJSON{}, Proposals: []proposalJSON{}}
 		for _, cm := range p.Communities[:min(in.MaxCommunities, len(p.Communities))] {
@@ -107,6 +110,24 @@ func runRefactorPlan(c *tools.Call, in refactorPlanParams) (RefactorPlanOutput, 
 		return nil
 	})
 	return out, err
+}
+
+// commandDirs are the directories of Go commands (a file declaring func
+// main): package main, which no other package can import, so a file can
+// neither leave it for a library nor join it from one.
+func commandDirs(g *graph.Graph, u *core.Units) map[string]bool {
+	dirs := map[string]bool{}
+	for i, name := range u.Names {
+		if !strings.HasSuffix(name, ".go") {
+			continue
+		}
+		for _, f := range u.Members[i] {
+			if m, ok := g.Lookup(g.ExternalID(f) + "::main"); ok && g.Type(m) == graph.Function {
+				dirs[path.Dir(name)] = true
+			}
+		}
+	}
+	return dirs
 }
 
 func names(u *core.Units, vs []int, n int) []string {

@@ -2,6 +2,7 @@ package structure
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
@@ -40,5 +41,30 @@ func TestRefactorPlanMisplacedFile(t *testing.T) {
 	res, isErr := tooltest.Call(t, d, "refactor_plan", map[string]any{"agent_id": "t", "scope": "nowhere/"})
 	if !isErr || res["hint"] == nil {
 		t.Errorf("empty scope: %v", res)
+	}
+}
+
+// Three Go commands share internal/cli. A command's directory is package
+// main: no library file can join it and none of its files can move to a
+// library, so no proposal names cmd/… (merging internal/cli into one
+// command would break the other two).
+func TestRefactorPlanKeepsGoCommands(t *testing.T) {
+	cmd := "package main\n\nimport \"ex/internal/cli\"\n\nfunc main() {\n\tcli.Run()\n\tcli.Flag()\n\tcli.Usage()\n}\n"
+	d, _ := tooltest.FixtureRepo(t, map[string]string{
+		"go.mod":              "module ex\n\ngo 1.22\n",
+		"cmd/a/main.go":       cmd,
+		"cmd/b/main.go":       cmd,
+		"cmd/c/main.go":       cmd,
+		"internal/cli/cli.go": "package cli\n\nimport \"ex/lib\"\n\nfunc Run() { lib.P() }\n\nfunc Flag() {}\n\nfunc Usage() {}\n",
+		"lib/p.go":            "package lib\n\nfunc P() { Q() }\n",
+		"lib/q.go":            "package lib\n\nfunc Q() { R() }\n",
+		"lib/r.go":            "package lib\n\nfunc R() { again() }\n\nfunc again() { P() }\n",
+	})
+	out := tooltest.MustCall(t, d, "refactor_plan", map[string]any{"agent_id": "t", "min_community_size": 2})
+	for _, p := range out["proposals"].([]any) {
+		pr := p.(map[string]any)
+		if from, to := pr["from"].(string), pr["to"].(string); strings.HasPrefix(from, "cmd/") || strings.HasPrefix(to, "cmd/") {
+			t.Errorf("proposal %v %v %s→%s changes a command's package", pr["kind"], pr["files"], from, to)
+		}
 	}
 }
