@@ -93,7 +93,7 @@ func runTremor(c *tools.Call, in tremorParams) (TremorOutput, error) {
 		var rows []row
 		out.ByRisk = map[string]int{}
 		for _, id := range tremorCandidates(g, hs, st) {
-			if !matchesFilter(g, id, in.NodeFilter) || !in.IncludeDocs && isDoc(g, id) {
+			if !matchesFilter(g, id, in.NodeFilter) || !in.IncludeDocs && holdsNoCode(g, id) {
 				continue
 			}
 			ages, commits, learned := st.TremorAges(g, hs, id, nowMs, span)

@@ -93,7 +93,7 @@ func runTrust(c *tools.Call, in trustParams) (TrustOutput, error) {
 		var rows []row
 		out.ByTier = map[string]int{string(risk.HighRisk): 0, string(risk.MediumRisk): 0, string(risk.LowRisk): 0}
 		for id := graph.NodeID(0); int(id) < g.NumNodes(); id++ {
-			if g.Type(id) != graph.File || !matchesFilter(g, id, in.Scope) || !in.IncludeDocs && isDoc(g, id) {
+			if g.Type(id) != graph.File || !matchesFilter(g, id, in.Scope) || !in.IncludeDocs && holdsNoCode(g, id) {
 				continue
 			}
 			e := st.TrustEvidence(g, hs, id, now)

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
 
@@ -63,5 +64,41 @@ func TestTrustFromHistory(t *testing.T) {
 	hl := tooltest.MustCall(t, d, "trust", map[string]any{"agent_id": "t", "half_life_hours": 1440, "top_k": 1})
 	if m := hl["modules"].([]any)[0].(map[string]any); m["recency"] != 0.5 || m["trust"] != r3(math.Exp(-2.5/(py+years))*0.65) {
 		t.Errorf("half-life 1440: %v", m)
+	}
+}
+
+// A fuzz corpus entry committed with a fix holds no code: trust and tremor
+// read it only when include_docs asks for files without code (go-toml's
+// testdata/fuzz entries were scored as MediumRisk modules).
+func TestTrustAndTremorSkipFilesWithoutCode(t *testing.T) {
+	const corpus = "testdata/fuzz/FuzzLoad/0c08b924"
+	dir := writeHistory(t, []step{
+		{360, "initial import", []string{"app/a.py", "app/b.py"}},
+		{20, "add a feature to a", []string{"app/a.py"}},
+		{10, "Fix crash in load on odd input", []string{"app/b.py", corpus}},
+		{0, "tune a", []string{"app/a.py"}},
+	}, map[string]string{
+		"app/a.py": riskFiles["app/a.py"],
+		"app/b.py": "def load():\n    return 'x'\n",
+		corpus:     "go test fuzz v1\n[]byte(\"\\xff\")\n",
+	})
+	d := tooltest.NewDispatcher(t, session.Config{})
+	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	for _, tool := range []string{"trust", "tremor"} {
+		listed := func(args map[string]any) bool {
+			args["agent_id"] = "t"
+			for _, m := range tooltest.MustCall(t, d, tool, args)["modules"].([]any) {
+				if m.(map[string]any)["node_id"] == "file::"+corpus {
+					return true
+				}
+			}
+			return false
+		}
+		if listed(map[string]any{}) {
+			t.Errorf("%s scores the fuzz corpus entry by default", tool)
+		}
+		if !listed(map[string]any{"include_docs": true}) {
+			t.Errorf("%s with include_docs leaves the fuzz corpus entry out", tool)
+		}
 	}
 }
