@@ -180,16 +180,24 @@ func (d *decoder) count(elem uint64) int {
 	}
 	return int(n)
 }
-func (d *decoder) u32s() []uint32 {
-	n := d.count(4)
+
+// section reads a section's element count and takes its bytes, size
+// bytes an element (none after an error).
+func (d *decoder) section(size int) ([]byte, int) {
+	n := d.count(uint64(size))
 	if d.err != nil {
-		return nil
+		return nil, 0
 	}
+	b := d.b[:size*n]
+	d.b = d.b[size*n:]
+	return b, n
+}
+func (d *decoder) u32s() []uint32 {
+	b, n := d.section(4)
 	out := make([]uint32, n)
 	for i := range out {
-		out[i] = binary.LittleEndian.Uint32(d.b[4*i:])
+		out[i] = binary.LittleEndian.Uint32(b[4*i:])
 	}
-	d.b = d.b[4*n:]
 	return out
 }
 func (d *decoder) f32s() []float32 {
@@ -201,37 +209,24 @@ func (d *decoder) f32s() []float32 {
 	return out
 }
 func (d *decoder) f64s() []float64 {
-	n := d.count(8)
-	if d.err != nil {
-		return nil
-	}
+	b, n := d.section(8)
 	out := make([]float64, n)
 	for i := range out {
-		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(d.b[8*i:]))
+		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
 	}
-	d.b = d.b[8*n:]
 	return out
 }
 func (d *decoder) u16s() []uint16 {
-	n := d.count(2)
-	if d.err != nil {
-		return nil
-	}
+	b, n := d.section(2)
 	out := make([]uint16, n)
 	for i := range out {
-		out[i] = binary.LittleEndian.Uint16(d.b[2*i:])
+		out[i] = binary.LittleEndian.Uint16(b[2*i:])
 	}
-	d.b = d.b[2*n:]
 	return out
 }
 func (d *decoder) raw() []byte {
-	n := d.count(1)
-	if d.err != nil {
-		return nil
-	}
-	out := d.b[:n]
-	d.b = d.b[n:]
-	return out
+	b, _ := d.section(1)
+	return b
 }
 func (d *decoder) bools() []bool {
 	r := d.raw()
