@@ -450,8 +450,8 @@ func (x *jvExtract) method(c int32, s *jvScope) {
 		}
 	}
 	pl := t.child(c, k.fParams)
-	sig, ar := x.signature(pl)
-	id, _ := x.b.entityAt(x.b.overloadID(s.id, name, sig), s.id, name, graph.Function, t.line(c), t.endLine(c), sigExcerpt(t.bytes(c)), tags...)
+	sig, qsig, ar := x.signature(pl)
+	id, _ := x.b.entityAt(x.b.distinctID(s.id, name, sig, qsig), s.id, name, graph.Function, t.line(c), t.endLine(c), sigExcerpt(t.bytes(c)), tags...)
 	x.overload(s.id, name, id, ar)
 	x.annotations(id, mi)
 	ms := &jvScope{id: id, class: s.class, vars: map[string]string{}}
@@ -467,27 +467,34 @@ func (x *jvExtract) method(c int32, s *jvScope) {
 }
 
 // signature is the parameter types of a formal parameter list, for an
-// overload's ID, and its arity.
-func (x *jvExtract) signature(pl int32) (string, Arity) {
+// overload's ID, with simple and with qualified type names, and its arity.
+func (x *jvExtract) signature(pl int32) (sig, qsig string, a Arity) {
 	t, k := x.t, x.k
-	var types []string
-	var a Arity
+	var types []int32
 	for p := t.first(pl); pl >= 0 && p >= 0; p = t.n[p].next {
 		switch x.code(p) {
 		case jvFormalParam:
-			types = append(types, sigType(t.text(t.child(p, k.fType))))
+			types = append(types, t.child(p, k.fType))
 		case jvSpreadParam:
 			for c := t.first(p); c >= 0; c = t.n[c].next {
 				if code := x.code(c); code != jvModifiers && code != jvDeclarator {
-					types = append(types, sigType(t.text(c))+"...")
+					types = append(types, c)
 					a.Variadic = true
 					break
 				}
 			}
 		}
 	}
+	short, long := make([]string, len(types)), make([]string, len(types))
+	for i, ty := range types {
+		short[i], long[i] = sigType(t.text(ty)), sigTypeQ(t.text(ty), true)
+	}
+	if a.Variadic {
+		short[len(types)-1] += "..."
+		long[len(types)-1] += "..."
+	}
 	a.Params = uint8(min(len(types), 255))
-	return joinSig(types), a
+	return joinSig(short), joinSig(long), a
 }
 
 // overload records the arity of method id, and once name has a second

@@ -1,6 +1,9 @@
 package extract
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // overloadID is the ID for a definition of name under parent in a language
 // with overloading: parent::name while that is free, so code without
@@ -24,6 +27,26 @@ func (b *builder) overloadID(parent, name, sig string) string {
 	return id
 }
 
+// distinctID is overloadID for languages without prototypes (Java), where
+// two definitions are never one: sigs are tried in turn (simple type
+// names, then qualified ones), then the last numbered, …(sig)#2.
+func (b *builder) distinctID(parent, name string, sigs ...string) string {
+	id := ChildID(parent, name)
+	if name == "" || !b.has(id) {
+		return id
+	}
+	for _, s := range sigs {
+		if alt := id + "(" + s + ")"; !b.has(alt) {
+			return alt
+		}
+	}
+	for n := 2; ; n++ {
+		if alt := id + "(" + sigs[len(sigs)-1] + ")#" + strconv.Itoa(n); !b.has(alt) {
+			return alt
+		}
+	}
+}
+
 // maxSig bounds the parameter part of an overload's ID.
 const maxSig = 120
 
@@ -41,7 +64,10 @@ func joinSig(types []string) string {
 // annotations and type arguments dropped (Java cannot overload on them),
 // qualifiers dropped (java.util.List → List, std::string → string),
 // whitespace collapsed; pointer, reference, array and variadic marks kept.
-func sigType(s string) string {
+func sigType(s string) string { return sigTypeQ(s, false) }
+
+// sigTypeQ is sigType, with qualifiers kept when qual is set.
+func sigTypeQ(s string, qual bool) string {
 	var out strings.Builder
 	depth := 0
 	for i := 0; i < len(s); i++ {
@@ -69,7 +95,7 @@ func sigType(s string) string {
 			continue
 		}
 		w, dots := strings.CutSuffix(strings.ReplaceAll(w, "::", "."), "...")
-		if j := strings.LastIndexByte(w, '.'); j >= 0 && j+1 < len(w) && isIdentByte(w[j+1]) {
+		if j := strings.LastIndexByte(w, '.'); !qual && j >= 0 && j+1 < len(w) && isIdentByte(w[j+1]) {
 			w = w[j+1:]
 		}
 		if dots {

@@ -42,7 +42,7 @@ func TestOverloadsByArgs(t *testing.T) {
 	// Two arguments fit add(String,int), add(Type,int) and the varargs
 	// add(String,int,String...): types, which the graph does not have,
 	// would tell them apart, so all three are bound.
-	two := []string{"add(String,int,String...)", "add(Type,int)"}
+	two := []string{"add(String,int,String...)", "add(Type,int)", "add(demo.other.Type,int)"}
 	want := map[string]bound{
 		"add/2":             {"add(String,int)", two, "resolved"},
 		"add(String,int)/3": {"add(String,int,String...)", nil, "resolved"},

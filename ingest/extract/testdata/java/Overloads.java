@@ -31,6 +31,11 @@ public final class Overloads {
     return add(type.getTypeName());
   }
 
+  // Same simple type names as the one above: told apart by qualifiers.
+  public Overloads add(demo.other.Type type, int times) {
+    return this;
+  }
+
   public <T> Overloads addAll(List<? extends T> items, java.util.function.Function<T, String> f) {
     items.forEach(i -> add(f.apply(i)));
     return this;
