@@ -30,8 +30,17 @@ type lineCommit struct {
 	hunks []hunk // in new-side order
 }
 
-// hunk is one "@@ -oldStart,oldCount +newStart,newCount @@" header.
-type hunk struct{ oldStart, oldCount, newStart, newCount int }
+// hunk is one "@@ -oldStart,oldCount +newStart,newCount @@" header;
+// cosmetic when the reader's Cosmetic said its lines change no behaviour.
+type hunk struct {
+	oldStart, oldCount, newStart, newCount int
+	cosmetic                               bool
+}
+
+// Cosmetic tells, from a hunk's removed and added lines (without their
+// '-'/'+'), whether it changes no behaviour (a type annotation, a
+// comment). path is the file's path in the repository.
+type Cosmetic func(path string, old, new []string) bool
 
 // ErrLineBound: a file's history is longer than the bytes allowed.
 var ErrLineBound = errors.New("the file's history is over the read bound")
@@ -54,6 +63,13 @@ func ReadLineHistory(ctx context.Context, dir, path string, maxBytes int64) (*Li
 // history (one git log for all of them); maxBytes bounds the whole log.
 // Every path asked for gets a history, empty when no commit changed it.
 func ReadLineHistories(ctx context.Context, dir string, paths []string, maxBytes int64) (map[string]*LineHistory, error) {
+	return ReadLineHistoriesCosmetic(ctx, dir, paths, maxBytes, nil)
+}
+
+// ReadLineHistoriesCosmetic is ReadLineHistories marking the hunks
+// cosmetic calls cosmetic (nil marks none), so that LastTouchFiltered can
+// pass over them.
+func ReadLineHistoriesCosmetic(ctx context.Context, dir string, paths []string, maxBytes int64, cosmetic Cosmetic) (map[string]*LineHistory, error) {
 	if gitBinary == "" {
 		return nil, errNoCLI
 	}
@@ -76,7 +92,7 @@ func ReadLineHistories(ctx context.Context, dir string, paths []string, maxBytes
 	for _, p := range paths {
 		hs[p] = &LineHistory{}
 	}
-	parseLineHistories(lr, hs)
+	parseLineHistories(lr, hs, cosmetic)
 	complete := lr.N > 0
 	if !complete {
 		cancel()
@@ -93,38 +109,57 @@ func ReadLineHistories(ctx context.Context, dir string, paths []string, maxBytes
 // parseLineHistories reads the log: "\x01<time> <hash>" heads a commit,
 // "diff --git a/P b/P" a file's diff, "@@ … @@" a hunk, "Binary files …
 // differ" a binary change; content lines always start with '+', '-', ' '
-// or '\'. Files not in hs are passed over.
-func parseLineHistories(r io.Reader, hs map[string]*LineHistory) {
+// or '\'. Files not in hs are passed over. With cosmetic set, each hunk's
+// lines are kept until the hunk ends, to mark it.
+func parseLineHistories(r io.Reader, hs map[string]*LineHistory, cosmetic Cosmetic) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 16<<20)
 	var t int64
-	var hash string
+	var hash, path string
 	var cur *lineCommit
+	var old, nw []string
+	end := func() { // the open hunk, if any, is complete
+		if cosmetic != nil && cur != nil && len(cur.hunks) > 0 {
+			hk := &cur.hunks[len(cur.hunks)-1]
+			hk.cosmetic = cosmetic(path, old, nw)
+		}
+		old, nw = old[:0], nw[:0]
+	}
 	for sc.Scan() {
 		line := sc.Bytes()
 		switch {
 		case len(line) > 0 && line[0] == 1:
+			end()
 			ts, h, _ := strings.Cut(string(line[1:]), " ")
 			t, _ = strconv.ParseInt(ts, 10, 64)
 			hash, cur = h, nil
 		case bytes.HasPrefix(line, []byte("diff --git a/")):
+			end()
 			cur = nil
 			rest := string(line[len("diff --git "):]) // "a/P b/P" (renames are off)
 			if n := (len(rest) - 5) / 2; n > 0 && len(rest) == 2*n+5 {
 				if h, ok := hs[rest[2:2+n]]; ok {
+					path = rest[2 : 2+n]
 					h.commits = append(h.commits, lineCommit{time: t, hash: hash})
 					cur = &h.commits[len(h.commits)-1]
 				}
 			}
 		case cur == nil:
 		case bytes.HasPrefix(line, []byte("@@ -")):
+			end()
 			if hk, ok := parseHunk(string(line)); ok {
 				cur.hunks = append(cur.hunks, hk)
 			}
 		case bytes.HasPrefix(line, []byte("Binary files ")):
 			cur.all = true
+		case cosmetic == nil || len(cur.hunks) == 0 || len(line) == 0:
+		case line[0] == '-':
+			old = append(old, string(line[1:]))
+		case line[0] == '+':
+			nw = append(nw, string(line[1:]))
 		}
 	}
+	end()
 }
 
 // parseHunk reads "@@ -a[,b] +c[,d] @@…" (a count left out is 1).
@@ -177,26 +212,34 @@ func (h *LineHistory) LastTouch(lo, hi int) (t int64, hash string, ok bool) {
 // over that touched the lines. When only such commits touched them, the
 // oldest of those (the one that brought the lines in) dates them.
 func (h *LineHistory) LastTouchSkipping(lo, hi int, skip func(hash string) bool) (t int64, hash string, ok bool, passed int) {
+	return h.LastTouchFiltered(lo, hi, skip, false)
+}
+
+// LastTouchFiltered is LastTouchSkipping that, with passCosmetic, also
+// passes over a commit whose hunks meeting the lines are all cosmetic
+// (see ReadLineHistoriesCosmetic), as over a skipped one.
+func (h *LineHistory) LastTouchFiltered(lo, hi int, skip func(hash string) bool, passCosmetic bool) (t int64, hash string, ok bool, passed int) {
 	if lo < 1 || hi < lo {
 		return 0, "", false, 0
 	}
 	var oldest *lineCommit
 	for i := range h.commits {
 		c := &h.commits[i]
-		touched := c.all
+		touched, real := c.all, c.all
 		delta := 0
 		for _, hk := range c.hunks {
-			if touched {
+			if real {
 				break
 			}
 			if touches(hk, lo, hi) {
 				touched = true
+				real = !passCosmetic || !hk.cosmetic
 			} else if before(hk, lo) {
 				delta += hk.oldCount - hk.newCount
 			}
 		}
 		if touched {
-			if skip == nil || !skip(c.hash) {
+			if real && (skip == nil || !skip(c.hash)) {
 				return c.time, c.hash, true, passed
 			}
 			passed++

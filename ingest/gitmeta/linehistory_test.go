@@ -231,3 +231,57 @@ func TestLineHistorySkippingEverything(t *testing.T) {
 		t.Errorf("LastTouchSkipping: %d %v passed %d, want day 0, passed 1", got, ok, passed)
 	}
 }
+
+// A hunk the reader's Cosmetic marks is passed over when asked: f1 is
+// dated by its real change, not by the later comment edit in the same
+// commit as a real change of f2, which still dates f2.
+func TestLineHistoryPassesOverCosmeticHunks(t *testing.T) {
+	if gitBinary == "" {
+		t.Skip("no git command")
+	}
+	r := gittest.Init(t, t.TempDir())
+	body := [][]string{{"return 0"}, {"return 1"}, {"return 2"}}
+	text, _ := funcs(body)
+	r.Change(map[string]string{"m.py": text}, "ann", day(0))
+	body[1] = []string{"x = 1", "return x"}
+	text, _ = funcs(body)
+	r.Change(map[string]string{"m.py": text}, "ann", day(5))
+	body[1] = []string{"x = 1  # one", "return x"} // cosmetic
+	body[2] = []string{"return 22"}                // real
+	text, spans := funcs(body)
+	r.Change(map[string]string{"m.py": text}, "ann", day(9))
+
+	var seen [][2][]string
+	uncomment := func(path string, old, new []string) bool {
+		seen = append(seen, [2][]string{slices.Clone(old), slices.Clone(new)})
+		cut := func(ls []string) string {
+			var b strings.Builder
+			for _, l := range ls {
+				l, _, _ = strings.Cut(l, "#")
+				b.WriteString(strings.TrimSpace(l) + "\n")
+			}
+			return b.String()
+		}
+		return path == "m.py" && cut(old) == cut(new)
+	}
+	hs, err := ReadLineHistoriesCosmetic(context.Background(), r.Dir, []string{"m.py"}, 1<<20, uncomment)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := hs["m.py"]
+	for i, want := range []int64{day(0).Unix(), day(5).Unix(), day(9).Unix()} {
+		if got, _, ok, _ := h.LastTouchFiltered(spans[i][0], spans[i][1], nil, true); !ok || got != want {
+			t.Errorf("f%d lines %v: %d %v, want %d", i, spans[i], got, ok, want)
+		}
+	}
+	if got, _, _ := h.LastTouch(spans[1][0], spans[1][1]); got != day(9).Unix() {
+		t.Errorf("f1 without passing cosmetic hunks: %d, want day 9", got)
+	}
+	var added []string
+	for _, s := range seen {
+		added = append(added, s[1]...)
+	}
+	if !slices.Contains(added, "    x = 1  # one") {
+		t.Errorf("Cosmetic never saw the added line: %q", seen)
+	}
+}

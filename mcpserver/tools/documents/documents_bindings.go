@@ -232,6 +232,7 @@ type driftSummary struct {
 	SkippedGenerated      int `json:"skipped_generated" jsonschema:"Stale bindings skipped: the section renders that code (mkdocstrings ::: , Sphinx auto*)."`
 	ClearedByLines        int `json:"cleared_by_lines" jsonschema:"Bindings whose file changed after the document but whose symbol's own lines did not."`
 	ClearedBySweeps       int `json:"cleared_by_sweeps" jsonschema:"Bindings whose symbol's lines changed after the document only in sweeps (commits of ≥10 files)."`
+	ClearedByTypes        int `json:"cleared_by_types" jsonschema:"Bindings whose symbol's lines changed after the document only in Python type or comment edits."`
 	DatedByFile           int `json:"dated_by_file" jsonschema:"Stale bindings to a symbol dated by its file: its lines could not be traced."`
 }
 
@@ -300,6 +301,7 @@ func runDocumentDrift(c *tools.Call, in documentDriftParams) (documentDriftOutpu
 			out.Summary.SkippedGenerated += tl.generated
 			out.Summary.ClearedByLines += tl.cleared
 			out.Summary.ClearedBySweeps += tl.sweeps
+			out.Summary.ClearedByTypes += tl.types
 			out.Summary.DatedByFile += tl.byFile
 		}
 		slices.SortStableFunc(all, func(a, b driftDocJSON) int {

@@ -137,3 +137,51 @@ func TestDocumentDriftDatesAMergeByItsLanding(t *testing.T) {
 		t.Errorf("code_changed_at (-want +got):\n%s", diff)
 	}
 }
+
+// A Python edit of types only ("-> str", "int" → "int | None") does not
+// date a symbol after its document: run's only later edit is a return
+// annotation (cleared), and legacy is dated by its real change, not by
+// the annotation added after it.
+func TestDocumentDriftPassesOverTypeOnlyEdits(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := testcorpus.Write(dir, driftRepo); err != nil {
+		t.Fatal(err)
+	}
+	gitAt(t, dir, "2023-01-01T00:00:00Z", "init", "-q", "-b", "main")
+	commitAt(t, dir, "2023-01-01T00:00:00Z", "src")
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs/guide.md")
+	edit := func(when, path, from, to string) {
+		t.Helper()
+		text, err := os.ReadFile(filepath.Join(dir, path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, path), []byte(strings.Replace(string(text), from, to, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		commitAt(t, dir, when, path)
+	}
+	edit("2024-02-01T00:00:00Z", "src/shop/app.py", "def run(self):", "def run(self) -> str:")
+	edit("2024-03-01T00:00:00Z", "src/shop/old.py", "return 0", "return 1")
+	edit("2024-05-01T00:00:00Z", "src/shop/old.py", "def legacy():", "def legacy() -> int:  # typed")
+
+	d := tooltest.NewDispatcher(t, session.Config{})
+	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": filepath.Join(dir, "docs"), "adapter": "universal", "mode": "merge"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "path": "docs/guide.md"})
+	at := map[string]string{}
+	for _, f := range out["documents"].([]any)[0].(map[string]any)["findings"].([]any) {
+		m := f.(map[string]any)
+		if s, ok := m["code_changed_at"].(string); ok {
+			at[m["mention"].(string)] = s
+		}
+	}
+	want := map[string]string{"src/shop/app.py": "2024-02-01T00:00:00Z", "shop.old.legacy": "2024-03-01T00:00:00Z"}
+	if diff := cmp.Diff(want, at); diff != "" {
+		t.Errorf("code_changed_at (-want +got):\n%s", diff)
+	}
+	if n := out["summary"].(map[string]any)["cleared_by_types"]; n != float64(1) {
+		t.Errorf("cleared_by_types %v, want 1 (shop.Shop.run)", n)
+	}
+}

@@ -50,6 +50,7 @@ func (s *driftSources) newCall() {
 type dating struct {
 	t      float64 // Unix seconds; 0 when not traced
 	plain  float64 // the date without passing over sweeps
+	typed  float64 // the date passing over sweeps, not type-only edits
 	lo, hi int     // the symbol's lines
 	passed int     // sweeps passed over
 	why    string  // why the lines were not traced ("" when they were)
@@ -57,7 +58,8 @@ type dating struct {
 
 // entityDate dates a function, class or method by the last first-parent
 // commit changing its own lines (`git log --first-parent -L lo,hi:file`),
-// passing over sweeps, not by the newest change anywhere in its file.
+// passing over sweeps and type-only edits, not by the newest change
+// anywhere in its file.
 // why says, when the lines cannot be traced, what stopped it (the caller
 // then uses the file's date).
 func (s *driftSources) entityDate(id graph.NodeID) dating {
@@ -86,12 +88,14 @@ func (s *driftSources) entityDate(id graph.NodeID) dating {
 		d.why = e.why
 		return d
 	}
-	when, _, ok, passed := e.h.LastTouchSkipping(d.lo, d.hi, func(h string) bool { return s.lines.width[h] >= sweepFiles })
+	sweep := func(h string) bool { return s.lines.width[h] >= sweepFiles }
+	when, _, ok, passed := e.h.LastTouchFiltered(d.lo, d.hi, sweep, true)
 	switch {
 	case ok:
 		d.t, d.passed = float64(when), passed
 		plain, _, _ := e.h.LastTouch(d.lo, d.hi)
-		d.plain = float64(plain)
+		typed, _, _, _ := e.h.LastTouchSkipping(d.lo, d.hi, sweep)
+		d.plain, d.typed = float64(plain), float64(typed)
 	case !e.h.Complete:
 		d.why = fmt.Sprintf("the file's history is over %d MB", maxLineHistory>>20)
 	default:
@@ -191,7 +195,7 @@ func (s *driftSources) readLines(top string, rels []string) {
 	if len(clean) == 0 {
 		return
 	}
-	hs, err := gitmeta.ReadLineHistories(context.Background(), top, clean, maxLineHistory)
+	hs, err := gitmeta.ReadLineHistoriesCosmetic(context.Background(), top, clean, maxLineHistory, pythonCosmetic)
 	var unknown []string
 	for _, r := range clean {
 		e := lineEntry{why: "git log failed"}

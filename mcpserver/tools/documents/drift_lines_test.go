@@ -110,7 +110,7 @@ func TestDocumentDriftPassesOverSweeps(t *testing.T) {
 		m := f.(map[string]any)
 		got = append(got, m["mention"].(string)+" "+m["code_changed_at"].(string)+" "+m["dated_by"].(string))
 	}
-	want := []string{"shop.tools.beta 2024-03-01T00:00:00Z lines 5-6, 1 later sweep(s) of ≥10 files passed over"}
+	want := []string{"shop.tools.beta 2024-03-01T00:00:00Z lines 5-6, 1 later sweep(s) of ≥10 files or type-only edit(s) passed over"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}

@@ -87,6 +87,7 @@ type driftTally struct {
 	generated int // stale findings skipped: the section renders the code
 	cleared   int // stale by the file, not by the symbol's own lines
 	sweeps    int // stale by the symbol's lines only through sweeps
+	types     int // stale by the symbol's lines only through type-only edits
 	byFile    int // dated by the file: the lines could not be traced
 }
 
@@ -119,6 +120,9 @@ func refineDrift(b *session.Bundle, src *driftSources, d *document.DocDrift, tl 
 				tl.byFile++
 				note = "file (lines not traced: " + dt.why + ")"
 				f.Detail = "the code's file changed after the document last did; its own lines were not traced (" + dt.why + ")"
+			case dt.t <= d.DocChanged+document.DriftGrace && dt.typed > d.DocChanged+document.DriftGrace:
+				tl.types++
+				continue
 			case dt.t <= d.DocChanged+document.DriftGrace && dt.plain > d.DocChanged+document.DriftGrace:
 				tl.sweeps++
 				continue
@@ -130,7 +134,7 @@ func refineDrift(b *session.Bundle, src *driftSources, d *document.DocDrift, tl 
 				note = fmt.Sprintf("lines %d-%d", dt.lo, dt.hi)
 				f.Detail = fmt.Sprintf("its own lines (%d-%d) changed after the document last did", dt.lo, dt.hi)
 				if dt.passed > 0 {
-					note += fmt.Sprintf(", %d later sweep(s) of ≥%d files passed over", dt.passed, sweepFiles)
+					note += fmt.Sprintf(", %d later sweep(s) of ≥%d files or type-only edit(s) passed over", dt.passed, sweepFiles)
 				}
 			}
 		}
