@@ -28,6 +28,36 @@ func needPython(t *testing.T) {
 	}
 }
 
+// needGo skips a test that runs the go command (what it runs, as the skip
+// says) in -short mode or where there is none.
+func needGo(t *testing.T, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip(what)
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go toolchain")
+	}
+}
+
+// verifyBroken applies a batch that must be refused BROKEN and restored:
+// want among the reasons (layer, the report key the failure shows), the
+// tree under dir byte for byte as before. It returns the report and its
+// reasons.
+func verifyBroken(t *testing.T, d *tools.Dispatcher, dir, want, layer string, pairs ...string) (map[string]any, string) {
+	t.Helper()
+	before := tree(t, dir)
+	out, v, rep := verifyBatch(t, d, pairs...)
+	reasons := strings.Join(tooltest.ToStrings(rep["reasons"]), "\n")
+	if v != edit.Broken || out["status"] != "restored" || !strings.Contains(reasons, want) {
+		t.Fatalf("verdict %s, status %v, reasons:\n%s\n%s: %v", v, out["status"], reasons, layer, rep[layer])
+	}
+	if diff := cmp.Diff(before, tree(t, dir)); diff != "" {
+		t.Fatalf("not restored byte for byte (-before +after):\n%s", diff)
+	}
+	return rep, reasons
+}
+
 func verifyBatch(t *testing.T, d *tools.Dispatcher, pairs ...string) (map[string]any, string, map[string]any) {
 	t.Helper()
 	var es []any
@@ -85,13 +115,8 @@ func TestVerifyRenameBreaksPythonImporters(t *testing.T) {
 	needPython(t)
 	d, dir := tooltest.FixtureRepo(t, pyRenameFiles)
 	renamed := strings.Replace(pyRenameFiles["src/pk/helpers.py"], "def _split_path(", "def split_path(", 1)
-	before := tree(t, dir)
 	nodes := d.Session.Current().Graph.NumNodes()
-	out, v, rep := verifyBatch(t, d, "src/pk/helpers.py", renamed)
-	reasons := strings.Join(tooltest.ToStrings(rep["reasons"]), "\n")
-	if v != edit.Broken || out["status"] != "restored" {
-		t.Fatalf("verdict %s, status %v, reasons:\n%s", v, out["status"], reasons)
-	}
+	rep, reasons := verifyBroken(t, d, dir, "", "layer_b_compile", "src/pk/helpers.py", renamed)
 	uses := removedUses(rep)
 	for _, want := range []string{"src/pk/app.py:2:broken", "src/pk/wrappers.py:3:broken"} {
 		if !slices.Contains(uses, want) {
@@ -114,15 +139,12 @@ func TestVerifyRenameBreaksPythonImporters(t *testing.T) {
 	if !imported {
 		t.Errorf("layer B did not import the importers: %v", rep["layer_b_compile"])
 	}
-	if diff := cmp.Diff(before, tree(t, dir)); diff != "" {
-		t.Fatalf("not restored byte for byte (-before +after):\n%s", diff)
-	}
 	if got := d.Session.Current().Graph.NumNodes(); got != nodes {
 		t.Errorf("graph: %d nodes after the restore, %d before", got, nodes)
 	}
 
 	// The rename with its users: SAFE, the test ran.
-	out, v, rep = verifyBatch(t, d,
+	out, v, rep := verifyBatch(t, d,
 		"src/pk/helpers.py", renamed,
 		"src/pk/app.py", strings.ReplaceAll(pyRenameFiles["src/pk/app.py"], "_split_path", "split_path"),
 		"src/pk/wrappers.py", strings.ReplaceAll(pyRenameFiles["src/pk/wrappers.py"], "_split_path", "split_path"))
@@ -144,21 +166,13 @@ func TestVerifyTestsThatCannotRunAreBroken(t *testing.T) {
 		"tests/test_needs_env.py": "import unittest\n\nimport m1nd_surely_not_installed\n\nfrom pk.helpers import split_path\n\n\nclass E(unittest.TestCase):\n    def test_e(self):\n        pass\n",
 	}
 	d, dir := tooltest.FixtureRepo(t, files)
-	before := tree(t, dir)
-	out, v, rep := verifyBatch(t, d, "pk/helpers.py", "def dotted_parts(p):\n    return p.split('.')\n")
-	reasons := strings.Join(tooltest.ToStrings(rep["reasons"]), "\n")
-	if v != edit.Broken || out["status"] != "restored" || !strings.Contains(reasons, "D: tests could not run") {
-		t.Fatalf("verdict %s, status %v, reasons:\n%s\nD: %v", v, out["status"], reasons, rep["layer_d_tests"])
-	}
+	rep, _ := verifyBroken(t, d, dir, "D: tests could not run", "layer_d_tests", "pk/helpers.py", "def dotted_parts(p):\n    return p.split('.')\n")
 	if uses := removedUses(rep); !slices.Contains(uses, "tests/test_helpers.py:3:warning") {
 		t.Errorf("removed_names_used %v", uses)
 	}
-	if diff := cmp.Diff(before, tree(t, dir)); diff != "" {
-		t.Fatalf("not restored:\n%s", diff)
-	}
 	// test_needs_env.py never imports here: that is no reason to refuse a
 	// good edit.
-	out, v, rep = verifyBatch(t, d, "pk/helpers.py", files["pk/helpers.py"]+"\n\ndef last(p):\n    return split_path(p)[-1]\n")
+	out, v, rep := verifyBatch(t, d, "pk/helpers.py", files["pk/helpers.py"]+"\n\ndef last(p):\n    return split_path(p)[-1]\n")
 	if v != edit.Safe || out["status"] != "applied" {
 		t.Fatalf("harmless edit: verdict %s, reasons %v, D %v", v, rep["reasons"], rep["layer_d_tests"])
 	}
@@ -171,40 +185,22 @@ func TestVerifyTestsThatCannotRunAreBroken(t *testing.T) {
 // go build fails and the caller is named; BROKEN, restored.
 func TestVerifyRenameBreaksGoCaller(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs go build")
-	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go toolchain")
-	}
+	needGo(t, "runs go build")
 	d, dir := tooltest.FixtureRepo(t, calcFiles)
-	before := tree(t, dir)
 	renamed := strings.ReplaceAll(calcFiles["calc/calc.go"], "Sum", "Total")
-	out, v, rep := verifyBatch(t, d, "calc/calc.go", renamed)
-	reasons := strings.Join(tooltest.ToStrings(rep["reasons"]), "\n")
-	if v != edit.Broken || out["status"] != "restored" || !strings.Contains(reasons, "B: go build ./... failed") {
-		t.Fatalf("verdict %s, status %v, reasons:\n%s", v, out["status"], reasons)
-	}
+	rep, reasons := verifyBroken(t, d, dir, "B: go build ./... failed", "layer_b_compile", "calc/calc.go", renamed)
 	if uses := removedUses(rep); !slices.Contains(uses, "app/app.go:6:broken") {
 		t.Errorf("removed_names_used %v lacks app/app.go:6", uses)
 	}
 	if !strings.Contains(reasons, "Sum was renamed to Total in calc/calc.go; app/app.go still uses it") {
 		t.Errorf("reasons:\n%s", reasons)
 	}
-	if diff := cmp.Diff(before, tree(t, dir)); diff != "" {
-		t.Fatalf("not restored:\n%s", diff)
-	}
 }
 
 // A test that fails before the edit is pre-existing: listed, not blamed.
 func TestVerifyPreExistingFailureIsNotBlamed(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs go test")
-	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go toolchain")
-	}
+	needGo(t, "runs go test")
 	files := map[string]string{}
 	for k, v := range calcFiles {
 		files[k] = v
@@ -257,17 +253,9 @@ func TestVerifyRenameBreaksTypeScriptImporter(t *testing.T) {
 		"web/src/cart.ts":   "import { total } from './price'\n\nexport function pay(lines: number[]): number {\n  return total(lines)\n}\n",
 	}
 	d, dir := tooltest.FixtureRepo(t, files)
-	before := tree(t, dir)
-	out, v, rep := verifyBatch(t, d, "web/src/price.ts", strings.Replace(files["web/src/price.ts"], "function total(", "function sum(", 1))
-	reasons := strings.Join(tooltest.ToStrings(rep["reasons"]), "\n")
-	if v != edit.Broken || out["status"] != "restored" || !strings.Contains(reasons, "B: tsc --noEmit") {
-		t.Fatalf("verdict %s, status %v, reasons:\n%s\nB: %v", v, out["status"], reasons, rep["layer_b_compile"])
-	}
+	rep, _ := verifyBroken(t, d, dir, "B: tsc --noEmit", "layer_b_compile", "web/src/price.ts", strings.Replace(files["web/src/price.ts"], "function total(", "function sum(", 1))
 	if uses := removedUses(rep); !slices.Contains(uses, "web/src/cart.ts:1:broken") {
 		t.Errorf("removed_names_used %v", uses)
-	}
-	if diff := cmp.Diff(before, tree(t, dir)); diff != "" {
-		t.Fatalf("not restored:\n%s", diff)
 	}
 }
 
@@ -275,12 +263,7 @@ func TestVerifyRenameBreaksTypeScriptImporter(t *testing.T) {
 // another symbol of that name (here a local variable): info, not BROKEN.
 func TestVerifyGoNameShadowIsNotBroken(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs go build")
-	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go toolchain")
-	}
+	needGo(t, "runs go build")
 	files := map[string]string{
 		"go.mod":        "module example.com/m\n\ngo 1.22\n",
 		"calc/help.go":  "package calc\n\nfunc helper() int { return 1 }\n\n// One is one.\nfunc One() int { return helper() }\n",
