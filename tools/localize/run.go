@@ -384,8 +384,19 @@ func MachineFacts() map[string]string {
 		l, _, _ := strings.Cut(string(b), "\n")
 		m["memory"] = strings.Join(strings.Fields(strings.TrimPrefix(l, "MemTotal:")), " ")
 	}
+	// The server inherits the environment: a run with tuned settings
+	// records them, so its figures are not mistaken for the defaults'.
+	for _, k := range ServerTuning {
+		if v := os.Getenv(k); v != "" {
+			m[k] = v
+		}
+	}
 	return m
 }
+
+// ServerTuning are the server's environment settings that change answers
+// (docs/design.md#configuration); MachineFacts records those set.
+var ServerTuning = []string{"M1ND_ACTIVATE_MAX_FIRED", "M1ND_XLR_PULSE_BUDGET", "M1ND_XLR_ENABLED"}
 
 // Markdown renders the report's summary table and per-task ranks.
 func (r *Report) Markdown() string {
