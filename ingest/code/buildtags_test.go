@@ -7,64 +7,65 @@ import (
 	"github.com/m1nd-go/m1nd/ingest/internal/graphdump"
 )
 
-// A pair of files chosen by a custom build tag, written with the legacy
-// "// +build" line (rs/zerolog's encoder_json.go and encoder_cbor.go): a
-// plain file's call means the default build's declaration, as go/types
-// resolves it, and a file built only with the tag means the tag's.
-func TestLegacyBuildTagPairs(t *testing.T) {
-	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
-		"go.mod":         "module example.com/enc\n\ngo 1.22\n",
-		"enc_json.go":    "// +build !binary_log\n\npackage enc\n\nfunc decode(b []byte) string { return string(b) }\n",
-		"enc_cbor.go":    "// +build binary_log\n\npackage enc\n\nfunc decode(b []byte) string { return \"cbor\" }\n",
-		"use.go":         "package enc\n\n// Use decodes.\nfunc Use() string { return decode(nil) }\n",
-		"binary_test.go": "//go:build binary_log\n// +build binary_log\n\npackage enc\n\nfunc useBinary() string { return decode(nil) }\n",
-	})
-	d := graphdump.Of(ingest(t, adapter.Request{Root: dir}).Graph)
-	for _, c := range []struct {
+// Which declaration a call means, where the declarations differ by build.
+func TestCallsPerBuild(t *testing.T) {
+	type call struct {
 		from, to string
 		want     bool
-	}{
-		{"file::use.go::Use", "file::enc_json.go::decode", true},
-		{"file::use.go::Use", "file::enc_cbor.go::decode", false},
-		{"file::binary_test.go::useBinary", "file::enc_cbor.go::decode", true},
-		{"file::binary_test.go::useBinary", "file::enc_json.go::decode", false},
-	} {
-		if got := d.Has(c.from, "calls", c.to); got != c.want {
-			t.Errorf("%s calls %s: %v, want %v (edges: %v)", c.from, c.to, got, c.want, d.EdgeStrings())
-		}
 	}
-}
-
-// A package-level variable declared once per build (zerolog's enc, a
-// json.Encoder or a cbor.Encoder) types the receiver of enc.AppendKey by
-// the declaration built with the calling file; a variable of the same name
-// in another package (json's test) is not the root package's.
-func TestPackageVarPerBuild(t *testing.T) {
-	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
-		"go.mod":            "module example.com/enc\n\ngo 1.22\n",
-		"json/json.go":      "package json\n\ntype Encoder struct{}\n\nfunc (Encoder) AppendKey(b []byte) []byte { return b }\n",
-		"json/json_test.go": "package json\n\nvar enc = Encoder{}\n",
-		"cbor/cbor.go":      "package cbor\n\ntype Encoder struct{}\n\nfunc (Encoder) AppendKey(b []byte) []byte { return b }\n",
-		"enc_json.go":       "// +build !binary_log\n\npackage enc\n\nimport \"example.com/enc/json\"\n\nvar enc = json.Encoder{}\n",
-		"enc_cbor.go":       "// +build binary_log\n\npackage enc\n\nimport \"example.com/enc/cbor\"\n\nvar enc = cbor.Encoder{}\n",
-		"use.go":            "package enc\n\n// Use appends.\nfunc Use() []byte { return enc.AppendKey(nil) }\n",
-		"binary_test.go":    "//go:build binary_log\n\npackage enc\n\nfunc useBinary() []byte { return enc.AppendKey(nil) }\n",
-	})
-	d := graphdump.Of(ingest(t, adapter.Request{Root: dir}).Graph)
-	for _, c := range []struct {
-		from, to string
-		want     bool
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		calls []call
 	}{
-		{"file::use.go::Use", "file::json/json.go::Encoder::AppendKey", true},
-		{"file::use.go::Use", "file::cbor/cbor.go::Encoder::AppendKey", false},
-		{"file::binary_test.go::useBinary", "file::cbor/cbor.go::Encoder::AppendKey", true},
-		{"file::binary_test.go::useBinary", "file::json/json.go::Encoder::AppendKey", false},
+		// A pair of files chosen by a custom build tag, written with the
+		// legacy "// +build" line (rs/zerolog's encoder_json.go and
+		// encoder_cbor.go): a plain file's call means the default build's
+		// declaration, as go/types resolves it, and a file built only with
+		// the tag means the tag's.
+		{"legacy build tag pairs", map[string]string{
+			"go.mod":         "module example.com/enc\n\ngo 1.22\n",
+			"enc_json.go":    "// +build !binary_log\n\npackage enc\n\nfunc decode(b []byte) string { return string(b) }\n",
+			"enc_cbor.go":    "// +build binary_log\n\npackage enc\n\nfunc decode(b []byte) string { return \"cbor\" }\n",
+			"use.go":         "package enc\n\n// Use decodes.\nfunc Use() string { return decode(nil) }\n",
+			"binary_test.go": "//go:build binary_log\n// +build binary_log\n\npackage enc\n\nfunc useBinary() string { return decode(nil) }\n",
+		}, []call{
+			{"file::use.go::Use", "file::enc_json.go::decode", true},
+			{"file::use.go::Use", "file::enc_cbor.go::decode", false},
+			{"file::binary_test.go::useBinary", "file::enc_cbor.go::decode", true},
+			{"file::binary_test.go::useBinary", "file::enc_json.go::decode", false},
+		}},
+		// A package-level variable declared once per build (zerolog's enc,
+		// a json.Encoder or a cbor.Encoder) types the receiver of
+		// enc.AppendKey by the declaration built with the calling file; a
+		// variable of the same name in another package (json's test) is
+		// not the root package's.
+		{"package var per build", map[string]string{
+			"go.mod":            "module example.com/enc\n\ngo 1.22\n",
+			"json/json.go":      "package json\n\ntype Encoder struct{}\n\nfunc (Encoder) AppendKey(b []byte) []byte { return b }\n",
+			"json/json_test.go": "package json\n\nvar enc = Encoder{}\n",
+			"cbor/cbor.go":      "package cbor\n\ntype Encoder struct{}\n\nfunc (Encoder) AppendKey(b []byte) []byte { return b }\n",
+			"enc_json.go":       "// +build !binary_log\n\npackage enc\n\nimport \"example.com/enc/json\"\n\nvar enc = json.Encoder{}\n",
+			"enc_cbor.go":       "// +build binary_log\n\npackage enc\n\nimport \"example.com/enc/cbor\"\n\nvar enc = cbor.Encoder{}\n",
+			"use.go":            "package enc\n\n// Use appends.\nfunc Use() []byte { return enc.AppendKey(nil) }\n",
+			"binary_test.go":    "//go:build binary_log\n\npackage enc\n\nfunc useBinary() []byte { return enc.AppendKey(nil) }\n",
+		}, []call{
+			{"file::use.go::Use", "file::json/json.go::Encoder::AppendKey", true},
+			{"file::use.go::Use", "file::cbor/cbor.go::Encoder::AppendKey", false},
+			{"file::binary_test.go::useBinary", "file::cbor/cbor.go::Encoder::AppendKey", true},
+			{"file::binary_test.go::useBinary", "file::json/json.go::Encoder::AppendKey", false},
+		}},
 	} {
-		if got := d.Has(c.from, "calls", c.to); got != c.want {
-			t.Errorf("%s calls %s: %v, want %v (edges: %v)", c.from, c.to, got, c.want, d.EdgeStrings())
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, tc.files)
+			d := graphdump.Of(ingest(t, adapter.Request{Root: dir}).Graph)
+			for _, c := range tc.calls {
+				if got := d.Has(c.from, "calls", c.to); got != c.want {
+					t.Errorf("%s calls %s: %v, want %v (edges: %v)", c.from, c.to, got, c.want, d.EdgeStrings())
+				}
+			}
+		})
 	}
 }
 
