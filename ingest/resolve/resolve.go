@@ -586,6 +586,11 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 					in = to
 				}
 			}
+			if len(in) == 0 && len(ix.stars) > 0 {
+				// A barrel of any name (immer's internal.ts): its
+				// `export * from` chains reach the definition.
+				in = ix.inLocations(cands, ix.starred(locs), false)
+			}
 			if len(in) == 0 {
 				in = ix.inLocations(cands, locs, true) // re-exported from a package
 			}
@@ -1192,6 +1197,28 @@ func (ix *Index) locFiles(locs []location) []int32 {
 		if fi, ok := ix.fileIdx[l.file]; ok && l.file != "" && !slices.Contains(out, fi) {
 			out = append(out, fi)
 		}
+	}
+	return out
+}
+
+// starred adds to file locations what their star exports reach, through
+// barrels of barrels (at most 4 deep, loops cut).
+func (ix *Index) starred(locs []location) []location {
+	out, frontier := slices.Clone(locs), locs
+	for hop := 0; hop < 4 && len(frontier) > 0; hop++ {
+		var next []location
+		for _, l := range frontier {
+			fi, ok := ix.fileIdx[l.file]
+			if !ok || l.file == "" {
+				continue
+			}
+			for _, s := range ix.stars[fi] {
+				if !slices.Contains(out, s) {
+					out, next = append(out, s), append(next, s)
+				}
+			}
+		}
+		frontier = next
 	}
 	return out
 }

@@ -398,3 +398,37 @@ func TestJSReexportLimits(t *testing.T) {
 	}
 	run(t, ix, cases)
 }
+
+// TestJSStarBarrel: a barrel file of any name (immer's src/internal.ts,
+// imported as "../internal") reaches definitions through its `export *
+// from` chains, barrels of barrels included; a name no chain reaches stays
+// unbound.
+func TestJSStarBarrel(t *testing.T) {
+	stars := func(r *extract.Result, mods ...string) *extract.Result {
+		for _, m := range mods {
+			r.Imports = append(r.Imports, extract.Import{Module: m, Names: []string{"*"}})
+		}
+		return r
+	}
+	ix := New([]*extract.Result{
+		stars(file("src/internal.ts", "typescript"), "./core/scope", "./more"),
+		stars(file("src/more.ts", "typescript"), "./core/proxy"),
+		file("src/core/scope.ts", "typescript", "func getCurrentScope"),
+		file("src/core/proxy.ts", "typescript", "func createProxy"),
+		file("src/core/other.ts", "typescript", "func unlisted"),
+		file("src/core/user.ts", "typescript", "func use"),
+	}, nil)
+	call := func(name, ref, want string) rcase {
+		st := Resolved
+		if want == "" {
+			st = Unresolved
+		}
+		return rcase{name: name, from: "src/core/user.ts", srcEnt: "use", ref: ref, rel: extract.RelCalls,
+			hint: extract.RefHint{Module: "../internal"}, want: want, status: st}
+	}
+	run(t, ix, []rcase{
+		call("one star", "getCurrentScope", "file::src/core/scope.ts::getCurrentScope"),
+		call("a star of a star", "createProxy", "file::src/core/proxy.ts::createProxy"),
+		call("not exported by the barrel", "unlisted", ""),
+	})
+}
