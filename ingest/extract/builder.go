@@ -131,6 +131,9 @@ type builder struct {
 	sigs map[string]string
 	// bodyless are the overload signatures joinSignatures waits to join.
 	bodyless map[string]bool
+	// arity holds every overloadable function's arity until it has an
+	// overload (overloadArity).
+	arity map[string]Arity
 }
 
 func newBuilder(relPath, lang string) *builder {

@@ -122,8 +122,6 @@ type jvExtract struct {
 	b       *builder
 	imports map[string]binding // simple name → import
 	isTest  bool
-	// arity holds every method's arity until it has an overload.
-	arity map[string]Arity
 }
 
 func (javaExtractor) Extract(relPath string, src []byte) (*Result, error) {
@@ -452,7 +450,7 @@ func (x *jvExtract) method(c int32, s *jvScope) {
 	pl := t.child(c, k.fParams)
 	sig, qsig, ar := x.signature(pl)
 	id, _ := x.b.entityAt(x.b.distinctID(s.id, name, sig, qsig), s.id, name, graph.Function, t.line(c), t.endLine(c), sigExcerpt(t.bytes(c)), tags...)
-	x.overload(s.id, name, id, ar)
+	x.b.overloadArity(s.id, name, id, ar)
 	x.annotations(id, mi)
 	ms := &jvScope{id: id, class: s.class, vars: map[string]string{}}
 	if pl >= 0 {
@@ -495,25 +493,6 @@ func (x *jvExtract) signature(pl int32) (sig, qsig string, a Arity) {
 	}
 	a.Params = uint8(min(len(types), 255))
 	return joinSig(short), joinSig(long), a
-}
-
-// overload records the arity of method id, and once name has a second
-// overload under parent, that of every overload: the resolver tells calls
-// apart by it.
-func (x *jvExtract) overload(parent, name, id string, a Arity) {
-	first := ChildID(parent, name)
-	if x.arity == nil {
-		x.arity = map[string]Arity{}
-	}
-	x.arity[id] = a
-	if id == first {
-		return
-	}
-	if x.b.res.Arity == nil {
-		x.b.res.Arity = map[string]Arity{}
-	}
-	x.b.res.Arity[first] = x.arity[first]
-	x.b.res.Arity[id] = a
 }
 
 // isInterfaceID reports whether the enclosing type is an interface (its
@@ -743,22 +722,11 @@ func (x *jvExtract) invocation(i int32, s *jvScope) {
 		}
 	}
 	args := t.child(i, k.fArgs)
-	h.Args = argsHint(x.countArgs(args))
+	h.Args = argsHint(countArgs(t, args))
 	x.b.ref(s.id, name, RelCalls, line, h)
 	if args >= 0 {
 		x.body(args, s)
 	}
-}
-
-// countArgs counts the arguments of an argument list.
-func (x *jvExtract) countArgs(args int32) int {
-	n := 0
-	for c := x.t.first(args); args >= 0 && c >= 0; c = x.t.n[c].next {
-		if !x.t.kindIsComment(c) {
-			n++
-		}
-	}
-	return n
 }
 
 // varType types a receiver: a local or parameter, then a field of the

@@ -84,7 +84,7 @@ var tableLangs = []*tableLang{
 			{kind: "alias_declaration", defKind: alias, nameField: "name"},
 			{kind: "concept_definition", defKind: alias, nameField: "name"},
 		}, cDefs...),
-		calls:       []callRule{{kind: "call_expression", field: "function"}},
+		calls:       []callRule{{kind: "call_expression", field: "function", args: "arguments"}},
 		imports:     []importRule{{kind: "preproc_include", field: "path"}},
 		stringKinds: []string{"string_literal", "system_lib_string", "raw_string_literal"},
 		selfNames:   []string{"this"},
@@ -106,7 +106,7 @@ var tableLangs = []*tableLang{
 			{kind: "local_function_statement", defKind: fn, nameField: "name"},
 		},
 		calls: []callRule{
-			{kind: "invocation_expression", field: "function"},
+			{kind: "invocation_expression", field: "function", args: "arguments"},
 			{kind: "object_creation_expression", field: "type"},
 		},
 		imports:      []importRule{{kind: "using_directive", trim: []string{"global", "using", "static"}}},
@@ -186,7 +186,7 @@ var tableLangs = []*tableLang{
 			{kind: "type_definition", defKind: alias, nameField: "name"},
 		},
 		calls: []callRule{
-			{kind: "call_expression", field: "function"},
+			{kind: "call_expression", field: "function", args: "arguments"},
 			{kind: "instance_expression"},
 		},
 		imports:   []importRule{{kind: "import_declaration", trim: []string{"import"}}},

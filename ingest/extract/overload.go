@@ -47,6 +47,25 @@ func (b *builder) distinctID(parent, name string, sigs ...string) string {
 	}
 }
 
+// overloadArity records the arity of function id, named name under
+// parent, and once name has a second overload there, that of every
+// overload in Result.Arity: the resolver tells calls apart by it.
+func (b *builder) overloadArity(parent, name, id string, a Arity) {
+	first := ChildID(parent, name)
+	if b.arity == nil {
+		b.arity = map[string]Arity{}
+	}
+	b.arity[id] = a
+	if id == first {
+		return
+	}
+	if b.res.Arity == nil {
+		b.res.Arity = map[string]Arity{}
+	}
+	b.res.Arity[first] = b.arity[first]
+	b.res.Arity[id] = a
+}
+
 // maxSig bounds the parameter part of an overload's ID.
 const maxSig = 120
 
@@ -110,8 +129,9 @@ func isIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
-// signature is the parameter types of table definition i, for overloadID.
-func (x *tableExtract) signature(i int32) string {
+// signature is the parameter types of table definition i, for overloadID,
+// and its arity.
+func (x *tableExtract) signature(i int32) (string, Arity) {
 	t := x.t
 	list := int32(-1)
 	for c := t.first(i); c >= 0 && list < 0; c = t.n[c].next {
@@ -129,23 +149,35 @@ func (x *tableExtract) signature(i int32) string {
 		}
 	}
 	var types []string
+	var a Arity
 	for c := t.first(list); list >= 0 && c >= 0; c = t.n[c].next {
 		switch {
 		case code(x.tt.param, t.n[c].kind) > 0:
-			types = append(types, sigType(paramType(t.text(c))))
+			text := t.text(c)
+			ty, dflt := paramType(text)
+			types = append(types, sigType(ty))
+			if dflt {
+				a.Optional++
+			}
+			// C++ `Args... args`, Scala `xs: Int*`, Kotlin `vararg`.
+			a.Variadic = a.Variadic || strings.Contains(text, "...") || strings.HasSuffix(ty, "*") && strings.Contains(text, ":") ||
+				strings.HasPrefix(strings.TrimSpace(text), "vararg")
 		case t.n[c].field == x.field("type") && t.n[c].field != 0:
 			// C# `params object[] items` sits in the list itself.
 			types = append(types, "params "+sigType(t.text(c)))
+			a.Variadic = true
 		}
 	}
-	return joinSig(types)
+	a.Params = uint8(min(len(types), 255))
+	return joinSig(types), a
 }
 
 // paramType is the type part of a parameter's text: without a default
-// value, the type after "name:" (Kotlin, Scala), else the text without
-// the trailing parameter name (C++, C#: "const std::string& s").
-func paramType(p string) string {
-	depth := 0
+// value (dflt reports one), the type after "name:" (Kotlin, Scala), else
+// the text without the trailing parameter name (C++, C#: "const
+// std::string& s").
+func paramType(p string) (ty string, dflt bool) {
+	depth, colon := 0, -1
 	for i := 0; i < len(p); i++ {
 		switch c := p[i]; {
 		case c == '(' || c == '<' || c == '[' || c == '{':
@@ -154,10 +186,13 @@ func paramType(p string) string {
 			depth = max(depth-1, 0)
 		case depth > 0:
 		case c == '=' && (i+1 >= len(p) || p[i+1] != '>'):
-			p = p[:i]
-		case c == ':' && (i+1 >= len(p) || p[i+1] != ':') && (i == 0 || p[i-1] != ':'):
-			return strings.TrimSpace(p[i+1:])
+			p, dflt = p[:i], true
+		case c == ':' && colon < 0 && (i+1 >= len(p) || p[i+1] != ':') && (i == 0 || p[i-1] != ':'):
+			colon = i
 		}
+	}
+	if colon >= 0 {
+		return strings.TrimSpace(p[colon+1:]), dflt
 	}
 	p = strings.TrimSpace(p)
 	j := len(p)
@@ -167,7 +202,7 @@ func paramType(p string) string {
 	if rest := strings.TrimSpace(p[:j]); rest != "" && j < len(p) && !strings.HasSuffix(rest, ":") && !strings.HasSuffix(rest, ".") {
 		p = rest
 	}
-	return strings.ReplaceAll(strings.ReplaceAll(p, " *", "*"), " &", "&")
+	return strings.ReplaceAll(strings.ReplaceAll(p, " *", "*"), " &", "&"), dflt
 }
 
 // joinSignatures makes one node of a TypeScript overload group, signatures
@@ -197,4 +232,15 @@ func (b *builder) joinSignatures(id string, isNew, bodyless bool, end uint32, ex
 		n.Excerpt, n.Tags = excerpt, tags
 		delete(b.bodyless, id)
 	}
+}
+
+// countArgs counts the arguments of argument list args (0 when args < 0).
+func countArgs(t *tree, args int32) int {
+	n := 0
+	for c := t.first(args); args >= 0 && c >= 0; c = t.n[c].next {
+		if !t.kindIsComment(c) {
+			n++
+		}
+	}
+	return n
 }

@@ -82,6 +82,9 @@ type callRule struct {
 	// onlyLocal: only calls to functions defined in the same file (shell
 	// commands would otherwise turn every `ls` into a reference).
 	onlyLocal bool
+	// args holds the argument list, whose length tells overloads apart
+	// (RefHint.Args).
+	args string
 }
 
 // importRule describes an import node kind.
@@ -227,7 +230,7 @@ func (e tableExtractor) tables() *tableTables {
 		}
 		for _, c := range l.calls {
 			ck = append(ck, c.kind)
-			for _, f := range []string{c.field, c.recv} {
+			for _, f := range []string{c.field, c.recv, c.args} {
 				if f != "" {
 					tt.fields[f] = g.field(f)
 				}
@@ -559,10 +562,16 @@ func (x *tableExtract) def(i int32, r uint8, s *tScope) bool {
 		parent = ChildID(s.id, qual)
 	}
 	id := ChildID(parent, name)
+	var ar Arity
 	if isFunc && x.l.overloads != nil {
-		id = x.b.overloadID(parent, name, x.signature(i))
+		var sig string
+		sig, ar = x.signature(i)
+		id = x.b.overloadID(parent, name, sig)
 	}
 	id, _ = x.b.entityAt(id, s.id, name, kind.typ, line, end, ex, tags...)
+	if isFunc && x.l.overloads != nil {
+		x.b.overloadArity(parent, name, id, ar)
+	}
 	if parent != s.id {
 		x.b.ref(id, qual, RelMemberOf, line, RefHint{})
 	}
@@ -762,6 +771,11 @@ func (x *tableExtract) call(i int32, r uint8, s *tScope) {
 			if isUpperStart(last) && isIdent(last) && !isAllUpper(last) {
 				h.ReceiverType = last
 			}
+		}
+	}
+	if c.args != "" {
+		if a := t.child(i, x.field(c.args)); a >= 0 {
+			h.Args = argsHint(countArgs(t, a))
 		}
 	}
 	x.b.ref(s.id, name, RelCalls, t.line(i), h)

@@ -158,14 +158,19 @@ type Arity struct {
 	// Variadic: the last parameter takes any number of arguments (Java
 	// String... args), so Params-1 or more are accepted.
 	Variadic bool
+	// Optional counts the parameters with a default value (C++, C#,
+	// Kotlin, Scala), which a call may leave out.
+	Optional uint8
 }
 
 // Accepts reports whether a call with n arguments fits.
 func (a Arity) Accepts(n int) bool {
+	least := int(a.Params) - int(a.Optional)
 	if a.Variadic {
-		return n >= int(a.Params)-1
+		least = min(least, int(a.Params)-1)
+		return n >= least
 	}
-	return n == int(a.Params)
+	return n >= least && n <= int(a.Params)
 }
 
 // TypeRef names a type: Name, and Module when it comes from an import
