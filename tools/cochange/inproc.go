@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/m1nd-go/m1nd/core/history"
 	"github.com/m1nd-go/m1nd/core/seek"
@@ -45,9 +44,7 @@ func (p *InProcess) Predict(file string, k int) ([]string, error) {
 	}
 	var fs []string
 	for _, pr := range res.Predictions {
-		if f, ok := strings.CutPrefix(g.ExternalID(pr.Node), "file::"); ok {
-			fs = append(fs, f)
-		}
+		fs = appendFile(fs, g.ExternalID(pr.Node))
 	}
 	return fs, nil
 }
@@ -86,9 +83,7 @@ func (p *InProcess) PredictKnown(given []string, task string, k int) ([]string, 
 	}
 	var fs []string
 	for _, pr := range res.Predictions {
-		if f, ok := strings.CutPrefix(g.ExternalID(pr.Node), "file::"); ok {
-			fs = append(fs, f)
-		}
+		fs = appendFile(fs, g.ExternalID(pr.Node))
 	}
 	return fs, nil
 }

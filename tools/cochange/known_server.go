@@ -2,11 +2,7 @@ package cochange
 
 import (
 	"context"
-	"errors"
 	"slices"
-	"strings"
-
-	"github.com/m1nd-go/m1nd/tools/localize"
 )
 
 // KnownReport scores predict and validate_plan given what the agent knows
@@ -63,11 +59,6 @@ func (w withoutTask) PredictKnown(given []string, _ string, k int) ([]string, er
 // PredictKnown implements KnownPredictor: predict with changed_nodes and
 // task.
 func (sp *ServerPredictor) PredictKnown(given []string, task string, k int) ([]string, error) {
-	var out struct {
-		Predictions []struct {
-			NodeID string `json:"node_id"`
-		} `json:"predictions"`
-	}
 	nodes := make([]string, len(given))
 	for i, f := range given {
 		nodes[i] = "file::" + f
@@ -76,21 +67,7 @@ func (sp *ServerPredictor) PredictKnown(given []string, task string, k int) ([]s
 	if task != "" {
 		args["task"] = task
 	}
-	err := sp.c.CallTool(sp.ctx, "predict", args, &out)
-	var te *localize.ToolError
-	if errors.As(err, &te) {
-		return nil, nil // a given file the graph lacks: no prediction
-	}
-	if err != nil {
-		return nil, err
-	}
-	var fs []string
-	for _, p := range out.Predictions {
-		if f, ok := strings.CutPrefix(p.NodeID, "file::"); ok {
-			fs = append(fs, f)
-		}
-	}
-	return fs, nil
+	return sp.predictFiles(args)
 }
 
 // evaluatePlansBy is EvaluatePlans with the gaps of each plan from gaps.

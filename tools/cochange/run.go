@@ -179,24 +179,38 @@ func (sp *ServerPredictor) Close() { sp.c.Close() }
 // Predict implements Predictor: predict's files, asked for more than k so
 // that non-source predictions (docs, configuration) can be dropped.
 func (sp *ServerPredictor) Predict(file string, k int) ([]string, error) {
+	return sp.predictFiles(map[string]any{"agent_id": "cochange", "changed_node": "file::" + file, "top_k": 4 * k, "detail": "full"})
+}
+
+// predictFiles calls predict with args and keeps the files among its
+// predictions, in order; a tool error (a given file the graph lacks, as
+// in a skipped directory) is no prediction.
+func (sp *ServerPredictor) predictFiles(args map[string]any) ([]string, error) {
 	var out struct {
 		Predictions []struct {
 			NodeID string `json:"node_id"`
 		} `json:"predictions"`
 	}
-	err := sp.c.CallTool(sp.ctx, "predict", map[string]any{"agent_id": "cochange", "changed_node": "file::" + file, "top_k": 4 * k, "detail": "full"}, &out)
+	err := sp.c.CallTool(sp.ctx, "predict", args, &out)
 	var te *localize.ToolError
 	if errors.As(err, &te) {
-		return nil, nil // the graph has no such file (skipped directory): no prediction
+		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
 	var fs []string
 	for _, p := range out.Predictions {
-		if f, ok := strings.CutPrefix(p.NodeID, "file::"); ok {
-			fs = append(fs, f)
-		}
+		fs = appendFile(fs, p.NodeID)
 	}
 	return fs, nil
+}
+
+// appendFile appends the path of a file node's id ("file::a/b.go") to fs;
+// other nodes' ids it passes over.
+func appendFile(fs []string, id string) []string {
+	if f, ok := strings.CutPrefix(id, "file::"); ok {
+		return append(fs, f)
+	}
+	return fs
 }
