@@ -3,6 +3,8 @@ package localize
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -16,6 +18,19 @@ type SuiteConfig struct {
 	// Base is applied to every repository: Repo and Mine.Rev are set per
 	// repository from Mirror and the pinned commit.
 	Base Config
+}
+
+// MirrorOf finds the git directory of slug (owner/name) under dir, a
+// folder of mirrors named owner+name (a bare repository, or one holding
+// repo); "" when there is none. A SuiteConfig's Mirror, mostly.
+func MirrorOf(dir, slug string) string {
+	name := strings.ReplaceAll(slug, "/", "+")
+	for _, p := range []string{filepath.Join(dir, name, "repo"), filepath.Join(dir, name)} {
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			return p
+		}
+	}
+	return ""
 }
 
 // RepoReport is one repository's run.

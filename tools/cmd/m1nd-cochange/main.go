@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"strings"
 
 	"github.com/m1nd-go/m1nd/tools/cochange"
 	"github.com/m1nd-go/m1nd/tools/localize"
@@ -52,7 +50,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	cfg := cochange.Config{
-		Mirror:   func(slug string) string { return mirrorOf(*mirrors, slug) },
+		Mirror:   func(slug string) string { return localize.MirrorOf(*mirrors, slug) },
 		Server:   bin,
 		Work:     *work,
 		Fraction: *frac,
@@ -70,15 +68,4 @@ func main() {
 	if err := localize.WriteReports(md, rep, *mdOut, *jsonOut); err != nil {
 		fail(err)
 	}
-}
-
-// mirrorOf finds the git directory of slug under dir.
-func mirrorOf(dir, slug string) string {
-	name := strings.ReplaceAll(slug, "/", "+")
-	for _, p := range []string{filepath.Join(dir, name, "repo"), filepath.Join(dir, name)} {
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-	}
-	return ""
 }

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -120,7 +119,7 @@ func runSuite(ctx context.Context, base localize.Config, reposTSV, mirrors, spli
 	}
 	rep := localize.RunSuite(ctx, localize.SuiteConfig{
 		Repos: sel, Base: base,
-		Mirror: func(slug string) string { return mirrorOf(mirrors, slug) },
+		Mirror: func(slug string) string { return localize.MirrorOf(mirrors, slug) },
 	})
 	md := rep.Markdown()
 	fmt.Print(md)
@@ -157,17 +156,6 @@ func mergeSuites(paths []string, mdOut, jsonOut string) {
 	if err := localize.WriteReports(md, rep, mdOut, jsonOut); err != nil {
 		fail(err)
 	}
-}
-
-// mirrorOf finds the git directory of slug under dir.
-func mirrorOf(dir, slug string) string {
-	name := strings.ReplaceAll(slug, "/", "+")
-	for _, p := range []string{filepath.Join(dir, name, "repo"), filepath.Join(dir, name)} {
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-	}
-	return ""
 }
 
 func splitList(s string) []string {
