@@ -204,7 +204,7 @@ type driftFindingJSON struct {
 	CodeChangedAt  string  `json:"code_changed_at,omitempty"`
 	DaysBehind     float64 `json:"days_behind,omitempty" jsonschema:"How long after the document the code changed."`
 	Candidates     int     `json:"candidates,omitempty"`
-	DatedBy        string  `json:"dated_by,omitempty" jsonschema:"How the code change was dated: \"lines L-M\" (the symbol's own lines) or \"file\"."`
+	DatedBy        string  `json:"dated_by,omitempty" jsonschema:"How the code change was dated: \"lines L-M\" (the symbol's own lines), \"class surface in lines L-M\" or \"file\"."`
 	Detail         string  `json:"detail"`
 }
 
@@ -233,6 +233,7 @@ type driftSummary struct {
 	ClearedByLines        int `json:"cleared_by_lines" jsonschema:"Bindings whose file changed after the document but whose symbol's own lines did not."`
 	ClearedBySweeps       int `json:"cleared_by_sweeps" jsonschema:"Bindings whose symbol's lines changed after the document only in sweeps (commits of ≥10 files)."`
 	ClearedByTypes        int `json:"cleared_by_types" jsonschema:"Bindings whose symbol's lines changed after the document only in Python type or comment edits."`
+	ClearedBySurface      int `json:"cleared_by_surface" jsonschema:"Bindings to a Python class whose lines changed after the document only in method bodies outside its surface (signatures, docstrings, constructor, __call__)."`
 	DatedByFile           int `json:"dated_by_file" jsonschema:"Stale bindings to a symbol dated by its file: its lines could not be traced."`
 }
 
@@ -302,6 +303,7 @@ func runDocumentDrift(c *tools.Call, in documentDriftParams) (documentDriftOutpu
 			out.Summary.ClearedByLines += tl.cleared
 			out.Summary.ClearedBySweeps += tl.sweeps
 			out.Summary.ClearedByTypes += tl.types
+			out.Summary.ClearedBySurface += tl.surface
 			out.Summary.DatedByFile += tl.byFile
 		}
 		slices.SortStableFunc(all, func(a, b driftDocJSON) int {

@@ -23,7 +23,7 @@ var (
 // pythonCosmetic is a gitmeta.Cosmetic for .py and .pyi files; other
 // files' hunks are never cosmetic (a Go type change is a change).
 func pythonCosmetic(path string, old, new []string) bool {
-	if !strings.HasSuffix(path, ".py") && !strings.HasSuffix(path, ".pyi") {
+	if !isPython(path) {
 		return false
 	}
 	return typeless(old) == typeless(new)

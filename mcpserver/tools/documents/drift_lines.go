@@ -46,20 +46,24 @@ func (s *driftSources) newCall() {
 	s.lines.head = map[string]string{}
 }
 
-// dating is how a symbol's code change was dated.
+// dating is how a symbol's code change was dated: t by the lines that
+// date it, the others by all its lines with fewer commits passed over
+// (each tells which rule cleared a binding).
 type dating struct {
-	t      float64 // Unix seconds; 0 when not traced
-	plain  float64 // the date without passing over sweeps
-	typed  float64 // the date passing over sweeps, not type-only edits
-	lo, hi int     // the symbol's lines
-	passed int     // sweeps passed over
-	why    string  // why the lines were not traced ("" when they were)
+	t       float64 // Unix seconds; 0 when not traced
+	plain   float64 // all lines, no commit passed over
+	swept   float64 // all lines, sweeps passed over
+	typed   float64 // all lines, sweeps and type-only edits passed over
+	lo, hi  int     // the symbol's lines
+	surface bool    // t is a Python class's surface (classSurface)
+	passed  int     // sweeps and type-only edits passed over
+	why     string  // why the lines were not traced ("" when they were)
 }
 
 // entityDate dates a function, class or method by the last first-parent
 // commit changing its own lines (`git log --first-parent -L lo,hi:file`),
 // passing over sweeps and type-only edits, not by the newest change
-// anywhere in its file.
+// anywhere in its file; a Python class by its surface only.
 // why says, when the lines cannot be traced, what stopped it (the caller
 // then uses the file's date).
 func (s *driftSources) entityDate(id graph.NodeID) dating {
@@ -75,6 +79,12 @@ func (s *driftSources) entityDate(id graph.NodeID) dating {
 		d.why = "the file is not readable"
 		return d
 	}
+	ranges := [][2]int{{d.lo, d.hi}}
+	if g.Type(id) == graph.Class && isPython(p.SourcePath) {
+		if text, ok := s.source(p.SourcePath); ok {
+			ranges, d.surface = classSurface(text, d.lo, d.hi), true
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	top := s.topLevel(filepath.Dir(res.Real))
@@ -88,20 +98,34 @@ func (s *driftSources) entityDate(id graph.NodeID) dating {
 		d.why = e.why
 		return d
 	}
-	sweep := func(h string) bool { return s.lines.width[h] >= sweepFiles }
-	when, _, ok, passed := e.h.LastTouchFiltered(d.lo, d.hi, sweep, true)
+	s.dateLines(e.h, ranges, &d)
+	return d
+}
+
+// dateLines fills d from h: t the newest of ranges' dates. s.mu is held.
+func (s *driftSources) dateLines(h *gitmeta.LineHistory, ranges [][2]int, d *dating) {
+	sweep := func(hash string) bool { return s.lines.width[hash] >= sweepFiles }
+	traced := false
+	for _, r := range ranges {
+		if when, _, ok, passed := h.LastTouchFiltered(r[0], r[1], sweep, true); ok && float64(when) >= d.t {
+			d.t, d.passed, traced = float64(when), passed, true
+		}
+	}
 	switch {
-	case ok:
-		d.t, d.passed = float64(when), passed
-		plain, _, _ := e.h.LastTouch(d.lo, d.hi)
-		typed, _, _, _ := e.h.LastTouchSkipping(d.lo, d.hi, sweep)
-		d.plain, d.typed = float64(plain), float64(typed)
-	case !e.h.Complete:
+	case traced:
+		plain, _, _ := h.LastTouch(d.lo, d.hi)
+		swept, _, _, _ := h.LastTouchSkipping(d.lo, d.hi, sweep)
+		typed, _, _, _ := h.LastTouchFiltered(d.lo, d.hi, sweep, true)
+		d.plain, d.swept, d.typed = float64(plain), float64(swept), float64(typed)
+	case !h.Complete:
 		d.why = fmt.Sprintf("the file's history is over %d MB", maxLineHistory>>20)
 	default:
 		d.why = "git's history of the file does not reach these lines"
 	}
-	return d
+}
+
+func isPython(path string) bool {
+	return strings.HasSuffix(path, ".py") || strings.HasSuffix(path, ".pyi")
 }
 
 // headOf is top's HEAD, asked once per call. s.mu is held.

@@ -88,6 +88,7 @@ type driftTally struct {
 	cleared   int // stale by the file, not by the symbol's own lines
 	sweeps    int // stale by the symbol's lines only through sweeps
 	types     int // stale by the symbol's lines only through type-only edits
+	surface   int // stale by a class's lines only outside its surface
 	byFile    int // dated by the file: the lines could not be traced
 }
 
@@ -120,19 +121,17 @@ func refineDrift(b *session.Bundle, src *driftSources, d *document.DocDrift, tl 
 				tl.byFile++
 				note = "file (lines not traced: " + dt.why + ")"
 				f.Detail = "the code's file changed after the document last did; its own lines were not traced (" + dt.why + ")"
-			case dt.t <= d.DocChanged+document.DriftGrace && dt.typed > d.DocChanged+document.DriftGrace:
-				tl.types++
-				continue
-			case dt.t <= d.DocChanged+document.DriftGrace && dt.plain > d.DocChanged+document.DriftGrace:
-				tl.sweeps++
-				continue
 			case dt.t <= d.DocChanged+document.DriftGrace:
-				tl.cleared++
+				tl.clear(dt, d.DocChanged+document.DriftGrace)
 				continue
 			default:
 				f.CodeChanged = dt.t
 				note = fmt.Sprintf("lines %d-%d", dt.lo, dt.hi)
 				f.Detail = fmt.Sprintf("its own lines (%d-%d) changed after the document last did", dt.lo, dt.hi)
+				if dt.surface {
+					note = fmt.Sprintf("class surface in lines %d-%d", dt.lo, dt.hi)
+					f.Detail = fmt.Sprintf("its header, a public signature or docstring, or its constructor or __call__ (lines %d-%d) changed after the document last did", dt.lo, dt.hi)
+				}
 				if dt.passed > 0 {
 					note += fmt.Sprintf(", %d later sweep(s) of ≥%d files or type-only edit(s) passed over", dt.passed, sweepFiles)
 				}
@@ -143,6 +142,22 @@ func refineDrift(b *session.Bundle, src *driftSources, d *document.DocDrift, tl 
 	d.Findings = kept
 	sortRefined(g, d.Findings, notes)
 	return notes
+}
+
+// clear counts a binding its symbol's lines clear, under the first rule
+// that cleared it: all lines unchanged, then sweeps, then type-only
+// edits, then a class's surface.
+func (tl *driftTally) clear(dt dating, doc float64) {
+	switch {
+	case dt.plain <= doc:
+		tl.cleared++
+	case dt.swept <= doc:
+		tl.sweeps++
+	case dt.typed <= doc:
+		tl.types++
+	default:
+		tl.surface++
+	}
 }
 
 func isFileLike(t graph.NodeType) bool { return t == graph.File || t == graph.Directory }
