@@ -631,8 +631,15 @@ func (x *jsExtract) reexport(i, src int32) {
 		for sp := t.first(ec); sp >= 0; sp = t.n[sp].next {
 			if x.code(sp) == jsExportSpecifier {
 				name := unquoteJS(t.text(t.child(sp, k.fName)))
-				if a := t.child(sp, k.fAlias); a >= 0 && name != "" {
-					x.b.res.Reexports = append(x.b.res.Reexports, Reexport{Name: unquoteJS(t.text(a)), Module: mod, Target: name})
+				if name != "" {
+					// export { a } from "m" re-exports m's a as a: a file
+					// not an index (immer's src/immer.ts) is only reached
+					// through this record.
+					as := name
+					if a := t.child(sp, k.fAlias); a >= 0 {
+						as = unquoteJS(t.text(a))
+					}
+					x.b.res.Reexports = append(x.b.res.Reexports, Reexport{Name: as, Module: mod, Target: name})
 				}
 				if name != "" {
 					im.Names = append(im.Names, name)
