@@ -185,3 +185,61 @@ func TestDocumentDriftPassesOverTypeOnlyEdits(t *testing.T) {
 		t.Errorf("cleared_by_types %v, want 1 (shop.Shop.run)", n)
 	}
 }
+
+// payRepo has two classes a guide names: later commits change Pay only
+// in a private helper's and a public method's bodies, and Refund in
+// __call__.
+var payRepo = map[string]string{
+	"src/pay/__init__.py": "from .app import Pay, Refund\n",
+	"src/pay/app.py": "class Pay:\n    \"\"\"Charges a card.\"\"\"\n\n    rate = 2\n\n    def __init__(self, card):\n        self.card = card\n\n" +
+		"    def charge(self, amount):\n        \"\"\"Charge amount.\"\"\"\n        return self._fee(amount)\n\n    def _fee(self, amount):\n        return amount * self.rate\n\n\n" +
+		"class Refund:\n    def __call__(self, amount):\n        return -amount\n",
+	"docs/pay.md": "# Paying\n\nCreate a `pay.Pay` per card; a `pay.Refund` gives money back.\n",
+}
+
+// A class is dated by its surface: Pay's later edits are all inside
+// method bodies (cleared), Refund's __call__ edit dates it.
+func TestDocumentDriftDatesAClassByItsSurface(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := testcorpus.Write(dir, payRepo); err != nil {
+		t.Fatal(err)
+	}
+	gitAt(t, dir, "2023-01-01T00:00:00Z", "init", "-q", "-b", "main")
+	commitAt(t, dir, "2023-01-01T00:00:00Z", "src")
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs/pay.md")
+	edit := func(when, from, to string) {
+		t.Helper()
+		p := filepath.Join(dir, "src/pay/app.py")
+		text, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(strings.Replace(string(text), from, to, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		commitAt(t, dir, when, "src/pay/app.py")
+	}
+	edit("2024-02-01T00:00:00Z", "return amount * self.rate", "return round(amount * self.rate, 2)")
+	edit("2024-03-01T00:00:00Z", "return self._fee(amount)", "return amount + self._fee(amount)")
+	edit("2024-04-01T00:00:00Z", "return -amount", "return -abs(amount)")
+
+	d := tooltest.NewDispatcher(t, session.Config{})
+	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": filepath.Join(dir, "docs"), "adapter": "universal", "mode": "merge"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "path": "docs/pay.md"})
+	at := map[string]string{}
+	for _, f := range out["documents"].([]any)[0].(map[string]any)["findings"].([]any) {
+		m := f.(map[string]any)
+		if s, ok := m["code_changed_at"].(string); ok {
+			at[m["mention"].(string)+" "+m["dated_by"].(string)] = s
+		}
+	}
+	want := map[string]string{"pay.Refund class surface in lines 17-19": "2024-04-01T00:00:00Z"}
+	if diff := cmp.Diff(want, at); diff != "" {
+		t.Errorf("code_changed_at (-want +got):\n%s", diff)
+	}
+	if n := out["summary"].(map[string]any)["cleared_by_surface"]; n != float64(1) {
+		t.Errorf("cleared_by_surface %v, want 1 (pay.Pay)", n)
+	}
+}
