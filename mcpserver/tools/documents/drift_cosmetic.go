@@ -37,7 +37,7 @@ func typeless(lines []string) string {
 		if defRe.MatchString(l) {
 			l = stripDefTypes(l)
 		} else {
-			l = stripReturn(stripLeadAnnotation(l))
+			l = unwrapValue(stripReturn(stripLeadAnnotation(l)))
 		}
 		b.WriteString(l)
 	}
@@ -46,6 +46,27 @@ func typeless(lines []string) string {
 	// adjacent literals ("a, " "b") or wrapped in parentheses.
 	s = strings.NewReplacer(",)", ")", ",]", "]", `""`, "", "''", "").Replace(s)
 	return loneParenRe.ReplaceAllString(s, "$1")
+}
+
+// unwrapValue drops parentheses around the whole value of an assignment
+// ("x = (a if b else c)"), which formatters add and remove.
+func unwrapValue(l string) string {
+	depth := 0
+	for e := 0; e < len(l); e++ {
+		switch c := l[e]; {
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		case c == '=' && depth <= 0 && (e+1 >= len(l) || l[e+1] != '=') && (e == 0 || !strings.ContainsRune("=!<>", rune(l[e-1]))):
+			v := strings.TrimSpace(l[e+1:])
+			if len(v) < 2 || v[0] != '(' || typeEnd(v, 1) != len(v)-1 {
+				return l
+			}
+			return l[:e+1] + v[1:len(v)-1]
+		}
+	}
+	return l
 }
 
 // stripComment cuts a "#" comment, minding quotes on the line.
