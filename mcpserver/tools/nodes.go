@@ -172,6 +172,17 @@ func notFound(g *graph.Graph, ref, param string) error {
 	return e
 }
 
+// ReadGraph runs fn under the session's graph read lock, refusing an
+// empty graph first (EmptyGraphErr), as most read tools begin.
+func ReadGraph(c *Call, fn func(b *session.Bundle) error) error {
+	return c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+		if b.Graph.NumNodes() == 0 {
+			return EmptyGraphErr()
+		}
+		return fn(b)
+	})
+}
+
 func EmptyGraphErr() *Error {
 	return &Error{
 		Message:           "the graph is empty",

@@ -154,10 +154,7 @@ func runAudit(c *tools.Call, in auditParams) (auditOutput, error) {
 	start := time.Now()
 	a.out = auditOutput{Path: in.Path, Profile: in.Profile, Depth: in.Depth, Findings: []auditFinding{}, Hotspots: []auditHotspot{}}
 	var stale session.Staleness
-	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
-		if b.Graph.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
+	err := tools.ReadGraph(c, func(b *session.Bundle) error {
 		if err := a.resolvePath(b); err != nil {
 			return err
 		}

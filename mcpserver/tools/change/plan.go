@@ -96,10 +96,7 @@ func runValidatePlan(c *tools.Call, in validatePlanParams) (validatePlanOutput, 
 		return validatePlanOutput{}, err
 	}
 	var out validatePlanOutput
-	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
-		if b.Graph.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
+	err := tools.ReadGraph(c, func(b *session.Bundle) error {
 		start := time.Now()
 		pl := newPlan(b, in.Actions)
 		if err := pl.taskFiles(c, in.Task); err != nil {

@@ -154,10 +154,7 @@ func runDiverge(c *tools.Call, in divergeParams) (divergeOutput, error) {
 			return divergeOutput{}, baselineError(nil, "baseline \"current\" is the graph itself: nothing can have moved since")
 		}
 	}
-	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
-		if b.Graph.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
+	err := tools.ReadGraph(c, func(b *session.Bundle) error {
 		start := time.Now()
 		run.b, run.g = b, b.Graph
 		d, err := depGraph(b, true)

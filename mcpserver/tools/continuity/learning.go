@@ -120,11 +120,8 @@ func runLearn(c *tools.Call, in LearnParams) (learnOutput, error) {
 		return learnOutput{}, tools.Errorf("node_ids lists the nodes your feedback is about, e.g. [\"file::auth.py\"].", "node_ids must not be empty")
 	}
 	var out learnOutput
-	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+	err = tools.ReadGraph(c, func(b *session.Bundle) error {
 		g := b.Graph
-		if g.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
 		var nodes []graph.NodeID
 		seen := map[graph.NodeID]bool{}
 		for _, r := range refs {

@@ -226,11 +226,8 @@ func runLockCreate(c *tools.Call, in lockCreateParams) (lockCreateOutput, error)
 	}
 	var draft continuity.Lock
 	var gaps []string
-	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+	err = tools.ReadGraph(c, func(b *session.Bundle) error {
 		g := b.Graph
-		if g.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
 		nr := &nodeResolver{b: b, seen: map[string]string{}}
 		roots, err := resolveIDs(nr, in.RootNodes, "root_nodes")
 		if err != nil {

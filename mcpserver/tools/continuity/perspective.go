@@ -490,10 +490,7 @@ func refresh(c *tools.Call, b *session.Bundle, p *continuity.Perspective) (*cont
 // a graph read; fn then acts on it under the perspective's lock.
 func withPersp(c *tools.Call, agent, id string, fn func(b *session.Bundle, p *continuity.Perspective, refreshed bool) (*continuity.Perspective, error)) error {
 	ps := c.Session.Continuity().Perspectives
-	return c.Session.Read(c.Ctx, func(b *session.Bundle) error {
-		if b.Graph.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
+	return tools.ReadGraph(c, func(b *session.Bundle) error {
 		refreshed := false
 		err := ps.With(agent, id, func(p *continuity.Perspective) (*continuity.Perspective, error) {
 			np, err := refresh(c, b, p)
@@ -667,11 +664,8 @@ func runPerspectiveStart(c *tools.Call, in perspStartParams) (perspNavOutput, er
 	st := c.Session.Continuity()
 	start := time.Now()
 	var out perspNavOutput
-	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+	err = tools.ReadGraph(c, func(b *session.Bundle) error {
 		g := b.Graph
-		if g.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
 		p := continuity.Perspective{AgentID: agent, Query: strings.TrimSpace(in.Query), Lens: lens, Mode: continuity.ModeLocal, CacheGen: cacheGenOf(c, b), Epoch: st.Epoch}
 		if in.AnchorNode != "" {
 			id, err := tools.ResolveNode(b, in.AnchorNode, "anchor_node")

@@ -90,11 +90,8 @@ func registerEpidemic(r *tools.Registry) {
 func runEpidemic(c *tools.Call, in epidemicParams) (EpidemicOutput, error) {
 	dir, _ := coredyn.ParseDirection(in.Direction)
 	var out EpidemicOutput
-	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+	err := tools.ReadGraph(c, func(b *session.Bundle) error {
 		g := b.Graph
-		if g.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
 		start := time.Now()
 		mem := epidemicMemory(c.Session)
 		seeds := out.resolve(b, in.InfectedNodes, "infected_nodes")

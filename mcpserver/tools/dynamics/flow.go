@@ -93,11 +93,8 @@ func registerFlow(r *tools.Registry) {
 
 func runFlow(c *tools.Call, in flowParams) (FlowOutput, error) {
 	var out FlowOutput
-	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+	err := tools.ReadGraph(c, func(b *session.Bundle) error {
 		g := b.Graph
-		if g.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
 		start := time.Now()
 		p := coredyn.FlowParams{Particles: in.NumParticles, MaxDepth: in.MaxDepth, TurbulenceThreshold: in.TurbulenceThreshold, Scope: in.ScopeFilter,
 			Source: methodSource(b)}

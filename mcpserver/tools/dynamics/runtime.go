@@ -73,11 +73,8 @@ func runOverlay(c *tools.Call, in overlayParams) (OverlayOutput, error) {
 		return OverlayOutput{}, err
 	}
 	out := OverlayOutput{Spans: len(spans), OtherServices: other, Strategy: in.MappingStrategy, Nodes: []overlayNodeJSON{}}
-	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+	err = tools.ReadGraph(c, func(b *session.Bundle) error {
 		g := b.Graph
-		if g.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
 		start := time.Now()
 		res := coredyn.Overlay(g, spans, strategy)
 		painted := map[string]tools.RuntimeHeat{}

@@ -120,11 +120,8 @@ func runHeuristics(c *tools.Call, in heuristicsParams) (HeuristicsOutput, error)
 	st := immunity.For(c.Session)
 	now := c.Session.Now()
 	var out HeuristicsOutput
-	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+	err := tools.ReadGraph(c, func(b *session.Bundle) error {
 		g := b.Graph
-		if g.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
 		id, err := tools.ResolveNode(b, ref, param)
 		if err != nil {
 			return err

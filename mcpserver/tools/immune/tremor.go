@@ -77,11 +77,8 @@ func runTremor(c *tools.Call, in tremorParams) (TremorOutput, error) {
 	var out TremorOutput
 	st := immunity.For(c.Session)
 	nowMs := c.Session.Now().UnixMilli()
-	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+	err = tools.ReadGraph(c, func(b *session.Bundle) error {
 		g := b.Graph
-		if g.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
 		start := time.Now()
 		hs := immunity.SignalsOf(b)
 		span := tremorSpan(w, hs, st, nowMs)

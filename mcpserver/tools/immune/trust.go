@@ -78,11 +78,8 @@ func runTrust(c *tools.Call, in trustParams) (TrustOutput, error) {
 	var out TrustOutput
 	st := immunity.For(c.Session)
 	now := c.Session.Now().Unix()
-	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+	err := tools.ReadGraph(c, func(b *session.Bundle) error {
 		g := b.Graph
-		if g.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
 		start := time.Now()
 		hs := immunity.SignalsOf(b)
 		type row struct {

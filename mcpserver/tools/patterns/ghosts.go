@@ -58,11 +58,8 @@ var fileDepsKey = session.NewKey[*analysis.DepGraph]("patterns.deps.file")
 
 func runGhosts(c *tools.Call, in ghostParams) (GhostOutput, error) {
 	var out GhostOutput
-	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+	err := tools.ReadGraph(c, func(b *session.Bundle) error {
 		g := b.Graph
-		if g.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
 		scope, err := tools.ParseScope(b, in.Scope)
 		if err != nil {
 			return err

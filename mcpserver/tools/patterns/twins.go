@@ -108,11 +108,8 @@ func buildTwinIndex(ctx context.Context, b *session.Bundle) (*patterns.TwinIndex
 
 func runTwins(c *tools.Call, in twinsParams) (TwinsOutput, error) {
 	var out TwinsOutput
-	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+	err := tools.ReadGraph(c, func(b *session.Bundle) error {
 		g := b.Graph
-		if g.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
 		if err := tools.NeedRoots(b); err != nil {
 			return err
 		}

@@ -75,11 +75,8 @@ func registerTypeTrace(r *tools.Registry) {
 
 func runTypeTrace(c *tools.Call, in typeTraceParams) (TypeTraceOutput, error) {
 	var out TypeTraceOutput
-	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+	err := tools.ReadGraph(c, func(b *session.Bundle) error {
 		g := b.Graph
-		if g.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
 		start := time.Now()
 		cands, tier := patterns.ResolveType(g, in.Target)
 		if len(cands) == 0 {

@@ -103,11 +103,8 @@ func registerPanoramic(r *tools.Registry) {
 
 func runPanoramic(c *tools.Call, in panoramicParams) (PanoramicOutput, error) {
 	var out PanoramicOutput
-	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+	err := tools.ReadGraph(c, func(b *session.Bundle) error {
 		g := b.Graph
-		if g.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
 		start := time.Now()
 		parts, err := RiskParts(c.Ctx, b)
 		if err != nil {

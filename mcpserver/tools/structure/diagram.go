@@ -51,11 +51,8 @@ type DiagramOutput struct {
 
 func runDiagram(c *tools.Call, in diagramParams) (DiagramOutput, error) {
 	var out DiagramOutput
-	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+	err := tools.ReadGraph(c, func(b *session.Bundle) error {
 		g := b.Graph
-		if g.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
 		start := time.Now()
 		scope := strings.TrimPrefix(in.Scope, "./")
 		center := graph.NoNode

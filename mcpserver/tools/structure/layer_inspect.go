@@ -90,10 +90,7 @@ func runLayerInspect(c *tools.Call, in layerInspectParams) (LayerInspectOutput, 
 		return LayerInspectOutput{}, err
 	}
 	var out LayerInspectOutput
-	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
-		if b.Graph.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
+	err = tools.ReadGraph(c, func(b *session.Bundle) error {
 		start := time.Now()
 		L, _, err := layering(b, k)
 		if err != nil {

@@ -138,10 +138,7 @@ func runLayers(c *tools.Call, in layersParams) (LayersOutput, error) {
 		nUnits, nViol, nUtil = 30, 50, 50
 	}
 	var out LayersOutput
-	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
-		if b.Graph.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
+	err = tools.ReadGraph(c, func(b *session.Bundle) error {
 		start := time.Now()
 		L, cached, err := layering(b, k)
 		if err != nil {

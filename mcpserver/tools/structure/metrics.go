@@ -103,10 +103,7 @@ func runMetrics(c *tools.Call, in metricsParams) (MetricsOutput, error) {
 		opt.Types = append(opt.Types, t)
 	}
 	var out MetricsOutput
-	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
-		if b.Graph.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
+	err := tools.ReadGraph(c, func(b *session.Bundle) error {
 		start := time.Now()
 		fd, err := fileDeps(b)
 		if err != nil {

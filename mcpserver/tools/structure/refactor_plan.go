@@ -82,10 +82,7 @@ type proposalJSON struct {
 
 func runRefactorPlan(c *tools.Call, in refactorPlanParams) (RefactorPlanOutput, error) {
 	var out RefactorPlanOutput
-	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
-		if b.Graph.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
+	err := tools.ReadGraph(c, func(b *session.Bundle) error {
 		start := time.Now()
 		u, err := units(b, unitKey{gran: core.FileUnit, scope: strings.TrimPrefix(in.Scope, "./"), excludeTests: in.ExcludeTests})
 		if err != nil {
