@@ -3,6 +3,7 @@ package extract
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // overloadID is the ID for a definition of name under parent in a language
@@ -74,7 +75,11 @@ const maxSig = 120
 func joinSig(types []string) string {
 	s := strings.Join(types, ",")
 	if len(s) > maxSig {
-		s = s[:maxSig]
+		cut := maxSig
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut]
 	}
 	return s
 }
