@@ -295,11 +295,8 @@ func runWarmup(c *tools.Call, in warmupParams) (warmupOutput, error) {
 
 func runResonate(c *tools.Call, in resonateParams) (resonateOutput, error) {
 	var out resonateOutput
-	err := c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+	err := tools.ReadGraph(c, func(b *session.Bundle) error {
 		g := b.Graph
-		if g.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
 		start := time.Now()
 		var seeds []graph.Scored
 		label := "global"

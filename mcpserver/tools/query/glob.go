@@ -94,11 +94,8 @@ func runGlob(c *tools.Call, in globParams) (globResponse, error) {
 	}
 	sortBy := in.Sort
 	var out globResponse
-	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+	err = tools.ReadGraph(c, func(b *session.Bundle) error {
 		g := b.Graph
-		if g.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
 		scope, err := tools.ParseScope(b, in.Scope)
 		if err != nil {
 			return err

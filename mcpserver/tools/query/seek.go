@@ -116,11 +116,7 @@ func runSeek(c *tools.Call, in seekParams) (SeekOutput, error) {
 	// follows costs the same for a 1 MB paste as for its first 64 KB.
 	parsed := seek.ParseQuery(q)
 	var out SeekOutput
-	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
-		g := b.Graph
-		if g.NumNodes() == 0 {
-			return tools.EmptyGraphErr()
-		}
+	err = tools.ReadGraph(c, func(b *session.Bundle) error {
 		scope, err := seekScope(b, in.Scope)
 		if err != nil {
 			return err
