@@ -12,6 +12,30 @@ import (
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
+// spread runs Epidemic from seed with p and checks that it predicts the
+// nodes of want (by label), each with its probability; what prefixes the
+// failures.
+func spread(t *testing.T, g *graph.Graph, seed graph.NodeID, p EpidemicParams, what string, want map[string]float64) EpidemicResult {
+	t.Helper()
+	res, err := Epidemic(context.Background(), g, []graph.NodeID{seed}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, pr := range res.Predictions {
+		got[g.Label(pr.Node)] = pr.Probability
+	}
+	if len(got) != len(want) {
+		t.Errorf("%spredictions %v, want %v", what, got, want)
+	}
+	for k, v := range want {
+		if !near(got[k], v) {
+			t.Errorf("%sP(%s) = %v, want %v", what, k, got[k], v)
+		}
+	}
+	return res
+}
+
 // Probabilities worked by hand: a chain of imports multiplies the factor
 // per hop; two paths of the same length to one node combine as a union.
 func TestEpidemicKnownAnswers(t *testing.T) {
@@ -42,22 +66,7 @@ func TestEpidemicKnownAnswers(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := DefaultEpidemicParams()
 			p.Direction = tc.dir
-			res, err := Epidemic(context.Background(), g, []graph.NodeID{id["a"]}, p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := map[string]float64{}
-			for _, pr := range res.Predictions {
-				got[g.Label(pr.Node)] = pr.Probability
-			}
-			if len(got) != len(tc.want) {
-				t.Errorf("predictions %v, want %v", got, tc.want)
-			}
-			for k, v := range tc.want {
-				if !near(got[k], v) {
-					t.Errorf("P(%s) = %v, want %v", k, got[k], v)
-				}
-			}
+			res := spread(t, g, id["a"], p, "", tc.want)
 			if !near(res.R0, tc.r0) {
 				t.Errorf("R0 = %v, want %v", res.R0, tc.r0)
 			}
@@ -177,22 +186,7 @@ func TestEpidemicThroughDirectories(t *testing.T) {
 	} {
 		p := DefaultEpidemicParams()
 		p.Direction = tc.dir
-		res, err := Epidemic(context.Background(), g, []graph.NodeID{id[tc.seed]}, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := map[string]float64{}
-		for _, pr := range res.Predictions {
-			got[g.Label(pr.Node)] = pr.Probability
-		}
-		if len(got) != len(tc.want) {
-			t.Errorf("%s %v: %v, want %v", tc.seed, tc.dir, got, tc.want)
-		}
-		for k, v := range tc.want {
-			if !near(got[k], v) {
-				t.Errorf("%s %v: P(%s) = %v, want %v", tc.seed, tc.dir, k, got[k], v)
-			}
-		}
+		spread(t, g, id[tc.seed], p, fmt.Sprintf("%s %v: ", tc.seed, tc.dir), tc.want)
 	}
 }
 
@@ -205,17 +199,7 @@ func TestEpidemicImmune(t *testing.T) {
 	p := DefaultEpidemicParams()
 	p.Direction = Forward
 	p.Immune = []graph.NodeID{id["d"]}
-	res, err := Epidemic(context.Background(), g, []graph.NodeID{id["a"]}, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]float64{}
-	for _, pr := range res.Predictions {
-		got[g.Label(pr.Node)] = pr.Probability
-	}
-	if want := map[string]float64{"b": 0.8, "c": 0.8 * 0.7}; len(got) != 2 || !near(got["b"], want["b"]) || !near(got["c"], want["c"]) {
-		t.Errorf("predictions %v, want %v", got, want)
-	}
+	res := spread(t, g, id["a"], p, "", map[string]float64{"b": 0.8, "c": 0.8 * 0.7})
 	if !near(res.R0, 0.8) {
 		t.Errorf("R0 = %v, want 0.8", res.R0)
 	}
