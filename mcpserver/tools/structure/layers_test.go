@@ -30,17 +30,7 @@ var stackRepo = map[string]string{
 func TestLayersFixtureOneUpwardImport(t *testing.T) {
 	d, _ := tooltest.FixtureRepo(t, stackRepo)
 	out := tooltest.MustCall(t, d, "layers", map[string]any{"agent_id": "t", "detail": "full"})
-	var got []string
-	for _, l := range out["layers"].([]any) {
-		l := l.(map[string]any)
-		sample := tooltest.ToStrings(l["sample"])
-		slices.Sort(sample)
-		got = append(got, fmt.Sprintf("L%v: %v", l["level"], sample))
-	}
-	for _, v := range out["violations"].([]any) {
-		v := v.(map[string]any)
-		got = append(got, fmt.Sprintf("%v %v %v(L%v) -> %v(L%v)", v["severity"], v["kind"], v["from"], v["from_level"], v["to"], v["to_level"]))
-	}
+	got := layersSummary(out)
 	want := []string{
 		"L0: [util/a.py util/b.py]",
 		"L1: [store/a.py store/b.py]",
