@@ -241,22 +241,12 @@ func randomSplice(r *rand.Rand, base *graph.Graph, files [][2]graph.NodeID, fres
 		if !ok1 || !ok2 {
 			continue
 		}
-		w := base.Weight(ei)
-		if fresh {
-			w = base.EdgePlasticity().Original[ei]
-		}
-		want.AddEdge(graph.Edge{Source: ws, Target: wd, Relation: base.RelationName(ei), Weight: w,
-			Direction: base.EdgeDirection(ei), Inhibitory: base.Inhibitory(ei), CausalStrength: base.CausalStrength(ei)})
+		copyEdge(want, base, ei, ws, wd, fresh)
 	}
 	// Learned state (weight ≠ original) must survive: rebuilt edges start
 	// with original == weight, so copy the base's originals afterwards.
 	want.Finalize()
-	for e := 0; e < want.NumEdges(); e++ {
-		ei := graph.EdgeIdx(e)
-		if be, ok := base.FindEdgeByName(mustLookup(base, want.ExternalID(want.Source(ei))), mustLookup(base, want.ExternalID(want.Target(ei))), want.RelationName(ei)); ok {
-			want.EdgePlasticity().Original[ei] = base.EdgePlasticity().Original[be]
-		}
-	}
+	copyOriginals(want, base)
 	n := want.NumNodes()
 	for k := r.IntN(2*n + 1); k > 0 && n > 0; k-- {
 		s, d := graph.NodeID(r.IntN(n)), graph.NodeID(r.IntN(n))
@@ -292,6 +282,28 @@ func askAbout(sp *graph.Splice, base *graph.Graph, how uint64) {
 	}
 	for rel := range rels {
 		sp.AskRelations = append(sp.AskRelations, rel)
+	}
+}
+
+// copyEdge adds base's edge ei to want, between want's ws and wd, with
+// its original weight when fresh (its learned weight otherwise).
+func copyEdge(want, base *graph.Graph, ei graph.EdgeIdx, ws, wd graph.NodeID, fresh bool) {
+	w := base.Weight(ei)
+	if fresh {
+		w = base.EdgePlasticity().Original[ei]
+	}
+	want.AddEdge(graph.Edge{Source: ws, Target: wd, Relation: base.RelationName(ei), Weight: w,
+		Direction: base.EdgeDirection(ei), Inhibitory: base.Inhibitory(ei), CausalStrength: base.CausalStrength(ei)})
+}
+
+// copyOriginals gives the finalized want's edges base's original weights
+// (rebuilt edges start with original == weight).
+func copyOriginals(want, base *graph.Graph) {
+	for e := 0; e < want.NumEdges(); e++ {
+		ei := graph.EdgeIdx(e)
+		if be, ok := base.FindEdgeByName(mustLookup(base, want.ExternalID(want.Source(ei))), mustLookup(base, want.ExternalID(want.Target(ei))), want.RelationName(ei)); ok {
+			want.EdgePlasticity().Original[ei] = base.EdgePlasticity().Original[be]
+		}
 	}
 }
 
@@ -405,20 +417,10 @@ func rebuildSpliced(base *graph.Graph, sp graph.Splice) *graph.Graph {
 		if base.IsMirror(ei) || !ok1 || !ok2 || (sp.DropEdge != nil && sp.DropEdge(s, d, base.Relation(ei))) {
 			continue
 		}
-		w := base.Weight(ei)
-		if sp.FreshWeights {
-			w = base.EdgePlasticity().Original[ei]
-		}
-		want.AddEdge(graph.Edge{Source: ws, Target: wd, Relation: base.RelationName(ei), Weight: w,
-			Direction: base.EdgeDirection(ei), Inhibitory: base.Inhibitory(ei), CausalStrength: base.CausalStrength(ei)})
+		copyEdge(want, base, ei, ws, wd, sp.FreshWeights)
 	}
 	want.Finalize()
-	for e := 0; e < want.NumEdges(); e++ {
-		ei := graph.EdgeIdx(e)
-		if be, ok := base.FindEdgeByName(mustLookup(base, want.ExternalID(want.Source(ei))), mustLookup(base, want.ExternalID(want.Target(ei))), want.RelationName(ei)); ok {
-			want.EdgePlasticity().Original[ei] = base.EdgePlasticity().Original[be]
-		}
-	}
+	copyOriginals(want, base)
 	for _, e := range sp.AddEdges {
 		if err := want.AddEdgeByID(e.Source, e.Target, e.Edge); err != nil {
 			panic(err)
