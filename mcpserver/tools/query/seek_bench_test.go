@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
 
@@ -32,6 +33,23 @@ Traceback (most recent call last):
 UnicodeDecodeError: 'ascii' codec can't decode byte 0xc3 in position 7
 `,
 	}
+	onCorpora(b, func(b *testing.B, d *tools.Dispatcher) {
+		t := time.Now()
+		tooltest.MustCall(b, d, "seek", map[string]any{"agent_id": "bench", "query": "warm up"})
+		build := time.Since(t)
+		for _, name := range []string{"intent", "bugreport"} {
+			raw, _ := json.Marshal(map[string]any{"agent_id": "bench", "query": queries[name]})
+			b.Run(name, func(b *testing.B) {
+				timeCalls(b, d, "seek", raw)
+				b.ReportMetric(float64(build.Milliseconds()), "index-build-ms")
+			})
+		}
+	})
+}
+
+// onCorpora runs fn as a sub-benchmark per benchmark corpus that is built
+// (py-335, go-std), on a dispatcher that has ingested it.
+func onCorpora(b *testing.B, fn func(b *testing.B, d *tools.Dispatcher)) {
 	for _, corpus := range []string{"py-335", "go-std"} {
 		dir := tooltest.CorpusPath(corpus)
 		if _, err := os.Stat(dir); err != nil {
@@ -40,29 +58,26 @@ UnicodeDecodeError: 'ascii' codec can't decode byte 0xc3 in position 7
 		b.Run(corpus, func(b *testing.B) {
 			d := seekNewDispatcher(b)
 			tooltest.MustCall(b, d, "ingest", map[string]any{"agent_id": "bench", "path": dir})
-			t := time.Now()
-			tooltest.MustCall(b, d, "seek", map[string]any{"agent_id": "bench", "query": "warm up"})
-			build := time.Since(t)
-			for _, name := range []string{"intent", "bugreport"} {
-				raw, _ := json.Marshal(map[string]any{"agent_id": "bench", "query": queries[name]})
-				b.Run(name, func(b *testing.B) {
-					times := make([]time.Duration, 0, b.N)
-					b.ResetTimer()
-					cpu := processCPU()
-					for i := 0; i < b.N; i++ {
-						t := time.Now()
-						if res := d.Call(context.Background(), "seek", raw, nil); res.IsError {
-							b.Fatal(res.Text())
-						}
-						times = append(times, time.Since(t))
-					}
-					b.StopTimer()
-					reportLatency(b, times, cpu)
-					b.ReportMetric(float64(build.Milliseconds()), "index-build-ms")
-				})
-			}
+			fn(b, d)
 		})
 	}
+}
+
+// timeCalls calls tool b.N times, cycling through raws (the arguments),
+// and reports the latency of the calls (reportLatency).
+func timeCalls(b *testing.B, d *tools.Dispatcher, tool string, raws ...json.RawMessage) {
+	times := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	cpu := processCPU()
+	for i := 0; i < b.N; i++ {
+		t := time.Now()
+		if res := d.Call(context.Background(), tool, raws[i%len(raws)], nil); res.IsError {
+			b.Fatal(res.Text())
+		}
+		times = append(times, time.Since(t))
+	}
+	b.StopTimer()
+	reportLatency(b, times, cpu)
 }
 
 // reportLatency reports the p50 and p99 of a benchmark's call times, and
