@@ -19,7 +19,7 @@ type tremorParams struct {
 	MinMagnitude float64 `json:"min_magnitude" help:"List only modules whose magnitude (|mean second difference| × √events) reaches this." tool:"default=0,min=0,max=1000"`
 	TopK         int     `json:"top_k" help:"How many modules to list; the counts cover all of them." tool:"default=20,min=1,max=500"`
 	Detail       string  `json:"detail" help:"brief: the reading of each module; full: also its per-bin event counts, oldest first." tool:"default=brief,enum=brief|full"`
-	IncludeDocs  bool    `json:"include_docs" help:"Also read documents (README, CHANGELOG …), which change with everything." tool:"default=false"`
+	IncludeDocs  bool    `json:"include_docs" help:"Also read files without code: documents (README, CHANGELOG …), which change with everything, data and fixtures." tool:"default=false"`
 }
 
 type tremorModule struct {

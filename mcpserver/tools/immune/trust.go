@@ -21,7 +21,7 @@ type trustParams struct {
 	HalfLifeHours float64 `json:"half_life_hours" help:"How fast a defect's weight in the recency factor fades: after this many hours it counts half." tool:"default=720,min=1,max=87600"`
 	Scope         string  `json:"scope" jsonschema:"Path prefix or substring of the modules." help:"Keep only modules whose id or path contains this (e.g. \"backend/\")."`
 	TopK          int     `json:"top_k" help:"How many modules to list; the counts cover all of them." tool:"default=20,min=1,max=500"`
-	IncludeDocs   bool    `json:"include_docs" help:"Also score documents (README, CHANGELOG …): every fix touches a changelog, which makes it look fragile." tool:"default=false"`
+	IncludeDocs   bool    `json:"include_docs" help:"Also score files without code: documents (README, CHANGELOG …: every fix touches a changelog, which makes it look fragile), data and fixtures." tool:"default=false"`
 }
 
 type trustModule struct {
