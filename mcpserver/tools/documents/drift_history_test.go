@@ -1,6 +1,7 @@
 package documents
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -141,7 +142,7 @@ func TestDocumentDriftDatesAMergeByItsLanding(t *testing.T) {
 // A Python edit of types only ("-> str", "int" → "int | None") does not
 // date a symbol after its document: run's only later edit is a return
 // annotation (cleared), and legacy is dated by its real change, not by
-// the annotation added after it.
+// the annotation added after it; unless the page is about type hints.
 func TestDocumentDriftPassesOverTypeOnlyEdits(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -150,7 +151,11 @@ func TestDocumentDriftPassesOverTypeOnlyEdits(t *testing.T) {
 	}
 	gitAt(t, dir, "2023-01-01T00:00:00Z", "init", "-q", "-b", "main")
 	commitAt(t, dir, "2023-01-01T00:00:00Z", "src")
-	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs/guide.md")
+	typing := "# Type hints\n\n`shop.Shop.run` returns nothing a checker can use.\n"
+	if err := os.WriteFile(filepath.Join(dir, "docs/typing.md"), []byte(typing), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs/guide.md", "docs/typing.md")
 	edit := func(when, path, from, to string) {
 		t.Helper()
 		text, err := os.ReadFile(filepath.Join(dir, path))
@@ -183,6 +188,16 @@ func TestDocumentDriftPassesOverTypeOnlyEdits(t *testing.T) {
 	}
 	if n := out["summary"].(map[string]any)["cleared_by_types"]; n != float64(1) {
 		t.Errorf("cleared_by_types %v, want 1 (shop.Shop.run)", n)
+	}
+	// A page about type hints describes the annotation: it still dates run.
+	out = tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "path": "docs/typing.md"})
+	var got []string
+	for _, f := range out["documents"].([]any)[0].(map[string]any)["findings"].([]any) {
+		m := f.(map[string]any)
+		got = append(got, fmt.Sprint(m["mention"], " ", m["code_changed_at"]))
+	}
+	if diff := cmp.Diff([]string{"shop.Shop.run 2024-02-01T00:00:00Z"}, got); diff != "" {
+		t.Errorf("typing.md findings (-want +got):\n%s", diff)
 	}
 }
 

@@ -62,11 +62,11 @@ type dating struct {
 
 // entityDate dates a function, class or method by the last first-parent
 // commit changing its own lines (`git log --first-parent -L lo,hi:file`),
-// passing over sweeps and type-only edits, not by the newest change
-// anywhere in its file; a Python class by its surface only.
+// passing over sweeps and (with passTypes) type-only edits, not by the
+// newest change anywhere in its file; a Python class by its surface only.
 // why says, when the lines cannot be traced, what stopped it (the caller
 // then uses the file's date).
-func (s *driftSources) entityDate(id graph.NodeID) dating {
+func (s *driftSources) entityDate(id graph.NodeID, passTypes bool) dating {
 	g := s.b.Graph
 	p := g.Provenance(id)
 	d := dating{lo: int(p.LineStart), hi: int(p.LineEnd)}
@@ -98,16 +98,17 @@ func (s *driftSources) entityDate(id graph.NodeID) dating {
 		d.why = e.why
 		return d
 	}
-	s.dateLines(e.h, ranges, &d)
+	s.dateLines(e.h, ranges, passTypes, &d)
 	return d
 }
 
-// dateLines fills d from h: t the newest of ranges' dates. s.mu is held.
-func (s *driftSources) dateLines(h *gitmeta.LineHistory, ranges [][2]int, d *dating) {
+// dateLines fills d from h: t the newest of ranges' dates, passing over
+// type-only edits when passTypes. s.mu is held.
+func (s *driftSources) dateLines(h *gitmeta.LineHistory, ranges [][2]int, passTypes bool, d *dating) {
 	sweep := func(hash string) bool { return s.lines.width[hash] >= sweepFiles }
 	traced := false
 	for _, r := range ranges {
-		if when, _, ok, passed := h.LastTouchFiltered(r[0], r[1], sweep, true); ok && float64(when) >= d.t {
+		if when, _, ok, passed := h.LastTouchFiltered(r[0], r[1], sweep, passTypes); ok && float64(when) >= d.t {
 			d.t, d.passed, traced = float64(when), passed, true
 		}
 	}
@@ -115,7 +116,7 @@ func (s *driftSources) dateLines(h *gitmeta.LineHistory, ranges [][2]int, d *dat
 	case traced:
 		plain, _, _ := h.LastTouch(d.lo, d.hi)
 		swept, _, _, _ := h.LastTouchSkipping(d.lo, d.hi, sweep)
-		typed, _, _, _ := h.LastTouchFiltered(d.lo, d.hi, sweep, true)
+		typed, _, _, _ := h.LastTouchFiltered(d.lo, d.hi, sweep, passTypes)
 		d.plain, d.swept, d.typed = float64(plain), float64(swept), float64(typed)
 	case !h.Complete:
 		d.why = fmt.Sprintf("the file's history is over %d MB", maxLineHistory>>20)

@@ -2,6 +2,7 @@ package documents
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -115,7 +116,7 @@ func refineDrift(b *session.Bundle, src *driftSources, d *document.DocDrift, tl 
 		}
 		note := "file"
 		if f.Target != f.File && !isFileLike(g.Type(f.Target)) {
-			dt := src.entityDate(f.Target)
+			dt := src.entityDate(f.Target, !aboutTypes(g, f, d))
 			switch {
 			case dt.why != "":
 				tl.byFile++
@@ -142,6 +143,16 @@ func refineDrift(b *session.Bundle, src *driftSources, d *document.DocDrift, tl 
 	d.Findings = kept
 	sortRefined(g, d.Findings, notes)
 	return notes
+}
+
+// typesRe: a heading about type hints ("Type Hints", "typing.md").
+var typesRe = regexp.MustCompile(`(?i)\btyp(e|es|ed|ing)\b|\bannotations?\b|\bmypy\b|\bpyright\b`)
+
+// aboutTypes: the finding's section or its document is about types, so a
+// type-only edit is what it describes (structlog's typing.md explains
+// what bind's return type could not say before "-> Self").
+func aboutTypes(g *graph.Graph, f document.Finding, d *document.DocDrift) bool {
+	return typesRe.MatchString(g.Label(f.Section)) || typesRe.MatchString(g.Label(d.Doc.Node)) || typesRe.MatchString(path.Base(d.Doc.Path))
 }
 
 // clear counts a binding its symbol's lines clear, under the first rule
