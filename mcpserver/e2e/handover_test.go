@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -17,22 +16,6 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/transport"
 )
 
-// npmDir is e2e/npm once node and the SDK are installed (.ci/run runs npm
-// ci there); locally the test is skipped without them, under CI it fails.
-func npmDir(t *testing.T) string {
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "npm")
-	_, nodeErr := exec.LookPath("node")
-	_, modErr := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk"))
-	if nodeErr != nil || modErr != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must run the TypeScript SDK clients: node %v, sdk %v (run npm ci in %s)", nodeErr, modErr, dir)
-		}
-		t.Skipf("node or @modelcontextprotocol/sdk missing (npm ci in %s)", dir)
-	}
-	return dir
-}
-
 // TestSDKCloseHandsTheGraphOver: two editors on one runtime directory
 // through the official TypeScript SDK (npm/handover.mjs). The first
 // editor's close() — stdin ended, SIGTERM 2 s later, SIGKILL 2 s after
@@ -42,7 +25,7 @@ func npmDir(t *testing.T) string {
 // process is left and the runtime directory is free, with the learning
 // saved.
 func TestSDKCloseHandsTheGraphOver(t *testing.T) {
-	dir := npmDir(t)
+	dir := npmClient(t, "@modelcontextprotocol/sdk")
 	repo, rt := fixture.Write(t), t.TempDir()
 	cmd := exec.Command("node", "handover.mjs", serverBin, repo, rt)
 	cmd.Dir = dir

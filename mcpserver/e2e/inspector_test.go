@@ -3,11 +3,9 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"testing"
 
 	"github.com/m1nd-go/m1nd/mcpserver/tools/toolset"
@@ -21,18 +19,9 @@ import (
 // directory is also the working directory it needs: it finds its own
 // package.json through a path relative to the working directory.
 func inspectorDir(t *testing.T) string {
-	_, file, _, _ := runtime.Caller(0)
-	npm := filepath.Join(filepath.Dir(file), "npm")
-	dir := filepath.Join(npm, "node_modules", "@modelcontextprotocol", "inspector-cli", "build")
-	_, nodeErr := exec.LookPath("node")
-	_, modErr := os.Stat(filepath.Join(dir, "index.js"))
-	if nodeErr != nil || modErr != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must run the MCP inspector CLI: node %v, inspector %v (run npm ci in %s)", nodeErr, modErr, npm)
-		}
-		t.Skipf("node or @modelcontextprotocol/inspector-cli missing (npm ci in %s)", npm)
-	}
-	return dir
+	t.Helper()
+	const cli = "@modelcontextprotocol/inspector-cli/build"
+	return filepath.Join(npmClient(t, cli+"/index.js"), "node_modules", filepath.FromSlash(cli))
 }
 
 // TestInspectorCLI lists and calls m1nd's tools with the MCP inspector's
