@@ -92,6 +92,17 @@ type Info struct {
 	crates  map[string]*Package
 }
 
+// manifestReaders are the manifests Detect reads, by file name, with what
+// adds each to the Info.
+var manifestReaders = map[string]func(in *Info, f, dir string, data []byte){
+	"go.mod":              (*Info).addGoMod,
+	"go.work":             (*Info).addGoWork,
+	"Cargo.toml":          (*Info).addCargo,
+	"package.json":        (*Info).addNpm,
+	"pnpm-workspace.yaml": (*Info).addPnpm,
+	"pyproject.toml":      (*Info).addPyproject,
+}
+
 // Detect reads the manifests among files (root-relative paths, forward
 // slashes) under root. Manifests inside testdata directories are fixtures,
 // not packages, and are ignored.
@@ -103,42 +114,20 @@ func Detect(root string, files []string) *Info {
 			continue
 		}
 		dir, base := splitPath(f)
-		read := func() ([]byte, bool) {
-			data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
-			if err != nil {
-				in.Problems = append(in.Problems, fmt.Sprintf("%s: %v", f, err))
-				return nil, false
-			}
-			return data, true
-		}
-		switch base {
-		case "go.mod":
-			if data, ok := read(); ok {
-				in.addGoMod(f, dir, data)
-			}
-		case "go.work":
-			if data, ok := read(); ok {
-				in.addGoWork(f, dir, data)
-			}
-		case "Cargo.toml":
-			if data, ok := read(); ok {
-				in.addCargo(f, dir, data)
-			}
-		case "package.json":
-			if data, ok := read(); ok {
-				in.addNpm(f, dir, data)
-			}
-		case "pnpm-workspace.yaml":
-			if data, ok := read(); ok {
-				in.addPnpm(f, dir, data)
-			}
-		case "pyproject.toml":
-			if data, ok := read(); ok {
-				in.addPyproject(f, dir, data)
-			}
-		case "__init__.py":
+		if base == "__init__.py" {
 			inits[dir] = true
+			continue
 		}
+		add, ok := manifestReaders[base]
+		if !ok {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		if err != nil {
+			in.Problems = append(in.Problems, fmt.Sprintf("%s: %v", f, err))
+			continue
+		}
+		add(in, f, dir, data)
 	}
 	// Top-level import packages: __init__.py directories whose parent is
 	// not a package.
