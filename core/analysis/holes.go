@@ -350,10 +350,10 @@ func (h *holeRun) bridges() []Hole {
 		if len(us) < h.p.MinNeighbors || h.act[v] > h.p.InactiveBelow || !h.candidate(v) {
 			continue
 		}
-		if reexportFiles[path.Base(h.g.SourcePath(v))] {
+		if !h.aboutTopic(v) || reexportFiles[path.Base(h.g.SourcePath(v))] {
 			continue // a package's re-export file imports all of it
 		}
-		if topical := h.topical(us); !h.spans(v, topical) || !h.aboutTopic(v, topical) {
+		if !h.spans(v, h.topical(us)) {
 			continue
 		}
 		n := h.neighbours(v)

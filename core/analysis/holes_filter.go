@@ -278,32 +278,14 @@ func (h *holeRun) relevantText(v graph.NodeID) bool {
 }
 
 // aboutTopic reports whether a bridge candidate is about the query by its
-// own words: relevant (MinTopic), and among the first files a search for
-// the topic shows (MaxTopicRank) or used by one of its topical lit
-// neighbours — between the topic's modules, as starlette's
-// _exception_handler.py is for "websocket". A leaf that only uses the
-// topic (a demo app) is its user unless its words rank it first.
-// Always, when no text relevance was given.
-func (h *holeRun) aboutTopic(v graph.NodeID, topical []graph.NodeID) bool {
+// own words: relevant (MinTopic) and among the first files a search for
+// the topic shows (MaxTopicRank). Always, when no text relevance was given.
+func (h *holeRun) aboutTopic(v graph.NodeID) bool {
 	if h.topic == nil {
 		return true
 	}
-	if !h.relevantText(v) {
-		return false
-	}
-	if r, ok := h.topicRank[v]; ok && r <= h.p.MaxTopicRank {
-		return true
-	}
-	n := h.neighbours(v)
-	if n == nil {
-		return false
-	}
-	for _, u := range topical {
-		if _, ok := slices.BinarySearch(n.usedBy, u); ok {
-			return true
-		}
-	}
-	return false
+	r, ok := h.topicRank[v]
+	return ok && r <= h.p.MaxTopicRank && h.relevantText(v)
 }
 
 // testedThroughUsers reports whether every production module that uses u
