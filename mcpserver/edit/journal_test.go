@@ -435,9 +435,7 @@ func TestTwoWritersOneFile(t *testing.T) {
 // left a rolled-back-halfway tree when it gave up at once).
 func TestRecoverBesideForkingProcesses(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("true"); err != nil {
-		t.Skip("no true(1)")
-	}
+	needTool(t, "true", "no true(1)")
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	defer func() { close(stop); wg.Wait() }()

@@ -27,11 +27,18 @@ func realDir(t *testing.T) string {
 	return d
 }
 
+// needTool skips a test when bin is not on PATH (skip says what is
+// missing).
+func needTool(t *testing.T, bin, skip string) {
+	t.Helper()
+	if _, err := exec.LookPath(bin); err != nil {
+		t.Skip(skip)
+	}
+}
+
 func TestRunnerGo(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go toolchain")
-	}
+	needTool(t, "go", "no go toolchain")
 	dir := realDir(t)
 	write(t, dir, map[string]string{
 		"go.mod":            "module example.com/m\n\ngo 1.22\n",
@@ -71,9 +78,7 @@ func TestRunnerGo(t *testing.T) {
 
 func TestRunnerPython(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("no python3")
-	}
+	needTool(t, "python3", "no python3")
 	dir := realDir(t)
 	write(t, dir, map[string]string{
 		"pkg/__init__.py":   "",
@@ -125,9 +130,7 @@ func TestRunnerSkipsMissingToolchains(t *testing.T) {
 // code, cargo test's failure is reported, not blocking.
 func TestRunnerRust(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("cargo"); err != nil {
-		t.Skip("no cargo")
-	}
+	needTool(t, "cargo", "no cargo")
 	dir := realDir(t)
 	write(t, dir, map[string]string{
 		"Cargo.toml": "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
@@ -172,9 +175,7 @@ func TestRunnerTypeScriptAndJavaScript(t *testing.T) {
 			t.Skip("no tsc (npm ci in benchmarks/deptruth/npm installs one)")
 		}
 	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("no node")
-	}
+	needTool(t, "node", "no node")
 	dir := realDir(t)
 	write(t, dir, map[string]string{
 		"web/tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true, "target": "es2020"}, "include": ["src"]}`,

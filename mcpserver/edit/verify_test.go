@@ -192,9 +192,7 @@ func TestPyModule(t *testing.T) {
 // without the edit either (a missing dependency) is pre-existing.
 func TestPyImportsWithBaseline(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("no python3")
-	}
+	needTool(t, "python3", "no python3")
 	dir := realDir(t)
 	oldHelpers := "def _split_path(p):\n    return p.split('.')\n"
 	write(t, dir, map[string]string{
@@ -247,9 +245,7 @@ func TestPyImportsWithBaseline(t *testing.T) {
 // binary no longer builds could not run, which blocks.
 func TestTestsAgainstGoBaseline(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go toolchain")
-	}
+	needTool(t, "go", "no go toolchain")
 	dir := realDir(t)
 	old := "package calc\n\nfunc Add(a, b int) int { return a + b }\n"
 	write(t, dir, map[string]string{
@@ -296,9 +292,7 @@ func TestTestsAgainstGoBaseline(t *testing.T) {
 // is pre-existing.
 func TestTestsAgainstPythonBaseline(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("no python3")
-	}
+	needTool(t, "python3", "no python3")
 	dir := realDir(t)
 	old := "def double(x):\n    return 2 * x\n"
 	mod, tests := pyProject(t, dir, old,
