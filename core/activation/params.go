@@ -39,10 +39,12 @@ type Params struct {
 	// (reverse propagation reaches every importer). Nodes of ordinary
 	// degree are unaffected. 0 disables the damping (default 64).
 	FanoutLimit int
-	// MaxFired bounds the nodes that fire per query (default 10,000). The
+	// MaxFired bounds the nodes that fire per query (default 2,500). The
 	// heap engine fires strongest first and the wavefront fires the
 	// strongest of a depth that would exceed the budget, so the budget cuts
-	// the weakest tail of the activation.
+	// the weakest tail of the activation. 2,500 left every localisation
+	// answer of the tune and held-out repositories as 10,000 did, at a
+	// third of D1's time on go-std (benchmarks/results/activate-budgets.md).
 	MaxFired int
 
 	// The hybrid engine uses the heap engine when seeds/nodes <
@@ -59,7 +61,7 @@ type Params struct {
 func DefaultParams() Params {
 	return Params{
 		Decay: 0.55, Threshold: 0.04, MaxDepth: 5, SaturationCap: 1.0,
-		InhibitoryFactor: 0.5, ReverseFactor: 1.0, FanoutLimit: 64, MaxFired: 10_000,
+		InhibitoryFactor: 0.5, ReverseFactor: 1.0, FanoutLimit: 64, MaxFired: 2_500,
 		HeapSeedRatio: 0.001, HeapMaxAvgDegree: 8, BloomFPR: 0.01,
 	}
 }

@@ -19,7 +19,10 @@ const (
 	DensityCap                = float32(2.0)
 	InhibitoryColdAttenuation = float32(0.5)
 	DefaultAntiSeeds          = 3
-	DefaultPulseBudget        = 50_000
+	// DefaultPulseBudget: 10,000 left every localisation answer as 50,000
+	// did, at under half of XLR's time on go-std
+	// (benchmarks/results/activate-budgets.md).
+	DefaultPulseBudget = 10_000
 )
 
 // Params configures an Engine. Start from DefaultParams; New validates.
