@@ -103,11 +103,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.CallTimeout <= 0 {
 		cfg.CallTimeout = 5 * time.Minute
 	}
-	logf := func(format string, a ...any) {
-		if cfg.Log != nil {
-			fmt.Fprintf(cfg.Log, format+"\n", a...)
-		}
-	}
+	logf := localize.LogLines(cfg.Log)
 	if cfg.Truth.Log == nil {
 		cfg.Truth.Log = logf
 	}

@@ -242,11 +242,7 @@ func wordJaccard(a, b string) float64 {
 // Run measures cfg.Repo.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	cfg.defaults()
-	logf := func(format string, a ...any) {
-		if cfg.Log != nil {
-			fmt.Fprintf(cfg.Log, format+"\n", a...)
-		}
-	}
+	logf := localize.LogLines(cfg.Log)
 	start := time.Now()
 	qs, err := SelectQueries(cfg.Repo, cfg.Queries)
 	if err != nil {

@@ -122,11 +122,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.TaskTimeout <= 0 {
 		cfg.TaskTimeout = 10 * time.Minute
 	}
-	logf := func(format string, a ...any) {
-		if cfg.Log != nil {
-			fmt.Fprintf(cfg.Log, format+"\n", a...)
-		}
-	}
+	logf := LogLines(cfg.Log)
 	start := time.Now()
 	tasks, err := Mine(cfg.Repo, cfg.Mine)
 	if err != nil {
@@ -431,4 +427,14 @@ func short(h string) string {
 		return h[:10]
 	}
 	return h
+}
+
+// LogLines returns a logf that writes each call to w as one line (a
+// run's progress); with w nil it writes nothing.
+func LogLines(w io.Writer) func(format string, a ...any) {
+	return func(format string, a ...any) {
+		if w != nil {
+			fmt.Fprintf(w, format+"\n", a...)
+		}
+	}
 }
