@@ -10,26 +10,7 @@ package graph
 // deterministic, and because CompareScored is a total order the result is
 // the same for the same input multiset regardless of input order.
 func SelectTop(s []Scored, k int) []Scored {
-	if k <= 0 {
-		return s[:0]
-	}
-	if k >= len(s) {
-		SortScored(s)
-		return s
-	}
-	lo, hi := 0, len(s)-1
-	for lo < hi {
-		p := partitionScored(s, lo, hi)
-		switch {
-		case p == k-1:
-			lo = hi // done: s[:k] holds the k best
-		case p < k-1:
-			lo = p + 1
-		default:
-			hi = p - 1
-		}
-	}
-	top := s[:k]
+	top := SelectTopUnordered(s, k)
 	SortScored(top)
 	return top
 }

@@ -16,7 +16,7 @@ func SelectTopUnordered(s []Scored, k int) []Scored {
 		p := partitionScored(s, lo, hi)
 		switch {
 		case p == k-1:
-			lo = hi
+			lo = hi // done: s[:k] holds the k best
 		case p < k-1:
 			lo = p + 1
 		default:
