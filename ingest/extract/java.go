@@ -60,6 +60,10 @@ const (
 	jvArrayType
 	jvAnnotationTypeBody
 	jvEnumConstant
+	jvEnhancedFor
+	jvResource
+	jvCatchParam
+	jvCatchType
 )
 
 var jvKindNames = []string{
@@ -74,6 +78,7 @@ var jvKindNames = []string{
 	"this", "super", "explicit_constructor_invocation", "class_body", "interface_body",
 	"enum_body", "enum_body_declarations", "asterisk", "block_comment", "line_comment",
 	"constant_declaration", "array_type", "annotation_type_body", "enum_constant",
+	"enhanced_for_statement", "resource", "catch_formal_parameter", "catch_type",
 }
 
 type jvTables struct {
@@ -657,6 +662,33 @@ func (x *jvExtract) body(i int32, s *jvScope) {
 			}
 			if v >= 0 {
 				x.body(v, s)
+			}
+		}
+		return
+	case jvEnhancedFor, jvResource:
+		// for (T v : xs) and try (T v = …) declare a typed local as a
+		// local variable declaration does; calls on v are calls on a T.
+		ty := t.child(i, k.fType)
+		x.typeRefs(s.id, ty)
+		if tn := x.typeName(ty); tn != "" {
+			s.vars[t.text(t.child(i, k.fName))] = tn
+		}
+	case jvCatchParam:
+		// catch (T e) types e; catch (A | B e) names two types and types
+		// nothing, since the calls on e may be either's.
+		var types []int32
+		for c := t.first(i); c >= 0; c = t.n[c].next {
+			if x.code(c) != jvCatchType {
+				continue
+			}
+			for ty := t.first(c); ty >= 0; ty = t.n[ty].next {
+				x.typeRefs(s.id, ty)
+				types = append(types, ty)
+			}
+		}
+		if len(types) == 1 {
+			if tn := x.typeName(types[0]); tn != "" {
+				s.vars[t.text(t.child(i, k.fName))] = tn
 			}
 		}
 		return
