@@ -101,6 +101,9 @@ type fileInfo struct {
 	// tagged is a Go file's constraint when it names custom tags
 	// (binary_log, integration), else nil: see builtTogether.
 	tagged constraint.Expr
+	// pkg is a JVM file's declared package: one package spans source
+	// roots (src/main/java, src/test/java), so directories cannot tell it.
+	pkg string
 }
 
 // Index holds what resolution needs about every extracted file. Build it
@@ -178,7 +181,11 @@ func New(results []*extract.Result, ws *workspace.Info) *Index {
 func (ix *Index) place(r *extract.Result) int32 {
 	fi := int32(len(ix.files))
 	dir, base := split(r.Path)
-	ix.files = append(ix.files, fileInfo{path: r.Path, dir: dir, lang: r.Language, fam: family(r.Language)})
+	info := fileInfo{path: r.Path, dir: dir, lang: r.Language, fam: family(r.Language)}
+	if info.fam == "jvm" {
+		info.pkg = r.Package
+	}
+	ix.files = append(ix.files, info)
 	ix.fileIdx[r.Path] = fi
 	ix.byBase[base] = insertSorted(ix.byBase[base], r.Path)
 	for d := dir; ; d, _ = split(d) {
@@ -648,6 +655,9 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 		if len(cands) == 0 {
 			return Result{}
 		}
+		if hint.Module == "" && from.pkg != "" {
+			cands = ix.samePackageFirst(from, cands)
+		}
 	} else if hint.Receiver != "" && hint.Module == "" {
 		// x.m() on a receiver of unknown type: x is most often a value of
 		// a library type (a string, a list, a response), so a same-named
@@ -923,6 +933,24 @@ func (ix *Index) methodsOf(cands []int32, label, typ string) []int32 {
 		level = next
 	}
 	return nil
+}
+
+// samePackageFirst keeps, of a JVM receiver type's methods, those declared
+// in the caller's package when there are any: a type named without an
+// import is the caller package's own (or inherited from it), never a
+// same-named class elsewhere. Others are kept when none is (a nested class
+// of a supertype, a wildcard import).
+func (ix *Index) samePackageFirst(from fileInfo, cands []int32) []int32 {
+	var in []int32
+	for _, c := range cands {
+		if ix.files[ix.cands[c].file].pkg == from.pkg {
+			in = append(in, c)
+		}
+	}
+	if len(in) == 0 {
+		return cands
+	}
+	return in
 }
 
 // pick returns the best candidate by proximity, whether others tied with
