@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -185,6 +186,14 @@ func newShardWriter() *shardWriter {
 	return &shardWriter{s: &shard{docOff: []uint32{0}}, terms: getTermTable()}
 }
 
+// start begins the next shard on the same term table and scratch, and
+// returns it.
+func (w *shardWriter) start() *shard {
+	w.s = &shard{docOff: []uint32{0}}
+	w.terms.nextShard()
+	return w.s
+}
+
 func (w *shardWriter) release() {
 	putTermTable(w.terms)
 	w.terms = nil
@@ -192,8 +201,12 @@ func (w *shardWriter) release() {
 
 // id is term's local ID in the shard, given in first-seen order.
 func (w *shardWriter) id(term []byte) uint32 {
+	return w.local(w.terms.intern(term))
+}
+
+// local is the local ID of interned term wid, given in first-seen order.
+func (w *shardWriter) local(wid uint32) uint32 {
 	t := w.terms
-	wid := t.intern(term)
 	if t.gen[wid] == t.cur {
 		return t.local[wid]
 	}
@@ -221,9 +234,11 @@ func (w *shardWriter) count(id uint32) {
 func (w *shardWriter) text(s string) uint32 {
 	var n uint32
 	w.buf = append(w.buf[:0], s...) // (a conversion would allocate per call)
-	w.tok.terms(w.buf, func(term []byte) {
-		w.count(w.id(term))
-		n++
+	forEachIdent(w.buf, func(id []byte) {
+		for _, wid := range w.terms.identTerms(&w.tok, id) {
+			w.count(w.local(wid))
+			n++
+		}
 	})
 	return n
 }
@@ -299,10 +314,6 @@ func BuildFrom(ctx context.Context, g *graph.Graph, o Options, prev *Bodies) (*I
 
 	// Jobs: metadata of node ranges, then one job per source file.
 	const metaChunk = 4096
-	type job struct {
-		lo, hi int    // node range (metadata jobs)
-		path   string // source file (body jobs)
-	}
 	var jobs []job
 	for lo := 0; lo < n; lo += metaChunk {
 		jobs = append(jobs, job{lo: lo, hi: min(lo+metaChunk, n)})
@@ -312,27 +323,8 @@ func BuildFrom(ctx context.Context, g *graph.Graph, o Options, prev *Bodies) (*I
 			jobs = append(jobs, job{path: p})
 		}
 	}
-	shards := make([]*shard, len(jobs))
-	bodies := make([]*cachedBody, len(jobs))
-	eg, ectx := errgroup.WithContext(ctx)
-	eg.SetLimit(workers)
-	for i, j := range jobs {
-		eg.Go(func() error {
-			if err := ectx.Err(); err != nil {
-				return err
-			}
-			switch {
-			case j.path == "":
-				shards[i] = x.metaShard(j.lo, j.hi)
-			case o.FileStamp != nil:
-				shards[i], bodies[i] = x.reusableBody(j.path, prev)
-			default:
-				shards[i] = x.bodyShard(j.path)
-			}
-			return nil
-		})
-	}
-	if err := eg.Wait(); err != nil {
+	shards, bodies, err := x.runJobs(ctx, jobs, workers, prev)
+	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -356,6 +348,48 @@ func BuildFrom(ctx context.Context, g *graph.Graph, o Options, prev *Bodies) (*I
 	x.stats.Postings = len(x.pnode)
 	x.stats.Elapsed = time.Since(start)
 	return x, nil
+}
+
+// job is one unit of tokenising work: the metadata of a node range, or
+// the body of one source file.
+type job struct {
+	lo, hi int    // node range (metadata jobs)
+	path   string // source file (body jobs)
+}
+
+// runJobs tokenises every job into its shard. Each of the workers keeps
+// one shard writer (and so one term table and identifier memo) for all
+// the jobs it takes: a file mostly repeats identifiers the worker met in
+// earlier files. Which worker takes a job does not change its shard.
+func (x *Index) runJobs(ctx context.Context, jobs []job, workers int, prev *Bodies) ([]*shard, []*cachedBody, error) {
+	shards := make([]*shard, len(jobs))
+	bodies := make([]*cachedBody, len(jobs))
+	var next atomic.Int64
+	eg, ectx := errgroup.WithContext(ctx)
+	for range min(workers, len(jobs)) {
+		eg.Go(func() error {
+			w := newShardWriter()
+			defer w.release()
+			for i := int(next.Add(1) - 1); i < len(jobs); i = int(next.Add(1) - 1) {
+				if err := ectx.Err(); err != nil {
+					return err
+				}
+				switch j := jobs[i]; {
+				case j.path == "":
+					shards[i] = x.metaShard(w, j.lo, j.hi)
+				case x.opts.FileStamp != nil:
+					shards[i], bodies[i] = x.reusableBody(w, j.path, prev)
+				default:
+					shards[i] = x.bodyShard(w, j.path)
+				}
+			}
+			return nil
+		})
+	}
+	if err := eg.Wait(); err != nil {
+		return nil, nil, err
+	}
+	return shards, bodies, ctx.Err()
 }
 
 // countFileDF counts the files behind each term's postings: a word all
@@ -594,10 +628,9 @@ func (x *Index) nodesNamed(sym string) []graph.NodeID {
 }
 
 // metaShard tokenises the label, path and excerpt of nodes [lo, hi).
-func (x *Index) metaShard(lo, hi int) *shard {
+func (x *Index) metaShard(w *shardWriter, lo, hi int) *shard {
 	g := x.g
-	w := newShardWriter()
-	defer w.release()
+	w.start()
 	for i := lo; i < hi; i++ {
 		id := graph.NodeID(i)
 		typ := g.Type(id)
@@ -663,10 +696,8 @@ const maxDocLines = 30
 
 // bodyShard reads one source file and emits the body documents of the
 // file node and of every entity defined in it.
-func (x *Index) bodyShard(src string) *shard {
-	w := newShardWriter()
-	defer w.release()
-	s := w.s
+func (x *Index) bodyShard(w *shardWriter, src string) *shard {
+	s := w.start()
 	data, err := x.opts.ReadFile(src)
 	if err != nil || (x.opts.MaxFileBytes > 0 && len(data) > x.opts.MaxFileBytes) || bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
 		s.filesSkipped = 1
@@ -837,7 +868,9 @@ func (w *shardWriter) identTerms(m *identMemo, toks []uint32, id []byte) []uint3
 		return append(toks, m.arena[s.from:s.to]...)
 	}
 	from := uint32(len(m.arena))
-	w.tok.ident(id, func(term []byte) { m.arena = append(m.arena, w.id(term)) })
+	for _, wid := range w.terms.identTerms(&w.tok, id) {
+		m.arena = append(m.arena, w.local(wid))
+	}
 	to := uint32(len(m.arena))
 	m.insert(k, memoSlot{hash: h, ident: id, from: from, to: to})
 	return append(toks, m.arena[from:to]...)
@@ -846,7 +879,7 @@ func (w *shardWriter) identTerms(m *identMemo, toks []uint32, id []byte) []uint3
 // reusableBody is the body shard of file src, taken from prev when the
 // file's stamp and nodes are those prev indexed, else built; and the entry
 // the next build can take it from.
-func (x *Index) reusableBody(src string, prev *Bodies) (*shard, *cachedBody) {
+func (x *Index) reusableBody(w *shardWriter, src string, prev *Bodies) (*shard, *cachedBody) {
 	nodes := x.g.NodesByPath(src)
 	key, ok := x.bodyKey(src, nodes)
 	if prev != nil && ok {
@@ -854,7 +887,7 @@ func (x *Index) reusableBody(src string, prev *Bodies) (*shard, *cachedBody) {
 			return c.shard(nodes), c
 		}
 	}
-	s := x.bodyShard(src)
+	s := x.bodyShard(w, src)
 	if !ok {
 		return s, nil
 	}

@@ -40,3 +40,41 @@ func TestLinesMatchesPerOccurrence(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedTableMatchesFresh checks that a worker's shard writer, kept
+// across shards (its term table and identifier memo warm from earlier
+// files), writes each shard as a fresh writer would: same local IDs, same
+// vocabulary order.
+func TestSharedTableMatchesFresh(t *testing.T) {
+	texts := []string{
+		"func handleRequest(ctx context.Context) error { return parseHTTPHeader(ctx) }\n",
+		"// readBody reads the body\nfunc readBody(r io.Reader) ([]byte, error) { return io.ReadAll(r) }\n",
+		"type Context interface{ Done() <-chan struct{} }\nvar ErrShortBody = errors.New(\"short\")\n",
+		"a3f9c2e1b4d5a6f7e8d9c0b1a2f3e4d5 md5Sum x_y_z HTTPServer2 handleRequest\n",
+	}
+	shared := newShardWriter()
+	defer shared.release()
+	for round := 0; round < 3; round++ { // later rounds hit the memo only
+		for _, text := range texts {
+			shared.start()
+			gotToks, gotOff, _ := shared.lines([]byte(text))
+			gotN := shared.text(text)
+			shared.close(1, Doc, gotN, 0)
+
+			fresh := newShardWriter()
+			wantToks, wantOff, _ := fresh.lines([]byte(text))
+			wantN := fresh.text(text)
+			fresh.close(1, Doc, wantN, 0)
+			fresh.release()
+			if !slices.Equal(gotToks, wantToks) || !slices.Equal(gotOff, wantOff) || gotN != wantN {
+				t.Errorf("round %d %.20q: terms differ with a shared table", round, text)
+			}
+			if !slices.Equal(shared.s.terms, fresh.s.terms) || !slices.Equal(shared.s.tfs, fresh.s.tfs) {
+				t.Errorf("round %d %.20q: documents differ with a shared table", round, text)
+			}
+			if !slices.Equal(shared.s.vocab, fresh.s.vocab) {
+				t.Errorf("round %d %.20q: vocabulary %q, want %q", round, text, shared.s.vocab, fresh.s.vocab)
+			}
+		}
+	}
+}
