@@ -127,6 +127,8 @@ type jvExtract struct {
 	b       *builder
 	imports map[string]binding // simple name → import
 	isTest  bool
+	// wildcard: the file imports a package's every class (import a.b.*).
+	wildcard bool
 }
 
 func (javaExtractor) Extract(relPath string, src []byte) (*Result, error) {
@@ -215,6 +217,7 @@ func (x *jvExtract) importDecl(i int32) {
 	}
 	x.b.imp(im)
 	if name == "*" {
+		x.wildcard = x.wildcard || !static
 		_, pkg := splitLast(mod, ".")
 		x.b.ref(x.b.fileID, pkg, RelImports, line, RefHint{Module: mod})
 		return
@@ -463,10 +466,30 @@ func (x *jvExtract) method(c int32, s *jvScope) {
 	}
 	if rt := t.child(c, k.fType); rt >= 0 {
 		x.typeRefs(id, rt)
+		x.returns(id, rt)
 	}
 	if body := t.child(c, k.fBody); body >= 0 {
 		x.body(body, ms)
 	}
+}
+
+// returns records the class a method returns, so that the resolver can
+// type a call's receiver when it is a call: getTestClass().getName(). A
+// type written without an import is of the file's own package, unless a
+// wildcard import may have brought it (then its package is left open).
+func (x *jvExtract) returns(id string, rt int32) {
+	tn := x.typeName(rt)
+	if tn == "" || isTypeParamName(tn) {
+		return
+	}
+	mod := x.typeHint(rt).Module
+	if mod == "" && !x.wildcard {
+		mod = x.b.res.Package
+	}
+	if x.b.res.Returns == nil {
+		x.b.res.Returns = map[string]TypeRef{}
+	}
+	x.b.res.Returns[id] = TypeRef{Name: tn, Module: mod}
 }
 
 // signature is the parameter types of a formal parameter list, for an
@@ -736,6 +759,10 @@ func (x *jvExtract) invocation(i int32, s *jvScope) {
 			if h.ReceiverType == "" && isUpperStart(recv) && !isAllUpper(recv) {
 				h.ReceiverType = recv // static call Foo.bar()
 			}
+		case jvNew:
+			// new Foo(…).bar(): the receiver is a Foo.
+			h.ReceiverType = x.typeName(t.child(obj, k.fType))
+			x.body(obj, s)
 		case jvFieldAccess:
 			if o := t.child(obj, k.fObject); x.code(o) == jvThis && s.class != nil {
 				h.ReceiverType = s.class.attrs[t.text(t.child(obj, k.fField))]

@@ -59,3 +59,38 @@ class Runner {
 		wantEdge(t, r, tc.src, tc.rel, tc.dst, tc.line, tc.h)
 	}
 }
+
+// TestJavaReturnsAndCreations checks what types a receiver that is a call:
+// the class a method returns (with its package: imported, else the file's
+// own unless a wildcard import may have brought it) and new Foo(…).bar().
+func TestJavaReturnsAndCreations(t *testing.T) {
+	tests := []struct {
+		name, src, method string
+		want              TypeRef
+		ok                bool
+	}{
+		{"same package", "package a.b;\nclass R { TestClass getTestClass() { return null; } }", "R::getTestClass", TypeRef{Name: "TestClass", Module: "a.b"}, true},
+		{"imported", "package a.b;\nimport x.y.TestClass;\nclass R { TestClass get() { return null; } }", "R::get", TypeRef{Name: "TestClass", Module: "x.y"}, true},
+		{"qualified", "package a.b;\nclass R { x.y.Zed get() { return null; } }", "R::get", TypeRef{Name: "Zed", Module: "x.y"}, true},
+		{"wildcard leaves the package open", "package a.b;\nimport x.y.*;\nclass R { List<Zed> all() { return null; } Zed get() { return null; } }", "R::get", TypeRef{Name: "Zed"}, true},
+		{"generic element is no return type", "package a.b;\nclass R { List<Z> all() { return null; } }", "R::all", TypeRef{}, false},
+		{"type parameter", "package a.b;\nclass R { <T> T get() { return null; } }", "R::get", TypeRef{}, false},
+		{"primitive", "package a.b;\nclass R { int get() { return 0; } }", "R::get", TypeRef{}, false},
+	}
+	for _, tc := range tests {
+		r, err := ExtractFile("a/b/R.java", []byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := r.Returns["file::a/b/R.java::"+tc.method]
+		if ok != tc.ok || got != tc.want {
+			t.Errorf("%s: Returns = %+v %v, want %+v %v", tc.name, got, ok, tc.want, tc.ok)
+		}
+	}
+	r, err := ExtractFile("a/b/R.java", []byte("package a.b;\nclass R {\n  void run() {\n    new TestClass(R.class).getName();\n  }\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantEdge(t, r, "file::a/b/R.java::R::run", "calls", "ref::getName", 4, RefHint{ReceiverType: "TestClass"})
+	wantEdge(t, r, "file::a/b/R.java::R::run", "calls", "ref::TestClass", 4, RefHint{})
+}
