@@ -530,6 +530,14 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 		}
 		hint.ReceiverType, hint.Module, hint.Receiver = tr.Name, tr.Module, "@"
 	}
+	if hint.ReceiverType == "" && strings.HasSuffix(hint.Receiver, ")") && from.fam == "jvm" {
+		if tr, ok := ix.ownCallResult(src.ID, hint.Receiver); ok {
+			hint.ReceiverType = tr.Name
+			if hint.Module == "" {
+				hint.Module = tr.Module
+			}
+		}
+	}
 	if hint.ReceiverType == "" && strings.HasSuffix(hint.Receiver, ")") {
 		if tr, ok := ix.callResult(from, hint.Receiver); ok {
 			// f().M(), x := f(); x.M(): the receiver's type is what every
@@ -737,6 +745,41 @@ func (ix *Index) variants(fi, best int32, offHost []int32) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// ownCallResult types a JVM receiver that is a call without a receiver,
+// "f(…)": f is a method of the calling class or of a class it extends, so
+// only those declarations count. junit4's runners call getTestClass(),
+// ParentRunner's, returning a TestClass; Description.getTestClass()
+// returns a Class, and the two made callResult give up. Declarations of
+// the chain that disagree type nothing.
+func (ix *Index) ownCallResult(srcID, recv string) (extract.TypeRef, bool) {
+	i := strings.IndexByte(recv, '(')
+	if i <= 0 || !isIdent(recv[:i]) {
+		return extract.TypeRef{}, false
+	}
+	segs := strings.Split(srcID, "::")
+	if len(segs) < 4 { // file::path::Class::method
+		return extract.TypeRef{}, false
+	}
+	callee, owner := recv[:i], segs[len(segs)-2]
+	var out extract.TypeRef
+	found := false
+	for _, c := range ix.methodsOf(ix.byLabel[callee], callee, owner) {
+		tr, ok := ix.rets[c]
+		switch {
+		case !ok || (found && tr.Name != out.Name):
+			return extract.TypeRef{}, false
+		case !found:
+			out, found = tr, true
+		case tr.Module != out.Module:
+			out.Module = ""
+		}
+	}
+	if !found || !ix.isTypeName(out.Name) {
+		return extract.TypeRef{}, false
+	}
+	return out, true
 }
 
 // callResult types a call receiver, "pkg.F(…)" or "x.M()", from the
