@@ -10,19 +10,13 @@ import (
 // globals.py) counts as tested; one no test reaches does not.
 func TestAuditTestCoverageFollowsImports(t *testing.T) {
 	t.Parallel()
-	d, _ := tooltest.FixtureRepo(t, map[string]string{
+	got := hotspotsOf(t, "tested", map[string]string{
 		"pkg/__init__.py":      "",
 		"pkg/globals.py":       "def current_app():\n    return 1\n",
 		"pkg/lonely.py":        "def unused():\n    return 2\n",
 		"pkg/core.py":          "from pkg.globals import current_app\n\ndef run():\n    return current_app()\n",
 		"tests/test_things.py": "from pkg.globals import current_app\n\ndef test_app():\n    assert current_app() == 1\n",
 	})
-	out := tooltest.MustCall(t, d, "audit", map[string]any{"agent_id": "t", "path": "pkg", "profile": "quick"})
-	got := map[string]bool{}
-	for _, h := range out["hotspots"].([]any) {
-		m := h.(map[string]any)
-		got[m["path"].(string)] = m["tested"].(bool)
-	}
 	for _, c := range []struct {
 		path   string
 		tested bool
@@ -41,23 +35,31 @@ func TestAuditTestCoverageFollowsImports(t *testing.T) {
 // (a changelog that changes with every release) is never a hotspot.
 func TestAuditHotspotsCountFilesAndSkipProse(t *testing.T) {
 	t.Parallel()
-	d, _ := tooltest.FixtureRepo(t, map[string]string{
+	deps := hotspotsOf(t, "dependents", map[string]string{
 		"pkg/__init__.py":  "",
 		"pkg/core.py":      "def a():\n    return 1\n\ndef b():\n    return 2\n\ndef c():\n    return 3\n",
 		"pkg/app.py":       "from pkg.core import a, b, c\n\ndef x():\n    return a() + b() + c()\n\ndef y():\n    return a()\n",
 		"pkg/cli.py":       "from pkg.core import a\n\ndef main():\n    return a()\n",
 		"pkg/CHANGELOG.md": "# Changes\n\n- 1.0: first\n",
 	})
-	out := tooltest.MustCall(t, d, "audit", map[string]any{"agent_id": "t", "path": "pkg", "profile": "quick"})
-	deps := map[string]float64{}
-	for _, h := range out["hotspots"].([]any) {
-		m := h.(map[string]any)
-		deps[m["path"].(string)] = m["dependents"].(float64)
-	}
-	if deps["pkg/core.py"] != 2 {
+	if deps["pkg/core.py"] != 2.0 {
 		t.Errorf("core.py dependents = %v, want 2 (app.py, cli.py); hotspots %v", deps["pkg/core.py"], deps)
 	}
 	if _, ok := deps["pkg/CHANGELOG.md"]; ok {
 		t.Errorf("CHANGELOG.md listed as a hotspot: %v", deps)
 	}
+}
+
+// hotspotsOf audits pkg/ of a fixture repository (profile quick) and maps
+// each hotspot's path to one of its fields.
+func hotspotsOf(t *testing.T, field string, files map[string]string) map[string]any {
+	t.Helper()
+	d, _ := tooltest.FixtureRepo(t, files)
+	out := tooltest.MustCall(t, d, "audit", map[string]any{"agent_id": "t", "path": "pkg", "profile": "quick"})
+	got := map[string]any{}
+	for _, h := range out["hotspots"].([]any) {
+		m := h.(map[string]any)
+		got[m["path"].(string)] = m[field]
+	}
+	return got
 }
