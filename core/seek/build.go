@@ -187,11 +187,26 @@ func newShardWriter() *shardWriter {
 }
 
 // start begins the next shard on the same term table and scratch, and
-// returns it.
+// returns it (the writer's scratch: finish copies it out).
 func (w *shardWriter) start() *shard {
-	w.s = &shard{docOff: []uint32{0}}
+	if w.s == nil {
+		w.s = &shard{}
+	}
+	s := w.s
+	s.vocab, s.docNode, s.docField, s.docLen = s.vocab[:0], s.docNode[:0], s.docField[:0], s.docLen[:0]
+	s.docOff, s.terms, s.tfs = append(s.docOff[:0], 0), s.terms[:0], s.tfs[:0]
+	s.filesRead, s.filesSkipped, s.bodyBytes = 0, 0, 0
 	w.terms.nextShard()
-	return w.s
+	return s
+}
+
+// finish returns the shard written since start in slices of its exact
+// size: the writer's scratch grows once per worker, not once per shard.
+func (w *shardWriter) finish() *shard {
+	s := *w.s
+	s.vocab, s.docNode, s.docField, s.docLen = slices.Clone(s.vocab), slices.Clone(s.docNode), slices.Clone(s.docField), slices.Clone(s.docLen)
+	s.docOff, s.terms, s.tfs = slices.Clone(s.docOff), slices.Clone(s.terms), slices.Clone(s.tfs)
+	return &s
 }
 
 func (w *shardWriter) release() {
@@ -663,7 +678,7 @@ func (x *Index) metaShard(w *shardWriter, lo, hi int) *shard {
 			}
 		}
 	}
-	return w.s
+	return w.finish()
 }
 
 // qualifiers returns the enclosing names an external ID carries between
@@ -701,7 +716,7 @@ func (x *Index) bodyShard(w *shardWriter, src string) *shard {
 	data, err := x.opts.ReadFile(src)
 	if err != nil || (x.opts.MaxFileBytes > 0 && len(data) > x.opts.MaxFileBytes) || bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
 		s.filesSkipped = 1
-		return s
+		return w.finish()
 	}
 	s.filesRead = 1
 	s.bodyBytes = int64(len(data))
@@ -743,7 +758,7 @@ func (x *Index) bodyShard(w *shardWriter, src string) *shard {
 		}
 		w.close(id, Body, length, limit)
 	}
-	return s
+	return w.finish()
 }
 
 // identMemo remembers the local term IDs of the identifiers one file
