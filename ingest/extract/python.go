@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"maps"
 	"path"
 	"strings"
 	"sync"
@@ -304,6 +305,13 @@ func (x *pyExtract) function(i int32, s *pyScope, decos []int32) {
 	x.decorators(id, decos, s)
 
 	fs := &pyScope{id: id, class: s.class, vars: map[string]string{}, inFunc: true}
+	if s.inFunc {
+		// A nested function is a closure: it sees the enclosing
+		// function's parameters and locals, a method's self included,
+		// with the types known where it is defined.
+		maps.Copy(fs.vars, s.vars)
+		fs.self = s.self
+	}
 	if params := t.child(i, k.fParams); params >= 0 {
 		first := true
 		for p := t.first(params); p >= 0; p = t.n[p].next {
@@ -314,6 +322,12 @@ func (x *pyExtract) function(i int32, s *pyScope, decos []int32) {
 				continue
 			}
 			first = false
+			if pname != "" {
+				delete(fs.vars, pname) // a parameter hides the enclosing name
+				if pname == fs.self && !s.isClass {
+					fs.self = ""
+				}
+			}
 			if pname != "" && ptype >= 0 {
 				if tn := x.typeName(ptype); tn != "" {
 					fs.vars[pname] = tn
