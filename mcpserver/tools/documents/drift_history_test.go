@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/m1nd-go/m1nd/core/testcorpus"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
 
@@ -55,9 +56,7 @@ func TestDocumentDriftHierarchyAndGitDates(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	d := tooltest.NewDispatcher(t, session.Config{})
-	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
-	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": filepath.Join(dir, "docs"), "adapter": "universal", "mode": "merge"})
+	d := driftServer(t, dir)
 	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "path": "docs/guide.md"})
 	doc := out["documents"].([]any)[0].(map[string]any)
 	type finding struct{ Kind, Mention, File, At string }
@@ -122,9 +121,7 @@ func TestDocumentDriftDatesAMergeByItsLanding(t *testing.T) {
 	commitAt(t, dir, "2024-03-01T00:00:00Z", "src/shop/old.py")
 	gitAt(t, dir, "2024-04-01T00:00:00Z", "merge", "-q", "--no-ff", "-m", "merge feature", "feature")
 
-	d := tooltest.NewDispatcher(t, session.Config{})
-	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
-	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": filepath.Join(dir, "docs"), "adapter": "universal", "mode": "merge"})
+	d := driftServer(t, dir)
 	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "path": "docs/guide.md"})
 	at := map[string]string{}
 	for _, f := range out["documents"].([]any)[0].(map[string]any)["findings"].([]any) {
@@ -171,9 +168,7 @@ func TestDocumentDriftPassesOverTypeOnlyEdits(t *testing.T) {
 	edit("2024-03-01T00:00:00Z", "src/shop/old.py", "return 0", "return 1")
 	edit("2024-05-01T00:00:00Z", "src/shop/old.py", "def legacy():", "def legacy() -> int:  # typed")
 
-	d := tooltest.NewDispatcher(t, session.Config{})
-	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
-	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": filepath.Join(dir, "docs"), "adapter": "universal", "mode": "merge"})
+	d := driftServer(t, dir)
 	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "path": "docs/guide.md"})
 	at := map[string]string{}
 	for _, f := range out["documents"].([]any)[0].(map[string]any)["findings"].([]any) {
@@ -239,9 +234,7 @@ func TestDocumentDriftDatesAClassByItsSurface(t *testing.T) {
 	edit("2024-03-01T00:00:00Z", "return self._fee(amount)", "return amount + self._fee(amount)")
 	edit("2024-04-01T00:00:00Z", "return -amount", "return -abs(amount)")
 
-	d := tooltest.NewDispatcher(t, session.Config{})
-	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
-	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": filepath.Join(dir, "docs"), "adapter": "universal", "mode": "merge"})
+	d := driftServer(t, dir)
 	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "path": "docs/pay.md"})
 	at := map[string]string{}
 	for _, f := range out["documents"].([]any)[0].(map[string]any)["findings"].([]any) {
@@ -257,4 +250,14 @@ func TestDocumentDriftDatesAClassByItsSurface(t *testing.T) {
 	if n := out["summary"].(map[string]any)["cleared_by_surface"]; n != float64(1) {
 		t.Errorf("cleared_by_surface %v, want 1 (pay.Pay)", n)
 	}
+}
+
+// driftServer is a new server holding dir's code and, merged, its docs/
+// (adapter universal): what document_drift reads.
+func driftServer(t *testing.T, dir string) *tools.Dispatcher {
+	t.Helper()
+	d := tooltest.NewDispatcher(t, session.Config{})
+	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": filepath.Join(dir, "docs"), "adapter": "universal", "mode": "merge"})
+	return d
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/m1nd-go/m1nd/core/testcorpus"
-	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
 
@@ -40,9 +39,7 @@ func TestDocumentDriftDatesASymbolByItsOwnLines(t *testing.T) {
 	}
 	commitAt(t, dir, "2024-06-01T00:00:00Z", "src/shop/tools.py")
 
-	d := tooltest.NewDispatcher(t, session.Config{})
-	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
-	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": filepath.Join(dir, "docs"), "adapter": "universal", "mode": "merge"})
+	d := driftServer(t, dir)
 	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t"})
 	type finding struct{ Doc, Kind, Mention, At, DatedBy string }
 	var got []finding
@@ -101,9 +98,7 @@ func TestDocumentDriftPassesOverSweeps(t *testing.T) {
 	}
 	commitAt(t, dir, "2024-06-01T00:00:00Z", "src")
 
-	d := tooltest.NewDispatcher(t, session.Config{})
-	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
-	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": filepath.Join(dir, "docs"), "adapter": "universal", "mode": "merge"})
+	d := driftServer(t, dir)
 	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "path": "docs/guide.md"})
 	var got []string
 	for _, f := range out["documents"].([]any)[0].(map[string]any)["findings"].([]any) {
