@@ -164,16 +164,7 @@ func TestLineHistoryBound(t *testing.T) {
 // function by its own change before the sweep, following the range
 // back through the sweep's hunks.
 func TestLineHistorySkipsASweep(t *testing.T) {
-	if gitBinary == "" {
-		t.Skip("no git command")
-	}
-	r := gittest.Init(t, t.TempDir())
-	body := [][]string{{"return 0"}, {"return 1"}, {"return 2"}}
-	text, _ := funcs(body)
-	r.Change(map[string]string{"m.py": text}, "ann", day(0))
-	body[1] = []string{"x = 1", "return x"}
-	text, _ = funcs(body)
-	r.Change(map[string]string{"m.py": text}, "ann", day(5))
+	r, body := f1Changed(t)
 	body = [][]string{{"a = 0", "return a"}, {"x = 1", "y = x", "return y"}, {"return (2)"}} // the sweep
 	text, spans := funcs(body)
 	sweep := r.Change(map[string]string{"m.py": text}, "ann", day(9))
@@ -236,16 +227,7 @@ func TestLineHistorySkippingEverything(t *testing.T) {
 // dated by its real change, not by the later comment edit in the same
 // commit as a real change of f2, which still dates f2.
 func TestLineHistoryPassesOverCosmeticHunks(t *testing.T) {
-	if gitBinary == "" {
-		t.Skip("no git command")
-	}
-	r := gittest.Init(t, t.TempDir())
-	body := [][]string{{"return 0"}, {"return 1"}, {"return 2"}}
-	text, _ := funcs(body)
-	r.Change(map[string]string{"m.py": text}, "ann", day(0))
-	body[1] = []string{"x = 1", "return x"}
-	text, _ = funcs(body)
-	r.Change(map[string]string{"m.py": text}, "ann", day(5))
+	r, body := f1Changed(t)
 	body[1] = []string{"x = 1  # one", "return x"} // cosmetic
 	body[2] = []string{"return 22"}                // real
 	text, spans := funcs(body)
@@ -284,4 +266,21 @@ func TestLineHistoryPassesOverCosmeticHunks(t *testing.T) {
 	if !slices.Contains(added, "    x = 1  # one") {
 		t.Errorf("Cosmetic never saw the added line: %q", seen)
 	}
+}
+
+// f1Changed commits three functions on day 0 and a change of f1's body on
+// day 5: the history the sweep and cosmetic tests build on.
+func f1Changed(t *testing.T) (*gittest.Repo, [][]string) {
+	t.Helper()
+	if gitBinary == "" {
+		t.Skip("no git command")
+	}
+	r := gittest.Init(t, t.TempDir())
+	body := [][]string{{"return 0"}, {"return 1"}, {"return 2"}}
+	text, _ := funcs(body)
+	r.Change(map[string]string{"m.py": text}, "ann", day(0))
+	body[1] = []string{"x = 1", "return x"}
+	text, _ = funcs(body)
+	r.Change(map[string]string{"m.py": text}, "ann", day(5))
+	return r, body
 }
