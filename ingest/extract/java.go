@@ -805,7 +805,8 @@ func (x *jvExtract) varType(name string, s *jvScope) string {
 func (x *jvExtract) creation(i int32, s *jvScope) {
 	t, k := x.t, x.k
 	ty := t.child(i, k.fType)
-	if tn := x.typeName(ty); tn != "" {
+	tn := x.typeName(ty)
+	if tn != "" {
 		x.b.ref(s.id, tn, RelCalls, t.line(i), x.typeHint(ty))
 	}
 	for c := t.first(i); c >= 0; c = t.n[c].next {
@@ -813,10 +814,21 @@ func (x *jvExtract) creation(i int32, s *jvScope) {
 		case c == ty:
 		case x.code(c) == jvClassBody:
 			// Anonymous class: its methods' calls belong to the enclosing
-			// method.
+			// method, but its super is the type created: super.m() there
+			// calls the created type's m.
+			anon := s
+			if tn != "" {
+				ci := &jvClassInfo{super: tn}
+				if s.class != nil {
+					cp := *s.class
+					cp.super = tn
+					ci = &cp
+				}
+				anon = &jvScope{id: s.id, class: ci, vars: s.vars}
+			}
 			for m := t.first(c); m >= 0; m = t.n[m].next {
 				if body := t.child(m, k.fBody); body >= 0 {
-					x.body(body, s)
+					x.body(body, anon)
 				}
 			}
 		default:

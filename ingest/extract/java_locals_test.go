@@ -94,3 +94,32 @@ func TestJavaReturnsAndCreations(t *testing.T) {
 	wantEdge(t, r, "file::a/b/R.java::R::run", "calls", "ref::getName", 4, RefHint{ReceiverType: "TestClass"})
 	wantEdge(t, r, "file::a/b/R.java::R::run", "calls", "ref::TestClass", 4, RefHint{})
 }
+
+// TestJavaAnonymousClassSuper: super.m() in an anonymous class calls the
+// created type's m, not the enclosing class's superclass's (junit4's
+// ErrorReportingRunnerTest overrides RunNotifier.fireTestFailure in
+// `new RunNotifier() {…}` and calls super.fireTestFailure(failure)).
+func TestJavaAnonymousClassSuper(t *testing.T) {
+	src := `package p;
+
+class RunnerTest extends TestCase {
+    void run() {
+        RunNotifier n = new RunNotifier() {
+            public void fireTestFailure(Failure failure) {
+                super.fireTestFailure(failure);
+                helper();
+            }
+        };
+        super.setUp();
+    }
+}
+`
+	r, err := ExtractFile("p/RunnerTest.java", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := "file::p/RunnerTest.java::RunnerTest::run"
+	wantEdge(t, r, run, "calls", "ref::fireTestFailure", 7, RefHint{Receiver: "super", ReceiverType: "RunNotifier"})
+	wantEdge(t, r, run, "calls", "ref::helper", 8, RefHint{ReceiverType: "RunnerTest"})
+	wantEdge(t, r, run, "calls", "ref::setUp", 11, RefHint{Receiver: "super", ReceiverType: "TestCase"})
+}
