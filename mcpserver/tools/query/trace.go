@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -375,7 +376,7 @@ func (m *traceMapper) findFile(f stacktrace.Frame) (graph.NodeID, string, float6
 			n++
 		}
 		conf := suffixConfidence(n, len(cs), len(segs))
-		if f.External && !(n == len(cs) && n >= 3) {
+		if f.External && !(n == len(cs) && n >= 3) && !(n == len(segs) && jvmPackagePath(f)) {
 			conf = 0
 		}
 		if conf == 0 || n < bestM || n == bestM && conf < bestConf {
@@ -393,6 +394,16 @@ func (m *traceMapper) findFile(f stacktrace.Frame) (graph.NodeID, string, float6
 		return best[0], matchName(bestM, len(segs), bestConf), bestConf, true
 	}
 	return m.disambiguate(best, f), "ambiguous", bestConf * 0.7, true
+}
+
+// jvmPackagePath reports whether a frame's path was built from its JVM
+// package (org.junit.Assert → org/junit/Assert.java). A file of the graph
+// at that whole package path is that very class, so a frame the parser
+// took for a library's (org.junit., kotlin.) is the project's own code
+// when the project is that library.
+func jvmPackagePath(f stacktrace.Frame) bool {
+	return f.Module != "" && f.Class != "" && strings.Count(f.File, "/") >= 1 &&
+		f.File == strings.ReplaceAll(f.Module, ".", "/")+"/"+path.Base(f.File)
 }
 
 // suffixConfidence judges n shared trailing segments between a graph path
@@ -523,11 +534,13 @@ func traceTail(p string) string {
 func externalKind(p string) string {
 	low := strings.ToLower(p)
 	for _, k := range [][2]string{
+		// JVM first: a package path names its directories freely
+		// (org/junit/internal/… is no Node.js internal module).
+		{".java", "the JDK or a JVM library"}, {".kt", "the Kotlin runtime or a JVM library"},
 		{"site-packages", "an installed Python package"}, {"dist-packages", "an installed Python package"}, {"python", "the Python runtime"},
 		{"node_modules", "an npm package"}, {"node:", "the Node.js runtime"}, {"internal/", "the Node.js runtime"},
 		{"vendor", "vendored code"}, {"/pkg/mod/", "a Go module dependency"}, {"go", "the Go runtime"},
 		{"rustc", "the Rust standard library"}, {"cargo", "a Rust crate dependency"},
-		{".java", "the JDK or a JVM library"}, {".kt", "the Kotlin runtime or a JVM library"},
 	} {
 		if strings.Contains(low, k[0]) {
 			return k[1]
