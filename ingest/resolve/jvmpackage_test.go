@@ -35,3 +35,24 @@ func TestJavaReceiverTypeOfTheSamePackage(t *testing.T) {
 			want: "file::" + internal + "::TestClass::getAnnotatedMethods", status: Ambiguous},
 	})
 }
+
+// TestJavaPlainNameOfTheSamePackage: a class named without an import in a
+// test under src/test/java is the class of its package under
+// src/main/java (junit4's TestClassTest names FrameworkField); the
+// package, not the directory, is the scope.
+func TestJavaPlainNameOfTheSamePackage(t *testing.T) {
+	pkg := func(r *extract.Result, p string) *extract.Result { r.Package = p; return r }
+	field := "src/main/java/org/junit/runners/model/FrameworkField.java"
+	test := "src/test/java/org/junit/runners/model/TestClassTest.java"
+	ix := New([]*extract.Result{
+		pkg(file(field, "java", "class FrameworkField"), "org.junit.runners.model"),
+		pkg(file(test, "java", "class TestClassTest", "func TestClassTest::fields"), "org.junit.runners.model"),
+		pkg(file("src/test/java/org/junit/validator/ValidatorTest.java", "java", "class ValidatorTest"), "org.junit.validator"),
+	}, nil)
+	run(t, ix, []rcase{
+		{name: "same package, other source root", from: test, srcEnt: "TestClassTest::fields", ref: "FrameworkField",
+			rel: extract.RelReferences, want: "file::" + field + "::FrameworkField", status: Resolved},
+		{name: "another package still needs an import", from: "src/test/java/org/junit/validator/ValidatorTest.java", srcEnt: "ValidatorTest",
+			ref: "FrameworkField", rel: extract.RelReferences, want: "", status: Unresolved},
+	})
+}

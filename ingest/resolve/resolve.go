@@ -689,7 +689,10 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 			var in []int32
 			for _, c := range cands {
 				f := &ix.files[ix.cands[c].file]
-				if ix.cands[c].file == fi || (scope == scopePackage && f.dir == from.dir) {
+				// A JVM package spans source roots (src/main/java and
+				// src/test/java): its declared name, when known, is the scope.
+				samePkg := f.dir == from.dir || (from.pkg != "" && f.pkg == from.pkg)
+				if ix.cands[c].file == fi || (scope == scopePackage && samePkg) {
 					in = append(in, c)
 				}
 			}
