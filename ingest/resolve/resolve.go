@@ -766,23 +766,7 @@ func (ix *Index) ownCallResult(srcID, recv string) (extract.TypeRef, bool) {
 		return extract.TypeRef{}, false
 	}
 	callee, owner := recv[:i], segs[len(segs)-2]
-	var out extract.TypeRef
-	found := false
-	for _, c := range ix.methodsOf(ix.byLabel[callee], callee, owner) {
-		tr, ok := ix.rets[c]
-		switch {
-		case !ok || (found && tr.Name != out.Name):
-			return extract.TypeRef{}, false
-		case !found:
-			out, found = tr, true
-		case tr.Module != out.Module:
-			out.Module = ""
-		}
-	}
-	if !found || !ix.isTypeName(out.Name) {
-		return extract.TypeRef{}, false
-	}
-	return out, true
+	return ix.agreedResult(ix.methodsOf(ix.byLabel[callee], callee, owner))
 }
 
 // callResult types a call receiver, "pkg.F(…)" or "x.M()", from the
@@ -799,12 +783,22 @@ func (ix *Index) callResult(from fileInfo, recv string) (extract.TypeRef, bool) 
 	if !isIdent(callee) {
 		return extract.TypeRef{}, false
 	}
+	var same []int32
+	for _, c := range ix.byLabel[callee] {
+		if ix.files[ix.cands[c].file].fam == from.fam {
+			same = append(same, c)
+		}
+	}
+	return ix.agreedResult(same)
+}
+
+// agreedResult is the type every candidate declares it returns, when they
+// all name the same type; a candidate returning nothing named, or another
+// type, makes it unknown.
+func (ix *Index) agreedResult(cands []int32) (extract.TypeRef, bool) {
 	var out extract.TypeRef
 	found := false
-	for _, c := range ix.byLabel[callee] {
-		if ix.files[ix.cands[c].file].fam != from.fam {
-			continue
-		}
+	for _, c := range cands {
 		tr, ok := ix.rets[c]
 		switch {
 		case !ok || (found && tr.Name != out.Name):
