@@ -38,16 +38,7 @@ func funcs(body [][]string) (string, [][2]int) {
 // A function is dated by the last commit changing its own lines, not by
 // later edits of its neighbours that shift it down the file.
 func TestLineHistoryDatesAFunctionByItsOwnLines(t *testing.T) {
-	if gitBinary == "" {
-		t.Skip("no git command")
-	}
-	r := gittest.Init(t, t.TempDir())
-	body := [][]string{{"return 0"}, {"return 1"}, {"return 2"}}
-	text, _ := funcs(body)
-	r.Change(map[string]string{"m.py": text}, "ann", day(0))
-	body[1] = []string{"x = 1", "return x"} // f1's own change
-	text, _ = funcs(body)
-	r.Change(map[string]string{"m.py": text}, "ann", day(5))
+	r, body := f1Changed(t) // f1's own change on day 5
 	body[0] = []string{"a = 0", "b = 0", "return a"} // f0 grows: f1, f2 move down
 	body[2] = []string{"return 22"}
 	text, spans := funcs(body)
@@ -269,7 +260,7 @@ func TestLineHistoryPassesOverCosmeticHunks(t *testing.T) {
 }
 
 // f1Changed commits three functions on day 0 and a change of f1's body on
-// day 5: the history the sweep and cosmetic tests build on.
+// day 5: the history the line-history tests build on.
 func f1Changed(t *testing.T) (*gittest.Repo, [][]string) {
 	t.Helper()
 	if gitBinary == "" {
