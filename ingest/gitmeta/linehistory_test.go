@@ -38,7 +38,7 @@ func funcs(body [][]string) (string, [][2]int) {
 // A function is dated by the last commit changing its own lines, not by
 // later edits of its neighbours that shift it down the file.
 func TestLineHistoryDatesAFunctionByItsOwnLines(t *testing.T) {
-	r, body := f1Changed(t) // f1's own change on day 5
+	r, body := f1Changed(t)                          // f1's own change on day 5
 	body[0] = []string{"a = 0", "b = 0", "return a"} // f0 grows: f1, f2 move down
 	body[2] = []string{"return 22"}
 	text, spans := funcs(body)
