@@ -100,12 +100,7 @@ func gitAt(t *testing.T, dir, when string, args ...string) {
 // other files.
 func TestDocumentDriftDatesAMergeByItsLanding(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	if err := testcorpus.Write(dir, driftRepo); err != nil {
-		t.Fatal(err)
-	}
-	gitAt(t, dir, "2023-01-01T00:00:00Z", "init", "-q", "-b", "main")
-	commitAt(t, dir, "2023-01-01T00:00:00Z", "src")
+	dir := srcCommitted(t, driftRepo)
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs/guide.md")
 	gitAt(t, dir, "2024-02-01T00:00:00Z", "checkout", "-q", "-b", "feature")
 	// The branch changes run's own lines (and adds a function).
@@ -142,12 +137,7 @@ func TestDocumentDriftDatesAMergeByItsLanding(t *testing.T) {
 // the annotation added after it; unless the page is about type hints.
 func TestDocumentDriftPassesOverTypeOnlyEdits(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	if err := testcorpus.Write(dir, driftRepo); err != nil {
-		t.Fatal(err)
-	}
-	gitAt(t, dir, "2023-01-01T00:00:00Z", "init", "-q", "-b", "main")
-	commitAt(t, dir, "2023-01-01T00:00:00Z", "src")
+	dir := srcCommitted(t, driftRepo)
 	typing := "# Type hints\n\n`shop.Shop.run` returns nothing a checker can use.\n"
 	if err := os.WriteFile(filepath.Join(dir, "docs/typing.md"), []byte(typing), 0o644); err != nil {
 		t.Fatal(err)
@@ -211,12 +201,7 @@ var payRepo = map[string]string{
 // method bodies (cleared), Refund's __call__ edit dates it.
 func TestDocumentDriftDatesAClassByItsSurface(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	if err := testcorpus.Write(dir, payRepo); err != nil {
-		t.Fatal(err)
-	}
-	gitAt(t, dir, "2023-01-01T00:00:00Z", "init", "-q", "-b", "main")
-	commitAt(t, dir, "2023-01-01T00:00:00Z", "src")
+	dir := srcCommitted(t, payRepo)
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs/pay.md")
 	edit := func(when, from, to string) {
 		t.Helper()
@@ -260,4 +245,17 @@ func driftServer(t *testing.T, dir string) *tools.Dispatcher {
 	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
 	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": filepath.Join(dir, "docs"), "adapter": "universal", "mode": "merge"})
 	return d
+}
+
+// srcCommitted writes files into a new repository (branch main) and
+// commits its src/ on 2023-01-01: the start of the drift histories.
+func srcCommitted(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := testcorpus.Write(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	gitAt(t, dir, "2023-01-01T00:00:00Z", "init", "-q", "-b", "main")
+	commitAt(t, dir, "2023-01-01T00:00:00Z", "src")
+	return dir
 }

@@ -25,12 +25,7 @@ var linesRepo = map[string]string{
 // same file; the reference page renders beta and is skipped.
 func TestDocumentDriftDatesASymbolByItsOwnLines(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	if err := testcorpus.Write(dir, linesRepo); err != nil {
-		t.Fatal(err)
-	}
-	gitAt(t, dir, "2023-01-01T00:00:00Z", "init", "-q", "-b", "main")
-	commitAt(t, dir, "2023-01-01T00:00:00Z", "src")
+	dir := srcCommitted(t, linesRepo)
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
 	// beta's body changes and grows; alpha is untouched.
 	tools := "def alpha(x):\n    return x + 1\n\n\ndef beta(y):\n    z = y * 2\n    return z\n"
