@@ -218,7 +218,7 @@ type driftDocJSON struct {
 	Findings          []driftFindingJSON `json:"findings"`
 	FindingsTotal     int                `json:"findings_total"`
 	FindingsTruncated bool               `json:"findings_truncated"`
-	SkippedGenerated  int                `json:"skipped_generated,omitempty" jsonschema:"Stale bindings skipped: the section renders that code (mkdocstrings, autodoc)."`
+	SkippedGenerated  int                `json:"skipped_generated,omitempty" jsonschema:"Stale bindings skipped: the section renders that code (mkdocstrings, autodoc, a literal include)."`
 }
 
 type driftSummary struct {
@@ -229,7 +229,7 @@ type driftSummary struct {
 	AmbiguousTargets      int `json:"ambiguous_targets"`
 	UnbackedClaims        int `json:"unbacked_claims" jsonschema:"Always 0: claims are not checked against code."`
 	CodeChangeUnreflected int `json:"code_change_unreflected" jsonschema:"Sections with at least one stale binding."`
-	SkippedGenerated      int `json:"skipped_generated" jsonschema:"Stale bindings skipped: the section renders that code (mkdocstrings ::: , Sphinx auto*)."`
+	SkippedGenerated      int `json:"skipped_generated" jsonschema:"Stale bindings skipped: the section renders that code (mkdocstrings ::: , Sphinx auto*, literalinclude)."`
 	ClearedByLines        int `json:"cleared_by_lines" jsonschema:"Bindings whose file changed after the document but whose symbol's own lines did not."`
 	ClearedBySweeps       int `json:"cleared_by_sweeps" jsonschema:"Bindings whose symbol's lines changed after the document only in sweeps (commits of ≥10 files)."`
 	ClearedByTypes        int `json:"cleared_by_types" jsonschema:"Bindings whose symbol's lines changed after the document only in Python type or comment edits."`

@@ -108,3 +108,28 @@ func TestDocumentDriftPassesOverSweeps(t *testing.T) {
 		t.Errorf("cleared_by_sweeps = %v, want 1 (alpha)", n)
 	}
 }
+
+// A section that shows a file through a literal include renders that
+// file's code: a later change of it is on the page already (marshmallow's
+// and loguru's example pages were dated stale).
+func TestDocumentDriftSkipsALiteralInclude(t *testing.T) {
+	t.Parallel()
+	dir := srcCommitted(t, map[string]string{
+		"src/shop/__init__.py": "",
+		"src/shop/app.py":      "def run():\n    return 1\n",
+		"docs/guide.md":        "# Guide\n\nCall `shop.app.run`:\n\n```{literalinclude} ../src/shop/app.py\n```\n",
+	})
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
+	if err := os.WriteFile(filepath.Join(dir, "src/shop/app.py"), []byte("def run():\n    return 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commitAt(t, dir, "2024-06-01T00:00:00Z", "src/shop/app.py")
+	d := driftServer(t, dir)
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "path": "docs/guide.md"})
+	if fs := out["documents"].([]any)[0].(map[string]any)["findings"].([]any); len(fs) != 0 {
+		t.Errorf("findings on a page that includes the code: %s", tooltest.ToJSON(fs))
+	}
+	if n := out["summary"].(map[string]any)["skipped_generated"]; n != 1.0 {
+		t.Errorf("skipped_generated = %v, want 1", n)
+	}
+}
