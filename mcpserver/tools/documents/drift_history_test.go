@@ -118,13 +118,7 @@ func TestDocumentDriftDatesAMergeByItsLanding(t *testing.T) {
 
 	d := driftServer(t, dir)
 	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "path": "docs/guide.md"})
-	at := map[string]string{}
-	for _, f := range out["documents"].([]any)[0].(map[string]any)["findings"].([]any) {
-		m := f.(map[string]any)
-		if s, ok := m["code_changed_at"].(string); ok {
-			at[m["mention"].(string)] = s
-		}
-	}
+	at := changedAt(out)
 	want := map[string]string{"shop.Shop.run": "2024-04-01T00:00:00Z", "src/shop/app.py": "2024-04-01T00:00:00Z", "shop.old.legacy": "2024-03-01T00:00:00Z"}
 	if diff := cmp.Diff(want, at); diff != "" {
 		t.Errorf("code_changed_at (-want +got):\n%s", diff)
@@ -160,13 +154,7 @@ func TestDocumentDriftPassesOverTypeOnlyEdits(t *testing.T) {
 
 	d := driftServer(t, dir)
 	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "path": "docs/guide.md"})
-	at := map[string]string{}
-	for _, f := range out["documents"].([]any)[0].(map[string]any)["findings"].([]any) {
-		m := f.(map[string]any)
-		if s, ok := m["code_changed_at"].(string); ok {
-			at[m["mention"].(string)] = s
-		}
-	}
+	at := changedAt(out)
 	want := map[string]string{"src/shop/app.py": "2024-02-01T00:00:00Z", "shop.old.legacy": "2024-03-01T00:00:00Z"}
 	if diff := cmp.Diff(want, at); diff != "" {
 		t.Errorf("code_changed_at (-want +got):\n%s", diff)
@@ -258,4 +246,17 @@ func srcCommitted(t *testing.T, files map[string]string) string {
 	gitAt(t, dir, "2023-01-01T00:00:00Z", "init", "-q", "-b", "main")
 	commitAt(t, dir, "2023-01-01T00:00:00Z", "src")
 	return dir
+}
+
+// changedAt maps each finding of the answer's first document that dates
+// a code change to that date, by mention.
+func changedAt(out map[string]any) map[string]string {
+	at := map[string]string{}
+	for _, f := range out["documents"].([]any)[0].(map[string]any)["findings"].([]any) {
+		m := f.(map[string]any)
+		if s, ok := m["code_changed_at"].(string); ok {
+			at[m["mention"].(string)] = s
+		}
+	}
+	return at
 }
