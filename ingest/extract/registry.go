@@ -164,6 +164,7 @@ func forLanguage(lang string, def Extractor) Extractor {
 func extractWith(e Extractor, relPath string, src []byte) (res *Result, err error) {
 	res, err = safeExtract(e, relPath, src)
 	if err == nil && res != nil {
+		markDeprecated(res, src)
 		return res, nil
 	}
 	if err == nil {
