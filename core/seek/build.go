@@ -66,64 +66,9 @@ type Index struct {
 	bodies *Bodies
 }
 
-// Bodies are the body documents of an index's files, as the next build of
-// the same tree can take them (BuildFrom). They hold no graph: a caller may
-// keep them after it let go of the index.
-type Bodies struct {
-	opts Options // the body options they were cut with
-	m    map[string]*cachedBody
-}
-
 // Bodies returns the index's body documents for the next build (nil when
 // it was built without Options.FileStamp).
 func (x *Index) Bodies() *Bodies { return x.bodies }
-
-// cachedBody is a file's body shard as a later build can take it: its
-// documents name the file's nodes by their position among the file's
-// nodes (NodesByPath order), not by NodeID, which moves between graphs.
-// Its vocabulary is one string with end offsets rather than a string per
-// term: the cache lives as long as the index, and the collector then has
-// one pointer per file to follow instead of one per term.
-type cachedBody struct {
-	key      string // the file's stamp and its nodes' lines (bodyKey)
-	s        shard  // without vocab
-	vocab    string
-	vocabEnd []uint32
-}
-
-func newCachedBody(key string, s *shard, nodes []graph.NodeID) *cachedBody {
-	c := &cachedBody{key: key, s: *s}
-	c.s.vocab = nil
-	var b strings.Builder
-	c.vocabEnd = make([]uint32, len(s.vocab))
-	for i, t := range s.vocab {
-		b.WriteString(t)
-		c.vocabEnd[i] = uint32(b.Len())
-	}
-	c.vocab = b.String()
-	c.s.docNode = make([]graph.NodeID, len(s.docNode))
-	for d, id := range s.docNode {
-		k, _ := slices.BinarySearch(nodes, id) // NodesByPath is in NodeID order
-		c.s.docNode[d] = graph.NodeID(k)
-	}
-	return c
-}
-
-// shard is the cached shard for a graph whose file has these nodes.
-func (c *cachedBody) shard(nodes []graph.NodeID) *shard {
-	s := c.s
-	s.vocab = make([]string, len(c.vocabEnd))
-	start := uint32(0)
-	for i, end := range c.vocabEnd {
-		s.vocab[i] = c.vocab[start:end]
-		start = end
-	}
-	s.docNode = make([]graph.NodeID, len(c.s.docNode))
-	for d, k := range c.s.docNode {
-		s.docNode[d] = nodes[k]
-	}
-	return &s
-}
 
 // BuildStats describe a build.
 type BuildStats struct {
@@ -179,6 +124,13 @@ type shardWriter struct {
 	// counting scratch, indexed by local term ID
 	cnt     []uint16
 	touched []uint32
+	// wids are the shard's vocabulary as interned IDs; spans the lines
+	// of a body shard's nodes, docSpan those of each document written
+	// (docIdx: its index in the sorted spans), for the shard's cache entry.
+	wids    []uint32
+	spans   []span
+	docSpan []span
+	docIdx  []int
 }
 
 // newShardWriter starts a shard; release gives its term table back.
@@ -196,6 +148,7 @@ func (w *shardWriter) start() *shard {
 	s.vocab, s.docNode, s.docField, s.docLen = s.vocab[:0], s.docNode[:0], s.docField[:0], s.docLen[:0]
 	s.docOff, s.terms, s.tfs = append(s.docOff[:0], 0), s.terms[:0], s.tfs[:0]
 	s.filesRead, s.filesSkipped, s.bodyBytes = 0, 0, 0
+	w.wids, w.spans, w.docSpan = w.wids[:0], w.spans[:0], w.docSpan[:0]
 	w.terms.nextShard()
 	return s
 }
@@ -228,6 +181,7 @@ func (w *shardWriter) local(wid uint32) uint32 {
 	id := uint32(len(w.s.vocab))
 	t.gen[wid], t.local[wid] = t.cur, id
 	w.s.vocab = append(w.s.vocab, t.strs[wid])
+	w.wids = append(w.wids, wid)
 	return id
 }
 
@@ -318,8 +272,15 @@ func BuildFrom(ctx context.Context, g *graph.Graph, o Options, prev *Bodies) (*I
 	} else if prev != nil && !sameBodyOptions(prev.opts, o) {
 		prev = nil
 	}
+	var terms []string // prev's terms, by termIndex ID
 	if o.FileStamp != nil && o.ReadFile != nil {
-		x.bodies = &Bodies{opts: o, m: map[string]*cachedBody{}}
+		ix := newTermIndex()
+		if prev != nil && prev.terms != nil && prev.terms.size() < maxIndexTerms {
+			ix, terms = prev.terms, prev.terms.view()
+		} else {
+			prev = nil
+		}
+		x.bodies = &Bodies{opts: o, terms: ix, m: map[string]*fileBody{}}
 		x.bodies.opts.FileStamp, x.bodies.opts.ReadFile = nil, nil // no closures kept
 	}
 	x.indexFiles()
@@ -338,7 +299,7 @@ func BuildFrom(ctx context.Context, g *graph.Graph, o Options, prev *Bodies) (*I
 			jobs = append(jobs, job{path: p})
 		}
 	}
-	shards, bodies, err := x.runJobs(ctx, jobs, workers, prev)
+	shards, bodies, err := x.runJobs(ctx, jobs, workers, prev, terms)
 	if err != nil {
 		return nil, err
 	}
@@ -351,7 +312,7 @@ func BuildFrom(ctx context.Context, g *graph.Graph, o Options, prev *Bodies) (*I
 		x.stats.BodyBytes += s.bodyBytes
 		if c := bodies[i]; c != nil {
 			x.bodies.m[jobs[i].path] = c
-			if prev != nil && prev.m[jobs[i].path] == c {
+			if p := jobs[i].path; prev != nil && (prev.m[p] == c || prev.fresh[p] == c) {
 				x.stats.FilesReused++
 			}
 		}
@@ -376,9 +337,9 @@ type job struct {
 // one shard writer (and so one term table and identifier memo) for all
 // the jobs it takes: a file mostly repeats identifiers the worker met in
 // earlier files. Which worker takes a job does not change its shard.
-func (x *Index) runJobs(ctx context.Context, jobs []job, workers int, prev *Bodies) ([]*shard, []*cachedBody, error) {
+func (x *Index) runJobs(ctx context.Context, jobs []job, workers int, prev *Bodies, terms []string) ([]*shard, []*fileBody, error) {
 	shards := make([]*shard, len(jobs))
-	bodies := make([]*cachedBody, len(jobs))
+	bodies := make([]*fileBody, len(jobs))
 	var next atomic.Int64
 	eg, ectx := errgroup.WithContext(ctx)
 	for range min(workers, len(jobs)) {
@@ -393,9 +354,9 @@ func (x *Index) runJobs(ctx context.Context, jobs []job, workers int, prev *Bodi
 				case j.path == "":
 					shards[i] = x.metaShard(w, j.lo, j.hi)
 				case x.opts.FileStamp != nil:
-					shards[i], bodies[i] = x.reusableBody(w, j.path, prev)
+					shards[i], bodies[i] = x.reusableBody(w, j.path, prev, terms)
 				default:
-					shards[i] = x.bodyShard(w, j.path)
+					shards[i], _ = x.bodyShard(w, j.path, x.g.NodesByPath(j.path))
 				}
 			}
 			return nil
@@ -710,55 +671,93 @@ func qualifiers(ext, src, label string) string {
 const maxDocLines = 30
 
 // bodyShard reads one source file and emits the body documents of the
-// file node and of every entity defined in it.
-func (x *Index) bodyShard(w *shardWriter, src string) *shard {
+// file node and of every entity defined in it (nodes); the writer's spans
+// and docSpan say which lines they cover. It returns the file's lines.
+func (x *Index) bodyShard(w *shardWriter, src string, nodes []graph.NodeID) (*shard, int) {
 	s := w.start()
 	data, err := x.opts.ReadFile(src)
-	if err != nil || (x.opts.MaxFileBytes > 0 && len(data) > x.opts.MaxFileBytes) || bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
+	if err != nil || !x.opts.bodyReadable(data) {
 		s.filesSkipped = 1
-		return w.finish()
+		return w.finish(), 0
 	}
 	s.filesRead = 1
 	s.bodyBytes = int64(len(data))
-
-	toks, lineOff, lineStart := w.lines(data)
-	nlines := len(lineOff) - 1
-	lineText := func(l int) []byte { // 0-based
-		e := len(data)
-		if l+1 < len(lineStart) {
-			e = lineStart[l+1]
-		}
-		return data[lineStart[l]:e]
-	}
-
-	g := x.g
-	for _, id := range g.NodesByPath(src) {
-		typ := g.Type(id)
-		if typ == graph.Directory {
+	b := w.scan(data)
+	for _, id := range nodes {
+		sp, ok := spanOf(x.g, id, b.nlines())
+		if !ok {
 			continue
 		}
-		lo, hi := 0, nlines-1
-		limit := x.opts.MaxFileTerms
-		if typ != graph.File {
-			p := g.Provenance(id)
-			if p.LineStart == 0 || int(p.LineStart) > nlines {
-				continue
-			}
-			lo = int(p.LineStart) - 1
-			hi = min(int(max(p.LineEnd, p.LineStart))-1, nlines-1)
-			for k := 0; k < maxDocLines && lo > 0 && isDocLine(lineText(lo-1)); k++ {
-				lo--
-			}
-			limit = x.opts.MaxEntityTerms
+		w.spans = append(w.spans, sp)
+		if w.bodyDoc(&x.opts, &b, sp, id) {
+			w.docSpan = append(w.docSpan, sp)
 		}
-		var length uint32
-		for _, t := range toks[lineOff[lo]:lineOff[hi+1]] {
-			w.count(t)
-			length++
-		}
-		w.close(id, Body, length, limit)
 	}
-	return w.finish()
+	return w.finish(), b.nlines()
+}
+
+// bodyReadable reports whether data's body is indexed: not binary, not
+// larger than MaxFileBytes.
+func (o *Options) bodyReadable(data []byte) bool {
+	return !(o.MaxFileBytes > 0 && len(data) > o.MaxFileBytes) && bytes.IndexByte(data[:min(len(data), 8000)], 0) < 0
+}
+
+// bodyText is a file tokenised line by line (shardWriter.scan).
+type bodyText struct {
+	data          []byte
+	toks, lineOff []uint32
+	lineStart     []int
+}
+
+func (b *bodyText) nlines() int { return len(b.lineOff) - 1 }
+
+// line is 0-based line l's bytes.
+func (b *bodyText) line(l int) []byte {
+	e := len(b.data)
+	if l+1 < len(b.lineStart) {
+		e = b.lineStart[l+1]
+	}
+	return b.data[b.lineStart[l]:e]
+}
+
+// scan tokenises data (lines).
+func (w *shardWriter) scan(data []byte) bodyText {
+	toks, lineOff, lineStart := w.lines(data)
+	return bodyText{data: data, toks: toks, lineOff: lineOff, lineStart: lineStart}
+}
+
+// bodyDoc emits node's body document, the lines of sp (an entity's with
+// the doc comment and decorators above it), and reports whether it had a
+// term (a document without one is not emitted).
+func (w *shardWriter) bodyDoc(o *Options, b *bodyText, sp span, node graph.NodeID) bool {
+	lo, hi, limit := 0, b.nlines()-1, o.MaxFileTerms
+	if sp.start > 0 {
+		lo, hi, limit = int(sp.start)-1, int(sp.end)-1, o.MaxEntityTerms
+		for k := 0; k < maxDocLines && lo > 0 && isDocLine(b.line(lo-1)); k++ {
+			lo--
+		}
+	}
+	var length uint32
+	for _, t := range b.toks[b.lineOff[lo]:b.lineOff[hi+1]] {
+		w.count(t)
+		length++
+	}
+	n := len(w.s.docNode)
+	w.close(node, Body, length, limit)
+	return len(w.s.docNode) > n
+}
+
+// keep is the cache entry of shard s, just written by w (bodyShard or a
+// Collector's), over the writer's spans and docSpan.
+func (w *shardWriter) keep(ix *termIndex, stamp string, s *shard, nlines int) *fileBody {
+	slices.SortFunc(w.spans, cmpSpan)
+	w.spans = slices.Compact(w.spans)
+	w.docIdx = w.docIdx[:0]
+	for _, sp := range w.docSpan {
+		k, _ := slices.BinarySearchFunc(w.spans, sp, cmpSpan)
+		w.docIdx = append(w.docIdx, k)
+	}
+	return newFileBody(w, ix, stamp, s, nlines, w.spans, w.docIdx)
 }
 
 // identMemo remembers the local term IDs of the identifiers one file
@@ -891,41 +890,32 @@ func (w *shardWriter) identTerms(m *identMemo, toks []uint32, id []byte) []uint3
 	return append(toks, m.arena[from:to]...)
 }
 
-// reusableBody is the body shard of file src, taken from prev when the
-// file's stamp and nodes are those prev indexed, else built; and the entry
-// the next build can take it from.
-func (x *Index) reusableBody(w *shardWriter, src string, prev *Bodies) (*shard, *cachedBody) {
+// reusableBody is the body shard of file src, taken from prev when its
+// ingest cut it for this graph or the file's stamp is the one prev
+// indexed (and its nodes' lines are among those prev cut), else built;
+// and the entry the next build can take it from. terms is prev's.
+func (x *Index) reusableBody(w *shardWriter, src string, prev *Bodies, terms []string) (*shard, *fileBody) {
 	nodes := x.g.NodesByPath(src)
-	key, ok := x.bodyKey(src, nodes)
-	if prev != nil && ok {
-		if c := prev.m[src]; c != nil && c.key == key {
-			return c.shard(nodes), c
+	if prev != nil {
+		if c := prev.fresh[src]; c != nil {
+			if s := c.shard(x.g, nodes, terms); s != nil {
+				return s, c
+			}
 		}
 	}
-	s := x.bodyShard(w, src)
+	stamp, ok := x.opts.FileStamp(src)
+	if ok && prev != nil {
+		if c := prev.m[src]; c != nil && c.stamp == stamp {
+			if s := c.shard(x.g, nodes, terms); s != nil {
+				return s, c
+			}
+		}
+	}
+	s, nlines := x.bodyShard(w, src, nodes)
 	if !ok {
 		return s, nil
 	}
-	return s, newCachedBody(key, s, nodes)
-}
-
-// bodyKey identifies what a file's body shard is made of: the file's stamp
-// (FileStamp) and, per node of the file, its type and lines.
-func (x *Index) bodyKey(src string, nodes []graph.NodeID) (string, bool) {
-	stamp, ok := x.opts.FileStamp(src)
-	if !ok {
-		return "", false
-	}
-	b := make([]byte, 0, len(stamp)+1+len(nodes)*12)
-	b = append(b, stamp...)
-	b = append(b, 0)
-	for _, id := range nodes {
-		p := x.g.Provenance(id)
-		b = binary.LittleEndian.AppendUint32(b, uint32(x.g.Type(id)))
-		b = binary.LittleEndian.AppendUint32(b, p.LineStart)
-		b = binary.LittleEndian.AppendUint32(b, p.LineEnd)
-	}
-	return string(b), true
+	return s, w.keep(x.bodies.terms, stamp, s, nlines)
 }
 
 // sameBodyOptions reports whether two indexes cut body documents alike.

@@ -20,6 +20,11 @@ type termTable struct {
 	// (err, nil, ctx, ...) were met in an earlier file, and splitting,
 	// lower-casing and stemming them again was most of a body build.
 	idents identTable
+
+	// gid is, per interned term, its ID+1 in the termIndex gidOf (0: not
+	// looked up yet): a worker asks the shared index once per term.
+	gidOf *termIndex
+	gid   []uint32
 }
 
 // identTable maps identifiers to the interned IDs of their terms, in the

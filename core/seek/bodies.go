@@ -1,0 +1,300 @@
+package seek
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// Bodies are the body documents of a tree's files as a build can take
+// them instead of reading and tokenising the files (BuildFrom): the last
+// index's (Index.Bodies, taken by stamp) and those an ingest cut while it
+// read the files (Collector, taken for the graph that ingest made). They
+// hold no graph: a caller may keep them after it let go of the index.
+type Bodies struct {
+	opts  Options // the body options they were cut with
+	terms *termIndex
+	m     map[string]*fileBody // taken when the file's stamp matches
+	// fresh were cut from the bytes the graph's own ingest read: taken
+	// without a stamp (the graph's lines come from those bytes).
+	fresh map[string]*fileBody
+}
+
+// termIndex interns the terms of the body documents Bodies keep: a
+// document names its terms by these IDs, four bytes each rather than a
+// string per file and term. The IDs of one lineage of Bodies (each
+// build's taken from the last one's) are shared; IDs only grow.
+type termIndex struct {
+	mu   sync.Mutex
+	ids  map[string]uint32
+	strs []string
+}
+
+// maxIndexTerms bounds a termIndex: past it the next build starts a new
+// one (and reads every file again) rather than keep every term ever met.
+const maxIndexTerms = 1 << 22
+
+func newTermIndex() *termIndex { return &termIndex{ids: map[string]uint32{}} }
+
+// id interns term.
+func (t *termIndex) id(term string) uint32 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	id, ok := t.ids[term]
+	if !ok {
+		id = uint32(len(t.strs))
+		t.ids[term] = id
+		t.strs = append(t.strs, term)
+	}
+	return id
+}
+
+// view is the terms interned so far (IDs index it): entries are never
+// changed, so a view stays valid while the index grows.
+func (t *termIndex) view() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.strs
+}
+
+func (t *termIndex) size() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.strs)
+}
+
+// global is the termIndex ID of the worker's interned term wid.
+func (t *termTable) global(ix *termIndex, wid uint32) uint32 {
+	if t.gidOf != ix {
+		t.gidOf, t.gid = ix, t.gid[:0]
+	}
+	if int(wid) >= len(t.gid) {
+		t.gid = append(t.gid, make([]uint32, int(wid)+1-len(t.gid))...)
+	}
+	if g := t.gid[wid]; g != 0 {
+		return g - 1
+	}
+	g := ix.id(t.strs[wid])
+	t.gid[wid] = g + 1
+	return g
+}
+
+// span names the lines of a body document: start 0 is the file node's
+// (every line), else an entity's first and last lines as its provenance
+// gives them (last clipped to the file, never before first).
+type span struct{ start, end uint32 }
+
+// spanOf is the span of node id's body document in a file of nlines
+// lines; false when it has none (a directory, no lines, or lines past the
+// file's end).
+func spanOf(g *graph.Graph, id graph.NodeID, nlines int) (span, bool) {
+	switch g.Type(id) {
+	case graph.Directory:
+		return span{}, false
+	case graph.File:
+		return span{}, true
+	}
+	p := g.Provenance(id)
+	return entitySpan(p.LineStart, p.LineEnd, nlines)
+}
+
+func entitySpan(first, last uint32, nlines int) (span, bool) {
+	if first == 0 || int(first) > nlines {
+		return span{}, false
+	}
+	return span{first, min(max(last, first), uint32(nlines))}, true
+}
+
+func cmpSpan(a, b span) int {
+	if a.start != b.start {
+		return int(a.start) - int(b.start)
+	}
+	return int(a.end) - int(b.end)
+}
+
+// fileBody is one file's body documents, one per span its nodes had
+// (sorted, distinct), over the file's vocabulary in termIndex IDs (in
+// first-seen order: a shard made of it is the one a read makes).
+type fileBody struct {
+	stamp   string
+	skipped bool // unreadable, binary or too large
+	bytes   int64
+	nlines  uint32
+	vocab   []uint32
+	spans   []span
+	length  []uint32 // per span: the document's length in terms
+	off     []uint32 // per span, +1: terms[off[k]:off[k+1]] (none: no document)
+	terms   []uint32 // local term IDs
+	tfs     []uint16
+}
+
+// shard is the body shard of the file for a graph whose file has these
+// nodes; nil when a node's span is not among the file's (read it again).
+func (c *fileBody) shard(g *graph.Graph, nodes []graph.NodeID, terms []string) *shard {
+	s := &shard{docOff: []uint32{0}}
+	if c.skipped {
+		s.filesSkipped = 1
+		return s
+	}
+	s.filesRead, s.bodyBytes = 1, c.bytes
+	ks := make([]int, 0, len(nodes))
+	total := 0
+	for _, id := range nodes {
+		sp, ok := spanOf(g, id, int(c.nlines))
+		if !ok {
+			ks = append(ks, -1)
+			continue
+		}
+		k, found := slices.BinarySearchFunc(c.spans, sp, cmpSpan)
+		if !found {
+			return nil
+		}
+		ks = append(ks, k)
+		total += int(c.off[k+1] - c.off[k])
+	}
+	s.vocab = make([]string, len(c.vocab))
+	for i, t := range c.vocab {
+		s.vocab[i] = terms[t]
+	}
+	s.terms, s.tfs = make([]uint32, 0, total), make([]uint16, 0, total)
+	for i, k := range ks {
+		if k < 0 || c.off[k] == c.off[k+1] {
+			continue
+		}
+		s.terms = append(s.terms, c.terms[c.off[k]:c.off[k+1]]...)
+		s.tfs = append(s.tfs, c.tfs[c.off[k]:c.off[k+1]]...)
+		s.docNode = append(s.docNode, nodes[i])
+		s.docField = append(s.docField, Body)
+		s.docLen = append(s.docLen, c.length[k])
+		s.docOff = append(s.docOff, uint32(len(s.terms)))
+	}
+	return s
+}
+
+// newFileBody keeps shard s, the body shard of a file of nlines lines
+// whose k-th document is the one of spans[docSpan[k]] (spans sorted and
+// distinct; a span without a document has none in s), with its terms in
+// ix's IDs by way of the writer's table.
+func newFileBody(w *shardWriter, ix *termIndex, stamp string, s *shard, nlines int, spans []span, docSpan []int) *fileBody {
+	c := &fileBody{stamp: stamp, bytes: s.bodyBytes, nlines: uint32(nlines), spans: slices.Clone(spans)}
+	if s.filesSkipped > 0 {
+		c.skipped = true
+		return c
+	}
+	c.vocab = make([]uint32, len(s.vocab))
+	for i := range s.vocab {
+		c.vocab[i] = w.terms.global(ix, w.wids[i])
+	}
+	c.length = make([]uint32, len(spans))
+	c.off = make([]uint32, len(spans)+1)
+	doc := make([]int, len(spans))
+	for k := range doc {
+		doc[k] = -1
+	}
+	for d, k := range docSpan {
+		doc[k] = d
+	}
+	n := 0
+	for _, d := range doc {
+		if d >= 0 {
+			n += int(s.docOff[d+1] - s.docOff[d])
+		}
+	}
+	c.terms, c.tfs = make([]uint32, 0, n), make([]uint16, 0, n)
+	for k, d := range doc {
+		if d >= 0 {
+			c.terms = append(c.terms, s.terms[s.docOff[d]:s.docOff[d+1]]...)
+			c.tfs = append(c.tfs, s.tfs[s.docOff[d]:s.docOff[d+1]]...)
+			c.length[k] = s.docLen[d]
+		}
+		c.off[k+1] = uint32(len(c.terms))
+	}
+	return c
+}
+
+// Collector cuts the body documents of files while an ingest reads them,
+// for the first index of the graph that ingest makes (Bodies, handed to
+// BuildFrom): the ingest's workers hold each file's bytes, so the index
+// reads and tokenises none of them again. Add is safe for concurrent use.
+type Collector struct {
+	opts  Options
+	terms *termIndex
+	mu    sync.Mutex
+	m     map[string]*fileBody
+}
+
+// Lines are an entity's first and last lines (1-based), as the graph's
+// provenance will hold them.
+type Lines struct{ First, Last uint32 }
+
+// NewCollector collects for an index built with options o (their body
+// bounds), after prev, the last index's Bodies (nil: none): documents
+// name their terms by the IDs prev's use, so both can be taken.
+func NewCollector(o Options, prev *Bodies) *Collector {
+	c := &Collector{opts: o, m: map[string]*fileBody{}}
+	c.opts.FileStamp, c.opts.ReadFile = nil, nil // no closures kept
+	if prev != nil && prev.terms != nil && prev.terms.size() < maxIndexTerms {
+		c.terms = prev.terms
+	} else {
+		c.terms = newTermIndex()
+	}
+	return c
+}
+
+// writerPool keeps Collector workers' writers (their term tables and
+// memos) between files: an ingest's workers are not the index's.
+var writerPool = sync.Pool{New: func() any { return newShardWriter() }}
+
+// Add cuts the body documents of source path p (as the graph will name
+// it) from data, its contents: the file node's and those of ents, the
+// lines of its entities. stamp is what Options.FileStamp will say of these
+// contents ("" when unknown): a later build takes them by it. Add keeps
+// nothing of data.
+func (c *Collector) Add(p, stamp string, data []byte, ents []Lines) {
+	w := writerPool.Get().(*shardWriter)
+	defer func() {
+		if len(w.terms.strs) <= maxPooledTerms {
+			writerPool.Put(w)
+		}
+	}()
+	s := w.start()
+	nlines := 0
+	if !c.opts.bodyReadable(data) {
+		s.filesSkipped = 1
+	} else {
+		s.filesRead, s.bodyBytes = 1, int64(len(data))
+		b := w.scan(data)
+		nlines = b.nlines()
+		w.spans = append(w.spans, span{})
+		for _, e := range ents {
+			if sp, ok := entitySpan(e.First, e.Last, nlines); ok {
+				w.spans = append(w.spans, sp)
+			}
+		}
+		slices.SortFunc(w.spans, cmpSpan)
+		w.spans = slices.Compact(w.spans)
+		for k, sp := range w.spans {
+			if w.bodyDoc(&c.opts, &b, sp, graph.NodeID(k)) {
+				w.docSpan = append(w.docSpan, sp)
+			}
+		}
+	}
+	fb := w.keep(c.terms, stamp, s, nlines)
+	c.mu.Lock()
+	c.m[p] = fb
+	c.mu.Unlock()
+}
+
+// Bodies are the documents collected, for BuildFrom of the ingest's graph
+// (only: they are taken without a stamp); base, the last index's Bodies
+// (or nil), serves the files the ingest did not read, by their stamps.
+func (c *Collector) Bodies(base *Bodies) *Bodies {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b := &Bodies{opts: c.opts, terms: c.terms, fresh: c.m}
+	if base != nil && base.terms == c.terms && sameBodyOptions(base.opts, c.opts) {
+		b.m = base.m
+	}
+	return b
+}

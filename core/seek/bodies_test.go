@@ -1,0 +1,88 @@
+package seek
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/testcorpus"
+)
+
+// TestCollectorBodies: an index built from the documents an ingest cut
+// while it read the files (Collector) reads only the files it was not
+// given whole, and is the index a build reading every file makes; the
+// next build takes the collected documents by their stamps.
+func TestCollectorBodies(t *testing.T) {
+	files := maps.Clone(fixtureFiles)
+	files["assets/logo.bin"] = "PNG\x00\x01binary"
+	g, read := fixtureGraphOf(t, files, testcorpus.Entities)
+	for _, tc := range []struct {
+		name      string
+		omit      string // a file not handed to the collector
+		drop      string // a file handed without its entities' lines
+		wantReads []string
+	}{
+		{name: "every file whole"},
+		{name: "a file the ingest did not read", omit: "backend/auth.py", wantReads: []string{"backend/auth.py"}},
+		{name: "a file without its entities", drop: "web/server.go", wantReads: []string{"web/server.go"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var reads []string
+			o := DefaultOptions()
+			o.ReadFile = func(p string) ([]byte, error) { reads = append(reads, p); return read(p) }
+			o.FileStamp = func(p string) (string, bool) { return "v1", true }
+			o.Parallelism = 1 // reads is not locked
+			c := NewCollector(o, nil)
+			for p, src := range files {
+				if p != tc.omit {
+					c.Add(p, "v1", []byte(src), entityLines(g, p, p == tc.drop))
+				}
+			}
+			x, err := BuildFrom(context.Background(), g, o, c.Bodies(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(reads, tc.wantReads) {
+				t.Errorf("files read %v, want %v", reads, tc.wantReads)
+			}
+			want, err := Build(context.Background(), g, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := sameIndex(want, x); d != "" {
+				t.Fatalf("from the collector differs from a read (-read +collected):\n%s", d)
+			}
+			reads = nil
+			next, err := BuildFrom(context.Background(), g, o, x.Bodies())
+			if err != nil || len(reads) != 0 || next.Stats().FilesReused != len(files) {
+				t.Errorf("next build read %v, reused %d of %d (err %v)", reads, next.Stats().FilesReused, len(files), err)
+			}
+		})
+	}
+}
+
+// entityLines are the lines of the entities of file p in g, as an ingest
+// hands them to a Collector (none when drop).
+func entityLines(g *graph.Graph, p string, drop bool) []Lines {
+	var out []Lines
+	for _, id := range g.NodesByPath(p) {
+		if t := g.Type(id); !drop && t != graph.File && t != graph.Directory {
+			pr := g.Provenance(id)
+			out = append(out, Lines{pr.LineStart, pr.LineEnd})
+		}
+	}
+	return out
+}
+
+// sameIndex compares what two indexes rank with ("" when the same).
+func sameIndex(a, b *Index) string {
+	sa, sb := a.Stats(), b.Stats()
+	sa.Elapsed, sb.Elapsed, sa.FilesReused, sb.FilesReused = 0, 0, 0, 0
+	// (labelKeys hash with a seed of each index's own.)
+	return cmp.Diff([]any{a.vocab, a.off, a.pnode, a.psat, a.fdf, a.fileOf, a.prRank, a.kind, sa},
+		[]any{b.vocab, b.off, b.pnode, b.psat, b.fdf, b.fileOf, b.prRank, b.kind, sb})
+}
