@@ -72,13 +72,15 @@ func spells(g *graph.Graph, id graph.NodeID, ref string) bool {
 // tiers come first and in this order: production code before tests,
 // examples, docs and vendored copies; a directory or a file named so
 // before a symbol; a top-level declaration before a member, both before
-// a manifest's package, and all before variables and constants; the shallower path (the package's
+// a manifest's package, and all before variables and constants; what is
+// not deprecated before what is (junit's runners.model.TestClass before
+// the deprecated internal.runners one); the shallower path (the package's
 // public face: flask/app.py before flask/sansio/app.py). Centrality only
 // orders candidates equal on every tier.
 type nameRank struct {
-	place, kind, depth int
-	pageRank           float32
-	inDegree           int
+	place, kind, deprecated, depth int
+	pageRank                       float32
+	inDegree                       int
 }
 
 // Kinds of match, best first.
@@ -95,6 +97,9 @@ func rankOf(g *graph.Graph, id graph.NodeID) nameRank {
 	p := nodePath(g, id)
 	r := nameRank{place: placeOf(p), depth: strings.Count(p, "/"), pageRank: g.PageRank(id), inDegree: g.InDegree(id)}
 	r.kind = kindOf(g, id)
+	if isDeprecated(g, id) {
+		r.deprecated = 1
+	}
 	if r.kind == kindDir {
 		r.depth++ // as deep as a file inside it
 	}
@@ -109,12 +114,33 @@ func (a nameRank) tierLess(b nameRank) bool {
 	if a.kind != b.kind {
 		return a.kind < b.kind
 	}
+	if a.deprecated != b.deprecated {
+		return a.deprecated < b.deprecated
+	}
 	return a.depth < b.depth
 }
 
 func (a nameRank) sameTier(b nameRank) bool {
-	return a.place == b.place && a.kind == b.kind && a.depth == b.depth
+	return a.place == b.place && a.kind == b.kind && a.deprecated == b.deprecated && a.depth == b.depth
 }
+
+// isDeprecated reports whether a node is marked deprecated, or is the
+// file of a deprecated namesake declaration (TestClass.java whose class
+// TestClass is): a file named for its class stands for it.
+func isDeprecated(g *graph.Graph, id graph.NodeID) bool {
+	if g.HasTag(id, tagDeprecated) {
+		return true
+	}
+	if g.Type(id) != graph.File {
+		return false
+	}
+	l := g.Label(id)
+	decl, ok := g.Lookup(g.ExternalID(id) + "::" + strings.TrimSuffix(l, path.Ext(l)))
+	return ok && g.HasTag(decl, tagDeprecated)
+}
+
+// tagDeprecated is the tag extraction gives a deprecated declaration.
+const tagDeprecated = "deprecated"
 
 // dominates reports whether a, ranked before b, is clearly the better
 // reading: a better tier, or a centrality well above b's. Centrality

@@ -77,7 +77,7 @@ func pairGroup(g *graph.Graph, r Resolution, err error, ref string) []graph.Node
 	top := rankOf(g, ranked[0])
 	var out []graph.NodeID
 	for _, id := range ranked {
-		if r := rankOf(g, id); r.place == top.place && r.kind == top.kind && r.depth <= top.depth+1 && len(out) < maxGroup {
+		if r := rankOf(g, id); r.place == top.place && r.kind == top.kind && r.deprecated == top.deprecated && r.depth <= top.depth+1 && len(out) < maxGroup {
 			out = append(out, id)
 		}
 	}
