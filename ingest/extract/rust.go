@@ -801,46 +801,11 @@ func (x *rsExtract) call(i int32, s *rsScope) {
 		}
 	case rsScopedIdent:
 		p := compactDots(t.text(t.child(fn, k.fPath)))
-		name := t.text(t.child(fn, k.fName))
-		h := RefHint{Receiver: trimReceiver(p)}
-		_, last := splitLast(p, "::")
-		switch {
-		case last == "Self" && s.selfTy != "":
-			h.ReceiverType = s.selfTy
-		case isUpperStart(last):
-			h.ReceiverType = last
-			if rest, _ := splitLast(p, "::"); rest != "" {
-				h.Module = x.modulePath(rest)
-			} else if b, ok := x.imports[last]; ok {
-				h.Module = b.module
-				h.ReceiverType = b.name // through `use … as Alias`
-			}
-		default:
-			h.Module = x.modulePath(p)
-		}
-		if !(rsStdTypes[h.ReceiverType] && h.ReceiverType != "") {
-			x.b.ref(s.id, name, RelCalls, line, h)
-		}
+		x.pathCall(s, p, t.text(t.child(fn, k.fName)), line)
 	case rsField:
 		recvNode := t.child(fn, k.fValue)
 		name := t.text(t.child(fn, k.fField))
-		recv := compactDots(t.text(recvNode))
-		h := RefHint{Receiver: trimReceiver(recv)}
-		switch {
-		case recv == "self":
-			h.ReceiverType = s.selfTy
-		case strings.HasPrefix(recv, "self.") && !strings.ContainsAny(recv[5:], ".()[]"):
-			h.ReceiverType = x.fields[s.selfTy][recv[5:]]
-		default:
-			h.ReceiverType = s.vars[recv]
-		}
-		if _, local := x.types[h.ReceiverType]; !local {
-			if b, ok := x.imports[h.ReceiverType]; ok {
-				h.Module = b.module
-				h.ReceiverType = b.name
-			}
-		}
-		x.b.ref(s.id, name, RelCalls, line, h)
+		x.b.ref(s.id, name, RelCalls, line, x.methodHint(compactDots(t.text(recvNode)), s))
 		if recvNode >= 0 && x.code(recvNode) != rsIdent && x.code(recvNode) != rsSelf {
 			x.expr(recvNode, s)
 		}
@@ -852,6 +817,51 @@ func (x *rsExtract) call(i int32, s *rsScope) {
 	if args := t.child(i, k.fArgs); args >= 0 {
 		x.expr(args, s)
 	}
+}
+
+// pathCall records the call p::name(…): Self::f, Type::f (a std type's
+// associated functions are skipped), module::f.
+func (x *rsExtract) pathCall(s *rsScope, p, name string, line uint32) {
+	h := RefHint{Receiver: trimReceiver(p)}
+	_, last := splitLast(p, "::")
+	switch {
+	case last == "Self" && s.selfTy != "":
+		h.ReceiverType = s.selfTy
+	case isUpperStart(last):
+		h.ReceiverType = last
+		if rest, _ := splitLast(p, "::"); rest != "" {
+			h.Module = x.modulePath(rest)
+		} else if b, ok := x.imports[last]; ok {
+			h.Module = b.module
+			h.ReceiverType = b.name // through `use … as Alias`
+		}
+	default:
+		h.Module = x.modulePath(p)
+	}
+	if !(rsStdTypes[h.ReceiverType] && h.ReceiverType != "") {
+		x.b.ref(s.id, name, RelCalls, line, h)
+	}
+}
+
+// methodHint types the receiver recv of recv.m(…): self, a field of self,
+// a parameter or local of known type.
+func (x *rsExtract) methodHint(recv string, s *rsScope) RefHint {
+	h := RefHint{Receiver: trimReceiver(recv)}
+	switch {
+	case recv == "self":
+		h.ReceiverType = s.selfTy
+	case strings.HasPrefix(recv, "self.") && !strings.ContainsAny(recv[5:], ".()[]"):
+		h.ReceiverType = x.fields[s.selfTy][recv[5:]]
+	default:
+		h.ReceiverType = s.vars[recv]
+	}
+	if _, local := x.types[h.ReceiverType]; !local {
+		if b, ok := x.imports[h.ReceiverType]; ok {
+			h.Module = b.module
+			h.ReceiverType = b.name
+		}
+	}
+	return h
 }
 
 // macro records calls to user macros (std ones are skipped) and scans the
@@ -876,12 +886,82 @@ func (x *rsExtract) macro(i int32, s *rsScope) {
 		}
 		nx := t.n[j].next
 		if nx >= 0 && x.code(nx) == rsTokenTree && t.n[nx].start == t.n[j].end && len(t.src) > int(t.n[nx].start) && t.src[t.n[nx].start] == '(' {
-			name := t.text(j)
-			if !rsPreludeFuncs[name] && !isUpperStart(name) {
-				x.b.ref(s.id, name, RelCalls, t.line(j), RefHint{})
-			}
+			x.tokenCall(s, j, int(t.n[tt].start))
 		}
 	}
+}
+
+// tokenCall records the call whose name is identifier j of a macro's token
+// tree starting at byte lo. The tree is not parsed, so the receiver or path
+// before the name is read back from the source: tri!(value.serialize(x))
+// is a method call on value, not a call of a function serialize.
+func (x *rsExtract) tokenCall(s *rsScope, j int32, lo int) {
+	t := x.t
+	name, line := t.text(j), t.line(j)
+	at := skipSpaceBack(t.src, lo, int(t.n[j].start))
+	switch {
+	case at > lo && t.src[at-1] == '.':
+		if recv := rsOperandBack(t.src, lo, at-1); recv != "" {
+			x.b.ref(s.id, name, RelCalls, line, x.methodHint(compactDots(recv), s))
+		}
+	case at > lo+1 && t.src[at-1] == ':' && t.src[at-2] == ':':
+		if p := rsPathBack(t.src, lo, at-2); p != "" {
+			x.pathCall(s, p, name, line)
+		}
+	case !rsPreludeFuncs[name] && !isUpperStart(name):
+		x.b.ref(s.id, name, RelCalls, line, RefHint{})
+	}
+}
+
+// skipSpaceBack returns the offset after the last non-space byte of
+// src[lo:end].
+func skipSpaceBack(src []byte, lo, end int) int {
+	for end > lo && (src[end-1] == ' ' || src[end-1] == '\t' || src[end-1] == '\n' || src[end-1] == '\r') {
+		end--
+	}
+	return end
+}
+
+// rsPathBack reads the path a::b ending at src[end] (exclusive) backwards.
+func rsPathBack(src []byte, lo, end int) string {
+	i := end
+	for i > lo && (isIdentByte(src[i-1]) || src[i-1] == ':') && src[i-1] != '$' {
+		i--
+	}
+	return strings.Trim(string(src[i:end]), ":")
+}
+
+// rsOperandBack reads the receiver ending at src[end] (exclusive)
+// backwards: identifiers, field accesses, calls and indexes (self.a.b(),
+// v[0]); "" when it is something else (a literal, a closing brace).
+func rsOperandBack(src []byte, lo, end int) string {
+	i, depth := skipSpaceBack(src, lo, end), 0
+	end = i
+	for i > lo {
+		c := src[i-1]
+		switch {
+		case c == ')' || c == ']':
+			depth++
+		case c == '(' || c == '[':
+			if depth == 0 {
+				return rsOperand(src[i:end])
+			}
+			depth--
+		case depth > 0 || isIdentByte(c) && c != '$' || c == '.' || c == ':':
+		default:
+			return rsOperand(src[i:end])
+		}
+		i--
+	}
+	return rsOperand(src[i:end])
+}
+
+// rsOperand keeps a receiver that starts with a name.
+func rsOperand(b []byte) string {
+	if len(b) == 0 || !isIdentByte(b[0]) || b[0] >= '0' && b[0] <= '9' {
+		return ""
+	}
+	return string(b)
 }
 
 var rsStdTypes = map[string]bool{
