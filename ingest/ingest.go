@@ -112,7 +112,14 @@ type Config struct {
 
 	// Registry resolves Adapter (default: Adapters()).
 	Registry *adapter.Registry
+
+	// OnSource receives each source file the code adapter reads, with
+	// its bytes (see adapter.Request.OnSource).
+	OnSource func(Source)
 }
+
+// Source is a file the code adapter read (Config.OnSource).
+type Source = adapter.Source
 
 // Output is the result of Run.
 type Output struct {
@@ -215,6 +222,7 @@ func Run(ctx context.Context, cfg Config, existing *graph.Graph) (*Output, error
 		Cache:           cfg.Cache,
 		Progress:        cfg.Progress,
 		Previous:        cfg.Previous,
+		OnSource:        cfg.OnSource,
 	})
 	if err != nil {
 		return nil, err

@@ -86,6 +86,22 @@ type Request struct {
 	// finalized again — even in a process that never ingested Root (a
 	// restart). Stats.Incremental.Restored says it did.
 	Previous *Previous
+
+	// OnSource, when set, is called from the code adapter's parse workers
+	// with each file they read, while they hold its bytes (the server cuts
+	// the seek index's body documents there: no second read). It runs
+	// concurrently, must not keep Data, and should be quick.
+	OnSource func(Source)
+}
+
+// Source is a file the code adapter read (Request.OnSource).
+type Source struct {
+	Rel           string // root-relative, '/'-separated
+	Size, MTimeNS int64  // as the walk's lstat showed
+	Data          []byte
+	// Lines are the first and last lines (1-based) of the entities
+	// extracted from it: nil for binary or undecodable contents.
+	Lines [][2]uint32
 }
 
 // Previous is a served graph and what it was built from (Request.Previous).

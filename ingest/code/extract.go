@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/cache"
 	"github.com/m1nd-go/m1nd/ingest/extract"
@@ -151,12 +152,17 @@ func (x *extractor) one(fr *fileResult) {
 	switch walk.Classify(data) {
 	case walk.Binary:
 		fr.kind, fr.entry.Kind = cache.Binary, cache.Binary
+		x.source(f, data, nil)
 		return
 	case walk.Undecodable:
 		fr.kind, fr.entry.Kind = cache.Undecodable, cache.Undecodable
+		x.source(f, data, nil)
 		return
 	}
 	res, err := x.extractData(fr, h, data)
+	if res != nil {
+		x.source(f, data, res)
+	}
 	if err != nil {
 		fr.failed = true
 		fr.entry.Failed, fr.entry.Err = true, err.Error()
@@ -174,6 +180,23 @@ func (x *extractor) one(fr *fileResult) {
 			fr.entry = cache.Entry{}
 		}
 	}
+}
+
+// source hands a file read to Request.OnSource, with its entities' lines.
+func (x *extractor) source(f walk.File, data []byte, res *extract.Result) {
+	if x.req.OnSource == nil {
+		return
+	}
+	src := adapter.Source{Rel: f.Rel, Size: f.Size, MTimeNS: f.ModTimeNS, Data: data}
+	if res != nil {
+		src.Lines = make([][2]uint32, 0, len(res.Nodes))
+		for _, n := range res.Nodes {
+			if n.Type != graph.File {
+				src.Lines = append(src.Lines, [2]uint32{n.Line, n.EndLine})
+			}
+		}
+	}
+	x.req.OnSource(src)
 }
 
 // reuse takes a file's result from the cache; false when the cached result

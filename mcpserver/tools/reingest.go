@@ -119,6 +119,10 @@ func (r *IngestRun) Build(old *session.Bundle) (*session.Bundle, error) {
 			return nil, err
 		}
 	}
+	var feed *SeekFeed // seekindex.go: the seek index's bodies, cut as files are read
+	if r.Adapter == "code" && !codeMerge {
+		feed = NewSeekFeed(s)
+	}
 	o, err := ingest.Run(r.C.Ctx, ingest.Config{
 		Root: r.root, Adapter: r.Adapter, Mode: ingest.Mode(runMode), Namespace: r.Namespace,
 		Incremental: r.Incremental, Cache: r.cache, Previous: r.previous(old),
@@ -126,6 +130,7 @@ func (r *IngestRun) Build(old *session.Bundle) (*session.Bundle, error) {
 		Progress: func(p ingest.Progress) {
 			r.C.Progress(float64(p.Done), float64(p.Total), string(p.Phase))
 		},
+		OnSource: feed.onSource(),
 	}, existing)
 	if err != nil {
 		return nil, err
@@ -162,7 +167,11 @@ func (r *IngestRun) Build(old *session.Bundle) (*session.Bundle, error) {
 	if codeMerge {
 		return mergeCodeRoot(s, old, o, root, files)
 	}
-	return r.bundle(old, root, files), nil
+	nb := r.bundle(old, root, files)
+	if feed != nil {
+		feed.Made(nb.Graph)
+	}
+	return nb, nil
 }
 
 // previous is the graph served for this root and what it was built from,

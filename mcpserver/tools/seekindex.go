@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strconv"
 	"sync"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/seek"
+	"github.com/m1nd-go/m1nd/ingest"
 	"github.com/m1nd-go/m1nd/ingest/walk"
 	"github.com/m1nd-go/m1nd/mcpserver/pathguard"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
@@ -90,12 +92,12 @@ func seekIndexCtx(ctx context.Context, s *session.State, b *session.Bundle) (*se
 			o.FileStamp = guardedStamp(rs)
 		}
 		last := session.Shared(s, seekLastKey, func() *lastSeek { return &lastSeek{} })
-		x, err := seek.BuildFrom(ctx, g, o, last.get())
+		x, err := seek.BuildFrom(ctx, g, o, last.bodiesFor(g))
 		if rs != nil {
 			rs.stamped.Clear() // reused files' answers: the index keeps its reader
 		}
 		if err == nil {
-			last.set(x.Bodies())
+			last.set(g, x.Bodies())
 		}
 		return x, err
 	})
@@ -103,10 +105,13 @@ func seekIndexCtx(ctx context.Context, s *session.State, b *session.Bundle) (*se
 
 // lastSeek holds the body documents of the seek index the session built
 // last (not the index: that would keep its graph alive): the next build
-// takes the unchanged files' documents from them.
+// takes the unchanged files' documents from them. And those an ingest
+// cut while it read the files (SeekFeed), for its graph's first build.
 type lastSeek struct {
-	mu sync.Mutex
-	x  *seek.Bodies
+	mu       sync.Mutex
+	x        *seek.Bodies
+	fresh    *seek.Collector
+	freshFor *graph.Graph
 }
 
 func (l *lastSeek) get() *seek.Bodies {
@@ -115,10 +120,71 @@ func (l *lastSeek) get() *seek.Bodies {
 	return l.x
 }
 
-func (l *lastSeek) set(x *seek.Bodies) {
+// bodiesFor is what a build of g starts from: the documents its ingest
+// cut (when it was fed) over the last index's.
+func (l *lastSeek) bodiesFor(g *graph.Graph) *seek.Bodies {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.fresh != nil && l.freshFor == g {
+		return l.fresh.Bodies(l.x)
+	}
+	return l.x
+}
+
+// set keeps the bodies of the index built for g.
+func (l *lastSeek) set(g *graph.Graph, x *seek.Bodies) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.x = x
+	if l.freshFor == g {
+		l.fresh, l.freshFor = nil, nil
+	}
+}
+
+// SeekFeed cuts the seek index's body documents of the files an ingest
+// reads, in its parse workers (ingest.Config.OnSource), so the index of
+// the graph it makes reads no file: built before the ingest answers, the
+// first seek does not wait for it.
+type SeekFeed struct {
+	last *lastSeek
+	c    *seek.Collector
+}
+
+// NewSeekFeed starts a feed for one ingest of the session's.
+func NewSeekFeed(s *session.State) *SeekFeed {
+	last := session.Shared(s, seekLastKey, func() *lastSeek { return &lastSeek{} })
+	return &SeekFeed{last: last, c: seek.NewCollector(seek.DefaultOptions(), last.get())}
+}
+
+// Read is the ingest's OnSource.
+func (f *SeekFeed) Read(src ingest.Source) {
+	lines := make([]seek.Lines, len(src.Lines))
+	for i, l := range src.Lines {
+		lines[i] = seek.Lines{First: l[0], Last: l[1]}
+	}
+	f.c.Add(src.Rel, seekStamp(src.Size, src.MTimeNS), src.Data, lines)
+}
+
+// onSource is f.Read, nil for no feed.
+func (f *SeekFeed) onSource() func(ingest.Source) {
+	if f == nil {
+		return nil
+	}
+	return f.Read
+}
+
+// Made hands the documents to the first seek index built for g, the
+// graph the ingest made of the files it read.
+func (f *SeekFeed) Made(g *graph.Graph) {
+	f.last.mu.Lock()
+	defer f.last.mu.Unlock()
+	f.last.fresh, f.last.freshFor = f.c, g
+}
+
+// seekStamp is a file's stamp for the seek index: size and modification
+// time, as the ingest's walk and guardedStamp both see them.
+func seekStamp(size, mtimeNS int64) string {
+	return strconv.FormatInt(size, 10) + ":" + strconv.FormatInt(mtimeNS, 10)
 }
 
 // resolver resolves each path once per build: a file's stamp and then
@@ -158,7 +224,7 @@ func guardedStamp(rs *resolver) func(string) (string, bool) {
 		if err != nil || !fi.Mode().IsRegular() {
 			return "", false
 		}
-		return fmt.Sprintf("%d:%d", fi.Size(), fi.ModTime().UnixNano()), true
+		return seekStamp(fi.Size(), fi.ModTime().UnixNano()), true
 	}
 }
 
