@@ -32,7 +32,12 @@ func markDeprecated(res *Result, src []byte) {
 	}
 	slices.SortStableFunc(d.byLine, func(a, b int) int { return int(res.Nodes[a].Line) - int(res.Nodes[b].Line) })
 	for m, l := range d.lines {
-		if end, ok := style.marker(d.lines, m, strings.TrimSpace(l)); ok {
+		end, ok := style.marker(d.lines, m, strings.TrimSpace(l))
+		switch {
+		case !ok:
+		case res.Language == "python":
+			d.pythonDecorated(end)
+		default:
 			d.attach(m, end)
 		}
 	}
@@ -271,6 +276,19 @@ func pythonDecoratorMarker(lines []string, m int, t string) (int, bool) {
 	return attributeEnd(lines, m), true
 }
 
+// pythonDecorated tags the definition a decorator ending on line end
+// decorates.
+func (d *deprecations) pythonDecorated(end int) {
+	for k := end + 1; k < len(d.lines) && k < end+20; k++ {
+		if defName(d.lines[k]) != "" {
+			if d.preamble(end+1, k) {
+				d.tagNode(d.nodeForDef(k))
+			}
+			return
+		}
+	}
+}
+
 // pythonWarnings tags the functions whose body opens (after the
 // docstring) with warnings.warn(…, DeprecationWarning), and the module
 // when such a call stands at its top level before any def or class.
@@ -281,41 +299,88 @@ func (d *deprecations) pythonWarnings() {
 			continue
 		}
 		end := attributeEnd(d.lines, m)
-		call := strings.Join(d.lines[m:end+1], "\n")
-		if !strings.Contains(call, "DeprecationWarning") {
+		if !strings.Contains(strings.Join(d.lines[m:end+1], "\n"), "DeprecationWarning") {
 			continue
 		}
-		if f := d.enclosingFunction(m); f >= 0 {
-			if d.opensBody(f, m) {
-				n := &d.res.Nodes[f]
-				if !slices.Contains(n.Tags, TagDeprecated) {
-					n.Tags = append(n.Tags, TagDeprecated)
-				}
+		switch def := d.defLine(m); {
+		case def >= 0:
+			if d.opensBody(def, m) {
+				d.tagNode(d.nodeForDef(def))
 			}
-		} else if l == t && d.beforeDefs(m) {
-			d.res.Nodes[0].Tags = append(d.res.Nodes[0].Tags, TagDeprecated)
+		case l == t && d.beforeDefs(m):
+			d.tagNode(0)
 		}
 	}
 }
 
-// enclosingFunction is the innermost function node holding line m, or -1.
-func (d *deprecations) enclosingFunction(m int) int {
-	best := -1
+func (d *deprecations) tagNode(i int) {
+	if i < 0 {
+		return
+	}
+	if n := &d.res.Nodes[i]; !slices.Contains(n.Tags, TagDeprecated) {
+		n.Tags = append(n.Tags, TagDeprecated)
+	}
+}
+
+// defName is the name a def or class line defines, or "".
+func defName(line string) string {
+	t := strings.TrimSpace(line)
+	t = strings.TrimPrefix(t, "async ")
+	rest, ok := strings.CutPrefix(t, "def ")
+	if !ok {
+		if rest, ok = strings.CutPrefix(t, "class "); !ok {
+			return ""
+		}
+	}
+	if i := strings.IndexAny(rest, "([: "); i >= 0 {
+		rest = rest[:i]
+	}
+	return rest
+}
+
+func indentOf(line string) int { return len(line) - len(strings.TrimLeft(line, " \t")) }
+
+// defLine is the line of the def whose body holds line m, or -1 when the
+// first line above indented less is not a def (m is nested in a block).
+func (d *deprecations) defLine(m int) int {
+	in := indentOf(d.lines[m])
+	for k := m - 1; k >= 0 && in > 0; k-- {
+		t := strings.TrimSpace(d.lines[k])
+		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, ")") || indentOf(d.lines[k]) >= in {
+			continue // a signature's closing line is indented as its def
+		}
+		if n := defName(t); n != "" && !strings.HasPrefix(t, "class ") {
+			return k
+		}
+		return -1
+	}
+	return -1
+}
+
+// nodeForDef is the node of the definition on line l: the node starting
+// there, else (an overload or a property setter, merged into the first
+// definition of its name) the last node of that name and indentation
+// above it; -1 when none.
+func (d *deprecations) nodeForDef(l int) int {
+	name, in, found := defName(d.lines[l]), indentOf(d.lines[l]), -1
 	for _, i := range d.byLine {
 		n := d.res.Nodes[i]
-		if n.Type == graph.Function && int(n.Line)-1 < m && m <= int(n.EndLine)-1 &&
-			(best < 0 || n.Line >= d.res.Nodes[best].Line) {
-			best = i
+		nl := int(n.Line) - 1
+		switch {
+		case nl == l:
+			return i
+		case nl < l && n.Label == name && indentOf(d.lines[nl]) == in:
+			found = i
 		}
 	}
-	return best
+	return found
 }
 
-// opensBody reports whether only the signature, a docstring, comments and
-// blank lines come before line m in function f.
-func (d *deprecations) opensBody(f, m int) bool {
-	k := int(d.res.Nodes[f].Line) - 1
-	depth := 0
+// opensBody reports whether only the signature, a docstring, comments,
+// blank lines and imports (werkzeug imports warnings there) come before
+// line m in the function defined on line def.
+func (d *deprecations) opensBody(def, m int) bool {
+	k, depth := def, 0
 	for ; k < m; k++ {
 		t := strings.TrimSpace(d.lines[k])
 		depth += bracketBalance(t)
@@ -331,7 +396,7 @@ func (d *deprecations) opensBody(f, m int) bool {
 			if strings.Contains(t, quote) {
 				quote = ""
 			}
-		case t == "" || strings.HasPrefix(t, "#"):
+		case t == "" || strings.HasPrefix(t, "#"), strings.HasPrefix(t, "import "), strings.HasPrefix(t, "from ") && strings.Contains(t, " import "):
 		default:
 			q := docQuote(t)
 			if q == "" {

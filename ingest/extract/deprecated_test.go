@@ -150,6 +150,35 @@ fun a() {}
 
 fun b() {}
 `, []string{"file::A.kt::a"}},
+		// An overloaded function (one node), werkzeug's multi-line signature,
+		// docstring and import; a warning under an if is no deprecation.
+		{"b.py", `import typing as t
+
+
+@t.overload
+def parse(v: str) -> int: ...
+@t.overload
+def parse(v: None) -> None: ...
+def parse(
+    v,
+) -> X:
+    """Doc
+
+    >>> parse("a")
+    """
+    import warnings
+
+    warnings.warn(
+        "x",
+        DeprecationWarning,
+    )
+    return 1
+
+
+def kept(v):
+    if v:
+        warnings.warn("x", DeprecationWarning)
+`, []string{"file::b.py::parse"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
