@@ -117,6 +117,10 @@ type Daemon struct {
 	Alerts    *Alerts
 
 	tickMu sync.Mutex // one tick at a time
+	// Under tickMu: the last tick failed, and when the last tick that
+	// checked the whole tree started.
+	needFull bool
+	lastFull time.Time
 
 	mu      sync.Mutex
 	active  bool
@@ -233,7 +237,8 @@ func (d *Daemon) Start(paths []string, poll time.Duration) (Status, error) {
 			d.events++
 			d.mu.Unlock()
 		},
-		Fire: func(ctx context.Context, trigger string) { d.tick(ctx, 0, trigger) },
+		Fire:        func(ctx context.Context, trigger string) { d.tick(ctx, 0, trigger) },
+		FireChanged: func(ctx context.Context, ch watch.Changes) { d.TickChanged(ctx, 0, ch) },
 	})
 	d.mu.Lock()
 	d.active, d.paths, d.poll = true, slices.Clone(paths), poll
@@ -299,9 +304,44 @@ func (d *Daemon) Tick(ctx context.Context, maxFiles int) TickResult {
 	return d.tick(ctx, maxFiles, "manual")
 }
 
+// TickChanged runs the tick the watch fires after events: ch names the
+// paths they touched, and the reconciler may look at those alone
+// (ChangesOf) unless the daemon wants the whole tree checked — the events
+// may be incomplete, the last tick failed, or FullCheckEvery has passed
+// since the last full check (a change no event reports, such as a source
+// file with a name Noise ignores, is then seen late but seen).
+func (d *Daemon) TickChanged(ctx context.Context, maxFiles int, ch watch.Changes) TickResult {
+	d.tickMu.Lock()
+	defer d.tickMu.Unlock()
+	if ch.Complete && !d.needFull && d.cfg.Now().Sub(d.lastFull) < FullCheckEvery {
+		ctx = context.WithValue(ctx, changesKey{}, ch)
+	}
+	return d.tickLocked(ctx, maxFiles, "watch")
+}
+
+// FullCheckEvery is how long watch ticks may check only the paths their
+// events named before one checks the whole tree again.
+const FullCheckEvery = time.Minute
+
+type changesKey struct{}
+
+// ChangesOf returns the paths a watch tick's events named, when the
+// reconciler may check those alone: nothing else changed since the last
+// tick (as far as the kernel said), before ch.Closed.
+func ChangesOf(ctx context.Context) (watch.Changes, bool) {
+	ch, ok := ctx.Value(changesKey{}).(watch.Changes)
+	return ch, ok
+}
+
 func (d *Daemon) tick(ctx context.Context, maxFiles int, trigger string) TickResult {
 	d.tickMu.Lock()
 	defer d.tickMu.Unlock()
+	return d.tickLocked(ctx, maxFiles, trigger)
+}
+
+// tickLocked runs a tick; the caller holds tickMu.
+func (d *Daemon) tickLocked(ctx context.Context, maxFiles int, trigger string) TickResult {
+	_, scoped := ChangesOf(ctx)
 	parent := ctx
 	ctx, cancel := context.WithTimeout(parent, d.cfg.TickTimeout)
 	defer cancel()
@@ -333,6 +373,12 @@ func (d *Daemon) tick(ctx context.Context, maxFiles int, trigger string) TickRes
 		res.RootsReingested = []string{}
 	}
 	res.AlertsEmitted = len(res.AlertIDs)
+	// What a failed tick left undone no later event names: the next tick
+	// checks the whole tree.
+	d.needFull = err != nil || calledOff || slices.ContainsFunc(alerts, func(a Alert) bool { return a.Kind == KindIngestFailed })
+	if !scoped {
+		d.lastFull = d.cfg.Now()
+	}
 	res.Trigger = trigger
 	res.TickAtMs = d.cfg.Now().UnixMilli()
 	res.DurationMs = float64(time.Since(start).Microseconds()) / 1000

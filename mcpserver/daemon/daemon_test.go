@@ -209,3 +209,41 @@ func TestDegradedWatchAlerts(t *testing.T) {
 		t.Fatalf("alerts %+v, want one watch_degraded alert with the reason", list)
 	}
 }
+
+// A watch tick hands its events' paths to the reconciler only when they
+// are complete, the last tick did not fail and the whole tree was checked
+// less than FullCheckEvery ago; otherwise the reconciler checks it all.
+func TestTickChangedScopes(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	fail := false
+	var scoped []bool
+	d := New(Config{Now: func() time.Time { return now }}, func(ctx context.Context, _ int) (TickResult, []Alert, error) {
+		_, ok := ChangesOf(ctx)
+		scoped = append(scoped, ok)
+		if fail {
+			return TickResult{}, []Alert{{Kind: KindIngestFailed, Message: "x"}}, nil
+		}
+		return TickResult{}, nil, nil
+	})
+	ch := watch.Changes{Paths: []string{"/r/a.go"}, Complete: true, Closed: now}
+	steps := []struct {
+		name   string
+		tick   func()
+		scoped bool
+	}{
+		{"first: no full check yet", func() { d.TickChanged(context.Background(), 0, ch) }, false},
+		{"after a full check", func() { d.TickChanged(context.Background(), 0, ch) }, true},
+		{"incomplete events", func() { d.TickChanged(context.Background(), 0, watch.Changes{Closed: now}) }, false},
+		{"failing", func() { fail = true; d.TickChanged(context.Background(), 0, ch) }, true},
+		{"after a failure", func() { fail = false; d.TickChanged(context.Background(), 0, ch) }, false},
+		{"again", func() { d.TickChanged(context.Background(), 0, ch) }, true},
+		{"long after", func() { now = now.Add(FullCheckEvery); d.TickChanged(context.Background(), 0, ch) }, false},
+		{"manual is full", func() { d.Tick(context.Background(), 0) }, false},
+	}
+	for i, s := range steps {
+		s.tick()
+		if scoped[i] != s.scoped {
+			t.Errorf("%s: scoped %v, want %v", s.name, scoped[i], s.scoped)
+		}
+	}
+}

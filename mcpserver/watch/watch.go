@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -39,6 +40,10 @@ type Config struct {
 	// given. Calls never overlap. ctx ends when the watch does (Stop, or
 	// the end of the owner's lifetime): a Fire in progress is called off.
 	Fire func(ctx context.Context, trigger string)
+	// FireChanged, when set, runs instead of Fire for the calls events
+	// started ("watch"), with the paths those events named: a tick can
+	// then look at those files only instead of the whole tree.
+	FireChanged func(ctx context.Context, ch Changes)
 	// Go, when set, runs the watch under its owner's lifetime (a session's
 	// Go): the watch ends when the context Go gives it does, and the owner
 	// waits for it. Without Go the watch runs on a goroutine of its own
@@ -50,6 +55,22 @@ type Config struct {
 // ends when the owner closes, and the owner waits for f to return.
 // (*session.State).Go is one.
 type GoFunc func(name string, f func(ctx context.Context) error)
+
+// Changes are the paths the events since the last call named (sorted,
+// distinct). Complete is false when they may not be all: more events came
+// than MaxChangeEvents — notify drops events when its channel is full
+// (8,192 queued) and the kernel's when its queue overflows, silently, so
+// only a burst far smaller than those is known to be whole. Closed is
+// when the set was closed: every change the kernel reported before it is
+// in Paths.
+type Changes struct {
+	Paths    []string
+	Complete bool
+	Closed   time.Time
+}
+
+// MaxChangeEvents bounds the events a call's Changes are complete for.
+const MaxChangeEvents = 1024
 
 // QuickEvents is how many events a lone change may bring (a save by
 // rename: create, write, rename, chmod) and still be waited for Quick.
@@ -152,6 +173,9 @@ func (w *Watcher) loop(parent context.Context, events chan notify.EventInfo, cfg
 	var timer *time.Timer
 	var first time.Time
 	n := 0 // events since the last call
+	// the paths they named, and whether a call told of the tree's change
+	// without naming paths (a poll or a trigger) since
+	changed := map[string]bool{}
 	for {
 		if ctx.Err() != nil { // before anything else that is ready
 			if timer != nil {
@@ -175,6 +199,9 @@ func (w *Watcher) loop(parent context.Context, events chan notify.EventInfo, cfg
 			}
 			now := time.Now()
 			n++
+			if n <= MaxChangeEvents {
+				changed[p] = true
+			}
 			if timer == nil {
 				first = now
 				timer = time.NewTimer(cfg.quiet(n))
@@ -183,8 +210,18 @@ func (w *Watcher) loop(parent context.Context, events chan notify.EventInfo, cfg
 				timer.Reset(cfg.quiet(n)) // coalesce: wait for quiet
 			}
 		case <-fire:
+			ch := Changes{Complete: n <= MaxChangeEvents, Closed: time.Now()}
+			for p := range changed {
+				ch.Paths = append(ch.Paths, p)
+			}
+			slices.Sort(ch.Paths)
 			timer, fire, n = nil, nil, 0
-			cfg.Fire(ctx, "watch")
+			clear(changed)
+			if cfg.FireChanged != nil {
+				cfg.FireChanged(ctx, ch)
+			} else {
+				cfg.Fire(ctx, "watch")
+			}
 		case <-poll:
 			cfg.Fire(ctx, "poll")
 		case tr := <-w.trigger:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -155,4 +156,33 @@ func TestWatchUnderClosedOwner(t *testing.T) {
 		Fire: func(context.Context, string) { t.Error("fired") }})
 	w.Trigger("manual")
 	w.Stop()
+}
+
+// A call after events names their paths (noise left out), complete while
+// they are few; a burst of more than MaxChangeEvents is not complete.
+func TestFireChangedNamesPaths(t *testing.T) {
+	root := t.TempDir()
+	got := make(chan Changes, 4)
+	w := Start([]string{root}, Config{
+		Debounce: time.Second, Quick: 50 * time.Millisecond, Poll: time.Second,
+		Fire:        func(context.Context, string) { t.Error("Fire called; FireChanged was set") },
+		FireChanged: func(_ context.Context, ch Changes) { got <- ch },
+	})
+	defer w.Stop()
+	if w.Backend != "notify" {
+		t.Skip("kernel watches unavailable here:", w.Note)
+	}
+	before := time.Now()
+	os.WriteFile(filepath.Join(root, "a.go~"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n"), 0o644)
+	ch := <-got
+	if want := []string{filepath.Join(root, "a.go")}; !ch.Complete || !slices.Equal(ch.Paths, want) || ch.Closed.Before(before) {
+		t.Fatalf("after one write: %+v, want complete %v", ch, want)
+	}
+	for i := range MaxChangeEvents + 1 {
+		os.WriteFile(filepath.Join(root, fmt.Sprintf("f%04d.go", i)), []byte("package a\n"), 0o644)
+	}
+	if ch := <-got; ch.Complete {
+		t.Fatalf("a burst of %d writes reported complete (%d paths)", MaxChangeEvents+1, len(ch.Paths))
+	}
 }

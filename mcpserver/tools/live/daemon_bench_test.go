@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -104,6 +106,8 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 			}
 			times := make([]time.Duration, 0, b.N)
 			phases, ingestMs := map[string]float64{}, 0.0
+			stop := tickProfile(b, c.name)
+			cpu0 := processCPU()
 			for i := 0; i < b.N; i++ {
 				round++
 				k := (round * 7919) % len(files)
@@ -129,6 +133,8 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 					phases[k] += v.(float64)
 				}
 			}
+			b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			stop()
 			// Where the time went: the ingest's phases (means), and the
 			// rest of the tick around it (staleness check, publish).
 			for k, v := range phases {
@@ -157,5 +163,49 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 			slices.Sort(times)
 			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "first-query-p50-ms")
 		})
+	}
+}
+
+// processCPU is the process's CPU time so far (user and system, every
+// goroutine): steadier than wall time on a shared machine.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// tickProfile profiles the timed ticks of one case when M1ND_TICK_PROFILE
+// names a directory: <case>.cpu, and <case>.allocs-0/-1 (allocations up to
+// the first tick and after the last; pprof -base the first to see the
+// ticks' own). It returns the function that ends the profile.
+func tickProfile(b *testing.B, name string) func() {
+	dir := os.Getenv("M1ND_TICK_PROFILE")
+	if dir == "" {
+		return func() {}
+	}
+	write := func(suffix string) {
+		f, err := os.Create(filepath.Join(dir, name+suffix))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	write(".allocs-0")
+	f, err := os.Create(filepath.Join(dir, name+".cpu"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+		write(".allocs-1")
 	}
 }

@@ -4,15 +4,19 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/mcpserver/daemon"
 	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+	"github.com/m1nd-go/m1nd/mcpserver/watch"
 )
 
 func hasNode(t *testing.T, d *tools.Dispatcher, id string) bool {
@@ -282,4 +286,60 @@ func TestDaemonIgnoresWhatTheWalkSkips(t *testing.T) {
 	if !hasNode(t, d, "file::backend/audit_log.py") {
 		t.Fatalf("the watcher missed the source edit: %v", tooltest.MustCall(t, d, "daemon_status", map[string]any{"agent_id": "t"}))
 	}
+}
+
+// A watch tick told which paths changed patches the graph to what a full
+// ingest of the same tree builds, as the tick that checks every file does.
+func TestWatchTickScopedEqualsFull(t *testing.T) {
+	t.Parallel()
+	d, dir := daemonFixture(t)
+	tooltest.MustCall(t, d, "daemon_tick", map[string]any{"agent_id": "t"}) // the last full check
+	write := func(rel, body string) {
+		if err := os.WriteFile(filepath.Join(dir, rel), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(10 * time.Millisecond) // a directory mtime step
+	write("backend/refunds.py", "from backend.payments import charge\n\n\ndef refund_all(request):\n    return charge(request, 0)\n")
+	write("backend/config.py", "\"\"\"Settings.\"\"\"\n\nDATABASE_URL = \"postgres://db\"\nPOOL_SIZE = 4\n")
+	os.Remove(filepath.Join(dir, "tests/test_session.py"))
+	os.Rename(filepath.Join(dir, "backend/crypto.py"), filepath.Join(dir, "backend/hashing.py"))
+	// A file no event names, touched without a change of content: the
+	// full check would count it, the watch tick does not look at it.
+	future := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(dir, "backend/payments.py"), future, future)
+	var paths []string
+	for _, rel := range []string{"backend/refunds.py", "backend/config.py", "tests/test_session.py", "backend/crypto.py", "backend/hashing.py"} {
+		paths = append(paths, filepath.Join(dir, filepath.FromSlash(rel)))
+	}
+	ch := watch.Changes{Paths: paths, Complete: true, Closed: time.Now()}
+	res := tools.DaemonOf(d).TickChanged(t.Context(), 0, ch)
+	if res.FilesReingested != 5 || len(res.Updates) != 1 || !res.Updates[0].Patched || !res.Updates[0].WalkSkipped {
+		t.Fatalf("watch tick %+v", res)
+	}
+	cfg := tooltest.TestConfig()
+	full := tooltest.NewDispatcher(t, cfg)
+	tooltest.MustCall(t, full, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	got, want := graphFacts(d.Session.Current().Graph), graphFacts(full.Session.Current().Graph)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("graph after the watch tick differs from a full ingest (-full +tick):\n%s", diff)
+	}
+}
+
+// graphFacts lists a graph's nodes in order, each with its outgoing edges
+// (target, relation, weight) sorted: a patch may order a node's edges
+// differently from a build.
+func graphFacts(g *graph.Graph) []string {
+	var out []string
+	for n := range graph.NodeID(g.NumNodes()) {
+		out = append(out, "node "+g.ExternalID(n))
+		lo, hi := g.OutRange(n)
+		var edges []string
+		for e := lo; e < hi; e++ {
+			edges = append(edges, fmt.Sprintf("  -> %s %s %.4f", g.ExternalID(g.Target(e)), g.RelationName(e), g.Weight(e)))
+		}
+		slices.Sort(edges)
+		out = append(out, edges...)
+	}
+	return out
 }
