@@ -103,14 +103,14 @@ func TestDocumentDriftDatesAMergeByItsLanding(t *testing.T) {
 	dir := srcCommitted(t, driftRepo)
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs/guide.md")
 	gitAt(t, dir, "2024-02-01T00:00:00Z", "checkout", "-q", "-b", "feature")
-	// The branch changes run's own lines (and adds a function).
-	app := strings.Replace(driftRepo["src/shop/app.py"], "self.route('/')", "self.route('/shop')", 1)
+	// The branch changes run's signature (and adds a function).
+	app := strings.Replace(driftRepo["src/shop/app.py"], "def run(self):\n        return self.route('/')", "def run(self, path='/shop'):\n        return self.route(path)", 1)
 	if err := os.WriteFile(filepath.Join(dir, "src/shop/app.py"), []byte(app+"\n\ndef helper():\n    return 2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	commitAt(t, dir, "2024-02-01T00:00:00Z", "src/shop/app.py")
 	gitAt(t, dir, "2024-03-01T00:00:00Z", "checkout", "-q", "main")
-	if err := os.WriteFile(filepath.Join(dir, "src/shop/old.py"), []byte("def legacy():\n    return 1\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "src/shop/old.py"), []byte("def legacy(n=1):\n    return n\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	commitAt(t, dir, "2024-03-01T00:00:00Z", "src/shop/old.py")
@@ -149,8 +149,8 @@ func TestDocumentDriftPassesOverTypeOnlyEdits(t *testing.T) {
 		commitAt(t, dir, when, path)
 	}
 	edit("2024-02-01T00:00:00Z", "src/shop/app.py", "def run(self):", "def run(self) -> str:")
-	edit("2024-03-01T00:00:00Z", "src/shop/old.py", "return 0", "return 1")
-	edit("2024-05-01T00:00:00Z", "src/shop/old.py", "def legacy():", "def legacy() -> int:  # typed")
+	edit("2024-03-01T00:00:00Z", "src/shop/old.py", "def legacy():", "def legacy(n=0):")
+	edit("2024-05-01T00:00:00Z", "src/shop/old.py", "def legacy(n=0):", "def legacy(n: int = 0) -> int:  # typed")
 
 	d := driftServer(t, dir)
 	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "path": "docs/guide.md"})

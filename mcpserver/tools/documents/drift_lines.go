@@ -55,18 +55,25 @@ type dating struct {
 	swept   float64 // all lines, sweeps passed over
 	typed   float64 // all lines, sweeps and type-only edits passed over
 	lo, hi  int     // the symbol's lines
+	sig     [2]int  // a def's decorators and signature (surface only)
 	surface bool    // t is a Python class's surface (classSurface)
 	passed  int     // sweeps and type-only edits passed over
 	why     string  // why the lines were not traced ("" when they were)
+	hash    string  // the commit that dates t
+	// same: a Python def or class whose surface reads as it did at the
+	// document's date; changes: what differs when it does not.
+	same    bool
+	changes []string
 }
 
 // entityDate dates a function, class or method by the last first-parent
 // commit changing its own lines (`git log --first-parent -L lo,hi:file`),
 // passing over sweeps and (with passTypes) type-only edits, not by the
-// newest change anywhere in its file; a Python class by its surface only.
+// newest change anywhere in its file; a Python class or def by its
+// surface only, compared with its text at doc (the document's date).
 // why says, when the lines cannot be traced, what stopped it (the caller
 // then uses the file's date).
-func (s *driftSources) entityDate(id graph.NodeID, passTypes bool) dating {
+func (s *driftSources) entityDate(id graph.NodeID, passTypes bool, doc float64) dating {
 	g := s.b.Graph
 	p := g.Provenance(id)
 	d := dating{lo: int(p.LineStart), hi: int(p.LineEnd)}
@@ -80,9 +87,15 @@ func (s *driftSources) entityDate(id graph.NodeID, passTypes bool) dating {
 		return d
 	}
 	ranges := [][2]int{{d.lo, d.hi}}
-	if g.Type(id) == graph.Class && isPython(p.SourcePath) {
-		if text, ok := s.source(p.SourcePath); ok {
+	qual := pyQual(g, id)
+	text, readable := s.source(p.SourcePath)
+	if readable && qual != "" && isPython(p.SourcePath) {
+		switch g.Type(id) {
+		case graph.Class:
 			ranges, d.surface = classSurface(text, d.lo, d.hi), true
+		case graph.Function:
+			ranges, d.surface = defSurface(string(text), qual, ranges)
+			d.sig = ranges[0]
 		}
 	}
 	s.mu.Lock()
@@ -99,7 +112,52 @@ func (s *driftSources) entityDate(id graph.NodeID, passTypes bool) dating {
 		return d
 	}
 	s.dateLines(e.h, ranges, passTypes, &d)
+	if d.surface && d.why == "" && d.t > doc {
+		s.compare(top, filepath.ToSlash(rel), string(text), qual, doc, !passTypes, &d)
+	}
 	return d
+}
+
+// compare sets d.same or d.changes from qual's surface in text and in
+// the file as it was at doc; neither when the file or the def was not
+// there then (moved or renamed: the dating stands). s.mu is held.
+func (s *driftSources) compare(top, rel, text, qual string, doc float64, keepTypes bool, d *dating) {
+	past, ok := s.textAt(top, rel, doc)
+	if !ok {
+		return
+	}
+	old, ok := surfaceOf(string(past), qual, keepTypes)
+	if !ok {
+		return
+	}
+	now, ok := surfaceOf(text, qual, keepTypes)
+	if !ok {
+		return
+	}
+	d.changes = surfaceChanges(old, now)
+	d.same = len(d.changes) == 0
+}
+
+// pyQual is a Python symbol's qualified name from its node id
+// ("file::pkg/m.py::Class::method" → "Class.method"), "" for a file.
+func pyQual(g *graph.Graph, id graph.NodeID) string {
+	segs := strings.Split(g.ExternalID(id), "::")
+	if len(segs) < 3 || segs[0] != "file" {
+		return ""
+	}
+	return strings.Join(segs[2:], ".")
+}
+
+// defSurface is the lines that date a Python def: its decorators and
+// its signature (the body and docstring say nothing a caller relies
+// on); ranges unchanged and false when the def is not found.
+func defSurface(text, qual string, ranges [][2]int) ([][2]int, bool) {
+	ls := pyLines(text)
+	d, ok := findDef(pyOutline(ls), qual)
+	if !ok || d.class {
+		return ranges, false
+	}
+	return [][2]int{{d.start, ls[d.head].last}}, true
 }
 
 // dateLines fills d from h: t the newest of ranges' dates, passing over
@@ -108,8 +166,8 @@ func (s *driftSources) dateLines(h *gitmeta.LineHistory, ranges [][2]int, passTy
 	sweep := func(hash string) bool { return s.lines.width[hash] >= sweepFiles }
 	traced := false
 	for _, r := range ranges {
-		if when, _, ok, passed := h.LastTouchFiltered(r[0], r[1], sweep, passTypes); ok && float64(when) >= d.t {
-			d.t, d.passed, traced = float64(when), passed, true
+		if when, hash, ok, passed := h.LastTouchFiltered(r[0], r[1], sweep, passTypes); ok && float64(when) >= d.t {
+			d.t, d.hash, d.passed, traced = float64(when), hash, passed, true
 		}
 	}
 	switch {

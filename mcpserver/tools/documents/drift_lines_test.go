@@ -27,8 +27,8 @@ func TestDocumentDriftDatesASymbolByItsOwnLines(t *testing.T) {
 	t.Parallel()
 	dir := srcCommitted(t, linesRepo)
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
-	// beta's body changes and grows; alpha is untouched.
-	tools := "def alpha(x):\n    return x + 1\n\n\ndef beta(y):\n    z = y * 2\n    return z\n"
+	// beta takes a new parameter; alpha is untouched.
+	tools := "def alpha(x):\n    return x + 1\n\n\ndef beta(y, factor=2):\n    z = y * factor\n    return z\n"
 	if err := os.WriteFile(filepath.Join(dir, "src/shop/tools.py"), []byte(tools), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestDocumentDriftDatesASymbolByItsOwnLines(t *testing.T) {
 			got = append(got, finding{dm["source_path"].(string), m["kind"].(string), m["mention"].(string), at, by})
 		}
 	}
-	want := []finding{{"docs/guide.md", "code_change_unreflected", "shop.tools.beta", "2024-06-01T00:00:00Z", "lines 5-7"}}
+	want := []finding{{"docs/guide.md", "code_change_unreflected", "shop.tools.beta", "2024-06-01T00:00:00Z", "signature in lines 5-5"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
@@ -85,9 +85,9 @@ func TestDocumentDriftPassesOverSweeps(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("src/shop/tools.py", "def alpha(x):\n    return x + 1\n\n\ndef beta(y):\n    return y * 3\n")
+	write("src/shop/tools.py", "def alpha(x):\n    return x + 1\n\n\ndef beta(y, k=3):\n    return y * k\n")
 	commitAt(t, dir, "2024-03-01T00:00:00Z", "src/shop/tools.py")
-	write("src/shop/tools.py", "def alpha(x):\n    return (x + 1)\n\n\ndef beta(y):\n    return (y * 3)\n")
+	write("src/shop/tools.py", "def alpha(x):\n    return (x + 1)\n\n\ndef beta(y, k=3):  # scaled\n    return (y * k)\n")
 	for i := range sweepFiles {
 		write(fmt.Sprintf("src/shop/m%d.py", i), "def f():\n    return (0)\n")
 	}
@@ -100,7 +100,7 @@ func TestDocumentDriftPassesOverSweeps(t *testing.T) {
 		m := f.(map[string]any)
 		got = append(got, m["mention"].(string)+" "+m["code_changed_at"].(string)+" "+m["dated_by"].(string))
 	}
-	want := []string{"shop.tools.beta 2024-03-01T00:00:00Z lines 5-6, 1 later sweep(s) of ≥10 files or type-only edit(s) passed over"}
+	want := []string{"shop.tools.beta 2024-03-01T00:00:00Z signature in lines 5-5, 1 later sweep(s) of ≥10 files or type-only edit(s) passed over"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}

@@ -143,8 +143,11 @@ func refineDrift(b *session.Bundle, src *driftSources, d *document.DocDrift, tl 
 		}
 		note := "file"
 		if f.Target != f.File && !isFileLike(g.Type(f.Target)) {
-			dt := src.entityDate(f.Target, !aboutTypes(g, f, d))
+			dt := src.entityDate(f.Target, !aboutTypes(g, f, d), d.DocChanged+document.DriftGrace)
 			switch {
+			case dt.same:
+				tl.surface++
+				continue
 			case dt.why != "":
 				tl.byFile++
 				note = "file (lines not traced: " + dt.why + ")"
@@ -158,7 +161,13 @@ func refineDrift(b *session.Bundle, src *driftSources, d *document.DocDrift, tl 
 				f.Detail = fmt.Sprintf("its own lines (%d-%d) changed after the document last did", dt.lo, dt.hi)
 				if dt.surface {
 					note = fmt.Sprintf("class surface in lines %d-%d", dt.lo, dt.hi)
-					f.Detail = fmt.Sprintf("its header, a public signature or docstring, or its constructor or __call__ (lines %d-%d) changed after the document last did", dt.lo, dt.hi)
+					if g.Type(f.Target) != graph.Class {
+						note = fmt.Sprintf("signature in lines %d-%d", dt.sig[0], dt.sig[1])
+					}
+					f.Detail = fmt.Sprintf("its surface (decorators, signature; a class's docstring, attributes, public signatures, constructor, __call__) in lines %d-%d changed after the document last did", dt.lo, dt.hi)
+				}
+				if len(dt.changes) > 0 {
+					f.Detail = "since the document: " + changeList(dt.changes) + fmt.Sprintf(" (last in commit %.10s)", dt.hash)
 				}
 				if dt.passed > 0 {
 					note += fmt.Sprintf(", %d later sweep(s) of ≥%d files or type-only edit(s) passed over", dt.passed, sweepFiles)
@@ -170,6 +179,15 @@ func refineDrift(b *session.Bundle, src *driftSources, d *document.DocDrift, tl 
 	d.Findings = kept
 	sortRefined(g, d.Findings, notes)
 	return notes
+}
+
+// changeList joins the first changes found, saying how many more.
+func changeList(changes []string) string {
+	const shown = 4
+	if len(changes) <= shown {
+		return strings.Join(changes, "; ")
+	}
+	return strings.Join(changes[:shown], "; ") + fmt.Sprintf("; and %d more", len(changes)-shown)
 }
 
 // typesRe: a heading about type hints ("Type Hints", "typing.md").

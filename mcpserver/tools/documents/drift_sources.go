@@ -4,6 +4,7 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -25,11 +26,14 @@ type driftSources struct {
 	repos map[string]map[string]float64 // git top level → path → last commit
 	top   map[string]string             // directory → its git top level ("": none)
 	lines lineCache
+	past  map[string][]byte // top NUL time NUL path → text then (nil: absent)
+	revs  map[string]string // top NUL time → last first-parent commit by then
 }
 
 func newDriftSources(b *session.Bundle) *driftSources {
 	return &driftSources{b: b, text: map[string][]byte{}, repos: map[string]map[string]float64{}, top: map[string]string{},
-		lines: lineCache{head: map[string]string{}, hist: map[string]lineEntry{}, width: map[string]int{}}}
+		lines: lineCache{head: map[string]string{}, hist: map[string]lineEntry{}, width: map[string]int{}},
+		past:  map[string][]byte{}, revs: map[string]string{}}
 }
 
 // driftSourcesKey keeps one driftSources per bundle, shared by the
@@ -119,4 +123,31 @@ func lastCommits(top string) map[string]float64 {
 		times[p] = float64(t)
 	}
 	return times
+}
+
+// textAt is rel's text in the last first-parent commit at or before
+// when (Unix seconds): what the code read like when a document was last
+// written. false when the file was not there. s.mu is held.
+func (s *driftSources) textAt(top, rel string, when float64) ([]byte, bool) {
+	at := strconv.FormatInt(int64(when), 10)
+	key := top + "\x00" + at + "\x00" + rel
+	if t, ok := s.past[key]; ok {
+		return t, t != nil
+	}
+	rev, ok := s.revs[top+"\x00"+at]
+	if !ok {
+		out, err := exec.CommandContext(context.Background(), "git", "-C", top, "rev-list", "-1", "--first-parent", "--before=@"+at, "HEAD").Output()
+		if err == nil {
+			rev = strings.TrimSpace(string(out))
+		}
+		s.revs[top+"\x00"+at] = rev
+	}
+	var text []byte
+	if rev != "" {
+		if out, err := exec.CommandContext(context.Background(), "git", "-C", top, "show", rev+":"+rel).Output(); err == nil {
+			text = out
+		}
+	}
+	s.past[key] = text
+	return text, text != nil
 }

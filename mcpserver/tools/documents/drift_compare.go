@@ -1,0 +1,275 @@
+package documents
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// A Python def or class is stale for its document only when its surface
+// reads differently from the text the file had at the document's date
+// (docs/design.md, document drift): the decorators, the parameters
+// (names, kinds, defaults; types only for a page about types), and for a
+// class its bases, docstring, public class attributes, public methods'
+// signatures and the whole of __init__, __new__ and __call__. Comparing
+// whole texts, not hunks, clears multi-line annotation rewrites, hunks
+// that mix an annotation with a body edit, and docstring or body
+// refactors; what differs is said in the finding, so an agent can check
+// it in one step.
+
+// pySurface is a def's or class's surface, part by part, normalized;
+// keys are "member|part|name" ("" member for the def itself).
+type pySurface map[string]string
+
+var (
+	pyAttrRe = regexp.MustCompile(`^([A-Za-z_]\w*)\s*(:|=|\+=)`)
+	spaceRe  = regexp.MustCompile(`\s+`)
+)
+
+// surfaceOf reads the surface of the def or class qual (Outer.name) in
+// Python text; false when the text has no such def.
+func surfaceOf(text, qual string, keepTypes bool) (pySurface, bool) {
+	ls := pyLines(text)
+	defs := pyOutline(ls)
+	d, ok := findDef(defs, qual)
+	if !ok {
+		return nil, false
+	}
+	s := pySurface{}
+	if d.class {
+		classParts(ls, defs, d, keepTypes, s)
+	} else {
+		funcParts(ls, d, keepTypes, "", s)
+	}
+	return s, true
+}
+
+// squash drops whitespace, typing qualifiers and trailing commas.
+func squash(s string) string {
+	s = qualifierRe.ReplaceAllString(spaceRe.ReplaceAllString(s, ""), "")
+	return strings.NewReplacer(",)", ")", ",]", "]", ",}", "}").Replace(s)
+}
+
+// decorators are the normalized decorator lines above d.
+func decorators(ls []pyLine, d pyDef) string {
+	var out []string
+	for i := d.head - 1; i >= 0 && ls[i].first >= d.start; i-- {
+		out = append(out, squash(ls[i].text))
+	}
+	slices.Reverse(out)
+	return strings.Join(out, ";")
+}
+
+// funcParts adds a def's decorators, async-ness, parameters (and, with
+// keepTypes, annotations and return type) under member.
+func funcParts(ls []pyLine, d pyDef, keepTypes bool, member string, s pySurface) {
+	key := func(part, name string) string { return member + "|" + part + "|" + name }
+	s[key("def", "")] = ""
+	if dec := decorators(ls, d); dec != "" {
+		s[key("decorators", "")] = dec
+	}
+	head := ls[d.head].text
+	if strings.HasPrefix(head, "async") {
+		s[key("async", "")] = "async"
+	}
+	open := strings.IndexByte(head, '(')
+	if open < 0 {
+		return
+	}
+	cl := closeOf(head, open)
+	if keepTypes && cl < len(head) {
+		if rest := strings.TrimSpace(head[cl+1:]); strings.HasPrefix(rest, "->") {
+			s[key("returns", "")] = squash(splitTop(rest[2:], ':')[0])
+		}
+	}
+	var order []string
+	kwOnly := false
+	for _, p := range splitTop(head[open+1:min(cl, len(head))], ',') {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		eq := splitTop(p, '=')
+		nameType := splitTop(eq[0], ':')
+		name := strings.TrimSpace(nameType[0])
+		if name == "*" || name == "/" {
+			kwOnly = kwOnly || name == "*"
+			continue // a kind marker: the parameters' kinds say it
+		}
+		show := name
+		if keepTypes && len(nameType) > 1 {
+			show += ": " + squash(strings.Join(nameType[1:], ":"))
+		}
+		if len(eq) > 1 {
+			show += "=" + squash(strings.Join(eq[1:], "="))
+		}
+		if kwOnly && !strings.HasPrefix(name, "*") {
+			show += " (keyword-only)"
+		}
+		kwOnly = kwOnly || strings.HasPrefix(name, "*")
+		order = append(order, name)
+		s[key("param", name)] = show
+	}
+	s[key("order", "")] = strings.Join(order, ",")
+}
+
+// classParts adds a class's decorators, bases, docstring, public class
+// attributes and its public and dunder methods' surfaces, and the body
+// of __init__, __new__ and __call__.
+func classParts(ls []pyLine, defs []pyDef, d pyDef, keepTypes bool, s pySurface) {
+	if dec := decorators(ls, d); dec != "" {
+		s["|decorators|"] = dec
+	}
+	head := ls[d.head].text
+	if open := strings.IndexByte(head, '('); open >= 0 {
+		s["|bases|"] = squash(head[open+1 : min(closeOf(head, open), len(head))])
+	}
+	if d.head+1 >= len(ls) || ls[d.head+1].indent <= d.indent {
+		return
+	}
+	body := ls[d.head+1].indent
+	for i := d.head + 1; i < len(ls) && ls[i].first <= d.end; i++ {
+		l := ls[i]
+		if l.indent != body || strings.HasPrefix(l.text, "@") {
+			continue
+		}
+		if i == d.head+1 && isDocstring(l.text) {
+			s["|docstring|"] = strings.Join(strings.Fields(strings.Trim(l.text, `"'rRuU`)), " ")
+			continue
+		}
+		if m := pyHeadRe.FindStringSubmatch(l.text); m != nil {
+			memberParts(ls, defs, d.name+"."+m[3], m[3], keepTypes, s)
+			continue
+		}
+		m := pyAttrRe.FindStringSubmatch(l.text)
+		switch {
+		case m == nil:
+			s["|statement|"+squash(l.text)] = ""
+		case !private(m[1]):
+			s["|attribute|"+m[1]] = normStatement(l.text, keepTypes)
+		}
+	}
+}
+
+// memberParts adds one member def or nested class of a class.
+func memberParts(ls []pyLine, defs []pyDef, qual, name string, keepTypes bool, s pySurface) {
+	md, ok := findDef(defs, qual)
+	if !ok || private(name) {
+		return
+	}
+	if md.class {
+		s["|class|"+name] = squash(ls[md.head].text)
+		return
+	}
+	funcParts(ls, md, keepTypes, name, s)
+	if !wholeBodies[name] {
+		return
+	}
+	var b []string
+	for j := md.head + 1; j < len(ls) && ls[j].first <= md.end; j++ {
+		if j == md.head+1 && isDocstring(ls[j].text) {
+			continue // the constructor's docstring is prose, as a method's
+		}
+		b = append(b, normStatement(ls[j].text, keepTypes))
+	}
+	s[name+"|body|"] = strings.Join(b, "\n")
+}
+
+// private: "_x", not a dunder.
+func private(name string) bool {
+	return strings.HasPrefix(name, "_") && !strings.HasSuffix(name, "__")
+}
+
+func isDocstring(text string) bool {
+	t := strings.TrimLeft(text, "rRuU")
+	return strings.HasPrefix(t, `"`) || strings.HasPrefix(t, "'")
+}
+
+// normStatement is a statement without what only types say (unless
+// keepTypes) and without spacing.
+func normStatement(text string, keepTypes bool) string {
+	if keepTypes {
+		return squash(text)
+	}
+	return squash(typeless([]string{text}))
+}
+
+// surfaceChanges says what differs between a surface at the document's
+// date and today's, most telling first; a docstring added where there
+// was none is not a change (a document cannot have described it).
+func surfaceChanges(old, now pySurface) []string {
+	keys := slices.Sorted(func(yield func(string) bool) {
+		for k := range now {
+			if !yield(k) {
+				return
+			}
+		}
+		for k := range old {
+			if _, ok := now[k]; !ok && !yield(k) {
+				return
+			}
+		}
+	})
+	gone := map[string]string{} // member → "added"/"removed"
+	var out []string
+	for _, k := range keys {
+		member, rest, _ := strings.Cut(k, "|")
+		part, name, _ := strings.Cut(rest, "|")
+		o, inOld := old[k]
+		n, inNow := now[k]
+		switch {
+		case inOld && inNow && o == n, part == "docstring" && !inOld, gone[member] != "" && member != "":
+			continue
+		case part == "def" && member != "" && inOld != inNow:
+			gone[member] = map[bool]string{true: "added", false: "removed"}[inNow]
+			out = append(out, fmt.Sprintf("method `%s` %s", member, gone[member]))
+			continue
+		case part == "order" && paramsMoved(old, now, member):
+			continue
+		}
+		out = append(out, describe(member, part, name, o, n, inOld, inNow))
+	}
+	return out
+}
+
+// paramsMoved: a parameter of member was added or removed, which
+// already explains a change of order.
+func paramsMoved(old, now pySurface, member string) bool {
+	p := member + "|param|"
+	for k := range now {
+		if _, ok := old[k]; strings.HasPrefix(k, p) && !ok {
+			return true
+		}
+	}
+	for k := range old {
+		if _, ok := now[k]; strings.HasPrefix(k, p) && !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// describe says one change: "parameter `x` added", "`__init__`: body
+// changed", "default of … : `a` → `b`".
+func describe(member, part, name, o, n string, inOld, inNow bool) string {
+	what := map[string]string{"decorators": "decorators", "async": "async", "returns": "return type", "order": "parameter order",
+		"bases": "base classes", "docstring": "docstring", "body": "body", "param": "parameter `" + name + "`",
+		"attribute": "class attribute `" + name + "`", "class": "nested class `" + name + "`", "statement": "a class-level statement"}[part]
+	verb := "changed"
+	switch {
+	case !inOld && part == "param":
+		return strings.TrimPrefix(fmt.Sprintf("`%s`: parameter `%s` added", member, n), "``: ")
+	case !inOld:
+		verb = "added"
+	case !inNow:
+		verb = "removed"
+	case part == "param" || part == "attribute" || part == "returns":
+		if len(o)+len(n) <= 80 {
+			verb = fmt.Sprintf("changed (`%s` → `%s`)", o, n)
+		}
+	}
+	if member != "" {
+		return fmt.Sprintf("`%s`: %s %s", member, what, verb)
+	}
+	return what + " " + verb
+}

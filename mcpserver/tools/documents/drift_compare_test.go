@@ -1,0 +1,77 @@
+package documents
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The edits held-out code dated as stale (benchmarks/results/
+// drift-heldout2.md) and edits that must still count, as before → after
+// texts of one module.
+func TestSurfaceChanges(t *testing.T) {
+	cases := []struct {
+		name, qual, before, after string
+		keepTypes                 bool
+		want                      []string
+	}{
+		{"multi-line annotation rewritten", "Nested.__init__",
+			"class Nested:\n    def __init__(\n        self,\n        nested: typing.Union[\n            A,\n            B,\n        ],\n    ):\n        self.nested = nested\n",
+			"class Nested:\n    def __init__(\n        self,\n        nested: (\n            A\n            | B\n        ),\n    ):\n        self.nested = nested\n", false, nil},
+		{"annotation and body in one hunk: the body of a public method", "Schema",
+			"class Schema:\n    @property\n    def dict_class(self) -> type:\n        return OrderedDict if self.ordered else dict\n",
+			"class Schema:\n    @property\n    def dict_class(self) -> type[dict]:\n        if self.ordered:\n            return OrderedDict\n        return dict\n", false, nil},
+		{"docstring of a function", "add",
+			"def add(sink, *, level=0):\n    \"\"\"Add a sink.\n\n    | a | b |\n    \"\"\"\n    return 1\n",
+			"def add(sink, *, level=0):\n    \"\"\"Add a sink.\n\n    | a | c |\n    \"\"\"\n    return 1\n", false, nil},
+		{"docstring added to a class", "Record",
+			"class Record:\n    x = 1\n", "class Record:\n    \"\"\"A record.\"\"\"\n\n    x = 1\n", false, nil},
+		{"class docstring rewritten", "AsyncBoundLogger",
+			"class AsyncBoundLogger:\n    \"\"\"Runs in a thread pool.\"\"\"\n",
+			"class AsyncBoundLogger:\n    \"\"\"A mistake: deprecated.\"\"\"\n", false, []string{"docstring changed"}},
+		{"parameter added, default changed", "Logger.add",
+			"class Logger:\n    def add(self, sink, level=10):\n        pass\n",
+			"class Logger:\n    def add(self, sink, level=20, *, enqueue=False):\n        pass\n", false,
+			[]string{"parameter `enqueue=False (keyword-only)` added", "parameter `level` changed (`level=10` → `level=20`)"}},
+		{"__call__ body and a new method", "FileResponse",
+			"class FileResponse:\n    async def __call__(self, scope):\n        await self.simple(scope)\n",
+			"class FileResponse:\n    async def __call__(self, scope):\n        if 'pathsend' in scope:\n            return\n        await self.simple(scope)\n\n    def stat(self):\n        pass\n", false,
+			[]string{"`__call__`: body changed", "method `stat` added"}},
+		{"return type, on a page about types", "BoundLogger.bind",
+			"class BoundLogger:\n    def bind(self, **kw) -> BoundLogger:\n        pass\n",
+			"class BoundLogger:\n    def bind(self, **kw) -> Self:\n        pass\n", true,
+			[]string{"return type changed (`BoundLogger` → `Self`)"}},
+		{"return type elsewhere", "BoundLogger.bind",
+			"class BoundLogger:\n    def bind(self, **kw) -> BoundLogger:\n        pass\n",
+			"class BoundLogger:\n    def bind(self, **kw) -> Self:\n        pass\n", false, nil},
+		{"decorator added", "f", "def f():\n    pass\n", "@deprecated('use g')\ndef f():\n    pass\n", false, []string{"decorators added"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			old, ok1 := surfaceOf(c.before, c.qual, c.keepTypes)
+			now, ok2 := surfaceOf(c.after, c.qual, c.keepTypes)
+			if !ok1 || !ok2 {
+				t.Fatalf("%s not found (before %v, after %v)", c.qual, ok1, ok2)
+			}
+			if diff := cmp.Diff(c.want, surfaceChanges(old, now)); diff != "" {
+				t.Errorf("changes (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestPyOutline(t *testing.T) {
+	text := "import x\n\n@dec(\n    a=1,\n)\nclass A(B):\n    '''doc\n    def not_a_def():\n    '''\n    def m(\n        self,\n    ):\n        return 1\n\n    class Inner:\n        pass\n\n\nasync def f(): return 2\n"
+	type row struct {
+		Name                 string
+		Start, Def, End, Ind int
+	}
+	var got []row
+	for _, d := range pyOutline(pyLines(text)) {
+		got = append(got, row{d.name, d.start, d.def, d.end, d.indent})
+	}
+	want := []row{{"A", 3, 6, 16, 0}, {"A.m", 10, 10, 13, 4}, {"A.Inner", 15, 15, 16, 4}, {"f", 19, 19, 19, 0}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("outline (-want +got):\n%s", diff)
+	}
+}
