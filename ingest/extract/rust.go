@@ -64,6 +64,11 @@ const (
 	rsRefExpr
 	rsPointerType
 	rsAssociatedType
+	rsTypeParam
+	rsWhereClause
+	rsWherePredicate
+	rsAbstractType
+	rsDynamicType
 )
 
 var rsKindNames = []string{
@@ -77,7 +82,8 @@ var rsKindNames = []string{
 	"reference_type", "visibility_modifier", "trait_bounds", "generic_function", "token_tree",
 	"crate", "self", "super", "parameters", "line_comment", "block_comment",
 	"extern_crate_declaration", "primitive_type", "reference_expression", "pointer_type",
-	"associated_type",
+	"associated_type", "type_parameter", "where_clause", "where_predicate", "abstract_type",
+	"dynamic_type",
 }
 
 type rsTables struct {
@@ -85,6 +91,7 @@ type rsTables struct {
 	fName, fBody, fParams, fReturn, fType, fTrait     uint16
 	fArgument, fPath, fList, fAlias, fFunction, fArgs uint16
 	fValue, fField, fMacro, fPattern, fBounds         uint16
+	fTypeParams, fLeft                                uint16
 }
 
 // rsTablesGet builds the grammar's kind and field tables on first use.
@@ -98,6 +105,7 @@ var rsTablesGet = sync.OnceValue(func() *rsTables {
 		fAlias: g.field("alias"), fFunction: g.field("function"), fArgs: g.field("arguments"),
 		fValue: g.field("value"), fField: g.field("field"), fMacro: g.field("macro"),
 		fPattern: g.field("pattern"), fBounds: g.field("bounds"),
+		fTypeParams: g.field("type_parameters"), fLeft: g.field("left"),
 	}
 })
 
@@ -120,6 +128,9 @@ type rsScope struct {
 	selfTy  string // the impl or trait type (Self)
 	vars    map[string]string
 	inTests bool
+	// generics maps the generic parameters in scope to the trait that
+	// types their values (see genericBounds).
+	generics map[string]string
 }
 
 // rsAttrs are the facts read from #[…] attributes preceding an item.
@@ -422,7 +433,7 @@ func (x *rsExtract) functionVis(c int32, s *rsScope, parent, selfTy string, attr
 	} else {
 		id, _ = x.b.entity(parent, name, graph.Function, t.line(c), t.endLine(c), excerpt(t.bytes(c)), tags...)
 	}
-	fs := &rsScope{id: id, selfTy: selfTy, vars: map[string]string{}, inTests: s.inTests}
+	fs := &rsScope{id: id, selfTy: selfTy, vars: map[string]string{}, inTests: s.inTests, generics: x.genericBounds(c, s.generics)}
 	if params := t.child(c, k.fParams); params >= 0 {
 		for p := t.first(params); p >= 0; p = t.n[p].next {
 			if x.code(p) != rsParam {
@@ -431,7 +442,7 @@ func (x *rsExtract) functionVis(c int32, s *rsScope, parent, selfTy string, attr
 			ty := t.child(p, k.fType)
 			x.typeRefs(id, ty, fs)
 			if pat := t.child(p, k.fPattern); x.code(pat) == rsIdent {
-				if tn := x.typeName(ty); tn != "" {
+				if tn := fs.concrete(x.typeName(ty)); tn != "" {
 					fs.vars[t.text(pat)] = tn
 				}
 			}
@@ -457,10 +468,11 @@ func (x *rsExtract) trait(c int32, s *rsScope) {
 			}
 		}
 	}
+	ts := &rsScope{id: s.id, selfTy: s.selfTy, vars: s.vars, inTests: s.inTests, generics: x.genericBounds(c, s.generics)}
 	x.members(c, func(m int32, attrs rsAttrs) {
 		switch x.code(m) {
 		case rsFunction, rsFunctionSig:
-			x.functionIn(m, s, id, name, attrs)
+			x.functionIn(m, ts, id, name, attrs)
 		case rsAssociatedType:
 			if n := t.text(t.child(m, k.fName)); n != "" {
 				x.b.entity(id, n, graph.Type, t.line(m), t.endLine(m), excerpt(t.bytes(m)), "rust", KindTypeAlias, "associated")
@@ -504,7 +516,7 @@ func (x *rsExtract) functionIn(m int32, s *rsScope, containerID, selfTy string, 
 		tags = append(tags, KindTest)
 	}
 	id, _ := x.b.entity(containerID, name, graph.Function, t.line(m), t.endLine(m), excerpt(t.bytes(m)), tags...)
-	fs := &rsScope{id: id, selfTy: selfTy, vars: map[string]string{}}
+	fs := &rsScope{id: id, selfTy: selfTy, vars: map[string]string{}, generics: x.genericBounds(m, s.generics)}
 	if params := t.child(m, k.fParams); params >= 0 {
 		x.typeRefs(id, params, fs)
 	}
@@ -536,10 +548,11 @@ func (x *rsExtract) impl(c int32, s *rsScope) {
 			}
 		}
 	}
+	is := &rsScope{id: s.id, selfTy: s.selfTy, vars: s.vars, inTests: s.inTests, generics: x.genericBounds(c, s.generics)}
 	x.members(c, func(m int32, attrs rsAttrs) {
 		switch x.code(m) {
 		case rsFunction, rsFunctionSig:
-			x.functionVis(m, s, s.id, selfTy, attrs, vis)
+			x.functionVis(m, is, s.id, selfTy, attrs, vis)
 		case rsConst:
 			x.item(m, &rsScope{id: s.id, selfTy: selfTy, vars: map[string]string{}}, attrs)
 		case rsMacroCall:
@@ -562,6 +575,8 @@ func (x *rsExtract) typeName(ty int32) string {
 			return name
 		case rsReferenceType, rsPointerType:
 			ty = t.child(ty, k.fType)
+		case rsAbstractType, rsDynamicType:
+			ty = t.child(ty, k.fTrait) // impl Trait, dyn Trait: typed by the trait
 		case rsGenericType:
 			ty = t.child(ty, k.fType)
 		case rsScopedTypeIdent:
@@ -721,7 +736,7 @@ func (x *rsExtract) expr(i int32, s *rsScope) {
 		pat := t.child(i, k.fPattern)
 		if x.code(pat) == rsIdent {
 			name := t.text(pat)
-			if tn := x.typeName(t.child(i, k.fType)); tn != "" {
+			if tn := s.concrete(x.typeName(t.child(i, k.fType))); tn != "" {
 				s.vars[name] = tn
 			} else if tn := x.valueType(t.child(i, k.fValue), s); tn != "" {
 				s.vars[name] = tn
@@ -819,6 +834,85 @@ func (x *rsExtract) call(i int32, s *rsScope) {
 	}
 }
 
+// genericBounds returns outer extended with the generic parameters that
+// item c (a function, impl or trait) declares, each mapped to the trait
+// its values are typed by: the first bound of the parameter list or the
+// where clause that is not a std marker trait (Clone, Debug, Send, …), else
+// the first bound, else "". Outer is returned as is when c declares none.
+func (x *rsExtract) genericBounds(c int32, outer map[string]string) map[string]string {
+	t, k := x.t, x.k
+	tps, wc := t.child(c, k.fTypeParams), t.childKind(c, k.codes, rsWhereClause)
+	if tps < 0 && wc < 0 {
+		return outer
+	}
+	g := make(map[string]string, len(outer)+2)
+	for n, b := range outer {
+		g[n] = b
+	}
+	for p := t.first(tps); tps >= 0 && p >= 0; p = t.n[p].next {
+		if x.code(p) == rsTypeParam {
+			if n := t.text(t.child(p, k.fName)); n != "" {
+				g[n] = x.boundTrait(t.child(p, k.fBounds), "")
+			}
+		}
+	}
+	for p := t.first(wc); wc >= 0 && p >= 0; p = t.n[p].next {
+		left := t.child(p, k.fLeft)
+		if x.code(p) != rsWherePredicate || x.code(left) != rsTypeIdent {
+			continue
+		}
+		if cur, ok := g[t.text(left)]; ok {
+			g[t.text(left)] = x.boundTrait(t.child(p, k.fBounds), cur)
+		}
+	}
+	return g
+}
+
+// boundTrait picks the trait of a bound list that types a value: the first
+// that is not a std marker trait; cur (a bound already read) or the first
+// marker trait otherwise.
+func (x *rsExtract) boundTrait(bounds int32, cur string) string {
+	if cur != "" && !rsMarkerTraits[cur] {
+		return cur
+	}
+	if bounds < 0 {
+		return cur
+	}
+	for b := x.t.first(bounds); b >= 0; b = x.t.n[b].next {
+		tn := x.typeName(b)
+		if tn != "" && !rsMarkerTraits[tn] {
+			return tn
+		}
+		if cur == "" {
+			cur = tn
+		}
+	}
+	return cur
+}
+
+// isGeneric tells whether name is a generic parameter in scope.
+func (s *rsScope) isGeneric(name string) bool {
+	_, ok := s.generics[name]
+	return ok
+}
+
+// concrete maps a type name to the one that types its values: a generic
+// parameter's bound trait, any other name itself.
+func (s *rsScope) concrete(name string) string {
+	if b, ok := s.generics[name]; ok {
+		return b
+	}
+	return name
+}
+
+// rsMarkerTraits are std traits that say little about what a generic value
+// is for, so another bound types it when there is one.
+var rsMarkerTraits = map[string]bool{
+	"Sized": true, "Send": true, "Sync": true, "Unpin": true, "Copy": true, "Clone": true,
+	"Debug": true, "Display": true, "Default": true, "Eq": true, "PartialEq": true, "Ord": true,
+	"PartialOrd": true, "Hash": true, "Any": true,
+}
+
 // pathCall records the call p::name(…): Self::f, Type::f (a std type's
 // associated functions are skipped), module::f.
 func (x *rsExtract) pathCall(s *rsScope, p, name string, line uint32) {
@@ -827,6 +921,9 @@ func (x *rsExtract) pathCall(s *rsScope, p, name string, line uint32) {
 	switch {
 	case last == "Self" && s.selfTy != "":
 		h.ReceiverType = s.selfTy
+	case p == last && s.isGeneric(last):
+		h.ReceiverType = s.concrete(last) // T::f(…): the bound trait's f
+		x.viaImport(&h)
 	case isUpperStart(last):
 		h.ReceiverType = last
 		if rest, _ := splitLast(p, "::"); rest != "" {
@@ -855,13 +952,19 @@ func (x *rsExtract) methodHint(recv string, s *rsScope) RefHint {
 	default:
 		h.ReceiverType = s.vars[recv]
 	}
+	x.viaImport(&h)
+	return h
+}
+
+// viaImport qualifies a receiver type that a use declaration brings in
+// (and no local type shadows) with its module.
+func (x *rsExtract) viaImport(h *RefHint) {
 	if _, local := x.types[h.ReceiverType]; !local {
 		if b, ok := x.imports[h.ReceiverType]; ok {
 			h.Module = b.module
 			h.ReceiverType = b.name
 		}
 	}
-	return h
 }
 
 // macro records calls to user macros (std ones are skipped) and scans the

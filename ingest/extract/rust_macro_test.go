@@ -33,7 +33,7 @@ impl Store {
 		line uint32
 		h    RefHint
 	}{
-		{"serialize", 5, RefHint{Receiver: "value", ReceiverType: "T"}},
+		{"serialize", 5, RefHint{Receiver: "value", ReceiverType: "Ser"}},
 		{"flush", 6, RefHint{Receiver: "self", ReceiverType: "Store"}},
 		{"lookup", 7, RefHint{Receiver: "self.cache", ReceiverType: "Cache"}},
 		{"write", 8, RefHint{Receiver: "w", ReceiverType: "Writer"}},
@@ -43,5 +43,69 @@ impl Store {
 		{"helper", 11, RefHint{Module: "-", Receiver: "-"}},
 	} {
 		wantEdge(t, r, f, "calls", "ref::"+tc.name, tc.line, tc.h)
+	}
+}
+
+// TestRustGenericReceivers: a value whose type is a generic parameter is
+// typed by the parameter's trait bound, not by the parameter's letter.
+// serde's `fn visit_seq<A>(self, mut seq: A) where A: SeqAccess<'de>` made
+// seq.next_element() a call on type "A", which bound to the blanket
+// `impl<A> SeqAccess for &mut A` instead of the trait's method.
+func TestRustGenericReceivers(t *testing.T) {
+	src := `use crate::de::{MapAccess, Error};
+
+impl<'de, A> SeqAccess<'de> for &mut A where A: ?Sized + SeqAccess<'de> {
+    fn next_element(&mut self) -> R { (**self).next_element() }
+}
+
+struct V;
+
+impl<'de, M: MapAccess<'de>> V {
+    fn visit_seq<A>(self, mut seq: A, map: M) -> R
+    where
+        A: SeqAccess<'de>,
+    {
+        seq.next_element();
+        map.next_key();
+        A::size_hint(1);
+    }
+
+    fn fail<E>(n: u32) -> E
+    where
+        E: Error,
+    {
+        E::custom(n)
+    }
+
+    fn walk<T: Clone + Serialize + Debug>(v: &T, w: impl Write, d: &dyn Visit) {
+        v.serialize(1);
+        w.flush();
+        d.visit();
+        let u: T = v.clone();
+        u.serialize(2);
+    }
+}
+`
+	r, err := ExtractFile("src/de.rs", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkInvariants(t, r)
+	f := "file::src/de.rs::V::"
+	for _, tc := range []struct {
+		fn, name string
+		line     uint32
+		h        RefHint
+	}{
+		{"visit_seq", "next_element", 14, RefHint{Receiver: "seq", ReceiverType: "SeqAccess"}},
+		{"visit_seq", "next_key", 15, RefHint{Module: "crate::de", Receiver: "map", ReceiverType: "MapAccess"}},
+		{"visit_seq", "size_hint", 16, RefHint{Receiver: "A", ReceiverType: "SeqAccess"}},
+		{"fail", "custom", 23, RefHint{Module: "crate::de", Receiver: "E", ReceiverType: "Error"}},
+		{"walk", "serialize", 27, RefHint{Receiver: "v", ReceiverType: "Serialize"}},
+		{"walk", "flush", 28, RefHint{Receiver: "w", ReceiverType: "Write"}},
+		{"walk", "visit", 29, RefHint{Receiver: "d", ReceiverType: "Visit"}},
+		{"walk", "serialize", 31, RefHint{Receiver: "u", ReceiverType: "Serialize"}},
+	} {
+		wantEdge(t, r, f+tc.fn, "calls", "ref::"+tc.name, tc.line, tc.h)
 	}
 }
