@@ -260,3 +260,58 @@ func changedAt(out map[string]any) map[string]string {
 	}
 	return at
 }
+
+// sinkRepo: a class whose constructor takes a multi-line annotation, and
+// a function with a docstring; a guide names both and a second function.
+var sinkRepo = map[string]string{
+	"src/sink/__init__.py": "from .core import Sink, add, remove\n",
+	"src/sink/core.py": "import typing\n\n\nclass Sink:\n    def __init__(\n        self,\n        target: typing.Union[\n            str,\n            bytes,\n        ],\n    ):\n        self.target = target\n\n\n" +
+		"def add(sink, level=10):\n    \"\"\"Add a sink.\n\n    | level | 10 |\n    \"\"\"\n    return sink\n\n\ndef remove(sink):\n    return sink\n",
+	"docs/sinks.md": "# Sinks\n\nA `sink.Sink` writes; `sink.add` adds one and `sink.remove` removes it.\n",
+}
+
+// A def or class is stale only when its surface reads differently from
+// the document's date: a multi-line annotation rewritten in the same
+// hunk as a body line, and a docstring table fixed, clear Sink and add;
+// a new parameter keeps remove, and the finding names it and its commit.
+func TestDocumentDriftComparesTheSurfaceAtTheDocumentsDate(t *testing.T) {
+	t.Parallel()
+	dir := srcCommitted(t, sinkRepo)
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs/sinks.md")
+	edit := func(when, from, to string) {
+		t.Helper()
+		p := filepath.Join(dir, "src/sink/core.py")
+		text, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(strings.Replace(string(text), from, to, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		commitAt(t, dir, when, "src/sink/core.py")
+	}
+	edit("2024-02-01T00:00:00Z", "        target: typing.Union[\n            str,\n            bytes,\n        ],\n    ):\n        self.target = target\n",
+		"        target: (\n            str\n            | bytes\n        ),\n    ) -> None:\n        self.target: str | bytes = target\n")
+	edit("2024-03-01T00:00:00Z", "| level | 10 |", "| level | 10 (DEBUG) |")
+	edit("2024-04-01T00:00:00Z", "def remove(sink):\n    return sink", "def remove(sink, *, quiet=False):\n    return sink")
+
+	d := driftServer(t, dir)
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "path": "docs/sinks.md"})
+	var got []string
+	for _, f := range out["documents"].([]any)[0].(map[string]any)["findings"].([]any) {
+		m := f.(map[string]any)
+		got = append(got, fmt.Sprint(m["mention"], " ", m["code_changed_at"], " ", m["dated_by"], " | ", m["detail"]))
+	}
+	rev, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hash := string(rev[:10])
+	want := []string{"sink.remove 2024-04-01T00:00:00Z signature in lines 23-23 | since the document: parameter `quiet=False (keyword-only)` added (last in commit " + hash + ")"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+	if n := out["summary"].(map[string]any)["cleared_by_surface"]; n != float64(2) {
+		t.Errorf("cleared_by_surface %v, want 2 (Sink, add)", n)
+	}
+}
