@@ -69,6 +69,7 @@ const (
 	goMapType
 	goIndexExpr
 	goTypeAssert
+	goTypeCase
 )
 
 var goKindNames = []string{
@@ -84,6 +85,7 @@ var goKindNames = []string{
 	"comment", "keyed_element", "literal_element", "range_clause", "receive_statement",
 	"type_switch_statement", "type_parameter_declaration",
 	"slice_type", "array_type", "map_type", "index_expression", "type_assertion_expression",
+	"type_case",
 }
 
 type goTables struct {
@@ -752,6 +754,11 @@ func (x *goExtract) typeDecl(i int32) {
 			x.interfaceBody(id, ty)
 		default:
 			x.typeRefs(id, ty)
+			if gt := x.typeOf(ty); code == goTypeAlias && gt.name != "" && !gt.coll {
+				// type Positional = Value: an alias has its target's
+				// methods, as an embedded type's are promoted.
+				x.b.ref(id, gt.name, RelInherits, t.line(s), RefHint{Module: gt.module})
+			}
 		}
 	}
 }
@@ -875,7 +882,8 @@ func (x *goExtract) body(i int32, s *goScope) {
 		x.body(t.child(i, k.fRight), s)
 		return
 	case goTypeSwitch:
-		x.declare(t.child(i, k.fAlias), s)
+		x.typeSwitch(i, s)
+		return
 	case goVarSpec, goConstSpec:
 		for n := t.first(i); n >= 0; n = t.n[n].next {
 			if t.n[n].field == k.fName {
@@ -929,6 +937,62 @@ func (x *goExtract) body(i int32, s *goScope) {
 	for c := t.first(i); c >= 0; c = t.n[c].next {
 		x.body(c, s)
 	}
+}
+
+// typeSwitch walks switch v := x.(type): in a case naming one type, v has
+// that type (case *Node: v.Vars() calls Node's Vars); elsewhere it is an
+// untyped local.
+func (x *goExtract) typeSwitch(i int32, s *goScope) {
+	t, k := x.t, x.k
+	alias := t.child(i, k.fAlias)
+	x.declare(alias, s)
+	name := ""
+	if alias >= 0 && x.code(alias) == goIdent {
+		name = t.text(alias)
+	} else if alias >= 0 {
+		if n := t.first(alias); n >= 0 && t.n[n].next < 0 && x.code(n) == goIdent {
+			name = t.text(n)
+		}
+	}
+	// The alias is scoped to the switch: it often shadows the switched
+	// variable itself (switch rows := rows.(type)), whose type holds again
+	// after it.
+	outer := s.save(name)
+	for c := t.first(i); c >= 0; c = t.n[c].next {
+		if c == alias {
+			continue
+		}
+		if name != "" && x.code(c) == goTypeCase {
+			s.forget(name)
+			if ty := x.caseType(c); ty.name != "" {
+				s.typed(name, ty)
+			}
+		}
+		x.body(c, s)
+	}
+	if name != "" {
+		s.restore(name, outer)
+	}
+}
+
+// caseType is the one type a type switch's case names (none when it
+// names several, or nil).
+func (x *goExtract) caseType(c int32) goType {
+	t := x.t
+	ty := int32(-1)
+	for n := t.first(c); n >= 0; n = t.n[n].next {
+		if t.n[n].field != x.k.fType {
+			continue
+		}
+		if ty >= 0 {
+			return goType{}
+		}
+		ty = n
+	}
+	if ty < 0 || t.text(ty) == "nil" {
+		return goType{}
+	}
+	return x.typeOrElem(ty)
 }
 
 // declare marks the identifiers of a declaration's left side as locals.

@@ -70,6 +70,29 @@ func (s *goScope) forget(name string) {
 	delete(s.calls, name)
 }
 
+// goBinding is what a scope knows of one local's type.
+type goBinding struct {
+	ty         goType
+	path, call string
+}
+
+// save returns what the scope knows of name's type, for restore.
+func (s *goScope) save(name string) goBinding {
+	return goBinding{ty: s.vars[name], path: s.paths[name], call: s.calls[name]}
+}
+
+// restore sets name's type back to a saved binding.
+func (s *goScope) restore(name string, b goBinding) {
+	s.forget(name)
+	s.bound(name, b.ty, b.path)
+	if b.call != "" {
+		if s.calls == nil {
+			s.calls = map[string]string{}
+		}
+		s.calls[name] = b.call
+	}
+}
+
 // isMethodCall reports whether call v is x.M(…) on a typed or pathed
 // value (not pkg.F(…) or F(…), which the calls map types).
 func (x *goExtract) isMethodCall(v int32, s *goScope) bool {

@@ -616,7 +616,15 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 				return Result{}
 			}
 			cands = in
-			if hint.ReceiverType == "" && isIdent(hint.Receiver) {
+			if hint.ReceiverType == "" && from.lang == "go" {
+				// Go's pkg.Name (a call, a type, a value) is always a
+				// package-level declaration, never a method of one of
+				// pkg's types (kong.Vars is a type though interfaces in
+				// kong have Vars methods).
+				if cands = topLevel(ix, cands); len(cands) == 0 {
+					return Result{}
+				}
+			} else if hint.ReceiverType == "" && isIdent(hint.Receiver) {
 				// pkg.Func(): the receiver names the package, so a
 				// top-level function beats a same-named method in it.
 				cands = preferTopLevel(ix, cands)
@@ -1192,16 +1200,21 @@ func isIdent(s string) bool {
 // preferTopLevel keeps the candidates declared directly in their file
 // (functions, types) when there are any.
 func preferTopLevel(ix *Index, cands []int32) []int32 {
+	if top := topLevel(ix, cands); len(top) > 0 {
+		return top
+	}
+	return cands
+}
+
+// topLevel is the candidates declared directly in their file.
+func topLevel(ix *Index, cands []int32) []int32 {
 	var top []int32
 	for _, c := range cands {
 		if ix.cands[c].owner == "" {
 			top = append(top, c)
 		}
 	}
-	if len(top) > 0 {
-		return top
-	}
-	return cands
+	return top
 }
 
 // lastSegment is the last element of a module path in any language's
