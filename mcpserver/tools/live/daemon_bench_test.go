@@ -1,6 +1,7 @@
 package live
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,7 +13,9 @@ import (
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/testcorpus"
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+	"github.com/m1nd-go/m1nd/mcpserver/watch"
 )
 
 // BenchmarkDaemonTickEdit times daemon_tick after a one-file edit on a
@@ -46,7 +49,29 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 	// timed in the steady state an agent's edits meet.
 	tooltest.MustCall(b, d, "seek", map[string]any{"agent_id": "bench", "query": "parse a configuration file"})
 	round := 0
+	var touched []string // the paths a change wrote: a watch tick's events
 	gomod := filepath.Join(dir, "go.mod")
+	generated := []string{filepath.Join(dir, "cmd/compile/internal/ssa/rewritegeneric.go")}
+	// edit64 appends a function to first and then to other files, 64 in
+	// all (a file may be picked twice).
+	edit64 := func(first []string) error {
+		for j := range 64 {
+			f := files[(round*7919+j*131)%len(files)]
+			if j < len(first) {
+				f = first[j]
+			}
+			touched = append(touched, f)
+			fh, err := os.OpenFile(f, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(fh, "\nfunc M1ndBenchTick%d_%d() {}\n", round, j)
+			if err := fh.Close(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	changes := []struct {
 		name  string
 		files int // files a tick reingests (-1: some, edits may hit a file twice)
@@ -54,6 +79,7 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 		setup func() error
 	}{
 		{"edit", 1, func(f string) error {
+			touched = append(touched, f)
 			fh, err := os.OpenFile(f, os.O_APPEND|os.O_WRONLY, 0)
 			if err != nil {
 				return err
@@ -69,20 +95,10 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 			pkg, _, _ := strings.Cut(string(data[strings.Index(string(data), "\npackage ")+1:]), "\n")
 			return os.WriteFile(filepath.Join(filepath.Dir(f), fmt.Sprintf("m1nd_tick_%d.go", round)), fmt.Appendf(nil, "%s\n\nfunc M1ndBenchAdded%d() {}\n", pkg, round), 0o644)
 		}, nil},
-		{"edit64", -1, func(string) error {
-			for j := range 64 {
-				f := files[(round*7919+j*131)%len(files)]
-				fh, err := os.OpenFile(f, os.O_APPEND|os.O_WRONLY, 0)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(fh, "\nfunc M1ndBenchTick%d_%d() {}\n", round, j)
-				if err := fh.Close(); err != nil {
-					return err
-				}
-			}
-			return nil
-		}, nil},
+		{"edit64", -1, func(string) error { return edit64(nil) }, nil},
+		// with the largest generated file among the 64 (rewritegeneric.go,
+		// 850 KB: its parse alone is most of a 64-file tick)
+		{"edit64gen", -1, func(string) error { return edit64(generated) }, nil},
 		{"delete", 1, os.Remove, nil},
 		{"rename", 2, func(f string) error { return os.Rename(f, strings.TrimSuffix(f, ".go")+"_m1nd.go") }, nil},
 		{"manifest", 1, func(string) error {
@@ -96,8 +112,33 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 			return os.WriteFile(gomod, []byte("module std\n\ngo 1.26\n\nrequire golang.org/x/net v0.47.0\n"), 0o644)
 		}},
 	}
+	// A watch tick is told the paths its events named and stats those
+	// alone; the tick before the timed ones checks the whole tree. Each
+	// runs right after its manual twin, under the same load.
+	for i := 0; i < len(changes); i++ {
+		if c := changes[i]; c.name == "edit" || strings.HasPrefix(c.name, "edit64") {
+			c.name += "/watch"
+			changes = slices.Insert(changes, i+1, c)
+			i++
+		}
+	}
+	tick := func(b *testing.B, name string) map[string]any {
+		defer func() { touched = touched[:0] }()
+		if !strings.HasSuffix(name, "/watch") {
+			return tooltest.MustCall(b, d, "daemon_tick", map[string]any{"agent_id": "bench"})
+		}
+		res := tools.DaemonOf(d).TickChanged(b.Context(), 0, watch.Changes{Paths: touched, Complete: true, Closed: time.Now()})
+		var out map[string]any
+		if err := json.Unmarshal([]byte(tooltest.ToJSON(res)), &out); err != nil {
+			b.Fatal(err)
+		}
+		return out
+	}
 	for _, c := range changes {
 		b.Run("go-std/"+c.name, func(b *testing.B) {
+			if strings.HasSuffix(c.name, "/watch") {
+				tick(b, "")
+			}
 			if _, err := os.Stat(gomod); c.setup != nil && err != nil {
 				if err := c.setup(); err != nil {
 					b.Fatal(err)
@@ -106,7 +147,7 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 			}
 			times := make([]time.Duration, 0, b.N)
 			phases, ingestMs := map[string]float64{}, 0.0
-			stop := tickProfile(b, c.name)
+			stop := tickProfile(b, strings.ReplaceAll(c.name, "/", "-"))
 			cpu0 := processCPU()
 			for i := 0; i < b.N; i++ {
 				round++
@@ -119,7 +160,7 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 					files = slices.Delete(files, k, k+1)
 				}
 				t := time.Now()
-				out := tooltest.MustCall(b, d, "daemon_tick", map[string]any{"agent_id": "bench"})
+				out := tick(b, c.name)
 				times = append(times, time.Since(t))
 				if n := out["files_reingested"].(float64); (c.files > 0 && n != float64(c.files)) || n == 0 {
 					b.Fatalf("tick after %s of %s: %v", c.name, picked, out)
