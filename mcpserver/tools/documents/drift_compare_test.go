@@ -44,6 +44,9 @@ func TestSurfaceChanges(t *testing.T) {
 		{"return type elsewhere", "BoundLogger.bind",
 			"class BoundLogger:\n    def bind(self, **kw) -> BoundLogger:\n        pass\n",
 			"class BoundLogger:\n    def bind(self, **kw) -> Self:\n        pass\n", false, nil},
+		{"constructor body only", "Route",
+			"class Route:\n    def __init__(self, path, endpoint):\n        self.path = path\n        self.endpoint = endpoint\n",
+			"class Route:\n    def __init__(self, path, endpoint):\n        self.path = path\n        self.endpoint = wrap(endpoint)\n", false, nil},
 		{"decorator added", "f", "def f():\n    pass\n", "@deprecated('use g')\ndef f():\n    pass\n", false, []string{"decorators added"}},
 	}
 	for _, c := range cases {

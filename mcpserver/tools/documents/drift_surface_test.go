@@ -53,8 +53,8 @@ func TestClassSurface(t *testing.T) {
 		lo, hi int
 		want   [][2]int
 	}{
-		{"header, attributes, constructor, public signatures, __call__", fileResponse, 3, 30,
-			[][2]int{{3, 7}, {8, 12}, {14, 17}, {20, 21}, {26, 27}, {28, 29}}},
+		{"header, attributes, signatures, __call__", fileResponse, 3, 30,
+			[][2]int{{3, 7}, {8, 11}, {14, 14}, {20, 21}, {26, 27}, {28, 29}}},
 		{"no body read: the whole class", "class A: pass\n", 1, 1, [][2]int{{1, 1}}},
 		{"only attributes", "class A:\n    x = 1\n    y = 2\n", 1, 3, [][2]int{{1, 3}}},
 	}
