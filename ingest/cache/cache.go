@@ -313,8 +313,11 @@ func (s *Store) Paths() []string {
 // Result returns the cached extraction result of a file version, from
 // memory or disk.
 func (s *Store) Result(rel string, e Entry) (*extract.Result, error) {
-	k := key(rel, e.Hash)
+	// The key remembered from the last commit: an incremental ingest asks
+	// for every unchanged file's result, and a SHA-256 each was a cost
+	// that grew with the tree, not with the change.
 	s.mu.Lock()
+	k := s.keyOf(rel, e.Hash)
 	r := s.results[k]
 	s.mu.Unlock()
 	if r != nil {

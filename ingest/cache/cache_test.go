@@ -238,6 +238,17 @@ func TestCommitRemembersKeys(t *testing.T) {
 			t.Errorf("blob %s: exists %v, want %v", c.k, err == nil, c.want)
 		}
 	}
+	// Result finds the committed versions by their remembered keys, and
+	// not the replaced one.
+	for _, c := range []struct {
+		path string
+		h    Hash
+		want bool
+	}{{"a.py", ha, true}, {"b.py", hb2, true}, {"b.py", hb, false}} {
+		if r, err := s.Result(c.path, Entry{Hash: c.h}); (err == nil && r != nil) != c.want {
+			t.Errorf("Result(%s at %x): %v, %v; want found %v", c.path, c.h[:4], r, err, c.want)
+		}
+	}
 }
 
 // TestGoBuildID checks the build ID read for Version against the go
