@@ -104,13 +104,13 @@ func TestDocumentDriftDatesAMergeByItsLanding(t *testing.T) {
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs/guide.md")
 	gitAt(t, dir, "2024-02-01T00:00:00Z", "checkout", "-q", "-b", "feature")
 	// The branch changes run's signature (and adds a function).
-	app := strings.Replace(driftRepo["src/shop/app.py"], "def run(self):\n        return self.route('/')", "def run(self, path='/shop'):\n        return self.route(path)", 1)
+	app := strings.Replace(driftRepo["src/shop/app.py"], "def run(self):\n        return self.route('/')", "def run(self, path):\n        return self.route(path)", 1)
 	if err := os.WriteFile(filepath.Join(dir, "src/shop/app.py"), []byte(app+"\n\ndef helper():\n    return 2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	commitAt(t, dir, "2024-02-01T00:00:00Z", "src/shop/app.py")
 	gitAt(t, dir, "2024-03-01T00:00:00Z", "checkout", "-q", "main")
-	if err := os.WriteFile(filepath.Join(dir, "src/shop/old.py"), []byte("def legacy(n=1):\n    return n\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "src/shop/old.py"), []byte("def legacy(n):\n    return n\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	commitAt(t, dir, "2024-03-01T00:00:00Z", "src/shop/old.py")
@@ -149,8 +149,8 @@ func TestDocumentDriftPassesOverTypeOnlyEdits(t *testing.T) {
 		commitAt(t, dir, when, path)
 	}
 	edit("2024-02-01T00:00:00Z", "src/shop/app.py", "def run(self):", "def run(self) -> str:")
-	edit("2024-03-01T00:00:00Z", "src/shop/old.py", "def legacy():", "def legacy(n=0):")
-	edit("2024-05-01T00:00:00Z", "src/shop/old.py", "def legacy(n=0):", "def legacy(n: int = 0) -> int:  # typed")
+	edit("2024-03-01T00:00:00Z", "src/shop/old.py", "def legacy():", "def legacy(n):")
+	edit("2024-05-01T00:00:00Z", "src/shop/old.py", "def legacy(n):", "def legacy(n: int) -> int:  # typed")
 
 	d := driftServer(t, dir)
 	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "path": "docs/guide.md"})
@@ -273,7 +273,8 @@ var sinkRepo = map[string]string{
 // A def or class is stale only when its surface reads differently from
 // the document's date: a multi-line annotation rewritten in the same
 // hunk as a body line, and a docstring table fixed, clear Sink and add;
-// a new parameter keeps remove, and the finding names it and its commit.
+// a renamed parameter keeps remove, and the finding names the change and
+// its commit (a new optional parameter alone would not: old calls work).
 func TestDocumentDriftComparesTheSurfaceAtTheDocumentsDate(t *testing.T) {
 	t.Parallel()
 	dir := srcCommitted(t, sinkRepo)
@@ -293,7 +294,8 @@ func TestDocumentDriftComparesTheSurfaceAtTheDocumentsDate(t *testing.T) {
 	edit("2024-02-01T00:00:00Z", "        target: typing.Union[\n            str,\n            bytes,\n        ],\n    ):\n        self.target = target\n",
 		"        target: (\n            str\n            | bytes\n        ),\n    ) -> None:\n        self.target: str | bytes = target\n")
 	edit("2024-03-01T00:00:00Z", "| level | 10 |", "| level | 10 (DEBUG) |")
-	edit("2024-04-01T00:00:00Z", "def remove(sink):\n    return sink", "def remove(sink, *, quiet=False):\n    return sink")
+	edit("2024-04-01T00:00:00Z", "def remove(sink):\n    return sink", "def remove(sink, quiet=False):\n    return sink")
+	edit("2024-04-02T00:00:00Z", "def remove(sink, quiet=False):\n    return sink", "def remove(target, quiet=False):\n    return target")
 
 	d := driftServer(t, dir)
 	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "path": "docs/sinks.md"})
@@ -307,7 +309,7 @@ func TestDocumentDriftComparesTheSurfaceAtTheDocumentsDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	hash := string(rev[:10])
-	want := []string{"sink.remove 2024-04-01T00:00:00Z signature in lines 23-23 | since the document: parameter `quiet=False (keyword-only)` added (last in commit " + hash + ")"}
+	want := []string{"sink.remove 2024-04-02T00:00:00Z signature in lines 23-23 | since the document: parameter `sink` removed; parameter `target` added (last in commit " + hash + ")"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}

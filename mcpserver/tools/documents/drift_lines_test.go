@@ -27,8 +27,8 @@ func TestDocumentDriftDatesASymbolByItsOwnLines(t *testing.T) {
 	t.Parallel()
 	dir := srcCommitted(t, linesRepo)
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
-	// beta takes a new parameter; alpha is untouched.
-	tools := "def alpha(x):\n    return x + 1\n\n\ndef beta(y, factor=2):\n    z = y * factor\n    return z\n"
+	// beta takes a new required parameter; alpha is untouched.
+	tools := "def alpha(x):\n    return x + 1\n\n\ndef beta(y, factor):\n    z = y * factor\n    return z\n"
 	if err := os.WriteFile(filepath.Join(dir, "src/shop/tools.py"), []byte(tools), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -85,9 +85,9 @@ func TestDocumentDriftPassesOverSweeps(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("src/shop/tools.py", "def alpha(x):\n    return x + 1\n\n\ndef beta(y, k=3):\n    return y * k\n")
+	write("src/shop/tools.py", "def alpha(x):\n    return x + 1\n\n\ndef beta(y, k):\n    return y * k\n")
 	commitAt(t, dir, "2024-03-01T00:00:00Z", "src/shop/tools.py")
-	write("src/shop/tools.py", "def alpha(x):\n    return (x + 1)\n\n\ndef beta(y, k=3):  # scaled\n    return (y * k)\n")
+	write("src/shop/tools.py", "def alpha(x):\n    return (x + 1)\n\n\ndef beta(y, k):  # scaled\n    return (y * k)\n")
 	for i := range sweepFiles {
 		write(fmt.Sprintf("src/shop/m%d.py", i), "def f():\n    return (0)\n")
 	}
