@@ -9,10 +9,10 @@ import (
 
 // A Python def or class is stale for its document only when its surface
 // reads differently from the text the file had at the document's date
-// (docs/design.md, document drift): the decorators, the parameters
+// (benchmarks/results/drift-heldout3.md): the decorators, the parameters
 // (names, kinds, defaults; types only for a page about types), and for a
-// class its bases, docstring, public class attributes, public methods'
-// signatures and the whole of __init__, __new__ and __call__. Comparing
+// class its bases, docstring, public class attributes, public and dunder
+// methods' signatures and the whole of __call__. Comparing
 // whole texts, not hunks, clears multi-line annotation rewrites, hunks
 // that mix an annotation with a body edit, and docstring or body
 // refactors; what differs is said in the finding, so an agent can check
