@@ -118,7 +118,13 @@ type Store struct {
 	// keys remembers the key of each path of the last committed manifest:
 	// a commit of a few changed files hashes those, not every path.
 	keys map[string]hashKey
+	// since are the results put or loaded since the last commit, which
+	// keeps them only if they are live.
+	since []pathKey
 }
+
+// pathKey is a result's key and the path it is of.
+type pathKey struct{ rel, k string }
 
 // hashKey is the key of a path at one content hash.
 type hashKey struct {
@@ -336,6 +342,7 @@ func (s *Store) Result(rel string, e Entry) (*extract.Result, error) {
 	}
 	s.mu.Lock()
 	s.results[k] = r
+	s.since = append(s.since, pathKey{rel, k})
 	s.mu.Unlock()
 	return r, nil
 }
@@ -351,6 +358,7 @@ func (s *Store) Put(rel string, h Hash, r *extract.Result) error {
 	k := key(rel, h)
 	s.mu.Lock()
 	s.results[k] = r
+	s.since = append(s.since, pathKey{rel, k})
 	s.mu.Unlock()
 	if s.dir == "" {
 		return nil
@@ -451,30 +459,18 @@ func (s *Store) Commit(entries map[string]Entry) error {
 	old := s.manifest
 	s.manifest = entries
 	s.loaded = true
-	live := make(map[string]bool, len(entries))
-	keys := make(map[string]hashKey, len(entries))
-	for p, e := range entries {
-		if e.Kind == Text {
-			k := s.keyOf(p, e.Hash)
-			live[k] = true
-			keys[p] = hashKey{e.Hash, k}
+	stale := s.rekey(old, entries)
+	// Results are kept for live keys only: those committed before that
+	// are not stale, and those put or loaded since that are live now.
+	for _, k := range stale {
+		delete(s.results, k)
+	}
+	for _, pk := range s.since {
+		if hk, ok := s.keys[pk.rel]; !ok || hk.k != pk.k {
+			delete(s.results, pk.k)
 		}
 	}
-	var stale []string
-	for p, e := range old {
-		if e.Kind != Text {
-			continue
-		}
-		if k := s.keyOf(p, e.Hash); !live[k] {
-			stale = append(stale, k)
-		}
-	}
-	s.keys = keys
-	for k := range s.results {
-		if !live[k] {
-			delete(s.results, k)
-		}
-	}
+	s.since = s.since[:0]
 	root := s.root
 	s.mu.Unlock()
 	if s.dir == "" {
@@ -484,6 +480,35 @@ func (s *Store) Commit(entries map[string]Entry) error {
 		return err
 	}
 	return s.disk.err()
+}
+
+// rekey brings s.keys from the old manifest to the new one in place and
+// returns the keys that went stale (a text file gone or changed): a
+// commit of a few changed files among many allocates for those only.
+// Caller holds mu.
+func (s *Store) rekey(old, entries map[string]Entry) (stale []string) {
+	for p, e := range old {
+		if e.Kind != Text {
+			continue
+		}
+		if n, ok := entries[p]; !ok || n.Kind != Text || n.Hash != e.Hash {
+			stale = append(stale, s.keyOf(p, e.Hash))
+		}
+	}
+	if s.keys == nil {
+		s.keys = make(map[string]hashKey, len(entries))
+	}
+	for p, hk := range s.keys {
+		if e, ok := entries[p]; !ok || e.Kind != Text || e.Hash != hk.h {
+			delete(s.keys, p)
+		}
+	}
+	for p, e := range entries {
+		if _, ok := s.keys[p]; !ok && e.Kind == Text {
+			s.keys[p] = hashKey{e.Hash, key(p, e.Hash)}
+		}
+	}
+	return stale
 }
 
 // writeManifest writes the manifest atomically, then removes the blobs it

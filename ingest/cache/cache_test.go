@@ -3,6 +3,8 @@ package cache
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -276,5 +278,56 @@ func TestGoBuildID(t *testing.T) {
 	}
 	if v := Version(); !strings.HasPrefix(v, "schema") || v != Version() {
 		t.Errorf("Version() = %q: want a stable schema-prefixed key", v)
+	}
+}
+
+// Commit keeps exactly the results of live keys, whatever was put,
+// loaded or committed before: random rounds of puts and commits over a
+// few paths and versions, checked against the live keys each time.
+func TestCommitKeepsLiveResults(t *testing.T) {
+	s := Open("")
+	rng := rand.New(rand.NewPCG(1, 2))
+	paths := []string{"a.go", "b.go", "c.go", "d.go"}
+	hashes := []Hash{HashOf([]byte("1")), HashOf([]byte("2")), HashOf([]byte("3"))}
+	for round := range 200 {
+		before := maps.Clone(s.results)
+		entries := map[string]Entry{}
+		for _, p := range paths {
+			h := hashes[rng.IntN(len(hashes))]
+			switch rng.IntN(4) {
+			case 0: // gone
+				continue
+			case 1: // binary: no result
+				entries[p] = Entry{Kind: Binary}
+				continue
+			}
+			if rng.IntN(2) == 0 {
+				s.Put(p, h, result(p))
+				before[key(p, h)] = nil // wanted after the commit
+			}
+			entries[p] = Entry{Hash: h}
+		}
+		s.Put(paths[rng.IntN(len(paths))], hashes[rng.IntN(len(hashes))], result("x")) // perhaps not committed
+		s.Commit(entries)
+		for k := range s.results {
+			live := false
+			for p, e := range entries {
+				live = live || (e.Kind == Text && key(p, e.Hash) == k)
+			}
+			if !live {
+				t.Fatalf("round %d: result %s kept, no entry has it", round, k)
+			}
+		}
+		for p, e := range entries {
+			if _, had := before[key(p, e.Hash)]; had && e.Kind == Text && s.results[key(p, e.Hash)] == nil {
+				t.Fatalf("round %d: the result of %s at %x was dropped, and it is live", round, p, e.Hash[:4])
+			}
+			if hk, ok := s.keys[p]; e.Kind == Text && (!ok || hk != (hashKey{e.Hash, key(p, e.Hash)})) {
+				t.Fatalf("round %d: key of %s is %+v, want that of %x", round, p, hk, e.Hash[:4])
+			}
+		}
+		if len(s.keys) > len(entries) {
+			t.Fatalf("round %d: %d keys for %d entries", round, len(s.keys), len(entries))
+		}
 	}
 }
