@@ -718,6 +718,7 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 		}
 	}
 
+	cands = ix.classOverConstructors(cands)
 	cands, offHost := ix.preferBuilt(fi, cands)
 	if rel == extract.RelCalls {
 		cands = ix.byArgs(cands, hint)
@@ -732,8 +733,11 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 	}
 	c := &ix.cands[best]
 	r := Result{Status: st, Target: c.id, File: c.file, Node: c.node, Also: ix.variants(fi, best, offHost)}
-	if rel == extract.RelCalls {
+	switch rel {
+	case extract.RelCalls:
 		r = ix.withOverloads(r, from, src.ID, best, cands)
+	case extract.RelImports:
+		r = ix.importedOverloads(r, from, src.ID, best, cands)
 	}
 	return r
 }
