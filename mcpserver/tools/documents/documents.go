@@ -68,7 +68,7 @@ func registerDocuments(r *tools.Registry) {
 		Name:        "document_drift",
 		Title:       "Stale documents",
 		Description: "Documents whose bound code changed since, or whose named code is gone.",
-		Details: "Stale documentation: documents whose bound code changed after the document last did (git: a symbol by the last commit changing its own lines, a file by its last commit; file times outside git; sections rendering the code — mkdocstrings, autodoc, literal includes — skipped), " +
+		Details: "Stale documentation: documents whose bound code changed after the document last did (git: a symbol by the last commit changing its own lines, a Python def or class only when its surface differs from the document's date, saying what changed; a file by its last commit; file times outside git; sections rendering the code — mkdocstrings, autodoc, literal includes — skipped), " +
 			"paths and members a document names that are gone although their directory or owner is there, and names too ambiguous to bind. One document (path/node_id) or all.",
 		Class:     tools.Read,
 		WhenToUse: "After refactors or moves, before trusting a spec or README, to find the docs to update.",

@@ -204,7 +204,7 @@ type driftFindingJSON struct {
 	CodeChangedAt  string  `json:"code_changed_at,omitempty"`
 	DaysBehind     float64 `json:"days_behind,omitempty" jsonschema:"How long after the document the code changed."`
 	Candidates     int     `json:"candidates,omitempty"`
-	DatedBy        string  `json:"dated_by,omitempty" jsonschema:"How the code change was dated: \"lines L-M\" (the symbol's own lines), \"class surface in lines L-M\" or \"file\"."`
+	DatedBy        string  `json:"dated_by,omitempty" jsonschema:"How the code change was dated: \"lines L-M\" (the symbol's own lines), \"signature in lines L-M\" (a Python def), \"class surface in lines L-M\" or \"file\"."`
 	Detail         string  `json:"detail"`
 }
 
@@ -233,7 +233,7 @@ type driftSummary struct {
 	ClearedByLines        int `json:"cleared_by_lines" jsonschema:"Bindings whose file changed after the document but whose symbol's own lines did not."`
 	ClearedBySweeps       int `json:"cleared_by_sweeps" jsonschema:"Bindings whose symbol's lines changed after the document only in sweeps (commits of ≥10 files)."`
 	ClearedByTypes        int `json:"cleared_by_types" jsonschema:"Bindings whose symbol's lines changed after the document only in Python type or comment edits."`
-	ClearedBySurface      int `json:"cleared_by_surface" jsonschema:"Bindings to a Python class whose lines changed after the document only in method bodies outside its surface (signatures, docstrings, constructor, __call__)."`
+	ClearedBySurface      int `json:"cleared_by_surface" jsonschema:"Bindings to a Python def or class whose surface (signatures without types, decorators; a class's docstring, attributes, __call__) reads as at the document's date, but for additions."`
 	DatedByFile           int `json:"dated_by_file" jsonschema:"Stale bindings to a symbol dated by its file: its lines could not be traced."`
 }
 
