@@ -222,6 +222,10 @@ type Collector struct {
 	terms *termIndex
 	mu    sync.Mutex
 	m     map[string]*fileBody
+	// free are the writers no Add uses: kept here, not in a sync.Pool,
+	// which an ingest's many collections would empty (and every term and
+	// identifier met so far would be tokenised again).
+	free []*shardWriter
 }
 
 // Lines are an entity's first and last lines (1-based), as the graph's
@@ -242,22 +246,14 @@ func NewCollector(o Options, prev *Bodies) *Collector {
 	return c
 }
 
-// writerPool keeps Collector workers' writers (their term tables and
-// memos) between files: an ingest's workers are not the index's.
-var writerPool = sync.Pool{New: func() any { return newShardWriter() }}
-
 // Add cuts the body documents of source path p (as the graph will name
 // it) from data, its contents: the file node's and those of ents, the
 // lines of its entities. stamp is what Options.FileStamp will say of these
 // contents ("" when unknown): a later build takes them by it. Add keeps
 // nothing of data.
 func (c *Collector) Add(p, stamp string, data []byte, ents []Lines) {
-	w := writerPool.Get().(*shardWriter)
-	defer func() {
-		if len(w.terms.strs) <= maxPooledTerms {
-			writerPool.Put(w)
-		}
-	}()
+	w := c.writer()
+	defer c.putWriter(w)
 	s := w.start()
 	nlines := 0
 	if !c.opts.bodyReadable(data) {
@@ -284,6 +280,35 @@ func (c *Collector) Add(p, stamp string, data []byte, ents []Lines) {
 	c.mu.Lock()
 	c.m[p] = fb
 	c.mu.Unlock()
+}
+
+// writer takes a free writer, or a new one.
+func (c *Collector) writer() *shardWriter {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n := len(c.free); n > 0 {
+		w := c.free[n-1]
+		c.free = c.free[:n-1]
+		return w
+	}
+	return newShardWriter()
+}
+
+func (c *Collector) putWriter(w *shardWriter) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.free = append(c.free, w)
+}
+
+// Done lets go of the writers (their term tables and memos, tens of MB
+// on a large tree): call it when no Add is to come.
+func (c *Collector) Done() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, w := range c.free {
+		w.release()
+	}
+	c.free = nil
 }
 
 // Bodies are the documents collected, for BuildFrom of the ingest's graph

@@ -42,6 +42,7 @@ func TestCollectorBodies(t *testing.T) {
 					c.Add(p, "v1", []byte(src), entityLines(g, p, p == tc.drop))
 				}
 			}
+			c.Done()
 			x, err := BuildFrom(context.Background(), g, o, c.Bodies(nil))
 			if err != nil {
 				t.Fatal(err)

@@ -176,6 +176,7 @@ func (f *SeekFeed) onSource() func(ingest.Source) {
 // Made hands the documents to the first seek index built for g, the
 // graph the ingest made of the files it read.
 func (f *SeekFeed) Made(g *graph.Graph) {
+	f.c.Done()
 	f.last.mu.Lock()
 	defer f.last.mu.Unlock()
 	f.last.fresh, f.last.freshFor = f.c, g

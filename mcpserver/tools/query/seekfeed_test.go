@@ -4,11 +4,17 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/m1nd-go/m1nd/core/seek"
+	"github.com/m1nd-go/m1nd/ingest"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
@@ -37,6 +43,129 @@ func TestSeekIndexFedByIngest(t *testing.T) {
 		p := seek.Params{TopK: 20, GraphRerank: true}
 		if diff := cmp.Diff(read.SearchText(q, p), x.SearchText(q, p)); diff != "" {
 			t.Errorf("query %q (-read +fed):\n%s", q, diff)
+		}
+	}
+}
+
+// BenchmarkFirstSeek ingests a benchmark corpus through the server, then
+// seeks the moment the ingest answered: first-seek-ms is what an agent
+// waits for the index; ingest-ms and ingest-cpu-ms (the process's, index
+// builds beside the ingest included) what the ingest cost; total-cpu-ms
+// everything up to the first seek's answer. memory: no runtime directory
+// (the ingest answers without saving); persisted: a durable save first,
+// as a server with --runtime-dir does. Run one corpus per process
+// (-benchtime 1x) for its peak-rss-mb.
+func BenchmarkFirstSeek(b *testing.B) {
+	for _, corpus := range []string{"py-335", "go-std"} {
+		dir := tooltest.CorpusPath(corpus)
+		if _, err := os.Stat(dir); err != nil {
+			continue
+		}
+		for _, persisted := range []bool{false, true} {
+			name := corpus + "/memory"
+			if persisted {
+				name = corpus + "/persisted"
+			}
+			b.Run(name, func(b *testing.B) {
+				var ingest, ingestCPU, first, total time.Duration
+				for i := 0; i < b.N; i++ {
+					cfg := session.Config{}
+					if persisted {
+						cfg.RuntimeDir = b.TempDir()
+					}
+					d := tooltest.NewDispatcher(b, cfg)
+					cpu, t := processCPU(), time.Now()
+					tooltest.MustCall(b, d, "ingest", map[string]any{"agent_id": "bench", "path": dir})
+					ingest += time.Since(t)
+					ingestCPU += processCPU() - cpu
+					t = time.Now()
+					tooltest.MustCall(b, d, "seek", map[string]any{"agent_id": "bench", "query": "parse an HTTP request header"})
+					first += time.Since(t)
+					total += processCPU() - cpu
+					if x, err := tools.SeekIndex(d.Session, d.Session.Current()); err == nil {
+						st := x.Stats()
+						b.Logf("seek index: %d files read, %d skipped, %d taken without a read; build %v", st.FilesRead, st.FilesSkipped, st.FilesReused, st.Elapsed)
+					}
+				}
+				n := float64(b.N)
+				b.ReportMetric(float64(first.Microseconds())/1000/n, "first-seek-ms")
+				b.ReportMetric(float64(ingest.Milliseconds())/n, "ingest-ms")
+				b.ReportMetric(float64(ingestCPU.Milliseconds())/n, "ingest-cpu-ms")
+				b.ReportMetric(float64(total.Milliseconds())/n, "total-cpu-ms")
+				b.ReportMetric(peakRSSMB(), "peak-rss-mb")
+			})
+		}
+	}
+}
+
+// processCPU is the CPU time (user and system) the process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// peakRSSMB is the process's peak resident set (VmHWM), in MB.
+func peakRSSMB() float64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			return float64(kb) / 1024
+		}
+	}
+	return 0
+}
+
+// BenchmarkIngestSeekFeed is the ingest alone (no server) of a benchmark
+// corpus, without and with the seek index's body documents cut in its
+// parse workers (what SeekFeed adds to an ingest). Run one case per
+// process (-benchtime 1x) for its peak-rss-mb.
+func BenchmarkIngestSeekFeed(b *testing.B) {
+	for _, corpus := range []string{"py-335", "go-std"} {
+		dir := tooltest.CorpusPath(corpus)
+		if _, err := os.Stat(dir); err != nil {
+			continue
+		}
+		for _, fed := range []bool{false, true} {
+			name := corpus + "/plain"
+			if fed {
+				name = corpus + "/fed"
+			}
+			b.Run(name, func(b *testing.B) {
+				var wall, cpu time.Duration
+				for i := 0; i < b.N; i++ {
+					cfg := ingest.Config{Root: dir, Adapter: "code"}
+					var c *seek.Collector
+					if fed {
+						c = seek.NewCollector(seek.DefaultOptions(), nil)
+						cfg.OnSource = func(src ingest.Source) {
+							lines := make([]seek.Lines, len(src.Lines))
+							for i, l := range src.Lines {
+								lines[i] = seek.Lines{First: l[0], Last: l[1]}
+							}
+							c.Add(src.Rel, "", src.Data, lines)
+						}
+					}
+					c0, t := processCPU(), time.Now()
+					if _, err := ingest.Run(context.Background(), cfg, nil); err != nil {
+						b.Fatal(err)
+					}
+					if c != nil {
+						c.Done()
+					}
+					wall += time.Since(t)
+					cpu += processCPU() - c0
+				}
+				b.ReportMetric(float64(wall.Milliseconds())/float64(b.N), "ingest-ms")
+				b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "ingest-cpu-ms")
+				b.ReportMetric(peakRSSMB(), "peak-rss-mb")
+			})
 		}
 	}
 }
