@@ -98,7 +98,7 @@ func funcParts(ls []pyLine, d pyDef, keepTypes bool, member string, s pySurface)
 		}
 		show := name
 		if strings.HasPrefix(name, "*") {
-			name = strings.TrimRight(name, "*_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+			name = name[:strings.LastIndexByte(name, '*')+1]
 			show = name // *args and **kwargs: their names do not matter to callers
 		}
 		if keepTypes && len(nameType) > 1 {
