@@ -97,7 +97,7 @@ func rankOf(g *graph.Graph, id graph.NodeID) nameRank {
 	p := nodePath(g, id)
 	r := nameRank{place: placeOf(p), depth: strings.Count(p, "/"), pageRank: g.PageRank(id), inDegree: g.InDegree(id)}
 	r.kind = kindOf(g, id)
-	if isDeprecated(g, id) {
+	if IsDeprecated(g, id) {
 		r.deprecated = 1
 	}
 	if r.kind == kindDir {
@@ -124,10 +124,10 @@ func (a nameRank) sameTier(b nameRank) bool {
 	return a.place == b.place && a.kind == b.kind && a.deprecated == b.deprecated && a.depth == b.depth
 }
 
-// isDeprecated reports whether a node is marked deprecated, or is the
+// IsDeprecated reports whether a node is marked deprecated, or is the
 // file of a deprecated namesake declaration (TestClass.java whose class
 // TestClass is): a file named for its class stands for it.
-func isDeprecated(g *graph.Graph, id graph.NodeID) bool {
+func IsDeprecated(g *graph.Graph, id graph.NodeID) bool {
 	if g.HasTag(id, tagDeprecated) {
 		return true
 	}

@@ -87,6 +87,7 @@ type seekHit struct {
 	LineEnd       uint32           `json:"line_end,omitempty"`
 	StackFrame    *seek.Frame      `json:"stack_frame,omitempty"`
 	Connections   []seekConnection `json:"connections,omitzero" jsonschema:"Up to three neighbours, other results first (detail full)."`
+	Deprecated    bool             `json:"deprecated,omitempty" jsonschema:"Marked deprecated in the code."`
 }
 
 type seekTerm struct {
@@ -319,6 +320,7 @@ func seekResponse(c *tools.Call, b *session.Bundle, idx *seek.Index, q, scope st
 			FilePath:      pv.SourcePath, LineStart: pv.LineStart, LineEnd: pv.LineEnd,
 			StackFrame:  h.Frame,
 			Connections: seekConnections(g, h.Node, inHits),
+			Deprecated:  tools.IsDeprecated(g, h.Node),
 		})
 	}
 	terms := make([]seekTerm, 0, min(len(res.Terms), 12))

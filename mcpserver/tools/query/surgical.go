@@ -100,23 +100,25 @@ type surgicalOutput struct {
 }
 
 type surgicalSym struct {
-	NodeID    string `json:"node_id"`
-	Label     string `json:"label"`
-	Type      string `json:"type"`
-	LineStart int    `json:"line_start"`
-	LineEnd   int    `json:"line_end"`
-	Callers   int    `json:"callers"`
-	Callees   int    `json:"callees"`
+	NodeID     string `json:"node_id"`
+	Label      string `json:"label"`
+	Type       string `json:"type"`
+	LineStart  int    `json:"line_start"`
+	LineEnd    int    `json:"line_end"`
+	Callers    int    `json:"callers"`
+	Callees    int    `json:"callees"`
+	Deprecated bool   `json:"deprecated,omitempty" jsonschema:"Marked deprecated in the code."`
 }
 
 type surgicalLink struct {
-	NodeID   string `json:"node_id"`
-	Label    string `json:"label"`
-	Type     string `json:"type"`
-	File     string `json:"file,omitempty"`
-	Line     int    `json:"line,omitempty"`
-	Relation string `json:"relation"`
-	Symbol   string `json:"symbol" jsonschema:"The node of this file the link attaches to."`
+	NodeID     string `json:"node_id"`
+	Label      string `json:"label"`
+	Type       string `json:"type"`
+	File       string `json:"file,omitempty"`
+	Line       int    `json:"line,omitempty"`
+	Relation   string `json:"relation"`
+	Symbol     string `json:"symbol" jsonschema:"The node of this file the link attaches to."`
+	Deprecated bool   `json:"deprecated,omitempty" jsonschema:"Marked deprecated in the code."`
 }
 
 type surgicalTest struct {
@@ -331,7 +333,7 @@ func (s *surgicalCtx) fill(o *surgicalOutput) {
 	o.Symbols = []surgicalSym{}
 	for _, v := range syms {
 		id, _ := g.Lookup(v.NodeID)
-		o.Symbols = append(o.Symbols, surgicalSym{NodeID: v.NodeID, Label: v.Label, Type: v.Type, LineStart: v.LineStart, LineEnd: v.LineEnd, Callers: inCount[id], Callees: outCount[id]})
+		o.Symbols = append(o.Symbols, surgicalSym{NodeID: v.NodeID, Label: v.Label, Type: v.Type, LineStart: v.LineStart, LineEnd: v.LineEnd, Callers: inCount[id], Callees: outCount[id], Deprecated: v.Deprecated})
 	}
 	s.linkingLines()
 	sortLinks(s.callers, s.callerNodes)
@@ -358,7 +360,7 @@ func (s *surgicalCtx) addTest(f graph.NodeID, via string, seen map[string]bool) 
 func (s *surgicalCtx) link(other, own graph.NodeID, rel string) surgicalLink {
 	g := s.g
 	ref := tools.RefOf(g, other)
-	return surgicalLink{NodeID: ref.NodeID, Label: ref.Label, Type: ref.Type, File: g.SourcePath(other), Line: int(g.Provenance(other).LineStart), Relation: rel, Symbol: g.ExternalID(own)}
+	return surgicalLink{NodeID: ref.NodeID, Label: ref.Label, Type: ref.Type, File: g.SourcePath(other), Line: int(g.Provenance(other).LineStart), Relation: rel, Symbol: g.ExternalID(own), Deprecated: tools.IsDeprecated(g, other)}
 }
 
 // sortLinks orders links (and their nodes alike) by file, line, node.

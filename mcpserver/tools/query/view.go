@@ -57,11 +57,12 @@ func registerView(r *tools.Registry) {
 }
 
 type viewNode struct {
-	NodeID    string `json:"node_id"`
-	Label     string `json:"label"`
-	Type      string `json:"type"`
-	LineStart int    `json:"line_start"`
-	LineEnd   int    `json:"line_end"`
+	NodeID     string `json:"node_id"`
+	Label      string `json:"label"`
+	Type       string `json:"type"`
+	LineStart  int    `json:"line_start"`
+	LineEnd    int    `json:"line_end"`
+	Deprecated bool   `json:"deprecated,omitempty" jsonschema:"Marked deprecated in the code."`
 }
 
 type viewResponse struct {
@@ -188,7 +189,7 @@ func fileNodes(b *session.Bundle, graphPath string) (string, []viewNode) {
 		if ls == 0 {
 			continue
 		}
-		out = append(out, viewNode{NodeID: g.ExternalID(id), Label: g.Label(id), Type: tools.TypeName(g.Type(id)), LineStart: ls, LineEnd: le})
+		out = append(out, viewNode{NodeID: g.ExternalID(id), Label: g.Label(id), Type: tools.TypeName(g.Type(id)), LineStart: ls, LineEnd: le, Deprecated: tools.IsDeprecated(g, id)})
 	}
 	slices.SortStableFunc(out, func(a, b viewNode) int {
 		if a.LineStart != b.LineStart {
