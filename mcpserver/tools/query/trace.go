@@ -135,6 +135,7 @@ type traceOutput struct {
 	Suspects          []traceSuspect     `json:"suspects" jsonschema:"Ranked, most suspicious first; project code before external code."`
 	CoChangeSuspects  []traceCoChange    `json:"co_change_suspects"`
 	CausalChain       []string           `json:"causal_chain" jsonschema:"The mapped frames from where the error surfaced outwards."`
+	RaisedAt          []traceOrigin      `json:"raised_at,omitempty" jsonschema:"Code lines whose string literal spells the message's words: where the error is made when the frames only pass it on (at most 3)."`
 	FixScope          traceFixScope      `json:"fix_scope"`
 	UnmappedFrames    []traceUnmapped    `json:"unmapped_frames" jsonschema:"Frames that landed on no node, with why (at most 50)."`
 	Goroutines        int                `json:"goroutines,omitempty" jsonschema:"Go: goroutines in the dump."`
@@ -240,9 +241,13 @@ func traceAnswer(c *tools.Call, b *session.Bundle, tr stacktrace.Trace, in trace
 		out.Suspects = append(out.Suspects, s.json(g))
 	}
 	out.CoChangeSuspects = coChangeSuspects(g, hist, sus, in.WindowHours, min(in.TopK, traceMaxCoChange))
+	if tr.Error.Message != "" {
+		out.RaisedAt = messageOrigins(c, b, tr.Error.Message)
+	}
 	out.FixScope = fixScope(g, sus, out.CoChangeSuspects)
 	gd, args := traceGuidance(c, g, tr, sus)
 	out.Guidance, out.NextSuggestedArgs = gd, args
+	originGuidance(c, &out, sus)
 	return out
 }
 

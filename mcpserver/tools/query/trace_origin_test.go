@@ -1,0 +1,83 @@
+package query
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+)
+
+func TestMessagePhrases(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		msg  string
+		want []string
+	}{
+		{"<anonymous struct>.B: duplicate flag --x", []string{"duplicate flag"}},
+		{"pool exhausted", []string{"pool exhausted"}},
+		{"unknown field 'colour' in section [server], did you mean colors?",
+			[]string{"unknown field", "mean colors?", "in section"}},
+		{"invalid value: 42", []string{"invalid value:"}},
+		{"can't open /etc/app.conf: permission denied", []string{"permission denied"}},
+		{"http: superfluous response.WriteHeader call from main.handler (main.go:12)",
+			[]string{"superfluous response.WriteHeader", "response.WriteHeader call", "http: superfluous"}},
+		{"1 2 3", nil},
+		{"EOF", nil},
+	} {
+		if got := messagePhrases(tc.msg); !cmp.Equal(got, tc.want) {
+			t.Errorf("messagePhrases(%q) = %q, want %q", tc.msg, got, tc.want)
+		}
+	}
+}
+
+func TestFormatFit(t *testing.T) {
+	t.Parallel()
+	msg := "<anonymous struct>.B: duplicate flag --x"
+	for _, tc := range []struct {
+		line string
+		want int
+	}{
+		{`return failField(v, ft, "duplicate flag --%s", value.Name)`, 17},
+		{`return failField(v, ft, "duplicate flag %s", aliasFlag)`, 15},
+		{`raise Error(f"duplicate flag --{name}")`, 17},
+		{`assert.EqualError(t, err, "<anonymous struct>.Flag2: duplicate flag --flag")`, 0},
+		{`fmt.Errorf("%(name)s: duplicate flag --%s", n)`, 19},
+		{`"duplicate flag --" + name`, 17},
+	} {
+		if got := formatFit(tc.line, "duplicate flag", msg); got != tc.want {
+			t.Errorf("formatFit(%s) = %d, want %d", tc.line, got, tc.want)
+		}
+	}
+	if formatFit(`// duplicate flag names are refused`, "duplicate flag", msg) != 0 {
+		t.Error("a comment is not where a message is made")
+	}
+}
+
+// A Go error returned far from the frame that panics with it
+// (alecthomas/kong's Must): the trace names the place that made the
+// message, the literal that spells more of it first.
+func TestTraceRaisedAt(t *testing.T) {
+	t.Parallel()
+	d, _ := tooltest.FixtureRepo(t, map[string]string{
+		"go.mod":  "module example.com/kong\n\ngo 1.22\n",
+		"kong.go": "package kong\n\n// Must panics on a bad model.\nfunc Must(m any) {\n\tif err := build(m); err != nil {\n\t\tpanic(err)\n\t}\n}\n",
+		"build.go": "package kong\n\nimport \"fmt\"\n\nfunc build(m any) error {\n\tif m == nil {\n\t\treturn fmt.Errorf(\"duplicate flag %s\", \"?\")\n\t}\n" +
+			"\treturn checkFlags(m)\n}\n\n// checkFlags refuses a flag named twice.\nfunc checkFlags(m any) error {\n\treturn fmt.Errorf(\"%v: duplicate flag --%s\", m, \"x\")\n}\n",
+		"kong_test.go": "package kong\n\nimport \"testing\"\n\nfunc TestDup(t *testing.T) {\n\tif build(1).Error() != \"1: duplicate flag --x\" {\n\t\tt.Fail()\n\t}\n}\n",
+	})
+	text := "panic: <anonymous struct>.B: duplicate flag --x\n\ngoroutine 1 [running]:\nexample.com/kong.Must(...)\n\t/src/kong/kong.go:6 +0x1d\n"
+	out := tooltest.MustCall(t, d, "trace", map[string]any{"agent_id": "t", "error_text": text})
+	var got []string
+	for _, o := range out["raised_at"].([]any) {
+		m := o.(map[string]any)
+		got = append(got, m["node_id"].(string))
+	}
+	// The test spells one error of its own: no format of it fits.
+	want := []string{"file::build.go::checkFlags", "file::build.go::build"}
+	if !cmp.Equal(got, want) {
+		t.Errorf("raised_at = %q, want %q", got, want)
+	}
+	if fs := out["fix_scope"].(map[string]any)["files_to_inspect"].([]any); len(fs) == 0 || fs[0] != "build.go" {
+		t.Errorf("files_to_inspect = %v, want build.go first", fs)
+	}
+}
