@@ -654,6 +654,9 @@ func (x *rsExtract) typeRefs(src string, ty int32, s *rsScope) {
 func (x *rsExtract) useDecl(i int32) {
 	t, k := x.t, x.k
 	line := t.line(i)
+	// `pub use a::b as c` makes c a name of this module, as JS's export
+	// from does: imports of c from here reach a's b.
+	public := t.childKind(i, k.codes, rsVisibility) >= 0
 	var walk func(n int32, prefix string)
 	add := func(module, name, alias string) {
 		if name == "" {
@@ -675,6 +678,9 @@ func (x *rsExtract) useDecl(i int32) {
 		}
 		if name != "*" && local != "_" {
 			x.imports[local] = binding{module: module, name: name}
+			if public && name != "self" && module != "" {
+				x.b.res.Reexports = append(x.b.res.Reexports, Reexport{Name: local, Module: module, Target: name})
+			}
 		}
 		target := name
 		if name == "*" {

@@ -1,6 +1,10 @@
 package extract
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
 
 // TestRustCallsInMacroArguments: a call written inside a macro's token
 // tree keeps its receiver, as it would outside the macro. serde wraps most
@@ -107,5 +111,32 @@ impl<'de, M: MapAccess<'de>> V {
 		{"walk", "serialize", 31, RefHint{Receiver: "u", ReceiverType: "Serialize"}},
 	} {
 		wantEdge(t, r, f+tc.fn, "calls", "ref::"+tc.name, tc.line, tc.h)
+	}
+}
+
+// TestRustPubUseReexports: `pub use` makes a name of another module part of
+// this one, as JS's export-from does; private uses do not. clap's
+// tests call clap::Arg::new, and Arg reaches builder/arg.rs only through
+// clap_builder's `pub use crate::builder::{Arg, ArgGroup}` and builder's
+// `pub use arg::Arg`.
+func TestRustPubUseReexports(t *testing.T) {
+	src := `mod arg;
+pub use crate::builder::{Arg, ArgGroup as Group};
+pub(crate) use arg::Ext;
+pub use self::util::*;
+use std::fmt;
+use crate::parser::Matches;
+`
+	r, err := ExtractFile("src/lib.rs", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Reexport{
+		{Name: "Arg", Module: "crate::builder", Target: "Arg"},
+		{Name: "Group", Module: "crate::builder", Target: "ArgGroup"},
+		{Name: "Ext", Module: "arg", Target: "Ext"},
+	}
+	if diff := cmp.Diff(want, r.Reexports); diff != "" {
+		t.Errorf("reexports (-want +got):\n%s", diff)
 	}
 }

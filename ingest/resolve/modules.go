@@ -363,6 +363,12 @@ func (ix *Index) rustModule(from fileInfo, mod string) []location {
 		if rustExternal[segs[0]] {
 			return nil
 		}
+		if child := joinDir(rustModDir(from.path), segs[0]); ix.isFile(child+".rs") || ix.isFile(joinDir(child, "mod.rs")) {
+			// `mod arg; pub use arg::Arg;`: since the 2018 edition a path
+			// may start with a child module, without self::.
+			dir = rustModDir(from.path)
+			break
+		}
 		c := ix.ws.Crate(segs[0])
 		if c == nil {
 			return nil

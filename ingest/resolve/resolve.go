@@ -606,6 +606,9 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 				// `export * from` chains reach the definition.
 				in = ix.inLocations(cands, ix.starred(locs), false)
 			}
+			if len(in) == 0 && hint.ReceiverType != "" && len(ix.fileReexps) > 0 {
+				in = ix.typeMethods(cands, lastName(hint.ReceiverType), locs)
+			}
 			if len(in) == 0 {
 				in = ix.inLocations(cands, locs, true) // re-exported from a package
 			}
@@ -1272,6 +1275,42 @@ func (ix *Index) reexported(name string, locs []location) (in []int32, ok bool) 
 		}
 	}
 	return nil, true
+}
+
+// typeMethods keeps, for Type::m() or x.m() with x a Type that the hinted
+// module only re-exports (Rust's pub use, a JS barrel), Type's methods in
+// the file declaring it, else those under that file's directory (a Rust
+// impl block in another file of the crate).
+func (ix *Index) typeMethods(cands []int32, typ string, locs []location) []int32 {
+	types, ok := ix.reexported(typ, locs)
+	if !ok {
+		return nil
+	}
+	var inFile, inTree []int32
+	for _, c := range cands {
+		cd := &ix.cands[c]
+		if cd.owner != typ {
+			continue
+		}
+		for _, tc := range types {
+			tf := ix.cands[tc].file
+			if !isType(ix.cands[tc].typ) {
+				continue
+			}
+			if cd.file == tf {
+				inFile = append(inFile, c)
+				break
+			}
+			if d, root := ix.files[cd.file].dir, ix.files[tf].dir; d == root || root == "" || strings.HasPrefix(d, root+"/") {
+				inTree = append(inTree, c)
+				break
+			}
+		}
+	}
+	if len(inFile) > 0 {
+		return inFile
+	}
+	return inTree
 }
 
 // locFiles lists the files a location set names, with the files their star

@@ -1,0 +1,61 @@
+package resolve
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/m1nd-go/m1nd/ingest/extract"
+	"github.com/m1nd-go/m1nd/ingest/workspace"
+)
+
+// TestRustPubUseChains: clap's tests call clap::Arg::new. The facade crate
+// clap has `pub use clap_builder::*`, clap_builder's lib.rs `pub use
+// crate::builder::{Arg, …}`, builder/mod.rs `pub use arg::Arg` (a child
+// module named without self::), and Arg is declared in builder/arg.rs. All
+// 47 of Arg::new's callers were in arg.rs itself; 82 files call it.
+func TestRustPubUseChains(t *testing.T) {
+	dir := t.TempDir()
+	for p, c := range map[string]string{
+		"Cargo.toml":              "[package]\nname = \"clap\"\n[dependencies]\nclap_builder = { path = \"clap_builder\" }\n",
+		"clap_builder/Cargo.toml": "[package]\nname = \"clap_builder\"\n",
+	} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
+		os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644)
+	}
+	ws := workspace.Detect(dir, []string{"Cargo.toml", "clap_builder/Cargo.toml"})
+	reexp := func(r *extract.Result, res ...extract.Reexport) *extract.Result {
+		r.Reexports = res
+		return r
+	}
+	star := func(r *extract.Result, mod string) *extract.Result {
+		r.Imports = append(r.Imports, extract.Import{Module: mod, Names: []string{"*"}})
+		return r
+	}
+	ix := New([]*extract.Result{
+		star(file("src/lib.rs", "rust"), "clap_builder"),
+		reexp(file("clap_builder/src/lib.rs", "rust"), extract.Reexport{Name: "Arg", Module: "crate::builder", Target: "Arg"}),
+		reexp(file("clap_builder/src/builder/mod.rs", "rust"), extract.Reexport{Name: "Arg", Module: "arg", Target: "Arg"}),
+		file("clap_builder/src/builder/arg.rs", "rust", "struct Arg", "func Arg::new", "func Arg::long"),
+		file("clap_builder/src/builder/command.rs", "rust", "struct Command", "func Command::new"),
+		file("clap_builder/src/builder/ext.rs", "rust", "func Arg::long"),
+		file("tests/builder/opts.rs", "rust", "func opts"),
+	}, ws)
+	call := func(name, ref string, h extract.RefHint, want string) rcase {
+		st := Resolved
+		if want == "" {
+			st = Unresolved
+		}
+		return rcase{name: name, from: "tests/builder/opts.rs", srcEnt: "opts", ref: ref, hint: h, want: want, status: st}
+	}
+	run(t, ix, []rcase{
+		call("type through two pub uses", "Arg", extract.RefHint{Module: "clap"}, "file::clap_builder/src/builder/arg.rs::Arg"),
+		call("Type::f through pub uses", "new", extract.RefHint{Module: "clap", Receiver: "Arg", ReceiverType: "Arg"},
+			"file::clap_builder/src/builder/arg.rs::Arg::new"),
+		call("a method of the type's file first", "long", extract.RefHint{Module: "clap", Receiver: "Arg", ReceiverType: "Arg"},
+			"file::clap_builder/src/builder/arg.rs::Arg::long"),
+		call("a type nobody re-exports", "new", extract.RefHint{Module: "clap", Receiver: "Command", ReceiverType: "Command"}, ""),
+		{name: "child module without self::", from: "clap_builder/src/builder/mod.rs", ref: "Command", rel: extract.RelImports,
+			hint: extract.RefHint{Module: "command"}, want: "file::clap_builder/src/builder/command.rs::Command", status: Resolved},
+	})
+}
