@@ -202,8 +202,11 @@ func normStatement(text string, keepTypes bool) string {
 // date and today's that can make a document's claim false. An addition
 // that leaves every old call and claim valid (a method, a parameter with
 // a default, a class attribute, a docstring where there was none) is the
-// near miss the judging in benchmarks/results/drift*.md does not count.
-func surfaceChanges(old, now pySurface) []string {
+// near miss the judging in benchmarks/results/drift*.md does not count;
+// so is a change to a method, attribute or parameter the section never
+// names (named tells), and a docstring edit that announces no change of
+// behaviour (announces).
+func surfaceChanges(old, now pySurface, named func(string) bool) []string {
 	keys := slices.Sorted(func(yield func(string) bool) {
 		for k := range now {
 			if !yield(k) {
@@ -222,12 +225,18 @@ func surfaceChanges(old, now pySurface) []string {
 		part, name, _ := strings.Cut(rest, "|")
 		o, inOld := old[k]
 		n, inNow := now[k]
+		if inOld && inNow && o == n || additive(part, name, n, inOld) || part == "statement" || !relevant(member, part, name, inOld, inNow, named) {
+			continue
+		}
 		_, memberOld := old[member+"|def|"]
 		_, memberNow := now[member+"|def|"]
 		switch {
-		case inOld && inNow && o == n, additive(part, name, n, inOld), part == "statement":
+		case part == "docstring" && !announces(o, n):
+		case part == "attribute" && !inNow && hasKey(now, name+"|def|"):
 		case member != "" && part == "def" && !inNow:
-			out = append(out, fmt.Sprintf("method `%s` removed", member))
+			if !hasKey(now, "|attribute|"+member) {
+				out = append(out, fmt.Sprintf("method `%s` removed", member))
+			}
 		case member != "" && (!memberOld || !memberNow):
 			// a method added (additive) or removed (said once, above)
 		case part == "order" && paramsMoved(old, now, member):
@@ -236,6 +245,53 @@ func surfaceChanges(old, now pySurface) []string {
 		}
 	}
 	return out
+}
+
+func hasKey(s pySurface, k string) bool {
+	_, ok := s[k]
+	return ok
+}
+
+// classWide are the members whose change concerns every mention of the
+// class: the class itself, its constructor and __call__.
+var classWide = map[string]bool{"": true, "__init__": true, "__new__": true, "__call__": true}
+
+// relevant: a change the section speaks to. A method or attribute's, or a
+// parameter's other than a new required one, counts only when the
+// section names it; the class's own parts always count.
+func relevant(member, part, name string, inOld, inNow bool, named func(string) bool) bool {
+	if named == nil {
+		return true
+	}
+	if !classWide[member] && !named(member) {
+		return false
+	}
+	switch part {
+	case "param":
+		return inNow && !inOld || named(strings.TrimLeft(name, "*"))
+	case "attribute", "class":
+		return named(name)
+	}
+	return true
+}
+
+// announceRe: docstring words that announce a change of behaviour.
+var announceRe = regexp.MustCompile(`(?i)versionchanged|deprecat|versionremoved|no longer|will be removed|removed in`)
+
+// announces: the docstring gained a sentence announcing a change of
+// behaviour or a deprecation (structlog's AsyncBoundLogger, ConsoleRenderer);
+// rewordings, typo and quote fixes announce none.
+func announces(old, now string) bool {
+	had := map[string]bool{}
+	for _, s := range strings.Split(old, ". ") {
+		had[s] = true
+	}
+	for _, s := range strings.Split(now, ". ") {
+		if !had[s] && announceRe.MatchString(s) {
+			return true
+		}
+	}
+	return false
 }
 
 // additive: a part that is new and leaves old calls and claims valid.

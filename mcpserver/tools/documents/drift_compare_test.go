@@ -1,6 +1,7 @@
 package documents
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -14,47 +15,71 @@ func TestSurfaceChanges(t *testing.T) {
 		name, qual, before, after string
 		keepTypes                 bool
 		want                      []string
+		named                     []string // the section's words; nil: every change is relevant
 	}{
 		{"multi-line annotation rewritten", "Nested.__init__",
 			"class Nested:\n    def __init__(\n        self,\n        nested: typing.Union[\n            A,\n            B,\n        ],\n    ):\n        self.nested = nested\n",
-			"class Nested:\n    def __init__(\n        self,\n        nested: (\n            A\n            | B\n        ),\n    ):\n        self.nested = nested\n", false, nil},
+			"class Nested:\n    def __init__(\n        self,\n        nested: (\n            A\n            | B\n        ),\n    ):\n        self.nested = nested\n", false, nil, nil},
 		{"annotation and body in one hunk: the body of a public method", "Schema",
 			"class Schema:\n    @property\n    def dict_class(self) -> type:\n        return OrderedDict if self.ordered else dict\n",
-			"class Schema:\n    @property\n    def dict_class(self) -> type[dict]:\n        if self.ordered:\n            return OrderedDict\n        return dict\n", false, nil},
+			"class Schema:\n    @property\n    def dict_class(self) -> type[dict]:\n        if self.ordered:\n            return OrderedDict\n        return dict\n", false, nil, nil},
 		{"docstring of a function", "add",
 			"def add(sink, *, level=0):\n    \"\"\"Add a sink.\n\n    | a | b |\n    \"\"\"\n    return 1\n",
-			"def add(sink, *, level=0):\n    \"\"\"Add a sink.\n\n    | a | c |\n    \"\"\"\n    return 1\n", false, nil},
+			"def add(sink, *, level=0):\n    \"\"\"Add a sink.\n\n    | a | c |\n    \"\"\"\n    return 1\n", false, nil, nil},
 		{"docstring added to a class", "Record",
-			"class Record:\n    x = 1\n", "class Record:\n    \"\"\"A record.\"\"\"\n\n    x = 1\n", false, nil},
+			"class Record:\n    x = 1\n", "class Record:\n    \"\"\"A record.\"\"\"\n\n    x = 1\n", false, nil, nil},
 		{"class docstring rewritten", "AsyncBoundLogger",
 			"class AsyncBoundLogger:\n    \"\"\"Runs in a thread pool.\"\"\"\n",
-			"class AsyncBoundLogger:\n    \"\"\"A mistake: deprecated.\"\"\"\n", false, []string{"docstring changed"}},
+			"class AsyncBoundLogger:\n    \"\"\"A mistake: deprecated.\"\"\"\n", false, []string{"docstring changed"}, nil},
 		{"parameter added, default changed", "Logger.add",
 			"class Logger:\n    def add(self, sink, level=10):\n        pass\n",
 			"class Logger:\n    def add(self, sink, level=20, *, enqueue=False):\n        pass\n", false,
-			[]string{"parameter `level` changed (`level=10` → `level=20`)"}},
+			[]string{"parameter `level` changed (`level=10` → `level=20`)"}, nil},
 		{"required parameter added, one removed, **kwargs renamed", "f",
 			"def f(a, b=1, **options):\n    pass\n", "def f(a, c, **kwargs):\n    pass\n", false,
-			[]string{"parameter `b` removed", "parameter `c` added"}},
+			[]string{"parameter `b` removed", "parameter `c` added"}, nil},
 		{"*args added beside **kwargs, types rewrapped", "S.add_middleware",
 			"class S:\n    def add_middleware(self, middleware_class: type, **options: typing.Any) -> None:\n        pass\n",
-			"class S:\n    def add_middleware(\n        self,\n        middleware_class: _Factory[P],\n        *args: P.args,\n        **kwargs: P.kwargs,\n    ) -> None:\n        pass\n", false, nil},
-		{"method removed", "A", "class A:\n    def run(self):\n        pass\n", "class A:\n    pass\n", false, []string{"method `run` removed"}},
+			"class S:\n    def add_middleware(\n        self,\n        middleware_class: _Factory[P],\n        *args: P.args,\n        **kwargs: P.kwargs,\n    ) -> None:\n        pass\n", false, nil, nil},
+		{"method removed", "A", "class A:\n    def run(self):\n        pass\n", "class A:\n    pass\n", false, []string{"method `run` removed"}, nil},
 		{"__call__ body and a new method", "FileResponse",
 			"class FileResponse:\n    async def __call__(self, scope):\n        await self.simple(scope)\n",
 			"class FileResponse:\n    async def __call__(self, scope):\n        if 'pathsend' in scope:\n            return\n        await self.simple(scope)\n\n    def stat(self):\n        pass\n", false,
-			[]string{"`__call__`: body changed"}},
+			[]string{"`__call__`: body changed"}, nil},
 		{"return type, on a page about types", "BoundLogger.bind",
 			"class BoundLogger:\n    def bind(self, **kw) -> BoundLogger:\n        pass\n",
 			"class BoundLogger:\n    def bind(self, **kw) -> Self:\n        pass\n", true,
-			[]string{"return type changed (`BoundLogger` → `Self`)"}},
+			[]string{"return type changed (`BoundLogger` → `Self`)"}, nil},
 		{"return type elsewhere", "BoundLogger.bind",
 			"class BoundLogger:\n    def bind(self, **kw) -> BoundLogger:\n        pass\n",
-			"class BoundLogger:\n    def bind(self, **kw) -> Self:\n        pass\n", false, nil},
+			"class BoundLogger:\n    def bind(self, **kw) -> Self:\n        pass\n", false, nil, nil},
 		{"constructor body only", "Route",
 			"class Route:\n    def __init__(self, path, endpoint):\n        self.path = path\n        self.endpoint = endpoint\n",
-			"class Route:\n    def __init__(self, path, endpoint):\n        self.path = path\n        self.endpoint = wrap(endpoint)\n", false, nil},
-		{"decorator added", "f", "def f():\n    pass\n", "@deprecated('use g')\ndef f():\n    pass\n", false, []string{"decorators added"}},
+			"class Route:\n    def __init__(self, path, endpoint):\n        self.path = path\n        self.endpoint = wrap(endpoint)\n", false, nil, nil},
+		{"docstring reworded", "Email",
+			"class Email:\n    \"\"\"A validated email field. Validation occurs during both serialization and\n    deserialization.\"\"\"\n",
+			"class Email:\n    \"\"\"An email field.\"\"\"\n", false, nil, nil},
+		{"docstring announces a change", "ConsoleRenderer",
+			"class ConsoleRenderer:\n    \"\"\"Render.\n\n    .. versionadded:: 16.0.0\n    \"\"\"\n",
+			"class ConsoleRenderer:\n    \"\"\"Render.\n\n    .. versionadded:: 16.0.0\n    .. versionchanged:: 26.1.0\n       Monochrome if colors are disabled.\n    \"\"\"\n", false,
+			[]string{"docstring changed"}, nil},
+		{"a member the section does not name", "Logger",
+			"class Logger:\n    def add(self, sink, level=10):\n        pass\n", "class Logger:\n    def add(self, sink, level=20):\n        pass\n", false,
+			nil, []string{"Logger", "level"}},
+		{"a member and parameter the section names", "Logger",
+			"class Logger:\n    def add(self, sink, level=10):\n        pass\n", "class Logger:\n    def add(self, sink, level=20):\n        pass\n", false,
+			[]string{"`add`: parameter `level` changed (`level=10` → `level=20`)"}, []string{"add", "level"}},
+		{"a constructor parameter the section does not name", "Typer",
+			"class Typer:\n    def __init__(self, *, show_locals=True):\n        pass\n", "class Typer:\n    def __init__(self, *, show_locals=False):\n        pass\n", false,
+			nil, []string{"Typer"}},
+		{"a required parameter, named or not", "f", "def f(a):\n    pass\n", "def f(a, b):\n    pass\n", false,
+			[]string{"parameter `b` added"}, []string{"f"}},
+		{"an alias became a method", "BoundLogger",
+			"class BoundLogger:\n    afatal = aerror\n", "class BoundLogger:\n    async def afatal(self, event):\n        pass\n", false, nil, nil},
+		{"overload stubs added before the implementation", "get_response",
+			"def get_response(environ=None):\n    pass\n",
+			"@t.overload\ndef get_response(environ: None = ...) -> R: ...\n@t.overload\ndef get_response(environ: E) -> R: ...\ndef get_response(environ=None):\n    pass\n", false, nil, nil},
+		{"decorator added", "f", "def f():\n    pass\n", "@deprecated('use g')\ndef f():\n    pass\n", false, []string{"decorators added"}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -63,7 +88,11 @@ func TestSurfaceChanges(t *testing.T) {
 			if !ok1 || !ok2 {
 				t.Fatalf("%s not found (before %v, after %v)", c.qual, ok1, ok2)
 			}
-			if diff := cmp.Diff(c.want, surfaceChanges(old, now)); diff != "" {
+			var named func(string) bool
+			if c.named != nil {
+				named = func(w string) bool { return slices.Contains(c.named, w) }
+			}
+			if diff := cmp.Diff(c.want, surfaceChanges(old, now, named)); diff != "" {
 				t.Errorf("changes (-want +got):\n%s", diff)
 			}
 		})

@@ -60,10 +60,9 @@ type dating struct {
 	passed  int     // sweeps and type-only edits passed over
 	why     string  // why the lines were not traced ("" when they were)
 	hash    string  // the commit that dates t
-	// same: a Python def or class whose surface reads as it did at the
-	// document's date; changes: what differs when it does not.
-	same    bool
-	changes []string
+	// old and now: a Python def's or class's surface at the document's
+	// date and today (nil when either could not be read).
+	old, now pySurface
 }
 
 // entityDate dates a function, class or method by the last first-parent
@@ -118,9 +117,9 @@ func (s *driftSources) entityDate(id graph.NodeID, passTypes bool, doc float64) 
 	return d
 }
 
-// compare sets d.same or d.changes from qual's surface in text and in
-// the file as it was at doc; neither when the file or the def was not
-// there then (moved or renamed: the dating stands). s.mu is held.
+// compare sets d.old and d.now from qual's surface in the file as it was
+// at doc and in text; neither when the file or the def was not there
+// then (moved or renamed: the dating stands). s.mu is held.
 func (s *driftSources) compare(top, rel, text, qual string, doc float64, keepTypes bool, d *dating) {
 	past, ok := s.textAt(top, rel, doc)
 	if !ok {
@@ -134,8 +133,7 @@ func (s *driftSources) compare(top, rel, text, qual string, doc float64, keepTyp
 	if !ok {
 		return
 	}
-	d.changes = surfaceChanges(old, now)
-	d.same = len(d.changes) == 0
+	d.old, d.now = old, now
 }
 
 // pyQual is a Python symbol's qualified name from its node id

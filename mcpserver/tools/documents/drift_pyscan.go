@@ -28,6 +28,7 @@ type pyDef struct {
 	head       int // index of the header in the logical lines
 	end        int
 	indent     int
+	overload   bool // a typing.overload stub, not the implementation
 }
 
 var pyHeadRe = regexp.MustCompile(`^(async\s+)?(def|class)\s+(\w+)`)
@@ -120,15 +121,16 @@ func scanPyLine(l, quote string, depth int, b *strings.Builder) (string, int, bo
 func pyOutline(ls []pyLine) []pyDef {
 	var out []pyDef
 	var open []int // indices into out
-	deco := 0
+	deco, overload := 0, false
 	for i, l := range ls {
 		for len(open) > 0 && out[open[len(open)-1]].indent >= l.indent {
 			open = open[:len(open)-1]
 		}
 		if strings.HasPrefix(l.text, "@") {
 			if deco == 0 {
-				deco = l.first
+				deco, overload = l.first, false
 			}
+			overload = overload || strings.HasSuffix(strings.TrimSpace(l.text), "overload")
 			continue
 		}
 		m := pyHeadRe.FindStringSubmatch(l.text)
@@ -145,7 +147,7 @@ func pyOutline(ls []pyLine) []pyDef {
 		}
 		d := pyDef{name: name, class: m[2] == "class", start: l.first, def: l.first, head: i, end: l.last, indent: l.indent}
 		if deco != 0 {
-			d.start = deco
+			d.start, d.overload = deco, overload
 		}
 		deco = 0
 		for _, k := range open {
@@ -157,12 +159,20 @@ func pyOutline(ls []pyLine) []pyDef {
 	return out
 }
 
-// findDef is the def or class named qual in an outline.
+// findDef is the def or class named qual in an outline: the
+// implementation, not its typing.overload stubs.
 func findDef(defs []pyDef, qual string) (pyDef, bool) {
-	for _, d := range defs {
-		if d.name == qual {
+	var stub *pyDef
+	for i, d := range defs {
+		if d.name == qual && !d.overload {
 			return d, true
 		}
+		if d.name == qual && stub == nil {
+			stub = &defs[i]
+		}
+	}
+	if stub != nil {
+		return *stub, true
 	}
 	return pyDef{}, false
 }

@@ -128,8 +128,10 @@ func refineDrift(b *session.Bundle, src *driftSources, d *document.DocDrift, tl 
 	g := b.Graph
 	var blocks []genBlock
 	whole := false
+	var docLines []string
 	if text, err := readDocSource(b, d.Doc.Abs); err == nil {
 		blocks, whole = generatedBlocks(text)
+		docLines = strings.Split(string(text), "\n")
 	}
 	kept, notes := d.Findings[:0], []string{}
 	for _, f := range d.Findings {
@@ -144,8 +146,12 @@ func refineDrift(b *session.Bundle, src *driftSources, d *document.DocDrift, tl 
 		note := "file"
 		if f.Target != f.File && !isFileLike(g.Type(f.Target)) {
 			dt := src.entityDate(f.Target, !aboutTypes(g, f, d), d.DocChanged+document.DriftGrace)
+			var changes []string
+			if dt.old != nil {
+				changes = surfaceChanges(dt.old, dt.now, sectionNames(g, f.Section, docLines))
+			}
 			switch {
-			case dt.same:
+			case dt.old != nil && len(changes) == 0:
 				tl.surface++
 				continue
 			case dt.why != "":
@@ -166,8 +172,8 @@ func refineDrift(b *session.Bundle, src *driftSources, d *document.DocDrift, tl 
 					}
 					f.Detail = fmt.Sprintf("its surface (decorators, signature; a class's docstring, attributes, public signatures, constructor, __call__) in lines %d-%d changed after the document last did", dt.lo, dt.hi)
 				}
-				if len(dt.changes) > 0 {
-					f.Detail = "since the document: " + changeList(dt.changes) + fmt.Sprintf(" (last in commit %.10s)", dt.hash)
+				if len(changes) > 0 {
+					f.Detail = "since the document: " + changeList(changes) + fmt.Sprintf(" (last in commit %.10s)", dt.hash)
 				}
 				if dt.passed > 0 {
 					note += fmt.Sprintf(", %d later sweep(s) of ≥%d files or type-only edit(s) passed over", dt.passed, sweepFiles)
@@ -180,6 +186,26 @@ func refineDrift(b *session.Bundle, src *driftSources, d *document.DocDrift, tl 
 	sortRefined(g, d.Findings, notes)
 	return notes
 }
+
+// sectionNames tells whether a section's text names a word: a change to
+// a member or a parameter the section never names leaves what it says
+// true.
+func sectionNames(g *graph.Graph, sec graph.NodeID, doc []string) func(string) bool {
+	p := g.Provenance(sec)
+	lo, hi := max(int(p.LineStart), 1), int(p.LineEnd)
+	if hi == 0 || hi > len(doc) {
+		hi = len(doc)
+	}
+	words := map[string]bool{}
+	if lo <= hi {
+		for _, w := range wordRe.FindAllString(strings.Join(doc[lo-1:hi], "\n"), -1) {
+			words[w] = true
+		}
+	}
+	return func(name string) bool { return words[name] }
+}
+
+var wordRe = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 
 // changeList joins the first changes found, saying how many more.
 func changeList(changes []string) string {
