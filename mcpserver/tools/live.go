@@ -126,7 +126,8 @@ func reconciler(d *Dispatcher) daemon.Reconciler {
 		}
 		if len(res.RootsReingested) > 0 {
 			if !slices.ContainsFunc(alerts, func(a daemon.Alert) bool { return a.Kind == daemon.KindIngestFailed }) {
-				// Every file was stat'ed since checked: unchanged then, or
+				// Every file was stat'ed since checked (or, on a watch
+				// tick, no event named it since): unchanged then, or
 				// stamped anew by the walk of its root's reingest.
 				s.MarkFresh(s.Current(), checked)
 			}
