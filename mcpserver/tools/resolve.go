@@ -97,7 +97,7 @@ func rankOf(g *graph.Graph, id graph.NodeID) nameRank {
 	p := nodePath(g, id)
 	r := nameRank{place: placeOf(p), depth: strings.Count(p, "/"), pageRank: g.PageRank(id), inDegree: g.InDegree(id)}
 	r.kind = kindOf(g, id)
-	if IsDeprecated(g, id) {
+	if IsDeprecated(g, id) || inDeprecated(g, id) {
 		r.deprecated = 1
 	}
 	if r.kind == kindDir {
@@ -137,6 +137,20 @@ func IsDeprecated(g *graph.Graph, id graph.NodeID) bool {
 	l := g.Label(id)
 	decl, ok := g.Lookup(g.ExternalID(id) + "::" + strings.TrimSuffix(l, path.Ext(l)))
 	return ok && g.HasTag(decl, tagDeprecated)
+}
+
+// inDeprecated reports whether a member's enclosing declaration is
+// deprecated: TestClass.getAnnotatedMethods of the deprecated class is not
+// what a writer means when the other TestClass has one too.
+func inDeprecated(g *graph.Graph, id graph.NodeID) bool {
+	x := g.ExternalID(id)
+	for strings.Count(x, "::") > 2 {
+		x = x[:strings.LastIndex(x, "::")]
+		if p, ok := g.Lookup(x); ok && g.HasTag(p, tagDeprecated) {
+			return true
+		}
+	}
+	return false
 }
 
 // tagDeprecated is the tag extraction gives a deprecated declaration.

@@ -35,6 +35,8 @@ func deprecatedGraph(t *testing.T) *graph.Graph {
 	add("file::"+internal+"::TestClass", graph.Class, "java", "class", "deprecated")
 	add("file::"+model+"::TestClass", graph.Class, "java", "class")
 	add("file::"+runner+"::BlockJUnit4ClassRunner", graph.Class, "java", "class")
+	add("file::"+internal+"::TestClass::getAnnotatedMethods", graph.Function, "java", "method")
+	add("file::"+model+"::TestClass::getAnnotatedMethods", graph.Function, "java", "method")
 	add("file::a/old.go::Parse", graph.Function, "go", "function", "deprecated")
 	add("file::b/new.go::Parse", graph.Function, "go", "function")
 	edge := func(a, b string) {
@@ -67,6 +69,8 @@ func TestResolveDeprecatedLast(t *testing.T) {
 		{"TestClass.java", model, []string{internal}},
 		{"Parse", "file::b/new.go::Parse", []string{"file::a/old.go::Parse"}},
 		{"internal/runners/TestClass.java", internal, nil},
+		// A member of the deprecated class is not meant either.
+		{"TestClass.getAnnotatedMethods", model + "::TestClass::getAnnotatedMethods", []string{internal + "::TestClass::getAnnotatedMethods"}},
 	}
 	for _, tc := range tests {
 		r, err := ResolveIn(g, tc.ref, "node_id")
