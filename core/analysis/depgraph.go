@@ -324,3 +324,23 @@ func (c *relCache) of(e graph.EdgeIdx) relInfo {
 	}
 	return c.info[s]
 }
+
+// HoldsCode reports whether a node is a file that contains functions,
+// types or classes: not a README, changelog, key or lock file, which
+// change with everything and explain nothing about the code.
+func HoldsCode(g *graph.Graph, id graph.NodeID) bool {
+	if g.Type(id) != graph.File {
+		return false
+	}
+	lo, hi := g.OutRange(id)
+	for e := lo; e < hi; e++ {
+		if g.IsMirror(e) || g.RelationName(e) != "contains" {
+			continue
+		}
+		switch g.Type(g.Target(e)) {
+		case graph.Function, graph.Class, graph.Struct, graph.Enum, graph.Type:
+			return true
+		}
+	}
+	return false
+}

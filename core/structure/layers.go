@@ -263,6 +263,16 @@ func (L *Layering) compress(opt LayerOptions) {
 		}
 		groups = append(groups, []int{c})
 	}
+	if len(groups) == 1 && len(used) > 1 && len(L.Cycles) == 0 {
+		// Merged into one layer, every dependency would be internal and
+		// the answer would say nothing (alecthomas/kong: one package and
+		// the examples using it): the levels of an acyclic graph stay as
+		// they are. (A cycle's levels are only its feedback order.)
+		groups = groups[:0]
+		for _, c := range used {
+			groups = append(groups, []int{c})
+		}
+	}
 	for i, gr := range groups {
 		for _, c := range gr {
 			final[c] = i

@@ -76,7 +76,10 @@ func TestDetectLayersTable(t *testing.T) {
 	}{
 		{"empty", nil, nil, LayerOptions{}, nil},
 		{"orphans only", []string{"a", "b"}, nil, LayerOptions{}, nil},
-		{"chain merged when sparse", []string{"a", "b", "c"}, [][3]int{{0, 1, 1}, {1, 2, 1}}, LayerOptions{}, []string{"L0: a b c"}},
+		{"sparse chain kept: one layer would say nothing", []string{"a", "b", "c"}, [][3]int{{0, 1, 1}, {1, 2, 1}}, LayerOptions{}, []string{"L0: c", "L1: b", "L2: a"}},
+		{"a sparse cycle stays one layer", []string{"a", "b", "c"}, [][3]int{{0, 1, 1}, {1, 2, 1}, {2, 0, 1}}, LayerOptions{}, []string{"L0: a b c", "Medium CircularDependency c(L0) -> a(L0)"}},
+		{"one package and its users", []string{"core", "ex1", "ex2", "ex3"}, [][3]int{{1, 0, 1}, {2, 0, 1}, {3, 0, 1}}, LayerOptions{}, []string{"L0: core", "L1: ex1 ex2 ex3"}},
+		{"sparse layer merged into a neighbour", []string{"a", "b", "c", "d", "e"}, [][3]int{{0, 2, 1}, {1, 2, 1}, {2, 3, 1}, {2, 4, 1}}, LayerOptions{}, []string{"L0: c d e", "L1: a b"}},
 		{"chain kept with min size 1", []string{"a", "b", "c"}, [][3]int{{0, 1, 1}, {1, 2, 1}}, LayerOptions{MinLayerSize: 1}, []string{"L0: c", "L1: b", "L2: a"}},
 		{"deep chain compressed", []string{"a", "b", "c", "d"}, [][3]int{{0, 1, 1}, {1, 2, 1}, {2, 3, 1}}, LayerOptions{MinLayerSize: 1, MaxLayers: 2}, []string{"L0: c d", "L1: a b"}},
 		{"two-cycle: heavier side wins", []string{"a", "b", "c", "d"}, [][3]int{{0, 1, 3}, {1, 0, 1}, {2, 3, 1}}, LayerOptions{MinLayerSize: 1},

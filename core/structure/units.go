@@ -108,6 +108,9 @@ func BuildUnits(d *analysis.DepGraph, opt UnitOptions) *Units {
 		if p == "" || !strings.HasPrefix(p, opt.Scope) || (opt.Exclude != nil && opt.Exclude(p)) {
 			continue
 		}
+		if !analysis.HoldsCode(g, id) && len(d.Dependencies(id)) == 0 && len(d.Dependents(id)) == 0 {
+			continue // a README, a licence or a key: no unit of the architecture
+		}
 		name := UnitName(p, opt.Granularity)
 		unitOf[id] = name
 		members[name] = append(members[name], id)

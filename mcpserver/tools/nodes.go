@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/m1nd-go/m1nd/core/analysis"
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/history"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
@@ -268,24 +269,8 @@ func FirstTool(r *Registry, names ...string) string {
 func FileOf(g *graph.Graph, id graph.NodeID) graph.NodeID { return history.FileOf(g, id) }
 
 // HoldsCode reports whether a node is a file that contains functions,
-// types or classes: not a README, changelog or lock file, which change
-// with everything and explain nothing about the code.
-func HoldsCode(g *graph.Graph, id graph.NodeID) bool {
-	if g.Type(id) != graph.File {
-		return false
-	}
-	lo, hi := g.OutRange(id)
-	for e := lo; e < hi; e++ {
-		if g.IsMirror(e) || g.RelationName(e) != "contains" {
-			continue
-		}
-		switch g.Type(g.Target(e)) {
-		case graph.Function, graph.Class, graph.Struct, graph.Enum, graph.Type:
-			return true
-		}
-	}
-	return false
-}
+// types or classes (analysis.HoldsCode).
+func HoldsCode(g *graph.Graph, id graph.NodeID) bool { return analysis.HoldsCode(g, id) }
 
 // into adds the guidance fields to a response object.
 func (gd Guidance) Into(m map[string]any) {
