@@ -317,3 +317,37 @@ func TestDocumentDriftComparesTheSurfaceAtTheDocumentsDate(t *testing.T) {
 		t.Errorf("cleared_by_surface %v, want 2 (Sink, add)", n)
 	}
 }
+
+// A checked change of a symbol's surface comes before a file dated by its
+// last commit, however recent; a bare file name ("wsgi.py", the reader's
+// own file as often as the project's) and a directory are not dated.
+func TestDocumentDriftRanksCheckedChangesFirst(t *testing.T) {
+	t.Parallel()
+	dir := srcCommitted(t, map[string]string{
+		"src/app/__init__.py": "",
+		"src/app/wsgi.py":     "def serve(app):\n    return app\n\n\ndef other():\n    return 1\n",
+		"docs/deploy.md":      "# Deploy\n\nWrite a `wsgi.py` calling `app.wsgi.serve`; see `src/app/wsgi.py` and the `src/app/` folder.\n",
+	})
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs/deploy.md")
+	write := func(when, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, "src/app/wsgi.py"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		commitAt(t, dir, when, "src/app/wsgi.py")
+	}
+	write("2024-02-01T00:00:00Z", "def serve(app, port):\n    return app\n\n\ndef other():\n    return 1\n")
+	write("2024-05-01T00:00:00Z", "def serve(app, port):\n    return app\n\n\ndef other():\n    return 2\n")
+
+	d := driftServer(t, dir)
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "path": "docs/deploy.md"})
+	var got []string
+	for _, f := range out["documents"].([]any)[0].(map[string]any)["findings"].([]any) {
+		m := f.(map[string]any)
+		got = append(got, fmt.Sprint(m["mention"], " ", m["code_changed_at"], " ", m["dated_by"]))
+	}
+	want := []string{"app.wsgi.serve 2024-02-01T00:00:00Z signature in lines 1-1", "src/app/wsgi.py 2024-05-01T00:00:00Z file"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}

@@ -143,48 +143,63 @@ func refineDrift(b *session.Bundle, src *driftSources, d *document.DocDrift, tl 
 			tl.generated++
 			continue
 		}
-		note := "file"
-		if f.Target != f.File && !isFileLike(g.Type(f.Target)) {
-			dt := src.entityDate(f.Target, !aboutTypes(g, f, d), d.DocChanged+document.DriftGrace)
-			var changes []string
-			if dt.old != nil {
-				changes = surfaceChanges(dt.old, dt.now, sectionNames(g, f.Section, docLines))
-			}
-			switch {
-			case dt.old != nil && len(changes) == 0:
-				tl.surface++
-				continue
-			case dt.why != "":
-				tl.byFile++
-				note = "file (lines not traced: " + dt.why + ")"
-				f.Detail = "the code's file changed after the document last did; its own lines were not traced (" + dt.why + ")"
-			case dt.t <= d.DocChanged+document.DriftGrace:
-				tl.clear(dt, d.DocChanged+document.DriftGrace)
-				continue
-			default:
-				f.CodeChanged = dt.t
-				note = fmt.Sprintf("lines %d-%d", dt.lo, dt.hi)
-				f.Detail = fmt.Sprintf("its own lines (%d-%d) changed after the document last did", dt.lo, dt.hi)
-				if dt.surface {
-					note = fmt.Sprintf("class surface in lines %d-%d", dt.lo, dt.hi)
-					if g.Type(f.Target) != graph.Class {
-						note = fmt.Sprintf("signature in lines %d-%d", dt.sig[0], dt.sig[1])
-					}
-					f.Detail = fmt.Sprintf("its surface (decorators, signature; a class's docstring, attributes, public signatures, constructor, __call__) in lines %d-%d changed after the document last did", dt.lo, dt.hi)
-				}
-				if len(changes) > 0 {
-					f.Detail = "since the document: " + changeList(changes) + fmt.Sprintf(" (last in commit %.10s)", dt.hash)
-				}
-				if dt.passed > 0 {
-					note += fmt.Sprintf(", %d later sweep(s) of ≥%d files or type-only edit(s) passed over", dt.passed, sweepFiles)
-				}
-			}
+		note, keep := redate(b, src, d, &f, docLines, tl)
+		if !keep {
+			continue
 		}
 		kept, notes = append(kept, f), append(notes, note)
 	}
 	d.Findings = kept
 	sortRefined(g, d.Findings, notes)
 	return notes
+}
+
+// redate dates one stale binding by its symbol's own lines or surface
+// (a file's by its last commit), and says how; keep is false when the
+// symbol did not change after the document in a way its section speaks
+// to.
+func redate(b *session.Bundle, src *driftSources, d *document.DocDrift, f *document.Finding, docLines []string, tl *driftTally) (note string, keep bool) {
+	g := b.Graph
+	f.Tier = 2
+	if f.Target == f.File || isFileLike(g.Type(f.Target)) {
+		return "file", true
+	}
+	doc := d.DocChanged + document.DriftGrace
+	dt := src.entityDate(f.Target, !aboutTypes(g, *f, d), doc)
+	var changes []string
+	if dt.old != nil {
+		changes = surfaceChanges(dt.old, dt.now, sectionNames(g, f.Section, docLines))
+	}
+	switch {
+	case dt.old != nil && len(changes) == 0:
+		tl.surface++
+		return "", false
+	case dt.why != "":
+		tl.byFile++
+		f.Detail = "the code's file changed after the document last did; its own lines were not traced (" + dt.why + ")"
+		return "file (lines not traced: " + dt.why + ")", true
+	case dt.t <= doc:
+		tl.clear(dt, doc)
+		return "", false
+	}
+	f.CodeChanged, f.Tier = dt.t, 1
+	note = fmt.Sprintf("lines %d-%d", dt.lo, dt.hi)
+	f.Detail = fmt.Sprintf("its own lines (%d-%d) changed after the document last did", dt.lo, dt.hi)
+	if dt.surface {
+		note = fmt.Sprintf("class surface in lines %d-%d", dt.lo, dt.hi)
+		if g.Type(f.Target) != graph.Class {
+			note = fmt.Sprintf("signature in lines %d-%d", dt.sig[0], dt.sig[1])
+		}
+		f.Detail = fmt.Sprintf("its surface (decorators, signature; a class's docstring, attributes, public signatures, __call__) in lines %d-%d changed after the document last did", dt.lo, dt.hi)
+	}
+	if len(changes) > 0 {
+		f.Tier = 0
+		f.Detail = "since the document: " + changeList(changes) + fmt.Sprintf(" (last in commit %.10s)", dt.hash)
+	}
+	if dt.passed > 0 {
+		note += fmt.Sprintf(", %d later sweep(s) of ≥%d files or type-only edit(s) passed over", dt.passed, sweepFiles)
+	}
+	return note, true
 }
 
 // sectionNames tells whether a section's text names a word: a change to
