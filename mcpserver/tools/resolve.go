@@ -233,7 +233,7 @@ func kindOf(g *graph.Graph, id graph.NodeID) int {
 // candidates come back ranked for the error.
 func pickName(g *graph.Graph, ref string, cands []graph.NodeID) (Resolution, []graph.NodeID, bool) {
 	slices.Sort(cands)
-	cands = slices.Compact(cands)
+	cands = withoutConstructors(g, slices.Compact(cands))
 	ranks := make(map[graph.NodeID]nameRank, len(cands))
 	for _, id := range cands {
 		ranks[id] = rankOf(g, id)
@@ -262,6 +262,25 @@ func pickName(g *graph.Graph, ref string, cands []graph.NodeID) (Resolution, []g
 	r := Resolution{ID: cands[0], Ref: ref, Named: true}
 	r.Alternatives = slices.Clone(cands[1:min(len(cands), 1+maxAlternatives)])
 	return r, cands, true
+}
+
+// withoutConstructors drops the constructors whose class is a candidate
+// too (jsoup's OutputSettings and OutputSettings::OutputSettings): a
+// constructor never means more than its class.
+func withoutConstructors(g *graph.Graph, cands []graph.NodeID) []graph.NodeID {
+	isCtor := func(id graph.NodeID) bool {
+		x := g.ExternalID(id)
+		i := strings.LastIndex(x, "::")
+		if i < 0 || g.Type(id) != graph.Function {
+			return false
+		}
+		p, ok := g.Lookup(x[:i])
+		return ok && g.Label(p) == g.Label(id) && slices.Contains(cands, p)
+	}
+	if !slices.ContainsFunc(cands, isCtor) {
+		return cands
+	}
+	return slices.DeleteFunc(slices.Clone(cands), isCtor)
 }
 
 // codeExts are the extensions a module stem is tried with ("sessions" →

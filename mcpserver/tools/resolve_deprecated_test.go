@@ -37,6 +37,8 @@ func deprecatedGraph(t *testing.T) *graph.Graph {
 	add("file::"+runner+"::BlockJUnit4ClassRunner", graph.Class, "java", "class")
 	add("file::"+internal+"::TestClass::getAnnotatedMethods", graph.Function, "java", "method")
 	add("file::"+model+"::TestClass::getAnnotatedMethods", graph.Function, "java", "method")
+	add("file::"+model+"::TestClass::Builder", graph.Class, "java", "class")
+	add("file::"+model+"::TestClass::Builder::Builder", graph.Function, "java", "method", "constructor")
 	add("file::a/old.go::Parse", graph.Function, "go", "function", "deprecated")
 	add("file::b/new.go::Parse", graph.Function, "go", "function")
 	edge := func(a, b string) {
@@ -69,6 +71,8 @@ func TestResolveDeprecatedLast(t *testing.T) {
 		{"TestClass.java", model, []string{internal}},
 		{"Parse", "file::b/new.go::Parse", []string{"file::a/old.go::Parse"}},
 		{"internal/runners/TestClass.java", internal, nil},
+		// A constructor never means more than its class.
+		{"Builder", model + "::TestClass::Builder", nil},
 		// A member of the deprecated class is not meant either.
 		{"TestClass.getAnnotatedMethods", model + "::TestClass::getAnnotatedMethods", []string{internal + "::TestClass::getAnnotatedMethods"}},
 	}
