@@ -1,8 +1,10 @@
 package extract
 
 import (
+	"bytes"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
@@ -146,6 +148,7 @@ func (rustExtractor) Extract(relPath string, src []byte) (*Result, error) {
 	if err != nil {
 		return tooLargeOr(relPath, "rust", src, err)
 	}
+	t = rsUnwrapItemMacros(t)
 	defer t.release()
 	x := &rsExtract{
 		t: t, k: rsTablesGet(), b: newTreeBuilder(relPath, "rust", t),
@@ -157,6 +160,106 @@ func (rustExtractor) Extract(relPath string, src []byte) (*Result, error) {
 		x.items(0, &rsScope{id: x.b.fileID, vars: map[string]string{}})
 	}
 	return x.b.finish(t.errors), nil
+}
+
+// rsUnwrapItemMacros returns the tree of src with the wrappers of its
+// item-level macro calls written with braces blanked out (tokio's
+// cfg_rt! { pub fn spawn … }, nested ones too), so that the items inside
+// parse as items of the enclosing module or impl. Offsets and lines do not
+// move. A macro whose body does not start like an item (lazy_static's
+// static ref) is kept, and so is t when the unwrapped text parses worse.
+func rsUnwrapItemMacros(t *tree) *tree {
+	for round := 0; round < 4; round++ {
+		src, ok := rsBlankItemMacros(t)
+		if !ok {
+			return t
+		}
+		u, err := rustGrammar.parse(src)
+		if err != nil {
+			return t
+		}
+		if u.errors > t.errors {
+			u.release()
+			return t
+		}
+		t.release()
+		t = u
+	}
+	return t
+}
+
+// rsBlankItemMacros copies t's source with each item-level brace macro's
+// `name! {` and closing `}` turned into spaces; false when there is none.
+func rsBlankItemMacros(t *tree) ([]byte, bool) {
+	k := rsTablesGet()
+	var out []byte
+	for i := range t.n {
+		if code(k.codes, t.n[i].kind) != rsMacroCall || t.n[i].parent < 0 {
+			continue
+		}
+		if pk := code(k.codes, t.n[t.n[i].parent].kind); pk != rsSourceFile && pk != rsDeclList {
+			continue
+		}
+		tt := t.childKind(int32(i), k.codes, rsTokenTree)
+		if tt < 0 {
+			continue
+		}
+		lo, hi := int(t.n[tt].start), int(t.n[tt].end)
+		if hi-lo < 2 || t.src[lo] != '{' || t.src[hi-1] != '}' || !rsStartsLikeItem(t.src[lo+1:hi-1]) {
+			continue
+		}
+		if out == nil {
+			out = bytes.Clone(t.src)
+		}
+		for j := int(t.n[i].start); j <= lo; j++ {
+			if out[j] != '\n' {
+				out[j] = ' '
+			}
+		}
+		out[hi-1] = ' '
+	}
+	return out, out != nil
+}
+
+// rsStartsLikeItem tells whether a macro body starts with an item: after
+// attributes and a visibility, a keyword that opens an item, or a nested
+// macro call.
+func rsStartsLikeItem(b []byte) bool {
+	s := strings.TrimSpace(string(b))
+	for strings.HasPrefix(s, "#[") || strings.HasPrefix(s, "///") || strings.HasPrefix(s, "//") {
+		if strings.HasPrefix(s, "#[") {
+			end := strings.Index(s, "]\n")
+			if end < 0 {
+				return false
+			}
+			s = strings.TrimSpace(s[end+1:])
+			continue
+		}
+		nl := strings.IndexByte(s, '\n')
+		if nl < 0 {
+			return false
+		}
+		s = strings.TrimSpace(s[nl+1:])
+	}
+	if rest, ok := strings.CutPrefix(s, "pub"); ok {
+		if strings.HasPrefix(rest, "(") {
+			if end := strings.IndexByte(rest, ')'); end > 0 {
+				rest = rest[end+1:]
+			}
+		}
+		s = strings.TrimSpace(rest)
+	}
+	word := s
+	if i := strings.IndexFunc(s, func(r rune) bool { return !(r == '_' || r == '!' || unicode.IsLetter(r) || unicode.IsDigit(r)) }); i >= 0 {
+		word = s[:i]
+	}
+	switch word {
+	case "fn", "struct", "enum", "union", "trait", "impl", "mod", "use", "const", "type", "async", "unsafe", "extern":
+		return true
+	case "static":
+		return !strings.HasPrefix(strings.TrimSpace(s[len(word):]), "ref ")
+	}
+	return strings.HasSuffix(word, "!") && len(word) > 1
 }
 
 func (x *rsExtract) code(i int32) uint8 {
