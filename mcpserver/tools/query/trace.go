@@ -241,8 +241,8 @@ func traceAnswer(c *tools.Call, b *session.Bundle, tr stacktrace.Trace, in trace
 		out.Suspects = append(out.Suspects, s.json(g))
 	}
 	out.CoChangeSuspects = coChangeSuspects(g, hist, sus, in.WindowHours, min(in.TopK, traceMaxCoChange))
-	if tr.Error.Message != "" {
-		out.RaisedAt = messageOrigins(c, b, tr.Error.Message)
+	if msg := originText(tr, in.ErrorText); msg != "" {
+		out.RaisedAt = messageOrigins(c, b, msg)
 	}
 	out.FixScope = fixScope(g, sus, out.CoChangeSuspects)
 	gd, args := traceGuidance(c, g, tr, sus)
@@ -321,6 +321,11 @@ func (m *traceMapper) mapFrame(f stacktrace.Frame) frameHit {
 		return frameHit{reason: r}
 	}
 	p := m.g.SourcePath(file)
+	if (match == "partial" || match == "ambiguous" && conf < 0.85) && !m.defines(p, f) {
+		// Two trailing segments shared (src/index.ts) by a file that
+		// does not hold the frame's function: another program's file.
+		return frameHit{reason: fmt.Sprintf("%s shares only its last segments with %s, which defines no %s", traceTail(f.File), p, f.Function)}
+	}
 	h := frameHit{ok: true, file: file, node: file, match: match, conf: conf, external: stacktrace.IsExternalPath(p)}
 	h.node, h.note = entityAt(m.g, p, f)
 	if conf == installedConfidence {
@@ -330,6 +335,20 @@ func (m *traceMapper) mapFrame(f stacktrace.Frame) frameHit {
 		h.node = file
 	}
 	return h
+}
+
+// defines reports whether the file at p declares the frame's function
+// (true when the frame names none, or an anonymous one: nothing to check).
+func (m *traceMapper) defines(p string, f stacktrace.Frame) bool {
+	if f.Function == "" || strings.HasPrefix(f.Function, "<") {
+		return true
+	}
+	for _, n := range m.g.NodesByPath(p) {
+		if isCodeEntity(m.g.Type(n)) && m.g.Label(n) == f.Function {
+			return true
+		}
+	}
+	return false
 }
 
 // byName finds the one code entity named like a frame without a file

@@ -136,7 +136,7 @@ func (x *installedIndex) installedCandidates(p string) (exact []string, suffix s
 			name, rel = segs[0]+"/"+segs[1], segs[2]
 		}
 		if dir, ok := x.npm[name]; ok && rel != "" {
-			exact = append(exact, path.Join(dir, rel))
+			exact = npmSources(dir, rel)
 		}
 		return exact, ""
 	}
@@ -152,6 +152,35 @@ func (x *installedIndex) installedCandidates(p string) (exact []string, suffix s
 	}
 	return nil, ""
 }
+
+// npmSources are the checkout paths an installed npm file may be built
+// from, likeliest first: the same path, then without the build directory
+// (dist/, lib/, esm/, cjs/, build/) and under src/, each as written and
+// with a compiled .js (.mjs, .cjs) read as its TypeScript source — zod's
+// node_modules/zod/v4/classic/parse.js is packages/zod/src/v4/classic/parse.ts.
+func npmSources(dir, rel string) []string {
+	rels := []string{rel}
+	if first, rest, ok := strings.Cut(rel, "/"); ok && npmBuildDirs[first] {
+		rels = append(rels, rest)
+	}
+	var out []string
+	for _, r := range rels {
+		for _, base := range []string{path.Join(dir, r), path.Join(dir, "src", r)} {
+			out = append(out, base)
+			if ext := path.Ext(base); npmCompiled[ext] != nil {
+				for _, to := range npmCompiled[ext] {
+					out = append(out, strings.TrimSuffix(base, ext)+to)
+				}
+			}
+		}
+	}
+	return out
+}
+
+var (
+	npmBuildDirs = map[string]bool{"dist": true, "lib": true, "esm": true, "cjs": true, "build": true, "out": true}
+	npmCompiled  = map[string][]string{".js": {".ts", ".tsx"}, ".mjs": {".mts", ".ts"}, ".cjs": {".cts", ".ts"}}
+)
 
 // unescapeModule undoes the module cache's case encoding ("!b" is "B").
 func unescapeModule(s string) string {
@@ -205,7 +234,7 @@ func (m *traceMapper) installedFile(p string) (graph.NodeID, bool) {
 // entity at the line.
 func installedEntity(g *graph.Graph, p string, f stacktrace.Frame, atLine graph.NodeID, note string) (graph.NodeID, string) {
 	const installed = "an installed copy of the project, mapped by package path"
-	if f.Function == "" || strings.HasPrefix(f.Function, "<") || g.Label(atLine) == f.Function {
+	if f.Function == "" || strings.HasPrefix(f.Function, "<") || atLine != graph.NoNode && g.Label(atLine) == f.Function {
 		return atLine, installed
 	}
 	named := graph.NoNode

@@ -21,6 +21,10 @@ func TestTraceInstalledCopyMapsBack(t *testing.T) {
 		"binding/json.go":          "package binding\n\nfunc Decode(s string) string {\n\treturn s\n}\n",
 		"web/package.json":         `{"name": "@acme/widgets", "version": "1.0.0"}`,
 		"web/lib/index.js":         "function render(x) {\n  return x;\n}\nmodule.exports = { render };\n",
+		"ts/package.json":          `{"name": "zod", "version": "4.0.0"}`,
+		"ts/src/index.ts":          "export { parse } from \"./v4/classic/parse\";\n",
+		"ts/src/v4/classic/parse.ts": "// parse checks.\n\nexport function parse(schema: unknown, data: unknown) {\n  return check(schema, data);\n}\n\n" +
+			"function check(s: unknown, d: unknown) {\n  return d;\n}\n",
 	})
 	for _, tc := range []struct {
 		name, text string
@@ -45,6 +49,13 @@ func TestTraceInstalledCopyMapsBack(t *testing.T) {
 			name: "node_modules, scoped package",
 			text: "TypeError: x is undefined\n    at render (/app/node_modules/@acme/widgets/lib/index.js:2:3)\n    at other (/app/node_modules/left-pad/index.js:1:1)\n",
 			want: []string{"file::web/lib/index.js::render:2"},
+		},
+		{
+			name: "node_modules, compiled JavaScript of the TypeScript source: by function name",
+			// The app's own src/index.ts shares two segments with the
+			// project's but defines no main: not the project's file.
+			text: "ZodError: bad\n    at Object.parse (/app/node_modules/zod/v4/classic/parse.js:25:15)\n    at main (/app/src/index.ts:12:20)\n",
+			want: []string{"file::ts/src/v4/classic/parse.ts::parse:25"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/stacktrace"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/textsearch"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
@@ -58,35 +59,84 @@ func constWord(tok string) bool {
 	return !strings.ContainsAny(tok, "0123456789/\\\"'`()[]{}<>=") && strings.ContainsFunc(tok, unicode.IsLetter)
 }
 
-// messageOrigins finds the code lines whose string literal holds one of
-// the message's phrases: production code before tests, central files
-// first, at most originKeep.
+// originText is the text the message's words are read from: the parsed
+// message, or, when it spans lines the parser did not keep (ZodError's
+// JSON issue list after "ZodError: ["), the error text without its frames.
+func originText(tr stacktrace.Trace, text string) string {
+	if len(messagePhrases(tr.Error.Message)) > 0 {
+		return tr.Error.Message
+	}
+	var keep []string
+	for _, line := range strings.Split(text[:min(len(text), 8<<10)], "\n") {
+		framed := false
+		for _, f := range tr.Frames {
+			if f.File != "" && strings.Contains(line, f.File) || f.Raw != "" && strings.Contains(f.Raw, strings.TrimSpace(line)) && strings.TrimSpace(line) != "" {
+				framed = true
+				break
+			}
+		}
+		if !framed {
+			keep = append(keep, line)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
+
+// messageOrigins finds the code lines whose string literal holds the
+// message's words: production code first (tests spell the messages they
+// expect, and many of them), the literal that spells more of the message
+// first, central files first, at most originKeep.
 func messageOrigins(c *tools.Call, b *session.Bundle, msg string) []traceOrigin {
 	g := b.Graph
 	gf := tools.BundleGraphFiles(b)
 	disk := tools.BundleDiskFiles(b)
-	var files []textsearch.File
-	var idx []int
+	var prod, tests []int
 	for _, i := range rankedFiles(b) {
 		f := &gf.Files[i]
 		if disk.Abs[i] == "" || f.Node == graph.NoNode || !tools.HoldsCode(g, f.Node) {
 			continue
 		}
-		files = append(files, textsearch.File{Path: f.Path, Abs: disk.Abs[i]})
-		idx = append(idx, i)
+		if tools.IsTestPath(f.Path) {
+			tests = append(tests, i)
+		} else {
+			prod = append(prod, i)
+		}
 	}
+	phrases := messagePhrases(msg)
+	found := scanOrigins(c, b, prod, phrases, msg)
+	if len(found) == 0 {
+		found = scanOrigins(c, b, tests, phrases, msg)
+	}
+	// Ties keep the central files' order.
+	slices.SortStableFunc(found, func(a, b scoredOrigin) int { return cmp.Compare(b.fit, a.fit) })
+	var out []traceOrigin
+	for _, f := range found[:min(len(found), originKeep)] {
+		out = append(out, f.traceOrigin)
+	}
+	return out
+}
+
+// scanOrigins searches the files (indexes into the graph's files) for
+// each phrase, keeping the lines whose literal fits msg.
+func scanOrigins(c *tools.Call, b *session.Bundle, idx []int, phrases []string, msg string) []scoredOrigin {
+	g := b.Graph
+	gf := tools.BundleGraphFiles(b)
+	disk := tools.BundleDiskFiles(b)
+	files := make([]textsearch.File, len(idx))
+	for k, i := range idx {
+		files[k] = textsearch.File{Path: gf.Files[i].Path, Abs: disk.Abs[i]}
+	}
+	opt := textsearch.Options{Keep: originKeep, StopAfter: originScanStop, Cache: tools.BundleCache(b),
+		MaxFileSize: searchMaxFileSize, Open: tools.BundleGuard(b).OpenReal}
+	load := tools.NewContentLoader(opt.Cache, opt.Open)
 	var found []scoredOrigin
 	seen := map[traceOrigin]bool{}
-	for _, phrase := range messagePhrases(msg) {
+	for _, phrase := range phrases {
 		m, err := textsearch.Compile(textsearch.Query{Pattern: phrase, CaseSensitive: true})
 		if err != nil {
 			continue
 		}
-		opt := textsearch.Options{Keep: originKeep, StopAfter: originScanStop, Cache: tools.BundleCache(b),
-			MaxFileSize: searchMaxFileSize, Open: tools.BundleGuard(b).OpenReal}
-		res := textsearch.Search(c.Ctx, files, m, opt)
-		load := tools.NewContentLoader(opt.Cache, opt.Open)
-		for k, fr := range res.Files {
+		for k, fr := range textsearch.Search(c.Ctx, files, m, opt).Files {
 			data := load.Load(files[k].Abs)
 			for _, hit := range fr.Matches {
 				if !hit.Fits(data) {
@@ -96,46 +146,35 @@ func messageOrigins(c *tools.Call, b *session.Bundle, msg string) []traceOrigin 
 				fit := formatFit(text, phrase, msg)
 				f := &gf.Files[idx[k]]
 				o := traceOrigin{NodeID: g.ExternalID(f.Node), FilePath: f.Path, Line: hit.Line, Text: tools.ClipText(strings.TrimSpace(text), 160)}
-				if fit == 0 || seen[o] {
+				if fit == 0 || commentLine(text) || seen[o] {
 					continue // not a literal the message can come from
 				}
 				seen[o] = true
 				if n, ok := tools.Enclosing(g, f, hit.Line); ok {
 					o.NodeID = g.ExternalID(n)
 				}
-				found = append(found, scoredOrigin{o, tools.IsTestPath(f.Path), fit})
+				found = append(found, scoredOrigin{o, fit})
 			}
 		}
-		if slices.ContainsFunc(found, func(o scoredOrigin) bool { return !o.test }) {
-			break // each phrase is a scan of every file: the longest found it
-		}
 	}
-	// Production code first, then the literal that spells more of the
-	// message; ties keep the central files' order.
-	slices.SortStableFunc(found, func(a, b scoredOrigin) int {
-		if a.test != b.test {
-			return cmp.Compare(btoi(a.test), btoi(b.test))
-		}
-		return cmp.Compare(b.fit, a.fit)
-	})
-	var out []traceOrigin
-	for _, f := range found[:min(len(found), originKeep)] {
-		out = append(out, f.traceOrigin)
-	}
-	return out
+	return found
 }
 
 type scoredOrigin struct {
 	traceOrigin
-	test bool
-	fit  int
+	fit int
 }
 
-func btoi(b bool) int {
-	if b {
-		return 1
+// commentLine reports a line that is a comment (a doc comment's example
+// output spells messages too, but makes none).
+func commentLine(line string) bool {
+	t := strings.TrimSpace(line)
+	for _, p := range []string{"//", "#", "*", "/*", "--", ";"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
 	}
-	return 0
+	return false
 }
 
 // formatVerb matches the holes of a format string: printf verbs and

@@ -51,6 +51,15 @@ func TestFormatFit(t *testing.T) {
 	if formatFit(`// duplicate flag names are refused`, "duplicate flag", msg) != 0 {
 		t.Error("a comment is not where a message is made")
 	}
+	for line, want := range map[string]bool{
+		` *       message: 'Invalid input: expected string'`: true, // zod's JSDoc example output
+		`# raise ValueError("duplicate flag")`:               true,
+		`return fmt.Errorf("duplicate flag --%s", n)`:        false,
+	} {
+		if commentLine(line) != want {
+			t.Errorf("commentLine(%q) = %v, want %v", line, !want, want)
+		}
+	}
 }
 
 // A Go error returned far from the frame that panics with it
