@@ -36,17 +36,24 @@ type traceOrigin struct {
 	Text     string `json:"text" jsonschema:"The line, trimmed."`
 }
 
-// messagePhrases are the longest pairs of adjacent message words that no
-// value seems to fill in (no digit, path, quote or bracket), longest
-// first: what a format string spells out around its holes.
-// "http: superfluous response.WriteHeader call from main.h (main.go:12)"
-// → "superfluous response.WriteHeader", "response.WriteHeader call", ….
+// messagePhrases are the longest runs of two to four adjacent message
+// words that no value seems to fill in (no digit, path, quote or
+// bracket), each the shortest from its first word that reaches
+// originMinPhrase bytes, longest first: what a format string spells out
+// around its holes. "http: superfluous response.WriteHeader call from
+// main.h (main.go:12)" → "superfluous response.WriteHeader", …;
+// "failed to open "x": EOF" → "failed to open".
 func messagePhrases(msg string) []string {
 	var out []string
 	toks := strings.Fields(msg)
-	for i := 0; i+1 < len(toks); i++ {
-		if p := toks[i] + " " + toks[i+1]; constWord(toks[i]) && constWord(toks[i+1]) && len(p) >= originMinPhrase {
-			out = append(out, p)
+	for i := range toks {
+		p := ""
+		for j := i; j < min(len(toks), i+4) && constWord(toks[j]); j++ {
+			p = strings.TrimSpace(p + " " + toks[j])
+			if j > i && len(p) >= originMinPhrase {
+				out = append(out, p)
+				break
+			}
 		}
 	}
 	slices.SortStableFunc(out, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
@@ -187,12 +194,12 @@ var formatVerb = regexp.MustCompile(`%(\([^)]*\))?[-+# 0-9.*]*[a-zA-Z%]|\$?\{[^{
 // message lacks makes it 0.
 func formatFit(line, phrase, msg string) int {
 	at := strings.Index(line, phrase)
-	lo := strings.LastIndexAny(line[:at], "\"'`")
-	hi := strings.IndexAny(line[at+len(phrase):], "\"'`")
-	if lo < 0 || hi < 0 {
+	lo := quoteAt(line, at, -1)
+	hi := quoteAt(line, at+len(phrase), 1)
+	if at < 0 || lo < 0 || hi < 0 {
 		return 0
 	}
-	lit := line[lo+1 : at+len(phrase)+hi]
+	lit := literalUnescaper.Replace(line[lo+1 : hi])
 	fit, rest := 0, msg
 	for _, piece := range formatVerb.Split(lit, -1) {
 		i := strings.Index(rest, piece)
@@ -204,6 +211,28 @@ func formatFit(line, phrase, msg string) int {
 	}
 	return fit
 }
+
+// quoteAt is the index of the nearest unescaped quote before (dir -1) or
+// from (dir 1) position i of line, or -1.
+func quoteAt(line string, i, dir int) int {
+	if i < 0 {
+		return -1
+	}
+	start := i
+	if dir < 0 {
+		start = i - 1
+	}
+	for k := start; ; k += dir {
+		if k < 0 || k >= len(line) {
+			return -1
+		}
+		if strings.IndexByte("\"'`", line[k]) >= 0 && (k == 0 || line[k-1] != '\\') {
+			return k
+		}
+	}
+}
+
+var literalUnescaper = strings.NewReplacer(`\"`, `"`, `\'`, `'`, "\\`", "`", `\\`, `\`, `\n`, " ", `\t`, " ")
 
 // originGuidance points at where the message is made: first among the
 // files to inspect, and in the hint when it is not the top suspect (with

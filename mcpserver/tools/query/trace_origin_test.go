@@ -16,11 +16,12 @@ func TestMessagePhrases(t *testing.T) {
 		{"<anonymous struct>.B: duplicate flag --x", []string{"duplicate flag"}},
 		{"pool exhausted", []string{"pool exhausted"}},
 		{"unknown field 'colour' in section [server], did you mean colors?",
-			[]string{"unknown field", "mean colors?", "in section"}},
+			[]string{"you mean colors?", "unknown field", "did you mean"}},
 		{"invalid value: 42", []string{"invalid value:"}},
 		{"can't open /etc/app.conf: permission denied", []string{"permission denied"}},
 		{"http: superfluous response.WriteHeader call from main.handler (main.go:12)",
-			[]string{"superfluous response.WriteHeader", "response.WriteHeader call", "http: superfluous"}},
+			[]string{"superfluous response.WriteHeader", "response.WriteHeader call", "call from main.handler"}},
+		{`failed to open "cfg.toml": EOF`, []string{"failed to open"}},
 		{"1 2 3", nil},
 		{"EOF", nil},
 	} {
@@ -43,6 +44,8 @@ func TestFormatFit(t *testing.T) {
 		{`assert.EqualError(t, err, "<anonymous struct>.Flag2: duplicate flag --flag")`, 0},
 		{`fmt.Errorf("%(name)s: duplicate flag --%s", n)`, 19},
 		{`"duplicate flag --" + name`, 17},
+		{`fmt.Errorf("\"path\" type: duplicate flag --%s", n)`, 0}, // escaped quotes are the literal's
+		{`fmt.Errorf("\"<anonymous struct>.B\": duplicate flag --%s", n)`, 0},
 	} {
 		if got := formatFit(tc.line, "duplicate flag", msg); got != tc.want {
 			t.Errorf("formatFit(%s) = %d, want %d", tc.line, got, tc.want)
