@@ -25,7 +25,7 @@ const (
 	originMinPhrase = 10 // bytes: shorter runs of words match everywhere
 	originPhrases   = 3  // the longest runs tried
 	originKeep      = 3  // places listed
-	originScanStop  = 64 // matches counted before the scan stops
+	originScanStop  = 64 // matches kept in a file, and counted before the scan stops
 )
 
 // traceOrigin is a place whose string literal holds the message's words.
@@ -133,7 +133,7 @@ func scanOrigins(c *tools.Call, b *session.Bundle, idx []int, phrases []string, 
 	for k, i := range idx {
 		files[k] = textsearch.File{Path: gf.Files[i].Path, Abs: disk.Abs[i]}
 	}
-	opt := textsearch.Options{Keep: originKeep, StopAfter: originScanStop, Cache: tools.BundleCache(b),
+	opt := textsearch.Options{Keep: originScanStop, StopAfter: originScanStop, Cache: tools.BundleCache(b),
 		MaxFileSize: searchMaxFileSize, Open: tools.BundleGuard(b).OpenReal}
 	load := tools.NewContentLoader(opt.Cache, opt.Open)
 	var found []scoredOrigin
@@ -200,6 +200,8 @@ func formatFit(line, phrase, msg string) int {
 		return 0
 	}
 	lit := literalUnescaper.Replace(line[lo+1 : hi])
+	// A printed message loses the white space at its ends.
+	lit = strings.TrimSpace(lit)
 	fit, rest := 0, msg
 	for _, piece := range formatVerb.Split(lit, -1) {
 		i := strings.Index(rest, piece)

@@ -44,6 +44,7 @@ func TestFormatFit(t *testing.T) {
 		{`assert.EqualError(t, err, "<anonymous struct>.Flag2: duplicate flag --flag")`, 0},
 		{`fmt.Errorf("%(name)s: duplicate flag --%s", n)`, 19},
 		{`"duplicate flag --" + name`, 17},
+		{`errors.New("B: duplicate flag --x " + n)`, 21},           // printed without its trailing space
 		{`fmt.Errorf("\"path\" type: duplicate flag --%s", n)`, 0}, // escaped quotes are the literal's
 		{`fmt.Errorf("\"<anonymous struct>.B\": duplicate flag --%s", n)`, 0},
 	} {
