@@ -126,7 +126,7 @@ func classParts(ls []pyLine, defs []pyDef, d pyDef, keepTypes bool, s pySurface)
 	}
 	head := ls[d.head].text
 	if open := strings.IndexByte(head, '('); open >= 0 {
-		s["|bases|"] = squash(head[open+1 : min(closeOf(head, open), len(head))])
+		s["|bases|"] = bases(head[open+1:min(closeOf(head, open), len(head))], keepTypes)
 	}
 	if d.head+1 >= len(ls) || ls[d.head+1].indent <= d.indent {
 		return
@@ -153,6 +153,23 @@ func classParts(ls []pyLine, defs []pyDef, d pyDef, keepTypes bool, s pySurface)
 			s["|attribute|"+m[1]] = normStatement(l.text, keepTypes)
 		}
 	}
+}
+
+// bases are a class's bases by their last name, without subscripts
+// unless keepTypes ("MutableSet" and "cabc.MutableSet[str]" are one).
+func bases(list string, keepTypes bool) string {
+	if keepTypes {
+		return squash(list)
+	}
+	var out []string
+	for _, b := range splitTop(list, ',') {
+		b = squash(b)
+		if i := strings.IndexByte(b, '['); i >= 0 {
+			b = b[:i]
+		}
+		out = append(out, b[strings.LastIndexByte(b, '.')+1:])
+	}
+	return strings.Join(out, ",")
 }
 
 // memberParts adds one member def or nested class of a class.
@@ -231,7 +248,7 @@ func surfaceChanges(old, now pySurface, named func(string) bool) []string {
 		_, memberOld := old[member+"|def|"]
 		_, memberNow := now[member+"|def|"]
 		switch {
-		case part == "docstring" && !announces(o, n):
+		case part == "docstring" && !announces(o, n, named):
 		case part == "attribute" && !inNow && hasKey(now, name+"|def|"):
 		case member != "" && part == "def" && !inNow:
 			if !hasKey(now, "|attribute|"+member) {
@@ -275,19 +292,34 @@ func relevant(member, part, name string, inOld, inNow bool, named func(string) b
 	return true
 }
 
-// announceRe: docstring words that announce a change of behaviour.
-var announceRe = regexp.MustCompile(`(?i)versionchanged|deprecat|versionremoved|no longer|will be removed|removed in`)
+// Docstring sentences that announce a change of behaviour, those that
+// announce an addition, and the names they quote in reST literals.
+var (
+	announceRe = regexp.MustCompile(`(?i)versionchanged|deprecat|versionremoved|no longer|will be removed|removed in`)
+	additionRe = regexp.MustCompile(`(?i)\bwas added\b|\bcan be used\b|versionadded`)
+	quotedRe   = regexp.MustCompile("``([A-Za-z_][\\w.]*)``")
+)
 
 // announces: the docstring gained a sentence announcing a change of
-// behaviour or a deprecation (structlog's AsyncBoundLogger, ConsoleRenderer);
+// behaviour or a deprecation (structlog's AsyncBoundLogger, ConsoleRenderer),
+// not an addition, and about nothing the section leaves unnamed (werkzeug's
+// removed on_update parameter, under a page that never passes it);
 // rewordings, typo and quote fixes announce none.
-func announces(old, now string) bool {
+func announces(old, now string, named func(string) bool) bool {
 	had := map[string]bool{}
 	for _, s := range strings.Split(old, ". ") {
 		had[s] = true
 	}
 	for _, s := range strings.Split(now, ". ") {
-		if !had[s] && announceRe.MatchString(s) {
+		if had[s] || !announceRe.MatchString(s) || additionRe.MatchString(s) {
+			continue
+		}
+		quoted := quotedRe.FindAllStringSubmatch(s, -1)
+		speaks := len(quoted) == 0 || named == nil
+		for _, q := range quoted {
+			speaks = speaks || named(q[1])
+		}
+		if speaks {
 			return true
 		}
 	}
