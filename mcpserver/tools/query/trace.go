@@ -149,7 +149,7 @@ func runTrace(c *tools.Call, in traceParams) (traceOutput, error) {
 	start := time.Now()
 	tr, err := parseTraceInput(c, in)
 	if err != nil {
-		return traceOutput{}, err
+		return traceOutput{}, framelessOrigins(c, err, tr, in.ErrorText)
 	}
 	var out traceOutput
 	err = c.Session.Read(c.Ctx, func(b *session.Bundle) error {

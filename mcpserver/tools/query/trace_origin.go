@@ -2,6 +2,7 @@ package query
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -260,4 +261,31 @@ func originGuidance(c *tools.Call, out *traceOutput, sus []*suspect) {
 		out.NextSuggestedArgs = map[string]any{"file_path": o.FilePath, "offset": max(1, o.Line-10), "limit": 30}
 		out.NextStepHint = "No frame maps onto the graph, but the message is made at " + where + ": read it with view."
 	}
+}
+
+// framelessOrigins adds to the error for a text without stack frames (an
+// error message alone, "Error: duplicate flag --x") where the message is
+// made, when the graph has its literal.
+func framelessOrigins(c *tools.Call, err error, tr stacktrace.Trace, text string) error {
+	var e *tools.Error
+	if !errors.As(err, &e) || len(tr.Frames) > 0 || strings.TrimSpace(text) == "" || len(text) > traceMaxBytes {
+		return err
+	}
+	var origins []traceOrigin
+	_ = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
+		if b.Graph.NumNodes() > 0 {
+			origins = messageOrigins(c, b, originText(tr, text))
+		}
+		return nil
+	})
+	if len(origins) == 0 {
+		return err
+	}
+	o := origins[0]
+	e.SuggestedNextStep = fmt.Sprintf("No stack frame to map, but the message is made at %s line %d (%s): read it with view.", o.FilePath, o.Line, strings.TrimPrefix(o.NodeID, "file::"))
+	if e.Extra == nil {
+		e.Extra = map[string]any{}
+	}
+	e.Extra["raised_at"] = origins
+	return e
 }

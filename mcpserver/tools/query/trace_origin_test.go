@@ -1,6 +1,7 @@
 package query
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -92,5 +93,15 @@ func TestTraceRaisedAt(t *testing.T) {
 	}
 	if fs := out["fix_scope"].(map[string]any)["files_to_inspect"].([]any); len(fs) == 0 || fs[0] != "build.go" {
 		t.Errorf("files_to_inspect = %v, want build.go first", fs)
+	}
+
+	// The message alone, without a stack: the teaching error says where
+	// it is made.
+	res, isErr := tooltest.Call(t, d, "trace", map[string]any{"agent_id": "t", "error_text": "Error: duplicate flag --x"})
+	if !isErr {
+		t.Fatalf("a text without frames is refused: %v", res)
+	}
+	if step, _ := res["suggested_next_step"].(string); !strings.Contains(step, "build.go line 14 (build.go::checkFlags)") {
+		t.Errorf("suggested_next_step = %q, want the place the message is made", step)
 	}
 }
