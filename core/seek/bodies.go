@@ -124,9 +124,23 @@ type fileBody struct {
 	vocab   []uint32
 	spans   []span
 	length  []uint32 // per span: the document's length in terms
-	off     []uint32 // per span, +1: terms[off[k]:off[k+1]] (none: no document)
-	terms   []uint32 // local term IDs
-	tfs     []uint16
+	off     []uint32 // per span, +1: its terms[off[k]:off[k+1]] (none: no document)
+	// local term IDs: t16 when the vocabulary fits in 16 bits (nearly
+	// every file), else t32
+	t16 []uint16
+	t32 []uint32
+	tfs []uint16
+}
+
+// appendTerms appends the local term IDs of c's k-th span to dst.
+func (c *fileBody) appendTerms(dst []uint32, k int) []uint32 {
+	if c.t32 != nil {
+		return append(dst, c.t32[c.off[k]:c.off[k+1]]...)
+	}
+	for _, t := range c.t16[c.off[k]:c.off[k+1]] {
+		dst = append(dst, uint32(t))
+	}
+	return dst
 }
 
 // shard is the body shard of the file for a graph whose file has these
@@ -162,7 +176,7 @@ func (c *fileBody) shard(g *graph.Graph, nodes []graph.NodeID, terms []string) *
 		if k < 0 || c.off[k] == c.off[k+1] {
 			continue
 		}
-		s.terms = append(s.terms, c.terms[c.off[k]:c.off[k+1]]...)
+		s.terms = c.appendTerms(s.terms, k)
 		s.tfs = append(s.tfs, c.tfs[c.off[k]:c.off[k+1]]...)
 		s.docNode = append(s.docNode, nodes[i])
 		s.docField = append(s.docField, Body)
@@ -201,14 +215,27 @@ func newFileBody(w *shardWriter, ix *termIndex, stamp string, s *shard, nlines i
 			n += int(s.docOff[d+1] - s.docOff[d])
 		}
 	}
-	c.terms, c.tfs = make([]uint32, 0, n), make([]uint16, 0, n)
+	wide := len(s.vocab) > 1<<16
+	if wide {
+		c.t32 = make([]uint32, 0, n)
+	} else {
+		c.t16 = make([]uint16, 0, n)
+	}
+	c.tfs = make([]uint16, 0, n)
 	for k, d := range doc {
 		if d >= 0 {
-			c.terms = append(c.terms, s.terms[s.docOff[d]:s.docOff[d+1]]...)
+			ts := s.terms[s.docOff[d]:s.docOff[d+1]]
+			if wide {
+				c.t32 = append(c.t32, ts...)
+			} else {
+				for _, t := range ts {
+					c.t16 = append(c.t16, uint16(t))
+				}
+			}
 			c.tfs = append(c.tfs, s.tfs[s.docOff[d]:s.docOff[d+1]]...)
 			c.length[k] = s.docLen[d]
 		}
-		c.off[k+1] = uint32(len(c.terms))
+		c.off[k+1] = uint32(len(c.tfs))
 	}
 	return c
 }
@@ -291,8 +318,14 @@ func (c *Collector) writer() *shardWriter {
 		c.free = c.free[:n-1]
 		return w
 	}
-	return newShardWriter()
+	w := newShardWriter()
+	w.terms.maxIdents = collectorIdents
+	return w
 }
+
+// collectorIdents bounds the identifiers a Collector's writer remembers
+// (a quarter of go-std's: the frequent ones are met first).
+const collectorIdents = 1 << 16
 
 func (c *Collector) putWriter(w *shardWriter) {
 	c.mu.Lock()
@@ -306,6 +339,7 @@ func (c *Collector) Done() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, w := range c.free {
+		w.terms.maxIdents = 0
 		w.release()
 	}
 	c.free = nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -86,4 +87,39 @@ func sameIndex(a, b *Index) string {
 	// (labelKeys hash with a seed of each index's own.)
 	return cmp.Diff([]any{a.vocab, a.off, a.pnode, a.psat, a.fdf, a.fileOf, a.prRank, a.kind, sa},
 		[]any{b.vocab, b.off, b.pnode, b.psat, b.fdf, b.fileOf, b.prRank, b.kind, sb})
+}
+
+// TestCollectorWideVocabulary: a file of more distinct terms than 16 bits
+// number keeps them all (its documents' term IDs are not narrowed).
+func TestCollectorWideVocabulary(t *testing.T) {
+	var b strings.Builder
+	for i := range 70000 {
+		b.WriteString("zq")
+		for n := i; n > 0 || b.Len()%7 == 2; n /= 26 {
+			b.WriteByte(byte('a' + n%26))
+		}
+		b.WriteByte(" \n"[min(1, i%8/7)])
+	}
+	files := map[string]string{"big/words.go": b.String()}
+	g, read := fixtureGraphOf(t, files, nil)
+	o := DefaultOptions()
+	o.ReadFile, o.MaxFileBytes, o.MaxFileTerms = read, 0, 0
+	o.FileStamp = func(string) (string, bool) { return "v1", true }
+	want, err := Build(context.Background(), g, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want.Stats().Terms <= 1<<16 {
+		t.Fatalf("only %d terms: the test needs more than 65536", want.Stats().Terms)
+	}
+	c := NewCollector(o, nil)
+	c.Add("big/words.go", "v1", []byte(files["big/words.go"]), nil)
+	c.Done()
+	x, err := BuildFrom(context.Background(), g, o, c.Bodies(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := sameIndex(want, x); d != "" || x.Stats().FilesReused != 1 {
+		t.Fatalf("reused %d; from the collector differs from a read:\n%.2000s", x.Stats().FilesReused, d)
+	}
 }

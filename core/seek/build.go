@@ -131,7 +131,13 @@ type shardWriter struct {
 	spans   []span
 	docSpan []span
 	docIdx  []int
+	// a body's tokens by line (lines), kept for the next file
+	toks, lineOff []uint32
+	lineStart     []int
 }
+
+// maxKeptToks bounds the token buffer a writer keeps between files.
+const maxKeptToks = 1 << 20
 
 // newShardWriter starts a shard; release gives its term table back.
 func newShardWriter() *shardWriter {
@@ -842,9 +848,22 @@ func identHash(b []byte) uint64 {
 // One pass over the bytes finds both the lines and the identifiers.
 func (w *shardWriter) lines(data []byte) (toks, lineOff []uint32, lineStart []int) {
 	nl := bytes.Count(data, []byte{'\n'}) + 1
-	toks = make([]uint32, 0, len(data)/8)
-	lineOff = make([]uint32, 1, nl+1)
-	lineStart = make([]int, 1, nl)
+	// The writer's buffers of the last file, when they fit: a file's
+	// tokens are garbage once its documents are cut, and on a large tree
+	// that garbage raised the collector's heap goal.
+	toks, lineOff, lineStart = w.toks[:0], w.lineOff, w.lineStart
+	if cap(toks) < len(data)/8 {
+		toks = make([]uint32, 0, len(data)/8)
+	}
+	if cap(lineOff) < nl+1 || cap(lineStart) < nl {
+		lineOff, lineStart = make([]uint32, 0, nl+1), make([]int, 0, nl)
+	}
+	lineOff, lineStart = append(lineOff[:0], 0), append(lineStart[:0], 0)
+	defer func() {
+		if cap(toks) <= maxKeptToks {
+			w.toks, w.lineOff, w.lineStart = toks, lineOff, lineStart
+		}
+	}()
 	m := memoPool.Get().(*identMemo)
 	defer func() {
 		m.reset()

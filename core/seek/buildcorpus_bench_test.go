@@ -51,6 +51,47 @@ func BenchmarkBuildCorpus(b *testing.B) {
 	b.Logf("terms %d postings %d digest %s", x.stats.Terms, x.stats.Postings, x.digest())
 }
 
+// BenchmarkBuildCorpusCollected is BenchmarkBuildCorpus for a build whose
+// bodies a Collector cut beforehand (as an ingest's workers do; the
+// entities' lines here are the graph's): the build alone is timed, and
+// its digest must be BenchmarkBuildCorpus's.
+func BenchmarkBuildCorpusCollected(b *testing.B) {
+	gp, root := os.Getenv("M1ND_SEEK_GRAPH"), os.Getenv("M1ND_SEEK_ROOT")
+	if gp == "" || root == "" {
+		b.Skip("set M1ND_SEEK_GRAPH (a graph snapshot) and M1ND_SEEK_ROOT (its tree)")
+	}
+	g, err := snapshot.Load(gp)
+	if err != nil {
+		b.Fatal(err)
+	}
+	o := DefaultOptions()
+	o.ReadFile = func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(root, p)) }
+	o.FileStamp = func(p string) (string, bool) { return "", false }
+	x, err := Build(context.Background(), g, DefaultOptions()) // (its file paths)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := NewCollector(o, nil)
+	for _, p := range x.filePaths {
+		if data, err := os.ReadFile(filepath.Join(root, p)); err == nil {
+			c.Add(p, "", data, entityLines(g, p, false))
+		}
+	}
+	c.Done()
+	bodies := c.Bodies(nil)
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := processCPU()
+	for i := 0; i < b.N; i++ {
+		if x, err = BuildFrom(context.Background(), g, o, bodies); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	b.Logf("terms %d postings %d digest %s; %d files taken", x.stats.Terms, x.stats.Postings, x.digest(), x.stats.FilesReused)
+}
+
 // processCPU is the CPU time (user and system) the process has used.
 func processCPU() time.Duration {
 	var ru syscall.Rusage

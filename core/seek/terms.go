@@ -25,6 +25,9 @@ type termTable struct {
 	// looked up yet): a worker asks the shared index once per term.
 	gidOf *termIndex
 	gid   []uint32
+	// maxIdents, when set, bounds idents below the default: a Collector's
+	// tables live through an ingest, whose peak memory they add to.
+	maxIdents int
 }
 
 // identTable maps identifiers to the interned IDs of their terms, in the
@@ -118,7 +121,7 @@ func (t *termTable) identTerms(tok *tokenizer, id []byte) []uint32 {
 	}
 	from := len(m.wids)
 	tok.ident(id, func(term []byte) { m.wids = append(m.wids, t.intern(term)) })
-	if m.n >= maxIdents {
+	if m.n >= maxIdents || (t.maxIdents > 0 && m.n >= t.maxIdents) {
 		out := m.wids[from:]
 		m.wids = m.wids[:from] // not kept; valid until the next call
 		return out
