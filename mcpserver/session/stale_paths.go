@@ -16,32 +16,54 @@ import (
 // file of the graph. ok is false when the paths cannot say it alone (a
 // root or a known directory gone or renamed, a file in a directory the
 // graph does not know: what came with a new directory only a walk of it
-// finds); the caller then runs the full check. The result lists what
-// StalenessNow would, in the same order, for the files the paths name.
+// finds; a path under no root); the caller then runs the full check. The
+// result lists what StalenessNow would, in the same order, for the files
+// the paths name.
 func (s *State) StalenessOf(b *Bundle, paths []string) (st Staleness, ok bool) {
 	st = Staleness{Checked: time.Now().UTC()}
-	for _, r := range b.Files {
-		st.Known = true
-		var rels []string
-		for _, p := range paths {
-			rel, err := filepath.Rel(r.Root, p)
-			switch {
-			case err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)):
-				if strings.HasPrefix(r.Root, p+string(filepath.Separator)) {
-					return st, false // the root itself moved
-				}
-			case rel == ".":
-				return st, false
-			default:
-				rels = append(rels, filepath.ToSlash(rel))
-			}
+	rels := make([][]string, len(b.Files))
+	bases := make([][2]string, len(b.Files))
+	for i, r := range b.Files {
+		bases[i] = [2]string{r.Root, realPath(r.Root)}
+	}
+	for _, p := range paths {
+		i, rel, ok := rootOf(bases, p)
+		if !ok {
+			return st, false
 		}
-		if !checkPaths(r, rels, &st) {
+		rels[i] = append(rels[i], rel)
+	}
+	for i, r := range b.Files {
+		st.Known = true
+		if !checkPaths(r, rels[i], &st) {
 			return st, false
 		}
 	}
 	slices.Sort(st.Added)
 	return st, true
+}
+
+// rootOf finds the root p lies under, by the root's path or, as a watcher
+// reports paths, with its symbolic links resolved (bases holds both); it
+// returns the root's index and p relative to it. The root itself is under
+// none.
+func rootOf(bases [][2]string, p string) (int, string, bool) {
+	for i, r := range bases {
+		for _, base := range r {
+			rel, err := filepath.Rel(base, p)
+			if err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return i, filepath.ToSlash(rel), true
+			}
+		}
+	}
+	return 0, "", false
+}
+
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
 }
 
 // checkPaths adds to st what changed among r's paths rels (root-relative):
