@@ -128,6 +128,7 @@ func (r *IngestRun) Build(old *session.Bundle) (*session.Bundle, error) {
 		Incremental: r.Incremental, Cache: r.cache, Previous: r.previous(old),
 		IncludeDotfiles: r.IncludeDotfiles, DotfilePatterns: r.DotfilePatterns,
 		Progress: func(p ingest.Progress) {
+			feed.progressed(p)
 			r.C.Progress(float64(p.Done), float64(p.Total), string(p.Phase))
 		},
 		OnSource: feed.onSource(),

@@ -11,6 +11,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/seek"
 	"github.com/m1nd-go/m1nd/ingest"
+	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/walk"
 	"github.com/m1nd-go/m1nd/mcpserver/pathguard"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
@@ -171,6 +172,15 @@ func (f *SeekFeed) onSource() func(ingest.Source) {
 		return nil
 	}
 	return f.Read
+}
+
+// progressed lets the collector's writers go once the ingest's extraction
+// is over (their tables, tens of MB on a large tree, would otherwise stay
+// through the build and resolve phases, where its memory peaks).
+func (f *SeekFeed) progressed(p ingest.Progress) {
+	if f != nil && p.Phase == adapter.PhaseBuild {
+		f.c.Done()
+	}
 }
 
 // Made hands the documents to the first seek index built for g, the

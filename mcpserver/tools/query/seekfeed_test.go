@@ -14,6 +14,7 @@ import (
 
 	"github.com/m1nd-go/m1nd/core/seek"
 	"github.com/m1nd-go/m1nd/ingest"
+	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
@@ -150,6 +151,11 @@ func BenchmarkIngestSeekFeed(b *testing.B) {
 								lines[i] = seek.Lines{First: l[0], Last: l[1]}
 							}
 							c.Add(src.Rel, "", src.Data, lines)
+						}
+						cfg.Progress = func(p ingest.Progress) { // as SeekFeed does
+							if p.Phase == adapter.PhaseBuild {
+								c.Done()
+							}
 						}
 					}
 					c0, t := processCPU(), time.Now()
