@@ -37,6 +37,7 @@ func markDeprecated(res *Result, src []byte) {
 		case !ok:
 		case res.Language == "python":
 			d.pythonDecorated(end)
+		case res.Language == "go" && d.goGroup(end):
 		default:
 			d.attach(m, end)
 		}
@@ -99,6 +100,26 @@ func (d *deprecations) attach(m, end int) {
 			return
 		}
 	}
+}
+
+// goGroup tags every declaration of a const, var or type group whose doc
+// comment, ending on line end, is deprecated (staticcheck reads
+// it so); it reports whether line end+1 opens such a group.
+func (d *deprecations) goGroup(end int) bool {
+	if end+1 >= len(d.lines) {
+		return false
+	}
+	t := strings.TrimSpace(d.lines[end+1])
+	if !strings.HasSuffix(t, "(") || !strings.HasPrefix(t, "const ") && !strings.HasPrefix(t, "var ") && !strings.HasPrefix(t, "type ") {
+		return false
+	}
+	last := attributeEnd(d.lines, end+1)
+	for _, i := range d.byLine {
+		if l := int(d.res.Nodes[i].Line) - 1; l > end+1 && l <= last {
+			d.tagNode(i)
+		}
+	}
+	return true
 }
 
 // tag tags every node starting on line l (0-based): `int a, b;` declares

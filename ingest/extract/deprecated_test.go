@@ -38,7 +38,15 @@ type T struct {
 	A int
 	B int
 }
-`, []string{"file::a.go::Old"}},
+
+// Old modes.
+//
+// Deprecated: use T.
+const (
+	ModeA = 1
+	ModeB = 2
+)
+`, []string{"file::a.go::Old", "file::a.go::ModeA", "file::a.go::ModeB"}},
 		{"a.ts", `/**
  * Old thing.
  * @deprecated use newThing
