@@ -851,6 +851,11 @@ func (x *rsExtract) expr(i int32, s *rsScope) {
 				s.vars[name] = tn
 			}
 		}
+	case rsUseDecl:
+		// `use tokio::sync::Barrier;` in a body: read like the file's
+		// uses (a later same-named use elsewhere in the file wins).
+		x.useDecl(i)
+		return
 	case rsFunction, rsStruct, rsEnum, rsTrait, rsImpl, rsMod, rsConst, rsStatic, rsTypeItem, rsUnion:
 		// Items nested in a function body belong to the function.
 		x.item(i, s, rsAttrs{})
@@ -1025,6 +1030,9 @@ var rsMarkerTraits = map[string]bool{
 // pathCall records the call p::name(…): Self::f, Type::f (a std type's
 // associated functions are skipped), module::f.
 func (x *rsExtract) pathCall(s *rsScope, p, name string, line uint32) {
+	if i := strings.Index(p, "::<"); i > 0 && strings.HasSuffix(p, ">") {
+		p = p[:i] // Harness::<T, S>::from_raw is Harness's from_raw
+	}
 	h := RefHint{Receiver: trimReceiver(p)}
 	_, last := splitLast(p, "::")
 	switch {

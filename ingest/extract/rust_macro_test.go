@@ -22,7 +22,10 @@ impl Store {
         tri!(w.write(Cache::new(2)));
         tri!(codec::encode(1));
         tri!(make().finish());
-        tri!(helper(3))
+        tri!(helper(3));
+        Harness::<T, S>::from_raw(4);
+        use tokio::sync::Barrier;
+        Barrier::new(5)
     }
 }
 `
@@ -45,6 +48,8 @@ impl Store {
 		{"encode", 9, RefHint{Module: "codec", Receiver: "codec"}},
 		{"finish", 10, RefHint{Receiver: "make()"}},
 		{"helper", 11, RefHint{Module: "-", Receiver: "-"}},
+		{"from_raw", 12, RefHint{Receiver: "Harness", ReceiverType: "Harness"}},
+		{"new", 14, RefHint{Module: "tokio::sync", Receiver: "Barrier", ReceiverType: "Barrier"}},
 	} {
 		wantEdge(t, r, f, "calls", "ref::"+tc.name, tc.line, tc.h)
 	}

@@ -627,6 +627,12 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 				if cands = topLevel(ix, cands); len(cands) == 0 {
 					return Result{}
 				}
+			} else if hint.ReceiverType == "" && from.lang == "rust" && rel == extract.RelCalls {
+				// Rust's path::f is an item of the module, never a method:
+				// those need Type::m (tokio::spawn is no Command::spawn).
+				if cands = ix.rustNotMethods(cands); len(cands) == 0 {
+					return Result{}
+				}
 			} else if hint.ReceiverType == "" && isIdent(hint.Receiver) {
 				// pkg.Func(): the receiver names the package, so a
 				// top-level function beats a same-named method in it.
@@ -1213,6 +1219,20 @@ func preferTopLevel(ix *Index, cands []int32) []int32 {
 	return cands
 }
 
+// rustNotMethods is the candidates not owned by a type: top-level ones and
+// those of nested modules. Rust names types in CamelCase and modules in
+// snake_case (the compiler warns otherwise), and a method's owner may be a
+// type declared nowhere in the project (impl ToSocketAddrs for SocketAddrV4).
+func (ix *Index) rustNotMethods(cands []int32) []int32 {
+	var out []int32
+	for _, c := range cands {
+		if o := ix.cands[c].owner; o == "" || !(o[0] >= 'A' && o[0] <= 'Z') {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // topLevel is the candidates declared directly in their file.
 func topLevel(ix *Index, cands []int32) []int32 {
 	var top []int32
@@ -1277,14 +1297,14 @@ func (ix *Index) reexported(name string, locs []location) (in []int32, ok bool) 
 	return nil, true
 }
 
-// typeMethods keeps, for Type::m() or x.m() with x a Type that the hinted
-// module only re-exports (Rust's pub use, a JS barrel), Type's methods in
-// the file declaring it, else those under that file's directory (a Rust
-// impl block in another file of the crate).
+// typeMethods keeps, for Type::m() or x.m() with x a Type of the hinted
+// module (declared there or re-exported: Rust's pub use, a JS barrel),
+// Type's methods in the file declaring it, else those under that file's
+// directory (for Rust, its crate: an impl block may be in any file).
 func (ix *Index) typeMethods(cands []int32, typ string, locs []location) []int32 {
 	types, ok := ix.reexported(typ, locs)
 	if !ok {
-		return nil
+		types = ix.inLocations(ix.byLabel[typ], locs, false) // declared there
 	}
 	var inFile, inTree []int32
 	for _, c := range cands {
@@ -1301,7 +1321,11 @@ func (ix *Index) typeMethods(cands []int32, typ string, locs []location) []int32
 				inFile = append(inFile, c)
 				break
 			}
-			if d, root := ix.files[cd.file].dir, ix.files[tf].dir; d == root || root == "" || strings.HasPrefix(d, root+"/") {
+			root := ix.files[tf].dir
+			if ix.files[tf].lang == "rust" {
+				root = ix.crateSrc(root) // impl blocks anywhere in the crate
+			}
+			if d := ix.files[cd.file].dir; d == root || root == "" || strings.HasPrefix(d, root+"/") {
 				inTree = append(inTree, c)
 				break
 			}

@@ -13,7 +13,8 @@ import (
 // clap has `pub use clap_builder::*`, clap_builder's lib.rs `pub use
 // crate::builder::{Arg, …}`, builder/mod.rs `pub use arg::Arg` (a child
 // module named without self::), and Arg is declared in builder/arg.rs. All
-// 47 of Arg::new's callers were in arg.rs itself; 82 files call it.
+// 47 of Arg::new's callers were in arg.rs itself; 82 files call it. And a
+// module path never names a method: tokio::spawn bound Command::spawn.
 func TestRustPubUseChains(t *testing.T) {
 	dir := t.TempDir()
 	for p, c := range map[string]string{
@@ -35,7 +36,7 @@ func TestRustPubUseChains(t *testing.T) {
 	ix := New([]*extract.Result{
 		star(file("src/lib.rs", "rust"), "clap_builder"),
 		reexp(file("clap_builder/src/lib.rs", "rust"), extract.Reexport{Name: "Arg", Module: "crate::builder", Target: "Arg"}),
-		reexp(file("clap_builder/src/builder/mod.rs", "rust"), extract.Reexport{Name: "Arg", Module: "arg", Target: "Arg"}),
+		reexp(file("clap_builder/src/builder/mod.rs", "rust", "func tests::helper"), extract.Reexport{Name: "Arg", Module: "arg", Target: "Arg"}),
 		file("clap_builder/src/builder/arg.rs", "rust", "struct Arg", "func Arg::new", "func Arg::long"),
 		file("clap_builder/src/builder/command.rs", "rust", "struct Command", "func Command::new"),
 		file("clap_builder/src/builder/ext.rs", "rust", "func Arg::long"),
@@ -55,7 +56,28 @@ func TestRustPubUseChains(t *testing.T) {
 		call("a method of the type's file first", "long", extract.RefHint{Module: "clap", Receiver: "Arg", ReceiverType: "Arg"},
 			"file::clap_builder/src/builder/arg.rs::Arg::long"),
 		call("a type nobody re-exports", "new", extract.RefHint{Module: "clap", Receiver: "Command", ReceiverType: "Command"}, ""),
+		call("module::f is never a method", "new", extract.RefHint{Module: "clap_builder::builder", Receiver: "clap_builder::builder"}, ""),
+		call("module::f in a nested module", "helper", extract.RefHint{Module: "clap_builder::builder", Receiver: "clap_builder::builder"},
+			"file::clap_builder/src/builder/mod.rs::tests::helper"),
 		{name: "child module without self::", from: "clap_builder/src/builder/mod.rs", ref: "Command", rel: extract.RelImports,
 			hint: extract.RefHint{Module: "command"}, want: "file::clap_builder/src/builder/command.rs::Command", status: Resolved},
 	})
+}
+
+// TestRustImplInAnotherFile: `use crate::runtime::driver::op::Op;
+// Op::write_at(…)` means the write_at of an `impl Op<Write>` block in
+// io/uring/write.rs (tokio), a file of the crate other than Op's.
+func TestRustImplInAnotherFile(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "Cargo.toml"), []byte("[package]\nname = \"tokio\"\n"), 0o644)
+	ws := workspace.Detect(dir, []string{"Cargo.toml"})
+	ix := New([]*extract.Result{
+		file("src/runtime/driver/op.rs", "rust", "struct Op", "func Op::new"),
+		file("src/io/uring/write.rs", "rust", "func Op::write_at"),
+		file("src/io/other.rs", "rust", "func Other::write_at"),
+		file("src/fs/write.rs", "rust", "func write_uring"),
+	}, ws)
+	run(t, ix, []rcase{{name: "impl in another file", from: "src/fs/write.rs", srcEnt: "write_uring", ref: "write_at",
+		hint: extract.RefHint{Module: "crate::runtime::driver::op", Receiver: "Op", ReceiverType: "Op"},
+		want: "file::src/io/uring/write.rs::Op::write_at", status: Resolved}})
 }
