@@ -728,6 +728,9 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 	}
 
 	cands = ix.classOverConstructors(cands)
+	if from.lang == "rust" {
+		cands = ix.outsideOtherCrateRoots(fi, cands)
+	}
 	cands, offHost := ix.preferBuilt(fi, cands)
 	if rel == extract.RelCalls {
 		cands = ix.byArgs(cands, hint)
@@ -1295,6 +1298,36 @@ func (ix *Index) reexported(name string, locs []location) (in []int32, ok bool) 
 		}
 	}
 	return nil, true
+}
+
+// outsideOtherCrateRoots drops candidates declared in another Rust file
+// that is a crate of its own: a file directly under a Cargo package's
+// tests/, examples/ or benches/ is compiled alone, so nothing else can name its items (serde's
+// test_ignored_any.rs reached test_serde_path.rs's private fake_serde).
+func (ix *Index) outsideOtherCrateRoots(fi int32, cands []int32) []int32 {
+	var out []int32
+	for _, c := range cands {
+		f := &ix.files[ix.cands[c].file]
+		top, base := split(f.dir)
+		if ix.cands[c].file != fi && (base == "tests" || base == "examples" || base == "benches") && ix.isCargoPackage(top) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// isCargoPackage tells whether dir holds a Cargo.toml of the project.
+func (ix *Index) isCargoPackage(dir string) bool {
+	if ix.ws == nil {
+		return false
+	}
+	for _, p := range ix.ws.Packages {
+		if p.Ecosystem == workspace.Cargo && !p.External && p.Dir == dir {
+			return true
+		}
+	}
+	return false
 }
 
 // typeMethods keeps, for Type::m() or x.m() with x a Type of the hinted

@@ -81,3 +81,29 @@ func TestRustImplInAnotherFile(t *testing.T) {
 		hint: extract.RefHint{Module: "crate::runtime::driver::op", Receiver: "Op", ReceiverType: "Op"},
 		want: "file::src/io/uring/write.rs::Op::write_at", status: Resolved}})
 }
+
+// TestRustIntegrationTestsAreCrates: a file directly under tests/ is a
+// crate of its own; its items are no candidates for another file (serde's
+// Target::deserialize bound another test file's private fake_serde trait).
+func TestRustIntegrationTestsAreCrates(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "suite"), 0o755)
+	os.WriteFile(filepath.Join(dir, "suite/Cargo.toml"), []byte("[package]\nname = \"suite\"\n"), 0o644)
+	ws := workspace.Detect(dir, []string{"suite/Cargo.toml"})
+	ix := New([]*extract.Result{
+		file("core/src/de.rs", "rust", "iface Deserialize", "func Deserialize::deserialize"),
+		file("suite/tests/test_path.rs", "rust", "iface fake::Deserialize", "func fake::Deserialize::deserialize"),
+		file("suite/tests/test_any.rs", "rust", "func test_enum"),
+		file("suite/tests/common/mod.rs", "rust", "func helper"),
+		file("core/src/rt/tests/mod.rs", "rust", "func rt_helper"),
+		file("core/src/rt/tests/other.rs", "rust", "func user"),
+	}, ws)
+	run(t, ix, []rcase{
+		{name: "another test crate's item", from: "suite/tests/test_any.rs", srcEnt: "test_enum", ref: "deserialize",
+			hint: extract.RefHint{Receiver: "Deserialize", ReceiverType: "Deserialize"}, want: "file::core/src/de.rs::Deserialize::deserialize", status: Resolved},
+		{name: "its own item", from: "suite/tests/test_path.rs", ref: "deserialize",
+			hint: extract.RefHint{Receiver: "Deserialize", ReceiverType: "Deserialize"}, want: "file::suite/tests/test_path.rs::fake::Deserialize::deserialize", status: Resolved},
+		{name: "a tests module inside src is a module", from: "core/src/rt/tests/other.rs", srcEnt: "user", ref: "rt_helper",
+			hint: extract.RefHint{Module: "super"}, want: "file::core/src/rt/tests/mod.rs::rt_helper", status: Resolved},
+	})
+}
