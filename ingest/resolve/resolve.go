@@ -607,7 +607,7 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 				in = ix.inLocations(cands, ix.starred(locs), false)
 			}
 			if len(in) == 0 && hint.ReceiverType != "" && len(ix.fileReexps) > 0 {
-				in = ix.typeMethods(cands, lastName(hint.ReceiverType), locs)
+				in = ix.typeMethods(cands, lastName(hint.ReceiverType), locs, from.lang == "rust")
 			}
 			if len(in) == 0 {
 				in = ix.inLocations(cands, locs, true) // re-exported from a package
@@ -1333,9 +1333,14 @@ func (ix *Index) isCargoPackage(dir string) bool {
 // typeMethods keeps, for Type::m() or x.m() with x a Type of the hinted
 // module (declared there or re-exported: Rust's pub use, a JS barrel),
 // Type's methods in the file declaring it, else those under that file's
-// directory (for Rust, its crate: an impl block may be in any file).
-func (ix *Index) typeMethods(cands []int32, typ string, locs []location) []int32 {
+// directory (for Rust, its crate: an impl block may be in any file). A
+// type declared in the module itself is looked up this way only in Rust
+// (Go's hash.Hash would reach hash/maphash's Hash).
+func (ix *Index) typeMethods(cands []int32, typ string, locs []location, rust bool) []int32 {
 	types, ok := ix.reexported(typ, locs)
+	if !ok && !rust {
+		return nil // elsewhere a type's methods are declared with it
+	}
 	if !ok {
 		types = ix.inLocations(ix.byLabel[typ], locs, false) // declared there
 	}
