@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/snapshot"
 )
 
@@ -20,16 +21,7 @@ import (
 // ingested from. It reports the index's digest once, so two trees can be
 // compared for an identical index.
 func BenchmarkBuildCorpus(b *testing.B) {
-	gp, root := os.Getenv("M1ND_SEEK_GRAPH"), os.Getenv("M1ND_SEEK_ROOT")
-	if gp == "" || root == "" {
-		b.Skip("set M1ND_SEEK_GRAPH (a graph snapshot) and M1ND_SEEK_ROOT (its tree)")
-	}
-	g, err := snapshot.Load(gp)
-	if err != nil {
-		b.Fatal(err)
-	}
-	o := DefaultOptions()
-	o.ReadFile = func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(root, p)) }
+	g, root, o := corpusGraph(b)
 	o.FileStamp = func(p string) (string, bool) {
 		fi, err := os.Stat(filepath.Join(root, p))
 		if err != nil {
@@ -37,17 +29,7 @@ func BenchmarkBuildCorpus(b *testing.B) {
 		}
 		return fmt.Sprintf("%d:%d", fi.Size(), fi.ModTime().UnixNano()), true
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu := processCPU()
-	var x *Index
-	for i := 0; i < b.N; i++ {
-		if x, err = Build(context.Background(), g, o); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.StopTimer()
-	b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	x := timedBuilds(b, func() (*Index, error) { return Build(context.Background(), g, o) })
 	b.Logf("terms %d postings %d digest %s", x.stats.Terms, x.stats.Postings, x.digest())
 }
 
@@ -56,16 +38,7 @@ func BenchmarkBuildCorpus(b *testing.B) {
 // entities' lines here are the graph's): the build alone is timed, and
 // its digest must be BenchmarkBuildCorpus's.
 func BenchmarkBuildCorpusCollected(b *testing.B) {
-	gp, root := os.Getenv("M1ND_SEEK_GRAPH"), os.Getenv("M1ND_SEEK_ROOT")
-	if gp == "" || root == "" {
-		b.Skip("set M1ND_SEEK_GRAPH (a graph snapshot) and M1ND_SEEK_ROOT (its tree)")
-	}
-	g, err := snapshot.Load(gp)
-	if err != nil {
-		b.Fatal(err)
-	}
-	o := DefaultOptions()
-	o.ReadFile = func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(root, p)) }
+	g, root, o := corpusGraph(b)
 	o.FileStamp = func(p string) (string, bool) { return "", false }
 	x, err := Build(context.Background(), g, DefaultOptions()) // (its file paths)
 	if err != nil {
@@ -79,17 +52,43 @@ func BenchmarkBuildCorpusCollected(b *testing.B) {
 	}
 	c.Done()
 	bodies := c.Bodies(nil)
+	x = timedBuilds(b, func() (*Index, error) { return BuildFrom(context.Background(), g, o, bodies) })
+	b.Logf("terms %d postings %d digest %s; %d files taken", x.stats.Terms, x.stats.Postings, x.digest(), x.stats.FilesReused)
+}
+
+// corpusGraph loads the graph snapshot M1ND_SEEK_GRAPH names, ingested
+// from the tree M1ND_SEEK_ROOT, with options reading bodies from that tree
+// (the benchmark is skipped without them).
+func corpusGraph(b *testing.B) (*graph.Graph, string, Options) {
+	gp, root := os.Getenv("M1ND_SEEK_GRAPH"), os.Getenv("M1ND_SEEK_ROOT")
+	if gp == "" || root == "" {
+		b.Skip("set M1ND_SEEK_GRAPH (a graph snapshot) and M1ND_SEEK_ROOT (its tree)")
+	}
+	g, err := snapshot.Load(gp)
+	if err != nil {
+		b.Fatal(err)
+	}
+	o := DefaultOptions()
+	o.ReadFile = func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(root, p)) }
+	return g, root, o
+}
+
+// timedBuilds runs build b.N times, timed, reporting CPU per build, and
+// returns the last index.
+func timedBuilds(b *testing.B, build func() (*Index, error)) *Index {
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := processCPU()
+	var x *Index
 	for i := 0; i < b.N; i++ {
-		if x, err = BuildFrom(context.Background(), g, o, bodies); err != nil {
+		var err error
+		if x, err = build(); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.StopTimer()
 	b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
-	b.Logf("terms %d postings %d digest %s; %d files taken", x.stats.Terms, x.stats.Postings, x.digest(), x.stats.FilesReused)
+	return x
 }
 
 // processCPU is the CPU time (user and system) the process has used.

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -17,16 +16,7 @@ import (
 func deprecatedGraph(t *testing.T) *graph.Graph {
 	t.Helper()
 	g := graph.New()
-	add := func(id string, typ graph.NodeType, tags ...string) {
-		rest := strings.Split(strings.TrimPrefix(id, "file::"), "::")
-		label := rest[len(rest)-1]
-		if len(rest) == 1 {
-			label = PathBase(rest[0])
-		}
-		if _, err := g.AddNode(graph.Node{ExternalID: id, Label: label, Type: typ, Tags: tags, Provenance: graph.Provenance{SourcePath: rest[0]}}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	add := nodeAdder(t, g)
 	const internal, model, runner = "src/main/java/org/junit/internal/runners/TestClass.java",
 		"src/main/java/org/junit/runners/model/TestClass.java", "src/main/java/org/junit/runners/BlockJUnit4ClassRunner.java"
 	for _, f := range []string{internal, model, runner, "a/old.go", "b/new.go", "c/use.go", "d/use.go", "e/use.go"} {

@@ -16,16 +16,7 @@ import (
 func pairGraph(t *testing.T) *graph.Graph {
 	t.Helper()
 	g := graph.New()
-	add := func(id string, typ graph.NodeType, tags ...string) {
-		rest := strings.Split(strings.TrimPrefix(id, "file::"), "::")
-		label := rest[len(rest)-1]
-		if len(rest) == 1 {
-			label = PathBase(rest[0])
-		}
-		if _, err := g.AddNode(graph.Node{ExternalID: id, Label: label, Type: typ, Tags: tags, Provenance: graph.Provenance{SourcePath: rest[0]}}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	add := nodeAdder(t, g)
 	for _, f := range []string{"prompb/codec.go", "prompb/types.go", "storage/remote/codec.go", "storage/remote/queue_manager.go",
 		"encoder.go", "level.go", "logger.go", "zapcore/encoder.go", "zapcore/json_encoder.go", "zapcore/level.go", "zapcore/sampler.go",
 		"main.go", "a/x.go", "b/y.go", "web/api.go", "rules/alerting.go", "web/api/v1/api.go", "promql/engine.go"} {
@@ -123,6 +114,22 @@ func TestResolvePairErrors(t *testing.T) {
 	} {
 		if _, _, err := ResolvePair(b, tc.a, "source", tc.b, "target", true); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("ResolvePair(%q, %q): %v, want %q", tc.a, tc.b, err, tc.want)
+		}
+	}
+}
+
+// nodeAdder adds a node by external id to g: a file's label is its base
+// name, an entity's the id's last part, its source path the id's file.
+func nodeAdder(t *testing.T, g *graph.Graph) func(id string, typ graph.NodeType, tags ...string) {
+	return func(id string, typ graph.NodeType, tags ...string) {
+		t.Helper()
+		rest := strings.Split(strings.TrimPrefix(id, "file::"), "::")
+		label := rest[len(rest)-1]
+		if len(rest) == 1 {
+			label = PathBase(rest[0])
+		}
+		if _, err := g.AddNode(graph.Node{ExternalID: id, Label: label, Type: typ, Tags: tags, Provenance: graph.Provenance{SourcePath: rest[0]}}); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -180,34 +180,35 @@ func findDef(defs []pyDef, qual string) (pyDef, bool) {
 // splitTop splits s at sep outside brackets and string literals.
 func splitTop(s string, sep byte) []string {
 	var out []string
-	depth, start := 0, 0
-	var q byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case q != 0:
-			if c == '\\' {
-				i++
-			} else if c == q {
-				q = 0
-			}
-		case c == '"' || c == '\'':
-			q = c
-		case c == '(' || c == '[' || c == '{':
-			depth++
-		case c == ')' || c == ']' || c == '}':
-			depth--
-		case c == sep && depth == 0:
+	start := 0
+	scanBrackets(s, 0, func(i, depth int) bool {
+		if s[i] == sep && depth == 0 {
 			out = append(out, s[start:i])
 			start = i + 1
 		}
-	}
+		return true
+	})
 	return append(out, s[start:])
 }
 
 // closeOf is the index of the bracket closing the one opened at s[i]
 // (len(s) when it is not closed).
 func closeOf(s string, i int) int {
+	at := len(s)
+	scanBrackets(s, i, func(j, depth int) bool {
+		if depth == 0 && strings.IndexByte(")]}", s[j]) >= 0 {
+			at = j
+			return false
+		}
+		return true
+	})
+	return at
+}
+
+// scanBrackets calls f with each index of s from i that lies outside a
+// string literal, and the bracket depth there (a bracket counted at its
+// own index), until f returns false.
+func scanBrackets(s string, i int, f func(j, depth int) bool) {
 	depth := 0
 	var q byte
 	for j := i; j < len(s); j++ {
@@ -219,15 +220,17 @@ func closeOf(s string, i int) int {
 			} else if c == q {
 				q = 0
 			}
+			continue
 		case c == '"' || c == '\'':
 			q = c
+			continue
 		case c == '(' || c == '[' || c == '{':
 			depth++
 		case c == ')' || c == ']' || c == '}':
-			if depth--; depth == 0 {
-				return j
-			}
+			depth--
+		}
+		if !f(j, depth) {
+			return
 		}
 	}
-	return len(s)
 }
