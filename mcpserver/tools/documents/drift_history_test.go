@@ -191,18 +191,7 @@ func TestDocumentDriftDatesAClassByItsSurface(t *testing.T) {
 	t.Parallel()
 	dir := srcCommitted(t, payRepo)
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs/pay.md")
-	edit := func(when, from, to string) {
-		t.Helper()
-		p := filepath.Join(dir, "src/pay/app.py")
-		text, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(strings.Replace(string(text), from, to, 1)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		commitAt(t, dir, when, "src/pay/app.py")
-	}
+	edit := fileEditor(t, dir, "src/pay/app.py")
 	edit("2024-02-01T00:00:00Z", "return amount * self.rate", "return round(amount * self.rate, 2)")
 	edit("2024-03-01T00:00:00Z", "return self._fee(amount)", "return amount + self._fee(amount)")
 	edit("2024-04-01T00:00:00Z", "return -amount", "return -abs(amount)")
@@ -279,18 +268,7 @@ func TestDocumentDriftComparesTheSurfaceAtTheDocumentsDate(t *testing.T) {
 	t.Parallel()
 	dir := srcCommitted(t, sinkRepo)
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs/sinks.md")
-	edit := func(when, from, to string) {
-		t.Helper()
-		p := filepath.Join(dir, "src/sink/core.py")
-		text, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(strings.Replace(string(text), from, to, 1)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		commitAt(t, dir, when, "src/sink/core.py")
-	}
+	edit := fileEditor(t, dir, "src/sink/core.py")
 	edit("2024-02-01T00:00:00Z", "        target: typing.Union[\n            str,\n            bytes,\n        ],\n    ):\n        self.target = target\n",
 		"        target: (\n            str\n            | bytes\n        ),\n    ) -> None:\n        self.target: str | bytes = target\n")
 	edit("2024-03-01T00:00:00Z", "| level | 10 |", "| level | 10 (DEBUG) |")
@@ -349,5 +327,22 @@ func TestDocumentDriftRanksCheckedChangesFirst(t *testing.T) {
 	want := []string{"app.wsgi.serve 2024-02-01T00:00:00Z signature in lines 1-1", "src/app/wsgi.py 2024-05-01T00:00:00Z file"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
+
+// fileEditor returns an edit that replaces from by to (once) in the
+// repository's file and commits it at when.
+func fileEditor(t *testing.T, dir, file string) func(when, from, to string) {
+	return func(when, from, to string) {
+		t.Helper()
+		p := filepath.Join(dir, file)
+		text, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(strings.Replace(string(text), from, to, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		commitAt(t, dir, when, file)
 	}
 }
