@@ -46,19 +46,22 @@ type traceOrigin struct {
 // "failed to open "x": EOF" → "failed to open".
 func messagePhrases(msg string) []string {
 	var out []string
+	seen := map[string]bool{}
 	toks := strings.Fields(msg)
 	for i := range toks {
 		p := ""
 		for j := i; j < min(len(toks), i+4) && constWord(toks[j]); j++ {
 			p = strings.TrimSpace(p + " " + toks[j])
 			if j > i && len(p) >= originMinPhrase {
-				out = append(out, p)
+				if !seen[p] {
+					seen[p] = true
+					out = append(out, p)
+				}
 				break
 			}
 		}
 	}
 	slices.SortStableFunc(out, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
-	out = slices.Compact(out)
 	return out[:min(len(out), originPhrases)]
 }
 

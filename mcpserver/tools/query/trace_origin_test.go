@@ -24,6 +24,7 @@ func TestMessagePhrases(t *testing.T) {
 			[]string{"superfluous response.WriteHeader", "response.WriteHeader call", "call from main.handler"}},
 		{`failed to open "cfg.toml": EOF`, []string{"failed to open"}},
 		{"1 2 3", nil},
+		{"file not found, dir not found, file not found", []string{"file not found,", "dir not found,", "file not found"}},
 		{"EOF", nil},
 	} {
 		if got := messagePhrases(tc.msg); !cmp.Equal(got, tc.want) {
