@@ -161,6 +161,12 @@ func fileSummary(lines [][]byte) string {
 func commentText(t []byte) (string, bool) {
 	for _, p := range []string{"///", "//!", "//", "##", "#", "/**", "/*", "*/", "*", "--", ";;"} {
 		if bytes.HasPrefix(t, []byte(p)) {
+			if p == "*" && len(t) > 1 && t[1] != ' ' && t[1] != '\t' {
+				// A block comment's continuation is "* text" or a bare
+				// "*"; "*," and "*args" are Python parameters (starlette's
+				// keyword-only TestClient.post was summarised as ",").
+				return "", false
+			}
 			s := strings.TrimSpace(string(t[len(p):]))
 			s = strings.TrimSpace(strings.TrimSuffix(s, "*/"))
 			return s, true
