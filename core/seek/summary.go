@@ -2,6 +2,7 @@ package seek
 
 import (
 	"bytes"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -73,6 +74,9 @@ func entitySummary(lines [][]byte, decl int) string {
 		if t[0] == '@' { // decorators and annotations sit between
 			continue
 		}
+		if isDirective(t) {
+			continue
+		}
 		c, ok := commentText(t)
 		if !ok {
 			break
@@ -81,7 +85,7 @@ func entitySummary(lines [][]byte, decl int) string {
 	}
 	if len(above) > 0 {
 		slices.Reverse(above)
-		if s := firstSentence(strings.Join(above[:min(len(above), maxDocLines)], " ")); s != "" {
+		if s := firstSentence(xmlDocText(strings.Join(above[:min(len(above), maxDocLines)], " "))); s != "" {
 			return s
 		}
 	}
@@ -97,6 +101,12 @@ func entitySummary(lines [][]byte, decl int) string {
 			return s
 		}
 		if c, ok := commentText(t); ok {
+			if !opened {
+				// Inside a multi-line signature or a type literal a
+				// comment documents a parameter or a field (jotai's
+				// BuildingBlocks tuple read as "store state").
+				continue
+			}
 			block := []string{c}
 			for k := l + 1; k < len(lines) && k < l+maxDocLines; k++ {
 				c, ok := commentText(bytes.TrimSpace(lines[k]))
@@ -127,7 +137,7 @@ func bodyOpens(line []byte) bool {
 func fileSummary(lines [][]byte) string {
 	for l := 0; l < len(lines) && l < 40; l++ {
 		t := bytes.TrimSpace(lines[l])
-		if len(t) == 0 || bytes.HasPrefix(t, []byte("#!")) || bytes.Contains(t, []byte("coding")) && t[0] == '#' {
+		if len(t) == 0 || bytes.HasPrefix(t, []byte("#!")) || bytes.Contains(t, []byte("coding")) && t[0] == '#' || isDirective(t) {
 			continue
 		}
 		if s, ok := docstring(lines, l); ok {
@@ -141,7 +151,7 @@ func fileSummary(lines [][]byte) string {
 		k := l
 		for ; k < len(lines); k++ {
 			c, ok := commentText(bytes.TrimSpace(lines[k]))
-			if !ok {
+			if !ok || isDirective(bytes.TrimSpace(lines[k])) {
 				break
 			}
 			block = append(block, c)
@@ -155,6 +165,43 @@ func fileSummary(lines [][]byte) string {
 		return firstSentence(text)
 	}
 	return ""
+}
+
+var (
+	// xmlDocEnd starts the parts of a C# XML doc comment after its summary.
+	xmlDocEnd = regexp.MustCompile(`<(param|typeparam|returns|remarks|exception|example|value)\b`)
+	// xmlDocRef is a reference written as an element: <see cref="Foo"/>.
+	xmlDocRef = regexp.MustCompile(`<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword)="([^"]*)"\s*/>`)
+	xmlDocTag = regexp.MustCompile(`</?[a-zA-Z][^<>]*>`)
+)
+
+// xmlDocText reads a C# XML doc comment as prose: the summary's text,
+// references by their names ("<summary> Adds <see cref="Money"/>." →
+// "Adds Money."). Text without tags is returned as it is.
+func xmlDocText(s string) string {
+	if !strings.Contains(s, "<") {
+		return s
+	}
+	if loc := xmlDocEnd.FindStringIndex(s); loc != nil && loc[0] > 0 {
+		s = s[:loc[0]]
+	}
+	s = xmlDocRef.ReplaceAllString(s, "$1")
+	return xmlDocTag.ReplaceAllString(s, "")
+}
+
+// directives are comment-shaped lines addressed to a tool, not a reader.
+var directives = []string{"/// <reference", "/// <amd-", "// @ts-", "// eslint-", "/* eslint-", "//go:", "// +build", "// @flow", "// prettier-ignore", "# type:", "# noqa", "# pylint:"}
+
+// isDirective reports a compiler or linter directive (TypeScript's
+// triple-slash reference, //go:build, eslint pragmas): jotai's benchmark
+// files were summarised as `<reference types="node" />`.
+func isDirective(t []byte) bool {
+	for _, d := range directives {
+		if bytes.HasPrefix(t, []byte(d)) {
+			return true
+		}
+	}
+	return false
 }
 
 // commentText strips a comment line's markers; ok is false for code.

@@ -22,3 +22,34 @@ func TestSummarySkipsStarParameters(t *testing.T) {
 		t.Errorf("block comment summary %q, want %q", got, want)
 	}
 }
+
+// TestSummaryDirectivesAndFields: tool directives are no summary, a
+// comment inside a type literal documents a field, and a C# XML doc
+// comment reads as its summary's prose.
+func TestSummaryDirectivesAndFields(t *testing.T) {
+	split := func(s string) [][]byte { return bytes.Split([]byte(s), []byte("\n")) }
+	file := split("#!/usr/bin/env npx tsx\n\n/// <reference types=\"node\" />\n\nimport { atom } from 'jotai'\n")
+	if got := fileSummary(file); got != "" {
+		t.Errorf("file summary %q, want none", got)
+	}
+	file = split("// eslint-disable-next-line\n// Store holds the atoms. More.\nexport {}\n")
+	if got, want := fileSummary(file), "Store holds the atoms."; got != want {
+		t.Errorf("file summary %q, want %q", got, want)
+	}
+	tuple := split("type BuildingBlocks = [\n  // store state\n  atomStateMap: AtomStateMap,\n]\n")
+	if got := entitySummary(tuple, 0); got != "" {
+		t.Errorf("type literal summary %q, want none", got)
+	}
+	goFn := split("// Add sums two numbers.\n//\n//go:noinline\nfunc Add(a, b int) int {")
+	if got, want := entitySummary(goFn, 3), "Add sums two numbers."; got != want {
+		t.Errorf("go summary %q, want %q", got, want)
+	}
+	cs := split("/// <summary>\n/// Adds two <see cref=\"Money\"/> values.\n/// </summary>\n/// <param name=\"a\">The first.</param>\npublic Money Add(Money a, Money b) {")
+	if got, want := entitySummary(cs, 4), "Adds two Money values."; got != want {
+		t.Errorf("xml doc summary %q, want %q", got, want)
+	}
+	py := split("def f(\n    # the x\n    x,\n):\n    # Returns x doubled.\n    return 2 * x")
+	if got, want := entitySummary(py, 0), "Returns x doubled."; got != want {
+		t.Errorf("python summary %q, want %q", got, want)
+	}
+}
