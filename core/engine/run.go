@@ -31,7 +31,9 @@ type run struct {
 	// re-rank before the final cut.
 	pool int
 	ws   *activation.Workspace
-	res  *Result
+	// d1 is D1's scratch, kept until merge has read the result it lends.
+	d1  *activation.Workspace
+	res *Result
 
 	seeds    []graph.Scored                      // seeds
 	memory   plasticity.Context                  // seeds
@@ -66,6 +68,11 @@ func (e *Engine) Activate(ctx context.Context, q Query) (*Result, error) {
 		res:  &Result{Query: q.Text, Generation: ix.gen},
 	}
 	defer ix.pool.Put(r.ws)
+	defer func() {
+		if r.d1 != nil {
+			ix.pool.Put(r.d1)
+		}
+	}()
 	defer func() {
 		if r.field != nil {
 			r.field.Release() // a query that failed or cancelled before XLR
@@ -175,10 +182,12 @@ func (r *run) runDimensions() error {
 	}
 	var eg errgroup.Group
 	if r.req[graph.Structural] && len(r.seeds) > 0 {
+		// D1 and D4 lend their results (Workspace.Lend): merge reads them
+		// in any order, before either workspace is used again.
+		r.d1 = ix.pool.Get()
+		r.d1.Lend()
 		eg.Go(timed(graph.Structural, func() (res []graph.Scored, err error) {
-			w := ix.pool.Get()
-			defer ix.pool.Put(w)
-			res, r.res.Engine, err = activation.Structural(g, r.seeds, opts.Activation, w)
+			res, r.res.Engine, err = activation.Structural(g, r.seeds, opts.Activation, r.d1)
 			return res, err
 		}))
 	}
@@ -193,6 +202,7 @@ func (r *run) runDimensions() error {
 		}))
 	}
 	if r.req[graph.Causal] && len(r.seeds) > 0 {
+		r.ws.Lend() // merge's own use of r.ws leaves the lent result alone
 		eg.Go(timed(graph.Causal, func() ([]graph.Scored, error) {
 			return activation.Causal(g, r.seeds, opts.Causal, r.ws)
 		}))
