@@ -41,9 +41,17 @@ type forward struct {
 // into BM25F saturations, and inverts them into postings.
 func (x *Index) assemble(shards []*shard, workers int) {
 	a := &assembler{x: x, shards: shards}
-	a.mergeVocab()
+	order := a.mergeVocab()
+	nterms := len(order)
+	// The query's term map is only read once the index is built: hashing
+	// its strings overlaps the rest of the assembly.
+	vocabDone := make(chan struct{})
+	go func() {
+		defer close(vocabDone)
+		x.vocab = vocabMap(x.terms.view(), order)
+	}()
+	defer func() { <-vocabDone }()
 	a.indexDocs()
-	nterms := len(x.vocab)
 
 	// Forward index per node range, in parallel; each worker sums a
 	// node's fields in dense per-term scratch of its own.
@@ -75,28 +83,40 @@ func (x *Index) assemble(shards []*shard, workers int) {
 	for _, s := range shards {
 		*s = shard{}
 	}
-	x.invert(parts, nterms)
+	x.invert(parts, nterms, workers)
 }
 
 // mergeVocab gives every shard term a global ID, in shard order so IDs
-// are reproducible.
-func (a *assembler) mergeVocab() {
-	x := a.x
-	x.vocab = map[string]uint32{}
+// are reproducible, and returns the terms (termIndex IDs) by global ID.
+// Shards name their terms by the build's termIndex IDs, so this is array
+// indexing, not a string hash per shard and term (1.2 M on go-std).
+func (a *assembler) mergeVocab() []uint32 {
+	gid := make([]uint32, a.x.terms.size()) // termIndex ID → global ID+1
+	var order []uint32
 	a.remap = make([][]uint32, len(a.shards))
 	for si, s := range a.shards {
-		r := make([]uint32, len(s.vocab))
-		for li, t := range s.vocab {
-			id, ok := x.vocab[t]
-			if !ok {
-				id = uint32(len(x.vocab))
-				x.vocab[t] = id
+		r := make([]uint32, len(s.ids))
+		for li, t := range s.ids {
+			if gid[t] == 0 {
+				order = append(order, t)
+				gid[t] = uint32(len(order))
 			}
-			r[li] = id
+			r[li] = gid[t] - 1
 		}
 		a.remap[si] = r
-		s.vocab = nil
+		s.ids = nil
 	}
+	return order
+}
+
+// vocabMap maps each term's string (strs, by termIndex ID) to its global
+// ID; the keys are the termIndex's own strings, not copies.
+func vocabMap(strs []string, order []uint32) map[string]uint32 {
+	m := make(map[string]uint32, len(order))
+	for g, t := range order {
+		m[strs[t]] = uint32(g)
+	}
+	return m
 }
 
 // indexDocs sorts the documents by node (counting sort) and averages the
@@ -201,31 +221,80 @@ func (a *assembler) norms(id graph.NodeID, refs []docRef) [NumFields]float32 {
 	return norm
 }
 
-// invert turns the forward parts into postings (a counting sort keeps
-// NodeID order per term; a node's own term order does not matter).
-func (x *Index) invert(parts []*forward, nterms int) {
-	x.off = make([]uint32, nterms+1)
-	for _, p := range parts {
-		for _, t := range p.terms {
-			x.off[t+1]++
+// invert turns the forward parts into postings: a counting sort keeps
+// NodeID order per term (a node's own term order does not matter). The
+// parts are split into one contiguous group per worker; each group
+// counts its terms, then writes its postings from its own cursor per
+// term (the groups before it counted where it starts), in parallel.
+func (x *Index) invert(parts []*forward, nterms, workers int) {
+	groups := splitParts(parts, workers)
+	counts := make([][]uint32, len(groups))
+	parallel(len(groups), func(gi int) {
+		c := make([]uint32, nterms)
+		for _, p := range groups[gi] {
+			for _, t := range p.terms {
+				c[t]++
+			}
 		}
-	}
-	for t := 1; t <= nterms; t++ {
-		x.off[t] += x.off[t-1]
+		counts[gi] = c
+	})
+	x.off = make([]uint32, nterms+1)
+	for t := 0; t < nterms; t++ {
+		sum := x.off[t]
+		for _, c := range counts {
+			// counts become each group's first slot for the term
+			c[t], sum = sum, sum+c[t]
+		}
+		x.off[t+1] = sum
 	}
 	total := x.off[nterms]
 	x.pnode = make([]graph.NodeID, total)
 	x.psat = make([]uint16, total)
-	next := slices.Clone(x.off[:nterms])
-	for _, p := range parts {
-		for i := 0; i+1 < len(p.off); i++ {
-			node := graph.NodeID(p.lo + i)
-			for k := p.off[i]; k < p.off[i+1]; k++ {
-				t := p.terms[k]
-				x.pnode[next[t]] = node
-				x.psat[next[t]] = p.sats[k]
-				next[t]++
+	parallel(len(groups), func(gi int) {
+		next := counts[gi]
+		for _, p := range groups[gi] {
+			for i := 0; i+1 < len(p.off); i++ {
+				node := graph.NodeID(p.lo + i)
+				for k := p.off[i]; k < p.off[i+1]; k++ {
+					t := p.terms[k]
+					x.pnode[next[t]] = node
+					x.psat[next[t]] = p.sats[k]
+					next[t]++
+				}
 			}
 		}
+	})
+}
+
+// splitParts cuts parts (in node order) into at most n contiguous
+// groups of about equal postings.
+func splitParts(parts []*forward, n int) [][]*forward {
+	total := 0
+	for _, p := range parts {
+		total += len(p.terms)
 	}
+	n = max(1, min(n, len(parts)))
+	var groups [][]*forward
+	start, acc := 0, 0
+	for i, p := range parts {
+		acc += len(p.terms)
+		if len(groups) < n-1 && acc*n >= total*(len(groups)+1) {
+			groups = append(groups, parts[start:i+1])
+			start = i + 1
+		}
+	}
+	return append(groups, parts[start:])
+}
+
+// parallel runs f(0..n-1), each on its own goroutine, and waits.
+func parallel(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(i)
+		}()
+	}
+	wg.Wait()
 }

@@ -145,7 +145,7 @@ func (c *fileBody) appendTerms(dst []uint32, k int) []uint32 {
 
 // shard is the body shard of the file for a graph whose file has these
 // nodes; nil when a node's span is not among the file's (read it again).
-func (c *fileBody) shard(g *graph.Graph, nodes []graph.NodeID, terms []string) *shard {
+func (c *fileBody) shard(g *graph.Graph, nodes []graph.NodeID) *shard {
 	s := &shard{docOff: []uint32{0}}
 	if c.skipped {
 		s.filesSkipped = 1
@@ -167,10 +167,7 @@ func (c *fileBody) shard(g *graph.Graph, nodes []graph.NodeID, terms []string) *
 		ks = append(ks, k)
 		total += int(c.off[k+1] - c.off[k])
 	}
-	s.vocab = make([]string, len(c.vocab))
-	for i, t := range c.vocab {
-		s.vocab[i] = terms[t]
-	}
+	s.ids = c.vocab // (read only: the merge indexes by them)
 	s.terms, s.tfs = make([]uint32, 0, total), make([]uint16, 0, total)
 	for i, k := range ks {
 		if k < 0 || c.off[k] == c.off[k+1] {
@@ -196,9 +193,9 @@ func newFileBody(w *shardWriter, ix *termIndex, stamp string, s *shard, nlines i
 		c.skipped = true
 		return c
 	}
-	c.vocab = make([]uint32, len(s.vocab))
-	for i := range s.vocab {
-		c.vocab[i] = w.terms.global(ix, w.wids[i])
+	c.vocab = make([]uint32, len(w.wids))
+	for i, wid := range w.wids {
+		c.vocab[i] = w.terms.global(ix, wid)
 	}
 	c.length = make([]uint32, len(spans))
 	c.off = make([]uint32, len(spans)+1)
@@ -215,7 +212,7 @@ func newFileBody(w *shardWriter, ix *termIndex, stamp string, s *shard, nlines i
 			n += int(s.docOff[d+1] - s.docOff[d])
 		}
 	}
-	wide := len(s.vocab) > 1<<16
+	wide := len(w.wids) > 1<<16
 	if wide {
 		c.t32 = make([]uint32, 0, n)
 	} else {

@@ -59,6 +59,9 @@ type Index struct {
 	fdf []uint32
 
 	stats BuildStats
+	// terms interns the build's terms (its Bodies' when it keeps them):
+	// shards name their vocabularies by its IDs. Dropped after the build.
+	terms *termIndex
 	// pool holds per-search scratch buffers (see scratch).
 	pool sync.Pool
 	// bodies keeps each file's body documents for the next build of the
@@ -103,7 +106,10 @@ func (x *Index) HasBody() bool { return x.opts.ReadFile != nil }
 // of one node each) over a local vocabulary, merged into the global one
 // afterwards so workers never share a map.
 type shard struct {
-	vocab    []string
+	// ids are the shard's vocabulary, local term ID → the build's
+	// termIndex ID: merging vocabularies indexes an array by them rather
+	// than hashing a string per shard and term.
+	ids      []uint32
 	docNode  []graph.NodeID
 	docField []Field
 	docLen   []uint32
@@ -151,7 +157,7 @@ func (w *shardWriter) start() *shard {
 		w.s = &shard{}
 	}
 	s := w.s
-	s.vocab, s.docNode, s.docField, s.docLen = s.vocab[:0], s.docNode[:0], s.docField[:0], s.docLen[:0]
+	s.ids, s.docNode, s.docField, s.docLen = s.ids[:0], s.docNode[:0], s.docField[:0], s.docLen[:0]
 	s.docOff, s.terms, s.tfs = append(s.docOff[:0], 0), s.terms[:0], s.tfs[:0]
 	s.filesRead, s.filesSkipped, s.bodyBytes = 0, 0, 0
 	w.wids, w.spans, w.docSpan = w.wids[:0], w.spans[:0], w.docSpan[:0]
@@ -160,10 +166,15 @@ func (w *shardWriter) start() *shard {
 }
 
 // finish returns the shard written since start in slices of its exact
-// size: the writer's scratch grows once per worker, not once per shard.
-func (w *shardWriter) finish() *shard {
+// size (the writer's scratch grows once per worker, not once per shard),
+// its vocabulary in ix's IDs.
+func (w *shardWriter) finish(ix *termIndex) *shard {
 	s := *w.s
-	s.vocab, s.docNode, s.docField, s.docLen = slices.Clone(s.vocab), slices.Clone(s.docNode), slices.Clone(s.docField), slices.Clone(s.docLen)
+	s.ids = make([]uint32, len(w.wids))
+	for i, wid := range w.wids {
+		s.ids[i] = w.terms.global(ix, wid)
+	}
+	s.docNode, s.docField, s.docLen = slices.Clone(s.docNode), slices.Clone(s.docField), slices.Clone(s.docLen)
 	s.docOff, s.terms, s.tfs = slices.Clone(s.docOff), slices.Clone(s.terms), slices.Clone(s.tfs)
 	return &s
 }
@@ -184,9 +195,8 @@ func (w *shardWriter) local(wid uint32) uint32 {
 	if t.gen[wid] == t.cur {
 		return t.local[wid]
 	}
-	id := uint32(len(w.s.vocab))
+	id := uint32(len(w.wids))
 	t.gen[wid], t.local[wid] = t.cur, id
-	w.s.vocab = append(w.s.vocab, t.strs[wid])
 	w.wids = append(w.wids, wid)
 	return id
 }
@@ -278,15 +288,14 @@ func BuildFrom(ctx context.Context, g *graph.Graph, o Options, prev *Bodies) (*I
 	} else if prev != nil && !sameBodyOptions(prev.opts, o) {
 		prev = nil
 	}
-	var terms []string // prev's terms, by termIndex ID
+	x.terms = newTermIndex()
 	if o.FileStamp != nil && o.ReadFile != nil {
-		ix := newTermIndex()
 		if prev != nil && prev.terms != nil && prev.terms.size() < maxIndexTerms {
-			ix, terms = prev.terms, prev.terms.view()
+			x.terms = prev.terms
 		} else {
 			prev = nil
 		}
-		x.bodies = &Bodies{opts: o, terms: ix, m: map[string]*fileBody{}}
+		x.bodies = &Bodies{opts: o, terms: x.terms, m: map[string]*fileBody{}}
 		x.bodies.opts.FileStamp, x.bodies.opts.ReadFile = nil, nil // no closures kept
 	}
 	x.indexFiles()
@@ -305,7 +314,7 @@ func BuildFrom(ctx context.Context, g *graph.Graph, o Options, prev *Bodies) (*I
 			jobs = append(jobs, job{path: p})
 		}
 	}
-	shards, bodies, err := x.runJobs(ctx, jobs, workers, prev, terms)
+	shards, bodies, err := x.runJobs(ctx, jobs, workers, prev)
 	if err != nil {
 		return nil, err
 	}
@@ -324,7 +333,8 @@ func BuildFrom(ctx context.Context, g *graph.Graph, o Options, prev *Bodies) (*I
 		}
 	}
 	x.assemble(shards, workers)
-	x.countFileDF()
+	x.countFileDF(workers)
+	x.terms = nil
 	x.stats.Nodes = n
 	x.stats.Terms = len(x.vocab)
 	x.stats.Postings = len(x.pnode)
@@ -343,7 +353,7 @@ type job struct {
 // one shard writer (and so one term table and identifier memo) for all
 // the jobs it takes: a file mostly repeats identifiers the worker met in
 // earlier files. Which worker takes a job does not change its shard.
-func (x *Index) runJobs(ctx context.Context, jobs []job, workers int, prev *Bodies, terms []string) ([]*shard, []*fileBody, error) {
+func (x *Index) runJobs(ctx context.Context, jobs []job, workers int, prev *Bodies) ([]*shard, []*fileBody, error) {
 	shards := make([]*shard, len(jobs))
 	bodies := make([]*fileBody, len(jobs))
 	var next atomic.Int64
@@ -360,7 +370,7 @@ func (x *Index) runJobs(ctx context.Context, jobs []job, workers int, prev *Bodi
 				case j.path == "":
 					shards[i] = x.metaShard(w, j.lo, j.hi)
 				case x.opts.FileStamp != nil:
-					shards[i], bodies[i] = x.reusableBody(w, j.path, prev, terms)
+					shards[i], bodies[i] = x.reusableBody(w, j.path, prev)
 				default:
 					shards[i], _ = x.bodyShard(w, j.path, x.g.NodesByPath(j.path))
 				}
@@ -375,12 +385,27 @@ func (x *Index) runJobs(ctx context.Context, jobs []job, workers int, prev *Bodi
 }
 
 // countFileDF counts the files behind each term's postings: a word all
-// forty methods of one class carry is rare among files.
-func (x *Index) countFileDF() {
+// forty methods of one class carry is rare among files. Workers take
+// ranges of terms of about equal postings.
+func (x *Index) countFileDF(workers int) {
 	nterms := len(x.off) - 1
 	x.fdf = make([]uint32, nterms)
+	workers = max(1, workers)
+	bounds := make([]int, workers+1)
+	for w, t := 1, 0; w < workers; w++ {
+		for t < nterms && uint64(x.off[t])*uint64(workers) < uint64(len(x.pnode))*uint64(w) {
+			t++
+		}
+		bounds[w] = t
+	}
+	bounds[workers] = nterms
+	parallel(workers, func(w int) { x.countFileDFRange(bounds[w], bounds[w+1]) })
+}
+
+// countFileDFRange counts the file DFs of terms [lo, hi).
+func (x *Index) countFileDFRange(lo, hi int) {
 	seen := make([]uint32, x.n) // term+1 that last counted a file
-	for t := 0; t < nterms; t++ {
+	for t := lo; t < hi; t++ {
 		for k := x.off[t]; k < x.off[t+1]; k++ {
 			f := x.fileOf[x.pnode[k]]
 			if f == graph.NoNode {
@@ -613,6 +638,7 @@ func (x *Index) nodesNamed(sym string) []graph.NodeID {
 func (x *Index) metaShard(w *shardWriter, lo, hi int) *shard {
 	g := x.g
 	w.start()
+	var lastPath pathDoc
 	for i := lo; i < hi; i++ {
 		id := graph.NodeID(i)
 		typ := g.Type(id)
@@ -625,51 +651,87 @@ func (x *Index) metaShard(w *shardWriter, lo, hi int) *shard {
 			w.close(id, Label, n, 0)
 		}
 		if src != "" {
-			dir, base := path.Split(src)
-			if typ != graph.Directory {
-				base = stem(base)
-			}
-			n := w.text(dir)
-			n += w.text(base)
-			if n > 0 {
-				w.close(id, Path, n, 0)
-			}
+			w.pathDoc(&lastPath, id, src, typ == graph.Directory)
 		}
-		doc := g.Provenance(id).Excerpt
-		if q := qualifiers(g.ExternalID(id), src, label); q != "" {
-			doc = q + " " + doc
+		n := w.qualifiers(g.ExternalID(id), src, label)
+		if ex := g.Provenance(id).Excerpt; ex != "" {
+			n += w.text(ex)
 		}
-		if doc != "" {
-			if n := w.text(doc); n > 0 {
-				w.close(id, Doc, n, 0)
-			}
+		if n > 0 {
+			w.close(id, Doc, n, 0)
 		}
 	}
-	return w.finish()
+	return w.finish(x.terms)
 }
 
-// qualifiers returns the enclosing names an external ID carries between
-// its file and its label ("file::csr.go::Graph::InRange" → "Graph"), so a
-// method is found by its type's name too.
-func qualifiers(ext, src, label string) string {
-	rest, ok := strings.CutPrefix(ext, "file::"+src+"::")
+// pathDoc is the last path document a metadata shard wrote: a file's
+// entities follow it in NodeID order and share its path, so their path
+// documents are copied, not tokenised again (local IDs are the shard's:
+// it lives for one shard).
+type pathDoc struct {
+	src   string
+	dir   bool
+	n     uint32
+	terms []uint32
+	tfs   []uint16
+}
+
+// pathDoc writes node id's path document, the segments of src (its base
+// without the extension unless a directory's).
+func (w *shardWriter) pathDoc(last *pathDoc, id graph.NodeID, src string, isDir bool) {
+	s := w.s
+	if last.n > 0 && last.src == src && last.dir == isDir {
+		s.terms = append(s.terms, last.terms...)
+		s.tfs = append(s.tfs, last.tfs...)
+		s.docNode, s.docField, s.docLen = append(s.docNode, id), append(s.docField, Path), append(s.docLen, last.n)
+		s.docOff = append(s.docOff, uint32(len(s.terms)))
+		return
+	}
+	dir, base := path.Split(src)
+	if !isDir {
+		base = stem(base)
+	}
+	n := w.text(dir)
+	n += w.text(base)
+	*last = pathDoc{src: src, dir: isDir, n: n, terms: last.terms[:0], tfs: last.tfs[:0]}
+	if n > 0 {
+		from := len(s.terms)
+		w.close(id, Path, n, 0)
+		last.terms = append(last.terms, s.terms[from:]...)
+		last.tfs = append(last.tfs, s.tfs[from:]...)
+	}
+}
+
+// qualifiers counts into the open document the enclosing names an
+// external ID carries between its file and its label
+// ("file::csr.go::Graph::InRange" → "Graph"), so a method is found by its
+// type's name too; it returns their number of terms. (It reads ext in
+// place: a string built per node was a tenth of the metadata's cost.)
+func (w *shardWriter) qualifiers(ext, src, label string) uint32 {
+	rest, ok := strings.CutPrefix(ext, "file::")
+	if ok {
+		rest, ok = strings.CutPrefix(rest, src)
+	}
+	if ok {
+		rest, ok = strings.CutPrefix(rest, "::")
+	}
 	if !ok {
-		return ""
+		return 0
 	}
-	parts := strings.Split(rest, "::")
-	if len(parts) < 2 {
-		return ""
-	}
-	parts = parts[:len(parts)-1]
-	out := parts[:0]
-	for _, p := range parts {
+	var n uint32
+	for { // every part but the last, the node's own name
+		i := strings.Index(rest, "::")
+		if i < 0 {
+			return n
+		}
+		p := rest[:i]
+		rest = rest[i+2:]
 		switch p {
 		case "fn", "class", "method", "struct", "enum", "type", "module", "impl", "ref", label:
 			continue
 		}
-		out = append(out, p)
+		n += w.text(p)
 	}
-	return strings.Join(out, " ")
 }
 
 // maxDocLines is how far above a declaration its doc comment and
@@ -684,7 +746,7 @@ func (x *Index) bodyShard(w *shardWriter, src string, nodes []graph.NodeID) (*sh
 	data, err := x.opts.ReadFile(src)
 	if err != nil || !x.opts.bodyReadable(data) {
 		s.filesSkipped = 1
-		return w.finish(), 0
+		return w.finish(x.terms), 0
 	}
 	s.filesRead = 1
 	s.bodyBytes = int64(len(data))
@@ -699,7 +761,7 @@ func (x *Index) bodyShard(w *shardWriter, src string, nodes []graph.NodeID) (*sh
 			w.docSpan = append(w.docSpan, sp)
 		}
 	}
-	return w.finish(), b.nlines()
+	return w.finish(x.terms), b.nlines()
 }
 
 // bodyReadable reports whether data's body is indexed: not binary, not
@@ -912,12 +974,12 @@ func (w *shardWriter) identTerms(m *identMemo, toks []uint32, id []byte) []uint3
 // reusableBody is the body shard of file src, taken from prev when its
 // ingest cut it for this graph or the file's stamp is the one prev
 // indexed (and its nodes' lines are among those prev cut), else built;
-// and the entry the next build can take it from. terms is prev's.
-func (x *Index) reusableBody(w *shardWriter, src string, prev *Bodies, terms []string) (*shard, *fileBody) {
+// and the entry the next build can take it from.
+func (x *Index) reusableBody(w *shardWriter, src string, prev *Bodies) (*shard, *fileBody) {
 	nodes := x.g.NodesByPath(src)
 	if prev != nil {
 		if c := prev.fresh[src]; c != nil {
-			if s := c.shard(x.g, nodes, terms); s != nil {
+			if s := c.shard(x.g, nodes); s != nil {
 				return s, c
 			}
 		}
@@ -925,7 +987,7 @@ func (x *Index) reusableBody(w *shardWriter, src string, prev *Bodies, terms []s
 	stamp, ok := x.opts.FileStamp(src)
 	if ok && prev != nil {
 		if c := prev.m[src]; c != nil && c.stamp == stamp {
-			if s := c.shard(x.g, nodes, terms); s != nil {
+			if s := c.shard(x.g, nodes); s != nil {
 				return s, c
 			}
 		}

@@ -35,7 +35,7 @@ func TestLinesMatchesPerOccurrence(t *testing.T) {
 		if !slices.Equal(toks, wantToks) || !slices.Equal(lineOff, wantOff) || !slices.Equal(lineStart, wantStart) {
 			t.Errorf("%.20q: lines differ from per-occurrence tokenising (%d vs %d terms, %d vs %d lines)", data, len(toks), len(wantToks), len(lineOff), len(wantOff))
 		}
-		if !slices.Equal(got.s.vocab, want.s.vocab) {
+		if !slices.Equal(got.vocab(), want.vocab()) {
 			t.Errorf("%.20q: vocabularies differ", data)
 		}
 	}
@@ -65,6 +65,7 @@ func TestSharedTableMatchesFresh(t *testing.T) {
 			wantToks, wantOff, _ := fresh.lines([]byte(text))
 			wantN := fresh.text(text)
 			fresh.close(1, Doc, wantN, 0)
+			wantVocab := fresh.vocab()
 			fresh.release()
 			if !slices.Equal(gotToks, wantToks) || !slices.Equal(gotOff, wantOff) || gotN != wantN {
 				t.Errorf("round %d %.20q: terms differ with a shared table", round, text)
@@ -72,9 +73,18 @@ func TestSharedTableMatchesFresh(t *testing.T) {
 			if !slices.Equal(shared.s.terms, fresh.s.terms) || !slices.Equal(shared.s.tfs, fresh.s.tfs) {
 				t.Errorf("round %d %.20q: documents differ with a shared table", round, text)
 			}
-			if !slices.Equal(shared.s.vocab, fresh.s.vocab) {
-				t.Errorf("round %d %.20q: vocabulary %q, want %q", round, text, shared.s.vocab, fresh.s.vocab)
+			if !slices.Equal(shared.vocab(), wantVocab) {
+				t.Errorf("round %d %.20q: vocabulary %q, want %q", round, text, shared.vocab(), wantVocab)
 			}
 		}
 	}
+}
+
+// vocab is the open shard's vocabulary as strings, by local ID.
+func (w *shardWriter) vocab() []string {
+	out := make([]string, len(w.wids))
+	for i, wid := range w.wids {
+		out[i] = w.terms.strs[wid]
+	}
+	return out
 }
