@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/m1nd-go/m1nd/core/engine"
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -421,18 +422,52 @@ func activationOf(c *tools.Call, b *session.Bundle, query string, lens continuit
 	if err != nil {
 		return nil, graph.NoNode, err
 	}
-	top := graph.NoNode
+	ids := make([]graph.NodeID, 0, len(res.Activated))
 	for _, n := range res.Activated {
 		a := continuity.Act{Score: tools.R3(n.Activation)}
 		for d := range a.Dims {
 			a.Dims[d] = tools.R3(n.Dims[d])
 		}
-		if top == graph.NoNode {
-			top = n.ID
-		}
+		ids = append(ids, n.ID)
 		out[b.Graph.ExternalID(n.ID)] = a
 	}
-	return out, top, nil
+	return out, focusOf(b.Graph, ids, query), nil
+}
+
+// focusCandidates is how far down the activation a production node is
+// looked for before a test is taken as the focus.
+const focusCandidates = 10
+
+// focusOf picks where a perspective stands: the query's top node, but
+// production code before tests unless the query asks for tests ("route
+// matching" on gorilla/mux stood on TestSubrouterMatching, whose name
+// holds both words, instead of Router.Match).
+func focusOf(g *graph.Graph, ranked []graph.NodeID, query string) graph.NodeID {
+	if len(ranked) == 0 {
+		return graph.NoNode
+	}
+	if mentionsTests(query) {
+		return ranked[0]
+	}
+	for _, id := range ranked[:min(len(ranked), focusCandidates)] {
+		if !tools.IsTestPath(g.SourcePath(id)) {
+			return id
+		}
+	}
+	return ranked[0]
+}
+
+// mentionsTests reports a query about tests ("flaky test of login").
+func mentionsTests(query string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		switch w {
+		case "test", "tests", "testing", "unittest", "pytest", "spec", "specs", "bench", "benchmark", "fuzz":
+			return true
+		}
+	}
+	return false
 }
 
 // synth computes p's routes from its focus on b's graph and installs them.
