@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 )
@@ -123,7 +124,27 @@ func words(s string) []string {
 // Python's are left to the source reading (attrs.go): the only edges to
 // them come from annotations and imports, never from a use.
 func mutableState(g *graph.Graph, n graph.NodeID) bool {
-	return g.HasTag(n, "variable") && !IsValve(g.Label(n)) && !g.HasTag(n, "python")
+	return g.HasTag(n, "variable") && !IsValve(g.Label(n)) && !g.HasTag(n, "python") && !sentinelError(g, n)
+}
+
+// sentinelError: a Go error variable (ErrNotFound, errClosed) is set once
+// when its package initialises and compared by identity (errors.Is), so
+// two entry points that return it share no state (gorilla/mux's
+// ErrMethodMismatch was called turbulence, "check the locking").
+func sentinelError(g *graph.Graph, n graph.NodeID) bool {
+	if !g.HasTag(n, "go") {
+		return false
+	}
+	l := g.Label(n)
+	rest, ok := strings.CutPrefix(l, "Err")
+	if !ok {
+		rest, ok = strings.CutPrefix(l, "err")
+	}
+	if !ok || rest == "" {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return unicode.IsUpper(r) || unicode.IsDigit(r) || r == '_'
 }
 
 // particle is one walker: a breadth-first walk from its entry point.

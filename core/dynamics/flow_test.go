@@ -121,3 +121,23 @@ func TestIsValve(t *testing.T) {
 		}
 	}
 }
+
+// Go sentinel errors (ErrNotFound, errClosed) are set at init and only
+// compared: two entries returning one are no turbulence, while a
+// variable that merely starts with "err" (errorCount) still is.
+func TestFlowSentinelErrorsAreNoTurbulence(t *testing.T) {
+	tags := map[string][]string{"ErrNotFound": {"go", "variable", "exported"}, "errClosed": {"go", "variable", "private"},
+		"errorCount": {"go", "variable", "private"}}
+	types := map[string]graph.NodeType{"ErrNotFound": graph.Reference, "errClosed": graph.Reference, "errorCount": graph.Reference}
+	g, id := build(t, []edge{
+		{"main", "calls", "lookup"}, {"handleIndex", "calls", "lookup"},
+		{"lookup", "references", "ErrNotFound"}, {"lookup", "references", "errClosed"}, {"lookup", "references", "errorCount"},
+	}, nil, types, tags)
+	res, err := Flow(context.Background(), g, DefaultFlowParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Turbulence) != 1 || res.Turbulence[0].Node != id["errorCount"] {
+		t.Errorf("turbulence %+v, want errorCount only", res.Turbulence)
+	}
+}
