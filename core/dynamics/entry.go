@@ -76,7 +76,7 @@ func entryKind(g *graph.Graph, rels relCache, n graph.NodeID) (EntryKind, bool) 
 	switch {
 	case fn && (label == "main" || label == "__main__"):
 		return EntryMain, true
-	case label == "ServeHTTP" || routed(g, rels, n) || fn && (first == "handle" || last == "handler"):
+	case label == "ServeHTTP" || routed(g, rels, n) || fn && (first == "handle" || last == "handler") && !calledDirectly(g, rels, n):
 		return EntryHTTPHandler, true
 	case fn && (first == "cmd" || last == "command" || last == "cmd" ||
 		(label == "run" || label == "Run" || label == "execute" || label == "Execute") && (strings.Contains(dir, "/cmd/") || strings.Contains(dir, "cli"))):
@@ -137,6 +137,21 @@ func routed(g *graph.Graph, rels relCache, n graph.NodeID) bool {
 
 func public(g *graph.Graph, n graph.NodeID) bool {
 	return g.HasTag(n, "public") || g.HasTag(n, "exported")
+}
+
+// calledDirectly: some code other than a test calls n. A handler is
+// registered as a value (referenced), not called: a function named like
+// one that the code calls is a helper (starlette's
+// _lookup_exception_handler, mux's methodNotAllowedHandler constructor).
+func calledDirectly(g *graph.Graph, rels relCache, n graph.NodeID) bool {
+	lo, hi := g.InRange(n)
+	for p := lo; p < hi; p++ {
+		e := g.InEdge(p)
+		if r := rels.of(g, e); !g.IsMirror(e) && r.name == "calls" && !r.reversed && !isTest(g, g.InSource(p)) {
+			return true
+		}
+	}
+	return false
 }
 
 // called: some code other than a test calls or references n.

@@ -105,9 +105,14 @@ func TestDiscoverEntryPoints(t *testing.T) {
 		{"TestX", "calls", "Export"}, {"TestX", "calls", "d"}, {"runCommand", "calls", "a"},
 		{"Dispatcher", "contains", "handle_read"}, {"Dispatcher", "contains", "visit_ExceptHandler"}, {"handle_read", "calls", "a"},
 		{"ServeHTTP", "calls", "a"}, {"blockHandler", "calls", "a"},
+		// Named like handlers, but the code calls them: helpers
+		// (lookup_exception_handler returns one); a handler the code
+		// registers by value is referenced and stays an entry.
+		{"lookup_exception_handler", "calls", "a"}, {"ServeHTTP", "calls", "lookup_exception_handler"},
+		{"registeredHandler", "calls", "a"}, {"Export", "references", "registeredHandler"},
 	}, nil, map[string]graph.NodeType{"Dispatcher": graph.Class}, tags)
 	got := DiscoverEntryPoints(g, "")
-	want := []EntryPoint{{id["ServeHTTP"], EntryHTTPHandler}, {id["blockHandler"], EntryHTTPHandler}, {id["runCommand"], EntryCLICommand}, {id["Export"], EntryPublic}}
+	want := []EntryPoint{{id["ServeHTTP"], EntryHTTPHandler}, {id["blockHandler"], EntryHTTPHandler}, {id["registeredHandler"], EntryHTTPHandler}, {id["runCommand"], EntryCLICommand}, {id["Export"], EntryPublic}}
 	if !slices.Equal(got, want) {
 		t.Errorf("entries %+v, want %+v", got, want)
 	}
