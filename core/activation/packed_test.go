@@ -86,3 +86,42 @@ func TestUnorderedTrimSameAnswers(t *testing.T) {
 		plain.Put(wc)
 	}
 }
+
+// TestPackedCausalSameAnswers: D4 reading the pool's causal strengths per
+// reverse position gives exactly what it gives reading the CSR, and stops
+// reading them once the graph's generation moves on.
+func TestPackedCausalSameAnswers(t *testing.T) {
+	g := graphtest.Mixed(4000, 16000, 5)
+	packed, plain := NewPoolFor(g), NewPool(g.NumNodes())
+	seeds := []graph.Scored{{Node: 17, Score: 0.8}, {Node: 900, Score: 0.6}, {Node: 3001, Score: 1}}
+	wp, wc := packed.Get(), plain.Get()
+	defer packed.Put(wp)
+	defer plain.Put(wc)
+	got, err := Causal(g, seeds, DefaultCausalParams(), wp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wp.revCausal == nil {
+		t.Fatal("the packed workspace did not read its causal layout")
+	}
+	want, err := Causal(g, seeds, DefaultCausalParams(), wc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) < 100 {
+		t.Fatalf("D4 reached %d nodes: too few to compare", len(want))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("packed D4 differs from the CSR (-csr +packed):\n%s", diff)
+	}
+	if err := g.AddEdge(graph.Edge{Source: 5, Target: 6, Relation: "calls", Weight: 1, CausalStrength: 0.8}); err != nil {
+		t.Fatal(err)
+	}
+	g.Finalize()
+	if _, err := Causal(g, seeds, DefaultCausalParams(), wp); err != nil {
+		t.Fatal(err)
+	}
+	if wp.revCausal != nil {
+		t.Fatal("a stale causal layout was used after Finalize")
+	}
+}
