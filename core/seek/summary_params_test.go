@@ -36,6 +36,10 @@ func TestSummaryDirectivesAndFields(t *testing.T) {
 	if got, want := fileSummary(file), "Store holds the atoms."; got != want {
 		t.Errorf("file summary %q, want %q", got, want)
 	}
+	ruby := split("# frozen_string_literal: true\n\n# Rack::Lint validates your application.\nmodule Rack\n")
+	if got, want := fileSummary(ruby), "Rack::Lint validates your application."; got != want {
+		t.Errorf("ruby file summary %q, want %q", got, want)
+	}
 	tuple := split("type BuildingBlocks = [\n  // store state\n  atomStateMap: AtomStateMap,\n]\n")
 	if got := entitySummary(tuple, 0); got != "" {
 		t.Errorf("type literal summary %q, want none", got)
