@@ -93,7 +93,7 @@ func Causal(g *graph.Graph, seeds []graph.Scored, p CausalParams, ws *Workspace)
 		if e.dir != dirForward {
 			ilo, ihi := g.InRange(u)
 			for pos := ilo; pos < ihi; pos++ {
-				cs := w.inCausal(g, pos)
+				cs := g.CausalStrength(g.InEdge(pos))
 				if !(cs > 0) {
 					continue
 				}
@@ -112,16 +112,6 @@ func Causal(g *graph.Graph, seeds []graph.Scored, p CausalParams, ws *Workspace)
 		w.c[n].act = max(w.c[n].act, w.c[n].aux)
 	}
 	return w.collect(), nil
-}
-
-// inCausal is the causal strength of the edge at reverse position pos:
-// read in sequence from the pool's layout when it describes g, else from
-// the CSR.
-func (w *Workspace) inCausal(g *graph.Graph, pos uint32) float32 {
-	if w.revCausal != nil {
-		return w.revCausal[pos]
-	}
-	return g.CausalStrength(g.InEdge(pos))
 }
 
 func hasCausalEdge(g *graph.Graph, n graph.NodeID) bool {

@@ -39,10 +39,6 @@ type Workspace struct {
 	// (the engines then read the CSR itself, with the same result).
 	layout *graph.Importers
 	imp    *graph.Importers
-	// layoutCausal is the pool's revCausal; revCausal is it while imp is
-	// set (both describe the same generation), else nil.
-	layoutCausal []float32
-	revCausal    []float32
 }
 
 // cell is a node's scratch. The fields sit together because D1 reads and
@@ -158,10 +154,7 @@ func (w *Workspace) lent() []graph.Scored {
 type Pool struct {
 	n   int
 	imp *graph.Importers
-	// revCausal is each reverse position's causal strength, for D4's
-	// backward steps (see NewPoolFor).
-	revCausal []float32
-	p         sync.Pool
+	p   sync.Pool
 }
 
 // NewPool returns a pool of workspaces for graphs of n nodes.
@@ -173,33 +166,16 @@ func NewPool(n int) *Pool {
 
 // NewPoolFor returns a pool of workspaces for g that also carry g's packed
 // reverse adjacency (graph.NewImporters, built here once), which D1's
-// reverse loop reads instead of the CSR while g keeps its generation, and
-// the causal strength of every reverse position in that order, which D4's
-// backward steps read in sequence instead of one edge at random per
-// importer (causal strength does not change within a generation;
-// 4 bytes per edge). g must be finalized.
+// reverse loop reads instead of the CSR while g keeps its generation. g
+// must be finalized.
 func NewPoolFor(g *graph.Graph) *Pool {
-	p := &Pool{n: g.NumNodes(), imp: graph.NewImporters(g), revCausal: reverseCausal(g)}
+	p := &Pool{n: g.NumNodes(), imp: graph.NewImporters(g)}
 	p.p.New = func() any {
 		w := NewWorkspace(p.n)
-		w.layout, w.layoutCausal = p.imp, p.revCausal
+		w.layout = p.imp
 		return w
 	}
 	return p
-}
-
-// reverseCausal is g's causal strength per reverse position.
-func reverseCausal(g *graph.Graph) []float32 {
-	n := g.NumNodes()
-	if n == 0 {
-		return nil
-	}
-	_, end := g.InRange(graph.NodeID(n - 1))
-	cs := make([]float32, end)
-	for pos := range cs {
-		cs[pos] = g.CausalStrength(g.InEdge(uint32(pos)))
-	}
-	return cs
 }
 
 // Importers is the packed reverse adjacency of NewPoolFor, or nil.
@@ -225,9 +201,9 @@ func workspace(ws *Workspace, g *graph.Graph) *Workspace {
 		return NewWorkspace(g.NumNodes())
 	}
 	ws.reset()
-	ws.imp, ws.revCausal = nil, nil
+	ws.imp = nil
 	if ws.layout.For(g) {
-		ws.imp, ws.revCausal = ws.layout, ws.layoutCausal
+		ws.imp = ws.layout
 	}
 	return ws
 }
