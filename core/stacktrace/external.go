@@ -5,7 +5,8 @@ import "strings"
 // externalDirs are path fragments that put a file in a library, a
 // toolchain or a runtime rather than in the project: installed Python
 // packages and the standard library, node_modules, vendored code, GOROOT
-// and the Go module cache, the Rust toolchain and cargo's caches.
+// and the Go module cache, the Rust toolchain and cargo's caches, the
+// JDK and Maven's and Gradle's caches, installed gems and Ruby itself.
 var externalDirs = []string{
 	"/site-packages/", "/dist-packages/", "/.venv/", "/venv/", "/.tox/", "/lib/python2", "/lib/python3", "/lib64/python3",
 	"/lib/pypy", "/python3.framework/", "/.pyenv/versions/", "/conda/lib/", "/anaconda3/lib/", "/miniconda3/lib/",
@@ -15,12 +16,13 @@ var externalDirs = []string{
 	"/opt/homebrew/cellar/go/", "/sdk/go1.", "/toolchain@", "/goroot/",
 	"/rustc/", "/.cargo/registry/", "/.cargo/git/", "/.rustup/", "/library/std/src/", "/library/core/src/", "/library/alloc/src/",
 	"/jdk/", "/jre/", "/.m2/repository/", "/.gradle/caches/",
+	"/gems/", "/.rbenv/versions/", "/.rvm/rubies/", "/.rubies/", "/lib/ruby/",
 }
 
 // externalPrefixes are path starts that say the same for relative paths.
 var externalPrefixes = []string{
 	"site-packages/", "dist-packages/", "node_modules/", "vendor/", "third_party/",
-	"node:", "<frozen ", "<frozen>", "<anonymous>", "[native code]",
+	"node:", "<frozen ", "<frozen>", "<anonymous>", "[native code]", "<internal:",
 	"library/std/", "library/core/", "library/alloc/", "rustc/", "/rustc/",
 }
 

@@ -1,8 +1,8 @@
 // Package stacktrace reads the stack traces programs print when they fail
 // — Python tracebacks and pytest reports, Go panics, goroutine dumps and
 // `go test` failures, Node and browser JavaScript/TypeScript stacks, Rust
-// panics with RUST_BACKTRACE, Java/Kotlin exceptions and .NET (C#)
-// exceptions — into the error they report and the frames they list, most
+// panics with RUST_BACKTRACE, Java/Kotlin exceptions, .NET (C#)
+// exceptions and Ruby backtraces — into the error they report and the frames they list, most
 // specific frame first. It is the one parser m1nd has: seek reads the
 // frames of a pasted bug report with it, and the trace tool maps a trace
 // onto the graph with it.
@@ -41,15 +41,16 @@ const (
 	Java       Language = "java"
 	Kotlin     Language = "kotlin"
 	CSharp     Language = "csharp"
+	Ruby       Language = "ruby"
 )
 
 // Languages lists the dialects Parse understands, in the order auto
 // detection prefers them on a tie.
-var Languages = []Language{Python, Go, JavaScript, TypeScript, Rust, Java, Kotlin, CSharp}
+var Languages = []Language{Python, Go, JavaScript, TypeScript, Rust, Java, Kotlin, CSharp, Ruby}
 
 // dialects are the parsers behind Languages: TypeScript shares
 // JavaScript's, Kotlin Java's.
-var dialects = []Language{Python, Go, JavaScript, Rust, Java, CSharp}
+var dialects = []Language{Python, Go, JavaScript, Rust, Java, CSharp, Ruby}
 
 // aliases are other spellings callers use for a language.
 var aliases = map[string]Language{
@@ -62,11 +63,12 @@ var aliases = map[string]Language{
 	"java": Java, "jvm": Java,
 	"kotlin": Kotlin, "kt": Kotlin,
 	"csharp": CSharp, "cs": CSharp, "c#": CSharp, "dotnet": CSharp, ".net": CSharp,
+	"ruby": Ruby, "rb": Ruby, "rails": Ruby,
 }
 
 // ParseLanguage accepts a language name in any case, or a common alias
 // ("py", "golang", "js", "node", "ts", "rs", "jvm", "kt", "cs", "c#",
-// "dotnet"); "" and "auto" mean Auto.
+// "dotnet", "rb"); "" and "auto" mean Auto.
 func ParseLanguage(s string) (Language, error) {
 	if l, ok := aliases[strings.ToLower(strings.TrimSpace(s))]; ok {
 		return l, nil
@@ -230,6 +232,8 @@ func parserFor(l Language) func([]string) Trace {
 		return parseJava
 	case CSharp:
 		return parseCSharp
+	case Ruby:
+		return parseRuby
 	}
 	return nil
 }

@@ -508,6 +508,51 @@ var csharpCases = []parseCase{
 	},
 }
 
+var rubyCases = []parseCase{
+	{
+		name: "ruby uncaught exception from an installed gem",
+		text: "/usr/local/bundle/gems/rack-3.1.8/lib/rack/multipart/parser.rb:131:in `parse_boundary': multiple boundary parameters found (Rack::Multipart::BoundaryTooLongError)\n" +
+			"\tfrom /usr/local/bundle/gems/rack-3.1.8/lib/rack/multipart/parser.rb:140:in `parse'\n" +
+			"\tfrom /app/lib/shop/upload.rb:12:in `block in call'\n" +
+			"\tfrom <internal:kernel>:187:in `loop'\n" +
+			"\tfrom app.rb:3:in `<main>'",
+		want: Ruby,
+		err:  Error{Type: "Rack::Multipart::BoundaryTooLongError", Message: "multiple boundary parameters found"},
+		frames: []string{
+			"/usr/local/bundle/gems/rack-3.1.8/lib/rack/multipart/parser.rb:131 parse_boundary [ext]",
+			"/usr/local/bundle/gems/rack-3.1.8/lib/rack/multipart/parser.rb:140 parse [ext]",
+			"/app/lib/shop/upload.rb:12 call",
+			"<internal:kernel>:187 loop [ext]",
+			"app.rb:3",
+		},
+	},
+	{
+		name: "ruby 3.4 qualified labels, a message without a class, rspec lines",
+		text: "lib/shop/cart.rb:40:in 'Shop::Cart#total': no price for sku 7\n" +
+			"\tfrom lib/shop/cart.rb:22:in 'Shop::Cart.build'\n" +
+			"\tfrom lib/shop.rb:5:in '<module:Shop>'\n" +
+			"     # ./spec/cart_spec.rb:9:in `block (2 levels) in <top (required)>'",
+		want: Ruby,
+		err:  Error{Type: "RuntimeError", Message: "no price for sku 7"},
+		frames: []string{
+			"lib/shop/cart.rb:40 Cart.total",
+			"lib/shop/cart.rb:22 Cart.build",
+			"lib/shop.rb:5 Shop.",
+			"spec/cart_spec.rb:9",
+		},
+	},
+	{
+		name: "rails log: the error line, then one location per line",
+		text: "NoMethodError (undefined method `name' for nil):\n\napp/models/user.rb:10:in `display_name'\napp/controllers/users_controller.rb:5:in `show'",
+		want: Ruby,
+		err:  Error{Type: "NoMethodError", Message: "undefined method `name' for nil"},
+		frames: []string{
+			"app/models/user.rb:10 display_name",
+			"app/controllers/users_controller.rb:5 show",
+		},
+	},
+}
+
 // seekCases are the pastes core/seek's query tests read (seek parses
 // its frames with this package), with one frame per line of prose
 // around them.
@@ -574,7 +619,7 @@ var seekCases = []parseCase{
 }
 
 // allCases are every group of parse cases.
-var allCases = [][]parseCase{pythonCases, goCases, jsCases, rustCases, javaCases, csharpCases, seekCases}
+var allCases = [][]parseCase{pythonCases, goCases, jsCases, rustCases, javaCases, csharpCases, rubyCases, seekCases}
 
 func TestParse(t *testing.T) {
 	for _, group := range allCases {
@@ -653,7 +698,7 @@ func TestParseWrongHint(t *testing.T) {
 }
 
 func TestParseLanguage(t *testing.T) {
-	for in, want := range map[string]Language{"": Auto, "AUTO": Auto, "py": Python, "golang": Go, "Node": JavaScript, "ts": TypeScript, "rs": Rust, "jvm": Java, "kt": Kotlin, "C#": CSharp, "dotnet": CSharp} {
+	for in, want := range map[string]Language{"": Auto, "AUTO": Auto, "py": Python, "golang": Go, "Node": JavaScript, "ts": TypeScript, "rs": Rust, "jvm": Java, "kt": Kotlin, "C#": CSharp, "dotnet": CSharp, "rb": Ruby} {
 		if got, err := ParseLanguage(in); err != nil || got != want {
 			t.Errorf("ParseLanguage(%q) = %s, %v; want %s", in, got, err, want)
 		}
