@@ -114,7 +114,8 @@ func goModulePath(src []byte) string {
 // first. A Go module cache path (.../pkg/mod/github.com/gin-gonic/gin@v1.9.1/tree.go)
 // and a node_modules path need the project's published name; a
 // site-packages path is matched by its import path (flask/app.py) as a
-// suffix of the graph's files.
+// suffix of the graph's files, an installed gem's path by the path inside
+// the gem.
 func (x *installedIndex) installedCandidates(p string) (exact []string, suffix string) {
 	p = strings.ReplaceAll(p, "\\", "/")
 	if _, rest, ok := strings.Cut(p, "/pkg/mod/"); ok {
@@ -139,6 +140,15 @@ func (x *installedIndex) installedCandidates(p string) (exact []string, suffix s
 			exact = npmSources(dir, rel)
 		}
 		return exact, ""
+	}
+	if i := strings.LastIndex(p, "/gems/"); i >= 0 {
+		// An installed gem (.../gems/rack-3.1.8/lib/rack/utils.rb, or a
+		// bundler git checkout .../bundler/gems/rack-1a2b3c/...) holds
+		// the files as its repository does, under its name-version.
+		if _, rel, ok := strings.Cut(p[i+len("/gems/"):], "/"); ok && strings.Contains(rel, "/") {
+			return nil, rel
+		}
+		return nil, ""
 	}
 	for _, m := range []string{"/site-packages/", "/dist-packages/"} {
 		if i := strings.LastIndex(p, m); i >= 0 {

@@ -25,6 +25,7 @@ func TestTraceInstalledCopyMapsBack(t *testing.T) {
 		"ts/src/index.ts":          "export { parse } from \"./v4/classic/parse\";\n",
 		"ts/src/v4/classic/parse.ts": "// parse checks.\n\nexport function parse(schema: unknown, data: unknown) {\n  return check(schema, data);\n}\n\n" +
 			"function check(s: unknown, d: unknown) {\n  return d;\n}\n",
+		"rb/lib/shop/cart.rb": "module Shop\n  class Cart\n    def total\n      raise ArgumentError, 'no price'\n    end\n  end\nend\n",
 	})
 	for _, tc := range []struct {
 		name, text string
@@ -56,6 +57,12 @@ func TestTraceInstalledCopyMapsBack(t *testing.T) {
 			// project's but defines no main: not the project's file.
 			text: "ZodError: bad\n    at Object.parse (/app/node_modules/zod/v4/classic/parse.js:25:15)\n    at main (/app/src/index.ts:12:20)\n",
 			want: []string{"file::ts/src/v4/classic/parse.ts::parse:25"},
+		},
+		{
+			name: "installed gem",
+			text: "/usr/local/bundle/gems/shop-1.2.0/lib/shop/cart.rb:4:in `total': no price (ArgumentError)\n" +
+				"\tfrom /usr/local/bundle/gems/rack-3.1.8/lib/rack/builder.rb:9:in `call'\n",
+			want: []string{"file::rb/lib/shop/cart.rb::Shop::Cart::total:4"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
