@@ -326,20 +326,30 @@ func (c *relCache) of(e graph.EdgeIdx) relInfo {
 }
 
 // HoldsCode reports whether a node is a file that contains functions,
-// types or classes: not a README, changelog, key or lock file, which
-// change with everything and explain nothing about the code.
+// types or classes, directly or inside its modules (Ruby wraps a file's
+// code in `module Rack`, Rust in `mod x {}`): not a README, changelog,
+// key, lock or TOML file (whose tables are modules holding no code),
+// which change with everything and explain nothing about the code.
 func HoldsCode(g *graph.Graph, id graph.NodeID) bool {
-	if g.Type(id) != graph.File {
-		return false
-	}
+	return g.Type(id) == graph.File && containsCode(g, id, maxModuleDepth)
+}
+
+// maxModuleDepth bounds how deep HoldsCode looks through nested modules.
+const maxModuleDepth = 4
+
+func containsCode(g *graph.Graph, id graph.NodeID, depth int) bool {
 	lo, hi := g.OutRange(id)
 	for e := lo; e < hi; e++ {
 		if g.IsMirror(e) || g.RelationName(e) != "contains" {
 			continue
 		}
-		switch g.Type(g.Target(e)) {
+		switch t := g.Target(e); g.Type(t) {
 		case graph.Function, graph.Class, graph.Struct, graph.Enum, graph.Type:
 			return true
+		case graph.Module:
+			if depth > 0 && containsCode(g, t, depth-1) {
+				return true
+			}
 		}
 	}
 	return false
