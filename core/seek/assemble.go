@@ -162,7 +162,8 @@ func (a *assembler) forward(p *forward, hi int, acc []float32, seen []uint32) {
 	var total uint32
 	for _, r := range a.refs[a.docStart[p.lo]:a.docStart[hi]] {
 		s := a.shards[r.shard]
-		total += s.docOff[r.doc+1] - s.docOff[r.doc]
+		lo, hi := s.doc(r.doc)
+		total += hi - lo
 	}
 	p.off = make([]uint32, 1, hi-p.lo+1)
 	p.terms = make([]uint32, 0, total)
@@ -177,13 +178,11 @@ func (a *assembler) forward(p *forward, hi int, acc []float32, seen []uint32) {
 		for _, r := range refs {
 			s := a.shards[r.shard]
 			w, rm := norm[s.docField[r.doc]], a.remap[r.shard]
-			for k := s.docOff[r.doc]; k < s.docOff[r.doc+1]; k++ {
-				t := rm[s.terms[k]]
-				if seen[t] != mark {
-					seen[t], acc[t] = mark, 0
-					touched = append(touched, t)
-				}
-				acc[t] += w * float32(s.tfs[k])
+			lo, hi := s.doc(r.doc)
+			if s.t16 != nil {
+				touched = accumulate(s.t16[lo:hi], s.tfs[lo:hi], rm, w, acc, seen, mark, touched)
+			} else {
+				touched = accumulate(s.terms[lo:hi], s.tfs[lo:hi], rm, w, acc, seen, mark, touched)
 			}
 		}
 		for _, t := range touched {
@@ -198,6 +197,20 @@ func (a *assembler) forward(p *forward, hi int, acc []float32, seen []uint32) {
 		}
 		p.off = append(p.off, uint32(len(p.terms)))
 	}
+}
+
+// accumulate adds one document's weighted term frequencies (local terms
+// ts, global by rm) to acc, marking the terms first met for this node.
+func accumulate[T uint16 | uint32](ts []T, tfs []uint16, rm []uint32, w float32, acc []float32, seen []uint32, mark uint32, touched []uint32) []uint32 {
+	for k, lt := range ts {
+		t := rm[lt]
+		if seen[t] != mark {
+			seen[t], acc[t] = mark, 0
+			touched = append(touched, t)
+		}
+		acc[t] += w * float32(tfs[k])
+	}
+	return touched
 }
 
 // norms are the BM25F weights of a node's fields over their lengths.

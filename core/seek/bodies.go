@@ -132,53 +132,34 @@ type fileBody struct {
 	tfs []uint16
 }
 
-// appendTerms appends the local term IDs of c's k-th span to dst.
-func (c *fileBody) appendTerms(dst []uint32, k int) []uint32 {
-	if c.t32 != nil {
-		return append(dst, c.t32[c.off[k]:c.off[k+1]]...)
-	}
-	for _, t := range c.t16[c.off[k]:c.off[k+1]] {
-		dst = append(dst, uint32(t))
-	}
-	return dst
-}
-
 // shard is the body shard of the file for a graph whose file has these
 // nodes; nil when a node's span is not among the file's (read it again).
+// Its terms are c's own (read only), not a copy: a document is the
+// range of c's terms docLo..docHi, and two nodes with one span share it.
 func (c *fileBody) shard(g *graph.Graph, nodes []graph.NodeID) *shard {
-	s := &shard{docOff: []uint32{0}}
+	s := &shard{}
 	if c.skipped {
 		s.filesSkipped = 1
 		return s
 	}
 	s.filesRead, s.bodyBytes = 1, c.bytes
-	ks := make([]int, 0, len(nodes))
-	total := 0
+	s.ids, s.t16, s.terms, s.tfs = c.vocab, c.t16, c.t32, c.tfs
 	for _, id := range nodes {
 		sp, ok := spanOf(g, id, int(c.nlines))
 		if !ok {
-			ks = append(ks, -1)
 			continue
 		}
 		k, found := slices.BinarySearchFunc(c.spans, sp, cmpSpan)
 		if !found {
 			return nil
 		}
-		ks = append(ks, k)
-		total += int(c.off[k+1] - c.off[k])
-	}
-	s.ids = c.vocab // (read only: the merge indexes by them)
-	s.terms, s.tfs = make([]uint32, 0, total), make([]uint16, 0, total)
-	for i, k := range ks {
-		if k < 0 || c.off[k] == c.off[k+1] {
+		if c.off[k] == c.off[k+1] {
 			continue
 		}
-		s.terms = c.appendTerms(s.terms, k)
-		s.tfs = append(s.tfs, c.tfs[c.off[k]:c.off[k+1]]...)
-		s.docNode = append(s.docNode, nodes[i])
+		s.docNode = append(s.docNode, id)
 		s.docField = append(s.docField, Body)
 		s.docLen = append(s.docLen, c.length[k])
-		s.docOff = append(s.docOff, uint32(len(s.terms)))
+		s.docLo, s.docHi = append(s.docLo, c.off[k]), append(s.docHi, c.off[k+1])
 	}
 	return s
 }

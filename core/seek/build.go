@@ -116,9 +116,21 @@ type shard struct {
 	docOff   []uint32 // len(docs)+1
 	terms    []uint32 // local term IDs
 	tfs      []uint16
+	// A shard taken from a fileBody shares its terms: t16 holds them when
+	// they fit (else terms), and document d is [docLo[d], docHi[d]).
+	t16          []uint16
+	docLo, docHi []uint32
 
 	filesRead, filesSkipped int
 	bodyBytes               int64
+}
+
+// doc is the range of document d's terms and tfs.
+func (s *shard) doc(d uint32) (lo, hi uint32) {
+	if s.docLo != nil {
+		return s.docLo[d], s.docHi[d]
+	}
+	return s.docOff[d], s.docOff[d+1]
 }
 
 // shardWriter builds a shard.

@@ -52,7 +52,8 @@ func TestSeekIndexFedByIngest(t *testing.T) {
 // seeks the moment the ingest answered: first-seek-ms is what an agent
 // waits for the index; ingest-ms and ingest-cpu-ms (the process's, index
 // builds beside the ingest included) what the ingest cost; total-cpu-ms
-// everything up to the first seek's answer. memory: no runtime directory
+// everything up to the first seek's answer; second-seek-ms the same query
+// again, on a built index (what the first would cost without a wait). memory: no runtime directory
 // (the ingest answers without saving); persisted: a durable save first,
 // as a server with --runtime-dir does. Run one corpus per process
 // (-benchtime 1x) for its peak-rss-mb.
@@ -68,7 +69,7 @@ func BenchmarkFirstSeek(b *testing.B) {
 				name = corpus + "/persisted"
 			}
 			b.Run(name, func(b *testing.B) {
-				var ingest, ingestCPU, first, total time.Duration
+				var ingest, ingestCPU, first, second, total time.Duration
 				for i := 0; i < b.N; i++ {
 					cfg := session.Config{}
 					if persisted {
@@ -79,10 +80,17 @@ func BenchmarkFirstSeek(b *testing.B) {
 					tooltest.MustCall(b, d, "ingest", map[string]any{"agent_id": "bench", "path": dir})
 					ingest += time.Since(t)
 					ingestCPU += processCPU() - cpu
+					ready := session.Built(d.Session.Current(), tools.SeekIndexKey)
+					t = time.Now()
+					out := tooltest.MustCall(b, d, "seek", map[string]any{"agent_id": "bench", "query": "parse an HTTP request header"})
+					first += time.Since(t)
+					// (the handler's own time: the rest is dispatch, the
+					// read lock, and encoding the answer)
+					b.Logf("first seek: %v wall, %v ms in the handler; index built when the ingest answered: %v", time.Since(t), out["elapsed_ms"], ready)
+					total += processCPU() - cpu
 					t = time.Now()
 					tooltest.MustCall(b, d, "seek", map[string]any{"agent_id": "bench", "query": "parse an HTTP request header"})
-					first += time.Since(t)
-					total += processCPU() - cpu
+					second += time.Since(t)
 					if x, err := tools.SeekIndex(d.Session, d.Session.Current()); err == nil {
 						st := x.Stats()
 						b.Logf("seek index: %d files read, %d skipped, %d taken without a read; build %v", st.FilesRead, st.FilesSkipped, st.FilesReused, st.Elapsed)
@@ -90,6 +98,7 @@ func BenchmarkFirstSeek(b *testing.B) {
 				}
 				n := float64(b.N)
 				b.ReportMetric(float64(first.Microseconds())/1000/n, "first-seek-ms")
+				b.ReportMetric(float64(second.Microseconds())/1000/n, "second-seek-ms")
 				b.ReportMetric(float64(ingest.Milliseconds())/n, "ingest-ms")
 				b.ReportMetric(float64(ingestCPU.Milliseconds())/n, "ingest-cpu-ms")
 				b.ReportMetric(float64(total.Milliseconds())/n, "total-cpu-ms")
