@@ -91,6 +91,12 @@ func BenchmarkFirstSeek(b *testing.B) {
 					t = time.Now()
 					tooltest.MustCall(b, d, "seek", map[string]any{"agent_id": "bench", "query": "parse an HTTP request header"})
 					second += time.Since(t)
+					// What the dispatcher's staleness check (a stat of every
+					// file, once per 2 s) costs: the first read call after an
+					// ingest pays it.
+					t = time.Now()
+					d.Session.StalenessNow(d.Session.Current())
+					b.Logf("a staleness check: %v", time.Since(t))
 					if x, err := tools.SeekIndex(d.Session, d.Session.Current()); err == nil {
 						st := x.Stats()
 						b.Logf("seek index: %d files read, %d skipped, %d taken without a read; build %v", st.FilesRead, st.FilesSkipped, st.FilesReused, st.Elapsed)
