@@ -28,6 +28,7 @@ type Workspace struct {
 	rows     [][graph.NumDimensions]float32
 	rowNode  []graph.NodeID
 	cand     []graph.Scored
+	lows     []float32 // Merge's floor heap
 
 	// lend makes the next collect return out (see Lend); out keeps its
 	// array between runs.

@@ -1,0 +1,70 @@
+package activation
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/graph/graphtest"
+)
+
+// TestMergeFloorSameTop: merge skips the rows whose best possible score
+// (PageRank 1) is below what topK rows reach without PageRank, and still
+// returns exactly the top that scoring every row gives, ties included, on
+// thousands of rows with few distinct values.
+func TestMergeFloorSameTop(t *testing.T) {
+	g := graphtest.Mixed(3000, 9000, 3) // finalized: PageRank computed
+	rng := rand.New(rand.NewPCG(1, 2))
+	req := [graph.NumDimensions]bool{true, true, true, true}
+	p := DefaultMergeParams()
+	for trial := 0; trial < 20; trial++ {
+		var dims [graph.NumDimensions][]graph.Scored
+		for d := range dims {
+			for n := 0; n < 3000; n++ {
+				if rng.IntN(3) == 0 {
+					dims[d] = append(dims[d], graph.Scored{Node: graph.NodeID(n), Score: float32(rng.IntN(8)) / 8})
+				}
+			}
+		}
+		k := 5 + rng.IntN(60)
+		got, err := Merge(g, dims, req, k, p, NewWorkspace(g.NumNodes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(mergeEveryRow(g, dims, k, &p), got); diff != "" {
+			t.Fatalf("trial %d, top %d: merge with the floor differs from scoring every row (-all +floor):\n%s", trial, k, diff)
+		}
+	}
+	w := NewWorkspace(g.NumNodes())
+	rows := [][graph.NumDimensions]float32{{1, 1, 1, 1}, {0.5, 0, 0, 0}, {0.1, 0, 0, 0}}
+	weights := EffectiveWeights(&[graph.NumDimensions][]graph.Scored{{{}}, {{}}, {{}}, {{}}}, req, p)
+	if f := w.floor(rows, &weights, 1, &p); !(f > ceiling(&rows[2], &weights, &p)) {
+		t.Errorf("floor %v does not prune a row whose ceiling is %v", f, ceiling(&rows[2], &weights, &p))
+	}
+}
+
+// mergeEveryRow is Merge as it was before the floor: every row scored.
+func mergeEveryRow(g *graph.Graph, dims [graph.NumDimensions][]graph.Scored, k int, p *MergeParams) []Activated {
+	weights := EffectiveWeights(&dims, [graph.NumDimensions]bool{true, true, true, true}, *p)
+	rows := map[graph.NodeID]*[graph.NumDimensions]float32{}
+	for d := range dims {
+		for _, s := range dims[d] {
+			if rows[s.Node] == nil {
+				rows[s.Node] = &[graph.NumDimensions]float32{}
+			}
+			rows[s.Node][d] = max(rows[s.Node][d], s.Score)
+		}
+	}
+	var cand []graph.Scored
+	for n, r := range rows {
+		cand = append(cand, graph.Scored{Node: n, Score: score(g, n, r, &weights, p)})
+	}
+	var out []Activated
+	for _, t := range graph.SelectTop(cand, k) {
+		r := rows[t.Node]
+		out = append(out, Activated{Node: t.Node, Score: t.Score, Dims: *r, DimCount: dimCount(r, p.ContributionThreshold)})
+	}
+	return out
+}
