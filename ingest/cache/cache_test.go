@@ -331,3 +331,52 @@ func TestCommitKeepsLiveResults(t *testing.T) {
 		}
 	}
 }
+
+// TestSpillsOnceWritten checks that a store writing behind keeps a result
+// in memory only until its blob is on disk (a server's store held every
+// file's extraction between ingests), that Result still returns it, read
+// back without being kept, and that a store without a directory keeps
+// everything.
+func TestSpillsOnceWritten(t *testing.T) {
+	s := Open(t.TempDir())
+	s.SetWriteBehind(true)
+	if !s.Spills() {
+		t.Fatal("a store with a directory writing behind does not spill")
+	}
+	h := HashOf([]byte("a"))
+	gate := make(chan struct{})
+	s.disk.do(func() error { <-gate; return nil })
+	if err := s.Put("a.py", h, result("a.py")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(map[string]Entry{"a.py": {Size: 1, Hash: h}}); err != nil {
+		t.Fatal(err)
+	}
+	e, _ := s.Entry("a.py")
+	if got, err := s.Result("a.py", e); err != nil || got.Path != "a.py" {
+		t.Fatalf("before its blob is written: %v, %v", got, err)
+	}
+	close(gate)
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(s.results); n != 0 {
+		t.Errorf("%d results held in memory once written, want 0", n)
+	}
+	if !s.Has("a.py", e) {
+		t.Error("Has: false for a spilled result")
+	}
+	got, err := s.Result("a.py", e)
+	if err != nil || !cmp.Equal(got, result("a.py")) {
+		t.Fatalf("read back: %v, %v", got, err)
+	}
+	if n := len(s.results); n != 0 {
+		t.Errorf("a result read back is kept (%d in memory)", n)
+	}
+
+	mem := Open("")
+	mem.SetWriteBehind(true)
+	if mem.Spills() {
+		t.Error("a memory-only store spills")
+	}
+}

@@ -366,6 +366,7 @@ func parsedMany(results []fileResult) bool {
 // runs out, then the direct (already resolved) edges (build.go).
 func (r *run) build() {
 	r.prog.phase(adapter.PhaseBuild, 0, len(r.results))
+	r.readBackAll()
 	nodes, edges := 0, 0
 	for i := range r.results {
 		if res := r.results[i].res; res != nil {
@@ -381,6 +382,11 @@ func (r *run) build() {
 	}
 	r.directEdges()
 	r.phaseDone(adapter.PhaseBuild)
+}
+
+// readBackAll reads every spilled result back: a build takes them all.
+func (r *run) readBackAll() {
+	_ = forEachFile(context.Background(), len(r.results), func(i int) { r.results[i].result() })
 }
 
 // resolve binds every ref:: edge (refs.go) and keeps the outcomes for the
@@ -448,7 +454,7 @@ func (r *run) finalize() *adapter.Output {
 // 50 ms collection for a peak RSS ≈ 100 MB lower).
 func (r *run) release() {
 	for i := range r.results {
-		r.results[i].res = nil
+		r.results[i].res, r.results[i].spilled = nil, nil
 	}
 	for i := range r.included {
 		r.included[i].nodes, r.included[i].imports = nil, nil
@@ -556,7 +562,7 @@ func commitCache(store *cache.Store, results []fileResult, st *adapter.Stats) er
 	for i := range results {
 		fr := &results[i]
 		seen[fr.file.Rel] = true
-		if fr.timedOut || fr.readErr != nil || (fr.res == nil && fr.kind == cache.Text) {
+		if fr.timedOut || fr.readErr != nil || (!fr.hasResult() && fr.kind == cache.Text) {
 			continue
 		}
 		if fr.entry == (cache.Entry{}) {

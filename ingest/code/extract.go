@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"path"
 	"runtime"
 	"slices"
 	"sync"
@@ -22,8 +23,13 @@ import (
 // fileResult is what extraction produced for one walked file.
 type fileResult struct {
 	file walk.File
-	res  *extract.Result // nil for skipped files
+	// res is nil for skipped files, and for a reused file of a store that
+	// spills until result reads it back (spilled).
+	res  *extract.Result
 	kind cache.Kind
+	// spilled is the store holding the reused result on disk, until
+	// result reads it.
+	spilled *cache.Store
 	// entry is the manifest record (filled when a cache is in use).
 	entry cache.Entry
 	// outcome of an incremental ingest for this file.
@@ -239,7 +245,13 @@ func Prepare(store *cache.Store, rel string, data []byte) {
 }
 
 func (x *extractor) reuse(fr *fileResult, e cache.Entry) bool {
-	if e.Kind == cache.Text {
+	switch {
+	case e.Kind != cache.Text:
+	case x.store.Spills() && x.store.Has(fr.file.Rel, e):
+		// Read back when a phase needs it: a patch reads the few files a
+		// change can affect, not every unchanged one.
+		fr.spilled = x.store
+	default:
 		r, err := x.store.Result(fr.file.Rel, e)
 		if err != nil {
 			return false
@@ -248,6 +260,42 @@ func (x *extractor) reuse(fr *fileResult, e cache.Entry) bool {
 	}
 	fr.kind, fr.entry, fr.reused, fr.failed = e.Kind, e, true, e.Failed
 	return true
+}
+
+// hasResult says whether the file has an extraction (in hand or spilled),
+// without reading a spilled one.
+func (fr *fileResult) hasResult() bool { return fr.res != nil || fr.spilled != nil }
+
+// result returns the file's extraction (nil for a skipped file), reading a
+// spilled one back on first use. Each file's result is asked for by one
+// goroutine at a time (phases that run files in parallel give each its
+// own), so the read needs no lock.
+func (fr *fileResult) result() *extract.Result {
+	if fr.spilled != nil {
+		fr.res, fr.spilled = readBack(fr.spilled, fr), nil
+	}
+	return fr.res
+}
+
+// readBack reads a spilled result. A blob that cannot be read (removed,
+// torn) is extracted again from the file, which has the size and mtime
+// the manifest recorded, as the extraction phase would have done had it
+// seen the blob missing.
+func readBack(store *cache.Store, fr *fileResult) *extract.Result {
+	if r, err := store.Result(fr.file.Rel, fr.entry); err == nil {
+		return r
+	}
+	data, err := walk.ReadFile(fr.file.Abs, 0)
+	if err != nil {
+		data = nil
+	}
+	res, _ := extract.ExtractFile(fr.file.Rel, data)
+	if res == nil {
+		// Vanished since the walk: the file keeps its node and loses its
+		// facts until the next ingest.
+		res = &extract.Result{Path: fr.file.Rel, Nodes: []extract.Node{{ID: extract.FileID(fr.file.Rel), Label: path.Base(fr.file.Rel), Type: graph.File}}}
+	}
+	return res
 }
 
 // progress throttles progress reports to about ten per second, plus the

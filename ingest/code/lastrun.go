@@ -70,6 +70,43 @@ type fileLayout struct {
 	refs       refCounts
 	// derivedSig is derivedSignature of the file's contribution.
 	derivedSig uint64
+	// goSkel is what Go interface satisfaction reads of a Go file
+	// (goSkeleton), so that a patch recomputing the derived edges does not
+	// read every spilled result back (nil for other languages).
+	goSkel *extract.Result
+}
+
+// goSkeleton keeps of a Go file's result what resolve.GoImplements reads:
+// its path, language and imports, and its types, interfaces and methods
+// with their arity. Every other node carries none of the tags that
+// function looks at, so it finds the same implementations in either.
+// nil for a file of another language (which it skips).
+func goSkeleton(r *extract.Result) *extract.Result {
+	if r == nil || r.Language != "go" {
+		return nil
+	}
+	sk := &extract.Result{Path: r.Path, Language: r.Language, Imports: r.Imports, Arity: map[string]extract.Arity{}}
+	for _, n := range r.Nodes {
+		if goTyped(n.Tags) {
+			sk.Nodes = append(sk.Nodes, n)
+			if a, ok := r.Arity[n.ID]; ok {
+				sk.Arity[n.ID] = a
+			}
+		}
+	}
+	sk.Nodes = slices.Clip(sk.Nodes)
+	return sk
+}
+
+// goTyped says whether tags name a node interface satisfaction reads.
+func goTyped(tags []string) bool {
+	return slices.ContainsFunc(tags, func(t string) bool {
+		switch t {
+		case extract.KindInterface, extract.KindStruct, extract.KindTypeAlias, extract.KindMethod, "abstract":
+			return true
+		}
+		return false
+	})
 }
 
 // newLayout records a full build.
@@ -88,7 +125,7 @@ func newLayout(inc []included, h *gitmeta.History, g *graph.Graph, rc *resolveCa
 		l.files[i] = fileLayout{
 			path: res.Path, lang: res.Language, hash: f.fr.entry.Hash, lo: lo, hi: hi,
 			time: f.time, freq: f.freq, failed: f.fr.failed, collisions: f.collisions,
-			imports: f.imports, refs: f.refs, derivedSig: derivedSignature(res, f.imports),
+			imports: f.imports, refs: f.refs, derivedSig: derivedSignature(res, f.imports), goSkel: goSkeleton(res),
 		}
 		l.byPath[res.Path] = i
 		if l.ownSources && !ownEdges(res) {

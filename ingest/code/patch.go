@@ -177,14 +177,14 @@ func (r *run) patchFiles(p *patchState) *noPatch {
 		switch {
 		case fr.timedOut || fr.readErr != nil:
 			return refuse(FileUnreadable)
-		case fr.res == nil:
+		case !fr.hasResult():
 			continue // not source (any more): a file it was is gone
 		case fr.entry.Hash == (cache.Hash{}):
 			return refuse(NoContentHash)
 		}
 		li := len(p.files)
 		p.files = append(p.files, fr)
-		oi, was := lay.byPath[fr.res.Path]
+		oi, was := lay.byPath[fr.file.Rel]
 		switch {
 		case was && oi < last:
 			return refuse(FilesReordered)
@@ -198,7 +198,7 @@ func (r *run) patchFiles(p *patchState) *noPatch {
 			oi = -1
 			p.old = append(p.old, oi)
 		}
-		if !ownEdges(fr.res) {
+		if !ownEdges(fr.result()) {
 			return refuse(ForeignEdges)
 		}
 		p.manifests = p.manifests || manifests[path.Base(fr.res.Path)]
@@ -361,7 +361,7 @@ func (r *run) patchResolve(p *patchState) *noPatch {
 		return &noPatch{reason: Cancelled, err: err}
 	}
 	for i, fr := range p.files {
-		p.now[fr.res.Path].out = p.outs[i]
+		p.now[fr.file.Rel].out = p.outs[i]
 	}
 	return nil
 }
@@ -376,14 +376,27 @@ func (p *patchState) implementations(r *run) {
 		return
 	}
 	results := make([]*extract.Result, len(p.files))
-	for i, fr := range p.files {
-		results[i] = fr.res
+	for i := range p.files {
+		results[i] = p.goFacts(i)
 	}
 	p.implsDone = make(chan struct{})
 	go func() {
 		defer close(p.implsDone)
 		p.impls = resolve.GoImplements(results, r.ws)
 	}()
+}
+
+// goFacts is what the derived edges read of file i (Go interface
+// satisfaction; the other derived edges need its path and imports only):
+// its result when in hand, else its Go skeleton from the previous layout
+// rather than a spilled result read back (a file that did not change has
+// the skeleton it had).
+func (p *patchState) goFacts(i int) *extract.Result {
+	fr := p.files[i]
+	if fr.res != nil || p.old[i] < 0 || p.isChanged[i] {
+		return fr.result()
+	}
+	return p.lay.files[p.old[i]].goSkel
 }
 
 // reindex updates the resolver index in place: vanished files out, new
@@ -418,11 +431,11 @@ func (p *patchState) restale() *noPatch {
 		if p.old[i] < 0 {
 			continue
 		}
-		old := p.prev.files[fr.res.Path]
+		old := p.prev.files[fr.file.Rel]
 		if old == nil {
 			return refuse(ResolutionIncomplete)
 		}
-		p.now[fr.res.Path] = old.unresolved()
+		p.now[fr.file.Rel] = old.unresolved()
 	}
 	p.stale = &staleness{labels: map[string]bool{}, changed: map[string]bool{}}
 	for _, oi := range p.removed {
@@ -465,15 +478,16 @@ func (p *patchState) restale() *noPatch {
 // file's are all resolved again, another file's only where the change can
 // reach them (refs.go).
 func (p *patchState) reresolve(i int, nothingElse bool) ([]resolve.Result, bool) {
-	res := p.files[i].res
-	changed := p.isChanged[i] || p.stale.changed[res.Path]
+	rel := p.files[i].file.Rel
+	changed := p.isChanged[i] || p.stale.changed[rel]
 	var old []resolve.Result
 	if !p.isChanged[i] {
-		old = p.prev.files[res.Path].out
+		old = p.prev.files[rel].out
 	}
-	if !changed && (nothingElse || p.stale.passesOver(p.now[res.Path])) {
+	if !changed && (nothingElse || p.stale.passesOver(p.now[rel])) {
 		return old, false
 	}
+	res := p.files[i].result()
 	keep := old
 	if changed {
 		keep = nil
@@ -514,7 +528,7 @@ func (r *run) patchEdges(p *patchState) *noPatch {
 			}
 			continue
 		}
-		p.newFiles[i] = fileLayout{path: fr.res.Path, lang: fr.res.Language}
+		p.newFiles[i] = fileLayout{path: fr.file.Rel, lang: fr.result().Language}
 	}
 	p.derivedMoved = p.moved
 	for i, t := range p.touched {
@@ -525,7 +539,7 @@ func (r *run) patchEdges(p *patchState) *noPatch {
 		own := p.owns(i, fl)
 		p.directEdges(i, own)
 		fl.refs, fl.imports = p.boundEdges(i, own)
-		if fl.derivedSig = derivedSignature(p.files[i].res, fl.imports); p.old[i] < 0 || fl.derivedSig != p.lay.files[p.old[i]].derivedSig {
+		if fl.derivedSig = derivedSignature(p.files[i].result(), fl.imports); p.old[i] < 0 || fl.derivedSig != p.lay.files[p.old[i]].derivedSig {
 			p.derivedMoved = true
 		}
 	}
@@ -543,7 +557,7 @@ func (p *patchState) owns(i int, fl *fileLayout) func(string) bool {
 
 // directEdges adds file i's edges whose both ends the extractor named.
 func (p *patchState) directEdges(i int, own func(string) bool) {
-	res := p.files[i].res
+	res := p.files[i].result()
 	for k := range res.Edges {
 		e := &res.Edges[k]
 		if !strings.HasPrefix(e.Target, extract.RefPrefix) && own(e.Source) && p.exists(e.Target) {
@@ -555,7 +569,7 @@ func (p *patchState) directEdges(i int, own func(string) bool) {
 // boundEdges adds file i's bound references; it returns their counts and
 // the import paths they reach.
 func (p *patchState) boundEdges(i int, own func(string) bool) (refCounts, []string) {
-	res := p.files[i].res
+	res := p.files[i].result()
 	var rc refCounts
 	var imports []string
 	j := 0
@@ -634,7 +648,7 @@ func (r *run) patchEnrich(p *patchState) *noPatch {
 	}
 	for _, c := range p.changed {
 		fl := &p.newFiles[c.li]
-		fl.hash, fl.collisions = c.fr.entry.Hash, c.collisions
+		fl.hash, fl.collisions, fl.goSkel = c.fr.entry.Hash, c.collisions, goSkeleton(c.res)
 	}
 	// New package nodes take their times from their files after the splice.
 	p.timesMoved = p.timesMoved || p.moved || p.packages != nil
@@ -669,7 +683,7 @@ func (p *patchState) derived(r *run) {
 	facts := make([]fileFacts, len(p.newFiles))
 	for i := range p.newFiles {
 		fl := &p.newFiles[i]
-		facts[i] = fileFacts{path: fl.path, lang: fl.lang, imports: fl.imports, res: p.files[i].res}
+		facts[i] = fileFacts{path: fl.path, lang: fl.lang, imports: fl.imports, res: p.goFacts(i)}
 	}
 	p.testLinks = 0
 	var impls func() []resolve.Implementation

@@ -29,6 +29,10 @@ import (
 func BenchmarkPatchEdit(b *testing.B) {
 	root, files := testcorpus.CopyGoTree(b, testcorpus.Corpus(b, "go-std"))
 	store := cache.Open(b.TempDir())
+	// As the server holds it: blobs and manifests written behind the run,
+	// extraction results kept on disk between runs (cache.SetWriteBehind).
+	store.SetWriteBehind(true)
+	defer store.Close()
 	run := func() *adapter.Output {
 		out, err := Ingest(context.Background(), adapter.Request{Root: root, Incremental: true, Cache: store})
 		if err != nil {

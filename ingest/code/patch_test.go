@@ -28,8 +28,27 @@ const conn = "\n// Conn is a connection.\ntype Conn struct{}\n\n// Query runs a 
 // and checks that every incremental run patches the previous graph and
 // that the patched graph is the one a full ingest builds.
 func TestPatchEqualsFull(t *testing.T) {
+	forEachStore(t, testPatchEqualsFull)
+}
+
+// forEachStore runs a test with a store that keeps every result in memory
+// and with one that spills them to disk, as a server's does (read back
+// when a patch needs them).
+func forEachStore(t *testing.T, test func(t *testing.T, open func(dir string) *cache.Store)) {
+	t.Run("kept", func(t *testing.T) { test(t, cache.Open) })
+	t.Run("spilled", func(t *testing.T) {
+		test(t, func(dir string) *cache.Store {
+			s := cache.Open(dir)
+			s.SetWriteBehind(true)
+			t.Cleanup(func() { s.Close() })
+			return s
+		})
+	})
+}
+
+func testPatchEqualsFull(t *testing.T, open func(string) *cache.Store) {
 	r := newFixtureRepo(t)
-	store := cache.Open(t.TempDir())
+	store := open(t.TempDir())
 	run := func() *adapter.Output {
 		t.Helper()
 		return ingest(t, adapter.Request{Root: r.Dir, Incremental: true, Cache: store})
@@ -232,8 +251,12 @@ func TestPatchRealCode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("ingests a slice of the Go source tree several times")
 	}
+	forEachStore(t, func(t *testing.T, open func(string) *cache.Store) { testPatchRealCode(t, open) })
+}
+
+func testPatchRealCode(t *testing.T, open func(string) *cache.Store) {
 	dir, files := goSourceSlice(t, "go/token", "go/scanner", "go/ast", "go/parser", "text/tabwriter")
-	store := cache.Open(t.TempDir())
+	store := open(t.TempDir())
 	run := func() *adapter.Output {
 		t.Helper()
 		return ingest(t, adapter.Request{Root: dir, Incremental: true, Cache: store})

@@ -68,7 +68,7 @@ func leadDirs(files []*fileResult) [][]string {
 	leads := make([][]string, len(files))
 	for i, fr := range files {
 		var chain []string
-		for d := parentDir(fr.res.Path); !created[d]; d = parentDir(d) {
+		for d := parentDir(fr.file.Rel); !created[d]; d = parentDir(d) {
 			chain = append(chain, d)
 			created[d] = true
 		}

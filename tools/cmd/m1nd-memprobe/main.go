@@ -1,0 +1,91 @@
+// Command m1nd-memprobe is m1nd-mcp with a memory sampler beside it, for
+// finding what holds the server's memory (issue 29): it serves exactly as
+// m1nd-mcp does, and every 250 ms appends the process's live heap, Go heap
+// in use, resident set and peak to $M1ND_MEMPROBE_DIR/samples.tsv. It
+// writes a heap profile (live objects as of the last collection) to
+// peak.pprof each time the live heap passes its highest mark by 5 %, and
+// to now.pprof every 5 s, so the last one shows what stays resident.
+// Point m1nd-scalebench's -server at it.
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"runtime/pprof"
+	"strings"
+	"time"
+
+	"github.com/m1nd-go/m1nd/mcpserver/mcpcmd"
+)
+
+func main() {
+	if dir := os.Getenv("M1ND_MEMPROBE_DIR"); dir != "" {
+		go sample(dir)
+	}
+	os.Exit(mcpcmd.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// sample runs until the process exits.
+func sample(dir string) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, "m1nd-memprobe:", err)
+		return
+	}
+	f, err := os.Create(filepath.Join(dir, "samples.tsv"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "m1nd-memprobe:", err)
+		return
+	}
+	fmt.Fprintln(f, "t_s\tlive_mb\theap_inuse_mb\theap_sys_mb\trss_mb\thwm_mb\tgcs")
+	ms := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	start := time.Now()
+	var peak uint64
+	lastNow := start
+	for tick := time.NewTicker(250 * time.Millisecond); ; <-tick.C {
+		metrics.Read(ms)
+		live := ms[0].Value.Uint64()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		rss, hwm := procStatus()
+		fmt.Fprintf(f, "%.2f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%d\n", time.Since(start).Seconds(), mb(live), mb(m.HeapInuse), mb(m.HeapSys), rss, hwm, m.NumGC)
+		if live > peak+peak/20 {
+			peak = live
+			writeProfile(filepath.Join(dir, "peak.pprof"))
+		}
+		if time.Since(lastNow) > 5*time.Second {
+			lastNow = time.Now()
+			writeProfile(filepath.Join(dir, "now.pprof"))
+		}
+	}
+}
+
+func writeProfile(path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	pprof.Lookup("heap").WriteTo(f, 0)
+}
+
+func mb(b uint64) float64 { return float64(b) / (1 << 20) }
+
+// procStatus returns VmRSS and VmHWM in MB.
+func procStatus() (rss, hwm float64) {
+	data, _ := os.ReadFile("/proc/self/status")
+	for _, line := range strings.Split(string(data), "\n") {
+		name, v, _ := strings.Cut(line, ":")
+		var kb float64
+		fmt.Sscanf(strings.TrimSpace(v), "%f", &kb)
+		switch name {
+		case "VmRSS":
+			rss = kb / 1024
+		case "VmHWM":
+			hwm = kb / 1024
+		}
+	}
+	return rss, hwm
+}
