@@ -85,12 +85,15 @@ func entitySummary(lines [][]byte, decl int) string {
 	}
 	if len(above) > 0 {
 		slices.Reverse(above)
-		if s := firstSentence(xmlDocText(strings.Join(above[:min(len(above), maxDocLines)], " "))); s != "" {
+		if s := firstSentence(xmlDocText(leadParagraph(above[:min(len(above), maxDocLines)]))); s != "" {
 			return s
 		}
 	}
 	// A docstring or leading comment within the first lines of the body
-	// (the signature may span several lines).
+	// (the signature may span several lines). Only an indented body
+	// (Python's ':') is documented from inside: the first comment in a
+	// brace body documents its first member (PHP's Message class read as
+	// its first method's "Returns the string representation …").
 	opened := bodyOpens(lines[decl])
 	for l := decl + 1; l < len(lines) && l <= decl+6; l++ {
 		t := bytes.TrimSpace(lines[l])
@@ -101,11 +104,14 @@ func entitySummary(lines [][]byte, decl int) string {
 			return s
 		}
 		if c, ok := commentText(t); ok {
-			if !opened {
+			if opened == 0 {
 				// Inside a multi-line signature or a type literal a
 				// comment documents a parameter or a field (jotai's
 				// BuildingBlocks tuple read as "store state").
 				continue
+			}
+			if opened == '{' {
+				return ""
 			}
 			block := []string{c}
 			for k := l + 1; k < len(lines) && k < l+maxDocLines; k++ {
@@ -115,9 +121,9 @@ func entitySummary(lines [][]byte, decl int) string {
 				}
 				block = append(block, c)
 			}
-			return firstSentence(strings.Join(block, " "))
+			return firstSentence(leadParagraph(block))
 		}
-		if opened {
+		if opened != 0 {
 			return "" // code: the body has no leading documentation
 		}
 		opened = bodyOpens(lines[l])
@@ -125,11 +131,33 @@ func entitySummary(lines [][]byte, decl int) string {
 	return ""
 }
 
-// bodyOpens reports whether a declaration line ends its signature
-// (Python ':' or a brace).
-func bodyOpens(line []byte) bool {
+// bodyOpens reports how a declaration line ends its signature: ':'
+// (Python), '{', or 0 when it does not.
+func bodyOpens(line []byte) byte {
 	t := bytes.TrimSpace(line)
-	return bytes.HasSuffix(t, []byte(":")) || bytes.HasSuffix(t, []byte("{"))
+	if len(t) > 0 && (t[len(t)-1] == ':' || t[len(t)-1] == '{') {
+		return t[len(t)-1]
+	}
+	return 0
+}
+
+// leadParagraph is a doc comment's first paragraph: its lines up to the
+// first blank one or the first tag (@param, @return …: JSDoc, PHPDoc,
+// Javadoc). Guzzle's ServerRequest read on into its second paragraph,
+// a private method as "@param (string|int)[] $keys @return string[]".
+func leadParagraph(lines []string) string {
+	var out []string
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		switch {
+		case l == "" && len(out) == 0:
+			continue
+		case l == "", strings.HasPrefix(l, "@"):
+			return strings.Join(out, " ")
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, " ")
 }
 
 // fileSummary reads a file's leading docstring or comment block, skipping
@@ -162,7 +190,7 @@ func fileSummary(lines [][]byte) string {
 			l = k - 1
 			continue
 		}
-		return firstSentence(text)
+		return firstSentence(leadParagraph(block))
 	}
 	return ""
 }

@@ -57,3 +57,26 @@ func TestSummaryDirectivesAndFields(t *testing.T) {
 		t.Errorf("python summary %q, want %q", got, want)
 	}
 }
+
+// TestSummaryFirstParagraph: a doc comment's summary ends at its first
+// blank line or tag, and a brace body's first comment documents its first
+// member, not the type (PHPDoc from guzzle/psr7).
+func TestSummaryFirstParagraph(t *testing.T) {
+	split := func(s string) [][]byte { return bytes.Split([]byte(s), []byte("\n")) }
+	cls := split("/**\n * Server-side HTTP request\n *\n * Extends the Request definition.\n */\nclass ServerRequest extends Request\n{")
+	if got, want := entitySummary(cls, 5), "Server-side HTTP request"; got != want {
+		t.Errorf("paragraph summary %q, want %q", got, want)
+	}
+	tags := split("    /**\n     * @param (string|int)[] $keys\n     *\n     * @return string[]\n     */\n    private static function keys(array $keys): array\n    {")
+	if got := entitySummary(tags, 5); got != "" {
+		t.Errorf("tags-only summary %q, want none", got)
+	}
+	member := split("final class Message\n{\n    /**\n     * Returns the string representation of an HTTP message.\n     */\n    public static function toString($m): string")
+	if got := entitySummary(member, 0); got != "" {
+		t.Errorf("class summarised from its first member: %q", got)
+	}
+	jsdoc := split("/**\n * Formats a date.\n * @param {Date} d the date\n */\nfunction format(d) {")
+	if got, want := entitySummary(jsdoc, 4), "Formats a date."; got != want {
+		t.Errorf("jsdoc summary %q, want %q", got, want)
+	}
+}
