@@ -99,30 +99,33 @@ func (w *Workspace) reset() {
 }
 
 // Lend makes the next engine run on w (Wavefront, Heap, Structural,
-// Causal) return its result in w's own buffer and in no particular order,
-// instead of a new slice in ascending NodeID order. The slice is valid
-// until the next lent run on w or w's Put; later runs of Merge on w leave
-// it alone. The query engine lends D1's and D4's results because Merge
-// reads its inputs in any order and drops them at once: no sort and no
-// allocation per call (a go-std query's D1 and D4 reach 15,000–35,000
-// nodes each).
+// Causal) return its result in w's own buffer instead of a new slice. The
+// slice is valid until the next lent run on w or w's Put; later runs of
+// Merge on w leave it alone. The query engine lends D1's and D4's results
+// because Merge reads them at once and drops them: a go-std query's D1
+// and D4 reach 15,000–35,000 nodes each, a new slice per call that is
+// allocated, zeroed and collected.
 func (w *Workspace) Lend() { w.lend = true }
 
-// collect returns the touched nodes with a positive act: in ascending
-// NodeID order as a new slice, or lent (see Lend). The touched list is put
-// in order through a bitmap of the nodes (n/64 words), so neither a sort
-// of the list nor a scan of every node's cell is needed.
+// collect returns the touched nodes with a positive act in ascending
+// NodeID order, as a new slice or lent (see Lend). The order stays when
+// lent: Merge reads a node's row index and PageRank, and in node order
+// those reads go through memory in sequence. The touched list is put in
+// order through a bitmap of the nodes (n/64 words), so neither a sort of
+// the list nor a scan of every node's cell is needed.
 func (w *Workspace) collect() []graph.Scored {
-	if w.lend {
-		return w.lent()
-	}
 	if len(w.bits) != (w.n+63)/64 {
 		w.bits = make([]uint64, (w.n+63)/64)
 	}
 	for _, n := range w.touched {
 		w.bits[n>>6] |= 1 << (n & 63)
 	}
-	out := make([]graph.Scored, 0, len(w.touched))
+	var out []graph.Scored
+	if w.lend {
+		out = w.out[:0]
+	} else {
+		out = make([]graph.Scored, 0, len(w.touched))
+	}
 	for i, b := range w.bits {
 		if b == 0 {
 			continue
@@ -135,19 +138,9 @@ func (w *Workspace) collect() []graph.Scored {
 			}
 		}
 	}
-	return out
-}
-
-// lent is collect in touched order, into w.out.
-func (w *Workspace) lent() []graph.Scored {
-	w.lend = false
-	out := w.out[:0]
-	for _, n := range w.touched {
-		if v := w.c[n].act; v > 0 {
-			out = append(out, graph.Scored{Node: n, Score: graph.Finite(v)})
-		}
+	if w.lend {
+		w.lend, w.out = false, out
 	}
-	w.out = out
 	return out
 }
 

@@ -183,7 +183,7 @@ func (r *run) runDimensions() error {
 	var eg errgroup.Group
 	if r.req[graph.Structural] && len(r.seeds) > 0 {
 		// D1 and D4 lend their results (Workspace.Lend): merge reads them
-		// in any order, before either workspace is used again.
+		// before either workspace is used again.
 		r.d1 = ix.pool.Get()
 		r.d1.Lend()
 		eg.Go(timed(graph.Structural, func() (res []graph.Scored, err error) {
