@@ -2,7 +2,7 @@
 // — Python tracebacks and pytest reports, Go panics, goroutine dumps and
 // `go test` failures, Node and browser JavaScript/TypeScript stacks, Rust
 // panics with RUST_BACKTRACE, Java/Kotlin exceptions, .NET (C#)
-// exceptions and Ruby backtraces — into the error they report and the frames they list, most
+// exceptions, Ruby backtraces and PHP exceptions — into the error they report and the frames they list, most
 // specific frame first. It is the one parser m1nd has: seek reads the
 // frames of a pasted bug report with it, and the trace tool maps a trace
 // onto the graph with it.
@@ -42,15 +42,16 @@ const (
 	Kotlin     Language = "kotlin"
 	CSharp     Language = "csharp"
 	Ruby       Language = "ruby"
+	PHP        Language = "php"
 )
 
 // Languages lists the dialects Parse understands, in the order auto
 // detection prefers them on a tie.
-var Languages = []Language{Python, Go, JavaScript, TypeScript, Rust, Java, Kotlin, CSharp, Ruby}
+var Languages = []Language{Python, Go, JavaScript, TypeScript, Rust, Java, Kotlin, CSharp, Ruby, PHP}
 
 // dialects are the parsers behind Languages: TypeScript shares
 // JavaScript's, Kotlin Java's.
-var dialects = []Language{Python, Go, JavaScript, Rust, Java, CSharp, Ruby}
+var dialects = []Language{Python, Go, JavaScript, Rust, Java, CSharp, Ruby, PHP}
 
 // aliases are other spellings callers use for a language.
 var aliases = map[string]Language{
@@ -64,6 +65,7 @@ var aliases = map[string]Language{
 	"kotlin": Kotlin, "kt": Kotlin,
 	"csharp": CSharp, "cs": CSharp, "c#": CSharp, "dotnet": CSharp, ".net": CSharp,
 	"ruby": Ruby, "rb": Ruby, "rails": Ruby,
+	"php": PHP, "laravel": PHP, "symfony": PHP,
 }
 
 // ParseLanguage accepts a language name in any case, or a common alias
@@ -234,6 +236,8 @@ func parserFor(l Language) func([]string) Trace {
 		return parseCSharp
 	case Ruby:
 		return parseRuby
+	case PHP:
+		return parsePHP
 	}
 	return nil
 }

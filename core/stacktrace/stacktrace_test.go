@@ -553,6 +553,44 @@ var rubyCases = []parseCase{
 	},
 }
 
+var phpCases = []parseCase{
+	{
+		name: "php uncaught exception from a composer package",
+		text: "PHP Fatal error:  Uncaught InvalidArgumentException: Unable to parse URI: http:/// in /app/vendor/guzzlehttp/psr7/src/Uri.php:84\n" +
+			"Stack trace:\n" +
+			"#0 /app/vendor/guzzlehttp/psr7/src/Utils.php(423): GuzzleHttp\\Psr7\\Uri->__construct('http:///')\n" +
+			"#1 /app/src/Http/Client.php(31): GuzzleHttp\\Psr7\\Utils::uriFor('http:///')\n" +
+			"#2 [internal function]: App\\Http\\Client->send(Object(App\\Request))\n" +
+			"#3 /app/src/helpers.php(9): call_user_func(Array)\n" +
+			"#4 /app/public/index.php(5): App\\dispatch()\n" +
+			"#5 {main}\n" +
+			"  thrown in /app/vendor/guzzlehttp/psr7/src/Uri.php on line 84",
+		want: PHP,
+		err:  Error{Type: "InvalidArgumentException", Message: "Unable to parse URI: http:///"},
+		frames: []string{
+			"/app/vendor/guzzlehttp/psr7/src/Uri.php:84 Uri.__construct [ext]",
+			"/app/vendor/guzzlehttp/psr7/src/Utils.php:423 Utils.uriFor [ext]",
+			"/app/src/Http/Client.php:31 Client.send",
+			"/app/src/helpers.php:9 dispatch",
+			"/app/public/index.php:5",
+		},
+	},
+	{
+		name: "php exception as a string, a closure",
+		text: "App\\Domain\\OrderException: no stock in /srv/src/Domain/Order.php:40\nStack trace:\n" +
+			"#0 /srv/src/Domain/Cart.php(12): App\\Domain\\Order->place()\n" +
+			"#1 /srv/src/routes.php(7): App\\Domain\\{closure}()\n" +
+			"#2 {main}",
+		want: PHP,
+		err:  Error{Type: `App\Domain\OrderException`, Message: "no stock"},
+		frames: []string{
+			"/srv/src/Domain/Order.php:40 Order.place",
+			"/srv/src/Domain/Cart.php:12",
+			"/srv/src/routes.php:7",
+		},
+	},
+}
+
 // seekCases are the pastes core/seek's query tests read (seek parses
 // its frames with this package), with one frame per line of prose
 // around them.
@@ -619,7 +657,7 @@ var seekCases = []parseCase{
 }
 
 // allCases are every group of parse cases.
-var allCases = [][]parseCase{pythonCases, goCases, jsCases, rustCases, javaCases, csharpCases, rubyCases, seekCases}
+var allCases = [][]parseCase{pythonCases, goCases, jsCases, rustCases, javaCases, csharpCases, rubyCases, phpCases, seekCases}
 
 func TestParse(t *testing.T) {
 	for _, group := range allCases {
@@ -698,7 +736,7 @@ func TestParseWrongHint(t *testing.T) {
 }
 
 func TestParseLanguage(t *testing.T) {
-	for in, want := range map[string]Language{"": Auto, "AUTO": Auto, "py": Python, "golang": Go, "Node": JavaScript, "ts": TypeScript, "rs": Rust, "jvm": Java, "kt": Kotlin, "C#": CSharp, "dotnet": CSharp, "rb": Ruby} {
+	for in, want := range map[string]Language{"": Auto, "AUTO": Auto, "py": Python, "golang": Go, "Node": JavaScript, "ts": TypeScript, "rs": Rust, "jvm": Java, "kt": Kotlin, "C#": CSharp, "dotnet": CSharp, "rb": Ruby, "PHP": PHP} {
 		if got, err := ParseLanguage(in); err != nil || got != want {
 			t.Errorf("ParseLanguage(%q) = %s, %v; want %s", in, got, err, want)
 		}

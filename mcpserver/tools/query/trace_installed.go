@@ -114,8 +114,8 @@ func goModulePath(src []byte) string {
 // first. A Go module cache path (.../pkg/mod/github.com/gin-gonic/gin@v1.9.1/tree.go)
 // and a node_modules path need the project's published name; a
 // site-packages path is matched by its import path (flask/app.py) as a
-// suffix of the graph's files, an installed gem's path by the path inside
-// the gem.
+// suffix of the graph's files, an installed gem's or composer package's
+// path by the path inside the package.
 func (x *installedIndex) installedCandidates(p string) (exact []string, suffix string) {
 	p = strings.ReplaceAll(p, "\\", "/")
 	if _, rest, ok := strings.Cut(p, "/pkg/mod/"); ok {
@@ -147,6 +147,14 @@ func (x *installedIndex) installedCandidates(p string) (exact []string, suffix s
 		// the files as its repository does, under its name-version.
 		if _, rel, ok := strings.Cut(p[i+len("/gems/"):], "/"); ok && strings.Contains(rel, "/") {
 			return nil, rel
+		}
+		return nil, ""
+	}
+	if i := strings.LastIndex(p, "/vendor/"); i >= 0 && strings.HasSuffix(p, ".php") {
+		// A composer package (vendor/guzzlehttp/psr7/src/Uri.php) holds
+		// the files as its repository does, under vendor/name/package.
+		if segs := strings.SplitN(p[i+len("/vendor/"):], "/", 3); len(segs) == 3 && strings.Contains(segs[2], "/") {
+			return nil, segs[2]
 		}
 		return nil, ""
 	}

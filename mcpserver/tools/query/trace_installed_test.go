@@ -25,6 +25,7 @@ func TestTraceInstalledCopyMapsBack(t *testing.T) {
 		"ts/src/index.ts":          "export { parse } from \"./v4/classic/parse\";\n",
 		"ts/src/v4/classic/parse.ts": "// parse checks.\n\nexport function parse(schema: unknown, data: unknown) {\n  return check(schema, data);\n}\n\n" +
 			"function check(s: unknown, d: unknown) {\n  return d;\n}\n",
+		"php/src/Uri.php":     "<?php\nnamespace GuzzleHttp\\Psr7;\n\nclass Uri\n{\n    public function __construct(string $uri = '')\n    {\n        throw new \\InvalidArgumentException('bad');\n    }\n}\n",
 		"rb/lib/shop/cart.rb": "module Shop\n  class Cart\n    def total\n      raise ArgumentError, 'no price'\n    end\n  end\nend\n",
 	})
 	for _, tc := range []struct {
@@ -63,6 +64,12 @@ func TestTraceInstalledCopyMapsBack(t *testing.T) {
 			text: "/usr/local/bundle/gems/shop-1.2.0/lib/shop/cart.rb:4:in `total': no price (ArgumentError)\n" +
 				"\tfrom /usr/local/bundle/gems/rack-3.1.8/lib/rack/builder.rb:9:in `call'\n",
 			want: []string{"file::rb/lib/shop/cart.rb::Shop::Cart::total:4"},
+		},
+		{
+			name: "composer package",
+			text: "PHP Fatal error:  Uncaught InvalidArgumentException: bad in /app/vendor/guzzlehttp/psr7/src/Uri.php:8\nStack trace:\n" +
+				"#0 /app/vendor/monolog/monolog/src/Logger.php(3): GuzzleHttp\\Psr7\\Uri->__construct('x')\n#1 {main}\n",
+			want: []string{"file::php/src/Uri.php::Uri::__construct:8"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
