@@ -54,7 +54,7 @@ var traceLanguages = []string{"auto", "python", "go", "javascript", "typescript"
 // teaching error. declare_test.go holds the tag and the constant together.
 type traceParams struct {
 	ErrorText   string  `json:"error_text" help:"The full error output: message and stack trace as the program printed it (up to 1 MiB)." tool:"required,maxlen=4194304"`
-	Language    string  `json:"language" jsonschema:"auto, python, go, javascript, typescript, rust, java, kotlin, csharp, ruby or php." help:"The trace's language: auto (detect), python, go, javascript, typescript, rust, java, kotlin, csharp, ruby or php (also py, golang, js, node, ts, rs, jvm, kt, cs, dotnet, rb). A hint that finds no frame falls back to detection." tool:"default=auto"`
+	Language    string  `json:"language" jsonschema:"auto, python, go, javascript, typescript, rust, java, kotlin, csharp, ruby, php." help:"The trace's language: auto (detect), python, go, javascript, typescript, rust, java, kotlin, csharp, ruby or php (also py, golang, js, node, ts, rs, jvm, kt, cs, dotnet, rb). A hint that finds no frame falls back to detection." tool:"default=auto"`
 	WindowHours float64 `json:"window_hours" jsonschema:"Hours around the top suspect's last change for co-change." help:"Files changed in commits within this many hours of the top suspect's last change are co-change suspects (0: only files that usually change with the suspects)." tool:"default=24,min=0,max=8760"`
 	TopK        int     `json:"top_k" help:"Maximum suspects returned." tool:"default=10,min=1,max=100"`
 }
