@@ -65,3 +65,28 @@ func TestRankFilesFormula(t *testing.T) {
 		t.Errorf("scope b: %+v", sc)
 	}
 }
+
+// A file that holds no code and links to nothing (a README, composer.json)
+// is not ranked however often it changes; a data file a module imports
+// is.
+func TestRankFilesLeavesOutDocuments(t *testing.T) {
+	types := map[string]graph.NodeType{"a.py": graph.File, "README.md": graph.File, "schema.json": graph.File, "run": graph.Function}
+	g, id := build(t, []edge{{"a.py", "contains", "run"}, {"a.py", "imports", "schema.json"}}, nil, types, nil)
+	g.SetChangeFrequency(id["README.md"], 1)
+	d, err := analysis.NewDepGraph(g, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := RankFiles(context.Background(), d, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, r := range got {
+		paths = append(paths, g.ExternalID(r.File))
+	}
+	slices.Sort(paths)
+	if want := []string{g.ExternalID(id["a.py"]), g.ExternalID(id["schema.json"])}; !slices.Equal(paths, want) {
+		t.Errorf("ranked %v, want %v", paths, want)
+	}
+}
