@@ -807,7 +807,12 @@ func (x *jvExtract) creation(i int32, s *jvScope) {
 	ty := t.child(i, k.fType)
 	tn := x.typeName(ty)
 	if tn != "" {
-		x.b.ref(s.id, tn, RelCalls, t.line(i), x.typeHint(ty))
+		// The argument count picks the constructor among overloads.
+		h := x.typeHint(ty)
+		if args := t.child(i, k.fArgs); args >= 0 {
+			h.Args = argsHint(countArgs(t, args))
+		}
+		x.b.ref(s.id, tn, RelCalls, t.line(i), h)
 	}
 	for c := t.first(i); c >= 0; c = t.n[c].next {
 		switch {

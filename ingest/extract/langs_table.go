@@ -107,7 +107,7 @@ var tableLangs = []*tableLang{
 		},
 		calls: []callRule{
 			{kind: "invocation_expression", field: "function", args: "arguments"},
-			{kind: "object_creation_expression", field: "type"},
+			{kind: "object_creation_expression", field: "type", args: "arguments"},
 		},
 		imports:      []importRule{{kind: "using_directive", trim: []string{"global", "using", "static"}}},
 		pkgs:         []pkgRule{{kind: "file_scoped_namespace_declaration", field: "name"}},

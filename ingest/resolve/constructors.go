@@ -3,6 +3,8 @@ package resolve
 import (
 	"slices"
 	"strings"
+
+	"github.com/m1nd-go/m1nd/ingest/extract"
 )
 
 // classOverConstructors drops the constructors whose class is itself a
@@ -46,4 +48,70 @@ func cutLastSegment(id string) (parent, last string, ok bool) {
 		return "", "", false
 	}
 	return id[:i], id[i+2:], true
+}
+
+// ctorLabel is the label a class's constructors carry in lang's family:
+// Java, C#, C++ and Scala name them after the class, JavaScript and
+// TypeScript `constructor`, Python `__init__`, PHP `__construct`. Go and Rust have none (a
+// call of a type there is a conversion or a tuple struct), so "".
+func ctorLabel(fam, class string) string {
+	switch fam {
+	case "js":
+		return "constructor"
+	case "python":
+		return "__init__"
+	case "php":
+		return "__construct"
+	case "jvm", "dotnet", "c":
+		return class
+	}
+	return ""
+}
+
+// constructors are the constructors class c declares (its own members,
+// not a base's: a class that declares none is constructed through its
+// implicit one, which the class node stands for), smallest ID first.
+func (ix *Index) constructors(c int32) []int32 {
+	cd := &ix.cands[c]
+	label := ctorLabel(ix.files[cd.file].fam, cd.label)
+	if label == "" {
+		return nil
+	}
+	var out []int32
+	for _, m := range ix.byOwner[[2]string{cd.label, label}] {
+		if parent, _, ok := cutLastSegment(ix.cands[m].id); ok && parent == cd.id && !isType(ix.cands[m].typ) {
+			out = append(out, m)
+		}
+	}
+	slices.SortFunc(out, func(a, b int32) int { return strings.Compare(ix.cands[a].id, ix.cands[b].id) })
+	return out
+}
+
+// constructed rebinds a call bound to a class — a construction: `new
+// X(…)` in Java, C#, JavaScript and TypeScript, `X(…)` in Python and
+// Kotlin — to the constructor the language runs, so impact and why on a
+// constructor see its callers and the class's dependents are its uses as
+// a type. The argument count picks among overloads; where several fit,
+// all are bound (overloads.go). A class declaring no constructor keeps
+// the call.
+func (ix *Index) constructed(r Result, class int32, hint extract.RefHint) Result {
+	ctors := ix.constructors(class)
+	if len(ctors) == 0 {
+		return r
+	}
+	if n, ok := hint.ArgCount(); ok {
+		fit := slices.DeleteFunc(slices.Clone(ctors), func(c int32) bool {
+			a, ok := ix.arity[c]
+			return ok && !a.Accepts(n)
+		})
+		if len(fit) > 0 {
+			ctors = fit
+		}
+	}
+	first := &ix.cands[ctors[0]]
+	r.Target, r.File, r.Node, r.Also = first.id, first.file, first.node, nil
+	for _, c := range ctors[1:] {
+		r.Also = append(r.Also, ix.cands[c].id)
+	}
+	return r
 }

@@ -1,13 +1,16 @@
 package resolve
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/m1nd-go/m1nd/ingest/extract"
 )
 
 // TestJavaClassNotItsConstructors: a class and its constructors share a
-// name; a type use, an import and `new X(…)` name the class, which javac
+// name; a type use, an import and an extends name the class, which javac
 // binds (junit4: 917 of 1,204 ambiguous resolutions), and a static import
 // of an overloaded method names all its overloads at once (267 more).
 func TestJavaClassNotItsConstructors(t *testing.T) {
@@ -27,8 +30,9 @@ func TestJavaClassNotItsConstructors(t *testing.T) {
 	run(t, ix, []rcase{
 		{name: "a type use", from: from, srcEnt: "TestSetup::run", ref: "TestResult", rel: extract.RelReferences,
 			hint: extract.RefHint{Module: "junit.framework"}, want: "file::" + result + "::TestResult", status: Resolved},
+		// new X(…) runs a constructor (constructed, TestConstructions).
 		{name: "new X(…)", from: from, srcEnt: "TestSetup::run", ref: "TestResult",
-			hint: extract.RefHint{Module: "junit.framework"}, want: "file::" + result + "::TestResult", status: Resolved},
+			hint: extract.RefHint{Module: "junit.framework"}, want: "file::" + result + "::TestResult::TestResult", status: Resolved},
 		{name: "a class import", from: from, ref: "TestResult", rel: extract.RelImports,
 			hint: extract.RefHint{Module: "junit.framework"}, want: "file::" + result + "::TestResult", status: Resolved},
 		{name: "a nested class of the same file", from: folder, srcEnt: "TemporaryFolder", ref: "Builder", rel: extract.RelReferences,
@@ -39,4 +43,95 @@ func TestJavaClassNotItsConstructors(t *testing.T) {
 		{name: "super(…)", from: result, srcEnt: "TestResult::TestResult(String)", ref: "TestResult",
 			hint: extract.RefHint{ReceiverType: "TestResult"}, want: "file::" + result + "::TestResult::TestResult", status: Resolved},
 	})
+}
+
+// TestConstructions: a construction binds the constructor the language
+// runs — by argument count among overloads (Java, C#), `constructor` (TS),
+// `__init__` (Python) — and the class only when it declares none.
+func TestConstructions(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		want  map[string]bound // "callee/argument count" from the use file
+	}{
+		{"java", map[string]string{
+			"demo/Point.java": "package demo;\npublic class Point {\n  public Point() {}\n  public Point(int x, int y) {}\n  public Point(String s) {}\n}\n",
+			"demo/Base.java":  "package demo;\npublic class Base {\n  protected Base(int n) {}\n  protected Base(int n, int m) {}\n  void run() {}\n}\n",
+			"demo/Empty.java": "package demo;\npublic class Empty {\n  void run() {}\n}\n",
+			"demo/Use.java": "package demo;\nclass Use {\n  void make() {\n    new Point();\n    new Point(1, 2);\n    new Point(\"a\");\n    new Empty();\n" +
+				"    new Base(1) { void run() {} };\n  }\n}\n",
+		}, map[string]bound{
+			"Point/0": {Target: "demo/Point.java::Point::Point"},
+			"Point/2": {Target: "demo/Point.java::Point::Point(int,int)"},
+			"Point/1": {Target: "demo/Point.java::Point::Point(String)"},
+			"Empty/0": {Target: "demo/Empty.java::Empty"},
+			"Base/1":  {Target: "demo/Base.java::Base::Base"},
+		}},
+		{"csharp", map[string]string{
+			"Use.cs": "namespace Demo {\n  class Pen {\n    public Pen() {}\n    public Pen(int w) {}\n  }\n  class Use {\n    void Make() { new Pen(2); new Bare(); }\n  }\n  class Bare {}\n}\n",
+		}, map[string]bound{
+			"Pen/1":  {Target: "Use.cs::Demo::Pen::Pen(int)"},
+			"Bare/0": {Target: "Use.cs::Demo::Bare"},
+		}},
+		{"typescript", map[string]string{
+			"src/a.ts":   "export class Box {\n  constructor(n: number) {}\n}\nexport class Bare {}\n",
+			"src/use.ts": "import { Box, Bare } from \"./a\";\nexport function make() {\n  new Box(1);\n  new Bare();\n}\n",
+		}, map[string]bound{
+			"Box/-1":  {Target: "src/a.ts::Box::constructor"},
+			"Bare/-1": {Target: "src/a.ts::Bare"},
+		}},
+		{"python", map[string]string{
+			"pkg/shapes.py": "class Shape:\n    def __init__(self, n):\n        self.n = n\n\nclass Plain:\n    pass\n",
+			"pkg/use.py":    "from .shapes import Shape, Plain\n\ndef make():\n    Shape(1)\n    Plain()\n",
+		}, map[string]bound{
+			"Shape/-1": {Target: "pkg/shapes.py::Shape::__init__"},
+			"Plain/-1": {Target: "pkg/shapes.py::Plain"},
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if d := cmp.Diff(c.want, resolveConstructions(t, c.files)); d != "" {
+				t.Errorf("constructions (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// resolveConstructions extracts files and resolves the calls made in the
+// file whose path holds "Use" or "use", keyed "callee/argument count"
+// (-1 when not counted), IDs without their "file::" prefix.
+func resolveConstructions(t *testing.T, files map[string]string) map[string]bound {
+	t.Helper()
+	var results []*extract.Result
+	for p, src := range files {
+		r, err := extract.ExtractFile(p, []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, r)
+	}
+	ix := New(results, nil)
+	trim := func(id string) string { return strings.TrimPrefix(id, "file::") }
+	got := map[string]bound{}
+	for _, r := range results {
+		if !strings.Contains(r.Path, "Use") && !strings.Contains(r.Path, "use") {
+			continue
+		}
+		for _, e := range r.Edges {
+			name, ok := strings.CutPrefix(e.Target, extract.RefPrefix)
+			if !ok || e.Relation != extract.RelCalls {
+				continue
+			}
+			o := ix.Resolve(Source{ID: e.Source, File: r.Path}, name, e.Relation, e.Hint)
+			n, ok := e.Hint.ArgCount()
+			if !ok {
+				n = -1
+			}
+			b := bound{Target: trim(o.Target)}
+			for _, id := range o.Also {
+				b.Also = append(b.Also, trim(id))
+			}
+			got[fmt.Sprintf("%s/%d", name, n)] = b
+		}
+	}
+	return got
 }

@@ -748,6 +748,9 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 	switch rel {
 	case extract.RelCalls:
 		r = ix.withOverloads(r, from, src.ID, best, cands)
+		if isType(c.typ) {
+			r = ix.constructed(r, best, hint)
+		}
 	case extract.RelImports:
 		r = ix.importedOverloads(r, from, src.ID, best, cands)
 	}
