@@ -354,14 +354,20 @@ func (r *run) patchResolve(p *patchState) *noPatch {
 	n := len(p.files)
 	p.outs, p.touched = make([][]resolve.Result, n), make([]bool, n)
 	nothingElse := len(p.stale.labels) == 0 && !p.stale.types && !p.moved
+	kept := make([]bool, n)
 	err := forEachFile(r.ctx, len(p.files), func(i int) {
-		p.outs[i], p.touched[i] = p.reresolve(i, nothingElse)
+		p.outs[i], p.touched[i], kept[i] = p.reresolve(i, nothingElse)
 	})
 	if err != nil {
 		return &noPatch{reason: Cancelled, err: err}
 	}
 	for i, fr := range p.files {
-		p.now[fr.file.Rel].out = p.outs[i]
+		rel := fr.file.Rel
+		if kept[i] {
+			p.now[rel].out = p.prev.files[rel].out // shared: never modified
+		} else {
+			p.now[rel].out = packOutcomes(p.outs[i])
+		}
 	}
 	return nil
 }
@@ -476,16 +482,17 @@ func (p *patchState) restale() *noPatch {
 
 // reresolve returns file i's outcomes and whether any moved: a changed
 // file's are all resolved again, another file's only where the change can
-// reach them (refs.go).
-func (p *patchState) reresolve(i int, nothingElse bool) ([]resolve.Result, bool) {
+// reach them (refs.go). A file no change reaches keeps the previous run's
+// outcomes as they are: kept, and no outcomes returned.
+func (p *patchState) reresolve(i int, nothingElse bool) (out []resolve.Result, moved, kept bool) {
 	rel := p.files[i].file.Rel
 	changed := p.isChanged[i] || p.stale.changed[rel]
+	if !changed && (nothingElse || p.stale.passesOver(p.now[rel])) {
+		return nil, false, true
+	}
 	var old []resolve.Result
 	if !p.isChanged[i] {
-		old = p.prev.files[rel].out
-	}
-	if !changed && (nothingElse || p.stale.passesOver(p.now[rel])) {
-		return old, false
+		old = p.prev.files[rel].out.unpack()
 	}
 	res := p.files[i].result()
 	keep := old
@@ -494,8 +501,7 @@ func (p *patchState) reresolve(i int, nothingElse bool) ([]resolve.Result, bool)
 	}
 	fi, _ := p.ix.FileIndex(res.Path)
 	refs := newFileRefs(p.ix, int(fi), res.Path, keep, p.stale)
-	var out []resolve.Result
-	moved := changed
+	moved = changed
 	for k := range res.Edges {
 		e := &res.Edges[k]
 		name, ok := strings.CutPrefix(e.Target, extract.RefPrefix)
@@ -509,7 +515,7 @@ func (p *patchState) reresolve(i int, nothingElse bool) ([]resolve.Result, bool)
 		}
 		out = append(out, o)
 	}
-	return out, moved
+	return out, moved, false
 }
 
 // patchEdges makes the new outgoing edges of every touched file — its

@@ -169,7 +169,7 @@ func (r *run) resolveAll(prev *resolveCache) (*resolveCache, error) {
 		path := r.included[i].fr.res.Path
 		var old []resolve.Result
 		if !stale.all && !stale.changed[path] {
-			old = prev.files[path].out
+			old = prev.files[path].out.unpack()
 		}
 		refs := newFileRefs(ix, i, path, old, stale)
 		out[i] = r.resolveFile(i, refs, now[path])
@@ -202,6 +202,10 @@ func resultsOf(inc []included) []*extract.Result {
 // looking targets up here is a read of the graph only.
 func (r *run) resolveFile(i int, refs *fileRefs, fr *fileResolution) []resolved {
 	res := r.included[i].fr.res
+	if fr != nil {
+		n := refCount(res)
+		fr.out = outcomes{status: make([]resolve.Status, n), target: make([]string, n)}
+	}
 	var list []resolved
 	lastSrc, srcID := "", graph.NoNode
 	j := 0 // the reference's index among the file's references
@@ -212,10 +216,10 @@ func (r *run) resolveFile(i int, refs *fileRefs, fr *fileResolution) []resolved 
 			continue
 		}
 		o, fresh := refs.outcome(j, e, name)
-		j++
 		if fr != nil {
-			fr.out = append(fr.out, o)
+			fr.out.set(j, o)
 		}
+		j++
 		if e.Source != lastSrc {
 			lastSrc = e.Source
 			if id, ok := r.b.g.Lookup(e.Source); ok {
@@ -233,6 +237,17 @@ func (r *run) resolveFile(i int, refs *fileRefs, fr *fileResolution) []resolved 
 		}
 	}
 	return list
+}
+
+// refCount counts r's ref:: edges (its outcomes).
+func refCount(r *extract.Result) int {
+	n := 0
+	for k := range r.Edges {
+		if strings.HasPrefix(r.Edges[k].Target, extract.RefPrefix) {
+			n++
+		}
+	}
+	return n
 }
 
 // target is the node an outcome binds: h when known, else the node with

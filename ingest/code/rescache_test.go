@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/m1nd-go/m1nd/ingest/resolve"
 )
 
 // shareAny agrees with a plain check on both of its ways (binary search
@@ -41,5 +45,31 @@ func TestShareAny(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOutcomesPacked checks that the resolve cache keeps outcomes packed
+// (a status and a target each, variants aside, in exact-size arrays) and
+// gives back what the resolver found, File and Node aside (a later run
+// looks targets up by ID).
+func TestOutcomesPacked(t *testing.T) {
+	rs := []resolve.Result{
+		{Status: resolve.Unresolved, File: -1, Node: -1},
+		{Status: resolve.Resolved, Target: "file::a.go::F", File: 3, Node: 7},
+		{Status: resolve.Ambiguous, Target: "file::b_linux.go::G", File: 4, Node: 1, Also: []string{"file::b_windows.go::G"}},
+	}
+	o := packOutcomes(rs)
+	if cap(o.status) != len(rs) || cap(o.target) != len(rs) || len(o.also) != 1 {
+		t.Fatalf("packed: %d/%d statuses, %d/%d targets, %d variants; want exact-size arrays and one variant", len(o.status), cap(o.status), len(o.target), cap(o.target), len(o.also))
+	}
+	want := slices.Clone(rs)
+	for j := range want {
+		want[j].File, want[j].Node = -1, -1
+	}
+	if got := o.unpack(); !cmp.Equal(got, want) {
+		t.Errorf("unpacked:\n%+v\nwant\n%+v", got, want)
+	}
+	if got := (outcomes{}).unpack(); got != nil {
+		t.Errorf("no outcomes unpack to %v, want nil", got)
 	}
 }
