@@ -51,7 +51,7 @@ func RankFiles(ctx context.Context, d *analysis.DepGraph, scope string) ([]FileR
 }
 
 // FileRiskParts measures every non-test file of d's graph (d at file
-// level) that holds code or takes part in a dependency: centrality, blast radius, dependents and churn, unscored, in
+// level) but documents and data files that take part in no dependency: centrality, blast radius, dependents and churn, unscored, in
 // node order. Reuse it for many Rank calls while the graph is served.
 func FileRiskParts(ctx context.Context, d *analysis.DepGraph) ([]FileRisk, error) {
 	g := d.Graph()
@@ -63,7 +63,7 @@ func FileRiskParts(ctx context.Context, d *analysis.DepGraph) ([]FileRisk, error
 		if g.Type(n) != graph.File || d.Unit(n) != n || testPath(p) {
 			continue
 		}
-		if !analysis.HoldsCode(g, n) && len(d.Dependencies(n)) == 0 && len(d.Dependents(n)) == 0 {
+		if analysis.IsDataFile(g, n) && len(d.Dependencies(n)) == 0 && len(d.Dependents(n)) == 0 {
 			continue // a README, a licence, composer.json: churn without code is no risk to rank
 		}
 		if len(out)%256 == 0 {

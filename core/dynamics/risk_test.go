@@ -66,12 +66,13 @@ func TestRankFilesFormula(t *testing.T) {
 	}
 }
 
-// A file that holds no code and links to nothing (a README, composer.json)
-// is not ranked however often it changes; a data file a module imports
-// is.
+// A document or data file that links to nothing (a README,
+// composer.json) is not ranked however often it changes; a data file a
+// module imports is, and so is code without functions (settings.py).
 func TestRankFilesLeavesOutDocuments(t *testing.T) {
-	types := map[string]graph.NodeType{"a.py": graph.File, "README.md": graph.File, "schema.json": graph.File, "run": graph.Function}
-	g, id := build(t, []edge{{"a.py", "contains", "run"}, {"a.py", "imports", "schema.json"}}, nil, types, nil)
+	types := map[string]graph.NodeType{"a.py": graph.File, "README.md": graph.File, "schema.json": graph.File, "settings.py": graph.File, "run": graph.Function}
+	tags := map[string][]string{"README.md": {"md", "doc"}, "schema.json": {"json"}, "a.py": {"python"}, "settings.py": {"python"}}
+	g, id := build(t, []edge{{"a.py", "contains", "run"}, {"a.py", "imports", "schema.json"}}, []string{"README.md", "settings.py"}, types, tags)
 	g.SetChangeFrequency(id["README.md"], 1)
 	d, err := analysis.NewDepGraph(g, true)
 	if err != nil {
@@ -86,7 +87,9 @@ func TestRankFilesLeavesOutDocuments(t *testing.T) {
 		paths = append(paths, g.ExternalID(r.File))
 	}
 	slices.Sort(paths)
-	if want := []string{g.ExternalID(id["a.py"]), g.ExternalID(id["schema.json"])}; !slices.Equal(paths, want) {
+	want := []string{g.ExternalID(id["a.py"]), g.ExternalID(id["schema.json"]), g.ExternalID(id["settings.py"])}
+	slices.Sort(want)
+	if !slices.Equal(paths, want) {
 		t.Errorf("ranked %v, want %v", paths, want)
 	}
 }
