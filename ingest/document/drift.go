@@ -19,6 +19,10 @@ const (
 	// DriftAmbiguous: the document names something too many code nodes
 	// answer to, so nothing was bound.
 	DriftAmbiguous = "ambiguous_target"
+	// DriftExample: a code example calls the project's function or class
+	// with a keyword or more positional arguments than its current
+	// signature accepts.
+	DriftExample = "example_call_rejected"
 )
 
 // DriftGrace is how much later (seconds) code may change than its
@@ -46,6 +50,12 @@ type Finding struct {
 	// 0 a checked change of the symbol's surface, 1 its own lines, 2 its
 	// file (set by the caller that dates them; 0 otherwise).
 	Tier int
+	// Line is the document line of an example's call; Param the keyword
+	// the signature no longer has; Commit the commit that made the call
+	// fail, when history shows it (example_call_rejected only).
+	Line   int
+	Param  string
+	Commit string
 }
 
 // DocDrift is one document's drift.

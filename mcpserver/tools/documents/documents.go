@@ -67,8 +67,8 @@ func registerDocuments(r *tools.Registry) {
 	tools.Add(r, tools.Tool{
 		Name:        "document_drift",
 		Title:       "Stale documents",
-		Description: "Documents whose bound code changed since, or whose named code is gone.",
-		Details: "Stale documentation: documents whose bound code changed after the document last did (git: a symbol by the last commit changing its own lines, a Python def or class only when its surface differs from the document's date, saying what changed; a file by its last commit; file times outside git; sections rendering the code — mkdocstrings, autodoc, literal includes — skipped), " +
+		Description: "Documents whose examples or bound code no longer match the code, or whose named code is gone.",
+		Details: "Stale documentation: Python examples (fenced python/pycon blocks, reST code-block/doctest, >>> lines) calling the project's function or class — resolved through the page's imports and the package's re-exports — with a keyword or more positional arguments than its current signature takes, with the doc line and the commit that made the call fail; documents whose bound code changed after the document last did (git: a symbol by the last commit changing its own lines, a Python def or class only when its surface differs from the document's date, saying what changed; a file by its last commit; file times outside git; sections rendering the code — mkdocstrings, autodoc, literal includes — skipped), " +
 			"paths and members a document names that are gone although their directory or owner is there, and names too ambiguous to bind. One document (path/node_id) or all.",
 		Class:     tools.Read,
 		WhenToUse: "After refactors or moves, before trusting a spec or README, to find the docs to update.",

@@ -194,11 +194,14 @@ func bindingsGuidance(c *tools.Call, out *documentBindingsOutput) tools.Guidance
 }
 
 type driftFindingJSON struct {
-	Kind           string  `json:"kind" jsonschema:"code_change_unreflected, missing_target or ambiguous_target."`
+	Kind           string  `json:"kind" jsonschema:"example_call_rejected, code_change_unreflected, missing_target or ambiguous_target."`
 	SectionID      string  `json:"section_id"`
 	SectionHeading string  `json:"section_heading"`
 	LineStart      uint32  `json:"line_start"`
 	Mention        string  `json:"mention"`
+	Line           int     `json:"line,omitempty" jsonschema:"The document line of the example's call."`
+	Parameter      string  `json:"parameter,omitempty" jsonschema:"The keyword the called def no longer has."`
+	Commit         string  `json:"commit,omitempty" jsonschema:"The commit after which the example's call fails (git)."`
 	TargetNodeID   string  `json:"target_node_id,omitempty"`
 	TargetFile     string  `json:"target_file,omitempty"`
 	CodeChangedAt  string  `json:"code_changed_at,omitempty"`
@@ -235,6 +238,8 @@ type driftSummary struct {
 	ClearedByTypes        int `json:"cleared_by_types" jsonschema:"Bindings whose symbol's lines changed after the document only in Python type or comment edits."`
 	ClearedBySurface      int `json:"cleared_by_surface" jsonschema:"Bindings to a Python def or class whose surface (signatures without types, decorators; a class's docstring, attributes, __call__) reads as at the document's date, but for additions."`
 	DatedByFile           int `json:"dated_by_file" jsonschema:"Stale bindings to a symbol dated by its file: its lines could not be traced."`
+	ExampleCallsChecked   int `json:"example_calls_checked" jsonschema:"Calls in Python examples resolved through the page's imports to a def whose signature is known, and compared with it."`
+	ExampleCallsRejected  int `json:"example_calls_rejected"`
 }
 
 type documentDriftOutput struct {
@@ -295,6 +300,7 @@ func runDocumentDrift(c *tools.Call, in documentDriftParams) (documentDriftOutpu
 			dd := &dds[i]
 			var tl driftTally
 			notes := refineDrift(b, src, dd, &tl)
+			notes = checkExamples(b, src, dd, notes, &out.Summary)
 			dj := driftDoc(g, dd, notes)
 			dj.SkippedGenerated = tl.generated
 			all = append(all, dj)
@@ -358,8 +364,10 @@ func driftDoc(g *graph.Graph, d *document.DocDrift, notes []string) driftDocJSON
 			heading = "(document)"
 		}
 		fj := driftFindingJSON{Kind: f.Kind, SectionID: g.ExternalID(f.Section), SectionHeading: heading, LineStart: g.Provenance(f.Section).LineStart,
-			Mention: f.Mention.Text, Candidates: f.Candidates, Detail: f.Detail, DatedBy: notes[i]}
-		if f.Target != graph.NoNode {
+			Mention: f.Mention.Text, Candidates: f.Candidates, Detail: f.Detail, DatedBy: notes[i], Line: f.Line, Parameter: f.Param, Commit: f.Commit}
+		if f.Kind == document.DriftExample {
+			fj.TargetNodeID, fj.CodeChangedAt = g.ExternalID(f.Target), unixTime(f.CodeChanged)
+		} else if f.Target != graph.NoNode {
 			fj.TargetNodeID, fj.TargetFile = g.ExternalID(f.Target), g.ExternalID(f.File)
 			fj.CodeChangedAt = unixTime(f.CodeChanged)
 			fj.DaysBehind = float64(int64((f.CodeChanged-d.DocChanged)/86400*10+0.5)) / 10

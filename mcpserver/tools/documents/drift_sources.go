@@ -28,12 +28,14 @@ type driftSources struct {
 	lines lineCache
 	past  map[string][]byte // top NUL time NUL path → text then (nil: absent)
 	revs  map[string]string // top NUL time → last first-parent commit by then
+	// exHist: a def file's versions, read back for an example's call.
+	exHist map[string]*fileVersions
 }
 
 func newDriftSources(b *session.Bundle) *driftSources {
 	return &driftSources{b: b, text: map[string][]byte{}, repos: map[string]map[string]float64{}, top: map[string]string{},
 		lines: lineCache{head: map[string]string{}, hist: map[string]lineEntry{}, width: map[string]int{}},
-		past:  map[string][]byte{}, revs: map[string]string{}}
+		past:  map[string][]byte{}, revs: map[string]string{}, exHist: map[string]*fileVersions{}}
 }
 
 // driftSourcesKey keeps one driftSources per bundle, shared by the

@@ -1,0 +1,98 @@
+package document
+
+import (
+	"slices"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+)
+
+// What document_drift needs to check a documentation example's call
+// against the code it calls: the dotted name resolved as Python imports
+// it (re-exports followed, source before stub), and the class whose
+// __init__ a constructor call reaches.
+
+// PythonName resolves a dotted name as a Python program importing it
+// would ("tqdm.tqdm" is what tqdm/__init__.py exposes as tqdm); nil when
+// no ingested module exposes it.
+func (x *Index) PythonName(q string) []graph.NodeID {
+	return x.preferSource(x.moduleExport(q))
+}
+
+// CodeQual splits a code node's external ID into its file path and the
+// segments of its qualified name ("file::a.py::A::f" → a.py, [A f]).
+func CodeQual(ext string) (p string, segs []string, ok bool) {
+	_, p, segs, ok = codeRef(ext)
+	return p, segs, ok
+}
+
+// PythonInit finds the __init__ a call of class c runs: c's own, else
+// the one of the first base (breadth first over inherits edges) that
+// defines it. visited lists the classes searched, c first, so that the
+// caller can refuse decorated ones (dataclass, attrs). known is false
+// when a base lies outside the graph, when two bases define __init__
+// (the MRO would have to be computed), or when a class defines __new__:
+// then the accepted arguments are not known and nothing is checked.
+// init is graph.NoNode (and known true) when no class defines one: the
+// call takes no arguments.
+func (x *Index) PythonInit(c graph.NodeID) (init graph.NodeID, visited []graph.NodeID, known bool) {
+	g := x.g
+	init = graph.NoNode
+	seen := map[graph.NodeID]bool{c: true}
+	queue := []graph.NodeID{c}
+	for len(queue) > 0 {
+		if len(visited) == maxHierarchy {
+			return graph.NoNode, visited, false
+		}
+		k := queue[0]
+		queue = queue[1:]
+		visited = append(visited, k)
+		if _, ok := g.Lookup(g.ExternalID(k) + "::__new__"); ok {
+			return graph.NoNode, visited, false
+		}
+		if id, ok := g.Lookup(g.ExternalID(k) + "::__init__"); ok {
+			if init != graph.NoNode {
+				return graph.NoNode, visited, false
+			}
+			init = id
+			if k == c {
+				return init, visited, true // its own __init__ is what runs
+			}
+			continue
+		}
+		bases, ok := x.pyBases(k)
+		if !ok {
+			return graph.NoNode, visited, false
+		}
+		for _, t := range bases {
+			if !seen[t] {
+				seen[t] = true
+				queue = append(queue, t)
+			}
+		}
+	}
+	return init, visited, true
+}
+
+// pyBases are a class's bases in the graph; false when one of them is
+// not (a library's class, whose __init__ is unknown here).
+func (x *Index) pyBases(c graph.NodeID) ([]graph.NodeID, bool) {
+	g := x.g
+	var out []graph.NodeID
+	lo, hi := g.OutRange(c)
+	for e := lo; e < hi; e++ {
+		if g.IsMirror(e) || g.RelationName(e) != "inherits" {
+			continue
+		}
+		t := g.Target(e)
+		if !isClassType(g.Type(t)) {
+			return nil, false
+		}
+		out = append(out, t)
+	}
+	body, readable := x.classSource(c)
+	if !readable || declaredBases(g.SourcePath(c), body) > len(out) {
+		return nil, false
+	}
+	slices.Sort(out)
+	return out, true
+}

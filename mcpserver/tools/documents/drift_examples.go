@@ -1,0 +1,158 @@
+package documents
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Code examples in documentation are checked against the code they call
+// (benchmarks/results/drift-examples.md): a call of the project's
+// function or class with a keyword its current signature does not
+// have, or with more positional arguments than it takes, fails for the
+// reader who copies it. Only examples that are surely Python are read —
+// fenced python/py/pycon blocks, reST code-block/doctest/testcode
+// directives, and `>>>` doctest lines — and a called name counts only
+// when the examples of the same page import it.
+
+// exLine is one line of example code and the document line it is on.
+type exLine struct {
+	line int
+	text string
+}
+
+var (
+	fenceRe     = regexp.MustCompile("^\\s*(```+|~~~+)\\s*\\{?\\s*([\\w+-]*)")
+	directiveRe = regexp.MustCompile(`^(\s*)\.\.\s+(code-block|code|sourcecode|doctest|testcode|testsetup|ipython)::\s*(\w*)`)
+	promptRe    = regexp.MustCompile(`^\s*(>>>|\.\.\.)( |$)`)
+)
+
+// pythonInfo says whether a fence's or directive's language is Python
+// source (python, py, python3) or a console session (pycon, doctest).
+func pythonInfo(lang string) (source, console bool) {
+	switch strings.ToLower(lang) {
+	case "python", "py", "python3", "py3", "testcode", "testsetup":
+		return true, false
+	case "pycon", "doctest", "ipython", "python-console":
+		return false, true
+	}
+	return false, false
+}
+
+// pyExamples cuts a document into blocks of Python example code, in
+// page order; a console block keeps only its prompted lines, without the
+// prompts.
+func pyExamples(text string) [][]exLine {
+	lines := strings.Split(text, "\n")
+	var out [][]exLine
+	for i := 0; i < len(lines); i++ {
+		if m := fenceRe.FindStringSubmatch(lines[i]); m != nil {
+			end := fenceEnd(lines, i, m[1])
+			src, con := pythonInfo(m[2])
+			out = appendBlock(out, lines, i+1, end, src, con)
+			i = end
+			continue
+		}
+		if m := directiveRe.FindStringSubmatch(lines[i]); m != nil {
+			lang := m[3]
+			if m[2] != "code-block" && m[2] != "code" && m[2] != "sourcecode" {
+				lang = m[2]
+			}
+			end := indentedEnd(lines, i, len(m[1]))
+			src, con := pythonInfo(lang)
+			out = appendBlock(out, lines, i+1, end, src, con)
+			i = end - 1
+			continue
+		}
+		if promptRe.MatchString(lines[i]) && strings.HasPrefix(strings.TrimSpace(lines[i]), ">>>") {
+			end := i + 1
+			for end < len(lines) && strings.TrimSpace(lines[end]) != "" && !fenceRe.MatchString(lines[end]) {
+				end++
+			}
+			out = appendBlock(out, lines, i, end, false, true)
+			i = end - 1
+		}
+	}
+	return out
+}
+
+// fenceEnd is the index of the line closing the fence opened at i.
+func fenceEnd(lines []string, i int, fence string) int {
+	for j := i + 1; j < len(lines); j++ {
+		if strings.HasPrefix(strings.TrimSpace(lines[j]), fence) {
+			return j
+		}
+	}
+	return len(lines)
+}
+
+// indentedEnd is the index after a directive's body: the lines indented
+// deeper than the directive (blank lines included).
+func indentedEnd(lines []string, i, indent int) int {
+	end := i + 1
+	for j := i + 1; j < len(lines); j++ {
+		t := lines[j]
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
+		if len(t)-len(strings.TrimLeft(t, " \t")) <= indent {
+			break
+		}
+		end = j + 1
+	}
+	return end
+}
+
+// appendBlock adds lines[lo:hi] as a block: source kept whole, a console
+// session reduced to its prompted lines. A block that is neither (an
+// unmarked fence, a shell session) is read for its prompted lines only
+// when it has some.
+func appendBlock(out [][]exLine, lines []string, lo, hi int, source, console bool) [][]exLine {
+	hi = min(hi, len(lines))
+	if !source {
+		console = console || hasPrompt(lines[lo:hi])
+	}
+	var b []exLine
+	for j := lo; j < hi; j++ {
+		switch {
+		case source && !hasPrompt(lines[lo:hi]):
+			b = append(b, exLine{j + 1, lines[j]})
+		case console || source:
+			if m := promptRe.FindStringSubmatchIndex(lines[j]); m != nil {
+				b = append(b, exLine{j + 1, lines[j][m[1]:]})
+			}
+		}
+	}
+	if len(b) == 0 {
+		return out
+	}
+	return append(out, dedent(b))
+}
+
+func hasPrompt(lines []string) bool {
+	for _, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), ">>>") {
+			return true
+		}
+	}
+	return false
+}
+
+// dedent removes the indentation every line of a block shares.
+func dedent(b []exLine) []exLine {
+	common := -1
+	for _, l := range b {
+		if strings.TrimSpace(l.text) == "" {
+			continue
+		}
+		n := len(l.text) - len(strings.TrimLeft(l.text, " \t"))
+		if common < 0 || n < common {
+			common = n
+		}
+	}
+	for i := range b {
+		if len(b[i].text) >= common && common > 0 {
+			b[i].text = b[i].text[common:]
+		}
+	}
+	return b
+}

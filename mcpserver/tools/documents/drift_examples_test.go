@@ -1,0 +1,99 @@
+package documents
+
+import (
+	"fmt"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+)
+
+// exampleRepo: a package whose functions and classes a guide (Markdown)
+// and an API page (reST) call in examples, with renamed keywords and a
+// constructor that lost its argument in the history scripted below.
+var exampleRepo = map[string]string{
+	"src/kit/__init__.py": "from .core import connect, Client, wrapped, loose\nfrom .shapes import Box\n",
+	"src/kit/core.py": "import functools\n\n\ndef connect(host, timeout=10):\n    return host\n\n\nclass Client:\n    def __init__(self, url, retries=3):\n        self.url = url\n\n" +
+		"    @classmethod\n    def from_env(cls, name):\n        return cls(name)\n\n\ndef register(f):\n    return f\n\n\n@register\ndef wrapped(a):\n    return a\n\n\ndef loose(*args, **kwargs):\n    return args\n",
+	"src/kit/shapes.py": "class Base:\n    def __init__(self, width):\n        self.width = width\n\n\nclass Box(Base):\n    pass\n",
+	"docs/guide.md": "# Guide\n\n```python\nimport kit\n\nkit.connect(\"db\", timeout=5)\nkit.loose(1, 2, anything=3)\nkit.wrapped(1, b=2)\nother.connect(timeout=1)\n```\n\n" +
+		"## Clients\n\n```pycon\n>>> from kit import Client\n>>> c = Client(\"u\",\n...            retries=1)\n>>> Client.from_env(\"X\")\n>>> sorted([1], key=lambda a, b=1: a)\n```\n\n" +
+		"Your own function of the same name is yours:\n\n```python\ndef connect(host, timeout):\n    pass\n\nconnect(\"h\", timeout=1)\n```\n",
+	"docs/api.rst":      "API\n===\n\n.. code-block:: python\n\n    from kit.shapes import Box\n    Box(3)\n\n>>> import kit as k\n>>> k.Client(\"u\")\n",
+	"docs/upgrading.md": "# Upgrading\n\n```python\nimport kit\n# 1.x\nkit.connect(\"db\", timeout=5)\n```\n",
+}
+
+// A call in an example is checked against today's signature: a renamed
+// keyword and a lost positional argument are found, with the doc line
+// and the commit that made the call fail; calls through *args/**kwargs,
+// unknown decorators, unimported or redefined names, and upgrading pages
+// are left alone.
+func TestDocumentDriftChecksExampleCalls(t *testing.T) {
+	t.Parallel()
+	dir := srcCommitted(t, exampleRepo)
+	commitAt(t, dir, "2023-06-01T00:00:00Z", "docs")
+	core := fileEditor(t, dir, "src/kit/core.py")
+	core("2024-02-01T00:00:00Z", "def connect(host, timeout=10):", "def connect(host, deadline=10):")
+	core("2024-03-01T00:00:00Z", "def __init__(self, url, retries=3):", "def __init__(self, url, *, max_retries=3):")
+	fileEditor(t, dir, "src/kit/shapes.py")("2024-04-01T00:00:00Z", "def __init__(self, width):\n        self.width = width", "def __init__(self):\n        self.width = 1")
+
+	d := driftServer(t, dir)
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t"})
+	var got []string
+	for _, doc := range out["documents"].([]any) {
+		for _, f := range doc.(map[string]any)["findings"].([]any) {
+			m := f.(map[string]any)
+			if m["kind"] == "example_call_rejected" {
+				param, _ := m["parameter"].(string)
+				got = append(got, fmt.Sprint(doc.(map[string]any)["source_path"], ":", m["line"], " ", param, " ", m["code_changed_at"], " | ", m["detail"]))
+			}
+		}
+	}
+	want := []string{
+		`docs/api.rst:7  2024-04-01T00:00:00Z | kit.shapes.Box: takes 0 positional arguments, the example passes 1 (src/kit/shapes.py: def Base.__init__); it fit until ` + head(t, dir, "2024-04-01") + ` (2024-04-01, "at 2024-04-01T00:00:00Z")`,
+		`docs/guide.md:16 retries 2024-03-01T00:00:00Z | kit.Client: no parameter retries (src/kit/core.py: def Client.__init__); it fit until ` + head(t, dir, "2024-03-01") + ` (2024-03-01, "at 2024-03-01T00:00:00Z"), which renamed retries to max_retries`,
+		`docs/guide.md:6 timeout 2024-02-01T00:00:00Z | kit.connect: no parameter timeout (src/kit/core.py: def connect); it fit until ` + head(t, dir, "2024-02-01") + ` (2024-02-01, "at 2024-02-01T00:00:00Z"), which renamed timeout to deadline`,
+	}
+	slices.Sort(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("example findings (-want +got):\n%s", diff)
+	}
+	sum := out["summary"].(map[string]any)
+	// connect, Client(2), from_env, Box, wrapped is refused (decorator),
+	// loose has **kwargs: 6 checked.
+	if sum["example_calls_checked"] != float64(6) || sum["example_calls_rejected"] != float64(3) {
+		t.Errorf("summary checked %v rejected %v, want 6 and 3", sum["example_calls_checked"], sum["example_calls_rejected"])
+	}
+}
+
+// head is the short hash of the first-parent commit made on day (the
+// scripted commits are one a day).
+func head(t *testing.T, dir, day string) string {
+	t.Helper()
+	out, err := exec.Command("git", "-C", dir, "log", "--first-parent", "--format=%H", "--since="+day+"T00:00:00Z", "--until="+day+"T00:00:01Z").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return short(strings.TrimSpace(string(out)))
+}
+
+func TestExampleCalls(t *testing.T) {
+	doc := "# T\n\n```py\nfrom kit import run as go, Box\nimport kit.sub\ngo(1, 2, *rest, k=1)\nkit.sub.f(x=\"a, b=c\", **kw)\nBox(lambda a, b: a, key=1)\nBox = 3\nBox(1)\nobj.go(1)\n```\n\n" +
+		".. doctest::\n\n   >>> go(\n   ...   y=2)\n   3\n"
+	var got []string
+	for _, c := range exampleCalls(pyExamples(doc)) {
+		got = append(got, fmt.Sprintf("%d %s pos=%d kws=%v *=%v **=%v", c.line, c.target, c.pos, c.kws, c.starPos, c.starKw))
+	}
+	want := []string{
+		"6 kit.run pos=2 kws=[k] *=true **=false",
+		"7 kit.sub.f pos=0 kws=[x] *=false **=true",
+		"8 kit.Box pos=1 kws=[key] *=false **=false",
+		"16 kit.run pos=0 kws=[y] *=false **=false",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
+	}
+}

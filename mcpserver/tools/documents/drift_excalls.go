@@ -1,0 +1,195 @@
+package documents
+
+import (
+	"regexp"
+	"strings"
+)
+
+// exCall is one call in a documentation example, with its callee
+// resolved through the page's imports.
+type exCall struct {
+	line   int    // document line
+	text   string // the call as written (cut to maxCallText)
+	target string // the dotted name it calls ("tqdm.tqdm")
+	pos    int    // positional arguments
+	kws    []string
+	// starPos, starKw: *seq or **map in the call, so the number of
+	// positional arguments, or the keywords, are not all known.
+	starPos, starKw bool
+}
+
+const maxCallText = 120
+
+var (
+	importRe   = regexp.MustCompile(`^import\s+(.+)$`)
+	fromRe     = regexp.MustCompile(`^from\s+([\w.]+)\s+import\s+\(?([^)]*)\)?$`)
+	bindHeadRe = regexp.MustCompile(`^(?:async\s+)?(?:def|class)\s+(\w+)`)
+	forRe      = regexp.MustCompile(`^(?:async\s+)?for\s+(.+?)\s+in\s`)
+	asRe       = regexp.MustCompile(`\bas\s+(\w+)`)
+	calleeRe   = regexp.MustCompile(`[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*\s*$`)
+	kwArgRe    = regexp.MustCompile(`^\s*([A-Za-z_]\w*)\s*=($|[^=])`)
+	identOnly  = regexp.MustCompile(`^[A-Za-z_]\w*$`)
+)
+
+// exampleCalls reads a page's example blocks in order, with one
+// namespace for the page (Sphinx's doctest and a tutorial's readers
+// both carry names from one block to the next), and lists the calls
+// whose callee an import of the page names.
+func exampleCalls(blocks [][]exLine) []exCall {
+	env := map[string]string{}
+	var out []exCall
+	for _, b := range blocks {
+		texts := make([]string, len(b))
+		for i, l := range b {
+			texts[i] = l.text
+		}
+		for _, ll := range pyLines(strings.Join(texts, "\n")) {
+			line := b[min(ll.first, len(b))-1].line
+			for _, st := range splitTop(ll.text, ';') {
+				out = statementCalls(strings.TrimSpace(st), line, env, out)
+			}
+		}
+	}
+	return out
+}
+
+// statementCalls adds one statement's resolvable calls, then applies
+// its imports and the names it binds.
+func statementCalls(st string, line int, env map[string]string, out []exCall) []exCall {
+	if m := importRe.FindStringSubmatch(st); m != nil {
+		for _, part := range strings.Split(m[1], ",") {
+			mod, alias, hasAs := strings.Cut(strings.TrimSpace(part), " as ")
+			mod = strings.TrimSpace(mod)
+			if hasAs {
+				env[strings.TrimSpace(alias)] = mod
+			} else {
+				top, _, _ := strings.Cut(mod, ".")
+				env[top] = top
+			}
+		}
+		return out
+	}
+	if m := fromRe.FindStringSubmatch(st); m != nil {
+		for _, part := range strings.Split(m[2], ",") {
+			name, alias, hasAs := strings.Cut(strings.TrimSpace(part), " as ")
+			name, alias = strings.TrimSpace(name), strings.TrimSpace(alias)
+			if !hasAs {
+				alias = name
+			}
+			if identOnly.MatchString(name) && identOnly.MatchString(alias) && !strings.HasPrefix(m[1], ".") {
+				env[alias] = m[1] + "." + name
+			}
+		}
+		return out
+	}
+	if !bindHeadRe.MatchString(st) { // a def's own name is no call
+		out = findCalls(st, line, env, out)
+	}
+	for _, n := range boundNames(st) {
+		delete(env, n) // the example's own name now, not the import
+	}
+	return out
+}
+
+// boundNames are the plain names a statement binds: def and class
+// names, assignment and for targets, `as` names.
+func boundNames(st string) []string {
+	if m := bindHeadRe.FindStringSubmatch(st); m != nil {
+		return []string{m[1]}
+	}
+	var out []string
+	if m := forRe.FindStringSubmatch(st); m != nil {
+		out = append(out, targetNames(m[1])...)
+	}
+	for _, m := range asRe.FindAllStringSubmatch(st, -1) {
+		out = append(out, m[1])
+	}
+	parts := splitTop(st, '=')
+	for i := 0; i+1 < len(parts); i++ {
+		lhs, rhs := parts[i], parts[i+1]
+		if strings.HasSuffix(lhs, "!") || strings.HasSuffix(lhs, "<") || strings.HasSuffix(lhs, ">") || strings.HasSuffix(lhs, "=") || strings.HasPrefix(rhs, "=") {
+			continue // a comparison, not an assignment
+		}
+		out = append(out, targetNames(strings.TrimRight(lhs, "+-*/%&|^@: "))...)
+	}
+	return out
+}
+
+// targetNames are the plain names of an assignment target ("a, (b, c)").
+func targetNames(t string) []string {
+	var out []string
+	for _, p := range strings.FieldsFunc(t, func(r rune) bool { return r == ',' || r == '(' || r == ')' || r == '[' || r == ']' || r == ' ' }) {
+		if identOnly.MatchString(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// findCalls lists the calls in a statement (outside string literals)
+// whose callee's first name the page imported.
+func findCalls(st string, line int, env map[string]string, out []exCall) []exCall {
+	scanBrackets(st, 0, func(i, depth int) bool {
+		if st[i] != '(' {
+			return true
+		}
+		loc := calleeRe.FindStringIndex(st[:i])
+		if loc == nil || loc[0] > 0 && (st[loc[0]-1] == '.' || st[loc[0]-1] == ')' || st[loc[0]-1] == ']') {
+			return true // a method of an expression: its type is unknown
+		}
+		callee := strings.Join(strings.Fields(strings.ReplaceAll(st[loc[0]:i], ".", " ")), ".")
+		first, rest, _ := strings.Cut(callee, ".")
+		mod, ok := env[first]
+		if !ok {
+			return true
+		}
+		target := mod
+		if rest != "" {
+			target += "." + rest
+		}
+		end := closeOf(st, i)
+		c := exCall{line: line, text: st[loc[0]:min(end+1, len(st))], target: target}
+		if len(c.text) > maxCallText {
+			c.text = c.text[:maxCallText] + "…"
+		}
+		readArgs(st[i+1:min(end, len(st))], &c)
+		out = append(out, c)
+		return true
+	})
+	return out
+}
+
+// readArgs counts a call's positional arguments and lists its keywords.
+func readArgs(args string, c *exCall) {
+	for _, a := range joinLambdas(splitTop(args, ',')) {
+		a = strings.TrimSpace(a)
+		switch {
+		case a == "":
+		case strings.HasPrefix(a, "**"):
+			c.starKw = true
+		case strings.HasPrefix(a, "*"):
+			c.starPos = true
+		case kwArgRe.MatchString(a):
+			c.kws = append(c.kws, kwArgRe.FindStringSubmatch(a)[1])
+		default:
+			c.pos++
+		}
+	}
+}
+
+var lambdaRe = regexp.MustCompile(`^\s*(?:[A-Za-z_]\w*\s*=\s*)?lambda\b`)
+
+// joinLambdas puts a lambda's parameters back together: the commas of
+// "lambda a, b: …" are no argument separators.
+func joinLambdas(parts []string) []string {
+	var out []string
+	for i := 0; i < len(parts); i++ {
+		a := parts[i]
+		for lambdaRe.MatchString(a) && len(splitTop(a, ':')) < 2 && i+1 < len(parts) {
+			i++
+			a += "," + parts[i]
+		}
+		out = append(out, a)
+	}
+	return out
+}
