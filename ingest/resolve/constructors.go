@@ -90,10 +90,11 @@ func (ix *Index) constructors(c int32) []int32 {
 // constructed rebinds a call bound to a class — a construction: `new
 // X(…)` in Java, C#, JavaScript and TypeScript, `X(…)` in Python and
 // Kotlin — to the constructor the language runs, so impact and why on a
-// constructor see its callers and the class's dependents are its uses as
-// a type. The argument count picks among overloads; where several fit,
-// all are bound (overloads.go). A class declaring no constructor keeps
-// the call.
+// constructor see its callers. The argument count picks among overloads;
+// where several fit, all are bound (overloads.go). The class keeps its
+// edge (in Also): the construction names it, and the analyses read a
+// call of a class as its instantiation (flow's module_instance, taint).
+// A class declaring no constructor keeps the call alone.
 func (ix *Index) constructed(r Result, class int32, hint extract.RefHint) Result {
 	ctors := ix.constructors(class)
 	if len(ctors) == 0 {
@@ -109,9 +110,10 @@ func (ix *Index) constructed(r Result, class int32, hint extract.RefHint) Result
 		}
 	}
 	first := &ix.cands[ctors[0]]
-	r.Target, r.File, r.Node, r.Also = first.id, first.file, first.node, nil
+	r.Target, r.File, r.Node, r.Also = first.id, first.file, first.node, []string{ix.cands[class].id}
 	for _, c := range ctors[1:] {
 		r.Also = append(r.Also, ix.cands[c].id)
 	}
+	slices.Sort(r.Also)
 	return r
 }

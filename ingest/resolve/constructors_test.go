@@ -47,7 +47,8 @@ func TestJavaClassNotItsConstructors(t *testing.T) {
 
 // TestConstructions: a construction binds the constructor the language
 // runs — by argument count among overloads (Java, C#), `constructor` (TS),
-// `__init__` (Python) — and the class only when it declares none.
+// `__init__` (Python) — beside the class it names; the class alone when
+// it declares none.
 func TestConstructions(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -61,30 +62,30 @@ func TestConstructions(t *testing.T) {
 			"demo/Use.java": "package demo;\nclass Use {\n  void make() {\n    new Point();\n    new Point(1, 2);\n    new Point(\"a\");\n    new Empty();\n" +
 				"    new Base(1) { void run() {} };\n  }\n}\n",
 		}, map[string]bound{
-			"Point/0": {Target: "demo/Point.java::Point::Point"},
-			"Point/2": {Target: "demo/Point.java::Point::Point(int,int)"},
-			"Point/1": {Target: "demo/Point.java::Point::Point(String)"},
+			"Point/0": {Target: "demo/Point.java::Point::Point", Also: []string{"demo/Point.java::Point"}},
+			"Point/2": {Target: "demo/Point.java::Point::Point(int,int)", Also: []string{"demo/Point.java::Point"}},
+			"Point/1": {Target: "demo/Point.java::Point::Point(String)", Also: []string{"demo/Point.java::Point"}},
 			"Empty/0": {Target: "demo/Empty.java::Empty"},
-			"Base/1":  {Target: "demo/Base.java::Base::Base"},
+			"Base/1":  {Target: "demo/Base.java::Base::Base", Also: []string{"demo/Base.java::Base"}},
 		}},
 		{"csharp", map[string]string{
 			"Use.cs": "namespace Demo {\n  class Pen {\n    public Pen() {}\n    public Pen(int w) {}\n  }\n  class Use {\n    void Make() { new Pen(2); new Bare(); }\n  }\n  class Bare {}\n}\n",
 		}, map[string]bound{
-			"Pen/1":  {Target: "Use.cs::Demo::Pen::Pen(int)"},
+			"Pen/1":  {Target: "Use.cs::Demo::Pen::Pen(int)", Also: []string{"Use.cs::Demo::Pen"}},
 			"Bare/0": {Target: "Use.cs::Demo::Bare"},
 		}},
 		{"typescript", map[string]string{
 			"src/a.ts":   "export class Box {\n  constructor(n: number) {}\n}\nexport class Bare {}\n",
 			"src/use.ts": "import { Box, Bare } from \"./a\";\nexport function make() {\n  new Box(1);\n  new Bare();\n}\n",
 		}, map[string]bound{
-			"Box/-1":  {Target: "src/a.ts::Box::constructor"},
+			"Box/-1":  {Target: "src/a.ts::Box::constructor", Also: []string{"src/a.ts::Box"}},
 			"Bare/-1": {Target: "src/a.ts::Bare"},
 		}},
 		{"python", map[string]string{
 			"pkg/shapes.py": "class Shape:\n    def __init__(self, n):\n        self.n = n\n\nclass Plain:\n    pass\n",
 			"pkg/use.py":    "from .shapes import Shape, Plain\n\ndef make():\n    Shape(1)\n    Plain()\n",
 		}, map[string]bound{
-			"Shape/-1": {Target: "pkg/shapes.py::Shape::__init__"},
+			"Shape/-1": {Target: "pkg/shapes.py::Shape::__init__", Also: []string{"pkg/shapes.py::Shape"}},
 			"Plain/-1": {Target: "pkg/shapes.py::Plain"},
 		}},
 	} {
