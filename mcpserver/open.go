@@ -132,6 +132,9 @@ func Open(ctx context.Context, opts Options, getenv func(string) string, logf fu
 	}
 	st.SetToolsets(enabled)
 	d := &tools.Dispatcher{Registry: reg, Session: st}
+	// Ingests answered on their journal record and not saved before the
+	// last stop are built again before anything is served.
+	tools.RecoverJournal(d)
 	if p := st.Config().IngestOnStart; p != "" {
 		startupIngest(ctx, d, p, logf)
 	}

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -233,4 +234,57 @@ func TestHelpAndVersionFlags(t *testing.T) {
 	if err := exec.Command(serverBin, "--bogus").Run(); err == nil {
 		t.Error("unknown flag accepted")
 	}
+}
+
+// TestKillBetweenJournalAndSnapshot: an ingest is answered once its
+// record is in the journal, and its snapshot is written behind the
+// answer. A SIGKILL before that snapshot lands loses nothing the answer
+// claimed: the restart builds the ingest again from the record (and
+// replays the learn call made after it), then saves. The snapshot's place
+// is taken by a directory while the server runs, so the save behind the
+// answer cannot land whatever the timing.
+func TestKillBetweenJournalAndSnapshot(t *testing.T) {
+	repo := frozenCopy(t, filepath.Join(repoRoot(t), "core", "graph"))
+	rt := t.TempDir()
+	p := start(t, nil, "--runtime-dir", rt, "--allow-root", repo)
+	p.initialize(transport.Line)
+	snap := filepath.Join(rt, "graph.bin")
+	if err := os.MkdirAll(filepath.Join(snap, "blocked"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, isErr := p.tool(transport.Line, "ingest", map[string]any{"agent_id": "kill", "path": repo})
+	if isErr {
+		t.Fatalf("ingest: %v", out)
+	}
+	persisted := out["persisted"].(map[string]any)
+	if persisted["durable"] != true || !strings.Contains(fmt.Sprint(persisted["reason"]), "journaled") {
+		t.Fatalf("ingest answered %v, want durable by its journal record", persisted)
+	}
+	nodes := out["graph"].(map[string]any)["node_count"]
+	if l, isErr := p.tool(transport.Line, "learn", map[string]any{"agent_id": "kill", "query": "csr", "feedback": "correct", "node_ids": []string{"file::csr.go"}}); isErr {
+		t.Fatalf("learn: %v", l)
+	}
+	p.cmd.Process.Signal(syscall.SIGKILL)
+	p.cmd.Wait()
+	if st, err := os.Stat(snap); err != nil || !st.IsDir() {
+		t.Fatalf("the snapshot landed after all (%v): the test proves nothing", err)
+	}
+	os.RemoveAll(snap)
+
+	r := start(t, nil, "--runtime-dir", rt, "--allow-root", repo)
+	r.initialize(transport.Line)
+	h, _ := r.tool(transport.Line, "health", map[string]any{"agent_id": "check"})
+	if h["node_count"] != nodes {
+		t.Fatalf("restart serves %v nodes, the answered ingest had %v\n%s", h["node_count"], nodes, r.stderr.String())
+	}
+	if h["plasticity"].(map[string]any)["learned_edges"].(float64) == 0 {
+		t.Errorf("the learn call after the ingest was lost: %v", h["plasticity"])
+	}
+	if !strings.Contains(r.stderr.String(), "restored the ingest") {
+		t.Errorf("the restart did not say it restored the ingest:\n%s", r.stderr.String())
+	}
+	if _, err := os.Stat(snap); err != nil {
+		t.Errorf("the recovery did not save the graph: %v", err)
+	}
+	r.closeAndWait()
 }

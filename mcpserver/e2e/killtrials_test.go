@@ -48,7 +48,7 @@ func TestKillAfterAcknowledgement(t *testing.T) {
 		h, _ := r.tool(transport.Line, "health", map[string]any{"agent_id": "check"})
 		roots := h["ingest_roots"].([]any)
 		if len(roots) != 1 || roots[0].(map[string]any)["path"] != repos[k] || h["node_count"] != nodes[k] {
-			t.Fatalf("ingest trial %d: after the kill the server holds %v nodes with roots %v; want %v nodes of %s", i, h["node_count"], roots, nodes[k], repos[k])
+			t.Fatalf("ingest trial %d: after the kill the server holds %v nodes with roots %v; want %v nodes of %s\nkilled server:\n%s\nrestart:\n%s", i, h["node_count"], roots, nodes[k], repos[k], p.stderr.String(), r.stderr.String())
 		}
 		checkDrift(t, r, fmt.Sprintf("ingest trial %d", i))
 		r.killNow()

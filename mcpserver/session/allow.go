@@ -15,8 +15,9 @@ import (
 // --ingest path, the --allow-root flags, the allow_roots config key and
 // M1ND_ALLOW_ROOTS (paths separated by the OS list separator), the roots
 // the connected clients say their users work in (MCP roots/list), and the
-// roots of the graph already loaded; with none of those set, the server's
-// working directory.
+// roots of the graph already loaded (and, while a restart builds them
+// again, of the ingests answered before it: ingestjournal.go); with none
+// of those set, the server's working directory.
 
 // AllowedRoots returns the directories ingest may read, absolute, with
 // symlinks resolved where they exist.
@@ -33,6 +34,7 @@ func (s *State) AllowedRoots() []string {
 	for _, paths := range s.clientRoots {
 		raw = append(raw, paths...)
 	}
+	raw = append(raw, s.recoveryRoots...)
 	s.clientMu.Unlock()
 	if len(raw) == 0 {
 		if wd, err := os.Getwd(); err == nil {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -35,6 +36,10 @@ type JournalEntry struct {
 	Feedback string    `json:"feedback"`
 	Nodes    []string  `json:"nodes"`
 	Strength float32   `json:"strength"`
+	// Ingest is set on an ingest's record instead of a learn call's
+	// (ingestjournal.go): the ingest was answered once this line was on
+	// disk, and its snapshot is written behind the answer.
+	Ingest *IngestRecord `json:"ingest,omitempty"`
 }
 
 // journal serialises learn calls against a persist's cut: mu is held while
@@ -96,10 +101,8 @@ func (j *journal) append(e JournalEntry) (JournalEntry, error) {
 	if err != nil {
 		return e, err
 	}
-	if j.f == nil {
-		if j.f, err = os.OpenFile(j.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err != nil {
-			return e, err
-		}
+	if err := j.open(); err != nil {
+		return e, err
 	}
 	if _, err := j.f.Write(append(line, '\n')); err != nil {
 		return e, err
@@ -110,6 +113,30 @@ func (j *journal) append(e JournalEntry) (JournalEntry, error) {
 	j.seq = e.Seq
 	j.entries = append(j.entries, e)
 	return e, nil
+}
+
+// open opens the journal for appending (j.mu held, or before the session
+// is shared). A journal it creates is made durable with its directory's
+// fsync: an appended line is only as durable as the file's name.
+func (j *journal) open() error {
+	if j.f != nil || j.path == "" {
+		return nil
+	}
+	_, statErr := os.Stat(j.path)
+	f, err := os.OpenFile(j.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	if errors.Is(statErr, fs.ErrNotExist) {
+		// As WriteFileAtomic: a filesystem that refuses to fsync a
+		// directory is not a reason to refuse the call.
+		if d, derr := os.Open(filepath.Dir(j.path)); derr == nil {
+			_ = d.Sync()
+			d.Close()
+		}
+	}
+	j.f = f
+	return nil
 }
 
 // trim drops the entries a persist covered (seq and below), rewriting the
@@ -190,6 +217,7 @@ func (s *State) Now() time.Time {
 // replay re-applies journal entries on b's graph, in order. Entries naming
 // nodes the graph lacks apply to the nodes it has (or are skipped).
 func (s *State) replay(b *Bundle, entries []JournalEntry) (applied int) {
+	entries = learnsOnly(entries)
 	if len(entries) == 0 {
 		return 0
 	}

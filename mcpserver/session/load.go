@@ -26,8 +26,11 @@ type stateMeta struct {
 	Roots   []Root    `json:"roots"`
 	// JournalSeq is the last learn call the graph's weights and Feedback
 	// hold; the journal's later entries are replayed on load.
-	JournalSeq uint64                      `json:"journal_seq"`
-	Feedback   []plasticity.FeedbackRecord `json:"feedback"`
+	JournalSeq uint64 `json:"journal_seq"`
+	// IngestSeq is the journal position of the last answered ingest the
+	// graph holds (ingestjournal.go); later ones are built again on load.
+	IngestSeq uint64                      `json:"ingest_seq,omitempty"`
+	Feedback  []plasticity.FeedbackRecord `json:"feedback"`
 	// Files are the roots' file stamps (staleness after a restart).
 	Files []RootFiles `json:"files,omitempty"`
 	// QueryMemory is the priming ring (recent queries and what they lit).
@@ -93,6 +96,10 @@ func (s *State) loadAtStart() error {
 	b := &Bundle{Graph: g, Gen: 1}
 	m, hasMeta := parseStateMeta(raw)
 	if hasMeta {
+		// Positions go on from the snapshot's: a journal the last save
+		// emptied must not hand out numbers the snapshot claims to hold.
+		s.journal.seq = max(s.journal.seq, m.JournalSeq, m.IngestSeq)
+		b.IngestSeq = m.IngestSeq
 		b.Roots, b.Files = m.Roots, m.Files
 		b.Commits = s.loadCommits(m.Commits)
 		s.saves.Store(m.Save)
@@ -116,7 +123,7 @@ func (s *State) loadAtStart() error {
 		s.logf("query memory in the snapshot not loaded: %v", err)
 	}
 	s.loadPlasticity(g, m.Stamp)
-	s.replay(b, s.journal.after(m.JournalSeq))
+	s.splitRecovery(b, m)
 	return nil
 }
 
@@ -214,6 +221,13 @@ func (s *State) recoverLearned() {
 		}
 	}
 	entries := s.journal.after(from)
+	// Ingests answered on their journal record and never saved are built
+	// again (RecoverJournal); the learn calls wait for the first of them.
+	for _, e := range s.journal.entries {
+		if e.Ingest != nil {
+			s.recovery = append(s.recovery, e)
+		}
+	}
 	if len(states) == 0 && len(entries) == 0 {
 		return
 	}

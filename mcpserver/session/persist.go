@@ -143,9 +143,10 @@ func (s *State) takeCut(b *Bundle) (cut, error) {
 	j := s.journal
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	journalSeq, ingestSeq := s.cutPosition(b)
 	m := stateMeta{
 		Format: stateMetaFormat, Save: s.saves.Load() + 1, SavedAt: time.Now().UTC(),
-		Roots: b.Roots, JournalSeq: j.seq, Feedback: s.Plasticity.ExportFeedback(), Files: b.Files,
+		Roots: b.Roots, JournalSeq: journalSeq, IngestSeq: ingestSeq, Feedback: s.Plasticity.ExportFeedback(), Files: b.Files,
 		QueryMemory: s.Plasticity.ExportQueryMemory(), Commits: commits.digest,
 	}
 	if m.Roots == nil {

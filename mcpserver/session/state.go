@@ -58,6 +58,10 @@ type Bundle struct {
 	// Files stamp each root's files as they were read, so staleness can be
 	// told by a stat (none for adapters without files on disk).
 	Files []RootFiles
+	// IngestSeq is the journal position of the record of the ingest that
+	// built this graph, or of the bundle it was built from
+	// (ingestjournal.go); 0 when none was journaled.
+	IngestSeq uint64
 
 	derived derived
 }
@@ -131,6 +135,14 @@ type State struct {
 	// pending is learned state found beside a lost graph, waiting for the
 	// next graph built (buildMu).
 	pending *pendingLearned
+	// recovery holds the journal from the first answered ingest the
+	// snapshot lacks (RecoverJournal); ingestFloor is the last ingest
+	// record recovered or given up, which a snapshot counts as held.
+	recovery    []JournalEntry
+	ingestFloor atomic.Uint64
+	// behindBusy and behindWant coalesce saves behind answers
+	// (PersistBehind).
+	behindBusy, behindWant atomic.Bool
 
 	startBaseline *DriftBaseline
 	lastSession   *DriftBaseline
@@ -148,6 +160,9 @@ type State struct {
 
 	clientMu    sync.Mutex
 	clientRoots map[string][]string // MCP session → its client's roots
+	// recoveryRoots are the roots of the journaled ingests RecoverJournal
+	// is building again (under clientMu).
+	recoveryRoots []string
 
 	now func() time.Time // nil: time.Now
 
@@ -309,6 +324,9 @@ func (s *State) BuildBundle(kind string, fn func(old *Bundle) (*Bundle, error)) 
 		s.journal.mu.Unlock()
 	}
 	nb.Gen = old.Gen + 1
+	if nb.IngestSeq == 0 {
+		nb.IngestSeq = old.IngestSeq
+	}
 	if nb.Graph == old.Graph && s.persistedGen.Load() == old.Gen && sameSaved(old, nb) {
 		// The same graph, and what a snapshot holds beside it unchanged
 		// (a restart's graph given back its git commits, which snapshots

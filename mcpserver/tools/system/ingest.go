@@ -42,12 +42,8 @@ func runIngest(c *tools.Call, in ingestParams) (IngestOutput, error) {
 		return IngestOutput{}, err
 	}
 	start := time.Now()
-	kind := "graph_replaced"
-	if r.Mode == "merge" {
-		kind = "graph_merged"
-	}
 	s := c.Session
-	nb, err := s.BuildBundle(kind, r.Build)
+	nb, journaled, err := r.BuildJournaled()
 	if err != nil {
 		var te *tools.Error
 		if errors.As(err, &te) {
@@ -56,12 +52,19 @@ func runIngest(c *tools.Call, in ingestParams) (IngestOutput, error) {
 		return IngestOutput{}, tools.Errorf("The current graph is unchanged. Check the path, adapter and mode.", "ingest failed: %v", err)
 	}
 	// Build the query engine and the seek index now so the first query does
-	// not pay for them (in the background), and make the new graph durable
-	// before answering: an acknowledged ingest survives a kill -9.
+	// not pay for them (in the background). The new graph is durable
+	// before the answer: by its journal record, its snapshot written
+	// behind (the memory released first, as a save after it reuses it);
+	// or, when it could not be journaled, by its snapshot.
 	tools.BuildIndexesSoon(c, nb)
-	persisted := tools.PersistAfterIngest(s, nb)
-	if !r.Kept {
-		ingest.ReleaseMemory() // (a full GC and a scavenge of the heap: half a second on a large one)
+	var persisted tools.Persisted
+	if journaled {
+		persisted = tools.SaveBehindIngest(s, !r.Kept)
+	} else {
+		persisted = tools.PersistAfterIngest(s, nb)
+		if !r.Kept {
+			ingest.ReleaseMemory() // (a full GC and a scavenge of the heap: half a second on a large one)
+		}
 	}
 	// The last progress says it is over, also when nothing needed doing
 	// (an unchanged tree reports no phase): a client's bar ends at 100 %.

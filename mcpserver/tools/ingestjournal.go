@@ -1,0 +1,111 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/m1nd-go/m1nd/ingest"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+)
+
+// ingestArgs are an ingest run's parameters as the journal keeps them
+// (session.IngestRecord.Args): what a restart needs to run it again.
+type ingestArgs struct {
+	Path            string   `json:"path"`
+	Adapter         string   `json:"adapter"`
+	Mode            string   `json:"mode"`
+	Namespace       string   `json:"namespace,omitempty"`
+	Incremental     bool     `json:"incremental,omitempty"`
+	IncludeDotfiles bool     `json:"include_dotfiles,omitempty"`
+	DotfilePatterns []string `json:"dotfile_patterns,omitempty"`
+}
+
+func (r *IngestRun) args() json.RawMessage {
+	raw, _ := json.Marshal(ingestArgs{Path: r.root, Adapter: r.Adapter, Mode: r.Mode, Namespace: r.Namespace,
+		Incremental: r.Incremental, IncludeDotfiles: r.IncludeDotfiles, DotfilePatterns: r.DotfilePatterns})
+	return raw
+}
+
+func (r *IngestRun) kind() string {
+	if r.Mode == "merge" {
+		return "graph_merged"
+	}
+	return "graph_replaced"
+}
+
+// BuildJournaled builds and publishes the ingest's graph (Build, under
+// BuildBundle) and, before publishing a new one, records it in the
+// journal (session.JournalIngest): the answer then waits for that one
+// line's fsync, not for the snapshot (PersistBehindIngest). journaled is
+// false for a memory-only session, for a graph kept as it was, and when
+// the record could not be written (logged): the caller then saves the
+// snapshot before answering (PersistAfterIngest).
+func (r *IngestRun) BuildJournaled() (nb *session.Bundle, journaled bool, err error) {
+	s := r.C.Session
+	nb, err = s.BuildBundle(r.kind(), func(old *session.Bundle) (*session.Bundle, error) {
+		nb, err := r.Build(old)
+		if err != nil || nb == old {
+			return nb, err
+		}
+		rec := session.IngestRecord{Gen: old.Gen + 1, Args: r.args(), Root: r.root, Nodes: nb.Graph.NumNodes(), Edges: nb.Graph.NumEdges(), Inputs: session.InputsDigest(nb)}
+		var jerr error
+		if journaled, jerr = s.JournalIngest(nb, rec); jerr != nil {
+			s.Logf("%v", jerr)
+		}
+		return nb, nil
+	})
+	return nb, journaled && err == nil, err
+}
+
+// SaveBehindIngest answers for an ingest whose record is in the journal:
+// durable now (a restart builds it again from the record). In the
+// background it releases the ingest's memory when release is set (so the
+// save reuses it, as it did when it ran before the answer), then writes
+// the snapshot (session.PersistBehind).
+func SaveBehindIngest(s *session.State, release bool) Persisted {
+	s.Go("save behind the ingest", func(context.Context) error {
+		if release {
+			ingest.ReleaseMemory()
+		}
+		s.PersistBehind("ingest")
+		return nil
+	})
+	return Persisted{Durable: true, Reason: "journaled; snapshot written behind"}
+}
+
+// RecoverJournal builds again, at start, the ingests that were answered
+// on their journal record but whose snapshot a stop prevented
+// (session.RecoverJournal): the ingest tool's run with the recorded
+// arguments, published without a journal record of its own (the old one
+// stands until the save that ends the recovery).
+func RecoverJournal(d *Dispatcher) []session.RecoveredIngest {
+	s := d.Session
+	if !s.PendingRecovery() {
+		return nil
+	}
+	t, ok := d.Registry.Lookup("ingest")
+	if !ok {
+		s.Logf("journal: this build has no ingest tool; the journaled ingests are not built again")
+		return nil
+	}
+	return s.RecoverJournal(func(seq uint64, rec session.IngestRecord) (*session.Bundle, error) {
+		var a ingestArgs
+		if err := json.Unmarshal(rec.Args, &a); err != nil {
+			return nil, fmt.Errorf("unreadable arguments %s: %w", rec.Args, err)
+		}
+		c := &Call{Ctx: s.Context(), Tool: t, AgentID: "m1nd-recovery", Session: s, Progress: func(float64, float64, string) {}, Registry: d.Registry}
+		r := &IngestRun{C: c, Path: a.Path, Adapter: a.Adapter, Mode: a.Mode, Namespace: a.Namespace,
+			Incremental: a.Incremental, IncludeDotfiles: a.IncludeDotfiles, DotfilePatterns: a.DotfilePatterns}
+		if err := r.Target(); err != nil {
+			return nil, err
+		}
+		return s.BuildBundle(r.kind(), func(old *session.Bundle) (*session.Bundle, error) {
+			nb, err := r.Build(old)
+			if err == nil && nb != old {
+				nb.IngestSeq = seq
+			}
+			return nb, err
+		})
+	})
+}
