@@ -188,9 +188,11 @@ func commentLine(line string) bool {
 	return false
 }
 
-// formatVerb matches the holes of a format string: printf verbs and
-// brace placeholders ({}, {0}, {name!r}, ${x}).
-var formatVerb = regexp.MustCompile(`%(\([^)]*\))?[-+# 0-9.*]*[a-zA-Z%]|\$?\{[^{}]*\}`)
+// formatVerb matches the holes of a format string: printf verbs, brace
+// placeholders ({}, {0}, {name!r}, ${x}), Ruby's #{x} and PHP's $x and
+// $x->y (rack's "invalid cookie key: #{key.inspect}" matched nothing: its
+// '#' was read as text).
+var formatVerb = regexp.MustCompile(`%(\([^)]*\))?[-+# 0-9.*]*[a-zA-Z%]|[#$]?\{[^{}]*\}|\$[A-Za-z_]\w*(?:->\w+)*`)
 
 // formatFit is how many bytes of the literal around phrase, read as a
 // format string, stand in msg in order: "duplicate flag --%s" fits

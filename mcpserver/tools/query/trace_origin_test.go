@@ -49,6 +49,8 @@ func TestFormatFit(t *testing.T) {
 		{`errors.New("B: duplicate flag --x " + n)`, 21},           // printed without its trailing space
 		{`fmt.Errorf("\"path\" type: duplicate flag --%s", n)`, 0}, // escaped quotes are the literal's
 		{`fmt.Errorf("\"<anonymous struct>.B\": duplicate flag --%s", n)`, 0},
+		{`raise ArgumentError, "#{owner}: duplicate flag --#{name}"`, 19},      // Ruby interpolation
+		{`throw new \LogicException("$owner: duplicate flag --{$name}");`, 19}, // PHP interpolation
 	} {
 		if got := formatFit(tc.line, "duplicate flag", msg); got != tc.want {
 			t.Errorf("formatFit(%s) = %d, want %d", tc.line, got, tc.want)
