@@ -28,11 +28,14 @@ def mcp_calls(rt, root, calls):
     return out
 
 root, lang, rt, n, seed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-ext = {"go": (".go",), "python": (".py",), "ts": (".ts", ".js")}[lang]
+ext = {"go": (".go",), "python": (".py",), "ts": (".ts", ".js"), "ruby": (".rb",), "php": (".php",)}[lang]
 pats = {
  "go": [r'(?:fmt\.Errorf|errors\.New)\(\s*"((?:[^"\\]|\\.)*)"'],
  "python": [r'raise\s+[\w.]+\(\s*f?"((?:[^"\\]|\\.)*)"', r"raise\s+[\w.]+\(\s*f?'((?:[^'\\]|\\.)*)'"],
  "ts": [r'throw\s+new\s+\w*Error\(\s*"((?:[^"\\]|\\.)*)"', r"throw\s+new\s+\w*Error\(\s*'((?:[^'\\]|\\.)*)'", r'throw\s+new\s+\w*Error\(\s*`((?:[^`\\]|\\.)*)`'],
+ # raise Foo, "msg" / raise Foo.new("msg") / raise "msg"
+ "ruby": [r'raise\s+(?:[\w:]+\s*,\s*|[\w:]+\.new\(\s*)?"((?:[^"\\]|\\.)*)"', r"raise\s+(?:[\w:]+\s*,\s*|[\w:]+\.new\(\s*)?'((?:[^'\\]|\\.)*)'"],
+ "php": [r'throw\s+new\s+\\?[\w\\]+\(\s*"((?:[^"\\]|\\.)*)"', r"throw\s+new\s+\\?[\w\\]+\(\s*'((?:[^'\\]|\\.)*)'"],
 }[lang]
 def test_path(p):
     b = os.path.basename(p)
@@ -50,12 +53,15 @@ for d, ds, fs in os.walk(root):
                     lits.append((rel, i, m.group(1)))
 def fill(s):
     s = re.sub(r"%(\([^)]*\))?[-+# 0-9.*]*[a-zA-Z]", lambda m: {"d": "42", "q": '"foo"'}.get(m.group(0)[-1], "foo"), s)
-    s = re.sub(r"\$?\{[^{}]*\}", "foo", s)
+    s = re.sub(r"[#$]?\{[^{}]*\}", "foo", s)  # ${x}, {x}, Ruby's #{x}, PHP's {$x}
+    if lang == "php": s = re.sub(r"\$\w+(?:->\w+)*", "foo", s)
     return s.replace("%%", "%").replace('\\"', '"').replace("\\n", " ")
 random.seed(seed); random.shuffle(lits); lits = lits[:n]
 def trace(msg):
     if lang == "go": return "panic: %s\n\ngoroutine 1 [running]:\nmain.main()\n\t/elsewhere/app/main.go:1 +0x1\n" % msg
     if lang == "python": return 'Traceback (most recent call last):\n  File "/elsewhere/app.py", line 1, in <module>\nValueError: %s' % msg
+    if lang == "ruby": return "/elsewhere/app.rb:1:in `<main>': %s (RuntimeError)" % msg
+    if lang == "php": return "PHP Fatal error:  Uncaught Exception: %s in /elsewhere/index.php:3\nStack trace:\n#0 /elsewhere/index.php(3): main()\n#1 {main}" % msg
     return "Error: %s\n    at main (/elsewhere/app.js:1:1)" % msg
 calls = [("ingest", {"agent_id": "qa", "path": root})] if not os.path.isdir(rt) else []
 calls += [("trace", {"agent_id": "qa", "error_text": trace(fill(lit))}) for rel, line, lit in lits]
