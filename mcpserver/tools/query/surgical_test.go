@@ -29,7 +29,7 @@ func TestSurgicalContext(t *testing.T) {
 		m := s.(map[string]any)
 		syms = append(syms, strings.Join([]string{m["label"].(string), m["type"].(string), strconv.Itoa(int(m["line_start"].(float64))), strconv.Itoa(int(m["line_end"].(float64))), strconv.Itoa(int(m["callers"].(float64)))}, " "))
 	}
-	want := []string{"SessionStore class 5 19 6", "__init__ function 6 8 0", "create function 10 13 1", "lookup function 15 19 2"}
+	want := []string{"SessionStore class 5 19 6", "__init__ function 6 8 1", "create function 10 13 1", "lookup function 15 19 2"}
 	if d := cmp.Diff(want, syms); d != "" {
 		t.Errorf("symbols (-want +got):\n%s", d)
 	}
@@ -124,7 +124,7 @@ func TestSurgicalContextV2Brief(t *testing.T) {
 	want := []string{
 		"backend/auth.py caller links=4 rel=[imports references calls] sym=[SessionStore SessionStore::create] lines=[2 9 20] regions=[2-2 9-10 17-20]",
 		"backend/middleware.py caller links=4 rel=[imports references calls] sym=[SessionStore SessionStore::lookup] lines=[2 5 6] regions=[2-2 5-10]",
-		"tests/test_session.py test links=4 rel=[imports calls tests] sym=[SessionStore SessionStore::lookup] lines=[1 5 6] regions=[1-1 4-6]",
+		"tests/test_session.py test links=5 rel=[imports calls tests] sym=[SessionStore SessionStore::__init__ SessionStore::lookup] lines=[1 4 5] regions=[1-1 4-6]",
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("connected files (-want +got):\n%s", d)
