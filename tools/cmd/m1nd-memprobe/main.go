@@ -4,7 +4,7 @@
 // in use, resident set and peak to $M1ND_MEMPROBE_DIR/samples.tsv. It
 // writes a heap profile (live objects as of the last collection) to
 // peak.pprof each time the live heap passes its highest mark by 5 %, and
-// to now.pprof every 5 s, so the last one shows what stays resident.
+// to now.pprof every second, so the last one shows what stays resident.
 // Point m1nd-scalebench's -server at it.
 package main
 
@@ -55,7 +55,7 @@ func sample(dir string) {
 			peak = live
 			writeProfile(filepath.Join(dir, "peak.pprof"))
 		}
-		if time.Since(lastNow) > 5*time.Second {
+		if time.Since(lastNow) >= time.Second {
 			lastNow = time.Now()
 			writeProfile(filepath.Join(dir, "now.pprof"))
 		}
