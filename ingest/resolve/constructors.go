@@ -68,10 +68,48 @@ func ctorLabel(fam, class string) string {
 	return ""
 }
 
-// constructors are the constructors class c declares (its own members,
-// not a base's: a class that declares none is constructed through its
-// implicit one, which the class node stands for), smallest ID first.
+// constructors are the constructors class c declares, smallest ID first.
+// A JVM or C# class that declares none has an implicit one, which the
+// class node stands for; a Python or JS class inherits its base's
+// __init__ / constructor (marshmallow: 77 of 237 constructions), found
+// through bases whose name one class of the family carries.
 func (ix *Index) constructors(c int32) []int32 {
+	for range 5 { // a chain of bases, bounded against cycles
+		out := ix.ownConstructors(c)
+		fam := ix.files[ix.cands[c].file].fam
+		if len(out) > 0 || (fam != "python" && fam != "js") {
+			return out
+		}
+		if c = ix.onlyBase(c); c < 0 {
+			return nil
+		}
+	}
+	return nil
+}
+
+// onlyBase is c's base class when c names one base and one type of c's
+// family carries that name, else -1.
+func (ix *Index) onlyBase(c int32) int32 {
+	cd := &ix.cands[c]
+	bases := ix.parents[cd.label]
+	if len(bases) != 1 {
+		return -1
+	}
+	fam := ix.files[cd.file].fam
+	found := int32(-1)
+	for _, b := range ix.byLabel[bases[0]] {
+		if isType(ix.cands[b].typ) && ix.files[ix.cands[b].file].fam == fam && b != c {
+			if found >= 0 {
+				return -1
+			}
+			found = b
+		}
+	}
+	return found
+}
+
+// ownConstructors are the constructors class c itself declares.
+func (ix *Index) ownConstructors(c int32) []int32 {
 	cd := &ix.cands[c]
 	label := ctorLabel(ix.files[cd.file].fam, cd.label)
 	if label == "" {

@@ -82,11 +82,13 @@ func TestConstructions(t *testing.T) {
 			"Bare/-1": {Target: "src/a.ts::Bare"},
 		}},
 		{"python", map[string]string{
-			"pkg/shapes.py": "class Shape:\n    def __init__(self, n):\n        self.n = n\n\nclass Plain:\n    pass\n",
-			"pkg/use.py":    "from .shapes import Shape, Plain\n\ndef make():\n    Shape(1)\n    Plain()\n",
+			"pkg/shapes.py": "class Shape:\n    def __init__(self, n):\n        self.n = n\n\nclass Plain:\n    pass\n\nclass Square(Shape):\n    pass\n",
+			"pkg/use.py":    "from .shapes import Shape, Plain, Square\n\ndef make():\n    Shape(1)\n    Plain()\n    Square(2)\n",
 		}, map[string]bound{
-			"Shape/-1": {Target: "pkg/shapes.py::Shape::__init__", Also: []string{"pkg/shapes.py::Shape"}},
-			"Plain/-1": {Target: "pkg/shapes.py::Plain"},
+			// Python runs the base's __init__.
+			"Square/-1": {Target: "pkg/shapes.py::Shape::__init__", Also: []string{"pkg/shapes.py::Square"}},
+			"Shape/-1":  {Target: "pkg/shapes.py::Shape::__init__", Also: []string{"pkg/shapes.py::Shape"}},
+			"Plain/-1":  {Target: "pkg/shapes.py::Plain"},
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
