@@ -96,3 +96,15 @@ func (x *Index) pyBases(c graph.NodeID) ([]graph.NodeID, bool) {
 	slices.Sort(out)
 	return out, true
 }
+
+// PythonPackage reports a top-level Python package of the ingested code
+// ("arrow" for arrow/__init__.py): a page about the project may call
+// arrow.get(…) without showing `import arrow`.
+func (x *Index) PythonPackage(name string) bool {
+	for _, m := range x.modules[name] {
+		if p := x.g.SourcePath(m); p == name+"/__init__.py" || p == "src/"+name+"/__init__.py" {
+			return true
+		}
+	}
+	return false
+}

@@ -81,17 +81,18 @@ func head(t *testing.T, dir, day string) string {
 }
 
 func TestExampleCalls(t *testing.T) {
-	doc := "# T\n\n```py\nfrom kit import run as go, Box\nimport kit.sub\ngo(1, 2, *rest, k=1)\nkit.sub.f(x=\"a, b=c\", **kw)\nBox(lambda a, b: a, key=1)\nBox = 3\nBox(1)\nobj.go(1)\n```\n\n" +
+	doc := "# T\n\n```py\nfrom kit import run as go, Box\nimport kit.sub\ngo(1, 2, *rest, k=1)\nkit.sub.f(x=\"a, b=c\", **kw)\nBox(lambda a, b: a, key=1)\nBox = 3\nBox(1)\nobj.go(1)\npkg.f(1)\npkg(2)\n```\n\n" +
 		".. doctest::\n\n   >>> go(\n   ...   y=2)\n   3\n"
 	var got []string
-	for _, c := range exampleCalls(pyExamples(doc)) {
+	for _, c := range exampleCalls(pyExamples(doc), func(p string) bool { return p == "pkg" }) {
 		got = append(got, fmt.Sprintf("%d %s pos=%d kws=%v *=%v **=%v", c.line, c.target, c.pos, c.kws, c.starPos, c.starKw))
 	}
 	want := []string{
 		"6 kit.run pos=2 kws=[k] *=true **=false",
 		"7 kit.sub.f pos=0 kws=[x] *=false **=true",
 		"8 kit.Box pos=1 kws=[key] *=false **=false",
-		"16 kit.run pos=0 kws=[y] *=false **=false",
+		"12 pkg.f pos=1 kws=[] *=false **=false",
+		"18 kit.run pos=0 kws=[y] *=false **=false",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)

@@ -24,7 +24,7 @@ type callable struct {
 // counts the calls that were resolved and compared.
 func exampleFindings(b *session.Bundle, src *driftSources, d *document.DocDrift, text []byte) (fs []document.Finding, notes []string, checked int) {
 	x := docIndex(b)
-	for _, c := range exampleCalls(pyExamples(string(text))) {
+	for _, c := range exampleCalls(pyExamples(string(text)), x.PythonPackage) {
 		k, ok := resolveCallable(b, src, x, c.target)
 		if !ok {
 			continue
