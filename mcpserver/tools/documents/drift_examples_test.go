@@ -17,10 +17,10 @@ import (
 var exampleRepo = map[string]string{
 	"src/kit/__init__.py": "from .core import connect, Client, wrapped, loose\nfrom .shapes import Box\n",
 	"src/kit/core.py": "import functools\n\n\ndef connect(host, timeout=10):\n    return host\n\n\nclass Client:\n    def __init__(self, url, retries=3):\n        self.url = url\n\n" +
-		"    @classmethod\n    def from_env(cls, name):\n        return cls(name)\n\n\ndef register(f):\n    return f\n\n\n@register\ndef wrapped(a):\n    return a\n\n\ndef loose(*args, **kwargs):\n    return args\n",
+		"    @classmethod\n    def from_env(cls, name):\n        return cls(name)\n\n    def close(self, force=False):\n        return force\n\n\ndef register(f):\n    return f\n\n\n@register\ndef wrapped(a):\n    return a\n\n\ndef loose(*args, **kwargs):\n    return args\n",
 	"src/kit/shapes.py": "class Base:\n    def __init__(self, width):\n        self.width = width\n\n\nclass Box(Base):\n    pass\n",
 	"docs/guide.md": "# Guide\n\n```python\nimport kit\n\nkit.connect(\"db\", timeout=5)\nkit.loose(1, 2, anything=3)\nkit.wrapped(1, b=2)\nother.connect(timeout=1)\n```\n\n" +
-		"## Clients\n\n```pycon\n>>> from kit import Client\n>>> c = Client(\"u\",\n...            retries=1)\n>>> Client.from_env(\"X\")\n>>> sorted([1], key=lambda a, b=1: a)\n```\n\n" +
+		"## Clients\n\n```pycon\n>>> from kit import Client\n>>> c = Client(\"u\",\n...            retries=1)\n>>> Client.from_env(\"X\")\n>>> c.close(force=True)\n>>> sorted([1], key=lambda a, b=1: a)\n```\n\n" +
 		"Your own function of the same name is yours:\n\n```python\ndef connect(host, timeout):\n    pass\n\nconnect(\"h\", timeout=1)\n```\n",
 	"docs/api.rst":      "API\n===\n\n.. code-block:: python\n\n    from kit.shapes import Box\n    Box(3)\n\n>>> import kit as k\n>>> k.Client(\"u\")\n",
 	"docs/upgrading.md": "# Upgrading\n\n```python\nimport kit\n# 1.x\nkit.connect(\"db\", timeout=5)\n```\n",
@@ -39,6 +39,7 @@ func TestDocumentDriftChecksExampleCalls(t *testing.T) {
 	core("2024-02-01T00:00:00Z", "def connect(host, timeout=10):", "def connect(host, deadline=10):")
 	core("2024-03-01T00:00:00Z", "def __init__(self, url, retries=3):", "def __init__(self, url, *, max_retries=3):")
 	fileEditor(t, dir, "src/kit/shapes.py")("2024-04-01T00:00:00Z", "def __init__(self, width):\n        self.width = width", "def __init__(self):\n        self.width = 1")
+	core("2024-05-01T00:00:00Z", "def close(self, force=False):\n        return force", "def close(self, hard=False):\n        return hard")
 
 	d := driftServer(t, dir)
 	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t"})
@@ -55,6 +56,7 @@ func TestDocumentDriftChecksExampleCalls(t *testing.T) {
 	want := []string{
 		`docs/api.rst:7  2024-04-01T00:00:00Z | kit.shapes.Box: takes 0 positional arguments, the example passes 1 (src/kit/shapes.py: def Base.__init__); it fit until ` + head(t, dir, "2024-04-01") + ` (2024-04-01, "at 2024-04-01T00:00:00Z")`,
 		`docs/guide.md:16 retries 2024-03-01T00:00:00Z | kit.Client: no parameter retries (src/kit/core.py: def Client.__init__); it fit until ` + head(t, dir, "2024-03-01") + ` (2024-03-01, "at 2024-03-01T00:00:00Z"), which renamed retries to max_retries`,
+		`docs/guide.md:19 force 2024-05-01T00:00:00Z | kit.Client.close: no parameter force (src/kit/core.py: def Client.close); it fit until ` + head(t, dir, "2024-05-01") + ` (2024-05-01, "at 2024-05-01T00:00:00Z"), which renamed force to hard`,
 		`docs/guide.md:6 timeout 2024-02-01T00:00:00Z | kit.connect: no parameter timeout (src/kit/core.py: def connect); it fit until ` + head(t, dir, "2024-02-01") + ` (2024-02-01, "at 2024-02-01T00:00:00Z"), which renamed timeout to deadline`,
 	}
 	slices.Sort(got)
@@ -63,9 +65,9 @@ func TestDocumentDriftChecksExampleCalls(t *testing.T) {
 	}
 	sum := out["summary"].(map[string]any)
 	// connect, Client(2), from_env, Box, wrapped is refused (decorator),
-	// loose has **kwargs: 6 checked.
-	if sum["example_calls_checked"] != float64(6) || sum["example_calls_rejected"] != float64(3) {
-		t.Errorf("summary checked %v rejected %v, want 6 and 3", sum["example_calls_checked"], sum["example_calls_rejected"])
+	// loose has **kwargs, c.close on the object Client made: 7 checked.
+	if sum["example_calls_checked"] != float64(7) || sum["example_calls_rejected"] != float64(4) {
+		t.Errorf("summary checked %v rejected %v, want 7 and 4", sum["example_calls_checked"], sum["example_calls_rejected"])
 	}
 }
 
@@ -81,7 +83,7 @@ func head(t *testing.T, dir, day string) string {
 }
 
 func TestExampleCalls(t *testing.T) {
-	doc := "# T\n\n```py\nfrom kit import run as go, Box\nimport kit.sub\ngo(1, 2, *rest, k=1)\nkit.sub.f(x=\"a, b=c\", **kw)\nBox(lambda a, b: a, key=1)\nBox = 3\nBox(1)\nobj.go(1)\npkg.f(1)\npkg(2)\n```\n\n" +
+	doc := "# T\n\n```py\nfrom kit import run as go, Box\nimport kit.sub\ngo(1, 2, *rest, k=1)\nkit.sub.f(x=\"a, b=c\", **kw)\nBox(lambda a, b: a, key=1)\nBox = 3\nBox(1)\nobj.go(1)\npkg.f(1)\npkg(2)\nb = kit.Box(1)\nb.grow(by=2)\nb.x.y(1)\n```\n\n" +
 		".. doctest::\n\n   >>> go(\n   ...   y=2)\n   3\n"
 	var got []string
 	for _, c := range exampleCalls(pyExamples(doc), func(p string) bool { return p == "pkg" }) {
@@ -92,7 +94,9 @@ func TestExampleCalls(t *testing.T) {
 		"7 kit.sub.f pos=0 kws=[x] *=false **=true",
 		"8 kit.Box pos=1 kws=[key] *=false **=false",
 		"12 pkg.f pos=1 kws=[] *=false **=false",
-		"18 kit.run pos=0 kws=[y] *=false **=false",
+		"14 kit.Box pos=1 kws=[] *=false **=false",
+		"15 kit.Box.grow pos=0 kws=[by] *=false **=false",
+		"21 kit.run pos=0 kws=[y] *=false **=false",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)

@@ -13,6 +13,9 @@ type exCall struct {
 	target string // the dotted name it calls ("tqdm.tqdm")
 	pos    int    // positional arguments
 	kws    []string
+	// instance: a method called on an object the page made with a
+	// constructor call (c = Client(…); c.send(…)); target is Class.method.
+	instance bool
 	// starPos, starKw: *seq or **map in the call, so the number of
 	// positional arguments, or the keywords, are not all known.
 	starPos, starKw bool
@@ -88,8 +91,16 @@ func statementCalls(st string, line int, env map[string]string, pkg func(string)
 	for _, n := range boundNames(st) {
 		delete(env, n) // the example's own name now, not the import
 	}
+	if m := madeRe.FindStringSubmatch(st); m != nil && len(out) > 0 {
+		if c := out[len(out)-1]; !c.instance && strings.HasSuffix(st, ")") && closeOf(st, len(m[0])-1) == len(st)-1 {
+			env[m[1]] = c.target + "()" // an object of the class the call makes
+		}
+	}
 	return out
 }
+
+// madeRe: "name = Callee(" — a name bound to what one call returns.
+var madeRe = regexp.MustCompile(`^([A-Za-z_]\w*)\s*=\s*[A-Za-z_][\w.]*\(`)
 
 // boundNames are the plain names a statement binds: def and class
 // names, assignment and for targets, `as` names.
@@ -149,12 +160,18 @@ func findCalls(st string, line int, env map[string]string, pkg func(string) bool
 		if !ok {
 			return true
 		}
-		target := mod
+		target, instance := mod, false
+		if cls, ok := strings.CutSuffix(mod, "()"); ok {
+			if rest == "" || strings.Contains(rest, ".") {
+				return true // the object called, or an attribute's method
+			}
+			target, instance = cls, true
+		}
 		if rest != "" {
 			target += "." + rest
 		}
 		end := closeOf(st, i)
-		c := exCall{line: line, text: st[loc[0]:min(end+1, len(st))], target: target}
+		c := exCall{line: line, text: st[loc[0]:min(end+1, len(st))], target: target, instance: instance}
 		if len(c.text) > maxCallText {
 			c.text = c.text[:maxCallText] + "…"
 		}

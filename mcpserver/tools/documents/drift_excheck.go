@@ -25,7 +25,7 @@ type callable struct {
 func exampleFindings(b *session.Bundle, src *driftSources, d *document.DocDrift, text []byte) (fs []document.Finding, notes []string, checked int) {
 	x := docIndex(b)
 	for _, c := range exampleCalls(pyExamples(string(text)), x.PythonPackage) {
-		k, ok := resolveCallable(b, src, x, c.target)
+		k, ok := resolveCallable(b, src, x, c)
 		if !ok {
 			continue
 		}
@@ -55,13 +55,25 @@ func defName(k callable) string {
 // resolveCallable finds what a dotted name calls and the signature that
 // decides its arguments; false when that is not surely known (several
 // candidates, a decorator or base outside the rules, no source).
-func resolveCallable(b *session.Bundle, src *driftSources, x *document.Index, name string) (callable, bool) {
+func resolveCallable(b *session.Bundle, src *driftSources, x *document.Index, c exCall) (callable, bool) {
 	g := b.Graph
-	ids := x.PythonName(name)
+	ids := x.PythonName(c.target)
 	if len(ids) != 1 {
 		return callable{}, false
 	}
 	id := ids[0]
+	if c.instance {
+		// The object's class must be a plain class of the project, whose
+		// own body defines the method (an inherited one is not followed).
+		cls := c.target[:strings.LastIndexByte(c.target, '.')]
+		if cs := x.PythonName(cls); len(cs) != 1 || g.Type(cs[0]) != graph.Class || g.Type(id) != graph.Function {
+			return callable{}, false
+		}
+		if _, ok := classCallable(g, src, x, x.PythonName(cls)[0]); !ok {
+			return callable{}, false
+		}
+		return defCallable(g, src, id, id, false)
+	}
 	switch g.Type(id) {
 	case graph.Function:
 		return defCallable(g, src, id, id, true)
