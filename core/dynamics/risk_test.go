@@ -23,14 +23,7 @@ func TestRankFilesFormula(t *testing.T) {
 	for f, c := range churn {
 		g.SetChangeFrequency(id[f], c)
 	}
-	d, err := analysis.NewDepGraph(g, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := RankFiles(context.Background(), d, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, got := rankAll(t, g)
 	wantBlast := map[string][2]int{"a": {3, 2}, "b": {1, 1}, "c": {0, 0}, "d": {0, 0}}
 	maxPR := 0.0
 	for f := range churn {
@@ -74,14 +67,7 @@ func TestRankFilesLeavesOutDocuments(t *testing.T) {
 	tags := map[string][]string{"README.md": {"md", "doc"}, "schema.json": {"json"}, "a.py": {"python"}, "settings.py": {"python"}}
 	g, id := build(t, []edge{{"a.py", "contains", "run"}, {"a.py", "imports", "schema.json"}}, []string{"README.md", "settings.py"}, types, tags)
 	g.SetChangeFrequency(id["README.md"], 1)
-	d, err := analysis.NewDepGraph(g, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := RankFiles(context.Background(), d, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, got := rankAll(t, g)
 	var paths []string
 	for _, r := range got {
 		paths = append(paths, g.ExternalID(r.File))
@@ -92,4 +78,18 @@ func TestRankFilesLeavesOutDocuments(t *testing.T) {
 	if !slices.Equal(paths, want) {
 		t.Errorf("ranked %v, want %v", paths, want)
 	}
+}
+
+// rankAll ranks every file of g's file-level dependency graph.
+func rankAll(t *testing.T, g *graph.Graph) (*analysis.DepGraph, []FileRisk) {
+	t.Helper()
+	d, err := analysis.NewDepGraph(g, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := RankFiles(context.Background(), d, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, got
 }
