@@ -334,16 +334,18 @@ func HoldsCode(g *graph.Graph, id graph.NodeID) bool {
 	return g.Type(id) == graph.File && containsCode(g, id, maxModuleDepth)
 }
 
-// dataTags are the language tags ingest gives files that hold no code
-// (core/seek keeps the same list for its ranking).
+// dataTags are the language tags ingest gives files that hold no code.
 var dataTags = []string{"doc", "build", "json", "yaml", "toml", "xml", "csv", "css", "html", "md", "mod", "sum", "work", "ini", "text", "lock"}
 
 // IsDataFile reports a file ingest tagged as documentation, build
 // metadata, data or markup (README.md, LICENSE, go.mod, composer.json).
 func IsDataFile(g *graph.Graph, id graph.NodeID) bool {
-	if g.Type(id) != graph.File {
-		return false
-	}
+	return g.Type(id) == graph.File && HasDataTag(g, id)
+}
+
+// HasDataTag reports a node carrying one of the tags ingest gives files
+// that hold no code.
+func HasDataTag(g *graph.Graph, id graph.NodeID) bool {
 	for _, t := range dataTags {
 		if g.HasTag(id, t) {
 			return true

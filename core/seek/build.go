@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/m1nd-go/m1nd/core/analysis"
 	"github.com/m1nd-go/m1nd/core/graph"
 )
 
@@ -478,9 +479,6 @@ const (
 	kindStub                      // type declarations of code kept elsewhere (.d.ts, .pyi)
 )
 
-// dataTags are the language tags ingest gives files that hold no code.
-var dataTags = []string{"doc", "build", "json", "yaml", "toml", "xml", "csv", "css", "html", "md", "mod", "sum", "work", "ini", "text", "lock"}
-
 // codeExts are extensions of source code, for files ingest did not tag.
 var codeExts = map[string]bool{
 	".go": true, ".py": true, ".js": true, ".jsx": true, ".mjs": true, ".cjs": true, ".ts": true, ".tsx": true,
@@ -502,13 +500,7 @@ func (x *Index) classify() {
 		if g.HasTag(f, "test") || isTestPath(low) {
 			k |= kindTest
 		}
-		notCode := false
-		for _, t := range dataTags {
-			if g.HasTag(f, t) {
-				notCode = true
-				break
-			}
-		}
+		notCode := analysis.HasDataTag(g, f)
 		if !notCode && !codeExts[path.Ext(low)] && len(g.TagStrs(f)) == 0 {
 			notCode = true // untagged and not a known source extension
 		}
