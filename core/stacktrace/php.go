@@ -11,7 +11,9 @@ var (
 	rePHPHead = regexp.MustCompile(`^\s*(?:PHP )?(?:(?:Fatal error|Warning): +)?(?:Uncaught )?((?:\\?[A-Za-z_]\w*)+(?:\\[A-Za-z_]\w*)*)(?:: (.*?))? in (\S+?\.php):(\d+)\s*$`)
 	// #0 /app/src/Utils.php(423): GuzzleHttp\Psr7\Uri->__construct('http:///')
 	// #2 [internal function]: App\Kernel->handle(Object(Request))
-	rePHPFrame = regexp.MustCompile(`^\s*#(\d+) (?:(.+?)\((\d+)\)|\[internal function\]): (.*?)(?:\((.*)\))?\s*$`)
+	// (the file names a .php or .inc script, so a "#1 Fix parser(3): done"
+	// line of a pasted issue is no frame).
+	rePHPFrame = regexp.MustCompile(`^\s*#(\d+) (?:(.+?\.(?:php|inc|phtml))\((\d+)\)|\[internal function\]): (.*?)(?:\((.*)\))?\s*$`)
 )
 
 // parsePHP reads a PHP exception as PHP prints it: the "Uncaught X: msg

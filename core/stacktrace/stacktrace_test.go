@@ -719,7 +719,7 @@ func TestParseDetails(t *testing.T) {
 }
 
 func TestParseNothing(t *testing.T) {
-	for _, text := range []string{"", "everything is fine", "error: something went wrong\nno frames here", "at at at (((", "Traceback (most recent call last):\n"} {
+	for _, text := range []string{"", "everything is fine", "#1 Fix parser(3): done\n#2 Review docs(4): later", "error: something went wrong\nno frames here", "at at at (((", "Traceback (most recent call last):\n"} {
 		tr := Parse(text, Auto)
 		if len(tr.Frames) != 0 || tr.Frames == nil {
 			t.Errorf("%q: frames %v, want an empty list", text, tr.Frames)
