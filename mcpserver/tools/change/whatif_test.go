@@ -253,6 +253,8 @@ func TestDivergeSnapshot(t *testing.T) {
 	rt := t.TempDir()
 	d := tooltest.NewDispatcher(t, session.Config{RuntimeDir: rt})
 	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	// The ingest's snapshot is written behind its answer: save it now.
+	tooltest.MustCall(t, d, "persist", map[string]any{"agent_id": "t", "action": "save"})
 	saved, err := os.ReadFile(filepath.Join(rt, "graph.bin"))
 	if err != nil {
 		t.Fatal(err)
