@@ -86,6 +86,12 @@ func TestSurfaceChanges(t *testing.T) {
 		{"overload stubs added before the implementation", "get_response",
 			"def get_response(environ=None):\n    pass\n",
 			"@t.overload\ndef get_response(environ: None = ...) -> R: ...\n@t.overload\ndef get_response(environ: E) -> R: ...\ndef get_response(environ=None):\n    pass\n", false, nil, nil},
+		{"pyupgrade drops the object base (boltons' Table, URL)", "Table",
+			"class Table(object):\n    pass\n", "class Table:\n    pass\n", false, nil, nil},
+		{"object base dropped beside another, on a page about types", "URL",
+			"class URL(Base, object):\n    pass\n", "class URL(Base):\n    pass\n", true, nil, nil},
+		{"a real base removed", "URL",
+			"class URL(Base):\n    pass\n", "class URL:\n    pass\n", false, []string{"base classes removed"}, nil},
 		{"decorator added", "f", "def f():\n    pass\n", "@deprecated('use g')\ndef f():\n    pass\n", false, []string{"decorators added"}, nil},
 	}
 	for _, c := range cases {
