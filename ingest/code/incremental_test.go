@@ -245,6 +245,11 @@ func TestIncrementalResolutionDependencies(t *testing.T) {
 			func(d graphdump.Dump) bool {
 				return d.Has("file::z/c.py::use", "calls", "file::m/other.py::Other::save")
 			}},
+		{"a constructor added to a base binds the constructions of its subclass elsewhere",
+			map[string]string{"m/other.py": "class Other:\n    def __init__(self):\n        self.x = 1\n\n    def save(self):\n        return 2\n"},
+			func(d graphdump.Dump) bool {
+				return d.Has("file::z/c.py::use", "calls", "file::m/other.py::Other::__init__")
+			}},
 	}
 	for _, s := range steps {
 		writeFiles(t, dir, s.files)

@@ -464,6 +464,7 @@ func (p *patchState) restale() *noPatch {
 	// A manifest marks everything stale when the layout may have moved;
 	// patchPackages made sure it did not.
 	p.stale.all = false
+	p.stale.markSubclasses(p.now)
 	p.stale.sortLabels()
 	if p.moved {
 		if p.dirsMoved {

@@ -179,10 +179,10 @@ func sortedSet(s []string) []string {
 func fileDefs(r *extract.Result) (defs []labelDef, parents []string) {
 	fid := extract.FileID(r.Path)
 	byID := map[string]string{}
-	members := memberSigs(r)
+	members, ctors := memberSigs(r), ctorSigs(r)
 	for _, n := range r.Nodes {
 		if n.ID != fid {
-			defs = append(defs, labelDef{label: n.Label, sig: defSig(r, &n) ^ members[n.Label], typ: resolve.IsType(n.Type)})
+			defs = append(defs, labelDef{label: n.Label, sig: defSig(r, &n) ^ members[n.Label] ^ ctors[n.ID], typ: resolve.IsType(n.Type)})
 			byID[n.ID] = n.Label
 		}
 	}
@@ -196,11 +196,15 @@ func fileDefs(r *extract.Result) (defs []labelDef, parents []string) {
 	return slices.Compact(defs), slices.Compact(parents)
 }
 
-// defSig hashes what the resolver indexes of node n (resolve.Index.addFile).
+// defSig hashes what the resolver indexes of node n (resolve.Index.addFile):
+// its arity too, which picks among overloads and constructors.
 func defSig(r *extract.Result, n *extract.Node) uint64 {
 	h := fnv.New64a()
 	ret := r.Returns[n.ID]
 	var more []string // later results (Returns[id#i])
+	if a, ok := r.Arity[n.ID]; ok {
+		more = append(more, "arity", strconv.Itoa(int(a.Params)), strconv.Itoa(int(a.Optional)), strconv.FormatBool(a.Variadic))
+	}
 	for i := 1; i < 4 && len(r.Returns) > 1; i++ {
 		if tr, ok := r.Returns[extract.ResultKey(n.ID, i)]; ok {
 			more = append(more, strconv.Itoa(i), tr.Name, tr.Module)
@@ -211,6 +215,28 @@ func defSig(r *extract.Result, n *extract.Node) uint64 {
 		h.Write([]byte{0})
 	}
 	return h.Sum64()
+}
+
+// ctorSigs hashes, per class node ID, the constructors the file declares
+// in it (`__init__`, `constructor`, `__construct`): a construction X(…)
+// names X and binds X's constructor, so a constructor added, removed or
+// re-shaped moves X itself, and the files that construct X are resolved
+// again. (A Java or C# constructor carries X's label: it moves X already.)
+func ctorSigs(r *extract.Result) map[string]uint64 {
+	var out map[string]uint64
+	for i := range r.Nodes {
+		n := &r.Nodes[i]
+		if !resolve.IsConstructorLabel(n.Label) {
+			continue
+		}
+		if class, ok := strings.CutSuffix(n.ID, "::"+n.Label); ok {
+			if out == nil {
+				out = map[string]uint64{}
+			}
+			out[class] += defSig(r, n) // order-free
+		}
+	}
+	return out
 }
 
 // memberSigs hashes, per type name, the member types the file declares
@@ -302,6 +328,7 @@ func (c *resolveCache) diff(root string, inc []included) (*staleness, map[string
 			s.mark(old, nil, p)
 		}
 	}
+	s.markSubclasses(now)
 	if moved && !sameDirs(maps.Keys(c.files), maps.Keys(now)) {
 		s.modules = true
 	}
@@ -346,6 +373,61 @@ func (s *staleness) mark(old, cur *fileResolution, p string) {
 	}
 	if !slices.Equal(op, cp) {
 		s.types = true
+		s.markParents(op, cp)
+	}
+}
+
+// markParents marks the classes whose bases changed ("X>Base" in one
+// sorted list and not the other): a class without a constructor of its
+// own may be constructed through its base's, so X(…) binds differently.
+func (s *staleness) markParents(a, b []string) {
+	for _, pair := range [2][2][]string{{a, b}, {b, a}} {
+		for _, p := range pair[0] {
+			if _, found := slices.BinarySearch(pair[1], p); !found {
+				if class, _, ok := strings.Cut(p, ">"); ok && class != "" {
+					s.labels[class] = true
+				}
+			}
+		}
+	}
+}
+
+// markSubclasses marks, after every change is marked, the subclasses of
+// stale labels, and theirs, in the languages whose classes inherit a
+// constructor (resolve.InheritsConstructor): Admin without __init__ is
+// constructed by Base.__init__, so a constructor added to Base (or a base
+// of Base retargeted) moves Admin(…) in files that changed neither. It
+// closes over all levels, so the outcome does not hang on map order.
+func (s *staleness) markSubclasses(files map[string]*fileResolution) {
+	if len(s.labels) == 0 {
+		return
+	}
+	subs := map[string][]string{} // base label → subclass labels
+	for _, f := range files {
+		lang, _, _ := strings.Cut(f.context, "\x00")
+		if !resolve.InheritsConstructor(lang) {
+			continue
+		}
+		for _, p := range f.parents {
+			if class, base, ok := strings.Cut(p, ">"); ok && class != "" {
+				b := lastName(strings.TrimPrefix(base, extract.RefPrefix))
+				subs[b] = append(subs[b], class)
+			}
+		}
+	}
+	if len(subs) == 0 {
+		return
+	}
+	queue := slices.Collect(maps.Keys(s.labels))
+	for len(queue) > 0 {
+		l := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, c := range subs[l] {
+			if !s.labels[c] {
+				s.labels[c] = true
+				queue = append(queue, c)
+			}
+		}
 	}
 }
 

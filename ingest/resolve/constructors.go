@@ -68,6 +68,24 @@ func ctorLabel(fam, class string) string {
 	return ""
 }
 
+// namedConstructors are the constructor labels of the languages that do
+// not name a constructor after its class.
+var namedConstructors = map[string]bool{"constructor": true, "__init__": true, "__construct": true}
+
+// IsConstructorLabel reports whether label names a constructor in a
+// language that does not name it after its class: a class gaining or
+// losing one moves every construction of it (and of its subclasses that
+// inherit it, InheritsConstructor), which the incremental ingest must
+// redo.
+func IsConstructorLabel(label string) bool { return namedConstructors[label] }
+
+// InheritsConstructor reports whether a class of language lang without a
+// constructor of its own is constructed through its base's (constructors).
+func InheritsConstructor(lang string) bool {
+	fam := family(lang)
+	return fam == "python" || fam == "js"
+}
+
 // constructors are the constructors class c declares, smallest ID first.
 // A JVM or C# class that declares none has an implicit one, which the
 // class node stands for; a Python or JS class inherits its base's
@@ -77,7 +95,7 @@ func (ix *Index) constructors(c int32) []int32 {
 	for range 5 { // a chain of bases, bounded against cycles
 		out := ix.ownConstructors(c)
 		fam := ix.files[ix.cands[c].file].fam
-		if len(out) > 0 || (fam != "python" && fam != "js") {
+		if len(out) > 0 || !InheritsConstructor(fam) {
 			return out
 		}
 		if c = ix.onlyBase(c); c < 0 {
