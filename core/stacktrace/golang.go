@@ -35,7 +35,11 @@ func parseGo(lines []string) Trace {
 		trim := strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(line, "panic: "), strings.HasPrefix(trim, "panic: ") && len(t.Chain) > 0:
-			t.Chain = append(t.Chain, goPanic(strings.TrimPrefix(trim, "panic: ")))
+			// A value recovered and panicked again prints twice
+			// ("panic: X [recovered]" then "\tpanic: X"): one error.
+			if e := goPanic(strings.TrimPrefix(trim, "panic: ")); len(t.Chain) == 0 || t.Chain[len(t.Chain)-1] != e {
+				t.Chain = append(t.Chain, e)
+			}
 			allBlocks = false
 			continue
 		case strings.HasPrefix(line, "fatal error: "):

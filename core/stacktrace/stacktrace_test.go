@@ -217,13 +217,26 @@ github.com/acme/svc/worker.loop()
 	/src/svc/worker/loop.go:9 +0x10`,
 		want:  Go,
 		err:   Error{Type: "panic", Message: `config: missing key "db"`},
-		chain: 2,
+		chain: 1, // the same value panicked again is one error, not a cause
 		frames: []string{
 			"/usr/lib/go-1.22/src/runtime/panic.go:770 panic [ext]",
 			"/src/svc/config/config.go:31 MustGet",
 			"/src/svc/server/server.go:57 Server.Start",
 			"/src/svc/server/server.go:55 Server.Start",
 		},
+	},
+	{
+		name: "go panic recovered and a different value panicked",
+		text: `panic: dial tcp: connection refused [recovered]
+	panic: store: cannot start
+
+goroutine 1 [running]:
+main.main()
+	/src/svc/main.go:14 +0x8c`,
+		want:   Go,
+		err:    Error{Type: "panic", Message: "dial tcp: connection refused"},
+		chain:  2,
+		frames: []string{"/src/svc/main.go:14 main"},
 	},
 	{
 		name: "go deadlock keeps every goroutine",
