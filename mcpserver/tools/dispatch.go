@@ -87,27 +87,19 @@ func (d *Dispatcher) Call(ctx context.Context, name string, args json.RawMessage
 
 // flagStale adds stale_files to an answer that names files changed or
 // deleted on disk since the graph was built from them: their entities and
-// line numbers may no longer be what the answer says.
+// line numbers may no longer be what the answer says. Only the files the
+// answer names are stat'ed, at the answer (session.NamedFiles says why).
 func (d *Dispatcher) flagStale(v any) any {
-	st := d.Session.Staleness(d.Session.Current())
-	ids := st.StaleIDs()
-	if len(ids) == 0 {
+	nf := d.Session.NamedFiles(d.Session.Current())
+	if nf == nil {
 		return v
 	}
 	data, err := json.Marshal(v)
 	if err != nil || len(data) == 0 || data[0] != '{' {
 		return v
 	}
-	var named []string
-	for _, id := range ids {
-		rel := strings.TrimPrefix(id, "file::")
-		if ns, r, ok := strings.Cut(id, "::file::"); ok { // a namespaced root's file
-			rel = ns + "/" + r
-		}
-		if bytes.Contains(data, []byte(`"`+id+`"`)) || bytes.Contains(data, []byte(`"`+id+`::`)) || bytes.Contains(data, []byte(`"`+rel+`"`)) {
-			named = append(named, id)
-		}
-	}
+	eachString(data, nf.Note)
+	named := nf.Stale()
 	if len(named) == 0 {
 		return v
 	}
@@ -128,6 +120,31 @@ func (d *Dispatcher) flagStale(v any) any {
 	out = append(out, `"stale_files":`...)
 	out = append(out, extra...)
 	return json.RawMessage(append(out, '}'))
+}
+
+// eachString calls f with every string of data (valid JSON, as Marshal
+// writes it), keys included, unescaped.
+func eachString(data []byte, f func([]byte)) {
+	for i := 0; i < len(data); i++ {
+		if data[i] != '"' {
+			continue
+		}
+		j, escaped := i+1, false
+		for ; data[j] != '"'; j++ {
+			if data[j] == '\\' {
+				escaped = true
+				j++
+			}
+		}
+		var s string
+		switch {
+		case !escaped:
+			f(data[i+1 : j])
+		case json.Unmarshal(data[i:j+1], &s) == nil:
+			f([]byte(s))
+		}
+		i = j
+	}
 }
 
 // Per-call time budgets: the call's context ends then, so waits (for the
