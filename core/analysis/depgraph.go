@@ -35,6 +35,9 @@ type DepGraph struct {
 	rev     []graph.NodeID
 	revEdge []graph.EdgeIdx
 	rels    relCache
+	// typeOnly holds the links {a, b} where every import of b by a is
+	// type-only (nil when the graph has no type-only import).
+	typeOnly map[[2]graph.NodeID]struct{}
 }
 
 // NewDepGraph builds the dependency view of a finalized graph at file
@@ -46,6 +49,7 @@ func NewDepGraph(g *graph.Graph, fileLevel bool) (*DepGraph, error) {
 	d := &DepGraph{g: g, fileLevel: fileLevel, rels: newRelCache(g)}
 	d.assignUnits()
 	d.build()
+	d.markTypeOnly()
 	d.rels.frozen = true // shared from now on: lookups only read
 	return d, nil
 }
@@ -74,6 +78,59 @@ func (d *DepGraph) Dependencies(u graph.NodeID) []graph.NodeID {
 // Dependents are the units that depend on u, ascending.
 func (d *DepGraph) Dependents(u graph.NodeID) []graph.NodeID {
 	return d.rev[d.revOff[u]:d.revOff[u+1]]
+}
+
+// TypeOnly reports whether unit a depends on unit b for types alone: a
+// imports from b, and only type-only (TypeImports: Python's `if
+// TYPE_CHECKING:`, TypeScript's `import type`), so a's other links to b —
+// annotations, type references — are read by the type checker alone too.
+// It is a dependency for impact, none at run time (cycles, layers).
+func (d *DepGraph) TypeOnly(a, b graph.NodeID) bool {
+	_, ok := d.typeOnly[[2]graph.NodeID{a, b}]
+	return ok
+}
+
+// markTypeOnly finds the links TypeOnly reports: the unit pairs joined by
+// a type-only import and by no runtime one.
+func (d *DepGraph) markTypeOnly() {
+	g := d.g
+	typeRel, ok := g.Strings().Lookup(TypeImports)
+	if !ok {
+		return // the common case: no language with type-only imports
+	}
+	impRel, _ := g.Strings().Lookup("imports")
+	const runtime, typed = 1, 2
+	seen := map[[2]graph.NodeID]uint8{}
+	for v, u := range d.unit {
+		if u == graph.NoNode {
+			continue
+		}
+		lo, hi := g.OutRange(graph.NodeID(v))
+		for e := lo; e < hi; e++ {
+			r := g.Relation(e)
+			if g.IsMirror(e) || (r != typeRel && r != impRel) {
+				continue
+			}
+			t := d.unit[g.Target(e)]
+			if t == graph.NoNode || t == u {
+				continue
+			}
+			k := [2]graph.NodeID{u, t}
+			if r == typeRel {
+				seen[k] |= typed
+			} else {
+				seen[k] |= runtime
+			}
+		}
+	}
+	for k, f := range seen {
+		if f == typed {
+			if d.typeOnly == nil {
+				d.typeOnly = map[[2]graph.NodeID]struct{}{}
+			}
+			d.typeOnly[k] = struct{}{}
+		}
+	}
 }
 
 // link returns the edge that makes "a depends on b" and its strength.

@@ -77,6 +77,21 @@ var associationRelations = map[string]bool{
 	"same_orcid": true, "same_author": true, "shared_keyword": true,
 }
 
+// TypeImports is the relation of an import only a type checker reads:
+// Python's under `if TYPE_CHECKING:`, TypeScript's `import type` (ingest
+// extracts it). It is an "imports" edge for impact and rename — changing
+// the type still breaks the importer's type check — but no dependency at
+// run time: layers leaves it out of cycles and violations, why prefers a
+// runtime path over it.
+const TypeImports = "imports::type"
+
+// IsTypeOnly reports whether a relation holds at type-check time only:
+// its qualifier is "type" (imports::type).
+func IsTypeOnly(rel string) bool {
+	_, qual, ok := strings.Cut(rel, "::")
+	return ok && strings.EqualFold(qual, "type")
+}
+
 // ClassifyRelation returns the kind of a relation name. Qualified names
 // ("calls::cancel") are classified by their first segment.
 func ClassifyRelation(rel string) RelKind {

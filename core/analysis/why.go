@@ -67,6 +67,10 @@ const (
 	// something else depending on it ("both import X") shares a
 	// neighbour; it is not a dependency between the two ends.
 	whyTurn = 0.3
+	// whyTypeOnly: an import only the type checker reads (TypeImports)
+	// explains how the code is checked, not how it runs: a runtime chain
+	// of up to four hops comes before one such hop.
+	whyTypeOnly = 0.5
 )
 
 // WhyResult lists the strongest paths from Source to Target.
@@ -132,7 +136,8 @@ func (h *whyHeap) Pop() any {
 // of HopDecay × what the hop explains: a dependency edge its relation's
 // strength × its structural weight (ingest's, not learned); a hop inside
 // a file 0.8; a hop through a directory or package 0.15; a derived link
-// (co-change) 0.35 × weight; inhibitory edges × InhibitoryFactor. A path
+// (co-change) 0.35 × weight; an import only a type checker reads
+// (TypeImports) × 0.5 more; inhibitory edges × InhibitoryFactor. A path
 // whose dependency hops turn around (A imports X, X imported by B) is a
 // shared neighbour, not a dependency: × 0.3. So real dependency chains
 // come before "same directory" and "both import X". Between two adjacent
@@ -185,6 +190,7 @@ func Why(g *graph.Graph, source, target graph.NodeID, p WhyParams) (WhyResult, e
 	}
 
 	rels := newRelTable(g)
+	typeOnly := typeOnlyRelations(g)
 	factor := func(e graph.EdgeIdx, rev bool, from orientation) (float32, orientation) {
 		ri := rels.of(e)
 		f, o := p.HopDecay, from
@@ -201,6 +207,9 @@ func Why(g *graph.Graph, source, target graph.NodeID, p WhyParams) (WhyResult, e
 			f *= whyAssociation * structuralWeight(g, e)
 		default:
 			f *= ri.strength * structuralWeight(g, e)
+			if typeOnly(g.Relation(e)) {
+				f *= whyTypeOnly
+			}
 			o = orientDepends
 			if (ri.kind == DependedOnBy) != rev {
 				o = orientDependedOn
@@ -288,6 +297,20 @@ func Why(g *graph.Graph, source, target graph.NodeID, p WhyParams) (WhyResult, e
 	}
 	res.TotalPathsFound = len(res.Paths)
 	return res, nil
+}
+
+// typeOnlyRelations returns a test for the relation handles IsTypeOnly
+// accepts, memoised per call.
+func typeOnlyRelations(g *graph.Graph) func(graph.Str) bool {
+	memo := map[graph.Str]bool{}
+	return func(s graph.Str) bool {
+		v, ok := memo[s]
+		if !ok {
+			v = IsTypeOnly(g.Strings().String(s))
+			memo[s] = v
+		}
+		return v
+	}
 }
 
 func pathOf(g *graph.Graph, states []whyState, si int32) Chain {

@@ -65,6 +65,8 @@ func BuildEntityUnits(d *analysis.DepGraph, types []graph.NodeType, opt UnitOpti
 			for _, t := range d.Dependencies(m) {
 				switch j, ok := index[o.of(t)]; {
 				case !ok:
+				case j != i && opt.Runtime && d.TypeOnly(m, t):
+					u.TypeOnly++ // a file's type-only import of an entity
 				case j == i:
 					u.Internal[i]++
 				default:

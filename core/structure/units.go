@@ -42,6 +42,12 @@ type UnitOptions struct {
 	Scope string
 	// Exclude drops a file by its path (tests, generated code); nil keeps all.
 	Exclude func(path string) bool
+	// Runtime keeps the dependencies that hold when the code runs: a
+	// file's dependency on another it imports for types alone (Python's
+	// `if TYPE_CHECKING:`, TypeScript's `import type`; DepGraph.TypeOnly)
+	// is left out and counted in Units.TypeOnly. Layers want this: a
+	// type-only import closes no import cycle.
+	Runtime bool
 }
 
 // Link is one dependency between units: the source depends on To through
@@ -61,6 +67,9 @@ type Units struct {
 	Out, In [][]Link
 	// Internal[u] counts file-level dependencies inside u.
 	Internal []int
+	// TypeOnly counts the file-level dependencies between units that
+	// UnitOptions.Runtime left out.
+	TypeOnly int
 	byName   map[string]int
 }
 
@@ -134,7 +143,12 @@ func BuildUnits(d *analysis.DepGraph, opt UnitOptions) *Units {
 				if !ok {
 					continue
 				}
-				if j := u.byName[name]; j == i {
+				j := u.byName[name]
+				if opt.Runtime && j != i && d.TypeOnly(f, t) {
+					u.TypeOnly++
+					continue
+				}
+				if j == i {
 					u.Internal[i]++
 				} else {
 					w[[2]int{i, j}]++
