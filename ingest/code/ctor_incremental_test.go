@@ -60,6 +60,12 @@ var ctorSteps = []ctorStep{
 	{"a Java constructor takes the arity of its overload", map[string]string{
 		"j/Point.java": "package j;\n\npublic class Point {\n  public Point(int a) {}\n  public Point(int x) {}\n}\n",
 	}, "file::j/Use.java::Use::one", "file::j/Point.java::Point::Point", true},
+	{"a Ruby base gains initialize", map[string]string{
+		"rb/base.rb": "module Shop\n  class Base\n    def initialize(n)\n    end\n  end\nend\n",
+	}, "file::rb/use.rb::Shop::Order::make", "file::rb/base.rb::Shop::Base::initialize", true},
+	{"a Ruby subclass names another base by its path", map[string]string{
+		"rb/child.rb": "module Shop\n  class Admin < Shop::Plain\n  end\nend\n",
+	}, "file::rb/use.rb::Shop::Order::make", "file::rb/base.rb::Shop::Base::initialize", false},
 	{"the file of a base vanishes", map[string]string{
 		"m/other.py": "",
 	}, "file::z/use.py::make", "file::m/other.py::Other::__init__", false},
@@ -93,6 +99,9 @@ func testIncrementalConstructors(t *testing.T, released bool) {
 		"web/square.js": "import { Shape } from './shape.js'\n\nexport class Square extends Shape {}\n",
 		"web/app.js":    "import { Square } from './square.js'\n\nexport function build() { return new Square(2) }\n",
 		"j/Point.java":  "package j;\n\npublic class Point {\n  public Point() {}\n  public Point(int x) {}\n}\n",
+		"rb/base.rb":    "module Shop\n  class Base\n  end\n  class Plain\n  end\nend\n",
+		"rb/child.rb":   "module Shop\n  class Admin < Shop::Base\n  end\nend\n",
+		"rb/use.rb":     "module Shop\n  class Order\n    def make\n      Shop::Admin.new(1)\n    end\n  end\nend\n",
 		"j/Use.java":    "package j;\n\npublic class Use {\n  Point one() { return new Point(1); }\n}\n",
 	})
 	store := cache.Open(t.TempDir())

@@ -133,6 +133,8 @@ var tableLangs = []*tableLang{
 			"attr_reader", "attr_writer", "include", "extend", "prepend", "raise", "private", "protected",
 			"public", "lambda", "proc", "loop", "module_function", "private_constant", "freeze", "to_s",
 			"each", "map", "select", "nil?", "is_a?", "respond_to?", "send", "new"),
+		hook:      rubyHook,
+		basePaths: true,
 	},
 	{
 		name: "php", exts: []string{".php", ".phtml"}, ptr: tsphp.LanguagePHP,

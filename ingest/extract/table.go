@@ -127,6 +127,9 @@ type tableLang struct {
 	baseWrap []string
 	// ifacePrefixI: base names like IDisposable are interfaces (C#).
 	ifacePrefixI bool
+	// basePaths: a base named by a constant path (Ruby `< Rack::Request`)
+	// keeps the path, which tells apart classes sharing a last name.
+	basePaths bool
 	// noQualify: names are never split at separators (data keys).
 	noQualify bool
 	// selfNames are receiver spellings of the current object.
@@ -699,6 +702,10 @@ func (x *tableExtract) baseNames(clause int32, fn func(string, uint32), depth in
 			txt = strings.TrimPrefix(txt, kw)
 		}
 		name := typeHead(txt)
+		if path, ok := x.constantPath(name); ok {
+			fn(path, t.line(c))
+			continue
+		}
 		_, name = splitLast(strings.ReplaceAll(strings.ReplaceAll(name, "::", "."), "\\", "."), ".")
 		switch name {
 		case "public", "private", "protected", "internal", "virtual", "override", "final", "sealed", "abstract":

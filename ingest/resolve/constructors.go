@@ -52,7 +52,8 @@ func cutLastSegment(id string) (parent, last string, ok bool) {
 
 // ctorLabel is the label a class's constructors carry in lang's family:
 // Java, C#, C++ and Scala name them after the class, JavaScript and
-// TypeScript `constructor`, Python `__init__`, PHP `__construct`. Go and Rust have none (a
+// TypeScript `constructor`, Python `__init__`, PHP `__construct`, Ruby
+// `initialize` (`X.new`). Go and Rust have none (a
 // call of a type there is a conversion or a tuple struct), so "".
 func ctorLabel(fam, class string) string {
 	switch fam {
@@ -62,6 +63,8 @@ func ctorLabel(fam, class string) string {
 		return "__init__"
 	case "php":
 		return "__construct"
+	case "ruby":
+		return "initialize"
 	case "jvm", "dotnet", "c":
 		return class
 	}
@@ -70,7 +73,7 @@ func ctorLabel(fam, class string) string {
 
 // namedConstructors are the constructor labels of the languages that do
 // not name a constructor after its class.
-var namedConstructors = map[string]bool{"constructor": true, "__init__": true, "__construct": true}
+var namedConstructors = map[string]bool{"constructor": true, "__init__": true, "__construct": true, "initialize": true}
 
 // IsConstructorLabel reports whether label names a constructor in a
 // language that does not name it after its class: a class gaining or
@@ -83,14 +86,15 @@ func IsConstructorLabel(label string) bool { return namedConstructors[label] }
 // constructor of its own is constructed through its base's (constructors).
 func InheritsConstructor(lang string) bool {
 	fam := family(lang)
-	return fam == "python" || fam == "js"
+	return fam == "python" || fam == "js" || fam == "ruby"
 }
 
 // constructors are the constructors class c declares, smallest ID first.
 // A JVM or C# class that declares none has an implicit one, which the
-// class node stands for; a Python or JS class inherits its base's
-// __init__ / constructor (marshmallow: 77 of 237 constructions), found
-// through bases whose name one class of the family carries.
+// class node stands for; a Python, JS or Ruby class inherits its base's
+// __init__ / constructor / initialize (marshmallow: 77 of 237
+// constructions), found through bases whose name one class of the family
+// carries (Ruby: whose path names one).
 func (ix *Index) constructors(c int32) []int32 {
 	for range 5 { // a chain of bases, bounded against cycles
 		out := ix.ownConstructors(c)
@@ -106,10 +110,20 @@ func (ix *Index) constructors(c int32) []int32 {
 }
 
 // onlyBase is c's base class when c names one base and one type of c's
-// family carries that name, else -1.
+// family carries that name (Ruby: the one its path names), else -1.
 func (ix *Index) onlyBase(c int32) int32 {
 	cd := &ix.cands[c]
-	bases := ix.parents[cd.label]
+	if path, ok := ix.rubyBases[c]; ok {
+		return ix.rubyBase(c, path)
+	}
+	// Its own file's bases: ix.parents, by label, holds those of every
+	// class of that name, in any language.
+	var bases []string
+	for _, k := range ix.fileParents[cd.file] {
+		if k[0] == cd.label && !slices.Contains(bases, k[1]) {
+			bases = append(bases, k[1])
+		}
+	}
 	if len(bases) != 1 {
 		return -1
 	}

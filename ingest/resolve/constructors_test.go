@@ -90,6 +90,25 @@ func TestConstructions(t *testing.T) {
 			"Shape/-1":  {Target: "pkg/shapes.py::Shape::__init__", Also: []string{"pkg/shapes.py::Shape"}},
 			"Plain/-1":  {Target: "pkg/shapes.py::Plain"},
 		}},
+		{"ruby", map[string]string{
+			"lib/rack/request.rb":                 "module Rack\n  class Request\n    def initialize(env)\n    end\n  end\nend\n",
+			"lib/rack/reopen.rb":                  "module Rack\n  class Request\n    def extra\n    end\n  end\nend\n",
+			"lib/rack/auth.rb":                    "module Rack\n  module Auth\n    class Request < Rack::Request\n      def user\n      end\n    end\n  end\nend\n",
+			"lib/rack/multipart/uploaded_file.rb": "module Rack\n  module Multipart\n    class UploadedFile\n      def initialize(path, type = nil)\n      end\n    end\n  end\nend\n",
+			"lib/rack/use.rb": "module Rack\n  module Kit\n  end\n  class User\n    def make\n      Multipart::UploadedFile.new(\"x\")\n" +
+				"      Rack::Multipart::UploadedFile.new(\"x\", \"y\")\n      Auth::Request.new(1, 2, 3)\n      Request.new(env)\n" +
+				"      Kit.new\n      Rack::Mock.new\n      ::Logger.new\n    end\n  end\nend\n",
+		}, map[string]bound{
+			// Through the module nesting: Rack::User's Multipart is Rack::Multipart.
+			"Multipart::UploadedFile/1":       {Target: "lib/rack/multipart/uploaded_file.rb::Rack::Multipart::UploadedFile::initialize", Also: []string{"lib/rack/multipart/uploaded_file.rb::Rack::Multipart::UploadedFile"}},
+			"Rack::Multipart::UploadedFile/2": {Target: "lib/rack/multipart/uploaded_file.rb::Rack::Multipart::UploadedFile::initialize", Also: []string{"lib/rack/multipart/uploaded_file.rb::Rack::Multipart::UploadedFile"}},
+			// A superclass named by its path, though two classes are named Request.
+			"Auth::Request/3": {Target: "lib/rack/request.rb::Rack::Request::initialize", Also: []string{"lib/rack/auth.rb::Rack::Auth::Request"}},
+			// A reopened class: the reopening that declares initialize.
+			"Request/1": {Target: "lib/rack/request.rb::Rack::Request::initialize", Also: []string{"lib/rack/request.rb::Rack::Request"}},
+			// A module's new is its own method; a gem's class is none of ours.
+			"Kit/0": {}, "Rack::Mock/0": {}, "::Logger/0": {},
+		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if d := cmp.Diff(c.want, resolveConstructions(t, c.files)); d != "" {

@@ -132,6 +132,10 @@ type Index struct {
 	// laterRets are the second, third … declared results (index from 0).
 	laterRets  map[[2]int32]extract.TypeRef
 	fileFields [][]string
+	// rubyBases are the superclass paths Ruby classes name as written
+	// ("Rack::Request"): parents keeps only their last name, which two
+	// classes of one repository often share (ruby.go).
+	rubyBases map[int32]string
 
 	// What each file put in, so ReplaceFile can take it out again.
 	fileCands   [][]int32            // file → its candidates
@@ -248,6 +252,7 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 	ix.files[fi].tagged = taggedExpr(r)
 	prefix := extract.FileID(r.Path) + "::"
 	labels := map[string]string{} // id → label, for base-type edges
+	ids := map[string]int32{}     // id → candidate, for Ruby's bases
 	for ni, n := range r.Nodes {
 		if n.Type == graph.File || !strings.HasPrefix(n.ID, prefix) {
 			continue
@@ -278,6 +283,7 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 			ix.byOwner[k] = append(ix.byOwner[k], ci)
 		}
 		labels[n.ID] = n.Label
+		ids[n.ID] = ci
 	}
 	ix.addFields(fi, r)
 	for _, e := range r.Edges {
@@ -286,6 +292,9 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 		}
 		if name, ok := strings.CutPrefix(e.Target, extract.RefPrefix); ok {
 			base := lastName(name)
+			if ix.files[fi].fam == "ruby" && e.Relation == extract.RelInherits {
+				ix.addRubyBase(ids, e.Source, name)
+			}
 			if l := labels[e.Source]; l != "" && l != base {
 				k := [2]string{l, base}
 				ix.fileParents[fi] = append(ix.fileParents[fi], k)
@@ -397,6 +406,7 @@ func (ix *Index) dropDefinitions(fi int32) {
 		cd.file = -1 // unreachable from now on
 		delete(ix.rets, c)
 		delete(ix.arity, c)
+		delete(ix.rubyBases, c)
 		for i := int32(1); i < 4; i++ {
 			delete(ix.laterRets, [2]int32{c, i})
 		}
@@ -560,6 +570,9 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 	}
 	if from.lang == "python" {
 		cands = ix.stubsOrSources(cands, pyStubFirst(from))
+	}
+	if from.lang == "ruby" && rel == extract.RelCalls && hint.Receiver == "" && isConstantName(label) {
+		cands = ix.rubyConstant(src.ID, name, cands) // X.new, A::B.new
 	}
 
 	if hint.Module != "" {

@@ -1,0 +1,138 @@
+package resolve
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/ingest/extract"
+)
+
+// rubyConstant narrows the candidates of a Ruby constant reference
+// ("UploadedFile", "Multipart::UploadedFile", "::Rack::Request", as
+// `X.new` names it) to the class the constant path names, the way Ruby
+// looks a constant up: in the lexical nesting of the reference, innermost
+// first, then at the top level. A module found first names no class
+// (`Sinatra.new` calls the module's own new): none. A class reopened in
+// several files is one class: the reopenings that declare its
+// constructor come first. A qualified path may also name a class the
+// index holds under a shorter path (a compact `class A::B` is indexed as
+// B under A's last segment): the longest path both end with. What
+// matches nothing is no class of the repository (Rack::Request in
+// sinatra, stdlib's Logger): no candidate rather than a same-named class
+// elsewhere.
+func (ix *Index) rubyConstant(srcID, name string, cands []int32) []int32 {
+	abs := strings.HasPrefix(name, "::")
+	name = strings.TrimPrefix(name, "::")
+	types := slices.DeleteFunc(slices.Clone(cands), func(c int32) bool { return !isType(ix.cands[c].typ) })
+	nest := rubyNesting(srcID)
+	if abs {
+		nest = nil
+	}
+	for _, p := range append(nest, "") {
+		want := name
+		if p != "" {
+			want = p + "::" + name
+		}
+		if in := ix.withQualName(types, func(q string) bool { return q == want }); len(in) > 0 {
+			return ix.rubyClass(in)
+		}
+	}
+	if abs || !strings.Contains(name, "::") {
+		return nil
+	}
+	return ix.rubyClass(ix.withQualName(types, func(q string) bool { return pathSuffix(q, name) || pathSuffix(name, q) }))
+}
+
+// rubyClass keeps, of the declarations of one constant, the classes
+// (none when it is a module), those declaring a constructor first.
+func (ix *Index) rubyClass(in []int32) []int32 {
+	in = slices.DeleteFunc(in, func(c int32) bool { return ix.cands[c].typ != graph.Class })
+	if len(in) < 2 {
+		return in
+	}
+	if with := slices.DeleteFunc(slices.Clone(in), func(c int32) bool { return len(ix.ownConstructors(c)) == 0 }); len(with) > 0 {
+		return with
+	}
+	return in
+}
+
+// withQualName keeps the candidates whose path inside their file
+// ("Rack::Multipart::UploadedFile") satisfies ok.
+func (ix *Index) withQualName(cands []int32, ok func(string) bool) []int32 {
+	var out []int32
+	for _, c := range cands {
+		cd := &ix.cands[c]
+		q := strings.TrimPrefix(cd.id, extract.FileID(ix.files[cd.file].path)+"::")
+		if ok(q) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// pathSuffix reports whether constant path a ends with path b, segment
+// by segment ("Rack::Multipart::X" ends with "Multipart::X", not "ipart::X").
+func pathSuffix(a, b string) bool {
+	return a == b || strings.HasSuffix(a, "::"+b)
+}
+
+// rubyNesting lists the lexical scopes of a reference from its source's
+// ID, innermost first: "file::lib/a.rb::Rack::Other::make" gives
+// "Rack::Other::make", "Rack::Other", "Rack". (A method's own name is no
+// module; taking it as one finds nothing.)
+func rubyNesting(srcID string) []string {
+	rest, ok := strings.CutPrefix(srcID, extract.FileID(""))
+	if !ok {
+		return nil
+	}
+	// The file's path holds no "::"; what follows it is the nesting.
+	_, inner, ok := strings.Cut(rest, "::")
+	if !ok {
+		return nil
+	}
+	var out []string
+	for s := inner; s != ""; {
+		out = append(out, s)
+		i := strings.LastIndex(s, "::")
+		if i < 0 {
+			break
+		}
+		s = s[:i]
+	}
+	return out
+}
+
+// isConstantName reports whether a Ruby name is a constant (an upper-case
+// initial): only a constant path names a class.
+func isConstantName(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
+
+// addRubyBase records the superclass path class id names (ids: the
+// file's candidates by ID).
+func (ix *Index) addRubyBase(ids map[string]int32, id, path string) {
+	c, ok := ids[id]
+	if !ok {
+		return
+	}
+	if ix.rubyBases == nil {
+		ix.rubyBases = map[int32]string{}
+	}
+	ix.rubyBases[c] = path
+}
+
+// rubyBase is the class Ruby class c's superclass path names, looked up
+// from where c is declared, or -1 when no single class of the repository
+// is that one (a gem's class, or several alike).
+func (ix *Index) rubyBase(c int32, path string) int32 {
+	var types []int32
+	for _, b := range ix.byLabel[lastName(path)] {
+		if b != c && isType(ix.cands[b].typ) && ix.files[ix.cands[b].file].fam == "ruby" {
+			types = append(types, b)
+		}
+	}
+	found := ix.rubyConstant(ix.cands[c].id, path, types)
+	if len(found) != 1 {
+		return -1
+	}
+	return found[0]
+}
