@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"slices"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -30,7 +31,10 @@ var answerQueries = []string{
 // saved at $M1ND_ANSWERS_GRAPH (e.g. a go-std snapshot) to
 // $M1ND_ANSWERS_OUT as JSON, timings zeroed, with a fixed clock. Two trees'
 // dumps compared byte for byte show that a speed change moved no answer.
-// Skipped unless both variables are set.
+// $M1ND_ANSWERS_TOPK (default the tool's 20) widens every answer, and
+// $M1ND_ANSWERS_CAUSAL_BUDGET sets D4's budget, so a budget's effect on
+// the top 100 can be shown the same way. Skipped unless both of the first
+// two variables are set.
 func TestAnswersDump(t *testing.T) {
 	in, out := os.Getenv("M1ND_ANSWERS_GRAPH"), os.Getenv("M1ND_ANSWERS_OUT")
 	if in == "" || out == "" {
@@ -43,13 +47,15 @@ func TestAnswersDump(t *testing.T) {
 	opts := DefaultOptions()
 	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
 	opts.Now = func() time.Time { return now }
+	topK := envInt(t, "M1ND_ANSWERS_TOPK", 0)
+	opts.Causal.Budget = envInt(t, "M1ND_ANSWERS_CAUSAL_BUDGET", opts.Causal.Budget)
 	e, err := New(g, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var results []*Result
 	for _, q := range answerQueries {
-		r, err := e.Activate(context.Background(), Query{Text: q, XLR: true, GhostEdges: true, StructuralHoles: true})
+		r, err := e.Activate(context.Background(), Query{Text: q, TopK: topK, XLR: true, GhostEdges: true, StructuralHoles: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,10 +71,24 @@ func TestAnswersDump(t *testing.T) {
 	}
 }
 
+// envInt reads an integer variable, def when unset.
+func envInt(t testing.TB, name string, def int) int {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		t.Fatalf("%s=%q: want an integer (%v)", name, v, err)
+	}
+	return n
+}
+
 // BenchmarkActivateSnapshot times Activate as the activate tool calls it
 // (XLR on, learning on, no seek seeds) on the graph saved at
 // $M1ND_ANSWERS_GRAPH, cycling through answerQueries; it reports p50, p99
-// and the CPU per call. Skipped unless the variable is set.
+// and the CPU per call ($M1ND_ANSWERS_CAUSAL_BUDGET sets D4's budget).
+// Skipped unless the variable is set.
 func BenchmarkActivateSnapshot(b *testing.B) {
 	in := os.Getenv("M1ND_ANSWERS_GRAPH")
 	if in == "" {
@@ -78,7 +98,9 @@ func BenchmarkActivateSnapshot(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e, err := New(g, DefaultOptions())
+	opts := DefaultOptions()
+	opts.Causal.Budget = envInt(b, "M1ND_ANSWERS_CAUSAL_BUDGET", opts.Causal.Budget)
+	e, err := New(g, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
