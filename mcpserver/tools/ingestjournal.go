@@ -60,18 +60,27 @@ func (r *IngestRun) BuildJournaled() (nb *session.Bundle, journaled bool, err er
 
 // SaveBehindIngest answers for an ingest whose record is in the journal:
 // durable now (a restart builds it again from the record). In the
-// background it releases the ingest's memory when release is set (so the
-// save reuses it, as it did when it ran before the answer), then writes
-// the snapshot (session.PersistBehind).
-func SaveBehindIngest(s *session.State, release bool) Persisted {
+// background it releases the ingest's memory when the run built a graph
+// large enough for that to pay (ReleaseAfterIngest; the save then reuses
+// it, as it did when it ran before the answer), then writes the snapshot
+// (session.PersistBehind).
+func SaveBehindIngest(s *session.State, r *IngestRun) Persisted {
 	s.Go("save behind the ingest", func(context.Context) error {
-		if release {
-			ingest.ReleaseMemory()
-		}
+		ReleaseAfterIngest(r)
 		s.PersistBehind("ingest")
 		return nil
 	})
 	return Persisted{Durable: true, Reason: "journaled; snapshot written behind"}
+}
+
+// ReleaseAfterIngest returns the memory r's ingest no longer needs, when it
+// built a new graph large enough for a full collection to pay
+// (ingest.ReleaseWorth: after a small ingest the collection costs more
+// CPU than the few megabytes it returns).
+func ReleaseAfterIngest(r *IngestRun) {
+	if !r.Kept && r.out != nil {
+		ingest.ReleaseMemory(r.out.Stats)
+	}
 }
 
 // RecoverJournal builds again, at start, the ingests that were answered

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/m1nd-go/m1nd/ingest"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
@@ -59,12 +58,10 @@ func runIngest(c *tools.Call, in ingestParams) (IngestOutput, error) {
 	tools.BuildIndexesSoon(c, nb)
 	var persisted tools.Persisted
 	if journaled {
-		persisted = tools.SaveBehindIngest(s, !r.Kept)
+		persisted = tools.SaveBehindIngest(s, r)
 	} else {
 		persisted = tools.PersistAfterIngest(s, nb)
-		if !r.Kept {
-			ingest.ReleaseMemory() // (a full GC and a scavenge of the heap: half a second on a large one)
-		}
+		tools.ReleaseAfterIngest(r) // (a full GC and a scavenge of the heap: half a second on a large one)
 	}
 	// The last progress says it is over, also when nothing needed doing
 	// (an unchanged tree reports no phase): a client's bar ends at 100 %.
