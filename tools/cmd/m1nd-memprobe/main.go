@@ -5,6 +5,13 @@
 // writes a heap profile (live objects as of the last collection) to
 // peak.pprof each time the live heap passes its highest mark by 5 %, and
 // to now.pprof every second, so the last one shows what stays resident.
+// gc_cpu_s and cpu_s are the runtime's estimates of the CPU spent in the
+// collector and in all (what a memory limit trades against), limit_mb the
+// soft memory limit in force (the server may set its own). With
+// M1ND_MEMPROBE_GC set to a number of seconds it forces a collection that
+// often, so live_mb is the true live heap of that moment rather than as
+// of the last collection (this perturbs the peak: use it for a profile of
+// what is held, not for the peak's figure).
 // Point m1nd-scalebench's -server at it.
 package main
 
@@ -13,8 +20,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,18 +48,25 @@ func sample(dir string) {
 		fmt.Fprintln(os.Stderr, "m1nd-memprobe:", err)
 		return
 	}
-	fmt.Fprintln(f, "t_s\tlive_mb\theap_inuse_mb\theap_sys_mb\trss_mb\thwm_mb\tgcs")
-	ms := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	fmt.Fprintln(f, "t_s\tlive_mb\theap_inuse_mb\theap_sys_mb\trss_mb\thwm_mb\tgcs\tgc_cpu_s\tcpu_s\tlimit_mb")
+	ms := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/cpu/classes/gc/total:cpu-seconds"}, {Name: "/cpu/classes/total:cpu-seconds"}}
+	forceGC, _ := strconv.ParseFloat(os.Getenv("M1ND_MEMPROBE_GC"), 64)
 	start := time.Now()
 	var peak uint64
-	lastNow := start
+	lastNow, lastGC := start, start
 	for tick := time.NewTicker(250 * time.Millisecond); ; <-tick.C {
+		if forceGC > 0 && time.Since(lastGC).Seconds() >= forceGC {
+			lastGC = time.Now()
+			runtime.GC()
+		}
 		metrics.Read(ms)
 		live := ms[0].Value.Uint64()
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
 		rss, hwm := procStatus()
-		fmt.Fprintf(f, "%.2f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%d\n", time.Since(start).Seconds(), mb(live), mb(m.HeapInuse), mb(m.HeapSys), rss, hwm, m.NumGC)
+		limit := debug.SetMemoryLimit(-1)
+		fmt.Fprintf(f, "%.2f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%.2f\t%.2f\t%.0f\n", time.Since(start).Seconds(), mb(live), mb(m.HeapInuse), mb(m.HeapSys), rss, hwm, m.NumGC,
+			ms[1].Value.Float64(), ms[2].Value.Float64(), mb(uint64(min(limit, 1<<50))))
 		if live > peak+peak/20 {
 			peak = live
 			writeProfile(filepath.Join(dir, "peak.pprof"))
