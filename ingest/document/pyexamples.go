@@ -2,6 +2,7 @@ package document
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 )
@@ -107,4 +108,30 @@ func (x *Index) PythonPackage(name string) bool {
 		}
 	}
 	return false
+}
+
+// PythonModuleFiles are the source paths of the project's Python module
+// name ("starlette.responses"), and whether name is known at all: a
+// module, or the package of one (a namespace package has no file of its
+// own). An example that imports an unknown module of the project's own
+// package was written for a layout the code no longer has (starlette's
+// "from starlette.app import Starlette" after the module became
+// starlette.applications).
+func (x *Index) PythonModuleFiles(name string) (paths []string, known bool) {
+	for _, m := range x.modules[name] {
+		p := x.g.SourcePath(m)
+		if full := pyModules(p); len(full) > 0 && (full[len(full)-1] == name || strings.HasSuffix(full[len(full)-1], "."+name)) {
+			paths = append(paths, p)
+		}
+	}
+	if len(paths) > 0 {
+		slices.Sort(paths)
+		return paths, true
+	}
+	for k := range x.modules {
+		if strings.HasPrefix(k, name+".") {
+			return nil, true
+		}
+	}
+	return nil, false
 }

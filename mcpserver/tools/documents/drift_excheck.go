@@ -155,6 +155,11 @@ func checkExamples(b *session.Bundle, src *driftSources, d *document.DocDrift, n
 	fs, exNotes, checked := exampleFindings(b, src, d, text)
 	sum.ExampleCallsChecked += checked
 	sum.ExampleCallsRejected += len(fs)
+	imps, _ := importFindings(b, src, d, text)
+	for range imps {
+		exNotes = append(exNotes, "")
+	}
+	fs = append(fs, imps...)
 	d.Findings = append(fs, d.Findings...)
 	return append(exNotes, notes...)
 }
