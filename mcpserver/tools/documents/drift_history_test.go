@@ -182,11 +182,12 @@ var payRepo = map[string]string{
 	"src/pay/app.py": "class Pay:\n    \"\"\"Charges a card.\"\"\"\n\n    rate = 2\n\n    def __init__(self, card):\n        self.card = card\n\n" +
 		"    def charge(self, amount):\n        \"\"\"Charge amount.\"\"\"\n        return self._fee(amount)\n\n    def _fee(self, amount):\n        return amount * self.rate\n\n\n" +
 		"class Refund:\n    def __call__(self, amount):\n        return -amount\n",
-	"docs/pay.md": "# Paying\n\nCreate a `pay.Pay` per card; a `pay.Refund` gives money back.\n",
+	"docs/pay.md": "# Paying\n\nCreate a `pay.Pay` per card; calling a `pay.Refund` (its `__call__`) gives money back.\n",
 }
 
 // A class is dated by its surface: Pay's later edits are all inside
-// method bodies (cleared), Refund's __call__ edit dates it.
+// method bodies (cleared), Refund's __call__ edit dates it where the
+// section names __call__.
 func TestDocumentDriftDatesAClassByItsSurface(t *testing.T) {
 	t.Parallel()
 	dir := srcCommitted(t, payRepo)
