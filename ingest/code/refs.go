@@ -105,7 +105,7 @@ func (f *fileRefs) resolve(e *extract.Edge, name string) resolve.Result {
 			return r
 		}
 	}
-	r := f.ix.ResolveIn(f.fi, resolve.Source{ID: e.Source, File: f.file}, name, e.Relation, e.Hint)
+	r := f.ix.ResolveIn(f.fi, resolve.Source{ID: e.Source, File: f.file}, name, extract.BindAs(e.Relation), e.Hint)
 	if !selfNamed {
 		f.memo[key] = r
 	}

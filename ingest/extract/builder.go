@@ -16,8 +16,14 @@ import (
 // strengths (contains 0.8, implements 0.7, imports 0.6, calls 0.5,
 // references 0.3, anything else 0.4).
 const (
-	RelContains    = "contains"
-	RelImports     = "imports"
+	RelContains = "contains"
+	RelImports  = "imports"
+	// RelTypeImports is an import only the type checker reads (Python
+	// under `if TYPE_CHECKING:`, TypeScript `import type`): a dependency
+	// for impact and rename, none at run time (no import cycle, no layer
+	// violation). The qualifier keeps it an "imports" edge for every
+	// reader that classifies relations by their first segment.
+	RelTypeImports = "imports::type"
 	RelCalls       = "calls"
 	RelReferences  = "references"
 	RelInherits    = "inherits"
@@ -25,6 +31,15 @@ const (
 	RelDecoratedBy = "decorated_by"
 	RelMemberOf    = "member_of"
 )
+
+// BindAs is the relation a reference resolves as: a type-only import
+// binds what the same import would bind at run time.
+func BindAs(rel string) string {
+	if rel == RelTypeImports {
+		return RelImports
+	}
+	return rel
+}
 
 // Kind tags. Every entity node carries its language, one kind tag, and where
 // the language has the notion a visibility tag.

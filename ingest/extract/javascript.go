@@ -546,7 +546,7 @@ func (x *jsExtract) requireDecl(nameNode, call int32) {
 	default:
 		x.b.ref(x.b.fileID, moduleStem(mod), RelImports, line, RefHint{Module: mod})
 	}
-	x.moduleRef(mod, line)
+	x.moduleRef(mod, line, RelImports)
 	x.b.imp(im)
 }
 
@@ -571,7 +571,13 @@ func (x *jsExtract) importStmt(i int32) {
 	}
 	im := Import{Module: mod, Line: line}
 	whole := true // side-effect, default or namespace import: edge to the module
-	if clause := t.childKind(i, k.codes, jsImportClause); clause >= 0 {
+	rel := RelImports
+	clause := t.childKind(i, k.codes, jsImportClause)
+	if clause >= 0 && x.typeKeyword(i, clause) {
+		rel = RelTypeImports // import type { A } from "m": erased from the output
+	}
+	named, typed := 0, 0 // named specifiers, and those marked `type`
+	if clause >= 0 {
 		for c := t.first(clause); c >= 0; c = t.n[c].next {
 			switch x.code(c) {
 			case jsIdentifier: // default import
@@ -588,7 +594,8 @@ func (x *jsExtract) importStmt(i int32) {
 					if x.code(sp) != jsImportSpecifier {
 						continue
 					}
-					name := unquoteJS(t.text(t.child(sp, k.fName)))
+					nameNode := t.child(sp, k.fName)
+					name := unquoteJS(t.text(nameNode))
 					local := name
 					if a := t.child(sp, k.fAlias); a >= 0 {
 						local = t.text(a)
@@ -596,26 +603,57 @@ func (x *jsExtract) importStmt(i int32) {
 					if name == "" {
 						continue
 					}
+					specRel := rel
+					named++
+					if x.typeKeyword(sp, nameNode) {
+						specRel = RelTypeImports // import { type A, B }: A is type-only
+						typed++
+					}
 					im.Names = append(im.Names, name)
 					x.imports[local] = binding{module: mod, name: name}
-					x.b.ref(x.b.fileID, name, RelImports, line, RefHint{Module: mod})
+					x.b.ref(x.b.fileID, name, specRel, line, RefHint{Module: mod})
 				}
 			}
 		}
 	}
 	if whole {
-		x.b.ref(x.b.fileID, moduleStem(mod), RelImports, line, RefHint{Module: mod})
+		x.b.ref(x.b.fileID, moduleStem(mod), rel, line, RefHint{Module: mod})
 	}
-	x.moduleRef(mod, line)
+	if im.Alias == "" && named > 0 && typed == named {
+		// import { type A, type B } from "m" is erased like import type.
+		rel = RelTypeImports
+	}
+	x.moduleRef(mod, line, rel)
 	x.b.imp(im)
+}
+
+// typeKeyword reports whether the source between the start of node i and
+// its child c holds the keyword `type`: import type {…}, export type {…},
+// and a specifier's own { type A }. The keyword is an anonymous token the
+// flat tree does not keep, so it is read from the text.
+func (x *jsExtract) typeKeyword(i, c int32) bool {
+	t := x.t
+	if c < 0 {
+		return false
+	}
+	lo, hi := t.n[i].start, t.n[c].start
+	if hi <= lo || int(hi) > len(t.src) {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(string(t.src[lo:hi]), func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '{' || r == '*' }) {
+		if w == "type" {
+			return true
+		}
+	}
+	return false
 }
 
 // moduleRef binds the file to the module it imports from, whatever its
 // names resolve to: a name re-exported through an index file binds to its
 // defining file, this edge to the index the code actually imports. (A ref
 // named like its module means "the module".)
-func (x *jsExtract) moduleRef(mod string, line uint32) {
-	x.b.ref(x.b.fileID, mod, RelImports, line, RefHint{Module: mod})
+func (x *jsExtract) moduleRef(mod string, line uint32, rel string) {
+	x.b.ref(x.b.fileID, mod, rel, line, RefHint{Module: mod})
 }
 
 // reexport handles `export … from "m"`: an import of m.
@@ -627,10 +665,17 @@ func (x *jsExtract) reexport(i, src int32) {
 	}
 	line := t.line(i)
 	im := Import{Module: mod, Line: line}
-	if ec := t.childKind(i, k.codes, jsExportClause); ec >= 0 {
+	ec := t.childKind(i, k.codes, jsExportClause)
+	rel := RelImports
+	if (ec >= 0 && x.typeKeyword(i, ec)) || (ec < 0 && x.typeKeyword(i, src)) {
+		rel = RelTypeImports // export type { A } from "m", export type * from "m"
+	}
+	named, typed := 0, 0
+	if ec >= 0 {
 		for sp := t.first(ec); sp >= 0; sp = t.n[sp].next {
 			if x.code(sp) == jsExportSpecifier {
-				name := unquoteJS(t.text(t.child(sp, k.fName)))
+				nameNode := t.child(sp, k.fName)
+				name := unquoteJS(t.text(nameNode))
 				if name != "" {
 					// export { a } from "m" re-exports m's a as a: a file
 					// not an index (immer's src/immer.ts) is only reached
@@ -642,18 +687,27 @@ func (x *jsExtract) reexport(i, src int32) {
 					x.b.res.Reexports = append(x.b.res.Reexports, Reexport{Name: as, Module: mod, Target: name})
 				}
 				if name != "" {
+					specRel := rel
+					named++
+					if x.typeKeyword(sp, nameNode) {
+						specRel = RelTypeImports // export { type A } from "m"
+						typed++
+					}
 					im.Names = append(im.Names, name)
-					x.b.ref(x.b.fileID, name, RelImports, line, RefHint{Module: mod})
+					x.b.ref(x.b.fileID, name, specRel, line, RefHint{Module: mod})
 				}
 			}
 		}
 	} else {
 		im.Names = []string{"*"}
-		x.b.ref(x.b.fileID, moduleStem(mod), RelImports, line, RefHint{Module: mod})
+		x.b.ref(x.b.fileID, moduleStem(mod), rel, line, RefHint{Module: mod})
+	}
+	if named > 0 && typed == named {
+		rel = RelTypeImports
 	}
 	// export { default as x } from "m" names no entity m declares under
 	// that name: the module edge carries the dependency.
-	x.moduleRef(mod, line)
+	x.moduleRef(mod, line, rel)
 	x.b.imp(im)
 }
 

@@ -48,6 +48,7 @@ const (
 	pyDictSplatPattern
 	pyMemberType
 	pyParenthesized
+	pyIf
 )
 
 var pyKindNames = []string{
@@ -57,7 +58,7 @@ var pyKindNames = []string{
 	"assignment", "expression_statement", "typed_parameter", "typed_default_parameter",
 	"default_parameter", "type", "string", "block", "argument_list", "keyword_argument",
 	"generic_type", "subscript", "parameters", "type_alias_statement", "list_splat_pattern",
-	"dictionary_splat_pattern", "member_type", "parenthesized_expression",
+	"dictionary_splat_pattern", "member_type", "parenthesized_expression", "if_statement",
 }
 
 type pyTables struct {
@@ -65,6 +66,7 @@ type pyTables struct {
 	fName, fBody, fParams, fReturn, fSuper, fDef   uint16
 	fModuleName, fAlias, fFunction, fArgs, fObject uint16
 	fAttribute, fLeft, fRight, fType, fValue       uint16
+	fCondition, fConsequence                       uint16
 }
 
 // pyTablesGet builds the grammar's kind and field tables on first use.
@@ -77,6 +79,7 @@ var pyTablesGet = sync.OnceValue(func() *pyTables {
 		fModuleName: g.field("module_name"), fAlias: g.field("alias"), fFunction: g.field("function"),
 		fArgs: g.field("arguments"), fObject: g.field("object"), fAttribute: g.field("attribute"),
 		fLeft: g.field("left"), fRight: g.field("right"), fType: g.field("type"), fValue: g.field("value"),
+		fCondition: g.field("condition"), fConsequence: g.field("consequence"),
 	}
 })
 
@@ -126,6 +129,9 @@ type pyExtract struct {
 	imports map[string]binding
 	classes map[string]bool // classes defined in this file
 	isTest  bool            // test_*.py / *_test.py / conftest.py
+	// typeOnly counts the enclosing `if TYPE_CHECKING:` bodies: their
+	// imports run for the type checker only, never at run time.
+	typeOnly int
 }
 
 func (pythonExtractor) Extract(relPath string, src []byte) (*Result, error) {
@@ -233,6 +239,8 @@ func (x *pyExtract) visit(i int32, s *pyScope) {
 		default:
 			x.block(i, s)
 		}
+	case pyIf:
+		x.ifStmt(i, s)
 	case pyImport:
 		x.importStmt(i)
 	case pyImportFrom:
@@ -538,6 +546,42 @@ func (x *pyExtract) decorators(id string, decos []int32, s *pyScope) {
 	}
 }
 
+// ifStmt visits an if statement; the body of `if TYPE_CHECKING:` (or
+// `if typing.TYPE_CHECKING:`) only runs under a type checker, so its
+// imports are type-only. Its else branch runs at run time.
+func (x *pyExtract) ifStmt(i int32, s *pyScope) {
+	t := x.t
+	body := int32(-1)
+	if isTypeChecking(t.text(t.child(i, x.k.fCondition))) {
+		body = t.child(i, x.k.fConsequence)
+	}
+	for c := t.first(i); c >= 0; c = t.n[c].next {
+		if c == body {
+			x.typeOnly++
+			x.visit(c, s)
+			x.typeOnly--
+			continue
+		}
+		x.visit(c, s)
+	}
+}
+
+// isTypeChecking reports whether an if's condition is the name
+// TYPE_CHECKING, bare or through a module (typing.TYPE_CHECKING, t.…).
+func isTypeChecking(cond string) bool {
+	cond = strings.TrimSpace(cond)
+	name := cond[strings.LastIndexByte(cond, '.')+1:]
+	return name == "TYPE_CHECKING" && !strings.ContainsAny(cond, " \t\n()")
+}
+
+// importRel is the relation of an import at the current position.
+func (x *pyExtract) importRel() string {
+	if x.typeOnly > 0 {
+		return RelTypeImports
+	}
+	return RelImports
+}
+
 func (x *pyExtract) importStmt(i int32) {
 	t, k := x.t, x.k
 	for c := t.first(i); c >= 0; c = t.n[c].next {
@@ -566,7 +610,7 @@ func (x *pyExtract) importStmt(i int32) {
 				x.imports[root] = binding{module: root}
 			}
 		}
-		x.b.ref(x.b.fileID, lastSegment(mod, "."), RelImports, t.line(i), RefHint{Module: mod})
+		x.b.ref(x.b.fileID, lastSegment(mod, "."), x.importRel(), t.line(i), RefHint{Module: mod})
 	}
 }
 
@@ -604,14 +648,14 @@ func (x *pyExtract) importFrom(i int32) {
 			local = alias
 		}
 		x.imports[local] = binding{module: mod, name: name}
-		x.b.ref(x.b.fileID, name, RelImports, t.line(i), RefHint{Module: mod})
+		x.b.ref(x.b.fileID, name, x.importRel(), t.line(i), RefHint{Module: mod})
 	}
 	// The module itself: Python runs it (and a package's __init__.py) to
 	// import any name from it, so the file depends on it whatever the
 	// names resolve to — a re-exported name binds to its defining file,
 	// this edge to the package that re-exports it. A ref named like its
 	// module means "the module".
-	x.b.ref(x.b.fileID, mod, RelImports, t.line(i), RefHint{Module: mod})
+	x.b.ref(x.b.fileID, mod, x.importRel(), t.line(i), RefHint{Module: mod})
 	x.b.imp(im)
 }
 
