@@ -47,8 +47,17 @@ func TestDocumentDriftHierarchyAndGitDates(t *testing.T) {
 	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
-	commitAt(t, dir, "2023-01-01T00:00:00Z", "src/shop/old.py", "src/shop/scaffold.py", "src/shop/wrappers.py", "src/shop/__init__.py")
+	// Shop.run was a coroutine when the guide was written (a symbol no
+	// file defined then would not be dated: the page did not describe it).
+	app := filepath.Join(dir, "src/shop/app.py")
+	if err := os.WriteFile(app, []byte(strings.Replace(driftRepo["src/shop/app.py"], "def run", "async def run", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commitAt(t, dir, "2023-01-01T00:00:00Z", "src/shop")
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs/guide.md")
+	if err := os.WriteFile(app, []byte(driftRepo["src/shop/app.py"]), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	commitAt(t, dir, "2024-06-01T00:00:00Z", "src/shop/app.py")
 	now := time.Now()
 	for p := range driftRepo {
@@ -380,5 +389,41 @@ func TestDocumentDriftLeavesHistoryPages(t *testing.T) {
 	want := []string{"docs/guide.md code_change_unreflected kit.core.connect"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
+
+// A def moved to another module after the document (structlog's
+// make_filtering_bound_logger into _native.py) is compared with its text
+// in the old module, and a symbol no file defined when the document was
+// written is not dated by its creation: the page described neither
+// change. A moved def whose signature did change is still found.
+func TestDocumentDriftFollowsAMovedDef(t *testing.T) {
+	t.Parallel()
+	dir := srcCommitted(t, map[string]string{
+		"src/log/__init__.py": "from ._levels import make_logger, bind\n",
+		"src/log/_levels.py":  "def make_logger(level):\n    return level\n\n\ndef bind(logger, **kw):\n    return logger\n",
+		"docs/levels.md":      "# Levels\n\nCall `log.make_logger` with a level, `log.bind` to add keys, and `log.fresh` for a new one.\n",
+	})
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs/levels.md")
+	write := func(p, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("src/log/_levels.py", "LEVELS = {}\n")
+	write("src/log/_native.py", "def make_logger(level):\n    \"\"\"Make one.\"\"\"\n    return level\n\n\ndef bind(logger, key, **kw):\n    return logger\n\n\ndef fresh():\n    return 1\n")
+	write("src/log/__init__.py", "from ._native import make_logger, bind, fresh\n")
+	commitAt(t, dir, "2024-03-01T00:00:00Z", "src")
+
+	d := driftServer(t, dir)
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "path": "docs/levels.md"})
+	var got []string
+	for _, f := range out["documents"].([]any)[0].(map[string]any)["findings"].([]any) {
+		m := f.(map[string]any)
+		got = append(got, fmt.Sprint(m["mention"], " | ", m["detail"]))
+	}
+	if len(got) != 1 || !strings.HasPrefix(got[0], "log.bind | since the document: parameter `key` added") {
+		t.Errorf("findings %q, want only log.bind's new required parameter", got)
 	}
 }

@@ -2,6 +2,7 @@ package documents
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"os/exec"
@@ -63,6 +64,9 @@ type dating struct {
 	// old and now: a Python def's or class's surface at the document's
 	// date and today (nil when either could not be read).
 	old, now pySurface
+	// absent: no Python file of the repository defined the symbol at the
+	// document's date, so the page did not describe this code.
+	absent bool
 }
 
 // entityDate dates a function, class or method by the last first-parent
@@ -118,22 +122,59 @@ func (s *driftSources) entityDate(id graph.NodeID, passTypes bool, doc float64) 
 }
 
 // compare sets d.old and d.now from qual's surface in the file as it was
-// at doc and in text; neither when the file or the def was not there
-// then (moved or renamed: the dating stands). s.mu is held.
+// at doc and in text. A def that was in another file then is compared
+// with that file's (structlog's make_filtering_bound_logger moved to
+// _native.py after the pages naming it: the move dated them all on the
+// history harness of benchmarks/results/drift-precision.md); one no
+// file defined then is absent. s.mu is held.
 func (s *driftSources) compare(top, rel, text, qual string, doc float64, keepTypes bool, d *dating) {
-	past, ok := s.textAt(top, rel, doc)
-	if !ok {
-		return
-	}
-	old, ok := surfaceOf(string(past), qual, keepTypes)
-	if !ok {
-		return
-	}
 	now, ok := surfaceOf(text, qual, keepTypes)
 	if !ok {
 		return
 	}
-	d.old, d.now = old, now
+	past, ok := s.textAt(top, rel, doc)
+	old, found := pySurface(nil), false
+	if ok {
+		old, found = surfaceOf(string(past), qual, keepTypes)
+	}
+	if !found {
+		files, searched := s.definersAt(top, qual, doc)
+		for _, f := range files {
+			if t, ok := s.textAt(top, f, doc); ok {
+				if old, found = surfaceOf(string(t), qual, keepTypes); found {
+					break
+				}
+			}
+		}
+		d.absent = searched && len(files) == 0
+	}
+	if found {
+		d.old, d.now = old, now
+	}
+}
+
+// definersAt lists the Python files that define qual's top-level name
+// in the last first-parent commit before when (git grep); searched is
+// false when git could not be asked. s.mu is held.
+func (s *driftSources) definersAt(top, qual string, when float64) (files []string, searched bool) {
+	rev := s.revAt(top, when)
+	if rev == "" {
+		return nil, false
+	}
+	name, _, _ := strings.Cut(qual, ".")
+	pat := `^[[:space:]]*(async[[:space:]]+)?(def|class)[[:space:]]+` + name + `\b`
+	out, err := exec.CommandContext(context.Background(), "git", "-C", top, "grep", "-l", "-E", pat, rev, "--", "*.py").Output()
+	if err != nil {
+		// git grep exits 1 when nothing matches: searched, none found.
+		var ee *exec.ExitError
+		return nil, errors.As(err, &ee) && ee.ExitCode() == 1
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if _, f, ok := strings.Cut(l, ":"); ok {
+			files = append(files, f)
+		}
+	}
+	return files, true
 }
 
 // pyQual is a Python symbol's qualified name from its node id

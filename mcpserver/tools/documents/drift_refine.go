@@ -171,7 +171,7 @@ func redate(b *session.Bundle, src *driftSources, d *document.DocDrift, f *docum
 		changes = surfaceChanges(dt.old, dt.now, sectionNames(g, f.Section, docLines))
 	}
 	switch {
-	case dt.old != nil && len(changes) == 0:
+	case dt.old != nil && len(changes) == 0 || dt.absent:
 		tl.surface++
 		return "", false
 	case dt.why != "":

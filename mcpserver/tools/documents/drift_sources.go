@@ -136,14 +136,7 @@ func (s *driftSources) textAt(top, rel string, when float64) ([]byte, bool) {
 	if t, ok := s.past[key]; ok {
 		return t, t != nil
 	}
-	rev, ok := s.revs[top+"\x00"+at]
-	if !ok {
-		out, err := exec.CommandContext(context.Background(), "git", "-C", top, "rev-list", "-1", "--first-parent", "--before=@"+at, "HEAD").Output()
-		if err == nil {
-			rev = strings.TrimSpace(string(out))
-		}
-		s.revs[top+"\x00"+at] = rev
-	}
+	rev := s.revAt(top, when)
 	var text []byte
 	if rev != "" {
 		if out, err := exec.CommandContext(context.Background(), "git", "-C", top, "show", rev+":"+rel).Output(); err == nil {
@@ -152,4 +145,19 @@ func (s *driftSources) textAt(top, rel string, when float64) ([]byte, bool) {
 	}
 	s.past[key] = text
 	return text, text != nil
+}
+
+// revAt is the last first-parent commit before when ("" when none);
+// cached. s.mu is held.
+func (s *driftSources) revAt(top string, when float64) string {
+	at := strconv.FormatInt(int64(when), 10)
+	rev, ok := s.revs[top+"\x00"+at]
+	if !ok {
+		out, err := exec.CommandContext(context.Background(), "git", "-C", top, "rev-list", "-1", "--first-parent", "--before=@"+at, "HEAD").Output()
+		if err == nil {
+			rev = strings.TrimSpace(string(out))
+		}
+		s.revs[top+"\x00"+at] = rev
+	}
+	return rev
 }
