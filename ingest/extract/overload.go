@@ -155,10 +155,14 @@ func (x *tableExtract) signature(i int32) (string, Arity) {
 	}
 	var types []string
 	var a Arity
+	vararg := false // Kotlin: `vararg` is a sibling before its parameter
 	for c := t.first(list); list >= 0 && c >= 0; c = t.n[c].next {
 		switch {
+		case t.g.kindName(t.n[c].kind) == "parameter_modifiers":
+			vararg = strings.Contains(t.text(c), "vararg")
 		case code(x.tt.param, t.n[c].kind) > 0:
 			text := t.text(c)
+			a.Variadic = a.Variadic || vararg
 			ty, dflt := paramType(text)
 			types = append(types, sigType(ty))
 			if dflt {

@@ -85,6 +85,9 @@ type callRule struct {
 	// args holds the argument list, whose length tells overloads apart
 	// (RefHint.Args).
 	args string
+	// argsFn counts the arguments where no field holds them (Kotlin's
+	// value arguments and trailing lambda); ok false when it cannot tell.
+	argsFn func(x *tableExtract, call int32) (n int, ok bool)
 }
 
 // importRule describes an import node kind.
@@ -127,6 +130,10 @@ type tableLang struct {
 	baseWrap []string
 	// ifacePrefixI: base names like IDisposable are interfaces (C#).
 	ifacePrefixI bool
+	// importHints: `import a.b.C` brings C into the file, so a plain call
+	// C(…) carries module a.b (Kotlin: without it a class or function of
+	// another package was never bound).
+	importHints bool
 	// basePaths: a base named by a constant path (Ruby `< Rack::Request`)
 	// keeps the path, which tells apart classes sharing a last name.
 	basePaths bool
@@ -284,6 +291,9 @@ type tableExtract struct {
 	b      *builder
 	local  map[string]bool // function names defined in the file (onlyLocal calls)
 	isTest bool
+	// imported maps a name a single-name import brings in to its package
+	// (tableLang.importHints).
+	imported map[string]string
 }
 
 func (e tableExtractor) Extract(relPath string, src []byte) (*Result, error) {
@@ -767,6 +777,9 @@ func (x *tableExtract) call(i int32, r uint8, s *tScope) {
 		return
 	}
 	h := RefHint{Receiver: trimReceiver(recv)}
+	if recv == "" {
+		h.Module = x.imported[name]
+	}
 	if recv != "" {
 		for _, self := range x.l.selfNames {
 			if recv == self {
@@ -783,6 +796,10 @@ func (x *tableExtract) call(i int32, r uint8, s *tScope) {
 	if c.args != "" {
 		if a := t.child(i, x.field(c.args)); a >= 0 {
 			h.Args = argsHint(countArgs(t, a))
+		}
+	} else if c.argsFn != nil {
+		if n, ok := c.argsFn(x, i); ok {
+			h.Args = argsHint(n)
 		}
 	}
 	x.b.ref(s.id, name, RelCalls, t.line(i), h)
@@ -854,6 +871,15 @@ func (x *tableExtract) importNode(i int32, r uint8) bool {
 			continue
 		}
 		found = true
+		if x.l.importHints {
+			if pkg, ok := strings.CutSuffix(m, ".*"); ok {
+				// A star import opens the package's names (resolve's stars).
+				x.b.imp(Import{Module: pkg, Names: []string{"*"}, Line: line})
+				x.b.ref(x.b.fileID, tableModuleStem(m), RelImports, line, RefHint{Module: m})
+				continue
+			}
+		}
+		x.noteImport(m)
 		x.b.imp(Import{Module: m, Line: line})
 		x.b.ref(x.b.fileID, tableModuleStem(m), RelImports, line, RefHint{Module: m})
 	}

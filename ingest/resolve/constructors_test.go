@@ -90,6 +90,21 @@ func TestConstructions(t *testing.T) {
 			"Shape/-1":  {Target: "pkg/shapes.py::Shape::__init__", Also: []string{"pkg/shapes.py::Shape"}},
 			"Plain/-1":  {Target: "pkg/shapes.py::Plain"},
 		}},
+		{"kotlin", map[string]string{
+			"demo/Point.kt": "package demo\n\nclass Point(val x: Int, val y: Int = 0) {\n    constructor(s: String, t: String, vararg u: String) : this(s.length)\n}\n\n" +
+				"class Bare\n\nclass Lazy {\n    init {\n        println(1)\n    }\n}\n",
+			"other/Use.kt": "package other\n\nimport demo.Point\nimport demo.*\n\nfun make() {\n    Point(1)\n    Point(\"a\", \"b\", \"c\", \"d\")\n" +
+				"    Bare()\n    Lazy()\n    Point(1) { it }\n}\n",
+		}, map[string]bound{
+			// X(…) is a construction: the primary constructor, a secondary
+			// one (vararg), the implicit one init blocks make, by count; a
+			// trailing lambda is an argument; through an import and a star.
+			"Point/1": {Target: "demo/Point.kt::Point::Point", Also: []string{"demo/Point.kt::Point"}},
+			"Point/4": {Target: "demo/Point.kt::Point::Point(String,String,String)", Also: []string{"demo/Point.kt::Point"}},
+			"Point/2": {Target: "demo/Point.kt::Point::Point", Also: []string{"demo/Point.kt::Point", "demo/Point.kt::Point::Point(String,String,String)"}},
+			"Bare/0":  {Target: "demo/Point.kt::Bare"},
+			"Lazy/0":  {Target: "demo/Point.kt::Lazy::Lazy", Also: []string{"demo/Point.kt::Lazy"}},
+		}},
 		{"ruby", map[string]string{
 			"lib/rack/request.rb":                 "module Rack\n  class Request\n    def initialize(env)\n    end\n  end\nend\n",
 			"lib/rack/reopen.rb":                  "module Rack\n  class Request\n    def extra\n    end\n  end\nend\n",
