@@ -51,6 +51,13 @@ func squash(s string) string {
 	return strings.NewReplacer(",)", ")", ",]", "]", ",}", "}").Replace(s)
 }
 
+// typeText is an annotation without spacing or quotes: a forward
+// reference "BoundLogger" and BoundLogger are one type (structlog's
+// types.rst was dated by the quotes' removal on the history harness).
+func typeText(s string) string {
+	return strings.NewReplacer(`"`, "", "'", "").Replace(squash(s))
+}
+
 // decorators are the normalized decorator lines above d.
 func decorators(ls []pyLine, d pyDef) string {
 	var out []string
@@ -80,7 +87,7 @@ func funcParts(ls []pyLine, d pyDef, keepTypes bool, member string, s pySurface)
 	cl := closeOf(head, open)
 	if keepTypes && cl < len(head) {
 		if rest := strings.TrimSpace(head[cl+1:]); strings.HasPrefix(rest, "->") {
-			s[key("returns", "")] = squash(splitTop(rest[2:], ':')[0])
+			s[key("returns", "")] = typeText(splitTop(rest[2:], ':')[0])
 		}
 	}
 	var order []string
@@ -102,7 +109,7 @@ func funcParts(ls []pyLine, d pyDef, keepTypes bool, member string, s pySurface)
 			show = name // *args and **kwargs: their names do not matter to callers
 		}
 		if keepTypes && len(nameType) > 1 {
-			show += ": " + squash(strings.Join(nameType[1:], ":"))
+			show += ": " + typeText(strings.Join(nameType[1:], ":"))
 		}
 		if len(eq) > 1 {
 			show += "=" + squash(strings.Join(eq[1:], "="))
