@@ -8,7 +8,7 @@
                    side) and the findings at the parent on those lines (TSV)
 
 FIXES.tsv is docfixes.py's output (hash, parent, files, subject). A finding "hits" a fix when it
-is on a file the fix changed and either its example line is a changed line, or its mention's
+is on a file the fix changed and either a changed line is at or just below its example line, or its mention's
 last name occurs in a removed line of the finding's section. Hits are candidates to check by
 hand, not verdicts.
 """
@@ -70,6 +70,7 @@ def run(binary, clone, docs, fixes_tsv, outdir):
         print(h, res.get("summary", {}).get("total_findings"), res["harness_seconds"], flush=True)
 
 
+CALL_LINES = 15  # how far below an example finding's line a changed line still counts
 HEADING_MD = re.compile(r"^#{1,6}\s")
 UNDERLINE = re.compile(r"^([=\-~^\"'`#*+])\1{2,}\s*$")
 
@@ -112,7 +113,10 @@ def hits(clone, h, parent, files, res):
         heads = heading_lines(git(clone, "show", parent + ":" + f))
         for fd in doc["findings"]:
             if fd.get("line"):
-                if fd["line"] in lines:
+                # An example's call or import starts on its line; the fix may
+                # change only its argument lines below (up to the next heading).
+                stop = min([x for x in heads if x > fd["line"]] + [fd["line"] + CALL_LINES])
+                if any(fd["line"] <= n < stop for n in lines):
                     out.append((f, fd))
                 continue
             start = fd["line_start"] or 1
