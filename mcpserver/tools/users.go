@@ -12,7 +12,9 @@ import (
 )
 
 // userRelations are the edges by which one file uses another.
-var UserRelations = []string{"imports", "calls", "references", "inherits", "implements", "tests", "decorated_by", "member_of"}
+// A type-only import (imports::type) is a use: changing the type breaks
+// the importer's type check.
+var UserRelations = []string{"imports", "imports::type", "calls", "references", "inherits", "implements", "tests", "decorated_by", "member_of"}
 
 // usersOf lists the files that use a file, by the graph: the sources of
 // dependency edges into it or into any node of it, and of imports of its

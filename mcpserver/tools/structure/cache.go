@@ -32,6 +32,8 @@ type unitKey struct {
 	// types: the node_type_filter's types, sorted, comma-joined; "" for
 	// files alone.
 	types string
+	// runtime leaves out type-only dependencies (core.UnitOptions.Runtime).
+	runtime bool
 }
 
 // layerCache holds the layerings computed for one bundle, one per unitKey.
@@ -43,6 +45,7 @@ type layerCache struct {
 // layering returns the cached layering for k, computing it on first use;
 // cached reports whether it was already there.
 func layering(b *session.Bundle, k unitKey) (L *core.Layering, cached bool, err error) {
+	k.runtime = true // layers order what runs: a type-only import closes no cycle
 	lc, _ := session.Derive(b, layersKey, func(*graph.Graph) (*layerCache, error) {
 		return &layerCache{m: map[unitKey]*core.Layering{}}, nil
 	})
@@ -62,7 +65,7 @@ func layering(b *session.Bundle, k unitKey) (L *core.Layering, cached bool, err 
 
 // units builds the unit graph for k.
 func units(b *session.Bundle, k unitKey) (*core.Units, error) {
-	opt := core.UnitOptions{Granularity: k.gran, Scope: k.scope}
+	opt := core.UnitOptions{Granularity: k.gran, Scope: k.scope, Runtime: k.runtime}
 	if k.excludeTests {
 		opt.Exclude = tools.IsTestPath
 	}

@@ -64,7 +64,8 @@ func registerLayers(r *tools.Registry) {
 			"module) merge into their neighbour. Utility units: CrossCutting (used from 3+ layers), Bridge " +
 			"(removing it splits the graph), Orphan (no dependency, no layer). Health per layer: links inside, " +
 			"down, up, skipping, and its separation score (share not pointing up). node_type_filter layers entities instead " +
-			"(class, struct, function…: each holds what it contains). Cached per graph generation.",
+			"(class, struct, function…: each holds what it contains). A file imported for types alone (Python's if TYPE_CHECKING, " +
+			"TypeScript's import type) is no runtime dependency: left out, counted in type_only_links. Cached per graph generation.",
 		Class:     tools.Read,
 		WhenToUse: "Before an architectural change or review: what sits on what, and which imports break the order?",
 		AvoidWhen: "You need one file's dependents (impact).",
@@ -82,6 +83,7 @@ type LayersOutput struct {
 	Layers          []layerJSON     `json:"layers"`
 	Separation      float64         `json:"layer_separation_score"`
 	Cycles          int             `json:"cycles"`
+	TypeOnly        int             `json:"type_only_links,omitempty" jsonschema:"File-level dependencies left out as type-only imports (if TYPE_CHECKING, import type): no cycle or violation at run time."`
 	Violations      []violationJSON `json:"violations"`
 	ViolationCounts map[string]int  `json:"violation_counts"`
 	NotListed       int             `json:"violations_not_listed"`
@@ -145,7 +147,7 @@ func runLayers(c *tools.Call, in layersParams) (LayersOutput, error) {
 			return err
 		}
 		u := L.Units
-		out = LayersOutput{Granularity: in.Granularity, Units: u.Len(), Separation: round3(L.Separation), Cycles: len(L.Cycles),
+		out = LayersOutput{Granularity: in.Granularity, Units: u.Len(), Separation: round3(L.Separation), Cycles: len(L.Cycles), TypeOnly: u.TypeOnly,
 			ViolationCounts: map[string]int{}, UtilityCounts: map[string]int{}, Generation: uint64(b.Graph.Generation()), Cached: cached,
 			Layers: []layerJSON{}, Violations: []violationJSON{}, Utility: []utilityJSON{}}
 		for _, ly := range L.Layers {
