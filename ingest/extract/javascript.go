@@ -190,6 +190,8 @@ type jsExtract struct {
 	imports map[string]binding
 	classes map[string]bool
 	isTest  bool
+	// declOnly: a .d.ts file, whose imports are all type-only.
+	declOnly bool
 }
 
 func (e jsExtractor) Extract(relPath string, src []byte) (*Result, error) {
@@ -203,6 +205,9 @@ func (e jsExtractor) Extract(relPath string, src []byte) (*Result, error) {
 		t: t, k: e.tables(), b: newTreeBuilder(relPath, e.lang, t), lang: e.lang,
 		imports: map[string]binding{}, classes: map[string]bool{},
 		isTest: jsIsTestFile(base),
+		// A declaration file is read by the type checker only: its
+		// imports never run.
+		declOnly: strings.HasSuffix(base, ".d.ts") || strings.HasSuffix(base, ".d.mts") || strings.HasSuffix(base, ".d.cts"),
 	}
 	tags := []string{e.lang}
 	if x.isTest {
@@ -573,7 +578,7 @@ func (x *jsExtract) importStmt(i int32) {
 	whole := true // side-effect, default or namespace import: edge to the module
 	rel := RelImports
 	clause := t.childKind(i, k.codes, jsImportClause)
-	if clause >= 0 && x.typeKeyword(i, clause) {
+	if x.declOnly || (clause >= 0 && x.typeKeyword(i, clause)) {
 		rel = RelTypeImports // import type { A } from "m": erased from the output
 	}
 	named, typed := 0, 0 // named specifiers, and those marked `type`
@@ -667,7 +672,7 @@ func (x *jsExtract) reexport(i, src int32) {
 	im := Import{Module: mod, Line: line}
 	ec := t.childKind(i, k.codes, jsExportClause)
 	rel := RelImports
-	if (ec >= 0 && x.typeKeyword(i, ec)) || (ec < 0 && x.typeKeyword(i, src)) {
+	if x.declOnly || (ec >= 0 && x.typeKeyword(i, ec)) || (ec < 0 && x.typeKeyword(i, src)) {
 		rel = RelTypeImports // export type { A } from "m", export type * from "m"
 	}
 	named, typed := 0, 0

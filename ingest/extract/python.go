@@ -147,6 +147,9 @@ func (pythonExtractor) Extract(relPath string, src []byte) (*Result, error) {
 		imports: map[string]binding{}, classes: map[string]bool{},
 		isTest: strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") || base == "conftest.py",
 	}
+	if strings.HasSuffix(base, ".pyi") {
+		x.typeOnly = 1 // a stub is read by the type checker only: its imports never run
+	}
 	tags := []string{"python"}
 	if x.isTest {
 		tags = append(tags, KindTest)

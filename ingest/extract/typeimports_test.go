@@ -93,3 +93,14 @@ export * from './all-values'
 		"./all-types": RelTypeImports, "./all-values": RelImports,
 	})
 }
+
+// A stub (.pyi) and a declaration file (.d.ts) are read by the type
+// checker only: every import of theirs is type-only.
+func TestStubAndDeclarationImportsAreTypeOnly(t *testing.T) {
+	checkImportRels(t, importRels(t, "pkg/mod.pyi", "from .models import Model\nimport os\n"),
+		map[string]string{"Model": RelTypeImports, ".models": RelTypeImports, "os": RelTypeImports})
+	checkImportRels(t, importRels(t, "src/index.d.ts", "import { Atom } from './atom'\nexport { Store } from './store'\n"),
+		map[string]string{"Atom": RelTypeImports, "./atom": RelTypeImports, "Store": RelTypeImports, "./store": RelTypeImports})
+	checkImportRels(t, importRels(t, "src/index.ts", "import { Atom } from './atom'\n"),
+		map[string]string{"Atom": RelImports, "./atom": RelImports})
+}
