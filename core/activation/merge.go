@@ -98,13 +98,12 @@ func MergeKeeping(g *graph.Graph, dims [graph.NumDimensions][]graph.Scored, requ
 		}
 	}
 	cand := w.cand[:0]
-	floor := w.floor(rows, &weights, topK, &p)
+	floor, bon := w.floor(rows, &weights, topK, &p)
 	for i := range rows {
-		r := &rows[i]
-		if floor > 0 && ceiling(r, &weights, &p) < floor {
+		if floor > 0 && ceilingOf(bon[i], &p) < floor {
 			continue // cannot reach the top whatever its PageRank
 		}
-		cand = append(cand, graph.Scored{Node: nodes[i], Score: score(g, nodes[i], r, &weights, &p)})
+		cand = append(cand, graph.Scored{Node: nodes[i], Score: scoreOf(g, nodes[i], bon[i], &p)})
 	}
 	top := graph.SelectTop(cand, topK)
 	if len(keep) > 0 && len(top) < len(rows) {
@@ -145,8 +144,12 @@ func dimCount(r *[graph.NumDimensions]float32, threshold float32) uint8 {
 }
 
 func score(g *graph.Graph, n graph.NodeID, r *[graph.NumDimensions]float32, weights *[graph.NumDimensions]float32, p *MergeParams) float32 {
-	s := bonused(r, weights, p)
-	s += p.PageRankBoost * finite.Clamp(g.PageRank(n), 0, 1)
+	return scoreOf(g, n, bonused(r, weights, p), p)
+}
+
+// scoreOf is score from the row's bonused sum b.
+func scoreOf(g *graph.Graph, n graph.NodeID, b float32, p *MergeParams) float32 {
+	s := b + p.PageRankBoost*finite.Clamp(g.PageRank(n), 0, 1)
 	return finite.Clamp(s/p.Max(), 0, 1)
 }
 
@@ -170,9 +173,10 @@ func bonused(r *[graph.NumDimensions]float32, weights *[graph.NumDimensions]floa
 // floor, so pruning never depends on how the compiler rounds.
 const boundSlack = 1e-5
 
-// ceiling is the highest score a row can have: its PageRank at 1.
-func ceiling(r *[graph.NumDimensions]float32, weights *[graph.NumDimensions]float32, p *MergeParams) float32 {
-	return (bonused(r, weights, p)+p.PageRankBoost)/p.Max() + boundSlack
+// ceilingOf is the highest score a row of bonused sum b can have: its
+// PageRank at 1.
+func ceilingOf(b float32, p *MergeParams) float32 {
+	return (b+p.PageRankBoost)/p.Max() + boundSlack
 }
 
 // floor is a score that topK rows reach whatever their PageRank: the
@@ -180,14 +184,21 @@ func ceiling(r *[graph.NumDimensions]float32, weights *[graph.NumDimensions]floa
 // are not more rows than topK. A row whose ceiling is below it cannot
 // make the top, so merge need not read its PageRank (a random read per
 // row: a go-std query's D1 and D4 reach 30,000 rows, and the pool keeps
-// 60). The scan keeps the topK best in a min-heap.
-func (w *Workspace) floor(rows [][graph.NumDimensions]float32, weights *[graph.NumDimensions]float32, topK int, p *MergeParams) float32 {
+// 60). The scan keeps the topK best in a min-heap. It also returns every
+// row's bonused sum (in w's scratch, valid until the next merge on w), so
+// the pass that scores the rows does not compute it a second time.
+func (w *Workspace) floor(rows [][graph.NumDimensions]float32, weights *[graph.NumDimensions]float32, topK int, p *MergeParams) (float32, []float32) {
+	bon := w.bon[:0]
+	for i := range rows {
+		bon = append(bon, bonused(&rows[i], weights, p))
+	}
+	w.bon = bon
 	if len(rows) <= topK {
-		return 0
+		return 0, bon
 	}
 	h := w.lows[:0]
-	for i := range rows {
-		lo := bonused(&rows[i], weights, p) / p.Max()
+	for _, b := range bon {
+		lo := b / p.Max()
 		if len(h) < topK {
 			h = append(h, lo)
 			siftUp(h, len(h)-1)
@@ -197,7 +208,7 @@ func (w *Workspace) floor(rows [][graph.NumDimensions]float32, weights *[graph.N
 		}
 	}
 	w.lows = h[:0]
-	return h[0] - boundSlack
+	return h[0] - boundSlack, bon
 }
 
 // siftUp and siftDown keep a min-heap of float32.

@@ -40,8 +40,14 @@ func TestMergeFloorSameTop(t *testing.T) {
 	w := NewWorkspace(g.NumNodes())
 	rows := [][graph.NumDimensions]float32{{1, 1, 1, 1}, {0.5, 0, 0, 0}, {0.1, 0, 0, 0}}
 	weights := EffectiveWeights(&[graph.NumDimensions][]graph.Scored{{{}}, {{}}, {{}}, {{}}}, req, p)
-	if f := w.floor(rows, &weights, 1, &p); !(f > ceiling(&rows[2], &weights, &p)) {
-		t.Errorf("floor %v does not prune a row whose ceiling is %v", f, ceiling(&rows[2], &weights, &p))
+	f, bon := w.floor(rows, &weights, 1, &p)
+	if c := ceilingOf(bonused(&rows[2], &weights, &p), &p); !(f > c) {
+		t.Errorf("floor %v does not prune a row whose ceiling is %v", f, c)
+	}
+	for i := range rows {
+		if want := bonused(&rows[i], &weights, &p); bon[i] != want {
+			t.Errorf("row %d: floor's bonused sum %v, want %v", i, bon[i], want)
+		}
 	}
 }
 

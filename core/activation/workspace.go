@@ -29,6 +29,7 @@ type Workspace struct {
 	rowNode  []graph.NodeID
 	cand     []graph.Scored
 	lows     []float32 // Merge's floor heap
+	bon      []float32 // Merge: each row's bonused sum
 
 	// lend makes the next collect return out (see Lend); out keeps its
 	// array between runs.
