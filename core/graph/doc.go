@@ -34,6 +34,9 @@
 //
 //	contains                 A holds B (a file its functions); navigation only
 //	imports                  A's module imports B's or a name defined in B
+//	imports::type            the same, for the type checker only (Python's
+//	                         if TYPE_CHECKING, TypeScript's import type):
+//	                         a dependency, but none at run time
 //	calls                    A's code calls B
 //	references               A uses B's type, constant or variable
 //	inherits, implements     A extends or satisfies B

@@ -24,7 +24,10 @@
 //     ref::{name}: the imported names (from m import a → ref::a) or, for a
 //     whole-module import, the module's last segment (import os.path →
 //     ref::path; "github.com/x/y" → ref::y; "./utils" → ref::utils), always
-//     with Hint.Module set to the module as written.
+//     with Hint.Module set to the module as written. An import only a type
+//     checker reads (Python under `if TYPE_CHECKING:` or in a .pyi stub,
+//     TypeScript's import type, export type, all-`type` specifier lists,
+//     .d.ts files) is an "imports::type" edge (RelTypeImports) instead.
 //   - Calls are "calls" edges from the innermost enclosing definition (or
 //     the file) to ref::{callee name}; see RefHint for what the hints mean.
 //   - Builtins (len, print, String, Vec, …) are not referenced at all: they
