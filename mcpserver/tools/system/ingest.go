@@ -42,6 +42,7 @@ func runIngest(c *tools.Call, in ingestParams) (IngestOutput, error) {
 	}
 	start := time.Now()
 	s := c.Session
+	tools.KeepMemoryLimit()
 	nb, journaled, err := r.BuildJournaled()
 	if err != nil {
 		var te *tools.Error
