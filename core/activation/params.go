@@ -117,8 +117,11 @@ type CausalParams struct {
 	// MaxDepth is the longest chain (default 6).
 	MaxDepth int
 	// Budget is the most nodes the search expands per query (default
-	// 5,000: on the 10K- and 500K-node benchmark graphs the top 20 of a
-	// query did not change between 2,000 and 10,000).
+	// 1,000). Every go-std query spent 5,000 and left 12,000–32,000 chains
+	// queued: the budget cuts only the weakest tail. At 1,000 no
+	// localisation answer moved on the tune and held-out repositories, and
+	// the top 100 of the 24 go-std questions stayed byte-identical, at a
+	// quarter of D4's time (benchmarks/results/activate-speed3.md).
 	Budget int
 	// Threshold: weaker chains are not extended. 0.1 is the original
 	// causal-chain detector's minimum strength; below it a chain is a
@@ -130,7 +133,7 @@ type CausalParams struct {
 
 // DefaultCausalParams returns the defaults of docs/design.md#d4-causal.
 func DefaultCausalParams() CausalParams {
-	return CausalParams{BackwardDiscount: 0.7, MaxDepth: 6, Budget: 5_000, Threshold: 0.1}
+	return CausalParams{BackwardDiscount: 0.7, MaxDepth: 6, Budget: 1_000, Threshold: 0.1}
 }
 
 // Validate reports the first invalid parameter.
