@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Time seeks after a fresh ingest, as the client sees them (issue 29).
+
+Starts the real server (m1nd-mcp over stdio, line framing) with a fresh
+runtime directory, ingests a corpus, then times ten seeks (each a
+different query, so no answer cache can help): request written to the
+response read. Prints one JSON line per run.
+
+    python3 benchmarks/seekfirst/seekfirst.py BIN CORPUS [RUNS]
+"""
+import json, os, subprocess, sys, tempfile, time
+
+QUERIES = [
+    "parse an http request header", "gzip writer flush", "json decoder token",
+    "tls handshake client hello", "goroutine scheduler preemption",
+    "regexp compile syntax tree", "sort slice stable", "time format layout",
+    "sql driver connection pool", "utf8 decode rune",
+]
+
+
+class Client:
+    def __init__(self, argv):
+        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL)
+        self.id = 0
+
+    def call(self, method, params):
+        self.id += 1
+        msg = {"jsonrpc": "2.0", "id": self.id, "method": method, "params": params}
+        t0 = time.perf_counter()
+        self.p.stdin.write((json.dumps(msg) + "\n").encode())
+        self.p.stdin.flush()
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise RuntimeError("server closed its output")
+            m = json.loads(line)
+            if m.get("id") == self.id:
+                return (time.perf_counter() - t0) * 1000, m
+
+    def tool(self, name, args):
+        ms, m = self.call("tools/call", {"name": name, "arguments": args})
+        res = m.get("result") or {}
+        if "error" in m or res.get("isError"):
+            raise RuntimeError(f"{name}: {json.dumps(m)[:400]}")
+        return ms, res["content"][0]["text"]
+
+
+def run(binary, corpus):
+    with tempfile.TemporaryDirectory(prefix="sf3-") as rt:
+        c = Client([binary, "--runtime-dir", rt, "--allow-root", corpus])
+        c.call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                              "clientInfo": {"name": "seekfirst", "version": "1"}})
+        c.p.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        ingest_ms, _ = c.tool("ingest", {"agent_id": "sf", "path": corpus})
+        seeks, sizes, stale = [], [], 0
+        for q in QUERIES:
+            ms, text = c.tool("seek", {"agent_id": "sf", "query": q})
+            seeks.append(round(ms, 1))
+            sizes.append(len(text))
+            stale += '"stale_files"' in text
+        c.p.stdin.close()
+        c.p.wait()
+    return {"ingest_ms": round(ingest_ms), "seek_ms": seeks, "bytes": sizes, "stale": stale,
+            "load": os.getloadavg()[0]}
+
+
+if __name__ == "__main__":
+    binary, corpus = sys.argv[1], sys.argv[2]
+    for _ in range(int(sys.argv[3]) if len(sys.argv) > 3 else 1):
+        print(json.dumps({"bin": binary, **run(binary, corpus)}), flush=True)
