@@ -641,3 +641,37 @@ func TestHeapOrder(t *testing.T) {
 		prev = e
 	}
 }
+
+// TestCausalDefaultBudgetKeepsTop: the default budget cuts only the weak
+// tail of D4. With 200 seeds on a power-law graph (a go-std query has 200)
+// the default spends its whole budget, and the 100 strongest nodes it
+// reaches beyond the seeds are those of a search without a budget, in the
+// same order, same scores.
+func TestCausalDefaultBudgetKeepsTop(t *testing.T) {
+	g := graphtest.PowerLaw(20000, 52000, 5)
+	var seeds []graph.Scored
+	isSeed := map[graph.NodeID]bool{}
+	for i := 0; i < 200; i++ {
+		seeds = append(seeds, graph.Scored{Node: graph.NodeID(i * 97), Score: 1 - float32(i)/400})
+		isSeed[graph.NodeID(i*97)] = true
+	}
+	reached := func(p CausalParams) []graph.Scored {
+		var out []graph.Scored
+		for _, s := range must(Causal(g, seeds, p, nil)) {
+			if !isSeed[s.Node] {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	p := DefaultCausalParams()
+	budgeted := reached(p)
+	p.Budget = 1_000_000
+	all := reached(p)
+	if len(all) <= len(budgeted) {
+		t.Fatalf("the default budget (%d) did not bind: %d nodes either way; the test needs a larger graph", DefaultCausalParams().Budget, len(all))
+	}
+	if diff := cmp.Diff(graph.SelectTop(all, 100), graph.SelectTop(budgeted, 100)); diff != "" {
+		t.Errorf("top 100 with the default budget differs from no budget (-none +default):\n%s", diff)
+	}
+}
