@@ -257,7 +257,7 @@ func surfaceChanges(old, now pySurface, named func(string) bool) []string {
 		part, name, _ := strings.Cut(rest, "|")
 		o, inOld := old[k]
 		n, inNow := now[k]
-		if inOld && inNow && o == n || additive(part, name, n, inOld) || relaxed(part, o, n) || part == "statement" || !relevant(member, part, name, inOld, inNow, named) {
+		if inOld && inNow && o == n || additive(part, name, n, inOld) || relaxed(part, o, n) || basesKept(part, o, n) || part == "statement" || !relevant(member, part, name, inOld, inNow, named) {
 			continue
 		}
 		_, memberOld := old[member+"|def|"]
@@ -352,7 +352,7 @@ func additive(part, name, now string, inOld bool) bool {
 		return false
 	}
 	switch part {
-	case "docstring", "attribute", "class", "def":
+	case "docstring", "attribute", "class", "def", "bases":
 		return true
 	case "param":
 		return strings.HasPrefix(name, "*") || strings.Contains(now, "=")
@@ -365,6 +365,22 @@ func additive(part, name, now string, inOld bool) bool {
 // on the history harness of benchmarks/results/drift-precision.md).
 func relaxed(part, old, now string) bool {
 	return part == "param" && !strings.Contains(old, "=") && strings.HasPrefix(now, old+"=")
+}
+
+// basesKept: every old base is still a base, so a mixin was added
+// (rich's JupyterMixin on Text, Table and Panel, cattrs' CattrsError
+// beside ExceptionGroup): what the class was, it still is.
+func basesKept(part, old, now string) bool {
+	if part != "bases" {
+		return false
+	}
+	have := strings.Split(now, ",")
+	for _, b := range strings.Split(old, ",") {
+		if !slices.Contains(have, b) {
+			return false
+		}
+	}
+	return true
 }
 
 // paramsMoved: a parameter of member was added or removed, which
