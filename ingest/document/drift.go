@@ -16,7 +16,9 @@ const (
 	// (by git's last commit times, file times outside git).
 	DriftCodeChanged = "code_change_unreflected"
 	// DriftMissing: the document names a path or member that is not in
-	// the graph although its directory or owner is.
+	// the graph although its directory or owner is, or a Python example
+	// imports a module or name the project's own package does not have
+	// (then Line is the import's line).
 	DriftMissing = "missing_target"
 	// DriftAmbiguous: the document names something too many code nodes
 	// answer to, so nothing was bound.
