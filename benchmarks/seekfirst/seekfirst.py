@@ -6,7 +6,11 @@ runtime directory, ingests a corpus, then times ten seeks (each a
 different query, so no answer cache can help): request written to the
 response read. Prints one JSON line per run.
 
-    python3 benchmarks/seekfirst/seekfirst.py BIN CORPUS [RUNS]
+    python3 benchmarks/seekfirst/seekfirst.py BIN CORPUS [RUNS [SETTLE]]
+
+SETTLE seconds (default 0) pass between the ingest's answer and the
+first seek: with enough of them the index builds and warm-ups are over,
+and the first seek measures what the call itself pays once.
 """
 import json, os, subprocess, sys, tempfile, time
 
@@ -46,13 +50,14 @@ class Client:
         return ms, res["content"][0]["text"]
 
 
-def run(binary, corpus):
+def run(binary, corpus, settle=0.0):
     with tempfile.TemporaryDirectory(prefix="sf3-") as rt:
         c = Client([binary, "--runtime-dir", rt, "--allow-root", corpus])
         c.call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
                               "clientInfo": {"name": "seekfirst", "version": "1"}})
         c.p.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
         ingest_ms, _ = c.tool("ingest", {"agent_id": "sf", "path": corpus})
+        time.sleep(settle)
         seeks, sizes, stale = [], [], 0
         for q in QUERIES:
             ms, text = c.tool("seek", {"agent_id": "sf", "query": q})
@@ -61,11 +66,12 @@ def run(binary, corpus):
             stale += '"stale_files"' in text
         c.p.stdin.close()
         c.p.wait()
-    return {"ingest_ms": round(ingest_ms), "seek_ms": seeks, "bytes": sizes, "stale": stale,
+    return {"ingest_ms": round(ingest_ms), "settle_s": settle, "seek_ms": seeks, "bytes": sizes, "stale": stale,
             "load": os.getloadavg()[0]}
 
 
 if __name__ == "__main__":
     binary, corpus = sys.argv[1], sys.argv[2]
+    settle = float(sys.argv[4]) if len(sys.argv) > 4 else 0.0
     for _ in range(int(sys.argv[3]) if len(sys.argv) > 3 else 1):
-        print(json.dumps({"bin": binary, **run(binary, corpus)}), flush=True)
+        print(json.dumps({"bin": binary, **run(binary, corpus, settle)}), flush=True)
