@@ -20,11 +20,20 @@ const (
 	expandMaxTerms = 12
 	// synonymWeight and prefixWeight scale an expansion's own IDF weight;
 	// an expansion never outweighs the term it came from.
-	synonymWeight = 0.35
-	prefixWeight  = 0.5
+	synonymWeight  = 0.35
+	prefixWeight   = 0.5
+	compoundWeight = 0.5
 	// minPrefix is the shortest vocabulary term taken as an abbreviation
 	// of a longer query term ("auth" for "authentication").
 	minPrefix = 4
+	// A compound word split in two ("filesystem" is "file" + "system")
+	// has at least minCompound letters, each half at least minPart and
+	// occurring in at least minPartDF nodes: shorter words and rarer
+	// halves are fragments, not words ("safari" is not "saf" + "ari",
+	// "appear" not "app" + "ear").
+	minCompound = 7
+	minPart     = 3
+	minPartDF   = 4
 )
 
 // domainGroups are the synonym groups of core/semantic that name domain
@@ -96,6 +105,9 @@ func (x *Index) expand(q Query, orig []usedTerm) []usedTerm {
 				break
 			}
 		}
+		for _, part := range x.compoundParts(t.text) {
+			consider(part, compoundWeight, t.w, t.text)
+		}
 	}
 	out := make([]usedTerm, 0, len(best))
 	for _, t := range best {
@@ -108,6 +120,42 @@ func (x *Index) expand(q Query, orig []usedTerm) []usedTerm {
 		return strings.Compare(a.text, b.text)
 	})
 	return out
+}
+
+// compoundParts splits a query word written as one ("filesystem",
+// "timestamp", "username") into the two terms code spells it with
+// (FileSystemLoader indexes "file" and "system", never "filesystem"):
+// the split whose halves are both indexed, neither a stopword, the most
+// even one first; nil when there is none.
+func (x *Index) compoundParts(word string) []string {
+	var best []string
+	bestShort := 0
+	if len(word) < minCompound {
+		return nil
+	}
+	for i := minPart; i <= len(word)-minPart; i++ {
+		a, b := word[:i], word[i:]
+		if isStopword([]byte(a)) || isStopword([]byte(b)) {
+			continue
+		}
+		ta, tb := Terms(a), Terms(b)
+		if len(ta) != 1 || len(tb) != 1 {
+			continue
+		}
+		if !x.commonTerm(ta[0]) || !x.commonTerm(tb[0]) {
+			continue
+		}
+		if short := min(len(a), len(b)); short > bestShort {
+			best, bestShort = []string{ta[0], tb[0]}, short
+		}
+	}
+	return best
+}
+
+// commonTerm reports whether term is indexed in minPartDF nodes or more.
+func (x *Index) commonTerm(term string) bool {
+	id, ok := x.vocab[term]
+	return ok && x.off[id+1]-x.off[id] >= minPartDF
 }
 
 // idf is BM25's inverse document frequency over the index's nodes.

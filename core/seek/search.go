@@ -364,14 +364,15 @@ func fin(v float32) float32 {
 // (boost × (1 + ln count) × IDF), strongest first, capped at maxTerms.
 func (x *Index) weighTerms(q Query, maxTerms int) []usedTerm {
 	var out []usedTerm
-	for _, t := range q.Terms {
-		id, ok := x.vocab[t.Term]
+	seen := map[uint32]int{}
+	add := func(t QueryTerm, term, from string) {
+		id, ok := x.vocab[term]
 		if !ok {
-			continue
+			return
 		}
 		df := int(x.off[id+1] - x.off[id])
 		if df == 0 {
-			continue
+			return
 		}
 		boost := float64(t.Boost)
 		if !(boost > 0) || math.IsInf(boost, 0) {
@@ -379,9 +380,28 @@ func (x *Index) weighTerms(q Query, maxTerms int) []usedTerm {
 		}
 		w := float32(boost*(1+math.Log(float64(max(1, t.Count))))) * x.termIDF(id, df)
 		if !(w > 0) || !graph.IsFinite(w) {
+			return
+		}
+		if i, ok := seen[id]; ok {
+			out[i].w = max(out[i].w, w)
+			if from == "" {
+				out[i].from = "" // the query's own word too
+			}
+			return
+		}
+		seen[id] = len(out)
+		out = append(out, usedTerm{id: id, text: term, w: w, df: df, from: from})
+	}
+	for _, t := range q.Terms {
+		if _, ok := x.vocab[t.Term]; ok {
+			add(t, t.Term, "")
 			continue
 		}
-		out = append(out, usedTerm{id: id, text: t.Term, w: w, df: df})
+		// A word the index does not know, written as one where code
+		// writes two ("filesystem"), is searched as its two parts.
+		for _, part := range x.compoundParts(t.Term) {
+			add(t, part, t.Term)
+		}
 	}
 	slices.SortFunc(out, func(a, b usedTerm) int {
 		if c := cmp.Compare(b.w, a.w); c != 0 {

@@ -649,3 +649,75 @@ func TestLongDocCommentSummary(t *testing.T) {
 		t.Errorf("summary %q, want %q", got, want)
 	}
 }
+
+// A query word written as one ("filesystem") finds the identifier that
+// spells it in parts (FileSystemLoader), through both parts at a reduced
+// weight; a word with no indexed split is left alone.
+func TestCompoundWord(t *testing.T) {
+	files := maps.Clone(fixtureFiles)
+	ents := maps.Clone(testcorpus.Entities)
+	// Each half must be a word the code uses (in four nodes or more).
+	files["web/loaders.py"] = `class FileSystemLoader:
+    """Reads templates from a directory."""
+    def system_path(self):
+        return self.root
+    def system_encoding(self):
+        return "utf-8"
+    def list_files(self):
+        return [] # every file of the system
+`
+	ents["web/loaders.py"] = []testcorpus.Entity{
+		{Name: "FileSystemLoader", Kind: testcorpus.Class, Start: 1, End: 8},
+		{Name: "system_path", Kind: testcorpus.Function, Parent: "FileSystemLoader", Start: 3, End: 4},
+		{Name: "system_encoding", Kind: testcorpus.Function, Parent: "FileSystemLoader", Start: 5, End: 6},
+		{Name: "list_files", Kind: testcorpus.Function, Parent: "FileSystemLoader", Start: 7, End: 8},
+	}
+	g, read := fixtureGraphOf(t, files, ents)
+	o := DefaultOptions()
+	o.ReadFile = read
+	x, err := Build(context.Background(), g, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := x.SearchText("filesystem templates", Params{TopK: 3})
+	if len(r.Hits) == 0 || !strings.Contains(g.ExternalID(r.Hits[0].Node), "loaders.py") {
+		t.Fatalf("hits %v", ids(g, r.Hits))
+	}
+	var parts []string
+	for _, wt := range r.Terms {
+		if wt.From == "filesystem" {
+			parts = append(parts, wt.Term)
+		}
+	}
+	slices.Sort(parts)
+	if want := Terms("file system"); !slices.Equal(parts, slices.Sorted(slices.Values(want))) {
+		t.Errorf("filesystem expanded to %v, want %v", parts, want)
+	}
+	// Where the index knows the word too ("stores bytecode on the
+	// filesystem"), its parts are added as an expansion.
+	files["web/cache.py"] = "class BytecodeCache:\n    \"\"\"Stores bytecode on the filesystem.\"\"\"\n    pass\n"
+	ents["web/cache.py"] = []testcorpus.Entity{{Name: "BytecodeCache", Kind: testcorpus.Class, Start: 1, End: 3}}
+	g, read = fixtureGraphOf(t, files, ents)
+	o.ReadFile = read
+	if x, err = Build(context.Background(), g, o); err != nil {
+		t.Fatal(err)
+	}
+	r = x.SearchText("filesystem templates", Params{TopK: 3})
+	var own, exp int
+	for _, wt := range r.Terms {
+		switch {
+		case wt.Term == "filesystem" && wt.From == "":
+			own++
+		case wt.From == "filesystem":
+			exp++
+		}
+	}
+	if own != 1 || exp != 2 {
+		t.Errorf("terms %+v: want filesystem and its two parts", r.Terms)
+	}
+	for _, w := range []string{"another", "systemic", "filesys"} {
+		if got := x.compoundParts(w); got != nil {
+			t.Errorf("%s split into %v", w, got)
+		}
+	}
+}
