@@ -24,8 +24,12 @@ var causal = map[string]struct {
 	"contains":   {0.8, graph.Bidirectional},
 	"implements": {0.7, graph.Bidirectional},
 	"imports":    {0.6, graph.Forward},
-	"calls":      {0.5, graph.Forward},
-	"references": {0.3, graph.Forward},
+	// A type-only import (Python's if TYPE_CHECKING, TypeScript's import
+	// type) spreads like any import: a change to the type still breaks
+	// its importer; only run-time analyses (layers, why) tell it apart.
+	"imports::type": {0.6, graph.Forward},
+	"calls":         {0.5, graph.Forward},
+	"references":    {0.3, graph.Forward},
 }
 
 // CausalStrength returns the causal strength and direction of a relation

@@ -90,7 +90,7 @@ func TestIngestFixture(t *testing.T) {
 		cs  float32
 		dir graph.Direction
 	}{{"contains", 0.8, graph.Bidirectional}, {"implements", 0.7, graph.Bidirectional}, {"imports", 0.6, graph.Forward},
-		{"calls", 0.5, graph.Forward}, {"references", 0.3, graph.Forward}, {"inherits", 0.4, graph.Forward}} {
+		{"imports::type", 0.6, graph.Forward}, {"calls", 0.5, graph.Forward}, {"references", 0.3, graph.Forward}, {"inherits", 0.4, graph.Forward}} {
 		if cs, dir := CausalStrength(c.rel); cs != c.cs || dir != c.dir {
 			t.Errorf("CausalStrength(%s) = %v %v", c.rel, cs, dir)
 		}
