@@ -40,14 +40,21 @@ func SeekIndex(s *session.State, b *session.Bundle) (*seek.Index, error) {
 // session's lifetime (Close calls the builds off and waits for them), so
 // that the first query after an ingest does not pay for them. The seek
 // index starts at once: it is the longest build, and seek and activate
-// both need it; the warm-ups wait for it.
-func BuildIndexesSoon(c *Call, b *session.Bundle) {
+// both need it; the warm-ups wait for it. built is closed when the builds
+// are over (done, failed or called off): the ingest's snapshot waits for
+// it (SaveBehindIngest).
+func BuildIndexesSoon(c *Call, b *session.Bundle) (built <-chan struct{}) {
 	s := c.Session
 	var warm []warmup
 	if c.Registry != nil {
 		warm = c.Registry.warmups
 	}
+	var jobs sync.WaitGroup
+	jobs.Add(2)
+	done := make(chan struct{})
+	go func() { jobs.Wait(); close(done) }()
 	s.Go("seek index of a new graph", func(ctx context.Context) error {
+		defer jobs.Done()
 		if ctx.Err() != nil || s.Current() != b || b.Graph.NumNodes() == 0 {
 			return nil // a newer graph is served: its own warm-up builds
 		}
@@ -55,6 +62,7 @@ func BuildIndexesSoon(c *Call, b *session.Bundle) {
 		return err
 	})
 	s.Go("query indexes of a new graph", func(ctx context.Context) error {
+		defer jobs.Done()
 		if _, err := s.Engine(b); err != nil || ctx.Err() != nil {
 			return err
 		}
@@ -75,6 +83,7 @@ func BuildIndexesSoon(c *Call, b *session.Bundle) {
 		}
 		return nil
 	})
+	return done
 }
 
 // seekIndexCtx is seekIndex for a build that may be called off (the index

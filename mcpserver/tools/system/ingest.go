@@ -54,12 +54,13 @@ func runIngest(c *tools.Call, in ingestParams) (IngestOutput, error) {
 	// Build the query engine and the seek index now so the first query does
 	// not pay for them (in the background). The new graph is durable
 	// before the answer: by its journal record, its snapshot written
-	// behind (the memory released first, as a save after it reuses it);
-	// or, when it could not be journaled, by its snapshot.
-	tools.BuildIndexesSoon(c, nb)
+	// behind (the memory released first, as a save after it reuses it,
+	// and once the indexes are built: beside them it was the peak); or,
+	// when it could not be journaled, by its snapshot.
+	built := tools.BuildIndexesSoon(c, nb)
 	var persisted tools.Persisted
 	if journaled {
-		persisted = tools.SaveBehindIngest(s, r)
+		persisted = tools.SaveBehindIngest(s, r, built)
 	} else {
 		persisted = tools.PersistAfterIngest(s, nb)
 		tools.ReleaseAfterIngest(r) // (a full GC and a scavenge of the heap: half a second on a large one)
