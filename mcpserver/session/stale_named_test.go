@@ -59,3 +59,44 @@ func TestNamedFilesStale(t *testing.T) {
 		t.Errorf("a bundle without stamps has named files to check")
 	}
 }
+
+// BenchmarkStaleCheck compares the whole-tree check (what every first
+// answer after an ingest paid before stale_files looked at the named
+// files only) with a check of the twenty files a seek answer names, on
+// the stamps of $M1ND_STALE_ROOT's files (default: go-std's corpus).
+func BenchmarkStaleCheck(b *testing.B) {
+	root := os.Getenv("M1ND_STALE_ROOT")
+	if root == "" {
+		root = "/tmp/m1nd-corpora/go-std"
+	}
+	r := RootFiles{Root: root, Prefix: "file::"}
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			fi, _ := d.Info()
+			rel, _ := filepath.Rel(root, p)
+			r.Files = append(r.Files, FileStamp{Rel: filepath.ToSlash(rel), Size: fi.Size(), MTimeNS: fi.ModTime().UnixNano()})
+		}
+		return nil
+	})
+	if len(r.Files) < 20 {
+		b.Skipf("%s: %d files", root, len(r.Files))
+	}
+	bundle := &Bundle{Files: []RootFiles{r}}
+	b.Run("whole-tree", func(b *testing.B) {
+		for b.Loop() {
+			checkFiles(bundle.Files)
+		}
+	})
+	s := &State{}
+	s.NamedFiles(bundle) // the name index is built once per graph
+	b.Run("named-20", func(b *testing.B) {
+		for b.Loop() {
+			nf := s.NamedFiles(bundle)
+			for i := range 20 {
+				nf.Note([]byte("file::" + r.Files[i*len(r.Files)/20].Rel + "::F"))
+			}
+			nf.Stale()
+		}
+	})
+	b.Logf("%d files", len(r.Files))
+}
