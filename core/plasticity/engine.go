@@ -72,6 +72,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -88,6 +89,10 @@ type Engine struct {
 	mem memory
 	fb  feedbackMemory
 	now func() time.Time
+	// fbRecords mirrors fb.ring.size, written under mu and read without
+	// it: seek asks on every call, and must not wait the second a large
+	// graph's snapshot encodes under mu (Locked).
+	fbRecords atomic.Int32
 
 	// Scratch, guarded by mu.
 	act          []float32 // per-node activation of the current call
@@ -589,4 +594,5 @@ func (e *Engine) ResetMemory() {
 	defer e.mu.Unlock()
 	e.mem = newMemory(e.p.MemoryCapacity)
 	e.fb = newFeedbackMemory(e.p.FeedbackCapacity)
+	e.fbRecords.Store(0)
 }

@@ -260,9 +260,7 @@ type FeedbackNode struct {
 // FeedbackRecords counts the records in feedback memory: zero means no
 // learn call has been made (or loaded), so rankers can skip asking.
 func (e *Engine) FeedbackRecords() int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.fb.ring.size
+	return int(e.fbRecords.Load())
 }
 
 // ExportFeedback returns feedback memory, oldest record first.
@@ -308,6 +306,7 @@ func (e *Engine) ImportFeedback(recs []FeedbackRecord) error {
 		}
 		e.fb.push(rec)
 	}
+	e.fbRecords.Store(int32(e.fb.ring.size))
 	return nil
 }
 

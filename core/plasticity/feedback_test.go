@@ -144,7 +144,18 @@ func TestFeedbackMemoryEvictsAndRoundTrips(t *testing.T) {
 	if st := e2.MemoryStats(); st.FeedbackRecords != 2 {
 		t.Errorf("feedback records = %d after rejected imports, want 2", st.FeedbackRecords)
 	}
+	// FeedbackRecords answers without the engine's lock: a snapshot
+	// encoding under Locked must not hold up every seek (it deadlocked
+	// here when it took the lock).
+	e2.Locked(func() {
+		if n, m := e.FeedbackRecords(), e2.FeedbackRecords(); n != 2 || m != 2 {
+			t.Errorf("FeedbackRecords = %d learned, %d imported; want 2 and 2", n, m)
+		}
+	})
 	e2.ResetMemory()
+	if n := e2.FeedbackRecords(); n != 0 {
+		t.Errorf("FeedbackRecords = %d after ResetMemory", n)
+	}
 	if rel, _ := e2.Relevance(g, ctx); len(rel) != 0 {
 		t.Errorf("relevance after ResetMemory = %v", rel)
 	}

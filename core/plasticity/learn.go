@@ -211,6 +211,7 @@ func (e *Engine) Learn(g *graph.Graph, req LearnRequest) (LearnResult, error) {
 		rec.nodes = append(rec.nodes, memNode{key: g.ExternalID(n), w: ev})
 	}
 	e.fb.push(rec)
+	e.fbRecords.Store(int32(e.fb.ring.size))
 	return res, nil
 }
 
