@@ -41,6 +41,15 @@ var (
 func exampleCalls(blocks [][]exLine, pkg func(string) bool) []exCall {
 	env := map[string]string{}
 	var out []exCall
+	eachStatement(blocks, func(st string, line int) {
+		out = statementCalls(st, line, env, pkg, out)
+	})
+	return out
+}
+
+// eachStatement calls f with every statement of the example blocks, in
+// order, and the document line its logical line starts on.
+func eachStatement(blocks [][]exLine, f func(st string, line int)) {
 	for _, b := range blocks {
 		texts := make([]string, len(b))
 		for i, l := range b {
@@ -49,11 +58,10 @@ func exampleCalls(blocks [][]exLine, pkg func(string) bool) []exCall {
 		for _, ll := range pyLines(strings.Join(texts, "\n")) {
 			line := b[min(ll.first, len(b))-1].line
 			for _, st := range splitTop(ll.text, ';') {
-				out = statementCalls(strings.TrimSpace(st), line, env, pkg, out)
+				f(strings.TrimSpace(st), line)
 			}
 		}
 	}
-	return out
 }
 
 // statementCalls adds one statement's resolvable calls, then applies

@@ -27,18 +27,9 @@ type exImport struct {
 // exampleImports lists the imports of a page's example blocks.
 func exampleImports(blocks [][]exLine) []exImport {
 	var out []exImport
-	for _, b := range blocks {
-		texts := make([]string, len(b))
-		for i, l := range b {
-			texts[i] = l.text
-		}
-		for _, ll := range pyLines(strings.Join(texts, "\n")) {
-			line := b[min(ll.first, len(b))-1].line
-			for _, st := range splitTop(ll.text, ';') {
-				out = append(out, parseImport(strings.TrimSpace(st), line)...)
-			}
-		}
-	}
+	eachStatement(blocks, func(st string, line int) {
+		out = append(out, parseImport(st, line)...)
+	})
 	return out
 }
 
