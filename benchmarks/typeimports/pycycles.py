@@ -4,6 +4,8 @@ bodies; .pyi stubs and tests left out) and, for comparison, by every import.
 Usage: pycycles.py ROOT SRCDIR [SRCDIR...]  (SRCDIR relative to ROOT, the
 import root: "." for starlette/, "src" for src/attr)."""
 import ast, os, sys
+
+from scc import cycles
 sys.setrecursionlimit(10000)
 root = sys.argv[1]
 files = {}  # module name -> rel path
@@ -71,30 +73,8 @@ for mod, rel in files.items():
                 if not typed:
                     edges[True].add((mod, t))
 
-def sccs(E):
-    adj = {}
-    for a, b in E:
-        adj.setdefault(a, []).append(b)
-    idx, low, st, on, res, c = {}, {}, [], set(), [], [0]
-    def dfs(v):
-        idx[v] = low[v] = c[0]; c[0] += 1; st.append(v); on.add(v)
-        for w in adj.get(v, []):
-            if w not in idx:
-                dfs(w); low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], idx[w])
-        if low[v] == idx[v]:
-            comp = []
-            while True:
-                w = st.pop(); on.discard(w); comp.append(w)
-                if w == v: break
-            if len(comp) > 1: res.append(sorted(files[m] for m in comp))
-    for v in sorted(files):
-        if v not in idx: dfs(v)
-    return sorted(res, key=lambda c: (-len(c), c))
-
 for runtime in (False, True):
-    cs = sccs(edges[runtime])
+    cs = cycles(files, edges[runtime], files.get)
     print(f"{'runtime imports' if runtime else 'all imports'}: {len(cs)} cycles")
     for c in cs:
         print(f"  ({len(c)}) " + " ".join(c))

@@ -6,6 +6,7 @@ Usage: tscycles.py ROOT"""
 import os, re, sys
 sys.setrecursionlimit(10000)
 sys.path.insert(0, os.path.dirname(__file__))
+from scc import cycles
 root = sys.argv[1]
 stmt = re.compile(r"(?m)^[ \t]*(import|export)\b([^;'\"`]*?)\bfrom\s*['\"]([^'\"]+)['\"]|^[ \t]*import\s*['\"]([^'\"]+)['\"]", re.S)
 comment = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
@@ -48,29 +49,8 @@ for f in files:
         E[False].add((f, t))
         if m.group(4) or not typed(m.group(1), m.group(2)):
             E[True].add((f, t))
-def sccs(edges):
-    adj = {}
-    for a, b in edges:
-        adj.setdefault(a, []).append(b)
-    idx, low, st, on, res, c = {}, {}, [], set(), [], [0]
-    def dfs(v):
-        idx[v] = low[v] = c[0]; c[0] += 1; st.append(v); on.add(v)
-        for w in adj.get(v, []):
-            if w not in idx:
-                dfs(w); low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], idx[w])
-        if low[v] == idx[v]:
-            comp = []
-            while True:
-                w = st.pop(); on.discard(w); comp.append(w)
-                if w == v: break
-            if len(comp) > 1: res.append(sorted(comp))
-    for v in sorted(files):
-        if v not in idx: dfs(v)
-    return sorted(res, key=lambda c: (-len(c), c))
 for runtime in (False, True):
-    cs = sccs(E[runtime])
+    cs = cycles(files, E[runtime])
     print(f"{'runtime imports' if runtime else 'all imports'}: {len(cs)} cycles")
     for c in cs:
         print(f"  ({len(c)}) " + " ".join(c[:8]) + (" …" if len(c) > 8 else ""))
