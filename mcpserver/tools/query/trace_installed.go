@@ -252,6 +252,10 @@ func (m *traceMapper) installedFile(p string) (graph.NodeID, bool) {
 // entity at the line.
 func installedEntity(g *graph.Graph, p string, f stacktrace.Frame, atLine graph.NodeID, note string) (graph.NodeID, string) {
 	const installed = "an installed copy of the project, mapped by package path"
+	const byName = installed + "; matched by function name (the installed version's lines differ from the checkout's)"
+	if atLine != graph.NoNode && g.Label(atLine) == f.Function && f.Line > 0 && !holdsLine(g, atLine, f.Line) {
+		return atLine, byName
+	}
 	if f.Function == "" || strings.HasPrefix(f.Function, "<") || atLine != graph.NoNode && g.Label(atLine) == f.Function {
 		return atLine, installed
 	}
@@ -267,5 +271,11 @@ func installedEntity(g *graph.Graph, p string, f stacktrace.Frame, atLine graph.
 	if named == graph.NoNode {
 		return atLine, strings.TrimPrefix(note+"; "+installed, "; ")
 	}
-	return named, installed + "; matched by function name (the installed version's lines differ from the checkout's)"
+	return named, byName
+}
+
+// holdsLine reports whether line lies in n's line range.
+func holdsLine(g *graph.Graph, n graph.NodeID, line int) bool {
+	pv := g.Provenance(n)
+	return int(pv.LineStart) <= line && line <= int(max(pv.LineEnd, pv.LineStart))
 }

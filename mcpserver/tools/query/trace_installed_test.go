@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -29,8 +30,9 @@ func TestTraceInstalledCopyMapsBack(t *testing.T) {
 		"rb/lib/shop/cart.rb": "module Shop\n  class Cart\n    def total\n      raise ArgumentError, 'no price'\n    end\n  end\nend\n",
 	})
 	for _, tc := range []struct {
-		name, text string
-		want       []string
+		name, text   string
+		want         []string
+		otherVersion bool // the frame's line lies outside the named function
 	}{
 		{
 			name: "site-packages",
@@ -38,9 +40,10 @@ func TestTraceInstalledCopyMapsBack(t *testing.T) {
 			want: []string{"file::py/src/flask/app.py::Flask::run:6"},
 		},
 		{
-			name: "site-packages of another version: the function's name wins over the line",
-			text: "Traceback (most recent call last):\n  File \"/srv/.venv/lib/python3.12/site-packages/flask/app.py\", line 2, in run\n    return self.route('/')\n  File \"/srv/.venv/lib/python3.12/site-packages/werkzeug/routing.py\", line 3, in route\nValueError: bad rule",
-			want: []string{"file::py/src/flask/app.py::Flask::run:2"},
+			name:         "site-packages of another version: the function's name wins over the line",
+			text:         "Traceback (most recent call last):\n  File \"/srv/.venv/lib/python3.12/site-packages/flask/app.py\", line 2, in run\n    return self.route('/')\n  File \"/srv/.venv/lib/python3.12/site-packages/werkzeug/routing.py\", line 3, in route\nValueError: bad rule",
+			want:         []string{"file::py/src/flask/app.py::Flask::run:2"},
+			otherVersion: true,
 		},
 		{
 			name: "Go module cache, escaped capitals, a subpackage",
@@ -76,6 +79,9 @@ func TestTraceInstalledCopyMapsBack(t *testing.T) {
 			out := tooltest.MustCall(t, d, "trace", map[string]any{"agent_id": "t", "error_text": tc.text})
 			if diff := cmp.Diff(tc.want, suspectsOf(t, out)); diff != "" {
 				t.Errorf("suspects (-want +got):\n%s", diff)
+			}
+			if tc.otherVersion && !strings.Contains(fmt.Sprint(out["suspects"]), "the installed version's lines differ") {
+				t.Errorf("the lead suspect's line lies outside its function: the reasons must say the installed version differs: %v", out["suspects"])
 			}
 			for _, sp := range out["suspects"].([]any) {
 				for _, r := range sp.(map[string]any)["reasons"].([]any) {
