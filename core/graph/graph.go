@@ -328,6 +328,14 @@ func (g *Graph) Provenance(id NodeID) Provenance {
 	}
 }
 
+// ProvenanceStrs returns the interned handles of a node's source path,
+// excerpt and namespace: a streamed snapshot numbers strings by handle
+// without resolving and hashing each one.
+func (g *Graph) ProvenanceStrs(id NodeID) (sourcePath, excerpt, namespace Str) {
+	p := &g.nodes.prov[id]
+	return p.sourcePath, p.excerpt, p.namespace
+}
+
 // SourcePath of a node ("" when none).
 func (g *Graph) SourcePath(id NodeID) string { return g.strings.String(g.nodes.prov[id].sourcePath) }
 
