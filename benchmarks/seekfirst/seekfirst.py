@@ -6,19 +6,30 @@ runtime directory, ingests a corpus, then times ten seeks (each a
 different query, so no answer cache can help): request written to the
 response read. Prints one JSON line per run.
 
-    python3 benchmarks/seekfirst/seekfirst.py BIN CORPUS [RUNS [SETTLE]]
+    python3 benchmarks/seekfirst/seekfirst.py BIN CORPUS [RUNS [SETTLE [ACTIVATE]]]
 
 SETTLE seconds (default 0) pass between the ingest's answer and the
 first seek: with enough of them the index builds and warm-ups are over,
 and the first seek measures what the call itself pays once.
+
+ACTIVATE (default 0) activate calls follow the seeks, cycling through
+ACTIVATE_QUERIES (activate has no answer cache; its plasticity moves a
+few hundred edge weights per call, as an agent's calls do): activate_ms
+lists them, activate_p50 is the median of all but the first (which may
+still wait for the query engine's build behind the ingest).
 """
-import json, os, subprocess, sys, tempfile, time
+import json, os, statistics, subprocess, sys, tempfile, time
 
 QUERIES = [
     "parse an http request header", "gzip writer flush", "json decoder token",
     "tls handshake client hello", "goroutine scheduler preemption",
     "regexp compile syntax tree", "sort slice stable", "time format layout",
     "sql driver connection pool", "utf8 decode rune",
+]
+
+ACTIVATE_QUERIES = [
+    "parse http request header", "tls handshake client certificate", "json encoder struct fields",
+    "goroutine scheduler", "decode utf-8 string", "file path clean join", "timeout context cancel", "sort slice",
 ]
 
 
@@ -50,7 +61,7 @@ class Client:
         return ms, res["content"][0]["text"]
 
 
-def run(binary, corpus, settle=0.0):
+def run(binary, corpus, settle=0.0, activates=0):
     with tempfile.TemporaryDirectory(prefix="sf3-") as rt:
         c = Client([binary, "--runtime-dir", rt, "--allow-root", corpus])
         c.call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
@@ -64,14 +75,23 @@ def run(binary, corpus, settle=0.0):
             seeks.append(round(ms, 1))
             sizes.append(len(text))
             stale += '"stale_files"' in text
+        acts = []
+        for i in range(activates):
+            ms, _ = c.tool("activate", {"agent_id": "sf", "query": ACTIVATE_QUERIES[i % len(ACTIVATE_QUERIES)]})
+            acts.append(round(ms, 2))
         c.p.stdin.close()
         c.p.wait()
-    return {"ingest_ms": round(ingest_ms), "settle_s": settle, "seek_ms": seeks, "bytes": sizes, "stale": stale,
-            "load": os.getloadavg()[0]}
+    out = {"ingest_ms": round(ingest_ms), "settle_s": settle, "seek_ms": seeks, "bytes": sizes, "stale": stale}
+    if acts:
+        out["activate_ms"] = acts
+        out["activate_p50"] = round(statistics.median(acts[1:] or acts), 2)
+    out["load"] = os.getloadavg()[0]
+    return out
 
 
 if __name__ == "__main__":
     binary, corpus = sys.argv[1], sys.argv[2]
     settle = float(sys.argv[4]) if len(sys.argv) > 4 else 0.0
+    activates = int(sys.argv[5]) if len(sys.argv) > 5 else 0
     for _ in range(int(sys.argv[3]) if len(sys.argv) > 3 else 1):
-        print(json.dumps({"bin": binary, **run(binary, corpus, settle)}), flush=True)
+        print(json.dumps({"bin": binary, **run(binary, corpus, settle, activates)}), flush=True)

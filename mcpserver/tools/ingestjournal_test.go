@@ -4,7 +4,79 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/m1nd-go/m1nd/ingest"
+	"github.com/m1nd-go/m1nd/ingest/adapter"
+	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
+
+// The ingest tool's order (system.runIngest): a large graph's seek index
+// is started before the journal's fsync and the answer waits for it, so a
+// seek right after the answer neither builds the index nor waits for it
+// (SeekIndexWaits). Two ingests into a persistent session: the build runs
+// beside the journal record and, the second time, beside the learned
+// weights carried to the new graph (run with -race). Without the start
+// before the answer, no index is built when AwaitSeekIndex returns.
+func TestIngestAnswersWithSeekIndexBuilt(t *testing.T) {
+	defer func(n int) { seekAwaitMinElements = n }(seekAwaitMinElements)
+	seekAwaitMinElements = 1 // the fixture is small: treat it as large
+	dir := fixture.Write(t)
+	cfg := session.DefaultConfig()
+	cfg.RuntimeDir, cfg.AllowRoots = t.TempDir(), []string{dir}
+	s, err := session.Open(cfg, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i := 1; i <= 2; i++ {
+		c := &Call{Ctx: context.Background(), Session: s, AgentID: "t", Progress: func(float64, float64, string) {}}
+		r := &IngestRun{C: c, Path: dir, Adapter: "code", Mode: "replace"}
+		if err := r.Target(); err != nil {
+			t.Fatal(err)
+		}
+		jb, err := r.BuildJournaled()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !jb.Journaled || jb.Bundle != s.Current() {
+			t.Fatalf("ingest %d: journaled %v, published %v", i, jb.Journaled, jb.Bundle == s.Current())
+		}
+		jb.AwaitSeekIndex(c)
+		if !session.Built(jb.Bundle, SeekIndexKey) {
+			t.Fatalf("ingest %d: its answer would come before its seek index was built", i)
+		}
+		waits := SeekIndexWaits()
+		if _, err := SeekIndex(s, s.Current()); err != nil {
+			t.Fatal(err)
+		}
+		if got := SeekIndexWaits() - waits; got != 0 {
+			t.Fatalf("ingest %d: the first seek found the index not built (%d waits)", i, got)
+		}
+		BuildIndexesSoon(c, jb.Bundle) // as the tool does; Close waits for it
+	}
+}
+
+// Which ingests answer after their seek index: full builds of at least
+// seekAwaitMinElements nodes and edges, never a patch.
+func TestSeekBeforeAnswer(t *testing.T) {
+	patched := &adapter.IncrementalStats{Patched: true}
+	for _, tc := range []struct {
+		st   ingest.Stats
+		want bool
+	}{
+		{ingest.Stats{NodesCreated: 4_260, EdgesCreated: 13_000}, false}, // py-335's size
+		{ingest.Stats{NodesCreated: 20_000, EdgesCreated: 79_999}, false},
+		{ingest.Stats{NodesCreated: 20_000, EdgesCreated: 80_000}, true},
+		{ingest.Stats{NodesCreated: 120_423, EdgesCreated: 734_255}, true}, // go-std's
+		{ingest.Stats{NodesCreated: 120_423, EdgesCreated: 734_255, Incremental: patched}, false},
+	} {
+		if got := seekBeforeAnswer(tc.st); got != tc.want {
+			t.Errorf("seekBeforeAnswer(%d nodes, %d edges, patched %v) = %v, want %v",
+				tc.st.NodesCreated, tc.st.EdgesCreated, tc.st.Incremental != nil, got, tc.want)
+		}
+	}
+}
 
 // The ingest's snapshot is written after the new graph's indexes are
 // built, not beside them (their memory and the snapshot's encoding were

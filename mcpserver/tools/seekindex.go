@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/seek"
@@ -32,8 +33,57 @@ var seekLastKey = session.NewKey[*lastSeek]("seek-last")
 // cancelled first call does not call off the build other callers wait
 // for; the session's Close does.
 func SeekIndex(s *session.State, b *session.Bundle) (*seek.Index, error) {
+	if !session.Built(b, SeekIndexKey) {
+		seekIndexWaits.Add(1)
+	}
 	return seekIndexCtx(s.Context(), s, b)
 }
+
+// seekAwaitMinElements is the graph size (nodes + edges a full ingest
+// built) from which the ingest's answer waits for the seek index
+// (seekBeforeAnswer). The build from the documents the ingest collected
+// costs ≈ 0.5 s of CPU on go-std's 855 K (≈ 0.6 µs each,
+// seek-first2.md): under 100 K it is ≈ 60 ms of CPU, about the 50 ms a
+// first seek may take on two cores, so a small graph's first seek may wait
+// for its build (py-335, 17 K: a few ms), while making its ingest wait
+// would add a share of a 300 ms answer. A var for tests.
+var seekAwaitMinElements = 100_000
+
+// seekBeforeAnswer reports whether an ingest with these stats builds its
+// graph's seek index before it answers: a full build of at least
+// seekAwaitMinElements. Not a patch (stats.incremental.patched): a few
+// files re-extracted answer in a fraction of what the index's metadata
+// part costs on the whole graph, so the first seek after it waits instead.
+func seekBeforeAnswer(st ingest.Stats) bool {
+	if st.Incremental != nil && st.Incremental.Patched {
+		return false
+	}
+	return st.NodesCreated+st.EdgesCreated >= seekAwaitMinElements
+}
+
+// startSeekIndex builds b's seek index on a job of the session's, at once
+// (b need not be published yet: it is built for b's graph, whoever asks),
+// and returns a channel closed when the build is over: built, failed (the
+// first seek then reports it) or called off by Close.
+func startSeekIndex(s *session.State, b *session.Bundle) <-chan struct{} {
+	done := make(chan struct{})
+	s.Go("seek index of a new graph, before the ingest answers", func(ctx context.Context) error {
+		defer close(done)
+		_, err := seekIndexCtx(ctx, s, b)
+		return err
+	})
+	return done
+}
+
+// seekIndexWaits counts the lookups of a seek index (SeekIndex) that
+// found it not built yet: they built it or waited for its build.
+var seekIndexWaits atomic.Int64
+
+// SeekIndexWaits is how many lookups of a seek index (seek, activate's
+// seeds, the change tools) found their graph's index not built yet and
+// built it or waited for it: what the builds before an ingest's answer
+// and behind it are there to keep from the first query.
+func SeekIndexWaits() int64 { return seekIndexWaits.Load() }
 
 // BuildIndexesSoon builds b's seek index, and beside it its query engine
 // then the registry's warm-ups (AddWarmup), in the background under the

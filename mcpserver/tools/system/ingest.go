@@ -43,7 +43,7 @@ func runIngest(c *tools.Call, in ingestParams) (IngestOutput, error) {
 	start := time.Now()
 	s := c.Session
 	tools.KeepMemoryLimit()
-	nb, journaled, err := r.BuildJournaled()
+	jb, err := r.BuildJournaled()
 	if err != nil {
 		var te *tools.Error
 		if errors.As(err, &te) {
@@ -51,15 +51,20 @@ func runIngest(c *tools.Call, in ingestParams) (IngestOutput, error) {
 		}
 		return IngestOutput{}, tools.Errorf("The current graph is unchanged. Check the path, adapter and mode.", "ingest failed: %v", err)
 	}
-	// Build the query engine and the seek index now so the first query does
-	// not pay for them (in the background). The new graph is durable
-	// before the answer: by its journal record, its snapshot written
-	// behind (the memory released first, as a save after it reuses it,
-	// and once the indexes are built: beside them it was the peak); or,
-	// when it could not be journaled, by its snapshot.
+	nb := jb.Bundle
+	// A large graph's seek index was started before the journal's fsync;
+	// the answer waits for it, so the first seek does not (it waited
+	// seconds for the build behind the answer). Then, in the background,
+	// the query engine and the warm-ups, so the first query does not pay
+	// for them either (and the seek index of a small graph). The new graph
+	// is durable before the answer: by its journal record, its snapshot
+	// written behind (the memory released first, as a save after it
+	// reuses it, and once the indexes are built: beside them it was the
+	// peak); or, when it could not be journaled, by its snapshot.
+	jb.AwaitSeekIndex(c)
 	built := tools.BuildIndexesSoon(c, nb)
 	var persisted tools.Persisted
-	if journaled {
+	if jb.Journaled {
 		persisted = tools.SaveBehindIngest(s, r, built)
 	} else {
 		persisted = tools.PersistAfterIngest(s, nb)
