@@ -657,8 +657,18 @@ func (x *pyExtract) importFrom(i int32) {
 	// import any name from it, so the file depends on it whatever the
 	// names resolve to — a re-exported name binds to its defining file,
 	// this edge to the package that re-exports it. A ref named like its
-	// module means "the module".
-	x.b.ref(x.b.fileID, mod, x.importRel(), t.line(i), RefHint{Module: mod})
+	// module means "the module". Not for "from . import x" / "from ..
+	// import x": those name the importer's own package or an ancestor,
+	// whose __init__.py Python has started running before the importer,
+	// so this import runs none of it. A name defined there still binds
+	// to it through its own ref; a submodule binds to its file only.
+	// (python-attrs/attrs: every submodule's "from . import setters"
+	// linked attr/__init__.py too, a 7-file import cycle where Python
+	// has 2.) The resolver drops an absolute import of an ancestor
+	// package the same way (resolve.ownPackage).
+	if strings.Trim(mod, ".") != "" {
+		x.b.ref(x.b.fileID, mod, x.importRel(), t.line(i), RefHint{Module: mod})
+	}
 	x.b.imp(im)
 }
 

@@ -151,6 +151,39 @@ func (ix *Index) pyPath(p string, stubFirst bool) []location {
 	return out
 }
 
+// ownPackage reports whether every location is the __init__.py(i) of a
+// package the importer belongs to: its own directory or an ancestor,
+// with a package (an __init__) at every level between. Python imports
+// those packages before the importer, so importing them runs nothing.
+func (ix *Index) ownPackage(from fileInfo, locs []location) bool {
+	if len(locs) == 0 {
+		return false
+	}
+	for _, l := range locs {
+		if l.file == "" || !l.tree || !ix.packageChain(from.dir, l.dir) {
+			return false
+		}
+	}
+	return true
+}
+
+// packageChain reports whether dir is pkg or below it with an __init__
+// in every directory from dir up to pkg.
+func (ix *Index) packageChain(dir, pkg string) bool {
+	for {
+		if !ix.isFile(joinDir(dir, "__init__.py")) && !ix.isFile(joinDir(dir, "__init__.pyi")) {
+			return false
+		}
+		if dir == pkg {
+			return true
+		}
+		if dir == "" || dir == "." {
+			return false
+		}
+		dir, _ = split(dir)
+	}
+}
+
 func pyLocation(f string) location {
 	if dir, base := split(f); strings.HasPrefix(base, "__init__.") {
 		return location{file: f, dir: dir, tree: true}

@@ -581,6 +581,12 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 			if len(locs) == 0 {
 				return Result{} // an external module: never a local symbol
 			}
+			if rel == extract.RelImports && from.lang == "python" && name == hint.Module && ix.ownPackage(from, locs) {
+				// "from pkg import x" in pkg/a.py: pkg's __init__.py is
+				// already running when a.py runs; the names bind on
+				// their own (see the extractor's relative-import twin).
+				return Result{}
+			}
 			if rel == extract.RelImports && (from.lang == "go" || label == lastSegment(hint.Module) || name == hint.Module) {
 				// "import fmt", "import numpy as np", a default import of
 				// "./repo", a ref named like its module ("from . import
