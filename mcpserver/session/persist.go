@@ -92,7 +92,7 @@ func (s *State) persist(reason string, closing bool) (PersistResult, error) {
 	}
 	if err == nil {
 		err = snapshot.WriteFileAtomic(s.cfg.GraphSource, 0o644, func(w io.Writer) error {
-			_, err := w.Write(c.graph)
+			_, err := c.graph.WriteTo(w)
 			return err
 		})
 	}
@@ -125,12 +125,14 @@ func (s *State) persistFailed(err error) error {
 	return err
 }
 
-// cut is the learned state at one instant, with the graph encoded at the
-// same instant: no learn call runs between the journal position it
-// records and the weights it holds.
+// cut is the learned state at one instant, with the graph's snapshot
+// taken at the same instant: no learn call runs between the journal
+// position it records and the weights it holds. A binary snapshot is
+// streamed to the file from the graph's arrays (only the learned per-edge
+// state is copied here), so a large graph's save holds no copy of it.
 type cut struct {
 	meta    stateMeta
-	graph   []byte
+	graph   io.WriterTo
 	states  []plasticity.SynapticState
 	commits commitsBlob
 }
@@ -160,8 +162,8 @@ func (s *State) takeCut(b *Bundle) (cut, error) {
 	// Under the plasticity lock: an activation's learning writes the
 	// per-edge counters the snapshot copies (the weights are atomic, the
 	// counters are not).
-	var data []byte
-	s.Plasticity.Locked(func() { data, err = snapshot.Marshal(b.Graph, raw, s.cfg.GraphSource) })
+	var data io.WriterTo
+	s.Plasticity.Locked(func() { data, err = snapshot.CutFor(b.Graph, raw, s.cfg.GraphSource) })
 	if err != nil {
 		return cut{}, err
 	}
