@@ -37,6 +37,9 @@ type documentDriftParams struct {
 	Path   string `json:"path" help:"The document's path: as ingested (\"docs/guide.md\"), relative to an ingest root, or absolute inside one."`
 	NodeID string `json:"node_id" jsonschema:"A doc:: node; bindings also take a code node." help:"A document-lane node (\"doc::docs/guide.md\", a section \"doc::docs/guide.md#install\"); document_bindings also takes a code node."`
 	TopK   int    `json:"top_k" jsonschema:"Documents listed, most findings first." help:"Maximum documents listed (most findings first)." tool:"default=20,min=1,max=1000"`
+	// Unchecked lists every date-only change as a finding: the dating is
+	// still worth reading in full when an agent asks for leads.
+	Unchecked bool `json:"unchecked" help:"Also list as code_change_unreflected findings the bound code that changed after the document with nothing on the page shown to disagree (low confidence; by default counted, the first 3 per document listed under unchecked)." tool:"default=false"`
 }
 
 func registerDocuments(r *tools.Registry) {
@@ -68,8 +71,9 @@ func registerDocuments(r *tools.Registry) {
 		Name:        "document_drift",
 		Title:       "Stale documents",
 		Description: "Documents whose examples or bound code no longer match the code, or whose named code is gone.",
-		Details: "Stale documentation: Python examples (fenced python/pycon blocks, reST code-block/doctest, >>> lines) calling the project's function or class — resolved through the page's imports and the package's re-exports — with a keyword or more positional arguments than its current signature takes, with the doc line and the commit that made the call fail; documents whose bound code changed after the document last did (git: a symbol by the last commit changing its own lines, a Python def or class only when its surface differs from the document's date, saying what changed; a file by its last commit; file times outside git; sections rendering the code — mkdocstrings, autodoc, literal includes — skipped), " +
-			"paths and members a document names that are gone although their directory or owner is there, and names too ambiguous to bind. One document (path/node_id) or all.",
+		Details: "Stale documentation: Python examples (fenced python/pycon blocks, reST code-block/doctest, >>> lines) calling the project's function or class — resolved through the page's imports and the package's re-exports — with a keyword or more positional arguments than its current signature takes, with the doc line and the commit that made the call fail; hand-written signatures (\"Signature: `Name(a, b=None)`\", reST function/class directives) that name a parameter the def does not take or leave out one it takes; " +
+			"paths, members and module-qualified names (pkg.mod.Name) a document names that are gone although their directory, owner or module is there, and names too ambiguous to bind. " +
+			"Bound code that changed after the document with nothing on the page shown to disagree (git-dated; a Python def or class only when its surface differs from the document's date, saying what changed) is no finding: counted, the first 3 per document listed under unchecked (all as findings with unchecked=true). One document (path/node_id) or all.",
 		Class:     tools.Read,
 		WhenToUse: "After refactors or moves, before trusting a spec or README, to find the docs to update.",
 		AvoidWhen: "No document is ingested yet, or no code is in the graph to compare with.",

@@ -212,26 +212,28 @@ type driftFindingJSON struct {
 }
 
 type driftDocJSON struct {
-	SourcePath        string             `json:"source_path"`
-	NodeID            string             `json:"node_id"`
-	DocChangedAt      string             `json:"doc_changed_at,omitempty"`
-	NewestCodeChange  string             `json:"newest_code_change_at,omitempty"`
-	Bindings          int                `json:"bindings"`
-	StaleBindings     int                `json:"stale_bindings"`
-	Findings          []driftFindingJSON `json:"findings"`
-	FindingsTotal     int                `json:"findings_total"`
-	FindingsTruncated bool               `json:"findings_truncated"`
-	SkippedGenerated  int                `json:"skipped_generated,omitempty" jsonschema:"Stale bindings skipped: the section renders that code (mkdocstrings, autodoc, a literal include)."`
+	SourcePath        string               `json:"source_path"`
+	NodeID            string               `json:"node_id"`
+	DocChangedAt      string               `json:"doc_changed_at,omitempty"`
+	NewestCodeChange  string               `json:"newest_code_change_at,omitempty"`
+	Bindings          int                  `json:"bindings"`
+	StaleBindings     int                  `json:"stale_bindings"`
+	Findings          []driftFindingJSON   `json:"findings"`
+	FindingsTotal     int                  `json:"findings_total"`
+	FindingsTruncated bool                 `json:"findings_truncated"`
+	SkippedGenerated  int                  `json:"skipped_generated,omitempty" jsonschema:"Stale bindings skipped: the section renders that code (mkdocstrings, autodoc, a literal include)."`
+	Unchecked         []driftUncheckedJSON `json:"unchecked,omitempty" jsonschema:"Low confidence, not findings: bound code that changed after the document with nothing on the page shown to disagree (the first 3)."`
+	UncheckedTotal    int                  `json:"unchecked_total,omitempty"`
 }
 
 type driftSummary struct {
 	Documents             int `json:"documents"`
 	TotalFindings         int `json:"total_findings"`
-	StaleBindings         int `json:"stale_bindings" jsonschema:"Bindings whose code changed after their document."`
+	StaleBindings         int `json:"stale_bindings" jsonschema:"code_change_unreflected findings: a claim of the page (a hand-written signature) the code contradicts."`
 	MissingTargets        int `json:"missing_targets"`
 	AmbiguousTargets      int `json:"ambiguous_targets"`
 	UnbackedClaims        int `json:"unbacked_claims" jsonschema:"Always 0: claims are not checked against code."`
-	CodeChangeUnreflected int `json:"code_change_unreflected" jsonschema:"Sections with at least one stale binding."`
+	CodeChangeUnreflected int `json:"code_change_unreflected" jsonschema:"Sections with at least one code_change_unreflected finding."`
 	SkippedGenerated      int `json:"skipped_generated" jsonschema:"Stale bindings skipped: the section renders that code (mkdocstrings ::: , Sphinx auto*, literalinclude)."`
 	ClearedByLines        int `json:"cleared_by_lines" jsonschema:"Bindings whose file changed after the document but whose symbol's own lines did not."`
 	ClearedBySweeps       int `json:"cleared_by_sweeps" jsonschema:"Bindings whose symbol's lines changed after the document only in sweeps (commits of ≥10 files)."`
@@ -240,6 +242,7 @@ type driftSummary struct {
 	DatedByFile           int `json:"dated_by_file" jsonschema:"Stale bindings to a symbol dated by its file: its lines could not be traced."`
 	ExampleCallsChecked   int `json:"example_calls_checked" jsonschema:"Calls in Python examples resolved through the page's imports to a def whose signature is known, and compared with it."`
 	ExampleCallsRejected  int `json:"example_calls_rejected"`
+	UncheckedChanges      int `json:"unchecked_changes" jsonschema:"Bound code changed after its document, nothing on the page shown to disagree: not findings; the first 3 per document are listed as unchecked."`
 }
 
 type documentDriftOutput struct {
@@ -301,8 +304,16 @@ func runDocumentDrift(c *tools.Call, in documentDriftParams) (documentDriftOutpu
 			var tl driftTally
 			notes := refineDrift(b, src, dd, &tl)
 			notes = checkExamples(b, src, dd, notes, &out.Summary)
+			notes = checkClaims(b, src, dd, notes)
+			var unchecked []driftUncheckedJSON
+			nUnchecked := 0
+			if !in.Unchecked {
+				unchecked, nUnchecked, notes = splitUnchecked(g, dd, notes)
+			}
 			dj := driftDoc(g, dd, notes)
 			dj.SkippedGenerated = tl.generated
+			dj.Unchecked, dj.UncheckedTotal = unchecked, nUnchecked
+			out.Summary.UncheckedChanges += nUnchecked
 			all = append(all, dj)
 			addSummary(&out.Summary, dd)
 			out.Summary.SkippedGenerated += tl.generated

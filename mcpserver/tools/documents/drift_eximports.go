@@ -94,28 +94,36 @@ func importProblem(x *document.Index, src *driftSources, imp exImport) string {
 	if !known {
 		return "the example imports " + imp.module + ", which is no module of the project (moved or renamed?)"
 	}
+	gone := unboundNames(x, src, imp.module, paths, imp.names)
+	if len(gone) == 0 {
+		return ""
+	}
+	return "the example imports " + strings.Join(gone, ", ") + " from " + imp.module + ", whose source (" + strings.Join(paths, ", ") + ") does not define it (renamed or removed?)"
+}
+
+// unboundNames are the names the source of module (its files, paths)
+// never spells and that are no submodule of it; none when the module is
+// a namespace package, unreadable, or can bind any name.
+func unboundNames(x *document.Index, src *driftSources, module string, paths, names []string) []string {
 	if len(paths) == 0 {
-		return "" // a namespace package: its names are its modules, not checked
+		return nil // a namespace package: its names are its modules, not checked
 	}
 	var texts []string
 	for _, p := range paths {
 		t, ok := src.source(p)
 		if !ok || openModuleRe.Match(t) {
-			return "" // unreadable, or a module that can bind any name
+			return nil // unreadable, or a module that can bind any name
 		}
 		texts = append(texts, string(t))
 	}
 	var gone []string
-	for _, n := range imp.names {
-		if _, sub := x.PythonModuleFiles(imp.module + "." + n); sub || bindsName(texts, n) {
+	for _, n := range names {
+		if _, sub := x.PythonModuleFiles(module + "." + n); sub || bindsName(texts, n) {
 			continue
 		}
 		gone = append(gone, n)
 	}
-	if len(gone) == 0 {
-		return ""
-	}
-	return "the example imports " + strings.Join(gone, ", ") + " from " + imp.module + ", whose source (" + strings.Join(paths, ", ") + ") does not define it (renamed or removed?)"
+	return gone
 }
 
 // openModuleRe: a module that may bind names its text does not spell: a

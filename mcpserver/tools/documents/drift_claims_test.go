@@ -1,0 +1,68 @@
+package documents
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+)
+
+// A code change after the page is a finding only with a claim on the page
+// the code contradicts: a hand-written signature that leaves out a
+// parameter the def gained (starlette's "Signature: `StaticFiles(…)`"
+// without html) or names one it lost, and a module-qualified name the
+// module does not give (sqlite_utils.AlterError). A change with nothing
+// on the page to check (helper gained a parameter) is counted and listed
+// under unchecked, not as a finding; quotes with literals, complete
+// quotes and names the module does give are left alone.
+func TestDocumentDriftChecksClaimsOnThePage(t *testing.T) {
+	t.Parallel()
+	dir := srcCommitted(t, map[string]string{
+		"src/kit/__init__.py": "from .files import Static\n",
+		"src/kit/files.py":    "class Static:\n    def __init__(self, directory=None, packages=None, check_dir=True):\n        pass\n",
+		"src/kit/errors.py":   "class AlterError(Exception):\n    pass\n",
+		"src/kit/net.py":      "def connect(host, timeout=5):\n    return host\n\n\ndef helper(a):\n    return a\n",
+		"docs/static.md": "# Static files\n\n## Static\n\nSignature: `Static(directory=None, packages=None, check_dir=True)`\n\n" +
+			"Serve with `Static(\"dir\")` or `kit.files.Static(directory)`.\n\n## Errors\n\nA bad table raises `kit.AlterError`; see `kit.errors.AlterError`.\n\n" +
+			"## Network\n\nCall `kit.net.connect(host, timeout=5)` or `kit.net.connect(server)`; `kit.net.helper` tidies up.\n",
+	})
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
+	edit := fileEditor(t, dir, "src/kit/files.py")
+	edit("2024-03-01T00:00:00Z", "packages=None, check_dir", "packages=None, html=False, check_dir")
+	edit = fileEditor(t, dir, "src/kit/net.py")
+	edit("2024-04-01T00:00:00Z", "def connect(host, timeout=5)", "def connect(host, deadline=5)")
+	edit("2024-05-01T00:00:00Z", "def helper(a)", "def helper(a, b)")
+	d := driftServer(t, dir)
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t"})
+	var got, unchecked []string
+	for _, doc := range out["documents"].([]any) {
+		dm := doc.(map[string]any)
+		for _, f := range dm["findings"].([]any) {
+			m := f.(map[string]any)
+			got = append(got, fmt.Sprint(m["line"], " ", m["kind"], " | ", m["detail"]))
+		}
+		for _, u := range asList(dm["unchecked"]) {
+			unchecked = append(unchecked, u.(map[string]any)["mention"].(string))
+		}
+	}
+	want := []string{
+		"15 code_change_unreflected | the page's signature names `timeout`, which the def does not take (src/kit/net.py: def connect(host, deadline))",
+		"5 code_change_unreflected | the page's signature leaves out `html`, which the def takes (src/kit/files.py: def Static.__init__(directory, packages, html, check_dir))",
+		"<nil> missing_target | the page names kit.AlterError, but kit (src/kit/__init__.py) does not define or import AlterError (renamed, moved or removed?)",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"kit.net.helper"}, unchecked); diff != "" {
+		t.Errorf("unchecked (-want +got):\n%s", diff)
+	}
+	if n := out["summary"].(map[string]any)["unchecked_changes"]; n != float64(1) {
+		t.Errorf("summary unchecked_changes = %v, want 1", n)
+	}
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}

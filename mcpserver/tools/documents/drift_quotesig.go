@@ -1,0 +1,193 @@
+package documents
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/ingest/document"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+)
+
+// A page that writes out what a callable takes makes a claim a reader can
+// check against the def: starlette's staticfiles.md said
+// "Signature: `StaticFiles(directory=None, packages=None, check_dir=True, …)`"
+// long after the def had gained html (fixed by bc90057 on the history
+// harness). A quote is checked only where every argument reads as a
+// parameter (a name, name=default, *args, **kwargs), so example calls
+// with literals are left to the example checker.
+
+// sigQuote is one hand-written signature in a page.
+type sigQuote struct {
+	line   int
+	text   string   // as written, cut to maxCallText
+	name   string   // the callable's dotted name as written
+	params []string // parameter names in order, without * and / markers
+	named  []bool   // params[i] was written name=value: a keyword, not a placeholder
+	star   bool     // *args or **kwargs quoted
+	// full: the page presents it as the whole signature (a "Signature:"
+	// line, a reST function/class directive, a quoted def), so a
+	// parameter it leaves out is a claim too.
+	full bool
+}
+
+var (
+	// `Name(params)` or ``Name(params)`` inline, or "def name(params)".
+	inlineSigRe = regexp.MustCompile("``?(?:(?:async\\s+)?def\\s+)?([A-Za-z_][\\w.]*)\\(([^`()]*)\\)(?:\\s*->[^`]*)?``?")
+	// .. function:: name(params), .. py:class:: Name(params), .. method::
+	directiveSigRe = regexp.MustCompile(`^\s*\.\.\s+(?:py:)?(?:function|class|method|classmethod|staticmethod)::\s+([A-Za-z_][\w.]*)\((.*)\)\s*(?:->.*)?$`)
+	quoteParamRe   = regexp.MustCompile(`^(\*{0,2})([A-Za-z_]\w*)\s*(?::[^=]+)?(?:=.+)?$`)
+	signatureRe    = regexp.MustCompile(`(?i)\bsignature\b`)
+)
+
+// quotedSignatures finds the hand-written signatures of a page's lines.
+func quotedSignatures(lines []string) []sigQuote {
+	var out []sigQuote
+	for i, l := range lines {
+		if m := directiveSigRe.FindStringSubmatch(l); m != nil {
+			if q, ok := readQuote(i+1, strings.TrimSpace(l), m[1], m[2], true); ok {
+				out = append(out, q)
+			}
+			continue
+		}
+		full := signatureRe.MatchString(l)
+		for _, m := range inlineSigRe.FindAllStringSubmatch(l, -1) {
+			def := strings.Contains(m[0], "def ")
+			if q, ok := readQuote(i+1, m[0], m[1], m[2], full || def); ok {
+				out = append(out, q)
+			}
+		}
+	}
+	return out
+}
+
+// readQuote reads a quote's parameter list; false when some argument is
+// not parameter-like (a literal, a call, an expression) or none is given.
+func readQuote(line int, text, name, args string, full bool) (sigQuote, bool) {
+	q := sigQuote{line: line, text: text, name: name, full: full}
+	if len(q.text) > maxCallText {
+		q.text = q.text[:maxCallText]
+	}
+	for _, a := range splitTop(args, ',') {
+		a = strings.TrimSpace(a)
+		if a == "*" || a == "/" || a == "" || a == "..." {
+			q.star = q.star || a == "..."
+			continue
+		}
+		m := quoteParamRe.FindStringSubmatch(a)
+		if m == nil || strings.ContainsAny(a, "\"'") && !strings.Contains(a, "=") {
+			return sigQuote{}, false
+		}
+		if m[1] != "" {
+			q.star = true
+			continue
+		}
+		if m[2] == "self" || m[2] == "cls" {
+			continue // a method's own parameter, not the caller's
+		}
+		q.params = append(q.params, m[2])
+		q.named = append(q.named, strings.Contains(a, "="))
+	}
+	return q, len(q.params) > 0
+}
+
+// mismatch says how a quote disagrees with the def's signature: a name
+// the def does not take, or (for a whole signature) a parameter the def
+// has and the quote leaves out. "" when it agrees.
+func (q sigQuote) mismatch(s pySig) string {
+	var unknown, left []string
+	for i, p := range q.params {
+		// In a quote that is not the whole signature a bare name may be
+		// the reader's variable ("connect(server)"); a keyword is a name.
+		if !q.full && !q.named[i] {
+			continue
+		}
+		if !slices.ContainsFunc(s.params, func(sp sigParam) bool { return sp.name == p }) && !s.varKw {
+			unknown = append(unknown, "`"+p+"`")
+		}
+	}
+	if q.full && !q.star {
+		for _, sp := range s.params {
+			if !slices.Contains(q.params, sp.name) && !private(sp.name) {
+				left = append(left, "`"+sp.name+"`")
+			}
+		}
+	}
+	var why []string
+	if len(unknown) > 0 {
+		why = append(why, "names "+strings.Join(unknown, ", ")+", which the def does not take")
+	}
+	if len(left) > 0 {
+		why = append(why, "leaves out "+strings.Join(left, ", ")+", which the def takes")
+	}
+	return strings.Join(why, "; ")
+}
+
+// signatureFindings compares each hand-written signature of a page with
+// the def it names, resolved uniquely (a dotted name through the
+// package's modules and re-exports, a bare one as the page's bindings
+// resolve it).
+func signatureFindings(b *session.Bundle, src *driftSources, d *document.DocDrift, lines []string) []document.Finding {
+	x := docIndex(b)
+	var fs []document.Finding
+	for _, q := range quotedSignatures(lines) {
+		k, ok := quotedCallable(b, src, x, q.name)
+		if !ok {
+			continue
+		}
+		why := q.mismatch(k.sig)
+		if why == "" {
+			continue
+		}
+		fs = append(fs, document.Finding{Kind: document.DriftCodeChanged, Section: sectionAt(b.Graph, d, q.line), Target: k.node, File: x.FileOf(k.node),
+			Mention: document.Mention{Kind: document.MentionCode, Text: q.text}, Line: q.line, CodeChanged: src.changed(x.FileOf(k.node)),
+			Detail: "the page's signature " + why + " (" + k.path + ": " + defName(k) + sigText(k.sig) + ")"})
+	}
+	return fs
+}
+
+// sigText lists a signature's parameter names, "(a, b, *, c)".
+func sigText(s pySig) string {
+	var ps []string
+	kw := false
+	for _, p := range s.params {
+		if p.kwOnly && !kw && !s.varPos {
+			ps = append(ps, "*")
+		}
+		kw = kw || p.kwOnly
+		ps = append(ps, p.name)
+	}
+	if s.varKw {
+		ps = append(ps, "**")
+	}
+	return "(" + strings.Join(ps, ", ") + ")"
+}
+
+// quotedCallable resolves a quoted name to one def or class of the
+// project and reads what it accepts. A method quoted through its class
+// is compared without its instance parameter.
+func quotedCallable(b *session.Bundle, src *driftSources, x *document.Index, name string) (callable, bool) {
+	g := b.Graph
+	var ids []graph.NodeID
+	kind := document.MentionIdent
+	if strings.Contains(name, ".") {
+		ids, kind = x.PythonName(name), document.MentionQualified
+	}
+	if len(ids) == 0 {
+		for _, c := range x.Resolve(document.Mention{Kind: kind, Text: name}) {
+			ids = append(ids, c.Node)
+		}
+	}
+	if len(ids) != 1 {
+		return callable{}, false
+	}
+	switch g.Type(ids[0]) {
+	case graph.Function:
+		return defCallable(g, src, ids[0], ids[0], false)
+	case graph.Class:
+		k, ok := classCallable(g, src, x, ids[0])
+		return k, ok && k.def != graph.NoNode // no __init__ found: nothing to compare
+	}
+	return callable{}, false
+}
