@@ -356,7 +356,19 @@ func (fz *fusion) rank(w FusionWeights) PredictResult {
 		res.Changed, res.File = fz.changed[0], fz.changed[0]
 	}
 	res.Predictions = preds[:min(len(preds), fz.p.TopK)]
+	monotone(res.Predictions)
 	return res
+}
+
+// monotone caps each confidence at the one ranked above it. The fused
+// rank (tuned for recall) and the confidence (a calibrated chance) can
+// disagree; an answer whose third file is more likely than its first
+// reads as a bug, so the list keeps the rank and the lower, conservative
+// chance.
+func monotone(preds []Prediction) {
+	for i := 1; i < len(preds); i++ {
+		preds[i].Confidence = min(preds[i].Confidence, preds[i-1].Confidence)
+	}
 }
 
 // taskScore is 1/rank in the task's files (0 when absent).

@@ -66,9 +66,12 @@ func TestPredictKnown(t *testing.T) {
 			if diff := cmp.Diff(tc.want, names(res)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
-			for _, pr := range res.Predictions {
+			for i, pr := range res.Predictions {
 				if pr.Confidence < 0 || pr.Confidence > 1 {
 					t.Errorf("%s: confidence %v", g.Label(pr.Node), pr.Confidence)
+				}
+				if i > 0 && pr.Confidence > res.Predictions[i-1].Confidence {
+					t.Errorf("%s ranked below %s with a higher confidence (%v > %v)", g.Label(pr.Node), g.Label(res.Predictions[i-1].Node), pr.Confidence, res.Predictions[i-1].Confidence)
 				}
 			}
 		})
