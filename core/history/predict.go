@@ -291,7 +291,7 @@ func (ev *evidence) structure(changed graph.NodeID) error {
 			c.via = ""
 			if len(n.Via) > 0 {
 				u := n.Via[0]
-				c.via = short(g, FileOf(g, u.Dependent)) + " " + u.Relation + " " + short(g, FileOf(g, u.Dependency))
+				c.via = short(g, FileOf(g, u.Dependent)) + " " + relPhrase(u.Relation) + " " + short(g, FileOf(g, u.Dependency))
 				if u.Relation == "tests" || strings.HasSuffix(u.Relation, "::tests") {
 					c.tests = true
 				}
@@ -299,6 +299,27 @@ func (ev *evidence) structure(changed graph.NodeID) error {
 		}
 	}
 	return nil
+}
+
+// relPhrase reads an edge's relation between two files as a verb: the
+// reason is read by people, and "a.go member_of b.go" is not English.
+func relPhrase(rel string) string {
+	switch rel {
+	case "member_of":
+		return "defines methods of a type in"
+	case "imports::type":
+		return "imports types from"
+	case "inherits":
+		return "inherits from"
+	case "instantiates":
+		return "constructs a class of"
+	case "decorated_by":
+		return "is decorated by"
+	}
+	if i := strings.LastIndex(rel, "::"); i >= 0 {
+		return relPhrase(rel[i+2:])
+	}
+	return rel
 }
 
 func short(g *graph.Graph, id graph.NodeID) string {
