@@ -72,7 +72,7 @@ func registerDocuments(r *tools.Registry) {
 		Title:       "Stale documents",
 		Description: "Documents whose examples or bound code no longer match the code, or whose named code is gone.",
 		Details: "Stale documentation: Python examples (fenced python/pycon blocks, reST code-block/doctest, >>> lines) calling the project's function or class — resolved through the page's imports and the package's re-exports — with a keyword or more positional arguments than its current signature takes, with the doc line and the commit that made the call fail; hand-written signatures (\"Signature: `Name(a, b=None)`\", reST function/class directives) that name a parameter the def does not take or leave out one it takes; " +
-			"paths, members and module-qualified names (pkg.mod.Name) a document names that are gone although their directory, owner or module is there, and names too ambiguous to bind. " +
+			"paths, members and module-qualified names (pkg.mod.Name, in prose or an example) a document names that are gone although their directory, owner or module is there, or that the module keeps only as a renamed function's alias, and names too ambiguous to bind. " +
 			"Bound code that changed after the document with nothing on the page shown to disagree (git-dated; a Python def or class only when its surface differs from the document's date, saying what changed) is no finding: counted, the first 3 per document listed under unchecked (all as findings with unchecked=true). One document (path/node_id) or all.",
 		Class:     tools.Read,
 		WhenToUse: "After refactors or moves, before trusting a spec or README, to find the docs to update.",

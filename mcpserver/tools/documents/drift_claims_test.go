@@ -12,7 +12,9 @@ import (
 // the code contradicts: a hand-written signature that leaves out a
 // parameter the def gained (starlette's "Signature: `StaticFiles(…)`"
 // without html) or names one it lost, and a module-qualified name the
-// module does not give (sqlite_utils.AlterError). A change with nothing
+// module does not give (sqlite_utils.AlterError) or keeps only as the
+// alias of a renamed function (structlog's merge_threadlocal_context in an
+// example; a plain alias such as Short = merge is left alone). A change with nothing
 // on the page to check (helper gained a parameter) is counted and listed
 // under unchecked, not as a finding; quotes with literals, complete
 // quotes and names the module does give are left alone.
@@ -23,9 +25,12 @@ func TestDocumentDriftChecksClaimsOnThePage(t *testing.T) {
 		"src/kit/files.py":    "class Static:\n    def __init__(self, directory=None, packages=None, check_dir=True):\n        pass\n",
 		"src/kit/errors.py":   "class AlterError(Exception):\n    pass\n",
 		"src/kit/net.py":      "def connect(host, timeout=5):\n    return host\n\n\ndef helper(a):\n    return a\n",
+		"src/kit/threads.py": "def merge(a):\n    \"\"\"Merge.\n\n    This function used to be called ``merge_context``.\n    \"\"\"\n    return a\n\n\n" +
+			"merge_context = merge\nShort = merge\n",
 		"docs/static.md": "# Static files\n\n## Static\n\nSignature: `Static(directory=None, packages=None, check_dir=True)`\n\n" +
 			"Serve with `Static(\"dir\")` or `kit.files.Static(directory)`.\n\n## Errors\n\nA bad table raises `kit.AlterError`; see `kit.errors.AlterError`.\n\n" +
-			"## Network\n\nCall `kit.net.connect(host, timeout=5)` or `kit.net.connect(server)`; `kit.net.helper` tidies up.\n",
+			"## Network\n\nCall `kit.net.connect(host, timeout=5)` or `kit.net.connect(server)`; `kit.net.helper` tidies up.\n\n" +
+			"## Threads\n\n```python\nimport kit.threads\n\nprocs = [kit.threads.merge_context, kit.threads.Short, kit.threads.gone]\n```\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
 	edit := fileEditor(t, dir, "src/kit/files.py")
@@ -50,6 +55,8 @@ func TestDocumentDriftChecksClaimsOnThePage(t *testing.T) {
 		"15 code_change_unreflected | the page's signature names `timeout`, which the def does not take (src/kit/net.py: def connect(host, deadline))",
 		"5 code_change_unreflected | the page's signature leaves out `html`, which the def takes (src/kit/files.py: def Static.__init__(directory, packages, html, check_dir))",
 		"<nil> missing_target | the page names kit.AlterError, but kit (src/kit/__init__.py) does not define or import AlterError (renamed, moved or removed?)",
+		"22 missing_target | the page names kit.threads.gone, but kit.threads (src/kit/threads.py) does not define or import gone (renamed, moved or removed?)",
+		"22 missing_target | the page names kit.threads.merge_context, which src/kit/threads.py keeps only as an alias of merge, noting the rename: use kit.threads.merge",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)

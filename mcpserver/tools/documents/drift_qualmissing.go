@@ -1,6 +1,7 @@
 package documents
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -16,43 +17,96 @@ import (
 // on the module's own source, as for an example's import: both named
 // held-out misses of benchmarks/results/drift-precision.md are this.
 
-// qualifiedFindings lists the module-qualified mentions of a page whose
-// module is one of the project's and whose source never spells the name.
-func qualifiedFindings(b *session.Bundle, src *driftSources, d *document.DocDrift) []document.Finding {
+// qualifiedFindings lists the module-qualified names of a page (prose
+// mentions, and dotted names in its Python examples: structlog's
+// "structlog.threadlocal.merge_threadlocal_context" in a processors list)
+// whose module is one of the project's and does not give the name, or
+// gives it only as the alias a rename left behind.
+func qualifiedFindings(b *session.Bundle, src *driftSources, d *document.DocDrift, text []byte) []document.Finding {
 	g, x := b.Graph, docIndex(b)
 	seen := map[string]bool{}
 	var fs []document.Finding
+	check := func(sec graph.NodeID, m document.Mention, line int) {
+		if seen[m.Text] {
+			return
+		}
+		seen[m.Text] = true
+		if why := moduleLacks(x, src, m.Text); why != "" {
+			fs = append(fs, document.Finding{Kind: document.DriftMissing, Section: sec, Target: graph.NoNode, File: graph.NoNode, Mention: m, Line: line, Detail: why})
+		}
+	}
 	for _, s := range append([]graph.NodeID{d.Doc.Node}, document.Sections(g, d.Doc.Node)...) {
 		for _, m := range document.Mentions(g, s) {
-			if m.Kind != document.MentionQualified || seen[m.Text] {
-				continue
-			}
-			seen[m.Text] = true
-			if why := moduleLacks(x, src, m.Text); why != "" {
-				fs = append(fs, document.Finding{Kind: document.DriftMissing, Section: s, Target: graph.NoNode, File: graph.NoNode, Mention: m, Detail: why})
+			if m.Kind == document.MentionQualified {
+				check(s, m, 0)
 			}
 		}
 	}
+	eachStatement(pyExamples(string(text)), func(st string, line int) {
+		if importRe.MatchString(st) || fromRe.MatchString(st) {
+			return // the import check reads these
+		}
+		for _, m := range exDottedRe.FindAllStringSubmatch(st, -1) {
+			check(sectionAt(g, d, line), document.Mention{Kind: document.MentionCode, Text: m[1]}, line)
+		}
+	})
 	return fs
 }
 
-// moduleLacks says why mod.Name names nothing: mod is a module of the
-// project's package with source, and the source never spells Name. ""
-// when the owner is no module (a class: its members are checked by
-// owner) or the name may be there.
+// exDottedRe: a dotted name in an example statement, not itself an
+// attribute of something else (".x.y") nor inside a string.
+var exDottedRe = regexp.MustCompile(`(?:^|[^\w.'"])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)`)
+
+// moduleLacks says why q names nothing: the longest prefix of q that is a
+// module of the project's package has source that never spells the next
+// name, or spells it only as a renamed function's alias. "" when no
+// prefix is such a module or the name may be there.
 func moduleLacks(x *document.Index, src *driftSources, q string) string {
-	i := strings.LastIndexByte(q, '.')
-	if i < 0 {
+	segs := strings.Split(q, ".")
+	if len(segs) < 2 || !x.PythonPackage(segs[0]) {
 		return ""
 	}
-	mod, name := q[:i], q[i+1:]
-	top, _, _ := strings.Cut(mod, ".")
-	if !x.PythonPackage(top) {
+	for k := len(segs) - 1; k >= 1; k-- {
+		mod, name := strings.Join(segs[:k], "."), segs[k]
+		paths, _ := x.PythonModuleFiles(mod)
+		if len(paths) == 0 {
+			continue
+		}
+		if len(unboundNames(x, src, mod, paths, []string{name})) > 0 {
+			return "the page names " + mod + "." + name + ", but " + mod + " (" + strings.Join(paths, ", ") + ") does not define or import " + name + " (renamed, moved or removed?)"
+		}
+		if to, p := renamedAlias(src, paths, name); to != "" {
+			return "the page names " + mod + "." + name + ", which " + p + " keeps only as an alias of " + to + ", noting the rename: use " + mod + "." + to
+		}
 		return ""
 	}
-	paths, _ := x.PythonModuleFiles(mod)
-	if len(unboundNames(x, src, mod, paths, []string{name})) == 0 {
-		return ""
+	return ""
+}
+
+// A rename that keeps the old name working: "old = new" at module level,
+// with a line naming old that says so (structlog's "This function used to
+// be called “merge_threadlocal_context“"). Plain short aliases
+// (marshmallow's "Str = String") carry no such note and are left alone.
+var renameNoteRe = regexp.MustCompile(`(?i)used to be|renamed|deprecat|backward|compat|old name`)
+
+// renamedAlias returns the name old is an alias of, and the file, when
+// the module keeps old only for a rename.
+func renamedAlias(src *driftSources, paths []string, old string) (to, file string) {
+	aliasRe := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(old) + `\s*=\s*([A-Za-z_]\w*)\s*(?:#.*)?$`)
+	for _, p := range paths {
+		t, ok := src.source(p)
+		if !ok {
+			continue
+		}
+		m := aliasRe.FindSubmatch(t)
+		if m == nil || regexp.MustCompile(`(?m)^(?:async\s+)?(?:def|class)\s+`+regexp.QuoteMeta(old)+`\b`).Match(t) {
+			continue
+		}
+		for _, l := range strings.Split(string(t), "\n") {
+			if strings.Contains(l, old) && !aliasRe.MatchString(l) && renameNoteRe.MatchString(l) {
+				return string(m[1]), p
+			}
+		}
 	}
-	return "the page names " + q + ", but " + mod + " (" + strings.Join(paths, ", ") + ") does not define or import " + name + " (renamed, moved or removed?)"
+	return "", ""
 }

@@ -39,7 +39,7 @@ func checkClaims(b *session.Bundle, src *driftSources, d *document.DocDrift, not
 		return notes
 	}
 	fs := signatureFindings(b, src, d, strings.Split(string(text), "\n"))
-	fs = append(fs, qualifiedFindings(b, src, d)...)
+	fs = append(fs, qualifiedFindings(b, src, d, text)...)
 	for range fs {
 		notes = append(notes, "")
 	}
