@@ -28,7 +28,7 @@ func TestDocumentDriftChecksClaimsOnThePage(t *testing.T) {
 		"src/kit/threads.py": "def merge(a):\n    \"\"\"Merge.\n\n    This function used to be called ``merge_context``.\n    \"\"\"\n    return a\n\n\n" +
 			"merge_context = merge\nShort = merge\n",
 		"docs/static.md": "# Static files\n\n## Static\n\nSignature: `Static(directory=None, packages=None, check_dir=True)`\n\n" +
-			"Serve with `Static(\"dir\")` or `kit.files.Static(directory)`.\n\n## Errors\n\nA bad table raises `kit.AlterError`; see `kit.errors.AlterError`.\n\n" +
+			"Serve with `Static(\"dir\")` or `kit.files.Static(directory)`; `kit.files.Static(directory, check)` mounts a handler with a signature like `handler(request)`.\n\n## Errors\n\nA bad table raises `kit.AlterError`; see `kit.errors.AlterError`.\n\n" +
 			"## Network\n\nCall `kit.net.connect(host, timeout=5)` or `kit.net.connect(server)`; `kit.net.helper` tidies up.\n\n" +
 			"## Threads\n\n```python\nimport kit.threads\n\nprocs = [kit.threads.merge_context, kit.threads.Short, kit.threads.gone]\n```\n",
 	})

@@ -38,7 +38,7 @@ var (
 	// .. function:: name(params), .. py:class:: Name(params), .. method::
 	directiveSigRe = regexp.MustCompile(`^\s*\.\.\s+(?:py:)?(?:function|class|method|classmethod|staticmethod)::\s+([A-Za-z_][\w.]*)\((.*)\)\s*(?:->.*)?$`)
 	quoteParamRe   = regexp.MustCompile(`^(\*{0,2})([A-Za-z_]\w*)\s*(?::[^=]+)?(?:=.+)?$`)
-	signatureRe    = regexp.MustCompile(`(?i)\bsignature\b`)
+	signatureRe    = regexp.MustCompile(`(?i)\bsignature\s*:?\s*$`)
 )
 
 // quotedSignatures finds the hand-written signatures of a page's lines.
@@ -51,10 +51,13 @@ func quotedSignatures(lines []string) []sigQuote {
 			}
 			continue
 		}
-		full := signatureRe.MatchString(l)
-		for _, m := range inlineSigRe.FindAllStringSubmatch(l, -1) {
-			def := strings.Contains(m[0], "def ")
-			if q, ok := readQuote(i+1, m[0], m[1], m[2], full || def); ok {
+		for _, at := range inlineSigRe.FindAllStringSubmatchIndex(l, -1) {
+			m := l[at[0]:at[1]]
+			// Whole only right after "Signature:" (starlette's "with a
+			// signature like `func(request)`" names the reader's function
+			// in the same line as `app.add_route(path, func)`) or a def.
+			full := signatureRe.MatchString(l[:at[0]]) || strings.Contains(m, "def ")
+			if q, ok := readQuote(i+1, m, l[at[2]:at[3]], l[at[4]:at[5]], full); ok {
 				out = append(out, q)
 			}
 		}
