@@ -164,6 +164,8 @@ type hypo struct {
 	p   HypothesisParams
 	d   *DepGraph
 	res *HypothesisResult
+	// runtime: searches skip type-only links (circular claims).
+	runtime bool
 }
 
 func (h *hypo) deps(fileLevel bool) (*DepGraph, error) {
@@ -401,14 +403,13 @@ func (h *hypo) fileFallback(a, b graph.NodeID, what string) (Evidence, bool) {
 
 // pair answers independent, coupled and circular from the two directions.
 func (h *hypo) pair(t ClaimType, a, b graph.NodeID) verdictPart {
+	if t == ClaimCircular {
+		return h.circular(a, b)
+	}
 	ab, ba := h.dependsOn(a, b, false), h.dependsOn(b, a, false)
 	pab, pba := prob(ab.odds), prob(ba.odds)
 	out := verdictPart{}
 	switch t {
-	case ClaimCircular:
-		out.odds = odds(pab * pba)
-		out.ev = append(ab.ev, ba.ev...)
-		return out
 	case ClaimCoupled:
 		out.odds = odds(1 - (1-pab)*(1-pba))
 		out.ev = append(ab.ev, ba.ev...)
@@ -417,6 +418,68 @@ func (h *hypo) pair(t ClaimType, a, b graph.NodeID) verdictPart {
 	out.odds = odds((1 - pab) * (1 - pba))
 	out.ev = append(ab.inverted().ev, ba.inverted().ev...)
 	return out
+}
+
+// circular: do a and b depend on each other (or a on itself, through
+// something else) when the code runs? A cycle is an import order
+// problem at run time, so type-only imports (DepGraph.TypeOnly: `if
+// TYPE_CHECKING:`, `import type`), which never run, close none — as in
+// layers. A cycle that only they close is said in a note.
+func (h *hypo) circular(a, b graph.NodeID) verdictPart {
+	h.runtime = true
+	var out verdictPart
+	if b == graph.NoNode {
+		out = verdictPart{odds: 1}
+		if s := h.cycleSearch(a); s.found {
+			out.add(h.pathEvidence(s, "depends on"))
+		} else {
+			out.add(h.noPath(s, a, a, "run-time dependency"))
+		}
+	} else {
+		ab, ba := h.dependsOn(a, b, false), h.dependsOn(b, a, false)
+		out.odds = odds(prob(ab.odds) * prob(ba.odds))
+		out.ev = append(ab.ev, ba.ev...)
+	}
+	h.runtime = false
+	if out.odds < 1 {
+		if e, ok := h.typeOnlyCycle(a, b); ok {
+			out.ev = append(out.ev, e)
+		}
+	}
+	return out
+}
+
+// typeOnlyCycle is the note for a cycle that exists only when type-only
+// imports count: the chain(s) the run-time search did not take.
+func (h *hypo) typeOnlyCycle(a, b graph.NodeID) (Evidence, bool) {
+	var paths []search
+	if b == graph.NoNode {
+		paths = []search{h.cycleSearch(a)}
+	} else {
+		paths = []search{h.unitSearch(a, b), h.unitSearch(b, a)}
+	}
+	var desc []string
+	var nodes []graph.NodeID
+	for _, s := range paths {
+		if !s.found {
+			return Evidence{}, false
+		}
+		desc = append(desc, h.chainText(s))
+		nodes = append(nodes, s.nodes...)
+	}
+	return Evidence{Type: "type_only_cycle", LikelihoodFactor: 1, Nodes: nodes, Relations: []string{TypeImports},
+		Description: "a cycle only through type-only imports (" + TypeImports + ": `if TYPE_CHECKING:`, `import type`), which never run, so none at run time: " + strings.Join(desc, "; ")}, true
+}
+
+// chainText writes a found chain with its relations, "a -imports-> b",
+// so the type-only hop shows.
+func (h *hypo) chainText(s search) string {
+	var b strings.Builder
+	b.WriteString(h.name(s.nodes[0]))
+	for i, v := range s.nodes[1:] {
+		fmt.Fprintf(&b, " -%s-> %s", s.rels[i], h.name(v))
+	}
+	return b.String()
 }
 
 // isolated: no dependency in or out of a's scope.

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -60,13 +61,50 @@ func (s *searchScratch) mark(v graph.NodeID) bool {
 // unitSearch looks for a dependency chain from a's units to b's units.
 func (h *hypo) unitSearch(a, b graph.NodeID) search { return h.unitSearchIn(h.d, a, b) }
 
+// cycleSearch looks for a dependency chain from a's units back to them
+// through something outside a: a's first steps out seed the search, and
+// the one found is put in front of its path.
+func (h *hypo) cycleSearch(a graph.NodeID) search {
+	d := h.d
+	units, _, _ := d.scopeUnits([]graph.NodeID{a})
+	in := setOf(units)
+	first := map[graph.NodeID]graph.NodeID{} // first step → the unit of a it leaves from
+	var from []graph.NodeID
+	for _, u := range units {
+		for _, t := range d.Dependencies(u) {
+			if _, ok := first[t]; ok || in[t] || (h.runtime && d.TypeOnly(u, t)) {
+				continue
+			}
+			first[t] = u
+			from = append(from, t)
+		}
+	}
+	slices.Sort(from)
+	s := h.searchUnits(d, from, units)
+	if !s.found {
+		return s
+	}
+	u := first[s.nodes[0]]
+	e, w, _ := d.link(u, s.nodes[0])
+	s.nodes = append([]graph.NodeID{u}, s.nodes...)
+	s.rels = append([]string{usageOf(h.g, e).Relation}, s.rels...)
+	s.weight *= w
+	return s
+}
+
 // unitSearchIn searches d breadth first, so the chain found is a shortest
 // one; among the shortest, the strongest (product of link strengths), and
 // it counts them (up to PathBudget).
 func (h *hypo) unitSearchIn(d *DepGraph, a, b graph.NodeID) search {
-	var s search
 	from, _, _ := d.scopeUnits([]graph.NodeID{a})
 	to, _, _ := d.scopeUnits([]graph.NodeID{b})
+	return h.searchUnits(d, from, to)
+}
+
+// searchUnits is unitSearchIn between unit lists. With h.runtime a
+// type-only link (DepGraph.TypeOnly) is no step: it never runs.
+func (h *hypo) searchUnits(d *DepGraph, from, to []graph.NodeID) search {
+	var s search
 	sc := getScratch(h.g.NumNodes())
 	defer searchPool.Put(sc)
 	if s.overlap = sc.seed(from, to); s.overlap {
@@ -83,6 +121,9 @@ func (h *hypo) unitSearchIn(d *DepGraph, a, b graph.NodeID) search {
 			s.expanded++
 			lo := int(d.fwdOff[u])
 			for i, t := range d.Dependencies(u) {
+				if h.runtime && d.TypeOnly(u, t) {
+					continue
+				}
 				if sc.mark(t) {
 					sc.dist[t], sc.count[t], sc.best[t], sc.parent[t] = uint8(depth), 0, -1, u
 					sc.next = append(sc.next, t)
