@@ -66,6 +66,9 @@ var ctorSteps = []ctorStep{
 	{"a Ruby subclass names another base by its path", map[string]string{
 		"rb/child.rb": "module Shop\n  class Admin < Shop::Plain\n  end\nend\n",
 	}, "file::rb/use.rb::Shop::Order::make", "file::rb/base.rb::Shop::Base::initialize", false},
+	{"a Ruby constant alias in another file names another class", map[string]string{
+		"rb/alias.rb": "module Shop\n  Short = Base\nend\n",
+	}, "file::rb/use.rb::Shop::Order::ship", "file::rb/base.rb::Shop::Base::initialize", true},
 	{"the file of a base vanishes", map[string]string{
 		"m/other.py": "",
 	}, "file::z/use.py::make", "file::m/other.py::Other::__init__", false},
@@ -101,7 +104,8 @@ func testIncrementalConstructors(t *testing.T, released bool) {
 		"j/Point.java":  "package j;\n\npublic class Point {\n  public Point() {}\n  public Point(int x) {}\n}\n",
 		"rb/base.rb":    "module Shop\n  class Base\n  end\n  class Plain\n  end\nend\n",
 		"rb/child.rb":   "module Shop\n  class Admin < Shop::Base\n  end\nend\n",
-		"rb/use.rb":     "module Shop\n  class Order\n    def make\n      Shop::Admin.new(1)\n    end\n  end\nend\n",
+		"rb/use.rb":     "module Shop\n  class Order\n    def make\n      Shop::Admin.new(1)\n    end\n\n    def ship\n      Short.new(1)\n    end\n  end\nend\n",
+		"rb/alias.rb":   "module Shop\n  Short = Plain\nend\n",
 		"j/Use.java":    "package j;\n\npublic class Use {\n  Point one() { return new Point(1); }\n}\n",
 	})
 	store := cache.Open(t.TempDir())

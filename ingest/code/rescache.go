@@ -191,9 +191,26 @@ func fileDefs(r *extract.Result) (defs []labelDef, parents []string) {
 			parents = append(parents, byID[e.Source]+">"+e.Target)
 		}
 	}
+	if r.Language == "ruby" {
+		defs = append(defs, rubyAliasDefs(r.Reexports)...)
+	}
 	slices.SortFunc(defs, compareDefs)
 	slices.Sort(parents)
 	return slices.Compact(defs), slices.Compact(parents)
+}
+
+// rubyAliasDefs are a Ruby file's constant aliases as definitions of
+// their name (`Short = Base` defines Short, a type): a reference named
+// Short elsewhere may bind differently when the alias comes, goes or
+// names another class.
+func rubyAliasDefs(reexps []extract.Reexport) []labelDef {
+	var out []labelDef
+	for _, re := range reexps {
+		h := fnv.New64a()
+		h.Write([]byte(re.Name + "\x00" + re.Target))
+		out = append(out, labelDef{label: lastName(re.Name), sig: h.Sum64(), typ: true})
+	}
+	return out
 }
 
 // defSig hashes what the resolver indexes of node n (resolve.Index.addFile):

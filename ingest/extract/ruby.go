@@ -10,7 +10,12 @@ import "strings"
 // class's initialize. Other calls go on to the table's rules.
 func rubyHook(x *tableExtract, i int32, s *tScope) bool {
 	t := x.t
-	if t.g.kindName(t.n[i].kind) != "call" {
+	switch t.g.kindName(t.n[i].kind) {
+	case "call":
+	case "assignment":
+		rubyAlias(x, i, s)
+		return false
+	default:
 		return false
 	}
 	m := t.child(i, x.field("method"))
@@ -49,4 +54,33 @@ func (x *tableExtract) constantPath(name string) (string, bool) {
 		}
 	}
 	return name, true
+}
+
+// rubyAlias records a constant alias of a class or module body (or the
+// top level), `Stream = Sinatra::Helpers::Stream`, as a Reexport: Name is
+// the alias's path inside the file ("StreamingTest::Stream"), Target the
+// constant path as written. The resolver looks the alias up like any
+// constant and follows it from where it is declared: `Stream.new` then
+// constructs Sinatra::Helpers::Stream (sinatra's streaming tests).
+// Inside a method a constant cannot be assigned.
+func rubyAlias(x *tableExtract, i int32, s *tScope) {
+	t := x.t
+	l, r := t.child(i, t.g.field("left")), t.child(i, t.g.field("right"))
+	if s.inFunc || l < 0 || r < 0 || t.g.kindName(t.n[l].kind) != "constant" {
+		return
+	}
+	switch t.g.kindName(t.n[r].kind) {
+	case "constant", "scope_resolution":
+	default:
+		return // a value, a call: no class
+	}
+	target := strings.Join(strings.Fields(t.text(r)), "")
+	if len(target) > 200 || strings.ContainsAny(target, "(.[") {
+		return
+	}
+	name := t.text(l)
+	if scope, ok := strings.CutPrefix(s.id, x.b.fileID+"::"); ok {
+		name = scope + "::" + name
+	}
+	x.b.res.Reexports = append(x.b.res.Reexports, Reexport{Name: name, Target: target})
 }

@@ -136,6 +136,9 @@ type Index struct {
 	// ("Rack::Request"): parents keeps only their last name, which two
 	// classes of one repository often share (ruby.go).
 	rubyBases map[int32]string
+	// rubyAliases maps a Ruby constant alias's path ("StreamingTest::Stream")
+	// to its declarations (ruby.go).
+	rubyAliases map[string][]rubyAlias
 
 	// What each file put in, so ReplaceFile can take it out again.
 	fileCands   [][]int32            // file → its candidates
@@ -247,6 +250,9 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 		}
 	}
 	ix.fileReexps[fi] = r.Reexports
+	if r.Language == "ruby" {
+		ix.addRubyAliases(fi, r.Reexports)
+	}
 	ix.files[fi].offBuild = !builtHere(r)
 	ix.files[fi].ports = buildPorts(r)
 	ix.files[fi].tagged = taggedExpr(r)
@@ -422,6 +428,9 @@ func (ix *Index) dropDefinitions(fi int32) {
 	}
 	ix.dropFields(fi)
 	ix.fileCands[fi], ix.fileParents[fi], ix.fileStars[fi] = nil, nil, nil
+	if ix.files[fi].lang == "ruby" {
+		ix.dropRubyAliases(fi)
+	}
 	ix.fileReexps[fi] = nil
 }
 

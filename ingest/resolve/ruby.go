@@ -22,6 +22,18 @@ import (
 // sinatra, stdlib's Logger): no candidate rather than a same-named class
 // elsewhere.
 func (ix *Index) rubyConstant(srcID, name string, cands []int32) []int32 {
+	return ix.rubyConstantN(srcID, name, cands, 0)
+}
+
+// rubyAliasDepth bounds how many constant aliases one lookup follows
+// (A = B; B = A must end).
+const rubyAliasDepth = 4
+
+// rubyConstantN is rubyConstant having followed depth aliases: a scope
+// of the nesting may hold the constant as an alias (`Stream =
+// Sinatra::Helpers::Stream`), which names what its target names, looked
+// up from where the alias is declared.
+func (ix *Index) rubyConstantN(srcID, name string, cands []int32, depth int) []int32 {
 	abs := strings.HasPrefix(name, "::")
 	name = strings.TrimPrefix(name, "::")
 	types := slices.DeleteFunc(slices.Clone(cands), func(c int32) bool { return !isType(ix.cands[c].typ) })
@@ -36,6 +48,9 @@ func (ix *Index) rubyConstant(srcID, name string, cands []int32) []int32 {
 		}
 		if in := ix.withQualName(types, func(q string) bool { return q == want }); len(in) > 0 {
 			return ix.rubyClass(in)
+		}
+		if as, ok := ix.rubyAliases[want]; ok && depth < rubyAliasDepth {
+			return ix.rubyAliasTarget(want, as, depth+1)
 		}
 	}
 	if abs || !strings.Contains(name, "::") {
@@ -135,4 +150,57 @@ func (ix *Index) rubyBase(c int32, path string) int32 {
 		return -1
 	}
 	return found[0]
+}
+
+// rubyAlias is a constant alias: the file declaring it and the constant
+// path it names.
+type rubyAlias struct {
+	file   int32
+	target string
+}
+
+// rubyAliasTarget is the class alias path names: the first of its
+// declarations (in file order) whose target names one.
+func (ix *Index) rubyAliasTarget(path string, as []rubyAlias, depth int) []int32 {
+	scope, _ := split(strings.ReplaceAll(path, "::", "/")) // the alias's own scope
+	scope = strings.ReplaceAll(scope, "/", "::")
+	for _, a := range as {
+		src := extract.FileID(ix.files[a.file].path)
+		if scope != "" {
+			src += "::" + scope
+		}
+		cands := ix.sameFamily(ix.byLabel[lastName(a.target)], "ruby")
+		if in := ix.rubyConstantN(src, a.target, cands, depth); len(in) > 0 {
+			return in
+		}
+	}
+	return nil
+}
+
+// addRubyAliases indexes file fi's constant aliases (a Ruby file's
+// Reexports).
+func (ix *Index) addRubyAliases(fi int32, reexps []extract.Reexport) {
+	for _, re := range reexps {
+		if re.Module != "" {
+			continue
+		}
+		if ix.rubyAliases == nil {
+			ix.rubyAliases = map[string][]rubyAlias{}
+		}
+		list := append(ix.rubyAliases[re.Name], rubyAlias{file: fi, target: re.Target})
+		slices.SortStableFunc(list, func(a, b rubyAlias) int { return strings.Compare(ix.files[a.file].path, ix.files[b.file].path) })
+		ix.rubyAliases[re.Name] = list
+	}
+}
+
+// dropRubyAliases takes file fi's aliases out again.
+func (ix *Index) dropRubyAliases(fi int32) {
+	for _, re := range ix.fileReexps[fi] {
+		list := slices.DeleteFunc(ix.rubyAliases[re.Name], func(a rubyAlias) bool { return a.file == fi })
+		if len(list) == 0 {
+			delete(ix.rubyAliases, re.Name)
+		} else {
+			ix.rubyAliases[re.Name] = list
+		}
+	}
 }
