@@ -14,7 +14,9 @@ import (
 // without html) or names one it lost, and a module-qualified name the
 // module does not give (sqlite_utils.AlterError) or keeps only as the
 // alias of a renamed function (structlog's merge_threadlocal_context in an
-// example; a plain alias such as Short = merge is left alone). A change with nothing
+// example, a reST literal block that imports: it is Python; a plain alias
+// such as Short = merge and a dunder such as kit.__init__ are left
+// alone). A change with nothing
 // on the page to check (helper gained a parameter) is counted and listed
 // under unchecked, not as a finding; quotes with literals, complete
 // quotes and names the module does give are left alone.
@@ -27,6 +29,7 @@ func TestDocumentDriftChecksClaimsOnThePage(t *testing.T) {
 		"src/kit/net.py":      "def connect(host, timeout=5):\n    return host\n\n\ndef helper(a):\n    return a\n",
 		"src/kit/threads.py": "def merge(a):\n    \"\"\"Merge.\n\n    This function used to be called ``merge_context``.\n    \"\"\"\n    return a\n\n\n" +
 			"merge_context = merge\nShort = merge\n",
+		"docs/perf.rst": "Performance\n===========\n\nThe package lives in ``kit.__init__``. Configure it so::\n\n  import kit.threads\n\n  kit.threads.merge_context(1)\n\nDone.\n",
 		"docs/static.md": "# Static files\n\n## Static\n\nSignature: `Static(directory=None, packages=None, check_dir=True)`\n\n" +
 			"Serve with `Static(\"dir\")` or `kit.files.Static(directory)`; `kit.files.Static(directory, check)` mounts a handler with a signature like `handler(request)`.\n\n## Errors\n\nA bad table raises `kit.AlterError`; see `kit.errors.AlterError`.\n\n" +
 			"## Network\n\nCall `kit.net.connect(host, timeout=5)` or `kit.net.connect(server)`; `kit.net.helper` tidies up.\n\n" +
@@ -57,6 +60,7 @@ func TestDocumentDriftChecksClaimsOnThePage(t *testing.T) {
 		"<nil> missing_target | the page names kit.AlterError, but kit (src/kit/__init__.py) does not define or import AlterError (renamed, moved or removed?)",
 		"22 missing_target | the page names kit.threads.gone, but kit.threads (src/kit/threads.py) does not define or import gone (renamed, moved or removed?)",
 		"22 missing_target | the page names kit.threads.merge_context, which src/kit/threads.py keeps only as an alias of merge, noting the rename: use kit.threads.merge",
+		"8 missing_target | the page names kit.threads.merge_context, which src/kit/threads.py keeps only as an alias of merge, noting the rename: use kit.threads.merge",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)

@@ -63,6 +63,17 @@ func pyExamples(text string) [][]exLine {
 			i = end - 1
 			continue
 		}
+		if literalRe.MatchString(lines[i]) && !directiveLineRe.MatchString(lines[i]) {
+			// reST's "::" literal block: Python when it imports something
+			// (structlog's performance.rst configures processors in one).
+			indent := len(lines[i]) - len(strings.TrimLeft(lines[i], " \t"))
+			end := indentedEnd(lines, i, indent)
+			if importsIn(lines[i+1 : end]) {
+				out = appendBlock(out, lines, i+1, end, true, false)
+				i = end - 1
+				continue
+			}
+		}
 		if promptRe.MatchString(lines[i]) && strings.HasPrefix(strings.TrimSpace(lines[i]), ">>>") {
 			end := i + 1
 			for end < len(lines) && strings.TrimSpace(lines[end]) != "" && !fenceRe.MatchString(lines[end]) {
@@ -73,6 +84,22 @@ func pyExamples(text string) [][]exLine {
 		}
 	}
 	return out
+}
+
+var (
+	literalRe       = regexp.MustCompile(`::\s*$`)
+	directiveLineRe = regexp.MustCompile(`^\s*\.\.\s`)
+	importLineRe    = regexp.MustCompile(`^\s*(import\s+[A-Za-z_]|from\s+[A-Za-z_][\w.]*\s+import\s)`)
+)
+
+// importsIn: some line is an import statement.
+func importsIn(lines []string) bool {
+	for _, l := range lines {
+		if importLineRe.MatchString(l) {
+			return true
+		}
+	}
+	return false
 }
 
 // fenceEnd is the index of the line closing the fence opened at i.

@@ -68,6 +68,9 @@ func moduleLacks(x *document.Index, src *driftSources, q string) string {
 	}
 	for k := len(segs) - 1; k >= 1; k-- {
 		mod, name := strings.Join(segs[:k], "."), segs[k]
+		if strings.HasPrefix(name, "__") {
+			return "" // structlog.__init__ is the package's file, a dunder no module spells
+		}
 		paths, _ := x.PythonModuleFiles(mod)
 		if len(paths) == 0 {
 			continue
