@@ -220,7 +220,7 @@ func defSig(r *extract.Result, n *extract.Node) uint64 {
 	ret := r.Returns[n.ID]
 	var more []string // later results (Returns[id#i])
 	if a, ok := r.Arity[n.ID]; ok {
-		more = append(more, "arity", strconv.Itoa(int(a.Params)), strconv.Itoa(int(a.Optional)), strconv.FormatBool(a.Variadic))
+		more = append(more, "arity", strconv.Itoa(int(a.Params)), strconv.Itoa(int(a.Optional)), strconv.FormatBool(a.Variadic), a.Kinds)
 	}
 	for i := 1; i < 4 && len(r.Returns) > 1; i++ {
 		if tr, ok := r.Returns[extract.ResultKey(n.ID, i)]; ok {

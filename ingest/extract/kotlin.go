@@ -76,6 +76,7 @@ func (x *tableExtract) chainedCall(i int32, s *tScope) bool {
 func (x *tableExtract) kotlinCtor(i int32, s *tScope, kw string) string {
 	t := x.t
 	sig, ar := x.signature(i)
+	ar.Kinds = kotlinParamKinds(x, i)
 	id := x.b.overloadID(s.id, s.name, sig)
 	ex := sigExcerpt(t.bytes(i))
 	if kw == "" {
@@ -173,4 +174,139 @@ func lambdas(x *tableExtract, i int32) (int, bool) {
 		}
 	}
 	return n, n > 0
+}
+
+// kotlinParamKinds lists constructor i's parameters as "name:k" items
+// (Arity.Kinds): what kind of argument each type evidently takes.
+func kotlinParamKinds(x *tableExtract, i int32) string {
+	t := x.t
+	var items []string
+	for c := t.first(i); c >= 0; c = t.n[c].next {
+		switch t.g.kindName(t.n[c].kind) {
+		case "class_parameters", "function_value_parameters":
+		default:
+			continue
+		}
+		for p := t.first(c); p >= 0; p = t.n[p].next {
+			switch t.g.kindName(t.n[p].kind) {
+			case "class_parameter", "parameter":
+			default:
+				continue
+			}
+			name := ""
+			for q := t.first(p); q >= 0 && name == ""; q = t.n[q].next {
+				if k := t.g.kindName(t.n[q].kind); k == "identifier" || k == "simple_identifier" {
+					name = t.text(q)
+				}
+			}
+			ty, _ := paramType(t.text(p))
+			items = append(items, name+":"+kotlinTypeKind(ty))
+		}
+	}
+	return strings.Join(items, ",")
+}
+
+// kotlinTypeKind is the one kind of literal a parameter type takes
+// ("s", "i", "d", "b", "c", "l" for a function type), "_" for a type a
+// value of any kind may be (Any, a class, a type parameter). Kotlin
+// converts no number literal to another kind (1 is no Double).
+func kotlinTypeKind(ty string) string {
+	ty = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(ty), "?"))
+	if strings.HasPrefix(ty, "(") || strings.HasPrefix(ty, "suspend") || strings.Contains(ty, "->") {
+		return "l"
+	}
+	if j := strings.IndexByte(ty, '<'); j >= 0 {
+		ty = ty[:j]
+	}
+	switch strings.TrimPrefix(ty, "kotlin.") {
+	case "String", "CharSequence":
+		return "s"
+	case "Int", "Long", "Short", "Byte", "UInt", "ULong", "UShort", "UByte":
+		return "i"
+	case "Double", "Float":
+		return "d"
+	case "Boolean":
+		return "b"
+	case "Char":
+		return "c"
+	}
+	return "_"
+}
+
+// kotlinArgKinds tells what the arguments of call_expression i evidently
+// are (RefHint.ArgKinds): literals, lambdas, named arguments and a
+// trailing lambda; "" when none is evident.
+func kotlinArgKinds(x *tableExtract, i int32) string {
+	t := x.t
+	var items []string
+	evident := false
+	for c := t.first(i); c >= 0; c = t.n[c].next {
+		switch t.g.kindName(t.n[c].kind) {
+		case "value_arguments":
+			for v := t.first(c); v >= 0; v = t.n[v].next {
+				if t.g.kindName(t.n[v].kind) != "value_argument" {
+					continue
+				}
+				item := kotlinArgKind(x, v)
+				evident = evident || item != "_"
+				items = append(items, item)
+			}
+		case "annotated_lambda":
+			items, evident = append(items, "$l"), true
+		}
+	}
+	if p := t.n[i].parent; p >= 0 && t.first(p) == i && t.g.kindName(t.n[p].kind) == "call_expression" {
+		// f(x) { … }: the lambda is in the call wrapping this one.
+		if n, _ := lambdas(x, p); n > 0 {
+			items, evident = append(items, "$l"), true
+		}
+	}
+	if !evident {
+		return ""
+	}
+	return strings.Join(items, ",")
+}
+
+// kotlinArgKind is one value_argument's item: "k", or "name=k" for a
+// named argument (a name, then its value: the grammar keeps no "=").
+func kotlinArgKind(x *tableExtract, v int32) string {
+	t := x.t
+	first := t.first(v)
+	if first < 0 {
+		return "_"
+	}
+	if next := t.n[first].next; next >= 0 && t.g.kindName(t.n[first].kind) == "identifier" {
+		return t.text(first) + "=" + kotlinExprKind(t.g.kindName(t.n[next].kind), t.text(next))
+	}
+	return kotlinExprKind(t.g.kindName(t.n[first].kind), t.text(first))
+}
+
+// kotlinExprKind is the kind of an argument expression by its node kind.
+func kotlinExprKind(kind, text string) string {
+	switch kind {
+	case "string_literal", "line_string_literal", "multi_line_string_literal":
+		return "s"
+	case "number_literal", "integer_literal", "long_literal", "hex_literal", "bin_literal", "unsigned_literal":
+		return "i"
+	case "float_literal", "real_literal":
+		return "d"
+	case "boolean_literal":
+		return "b"
+	case "identifier": // the grammar's true and false
+		if text == "true" || text == "false" {
+			return "b"
+		}
+	case "character_literal":
+		return "c"
+	case "lambda_literal", "annotated_lambda", "callable_reference", "anonymous_function":
+		return "l"
+	case "prefix_expression", "unary_expression": // -1, -1.5
+		if rest, ok := strings.CutPrefix(text, "-"); ok && rest != "" && rest[0] >= '0' && rest[0] <= '9' {
+			if strings.ContainsAny(rest, ".eEfF") && !strings.HasPrefix(rest, "0x") {
+				return "d"
+			}
+			return "i"
+		}
+	}
+	return "_"
 }

@@ -206,7 +206,7 @@ var tableLangs = []*tableLang{
 			{kind: "function_declaration", defKind: fn, nameField: "name"},
 			{kind: "type_alias", defKind: alias, nameField: "type"},
 		},
-		calls:       []callRule{{kind: "call_expression", argsFn: kotlinArgs}},
+		calls:       []callRule{{kind: "call_expression", argsFn: kotlinArgs, kindsFn: kotlinArgKinds}},
 		imports:     []importRule{{kind: "import", trim: []string{"import"}}},
 		pkgs:        []pkgRule{{kind: "package_header"}},
 		baseWrap:    []string{"delegation_specifier", "constructor_invocation"},

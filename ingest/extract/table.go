@@ -88,6 +88,8 @@ type callRule struct {
 	// argsFn counts the arguments where no field holds them (Kotlin's
 	// value arguments and trailing lambda); ok false when it cannot tell.
 	argsFn func(x *tableExtract, call int32) (n int, ok bool)
+	// kindsFn tells what the arguments evidently are (RefHint.ArgKinds).
+	kindsFn func(x *tableExtract, call int32) string
 }
 
 // importRule describes an import node kind.
@@ -801,6 +803,9 @@ func (x *tableExtract) call(i int32, r uint8, s *tScope) {
 		if n, ok := c.argsFn(x, i); ok {
 			h.Args = argsHint(n)
 		}
+	}
+	if c.kindsFn != nil && isUpperStart(lastSegment(name, ".")) {
+		h.ArgKinds = c.kindsFn(x, i) // a construction, X(…)
 	}
 	x.b.ref(s.id, name, RelCalls, t.line(i), h)
 }

@@ -93,6 +93,14 @@ type RefHint struct {
 	// counted them (Java), 0 where not: the resolver keeps the overloads
 	// that accept that many (see ArgCount).
 	Args uint8
+	// ArgKinds is what a Kotlin construction's arguments evidently are,
+	// one item each, comma-separated: a kind ("s" string, "i" integer,
+	// "d" real, "b" boolean, "c" char, "l" lambda or function reference,
+	// "_" not evident), "name=k" for a named argument, "$l" for a
+	// trailing lambda (the last parameter). Empty when none is evident.
+	// The resolver keeps the constructors whose parameters
+	// (Arity.Kinds) accept them.
+	ArgKinds string
 }
 
 // ArgCount is the call's argument count, when the extractor counted it.
@@ -164,6 +172,10 @@ type Arity struct {
 	// Optional counts the parameters with a default value (C++, C#,
 	// Kotlin, Scala), which a call may leave out.
 	Optional uint8
+	// Kinds lists a Kotlin constructor's parameters as "name:k" items
+	// (k as in RefHint.ArgKinds; "_" a type any argument may fit), for
+	// the constructors of an overloaded class.
+	Kinds string
 }
 
 // Accepts reports whether a call with n arguments fits.

@@ -179,6 +179,7 @@ func (ix *Index) constructed(r Result, class int32, hint extract.RefHint) Result
 			ctors = fit
 		}
 	}
+	ctors = ix.byArgKinds(ctors, hint.ArgKinds)
 	first := &ix.cands[ctors[0]]
 	r.Target, r.File, r.Node, r.Also = first.id, first.file, first.node, []string{ix.cands[class].id}
 	for _, c := range ctors[1:] {
@@ -186,4 +187,60 @@ func (ix *Index) constructed(r Result, class int32, hint extract.RefHint) Result
 	}
 	slices.Sort(r.Also)
 	return r
+}
+
+// byArgKinds keeps, of constructors the argument count leaves, those
+// whose parameters accept what the arguments evidently are (Kotlin's
+// Color("red") and Color(0xff) are two constructors of one arity); all
+// when none or every one does: nothing then tells them apart.
+func (ix *Index) byArgKinds(ctors []int32, args string) []int32 {
+	if len(ctors) < 2 || args == "" {
+		return ctors
+	}
+	fit := slices.DeleteFunc(slices.Clone(ctors), func(c int32) bool {
+		a, ok := ix.arity[c]
+		return ok && a.Kinds != "" && !argsFit(a.Kinds, args)
+	})
+	if len(fit) == 0 {
+		return ctors
+	}
+	return fit
+}
+
+// argsFit reports whether parameters ("name:k,…", extract.Arity.Kinds)
+// accept arguments ("k,name=k,$l", extract.RefHint.ArgKinds): positional
+// ones in order, named ones by name, a trailing lambda as the last
+// parameter. A kind "_" on either side fits anything.
+func argsFit(params, args string) bool {
+	var names, kinds []string
+	for _, p := range strings.Split(params, ",") {
+		n, k, _ := strings.Cut(p, ":")
+		names, kinds = append(names, n), append(kinds, k)
+	}
+	pos := 0
+	for _, a := range strings.Split(args, ",") {
+		idx := -1
+		switch n, k, named := strings.Cut(a, "="); {
+		case strings.HasPrefix(a, "$"):
+			idx, a = len(kinds)-1, a[1:]
+		case named:
+			if idx = slices.Index(names, n); idx < 0 {
+				return false // no parameter of that name
+			}
+			a = k
+		default:
+			idx = pos
+			pos++
+		}
+		if idx < 0 {
+			return false // a trailing lambda, no parameter
+		}
+		if idx >= len(kinds) {
+			continue // a vararg's further values
+		}
+		if k := kinds[idx]; a != "_" && k != "_" && k != a {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,69 @@
+package code
+
+import "testing"
+
+// TestKotlinConstructorsByArgumentKinds: constructors of one arity are
+// told apart by what the arguments evidently are — string, number,
+// boolean literals, lambdas, named arguments against parameter names, a
+// trailing lambda — and all are bound only when nothing tells them apart
+// (a variable's type is not known here).
+func TestKotlinConstructorsByArgumentKinds(t *testing.T) {
+	d := ingestFiles(t, t.TempDir(), map[string]string{
+		"src/Color.kt": "package p\n\nclass Color {\n" +
+			"    constructor(name: String) {}\n" +
+			"    constructor(rgb: Int) {}\n" +
+			"    constructor(dark: Boolean) {}\n" +
+			"    constructor(alpha: Double) {}\n" +
+			"    constructor(pick: (Int) -> Int) {}\n" +
+			"}\n",
+		"src/Use.kt": "package p\n\n" +
+			"fun byName() = Color(\"red\")\n" +
+			"fun byInt() = Color(0xff)\n" +
+			"fun byNeg() = Color(-1)\n" +
+			"fun byBool() = Color(true)\n" +
+			"fun byReal() = Color(0.5)\n" +
+			"fun byLambda() = Color { it + 1 }\n" +
+			"fun byNamed() = Color(dark = false)\n" +
+			"fun byRef() = Color(::pick)\n" +
+			"fun unknown(x: Any) = Color(x)\n" +
+			"fun pick(i: Int) = i\n",
+	})
+	ctor := map[string]string{}
+	for _, n := range d.Nodes {
+		if n.Type == "Function" && len(n.ID) > len("file::src/Color.kt::Color::Color") {
+			ctor[n.ID] = n.ID
+		}
+	}
+	id := func(sig string) string {
+		for k := range ctor {
+			if k == "file::src/Color.kt::Color::Color"+sig || (sig == "" && k == "file::src/Color.kt::Color::Color") {
+				return k
+			}
+		}
+		return "file::src/Color.kt::Color::Color" + sig
+	}
+	want := map[string]string{
+		"byName": "(String)", "byInt": "(Int)", "byNeg": "(Int)", "byBool": "(Boolean)", "byReal": "(Double)",
+		"byLambda": "(- Int)", "byNamed": "(Boolean)", "byRef": "(- Int)",
+	}
+	for fn, sig := range want {
+		var got []string
+		for _, e := range d.Edges {
+			if e.Source == "file::src/Use.kt::"+fn && e.Relation == "calls" && e.Target != "file::src/Color.kt::Color" && e.Target != "file::src/Use.kt::pick" {
+				got = append(got, e.Target)
+			}
+		}
+		if len(got) != 1 || (got[0] != id(sig) && !(sig == "(String)" && got[0] == id(""))) {
+			t.Errorf("%s binds %v, want the constructor %s alone", fn, got, sig)
+		}
+	}
+	n := 0
+	for _, e := range d.Edges {
+		if e.Source == "file::src/Use.kt::unknown" && e.Relation == "calls" && e.Target != "file::src/Color.kt::Color" {
+			n++
+		}
+	}
+	if n != 5 {
+		t.Errorf("unknown binds %d constructors, want all 5: nothing tells them apart", n)
+	}
+}
