@@ -18,7 +18,7 @@ few hundred edge weights per call, as an agent's calls do): activate_ms
 lists them, activate_p50 is the median of all but the first (which may
 still wait for the query engine's build behind the ingest).
 """
-import json, os, statistics, subprocess, sys, tempfile, time
+import json, os, re, statistics, subprocess, sys, tempfile, time
 
 QUERIES = [
     "parse an http request header", "gzip writer flush", "json decoder token",
@@ -34,9 +34,9 @@ ACTIVATE_QUERIES = [
 
 
 class Client:
-    def __init__(self, argv):
+    def __init__(self, argv, stderr=subprocess.DEVNULL):
         self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL)
+                                  stderr=stderr)
         self.id = 0
 
     def call(self, method, params):
@@ -63,11 +63,13 @@ class Client:
 
 def run(binary, corpus, settle=0.0, activates=0):
     with tempfile.TemporaryDirectory(prefix="sf3-") as rt:
-        c = Client([binary, "--runtime-dir", rt, "--allow-root", corpus])
+        log = open(os.path.join(rt, "stderr.log"), "wb")
+        c = Client([binary, "--runtime-dir", rt, "--allow-root", corpus], stderr=log)
         c.call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
                               "clientInfo": {"name": "seekfirst", "version": "1"}})
         c.p.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
-        ingest_ms, _ = c.tool("ingest", {"agent_id": "sf", "path": corpus})
+        ingest_ms, answer = c.tool("ingest", {"agent_id": "sf", "path": corpus})
+        answer = json.loads(answer)
         time.sleep(settle)
         seeks, sizes, stale = [], [], 0
         for q in QUERIES:
@@ -81,7 +83,13 @@ def run(binary, corpus, settle=0.0, activates=0):
             acts.append(round(ms, 2))
         c.p.stdin.close()
         c.p.wait()
-    out = {"ingest_ms": round(ingest_ms), "settle_s": settle, "seek_ms": seeks, "bytes": sizes, "stale": stale}
+        log.close()
+        # The server logs how long a large ingest's answer waited for its
+        # seek index (the builds before the answer; absent in older builds).
+        m = re.search(r"the answer waited (\S+) for the seek index", open(log.name, errors="replace").read())
+    out = {"ingest_ms": round(ingest_ms), "answer_elapsed_ms": answer.get("elapsed_ms"),
+           "ingest_elapsed_ms": (answer.get("stats") or {}).get("elapsed_ms"),
+           "seek_wait": m.group(1) if m else None, "settle_s": settle, "seek_ms": seeks, "bytes": sizes, "stale": stale}
     if acts:
         out["activate_ms"] = acts
         out["activate_p50"] = round(statistics.median(acts[1:] or acts), 2)

@@ -45,7 +45,17 @@ type JournaledBuild struct {
 	// seek is closed when the seek index started before the journal's
 	// fsync is over (startSeekIndex); nil when none was started.
 	seek <-chan struct{}
+	// hold is closed when the work behind the answer may start
+	// (afterFirstCall; nil: at once).
+	hold <-chan struct{}
 }
+
+// Hold is closed when the work behind the ingest's answer (the query
+// engine, the warm-ups, the memory release, the snapshot) may start: for
+// a graph whose answer waited for its seek index, once the client's first
+// call after the answer is answered (or a second passed without one), so
+// that call has the process to itself; nil (at once) for the others.
+func (jb JournaledBuild) Hold() <-chan struct{} { return jb.hold }
 
 // BuildJournaled builds and publishes the ingest's graph (Build, under
 // BuildBundle) and, before publishing a new one, records it in the
@@ -84,9 +94,10 @@ func (r *IngestRun) BuildJournaled() (JournaledBuild, error) {
 // large ingest then finds it built (issue 29: ≤ 50 ms on go-std, where
 // the build took 1.4–6 s behind the answer). The answer is later by the
 // build's wall time less the fsync's; the query engine, the warm-ups, the
-// memory release and the snapshot all start after it (BuildIndexesSoon,
-// SaveBehindIngest), so the build has the process's cores to itself.
-func (jb JournaledBuild) AwaitSeekIndex(c *Call) {
+// memory release and the snapshot all start after it, and after the
+// client's first call (Hold), so the build and that call have the
+// process's cores to themselves.
+func (jb *JournaledBuild) AwaitSeekIndex(c *Call) {
 	if jb.seek == nil {
 		return
 	}
@@ -96,20 +107,24 @@ func (jb JournaledBuild) AwaitSeekIndex(c *Call) {
 		c.Session.Logf("ingest: the answer waited %v for the seek index", time.Since(t).Round(time.Millisecond))
 	case <-c.Ctx.Done():
 	}
+	// (after the wait: firstCallWait counts from the answer)
+	jb.hold = afterFirstCall(c.Session, c.Session.Queries())
 }
 
 // SaveBehindIngest answers for an ingest whose record is in the journal:
 // durable now (a restart builds it again from the record). In the
-// background it releases the ingest's memory when the run built a graph
-// large enough for that to pay (ReleaseAfterIngest; the save then reuses
-// it, as it did when it ran before the answer), then, once the new graph's
-// indexes are built (built, from BuildIndexesSoon; nil: at once), writes
-// the snapshot (session.PersistBehind). The snapshot's encoding holds the
-// graph's arrays copied out and the encoded bytes (74 MB on go-std): beside
-// the index builds it was the server's peak; the journal record keeps the
-// ingest durable meanwhile.
-func SaveBehindIngest(s *session.State, r *IngestRun, built <-chan struct{}) Persisted {
+// background, once hold is closed (nil: at once; JournaledBuild.Hold), it
+// releases the ingest's memory when the run built a graph large enough
+// for that to pay (ReleaseAfterIngest; the save then reuses it, as it did
+// when it ran before the answer), then, once the new graph's indexes are
+// built (built, from BuildIndexesAfter; nil: at once), writes the
+// snapshot (session.PersistBehind). The snapshot's encoding holds the
+// graph's arrays copied out and the encoded bytes (74 MB on go-std):
+// beside the index builds it was the server's peak; the journal record
+// keeps the ingest durable meanwhile.
+func SaveBehindIngest(s *session.State, r *IngestRun, hold, built <-chan struct{}) Persisted {
 	s.Go("save behind the ingest", func(ctx context.Context) error {
+		waitStart(ctx, hold) // (when the session closes, Close saves)
 		saveAfter(ctx, built, func() { ReleaseAfterIngest(r) }, func() { s.PersistBehind("ingest") })
 		return nil
 	})

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/graph/graphtest"
 	"github.com/m1nd-go/m1nd/ingest"
 	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
@@ -105,4 +107,43 @@ func TestSaveAfterCalledOff(t *testing.T) {
 	if !persisted {
 		t.Fatal("the save did not run once the session's context ended")
 	}
+}
+
+// The work behind a large ingest's answer waits for its start (Hold):
+// a session that closes before it calls the builds off unbuilt. Without
+// the wait, Close would wait for the engine build and the warm-up.
+func TestBuildsBehindWaitForStart(t *testing.T) {
+	s := openMemory(t)
+	nb, err := s.Build("graph_replaced", func(*session.Bundle) (*graph.Graph, []session.Root, error) {
+		return graphtest.PowerLaw(200, 600, 1), nil, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRegistry()
+	warmed := false
+	r.AddWarmup("probe", func(context.Context, *session.State, *session.Bundle) error { warmed = true; return nil })
+	built := BuildIndexesAfter(&Call{Session: s, Registry: r}, nb, make(chan struct{}))
+	s.Close()
+	<-built
+	if warmed || session.Built(nb, session.EngineKey) || session.Built(nb, SeekIndexKey) {
+		t.Fatalf("built before their start: warm-up %v, engine %v, seek index %v",
+			warmed, session.Built(nb, session.EngineKey), session.Built(nb, SeekIndexKey))
+	}
+}
+
+// afterFirstCall closes once a call after the ingest's own is answered
+// (the dispatcher counts each call once its handler returns), and after
+// firstCallWait without one.
+func TestAfterFirstCall(t *testing.T) {
+	defer func(d time.Duration) { firstCallWait = d }(firstCallWait)
+	s := openMemory(t)
+	defer s.Close()
+	firstCallWait = time.Hour
+	hold := afterFirstCall(s, s.Queries())
+	s.QueryDone() // the ingest's own answer
+	s.QueryDone() // the first call after it
+	<-hold
+	firstCallWait = 0
+	<-afterFirstCall(s, s.Queries())
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/seek"
@@ -94,6 +95,13 @@ func SeekIndexWaits() int64 { return seekIndexWaits.Load() }
 // are over (done, failed or called off): the ingest's snapshot waits for
 // it (SaveBehindIngest).
 func BuildIndexesSoon(c *Call, b *session.Bundle) (built <-chan struct{}) {
+	return BuildIndexesAfter(c, b, nil)
+}
+
+// BuildIndexesAfter is BuildIndexesSoon once start is closed (nil: at
+// once; JournaledBuild.Hold). A build a query needs before then is built
+// by that query (session.Derive: whoever asks first builds).
+func BuildIndexesAfter(c *Call, b *session.Bundle, start <-chan struct{}) (built <-chan struct{}) {
 	s := c.Session
 	var warm []warmup
 	if c.Registry != nil {
@@ -105,7 +113,7 @@ func BuildIndexesSoon(c *Call, b *session.Bundle) (built <-chan struct{}) {
 	go func() { jobs.Wait(); close(done) }()
 	s.Go("seek index of a new graph", func(ctx context.Context) error {
 		defer jobs.Done()
-		if ctx.Err() != nil || s.Current() != b || b.Graph.NumNodes() == 0 {
+		if !waitStart(ctx, start) || ctx.Err() != nil || s.Current() != b || b.Graph.NumNodes() == 0 {
 			return nil // a newer graph is served: its own warm-up builds
 		}
 		_, err := seekIndexCtx(ctx, s, b)
@@ -113,6 +121,9 @@ func BuildIndexesSoon(c *Call, b *session.Bundle) (built <-chan struct{}) {
 	})
 	s.Go("query indexes of a new graph", func(ctx context.Context) error {
 		defer jobs.Done()
+		if !waitStart(ctx, start) {
+			return nil
+		}
 		if _, err := s.Engine(b); err != nil || ctx.Err() != nil {
 			return err
 		}
@@ -129,6 +140,60 @@ func BuildIndexesSoon(c *Call, b *session.Bundle) (built <-chan struct{}) {
 			}
 			if err := w.build(ctx, s, b); err != nil && ctx.Err() == nil {
 				return fmt.Errorf("%s: %w", w.name, err)
+			}
+		}
+		return nil
+	})
+	return done
+}
+
+// waitStart waits for start (nil: does not wait) and reports whether it
+// came before ctx's end.
+func waitStart(ctx context.Context, start <-chan struct{}) bool {
+	if start == nil {
+		return true
+	}
+	select {
+	case <-start:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// firstCallWait bounds how long the work behind a large ingest's answer
+// waits for the client's first call after it (afterFirstCall). A var for
+// tests.
+var firstCallWait = time.Second
+
+// afterFirstCall returns a channel closed once the session has answered a
+// call after the ingest's own, or after firstCallWait, or when the session
+// closes. answered is the session's count of answered calls (Queries)
+// while the ingest runs: the dispatcher counts the ingest itself once its
+// handler returns, so the next call's answer makes it answered+2. Polled
+// (the dispatcher has no hook for it): a few loads every 5 ms for at most
+// a second.
+//
+// Why hold anything: on go-std the work behind the answer — the query
+// engine's build, the memory release (a full collection and a scavenge)
+// and the warm-ups — took both cores and made the first seek's
+// allocations assist the collector: 110–180 ms for a call that takes 6–35
+// ms alone (seek-first4.md's trace: half of it runnable, not running).
+func afterFirstCall(s *session.State, answered uint64) <-chan struct{} {
+	done := make(chan struct{})
+	s.Go("hold the work behind a large ingest for its first call", func(ctx context.Context) error {
+		defer close(done)
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		limit := time.NewTimer(firstCallWait)
+		defer limit.Stop()
+		for s.Queries() < answered+2 {
+			select {
+			case <-tick.C:
+			case <-limit.C:
+				return nil
+			case <-ctx.Done():
+				return nil
 			}
 		}
 		return nil

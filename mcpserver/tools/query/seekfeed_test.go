@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"strconv"
 	"strings"
 	"syscall"
@@ -131,8 +132,20 @@ func BenchmarkFirstSeek(b *testing.B) {
 // profileCall writes a CPU profile of one call to
 // $M1ND_SEEK_CALL_PROFILE.<name>.pprof when that variable is set, sampled
 // at 2 kHz: one seek is tens of milliseconds, a handful of samples at the
-// default 100 Hz.
+// default 100 Hz. With $M1ND_SEEK_CALL_TRACE it writes an execution
+// trace instead (<that>.<name>.trace): what the call waited for (the
+// CPU, a lock, GC assists, a stopped world) beside what ran meanwhile.
 func profileCall(b *testing.B, name string) (stop func()) {
+	if base := os.Getenv("M1ND_SEEK_CALL_TRACE"); base != "" {
+		f, err := os.Create(base + "." + name + ".trace")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := trace.Start(f); err != nil {
+			b.Fatal(err)
+		}
+		return func() { trace.Stop(); f.Close() }
+	}
 	base := os.Getenv("M1ND_SEEK_CALL_PROFILE")
 	if base == "" {
 		return func() {}

@@ -56,16 +56,18 @@ func runIngest(c *tools.Call, in ingestParams) (IngestOutput, error) {
 	// the answer waits for it, so the first seek does not (it waited
 	// seconds for the build behind the answer). Then, in the background,
 	// the query engine and the warm-ups, so the first query does not pay
-	// for them either (and the seek index of a small graph). The new graph
+	// for them either (and the seek index of a small graph); after a large
+	// ingest they wait for the client's first call (jb.Hold), which then
+	// has the process to itself. The new graph
 	// is durable before the answer: by its journal record, its snapshot
 	// written behind (the memory released first, as a save after it
 	// reuses it, and once the indexes are built: beside them it was the
 	// peak); or, when it could not be journaled, by its snapshot.
 	jb.AwaitSeekIndex(c)
-	built := tools.BuildIndexesSoon(c, nb)
+	built := tools.BuildIndexesAfter(c, nb, jb.Hold())
 	var persisted tools.Persisted
 	if jb.Journaled {
-		persisted = tools.SaveBehindIngest(s, r, built)
+		persisted = tools.SaveBehindIngest(s, r, jb.Hold(), built)
 	} else {
 		persisted = tools.PersistAfterIngest(s, nb)
 		tools.ReleaseAfterIngest(r) // (a full GC and a scavenge of the heap: half a second on a large one)
