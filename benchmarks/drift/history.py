@@ -134,6 +134,8 @@ def match(clone, fixes_tsv, outdir):
         if not os.path.exists(p):
             continue
         res = json.load(open(p))
+        if "summary" not in res:
+            continue  # an error answer: the parent has no documentation to check (a page added by the fix)
         hs = hits(clone, h, parent, files, res)
         kinds = ",".join(sorted({fd["kind"] for _, fd in hs}))
         ms = "; ".join(f'{f}:{fd.get("line") or fd["line_start"]} {fd["kind"]} {fd["mention"]}' for f, fd in hs)

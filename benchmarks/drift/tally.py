@@ -17,7 +17,7 @@ if len(sys.argv) > 3:
 seen = collections.OrderedDict()
 unchecked = set()  # listed apart as leads, not findings (drift-precision2.md)
 for p in sorted(glob.glob(f"{outdir}/{repo}/*.json")):
-    for doc in json.load(open(p))["documents"]:
+    for doc in json.load(open(p)).get("documents", []):  # none: no docs at that parent
         for u in doc.get("unchecked") or []:
             unchecked.add((doc["source_path"], u["mention"][:60]))
         for f in doc["findings"]:
