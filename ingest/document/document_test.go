@@ -178,6 +178,25 @@ func TestMentionsRefuseNoise(t *testing.T) {
 	}
 }
 
+// A span's text is blanked in the prose only where it stands whole: the
+// span "Hit" left "textual.command.Discovery" of the reference
+// "textual.command.DiscoveryHit" (textual's command_palette.md).
+func TestMentionsKeepNamesAroundASpan(t *testing.T) {
+	s := &Section{}
+	s.AddProse("yields DiscoveryHit textual.command.DiscoveryHit (instead of Hit textual.command.Hit)")
+	s.Spans = []string{"DiscoveryHit", "Hit"}
+	var quals []string
+	for _, m := range extractMentions(s) {
+		if m.Kind == MentionQualified {
+			quals = append(quals, m.Text)
+		}
+	}
+	want := []string{"textual.command.DiscoveryHit", "textual.command.Hit"}
+	if !slices.Equal(quals, want) {
+		t.Errorf("qualified mentions %v, want %v", quals, want)
+	}
+}
+
 func TestDetectFile(t *testing.T) {
 	tests := []struct {
 		name string

@@ -122,7 +122,7 @@ func extractMentions(s *Section) []Mention {
 	prose := urlRe.ReplaceAllString(s.Prose(), " ")
 	prose = mdLink.ReplaceAllString(prose, "$1")
 	for _, sp := range spans { // spans were read already
-		prose = strings.Replace(prose, sp, " ", 1)
+		prose = removeSpan(prose, sp)
 	}
 	proseMentions(prose, add)
 	for _, l := range s.Links {
@@ -143,6 +143,34 @@ func extractMentions(s *Section) []Mention {
 		}
 	}
 	return out
+}
+
+// removeSpan blanks the first whole occurrence of a span's text in the
+// prose: a span "Hit" must not cut "textual.command.DiscoveryHit" of a
+// link's reference into "textual.command.Discovery" (textual's
+// command_palette.md on the held-out run of drift-precision2.md).
+func removeSpan(prose, sp string) string {
+	for from := 0; ; {
+		i := strings.Index(prose[from:], sp)
+		if i < 0 || sp == "" {
+			return prose
+		}
+		i += from
+		end := i + len(sp)
+		if !nameByteAt(prose, i-1) && !nameByteAt(prose, end) {
+			return prose[:i] + " " + prose[end:]
+		}
+		from = i + 1
+	}
+}
+
+// nameByteAt: the byte at i continues a name (a letter, digit, _ or .).
+func nameByteAt(s string, i int) bool {
+	if i < 0 || i >= len(s) {
+		return false
+	}
+	c := s[i]
+	return c == '_' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // spanMentions reads one code span.
