@@ -168,7 +168,7 @@ var (
 // benchmarks/results/drift-examples.md).
 func HistoryPage(g *graph.Graph, doc graph.NodeID, docPath string) bool {
 	base := path.Base(docPath)
-	if historyNameRe.MatchString(strings.TrimSuffix(base, path.Ext(base))) {
+	if historyNameRe.MatchString(strings.TrimSuffix(base, path.Ext(base))) || DatedPost(docPath) {
 		return true
 	}
 	versions, other := 0, 0
@@ -183,6 +183,16 @@ func HistoryPage(g *graph.Graph, doc graph.NodeID, docPath string) bool {
 	// and no fewer than the other headings make a history.
 	return versions >= 2 && versions >= other
 }
+
+// blogDirRe: a directory of dated posts (docs/blog/posts/, news/).
+var blogDirRe = regexp.MustCompile(`(?i)(^|/)(blog|posts|news|announcements)/`)
+
+// DatedPost: the page is a blog post or announcement, which records the
+// code of its day as a changelog does (textual's docs/blog/posts on the
+// held-out run of benchmarks/results/drift-precision2.md: .css files
+// renamed .tcss later, an example importing textual._cache before it
+// became textual.cache).
+func DatedPost(docPath string) bool { return blogDirRe.MatchString(path.Dir(docPath) + "/") }
 
 // datable: a binding whose code's last change can make the document
 // stale. A directory's or a bare file name's newest commit says nothing

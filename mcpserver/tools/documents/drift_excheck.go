@@ -169,4 +169,4 @@ func checkExamples(b *session.Bundle, src *driftSources, d *document.DocDrift, n
 // upgrading.rst on the tune split).
 var pastPageRe = regexp.MustCompile(`(?i)(upgrad|migrat|changelog|changes|history|release|whatsnew|whats-new|news|porting)`)
 
-func pastPage(p string) bool { return pastPageRe.MatchString(path.Base(p)) }
+func pastPage(p string) bool { return pastPageRe.MatchString(path.Base(p)) || document.DatedPost(p) }
