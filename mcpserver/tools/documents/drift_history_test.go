@@ -373,8 +373,8 @@ func TestDocumentDriftLeavesHistoryPages(t *testing.T) {
 		"docs/CHANGES.md":     "# Changes\n\nNew: `kit.core.connect`. Removed `kit.core.Pool.drain`.\n",
 		"docs/past.rst": "Version History\n===============\n\n1.1.0\n-----\n\n* ``kit.core.connect`` was added.\n\n" +
 			"1.0.0\n-----\n\n* First release.\n\n0.9 (2022-01-01)\n----------------\n\n* Beta.\n",
-		"docs/guide.md":      "# Guide\n\nCall `kit.core.connect` with the host.\n",
-		"docs/upgrading.rst": "Upgrading to 2.0\n================\n\n``kit.core.Pool.drain`` is gone; ``kit.core.connect`` takes a host.\n",
+		"docs/guide.md":                "# Guide\n\nCall `kit.core.connect` with the host.\n",
+		"docs/upgrading.rst":           "Upgrading to 2.0\n================\n\n``kit.core.Pool.drain`` is gone; ``kit.core.connect`` takes a host.\n",
 		"docs/blog/posts/release-1.md": "# Release 1.0\n\nSee `kit.core.Pool.drain` and `kit.core.connect`.\n\n```python\nfrom kit.old import Pool\n```\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
