@@ -22,6 +22,7 @@ func TestPythonOwnPackageImport(t *testing.T) {
 		"pkg/c.py":            "from . import version\n\ndef fc():\n    return version()\n",
 		"pkg/sub/__init__.py": "from .. import c\n\ndef helper():\n    return c.fc()\n",
 		"pkg/sub/d.py":        "from pkg import a\nfrom pkg.sub import helper\n",
+		"pkg/e.py":            "import pkg\n\ndef fe():\n    return pkg.__version__\n",
 		"other/__init__.py":   "",
 		"other/e.py":          "from pkg import a\nfrom pkg.sub import helper\n",
 	})
@@ -39,6 +40,7 @@ func TestPythonOwnPackageImport(t *testing.T) {
 		{"pkg/sub/d.py", "pkg/a.py", true},
 		{"pkg/sub/d.py", "pkg/__init__.py", false},
 		{"pkg/sub/d.py", "pkg/sub/__init__.py", true}, // helper is defined there
+		{"pkg/e.py", "pkg/__init__.py", true},         // import pkg; pkg.__version__: a name of __init__.py
 		{"other/e.py", "pkg/a.py", true},
 		{"other/e.py", "pkg/__init__.py", true}, // another package: Python runs it
 	} {

@@ -147,6 +147,10 @@ type Index struct {
 	fileStars   [][]string           // file → modules it star-imports
 	fileReexps  [][]extract.Reexport // file → names it re-exports (JS/TS)
 	dirFiles    map[string]int32     // directory → files at any depth below it
+
+	// pyPlain: file → modules a Python file imports whole (`import pkg`):
+	// its uses are attribute reads of pkg's names, which no ref records.
+	pyPlain [][]string
 }
 
 // New indexes the extraction results (one per file; nil entries are
@@ -212,6 +216,7 @@ func (ix *Index) place(r *extract.Result) int32 {
 	ix.fileCands = append(ix.fileCands, nil)
 	ix.fileParents = append(ix.fileParents, nil)
 	ix.fileStars = append(ix.fileStars, nil)
+	ix.pyPlain = append(ix.pyPlain, nil)
 	ix.fileReexps = append(ix.fileReexps, nil)
 	ix.addFile(fi, r)
 	return fi
@@ -247,6 +252,9 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 	for _, im := range r.Imports {
 		if (im.Alias == "" && slices.Contains(im.Names, "*")) || (r.Language == "go" && im.Alias == ".") {
 			ix.fileStars[fi] = append(ix.fileStars[fi], im.Module)
+		}
+		if r.Language == "python" && len(im.Names) == 0 {
+			ix.pyPlain[fi] = append(ix.pyPlain[fi], im.Module)
 		}
 	}
 	ix.fileReexps[fi] = r.Reexports
@@ -427,7 +435,7 @@ func (ix *Index) dropDefinitions(fi int32) {
 		}
 	}
 	ix.dropFields(fi)
-	ix.fileCands[fi], ix.fileParents[fi], ix.fileStars[fi] = nil, nil, nil
+	ix.fileCands[fi], ix.fileParents[fi], ix.fileStars[fi], ix.pyPlain[fi] = nil, nil, nil, nil
 	if ix.files[fi].lang == "ruby" {
 		ix.dropRubyAliases(fi)
 	}
@@ -590,10 +598,12 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 			if len(locs) == 0 {
 				return Result{} // an external module: never a local symbol
 			}
-			if rel == extract.RelImports && from.lang == "python" && name == hint.Module && ix.ownPackage(from, locs) {
+			if rel == extract.RelImports && from.lang == "python" && name == hint.Module && ix.ownPackage(from, locs) && !slices.Contains(ix.pyPlain[fi], hint.Module) {
 				// "from pkg import x" in pkg/a.py: pkg's __init__.py is
 				// already running when a.py runs; the names bind on
 				// their own (see the extractor's relative-import twin).
+				// "import pkg" keeps its link: pkg.name reads a name
+				// of __init__.py (uvicorn/main.py's uvicorn.__version__).
 				return Result{}
 			}
 			if rel == extract.RelImports && (from.lang == "go" || label == lastSegment(hint.Module) || name == hint.Module) {
