@@ -472,12 +472,18 @@ func (h *hypo) typeOnlyCycle(a, b graph.NodeID) (Evidence, bool) {
 }
 
 // chainText writes a found chain with its relations, "a -imports-> b",
-// so the type-only hop shows.
+// so the type-only hop shows: a link DepGraph.TypeOnly marks is written
+// as the type-only import it is, whatever edge stands for it (an
+// annotation's call or reference is the type checker's too).
 func (h *hypo) chainText(s search) string {
 	var b strings.Builder
 	b.WriteString(h.name(s.nodes[0]))
 	for i, v := range s.nodes[1:] {
-		fmt.Fprintf(&b, " -%s-> %s", s.rels[i], h.name(v))
+		rel := s.rels[i]
+		if h.d.TypeOnly(s.nodes[i], v) {
+			rel = TypeImports
+		}
+		fmt.Fprintf(&b, " -%s-> %s", rel, h.name(v))
 	}
 	return b.String()
 }
