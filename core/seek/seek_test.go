@@ -721,3 +721,21 @@ func TestCompoundWord(t *testing.T) {
 		}
 	}
 }
+
+// The index is built with one search's scratch, so its first search
+// allocates none (the first seek after an ingest paid for allocating and
+// faulting in 9 arrays per node); a second concurrent search makes its own.
+func TestFirstSearchAllocatesNoScratch(t *testing.T) {
+	x, _ := buildFixture(t, nil)
+	made := x.scratchMade.Load()
+	x.SearchText("validate user credentials", Params{TopK: 5})
+	if got := x.scratchMade.Load() - made; got != 0 {
+		t.Fatalf("the first search allocated %d scratch, want 0", got)
+	}
+	s1, s2 := x.getScratch(), x.getScratch()
+	if s1 == s2 || x.scratchMade.Load()-made > 1 {
+		t.Fatalf("two searches at once share a scratch or made %d", x.scratchMade.Load()-made)
+	}
+	x.putScratch(s1)
+	x.putScratch(s2)
+}
