@@ -26,7 +26,8 @@ func TestKotlinConstructorsByArgumentKinds(t *testing.T) {
 			"fun byNamed() = Color(dark = false)\n" +
 			"fun byRef() = Color(::pick)\n" +
 			"fun unknown(x: Any) = Color(x)\n" +
-			"fun pick(i: Int) = i\n",
+			"fun pick(i: Int) = i\n" +
+			"fun both() = listOf(Color(\"a\"), Color(1))\n",
 	})
 	ctor := map[string]string{}
 	for _, n := range d.Nodes {
@@ -55,6 +56,12 @@ func TestKotlinConstructorsByArgumentKinds(t *testing.T) {
 		}
 		if len(got) != 1 || (got[0] != id(sig) && !(sig == "(String)" && got[0] == id(""))) {
 			t.Errorf("%s binds %v, want the constructor %s alone", fn, got, sig)
+		}
+	}
+	// Two calls of one arity in one function: each keeps its own.
+	for _, sig := range []string{"", "(Int)"} {
+		if !d.Has("file::src/Use.kt::both", "calls", "file::src/Color.kt::Color::Color"+sig) {
+			t.Errorf("both: no edge to the constructor %q", sig)
 		}
 	}
 	n := 0

@@ -125,6 +125,9 @@ func edgeHash(src, dst, rel string, h RefHint) uint64 {
 		// overloads: separate edges.
 		mh.WriteByte(h.Args)
 	}
+	if h.ArgKinds != "" {
+		mh.WriteString(h.ArgKinds) // so may other argument kinds (Kotlin)
+	}
 	return mh.Sum64()
 }
 
