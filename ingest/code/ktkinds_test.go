@@ -16,6 +16,11 @@ func TestKotlinConstructorsByArgumentKinds(t *testing.T) {
 			"    constructor(alpha: Double) {}\n" +
 			"    constructor(pick: (Int) -> Int) {}\n" +
 			"}\n",
+		"src/Member.kt": "package p\n\nclass Member(pkg: String, enc: Any?, simple: String, ext: Boolean = false) {\n" +
+			"    constructor(pkg: String, simple: String, ext: Boolean) : this(pkg, null, simple, ext)\n" +
+			"    constructor(enc: Any, simple: String, ext: Boolean) : this(\"\", enc, simple, ext)\n" +
+			"    constructor(vararg parts: String) : this(\"\", null, \"\", false)\n" +
+			"}\n",
 		"src/Use.kt": "package p\n\n" +
 			"fun byName() = Color(\"red\")\n" +
 			"fun byInt() = Color(0xff)\n" +
@@ -27,7 +32,8 @@ func TestKotlinConstructorsByArgumentKinds(t *testing.T) {
 			"fun byRef() = Color(::pick)\n" +
 			"fun unknown(x: Any) = Color(x)\n" +
 			"fun pick(i: Int) = i\n" +
-			"fun both() = listOf(Color(\"a\"), Color(1))\n",
+			"fun both() = listOf(Color(\"a\"), Color(1))\n" +
+			"fun member() = Member(pkg = \"a\", simple = \"b\", ext = true)\n",
 	})
 	ctor := map[string]string{}
 	for _, n := range d.Nodes {
@@ -57,6 +63,17 @@ func TestKotlinConstructorsByArgumentKinds(t *testing.T) {
 		if len(got) != 1 || (got[0] != id(sig) && !(sig == "(String)" && got[0] == id(""))) {
 			t.Errorf("%s binds %v, want the constructor %s alone", fn, got, sig)
 		}
+	}
+	// Named arguments that leave out a required parameter (enc) rule the
+	// primary out; a vararg may take none.
+	var member []string
+	for _, e := range d.Edges {
+		if e.Source == "file::src/Use.kt::member" && e.Relation == "calls" && e.Target != "file::src/Member.kt::Member" {
+			member = append(member, e.Target)
+		}
+	}
+	if len(member) != 1 || member[0] != "file::src/Member.kt::Member::Member(String,String,Boolean)" {
+		t.Errorf("member binds %v, want Member(String,String,Boolean) alone", member)
 	}
 	// Two calls of one arity in one function: each keeps its own.
 	for _, sig := range []string{"", "(Int)"} {

@@ -177,7 +177,8 @@ func lambdas(x *tableExtract, i int32) (int, bool) {
 }
 
 // kotlinParamKinds lists constructor i's parameters as "name:k" items
-// (Arity.Kinds): what kind of argument each type evidently takes.
+// (Arity.Kinds): what kind of argument each type evidently takes, "?"
+// after one with a default, "*" after a vararg.
 func kotlinParamKinds(x *tableExtract, i int32) string {
 	t := x.t
 	var items []string
@@ -187,9 +188,13 @@ func kotlinParamKinds(x *tableExtract, i int32) string {
 		default:
 			continue
 		}
+		vararg := false // a `vararg` modifier may be a sibling before its parameter
 		for p := t.first(c); p >= 0; p = t.n[p].next {
 			switch t.g.kindName(t.n[p].kind) {
 			case "class_parameter", "parameter":
+			case "parameter_modifiers":
+				vararg = strings.Contains(t.text(p), "vararg")
+				continue
 			default:
 				continue
 			}
@@ -199,8 +204,16 @@ func kotlinParamKinds(x *tableExtract, i int32) string {
 					name = t.text(q)
 				}
 			}
-			ty, _ := paramType(t.text(p))
-			items = append(items, name+":"+kotlinTypeKind(ty))
+			ty, dflt := paramType(t.text(p))
+			item := name + ":" + kotlinTypeKind(ty)
+			switch {
+			case vararg || strings.Contains(t.text(p), "vararg "):
+				item += "*" // may take no argument
+			case dflt:
+				item += "?" // has a default
+			}
+			items = append(items, item)
+			vararg = false
 		}
 	}
 	return strings.Join(items, ",")

@@ -207,16 +207,21 @@ func (ix *Index) byArgKinds(ctors []int32, args string) []int32 {
 	return fit
 }
 
-// argsFit reports whether parameters ("name:k,…", extract.Arity.Kinds)
-// accept arguments ("k,name=k,$l", extract.RefHint.ArgKinds): positional
-// ones in order, named ones by name, a trailing lambda as the last
-// parameter. A kind "_" on either side fits anything.
+// argsFit reports whether parameters ("name:k,…", "?" after one with a
+// default, "*" after a vararg: extract.Arity.Kinds) accept arguments
+// ("k,name=k,$l", extract.RefHint.ArgKinds): positional ones in order,
+// named ones by name, a trailing lambda as the last parameter, and every
+// parameter without a default given one. A kind "_" on either side fits
+// anything.
 func argsFit(params, args string) bool {
 	var names, kinds []string
+	var optional []bool
 	for _, p := range strings.Split(params, ",") {
 		n, k, _ := strings.Cut(p, ":")
-		names, kinds = append(names, n), append(kinds, k)
+		opt := strings.HasSuffix(k, "?") || strings.HasSuffix(k, "*")
+		names, kinds, optional = append(names, n), append(kinds, strings.TrimRight(k, "?*")), append(optional, opt)
 	}
+	covered := make([]bool, len(kinds))
 	pos := 0
 	for _, a := range strings.Split(args, ",") {
 		idx := -1
@@ -238,7 +243,15 @@ func argsFit(params, args string) bool {
 		if idx >= len(kinds) {
 			continue // a vararg's further values
 		}
+		covered[idx] = true
 		if k := kinds[idx]; a != "_" && k != "_" && k != a {
+			return false
+		}
+	}
+	// Every parameter without a default must get a value: a named call
+	// can leave one out that the count does not see.
+	for i, c := range covered {
+		if !c && !optional[i] {
 			return false
 		}
 	}

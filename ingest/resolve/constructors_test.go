@@ -172,3 +172,26 @@ func resolveConstructions(t *testing.T, files map[string]string) map[string]boun
 	}
 	return got
 }
+
+// TestArgsFit: Kotlin constructors by what the arguments evidently are.
+func TestArgsFit(t *testing.T) {
+	for _, c := range []struct {
+		params, args string
+		want         bool
+	}{
+		{"name:s", "s", true},
+		{"name:s", "i", false},
+		{"name:s", "_", true},
+		{"rgb:i,alpha:d?", "i", true},                     // a default left out
+		{"pkg:s,enc:_,simple:s", "pkg=s,simple=s", false}, // enc required
+		{"pkg:s,simple:s,ext:b?", "pkg=s,simple=s", true},
+		{"parts:s*", "s,s,s", true}, // a vararg's further values
+		{"f:l", "$l", true},
+		{"f:s", "$l", false},
+		{"a:s", "b=s", false}, // no parameter b
+	} {
+		if got := argsFit(c.params, c.args); got != c.want {
+			t.Errorf("argsFit(%q, %q) = %v, want %v", c.params, c.args, got, c.want)
+		}
+	}
+}
