@@ -118,10 +118,11 @@ func (jb *JournaledBuild) AwaitSeekIndex(c *Call) {
 // for that to pay (ReleaseAfterIngest; the save then reuses it, as it did
 // when it ran before the answer), then, once the new graph's indexes are
 // built (built, from BuildIndexesAfter; nil: at once), writes the
-// snapshot (session.PersistBehind). The snapshot's encoding holds the
-// graph's arrays copied out and the encoded bytes (74 MB on go-std):
-// beside the index builds it was the server's peak; the journal record
-// keeps the ingest durable meanwhile.
+// snapshot (session.PersistBehind). The snapshot is streamed from the
+// graph's arrays (only the learned per-edge state is copied, ≈ 10 MB on
+// go-std), yet it still reads the whole graph: after the index builds it
+// shares the cores with nothing; the journal record keeps the ingest
+// durable meanwhile.
 func SaveBehindIngest(s *session.State, r *IngestRun, hold, built <-chan struct{}) Persisted {
 	s.Go("save behind the ingest", func(ctx context.Context) error {
 		waitStart(ctx, hold) // (when the session closes, Close saves)
