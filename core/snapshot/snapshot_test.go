@@ -303,6 +303,42 @@ func TestPlasticityInvalidIsSchemaError(t *testing.T) {
 	}
 }
 
+// interruptSaves cuts save short at each step of WriteFileAtomic and at
+// about n byte offsets of its size-byte file: each time the save must
+// fail, the file at path must still hold before and load, and no temp
+// file may linger beside it.
+func interruptSaves(t *testing.T, path string, size, n int, before []byte, save func() error, load func(string) error) {
+	t.Helper()
+	boom := errors.New("simulated crash")
+	points := []string{"created", "written", "synced"}
+	for off := 0; off < size; off += size/n + 1 {
+		points = append(points, "byte:"+strconv.Itoa(off))
+	}
+	defer func() { faultHook = nil }()
+	for _, point := range points {
+		faultHook = func(step string) error {
+			if step == point || (strings.HasPrefix(point, "byte:") && strings.HasPrefix(step, "byte:") && atoi(step[5:]) >= atoi(point[5:])) {
+				return boom
+			}
+			return nil
+		}
+		err := save()
+		faultHook = nil
+		if !errors.Is(err, boom) {
+			t.Fatalf("%s: save returned %v", point, err)
+		}
+		if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+			t.Fatalf("%s: the previous file changed", point)
+		}
+		if err := load(path); err != nil {
+			t.Fatalf("%s: previous file no longer loads: %v", point, err)
+		}
+		if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+			t.Fatalf("%s: temp files left behind: %v", point, entries)
+		}
+	}
+}
+
 // TestAtomicWriteInterrupted cuts a save short at every step and at many
 // byte offsets: the previous file must stay loadable and no temp file may
 // linger.
@@ -317,40 +353,12 @@ func TestAtomicWriteInterrupted(t *testing.T) {
 	next := graphtest.PowerLaw(400, 1000, 2)
 	var size bytes.Buffer
 	WriteJSON(&size, next)
-	boom := errors.New("simulated crash")
-	points := []string{"created", "written", "synced"}
-	for off := 0; off < size.Len(); off += size.Len()/37 + 1 {
-		points = append(points, "byte:"+strconv.Itoa(off))
-	}
-	defer func() { faultHook = nil }()
-	for _, point := range points {
-		faultHook = func(step string) error {
-			if step == point || (strings.HasPrefix(point, "byte:") && strings.HasPrefix(step, "byte:") && atoi(step[5:]) >= atoi(point[5:])) {
-				return boom
-			}
-			return nil
-		}
-		err := SaveJSON(next, path)
-		faultHook = nil
-		if !errors.Is(err, boom) {
-			t.Fatalf("%s: save returned %v", point, err)
-		}
-		after, _ := os.ReadFile(path)
-		if !bytes.Equal(before, after) {
-			t.Fatalf("%s: the previous file changed", point)
-		}
-		if _, err := LoadJSON(path); err != nil {
-			t.Fatalf("%s: previous file no longer loads: %v", point, err)
-		}
-		entries, _ := os.ReadDir(dir)
-		if len(entries) != 1 {
-			t.Fatalf("%s: temp files left behind: %v", point, entries)
-		}
-	}
+	interruptSaves(t, path, size.Len(), 37, before, func() error { return SaveJSON(next, path) },
+		func(p string) error { _, err := LoadJSON(p); return err })
 	// A crash after the rename leaves the new file complete.
 	faultHook = func(step string) error {
 		if step == "renamed" {
-			return boom
+			return errors.New("simulated crash")
 		}
 		return nil
 	}

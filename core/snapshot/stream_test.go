@@ -185,31 +185,8 @@ func TestAtomicBinaryWriteInterrupted(t *testing.T) {
 	before, _ := os.ReadFile(path)
 	next := learned(graphtest.PowerLaw(3000, 9000, 2))
 	full, _ := EncodeBinary(next)
-	boom := errors.New("simulated crash")
-	points := []string{"created", "written", "synced"}
-	for off := 0; off < len(full); off += len(full)/29 + 1 {
-		points = append(points, "byte:"+strconv.Itoa(off))
-	}
-	defer func() { faultHook = nil }()
-	for _, point := range points {
-		faultHook = func(step string) error {
-			if step == point || (strings.HasPrefix(point, "byte:") && strings.HasPrefix(step, "byte:") && atoi(step[5:]) >= atoi(point[5:])) {
-				return boom
-			}
-			return nil
-		}
-		err := Save(next, path)
-		faultHook = nil
-		if !errors.Is(err, boom) {
-			t.Fatalf("%s: save returned %v", point, err)
-		}
-		if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
-			t.Fatalf("%s: the previous file changed", point)
-		}
-		if entries, _ := os.ReadDir(dir); len(entries) != 1 {
-			t.Fatalf("%s: temp files left behind: %v", point, entries)
-		}
-	}
+	interruptSaves(t, path, len(full), 29, before, func() error { return Save(next, path) },
+		func(p string) error { _, err := Load(p); return err })
 	if err := Save(next, path); err != nil {
 		t.Fatal(err)
 	}
