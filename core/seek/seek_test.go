@@ -732,9 +732,12 @@ func TestFirstSearchAllocatesNoScratch(t *testing.T) {
 	if got := x.scratchMade.Load() - made; got != 0 {
 		t.Fatalf("the first search allocated %d scratch, want 0", got)
 	}
+	// How many of the next two are new depends on sync.Pool, which may
+	// drop what was put back (it does at random under -race): only that
+	// two searches at once never share one is certain.
 	s1, s2 := x.getScratch(), x.getScratch()
-	if s1 == s2 || x.scratchMade.Load()-made > 1 {
-		t.Fatalf("two searches at once share a scratch or made %d", x.scratchMade.Load()-made)
+	if s1 == s2 {
+		t.Fatal("two searches at once share a scratch")
 	}
 	x.putScratch(s1)
 	x.putScratch(s2)
