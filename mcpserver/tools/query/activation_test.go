@@ -1,6 +1,7 @@
 package query
 
 import (
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -100,5 +101,33 @@ func TestLearnChangesActivate(t *testing.T) {
 	}
 	if n := out["plasticity"].(map[string]any)["feedback_nodes"].(float64); n < 1 {
 		t.Errorf("feedback_nodes = %v", n)
+	}
+}
+
+// TestActivateGolden compares whole activate responses, a sequence of
+// calls on one server (each call's plasticity and priming reach the next),
+// with testdata/activate/*.json (elapsed times zeroed). It pins the answer
+// while the engine's scratch and the call's allocations change (issue 29):
+// the same graph and the same queries must give the same bytes. Run with
+// -update to rewrite them.
+func TestActivateGolden(t *testing.T) {
+	t.Parallel()
+	d, _ := tooltest.IngestedFixture(t)
+	tooltest.MustCall(t, d, "warmup", map[string]any{"agent_id": "golden", "task_description": "fix the session token expiry in login"})
+	for _, tc := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"words", map[string]any{"query": "session token login payment", "top_k": 8, "include_seeds": true}},
+		{"holes", map[string]any{"query": "invoice total payment", "top_k": 6, "include_structural_holes": true}},
+		{"again_learned", map[string]any{"query": "session token login payment", "top_k": 8}},
+		{"two_dims_no_xlr", map[string]any{"query": "user credentials validate", "top_k": 5, "dimensions": []string{"structural", "semantic"}, "xlr": false}},
+		{"scoped_trust", map[string]any{"query": "session lookup expiry", "top_k": 5, "scope": "./backend/", "trust_weight": 0.5}},
+		{"no_match", map[string]any{"query": "kubernetes helm chart", "top_k": 5}},
+	} {
+		tc.args["agent_id"] = "golden"
+		out := tooltest.MustCall(t, d, "activate", tc.args)
+		out["elapsed_ms"] = 0.0
+		tooltest.CheckGoldenFile(t, filepath.Join("testdata", "activate", tc.name+".json"), out)
 	}
 }
