@@ -291,6 +291,7 @@ func runDocumentDrift(c *tools.Call, in documentDriftParams) (documentDriftOutpu
 				return err
 			}
 			dds = append(dds, x.Drift(d))
+			dropReadersOwn(b, &dds[len(dds)-1])
 			for _, f := range dds[len(dds)-1].Findings {
 				if f.Kind == document.DriftCodeChanged && f.Target != f.File {
 					stale = append(stale, f.Target)

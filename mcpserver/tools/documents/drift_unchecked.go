@@ -31,7 +31,7 @@ type driftUncheckedJSON struct {
 // checkClaims adds the findings of claims a page makes that the code
 // can check: hand-written signatures and module-qualified names.
 func checkClaims(b *session.Bundle, src *driftSources, d *document.DocDrift, notes []string) []string {
-	if d.Doc.Format != document.Markdown && d.Doc.Format != document.RST || pastPage(d.Doc.Path) || document.HistoryPage(b.Graph, d.Doc.Node, d.Doc.Path) {
+	if d.Doc.Format != document.Markdown && d.Doc.Format != document.RST || pastPage(d.Doc.Path) || document.HistoryPage(b.Graph, d.Doc.Node, d.Doc.Path) || templatePage(d.Doc.Path) {
 		return notes
 	}
 	text, err := readDocSource(b, d.Doc.Abs)
