@@ -465,6 +465,7 @@ func (p *patchState) restale() *noPatch {
 	// patchPackages made sure it did not.
 	p.stale.all = false
 	p.stale.markSubclasses(p.now)
+	p.stale.markRubyAliases(p.prev.ix, p.now) // the previous index: the unchanged files' aliases
 	p.stale.sortLabels()
 	if p.moved {
 		if p.dirsMoved {

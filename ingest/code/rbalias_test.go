@@ -1,6 +1,15 @@
 package code
 
-import "testing"
+import (
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/m1nd-go/m1nd/ingest/adapter"
+	"github.com/m1nd-go/m1nd/ingest/cache"
+	"github.com/m1nd-go/m1nd/ingest/internal/graphdump"
+)
 
 // TestRubyConstantAlias: `Stream = Sinatra::Helpers::Stream` in a class
 // body makes `Stream.new` there construct Sinatra::Helpers::Stream
@@ -35,5 +44,76 @@ func TestRubyConstantAlias(t *testing.T) {
 		if e.Source == "file::test/stream_test.rb::StreamingTest::test_gem" && e.Relation == "calls" {
 			t.Errorf("Gem.new (a gem's class through an alias) bound %s", e.Target)
 		}
+	}
+}
+
+// rbAliasSteps edit only the file of an alias's target (rb/base.rb):
+// rb/alias.rb (`Short = Plain`, `Again = Short`), rb/sub.rb (`class Sub <
+// Short`) and rb/use.rb (their constructions) never change.
+var rbAliasSteps = []ctorStep{
+	{"the target gains initialize", map[string]string{
+		"rb/base.rb": "module Shop\n  class Plain\n    def initialize(n)\n    end\n  end\nend\n",
+	}, "file::rb/use.rb::Shop::Order::ship", "file::rb/base.rb::Shop::Plain::initialize", true},
+	{"the target gains a method", map[string]string{
+		"rb/base.rb": "module Shop\n  class Plain\n    def initialize(n)\n    end\n\n    def size\n    end\n  end\nend\n",
+	}, "file::rb/use.rb::Shop::Order::again", "file::rb/base.rb::Shop::Plain::initialize", true},
+	{"the target is renamed", map[string]string{
+		"rb/base.rb": "module Shop\n  class Plainer\n    def initialize(n)\n    end\n  end\nend\n",
+	}, "file::rb/use.rb::Shop::Order::sub", "file::rb/base.rb::Shop::Plain::initialize", false},
+	{"the target comes back without initialize", map[string]string{
+		"rb/base.rb": "module Shop\n  class Plain\n    def size\n    end\n  end\nend\n",
+	}, "file::rb/use.rb::Shop::Order::ship", "file::rb/base.rb::Shop::Plain", true},
+}
+
+// TestIncrementalRubyAliasTarget: when only the file of an alias's target
+// changes, the constructions through the alias (directly, through a
+// chain, through a subclass of the alias) bind as on a full ingest, in
+// both incremental paths. The references are named Short, Again and Sub,
+// none of them defined in the changed file.
+func TestIncrementalRubyAliasTarget(t *testing.T) {
+	for _, released := range []bool{false, true} {
+		name := "patched"
+		if released {
+			name = "rebuilt"
+		}
+		t.Run(name, func(t *testing.T) { testIncrementalRubyAlias(t, released) })
+	}
+}
+
+func testIncrementalRubyAlias(t *testing.T, released bool) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"rb/base.rb":  "module Shop\n  class Plain\n  end\nend\n",
+		"rb/alias.rb": "module Shop\n  Short = Plain\n  Again = Short\nend\n",
+		"rb/sub.rb":   "module Shop\n  class Sub < Short\n  end\nend\n",
+		"rb/use.rb": "module Shop\n  class Order\n    def ship\n      Short.new(1)\n    end\n\n" +
+			"    def again\n      Again.new(1)\n    end\n\n    def sub\n      Sub.new(1)\n    end\n  end\nend\n",
+	})
+	store := cache.Open(t.TempDir())
+	req := adapter.Request{Root: dir, Incremental: true, Cache: store}
+	prev := ingest(t, req)
+	equalToFull(t, dir, prev)
+	at := time.Now().Add(time.Hour)
+	for _, s := range rbAliasSteps {
+		for p, text := range s.files {
+			writeFiles(t, dir, map[string]string{p: text})
+			touch(t, filepath.Join(dir, p), at)
+		}
+		at = at.Add(time.Minute)
+		if released {
+			prev = nil
+			runtime.GC()
+			runtime.GC()
+		}
+		out := ingest(t, req)
+		runtime.KeepAlive(prev)
+		if inc := out.Stats.Incremental; inc.Full || inc.Patched == released {
+			t.Fatalf("%s: not the path under test: %+v", s.name, inc)
+		}
+		equalToFull(t, dir, out)
+		if d := graphdump.Of(out.Graph); d.Has(s.src, "calls", s.dst) != s.has {
+			t.Errorf("%s: %s calls %s: want %v:\n%v", s.name, s.src, s.dst, s.has, d.EdgeStrings())
+		}
+		prev = out
 	}
 }

@@ -164,6 +164,9 @@ func (r *run) resolveAll(prev *resolveCache) (*resolveCache, error) {
 	if stale.all || len(stale.changed) > 0 {
 		ix = resolve.New(resultsOf(r.included), r.ws)
 	}
+	if !stale.all {
+		stale.markRubyAliases(ix, now)
+	}
 	out := make([][]resolved, len(r.included))
 	err := forEachFile(r.ctx, len(r.included), func(i int) {
 		path := r.included[i].fr.res.Path
@@ -186,6 +189,25 @@ func (r *run) resolveAll(prev *resolveCache) (*resolveCache, error) {
 		ix, prev.ix = prev.ix, nil // nothing changed: the index still holds
 	}
 	return &resolveCache{root: root, files: now, ix: ix}, nil
+}
+
+// markRubyAliases marks, once the changes and the subclasses of stale
+// classes are marked, the Ruby constant aliases of stale names (ix: an
+// index holding every alias of the files that did not change; nil when
+// nothing changed), and then the subclasses of those, until nothing more
+// is reached: `Short = Plain` elsewhere, `Short.new` binds what Plain
+// declares, and `class Sub < Short` inherits it.
+func (s *staleness) markRubyAliases(ix *resolve.Index, files map[string]*fileResolution) {
+	for ix != nil && len(s.labels) > 0 {
+		added := ix.RubyAliasesOf(func(l string) bool { return s.labels[l] })
+		if len(added) == 0 {
+			return
+		}
+		for _, l := range added {
+			s.labels[l] = true
+		}
+		s.markSubclasses(files)
+	}
 }
 
 func resultsOf(inc []included) []*extract.Result {

@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -203,4 +204,29 @@ func (ix *Index) dropRubyAliases(fi int32) {
 			ix.rubyAliases[re.Name] = list
 		}
 	}
+}
+
+// RubyAliasesOf lists, sorted, the last names of the constant aliases
+// whose target reaches a name stale reports (by last name, through
+// chains), and which stale does not report itself: `Short = Plain` makes
+// `Short.new` bind Plain's initialize, so when Plain's file changes a
+// reference named Short may bind differently though nothing named Short
+// moved. Which alias of a name is followed is not decided here: any
+// might be.
+func (ix *Index) RubyAliasesOf(stale func(string) bool) []string {
+	added := map[string]bool{}
+	reached := func(n string) bool { return stale(n) || added[n] }
+	for grew := true; grew; {
+		grew = false
+		for path, as := range ix.rubyAliases {
+			l := lastName(path)
+			if reached(l) {
+				continue
+			}
+			if slices.ContainsFunc(as, func(a rubyAlias) bool { return reached(lastName(a.target)) }) {
+				added[l], grew = true, true
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(added))
 }
