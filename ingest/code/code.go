@@ -431,35 +431,63 @@ func (r *run) enrich() {
 func (r *run) finalize() *adapter.Output {
 	r.prog.phase(adapter.PhaseFinalize, 0, 0)
 	g := r.b.g
-	if r.store == nil {
-		r.release()
+	var lay *layout
+	if r.store != nil {
+		// The layout reads the extractions: it is made first, so that
+		// they can go before the CSR build.
+		lay = newLayout(r.included, r.hist, g, r.rc, r.ws)
 	}
+	r.release()
 	g.Finalize()
 	r.phaseDone(adapter.PhaseFinalize)
 
 	r.st.LabelCollisions = r.b.collisions
 	r.graphStats(g)
 	out := r.output(g, func(h *gitmeta.History) []history.Commit { return commitsOf(h, g) })
-	r.commit(out, func() *layout { return newLayout(r.included, r.hist, g, r.rc, r.ws) })
+	r.commit(out, func() *layout {
+		if lay == nil {
+			return newLayout(r.included, r.hist, g, r.rc, r.ws)
+		}
+		lay.gen = g.Generation() // Finalize moved it
+		return lay
+	})
 	return r.done(out, len(r.included))
 }
 
-// release drops the extractions of a run that keeps none (no cache
-// store) before Finalize: the graph holds all it needs of them by now, and
-// on go-std they are half the live heap the CSR build would add to.
+// release drops the run's references to its extractions before Finalize:
+// the graph (and the layout, made before) holds all it needs of them by
+// now, and on go-std they are half the live heap the CSR build would add
+// to. A run without a cache store drops them for good; with a store, each
+// result becomes spilled again (fileResult.result reads it back, should
+// anything ask). The results are never modified: the store may hand the
+// same object to the next incremental run, and a blob still queued behind
+// is encoded from it (clearing their edges in place broke both).
 //
-// It then collects: the last collection ran in the resolve phase, at twice
-// that phase's live heap, so without one the CSR build's arrays would be
-// laid over the released results instead of in their place (go-std: a
-// 50 ms collection for a peak RSS ≈ 100 MB lower).
+// What that frees depends on the store: a store that spills (a server's)
+// keeps a result only until its blob is written, so once the write-behind
+// queue has caught up nothing else holds it; a store that keeps results
+// in memory keeps them all, by design.
+//
+// It then collects, when that frees something: the last collection ran
+// in the resolve phase, at twice that phase's live heap, so without one
+// the CSR build's arrays would be laid over the released results instead
+// of in their place (go-std: a 50 ms collection for a peak RSS ≈ 100 MB
+// lower).
 func (r *run) release() {
 	for i := range r.results {
-		r.results[i].res, r.results[i].spilled = nil, nil
+		fr := &r.results[i]
+		var back *cache.Store
+		if fr.hasResult() {
+			back = r.store // nil without a store: gone for good
+		}
+		fr.res, fr.spilled = nil, back
 	}
 	for i := range r.included {
 		r.included[i].nodes, r.included[i].imports = nil, nil
 	}
-	runtime.GC()
+	if r.store == nil || r.store.Spills() {
+		runtime.GC()
+	}
 }
 
 // graphStats counts what the graph holds.
