@@ -30,6 +30,9 @@ type sigQuote struct {
 	// line, a reST function/class directive, a quoted def), so a
 	// parameter it leaves out is a claim too.
 	full bool
+	// stub: a stub def of a Python block, compared only when it shares a
+	// parameter with the def (else it is the reader's namesake function).
+	stub bool
 }
 
 var (
@@ -134,13 +137,14 @@ func (q sigQuote) mismatch(s pySig) string {
 func signatureFindings(b *session.Bundle, src *driftSources, d *document.DocDrift, lines []string) []document.Finding {
 	x := docIndex(b)
 	var fs []document.Finding
-	for _, q := range quotedSignatures(lines) {
+	qs := append(quotedSignatures(lines), stubSignatures(pyExamples(strings.Join(lines, "\n")))...)
+	for _, q := range qs {
 		k, ok := quotedCallable(b, src, x, q.name)
 		if !ok {
 			continue
 		}
 		why := q.mismatch(k.sig)
-		if why == "" {
+		if why == "" || q.stub && !sharesParam(q, k.sig) {
 			continue
 		}
 		fs = append(fs, document.Finding{Kind: document.DriftCodeChanged, Section: sectionAt(b.Graph, d, q.line), Target: k.node, File: x.FileOf(k.node),
@@ -193,4 +197,11 @@ func quotedCallable(b *session.Bundle, src *driftSources, x *document.Index, nam
 		return k, ok && k.def != graph.NoNode // no __init__ found: nothing to compare
 	}
 	return callable{}, false
+}
+
+// sharesParam: some parameter the quote names is one the def takes.
+func sharesParam(q sigQuote, s pySig) bool {
+	return slices.ContainsFunc(q.params, func(p string) bool {
+		return slices.ContainsFunc(s.params, func(sp sigParam) bool { return sp.name == p })
+	})
 }

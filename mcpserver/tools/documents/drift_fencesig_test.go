@@ -1,0 +1,44 @@
+package documents
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+)
+
+// A stub def in a page's Python block quotes the def's signature: a
+// keyword the def no longer takes, or a parameter it gained, is a
+// finding, as for a "Signature:" line. A def with a real body is the
+// reader's code, and a stub sharing no parameter with the project's def
+// of that name is the reader's namesake: neither is compared.
+func TestDocumentDriftChecksStubSignaturesInBlocks(t *testing.T) {
+	t.Parallel()
+	dir := srcCommitted(t, map[string]string{
+		"src/kit/__init__.py": "",
+		"src/kit/net.py":      "def connect(host, timeout=5):\n    return host\n\n\ndef helper(a):\n    return a\n\n\nclass Pool:\n    def fill(self, n):\n        return n\n",
+		"docs/api.md": "# API\n\n```python\ndef connect(host, timeout=5): ...\n\n\nclass Pool:\n    def fill(self, n):\n        \"\"\"Fill the pool.\"\"\"\n```\n\n" +
+			"## Usage\n\n```python\nfrom kit.net import connect\n\n\ndef connect(host, timeout=5):\n    return host.upper()\n\n\ndef helper(request): ...\n```\n",
+	})
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
+	edit := fileEditor(t, dir, "src/kit/net.py")
+	edit("2024-04-01T00:00:00Z", "def connect(host, timeout=5)", "def connect(host, deadline=5)")
+	edit("2024-05-01T00:00:00Z", "def fill(self, n)", "def fill(self, n, block)")
+	d := driftServer(t, dir)
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t"})
+	var got []string
+	for _, doc := range out["documents"].([]any) {
+		for _, f := range doc.(map[string]any)["findings"].([]any) {
+			m := f.(map[string]any)
+			got = append(got, fmt.Sprint(m["line"], " ", m["kind"], " | ", m["detail"]))
+		}
+	}
+	want := []string{
+		"8 code_change_unreflected | the page's signature leaves out `block`, which the def takes (src/kit/net.py: def Pool.fill(n, block))",
+		"4 code_change_unreflected | the page's signature names `timeout`, which the def does not take; leaves out `deadline`, which the def takes (src/kit/net.py: def connect(host, deadline))",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
