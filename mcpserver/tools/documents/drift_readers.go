@@ -64,6 +64,9 @@ var treeEntryRe = regexp.MustCompile(`(?:├──|└──|\|--|` + "`" + `--)
 // the page draws in a file tree or imports as a module — the reader's own
 // project, which the page tells them to create.
 func readersPath(g *graph.Graph, text, p string) bool {
+	if captions(text, p) {
+		return true
+	}
 	segs := strings.Split(p, "/")
 	for i := 1; i < len(segs)-1; i++ {
 		dir := strings.Join(segs[:i+1], "/")
@@ -80,6 +83,16 @@ func readersPath(g *graph.Graph, text, p string) bool {
 		return imp.MatchString(text)
 	}
 	return false
+}
+
+// captions: the page titles a code block with the path (a line that is
+// only the path, bold or quoted, right above the fence): the block is the
+// reader's file of that name, as starlette's config.md shows
+// "**tests/conftest.py**:" above the reader's test setup.
+func captions(text, p string) bool {
+	q := regexp.QuoteMeta(p)
+	above := regexp.MustCompile("(?m)^[ \t]*[*_`]*" + q + "[*_`]*:?[ \t]*\n(?:[ \t]*\n)*[ \t]*(?:```|~~~|\\.\\. code)")
+	return above.MatchString(text)
 }
 
 // readersHook: the page names the same member on a class the project

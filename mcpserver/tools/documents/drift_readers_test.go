@@ -13,8 +13,9 @@ import (
 // project a packaging how-to has the reader create (drawn in a tree, or
 // imported), a handler the reader writes named on project classes in a
 // dispatch explanation (`Paddle.on_key`, then `Static.on_key`), a
-// template page's placeholder. The same shapes naming the project's own
-// gone file, member or module name stay findings.
+// template page's placeholder, a file whose content the page shows under
+// its name (the reader's tests/conftest.py). The same shapes naming the
+// project's own gone file, member or module name stay findings.
 func TestDocumentDriftLeavesTheReadersCode(t *testing.T) {
 	t.Parallel()
 	dir := srcCommitted(t, map[string]string{
@@ -24,7 +25,8 @@ func TestDocumentDriftLeavesTheReadersCode(t *testing.T) {
 			"and finally `Widget.on_key`.\n\n## Rendering\n\n`Static.draw` paints the widget.\n",
 		"docs/package.md": "# Packaging\n\n```\ncalc/\n├── src\n│   └── calc_app\n│       ├── __about__.py\n│       └── __init__.py\n```\n\n" +
 			"- `src/calc_app/__about__.py` holds your version.\n\n```python\n>>> from shop_app import main\n```\n\n" +
-			"Put it in `src/shop_app/entry.py`. The project's loader is `src/kit/loader.py`.\n",
+			"Put it in `src/shop_app/entry.py`. The project's loader is `src/kit/loader.py`.\n\n" +
+			"Set up tests in `src/kit/conftest.py`.\n\n**src/kit/conftest.py**:\n\n```python\nimport kit\n```\n",
 		"docs/_template.md": "# WIDGET\n\nThe WIDGET widget: see `kit.widget.WIDGET`.\n",
 		"docs/guide.md":     "# Guide\n\nSee `kit.widget.Gone`.\n",
 	})
