@@ -19,7 +19,7 @@ func kotlinHook(x *tableExtract, i int32, s *tScope) bool {
 	t := x.t
 	kind := t.g.kindName(t.n[i].kind)
 	if kind == "call_expression" {
-		return x.chainedCall(i, s)
+		return x.chainedCall(i, s) || x.kotlinTypedCall(i, s)
 	}
 	if !s.classLike {
 		return false
@@ -322,4 +322,296 @@ func kotlinExprKind(kind, text string) string {
 		}
 	}
 	return "_"
+}
+
+// kotlinTypedCall records `x.m(…)`, `x?.m(…)` or `this.x.m(…)` as the
+// table would, with the receiver's type when x is a parameter, a local or
+// a property declared with a type (`val x: Foo`) or a construction
+// (`val x = Foo(…)`): m then binds Foo's m or an ancestor's, where an
+// untyped receiver bound only a method of the calling file. It reports
+// false, leaving the call to the table, for any other call.
+func (x *tableExtract) kotlinTypedCall(i int32, s *tScope) bool {
+	t := x.t
+	callee := t.first(i)
+	if callee < 0 || t.g.kindName(t.n[callee].kind) != "navigation_expression" {
+		return false
+	}
+	text := strings.TrimSpace(t.text(callee))
+	if len(text) > 200 || strings.ContainsAny(text, "<(!") {
+		return false // generics, calls, !!: the table's reading
+	}
+	text = compactDots(text)
+	j := strings.LastIndex(text, ".")
+	if j <= 0 {
+		return false
+	}
+	recv, name := text[:j], text[j+1:]
+	if !isCallName(name) || x.l.ignoreCalls[name] {
+		return false
+	}
+	v, member := strings.TrimSuffix(recv, "?"), false
+	if rest, ok := strings.CutPrefix(v, "this."); ok {
+		v, member = strings.TrimSuffix(rest, "?"), true
+	}
+	if !isIdent(v) || isUpperStart(v) {
+		return false // Foo.m(): the table types it by its name
+	}
+	typ := x.kotlinVarType(i, v, member)
+	if typ == "" {
+		return false
+	}
+	h := RefHint{Receiver: trimReceiver(recv), ReceiverType: typ}
+	if n, ok := kotlinArgs(x, i); ok {
+		h.Args = argsHint(n)
+	}
+	if isUpperStart(name) {
+		h.ArgKinds = kotlinArgKinds(x, i)
+	}
+	x.b.ref(s.id, name, RelCalls, t.line(i), h)
+	for c := t.first(i); c >= 0; c = t.n[c].next {
+		x.walk(c, s)
+	}
+	return true
+}
+
+// kotlinVarType is the declared type of the variable name seen from node
+// at, looked up lexically: the locals declared before at in each
+// enclosing block, a lambda's or a function's parameters, the properties
+// of the enclosing classes (a class parameter with val or var is one),
+// the file's top-level properties. member: `this.name`, a property of the
+// nearest class only. "" when unknown, when a for loop or an untyped
+// lambda parameter shadows it, or when the declaring scope smart-casts it
+// (`name is Bar`, `name as Bar`: its declared type would hide Bar's
+// methods).
+func (x *tableExtract) kotlinVarType(at int32, name string, member bool) string {
+	t := x.t
+	for child, n := at, t.n[at].parent; n >= 0; child, n = n, t.n[n].parent {
+		ty, found := "", false
+		switch t.g.kindName(t.n[n].kind) {
+		case "class_declaration", "object_declaration", "companion_object":
+			ty, found = x.kotlinMember(n, name)
+			if member && !found {
+				return ""
+			}
+		case "class_body", "enum_class_body":
+			continue // its properties: at the class
+		case "function_declaration", "secondary_constructor", "lambda_literal", "for_statement", "catch_block":
+			if !member {
+				// A lambda's statements are its children: its locals
+				// before the call, then its parameters.
+				if ty, found = x.kotlinLocal(t.first(n), child, name); !found {
+					ty, found = x.kotlinParam(n, name)
+				}
+			}
+		case "source_file":
+			ty, found = x.kotlinLocal(t.first(n), -1, name)
+		default:
+			if !member {
+				ty, found = x.kotlinLocal(t.first(n), child, name)
+			}
+		}
+		if found {
+			if ty != "" && kotlinCasts(t.text(x.kotlinFunc(at, n)), name) {
+				return ""
+			}
+			return ty
+		}
+	}
+	return ""
+}
+
+// kotlinFunc is the innermost function around node at, or n (the scope
+// that declares the variable) when n is nearer: where a smart cast of the
+// variable would be written.
+func (x *tableExtract) kotlinFunc(at, n int32) int32 {
+	t := x.t
+	for f := t.n[at].parent; f >= 0 && f != n; f = t.n[f].parent {
+		if t.g.kindName(t.n[f].kind) == "function_declaration" {
+			return f
+		}
+	}
+	return n
+}
+
+// kotlinLocal looks for a property named name among the siblings from c
+// up to (not including) stop (-1: all of them), the last one
+// first: a later declaration shadows an earlier one.
+func (x *tableExtract) kotlinLocal(c, stop int32, name string) (string, bool) {
+	t := x.t
+	ty, found := "", false
+	for ; c >= 0 && c != stop; c = t.n[c].next {
+		if t.g.kindName(t.n[c].kind) != "property_declaration" {
+			continue
+		}
+		if got, ok := x.kotlinProperty(c, name); ok {
+			ty, found = got, true
+		}
+	}
+	return ty, found
+}
+
+// kotlinProperty reads property declaration p when it declares name: its
+// type as written, else the class its initializer constructs.
+func (x *tableExtract) kotlinProperty(p int32, name string) (string, bool) {
+	t := x.t
+	for c := t.first(p); c >= 0; c = t.n[c].next {
+		if t.g.kindName(t.n[c].kind) != "variable_declaration" {
+			continue
+		}
+		if !x.declares(c, name) {
+			return "", false
+		}
+		if ty := x.kotlinTypeOf(c); ty != "" {
+			return ty, true
+		}
+		return x.kotlinConstructs(t.n[c].next), true
+	}
+	return "", false
+}
+
+// kotlinParam looks for a parameter named name of function, constructor,
+// lambda, for loop or catch clause n. A for loop's or a lambda's
+// parameter without a type, and the implicit `it` of a lambda without
+// parameters, hide the name: found, of no known type.
+func (x *tableExtract) kotlinParam(n int32, name string) (string, bool) {
+	t := x.t
+	first := t.first(n)
+	switch t.g.kindName(t.n[n].kind) {
+	case "catch_block": // catch (e: IOException)
+		if first >= 0 && t.text(first) == name {
+			return x.kotlinTypeOf(n), true
+		}
+		return "", false
+	case "for_statement": // for (x: Foo in xs)
+		if first >= 0 && t.g.kindName(t.n[first].kind) == "variable_declaration" && x.declares(first, name) {
+			return x.kotlinTypeOf(first), true
+		}
+		return "", false
+	}
+	params := false
+	for c := first; c >= 0; c = t.n[c].next {
+		switch t.g.kindName(t.n[c].kind) {
+		case "function_value_parameters", "lambda_parameters":
+			params = true
+			for p := t.first(c); p >= 0; p = t.n[p].next {
+				if x.declares(p, name) {
+					return x.kotlinTypeOf(p), true
+				}
+			}
+		}
+	}
+	if name == "it" && !params && t.g.kindName(t.n[n].kind) == "lambda_literal" {
+		return "", true
+	}
+	return "", false
+}
+
+// declares reports whether declaration d (a parameter, a variable) is
+// named name: its first child.
+func (x *tableExtract) declares(d int32, name string) bool {
+	id := x.t.first(d)
+	return id >= 0 && x.t.g.kindName(x.t.n[id].kind) == "identifier" && x.t.text(id) == name
+}
+
+// kotlinMember looks for a property named name of class n: a class
+// parameter declared with val or var, or a property of its body.
+func (x *tableExtract) kotlinMember(n int32, name string) (string, bool) {
+	t := x.t
+	for c := t.first(n); c >= 0; c = t.n[c].next {
+		switch t.g.kindName(t.n[c].kind) {
+		case "primary_constructor":
+			for ps := t.first(c); ps >= 0; ps = t.n[ps].next {
+				if t.g.kindName(t.n[ps].kind) != "class_parameters" {
+					continue
+				}
+				for p := t.first(ps); p >= 0; p = t.n[p].next {
+					if x.kotlinClassParam(p, name) {
+						return x.kotlinTypeOf(p), true
+					}
+				}
+			}
+		case "class_body", "enum_class_body":
+			if ty, ok := x.kotlinLocal(t.first(c), -1, name); ok {
+				return ty, true
+			}
+		}
+	}
+	return "", false
+}
+
+// kotlinClassParam reports whether class parameter p declares property
+// name (with val or var; a bare parameter is no property).
+func (x *tableExtract) kotlinClassParam(p int32, name string) bool {
+	t := x.t
+	if t.g.kindName(t.n[p].kind) != "class_parameter" {
+		return false
+	}
+	for c := t.first(p); c >= 0; c = t.n[c].next {
+		if t.g.kindName(t.n[c].kind) == "identifier" {
+			if t.text(c) != name {
+				return false
+			}
+			head := strings.Fields(strings.TrimSpace(string(t.bytes(p)[:t.n[c].start-t.n[p].start])))
+			return len(head) > 0 && (head[len(head)-1] == "val" || head[len(head)-1] == "var")
+		}
+	}
+	return false
+}
+
+// kotlinTypeOf is the class a declaration d's type names: `Foo`, `Foo?`,
+// `a.b.Foo`, `Foo<T>` give Foo; a function type, a type parameter
+// (all capitals: T, K) or no type give "".
+func (x *tableExtract) kotlinTypeOf(d int32) string {
+	t := x.t
+	for c := t.first(d); c >= 0; c = t.n[c].next {
+		ut := c
+		if t.g.kindName(t.n[c].kind) == "nullable_type" {
+			ut = t.first(c)
+		}
+		if ut < 0 || t.g.kindName(t.n[ut].kind) != "user_type" {
+			continue
+		}
+		last := ""
+		for id := t.first(ut); id >= 0; id = t.n[id].next {
+			if t.g.kindName(t.n[id].kind) == "identifier" {
+				last = t.text(id)
+			}
+		}
+		if isUpperStart(last) && !isAllUpper(last) {
+			return last
+		}
+		return ""
+	}
+	return ""
+}
+
+// kotlinConstructs is the class expression e constructs, `Foo(…)` or
+// `a.b.Foo(…)` (a capitalised callee), or "".
+func (x *tableExtract) kotlinConstructs(e int32) string {
+	t := x.t
+	if e < 0 || t.g.kindName(t.n[e].kind) != "call_expression" {
+		return ""
+	}
+	callee := t.first(e)
+	if callee < 0 {
+		return ""
+	}
+	switch t.g.kindName(t.n[callee].kind) {
+	case "identifier", "navigation_expression":
+	default:
+		return ""
+	}
+	text := compactDots(strings.TrimSpace(t.text(callee)))
+	last := lastSegment(text, ".")
+	if strings.ContainsAny(text, "(<!?") || !isUpperStart(last) || isAllUpper(last) {
+		return ""
+	}
+	return last
+}
+
+// kotlinCasts reports whether scope text smart-casts name (`name is
+// Bar`, `name as Bar`, `when (name) { is Bar -> … }`).
+func kotlinCasts(text, name string) bool {
+	return strings.Contains(text, name+" is ") || strings.Contains(text, name+" !is ") ||
+		strings.Contains(text, name+" as ") || strings.Contains(text, "when ("+name+")")
 }
