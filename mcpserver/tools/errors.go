@@ -3,6 +3,8 @@ package tools
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"testing"
 )
 
 // Error is a tool failure that teaches: what was wrong, how to fix it, a
@@ -38,6 +40,15 @@ func (e *Error) WithExample(args map[string]any) *Error {
 	return e
 }
 
+// WithCall sets an example call of another tool (the call the error
+// teaches to make first, such as ingest before a tool that needs its
+// graph), so the example's arguments are never shown under the failing
+// tool's name.
+func (e *Error) WithCall(tool string, args map[string]any) *Error {
+	e.Example = map[string]any{"name": tool, "arguments": args}
+	return e
+}
+
 // asToolError converts any handler error into a teaching Error for tool t.
 func asToolError(t *Tool, err error) *Error {
 	var te *Error
@@ -56,6 +67,9 @@ func asToolError(t *Tool, err error) *Error {
 			out.Example = ex
 		}
 	}
+	if testing.Testing() && t != nil {
+		mustFitTool(t, out.Example)
+	}
 	if out.Hint == "" && t != nil {
 		out.Hint = fmt.Sprintf("Check the arguments of %s: `help` with tool_name=%q lists its parameters.", t.Name, t.Name)
 	}
@@ -63,4 +77,24 @@ func asToolError(t *Tool, err error) *Error {
 		out.SuggestedNextStep = fmt.Sprintf("Fix the arguments and call %s again.", t.Name)
 	}
 	return &out
+}
+
+// mustFitTool fails a test run whose error example, shown as a call of t,
+// passes an argument t does not take: an agent that copies the example
+// would be refused (WithCall names the tool an example belongs to).
+func mustFitTool(t *Tool, ex map[string]any) {
+	if name, _ := ex["name"].(string); name != t.Name {
+		return
+	}
+	args, _ := ex["arguments"].(map[string]any)
+	var bad []string
+	for k := range args {
+		if _, ok := t.Param(k); !ok {
+			bad = append(bad, k)
+		}
+	}
+	if len(bad) > 0 {
+		slices.Sort(bad)
+		panic(fmt.Sprintf("%s's error example passes %v, which %s does not take: use WithCall with the tool they belong to", t.Name, bad, t.Name))
+	}
 }

@@ -539,7 +539,10 @@ func loadSnapshot(c *tools.Call, name, param string) (*graph.Graph, error) {
 	fail := func(format string, args ...any) error {
 		e := tools.Errorf(fmt.Sprintf("%s is \"current\" or a snapshot in the runtime directory: one of %s. Call persist to save the served graph as graph.bin.", param, strings.Join(avail, ", ")), format, args...)
 		e.Extra = map[string]any{"available_snapshots": avail}
-		return e.WithExample(map[string]any{"agent_id": "claude", "snapshot_a": "graph.bin", "snapshot_b": "current"})
+		if param != "snapshot_a" && param != "snapshot_b" {
+			return e // the tool's own example (diverge's baseline) fits
+		}
+		return e.WithCall("differential", map[string]any{"agent_id": "claude", "snapshot_a": "graph.bin", "snapshot_b": "current"})
 	}
 	if cfg.RuntimeDir == "" {
 		return nil, fail("%s %q: this session keeps its graph in memory only, so only \"current\" exists (start the server with --runtime-dir to save snapshots)", param, name)

@@ -571,7 +571,7 @@ func checkVersion(agent string, p *continuity.Perspective, v int) error {
 		"route_set_version %d is stale: perspective %s is at version %d", v, p.ID, p.Version)
 	e.Extra = map[string]any{"current_route_set_version": p.Version, "perspective_id": p.ID}
 	return e.WithNext(fmt.Sprintf("Call perspective_routes with perspective_id %q.", p.ID)).
-		WithExample(map[string]any{"agent_id": agent, "perspective_id": p.ID, "page": 1})
+		WithCall("perspective_routes", map[string]any{"agent_id": agent, "perspective_id": p.ID, "page": 1})
 }
 
 // pickRoute finds the route a call names by id or index (exactly one).

@@ -181,7 +181,7 @@ func noDocumentsErr(b *session.Bundle) *tools.Error {
 	return tools.Errorf("Documents enter the graph through ingest with a document adapter: adapter \"universal\" (Markdown, reStructuredText, AsciiDoc, text, HTML), \"auto\" (detects every family), \"light\", \"bibtex\", …; mode \"merge\" keeps the code.",
 		"no document has been ingested").
 		WithNext("Call ingest with adapter \"universal\" and mode \"merge\" on the docs directory, then retry.").
-		WithExample(map[string]any{"agent_id": "claude", "path": path, "adapter": "universal", "mode": "merge"})
+		WithCall("ingest", map[string]any{"agent_id": "claude", "path": path, "adapter": "universal", "mode": "merge"})
 }
 
 // resolveDocument finds the document node a path or node reference

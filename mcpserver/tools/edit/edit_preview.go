@@ -199,7 +199,7 @@ func staleCommit(c *tools.Call, p *edit.Preview) error {
 	e := tools.Errorf("The file changed after the preview, so the previewed diff no longer describes what the write would do. Nothing was written.",
 		"%s changed since preview %s: the preview was computed against sha256 %s (%d lines); %s", p.Edit.Path, p.ID, p.BaseSHA(), editLines(p.Target.Old), what).
 		WithNext("Re-read the file (surgical_context or view), redo the edit on its current contents, and call edit_preview again.").
-		WithExample(map[string]any{"agent_id": "claude", "file_path": p.Edit.Path, "new_content": "…"})
+		WithCall("edit_preview", map[string]any{"agent_id": "claude", "file_path": p.Edit.Path, "new_content": "…"})
 	e.Extra = map[string]any{"base_sha256": p.BaseSHA(), "current_sha256": nowSHA, "changed_since_preview": diff}
 	return e
 }

@@ -195,7 +195,7 @@ func acceptFormats(names []string) (func(document.Format) bool, error) {
 func runAutoIngestStart(c *tools.Call, in autoIngestStartParams) (autoIngestStartOutput, error) {
 	if len(in.Roots) == 0 {
 		return autoIngestStartOutput{}, tools.Errorf("roots lists the directories (or files) of documents to watch.", "roots is empty").
-			WithExample(map[string]any{"agent_id": c.AgentID, "roots": []string{"/path/to/docs"}})
+			WithCall("auto_ingest_start", map[string]any{"agent_id": c.AgentID, "roots": []string{"/path/to/docs"}})
 	}
 	accept, err := acceptFormats(in.Formats)
 	if err != nil {
@@ -301,7 +301,7 @@ func runAutoIngestTick(c *tools.Call, _ struct{}) (autoIngestTickOutput, error) 
 	if err != nil {
 		return autoIngestTickOutput{}, tools.Errorf("Start watching first: auto_ingest_start with the document roots.", "%v", err).
 			WithNext("Call auto_ingest_start, then auto_ingest_tick.").
-			WithExample(map[string]any{"agent_id": c.AgentID, "roots": []string{"/path/to/docs"}})
+			WithCall("auto_ingest_start", map[string]any{"agent_id": c.AgentID, "roots": []string{"/path/to/docs"}})
 	}
 	out := autoIngestTickOutput{TickResult: res}
 	out.Guidance = tools.Guidance{ProofState: "triaging", NextSuggestedTool: tools.FirstTool(c.Registry, "document_drift"),
