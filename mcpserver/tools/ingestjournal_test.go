@@ -48,6 +48,9 @@ func TestIngestAnswersWithSeekIndexBuilt(t *testing.T) {
 		if !session.Built(jb.Bundle, SeekIndexKey) {
 			t.Fatalf("ingest %d: its answer would come before its seek index was built", i)
 		}
+		if !session.Built(jb.Bundle, seekCoChangeKey) {
+			t.Fatalf("ingest %d: its answer would come before seek's co-change (the fixture has history) was built", i)
+		}
 		waits := SeekIndexWaits()
 		if _, err := SeekIndex(s, s.Current()); err != nil {
 			t.Fatal(err)

@@ -70,7 +70,11 @@ func startSeekIndex(s *session.State, b *session.Bundle) <-chan struct{} {
 	done := make(chan struct{})
 	s.Go("seek index of a new graph, before the ingest answers", func(ctx context.Context) error {
 		defer close(done)
-		_, err := seekIndexCtx(ctx, s, b)
+		if _, err := seekIndexCtx(ctx, s, b); err != nil {
+			return err
+		}
+		// And what its rerank reads of a git history (a few ms).
+		_, err := seekCoChangeCtx(ctx, b)
 		return err
 	})
 	return done
@@ -116,7 +120,10 @@ func BuildIndexesAfter(c *Call, b *session.Bundle, start <-chan struct{}) (built
 		if !waitStart(ctx, start) || ctx.Err() != nil || s.Current() != b || b.Graph.NumNodes() == 0 {
 			return nil // a newer graph is served: its own warm-up builds
 		}
-		_, err := seekIndexCtx(ctx, s, b)
+		if _, err := seekIndexCtx(ctx, s, b); err != nil {
+			return err
+		}
+		_, err := seekCoChangeCtx(ctx, b)
 		return err
 	})
 	s.Go("query indexes of a new graph", func(ctx context.Context) error {

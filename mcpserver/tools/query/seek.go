@@ -129,10 +129,10 @@ func runSeek(c *tools.Call, in seekParams) (SeekOutput, error) {
 		}
 		p := seek.Params{TopK: in.TopK, Scope: scope, Types: types, MinScore: float32(in.MinScore), GraphRerank: rerank, ExcludeTests: in.ExcludeTests}
 		if rerank && len(b.Commits) > 0 {
-			// Co-change history lives in the query engine's temporal
-			// index (ingest starts building it in the background).
-			if eng, err := c.Session.Engine(b); err == nil {
-				p.CoChange = eng.Temporal().CoChange()
+			// Co-change history: seek's own matrix, not the query
+			// engine's (whose build the first seek would wait for).
+			if co, err := tools.SeekCoChange(c.Session, b); err == nil && co != nil {
+				p.CoChange = co
 			}
 		}
 		if err := seekInTime(c); err != nil {
