@@ -2,6 +2,7 @@ package activation
 
 import (
 	"math/bits"
+	"runtime"
 	"sync"
 
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -145,16 +146,27 @@ func (w *Workspace) collect() []graph.Scored {
 	return out
 }
 
-// Pool hands out Workspaces for one graph size.
+// Pool hands out Workspaces for one graph size. It keeps up to keep
+// returned workspaces in a free list of its own, beside a sync.Pool for
+// any more: a sync.Pool drops what it holds within two collections, and
+// a server holding a large graph collects every few queries (issue 29:
+// on go-std, every fourth activate), so each dropped workspace came back
+// as a new one, its per-node arrays (≈ 20 bytes a node) allocated and
+// zeroed and its row and list buffers grown again. The arrays hold no
+// pointers, so keeping them costs the collector nothing to mark.
 type Pool struct {
 	n   int
 	imp *graph.Importers
 	p   sync.Pool
+
+	mu   sync.Mutex
+	free []*Workspace
+	keep int
 }
 
 // NewPool returns a pool of workspaces for graphs of n nodes.
 func NewPool(n int) *Pool {
-	p := &Pool{n: n}
+	p := &Pool{n: n, keep: poolKeep()}
 	p.p.New = func() any { return NewWorkspace(n) }
 	return p
 }
@@ -164,7 +176,7 @@ func NewPool(n int) *Pool {
 // reverse loop reads instead of the CSR while g keeps its generation. g
 // must be finalized.
 func NewPoolFor(g *graph.Graph) *Pool {
-	p := &Pool{n: g.NumNodes(), imp: graph.NewImporters(g)}
+	p := &Pool{n: g.NumNodes(), imp: graph.NewImporters(g), keep: poolKeep()}
 	p.p.New = func() any {
 		w := NewWorkspace(p.n)
 		w.layout = p.imp
@@ -173,11 +185,27 @@ func NewPoolFor(g *graph.Graph) *Pool {
 	return p
 }
 
+// poolKeep is how many workspaces a pool keeps across collections: a
+// query engine's run holds two at once (the run's and D1's), and as many
+// runs as there are processors can be under way.
+func poolKeep() int { return 2 * runtime.GOMAXPROCS(0) }
+
 // Importers is the packed reverse adjacency of NewPoolFor, or nil.
 func (p *Pool) Importers() *graph.Importers { return p.imp }
 
 // Get returns a clean workspace.
-func (p *Pool) Get() *Workspace { return p.p.Get().(*Workspace) }
+func (p *Pool) Get() *Workspace {
+	p.mu.Lock()
+	if k := len(p.free); k > 0 {
+		w := p.free[k-1]
+		p.free[k-1] = nil
+		p.free = p.free[:k-1]
+		p.mu.Unlock()
+		return w
+	}
+	p.mu.Unlock()
+	return p.p.Get().(*Workspace)
+}
 
 // Put returns w to the pool; w must not be used afterwards. Workspaces of
 // another size are dropped.
@@ -187,6 +215,13 @@ func (p *Pool) Put(w *Workspace) {
 	}
 	w.reset()
 	w.lend = false
+	p.mu.Lock()
+	if len(p.free) < p.keep {
+		p.free = append(p.free, w)
+		p.mu.Unlock()
+		return
+	}
+	p.mu.Unlock()
 	p.p.Put(w)
 }
 
