@@ -2,6 +2,9 @@ package tools
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -31,9 +34,18 @@ func TestIngestAnswersWithSeekIndexBuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	for i := 1; i <= 2; i++ {
+	for i := 1; i <= 3; i++ {
+		patch := i == 3 // a patched ingest answers after its index too
+		if patch {
+			f, err := os.OpenFile(filepath.Join(dir, "backend", "auth.py"), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintln(f, "# patched")
+			f.Close()
+		}
 		c := &Call{Ctx: context.Background(), Session: s, AgentID: "t", Progress: func(float64, float64, string) {}}
-		r := &IngestRun{C: c, Path: dir, Adapter: "code", Mode: "replace"}
+		r := &IngestRun{C: c, Path: dir, Adapter: "code", Mode: "replace", Incremental: patch}
 		if err := r.Target(); err != nil {
 			t.Fatal(err)
 		}
@@ -43,6 +55,9 @@ func TestIngestAnswersWithSeekIndexBuilt(t *testing.T) {
 		}
 		if !jb.Journaled || jb.Bundle != s.Current() {
 			t.Fatalf("ingest %d: journaled %v, published %v", i, jb.Journaled, jb.Bundle == s.Current())
+		}
+		if inc := r.Output().Stats.Incremental; patch && (inc == nil || !inc.Patched) {
+			t.Fatalf("ingest %d was not a patch: %+v", i, inc)
 		}
 		jb.AwaitSeekIndex(c)
 		if !session.Built(jb.Bundle, SeekIndexKey) {
@@ -62,8 +77,8 @@ func TestIngestAnswersWithSeekIndexBuilt(t *testing.T) {
 	}
 }
 
-// Which ingests answer after their seek index: full builds of at least
-// seekAwaitMinElements nodes and edges, never a patch.
+// Which ingests answer after their seek index: graphs of at least
+// seekAwaitMinElements nodes and edges, built in full or patched.
 func TestSeekBeforeAnswer(t *testing.T) {
 	patched := &adapter.IncrementalStats{Patched: true}
 	for _, tc := range []struct {
@@ -74,7 +89,8 @@ func TestSeekBeforeAnswer(t *testing.T) {
 		{ingest.Stats{NodesCreated: 20_000, EdgesCreated: 79_999}, false},
 		{ingest.Stats{NodesCreated: 20_000, EdgesCreated: 80_000}, true},
 		{ingest.Stats{NodesCreated: 120_423, EdgesCreated: 734_255}, true}, // go-std's
-		{ingest.Stats{NodesCreated: 120_423, EdgesCreated: 734_255, Incremental: patched}, false},
+		{ingest.Stats{NodesCreated: 120_423, EdgesCreated: 734_255, Incremental: patched}, true},
+		{ingest.Stats{NodesCreated: 4_260, EdgesCreated: 13_000, Incremental: patched}, false},
 	} {
 		if got := seekBeforeAnswer(tc.st); got != tc.want {
 			t.Errorf("seekBeforeAnswer(%d nodes, %d edges, patched %v) = %v, want %v",
