@@ -54,6 +54,9 @@ type Index struct {
 	dirOnce sync.Once
 	byDir   map[string][]graph.NodeID // file nodes per directory ("." for the root)
 	byStem  map[string][]graph.NodeID // file nodes per name stem
+
+	fragOnce sync.Once
+	fragDirs map[string]bool // fragment directories (see FragmentDir)
 }
 
 // NewIndex binds commits (newest first, as ingest produces them) to g.

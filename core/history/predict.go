@@ -216,7 +216,7 @@ func (ev *evidence) get(id graph.NodeID) *cand {
 }
 
 func (ev *evidence) keep(id graph.NodeID) bool {
-	if id == ev.file || ev.x.g.Type(id) != graph.File {
+	if id == ev.file || ev.x.g.Type(id) != graph.File || ev.x.IsFragment(id) {
 		return false
 	}
 	return ev.p.Keep == nil || ev.p.Keep(id)

@@ -2,6 +2,7 @@ package change
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"path"
 	"regexp"
@@ -168,7 +169,7 @@ func (pl *plan) validate(c *tools.Call, in validatePlanParams) validatePlanOutpu
 // a file the graph does not hold is reported with the closest paths.
 func (pl *plan) resolve() {
 	for i, a := range pl.actions {
-		p := strings.TrimPrefix(path.Clean(strings.ReplaceAll(a.FilePath, "\\", "/")), "./")
+		p := cleanPlanPath(a.FilePath)
 		pl.planned[p] = true
 		id, err := tools.ResolveNode(pl.b, a.FilePath, fmt.Sprintf("actions[%d].file_path", i))
 		if err == nil {
@@ -520,10 +521,14 @@ const minGapProbability = 0.02
 func (pl *plan) rankGaps(acc map[graph.NodeID]*gapAcc) float64 {
 	gaps := make([]gapJSON, 0, len(acc))
 	mass := 0.0
+	x := pl.b.History()
 	for id, a := range acc {
 		p := 1 - a.miss
 		if a.dep == "" && a.caller == "" && p < minGapProbability {
 			continue
+		}
+		if x.IsFragment(id) {
+			continue // an old release note or migration is never changed again: newFragments proposes a new one
 		}
 		gp := gapJSON{FilePath: tools.ShortID(pl.g, id), NodeID: pl.g.ExternalID(id), SignalStrength: tools.Round3(p), Severity: "info", Source: "co_change"}
 		switch {
@@ -666,6 +671,7 @@ func (pl *plan) suggest(cov *coverageJSON) {
 			add(additionJSON{ActionType: "test", FilePath: tp, Reason: why})
 		}
 	}
+	pl.newFragments(add)
 	for _, gp := range pl.out.Gaps {
 		if gp.Severity == "info" || len(pl.out.SuggestedAdditions) >= 8 {
 			break
@@ -676,6 +682,72 @@ func (pl *plan) suggest(cov *coverageJSON) {
 		}
 		add(additionJSON{ActionType: kind, FilePath: gp.FilePath, Reason: gp.Reason})
 	}
+}
+
+// Fragment suggestions: a directory of written-once files (see
+// history.FragmentDir) where at least minFragmentAdds of a planned file's
+// commits, and at least one in fragmentAddShare of them, added a file.
+const (
+	minFragmentAdds  = 3
+	fragmentAddShare = 5
+)
+
+// newFragments proposes the new file a change of the planned files
+// usually adds (a release note, a migration), unless the plan creates one
+// there already: the co-change with old fragments means that, not that
+// an old one needs a change.
+func (pl *plan) newFragments(add func(additionJSON)) {
+	x := pl.b.History()
+	type best struct {
+		adds, commits int
+		file          graph.NodeID
+	}
+	byDir := map[string]best{}
+	for _, f := range pl.changed {
+		n := len(x.FileCommits(f))
+		for dir, k := range x.FragmentAdds(f) {
+			b, ok := byDir[dir]
+			if k >= minFragmentAdds && fragmentAddShare*k >= n && (!ok || k*b.commits > b.adds*n) {
+				byDir[dir] = best{k, n, f}
+			}
+		}
+	}
+	for _, dir := range slices.Sorted(maps.Keys(byDir)) {
+		if pl.createsIn(dir) {
+			continue
+		}
+		b := byDir[dir]
+		add(additionJSON{ActionType: "create", FilePath: dir + "/", Reason: fmt.Sprintf(
+			"%d of the %d commits that changed %s added a file here, and its files are each written once (%s): add a new one, do not edit an old one",
+			b.adds, b.commits, tools.ShortID(pl.g, b.file), pl.newestFragment(dir))})
+	}
+}
+
+// createsIn reports whether the plan creates a file directly in dir.
+func (pl *plan) createsIn(dir string) bool {
+	for _, a := range pl.actions {
+		if a.ActionType == "create" && path.Dir(cleanPlanPath(a.FilePath)) == dir {
+			return true
+		}
+	}
+	return false
+}
+
+// cleanPlanPath is an action's file_path as the graph spells paths.
+func cleanPlanPath(p string) string {
+	return strings.TrimPrefix(path.Clean(strings.ReplaceAll(p, "\\", "/")), "./")
+}
+
+// newestFragment names the latest file written in dir, as an example of
+// the form a new one takes.
+func (pl *plan) newestFragment(dir string) string {
+	x, newest, at := pl.b.History(), "", int32(math.MaxInt32)
+	for _, f := range x.DirFiles(dir) {
+		if cs := x.FileCommits(f); len(cs) == 1 && x.IsFragment(f) && cs[0] < at {
+			newest, at = tools.ShortID(pl.g, f), cs[0]
+		}
+	}
+	return "the newest: " + newest
 }
 
 // testPathFor is the conventional test file of p.
