@@ -17,7 +17,8 @@ func TestDocumentDriftChecksStubSignaturesInBlocks(t *testing.T) {
 	t.Parallel()
 	dir := srcCommitted(t, map[string]string{
 		"src/kit/__init__.py": "",
-		"src/kit/net.py":      "def connect(host, timeout=5):\n    return host\n\n\ndef helper(a):\n    return a\n\n\nclass Pool:\n    def fill(self, n):\n        return n\n",
+		"src/kit/net.py":      "def connect(host, timeout=5):\n    return host\n\n\ndef helper(a):\n    return a\n\n\nclass Pool:\n    def fill(self, n):\n        return n\n\n    def __add__(self, n):\n        return n\n",
+		"docs/ops.rst":        "Operators\n=========\n\n.. method:: Pool.__add__(other)\n\n   Joins two pools.\n",
 		"docs/api.md": "# API\n\n```python\ndef connect(host, timeout=5): ...\n\n\nclass Pool:\n    def fill(self, n):\n        \"\"\"Fill the pool.\"\"\"\n```\n\n" +
 			"## Usage\n\n```python\nfrom kit.net import connect\n\n\ndef connect(host, timeout=5):\n    return host.upper()\n\n\ndef helper(request): ...\n```\n",
 	})

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/ingest/document"
@@ -24,7 +25,10 @@ import (
 // reader's code or a template's placeholder; it runs before the dating,
 // so no note is kept for them.
 func dropReadersOwn(b *session.Bundle, d *document.DocDrift) {
-	if templatePage(d.Doc.Path) {
+	// A history page names removed APIs on purpose (anyio's
+	// versionhistory.rst: "Removed the BlockingPortal.stop_from_external_thread()
+	// method"); a template holds placeholders.
+	if templatePage(d.Doc.Path) || pastPage(d.Doc.Path) {
 		d.Findings = slices.DeleteFunc(d.Findings, func(f document.Finding) bool { return f.Kind == document.DriftMissing })
 		return
 	}
@@ -44,7 +48,7 @@ func dropReadersOwn(b *session.Bundle, d *document.DocDrift) {
 		case document.MentionPath:
 			return readersPath(b.Graph, text, f.Mention.Text)
 		case document.MentionQualified:
-			return readersHook(b.Graph, text, f.Mention.Text)
+			return otherLibrary(docIndex(b), f.Mention.Text) || readersHook(b.Graph, text, f.Mention.Text)
 		}
 		return false
 	})
@@ -115,4 +119,17 @@ func readersHook(g *graph.Graph, text, q string) bool {
 		}
 	}
 	return false
+}
+
+// otherLibrary: a name qualified by a module that is neither the
+// project's package nor one of its modules ("asyncio.TaskGroup.create_task"
+// in anyio's section "Differences with asyncio.TaskGroup") is another
+// library's, though its last names match a class of the project.
+func otherLibrary(x *document.Index, q string) bool {
+	segs := strings.Split(q, ".")
+	if len(segs) < 3 || segs[0] == "" || !unicode.IsLower(rune(segs[0][0])) || x.PythonPackage(segs[0]) {
+		return false
+	}
+	_, known := x.PythonModuleFiles(segs[0])
+	return !known
 }
