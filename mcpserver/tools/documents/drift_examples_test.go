@@ -102,3 +102,34 @@ func TestExampleCalls(t *testing.T) {
 		t.Errorf("calls (-want +got):\n%s", diff)
 	}
 }
+
+// A call that leaves out a parameter without a default fails as surely as
+// one with a keyword the def lacks (tenacity's example called
+// retry_if_exception() without its predicate). A keyword supplying it, or
+// a star argument that may, is no finding.
+func TestDocumentDriftFindsLeftOutArguments(t *testing.T) {
+	t.Parallel()
+	dir := srcCommitted(t, map[string]string{
+		"src/kit/__init__.py": "from .core import connect, Pred\n",
+		"src/kit/core.py":     "def connect(host, timeout=10):\n    return host\n\n\nclass Pred:\n    def __init__(self, predicate):\n        self.predicate = predicate\n",
+		"docs/guide.md": "# Guide\n\n```python\nimport kit\n\nkit.Pred()\nkit.Pred(**cfg)\nkit.Pred(predicate=bool)\n" +
+			"kit.connect(host=\"h\")\nkit.connect(*hosts)\nkit.connect(\"h\")\nkit.connect(timeout=1)\n```\n",
+	})
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
+	d := driftServer(t, dir)
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t"})
+	var got []string
+	for _, doc := range out["documents"].([]any) {
+		for _, f := range doc.(map[string]any)["findings"].([]any) {
+			m := f.(map[string]any)
+			got = append(got, fmt.Sprint(m["line"], " ", m["kind"], " | ", m["detail"]))
+		}
+	}
+	want := []string{
+		"6 example_call_rejected | kit.Pred: requires predicate, which the example does not pass (src/kit/core.py: def Pred.__init__); no commit named: no version in the 1 commits read accepts the call",
+		"12 example_call_rejected | kit.connect: requires host, which the example does not pass (src/kit/core.py: def connect); no commit named: no version in the 1 commits read accepts the call",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}

@@ -1,6 +1,7 @@
 package documents
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -14,6 +15,7 @@ type pySig struct {
 type sigParam struct {
 	name            string
 	posOnly, kwOnly bool
+	required        bool // no default
 }
 
 // knownDecorators leave a def's or a class's call signature as written
@@ -120,7 +122,7 @@ func parseSig(head string) (pySig, bool) {
 		case strings.HasPrefix(name, "*"):
 			sig.varPos, kwOnly = true, true
 		default:
-			sig.params = append(sig.params, sigParam{name: name, kwOnly: kwOnly})
+			sig.params = append(sig.params, sigParam{name: name, kwOnly: kwOnly, required: len(splitTop(p, '=')) == 1})
 		}
 	}
 	return sig, true
@@ -160,7 +162,31 @@ func (s pySig) rejects(c exCall) (param, why string) {
 			return "", "takes " + strconv.Itoa(n) + " positional arguments, the example passes " + strconv.Itoa(c.pos)
 		}
 	}
+	if p := s.leftOut(c); p != "" {
+		return p, "requires " + p + ", which the example does not pass"
+	}
 	return "", ""
+}
+
+// leftOut is the first parameter without a default that the call passes
+// neither by position nor by keyword (tenacity's example called
+// retry_if_exception() without its predicate); "" when the call's stars
+// may pass it.
+func (s pySig) leftOut(c exCall) string {
+	if c.starPos || c.starKw {
+		return ""
+	}
+	pos := 0
+	for _, p := range s.params {
+		if !p.kwOnly && pos < c.pos {
+			pos++
+			continue
+		}
+		if p.required && !slices.Contains(c.kws, p.name) {
+			return p.name
+		}
+	}
+	return ""
 }
 
 func (s pySig) hasKeyword(k string) bool {
