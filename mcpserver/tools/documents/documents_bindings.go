@@ -389,10 +389,25 @@ func driftDoc(g *graph.Graph, d *document.DocDrift, notes []string) driftDocJSON
 	return out
 }
 
+// noDriftHint says what an empty answer rests on: code that changed after
+// its page is not drift unless the page is shown to disagree, so it must
+// not read as if nothing changed.
+func noDriftHint(s driftSummary) string {
+	const base = "No drift found: every named path and member exists"
+	cleared := s.ClearedByLines + s.ClearedBySweeps + s.ClearedByTypes + s.ClearedBySurface
+	switch {
+	case s.UncheckedChanges > 0:
+		return fmt.Sprintf("%s, but %d bound code changes came after their pages and nothing on the pages could be compared with them: read the sections listed as unchecked (unchecked true lists them all).", base, s.UncheckedChanges)
+	case cleared > 0:
+		return fmt.Sprintf("%s, and the %d bound code changes after their pages left what the pages show (lines, signatures) as it was.", base, cleared)
+	}
+	return base + ", and no bound code changed after its page."
+}
+
 func driftGuidance(c *tools.Call, out *documentDriftOutput) tools.Guidance {
 	gd := tools.Guidance{ProofState: "triaging", NextSuggestedTool: tools.FirstTool(c.Registry, "document_bindings")}
 	if len(out.Documents) == 0 || out.Summary.TotalFindings == 0 {
-		gd.NextStepHint = "No drift: every bound code file changed before its document did, and every named path and member exists."
+		gd.NextStepHint = noDriftHint(out.Summary)
 		return gd
 	}
 	top := out.Documents[0]
