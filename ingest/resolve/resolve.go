@@ -714,28 +714,24 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 		}
 	}
 	if hint.ReceiverType != "" {
-		cands = ix.methodsOf(cands, label, lastName(hint.ReceiverType))
-		if len(cands) == 0 {
+		typed := ix.methodsOf(cands, label, lastName(hint.ReceiverType))
+		if len(typed) == 0 && kotlinVariable(from.lang, hint.Receiver) {
+			// x.m() on a Kotlin variable of type Foo where Foo has no m:
+			// m may be an extension function (`private fun
+			// CodeBlock.asExpressionBody()`), which no class owns; the
+			// untyped rule takes the calling file's one method.
+			typed = ix.sameFileMethod(cands, fi)
+		}
+		if cands = typed; len(cands) == 0 {
 			return Result{}
 		}
 		if hint.Module == "" && from.pkg != "" {
 			cands = ix.samePackageFirst(from, cands)
 		}
 	} else if hint.Receiver != "" && hint.Module == "" {
-		// x.m() on a receiver of unknown type: x is most often a value of
-		// a library type (a string, a list, a response), so a same-named
-		// method elsewhere in the project is a guess, not a reference. Only
-		// methods of the calling file itself are taken.
-		var methods []int32
-		for _, c := range cands {
-			if cd := &ix.cands[c]; cd.owner != "" && cd.file == fi {
-				methods = append(methods, c)
-			}
+		if cands = ix.sameFileMethod(cands, fi); len(cands) == 0 {
+			return Result{}
 		}
-		if len(methods) != 1 {
-			return Result{} // none, or several classes of the file: a guess
-		}
-		cands = methods
 	} else if hint.Receiver == "" && hint.Module == "" && hint.ReceiverType == "" {
 		// A plain name. Languages with explicit imports see other files'
 		// names only through an import (which carries a Module hint) or a
@@ -1459,4 +1455,30 @@ func (ix *Index) withStars(locs []location) []location {
 		}
 	}
 	return out
+}
+
+// sameFileMethod is the rule for x.m() on a receiver of unknown type: x
+// is most often a value of a library type (a string, a list, a
+// response), so a same-named method elsewhere in the project is a guess,
+// not a reference. Only a method of the calling file fi is taken, and
+// only when it is the one (none, or several classes of the file: a
+// guess).
+func (ix *Index) sameFileMethod(cands []int32, fi int32) []int32 {
+	var methods []int32
+	for _, c := range cands {
+		if cd := &ix.cands[c]; cd.owner != "" && cd.file == fi {
+			methods = append(methods, c)
+		}
+	}
+	if len(methods) != 1 {
+		return nil
+	}
+	return methods
+}
+
+// kotlinVariable reports whether a Kotlin call's receiver is a variable
+// (typed by its declaration, extract.kotlinTypedCall): "x", "x?",
+// "this.x" — not `this` itself nor a class named for a static call.
+func kotlinVariable(lang, recv string) bool {
+	return lang == "kotlin" && recv != "this" && recv != "" && recv[0] >= 'a' && recv[0] <= 'z'
 }
