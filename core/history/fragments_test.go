@@ -62,4 +62,3 @@ func TestFragments(t *testing.T) {
 		t.Errorf("predict's first answer should be retry.py, got %+v", res.Predictions)
 	}
 }
-
