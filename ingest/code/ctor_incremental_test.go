@@ -108,12 +108,21 @@ func testIncrementalConstructors(t *testing.T, released bool) {
 		"rb/alias.rb":   "module Shop\n  Short = Plain\nend\n",
 		"j/Use.java":    "package j;\n\npublic class Use {\n  Point one() { return new Point(1); }\n}\n",
 	})
+	runIncrementalSteps(t, dir, ctorSteps, released)
+}
+
+// runIncrementalSteps ingests dir in full, then applies each step (a file
+// given "" is removed) and ingests again through the incremental path
+// under test — the previous graph patched, or rebuilt from cached outcomes
+// when released — comparing each graph with a full ingest and checking
+// the step's call edge.
+func runIncrementalSteps(t *testing.T, dir string, steps []ctorStep, released bool) {
 	store := cache.Open(t.TempDir())
 	req := adapter.Request{Root: dir, Incremental: true, Cache: store}
 	prev := ingest(t, req)
 	equalToFull(t, dir, prev)
 	at := time.Now().Add(time.Hour)
-	for _, s := range ctorSteps {
+	for _, s := range steps {
 		for p, text := range s.files {
 			if text == "" {
 				if err := os.Remove(filepath.Join(dir, p)); err != nil {

@@ -1,15 +1,6 @@
 package code
 
-import (
-	"path/filepath"
-	"runtime"
-	"testing"
-	"time"
-
-	"github.com/m1nd-go/m1nd/ingest/adapter"
-	"github.com/m1nd-go/m1nd/ingest/cache"
-	"github.com/m1nd-go/m1nd/ingest/internal/graphdump"
-)
+import "testing"
 
 // TestRubyConstantAlias: `Stream = Sinatra::Helpers::Stream` in a class
 // body makes `Stream.new` there construct Sinatra::Helpers::Stream
@@ -89,31 +80,5 @@ func testIncrementalRubyAlias(t *testing.T, released bool) {
 		"rb/use.rb": "module Shop\n  class Order\n    def ship\n      Short.new(1)\n    end\n\n" +
 			"    def again\n      Again.new(1)\n    end\n\n    def sub\n      Sub.new(1)\n    end\n  end\nend\n",
 	})
-	store := cache.Open(t.TempDir())
-	req := adapter.Request{Root: dir, Incremental: true, Cache: store}
-	prev := ingest(t, req)
-	equalToFull(t, dir, prev)
-	at := time.Now().Add(time.Hour)
-	for _, s := range rbAliasSteps {
-		for p, text := range s.files {
-			writeFiles(t, dir, map[string]string{p: text})
-			touch(t, filepath.Join(dir, p), at)
-		}
-		at = at.Add(time.Minute)
-		if released {
-			prev = nil
-			runtime.GC()
-			runtime.GC()
-		}
-		out := ingest(t, req)
-		runtime.KeepAlive(prev)
-		if inc := out.Stats.Incremental; inc.Full || inc.Patched == released {
-			t.Fatalf("%s: not the path under test: %+v", s.name, inc)
-		}
-		equalToFull(t, dir, out)
-		if d := graphdump.Of(out.Graph); d.Has(s.src, "calls", s.dst) != s.has {
-			t.Errorf("%s: %s calls %s: want %v:\n%v", s.name, s.src, s.dst, s.has, d.EdgeStrings())
-		}
-		prev = out
-	}
+	runIncrementalSteps(t, dir, rbAliasSteps, released)
 }
