@@ -229,13 +229,22 @@ func (e *Engine) Observe(commitGroups [][]graph.NodeID) (dropped int, err error)
 // ingest reports them ("file::src/auth.py"; a bare path gets the "file::"
 // prefix). IDs not in the graph are skipped and counted in unknown.
 func (e *Engine) ObserveExternal(commitGroups [][]string) (dropped, unknown int, err error) {
-	groups := make([][]graph.NodeID, 0, len(commitGroups))
+	groups, unknown := GroupIDs(e.g, commitGroups)
+	dropped, err = e.Observe(groups)
+	return dropped, unknown, err
+}
+
+// GroupIDs maps commit groups that name files by external ID, or by path
+// for the "file::" prefix, to g's nodes; unknown counts the names g does
+// not hold (skipped).
+func GroupIDs(g *graph.Graph, commitGroups [][]string) (groups [][]graph.NodeID, unknown int) {
+	groups = make([][]graph.NodeID, 0, len(commitGroups))
 	for _, grp := range commitGroups {
 		ids := make([]graph.NodeID, 0, len(grp))
 		for _, ext := range grp {
-			id, ok := e.g.Lookup(ext)
+			id, ok := g.Lookup(ext)
 			if !ok {
-				id, ok = e.g.Lookup("file::" + ext)
+				id, ok = g.Lookup("file::" + ext)
 			}
 			if !ok {
 				unknown++
@@ -245,8 +254,7 @@ func (e *Engine) ObserveExternal(commitGroups [][]string) (dropped, unknown int,
 		}
 		groups = append(groups, ids)
 	}
-	dropped, err = e.Observe(groups)
-	return dropped, unknown, err
+	return groups, unknown
 }
 
 // ObserveCommits is Observe with commit times (which also detects

@@ -55,20 +55,7 @@ func buildCoChange(g *graph.Graph, commits [][]string) (*temporal.CoChange, erro
 	if err != nil {
 		return nil, err
 	}
-	groups := make([][]graph.NodeID, 0, len(commits))
-	for _, grp := range commits {
-		ids := make([]graph.NodeID, 0, len(grp))
-		for _, ext := range grp {
-			id, ok := g.Lookup(ext)
-			if !ok {
-				id, ok = g.Lookup("file::" + ext)
-			}
-			if ok {
-				ids = append(ids, id)
-			}
-		}
-		groups = append(groups, ids)
-	}
+	groups, _ := engine.GroupIDs(g, commits)
 	t.Observe(groups)
 	return t.CoChange(), nil
 }
