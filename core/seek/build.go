@@ -20,6 +20,7 @@ import (
 
 	"github.com/m1nd-go/m1nd/core/analysis"
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/freelist"
 )
 
 // Index is the seek index of one finalized graph.
@@ -63,8 +64,10 @@ type Index struct {
 	// terms interns the build's terms (its Bodies' when it keeps them):
 	// shards name their vocabularies by its IDs. Dropped after the build.
 	terms *termIndex
-	// pool holds per-search scratch buffers (see scratch).
-	pool sync.Pool
+	// pool holds per-search scratch buffers (see scratch) in a free list
+	// that survives collections: a sync.Pool's were dropped every few
+	// calls in a server that collects that often (issue 29).
+	pool freelist.List[*scratch]
 	// spare is a scratch made with the index, for its first search: the
 	// first seek after an ingest otherwise allocated and faulted in its
 	// arrays (≈ 4 ms of its ≈ 10 ms of CPU on go-std, seek-first4.md).

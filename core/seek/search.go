@@ -49,13 +49,18 @@ type scratch struct {
 	frame   []int32 // index+1 of the frame that points at the node
 	frameW  []float32
 	touched []graph.NodeID
+	// cands, src and files are the candidate lists of Search and fuse,
+	// kept with the scratch: they were most of a search's allocations
+	// (go-std: 0.4 MB a call of 0.77 MB an activate).
+	cands, src, files []graph.Scored
 }
 
 func (x *Index) getScratch() *scratch {
-	var s *scratch
-	if v := x.pool.Get(); v != nil {
-		s = v.(*scratch)
-	} else if s = x.spare.Swap(nil); s == nil {
+	s, ok := x.pool.Get()
+	if !ok {
+		s = x.spare.Swap(nil)
+	}
+	if s == nil {
 		s = x.newScratch()
 	}
 	s.epoch++
@@ -175,7 +180,7 @@ func (x *Index) Search(q Query, p Params) Result {
 	if p.MinScore > 0 {
 		tmin = float32(-math.Log(1-math.Min(float64(p.MinScore), 0.999999)) / 2)
 	}
-	cands := make([]graph.Scored, 0, min(len(s.touched), 4096))
+	cands := s.cands[:0]
 	for _, n := range s.touched {
 		if len(p.Types) > 0 && !typeOK[x.g.Type(n)] {
 			continue
@@ -195,6 +200,7 @@ func (x *Index) Search(q Query, p Params) Result {
 		}
 		cands = append(cands, graph.Scored{Node: n, Score: t})
 	}
+	s.cands = cands
 	top := graph.SelectTop(cands, topK)
 	res.Hits = make([]Hit, 0, len(top))
 	for _, c := range top {
@@ -686,7 +692,7 @@ func (x *Index) fuse(s *scratch, p Params) {
 	g := x.g
 	fu := x.opts.Fusion
 	// Sources: the best hits by base score.
-	src := make([]graph.Scored, 0, len(s.touched))
+	src := s.src[:0]
 	var xmax float32
 	for _, n := range s.touched {
 		if b := s.base[n]; b > 0 {
@@ -694,6 +700,7 @@ func (x *Index) fuse(s *scratch, p Params) {
 			xmax = max(xmax, b)
 		}
 	}
+	s.src = src
 	src = graph.SelectTop(src, fu.SpreadSources)
 	if fu.SpreadAlpha > 0 {
 		for _, sc := range src {
@@ -760,7 +767,7 @@ func (x *Index) fuse(s *scratch, p Params) {
 	}
 	// Co-change partners of the best files.
 	if p.CoChange != nil && fu.CoChange > 0 && fu.CoChangeFiles > 0 {
-		var files []graph.Scored
+		files := s.files[:0]
 		for _, n := range s.touched {
 			if g.Type(n) == graph.File {
 				if v := s.base[n] + s.graphv[n]; v > 0 {
@@ -768,6 +775,7 @@ func (x *Index) fuse(s *scratch, p Params) {
 				}
 			}
 		}
+		s.files = files
 		for _, f := range graph.SelectTop(files, fu.CoChangeFiles) {
 			for _, pt := range p.CoChange.Partners(f.Node, fu.CoChangePartners) {
 				if int(pt.Node) >= x.n || pt.Node == f.Node {

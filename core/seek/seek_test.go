@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -732,13 +733,32 @@ func TestFirstSearchAllocatesNoScratch(t *testing.T) {
 	if got := x.scratchMade.Load() - made; got != 0 {
 		t.Fatalf("the first search allocated %d scratch, want 0", got)
 	}
-	// How many of the next two are new depends on sync.Pool, which may
-	// drop what was put back (it does at random under -race): only that
-	// two searches at once never share one is certain.
+	// Two searches at once never share one.
 	s1, s2 := x.getScratch(), x.getScratch()
 	if s1 == s2 {
 		t.Fatal("two searches at once share a scratch")
 	}
 	x.putScratch(s1)
 	x.putScratch(s2)
+}
+
+// TestScratchKeptAcrossCollections: a search after collections takes a
+// returned scratch, with its candidate lists, instead of a new one (a
+// sync.Pool dropped them within two collections; issue 29).
+func TestScratchKeptAcrossCollections(t *testing.T) {
+	x, _ := buildFixture(t, nil)
+	p := Params{TopK: 5, GraphRerank: true}
+	x.SearchText("validate user credentials", p)
+	runtime.GC()
+	runtime.GC()
+	made := x.scratchMade.Load()
+	x.SearchText("validate user credentials", p)
+	if got := x.scratchMade.Load() - made; got != 0 {
+		t.Fatalf("a search after collections allocated %d scratch, want 0", got)
+	}
+	s := x.getScratch()
+	defer x.putScratch(s)
+	if cap(s.cands) == 0 || cap(s.src) == 0 {
+		t.Fatalf("the scratch lost its candidate lists (cap %d, %d)", cap(s.cands), cap(s.src))
+	}
 }
