@@ -22,11 +22,11 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/internal/finite"
+	"github.com/m1nd-go/m1nd/core/internal/freelist"
 	"github.com/m1nd-go/m1nd/core/semantic"
 )
 
@@ -161,7 +161,12 @@ type Finder struct {
 	tags   sortedKeys // Compact(tag)
 	paths  sortedKeys // lower-case source path of file-like nodes and its '/' suffixes
 
-	pool sync.Pool // *scratch
+	// pool keeps cascade scratches (four per-node accumulators and a per-node
+	// counter) in a free list that survives
+	// collections; a sync.Pool's were dropped every few activate calls in
+	// a server that collects that often (issue 29).
+	pool freelist.List[*scratch]
+	n    int
 }
 
 // NewFinder indexes a finalized graph. sem may be nil: FindSemantic then
@@ -222,12 +227,7 @@ func NewFinder(g *graph.Graph, sem *semantic.Index, o Options) (*Finder, error) 
 		}
 	}
 	f.labels, f.stems, f.tags, f.paths = buildKeys(labels), buildKeys(stems), buildKeys(tags), buildKeys(paths)
-	f.pool.New = func() any {
-		return &scratch{
-			term: newAccum(n), part: newAccum(n), word: newAccum(n), q: newAccum(n),
-			shared: make([]uint16, n),
-		}
-	}
+	f.n = n
 	return f, nil
 }
 
@@ -498,7 +498,7 @@ func (f *Finder) limit(maxSeeds int) int {
 // min(maxSeeds, Options.MaxSeeds, 200) of them (maxSeeds <= 0 means the
 // option), by relevance descending then NodeID.
 func (f *Finder) Find(query string, maxSeeds int) []Seed {
-	sc := f.pool.Get().(*scratch)
+	sc := f.scratch()
 	defer f.release(sc)
 	top := f.basic(query, f.limit(maxSeeds), sc)
 	out := make([]Seed, len(top))
@@ -520,7 +520,7 @@ func (f *Finder) FindSemantic(query string, maxSeeds int) []Seed {
 		return f.Find(query, maxSeeds)
 	}
 	limit := f.limit(maxSeeds)
-	sc := f.pool.Get().(*scratch)
+	sc := f.scratch()
 	defer f.release(sc)
 	cand := f.basic(query, 3*limit, sc)
 	if len(cand) == 0 {
@@ -550,6 +550,18 @@ func (f *Finder) FindSemantic(query string, maxSeeds int) []Seed {
 		}
 	}
 	return out
+}
+
+// scratch returns a returned scratch, or a new one.
+func (f *Finder) scratch() *scratch {
+	if sc, ok := f.pool.Get(); ok {
+		return sc
+	}
+	n := f.n
+	return &scratch{
+		term: newAccum(n), part: newAccum(n), word: newAccum(n), q: newAccum(n),
+		shared: make([]uint16, n),
+	}
 }
 
 func (f *Finder) release(sc *scratch) {
