@@ -7,6 +7,7 @@ import (
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/internal/finite"
+	"github.com/m1nd-go/m1nd/core/internal/freelist"
 )
 
 // GhostParams configures GhostEdges.
@@ -81,44 +82,19 @@ func GhostEdges(g *graph.Graph, activation []graph.Scored, dims map[graph.NodeID
 	if err != nil {
 		return nil, err
 	}
-	cands := make([]graph.Scored, 0, len(act))
+	gs := ghostScratches.get()
+	defer ghostScratches.put(gs)
+	cands := gs.cands[:0]
 	for n, v := range act {
 		if _, ok := dims[n]; ok && v >= p.MinActivation {
 			cands = append(cands, graph.Scored{Node: n, Score: v})
 		}
 	}
+	gs.cands = cands
 	cands = graph.SelectTop(cands, p.MaxCandidates)
-	// Score every pair with a dimension bitmask (no allocation); only the
-	// top_k survivors get their dimension lists built.
-	type pair struct {
-		a, b     graph.NodeID
-		mask     uint8
-		strength float32
-	}
-	var pairs []pair
-	for i := range cands {
-		a := cands[i].Node
-		da := dims[a]
-		for j := i + 1; j < len(cands); j++ {
-			b := cands[j].Node
-			db := dims[b]
-			var mask uint8
-			shared, strength := 0, float32(0)
-			for d := 0; d < graph.NumDimensions; d++ {
-				x, y := finite.Clamp(da[d], 0, 1), finite.Clamp(db[d], 0, 1)
-				if x >= p.DimensionThreshold && y >= p.DimensionThreshold && min(x, y) > 0 {
-					mask |= 1 << d
-					shared++
-					strength += graph.DimensionWeights[d] * min(x, y)
-				}
-			}
-			if shared < p.MinSharedDimensions || g.Adjacent(a, b) {
-				continue
-			}
-			pairs = append(pairs, pair{a, b, mask, finite.Clamp(strength, 0, 1)})
-		}
-	}
-	slices.SortFunc(pairs, func(x, y pair) int {
+	pairs := ghostPairs(g, cands, dims, p, gs.pairs[:0])
+	gs.pairs = pairs
+	slices.SortFunc(pairs, func(x, y ghostPair) int {
 		switch {
 		case x.strength != y.strength:
 			if x.strength > y.strength {
@@ -143,4 +119,71 @@ func GhostEdges(g *graph.Graph, activation []graph.Scored, dims map[graph.NodeID
 		out = append(out, GhostEdge{Source: pr.a, Target: pr.b, SharedDimensions: shared, DimensionNames: names, Strength: pr.strength})
 	}
 	return out, nil
+}
+
+// ghostPair is a scored pair with its shared dimensions as a bitmask: only
+// the top_k survivors get their dimension lists built.
+type ghostPair struct {
+	a, b     graph.NodeID
+	mask     uint8
+	strength float32
+}
+
+// ghostPairs appends to pairs every pair of cands that fires together in
+// enough dimensions and has no edge (no allocation beyond pairs' growth).
+func ghostPairs(g *graph.Graph, cands []graph.Scored, dims map[graph.NodeID][graph.NumDimensions]float32, p GhostParams, pairs []ghostPair) []ghostPair {
+	for i := range cands {
+		a := cands[i].Node
+		da := dims[a]
+		for j := i + 1; j < len(cands); j++ {
+			b := cands[j].Node
+			db := dims[b]
+			var mask uint8
+			shared, strength := 0, float32(0)
+			for d := 0; d < graph.NumDimensions; d++ {
+				x, y := finite.Clamp(da[d], 0, 1), finite.Clamp(db[d], 0, 1)
+				if x >= p.DimensionThreshold && y >= p.DimensionThreshold && min(x, y) > 0 {
+					mask |= 1 << d
+					shared++
+					strength += graph.DimensionWeights[d] * min(x, y)
+				}
+			}
+			if shared < p.MinSharedDimensions || g.Adjacent(a, b) {
+				continue
+			}
+			pairs = append(pairs, ghostPair{a, b, mask, finite.Clamp(strength, 0, 1)})
+		}
+	}
+	return pairs
+}
+
+// ghostScratch holds GhostEdges' candidate and pair buffers between calls
+// (≈ 0.08 MB a go-std activate call, regrown every call before; issue 29).
+type ghostScratch struct {
+	cands []graph.Scored
+	pairs []ghostPair
+}
+
+// ghostPool keeps ghost scratches in a free list that survives collections.
+type ghostPool struct{ l freelist.List[*ghostScratch] }
+
+// ghostKeepPairs bounds the pair buffer kept (1 MB): the default 64
+// candidates make at most 2,016 pairs, and a call with far more candidates
+// should not pin its buffer for good.
+const ghostKeepPairs = 1 << 16
+
+var ghostScratches ghostPool
+
+func (gp *ghostPool) get() *ghostScratch {
+	if gs, ok := gp.l.Get(); ok {
+		return gs
+	}
+	return &ghostScratch{}
+}
+
+func (gp *ghostPool) put(gs *ghostScratch) {
+	if cap(gs.pairs) > ghostKeepPairs || cap(gs.cands) > ghostKeepPairs {
+		return
+	}
+	gp.l.Put(gs)
 }
