@@ -20,6 +20,7 @@ package seed
 
 import (
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -161,10 +162,10 @@ type Finder struct {
 	tags   sortedKeys // Compact(tag)
 	paths  sortedKeys // lower-case source path of file-like nodes and its '/' suffixes
 
-	// pool keeps cascade scratches (four per-node accumulators and a per-node
-	// counter) in a free list that survives
-	// collections; a sync.Pool's were dropped every few activate calls in
-	// a server that collects that often (issue 29).
+	// pool keeps cascade scratches (four per-node accumulators and a
+	// per-node counter), one a processor (a Find holds one), in a free
+	// list that survives collections: a sync.Pool's were dropped every few
+	// activate calls in a server that collects that often (issue 29).
 	pool freelist.List[*scratch]
 	n    int
 }
@@ -228,6 +229,7 @@ func NewFinder(g *graph.Graph, sem *semantic.Index, o Options) (*Finder, error) 
 	}
 	f.labels, f.stems, f.tags, f.paths = buildKeys(labels), buildKeys(stems), buildKeys(tags), buildKeys(paths)
 	f.n = n
+	f.pool.SetKeep(runtime.GOMAXPROCS(0))
 	return f, nil
 }
 

@@ -66,14 +66,12 @@ type Index struct {
 	terms *termIndex
 	// pool holds per-search scratch buffers (see scratch) in a free list
 	// that survives collections: a sync.Pool's were dropped every few
-	// calls in a server that collects that often (issue 29).
-	pool freelist.List[*scratch]
-	// spare is a scratch made with the index, for its first search: the
-	// first seek after an ingest otherwise allocated and faulted in its
-	// arrays (≈ 4 ms of its ≈ 10 ms of CPU on go-std, seek-first4.md).
-	// Not in pool: a collection between the build and that search would
-	// drop it.
-	spare       atomic.Pointer[scratch]
+	// calls in a server that collects that often (issue 29). It keeps one
+	// a processor (a search holds one; 5.8 MB each on go-std), and the
+	// build puts the first in, so the first seek after an ingest does not
+	// allocate and fault in its arrays (≈ 4 ms of its ≈ 10 ms of CPU on
+	// go-std, seek-first4.md).
+	pool        freelist.List[*scratch]
 	scratchMade atomic.Int32 // scratches allocated (tests)
 	// bodies keeps each file's body documents for the next build of the
 	// same tree (BuildFrom; only with Options.FileStamp).
@@ -361,7 +359,8 @@ func BuildFrom(ctx context.Context, g *graph.Graph, o Options, prev *Bodies) (*I
 	x.stats.Nodes = n
 	x.stats.Terms = len(x.vocab)
 	x.stats.Postings = len(x.pnode)
-	x.spare.Store(x.newScratch())
+	x.pool.SetKeep(runtime.GOMAXPROCS(0))
+	x.pool.Put(x.newScratch())
 	x.stats.Elapsed = time.Since(start)
 	return x, nil
 }

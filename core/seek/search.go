@@ -58,9 +58,6 @@ type scratch struct {
 func (x *Index) getScratch() *scratch {
 	s, ok := x.pool.Get()
 	if !ok {
-		s = x.spare.Swap(nil)
-	}
-	if s == nil {
 		s = x.newScratch()
 	}
 	s.epoch++
