@@ -57,14 +57,8 @@ func NewTwinIndex(units []Unit, minTokens int) *TwinIndex {
 	if minTokens <= 0 {
 		minTokens = DefaultMinTokens
 	}
-	x := &TwinIndex{}
-	for _, u := range units {
-		if u.Shape.Tokens >= minTokens {
-			x.units = append(x.units, u)
-		} else {
-			x.small++
-		}
-	}
+	x := &TwinIndex{units: keptUnits(units, minTokens)}
+	x.small = len(units) - len(x.units)
 	slices.SortFunc(x.units, func(a, b Unit) int { return cmp.Compare(a.Node, b.Node) })
 	type exactKey struct {
 		h uint64
@@ -99,6 +93,28 @@ func NewTwinIndex(units []Unit, minTokens int) *TwinIndex {
 		}
 	}
 	return x
+}
+
+// keptUnits copies the units of at least minTokens tokens into a slice of
+// exactly their number. Why exact: a Unit is ≈ 280 bytes (its sketch), so
+// on go-std the kept units are ≈ 16 MB held for the graph's lifetime; grown
+// by append they were held with up to as much again of spare capacity, and
+// the last doublings' old arrays were garbage on top of the caller's units
+// at the top of the server's warm-up after an ingest (issue 29).
+func keptUnits(units []Unit, minTokens int) []Unit {
+	n := 0
+	for i := range units {
+		if units[i].Shape.Tokens >= minTokens {
+			n++
+		}
+	}
+	kept := make([]Unit, 0, n)
+	for i := range units {
+		if units[i].Shape.Tokens >= minTokens {
+			kept = append(kept, units[i])
+		}
+	}
+	return kept
 }
 
 // Units is the number of units indexed; Short those left out as too short.

@@ -152,3 +152,24 @@ func ExampleTwins() {
 	}
 	// Output: sum total 1 same body up to renaming
 }
+
+// TestTwinIndexKeepsNoSpare: the index holds its units in a slice of
+// exactly their number (on go-std ≈ 16 MB for the graph's lifetime;
+// grown by append it held up to as much again unused, issue 29).
+func TestTwinIndexKeepsNoSpare(t *testing.T) {
+	long := ShapeOf([]byte(bodies["a"]))
+	short := ShapeOf([]byte(bodies["tiny"]))
+	for _, n := range []int{1, 5, 100, 1000} {
+		units := make([]Unit, 0, 2*n)
+		for i := range n {
+			units = append(units, Unit{Node: graph.NodeID(2 * i), Shape: long}, Unit{Node: graph.NodeID(2*i + 1), Shape: short})
+		}
+		x := NewTwinIndex(units, 0)
+		if x.Units() != n || x.Short() != n {
+			t.Fatalf("n=%d: indexed %d, %d short; want %d and %d", n, x.Units(), x.Short(), n, n)
+		}
+		if cap(x.units) != len(x.units) {
+			t.Errorf("n=%d: the index holds %d units in a slice of capacity %d", n, len(x.units), cap(x.units))
+		}
+	}
+}
