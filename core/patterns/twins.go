@@ -98,9 +98,10 @@ func NewTwinIndex(units []Unit, minTokens int) *TwinIndex {
 // keptUnits copies the units of at least minTokens tokens into a slice of
 // exactly their number. Why exact: a Unit is ≈ 280 bytes (its sketch), so
 // on go-std the kept units are ≈ 16 MB held for the graph's lifetime; grown
-// by append they were held with up to as much again of spare capacity, and
-// the last doublings' old arrays were garbage on top of the caller's units
-// at the top of the server's warm-up after an ingest (issue 29).
+// by append they were held with a quarter or more of spare capacity (1375
+// for 1000 units), and each growth's old array was garbage on top of the
+// caller's units at the top of the server's warm-up after an ingest (issue
+// 29).
 func keptUnits(units []Unit, minTokens int) []Unit {
 	n := 0
 	for i := range units {

@@ -155,7 +155,7 @@ func ExampleTwins() {
 
 // TestTwinIndexKeepsNoSpare: the index holds its units in a slice of
 // exactly their number (on go-std ≈ 16 MB for the graph's lifetime;
-// grown by append it held up to as much again unused, issue 29).
+// grown by append it held a quarter or more unused, issue 29).
 func TestTwinIndexKeepsNoSpare(t *testing.T) {
 	long := ShapeOf([]byte(bodies["a"]))
 	short := ShapeOf([]byte(bodies["tiny"]))
