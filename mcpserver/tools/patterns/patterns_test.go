@@ -238,3 +238,18 @@ func TestPatternsTeachingErrors(t *testing.T) {
 		tooltest.Teaches(t, d, tc.tool, tc.args, tc.want, true)
 	}
 }
+
+// TestTwinUnitsSizedOnce: the warm-up's units are collected into a slice
+// sized once (on go-std ≈ 22 MB; grown by append, each growth's old array
+// was garbage on top at the server's peak after an ingest, issue 29).
+func TestTwinUnitsSizedOnce(t *testing.T) {
+	d, _ := tooltest.IngestedFixture(t)
+	b := d.Session.Current()
+	units := twinUnits(context.Background(), b)
+	if len(units) < 5 {
+		t.Fatalf("%d units from the fixture; want several", len(units))
+	}
+	if cap(units) != len(units) {
+		t.Errorf("%d units in a slice of capacity %d: not sized to them", len(units), cap(units))
+	}
+}

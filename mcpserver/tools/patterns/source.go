@@ -40,6 +40,20 @@ func span(data []byte, offs []int, start, end uint32) []byte {
 	return data[offs[start-1]:to]
 }
 
+// bodyCount is how many nodes eachFileBody may hand f with keep: those of
+// the graph's files with a line span (files it cannot read make it fewer).
+func bodyCount(b *session.Bundle, keep func(graph.NodeID) bool) int {
+	g, n := b.Graph, 0
+	for _, f := range tools.BundleGraphFiles(b).Files {
+		for _, id := range f.Nodes {
+			if keep(id) && g.Provenance(id).LineStart > 0 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // eachFileBody calls f with every file of the bundle that holds nodes
 // keep admits, and its contents, on up to GOMAXPROCS goroutines (f must
 // be safe for that). Files the path guard refused or that are missing

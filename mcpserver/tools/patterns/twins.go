@@ -83,27 +83,37 @@ func twinIndex(b *session.Bundle) *patterns.TwinIndex {
 // every file.
 func buildTwinIndex(ctx context.Context, b *session.Bundle) (*patterns.TwinIndex, error) {
 	return session.DeriveCtx(ctx, b, twinIndexKey, func(ctx context.Context, g *graph.Graph) (*patterns.TwinIndex, error) {
-		var mu sync.Mutex
-		var units []patterns.Unit
-		indexed := func(id graph.NodeID) bool {
-			t := g.Type(id)
-			return t == graph.Function || t == graph.Class || t == graph.Struct || t == graph.Enum || t == graph.Type
-		}
-		eachFileBody(ctx, b, indexed, func(nodes []graph.NodeID, data []byte, offs []int) {
-			local := make([]patterns.Unit, 0, len(nodes))
-			for _, id := range nodes {
-				p := g.Provenance(id)
-				local = append(local, patterns.Unit{Node: id, Shape: patterns.ShapeOf(span(data, offs, p.LineStart, p.LineEnd))})
-			}
-			mu.Lock()
-			units = append(units, local...)
-			mu.Unlock()
-		})
+		units := twinUnits(ctx, b)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		return patterns.NewTwinIndex(units, 0), nil
 	})
+}
+
+// twinUnits reads the bodies the index compares. Its slice is sized once
+// to the nodes eachFileBody may hand over: a unit is ≈ 280 bytes, so on
+// go-std grown by append it passed 22 MB with each growth's old array on
+// top, at the top of the server's warm-up after an ingest (issue 29).
+func twinUnits(ctx context.Context, b *session.Bundle) []patterns.Unit {
+	g := b.Graph
+	indexed := func(id graph.NodeID) bool {
+		t := g.Type(id)
+		return t == graph.Function || t == graph.Class || t == graph.Struct || t == graph.Enum || t == graph.Type
+	}
+	var mu sync.Mutex
+	units := make([]patterns.Unit, 0, bodyCount(b, indexed))
+	eachFileBody(ctx, b, indexed, func(nodes []graph.NodeID, data []byte, offs []int) {
+		local := make([]patterns.Unit, 0, len(nodes))
+		for _, id := range nodes {
+			p := g.Provenance(id)
+			local = append(local, patterns.Unit{Node: id, Shape: patterns.ShapeOf(span(data, offs, p.LineStart, p.LineEnd))})
+		}
+		mu.Lock()
+		units = append(units, local...)
+		mu.Unlock()
+	})
+	return units
 }
 
 func runTwins(c *tools.Call, in twinsParams) (TwinsOutput, error) {
