@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/m1nd-go/m1nd/core/graph/graphtest"
+	"github.com/m1nd-go/m1nd/core/internal/freelist"
 )
 
 // TestPoolKeepsAcrossCollections: a returned workspace is handed out
@@ -14,10 +15,11 @@ import (
 func TestPoolKeepsAcrossCollections(t *testing.T) {
 	g := graphtest.Mixed(500, 2000, 3)
 	p := NewPoolFor(g)
-	if p.keep < 2 {
-		t.Fatalf("pool keeps %d workspaces; an engine run holds two at once", p.keep)
+	keep := freelist.DefaultKeep()
+	if keep < 2 {
+		t.Fatalf("pool keeps %d workspaces; an engine run holds two at once", keep)
 	}
-	ws := make([]*Workspace, p.keep+1)
+	ws := make([]*Workspace, keep+1)
 	for i := range ws {
 		ws[i] = p.Get()
 	}
@@ -27,18 +29,18 @@ func TestPoolKeepsAcrossCollections(t *testing.T) {
 	p.Put(NewWorkspace(g.NumNodes() + 1))
 	runtime.GC()
 	runtime.GC()
-	if len(p.free) != p.keep {
-		t.Fatalf("pool keeps %d workspaces, want %d", len(p.free), p.keep)
+	if p.free.Len() != keep {
+		t.Fatalf("pool keeps %d workspaces, want %d", p.free.Len(), keep)
 	}
 	kept := map[*Workspace]bool{}
-	for range p.keep {
+	for range keep {
 		w := p.Get()
 		if w.n != g.NumNodes() {
 			t.Fatalf("got a workspace for %d nodes, want %d", w.n, g.NumNodes())
 		}
 		kept[w] = true
 	}
-	for _, w := range ws[:p.keep] {
+	for _, w := range ws[:keep] {
 		if !kept[w] {
 			t.Fatalf("a workspace put back before two collections was not handed out again")
 		}

@@ -2,10 +2,9 @@ package activation
 
 import (
 	"math/bits"
-	"runtime"
-	"sync"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/freelist"
 )
 
 // Workspace is one query's scratch memory: dense per-node buffers reset
@@ -146,65 +145,43 @@ func (w *Workspace) collect() []graph.Scored {
 	return out
 }
 
-// Pool hands out Workspaces for one graph size. It keeps up to keep
-// returned workspaces in a free list of its own, beside a sync.Pool for
-// any more: a sync.Pool drops what it holds within two collections, and
-// a server holding a large graph collects every few queries (issue 29:
-// on go-std, every fourth activate), so each dropped workspace came back
-// as a new one, its per-node arrays (≈ 20 bytes a node) allocated and
-// zeroed and its row and list buffers grown again. The arrays hold no
-// pointers, so keeping them costs the collector nothing to mark.
+// Pool hands out Workspaces for one graph size. Returned workspaces go
+// to a free list that survives collections (freelist.List, keeping
+// 2×GOMAXPROCS: a query engine's run holds two at once, the run's and
+// D1's): a server holding a large graph collects every few queries (issue
+// 29: on go-std, every fourth activate), so from a sync.Pool each
+// workspace came back as a new one, its per-node arrays (≈ 20 bytes a
+// node) allocated and zeroed and its row and list buffers grown again.
+// The arrays hold no pointers, so keeping them costs the collector
+// nothing to mark.
 type Pool struct {
-	n   int
-	imp *graph.Importers
-	p   sync.Pool
-
-	mu   sync.Mutex
-	free []*Workspace
-	keep int
+	n    int
+	imp  *graph.Importers
+	free freelist.List[*Workspace]
 }
 
 // NewPool returns a pool of workspaces for graphs of n nodes.
-func NewPool(n int) *Pool {
-	p := &Pool{n: n, keep: poolKeep()}
-	p.p.New = func() any { return NewWorkspace(n) }
-	return p
-}
+func NewPool(n int) *Pool { return &Pool{n: n} }
 
 // NewPoolFor returns a pool of workspaces for g that also carry g's packed
 // reverse adjacency (graph.NewImporters, built here once), which D1's
 // reverse loop reads instead of the CSR while g keeps its generation. g
 // must be finalized.
 func NewPoolFor(g *graph.Graph) *Pool {
-	p := &Pool{n: g.NumNodes(), imp: graph.NewImporters(g), keep: poolKeep()}
-	p.p.New = func() any {
-		w := NewWorkspace(p.n)
-		w.layout = p.imp
-		return w
-	}
-	return p
+	return &Pool{n: g.NumNodes(), imp: graph.NewImporters(g)}
 }
-
-// poolKeep is how many workspaces a pool keeps across collections: a
-// query engine's run holds two at once (the run's and D1's), and as many
-// runs as there are processors can be under way.
-func poolKeep() int { return 2 * runtime.GOMAXPROCS(0) }
 
 // Importers is the packed reverse adjacency of NewPoolFor, or nil.
 func (p *Pool) Importers() *graph.Importers { return p.imp }
 
 // Get returns a clean workspace.
 func (p *Pool) Get() *Workspace {
-	p.mu.Lock()
-	if k := len(p.free); k > 0 {
-		w := p.free[k-1]
-		p.free[k-1] = nil
-		p.free = p.free[:k-1]
-		p.mu.Unlock()
+	if w, ok := p.free.Get(); ok {
 		return w
 	}
-	p.mu.Unlock()
-	return p.p.Get().(*Workspace)
+	w := NewWorkspace(p.n)
+	w.layout = p.imp
+	return w
 }
 
 // Put returns w to the pool; w must not be used afterwards. Workspaces of
@@ -215,14 +192,7 @@ func (p *Pool) Put(w *Workspace) {
 	}
 	w.reset()
 	w.lend = false
-	p.mu.Lock()
-	if len(p.free) < p.keep {
-		p.free = append(p.free, w)
-		p.mu.Unlock()
-		return
-	}
-	p.mu.Unlock()
-	p.p.Put(w)
+	p.free.Put(w)
 }
 
 // workspace returns ws when it fits g, or a fresh one.
