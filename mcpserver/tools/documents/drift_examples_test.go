@@ -118,13 +118,7 @@ func TestDocumentDriftFindsLeftOutArguments(t *testing.T) {
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
 	d := driftServer(t, dir)
 	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t"})
-	var got []string
-	for _, doc := range out["documents"].([]any) {
-		for _, f := range doc.(map[string]any)["findings"].([]any) {
-			m := f.(map[string]any)
-			got = append(got, fmt.Sprint(m["line"], " ", m["kind"], " | ", m["detail"]))
-		}
-	}
+	got := findingLines(out)
 	want := []string{
 		"6 example_call_rejected | kit.Pred: requires predicate, which the example does not pass (src/kit/core.py: def Pred.__init__); no commit named: no version in the 1 commits read accepts the call",
 		"12 example_call_rejected | kit.connect: requires host, which the example does not pass (src/kit/core.py: def connect); no commit named: no version in the 1 commits read accepts the call",
@@ -132,4 +126,17 @@ func TestDocumentDriftFindsLeftOutArguments(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
+}
+
+// findingLines is each finding of a document_drift answer as
+// "line kind | detail", in the answer's order.
+func findingLines(out map[string]any) []string {
+	var got []string
+	for _, doc := range out["documents"].([]any) {
+		for _, f := range doc.(map[string]any)["findings"].([]any) {
+			m := f.(map[string]any)
+			got = append(got, fmt.Sprint(m["line"], " ", m["kind"], " | ", m["detail"]))
+		}
+	}
+	return got
 }

@@ -1,7 +1,6 @@
 package documents
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -28,13 +27,7 @@ func TestDocumentDriftChecksStubSignaturesInBlocks(t *testing.T) {
 	edit("2024-05-01T00:00:00Z", "def fill(self, n)", "def fill(self, n, block)")
 	d := driftServer(t, dir)
 	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t"})
-	var got []string
-	for _, doc := range out["documents"].([]any) {
-		for _, f := range doc.(map[string]any)["findings"].([]any) {
-			m := f.(map[string]any)
-			got = append(got, fmt.Sprint(m["line"], " ", m["kind"], " | ", m["detail"]))
-		}
-	}
+	got := findingLines(out)
 	want := []string{
 		"8 code_change_unreflected | the page's signature leaves out `block`, which the def takes (src/kit/net.py: def Pool.fill(n, block))",
 		"4 code_change_unreflected | the page's signature names `timeout`, which the def does not take; leaves out `deadline`, which the def takes (src/kit/net.py: def connect(host, deadline))",
