@@ -108,7 +108,7 @@ func inspect(ctx context.Context, dir string) (*cliRepo, error) {
 func logArgs(opt Options, exact bool, since string) []string {
 	args := []string{"-c", "core.quotepath=off", "-c", "log.showSignature=false", "-c", "diff.renameLimit=2000",
 		"log", "--first-parent", "--diff-merges=first-parent", "--no-color", "--no-ext-diff", "--no-textconv",
-		"--ignore-submodules", "--name-status", "-z", "--format=C%H %P%x00%at %ct%x00%an%x00%s"}
+		"--ignore-submodules", "--name-status", "-z", "--format=C%H %P%x00%at %ct%x00%an%x00%s%x00%b"}
 	switch {
 	case opt.NoRenames:
 		args = append(args, "--no-renames")
@@ -273,7 +273,7 @@ func (p *logParser) parse(ctx context.Context) error {
 
 // header starts a commit.
 func (p *logParser) header(ids string) error {
-	var f [3]string
+	var f [4]string
 	for i := range f {
 		t, err := p.token()
 		if err != nil {
@@ -291,7 +291,7 @@ func (p *logParser) header(ids string) error {
 	}
 	first, _, _ := strings.Cut(parents, " ")
 	p.lastParent = first
-	p.cur = &Commit{Hash: hash, Time: a, CommitTime: c, Author: f[1], Subject: subject(f[2])}
+	p.cur = &Commit{Hash: hash, Time: a, CommitTime: c, Author: f[1], Subject: subject(f[2] + "\n\n" + f[3])}
 	p.skip = p.boundary[hash]
 	return nil
 }

@@ -295,12 +295,36 @@ func (r *reader) commit(c, parent *object.Commit, opt Options, alias map[string]
 
 // subject is a commit message's first line, bounded.
 func subject(msg string) string {
-	s, _, _ := strings.Cut(strings.TrimSpace(msg), "\n")
+	s, body, _ := strings.Cut(strings.TrimSpace(msg), "\n")
 	s = strings.TrimSpace(s)
+	if t := pullRequestTitle(s, body); t != "" {
+		s = t
+	}
 	if len(s) > 200 {
 		s = strings.ToValidUTF8(s[:200], "") + "…"
 	}
 	return s
+}
+
+// pullRequestTitle is "<title> (#N)" for GitHub's merge of a pull request,
+// whose subject names only the branch ("Merge pull request #487 from
+// someone/fix-x") and whose body's first line is the request's title: on
+// a first-parent history of merges, that title is what the commit did.
+func pullRequestTitle(s, body string) string {
+	rest, ok := strings.CutPrefix(s, "Merge pull request #")
+	if !ok {
+		return ""
+	}
+	num, _, ok := strings.Cut(rest, " from ")
+	if !ok || num == "" || strings.Trim(num, "0123456789") != "" {
+		return ""
+	}
+	for line := range strings.Lines(body) {
+		if t := strings.TrimSpace(line); t != "" {
+			return t + " (#" + num + ")"
+		}
+	}
+	return ""
 }
 
 func unix(c *object.Commit) float64 { return float64(c.Author.When.UnixNano()) / 1e9 }
