@@ -55,10 +55,13 @@ const NamespaceCode = "code"
 
 // included is a file whose nodes made it into the graph.
 type included struct {
-	fr     *fileResult
-	fileID graph.NodeID
-	time   float64
-	freq   float32
+	fr *fileResult
+	// path and lang are the extraction's, kept for enrich, which runs
+	// after the extractions are released.
+	path, lang string
+	fileID     graph.NodeID
+	time       float64
+	freq       float32
 	// imports are the source paths of the nodes this file's import edges
 	// were bound to (for package depends_on edges).
 	imports []string
@@ -125,7 +128,7 @@ func (r *run) addFile(fr *fileResult) {
 		b.edge(dirID, fileNode, extract.RelContains, WeightCertain)
 	}
 	countFile(&r.st, res.Language, fr.failed)
-	r.included = append(r.included, included{fr: fr, fileID: fileNode, time: t, freq: freq, nodes: handles, collisions: b.collisions - collisions})
+	r.included = append(r.included, included{fr: fr, path: res.Path, lang: res.Language, fileID: fileNode, time: t, freq: freq, nodes: handles, collisions: b.collisions - collisions})
 }
 
 // countFile counts a file of the graph in the statistics.

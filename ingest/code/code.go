@@ -102,6 +102,9 @@ type run struct {
 	b        *builder
 	included []included
 	rc       *resolveCache
+	// lay is what the next patch starts from, made at the start of enrich
+	// (with a store only): its last reader of the extractions.
+	lay *layout
 	// rebuild says why an incremental run did not patch (nil otherwise).
 	rebuild *noPatch
 }
@@ -415,10 +418,19 @@ func (r *run) resolve() error {
 }
 
 // enrich adds test links and the package structure (enrich.go), then the
-// directories' aggregated times.
+// directories' aggregated times. Resolve was the last phase to need whole
+// extractions: what is left to read of them (the layout, the Go skeletons
+// interface satisfaction reads) is taken first, and they go before the
+// rest of enrich — on go-std they were ≈ 140 MB of a 300 MB live heap at
+// the ingest's peak, the end of enrich (issue 29).
 func (r *run) enrich() {
 	r.prog.phase(adapter.PhaseEnrich, 0, 0)
-	r.derived()
+	if r.store != nil {
+		r.lay = newLayout(r.included, r.hist, r.b.g, r.rc, r.ws)
+	}
+	skels := r.goSkeletons()
+	r.release()
+	r.derived(skels)
 	pkgNode := r.packages()
 	r.workspaces(pkgNode)
 	r.dependsOn(pkgNode)
@@ -426,18 +438,28 @@ func (r *run) enrich() {
 	r.phaseDone(adapter.PhaseEnrich)
 }
 
+// goSkeletons returns each included file's goSkeleton: the layout's when
+// there is one (it keeps them), else made here.
+func (r *run) goSkeletons() []*extract.Result {
+	out := make([]*extract.Result, len(r.included))
+	for i := range r.included {
+		if r.lay != nil {
+			out[i] = r.lay.files[i].goSkel
+		} else {
+			out[i] = goSkeleton(r.included[i].fr.res)
+		}
+	}
+	return out
+}
+
 // finalize builds the CSR (bidirectional expansion, reverse CSR, PageRank),
 // then the output and the state the next incremental run starts from.
 func (r *run) finalize() *adapter.Output {
 	r.prog.phase(adapter.PhaseFinalize, 0, 0)
 	g := r.b.g
-	var lay *layout
-	if r.store != nil {
-		// The layout reads the extractions: it is made first, so that
-		// they can go before the CSR build.
-		lay = newLayout(r.included, r.hist, g, r.rc, r.ws)
+	for i := range r.included {
+		r.included[i].nodes, r.included[i].imports = nil, nil
 	}
-	r.release()
 	g.Finalize()
 	r.phaseDone(adapter.PhaseFinalize)
 
@@ -445,23 +467,20 @@ func (r *run) finalize() *adapter.Output {
 	r.graphStats(g)
 	out := r.output(g, func(h *gitmeta.History) []history.Commit { return commitsOf(h, g) })
 	r.commit(out, func() *layout {
-		if lay == nil {
-			return newLayout(r.included, r.hist, g, r.rc, r.ws)
-		}
-		lay.gen = g.Generation() // Finalize moved it
-		return lay
+		r.lay.gen = g.Generation() // Finalize moved it
+		return r.lay
 	})
 	return r.done(out, len(r.included))
 }
 
-// release drops the run's references to its extractions before Finalize:
-// the graph (and the layout, made before) holds all it needs of them by
-// now, and on go-std they are half the live heap the CSR build would add
-// to. A run without a cache store drops them for good; with a store, each
-// result becomes spilled again (fileResult.result reads it back, should
-// anything ask). The results are never modified: the store may hand the
-// same object to the next incremental run, and a blob still queued behind
-// is encoded from it (clearing their edges in place broke both).
+// release drops the run's references to its extractions once resolve and
+// the layout have read them: the graph and the layout hold all the rest
+// of the run needs. A run without a cache store drops them for good; with
+// a store, each result becomes spilled again (fileResult.result reads it
+// back, should anything ask). The results are never modified: the store
+// may hand the same object to the next incremental run, and a blob still
+// queued behind is encoded from it (clearing their edges in place broke
+// both).
 //
 // What that frees depends on the store: a store that spills (a server's)
 // keeps a result only until its blob is written, so once the write-behind
@@ -469,10 +488,9 @@ func (r *run) finalize() *adapter.Output {
 // in memory keeps them all, by design.
 //
 // It then collects, when that frees something: the last collection ran
-// in the resolve phase, at twice that phase's live heap, so without one
-// the CSR build's arrays would be laid over the released results instead
-// of in their place (go-std: a 50 ms collection for a peak RSS ≈ 100 MB
-// lower).
+// in the resolve phase, at up to twice that phase's live heap, so without
+// one enrich and the CSR build would lay their arrays over the released
+// results instead of in their place (go-std: a 50 ms collection).
 func (r *run) release() {
 	for i := range r.results {
 		fr := &r.results[i]
@@ -481,9 +499,6 @@ func (r *run) release() {
 			back = r.store // nil without a store: gone for good
 		}
 		fr.res, fr.spilled = nil, back
-	}
-	for i := range r.included {
-		r.included[i].nodes, r.included[i].imports = nil, nil
 	}
 	if r.store == nil || r.store.Spills() {
 		runtime.GC()

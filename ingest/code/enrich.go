@@ -14,12 +14,13 @@ const (
 )
 
 // derived adds the derived edges (test links, declarations, Go interface
-// satisfaction) of the included files.
-func (r *run) derived() {
+// satisfaction) of the included files; skels are their goSkeletons, all
+// interface satisfaction reads of them (the patch path reads the same).
+func (r *run) derived(skels []*extract.Result) {
 	files := make([]fileFacts, len(r.included))
 	for i := range r.included {
 		f := &r.included[i]
-		files[i] = fileFacts{path: f.fr.res.Path, lang: f.fr.res.Language, imports: f.imports, res: f.fr.res}
+		files[i] = fileFacts{path: f.path, lang: f.lang, imports: f.imports, res: skels[i]}
 	}
 	for _, e := range derivedEdges(files, r.ws, nil) {
 		s, ok1 := r.b.g.Lookup(e.src)
@@ -51,7 +52,7 @@ func (r *run) packages() map[*workspace.Package]graph.NodeID {
 	}
 	for i := range r.included {
 		f := &r.included[i]
-		p := r.ws.Owner(f.fr.res.Path, f.fr.res.Language)
+		p := r.ws.Owner(f.path, f.lang)
 		if p == nil {
 			continue
 		}
@@ -143,8 +144,8 @@ func packageTail(ws *workspace.Info) ([]graph.Node, bool) {
 func (r *run) dependsOn(pkgNode map[*workspace.Package]graph.NodeID) {
 	files := make([]importsOf, len(r.included))
 	for i := range r.included {
-		res := r.included[i].fr.res
-		files[i] = importsOf{res.Path, res.Language, r.included[i].imports}
+		f := &r.included[i]
+		files[i] = importsOf{f.path, f.lang, f.imports}
 	}
 	has := func(p *workspace.Package) bool { _, ok := pkgNode[p]; return ok }
 	for _, d := range packageDeps(r.ws, has, files) {
