@@ -68,7 +68,7 @@ func pyExamples(text string) [][]exLine {
 			// (structlog's performance.rst configures processors in one).
 			indent := len(lines[i]) - len(strings.TrimLeft(lines[i], " \t"))
 			end := indentedEnd(lines, i, indent)
-			if importsIn(lines[i+1 : end]) {
+			if importsIn(lines[i+1:end]) || pythonStatements(lines[i+1:end]) {
 				out = appendBlock(out, lines, i+1, end, true, false)
 				i = end - 1
 				continue
@@ -91,6 +91,39 @@ var (
 	directiveLineRe = regexp.MustCompile(`^\s*\.\.\s`)
 	importLineRe    = regexp.MustCompile(`^\s*(import\s+[A-Za-z_]|from\s+[A-Za-z_][\w.]*\s+import\s)`)
 )
+
+// pythonStatements: a literal block without imports is still Python when
+// each of its statements is a call or an assignment from one (anyio's
+// basics.rst shows `run(main, backend="asyncio", debug=True)` under a
+// paragraph ending "::", the page having imported run in an earlier
+// block). Its calls count only when the page's imports name the callee,
+// so a shell line that happens to look like a call costs nothing.
+func pythonStatements(lines []string) bool {
+	seen := false
+	depth := 0
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if depth == 0 {
+			if !callStmtRe.MatchString(t) {
+				return false
+			}
+			seen = true
+		}
+		depth += strings.Count(t, "(") + strings.Count(t, "[") + strings.Count(t, "{") -
+			strings.Count(t, ")") - strings.Count(t, "]") - strings.Count(t, "}")
+		if depth < 0 || depth == 0 && !strings.HasSuffix(t, ")") && !strings.HasSuffix(t, "]") {
+			return false // "run(x) then see": prose that starts like a call
+		}
+	}
+	return seen && depth == 0
+}
+
+// callStmtRe: a statement that calls a (dotted) name, maybe awaiting it
+// or assigning what it returns.
+var callStmtRe = regexp.MustCompile(`^(?:[A-Za-z_]\w*\s*=\s*)?(?:await\s+)?[A-Za-z_][\w.]*\(`)
 
 // importsIn: some line is an import statement.
 func importsIn(lines []string) bool {

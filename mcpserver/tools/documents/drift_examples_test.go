@@ -140,3 +140,39 @@ func findingLines(out map[string]any) []string {
 	}
 	return got
 }
+
+// A reST literal block ("::") without an import is read as Python when
+// every statement is a call (anyio's basics.rst: `run(main,
+// backend="asyncio", debug=True)` after the page imported run); a shell
+// session or prose in a literal block is not.
+func TestLiteralBlocksOfCallsAreRead(t *testing.T) {
+	doc := "Title\n=====\n\nRun it::\n\n    from kit import run\n\n    run(main)\n\nOptions::\n\n    run(main, backend=\"asyncio\", debug=True)\n    run(\n        main,\n        backend=\"trio\",\n    )\n\nA shell::\n\n    $ run(main, x=1)\n\nText::\n\n    run(main, y=1) then see\n"
+	var got []string
+	for _, c := range exampleCalls(pyExamples(doc), func(string) bool { return false }) {
+		got = append(got, fmt.Sprintf("%d %s pos=%d kws=%v", c.line, c.target, c.pos, c.kws))
+	}
+	want := []string{
+		"8 kit.run pos=1 kws=[]",
+		"12 kit.run pos=1 kws=[backend debug]",
+		"13 kit.run pos=1 kws=[backend]",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
+	}
+	for _, c := range []struct {
+		lines []string
+		want  bool
+	}{
+		{[]string{"x = kit.make(1)", "await x.go("}, false},
+		{[]string{"x = kit.make(1)", "await x.go()"}, true},
+		{[]string{"# comment", "f(a)[0]"}, true},
+		{[]string{"f(a) + 1"}, false},
+		{[]string{"Traceback (most recent call last):"}, false},
+		{[]string{"pip install kit"}, false},
+		{[]string{""}, false},
+	} {
+		if got := pythonStatements(c.lines); got != c.want {
+			t.Errorf("pythonStatements(%q) = %v, want %v", c.lines, got, c.want)
+		}
+	}
+}
