@@ -32,7 +32,13 @@ Rules (see README.md beside this script):
     counts every use and not only import statements.
   * Relative imports climb level-1 directories from the importer's directory.
   * Every import statement counts: module level, under if TYPE_CHECKING:,
-    inside functions and classes.
+    inside functions and classes -- unless the request says "runtime": true,
+    when imports under `if TYPE_CHECKING:` (or typing.TYPE_CHECKING), which
+    only a type checker reads, are left out, and so are names they bind,
+    and `from P import m` of submodules only counts them, not P's
+    __init__.py (as `import P.m` counts P/m only), so a package's
+    __init__ that imports everything is no hub between its modules (a
+    run-time dependency truth; hypotruth reports both).
   * A .py importer depends on the .py file Python runs and on the .pyi stub
     beside it, if any (what a type checker reads in its place); a .pyi
     importer depends on the stub, else the .py file. Re-export chains are
@@ -48,9 +54,30 @@ import sys
 MAX_CHAIN = 5
 
 
+def is_type_checking(test):
+    """An `if` test that is only true for a type checker."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def type_only_nodes(tree):
+    """Ids of every node under the body of an `if TYPE_CHECKING:` block."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and is_type_checking(node.test):
+            for s in node.body:
+                for n in ast.walk(s):
+                    out.add(id(n))
+    return out
+
+
 class Repo:
-    def __init__(self, root, files):
+    def __init__(self, root, files, runtime=False):
         self.root = root
+        # runtime: leave out what only a type checker reads.
+        self.runtime = runtime
+        self.skip = {}
         self.files = set(files)
         # Directories that hold Python files at any depth: namespace packages.
         self.dirs = set()
@@ -179,7 +206,8 @@ class Repo:
                             if isinstance(n, ast.Name):
                                 info["defs"].add(n.id)
                 elif isinstance(s, ast.If):
-                    visit(s.body)
+                    if not (self.runtime and is_type_checking(s.test)):
+                        visit(s.body)
                     visit(s.orelse)
                 elif isinstance(s, ast.Try) or (hasattr(ast, "TryStar") and isinstance(s, ast.TryStar)):
                     visit(s.body)
@@ -238,6 +266,20 @@ class Repo:
 
     # --- one file's dependencies -------------------------------------------
 
+    def skipped(self, f, node):
+        """In runtime mode, node is under `if TYPE_CHECKING:` in f."""
+        if not self.runtime:
+            return False
+        if f not in self.skip:
+            self.skip[f] = type_only_nodes(self.trees[f])
+        return id(node) in self.skip[f]
+
+    def only_submodules(self, mp, names, stub):
+        """from M import a, b names submodules of M only: the file uses
+        them, not M's own code -- as `import M.a` counts M/a only, though
+        Python runs M/__init__ first either way."""
+        return all(a.name != "*" and self.files_of(posixpath.join(mp, a.name), stub) for a in names)
+
     def deps(self, f):
         stub = f.endswith(".pyi")
         out = set()
@@ -247,6 +289,8 @@ class Repo:
                 out.add(target)
 
         for node in ast.walk(self.trees[f]):
+            if self.skipped(f, node):
+                continue
             if isinstance(node, ast.Import):
                 for a in node.names:
                     self.stats["imports"] += 1
@@ -273,8 +317,9 @@ class Repo:
                     continue
                 self.stats["resolved"] += 1
                 mfs = self.files_of(mp, stub)
-                for mf in mfs:
-                    add(mf)
+                if not (self.runtime and self.only_submodules(mp, node.names, stub)):
+                    for mf in mfs:
+                        add(mf)
                 for a in node.names:
                     if a.name == "*":
                         continue
@@ -295,6 +340,8 @@ class Repo:
         (import M, import M as a, from P import M for a submodule M)."""
         aliases = {}
         for node in ast.walk(self.trees[f]):
+            if self.skipped(f, node):
+                continue
             if isinstance(node, ast.Import):
                 for a in node.names:
                     name = a.asname or a.name.split(".")[0]
@@ -333,7 +380,7 @@ def main():
     req = json.load(sys.stdin)
     root = req["root"]
     files = sorted(set(p for p in req["files"] if p.endswith((".py", ".pyi"))))
-    repo = Repo(root, files)
+    repo = Repo(root, files, bool(req.get("runtime")))
     repo.trees = {}
     skipped = {}
     for f in files:

@@ -148,6 +148,10 @@ type Options struct {
 	// GOOS lists the target systems the Go truth is the union over
 	// (default linux, darwin, windows).
 	GOOS []string
+	// Runtime leaves out what only a type checker reads (Python: imports
+	// under `if TYPE_CHECKING:`; see pydeps.py): the run-time truth.
+	// Go and JavaScript ignore it.
+	Runtime bool
 	// Log receives progress lines (nil: discarded).
 	Log func(format string, a ...any)
 }
@@ -274,7 +278,7 @@ func PythonTruth(ctx context.Context, root string, tracked []string, o Options) 
 		py = "python3"
 	}
 	files := langFiles(Python, tracked)
-	out, err := runScript(ctx, py, o.script("pydeps.py"), map[string]any{"root": root, "files": files})
+	out, err := runScript(ctx, py, o.script("pydeps.py"), map[string]any{"root": root, "files": files, "runtime": o.Runtime})
 	if err != nil {
 		return nil, err
 	}

@@ -147,6 +147,42 @@ import app  # the root script
 	}
 }
 
+// TestPythonRuntimeTruth: the run-time truth (Options.Runtime) leaves out
+// imports under TYPE_CHECKING and the package __init__ of a from-import
+// of submodules — tenacity's stop.py, which reaches wait.py only through
+// the package it imports for a type.
+func TestPythonRuntimeTruth(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not installed: the Python ground truth cannot run")
+	}
+	root, tracked := writeTree(t, map[string]string{
+		"pkg/__init__.py": "from .wait import wait_fixed\nclass State:\n    pass\n",
+		"pkg/wait.py":     "def wait_fixed():\n    pass\n",
+		"pkg/_utils.py":   "X = 1\n",
+		"pkg/stop.py": `
+import typing
+from pkg import _utils
+if typing.TYPE_CHECKING:
+    from pkg import State
+else:
+    from pkg import wait
+`,
+	})
+	want := map[bool]map[string][]string{
+		false: {"pkg/__init__.py": {"pkg/wait.py"}, "pkg/stop.py": {"pkg/__init__.py", "pkg/_utils.py", "pkg/wait.py"}},
+		true:  {"pkg/__init__.py": {"pkg/wait.py"}, "pkg/stop.py": {"pkg/_utils.py", "pkg/wait.py"}},
+	}
+	for _, runtime := range []bool{false, true} {
+		tr, err := PythonTruth(context.Background(), root, tracked, Options{ScriptsDir: scriptsDir(t), Runtime: runtime})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want[runtime], tr.Deps); d != "" {
+			t.Errorf("runtime %v: Python deps (-want +got):\n%s", runtime, d)
+		}
+	}
+}
+
 func TestGoTruth(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go not in PATH")

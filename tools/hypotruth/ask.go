@@ -50,6 +50,10 @@ type Tally struct {
 	// with the truth; inconclusive is neither.
 	Right int `json:"right"`
 	Wrong int `json:"wrong"`
+	// RightRuntime and WrongRuntime are Right and Wrong against the
+	// run-time truth (Claim.RuntimeTrue).
+	RightRuntime int `json:"right_runtime"`
+	WrongRuntime int `json:"wrong_runtime"`
 }
 
 // Add counts a.
@@ -65,9 +69,15 @@ func (t *Tally) Add(a Answer) {
 	default:
 		t.Inconclusive++
 	}
-	if (a.Verdict == "likely_true" && a.True) || (a.Verdict == "likely_false" && !a.True) {
-		t.Right++
-	} else if a.Verdict == "likely_true" || a.Verdict == "likely_false" {
-		t.Wrong++
+	judge(a.Verdict, a.True, &t.Right, &t.Wrong)
+	judge(a.Verdict, a.RuntimeTrue, &t.RightRuntime, &t.WrongRuntime)
+}
+
+// judge counts a confident verdict as right or wrong against truth.
+func judge(verdict string, truth bool, right, wrong *int) {
+	if (verdict == "likely_true" && truth) || (verdict == "likely_false" && !truth) {
+		*right++
+	} else if verdict == "likely_true" || verdict == "likely_false" {
+		*wrong++
 	}
 }

@@ -33,8 +33,14 @@ type Claim struct {
 	Kind string `json:"kind"`
 	A    string `json:"a"`
 	B    string `json:"b"`
-	// True is the truth's answer.
+	// True is the truth's answer (every import counts, type-only ones
+	// too).
 	True bool `json:"true"`
+	// RuntimeTrue is the run-time truth's: A reaches B at any distance
+	// through imports that run (MarkRuntime; a Python import under `if
+	// TYPE_CHECKING:` does not). The claims are still sampled from the
+	// all-imports truth, so the two tallies are over the same claims.
+	RuntimeTrue bool `json:"runtime_true"`
 	// Hops is the shortest dependency chain from A to B (0: none).
 	Hops int `json:"hops"`
 }
@@ -106,4 +112,16 @@ func spread(cs []Claim, n int) []Claim {
 		out = append(out, cs[i*len(cs)/n])
 	}
 	return out
+}
+
+// MarkRuntime sets each claim's RuntimeTrue from rt, the run-time truth
+// of the same files.
+func MarkRuntime(claims []Claim, rt *deptruth.Truth) {
+	reached := map[string]map[string]int{}
+	for i, c := range claims {
+		if reached[c.A] == nil {
+			reached[c.A] = reach(rt, c.A)
+		}
+		claims[i].RuntimeTrue = reached[c.A][c.B] > 0
+	}
 }

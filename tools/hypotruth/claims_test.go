@@ -44,7 +44,9 @@ func TestClaims(t *testing.T) {
 func TestTally(t *testing.T) {
 	var ty Tally
 	for _, a := range []Answer{
+		{Claim: Claim{True: true, RuntimeTrue: true}, Verdict: "likely_true"},
 		{Claim: Claim{True: true}, Verdict: "likely_true"},
+		{Claim: Claim{True: true}, Verdict: "likely_false"},
 		{Claim: Claim{True: false}, Verdict: "likely_true"},
 		{Claim: Claim{True: false}, Verdict: "likely_false"},
 		{Claim: Claim{True: true}, Verdict: "inconclusive"},
@@ -52,8 +54,27 @@ func TestTally(t *testing.T) {
 	} {
 		ty.Add(a)
 	}
-	want := Tally{Claims: 5, LikelyTrue: 2, LikelyFalse: 1, Inconclusive: 1, Refused: 1, Right: 2, Wrong: 1}
+	want := Tally{Claims: 7, LikelyTrue: 3, LikelyFalse: 2, Inconclusive: 1, Refused: 1, Right: 3, Wrong: 2, RightRuntime: 3, WrongRuntime: 2}
 	if ty != want {
 		t.Errorf("tally %+v, want %+v", ty, want)
+	}
+}
+
+// a → b → c at every import; at run time a → b only.
+func TestMarkRuntime(t *testing.T) {
+	files := []string{"a", "b", "c"}
+	all := deptruth.NewTruth(deptruth.Python, files, map[string][]string{"a": {"b"}, "b": {"c"}})
+	rt := deptruth.NewTruth(deptruth.Python, files, map[string][]string{"a": {"b"}})
+	claims := Claims(all, 10)
+	MarkRuntime(claims, rt)
+	got := map[string]bool{}
+	for _, c := range claims {
+		got[c.A+">"+c.B] = c.RuntimeTrue
+	}
+	want := map[string]bool{"a>b": true, "a>c": false, "b>c": false, "b>a": false, "c>b": false}
+	for k, v := range want {
+		if g, ok := got[k]; !ok || g != v {
+			t.Errorf("%s: runtime true %v (present %v), want %v", k, g, ok, v)
+		}
 	}
 }

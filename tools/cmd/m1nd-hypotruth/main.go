@@ -95,7 +95,15 @@ func one(ctx context.Context, server, root, scripts string, per int, rr *repoRes
 	if err := c.CallTool(ctx, "ingest", map[string]any{"agent_id": "hypotruth", "path": root}, nil); err != nil {
 		return fmt.Errorf("ingest: %w", err)
 	}
-	rr.Answers, err = hypotruth.Ask(ctx, c, hypotruth.Claims(t, per))
+	claims := hypotruth.Claims(t, per)
+	runTruth := t
+	if rr.Lang == deptruth.Python { // the only truth with type-only imports left out
+		if runTruth, err = deptruth.Compute(ctx, root, rr.Lang, deptruth.Options{ScriptsDir: scripts, Runtime: true}); err != nil {
+			return fmt.Errorf("run-time truth: %w", err)
+		}
+	}
+	hypotruth.MarkRuntime(claims, runTruth)
+	rr.Answers, err = hypotruth.Ask(ctx, c, claims)
 	fmt.Fprintf(os.Stderr, "%s: %d claims\n", rr.Name, len(rr.Answers))
 	return err
 }
@@ -104,7 +112,7 @@ var kinds = []string{hypotruth.Direct, hypotruth.Transitive, hypotruth.Reverse, 
 
 func markdown(results []repoResult) string {
 	var b strings.Builder
-	b.WriteString("| repository | lang | split | kind | claims | likely_true | inconclusive | likely_false | refused | right | wrong |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| repository | lang | split | kind | claims | likely_true | inconclusive | likely_false | refused | right | wrong | right (run-time) | wrong (run-time) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	groups := map[string]map[string]*hypotruth.Tally{}
 	add := func(g, k string, a hypotruth.Answer) {
 		if groups[g] == nil {
@@ -132,7 +140,7 @@ func markdown(results []repoResult) string {
 			}
 		}
 	}
-	b.WriteString("\n| group | kind | claims | likely_true | inconclusive | likely_false | refused | right | wrong |\n|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("\n| group | kind | claims | likely_true | inconclusive | likely_false | refused | right | wrong | right (run-time) | wrong (run-time) |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	names := make([]string, 0, len(groups))
 	for g := range groups {
 		names = append(names, g)
@@ -150,5 +158,6 @@ func markdown(results []repoResult) string {
 
 func row(t hypotruth.Tally) string {
 	pct := func(n int) string { return fmt.Sprintf("%d (%.0f %%)", n, 100*float64(n)/float64(max(t.Claims, 1))) }
-	return fmt.Sprintf("%d | %s | %s | %s | %d | %s | %s", t.Claims, pct(t.LikelyTrue), pct(t.Inconclusive), pct(t.LikelyFalse), t.Refused, pct(t.Right), pct(t.Wrong))
+	return fmt.Sprintf("%d | %s | %s | %s | %d | %s | %s | %s | %s", t.Claims, pct(t.LikelyTrue), pct(t.Inconclusive), pct(t.LikelyFalse), t.Refused,
+		pct(t.Right), pct(t.Wrong), pct(t.RightRuntime), pct(t.WrongRuntime))
 }
