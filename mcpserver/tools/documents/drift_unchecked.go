@@ -31,15 +31,27 @@ type driftUncheckedJSON struct {
 // checkClaims adds the findings of claims a page makes that the code
 // can check: hand-written signatures and module-qualified names.
 func checkClaims(b *session.Bundle, src *driftSources, d *document.DocDrift, notes []string) []string {
-	if d.Doc.Format != document.Markdown && d.Doc.Format != document.RST || pastPage(d.Doc.Path) || document.HistoryPage(b.Graph, d.Doc.Node, d.Doc.Path) || templatePage(d.Doc.Path) {
+	claims := d.Doc.Format == document.Markdown || d.Doc.Format == document.RST
+	claims = claims && !pastPage(d.Doc.Path) && !document.HistoryPage(b.Graph, d.Doc.Node, d.Doc.Path) && !templatePage(d.Doc.Path)
+	versions := versionPage(b, d)
+	if !claims && !versions {
 		return notes
 	}
 	text, err := readDocSource(b, d.Doc.Abs)
 	if err != nil {
 		return notes
 	}
-	fs := signatureFindings(b, src, d, strings.Split(string(text), "\n"))
-	fs = append(fs, qualifiedFindings(b, src, d, text)...)
+	var fs []document.Finding
+	if versions {
+		fs = versionFindings(b, src, d, text)
+	}
+	if claims {
+		fs = append(fs, signatureFindings(b, src, d, strings.Split(string(text), "\n"))...)
+		fs = append(fs, qualifiedFindings(b, src, d, text)...)
+	}
+	if len(fs) == 0 && !claims {
+		return notes
+	}
 	for range fs {
 		notes = append(notes, "")
 	}

@@ -1,0 +1,142 @@
+package documents
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/ingest/document"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+)
+
+// A page's prose that speaks of a Python the project no longer installs
+// on ("If you run this on a version of Python prior to 3.8 …" in
+// sqlite-utils after requires-python became >=3.9; "supports Python >=
+// 3.5" in marshmallow's upgrading.rst; nox's "if you installed Nox using
+// Python 3.6") states a behaviour no reader can meet: the project's
+// packaging metadata is the code that checks it. Sentences that say
+// the version is gone ("no longer supported", "dropped") are true and
+// left alone; history pages are history.
+
+// maxVersionFindings bounds the findings per page: one stale minimum is
+// usually repeated, and agents pay for each.
+const maxVersionFindings = 3
+
+var (
+	requiresPythonRe = regexp.MustCompile(`(?m)^\s*(?:requires-python|python_requires)\s*=\s*["']?([^"'\n#]+)`)
+	setupRequiresRe  = regexp.MustCompile(`python_requires\s*=\s*["']([^"']+)["']`)
+	minSpecRe        = regexp.MustCompile(`(?:>=|~=)\s*(\d+)\.(\d+)`)
+	// pyVersionRe: "Python 3.6", "CPython 3.8", "Python >= 3.5", "Python
+	// 2", with an optional "before"-like word ahead.
+	pyVersionRe = regexp.MustCompile(`(?i)(?:\b(before|prior to|older than|earlier than|below|lower than)\s+(?:c?python\s*)?|\bc?python\s*(?:>=\s*)?)(\d)(?:\.(\d{1,2}))?\b`)
+	// goneRe: the sentence says the version is not supported any more.
+	goneRe = regexp.MustCompile(`(?i)no longer|not supported|unsupported|dropp|removed|deprecat|end[- ]of[- ]life|\bEOL\b|legacy|\bwas\s+(?:the\s+)?last|last (?:release|version) (?:to|that|supporting)`)
+)
+
+// pythonMinimum reads the lowest Python the project installs on from its
+// packaging metadata at the ingest root: pyproject.toml's
+// requires-python, else setup.cfg's or setup.py's python_requires.
+func pythonMinimum(src *driftSources) (major, minor int, file string, ok bool) {
+	for _, f := range []string{"pyproject.toml", "setup.cfg", "setup.py"} {
+		t, readable := src.source(f)
+		if !readable {
+			continue
+		}
+		spec := ""
+		if m := requiresPythonRe.FindSubmatch(t); m != nil {
+			spec = string(m[1])
+		} else if m := setupRequiresRe.FindSubmatch(t); m != nil {
+			spec = string(m[1])
+		}
+		if m := minSpecRe.FindStringSubmatch(spec); m != nil {
+			major, _ = strconv.Atoi(m[1])
+			minor, _ = strconv.Atoi(m[2])
+			return major, minor, f + " (" + strings.TrimSpace(spec) + ")", true
+		}
+	}
+	return 0, 0, "", false
+}
+
+// staleVersion says whether a mention is of a Python below the minimum:
+// "before 3.8" when 3.8 is at or below it (no supported Python is before
+// it), "Python 3.6" when 3.6 is below it, "Python 2" when the minimum's
+// major is higher.
+func staleVersion(before bool, major, minor int, hasMinor bool, minMajor, minMinor int) bool {
+	switch {
+	case !hasMinor:
+		return !before && major < minMajor
+	case before:
+		return major < minMajor || major == minMajor && minor <= minMinor
+	}
+	return major < minMajor || major == minMajor && minor < minMinor
+}
+
+// versionFindings lists a page's prose lines that speak of a Python the
+// project's metadata rules out.
+func versionFindings(b *session.Bundle, src *driftSources, d *document.DocDrift, text []byte) []document.Finding {
+	minMajor, minMinor, file, ok := pythonMinimum(src)
+	if !ok {
+		return nil
+	}
+	var fs []document.Finding
+	seen := map[string]bool{}
+	for _, l := range proseLines(string(text)) {
+		if goneRe.MatchString(l.text) {
+			continue
+		}
+		for _, m := range pyVersionRe.FindAllStringSubmatch(l.text, -1) {
+			major, _ := strconv.Atoi(m[2])
+			minor, _ := strconv.Atoi(m[3])
+			if !staleVersion(m[1] != "", major, minor, m[3] != "", minMajor, minMinor) || seen[m[0]] || len(fs) == maxVersionFindings {
+				continue
+			}
+			seen[m[0]] = true
+			fs = append(fs, document.Finding{Kind: document.DriftMissing, Section: sectionAt(b.Graph, d, l.line),
+				Mention: document.Mention{Kind: document.MentionWord, Text: strings.TrimSpace(m[0])}, Line: l.line,
+				Detail: fmt.Sprintf("the page speaks of %s, but the project requires Python >=%d.%d (%s): no reader runs it there", strings.TrimSpace(m[0]), minMajor, minMinor, file)})
+		}
+	}
+	return fs
+}
+
+// proseLines are a page's lines outside code: fenced blocks, code
+// directives, reST literal blocks and console lines are left out.
+func proseLines(text string) []exLine {
+	lines := strings.Split(text, "\n")
+	var out []exLine
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		switch m := fenceRe.FindStringSubmatch(l); {
+		case m != nil:
+			i = fenceEnd(lines, i, m[1])
+			continue
+		case directiveRe.MatchString(l):
+			i = indentedEnd(lines, i, len(l)-len(strings.TrimLeft(l, " \t"))) - 1
+			continue
+		case strings.HasPrefix(strings.TrimSpace(l), ">>>"), strings.HasPrefix(strings.TrimSpace(l), "$ "):
+			continue
+		}
+		out = append(out, exLine{i + 1, l})
+		if literalRe.MatchString(l) && !directiveLineRe.MatchString(l) {
+			i = indentedEnd(lines, i, len(l)-len(strings.TrimLeft(l, " \t"))) - 1
+		}
+	}
+	return out
+}
+
+// versionPage: the pages whose prose is read for Python versions —
+// every page but a changelog or dated post; an upgrading guide's
+// "supports Python >= 3.5" is a claim about today's release.
+func versionPage(b *session.Bundle, d *document.DocDrift) bool {
+	if d.Doc.Format != document.Markdown && d.Doc.Format != document.RST || templatePage(d.Doc.Path) {
+		return false
+	}
+	if upgradingRe.MatchString(path.Base(d.Doc.Path)) {
+		return true
+	}
+	return !pastPage(d.Doc.Path) && !document.HistoryPage(b.Graph, d.Doc.Node, d.Doc.Path)
+}
+
+var upgradingRe = regexp.MustCompile(`(?i)(upgrad|migrat|porting)`)

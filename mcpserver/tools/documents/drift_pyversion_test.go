@@ -1,0 +1,63 @@
+package documents
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+)
+
+// Prose about a Python the project's requires-python rules out is stale
+// (sqlite-utils' "prior to 3.8" after >=3.9; marshmallow's upgrading
+// page "supports Python >= 3.5"); a sentence saying the version is gone,
+// a supported version, code, and a changelog are not.
+func TestDocumentDriftFindsPythonVersionsTheProjectDropped(t *testing.T) {
+	t.Parallel()
+	dir := srcCommitted(t, map[string]string{
+		"pyproject.toml":      "[project]\nname = \"kit\"\nrequires-python = \">=3.9\"\n",
+		"src/kit/__init__.py": "def run(x):\n    return x\n",
+		"docs/guide.rst": "Guide\n=====\n\nPython 3.8 added deterministic functions.\n\n" +
+			"If you run this on a version of Python prior to 3.8 it is ignored.\n\n" +
+			"Python 3.9 added dict union. Python 2.7 is no longer supported.\n\n" +
+			"It works on Python 3.12 and CPython 3.10.\n\n" +
+			"Example::\n\n    # Python 3.6 here\n    run(1)\n\n" +
+			".. code-block:: python\n\n    print('Python 3.7')\n",
+		"docs/upgrading.rst": "Upgrading\n=========\n\nThe 3.x series supports Python >= 3.5.\n\nPython 2.6 and 3.4 are no longer supported.\n",
+		"docs/changelog.rst": "Changelog\n=========\n\n1.0\n---\n\n- Support Python 3.6.\n",
+	})
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
+	d := driftServer(t, dir)
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t"})
+	want := []string{
+		"4 missing_target | the page speaks of Python 3.8, but the project requires Python >=3.9 (pyproject.toml (>=3.9)): no reader runs it there",
+		"6 missing_target | the page speaks of prior to 3.8, but the project requires Python >=3.9 (pyproject.toml (>=3.9)): no reader runs it there",
+		"4 missing_target | the page speaks of Python >= 3.5, but the project requires Python >=3.9 (pyproject.toml (>=3.9)): no reader runs it there",
+	}
+	if diff := cmp.Diff(want, findingLines(out)); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
+
+func TestStaleVersion(t *testing.T) {
+	for _, c := range []struct {
+		before         bool
+		major, minor   int
+		hasMinor       bool
+		minMaj, minMin int
+		want           bool
+	}{
+		{false, 3, 8, true, 3, 9, true},
+		{false, 3, 9, true, 3, 9, false},
+		{false, 3, 12, true, 3, 9, false},
+		{true, 3, 9, true, 3, 9, true},   // "before 3.9": nothing supported is
+		{true, 3, 10, true, 3, 9, false}, // "before 3.10": 3.9 still is
+		{false, 2, 0, false, 3, 8, true}, // "Python 2"
+		{false, 3, 0, false, 3, 8, false},
+		{true, 3, 0, false, 3, 8, false},
+		{false, 2, 7, true, 3, 0, true},
+	} {
+		if got := staleVersion(c.before, c.major, c.minor, c.hasMinor, c.minMaj, c.minMin); got != c.want {
+			t.Errorf("staleVersion(%+v) = %v, want %v", c, got, c.want)
+		}
+	}
+}
