@@ -299,13 +299,14 @@ func runDocumentDrift(c *tools.Call, in documentDriftParams) (documentDriftOutpu
 			}
 		}
 		src.prefetch(stale)
+		removals := removalLines(b, src, dds) // once per call: calls may run in parallel
 		var all []driftDocJSON
 		for i := range dds {
 			dd := &dds[i]
 			var tl driftTally
 			notes := refineDrift(b, src, dd, &tl)
 			notes = checkExamples(b, src, dd, notes, &out.Summary)
-			notes = checkClaims(b, src, dd, notes)
+			notes = checkClaims(b, src, dd, notes, removals)
 			var unchecked []driftUncheckedJSON
 			nUnchecked := 0
 			if !in.Unchecked {

@@ -30,7 +30,7 @@ type driftUncheckedJSON struct {
 
 // checkClaims adds the findings of claims a page makes that the code
 // can check: hand-written signatures and module-qualified names.
-func checkClaims(b *session.Bundle, src *driftSources, d *document.DocDrift, notes []string) []string {
+func checkClaims(b *session.Bundle, src *driftSources, d *document.DocDrift, notes []string, removals []removalLine) []string {
 	claims := d.Doc.Format == document.Markdown || d.Doc.Format == document.RST
 	claims = claims && !pastPage(d.Doc.Path) && !document.HistoryPage(b.Graph, d.Doc.Node, d.Doc.Path) && !templatePage(d.Doc.Path)
 	versions := versionPage(b, d)
@@ -46,6 +46,7 @@ func checkClaims(b *session.Bundle, src *driftSources, d *document.DocDrift, not
 		fs = versionFindings(b, src, d, text)
 	}
 	if claims {
+		fs = append(fs, removedFindings(b, d, text, removals)...)
 		fs = append(fs, signatureFindings(b, src, d, strings.Split(string(text), "\n"))...)
 		fs = append(fs, qualifiedFindings(b, src, d, text)...)
 	}

@@ -1,0 +1,139 @@
+package documents
+
+import (
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/ingest/document"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+)
+
+// A name a page's prose gives (`DatabaseMiddleware`, in a sentence saying
+// it "is currently still available") that no code defines any more, and
+// that the project's own changelog says it removed or renamed ("
+// `DatabaseMiddleware` is now dropped in favour of `databases`"), is a
+// claim the code contradicts: the reader who looks for it finds nothing.
+// Both halves are needed: an unbound name alone is as often a library's
+// or the reader's, and a changelog line alone may be about a name that
+// came back. Starlette's database.md (fix 243d03e) is this.
+
+// removalLine is a changelog line that says something was removed.
+type removalLine struct {
+	file string
+	line int
+	text string
+}
+
+var (
+	removalRe = regexp.MustCompile(`(?i)\b(remov|drop|delet|renam|replac)\w*|no longer (?:exists|available|provided|included|shipped)`)
+	// rootChangelogs are the changelog files a project keeps at its root,
+	// outside the docs the graph holds.
+	rootChangelogs = []string{"CHANGELOG.md", "CHANGELOG.rst", "CHANGES.md", "CHANGES.rst", "CHANGES.txt", "CHANGES", "HISTORY.md", "HISTORY.rst", "NEWS.md", "NEWS.rst", "NEWS"}
+	// removedNameRe: an identifier worth checking — CamelCase or with an
+	// underscore, not a plain word of prose.
+	removedNameRe = regexp.MustCompile(`^(?:[A-Z][a-z0-9]+[A-Z]\w*|[A-Za-z]\w*_\w+)$`)
+)
+
+// maxRemovedFindings bounds these findings per page.
+const maxRemovedFindings = 5
+
+// removalLines reads the lines of the project's changelogs (history pages
+// of the ingested docs, and the root changelog files) that say something
+// was removed, dropped or renamed.
+func removalLines(b *session.Bundle, src *driftSources, dds []document.DocDrift) []removalLine {
+	var out []removalLine
+	add := func(file string, text []byte) {
+		for i, l := range strings.Split(string(text), "\n") {
+			if removalRe.MatchString(l) {
+				out = append(out, removalLine{file, i + 1, strings.TrimSpace(l)})
+			}
+		}
+	}
+	for _, d := range dds {
+		if !document.HistoryPage(b.Graph, d.Doc.Node, d.Doc.Path) || upgradingRe.MatchString(path.Base(d.Doc.Path)) {
+			continue
+		}
+		if text, err := readDocSource(b, d.Doc.Abs); err == nil {
+			add(d.Doc.Path, text)
+		}
+	}
+	for _, f := range rootChangelogs {
+		if text, ok := src.source(f); ok {
+			add(f, text)
+		}
+	}
+	return out
+}
+
+// removedFindings lists the names a page's prose gives that bind to no
+// code and that a changelog line says were removed or renamed.
+func removedFindings(b *session.Bundle, d *document.DocDrift, text []byte, removals []removalLine) []document.Finding {
+	if len(removals) == 0 {
+		return nil
+	}
+	g, x := b.Graph, docIndex(b)
+	prose := proseLines(string(text))
+	var fs []document.Finding
+	seen := map[string]bool{}
+	for _, s := range append([]graph.NodeID{d.Doc.Node}, document.Sections(g, d.Doc.Node)...) {
+		for _, m := range document.Mentions(g, s) {
+			name := strings.TrimSuffix(m.Text, "()")
+			if m.Kind != document.MentionIdent && m.Kind != document.MentionWord || seen[name] || !removedNameRe.MatchString(name) || len(fs) == maxRemovedFindings {
+				continue
+			}
+			seen[name] = true
+			if len(x.Resolve(m)) > 0 {
+				continue
+			}
+			r, ok := removalOf(name, removals)
+			if !ok {
+				continue
+			}
+			line := claimLine(prose, name)
+			if line == 0 {
+				continue
+			}
+			fs = append(fs, document.Finding{Kind: document.DriftMissing, Section: sectionAt(g, d, line), Target: graph.NoNode, File: graph.NoNode,
+				Mention: m, Line: line, Detail: "the page names " + name + ", which no code defines now; " + r.file + ":" + strconv.Itoa(r.line) + " says: " + cutText(r.text, 100)})
+		}
+	}
+	slices.SortFunc(fs, func(a, b document.Finding) int { return a.Line - b.Line })
+	return fs
+}
+
+// removalOf is the first changelog line naming name as a whole word.
+func removalOf(name string, removals []removalLine) (removalLine, bool) {
+	re := regexp.MustCompile(`(?:^|[^\w.])` + regexp.QuoteMeta(name) + `(?:$|[^\w])`)
+	for _, r := range removals {
+		if re.MatchString(r.text) {
+			return r, true
+		}
+	}
+	return removalLine{}, false
+}
+
+// claimLine is the first prose line naming name that does not itself say
+// it is gone (a page may tell the reader the name was removed); 0 when
+// none.
+func claimLine(prose []exLine, name string) int {
+	re := regexp.MustCompile(`(?:^|[^\w.])` + regexp.QuoteMeta(name) + `(?:$|[^\w])`)
+	for _, l := range prose {
+		if re.MatchString(l.text) && !goneRe.MatchString(l.text) && !removalRe.MatchString(l.text) {
+			return l.line
+		}
+	}
+	return 0
+}
+
+// cutText keeps the first n runes of s.
+func cutText(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
