@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -281,8 +282,23 @@ const (
 	noPathWithin    = 0.25
 )
 
-// dependsOn: is there a dependency chain from a to b?
+// typeDependencyFactor is a direct type-only import's support: a names
+// b's symbols, so b's change can break a's type check, but a never loads
+// b — less than a run-time edge (pathFactor 19), enough alone for
+// likely_true (0.86), said as the type dependency it is.
+const typeDependencyFactor = 6
+
+// dependsOn: is there a dependency chain from a to b that runs? A
+// type-only import (TypeImports: `if TYPE_CHECKING:`, `import type`)
+// never runs, so it is no step of a chain: a's direct one of b is a type
+// dependency, weaker evidence; a chain that goes on past one is none — a
+// type-only import names its symbols, not what their module imports in
+// turn (a package __init__ that imports every module is no dependency of
+// a file that names one of its classes for an annotation).
 func (h *hypo) dependsOn(a, b graph.NodeID, reverse bool) verdictPart {
+	types := !h.runtime // a circular claim asks about run time alone
+	h.runtime = true
+	defer func() { h.runtime = !types }()
 	v := verdictPart{odds: 1}
 	s := h.unitSearch(a, b)
 	switch {
@@ -292,10 +308,15 @@ func (h *hypo) dependsOn(a, b graph.NodeID, reverse bool) verdictPart {
 	case s.found:
 		v.add(h.pathEvidence(s, "depends on"))
 	default:
-		if e, ok := h.fileFallback(a, b, "dependency"); ok {
+		if e, ok := h.typeDependency(a, b); types && ok {
+			v.add(e)
+		} else if e, ok := h.fileFallback(a, b, "dependency"); ok {
 			v.add(e)
 		} else {
 			v.add(h.noPath(s, a, b, "dependency"))
+			if e, ok := h.typeOnlyChain(a, b); types && ok {
+				v.add(e)
+			}
 		}
 		if reverse { // a pair claim asks the other way itself
 			if back := h.unitSearch(b, a); back.found {
@@ -756,4 +777,78 @@ func (h *hypo) noPath(s search, a, b graph.NodeID, what string) Evidence {
 		h.res.PartialFlow = append(h.res.PartialFlow, PartialFlow{From: a, To: b, Reached: s.reached, HopsExplored: s.hops, Exhausted: s.exhausted})
 	}
 	return e
+}
+
+// typeDependency: a (or what it holds) imports b (or what it holds) for
+// the type checker only — the first such link, with the symbols it names.
+func (h *hypo) typeDependency(a, b graph.NodeID) (Evidence, bool) {
+	from, _, _ := h.d.scopeUnits([]graph.NodeID{a})
+	to, _, _ := h.d.scopeUnits([]graph.NodeID{b})
+	goal := setOf(to)
+	for _, u := range from {
+		for _, t := range h.d.Dependencies(u) {
+			if !goal[t] || !h.d.TypeOnly(u, t) {
+				continue
+			}
+			e := h.linkEvidence(u, t, "type_dependency")
+			e.LikelihoodFactor, e.Relations = typeDependencyFactor, []string{TypeImports}
+			e.Description = fmt.Sprintf("%s -%s-> %s%s: a type dependency only — the import is type-only (`if TYPE_CHECKING:`, `import type`) and never runs, so %s does not load %s at run time",
+				h.name(u), TypeImports, h.name(t), h.namesText(u, t), h.name(u), h.name(t))
+			return e, true
+		}
+	}
+	return Evidence{}, false
+}
+
+// typeOnlyChain is the note for a chain that exists only through a
+// type-only import: it names the symbols that import names, which is all
+// the importer takes from that module.
+func (h *hypo) typeOnlyChain(a, b graph.NodeID) (Evidence, bool) {
+	h.runtime = false
+	s := h.unitSearch(a, b)
+	h.runtime = true
+	if !s.found {
+		return Evidence{}, false
+	}
+	var names string
+	for i, v := range s.nodes[1:] {
+		if u := s.nodes[i]; h.d.TypeOnly(u, v) {
+			names = fmt.Sprintf("; %s imports %s for types only%s", h.name(u), h.name(v), h.namesText(u, v))
+			break
+		}
+	}
+	return Evidence{Type: "type_only_chain", LikelihoodFactor: 1, Nodes: s.nodes, Relations: s.rels, PathWeight: graph.Finite(s.weight),
+		Description: "a chain only through a type-only import, which never runs: " + h.chainText(s) + names +
+			", and naming a type does not take in what its module imports itself: no dependency"}, true
+}
+
+// namesText lists, " (names X, Y)", the symbols of unit t that unit u's
+// type-only imports name; "" when they name the module itself.
+func (h *hypo) namesText(u, t graph.NodeID) string {
+	const listed = 5
+	var names []string
+	for v, uv := range h.d.unit {
+		if uv != u {
+			continue
+		}
+		lo, hi := h.g.OutRange(graph.NodeID(v))
+		for e := lo; e < hi; e++ {
+			x := h.g.Target(e)
+			if h.g.IsMirror(e) || x == t || h.d.unit[x] != t || !IsTypeOnly(h.g.RelationName(e)) {
+				continue
+			}
+			names = append(names, h.g.Label(x))
+		}
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	if len(names) == 0 {
+		return ""
+	}
+	more := ""
+	if len(names) > listed {
+		more = fmt.Sprintf(" and %d more", len(names)-listed)
+		names = names[:listed]
+	}
+	return " (names " + strings.Join(names, ", ") + more + ")"
 }
