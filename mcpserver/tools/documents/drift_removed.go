@@ -105,9 +105,11 @@ func removedFindings(b *session.Bundle, d *document.DocDrift, text []byte, remov
 	return fs
 }
 
-// removalOf is the first changelog line naming name as a whole word.
+// removalOf is the first changelog line naming name as code (in
+// backticks, maybe qualified or called): "Dropped support for PyPy 3.6"
+// is about an interpreter, not a name the code gave.
 func removalOf(name string, removals []removalLine) (removalLine, bool) {
-	re := regexp.MustCompile(`(?:^|[^\w.])` + regexp.QuoteMeta(name) + `(?:$|[^\w])`)
+	re := regexp.MustCompile("`[~!]?(?:[\\w.]+\\.)?" + regexp.QuoteMeta(name) + "(?:\\(\\))?`")
 	for _, r := range removals {
 		if re.MatchString(r.text) {
 			return r, true
