@@ -83,9 +83,6 @@ func New(g *graph.Graph, opts Options) (*Engine, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	if opts.Now != nil && opts.Temporal.Now == nil {
-		opts.Temporal.Now = opts.Now
-	}
 	e := &Engine{g: g, opts: opts, xlr: opts.XLR, plast: opts.Plasticity, warm: opts.Warmup}
 	var err error
 	if e.xlr == nil {

@@ -55,8 +55,10 @@ type Options struct {
 	// (plasticity.Engine.Relevance).
 	PrimingWeight float32
 
-	// Now is the clock for temporal scores and plasticity; nil is
-	// time.Now.
+	// Now is the clock of plasticity and warmup (when the engine makes
+	// them) and of the times query memory records; nil is time.Now.
+	// Temporal scores do not read it: they are taken at the graph's own
+	// clock (temporal.Index.Reference), so answers do not move with it.
 	Now func() time.Time
 }
 

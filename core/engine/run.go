@@ -198,7 +198,9 @@ func (r *run) runDimensions() error {
 	}
 	if r.req[graph.Temporal] {
 		eg.Go(timed(graph.Temporal, func() ([]graph.Scored, error) {
-			return ix.temp.ActivateAt(r.seeds, r.e.now()), nil
+			// At the graph's clock (its newest change), not the wall
+			// clock: the same question must get the same answer later.
+			return ix.temp.Activate(r.seeds), nil
 		}))
 	}
 	if r.req[graph.Causal] && len(r.seeds) > 0 {

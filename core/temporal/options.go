@@ -2,7 +2,6 @@ package temporal
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/internal/finite"
@@ -65,9 +64,6 @@ type Options struct {
 	PartnersPerSeed int
 	// MinScore drops D3 results below it.
 	MinScore float32
-
-	// Now is the clock; nil means time.Now. Tests pin it.
-	Now func() time.Time
 }
 
 // DefaultOptions returns the defaults of docs/design.md#d3-temporal.

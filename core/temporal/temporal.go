@@ -45,6 +45,11 @@ type Index struct {
 	last   []float64
 	prev   []float64
 	seenLM []float64 // LastModified when the index was built
+	// ref is the newest change time the index knows (the graph's
+	// LastModified, observed commits): the "now" of Activate. It is the
+	// graph's own clock, so the same question gets the same answer
+	// whenever it is asked and after a restart from the snapshot.
+	ref float64
 
 	co *CoChange
 }
@@ -71,6 +76,7 @@ func New(g *graph.Graph, o Options) (*Index, error) {
 		f := float64(g.ChangeFrequency(graph.NodeID(i)))
 		sum += f
 		x.seenLM[i] = g.LastModified(graph.NodeID(i))
+		x.ref = max(x.ref, x.seenLM[i])
 	}
 	if n > 0 {
 		mean := sum / float64(n)
@@ -96,11 +102,23 @@ func (x *Index) Options() Options { return x.opts }
 // CoChange is the co-change matrix.
 func (x *Index) CoChange() *CoChange { return x.co }
 
-func (x *Index) now() time.Time {
-	if x.opts.Now != nil {
-		return x.opts.Now()
-	}
-	return time.Now()
+// Reference is the time Activate scores recency at: the newest change
+// the index knows — the newest LastModified of the graph (with git
+// history, the last commit of the newest file; without, the newest file
+// mtime) or of a commit given to ObserveCommits. It is not the wall
+// clock: a recency measured against the clock would move between two
+// identical questions asked minutes apart. Zero when the graph carries
+// no times (recency is then 0 for every node anyway).
+func (x *Index) Reference() time.Time {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return unixTime(x.ref)
+}
+
+// unixTime converts Unix seconds to a time without losing the fraction.
+func unixTime(s float64) time.Time {
+	sec := math.Floor(s)
+	return time.Unix(int64(sec), int64((s-sec)*1e9))
 }
 
 // Observe feeds commit groups (sets of nodes that changed together, as
@@ -126,6 +144,7 @@ func (x *Index) ObserveCommits(commits []Commit) (dropped int) {
 		if t <= 0 {
 			continue
 		}
+		x.ref = max(x.ref, t)
 		for _, n := range c.Nodes {
 			if int(n) >= len(x.last) {
 				continue
@@ -155,6 +174,7 @@ func (x *Index) InheritFrom(prev *Index) bool {
 	prev.mu.RLock()
 	x.mu.Lock()
 	n := min(len(prev.last), len(x.last))
+	x.ref = max(x.ref, prev.ref)
 	for i := 0; i < n; i++ {
 		pl := max(prev.last[i], prev.seenLM[i])
 		x.last[i], x.prev[i] = prev.last[i], prev.prev[i]
@@ -256,10 +276,10 @@ func (x *Index) score(n graph.NodeID, now float64) float32 {
 	return finite.Clamp(s, 0, 1)
 }
 
-// Activate is the D3 result for a query's seeds at the index's clock: see
-// ActivateAt.
+// Activate is the D3 result for a query's seeds at the index's Reference
+// time (the graph's clock, not the wall clock): see ActivateAt.
 func (x *Index) Activate(seeds []graph.Scored) []graph.Scored {
-	return x.ActivateAt(seeds, x.now())
+	return x.ActivateAt(seeds, x.Reference())
 }
 
 // ActivateAt scores, at time now, every seed and the PartnersPerSeed

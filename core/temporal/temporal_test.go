@@ -16,11 +16,7 @@ const hour = 3600.0
 
 var now = time.Unix(int64(graphtest.Now), 0)
 
-func opts() Options {
-	o := DefaultOptions()
-	o.Now = func() time.Time { return now }
-	return o
-}
+func opts() Options { return DefaultOptions() }
 
 type spec struct {
 	typ  graph.NodeType
@@ -210,6 +206,41 @@ func TestActivate(t *testing.T) {
 	}
 }
 
+// TestReferenceIsTheGraphsClock: Activate scores recency at the newest
+// change the index knows, never at the wall clock (issue 27: the same
+// question asked minutes apart gave other scores).
+func TestReferenceIsTheGraphsClock(t *testing.T) {
+	g := build(t, true, spec{graph.File, 30, 0.5}, spec{graph.File, 5, 0.5}, spec{graph.File, 48, 0.5}, spec{graph.File, -1, 0})
+	x := index(t, g, nil)
+	if got, want := x.Reference(), now.Add(-5*time.Hour); !got.Equal(want) {
+		t.Fatalf("Reference = %v, want the newest LastModified %v", got, want)
+	}
+	seeds := []graph.Scored{{Node: 0, Score: 0.9}, {Node: 2, Score: 0.4}}
+	a := x.Activate(seeds)
+	if len(a) == 0 || !slices.Equal(a, x.ActivateAt(seeds, x.Reference())) {
+		t.Fatalf("Activate = %v, want ActivateAt(Reference)", a)
+	}
+	if slices.Equal(a, x.ActivateAt(seeds, now.Add(3*time.Hour))) {
+		t.Fatal("a later time must score lower; the test cannot tell clocks apart")
+	}
+	// A commit newer than every LastModified moves the reference; one
+	// older does not.
+	x.ObserveCommits([]Commit{{Time: graphtest.Now + 2*hour, Nodes: []graph.NodeID{1}}, {Time: graphtest.Now - 90*hour, Nodes: []graph.NodeID{3}}})
+	if got, want := x.Reference(), now.Add(2*time.Hour); !got.Equal(want) {
+		t.Fatalf("after a newer commit Reference = %v, want %v", got, want)
+	}
+	// A new generation of the same graph keeps what the old one knew.
+	g.Finalize()
+	y := index(t, g, nil)
+	y.InheritFrom(x)
+	if !y.Reference().Equal(x.Reference()) {
+		t.Errorf("inherited Reference = %v, want %v", y.Reference(), x.Reference())
+	}
+	if r := index(t, build(t, false, spec{graph.File, -1, 0}), nil).Reference(); r.Unix() != 0 {
+		t.Errorf("a graph without times: Reference = %v, want the Unix epoch", r)
+	}
+}
+
 func TestInheritFrom(t *testing.T) {
 	g := build(t, true, spec{graph.File, 50 * 24, 0.2}, spec{graph.File, 50 * 24, 0.2})
 	x := index(t, g, nil)
@@ -245,8 +276,8 @@ func TestInheritFrom(t *testing.T) {
 
 func TestPropertiesAndDeterminism(t *testing.T) {
 	g := graphtest.PowerLaw(1500, 4000, 6)
-	x := index(t, g, func(o *Options) { o.Now = func() time.Time { return time.Unix(1.7e9, 0) } })
-	y := index(t, g, func(o *Options) { o.Now = func() time.Time { return time.Unix(1.7e9, 0) } })
+	x := index(t, g, nil)
+	y := index(t, g, nil)
 	budget := x.Options().CoChangeBudget
 	if e := x.CoChange().Entries(); e != 0 {
 		t.Fatalf("structural rows are built on first use; %d entries before any query", e)

@@ -1,10 +1,15 @@
 package query
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
+	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
 
@@ -129,5 +134,48 @@ func TestActivateGolden(t *testing.T) {
 		out := tooltest.MustCall(t, d, "activate", tc.args)
 		out["elapsed_ms"] = 0.0
 		tooltest.CheckGoldenFile(t, filepath.Join("testdata", "activate", tc.name+".json"), out)
+	}
+}
+
+// TestActivateIgnoresTheWallClock: the same activate calls on the same
+// graph give the same bytes whatever the wall clock says — two servers
+// whose clocks are 7 hours apart, and a server restarted from the
+// snapshot 30 hours later (issue 27: recency was scored against
+// time.Now, so an answer moved in the third decimal within minutes).
+func TestActivateIgnoresTheWallClock(t *testing.T) {
+	t.Parallel()
+	dir := fixture.Write(t)
+	t0 := time.Date(2026, 1, 20, 12, 0, 0, 0, time.UTC)
+	serve := func(cfg session.Config, clock time.Time, ingest bool) *tools.Dispatcher {
+		d := tooltest.NewDispatcher(t, cfg)
+		// Before the first call: the query engine takes the clock when
+		// it is built.
+		d.Session.SetClock(func() time.Time { return clock })
+		if ingest {
+			tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+		}
+		return d
+	}
+	answers := func(d *tools.Dispatcher) string {
+		var all []any
+		for _, q := range []string{"session token login payment", "invoice total payment", "session token login payment"} {
+			out := tooltest.MustCall(t, d, "activate", map[string]any{"agent_id": "t", "query": q, "top_k": 8, "include_seeds": true})
+			out["elapsed_ms"] = 0.0
+			all = append(all, out)
+		}
+		raw, err := json.Marshal(all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(raw)
+	}
+	want := answers(serve(session.Config{RuntimeDir: t.TempDir()}, t0, true))
+	if got := answers(serve(session.Config{RuntimeDir: t.TempDir()}, t0.Add(7*time.Hour), true)); got != want {
+		t.Errorf("7 hours later the same calls answer differently:\n got %s\nwant %s", got, want)
+	}
+	cfg := session.Config{RuntimeDir: t.TempDir()}
+	serve(cfg, t0, true).Session.Close()
+	if got := answers(serve(cfg, t0.Add(30*time.Hour), false)); got != want {
+		t.Errorf("restarted from the snapshot 30 hours later:\n got %s\nwant %s", got, want)
 	}
 }
