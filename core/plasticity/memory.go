@@ -33,6 +33,7 @@ type memory struct {
 	bigrams map[[2]string]int32
 	// seedSlots maps a seed to the ring slots whose record has it as a seed.
 	seedSlots map[string][]int32
+	scratch   primeScratch
 }
 
 func newMemory(capacity int) memory {
@@ -47,7 +48,11 @@ func newMemory(capacity int) memory {
 // seedKeys returns the sorted unique external IDs of seeds, at most limit
 // (limit ≤ 0: no limit); the first seeds given win when capping.
 func seedKeys(g *graph.Graph, seeds []graph.NodeID, limit int) []string {
-	out := make([]string, 0, len(seeds))
+	return appendSeedKeys(make([]string, 0, len(seeds)), g, seeds, limit)
+}
+
+// appendSeedKeys is seedKeys into out (which must be empty).
+func appendSeedKeys(out []string, g *graph.Graph, seeds []graph.NodeID, limit int) []string {
 	for _, s := range seeds {
 		k := g.ExternalID(s)
 		if !slices.Contains(out, k) {
@@ -115,68 +120,112 @@ func (m *memory) evict(slot int) {
 	*old = memRecord{}
 }
 
+// primeScratch is priming's working memory, kept between calls (issue
+// 29: priming allocated ≈ 0.05 MB a call, maps and slices thrown away
+// each time). It lives in the memory and is used under the engine's
+// mutex, like the ring it reads.
+type primeScratch struct {
+	qs    []string
+	hits  []slotSeed
+	sh    []string
+	score map[string]float64
+	out   []graph.Scored
+}
+
+// slotSeed is one (ring slot, query seed) pair: the record in slot has
+// the query's seed qs[seed] among its own.
+type slotSeed struct{ slot, seed int32 }
+
 // priming computes the priming signal for seeds (see Engine.Priming).
 func (m *memory) priming(g *graph.Graph, seeds []graph.NodeID, maxSeeds, limit int, bigramBoost float32) []graph.Scored {
 	if len(seeds) == 0 || m.ring.size == 0 {
 		return nil
 	}
-	qs := seedKeys(g, seeds, maxSeeds)
-	// Shared seeds per slot, visited in a deterministic order.
-	shared := map[int32][]string{}
-	for _, s := range qs {
+	sc := &m.scratch
+	defer sc.release()
+	sc.qs = appendSeedKeys(sc.qs[:0], g, seeds, maxSeeds)
+	sc.hits = sc.hits[:0]
+	for i, s := range sc.qs {
 		for _, slot := range m.seedSlots[s] {
-			shared[slot] = append(shared[slot], s)
+			sc.hits = append(sc.hits, slotSeed{slot, int32(i)})
 		}
 	}
-	if len(shared) == 0 {
+	if len(sc.hits) == 0 {
 		return nil
 	}
-	slots := make([]int32, 0, len(shared))
-	for s := range shared {
-		slots = append(slots, s)
-	}
-	slices.Sort(slots)
-
-	score := map[string]float64{}
-	total := 0.0
-	for _, slot := range slots {
-		rec := &m.ring.items[slot]
-		sh := shared[slot]
-		jac := float64(len(sh)) / float64(len(qs)+len(rec.seeds)-len(sh))
-		mult := 1.0
-		for i, a := range sh { // sh is sorted because qs is
-			for _, b := range sh[i+1:] {
-				if m.bigrams[[2]string{a, b}] >= 2 {
-					mult += float64(bigramBoost)
-				}
-			}
+	// Slots in ascending order, each slot's shared seeds in qs order (so
+	// sorted): the order the sums below were always taken in.
+	slices.SortFunc(sc.hits, func(a, b slotSeed) int {
+		if a.slot != b.slot {
+			return int(a.slot - b.slot)
 		}
-		rw := jac * min(mult, 2)
+		return int(a.seed - b.seed)
+	})
+	if sc.score == nil {
+		sc.score = map[string]float64{}
+	}
+	total := 0.0
+	for i := 0; i < len(sc.hits); {
+		slot := sc.hits[i].slot
+		sc.sh = sc.sh[:0]
+		for ; i < len(sc.hits) && sc.hits[i].slot == slot; i++ {
+			sc.sh = append(sc.sh, sc.qs[sc.hits[i].seed])
+		}
+		rw := m.recordWeight(slot, sc.sh, len(sc.qs), bigramBoost)
 		total += rw
-		for _, n := range rec.nodes {
-			score[n.key] += rw * float64(n.w)
+		for _, n := range m.ring.items[slot].nodes {
+			sc.score[n.key] += rw * float64(n.w)
 		}
 	}
 	if total <= 0 {
 		return nil
 	}
-	out := make([]graph.Scored, 0, len(score))
-	for k, v := range score {
+	return sc.top(g, total, limit)
+}
+
+// recordWeight is how much the record in slot counts for a query of nq
+// seeds sharing sh with it: their Jaccard overlap, times up to 2 for
+// shared seed pairs seen together before.
+func (m *memory) recordWeight(slot int32, sh []string, nq int, bigramBoost float32) float64 {
+	rec := &m.ring.items[slot]
+	jac := float64(len(sh)) / float64(nq+len(rec.seeds)-len(sh))
+	mult := 1.0
+	for i, a := range sh {
+		for _, b := range sh[i+1:] {
+			if m.bigrams[[2]string{a, b}] >= 2 {
+				mult += float64(bigramBoost)
+			}
+		}
+	}
+	return jac * min(mult, 2)
+}
+
+// release drops the scratch's references to the graph's strings (the
+// buffers stay): a scratch must not keep a replaced graph alive.
+func (sc *primeScratch) release() {
+	clear(sc.qs[:cap(sc.qs)])
+	clear(sc.sh[:cap(sc.sh)])
+	clear(sc.score)
+}
+
+// top turns the summed scores into the answer: normalised by total,
+// seeds and scores under 1e-3 left out, best first (ties by NodeID), at
+// most limit. Only the answer is a new slice; the caller keeps it.
+func (sc *primeScratch) top(g *graph.Graph, total float64, limit int) []graph.Scored {
+	sc.out = sc.out[:0]
+	for k, v := range sc.score {
 		s := finite.Clamp(float32(v/total), 0, 1)
-		if s < 1e-3 || slices.Contains(qs, k) {
+		if s < 1e-3 || slices.Contains(sc.qs, k) {
 			continue
 		}
 		id, ok := g.Lookup(k)
 		if !ok {
 			continue
 		}
-		out = append(out, graph.Scored{Node: id, Score: s})
+		sc.out = append(sc.out, graph.Scored{Node: id, Score: s})
 	}
-	graph.SortScored(out)
-	if len(out) > limit {
-		out = out[:limit]
-	}
-	return out
+	graph.SortScored(sc.out)
+	return slices.Clone(sc.out[:min(len(sc.out), limit)])
 }
 
 // QueryRecord is one remembered query as ExportQueryMemory gives it: its
