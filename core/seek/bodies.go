@@ -1,6 +1,7 @@
 package seek
 
 import (
+	"hash/maphash"
 	"slices"
 	"sync"
 
@@ -19,6 +20,12 @@ type Bodies struct {
 	// fresh were cut from the bytes the graph's own ingest read: taken
 	// without a stamp (the graph's lines come from those bytes).
 	fresh map[string]*fileBody
+	// meta are the metadata shards of the last build by the hash of
+	// their nodes' metadata (metaKey), their documents' nodes counted
+	// from the chunk's first: a patch moves node IDs, not the chunks it
+	// did not touch (metaChunks).
+	meta     map[uint64]*shard
+	metaSeed maphash.Seed
 }
 
 // termIndex interns the terms of the body documents Bodies keep: a
@@ -331,7 +338,7 @@ func (c *Collector) Bodies(base *Bodies) *Bodies {
 	defer c.mu.Unlock()
 	b := &Bodies{opts: c.opts, terms: c.terms, fresh: c.m}
 	if base != nil && base.terms == c.terms && sameBodyOptions(base.opts, c.opts) {
-		b.m = base.m
+		b.m, b.meta, b.metaSeed = base.m, base.meta, base.metaSeed
 	}
 	return b
 }

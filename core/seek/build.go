@@ -73,6 +73,7 @@ type Index struct {
 	// go-std, seek-first4.md).
 	pool        freelist.List[*scratch]
 	scratchMade atomic.Int32 // scratches allocated (tests)
+	metaReused  atomic.Int32 // metadata chunks taken from the last build (tests)
 	// bodies keeps each file's body documents for the next build of the
 	// same tree (BuildFrom; only with Options.FileStamp).
 	bodies *Bodies
@@ -316,26 +317,26 @@ func BuildFrom(ctx context.Context, g *graph.Graph, o Options, prev *Bodies) (*I
 		} else {
 			prev = nil
 		}
-		x.bodies = &Bodies{opts: o, terms: x.terms, m: map[string]*fileBody{}}
+		x.bodies = &Bodies{opts: o, terms: x.terms, m: map[string]*fileBody{}, meta: map[uint64]*shard{}, metaSeed: maphash.MakeSeed()}
 		x.bodies.opts.FileStamp, x.bodies.opts.ReadFile = nil, nil // no closures kept
+		if prev != nil && prev.meta != nil {
+			x.bodies.metaSeed = prev.metaSeed // (its keys name the chunks)
+		}
 	}
 	x.indexFiles()
 	x.indexLabels()
 	x.rankPageRank()
 	x.classify()
 
-	// Jobs: metadata of node ranges, then one job per source file.
-	const metaChunk = 4096
-	var jobs []job
-	for lo := 0; lo < n; lo += metaChunk {
-		jobs = append(jobs, job{lo: lo, hi: min(lo+metaChunk, n)})
-	}
+	// Jobs: metadata of node ranges (metaJobs), then one job per source
+	// file.
+	jobs := x.metaJobs()
 	if o.ReadFile != nil {
 		for _, p := range x.filePaths {
 			jobs = append(jobs, job{path: p})
 		}
 	}
-	shards, bodies, err := x.runJobs(ctx, jobs, workers, prev)
+	shards, bodies, metas, err := x.runJobs(ctx, jobs, workers, prev)
 	if err != nil {
 		return nil, err
 	}
@@ -346,6 +347,9 @@ func BuildFrom(ctx context.Context, g *graph.Graph, o Options, prev *Bodies) (*I
 		x.stats.FilesRead += s.filesRead
 		x.stats.FilesSkipped += s.filesSkipped
 		x.stats.BodyBytes += s.bodyBytes
+		if m := metas[i]; m != nil {
+			x.bodies.meta[m.key] = m.s
+		}
 		if c := bodies[i]; c != nil {
 			x.bodies.m[jobs[i].path] = c
 			if p := jobs[i].path; prev != nil && (prev.m[p] == c || prev.fresh[p] == c) {
@@ -376,9 +380,10 @@ type job struct {
 // one shard writer (and so one term table and identifier memo) for all
 // the jobs it takes: a file mostly repeats identifiers the worker met in
 // earlier files. Which worker takes a job does not change its shard.
-func (x *Index) runJobs(ctx context.Context, jobs []job, workers int, prev *Bodies) ([]*shard, []*fileBody, error) {
+func (x *Index) runJobs(ctx context.Context, jobs []job, workers int, prev *Bodies) ([]*shard, []*fileBody, []*metaEntry, error) {
 	shards := make([]*shard, len(jobs))
 	bodies := make([]*fileBody, len(jobs))
+	metas := make([]*metaEntry, len(jobs))
 	var next atomic.Int64
 	eg, ectx := errgroup.WithContext(ctx)
 	for range min(workers, len(jobs)) {
@@ -391,7 +396,7 @@ func (x *Index) runJobs(ctx context.Context, jobs []job, workers int, prev *Bodi
 				}
 				switch j := jobs[i]; {
 				case j.path == "":
-					shards[i] = x.metaShard(w, j.lo, j.hi)
+					shards[i], metas[i] = x.reusableMeta(w, j.lo, j.hi, prev)
 				case x.opts.FileStamp != nil:
 					shards[i], bodies[i] = x.reusableBody(w, j.path, prev)
 				default:
@@ -402,9 +407,9 @@ func (x *Index) runJobs(ctx context.Context, jobs []job, workers int, prev *Bodi
 		})
 	}
 	if err := eg.Wait(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return shards, bodies, ctx.Err()
+	return shards, bodies, metas, ctx.Err()
 }
 
 // countFileDF counts the files behind each term's postings: a word all

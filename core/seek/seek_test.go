@@ -579,6 +579,8 @@ func TestBuildFromReusesUnchangedBodies(t *testing.T) {
 		o.Parallelism = 1 // reads is not locked
 		return o
 	}
+	defer func(n uint32) { metaCutEvery = n }(metaCutEvery)
+	metaCutEvery = 1 // a metadata chunk per file: the patch moves most of them
 	g1, read1 := fixtureGraphOf(t, files, ents)
 	x1, err := BuildFrom(context.Background(), g1, options(read1), nil)
 	if err != nil {
@@ -603,6 +605,12 @@ func TestBuildFromReusesUnchangedBodies(t *testing.T) {
 	}
 	if st := x2.Stats(); st.FilesReused != len(files)-1 {
 		t.Errorf("files reused %d, want %d", st.FilesReused, len(files)-1)
+	}
+	// The metadata of the nodes the patch did not change is not
+	// tokenised again either, though most of them moved: only auth.py's
+	// chunk and the one holding the directories differ.
+	if got, chunks := int(x2.metaReused.Load()), len(x2.metaJobs()); got < chunks-2 {
+		t.Errorf("metadata chunks reused %d of %d, want all but 2", got, chunks)
 	}
 	fresh, err := Build(context.Background(), g2, options(read2))
 	if err != nil {
