@@ -8,6 +8,7 @@ import (
 
 	"github.com/m1nd-go/m1nd/core/engine"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
 
@@ -251,5 +252,21 @@ func TestTwinUnitsSizedOnce(t *testing.T) {
 	}
 	if cap(units) != len(units) {
 		t.Errorf("%d units in a slice of capacity %d: not sized to them", len(units), cap(units))
+	}
+}
+
+// TestTwinIndexBuiltOnFirstCall: the twins index is not built after an
+// ingest (its warm-up read every file and held ≈ 50 MB at the top of the
+// go-std server's peak, issue 29), only by the first twins call.
+func TestTwinIndexBuiltOnFirstCall(t *testing.T) {
+	d, _ := tooltest.IngestedFixture(t)
+	b := d.Session.Current()
+	<-tools.BuildIndexesSoon(&tools.Call{Session: d.Session, Registry: d.Registry}, b)
+	if session.Built(b, twinIndexKey) {
+		t.Fatal("the twins index was built after the ingest, before any twins call")
+	}
+	tooltest.MustCall(t, d, "twins", map[string]any{"agent_id": "t"})
+	if !session.Built(b, twinIndexKey) {
+		t.Fatal("the twins call did not build the index")
 	}
 }

@@ -60,10 +60,10 @@ func registerTwins(r *tools.Registry) {
 		Next:      []string{"view", "fingerprint"},
 		Example:   map[string]any{"agent_id": "claude", "scope": "backend/", "similarity_threshold": 0.8},
 	}, runTwins)
-	r.AddWarmup("twins index", func(ctx context.Context, _ *session.State, b *session.Bundle) error {
-		_, err := buildTwinIndex(ctx, b)
-		return err
-	})
+	// No warm-up: the index is built by the first twins call. Built after
+	// every ingest it read every file and held ≈ 50 MB on go-std at the
+	// top of the server's peak, then 17 MB for the graph's lifetime, for
+	// a tool most sessions never call (issue 29).
 }
 
 // twinIndexKey is the bundle's body index, built once per graph.
@@ -78,9 +78,8 @@ func twinIndex(b *session.Bundle) *patterns.TwinIndex {
 }
 
 // buildTwinIndex builds the index unless ctx ends first (then nothing is
-// cached: the next caller builds it). Registered as a warm-up, it runs in
-// the background after an ingest, so the first twins call does not read
-// every file.
+// cached: the next caller builds it). The first twins call on a graph
+// pays for it: it reads every file with indexed nodes.
 func buildTwinIndex(ctx context.Context, b *session.Bundle) (*patterns.TwinIndex, error) {
 	return session.DeriveCtx(ctx, b, twinIndexKey, func(ctx context.Context, g *graph.Graph) (*patterns.TwinIndex, error) {
 		units := twinUnits(ctx, b)
@@ -94,7 +93,7 @@ func buildTwinIndex(ctx context.Context, b *session.Bundle) (*patterns.TwinIndex
 // twinUnits reads the bodies the index compares. Its slice is sized once
 // to the nodes eachFileBody may hand over: a unit is ≈ 280 bytes, so on
 // go-std grown by append it passed 22 MB with each growth's old array on
-// top, at the top of the server's warm-up after an ingest (issue 29).
+// top (issue 29).
 func twinUnits(ctx context.Context, b *session.Bundle) []patterns.Unit {
 	g := b.Graph
 	indexed := func(id graph.NodeID) bool {
