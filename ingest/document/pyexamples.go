@@ -135,3 +135,8 @@ func (x *Index) PythonModuleFiles(name string) (paths []string, known bool) {
 	}
 	return nil, false
 }
+
+// Labeled reports whether some node of the graph carries the label name
+// (a def, class or file), however many: a name that binds to nothing
+// because several nodes carry it is still defined.
+func (x *Index) Labeled(name string) bool { return len(x.label[name]) > 0 }

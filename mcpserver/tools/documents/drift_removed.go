@@ -1,7 +1,10 @@
 package documents
 
 import (
+	"errors"
+	"os/exec"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -71,7 +74,7 @@ func removalLines(b *session.Bundle, src *driftSources, dds []document.DocDrift)
 
 // removedFindings lists the names a page's prose gives that bind to no
 // code and that a changelog line says were removed or renamed.
-func removedFindings(b *session.Bundle, d *document.DocDrift, text []byte, removals []removalLine) []document.Finding {
+func removedFindings(b *session.Bundle, src *driftSources, d *document.DocDrift, text []byte, removals []removalLine) []document.Finding {
 	if len(removals) == 0 {
 		return nil
 	}
@@ -86,12 +89,12 @@ func removedFindings(b *session.Bundle, d *document.DocDrift, text []byte, remov
 				continue
 			}
 			seen[name] = true
-			if len(x.Resolve(m)) > 0 {
+			if x.Labeled(name) || len(x.Resolve(m)) > 0 {
 				continue
 			}
 			r, ok := removalOf(name, removals)
-			if !ok {
-				continue
+			if !ok || src.spelledInCode(filepath.Dir(d.Doc.Abs), name) {
+				continue // a class attribute or a local name the graph has no node for
 			}
 			line := claimLine(prose, name)
 			if line == 0 {
@@ -138,4 +141,19 @@ func cutText(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
+}
+
+// spelledInCode reports whether a tracked Python file of the repository
+// holding dir spells name as a word (git grep); true when that cannot be
+// asked, so that a doubt never makes a finding.
+func (s *driftSources) spelledInCode(dir, name string) bool {
+	s.mu.Lock()
+	top := s.topLevel(dir)
+	s.mu.Unlock()
+	if top == "" {
+		return true
+	}
+	err := exec.Command("git", "-C", top, "grep", "-q", "-w", "-F", "-e", name, "--", "*.py").Run()
+	var exit *exec.ExitError
+	return !(errors.As(err, &exit) && exit.ExitCode() == 1)
 }

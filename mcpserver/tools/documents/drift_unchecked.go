@@ -46,7 +46,7 @@ func checkClaims(b *session.Bundle, src *driftSources, d *document.DocDrift, not
 		fs = versionFindings(b, src, d, text)
 	}
 	if claims {
-		fs = append(fs, removedFindings(b, d, text, removals)...)
+		fs = append(fs, removedFindings(b, src, d, text, removals)...)
 		fs = append(fs, signatureFindings(b, src, d, strings.Split(string(text), "\n"))...)
 		fs = append(fs, qualifiedFindings(b, src, d, text)...)
 	}
