@@ -32,7 +32,8 @@ type removalLine struct {
 }
 
 var (
-	removalRe = regexp.MustCompile(`(?i)\b(remov|drop|delet|renam|replac)\w*|no longer (?:exists|available|provided|included|shipped)`)
+	codeSpanRe = regexp.MustCompile("(?::\\w+:)?`+[^`]*`+")
+	removalRe  = regexp.MustCompile(`(?i)\b(remov|drop|delet|renam|replac)\w*|no longer (?:exists|available|provided|included|shipped)`)
 	// rootChangelogs are the changelog files a project keeps at its root,
 	// outside the docs the graph holds.
 	rootChangelogs = []string{"CHANGELOG.md", "CHANGELOG.rst", "CHANGES.md", "CHANGES.rst", "CHANGES.txt", "CHANGES", "HISTORY.md", "HISTORY.rst", "NEWS.md", "NEWS.rst", "NEWS"}
@@ -51,7 +52,9 @@ func removalLines(b *session.Bundle, src *driftSources, dds []document.DocDrift)
 	var out []removalLine
 	add := func(file string, text []byte) {
 		for i, l := range strings.Split(string(text), "\n") {
-			if removalRe.MatchString(l) {
+			// The removal word must be the line's own, not a code span's:
+			// "New ``sqlite-utils drop-table`` command" removes nothing.
+			if removalRe.MatchString(codeSpanRe.ReplaceAllString(l, "")) {
 				out = append(out, removalLine{file, i + 1, strings.TrimSpace(l)})
 			}
 		}

@@ -17,11 +17,11 @@ import (
 func TestDocumentDriftFindsNamesTheChangelogRemoved(t *testing.T) {
 	t.Parallel()
 	dir := srcCommitted(t, map[string]string{
-		"CHANGES.rst":           "Changes\n=======\n\n2.0\n---\n\n- Renamed ``make_thing`` to ``build``.\n- Renamed ``Table.cursor_cell`` to ``Table.cursor_coordinate``.\n- Dropped ``emit``; use ``post_message``.\n",
+		"CHANGES.rst":           "Changes\n=======\n\n2.0\n---\n\n- Renamed ``make_thing`` to ``build``.\n- Renamed ``Table.cursor_cell`` to ``Table.cursor_coordinate``.\n- Dropped ``emit``; use ``post_message``.\n- New ``kit drop-table`` command, see :ref:`cli_drop_table`.\n",
 		"src/kit/__init__.py":   "class NewMiddleware:\n    pass\n\n\ndef build(x):\n    return x\n\n\nclass Table:\n    cursor_coordinate = 0\n\n    def post_message(self):\n        pass\n\n\nclass Pump:\n    def post_message(self):\n        pass\n",
 		"docs/release-notes.md": "# Release notes\n\n## 1.0.0\n\n* `OldMiddleware` is now dropped in favour of `NewMiddleware`\n* Removed `gone_helper`.\n* Dropped support for PyPy 3.6 and JythonCore.\n",
 		"docs/guide.md": "# Guide\n\nUse `NewMiddleware`.\n\nThe built-in `OldMiddleware` is still available.\n\n" +
-			"Call `make_thing()` first. `OtherThing` is a library's. It runs on PyPy and `JythonCore`.\n\nMove `cursor_coordinate`, then `post_message()`.\n\n```python\ngone_helper(1)\n```\n",
+			"Call `make_thing()` first. `OtherThing` is a library's. It runs on PyPy and `JythonCore`.\n\nMove `cursor_coordinate`, then `post_message()`. See `cli_drop_table`.\n\n```python\ngone_helper(1)\n```\n",
 		"docs/old.md": "# Old\n\n`gone_helper` was removed in 1.0.\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
