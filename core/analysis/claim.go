@@ -160,7 +160,7 @@ func ParseClaim(text string) (Claim, error) {
 
 // phraseTrims are qualifiers that say how, not what.
 var phraseTrims = []string{
-	" at runtime", " directly", " indirectly", " transitively", " at all", " anywhere", " ever",
+	" at runtime", " at run time", " at run-time", " directly", " indirectly", " transitively", " at all", " anywhere", " ever",
 	" in any way", " in production", " module", " modules", " file", " files", " class", " function",
 	" method", " package", " code", " each other",
 }

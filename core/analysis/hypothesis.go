@@ -290,11 +290,10 @@ const typeDependencyFactor = 6
 
 // dependsOn: is there a dependency chain from a to b that runs? A
 // type-only import (TypeImports: `if TYPE_CHECKING:`, `import type`)
-// never runs, so it is no step of a chain: a's direct one of b is a type
-// dependency, weaker evidence; a chain that goes on past one is none — a
-// type-only import names its symbols, not what their module imports in
-// turn (a package __init__ that imports every module is no dependency of
-// a file that names one of its classes for an annotation).
+// never runs, so it is no step of a run-time chain (typeOnlyEvidence says
+// what it links): a package __init__ that imports every module, imported
+// for one class named in an annotation, must not make its importer
+// depend on all of them.
 func (h *hypo) dependsOn(a, b graph.NodeID, reverse bool) verdictPart {
 	types := !h.runtime // a circular claim asks about run time alone
 	h.runtime = true
@@ -308,14 +307,11 @@ func (h *hypo) dependsOn(a, b graph.NodeID, reverse bool) verdictPart {
 	case s.found:
 		v.add(h.pathEvidence(s, "depends on"))
 	default:
-		if e, ok := h.typeDependency(a, b); types && ok {
-			v.add(e)
-		} else if e, ok := h.fileFallback(a, b, "dependency"); ok {
-			v.add(e)
-		} else {
-			v.add(h.noPath(s, a, b, "dependency"))
-			if e, ok := h.typeOnlyChain(a, b); types && ok {
+		if !types || !h.typeOnlyEvidence(&v, s, a, b) {
+			if e, ok := h.fileFallback(a, b, "dependency"); ok {
 				v.add(e)
+			} else {
+				v.add(h.noPath(s, a, b, "dependency"))
 			}
 		}
 		if reverse { // a pair claim asks the other way itself
@@ -779,9 +775,41 @@ func (h *hypo) noPath(s search, a, b graph.NodeID, what string) Evidence {
 	return e
 }
 
+// typeOnlyEvidence files what links a to b for the type checker alone,
+// when no run-time chain does. A claim about run time ("at runtime") is
+// answered by run time: no chain, the type-only link a note. Otherwise a
+// direct type-only import is a type dependency; a chain through one
+// leaves the verdict open — the type checker follows it, the program
+// does not, and only the claim's author knows which is asked (naming a
+// type takes in no more than its own module, so the run-time answer is no).
+func (h *hypo) typeOnlyEvidence(v *verdictPart, s search, a, b graph.NodeID) bool {
+	e, ok := h.typeDependency(a, b)
+	if !ok {
+		e, ok = h.typeOnlyChain(a, b)
+	}
+	switch {
+	case !ok:
+		return false
+	case atRunTime(h.res.Claim.Text):
+		e.LikelihoodFactor = 1
+		v.add(h.noPath(s, a, b, "run-time dependency"))
+	}
+	v.add(e)
+	return true
+}
+
+// atRunTime: the claim asks about run time ("at runtime", "at run time").
+func atRunTime(text string) bool {
+	t := strings.ToLower(text)
+	return strings.Contains(t, "at runtime") || strings.Contains(t, "at run time") || strings.Contains(t, "at run-time")
+}
+
 // typeDependency: a (or what it holds) imports b (or what it holds) for
 // the type checker only — the first such link, with the symbols it names.
 func (h *hypo) typeDependency(a, b graph.NodeID) (Evidence, bool) {
+	if h.d.typeOnly == nil {
+		return Evidence{}, false
+	}
 	from, _, _ := h.d.scopeUnits([]graph.NodeID{a})
 	to, _, _ := h.d.scopeUnits([]graph.NodeID{b})
 	goal := setOf(to)
@@ -804,6 +832,9 @@ func (h *hypo) typeDependency(a, b graph.NodeID) (Evidence, bool) {
 // type-only import: it names the symbols that import names, which is all
 // the importer takes from that module.
 func (h *hypo) typeOnlyChain(a, b graph.NodeID) (Evidence, bool) {
+	if h.d.typeOnly == nil {
+		return Evidence{}, false // no type-only link, so the run-time search was all
+	}
 	h.runtime = false
 	s := h.unitSearch(a, b)
 	h.runtime = true
@@ -818,8 +849,8 @@ func (h *hypo) typeOnlyChain(a, b graph.NodeID) (Evidence, bool) {
 		}
 	}
 	return Evidence{Type: "type_only_chain", LikelihoodFactor: 1, Nodes: s.nodes, Relations: s.rels, PathWeight: graph.Finite(s.weight),
-		Description: "a chain only through a type-only import, which never runs: " + h.chainText(s) + names +
-			", and naming a type does not take in what its module imports itself: no dependency"}, true
+		Description: "no run-time chain; one only through a type-only import, which never runs: " + h.chainText(s) + names +
+			" — naming a type does not take in what its module imports itself, so at run time it is no dependency"}, true
 }
 
 // namesText lists, " (names X, Y)", the symbols of unit t that unit u's
