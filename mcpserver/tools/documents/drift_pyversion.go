@@ -31,6 +31,14 @@ var (
 	// pyVersionRe: "Python 3.6", "CPython 3.8", "Python >= 3.5", "Python
 	// 2", with an optional "before"-like word ahead.
 	pyVersionRe = regexp.MustCompile(`(?i)(?:\b(before|prior to|older than|earlier than|below|lower than)\s+(?:c?python\s*)?|\bc?python\s*(?:>=\s*)?)(\d)(?:\.(\d{1,2}))?\b`)
+	// olderReleaseRe: the sentence sends the reader of an old Python to
+	// an old release ("For Python 3.6 support, install version 0.19.1"),
+	// which stays true.
+	olderReleaseRe = regexp.MustCompile(`(?i)for (?:c?python )?[\d.]+ support|(?:older|earlier|previous) (?:version|release)s?\b|\bversion \d+\.\d+\.\d+`)
+	// atLeastRe: "3.6 or later", "3.6+": true of every newer Python, so
+	// only a claim of support ("supports Python >= 3.5") is stale.
+	atLeastRe = regexp.MustCompile(`^(?:\s*\+|\s+or\s+(?:later|newer|higher|above|greater))`)
+	supportRe = regexp.MustCompile(`(?i)support|require|compatib`)
 	// goneRe: the sentence says the version is not supported any more.
 	goneRe = regexp.MustCompile(`(?i)no longer|not supported|unsupported|dropp|removed|deprecat|end[- ]of[- ]life|\bEOL\b|legacy|\bwas\s+(?:the\s+)?last|last (?:release|version) (?:to|that|supporting)`)
 )
@@ -83,12 +91,17 @@ func versionFindings(b *session.Bundle, src *driftSources, d *document.DocDrift,
 	var fs []document.Finding
 	seen := map[string]bool{}
 	for _, l := range proseLines(string(text)) {
-		if goneRe.MatchString(l.text) {
-			continue
+		if goneRe.MatchString(l.text) || olderReleaseRe.MatchString(l.text) || strings.HasPrefix(strings.TrimSpace(l.text), "#") {
+			continue // gone, sent to an old release, or a Markdown heading (a topic, not a claim)
 		}
-		for _, m := range pyVersionRe.FindAllStringSubmatch(l.text, -1) {
+		for _, ix := range pyVersionRe.FindAllStringSubmatchIndex(l.text, -1) {
+			m := submatches(l.text, ix)
 			major, _ := strconv.Atoi(m[2])
 			minor, _ := strconv.Atoi(m[3])
+			atLeast := strings.Contains(m[0], ">=") || atLeastRe.MatchString(l.text[ix[1]:])
+			if atLeast && !supportRe.MatchString(l.text) {
+				continue // "provided you are using Python 3.6 or later": true of every supported Python
+			}
 			if !staleVersion(m[1] != "", major, minor, m[3] != "", minMajor, minMinor) || seen[m[0]] || len(fs) == maxVersionFindings {
 				continue
 			}
@@ -140,3 +153,15 @@ func versionPage(b *session.Bundle, d *document.DocDrift) bool {
 }
 
 var upgradingRe = regexp.MustCompile(`(?i)(upgrad|migrat|porting)`)
+
+// submatches turns FindStringSubmatchIndex's pairs into strings ("" for
+// a group that did not take part).
+func submatches(s string, ix []int) []string {
+	out := make([]string, len(ix)/2)
+	for i := range out {
+		if ix[2*i] >= 0 {
+			out[i] = s[ix[2*i]:ix[2*i+1]]
+		}
+	}
+	return out
+}
