@@ -21,11 +21,11 @@ func TestDocumentDriftFindsPythonVersionsTheProjectDropped(t *testing.T) {
 			"Python 3.9 added dict union. Python 2.7 is no longer supported.\n\n" +
 			"It works on Python 3.12 and CPython 3.10.\n\n" +
 			"Keys keep their order, provided you are using Python 3.6 or later.\n\n" +
-			"Python 3.9+ (for Python 3.7 support, install version 0.19.1).\n\n" +
-			"## Python 3.5 port\n\n" +
+
 			"Example::\n\n    # Python 3.6 here\n    run(1)\n\n" +
 			".. code-block:: python\n\n    print('Python 3.7')\n",
 		"docs/upgrading.rst": "Upgrading\n=========\n\nThe 3.x series supports Python >= 3.5.\n\nPython 2.6 and 3.4 are no longer supported.\n",
+		"docs/install.md":    "# Install\n\nPython 3.9+ (for Python 3.7 support, install version 0.19.1).\n\n## Python 3.5 port\n\nA port by someone else.\n",
 		"docs/changelog.rst": "Changelog\n=========\n\n1.0\n---\n\n- Support Python 3.6.\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
