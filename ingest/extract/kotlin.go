@@ -21,6 +21,9 @@ func kotlinHook(x *tableExtract, i int32, s *tScope) bool {
 	if kind == "call_expression" {
 		return x.chainedCall(i, s) || x.kotlinTypedCall(i, s)
 	}
+	if kind == "function_declaration" {
+		return x.kotlinFunDecl(i, s)
+	}
 	if !s.classLike {
 		return false
 	}
@@ -182,6 +185,7 @@ func lambdas(x *tableExtract, i int32) (int, bool) {
 func kotlinParamKinds(x *tableExtract, i int32) string {
 	t := x.t
 	var items []string
+	tparams := x.kotlinTypeParams(i)
 	for c := t.first(i); c >= 0; c = t.n[c].next {
 		switch t.g.kindName(t.n[c].kind) {
 		case "class_parameters", "function_value_parameters":
@@ -205,7 +209,11 @@ func kotlinParamKinds(x *tableExtract, i int32) string {
 				}
 			}
 			ty, dflt := paramType(t.text(p))
-			item := name + ":" + kotlinTypeKind(ty)
+			k := kotlinTypeKind(ty)
+			if k == "o" && tparams[kotlinBaseType(ty)] {
+				k = "_" // a type parameter: any value
+			}
+			item := name + ":" + k
 			switch {
 			case vararg || strings.Contains(t.text(p), "vararg "):
 				item += "*" // may take no argument
@@ -220,17 +228,17 @@ func kotlinParamKinds(x *tableExtract, i int32) string {
 }
 
 // kotlinTypeKind is the one kind of literal a parameter type takes
-// ("s", "i", "d", "b", "c", "l" for a function type), "_" for a type a
-// value of any kind may be (Any, a class, a type parameter). Kotlin
+// ("s", "i", "d", "b", "c", "l" for a function type), "o" for a class
+// no literal is a value of (CodeBlock: a lambda may still be one, by a
+// SAM conversion), "_" for a type a value of any kind may be (Any,
+// Number, Comparable, a type parameter written in capitals). Kotlin
 // converts no number literal to another kind (1 is no Double).
 func kotlinTypeKind(ty string) string {
 	ty = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(ty), "?"))
 	if strings.HasPrefix(ty, "(") || strings.HasPrefix(ty, "suspend") || strings.Contains(ty, "->") {
 		return "l"
 	}
-	if j := strings.IndexByte(ty, '<'); j >= 0 {
-		ty = ty[:j]
-	}
+	ty = kotlinBaseType(ty)
 	switch strings.TrimPrefix(ty, "kotlin.") {
 	case "String", "CharSequence":
 		return "s"
@@ -242,8 +250,53 @@ func kotlinTypeKind(ty string) string {
 		return "b"
 	case "Char":
 		return "c"
+	case "Any", "Number", "Comparable", "Serializable", "java.io.Serializable", "Nothing", "dynamic":
+		return "_" // literals' supertypes
+	}
+	if last := lastSegment(ty, "."); isIdent(last) && isUpperStart(last) && !isAllUpper(last) {
+		return "o"
 	}
 	return "_"
+}
+
+// kotlinBaseType is type ty without type arguments and nullability:
+// `Foo<T>?` → Foo.
+func kotlinBaseType(ty string) string {
+	ty = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(ty), "?"))
+	if j := strings.IndexByte(ty, '<'); j >= 0 {
+		ty = strings.TrimSpace(ty[:j])
+	}
+	return ty
+}
+
+// kotlinTypeParams are the type parameter names declared by declaration
+// i and the classes and functions around it (`fun <Item> f(x: Item)`):
+// a parameter of such a type takes any value.
+func (x *tableExtract) kotlinTypeParams(i int32) map[string]bool {
+	t := x.t
+	var out map[string]bool
+	for n := i; n >= 0; n = t.n[n].parent {
+		for c := t.first(n); c >= 0; c = t.n[c].next {
+			if t.g.kindName(t.n[c].kind) != "type_parameters" {
+				continue
+			}
+			for p := t.first(c); p >= 0; p = t.n[p].next {
+				if t.g.kindName(t.n[p].kind) != "type_parameter" {
+					continue
+				}
+				for id := t.first(p); id >= 0; id = t.n[id].next {
+					if k := t.g.kindName(t.n[id].kind); k == "identifier" || k == "type_identifier" {
+						if out == nil {
+							out = map[string]bool{}
+						}
+						out[t.text(id)] = true
+						break
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // kotlinArgKinds tells what the arguments of call_expression i evidently
@@ -361,12 +414,17 @@ func (x *tableExtract) kotlinTypedCall(i int32, s *tScope) bool {
 		return false
 	}
 	h := RefHint{Receiver: trimReceiver(recv), ReceiverType: typ}
+	if strings.HasSuffix(typ, ")") {
+		// x holds a call's result: the resolver types the call form
+		// with the callee's declared result.
+		h = RefHint{Receiver: typ}
+	}
 	if n, ok := kotlinArgs(x, i); ok {
 		h.Args = argsHint(n)
 	}
-	if isUpperStart(name) {
-		h.ArgKinds = kotlinArgKinds(x, i)
-	}
+	// Literal arguments tell a constructor's and a method's same-arity
+	// overloads apart (resolve.byArgKinds).
+	h.ArgKinds = kotlinArgKinds(x, i)
 	x.b.ref(s.id, name, RelCalls, t.line(i), h)
 	for c := t.first(i); c >= 0; c = t.n[c].next {
 		x.walk(c, s)
@@ -464,9 +522,178 @@ func (x *tableExtract) kotlinProperty(p int32, name string) (string, bool) {
 		if ty := x.kotlinTypeOf(c); ty != "" {
 			return ty, true
 		}
-		return x.kotlinConstructs(t.n[c].next), true
+		return x.kotlinInitType(t.n[c].next), true
 	}
 	return "", false
+}
+
+// kotlinInitType types a property by its initializer e: the class a
+// construction makes (`Foo(…)`), else a call's receiver form ("make()",
+// "Foo.create()", "_.build()"; kotlinCallForm) that the resolver types
+// with the called function's declared return type. A delegate `by lazy {
+// … }` is read as its lambda's last expression. "" for anything else.
+func (x *tableExtract) kotlinInitType(e int32) string {
+	t := x.t
+	if e >= 0 && t.g.kindName(t.n[e].kind) == "property_delegate" {
+		e = x.kotlinLazyValue(t.first(e))
+	}
+	if ty := x.kotlinConstructs(e); ty != "" {
+		return ty
+	}
+	return x.kotlinCallForm(e)
+}
+
+// kotlinLazyValue is the last statement of the lambda of `lazy { … }` or
+// `lazy(mode) { … }` (call e): the value the delegate holds; -1 when e
+// is another delegate (`by map`, `by Delegates.observable(…)`).
+func (x *tableExtract) kotlinLazyValue(e int32) int32 {
+	t := x.t
+	if e < 0 || t.g.kindName(t.n[e].kind) != "call_expression" {
+		return -1
+	}
+	callee := t.first(e)
+	if callee >= 0 && t.g.kindName(t.n[callee].kind) == "call_expression" {
+		callee = t.first(callee) // lazy(mode) { … }: the grammar wraps lazy(mode)
+	}
+	if callee < 0 || t.text(callee) != "lazy" {
+		return -1
+	}
+	for c := t.first(e); c >= 0; c = t.n[c].next {
+		if t.g.kindName(t.n[c].kind) != "annotated_lambda" {
+			continue
+		}
+		lam := t.first(c)
+		if lam < 0 || t.g.kindName(t.n[lam].kind) != "lambda_literal" {
+			return -1
+		}
+		last := int32(-1)
+		for st := t.first(lam); st >= 0; st = t.n[st].next {
+			if k := t.g.kindName(t.n[st].kind); k != "lambda_parameters" && !t.kindIsComment(st) {
+				last = st
+			}
+		}
+		return last
+	}
+	return -1
+}
+
+// kotlinCallForm is call e as a call receiver the resolver types by the
+// callee's declared result (ownCallResult, callResult): "make()" for a
+// function of the class or the file, "Foo.create()" on a plain path,
+// "_.build()" on anything else (a chain: only the last call's result
+// counts, and callResult reads the name before the first parenthesis).
+// A capitalised callee is a construction (kotlinConstructs) or a
+// constant-like name, not typed here.
+func (x *tableExtract) kotlinCallForm(e int32) string {
+	t := x.t
+	if e < 0 || t.g.kindName(t.n[e].kind) != "call_expression" {
+		return ""
+	}
+	callee := t.first(e)
+	if callee < 0 {
+		return ""
+	}
+	text := compactDots(strings.TrimSpace(t.text(callee)))
+	if len(text) > 200 {
+		return ""
+	}
+	switch t.g.kindName(t.n[callee].kind) {
+	case "identifier":
+		if isCallName(text) && !isUpperStart(text) {
+			return text + "()"
+		}
+	case "navigation_expression":
+		path, name := splitLast(text, ".")
+		if !isCallName(name) || isUpperStart(name) || strings.HasSuffix(path, "?") {
+			return "" // a?.f(): may be null, and so may x
+		}
+		if !isDotted(path) || len(path) > 60 {
+			path = "_"
+		}
+		return path + "." + name + "()"
+	}
+	return ""
+}
+
+// isDotted reports whether s is a plain dotted path of identifiers.
+func isDotted(s string) bool {
+	for _, p := range strings.Split(s, ".") {
+		if !isIdent(p) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// kotlinFunDecl lets the table define function declaration i, then
+// records the type it declares it returns (Result.Returns), so that the
+// resolver types `val x = make(); x.m()` and `make().m()` receivers. The
+// table registers the function before walking its body, so the first
+// node it adds is the function's.
+func (x *tableExtract) kotlinFunDecl(i int32, s *tScope) bool {
+	t := x.t
+	r := code(x.tt.def, t.n[i].kind)
+	if r == 0 {
+		return false
+	}
+	n0 := len(x.b.res.Nodes)
+	if !x.def(i, r-1, s) {
+		return false // nothing defined: the walk goes on as without the hook
+	}
+	if n0 >= len(x.b.res.Nodes) {
+		return true
+	}
+	n := x.b.res.Nodes[n0]
+	if n.Type != graph.Function || n.Line != t.line(i) {
+		return true
+	}
+	if ty := x.kotlinReturnType(i); ty != "" {
+		if x.b.res.Returns == nil {
+			x.b.res.Returns = map[string]TypeRef{}
+		}
+		x.b.res.Returns[n.ID] = TypeRef{Name: ty}
+	}
+	x.kotlinKinds(n.ID, kotlinParamKinds(x, i))
+	return true
+}
+
+// kotlinKinds adds parameter kinds to function id's arity, where the
+// table recorded it: same-arity overloads of a method (emitCode(String),
+// emitCode(CodeBlock)) are then told apart by a call's literal
+// arguments, as constructors are. The table copies an overload's arity
+// to Result.Arity when the next overload comes, so both are set.
+func (x *tableExtract) kotlinKinds(id, kinds string) {
+	if a, ok := x.b.arity[id]; ok && kinds != "" {
+		a.Kinds = kinds
+		x.b.arity[id] = a
+		if _, ok := x.b.res.Arity[id]; ok {
+			x.b.res.Arity[id] = a
+		}
+	}
+}
+
+// kotlinReturnType is the class function declaration i returns: its
+// declared type (after the parameters: a type before the name is an
+// extension's receiver), else the class its expression body constructs
+// (`fun f() = Foo()`).
+func (x *tableExtract) kotlinReturnType(i int32) string {
+	t := x.t
+	params := false
+	for c := t.first(i); c >= 0; c = t.n[c].next {
+		switch t.g.kindName(t.n[c].kind) {
+		case "function_value_parameters":
+			params = true
+		case "user_type", "nullable_type":
+			if params {
+				return x.kotlinTypeName(c)
+			}
+		case "function_body":
+			if b := t.first(c); b >= 0 {
+				return x.kotlinConstructs(b)
+			}
+		}
+	}
+	return ""
 }
 
 // kotlinParam looks for a parameter named name of function, constructor,
@@ -564,23 +791,33 @@ func (x *tableExtract) kotlinClassParam(p int32, name string) bool {
 func (x *tableExtract) kotlinTypeOf(d int32) string {
 	t := x.t
 	for c := t.first(d); c >= 0; c = t.n[c].next {
-		ut := c
-		if t.g.kindName(t.n[c].kind) == "nullable_type" {
-			ut = t.first(c)
+		switch t.g.kindName(t.n[c].kind) {
+		case "user_type", "nullable_type":
+			return x.kotlinTypeName(c)
 		}
-		if ut < 0 || t.g.kindName(t.n[ut].kind) != "user_type" {
-			continue
-		}
-		last := ""
-		for id := t.first(ut); id >= 0; id = t.n[id].next {
-			if t.g.kindName(t.n[id].kind) == "identifier" {
-				last = t.text(id)
-			}
-		}
-		if isUpperStart(last) && !isAllUpper(last) {
-			return last
-		}
+	}
+	return ""
+}
+
+// kotlinTypeName is the class type node c (a user_type or a nullable
+// one) names, as kotlinTypeOf reads it.
+func (x *tableExtract) kotlinTypeName(c int32) string {
+	t := x.t
+	ut := c
+	if t.g.kindName(t.n[c].kind) == "nullable_type" {
+		ut = t.first(c)
+	}
+	if ut < 0 || t.g.kindName(t.n[ut].kind) != "user_type" {
 		return ""
+	}
+	last := ""
+	for id := t.first(ut); id >= 0; id = t.n[id].next {
+		if t.g.kindName(t.n[id].kind) == "identifier" {
+			last = t.text(id)
+		}
+	}
+	if isUpperStart(last) && !isAllUpper(last) {
+		return last
 	}
 	return ""
 }

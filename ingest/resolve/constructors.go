@@ -212,7 +212,7 @@ func (ix *Index) byArgKinds(ctors []int32, args string) []int32 {
 // ("k,name=k,$l", extract.RefHint.ArgKinds): positional ones in order,
 // named ones by name, a trailing lambda as the last parameter, and every
 // parameter without a default given one. A kind "_" on either side fits
-// anything.
+// anything; "o" (a class no literal is a value of) fits only a lambda.
 func argsFit(params, args string) bool {
 	var names, kinds []string
 	var optional []bool
@@ -244,8 +244,8 @@ func argsFit(params, args string) bool {
 			continue // a vararg's further values
 		}
 		covered[idx] = true
-		if k := kinds[idx]; a != "_" && k != "_" && k != a {
-			return false
+		if k := kinds[idx]; a != "_" && k != "_" && k != a && (k != "o" || a != "l") {
+			return false // "o", a class, takes a lambda by a SAM conversion
 		}
 	}
 	// Every parameter without a default must get a value: a named call

@@ -768,6 +768,11 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 	cands, offHost := ix.preferBuilt(fi, cands)
 	if rel == extract.RelCalls {
 		cands = ix.byArgs(cands, hint)
+		if from.lang == "kotlin" {
+			// Same-arity overloads of a method: literal arguments
+			// tell them apart as they do constructors.
+			cands = ix.byArgKinds(cands, hint.ArgKinds)
+		}
 	}
 	best, tied, _ := ix.pick(from, src.ID, cands, rel)
 	if best < 0 {
@@ -1478,7 +1483,9 @@ func (ix *Index) sameFileMethod(cands []int32, fi int32) []int32 {
 
 // kotlinVariable reports whether a Kotlin call's receiver is a variable
 // (typed by its declaration, extract.kotlinTypedCall): "x", "x?",
-// "this.x" — not `this` itself nor a class named for a static call.
+// "this.x", or the call form of its initializer ("make()",
+// "Foo.create()", "_.build()": a value too) — not `this` itself nor a
+// class named for a static call.
 func kotlinVariable(lang, recv string) bool {
-	return lang == "kotlin" && recv != "this" && recv != "" && recv[0] >= 'a' && recv[0] <= 'z'
+	return lang == "kotlin" && recv != "this" && recv != "" && (recv[0] >= 'a' && recv[0] <= 'z' || strings.HasSuffix(recv, ")"))
 }

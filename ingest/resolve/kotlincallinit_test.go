@@ -1,0 +1,124 @@
+package resolve
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/m1nd-go/m1nd/ingest/extract"
+)
+
+// kotlinWriter declares a class with same-arity overloads and the
+// functions whose declared results type the receivers of kotlinUse.
+const kotlinWriter = `package demo
+
+class CodeWriter {
+    fun emitCode(s: String) = this
+    fun emitCode(b: CodeBlock) = this
+    fun emitCode(s: String, vararg args: Any?) = this
+    fun <T> put(v: T) = this
+    fun put(b: CodeBlock) = this
+    fun close() {}
+}
+
+class CodeBlock
+
+fun writer(): CodeWriter = CodeWriter()
+
+class Factory {
+    companion object {
+        fun create(): CodeWriter? = null
+    }
+}
+`
+
+const kotlinUse = `package demo
+
+class Use {
+    private val lazyOut by lazy { CodeWriter() }
+
+    fun run(out: CodeWriter, block: CodeBlock) {
+        out.emitCode("get")
+        out.emitCode(block)
+        out.emitCode("%T", block)
+        out.put(1)
+        val w = writer()
+        w.close()
+        val f = Factory.create()
+        f?.close()
+        lazyOut.close()
+        val g = other()
+        g.close()
+    }
+
+    fun other() = CodeBlock()
+}
+`
+
+// TestKotlinCallResultsAndOverloads: `val w = writer()` (and `by lazy {
+// CodeWriter() }`, `Factory.create()`) types w by the declared result of the
+// one function it calls, so w.close() binds CodeWriter's; before, w was
+// a receiver of unknown type and close bound nothing. Same-arity
+// overloads through a typed receiver are told apart by literal
+// arguments (a string is no CodeBlock) and all kept when nothing tells
+// them apart (a variable argument, a type parameter).
+func TestKotlinCallResultsAndOverloads(t *testing.T) {
+	var results []*extract.Result
+	for _, f := range [][2]string{{"demo/CodeWriter.kt", kotlinWriter}, {"demo/Use.kt", kotlinUse}} {
+		r, err := extract.ExtractFile(f[0], []byte(f[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, r)
+	}
+	ix := New(results, nil)
+	got := map[string][]string{}
+	for _, e := range results[1].Edges {
+		name, ok := strings.CutPrefix(e.Target, extract.RefPrefix)
+		if !ok || e.Relation != extract.RelCalls {
+			continue
+		}
+		o := ix.Resolve(Source{ID: e.Source, File: results[1].Path}, name, e.Relation, e.Hint)
+		var ids []string
+		for _, id := range append([]string{o.Target}, o.Also...) {
+			if id != "" {
+				ids = append(ids, strings.TrimPrefix(id, "file::demo/CodeWriter.kt::"))
+			}
+		}
+		got[fmt.Sprintf("%s@%d", name, e.Line)] = ids
+	}
+	want := map[string][]string{
+		// "get": the String overloads, not the CodeBlock one (the
+		// vararg one takes one argument too; Kotlin prefers the other,
+		// which no rule here reads).
+		"emitCode@7": {"CodeWriter::emitCode", "CodeWriter::emitCode(String,Any?)"},
+		// A variable: nothing tells them apart.
+		"emitCode@8":  {"CodeWriter::emitCode", "CodeWriter::emitCode(CodeBlock)", "CodeWriter::emitCode(String,Any?)"},
+		"emitCode@9":  {"CodeWriter::emitCode(String,Any?)"}, // by count
+		"put@10":      {"CodeWriter::put"},                   // T takes 1; CodeBlock does not
+		"close@12":    {"CodeWriter::close"},                 // val w = writer()
+		"close@14":    {"CodeWriter::close"},                 // Factory.create(): CodeWriter?
+		"close@15":    {"CodeWriter::close"},                 // by lazy { CodeWriter() }
+		"close@17":    nil,                                   // other(): a CodeBlock, no close
+		"writer@11":   {"writer"},
+		"create@13":   {"Factory::create"},
+		"other@16":    {"file::demo/Use.kt::Use::other"},
+		"CodeBlock@6": nil,
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			delete(got, k)
+		}
+	}
+	for k, v := range want {
+		if v == nil {
+			if _, ok := got[k]; !ok {
+				got[k] = nil
+			}
+		}
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("bound (-want +got):\n%s", d)
+	}
+}
