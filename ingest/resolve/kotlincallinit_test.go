@@ -22,7 +22,20 @@ class CodeWriter {
     fun close() {}
 }
 
-class CodeBlock
+class CodeBlock {
+    class Builder {
+        fun add() {}
+    }
+    companion object {
+        fun builder(): CodeBlock.Builder = Builder()
+    }
+}
+
+class FunSpec {
+    class Builder {
+        fun add() {}
+    }
+}
 
 fun writer(): CodeWriter = CodeWriter()
 
@@ -50,6 +63,8 @@ class Use {
         lazyOut.close()
         val g = other()
         g.close()
+        val b = CodeBlock.builder()
+        b.add()
     }
 
     fun other() = CodeBlock()
@@ -62,7 +77,8 @@ class Use {
 // a receiver of unknown type and close bound nothing. Same-arity
 // overloads through a typed receiver are told apart by literal
 // arguments (a string is no CodeBlock) and all kept when nothing tells
-// them apart (a variable argument, a type parameter).
+// them apart (a variable argument, a type parameter). A result type
+// whose name several classes declare (nested Builders) types nothing.
 func TestKotlinCallResultsAndOverloads(t *testing.T) {
 	var results []*extract.Result
 	for _, f := range [][2]string{{"demo/CodeWriter.kt", kotlinWriter}, {"demo/Use.kt", kotlinUse}} {
@@ -105,6 +121,8 @@ func TestKotlinCallResultsAndOverloads(t *testing.T) {
 		"create@13":   {"Factory::create"},
 		"other@16":    {"file::demo/Use.kt::Use::other"},
 		"CodeBlock@6": nil,
+		// Builder names two classes (read by its last name): no type.
+		"add@19": nil,
 	}
 	for k := range got {
 		if _, ok := want[k]; !ok {

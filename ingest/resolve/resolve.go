@@ -575,6 +575,13 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 			}
 		}
 	}
+	if from.lang == "kotlin" && strings.HasSuffix(hint.Receiver, ")") && ix.typeNamedTwice(hint.ReceiverType, from.fam) {
+		// A Kotlin result type is read by its last name: `fun
+		// builder(): CodeBlock.Builder` gives Builder, which kotlinpoet
+		// declares nine times (FunSpec.Builder, TypeSpec.Builder, …):
+		// methodsOf would take any of them. Such a name types nothing.
+		hint.ReceiverType = ""
+	}
 	label := name
 	cands, ok := ix.byLabel[label]
 	if !ok {
@@ -990,6 +997,20 @@ func (ix *Index) isTypeName(t string) bool {
 	for _, c := range ix.byLabel[t] {
 		if isType(ix.cands[c].typ) {
 			return true
+		}
+	}
+	return false
+}
+
+// typeNamedTwice reports whether more than one type of family fam is
+// named t (nested classes of one name in several classes).
+func (ix *Index) typeNamedTwice(t, fam string) bool {
+	n := 0
+	for _, c := range ix.byLabel[t] {
+		if cd := &ix.cands[c]; isType(cd.typ) && ix.files[cd.file].fam == fam {
+			if n++; n > 1 {
+				return true
+			}
 		}
 	}
 	return false
