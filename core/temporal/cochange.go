@@ -241,29 +241,33 @@ func (c *CoChange) Partners(n graph.NodeID, k int) []Partner {
 }
 
 func (c *CoChange) partners(n graph.NodeID, k int, buf []graph.Scored) []Partner {
+	out, _ := c.appendPartners(nil, n, k, buf)
+	return out
+}
+
+// appendPartners appends n's at most k strongest partners to dst; buf is
+// scratch for an observed row's strengths, returned for reuse. Caller
+// holds the lock.
+func (c *CoChange) appendPartners(dst []Partner, n graph.NodeID, k int, buf []graph.Scored) ([]Partner, []graph.Scored) {
 	if int(n) >= len(c.rows) || k <= 0 {
-		return nil
+		return dst, buf
 	}
 	row := c.rows[n]
 	if c.observed[n] == 0 {
 		// Bootstrap order is strength order.
-		row = row[:min(k, len(row))]
-		out := make([]Partner, len(row))
-		for i, e := range row {
-			out[i] = Partner{Node: e.target, Strength: e.boot}
+		for _, e := range row[:min(k, len(row))] {
+			dst = append(dst, Partner{Node: e.target, Strength: e.boot})
 		}
-		return out
+		return dst, buf
 	}
 	buf = buf[:0]
 	for _, e := range row {
 		buf = append(buf, graph.Scored{Node: e.target, Score: c.strength(n, e)})
 	}
-	top := graph.SelectTop(buf, k)
-	out := make([]Partner, len(top))
-	for i, t := range top {
-		out[i] = Partner{Node: t.Node, Strength: t.Score, Observed: row[find(row, t.Node)].co}
+	for _, t := range graph.SelectTop(buf, k) {
+		dst = append(dst, Partner{Node: t.Node, Strength: t.Score, Observed: row[find(row, t.Node)].co})
 	}
-	return out
+	return dst, buf
 }
 
 // Entries is the number of stored pairs (each direction counts once);

@@ -3,6 +3,7 @@ package temporal
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/graph/graphtest"
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 const hour = 3600.0
@@ -360,5 +362,91 @@ func TestOptionsValidate(t *testing.T) {
 		if _, err := New(g, o); err == nil {
 			t.Errorf("case %d: expected an error", i)
 		}
+	}
+}
+
+// activateBefore is ActivateAt as it was before its scratch (fresh
+// slices each call): the reference the kept-scratch version must equal.
+func activateBefore(x *Index, seeds []graph.Scored, now time.Time) []graph.Scored {
+	if len(seeds) == 0 {
+		return nil
+	}
+	nowS := float64(now.UnixNano()) / 1e9
+	var cand []graph.Scored
+	for _, s := range seeds {
+		x.co.ensureAll(s.Node)
+	}
+	x.co.mu.RLock()
+	for _, s := range seeds {
+		if int(s.Node) >= len(x.last) {
+			continue
+		}
+		r := finite.Clamp(s.Score, 0, 1)
+		cand = append(cand, graph.Scored{Node: s.Node, Score: r})
+		for _, p := range x.co.partners(s.Node, x.opts.PartnersPerSeed, nil) {
+			cand = append(cand, graph.Scored{Node: p.Node, Score: r * p.Strength})
+		}
+	}
+	x.co.mu.RUnlock()
+	slices.SortFunc(cand, func(a, b graph.Scored) int {
+		if a.Node != b.Node {
+			return int(a.Node) - int(b.Node)
+		}
+		return graph.CompareScored(a, b)
+	})
+	var out []graph.Scored
+	x.mu.RLock()
+	for i, c := range cand {
+		if i > 0 && cand[i-1].Node == c.Node {
+			continue
+		}
+		if v := finite.Clamp(c.Score*x.score(c.Node, nowS), 0, 1); v >= x.opts.MinScore && v > 0 {
+			out = append(out, graph.Scored{Node: c.Node, Score: v})
+		}
+	}
+	x.mu.RUnlock()
+	graph.SortScored(out)
+	return out
+}
+
+// TestActivateScratchEqualsBefore: the kept scratch changes no score,
+// order or tie, with observed and bootstrap rows, over many calls.
+func TestActivateScratchEqualsBefore(t *testing.T) {
+	g := graphtest.PowerLaw(1500, 4000, 6)
+	x := index(t, g, nil)
+	r := rand.New(rand.NewPCG(29, 27))
+	var commits []Commit
+	for i := range 200 {
+		c := Commit{Time: graphtest.Now - float64(i)*hour}
+		for range 2 + r.IntN(5) {
+			c.Nodes = append(c.Nodes, graph.NodeID(r.IntN(1500)))
+		}
+		commits = append(commits, c)
+	}
+	x.ObserveCommits(commits)
+	for i := range 300 {
+		var seeds []graph.Scored
+		for range 1 + r.IntN(40) {
+			seeds = append(seeds, graph.Scored{Node: graph.NodeID(r.IntN(1500)), Score: r.Float32()})
+		}
+		want := activateBefore(x, seeds, x.Reference())
+		if got := x.Activate(seeds); !slices.Equal(got, want) {
+			t.Fatalf("call %d:\n got %v\nwant %v", i, got, want)
+		}
+	}
+}
+
+// TestActivateAllocatesOnlyItsAnswer: once its rows exist and its scratch
+// is warm, a D3 query allocates the slice it returns and nothing else.
+func TestActivateAllocatesOnlyItsAnswer(t *testing.T) {
+	g := graphtest.PowerLaw(1500, 4000, 6)
+	x := index(t, g, nil)
+	x.ObserveCommits([]Commit{{Time: graphtest.Now, Nodes: []graph.NodeID{1, 200, 7}}})
+	seeds := []graph.Scored{{Node: 1, Score: 1}, {Node: 200, Score: 0.7}, {Node: 1400, Score: 0.3}}
+	if len(x.Activate(seeds)) == 0 {
+		t.Fatal("the test needs an answer")
+	}
+	if n := testing.AllocsPerRun(50, func() { x.Activate(seeds) }); n > 1 {
+		t.Errorf("%v allocations a call, want 1 (the answer)", n)
 	}
 }
