@@ -49,6 +49,13 @@ type cliRepo struct {
 
 // runGit runs one git command in dir and returns its output, trimmed.
 func runGit(ctx context.Context, dir string, args ...string) (string, error) {
+	out, err := runGitRaw(ctx, dir, args...)
+	return strings.TrimSpace(out), err
+}
+
+// runGitRaw is runGit with the output as git wrote it (-z output keeps
+// a path's leading and trailing spaces).
+func runGitRaw(ctx context.Context, dir string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, gitBinary, append([]string{"-C", dir}, args...)...)
 	cmd.Env = gitEnv()
 	var stderr bytes.Buffer
@@ -57,7 +64,7 @@ func runGit(ctx context.Context, dir string, args ...string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(stderr.String()))
 	}
-	return strings.TrimSpace(string(out)), nil
+	return string(out), nil
 }
 
 // gitEnv keeps git from prompting or fetching a partial clone's missing

@@ -348,53 +348,47 @@ func (r *divergeRun) treeDiff(baseC, headC *object.Commit, rootPath, prefix stri
 	if err != nil {
 		return err
 	}
-	// Renames as git finds them (content ≥ 60 % similar), bounded like
-	// git's diff.renameLimit so a huge diff does not compare every pair.
-	changes, err := object.DiffTreeWithOptions(r.c.Ctx, bt, ht, &object.DiffTreeOptions{DetectRenames: true, RenameScore: 60, RenameLimit: 1000})
+	changes, err := r.changes(baseC, headC, bt, ht, rootPath)
 	if err != nil {
-		return tools.Errorf("The trees could not be compared.", "diff %s..%s: %v", shortHash(baseC.Hash.String()), shortHash(headC.Hash.String()), err)
+		return err
 	}
 	idOf := r.pathIDs(rootPath, prefix)
 	o := r.out
 	r.added, r.modified = map[graph.NodeID]bool{}, map[graph.NodeID]*modifiedJSON{}
 	churned := 0
 	for _, ch := range changes {
-		action, err := ch.Action()
-		if err != nil {
-			continue
-		}
-		switch action {
-		case merkletrie.Insert:
-			if _, id, ok := idOf(ch.To.Name); ok {
+		switch ch.Status {
+		case 'A':
+			if _, id, ok := idOf(ch.To); ok {
 				o.NewNodes = append(o.NewNodes, id)
 				if v, ok := r.g.Lookup(id); ok {
 					r.added[v] = true
 				}
 			}
-		case merkletrie.Delete:
-			if _, id, ok := idOf(ch.From.Name); ok {
+		case 'D':
+			if _, id, ok := idOf(ch.From); ok {
 				o.RemovedNodes = append(o.RemovedNodes, id)
 			}
-		case merkletrie.Modify:
-			gp, id, ok := idOf(ch.To.Name)
+		default:
+			gp, id, ok := idOf(ch.To)
 			if !ok {
 				// Renamed out of the scope: gone from it.
-				if _, from, in := idOf(ch.From.Name); in && ch.From.Name != ch.To.Name {
+				if _, from, in := idOf(ch.From); in && ch.From != ch.To {
 					o.RemovedNodes = append(o.RemovedNodes, from)
 				}
 				continue
 			}
 			m := &modifiedJSON{File: gp, NodeID: id}
-			if ch.From.Name != ch.To.Name {
-				m.RenamedFrom = strings.TrimPrefix(ch.From.Name, prefix)
-				if from, _, ok := idOf(ch.From.Name); ok {
+			if ch.From != ch.To {
+				m.RenamedFrom = strings.TrimPrefix(ch.From, prefix)
+				if from, _, ok := idOf(ch.From); ok {
 					m.RenamedFrom = from
 				}
 				o.Counts.Renamed++
 			}
 			if churned < maxChurnFiles {
 				churned++
-				lineStats(r.c.Ctx, ch, m)
+				lineStats(r.c.Ctx, bt, ht, ch, m)
 			}
 			o.ModifiedNodes = append(o.ModifiedNodes, *m)
 			if v, ok := r.g.Lookup(id); ok {
@@ -429,6 +423,39 @@ func (r *divergeRun) treeDiff(baseC, headC *object.Commit, rootPath, prefix stri
 		o.Note += fmt.Sprintf("Line changes counted for the first %d modified files only. ", maxChurnFiles)
 	}
 	return nil
+}
+
+// renameScore and renameLimit are git's defaults for diff: a rename is a
+// pair at least 60 % similar, sought among at most 1,000 added and 1,000
+// deleted files.
+const renameScore, renameLimit = 60, 1000
+
+// changes lists the files changed between the two commits, renames
+// detected: by the git command (gitmeta.DiffTrees), else by go-git.
+func (r *divergeRun) changes(baseC, headC *object.Commit, bt, ht *object.Tree, rootPath string) ([]gitmeta.TreeChange, error) {
+	cs, err := gitmeta.DiffTrees(r.c.Ctx, rootPath, baseC.Hash.String(), headC.Hash.String(), renameScore, renameLimit)
+	if err == nil || r.c.Ctx.Err() != nil {
+		return cs, err
+	}
+	gc, err := object.DiffTreeWithOptions(r.c.Ctx, bt, ht, &object.DiffTreeOptions{DetectRenames: true, RenameScore: renameScore, RenameLimit: renameLimit})
+	if err != nil {
+		return nil, tools.Errorf("The trees could not be compared.", "diff %s..%s: %v", shortHash(baseC.Hash.String()), shortHash(headC.Hash.String()), err)
+	}
+	for _, ch := range gc {
+		action, err := ch.Action()
+		if err != nil {
+			continue
+		}
+		c := gitmeta.TreeChange{Status: 'M', From: ch.From.Name, To: ch.To.Name}
+		switch action {
+		case merkletrie.Insert:
+			c.Status = 'A'
+		case merkletrie.Delete:
+			c.Status = 'D'
+		}
+		cs = append(cs, c)
+	}
+	return cs, nil
 }
 
 // pathIDs maps a repository path to its graph path and file node id, or
@@ -610,12 +637,13 @@ func (c *blobHashes) of(abs string) (plumbing.Hash, error) {
 
 // lineStats fills a modified file's line changes and growth from the two
 // blobs (binary or huge ones are left at zero).
-func lineStats(ctx context.Context, ch *object.Change, m *modifiedJSON) {
+func lineStats(ctx context.Context, bt, ht *object.Tree, ch gitmeta.TreeChange, m *modifiedJSON) {
 	if ctx.Err() != nil {
 		return
 	}
-	from, to, err := ch.Files()
-	if err != nil || from == nil || to == nil || from.Size > 1<<20 || to.Size > 1<<20 {
+	from, err1 := bt.File(ch.From)
+	to, err2 := ht.File(ch.To)
+	if err1 != nil || err2 != nil || from.Size > 1<<20 || to.Size > 1<<20 {
 		return
 	}
 	if bin, _ := from.IsBinary(); bin {
