@@ -39,6 +39,12 @@ var (
 	// only a claim of support ("supports Python >= 3.5") is stale.
 	atLeastRe = regexp.MustCompile(`^(?:\s*\+|\s+or\s+(?:later|newer|higher|above|greater))`)
 	supportRe = regexp.MustCompile(`(?i)support|require|compatib`)
+	// pythonWordRe: a "before"-word speaks of Python only when the line
+	// names it first ("a version of Python prior to 3.8").
+	pythonWordRe = regexp.MustCompile(`(?i)\bc?python\b`)
+	// historyDirectiveRe: a version note is history inside a current page
+	// (".. versionchanged:: 1.7 Alembic now supports Python 3.6 and newer").
+	historyDirectiveRe = regexp.MustCompile(`^(\s*)\.\.\s+(versionchanged|versionadded|versionremoved|deprecated)::`)
 	// goneRe: the sentence says the version is not supported any more.
 	goneRe = regexp.MustCompile(`(?i)no longer|not supported|unsupported|dropp|removed|deprecat|end[- ]of[- ]life|\bEOL\b|legacy|\bwas\s+(?:the\s+)?last|last (?:release|version) (?:to|that|supporting)`)
 )
@@ -96,6 +102,9 @@ func versionFindings(b *session.Bundle, src *driftSources, d *document.DocDrift,
 		}
 		for _, ix := range pyVersionRe.FindAllStringSubmatchIndex(l.text, -1) {
 			m := submatches(l.text, ix)
+			if m[1] != "" && !pythonWordRe.MatchString(l.text[:ix[1]]) {
+				continue // "Alembic older than 1.5": a version of something else
+			}
 			major, _ := strconv.Atoi(m[2])
 			minor, _ := strconv.Atoi(m[3])
 			atLeast := strings.Contains(m[0], ">=") || atLeastRe.MatchString(l.text[ix[1]:])
@@ -126,6 +135,9 @@ func proseLines(text string) []exLine {
 			i = fenceEnd(lines, i, m[1])
 			continue
 		case directiveRe.MatchString(l):
+			i = indentedEnd(lines, i, len(l)-len(strings.TrimLeft(l, " \t"))) - 1
+			continue
+		case historyDirectiveRe.MatchString(l):
 			i = indentedEnd(lines, i, len(l)-len(strings.TrimLeft(l, " \t"))) - 1
 			continue
 		case strings.HasPrefix(strings.TrimSpace(l), ">>>"), strings.HasPrefix(strings.TrimSpace(l), "$ "):
