@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -214,6 +215,9 @@ type ImpactNode struct {
 	Via []Usage `json:"via,omitempty"`
 	// Entities counts, at file level, the file's affected nodes.
 	Entities int `json:"entities,omitempty"`
+	// miss is Π(1 − signal) unrounded: it orders nodes whose signals
+	// round to the same float32 (a file's saturates at 1).
+	miss float64
 }
 
 // Chain is a path from a source: nodes, the relation of each hop (Reversed
@@ -560,6 +564,7 @@ func (r *impactRun) rollup() []ImpactNode {
 	for _, k := range order {
 		a := byNode[k]
 		a.node.SignalStrength = graph.Finite(float32(1 - a.miss))
+		a.node.miss = a.miss
 		if r.level != LevelFile {
 			a.node.Entities = 0
 		}
@@ -595,18 +600,30 @@ func (r *impactRun) via(members []reached) []Usage {
 	return out
 }
 
-// rank orders the listed nodes (direct first, then signal, then NodeID),
-// counts them per hop and sums the energy.
+// rank orders the listed nodes (direct first, then signal as answers show
+// it, three decimals), counts them per hop and sums the energy. Among
+// equal signals — a file's noisy-or reaches 1.000 once a few of its
+// entities are hit, so a module's main importer tied with a dozen test
+// files — production code comes before tests (what breaks before what
+// checks it), then the stronger unrounded evidence, then NodeID.
 func (r *impactRun) rank(nodes []ImpactNode) {
+	test := make(map[graph.NodeID]bool, len(nodes))
+	for _, n := range nodes {
+		test[n.Node] = r.g.HasTag(n.Node, "test") || IsTestPath(r.g.SourcePath(n.Node))
+	}
 	slices.SortFunc(nodes, func(a, b ImpactNode) int {
 		switch {
 		case a.HopDistance != b.HopDistance:
 			return a.HopDistance - b.HopDistance
-		case a.SignalStrength != b.SignalStrength:
-			if a.SignalStrength > b.SignalStrength {
+		case shown(a.SignalStrength) != shown(b.SignalStrength):
+			return cmp.Compare(shown(b.SignalStrength), shown(a.SignalStrength))
+		case test[a.Node] != test[b.Node]:
+			if test[b.Node] {
 				return -1
 			}
 			return 1
+		case a.miss != b.miss:
+			return cmp.Compare(a.miss, b.miss)
 		}
 		return int(a.Node) - int(b.Node)
 	})
@@ -624,6 +641,9 @@ func (r *impactRun) rank(nodes []ImpactNode) {
 	res.Affected = len(nodes)
 	res.BlastRadius = nodes
 }
+
+// shown is a signal as answers print it (three decimals).
+func shown(s float32) float64 { return math.Round(float64(s) * 1000) }
 
 // chains reconstructs the strongest propagation paths: to the listed nodes
 // at two hops or more first (a one-hop chain says little the blast radius
