@@ -20,11 +20,7 @@ class CodeWriter {
     fun <T> put(v: T) = this
     fun put(b: CodeBlock) = this
     fun close() {}
-    fun tag(k: Int) = this
-    fun tag(k: Int, v: Any?) = this
 }
-
-fun <T> CodeWriter.tag(): T? = null
 
 class CodeBlock {
     class Builder {
@@ -69,8 +65,6 @@ class Use {
         g.close()
         val b = CodeBlock.builder()
         b.add()
-        out.tag<Int>()
-        out.tag(1)
     }
 
     fun other() = CodeBlock()
@@ -129,10 +123,6 @@ func TestKotlinCallResultsAndOverloads(t *testing.T) {
 		"CodeBlock@6": nil,
 		// Builder names two classes (read by its last name): no type.
 		"add@19": nil,
-		// No tag of CodeWriter takes no argument: the top-level
-		// extension (another file's: the untyped rule binds none).
-		"tag@20": nil,
-		"tag@21": {"CodeWriter::tag"},
 	}
 	for k := range got {
 		if _, ok := want[k]; !ok {
