@@ -18,7 +18,9 @@ func TestPredictAndMissingKeepToScope(t *testing.T) {
 		args              map[string]any
 	}{
 		{"predict", "predictions", "node_id", map[string]any{"changed_node": "backend/session.py", "top_k": 20}},
-		{"missing", "holes", "node_id", map[string]any{"query": "request handling", "top_k": 20, "min_sibling_activation": 0.0}},
+		// 0.1: config.py and crypto.py (untested, reached only faintly)
+		// are not siblings that count; at 0 they outnumber the tested two.
+		{"missing", "holes", "node_id", map[string]any{"query": "request handling", "top_k": 20, "min_sibling_activation": 0.1}},
 	} {
 		for _, scope := range []string{"tests/", "backend/", "**/test_*.py"} {
 			args := map[string]any{"agent_id": "t", "scope": scope}
