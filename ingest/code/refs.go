@@ -133,17 +133,43 @@ func forEachFile(ctx context.Context, n int, fn func(i int)) error {
 	return g.Wait()
 }
 
-// resolved is the outcome of one reference of the full path: 16 bytes, as
+// resolved is the outcome of one reference of the full path: 12 bytes, as
 // go-std holds half a million of them between resolution and binding.
 type resolved struct {
 	src graph.NodeID
 	dst graph.NodeID // NoNode: the target is not in the graph
-	// edge is the reference's index in its file's edges (its relation).
-	edge   int32
+	// rel indexes the file's relations (fileBinds.rels): bind must not
+	// read the extraction's edges, so that it need not outlive the
+	// parallel pass (issue 29: go-std's edge slices are 80 MB).
+	rel    uint16
 	status resolve.Status
 	// variant: an edge to another platform's declaration (Result.Also)
 	variant bool
 }
+
+// fileBinds is what binding one file's references needs: their outcomes
+// and the few distinct relations they name.
+type fileBinds struct {
+	list []resolved
+	rels []string
+}
+
+// relIndex returns rel's index in f.rels, adding it first if new (a file
+// names a handful of relations: a scan beats a map).
+func (f *fileBinds) relIndex(rel string) uint16 {
+	for i, r := range f.rels {
+		if r == rel {
+			return uint16(i)
+		}
+	}
+	f.rels = append(f.rels, rel)
+	return uint16(len(f.rels) - 1)
+}
+
+// beforeBind runs between the parallel pass and bind and returns what to
+// run after bind: a test seam (the extractions' edges are withheld there
+// to check bind does not read them).
+var beforeBind = func(*run) func() { return func() {} }
 
 // resolveAll resolves every ref:: edge, in parallel per file (the index is
 // read-only), then adds the edges sequentially in file order so the graph
@@ -167,7 +193,7 @@ func (r *run) resolveAll(prev *resolveCache) (*resolveCache, error) {
 	if !stale.all {
 		stale.markRubyAliases(ix, now)
 	}
-	out := make([][]resolved, len(r.included))
+	out := make([]fileBinds, len(r.included))
 	err := forEachFile(r.ctx, len(r.included), func(i int) {
 		path := r.included[i].fr.res.Path
 		var old []resolve.Result
@@ -181,7 +207,9 @@ func (r *run) resolveAll(prev *resolveCache) (*resolveCache, error) {
 	if err != nil {
 		return nil, err
 	}
+	after := beforeBind(r)
 	r.bind(out)
+	after()
 	if r.store == nil {
 		return nil, nil
 	}
@@ -222,13 +250,13 @@ func resultsOf(inc []included) []*extract.Result {
 // outcome in fr (nil: none kept), and returns those whose source node is
 // in the graph. Nodes are not added while files resolve in parallel, so
 // looking targets up here is a read of the graph only.
-func (r *run) resolveFile(i int, refs *fileRefs, fr *fileResolution) []resolved {
+func (r *run) resolveFile(i int, refs *fileRefs, fr *fileResolution) fileBinds {
 	res := r.included[i].fr.res
 	if fr != nil {
 		n := refCount(res)
 		fr.out = outcomes{status: make([]resolve.Status, n), target: make([]string, n)}
 	}
-	var list []resolved
+	var fb fileBinds
 	lastSrc, srcID := "", graph.NoNode
 	j := 0 // the reference's index among the file's references
 	for k := range res.Edges {
@@ -253,12 +281,13 @@ func (r *run) resolveFile(i int, refs *fileRefs, fr *fileResolution) []resolved 
 		if srcID == graph.NoNode {
 			continue
 		}
-		list = append(list, resolved{src: srcID, dst: r.target(o.Target, r.handle(o, fresh), o.Status), edge: int32(k), status: o.Status})
+		rel := fb.relIndex(e.Relation)
+		fb.list = append(fb.list, resolved{src: srcID, dst: r.target(o.Target, r.handle(o, fresh), o.Status), rel: rel, status: o.Status})
 		for _, id := range o.Also {
-			list = append(list, resolved{src: srcID, dst: r.target(id, graph.NoNode, o.Status), edge: int32(k), status: o.Status, variant: true})
+			fb.list = append(fb.list, resolved{src: srcID, dst: r.target(id, graph.NoNode, o.Status), rel: rel, status: o.Status, variant: true})
 		}
 	}
-	return list
+	return fb
 }
 
 // refCount counts r's ref:: edges (its outcomes).
@@ -296,18 +325,17 @@ func (r *run) handle(o resolve.Result, fresh bool) graph.NodeID {
 }
 
 // bind adds the edges of the resolved references, file by file, and counts
-// them.
-func (r *run) bind(out [][]resolved) {
+// them. It reads no extraction (see resolved.rel).
+func (r *run) bind(out []fileBinds) {
 	b := r.b
-	for i, list := range out {
+	for i, fb := range out {
 		rc := &r.included[i].refs
-		edges := r.included[i].fr.res.Edges
-		for _, o := range list {
+		for _, o := range fb.list {
 			if o.status == resolve.Unresolved {
 				rc.unresolved++
 				continue
 			}
-			dst, rel := o.dst, edges[o.edge].Relation
+			dst, rel := o.dst, fb.rels[o.rel]
 			if o.variant {
 				// Another platform's declaration of what the reference
 				// bound: an edge, not a reference of its own.
@@ -327,7 +355,7 @@ func (r *run) bind(out [][]resolved) {
 				}
 			}
 		}
-		out[i] = nil // bound: its memory goes back before the next file's
+		out[i] = fileBinds{} // bound: its memory goes back before the next file's
 		r.st.ReferencesResolved += rc.resolved
 		r.st.ReferencesAmbiguous += rc.ambiguous
 		r.st.ReferencesUnresolved += rc.unresolved
