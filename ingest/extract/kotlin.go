@@ -585,11 +585,7 @@ func (x *tableExtract) kotlinLazyValue(e int32) int32 {
 // A capitalised callee is a construction (kotlinConstructs) or a
 // constant-like name, not typed here.
 func (x *tableExtract) kotlinCallForm(e int32) string {
-	t := x.t
-	if e < 0 || t.g.kindName(t.n[e].kind) != "call_expression" {
-		return ""
-	}
-	callee := t.first(e)
+	t, callee := x.t, x.kotlinCallee(e)
 	if callee < 0 {
 		return ""
 	}
@@ -822,14 +818,20 @@ func (x *tableExtract) kotlinTypeName(c int32) string {
 	return ""
 }
 
+// kotlinCallee is the callee of call expression e, or -1 when e is no
+// call.
+func (x *tableExtract) kotlinCallee(e int32) int32 {
+	t := x.t
+	if e < 0 || t.g.kindName(t.n[e].kind) != "call_expression" {
+		return -1
+	}
+	return t.first(e)
+}
+
 // kotlinConstructs is the class expression e constructs, `Foo(…)` or
 // `a.b.Foo(…)` (a capitalised callee), or "".
 func (x *tableExtract) kotlinConstructs(e int32) string {
-	t := x.t
-	if e < 0 || t.g.kindName(t.n[e].kind) != "call_expression" {
-		return ""
-	}
-	callee := t.first(e)
+	t, callee := x.t, x.kotlinCallee(e)
 	if callee < 0 {
 		return ""
 	}
