@@ -427,7 +427,7 @@ func guardedReader(rs *resolver, limit int64) func(string) ([]byte, error) {
 	}
 }
 
-// clipText shortens s to about n bytes on a rune boundary for echoing.
+// ClipText shortens s to about n bytes on a rune boundary for echoing.
 func ClipText(s string, n int) string {
 	if len(s) <= n {
 		return s

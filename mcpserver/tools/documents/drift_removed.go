@@ -13,6 +13,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/ingest/document"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
 // A name a page's prose gives (`DatabaseMiddleware`, in a sentence saying
@@ -104,7 +105,7 @@ func removedFindings(b *session.Bundle, src *driftSources, d *document.DocDrift,
 				continue
 			}
 			fs = append(fs, document.Finding{Kind: document.DriftMissing, Section: sectionAt(g, d, line), Target: graph.NoNode, File: graph.NoNode,
-				Mention: m, Line: line, Detail: "the page names " + name + ", which no code defines now; " + r.file + ":" + strconv.Itoa(r.line) + " says: " + cutText(r.text, 100)})
+				Mention: m, Line: line, Detail: "the page names " + name + ", which no code defines now; " + r.file + ":" + strconv.Itoa(r.line) + " says: " + tools.ClipText(r.text, 100)})
 		}
 	}
 	slices.SortFunc(fs, func(a, b document.Finding) int { return a.Line - b.Line })
@@ -135,15 +136,6 @@ func claimLine(prose []exLine, name string) int {
 		}
 	}
 	return 0
-}
-
-// cutText keeps the first n runes of s.
-func cutText(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
 }
 
 // spelledInCode reports whether a tracked Python file of the repository
