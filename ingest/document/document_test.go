@@ -442,3 +442,36 @@ func TestProviderlessFormatsAreSkipped(t *testing.T) {
 		}
 	}
 }
+
+// Prose text in code's shape that names no code: reST/MyST cross-reference
+// targets (alembic's ":ref:`alembic.command.toplevel`", ten false findings
+// of the held-out run of drift-prose.md) and quoted values in a signature
+// (apscheduler's "jobs_key='apscheduler.jobs'"). The last rows keep names
+// that are code.
+func TestMentionsSkipReferenceTargetsAndQuotedValues(t *testing.T) {
+	tests := []struct {
+		prose string
+		want  []string
+	}{
+		{"See :ref:`alembic.command.toplevel` for the commands.", nil},
+		{"See :ref:`the commands <alembic.command.toplevel>`.", nil},
+		{"Read :doc:`api.overview` and :term:`foo.bar`, :std:ref:`x.y`.", nil},
+		{"Read {ref}`alembic.config.toplevel` first.", nil},
+		{".. autoclass:: RedisJobStore(jobs_key='apscheduler.jobs', run_times_key=\"apscheduler.run_times\")", nil},
+		{"Call alembic.command.upgrade after :ref:`alembic.command.toplevel`.", []string{"alembic.command.upgrade"}},
+		{"Use :func:`alembic.command.stamp` (a code role).", []string{"alembic.command.stamp"}},
+	}
+	for _, tc := range tests {
+		s := &Section{}
+		s.AddProse(tc.prose)
+		var quals []string
+		for _, m := range extractMentions(s) {
+			if m.Kind == MentionQualified {
+				quals = append(quals, m.Text)
+			}
+		}
+		if !slices.Equal(quals, tc.want) {
+			t.Errorf("%q: qualified mentions %v, want %v", tc.prose, quals, tc.want)
+		}
+	}
+}
