@@ -80,6 +80,7 @@ func (x *tableExtract) kotlinCtor(i int32, s *tScope, kw string) string {
 	t := x.t
 	sig, ar := x.signature(i)
 	ar.Kinds = kotlinParamKinds(x, i)
+	ar = kotlinOptional(ar, ar.Kinds)
 	id := x.b.overloadID(s.id, s.name, sig)
 	ex := sigExcerpt(t.bytes(i))
 	if kw == "" {
@@ -209,6 +210,7 @@ func kotlinParamKinds(x *tableExtract, i int32) string {
 				}
 			}
 			ty, dflt := paramType(t.text(p))
+			dflt = dflt || kotlinSiblingDefault(x, p)
 			k := kotlinTypeKind(ty)
 			if k == "o" && tparams[kotlinBaseType(ty)] {
 				k = "_" // a type parameter: any value
@@ -225,6 +227,45 @@ func kotlinParamKinds(x *tableExtract, i int32) string {
 		}
 	}
 	return strings.Join(items, ",")
+}
+
+// kotlinSiblingDefault reports whether function parameter p has a
+// default value: the grammar puts a function's `= value` beside the
+// parameter, in the list, where a class parameter holds its own. The node after p is then an expression,
+// neither the next parameter nor its modifiers.
+func kotlinSiblingDefault(x *tableExtract, p int32) bool {
+	t := x.t
+	if t.g.kindName(t.n[p].kind) != "parameter" {
+		return false
+	}
+	n := t.n[p].next
+	for n >= 0 && t.kindIsComment(n) {
+		n = t.n[n].next
+	}
+	if n < 0 {
+		return false
+	}
+	switch t.g.kindName(t.n[n].kind) {
+	case "parameter", "parameter_modifiers", "class_parameter":
+		return false
+	}
+	return true
+}
+
+// kotlinOptional fixes arity a by parameter kinds ("?" after a parameter
+// with a default, kotlinParamKinds): the table's signature reads a
+// default inside the parameter's text only, and a function's is beside
+// it, so `fun copy(nullable: Boolean = …, …)` counted none and its
+// arity refused `copy(nullable = true)`.
+func kotlinOptional(a Arity, kinds string) Arity {
+	n := 0
+	for _, item := range strings.Split(kinds, ",") {
+		if strings.HasSuffix(item, "?") {
+			n++
+		}
+	}
+	a.Optional = uint8(max(int(a.Optional), min(n, int(a.Params))))
+	return a
 }
 
 // kotlinTypeKind is the one kind of literal a parameter type takes
@@ -661,6 +702,7 @@ func (x *tableExtract) kotlinFunDecl(i int32, s *tScope) bool {
 func (x *tableExtract) kotlinKinds(id, kinds string) {
 	if a, ok := x.b.arity[id]; ok && kinds != "" {
 		a.Kinds = kinds
+		a = kotlinOptional(a, kinds)
 		x.b.arity[id] = a
 		if _, ok := x.b.res.Arity[id]; ok {
 			x.b.res.Arity[id] = a

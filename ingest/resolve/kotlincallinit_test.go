@@ -20,7 +20,13 @@ class CodeWriter {
     fun <T> put(v: T) = this
     fun put(b: CodeBlock) = this
     fun close() {}
+    fun tag(k: Int) = this
+    fun tag(k: Int, v: Any?) = this
+    fun copy(nullable: Boolean = false, size: Int = 0) = this
+    fun copy(nullable: Boolean = false, size: Int = 0, tags: Map<String, Any> = emptyMap()) = this
 }
+
+fun <T> CodeWriter.tag(): T? = null
 
 class CodeBlock {
     class Builder {
@@ -65,6 +71,9 @@ class Use {
         g.close()
         val b = CodeBlock.builder()
         b.add()
+        out.tag<Int>()
+        out.tag(1)
+        out.copy(nullable = true)
     }
 
     fun other() = CodeBlock()
@@ -123,6 +132,14 @@ func TestKotlinCallResultsAndOverloads(t *testing.T) {
 		"CodeBlock@6": nil,
 		// Builder names two classes (read by its last name): no type.
 		"add@19": nil,
+		// No tag of CodeWriter takes no argument: the top-level
+		// extension (another file's: the untyped rule binds none).
+		"tag@20": nil,
+		"tag@21": {"CodeWriter::tag"},
+		// Every parameter has a default: both copy take one argument
+		// (the grammar puts a function's default beside its parameter,
+		// which the arity once missed, and the tag rule dropped them).
+		"copy@22": {"CodeWriter::copy", "CodeWriter::copy(Boolean,Int,Map)"},
 	}
 	for k := range got {
 		if _, ok := want[k]; !ok {

@@ -722,6 +722,15 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 	}
 	if hint.ReceiverType != "" {
 		typed := ix.methodsOf(cands, label, lastName(hint.ReceiverType))
+		if kotlinVariable(from.lang, hint.Receiver) && ix.noneTakes(typed, hint) {
+			// Foo's m takes other argument counts only: the call is an
+			// extension of that name (kotlinpoet's reified
+			// `Taggable.tag<T>()` beside Taggable's tag(KClass) and
+			// tag(Class)), as when Foo has no m at all. Kotlin
+			// arities count defaults (extract.kotlinOptional), so
+			// `p.copy(nullable = true)` still binds copy(a = …, b = …).
+			typed = nil
+		}
 		if len(typed) == 0 && kotlinVariable(from.lang, hint.Receiver) {
 			// x.m() on a Kotlin variable of type Foo where Foo has no m:
 			// m may be an extension function (`private fun
@@ -1500,6 +1509,22 @@ func (ix *Index) sameFileMethod(cands []int32, fi int32) []int32 {
 		return nil
 	}
 	return methods
+}
+
+// noneTakes reports whether the call's argument count is known and every
+// method in ms declares an arity that refuses it (a method whose arity
+// is not recorded, one not overloaded, may take it).
+func (ix *Index) noneTakes(ms []int32, hint extract.RefHint) bool {
+	n, ok := hint.ArgCount()
+	if !ok || len(ms) == 0 {
+		return false
+	}
+	for _, c := range ms {
+		if a, ok := ix.arity[c]; !ok || a.Accepts(n) {
+			return false
+		}
+	}
+	return true
 }
 
 // kotlinVariable reports whether a Kotlin call's receiver is a variable
