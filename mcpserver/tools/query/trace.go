@@ -245,7 +245,7 @@ func traceAnswer(c *tools.Call, b *session.Bundle, tr stacktrace.Trace, in trace
 	}
 	out.CoChangeSuspects = coChangeSuspects(g, hist, sus, in.WindowHours, min(in.TopK, traceMaxCoChange))
 	if msg := originText(tr, in.ErrorText); msg != "" {
-		out.RaisedAt = messageOrigins(c, b, msg)
+		out.RaisedAt = messageOrigins(c, b, msg, stackNodes(g, hits))
 	}
 	out.FixScope = fixScope(g, sus, out.CoChangeSuspects)
 	gd, args := traceGuidance(c, g, tr, sus)
@@ -283,6 +283,18 @@ func traceIndexOf(b *session.Bundle) *traceIndex {
 }
 
 // frameHit is where one frame landed.
+// stackNodes are the external IDs of the entities the mapped frames
+// stand in.
+func stackNodes(g *graph.Graph, hits []frameHit) map[string]bool {
+	on := map[string]bool{}
+	for _, h := range hits {
+		if h.ok {
+			on[g.ExternalID(h.node)] = true
+		}
+	}
+	return on
+}
+
 type frameHit struct {
 	ok       bool
 	node     graph.NodeID // the innermost entity at the line, or the file

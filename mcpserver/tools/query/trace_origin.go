@@ -95,9 +95,12 @@ func originText(tr stacktrace.Trace, text string) string {
 
 // messageOrigins finds the code lines whose string literal holds the
 // message's words: production code first (tests spell the messages they
-// expect, and many of them), the literal that spells more of the message
-// first, central files first, at most originKeep.
-func messageOrigins(c *tools.Call, b *session.Bundle, msg string) []traceOrigin {
+// expect, and many of them), a line inside a function on the stack (the
+// external IDs in stack) first — uvicorn's "Exception in ASGI
+// application" is spelled by three protocol modules and made by the one
+// whose run_asgi is a frame —, then the literal that spells more of the
+// message, central files first, at most originKeep.
+func messageOrigins(c *tools.Call, b *session.Bundle, msg string, stack map[string]bool) []traceOrigin {
 	g := b.Graph
 	gf := tools.BundleGraphFiles(b)
 	disk := tools.BundleDiskFiles(b)
@@ -119,7 +122,12 @@ func messageOrigins(c *tools.Call, b *session.Bundle, msg string) []traceOrigin 
 		found = scanOrigins(c, b, tests, phrases, msg)
 	}
 	// Ties keep the central files' order.
-	slices.SortStableFunc(found, func(a, b scoredOrigin) int { return cmp.Compare(b.fit, a.fit) })
+	slices.SortStableFunc(found, func(a, b scoredOrigin) int {
+		if sa, sb := stack[a.NodeID], stack[b.NodeID]; sa != sb {
+			return map[bool]int{true: -1, false: 1}[sa]
+		}
+		return cmp.Compare(b.fit, a.fit)
+	})
 	var out []traceOrigin
 	for _, f := range found[:min(len(found), originKeep)] {
 		out = append(out, f.traceOrigin)
@@ -279,7 +287,7 @@ func framelessOrigins(c *tools.Call, err error, tr stacktrace.Trace, text string
 	var origins []traceOrigin
 	_ = c.Session.Read(c.Ctx, func(b *session.Bundle) error {
 		if b.Graph.NumNodes() > 0 {
-			origins = messageOrigins(c, b, originText(tr, text))
+			origins = messageOrigins(c, b, originText(tr, text), nil)
 		}
 		return nil
 	})

@@ -108,3 +108,32 @@ func TestTraceRaisedAt(t *testing.T) {
 		t.Errorf("suggested_next_step = %q, want the place the message is made", step)
 	}
 }
+
+// uvicorn's three protocol modules log the same "Exception in ASGI
+// application"; the trace passes through one of them: that one made the
+// line, whichever file is more central.
+func TestTraceRaisedAtOnTheStackFirst(t *testing.T) {
+	t.Parallel()
+	logs := func(cls string) string {
+		return "import logging\n\nlogger = logging.getLogger()\n\n\nclass " + cls + ":\n    async def run_asgi(self, app):\n        try:\n            await app()\n" +
+			"        except BaseException as exc:\n            msg = \"Exception in ASGI application\\n\"\n            logger.error(msg, exc_info=exc)\n"
+	}
+	d, _ := tooltest.FixtureRepo(t, map[string]string{
+		"pkg/__init__.py": "",
+		"pkg/a_ws.py":     logs("WebSocketProtocol"),
+		"pkg/b_tools.py":  logs("HttpToolsProtocol"),
+		"pkg/h11.py":      logs("H11Protocol"),
+		"pkg/main.py":     "from pkg.a_ws import WebSocketProtocol\nfrom pkg.b_tools import HttpToolsProtocol\nfrom pkg.h11 import H11Protocol\n",
+	})
+	text := "ERROR:    Exception in ASGI application\nTraceback (most recent call last):\n" +
+		"  File \"/venv/lib/python3.12/site-packages/pkg/h11.py\", line 9, in run_asgi\n    await app()\n" +
+		"  File \"/home/app/main.py\", line 3, in homepage\n    raise ValueError(\"boom\")\nValueError: boom\n"
+	out := tooltest.MustCall(t, d, "trace", map[string]any{"agent_id": "t", "error_text": text})
+	ra, _ := out["raised_at"].([]any)
+	if len(ra) == 0 {
+		t.Fatalf("no raised_at: %v", out)
+	}
+	if got := ra[0].(map[string]any)["node_id"]; got != "file::pkg/h11.py::H11Protocol::run_asgi" {
+		t.Errorf("raised_at[0] = %v, want the run_asgi on the stack", got)
+	}
+}
