@@ -804,8 +804,10 @@ func (x *tableExtract) call(i int32, r uint8, s *tScope) {
 			h.Args = argsHint(n)
 		}
 	}
-	if c.kindsFn != nil && isUpperStart(lastSegment(name, ".")) {
-		h.ArgKinds = c.kindsFn(x, i) // a construction, X(…)
+	if c.kindsFn != nil {
+		// Literal arguments tell same-arity overloads apart: of a
+		// construction X(…), and of a bare or static call (Kotlin).
+		h.ArgKinds = c.kindsFn(x, i)
 	}
 	x.b.ref(s.id, name, RelCalls, t.line(i), h)
 }

@@ -48,6 +48,8 @@ fun writer(): CodeWriter = CodeWriter()
 class Factory {
     companion object {
         fun create(): CodeWriter? = null
+        fun of(s: String): CodeWriter? = null
+        fun of(b: CodeBlock): CodeWriter? = null
     }
 }
 `
@@ -74,7 +76,12 @@ class Use {
         out.tag<Int>()
         out.tag(1)
         out.copy(nullable = true)
+        log("x")
+        Factory.of("y")
     }
+
+    fun log(s: String) {}
+    fun log(b: CodeBlock) {}
 
     fun other() = CodeBlock()
 }
@@ -140,6 +147,10 @@ func TestKotlinCallResultsAndOverloads(t *testing.T) {
 		// (the grammar puts a function's default beside its parameter,
 		// which the arity once missed, and the tag rule dropped them).
 		"copy@22": {"CodeWriter::copy", "CodeWriter::copy(Boolean,Int,Map)"},
+		// A bare and a static call: literal arguments tell same-arity
+		// overloads apart there too (a string is no CodeBlock).
+		"log@23": {"file::demo/Use.kt::Use::log"},
+		"of@24":  {"Factory::of"},
 	}
 	for k := range got {
 		if _, ok := want[k]; !ok {
