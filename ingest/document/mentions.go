@@ -267,6 +267,10 @@ func proseMentions(prose string, add func(MentionKind, string)) {
 	}
 }
 
+// FileNameLike reports whether a dotted token ends in a file extension
+// ("alembic.ini", "conf.py"): a file's name, not a module's attribute.
+func FileNameLike(s string) bool { return extRe.MatchString(s) }
+
 // productName: "Node.js", "Vue.js" in prose are products, not files.
 func productName(p string) bool {
 	return !strings.Contains(p, "/") && strings.HasSuffix(p, ".js") && p[0] >= 'A' && p[0] <= 'Z'

@@ -77,3 +77,26 @@ func asList(v any) []any {
 	l, _ := v.([]any)
 	return l
 }
+
+// The dotted names of an example statement that are code: string
+// literals are data (alembic's Config("/path/to/yourapp/alembic.ini"),
+// four false findings on split4's held-out) and a name ending in a file
+// extension is a file.
+func TestExampleDottedNamesSkipStringsAndFiles(t *testing.T) {
+	tests := []struct {
+		st   string
+		want []string
+	}{
+		{`alembic_cfg = Config("/path/to/yourapp/alembic.ini")`, nil},
+		{`cfg = Config('alembic.ini', ini_section="alembic.main")`, nil},
+		{`cfg = Config(r"C:\alembic.ini")`, nil},
+		{`run(alembic.ini)`, nil},
+		{`alembic.command.upgrade(cfg, "head")`, []string{"alembic.command.upgrade"}},
+		{`x = kit.threads.merge(f"{a.b}") + kit.other`, []string{"kit.threads.merge", "kit.other"}},
+	}
+	for _, tc := range tests {
+		if diff := cmp.Diff(tc.want, exampleDottedNames(tc.st)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.st, diff)
+		}
+	}
+}

@@ -46,16 +46,36 @@ func qualifiedFindings(b *session.Bundle, src *driftSources, d *document.DocDrif
 		if importRe.MatchString(st) || fromRe.MatchString(st) {
 			return // the import check reads these
 		}
-		for _, m := range exDottedRe.FindAllStringSubmatch(st, -1) {
-			check(sectionAt(g, d, line), document.Mention{Kind: document.MentionCode, Text: m[1]}, line)
+		for _, q := range exampleDottedNames(st) {
+			check(sectionAt(g, d, line), document.Mention{Kind: document.MentionCode, Text: q}, line)
 		}
 	})
 	return fs
 }
 
 // exDottedRe: a dotted name in an example statement, not itself an
-// attribute of something else (".x.y") nor inside a string.
-var exDottedRe = regexp.MustCompile(`(?:^|[^\w.'"])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)`)
+// attribute of something else (".x.y").
+var exDottedRe = regexp.MustCompile(`(?:^|[^\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)`)
+
+// pyStringRe: a one-line Python string literal (prefixes and escapes
+// included), whose text is data, not names.
+var pyStringRe = regexp.MustCompile(`(?i)\b[rbfu]{0,2}(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"`)
+
+// exampleDottedNames lists the dotted names an example statement uses as
+// code: string literals are blanked first (alembic's
+// Config("/path/to/yourapp/alembic.ini") gave four false findings on the
+// held-out run of drift-prose.md), and a name ending in a file extension
+// ("alembic.ini", "settings.py" outside quotes in a shell-ish line) is a
+// file, not a module's attribute.
+func exampleDottedNames(st string) []string {
+	var out []string
+	for _, m := range exDottedRe.FindAllStringSubmatch(pyStringRe.ReplaceAllString(st, `""`), -1) {
+		if !document.FileNameLike(m[1]) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
 
 // moduleLacks says why q names nothing: the longest prefix of q that is a
 // module of the project's package has source that never spells the next
