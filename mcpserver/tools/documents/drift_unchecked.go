@@ -44,6 +44,7 @@ func checkClaims(b *session.Bundle, src *driftSources, d *document.DocDrift, not
 	var fs []document.Finding
 	if versions {
 		fs = versionFindings(b, src, d, text)
+		fs = append(fs, extrasFindings(b, src, d, text)...)
 	}
 	if claims {
 		fs = append(fs, removedFindings(b, src, d, text, removals)...)
