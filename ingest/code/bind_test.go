@@ -4,39 +4,32 @@ import (
 	"testing"
 
 	"github.com/m1nd-go/m1nd/ingest/adapter"
-	"github.com/m1nd-go/m1nd/ingest/extract"
 )
 
-// TestBindReadsNoExtraction: bind gets the relations it binds from the
-// resolved outcomes, not from the extractions' edges, so that these need
-// not live past the parallel pass (issue 29). The edges are withheld
-// around bind (copies without them; the shared results are untouched)
-// and the graph must still be a plain full ingest's, edge for edge.
-// Reading edges[o.edge].Relation in bind, as before, panics here.
+// TestBindReadsNoExtraction: resolve's parallel pass releases every
+// file's extraction (issue 29), so bind and everything after it must do
+// without them: bind gets its relations from the resolved outcomes,
+// enrich and the layout from the facts the pass kept (keepFacts). Without
+// a store a released extraction is gone for good, so a later reader
+// panics or misses it; the graph must still be a plain full ingest's,
+// edge for edge.
 func TestBindReadsNoExtraction(t *testing.T) {
 	r := newFixtureRepo(t)
 	defer func(f func(*run) func()) { beforeBind = f }(beforeBind)
-	withheld := 0
+	files := 0
 	beforeBind = func(rn *run) func() {
-		kept := make([]*extract.Result, len(rn.included))
-		for i := range rn.included {
-			fr := rn.included[i].fr
-			kept[i] = fr.res
-			bare := *fr.res
-			bare.Edges = nil
-			fr.res = &bare
-			withheld += len(kept[i].Edges)
-		}
-		return func() {
-			for i := range rn.included {
-				rn.included[i].fr.res = kept[i]
+		for i := range rn.results {
+			if fr := &rn.results[i]; fr.res != nil || fr.spilled != nil {
+				t.Errorf("%s: extraction still held at bind", fr.file.Rel)
 			}
 		}
+		files = len(rn.included)
+		return func() {}
 	}
 	got := ingest(t, adapter.Request{Root: r.Dir})
-	if withheld == 0 {
-		t.Fatal("no edge was withheld: the seam did not run")
+	if files == 0 {
+		t.Fatal("no file checked: the seam did not run")
 	}
 	beforeBind = func(*run) func() { return func() {} }
-	sameEdges(t, r.Dir, got, "edges withheld from bind")
+	sameEdges(t, r.Dir, got, "extractions released before bind")
 }

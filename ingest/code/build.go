@@ -72,6 +72,11 @@ type included struct {
 	collisions int
 	// refs counts the file's references by outcome.
 	refs refCounts
+	// goSkel and ownEdges are what the layout and enrich read of the
+	// extraction (goSkeleton, ownEdges), taken in resolve's parallel pass
+	// just before the extraction is released (issue 29).
+	goSkel   *extract.Result
+	ownEdges bool
 }
 
 // admit says whether the build takes fr in, counting the files it skips

@@ -103,7 +103,7 @@ type run struct {
 	included []included
 	rc       *resolveCache
 	// lay is what the next patch starts from, made at the start of enrich
-	// (with a store only): its last reader of the extractions.
+	// (with a store only) from the facts resolve kept.
 	lay *layout
 	// rebuild says why an incremental run did not patch (nil otherwise).
 	rebuild *noPatch
@@ -418,19 +418,15 @@ func (r *run) resolve() error {
 }
 
 // enrich adds test links and the package structure (enrich.go), then the
-// directories' aggregated times. Resolve was the last phase to need whole
-// extractions: what is left to read of them (the layout, the Go skeletons
-// interface satisfaction reads) is taken first, and they go before the
-// rest of enrich — on go-std they were ≈ 140 MB of a 300 MB live heap at
-// the ingest's peak, the end of enrich (issue 29).
+// directories' aggregated times. The extractions are gone by now (resolve
+// let each go after its pass): the layout and the Go skeletons interface
+// satisfaction reads come from the facts resolve kept (keepFacts).
 func (r *run) enrich() {
 	r.prog.phase(adapter.PhaseEnrich, 0, 0)
 	if r.store != nil {
 		r.lay = newLayout(r.included, r.hist, r.b.g, r.rc, r.ws)
 	}
-	skels := r.goSkeletons()
-	r.release()
-	r.derived(skels)
+	r.derived(r.goSkeletons())
 	pkgNode := r.packages()
 	r.workspaces(pkgNode)
 	r.dependsOn(pkgNode)
@@ -438,16 +434,11 @@ func (r *run) enrich() {
 	r.phaseDone(adapter.PhaseEnrich)
 }
 
-// goSkeletons returns each included file's goSkeleton: the layout's when
-// there is one (it keeps them), else made here.
+// goSkeletons returns each included file's goSkeleton (kept by resolve).
 func (r *run) goSkeletons() []*extract.Result {
 	out := make([]*extract.Result, len(r.included))
 	for i := range r.included {
-		if r.lay != nil {
-			out[i] = r.lay.files[i].goSkel
-		} else {
-			out[i] = goSkeleton(r.included[i].fr.res)
-		}
+		out[i] = r.included[i].goSkel
 	}
 	return out
 }
@@ -473,36 +464,40 @@ func (r *run) finalize() *adapter.Output {
 	return r.done(out, len(r.included))
 }
 
-// release drops the run's references to its extractions once resolve and
-// the layout have read them: the graph and the layout hold all the rest
-// of the run needs. A run without a cache store drops them for good; with
-// a store, each result becomes spilled again (fileResult.result reads it
-// back, should anything ask). The results are never modified: the store
-// may hand the same object to the next incremental run, and a blob still
-// queued behind is encoded from it (clearing their edges in place broke
-// both).
+// release drops the run's references to the extractions resolve's
+// parallel pass has not released already (files the build left out), then
+// collects. After it, the graph, the resolution cache and the facts each
+// included file kept hold all the rest of the run needs.
 //
 // What that frees depends on the store: a store that spills (a server's)
 // keeps a result only until its blob is written, so once the write-behind
 // queue has caught up nothing else holds it; a store that keeps results
 // in memory keeps them all, by design.
 //
-// It then collects, when that frees something: the last collection ran
-// in the resolve phase, at up to twice that phase's live heap, so without
-// one enrich and the CSR build would lay their arrays over the released
+// It collects when that frees something: the last collection ran during
+// the parallel pass, at up to twice its live heap, so without one bind,
+// enrich and the CSR build would lay their arrays over the released
 // results instead of in their place (go-std: a 50 ms collection).
 func (r *run) release() {
 	for i := range r.results {
-		fr := &r.results[i]
-		var back *cache.Store
-		if fr.hasResult() {
-			back = r.store // nil without a store: gone for good
-		}
-		fr.res, fr.spilled = nil, back
+		r.results[i].release(r.store)
 	}
 	if r.store == nil || r.store.Spills() {
 		runtime.GC()
 	}
+}
+
+// release drops fr's extraction. Without a store (nil) it is gone for
+// good; with one, fr becomes spilled again (result reads it back, should
+// anything ask). The result is never modified: the store may hand the
+// same object to the next incremental run, and a blob still queued behind
+// is encoded from it (clearing their edges in place broke both).
+func (fr *fileResult) release(store *cache.Store) {
+	var back *cache.Store
+	if fr.hasResult() {
+		back = store
+	}
+	fr.res, fr.spilled = nil, back
 }
 
 // graphStats counts what the graph holds.

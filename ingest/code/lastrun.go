@@ -115,24 +115,32 @@ func newLayout(inc []included, h *gitmeta.History, g *graph.Graph, rc *resolveCa
 		gen: g.Generation(), resolved: rc, ws: ws}
 	for i := range inc {
 		f := &inc[i]
-		res := f.fr.res
 		lo, hi := graph.NoNode, graph.NodeID(0)
 		for _, id := range f.nodes {
 			if id != graph.NoNode {
 				lo, hi = min(lo, id), max(hi, id+1)
 			}
 		}
+		// The skeleton holds every node and arity the signature reads, in
+		// the same order, so it signs as the whole extraction would.
 		l.files[i] = fileLayout{
-			path: res.Path, lang: res.Language, hash: f.fr.entry.Hash, lo: lo, hi: hi,
+			path: f.path, lang: f.lang, hash: f.fr.entry.Hash, lo: lo, hi: hi,
 			time: f.time, freq: f.freq, failed: f.fr.failed, collisions: f.collisions,
-			imports: f.imports, refs: f.refs, derivedSig: derivedSignature(res, f.imports), goSkel: goSkeleton(res),
+			imports: f.imports, refs: f.refs, derivedSig: derivedSignature(f.goSkel, f.imports), goSkel: f.goSkel,
 		}
-		l.byPath[res.Path] = i
-		if l.ownSources && !ownEdges(res) {
-			l.ownSources = false
-		}
+		l.byPath[f.path] = i
+		l.ownSources = l.ownSources && f.ownEdges
 	}
 	return l
+}
+
+// keepFacts takes what is read of f's extraction after resolve's parallel
+// pass: its Go skeleton (derived edges, the layout's signature) and
+// whether its edges all start in the file (the layout). Called by that
+// pass, just before the extraction is released.
+func (f *included) keepFacts() {
+	res := f.fr.res
+	f.goSkel, f.ownEdges = goSkeleton(res), ownEdges(res)
 }
 
 // ownEdges reports whether every edge of r starts at one of r's nodes.
