@@ -187,6 +187,7 @@ func kotlinParamKinds(x *tableExtract, i int32) string {
 	t := x.t
 	var items []string
 	tparams := x.kotlinTypeParams(i)
+	inherited := x.kotlinOverrides(i)
 	for c := t.first(i); c >= 0; c = t.n[c].next {
 		switch t.g.kindName(t.n[c].kind) {
 		case "class_parameters", "function_value_parameters":
@@ -219,7 +220,7 @@ func kotlinParamKinds(x *tableExtract, i int32) string {
 			switch {
 			case vararg || strings.Contains(t.text(p), "vararg "):
 				item += "*" // may take no argument
-			case dflt:
+			case dflt || inherited:
 				item += "?" // has a default
 			}
 			items = append(items, item)
@@ -252,15 +253,31 @@ func kotlinSiblingDefault(x *tableExtract, p int32) bool {
 	return true
 }
 
+// kotlinOverrides reports whether declaration i is an `override`: its
+// parameters take the defaults of the function it overrides, written
+// elsewhere (kotlinpoet's `override fun copy(nullable: Boolean, …)` is
+// called as `copy(nullable = true)`), so any of them may be left out.
+func (x *tableExtract) kotlinOverrides(i int32) bool {
+	t := x.t
+	for c := t.first(i); c >= 0; c = t.n[c].next {
+		if t.g.kindName(t.n[c].kind) == "modifiers" {
+			return strings.Contains(t.text(c), "override")
+		}
+	}
+	return false
+}
+
 // kotlinOptional fixes arity a by parameter kinds ("?" after a parameter
-// with a default, kotlinParamKinds): the table's signature reads a
-// default inside the parameter's text only, and a function's is beside
-// it, so `fun copy(nullable: Boolean = …, …)` counted none and its
-// arity refused `copy(nullable = true)`.
+// with a default, "*" after a vararg: kotlinParamKinds): the table's
+// signature reads a default inside the parameter's text only, and a
+// function's is beside it, so `fun copy(nullable: Boolean = …, …)`
+// counted none and its arity refused `copy(nullable = true)`. A vararg
+// may take no argument, wherever it stands (`get(receiver: T? = null,
+// vararg ps: P, returnType: R)` takes `get(returnType = r)`).
 func kotlinOptional(a Arity, kinds string) Arity {
 	n := 0
 	for _, item := range strings.Split(kinds, ",") {
-		if strings.HasSuffix(item, "?") {
+		if strings.HasSuffix(item, "?") || strings.HasSuffix(item, "*") {
 			n++
 		}
 	}
