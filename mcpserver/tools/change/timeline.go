@@ -1,6 +1,7 @@
 package change
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -160,6 +161,9 @@ func buildTimeline(g *graph.Graph, x *history.Index, file graph.NodeID, in timel
 		out.Changes = append(out.Changes, ch)
 	}
 	out.CommitCountInWindow = len(times)
+	if len(times) > len(out.Changes) {
+		out.Note = fmt.Sprintf("The newest %d of the window's %d commits are listed; total_churn and pattern count those only.", len(out.Changes), len(times))
+	}
 	if in.IncludeCoChanges {
 		for _, p := range x.Partners(file, since, 0, in.TopK) {
 			out.CoChangedWith = append(out.CoChangedWith, partnerJSON{File: tools.ShortID(g, p.Node), NodeID: g.ExternalID(p.Node), Times: p.Times, CouplingDegree: tools.Round3(p.Coupling)})

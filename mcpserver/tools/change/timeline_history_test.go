@@ -98,4 +98,7 @@ func TestTimelineWholeHistory(t *testing.T) {
 	if n := len(tl["changes"].([]any)); n != 100 {
 		t.Errorf("changes listed: %d, want the 100 newest", n)
 	}
+	if note, _ := tl["note"].(string); !strings.Contains(note, fmt.Sprintf("newest 100 of the window's %d commits", want)) {
+		t.Errorf("note = %q: the answer must say it lists 100 of %d", note, want)
+	}
 }
