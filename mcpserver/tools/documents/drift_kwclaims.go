@@ -1,0 +1,219 @@
+package documents
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/ingest/document"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
+)
+
+// Prose that says "you can pass ``ignore=True`` to ``.create()``" claims
+// the method takes that keyword (sqlite-utils documented ignore= and
+// replace= for a create() that never took them, fix 78264b7). The
+// claim is checked against every def of that name in the project: it is
+// stale only when none of them takes the keyword and none could take it
+// through **kwargs or a decorator. "This method takes …" points at the
+// last call of the example just above the paragraph.
+
+// maxKeywordFindings bounds the findings per page.
+const maxKeywordFindings = 3
+
+var (
+	// kwSpanRe: a code span holding one keyword with a literal value.
+	kwSpanRe = regexp.MustCompile("`{1,2}([a-z_][a-z0-9_]*)=(True|False|None|-?\\d[\\d.]*|'[^'`]*'|\"[^\"`]*\"|\\(\\)|\\[\\]|\\{\\}|set\\(\\)|dict\\(\\)|list\\(\\))`{1,2}")
+	// callRefRe: a callable the paragraph names — a role (:meth:`x.y`)
+	// or a code span ending in "()" (``.insert()``, `table.insert()`).
+	callRefRe = regexp.MustCompile(":(?:py:)?(?:meth|func):`[~!]?([A-Za-z_][\\w.]*?)(?:\\(\\))?`|`{1,2}\\.?([A-Za-z_][\\w.]*)\\(\\)`{1,2}")
+	// thisCallableRe: the paragraph speaks of the example's callable.
+	thisCallableRe = regexp.MustCompile(`(?i)\b(?:this|the above) (?:method|function)\b`)
+	// exLastCallRe: the last call of an example line.
+	exLastCallRe = regexp.MustCompile(`\.?([A-Za-z_]\w*)\s*\(`)
+)
+
+// kwClaim is one keyword a paragraph says a callable takes.
+type kwClaim struct {
+	callee, keyword, text string
+	line                  int
+}
+
+// keywordClaims reads the claims of a page: each prose paragraph's
+// keyword spans, bound to the one callable the paragraph names (or, for
+// "this method", to the last call of the example block just above).
+func keywordClaims(text string) []kwClaim {
+	lines := strings.Split(text, "\n")
+	var out []kwClaim
+	for _, p := range proseParagraphs(proseLines(text)) {
+		joined := strings.Join(p.texts, " ")
+		kws := kwSpanRe.FindAllStringSubmatch(joined, -1)
+		if len(kws) == 0 {
+			continue
+		}
+		callee := paragraphCallee(joined)
+		if callee == "" && thisCallableRe.MatchString(joined) {
+			callee = exampleCalleeAbove(lines, p.first)
+		}
+		if callee == "" {
+			continue
+		}
+		for _, k := range kws {
+			out = append(out, kwClaim{callee: callee, keyword: k[1], text: strings.Trim(k[0], "`"), line: p.lineOf(k[0])})
+		}
+	}
+	return out
+}
+
+// proseParagraph is a run of adjacent prose lines.
+type proseParagraph struct {
+	first int
+	lines []int
+	texts []string
+}
+
+func (p proseParagraph) lineOf(s string) int {
+	for i, t := range p.texts {
+		if strings.Contains(t, s) {
+			return p.lines[i]
+		}
+	}
+	return p.first
+}
+
+// proseParagraphs groups prose lines into paragraphs (a blank line or a
+// gap in line numbers ends one).
+func proseParagraphs(ls []exLine) []proseParagraph {
+	var out []proseParagraph
+	for i, l := range ls {
+		if strings.TrimSpace(l.text) == "" {
+			continue
+		}
+		if n := len(out); n > 0 && i > 0 && ls[i-1].line == l.line-1 && strings.TrimSpace(ls[i-1].text) != "" {
+			out[n-1].lines = append(out[n-1].lines, l.line)
+			out[n-1].texts = append(out[n-1].texts, l.text)
+			continue
+		}
+		out = append(out, proseParagraph{first: l.line, lines: []int{l.line}, texts: []string{l.text}})
+	}
+	return out
+}
+
+// paragraphCallee is the last name of the one callable a paragraph
+// names; "" when it names none or several.
+func paragraphCallee(p string) string {
+	names := map[string]bool{}
+	for _, m := range callRefRe.FindAllStringSubmatch(p, -1) {
+		q := m[1] + m[2]
+		names[q[strings.LastIndexByte(q, '.')+1:]] = true
+	}
+	if len(names) != 1 {
+		return ""
+	}
+	for n := range names {
+		return n
+	}
+	return ""
+}
+
+// exampleCalleeAbove is the last call of the code block that ends just
+// above line first (1-based; blank lines between are allowed, prose is
+// not).
+func exampleCalleeAbove(lines []string, first int) string {
+	for i := first - 2; i >= 0 && i >= first-40; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l == "" || l == "```" || strings.HasPrefix(l, "})") || l == ")" || l == "})" {
+			continue
+		}
+		if !strings.HasPrefix(lines[i], " ") && !strings.HasPrefix(lines[i], "\t") {
+			return "" // prose, not an indented example
+		}
+		for j := i; j >= 0 && j >= i-8; j-- {
+			if ms := exLastCallRe.FindAllStringSubmatch(lines[j], -1); ms != nil {
+				return ms[len(ms)-1][1]
+			}
+		}
+		return ""
+	}
+	return ""
+}
+
+// keywordFindings checks each claim against the defs named like its
+// callable.
+func keywordFindings(b *session.Bundle, src *driftSources, d *document.DocDrift, text []byte) []document.Finding {
+	var fs []document.Finding
+	seen := map[string]bool{}
+	for _, c := range keywordClaims(string(text)) {
+		if seen[c.callee+"."+c.keyword] || len(fs) == maxKeywordFindings {
+			continue
+		}
+		seen[c.callee+"."+c.keyword] = true
+		defs, ok := namedDefs(b.Graph, src, c.callee)
+		if !ok || len(defs) == 0 || takesKeyword(defs, c.keyword) {
+			continue
+		}
+		fs = append(fs, document.Finding{Kind: document.DriftMissing, Section: sectionAt(b.Graph, d, c.line),
+			Mention: document.Mention{Kind: document.MentionCode, Text: c.text}, Line: c.line, Param: c.keyword,
+			Detail: fmt.Sprintf("the page passes %s to %s(), but no def %s takes %s (%s)", c.text, c.callee, c.callee, c.keyword, describeDefs(defs))})
+	}
+	return fs
+}
+
+// namedDef is one def of a name, with its signature.
+type namedDef struct {
+	path, qual string
+	sig        pySig
+}
+
+// namedDefs reads every function or method of the project called name;
+// false when one of them cannot be read surely (decorated, no source),
+// so the claim is not judged.
+func namedDefs(g *graph.Graph, src *driftSources, name string) ([]namedDef, bool) {
+	var out []namedDef
+	for _, id := range g.NodesByLabel(name) {
+		if g.Type(id) != graph.Function {
+			continue
+		}
+		p, segs, ok := document.CodeQual(g.ExternalID(id))
+		if !ok || len(segs) == 0 || !strings.HasSuffix(p, ".py") {
+			continue
+		}
+		text, readable := src.source(p)
+		if !readable {
+			return nil, false
+		}
+		sig, _, ok := sigIn(string(text), strings.Join(segs, "."))
+		if !ok {
+			return nil, false
+		}
+		out = append(out, namedDef{path: p, qual: strings.Join(segs, "."), sig: sig})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].path+out[i].qual < out[j].path+out[j].qual })
+	return out, true
+}
+
+// takesKeyword: some def takes k by name, or may through **kwargs.
+func takesKeyword(defs []namedDef, k string) bool {
+	for _, d := range defs {
+		if d.sig.varKw || d.sig.hasKeyword(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// describeDefs names the first def and its parameters, and how many more.
+func describeDefs(defs []namedDef) string {
+	d := defs[0]
+	var ps []string
+	for _, p := range d.sig.params {
+		ps = append(ps, p.name)
+	}
+	s := d.path + ": def " + d.qual + "(" + strings.Join(ps, ", ") + ")"
+	if len(defs) > 1 {
+		s += fmt.Sprintf(" and %d more", len(defs)-1)
+	}
+	return tools.ClipText(s, 160) // a long signature costs the agent bytes
+}
