@@ -28,8 +28,12 @@ func kotlinHook(x *tableExtract, i int32, s *tScope) bool {
 		return false
 	}
 	switch kind {
+	case "property_declaration":
+		x.kotlinField(i, s)
+		return false
 	case "primary_constructor":
 		x.kotlinCtor(i, s, "")
+		x.kotlinParamFields(i, s)
 		return false // default values: the class's calls
 	case "secondary_constructor":
 		id := x.kotlinCtor(i, s, "constructor")
@@ -467,12 +471,16 @@ func (x *tableExtract) kotlinTypedCall(i int32, s *tScope) bool {
 	if !isIdent(v) || isUpperStart(v) {
 		return false // Foo.m(): the table types it by its name
 	}
-	typ := x.kotlinVarType(i, v, member)
-	if typ == "" {
+	typ, found := x.kotlinVarLookup(i, v, member)
+	if typ == "" && (found || v == "super" || v == "this" || !x.kotlinInherits(i, v)) {
 		return false
 	}
 	h := RefHint{Receiver: trimReceiver(recv), ReceiverType: typ}
-	if strings.HasSuffix(typ, ")") {
+	if typ == "" {
+		// Declared in no scope of this file around the call: a property
+		// the class inherits, which the resolver looks up in its bases.
+		h = RefHint{Receiver: "super." + v}
+	} else if strings.HasSuffix(typ, ")") {
 		// x holds a call's result: the resolver types the call form
 		// with the callee's declared result.
 		h = RefHint{Receiver: typ}
@@ -500,6 +508,13 @@ func (x *tableExtract) kotlinTypedCall(i int32, s *tScope) bool {
 // (`name is Bar`, `name as Bar`: its declared type would hide Bar's
 // methods).
 func (x *tableExtract) kotlinVarType(at int32, name string, member bool) string {
+	ty, _ := x.kotlinVarLookup(at, name, member)
+	return ty
+}
+
+// kotlinVarLookup is kotlinVarType, and whether any scope around node at
+// declares name (found, of no known type: "", true).
+func (x *tableExtract) kotlinVarLookup(at int32, name string, member bool) (string, bool) {
 	t := x.t
 	for child, n := at, t.n[at].parent; n >= 0; child, n = n, t.n[n].parent {
 		ty, found := "", false
@@ -507,7 +522,7 @@ func (x *tableExtract) kotlinVarType(at int32, name string, member bool) string 
 		case "class_declaration", "object_declaration", "companion_object":
 			ty, found = x.kotlinMember(n, name)
 			if member && !found {
-				return ""
+				return "", false
 			}
 		case "class_body", "enum_class_body":
 			continue // its properties: at the class
@@ -528,12 +543,12 @@ func (x *tableExtract) kotlinVarType(at int32, name string, member bool) string 
 		}
 		if found {
 			if ty != "" && kotlinCasts(t.text(x.kotlinFunc(at, n)), name) {
-				return ""
+				return "", true
 			}
-			return ty
+			return ty, true
 		}
 	}
-	return ""
+	return "", false
 }
 
 // kotlinFunc is the innermost function around node at, or n (the scope
@@ -912,4 +927,84 @@ func (x *tableExtract) kotlinConstructs(e int32) string {
 func kotlinCasts(text, name string) bool {
 	return strings.Contains(text, name+" is ") || strings.Contains(text, name+" !is ") ||
 		strings.Contains(text, name+" as ") || strings.Contains(text, "when ("+name+")")
+}
+
+// kotlinInherits reports whether name, which no scope of the file
+// around node at declares, may be a property the enclosing class
+// inherits: the call sits in a class that names a base, and its
+// function does not smart-cast name (`name is Bar`).
+func (x *tableExtract) kotlinInherits(at int32, name string) bool {
+	t := x.t
+	for n := t.n[at].parent; n >= 0; n = t.n[n].parent {
+		switch t.g.kindName(t.n[n].kind) {
+		case "class_declaration", "object_declaration", "companion_object":
+			return x.kotlinHasBase(n) && !kotlinCasts(t.text(x.kotlinFunc(at, n)), name)
+		}
+	}
+	return false
+}
+
+// kotlinHasBase reports whether class declaration n names a supertype.
+func (x *tableExtract) kotlinHasBase(n int32) bool {
+	t := x.t
+	for c := t.first(n); c >= 0; c = t.n[c].next {
+		if k := t.g.kindName(t.n[c].kind); k == "delegation_specifiers" || k == "delegation_specifier" {
+			return true
+		}
+	}
+	return false
+}
+
+// kotlinField records property declaration p of class scope s with its
+// type as written or the class its initializer constructs
+// (Result.Fields "Class.name"): a subclass's `name.m()` is typed by it
+// in the resolver (extract: Receiver "super.name").
+func (x *tableExtract) kotlinField(p int32, s *tScope) {
+	t := x.t
+	for c := t.first(p); c >= 0; c = t.n[c].next {
+		if t.g.kindName(t.n[c].kind) != "variable_declaration" {
+			continue
+		}
+		id := t.first(c)
+		if id < 0 || t.g.kindName(t.n[id].kind) != "identifier" {
+			return
+		}
+		ty := x.kotlinTypeOf(c)
+		if ty == "" {
+			ty = x.kotlinConstructs(t.n[c].next)
+		}
+		x.kotlinAddField(s.name, t.text(id), ty)
+		return
+	}
+}
+
+// kotlinParamFields records the properties primary constructor i
+// declares (`class X(val a: Foo)`), as kotlinField.
+func (x *tableExtract) kotlinParamFields(i int32, s *tScope) {
+	t := x.t
+	for ps := t.first(i); ps >= 0; ps = t.n[ps].next {
+		if t.g.kindName(t.n[ps].kind) != "class_parameters" {
+			continue
+		}
+		for p := t.first(ps); p >= 0; p = t.n[p].next {
+			id := t.first(p)
+			for id >= 0 && t.g.kindName(t.n[id].kind) != "identifier" {
+				id = t.n[id].next // modifiers first
+			}
+			if id >= 0 && x.kotlinClassParam(p, t.text(id)) {
+				x.kotlinAddField(s.name, t.text(id), x.kotlinTypeOf(p))
+			}
+		}
+	}
+}
+
+// kotlinAddField sets Result.Fields[class.name] when the type is known.
+func (x *tableExtract) kotlinAddField(class, name, ty string) {
+	if ty == "" || class == "" {
+		return
+	}
+	if x.b.res.Fields == nil {
+		x.b.res.Fields = map[string]TypeRef{}
+	}
+	x.b.res.Fields[class+"."+name] = TypeRef{Name: ty}
 }

@@ -557,6 +557,15 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 		}
 		hint.ReceiverType, hint.Module, hint.Receiver = tr.Name, tr.Module, "@"
 	}
+	if v, ok := strings.CutPrefix(hint.Receiver, "super."); ok && hint.ReceiverType == "" && from.lang == "kotlin" {
+		// A Kotlin property no scope of the file declares: one the
+		// calling class inherits (extract.kotlinTypedCall). Untyped,
+		// it is the plain variable it was.
+		hint.Receiver = v
+		if tr, ok := ix.inheritedField(fi, src.ID, v); ok {
+			hint.ReceiverType = tr.Name
+		}
+	}
 	if hint.ReceiverType == "" && strings.HasSuffix(hint.Receiver, ")") && from.fam == "jvm" {
 		if tr, ok := ix.ownCallResult(src.ID, hint.Receiver); ok {
 			hint.ReceiverType = tr.Name
