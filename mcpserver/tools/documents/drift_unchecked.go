@@ -51,6 +51,7 @@ func checkClaims(b *session.Bundle, src *driftSources, d *document.DocDrift, not
 		fs = append(fs, signatureFindings(b, src, d, strings.Split(string(text), "\n"))...)
 		fs = append(fs, qualifiedFindings(b, src, d, text)...)
 		fs = append(fs, keywordFindings(b, src, d, text)...)
+		fs = append(fs, deprecatedFindings(b, src, d, text)...)
 	}
 	if len(fs) == 0 && !claims {
 		return notes
