@@ -219,12 +219,14 @@ func byWeight(u *core.Units, vs []int) []int {
 }
 
 // layerName names a layer by its top directories (at most three), most
-// units first: "core (12), ingest (3)".
+// units first: "core (12), ingest (3)". Below a directory every unit
+// shares (go-cmp's cmp/, a src/ layout) the next level names it: every
+// layer was "cmp (4)".
 func layerName(u *core.Units, vs []int) string {
+	base := sharedDir(u.Names)
 	count := map[string]int{}
 	for _, v := range vs {
-		top, _, _ := strings.Cut(u.Names[v], "/")
-		count[top]++
+		count[dirKey(u.Names[v], base)]++
 	}
 	tops := slices.Collect(tools.MapsKeys(count))
 	slices.SortFunc(tops, func(a, b string) int { return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(a, b)) })
@@ -236,4 +238,40 @@ func layerName(u *core.Units, vs []int) string {
 		parts = append(parts, fmt.Sprintf("+%d more", len(tops)-3))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// sharedDir is the directory every name lies in or is ("" when none, or
+// when the root itself is a unit).
+func sharedDir(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	parts := strings.Split(names[0], "/")
+	for _, n := range names[1:] {
+		p := strings.Split(n, "/")
+		k := 0
+		for k < len(parts) && k < len(p) && parts[k] == p[k] {
+			k++
+		}
+		parts = parts[:k]
+	}
+	if len(parts) == 0 || parts[0] == "." {
+		return ""
+	}
+	return strings.Join(parts, "/")
+}
+
+// dirKey is the directory that names a unit in a layer: its first
+// element below base (base itself for the unit that is base).
+func dirKey(name, base string) string {
+	if base == "" {
+		top, _, _ := strings.Cut(name, "/")
+		return top
+	}
+	rest, ok := strings.CutPrefix(name, base+"/")
+	if !ok {
+		return name
+	}
+	next, _, _ := strings.Cut(rest, "/")
+	return base + "/" + next
 }

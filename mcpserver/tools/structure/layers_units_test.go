@@ -31,3 +31,26 @@ func TestLayersLibraryAndExamples(t *testing.T) {
 		t.Errorf("layers = %q, want %q", got, want)
 	}
 }
+
+// Every unit below one directory (google/go-cmp's cmp/): the layers are
+// named by the next level, not all "cmp (n)".
+func TestLayersNamedBelowASharedDirectory(t *testing.T) {
+	t.Parallel()
+	d, _ := tooltest.FixtureRepo(t, map[string]string{
+		"go.mod":                  "module example.com/m\n\ngo 1.22\n",
+		"cmp/compare.go":          "package cmp\n\nimport \"example.com/m/cmp/internal/value\"\n\n// Equal compares.\nfunc Equal() bool { return value.IsZero() }\n",
+		"cmp/internal/value/v.go": "package value\n\n// IsZero reports.\nfunc IsZero() bool { return true }\n",
+		"cmp/internal/flags/f.go": "package flags\n\n// Deterministic is set in tests.\nvar Deterministic bool\n",
+		"cmp/cmpopts/ignore.go":   "package cmpopts\n\nimport \"example.com/m/cmp\"\n\n// Ignore ignores.\nfunc Ignore() bool { return cmp.Equal() }\n",
+		"cmp/cmpopts/ignore_x.go": "package cmpopts\n\nimport \"example.com/m/cmp/internal/flags\"\n\n// X reads.\nfunc X() bool { return flags.Deterministic }\n",
+	})
+	out := tooltest.MustCall(t, d, "layers", map[string]any{"agent_id": "t"})
+	var got []string
+	for _, l := range out["layers"].([]any) {
+		got = append(got, l.(map[string]any)["name"].(string))
+	}
+	want := []string{"cmp/internal (2)", "cmp (1)", "cmp/cmpopts (1)"}
+	if len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("layers = %q, want %q", got, want)
+	}
+}
