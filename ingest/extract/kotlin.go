@@ -290,7 +290,7 @@ func kotlinOptional(a Arity, kinds string) Arity {
 }
 
 // kotlinTypeKind is the one kind of literal a parameter type takes
-// ("s", "i", "d", "b", "c", "l" for a function type), "o" for a class
+// ("s", "i", "d", "b", "c", "l" for a function type, "a" an array), "o" for a class
 // no literal is a value of (CodeBlock: a lambda may still be one, by a
 // SAM conversion), "_" for a type a value of any kind may be (Any,
 // Number, Comparable, a type parameter written in capitals). Kotlin
@@ -312,6 +312,8 @@ func kotlinTypeKind(ty string) string {
 		return "b"
 	case "Char":
 		return "c"
+	case "Array", "IntArray", "LongArray", "ShortArray", "ByteArray", "CharArray", "BooleanArray", "FloatArray", "DoubleArray":
+		return "a"
 	case "Any", "Number", "Comparable", "Serializable", "java.io.Serializable", "Nothing", "dynamic":
 		return "_" // literals' supertypes
 	}
@@ -409,6 +411,23 @@ func kotlinArgKind(x *tableExtract, v int32) string {
 	return kotlinExprKind(t.g.kindName(t.n[first].kind), t.text(first))
 }
 
+// kotlinArrayMakers are the standard functions that make an array
+// (argument kind "a", parameter types kotlinTypeKind reads as "a").
+var kotlinArrayMakers = map[string]bool{
+	"arrayOf": true, "emptyArray": true, "arrayOfNulls": true, "intArrayOf": true, "longArrayOf": true,
+	"shortArrayOf": true, "byteArrayOf": true, "charArrayOf": true, "booleanArrayOf": true,
+	"floatArrayOf": true, "doubleArrayOf": true,
+}
+
+// kotlinCalleeName is the name a call's text starts with: `arrayOf<T>(…)`
+// → arrayOf.
+func kotlinCalleeName(text string) string {
+	if j := strings.IndexAny(text, "<("); j > 0 {
+		return strings.TrimSpace(text[:j])
+	}
+	return ""
+}
+
 // kotlinExprKind is the kind of an argument expression by its node kind.
 func kotlinExprKind(kind, text string) string {
 	switch kind {
@@ -428,6 +447,10 @@ func kotlinExprKind(kind, text string) string {
 		return "c"
 	case "lambda_literal", "annotated_lambda", "callable_reference", "anonymous_function":
 		return "l"
+	case "call_expression": // arrayOf(INT): an array, no List nor TypeName
+		if kotlinArrayMakers[kotlinCalleeName(text)] {
+			return "a"
+		}
 	case "prefix_expression", "unary_expression": // -1, -1.5
 		if rest, ok := strings.CutPrefix(text, "-"); ok && rest != "" && rest[0] >= '0' && rest[0] <= '9' {
 			if strings.ContainsAny(rest, ".eEfF") && !strings.HasPrefix(rest, "0x") {

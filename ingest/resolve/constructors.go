@@ -212,14 +212,16 @@ func (ix *Index) byArgKinds(ctors []int32, args string) []int32 {
 // ("k,name=k,$l", extract.RefHint.ArgKinds): positional ones in order,
 // named ones by name, a trailing lambda as the last parameter, and every
 // parameter without a default given one. A kind "_" on either side fits
-// anything; "o" (a class no literal is a value of) fits only a lambda.
+// anything; "o" (a class no literal is a value of) fits only a lambda;
+// an array ("a", arrayOf(…)) fits an Array parameter or a vararg.
 func argsFit(params, args string) bool {
 	var names, kinds []string
-	var optional []bool
+	var optional, vararg []bool
 	for _, p := range strings.Split(params, ",") {
 		n, k, _ := strings.Cut(p, ":")
 		opt := strings.HasSuffix(k, "?") || strings.HasSuffix(k, "*")
 		names, kinds, optional = append(names, n), append(kinds, strings.TrimRight(k, "?*")), append(optional, opt)
+		vararg = append(vararg, strings.HasSuffix(k, "*"))
 	}
 	covered := make([]bool, len(kinds))
 	pos := 0
@@ -244,8 +246,10 @@ func argsFit(params, args string) bool {
 			continue // a vararg's further values
 		}
 		covered[idx] = true
-		if k := kinds[idx]; a != "_" && k != "_" && k != a && (k != "o" || a != "l") {
-			return false // "o", a class, takes a lambda by a SAM conversion
+		if k := kinds[idx]; a != "_" && k != "_" && k != a && (k != "o" || a != "l") && (!vararg[idx] || a != "a") {
+			// "o", a class, takes a lambda by a SAM conversion; a
+			// vararg takes an array (`parameters = arrayOf(INT)`).
+			return false
 		}
 	}
 	// Every parameter without a default must get a value: a named call

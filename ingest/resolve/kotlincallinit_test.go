@@ -24,6 +24,8 @@ class CodeWriter {
     fun tag(k: Int, v: Any?) = this
     fun copy(nullable: Boolean = false, size: Int = 0) = this
     fun copy(nullable: Boolean = false, size: Int = 0, tags: Map<String, Any> = emptyMap()) = this
+    fun lambda(receiver: Int? = null, parameters: List<CodeBlock> = emptyList(), returns: CodeBlock) = this
+    fun lambda(receiver: Int? = null, vararg parameters: CodeBlock, returns: CodeBlock) = this
 }
 
 fun <T> CodeWriter.tag(): T? = null
@@ -78,6 +80,8 @@ class Use {
         out.copy(nullable = true)
         log("x")
         Factory.of("y")
+        out.lambda(parameters = arrayOf(block), returns = block)
+        out.lambda(parameters = listOf(block), returns = block)
     }
 
     fun log(s: String) {}
@@ -151,6 +155,9 @@ func TestKotlinCallResultsAndOverloads(t *testing.T) {
 		// overloads apart there too (a string is no CodeBlock).
 		"log@23": {"file::demo/Use.kt::Use::log"},
 		"of@24":  {"Factory::of"},
+		// An array is no List; a vararg takes one by name.
+		"lambda@25": {"CodeWriter::lambda(Int?,CodeBlock,CodeBlock)"},
+		"lambda@26": {"CodeWriter::lambda", "CodeWriter::lambda(Int?,CodeBlock,CodeBlock)"},
 	}
 	for k := range got {
 		if _, ok := want[k]; !ok {
