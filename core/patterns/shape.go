@@ -156,9 +156,14 @@ func (s *Shape) Similarity(o *Shape) float64 {
 	if s.Exact == o.Exact && s.Tokens == o.Tokens {
 		return 1
 	}
+	return sketchSimilarity(&s.Sketch, &o.Sketch)
+}
+
+// sketchSimilarity is the share of equal bins of two sketches.
+func sketchSimilarity(a, b *[SketchSize]uint32) float64 {
 	eq := 0
-	for i := range s.Sketch {
-		if s.Sketch[i] == o.Sketch[i] {
+	for i := range a {
+		if a[i] == b[i] {
 			eq++
 		}
 	}

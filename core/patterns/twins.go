@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/m1nd-go/m1nd/core/analysis"
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -38,93 +39,194 @@ type Unit struct {
 
 // TwinIndex holds the units of a graph grouped into classes of bodies
 // equal up to renaming, and the LSH buckets of the classes. It is
-// immutable and safe for concurrent use; build it once per graph.
+// immutable and safe for concurrent use; build it once per graph
+// (NewTwinIndex, or a TwinBuilder fed by several goroutines).
+//
+// Why flat arrays and sketch blocks rather than a []Unit and a slice per
+// class: on go-std the index holds ≈ 48 K units and 45 K classes; a Unit
+// is 280 bytes and a class slice a separate small allocation, so the
+// units were copied twice on the way in (held whole while the index was
+// built) and the classes were 45 K objects for the collector to scan
+// (issue 29).
 type TwinIndex struct {
-	units []Unit
-	// classes[c] lists the units (indexes into units, ascending) whose
-	// bodies are equal up to renaming; the first stands for the class.
-	classes [][]int32
-	// buckets lists the classes (ascending) that share one band of their
-	// sketches; only buckets of two or more are kept.
-	buckets [][]int32
-	small   int
+	// units, by node: what a pair's score reads besides the sketch.
+	units    []unitRec
+	sketches sketchStore
+	// Class c's members are classMembers[classStart[c]:classStart[c+1]]
+	// (indexes into units, ascending); the first stands for the class.
+	classStart, classMembers []int32
+	// Bucket k lists bucketClasses[bucketStart[k]:bucketStart[k+1]]
+	// (ascending): the classes that share one band of their sketches;
+	// only buckets of two or more are kept, by band then key.
+	bucketStart, bucketClasses []int32
+	small                      int
+}
+
+// unitRec is a unit as the index keeps it: its sketch is sketches[sketch].
+type unitRec struct {
+	node   graph.NodeID
+	tokens int32
+	exact  uint64
+	sketch int32
+}
+
+// sketchBlock is how many sketches one block of a sketchStore holds
+// (128 KiB): fixed blocks grow without copying what is held already.
+const sketchBlock = 512
+
+// sketchStore holds sketches in fixed blocks.
+type sketchStore []*[sketchBlock][SketchSize]uint32
+
+func (s sketchStore) at(i int32) *[SketchSize]uint32 { return &s[i/sketchBlock][i%sketchBlock] }
+
+// TwinBuilder collects the units of a TwinIndex, from several goroutines
+// at once. Units of fewer than its minTokens tokens are only counted:
+// short bodies (getters, one-line wrappers) look alike without being
+// copies.
+type TwinBuilder struct {
+	mu        sync.Mutex
+	minTokens int32
+	units     []unitRec
+	sketches  sketchStore
+	small     int
+}
+
+// NewTwinBuilder starts an index whose units have at least minTokens
+// tokens (0: DefaultMinTokens).
+func NewTwinBuilder(minTokens int) *TwinBuilder {
+	if minTokens <= 0 {
+		minTokens = DefaultMinTokens
+	}
+	return &TwinBuilder{minTokens: int32(min(minTokens, math.MaxInt32))}
+}
+
+// Add takes units; the caller may reuse the slice once Add returns.
+func (b *TwinBuilder) Add(units ...Unit) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i := range units {
+		u := &units[i]
+		if u.Shape.Tokens < int(b.minTokens) {
+			b.small++
+			continue
+		}
+		n := int32(len(b.units))
+		if int(n)%sketchBlock == 0 {
+			b.sketches = append(b.sketches, new([sketchBlock][SketchSize]uint32))
+		}
+		*b.sketches.at(n) = u.Shape.Sketch
+		b.units = append(b.units, unitRec{node: u.Node, tokens: int32(min(u.Shape.Tokens, math.MaxInt32)), exact: u.Shape.Exact, sketch: n})
+	}
+}
+
+// Index groups the units into classes and buckets. The builder must not
+// be used after.
+func (b *TwinBuilder) Index() *TwinIndex {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	// Exactly sized: the index keeps them for the graph's lifetime.
+	x := &TwinIndex{units: make([]unitRec, len(b.units)), sketches: b.sketches, small: b.small}
+	copy(x.units, b.units)
+	b.units, b.sketches = nil, nil
+	slices.SortFunc(x.units, func(a, b unitRec) int { return cmp.Compare(a.node, b.node) })
+	x.groupClasses()
+	x.fillBuckets()
+	return x
 }
 
 // NewTwinIndex indexes units; those of fewer than minTokens tokens (0:
 // DefaultMinTokens) are left out — short bodies (getters, one-line
 // wrappers) look alike without being copies.
 func NewTwinIndex(units []Unit, minTokens int) *TwinIndex {
-	if minTokens <= 0 {
-		minTokens = DefaultMinTokens
-	}
-	x := &TwinIndex{units: keptUnits(units, minTokens)}
-	x.small = len(units) - len(x.units)
-	slices.SortFunc(x.units, func(a, b Unit) int { return cmp.Compare(a.Node, b.Node) })
-	type exactKey struct {
-		h uint64
-		n int
-	}
-	classOf := map[exactKey]int{}
-	for i, u := range x.units {
-		k := exactKey{u.Shape.Exact, u.Shape.Tokens}
-		c, ok := classOf[k]
-		if !ok {
-			c = len(x.classes)
-			classOf[k] = c
-			x.classes = append(x.classes, nil)
-		}
-		x.classes[c] = append(x.classes[c], int32(i))
-	}
-	for band := range lshBands {
-		m := map[uint64][]int32{}
-		for c, members := range x.classes {
-			k := bandKey(&x.units[members[0]].Shape, band)
-			m[k] = append(m[k], int32(c))
-		}
-		keys := make([]uint64, 0, len(m))
-		for k, v := range m {
-			if len(v) > 1 {
-				keys = append(keys, k)
-			}
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			x.buckets = append(x.buckets, m[k])
-		}
-	}
-	return x
+	b := NewTwinBuilder(minTokens)
+	b.Add(units...)
+	return b.Index()
 }
 
-// keptUnits copies the units of at least minTokens tokens into a slice of
-// exactly their number. Why exact: a Unit is ≈ 280 bytes (its sketch), so
-// on go-std the kept units are ≈ 16 MB held for the graph's lifetime; grown
-// by append they were held with a quarter or more of spare capacity (1375
-// for 1000 units), and each growth's old array was garbage on top of the
-// caller's units at the top of the server's warm-up after an ingest (issue
-// 29).
-func keptUnits(units []Unit, minTokens int) []Unit {
-	n := 0
-	for i := range units {
-		if units[i].Shape.Tokens >= minTokens {
-			n++
+// groupClasses numbers the classes of units equal up to renaming in the
+// order of their first unit, and lists each class's members.
+func (x *TwinIndex) groupClasses() {
+	type exactKey struct {
+		h uint64
+		n int32
+	}
+	classOf := make([]int32, len(x.units))
+	ids := make(map[exactKey]int32, len(x.units))
+	for i, u := range x.units {
+		k := exactKey{u.exact, u.tokens}
+		c, ok := ids[k]
+		if !ok {
+			c = int32(len(ids))
+			ids[k] = c
+		}
+		classOf[i] = c
+	}
+	x.classStart = make([]int32, len(ids)+1)
+	for _, c := range classOf {
+		x.classStart[c+1]++
+	}
+	for c := range len(ids) {
+		x.classStart[c+1] += x.classStart[c]
+	}
+	x.classMembers = make([]int32, len(x.units))
+	next := slices.Clone(x.classStart[:len(ids)])
+	for i, c := range classOf {
+		x.classMembers[next[c]] = int32(i)
+		next[c]++
+	}
+}
+
+func (x *TwinIndex) classes() int { return len(x.classStart) - 1 }
+
+func (x *TwinIndex) class(c int) []int32 {
+	return x.classMembers[x.classStart[c]:x.classStart[c+1]]
+}
+
+// fillBuckets makes each band's buckets: the classes sorted by the band's
+// key (then class), runs of two or more kept.
+func (x *TwinIndex) fillBuckets() {
+	type keyed struct {
+		k uint64
+		c int32
+	}
+	byKey := make([]keyed, x.classes())
+	x.bucketStart = []int32{0}
+	for band := range lshBands {
+		for c := range byKey {
+			byKey[c] = keyed{bandKey(x.sketches.at(x.units[x.class(c)[0]].sketch), band), int32(c)}
+		}
+		slices.SortFunc(byKey, func(a, b keyed) int { return cmp.Or(cmp.Compare(a.k, b.k), cmp.Compare(a.c, b.c)) })
+		for lo := 0; lo < len(byKey); {
+			hi := lo + 1
+			for hi < len(byKey) && byKey[hi].k == byKey[lo].k {
+				hi++
+			}
+			if hi-lo > 1 {
+				for _, e := range byKey[lo:hi] {
+					x.bucketClasses = append(x.bucketClasses, e.c)
+				}
+				x.bucketStart = append(x.bucketStart, int32(len(x.bucketClasses)))
+			}
+			lo = hi
 		}
 	}
-	kept := make([]Unit, 0, n)
-	for i := range units {
-		if units[i].Shape.Tokens >= minTokens {
-			kept = append(kept, units[i])
-		}
-	}
-	return kept
+	x.bucketClasses = slices.Clip(x.bucketClasses)
+	x.bucketStart = slices.Clip(x.bucketStart)
+}
+
+func (x *TwinIndex) buckets() int { return len(x.bucketStart) - 1 }
+
+func (x *TwinIndex) bucket(k int) []int32 {
+	return x.bucketClasses[x.bucketStart[k]:x.bucketStart[k+1]]
 }
 
 // Units is the number of units indexed; Short those left out as too short.
 func (x *TwinIndex) Units() int { return len(x.units) }
 func (x *TwinIndex) Short() int { return x.small }
 
-func bandKey(s *Shape, band int) uint64 {
+func bandKey(s *[SketchSize]uint32, band int) uint64 {
 	h := uint64(band) + 1
-	for _, v := range s.Sketch[band*lshRows : (band+1)*lshRows] {
+	for _, v := range s[band*lshRows : (band+1)*lshRows] {
 		h = mix(h ^ uint64(v))
 	}
 	return h
@@ -203,10 +305,10 @@ func Twins(g *graph.Graph, x *TwinIndex, p TwinParams) TwinResult {
 	p.MaxPairs = cmp.Or(p.MaxPairs, DefaultMaxPairs)
 	var res TwinResult
 	// kept[c] are the admitted members of class c.
-	kept := make([][]int32, len(x.classes))
-	for c, members := range x.classes {
-		for _, i := range members {
-			if p.Keep == nil || p.Keep(x.units[i].Node) {
+	kept := make([][]int32, x.classes())
+	for c := range kept {
+		for _, i := range x.class(c) {
+			if p.Keep == nil || p.Keep(x.units[i].node) {
 				kept[c] = append(kept[c], i)
 			}
 		}
@@ -215,7 +317,7 @@ func Twins(g *graph.Graph, x *TwinIndex, p TwinParams) TwinResult {
 	seen := map[uint64]bool{}
 	deps := map[graph.NodeID][]graph.NodeID{}
 	var out []Twin
-	focus := func(i int32) bool { return p.Focus == nil || p.Focus(x.units[i].Node) }
+	focus := func(i int32) bool { return p.Focus == nil || p.Focus(x.units[i].node) }
 	try := func(i, j int32) {
 		if !focus(i) && !focus(j) {
 			return
@@ -226,7 +328,7 @@ func Twins(g *graph.Graph, x *TwinIndex, p TwinParams) TwinResult {
 		}
 		seen[key] = true
 		res.Candidates++
-		if t, ok := compare(g, &x.units[i], &x.units[j], deps, p.Threshold); ok {
+		if t, ok := x.compare(g, i, j, deps, p.Threshold); ok {
 			out = append(out, t)
 		}
 	}
@@ -252,9 +354,9 @@ func Twins(g *graph.Graph, x *TwinIndex, p TwinParams) TwinResult {
 		return members[0]
 	}
 	var reps []int32
-	for _, b := range x.buckets {
+	for k := range x.buckets() {
 		reps = reps[:0]
-		for _, c := range b {
+		for _, c := range x.bucket(k) {
 			if len(kept[c]) > 0 {
 				reps = append(reps, rep(kept[c]))
 			}
@@ -287,18 +389,19 @@ func Twins(g *graph.Graph, x *TwinIndex, p TwinParams) TwinResult {
 	return res
 }
 
-// compare scores one candidate pair.
-func compare(g *graph.Graph, a, b *Unit, deps map[graph.NodeID][]graph.NodeID, threshold float64) (Twin, bool) {
-	body := a.Shape.Similarity(&b.Shape)
+// compare scores one candidate pair of units.
+func (x *TwinIndex) compare(g *graph.Graph, i, j int32, deps map[graph.NodeID][]graph.NodeID, threshold float64) (Twin, bool) {
+	a, b := &x.units[i], &x.units[j]
+	body := x.similarity(a, b)
 	// The blend can only lower a body's score by (1-bodyWeight).
-	if body < threshold || nested(g, a.Node, b.Node) {
+	if body < threshold || nested(g, a.node, b.node) {
 		return Twin{}, false
 	}
-	if a.Node > b.Node {
+	if a.node > b.node {
 		a, b = b, a
 	}
-	t := Twin{A: a.Node, B: b.Node, Body: body, Exact: body == 1, Similarity: body, Neighbourhood: -1, Tokens: min(a.Shape.Tokens, b.Shape.Tokens)}
-	da, db := depsOf(g, a.Node, deps), depsOf(g, b.Node, deps)
+	t := Twin{A: a.node, B: b.node, Body: body, Exact: body == 1, Similarity: body, Neighbourhood: -1, Tokens: int(min(a.tokens, b.tokens))}
+	da, db := depsOf(g, a.node, deps), depsOf(g, b.node, deps)
 	if len(da)+len(db) > 0 {
 		t.Shared = intersect(da, db)
 		t.Neighbourhood = float64(t.Shared) / float64(len(da)+len(db)-t.Shared)
@@ -306,6 +409,14 @@ func compare(g *graph.Graph, a, b *Unit, deps map[graph.NodeID][]graph.NodeID, t
 	}
 	t.Similarity = round3(t.Similarity)
 	return t, t.Similarity >= threshold
+}
+
+// similarity is Shape.Similarity of two units' shapes.
+func (x *TwinIndex) similarity(a, b *unitRec) float64 {
+	if a.exact == b.exact && a.tokens == b.tokens {
+		return 1
+	}
+	return sketchSimilarity(x.sketches.at(a.sketch), x.sketches.at(b.sketch))
 }
 
 // nested reports whether one node's source span holds the other's.

@@ -2,7 +2,9 @@ package patterns
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -240,18 +242,40 @@ func TestPatternsTeachingErrors(t *testing.T) {
 	}
 }
 
-// TestTwinUnitsSizedOnce: the warm-up's units are collected into a slice
-// sized once (on go-std ≈ 22 MB; grown by append, each growth's old array
-// was garbage on top at the server's peak after an ingest, issue 29).
-func TestTwinUnitsSizedOnce(t *testing.T) {
-	d, _ := tooltest.IngestedFixture(t)
-	b := d.Session.Current()
-	units := twinUnits(context.Background(), b)
-	if len(units) < 5 {
-		t.Fatalf("%d units from the fixture; want several", len(units))
+// TestTwinUnitsReuseBuffers: reading the bodies for the twins index
+// allocates a small part of what it reads. Each file's contents, its line
+// offsets and its units were allocated anew: on go-std ≈ 100 MB per build
+// on a ≈ 350 MB heap, each collection it set off scanning that heap whole,
+// most of the first twins call's 3.4 s (issue 29).
+func TestTwinUnitsReuseBuffers(t *testing.T) {
+	files := map[string]string{}
+	read := 0
+	for i := range 60 {
+		var src strings.Builder
+		fmt.Fprintf(&src, "package p%d\n", i)
+		for f := range 10 {
+			fmt.Fprintf(&src, "\nfunc F%d(xs []int) int {\n", f)
+			for l := range 60 {
+				fmt.Fprintf(&src, "\tif xs[%d] > %d { xs[%d] += len(xs) * %d }\n", l%7, l, (l+f)%7, i)
+			}
+			src.WriteString("\treturn xs[0]\n}\n")
+		}
+		files[fmt.Sprintf("p%d/f.go", i)] = src.String()
+		read += src.Len()
 	}
-	if cap(units) != len(units) {
-		t.Errorf("%d units in a slice of capacity %d: not sized to them", len(units), cap(units))
+	d, _ := tooltest.FixtureRepo(t, files)
+	b := d.Session.Current()
+	<-tools.BuildIndexesSoon(&tools.Call{Session: d.Session, Registry: d.Registry}, b)
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	tb := twinUnits(context.Background(), b)
+	runtime.ReadMemStats(&after)
+	if x := tb.Index(); x.Units() != 600 {
+		t.Fatalf("%d units indexed, want the fixture's 600 functions", x.Units())
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(read)/2 {
+		t.Errorf("reading %d bytes of bodies allocated %d bytes: more than half of what was read", read, alloc)
 	}
 }
 
