@@ -122,3 +122,33 @@ func TestShapeDigest(t *testing.T) {
 		t.Errorf("shapes' digest %s, want %s", got, want)
 	}
 }
+
+// TestShapeDigestTokenSoup: ShapeOf over seeded random token soup —
+// comments of three kinds, strings with escapes and unterminated ones,
+// raw strings across lines, numbers, selector chains, keywords,
+// non-ASCII identifiers — hashed, is what it was before issue 29's
+// rework (recorded from aff2121, whose ShapeOf is 2d14543's).
+func TestShapeDigestTokenSoup(t *testing.T) {
+	vocab := []string{
+		"if", "for", "return", "self", "len", "x", "_y1", "a.b", "a.b.c", "obj.", ".", "(", ")", "{", "}", "[", "]",
+		"+", "-", "*", "/", "=", ":=", ",", ";", "\n", "\t", " ", "  ", "0", "42", "0x1f", "1.5e3", "3.14",
+		`"s"`, `"e\"s"`, `'c'`, `'\n'`, "`raw\nline`", `"unterminated`, "// line comment\n", "# hash comment\n",
+		"/* block\n comment */", "/* open", "é", "naïve", "日本", "$", "$v", "def", "func", "class", "None", "nil",
+	}
+	r := rand.New(rand.NewPCG(2911, 30))
+	h := sha256.New()
+	for range 2000 {
+		var b strings.Builder
+		for range r.IntN(120) {
+			b.WriteString(vocab[r.IntN(len(vocab))])
+			if r.IntN(3) == 0 {
+				b.WriteByte(' ')
+			}
+		}
+		fmt.Fprintf(h, "%v\n", ShapeOf([]byte(b.String())))
+	}
+	const want = "7deb62ed7c2589ccc5f6437bf550b8bfbca7eb9e1167e65dc8d6ff92433ecb34"
+	if got := fmt.Sprintf("%x", h.Sum(nil)); got != want {
+		t.Errorf("shapes' digest %s, want %s", got, want)
+	}
+}
