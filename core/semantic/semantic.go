@@ -17,10 +17,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/internal/finite"
+	"github.com/m1nd-go/m1nd/core/internal/freelist"
 )
 
 // Options are the semantic dimension's parameters. The zero value is not
@@ -127,7 +127,11 @@ type Index struct {
 
 	opts Options
 	gen  graph.Generation
-	pool sync.Pool // *scratch
+	// pool keeps per-query scratch (≈ 9 bytes a node) across collections
+	// (a sync.Pool's was dropped every few activate calls on a large
+	// graph, issue 29); n sizes a new one.
+	pool freelist.List[*scratch]
+	n    int
 }
 
 type scratch struct {
@@ -165,10 +169,7 @@ func New(g *graph.Graph, o Options) (*Index, error) {
 		opts:     o,
 		gen:      g.Generation(),
 	}
-	n := g.NumNodes()
-	ix.pool.New = func() any {
-		return &scratch{acc: make([]float32, n), syn: make([]uint8, n), vec: make([]float32, n)}
-	}
+	ix.n = g.NumNodes()
 	return ix, nil
 }
 
@@ -251,6 +252,14 @@ func (ix *Index) lexical(sc *scratch, words []string) []graph.NodeID {
 	return sc.touched
 }
 
+// scratch returns a kept scratch or a new one.
+func (ix *Index) scratch() *scratch {
+	if sc, ok := ix.pool.Get(); ok {
+		return sc
+	}
+	return &scratch{acc: make([]float32, ix.n), syn: make([]uint8, ix.n), vec: make([]float32, ix.n)}
+}
+
 func (ix *Index) release(sc *scratch) {
 	for _, nd := range sc.touched {
 		sc.acc[nd] = 0
@@ -276,7 +285,7 @@ func (ix *Index) Query(text string, topK int) []graph.Scored {
 	if len(words) == 0 || topK <= 0 {
 		return nil
 	}
-	sc := ix.pool.Get().(*scratch)
+	sc := ix.scratch()
 	defer ix.release(sc)
 	touched := ix.lexical(sc, words)
 	if len(touched) == 0 {
@@ -354,7 +363,7 @@ func (ix *Index) ScoreNodes(text string, nodes []graph.NodeID, out []float32) {
 	if len(words) == 0 {
 		return
 	}
-	sc := ix.pool.Get().(*scratch)
+	sc := ix.scratch()
 	defer ix.release(sc)
 	var qn float32
 	sc.q, qn = ix.Ngram.queryVector(sc.q, words)
