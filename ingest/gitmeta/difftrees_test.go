@@ -90,3 +90,58 @@ func TestParseNameStatus(t *testing.T) {
 		}
 	}
 }
+
+// DiffLines counts as git does, a rename under its new path, and with no
+// head against the work tree.
+func TestDiffLines(t *testing.T) {
+	if gitBinary == "" {
+		t.Skip("no git command")
+	}
+	r := gittest.Init(t, t.TempDir())
+	body := strings.Repeat("line of the parser\n", 40)
+	base := r.Change(map[string]string{"src/a.go": "a1\nkeep\n", "src/old.go": body}, "ann", day(0))
+	r.Remove("src/old.go")
+	head := r.Change(map[string]string{"src/a.go": "a2\nkeep\nthird\n", "src/new.go": body + "one more\n"}, "ann", day(1))
+	got, err := DiffLines(context.Background(), r.Dir+"/src", base.String(), head.String(), 60, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]LineDelta{"src/a.go": {Added: 2, Deleted: 1}, "src/new.go": {Added: 1}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("commits (-want +got):\n%s", diff)
+	}
+	r.Write(map[string]string{"src/a.go": "a3\n"})
+	got, err = DiffLines(context.Background(), r.Dir, base.String(), "", 60, 1000, "src/a.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]LineDelta{"src/a.go": {Added: 1, Deleted: 2}}, got); diff != "" {
+		t.Errorf("work tree (-want +got):\n%s", diff)
+	}
+}
+
+func TestParseNumstat(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want map[string]LineDelta
+		bad  bool
+	}{
+		{in: "", want: map[string]LineDelta{}},
+		{in: "3\t1\ta b.go\x00", want: map[string]LineDelta{"a b.go": {Added: 3, Deleted: 1}}},
+		{in: "2\t0\t\x00old.go\x00new.go\x00-\t-\timg.png\x00", want: map[string]LineDelta{"new.go": {Added: 2}, "img.png": {Binary: true}}},
+		{in: "2\t0\t\x00old.go", bad: true},
+		{in: "x\t0\ta.go\x00", bad: true},
+		{in: "nonsense\x00", bad: true},
+	} {
+		got, err := parseNumstat(tc.in)
+		if (err != nil) != tc.bad {
+			t.Errorf("%q: err %v", tc.in, err)
+			continue
+		}
+		if !tc.bad {
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%q (-want +got):\n%s", tc.in, diff)
+			}
+		}
+	}
+}

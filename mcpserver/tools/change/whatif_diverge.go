@@ -123,6 +123,11 @@ type divergeRun struct {
 	since    map[string]bool
 	added    map[graph.NodeID]bool
 	modified map[graph.NodeID]*modifiedJSON
+	// baseTree and basePath (node id → path at the baseline) give the
+	// listed files' growth where git counted their lines.
+	baseTree *object.Tree
+	basePath map[string]string
+	baseHash string
 }
 
 var isoDate = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2})?(Z|[+-]\d{2}:?\d{2})?)?$`)
@@ -355,7 +360,9 @@ func (r *divergeRun) treeDiff(baseC, headC *object.Commit, rootPath, prefix stri
 	idOf := r.pathIDs(rootPath, prefix)
 	o := r.out
 	r.added, r.modified = map[graph.NodeID]bool{}, map[graph.NodeID]*modifiedJSON{}
-	churned := 0
+	r.baseTree, r.basePath, r.baseHash = bt, map[string]string{}, baseC.Hash.String()
+	lines, linesErr := gitmeta.DiffLines(r.c.Ctx, rootPath, baseC.Hash.String(), headC.Hash.String(), renameScore, renameLimit)
+	churned, capped := 0, false
 	for _, ch := range changes {
 		switch ch.Status {
 		case 'A':
@@ -386,9 +393,17 @@ func (r *divergeRun) treeDiff(baseC, headC *object.Commit, rootPath, prefix stri
 				}
 				o.Counts.Renamed++
 			}
-			if churned < maxChurnFiles {
+			switch d, ok := lines[ch.To]; {
+			case linesErr == nil:
+				if ok && !d.Binary {
+					setDelta(m, d.Added, d.Deleted)
+					r.basePath[id] = ch.From
+				}
+			case churned < maxChurnFiles:
 				churned++
 				lineStats(r.c.Ctx, bt, ht, ch, m)
+			default:
+				capped = true
 			}
 			o.ModifiedNodes = append(o.ModifiedNodes, *m)
 			if v, ok := r.g.Lookup(id); ok {
@@ -419,8 +434,8 @@ func (r *divergeRun) treeDiff(baseC, headC *object.Commit, rootPath, prefix stri
 	if union := o.Counts.Unchanged + o.Counts.New + o.Counts.Removed + 2*o.Counts.Modified; union > 0 {
 		o.StructuralDrift = tools.R3(1 - float32(o.Counts.Unchanged)/float32(union))
 	}
-	if churned < len(o.ModifiedNodes) {
-		o.Note += fmt.Sprintf("Line changes counted for the first %d modified files only. ", maxChurnFiles)
+	if capped {
+		o.Note += fmt.Sprintf("Line changes counted for the first %d modified files only (no git command). ", maxChurnFiles)
 	}
 	return nil
 }
@@ -508,6 +523,7 @@ func (r *divergeRun) workTree(bt *object.Tree, rootPath, prefix string, idOf fun
 		modIdx[m.NodeID] = i
 	}
 	untracked := 0
+	var pending []uncommittedFile
 	mark := func(id string) {
 		o.UncommittedNodes = append(o.UncommittedNodes, id)
 		o.Counts.Uncommitted++
@@ -553,18 +569,10 @@ func (r *divergeRun) workTree(bt *object.Tree, rootPath, prefix string, idOf fun
 		m := &o.ModifiedNodes[i]
 		m.Uncommitted = true
 		m.LinesAdded, m.LinesDeleted, m.Delta, m.GrowthRatio = 0, 0, "", 0
-		if base.Size > 1<<20 {
-			continue
-		}
-		if bin, _ := base.IsBinary(); bin {
-			continue
-		}
-		was, err1 := base.Contents()
-		now, err2 := os.ReadFile(abs)
-		if err1 == nil && err2 == nil && len(now) <= 1<<20 {
-			setLines(m, was, string(now))
-		}
+		delete(r.basePath, id)
+		pending = append(pending, uncommittedFile{i, repoPath, abs, base})
 	}
+	r.uncommittedLines(rootPath, pending)
 	for repoPath := range headFiles {
 		rel := strings.TrimPrefix(repoPath, prefix)
 		if _, err := os.Lstat(filepath.Join(rootPath, filepath.FromSlash(rel))); !errors.Is(err, fs.ErrNotExist) {
@@ -587,6 +595,46 @@ func (r *divergeRun) workTree(bt *object.Tree, rootPath, prefix string, idOf fun
 	o.ModifiedNodes = slices.DeleteFunc(o.ModifiedNodes, func(m modifiedJSON) bool { return m.NodeID == "" })
 	slices.Sort(o.UncommittedNodes)
 	return untracked
+}
+
+// uncommittedFile is a modified file whose disk differs from HEAD: its
+// index among the modified, its paths, its blob at the baseline.
+type uncommittedFile struct {
+	i        int
+	repoPath string
+	abs      string
+	baseBlob *object.File
+}
+
+// uncommittedLines counts the lines each file changed from the baseline to
+// the disk: git's count in one command, else each text compared here.
+func (r *divergeRun) uncommittedLines(rootPath string, files []uncommittedFile) {
+	if len(files) == 0 {
+		return
+	}
+	paths := make([]string, len(files))
+	for k, f := range files {
+		paths[k] = ":(top,literal)" + f.repoPath
+	}
+	lines, err := gitmeta.DiffLines(r.c.Ctx, rootPath, r.baseHash, "", renameScore, renameLimit, paths...)
+	for _, f := range files {
+		m := &r.out.ModifiedNodes[f.i]
+		if err == nil {
+			if d, ok := lines[f.repoPath]; ok && !d.Binary {
+				setDelta(m, d.Added, d.Deleted)
+				r.basePath[m.NodeID] = f.repoPath
+			}
+			continue
+		}
+		if bin, _ := f.baseBlob.IsBinary(); bin || f.baseBlob.Size > 1<<20 {
+			continue
+		}
+		was, err1 := f.baseBlob.Contents()
+		now, err2 := os.ReadFile(f.abs)
+		if err1 == nil && err2 == nil && len(now) <= 1<<20 {
+			setLines(m, was, string(now))
+		}
+	}
 }
 
 // blobHashes remembers the git blob hash of files on disk by size and
@@ -663,10 +711,36 @@ func lineStats(ctx context.Context, bt, ht *object.Tree, ch gitmeta.TreeChange, 
 // setLines fills a modified file's line changes and growth from its text
 // at the baseline and now.
 func setLines(m *modifiedJSON, was, now string) {
-	m.LinesAdded, m.LinesDeleted = lineDelta(was, now)
-	m.Delta = fmt.Sprintf("+%d/-%d", m.LinesAdded, m.LinesDeleted)
+	a, d := lineDelta(was, now)
+	setDelta(m, a, d)
 	if before := lineCount(was); before > 0 {
 		m.GrowthRatio = tools.R3(float32(lineCount(now)) / float32(before))
+	}
+}
+
+// setDelta sets a modified file's line changes.
+func setDelta(m *modifiedJSON, added, deleted int) {
+	m.LinesAdded, m.LinesDeleted = added, deleted
+	m.Delta = fmt.Sprintf("+%d/-%d", added, deleted)
+}
+
+// growth fills the growth ratio of the listed files whose lines git
+// counted: lines at the baseline (its blob), now that plus the net change.
+func (r *divergeRun) growth() {
+	for i := range r.out.ModifiedNodes {
+		m := &r.out.ModifiedNodes[i]
+		from, ok := r.basePath[m.NodeID]
+		if !ok || m.GrowthRatio != 0 || r.c.Ctx.Err() != nil {
+			continue
+		}
+		f, err := r.baseTree.File(from)
+		if err != nil || f.Size > 1<<20 {
+			continue
+		}
+		text, err := f.Contents()
+		if before := lineCount(text); err == nil && before > 0 {
+			m.GrowthRatio = tools.R3(float32(before+m.LinesAdded-m.LinesDeleted) / float32(before))
+		}
 	}
 }
 
@@ -1078,6 +1152,7 @@ func (r *divergeRun) finish() {
 		return cmp.Or(cmp.Compare(sev[a.Severity], sev[b.Severity]), cmp.Compare(a.Type, b.Type), cmp.Compare(a.File, b.File), cmp.Compare(a.Detail, b.Detail))
 	})
 	o.ModifiedNodes = o.ModifiedNodes[:min(len(o.ModifiedNodes), 50)]
+	r.growth()
 	o.CouplingChanges = o.CouplingChanges[:min(len(o.CouplingChanges), 30)]
 	o.Anomalies = o.Anomalies[:min(len(o.Anomalies), 50)]
 	for _, l := range []*[]string{&o.NewNodes, &o.RemovedNodes} {
