@@ -168,6 +168,8 @@ type Finder struct {
 	// activate calls in a server that collects that often (issue 29).
 	pool freelist.List[*scratch]
 	n    int
+	// answers are FindSemantic's recent answers by question (cache.go).
+	answers answers
 }
 
 // NewFinder indexes a finalized graph. sem may be nil: FindSemantic then
@@ -518,6 +520,15 @@ func (f *Finder) Find(query string, maxSeeds int) []Seed {
 // synonym of the query, "login_handler" for "authentication") become the
 // seeds, with MatchSemantic. Without a semantic index it is Find.
 func (f *Finder) FindSemantic(query string, maxSeeds int) []Seed {
+	if seeds, ok := f.answers.get(query, maxSeeds); ok {
+		return seeds
+	}
+	seeds := f.findSemantic(query, maxSeeds)
+	f.answers.put(query, maxSeeds, seeds)
+	return seeds
+}
+
+func (f *Finder) findSemantic(query string, maxSeeds int) []Seed {
 	if f.sem == nil || f.opts.SemanticWeight <= 0 {
 		return f.Find(query, maxSeeds)
 	}
