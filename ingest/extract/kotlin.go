@@ -406,9 +406,26 @@ func kotlinArgKind(x *tableExtract, v int32) string {
 		return "_"
 	}
 	if next := t.n[first].next; next >= 0 && t.g.kindName(t.n[first].kind) == "identifier" {
-		return t.text(first) + "=" + kotlinExprKind(t.g.kindName(t.n[next].kind), t.text(next))
+		return t.text(first) + "=" + kotlinValueKind(x, next)
 	}
-	return kotlinExprKind(t.g.kindName(t.n[first].kind), t.text(first))
+	return kotlinValueKind(x, first)
+}
+
+// kotlinValueKind is the kind of argument expression e: a literal's, or
+// a variable's declared type's (`emitCode(receivers)` with `val
+// receivers: CodeBlock` is no emitCode(String)); "_" when neither tells.
+func kotlinValueKind(x *tableExtract, e int32) string {
+	t := x.t
+	kind, text := t.g.kindName(t.n[e].kind), t.text(e)
+	k := kotlinExprKind(kind, text)
+	if k != "_" || kind != "identifier" || !isIdent(text) {
+		return k
+	}
+	ty := x.kotlinVarType(e, text, false)
+	if ty == "" || strings.HasSuffix(ty, ")") || x.kotlinTypeParams(e)[ty] {
+		return "_" // unknown, a call's result, a type parameter
+	}
+	return kotlinTypeKind(ty)
 }
 
 // kotlinArrayMakers are the standard functions that make an array

@@ -129,8 +129,8 @@ func TestKotlinCallResultsAndOverloads(t *testing.T) {
 		// vararg one takes one argument too; Kotlin prefers the other,
 		// which no rule here reads).
 		"emitCode@7": {"CodeWriter::emitCode", "CodeWriter::emitCode(String,Any?)"},
-		// A variable: nothing tells them apart.
-		"emitCode@8":  {"CodeWriter::emitCode", "CodeWriter::emitCode(CodeBlock)", "CodeWriter::emitCode(String,Any?)"},
+		// A variable of a declared type: a CodeBlock is no String.
+		"emitCode@8":  {"CodeWriter::emitCode(CodeBlock)"},
 		"emitCode@9":  {"CodeWriter::emitCode(String,Any?)"}, // by count
 		"put@10":      {"CodeWriter::put"},                   // T takes 1; CodeBlock does not
 		"close@12":    {"CodeWriter::close"},                 // val w = writer()
