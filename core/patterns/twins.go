@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/m1nd-go/m1nd/core/analysis"
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -218,6 +219,33 @@ func (x *TwinIndex) buckets() int { return len(x.bucketStart) - 1 }
 
 func (x *TwinIndex) bucket(k int) []int32 {
 	return x.bucketClasses[x.bucketStart[k]:x.bucketStart[k+1]]
+}
+
+// TwinIndexStats describes an index's size.
+type TwinIndexStats struct {
+	Units, Classes, Buckets int
+	// Bucketed counts the units whose class is in some bucket: the only
+	// ones whose sketch a pair of different classes compares.
+	Bucketed int
+	// Bytes is what the index holds (its arrays and sketch blocks).
+	Bytes int
+}
+
+// Stats measures x.
+func (x *TwinIndex) Stats() TwinIndexStats {
+	in := make([]bool, x.classes())
+	for _, c := range x.bucketClasses {
+		in[c] = true
+	}
+	st := TwinIndexStats{Units: len(x.units), Classes: x.classes(), Buckets: x.buckets()}
+	for c, ok := range in {
+		if ok {
+			st.Bucketed += len(x.class(c))
+		}
+	}
+	st.Bytes = cap(x.units)*int(unsafe.Sizeof(unitRec{})) + len(x.sketches)*sketchBlock*SketchSize*4 +
+		4*(cap(x.classStart)+cap(x.classMembers)+cap(x.bucketStart)+cap(x.bucketClasses))
+	return st
 }
 
 // Units is the number of units indexed; Short those left out as too short.

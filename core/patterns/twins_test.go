@@ -158,6 +158,9 @@ func ExampleTwins() {
 // many blocks as they fill (on go-std ≈ 14 MB for the graph's lifetime;
 // grown by append it held a quarter or more unused, issue 29).
 func TestTwinIndexKeepsNoSpare(t *testing.T) {
+	if st := NewTwinIndex(nil, 0).Stats(); st.Units+st.Classes+st.Buckets+st.Bucketed != 0 {
+		t.Errorf("an empty index's stats: %+v", st)
+	}
 	long := ShapeOf([]byte(bodies["a"]))
 	short := ShapeOf([]byte(bodies["tiny"]))
 	for _, n := range []int{1, 5, 100, 1000} {
@@ -174,6 +177,9 @@ func TestTwinIndexKeepsNoSpare(t *testing.T) {
 		}
 		if want := (n + sketchBlock - 1) / sketchBlock; len(x.sketches) != want {
 			t.Errorf("n=%d: %d sketch blocks, want %d", n, len(x.sketches), want)
+		}
+		if st := x.Stats(); st.Units != n || st.Classes != 1 || st.Bucketed != 0 || st.Bytes < n*SketchSize*4 {
+			t.Errorf("n=%d: stats %+v: one class of n units, no bucket, at least their sketches' bytes", n, st)
 		}
 	}
 }

@@ -56,6 +56,7 @@ func TestProfTwinIndex(t *testing.T) {
 	t.Logf("TWINIDX build %v, allocated %.1f MB, live after %.1f MB (before %.1f), units %d short %d",
 		wall, float64(after.TotalAlloc-before.TotalAlloc)/(1<<20),
 		float64(held.HeapAlloc)/(1<<20), float64(before.HeapAlloc)/(1<<20), x.Units(), x.Short())
+	t.Logf("TWINSTATS %+v", x.Stats())
 	h := sha256.New()
 	for _, args := range twinDigestCalls() {
 		args["agent_id"] = "t"
