@@ -1551,9 +1551,19 @@ func SelfUse(rel string, next []byte, sym Symbol) (line int, call bool, text str
 	}
 	name := regexp.QuoteMeta(sym.Name)
 	rebound := `(?m)^[ \t]*(?:(?:async[ \t]+)?def|class|function|const|let|var|export[ \t]+(?:default[ \t]+)?(?:async[ \t]+)?(?:function|class|const|let|var))[ \t]+` + name + `\b` +
-		`|(?m)^[ \t]*` + name + `[ \t]*(?::[^=\n]*)?=[^=]` +
-		`|(?m)^[ \t]*(?:from[ \t]+\S+[ \t]+)?import\b[^\n]*\b` + name + `\b` +
-		`|\bimport\b[^;]*\b` + name + `\b[^;]*\bfrom\b`
+		`|(?m)^[ \t]*` + name + `[ \t]*(?::[^=\n]*)?=[^=]`
+	// Imports, each bounded by its own statement: an unbounded
+	// "import … name … from" spanned a whole Python file (no semicolons)
+	// from its first import to a later "from" and found every name
+	// rebound — uvicorn's renamed _parse_raw_hosts, still called twice.
+	if py {
+		rebound += `|(?m)^[ \t]*(?:from[ \t]+\S+[ \t]+)?import\b[^\n(]*\b` + name + `\b` +
+			`|(?m)^[ \t]*from[ \t]+\S+[ \t]+import[ \t]*\([^)]*\b` + name + `\b[^)]*\)`
+	} else {
+		rebound += `|\bimport\s+(?:type\s+)?(?:[\w$]+\s*,\s*)?\{[^}]*\b` + name + `\b[^}]*\}\s*from\b` +
+			`|\bimport\s+(?:type\s+)?` + name + `\b\s*(?:,|from\b)` +
+			`|\bimport\s+\*\s+as\s+` + name + `\b`
+	}
 	if regexp.MustCompile(rebound).Match(next) {
 		return 0, false, ""
 	}

@@ -470,6 +470,10 @@ func TestSelfUse(t *testing.T) {
 		{"a member is left to the users' check", "u.py", "def f(self):\n    return to_text(1)\n", Symbol{Name: "to_text", Qualified: "P.to_text", Member: true}, 0, false},
 		{"JavaScript", "u.js", "export function toTextRenamed(x) { return String(x) }\nconst y = toText(1)\n", Symbol{Name: "toText", Qualified: "toText"}, 2, true},
 		{"JavaScript, imported", "u.ts", "import { toText } from './text'\nconst y = toText(1)\n", Symbol{Name: "toText", Qualified: "toText"}, 0, false},
+		{"a later from-import does not rebind it (uvicorn)", "u.py", "from __future__ import annotations\n\nimport ipaddress\n\n\ndef parse_hosts(v):\n    return v\n\n\nhosts = to_text(1)\n\n\ndef g():\n    from x import y\n", fn, 10, true},
+		{"imported in parentheses", "u.py", "from .text import (\n    other,\n    to_text,\n)\n\nv = to_text(1)\n", fn, 0, false},
+		{"JavaScript, a later from does not rebind it", "u.js", "import x from './x'\nconst y = toText(1)\nexport { z } from './z'\n", Symbol{Name: "toText", Qualified: "toText"}, 2, true},
+		{"JavaScript, default import", "u.js", "import toText from './text'\nconst y = toText(1)\n", Symbol{Name: "toText", Qualified: "toText"}, 0, false},
 		{"Go is the compiler's", "u.go", "package u\n\nfunc f() { toText(1) }\n", Symbol{Name: "toText", Qualified: "toText"}, 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
