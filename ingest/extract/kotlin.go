@@ -364,35 +364,31 @@ func (x *tableExtract) kotlinTypeParams(i int32) map[string]bool {
 }
 
 // kotlinArgKinds tells what the arguments of call_expression i evidently
-// are (RefHint.ArgKinds): literals, lambdas, named arguments and a
-// trailing lambda; "" when none is evident.
+// are (RefHint.ArgKinds): literals, lambdas, typed variables, named
+// arguments and a trailing lambda, "_" for any other; "" for a call
+// without arguments. All-"_" lists are kept: resolve.argsFit still
+// checks that they leave no parameter without a default unfilled
+// (Taggable's `tag(type.kotlin)` is no Builder's tag(type, tag)).
 func kotlinArgKinds(x *tableExtract, i int32) string {
 	t := x.t
 	var items []string
-	evident := false
 	for c := t.first(i); c >= 0; c = t.n[c].next {
 		switch t.g.kindName(t.n[c].kind) {
 		case "value_arguments":
 			for v := t.first(c); v >= 0; v = t.n[v].next {
-				if t.g.kindName(t.n[v].kind) != "value_argument" {
-					continue
+				if t.g.kindName(t.n[v].kind) == "value_argument" {
+					items = append(items, kotlinArgKind(x, v))
 				}
-				item := kotlinArgKind(x, v)
-				evident = evident || item != "_"
-				items = append(items, item)
 			}
 		case "annotated_lambda":
-			items, evident = append(items, "$l"), true
+			items = append(items, "$l")
 		}
 	}
 	if p := t.n[i].parent; p >= 0 && t.first(p) == i && t.g.kindName(t.n[p].kind) == "call_expression" {
 		// f(x) { … }: the lambda is in the call wrapping this one.
 		if n, _ := lambdas(x, p); n > 0 {
-			items, evident = append(items, "$l"), true
+			items = append(items, "$l")
 		}
-	}
-	if !evident {
-		return ""
 	}
 	return strings.Join(items, ",")
 }

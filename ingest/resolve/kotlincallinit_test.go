@@ -89,6 +89,15 @@ class Use {
 
     fun other() = CodeBlock()
 }
+
+interface Tagged {
+    fun mark(a: Long): Int = mark(a.toString())
+    fun mark(s: String): Int = 0
+    interface Builder {
+        fun mark(a: Long, v: Any?)
+        fun mark(s: String, v: Any?)
+    }
+}
 `
 
 // TestKotlinCallResultsAndOverloads: `val w = writer()` (and `by lazy {
@@ -158,6 +167,9 @@ func TestKotlinCallResultsAndOverloads(t *testing.T) {
 		// An array is no List; a vararg takes one by name.
 		"lambda@25": {"CodeWriter::lambda(Int?,CodeBlock,CodeBlock)"},
 		"lambda@26": {"CodeWriter::lambda", "CodeWriter::lambda(Int?,CodeBlock,CodeBlock)"},
+		// Arguments of no evident kind still count for coverage: the
+		// Builder's two-parameter marks leave v without a value.
+		"mark@36": {"file::demo/Use.kt::Tagged::mark", "file::demo/Use.kt::Tagged::mark(String)"},
 	}
 	for k := range got {
 		if _, ok := want[k]; !ok {
