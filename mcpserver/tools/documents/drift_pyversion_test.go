@@ -29,7 +29,8 @@ func TestDocumentDriftFindsPythonVersionsTheProjectDropped(t *testing.T) {
 		"docs/front.rst":     "Front\n=====\n\nWorks with Kit older than 1.5 too.\n\n.. versionchanged:: 1.7 Kit now supports Python 3.6 and newer;\n   Python 3.5 is out.\n\nDone.\n",
 		"docs/changelog.rst": "Changelog\n=========\n\n1.0\n---\n\n- Support Python 3.6.\n",
 		"docs/sessions.rst": "Sessions\n========\n\nThis session will run twice - once for Python 2.7 and once for Python 3.6.\n\n" +
-			"Here is a session that uses Python 2.7.\n\nIf you installed Kit using Python 3.7, Kit uses it.\n",
+			"Here is a session that uses Python 2.7.\n\nIf you installed Kit using Python 3.7, Kit uses it.\n\n" +
+			"The 0.6-maintenance branch and releases ~= 0.6.0\nsupport Python 3.6.1 or greater.\n\nThe 0.6 branch supported Python3.6.\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
 	d := driftServer(t, dir)
