@@ -3,6 +3,7 @@ package documents
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -41,30 +42,79 @@ type kwClaim struct {
 	line                  int
 }
 
-// keywordClaims reads the claims of a page: each prose paragraph's
-// keyword spans, bound to the one callable the paragraph names (or, for
-// "this method", to the last call of the example block just above).
+// keywordClaims reads the claims of a page, sentence by sentence: a
+// keyword span is bound to the one callable its sentence names when the
+// sentence links them ("pass “ignore=True“ to “create()“", "call
+// “insert()“ with “alter=True“"), or, in a paragraph about "this
+// method", to the last call of the example block just above when the
+// sentence passes it. Naming both is not enough: textual's "set
+// `recompose=True` on a reactive, then Textual will … call `compose()`"
+// gives the keyword to reactive.
 func keywordClaims(text string) []kwClaim {
 	lines := strings.Split(text, "\n")
 	var out []kwClaim
 	for _, p := range proseParagraphs(proseLines(text)) {
 		joined := strings.Join(p.texts, " ")
-		kws := kwSpanRe.FindAllStringSubmatch(joined, -1)
-		if len(kws) == 0 {
+		if !kwSpanRe.MatchString(joined) {
 			continue
 		}
-		callee := paragraphCallee(joined)
-		if callee == "" && thisCallableRe.MatchString(joined) {
-			callee = exampleCalleeAbove(lines, p.first)
+		this := ""
+		if thisCallableRe.MatchString(joined) {
+			this = exampleCalleeAbove(lines, p.first)
 		}
-		if callee == "" {
-			continue
-		}
-		for _, k := range kws {
-			out = append(out, kwClaim{callee: callee, keyword: k[1], text: strings.Trim(k[0], "`"), line: p.lineOf(k[0])})
+		for _, sentence := range sentenceSplitRe.Split(joined, -1) {
+			kws := kwSpanRe.FindAllStringSubmatch(sentence, -1)
+			if len(kws) == 0 {
+				continue
+			}
+			callee, refs := sentenceCallee(sentence)
+			for _, k := range kws {
+				c := ""
+				switch {
+				case callee != "" && slices.ContainsFunc(refs, func(r string) bool { return linksCall(sentence, k[0], r) }):
+					c = callee
+				case callee == "" && this != "" && passVerbRe.MatchString(sentence):
+					c = this
+				}
+				if c != "" {
+					out = append(out, kwClaim{callee: c, keyword: k[1], text: strings.Trim(k[0], "`"), line: p.lineOf(k[0])})
+				}
+			}
 		}
 	}
 	return out
+}
+
+var (
+	sentenceSplitRe = regexp.MustCompile(`[.;:!?]\s+`)
+	passVerbRe      = regexp.MustCompile(`(?i)\b(?:pass(?:es|ing)?|takes?|accepts?)\b`)
+)
+
+// linksCall: the sentence passes kw to the callable written ref ("pass
+// … kw … to … ref") or calls ref with it ("ref … with/takes/accepts … kw").
+func linksCall(sentence, kw, ref string) bool {
+	i, j := strings.Index(sentence, kw), strings.Index(sentence, ref)
+	if i < 0 || j < 0 {
+		return false
+	}
+	if i < j {
+		return passVerbRe.MatchString(sentence[:i]) && strings.Contains(sentence[i:j], " to ")
+	}
+	return regexp.MustCompile(`(?i)\b(?:with|takes?|accepts?)\b`).MatchString(sentence[j:i])
+}
+
+// sentenceCallee is the last name of the one callable a sentence names,
+// and each way it is written; "" when it names none or several.
+func sentenceCallee(s string) (name string, refs []string) {
+	for _, m := range callRefRe.FindAllStringSubmatch(s, -1) {
+		q := m[1] + m[2]
+		n := q[strings.LastIndexByte(q, '.')+1:]
+		if name != "" && n != name {
+			return "", nil
+		}
+		name, refs = n, append(refs, m[0])
+	}
+	return name, refs
 }
 
 // proseParagraph is a run of adjacent prose lines.
@@ -99,23 +149,6 @@ func proseParagraphs(ls []exLine) []proseParagraph {
 		out = append(out, proseParagraph{first: l.line, lines: []int{l.line}, texts: []string{l.text}})
 	}
 	return out
-}
-
-// paragraphCallee is the last name of the one callable a paragraph
-// names; "" when it names none or several.
-func paragraphCallee(p string) string {
-	names := map[string]bool{}
-	for _, m := range callRefRe.FindAllStringSubmatch(p, -1) {
-		q := m[1] + m[2]
-		names[q[strings.LastIndexByte(q, '.')+1:]] = true
-	}
-	if len(names) != 1 {
-		return ""
-	}
-	for n := range names {
-		return n
-	}
-	return ""
 }
 
 // exampleCalleeAbove is the last call of the code block that ends just
@@ -161,6 +194,8 @@ func keywordFindings(b *session.Bundle, src *driftSources, d *document.DocDrift,
 	return fs
 }
 
+var exampleCodeRe = regexp.MustCompile(`(?:^|/)(?:docs?|examples?|snippets)/`)
+
 // namedDef is one def of a name, with its signature.
 type namedDef struct {
 	path, qual string
@@ -177,8 +212,8 @@ func namedDefs(g *graph.Graph, src *driftSources, name string) ([]namedDef, bool
 			continue
 		}
 		p, segs, ok := document.CodeQual(g.ExternalID(id))
-		if !ok || len(segs) == 0 || !strings.HasSuffix(p, ".py") {
-			continue
+		if !ok || len(segs) == 0 || !strings.HasSuffix(p, ".py") || exampleCodeRe.MatchString(p) {
+			continue // the docs' own snippets are not the API the prose claims
 		}
 		text, readable := src.source(p)
 		if !readable {

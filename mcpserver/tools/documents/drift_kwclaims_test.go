@@ -29,6 +29,8 @@ func TestKeywordClaims(t *testing.T) {
 		"Both ``upsert()`` and ``insert()`` take ``pk=\"id\"``.",
 		"",
 		"Pass ``debug=True`` to see more.",
+		"",
+		"If you set ``recompose=True`` on a reactive, Textual will call ``compose()`` again.",
 	}, "\n")
 	var got []string
 	for _, c := range keywordClaims(page) {
