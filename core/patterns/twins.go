@@ -132,7 +132,42 @@ func (b *TwinBuilder) Index() *TwinIndex {
 	slices.SortFunc(x.units, func(a, b unitRec) int { return cmp.Compare(a.node, b.node) })
 	x.groupClasses()
 	x.fillBuckets()
+	x.dropUnreadSketches()
 	return x
+}
+
+// noSketch marks a unit whose sketch the index does not keep.
+const noSketch = -1
+
+// dropUnreadSketches keeps the sketches of the units whose class is in a
+// bucket only. Why: a sketch is read when two units of different classes
+// are scored, and Twins scores those only as representatives of the
+// classes of one bucket; units of one class are equal up to renaming and
+// scored by their exact hash. The rest are most of the sketches held for
+// the graph's lifetime (issue 29).
+func (x *TwinIndex) dropUnreadSketches() {
+	read := make([]bool, x.classes())
+	for _, c := range x.bucketClasses {
+		read[c] = true
+	}
+	var kept sketchStore
+	n := int32(0)
+	for c, ok := range read {
+		for _, i := range x.class(c) {
+			u := &x.units[i]
+			if !ok {
+				u.sketch = noSketch
+				continue
+			}
+			if int(n)%sketchBlock == 0 {
+				kept = append(kept, new([sketchBlock][SketchSize]uint32))
+			}
+			*kept.at(n) = *x.sketches.at(u.sketch)
+			u.sketch = n
+			n++
+		}
+	}
+	x.sketches = kept
 }
 
 // NewTwinIndex indexes units; those of fewer than minTokens tokens (0:
@@ -443,6 +478,9 @@ func (x *TwinIndex) compare(g *graph.Graph, i, j int32, deps map[graph.NodeID][]
 func (x *TwinIndex) similarity(a, b *unitRec) float64 {
 	if a.exact == b.exact && a.tokens == b.tokens {
 		return 1
+	}
+	if a.sketch == noSketch || b.sketch == noSketch {
+		return 0 // never: both are in a bucket (dropUnreadSketches)
 	}
 	return sketchSimilarity(x.sketches.at(a.sketch), x.sketches.at(b.sketch))
 }
