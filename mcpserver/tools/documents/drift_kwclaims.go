@@ -47,20 +47,26 @@ type kwClaim struct {
 // sentence links them ("pass “ignore=True“ to “create()“", "call
 // “insert()“ with “alter=True“"), or, in a paragraph about "this
 // method", to the last call of the example block just above when the
-// sentence passes it. Naming both is not enough: textual's "set
+// sentence passes it (the next paragraph, naming no callable, goes on
+// about the same method: sqlite-utils' "This method takes …" then "You
+// can pass “ignore=True“ …"). Naming both is not enough: textual's "set
 // `recompose=True` on a reactive, then Textual will … call `compose()`"
 // gives the keyword to reactive.
 func keywordClaims(text string) []kwClaim {
 	lines := strings.Split(text, "\n")
 	var out []kwClaim
+	carried := "" // "This method takes …" followed by a paragraph that goes on about it
 	for _, p := range proseParagraphs(proseLines(text)) {
 		joined := strings.Join(p.texts, " ")
-		if !kwSpanRe.MatchString(joined) {
-			continue
-		}
 		this := ""
 		if thisCallableRe.MatchString(joined) {
 			this = exampleCalleeAbove(lines, p.first)
+		} else if !callRefRe.MatchString(joined) {
+			this = carried
+		}
+		carried = this
+		if !kwSpanRe.MatchString(joined) {
+			continue
 		}
 		for _, sentence := range sentenceSplitRe.Split(joined, -1) {
 			kws := kwSpanRe.FindAllStringSubmatch(sentence, -1)

@@ -21,6 +21,7 @@ func TestKeywordClaims(t *testing.T) {
 		"    }, pk=\"id\")",
 		"",
 		"This method takes optional arguments ``pk=``, ``column_order=``.",
+		"",
 		"You can pass ``ignore=True`` to silently ignore an existing table.",
 		"",
 		"Call ``table.insert()`` with ``alter=True`` or",
@@ -36,7 +37,7 @@ func TestKeywordClaims(t *testing.T) {
 	for _, c := range keywordClaims(page) {
 		got = append(got, c.callee+" "+c.text+" "+string(rune('0'+c.line/10))+string(rune('0'+c.line%10)))
 	}
-	want := []string{"create ignore=True 08", "insert alter=True 10", "insert replace=False 11"}
+	want := []string{"create ignore=True 09", "insert alter=True 11", "insert replace=False 12"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("claims (-want +got):\n%s", diff)
 	}
