@@ -120,7 +120,15 @@ func pyprojectExtras(text string) (packageExtras, bool) {
 		if name == "" || strings.Contains(strings.Join(proj, "\n"), "optional-dependencies\"") || strings.Contains(strings.Join(proj, "\n"), "optional-dependencies'") {
 			return packageExtras{}, false // dynamic extras: setup.py or a plugin says
 		}
-		return packageExtras{name: normExtra(name), extras: tomlKeys(t["project.optional-dependencies"]), file: "pyproject.toml [project.optional-dependencies]"}, true
+		extras := tomlKeys(t["project.optional-dependencies"])
+		for k := range tomlKeys(proj) { // dotted keys: optional-dependencies.dev = [...] (nox)
+			if e, ok := strings.CutPrefix(k, "optional-dependencies-"); ok {
+				extras[e] = true
+			} else if k == "optional-dependencies" {
+				return packageExtras{}, false // an inline table: not read here
+			}
+		}
+		return packageExtras{name: normExtra(name), extras: extras, file: "pyproject.toml [project.optional-dependencies]"}, true
 	}
 	if poetry, ok := t["tool.poetry"]; ok && tomlValue(poetry, "name") != "" {
 		return packageExtras{name: normExtra(tomlValue(poetry, "name")), extras: tomlKeys(t["tool.poetry.extras"]), file: "pyproject.toml [tool.poetry.extras]"}, true

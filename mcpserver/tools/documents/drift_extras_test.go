@@ -17,6 +17,8 @@ func TestProjectExtrasReadsTheMetadata(t *testing.T) {
 		want             []string // nil: unknown
 	}{
 		{"pyproject", "toml", "[project]\nname = \"Kit_Pkg\"\n\n[project.optional-dependencies]\ndev = [\"pytest\"]\n\"tox_to_nox\" = [\"jinja2\"]\n\n[tool.x]\na = 1\n", []string{"dev", "tox-to-nox"}},
+		{"pyproject dotted keys", "toml", "[project]\nname = \"nox\"\noptional-dependencies.tox-to-nox = [\n  \"jinja2\",\n]\noptional-dependencies.uv = [\"uv\"]\n", []string{"tox-to-nox", "uv"}},
+		{"pyproject inline table", "toml", "[project]\nname = \"kit\"\noptional-dependencies = { dev = [\"x\"] }\n", nil},
 		{"pyproject without extras", "toml", "[project]\nname = \"kit\"\ndependencies = []\n", []string{}},
 		{"pyproject dynamic", "toml", "[project]\nname = \"kit\"\ndynamic = [\"version\", \"optional-dependencies\"]\n", nil},
 		{"poetry", "toml", "[tool.poetry]\nname = \"kit\"\n\n[tool.poetry.extras]\nredis = [\"redis\"]\n", []string{"redis"}},
