@@ -54,7 +54,13 @@ var (
 	// Python 2.7" and "a session that uses Python 2.7" speak of the
 	// reader's interpreters, which the project's own minimum does not bound
 	// (3 false findings of split4's held-out).
-	claimRe = regexp.MustCompile(`(?i)install|require|support|compatib|\badded\b|introduc|\bsince\b|\bnew in\b|\bwork(?:s|ing)?\s+(?:on|with|under)\b|\bruns?\s+(?:\w+\s+)?(?:on|under)\b`)
+	// A feature arriving ("Python 3.8 added …") is a claim on its own;
+	// installing, requiring or supporting is one only in a sentence that
+	// names the project or the reader's use of it ("If you installed Nox
+	// using Python 3.6") — nox's "a session that uses Python 2.7,
+	// installs dependencies …" installs the reader's dependencies.
+	featureRe = regexp.MustCompile(`(?i)\badded\b|introduc|\bsince\b|\bnew in\b`)
+	claimRe   = regexp.MustCompile(`(?i)install|require|support|compatib|\bwork(?:s|ing)?\s+(?:on|with|under)\b|\bruns?\s+(?:\w+\s+)?(?:on|under)\b`)
 	// goneRe: the sentence says the version is not supported any more.
 	goneRe = regexp.MustCompile(`(?i)no longer|not supported|unsupported|dropp|removed|deprecat|end[- ]of[- ]life|\bEOL\b|legacy|\bwas\s+(?:the\s+)?last|last (?:release|version) (?:to|that|supporting)`)
 )
@@ -106,6 +112,7 @@ func versionFindings(b *session.Bundle, src *driftSources, d *document.DocDrift,
 	}
 	var fs []document.Finding
 	seen := map[string]bool{}
+	project := projectNameRe(src)
 	prose := proseLines(string(text))
 	for i, l := range prose {
 		sentence := sentenceHead(prose, i) + l.text
@@ -117,7 +124,7 @@ func versionFindings(b *session.Bundle, src *driftSources, d *document.DocDrift,
 			if m[1] != "" && !pythonWordRe.MatchString(l.text[:ix[1]]) {
 				continue // "Alembic older than 1.5": a version of something else
 			}
-			if m[1] == "" && !claimRe.MatchString(l.text) {
+			if m[1] == "" && !versionClaim(sentence, project) {
 				continue // "a session that uses Python 2.7": no claim about the project
 			}
 			major, _ := strconv.Atoi(m[2])
@@ -136,6 +143,50 @@ func versionFindings(b *session.Bundle, src *driftSources, d *document.DocDrift,
 		}
 	}
 	return fs
+}
+
+// versionClaim: a sentence naming one Python claims something of the
+// project — a feature arriving, or installing/requiring/supporting in a
+// sentence that names the project (or "this project/package/library").
+func versionClaim(sentence string, project *regexp.Regexp) bool {
+	if featureRe.MatchString(sentence) {
+		return true
+	}
+	if !claimRe.MatchString(sentence) {
+		return false
+	}
+	return project != nil && project.MatchString(sentence) || thisProjectRe.MatchString(sentence)
+}
+
+var thisProjectRe = regexp.MustCompile(`(?i)\b(?:this|the) (?:project|package|library|release|series)\b`)
+
+// projectNameRe matches the project's distribution name as a word (any
+// case, "-", "_" or "." alike); nil when the metadata names none.
+func projectNameRe(src *driftSources) *regexp.Regexp {
+	name := ""
+	if t, ok := src.source("pyproject.toml"); ok {
+		tt := tomlTables(string(t))
+		name = tomlValue(tt["project"], "name")
+		if name == "" {
+			name = tomlValue(tt["tool.poetry"], "name")
+		}
+	}
+	if t, ok := src.source("setup.cfg"); ok && name == "" {
+		name = tomlValue(tomlTables(string(t))["metadata"], "name")
+	}
+	if t, ok := src.source("setup.py"); ok && name == "" {
+		if m := setupNameRe.FindSubmatch(t); m != nil {
+			name = string(m[1])
+		}
+	}
+	if name == "" {
+		return nil
+	}
+	parts := extraNormRe.Split(strings.ToLower(name), -1)
+	for i := range parts {
+		parts[i] = regexp.QuoteMeta(parts[i])
+	}
+	return regexp.MustCompile(`(?i)\b` + strings.Join(parts, `[-_. ]?`) + `\b`)
 }
 
 // sentenceHead is the start of the sentence prose[i] continues: the

@@ -24,12 +24,12 @@ func TestDocumentDriftFindsPythonVersionsTheProjectDropped(t *testing.T) {
 
 			"Example::\n\n    # Python 3.6 here\n    run(1)\n\n" +
 			".. code-block:: python\n\n    print('Python 3.7')\n",
-		"docs/upgrading.rst": "Upgrading\n=========\n\nThe 3.x series supports Python >= 3.5.\n\nPython 2.6 and 3.4 are no longer supported.\n",
+		"docs/upgrading.rst": "Upgrading\n=========\n\nThe kit 3.x series supports Python >= 3.5.\n\nPython 2.6 and 3.4 are no longer supported.\n",
 		"docs/install.md":    "# Install\n\nPython 3.9+ (for Python 3.7 support, install version 0.19.1).\n\n## Python 3.5 port\n\nA port by someone else.\n",
 		"docs/front.rst":     "Front\n=====\n\nWorks with Kit older than 1.5 too.\n\n.. versionchanged:: 1.7 Kit now supports Python 3.6 and newer;\n   Python 3.5 is out.\n\nDone.\n",
 		"docs/changelog.rst": "Changelog\n=========\n\n1.0\n---\n\n- Support Python 3.6.\n",
 		"docs/sessions.rst": "Sessions\n========\n\nThis session will run twice - once for Python 2.7 and once for Python 3.6.\n\n" +
-			"Here is a session that uses Python 2.7.\n\nIf you installed Kit using Python 3.7, Kit uses it.\n\n" +
+			"Here is a session that uses Python 2.7, installs dependencies and runs a command.\n\nIf you installed Kit using Python 3.7, Kit uses it.\n\n" +
 			"The 0.6-maintenance branch and releases ~= 0.6.0\nsupport Python 3.6.1 or greater.\n\nThe 0.6 branch supported Python3.6.\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
