@@ -29,6 +29,11 @@ var (
 	docDeprecatedRe  = regexp.MustCompile(`(?:^|\s)\.\.\s+deprecated::`)
 	warnCallRe       = regexp.MustCompile(`^(?:warnings\.)?warn\(`)
 	deprecationCatRe = regexp.MustCompile(`\b(?:Pending)?DeprecationWarning\b`)
+	// paramNoteRe: a docstring note about one parameter (structlog's
+	// ".. deprecated:: 21.3.0 *processor* (singular) in favor of
+	// *processors*"), not the def: its text starts with a marked-up name
+	// or speaks of a parameter.
+	paramNoteRe = regexp.MustCompile(`^\s*[\d.]*\s*(?:[*` + "`" + `]|.*\b(?:parameter|argument|keyword|option)s?\b)`)
 )
 
 // deprecationMark is the source line that marks the def at path:qual
@@ -59,7 +64,7 @@ func rawDeprecationMark(text, qual string) string {
 			continue
 		}
 		if i == d.head+1 && (strings.HasPrefix(l.text, `"""`) || strings.HasPrefix(l.text, `'''`) || strings.HasPrefix(l.text, `r"""`)) {
-			if ix := docDeprecatedRe.FindStringIndex(l.text); ix != nil { // the docstring's lines are joined by spaces
+			if ix := docDeprecatedRe.FindStringIndex(l.text); ix != nil && !paramNoteRe.MatchString(l.text[ix[1]:]) { // the docstring's lines are joined by spaces
 				return strings.TrimSpace(l.text[ix[0]:])
 			}
 			continue
@@ -123,9 +128,31 @@ func deprecatedFinding(g *graph.Graph, x *document.Index, src *driftSources, pro
 	}
 	name := strings.TrimSuffix(m.Text, "()")
 	line := claimLine(prose, name[strings.LastIndexByte(name, '.')+1:])
-	if line == 0 {
+	if line == 0 || pageSaysDeprecated(prose, name, segs, p) {
 		return document.Finding{}, false
 	}
 	return document.Finding{Kind: document.DriftMissing, Target: cs[0].Node, File: x.FileOf(cs[0].Node), Mention: m, Line: line,
 		Detail: "the page gives " + name + ", which the code marks deprecated (" + p + ": " + tools.ClipText(mark, 90) + "): name its replacement"}, true
+}
+
+// pageSaysDeprecated: some prose line of the page names the def or its
+// module next to a deprecation word (structlog's thread-local page opens
+// with "The `structlog.threadlocal` module is deprecated"): the page
+// already warns, on whatever line.
+func pageSaysDeprecated(prose []exLine, name string, segs []string, file string) bool {
+	names := []string{name, segs[len(segs)-1]}
+	if mod := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(file, "src/"), "lib/"), ".py"); mod != "" {
+		names = append(names, strings.ReplaceAll(strings.TrimSuffix(mod, "/__init__"), "/", "."))
+	}
+	for _, l := range prose {
+		if !goneRe.MatchString(l.text) {
+			continue
+		}
+		for _, n := range names {
+			if strings.Contains(l.text, n) {
+				return true
+			}
+		}
+	}
+	return false
 }

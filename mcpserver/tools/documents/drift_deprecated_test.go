@@ -47,6 +47,14 @@ def noisy(x):
     return x
 
 
+class Formatter:
+    """Format.
+
+    .. deprecated:: 21.3.0
+       *processor* (singular) in favor of *processors*.
+    """
+
+
 class Pool:
     def submit(self, f):
         """Submit.
@@ -61,6 +69,7 @@ class Pool:
 		"decode":        "",
 		"noisy":         "",
 		"Pool":          "",
+		"Formatter":     "",
 		"Pool.submit":   ".. deprecated:: 2.0 \"\"\"",
 	}
 	for qual, want := range tests {
@@ -79,9 +88,10 @@ func TestDocumentDriftFindsDeprecatedNamesRecommended(t *testing.T) {
 		"src/kit/__init__.py": "",
 		"src/kit/threads.py": "import warnings\n\n\ndef run_sync_in_worker_thread(f):\n    warnings.warn(\"use to_thread\", DeprecationWarning)\n    return f()\n\n\n" +
 			"def to_thread(f):\n    return f()\n\n\ndef decode(x, verify=None):\n    if verify:\n        warnings.warn(\"verify\", DeprecationWarning)\n    return x\n",
-		"docs/threads.rst":   "Threads\n=======\n\nRun blocking code with ``run_sync_in_worker_thread()``.\n\nDecode with ``decode()``.\n",
-		"docs/legacy.rst":    "Legacy\n======\n\n``run_sync_in_worker_thread()`` is deprecated; use ``to_thread()``.\n",
-		"docs/upgrading.rst": "Upgrading\n=========\n\nReplace ``run_sync_in_worker_thread()`` with ``to_thread()``.\n",
+		"docs/threads.rst":     "Threads\n=======\n\nRun blocking code with ``run_sync_in_worker_thread()``.\n\nDecode with ``decode()``.\n",
+		"docs/legacy.rst":      "Legacy\n======\n\n``run_sync_in_worker_thread()`` is deprecated; use ``to_thread()``.\n",
+		"docs/threadlocal.rst": "Thread-local\n============\n\nThe ``kit.threads`` module is deprecated.\n\nRun it with ``kit.threads.run_sync_in_worker_thread()``.\n",
+		"docs/upgrading.rst":   "Upgrading\n=========\n\nReplace ``run_sync_in_worker_thread()`` with ``to_thread()``.\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
 	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
