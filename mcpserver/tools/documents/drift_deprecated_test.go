@@ -90,7 +90,7 @@ func TestDocumentDriftFindsDeprecatedNamesRecommended(t *testing.T) {
 			"def to_thread(f):\n    return f()\n\n\ndef decode(x, verify=None):\n    if verify:\n        warnings.warn(\"verify\", DeprecationWarning)\n    return x\n",
 		"docs/threads.rst":     "Threads\n=======\n\nRun blocking code with ``run_sync_in_worker_thread()``.\n\nDecode with ``decode()``.\n",
 		"docs/legacy.rst":      "Legacy\n======\n\n``run_sync_in_worker_thread()`` is deprecated; use ``to_thread()``.\n",
-		"docs/threadlocal.rst": "Thread-local\n============\n\nThe ``kit.threads`` module is deprecated.\n\nRun it with ``kit.threads.run_sync_in_worker_thread()``.\n",
+		"docs/threadlocal.rst": "Thread-local\n============\n\nThe ``kit.threads`` module is deprecated.\n\nRun it with ``run_sync_in_worker_thread()``.\n",
 		"docs/upgrading.rst":   "Upgrading\n=========\n\nReplace ``run_sync_in_worker_thread()`` with ``to_thread()``.\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
