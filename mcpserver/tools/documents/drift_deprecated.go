@@ -92,6 +92,9 @@ func deprecatedFindings(b *session.Bundle, src *driftSources, d *document.DocDri
 			if m.Kind != document.MentionIdent && m.Kind != document.MentionQualified && m.Kind != document.MentionCode || seen[m.Text] || len(fs) == maxDeprecatedFindings {
 				continue
 			}
+			if m.Kind == document.MentionIdent && !removedNameRe.MatchString(strings.TrimSuffix(m.Text, "()")) {
+				continue // a plain word ("errors" of result.errors) binds too loosely
+			}
 			seen[m.Text] = true
 			f, ok := deprecatedFinding(g, x, src, prose, m)
 			if ok {

@@ -87,8 +87,8 @@ func TestDocumentDriftFindsDeprecatedNamesRecommended(t *testing.T) {
 	dir := srcCommitted(t, map[string]string{
 		"src/kit/__init__.py": "",
 		"src/kit/threads.py": "import warnings\n\n\ndef run_sync_in_worker_thread(f):\n    warnings.warn(\"use to_thread\", DeprecationWarning)\n    return f()\n\n\n" +
-			"def to_thread(f):\n    return f()\n\n\ndef decode(x, verify=None):\n    if verify:\n        warnings.warn(\"verify\", DeprecationWarning)\n    return x\n",
-		"docs/threads.rst":     "Threads\n=======\n\nRun blocking code with ``run_sync_in_worker_thread()``.\n\nDecode with ``decode()``.\n",
+			"def to_thread(f):\n    return f()\n\n\ndef errors():\n    \"\"\"Errors.\n\n    .. deprecated:: 1.0\n    \"\"\"\n\n\ndef decode(x, verify=None):\n    if verify:\n        warnings.warn(\"verify\", DeprecationWarning)\n    return x\n",
+		"docs/threads.rst":     "Threads\n=======\n\nRun blocking code with ``run_sync_in_worker_thread()``.\n\nDecode with ``decode()``; read ``errors`` of the result.\n",
 		"docs/legacy.rst":      "Legacy\n======\n\n``run_sync_in_worker_thread()`` is deprecated; use ``to_thread()``.\n",
 		"docs/threadlocal.rst": "Thread-local\n============\n\nThe ``kit.threads`` module is deprecated.\n\nRun it with ``run_sync_in_worker_thread()``.\n",
 		"docs/upgrading.rst":   "Upgrading\n=========\n\nReplace ``run_sync_in_worker_thread()`` with ``to_thread()``.\n",

@@ -183,6 +183,11 @@ func setupPyExtras(text string) (packageExtras, bool) {
 	for _, k := range dictKeyRe.FindAllStringSubmatch(body, -1) {
 		pe.extras[normExtra(k[1])] = true
 	}
+	if name := text[m[2]:m[3]]; name != "{" { // EXTRAS["dev"] = … adds one (marshmallow)
+		for _, k := range regexp.MustCompile(`(?m)^`+regexp.QuoteMeta(name)+`\[["']([A-Za-z0-9][A-Za-z0-9_.-]*)["']\]\s*=`).FindAllStringSubmatch(text, -1) {
+			pe.extras[normExtra(k[1])] = true
+		}
+	}
 	return pe, true
 }
 

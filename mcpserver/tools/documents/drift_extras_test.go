@@ -24,7 +24,7 @@ func TestProjectExtrasReadsTheMetadata(t *testing.T) {
 		{"poetry", "toml", "[tool.poetry]\nname = \"kit\"\n\n[tool.poetry.extras]\nredis = [\"redis\"]\n", []string{"redis"}},
 		{"setup.cfg", "cfg", "[metadata]\nname = kit\n\n[options.extras_require]\ncrypto =\n    cryptography>=3\ndocs = sphinx\n", []string{"crypto", "docs"}},
 		{"setup.py inline", "py", "setup(\n    name='kit',\n    extras_require={\n        'crypto': ['cryptography'],\n        \"dev\": ['x[y]'],\n    },\n)\n", []string{"crypto", "dev"}},
-		{"setup.py via name", "py", "EXTRAS = {\n    'a': [],\n}\nsetup(name=\"kit\", extras_require=EXTRAS)\n", []string{"a"}},
+		{"setup.py via name", "py", "EXTRAS = {\n    'a': [],\n}\nEXTRAS[\"dev\"] = EXTRAS[\"a\"] + [\"tox\"]\nsetup(name=\"kit\", extras_require=EXTRAS)\n", []string{"a", "dev"}},
 		{"setup.py without extras", "py", "setup(name='kit', packages=['kit'])\n", []string{}},
 		{"setup.py built in code", "py", "setup(name='kit', extras_require={k: v for k, v in X.items()})\n", nil},
 	}
