@@ -21,42 +21,66 @@ const maxDocBlock = 400
 // file's leading comment). It reads each distinct file once through
 // Options.ReadFile; nodes without source lines, or an index built without
 // ReadFile, get "".
+//
+// Files are taken one at a time (nodes grouped by file) and split into
+// one reused slice of lines. Why: a seek's summaries split each hit's
+// whole file (24 bytes a line, kept until the answer), and after a large
+// ingest every byte a seek allocates is paid for in collection assists:
+// the server's heap sits at its goal while the work behind the answer
+// runs (indexes-ready.md, issue 29).
 func (x *Index) Summaries(nodes []graph.NodeID) []string {
 	out := make([]string, len(nodes))
 	if x.opts.ReadFile == nil {
 		return out
 	}
-	files := map[string][][]byte{}
+	order := make([]int, 0, len(nodes))
 	for i, n := range nodes {
-		if int(n) >= x.n {
-			continue
+		if int(n) < x.n && x.g.SourcePath(n) != "" && x.g.Type(n) != graph.Directory {
+			order = append(order, i)
 		}
-		src := x.g.SourcePath(n)
-		t := x.g.Type(n)
-		if src == "" || t == graph.Directory {
-			continue
+	}
+	srcOf := func(i int) string { return x.g.SourcePath(nodes[i]) }
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(srcOf(a), srcOf(b)) })
+	var lines [][]byte
+	for k := 0; k < len(order); {
+		src := srcOf(order[k])
+		lines = lines[:0]
+		if data, err := x.opts.ReadFile(src); err == nil && (x.opts.MaxFileBytes <= 0 || len(data) <= x.opts.MaxFileBytes) {
+			lines = splitLines(lines, data)
 		}
-		lines, ok := files[src]
-		if !ok {
-			if data, err := x.opts.ReadFile(src); err == nil && (x.opts.MaxFileBytes <= 0 || len(data) <= x.opts.MaxFileBytes) {
-				lines = bytes.Split(data, []byte("\n"))
+		for ; k < len(order) && srcOf(order[k]) == src; k++ {
+			if len(lines) > 0 {
+				out[order[k]] = x.summary(nodes[order[k]], lines)
 			}
-			files[src] = lines
 		}
-		if len(lines) == 0 {
-			continue
-		}
-		if t == graph.File {
-			out[i] = fileSummary(lines)
-			continue
-		}
-		ls := int(x.g.Provenance(n).LineStart)
-		if ls <= 0 || ls > len(lines) {
-			continue
-		}
-		out[i] = entitySummary(lines, ls-1)
 	}
 	return out
+}
+
+// summary is one node's summary from its file's lines.
+func (x *Index) summary(n graph.NodeID, lines [][]byte) string {
+	if x.g.Type(n) == graph.File {
+		return fileSummary(lines)
+	}
+	ls := int(x.g.Provenance(n).LineStart)
+	if ls <= 0 || ls > len(lines) {
+		return ""
+	}
+	return entitySummary(lines, ls-1)
+}
+
+// splitLines appends to lines what bytes.Split(data, "\n") returns,
+// growing lines at most once.
+func splitLines(lines [][]byte, data []byte) [][]byte {
+	lines = slices.Grow(lines, bytes.Count(data, []byte("\n"))+1)
+	for {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			return append(lines, data)
+		}
+		lines = append(lines, data[:i:i])
+		data = data[i+1:]
+	}
 }
 
 // entitySummary reads the doc comment above line decl (0-based), or the
