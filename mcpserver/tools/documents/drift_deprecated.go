@@ -64,7 +64,7 @@ func rawDeprecationMark(text, qual string) string {
 			continue
 		}
 		if i == d.head+1 && (strings.HasPrefix(l.text, `"""`) || strings.HasPrefix(l.text, `'''`) || strings.HasPrefix(l.text, `r"""`)) {
-			if ix := docDeprecatedRe.FindStringIndex(l.text); ix != nil && !paramNoteRe.MatchString(l.text[ix[1]:]) { // the docstring's lines are joined by spaces
+			if ix := docDeprecatedRe.FindStringIndex(l.text); ix != nil && !paramNoteRe.MatchString(noteHead(l.text[ix[1]:])) { // the docstring's lines are joined by spaces
 				return strings.TrimSpace(l.text[ix[0]:])
 			}
 			continue
@@ -158,4 +158,17 @@ func pageSaysDeprecated(prose []exLine, name string, segs []string, file string)
 		}
 	}
 	return false
+}
+
+// noteHead is the first sentence of a deprecation note (the docstring
+// goes on about other things: structlog's AsyncBoundLogger note is
+// followed by text about arguments).
+func noteHead(s string) string {
+	if i := strings.Index(s, ". "); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 120 {
+		s = s[:120]
+	}
+	return s
 }

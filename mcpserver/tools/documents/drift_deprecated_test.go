@@ -55,6 +55,16 @@ class Formatter:
     """
 
 
+class AsyncLogger:
+    """Async.
+
+    .. deprecated:: 23.1.0
+       Use the regular Logger with its a-prefixed methods.
+
+    Takes the same arguments as Logger.
+    """
+
+
 class Pool:
     def submit(self, f):
         """Submit.
@@ -70,6 +80,7 @@ class Pool:
 		"noisy":         "",
 		"Pool":          "",
 		"Formatter":     "",
+		"AsyncLogger":   ".. deprecated:: 23.1.0 Use the regular Logger with its a-prefixed methods. Takes the same arguments as Logger. \"\"\"",
 		"Pool.submit":   ".. deprecated:: 2.0 \"\"\"",
 	}
 	for qual, want := range tests {

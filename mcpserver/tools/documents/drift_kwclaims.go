@@ -167,7 +167,10 @@ func exampleCalleeAbove(lines []string, first int) string {
 			continue
 		}
 		if !strings.HasPrefix(lines[i], " ") && !strings.HasPrefix(lines[i], "\t") {
-			return "" // prose, not an indented example
+			if callRefRe.MatchString(l) || adornmentRe.MatchString(l) || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "..") {
+				return "" // another callable, a heading or a directive: not this example's method
+			}
+			continue // a paragraph between ("The first argument here is …", sqlite-utils)
 		}
 		for j := i; j >= 0 && j >= i-8; j-- {
 			if ms := exLastCallRe.FindAllStringSubmatch(lines[j], -1); ms != nil {
@@ -199,6 +202,8 @@ func keywordFindings(b *session.Bundle, src *driftSources, d *document.DocDrift,
 	}
 	return fs
 }
+
+var adornmentRe = regexp.MustCompile(`^(?:={3,}|-{3,}|~{3,}|\^{3,}|"{3,}|'{3,}|#{3,}|\*{3,}|\+{3,})\s*$`) // a reST title underline
 
 var exampleCodeRe = regexp.MustCompile(`(?:^|/)(?:docs?|examples?|snippets)/`)
 
