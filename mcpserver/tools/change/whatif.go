@@ -3,6 +3,7 @@ package change
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -356,6 +357,9 @@ func runHypothesize(c *tools.Call, in hypothesizeParams) (hypothesizeOutput, err
 		}
 		res, err := analysis.Hypothesize(g, claim, subj.ID, obj.ID, p)
 		if err != nil {
+			return err
+		}
+		if err := narrowHubs(g, &res, p); err != nil {
 			return err
 		}
 		out = hypothesizeOut(g, res)
@@ -736,4 +740,372 @@ func diffGuidance(c *tools.Call, out differentialOutput) tools.Guidance {
 	}
 	return tools.Guidance{ProofState: "proving", NextSuggestedTool: tools.FirstTool(c.Registry, "impact", "why"), NextSuggestedTarget: target,
 		NextStepHint: fmt.Sprintf("%s. Check what the changed nodes now affect, starting with %s.", out.Summary, strings.TrimPrefix(target, "file::"))}
+}
+
+// A re-export hub is a module that gathers other modules' names for its
+// importers: a Python package's __init__.py, a JavaScript/TypeScript
+// index. Importing one name through it takes in that name's module, not
+// every module the hub gathers: "a depends on c" must not hold because a
+// takes X (from b) from a package whose __init__ also imports c. The spec
+// reads "depends on" as the code's dependency, and an agent asking it
+// means "does a's code use c"; Python does run the whole __init__ on
+// import, so the chain is left open (hub_chain, ×1), never made false.
+
+// hubChainClaims are the claims answered by a dependency chain.
+var hubChainClaims = map[analysis.ClaimType]bool{
+	analysis.ClaimDependsOn: true, analysis.ClaimNoDependency: true, analysis.ClaimAffects: true,
+}
+
+// narrowHubs re-reads the chain a file-level dependency claim was
+// answered by when it leaves a hub toward a module its importer takes no
+// name from: the shortest chain that follows only the names used stands
+// in for it, or, when there is none within max_hops, a hub_chain note.
+func narrowHubs(g *graph.Graph, res *analysis.HypothesisResult, p analysis.HypothesisParams) error {
+	if !hubChainClaims[res.Claim.Type] || res.Level != analysis.LevelFile.String() {
+		return nil
+	}
+	all := append(append([]analysis.Evidence{}, res.SupportingEvidence...), res.ContradictingEvidence...)
+	i := slices.IndexFunc(all, func(e analysis.Evidence) bool { return e.Type == "path_found" })
+	if i < 0 {
+		return nil
+	}
+	d, err := p.Deps(true)
+	if err != nil {
+		return err
+	}
+	h := &hubReader{g: g, d: d, used: map[graph.NodeID]map[graph.NodeID][]graph.NodeID{}}
+	chain := all[i].Nodes
+	at := h.unfollowedHop(chain)
+	if at < 0 {
+		return nil
+	}
+	found, expanded := h.search(chain[0], chain[len(chain)-1], p.MaxHops)
+	res.PathsExplored += expanded
+	e := h.hubChain(all[i], at)
+	if found != nil {
+		e = h.narrowedPath(found, all[i], at, p)
+	}
+	if res.Claim.Type == analysis.ClaimNoDependency && e.LikelihoodFactor > 0 {
+		e.LikelihoodFactor = 1 / e.LikelihoodFactor
+	}
+	all[i] = e
+	rescore(res, all)
+	return nil
+}
+
+// hubReader answers which modules an importer reaches through a hub.
+type hubReader struct {
+	g *graph.Graph
+	d *analysis.DepGraph
+	// used[u][f]: the nodes of file f that u's code names (imports, calls,
+	// references …), f itself for a whole-module import.
+	used map[graph.NodeID]map[graph.NodeID][]graph.NodeID
+}
+
+// isHub: a package __init__.py or a JavaScript/TypeScript index module.
+func (h *hubReader) isHub(u graph.NodeID) bool {
+	if h.g.Type(u) != graph.File {
+		return false
+	}
+	base := path.Base(tools.ShortID(h.g, u))
+	if base == "__init__.py" {
+		return true
+	}
+	switch path.Ext(base) {
+	case ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts":
+		return strings.TrimSuffix(base, path.Ext(base)) == "index"
+	}
+	return false
+}
+
+// usedBy collects, once per unit, what u's code (u and what it contains)
+// names in other files, by the file that holds it.
+func (h *hubReader) usedBy(u graph.NodeID) map[graph.NodeID][]graph.NodeID {
+	if m, ok := h.used[u]; ok {
+		return m
+	}
+	g, m := h.g, map[graph.NodeID][]graph.NodeID{}
+	stack, seen := []graph.NodeID{u}, map[graph.NodeID]bool{u: true}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		lo, hi := g.OutRange(v)
+		for e := lo; e < hi; e++ {
+			if g.IsMirror(e) { // a bidirectional edge's way back
+				continue
+			}
+			t, rel := g.Target(e), g.RelationName(e)
+			switch kind := analysis.ClassifyRelation(rel); {
+			case kind == analysis.Contains:
+				if !seen[t] {
+					seen[t] = true
+					stack = append(stack, t)
+				}
+			case kind == analysis.DependsOn && !analysis.IsTypeOnly(rel):
+				if f := h.d.Unit(t); f != graph.NoNode && f != u {
+					m[f] = append(m[f], t)
+				}
+			}
+		}
+	}
+	h.used[u] = m
+	return m
+}
+
+// follows reports whether the hop hub → next serves pred, which reached
+// the hub: pred names something of next (a name the hub re-exports, or
+// the module itself), something of the hub whose own code uses next, or
+// something of a hub next that gathers it. When pred imports no name
+// through the hub (a namespace import read as pkg.X, an unresolved
+// default import), what it takes is unknown and every hop is followed,
+// as before.
+func (h *hubReader) follows(pred, hub, next graph.NodeID) bool {
+	used := h.usedBy(pred)
+	if len(used[next]) > 0 {
+		return true
+	}
+	for _, x := range h.ownCode(pred, hub) {
+		if len(h.usedBy(x)[next]) > 0 {
+			return true
+		}
+	}
+	for _, f := range h.d.Dependencies(hub) {
+		if len(used[f]) > 0 && f != next && h.isHub(next) && slices.Contains(h.d.Dependencies(next), f) {
+			return true
+		}
+	}
+	return !h.importsNames(pred, hub)
+}
+
+// ownCode is the hub's own definitions pred may use: those it names, and
+// for a JavaScript/TypeScript index every one (a default import of the
+// index's own value is not resolved to a node, so it cannot be told
+// from the names it re-exports).
+func (h *hubReader) ownCode(pred, hub graph.NodeID) []graph.NodeID {
+	var out []graph.NodeID
+	for _, x := range h.usedBy(pred)[hub] {
+		if x != hub {
+			out = append(out, x)
+		}
+	}
+	if path.Base(tools.ShortID(h.g, hub)) == "__init__.py" {
+		return out
+	}
+	lo, hi := h.g.OutRange(hub)
+	for e := lo; e < hi; e++ {
+		if !h.g.IsMirror(e) && analysis.ClassifyRelation(h.g.RelationName(e)) == analysis.Contains {
+			out = append(out, h.g.Target(e))
+		}
+	}
+	return out
+}
+
+// importsNames reports whether pred imports names through hub: an import
+// of one of the hub's own definitions, or of one it imports itself (a
+// re-export). A namespace import (import pkg, then pkg.X) or a default
+// import the graph did not resolve leaves what pred takes unknown.
+func (h *hubReader) importsNames(pred, hub graph.NodeID) bool {
+	g := h.g
+	for f, xs := range h.usedBy(pred) {
+		for _, x := range xs {
+			if x == f || !h.importEdge(pred, x) {
+				continue
+			}
+			if f == hub {
+				return true
+			}
+			if _, ok := g.FindEdgeByName(hub, x, "imports"); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// importEdge: pred (the file) imports x by name.
+func (h *hubReader) importEdge(pred, x graph.NodeID) bool {
+	_, ok := h.g.FindEdgeByName(pred, x, "imports")
+	return ok
+}
+
+// unfollowedHop is the index of the first hub in chain whose next hop
+// its predecessor does not follow, -1 when every hop serves.
+func (h *hubReader) unfollowedHop(chain []graph.NodeID) int {
+	for j := 1; j+1 < len(chain); j++ {
+		if h.isHub(chain[j]) && !h.follows(chain[j-1], chain[j], chain[j+1]) {
+			return j
+		}
+	}
+	return -1
+}
+
+// hubSearchCap bounds the states one narrowed search expands.
+const hubSearchCap = 200000
+
+// hubStep is a search state: a unit, and for a hub the unit it was
+// reached from (what it may lead to depends on who came in).
+type hubStep struct{ u, pred graph.NodeID }
+
+// search is a breadth-first search from a to b within maxHops over
+// run-time links (type-only ones never run), leaving a hub only toward
+// what its predecessor takes from it. The chain found, nil if none, and
+// the states expanded. Links are read in ascending order: deterministic.
+func (h *hubReader) search(a, b graph.NodeID, maxHops int) ([]graph.NodeID, int) {
+	start := hubStep{a, graph.NoNode}
+	parent := map[hubStep]hubStep{start: start}
+	frontier, expanded := []hubStep{start}, 0
+	for hop := 0; hop < maxHops && len(frontier) > 0 && expanded < hubSearchCap; hop++ {
+		var next []hubStep
+		for _, s := range frontier {
+			expanded++
+			for _, v := range h.d.Dependencies(s.u) {
+				if h.d.TypeOnly(s.u, v) || (s.pred != graph.NoNode && !h.follows(s.pred, s.u, v)) {
+					continue
+				}
+				t := hubStep{v, graph.NoNode}
+				if h.isHub(v) {
+					t.pred = s.u
+				}
+				if _, seen := parent[t]; seen {
+					continue
+				}
+				parent[t] = s
+				if v == b {
+					return chainBack(parent, t), expanded
+				}
+				next = append(next, t)
+			}
+		}
+		frontier = next
+	}
+	return nil, expanded
+}
+
+func chainBack(parent map[hubStep]hubStep, end hubStep) []graph.NodeID {
+	var out []graph.NodeID
+	for s := end; ; s = parent[s] {
+		out = append(out, s.u)
+		if parent[s] == s {
+			break
+		}
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// takenText says what pred takes through hub: up to 4 names with the
+// module each comes from ("X (pkg/b.py)"), or that it names nothing.
+func (h *hubReader) takenText(pred, hub graph.NodeID) string {
+	used := h.usedBy(pred)
+	var files []graph.NodeID
+	for f := range used {
+		if f == hub || slices.Contains(h.d.Dependencies(hub), f) {
+			files = append(files, f)
+		}
+	}
+	slices.Sort(files)
+	var names []string
+	for _, f := range files {
+		for _, x := range uniqueNodes(used[f]) {
+			n := h.g.Label(x)
+			if x == f {
+				n = "the module"
+			}
+			names = append(names, fmt.Sprintf("%s (%s)", n, tools.ShortID(h.g, f)))
+		}
+	}
+	if len(names) > 4 {
+		names = append(names[:4], fmt.Sprintf("%d more", len(names)-4))
+	}
+	return strings.Join(names, ", ")
+}
+
+func uniqueNodes(l []graph.NodeID) []graph.NodeID {
+	l = slices.Clone(l)
+	slices.Sort(l)
+	return slices.Compact(l)
+}
+
+// hubChain is the note for a chain that only a hub hop makes: a hop its
+// importer does not take, so no evidence either way.
+func (h *hubReader) hubChain(orig analysis.Evidence, at int) analysis.Evidence {
+	chain := orig.Nodes
+	pred, hub, next := chain[at-1], chain[at], chain[at+1]
+	name := func(v graph.NodeID) string { return tools.ShortID(h.g, v) }
+	return analysis.Evidence{Type: "hub_chain", LikelihoodFactor: 1, Nodes: chain, Relations: orig.Relations,
+		Description: fmt.Sprintf("no chain that follows the names used: %s reaches %s only through the re-export hub %s, which %s imports for %s; the hub also imports %s, of which %s names nothing — importing a hub runs all of it, so %s is loaded, but %s's code does not depend on it",
+			name(chain[0]), name(chain[len(chain)-1]), name(hub), name(pred), h.takenText(pred, hub), name(next), name(pred), name(next), name(pred))}
+}
+
+// narrowedPath is the path evidence of the chain the narrowed search
+// found, its factor as analysis gives one (pathFactor of its length and
+// strength, each hop's strength read from its own direct answer).
+func (h *hubReader) narrowedPath(found []graph.NodeID, orig analysis.Evidence, at int, p analysis.HypothesisParams) analysis.Evidence {
+	q := p
+	q.IncludeGhostEdges, q.CoChange, q.IncludePartialFlow = false, nil, false
+	e := analysis.Evidence{Type: "path_found", Nodes: found, PathWeight: 1}
+	for j := 0; j+1 < len(found); j++ {
+		hop := analysis.Claim{Type: analysis.ClaimDependsOn, Text: "hop", Subject: "a", Object: "b"}
+		r, err := analysis.Hypothesize(h.g, hop, found[j], found[j+1], q)
+		w, rel := float32(0.1), "imports"
+		if err == nil && len(r.SupportingEvidence) > 0 && r.SupportingEvidence[0].Type == "direct_edge" {
+			w, rel = r.SupportingEvidence[0].PathWeight, strings.Join(r.SupportingEvidence[0].Relations, "+")
+		}
+		e.PathWeight *= w
+		e.Relations = append(e.Relations, rel)
+	}
+	e.PathWeight = graph.Finite(e.PathWeight)
+	e.LikelihoodFactor = chainFactor(len(found)-1, e.PathWeight)
+	var via []string
+	for _, v := range found[1 : len(found)-1] {
+		via = append(via, tools.ShortID(h.g, v))
+	}
+	pred, hub := orig.Nodes[at-1], orig.Nodes[at]
+	e.Description = fmt.Sprintf("%s depends on %s through %d hops, via %s — not via the re-export hub %s (a shorter chain), which %s imports for %s only, none of it from %s",
+		tools.ShortID(h.g, found[0]), tools.ShortID(h.g, found[len(found)-1]), len(found)-1, strings.Join(via, " → "),
+		tools.ShortID(h.g, hub), tools.ShortID(h.g, pred), h.takenText(pred, hub), tools.ShortID(h.g, orig.Nodes[at+1]))
+	return e
+}
+
+// chainFactor mirrors analysis's pathFactor (not exported): a chain of
+// this many hops and this strength, 19 for a direct edge down to 2 for
+// five hops or more.
+func chainFactor(hops int, strength float32) float32 {
+	base := float32(2)
+	switch hops {
+	case 1:
+		base = 19
+	case 2:
+		base = 9
+	case 3:
+		base = 5
+	case 4:
+		base = 3
+	}
+	return 1 + (base-1)*max(strength, 0.1)
+}
+
+// rescore recomputes the verdict from the evidence as analysis does: even
+// prior odds times every factor, clamped to [0.01, 0.99]; supporting
+// evidence is what raises the odds.
+func rescore(res *analysis.HypothesisResult, all []analysis.Evidence) {
+	odds := 1.0
+	res.SupportingEvidence, res.ContradictingEvidence = []analysis.Evidence{}, []analysis.Evidence{}
+	for _, e := range all {
+		odds *= float64(e.LikelihoodFactor)
+		if e.LikelihoodFactor > 1 {
+			res.SupportingEvidence = append(res.SupportingEvidence, e)
+		} else {
+			res.ContradictingEvidence = append(res.ContradictingEvidence, e)
+		}
+	}
+	res.Confidence = graph.Finite(float32(min(max(odds/(1+odds), 0.01), 0.99)))
+	switch {
+	case res.Confidence > 0.8:
+		res.Verdict = analysis.VerdictLikelyTrue
+	case res.Confidence < 0.2:
+		res.Verdict = analysis.VerdictLikelyFalse
+	default:
+		res.Verdict = analysis.VerdictInconclusive
+	}
 }

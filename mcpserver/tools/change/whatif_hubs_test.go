@@ -1,0 +1,80 @@
+package change
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+)
+
+// hubFixture: pkg/__init__.py re-exports X (b.py), Y (c.py) and Z (e.py);
+// e.py reaches c.py through mid.py. a.py takes X alone, a2.py Z alone;
+// a3.py imports the package as a namespace; web/index.ts is the same hub as a TypeScript barrel.
+var hubFixture = map[string]string{
+	"pkg/__init__.py": "from .b import X\nfrom .c import Y\nfrom .e import Z\n",
+	"pkg/b.py":        "class X:\n    def run(self):\n        return 1\n",
+	"pkg/c.py":        "class Y:\n    def go(self):\n        return 2\n",
+	"pkg/mid.py":      "from .c import Y\n\n\nclass M:\n    def go(self):\n        return Y().go()\n",
+	"pkg/e.py":        "from .mid import M\n\n\nclass Z:\n    def go(self):\n        return M().go()\n",
+	"a.py":            "from pkg import X\n\n\ndef main():\n    return X().run()\n",
+	"a2.py":           "from pkg import Z\n\n\ndef main():\n    return Z().go()\n",
+	"a3.py":           "import pkg\n\n\ndef main():\n    return pkg.X().run()\n",
+	"web/index.ts":    "export { X } from './b';\nexport { Y } from './c';\n",
+	"web/b.ts":        "export class X { run() { return 1 } }\n",
+	"web/c.ts":        "export class Y { go() { return 2 } }\n",
+	"web/a.ts":        "import { X } from './index';\nexport function main() { return new X().run() }\n",
+}
+
+// A chain through a re-exporting hub follows only the names the importer
+// takes from it (issue 27): a.py takes X from pkg, so pkg/__init__.py's
+// import of c.py is no dependency of a.py's code. Before the change
+// "a.py depends on pkg/c.py" was likely_true 0.89 through
+// a.py → pkg/__init__.py → pkg/c.py.
+func TestHypothesizeThroughReExportHub(t *testing.T) {
+	t.Parallel()
+	d, _ := tooltest.FixtureRepo(t, hubFixture)
+	for _, tc := range []struct {
+		claim, verdict, evidence string
+		says                     []string
+	}{
+		{"a.py depends on pkg/c.py", "inconclusive", "hub_chain", []string{"re-export hub pkg/__init__.py", "X (pkg/b.py)", "also imports pkg/c.py"}},
+		{"a.py does not depend on pkg/c.py", "inconclusive", "hub_chain", nil},
+		{"changing pkg/c.py breaks a.py", "inconclusive", "hub_chain", nil},
+		{"web/a.ts depends on web/c.ts", "inconclusive", "hub_chain", []string{"web/index.ts", "X (web/b.ts)"}},
+		// The name used comes from b.py: the hub hop toward it is taken.
+		{"a.py depends on pkg/b.py", "likely_true", "direct_edge", nil},
+		// Z's module reaches c.py itself: the longer chain that follows Z
+		// stands in for the shorter one through the hub.
+		{"a2.py depends on pkg/c.py", "likely_true", "path_found", []string{"via pkg/e.py → pkg/mid.py", "not via the re-export hub pkg/__init__.py", "Z (pkg/e.py)"}},
+		// A namespace import names no symbol: what a3.py reads of pkg is
+		// unknown, so every hop of the hub is followed, as before.
+		{"a3.py depends on pkg/c.py", "likely_true", "path_found", nil},
+		// The hub itself is still a dependency of its importer.
+		{"a.py depends on pkg/__init__.py", "likely_true", "direct_edge", nil},
+	} {
+		out := tooltest.MustCall(t, d, "hypothesize", map[string]any{"agent_id": "t", "claim": tc.claim})
+		ev := append(evidenceOf(out["supporting_evidence"]), evidenceOf(out["contradicting_evidence"])...)
+		var types, texts []string
+		for _, e := range ev {
+			types = append(types, e["type"].(string))
+			texts = append(texts, e["description"].(string))
+		}
+		if out["verdict"] != tc.verdict || !strings.Contains(strings.Join(types, ","), tc.evidence) {
+			t.Errorf("%q: %v %v (evidence %v), want %s with %s\n%v", tc.claim, out["verdict"], out["confidence"], types, tc.verdict, tc.evidence, texts)
+			continue
+		}
+		for _, s := range tc.says {
+			if !strings.Contains(strings.Join(texts, "\n"), s) {
+				t.Errorf("%q: the evidence does not say %q:\n%v", tc.claim, s, texts)
+			}
+		}
+	}
+}
+
+func evidenceOf(v any) []map[string]any {
+	var out []map[string]any
+	for _, x := range v.([]any) {
+		out = append(out, x.(map[string]any))
+	}
+	return out
+}
