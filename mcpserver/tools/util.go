@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/m1nd-go/m1nd/core/analysis"
 	"github.com/m1nd-go/m1nd/core/graph"
 )
 
@@ -107,10 +108,9 @@ func ShortID(g *graph.Graph, id graph.NodeID) string {
 	return strings.TrimPrefix(g.ExternalID(id), "file::")
 }
 
-// isTestPath recognises test files by the usual conventions.
-func IsTestPath(p string) bool {
-	b := path.Base(p)
-	return strings.HasSuffix(b, "_test.go") || strings.HasPrefix(b, "test_") || strings.HasSuffix(b, "_test.py") ||
-		strings.Contains(b, ".test.") || strings.Contains(b, ".spec.") || strings.HasSuffix(b, "Test.java") ||
-		strings.HasPrefix(p, "tests/") || strings.HasPrefix(p, "test/") || strings.Contains(p, "/tests/") || strings.Contains(p, "/test/")
-}
+// IsTestPath recognises test files by the usual conventions, as the
+// engine's holes do (analysis.IsTestPath): one rule, so that audit and
+// missing agree — audit's own list lacked __tests__/ (Jest), spec/ and
+// conftest.py, and called immer's common.ts untested while a test in
+// __tests__/ imports it and missing counted that test.
+func IsTestPath(p string) bool { return analysis.IsTestPath(p) }

@@ -30,6 +30,25 @@ func TestAuditTestCoverageFollowsImports(t *testing.T) {
 	}
 }
 
+// Jest's __tests__/ directory holds tests (immer's map-set.js imports
+// src/utils/common.ts): audit and missing read one rule.
+func TestAuditTestCoverageJestDirectory(t *testing.T) {
+	t.Parallel()
+	got := hotspotsOf(t, "tested", map[string]string{
+		"package.json":         `{"name": "p"}`,
+		"pkg/common.js":        "export function each(x) {\n  return x\n}\n",
+		"pkg/lonely.js":        "export function unused() {\n  return 2\n}\n",
+		"pkg/core.js":          "import {each} from \"./common\"\n\nexport function run() {\n  return each(1)\n}\n",
+		"__tests__/map-set.js": "import {each} from \"../pkg/common\"\n\ntest(\"each\", () => {\n  expect(each(1)).toBe(1)\n})\n",
+	})
+	if tested, ok := got["pkg/common.js"]; !ok || tested != true {
+		t.Errorf("pkg/common.js: tested=%v (listed %v), want true; hotspots %v", tested, ok, got)
+	}
+	if tested := got["pkg/lonely.js"]; tested == true {
+		t.Errorf("pkg/lonely.js tested; hotspots %v", got)
+	}
+}
+
 // A hotspot's dependents are the other files that depend on it, each once
 // (app.py's four uses of core.py count one), and a file holding no code
 // (a changelog that changes with every release) is never a hotspot.
