@@ -746,10 +746,11 @@ func diffGuidance(c *tools.Call, out differentialOutput) tools.Guidance {
 // importers: a Python package's __init__.py, a JavaScript/TypeScript
 // index. Importing one name through it takes in that name's module, not
 // every module the hub gathers: "a depends on c" must not hold because a
-// takes X (from b) from a package whose __init__ also imports c. The spec
-// reads "depends on" as the code's dependency, and an agent asking it
-// means "does a's code use c"; Python does run the whole __init__ on
-// import, so the chain is left open (hub_chain, ×1), never made false.
+// takes X (from b) from a package whose __init__ also imports c. "Depends
+// on" is the code's dependency (docs/design.md#analyses), and an agent
+// asking it means "does a's code use c"; Python does run the whole
+// __init__ on import, so the chain is left open (hub_chain, ×1), never
+// made false.
 
 // hubChainClaims are the claims answered by a dependency chain.
 var hubChainClaims = map[analysis.ClaimType]bool{
