@@ -628,6 +628,9 @@ func (s *staleness) reuse(e *extract.Edge, name string) bool {
 	if s.types && (e.Hint.ReceiverType != "" || strings.HasSuffix(e.Hint.Receiver, ")")) {
 		return false
 	}
+	if strings.HasPrefix(e.Hint.Receiver, "super.") && (s.typeNames || s.types) {
+		return false // Kotlin "x.m()", x a base's property (resolve.inheritedField)
+	}
 	if ns := extract.PathNames(e.Hint.Receiver); ns != nil {
 		// "x.f[i].m()": typed by field and result types along the way.
 		if s.typeNames || s.types || slices.ContainsFunc(ns, func(n string) bool { return s.labels[n] }) {
