@@ -93,13 +93,16 @@ type RefHint struct {
 	// counted them (Java), 0 where not: the resolver keeps the overloads
 	// that accept that many (see ArgCount).
 	Args uint8
-	// ArgKinds is what a Kotlin construction's arguments evidently are,
-	// one item each, comma-separated: a kind ("s" string, "i" integer,
-	// "d" real, "b" boolean, "c" char, "l" lambda or function reference,
-	// "_" not evident), "name=k" for a named argument, "$l" for a
-	// trailing lambda (the last parameter). Empty when none is evident.
-	// The resolver keeps the constructors whose parameters
-	// (Arity.Kinds) accept them.
+	// ArgKinds is what a Kotlin call's arguments (a construction, a
+	// method, bare or static call) evidently are, one item each,
+	// comma-separated: a kind ("s" string, "i" integer, "d" real, "b"
+	// boolean, "c" char, "l" lambda or function reference, "a" an array,
+	// a typed variable its declared type's kind, "_" not evident),
+	// "name=k" for a named argument, "$l" for a trailing lambda (the last
+	// parameter). Empty for a call without arguments; an all-"_" list is
+	// kept, for the arity. The resolver keeps the overloads whose
+	// parameters (Arity.Kinds) accept them, defaults and a vararg left
+	// out as Kotlin allows.
 	ArgKinds string
 }
 
@@ -152,8 +155,10 @@ type Result struct {
 	// resolver types receivers that are calls, f().M().
 	Returns map[string]TypeRef
 	// Fields maps "Type.field" to the field's named type and "Type[]" to
-	// the element type of a named slice, array or map type (Go): the
-	// resolver types receiver paths (x.f[i].m()) with them across files.
+	// the element type of a named slice, array or map type (Go), and a
+	// Kotlin class's typed properties: the resolver types receiver paths
+	// (x.f[i].m()) and a Kotlin "super.x" receiver (x a base's property)
+	// with them across files.
 	Fields map[string]TypeRef
 	// Arity maps a Go method node ID (interface methods included) to its
 	// parameter and result counts, for interface satisfaction; and the
@@ -172,9 +177,9 @@ type Arity struct {
 	// Optional counts the parameters with a default value (C++, C#,
 	// Kotlin, Scala), which a call may leave out.
 	Optional uint8
-	// Kinds lists a Kotlin constructor's parameters as "name:k" items
-	// (k as in RefHint.ArgKinds; "_" a type any argument may fit), for
-	// the constructors of an overloaded class.
+	// Kinds lists a Kotlin function's or constructor's parameters as
+	// "name:k" items (k as in RefHint.ArgKinds; "_" a type any argument
+	// may fit), for overloads of one name.
 	Kinds string
 }
 
