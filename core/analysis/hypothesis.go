@@ -137,15 +137,7 @@ func Hypothesize(g *graph.Graph, c Claim, subject, object graph.NodeID, p Hypoth
 	if err != nil {
 		return res, err
 	}
-	res.Confidence = graph.Finite(float32(min(max(odds/(1+odds), 0.01), 0.99)))
-	switch {
-	case res.Confidence > 0.8:
-		res.Verdict = VerdictLikelyTrue
-	case res.Confidence < 0.2:
-		res.Verdict = VerdictLikelyFalse
-	default:
-		res.Verdict = VerdictInconclusive
-	}
+	res.SetOdds(odds)
 	if res.SupportingEvidence == nil {
 		res.SupportingEvidence = []Evidence{}
 	}
@@ -153,6 +145,21 @@ func Hypothesize(g *graph.Graph, c Claim, subject, object graph.NodeID, p Hypoth
 		res.ContradictingEvidence = []Evidence{}
 	}
 	return res, nil
+}
+
+// SetOdds sets the confidence and verdict the evidence's odds give: the
+// odds as a probability clamped to [0.01, 0.99], likely true above 0.8,
+// likely false below 0.2.
+func (r *HypothesisResult) SetOdds(odds float64) {
+	r.Confidence = graph.Finite(float32(min(max(odds/(1+odds), 0.01), 0.99)))
+	switch {
+	case r.Confidence > 0.8:
+		r.Verdict = VerdictLikelyTrue
+	case r.Confidence < 0.2:
+		r.Verdict = VerdictLikelyFalse
+	default:
+		r.Verdict = VerdictInconclusive
+	}
 }
 
 func isFileish(g *graph.Graph, v graph.NodeID) bool {
@@ -258,9 +265,10 @@ func (h *hypo) evaluate(t ClaimType, a, b graph.NodeID) (float64, error) {
 // name is how descriptions name a node: its external id without "file::".
 func (h *hypo) name(v graph.NodeID) string { return strings.TrimPrefix(h.g.ExternalID(v), "file::") }
 
-// pathFactor is what a dependency chain of this many hops and this
-// strength says: a direct edge nearly settles a claim, a long chain less.
-func pathFactor(hops int, strength float32) float32 {
+// PathFactor is what a dependency chain of this many hops and this
+// strength says: a direct edge nearly settles a claim (19), a chain of
+// five hops or more little (2).
+func PathFactor(hops int, strength float32) float32 {
 	base := float32(2)
 	switch hops {
 	case 1:
@@ -284,7 +292,7 @@ const (
 
 // typeDependencyFactor is a direct type-only import's support: a names
 // b's symbols, so b's change can break a's type check, but a never loads
-// b — less than a run-time edge (pathFactor 19), enough alone for
+// b — less than a run-time edge (PathFactor 19), enough alone for
 // likely_true (0.86), said as the type dependency it is.
 const typeDependencyFactor = 6
 
@@ -737,7 +745,7 @@ func setOf(l []graph.NodeID) map[graph.NodeID]bool {
 func (h *hypo) pathEvidence(s search, verb string) Evidence {
 	hops := len(s.nodes) - 1
 	e := Evidence{Type: "path_found", Nodes: s.nodes, Relations: s.rels, PathWeight: graph.Finite(s.weight)}
-	e.LikelihoodFactor = pathFactor(hops, s.weight)
+	e.LikelihoodFactor = PathFactor(hops, s.weight)
 	var via []string
 	for _, v := range s.nodes[1 : len(s.nodes)-1] {
 		via = append(via, h.name(v))

@@ -1056,7 +1056,7 @@ func (h *hubReader) narrowedPath(found []graph.NodeID, orig analysis.Evidence, a
 		e.Relations = append(e.Relations, rel)
 	}
 	e.PathWeight = graph.Finite(e.PathWeight)
-	e.LikelihoodFactor = chainFactor(len(found)-1, e.PathWeight)
+	e.LikelihoodFactor = analysis.PathFactor(len(found)-1, e.PathWeight)
 	var via []string
 	for _, v := range found[1 : len(found)-1] {
 		via = append(via, tools.ShortID(h.g, v))
@@ -1066,24 +1066,6 @@ func (h *hubReader) narrowedPath(found []graph.NodeID, orig analysis.Evidence, a
 		tools.ShortID(h.g, found[0]), tools.ShortID(h.g, found[len(found)-1]), len(found)-1, strings.Join(via, " → "),
 		tools.ShortID(h.g, hub), tools.ShortID(h.g, pred), h.takenText(pred, hub), tools.ShortID(h.g, orig.Nodes[at+1]))
 	return e
-}
-
-// chainFactor mirrors analysis's pathFactor (not exported): a chain of
-// this many hops and this strength, 19 for a direct edge down to 2 for
-// five hops or more.
-func chainFactor(hops int, strength float32) float32 {
-	base := float32(2)
-	switch hops {
-	case 1:
-		base = 19
-	case 2:
-		base = 9
-	case 3:
-		base = 5
-	case 4:
-		base = 3
-	}
-	return 1 + (base-1)*max(strength, 0.1)
 }
 
 // rescore recomputes the verdict from the evidence as analysis does: even
@@ -1100,13 +1082,5 @@ func rescore(res *analysis.HypothesisResult, all []analysis.Evidence) {
 			res.ContradictingEvidence = append(res.ContradictingEvidence, e)
 		}
 	}
-	res.Confidence = graph.Finite(float32(min(max(odds/(1+odds), 0.01), 0.99)))
-	switch {
-	case res.Confidence > 0.8:
-		res.Verdict = analysis.VerdictLikelyTrue
-	case res.Confidence < 0.2:
-		res.Verdict = analysis.VerdictLikelyFalse
-	default:
-		res.Verdict = analysis.VerdictInconclusive
-	}
+	res.SetOdds(odds)
 }
