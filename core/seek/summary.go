@@ -199,9 +199,8 @@ func fileSummary(lines [][]byte) string {
 			return ""
 		}
 		// A comment block: gather it, skip it if it is a licence.
-		var block []string
-		k := l
-		for ; k < len(lines); k++ {
+		block, k := blockComment(lines, l)
+		for ; block == nil && k < len(lines); k++ {
 			c, ok := commentText(bytes.TrimSpace(lines[k]))
 			if !ok || isDirective(bytes.TrimSpace(lines[k])) {
 				break
@@ -257,6 +256,33 @@ func isDirective(t []byte) bool {
 		}
 	}
 	return false
+}
+
+// blockComment reads a /* … */ comment opened on line l whose inner
+// lines need not start with '*' (walkdir's lib.rs opens with "/*!" and
+// writes plain prose: its summary was "!"): the text of each line, and
+// the line after the one that closes it. A line that opens no block
+// gives nil and l.
+func blockComment(lines [][]byte, l int) ([]string, int) {
+	t := bytes.TrimSpace(lines[l])
+	if !bytes.HasPrefix(t, []byte("/*")) || bytes.Contains(t[2:], []byte("*/")) {
+		return nil, l
+	}
+	block := []string{}
+	for k := l; k < len(lines); k++ {
+		t := bytes.TrimSpace(lines[k])
+		end := bytes.Contains(t, []byte("*/"))
+		if k == l {
+			t = bytes.TrimLeft(t[2:], "*!")
+		} else if c, ok := commentText(t); ok {
+			t = []byte(c)
+		}
+		block = append(block, strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(string(t)), "*/")))
+		if end {
+			return block, k + 1
+		}
+	}
+	return block, len(lines)
 }
 
 // commentText strips a comment line's markers; ok is false for code.

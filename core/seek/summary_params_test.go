@@ -40,6 +40,14 @@ func TestSummaryDirectivesAndFields(t *testing.T) {
 	if got, want := fileSummary(ruby), "Rack::Lint validates your application."; got != want {
 		t.Errorf("ruby file summary %q, want %q", got, want)
 	}
+	rust := split("/*!\nCrate `walkdir` provides an efficient implementation\nof recursive directory traversal.\n\nMore.\n*/\n\n#![deny(missing_docs)]\n")
+	if got, want := fileSummary(rust), "Crate `walkdir` provides an efficient implementation of recursive directory traversal."; got != want {
+		t.Errorf("inner block doc summary %q, want %q", got, want)
+	}
+	lic := split("/*\n * Copyright 2020 The Authors. Licensed under the MIT license.\n */\n\n// Package x reads.\npackage x\n")
+	if got, want := fileSummary(lic), "Package x reads."; got != want {
+		t.Errorf("after a licence block %q, want %q", got, want)
+	}
 	tuple := split("type BuildingBlocks = [\n  // store state\n  atomStateMap: AtomStateMap,\n]\n")
 	if got := entitySummary(tuple, 0); got != "" {
 		t.Errorf("type literal summary %q, want none", got)
