@@ -578,8 +578,9 @@ func externalKind(p string) string {
 		{".java", "the JDK or a JVM library"}, {".kt", "the Kotlin runtime or a JVM library"},
 		{"site-packages", "an installed Python package"}, {"dist-packages", "an installed Python package"}, {"python", "the Python runtime"},
 		{"node_modules", "an npm package"}, {"node:", "the Node.js runtime"}, {"internal/", "the Node.js runtime"},
-		{"vendor", "vendored code"}, {"/pkg/mod/", "a Go module dependency"}, {"go", "the Go runtime"},
+		// Rust before Go: ".cargo" holds "go".
 		{"rustc", "the Rust standard library"}, {"cargo", "a Rust crate dependency"},
+		{"vendor", "vendored code"}, {"/pkg/mod/", "a Go module dependency"}, {"go", "the Go runtime"},
 	} {
 		if strings.Contains(low, k[0]) {
 			return k[1]

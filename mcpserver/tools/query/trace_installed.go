@@ -22,6 +22,7 @@ import (
 type installedIndex struct {
 	goModules map[string]string // module path → graph directory ("" at the top)
 	npm       map[string]string // package name → graph directory
+	crates    map[string]string // Cargo package name → graph directory
 }
 
 var installedIndexKey = session.NewKey[*installedIndex]("trace.installed")
@@ -36,7 +37,7 @@ const manifestLimit = 1 << 20
 
 func installedIndexOf(b *session.Bundle) *installedIndex {
 	v, _ := session.Derive(b, installedIndexKey, func(g *graph.Graph) (*installedIndex, error) {
-		x := &installedIndex{goModules: map[string]string{}, npm: map[string]string{}}
+		x := &installedIndex{goModules: map[string]string{}, npm: map[string]string{}, crates: map[string]string{}}
 		// Manifests are not always graph nodes (go.mod has no language):
 		// look beside the graph's files, on disk, once per graph.
 		for _, dir := range manifestDirs(g) {
@@ -48,6 +49,9 @@ func installedIndexOf(b *session.Bundle) *installedIndex {
 			}
 			if json.Unmarshal(readManifest(b, path.Join(dir, "package.json")), &pj) == nil && pj.Name != "" {
 				x.npm[pj.Name] = dir
+			}
+			if name := cargoPackageName(readManifest(b, path.Join(dir, "Cargo.toml"))); name != "" {
+				x.crates[name] = dir
 			}
 		}
 		return x, nil
@@ -109,6 +113,36 @@ func goModulePath(src []byte) string {
 	return ""
 }
 
+// cargoPackageName is the name of a Cargo.toml's [package] section.
+func cargoPackageName(src []byte) string {
+	in := false
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	for sc.Scan() {
+		t := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(t, "[") {
+			in = t == "[package]"
+			continue
+		}
+		if k, v, ok := strings.Cut(t, "="); in && ok && strings.TrimSpace(k) == "name" {
+			return strings.Trim(strings.TrimSpace(v), `"'`)
+		}
+	}
+	return ""
+}
+
+// cargoCrate splits a Cargo registry directory name, "walkdir-2.5.0",
+// into the crate's name and true (a version starts with a digit).
+func cargoCrate(dir string) (string, bool) {
+	i := strings.LastIndex(dir, "-")
+	for i > 0 && (i+1 >= len(dir) || dir[i+1] < '0' || dir[i+1] > '9') {
+		i = strings.LastIndex(dir[:i], "-")
+	}
+	if i <= 0 {
+		return "", false
+	}
+	return dir[:i], true
+}
+
 // installedCandidates turns a frame path inside an installed package into
 // the graph paths the project's own copy of it would have, most specific
 // first. A Go module cache path (.../pkg/mod/github.com/gin-gonic/gin@v1.9.1/tree.go)
@@ -125,6 +159,18 @@ func (x *installedIndex) installedCandidates(p string) (exact []string, suffix s
 			mod = unescapeModule(mod)
 			if dir, ok := x.goModules[mod]; ok {
 				exact = append(exact, path.Join(dir, rel))
+			}
+		}
+		return exact, ""
+	}
+	if _, rest, ok := strings.Cut(p, "/.cargo/registry/src/"); ok {
+		// .../registry/src/<index>/walkdir-2.5.0/src/lib.rs: the crate's
+		// files as its package directory holds them.
+		if segs := strings.SplitN(rest, "/", 3); len(segs) == 3 {
+			if name, ok := cargoCrate(segs[1]); ok {
+				if dir, ok := x.crates[name]; ok {
+					exact = append(exact, path.Join(dir, segs[2]))
+				}
 			}
 		}
 		return exact, ""

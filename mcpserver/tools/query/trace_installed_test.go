@@ -28,6 +28,8 @@ func TestTraceInstalledCopyMapsBack(t *testing.T) {
 			"function check(s: unknown, d: unknown) {\n  return d;\n}\n",
 		"php/src/Uri.php":     "<?php\nnamespace GuzzleHttp\\Psr7;\n\nclass Uri\n{\n    public function __construct(string $uri = '')\n    {\n        throw new \\InvalidArgumentException('bad');\n    }\n}\n",
 		"rb/lib/shop/cart.rb": "module Shop\n  class Cart\n    def total\n      raise ArgumentError, 'no price'\n    end\n  end\nend\n",
+		"rs/Cargo.toml":       "[package]\nname = \"walk-dir\"\nversion = \"2.5.0\"\n\n[dependencies]\nname = \"x\"\n",
+		"rs/src/lib.rs":       "pub struct IntoIter {}\n\nimpl IntoIter {\n    fn handle_entry(&self) {\n        let x: Option<u8> = None;\n        x.unwrap();\n    }\n}\n",
 	})
 	for _, tc := range []struct {
 		name, text   string
@@ -74,6 +76,14 @@ func TestTraceInstalledCopyMapsBack(t *testing.T) {
 				"#0 /app/vendor/monolog/monolog/src/Logger.php(3): GuzzleHttp\\Psr7\\Uri->__construct('x')\n#1 {main}\n",
 			want: []string{"file::php/src/Uri.php::Uri::__construct:8"},
 		},
+		{
+			name: "Cargo registry (a crate name with a hyphen)",
+			text: "thread 'main' panicked at /home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/walk-dir-2.5.0/src/lib.rs:6:11:\n" +
+				"called `Option::unwrap()` on a `None` value\nstack backtrace:\n" +
+				"   3: walk_dir::IntoIter::handle_entry\n             at /home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/walk-dir-2.5.0/src/lib.rs:6:11\n" +
+				"   4: serde::de::f\n             at /home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/serde-1.0.1/src/de.rs:3:1\n",
+			want: []string{"file::rs/src/lib.rs::IntoIter::handle_entry:6"},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := tooltest.MustCall(t, d, "trace", map[string]any{"agent_id": "t", "error_text": tc.text})
@@ -96,5 +106,21 @@ func TestTraceInstalledCopyMapsBack(t *testing.T) {
 				t.Errorf("want the other library's frame unmapped: %v", un)
 			}
 		})
+	}
+}
+
+// A Cargo registry path is a Rust crate's, not the Go runtime's (".cargo"
+// holds "go").
+func TestExternalKind(t *testing.T) {
+	t.Parallel()
+	for p, want := range map[string]string{
+		"/home/u/.cargo/registry/src/index.crates.io-1/serde-1.0.1/src/de.rs": "a Rust crate dependency",
+		"/rustc/abc/library/core/src/panicking.rs":                            "the Rust standard library",
+		"/usr/local/go/src/runtime/panic.go":                                  "the Go runtime",
+		"/root/go/pkg/mod/github.com/x/y@v1.0.0/z.go":                         "a Go module dependency",
+	} {
+		if got := externalKind(p); got != want {
+			t.Errorf("externalKind(%s) = %q, want %q", p, got, want)
+		}
 	}
 }
