@@ -1,0 +1,5 @@
+//go:build !race
+
+package patterns
+
+const raceEnabled = false
