@@ -87,19 +87,17 @@ func deprecatedFindings(b *session.Bundle, src *driftSources, d *document.DocDri
 	prose := proseLines(string(text))
 	var fs []document.Finding
 	seen := map[string]bool{}
-	for _, s := range append([]graph.NodeID{d.Doc.Node}, document.Sections(g, d.Doc.Node)...) {
-		for _, m := range document.Mentions(g, s) {
-			if m.Kind != document.MentionIdent && m.Kind != document.MentionQualified && m.Kind != document.MentionCode || seen[m.Text] || len(fs) == maxDeprecatedFindings {
-				continue
-			}
-			if m.Kind == document.MentionIdent && !removedNameRe.MatchString(strings.TrimSuffix(m.Text, "()")) {
-				continue // a plain word ("errors" of result.errors) binds too loosely
-			}
-			seen[m.Text] = true
-			f, ok := deprecatedFinding(g, x, src, prose, m)
-			if ok {
-				fs = append(fs, f)
-			}
+	for _, m := range pageMentions(g, d.Doc.Node) {
+		if m.Kind != document.MentionIdent && m.Kind != document.MentionQualified && m.Kind != document.MentionCode || seen[m.Text] || len(fs) == maxDeprecatedFindings {
+			continue
+		}
+		if m.Kind == document.MentionIdent && !removedNameRe.MatchString(strings.TrimSuffix(m.Text, "()")) {
+			continue // a plain word ("errors" of result.errors) binds too loosely
+		}
+		seen[m.Text] = true
+		f, ok := deprecatedFinding(g, x, src, prose, m)
+		if ok {
+			fs = append(fs, f)
 		}
 	}
 	slices.SortFunc(fs, func(a, b document.Finding) int { return a.Line - b.Line })

@@ -36,11 +36,9 @@ func qualifiedFindings(b *session.Bundle, src *driftSources, d *document.DocDrif
 			fs = append(fs, document.Finding{Kind: document.DriftMissing, Section: sec, Target: graph.NoNode, File: graph.NoNode, Mention: m, Line: line, Detail: why})
 		}
 	}
-	for _, s := range append([]graph.NodeID{d.Doc.Node}, document.Sections(g, d.Doc.Node)...) {
-		for _, m := range document.Mentions(g, s) {
-			if m.Kind == document.MentionQualified {
-				check(s, m, 0)
-			}
+	for s, m := range pageMentions(g, d.Doc.Node) {
+		if m.Kind == document.MentionQualified {
+			check(s, m, 0)
 		}
 	}
 	eachStatement(pyExamples(string(text)), func(st string, line int) {

@@ -2,6 +2,7 @@ package documents
 
 import (
 	"errors"
+	"iter"
 	"os/exec"
 	"path"
 	"path/filepath"
@@ -86,27 +87,25 @@ func removedFindings(b *session.Bundle, src *driftSources, d *document.DocDrift,
 	prose := proseLines(string(text))
 	var fs []document.Finding
 	seen := map[string]bool{}
-	for _, s := range append([]graph.NodeID{d.Doc.Node}, document.Sections(g, d.Doc.Node)...) {
-		for _, m := range document.Mentions(g, s) {
-			name := strings.TrimSuffix(m.Text, "()")
-			if m.Kind != document.MentionIdent && m.Kind != document.MentionWord || seen[name] || !removedNameRe.MatchString(name) || len(fs) == maxRemovedFindings {
-				continue
-			}
-			seen[name] = true
-			if x.Labeled(name) || len(x.Resolve(m)) > 0 {
-				continue
-			}
-			r, ok := removalOf(name, removals)
-			if !ok || src.spelledInCode(filepath.Dir(d.Doc.Abs), name) {
-				continue // a class attribute or a local name the graph has no node for
-			}
-			line := claimLine(prose, name)
-			if line == 0 {
-				continue
-			}
-			fs = append(fs, document.Finding{Kind: document.DriftMissing, Section: sectionAt(g, d, line), Target: graph.NoNode, File: graph.NoNode,
-				Mention: m, Line: line, Detail: "the page names " + name + ", which no code defines now; " + r.file + ":" + strconv.Itoa(r.line) + " says: " + tools.ClipText(r.text, 100)})
+	for _, m := range pageMentions(g, d.Doc.Node) {
+		name := strings.TrimSuffix(m.Text, "()")
+		if m.Kind != document.MentionIdent && m.Kind != document.MentionWord || seen[name] || !removedNameRe.MatchString(name) || len(fs) == maxRemovedFindings {
+			continue
 		}
+		seen[name] = true
+		if x.Labeled(name) || len(x.Resolve(m)) > 0 {
+			continue
+		}
+		r, ok := removalOf(name, removals)
+		if !ok || src.spelledInCode(filepath.Dir(d.Doc.Abs), name) {
+			continue // a class attribute or a local name the graph has no node for
+		}
+		line := claimLine(prose, name)
+		if line == 0 {
+			continue
+		}
+		fs = append(fs, document.Finding{Kind: document.DriftMissing, Section: sectionAt(g, d, line), Target: graph.NoNode, File: graph.NoNode,
+			Mention: m, Line: line, Detail: "the page names " + name + ", which no code defines now; " + r.file + ":" + strconv.Itoa(r.line) + " says: " + tools.ClipText(r.text, 100)})
 	}
 	slices.SortFunc(fs, func(a, b document.Finding) int { return a.Line - b.Line })
 	return fs
@@ -151,4 +150,18 @@ func (s *driftSources) spelledInCode(dir, name string) bool {
 	err := exec.Command("git", "-C", top, "grep", "-q", "-w", "-F", "-e", name, "--", "*.py").Run()
 	var exit *exec.ExitError
 	return !(errors.As(err, &exit) && exit.ExitCode() == 1)
+}
+
+// pageMentions yields the mentions of a document and of each of its
+// sections, with the node that holds each.
+func pageMentions(g *graph.Graph, doc graph.NodeID) iter.Seq2[graph.NodeID, document.Mention] {
+	return func(yield func(graph.NodeID, document.Mention) bool) {
+		for _, s := range append([]graph.NodeID{doc}, document.Sections(g, doc)...) {
+			for _, m := range document.Mentions(g, s) {
+				if !yield(s, m) {
+					return
+				}
+			}
+		}
+	}
 }
