@@ -60,7 +60,7 @@ func TestFactsTableLanguages(t *testing.T) {
 		{"ruby/user.rb", "ruby", []string{"json", "base"}, "", []tableFact{
 			n("::Accounts", "Module", 5), n("::Accounts::User", "Class", 6), n("::Accounts::User::find", "Function", 17, "method"),
 			e("::Accounts::User", "inherits", "ref::ApplicationRecord", 6, RefHint{}),
-			e("::Accounts::User::save", "calls", "ref::validate", 22, RefHint{ReceiverType: "User"}),
+			e("::Accounts::User::save", "calls", "ref::validate!", 22, RefHint{ReceiverType: "User"}),
 			e("::Accounts::User::find", "calls", "ref::lookup", 18, RefHint{Receiver: "Repo", ReceiverType: "Repo"}),
 		}},
 		{"php/UserController.php", "php", []string{`App\Models\User`, `Illuminate\Support\Facades\Log`, "helpers.php"}, `App\Http`, []tableFact{

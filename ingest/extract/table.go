@@ -759,7 +759,13 @@ func (x *tableExtract) call(i int32, r uint8, s *tScope) {
 		}
 	}
 	name := text
-	if i := strings.IndexAny(name, "<(!"); i > 0 {
+	if i := strings.IndexAny(name, "<("); i > 0 {
+		name = name[:i]
+	}
+	// A trailing ! is part of the name in Ruby and Julia (compile!,
+	// push!): compile! and compile are two methods. A ! with more after
+	// it (Kotlin's x!!.f) ends the name.
+	if i := strings.IndexByte(name, '!'); i > 0 && i < len(name)-1 {
 		name = name[:i]
 	}
 	name = compactDots(name)
