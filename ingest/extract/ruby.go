@@ -84,3 +84,22 @@ func rubyAlias(x *tableExtract, i int32, s *tScope) {
 	}
 	x.b.res.Reexports = append(x.b.res.Reexports, Reexport{Name: name, Target: target})
 }
+
+// rubyClassMethod reports whether the method at i is a class method:
+// `def self.x`, or a def inside `class << self` (sinatra's DSL: get,
+// delete, set). The resolver does not bind a call on a local value
+// (`options.delete(:host)`, a Hash) to one of them.
+func rubyClassMethod(t *tree, i int32) bool {
+	if t.g.kindName(t.n[i].kind) == "singleton_method" {
+		return true
+	}
+	for p := t.n[i].parent; p >= 0; p = t.n[p].parent {
+		switch t.g.kindName(t.n[p].kind) {
+		case "singleton_class":
+			return true
+		case "class", "module", "method", "singleton_method":
+			return false
+		}
+	}
+	return false
+}

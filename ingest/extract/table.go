@@ -568,6 +568,9 @@ func (x *tableExtract) def(i int32, r uint8, s *tScope) bool {
 	if isFunc && tag != KindTest && x.isTestFunc(name, head) {
 		tags = append(tags, KindTest)
 	}
+	if isFunc && x.l.name == "ruby" && rubyClassMethod(t, i) {
+		tags = append(tags, "static")
+	}
 	line, end := t.line(i), t.endLine(i)
 	ex := sigExcerpt(t.bytes(i))
 	parent := s.id

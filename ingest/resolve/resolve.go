@@ -139,6 +139,9 @@ type Index struct {
 	// rubyAliases maps a Ruby constant alias's path ("StreamingTest::Stream")
 	// to its declarations (ruby.go).
 	rubyAliases map[string][]rubyAlias
+	// rubyStatic marks Ruby class methods (`def self.x`, defs inside
+	// `class << self`), which a call on an untyped value cannot reach.
+	rubyStatic map[int32]bool
 
 	// What each file put in, so ReplaceFile can take it out again.
 	fileCands   [][]int32            // file → its candidates
@@ -284,6 +287,12 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 			ix.rets[ci] = tr
 		}
 		ix.addArity(ci, r, n.ID)
+		if r.Language == "ruby" && slices.Contains(n.Tags, "static") {
+			if ix.rubyStatic == nil {
+				ix.rubyStatic = map[int32]bool{}
+			}
+			ix.rubyStatic[ci] = true
+		}
 		for i := 1; i < 4 && len(r.Returns) > 1; i++ {
 			if tr, ok := r.Returns[extract.ResultKey(n.ID, i)]; ok {
 				if ix.laterRets == nil {
@@ -421,6 +430,7 @@ func (ix *Index) dropDefinitions(fi int32) {
 		delete(ix.rets, c)
 		delete(ix.arity, c)
 		delete(ix.rubyBases, c)
+		delete(ix.rubyStatic, c)
 		for i := int32(1); i < 4; i++ {
 			delete(ix.laterRets, [2]int32{c, i})
 		}
@@ -754,6 +764,12 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 			cands = ix.samePackageFirst(from, cands)
 		}
 	} else if hint.Receiver != "" && hint.Module == "" {
+		if from.lang == "ruby" {
+			// An untyped receiver (a local, a method's result) is a
+			// value, not the class: `options.delete(:host)` is a Hash's
+			// delete, never the DSL's class method of that name.
+			cands = ix.notRubyClassMethods(cands)
+		}
 		if cands = ix.sameFileMethod(cands, fi); len(cands) == 0 {
 			return Result{}
 		}

@@ -230,3 +230,17 @@ func (ix *Index) RubyAliasesOf(stale func(string) bool) []string {
 	}
 	return slices.Sorted(maps.Keys(added))
 }
+
+// notRubyClassMethods drops the class methods from cands.
+func (ix *Index) notRubyClassMethods(cands []int32) []int32 {
+	if len(ix.rubyStatic) == 0 {
+		return cands
+	}
+	var out []int32
+	for _, c := range cands {
+		if !ix.rubyStatic[c] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
