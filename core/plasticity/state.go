@@ -42,8 +42,11 @@ func (e *Engine) ExportState(g *graph.Graph) []SynapticState {
 	defer e.mu.Unlock()
 	pl := g.EdgePlasticity()
 	var out []SynapticState
-	for i := 0; i < g.NumEdges(); i++ {
-		edge := graph.EdgeIdx(i)
+	// Every re-ingest exports the old graph's state: the graph's own scan
+	// lists the few edges that may have learned, at a fraction of a
+	// per-edge pass through the accessors, and the test below is exact.
+	for _, edge := range g.MaybeLearned(nil) {
+		i := int(edge)
 		w, orig := g.Weight(edge), pl.Original[i]
 		if !graph.IsFinite(orig) {
 			orig = graph.Finite(orig)
