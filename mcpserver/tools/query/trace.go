@@ -222,6 +222,7 @@ func traceAnswer(c *tools.Call, b *session.Bundle, tr stacktrace.Trace, in trace
 	for i, f := range tr.Frames {
 		hits[i] = m.mapFrame(f)
 	}
+	trustAgreeingLines(g, tr.Frames, hits)
 	sus := rankSuspects(g, hist, head, tr, hits)
 	out := traceOutput{
 		LanguageDetected: string(tr.Language), ErrorType: tr.Error.Type, ErrorMessage: tr.Error.Message,
@@ -939,4 +940,37 @@ func traceGuidance(c *tools.Call, g *graph.Graph, tr stacktrace.Trace, sus []*su
 	}
 	return tools.Guidance{ProofState: state, NextSuggestedTool: tools.FirstTool(c.Registry, "impact"), NextSuggestedTarget: g.ExternalID(top.node),
 		NextStepHint: lead + ": check its blast radius with impact before changing it."}, nil
+}
+
+// trustAgreeingLines re-maps a frame named like a function of its file
+// that does not hold its line, when another frame of that file lands in
+// the function it names: the file's lines then match the trace's, and the
+// frame is a call made at that line into code the graph does not hold.
+// Ruby reports a core method so (`base.rb:1072:in 'each'` is route!
+// calling Array#each); without this the frame went to sinatra's own
+// Stream#each, 600 lines away.
+func trustAgreeingLines(g *graph.Graph, frames []stacktrace.Frame, hits []frameHit) {
+	agree := map[graph.NodeID]bool{}
+	for i, h := range hits {
+		f := frames[i]
+		if h.ok && f.Line > 0 && h.node != h.file && g.Label(h.node) == f.Function && holdsLine(g, h.node, f.Line) {
+			agree[h.file] = true
+		}
+	}
+	for i := range hits {
+		h, f := &hits[i], frames[i]
+		if !h.ok || f.Line <= 0 || !agree[h.file] || h.node == h.file || g.Label(h.node) != f.Function || holdsLine(g, h.node, f.Line) {
+			continue
+		}
+		if at := lineEntity(g, g.SourcePath(h.file), f.Line); at != graph.NoNode {
+			h.node = at
+			h.note = fmt.Sprintf("line %d lies in %s, and the file's other frames agree with its lines: %s is called from here (not code of the graph)", f.Line, g.Label(at), f.Function)
+		}
+	}
+}
+
+// lineEntity is the innermost code entity of the file at p holding line.
+func lineEntity(g *graph.Graph, p string, line int) graph.NodeID {
+	n, _ := entityAt(g, p, stacktrace.Frame{Line: line})
+	return n
 }

@@ -510,3 +510,39 @@ func TestTraceNameBeatsAMovedLine(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceCoreMethodFrameStaysAtItsLine: Ruby reports a core method
+// (Array#each) at its caller's line. When another frame of the file lands
+// in the function it names, the file's lines are the trace's, so the
+// `each` frame is route! calling out, not the project's Stream#each; a
+// trace whose frames agree nowhere keeps the name (the file may have
+// changed since).
+func TestTraceCoreMethodFrameStaysAtItsLine(t *testing.T) {
+	t.Parallel()
+	d, _ := tooltest.FixtureRepo(t, map[string]string{
+		"app/base.rb": "class Stream\n  def each\n    yield 1\n  end\nend\n\nclass Base\n  def route!\n    routes.each do |r|\n      process(r)\n    end\n  end\n\n" +
+			"  def process(r)\n    r.go\n  end\nend\n",
+	})
+	for _, c := range []struct {
+		name, text string
+		want, not  string
+	}{
+		{
+			name: "the file's other frames agree with its lines",
+			text: "app/base.rb:15:in `process': undefined method `go' for nil (NoMethodError)\n\tfrom app/base.rb:10:in `block in route!'\n" +
+				"\tfrom app/base.rb:9:in `each'\n\tfrom app/base.rb:9:in `route!'\n",
+			want: "file::app/base.rb::Base::route!", not: "file::app/base.rb::Stream::each",
+		},
+		{
+			name: "no frame agrees: the name wins",
+			text: "app/base.rb:9:in `each': boom (RuntimeError)\n",
+			want: "file::app/base.rb::Stream::each",
+		},
+	} {
+		out := tooltest.MustCall(t, d, "trace", map[string]any{"agent_id": "t", "error_text": c.text})
+		got := strings.Join(suspectsOf(t, out), " ")
+		if !strings.Contains(got, c.want) || c.not != "" && strings.Contains(got, c.not) {
+			t.Errorf("%s: suspects %s, want %s and not %q", c.name, got, c.want, c.not)
+		}
+	}
+}
