@@ -17,6 +17,7 @@ type callable struct {
 	path string       // def's file
 	qual string       // def's qualified name in it
 	sig  pySig
+	via  string // the module-level alias followed to def ("encode = _obj.encode")
 }
 
 // exampleFindings checks every resolvable call of a document's Python
@@ -46,10 +47,14 @@ func exampleFindings(b *session.Bundle, src *driftSources, d *document.DocDrift,
 }
 
 func defName(k callable) string {
+	s := "def " + k.qual
 	if k.def == graph.NoNode {
-		return k.qual + " defines no __init__"
+		s = k.qual + " defines no __init__"
 	}
-	return "def " + k.qual
+	if k.via != "" {
+		s += ", through " + k.via
+	}
+	return s
 }
 
 // resolveCallable finds what a dotted name calls and the signature that
@@ -58,8 +63,11 @@ func defName(k callable) string {
 func resolveCallable(b *session.Bundle, src *driftSources, x *document.Index, c exCall) (callable, bool) {
 	g := b.Graph
 	ids := x.PythonName(c.target)
-	if len(ids) != 1 {
-		return callable{}, false
+	if len(ids) != 1 || !c.instance && g.Type(ids[0]) != graph.Function && g.Type(ids[0]) != graph.Class {
+		if len(ids) > 1 {
+			return callable{}, false
+		}
+		return aliasCallable(src, x, g, c)
 	}
 	id := ids[0]
 	if c.instance {
