@@ -238,8 +238,9 @@ type ImpactResult struct {
 	// Scope counts the nodes the change includes: the source and what it
 	// contains. They are never part of the blast radius.
 	Scope int `json:"scope"`
-	// BlastRadius is sorted by hop distance, then signal (descending),
-	// then NodeID: direct dependents first.
+	// BlastRadius is sorted by hop distance, then signal (descending; a
+	// test ranks after production dependents within 0.05 of it), then
+	// NodeID: direct dependents first.
 	BlastRadius []ImpactNode `json:"blast_radius"`
 	// ByHop[h-1] counts the nodes at hop distance h, before TopK.
 	ByHop []int `json:"by_hop"`
@@ -267,7 +268,8 @@ type ImpactResult struct {
 //     signal per node, within MaxHops; directories and packages are never
 //     passed through);
 //  3. rollup: at file level each affected entity counts for its file;
-//  4. rank: direct dependents first, then by signal, then by NodeID;
+//  4. rank: direct dependents first, then by signal (production before
+//     tests of near-equal signal), then by NodeID;
 //  5. chains: the strongest paths to the farthest and strongest nodes.
 //
 // Impact reads the weights ingest set, not learned ones: it answers a
@@ -600,23 +602,32 @@ func (r *impactRun) via(members []reached) []Usage {
 	return out
 }
 
-// rank orders the listed nodes (direct first, then signal as answers show
-// it, three decimals), counts them per hop and sums the energy. Among
-// equal signals — a file's noisy-or reaches 1.000 once a few of its
-// entities are hit, so a module's main importer tied with a dozen test
-// files — production code comes before tests (what breaks before what
-// checks it), then the stronger unrounded evidence, then NodeID.
+// rank orders the listed nodes: direct first, then signal as answers show
+// it (three decimals), a test counting testMargin lower, then production
+// before tests, then the stronger unrounded evidence, then NodeID.
+//
+// Why the margin: a file's signal is the noisy-or of its affected entities,
+// so above ~0.95 it counts call sites, not how much breaks — a test file
+// with forty calls of Config shows 1.000, the server that runs it 0.993.
+// What breaks (production) comes before what checks it (tests) unless the
+// test's evidence is clearly stronger. Shifting one class by a constant
+// keeps the order total and deterministic.
 func (r *impactRun) rank(nodes []ImpactNode) {
+	key := make(map[graph.NodeID]float64, len(nodes))
 	test := make(map[graph.NodeID]bool, len(nodes))
 	for _, n := range nodes {
 		test[n.Node] = r.g.HasTag(n.Node, "test") || IsTestPath(r.g.SourcePath(n.Node))
+		key[n.Node] = shown(n.SignalStrength)
+		if test[n.Node] {
+			key[n.Node] -= testMargin
+		}
 	}
 	slices.SortFunc(nodes, func(a, b ImpactNode) int {
 		switch {
 		case a.HopDistance != b.HopDistance:
 			return a.HopDistance - b.HopDistance
-		case shown(a.SignalStrength) != shown(b.SignalStrength):
-			return cmp.Compare(shown(b.SignalStrength), shown(a.SignalStrength))
+		case key[a.Node] != key[b.Node]:
+			return cmp.Compare(key[b.Node], key[a.Node])
 		case test[a.Node] != test[b.Node]:
 			if test[b.Node] {
 				return -1
@@ -642,7 +653,12 @@ func (r *impactRun) rank(nodes []ImpactNode) {
 	res.BlastRadius = nodes
 }
 
-// shown is a signal as answers print it (three decimals).
+// testMargin is how much stronger (in thousandths of signal, as shown) a
+// test's signal must be to rank before a production dependent at the same
+// hop: 0.05, the gap between one direct call (≈0.95) and saturation.
+const testMargin = 50
+
+// shown is a signal as answers print it (three decimals), in thousandths.
 func shown(s float32) float64 { return math.Round(float64(s) * 1000) }
 
 // chains reconstructs the strongest propagation paths: to the listed nodes
