@@ -501,9 +501,29 @@ func (ix *Index) rubyModule(from fileInfo, mod string) []location {
 	}
 	var out []location
 	for _, f := range ix.suffixFiles(mod) {
-		out = append(out, location{file: f})
+		if onRubyLoadPath(f, mod) {
+			out = append(out, location{file: f})
+		}
 	}
 	return out
+}
+
+// onRubyLoadPath reports whether Ruby's require of mod can load the file
+// f: require searches the load path, which holds the project's root and
+// its lib (spec, test) directories, so the path must be mod below one of
+// them. A deeper file whose name merely ends like it is not what Ruby
+// loads: rack-protection's `require 'logger'` is the standard library,
+// not sinatra's lib/sinatra/middleware/logger.rb.
+func onRubyLoadPath(f, mod string) bool {
+	prefix := strings.TrimSuffix(f, mod)
+	if prefix == "" {
+		return true
+	}
+	switch path.Base(strings.TrimSuffix(prefix, "/")) {
+	case "lib", "spec", "test":
+		return true
+	}
+	return false
 }
 
 // phpModule maps a namespaced class to a PSR-4 style path, allowing the

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/m1nd-go/m1nd/ingest/extract"
 )
 
 // TestRubyClassMethodsNeedTheClass: a call on an untyped value does not
@@ -52,5 +53,40 @@ end
 	}
 	if d := cmp.Diff(want, resolveConstructions(t, files)); d != "" {
 		t.Errorf("calls (-want +got):\n%s", d)
+	}
+}
+
+// TestRubyRequireFollowsTheLoadPath: require names a path below a load
+// path directory (the root, lib, spec, test); a deeper file named alike is
+// not what Ruby loads.
+func TestRubyRequireFollowsTheLoadPath(t *testing.T) {
+	var results []*extract.Result
+	for _, p := range []string{"lib/sinatra/middleware/logger.rb", "rack-protection/lib/rack/protection.rb", "spec/spec_helper.rb", "config/boot.rb", "app/x.rb"} {
+		r, err := extract.ExtractFile(p, []byte("x = 1\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, r)
+	}
+	ix := New(results, nil)
+	from := ix.files[ix.fileIdx["app/x.rb"]]
+	for _, c := range []struct {
+		mod  string
+		want []string
+	}{
+		{"logger", nil},
+		{"rack/protection", []string{"rack-protection/lib/rack/protection.rb"}},
+		{"sinatra/middleware/logger", []string{"lib/sinatra/middleware/logger.rb"}},
+		{"spec_helper", []string{"spec/spec_helper.rb"}},
+		{"config/boot", []string{"config/boot.rb"}},
+		{"boot", nil},
+	} {
+		var got []string
+		for _, l := range ix.rubyModule(from, c.mod) {
+			got = append(got, l.file)
+		}
+		if d := cmp.Diff(c.want, got); d != "" {
+			t.Errorf("require %q (-want +got):\n%s", c.mod, d)
+		}
 	}
 }
