@@ -23,6 +23,29 @@ var hubFixture = map[string]string{
 	"web/b.ts":        "export class X { run() { return 1 } }\n",
 	"web/c.ts":        "export class Y { go() { return 2 } }\n",
 	"web/a.ts":        "import { X } from './index';\nexport function main() { return new X().run() }\n",
+	// Barrels not named index: lib.ts only re-exports; main.ts (immer's
+	// src/immer.ts) re-exports three names and has one value of its own.
+	"web2/lib.ts":  "export { X } from './b';\nexport * from './c';\n",
+	"web2/main.ts": "export { X } from './b';\nexport { Y } from './c';\nexport { W } from './w';\nexport const produce = () => 1;\n",
+	"web2/b.ts":    "export class X { run() { return 1 } }\n",
+	"web2/c.ts":    "export class Y { go() { return 2 } }\n",
+	"web2/w.ts":    "export class W { go() { return 3 } }\n",
+	"web2/a.ts":    "import { X } from './lib';\nexport function main() { return new X().run() }\n",
+	"web2/p.ts":    "import { X } from './main';\nexport function main() { return new X().run() }\n",
+	// An __init__.py that is mostly its own code is no hub, whatever its
+	// name: a taker of its names takes its imports.
+	"own/__init__.py": "from .c import Y\n\n\nclass A:\n    pass\n\n\nclass B:\n    pass\n\n\nclass C:\n    pass\n",
+	"own/c.py":        "class Y:\n    pass\n",
+	"a4.py":           "from own import A\n\n\ndef main():\n    return A()\n",
+	// A re-exported module variable: test_v.py takes missing, bound by
+	// vars/__init__.py to u.py's variable; f.py has a member of that name.
+	// (marshmallow: the graph resolved tests' `from marshmallow import
+	// missing` to fields.py's Field.missing property).
+	"src/vars/__init__.py": "from vars.u import missing\nfrom vars.f import Field\n",
+	"src/vars/u.py":        "missing = object()\n",
+	"src/vars/f.py":        "from vars.dec import deco\nfrom vars.u import missing as missing_\n\n\nclass Field:\n    def __init__(self, missing=missing_):\n        self.x = missing\n\n    @property\n    def missing(self):\n        return self.x\n\n    @deco\n    def go(self):\n        return 1\n",
+	"src/vars/dec.py":      "def deco(f):\n    return f\n",
+	"tests/test_v.py":      "from vars import missing\n\n\ndef test_main():\n    assert missing\n",
 }
 
 // A chain through a re-exporting hub follows only the names the importer
@@ -49,6 +72,15 @@ func TestHypothesizeThroughReExportHub(t *testing.T) {
 		// A namespace import names no symbol: what a3.py reads of pkg is
 		// unknown, so every hop of the hub is followed, as before.
 		{"a3.py depends on pkg/c.py", "likely_true", "path_found", nil},
+		// A barrel not named index is a hub by its facts (issue 27): the
+		// chain a → lib → c follows nothing a takes.
+		{"web2/a.ts depends on web2/c.ts", "inconclusive", "hub_chain", []string{"re-export hub web2/lib.ts", "X (web2/b.ts)"}},
+		{"web2/p.ts depends on web2/w.ts", "inconclusive", "hub_chain", []string{"re-export hub web2/main.ts"}},
+		{"web2/p.ts depends on web2/b.ts", "likely_true", "direct_edge", nil},
+		{"a4.py depends on own/c.py", "likely_true", "path_found", nil},
+		// The variable taken is u.py's: f.py, and what it imports, are no
+		// dependency of test_v.py.
+		{"tests/test_v.py depends on src/vars/dec.py", "inconclusive", "hub_chain", []string{"missing (src/vars/u.py)"}},
 		// The hub itself is still a dependency of its importer.
 		{"a.py depends on pkg/__init__.py", "likely_true", "direct_edge", nil},
 	} {
