@@ -121,6 +121,14 @@ type Store struct {
 	// since are the results put or loaded since the last commit, which
 	// keeps them only if they are live.
 	since []pathKey
+	// seq counts the manifests the store has held (every Commit, Load or
+	// Bind that replaced it); delta lists, sorted, the paths whose entry
+	// the last Commit added, removed or changed, when the manifest before
+	// it was seq-1's (deltaOK): a caller that derived something from
+	// manifest seq-1 updates it from these paths alone (ManifestDelta).
+	seq     uint64
+	delta   []string
+	deltaOK bool
 }
 
 // pathKey is a result's key and the path it is of.
@@ -312,7 +320,27 @@ func (s *Store) Load() error {
 	}
 	s.manifest = m.Entries
 	s.loaded = true
+	s.replaced(nil, false)
 	return nil
+}
+
+// replaced records that the manifest was replaced, and how (ManifestDelta).
+// Caller holds mu.
+func (s *Store) replaced(delta []string, ok bool) {
+	s.seq++
+	s.delta, s.deltaOK = delta, ok
+}
+
+// ManifestDelta returns the sequence number of the manifest the store
+// holds and, when the last Commit replaced manifest seq-1, the paths whose
+// entries it added, removed or changed, sorted (ok false otherwise: a
+// Load, a Bind to another tree, no commit yet). A server that stamps every
+// file of a root after each ingest restamps only these instead of every
+// path (mcpserver/tools/reingest.go). The slice must not be modified.
+func (s *Store) ManifestDelta() (seq uint64, paths []string, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.seq, s.delta, s.deltaOK
 }
 
 // Bind ties the store to the tree it caches (an absolute directory): Load
@@ -323,6 +351,7 @@ func (s *Store) Bind(root string) {
 	defer s.mu.Unlock()
 	if s.root != root {
 		s.root, s.loaded, s.manifest = root, false, nil
+		s.replaced(nil, false)
 	}
 }
 
@@ -509,10 +538,11 @@ func (s *Store) TakePrepared(rel string, h Hash) (Prepared, bool) {
 // error returned is that of an earlier queued write.
 func (s *Store) Commit(entries map[string]Entry) error {
 	s.mu.Lock()
-	old := s.manifest
+	old, was := s.manifest, s.loaded
 	s.manifest = entries
 	s.loaded = true
-	stale := s.rekey(old, entries)
+	stale, delta := s.rekey(old, entries)
+	s.replaced(delta, was)
 	// Results are kept for live keys only: those committed before that
 	// are not stale, and those put or loaded since that are live now.
 	for _, k := range stale {
@@ -536,15 +566,19 @@ func (s *Store) Commit(entries map[string]Entry) error {
 }
 
 // rekey brings s.keys from the old manifest to the new one in place and
-// returns the keys that went stale (a text file gone or changed): a
-// commit of a few changed files among many allocates for those only.
-// Caller holds mu.
-func (s *Store) rekey(old, entries map[string]Entry) (stale []string) {
+// returns the keys that went stale (a text file gone or changed), and the
+// paths whose entries differ between the two, sorted: a commit of a few
+// changed files among many allocates for those only. Caller holds mu.
+func (s *Store) rekey(old, entries map[string]Entry) (stale, delta []string) {
 	for p, e := range old {
+		n, ok := entries[p]
+		if !ok || n != e {
+			delta = append(delta, p)
+		}
 		if e.Kind != Text {
 			continue
 		}
-		if n, ok := entries[p]; !ok || n.Kind != Text || n.Hash != e.Hash {
+		if !ok || n.Kind != Text || n.Hash != e.Hash {
 			stale = append(stale, s.keyOf(p, e.Hash))
 		}
 	}
@@ -557,11 +591,15 @@ func (s *Store) rekey(old, entries map[string]Entry) (stale []string) {
 		}
 	}
 	for p, e := range entries {
+		if _, ok := old[p]; !ok {
+			delta = append(delta, p)
+		}
 		if _, ok := s.keys[p]; !ok && e.Kind == Text {
 			s.keys[p] = hashKey{e.Hash, key(p, e.Hash)}
 		}
 	}
-	return stale
+	slices.Sort(delta)
+	return stale, delta
 }
 
 // writeManifest writes the manifest atomically, then removes the blobs it

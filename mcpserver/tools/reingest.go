@@ -237,6 +237,10 @@ func fileStamps(root string, cache *ingest.Cache, adapterName string) *session.R
 	if adapterName != "code" || root == "" {
 		return nil
 	}
+	if rf := restamp(root, cache); rf != nil {
+		return rf // reingest_stamps.go: the last commit's few paths
+	}
+	seq, _, _ := cache.ManifestDelta()
 	rf := &session.RootFiles{Root: root, Prefix: "file::"}
 	for _, rel := range cache.Paths() {
 		if e, ok := cache.Entry(rel); ok && e.Kind == ingestcache.Text {
@@ -245,6 +249,9 @@ func fileStamps(root string, cache *ingest.Cache, adapterName string) *session.R
 	}
 	slices.SortFunc(rf.Files, func(a, b session.FileStamp) int { return strings.Compare(a.Rel, b.Rel) })
 	rf.Dirs = session.StampDirs(root, rf.Files)
+	if again, _, _ := cache.ManifestDelta(); again == seq {
+		rememberStamps(cache, seq, rf) // not if another ingest committed meanwhile
+	}
 	return rf
 }
 
