@@ -13,10 +13,15 @@ through when X is defined in it, for a star import, for a name the chain
 cannot resolve, and for `import P` (a namespace: every attribute may be
 read). A reaches B when a chain of such links leads from A to B.
 
+JavaScript/TypeScript answers are judged by jsnames.cjs beside this file
+(the same rule for `import { A } from "m"` where m re-exports A, for any
+m — a barrel whatever its name; it needs node and the typescript package
+of benchmarks/deptruth/npm).
+
 Usage: nametruth.py RESULTS.json REPOS_DIR > names.json
-  RESULTS.json is m1nd-hypotruth -json output; for every Python answer
-  the output adds "names_true" (B reachable from A by names), and a summary
-  of right / wrong / inconclusive on the three truths goes to stderr.
+  RESULTS.json is m1nd-hypotruth -json output; for every Python and JS
+  answer the output adds "names_true" (B reachable from A by names), and a
+  summary of right / wrong / inconclusive on the three truths goes to stderr.
 """
 
 import ast
@@ -97,6 +102,23 @@ def name_graph(root, files):
     return edges, repo.leaves, repo.stats
 
 
+JS_EXTS = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts")
+
+
+def js_name_graph(root, tracked):
+    """jsnames.cjs over the tracked JS/TS files (none under node_modules),
+    with the repository's package.json files, as deptruth's JSTruth runs
+    jsdeps.cjs."""
+    def in_nm(f):
+        return "node_modules" in posixpath.dirname(f).split("/")
+    files = [f for f in tracked if f.endswith(JS_EXTS) and not in_nm(f)]
+    pkgs = [f for f in tracked if posixpath.basename(f) == "package.json" and not in_nm(f)]
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jsnames.cjs")
+    req = json.dumps({"root": os.path.abspath(root), "files": files, "packages": pkgs})
+    out = json.loads(subprocess.run(["node", script], input=req, capture_output=True, text=True, check=True).stdout)
+    return out["edges"], out["leaves"], {"hub_narrowed": out["stats"].get("narrowed", 0)}
+
+
 def reach(edges, leaves, a):
     """Files a reaches; a hub imported for re-exported names only is
     reached (a imports it) but not passed through."""
@@ -116,11 +138,15 @@ def main():
     repos = sys.argv[2]
     tally = {}
     for r in results:
-        if r["language"] != "python":
+        if r["language"] not in ("python", "js"):
             continue
         root = os.path.join(repos, r["name"])
-        files = subprocess.run(["git", "-C", root, "ls-files", "*.py", "*.pyi"], capture_output=True, text=True, check=True).stdout.split()
-        edges, leaves, stats = name_graph(root, files)
+        if r["language"] == "js":
+            tracked = subprocess.run(["git", "-C", root, "ls-files"], capture_output=True, text=True, check=True).stdout.split()
+            edges, leaves, stats = js_name_graph(root, tracked)
+        else:
+            files = subprocess.run(["git", "-C", root, "ls-files", "*.py", "*.pyi"], capture_output=True, text=True, check=True).stdout.split()
+            edges, leaves, stats = name_graph(root, files)
         print(r["name"], "hub imports narrowed:", stats.get("hub_narrowed", 0), file=sys.stderr)
         cache = {}
         for a in r["answers"]:
@@ -132,7 +158,7 @@ def main():
                 continue
             for truth, key in ((a["true"], "all"), (a["runtime_true"], "runtime"), (a["names_true"], "names")):
                 t = tally.setdefault((r["name"], key), [0, 0, 0])
-                tt = tally.setdefault(("python", key), [0, 0, 0])
+                tt = tally.setdefault((r["language"], key), [0, 0, 0])
                 i = 2 if v == "inconclusive" else 0 if (v == "likely_true") == truth else 1
                 t[i] += 1
                 tt[i] += 1
