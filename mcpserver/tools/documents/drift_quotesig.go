@@ -33,6 +33,8 @@ type sigQuote struct {
 	// stub: a stub def of a Python block, compared only when it shares a
 	// parameter with the def (else it is the reader's namesake function).
 	stub bool
+	// scope: the module a directive quote is filed under (.. module::), "" for none.
+	scope string
 }
 
 var (
@@ -47,9 +49,11 @@ var (
 // quotedSignatures finds the hand-written signatures of a page's lines.
 func quotedSignatures(lines []string) []sigQuote {
 	var out []sigQuote
+	scopes := moduleScopes(lines)
 	for i, l := range lines {
 		if m := directiveSigRe.FindStringSubmatch(l); m != nil {
 			if q, ok := readQuote(i+1, strings.TrimSpace(l), m[1], m[2], true); ok {
+				q.scope = scopes[i]
 				out = append(out, q)
 			}
 			continue
@@ -139,7 +143,13 @@ func signatureFindings(b *session.Bundle, src *driftSources, d *document.DocDrif
 	var fs []document.Finding
 	qs := append(quotedSignatures(lines), stubSignatures(pyExamples(strings.Join(lines, "\n")))...)
 	for _, q := range qs {
-		k, ok := quotedCallable(b, src, x, q.name)
+		k, ok := callable{}, false
+		if q.scope != "" {
+			k, ok = scopedCallable(b, src, x, scopedName(q.scope, q.name))
+		}
+		if !ok {
+			k, ok = quotedCallable(b, src, x, q.name)
+		}
 		if !ok || operatorDunder(q.name) {
 			continue
 		}
@@ -149,9 +159,21 @@ func signatureFindings(b *session.Bundle, src *driftSources, d *document.DocDrif
 		}
 		fs = append(fs, document.Finding{Kind: document.DriftCodeChanged, Section: sectionAt(b.Graph, d, q.line), Target: k.node, File: x.FileOf(k.node),
 			Mention: document.Mention{Kind: document.MentionCode, Text: q.text}, Line: q.line, CodeChanged: src.changed(x.FileOf(k.node)),
-			Detail: "the page's signature " + why + " (" + k.path + ": " + defName(k) + sigText(k.sig) + ")"})
+			Detail: "the page's signature " + why + " (" + k.path + ": " + defNameSig(k) + ")"})
 	}
 	return fs
+}
+
+// defNameSig is the def's name and parameters, then the alias followed
+// to it.
+func defNameSig(k callable) string {
+	via := k.via
+	k.via = ""
+	s := defName(k) + sigText(k.sig)
+	if via != "" {
+		s += ", through " + via
+	}
+	return s
 }
 
 // sigText lists a signature's parameter names, "(a, b, *, c)".

@@ -48,7 +48,9 @@ func checkClaims(b *session.Bundle, src *driftSources, d *document.DocDrift, not
 	}
 	if claims {
 		fs = append(fs, removedFindings(b, src, d, text, removals)...)
-		fs = append(fs, signatureFindings(b, src, d, strings.Split(string(text), "\n"))...)
+		lines := strings.Split(string(text), "\n")
+		fs = append(fs, signatureFindings(b, src, d, lines)...)
+		fs = append(fs, scopedObjectFindings(b, src, d, lines)...)
 		fs = append(fs, qualifiedFindings(b, src, d, text)...)
 		fs = append(fs, keywordFindings(b, src, d, text)...)
 		fs = append(fs, deprecatedFindings(b, src, d, text)...)
