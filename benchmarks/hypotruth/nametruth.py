@@ -11,7 +11,11 @@ imports but does not pass through, so the other modules that __init__
 imports are no dependency of the importer. P/__init__.py is passed
 through when X is defined in it, for a star import, for a name the chain
 cannot resolve, and for `import P` (a namespace: every attribute may be
-read). A reaches B when a chain of such links leads from A to B.
+read). Since 2026-11-30 (issue 27, barrels not named __init__) the rule
+holds for any module P, `from pkg.api import X` where api.py re-exports X
+too (name_graph's init_only=True gives the __init__-only truth; on the
+held-out repositories both narrow the same imports).
+A reaches B when a chain of such links leads from A to B.
 
 JavaScript/TypeScript answers are judged by jsnames.cjs beside this file
 (the same rule for `import { A } from "m"` where m re-exports A, for any
@@ -37,11 +41,12 @@ import pydeps  # noqa: E402
 
 class NameRepo(pydeps.Repo):
     def hub_names_only(self, f, node, mp, stub):
-        """from mp import names, where mp is a package whose __init__ binds
-        every (non-submodule) name from another module: the files that
-        define them, or None when __init__ itself must count."""
+        """from mp import names, where mp (a package's __init__, or any
+        module unless init_only) binds every (non-submodule) name from
+        another module: the files that define them, or None when mp itself
+        must count."""
         mfs = self.files_of(mp, stub)
-        if len(mfs) != 1 or not mfs[0].endswith(("__init__.py", "__init__.pyi")):
+        if len(mfs) != 1 or (self.init_only and not mfs[0].endswith(("__init__.py", "__init__.pyi"))):
             return None
         mf = mfs[0]
         info = self.info(mf)
@@ -88,9 +93,9 @@ class NameRepo(pydeps.Repo):
         return out
 
 
-def name_graph(root, files):
+def name_graph(root, files, init_only=False):
     repo = NameRepo(root, files, True)
-    repo.narrow, repo.leaves = {}, {}
+    repo.narrow, repo.leaves, repo.init_only = {}, {}, init_only
     repo.trees = {}
     for f in files:
         try:

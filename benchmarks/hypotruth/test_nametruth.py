@@ -64,5 +64,34 @@ class JSNames(unittest.TestCase):
         self.assertEqual(self.stats["hub_narrowed"], 3)
 
 
+
+PY = {
+    "pkg/__init__.py": "",
+    "pkg/api.py": "from .b import X\nfrom .c import Y\n\n__all__ = ['X', 'Y']\n",  # a barrel not named __init__
+    "pkg/b.py": "class X:\n    pass\n",
+    "pkg/c.py": "class Y:\n    pass\n",
+    "a.py": "from pkg.api import X\n",
+    "n.py": "import pkg.api\n",
+}
+
+
+class PyNames(unittest.TestCase):
+    def test_barrel_not_named_init(self):
+        root = tempfile.mkdtemp()
+        try:
+            for f, text in PY.items():
+                os.makedirs(os.path.join(root, os.path.dirname(f)), exist_ok=True)
+                with open(os.path.join(root, f), "w") as fh:
+                    fh.write(text)
+            edges, leaves, _ = nametruth.name_graph(root, sorted(PY))
+            self.assertNotIn("pkg/c.py", nametruth.reach(edges, leaves, "a.py"))
+            self.assertIn("pkg/b.py", nametruth.reach(edges, leaves, "a.py"))
+            self.assertIn("pkg/c.py", nametruth.reach(edges, leaves, "n.py"))  # a namespace import
+            edges, leaves, _ = nametruth.name_graph(root, sorted(PY), init_only=True)
+            self.assertIn("pkg/c.py", nametruth.reach(edges, leaves, "a.py"))
+        finally:
+            shutil.rmtree(root)
+
+
 if __name__ == "__main__":
     unittest.main()
