@@ -244,3 +244,98 @@ func (ix *Index) notRubyClassMethods(cands []int32) []int32 {
 	}
 	return out
 }
+
+// rubyBareReach drops the candidates a bare call inside a class cannot
+// reach: Ruby looks a receiverless call up in the caller's class and its
+// ancestors (then Kernel), so a method of another, unrelated class in
+// another file is never it (sinatra's `warn` in Base#quit! is
+// Kernel#warn, not Rack::Protection::Base#warn). Modules stay: which
+// classes include them is not recorded. Top-level defs stay.
+func (ix *Index) rubyBareReach(srcID string, fi int32, cands []int32) []int32 {
+	caller, ok := ix.rubyEnclosingClass(srcID)
+	if !ok {
+		return cands // top level or a module: what it reaches is not known
+	}
+	var reach map[string]bool
+	out := cands[:0:0]
+	for _, c := range cands {
+		cd := &ix.cands[c]
+		if cd.owner == "" || cd.file == fi || !ix.ownedByClass(cd) {
+			out = append(out, c)
+			continue
+		}
+		if reach == nil {
+			reach = ix.ancestry(caller)
+		}
+		if reach[cd.owner] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// rubyEnclosingClass is the label of the class whose method (or body)
+// srcID is, when that scope is a class.
+func (ix *Index) rubyEnclosingClass(srcID string) (string, bool) {
+	for _, scope := range []string{srcID, parentID(srcID)} {
+		if c, ok := ix.candByID(scope); ok {
+			if ix.cands[c].typ == graph.Class {
+				return ix.cands[c].label, true
+			}
+			if ix.cands[c].typ != graph.Function {
+				return "", false
+			}
+		}
+	}
+	return "", false
+}
+
+// ownedByClass reports whether the candidate is a member of a class (not
+// of a module).
+func (ix *Index) ownedByClass(cd *cand) bool {
+	c, ok := ix.candByID(parentID(cd.id))
+	return ok && ix.cands[c].typ == graph.Class
+}
+
+// candByID finds the candidate with the given ID among those of its label.
+func (ix *Index) candByID(id string) (int32, bool) {
+	_, label := splitLastSep(id)
+	for _, c := range ix.byLabel[label] {
+		if ix.cands[c].id == id && ix.cands[c].file >= 0 {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
+// ancestry is a class's label and its bases' labels, transitively.
+func (ix *Index) ancestry(class string) map[string]bool {
+	seen := map[string]bool{class: true}
+	queue := []string{class}
+	for len(queue) > 0 && len(seen) < 64 {
+		t := queue[0]
+		queue = queue[1:]
+		for _, p := range ix.parents[t] {
+			if p = lastName(strings.ReplaceAll(p, "::", ".")); !seen[p] {
+				seen[p] = true
+				queue = append(queue, p)
+			}
+		}
+	}
+	return seen
+}
+
+// parentID is id without its last "::" segment.
+func parentID(id string) string {
+	p, _ := splitLastSep(id)
+	return p
+}
+
+// splitLastSep splits id at its last "::".
+func splitLastSep(id string) (string, string) {
+	i := strings.LastIndex(id, "::")
+	if i < 0 {
+		return "", id
+	}
+	return id[:i], id[i+2:]
+}
