@@ -89,17 +89,10 @@ func (f *fileRefs) release() {
 // outcome is the outcome of the file's j-th reference, e naming name; fresh
 // reports that it was resolved again.
 func (f *fileRefs) outcome(j int, e *extract.Edge, name string) (r resolve.Result, fresh bool) {
-	if j < len(f.old) && f.stale.reuse(e, name) && !(f.stale.types && f.rubyBare(e)) {
+	if j < len(f.old) && f.stale.reuse(e, name) {
 		return f.old[j], false
 	}
 	return f.resolve(e, name), true
-}
-
-// rubyBare reports a Ruby call without a receiver: what it reaches
-// depends on the caller's ancestry (resolve's rubyBareReach), which
-// another file's class may have changed.
-func (f *fileRefs) rubyBare(e *extract.Edge) bool {
-	return e.Relation == extract.RelCalls && e.Hint.Receiver == "" && extract.For(f.file).Language() == "ruby"
 }
 
 func (f *fileRefs) resolve(e *extract.Edge, name string) resolve.Result {

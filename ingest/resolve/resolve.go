@@ -614,12 +614,8 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 	if from.lang == "python" {
 		cands = ix.stubsOrSources(cands, pyStubFirst(from))
 	}
-	if from.lang == "ruby" && rel == extract.RelCalls && hint.Receiver == "" {
-		if isConstantName(label) {
-			cands = ix.rubyConstant(src.ID, name, cands) // X.new, A::B.new
-		} else {
-			cands = ix.rubyBareReach(src.ID, fi, cands)
-		}
+	if from.lang == "ruby" && rel == extract.RelCalls && hint.Receiver == "" && isConstantName(label) {
+		cands = ix.rubyConstant(src.ID, name, cands) // X.new, A::B.new
 	}
 
 	if hint.Module != "" {

@@ -90,23 +90,3 @@ func TestRubyRequireFollowsTheLoadPath(t *testing.T) {
 		}
 	}
 }
-
-// TestRubyBareCallsReachTheirAncestry: a receiverless call inside a class
-// reaches that class's ancestry (and modules, which may be mixed in), not
-// a method of an unrelated class elsewhere (Kernel#warn is not
-// Rack::Protection::Base#warn).
-func TestRubyBareCallsReachTheirAncestry(t *testing.T) {
-	files := map[string]string{
-		"lib/guard.rb": "module Rack\n  class Guard\n    def warn(env, msg)\n    end\n\n    def helper\n    end\n  end\n\n" +
-			"  module Mixin\n    def mixed\n    end\n  end\nend\n",
-		"lib/app/use.rb": "class App\n  def quit!\n    warn 'bye'\n    mixed()\n  end\nend\n\nclass Kid < Rack::Guard\n  def go\n    helper()\n  end\nend\n",
-	}
-	want := map[string]bound{
-		"warn/-1":   {},
-		"mixed/-1":  {Target: "lib/guard.rb::Rack::Mixin::mixed"},
-		"helper/-1": {Target: "lib/guard.rb::Rack::Guard::helper"},
-	}
-	if d := cmp.Diff(want, resolveConstructions(t, files)); d != "" {
-		t.Errorf("calls (-want +got):\n%s", d)
-	}
-}
