@@ -132,7 +132,7 @@ var tableLangs = []*tableLang{
 		ignoreCalls: setOf("puts", "print", "p", "pp", "require", "require_relative", "attr_accessor",
 			"attr_reader", "attr_writer", "include", "extend", "prepend", "raise", "private", "protected",
 			"public", "lambda", "proc", "loop", "module_function", "private_constant", "freeze", "to_s",
-			"each", "map", "select", "nil?", "is_a?", "respond_to?", "send", "new"),
+			"each", "map", "select", "nil?", "is_a?", "respond_to?", "send", "new", "class"),
 		hook:      rubyHook,
 		basePaths: true,
 	},

@@ -793,7 +793,9 @@ func (x *tableExtract) call(i int32, r uint8, s *tScope) {
 	}
 	if recv != "" {
 		for _, self := range x.l.selfNames {
-			if recv == self {
+			if recv == self || x.l.name == "ruby" && recv == self+".class" {
+				// Ruby's self.class.m calls a class method of the
+				// enclosing class (rack-protection's random_token).
 				h.ReceiverType = x.enclosingClass(s)
 			}
 		}

@@ -37,6 +37,10 @@ func TestRubyClassMethodsNeedTheClass(t *testing.T) {
       options.delete(:host)
       opts.build(1)
       helper.finish
+      self.class.token(2)
+    end
+
+    def self.token(n)
     end
 
     def finish
@@ -50,6 +54,7 @@ end
 		"build/-1":    {},
 		"compile!/-1": {Target: "lib/app/use.rb::App::Base::compile!"},
 		"finish/-1":   {Target: "lib/app/use.rb::App::Base::finish"},
+		"token/-1":    {Target: "lib/app/use.rb::App::Base::token"},
 	}
 	if d := cmp.Diff(want, resolveConstructions(t, files)); d != "" {
 		t.Errorf("calls (-want +got):\n%s", d)
