@@ -51,6 +51,7 @@ func checkClaims(b *session.Bundle, src *driftSources, d *document.DocDrift, not
 		lines := strings.Split(string(text), "\n")
 		fs = append(fs, signatureFindings(b, src, d, lines)...)
 		fs = append(fs, scopedObjectFindings(b, src, d, lines)...)
+		fs = append(fs, cliFindings(b, src, d, text)...)
 		fs = append(fs, qualifiedFindings(b, src, d, text)...)
 		fs = append(fs, keywordFindings(b, src, d, text)...)
 		fs = append(fs, deprecatedFindings(b, src, d, text)...)
