@@ -304,7 +304,8 @@ func commandLines(line, prog string) []string {
 // cliFindings lists a page's command lines that pass the project's
 // command an option it does not declare.
 func cliFindings(b *session.Bundle, src *driftSources, d *document.DocDrift, text []byte) []document.Finding {
-	cmds := projectCommands(b.Graph, docIndex(b), src)
+	src.cliOnce.Do(func() { src.cli = projectCommands(b.Graph, docIndex(b), src) })
+	cmds := src.cli
 	if len(cmds) == 0 {
 		return nil
 	}

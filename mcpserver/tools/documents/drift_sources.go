@@ -30,6 +30,9 @@ type driftSources struct {
 	revs  map[string]string // top NUL time → last first-parent commit by then
 	// exHist: a def file's versions, read back for an example's call.
 	exHist map[string]*fileVersions
+	// cli: the project's commands, read once (every page of a run asks).
+	cliOnce sync.Once
+	cli     []cliDecl
 }
 
 func newDriftSources(b *session.Bundle) *driftSources {
