@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -21,7 +23,7 @@ import (
 // site-packages) maps back to the ingested file through it.
 type installedIndex struct {
 	goModules map[string]string // module path → graph directory ("" at the top)
-	npm       map[string]string // package name → graph directory
+	npm       map[string]npmPackage // package name → where and how it is built
 	crates    map[string]string // Cargo package name → graph directory
 }
 
@@ -37,18 +39,15 @@ const manifestLimit = 1 << 20
 
 func installedIndexOf(b *session.Bundle) *installedIndex {
 	v, _ := session.Derive(b, installedIndexKey, func(g *graph.Graph) (*installedIndex, error) {
-		x := &installedIndex{goModules: map[string]string{}, npm: map[string]string{}, crates: map[string]string{}}
+		x := &installedIndex{goModules: map[string]string{}, npm: map[string]npmPackage{}, crates: map[string]string{}}
 		// Manifests are not always graph nodes (go.mod has no language):
 		// look beside the graph's files, on disk, once per graph.
 		for _, dir := range manifestDirs(g) {
 			if mod := goModulePath(readManifest(b, path.Join(dir, "go.mod"))); mod != "" {
 				x.goModules[mod] = dir
 			}
-			var pj struct {
-				Name string `json:"name"`
-			}
-			if json.Unmarshal(readManifest(b, path.Join(dir, "package.json")), &pj) == nil && pj.Name != "" {
-				x.npm[pj.Name] = dir
+			if name, pkg, ok := readNpmPackage(readManifest(b, path.Join(dir, "package.json")), dir); ok {
+				x.npm[name] = pkg
 			}
 			if name := cargoPackageName(readManifest(b, path.Join(dir, "Cargo.toml"))); name != "" {
 				x.crates[name] = dir
@@ -182,8 +181,8 @@ func (x *installedIndex) installedCandidates(p string) (exact []string, suffix s
 		if strings.HasPrefix(name, "@") && len(segs) == 3 {
 			name, rel = segs[0]+"/"+segs[1], segs[2]
 		}
-		if dir, ok := x.npm[name]; ok && rel != "" {
-			exact = npmSources(dir, rel)
+		if pkg, ok := x.npm[name]; ok && rel != "" {
+			exact = npmSources(pkg, rel)
 		}
 		return exact, ""
 	}
@@ -219,23 +218,77 @@ func (x *installedIndex) installedCandidates(p string) (exact []string, suffix s
 
 // npmSources are the checkout paths an installed npm file may be built
 // from, likeliest first: the same path, then without the build directory
-// (dist/, lib/, esm/, cjs/, build/) and under src/, each as written and
-// with a compiled .js (.mjs, .cjs) read as its TypeScript source — zod's
-// node_modules/zod/v4/classic/parse.js is packages/zod/src/v4/classic/parse.ts.
-func npmSources(dir, rel string) []string {
+// (dist/, lib/, esm/, cjs/, build/, or the one the package.json's entry
+// points name, as ky's distribution/) and under src/ or source/, each as
+// written and with a compiled .js (.mjs, .cjs) read as its TypeScript
+// source — zod's node_modules/zod/v4/classic/parse.js is
+// packages/zod/src/v4/classic/parse.ts.
+func npmSources(pkg npmPackage, rel string) []string {
 	rels := []string{rel}
-	if first, rest, ok := strings.Cut(rel, "/"); ok && npmBuildDirs[first] {
+	if first, rest, ok := strings.Cut(rel, "/"); ok && (npmBuildDirs[first] || pkg.build[first]) {
 		rels = append(rels, rest)
 	}
 	var out []string
 	for _, r := range rels {
-		for _, base := range []string{path.Join(dir, r), path.Join(dir, "src", r)} {
+		for _, base := range []string{path.Join(pkg.dir, r), path.Join(pkg.dir, "src", r), path.Join(pkg.dir, "source", r)} {
 			out = append(out, base)
 			if ext := path.Ext(base); npmCompiled[ext] != nil {
 				for _, to := range npmCompiled[ext] {
 					out = append(out, strings.TrimSuffix(base, ext)+to)
 				}
 			}
+		}
+	}
+	return out
+}
+
+// npmPackage is a package.json of the project: its graph directory and
+// the top directories its entry points (main, module, types, exports)
+// lie in, which hold built files.
+type npmPackage struct {
+	dir   string
+	build map[string]bool
+}
+
+// readNpmPackage reads a package.json's name and entry points.
+func readNpmPackage(src []byte, dir string) (string, npmPackage, bool) {
+	var pj struct {
+		Name    string          `json:"name"`
+		Main    string          `json:"main"`
+		Module  string          `json:"module"`
+		Types   string          `json:"types"`
+		Exports json.RawMessage `json:"exports"`
+	}
+	if src == nil || json.Unmarshal(src, &pj) != nil || pj.Name == "" {
+		return "", npmPackage{}, false
+	}
+	pkg := npmPackage{dir: dir, build: map[string]bool{}}
+	entries := []string{pj.Main, pj.Module, pj.Types}
+	var exports any
+	if json.Unmarshal(pj.Exports, &exports) == nil {
+		entries = appendJSONStrings(entries, exports)
+	}
+	for _, e := range entries {
+		if first, _, ok := strings.Cut(strings.TrimPrefix(e, "./"), "/"); ok && first != "" && first != ".." {
+			pkg.build[first] = true
+		}
+	}
+	return pj.Name, pkg, true
+}
+
+// appendJSONStrings appends every string value inside v (an exports map
+// nests conditions).
+func appendJSONStrings(out []string, v any) []string {
+	switch v := v.(type) {
+	case string:
+		out = append(out, v)
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			out = appendJSONStrings(out, v[k])
+		}
+	case []any:
+		for _, e := range v {
+			out = appendJSONStrings(out, e)
 		}
 	}
 	return out

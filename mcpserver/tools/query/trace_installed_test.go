@@ -26,10 +26,12 @@ func TestTraceInstalledCopyMapsBack(t *testing.T) {
 		"ts/src/index.ts":          "export { parse } from \"./v4/classic/parse\";\n",
 		"ts/src/v4/classic/parse.ts": "// parse checks.\n\nexport function parse(schema: unknown, data: unknown) {\n  return check(schema, data);\n}\n\n" +
 			"function check(s: unknown, d: unknown) {\n  return d;\n}\n",
-		"php/src/Uri.php":     "<?php\nnamespace GuzzleHttp\\Psr7;\n\nclass Uri\n{\n    public function __construct(string $uri = '')\n    {\n        throw new \\InvalidArgumentException('bad');\n    }\n}\n",
-		"rb/lib/shop/cart.rb": "module Shop\n  class Cart\n    def total\n      raise ArgumentError, 'no price'\n    end\n  end\nend\n",
-		"rs/Cargo.toml":       "[package]\nname = \"walk-dir\"\nversion = \"2.5.0\"\n\n[dependencies]\nname = \"x\"\n",
-		"rs/src/lib.rs":       "pub struct IntoIter {}\n\nimpl IntoIter {\n    fn handle_entry(&self) {\n        let x: Option<u8> = None;\n        x.unwrap();\n    }\n}\n",
+		"php/src/Uri.php":       "<?php\nnamespace GuzzleHttp\\Psr7;\n\nclass Uri\n{\n    public function __construct(string $uri = '')\n    {\n        throw new \\InvalidArgumentException('bad');\n    }\n}\n",
+		"kyp/package.json":      `{"name": "ky", "main": "./distribution/index.js", "exports": {"types": "./distribution/index.d.ts", "default": "./distribution/index.js"}}`,
+		"kyp/source/core/Ky.ts": "export class Ky {\n  static create(input: string) {\n    return new Ky(input).fetch();\n  }\n}\n",
+		"rb/lib/shop/cart.rb":   "module Shop\n  class Cart\n    def total\n      raise ArgumentError, 'no price'\n    end\n  end\nend\n",
+		"rs/Cargo.toml":         "[package]\nname = \"walk-dir\"\nversion = \"2.5.0\"\n\n[dependencies]\nname = \"x\"\n",
+		"rs/src/lib.rs":         "pub struct IntoIter {}\n\nimpl IntoIter {\n    fn handle_entry(&self) {\n        let x: Option<u8> = None;\n        x.unwrap();\n    }\n}\n",
 	})
 	for _, tc := range []struct {
 		name, text   string
@@ -63,6 +65,11 @@ func TestTraceInstalledCopyMapsBack(t *testing.T) {
 			// project's but defines no main: not the project's file.
 			text: "ZodError: bad\n    at Object.parse (/app/node_modules/zod/v4/classic/parse.js:25:15)\n    at main (/app/src/index.ts:12:20)\n",
 			want: []string{"file::ts/src/v4/classic/parse.ts::parse:25"},
+		},
+		{
+			name: "node_modules, a build directory the package.json's entry points name, TypeScript under source/",
+			text: "HTTPError: 500\n    at Ky.create (/app/node_modules/ky/distribution/core/Ky.js:3:19)\n    at main (/app/node_modules/left-pad/index.js:1:1)\n",
+			want: []string{"file::kyp/source/core/Ky.ts::Ky::create:3"},
 		},
 		{
 			name: "installed gem",
