@@ -22,9 +22,9 @@ import (
 // installed copy of the project (the Go module cache, node_modules,
 // site-packages) maps back to the ingested file through it.
 type installedIndex struct {
-	goModules map[string]string // module path → graph directory ("" at the top)
+	goModules map[string]string     // module path → graph directory ("" at the top)
 	npm       map[string]npmPackage // package name → where and how it is built
-	crates    map[string]string // Cargo package name → graph directory
+	crates    map[string]string     // Cargo package name → graph directory
 }
 
 var installedIndexKey = session.NewKey[*installedIndex]("trace.installed")
