@@ -57,11 +57,23 @@ func (r *hubReader) exportCounts(u graph.NodeID) (own, re int) {
 		if g.IsMirror(e) || !isImportRel(g.RelationName(e)) || g.Type(t) != graph.File {
 			continue
 		}
-		if f := r.d.Unit(t); f != u && !named[f] && !usesOf[t] && !r.codeUsesUnit(u, f) {
+		if f := r.d.Unit(t); f != u && !named[f] && !usesOf[t] && !r.codeUsesUnit(u, f) && !r.namesThrough(used.imported, f) {
 			re++
 		}
 	}
 	return own, re
+}
+
+// namesThrough: one of the names is taken through f, which re-exports it
+// (an import of a barrel whose names the graph resolved to where they are
+// defined is no star re-export of the barrel).
+func (r *hubReader) namesThrough(names []graph.NodeID, f graph.NodeID) bool {
+	for _, x := range names {
+		if slices.Contains(r.usedBy(f).imported, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // children are the nodes u contains directly.

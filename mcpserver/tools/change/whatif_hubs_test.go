@@ -26,12 +26,15 @@ var hubFixture = map[string]string{
 	// Barrels not named index: lib.ts only re-exports; main.ts (immer's
 	// src/immer.ts) re-exports three names and has one value of its own.
 	"web2/lib.ts":  "export { X } from './b';\nexport * from './c';\n",
-	"web2/main.ts": "export { X } from './b';\nexport { Y } from './c';\nexport { W } from './w';\nexport const produce = () => 1;\n",
-	"web2/b.ts":    "export class X { run() { return 1 } }\n",
-	"web2/c.ts":    "export class Y { go() { return 2 } }\n",
-	"web2/w.ts":    "export class W { go() { return 3 } }\n",
-	"web2/a.ts":    "import { X } from './lib';\nexport function main() { return new X().run() }\n",
-	"web2/p.ts":    "import { X } from './main';\nexport function main() { return new X().run() }\n",
+	"web2/main.ts": "export { X } from './b';\nexport { Y } from './c';\nexport { W } from './w';\nexport { f } from './m';\nexport const produce = () => 1;\n",
+	// m.ts (immer's plugins/mapset.ts) takes names through two barrels,
+	// which the graph resolves to where they are defined: no hub.
+	"web2/m.ts": "import { X } from './lib';\nimport { Y } from './main';\nexport function f() { return [new X(), new Y()] }\n",
+	"web2/b.ts": "export class X { run() { return 1 } }\n",
+	"web2/c.ts": "export class Y { go() { return 2 } }\n",
+	"web2/w.ts": "export class W { go() { return 3 } }\n",
+	"web2/a.ts": "import { X } from './lib';\nexport function main() { return new X().run() }\n",
+	"web2/p.ts": "import { X } from './main';\nexport function main() { return new X().run() }\n",
 	// An __init__.py that is mostly its own code is no hub, whatever its
 	// name: a taker of its names takes its imports.
 	"own/__init__.py": "from .c import Y\n\n\nclass A:\n    pass\n\n\nclass B:\n    pass\n\n\nclass C:\n    pass\n",
@@ -77,6 +80,7 @@ func TestHypothesizeThroughReExportHub(t *testing.T) {
 		{"web2/a.ts depends on web2/c.ts", "inconclusive", "hub_chain", []string{"re-export hub web2/lib.ts", "X (web2/b.ts)"}},
 		{"web2/p.ts depends on web2/w.ts", "inconclusive", "hub_chain", []string{"re-export hub web2/main.ts"}},
 		{"web2/p.ts depends on web2/b.ts", "likely_true", "direct_edge", nil},
+		{"web2/p.ts depends on web2/m.ts", "inconclusive", "hub_chain", []string{"re-export hub web2/main.ts"}},
 		{"a4.py depends on own/c.py", "likely_true", "path_found", nil},
 		// The variable taken is u.py's: f.py, and what it imports, are no
 		// dependency of test_v.py.
