@@ -77,8 +77,11 @@ const (
 type WhyResult struct {
 	Source graph.NodeID `json:"source"`
 	Target graph.NodeID `json:"target"`
-	// Paths are ranked by cumulative strength (descending), then hops, then
-	// discovery order. Chain.Nodes starts at Source and ends at Target.
+	// Paths: the direct dependency edge between Source and Target first,
+	// if there is one (forward before reversed, not a type-only import),
+	// whatever its strength; then the others
+	// by cumulative strength (descending), then hops, then discovery
+	// order. Chain.Nodes starts at Source and ends at Target.
 	Paths           []Chain `json:"paths"`
 	TotalPathsFound int     `json:"total_paths_found"`
 	// Truncated is true when a budget stopped the search before TopK paths
@@ -144,7 +147,9 @@ func (h *whyHeap) Pop() any {
 // nodes only the strongest edge is used. The search is best-first over
 // partial paths, so paths come out strongest first and the TopK found are
 // the TopK that exist (unless Truncated); a hop-distance bound from the
-// target prunes partial paths that cannot arrive in time.
+// target prunes partial paths that cannot arrive in time. A direct
+// runtime dependency between the two comes first whatever its strength
+// (directHop).
 func Why(g *graph.Graph, source, target graph.NodeID, p WhyParams) (WhyResult, error) {
 	res := WhyResult{Source: source, Target: target}
 	if err := checkGraph(g); err != nil {
@@ -224,6 +229,15 @@ func Why(g *graph.Graph, source, target graph.NodeID, p WhyParams) (WhyResult, e
 		return f, o
 	}
 	states := []whyState{{node: source, parent: -1, strength: 1}}
+	direct, hasDirect := directHop(g, source, target, p.Direction, rels, factor)
+	if hasDirect {
+		states = append(states, direct)
+		res.Paths = append(res.Paths, pathOf(g, states, 1))
+		if len(res.Paths) == p.TopK {
+			res.TotalPathsFound = 1
+			return res, nil
+		}
+	}
 	h := &whyHeap{idx: []int32{0}, states: &states}
 	type cand struct {
 		v   graph.NodeID
@@ -284,8 +298,8 @@ func Why(g *graph.Graph, source, target graph.NodeID, p WhyParams) (WhyResult, e
 			return true
 		})
 		for _, c := range cands {
-			if onPath(si, c.v) {
-				continue
+			if onPath(si, c.v) || (hasDirect && si == 0 && c.v == target) {
+				continue // the direct hop is listed already
 			}
 			if len(states) >= p.MaxStates {
 				res.Truncated = true
@@ -297,6 +311,34 @@ func Why(g *graph.Graph, source, target graph.NodeID, p WhyParams) (WhyResult, e
 	}
 	res.TotalPathsFound = len(res.Paths)
 	return res, nil
+}
+
+// directHop is the one-hop path from source to target, if a runtime
+// dependency edge joins them in direction d: the strongest forward edge,
+// else the strongest reversed one. Why lists it first whatever its
+// strength: a direct call is the answer to "why are these connected",
+// even when ingest weighed it down (an ambiguous resolution has weight
+// 0.5, so "same file" or a cycle read backwards — B calls C, C references
+// A, for A calls B — scored higher). Containment and derived links are no
+// dependency, and a type-only import yields to a runtime chain
+// (whyTypeOnly): those keep their rank by strength.
+func directHop(g *graph.Graph, source, target graph.NodeID, d Direction, rels *relTable, factor func(graph.EdgeIdx, bool, orientation) (float32, orientation)) (whyState, bool) {
+	best, found := whyState{}, false
+	edgesOf(g, source, d, func(v graph.NodeID, e graph.EdgeIdx, rev bool) bool {
+		if k := rels.of(e).kind; v != target || (k != DependsOn && k != DependedOnBy) || IsTypeOnly(g.RelationName(e)) {
+			return true
+		}
+		f, o := factor(e, rev, orientNone)
+		if f <= 0 {
+			return true
+		}
+		better := !found || (best.rev && !rev) || (best.rev == rev && f > best.strength)
+		if better {
+			best, found = whyState{node: target, parent: 0, edge: e, rev: rev, hops: 1, orient: o, strength: f}, true
+		}
+		return true
+	})
+	return best, found
 }
 
 // typeOnlyRelations returns a test for the relation handles IsTypeOnly
