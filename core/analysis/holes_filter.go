@@ -35,7 +35,8 @@ func (h *holeRun) candidate(u graph.NodeID) bool {
 		p = h.g.Label(u)
 	}
 	// A Makefile's targets are functions too, yet nothing tests them.
-	b := h.g.Type(u) != graph.File || !notCode(p) && h.behaviour(u)
+	// A stub or .d.ts declares behaviour that lives elsewhere.
+	b := h.g.Type(u) != graph.File || !notCode(p) && !IsDeclarationPath(p) && h.behaviour(u)
 	h.behaves[u] = b
 	return b
 }

@@ -114,3 +114,7 @@ func ShortID(g *graph.Graph, id graph.NodeID) string {
 // conftest.py, and called immer's common.ts untested while a test in
 // __tests__/ imports it and missing counted that test.
 func IsTestPath(p string) bool { return analysis.IsTestPath(p) }
+
+// IsDeclarationPath recognises a stub or TypeScript declaration file
+// (analysis.IsDeclarationPath), which no test touches.
+func IsDeclarationPath(p string) bool { return analysis.IsDeclarationPath(p) }

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
@@ -81,4 +82,31 @@ func hotspotsOf(t *testing.T, field string, files map[string]string) map[string]
 		got[m["path"].(string)] = m[field]
 	}
 	return got
+}
+
+// A stub (attrs' src/attr/__init__.pyi) declares code that lives in the
+// .py beside it: no test can touch it, so it is neither a hotspot nor an
+// untested file, and missing does not call it a hole.
+func TestAuditStubsAreNeverUntested(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"pkg/__init__.py":    "",
+		"pkg/core.py":        "def run(x):\n    return x\n",
+		"pkg/core.pyi":       "def run(x: int) -> int: ...\n",
+		"pkg/app.py":         "from pkg.core import run\n\ndef main():\n    return run(1)\n",
+		"pkg/cli.py":         "from pkg.core import run\n\ndef go():\n    return run(2)\n",
+		"tests/test_core.py": "from pkg.core import run\nfrom pkg.app import main\nfrom pkg.cli import go\n\ndef test_run():\n    assert run(1) == main() == go() - 1\n",
+	}
+	if got := hotspotsOf(t, "tested", files); got["pkg/core.pyi"] != nil {
+		t.Errorf("the stub is listed as a hotspot: %v", got)
+	}
+	d, _ := tooltest.FixtureRepo(t, files)
+	out := tooltest.MustCall(t, d, "audit", map[string]any{"agent_id": "t", "path": "pkg", "profile": "quick"})
+	if n := out["topology"].(map[string]any)["untested_code_files"]; n != 0.0 {
+		t.Errorf("untested_code_files = %v, want 0 (the stub is not one)", n)
+	}
+	miss := tooltest.MustCall(t, d, "missing", map[string]any{"agent_id": "t", "query": "run core"})
+	if s := tooltest.ToText(miss["holes"]); strings.Contains(s, "core.pyi") {
+		t.Errorf("missing calls the stub a hole: %s", s)
+	}
 }
