@@ -206,7 +206,8 @@ func TestStructuralHolesHubsAndConventions(t *testing.T) {
 
 func TestIsTestPath(t *testing.T) {
 	for p, want := range map[string]bool{"tests/test_a.py": true, "a_test.go": true, "src/FooTest.java": true, "src/Latest.java": false, "lib/x.spec.ts": true,
-		"pkg/contest.py": false, "conftest.py": true, "src/testing/x.go": true, "src/app.py": false, "__tests__/a.js": true} {
+		"pkg/contest.py": false, "conftest.py": true, "src/testing/x.go": true, "src/app.py": false, "__tests__/a.js": true,
+		"typing_tests/mypy.py": true, "trio/_core/_tests/a.py": true, "integration-tests/x.ts": true, "contests/a.py": false} {
 		if got := IsTestPath(p); got != want {
 			t.Errorf("%s: %v, want %v", p, got, want)
 		}

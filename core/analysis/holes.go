@@ -533,7 +533,7 @@ func (h *holeRun) testUnit(u graph.NodeID) bool {
 
 // IsTestPath reports whether a path names test code by the usual
 // conventions: test_x.py, x_test.py, x_test.go, XTest.java, x.test.ts,
-// x.spec.js, or a tests/, test/, __tests__/, spec/ directory.
+// x.spec.js, or a tests/, test/, __tests__/, spec/, x_tests/ directory.
 func IsTestPath(p string) bool {
 	base := path.Base(p)
 	stem := strings.TrimSuffix(base, path.Ext(base))
@@ -546,6 +546,10 @@ func IsTestPath(p string) bool {
 	for _, seg := range strings.Split(strings.ToLower(path.Dir(p)), "/") {
 		switch seg {
 		case "test", "tests", "__tests__", "spec", "specs", "testing", "testdata":
+			return true
+		}
+		// typing_tests/ (attrs), _tests/ (trio), integration-tests/
+		if strings.HasSuffix(seg, "_tests") || strings.HasSuffix(seg, "-tests") {
 			return true
 		}
 	}
