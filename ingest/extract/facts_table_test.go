@@ -71,6 +71,8 @@ func TestFactsTableLanguages(t *testing.T) {
 			e("::UserController::show", "calls", "ref::find", 21, RefHint{Receiver: "$this->repo"}),
 			e("::UserController::show", "calls", "ref::info", 22, RefHint{ReceiverType: "Log"}),
 			e("::UserController::show", "calls", "ref::View", 23, RefHint{}),
+			e("::AdminController", "inherits", "ref::Auditable", 35, RefHint{}), // a trait it uses
+			e("::Auditable", "inherits", "ref::SoftDeletes", 39, RefHint{}),
 		}},
 		{"bash/deploy.sh", "bash", []string{"./lib/common.sh", "$HOME/.env"}, "", []tableFact{
 			n("::build", "Function", 6), n("::upload", "Function", 16),

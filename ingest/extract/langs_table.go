@@ -140,10 +140,10 @@ var tableLangs = []*tableLang{
 		name: "php", exts: []string{".php", ".phtml"}, ptr: tsphp.LanguagePHP,
 		defs: []defRule{
 			{kind: "namespace_definition", defKind: module, nameField: "name", whole: true},
-			{kind: "class_declaration", defKind: class, nameField: "name", classLike: true, bases: []string{"base_clause"}, impls: []string{"class_interface_clause"}},
+			{kind: "class_declaration", defKind: class, nameField: "name", classLike: true, bases: []string{"base_clause"}, impls: []string{"class_interface_clause"}, mixins: []string{"use_declaration"}},
 			{kind: "interface_declaration", defKind: iface, nameField: "name", classLike: true, bases: []string{"base_clause"}},
-			{kind: "trait_declaration", defKind: trait, nameField: "name", classLike: true},
-			{kind: "enum_declaration", defKind: enum, nameField: "name", classLike: true, impls: []string{"class_interface_clause"}},
+			{kind: "trait_declaration", defKind: trait, nameField: "name", classLike: true, mixins: []string{"use_declaration"}},
+			{kind: "enum_declaration", defKind: enum, nameField: "name", classLike: true, impls: []string{"class_interface_clause"}, mixins: []string{"use_declaration"}},
 			{kind: "function_definition", defKind: fn, nameField: "name"},
 			{kind: "method_declaration", defKind: fn, nameField: "name"},
 		},

@@ -47,6 +47,9 @@ type defRule struct {
 	// bases / impls: child kinds whose type names become inherits /
 	// implements edges.
 	bases, impls []string
+	// mixins: statement kinds in the body whose names become inherits
+	// edges (PHP's `use SomeTrait;`: the trait's methods are the class's).
+	mixins []string
 	// byValue retypes the definition by the kind of a child (Zig
 	// `const X = struct {…}`); with valueOnly, no match means no definition.
 	byValue   map[string]defKind
@@ -183,7 +186,7 @@ type tableTables struct {
 	str, wrap           []uint8 // symbol → 1 if a string kind / base wrapper
 	plist, param        []uint8 // symbol → 1 if a parameter list / parameter
 	nameKinds           [][]uint8
-	base, impl          [][]uint8
+	base, impl, mixin   [][]uint8
 	byValue             []map[uint16]defKind
 	fields              map[string]uint16
 }
@@ -224,6 +227,7 @@ func (e tableExtractor) tables() *tableTables {
 			tt.nameKinds = append(tt.nameKinds, mark(d.nameKinds...))
 			tt.base = append(tt.base, mark(d.bases...))
 			tt.impl = append(tt.impl, mark(d.impls...))
+			tt.mixin = append(tt.mixin, mark(d.mixins...))
 			var bv map[uint16]defKind
 			if len(d.byValue) > 0 && g.init() == nil {
 				bv = map[uint16]defKind{}
@@ -672,14 +676,17 @@ func (x *tableExtract) isTestFunc(name, head string) bool {
 // definition.
 func (x *tableExtract) bases(i int32, r uint8, id string) {
 	t := x.t
-	bk, ik := x.tt.base[r], x.tt.impl[r]
-	if bk == nil {
+	bk, ik, mk := x.tt.base[r], x.tt.impl[r], x.tt.mixin[r]
+	if bk == nil && mk == nil {
 		return
 	}
 	for c := t.first(i); c >= 0; c = t.n[c].next {
 		k := t.n[c].kind
 		rel := ""
 		switch {
+		case mk != nil && t.first(c) >= 0 && code(bk, k) == 0 && code(ik, k) == 0:
+			x.mixins(c, mk, id)
+			continue
 		case code(bk, k) > 0:
 			rel = RelInherits
 		case code(ik, k) > 0:
@@ -694,6 +701,19 @@ func (x *tableExtract) bases(i int32, r uint8, id string) {
 			}
 			x.b.ref(id, name, r, line, RefHint{})
 		}, 0)
+	}
+}
+
+// mixins adds an inherits edge for every name a mixin statement directly
+// in body uses (PHP `use A, B;` in a class or trait body).
+func (x *tableExtract) mixins(body int32, mk []uint8, id string) {
+	t := x.t
+	for c := t.first(body); c >= 0; c = t.n[c].next {
+		if code(mk, t.n[c].kind) > 0 {
+			x.baseNames(c, func(name string, line uint32) {
+				x.b.ref(id, name, RelInherits, line, RefHint{})
+			}, 0)
+		}
 	}
 }
 

@@ -30,3 +30,11 @@ class UserController extends Controller implements Renders {
 function format_user($user) {
     return strtoupper($user->name);
 }
+
+class AdminController extends UserController {
+    use Auditable;
+}
+
+trait Auditable {
+    use Timestamps, SoftDeletes;
+}
