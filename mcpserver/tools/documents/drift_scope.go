@@ -18,8 +18,11 @@ import (
 // `.. currentmodule:: kit.errors` fails Sphinx's import).
 
 var (
-	// .. module:: M, .. currentmodule:: M (py: prefixed or not); "None" ends the scope.
-	moduleDirRe = regexp.MustCompile(`^\s*\.\.\s+(?:py:)?(?:current)?module::\s*([A-Za-z_][\w.]*)\s*$`)
+	// .. module:: M, .. currentmodule:: M (py: prefixed or not), and
+	// .. automodule:: M, which files what follows under M too (structlog's
+	// api.rst: 58 names of structlog.dev, .testing, … read as structlog's
+	// on the tune run before it counted); "None" ends the scope.
+	moduleDirRe = regexp.MustCompile(`^\s*\.\.\s+(?:py:)?(?:current|auto)?module::\s*([A-Za-z_][\w.]*)\s*$`)
 	// An object directive with a bare name: .. class:: Name, .. autofunction:: name(…).
 	// Methods and attributes are left out: they are named relative to a class.
 	objectDirRe = regexp.MustCompile(`^\s*\.\.\s+(?:py:)?(?:auto)?(?:class|function|exception|data|decorator)::\s+([A-Za-z_]\w*)\s*(?:\(.*)?$`)

@@ -8,8 +8,8 @@ import (
 )
 
 func TestModuleScopes(t *testing.T) {
-	lines := []string{"API", ".. module:: kit", ".. function:: f()", "   .. currentmodule:: kit.errors", ".. class:: E", ".. py:currentmodule:: None", ".. class:: F"}
-	want := []string{"", "kit", "kit", "kit.errors", "kit.errors", "", ""}
+	lines := []string{"API", ".. module:: kit", ".. function:: f()", "   .. currentmodule:: kit.errors", ".. class:: E", ".. py:currentmodule:: None", ".. class:: F", ".. automodule:: kit.dev", ".. autoclass:: R"}
+	want := []string{"", "kit", "kit", "kit.errors", "kit.errors", "", "", "kit.dev", "kit.dev"}
 	if diff := cmp.Diff(want, moduleScopes(lines)); diff != "" {
 		t.Errorf("scopes (-want +got):\n%s", diff)
 	}
