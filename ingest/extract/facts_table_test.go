@@ -62,6 +62,8 @@ func TestFactsTableLanguages(t *testing.T) {
 			e("::Accounts::User", "inherits", "ref::ApplicationRecord", 6, RefHint{}),
 			e("::Accounts::User::save", "calls", "ref::validate!", 22, RefHint{ReceiverType: "User"}),
 			e("::Accounts::User::find", "calls", "ref::lookup", 18, RefHint{Receiver: "Repo", ReceiverType: "Repo"}),
+			e("::Admin", "inherits", "ref::Auditing::Trail", 29, RefHint{}), // include
+			e("::Admin", "inherits", "ref::Finders", 30, RefHint{}),         // extend
 		}},
 		{"php/UserController.php", "php", []string{`App\Models\User`, `Illuminate\Support\Facades\Log`, "helpers.php"}, `App\Http`, []tableFact{
 			n(`::App\Http`, "Module", 2), n("::UserController", "Class", 13), n("::UserController::show", "Function", 20, "method", "public"),

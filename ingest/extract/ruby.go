@@ -20,6 +20,13 @@ func rubyHook(x *tableExtract, i int32, s *tScope) bool {
 	}
 	m := t.child(i, x.field("method"))
 	recv := t.child(i, x.field("receiver"))
+	if m >= 0 && recv < 0 && !s.inFunc {
+		switch t.text(m) {
+		case "include", "extend", "prepend":
+			rubyMixin(x, i, s)
+			return false
+		}
+	}
 	if m < 0 || recv < 0 || t.text(m) != "new" {
 		return false
 	}
@@ -102,4 +109,29 @@ func rubyClassMethod(t *tree, i int32) bool {
 		}
 	}
 	return false
+}
+
+// rubyMixin records `include Helpers`, `extend Delegator`, `prepend
+// Mod` in a class or module body as an inherits edge to each module
+// named (its constant path as written): the module's methods become the
+// includer's, as a base class's do (sinatra's Base includes Helpers and
+// Templates).
+func rubyMixin(x *tableExtract, i int32, s *tScope) {
+	t := x.t
+	args := t.child(i, t.g.field("arguments"))
+	if args < 0 {
+		return
+	}
+	for c := t.first(args); c >= 0; c = t.n[c].next {
+		switch t.g.kindName(t.n[c].kind) {
+		case "constant", "scope_resolution":
+		default:
+			continue
+		}
+		path := strings.TrimPrefix(strings.Join(strings.Fields(t.text(c)), ""), "::")
+		if len(path) > 200 || strings.ContainsAny(path, "(.[") {
+			continue
+		}
+		x.b.ref(s.id, path, RelInherits, t.line(c), RefHint{})
+	}
 }

@@ -24,3 +24,8 @@ module Accounts
     end
   end
 end
+
+class Admin < Accounts::User
+  include Auditing::Trail
+  extend Finders
+end
