@@ -16,6 +16,8 @@ package extract
 #include <stdint.h>
 #include <stdlib.h>
 #include "tree_sitter/api.h"
+#include "ts_internal/tree.h"
+#include "ts_internal/language.h"
 
 typedef struct {
 	uint32_t start, end;
@@ -131,6 +133,212 @@ static uint32_t m1_flatten_tree(TSTree *t, m1_node *out, uint32_t cap,
 	return n;
 }
 
+// The walk below reads tree-sitter's subtrees directly (internal headers,
+// include/ts_internal, pinned with go-tree-sitter's version) instead of
+// moving a TSTreeCursor: the cursor re-derives a node's alias, visibility,
+// position and field from its stack at every step (go-std: the cursor's
+// moves were a quarter of the parse's CPU again), where one pass over each
+// parent's children carries them along. It visits the same visible nodes
+// in the same order and yields the same records as m1_flatten
+// (TestWalkMatchesCursor checks every node of every test file).
+
+// m1_frame is a parent whose children are being visited.
+typedef struct {
+	const Subtree *children;
+	const TSSymbol *aliases; // the parent's alias sequence, NULL if none
+	Length pos;              // position of child i (the cursor's entry position)
+	uint32_t count, i, sidx; // children, next child, next structural index
+	int32_t kept;            // nearest kept ancestor of the children, -1 none
+	uint32_t depth;          // visible depth of the children
+	uint16_t prod;           // the parent's production id (field map)
+	uint16_t inh;            // field a child without a slot of its own takes (hidden parent)
+} m1_frame;
+
+// m1_field is the field of structural child sidx in production prod: the
+// first non-inherited entry, as ts_tree_cursor_current_field_id reads it.
+static inline uint16_t m1_field(const TSLanguage *l, uint16_t prod, uint32_t sidx) {
+	const TSFieldMapEntry *m, *end;
+	ts_language_field_map(l, prod, &m, &end);
+	for (; m < end; m++) {
+		if (!m->inherited && m->child_index == sidx) {
+			return m->field_id;
+		}
+	}
+	return 0;
+}
+
+typedef struct {
+	m1_node *out;
+	uint32_t cap, n, nsym, errs;
+	const uint8_t *named;
+	int32_t *last;
+	int32_t root_last;
+	bool has_error;
+	const TSLanguage *lang;
+} m1_sink;
+
+// m1_emit records a visible node as m1_flatten does and returns the index
+// its children name as their kept parent.
+static inline int32_t m1_emit(m1_sink *k, Subtree s, Length pos, TSSymbol alias,
+		uint16_t field, int32_t parent) {
+	TSSymbol sym = ts_language_public_symbol(k->lang, alias ? alias : ts_subtree_symbol(s));
+	bool is_named;
+	if (sym == (TSSymbol)-1) {
+		k->errs++;
+		is_named = true;
+	} else {
+		is_named = sym < k->nsym && k->named[sym];
+		if (k->has_error && ts_subtree_missing(s)) {
+			k->errs++;
+		}
+	}
+	if (!is_named || k->n >= k->cap) {
+		return parent;
+	}
+	Length size = ts_subtree_size(s);
+	uint32_t n = k->n;
+	m1_node *o = &k->out[n];
+	o->start = pos.bytes;
+	o->end = pos.bytes + size.bytes;
+	o->row = pos.extent.row;
+	o->end_row = pos.extent.row + size.extent.row;
+	o->parent = parent;
+	o->next = -1;
+	o->kind = sym;
+	o->field = field;
+	int32_t *lp = parent >= 0 ? &k->last[parent] : &k->root_last;
+	if (*lp >= 0) {
+		k->out[*lp].next = (int32_t)n;
+	}
+	*lp = (int32_t)n;
+	k->last[n] = -1;
+	k->n++;
+	return (int32_t)n;
+}
+
+// m1_push opens s's children for the walk; the stack grows on the heap
+// past its local frames (hidden nodes nest without a visible depth).
+static inline bool m1_push(m1_frame **st, uint32_t *sp, uint32_t *scap, m1_frame *local,
+		Subtree s, Length pos, int32_t kept, uint32_t depth, uint16_t inh) {
+	if (*sp == *scap) {
+		uint32_t ncap = *scap * 2;
+		m1_frame *g = malloc(ncap * sizeof(m1_frame));
+		if (g == NULL) {
+			return false;
+		}
+		memcpy(g, *st, *sp * sizeof(m1_frame));
+		if (*st != local) {
+			free(*st);
+		}
+		*st = g;
+		*scap = ncap;
+	}
+	m1_frame *f = &(*st)[(*sp)++];
+	f->children = ts_subtree_children(s);
+	f->count = s.ptr->child_count;
+	f->prod = s.ptr->production_id;
+	f->aliases = NULL;
+	f->pos = pos;
+	f->i = 0;
+	f->sidx = 0;
+	f->kept = kept;
+	f->depth = depth;
+	f->inh = inh;
+	return true;
+}
+
+#define M1_LOCAL_FRAMES 128
+
+// m1_walk is m1_flatten over the subtrees (same arguments, same result).
+static uint32_t m1_walk(const TSTree *t, m1_node *out, uint32_t cap,
+		const uint8_t *named, uint32_t nsym, int32_t *last, uint32_t max_depth,
+		uint32_t *errors, uint32_t *dropped) {
+	const TSLanguage *lang = t->language;
+	m1_sink k = {out, cap, 0, nsym, 0, named, last, -1, false, lang};
+	Subtree root = t->root;
+	k.has_error = ts_subtree_error_cost(root) > 0;
+	m1_frame local[M1_LOCAL_FRAMES];
+	m1_frame *st = local;
+	uint32_t sp = 0, scap = M1_LOCAL_FRAMES, cut = 0;
+	Length pos = ts_subtree_padding(root);
+	int32_t self = m1_emit(&k, root, pos, 0, 0, -1);
+	if (1 < max_depth) {
+		if (ts_subtree_child_count(root) > 0) {
+			m1_push(&st, &sp, &scap, local, root, pos, self, 1, 0);
+			st[sp - 1].aliases = ts_language_alias_sequence(lang, st[sp - 1].prod);
+		}
+	} else if (ts_subtree_visible_child_count(root) > 0) {
+		cut++;
+	}
+	while (sp > 0) {
+		m1_frame *f = &st[sp - 1];
+		if (f->i == f->count) {
+			sp--;
+			continue;
+		}
+		// Advance as ts_tree_cursor_child_iterator_next does.
+		Subtree child = f->children[f->i];
+		Length at = f->pos;
+		bool extra = ts_subtree_extra(child);
+		bool visible = ts_subtree_visible(child);
+		TSSymbol alias = 0;
+		uint16_t field = 0;
+		if (!extra) {
+			if (f->aliases) {
+				alias = f->aliases[f->sidx];
+				visible |= alias != 0;
+			}
+			field = m1_field(lang, f->prod, f->sidx);
+			if (field == 0) {
+				field = f->inh;
+			}
+			f->sidx++;
+		}
+		f->pos = length_add(at, ts_subtree_size(child));
+		f->i++;
+		if (f->i < f->count) {
+			f->pos = length_add(f->pos, ts_subtree_padding(f->children[f->i]));
+		}
+		int32_t kept = f->kept;
+		uint32_t depth = f->depth;
+		if (visible) {
+			int32_t me = m1_emit(&k, child, at, alias, field, kept);
+			if (depth + 1 < max_depth) {
+				if (ts_subtree_child_count(child) > 0) {
+					if (!m1_push(&st, &sp, &scap, local, child, at, me, depth + 1, 0)) {
+						break;
+					}
+					st[sp - 1].aliases = ts_language_alias_sequence(lang, st[sp - 1].prod);
+				}
+			} else if (ts_subtree_visible_child_count(child) > 0) {
+				cut++;
+			}
+		} else if (ts_subtree_visible_child_count(child) > 0) {
+			// A hidden node: its children stand in its place; one without
+			// a field slot of its own takes the hidden node's.
+			if (!m1_push(&st, &sp, &scap, local, child, at, kept, depth, field)) {
+				break;
+			}
+			st[sp - 1].aliases = ts_language_alias_sequence(lang, st[sp - 1].prod);
+		}
+	}
+	if (st != local) {
+		free(st);
+	}
+	*errors = k.errs;
+	*dropped = cut;
+	return k.n;
+}
+
+// m1_walk_tree walks t (m1_walk) and deletes it.
+static uint32_t m1_walk_tree(TSTree *t, m1_node *out, uint32_t cap,
+		const uint8_t *named, uint32_t nsym, int32_t *last, uint32_t max_depth,
+		uint32_t *errors, uint32_t *dropped) {
+	uint32_t n = m1_walk(t, out, cap, named, nsym, last, max_depth, errors, dropped);
+	ts_tree_delete(t);
+	return n;
+}
+
 static size_t m1_off_parent(void) { return offsetof(m1_node, parent); }
 static size_t m1_off_kind(void) { return offsetof(m1_node, kind); }
 
@@ -220,10 +428,17 @@ func (w *worker) parseFlat(src []byte, named []uint8) (nodes []fnode, errs, cut 
 		s.last = make([]int32, n)
 	}
 	var e, c C.uint32_t
-	got := C.m1_flatten_tree(tr, (*C.m1_node)(unsafe.Pointer(&s.nodes[0])), C.uint32_t(n),
-		(*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named)),
-		(*C.int32_t)(unsafe.Pointer(&s.anc[0])), (*C.int32_t)(unsafe.Pointer(&s.last[0])),
-		C.uint32_t(maxTreeDepth), &e, &c)
+	var got C.uint32_t
+	if w.cursorWalk {
+		got = C.m1_flatten_tree(tr, (*C.m1_node)(unsafe.Pointer(&s.nodes[0])), C.uint32_t(n),
+			(*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named)),
+			(*C.int32_t)(unsafe.Pointer(&s.anc[0])), (*C.int32_t)(unsafe.Pointer(&s.last[0])),
+			C.uint32_t(maxTreeDepth), &e, &c)
+	} else {
+		got = C.m1_walk_tree(tr, (*C.m1_node)(unsafe.Pointer(&s.nodes[0])), C.uint32_t(n),
+			(*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named)),
+			(*C.int32_t)(unsafe.Pointer(&s.last[0])), C.uint32_t(maxTreeDepth), &e, &c)
+	}
 	return s.nodes[:int(got)], int(e), int(c), true
 }
 

@@ -46,6 +46,9 @@ func newGrammar(name string, ptr func() unsafe.Pointer) *grammar {
 type worker struct {
 	parser  cparser
 	scratch flatScratch
+	// cursorWalk flattens with a TSTreeCursor (m1_flatten): the reference
+	// the subtree walk is tested against, never set in an ingest.
+	cursorWalk bool
 }
 
 func (g *grammar) init() error {
