@@ -8,12 +8,12 @@ import (
 	"github.com/m1nd-go/m1nd/core/graph"
 )
 
-// reExportShare is the share of a module's exports that must be re-exports
-// for it to be a hub: "mostly re-exports", at least half.
+// reExportShare is the share of a module's exports that re-exports must
+// pass for it to be a hub: "mostly re-exports", more than half.
 const reExportShare = 0.5
 
-// isHub: file u is a barrel by its own facts, not its name — at least
-// half of what it exports are re-exports (reExports), and at least two.
+// isHub: file u is a barrel by its own facts, not its name — more than
+// half of what it exports are re-exports (exportCounts), and at least two.
 func (r *hubReader) isHub(u graph.NodeID) bool {
 	if is, ok := r.hubs[u]; ok {
 		return is
@@ -21,7 +21,7 @@ func (r *hubReader) isHub(u graph.NodeID) bool {
 	is := false
 	if r.g.Type(u) == graph.File {
 		own, re := r.exportCounts(u)
-		is = re >= 2 && float64(re) >= reExportShare*float64(own+re)
+		is = re >= 2 && float64(re) > reExportShare*float64(own+re)
 	}
 	r.hubs[u] = is
 	return is
@@ -31,8 +31,8 @@ func (r *hubReader) isHub(u graph.NodeID) bool {
 // such as __all__ left out: plumbing, not API) and its re-exports: the
 // names it imports that none of its own code uses (`export {x} from`,
 // `from .m import x` for __all__), and each module it imports whole
-// without naming or using anything of it (`export * from`,
-// `from .m import *`, `from . import m`).
+// without naming or using anything of it whose names its importers take
+// through it (`export * from`, `from .m import *`).
 func (r *hubReader) exportCounts(u graph.NodeID) (own, re int) {
 	g := r.g
 	for _, c := range r.children(u) {
@@ -51,17 +51,59 @@ func (r *hubReader) exportCounts(u graph.NodeID) (own, re int) {
 			re++
 		}
 	}
+	var through map[graph.NodeID]bool
 	lo, hi := g.OutRange(u)
 	for e := lo; e < hi; e++ {
 		t := g.Target(e)
 		if g.IsMirror(e) || !isImportRel(g.RelationName(e)) || g.Type(t) != graph.File {
 			continue
 		}
-		if f := r.d.Unit(t); f != u && !named[f] && !usesOf[t] && !r.codeUsesUnit(u, f) && !r.namesThrough(used.imported, f) {
+		f := r.d.Unit(t)
+		if f == u || named[f] || usesOf[t] || r.codeUsesUnit(u, f) || r.namesThrough(used.imported, f) {
+			continue
+		}
+		if through == nil {
+			through = r.takenThrough(u)
+		}
+		if through[f] {
 			re++
 		}
 	}
 	return own, re
+}
+
+// takenThrough are the units whose names u's importers take through u:
+// p imports u and names something of f without importing f itself. A
+// whole-module import is a star re-export only with that evidence — the
+// graph does not tell `export * from './f'` from an unresolved default
+// import (underscore's `import hasObjectTag from './_hasObjectTag.js'`).
+func (r *hubReader) takenThrough(u graph.NodeID) map[graph.NodeID]bool {
+	g, out := r.g, map[graph.NodeID]bool{}
+	lo, hi := g.InRange(u)
+	for pos := lo; pos < hi; pos++ {
+		e, p := g.InEdge(pos), g.InSource(pos)
+		if g.IsMirror(e) || !isImportRel(g.RelationName(e)) || g.Type(p) != graph.File {
+			continue
+		}
+		direct := map[graph.NodeID]bool{}
+		var names []graph.NodeID
+		plo, phi := g.OutRange(p)
+		for pe := plo; pe < phi; pe++ {
+			if t := g.Target(pe); !g.IsMirror(pe) && isImportRel(g.RelationName(pe)) {
+				if g.Type(t) == graph.File {
+					direct[t] = true
+				} else {
+					names = append(names, t)
+				}
+			}
+		}
+		for _, x := range names {
+			if f := r.d.Unit(x); !direct[f] {
+				out[f] = true
+			}
+		}
+	}
+	return out
 }
 
 // namesThrough: one of the names is taken through f, which re-exports it

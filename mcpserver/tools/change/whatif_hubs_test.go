@@ -35,6 +35,13 @@ var hubFixture = map[string]string{
 	"web2/w.ts": "export class W { go() { return 3 } }\n",
 	"web2/a.ts": "import { X } from './lib';\nexport function main() { return new X().run() }\n",
 	"web2/p.ts": "import { X } from './main';\nexport function main() { return new X().run() }\n",
+	// underscore's modules/_stringTagBug.js: two imports its values use
+	// (one a default import the graph does not resolve), no barrel.
+	"us/bug.js":    "import { supportsDataView } from './setup.js';\nimport hasObjectTag from './tag.js';\n\nexport var hasBug = supportsDataView && hasObjectTag(1),\n    isIE11 = hasObjectTag(2);\n",
+	"us/weak.js":   "import { isIE11 } from './bug.js';\nexport default isIE11;\n",
+	"us/tag.js":    "import tagTester from './tester.js';\nexport default tagTester('Object');\n",
+	"us/tester.js": "export default function tagTester(n) { return (x) => n }\n",
+	"us/setup.js":  "export var supportsDataView = true;\n",
 	// An __init__.py that is mostly its own code is no hub, whatever its
 	// name: a taker of its names takes its imports.
 	"own/__init__.py": "from .c import Y\n\n\nclass A:\n    pass\n\n\nclass B:\n    pass\n\n\nclass C:\n    pass\n",
@@ -82,6 +89,7 @@ func TestHypothesizeThroughReExportHub(t *testing.T) {
 		{"web2/p.ts depends on web2/b.ts", "likely_true", "direct_edge", nil},
 		{"web2/p.ts depends on web2/m.ts", "inconclusive", "hub_chain", []string{"re-export hub web2/main.ts"}},
 		{"a4.py depends on own/c.py", "likely_true", "path_found", nil},
+		{"us/weak.js depends on us/tag.js", "likely_true", "path_found", nil},
 		// The variable taken is u.py's: f.py, and what it imports, are no
 		// dependency of test_v.py.
 		{"tests/test_v.py depends on src/vars/dec.py", "inconclusive", "hub_chain", []string{"missing (src/vars/u.py)"}},
