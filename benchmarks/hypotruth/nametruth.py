@@ -154,7 +154,7 @@ def main():
             edges, leaves, stats = name_graph(root, files)
         print(r["name"], "hub imports narrowed:", stats.get("hub_narrowed", 0), file=sys.stderr)
         cache = {}
-        for a in r["answers"]:
+        for a in r["answers"] or []:
             if a["a"] not in cache:
                 cache[a["a"]] = reach(edges, leaves, a["a"])
             a["names_true"] = a["b"] in cache[a["a"]] and a["b"] != a["a"]
