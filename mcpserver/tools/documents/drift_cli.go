@@ -115,6 +115,13 @@ func consoleScripts(src *driftSources) [][2]string {
 		for _, m := range scriptPyRe.FindAllStringSubmatch(string(t), -1) {
 			out = append(out, [2]string{m[1], m[2]})
 		}
+		// An entry_points string in ini form (sqlite-utils' setup.py):
+		// "[console_scripts]\n    sqlite-utils=sqlite_utils.cli:cli".
+		for _, l := range strings.Split(string(t), "\n") {
+			if m := scriptCfgRe.FindStringSubmatch(l); m != nil && !strings.ContainsAny(l, `"'`) {
+				out = append(out, [2]string{m[1], m[2]})
+			}
+		}
 	}
 	return out
 }

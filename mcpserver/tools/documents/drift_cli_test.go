@@ -106,3 +106,23 @@ func TestDocumentDriftFindsUndeclaredCLIOptions(t *testing.T) {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
 }
+
+// Console scripts from each form of metadata: pyproject, setup.cfg, a
+// setup.py list of strings and a setup.py ini string (sqlite-utils).
+func TestConsoleScripts(t *testing.T) {
+	for _, tc := range []struct {
+		file, text string
+		want       [][2]string
+	}{
+		{"pyproject.toml", "[project]\nname = \"kit\"\n\n[project.scripts]\nkit = \"kit.main:cli\"\n", [][2]string{{"kit", "kit.main"}}},
+		{"setup.cfg", "[options.entry_points]\nconsole_scripts =\n    kit = kit.main:cli\n\n[other]\nx = y:z\n", [][2]string{{"kit", "kit.main"}}},
+		{"setup.py", "setup(entry_points={'console_scripts': ['kit = kit.main:cli']})\n", [][2]string{{"kit", "kit.main"}}},
+		{"setup.py", "setup(\n    entry_points=\"\"\"\n        [console_scripts]\n        kit-utils=kit_utils.cli:cli\n    \"\"\",\n)\n", [][2]string{{"kit-utils", "kit_utils.cli"}}},
+	} {
+		src := &driftSources{text: map[string][]byte{tc.file: []byte(tc.text), "pyproject.toml": nil, "setup.cfg": nil, "setup.py": nil}}
+		src.text[tc.file] = []byte(tc.text)
+		if diff := cmp.Diff(tc.want, consoleScripts(src)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.file, diff)
+		}
+	}
+}
