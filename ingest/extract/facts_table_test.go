@@ -56,6 +56,10 @@ func TestFactsTableLanguages(t *testing.T) {
 			e("::Acme.Shop::OrderService::Find", "calls", "ref::Validate", 21, RefHint{ReceiverType: "OrderService"}),
 			e("::Acme.Shop::OrderService::Find", "calls", "ref::WriteLine", 22, RefHint{ReceiverType: "Console"}),
 			e("::Acme.Shop::OrderService::Find", "calls", "ref::Order", 23, RefHint{}),
+			e("::Acme.Shop::OrderService", "references", "ref::IRepository", 14, RefHint{}),               // a field's type
+			e("::Acme.Shop::OrderService::OrderService", "references", "ref::IRepository", 16, RefHint{}), // a parameter's
+			e("::Acme.Shop::OrderService::Find", "references", "ref::Order", 18, RefHint{}),               // a return type
+			e("::Registry::Resolve", "references", "ref::OrderService", 38, RefHint{}),                    // a call's type argument
 		}},
 		{"ruby/user.rb", "ruby", []string{"json", "base"}, "", []tableFact{
 			n("::Accounts", "Module", 5), n("::Accounts::User", "Class", 6), n("::Accounts::User::find", "Function", 17, "method"),
@@ -74,6 +78,7 @@ func TestFactsTableLanguages(t *testing.T) {
 			e("::UserController::show", "calls", "ref::info", 22, RefHint{ReceiverType: "Log"}),
 			e("::UserController::show", "calls", "ref::View", 23, RefHint{}),
 			e("::AdminController", "inherits", "ref::Auditable", 35, RefHint{}), // a trait it uses
+			e("::UserController::__construct", "references", "ref::UserRepository", 16, RefHint{}),
 			e("::Auditable", "inherits", "ref::SoftDeletes", 39, RefHint{}),
 		}},
 		{"bash/deploy.sh", "bash", []string{"./lib/common.sh", "$HOME/.env"}, "", []tableFact{

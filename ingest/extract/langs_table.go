@@ -115,6 +115,8 @@ var tableLangs = []*tableLang{
 		ifacePrefixI: true,
 		selfNames:    []string{"this"},
 		overloads:    &overloadRule{lists: []string{"parameter_list"}, params: []string{"parameter"}},
+		typeRefs: &typeRefRule{fields: []string{"type", "returns"}, skip: []string{"qualifier", "alias"}, idents: []string{"identifier"},
+			lists: []string{"type_argument_list"}, ignore: setOf("var", "dynamic", "nint", "nuint", "unmanaged", "notnull"), tParams: true},
 	},
 	{
 		name: "ruby", exts: []string{".rb", ".rake", ".gemspec"}, baseNames: []string{"Rakefile", "Gemfile"},
@@ -164,6 +166,8 @@ var tableLangs = []*tableLang{
 		pkgs:        []pkgRule{{kind: "namespace_definition", field: "name"}},
 		stringKinds: []string{"string", "encapsed_string"},
 		selfNames:   []string{"$this", "self", "static"},
+		typeRefs: &typeRefRule{fields: []string{"type", "return_type"}, skip: []string{"prefix"}, idents: []string{"name"},
+			ignore: setOf("self", "static", "parent", "mixed", "callable", "iterable", "object", "array", "never")},
 		ignoreCalls: setOf("isset", "empty", "count", "array_map", "array_filter", "in_array", "is_array",
 			"strlen", "sprintf", "implode", "explode", "array_keys", "array_merge", "json_encode", "json_decode"),
 	},

@@ -155,6 +155,24 @@ type tableLang struct {
 	// hook handles a node the tables cannot express; true means handled
 	// (children are not visited).
 	hook func(x *tableExtract, i int32, s *tScope) bool
+	// typeRefs, when set, makes every type written in a type position
+	// (a parameter's, a field's, a return type) a references edge.
+	typeRefs *typeRefRule
+}
+
+// typeRefRule says where a grammar writes types: the fields holding a
+// type (C# "type", "returns"), the fields inside one that qualify a name
+// rather than name a type (a namespace prefix), and the kinds that name
+// a type.
+type typeRefRule struct {
+	fields, skip, idents []string
+	// lists are kinds that hold types wherever they appear (C#'s
+	// type_argument_list: GetService<IMediator>()).
+	lists []string
+	// ignore are names that are no project type (var, self, mixed).
+	ignore map[string]bool
+	// tParams: a name such as TRequest, TKey is a type parameter (.NET).
+	tParams bool
 }
 
 // overloadRule says where a function's parameters are: the kinds of its
@@ -189,6 +207,10 @@ type tableTables struct {
 	base, impl, mixin   [][]uint8
 	byValue             []map[uint16]defKind
 	fields              map[string]uint16
+	// typeField / typeSkip: field ids of typeRefRule's fields and skip;
+	// typeIdent its idents (nil when the language has no rule).
+	typeField, typeSkip map[uint16]bool
+	typeIdent, typeList []uint8
 }
 
 func (e tableExtractor) tables() *tableTables {
@@ -220,6 +242,10 @@ func (e tableExtractor) tables() *tableTables {
 				}
 			}
 			return t
+		}
+		if r := l.typeRefs; r != nil && g.init() == nil {
+			tt.typeField, tt.typeSkip = fieldSet(g, r.fields), fieldSet(g, r.skip)
+			tt.typeIdent, tt.typeList = mark(r.idents...), mark(r.lists...)
 		}
 		var dk, ck, ik, pk []string
 		for _, d := range l.defs {
@@ -383,6 +409,10 @@ func (x *tableExtract) walk(i int32, s *tScope) {
 	if x.l.hook != nil && x.l.hook(x, i, s) {
 		return
 	}
+	if x.tt.typeField != nil && x.inTypePosition(i) {
+		x.typeRefs(i, s, 0)
+		return
+	}
 	if r := code(x.tt.pkg, kind); r > 0 {
 		x.pkg(i, r-1)
 	}
@@ -403,6 +433,61 @@ func (x *tableExtract) walk(i int32, s *tScope) {
 }
 
 func (x *tableExtract) field(name string) uint16 { return x.tt.fields[name] }
+
+// fieldSet is the set of the grammar's ids of the named fields.
+func fieldSet(g *grammar, names []string) map[uint16]bool {
+	m := map[uint16]bool{}
+	for _, n := range names {
+		if id := g.field(n); id != 0 {
+			m[id] = true
+		}
+	}
+	return m
+}
+
+// inTypePosition reports a node that is the type of its parent (a
+// parameter's, a field's, a method's return type), except a construction's
+// or call's, which the call rules record.
+func (x *tableExtract) inTypePosition(i int32) bool {
+	t := x.t
+	if code(x.tt.typeList, t.n[i].kind) > 0 {
+		return true
+	}
+	if f := t.n[i].field; f == 0 || !x.tt.typeField[f] {
+		return false
+	}
+	p := t.n[i].parent
+	return p < 0 || code(x.tt.call, t.n[p].kind) == 0
+}
+
+// typeRefs adds a references edge from the scope to every type named in
+// the type at i (generic arguments included, namespace qualifiers not).
+func (x *tableExtract) typeRefs(i int32, s *tScope, depth int) {
+	t := x.t
+	if depth > 12 {
+		return
+	}
+	if code(x.tt.typeIdent, t.n[i].kind) > 0 {
+		name := strings.TrimSpace(t.text(i))
+		r := x.l.typeRefs
+		if !isIdent(name) || r.ignore[name] || isTypeParamName(name) || r.tParams && isDotNetTypeParam(name) {
+			return
+		}
+		x.b.ref(s.id, name, RelReferences, t.line(i), RefHint{})
+		return
+	}
+	for c := t.first(i); c >= 0; c = t.n[c].next {
+		if !x.tt.typeSkip[t.n[c].field] {
+			x.typeRefs(c, s, depth+1)
+		}
+	}
+}
+
+// isDotNetTypeParam: .NET names type parameters T plus a capitalised
+// word (TRequest, TKey).
+func isDotNetTypeParam(s string) bool {
+	return len(s) > 2 && s[0] == 'T' && isUpperStart(s[1:]) && !isAllUpper(s)
+}
 
 // nameOf turns a name node into a name and its qualifier: "Foo::bar" →
 // ("bar", "Foo"); a string literal keeps its content whole.

@@ -32,3 +32,8 @@ namespace Acme.Shop
 
     public struct Money { public decimal Amount; }
 }
+
+public static class Registry
+{
+    public static object Resolve(System.IServiceProvider sp) => sp.GetService<Acme.Shop.OrderService>();
+}
