@@ -28,7 +28,8 @@ func (r *hubReader) isHub(u graph.NodeID) bool {
 }
 
 // exportCounts counts file u's own top-level definitions (dunder names
-// such as __all__ left out: plumbing, not API) and its re-exports: the
+// such as __all__ left out: plumbing, not API) and, when its importers
+// take some name through it (takenThrough), its re-exports: the
 // names it imports that none of its own code uses (`export {x} from`,
 // `from .m import x` for __all__), and each module it imports whole
 // without naming or using anything of it whose names its importers take
@@ -46,12 +47,15 @@ func (r *hubReader) exportCounts(u graph.NodeID) (own, re int) {
 		named[r.d.Unit(x)] = true
 	}
 	usesOf := r.ownUses(u)
+	taken, takenUnits := r.takenThrough(u)
+	if len(taken) == 0 {
+		return own, 0 // no importer takes a name through u: no barrel
+	}
 	for _, x := range uniqueNodes(used.imported) {
 		if !usesOf[x] {
 			re++
 		}
 	}
-	var through map[graph.NodeID]bool
 	lo, hi := g.OutRange(u)
 	for e := lo; e < hi; e++ {
 		t := g.Target(e)
@@ -62,48 +66,73 @@ func (r *hubReader) exportCounts(u graph.NodeID) (own, re int) {
 		if f == u || named[f] || usesOf[t] || r.codeUsesUnit(u, f) || r.namesThrough(used.imported, f) {
 			continue
 		}
-		if through == nil {
-			through = r.takenThrough(u)
-		}
-		if through[f] {
+		if takenUnits[f] {
 			re++
 		}
 	}
 	return own, re
 }
 
-// takenThrough are the units whose names u's importers take through u:
-// p imports u and names something of f without importing f itself. A
-// whole-module import is a star re-export only with that evidence — the
-// graph does not tell `export * from './f'` from an unresolved default
-// import (underscore's `import hasObjectTag from './_hasObjectTag.js'`).
-func (r *hubReader) takenThrough(u graph.NodeID) map[graph.NodeID]bool {
-	g, out := r.g, map[graph.NodeID]bool{}
+// takenThrough is the evidence that u re-exports: the names its
+// importers take through it, and the units they come from. p imports u
+// and names x of unit f, imports neither f nor another module that
+// imports x or f — so x came through u. A name u imports but its code
+// does not use may be a dead import or a use the graph missed (a module
+// with no such evidence is no barrel: marshmallow's schema.py), and a
+// whole-module import may be an unresolved default import (underscore's
+// `import hasObjectTag from './_hasObjectTag.js'`) as well as an
+// `export * from` (it counts only when a name of f is taken through u).
+func (r *hubReader) takenThrough(u graph.NodeID) (names, units map[graph.NodeID]bool) {
+	g := r.g
+	names, units = map[graph.NodeID]bool{}, map[graph.NodeID]bool{}
 	lo, hi := g.InRange(u)
 	for pos := lo; pos < hi; pos++ {
 		e, p := g.InEdge(pos), g.InSource(pos)
 		if g.IsMirror(e) || !isImportRel(g.RelationName(e)) || g.Type(p) != graph.File {
 			continue
 		}
-		direct := map[graph.NodeID]bool{}
-		var names []graph.NodeID
-		plo, phi := g.OutRange(p)
-		for pe := plo; pe < phi; pe++ {
-			if t := g.Target(pe); !g.IsMirror(pe) && isImportRel(g.RelationName(pe)) {
-				if g.Type(t) == graph.File {
-					direct[t] = true
-				} else {
-					names = append(names, t)
-				}
-			}
-		}
-		for _, x := range names {
-			if f := r.d.Unit(x); !direct[f] {
-				out[f] = true
+		direct, xs := r.fileImports(p)
+		for _, x := range xs {
+			if f := r.d.Unit(x); !direct[f] && !r.providedBesides(direct, u, x, f) {
+				names[x], units[f] = true, true
 			}
 		}
 	}
-	return out
+	return names, units
+}
+
+// fileImports are the files p imports and the other nodes it imports.
+func (r *hubReader) fileImports(p graph.NodeID) (files map[graph.NodeID]bool, names []graph.NodeID) {
+	g := r.g
+	files = map[graph.NodeID]bool{}
+	lo, hi := g.OutRange(p)
+	for e := lo; e < hi; e++ {
+		if t := g.Target(e); !g.IsMirror(e) && isImportRel(g.RelationName(e)) {
+			if g.Type(t) == graph.File {
+				files[t] = true
+			} else {
+				names = append(names, t)
+			}
+		}
+	}
+	return files, names
+}
+
+// providedBesides: a file of direct other than u imports x or f, so x
+// may have come through it.
+func (r *hubReader) providedBesides(direct map[graph.NodeID]bool, u, x, f graph.NodeID) bool {
+	for q := range direct {
+		if q == u {
+			continue
+		}
+		if _, ok := r.g.FindEdgeByName(q, x, "imports"); ok {
+			return true
+		}
+		if _, ok := r.g.FindEdgeByName(q, f, "imports"); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // namesThrough: one of the names is taken through f, which re-exports it

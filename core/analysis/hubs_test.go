@@ -11,7 +11,7 @@ import (
 // barrel (not named index) — it re-exports env.ts's DRAFTABLE and
 // mapset.ts's enableMapSet and has one value of its own (own extra
 // definitions make it mostly its own code); patches.ts imports DRAFTABLE
-// from it.
+// from it, __tests__/base.js enableMapSet.
 func immerGraph(t *testing.T, own int) *graph.Graph {
 	t.Helper()
 	g := graph.New()
@@ -25,7 +25,7 @@ func immerGraph(t *testing.T, own int) *graph.Graph {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{"src/immer.ts", "src/plugins/patches.ts", "src/plugins/mapset.ts", "src/utils/env.ts"} {
+	for _, f := range []string{"src/immer.ts", "src/plugins/patches.ts", "src/plugins/mapset.ts", "src/utils/env.ts", "__tests__/base.js"} {
 		add("file::"+f, graph.File)
 	}
 	for _, x := range []string{"src/utils/env.ts::DRAFTABLE", "src/plugins/mapset.ts::enableMapSet"} {
@@ -42,6 +42,8 @@ func immerGraph(t *testing.T, own int) *graph.Graph {
 	}
 	edge("file::src/plugins/patches.ts", "file::src/immer.ts", "imports")
 	edge("file::src/plugins/patches.ts", "file::src/utils/env.ts::DRAFTABLE", "imports")
+	edge("file::__tests__/base.js", "file::src/immer.ts", "imports")
+	edge("file::__tests__/base.js", "file::src/plugins/mapset.ts::enableMapSet", "imports")
 	g.Finalize()
 	return g
 }

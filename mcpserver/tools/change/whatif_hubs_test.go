@@ -34,6 +34,7 @@ var hubFixture = map[string]string{
 	"web2/c.ts": "export class Y { go() { return 2 } }\n",
 	"web2/w.ts": "export class W { go() { return 3 } }\n",
 	"web2/a.ts": "import { X } from './lib';\nexport function main() { return new X().run() }\n",
+	"web2/q.ts": "import { Y } from './lib';\nexport const q = () => new Y().go();\n",
 	"web2/p.ts": "import { X } from './main';\nexport function main() { return new X().run() }\n",
 	// underscore's modules/_stringTagBug.js: two imports its values use
 	// (one a default import the graph does not resolve), no barrel.
