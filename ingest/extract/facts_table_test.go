@@ -99,6 +99,8 @@ func TestFactsTableLanguages(t *testing.T) {
 			e("::UserRepo", "inherits", "ref::BaseRepo", 10, RefHint{}),
 			e("::UserRepo::find", "calls", "ref::mapRow", 13, RefHint{}),
 			e("::main", "calls", "ref::create", 32, RefHint{ReceiverType: "UserRepo"}),
+			e("::UserRepo", "references", "ref::Database", 10, RefHint{Module: "com.acme.db"}), // a constructor parameter's type, through its import
+			e("::UserRepo::mapRow", "references", "ref::Row", 16, RefHint{}),
 		}},
 		{"lua/inventory.lua", "lua", []string{"dkjson", "util"}, "", []tableFact{
 			n("::clamp", "Function", 7, "function"), n("::M::add", "Function", 11, "method"), n("::M::remove", "Function", 16),

@@ -218,6 +218,9 @@ var tableLangs = []*tableLang{
 		overloads:   &overloadRule{lists: []string{"function_value_parameters", "class_parameters"}, params: []string{"parameter", "class_parameter"}},
 		hook:        kotlinHook,
 		importHints: true,
+		typeRefs: &typeRefRule{lists: []string{"user_type"}, skipUnder: []string{"delegation_specifier", "constructor_invocation"},
+			idents: []string{"identifier"}, lastIdent: true, ignore: setOf("Any", "Unit", "Nothing", "String", "Int", "Long", "Boolean",
+				"Double", "Float", "Char", "Byte", "Short", "List", "Map", "Set", "MutableList", "MutableMap", "MutableSet", "Array", "Sequence")},
 	},
 	{
 		name: "lua", exts: []string{".lua"}, ptr: tslua.Language,

@@ -167,8 +167,12 @@ type tableLang struct {
 type typeRefRule struct {
 	fields, skip, idents []string
 	// lists are kinds that hold types wherever they appear (C#'s
-	// type_argument_list: GetService<IMediator>()).
-	lists []string
+	// type_argument_list: GetService<IMediator>()), unless under one of
+	// skipUnder's kinds (Kotlin's supertypes, which bases record).
+	lists, skipUnder []string
+	// lastIdent: a list kind names one type by its last ident (Kotlin's
+	// user_type a.b.C), its other children hold further types.
+	lastIdent bool
 	// ignore are names that are no project type (var, self, mixed).
 	ignore map[string]bool
 	// tParams: a name such as TRequest, TKey is a type parameter (.NET).
@@ -211,6 +215,7 @@ type tableTables struct {
 	// typeIdent its idents (nil when the language has no rule).
 	typeField, typeSkip map[uint16]bool
 	typeIdent, typeList []uint8
+	typeSkipUnder       []uint8
 }
 
 func (e tableExtractor) tables() *tableTables {
@@ -246,6 +251,7 @@ func (e tableExtractor) tables() *tableTables {
 		if r := l.typeRefs; r != nil && g.init() == nil {
 			tt.typeField, tt.typeSkip = fieldSet(g, r.fields), fieldSet(g, r.skip)
 			tt.typeIdent, tt.typeList = mark(r.idents...), mark(r.lists...)
+			tt.typeSkipUnder = mark(r.skipUnder...)
 		}
 		var dk, ck, ik, pk []string
 		for _, d := range l.defs {
@@ -451,7 +457,8 @@ func fieldSet(g *grammar, names []string) map[uint16]bool {
 func (x *tableExtract) inTypePosition(i int32) bool {
 	t := x.t
 	if code(x.tt.typeList, t.n[i].kind) > 0 {
-		return true
+		p := t.n[i].parent
+		return p < 0 || code(x.tt.typeSkipUnder, t.n[p].kind) == 0
 	}
 	if f := t.n[i].field; f == 0 || !x.tt.typeField[f] {
 		return false
@@ -468,12 +475,21 @@ func (x *tableExtract) typeRefs(i int32, s *tScope, depth int) {
 		return
 	}
 	if code(x.tt.typeIdent, t.n[i].kind) > 0 {
-		name := strings.TrimSpace(t.text(i))
-		r := x.l.typeRefs
-		if !isIdent(name) || r.ignore[name] || isTypeParamName(name) || r.tParams && isDotNetTypeParam(name) {
-			return
+		x.typeRef(i, s)
+		return
+	}
+	if x.l.typeRefs.lastIdent && code(x.tt.typeList, t.n[i].kind) > 0 {
+		last := int32(-1)
+		for c := t.first(i); c >= 0; c = t.n[c].next {
+			if code(x.tt.typeIdent, t.n[c].kind) > 0 {
+				last = c
+			} else {
+				x.typeRefs(c, s, depth+1)
+			}
 		}
-		x.b.ref(s.id, name, RelReferences, t.line(i), RefHint{})
+		if last >= 0 {
+			x.typeRef(last, s)
+		}
 		return
 	}
 	for c := t.first(i); c >= 0; c = t.n[c].next {
@@ -481,6 +497,18 @@ func (x *tableExtract) typeRefs(i int32, s *tScope, depth int) {
 			x.typeRefs(c, s, depth+1)
 		}
 	}
+}
+
+// typeRef adds the references edge of one type name (with its import's
+// module where the language gives one, as calls have).
+func (x *tableExtract) typeRef(i int32, s *tScope) {
+	t := x.t
+	name := strings.TrimSpace(t.text(i))
+	r := x.l.typeRefs
+	if !isIdent(name) || r.ignore[name] || isTypeParamName(name) || r.tParams && isDotNetTypeParam(name) {
+		return
+	}
+	x.b.ref(s.id, name, RelReferences, t.line(i), RefHint{Module: x.imported[name]})
 }
 
 // isDotNetTypeParam: .NET names type parameters T plus a capitalised
