@@ -35,6 +35,7 @@ func TestFactsTableLanguages(t *testing.T) {
 			n("::MAX_LEN", "Reference", 5, "constant"), n("::SQUARE", "Function", 6, "macro"),
 			e("::list_push", "calls", "ref::count", 21, RefHint{}),
 			e("::list_push", "calls", "ref::malloc", 18, RefHint{}),
+			e("::list_push", "references", "ref::node_t", 17, RefHint{}), // its return and parameter type
 		}},
 		{"cpp/shape.cpp", "cpp", []string{"vector", "shape.hpp"}, "", []tableFact{
 			n("::geo", "Module", 5), n("::geo::Shape", "Class", 7), n("::geo::Shape::~Shape", "Function", 9, "method"),
@@ -45,6 +46,7 @@ func TestFactsTableLanguages(t *testing.T) {
 			e("::geo::Circle::scaled", "member_of", "ref::Circle", 23, RefHint{}),
 			e("::geo::Circle::scaled", "calls", "ref::area", 24, RefHint{Receiver: "this", ReceiverType: "Circle"}),
 			e("::main", "calls", "ref::push_back", 32, RefHint{Receiver: "pts"}),
+			e("::main", "references", "ref::Point", 31, RefHint{}), // a template argument of a local's type
 		}},
 		{"csharp/OrderService.cs", "csharp", []string{"System", "System.Collections.Generic", "Acme.Data"}, "", []tableFact{
 			n("::Acme.Shop", "Module", 5), n("::Acme.Shop::IOrderService", "Type", 7, "interface", "public"),

@@ -71,6 +71,7 @@ var tableLangs = []*tableLang{
 		calls:       []callRule{{kind: "call_expression", field: "function"}},
 		imports:     []importRule{{kind: "preproc_include", field: "path"}},
 		stringKinds: []string{"string_literal", "system_lib_string"},
+		typeRefs:    &typeRefRule{fields: []string{"type"}, idents: []string{"type_identifier"}},
 	},
 	{
 		name: "cpp", exts: []string{".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".inl"},
@@ -89,6 +90,7 @@ var tableLangs = []*tableLang{
 		stringKinds: []string{"string_literal", "system_lib_string", "raw_string_literal"},
 		selfNames:   []string{"this"},
 		overloads:   &overloadRule{lists: []string{"parameter_list"}, params: []string{"parameter_declaration", "optional_parameter_declaration", "variadic_parameter_declaration"}},
+		typeRefs:    &typeRefRule{fields: []string{"type"}, skip: []string{"scope"}, idents: []string{"type_identifier"}},
 	},
 	{
 		name: "csharp", exts: []string{".cs"}, ptr: tscsharp.Language,

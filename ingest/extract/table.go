@@ -463,6 +463,9 @@ func (x *tableExtract) inTypePosition(i int32) bool {
 	if f := t.n[i].field; f == 0 || !x.tt.typeField[f] {
 		return false
 	}
+	if code(x.tt.def, t.n[i].kind) > 0 && t.child(i, t.g.field("body")) >= 0 {
+		return false // typedef struct node {…}: a definition, not a use
+	}
 	p := t.n[i].parent
 	return p < 0 || code(x.tt.call, t.n[p].kind) == 0
 }
