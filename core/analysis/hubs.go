@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"path"
 	"strings"
 
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -78,14 +77,4 @@ func (r *hubReader) name(v graph.NodeID) string {
 func isImportRel(rel string) bool {
 	base, _, _ := strings.Cut(strings.ToLower(rel), "::")
 	return base == "imports"
-}
-
-// isJS: a JavaScript/TypeScript file, whose default imports of a
-// module's own value the graph does not resolve to a node.
-func (r *hubReader) isJS(u graph.NodeID) bool {
-	switch path.Ext(r.name(u)) {
-	case ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts":
-		return true
-	}
-	return false
 }

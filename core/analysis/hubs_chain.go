@@ -10,19 +10,16 @@ import (
 
 // follows reports whether the hop hub → next serves pred, which reached
 // the hub: pred names something of next (a name the hub re-exports, or
-// the module itself), something of the hub whose own code uses next, or
-// something of a hub next that gathers it. When pred imports no name
+// the module itself), a definition of the hub itself (then pred takes
+// the hub's own module, which runs all of it: passed through, as the
+// names truth reads it — immer's tests take produce from src/immer.ts),
+// or something of a hub next that gathers it. When pred imports no name
 // through the hub (a namespace import read as pkg.X, an unresolved
 // default import), what it takes is unknown and every hop is followed.
 func (r *hubReader) follows(pred, hub, next graph.NodeID) bool {
 	used := r.usedBy(pred).byUnit
-	if len(used[next]) > 0 {
+	if len(used[next]) > 0 || slices.ContainsFunc(used[hub], func(x graph.NodeID) bool { return x != hub }) {
 		return true
-	}
-	for _, x := range r.ownCode(pred, hub) {
-		if len(r.usedBy(x).byUnit[next]) > 0 {
-			return true
-		}
 	}
 	if r.isHub(next) {
 		for _, f := range r.d.Dependencies(hub) {
@@ -32,23 +29,6 @@ func (r *hubReader) follows(pred, hub, next graph.NodeID) bool {
 		}
 	}
 	return !r.importsNames(pred, hub)
-}
-
-// ownCode is the hub's own definitions pred may use: those it names, and
-// for a JavaScript/TypeScript hub every one (a default import of the
-// module's own value is not resolved to a node, so it cannot be told
-// from the names it re-exports).
-func (r *hubReader) ownCode(pred, hub graph.NodeID) []graph.NodeID {
-	var out []graph.NodeID
-	for _, x := range r.usedBy(pred).byUnit[hub] {
-		if x != hub {
-			out = append(out, x)
-		}
-	}
-	if r.isJS(hub) {
-		out = append(out, r.children(hub)...)
-	}
-	return out
 }
 
 // importsNames reports whether pred imports names through hub: one of

@@ -34,6 +34,7 @@ var hubFixture = map[string]string{
 	"web2/c.ts": "export class Y { go() { return 2 } }\n",
 	"web2/w.ts": "export class W { go() { return 3 } }\n",
 	"web2/a.ts": "import { X } from './lib';\nexport function main() { return new X().run() }\n",
+	"web2/u.ts": "import { produce } from './main';\nexport const u = () => produce();\n",
 	"web2/q.ts": "import { Y } from './lib';\nexport const q = () => new Y().go();\n",
 	"web2/p.ts": "import { X } from './main';\nexport function main() { return new X().run() }\n",
 	// underscore's modules/_stringTagBug.js: two imports its values use
@@ -89,6 +90,9 @@ func TestHypothesizeThroughReExportHub(t *testing.T) {
 		{"web2/p.ts depends on web2/w.ts", "inconclusive", "hub_chain", []string{"re-export hub web2/main.ts"}},
 		{"web2/p.ts depends on web2/b.ts", "likely_true", "direct_edge", nil},
 		{"web2/p.ts depends on web2/m.ts", "inconclusive", "hub_chain", []string{"re-export hub web2/main.ts"}},
+		// u.ts takes main.ts's own produce: it takes the module, which runs
+		// all of it (the names truth passes through it).
+		{"web2/u.ts depends on web2/w.ts", "likely_true", "path_found", nil},
 		{"a4.py depends on own/c.py", "likely_true", "path_found", nil},
 		{"us/weak.js depends on us/tag.js", "likely_true", "path_found", nil},
 		// The variable taken is u.py's: f.py, and what it imports, are no
