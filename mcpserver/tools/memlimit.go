@@ -14,26 +14,54 @@ import (
 // before the next one runs, and the pages it grew into stay resident: the
 // server's peak on go-std was twice the live heap of its largest moment
 // (the index builds beside a new graph). Once an ingest runs, the server
-// keeps the runtime's soft limit at limitRatio × the live heap the last
+// keeps the runtime's soft limit near limitRatio × the live heap the last
 // collection found (never below limitFloor), so the heap's headroom over
 // what it holds is a quarter rather than as much again; as the graph grows
 // the live heap does, and the limit follows it after each collection, so
 // it never holds the heap under what it needs (the cost of a fixed limit
 // below the live heap: the collector running without pause). A user's
 // GOMEMLIMIT always wins: the policy never starts when it is set.
+//
+// The limit is on all the runtime's memory, not the heap's objects: the
+// runtime charges it with what holds no object — fragmentation inside
+// spans, metadata, stacks (60–70 MB on go-std) — and keeps 3 % of what is
+// left in reserve. At 1.25 × live that left the heap 2–15 MB over a
+// ≈ 300 MB live heap: activate collected every 13–17 calls, and the work
+// after an ingest's answer ran back-to-back collections that made the
+// first late seek wait (server-memory9.md). So the limit also keeps at
+// least headroomFloor for the heap's garbage over the live heap, after
+// those charges.
 const (
 	// limitRatio is the headroom over the live heap, in percent.
 	limitRatio = 125
 	// limitFloor keeps small servers at GOGC 100: below it the limit never
 	// binds before the default goal (twice a live heap under 128 MiB).
 	limitFloor = 256 << 20
+	// headroomFloor is the least room the heap keeps for garbage over
+	// the live heap once the non-heap memory is charged (server-memory9.md
+	// chose it: more room means fewer collections and a higher peak, MB
+	// for MB).
+	headroomFloor = 8 << 20
+	// goalReserve is the share of the limit, in percent, that the runtime
+	// keeps below it for pacing errors (memoryLimitHeapGoalHeadroomPercent
+	// in runtime/mgcpacer.go): the heap's goal is (limit − non-heap) × 97 %.
+	goalReserve = 3
 )
 
 // memoryPolicy is process-wide, as the runtime's limit is: every session
 // of the process shares it.
 var memoryPolicy struct {
-	once sync.Once
-	live []metrics.Sample
+	once    sync.Once
+	samples []metrics.Sample
+}
+
+// The runtime's metrics the policy reads after each collection.
+var memorySamples = []string{
+	"/gc/heap/live:bytes",
+	"/memory/classes/total:bytes",         // all the runtime mapped
+	"/memory/classes/heap/released:bytes", // returned to the OS: not charged
+	"/memory/classes/heap/free:bytes",     // free spans: the heap's to reuse
+	"/memory/classes/heap/objects:bytes",  // objects, live and not yet swept
 }
 
 // KeepMemoryLimit starts the policy, once per process, unless the user set
@@ -44,7 +72,9 @@ func KeepMemoryLimit() {
 		if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 			return
 		}
-		memoryPolicy.live = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		for _, n := range memorySamples {
+			memoryPolicy.samples = append(memoryPolicy.samples, metrics.Sample{Name: n})
+		}
 		setLimit()
 		armAfterGC()
 	})
@@ -62,16 +92,35 @@ func armAfterGC() {
 	}, struct{}{})
 }
 
-// setLimit sets the limit from the live heap of the last collection (the
-// cleanup goroutine runs it after each one).
+// setLimit sets the limit from the live heap of the last collection and
+// the non-heap memory charged now (the cleanup goroutine runs it after
+// each one).
 func setLimit() {
-	metrics.Read(memoryPolicy.live)
-	debug.SetMemoryLimit(limitFor(memoryPolicy.live[0].Value.Uint64()))
+	s := memoryPolicy.samples
+	metrics.Read(s)
+	debug.SetMemoryLimit(limitFor(s[0].Value.Uint64(), nonHeap(s[1].Value.Uint64(), s[2].Value.Uint64(), s[3].Value.Uint64(), s[4].Value.Uint64())))
 }
 
-// limitFor is the limit kept over a live heap of live bytes.
-func limitFor(live uint64) int64 {
+// nonHeap is what the runtime charges the limit with that holds no heap
+// object, as its pacer reckons it (mappedReady − heapFree − heapAlloc):
+// mapped less released, free spans and objects. Read right after a
+// collection, the objects not yet swept still count as objects, so this
+// errs low (toward the old, tighter limit), never high.
+func nonHeap(total, released, free, objects uint64) uint64 {
+	used := released + free + objects
+	if used >= total { // the classes are read one by one: a torn read
+		return 0
+	}
+	return total - used
+}
+
+// limitFor is the limit kept over a live heap of live bytes with nonHeap
+// bytes charged beside it: limitRatio × live, raised when that leaves the
+// heap's goal less than headroomFloor over live, never under limitFloor.
+func limitFor(live, nonHeap uint64) int64 {
 	l := float64(live) * limitRatio / 100
+	room := float64(nonHeap) + (float64(live)+headroomFloor)*100/(100-goalReserve)
+	l = max(l, room)
 	if l > math.MaxInt64/2 {
 		return math.MaxInt64
 	}

@@ -9,22 +9,61 @@ import (
 )
 
 // TestLimitFor pins the policy's limit: the floor under small heaps, a
-// quarter over the live heap above it.
+// quarter over the live heap above it, and more when the non-heap memory
+// charged beside the heap would leave its goal less than headroomFloor
+// over the live heap (the goal is (limit − non-heap) × 97 %).
 func TestLimitFor(t *testing.T) {
+	const mb = 1 << 20
 	for _, c := range []struct {
-		live uint64
-		want int64
+		name          string
+		live, nonHeap uint64
+		want          int64
 	}{
-		{0, limitFloor},
-		{100 << 20, limitFloor},
-		{200 << 20, limitFloor},
-		{300 << 20, 375 << 20},
-		{400 << 20, 500 << 20},
-		{math.MaxUint64, math.MaxInt64},
+		{"empty", 0, 0, limitFloor},
+		{"small heap", 100 * mb, 20 * mb, limitFloor},
+		{"under the floor", 200 * mb, 30 * mb, limitFloor},
+		{"little non-heap: the ratio", 300 * mb, 10 * mb, 375 * mb},
+		{"go-std: 65 MB non-heap", 300 * mb, 65 * mb, 65*mb + (300*mb+headroomFloor)*100/97},
+		{"large heap: the ratio", 1000 * mb, 65 * mb, 1250 * mb},
+		{"all non-heap", 10 * mb, 400 * mb, 400*mb + (10*mb+headroomFloor)*100/97},
+		{"overflow", math.MaxUint64, 0, math.MaxInt64},
 	} {
-		if got := limitFor(c.live); got != c.want {
-			t.Errorf("limitFor(%d MiB) = %d MiB, want %d MiB", c.live>>20, got>>20, c.want>>20)
+		got := limitFor(c.live, c.nonHeap)
+		if d := got - c.want; d < -1 || d > 1 { // (float rounding)
+			t.Errorf("%s: limitFor(%d MiB, %d MiB) = %.2f MiB, want %.2f MiB", c.name, c.live/mb, c.nonHeap/mb, float64(got)/mb, float64(c.want)/mb)
 		}
+	}
+}
+
+// TestLimitLeavesHeadroom: whatever the non-heap memory, the heap goal the
+// runtime derives from the limit ((limit − non-heap) × 97 %) is at least
+// headroomFloor over the live heap, and never under the old ratio's
+// limit; without the non-heap term (the old policy) a go-std heap's goal
+// was 4 MB over its live heap.
+func TestLimitLeavesHeadroom(t *testing.T) {
+	const mb = 1 << 20
+	for _, live := range []uint64{256 * mb, 300 * mb, 400 * mb, 2048 * mb} {
+		for _, nh := range []uint64{0, 30 * mb, 65 * mb, 120 * mb} {
+			l := limitFor(live, nh)
+			goal := float64(uint64(l)-nh) * (100 - goalReserve) / 100
+			if goal < float64(live+headroomFloor)-1 {
+				t.Errorf("live %d MiB, non-heap %d MiB: limit %.1f MiB leaves a goal %.1f MiB over live, want ≥ %d", live/mb, nh/mb, float64(l)/mb, (goal-float64(live))/mb, headroomFloor/mb)
+			}
+			if l < int64(live)*limitRatio/100 {
+				t.Errorf("live %d MiB: limit %d MiB under the ratio's", live/mb, l/mb)
+			}
+		}
+	}
+}
+
+// TestNonHeap: the pacer's non-heap memory, and a torn read (the classes
+// read one by one summing past the total) is none rather than a wrap.
+func TestNonHeap(t *testing.T) {
+	if got := nonHeap(500, 100, 50, 300); got != 50 {
+		t.Errorf("nonHeap = %d, want 50", got)
+	}
+	if got := nonHeap(500, 100, 150, 300); got != 0 {
+		t.Errorf("torn read: nonHeap = %d, want 0", got)
 	}
 }
 
