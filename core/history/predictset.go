@@ -81,24 +81,55 @@ func TaskPrior(r int) float64 {
 
 // TaskFiles returns the files whose text best matches task in sx (seek's
 // lexical and stack-trace evidence, no graph fusion: the other lists
-// bring the graph), best first, at most n; an entity hit counts for its
-// file.
+// bring the graph), best first, at most n. Two readings alternate, the
+// entity reading first: files by their best matching node (an entity hit
+// counts for its file), and files by their own text alone. The second is
+// there because one file's many entities can fill the first: on attrs,
+// "add a not_empty validator" matched 120 entities of _make.py and
+// typing_tests/ before validators.py, whose name and body are the word.
 func TaskFiles(sx *seek.Index, task string, n int) []graph.NodeID {
 	if sx == nil || task == "" || n < 1 {
 		return nil
 	}
 	g := sx.Graph()
-	res := sx.SearchText(task, seek.Params{TopK: 4 * n})
+	byNode := hitFiles(g, sx.SearchText(task, seek.Params{TopK: 4 * n}).Hits)
+	byFile := hitFiles(g, sx.SearchText(task, seek.Params{TopK: n, Types: []graph.NodeType{graph.File}}).Hits)
+	return interleave(n, byNode, byFile)
+}
+
+// hitFiles maps hits to their files in rank order, each file once.
+func hitFiles(g *graph.Graph, hits []seek.Hit) []graph.NodeID {
 	seen := map[graph.NodeID]bool{}
 	var out []graph.NodeID
-	for _, h := range res.Hits {
+	for _, h := range hits {
 		f := FileOf(g, h.Node)
 		if g.Type(f) != graph.File || seen[f] {
 			continue
 		}
 		seen[f] = true
 		out = append(out, f)
-		if len(out) == n {
+	}
+	return out
+}
+
+// interleave takes the lists' files in turn (a file already taken is
+// skipped), at most n.
+func interleave(n int, lists ...[]graph.NodeID) []graph.NodeID {
+	seen := map[graph.NodeID]bool{}
+	var out []graph.NodeID
+	for i := 0; len(out) < n; i++ {
+		more := false
+		for _, l := range lists {
+			if i >= len(l) {
+				continue
+			}
+			more = true
+			if f := l[i]; !seen[f] && len(out) < n {
+				seen[f] = true
+				out = append(out, f)
+			}
+		}
+		if !more {
 			break
 		}
 	}
