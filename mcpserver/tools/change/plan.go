@@ -574,6 +574,35 @@ func (pl *plan) rankGaps(acc map[graph.NodeID]*gapAcc) float64 {
 	return mass
 }
 
+// ownTestsOf lists the tests of file named after it (its stem once the
+// test affixes are gone), by path.
+func (pl *plan) ownTestsOf(file graph.NodeID) []graph.NodeID {
+	stem := testStem(tools.ShortID(pl.g, file))
+	var out []graph.NodeID
+	for _, t := range pl.testsOf(file) {
+		if testStem(tools.ShortID(pl.g, t)) == stem {
+			out = append(out, t)
+		}
+	}
+	slices.SortFunc(out, func(a, b graph.NodeID) int { return strings.Compare(tools.ShortID(pl.g, a), tools.ShortID(pl.g, b)) })
+	return out
+}
+
+// testStem is a file's base name without extension and test affixes,
+// lower-cased: test_config.py, config_test.go, Config.test.ts,
+// ConfigTest.java and config.py all give "config".
+func testStem(p string) string {
+	base := path.Base(p)
+	stem := strings.ToLower(strings.TrimSuffix(base, path.Ext(base)))
+	stem = strings.TrimPrefix(stem, "test_")
+	for _, suf := range []string{"_test", ".test", ".spec", "tests", "test"} {
+		if s, ok := strings.CutSuffix(stem, suf); ok && s != "" {
+			return strings.TrimRight(s, "_.")
+		}
+	}
+	return stem
+}
+
 // testsOf lists the test files that exercise file (tests edges into it or
 // its entities).
 func (pl *plan) testsOf(file graph.NodeID) []graph.NodeID {
@@ -664,7 +693,7 @@ func (pl *plan) suggest(cov *coverageJSON) {
 		for _, u := range cov.UntestedFiles {
 			tp, why := testPathFor(u), "modified file has no test action in the plan"
 			if id, ok := pl.g.Lookup(tools.BundleSpace(pl.b).FileID(u)); ok {
-				if ts := pl.testsOf(id); len(ts) > 0 {
+				if ts := append(pl.ownTestsOf(id), pl.testsOf(id)...); len(ts) > 0 {
 					tp, why = tools.ShortID(pl.g, ts[0]), "modified file's existing test is not in the plan"
 				}
 			}
