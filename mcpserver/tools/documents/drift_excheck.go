@@ -177,4 +177,4 @@ func checkExamples(b *session.Bundle, src *driftSources, d *document.DocDrift, n
 // upgrading.rst on the tune split).
 var pastPageRe = regexp.MustCompile(`(?i)(upgrad|migrat|changelog|changes|history|release|whatsnew|whats-new|news|porting)`)
 
-func pastPage(p string) bool { return pastPageRe.MatchString(path.Base(p)) || document.DatedPost(p) }
+func pastPage(p string) bool { return pastPageRe.MatchString(path.Base(p)) || document.HistoryPath(p) }
