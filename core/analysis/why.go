@@ -79,9 +79,9 @@ type WhyResult struct {
 	Target graph.NodeID `json:"target"`
 	// Paths: the direct dependency edge between Source and Target first,
 	// if there is one (forward before reversed, not a type-only import),
-	// whatever its strength; then the others
-	// by cumulative strength (descending), then hops, then discovery
-	// order. Chain.Nodes starts at Source and ends at Target.
+	// whatever its strength; then the others by cumulative strength
+	// (descending), then hops, then discovery order. Chain.Nodes starts
+	// at Source and ends at Target.
 	Paths           []Chain `json:"paths"`
 	TotalPathsFound int     `json:"total_paths_found"`
 	// Truncated is true when a budget stopped the search before TopK paths
