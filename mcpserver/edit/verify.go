@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -380,18 +381,34 @@ func Declared(rel string, src []byte) (syms map[string]Symbol, pkg string, ok bo
 		}
 		s := Symbol{Name: n.Label, Qualified: n.Label, Line: int(n.Line)}
 		if p != fileID {
-			// A member of a type declared at the top level (or of a type
-			// declared in another file of the package: Go methods).
-			owner, known := nodes[p]
+			// A member of a type (or of a type declared in another file
+			// of the package: Go methods), the type at the top level or
+			// inside namespaces and modules (Ruby's Sinatra::Base, C#'s
+			// Acme.Shop): its innermost owner names it.
 			rest := strings.TrimPrefix(p, fileID+"::")
-			if strings.Contains(rest, "::") || known && !isTypeNode(owner.Type) {
-				continue // nested in a function, or deeper
+			if !ownedByTypes(nodes, fileID, p) {
+				continue // nested in a function
 			}
-			s.Member, s.owner, s.Qualified = true, rest, rest+"."+n.Label
+			owner := rest
+			if i := strings.LastIndex(rest, "::"); i >= 0 {
+				owner = rest[i+len("::"):]
+			}
+			s.Member, s.owner, s.Qualified = true, owner, owner+"."+n.Label
 		}
 		syms[n.ID] = s
 	}
 	return syms, r.Package, true
+}
+
+// ownedByTypes reports whether every entity from p up to the file is a
+// type or a module (an unknown one counts: a type of another file).
+func ownedByTypes(nodes map[string]extract.Node, fileID, p string) bool {
+	for ; p != fileID && strings.HasPrefix(p, fileID+"::"); p = p[:strings.LastIndex(p, "::")] {
+		if n, known := nodes[p]; known && !isTypeNode(n.Type) && n.Type != graph.Module {
+			return false
+		}
+	}
+	return true
 }
 
 func isTypeNode(t graph.NodeType) bool {
@@ -1513,6 +1530,66 @@ func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
 	}
 }
 
+// ownCall finds a call of sym — a method, or a function of a language
+// with no build check here (Ruby, PHP, C#, Kotlin, …) — that the written
+// file still makes of itself: a method through its own object (self.x(),
+// this.x(), $this->x(), Ruby's bare x), a function by its bare name.
+// When the file still declares anything of that name, which one a use
+// means cannot be told: nothing is said.
+func ownCall(rel string, next []byte, sym Symbol, py, js bool) (int, bool, string) {
+	if syms, _, ok := Declared(rel, next); !ok || slices.ContainsFunc(slices.Collect(maps.Values(syms)), func(s Symbol) bool { return s.Name == sym.Name }) {
+		return 0, false, ""
+	}
+	name := regexp.QuoteMeta(sym.Name)
+	if regexp.MustCompile(`(?m)^[ \t]*` + name + `[ \t]*=[^=]`).Match(next) {
+		return 0, false, "" // a local of that name
+	}
+	var use string
+	switch ext := path.Ext(rel); {
+	case py:
+		use = `\b(?:self|cls)\.` + name + `[ \t]*\(`
+	case js:
+		use = `\bthis\.` + name + `[ \t]*\(`
+	case ext == ".rb" || ext == ".rake":
+		// A bare identifier that is no local is a call in Ruby.
+		use = `(?:^|[^\w.:@$])(?:self\.)?` + name + `(?:[^\w!?=:]|$)`
+	case ext == ".php":
+		use = `(?:\$this->|\bself::|\bstatic::)` + name + `[ \t]*\(`
+		if !sym.Member {
+			use += `|(?:^|[^\w$>:\\])` + name + `[ \t]*\(`
+		}
+	default:
+		use = `\bthis\.` + name + `[ \t]*\(|(?:^|[^\w.$>:])` + name + `[ \t]*\(`
+	}
+	re := regexp.MustCompile(use)
+	for i, l := range strings.Split(string(next), "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "#") || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "*") || strings.HasPrefix(t, "/*") {
+			continue
+		}
+		if re.MatchString(codeOf(l)) {
+			return i + 1, true, t
+		}
+	}
+	return 0, false, ""
+}
+
+// quoted matches a one-line string literal.
+var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'`)
+
+// codeOf is a line with its string literals emptied and a trailing
+// comment cut: a name in a message or a remark is no call (sinatra's
+// it 'does not call #to_ary …').
+func codeOf(l string) string {
+	l = quoted.ReplaceAllString(l, `""`)
+	for _, c := range []string{" #", "\t#", "//"} {
+		if i := strings.Index(l, c); i >= 0 {
+			l = l[:i]
+		}
+	}
+	return l
+}
+
 // TSDependents type-checks the TypeScript projects of the files depending
 // on the written ones that Compile did not check (another tsconfig.json
 // than the written files').
@@ -1546,8 +1623,11 @@ func SelfUse(rel string, next []byte, sym Symbol) (line int, call bool, text str
 	ext := path.Ext(rel)
 	py := ext == ".py" || ext == ".pyi"
 	js := slices.Contains([]string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"}, ext)
+	if ext == ".go" || ext == ".rs" {
+		return 0, false, "" // the build says it
+	}
 	if sym.Member || (!py && !js) {
-		return 0, false, ""
+		return ownCall(rel, next, sym, py, js)
 	}
 	name := regexp.QuoteMeta(sym.Name)
 	rebound := `(?m)^[ \t]*(?:(?:async[ \t]+)?def|class|function|const|let|var|export[ \t]+(?:default[ \t]+)?(?:async[ \t]+)?(?:function|class|const|let|var))[ \t]+` + name + `\b` +

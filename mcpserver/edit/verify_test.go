@@ -475,6 +475,17 @@ func TestSelfUse(t *testing.T) {
 		{"JavaScript, a later from does not rebind it", "u.js", "import x from './x'\nconst y = toText(1)\nexport { z } from './z'\n", Symbol{Name: "toText", Qualified: "toText"}, 2, true},
 		{"JavaScript, default import", "u.js", "import toText from './text'\nconst y = toText(1)\n", Symbol{Name: "toText", Qualified: "toText"}, 0, false},
 		{"Go is the compiler's", "u.go", "package u\n\nfunc f() { toText(1) }\n", Symbol{Name: "toText", Qualified: "toText"}, 0, false},
+		{"Ruby: a renamed method still called on its own object (sinatra)", "b.rb", "module S\n  class Base\n    def route!\n      process_route(1)\n    end\n\n    def process_route_renamed(x)\n    end\n  end\nend\n", Symbol{Name: "process_route", Qualified: "Base.process_route", Member: true}, 4, true},
+		{"Ruby: without parentheses", "b.rb", "class Base\n  def route!\n    self.x = 1\n    process_route pattern\n  end\nend\n", Symbol{Name: "process_route", Qualified: "Base.process_route", Member: true}, 4, true},
+		{"Ruby: a symbol is no call", "b.rb", "class Base\n  alias_method :other, :process_route\nend\n", Symbol{Name: "process_route", Qualified: "Base.process_route", Member: true}, 0, false},
+		{"Ruby: a local of that name", "b.rb", "class Base\n  def r\n    process_route = 1\n    process_route + 1\n  end\nend\n", Symbol{Name: "process_route", Qualified: "Base.process_route", Member: true}, 0, false},
+		{"Ruby: still declared in another class", "b.rb", "class A\n  def process_route\n  end\nend\nclass B\n  def r\n    process_route(1)\n  end\nend\n", Symbol{Name: "process_route", Qualified: "Base.process_route", Member: true}, 0, false},
+		{"Ruby: a name in a string or a comment is no call", "b.rb", "class Base\n  it 'does not call #process_route' do\n    x = 1 # process_route(1) was here\n  end\nend\n", Symbol{Name: "process_route", Qualified: "Base.process_route", Member: true}, 0, false},
+		{"Python: a method called through self", "u.py", "class P:\n    def run(self):\n        return self.to_text(1)\n", Symbol{Name: "to_text", Qualified: "P.to_text", Member: true}, 3, true},
+		{"TypeScript: through this", "u.ts", "class P {\n  run() {\n    return this.toText(1)\n  }\n}\n", Symbol{Name: "toText", Qualified: "P.toText", Member: true}, 3, true},
+		{"PHP: through $this", "u.php", "<?php\nclass P {\n    public function run() {\n        return $this->find(1);\n    }\n}\n", Symbol{Name: "find", Qualified: "P.find", Member: true}, 4, true},
+		{"C#: a bare call in its class", "u.cs", "namespace A {\n  class P {\n    void Run() { Find(1); }\n  }\n}\n", Symbol{Name: "Find", Qualified: "P.Find", Member: true}, 3, true},
+		{"C#: another's method of that name", "u.cs", "class P {\n  void Run() { repo.Find(1); }\n}\n", Symbol{Name: "Find", Qualified: "P.Find", Member: true}, 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			line, call, _ := SelfUse(tc.rel, []byte(tc.src), tc.sym)

@@ -38,3 +38,28 @@ func TestVerifyUncheckableEdits(t *testing.T) {
 		t.Errorf("an edit no import or test could run: verdict %s, reasons:\n%s", v, reasons)
 	}
 }
+
+// A Ruby method renamed while its class still calls it (sinatra's
+// process_route, inside module Sinatra, class Base) is BROKEN and
+// restored: no build check runs Ruby here, and the removed-name check
+// knew only Python and JavaScript top-level names (it was SAFE). The
+// same rename done everywhere is not blamed.
+func TestVerifyRubyMethodStillCalled(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"lib/s/base.rb": "module S\n  class Base\n    def route!\n      process_route(1)\n    end\n\n    def process_route(x)\n      x\n    end\n  end\nend\n",
+	}
+	d, _ := tooltest.FixtureRepo(t, files)
+	renamed := strings.Replace(files["lib/s/base.rb"], "def process_route(", "def process_route_renamed(", 1)
+	out, v, rep := verifyBatch(t, d, "lib/s/base.rb", renamed)
+	if v != edit.Broken || out["status"] != "restored" {
+		t.Fatalf("rename still called in its class: verdict %s, status %v, reasons %v", v, out["status"], rep["reasons"])
+	}
+	if uses := removedUses(rep); !slices.Contains(uses, "lib/s/base.rb:4:broken") {
+		t.Errorf("removed_names_used %v lacks lib/s/base.rb:4:broken", uses)
+	}
+	everywhere := strings.ReplaceAll(files["lib/s/base.rb"], "process_route", "process_route_renamed")
+	if _, v, rep := verifyBatch(t, d, "lib/s/base.rb", everywhere); v == edit.Broken {
+		t.Errorf("a rename done everywhere is BROKEN: %v", rep["reasons"])
+	}
+}
