@@ -63,3 +63,25 @@ func TestVerifyRubyMethodStillCalled(t *testing.T) {
 		t.Errorf("a rename done everywhere is BROKEN: %v", rep["reasons"])
 	}
 }
+
+// Removing an override leaves the class's own call to the base's method:
+// not broken when a base the graph holds declares it, a warning naming
+// the base when the base is a library's the graph does not hold.
+func TestVerifyRemovedOverride(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"lib/s/core.rb": "module S\n  class Core\n    def process_route(x)\n      x\n    end\n  end\nend\n",
+		"lib/s/base.rb": "module S\n  class Base < Core\n    def route!\n      process_route(1)\n    end\n\n    def process_route(x)\n      super\n    end\n  end\nend\n",
+		"lib/s/ext.rb":  "module S\n  class Ext < Rack::Thing\n    def route!\n      process_route(1)\n    end\n\n    def process_route(x)\n      super\n    end\n  end\nend\n",
+	}
+	d, _ := tooltest.FixtureRepo(t, files)
+	noOverride := strings.Replace(files["lib/s/base.rb"], "\n    def process_route(x)\n      super\n    end\n", "", 1)
+	if _, v, rep := verifyBatch(t, d, "lib/s/base.rb", noOverride); v == edit.Broken || len(removedUses(rep)) > 0 {
+		t.Errorf("an override removed, the base's method answers: verdict %s, uses %v", v, removedUses(rep))
+	}
+	noOverride = strings.Replace(files["lib/s/ext.rb"], "\n    def process_route(x)\n      super\n    end\n", "", 1)
+	_, v, rep := verifyBatch(t, d, "lib/s/ext.rb", noOverride)
+	if uses := removedUses(rep); v == edit.Broken || !slices.Contains(uses, "lib/s/ext.rb:4:warning") {
+		t.Errorf("a library base may answer: verdict %s, uses %v", v, uses)
+	}
+}
