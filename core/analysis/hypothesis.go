@@ -313,7 +313,11 @@ func (h *hypo) dependsOn(a, b graph.NodeID, reverse bool) verdictPart {
 		v.add(Evidence{Type: "containment", Description: fmt.Sprintf("%s and %s are the same code or one contains the other: containment, not a dependency between two things", h.name(a), h.name(b)), LikelihoodFactor: 1, Nodes: []graph.NodeID{a, b}})
 		return v
 	case s.found:
-		v.add(h.chainEvidence(s))
+		if e, ok := h.testOnlyChain(a, b, s); ok {
+			v.add(e)
+		} else {
+			v.add(h.chainEvidence(s))
+		}
 	default:
 		if !types || !h.typeOnlyEvidence(&v, s, a, b) {
 			if e, ok := h.fileFallback(a, b, "dependency"); ok {

@@ -291,7 +291,7 @@ type hypothesizeParams struct {
 }
 
 type evidenceJSON struct {
-	Type             string   `json:"type" jsonschema:"path_found, direct_edge, no_path, reverse_dependency, other_dependency, file_dependency, containment, containment_only, co_change, dependency, dependent, no_dependencies, no_dependents, only_tests, test, no_test, test_reaches, not_a_test, type_dependency (a direct import for types only), type_only_chain and type_only_cycle (only through type-only imports), hub_chain (only through a re-exporting package or index the importer takes no name of from the target)."`
+	Type             string   `json:"type" jsonschema:"path_found, direct_edge, no_path, reverse_dependency, other_dependency, file_dependency, containment, containment_only, co_change, dependency, dependent, no_dependencies, no_dependents, only_tests, test, no_test, test_reaches, not_a_test, type_dependency (a direct import for types only), type_only_chain and type_only_cycle (only through type-only imports), hub_chain (only through a re-exporting package or index the importer takes no name of from the target), test_only_chain (a directory whose tests alone depend on the target)."`
 	Description      string   `json:"description"`
 	LikelihoodFactor float64  `json:"likelihood_factor" jsonschema:"Multiplies the claim's odds: > 1 supports it, < 1 contradicts it."`
 	Nodes            []string `json:"nodes,omitempty"`
