@@ -510,7 +510,7 @@ func (ix *Index) rubyModule(from fileInfo, mod string) []location {
 
 // onRubyLoadPath reports whether Ruby's require of mod can load the file
 // f: require searches the load path, which holds the project's root and
-// its lib (spec, test) directories, so the path must be mod below one of
+// its lib, spec and test directories, so the path must be mod below one of
 // them. A deeper file whose name merely ends like it is not what Ruby
 // loads: rack-protection's `require 'logger'` is the standard library,
 // not sinatra's lib/sinatra/middleware/logger.rb.
