@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -1530,14 +1529,25 @@ func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
 	}
 }
 
+// DeclaredNames are the names of the symbols src declares (Declared);
+// false when it cannot be read.
+func DeclaredNames(rel string, src []byte) (map[string]bool, bool) {
+	syms, _, ok := Declared(rel, src)
+	names := make(map[string]bool, len(syms))
+	for _, s := range syms {
+		names[s.Name] = true
+	}
+	return names, ok
+}
+
 // ownCall finds a call of sym — a method, or a function of a language
 // with no build check here (Ruby, PHP, C#, Kotlin, …) — that the written
 // file still makes of itself: a method through its own object (self.x(),
 // this.x(), $this->x(), Ruby's bare x), a function by its bare name.
 // When the file still declares anything of that name, which one a use
 // means cannot be told: nothing is said.
-func ownCall(rel string, next []byte, sym Symbol, py, js bool) (int, bool, string) {
-	if syms, _, ok := Declared(rel, next); !ok || slices.ContainsFunc(slices.Collect(maps.Values(syms)), func(s Symbol) bool { return s.Name == sym.Name }) {
+func ownCall(rel string, next []byte, sym Symbol, py, js bool, declared func() (map[string]bool, bool)) (int, bool, string) {
+	if names, ok := declared(); !ok || names[sym.Name] {
 		return 0, false, ""
 	}
 	name := regexp.QuoteMeta(sym.Name)
@@ -1612,14 +1622,23 @@ func (r *Runner) TSDependents(ctx context.Context, written, deps []File) []Check
 	return r.tsc(ctx, todo)
 }
 
-// SelfUse looks for sym, which the edit removed from a Python or
-// JavaScript/TypeScript file, in the file's own new text: a bare use of a
-// name the module no longer defines, imports or assigns fails when that
-// line runs (NameError, ReferenceError) — no compiler says so and, when
+// SelfUse looks for sym, which the edit removed, in the file's own new
+// text. A Python or JavaScript/TypeScript top-level name the module no
+// longer defines, imports or assigns fails when that line runs
+// (NameError, ReferenceError); a method still called on the file's own
+// object, or a function of a language no build check here runs (Ruby,
+// PHP, C#, Kotlin, …), is found by ownCall. No compiler says so and, when
 // imports cannot run, no check does. call says the use is a call
-// (name(…)); comment lines are passed over. Go and other compiled files:
-// the build says it.
+// (name(…)); comment lines are passed over. Go and Rust files: the build
+// says it.
 func SelfUse(rel string, next []byte, sym Symbol) (line int, call bool, text string) {
+	return SelfUseWith(rel, next, sym, func() (map[string]bool, bool) { return DeclaredNames(rel, next) })
+}
+
+// SelfUseWith is SelfUse reading the names the new text declares from
+// declared, which a caller checking several removed symbols of one file
+// memoises (the file is extracted once).
+func SelfUseWith(rel string, next []byte, sym Symbol, declared func() (map[string]bool, bool)) (line int, call bool, text string) {
 	ext := path.Ext(rel)
 	py := ext == ".py" || ext == ".pyi"
 	js := slices.Contains([]string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"}, ext)
@@ -1627,7 +1646,7 @@ func SelfUse(rel string, next []byte, sym Symbol) (line int, call bool, text str
 		return 0, false, "" // the build says it
 	}
 	if sym.Member || (!py && !js) {
-		return ownCall(rel, next, sym, py, js)
+		return ownCall(rel, next, sym, py, js, declared)
 	}
 	name := regexp.QuoteMeta(sym.Name)
 	rebound := `(?m)^[ \t]*(?:(?:async[ \t]+)?def|class|function|const|let|var|export[ \t]+(?:default[ \t]+)?(?:async[ \t]+)?(?:function|class|const|let|var))[ \t]+` + name + `\b` +

@@ -302,8 +302,18 @@ func (b *batchRun) selfUses(rel string, removed []edit.Symbol) []edit.Finding {
 		return nil
 	}
 	var out []edit.Finding
+	next := b.targets[i].New
+	var names map[string]bool
+	var known, read bool
+	declared := func() (map[string]bool, bool) {
+		if !read {
+			names, known = edit.DeclaredNames(rel, next)
+			read = true
+		}
+		return names, known
+	}
 	for _, s := range removed {
-		line, call, text := edit.SelfUse(rel, b.targets[i].New, s)
+		line, call, text := edit.SelfUseWith(rel, next, s, declared)
 		if line == 0 {
 			continue
 		}
