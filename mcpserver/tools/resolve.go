@@ -78,9 +78,9 @@ func spells(g *graph.Graph, id graph.NodeID, ref string) bool {
 // public face: flask/app.py before flask/sansio/app.py). Centrality only
 // orders candidates equal on every tier.
 type nameRank struct {
-	place, kind, deprecated, depth int
-	pageRank                       float32
-	inDegree                       int
+	place, kind, declOnly, deprecated, depth int
+	pageRank                                 float32
+	inDegree                                 int
 }
 
 // Kinds of match, best first.
@@ -114,6 +114,9 @@ func (a nameRank) tierLess(b nameRank) bool {
 	if a.kind != b.kind {
 		return a.kind < b.kind
 	}
+	if a.declOnly != b.declOnly {
+		return a.declOnly < b.declOnly
+	}
 	if a.deprecated != b.deprecated {
 		return a.deprecated < b.deprecated
 	}
@@ -121,7 +124,7 @@ func (a nameRank) tierLess(b nameRank) bool {
 }
 
 func (a nameRank) sameTier(b nameRank) bool {
-	return a.place == b.place && a.kind == b.kind && a.deprecated == b.deprecated && a.depth == b.depth
+	return a.place == b.place && a.kind == b.kind && a.declOnly == b.declOnly && a.deprecated == b.deprecated && a.depth == b.depth
 }
 
 // IsDeprecated reports whether a node is marked deprecated, or is the
@@ -238,6 +241,7 @@ func pickName(g *graph.Graph, ref string, cands []graph.NodeID) (Resolution, []g
 	for _, id := range cands {
 		ranks[id] = rankOf(g, id)
 	}
+	markDeclarations(g, cands, ranks)
 	slices.SortFunc(cands, func(a, b graph.NodeID) int {
 		ra, rb := ranks[a], ranks[b]
 		switch {
@@ -262,6 +266,45 @@ func pickName(g *graph.Graph, ref string, cands []graph.NodeID) (Resolution, []g
 	r := Resolution{ID: cands[0], Ref: ref, Named: true}
 	r.Alternatives = slices.Clone(cands[1:min(len(cands), 1+maxAlternatives)])
 	return r, cands, true
+}
+
+// markDeclarations ranks a declaration below the definition it declares
+// when both are candidates: a stub file's (.pyi, .d.ts) node, or a C/C++
+// header's function whose namesake function lives in a C/C++ source file
+// (the prototype: its callers bind to the definition, so impact of the
+// prototype would say nothing depends on it).
+func markDeclarations(g *graph.Graph, cands []graph.NodeID, ranks map[graph.NodeID]nameRank) {
+	defined := map[string]bool{}
+	for _, id := range cands {
+		if g.Type(id) == graph.Function && cSource(nodePath(g, id)) {
+			defined[g.Label(id)] = true
+		}
+	}
+	for _, id := range cands {
+		p := nodePath(g, id)
+		if IsDeclarationPath(p) || cHeader(p) && g.Type(id) == graph.Function && defined[g.Label(id)] {
+			r := ranks[id]
+			r.declOnly = 1
+			ranks[id] = r
+		}
+	}
+}
+
+// cHeader and cSource tell C and C++ headers from their translation units.
+func cHeader(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".h", ".hh", ".hpp", ".hxx", ".h++":
+		return true
+	}
+	return false
+}
+
+func cSource(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".c", ".cc", ".cpp", ".cxx", ".c++":
+		return true
+	}
+	return false
 }
 
 // withoutConstructors drops the constructors whose class is a candidate

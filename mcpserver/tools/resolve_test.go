@@ -40,7 +40,8 @@ func nameGraph(t *testing.T) *graph.Graph {
 	}
 	for _, f := range []string{"src/flask/app.py", "src/flask/sansio/app.py", "src/flask/sessions.py", "src/flask/helpers.py",
 		"src/flask/json/__init__.py", "src/flask/sansio/scaffold.py", "src/flask/views.py", "src/flask/cli.py",
-		"tests/conftest.py", "tests/test_apps/app.py", "examples/tutorial/app.py", "docs/api.rst", "render/render.go", "render/json.go"} {
+		"tests/conftest.py", "tests/test_apps/app.py", "examples/tutorial/app.py", "docs/api.rst", "render/render.go", "render/json.go",
+		"cJSON.h", "cJSON.c", "src/attr/validators.py", "src/attr/validators.pyi"} {
 		add("file::"+f, graph.File)
 	}
 	add("file::src/flask/app.py::Flask", graph.Class, "python", "class")
@@ -62,6 +63,11 @@ func nameGraph(t *testing.T) *graph.Graph {
 	add("file::render/render.go::Render", graph.Type, "go", "interface")
 	add("file::render/json.go::JSON", graph.Struct, "go", "struct")
 	add("file::render/json.go::JSON::Render", graph.Function, "go", "method")
+	add("file::cJSON.h::cJSON_Parse", graph.Function, "c", "function")
+	add("file::cJSON.c::cJSON_Parse", graph.Function, "c", "function")
+	add("file::cJSON.h::cJSON_Version", graph.Function, "c", "function")
+	add("file::src/attr/validators.pyi::in_", graph.Function, "python", "function")
+	add("file::src/attr/validators.py::in_", graph.Function, "python", "function")
 	edge := func(a, b, rel string) {
 		if err := g.AddEdgeByID(a, b, graph.Edge{Relation: rel, Weight: 1}); err != nil {
 			t.Fatal(err)
@@ -108,6 +114,11 @@ func TestResolveIn(t *testing.T) {
 		// Go: the package directory, the interface before the methods.
 		{"render", "dir::render", []string{"file::render/render.go"}},
 		{"Render", "file::render/render.go::Render", []string{"file::render/json.go::JSON::Render"}},
+		// The definition before its declaration: a C prototype, a stub.
+		{"cJSON_Parse", "file::cJSON.c::cJSON_Parse", []string{"file::cJSON.h::cJSON_Parse"}},
+		{"in_", "file::src/attr/validators.py::in_", []string{"file::src/attr/validators.pyi::in_"}},
+		// A header's function nothing defines is the declaration there is.
+		{"cJSON_Version", "file::cJSON.h::cJSON_Version", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.ref, func(t *testing.T) {
