@@ -41,6 +41,7 @@ type derivedEdge struct {
 func derivedEdges(files []fileFacts, ws *workspace.Info, impls func() []resolve.Implementation) []derivedEdge {
 	out := testEdges(files)
 	out = append(out, declareEdges(files)...)
+	out = append(out, prototypeEdges(files)...)
 	if impls == nil {
 		impls = func() []resolve.Implementation {
 			results := make([]*extract.Result, 0, len(files))
@@ -120,13 +121,61 @@ func declareEdges(files []fileFacts) []derivedEdge {
 	return out
 }
 
+// prototypeEdges links a C or C++ definition to the prototype it defines
+// in a header its file includes (cJSON.c's cJSON_Parse implements cJSON.h's
+// cJSON_Parse; foo.cpp's Foo::bar the declaration in class Foo): callers
+// bind to the definition, so without the edge a change to the prototype
+// would reach nothing. Names are matched by their path below the file.
+func prototypeEdges(files []fileFacts) []derivedEdge {
+	protos := map[string]string{} // header path + "::" + name path → prototype ID
+	for _, f := range files {
+		for _, n := range cFunctions(f) {
+			if slices.Contains(n.Tags, extract.KindDeclaration) {
+				protos[f.path+"::"+namePath(f.path, n.ID)] = n.ID
+			}
+		}
+	}
+	if len(protos) == 0 {
+		return nil
+	}
+	var out []derivedEdge
+	for _, f := range files {
+		for _, n := range cFunctions(f) {
+			if slices.Contains(n.Tags, extract.KindDeclaration) {
+				continue
+			}
+			for _, inc := range f.imports {
+				if p, ok := protos[inc+"::"+namePath(f.path, n.ID)]; ok {
+					out = append(out, derivedEdge{n.ID, p, extract.RelImplements})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// cFunctions are the functions and methods of a C or C++ file's skeleton.
+func cFunctions(f fileFacts) []extract.Node {
+	if f.res == nil || !cFamily(f.res.Language) {
+		return nil
+	}
+	return f.res.Nodes
+}
+
+func cFamily(lang string) bool { return lang == "c" || lang == "cpp" }
+
+// namePath is a node's ID below its file: "Foo::bar" of file::x.cpp::Foo::bar.
+func namePath(file, id string) string {
+	return strings.TrimPrefix(id, extract.FileID(file)+"::")
+}
+
 // derivedSeed keys derivedSignature (stable within a process, which is as
 // long as a layout lives).
 var derivedSeed = maphash.MakeSeed()
 
 // derivedSignature sums up what a file contributes to the derived edges:
-// its imports (test links) and, for Go, its types, interfaces and methods
-// (interface satisfaction). A patch whose files keep their signatures
+// its imports (test links), for Go its types, interfaces and methods
+// (interface satisfaction), for C and C++ its functions (prototypes). A patch whose files keep their signatures
 // keeps the derived edges as they are.
 func derivedSignature(res *extract.Result, imports []string) uint64 {
 	var h maphash.Hash
@@ -136,6 +185,12 @@ func derivedSignature(res *extract.Result, imports []string) uint64 {
 		h.WriteByte(0)
 	}
 	h.WriteByte(1)
+	if res != nil && cFamily(res.Language) {
+		for _, n := range cSkeleton(res).Nodes {
+			h.WriteString(n.ID)
+			h.WriteByte(byte(len(n.Tags)))
+		}
+	}
 	if res != nil && res.Language == "go" {
 		for _, n := range res.Nodes {
 			for _, t := range n.Tags {

@@ -3,6 +3,8 @@ package code
 import (
 	"testing"
 
+	"github.com/m1nd-go/m1nd/ingest/extract"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -45,5 +47,30 @@ func TestDeclareEdges(t *testing.T) {
 	}
 	if d := cmp.Diff(want, declareEdges(files), cmp.AllowUnexported(derivedEdge{})); d != "" {
 		t.Errorf("declare edges (-want +got):\n%s", d)
+	}
+}
+
+func TestPrototypeEdges(t *testing.T) {
+	fn := func(file, name string, tags ...string) extract.Node {
+		return extract.Node{ID: extract.FileID(file) + "::" + name, Tags: tags}
+	}
+	c := func(p, lang string, imports []string, nodes ...extract.Node) fileFacts {
+		return fileFacts{path: p, lang: lang, imports: imports, res: &extract.Result{Path: p, Language: lang, Nodes: nodes}}
+	}
+	files := []fileFacts{
+		c("cJSON.h", "c", nil, fn("cJSON.h", "cJSON_Parse", "c", "function", "declaration"), fn("cJSON.h", "inline_helper", "c", "function")),
+		c("cJSON.c", "c", []string{"cJSON.h"}, fn("cJSON.c", "cJSON_Parse", "c", "function"), fn("cJSON.c", "inline_helper", "c", "function")),
+		// Defines the name without including the header: not its definition.
+		c("other.c", "c", nil, fn("other.c", "cJSON_Parse", "c", "function")),
+		c("foo.hpp", "cpp", nil, fn("foo.hpp", "Foo::bar", "cpp", "method", "declaration")),
+		c("foo.cpp", "cpp", []string{"foo.hpp"}, fn("foo.cpp", "Foo::bar", "cpp", "method")),
+		{path: "x.py", lang: "python", imports: []string{"cJSON.h"}},
+	}
+	want := []derivedEdge{
+		{"file::cJSON.c::cJSON_Parse", "file::cJSON.h::cJSON_Parse", extract.RelImplements},
+		{"file::foo.cpp::Foo::bar", "file::foo.hpp::Foo::bar", extract.RelImplements},
+	}
+	if d := cmp.Diff(want, prototypeEdges(files), cmp.AllowUnexported(derivedEdge{})); d != "" {
+		t.Errorf("prototype edges (-want +got):\n%s", d)
 	}
 }

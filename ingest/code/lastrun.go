@@ -79,9 +79,13 @@ type fileLayout struct {
 // goSkeleton keeps of a Go file's result what resolve.GoImplements reads:
 // its path, language and imports, and its types, interfaces and methods
 // with their arity. Every other node carries none of the tags that
-// function looks at, so it finds the same implementations in either.
-// nil for a file of another language (which it skips).
+// function looks at, so it finds the same implementations in either. A C
+// or C++ file keeps its cSkeleton (prototypes); nil for a file of another
+// language.
 func goSkeleton(r *extract.Result) *extract.Result {
+	if r != nil && cFamily(r.Language) {
+		return cSkeleton(r)
+	}
 	if r == nil || r.Language != "go" {
 		return nil
 	}
@@ -92,6 +96,19 @@ func goSkeleton(r *extract.Result) *extract.Result {
 			if a, ok := r.Arity[n.ID]; ok {
 				sk.Arity[n.ID] = a
 			}
+		}
+	}
+	sk.Nodes = slices.Clip(sk.Nodes)
+	return sk
+}
+
+// cSkeleton keeps of a C or C++ file's result its functions and methods,
+// prototypes tagged so, which is what prototypeEdges reads.
+func cSkeleton(r *extract.Result) *extract.Result {
+	sk := &extract.Result{Path: r.Path, Language: r.Language}
+	for _, n := range r.Nodes {
+		if slices.Contains(n.Tags, extract.KindFunction) || slices.Contains(n.Tags, extract.KindMethod) {
+			sk.Nodes = append(sk.Nodes, extract.Node{ID: n.ID, Tags: n.Tags})
 		}
 	}
 	sk.Nodes = slices.Clip(sk.Nodes)

@@ -124,6 +124,20 @@ func testPatchEqualsFull(t *testing.T, open func(string) *cache.Store) {
 			check: func(d graphdump.Dump) bool {
 				return !d.Has("file::cmd/main.go::main", "calls", "file::store/db.go::Conn::Query")
 			}},
+		{name: "a C header's prototype and the file defining it",
+			files: map[string]string{
+				"csrc/parse.h": "int parse(const char *s);\nint unused(void);\n",
+				"csrc/parse.c": "#include \"parse.h\"\n\nint parse(const char *s) { return s[0]; }\n",
+			},
+			check: func(d graphdump.Dump) bool {
+				return d.Has("file::csrc/parse.c::parse", "implements", "file::csrc/parse.h::parse")
+			}},
+		{name: "only the C definition is renamed: the unchanged header's prototype loses it",
+			files: map[string]string{"csrc/parse.c": "#include \"parse.h\"\n\nint parse2(const char *s) { return s[0]; }\nint unused(void) { return 0; }\n"},
+			check: func(d graphdump.Dump) bool {
+				return !d.Has("file::csrc/parse.c::parse2", "implements", "file::csrc/parse.h::parse") &&
+					d.Has("file::csrc/parse.c::unused", "implements", "file::csrc/parse.h::unused")
+			}},
 		{name: "a touch without a change", touch: []string{"lib/util.py"}},
 		{name: "a file appears in a directory, after the others",
 			files: map[string]string{"app/zz_new.py": "from .models import User\n\n\ndef fresh():\n    return User()\n"},
