@@ -59,6 +59,8 @@ type Index struct {
 	kind []uint8
 	// fdf is, per term, how many files carry it (in a node of theirs).
 	fdf []uint32
+	// names maps a term to the files whose stem carries it (names.go).
+	names map[uint32][]graph.NodeID
 
 	stats BuildStats
 	// terms interns the build's terms (its Bodies' when it keeps them):
@@ -359,6 +361,7 @@ func BuildFrom(ctx context.Context, g *graph.Graph, o Options, prev *Bodies) (*I
 	}
 	x.assemble(shards, workers)
 	x.countFileDF(workers)
+	x.indexNames()
 	x.terms = nil
 	x.stats.Nodes = n
 	x.stats.Terms = len(x.vocab)

@@ -63,9 +63,10 @@ func ExampleParams_feedback() {
 		}
 		fmt.Println(strings.Join(line, ", "))
 	}
+	// ("token" names token.py: it leads by its name, names.go.)
 	// Output:
-	// token.py 0.80, token_cache.py 0.78
-	// token_cache.py 0.98, token.py 0.08
+	// token.py 0.96, token_cache.py 0.78
+	// token_cache.py 0.98, token.py 0.10
 }
 
 // After an incremental ingest, the next index takes the body documents of

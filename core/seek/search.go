@@ -158,6 +158,8 @@ func (x *Index) Search(q Query, p Params) Result {
 	if p.GraphRerank {
 		x.fuse(s, p)
 	}
+	prior := x.priorFunc(q, p)
+	x.nameEvidence(s, terms, prior, p.GraphRerank)
 	res.Candidates = len(s.touched)
 	if p.GraphRerank && res.Candidates == 0 {
 		x.centralFiles(s)
@@ -169,7 +171,6 @@ func (x *Index) Search(q Query, p Params) Result {
 		typeOK[t] = true
 	}
 	scope := normScope(p.Scope)
-	prior := x.priorFunc(q, p)
 	fb := feedbackMap(p)
 	// squash(t) >= MinScore  ⟺  t >= −ln(1 − MinScore)/2: compare match
 	// units, not squashed scores, in the loop over every candidate.

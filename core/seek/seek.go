@@ -101,6 +101,12 @@ type Options struct {
 	// seek ranks nodes, but a word is only as telling as the files that
 	// carry it.
 	FileIDF float32
+	// NameMatch scales the evidence of a query that names a file (its
+	// stem's terms are the query's own): the file gains NameMatch × its
+	// share of the query × the best total of the candidates the query
+	// does not name, so a query that is a module's name ranks that module
+	// first (names.go). 0 disables it.
+	NameMatch float32
 
 	// Fusion weights graph signals when Params.GraphRerank is on.
 	Fusion Fusion
@@ -154,6 +160,7 @@ func DefaultOptions() Options {
 		},
 		EntityPathWeight: 0.4,
 		FileIDF:          1,
+		NameMatch:        1,
 		Fusion: Fusion{
 			SpreadAlpha: 0.3, SpreadSources: 32,
 			PageRank: 0.1,
@@ -183,6 +190,9 @@ func (o Options) Validate() error {
 	}
 	if !graph.IsFinite(o.FileIDF) || o.FileIDF < 0 || o.FileIDF > 1 {
 		return fmt.Errorf("seek: FileIDF must be in [0, 1], got %v", o.FileIDF)
+	}
+	if !graph.IsFinite(o.NameMatch) || o.NameMatch < 0 || o.NameMatch > 10 {
+		return fmt.Errorf("seek: NameMatch must be in [0, 10] (0: off), got %v", o.NameMatch)
 	}
 	if !graph.IsFinite(o.EntityPathWeight) || o.EntityPathWeight < 0 {
 		return fmt.Errorf("seek: EntityPathWeight must be >= 0 and finite, got %v", o.EntityPathWeight)
@@ -251,7 +261,8 @@ const (
 // 1 is a node that carries the query's strongest terms (up to five) at
 // full strength. Their sum x gives the score 1 − e^(−2x).
 type Breakdown struct {
-	// Lexical is the BM25F match of the node's document.
+	// Lexical is the BM25F match of the node's document, and for a file
+	// the query names (Options.NameMatch) the evidence of its name.
 	Lexical float32 `json:"keyword_match"`
 	// StackTrace is the evidence of stack frames, file mentions, code
 	// symbols and title components ("net/http: ...") of the query that
