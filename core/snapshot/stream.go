@@ -28,10 +28,51 @@ type Cut struct {
 }
 
 // learnedEdges is the per-edge state plasticity writes, as of the cut.
+// Only the original weights are copied for every edge; the rest is kept
+// for the edges graph.MaybeLearned lists, since every other edge then had
+// its original weight (bit for bit), no counts and no flags. On go-std
+// (≈ 700 K edges, a few thousand learned after 200 activates) the dense
+// copy was ≈ 10 MB held through the whole write, the largest part of the
+// auto-save's peak (activate-speed9.md); this one is ≈ 3 MB.
 type learnedEdges struct {
-	weights, original  []float32
+	original []float32 // every edge's
+	// edges lists, in edge order, the edges whose state is kept below;
+	// weights[k] … ltd[k] are edges[k]'s.
+	edges              []graph.EdgeIdx
+	weights            []float32
 	strengthen, weaken []uint16
 	ltp, ltd           []bool
+}
+
+// cutLearned copies g's learned state, as learnedEdges says. Take it
+// where learning is excluded.
+func cutLearned(g *graph.Graph) learnedEdges {
+	pl := g.EdgePlasticity()
+	l := learnedEdges{original: slices.Clone(pl.Original), edges: g.MaybeLearned(nil)}
+	k := len(l.edges)
+	l.weights, l.strengthen, l.weaken = make([]float32, k), make([]uint16, k), make([]uint16, k)
+	l.ltp, l.ltd = make([]bool, k), make([]bool, k)
+	for i, e := range l.edges {
+		l.weights[i] = g.Weight(e)
+		l.strengthen[i], l.weaken[i] = pl.Strengthen[e], pl.Weaken[e]
+		l.ltp[i], l.ltd[i] = pl.LTP[e], pl.LTD[e]
+	}
+	return l
+}
+
+// kept returns an edge section's put: some(k) for an edge whose state
+// was kept (k indexes it), none for an edge that learned nothing. The
+// section's edges come in order, so one cursor walks the kept list.
+func kept(l *learnedEdges, some func(k int), none func(i int)) func(i int) {
+	k := 0
+	return func(i int) {
+		if k < len(l.edges) && int(l.edges[k]) == i {
+			some(k)
+			k++
+			return
+		}
+		none(i)
+	}
 }
 
 // TakeCut fixes g's learned state for a binary snapshot carrying meta
@@ -42,16 +83,17 @@ func TakeCut(g *graph.Graph, meta []byte) (*Cut, error) {
 	if !g.Finalized() {
 		return nil, graph.ErrNotFinalized
 	}
-	pl := g.EdgePlasticity()
-	w := make([]float32, g.NumEdges())
-	for e := range w {
-		w[e] = g.Weight(graph.EdgeIdx(e))
+	if !parallelPlasticity(g) {
+		return nil, fmt.Errorf("the graph's learned state does not have one entry for each of its %d edges: not saved (a graph is built by Finalize, which makes them)", g.NumEdges())
 	}
-	return &Cut{g: g, meta: meta, learned: learnedEdges{
-		weights: w, original: slices.Clone(pl.Original),
-		strengthen: slices.Clone(pl.Strengthen), weaken: slices.Clone(pl.Weaken),
-		ltp: slices.Clone(pl.LTP), ltd: slices.Clone(pl.LTD),
-	}}, nil
+	return &Cut{g: g, meta: meta, learned: cutLearned(g)}, nil
+}
+
+// parallelPlasticity reports whether g's per-edge learned arrays have one
+// entry an edge, as Finalize makes them (the cut's sections assume it).
+func parallelPlasticity(g *graph.Graph) bool {
+	m, pl := g.NumEdges(), g.EdgePlasticity()
+	return len(pl.Original) == m && len(pl.Strengthen) == m && len(pl.Weaken) == m && len(pl.LTP) == m && len(pl.LTD) == m
 }
 
 // WriteTo writes the binary snapshot (the layout in binary.go) to w in
@@ -293,17 +335,18 @@ func (s *stream) edges(g *graph.Graph, t *stringTable, l *learnedEdges) {
 		s.u32(uint32(lo))
 	})
 	s.section(m, func(i int) { s.u32(uint32(g.Target(e(i)))) })
-	s.section(m, func(i int) { s.f32(l.weights[i]) })
+	// An edge that learned nothing had its original weight's bits.
+	s.section(m, kept(l, func(k int) { s.f32(l.weights[k]) }, func(i int) { s.f32(l.original[i]) }))
 	s.section(m, func(i int) { s.u32(t.of(g.Relation(e(i)))) })
 	s.section(m, func(i int) { s.byte1(byte(g.EdgeDirection(e(i)))) })
 	s.section(m, func(i int) { s.byte1(boolByte(g.Inhibitory(e(i)))) })
 	s.section(m, func(i int) { s.f32(g.CausalStrength(e(i))) })
 	s.section(m, func(i int) { s.byte1(boolByte(g.IsMirror(e(i)))) })
-	s.section(len(l.original), func(i int) { s.f32(l.original[i]) })
-	s.section(len(l.strengthen), func(i int) { s.u16(l.strengthen[i]) })
-	s.section(len(l.weaken), func(i int) { s.u16(l.weaken[i]) })
-	s.section(len(l.ltp), func(i int) { s.byte1(boolByte(l.ltp[i])) })
-	s.section(len(l.ltd), func(i int) { s.byte1(boolByte(l.ltd[i])) })
+	s.section(m, func(i int) { s.f32(l.original[i]) })
+	s.section(m, kept(l, func(k int) { s.u16(l.strengthen[k]) }, func(int) { s.u16(0) }))
+	s.section(m, kept(l, func(k int) { s.u16(l.weaken[k]) }, func(int) { s.u16(0) }))
+	s.section(m, kept(l, func(k int) { s.byte1(boolByte(l.ltp[k])) }, func(int) { s.byte1(0) }))
+	s.section(m, kept(l, func(k int) { s.byte1(boolByte(l.ltd[k])) }, func(int) { s.byte1(0) }))
 }
 
 // encoded is a snapshot already encoded (the JSON form), written as is.
