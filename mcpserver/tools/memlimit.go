@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 )
 
 // The server's soft memory limit (issue 29). With the runtime's default
@@ -46,13 +47,30 @@ const (
 	// keeps below it for pacing errors (memoryLimitHeapGoalHeadroomPercent
 	// in runtime/mgcpacer.go): the heap's goal is (limit − non-heap) × 97 %.
 	goalReserve = 3
+	// bytesPerNode and bytesPerEdge bound what a reingest of one changed
+	// file allocates on a graph of that size until one has been measured
+	// (go-std, 120 K nodes and ≈ 700 K edges: 61 MB, tick64b.md).
+	bytesPerNode = 200
+	bytesPerEdge = 56
 )
 
 // memoryPolicy is process-wide, as the runtime's limit is: every session
 // of the process shares it.
 var memoryPolicy struct {
-	once    sync.Once
+	once sync.Once
+	on   atomic.Bool // started, and no GOMEMLIMIT of the user's
+	// mu orders setLimit's read of the metrics and its set: the cleanup
+	// goroutine and a reservation's start or end may run it at once, and
+	// the last to set must have read the last room.
+	mu      sync.Mutex
 	samples []metrics.Sample
+	// room is the sum of the running reservations (RoomForChange): bytes
+	// the heap's goal keeps over the live heap and the floor.
+	room uint64
+	// lastAlloc is what the last reservation's run allocated: the room
+	// the next one asks for (a tick's allocation is much the same from one
+	// tick to the next on a graph: tick64c.md).
+	lastAlloc atomic.Uint64
 }
 
 // The runtime's metrics the policy reads after each collection.
@@ -63,6 +81,10 @@ var memorySamples = []string{
 	"/memory/classes/heap/free:bytes",     // free spans: the heap's to reuse
 	"/memory/classes/heap/objects:bytes",  // objects, live and not yet swept
 }
+
+// allocsMetric counts every byte the heap ever allocated: a
+// reservation's run allocated the difference between its end and start.
+const allocsMetric = "/gc/heap/allocs:bytes"
 
 // KeepMemoryLimit starts the policy, once per process, unless the user set
 // GOMEMLIMIT; the ingest tool calls it when an ingest starts (a server
@@ -75,6 +97,7 @@ func KeepMemoryLimit() {
 		for _, n := range memorySamples {
 			memoryPolicy.samples = append(memoryPolicy.samples, metrics.Sample{Name: n})
 		}
+		memoryPolicy.on.Store(true)
 		setLimit()
 		armAfterGC()
 	})
@@ -96,9 +119,12 @@ func armAfterGC() {
 // the non-heap memory charged now (the cleanup goroutine runs it after
 // each one).
 func setLimit() {
-	s := memoryPolicy.samples
+	p := &memoryPolicy
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := p.samples
 	metrics.Read(s)
-	debug.SetMemoryLimit(limitFor(s[0].Value.Uint64(), nonHeap(s[1].Value.Uint64(), s[2].Value.Uint64(), s[3].Value.Uint64(), s[4].Value.Uint64())))
+	debug.SetMemoryLimit(limitFor(s[0].Value.Uint64(), nonHeap(s[1].Value.Uint64(), s[2].Value.Uint64(), s[3].Value.Uint64(), s[4].Value.Uint64()), p.room))
 }
 
 // nonHeap is what the runtime charges the limit with that holds no heap
@@ -116,13 +142,78 @@ func nonHeap(total, released, free, objects uint64) uint64 {
 
 // limitFor is the limit kept over a live heap of live bytes with nonHeap
 // bytes charged beside it: limitRatio × live, raised when that leaves the
-// heap's goal less than headroomFloor over live, never under limitFloor.
-func limitFor(live, nonHeap uint64) int64 {
+// heap's goal less than headroomFloor + room over live, never under
+// limitFloor. room is the running reservations' (0 outside them).
+func limitFor(live, nonHeap, room uint64) int64 {
 	l := float64(live) * limitRatio / 100
-	room := float64(nonHeap) + (float64(live)+headroomFloor)*100/(100-goalReserve)
-	l = max(l, room)
+	need := float64(nonHeap) + (float64(live)+headroomFloor+float64(room))*100/(100-goalReserve)
+	l = max(l, need)
 	if l > math.MaxInt64/2 {
 		return math.MaxInt64
 	}
 	return max(int64(l), limitFloor)
+}
+
+// RoomForChange raises the limit, while a run that rewrites the graph
+// for a few changed files is under way (a daemon tick's or an edit's
+// reingest), by what such a run allocates, and done restores it. Why: a
+// tick allocates a graph's worth of fresh arrays (61 MB for one file on
+// go-std, 104 MB for 64) and the policy leaves the heap 8 MB of garbage
+// over the live heap, so a tick ran six or more full marks of a 300 MB
+// heap: two-thirds of its CPU (tick64b.md). The peak rises by at most the
+// room, and only while the run lasts; after it the next collection finds
+// the old graph dead and the limit follows the live heap again.
+//
+// The room is what the last such run allocated, at least estimate (the
+// caller's bound from the graph's size, for the first run), and never
+// more than the live heap: GOGC 100's own headroom, the policy's ceiling.
+// Without the policy (GOMEMLIMIT set, or no ingest yet) it does nothing.
+func RoomForChange(estimate uint64) (done func()) {
+	p := &memoryPolicy
+	if !p.on.Load() {
+		return func() {}
+	}
+	return reserve(roomFor(max(p.lastAlloc.Load(), estimate), liveHeap()))
+}
+
+// reserve keeps room in the limit until done, and measures what was
+// allocated meanwhile for the next reservation.
+func reserve(room uint64) (done func()) {
+	p := &memoryPolicy
+	p.mu.Lock()
+	p.room += room
+	p.mu.Unlock()
+	setLimit()
+	start := allocated()
+	return func() {
+		p.lastAlloc.Store(allocated() - start)
+		p.mu.Lock()
+		p.room -= room
+		p.mu.Unlock()
+		setLimit()
+	}
+}
+
+// roomFor caps a reservation at the live heap.
+func roomFor(want, live uint64) uint64 {
+	return min(want, live)
+}
+
+func liveHeap() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+func allocated() uint64 {
+	s := []metrics.Sample{{Name: allocsMetric}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// GraphChangeRoom is the first reservation's bound for a graph of nodes
+// and edges: what a one-file tick allocated per node and edge on go-std
+// (tick64c.md), most of it the splice's fresh node and edge arrays.
+func GraphChangeRoom(nodes, edges int) uint64 {
+	return uint64(nodes)*bytesPerNode + uint64(edges)*bytesPerEdge
 }

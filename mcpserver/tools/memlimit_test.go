@@ -28,7 +28,7 @@ func TestLimitFor(t *testing.T) {
 		{"all non-heap", 10 * mb, 400 * mb, 400*mb + (10*mb+headroomFloor)*100/97},
 		{"overflow", math.MaxUint64, 0, math.MaxInt64},
 	} {
-		got := limitFor(c.live, c.nonHeap)
+		got := limitFor(c.live, c.nonHeap, 0)
 		if d := got - c.want; d < -1 || d > 1 { // (float rounding)
 			t.Errorf("%s: limitFor(%d MiB, %d MiB) = %.2f MiB, want %.2f MiB", c.name, c.live/mb, c.nonHeap/mb, float64(got)/mb, float64(c.want)/mb)
 		}
@@ -44,7 +44,7 @@ func TestLimitLeavesHeadroom(t *testing.T) {
 	const mb = 1 << 20
 	for _, live := range []uint64{256 * mb, 300 * mb, 400 * mb, 2048 * mb} {
 		for _, nh := range []uint64{0, 30 * mb, 65 * mb, 120 * mb} {
-			l := limitFor(live, nh)
+			l := limitFor(live, nh, 0)
 			goal := float64(uint64(l)-nh) * (100 - goalReserve) / 100
 			if goal < float64(live+headroomFloor)-1 {
 				t.Errorf("live %d MiB, non-heap %d MiB: limit %.1f MiB leaves a goal %.1f MiB over live, want ≥ %d", live/mb, nh/mb, float64(l)/mb, (goal-float64(live))/mb, headroomFloor/mb)
@@ -88,5 +88,67 @@ func TestKeepMemoryLimit(t *testing.T) {
 	}
 	if got := debug.SetMemoryLimit(-1); got != limitFloor {
 		t.Fatalf("after collections the limit is %d, want it set again to the floor %d", got, int64(limitFloor))
+	}
+}
+
+// TestRoomForChange: while a reservation runs, the limit leaves its room
+// over the live heap, also when a collection during it sets the limit
+// again (the cleanup); once done, the limit is the policy's alone, and
+// the next reservation asks for what this one allocated.
+func TestRoomForChange(t *testing.T) {
+	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
+		t.Skip("GOMEMLIMIT is set: the policy leaves the user's limit alone")
+	}
+	old := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(old)
+	KeepMemoryLimit()
+	const room = 1 << 30 // over the floor whatever the test's heap
+	done := reserve(room)
+	if got := debug.SetMemoryLimit(-1); got < limitFloor+room/2 {
+		t.Fatalf("during a reservation of %d MiB the limit is %d MiB", room>>20, got>>20)
+	}
+	// A collection's cleanup sets the limit again: the room stays.
+	debug.SetMemoryLimit(limitFloor)
+	for i := 0; i < 1000 && debug.SetMemoryLimit(-1) == limitFloor; i++ {
+		runtime.GC()
+		runtime.Gosched()
+	}
+	if got := debug.SetMemoryLimit(-1); got < limitFloor+room/2 {
+		t.Fatalf("after a collection during the reservation the limit is %d MiB, want the room kept", got>>20)
+	}
+	sink = make([]byte, 8<<20)
+	done()
+	if got := debug.SetMemoryLimit(-1); got >= limitFloor+room/2 {
+		t.Fatalf("after the reservation the limit is still %d MiB", got>>20)
+	}
+	if a := memoryPolicy.lastAlloc.Load(); a < 8<<20 {
+		t.Errorf("the reservation allocated 8 MiB, measured %d bytes", a)
+	}
+	// Two at once: their rooms add up, and each one's end leaves the other's.
+	d1, d2 := reserve(room), reserve(room)
+	if got := debug.SetMemoryLimit(-1); got < limitFloor+room*3/2 {
+		t.Errorf("two reservations: limit %d MiB, want both rooms", got>>20)
+	}
+	d1()
+	if got := debug.SetMemoryLimit(-1); got < limitFloor+room/2 || got >= limitFloor+room*3/2 {
+		t.Errorf("one of two reservations done: limit %d MiB, want one room", got>>20)
+	}
+	d2()
+}
+
+var sink []byte
+
+// TestRoomFor: a reservation never leaves more than GOGC 100's headroom
+// (the live heap), and a first estimate from go-std's size is a tick's
+// measured allocation (61 MB), within a fifth.
+func TestRoomFor(t *testing.T) {
+	if got := roomFor(100, 40); got != 40 {
+		t.Errorf("roomFor(100, 40) = %d, want the live heap's 40", got)
+	}
+	if got := roomFor(10, 40); got != 10 {
+		t.Errorf("roomFor(10, 40) = %d", got)
+	}
+	if got := GraphChangeRoom(120_423, 700_000) >> 20; got < 49 || got > 73 {
+		t.Errorf("go-std's first room %d MiB, want about 61", got)
 	}
 }

@@ -303,6 +303,11 @@ func ReingestRoot(c *Call, root string) (*ingest.Output, error) {
 	if mode == "merge" {
 		kind = "graph_merged"
 	}
+	// A few changed files, a graph's worth of fresh arrays (the splice):
+	// the memory limit leaves the run room for them while it lasts
+	// (memlimit.go), else it would collect the whole heap several times.
+	g := c.Session.Current().Graph
+	defer RoomForChange(GraphChangeRoom(g.NumNodes(), g.NumEdges()))()
 	if _, err := c.Session.BuildBundle(kind, r.Build); err != nil {
 		return nil, err
 	}
