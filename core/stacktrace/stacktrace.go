@@ -2,7 +2,8 @@
 // — Python tracebacks and pytest reports, Go panics, goroutine dumps and
 // `go test` failures, Node and browser JavaScript/TypeScript stacks, Rust
 // panics with RUST_BACKTRACE, Java/Kotlin exceptions, .NET (C#)
-// exceptions, Ruby backtraces and PHP exceptions — into the error they report and the frames they list, most
+// exceptions, Ruby backtraces, PHP exceptions and C/C++ stacks (sanitizer
+// reports, gdb, lldb, Valgrind) — into the error they report and the frames they list, most
 // specific frame first. It is the one parser m1nd has: seek reads the
 // frames of a pasted bug report with it, and the trace tool maps a trace
 // onto the graph with it.
@@ -43,15 +44,17 @@ const (
 	CSharp     Language = "csharp"
 	Ruby       Language = "ruby"
 	PHP        Language = "php"
+	C          Language = "c"
+	Cpp        Language = "cpp"
 )
 
 // Languages lists the dialects Parse understands, in the order auto
 // detection prefers them on a tie.
-var Languages = []Language{Python, Go, JavaScript, TypeScript, Rust, Java, Kotlin, CSharp, Ruby, PHP}
+var Languages = []Language{Python, Go, JavaScript, TypeScript, Rust, Java, Kotlin, CSharp, Ruby, PHP, C, Cpp}
 
 // dialects are the parsers behind Languages: TypeScript shares
-// JavaScript's, Kotlin Java's.
-var dialects = []Language{Python, Go, JavaScript, Rust, Java, CSharp, Ruby, PHP}
+// JavaScript's, Kotlin Java's, C++ C's.
+var dialects = []Language{Python, Go, JavaScript, Rust, Java, CSharp, Ruby, PHP, C}
 
 // aliases are other spellings callers use for a language.
 var aliases = map[string]Language{
@@ -66,11 +69,14 @@ var aliases = map[string]Language{
 	"csharp": CSharp, "cs": CSharp, "c#": CSharp, "dotnet": CSharp, ".net": CSharp,
 	"ruby": Ruby, "rb": Ruby, "rails": Ruby,
 	"php": PHP, "laravel": PHP, "symfony": PHP,
+	"c": C, "native": C, "asan": C, "sanitizer": C, "gdb": C, "lldb": C, "valgrind": C,
+	"cpp": Cpp, "c++": Cpp, "cxx": Cpp,
 }
 
 // ParseLanguage accepts a language name in any case, or a common alias
 // ("py", "golang", "js", "node", "ts", "rs", "jvm", "kt", "cs", "c#",
-// "dotnet", "rb"); "" and "auto" mean Auto.
+// "dotnet", "rb", "c++", "asan", "gdb", "lldb", "valgrind"); "" and
+// "auto" mean Auto.
 func ParseLanguage(s string) (Language, error) {
 	if l, ok := aliases[strings.ToLower(strings.TrimSpace(s))]; ok {
 		return l, nil
@@ -238,6 +244,8 @@ func parserFor(l Language) func([]string) Trace {
 		return parseRuby
 	case PHP:
 		return parsePHP
+	case C, Cpp:
+		return parseNative
 	}
 	return nil
 }
@@ -256,6 +264,11 @@ func finish(t Trace, l Language) Trace {
 		t.Language = Java
 		if t.anyFile(".kt", ".kts") {
 			t.Language = Kotlin
+		}
+	case C, Cpp:
+		t.Language = C
+		if t.ownFile(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx") {
+			t.Language = Cpp
 		}
 	}
 	if len(t.Chain) > 0 {
@@ -289,6 +302,18 @@ func (t Trace) anyFile(exts ...string) bool {
 		}
 	}
 	return false
+}
+
+// ownFile is anyFile among the frames not External: a C program's stack
+// passes through the C++ runtime of its sanitizer.
+func (t Trace) ownFile(exts ...string) bool {
+	own := Trace{}
+	for _, f := range t.Frames {
+		if !f.External {
+			own.Frames = append(own.Frames, f)
+		}
+	}
+	return own.anyFile(exts...)
 }
 
 // matchIf runs re on line only when the cheap test ok passes: most lines

@@ -670,7 +670,7 @@ var seekCases = []parseCase{
 }
 
 // allCases are every group of parse cases.
-var allCases = [][]parseCase{pythonCases, goCases, jsCases, rustCases, javaCases, csharpCases, rubyCases, phpCases, seekCases}
+var allCases = [][]parseCase{pythonCases, goCases, jsCases, rustCases, javaCases, csharpCases, rubyCases, phpCases, nativeCases, seekCases}
 
 func TestParse(t *testing.T) {
 	for _, group := range allCases {
@@ -749,7 +749,7 @@ func TestParseWrongHint(t *testing.T) {
 }
 
 func TestParseLanguage(t *testing.T) {
-	for in, want := range map[string]Language{"": Auto, "AUTO": Auto, "py": Python, "golang": Go, "Node": JavaScript, "ts": TypeScript, "rs": Rust, "jvm": Java, "kt": Kotlin, "C#": CSharp, "dotnet": CSharp, "rb": Ruby, "PHP": PHP} {
+	for in, want := range map[string]Language{"": Auto, "AUTO": Auto, "py": Python, "golang": Go, "Node": JavaScript, "ts": TypeScript, "rs": Rust, "jvm": Java, "kt": Kotlin, "C#": CSharp, "dotnet": CSharp, "rb": Ruby, "PHP": PHP, "asan": C, "C++": Cpp, "gdb": C} {
 		if got, err := ParseLanguage(in); err != nil || got != want {
 			t.Errorf("ParseLanguage(%q) = %s, %v; want %s", in, got, err, want)
 		}

@@ -47,14 +47,14 @@ const (
 	traceWeightCentrality = 0.2
 )
 
-var traceLanguages = []string{"auto", "python", "go", "javascript", "typescript", "rust", "java", "kotlin", "csharp", "ruby", "php"}
+var traceLanguages = []string{"auto", "python", "go", "javascript", "typescript", "rust", "java", "kotlin", "csharp", "ruby", "php", "c", "cpp"}
 
 // traceParams is trace's input. error_text's declared bound is
 // 4 × traceMaxBytes; the handler refuses more than traceMaxBytes with a
 // teaching error. declare_test.go holds the tag and the constant together.
 type traceParams struct {
 	ErrorText   string  `json:"error_text" help:"The full error output: message and stack trace as the program printed it (up to 1 MiB)." tool:"required,maxlen=4194304"`
-	Language    string  `json:"language" jsonschema:"auto, python, go, javascript, typescript, rust, java, kotlin, csharp, ruby, php." help:"The trace's language: auto (detect), python, go, javascript, typescript, rust, java, kotlin, csharp, ruby or php (also py, golang, js, node, ts, rs, jvm, kt, cs, dotnet, rb). A hint that finds no frame falls back to detection." tool:"default=auto"`
+	Language    string  `json:"language" jsonschema:"auto (detect) or the language: python, go, js, ts, rust, java, c, cpp…" help:"The trace's language: auto (detect), python, go, javascript, typescript, rust, java, kotlin, csharp, ruby, php, c or cpp (also py, golang, js, node, ts, rs, jvm, kt, cs, dotnet, rb, c++, asan, gdb, lldb, valgrind). A hint that finds no frame falls back to detection." tool:"default=auto"`
 	WindowHours float64 `json:"window_hours" jsonschema:"Hours around the top suspect's last change for co-change." help:"Files changed in commits within this many hours of the top suspect's last change are co-change suspects (0: only files that usually change with the suspects)." tool:"default=24,min=0,max=8760"`
 	TopK        int     `json:"top_k" help:"Maximum suspects returned." tool:"default=10,min=1,max=100"`
 }
@@ -64,7 +64,7 @@ func registerTrace(r *tools.Registry) {
 		Name:        "trace",
 		Title:       "Trace an error",
 		Description: "Ranked suspect functions and files for an error's stack trace, with the causal chain.",
-		Details: "Map a runtime error to the code that most likely caused it. Parses the stack trace (Python tracebacks with chained exceptions and pytest reports; Go panics, goroutine dumps and test failures; Node and browser JavaScript/TypeScript stacks; Rust panics with RUST_BACKTRACE frames; Java/Kotlin exceptions with \"Caused by\"; .NET exceptions; Ruby backtraces; PHP exceptions), maps every frame to the graph by path and line — absolute paths from other machines, file:// and bundler URLs and Java package paths included — and ranks the functions and files the frames land in by suspiciousness: depth in the trace (the project frame nearest the error first), recency of the file's last change relative to the repository's newest commit, and PageRank centrality. " +
+		Details: "Map a runtime error to the code that most likely caused it. Parses the stack trace (Python tracebacks with chained exceptions and pytest reports; Go panics, goroutine dumps and test failures; Node and browser JavaScript/TypeScript stacks; Rust panics with RUST_BACKTRACE frames; Java/Kotlin exceptions with \"Caused by\"; .NET exceptions; Ruby backtraces; PHP exceptions; C/C++ sanitizer reports, gdb, lldb and Valgrind stacks), maps every frame to the graph by path and line — absolute paths from other machines, file:// and bundler URLs and Java package paths included — and ranks the functions and files the frames land in by suspiciousness: depth in the trace (the project frame nearest the error first), recency of the file's last change relative to the repository's newest commit, and PageRank centrality. " +
 			"Frames in libraries and runtimes (site-packages, node_modules, vendor/, GOROOT, the Rust toolchain, the JDK, installed gems, composer's vendor/) are demoted and never outrank project code. Also lists co-change suspects (files that usually change with the top suspects, or changed within window_hours of the top one), the causal chain, the fix scope and the frames it could not map.",
 		Class:     tools.Read,
 		WhenToUse: "Bug investigation: you have an error with a stack trace and want the ranked places to look, the causal chain through the code and the files likely involved in the fix.",
@@ -181,12 +181,12 @@ func parseTraceInput(c *tools.Call, in traceParams) (stacktrace.Trace, error) {
 	}
 	lang, err := stacktrace.ParseLanguage(in.Language)
 	if err != nil {
-		return stacktrace.Trace{}, tools.Errorf("language is one of "+strings.Join(traceLanguages, ", ")+" (aliases: py, golang, js, node, ts, rs, jvm, kt, cs, dotnet, rb); leave it out to detect the language.",
+		return stacktrace.Trace{}, tools.Errorf("language is one of "+strings.Join(traceLanguages, ", ")+" (aliases: py, golang, js, node, ts, rs, jvm, kt, cs, dotnet, rb, c++, asan, gdb, lldb, valgrind); leave it out to detect the language.",
 			"language %q is not a language trace reads", in.Language).WithExample(traceExample(c.AgentID))
 	}
 	tr := stacktrace.Parse(in.ErrorText, lang)
 	if len(tr.Frames) == 0 {
-		e := tools.Errorf("trace reads stack frames such as Python's `File \"app/pool.py\", line 40, in submit`, Go's `\\t/src/app/pool.go:40 +0x1d` under a function line, JavaScript's `    at submit (/srv/app/pool.js:40:9)` or `submit@https://host/pool.js:40:9`, Rust's `thread 'main' panicked at src/pool.rs:40:9:` and `at ./src/pool.rs:40:9`, Java's `\\tat com.acme.Pool.submit(Pool.java:40)`, .NET's `   at Acme.Pool.Submit() in /src/Pool.cs:line 40` Ruby's `app/pool.rb:40:in 'submit'` and PHP's `#0 /app/src/Pool.php(40): App\\Pool->submit()`. Paste the whole output, stack included.",
+		e := tools.Errorf("trace reads stack frames such as Python's `File \"app/pool.py\", line 40, in submit`, Go's `\\t/src/app/pool.go:40 +0x1d` under a function line, JavaScript's `    at submit (/srv/app/pool.js:40:9)` or `submit@https://host/pool.js:40:9`, Rust's `thread 'main' panicked at src/pool.rs:40:9:` and `at ./src/pool.rs:40:9`, Java's `\\tat com.acme.Pool.submit(Pool.java:40)`, .NET's `   at Acme.Pool.Submit() in /src/Pool.cs:line 40` Ruby's `app/pool.rb:40:in 'submit'`, PHP's `#0 /app/src/Pool.php(40): App\\Pool->submit()` and C/C++'s `#0 0x4f1a2b in submit /src/pool.c:40:9` (sanitizers), `#0  submit (p=0x0) at pool.c:40` (gdb). Paste the whole output, stack included.",
 			"no stack frame found in error_text (%d lines)", strings.Count(in.ErrorText, "\n")+1).WithExample(traceExample(c.AgentID))
 		e.SuggestedNextStep = "Without a stack trace, call seek with the error message as query: it finds the code that raises or handles it."
 		e.Extra = map[string]any{"recognised_formats": traceFormats}
@@ -205,6 +205,7 @@ var traceFormats = map[string]string{
 	"csharp":     "System.InvalidOperationException: pool exhausted\n   at Acme.Pool.Submit() in /src/Pool.cs:line 40",
 	"ruby":       "app/pool.rb:40:in `submit': pool exhausted (Pool::Exhausted)\n\tfrom app/handler.rb:12:in `handle'",
 	"php":        "PHP Fatal error:  Uncaught RuntimeException: pool exhausted in /app/src/Pool.php:40\nStack trace:\n#0 /app/src/Handler.php(12): App\\Pool->submit()\n#1 {main}",
+	"c":          "==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x6020\n    #0 0x4f1a2b in submit /src/pool.c:40:9\n    #1 0x4f2c3d in handle /src/handler.c:12:5",
 }
 
 // traceAnswer maps the frames, ranks the suspects and assembles the
