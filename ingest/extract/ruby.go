@@ -15,6 +15,9 @@ func rubyHook(x *tableExtract, i int32, s *tScope) bool {
 	case "assignment":
 		rubyAlias(x, i, s)
 		return false
+	case "method", "singleton_method":
+		rubyBlockFact(x, i, s)
+		return false
 	default:
 		return false
 	}
@@ -134,4 +137,271 @@ func rubyMixin(x *tableExtract, i int32, s *tScope) {
 		}
 		x.b.ref(s.id, path, RelInherits, t.line(c), RefHint{})
 	}
+}
+
+// rubyEvals are the methods that run a block with their receiver as
+// self: a bare call inside binds in the receiver's class.
+var rubyEvals = setOf("instance_eval", "class_eval", "module_eval", "instance_exec", "class_exec", "module_exec")
+
+// rubySelfLinks bounds the chain of blocks a bare call's self is read
+// through (mock_app { helpers { x } } is two).
+const rubySelfLinks = 4
+
+// rubySelf describes, for a bare call at node i, what self is when it
+// runs, as the resolver reads it (resolve.rubySelf): links from the
+// innermost block out, joined by "<", each one of
+//
+//	"."      the lexical self (a method, a class body, the top level)
+//	"C:P"    the class the constant path P names (Class.new(P) do,
+//	         P.class_eval do)
+//	"N:P"    what P.new does with a block (Rack::Builder.new do: self is
+//	         the new builder; Sinatra.new do: what Sinatra's own new does)
+//	"B:m"    what the method m, called bare, does with its block; when
+//	         it runs it on its caller's self, the next link says
+//	"?"      a receiver no constant names: nothing of the repository
+//	"~"      not known (a block of a method of a constant, RSpec.describe)
+//
+// Ruby changes self only where a method evaluates its block on another
+// object; the lexical self holds everywhere else (each, map, lambdas).
+func rubySelf(x *tableExtract, i int32) string {
+	t := x.t
+	var links []string
+	for p := t.n[i].parent; p >= 0 && len(links) < rubySelfLinks; p = t.n[p].parent {
+		switch t.g.kindName(t.n[p].kind) {
+		case "method", "singleton_method":
+			if rubyInBlock(t, p) {
+				// A def inside a block (RSpec's describe, included do):
+				// whose method it becomes is that block's business.
+				return strings.Join(append(links, "~"), "<")
+			}
+			return strings.Join(append(links, "."), "<")
+		case "class", "module", "singleton_class", "program":
+			return strings.Join(append(links, "."), "<")
+		case "block", "do_block":
+			l, last := rubyBlockLink(x, p)
+			if l != "" {
+				links = append(links, l)
+			}
+			if last {
+				return strings.Join(links, "<")
+			}
+		}
+	}
+	return strings.Join(append(links, "~"), "<")
+}
+
+// rubyBlockLink is the link block b adds (none for a block that keeps
+// self), and whether it ends the chain.
+func rubyBlockLink(x *tableExtract, b int32) (string, bool) {
+	t := x.t
+	c := t.n[b].parent
+	if c < 0 || t.g.kindName(t.n[c].kind) != "call" {
+		return "", false // a lambda's block: self is kept
+	}
+	m := t.child(c, t.g.field("method"))
+	if m < 0 {
+		return "", false
+	}
+	return rubyTakesBlock(x, c, t.text(m), func(i int32) string { return rubyConstPath(t, i) })
+}
+
+// rubyTakesBlock says what call c, of method name m, does with a block
+// it is given (a do … end or a &block): the link rubySelf adds and
+// whether it ends the chain.
+// val reads a receiver or argument as a constant path ("" when it is
+// none).
+func rubyTakesBlock(x *tableExtract, c int32, m string, val func(int32) string) (string, bool) {
+	t := x.t
+	recv := t.child(c, t.g.field("receiver"))
+	path := ""
+	if recv >= 0 {
+		path = val(recv)
+	}
+	self := recv < 0 || t.text(recv) == "self"
+	switch {
+	case rubyEvals[m] && self:
+		return "", false // self.instance_eval: self again
+	case rubyEvals[m] && path != "":
+		return "C:" + path, true
+	case rubyEvals[m]:
+		return "?", true
+	case m == "new" && path == "Class":
+		if a := rubyFirstArg(x, c); a >= 0 && val(a) != "" {
+			return "C:" + val(a), true
+		}
+		return "?", true
+	case m == "new" && (path == "Module" || path == "Struct" || path == "Data"):
+		return "?", true
+	case m == "new" && path != "":
+		return "N:" + path, true
+	case m == "new":
+		return "~", true // klass.new do: which class is not known
+	case self:
+		return "B:" + m, false
+	case path != "":
+		return "~", true // RSpec.describe, Rack::Builder.app: their own rules
+	}
+	return "", false // x.each do: an iterator keeps self
+}
+
+// rubyConstPath is the constant path node i spells ("Sinatra::Base"),
+// or "" when it is no constant path.
+func rubyConstPath(t *tree, i int32) string {
+	switch t.g.kindName(t.n[i].kind) {
+	case "constant", "scope_resolution":
+	default:
+		return ""
+	}
+	p := strings.Join(strings.Fields(t.text(i)), "")
+	if len(p) > 200 || strings.ContainsAny(p, "(.[") {
+		return ""
+	}
+	return p
+}
+
+// rubyFirstArg is the first argument of call c, or -1.
+func rubyFirstArg(x *tableExtract, c int32) int32 {
+	t := x.t
+	a := t.child(c, t.g.field("arguments"))
+	if a < 0 {
+		return -1
+	}
+	for k := t.first(a); k >= 0; k = t.n[k].next {
+		if !t.kindIsComment(k) {
+			return k
+		}
+	}
+	return -1
+}
+
+// rubyBlockFact records what method i does with its block parameter
+// (`def mock_app(base = Sinatra::Base, &block)`) when it hands it to a
+// call: the link rubySelf would write for that call (its receiver or
+// class argument read through the method's parameter defaults and
+// assignments), as a Reexport with Module "&block", Name the method's
+// path in the file. A caller's `mock_app { get '/' }` then binds get in
+// Sinatra::Base. A method that yields or calls its block records
+// nothing: the block keeps its caller's self.
+func rubyBlockFact(x *tableExtract, i int32, s *tScope) {
+	t := x.t
+	if rubyInBlock(t, i) {
+		if name := t.child(i, t.g.field("name")); name >= 0 {
+			// No top-level def: the resolver does not offer it to
+			// every file's bare calls.
+			x.b.res.Reexports = append(x.b.res.Reexports, Reexport{Name: rubyDefPath(x, s, t.text(name)), Module: "&inblock"})
+		}
+	}
+	name, blk := t.child(i, t.g.field("name")), rubyBlockParam(x, i)
+	if name < 0 || blk == "" {
+		return
+	}
+	for k, end := i+1, t.end(i); k < end; k++ {
+		if t.g.kindName(t.n[k].kind) != "block_argument" || strings.TrimPrefix(t.text(k), "&") != blk {
+			continue
+		}
+		c := t.n[k].parent
+		if c >= 0 && t.g.kindName(t.n[c].kind) == "argument_list" {
+			c = t.n[c].parent
+		}
+		m := t.child(c, t.g.field("method"))
+		if c < 0 || t.g.kindName(t.n[c].kind) != "call" || m < 0 {
+			return
+		}
+		link, _ := rubyTakesBlock(x, c, t.text(m), func(j int32) string { return rubyValue(x, i, j, 0) })
+		switch {
+		case t.text(m) == "define_method" || link == "":
+			link = "." // a method of self's class, or self again
+		case link == "~":
+			return
+		}
+		x.b.res.Reexports = append(x.b.res.Reexports, Reexport{Name: rubyDefPath(x, s, t.text(name)), Module: "&block", Target: link})
+		return
+	}
+}
+
+// rubyBlockParam is the name of method i's block parameter (&block), or "".
+func rubyBlockParam(x *tableExtract, i int32) string {
+	t := x.t
+	ps := t.child(i, t.g.field("parameters"))
+	if ps < 0 {
+		return ""
+	}
+	for k := t.first(ps); k >= 0; k = t.n[k].next {
+		if t.g.kindName(t.n[k].kind) == "block_parameter" {
+			return strings.TrimSpace(strings.TrimPrefix(t.text(k), "&"))
+		}
+	}
+	return ""
+}
+
+// rubyValue reads node j inside method fn as a constant path: a
+// constant, or a local that a parameter default (`base = Base`) or an
+// assignment (`base = Class.new(base)`) sets to one; "" otherwise.
+func rubyValue(x *tableExtract, fn, j int32, depth int) string {
+	t := x.t
+	if p := rubyConstPath(t, j); p != "" || depth > 3 {
+		return p
+	}
+	if t.g.kindName(t.n[j].kind) != "identifier" {
+		return ""
+	}
+	v := t.text(j)
+	for k, end := fn+1, t.end(fn); k < end && k < j; k++ {
+		switch t.g.kindName(t.n[k].kind) {
+		case "optional_parameter", "keyword_parameter":
+			if n := t.child(k, t.g.field("name")); n >= 0 && t.text(n) == v {
+				if d := t.child(k, t.g.field("value")); d >= 0 {
+					return rubyValue(x, fn, d, depth+1)
+				}
+			}
+		case "assignment":
+			l, r := t.child(k, t.g.field("left")), t.child(k, t.g.field("right"))
+			if l >= 0 && r >= 0 && t.text(l) == v && r != j {
+				if p := rubyClassNew(x, fn, r, depth); p != "" {
+					return p
+				}
+				return rubyValue(x, fn, r, depth+1)
+			}
+		}
+	}
+	return ""
+}
+
+// rubyClassNew reads `Class.new(P)` as P (a subclass of P answers what P
+// answers), "" for anything else.
+func rubyClassNew(x *tableExtract, fn, c int32, depth int) string {
+	t := x.t
+	if t.g.kindName(t.n[c].kind) != "call" {
+		return ""
+	}
+	m, recv := t.child(c, t.g.field("method")), t.child(c, t.g.field("receiver"))
+	if m < 0 || recv < 0 || t.text(m) != "new" || t.text(recv) != "Class" {
+		return ""
+	}
+	if a := rubyFirstArg(x, c); a >= 0 {
+		return rubyValue(x, fn, a, depth+1)
+	}
+	return ""
+}
+
+// rubyDefPath is the path in the file of a def named name in scope s.
+func rubyDefPath(x *tableExtract, s *tScope, name string) string {
+	if scope, ok := strings.CutPrefix(s.id, x.b.fileID+"::"); ok {
+		return scope + "::" + name
+	}
+	return name
+}
+
+// rubyInBlock reports whether def i sits in a block before any class,
+// module or method.
+func rubyInBlock(t *tree, i int32) bool {
+	for p := t.n[i].parent; p >= 0; p = t.n[p].parent {
+		switch t.g.kindName(t.n[p].kind) {
+		case "block", "do_block":
+			return true
+		case "class", "module", "singleton_class", "method", "singleton_method", "program":
+			return false
+		}
+	}
+	return false
 }

@@ -927,6 +927,13 @@ func (x *tableExtract) call(i int32, r uint8, s *tScope) {
 	if recv == "" {
 		h.Module = x.imported[name]
 	}
+	if recv == "" && x.l.name == "ruby" && !isUpperStart(name) {
+		// What self is where a bare call runs (a DSL block's receiver):
+		// the resolver binds it in that class's ancestry. The scope
+		// after "@" keeps calls of one name from different classes
+		// apart where outcomes are shared by hint (code's per-file memo).
+		h.Receiver = "&" + rubySelf(x, i) + "@" + strings.TrimPrefix(s.id, x.b.fileID)
+	}
 	if recv != "" {
 		for _, self := range x.l.selfNames {
 			if recv == self || x.l.name == "ruby" && recv == self+".class" {

@@ -113,8 +113,15 @@ func (ix *Index) constructors(c int32) []int32 {
 // family carries that name (Ruby: the one its path names), else -1.
 func (ix *Index) onlyBase(c int32) int32 {
 	cd := &ix.cands[c]
-	if path, ok := ix.rubyBases[c]; ok {
-		return ix.rubyBase(c, path)
+	if paths, ok := ix.rubyBases[c]; ok {
+		// The superclass among the paths (the others are mixins, which
+		// name modules).
+		for _, path := range paths {
+			if b := ix.rubyBase(c, path); b >= 0 {
+				return b
+			}
+		}
+		return -1
 	}
 	// Its own file's bases: ix.parents, by label, holds those of every
 	// class of that name, in any language.

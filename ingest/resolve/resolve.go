@@ -135,7 +135,15 @@ type Index struct {
 	// rubyBases are the superclass paths Ruby classes name as written
 	// ("Rack::Request"): parents keeps only their last name, which two
 	// classes of one repository often share (ruby.go).
-	rubyBases map[int32]string
+	rubyBases map[int32][]string
+	// rubyFacts are what Ruby methods do with their block parameter
+	// (extract.rubyBlockFact: "C:Sinatra::Base", "N:Rack::Builder", "."),
+	// and rubyCache what the bare calls' self lookups share (rubyself.go).
+	rubyFacts map[int32]string
+	// rubyInBlock marks Ruby defs made inside a block (RSpec helpers),
+	// which are no top-level defs.
+	rubyInBlock map[int32]bool
+	rubyCache   *rubyCache
 	// rubyAliases maps a Ruby constant alias's path ("StreamingTest::Stream")
 	// to its declarations (ruby.go).
 	rubyAliases map[string][]rubyAlias
@@ -309,6 +317,9 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 		ids[n.ID] = ci
 	}
 	ix.addFields(fi, r)
+	if r.Language == "ruby" {
+		ix.addRubyFacts(ids, prefix, r.Reexports)
+	}
 	for _, e := range r.Edges {
 		if e.Relation != extract.RelInherits && e.Relation != extract.RelImplements {
 			continue
@@ -431,6 +442,8 @@ func (ix *Index) dropDefinitions(fi int32) {
 		delete(ix.arity, c)
 		delete(ix.rubyBases, c)
 		delete(ix.rubyStatic, c)
+		delete(ix.rubyFacts, c)
+		delete(ix.rubyInBlock, c)
 		for i := int32(1); i < 4; i++ {
 			delete(ix.laterRets, [2]int32{c, i})
 		}
@@ -448,6 +461,7 @@ func (ix *Index) dropDefinitions(fi int32) {
 	ix.fileCands[fi], ix.fileParents[fi], ix.fileStars[fi], ix.pyPlain[fi] = nil, nil, nil, nil
 	if ix.files[fi].lang == "ruby" {
 		ix.dropRubyAliases(fi)
+		ix.rubyCache = &rubyCache{}
 	}
 	ix.fileReexps[fi] = nil
 }
@@ -555,6 +569,11 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 		return Result{}
 	}
 	from := ix.files[fi]
+	rubySelf := ""
+	if from.lang == "ruby" && strings.HasPrefix(hint.Receiver, "&") {
+		// The self of a bare call, not a receiver (extract.rubySelf).
+		rubySelf, hint.Receiver = hint.Receiver, ""
+	}
 	if hint.ReceiverType == "" && strings.HasPrefix(hint.Receiver, "@") {
 		// A Go receiver path, x.f[i].m(): typed with every file's
 		// declarations, else a receiver of unknown type.
@@ -616,6 +635,16 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 	}
 	if from.lang == "ruby" && rel == extract.RelCalls && hint.Receiver == "" && isConstantName(label) {
 		cands = ix.rubyConstant(src.ID, name, cands) // X.new, A::B.new
+	}
+	if rubySelf != "" {
+		// A bare Ruby call: the methods self's class and its ancestry
+		// declare, when what self is there is known.
+		if in, decided := ix.rubySelfCands(src.ID, cands, rubySelf); decided {
+			if len(in) == 0 {
+				return Result{}
+			}
+			cands = in
+		}
 	}
 
 	if hint.Module != "" {

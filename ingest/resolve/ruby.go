@@ -123,17 +123,20 @@ func rubyNesting(srcID string) []string {
 // initial): only a constant path names a class.
 func isConstantName(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
 
-// addRubyBase records the superclass path class id names (ids: the
-// file's candidates by ID).
+// addRubyBase records a superclass or mixin path class id names (ids:
+// the file's candidates by ID). A mixin once replaced the superclass
+// here, and with it the constructor a subclass inherits.
 func (ix *Index) addRubyBase(ids map[string]int32, id, path string) {
 	c, ok := ids[id]
 	if !ok {
 		return
 	}
 	if ix.rubyBases == nil {
-		ix.rubyBases = map[int32]string{}
+		ix.rubyBases = map[int32][]string{}
 	}
-	ix.rubyBases[c] = path
+	if !slices.Contains(ix.rubyBases[c], path) {
+		ix.rubyBases[c] = append(ix.rubyBases[c], path)
+	}
 }
 
 // rubyBase is the class Ruby class c's superclass path names, looked up
