@@ -15,3 +15,9 @@ func IsDeclarationPath(p string) bool {
 	}
 	return false
 }
+
+// Untestable reports a file no test exercises: a declaration file, or one
+// holding no program code — a build description (Makefile, CMakeLists.txt,
+// *.mk), configuration or documentation — whose targets the graph may
+// still hold as functions. audit and missing read this one rule.
+func Untestable(p string) bool { return notCode(p) || IsDeclarationPath(p) }

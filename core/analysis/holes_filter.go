@@ -36,7 +36,7 @@ func (h *holeRun) candidate(u graph.NodeID) bool {
 	}
 	// A Makefile's targets are functions too, yet nothing tests them.
 	// A stub or .d.ts declares behaviour that lives elsewhere.
-	b := h.g.Type(u) != graph.File || !notCode(p) && !IsDeclarationPath(p) && h.behaviour(u)
+	b := h.g.Type(u) != graph.File || !Untestable(p) && h.behaviour(u)
 	h.behaves[u] = b
 	return b
 }

@@ -118,3 +118,7 @@ func IsTestPath(p string) bool { return analysis.IsTestPath(p) }
 // IsDeclarationPath recognises a stub or TypeScript declaration file
 // (analysis.IsDeclarationPath), which no test touches.
 func IsDeclarationPath(p string) bool { return analysis.IsDeclarationPath(p) }
+
+// Untestable recognises a file no test exercises (analysis.Untestable):
+// a declaration file, a build description such as a Makefile, data.
+func Untestable(p string) bool { return analysis.Untestable(p) }

@@ -52,7 +52,8 @@ func TestAuditTestCoverageJestDirectory(t *testing.T) {
 
 // A hotspot's dependents are the other files that depend on it, each once
 // (app.py's four uses of core.py count one), and a file holding no code
-// (a changelog that changes with every release) is never a hotspot.
+// (a changelog that changes with every release, a Makefile) is never a
+// hotspot.
 func TestAuditHotspotsCountFilesAndSkipProse(t *testing.T) {
 	t.Parallel()
 	deps := hotspotsOf(t, "dependents", map[string]string{
@@ -61,12 +62,18 @@ func TestAuditHotspotsCountFilesAndSkipProse(t *testing.T) {
 		"pkg/app.py":       "from pkg.core import a, b, c\n\ndef x():\n    return a() + b() + c()\n\ndef y():\n    return a()\n",
 		"pkg/cli.py":       "from pkg.core import a\n\ndef main():\n    return a()\n",
 		"pkg/CHANGELOG.md": "# Changes\n\n- 1.0: first\n",
+		"pkg/Makefile":     "all: build\n\nbuild:\n\tcc -o app app.c\n\ntest: build\n\t./app\n",
 	})
 	if deps["pkg/core.py"] != 2.0 {
 		t.Errorf("core.py dependents = %v, want 2 (app.py, cli.py); hotspots %v", deps["pkg/core.py"], deps)
 	}
 	if _, ok := deps["pkg/CHANGELOG.md"]; ok {
 		t.Errorf("CHANGELOG.md listed as a hotspot: %v", deps)
+	}
+	// A Makefile's targets are functions in the graph, yet no test runs
+	// them: cJSON's was its third hotspot, "no test touches it".
+	if _, ok := deps["pkg/Makefile"]; ok {
+		t.Errorf("Makefile listed as a hotspot: %v", deps)
 	}
 }
 

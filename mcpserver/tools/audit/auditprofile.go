@@ -320,7 +320,7 @@ func (a *audit) topology(b *session.Bundle) {
 		switch {
 		case tested:
 			tp.TestedFiles++
-		case len(f.Nodes) > 0 && !tools.IsTestPath(f.Path) && !tools.IsDeclarationPath(f.Path):
+		case len(f.Nodes) > 0 && !tools.IsTestPath(f.Path) && !tools.Untestable(f.Path):
 			tp.UntestedCodeFiles++
 		}
 	}
@@ -376,8 +376,8 @@ func (a *audit) hotspots(b *session.Bundle) {
 	var all []hs
 	maxPR, maxDeps := 0.0, 0
 	for _, f := range tools.BundleGraphFiles(b).Files {
-		if !a.inScope(f.Path) || f.Node == graph.NoNode || tools.IsTestPath(f.Path) || tools.IsDeclarationPath(f.Path) || !tools.HoldsCode(g, f.Node) {
-			continue // a stub or .d.ts holds no behaviour: no hotspot, never untested
+		if !a.inScope(f.Path) || f.Node == graph.NoNode || tools.IsTestPath(f.Path) || tools.Untestable(f.Path) || !tools.HoldsCode(g, f.Node) {
+			continue // a stub, a .d.ts or a Makefile holds no behaviour a test runs: no hotspot, never untested
 		}
 		h := hs{auditHotspot: auditHotspot{NodeID: g.ExternalID(f.Node), Path: f.Path, ChangeFrequency: tools.R3(g.ChangeFrequency(f.Node))}, pr: float64(graph.Finite(g.PageRank(f.Node)))}
 		h.Dependents, h.Tested = fileDependents(g, f.Node, f.Nodes)
