@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
@@ -16,16 +17,46 @@ import (
 type Result struct {
 	Value   any
 	IsError bool
+	// enc is Value's encoding, made once by Dispatcher.Call and never
+	// written again: the stale check, the call log and the transport all
+	// read the answer's JSON, and encoding it for each was ≈ 90 KB of an
+	// activate's allocation on go-std (activate-speed9.md).
+	enc []byte
 }
 
 // Text renders the result as the JSON the MCP text content carries:
 // compact, since agents pay for every byte and parse it anyway.
 func (r Result) Text() string {
-	b, err := json.Marshal(r.Value)
+	if r.enc != nil {
+		return unsafeString(r.enc)
+	}
+	return string(encode(r.Value))
+}
+
+// encoded returns r with its text made, once.
+func (r Result) encoded() Result {
+	if r.enc == nil {
+		r.enc = encode(r.Value)
+	}
+	return r
+}
+
+// encode is Value's JSON, or the teaching error saying why it has none.
+func encode(v any) []byte {
+	b, err := json.Marshal(v)
 	if err != nil {
 		b, _ = json.Marshal(&Error{Message: "internal error: result is not serialisable: " + err.Error()})
 	}
-	return string(b)
+	return b
+}
+
+// unsafeString is b as a string without a copy: Result.enc is written
+// once, when made (encode's json.Marshal returns a fresh slice).
+func unsafeString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 // Dispatcher runs tool calls against a session. Every transport (MCP stdio,
@@ -70,6 +101,7 @@ func (d *Dispatcher) Call(ctx context.Context, name string, args json.RawMessage
 			}), IsError: true}
 		}
 		d.Session.QueryDone()
+		res = res.encoded()
 		logCall(d.Session, c, args, res, time.Since(start)) // savings and report read it
 	}()
 	v, err := t.Run(c)
@@ -79,36 +111,39 @@ func (d *Dispatcher) Call(ctx context.Context, name string, args json.RawMessage
 	if t.Class == Read {
 		recordCoverage(d.Session, c, v) // what the agent was shown (coverage_session)
 	}
+	res = Result{Value: v}
 	if t.flagsStale() {
-		v = d.flagStale(v)
+		res = d.flagStale(res)
 	}
-	return Result{Value: v}
+	return res
 }
 
 // flagStale adds stale_files to an answer that names files changed or
 // deleted on disk since the graph was built from them: their entities and
 // line numbers may no longer be what the answer says. Only the files the
 // answer names are stat'ed, at the answer (session.NamedFiles says why).
-func (d *Dispatcher) flagStale(v any) any {
+// The answer is encoded here once, for the check and for the transport.
+func (d *Dispatcher) flagStale(r Result) Result {
 	nf := d.Session.NamedFiles(d.Session.Current())
 	if nf == nil {
-		return v
+		return r
 	}
-	data, err := json.Marshal(v)
-	if err != nil || len(data) == 0 || data[0] != '{' {
-		return v
+	r = r.encoded()
+	data := r.enc
+	if len(data) == 0 || data[0] != '{' {
+		return r
 	}
 	eachString(data, nf.Note)
 	named := nf.Stale()
 	if len(named) == 0 {
-		return v
+		return r
 	}
 	extra, err := json.Marshal(StaleFiles{
 		Files: named,
 		Hint:  "These files changed or were deleted on disk after the graph was built: what this answer says of them (entities, lines, edges) may be out of date. Re-ingest with incremental: true to refresh.",
 	})
 	if err != nil || data[len(data)-1] != '}' {
-		return v
+		return r
 	}
 	// The answer's own JSON with one more member: no decoding into a map
 	// and encoding again.
@@ -119,7 +154,8 @@ func (d *Dispatcher) flagStale(v any) any {
 	}
 	out = append(out, `"stale_files":`...)
 	out = append(out, extra...)
-	return json.RawMessage(append(out, '}'))
+	out = append(out, '}')
+	return Result{Value: json.RawMessage(out), enc: out}
 }
 
 // eachString calls f with every string of data (valid JSON, as Marshal
