@@ -65,16 +65,21 @@ func (x *Index) nameShare(f graph.NodeID, own map[uint32]float32, sum float32) f
 		return ^uint32(0) // a part no node carries: no query term either
 	}
 	ps, cs := stemTerms(stem(x.g.Label(f)))
+	repeated := false
 	for _, t := range ps {
 		if i := id(t); !slices.Contains(parts, i) {
 			parts = append(parts, i)
+		} else {
+			repeated = true
 		}
 	}
 	for _, t := range cs {
 		compact = append(compact, id(t))
 	}
 	var w float32
-	all := len(parts) > 0
+	// A stem that repeats a part ("test_test") is named by its compact
+	// whole only: "test" means test.py, not werkzeug's tests/test_test.py.
+	all := len(parts) > 0 && !repeated
 	for _, id := range parts {
 		v, ok := own[id]
 		all = all && ok

@@ -60,6 +60,8 @@ class ValidatedOptional:
 	add("attr/validators.pyi", "def instance_of(type): ...\ndef optional(v): ...\n",
 		testcorpus.Entity{Name: "instance_of", Kind: testcorpus.Function, Start: 1, End: 1},
 		testcorpus.Entity{Name: "optional", Kind: testcorpus.Function, Start: 2, End: 2})
+	add("app/loader_loader.py", "def chain(a, b):\n    return a.loader(b.loader)\n",
+		testcorpus.Entity{Name: "chain", Kind: testcorpus.Function, Start: 1, End: 2})
 	add("app/config_loader.py", "def read(path):\n    return parse(open(path).read())\n",
 		testcorpus.Entity{Name: "read", Kind: testcorpus.Function, Start: 1, End: 2})
 	add("app/settings.py", `class Config:
@@ -144,6 +146,12 @@ func TestNamedFileOrder(t *testing.T) {
 	}
 	if _, ok := got["file::app/settings.py"]; ok {
 		t.Errorf("settings.py named by a query without 'settings': %v", got)
+	}
+	for _, f := range x.namedFiles(x.weighTerms(ParseQuery("loader"), DefaultMaxTerms)) {
+		t.Errorf("loader names %s: a stem that repeats a part is named by its whole only", g.ExternalID(f.Node))
+	}
+	if fs := x.namedFiles(x.weighTerms(ParseQuery("loader_loader"), DefaultMaxTerms)); len(fs) != 1 || g.ExternalID(fs[0].Node) != "file::app/loader_loader.py" {
+		t.Errorf("loader_loader names %v, want loader_loader.py", fs)
 	}
 	for _, q := range []string{"config", "loader", "make validators"} {
 		for _, f := range x.namedFiles(x.weighTerms(ParseQuery(q), DefaultMaxTerms)) {
