@@ -107,6 +107,9 @@ func ExtractFile(relPath string, src []byte) (*Result, error) {
 		// classes and namespaces.
 		e = forLanguage("cpp", e)
 	}
+	if e.Language() == "cpp" {
+		src = blankExportMacros(src)
+	}
 	return extractWith(e, relPath, src)
 }
 
