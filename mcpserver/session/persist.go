@@ -96,6 +96,10 @@ func (s *State) persist(reason string, closing bool) (PersistResult, error) {
 			return err
 		})
 	}
+	// The cut's copy of the learned state and the meta it encodes are
+	// released before the sidecars allocate theirs: the save, not the
+	// queries, sets the server's peak (activate-speed9.md).
+	c.graph = nil
 	if err != nil {
 		return res, s.persistFailed(fmt.Errorf("save graph: %w", err))
 	}
