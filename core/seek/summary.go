@@ -242,13 +242,15 @@ func xmlDocText(s string) string {
 
 // directives are comment-shaped lines addressed to a tool, not a reader.
 var directives = []string{"/// <reference", "/// <amd-", "// @ts-", "// eslint-", "/* eslint-", "//go:", "// +build", "// @flow", "// prettier-ignore", "# type:", "# noqa", "# pylint:",
-	"# mypy:", "# flake8:", "# fmt:", "# isort:", "# frozen_string_literal:", "# typed:", "# rubocop:", "# encoding:", "# -*-", "# vim:"}
+	"# mypy:", "# flake8:", "# fmt:", "# isort:", "# frozen_string_literal:", "# typed:", "# rubocop:", "# encoding:", "# -*-", "# vim:",
+	"#include", "#ifndef", "#ifdef", "#if ", "#if(", "#define", "#pragma", "#import", "#endif", "#undef", "#else", "#elif"}
 
 // isDirective reports a compiler or linter directive (TypeScript's
 // triple-slash reference, //go:build, eslint pragmas, Ruby's magic
-// comments): jotai's benchmark files were summarised as
-// `<reference types="node" />`, every rack file as
-// "frozen_string_literal: true".
+// comments, the C preprocessor's lines): jotai's benchmark files were
+// summarised as `<reference types="node" />`, every rack file as
+// "frozen_string_literal: true", yaml-cpp's as "include <cassert>" or
+// its include guard.
 func isDirective(t []byte) bool {
 	for _, d := range directives {
 		if bytes.HasPrefix(t, []byte(d)) {

@@ -44,6 +44,14 @@ func TestSummaryDirectivesAndFields(t *testing.T) {
 	if got, want := fileSummary(rust), "Crate `walkdir` provides an efficient implementation of recursive directory traversal."; got != want {
 		t.Errorf("inner block doc summary %q, want %q", got, want)
 	}
+	cpp := split("#ifndef EMIT_H_62B23520\n#define EMIT_H_62B23520\n\n#if defined(_MSC_VER)\n#pragma once\n#endif\n\n#include <string>\n\nnamespace YAML {\n")
+	if got := fileSummary(cpp); got != "" {
+		t.Errorf("C++ header summary %q, want none", got)
+	}
+	cpp = split("#include <cassert>\n\n// Emits a document from parser events.\nnamespace YAML {\n")
+	if got, want := fileSummary(cpp), "Emits a document from parser events."; got != want {
+		t.Errorf("C++ file summary %q, want %q", got, want)
+	}
 	lic := split("/*\n * Copyright 2020 The Authors. Licensed under the MIT license.\n */\n\n// Package x reads.\npackage x\n")
 	if got, want := fileSummary(lic), "Package x reads."; got != want {
 		t.Errorf("after a licence block %q, want %q", got, want)
