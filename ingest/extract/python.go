@@ -247,7 +247,7 @@ func (x *pyExtract) visit(i int32, s *pyScope) {
 	case pyImport:
 		x.importStmt(i)
 	case pyImportFrom:
-		x.importFrom(i)
+		x.importFrom(i, s)
 	case pyFutureImport:
 		x.b.imp(Import{Module: "__future__", Line: t.line(i)})
 	case pyCall:
@@ -617,7 +617,7 @@ func (x *pyExtract) importStmt(i int32) {
 	}
 }
 
-func (x *pyExtract) importFrom(i int32) {
+func (x *pyExtract) importFrom(i int32, s *pyScope) {
 	t, k := x.t, x.k
 	modNode := t.child(i, k.fModuleName)
 	if modNode < 0 {
@@ -652,6 +652,13 @@ func (x *pyExtract) importFrom(i int32) {
 		}
 		x.imports[local] = binding{module: mod, name: name}
 		x.b.ref(x.b.fileID, name, x.importRel(), t.line(i), RefHint{Module: mod})
+		if !s.inFunc && !s.isClass && !strings.Contains(name, ".") {
+			// A module-level import binds the name in this module: a
+			// barrel (a package's __init__.py, or an api.py) re-exports
+			// it, and `from barrel import name` elsewhere reaches the
+			// defining module through it (resolve.reexported).
+			x.b.res.Reexports = append(x.b.res.Reexports, Reexport{Name: local, Module: mod, Target: name})
+		}
 	}
 	// The module itself: Python runs it (and a package's __init__.py) to
 	// import any name from it, so the file depends on it whatever the

@@ -672,6 +672,13 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 			if rel == extract.RelImports {
 				in = preferTopLevel(ix, in) // what a module exports
 			}
+			pyName := from.lang == "python" && hint.Receiver == ""
+			if pyName {
+				// "from pkg import name": a name of the module, never a
+				// member of one of its classes (a method `name` of a
+				// class in pkg/__init__.py is no import of it).
+				in = topLevel(ix, in)
+			}
 			if len(in) == 0 && isIdent(hint.Receiver) && lastName(hint.Module) != hint.Receiver {
 				// "from . import util; util.helper()": the receiver is a
 				// module imported from the hinted one.
@@ -704,6 +711,9 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 			}
 			if len(in) == 0 {
 				in = ix.inLocations(cands, locs, true) // re-exported from a package
+				if pyName {
+					in = topLevel(ix, in)
+				}
 			}
 			if len(in) == 0 {
 				if rel == extract.RelImports {
