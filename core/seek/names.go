@@ -64,7 +64,7 @@ func (x *Index) nameShare(f graph.NodeID, own map[uint32]float32, sum float32) f
 		}
 		return ^uint32(0) // a part no node carries: no query term either
 	}
-	ps, cs := stemTerms(stem(x.g.Label(f)))
+	ps, cs, dropped := stemTerms(stem(x.g.Label(f)))
 	repeated := false
 	for _, t := range ps {
 		if i := id(t); !slices.Contains(parts, i) {
@@ -77,9 +77,11 @@ func (x *Index) nameShare(f graph.NodeID, own map[uint32]float32, sum float32) f
 		compact = append(compact, id(t))
 	}
 	var w float32
-	// A stem that repeats a part ("test_test") is named by its compact
-	// whole only: "test" means test.py, not werkzeug's tests/test_test.py.
-	all := len(parts) > 0 && !repeated
+	// A stem that repeats a part ("test_test") or has a part that is no
+	// term is named by its compact whole only: "test" means test.py, not
+	// werkzeug's tests/test_test.py nor zod's function.test.ts, and
+	// "promises" does not mean got's as-promise.ts.
+	all := len(parts) > 0 && !repeated && !dropped
 	for _, id := range parts {
 		v, ok := own[id]
 		all = all && ok
@@ -159,18 +161,26 @@ func (x *Index) nameEvidence(s *scratch, terms []usedTerm, prior func(graph.Node
 }
 
 // stemTerms are the terms of a file stem as the tokenizer makes them,
-// its parts apart from the compact wholes of its multi-part identifiers.
-func stemTerms(name string) (parts, compacts []string) {
+// its parts apart from the compact wholes of its multi-part identifiers;
+// dropped is set when a part yields no term (a stopword, a digit, one
+// letter: "as" of as-promise, "function" of function.test).
+func stemTerms(name string) (parts, compacts []string, dropped bool) {
 	var tok tokenizer
 	forEachIdent([]byte(name), func(ident []byte) {
 		var got []string
 		tok.ident(ident, func(t []byte) { got = append(got, string(t)) })
+		if len(got) == 0 {
+			dropped = true // (and tok.bounds may be another identifier's)
+			return
+		}
+		segs := len(tok.bounds) / 2
 		// ident emits the compact whole last, under these conditions.
-		if len(got) > 0 && len(tok.bounds)/2 >= 2 && len(tok.compact) <= maxCompactLen && !allDigits(tok.compact) {
+		if segs >= 2 && len(tok.compact) <= maxCompactLen && !allDigits(tok.compact) {
 			compacts = append(compacts, got[len(got)-1])
 			got = got[:len(got)-1]
 		}
+		dropped = dropped || len(got) < segs
 		parts = append(parts, got...)
 	})
-	return parts, compacts
+	return parts, compacts, dropped
 }

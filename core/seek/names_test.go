@@ -60,6 +60,8 @@ class ValidatedOptional:
 	add("attr/validators.pyi", "def instance_of(type): ...\ndef optional(v): ...\n",
 		testcorpus.Entity{Name: "instance_of", Kind: testcorpus.Function, Start: 1, End: 1},
 		testcorpus.Entity{Name: "optional", Kind: testcorpus.Function, Start: 2, End: 2})
+	add("app/as_loader.py", "def chain(a, b):\n    return a.loader(b.loader)\n",
+		testcorpus.Entity{Name: "chain", Kind: testcorpus.Function, Start: 1, End: 2})
 	add("app/loader_loader.py", "def chain(a, b):\n    return a.loader(b.loader)\n",
 		testcorpus.Entity{Name: "chain", Kind: testcorpus.Function, Start: 1, End: 2})
 	add("app/config_loader.py", "def read(path):\n    return parse(open(path).read())\n",
@@ -148,7 +150,7 @@ func TestNamedFileOrder(t *testing.T) {
 		t.Errorf("settings.py named by a query without 'settings': %v", got)
 	}
 	for _, f := range x.namedFiles(x.weighTerms(ParseQuery("loader"), DefaultMaxTerms)) {
-		t.Errorf("loader names %s: a stem that repeats a part is named by its whole only", g.ExternalID(f.Node))
+		t.Errorf("loader names %s: a stem that repeats a part or drops one is named by its whole only", g.ExternalID(f.Node))
 	}
 	if fs := x.namedFiles(x.weighTerms(ParseQuery("loader_loader"), DefaultMaxTerms)); len(fs) != 1 || g.ExternalID(fs[0].Node) != "file::app/loader_loader.py" {
 		t.Errorf("loader_loader names %v, want loader_loader.py", fs)
@@ -166,18 +168,22 @@ func TestStemTerms(t *testing.T) {
 	tests := []struct {
 		stem            string
 		parts, compacts []string
+		dropped         bool
 	}{
-		{"validators", []string{"validator"}, nil},
-		{"_make", []string{"mak"}, nil},
-		{"config_loader", []string{"config", "loader"}, []string{"configloader"}},
-		{"ConfigLoader", []string{"config", "loader"}, []string{"configloader"}},
-		{"date-utils", []string{"dat", "util"}, nil},
-		{"__init__", []string{"init"}, nil},
+		{"validators", []string{"validator"}, nil, false},
+		{"_make", []string{"mak"}, nil, false},
+		{"config_loader", []string{"config", "loader"}, []string{"configloader"}, false},
+		{"ConfigLoader", []string{"config", "loader"}, []string{"configloader"}, false},
+		{"date-utils", []string{"dat", "util"}, nil, false},
+		{"__init__", []string{"init"}, nil, false},
+		{"as-promise", []string{"promis"}, nil, true},
+		{"function.test", []string{"test"}, nil, true},
+		{"unicode4-1-0", []string{"unicod"}, []string{"unicode4"}, true},
 	}
 	for _, tt := range tests {
-		p, c := stemTerms(tt.stem)
-		if !slices.Equal(p, tt.parts) || !slices.Equal(c, tt.compacts) {
-			t.Errorf("stemTerms(%q) = %v, %v; want %v, %v", tt.stem, p, c, tt.parts, tt.compacts)
+		p, c, d := stemTerms(tt.stem)
+		if !slices.Equal(p, tt.parts) || !slices.Equal(c, tt.compacts) || d != tt.dropped {
+			t.Errorf("stemTerms(%q) = %v, %v, %v; want %v, %v, %v", tt.stem, p, c, d, tt.parts, tt.compacts, tt.dropped)
 		}
 	}
 }
