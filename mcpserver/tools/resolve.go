@@ -225,10 +225,19 @@ func kindOf(g *graph.Graph, id graph.NodeID) int {
 	if g.HasTag(id, "variable") || g.HasTag(id, "constant") || g.HasTag(id, "section") {
 		return kindOther
 	}
-	if g.HasTag(id, "method") || strings.Count(g.ExternalID(id), "::") > 2 {
+	if g.HasTag(id, "method") || strings.Count(g.ExternalID(id), "::") > 2 && !inNamespace(g, id) {
 		return kindMember
 	}
 	return kindDecl
+}
+
+// inNamespace says a nested declaration's parent is a namespace or module
+// (C++'s YAML::Emitter, C#'s Acme.Shop.Cart): a top-level declaration of
+// its namespace, not a member of a type.
+func inNamespace(g *graph.Graph, id graph.NodeID) bool {
+	x := g.ExternalID(id)
+	p, ok := g.Lookup(x[:strings.LastIndex(x, "::")])
+	return ok && g.Type(p) == graph.Module
 }
 
 // pickName chooses among the candidates of a free name: the best by
@@ -311,14 +320,25 @@ func cSource(p string) bool {
 // too (jsoup's OutputSettings and OutputSettings::OutputSettings): a
 // constructor never means more than its class.
 func withoutConstructors(g *graph.Graph, cands []graph.NodeID) []graph.NodeID {
+	classes := map[string]bool{}
+	for _, id := range cands {
+		if t := g.Type(id); t == graph.Class || t == graph.Struct {
+			classes[g.Label(id)] = true
+		}
+	}
 	isCtor := func(id graph.NodeID) bool {
 		x := g.ExternalID(id)
 		i := strings.LastIndex(x, "::")
 		if i < 0 || g.Type(id) != graph.Function {
 			return false
 		}
-		p, ok := g.Lookup(x[:i])
-		return ok && g.Label(p) == g.Label(id) && slices.Contains(cands, p)
+		if p, ok := g.Lookup(x[:i]); ok && g.Label(p) == g.Label(id) && slices.Contains(cands, p) {
+			return true
+		}
+		// An out-of-line C++ constructor (emitter.cpp's Emitter::Emitter)
+		// lives apart from its class (emitter.h's Emitter).
+		owner := x[strings.LastIndex(x[:i], "::")+2 : i]
+		return classes[g.Label(id)] && owner == g.Label(id)
 	}
 	if !slices.ContainsFunc(cands, isCtor) {
 		return cands

@@ -41,7 +41,7 @@ func nameGraph(t *testing.T) *graph.Graph {
 	for _, f := range []string{"src/flask/app.py", "src/flask/sansio/app.py", "src/flask/sessions.py", "src/flask/helpers.py",
 		"src/flask/json/__init__.py", "src/flask/sansio/scaffold.py", "src/flask/views.py", "src/flask/cli.py",
 		"tests/conftest.py", "tests/test_apps/app.py", "examples/tutorial/app.py", "docs/api.rst", "render/render.go", "render/json.go",
-		"cJSON.h", "cJSON.c", "src/attr/validators.py", "src/attr/validators.pyi"} {
+		"cJSON.h", "cJSON.c", "src/attr/validators.py", "src/attr/validators.pyi", "include/yaml/emitter.h", "src/emitter.cpp"} {
 		add("file::"+f, graph.File)
 	}
 	add("file::src/flask/app.py::Flask", graph.Class, "python", "class")
@@ -68,6 +68,12 @@ func nameGraph(t *testing.T) *graph.Graph {
 	add("file::cJSON.h::cJSON_Version", graph.Function, "c", "function")
 	add("file::src/attr/validators.pyi::in_", graph.Function, "python", "function")
 	add("file::src/attr/validators.py::in_", graph.Function, "python", "function")
+	add("file::include/yaml/emitter.h::YAML", graph.Module, "cpp", "module")
+	add("file::include/yaml/emitter.h::YAML::Emitter", graph.Class, "cpp", "class")
+	add("file::include/yaml/emitter.h::YAML::Emitter::good", graph.Function, "cpp", "method", "declaration")
+	add("file::src/emitter.cpp::YAML", graph.Module, "cpp", "module")
+	add("file::src/emitter.cpp::YAML::Emitter::Emitter", graph.Function, "cpp", "method")
+	add("file::src/emitter.cpp::YAML::Emitter::Emitter(ostream&)", graph.Function, "cpp", "method")
 	edge := func(a, b, rel string) {
 		if err := g.AddEdgeByID(a, b, graph.Edge{Relation: rel, Weight: 1}); err != nil {
 			t.Fatal(err)
@@ -76,7 +82,9 @@ func nameGraph(t *testing.T) *graph.Graph {
 	for i := range g.NumNodes() {
 		id := g.ExternalID(graph.NodeID(i))
 		if j := strings.LastIndex(id, "::"); j > 0 && !strings.HasPrefix(id, "dir::") && !strings.HasPrefix(id, "package::") && strings.Count(id, "::") > 1 {
-			edge(id[:j], id, "contains")
+			if _, ok := g.Lookup(id[:j]); ok { // an out-of-line C++ member has no owner in its file
+				edge(id[:j], id, "contains")
+			}
 		}
 	}
 	edge("file::src/flask/app.py", "file::src/flask/sessions.py", "imports")
@@ -117,6 +125,8 @@ func TestResolveIn(t *testing.T) {
 		// The definition before its declaration: a C prototype, a stub.
 		{"cJSON_Parse", "file::cJSON.c::cJSON_Parse", []string{"file::cJSON.h::cJSON_Parse"}},
 		{"in_", "file::src/attr/validators.py::in_", []string{"file::src/attr/validators.pyi::in_"}},
+		// A C++ class in its namespace, its out-of-line constructors apart.
+		{"Emitter", "file::include/yaml/emitter.h::YAML::Emitter", nil},
 		// A header's function nothing defines is the declaration there is.
 		{"cJSON_Version", "file::cJSON.h::cJSON_Version", nil},
 	}
