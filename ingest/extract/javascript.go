@@ -292,6 +292,7 @@ func (x *jsExtract) visit(i int32, s *jsScope, exported bool) {
 				decos = append(decos, c)
 			}
 		}
+		x.defaultExport(i)
 		if d := t.child(i, k.fDecl); d >= 0 {
 			x.declaration(d, s, true, decos)
 			return
@@ -498,7 +499,12 @@ func unquoteJS(s string) string {
 
 // moduleStem names a module for import edges: "./utils/index.js" → "index",
 // "@scope/pkg" → "pkg", "lodash/fp" → "fp".
-func moduleStem(m string) string {
+func moduleStem(m string) string { return ModuleStem(m) }
+
+// ModuleStem is the name a JS/TS module's own import ref carries: the
+// last path segment without a script extension ("./utils/delay.js" →
+// "delay", "." → "index").
+func ModuleStem(m string) string {
 	m = strings.TrimRight(m, "/")
 	m = lastSegment(m, "/", ":")
 	if ext := path.Ext(m); ext != "" && ext != m {
@@ -588,6 +594,10 @@ func (x *jsExtract) importStmt(i int32) {
 			case jsIdentifier: // default import
 				im.Alias = t.text(c)
 				x.imports[im.Alias] = binding{module: mod, name: "default"}
+				// The entity the module exports as default, by the local
+				// name (the resolver falls back to the module's recorded
+				// default export when the names differ).
+				x.b.ref(x.b.fileID, im.Alias, rel, line, RefHint{Module: mod})
 			case jsNamespaceImport:
 				if id := t.childKind(c, k.codes, jsIdentifier); id >= 0 {
 					im.Alias = t.text(id)
@@ -1341,4 +1351,33 @@ func splitLast(s, sep string) (string, string) {
 		return s[:i], s[i+len(sep):]
 	}
 	return "", s
+}
+
+// defaultExport records what export statement i exports as default —
+// `export default ky`, `export default function delay`, `export default
+// class Ky`, `export { x as default }` — as a Reexport named "default"
+// of this module (Module ""), Target the local name: a default import
+// under another name (`import wait from "./delay.js"`) binds it. An
+// anonymous default (`export default () => …`) names nothing.
+func (x *jsExtract) defaultExport(i int32) {
+	t, k := x.t, x.k
+	target := ""
+	if ec := t.childKind(i, k.codes, jsExportClause); ec >= 0 {
+		for sp := t.first(ec); sp >= 0; sp = t.n[sp].next {
+			if a := t.child(sp, k.fAlias); x.code(sp) == jsExportSpecifier && a >= 0 && unquoteJS(t.text(a)) == "default" {
+				target = t.text(t.child(sp, k.fName))
+			}
+		}
+	} else if bytesHasPrefix(t.bytes(i), "export default") {
+		if d := t.child(i, k.fDecl); d >= 0 {
+			if n := t.child(d, k.fName); n >= 0 {
+				target = t.text(n)
+			}
+		} else if v := t.child(i, x.t.g.field("value")); v >= 0 && x.code(v) == jsIdentifier {
+			target = t.text(v)
+		}
+	}
+	if target != "" && target != "default" {
+		x.b.res.Reexports = append(x.b.res.Reexports, Reexport{Name: "default", Target: target})
+	}
 }

@@ -672,6 +672,12 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 			if rel == extract.RelImports {
 				in = preferTopLevel(ix, in) // what a module exports
 			}
+			if from.fam == "js" && hint.Receiver == "" {
+				// An imported name is a binding of the module's top
+				// level: ky's `export default ky` is index.ts's const,
+				// not the function createInstance declares inside.
+				in = preferTopLevel(ix, in)
+			}
 			pyName := from.lang == "python" && hint.Receiver == ""
 			if pyName {
 				// "from pkg import name": a name of the module, never a
@@ -705,6 +711,11 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 				// A barrel of any name (immer's internal.ts): its
 				// `export * from` chains reach the definition.
 				in = ix.inLocations(cands, ix.starred(locs), false)
+			}
+			if len(in) == 0 && from.fam == "js" && hint.Receiver == "" && label != extract.ModuleStem(hint.Module) {
+				// `import wait from "./delay.js"`: the default export.
+				// (The module's own ref, named by its stem, is the file.)
+				in = ix.jsDefault(locs)
 			}
 			if len(in) == 0 && hint.ReceiverType != "" && len(ix.fileReexps) > 0 {
 				in = ix.typeMethods(cands, lastName(hint.ReceiverType), locs, from.lang == "rust")
@@ -1404,8 +1415,8 @@ func (ix *Index) reexported(name string, locs []location) (in []int32, ok bool) 
 		var next []location
 		for _, fi := range files {
 			for _, re := range ix.fileReexps[fi] {
-				if re.Name != name {
-					continue
+				if re.Name != name || re.Module == "" {
+					continue // a module's own default export (jsDefault)
 				}
 				to, known := ix.module(ix.files[fi], re.Module)
 				if !known || len(to) == 0 {
@@ -1434,6 +1445,25 @@ func (ix *Index) reexported(name string, locs []location) (in []int32, ok bool) 
 		}
 	}
 	return nil, true
+}
+
+// jsDefault is what the module files of locs export as default (an
+// "export default x" recorded as a Reexport named "default" of the file
+// itself): x's top-level declaration there.
+func (ix *Index) jsDefault(locs []location) []int32 {
+	var out []int32
+	for _, fi := range ix.locFiles(locs) {
+		for _, re := range ix.fileReexps[fi] {
+			if re.Name == "default" && re.Module == "" {
+				for _, c := range topLevel(ix, ix.byLabel[re.Target]) {
+					if ix.cands[c].file == fi {
+						out = append(out, c)
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // outsideOtherCrateRoots drops candidates declared in another Rust file
