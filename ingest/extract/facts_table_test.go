@@ -94,6 +94,10 @@ func TestFactsTableLanguages(t *testing.T) {
 			e("::OrderService", "inherits", "ref::Service", 10, RefHint{}),
 			e("::OrderService::find", "calls", "ref::audit", 13, RefHint{}),
 			e("::OrderService::apply", "calls", "ref::OrderService", 21, RefHint{}),
+			e("::Service::find", "references", "ref::Order", 7, RefHint{}),               // a type argument of the result type
+			e("::OrderService", "references", "ref::Repo", 10, RefHint{}),                // a class parameter's type
+			e("::OrderService", "references", "ref::BaseService", 10, RefHint{}),         // extends, also an inherits edge
+			e("::OrderService::apply", "references", "ref::OrderService", 21, RefHint{}), // a result type
 		}},
 		{"kotlin/UserRepo.kt", "kotlin", []string{"kotlinx.coroutines.launch", "com.acme.db.Database"}, "com.acme.users", []tableFact{
 			n("::Repo", "Type", 6, "interface"), n("::UserRepo", "Class", 10), n("::Role", "Enum", 23),

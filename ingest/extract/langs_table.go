@@ -201,6 +201,14 @@ var tableLangs = []*tableLang{
 		pkgs:      []pkgRule{{kind: "package_clause", field: "name"}},
 		selfNames: []string{"this"},
 		overloads: &overloadRule{lists: []string{"parameters"}, params: []string{"parameter"}},
+		// A parameter's, a val's, a result's type, a type argument
+		// anywhere (List[Foo](), extends Base[Foo]); a qualified a.b.Foo
+		// names Foo (its qualifier is identifiers, not type names).
+		typeRefs: &typeRefRule{fields: []string{"type", "return_type"}, idents: []string{"type_identifier"},
+			lists: []string{"type_arguments"}, ignore: setOf("Any", "AnyRef", "AnyVal", "Unit", "Nothing", "Null",
+				"String", "Int", "Long", "Boolean", "Double", "Float", "Char", "Byte", "Short", "BigInt", "BigDecimal",
+				"List", "Map", "Set", "Seq", "Option", "Some", "Vector", "Array", "Either", "Iterable", "Iterator",
+				"IndexedSeq", "Future", "Throwable", "Exception", "Function", "PartialFunction")},
 	},
 	{
 		name: "kotlin", exts: []string{".kt", ".kts"}, ptr: tskotlin.Language,
