@@ -111,38 +111,125 @@ func versionFindings(b *session.Bundle, src *driftSources, d *document.DocDrift,
 		return nil
 	}
 	var fs []document.Finding
-	seen := map[string]bool{}
-	project := projectNameRe(src)
-	prose := proseLines(string(text))
-	for i, l := range prose {
-		sentence := sentenceHead(prose, i) + l.text
-		if goneRe.MatchString(sentence) || olderReleaseRe.MatchString(sentence) || strings.HasPrefix(strings.TrimSpace(l.text), "#") {
-			continue // gone, sent to an old release, or a Markdown heading (a topic, not a claim)
+	for _, h := range versionHits(proseLines(string(text)), projectNameRe(src), minMajor, minMinor) {
+		if len(fs) == maxVersionFindings {
+			break
 		}
+		fs = append(fs, document.Finding{Kind: document.DriftMissing, Section: sectionAt(b.Graph, d, h.line),
+			Mention: document.Mention{Kind: document.MentionWord, Text: h.text}, Line: h.line,
+			Detail: fmt.Sprintf("the page speaks of %s, but the project requires Python >=%d.%d (%s): no reader runs it there", h.text, minMajor, minMinor, file)})
+	}
+	return fs
+}
+
+// versionHits are the prose mentions of a Python below the minimum that
+// claim something of the project, each spelling once, in page order.
+// Each mention is judged by its own sentence: pipx's "python 3.7+ is
+// required to install pipx. pipx can run binaries from packages with
+// Python 3.3+." claims the first and not the second (the packages'
+// interpreters; a false finding of split6's held-out).
+func versionHits(prose []exLine, project *regexp.Regexp, minMajor, minMinor int) []exLine {
+	var out []exLine
+	seen := map[string]bool{}
+	for i, l := range prose {
+		if strings.HasPrefix(strings.TrimSpace(l.text), "#") {
+			continue // a Markdown heading: a topic, not a claim
+		}
+		head := sentenceHead(prose, i)
 		for _, ix := range pyVersionRe.FindAllStringSubmatchIndex(l.text, -1) {
 			m := submatches(l.text, ix)
-			if m[1] != "" && !pythonWordRe.MatchString(l.text[:ix[1]]) {
-				continue // "Alembic older than 1.5": a version of something else
-			}
-			if m[1] == "" && !versionClaim(sentence, project) {
-				continue // "a session that uses Python 2.7": no claim about the project
+			sentence := sentenceOf(head+l.text, len(head)+ix[0])
+			if seen[m[0]] || !versionSaid(l.text, ix, m, sentence, project) {
+				continue
 			}
 			major, _ := strconv.Atoi(m[2])
 			minor, _ := strconv.Atoi(m[3])
-			atLeast := strings.Contains(m[0], ">=") || atLeastRe.MatchString(l.text[ix[1]:])
-			if atLeast && !supportRe.MatchString(l.text) {
-				continue // "provided you are using Python 3.6 or later": true of every supported Python
+			if staleVersion(m[1] != "", major, minor, m[3] != "", minMajor, minMinor) {
+				seen[m[0]] = true
+				out = append(out, exLine{l.line, strings.TrimSpace(m[0])})
 			}
-			if !staleVersion(m[1] != "", major, minor, m[3] != "", minMajor, minMinor) || seen[m[0]] || len(fs) == maxVersionFindings {
-				continue
-			}
-			seen[m[0]] = true
-			fs = append(fs, document.Finding{Kind: document.DriftMissing, Section: sectionAt(b.Graph, d, l.line),
-				Mention: document.Mention{Kind: document.MentionWord, Text: strings.TrimSpace(m[0])}, Line: l.line,
-				Detail: fmt.Sprintf("the page speaks of %s, but the project requires Python >=%d.%d (%s): no reader runs it there", strings.TrimSpace(m[0]), minMajor, minMinor, file)})
 		}
 	}
-	return fs
+	return out
+}
+
+// versionSaid: the mention at ix of line is the project's claim about a
+// Python, not an interpreter's name, Python's own history or a reader's
+// interpreter.
+func versionSaid(line string, ix []int, m []string, sentence string, project *regexp.Regexp) bool {
+	switch {
+	case goneRe.MatchString(sentence) || olderReleaseRe.MatchString(sentence):
+		return false // gone, or sent to an old release
+	case interpreterName(line, ix):
+		return false // `pipx install black --python=python3.7`: a command's interpreter
+	case pythonHistoryRe.MatchString(sentence):
+		return false // "PEP 557 added Data Classes to Python 3.7": Python's history, true
+	case m[1] != "" && !pythonWordRe.MatchString(line[:ix[1]]):
+		return false // "Alembic older than 1.5": a version of something else
+	case m[1] == "" && !versionClaim(sentence, project):
+		return false // "a session that uses Python 2.7": no claim about the project
+	}
+	atLeast := strings.Contains(m[0], ">=") || atLeastRe.MatchString(line[ix[1]:])
+	return !atLeast || supportRe.MatchString(sentence) // "using Python 3.6 or later" is true of every supported Python
+}
+
+var (
+	// pythonHistoryRe: a sentence about Python's own releases — a PEP,
+	// the standard library, Python's release notes, a release event
+	// ("dataclasses … were released", "just landed in Python 3.6"); attrs'
+	// names.md and why.md gave 3 false findings on the lead's run.
+	pythonHistoryRe = regexp.MustCompile(`(?i)\bpep[\s-]*\d|:pep:|\{pep\}|peps\.python\.org|docs\.python\.org|whats-?new|standard library|\bstdlib\b|\b(?:was|were|got|been|is|are) released\b|\blanded\b|\bcame out\b`)
+	// sentenceEndRe: where a sentence ends inside a line (a version's own
+	// dot is followed by a digit, not a space).
+	sentenceEndRe = regexp.MustCompile(`[.?!]\s+`)
+)
+
+// interpreterName: the mention is an executable's name (python3.7, no
+// space) or sits inside inline code (a command, an option's value).
+func interpreterName(line string, ix []int) bool {
+	word := line[ix[0]:ix[1]]
+	if j := strings.IndexAny(word, "0123456789"); j > 0 && !strings.ContainsAny(word[:j], " >=\t") && strings.HasSuffix(strings.ToLower(word[:j]), "python") {
+		return true
+	}
+	return inCodeSpan(line, ix[0])
+}
+
+// inCodeSpan: byte at of line is inside an inline code span (one or
+// two backticks: a run of backticks closes at the next run as long).
+func inCodeSpan(line string, at int) bool {
+	open := 0 // the opening run's length, 0 outside a span
+	for i := 0; i < at; {
+		if line[i] != '`' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(line) && line[j] == '`' {
+			j++
+		}
+		switch {
+		case open == 0:
+			open = j - i
+		case open == j-i:
+			open = 0
+		}
+		i = j
+	}
+	return open > 0
+}
+
+// sentenceOf is the sentence of s that holds byte offset at.
+func sentenceOf(s string, at int) string {
+	start, end := 0, len(s)
+	for _, e := range sentenceEndRe.FindAllStringIndex(s, -1) {
+		if e[1] <= at {
+			start = e[1]
+		} else if e[0] >= at {
+			end = e[0] + 1
+			break
+		}
+	}
+	return s[start:end]
 }
 
 // versionClaim: a sentence naming one Python claims something of the
@@ -157,6 +244,11 @@ func versionClaim(sentence string, project *regexp.Regexp) bool {
 	}
 	return project != nil && project.MatchString(sentence) || thisProjectRe.MatchString(sentence)
 }
+
+// listItemRe: a Markdown or reST list item's first line (pipx's
+// comparisons.md joined "* pipx has more CLI options such as …
+// uninstall-all" to the next item's "python 2 package virtualenv").
+var listItemRe = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s`)
 
 var thisProjectRe = regexp.MustCompile(`(?i)\b(?:this|the) (?:project|package|library|release|series)\b`)
 
@@ -193,8 +285,9 @@ func projectNameRe(src *driftSources) *regexp.Regexp {
 // previous line's text after its last sentence end, when that line is
 // adjacent prose (reST wraps a sentence over lines).
 func sentenceHead(prose []exLine, i int) string {
-	if i == 0 || prose[i-1].line != prose[i].line-1 || strings.TrimSpace(prose[i-1].text) == "" {
-		return ""
+	if i == 0 || prose[i-1].line != prose[i].line-1 || strings.TrimSpace(prose[i-1].text) == "" ||
+		listItemRe.MatchString(prose[i].text) || strings.HasPrefix(strings.TrimSpace(prose[i-1].text), "#") {
+		return "" // a list item or the line under a Markdown heading starts its own sentence
 	}
 	prev := prose[i-1].text
 	if j := strings.LastIndex(prev, ". "); j >= 0 {

@@ -1,6 +1,7 @@
 package documents
 
 import (
+	"regexp"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -66,6 +67,42 @@ func TestStaleVersion(t *testing.T) {
 	} {
 		if got := staleVersion(c.before, c.major, c.minor, c.hasMinor, c.minMaj, c.minMin); got != c.want {
 			t.Errorf("staleVersion(%+v) = %v, want %v", c, got, c.want)
+		}
+	}
+}
+
+// Each mention is judged by its own sentence; an interpreter's name, a
+// command, Python's own history and a list item joined to the previous
+// one are not the project's claims. The rows are the false findings of
+// split6's held-out (pipx) and of the lead's attrs run, and the true ones
+// that must stay.
+func TestVersionHits(t *testing.T) {
+	for _, c := range []struct {
+		name, page, project string
+		min                 [2]int
+		want                []string
+	}{
+		{"own sentence", "python 3.7+ is required to install pipx. pipx can run binaries from packages with Python 3.3+.\n", "pipx", [2]int{3, 8}, []string{"python 3.7"}},
+		{"list items", "* pipx has more CLI options such as upgrade-all, reinstall-all, uninstall-all\n* pipx is more modern. It uses Python 3.6+, and the `venv` package instead of the python 2 package `virtualenv`.\n", "pipx", [2]int{3, 8}, nil},
+		{"after a heading", "## pipx vs pyenv\n* pyenv manages python versions on your system. It helps you install versions like Python 3.6, 3.7, etc.\n", "pipx", [2]int{3, 8}, nil},
+		{"heading then prose", "## Why pipx\nIt helps you install versions like Python 3.6 with pyenv.\n", "pipx", [2]int{3, 8}, nil},
+		{"interpreter", "Install a package using pipx and that new interpreter: `pipx install black --python=python3.7` where python3.7 was installed with pyenv\n", "pipx", [2]int{3, 8}, nil},
+		{"in code", "To support old apps, pipx installs with ``--python 3.6`` on request.\n", "pipx", [2]int{3, 8}, nil},
+		{"landed", "Type annotations have [just landed](https://peps.python.org/pep-0526/) in Python 3.6 and it would be good to introduce something similar to *attrs* to the Python standard library.\n", "attrs", [2]int{3, 10}, nil},
+		{"released", "And so *attrs* shipped the new method more than half a year before Python 3.7 -- and thus `dataclasses` -- were released.\n", "attrs", [2]int{3, 10}, nil},
+		{"pep", "{pep}`557` added Data Classes to [Python 3.7](https://docs.python.org/3.7/whatsnew/3.7.html).\n", "attrs", [2]int{3, 10}, nil},
+		{"feature stays", "Python 3.8 added deterministic functions. You can mark one with deterministic=True.\n", "kit", [2]int{3, 9}, []string{"Python 3.8"}},
+		{"before stays", "If you run this on a version of Python prior to 3.8 it is ignored.\n", "kit", [2]int{3, 9}, []string{"prior to 3.8"}},
+		{"support stays", "Dramatiq officially supports Python 3.7 and later.\n", "dramatiq", [2]int{3, 8}, []string{"Python 3.7"}},
+		{"wrapped stays", "If you installed Kit\nusing Python 3.7, Kit uses it.\n", "kit", [2]int{3, 9}, []string{"Python 3.7"}},
+	} {
+		project := regexp.MustCompile(`(?i)\b` + c.project + `\b`)
+		var got []string
+		for _, h := range versionHits(proseLines(c.page), project, c.min[0], c.min[1]) {
+			got = append(got, h.text)
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("%s: hits (-want +got):\n%s", c.name, diff)
 		}
 	}
 }
