@@ -383,11 +383,22 @@ func driftDoc(g *graph.Graph, d *document.DocDrift, notes []string) driftDocJSON
 		} else if f.Target != graph.NoNode {
 			fj.TargetNodeID, fj.TargetFile = g.ExternalID(f.Target), g.ExternalID(f.File)
 			fj.CodeChangedAt = unixTime(f.CodeChanged)
-			fj.DaysBehind = float64(int64((f.CodeChanged-d.DocChanged)/86400*10+0.5)) / 10
+			fj.DaysBehind = daysBehind(f.CodeChanged, d.DocChanged)
 		}
 		out.Findings = append(out.Findings, fj)
 	}
 	return out
+}
+
+// daysBehind is how many days (one decimal) the code changed after the
+// document; 0 (omitted) when either date is unknown or the code changed
+// first. A version claim has no code date: attrs' "Python 3.6" finding
+// said -19,937 days (the epoch minus the page's date) on the lead's run.
+func daysBehind(code, doc float64) float64 {
+	if code <= 0 || doc <= 0 || code <= doc {
+		return 0
+	}
+	return float64(int64((code-doc)/86400*10+0.5)) / 10
 }
 
 // noDriftHint says what an empty answer rests on: code that changed after

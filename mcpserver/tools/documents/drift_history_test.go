@@ -431,3 +431,26 @@ func TestDocumentDriftFollowsAMovedDef(t *testing.T) {
 		t.Errorf("findings %q, want only log.bind's new required parameter", got)
 	}
 }
+
+// days_behind says how long after the page the code changed; with no
+// code date (a version claim) or code older than the page it has no
+// meaning and is omitted, never a negative count.
+func TestDaysBehind(t *testing.T) {
+	const day = 86400.0
+	doc := 1.7e9
+	for _, c := range []struct {
+		code, doc, want float64
+	}{
+		{0, doc, 0},               // no code date: attrs' -19,937
+		{doc - 3*day, doc, 0},     // code older than the page
+		{doc, doc, 0},             // same moment
+		{doc + 1.5*day, doc, 1.5}, // the ordinary case
+		{doc + 10*day, 0, 0},      // no page date
+		{doc + 0.04*day, doc, 0},  // under a tenth of a day rounds to 0
+		{doc + 200.26*day, doc, 200.3},
+	} {
+		if got := daysBehind(c.code, c.doc); got != c.want {
+			t.Errorf("daysBehind(%v, %v) = %v, want %v", c.code, c.doc, got, c.want)
+		}
+	}
+}
