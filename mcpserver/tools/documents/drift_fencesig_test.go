@@ -36,3 +36,38 @@ func TestDocumentDriftChecksStubSignaturesInBlocks(t *testing.T) {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
 }
+
+// A quote that stands for another object is not compared: a directive
+// whose body says "Same as …" or whose one parameter is a same_as_…
+// placeholder (attrs' `.. function:: mutable(same_as_define)`), and a
+// bare function name — a `.. function::` directive, a top-level stub def
+// — that resolves to some class's method (falcon's responder stub
+// `def on_put(self, req, resp, name)` met bench code's
+// ItemResource.on_put; bottle's template built-in setdefault met
+// ConfigDict.setdefault). A method directive and a dotted quote still are.
+func TestDocumentDriftSkipsPlaceholderAndNamesakeQuotes(t *testing.T) {
+	t.Parallel()
+	dir := srcCommitted(t, map[string]string{
+		"src/kit/__init__.py":     "def define(maybe_cls=None, *, these=None):\n    return maybe_cls\n\n\ndef mutable(maybe_cls=None, *, these=None):\n    return maybe_cls\n\n\ndef harden(maybe_cls=None, *, these=None):\n    return maybe_cls\n\n\ndef connect(host, timeout=5):\n    return host\n",
+		"src/kit/config.py":       "class ConfigDict(dict):\n    def setdefault(self, key, value):\n        return value\n\n    def load(self, path):\n        return path\n",
+		"src/kit/bench/queues.py": "class ItemResource:\n    def on_put(self, req, resp, tenant_id, queue_name):\n        return req\n",
+		"docs/api.rst": "API\n===\n\n.. function:: mutable(same_as_define)\n\n   Same as `kit.define`.\n\n" +
+			".. function:: harden(klass)\n\n   :noindex:\n\n   Alias for `kit.define`.\n\n" +
+			".. function:: setdefault(name, default)\n\n   A template built-in.\n\n" +
+			".. function:: connect(host, timeout=5)\n\n   Connects.\n\n" +
+			".. class:: ConfigDict\n\n   .. method:: load(file)\n\n      Loads.\n\n" +
+			"Routing\n=======\n\n.. code:: python\n\n    def on_put(self, req, resp, name):\n        pass\n",
+	})
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
+	edit := fileEditor(t, dir, "src/kit/__init__.py")
+	edit("2024-04-01T00:00:00Z", "def connect(host, timeout=5)", "def connect(host, deadline=5)")
+	d := driftServer(t, dir)
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t"})
+	want := []string{
+		"18 code_change_unreflected | the page's signature names `timeout`, which the def does not take; leaves out `deadline`, which the def takes (src/kit/__init__.py: def connect(host, deadline))",
+		"24 code_change_unreflected | the page's signature names `file`, which the def does not take; leaves out `path`, which the def takes (src/kit/config.py: def ConfigDict.load(path))",
+	}
+	if diff := cmp.Diff(want, findingLines(out)); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
