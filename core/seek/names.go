@@ -132,8 +132,12 @@ func (x *Index) namedFiles(terms []usedTerm) []graph.Scored {
 
 // nameEvidence gives the files the query names their share of the best
 // total of the candidates it does not name (see the top of this file).
-func (x *Index) nameEvidence(s *scratch, terms []usedTerm, prior func(graph.NodeID) float32, fused bool) {
-	if !(x.opts.NameMatch > 0) {
+// A query with stack frames or file paths has said which files it means,
+// to the line: the words of those paths ("auth" of backend/auth.py) name
+// no file a second time, or a frame's file would outrank the function at
+// its line.
+func (x *Index) nameEvidence(s *scratch, q Query, terms []usedTerm, prior func(graph.NodeID) float32, fused bool) {
+	if !(x.opts.NameMatch > 0) || len(q.Frames) > 0 {
 		return
 	}
 	named := x.namedFiles(terms)

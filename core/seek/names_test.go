@@ -187,3 +187,14 @@ func TestStemTerms(t *testing.T) {
 		}
 	}
 }
+
+// TestFramesNameNoFile: the words of a stack trace's paths ("auth" of
+// backend/auth.py) do not name the file again; the function at the
+// innermost frame's line stays first.
+func TestFramesNameNoFile(t *testing.T) {
+	x, g := buildFixture(t, nil)
+	r := x.SearchText(testcorpus.PythonTrace, Params{TopK: 3, GraphRerank: true})
+	if want := "file::backend/auth.py::AuthService::validate_credentials"; len(r.Hits) == 0 || g.ExternalID(r.Hits[0].Node) != want {
+		t.Errorf("top = %v, want %s first", ids(g, r.Hits), want)
+	}
+}

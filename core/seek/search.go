@@ -159,7 +159,7 @@ func (x *Index) Search(q Query, p Params) Result {
 		x.fuse(s, p)
 	}
 	prior := x.priorFunc(q, p)
-	x.nameEvidence(s, terms, prior, p.GraphRerank)
+	x.nameEvidence(s, q, terms, prior, p.GraphRerank)
 	res.Candidates = len(s.touched)
 	if p.GraphRerank && res.Candidates == 0 {
 		x.centralFiles(s)
