@@ -48,8 +48,8 @@ const (
 	// in runtime/mgcpacer.go): the heap's goal is (limit − non-heap) × 97 %.
 	goalReserve = 3
 	// bytesPerNode and bytesPerEdge bound what a reingest of one changed
-	// file allocates on a graph of that size until one has been measured
-	// (go-std, 120 K nodes and ≈ 700 K edges: 61 MB, tick64b.md).
+	// file allocates on a graph of that size (go-std, 120 K nodes and
+	// 734 K edges: 61 MB, tick64b.md).
 	bytesPerNode = 200
 	bytesPerEdge = 56
 )
@@ -67,10 +67,6 @@ var memoryPolicy struct {
 	// room is the sum of the running reservations (RoomForChange): bytes
 	// the heap's goal keeps over the live heap and the floor.
 	room uint64
-	// lastAlloc is what the last reservation's run allocated: the room
-	// the next one asks for (a tick's allocation is much the same from one
-	// tick to the next on a graph: tick64c.md).
-	lastAlloc atomic.Uint64
 }
 
 // The runtime's metrics the policy reads after each collection.
@@ -81,10 +77,6 @@ var memorySamples = []string{
 	"/memory/classes/heap/free:bytes",     // free spans: the heap's to reuse
 	"/memory/classes/heap/objects:bytes",  // objects, live and not yet swept
 }
-
-// allocsMetric counts every byte the heap ever allocated: a
-// reservation's run allocated the difference between its end and start.
-const allocsMetric = "/gc/heap/allocs:bytes"
 
 // KeepMemoryLimit starts the policy, once per process, unless the user set
 // GOMEMLIMIT; the ingest tool calls it when an ingest starts (a server
@@ -156,47 +148,41 @@ func limitFor(live, nonHeap, room uint64) int64 {
 
 // RoomForChange raises the limit, while a run that rewrites the graph
 // for a few changed files is under way (a daemon tick's or an edit's
-// reingest), by what such a run allocates, and done restores it. Why: a
-// tick allocates a graph's worth of fresh arrays (61 MB for one file on
-// go-std, 104 MB for 64) and the policy leaves the heap 8 MB of garbage
-// over the live heap, so a tick ran six or more full marks of a 300 MB
-// heap: two-thirds of its CPU (tick64b.md). The peak rises by at most the
-// room, and only while the run lasts; after it the next collection finds
-// the old graph dead and the limit follows the live heap again.
+// reingest), by room, and done restores it. Why: a tick allocates a
+// graph's worth of fresh arrays (61 MB for one file on go-std, 104 MB for
+// 64) and the policy leaves the heap 8 MB of garbage over the live heap,
+// so a tick ran six or more full marks of a 300 MB heap: two-thirds of its
+// CPU (tick64b.md). The peak rises by at most the room, and only while
+// the run lasts; after it the next collection finds the old graph dead
+// and the limit follows the live heap again.
 //
-// The room is what the last such run allocated, at least estimate (the
-// caller's bound from the graph's size, for the first run), and never
-// more than the live heap: GOGC 100's own headroom, the policy's ceiling.
-// Without the policy (GOMEMLIMIT set, or no ingest yet) it does nothing.
-func RoomForChange(estimate uint64) (done func()) {
-	p := &memoryPolicy
-	if !p.on.Load() {
+// The caller's room is a bound from the graph's size (GraphChangeRoom),
+// not what the last run allocated: the process's allocation count also
+// holds what runs beside a tick (the index warm-up, the save behind the
+// last tick), and room measured so raised the peak by up to the live heap
+// (tick64c.md). It is never more than the live heap, GOGC 100's own
+// headroom. Without the policy (GOMEMLIMIT set, or no ingest yet) it does
+// nothing.
+func RoomForChange(room uint64) (done func()) {
+	if !memoryPolicy.on.Load() {
 		return func() {}
 	}
-	return reserve(roomFor(max(p.lastAlloc.Load(), estimate), liveHeap()))
+	return reserve(min(room, liveHeap()))
 }
 
-// reserve keeps room in the limit until done, and measures what was
-// allocated meanwhile for the next reservation.
+// reserve keeps room in the limit until done.
 func reserve(room uint64) (done func()) {
 	p := &memoryPolicy
 	p.mu.Lock()
 	p.room += room
 	p.mu.Unlock()
 	setLimit()
-	start := allocated()
 	return func() {
-		p.lastAlloc.Store(allocated() - start)
 		p.mu.Lock()
 		p.room -= room
 		p.mu.Unlock()
 		setLimit()
 	}
-}
-
-// roomFor caps a reservation at the live heap.
-func roomFor(want, live uint64) uint64 {
-	return min(want, live)
 }
 
 func liveHeap() uint64 {
@@ -205,15 +191,10 @@ func liveHeap() uint64 {
 	return s[0].Value.Uint64()
 }
 
-func allocated() uint64 {
-	s := []metrics.Sample{{Name: allocsMetric}}
-	metrics.Read(s)
-	return s[0].Value.Uint64()
-}
-
-// GraphChangeRoom is the first reservation's bound for a graph of nodes
-// and edges: what a one-file tick allocated per node and edge on go-std
-// (tick64c.md), most of it the splice's fresh node and edge arrays.
+// GraphChangeRoom is a reservation's room for a graph of nodes and edges:
+// what a one-file tick allocates per node and edge on go-std (tick64b.md),
+// most of it the splice's fresh node and edge arrays. A 64-file tick
+// allocates more (104 MB) and may still run a collection or two.
 func GraphChangeRoom(nodes, edges int) uint64 {
 	return uint64(nodes)*bytesPerNode + uint64(edges)*bytesPerEdge
 }
