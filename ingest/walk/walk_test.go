@@ -458,3 +458,49 @@ func TestReadFileRefusesSpecialAndGrown(t *testing.T) {
 		t.Errorf("ReadFile at the limit: %q %v", d, err)
 	}
 }
+
+// TestReadAtMostAfterTheStat: the read buffer is sized from a stat and not
+// zeroed, so a file that shrank since must come back without the bytes
+// beyond its end, and one that grew must come back whole (up to the bound).
+func TestReadAtMostAfterTheStat(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.txt")
+	body := strings.Repeat("0123456789", 700) // past the first buffer and bytes.MinRead
+	os.WriteFile(path, []byte(body), 0o644)
+	for _, tc := range []struct {
+		name    string
+		size, n int64
+		want    string
+	}{
+		{"shrank", 100_000, 1 << 20, body},
+		{"grew", 10, 1 << 20, body},
+		{"grew past the bound", 10, 7001, body},
+		{"bound", 10, 25, body[:25]},
+		{"empty bound", 10, 0, ""},
+		{"as stated", int64(len(body)), 1 << 20, body},
+	} {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := readAtMost(f, tc.size, tc.n)
+		f.Close()
+		if err != nil || string(got) != tc.want {
+			t.Errorf("%s: readAtMost(size %d, n %d) = %d bytes %v, want %d bytes", tc.name, tc.size, tc.n, len(got), err, len(tc.want))
+		}
+	}
+}
+
+// TestUninitializedHasItsLength: the unzeroed buffer is exactly n bytes
+// long and writable over all its capacity.
+func TestUninitializedHasItsLength(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 8, 4096, 40_000} {
+		b := uninitialized(n)
+		if len(b) != n || cap(b) < n {
+			t.Fatalf("uninitialized(%d): len %d cap %d", n, len(b), cap(b))
+		}
+		b = b[:cap(b)]
+		for i := range b {
+			b[i] = byte(i)
+		}
+	}
+}
