@@ -159,7 +159,7 @@ func (s *State) takeCut(b *Bundle) (cut, error) {
 		m.Roots = []Root{}
 	}
 	m.Stamp = fmt.Sprintf("save-%d-journal-%d", m.Save, m.JournalSeq)
-	raw, err := json.Marshal(m)
+	raw, err := encodeMeta(b, m)
 	if err != nil {
 		return cut{}, err
 	}
