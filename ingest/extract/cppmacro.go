@@ -3,11 +3,12 @@ package extract
 import "bytes"
 
 // blankExportMacros hides the export macro of a C++ class or struct head —
-// `class YAML_CPP_API Emitter {`, `struct Q_CORE_EXPORT QString :` — under
-// spaces of the same length. tree-sitter reads the macro as the class's
-// name and the class as a function whose body holds the members, so every
-// method landed in the enclosing namespace. Offsets and lines are kept;
-// src is copied only when a macro is found (it may be a mapped file).
+// `class YAML_CPP_API Emitter {`, `struct Q_CORE_EXPORT QString :` —
+// under spaces of the same length. tree-sitter reads the macro as the
+// class's name and the class as a function whose body holds the members,
+// so every method landed in the enclosing namespace. Offsets and lines
+// are kept; src is copied only when a macro is found (it may be a mapped
+// file).
 func blankExportMacros(src []byte) []byte {
 	out := src
 	for _, kw := range [][]byte{[]byte("class "), []byte("struct ")} {
@@ -26,7 +27,7 @@ func blankExportMacros(src []byte) []byte {
 				continue
 			}
 			if &out[0] == &src[0] {
-				out = bytes.Clone(src)
+				out = bytes.Clone(out)
 			}
 			for k := lo; k < hi; k++ {
 				out[k] = ' '
@@ -72,4 +73,71 @@ func skipBlanks(b []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// blankDeclMacros blanks an export macro opening a line that declares a
+// function, which tree-sitter read as the return type (the function was
+// named std::string): MACRO, then a return type and a name before the
+// line's '('
+// (`LIB_API int count(`, `YAML_CPP_API std::vector<char> Decode(`). A
+// macro called like a function (TEST_F(…)), a typedef'd return type
+// alone (`HANDLE CreateFile(`) and a line with '=' or ';' before its '('
+// are left alone.
+func blankDeclMacros(src []byte) []byte {
+	out := src
+	for start := 0; start < len(out); {
+		end := bytes.IndexByte(out[start:], '\n')
+		if end < 0 {
+			end = len(out)
+		} else {
+			end += start
+		}
+		if lo, hi, ok := declMacroAt(out[start:end]); ok {
+			if len(src) > 0 && &out[0] == &src[0] {
+				out = bytes.Clone(src)
+			}
+			for k := start + lo; k < start+hi; k++ {
+				out[k] = ' '
+			}
+		}
+		start = end + 1
+	}
+	return out
+}
+
+// declMacroAt finds the macro of a declaration line (see blankDeclMacros).
+func declMacroAt(line []byte) (lo, hi int, ok bool) {
+	lo = skipBlanks(line, 0)
+	if lo >= len(line) || line[lo] < 'A' || line[lo] > 'Z' {
+		return 0, 0, false
+	}
+	hi = lo
+	for hi < len(line) && (line[hi] == '_' || line[hi] >= 'A' && line[hi] <= 'Z' || line[hi] >= '0' && line[hi] <= '9') {
+		hi++
+	}
+	macro := line[lo:hi]
+	if hi-lo < 3 || hi >= len(line) || isIdentByte(line[hi]) || !exportish(macro) {
+		return 0, 0, false
+	}
+	rest := line[hi:]
+	paren := bytes.IndexByte(rest, '(')
+	if paren < 0 || bytes.ContainsAny(rest[:paren], "=;{}") {
+		return 0, 0, false
+	}
+	words := bytes.FieldsFunc(rest[:paren], func(r rune) bool { return r == ' ' || r == '\t' || r == '*' || r == '&' })
+	if len(words) < 2 {
+		return 0, 0, false
+	}
+	for _, w := range words {
+		if !isIdentByte(w[0]) { // LOG_DEBUG << f(x): an expression
+			return 0, 0, false
+		}
+	}
+	return lo, hi, true
+}
+
+// exportish says a macro's name reads as an export or visibility macro:
+// with an underscore (YAML_CPP_API, Q_CORE_EXPORT) or ending so (DLLEXPORT).
+func exportish(m []byte) bool {
+	return bytes.IndexByte(m, '_') >= 0 || bytes.HasSuffix(m, []byte("API")) || bytes.HasSuffix(m, []byte("EXPORT"))
 }

@@ -109,6 +109,23 @@ func ExtractFile(relPath string, src []byte) (*Result, error) {
 	}
 	if e.Language() == "cpp" {
 		src = blankExportMacros(src)
+		if b := blankDeclMacros(src); len(b) > 0 && &b[0] != &src[0] {
+			return extractBlanked(e, relPath, src, b)
+		}
+	}
+	return extractWith(e, relPath, src)
+}
+
+// extractBlanked extracts a C++ file whose declarations' export macros
+// were blanked (blankDeclMacros), and keeps that reading only when it
+// parses without a syntax error. tree-sitter's error recovery is not local: in a file
+// that still has errors, a repaired line can tip a whole namespace into
+// one (googletest's gtest.h: 7.9 → 85.8 KB in error regions, its
+// declarations nested in the wrong namespace), so such a file is read as
+// written.
+func extractBlanked(e Extractor, relPath string, src, blanked []byte) (*Result, error) {
+	if res, err := extractWith(e, relPath, blanked); err == nil && res.ParseErrors == 0 {
+		return res, nil
 	}
 	return extractWith(e, relPath, src)
 }
