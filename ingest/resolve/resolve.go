@@ -627,6 +627,9 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 		cands = ix.byLabel[label]
 	}
 	cands = ix.sameFamily(cands, from.fam)
+	if rel == extract.RelReferences {
+		cands = ix.typesOverConstructors(cands)
+	}
 	if from.lang == "javascript" || from.lang == "jsx" {
 		cands = ix.withoutDeclarations(cands)
 	}
