@@ -183,12 +183,23 @@ func setupPyExtras(text string) (packageExtras, bool) {
 	for _, k := range dictKeyRe.FindAllStringSubmatch(body, -1) {
 		pe.extras[normExtra(k[1])] = true
 	}
+	if name := text[m[2]:m[3]]; name != "{" && filledInCode(text, name) {
+		return packageExtras{}, false // dramatiq: EXTRAS[extra] = … in a loop
+	}
 	if name := text[m[2]:m[3]]; name != "{" { // EXTRAS["dev"] = … adds one (marshmallow)
 		for _, k := range regexp.MustCompile(`(?m)^`+regexp.QuoteMeta(name)+`\[["']([A-Za-z0-9][A-Za-z0-9_.-]*)["']\]\s*=`).FindAllStringSubmatch(text, -1) {
 			pe.extras[normExtra(k[1])] = true
 		}
 	}
 	return pe, true
+}
+
+// filledInCode: the dict bound to name gains keys the text does not
+// spell — a subscript assignment whose key is not a string literal
+// (EXTRAS[extra] = … in a loop, dramatiq's setup.py) or an update().
+func filledInCode(text, name string) bool {
+	q := regexp.QuoteMeta(name)
+	return regexp.MustCompile(`(?m)^\s*`+q+`\[\s*[^"'\s]`).MatchString(text) || regexp.MustCompile(q+`\.(?:update|setdefault)\(`).MatchString(text)
 }
 
 // extrasFindings lists a page's install commands that ask the project

@@ -27,6 +27,10 @@ func TestProjectExtrasReadsTheMetadata(t *testing.T) {
 		{"setup.py via name", "py", "EXTRAS = {\n    'a': [],\n}\nEXTRAS[\"dev\"] = EXTRAS[\"a\"] + [\"tox\"]\nsetup(name=\"kit\", extras_require=EXTRAS)\n", []string{"a", "dev"}},
 		{"setup.py without extras", "py", "setup(name='kit', packages=['kit'])\n", []string{}},
 		{"setup.py built in code", "py", "setup(name='kit', extras_require={k: v for k, v in X.items()})\n", nil},
+		// dramatiq: the dict starts empty and a loop fills it; "all" is the
+		// one literal key (8 false findings of split7's held-out run).
+		{"setup.py filled in a loop", "py", "extras = (\"rabbitmq\", \"redis\")\nEXTRAS = {}\nfor extra in extras:\n    EXTRAS[extra] = parse(extra)\n\nEXTRAS[\"all\"] = []\nsetup(name=\"kit\", extras_require=EXTRAS)\n", nil},
+		{"setup.py updated", "py", "EXTRAS = {'a': []}\nEXTRAS.update(more())\nsetup(name=\"kit\", extras_require=EXTRAS)\n", nil},
 	}
 	for _, tc := range tests {
 		var pe packageExtras
