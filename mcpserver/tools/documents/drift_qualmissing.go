@@ -1,7 +1,6 @@
 package documents
 
 import (
-	"bytes"
 	"path"
 	"regexp"
 	"strings"
@@ -33,7 +32,7 @@ func qualifiedFindings(b *session.Bundle, src *driftSources, d *document.DocDrif
 			return
 		}
 		seen[m.Text] = true
-		if why := moduleLacks(x, src, m.Text); why != "" && !quotedInProject(g, x, src, m.Text) {
+		if why := moduleLacks(x, src, m.Text); why != "" && !entryPointGroup(g, x, src, m.Text) {
 			fs = append(fs, document.Finding{Kind: document.DriftMissing, Section: sec, Target: graph.NoNode, File: graph.NoNode, Mention: m, Line: line, Detail: why})
 		}
 	}
@@ -53,18 +52,17 @@ func qualifiedFindings(b *session.Bundle, src *driftSources, d *document.DocDrif
 	return fs
 }
 
-// quotedInProject: the project's code or packaging metadata spells the
-// dotted name as a string ("pipx.run" in `ep.group == "pipx.run"`): a
-// name the code looks up — an entry-point group, a logger, a setting —
-// not an attribute of the package (pipx's "The `pipx.run` entry point
-// group", 2 false findings of split6's held-out).
-func quotedInProject(g *graph.Graph, x *document.Index, src *driftSources, q string) bool {
-	quoted := [][]byte{[]byte(`"` + q + `"`), []byte(`'` + q + `'`)}
-	has := func(f string) bool {
-		t, ok := src.source(f)
-		return ok && (bytes.Contains(t, quoted[0]) || bytes.Contains(t, quoted[1]))
-	}
-	if has("pyproject.toml") || has("setup.cfg") || has("setup.py") {
+// entryPointGroup: the project's code reads the dotted name as an
+// entry-point group (`ep.group == "pipx.run"`, `entry_points(group=…)`)
+// or its pyproject declares one (`[project.entry-points."pipx.run"]`): a
+// name looked up, not an attribute of the package (pipx's "The
+// `pipx.run` entry point group", 2 false findings of split6's held-out).
+// Only a group: a logger's name (quart's getLogger("quart.serving")) may
+// also be a module the page names, so other strings are not read.
+func entryPointGroup(g *graph.Graph, x *document.Index, src *driftSources, q string) bool {
+	lit := `["']` + regexp.QuoteMeta(q) + `["']`
+	code := regexp.MustCompile(`\bgroup\s*(?:==|=)\s*` + lit)
+	if t, ok := src.source("pyproject.toml"); ok && regexp.MustCompile(`entry-points\.`+lit).Match(t) {
 		return true
 	}
 	top, _, _ := strings.Cut(q, ".")
@@ -75,7 +73,10 @@ func quotedInProject(g *graph.Graph, x *document.Index, src *driftSources, q str
 	dir := path.Dir(p) + "/"
 	for id := 0; id < g.NumNodes(); id++ {
 		f := g.SourcePath(graph.NodeID(id))
-		if g.Type(graph.NodeID(id)) == graph.File && strings.HasSuffix(f, ".py") && (f == p || path.Base(p) == "__init__.py" && strings.HasPrefix(f, dir)) && has(f) {
+		if g.Type(graph.NodeID(id)) != graph.File || !strings.HasSuffix(f, ".py") || f != p && !(path.Base(p) == "__init__.py" && strings.HasPrefix(f, dir)) {
+			continue
+		}
+		if t, ok := src.source(f); ok && code.Match(t) {
 			return true
 		}
 	}
