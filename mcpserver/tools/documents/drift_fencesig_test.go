@@ -1,6 +1,7 @@
 package documents
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -69,5 +70,26 @@ func TestDocumentDriftSkipsPlaceholderAndNamesakeQuotes(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, findingLines(out)); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
+
+// Under `.. module::`, a function the module lacks is still compared
+// with its namesake method: pyjwt documents PyJWT's methods as jwt's
+// functions (decode = _jwt_global_obj.decode), and the quote of
+// decode_complete, which jwt did not import, left out parameters the
+// method took (a real finding on tune, lost without the scope).
+func TestDocumentDriftComparesScopedDirectivesWithNamesakeMethods(t *testing.T) {
+	t.Parallel()
+	dir := srcCommitted(t, map[string]string{
+		"src/kit/__init__.py": "from .api import Codec\n\n_obj = Codec()\ndecode = _obj.decode\n",
+		"src/kit/api.py":      "class Codec:\n    def decode(self, data, key):\n        return data\n\n    def decode_full(self, data, key, subject=None):\n        return data\n",
+		"docs/api.rst":        "API\n===\n\n.. module:: kit\n\n.. function:: decode_full(data, key)\n\n   Decodes.\n",
+	})
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
+	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
+	got := findingLines(out)
+	want := "6 code_change_unreflected | the page's signature leaves out `subject`, which the def takes (src/kit/api.py: def Codec.decode_full(data, key, subject))"
+	if !slices.Contains(got, want) {
+		t.Errorf("findings %q lack %q", got, want)
 	}
 }
