@@ -77,13 +77,14 @@ func TestDocumentDriftSkipsPlaceholderAndNamesakeQuotes(t *testing.T) {
 // with its namesake method: pyjwt documents PyJWT's methods as jwt's
 // functions (decode = _jwt_global_obj.decode), and the quote of
 // decode_complete, which jwt did not import, left out parameters the
-// method took (a real finding on tune, lost without the scope).
+// method took (a real finding on tune, lost without the scope). Its body
+// "Identical to jwt.decode except …" does not make it a placeholder.
 func TestDocumentDriftComparesScopedDirectivesWithNamesakeMethods(t *testing.T) {
 	t.Parallel()
 	dir := srcCommitted(t, map[string]string{
 		"src/kit/__init__.py": "from .api import Codec\n\n_obj = Codec()\ndecode = _obj.decode\n",
 		"src/kit/api.py":      "class Codec:\n    def decode(self, data, key):\n        return data\n\n    def decode_full(self, data, key, subject=None):\n        return data\n",
-		"docs/api.rst":        "API\n===\n\n.. module:: kit\n\n.. function:: decode_full(data, key)\n\n   Decodes.\n",
+		"docs/api.rst":        "API\n===\n\n.. module:: kit\n\n.. function:: decode_full(data, key)\n\n   Identical to ``kit.decode`` except for what it returns.\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
 	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})

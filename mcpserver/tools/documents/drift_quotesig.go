@@ -93,10 +93,14 @@ func sameAs(lines []string, i int, q sigQuote) bool {
 		case len(l)-len(strings.TrimLeft(l, " \t")) == 0:
 			return false // the body ended
 		}
-		return sameAsRe.MatchString(t)
+		// "Identical to jwt.decode except for the return value" (pyjwt)
+		// quotes its own list: a claim, compared.
+		return sameAsRe.MatchString(t) && !exceptRe.MatchString(t)
 	}
 	return false
 }
+
+var exceptRe = regexp.MustCompile(`(?i)\b(?:except|but|apart from|other than)\b`)
 
 // readQuote reads a quote's parameter list; false when some argument is
 // not parameter-like (a literal, a call, an expression) or none is given.
