@@ -299,6 +299,11 @@ type staleness struct {
 	// only a module reference mentioning one may bind differently.
 	stems []string
 	types bool // inheritance changed: receiver-type lookups moved
+	// ruby: a Ruby file changed, came or went. A bare Ruby call binds in
+	// the class self is where it runs, which a method of any file may
+	// decide (one that hands its block to class_eval, as sinatra's
+	// mock_app does) or a mixin anywhere: such calls are all redone.
+	ruby bool
 	// sorted lists labels in order once they are complete (sortLabels),
 	// for passesOver to walk beside a file's sorted names.
 	sorted  []string
@@ -369,6 +374,9 @@ func (c *resolveCache) diff(root string, inc []included) (*staleness, map[string
 // function leaves the file's other names binding as before.
 func (s *staleness) mark(old, cur *fileResolution, p string) {
 	s.changed[p] = true
+	for _, f := range []*fileResolution{old, cur} {
+		s.ruby = s.ruby || f != nil && strings.HasPrefix(f.context, "ruby\x00")
+	}
 	if manifests[path.Base(p)] {
 		s.all = true
 	}
@@ -558,7 +566,7 @@ func hasStar(r *extract.Result) bool {
 // and none of its modules mentions a file that came or went. (Otherwise
 // reuse decides reference by reference.)
 func (s *staleness) passesOver(f *fileResolution) bool {
-	if s.all || s.modules || s.types || s.typeNames {
+	if s.all || s.modules || s.types || s.typeNames || s.ruby && strings.HasPrefix(f.context, "ruby\x00") {
 		return false
 	}
 	if shareAny(s.sorted, f.refNames) {
@@ -618,6 +626,9 @@ func (s *staleness) reuse(e *extract.Edge, name string) bool {
 	}
 	if s.labels[name] || s.labels[lastName(name)] {
 		return false
+	}
+	if s.ruby && strings.HasPrefix(e.Hint.Receiver, "&") {
+		return false // a bare Ruby call: see staleness.ruby
 	}
 	if callee, ok := calleeOf(e.Hint.Receiver); ok && (s.typeNames || s.labels[callee]) {
 		return false // "f().m()": typed by what f returns (resolve.callResult)
