@@ -2,6 +2,7 @@ package documents
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -85,6 +86,7 @@ func TestDocumentDriftComparesScopedDirectivesWithNamesakeMethods(t *testing.T) 
 		"src/kit/__init__.py": "from .api import Codec\n\n_obj = Codec()\ndecode = _obj.decode\n",
 		"src/kit/api.py":      "class Codec:\n    def decode(self, data, key):\n        return data\n\n    def decode_full(self, data, key, subject=None):\n        return data\n",
 		"docs/api.rst":        "API\n===\n\n.. module:: kit\n\n.. function:: decode_full(data, key)\n\n   Identical to ``kit.decode`` except for what it returns.\n",
+		"docs/tpl.rst":        "Templates\n=========\n\n.. currentmodule:: tpl\n\n.. function:: decode_full(name, default)\n\n   A template built-in.\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
 	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
@@ -92,5 +94,10 @@ func TestDocumentDriftComparesScopedDirectivesWithNamesakeMethods(t *testing.T) 
 	want := "6 code_change_unreflected | the page's signature leaves out `subject`, which the def takes (src/kit/api.py: def Codec.decode_full(data, key, subject))"
 	if !slices.Contains(got, want) {
 		t.Errorf("findings %q lack %q", got, want)
+	}
+	// bottle's `.. currentmodule:: stpl` is no module of the project: its
+	// built-in is not Codec.decode's namesake claim.
+	if slices.ContainsFunc(got, func(l string) bool { return strings.Contains(l, "names `name`") }) {
+		t.Errorf("findings %q compare tpl's decode_full with Codec.decode_full", got)
 	}
 }

@@ -182,7 +182,9 @@ func signatureFindings(b *session.Bundle, src *driftSources, d *document.DocDrif
 			// A module's alias (scoped above) may be a method; so may the
 			// namesake of a directive filed under a module that lacks the
 			// name (pyjwt's decode_complete, a real finding on tune).
-			ok = ok && (q.scope != "" || !bareMethod(b.Graph, q, k))
+			// A module that is not the project's (bottle's
+			// `.. currentmodule:: stpl`, its template language) exempts nothing.
+			ok = ok && (projectModule(x, q.scope) || !bareMethod(b.Graph, q, k))
 		}
 		if !ok || operatorDunder(q.name) {
 			continue
@@ -265,6 +267,15 @@ func quotedCallable(b *session.Bundle, src *driftSources, x *document.Index, nam
 // (3 false findings of split6's held-out).
 func bareMethod(g *graph.Graph, q sigQuote, k callable) bool {
 	return !q.method && !strings.Contains(q.name, ".") && g.Type(k.node) == graph.Function && strings.Contains(k.qual, ".")
+}
+
+// projectModule: scope names a module of the project.
+func projectModule(x *document.Index, scope string) bool {
+	if scope == "" {
+		return false
+	}
+	_, known := x.PythonModuleFiles(scope)
+	return known
 }
 
 // sharesParam: some parameter the quote names is one the def takes.
