@@ -154,12 +154,15 @@ func prototypeEdges(files []fileFacts) []derivedEdge {
 	return out
 }
 
-// cFunctions are the functions and methods of a C or C++ file's skeleton.
+// cFunctions are the functions and methods of a C or C++ file: its
+// skeleton's nodes (cSkeleton), whether res is the skeleton (a full build,
+// an unchanged file) or a changed file's whole result, so that both paths
+// pair the same nodes.
 func cFunctions(f fileFacts) []extract.Node {
 	if f.res == nil || !cFamily(f.res.Language) {
 		return nil
 	}
-	return f.res.Nodes
+	return cSkeleton(f.res).Nodes
 }
 
 func cFamily(lang string) bool { return lang == "c" || lang == "cpp" }
