@@ -80,18 +80,7 @@ var ctorSteps = []ctorStep{
 // construction binds the constructor its class runs, which may be
 // declared in a third file.
 func TestIncrementalConstructors(t *testing.T) {
-	for _, released := range []bool{false, true} {
-		name := "patched"
-		if released {
-			name = "rebuilt"
-		}
-		t.Run(name, func(t *testing.T) { testIncrementalConstructors(t, released) })
-	}
-}
-
-func testIncrementalConstructors(t *testing.T, released bool) {
-	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	runBothPaths(t, map[string]string{
 		"m/__init__.py": "",
 		"m/base.py":     "class Base:\n    def save(self):\n        return 1\n",
 		"m/other.py":    "class Other:\n    pass\n",
@@ -107,8 +96,7 @@ func testIncrementalConstructors(t *testing.T, released bool) {
 		"rb/use.rb":     "module Shop\n  class Order\n    def make\n      Shop::Admin.new(1)\n    end\n\n    def ship\n      Short.new(1)\n    end\n  end\nend\n",
 		"rb/alias.rb":   "module Shop\n  Short = Plain\nend\n",
 		"j/Use.java":    "package j;\n\npublic class Use {\n  Point one() { return new Point(1); }\n}\n",
-	})
-	runIncrementalSteps(t, dir, ctorSteps, released)
+	}, ctorSteps)
 }
 
 // runIncrementalSteps ingests dir in full, then applies each step (a file
@@ -116,6 +104,23 @@ func testIncrementalConstructors(t *testing.T, released bool) {
 // under test — the previous graph patched, or rebuilt from cached outcomes
 // when released — comparing each graph with a full ingest and checking
 // the step's call edge.
+// runBothPaths writes files into a fresh directory and runs steps on it
+// twice: through a patch of the held graph, and through a rebuild from the
+// cache with the graph released.
+func runBothPaths(t *testing.T, files map[string]string, steps []ctorStep) {
+	for _, released := range []bool{false, true} {
+		name := "patched"
+		if released {
+			name = "rebuilt"
+		}
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, files)
+			runIncrementalSteps(t, dir, steps, released)
+		})
+	}
+}
+
 func runIncrementalSteps(t *testing.T, dir string, steps []ctorStep, released bool) {
 	store := cache.Open(t.TempDir())
 	req := adapter.Request{Root: dir, Incremental: true, Cache: store}

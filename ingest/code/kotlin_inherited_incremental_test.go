@@ -16,20 +16,10 @@ func TestIncrementalKotlinInheritedReceiver(t *testing.T) {
 			"k/Sub.kt":  "package k\n\nclass Sub : Mid() {\n    fun run() {\n        out.emit()\n    }\n}\n",
 		}, "file::k/Sub.kt::Sub::run", "file::k/Writer.kt::Writer::emit", true},
 	}
-	for _, released := range []bool{false, true} {
-		name := "patched"
-		if released {
-			name = "rebuilt"
-		}
-		t.Run(name, func(t *testing.T) {
-			dir := t.TempDir()
-			writeFiles(t, dir, map[string]string{
-				"k/Writer.kt": "package k\n\nclass Writer {\n    fun emit() {}\n}\n",
-				"k/Viewer.kt": "package k\n\nclass Viewer {\n    fun emit() {}\n}\n",
-				"k/Base.kt":   "package k\n\nopen class Base {\n    val out: Writer = Writer()\n}\n",
-				"k/Sub.kt":    "package k\n\nclass Sub : Base() {\n    fun run() {\n        out.emit()\n    }\n}\n",
-			})
-			runIncrementalSteps(t, dir, steps, released)
-		})
-	}
+	runBothPaths(t, map[string]string{
+		"k/Writer.kt": "package k\n\nclass Writer {\n    fun emit() {}\n}\n",
+		"k/Viewer.kt": "package k\n\nclass Viewer {\n    fun emit() {}\n}\n",
+		"k/Base.kt":   "package k\n\nopen class Base {\n    val out: Writer = Writer()\n}\n",
+		"k/Sub.kt":    "package k\n\nclass Sub : Base() {\n    fun run() {\n        out.emit()\n    }\n}\n",
+	}, steps)
 }

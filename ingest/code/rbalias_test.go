@@ -62,23 +62,11 @@ var rbAliasSteps = []ctorStep{
 // both incremental paths. The references are named Short, Again and Sub,
 // none of them defined in the changed file.
 func TestIncrementalRubyAliasTarget(t *testing.T) {
-	for _, released := range []bool{false, true} {
-		name := "patched"
-		if released {
-			name = "rebuilt"
-		}
-		t.Run(name, func(t *testing.T) { testIncrementalRubyAlias(t, released) })
-	}
-}
-
-func testIncrementalRubyAlias(t *testing.T, released bool) {
-	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	runBothPaths(t, map[string]string{
 		"rb/base.rb":  "module Shop\n  class Plain\n  end\nend\n",
 		"rb/alias.rb": "module Shop\n  Short = Plain\n  Again = Short\nend\n",
 		"rb/sub.rb":   "module Shop\n  class Sub < Short\n  end\nend\n",
 		"rb/use.rb": "module Shop\n  class Order\n    def ship\n      Short.new(1)\n    end\n\n" +
 			"    def again\n      Again.new(1)\n    end\n\n    def sub\n      Sub.new(1)\n    end\n  end\nend\n",
-	})
-	runIncrementalSteps(t, dir, rbAliasSteps, released)
+	}, rbAliasSteps)
 }

@@ -19,19 +19,9 @@ var rbSelfSteps = []ctorStep{
 // them changes the call binds as on a full ingest, in both incremental
 // paths.
 func TestIncrementalRubyBlockSelf(t *testing.T) {
-	for _, released := range []bool{false, true} {
-		name := "patched"
-		if released {
-			name = "rebuilt"
-		}
-		t.Run(name, func(t *testing.T) {
-			dir := t.TempDir()
-			writeFiles(t, dir, map[string]string{
-				"rb/app.rb":    "module App\n  class Base\n    class << self\n      def set(k, v)\n      end\n    end\n  end\nend\n",
-				"rb/helper.rb": "class Helper\n  def mock_app(&block)\n    App::Base.class_eval(&block)\n  end\nend\n",
-				"rb/use.rb":    "class UseTest < Helper\n  def t_mock\n    mock_app do\n      set :a, 1\n    end\n  end\nend\n",
-			})
-			runIncrementalSteps(t, dir, rbSelfSteps, released)
-		})
-	}
+	runBothPaths(t, map[string]string{
+		"rb/app.rb":    "module App\n  class Base\n    class << self\n      def set(k, v)\n      end\n    end\n  end\nend\n",
+		"rb/helper.rb": "class Helper\n  def mock_app(&block)\n    App::Base.class_eval(&block)\n  end\nend\n",
+		"rb/use.rb":    "class UseTest < Helper\n  def t_mock\n    mock_app do\n      set :a, 1\n    end\n  end\nend\n",
+	}, rbSelfSteps)
 }
