@@ -2,6 +2,8 @@ package resolve
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -138,14 +140,7 @@ func TestConstructions(t *testing.T) {
 // (-1 when not counted), IDs without their "file::" prefix.
 func resolveConstructions(t *testing.T, files map[string]string) map[string]bound {
 	t.Helper()
-	var results []*extract.Result
-	for p, src := range files {
-		r, err := extract.ExtractFile(p, []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		results = append(results, r)
-	}
+	results := extractAll(t, files)
 	ix := New(results, nil)
 	trim := func(id string) string { return strings.TrimPrefix(id, "file::") }
 	got := map[string]bound{}
@@ -194,4 +189,18 @@ func TestArgsFit(t *testing.T) {
 			t.Errorf("argsFit(%q, %q) = %v, want %v", c.params, c.args, got, c.want)
 		}
 	}
+}
+
+// extractAll extracts files (path → source), in path order.
+func extractAll(t *testing.T, files map[string]string) []*extract.Result {
+	t.Helper()
+	var results []*extract.Result
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		r, err := extract.ExtractFile(p, []byte(files[p]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, r)
+	}
+	return results
 }

@@ -21,14 +21,7 @@ func TestJSDefaultImports(t *testing.T) {
 		"source/utils/is-error.ts": "function isRawNetworkError(e) {\n\treturn true;\n}\nexport {isRawNetworkError as default};\n",
 		"test/main.ts":             "import ky from '../source/index.js';\nimport wait from '../source/utils/delay.js';\nimport K from '../source/core/Ky.js';\nimport isErr from '../source/utils/is-error.js';\n\nexport async function run() {\n\tky('x');\n\tawait wait(1);\n\tisErr(new Error());\n\treturn new K();\n}\n",
 	}
-	var results []*extract.Result
-	for p, src := range files {
-		r, err := extract.ExtractFile(p, []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		results = append(results, r)
-	}
+	results := extractAll(t, files)
 	ix := New(results, nil)
 	got := map[string]string{}
 	for _, r := range results {

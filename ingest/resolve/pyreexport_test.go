@@ -22,14 +22,7 @@ func TestPythonImportThroughABarrel(t *testing.T) {
 		"pkg/other.py":    "class C:\n    def name(self):\n        pass\n    def hidden(self):\n        pass\n",
 		"app.py":          "from pkg import name, Thing\nfrom pkg.api import api_fn, hidden\n\ndef main():\n    name()\n    api_fn()\n    Thing()\n",
 	}
-	var results []*extract.Result
-	for p, src := range files {
-		r, err := extract.ExtractFile(p, []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		results = append(results, r)
-	}
+	results := extractAll(t, files)
 	ix := New(results, nil)
 	got := map[string]string{}
 	for _, r := range results {

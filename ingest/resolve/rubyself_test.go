@@ -173,14 +173,7 @@ end
 // reported as its own key).
 func resolveBareCalls(t *testing.T, files map[string]string) map[string]string {
 	t.Helper()
-	var results []*extract.Result
-	for p, src := range files {
-		r, err := extract.ExtractFile(p, []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		results = append(results, r)
-	}
+	results := extractAll(t, files)
 	ix := New(results, nil)
 	trim := func(id string) string { return strings.TrimPrefix(id, "file::") }
 	got := map[string]string{}
