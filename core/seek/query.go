@@ -217,6 +217,7 @@ var frameLangs = map[stacktrace.Language]string{
 	stacktrace.JavaScript: "js", stacktrace.TypeScript: "js",
 	stacktrace.Java: "java", stacktrace.Kotlin: "java",
 	stacktrace.Rust: "rust", stacktrace.CSharp: "csharp",
+	stacktrace.C: "c", stacktrace.Cpp: "cpp",
 }
 
 // traceLines reads the stack traces of text — every dialect

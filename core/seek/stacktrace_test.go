@@ -27,6 +27,7 @@ func TestFramesAgreeWithStacktrace(t *testing.T) {
 		"rust":    rustTrace,
 		"kotlin":  kotlinTrace,
 		"go dump": goDump,
+		"c":       "==1==ERROR: AddressSanitizer: heap-buffer-overflow\n    #0 0x4f1 in parse_string /src/cjson/cJSON.c:850:13\n    #1 0x4f2 in parse_value /src/cjson/cJSON.c:1396:16\n",
 	}
 	type place struct {
 		Path string
@@ -109,3 +110,16 @@ goroutine 1 [chan receive]:
 main.main()
 	/src/svc/main.go:14 +0x8c
 `
+
+// A C or C++ frame says its language, as other dialects' frames do.
+func TestNativeFramesSayTheirLanguage(t *testing.T) {
+	for text, want := range map[string]string{
+		"    #0 0x4f1 in parse_string /src/cjson/cJSON.c:850:13\n":           "c",
+		"#0  0x5555 in acme::Parser::next (this=0x0) at src/parser.cpp:42\n": "cpp",
+	} {
+		fs := ParseQuery(text).Frames
+		if len(fs) == 0 || fs[0].Lang != want {
+			t.Errorf("%q: frames %+v, want lang %q", text, fs, want)
+		}
+	}
+}
