@@ -122,7 +122,7 @@ func declareEdges(files []fileFacts) []derivedEdge {
 }
 
 // prototypeEdges links a C or C++ definition to the prototype it defines
-// in a header its file includes (cJSON.c's cJSON_Parse implements cJSON.h's
+// in a header its file includes, directly or through other headers (cJSON.c's cJSON_Parse implements cJSON.h's
 // cJSON_Parse; foo.cpp's Foo::bar the declaration in class Foo): callers
 // bind to the definition, so without the edge a change to the prototype
 // would reach nothing. Names are matched by their path below the file.
@@ -138,18 +138,51 @@ func prototypeEdges(files []fileFacts) []derivedEdge {
 	if len(protos) == 0 {
 		return nil
 	}
+	importsOf := make(map[string][]string, len(files))
+	for _, f := range files {
+		importsOf[f.path] = f.imports
+	}
 	var out []derivedEdge
 	for _, f := range files {
+		var headers []string
 		for _, n := range cFunctions(f) {
 			if slices.Contains(n.Tags, extract.KindDeclaration) {
 				continue
 			}
-			for _, inc := range f.imports {
-				if p, ok := protos[inc+"::"+namePath(f.path, n.ID)]; ok {
+			if headers == nil {
+				headers = includedHeaders(f.imports, importsOf)
+			}
+			for _, h := range headers {
+				if p, ok := protos[h+"::"+namePath(f.path, n.ID)]; ok {
 					out = append(out, derivedEdge{n.ID, p, extract.RelImplements})
 				}
 			}
 		}
+	}
+	return out
+}
+
+// maxIncludeDepth bounds how far prototypeEdges follows headers that
+// include headers (unity.c includes unity.h, which includes the
+// unity_internals.h that declares its functions).
+const maxIncludeDepth = 3
+
+// includedHeaders lists the files reachable from imports through at most
+// maxIncludeDepth includes, each once, in the order first reached.
+func includedHeaders(imports []string, importsOf map[string][]string) []string {
+	seen := map[string]bool{}
+	level := imports
+	var out []string
+	for d := 0; d < maxIncludeDepth && len(level) > 0; d++ {
+		var next []string
+		for _, h := range level {
+			if !seen[h] {
+				seen[h] = true
+				out = append(out, h)
+				next = append(next, importsOf[h]...)
+			}
+		}
+		level = next
 	}
 	return out
 }

@@ -65,10 +65,15 @@ func TestPrototypeEdges(t *testing.T) {
 		c("foo.hpp", "cpp", nil, fn("foo.hpp", "Foo::bar", "cpp", "method", "declaration")),
 		c("foo.cpp", "cpp", []string{"foo.hpp"}, fn("foo.cpp", "Foo::bar", "cpp", "method")),
 		{path: "x.py", lang: "python", imports: []string{"cJSON.h"}},
+		// unity.c includes unity.h, which includes the header declaring it.
+		c("unity_internals.h", "c", nil, fn("unity_internals.h", "UnityBegin", "c", "function", "declaration")),
+		c("unity.h", "c", []string{"unity_internals.h"}),
+		c("unity.c", "c", []string{"unity.h"}, fn("unity.c", "UnityBegin", "c", "function")),
 	}
 	want := []derivedEdge{
 		{"file::cJSON.c::cJSON_Parse", "file::cJSON.h::cJSON_Parse", extract.RelImplements},
 		{"file::foo.cpp::Foo::bar", "file::foo.hpp::Foo::bar", extract.RelImplements},
+		{"file::unity.c::UnityBegin", "file::unity_internals.h::UnityBegin", extract.RelImplements},
 	}
 	if d := cmp.Diff(want, prototypeEdges(files), cmp.AllowUnexported(derivedEdge{})); d != "" {
 		t.Errorf("prototype edges (-want +got):\n%s", d)
