@@ -122,10 +122,11 @@ func declareEdges(files []fileFacts) []derivedEdge {
 }
 
 // prototypeEdges links a C or C++ definition to the prototype it defines
-// in a header its file includes, directly or through other headers (cJSON.c's cJSON_Parse implements cJSON.h's
-// cJSON_Parse; foo.cpp's Foo::bar the declaration in class Foo): callers
-// bind to the definition, so without the edge a change to the prototype
-// would reach nothing. Names are matched by their path below the file.
+// in a header its file includes, directly or through other headers
+// (cJSON.c's cJSON_Parse implements cJSON.h's cJSON_Parse; foo.cpp's
+// Foo::bar the declaration in class Foo): callers bind to the definition,
+// so without the edge a change to the prototype would reach nothing.
+// Names are matched by their path below the file.
 func prototypeEdges(files []fileFacts) []derivedEdge {
 	protos := map[string]string{} // header path + "::" + name path → prototype ID
 	for _, f := range files {
@@ -211,8 +212,9 @@ var derivedSeed = maphash.MakeSeed()
 
 // derivedSignature sums up what a file contributes to the derived edges:
 // its imports (test links), for Go its types, interfaces and methods
-// (interface satisfaction), for C and C++ its functions (prototypes). A patch whose files keep their signatures
-// keeps the derived edges as they are.
+// (interface satisfaction), for C and C++ its functions (prototypes). A
+// patch whose files keep their signatures keeps the derived edges as they
+// are.
 func derivedSignature(res *extract.Result, imports []string) uint64 {
 	var h maphash.Hash
 	h.SetSeed(derivedSeed)

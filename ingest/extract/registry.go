@@ -118,11 +118,11 @@ func ExtractFile(relPath string, src []byte) (*Result, error) {
 
 // extractBlanked extracts a C++ file whose declarations' export macros
 // were blanked (blankDeclMacros), and keeps that reading only when it
-// parses without a syntax error. tree-sitter's error recovery is not local: in a file
-// that still has errors, a repaired line can tip a whole namespace into
-// one (googletest's gtest.h: 7.9 → 85.8 KB in error regions, its
-// declarations nested in the wrong namespace), so such a file is read as
-// written.
+// parses without a syntax error. tree-sitter's error recovery is not
+// local: in a file that still has errors, a repaired line can tip a whole
+// namespace into one (googletest's gtest.h: 7.9 → 85.8 KB in error
+// regions, its declarations nested in the wrong namespace), so such a
+// file is read as written.
 func extractBlanked(e Extractor, relPath string, src, blanked []byte) (*Result, error) {
 	if res, err := extractWith(e, relPath, blanked); err == nil && res.ParseErrors == 0 {
 		return res, nil
