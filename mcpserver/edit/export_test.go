@@ -4,3 +4,6 @@ package edit
 var ErrCrash = errCrash
 
 func (s *Store) SetFail(f func(step string, i int) error) { s.fail = f }
+
+// OnLockMade runs f between a batch's lock file creation and its flock.
+func (s *Store) OnLockMade(f func(name string)) { s.lockMade = f }

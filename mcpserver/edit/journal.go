@@ -47,6 +47,9 @@ type Store struct {
 	// fail, when set (tests), is asked before each step; errCrash makes
 	// the batch stop dead, as if the process had been killed.
 	fail func(step string, i int) error
+	// lockMade, when set (tests), runs between a lock file's creation
+	// and its flock: where another process's sweep can take it.
+	lockMade func(name string)
 }
 
 // DefaultDir is where a server keeps its edit journals: <runtime>/edits,
@@ -160,23 +163,10 @@ func (s *Store) Apply(ctx context.Context, id string, targets []*Target, onFile 
 // except new temp files and parent directories, both named in the journal
 // before they are made.
 func (s *Store) begin(ctx context.Context, id string, targets []*Target) (*Txn, error) {
-	lock, err := os.OpenFile(filepath.Join(s.dir, id+".lock"), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	lock, err := s.takeLock(id)
 	if err != nil {
 		s.mu.Unlock()
-		return nil, fmt.Errorf("edit journal: %w", err)
-	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		lock.Close()
-		s.mu.Unlock()
-		return nil, fmt.Errorf("edit journal lock: %w", err)
-	}
-	// Another process sweeping stale locks may have removed the file
-	// between its creation and the flock: a lock on an unlinked file
-	// protects nothing.
-	if fi, err := os.Stat(lock.Name()); err != nil || !sameFile(lock, fi) {
-		lock.Close()
-		s.mu.Unlock()
-		return nil, fmt.Errorf("edit journal lock %s was removed by another process; retry", lock.Name())
+		return nil, err
 	}
 	t := &Txn{s: s, id: id, path: filepath.Join(s.dir, id+".journal"), lock: lock, targets: targets}
 	t.doc = journal{Format: journalFormat, Batch: id, Created: time.Now().UTC()}
@@ -214,6 +204,39 @@ func (s *Store) begin(ctx context.Context, id string, targets []*Target) (*Txn, 
 		return t.failPrepared(err)
 	}
 	return t, nil
+}
+
+// takeLock creates and flocks the batch's lock file. Another process's
+// Recover may sweep the file between its creation and the flock (it looks
+// like a dead batch's lock then): the sweep holds the flock while it
+// removes the file, and a lock on an unlinked file protects nothing, so
+// each such loss is retried with a fresh file rather than failing the
+// batch — several servers (and test binaries) share one store.
+func (s *Store) takeLock(id string) (*os.File, error) {
+	name := filepath.Join(s.dir, id+".lock")
+	wait := time.Millisecond
+	for try := 0; ; try++ {
+		lock, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("edit journal: %w", err)
+		}
+		if err == nil {
+			if s.lockMade != nil {
+				s.lockMade(name)
+			}
+			if syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+				if fi, err := os.Stat(name); err == nil && sameFile(lock, fi) {
+					return lock, nil
+				}
+			}
+			lock.Close() // swept meanwhile, or being swept
+		}
+		if try == 12 {
+			return nil, fmt.Errorf("edit journal lock %s: other processes sweeping %s kept removing it; retry", name, s.dir)
+		}
+		time.Sleep(wait)
+		wait = min(2*wait, 64*time.Millisecond)
+	}
 }
 
 // writeTemps writes the temp files in parallel (their fsyncs dominate a

@@ -476,3 +476,36 @@ func TestRecoverBesideForkingProcesses(t *testing.T) {
 		storeEmpty(t, jdir)
 	}
 }
+
+// TestLockSweptBeforeFlock: another server's Recover sweeps a batch's
+// lock file in the instant between its creation and its flock (it looks
+// like a dead batch's then: CI saw this between test binaries sharing the
+// default store). The batch retries with a fresh lock and writes; before,
+// it failed with "was removed by another process".
+func TestLockSweptBeforeFlock(t *testing.T) {
+	t.Parallel()
+	for _, sweeps := range []int{1, 3} {
+		t.Run(fmt.Sprint(sweeps), func(t *testing.T) {
+			root, jdir := tree(t), t.TempDir()
+			s, other := openStore(t, jdir), openStore(t, jdir)
+			left := sweeps
+			s.OnLockMade(func(name string) {
+				if left == 0 {
+					return
+				}
+				left--
+				other.Recover()
+				if _, err := os.Stat(name); !errors.Is(err, fs.ErrNotExist) {
+					t.Fatalf("the other store's sweep left %s: %v", name, err)
+				}
+			})
+			if err := applied(t, s, root).Commit(); err != nil {
+				t.Fatal(err)
+			}
+			if left != 0 {
+				t.Fatalf("%d sweeps not run", left)
+			}
+			storeEmpty(t, jdir)
+		})
+	}
+}
