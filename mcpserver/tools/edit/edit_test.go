@@ -206,7 +206,7 @@ func TestApplyBatchVerify(t *testing.T) {
 	}
 	d, dir := calcFixture(t)
 	calc := calcFiles["calc/calc.go"]
-	batch := func(edits ...[2]string) map[string]any {
+	batch := func(t *testing.T, edits ...[2]string) map[string]any {
 		var es []any
 		for _, e := range edits {
 			es = append(es, map[string]any{"file_path": e[0], "new_content": e[1]})
@@ -215,7 +215,7 @@ func TestApplyBatchVerify(t *testing.T) {
 	}
 
 	t.Run("safe", func(t *testing.T) {
-		out := batch([2]string{"calc/calc.go", calc + "\n// Mul multiplies.\nfunc Mul(a, b int) int { return a * b }\n"},
+		out := batch(t, [2]string{"calc/calc.go", calc + "\n// Mul multiplies.\nfunc Mul(a, b int) int { return a * b }\n"},
 			[2]string{"app/app.go", "package app\n\nimport \"example.com/m/calc\"\n\n// Total is the sum of the order lines.\nfunc Total(lines []int) int { return calc.Sum(lines) }\n\n// Twice doubles the total.\nfunc Twice(lines []int) int { return calc.Mul(2, Total(lines)) }\n"})
 		v, rep := verdictOf(t, out)
 		if v != edit.Safe || out["status"] != "applied" || out["tests_run"] != 2.0 || out["tests_failed"] != nil {
@@ -250,7 +250,7 @@ func TestApplyBatchVerify(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			before := tree(t, dir)
 			nodes := d.Session.Current().Graph.NumNodes()
-			out := batch([2]string{"calc/calc.go", c.content}, [2]string{"py/pkg/mod.py", "def double(x):\n    return x * 2\n"}, [2]string{"calc/new.go", "package calc\n\nfunc New() int { return Add(1, 1) }\n"})
+			out := batch(t, [2]string{"calc/calc.go", c.content}, [2]string{"py/pkg/mod.py", "def double(x):\n    return x * 2\n"}, [2]string{"calc/new.go", "package calc\n\nfunc New() int { return Add(1, 1) }\n"})
 			v, rep := verdictOf(t, out)
 			if v != edit.Broken || out["status"] != "restored" || !strings.Contains(strings.Join(tooltest.ToStrings(rep["reasons"]), "\n"), c.reason) {
 				t.Fatalf("verdict %s, status %v, reasons %v", v, out["status"], rep["reasons"])
@@ -280,7 +280,7 @@ func TestApplyBatchVerify(t *testing.T) {
 
 	t.Run("risky", func(t *testing.T) {
 		now := readFile(t, filepath.Join(dir, "calc", "calc.go"))
-		out := batch([2]string{"calc/calc.go", strings.Replace(now, "return a + b", "return a - b", 1)})
+		out := batch(t, [2]string{"calc/calc.go", strings.Replace(now, "return a + b", "return a - b", 1)})
 		v, rep := verdictOf(t, out)
 		if v != edit.Risky || out["status"] != "applied" || out["tests_failed"] != 2.0 || !strings.Contains(out["test_output"].(string), "Add(2, 3)") {
 			t.Fatalf("verdict %s, tests failed %v, output %q, reasons %v", v, out["tests_failed"], out["test_output"], rep["reasons"])
@@ -295,7 +295,7 @@ func TestApplyBatchVerify(t *testing.T) {
 
 	t.Run("python", func(t *testing.T) {
 		before := tree(t, dir)
-		out := batch([2]string{"py/pkg/mod.py", "def double(x):\n    return x *\n"})
+		out := batch(t, [2]string{"py/pkg/mod.py", "def double(x):\n    return x *\n"})
 		if v, rep := verdictOf(t, out); v != edit.Broken || !strings.Contains(out["compile_check"].(map[string]any)["output"].(string), "mod.py:2") {
 			t.Fatalf("verdict %s, compile %v, reasons %v", v, out["compile_check"], rep["reasons"])
 		}
@@ -305,7 +305,7 @@ func TestApplyBatchVerify(t *testing.T) {
 		if diff := cmp.Diff(before, tree(t, dir)); diff != "" {
 			t.Fatal(diff)
 		}
-		out = batch([2]string{"py/pkg/mod.py", "def double(x):\n    return x * 3\n"})
+		out = batch(t, [2]string{"py/pkg/mod.py", "def double(x):\n    return x * 3\n"})
 		if v, _ := verdictOf(t, out); v != edit.Risky || out["tests_failed"] != 1.0 {
 			t.Fatalf("a failing unittest: verdict %s, %v failed", v, out["tests_failed"])
 		}
