@@ -2,7 +2,10 @@ package seek
 
 import (
 	"cmp"
+	"maps"
+	"path"
 	"slices"
+	"strings"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 )
@@ -29,43 +32,162 @@ import (
 // evidence; a name among other words (a bug report that mentions
 // "validators") is a nudge in proportion to its share of the query.
 
-// indexNames maps each term of a file stem to the files carrying it, in
-// NodeID order.
+// nameIndex is what names.go looks names up in: per term, the files
+// whose stem carries it and the directories whose base name does; per
+// directory, its own source files (not those of its subdirectories).
+type nameIndex struct {
+	files map[uint32][]graph.NodeID
+	dirs  map[uint32][]string
+	dir   map[string][]graph.NodeID
+}
+
+// indexNames maps each term of a file stem to the files carrying it, and
+// each term of a directory's base name to the directories, in NodeID
+// and path order. Directories come from the files' paths, so a graph
+// without directory nodes has them too.
 func (x *Index) indexNames() {
-	x.names = map[uint32][]graph.NodeID{}
+	x.names = nameIndex{files: map[uint32][]graph.NodeID{}, dirs: map[uint32][]string{}, dir: map[string][]graph.NodeID{}}
 	var tok tokenizer
+	each := func(name string, f func(id uint32)) {
+		tok.terms([]byte(name), func(t []byte) {
+			if id, ok := x.vocab[string(t)]; ok {
+				f(id)
+			}
+		})
+	}
 	for i := 0; i < x.n; i++ {
 		f := graph.NodeID(i)
 		if x.fileOf[f] != f {
 			continue
 		}
-		tok.terms([]byte(stem(x.g.Label(f))), func(t []byte) {
-			id, ok := x.vocab[string(t)]
-			if !ok {
-				return
-			}
-			if fs := x.names[id]; len(fs) > 0 && fs[len(fs)-1] == f {
+		each(stem(x.g.Label(f)), func(id uint32) {
+			if fs := x.names.files[id]; len(fs) > 0 && fs[len(fs)-1] == f {
 				return // a repeated part ("data_data")
 			}
-			x.names[id] = append(x.names[id], f)
+			x.names.files[id] = append(x.names.files[id], f)
+		})
+	}
+	for _, p := range x.filePaths { // sorted: each directory's files in path order
+		if d := path.Dir(p); d != "." && d != "/" {
+			x.names.dir[d] = append(x.names.dir[d], x.files[p])
+		}
+	}
+	for _, d := range slices.Sorted(maps.Keys(x.names.dir)) {
+		each(path.Base(d), func(id uint32) {
+			if ds := x.names.dirs[id]; len(ds) == 0 || ds[len(ds)-1] != d {
+				x.names.dirs[id] = append(x.names.dirs[id], d)
+			}
 		})
 	}
 }
 
-// nameShare is the share of the query's own terms (own: term ID →
-// weight, of total weight sum) that file f's stem names: the weight of
-// the stem's terms when all its parts, or its compact whole, are among
-// them; 0 otherwise.
-func (x *Index) nameShare(f graph.NodeID, own map[uint32]float32, sum float32) float32 {
-	var parts, compact []uint32
+// ownTerms are the query's own terms (not expansions) and its words.
+type ownTerms struct {
+	w   map[uint32]float32
+	sum float32
+	// words are the query's words part by part, normalised as nameWords
+	// makes them (stopwords kept).
+	words []string
+	// kind holds the own terms that say what kind of thing the query
+	// means ("package", "folder", "module"): they name nothing, so a
+	// name's share is of the query without them. dir is set when one of
+	// them means a directory.
+	kind []uint32
+	dir  bool
+}
+
+// kindWords say what kind of thing the query means, not which: "the
+// zapcore package", "the middleware folder", "the validators module";
+// true for the words that mean a directory ("module" is a file in
+// Python and JS, a directory tree in Go: it names no directory).
+var kindWords = map[string]bool{"package": true, "packages": true, "pkg": true, "folder": true, "folders": true,
+	"directory": true, "directories": true, "dir": true, "dirs": true, "subpackage": true, "subpackages": true,
+	"subdirectory": true, "subfolder": true, "module": false, "modules": false}
+
+// kindStems are kindWords as nameWords spells them (stemmed).
+var kindStems = func() map[string]bool {
+	m := map[string]bool{}
+	for w, d := range kindWords {
+		m[string(stemInto(nil, []byte(w)))] = d
+	}
+	return m
+}()
+
+func (x *Index) ownTerms(q Query, terms []usedTerm) ownTerms {
+	o := ownTerms{w: map[uint32]float32{}, words: nameWords(q.Text)}
+	for _, t := range terms {
+		if t.from == "" {
+			o.w[t.id] = t.w
+			o.sum += t.w
+		}
+	}
+	for _, w := range o.words {
+		isDir, ok := kindStems[w]
+		if !ok {
+			continue
+		}
+		o.dir = o.dir || isDir // ("folder" may be no term of the index)
+		if id, ok := x.vocab[w]; ok && o.w[id] > 0 && !slices.Contains(o.kind, id) {
+			o.kind = append(o.kind, id)
+		}
+	}
+	return o
+}
+
+// nameShare is the share of the query's own terms that a name (a file's
+// stem, a directory's base name) names: the weight of the name's terms
+// when all its parts, or its compact whole, are among them; 0 otherwise.
+// The share is of the query without its kind words ("package"), unless
+// the name has them itself.
+func (x *Index) nameShare(name string, o ownTerms) float32 {
+	parts, compact, repeated, dropped := x.nameIDs(name)
+	var w float32
+	// A stem that repeats a part ("test_test") is named by its compact
+	// whole only: "test" means test.py, not werkzeug's test_test.py.
+	all := len(parts) > 0 && !repeated
+	for _, id := range parts {
+		v, ok := o.w[id]
+		all = all && ok
+		w += v
+	}
+	// A part that is no term (a stopword, a digit) counts when the query
+	// says the name's words, in order: "null file" names _null_file.py
+	// (null is a stopword), but "test" does not name zod's
+	// function.test.ts, nor "promises" got's as-promise.ts.
+	if dropped && all {
+		all = containsRun(o.words, nameWords(name))
+	}
+	if !all {
+		w = 0
+	}
+	named := all
+	for _, id := range compact {
+		if v, ok := o.w[id]; ok {
+			w, named = w+v, true
+		}
+	}
+	sum := o.sum
+	for _, id := range o.kind {
+		if !slices.Contains(parts, id) {
+			sum -= o.w[id]
+		}
+	}
+	if !named || !(sum > 0) {
+		return 0
+	}
+	return min(1, w/sum)
+}
+
+// nameIDs are the term IDs of a name's parts and compact wholes (see
+// stemTerms); a part no node carries gets an ID no query term has.
+func (x *Index) nameIDs(name string) (parts, compact []uint32, repeated, dropped bool) {
 	id := func(t string) uint32 {
 		if id, ok := x.vocab[t]; ok {
 			return id
 		}
-		return ^uint32(0) // a part no node carries: no query term either
+		return ^uint32(0)
 	}
-	ps, cs, dropped := stemTerms(stem(x.g.Label(f)))
-	repeated := false
+	ps, cs, dropped := stemTerms(name)
 	for _, t := range ps {
 		if i := id(t); !slices.Contains(parts, i) {
 			parts = append(parts, i)
@@ -76,54 +198,55 @@ func (x *Index) nameShare(f graph.NodeID, own map[uint32]float32, sum float32) f
 	for _, t := range cs {
 		compact = append(compact, id(t))
 	}
-	var w float32
-	// A stem that repeats a part ("test_test") or has a part that is no
-	// term is named by its compact whole only: "test" means test.py, not
-	// werkzeug's tests/test_test.py nor zod's function.test.ts, and
-	// "promises" does not mean got's as-promise.ts.
-	all := len(parts) > 0 && !repeated && !dropped
-	for _, id := range parts {
-		v, ok := own[id]
-		all = all && ok
-		w += v
-	}
-	if !all {
-		w = 0
-	}
-	named := all
-	for _, id := range compact {
-		if v, ok := own[id]; ok {
-			w, named = w+v, true
+	return parts, compact, repeated, dropped
+}
+
+// nameWords are text's words part by part ("NullFile", "null_file" and
+// "null file" alike), lower-cased and stemmed as terms are, but with the
+// stopwords, digits and one letters the terms drop kept.
+func nameWords(text string) []string {
+	var out []string
+	var bounds []int
+	forEachIdent([]byte(text), func(id []byte) {
+		if len(id) > maxIdentLen {
+			return
+		}
+		bounds = splitBounds(id, bounds[:0])
+		for k := 0; k+1 < len(bounds); k += 2 {
+			p := appendLower(nil, id[bounds[k]:bounds[k+1]])
+			if len(p) >= minPartLen && !allDigits(p) && !isStopword(p) {
+				p = stemInto(nil, p)
+			}
+			out = append(out, string(p))
+		}
+	})
+	return out
+}
+
+// containsRun reports whether run occurs in words as consecutive words.
+func containsRun(words, run []string) bool {
+	for i := 0; len(run) > 0 && i+len(run) <= len(words); i++ {
+		if slices.Equal(words[i:i+len(run)], run) {
+			return true
 		}
 	}
-	if !named || !(sum > 0) {
-		return 0
-	}
-	return min(1, w/sum)
+	return false
 }
 
 // namedFiles returns the files the query's own terms name, with their
 // shares, in NodeID order.
-func (x *Index) namedFiles(terms []usedTerm) []graph.Scored {
-	own := map[uint32]float32{}
-	var sum float32
-	for _, t := range terms {
-		if t.from == "" {
-			own[t.id] = t.w
-			sum += t.w
-		}
-	}
+func (x *Index) namedFiles(terms []usedTerm, o ownTerms) []graph.Scored {
 	var fs []graph.NodeID
 	for _, t := range terms {
 		if t.from == "" {
-			fs = append(fs, x.names[t.id]...)
+			fs = append(fs, x.names.files[t.id]...)
 		}
 	}
 	slices.Sort(fs)
 	fs = slices.Compact(fs)
 	var out []graph.Scored
 	for _, f := range fs {
-		if r := x.nameShare(f, own, sum); r > 0 {
+		if r := x.nameShare(stem(x.g.Label(f)), o); r > 0 {
 			out = append(out, graph.Scored{Node: f, Score: r})
 		}
 	}
@@ -131,7 +254,8 @@ func (x *Index) namedFiles(terms []usedTerm) []graph.Scored {
 }
 
 // nameEvidence gives the files the query names their share of the best
-// total of the candidates it does not name (see the top of this file).
+// total of the candidates it does not name (see the top of this file),
+// and the files of the directories it names theirs (namedDirs).
 // A query with stack frames or file paths has said which files it means,
 // to the line: the words of those paths ("auth" of backend/auth.py) name
 // no file a second time, or a frame's file would outrank the function at
@@ -140,28 +264,121 @@ func (x *Index) nameEvidence(s *scratch, q Query, terms []usedTerm, prior func(g
 	if !(x.opts.NameMatch > 0) || len(q.Frames) > 0 {
 		return
 	}
-	named := x.namedFiles(terms)
-	if len(named) == 0 {
+	o := x.ownTerms(q, terms)
+	gains := x.namedFiles(terms, o)
+	// The files named as such and the directories' entry files: the
+	// candidates whose totals are not the yardstick.
+	dirs := x.namedDirs(terms, o)
+	if o.dir && len(dirs) > 0 {
+		// "sessions package": the directory, not backend/session.py.
+		gains = nil
+	}
+	var named []graph.NodeID
+	for _, g := range gains {
+		named = append(named, g.Node)
+	}
+	for _, d := range dirs {
+		files, entry := x.dirFiles(d.dir)
+		for _, f := range files {
+			gains = append(gains, graph.Scored{Node: f, Score: d.r})
+		}
+		if entry != graph.NoNode {
+			gains = append(gains, graph.Scored{Node: entry, Score: d.r})
+			named = append(named, entry)
+		}
+	}
+	if len(gains) == 0 {
 		return
 	}
-	isNamed := func(n graph.NodeID) bool {
-		_, ok := slices.BinarySearchFunc(named, n, func(a graph.Scored, n graph.NodeID) int { return cmp.Compare(a.Node, n) })
-		return ok
-	}
+	slices.Sort(named)
 	var best float32
 	for _, n := range s.touched {
 		// (The lookup only for a new best: it runs once per candidate.)
-		if t := x.total(s, n, fused) * prior(n); t > best && !isNamed(n) {
-			best = t
+		if t := x.total(s, n, fused) * prior(n); t > best {
+			if _, ok := slices.BinarySearch(named, n); !ok {
+				best = t
+			}
 		}
 	}
 	if !(best > 0) {
 		return
 	}
-	for _, f := range named {
-		s.touch(f.Node)
-		s.lex[f.Node] += fin(x.opts.NameMatch * f.Score * best)
+	// In NodeID order, so each file's gains add up in one order.
+	slices.SortStableFunc(gains, func(a, b graph.Scored) int { return cmp.Compare(a.Node, b.Node) })
+	for _, g := range gains {
+		s.touch(g.Node)
+		s.lex[g.Node] += fin(x.opts.NameMatch * g.Score * best)
 	}
+}
+
+// namedDir is a directory the query names and its share of the query.
+type namedDir struct {
+	dir string
+	r   float32
+}
+
+// namedDirs returns the directories the query names, in path order: "the
+// zapcore package", "sessions package", "the middleware folder". A
+// directory is named as a file is (nameShare of its base name), and only
+// when the query says a directory word or is the name alone: a commit message
+// that mentions "middleware" among other words is about some code in
+// it, not about the folder. Its code files each gain its share (so they
+// come before the code that only mentions the name) and its entry file
+// — __init__.py, doc.go, index.ts, mod.rs — as much again, so the
+// package's own description comes first and its other files follow in
+// the order of their own evidence.
+func (x *Index) namedDirs(terms []usedTerm, o ownTerms) []namedDir {
+	var ds []string
+	for _, t := range terms {
+		if t.from == "" {
+			ds = append(ds, x.names.dirs[t.id]...)
+		}
+	}
+	slices.Sort(ds)
+	ds = slices.Compact(ds)
+	var out []namedDir
+	for _, d := range ds {
+		if r := x.nameShare(path.Base(d), o); r > 0 && (o.dir || r > 0.999) {
+			out = append(out, namedDir{d, r})
+		}
+	}
+	return out
+}
+
+// dirFiles returns a directory's own code files (not tests, fixtures or
+// documents; not its subdirectories'), in path order, and its entry file
+// (graph.NoNode when it has none).
+func (x *Index) dirFiles(d string) (files []graph.NodeID, entry graph.NodeID) {
+	entry = graph.NoNode
+	rank := len(entryNames)
+	base := path.Base(d)
+	for _, f := range x.names.dir[d] {
+		if x.kind[f]&(kindTest|kindNotCode|kindFixture) != 0 {
+			continue
+		}
+		files = append(files, f)
+		if i := entryRank(path.Base(x.g.SourcePath(f)), base); i < rank {
+			entry, rank = f, i
+		}
+	}
+	return files, entry
+}
+
+// entryNames are the files that open a package, best first: Python's
+// __init__, Go's package comment (doc.go, else the file named as the
+// package), a JS/TS folder's index, a Rust module's mod.rs, Java's
+// package-info. ("*" stands for the directory's name.)
+var entryNames = []string{"__init__.py", "doc.go", "*.go", "index.ts", "index.tsx", "index.js", "index.mjs", "index.jsx", "mod.rs", "lib.rs", "package-info.java"}
+
+// entryRank is base's place in entryNames in directory dir
+// (len(entryNames) when it is none).
+func entryRank(base, dir string) int {
+	for i, e := range entryNames {
+		if e == base || strings.HasPrefix(e, "*") && base == dir+e[1:] {
+			return i
+		}
+	}
+	return len(entryNames)
 }
 
 // stemTerms are the terms of a file stem as the tokenizer makes them,

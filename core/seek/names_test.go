@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -137,9 +138,8 @@ func TestNamedFileOrder(t *testing.T) {
 	if py, pyi := rank["file::attr/validators.py"], rank["file::attr/validators.pyi"]; py != 1 || pyi == 0 || pyi < py {
 		t.Errorf("validators.py at %d, validators.pyi at %d: %v", py, pyi, ids(g, r.Hits))
 	}
-	terms := x.weighTerms(ParseQuery("validators config loader"), DefaultMaxTerms)
 	got := map[string]float32{}
-	for _, f := range x.namedFiles(terms) {
+	for _, f := range namedBy(x, "validators config loader") {
 		got[g.ExternalID(f.Node)] = f.Score
 	}
 	v, c := got["file::attr/validators.py"], got["file::app/config_loader.py"]
@@ -149,19 +149,26 @@ func TestNamedFileOrder(t *testing.T) {
 	if _, ok := got["file::app/settings.py"]; ok {
 		t.Errorf("settings.py named by a query without 'settings': %v", got)
 	}
-	for _, f := range x.namedFiles(x.weighTerms(ParseQuery("loader"), DefaultMaxTerms)) {
+	for _, f := range namedBy(x, "loader") {
 		t.Errorf("loader names %s: a stem that repeats a part or drops one is named by its whole only", g.ExternalID(f.Node))
 	}
-	if fs := x.namedFiles(x.weighTerms(ParseQuery("loader_loader"), DefaultMaxTerms)); len(fs) != 1 || g.ExternalID(fs[0].Node) != "file::app/loader_loader.py" {
+	if fs := namedBy(x, "loader_loader"); len(fs) != 1 || g.ExternalID(fs[0].Node) != "file::app/loader_loader.py" {
 		t.Errorf("loader_loader names %v, want loader_loader.py", fs)
 	}
 	for _, q := range []string{"config", "loader", "make validators"} {
-		for _, f := range x.namedFiles(x.weighTerms(ParseQuery(q), DefaultMaxTerms)) {
+		for _, f := range namedBy(x, q) {
 			if id := g.ExternalID(f.Node); id == "file::app/config_loader.py" && q != "make validators" {
 				t.Errorf("%q names config_loader.py (share %v): a stem needs all its parts", q, f.Score)
 			}
 		}
 	}
+}
+
+// namedBy returns the files query names, with their shares.
+func namedBy(x *Index, query string) []graph.Scored {
+	q := ParseQuery(query)
+	terms := x.weighTerms(q, DefaultMaxTerms)
+	return x.namedFiles(terms, x.ownTerms(q, terms))
 }
 
 func TestStemTerms(t *testing.T) {
@@ -196,5 +203,164 @@ func TestFramesNameNoFile(t *testing.T) {
 	r := x.SearchText(testcorpus.PythonTrace, Params{TopK: 3, GraphRerank: true})
 	if want := "file::backend/auth.py::AuthService::validate_credentials"; len(r.Hits) == 0 || g.ExternalID(r.Hits[0].Node) != want {
 		t.Errorf("top = %v, want %s first", ids(g, r.Hits), want)
+	}
+}
+
+// TestStopwordInName: a stem with a stopword part (_null_file.py: "null"
+// is a stopword) is named when the query says its words in order; a
+// query that says only the other part does not name it.
+func TestStopwordInName(t *testing.T) {
+	files := maps.Clone(fixtureFiles)
+	ents := maps.Clone(testcorpus.Entities)
+	files["app/_null_file.py"] = "class NullFile:\n    def write(self, text):\n        return 0\n"
+	ents["app/_null_file.py"] = []testcorpus.Entity{{Name: "NullFile", Kind: testcorpus.Class, Start: 1, End: 3}}
+	files["app/console.py"] = "def write_file(file, text):\n    \"\"\"Write text to the file, or to a null file when none.\"\"\"\n    file.write(text)\n"
+	ents["app/console.py"] = []testcorpus.Entity{{Name: "write_file", Kind: testcorpus.Function, Start: 1, End: 3}}
+	g, read := fixtureGraphOf(t, files, ents)
+	o := DefaultOptions()
+	o.ReadFile = read
+	x, err := Build(context.Background(), g, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "file::app/_null_file.py"
+	for _, q := range []string{"null file", "the null file", "null_file", "NullFile"} {
+		fs := namedBy(x, q)
+		if len(fs) != 1 || g.ExternalID(fs[0].Node) != want || fs[0].Score < 0.999 {
+			t.Errorf("%q names %v, want %s alone with share 1", q, fs, want)
+		}
+		r := x.SearchText(q, Params{TopK: 5, GraphRerank: true})
+		if len(r.Hits) == 0 || g.ExternalID(r.Hits[0].Node) != want {
+			t.Errorf("%q: top = %v, want %s first", q, ids(g, r.Hits), want)
+		}
+	}
+	for _, q := range []string{"file", "null write file", "file null"} {
+		for _, f := range namedBy(x, q) {
+			if g.ExternalID(f.Node) == want {
+				t.Errorf("%q names %s: the query does not say its words in order", q, want)
+			}
+		}
+	}
+}
+
+func TestNameWords(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"null file", []string{"null", "fil"}},
+		{"_null_file", []string{"null", "fil"}},
+		{"NullFile", []string{"null", "fil"}},
+		{"as-promise", []string{"as", "promis"}},
+		{"unicode4-1-0", []string{"unicod", "4", "1", "0"}},
+	}
+	for _, tt := range tests {
+		if got := nameWords(tt.text); !slices.Equal(got, tt.want) {
+			t.Errorf("nameWords(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
+// dirsFixture adds packages to the corpus: a Go package with a doc.go, a
+// Python package with an __init__.py, a JS folder with an index.js, each
+// beside code elsewhere that says the package's name more often than the
+// package's own files do.
+func dirsFixture(t *testing.T, o Options) (*Index, *graph.Graph) {
+	t.Helper()
+	files := maps.Clone(fixtureFiles)
+	ents := maps.Clone(testcorpus.Entities)
+	add := func(p, src string, es ...testcorpus.Entity) {
+		files[p], ents[p] = src, es
+	}
+	fn := func(name string, start, end int) testcorpus.Entity {
+		return testcorpus.Entity{Name: name, Kind: testcorpus.Function, Start: start, End: end}
+	}
+	add("zapcore/doc.go", "// Package zapcore defines the low-level interfaces of the logger.\npackage zapcore\n")
+	add("zapcore/core.go", "package zapcore\n\n// Core writes entries.\ntype Core interface{ Write(e Entry) error }\n",
+		testcorpus.Entity{Name: "Core", Kind: testcorpus.Class, Start: 4, End: 4})
+	add("zapcore/encoder.go", "package zapcore\n\nfunc NewEncoder() Encoder {\n\treturn Encoder{}\n}\n", fn("NewEncoder", 3, 5))
+	add("zapcore/core_test.go", "package zapcore\n\nfunc TestCore(t *testing.T) {\n\tzapcore := NewCore()\n\t_ = zapcore\n}\n", fn("TestCore", 3, 6))
+	add("logger.go", "package zap\n\n// NewZapcoreLogger wraps a zapcore Core: zapcore encoders, zapcore levels.\nfunc NewZapcoreLogger(core zapcore.Core) *Logger {\n\treturn &Logger{core: zapcore.NewTee(core)}\n}\n",
+		fn("NewZapcoreLogger", 4, 6))
+	add("sessions/__init__.py", "from .store import SessionStore\n")
+	add("sessions/store.py", "class SessionStore:\n    def get(self, key):\n        return self.data[key]\n",
+		testcorpus.Entity{Name: "SessionStore", Kind: testcorpus.Class, Start: 1, End: 3})
+	add("app/views.py", "def list_sessions(request):\n    \"\"\"All sessions: sessions by user, sessions by age.\"\"\"\n    return sessions.all()\n", fn("list_sessions", 1, 3))
+	add("web/middleware/index.js", "export { cors } from './cors.js'\n")
+	add("web/middleware/cors.js", "export function cors(req) {\n  return req.headers\n}\n", fn("cors", 1, 3))
+	add("web/app.js", "// useMiddleware runs every middleware: middleware order, middleware errors.\nexport function useMiddleware(app, middleware) {\n  app.middleware.push(middleware)\n}\n", fn("useMiddleware", 2, 4))
+	g, read := fixtureGraphOf(t, files, ents)
+	o.ReadFile = read
+	x, err := Build(context.Background(), g, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x, g
+}
+
+// TestQueryNamesDirectory: a query that names a directory with a
+// directory word ("package", "folder"), or is its name alone, answers
+// the directory's entry file first and its other code files next (not
+// its tests); without the rule code elsewhere that says the name won.
+func TestQueryNamesDirectory(t *testing.T) {
+	x, g := dirsFixture(t, DefaultOptions())
+	off := DefaultOptions()
+	off.NameMatch = 0
+	xoff, _ := dirsFixture(t, off)
+	tests := []struct {
+		query, entry, dir string
+		// lost is set where the entry was not first without the rule
+		// (doc.go says "Package zapcore" itself).
+		lost bool
+		// other is set where a file of that name elsewhere may come
+		// second: the query did not say "package" or "folder".
+		other bool
+	}{
+		{"the zapcore package", "file::zapcore/doc.go", "zapcore/", false, false},
+		{"zapcore", "file::zapcore/doc.go", "zapcore/", true, false},
+		{"sessions package", "file::sessions/__init__.py", "sessions/", true, false},
+		{"the middleware folder", "file::web/middleware/index.js", "web/middleware/", true, false},
+		// A Python package is a module too, and so is backend/session.py.
+		{"the sessions module", "file::sessions/__init__.py", "sessions/", true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			r := x.SearchText(tt.query, Params{TopK: 5, GraphRerank: true})
+			top := ids(g, r.Hits)
+			if len(top) < 2 || top[0] != tt.entry || !tt.other && (!strings.HasPrefix(top[1], "file::"+tt.dir) || strings.Contains(top[1], "_test")) {
+				t.Errorf("top = %v, want %s first and a code file of %s second", top, tt.entry, tt.dir)
+			}
+			r = xoff.SearchText(tt.query, Params{TopK: 5, GraphRerank: true})
+			if first := len(r.Hits) > 0 && g.ExternalID(r.Hits[0].Node) == tt.entry; first == tt.lost {
+				t.Errorf("without NameMatch %s first: %v, want %v", tt.entry, first, !tt.lost)
+			}
+		})
+	}
+	// A directory's name among other words, without a directory word, is
+	// about some code there, not the folder: no directory is named.
+	for _, q := range []string{"zapcore encoder allocates", "middleware order"} {
+		qq := ParseQuery(q)
+		terms := x.weighTerms(qq, DefaultMaxTerms)
+		if ds := x.namedDirs(terms, x.ownTerms(qq, terms)); len(ds) > 0 {
+			t.Errorf("%q names directories %v", q, ds)
+		}
+	}
+}
+
+func TestEntryRank(t *testing.T) {
+	tests := []struct {
+		base, dir string
+		want      int
+	}{
+		{"__init__.py", "sessions", 0},
+		{"doc.go", "zapcore", 1},
+		{"zapcore.go", "zapcore", 2},
+		{"core.go", "zapcore", len(entryNames)},
+		{"index.js", "middleware", 5},
+	}
+	for _, tt := range tests {
+		if got := entryRank(tt.base, tt.dir); got != tt.want {
+			t.Errorf("entryRank(%q, %q) = %d, want %d", tt.base, tt.dir, got, tt.want)
+		}
 	}
 }
