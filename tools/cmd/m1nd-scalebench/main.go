@@ -3,13 +3,19 @@
 // one root over stdio, and records the ingest's wall time (the answer
 // comes after the durable save), the server's peak and final resident
 // set, its Go heap, the snapshot on disk, bytes per node and per edge,
-// the first seek (which may wait for the index) and the p50 of
-// activate, seek and impact. It then fits the growth exponent of each
-// figure against the lines of source code (least squares on log–log).
+// the seeks a client asks at given delays after the ingest's answer
+// (-seek-at; the first of them is the first seek, which may wait for
+// the indexes built behind the answer), the pages the machine swapped
+// out meanwhile, and the p50 of activate, seek and impact. It then fits
+// the growth exponent of each figure against the lines of source code
+// (least squares on log–log).
 //
-//	m1nd-scalebench -server bin/m1nd-mcp -n 30 \
+//	m1nd-scalebench -server bin/m1nd-mcp -n 30 -seek-at 0s,3s \
 //	  -tree py-335=/tmp/m1nd-corpora/py-335 -tree go-std=/tmp/m1nd-corpora/go-std \
 //	  -o benchmarks/results/scaling.md
+//
+// -count prints each tree's source files and lines and starts no server
+// (to size a tree before a long run).
 //
 // Each tree gets a fresh server and runtime directory, so a peak belongs
 // to that tree alone. It exits 1 when a measurement fails, 2 on bad
@@ -64,8 +70,12 @@ type Row struct {
 	IngestMs              float64
 	PeakRSSMB, RSSMB      float64
 	HeapMB, SnapshotMB    float64
-	FirstSeekMs           float64
-	Activate, Seek, Impct float64 // p50 ms
+	FirstSeekMs           float64   // SeekAtMs[0]: kept for the exponent fit
+	SeekAtMs              []float64 // one per -seek-at delay
+	Activate, Seek, Impct float64   // p50 ms
+	SwapOutPages          int64     // /proc/vmstat pswpout, after − before the tree
+	SwapMB                float64   // the server's VmSwap at the end
+	LoadStart             string    // 1-min load average as the tree started
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -76,9 +86,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	server := fs.String("server", "bin/m1nd-mcp", "the m1nd-mcp binary")
 	n := fs.Int("n", 30, "calls per query tool and tree")
 	out := fs.String("o", "", "append the markdown report to this file")
+	seekAt := fs.String("seek-at", "0s", "delays after the ingest's answer at which a seek is asked, comma-separated (e.g. 0s,3s); each asks a different query, the first is the first seek")
+	count := fs.Bool("count", false, "only count each tree's source files and lines (no server)")
 	var ts trees
 	fs.Var(&ts, "tree", "name=directory of a tree to ingest as one root (repeatable, smallest first)")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	delays, err := parseDelays(*seekAt)
+	if err != nil {
+		fmt.Fprintln(stderr, "m1nd-scalebench:", err)
 		return 2
 	}
 	if len(ts) == 0 || *n < 1 {
@@ -91,9 +108,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	if *count {
+		return printCounts(ts, stdout, stderr)
+	}
 	var rows []Row
 	for _, t := range ts {
-		r, err := measure(*server, t, *n, stderr)
+		r, err := measure(*server, t, *n, delays, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "m1nd-scalebench: %s: %v\n", t.name, err)
 			return 1
@@ -101,7 +121,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: %+v\n", t.name, r)
 		rows = append(rows, r)
 	}
-	report := render(rows)
+	report := render(rows, delays)
 	fmt.Fprint(stdout, report)
 	if *out != "" {
 		if err := appendFile(*out, report); err != nil {
@@ -113,8 +133,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // measure ingests one tree in a fresh server and asks it the queries.
-func measure(server string, t tree, n int, log io.Writer) (Row, error) {
-	r := Row{Name: t.name}
+func measure(server string, t tree, n int, delays []time.Duration, log io.Writer) (Row, error) {
+	r := Row{Name: t.name, LoadStart: loadAvg1()}
 	var err error
 	if r.Files, r.Lines, err = countLines(t.dir); err != nil {
 		return r, err
@@ -124,6 +144,7 @@ func measure(server string, t tree, n int, log io.Writer) (Row, error) {
 		return r, err
 	}
 	defer os.RemoveAll(rt)
+	swapBefore, swapErr := readSwapOut()
 	c, err := localize.StartFor(server, t.dir, "--runtime-dir", rt)
 	if err != nil {
 		return r, err
@@ -146,15 +167,25 @@ func measure(server string, t tree, n int, log io.Writer) (Row, error) {
 	r.IngestMs = ms(time.Since(start))
 	r.Nodes, r.Edges = ing.Graph.Nodes, ing.Graph.Edges
 	fmt.Fprintf(log, "%s: %d files, %d lines, ingested in %.0f ms\n", t.name, r.Files, r.Lines, r.IngestMs)
-	start = time.Now()
-	if err := c.CallTool(ctx, "seek", map[string]any{"agent_id": "bench", "query": queries[0]}, nil); err != nil {
+	seek := func(q string) error {
+		return c.CallTool(ctx, "seek", map[string]any{"agent_id": "bench", "query": q}, nil)
+	}
+	if r.SeekAtMs, err = seeksAt(time.Now(), delays, seek, time.Sleep); err != nil {
 		return r, err
 	}
-	r.FirstSeekMs = ms(time.Since(start))
+	r.FirstSeekMs = r.SeekAtMs[0]
 	if err := askQueries(ctx, c, n, &r); err != nil {
 		return r, err
 	}
-	return r, readMemory(ctx, c, rt, &r)
+	if err := readMemory(ctx, c, rt, &r); err != nil {
+		return r, err
+	}
+	// No swap reading (no /proc/vmstat) is reported as -1, not as "none".
+	r.SwapOutPages = -1
+	if swapAfter, err := readSwapOut(); err == nil && swapErr == nil {
+		r.SwapOutPages = swapAfter - swapBefore
+	}
+	return r, nil
 }
 
 // askQueries times n calls of activate, seek and impact each; impact
@@ -213,6 +244,7 @@ func readMemory(ctx context.Context, c *localize.Client, rt string, r *Row) erro
 		return err
 	}
 	r.PeakRSSMB, r.RSSMB = st.PeakRSSMB, st.RSSMB
+	r.SwapMB, _ = readVmSwapMB(c.Pid())
 	filepath.WalkDir(rt, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasPrefix(d.Name(), "graph") {
 			if info, err := d.Info(); err == nil {
@@ -245,18 +277,25 @@ func countLines(dir string) (files, lines int, err error) {
 	return files, lines, nil
 }
 
-func render(rows []Row) string {
+func render(rows []Row, delays []time.Duration) string {
 	var b strings.Builder
-	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Fprintf(&b, "\n## Run of %s\n\nMachine: %d CPUs, %s, load average at the end: %s.\n\n",
-		time.Now().UTC().Format("2006-01-02 15:04 MST"), runtime.NumCPU(), runtime.Version(), strings.Join(strings.Fields(string(load))[:3], " "))
-	b.WriteString("| tree | source files | lines | nodes | edges | ingest s | peak RSS MB | RSS after MB | Go heap MB | heap B/(node+edge) | snapshot MB | snapshot B/(node+edge) | first seek ms | activate p50 ms | seek p50 ms | impact p50 ms |\n")
-	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		time.Now().UTC().Format("2006-01-02 15:04 MST"), runtime.NumCPU(), runtime.Version(), loadAvg3())
+	b.WriteString("| tree | load at start | source files | lines | nodes | edges | ingest s | peak RSS MB | RSS after MB | Go heap MB | heap B/(node+edge) | snapshot MB | snapshot B/(node+edge) |")
+	for _, d := range delays {
+		fmt.Fprintf(&b, " seek @%s ms |", d)
+	}
+	b.WriteString(" activate p50 ms | seek p50 ms | impact p50 ms | pages swapped out | server VmSwap MB |\n|---|---|")
+	b.WriteString(strings.Repeat("---:|", 16+len(delays)) + "\n")
 	for _, r := range rows {
 		el := float64(r.Nodes + r.Edges)
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %.2f | %.0f | %.0f | %.0f | %.0f | %.1f | %.0f | %.1f | %.1f | %.1f | %.1f |\n",
-			r.Name, r.Files, r.Lines, r.Nodes, r.Edges, r.IngestMs/1000, r.PeakRSSMB, r.RSSMB, r.HeapMB, r.HeapMB*(1<<20)/el,
-			r.SnapshotMB, r.SnapshotMB*(1<<20)/el, r.FirstSeekMs, r.Activate, r.Seek, r.Impct)
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %.2f | %.0f | %.0f | %.0f | %.0f | %.1f | %.0f |",
+			r.Name, r.LoadStart, r.Files, r.Lines, r.Nodes, r.Edges, r.IngestMs/1000, r.PeakRSSMB, r.RSSMB, r.HeapMB, r.HeapMB*(1<<20)/el,
+			r.SnapshotMB, r.SnapshotMB*(1<<20)/el)
+		for i := range delays {
+			fmt.Fprintf(&b, " %s |", msCell(r.SeekAtMs, i))
+		}
+		fmt.Fprintf(&b, " %.1f | %.1f | %.1f | %s | %.0f |\n", r.Activate, r.Seek, r.Impct, swapCell(r.SwapOutPages), r.SwapMB)
 	}
 	if len(rows) >= 2 {
 		lines := make([]float64, len(rows))

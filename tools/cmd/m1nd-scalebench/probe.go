@@ -1,0 +1,129 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// parseDelays reads -seek-at: non-negative durations in increasing
+// order, because each seek is asked at its delay after the same answer.
+func parseDelays(v string) ([]time.Duration, error) {
+	var ds []time.Duration
+	for _, f := range strings.Split(v, ",") {
+		d, err := time.ParseDuration(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("-seek-at takes durations after the ingest's answer, e.g. 0s,3s: %w", err)
+		}
+		if d < 0 || (len(ds) > 0 && d <= ds[len(ds)-1]) {
+			return nil, fmt.Errorf("-seek-at %q: the delays must be ≥ 0 and increasing, e.g. 0s,3s", v)
+		}
+		ds = append(ds, d)
+	}
+	return ds, nil
+}
+
+// seeksAt asks one seek at each delay after answered, as a client that
+// got the ingest's answer would, and returns each one's time in ms.
+// Each asks a different query, so no seek is served by its
+// predecessor's cached answer; a seek that runs past the next delay
+// makes the next one late, which is what a client would see too.
+func seeksAt(answered time.Time, delays []time.Duration, seek func(q string) error, sleep func(time.Duration)) ([]float64, error) {
+	out := make([]float64, 0, len(delays))
+	for i, d := range delays {
+		if wait := d - time.Since(answered); wait > 0 {
+			sleep(wait)
+		}
+		start := time.Now()
+		if err := seek(queries[i%len(queries)]); err != nil {
+			return out, fmt.Errorf("seek at %s after the answer: %w", d, err)
+		}
+		out = append(out, ms(time.Since(start)))
+	}
+	return out, nil
+}
+
+// readSwapOut is the machine's count of pages swapped out since boot:
+// the bench compares it before and after a tree, so a peak that only
+// fits by swapping shows up instead of passing as a slow ingest.
+func readSwapOut() (int64, error) {
+	data, err := os.ReadFile("/proc/vmstat")
+	if err != nil {
+		return 0, fmt.Errorf("the swap check needs Linux /proc/vmstat: %w", err)
+	}
+	return vmstatField(string(data), "pswpout")
+}
+
+func vmstatField(text, name string) (int64, error) {
+	for _, line := range strings.Split(text, "\n") {
+		if k, v, ok := strings.Cut(line, " "); ok && k == name {
+			return strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		}
+	}
+	return 0, fmt.Errorf("/proc/vmstat has no %s line", name)
+}
+
+// readVmSwapMB is how much of the server is swapped out now.
+func readVmSwapMB(pid int) (float64, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	return statusKB(string(data), "VmSwap") / 1024, nil
+}
+
+func statusKB(text, name string) float64 {
+	for _, line := range strings.Split(text, "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && k == name {
+			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
+			return kb
+		}
+	}
+	return 0
+}
+
+func loadAvg3() string {
+	data, _ := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(data)); len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "?"
+}
+
+func loadAvg1() string {
+	f, _, _ := strings.Cut(loadAvg3(), " ")
+	return f
+}
+
+func msCell(xs []float64, i int) string {
+	if i >= len(xs) {
+		return "—"
+	}
+	return strconv.FormatFloat(xs[i], 'f', 1, 64)
+}
+
+func swapCell(pages int64) string {
+	if pages < 0 {
+		return "not read"
+	}
+	return strconv.FormatInt(pages, 10)
+}
+
+// printCounts sizes the trees without a server.
+func printCounts(ts trees, stdout, stderr io.Writer) int {
+	total := 0
+	for _, t := range ts {
+		files, lines, err := countLines(t.dir)
+		if err != nil {
+			fmt.Fprintf(stderr, "m1nd-scalebench: %s: %v\n", t.name, err)
+			return 1
+		}
+		total += lines
+		fmt.Fprintf(stdout, "%s\t%d source files\t%d lines\n", t.name, files, lines)
+	}
+	fmt.Fprintf(stdout, "total\t%d lines\n", total)
+	return 0
+}
