@@ -104,13 +104,22 @@ type usedTerm struct {
 	from string
 }
 
-// SearchText parses text and searches for it.
+// SearchText parses text and searches for it. A question asked of the
+// index before takes the lexical part of its search from a cache
+// (cache.go); the rerank, which reads learned weights, runs every time.
 func (x *Index) SearchText(text string, p Params) Result {
-	return x.Search(ParseQuery(text), p)
+	if text == "" || len(text) > lexCacheQueryMax {
+		return x.Search(ParseQuery(text), p)
+	}
+	return x.search(text, Query{}, p)
 }
 
 // Search ranks the graph's nodes against q.
-func (x *Index) Search(q Query, p Params) Result {
+func (x *Index) Search(q Query, p Params) Result { return x.search("", q, p) }
+
+// search ranks the graph's nodes against q, or against text when it is
+// set (then q is parsed from it only when the cache has not seen it).
+func (x *Index) search(text string, q Query, p Params) Result {
 	topK := p.TopK
 	if topK <= 0 {
 		topK = DefaultTopK
@@ -119,41 +128,18 @@ func (x *Index) Search(q Query, p Params) Result {
 	if maxTerms <= 0 {
 		maxTerms = DefaultMaxTerms
 	}
-	res := Result{Frames: q.Frames, Symbols: q.Symbols}
 	if x.n == 0 {
-		return res
+		if text != "" {
+			q = ParseQuery(text)
+		}
+		return Result{Frames: q.Frames, Symbols: q.Symbols}
 	}
 	s := x.getScratch()
 	defer x.putScratch(s)
-
-	terms := x.weighTerms(q, maxTerms)
-	if len(terms) == 0 && len(q.Frames) == 0 && len(q.Symbols) == 0 {
-		// "fix traceback chdir issue": when only report words are left,
-		// they are all the query has ("traceback" names rich/traceback.py).
-		terms = x.weighTerms(Query{Terms: noiseTerms(q.Text)}, maxTerms)
-	}
-	var ideal float32
-	for i := 0; i < len(terms) && i < idealTerms; i++ {
-		ideal += terms[i].w
-	}
-	// Expansions count towards matches but not towards the ideal: a node
-	// matching only synonyms is a weaker match than one matching the
-	// words themselves.
-	terms = append(terms, x.expand(q, terms)...)
+	q, terms := x.lexical(text, q, maxTerms, s)
+	res := Result{Frames: q.Frames, Symbols: q.Symbols}
 	for _, t := range terms {
 		res.Terms = append(res.Terms, WeightedTerm{Term: t.text, Weight: t.w, DF: t.df, From: t.from})
-		scale := t.w / ideal / math.MaxUint16
-		lo, hi := x.off[t.id], x.off[t.id+1]
-		for k := lo; k < hi; k++ {
-			n := x.pnode[k]
-			s.touch(n)
-			s.lex[n] += scale * float32(x.psat[k])
-		}
-	}
-	x.traceEvidence(q, s)
-	for _, n := range s.touched {
-		s.trace[n] = min(s.trace[n], maxTrace)
-		s.base[n] = s.lex[n] + s.trace[n]
 	}
 	if p.GraphRerank {
 		x.fuse(s, p)
@@ -215,6 +201,41 @@ func (x *Index) Search(q Query, p Params) Result {
 		res.Hits = append(res.Hits, h)
 	}
 	return res
+}
+
+// lexicalFresh is the lexical part of a search (cache.go): the query's
+// weighted terms and expansions summed over their postings, and the
+// stack-trace and symbol evidence, into s; it returns the terms used.
+func (x *Index) lexicalFresh(q Query, maxTerms int, s *scratch) []usedTerm {
+	terms := x.weighTerms(q, maxTerms)
+	if len(terms) == 0 && len(q.Frames) == 0 && len(q.Symbols) == 0 {
+		// "fix traceback chdir issue": when only report words are left,
+		// they are all the query has ("traceback" names rich/traceback.py).
+		terms = x.weighTerms(Query{Terms: noiseTerms(q.Text)}, maxTerms)
+	}
+	var ideal float32
+	for i := 0; i < len(terms) && i < idealTerms; i++ {
+		ideal += terms[i].w
+	}
+	// Expansions count towards matches but not towards the ideal: a node
+	// matching only synonyms is a weaker match than one matching the
+	// words themselves.
+	terms = append(terms, x.expand(q, terms)...)
+	for _, t := range terms {
+		scale := t.w / ideal / math.MaxUint16
+		lo, hi := x.off[t.id], x.off[t.id+1]
+		for k := lo; k < hi; k++ {
+			n := x.pnode[k]
+			s.touch(n)
+			s.lex[n] += scale * float32(x.psat[k])
+		}
+	}
+	x.traceEvidence(q, s)
+	for _, n := range s.touched {
+		s.trace[n] = min(s.trace[n], maxTrace)
+		s.base[n] = s.lex[n] + s.trace[n]
+	}
+	return terms
 }
 
 // noiseTerms are the terms of text with the report words ("fix",
