@@ -24,6 +24,10 @@ func kotlinHook(x *tableExtract, i int32, s *tScope) bool {
 	if kind == "function_declaration" {
 		return x.kotlinFunDecl(i, s)
 	}
+	if kind == "callable_reference" || kind == "navigation_expression" {
+		x.kotlinFuncRef(i, s)
+		return false
+	}
 	if !s.classLike {
 		return false
 	}
@@ -49,6 +53,45 @@ func kotlinHook(x *tableExtract, i int32, s *tScope) bool {
 		return false
 	}
 	return false
+}
+
+// kotlinFuncRef records a callable reference — `::f`, `Foo::f`, `this::f`
+// — as a call of f: passing a function on is using it (timber's
+// `.let(::createStackElementTag)` was that function's only use, and impact
+// said nothing depends on it). Its arity is not known: every overload
+// stays. `X::class` names no function.
+func (x *tableExtract) kotlinFuncRef(i int32, s *tScope) {
+	t := x.t
+	last := int32(-1)
+	for c := t.first(i); c >= 0; c = t.n[c].next {
+		last = c
+	}
+	if last < 0 || t.g.kindName(t.n[last].kind) != "identifier" {
+		return
+	}
+	// "::" is no named node: it is read from the text before the name.
+	n := t.text(last)
+	head, ok := strings.CutSuffix(t.text(i), n)
+	if !ok {
+		return
+	}
+	head, ok = strings.CutSuffix(strings.TrimSpace(head), "::")
+	if !ok || n == "class" || !isCallName(n) {
+		return
+	}
+	var h RefHint
+	switch r := compactDots(strings.TrimSpace(head)); {
+	case r == "":
+		h.Module = x.imported[n]
+	case r == "this": // as the table reads this.f(): in an extension, the receiver's
+		h.Receiver, h.ReceiverType = trimReceiver(r), x.enclosingClass(s)
+	default:
+		h.Receiver = trimReceiver(r)
+		if isUpperStart(r) && isIdent(r) && !isAllUpper(r) {
+			h.ReceiverType = r
+		}
+	}
+	x.b.ref(s.id, n, RelCalls, t.line(i), h)
 }
 
 // chainedCall passes over the outer call of a chain, `a.f(x).g(y)`, and
