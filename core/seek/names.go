@@ -353,7 +353,8 @@ func (x *Index) dirFiles(d string) (files []graph.NodeID, entry graph.NodeID) {
 	rank := len(entryNames)
 	base := path.Base(d)
 	for _, f := range x.names.dir[d] {
-		if x.kind[f]&(kindTest|kindNotCode|kindFixture) != 0 {
+		// (py.typed, a tagged marker file, is no code: codeExts too.)
+		if x.kind[f]&(kindTest|kindNotCode|kindFixture) != 0 || !codeExts[strings.ToLower(path.Ext(x.g.SourcePath(f)))] {
 			continue
 		}
 		files = append(files, f)

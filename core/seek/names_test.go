@@ -3,6 +3,7 @@ package seek
 import (
 	"context"
 	"maps"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -283,6 +284,7 @@ func dirsFixture(t *testing.T, o Options) (*Index, *graph.Graph) {
 	add("logger.go", "package zap\n\n// NewZapcoreLogger wraps a zapcore Core: zapcore encoders, zapcore levels.\nfunc NewZapcoreLogger(core zapcore.Core) *Logger {\n\treturn &Logger{core: zapcore.NewTee(core)}\n}\n",
 		fn("NewZapcoreLogger", 4, 6))
 	add("sessions/__init__.py", "from .store import SessionStore\n")
+	add("sessions/py.typed", "")
 	add("sessions/store.py", "class SessionStore:\n    def get(self, key):\n        return self.data[key]\n",
 		testcorpus.Entity{Name: "SessionStore", Kind: testcorpus.Class, Start: 1, End: 3})
 	add("app/views.py", "def list_sessions(request):\n    \"\"\"All sessions: sessions by user, sessions by age.\"\"\"\n    return sessions.all()\n", fn("list_sessions", 1, 3))
@@ -362,5 +364,29 @@ func TestEntryRank(t *testing.T) {
 		if got := entryRank(tt.base, tt.dir); got != tt.want {
 			t.Errorf("entryRank(%q, %q) = %d, want %d", tt.base, tt.dir, got, tt.want)
 		}
+	}
+}
+
+// TestDirFilesCodeOnly: a directory's files are its code files; a tagged
+// marker file (py.typed, which ingest tags) is not one of them, nor a
+// test.
+func TestDirFilesCodeOnly(t *testing.T) {
+	g := graph.New()
+	file := func(p string, tags ...string) graph.NodeID {
+		return mustAdd(t, g, graph.Node{ExternalID: "file::" + p, Label: path.Base(p), Type: graph.File, Tags: tags,
+			Provenance: graph.Provenance{SourcePath: p}})
+	}
+	entry := file("pkg/__init__.py", "python")
+	file("pkg/py.typed", "marker")
+	store := file("pkg/store.py", "python")
+	file("pkg/test_store.py", "python")
+	g.Finalize()
+	x, err := Build(context.Background(), g, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, got := x.dirFiles("pkg")
+	if want := []graph.NodeID{entry, store}; !slices.Equal(files, want) || got != entry {
+		t.Errorf("dirFiles(pkg) = %v, %v; want %v, %v", files, got, want, entry)
 	}
 }
