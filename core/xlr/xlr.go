@@ -155,6 +155,17 @@ type scratch struct {
 	queue     []pulse
 	frontier  []graph.NodeID
 	next      []graph.NodeID
+	// pos is dedupe's node → index in its output (valid where seen has
+	// the current stamp). origins, cands, order, scores and details are
+	// a call's lists, kept with the scratch: they were most of XLR's
+	// allocation in an activate (issue 29).
+	pos     []int32
+	origins []graph.Scored
+	cands   []graph.Scored
+	order   []int32
+	scores  []graph.Scored
+	details []NodeDetail
+	best    []antiCand
 }
 
 // Channels index pulseNode.amp.
@@ -177,6 +188,7 @@ func (s *scratch) reset(n int) {
 		s.immune = make([]uint32, n)
 		s.mark = make([]uint32, n)
 		s.seen = make([]uint32, n)
+		s.pos = make([]int32, n)
 		s.stamp = 0
 		s.seenStamp = 0
 		s.runStamp = 0
@@ -268,16 +280,18 @@ func (e *Engine) PrepareWith(g *graph.Graph, imp *graph.Importers, seeds []graph
 	if f.err = checkNodes(g, seeds); f.err != nil {
 		return f
 	}
-	origins := dedupe(seeds, true)
-	if len(origins) == 0 {
-		return f
-	}
-	f.origins = true
 	sc, ok := e.pool.Get()
 	if !ok {
 		sc = &scratch{}
 	}
 	sc.reset(g.NumNodes())
+	origins := sc.dedupe(sc.origins, seeds, true)
+	sc.origins = origins
+	if len(origins) == 0 {
+		e.pool.Put(sc)
+		return f
+	}
+	f.origins = true
 	f.sc = sc
 
 	n := g.NumNodes()
@@ -331,9 +345,8 @@ func (f *Field) Gate(candidates []graph.Scored) (Result, error) {
 	if err := checkNodes(f.g, candidates); err != nil {
 		return res, err
 	}
-	cands := dedupe(candidates, false)
-	if !f.origins || len(cands) == 0 {
-		res.Scores = cands
+	if !f.origins || len(candidates) == 0 {
+		res.Scores = dedupe(candidates, false)
 		graph.SortScored(res.Scores)
 		return res, nil
 	}
@@ -341,10 +354,13 @@ func (f *Field) Gate(candidates []graph.Scored) (Result, error) {
 		return res, errors.New("xlr: field already released")
 	}
 	e, g, sc, avgDeg := f.e, f.g, f.sc, f.avgDeg
+	cands := sc.dedupe(sc.cands, candidates, false)
+	sc.cands = cands
 	res.AntiSeeds, res.Stats = f.anti, f.stats
 
 	// 5–6. Differential, density, gate.
-	res.Details = make([]NodeDetail, len(cands))
+	res.Details = slices.Grow(sc.details[:0], len(cands))[:len(cands)]
+	sc.details = res.Details
 	anyHot, anyPositive := false, false
 	for i, c := range cands {
 		d := e.detail(g, sc, c.Node, avgDeg, false)
@@ -361,16 +377,19 @@ func (f *Field) Gate(candidates []graph.Scored) (Result, error) {
 			res.Details[i] = e.detail(g, sc, c.Node, avgDeg, true)
 		}
 	}
-	res.Scores = make([]graph.Scored, len(cands))
+	res.Scores = slices.Grow(sc.scores[:0], len(cands))[:len(cands)]
+	sc.scores = res.Scores
 	for i, c := range cands {
 		res.Scores[i] = graph.Scored{Node: c.Node, Score: graph.Finite(c.Score * res.Details[i].Gate)}
 	}
-	// Sort scores and details together.
-	idx := make([]int, len(cands))
-	for i := range idx {
-		idx[i] = i
+	// Sort scores and details together (into the two lists the result
+	// owns; the unsorted ones are the scratch's).
+	idx := sc.order[:0]
+	for i := range cands {
+		idx = append(idx, int32(i))
 	}
-	slices.SortFunc(idx, func(a, b int) int { return graph.CompareScored(res.Scores[a], res.Scores[b]) })
+	sc.order = idx
+	slices.SortFunc(idx, func(a, b int32) int { return graph.CompareScored(res.Scores[a], res.Scores[b]) })
 	scores := make([]graph.Scored, len(idx))
 	details := make([]NodeDetail, len(idx))
 	for i, j := range idx {
@@ -403,6 +422,42 @@ func dedupe(in []graph.Scored, seeds bool) []graph.Scored {
 		out = append(out, graph.Scored{Node: s.Node, Score: v})
 	}
 	return out
+}
+
+// dedupe is the package's dedupe into dst, with the scratch's seen and
+// pos arrays in place of a map (in's nodes must be in the graph).
+func (s *scratch) dedupe(dst, in []graph.Scored, seeds bool) []graph.Scored {
+	out := dst[:0]
+	st := s.nextSeen()
+	for _, x := range in {
+		v := graph.Finite(x.Score)
+		if seeds {
+			if v <= 0 {
+				v = 1
+			}
+			v = min(v, 1)
+		} else if v < 0 {
+			v = 0
+		}
+		if s.seen[x.Node] == st {
+			i := s.pos[x.Node]
+			out[i].Score = max(out[i].Score, v)
+			continue
+		}
+		s.seen[x.Node], s.pos[x.Node] = st, int32(len(out))
+		out = append(out, graph.Scored{Node: x.Node, Score: v})
+	}
+	return out
+}
+
+// nextSeen returns a fresh stamp for seen.
+func (s *scratch) nextSeen() uint32 {
+	s.seenStamp++
+	if s.seenStamp == 0 {
+		clear(s.seen)
+		s.seenStamp = 1
+	}
+	return s.seenStamp
 }
 
 // detail computes stages 5 and 6 for one node.
@@ -521,11 +576,7 @@ func (e *Engine) antiSeeds(g *graph.Graph, sc *scratch, seeds []graph.Scored, is
 	}
 	avgSeedDeg /= float64(len(seeds))
 
-	type cand struct {
-		node  graph.NodeID
-		close float64
-	}
-	var best []cand
+	best := sc.best[:0]
 	scanned := 0
 	start := int(h % uint64(n))
 	for i := 0; i < n && scanned < e.p.AntiSeedScanBudget; i++ {
@@ -546,11 +597,7 @@ func (e *Engine) antiSeeds(g *graph.Graph, sc *scratch, seeds []graph.Scored, is
 			}
 		}
 		// Jaccard of v's non-hub neighbourhood with the seeds'.
-		sc.seenStamp++
-		if sc.seenStamp == 0 {
-			clear(sc.seen)
-			sc.seenStamp = 1
-		}
+		sc.nextSeen()
 		inter, size := 0, 0
 		forNeighbors(g, v, func(u graph.NodeID) bool {
 			if isHub(u) || sc.seen[u] == sc.seenStamp {
@@ -571,25 +618,44 @@ func (e *Engine) antiSeeds(g *graph.Graph, sc *scratch, seeds []graph.Scored, is
 		if jac > float64(e.p.AntiSeedMaxJaccard) {
 			continue
 		}
-		best = append(best, cand{v, math.Abs(math.Log(ratio))})
+		best = keepClosest(best, antiCand{v, math.Abs(math.Log(ratio))}, e.p.AntiSeeds)
 	}
-	slices.SortFunc(best, func(a, b cand) int {
-		if a.close != b.close {
-			if a.close < b.close {
-				return -1
-			}
-			return 1
-		}
-		return int(a.node) - int(b.node)
-	})
-	out := make([]graph.NodeID, 0, e.p.AntiSeeds)
-	for _, c := range best {
-		if len(out) == e.p.AntiSeeds {
-			break
-		}
-		out = append(out, c.node)
+	sc.best = best
+	out := make([]graph.NodeID, len(best))
+	for i, c := range best {
+		out[i] = c.node
 	}
 	return out, scanned
+}
+
+// antiCand is an anti-seed candidate: close is how far its degree is from
+// the seeds' (|ln ratio|).
+type antiCand struct {
+	node  graph.NodeID
+	close float64
+}
+
+// closer orders anti-seed candidates: closest degree first, then node.
+func closer(a, b antiCand) bool {
+	return a.close < b.close || a.close == b.close && a.node < b.node
+}
+
+// keepClosest inserts c into best, sorted by closer and cut to k: the k
+// first of all candidates sorted, without keeping (and sorting) the up to
+// AntiSeedScanBudget of them.
+func keepClosest(best []antiCand, c antiCand, k int) []antiCand {
+	if len(best) == k && !closer(c, best[k-1]) {
+		return best
+	}
+	if len(best) < k {
+		best = append(best, c)
+	} else {
+		best[k-1] = c
+	}
+	for i := len(best) - 1; i > 0 && closer(best[i], best[i-1]); i-- {
+		best[i], best[i-1] = best[i-1], best[i]
+	}
+	return best
 }
 
 // propagate spreads pulses of one channel (hotChannel or coldChannel) from
