@@ -143,6 +143,13 @@ type scratch struct {
 	q        []qgram
 	cand     []graph.Scored
 	buf      []uint32
+	// Query's lists, kept with the scratch (issue 29: a new set per
+	// activate): the scored candidates, the anchors, one anchor's row,
+	// the co-occurrence vector's touched entries.
+	out     []graph.Scored
+	anchors []graph.Scored
+	nb      []graph.Scored
+	vt      []graph.NodeID
 }
 
 // New builds the index for a finalized graph.
@@ -296,21 +303,23 @@ func (ix *Index) Query(text string, topK int) []graph.Scored {
 		cand = append(cand, graph.Scored{Node: nd, Score: sc.acc[nd]})
 	}
 	cand = graph.SelectTop(cand, ix.opts.CandidateFactor*topK)
-	out := make([]graph.Scored, 0, len(cand))
+	out := sc.out[:0]
 	if !ix.Cooc.Enabled() || ix.opts.CoOccurrenceWeight <= 0 {
 		for _, c := range cand {
 			if c.Score >= ix.opts.MinScore {
 				out = append(out, c)
 			}
 		}
-		sc.cand = cand
-		return graph.SelectTop(out, topK)
+		sc.cand, sc.out = cand, out
+		return slices.Clone(graph.SelectTop(out, topK))
 	}
-	anchors := slices.Clone(cand[:min(ix.opts.Anchors, len(cand))])
+	anchors := append(sc.anchors[:0], cand[:min(ix.opts.Anchors, len(cand))]...)
+	sc.anchors = anchors
 	// Anchors' strongest co-occurrence neighbours become candidates too.
 	for _, a := range anchors {
 		cols, vals := ix.Cooc.Row(a.Node)
-		nb := make([]graph.Scored, len(cols))
+		nb := slices.Grow(sc.nb[:0], len(cols))[:len(cols)]
+		sc.nb = nb
 		for i := range cols {
 			nb[i] = graph.Scored{Node: cols[i], Score: vals[i]}
 		}
@@ -328,7 +337,7 @@ func (ix *Index) Query(text string, topK int) []graph.Scored {
 	// anchors' normalised vectors are summed into one dense vector first,
 	// so each candidate costs one pass over its own row.
 	vec := sc.vec
-	var vt []graph.NodeID
+	vt := sc.vt[:0]
 	inv := 1 / float32(len(anchors))
 	for _, a := range anchors {
 		vt = ix.Cooc.addScaled(a.Node, a.Score*inv, vec, vt)
@@ -345,8 +354,9 @@ func (ix *Index) Query(text string, topK int) []graph.Scored {
 	for _, n := range vt {
 		vec[n] = 0
 	}
-	sc.cand = cand
-	return graph.SelectTop(out, topK)
+	sc.cand, sc.out, sc.vt = cand, out, vt
+	// A copy of the top: out goes back to the pool with the scratch.
+	return slices.Clone(graph.SelectTop(out, topK))
 }
 
 // ScoreNodes writes into out[i] the lexical score of nodes[i] for text:
