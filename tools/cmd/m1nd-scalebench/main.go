@@ -23,6 +23,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -48,7 +49,14 @@ var queries = []string{
 	"start a worker thread", "log an error message",
 }
 
-type tree struct{ name, dir string }
+// A tree is ingested as one root, or (split, written name=dir/*) as
+// one root per immediate subdirectory, merged into one graph: one
+// ingest stops at its budgets (ingest.Config: 500,000 nodes, 300 s), so
+// a tree past them is served as several roots.
+type tree struct {
+	name, dir string
+	split     bool
+}
 
 type trees []tree
 
@@ -58,7 +66,8 @@ func (t *trees) Set(v string) error {
 	if !ok || name == "" || dir == "" {
 		return fmt.Errorf("a tree is name=directory, e.g. go-std=/tmp/m1nd-corpora/go-std (got %q)", v)
 	}
-	*t = append(*t, tree{name, dir})
+	dir, split := strings.CutSuffix(dir, "/*")
+	*t = append(*t, tree{name, dir, split})
 	return nil
 }
 
@@ -76,6 +85,8 @@ type Row struct {
 	SwapOutPages          int64     // /proc/vmstat pswpout, after − before the tree
 	SwapMB                float64   // the server's VmSwap at the end
 	LoadStart             string    // 1-min load average as the tree started
+	Roots, FilesIngested  int       // ingest calls and their files_processed
+	Partial               string    // budgets that cut an ingest ("" when none did)
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -89,7 +100,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	seekAt := fs.String("seek-at", "0s", "delays after the ingest's answer at which a seek is asked, comma-separated (e.g. 0s,3s); each asks a different query, the first is the first seek")
 	count := fs.Bool("count", false, "only count each tree's source files and lines (no server)")
 	var ts trees
-	fs.Var(&ts, "tree", "name=directory of a tree to ingest as one root (repeatable, smallest first)")
+	fs.Var(&ts, "tree", "name=directory of a tree to ingest as one root, or name=directory/* for one root per subdirectory merged into one graph (repeatable, smallest first)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -154,19 +165,11 @@ func measure(server string, t tree, n int, delays []time.Duration, log io.Writer
 	if err := c.Initialize(ctx); err != nil {
 		return r, err
 	}
-	start := time.Now()
-	var ing struct {
-		Graph struct {
-			Nodes int `json:"node_count"`
-			Edges int `json:"edge_count"`
-		} `json:"graph"`
-	}
-	if err := c.CallTool(ctx, "ingest", map[string]any{"agent_id": "bench", "path": t.dir}, &ing); err != nil {
+	if err := ingestTree(ctx, c, t, &r); err != nil {
 		return r, err
 	}
-	r.IngestMs = ms(time.Since(start))
-	r.Nodes, r.Edges = ing.Graph.Nodes, ing.Graph.Edges
-	fmt.Fprintf(log, "%s: %d files, %d lines, ingested in %.0f ms\n", t.name, r.Files, r.Lines, r.IngestMs)
+	fmt.Fprintf(log, "%s: %d files, %d lines, %d roots, %d files ingested, ingested in %.0f ms%s\n",
+		t.name, r.Files, r.Lines, r.Roots, r.FilesIngested, r.IngestMs, partialNote(r.Partial))
 	seek := func(q string) error {
 		return c.CallTool(ctx, "seek", map[string]any{"agent_id": "bench", "query": q}, nil)
 	}
@@ -285,8 +288,8 @@ func render(rows []Row, delays []time.Duration) string {
 	for _, d := range delays {
 		fmt.Fprintf(&b, " seek @%s ms |", d)
 	}
-	b.WriteString(" activate p50 ms | seek p50 ms | impact p50 ms | pages swapped out | server VmSwap MB |\n|---|---|")
-	b.WriteString(strings.Repeat("---:|", 16+len(delays)) + "\n")
+	b.WriteString(" activate p50 ms | seek p50 ms | impact p50 ms | pages swapped out | server VmSwap MB | roots | files ingested | cut by a budget |\n|---|---|")
+	b.WriteString(strings.Repeat("---:|", 18+len(delays)) + "---|\n")
 	for _, r := range rows {
 		el := float64(r.Nodes + r.Edges)
 		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %.2f | %.0f | %.0f | %.0f | %.0f | %.1f | %.0f |",
@@ -295,8 +298,28 @@ func render(rows []Row, delays []time.Duration) string {
 		for i := range delays {
 			fmt.Fprintf(&b, " %s |", msCell(r.SeekAtMs, i))
 		}
-		fmt.Fprintf(&b, " %.1f | %.1f | %.1f | %s | %.0f |\n", r.Activate, r.Seek, r.Impct, swapCell(r.SwapOutPages), r.SwapMB)
+		fmt.Fprintf(&b, " %.1f | %.1f | %.1f | %s | %.0f | %d | %d | %s |\n", r.Activate, r.Seek, r.Impct, swapCell(r.SwapOutPages), r.SwapMB,
+			r.Roots, r.FilesIngested, cmp.Or(r.Partial, "no"))
 	}
+	b.WriteString(fitLine(rows))
+	return b.String()
+}
+
+// fitLine fits the growth exponents over the trees ingested whole: a
+// tree an ingest budget cut short has the figures of a smaller graph
+// than its lines say, and would bend every exponent down.
+func fitLine(rows []Row) string {
+	var whole []Row
+	var cut []string
+	for _, r := range rows {
+		if r.Partial != "" {
+			cut = append(cut, r.Name)
+			continue
+		}
+		whole = append(whole, r)
+	}
+	rows = whole
+	var b strings.Builder
 	if len(rows) >= 2 {
 		lines := make([]float64, len(rows))
 		for i, r := range rows {
@@ -313,6 +336,9 @@ func render(rows []Row, delays []time.Duration) string {
 			fig(func(r Row) float64 { return r.IngestMs }), fig(func(r Row) float64 { return r.PeakRSSMB }),
 			fig(func(r Row) float64 { return float64(r.Nodes + r.Edges) }), fig(func(r Row) float64 { return r.Activate }),
 			fig(func(r Row) float64 { return r.Seek }), fig(func(r Row) float64 { return r.Impct }), fig(func(r Row) float64 { return r.FirstSeekMs }))
+	}
+	if len(cut) > 0 {
+		fmt.Fprintf(&b, "\nLeft out of the fit, cut short by an ingest budget: %s.\n", strings.Join(cut, ", "))
 	}
 	return b.String()
 }

@@ -113,3 +113,40 @@ func TestCountOnly(t *testing.T) {
 		t.Errorf("count = %q, want one source file of 3 lines", out.String())
 	}
 }
+
+// TestFitLeavesOutPartialTrees: a tree cut by an ingest budget is in
+// the table, marked, but not in the exponents (its graph is smaller
+// than its lines say).
+func TestFitLeavesOutPartialTrees(t *testing.T) {
+	rows := []Row{
+		{Name: "a", Lines: 1000, Nodes: 100, Edges: 100, IngestMs: 10, PeakRSSMB: 10, Activate: 1, Seek: 1, Impct: 1, FirstSeekMs: 1},
+		{Name: "b", Lines: 10000, Nodes: 1000, Edges: 1000, IngestMs: 100, PeakRSSMB: 100, Activate: 1, Seek: 1, Impct: 1, FirstSeekMs: 1},
+		{Name: "huge", Lines: 1000000, Nodes: 10, Edges: 10, IngestMs: 100, PeakRSSMB: 100, Activate: 1, Seek: 1, Impct: 1, FirstSeekMs: 1, Partial: "huge: timeout"},
+	}
+	out := render(rows, []time.Duration{0})
+	if !strings.Contains(out, "ingest 1.00, peak RSS 1.00, nodes+edges 1.00") {
+		t.Errorf("the cut tree bent the fit:\n%s", out)
+	}
+	if !strings.Contains(out, "| huge: timeout |") || !strings.Contains(out, "Left out of the fit, cut short by an ingest budget: huge.") {
+		t.Errorf("the cut tree is not marked:\n%s", out)
+	}
+}
+
+func TestSplitTree(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"b", "a", ".git"} {
+		os.Mkdir(filepath.Join(dir, d), 0o755)
+	}
+	os.WriteFile(filepath.Join(dir, "top.go"), []byte("package top\n"), 0o644)
+	var ts trees
+	if err := ts.Set("big=" + dir + "/*"); err != nil || !ts[0].split || ts[0].dir != dir {
+		t.Fatalf("Set = %+v, %v; want a split tree at %s", ts, err, dir)
+	}
+	got, err := subdirs(dir)
+	if err != nil || len(got) != 2 || filepath.Base(got[0]) != "a" || filepath.Base(got[1]) != "b" {
+		t.Errorf("subdirs = %v, %v; want a, b (no dot directories, name order)", got, err)
+	}
+	if _, err := subdirs(filepath.Join(dir, "a")); err == nil {
+		t.Error("a directory without subdirectories gave roots")
+	}
+}

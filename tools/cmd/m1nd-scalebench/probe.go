@@ -1,12 +1,17 @@
 package main
 
 import (
+	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/m1nd-go/m1nd/tools/localize"
 )
 
 // parseDelays reads -seek-at: non-negative durations in increasing
@@ -126,4 +131,73 @@ func printCounts(ts trees, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "total\t%d lines\n", total)
 	return 0
+}
+
+// ingestTree ingests t (each subdirectory in name order when split, the
+// first replacing the graph, the others merged) and records the graph,
+// the files read and any budget that cut an ingest short.
+func ingestTree(ctx context.Context, c *localize.Client, t tree, r *Row) error {
+	roots := []string{t.dir}
+	if t.split {
+		var err error
+		if roots, err = subdirs(t.dir); err != nil {
+			return err
+		}
+	}
+	start := time.Now()
+	var cut []string
+	for i, root := range roots {
+		var ing ingestAnswer
+		args := map[string]any{"agent_id": "bench", "path": root, "mode": "replace"}
+		if i > 0 {
+			args["mode"] = "merge"
+		}
+		if err := c.CallTool(ctx, "ingest", args, &ing); err != nil {
+			return fmt.Errorf("ingest of %s: %w", root, err)
+		}
+		r.Nodes, r.Edges = ing.Graph.Nodes, ing.Graph.Edges
+		r.FilesIngested += ing.FilesProcessed
+		if ing.Stats.Partial {
+			cut = append(cut, filepath.Base(root)+": "+cmp.Or(ing.Stats.BudgetExhausted, "budget"))
+		}
+	}
+	r.IngestMs = ms(time.Since(start))
+	r.Roots, r.Partial = len(roots), strings.Join(cut, ", ")
+	return nil
+}
+
+type ingestAnswer struct {
+	FilesProcessed int `json:"files_processed"`
+	Graph          struct {
+		Nodes int `json:"node_count"`
+		Edges int `json:"edge_count"`
+	} `json:"graph"`
+	Stats struct {
+		Partial         bool   `json:"partial"`
+		BudgetExhausted string `json:"budget_exhausted"`
+	} `json:"stats"`
+}
+
+func subdirs(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range ents { // ReadDir sorts by name: a stable order
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s/* has no subdirectory to ingest as a root; give name=%s for one root", dir, dir)
+	}
+	return out, nil
+}
+
+func partialNote(p string) string {
+	if p == "" {
+		return ""
+	}
+	return " — PARTIAL, cut by " + p
 }
