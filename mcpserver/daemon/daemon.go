@@ -333,6 +333,16 @@ func ChangesOf(ctx context.Context) (watch.Changes, bool) {
 	return ch, ok
 }
 
+type tickKey struct{}
+
+// InTick reports whether ctx is a daemon tick's: its reconciler's work is
+// followed by the tick's quiet save, so what the work holds for it (the
+// memory limit's room for a change) may be handed on to that save.
+func InTick(ctx context.Context) bool {
+	in, _ := ctx.Value(tickKey{}).(bool)
+	return in
+}
+
 func (d *Daemon) tick(ctx context.Context, maxFiles int, trigger string) TickResult {
 	d.tickMu.Lock()
 	defer d.tickMu.Unlock()
@@ -345,6 +355,7 @@ func (d *Daemon) tickLocked(ctx context.Context, maxFiles int, trigger string) T
 	parent := ctx
 	ctx, cancel := context.WithTimeout(parent, d.cfg.TickTimeout)
 	defer cancel()
+	ctx = context.WithValue(ctx, tickKey{}, true)
 	start := time.Now()
 	res, alerts, err := d.reconcileSafely(ctx, maxFiles)
 	// A tick called off (the server stopping, the daemon stopped, the

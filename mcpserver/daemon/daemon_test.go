@@ -247,3 +247,22 @@ func TestTickChangedScopes(t *testing.T) {
 		}
 	}
 }
+
+// The reconciler's context says it runs in a tick (manual or watch), so a
+// reingest may hand what it holds on to the tick's save; other contexts
+// do not.
+func TestInTick(t *testing.T) {
+	var seen []bool
+	d := New(Config{}, func(ctx context.Context, _ int) (TickResult, []Alert, error) {
+		seen = append(seen, InTick(ctx))
+		return TickResult{}, nil, nil
+	})
+	d.Tick(context.Background(), 0)
+	d.TickChanged(context.Background(), 0, watch.Changes{Paths: []string{"/r/a.go"}, Complete: true, Closed: time.Now()})
+	if len(seen) != 2 || !seen[0] || !seen[1] {
+		t.Errorf("InTick in the reconciler of a manual and a watch tick: %v, want [true true]", seen)
+	}
+	if InTick(context.Background()) {
+		t.Error("InTick outside a tick: true")
+	}
+}

@@ -231,9 +231,26 @@ const persistQuiet = 2 * time.Second
 
 // quietPersist returns a trigger that persists the session once quiet
 // has passed since its last call.
+//
+// The save, once finished, gives back the memory limit's room the ticks
+// before it held (RoomHoldOf): their collections run behind it, not in
+// the ticks. It is PersistSoon's save, waited for.
 func quietPersist(s *session.State, quiet time.Duration) func() {
 	var w afterQuiet
-	return func() { w.Schedule(quiet, func() { s.PersistSoon("daemon") }) }
+	return func() {
+		w.Schedule(quiet, func() {
+			s.Go("persist after daemon", func(ctx context.Context) error {
+				defer RoomHoldOf(s).Release()
+				if cfg := s.Config(); ctx.Err() != nil || !cfg.Persistent() {
+					return nil
+				}
+				if _, err := s.Persist("daemon"); err != nil {
+					return fmt.Errorf("failed: %w", err)
+				}
+				return nil
+			})
+		})
+	}
 }
 
 // warmQuiet is how long the tree must be quiet after a change before the

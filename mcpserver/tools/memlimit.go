@@ -8,6 +8,7 @@ import (
 	"runtime/metrics"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // The server's soft memory limit (issue 29). With the runtime's default
@@ -197,4 +198,72 @@ func liveHeap() uint64 {
 // allocates more (104 MB) and may still run a collection or two.
 func GraphChangeRoom(nodes, edges int) uint64 {
 	return uint64(nodes)*bytesPerNode + uint64(edges)*bytesPerEdge
+}
+
+// RoomHold keeps a reservation's room past the run that made it, until
+// Release: a daemon tick's room stays until the quiet save behind the
+// tick has finished (live.go's quietPersist). Returned at the tick's end,
+// the room left the heap over the restored goal and the next allocation
+// started a full mark of the live heap (≈ 170 ms of CPU on go-std, a
+// third of a one-file tick's, tick64c.md); held, a burst of ticks shares
+// its collections, and the one that finds the old graphs dead runs after
+// the save, when the tree has been quiet. The peak is the same bound as
+// during a tick (the room is never more than one); what the hold costs
+// is that the garbage of the last tick stays until the save.
+type RoomHold struct {
+	mu    sync.Mutex
+	room  uint64
+	done  func()
+	timer *time.Timer
+}
+
+// maxRoomHold bounds a hold no save released (a tick whose reingest
+// failed is followed by none).
+const maxRoomHold = time.Minute
+
+// Keep holds room (the largest asked since the last Release) until
+// Release, or maxRoomHold after the last Keep.
+func (h *RoomHold) Keep(room uint64) {
+	if memoryPolicy.on.Load() {
+		h.keep(min(room, liveHeap()))
+	}
+}
+
+func (h *RoomHold) keep(room uint64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.done == nil || room > h.room {
+		// The new reservation before the old one ends: the limit never
+		// drops in between.
+		old := h.done
+		h.done, h.room = reserve(room), room
+		if old != nil {
+			old()
+		}
+	}
+	if h.timer == nil {
+		h.timer = time.AfterFunc(maxRoomHold, h.Release)
+	} else {
+		h.timer.Reset(maxRoomHold)
+	}
+}
+
+// Release gives the held room back (nothing when none is held).
+func (h *RoomHold) Release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.timer != nil {
+		h.timer.Stop()
+	}
+	if h.done != nil {
+		h.done()
+		h.done, h.room = nil, 0
+	}
+}
+
+// Held is the room held now (0 when none).
+func (h *RoomHold) Held() uint64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.room
 }

@@ -155,3 +155,39 @@ func TestRoomForChangeIsCapped(t *testing.T) {
 		t.Errorf("a room of 1 TiB over a small live heap set the limit to %d MiB", got>>20)
 	}
 }
+
+// TestRoomHold: a hold keeps its room in the limit until Release; holding
+// again keeps the largest room, not the sum (a burst of ticks holds one
+// tick's room), and Release gives it back.
+func TestRoomHold(t *testing.T) {
+	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
+		t.Skip("GOMEMLIMIT is set: the policy leaves the user's limit alone")
+	}
+	old := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(old)
+	KeepMemoryLimit()
+	const room = 1 << 30
+	limit := func() int64 { return debug.SetMemoryLimit(-1) }
+	var h RoomHold
+	h.keep(room)
+	if got := limit(); got < limitFloor+room/2 {
+		t.Fatalf("holding %d MiB: limit %d MiB", room>>20, got>>20)
+	}
+	h.keep(room / 4)
+	h.keep(room)
+	if got := limit(); got >= limitFloor+room*3/2 {
+		t.Errorf("held three times: limit %d MiB, want one room, not their sum", got>>20)
+	}
+	h.keep(2 * room)
+	if got := limit(); got < limitFloor+room*3/2 || got >= limitFloor+room*5/2 {
+		t.Errorf("held a larger room: limit %d MiB, want the larger room alone", got>>20)
+	}
+	h.Release()
+	if got := limit(); got >= limitFloor+room/2 {
+		t.Errorf("after Release the limit is still %d MiB", got>>20)
+	}
+	h.Release() // nothing held: nothing happens
+	if memoryPolicy.room != 0 {
+		t.Errorf("after Release the policy still reserves %d bytes", memoryPolicy.room)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/ingest"
 	ingestcache "github.com/m1nd-go/m1nd/ingest/cache"
+	"github.com/m1nd-go/m1nd/mcpserver/daemon"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
 
@@ -285,7 +286,7 @@ func PersistAfterIngest(s *session.State, nb *session.Bundle) Persisted {
 // tool's own run — the patch path when a few files changed their contents
 // — published like an ingest but not persisted, so the caller decides when
 // its write is final. It returns the ingest's statistics.
-func ReingestRoot(c *Call, root string) (*ingest.Output, error) {
+func ReingestRoot(c *Call, root string) (_ *ingest.Output, err error) {
 	t, ok := c.Registry.Lookup("ingest")
 	if !ok {
 		return nil, errors.New("this build has no ingest tool")
@@ -307,9 +308,30 @@ func ReingestRoot(c *Call, root string) (*ingest.Output, error) {
 	// the memory limit leaves the run room for them while it lasts
 	// (memlimit.go), else it would collect the whole heap several times.
 	g := c.Session.Current().Graph
-	defer RoomForChange(GraphChangeRoom(g.NumNodes(), g.NumEdges()))()
-	if _, err := c.Session.BuildBundle(kind, r.Build); err != nil {
+	room := GraphChangeRoom(g.NumNodes(), g.NumEdges())
+	if !daemon.InTick(c.Ctx) {
+		defer RoomForChange(room)()
+	} else {
+		// A daemon tick's room stays until the save behind the tick
+		// (RoomHold): a burst of ticks then shares its collections.
+		hold := RoomHoldOf(c.Session)
+		hold.Keep(room)
+		defer func() {
+			if err != nil {
+				hold.Release() // no save follows a failed run
+			}
+		}()
+	}
+	if _, err = c.Session.BuildBundle(kind, r.Build); err != nil {
 		return nil, err
 	}
 	return r.out, nil
+}
+
+var roomHoldKey = session.NewKey[*RoomHold]("memory-room-hold")
+
+// RoomHoldOf is the session's hold of a daemon tick's room, released by
+// the tick's quiet save (live.go).
+func RoomHoldOf(s *session.State) *RoomHold {
+	return session.Shared(s, roomHoldKey, func() *RoomHold { return &RoomHold{} })
 }
