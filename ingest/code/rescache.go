@@ -114,6 +114,7 @@ func (o outcomes) unpack() []resolve.Result {
 var manifests = map[string]bool{
 	"go.mod": true, "go.work": true, "Cargo.toml": true, "package.json": true,
 	"pnpm-workspace.yaml": true, "pyproject.toml": true, "__init__.py": true,
+	"tsconfig.json": true, "jsconfig.json": true,
 }
 
 // labelDef is one entity of a file under its label: sig hashes what the

@@ -210,8 +210,13 @@ func (ix *Index) jsModule(from fileInfo, mod string) ([]location, bool) {
 			l[0].dir, l[0].tree = path.Dir(l[0].file), true // "./lib" is lib/index.*, which re-exports lib
 		}
 		return l, true
-	case strings.HasPrefix(mod, "@/") || strings.HasPrefix(mod, "~/") || strings.HasPrefix(mod, "#"):
-		return nil, false // tsconfig/package "imports" aliases: not interpretable here
+	}
+	// A tsconfig "paths" alias wins over packages, as in tsc.
+	if l, ok := ix.jsAlias(from, mod, false); ok {
+		return l, true
+	}
+	if strings.HasPrefix(mod, "@/") || strings.HasPrefix(mod, "~/") || strings.HasPrefix(mod, "#") {
+		return nil, false // an alias of no config read here (a bundler's, package "imports")
 	}
 	name, rest := mod, ""
 	if strings.HasPrefix(mod, "@") {
@@ -225,6 +230,9 @@ func (ix *Index) jsModule(from fileInfo, mod string) ([]location, bool) {
 	}
 	pkg := ix.ws.NpmPackage(name)
 	if pkg == nil {
+		if l, ok := ix.jsAlias(from, mod, true); ok {
+			return l, true // under the config's baseUrl
+		}
 		return nil, true // node_modules or a builtin
 	}
 	sub := "."
@@ -259,6 +267,23 @@ func (ix *Index) jsModule(from fileInfo, mod string) ([]location, bool) {
 		}
 	}
 	return locs, true
+}
+
+// jsAlias resolves mod through the tsconfig nearest the importer: its
+// "paths" targets, and with base its baseUrl too (workspace.TSAlias).
+func (ix *Index) jsAlias(from fileInfo, mod string, base bool) ([]location, bool) {
+	for _, p := range ix.ws.TSAlias(from.dir, mod, base) {
+		if strings.HasPrefix(p, "../") {
+			continue
+		}
+		if l := ix.jsProbe(p); len(l) > 0 {
+			if l[0].file != p && strings.HasPrefix(l[0].file, joinDir(p, "index.")) {
+				l[0].dir, l[0].tree = path.Dir(l[0].file), true // a directory's index re-exports it
+			}
+			return l, true
+		}
+	}
+	return nil, false
 }
 
 // jsEntry locates the first package.json entry that exists in the tree: the

@@ -85,6 +85,11 @@ type Info struct {
 	// Problems lists manifests that could not be read, with the reason; the
 	// rest of the structure is still usable.
 	Problems []string
+	// TSConfigs are the tsconfig.json / jsconfig.json files that alias
+	// module names (tsconfig.go), by directory.
+	TSConfigs []*TSConfig
+
+	root string // where Detect read the files (extends chains)
 
 	byDir   map[string][]*Package
 	goMods  []*Package // sorted by module path length, longest first
@@ -101,13 +106,15 @@ var manifestReaders = map[string]func(in *Info, f, dir string, data []byte){
 	"package.json":        (*Info).addNpm,
 	"pnpm-workspace.yaml": (*Info).addPnpm,
 	"pyproject.toml":      (*Info).addPyproject,
+	"tsconfig.json":       (*Info).addTSConfig,
+	"jsconfig.json":       (*Info).addTSConfig,
 }
 
 // Detect reads the manifests among files (root-relative paths, forward
 // slashes) under root. Manifests inside testdata directories are fixtures,
 // not packages, and are ignored.
 func Detect(root string, files []string) *Info {
-	in := &Info{byDir: map[string][]*Package{}, npmName: map[string]*Package{}, crates: map[string]*Package{}}
+	in := &Info{root: root, byDir: map[string][]*Package{}, npmName: map[string]*Package{}, crates: map[string]*Package{}}
 	inits := map[string]bool{}
 	for _, f := range files {
 		if isFixture(f) {
@@ -759,7 +766,8 @@ func (in *Info) HasGo() bool { return len(in.goMods) > 0 }
 
 // SameLayout reports whether a and b lay out the repository's own packages
 // alike: the same in-repo packages (ecosystem, name, directory, manifest,
-// ID, entry points) and workspaces (members included), in the same order.
+// ID, entry points), workspaces (members included) and module aliases
+// (tsconfig paths), in the same order.
 // That is everything resolution and file ownership read of the structure;
 // two such Infos may still differ in versions, declared dependencies and
 // so the external packages.
@@ -768,7 +776,8 @@ func SameLayout(a, b *Info) bool {
 		return a == b
 	}
 	la, lb := a.local(), b.local()
-	return slices.EqualFunc(la, lb, samePackage) && slices.EqualFunc(a.Workspaces, b.Workspaces, sameWorkspace)
+	return slices.EqualFunc(la, lb, samePackage) && slices.EqualFunc(a.Workspaces, b.Workspaces, sameWorkspace) &&
+		slices.EqualFunc(a.TSConfigs, b.TSConfigs, sameTSConfig)
 }
 
 // local lists the in-repo packages (they come before the external ones).
@@ -791,6 +800,11 @@ func samePackage(p, q *Package) bool {
 		}
 	}
 	return true
+}
+
+func sameTSConfig(c, d *TSConfig) bool {
+	return c.Dir == d.Dir && c.BaseURL == d.BaseURL && c.HasBase == d.HasBase &&
+		slices.EqualFunc(c.Paths, d.Paths, func(p, q TSPath) bool { return p.Pattern == q.Pattern && slices.Equal(p.Targets, q.Targets) })
 }
 
 func sameWorkspace(v, w *Workspace) bool {
