@@ -37,6 +37,9 @@ func (x *Index) owners(q string) []graph.NodeID {
 		segs := strings.Split(q, ".")
 		ids = x.label[segs[len(segs)-1]]
 	}
+	if !strings.Contains(q, ".") && lowerInitial(q) {
+		return nil // by label alone a lowercase name is no evidence of a class: a configuration key or a variable (“settings.debug“)
+	}
 	var out []graph.NodeID
 	for _, id := range ids {
 		if isClassType(x.g.Type(id)) && !testOwner(x.g.SourcePath(id)) {
@@ -44,6 +47,12 @@ func (x *Index) owners(q string) []graph.NodeID {
 		}
 	}
 	return out
+}
+
+// lowerInitial: the name starts with a lowercase letter (Python, Java,
+// C# and JavaScript classes are CapWords by convention).
+func lowerInitial(q string) bool {
+	return q != "" && q[0] >= 'a' && q[0] <= 'z'
 }
 
 // testOwner: a class of test code is no owner a page speaks of — pytest
@@ -87,6 +96,9 @@ func (x *Index) lookupMember(owner graph.NodeID, member string) memberLookup {
 		if readable && assignsMember(body, member) {
 			r.found = true
 			return r
+		}
+		if readable && dynamicMembersRe.Match(body) {
+			r.unknown = true // a proxy or a lazy namespace answers any name: no evidence the member is gone
 		}
 		resolved := 0
 		lo, hi := g.OutRange(c)
@@ -142,6 +154,10 @@ func assignsMember(body []byte, member string) bool {
 	re := regexp.MustCompile(`(?m)(\b(self|this|cls)\.` + m + `\s*(:[^=\n]*)?=[^=])|(^\s*` + m + `\s*[:=])|(^\s*` + m + `\s+[\w*\[\]]+\s*(` + "`" + `|$|//))`)
 	return re.Match(body)
 }
+
+// dynamicMembersRe: a Python class whose attribute lookup is code
+// (__getattr__, __getattribute__) may have any member.
+var dynamicMembersRe = regexp.MustCompile(`(?m)^\s+def\s+__getattr(?:ibute)?__\s*\(`)
 
 // pyBasesRe is a Python class header's base list.
 var pyBasesRe = regexp.MustCompile(`^\s*class\s+\w+\s*(\[[^\]]*\])?\s*\(([^)]*)\)`)
