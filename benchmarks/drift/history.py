@@ -19,6 +19,16 @@ def git(clone, *args):
     return subprocess.run(["git", "-C", clone, *args], capture_output=True, text=True, check=True).stdout
 
 
+def checkout(clone, commit):
+    """Check out commit; False when git cannot (a mirror may lack a large blob: apscheduler's five
+    newest parents hold tools/dockerize, which its mirror does not have, drift-prose.md). Such a
+    parent is skipped: a half-written tree would be ingested with the previous parent's files."""
+    if subprocess.run(["git", "-C", clone, "checkout", "-f", "-q", "--detach", commit], capture_output=True, text=True).returncode != 0:
+        return False
+    git(clone, "clean", "-fdq")  # files a failed checkout left behind are no part of this parent
+    return True
+
+
 def mcp(binary, rt, root, calls):
     """One server over stdio, the calls in order; the last call's structured result."""
     p = subprocess.Popen([binary, "--runtime-dir", rt, "--ingest", root], stdin=subprocess.PIPE,
@@ -58,7 +68,9 @@ def run(binary, clone, docs, fixes_tsv, outdir):
         out = os.path.join(outdir, h + ".json")
         if os.path.exists(out):
             continue
-        git(clone, "checkout", "-q", "--detach", parent)
+        if not checkout(clone, parent):
+            print(h, "skipped: cannot check out", parent, flush=True)
+            continue
         rt = os.path.join(outdir, "rt-" + h)
         subprocess.run(["rm", "-rf", rt])
         t = time.time()
