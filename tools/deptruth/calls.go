@@ -172,8 +172,15 @@ func funcKey(p *packages.Package, fn *types.Func, rel func(string) (string, bool
 }
 
 // M1ndCalls ingests root in process and returns its "calls" edges between
-// function nodes, keyed like GoCallTruth.
+// function nodes of .go files, keyed like GoCallTruth.
 func M1ndCalls(ctx context.Context, root string) (*CallGraph, error) {
+	return M1ndCallsOf(ctx, root, ".go")
+}
+
+// M1ndCallsOf is M1ndCalls for the function nodes of files ending in ext
+// (".go", ".java"). An overload's ID ends in its parameter types
+// (Type::name(String,int)), so its label is followed by "(" there.
+func M1ndCallsOf(ctx context.Context, root, ext string) (*CallGraph, error) {
 	out, err := ingest.Run(ctx, ingest.Config{Root: root}, nil)
 	if err != nil {
 		return nil, err
@@ -185,7 +192,8 @@ func M1ndCalls(ctx context.Context, root string) (*CallGraph, error) {
 			return "", false
 		}
 		k, ok := strings.CutPrefix(g.ExternalID(id), "file::")
-		return k, ok && strings.HasSuffix(k, "::"+g.Label(id)) && strings.Contains(k, ".go::")
+		named := strings.HasSuffix(k, "::"+g.Label(id)) || strings.Contains(k, "::"+g.Label(id)+"(")
+		return k, ok && named && strings.Contains(k, ext+"::")
 	}
 	for n := range g.NumNodes() {
 		if k, ok := key(graph.NodeID(n)); ok {

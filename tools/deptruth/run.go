@@ -27,10 +27,10 @@ type Repo = localize.Repo
 func ReadRepos(r io.Reader) ([]Repo, error) {
 	return localize.ReadRepos(r, func(rp Repo) error {
 		switch rp.Lang {
-		case Python, Go, JS:
+		case Python, Go, JS, Java:
 			return nil
 		}
-		return fmt.Errorf("language %q (want python, go or js)", rp.Lang)
+		return fmt.Errorf("language %q (want python, go, js or java)", rp.Lang)
 	})
 }
 

@@ -1,6 +1,6 @@
 // Package deptruth is the dependency-truth benchmark: it computes
 // file-level dependencies of a repository with each language's own tools
-// (Python's ast, go/packages, the TypeScript compiler API), asks a running
+// (Python's ast, go/packages, the TypeScript compiler API, javac), asks a running
 // m1nd-mcp server's impact tool what depends on every file, and scores the
 // answers against the truth. See benchmarks/deptruth/README.md.
 package deptruth
@@ -141,10 +141,11 @@ func (t *Truth) BlastRadius(x string) map[string]bool {
 
 // Options tune ground-truth extraction.
 type Options struct {
-	// ScriptsDir holds pydeps.py, jsdeps.cjs and npm/ (benchmarks/deptruth).
+	// ScriptsDir holds pydeps.py, jsdeps.cjs, javadeps.java and npm/ (benchmarks/deptruth).
 	ScriptsDir string
-	// Python and Node are the interpreters (default python3, node).
-	Python, Node string
+	// Python, Node and Java are the interpreters (default python3, node,
+	// java).
+	Python, Node, Java string
 	// GOOS lists the target systems the Go truth is the union over
 	// (default linux, darwin, windows).
 	GOOS []string
@@ -175,8 +176,10 @@ func Compute(ctx context.Context, root, lang string, o Options) (*Truth, error) 
 		return GoTruth(ctx, root, tracked, o)
 	case JS:
 		return JSTruth(ctx, root, tracked, o)
+	case Java:
+		return JavaTruth(ctx, root, o)
 	}
-	return nil, fmt.Errorf("unknown language %q (want python, go or js)", lang)
+	return nil, fmt.Errorf("unknown language %q (want python, go, js or java)", lang)
 }
 
 // TrackedFiles lists the files git tracks in the work tree at root
@@ -207,6 +210,8 @@ func IsLangFile(lang, rel string) bool {
 		return strings.HasSuffix(rel, ".py") || strings.HasSuffix(rel, ".pyi")
 	case Go:
 		return strings.HasSuffix(rel, ".go")
+	case Java:
+		return strings.HasSuffix(rel, ".java")
 	case JS:
 		switch path.Ext(rel) {
 		case ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts":

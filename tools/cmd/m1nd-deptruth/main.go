@@ -1,6 +1,6 @@
 // Command m1nd-deptruth scores m1nd's impact tool against dependency truth
 // computed by each language's own tools (Python's ast, go/packages, the
-// TypeScript compiler API) on pinned repositories. See
+// TypeScript compiler API, javac) on pinned repositories. See
 // benchmarks/deptruth/README.md.
 package main
 
@@ -33,7 +33,7 @@ func main() {
 		jsonOut   = flag.String("json", "", "write the full report (truth edges and per-file verdicts) as JSON to this file")
 		mdOut     = flag.String("md", "", "write the markdown summary to this file")
 		quiet     = flag.Bool("q", false, "no progress on stderr")
-		calls     = flag.Bool("calls", false, "score the Go repositories' function-level call edges (in-process ingest) instead of impact")
+		calls     = flag.Bool("calls", false, "score the Go and Java repositories' function-level call edges (in-process ingest) instead of impact")
 	)
 	flag.Parse()
 	if *reposDir == "" {
@@ -68,8 +68,15 @@ func main() {
 	if len(sel) == 0 {
 		fail(fmt.Errorf("no repository selected from %s", *reposTSV))
 	}
+	if *scripts == "" {
+		*scripts = filepath.Dir(*reposTSV)
+	}
+	sd, err := filepath.Abs(*scripts)
+	if err != nil {
+		fail(err)
+	}
 	if *calls {
-		if err := runCalls(sel, *reposDir, strings.Split(*goos, ","), *jsonOut, *quiet); err != nil {
+		if err := runCalls(sel, *reposDir, sd, strings.Split(*goos, ","), *jsonOut, *quiet); err != nil {
 			fail(err)
 		}
 		return
@@ -78,13 +85,6 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "m1nd-deptruth:", err)
 		os.Exit(2)
-	}
-	if *scripts == "" {
-		*scripts = filepath.Dir(*reposTSV)
-	}
-	sd, err := filepath.Abs(*scripts)
-	if err != nil {
-		fail(err)
 	}
 	cfg := deptruth.Config{
 		ReposDir: *reposDir, Repos: sel, Server: bin, TopK: *topK, AnyCommit: *anyCommit, CallTimeout: *timeout,
