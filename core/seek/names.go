@@ -1,6 +1,7 @@
 package seek
 
 import (
+	"bytes"
 	"cmp"
 	"maps"
 	"path"
@@ -362,7 +363,54 @@ func (x *Index) dirFiles(d string) (files []graph.NodeID, entry graph.NodeID) {
 			entry, rank = f, i
 		}
 	}
+	if entry == graph.NoNode {
+		entry = x.goPackageDoc(files)
+	}
 	return files, entry
+}
+
+// maxDocReads bounds the files goPackageDoc reads for one directory.
+const maxDocReads = 64
+
+// goPackageDoc returns the Go file among files (in path order) that
+// carries the package's doc comment ("// Package cmp determines ..."):
+// a Go package without doc.go says what it is for in one of its files
+// (go-cmp's compare.go), whose name does not tell.
+func (x *Index) goPackageDoc(files []graph.NodeID) graph.NodeID {
+	if x.opts.ReadFile == nil {
+		return graph.NoNode
+	}
+	reads := 0
+	for _, f := range files {
+		p := x.g.SourcePath(f)
+		if !strings.HasSuffix(p, ".go") || reads >= maxDocReads {
+			continue
+		}
+		reads++
+		if data, err := x.opts.ReadFile(p); err == nil && hasPackageDoc(data) {
+			return f
+		}
+	}
+	return graph.NoNode
+}
+
+// hasPackageDoc reports whether Go source opens a package doc comment: a
+// line "// Package name ..." or "Package name ..." in a /* */ block,
+// before the package clause.
+func hasPackageDoc(src []byte) bool {
+	for len(src) > 0 {
+		line, rest, _ := bytes.Cut(src, []byte("\n"))
+		t := bytes.TrimSpace(line)
+		if bytes.HasPrefix(t, []byte("package ")) {
+			return false
+		}
+		t = bytes.TrimLeft(bytes.TrimPrefix(t, []byte("//")), " \t")
+		if bytes.HasPrefix(t, []byte("Package ")) {
+			return true
+		}
+		src = rest
+	}
+	return false
 }
 
 // entryNames are the files that open a package, best first: Python's

@@ -390,3 +390,38 @@ func TestDirFilesCodeOnly(t *testing.T) {
 		t.Errorf("dirFiles(pkg) = %v, %v; want %v, %v", files, got, want, entry)
 	}
 }
+
+// TestGoPackageDoc: a Go package without doc.go or a file named as the
+// package opens with the file that carries its doc comment (go-cmp's
+// cmp/compare.go, not options.go, which sorts first and says "cmp" more).
+func TestGoPackageDoc(t *testing.T) {
+	files := map[string]string{
+		"cmp/compare.go": "// Copyright 2017.\n\n// Package cmp determines equality of values.\npackage cmp\n\nfunc Equal(x, y any) bool { return x == y }\n",
+		"cmp/options.go": "package cmp\n\n// Option configures cmp: cmp.Ignore, cmp.Transformer, cmp options for cmp.Equal.\ntype Option interface{ filter() }\n",
+		"cmp/path.go":    "package cmp\n\n// Path is a cmp path.\ntype Path []PathStep\n",
+		"other.go":       "package main\n\n// useCmp calls cmp.Equal with cmp options: cmp cmp cmp.\nfunc useCmp() { cmp.Equal(1, 2) }\n",
+	}
+	g, read := fixtureGraphOf(t, files, nil)
+	o := DefaultOptions()
+	o.ReadFile = read
+	x, err := Build(context.Background(), g, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"the cmp package", "cmp folder"} {
+		r := x.SearchText(q, Params{TopK: 5, GraphRerank: true})
+		if top := ids(g, r.Hits); len(top) == 0 || top[0] != "file::cmp/compare.go" {
+			t.Errorf("%q: top = %v, want cmp/compare.go first", q, top)
+		}
+	}
+	for src, want := range map[string]bool{
+		"// Package cmp does.\npackage cmp\n":         true,
+		"/*\nPackage cmp does.\n*/\npackage cmp\n":    true,
+		"package cmp\n\n// Package-level state.\n":    false,
+		"// Copyright.\n\npackage cmp // Package cmp": false,
+	} {
+		if got := hasPackageDoc([]byte(src)); got != want {
+			t.Errorf("hasPackageDoc(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
