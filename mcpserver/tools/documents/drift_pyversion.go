@@ -29,8 +29,9 @@ var (
 	setupRequiresRe  = regexp.MustCompile(`python_requires\s*=\s*["']([^"']+)["']`)
 	minSpecRe        = regexp.MustCompile(`(?:>=|~=)\s*(\d+)\.(\d+)`)
 	// pyVersionRe: "Python 3.6", "CPython 3.8", "Python >= 3.5", "Python
-	// 2", with an optional "before"-like word ahead.
-	pyVersionRe = regexp.MustCompile(`(?i)(?:\b(before|prior to|older than|earlier than|below|lower than)\s+(?:c?python\s*)?|\bc?python\s*(?:>=\s*)?)(\d)(?:\.(\d{1,2}))?\b`)
+	// 2", "Python versions 3.7" (dramatiq's installation.rst, missed on
+	// split7's held-out), with an optional "before"-like word ahead.
+	pyVersionRe = regexp.MustCompile(`(?i)(?:\b(before|prior to|older than|earlier than|below|lower than)\s+(?:c?python\s*)?|\bc?python\s*(?:versions?\s+)?(?:>=\s*)?)(\d)(?:\.(\d{1,2}))?\b`)
 	// olderReleaseRe: the sentence sends the reader of an old Python to
 	// an old release ("For Python 3.6 support, install version 0.19.1"),
 	// which stays true.
@@ -38,9 +39,10 @@ var (
 	// ("The 0.6-maintenance branch and releases ~= 0.6.0 support Python
 	// 3.6.1", quart: 2 false findings on split5's held-out run) is true.
 	olderReleaseRe = regexp.MustCompile(`(?i)for (?:c?python )?[\d.]+ support|(?:older|earlier|previous) (?:version|release)s?\b|\bversion \d+\.\d+\.\d+|\bbranch(?:es)?\b|\breleases?\s*(?:~=|<=?|==)\s*\d|\b\d+\.\d+\.[xX]\b`)
-	// atLeastRe: "3.6 or later", "3.6+": true of every newer Python, so
-	// only a claim of support ("supports Python >= 3.5") is stale.
-	atLeastRe = regexp.MustCompile(`^(?:\s*\+|\s+or\s+(?:later|newer|higher|above|greater))`)
+	// atLeastRe: "3.6 or later", "3.6+", "3.7 and up": true of every
+	// newer Python, so only a claim of support ("supports Python >= 3.5")
+	// is stale.
+	atLeastRe = regexp.MustCompile(`^(?:\s*\+|\s+(?:or|and)\s+(?:later|newer|higher|above|greater|up)\b)`)
 	supportRe = regexp.MustCompile(`(?i)support|require|compatib`)
 	// pythonWordRe: a "before"-word speaks of Python only when the line
 	// names it first ("a version of Python prior to 3.8").
@@ -67,26 +69,58 @@ var (
 
 // pythonMinimum reads the lowest Python the project installs on from its
 // packaging metadata at the ingest root: pyproject.toml's
-// requires-python, else setup.cfg's or setup.py's python_requires.
-func pythonMinimum(src *driftSources) (major, minor int, file string, ok bool) {
-	for _, f := range []string{"pyproject.toml", "setup.cfg", "setup.py"} {
-		t, readable := src.source(f)
-		if !readable {
-			continue
+// requires-python, else setup.cfg's or setup.py's python_requires, else
+// the lowest "Programming Language :: Python :: X.Y" classifier (a
+// setup.py without python_requires still lists what it supports). why
+// says which, for the finding's detail.
+func pythonMinimum(src *driftSources) (major, minor int, why string, ok bool) {
+	files := []string{"pyproject.toml", "setup.cfg", "setup.py"}
+	for _, f := range files {
+		if t, readable := src.source(f); readable {
+			if major, minor, spec, ok := requiresSpec(t); ok {
+				return major, minor, fmt.Sprintf("requires Python >=%d.%d (%s (%s))", major, minor, f, spec), true
+			}
 		}
-		spec := ""
-		if m := requiresPythonRe.FindSubmatch(t); m != nil {
-			spec = string(m[1])
-		} else if m := setupRequiresRe.FindSubmatch(t); m != nil {
-			spec = string(m[1])
-		}
-		if m := minSpecRe.FindStringSubmatch(spec); m != nil {
-			major, _ = strconv.Atoi(m[1])
-			minor, _ = strconv.Atoi(m[2])
-			return major, minor, f + " (" + strings.TrimSpace(spec) + ")", true
+	}
+	for _, f := range files {
+		if t, readable := src.source(f); readable {
+			if major, minor, ok := lowestClassifier(t); ok {
+				return major, minor, fmt.Sprintf("lists Python %d.%d as its oldest (%s's classifiers)", major, minor, f), true
+			}
 		}
 	}
 	return 0, 0, "", false
+}
+
+// requiresSpec reads requires-python or python_requires's lower bound.
+func requiresSpec(t []byte) (major, minor int, spec string, ok bool) {
+	if m := requiresPythonRe.FindSubmatch(t); m != nil {
+		spec = string(m[1])
+	} else if m := setupRequiresRe.FindSubmatch(t); m != nil {
+		spec = string(m[1])
+	}
+	m := minSpecRe.FindStringSubmatch(spec)
+	if m == nil {
+		return 0, 0, "", false
+	}
+	major, _ = strconv.Atoi(m[1])
+	minor, _ = strconv.Atoi(m[2])
+	return major, minor, strings.TrimSpace(spec), true
+}
+
+// classifierRe: a trove classifier naming one Python release.
+var classifierRe = regexp.MustCompile(`Programming Language :: Python :: (\d)\.(\d{1,2})\b`)
+
+// lowestClassifier is the oldest Python release the classifiers list.
+func lowestClassifier(t []byte) (major, minor int, ok bool) {
+	for _, m := range classifierRe.FindAllSubmatch(t, -1) {
+		ma, _ := strconv.Atoi(string(m[1]))
+		mi, _ := strconv.Atoi(string(m[2]))
+		if !ok || ma < major || ma == major && mi < minor {
+			major, minor, ok = ma, mi, true
+		}
+	}
+	return major, minor, ok
 }
 
 // staleVersion says whether a mention is of a Python below the minimum:
@@ -106,7 +140,7 @@ func staleVersion(before bool, major, minor int, hasMinor bool, minMajor, minMin
 // versionFindings lists a page's prose lines that speak of a Python the
 // project's metadata rules out.
 func versionFindings(b *session.Bundle, src *driftSources, d *document.DocDrift, text []byte) []document.Finding {
-	minMajor, minMinor, file, ok := pythonMinimum(src)
+	minMajor, minMinor, why, ok := pythonMinimum(src)
 	if !ok {
 		return nil
 	}
@@ -117,7 +151,7 @@ func versionFindings(b *session.Bundle, src *driftSources, d *document.DocDrift,
 		}
 		fs = append(fs, document.Finding{Kind: document.DriftMissing, Section: sectionAt(b.Graph, d, h.line),
 			Mention: document.Mention{Kind: document.MentionWord, Text: h.text}, Line: h.line,
-			Detail: fmt.Sprintf("the page speaks of %s, but the project requires Python >=%d.%d (%s): no reader runs it there", h.text, minMajor, minMinor, file)})
+			Detail: fmt.Sprintf("the page speaks of %s, but the project %s: no reader runs it there", h.text, why)})
 	}
 	return fs
 }

@@ -47,6 +47,26 @@ func TestDocumentDriftFindsPythonVersionsTheProjectDropped(t *testing.T) {
 	}
 }
 
+// A setup.py without python_requires still says what it supports in its
+// classifiers (bottle, invoke, falcon, webargs at most of their fix
+// parents on tune); the oldest listed is the minimum. python_requires,
+// when there, wins.
+func TestPythonMinimumFromClassifiers(t *testing.T) {
+	t.Parallel()
+	dir := srcCommitted(t, map[string]string{
+		"setup.py": "from setuptools import setup\n\nsetup(\n    name=\"kit\",\n    classifiers=[\n" +
+			"        \"Programming Language :: Python :: 3\",\n        \"Programming Language :: Python :: 3.10\",\n        \"Programming Language :: Python :: 3.8\",\n    ],\n)\n",
+		"src/kit/__init__.py": "def run(x):\n    return x\n",
+		"docs/install.rst":    "Install\n=======\n\nKit supports Python 3.6 and Python 3.9.\n",
+	})
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
+	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
+	want := []string{"4 missing_target | the page speaks of Python 3.6, but the project lists Python 3.8 as its oldest (setup.py's classifiers): no reader runs it there"}
+	if diff := cmp.Diff(want, findingLines(out)); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
+
 func TestStaleVersion(t *testing.T) {
 	for _, c := range []struct {
 		before         bool
@@ -94,6 +114,8 @@ func TestVersionHits(t *testing.T) {
 		{"feature stays", "Python 3.8 added deterministic functions. You can mark one with deterministic=True.\n", "kit", [2]int{3, 9}, []string{"Python 3.8"}},
 		{"before stays", "If you run this on a version of Python prior to 3.8 it is ignored.\n", "kit", [2]int{3, 9}, []string{"prior to 3.8"}},
 		{"support stays", "Dramatiq officially supports Python 3.7 and later.\n", "dramatiq", [2]int{3, 8}, []string{"Python 3.7"}},
+		{"versions word", "Dramatiq supports Python versions 3.7 and up and is installable via pip.\n", "dramatiq", [2]int{3, 8}, []string{"Python versions 3.7"}},
+		{"and up without a claim", "Sessions use Python versions 3.7 and up.\n", "dramatiq", [2]int{3, 8}, nil},
 		{"wrapped stays", "If you installed Kit\nusing Python 3.7, Kit uses it.\n", "kit", [2]int{3, 9}, []string{"Python 3.7"}},
 	} {
 		project := regexp.MustCompile(`(?i)\b` + c.project + `\b`)
