@@ -28,7 +28,16 @@ func rubyHook(x *tableExtract, i int32, s *tScope) bool {
 		case "include", "extend", "prepend":
 			rubyMixin(x, i, s)
 			return false
+		default:
+			rubyGroupForwards(x, i, s, t.text(m))
+			rubyDelegate(x, i, s, t.text(m))
 		}
+	}
+	if m >= 0 && recv >= 0 && (t.text(m) == "include" || t.text(m) == "extend") && rubyInConfigure(t, i) {
+		// RSpec.configure { |config| config.include Helpers }: every
+		// example group of the suite answers Helpers' methods.
+		rubyGroupMixins(x, i, "&groupall")
+		return false
 	}
 	if m < 0 || recv < 0 || t.text(m) != "new" {
 		return false
@@ -136,6 +145,18 @@ func rubyMixin(x *tableExtract, i int32, s *tScope) {
 			continue
 		}
 		x.b.ref(s.id, path, RelInherits, t.line(c), RefHint{})
+		if s.id == x.b.fileID && rubyInBlock(t, i) && t.text(t.child(i, x.field("method"))) != "prepend" {
+			// `include Helpers` in a describe block: the file's example
+			// groups answer Helpers' methods (resolve.rubyGroupCands).
+			x.b.res.Reexports = append(x.b.res.Reexports, Reexport{Module: "&group", Target: path})
+		}
+		if s.id == x.b.fileID && t.text(t.child(i, x.field("method"))) != "prepend" && !rubyInBlock(t, i) {
+			// `extend Sinatra::Delegator` at a file's top level gives
+			// main (the self of every top-level call in the files that
+			// load this one) the module's methods; a top-level include
+			// gives them to every object, main too.
+			x.b.res.Reexports = append(x.b.res.Reexports, Reexport{Module: "&main", Target: path})
+		}
 	}
 }
 
@@ -159,7 +180,9 @@ const rubySelfLinks = 4
 //	"B:m"    what the method m, called bare, does with its block; when
 //	         it runs it on its caller's self, the next link says
 //	"?"      a receiver no constant names: nothing of the repository
-//	"~"      not known (a block of a method of a constant, RSpec.describe)
+//	"G"      an example group of RSpec (RSpec.describe do): its
+//	         examples' self answers the spec's helpers only
+//	"~"      not known (a block of a method of a constant)
 //
 // Ruby changes self only where a method evaluates its block on another
 // object; the lexical self holds everywhere else (each, map, lambdas).
@@ -238,8 +261,10 @@ func rubyTakesBlock(x *tableExtract, c int32, m string, val func(int32) string) 
 		return "~", true // klass.new do: which class is not known
 	case self:
 		return "B:" + m, false
+	case path == "RSpec" && RubySpecDSL[m]:
+		return "G", true // RSpec.describe: an example group
 	case path != "":
-		return "~", true // RSpec.describe, Rack::Builder.app: their own rules
+		return "~", true // Rack::Builder.app: its own rules
 	}
 	return "", false // x.each do: an iterator keeps self
 }
@@ -404,4 +429,212 @@ func rubyInBlock(t *tree, i int32) bool {
 		}
 	}
 	return false
+}
+
+// rubyDelegate records the methods a module body makes, with a call of
+// one of its own class methods, that forward to a constant: sinatra's
+// Delegator says `delegate :get, :post, …`, and its `def self.delegate`
+// define_methods each name as `Delegator.target.send(name, …)`, with
+// `self.target = Application` in the module body. Each name becomes a
+// Reexport with Module "&forward": Name the generated method's path,
+// Target the constant path. A top-level `get` in a file that loads the
+// module's extender then binds Application's get (resolve.rubyMain).
+// What a gem's delegate does (ActiveSupport's `to:`) is not read.
+func rubyDelegate(x *tableExtract, i int32, s *tScope, m string) {
+	t := x.t
+	if s.id == x.b.fileID || rubyInBlock(t, i) {
+		return
+	}
+	syms := rubySymbolArgs(t, i)
+	owner := rubyOwner(t, i)
+	if len(syms) == 0 || owner < 0 {
+		return
+	}
+	gen := rubyGenerator(t, owner, m)
+	if gen < 0 {
+		return
+	}
+	target := rubyForwardTarget(t, owner, gen)
+	if target == "" {
+		return
+	}
+	for _, sym := range syms {
+		x.b.res.Reexports = append(x.b.res.Reexports, Reexport{Name: rubyDefPath(x, s, sym), Module: "&forward", Target: target})
+	}
+}
+
+// rubySymbolArgs are the names call c passes as symbols (`:get, :post`),
+// none when any argument is something else (a hash of options).
+func rubySymbolArgs(t *tree, c int32) []string {
+	a := t.child(c, t.g.field("arguments"))
+	if a < 0 {
+		return nil
+	}
+	var out []string
+	for k := t.first(a); k >= 0; k = t.n[k].next {
+		switch {
+		case t.kindIsComment(k):
+		case t.g.kindName(t.n[k].kind) == "simple_symbol":
+			out = append(out, strings.TrimPrefix(t.text(k), ":"))
+		default:
+			return nil
+		}
+	}
+	return out
+}
+
+// rubyOwner is the class or module whose body holds node i, or -1.
+func rubyOwner(t *tree, i int32) int32 {
+	for p := t.n[i].parent; p >= 0; p = t.n[p].parent {
+		switch t.g.kindName(t.n[p].kind) {
+		case "class", "module":
+			return p
+		case "method", "singleton_method", "singleton_class", "block", "do_block", "program":
+			return -1
+		}
+	}
+	return -1
+}
+
+// rubyGenerator is the class method m of owner (`def self.m`, or a def
+// in `class << self`) when its body calls define_method, or -1.
+func rubyGenerator(t *tree, owner int32, m string) int32 {
+	for k, end := owner+1, t.end(owner); k < end; k++ {
+		switch t.g.kindName(t.n[k].kind) {
+		case "method", "singleton_method":
+		default:
+			continue
+		}
+		if n := t.child(k, t.g.field("name")); n < 0 || t.text(n) != m || !rubyClassMethod(t, k) {
+			continue
+		}
+		if rubyCallsIn(t, k, func(name string) bool { return name == "define_method" }) >= 0 {
+			return k
+		}
+	}
+	return -1
+}
+
+// rubyCallsIn is the first call inside node i whose method name is
+// wanted, or -1.
+func rubyCallsIn(t *tree, i int32, want func(string) bool) int32 {
+	for k, end := i+1, t.end(i); k < end; k++ {
+		if t.g.kindName(t.n[k].kind) != "call" {
+			continue
+		}
+		if m := t.child(k, t.g.field("method")); m >= 0 && want(t.text(m)) {
+			return k
+		}
+	}
+	return -1
+}
+
+// rubySends are the methods that call a method by its name.
+var rubySends = setOf("send", "public_send", "__send__")
+
+// rubyForwardTarget is the constant generator gen's methods send to: the
+// receiver of its send when that is a constant, or the constant owner's
+// body assigns to the attribute the receiver reads (`Delegator.target`,
+// `self.target = Application`); "" when neither.
+func rubyForwardTarget(t *tree, owner, gen int32) string {
+	c := rubyCallsIn(t, gen, func(name string) bool { return rubySends[name] })
+	if c < 0 {
+		return ""
+	}
+	r := t.child(c, t.g.field("receiver"))
+	if r < 0 {
+		return ""
+	}
+	if p := rubyConstPath(t, r); p != "" {
+		return p
+	}
+	attr := t.text(r)
+	if m := t.child(r, t.g.field("method")); m >= 0 && t.g.kindName(t.n[r].kind) == "call" {
+		attr = t.text(m)
+	}
+	if !isIdent(attr) {
+		return ""
+	}
+	for k, end := owner+1, t.end(owner); k < end; k++ {
+		if t.g.kindName(t.n[k].kind) != "assignment" {
+			continue
+		}
+		l, v := t.child(k, t.g.field("left")), t.child(k, t.g.field("right"))
+		if l >= 0 && v >= 0 && strings.Join(strings.Fields(t.text(l)), "") == "self."+attr {
+			return rubyConstPath(t, v)
+		}
+	}
+	return ""
+}
+
+// RubySpecDSL are the methods of RSpec and minitest/spec that take a block
+// making an example group or running in one of its examples (describe,
+// it, let, before …). A bare call in such a block runs on the example:
+// it answers the spec's helpers (defs in the file's blocks, included
+// modules, top-level defs), never a library method of the same name
+// (`expect(x).to all(be_a(String))` is RSpec's all). They count only when
+// no file of the repository declares the method.
+var RubySpecDSL = setOf("describe", "context", "feature", "shared_examples", "shared_examples_for",
+	"shared_context", "example_group", "xdescribe", "fdescribe", "xcontext", "fcontext",
+	"it", "specify", "example", "scenario", "its", "xit", "fit", "focus", "before", "after",
+	"around", "let", "let!", "subject", "subject!")
+
+// rubyInConfigure reports whether call i sits in the block of
+// `RSpec.configure`.
+func rubyInConfigure(t *tree, i int32) bool {
+	for p := t.n[i].parent; p >= 0; p = t.n[p].parent {
+		switch t.g.kindName(t.n[p].kind) {
+		case "block", "do_block":
+			c := t.n[p].parent
+			if c < 0 || t.g.kindName(t.n[c].kind) != "call" {
+				continue
+			}
+			r, m := t.child(c, t.g.field("receiver")), t.child(c, t.g.field("method"))
+			if r >= 0 && m >= 0 && t.text(r) == "RSpec" && t.text(m) == "configure" {
+				return true
+			}
+		case "class", "module", "method", "singleton_method":
+			return false
+		}
+	}
+	return false
+}
+
+// rubyGroupMixins records the modules call i (`config.include A, B`)
+// names as Reexports with Module kind.
+func rubyGroupMixins(x *tableExtract, i int32, kind string) {
+	t := x.t
+	args := t.child(i, t.g.field("arguments"))
+	if args < 0 {
+		return
+	}
+	for c := t.first(args); c >= 0; c = t.n[c].next {
+		if p := rubyConstPath(t, c); p != "" {
+			x.b.res.Reexports = append(x.b.res.Reexports, Reexport{Module: kind, Target: strings.TrimPrefix(p, "::")})
+		}
+	}
+}
+
+// rubyForwarders are Forwardable's and ActiveSupport's delegation calls.
+var rubyForwarders = setOf("def_delegators", "def_delegator", "def_instance_delegators", "delegate")
+
+// rubyGroupForwards records the names a Forwardable or ActiveSupport
+// delegation in a block at a file's top level forwards (`def_delegators
+// :subject, :content_for`, in an RSpec group), as Reexports with Module
+// "&groupfwd": to what, a let or subject, is not known here, so a bare
+// call of such a name in the file's examples is left undecided.
+func rubyGroupForwards(x *tableExtract, i int32, s *tScope, m string) {
+	t := x.t
+	if !rubyForwarders[m] || s.id != x.b.fileID || !rubyInBlock(t, i) {
+		return
+	}
+	a := t.child(i, t.g.field("arguments"))
+	if a < 0 {
+		return
+	}
+	for k := t.first(a); k >= 0; k = t.n[k].next {
+		if t.g.kindName(t.n[k].kind) == "simple_symbol" {
+			x.b.res.Reexports = append(x.b.res.Reexports, Reexport{Name: strings.TrimPrefix(t.text(k), ":"), Module: "&groupfwd"})
+		}
+	}
 }

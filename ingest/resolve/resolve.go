@@ -144,6 +144,20 @@ type Index struct {
 	// which are no top-level defs.
 	rubyInBlock map[int32]bool
 	rubyCache   *rubyCache
+	// rubyForward maps a Ruby module to the methods its body generates
+	// to forward to a constant (name → constant path, as written:
+	// sinatra's Delegator, extract.rubyDelegate); rubyMain lists, by
+	// file, the modules its top level extends main with; rubyLoads, by
+	// file, what it requires (rubymain.go).
+	rubyForward map[int32]map[string]string
+	rubyMain    map[int32][]string
+	rubyLoads   map[int32][]string
+	// rubyGroupMix lists, by file, the modules its example groups
+	// include (`include X` in a describe block), rubyGroupAll, by file,
+	// those its RSpec.configure includes in every group (rubygroup.go).
+	rubyGroupMix map[int32][]string
+	rubyGroupAll map[int32][]string
+	rubyGroupFwd map[int32][]string // names the file's groups forward (def_delegators)
 	// rubyAliases maps a Ruby constant alias's path ("StreamingTest::Stream")
 	// to its declarations (ruby.go).
 	rubyAliases map[string][]rubyAlias
@@ -319,6 +333,7 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 	ix.addFields(fi, r)
 	if r.Language == "ruby" {
 		ix.addRubyFacts(ids, prefix, r.Reexports)
+		ix.addRubyMain(fi, ids, prefix, r)
 	}
 	for _, e := range r.Edges {
 		if e.Relation != extract.RelInherits && e.Relation != extract.RelImplements {
@@ -444,6 +459,7 @@ func (ix *Index) dropDefinitions(fi int32) {
 		delete(ix.rubyStatic, c)
 		delete(ix.rubyFacts, c)
 		delete(ix.rubyInBlock, c)
+		delete(ix.rubyForward, c)
 		for i := int32(1); i < 4; i++ {
 			delete(ix.laterRets, [2]int32{c, i})
 		}
@@ -461,6 +477,11 @@ func (ix *Index) dropDefinitions(fi int32) {
 	ix.fileCands[fi], ix.fileParents[fi], ix.fileStars[fi], ix.pyPlain[fi] = nil, nil, nil, nil
 	if ix.files[fi].lang == "ruby" {
 		ix.dropRubyAliases(fi)
+		delete(ix.rubyMain, fi)
+		delete(ix.rubyLoads, fi)
+		delete(ix.rubyGroupMix, fi)
+		delete(ix.rubyGroupAll, fi)
+		delete(ix.rubyGroupFwd, fi)
 		ix.rubyCache = &rubyCache{}
 	}
 	ix.fileReexps[fi] = nil

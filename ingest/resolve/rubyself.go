@@ -15,6 +15,10 @@ import (
 type rubyCache struct {
 	once      sync.Once
 	includers map[int32][]int32
+	// extenders caches rubyExtenders by file (a script's every top-level
+	// call asks).
+	mu        sync.Mutex
+	extenders map[int32][]int32
 }
 
 // rubyFactDepth bounds how many methods' block facts one lookup follows.
@@ -53,8 +57,12 @@ func (ix *Index) addRubyFacts(ids map[string]int32, prefix string, reexps []extr
 func (ix *Index) rubySelfCands(srcID string, cands []int32, spec string) ([]int32, bool) {
 	spec, _, _ = strings.Cut(strings.TrimPrefix(spec, "&"), "@") // the scope is srcID's
 	links := strings.Split(spec, "<")
-	gem := false // a block of a method no file here declares
+	gem := false   // a block of a method no file here declares
+	group := false // one of them RSpec's or minitest's (describe, it)
 	for k, link := range links {
+		if link == "G" || (group && link == "." && ix.rubyTopLevel(srcID)) {
+			return ix.rubyGroupCands(srcID, cands)
+		}
 		if m, ok := strings.CutPrefix(link, "B:"); ok {
 			// m is itself a bare call made where the block sits: bind
 			// it by the links after this one, then read its fact.
@@ -67,6 +75,7 @@ func (ix *Index) rubySelfCands(srcID string, cands []int32, spec string) ([]int3
 				// self, RSpec's do not; a class's self is kept below,
 				// the top level's (RSpec's files) decides nothing.
 				gem = true
+				group = group || extract.RubySpecDSL[m]
 				continue
 			}
 			out, decided, next := ix.rubyFollow(srcID, ms, cands, 0)
@@ -195,7 +204,7 @@ func (ix *Index) rubyFollow(srcID string, ms, cands []int32, depth int) ([]int32
 // hold is not decided.
 func (ix *Index) rubyLexical(srcID string, cands []int32) ([]int32, bool) {
 	if len(rubyNesting(srcID)) == 0 {
-		return ix.rubyAnswering(nil, cands, false), true // main
+		return ix.rubyMainCands(srcID, cands), true // main
 	}
 	src := ix.rubyCandByID(srcID)
 	if src < 0 || (!isType(ix.cands[src].typ) && len(rubyNesting(srcID)) == 1) {
