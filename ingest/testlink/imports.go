@@ -27,7 +27,7 @@ func ImportLinks(files []string, imports func(test string) []string) []Link {
 	}
 	var out []Link
 	for _, f := range files {
-		if named[f] || !IsTest(f) {
+		if named[f] || !IsTest(f) || testAidFiles[strings.TrimSuffix(path.Base(f), path.Ext(f))] {
 			continue
 		}
 		for _, s := range imports(f) {
@@ -77,6 +77,11 @@ var testAids = map[string]bool{
 	"helpers": true, "helper": true, "fixtures": true, "fixture": true, "__fixtures__": true,
 	"__mocks__": true, "mocks": true, "support": true, "utils": true, "_utils": true,
 }
+
+// testAidFiles are stems test-file rules match that name what tests use
+// (sinatra's test/test_helper.rb, sinatra-contrib's
+// lib/sinatra/test_helpers.rb), not tests.
+var testAidFiles = map[string]bool{"test_helper": true, "test_helpers": true, "spec_helper": true, "test_utils": true, "test_support": true}
 
 // underTestDir reports whether file lies below a directory that holds
 // tests (a test helper, a conftest.py), so it is no subject.

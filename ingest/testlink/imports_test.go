@@ -10,7 +10,7 @@ import (
 // source files it imports (ky's test/retry.ts → source/index.ts); a test
 // Find pairs by name keeps only that link; helpers, fixtures, imported
 // tests and other languages' files are no subjects, and a file under a
-// JS test directory's helpers/ is no test.
+// JS test directory's helpers/, or a test_helper.rb, is no test.
 func TestImportLinks(t *testing.T) {
 	files := []string{
 		"source/index.ts", "source/core/Ky.ts", "source/utils/merge.ts",
@@ -18,15 +18,18 @@ func TestImportLinks(t *testing.T) {
 		"test/types.d.ts", "src/app.py", "src/cart.py", "src/model.py", "tests/test_flow.py",
 		"tests/conftest.py", "tests/test_cart.py", "tests/test_other.py",
 		"web/widget.js", "web/widget.test.js", "web/page.js",
+		"lib/app/base.rb", "test/test_helper.rb", "lib/app/test_helpers.rb",
 	}
 	imports := map[string][]string{
-		"test/retry.ts":          {"source/index.ts", "test/helpers/server.ts", "source/index.ts"},
-		"test/hooks.ts":          {"source/index.ts", "source/utils/merge.ts", "test/retry.ts"},
-		"test/helpers/server.ts": {"source/index.ts"},
-		"test/_setup.ts":         {"source/core/Ky.ts"},
-		"tests/test_flow.py":     {"src/app.py", "src/model.py", "tests/conftest.py", "src/"},
-		"tests/test_cart.py":     {"src/cart.py", "src/model.py"},
-		"web/widget.test.js":     {"web/widget.js", "web/page.js"},
+		"test/retry.ts":           {"source/index.ts", "test/helpers/server.ts", "source/index.ts"},
+		"test/hooks.ts":           {"source/index.ts", "source/utils/merge.ts", "test/retry.ts"},
+		"test/helpers/server.ts":  {"source/index.ts"},
+		"test/_setup.ts":          {"source/core/Ky.ts"},
+		"tests/test_flow.py":      {"src/app.py", "src/model.py", "tests/conftest.py", "src/"},
+		"tests/test_cart.py":      {"src/cart.py", "src/model.py"},
+		"web/widget.test.js":      {"web/widget.js", "web/page.js"},
+		"test/test_helper.rb":     {"lib/app/base.rb"},
+		"lib/app/test_helpers.rb": {"lib/app/base.rb"},
 	}
 	want := []Link{
 		{"test/hooks.ts", "source/index.ts"},
