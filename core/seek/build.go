@@ -154,6 +154,11 @@ type shardWriter struct {
 	// counting scratch, indexed by local term ID
 	cnt     []uint16
 	touched []uint32
+	// lead marks the open document's terms from its lead doc lines
+	// (leadLines): kept first when the document is cut to its limit.
+	lead  []bool
+	leads []uint32
+	order []uint32 // cut's scratch
 	// wids are the shard's vocabulary as interned IDs; spans the lines
 	// of a body shard's nodes, docSpan those of each document written
 	// (docIdx: its index in the sorted spans), for the shard's cache entry.
@@ -259,13 +264,12 @@ func (w *shardWriter) close(node graph.NodeID, f Field, length uint32, limit int
 		return
 	}
 	if limit > 0 && len(w.touched) > limit {
-		// Most frequent first; among equals, first seen first.
-		slices.SortStableFunc(w.touched, func(a, b uint32) int { return int(w.cnt[b]) - int(w.cnt[a]) })
-		for _, t := range w.touched[limit:] {
-			w.cnt[t] = 0
-		}
-		w.touched = w.touched[:limit]
+		w.cut(limit)
 	}
+	for _, t := range w.leads {
+		w.lead[t] = false
+	}
+	w.leads = w.leads[:0]
 	s := w.s
 	for _, t := range w.touched {
 		s.terms = append(s.terms, t)
@@ -756,6 +760,34 @@ func (w *shardWriter) qualifiers(ext, src, label string) uint32 {
 	}
 }
 
+// cut keeps limit of the open document's terms: its lead terms first (up
+// to half the limit, first seen first), then the most frequent (among
+// equals, first seen first). The lead doc says what an entity is for in a
+// few words each used once: by frequency alone a long class kept its
+// identifiers and lost its own description (javapoet's NameAllocator,
+// "avoid collisions", was not found by those words).
+func (w *shardWriter) cut(limit int) {
+	order := w.order[:0]
+	for _, t := range w.touched {
+		if len(order) < limit/2 && w.isLead(t) {
+			order = append(order, t)
+		}
+	}
+	kept := len(order)
+	for _, t := range w.touched {
+		if !(w.isLead(t) && slices.Contains(order[:kept], t)) {
+			order = append(order, t)
+		}
+	}
+	slices.SortStableFunc(order[kept:], func(a, b uint32) int { return int(w.cnt[b]) - int(w.cnt[a]) })
+	for _, t := range order[limit:] {
+		w.cnt[t] = 0
+	}
+	w.touched, w.order = append(w.touched[:0], order[:limit]...), order
+}
+
+func (w *shardWriter) isLead(t uint32) bool { return int(t) < len(w.lead) && w.lead[t] }
+
 // maxDocLines is how far above a declaration its doc comment and
 // decorators are looked for.
 const maxDocLines = 30
@@ -828,6 +860,9 @@ func (w *shardWriter) bodyDoc(o *Options, b *bodyText, sp span, node graph.NodeI
 		}
 	}
 	var length uint32
+	if sp.start > 0 {
+		length = w.markLead(b, lo, int(sp.start)-1)
+	}
 	for _, t := range b.toks[b.lineOff[lo]:b.lineOff[hi+1]] {
 		w.count(t)
 		length++
@@ -835,6 +870,57 @@ func (w *shardWriter) bodyDoc(o *Options, b *bodyText, sp span, node graph.NodeI
 	n := len(w.s.docNode)
 	w.close(node, Body, length, limit)
 	return len(w.s.docNode) > n
+}
+
+// leadDocLines is how many lines make an entity's lead doc: the first
+// sentence of its doc comment, or the declaration and the docstring below.
+const leadDocLines = 4
+
+// markLead marks the terms of the lead doc of the entity declared at line
+// decl (0-based) whose body document starts at line lo: the top of the
+// comment block above it (annotations skipped), found however long the
+// block is, else the declaration's first lines. Lead lines above lo are
+// not in the document's window: their terms are counted too, and their
+// count returned.
+func (w *shardWriter) markLead(b *bodyText, lo, decl int) uint32 {
+	top := lo
+	for top > 0 && decl-top < maxDocBlock && isDocLine(b.line(top-1)) {
+		top--
+	}
+	var n uint32
+	taken := 0
+	for l := top; l < decl && taken < leadDocLines; l++ {
+		if t := bytes.TrimSpace(b.line(l)); len(t) > 0 && t[0] == '@' {
+			continue
+		}
+		taken++
+		n += w.markLine(b, l, l < lo)
+	}
+	for l := decl; taken == 0 && l < min(decl+leadDocLines, b.nlines()); l++ {
+		w.markLine(b, l, false)
+	}
+	return n
+}
+
+// markLine marks line l's terms as lead terms, counting them when count.
+func (w *shardWriter) markLine(b *bodyText, l int, count bool) uint32 {
+	toks := b.toks[b.lineOff[l]:b.lineOff[l+1]]
+	for _, t := range toks {
+		if count {
+			w.count(t)
+		}
+		if int(t) >= len(w.lead) {
+			w.lead = append(w.lead, make([]bool, int(t)+1-len(w.lead)+256)...)
+		}
+		if !w.lead[t] {
+			w.lead[t] = true
+			w.leads = append(w.leads, t)
+		}
+	}
+	if count {
+		return uint32(len(toks))
+	}
+	return 0
 }
 
 // keep is the cache entry of shard s, just written by w (bodyShard or a
