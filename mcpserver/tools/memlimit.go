@@ -208,12 +208,13 @@ func GraphChangeRoom(nodes, edges int) uint64 {
 // third of a one-file tick's, tick64c.md); held, a burst of ticks shares
 // its collections, and the one that finds the old graphs dead runs after
 // the save, when the tree has been quiet. The peak is the same bound as
-// during a tick (the room is never more than one); what the hold costs
-// is that the garbage of the last tick stays until the save.
+// during a tick (one room, never a sum); what the hold costs is that the
+// garbage of the last tick stays until the save.
 type RoomHold struct {
 	mu    sync.Mutex
 	room  uint64
 	done  func()
+	runs  int // runs under way: a Release waits for the save after them
 	timer *time.Timer
 }
 
@@ -221,15 +222,17 @@ type RoomHold struct {
 // failed is followed by none).
 const maxRoomHold = time.Minute
 
-// Keep holds room (the largest asked since the last Release) until
-// Release, or maxRoomHold after the last Keep.
-func (h *RoomHold) Keep(room uint64) {
-	if memoryPolicy.on.Load() {
-		h.keep(min(room, liveHeap()))
+// Keep holds room (the largest asked since the last Release) for a run;
+// the run calls end when it is over, and the room stays until Release,
+// or maxRoomHold after the last run ended.
+func (h *RoomHold) Keep(room uint64) (end func()) {
+	if !memoryPolicy.on.Load() {
+		return func() {}
 	}
+	return h.keep(min(room, liveHeap()))
 }
 
-func (h *RoomHold) keep(room uint64) {
+func (h *RoomHold) keep(room uint64) (end func()) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.done == nil || room > h.room {
@@ -241,17 +244,31 @@ func (h *RoomHold) keep(room uint64) {
 			old()
 		}
 	}
-	if h.timer == nil {
-		h.timer = time.AfterFunc(maxRoomHold, h.Release)
-	} else {
-		h.timer.Reset(maxRoomHold)
+	h.runs++
+	if h.timer != nil {
+		h.timer.Stop()
+	}
+	return func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		h.runs--
+		if h.timer == nil {
+			h.timer = time.AfterFunc(maxRoomHold, h.Release)
+		} else {
+			h.timer.Reset(maxRoomHold)
+		}
 	}
 }
 
-// Release gives the held room back (nothing when none is held).
+// Release gives the held room back, unless a run is under way: a save
+// that ends during a tick (a slow tick outlasts the save's quiet) must
+// not take that tick's room; the save after it releases it.
 func (h *RoomHold) Release() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.runs > 0 {
+		return
+	}
 	if h.timer != nil {
 		h.timer.Stop()
 	}

@@ -158,7 +158,8 @@ func TestRoomForChangeIsCapped(t *testing.T) {
 
 // TestRoomHold: a hold keeps its room in the limit until Release; holding
 // again keeps the largest room, not the sum (a burst of ticks holds one
-// tick's room), and Release gives it back.
+// tick's room); a Release while a run is under way (the save behind the
+// last tick ending during the next) keeps it, and one after gives it back.
 func TestRoomHold(t *testing.T) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 		t.Skip("GOMEMLIMIT is set: the policy leaves the user's limit alone")
@@ -169,16 +170,22 @@ func TestRoomHold(t *testing.T) {
 	const room = 1 << 30
 	limit := func() int64 { return debug.SetMemoryLimit(-1) }
 	var h RoomHold
-	h.keep(room)
+	h.keep(room)()
 	if got := limit(); got < limitFloor+room/2 {
 		t.Fatalf("holding %d MiB: limit %d MiB", room>>20, got>>20)
 	}
-	h.keep(room / 4)
-	h.keep(room)
+	h.keep(room / 4)()
+	end := h.keep(room)
 	if got := limit(); got >= limitFloor+room*3/2 {
 		t.Errorf("held three times: limit %d MiB, want one room, not their sum", got>>20)
 	}
-	h.keep(2 * room)
+	// A save that ends while a run is under way leaves its room.
+	h.Release()
+	if got := limit(); got < limitFloor+room/2 {
+		t.Errorf("released during a run: limit %d MiB, want the run's room kept", got>>20)
+	}
+	end()
+	h.keep(2 * room)()
 	if got := limit(); got < limitFloor+room*3/2 || got >= limitFloor+room*5/2 {
 		t.Errorf("held a larger room: limit %d MiB, want the larger room alone", got>>20)
 	}

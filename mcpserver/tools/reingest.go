@@ -315,8 +315,9 @@ func ReingestRoot(c *Call, root string) (_ *ingest.Output, err error) {
 		// A daemon tick's room stays until the save behind the tick
 		// (RoomHold): a burst of ticks then shares its collections.
 		hold := RoomHoldOf(c.Session)
-		hold.Keep(room)
+		end := hold.Keep(room)
 		defer func() {
+			end()
 			if err != nil {
 				hold.Release() // no save follows a failed run
 			}
