@@ -176,6 +176,10 @@ type Index struct {
 	// pyPlain: file → modules a Python file imports whole (`import pkg`):
 	// its uses are attribute reads of pkg's names, which no ref records.
 	pyPlain [][]string
+	// jsNamed: file → modules a JS/TS file imports a name from that is
+	// also the module's stem (`import { db } from "@/lib/db"`): that ref
+	// is the module's export, not the module itself.
+	jsNamed [][]string
 }
 
 // New indexes the extraction results (one per file; nil entries are
@@ -242,6 +246,7 @@ func (ix *Index) place(r *extract.Result) int32 {
 	ix.fileParents = append(ix.fileParents, nil)
 	ix.fileStars = append(ix.fileStars, nil)
 	ix.pyPlain = append(ix.pyPlain, nil)
+	ix.jsNamed = append(ix.jsNamed, nil)
 	ix.fileReexps = append(ix.fileReexps, nil)
 	ix.addFile(fi, r)
 	return fi
@@ -280,6 +285,9 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 		}
 		if r.Language == "python" && len(im.Names) == 0 {
 			ix.pyPlain[fi] = append(ix.pyPlain[fi], im.Module)
+		}
+		if family(r.Language) == "js" && slices.Contains(im.Names, lastSegment(im.Module)) {
+			ix.jsNamed[fi] = append(ix.jsNamed[fi], im.Module)
 		}
 	}
 	ix.fileReexps[fi] = r.Reexports
@@ -474,7 +482,7 @@ func (ix *Index) dropDefinitions(fi int32) {
 		}
 	}
 	ix.dropFields(fi)
-	ix.fileCands[fi], ix.fileParents[fi], ix.fileStars[fi], ix.pyPlain[fi] = nil, nil, nil, nil
+	ix.fileCands[fi], ix.fileParents[fi], ix.fileStars[fi], ix.pyPlain[fi], ix.jsNamed[fi] = nil, nil, nil, nil, nil
 	if ix.files[fi].lang == "ruby" {
 		ix.dropRubyAliases(fi)
 		delete(ix.rubyMain, fi)
@@ -685,7 +693,8 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 				// of __init__.py (uvicorn/main.py's uvicorn.__version__).
 				return Result{}
 			}
-			if rel == extract.RelImports && (from.lang == "go" || label == lastSegment(hint.Module) || name == hint.Module) {
+			stem := label == lastSegment(hint.Module) && !slices.Contains(ix.jsNamed[fi], hint.Module)
+			if rel == extract.RelImports && (from.lang == "go" || stem || name == hint.Module) {
 				// "import fmt", "import numpy as np", a default import of
 				// "./repo", a ref named like its module ("from . import
 				// x" also imports "."): the module itself, not a symbol

@@ -55,3 +55,22 @@ func TestTSConfigAliases(t *testing.T) {
 			hint: extract.RefHint{Module: "@/users"}, want: "file::packages/admin/app/users.ts::listUsers", status: Resolved},
 	})
 }
+
+// TestJSNamedImportOfModuleStem: `import { db } from "@/lib/db"` names the
+// module's export db, not the module; a default import named like its
+// module (`import db from "./db"`, no such name imported) still binds the
+// module. Before, both bound lib/db.ts itself: taxonomy's pages imported
+// no prisma client.
+func TestJSNamedImportOfModuleStem(t *testing.T) {
+	page := file("app/page.ts", "typescript", "func Page")
+	page.Imports = []extract.Import{{Module: "../lib/db", Names: []string{"db"}}}
+	other := file("app/other.ts", "typescript", "func Other")
+	other.Imports = []extract.Import{{Module: "../lib/db", Alias: "db"}}
+	ix := New([]*extract.Result{page, other, file("lib/db.ts", "typescript", "const db", "func connect")}, nil)
+	run(t, ix, []rcase{
+		{name: "named import", from: "app/page.ts", ref: "db", rel: extract.RelImports,
+			hint: extract.RefHint{Module: "../lib/db"}, want: "file::lib/db.ts::db", status: Resolved},
+		{name: "default import", from: "app/other.ts", ref: "db", rel: extract.RelImports,
+			hint: extract.RefHint{Module: "../lib/db"}, want: "file::lib/db.ts", status: Resolved},
+	})
+}
