@@ -278,9 +278,10 @@ func (h *RoomHold) Release() {
 	}
 }
 
-// Held is the room held now (0 when none).
-func (h *RoomHold) Held() uint64 {
+// Holding reports whether a room is held (it may be 0 bytes before the
+// first collection has measured a live heap).
+func (h *RoomHold) Holding() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.room
+	return h.done != nil
 }

@@ -27,16 +27,16 @@ func TestTickRoomHeldUntilSave(t *testing.T) {
 	if len(out["roots_reingested"].([]any)) != 1 {
 		t.Fatalf("tick %v", out)
 	}
-	if hold.Held() == 0 {
+	if !hold.Holding() {
 		t.Fatal("after a tick that reingested, no room is held for its save")
 	}
 	// The quiet save runs persistQuiet after the tick; the bound only
 	// keeps a broken save from hanging the run (the hold's own bound is a
 	// minute).
-	for i := 0; i < 3000 && hold.Held() != 0; i++ {
+	for i := 0; i < 3000 && hold.Holding(); i++ {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if hold.Held() != 0 {
+	if hold.Holding() {
 		t.Fatal("the room is still held 30 s after the tick")
 	}
 	if d.Session.PersistedGen() == saved {
