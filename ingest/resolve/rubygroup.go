@@ -40,11 +40,27 @@ func (ix *Index) rubyGroupCands(srcID string, cands []int32) ([]int32, bool) {
 		}
 	}
 	add(fi, ix.rubyGroupMix[fi])
+	// An example group is a subclass of the framework's: what the
+	// repository adds to it by reopening it in a file the spec loads
+	// (rack's test/helper.rb reopens Minitest::Spec with deprecated,
+	// capture_warnings) answers. sinatra's test/contest.rb reopens
+	// Minitest::Test, which its RSpec specs never load.
+	loaded := ix.rubyLoaded(fi)
+	for _, p := range rubyGroupBases {
+		decls := slices.DeleteFunc(ix.rubyDecls("", p), func(d int32) bool { return !slices.Contains(loaded, ix.cands[d].file) })
+		for _, c := range ix.rubyAnswering(decls, cands, false) {
+			keep[c] = true
+		}
+	}
 	for _, f := range slices.Sorted(maps.Keys(ix.rubyGroupAll)) {
 		add(f, ix.rubyGroupAll[f])
 	}
 	return slices.DeleteFunc(slices.Clone(cands), func(c int32) bool { return !keep[c] }), true
 }
+
+// rubyGroupBases are the classes RSpec's and minitest/spec's example
+// groups descend from, as absolute constant paths.
+var rubyGroupBases = []string{"::Minitest::Spec", "::Minitest::Test", "::RSpec::Core::ExampleGroup"}
 
 // rubyFileOf is the file an ID of a Ruby source lies in.
 func (ix *Index) rubyFileOf(srcID string) (int32, bool) {

@@ -11,7 +11,10 @@ import (
 // binds the spec's helpers — a def made in the file's blocks, a module a
 // group includes or RSpec.configure includes, a top-level def — and
 // otherwise nothing, never a library method of the same name (RSpec's
-// `all` matcher is no Store#all).
+// `all` matcher is no Store#all). A group is a Minitest::Spec (or RSpec
+// ExampleGroup): what the repository reopens it with answers; a block a
+// helper hands to a class whose initialize instance_evals it runs on
+// the new object (rack's builder_to_app).
 func TestRubySpecExampleSelf(t *testing.T) {
 	files := map[string]string{
 		"lib/store.rb": `class Store
@@ -39,6 +42,40 @@ module Extra
 end
 
 def fixture_path
+end
+`,
+		"lib/builder.rb": `class Builder
+  def initialize(&block)
+    instance_eval(&block)
+  end
+
+  def use(m)
+  end
+end
+`,
+		"test/helper.rb": `class Minitest::Spec
+  def quietly(&block)
+  end
+end
+`,
+		"test/contest.rb": `class Minitest::Test
+  def self.context(name, &block)
+  end
+end
+`,
+		"test/spec_builder.rb": `require_relative 'helper'
+
+describe Builder do
+  def build(&block)
+    Builder.new(&block)
+  end
+
+  it 'uses' do
+    build do
+      use(1)
+    end
+    quietly()
+  end
 end
 `,
 		"spec/spec_helper.rb": `RSpec.configure do |config|
@@ -70,6 +107,9 @@ RSpec.describe Store do
 end
 `,
 		"spec/bare_spec.rb": `describe 'bare' do
+  context 'c' do
+  end
+
   before do
     fetch(:y)
   end
@@ -82,25 +122,32 @@ end
 `,
 	}
 	want := map[string]string{
-		"spec/bare_spec.rb build_store":     "spec/support/helpers.rb::SpecHelpers::build_store",
-		"spec/bare_spec.rb extra_thing":     "",
-		"spec/bare_spec.rb fetch":           "",
-		"spec/store_spec.rb build_report":   "lib/store.rb::Store::build_report",
-		"spec/store_spec.rb def_delegators": "",
-		"spec/store_spec.rb all":            "",
-		"spec/store_spec.rb be_a":           "",
-		"spec/store_spec.rb build_store":    "spec/support/helpers.rb::SpecHelpers::build_store",
-		"spec/store_spec.rb extra_thing":    "spec/support/helpers.rb::Extra::extra_thing",
-		"spec/store_spec.rb fixture_path":   "spec/support/helpers.rb::fixture_path",
-		"spec/store_spec.rb fetch":          "",
-		"spec/store_spec.rb local_helper":   "spec/store_spec.rb::local_helper",
-		"spec/store_spec.rb let":            "",
-		"spec/store_spec.rb describe":       "",
-		"spec/store_spec.rb expect":         "",
-		"spec/store_spec.rb it":             "",
-		"spec/bare_spec.rb before":          "",
-		"spec/bare_spec.rb describe":        "",
-		"spec/bare_spec.rb it":              "",
+		"lib/builder.rb::Builder::initialize instance_eval": "",
+		"spec/bare_spec.rb context":                         "",
+		"test/spec_builder.rb build":                        "test/spec_builder.rb::build",
+		"test/spec_builder.rb describe":                     "",
+		"test/spec_builder.rb it":                           "",
+		"test/spec_builder.rb quietly":                      "test/helper.rb::Minitest::Spec::quietly",
+		"test/spec_builder.rb use":                          "lib/builder.rb::Builder::use",
+		"spec/bare_spec.rb build_store":                     "spec/support/helpers.rb::SpecHelpers::build_store",
+		"spec/bare_spec.rb extra_thing":                     "",
+		"spec/bare_spec.rb fetch":                           "",
+		"spec/store_spec.rb build_report":                   "lib/store.rb::Store::build_report",
+		"spec/store_spec.rb def_delegators":                 "",
+		"spec/store_spec.rb all":                            "",
+		"spec/store_spec.rb be_a":                           "",
+		"spec/store_spec.rb build_store":                    "spec/support/helpers.rb::SpecHelpers::build_store",
+		"spec/store_spec.rb extra_thing":                    "spec/support/helpers.rb::Extra::extra_thing",
+		"spec/store_spec.rb fixture_path":                   "spec/support/helpers.rb::fixture_path",
+		"spec/store_spec.rb fetch":                          "",
+		"spec/store_spec.rb local_helper":                   "spec/store_spec.rb::local_helper",
+		"spec/store_spec.rb let":                            "",
+		"spec/store_spec.rb describe":                       "",
+		"spec/store_spec.rb expect":                         "",
+		"spec/store_spec.rb it":                             "",
+		"spec/bare_spec.rb before":                          "",
+		"spec/bare_spec.rb describe":                        "",
+		"spec/bare_spec.rb it":                              "",
 	}
 	got := resolveBareCalls(t, files)
 	if d := cmp.Diff(want, got); d != "" {

@@ -100,37 +100,46 @@ func (ix *Index) rubyMainVia(scope, path, name string, cands []int32) []int32 {
 	return out
 }
 
-// rubyExtenders are the files among fi and those it loads (through
-// require, rubyLoadDepth deep) whose top level extends main, in path
-// order.
+// rubyExtenders are the files among fi and those it loads whose top
+// level extends main, in path order.
 func (ix *Index) rubyExtenders(fi int32) []int32 {
+	var out []int32
+	for _, f := range ix.rubyLoaded(fi) {
+		if len(ix.rubyMain[f]) > 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// rubyLoaded are fi and the files it loads through require (rubyLoadDepth
+// deep), in path order, cached by file (a script's every top-level call
+// asks).
+func (ix *Index) rubyLoaded(fi int32) []int32 {
 	rc := ix.rubyCache
 	if rc == nil {
 		return nil // no Ruby file
 	}
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
-	if out, ok := rc.extenders[fi]; ok {
+	if out, ok := rc.loaded[fi]; ok {
 		return out
 	}
-	if rc.extenders == nil {
-		rc.extenders = map[int32][]int32{}
+	if rc.loaded == nil {
+		rc.loaded = map[int32][]int32{}
 	}
-	rc.extenders[fi] = ix.loadExtenders(fi)
-	return rc.extenders[fi]
+	rc.loaded[fi] = ix.loadedFiles(fi)
+	return rc.loaded[fi]
 }
 
-// loadExtenders computes rubyExtenders.
-func (ix *Index) loadExtenders(fi int32) []int32 {
+// loadedFiles computes rubyLoaded.
+func (ix *Index) loadedFiles(fi int32) []int32 {
 	seen := map[int32]bool{fi: true}
 	level := []int32{fi}
-	var out []int32
-	for depth := 0; depth <= rubyLoadDepth && len(level) > 0; depth++ {
+	out := []int32{fi}
+	for depth := 0; depth < rubyLoadDepth && len(level) > 0; depth++ {
 		var next []int32
 		for _, f := range level {
-			if len(ix.rubyMain[f]) > 0 {
-				out = append(out, f)
-			}
 			for _, mod := range ix.rubyLoads[f] {
 				for _, loc := range ix.rubyModule(ix.files[f], mod) {
 					if g, ok := ix.fileIdx[loc.file]; ok && !seen[g] {
@@ -140,6 +149,7 @@ func (ix *Index) loadExtenders(fi int32) []int32 {
 				}
 			}
 		}
+		out = append(out, next...)
 		level = next
 	}
 	slices.SortFunc(out, func(a, b int32) int { return strings.Compare(ix.files[a].path, ix.files[b].path) })

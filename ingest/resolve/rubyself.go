@@ -15,10 +15,9 @@ import (
 type rubyCache struct {
 	once      sync.Once
 	includers map[int32][]int32
-	// extenders caches rubyExtenders by file (a script's every top-level
-	// call asks).
-	mu        sync.Mutex
-	extenders map[int32][]int32
+	// loaded caches rubyLoaded by file.
+	mu     sync.Mutex
+	loaded map[int32][]int32
 }
 
 // rubyFactDepth bounds how many methods' block facts one lookup follows.
@@ -133,6 +132,11 @@ func (ix *Index) rubyNew(srcID, scope, path string, cands []int32, depth int) ([
 		if slices.ContainsFunc(decls, func(d int32) bool { return ix.cands[d].id+"::"+own == ix.cands[c].id }) {
 			ms = append(ms, c)
 		}
+	}
+	if own == "initialize" && slices.ContainsFunc(ms, func(c int32) bool { return ix.rubyFacts[c] == "." }) {
+		// initialize instance_evals its block (Rack::Builder's): self
+		// is the new object, not the caller's.
+		return ix.rubyAnswering(decls, cands, false), true, false
 	}
 	return ix.rubyFollow(srcID, ms, cands, depth)
 }
