@@ -43,3 +43,13 @@ func TestImportLinks(t *testing.T) {
 		t.Errorf("import links (-want +got):\n%s", d)
 	}
 }
+
+// TestRubySpecPrefix: rack names its minitest/spec files test/spec_x.rb;
+// spec/spec_helper.rb is RSpec's setup, no test of a helper.rb.
+func TestRubySpecPrefix(t *testing.T) {
+	files := []string{"lib/rack/builder.rb", "test/spec_builder.rb", "lib/helper.rb", "spec/spec_helper.rb"}
+	want := []Link{{"test/spec_builder.rb", "lib/rack/builder.rb"}}
+	if d := cmp.Diff(want, Find(files)); d != "" {
+		t.Errorf("links (-want +got):\n%s", d)
+	}
+}

@@ -146,13 +146,17 @@ func subjectStem(fam, file, dir, stem string) (string, bool) {
 	case "jvm", "cs", "swift", "php", "hs":
 		return cut([]string{"Test"}, []string{"Tests", "Test", "Spec", "IT", "Suite"})
 	case "rb":
-		return cut([]string{"test_"}, []string{"_spec", "_test"})
+		if stem == "spec_helper" {
+			return "", false // RSpec's setup, no test
+		}
+		// rack's minitest/spec files are test/spec_builder.rb.
+		return cut([]string{"test_", "spec_"}, []string{"_spec", "_test"})
 	case "c":
 		return cut([]string{"test_"}, []string{"_unittest", "_test", "_tests", "Test"})
 	case "dart", "ex", "zig":
 		return cut(nil, []string{"_test"})
 	case "lua":
-		return cut([]string{"test_"}, []string{"_spec", "_test"})
+		return cut([]string{"test_", "spec_"}, []string{"_spec", "_test"})
 	case "sh":
 		if strings.HasSuffix(file, ".bats") {
 			return stem, true
