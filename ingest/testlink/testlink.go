@@ -156,7 +156,7 @@ func subjectStem(fam, file, dir, stem string) (string, bool) {
 	case "dart", "ex", "zig":
 		return cut(nil, []string{"_test"})
 	case "lua":
-		return cut([]string{"test_", "spec_"}, []string{"_spec", "_test"})
+		return cut([]string{"test_"}, []string{"_spec", "_test"})
 	case "sh":
 		if strings.HasSuffix(file, ".bats") {
 			return stem, true
