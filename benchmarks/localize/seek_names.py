@@ -163,6 +163,22 @@ def gen_dirs(root, out):
     json.dump(probes, open(out, 'w'), indent=1)
     print(len(probes), 'probes')
 
+def go_doc_file(repo, d):
+    """The Go file of directory d (path order, not tests) whose text opens
+    with the package doc comment ("// Package cmp ..." before the package
+    clause); '' when none. Added after the first run (seek-names2.md)."""
+    full = os.path.join(repo, d)
+    for b in sorted(os.listdir(full)):
+        if not b.endswith('.go') or b.endswith('_test.go'):
+            continue
+        for line in open(os.path.join(full, b), errors='replace'):
+            t = line.strip()
+            if t.startswith('package '):
+                break
+            if t.lstrip('/').strip().startswith('Package '):
+                return d + '/' + b
+    return ''
+
 def run_dirs(binary, probes_path, out, root):
     probes = json.load(open(probes_path))
     res = []
@@ -176,15 +192,18 @@ def run_dirs(binary, probes_path, out, root):
             fps = [r.get('file_path', '') for r in d.get('results', [])]
             dir_rank = next((i + 1 for i, fp in enumerate(fps) if fp and os.path.dirname(fp) == p['dir']), 0)
             entry_rank = next((i + 1 for i, fp in enumerate(fps) if p['entry'] and fp == p['entry']), 0)
-            res.append(dict(p, dir_rank=dir_rank, entry_rank=entry_rank, top=[r['node_id'] for r in d.get('results', [])[:3]]))
+            doc = p['entry'] or go_doc_file(os.path.join(root, repo), p['dir'])
+            doc_rank = next((i + 1 for i, fp in enumerate(fps) if doc and fp == doc), 0)
+            res.append(dict(p, doc=doc, dir_rank=dir_rank, entry_rank=entry_rank, doc_rank=doc_rank, top=[r['node_id'] for r in d.get('results', [])[:3]]))
         s.close()
     json.dump(res, open(out, 'w'), indent=1)
     summarize_dirs(res)
 
 def summarize_dirs(res):
     n = len(res)
-    for k in ('dir_rank', 'entry_rank'):
-        rs = [r for r in res if k != 'entry_rank' or r['entry']]
+    for k in ('dir_rank', 'entry_rank', 'doc_rank'):
+        if k not in res[0]: continue
+        rs = [r for r in res if k == 'dir_rank' or r[{'entry_rank': 'entry', 'doc_rank': 'doc'}[k]]]
         f1 = sum(1 for r in rs if r[k] == 1); f3 = sum(1 for r in rs if 0 < r[k] <= 3)
         print(f'{k} ({len(rs)} probes): first {f1} ({100*f1/max(1,len(rs)):.0f} %), top-3 {f3} ({100*f3/max(1,len(rs)):.0f} %)')
 

@@ -280,8 +280,14 @@ func (x *Index) nameEvidence(s *scratch, q Query, terms []usedTerm, prior func(g
 	}
 	for _, d := range dirs {
 		files, entry := x.dirFiles(d.dir)
-		for _, f := range files {
-			gains = append(gains, graph.Scored{Node: f, Score: d.r})
+		// The name alone ("licenses") may mean the package or a file of
+		// that name (packaging's licenses/ and tasks/licenses.py): the
+		// entry is then named as a file is, and their own evidence
+		// decides. A directory word means the directory, all of it.
+		if o.dir {
+			for _, f := range files {
+				gains = append(gains, graph.Scored{Node: f, Score: d.r})
+			}
 		}
 		if entry != graph.NoNode {
 			gains = append(gains, graph.Scored{Node: entry, Score: d.r})
@@ -323,11 +329,12 @@ type namedDir struct {
 // directory is named as a file is (nameShare of its base name), and only
 // when the query says a directory word or is the name alone: a commit message
 // that mentions "middleware" among other words is about some code in
-// it, not about the folder. Its code files each gain its share (so they
-// come before the code that only mentions the name) and its entry file
-// — __init__.py, doc.go, index.ts, mod.rs — as much again, so the
-// package's own description comes first and its other files follow in
-// the order of their own evidence.
+// it, not about the folder. With a directory word its code files each
+// gain its share (so they come before the code that only mentions the
+// name) and its entry file — __init__.py, doc.go, index.ts, mod.rs — as
+// much again, so the package's own description comes first and its other
+// files follow in the order of their own evidence; the name alone gives
+// the entry file the share a file of that name gets.
 func (x *Index) namedDirs(terms []usedTerm, o ownTerms) []namedDir {
 	var ds []string
 	for _, t := range terms {

@@ -319,11 +319,34 @@ func TestQueryNamesDirectory(t *testing.T) {
 		other bool
 	}{
 		{"the zapcore package", "file::zapcore/doc.go", "zapcore/", false, false},
-		{"zapcore", "file::zapcore/doc.go", "zapcore/", true, false},
+		{"zapcore", "file::zapcore/doc.go", "zapcore/", true, true},
 		{"sessions package", "file::sessions/__init__.py", "sessions/", true, false},
 		{"the middleware folder", "file::web/middleware/index.js", "web/middleware/", true, false},
-		// A Python package is a module too, and so is backend/session.py.
-		{"the sessions module", "file::sessions/__init__.py", "sessions/", true, true},
+	}
+	// The name alone names the package's entry as a file: its other files
+	// gain nothing.
+	{
+		q := ParseQuery("sessions")
+		terms := x.weighTerms(q, DefaultMaxTerms)
+		o := x.ownTerms(q, terms)
+		if ds := x.namedDirs(terms, o); len(ds) != 1 || o.dir {
+			t.Errorf("sessions names %v (directory word %v), want sessions/ alone", ds, o.dir)
+		}
+		lex := func(x *Index) float32 {
+			for _, h := range x.SearchText("sessions", Params{TopK: 20, GraphRerank: true}).Hits {
+				if g.ExternalID(h.Node) == "file::sessions/store.py" {
+					return h.Breakdown.Lexical
+				}
+			}
+			return -1
+		}
+		if on, off := lex(x), lex(xoff); on != off {
+			t.Errorf("sessions: store.py's lexical score %v, %v without NameMatch: want no gain", on, off)
+		}
+		rp := x.SearchText("sessions package", Params{TopK: 10, GraphRerank: true})
+		if len(rp.Hits) < 2 || g.ExternalID(rp.Hits[1].Node) != "file::sessions/store.py" {
+			t.Errorf("sessions package: %v, want store.py 2nd", ids(g, rp.Hits))
+		}
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
