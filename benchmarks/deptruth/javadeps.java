@@ -75,10 +75,12 @@ public class javadeps {
             }
         };
         StandardJavaFileManager fm = javac.getStandardFileManager(diags, null, StandardCharsets.UTF_8);
-        // -XDshould-stop.ifError=FLOW: keep attributing every class after
-        // the errors a missing classpath causes.
+        // -XDshould-stop.ifError=ATTR: keep attributing every class after
+        // the errors a missing classpath causes, and stop there (flow
+        // analysis adds nothing here, and crashed on compile-testing's
+        // erroneous code).
         List<String> opts = List.of("-proc:none", "-implicit:none", "-Xlint:none", "-nowarn",
-                "-XDshould-stop.ifError=FLOW", "-Xmaxerrs", "100000", "-encoding", "UTF-8");
+                "-XDshould-stop.ifError=ATTR", "-XDshould-stop.ifNoError=ATTR", "-Xmaxerrs", "100000", "-encoding", "UTF-8");
         JavacTask task = (JavacTask) javac.getTask(null, fm, diags, opts, null, fm.getJavaFileObjectsFromFiles(inputs));
         trees = Trees.instance(task);
         pos = trees.getSourcePositions();
@@ -86,7 +88,15 @@ public class javadeps {
         List<CompilationUnitTree> units = new ArrayList<>();
         for (CompilationUnitTree u : task.parse()) units.add(u);
         parsing = false;
-        task.analyze();
+        try {
+            task.analyze();
+        } catch (RuntimeException | AssertionError x) {
+            // javac can fail on code a missing classpath leaves broken
+            // (compile-testing); what it attributed before stays in the
+            // trees, the rest counts as unattributed.
+            stats.put("javac_crashed", 1L);
+            System.err.println("javadeps: javac stopped: " + x);
+        }
         List<CompilationUnitTree> keep = new ArrayList<>();
         for (CompilationUnitTree u : units) {
             String f = rel(u.getSourceFile().toUri());
