@@ -58,7 +58,7 @@ func derivedEdges(files []fileFacts, ws *workspace.Info, impls func() []resolve.
 }
 
 // testEdges links test files to the files they test (testlink: names and
-// layout), keeping a link only when the test can reach its subject: it sits
+// layout, else imports), keeping a name's link only when the test can reach its subject: it sits
 // in the subject's directory, or one of its imports is the subject or the
 // subject's package — or it imports nothing the graph knows, so nothing
 // contradicts the name. A tests/test_array.py named like bench/array.py
@@ -76,6 +76,11 @@ func testEdges(files []fileFacts) []derivedEdge {
 		if reaches(byPath[l.Test], l.Subject) {
 			out = append(out, derivedEdge{extract.FileID(l.Test), extract.FileID(l.Subject), RelTests})
 		}
+	}
+	// A test no name pairs tests what it imports (ky's test/retry.ts,
+	// source/index.ts).
+	for _, l := range testlink.ImportLinks(paths, func(t string) []string { return byPath[t].imports }) {
+		out = append(out, derivedEdge{extract.FileID(l.Test), extract.FileID(l.Subject), RelTests})
 	}
 	return out
 }

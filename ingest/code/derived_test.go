@@ -20,12 +20,17 @@ func TestTestEdgesNeedAReach(t *testing.T) {
 		{path: "pkg/db_test.go"},
 		{path: "lib/util.js"},
 		{path: "test/util.test.js"}, // imports nothing the graph knows: the name decides
+		{path: "source/index.ts"},
+		{path: "source/errors.ts"},
+		{path: "test/helpers/server.ts", imports: []string{"source/errors.ts"}},
+		{path: "test/retry.ts", imports: []string{"source/index.ts", "test/helpers/server.ts"}}, // no name pairs it: it tests what it imports
 	}
 	got := testEdges(files)
 	want := []derivedEdge{
 		{"file::pkg/db_test.go", "file::pkg/db.go", RelTests},
 		{"file::test/util.test.js", "file::lib/util.js", RelTests},
 		{"file::tests/test_table.py", "file::rich/table.py", RelTests},
+		{"file::test/retry.ts", "file::source/index.ts", RelTests},
 	}
 	if d := cmp.Diff(want, got, cmp.AllowUnexported(derivedEdge{}), cmpopts.SortSlices(func(a, b derivedEdge) bool { return a.src < b.src })); d != "" {
 		t.Errorf("test edges (-want +got):\n%s", d)
