@@ -119,6 +119,22 @@ type jvScope struct {
 	id    string
 	class *jvClassInfo
 	vars  map[string]string
+	// kinds are the argument kinds (RefHint.ArgKinds) of the method's
+	// parameters and locals by their declared types, String and
+	// primitives included, which vars leaves out.
+	kinds map[string]string
+}
+
+// setKind records the kind of a parameter or local declared with type
+// text ty.
+func (s *jvScope) setKind(name, ty string) {
+	if name == "" || ty == "" || ty == "var" {
+		return
+	}
+	if s.kinds == nil {
+		s.kinds = map[string]string{}
+	}
+	s.kinds[name] = javaTypeKind(ty)
 }
 
 type jvExtract struct {
@@ -457,6 +473,7 @@ func (x *jvExtract) method(c int32, s *jvScope) {
 	}
 	pl := t.child(c, k.fParams)
 	sig, qsig, ar := x.signature(pl)
+	ar.Kinds = x.paramKinds(pl)
 	id, _ := x.b.entityAt(x.b.distinctID(s.id, name, sig, qsig), s.id, name, graph.Function, t.line(c), t.endLine(c), sigExcerpt(t.bytes(c)), tags...)
 	x.b.overloadArity(s.id, name, id, ar)
 	x.annotations(id, mi)
@@ -542,6 +559,7 @@ func (x *jvExtract) params(pl int32, s *jvScope, src string) {
 			if tn := x.typeName(ty); tn != "" {
 				s.vars[t.text(t.child(p, k.fName))] = tn
 			}
+			s.setKind(t.text(t.child(p, k.fName)), t.text(ty))
 		case jvSpreadParam:
 			for c := t.first(p); c >= 0; c = t.n[c].next {
 				if code := x.code(c); code == jvTypeIdent || code == jvGenericType || code == jvScopedTypeIdent {
@@ -677,6 +695,7 @@ func (x *jvExtract) body(i int32, s *jvScope) {
 			}
 			name := t.text(t.child(d, k.fName))
 			v := t.child(d, k.fValue)
+			s.setKind(name, t.text(ty))
 			switch {
 			case tn != "":
 				s.vars[name] = tn
@@ -782,6 +801,7 @@ func (x *jvExtract) invocation(i int32, s *jvScope) {
 	}
 	args := t.child(i, k.fArgs)
 	h.Args = argsHint(countArgs(t, args))
+	h.ArgKinds = x.argKinds(args, s)
 	x.b.ref(s.id, name, RelCalls, line, h)
 	if args >= 0 {
 		x.body(args, s)
@@ -811,6 +831,7 @@ func (x *jvExtract) creation(i int32, s *jvScope) {
 		h := x.typeHint(ty)
 		if args := t.child(i, k.fArgs); args >= 0 {
 			h.Args = argsHint(countArgs(t, args))
+			h.ArgKinds = x.argKinds(args, s)
 		}
 		x.b.ref(s.id, tn, RelCalls, t.line(i), h)
 	}
@@ -829,7 +850,7 @@ func (x *jvExtract) creation(i int32, s *jvScope) {
 					cp.super = tn
 					ci = &cp
 				}
-				anon = &jvScope{id: s.id, class: ci, vars: s.vars}
+				anon = &jvScope{id: s.id, class: ci, vars: s.vars, kinds: s.kinds}
 			}
 			for m := t.first(c); m >= 0; m = t.n[m].next {
 				if body := t.child(m, k.fBody); body >= 0 {
@@ -853,4 +874,110 @@ var jvLangTypes = map[string]bool{
 	"StringBuilder": true, "CharSequence": true, "Enum": true, "Record": true,
 	"List": true, "Map": true, "Set": true, "Collection": true, "Optional": true,
 	"ArrayList": true, "HashMap": true, "HashSet": true, "Override": true,
+}
+
+// paramKinds lists a method's parameters as "name:k" items (Arity.Kinds,
+// k as javaTypeKind), "*" after a varargs one, so that the resolver can
+// drop overloads whose parameters cannot take a call's arguments.
+func (x *jvExtract) paramKinds(pl int32) string {
+	t, k := x.t, x.k
+	var items []string
+	for p := t.first(pl); pl >= 0 && p >= 0; p = t.n[p].next {
+		switch x.code(p) {
+		case jvFormalParam:
+			items = append(items, t.text(t.child(p, k.fName))+":"+javaTypeKind(t.text(t.child(p, k.fType))))
+		case jvSpreadParam:
+			kind, name := "_", ""
+			for c := t.first(p); c >= 0; c = t.n[c].next {
+				switch code := x.code(c); {
+				case code == jvDeclarator:
+					name = t.text(t.child(c, k.fName))
+				case code != jvModifiers && kind == "_" && !t.kindIsComment(c) && t.g.kindName(t.n[c].kind) != "...":
+					kind = javaTypeKind(t.text(c))
+				}
+			}
+			items = append(items, name+":"+kind+"*")
+		}
+	}
+	return strings.Join(items, ",")
+}
+
+// javaTypeKind is the kind of argument a parameter or variable of type ty
+// evidently takes or holds: "s" String, "i" an integral type (int, long,
+// Integer…), "b" boolean, "c" char, "a" an array, "o" any other class
+// (no literal is one; a lambda may be, by a functional interface), "_"
+// where a value of any kind may fit — Object, Number, CharSequence, a type
+// parameter, and float/double, which an int literal widens to.
+func javaTypeKind(ty string) string {
+	ty = sigType(ty)
+	if strings.HasSuffix(ty, "]") || strings.HasSuffix(ty, "...") {
+		return "a"
+	}
+	switch ty {
+	case "String":
+		return "s"
+	case "int", "long", "short", "byte", "Integer", "Long", "Short", "Byte":
+		return "i"
+	case "boolean", "Boolean":
+		return "b"
+	case "char", "Character":
+		return "c"
+	case "", "var", "double", "float", "Double", "Float", "Object", "Number", "CharSequence",
+		"Comparable", "Serializable", "Constable":
+		return "_"
+	}
+	if isTypeParamName(ty) {
+		return "_"
+	}
+	return "o"
+}
+
+// argKinds tells what the arguments of argument list args evidently are
+// (RefHint.ArgKinds), "" for none.
+func (x *jvExtract) argKinds(args int32, s *jvScope) string {
+	t := x.t
+	var items []string
+	for c := t.first(args); args >= 0 && c >= 0; c = t.n[c].next {
+		if !t.kindIsComment(c) {
+			items = append(items, x.argKind(c, s))
+		}
+	}
+	return strings.Join(items, ",")
+}
+
+// argKind is the kind of argument expression e: a literal's, a lambda's,
+// a construction's type's, or a parameter's or local's declared type's;
+// "_" when none of them tells. A char literal is "_": it widens to int.
+func (x *jvExtract) argKind(e int32, s *jvScope) string {
+	t := x.t
+	switch t.g.kindName(t.n[e].kind) {
+	case "string_literal", "text_block":
+		return "s"
+	case "decimal_integer_literal", "hex_integer_literal", "octal_integer_literal", "binary_integer_literal":
+		return "i"
+	case "decimal_floating_point_literal", "hex_floating_point_literal":
+		return "d"
+	case "true", "false":
+		return "b"
+	case "lambda_expression", "method_reference":
+		return "l"
+	case "array_creation_expression":
+		return "a"
+	case "this":
+		return "o"
+	case "object_creation_expression":
+		return javaTypeKind(t.text(t.child(e, x.k.fType)))
+	case "identifier":
+		if k, ok := s.kinds[t.text(e)]; ok {
+			return k
+		}
+	case "binary_expression":
+		// "a" + x is a String whatever x is.
+		for c := t.first(e); c >= 0; c = t.n[c].next {
+			if k := t.g.kindName(t.n[c].kind); k == "string_literal" && strings.Contains(t.text(e), "+") {
+				return "s"
+			}
+		}
+	}
+	return "_"
 }

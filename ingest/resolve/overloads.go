@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/m1nd-go/m1nd/ingest/extract"
 )
@@ -41,8 +42,17 @@ func (ix *Index) addArity(ci int32, r *extract.Result, id string) {
 }
 
 // byArgs drops, of each group of overloads with members that accept the
-// call's argument count, the members that do not.
+// call's argument count, the members that do not; then, of each group
+// with members whose parameters accept what the arguments evidently are
+// (byArgKindsInGroups), the members whose parameters cannot.
 func (ix *Index) byArgs(cands []int32, hint extract.RefHint) []int32 {
+	cands = ix.byArgKindsInGroups(ix.byArgCount(cands, hint), hint.ArgKinds)
+	return ix.fixedArityFirst(cands, hint.ArgKinds)
+}
+
+// byArgCount keeps, of each group with members that accept the call's
+// argument count, those members.
+func (ix *Index) byArgCount(cands []int32, hint extract.RefHint) []int32 {
 	n, ok := hint.ArgCount()
 	if !ok || len(ix.arity) == 0 || len(cands) < 2 {
 		return cands
@@ -60,6 +70,81 @@ func (ix *Index) byArgs(cands []int32, hint extract.RefHint) []int32 {
 		a, ok := ix.arity[c]
 		return ok && !a.Accepts(n) && fits[ix.overloadOf(c)]
 	})
+}
+
+// byArgKindsInGroups keeps, of each group of overloads with members whose
+// parameter kinds (extract.Arity.Kinds) accept the argument kinds
+// (extract.RefHint.ArgKinds, Java and Kotlin), those members: javapoet's
+// codeWriter.emit("@$T", type) is no emit(CodeBlock, boolean), though it
+// has two parameters. A group none of whose members fits keeps them all
+// (the kinds missed something), and a member without kinds stays.
+func (ix *Index) byArgKindsInGroups(cands []int32, args string) []int32 {
+	if args == "" || len(ix.arity) == 0 || len(cands) < 2 {
+		return cands
+	}
+	fit := func(c int32) bool {
+		a, ok := ix.arity[c]
+		return !ok || a.Kinds == "" || argsFit(a.Kinds, args)
+	}
+	fits := map[overloadKey]bool{}
+	for _, c := range cands {
+		if a, ok := ix.arity[c]; ok && a.Kinds != "" && argsFit(a.Kinds, args) {
+			fits[ix.overloadOf(c)] = true
+		}
+	}
+	if len(fits) == 0 {
+		return cands
+	}
+	return slices.DeleteFunc(slices.Clone(cands), func(c int32) bool {
+		return fits[ix.overloadOf(c)] && !fit(c)
+	})
+}
+
+// fixedArityFirst drops, of each group with a member without varargs
+// that surely takes the arguments (surelyFits), its varargs members: Java
+// picks among those only when no fixed-arity overload applies (JLS
+// 15.12.2), so emit("x") is emit(String), not emit(String, Object...).
+// Java only for now: Kotlin prefers a non-vararg overload too, but its
+// tests (kotlincallinit_test.go) still expect both bound.
+func (ix *Index) fixedArityFirst(cands []int32, args string) []int32 {
+	if args == "" || len(ix.arity) == 0 || len(cands) < 2 {
+		return cands
+	}
+	sure := map[overloadKey]bool{}
+	for _, c := range cands {
+		if a, ok := ix.arity[c]; ok && !a.Variadic && ix.files[ix.cands[c].file].lang == "java" && surelyFits(a.Kinds, args) {
+			sure[ix.overloadOf(c)] = true
+		}
+	}
+	if len(sure) == 0 {
+		return cands
+	}
+	return slices.DeleteFunc(slices.Clone(cands), func(c int32) bool {
+		a, ok := ix.arity[c]
+		return ok && a.Variadic && sure[ix.overloadOf(c)]
+	})
+}
+
+// surelyFits reports whether parameters (extract.Arity.Kinds) take the
+// arguments (extract.RefHint.ArgKinds) for certain: as many, each a
+// string, integer, boolean or char of a parameter of that very kind.
+// Another class ("o" for "o") or an unknown kind may not fit.
+func surelyFits(params, args string) bool {
+	if params == "" {
+		return false
+	}
+	ps, as := strings.Split(params, ","), strings.Split(args, ",")
+	if len(ps) != len(as) {
+		return false
+	}
+	for i, p := range ps {
+		_, k, _ := strings.Cut(p, ":")
+		switch a := as[i]; {
+		case a != k, a != "s" && a != "i" && a != "b" && a != "c":
+			return false
+		}
+	}
+	return true
 }
 
 // siblings are the candidates other than best in best's overload group.
