@@ -64,6 +64,7 @@ const (
 	jvResource
 	jvCatchParam
 	jvCatchType
+	jvMethodRef
 )
 
 var jvKindNames = []string{
@@ -79,6 +80,7 @@ var jvKindNames = []string{
 	"enum_body", "enum_body_declarations", "asterisk", "block_comment", "line_comment",
 	"constant_declaration", "array_type", "annotation_type_body", "enum_constant",
 	"enhanced_for_statement", "resource", "catch_formal_parameter", "catch_type",
+	"method_reference",
 }
 
 type jvTables struct {
@@ -738,9 +740,21 @@ func (x *jvExtract) body(i int32, s *jvScope) {
 		x.typeDecl(i, s)
 		return
 	case jvExplicitCtor:
-		if ctor := t.child(i, k.fConstructor); ctor >= 0 && x.code(ctor) == jvSuper && s.class != nil && s.class.super != "" {
+		ctor := t.child(i, k.fConstructor)
+		switch {
+		case ctor < 0 || s.class == nil:
+		case x.code(ctor) == jvSuper && s.class.super != "":
 			x.b.ref(s.id, s.class.super, RelCalls, t.line(i), RefHint{ReceiverType: s.class.super})
+		case x.code(ctor) == jvThis:
+			// this(…): another constructor of the class, by its arguments.
+			h := RefHint{ReceiverType: s.class.name}
+			if args := t.child(i, k.fArgs); args >= 0 {
+				h.Args, h.ArgKinds = argsHint(countArgs(t, args)), x.argKinds(args, s)
+			}
+			x.b.ref(s.id, s.class.name, RelCalls, t.line(i), h)
 		}
+	case jvMethodRef:
+		x.methodRef(i, s)
 	}
 	for c := t.first(i); c >= 0; c = t.n[c].next {
 		x.body(c, s)
@@ -820,6 +834,59 @@ func (x *jvExtract) varType(name string, s *jvScope) string {
 		}
 	}
 	return ""
+}
+
+// methodRef records a method reference — Foo::bar, this::bar, x::bar,
+// Foo::new — as a call: passing a method on is using it (javapoet's
+// CodeBlock.joining hands CodeBlockJoiner::add, ::merge and ::join to a
+// Collector, their only callers). Its arity is not known: every overload
+// stays.
+func (x *jvExtract) methodRef(i int32, s *jvScope) {
+	t := x.t
+	recv, name := t.first(i), int32(-1)
+	for c := recv; c >= 0; c = t.n[c].next {
+		if c != recv && x.code(c) == jvIdent {
+			name = c
+		}
+	}
+	if recv < 0 {
+		return
+	}
+	r := compactDots(t.text(recv))
+	typ := x.typeName(recv)
+	if _, last := splitLast(r, "."); typ == "" && isUpperStart(last) && !isAllUpper(last) {
+		typ = last // Foo::bar, Map.Entry::getKey: a type's method
+	}
+	if name < 0 { // Foo::new
+		if typ != "" {
+			x.b.ref(s.id, typ, RelCalls, t.line(i), RefHint{ReceiverType: typ})
+		}
+		return
+	}
+	h := RefHint{}
+	switch x.code(recv) {
+	case jvThis:
+		if s.class != nil {
+			h.ReceiverType = s.class.name
+		}
+	case jvSuper:
+		if s.class != nil {
+			h.ReceiverType = s.class.super
+		}
+	case jvIdent:
+		h.Receiver, h.ReceiverType = trimReceiver(r), x.varType(r, s)
+		if h.ReceiverType == "" && typ != "" {
+			h.Receiver, h.ReceiverType = "", typ
+		}
+	default:
+		h.ReceiverType = typ
+	}
+	if h.ReceiverType != "" {
+		if b, ok := x.imports[h.ReceiverType]; ok {
+			h.Module = b.module
+		}
+	}
+	x.b.ref(s.id, t.text(name), RelCalls, t.line(i), h)
 }
 
 func (x *jvExtract) creation(i int32, s *jvScope) {
