@@ -243,6 +243,23 @@ func CompareFindings(g *graph.Graph) func(a, b Finding) int {
 	}
 }
 
+// nestedHas reports whether a class nested in owner declares member:
+// prose names a builder's method by its outer class (javapoet's README
+// says "CodeBlock.add()" for CodeBlock.Builder.add).
+func (x *Index) nestedHas(owner graph.NodeID, member string) bool {
+	g := x.g
+	lo, hi := g.OutRange(owner)
+	for e := lo; e < hi; e++ {
+		if g.IsMirror(e) || g.RelationName(e) != "contains" || !isClassType(g.Type(g.Target(e))) {
+			continue
+		}
+		if _, ok := g.Lookup(g.ExternalID(g.Target(e)) + "::" + member); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // changed is a node's last change: the Changed hook's (git), else the
 // graph's time.
 func (x *Index) changed(id graph.NodeID) float64 {
@@ -294,7 +311,7 @@ func (x *Index) missingMember(ownerQ, member string) (string, bool) {
 	var searched []string
 	for _, o := range owners {
 		r := x.lookupMember(o, member)
-		if r.found || r.unknown {
+		if r.found || r.unknown || x.nestedHas(o, member) {
 			return "", false
 		}
 		searched = append(searched, r.visited...)
