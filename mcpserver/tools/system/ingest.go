@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
@@ -102,10 +103,28 @@ func ingestAnswer(c *tools.Call, r *tools.IngestRun, nb *session.Bundle, persist
 		NextStepHint:      "The graph is ready: find code by purpose with seek, explore a topic with activate, or check a file's blast radius with impact.",
 	}
 	if st.Partial {
-		out.Guidance.NextStepHint = fmt.Sprintf("The ingest stopped early (%s budget); the graph is consistent but incomplete. Ingest a subdirectory for full coverage.", st.BudgetExhausted)
+		out.Guidance.NextStepHint = partialHint(st.BudgetExhausted, r.RootPath())
 	}
 	if !out.Persisted.Durable && out.Persisted.Error != "" {
 		out.Guidance.NextStepHint = "The graph is served but NOT saved (see persisted.error): a restart would lose it. Free space or fix the runtime directory, then call persist."
 	}
 	return out, nil
+}
+
+// partialHint says what a budget that stopped an ingest means and the way
+// past it that works: each ingest call has its own budget, so a tree too
+// large for one call goes in as several roots merged into one graph (12 M
+// lines did, as five: benchmarks/results/scaling2.md).
+func partialHint(budget, root string) string {
+	limit := map[string]string{
+		"max_nodes": fmt.Sprintf("%d nodes", adapter.DefaultMaxNodes),
+		"timeout":   fmt.Sprintf("%v", adapter.DefaultTimeout),
+	}[budget]
+	if limit == "" {
+		limit = budget
+	} else {
+		limit = budget + ", " + limit
+	}
+	return fmt.Sprintf("The ingest stopped early at its budget (%s): the graph is consistent but covers only part of %s. "+
+		"Each ingest call has its own budget: ingest the tree's top directories one by one, the first with mode \"replace\" and the rest with mode \"merge\", for one graph of all of it.", limit, root)
 }
