@@ -779,14 +779,8 @@ func (x *jvExtract) invocation(i int32, s *jvScope) {
 		recv := compactDots(t.text(obj))
 		h.Receiver = trimReceiver(recv)
 		switch x.code(obj) {
-		case jvThis:
-			if s.class != nil {
-				h.ReceiverType = s.class.name
-			}
-		case jvSuper:
-			if s.class != nil {
-				h.ReceiverType = s.class.super
-			}
+		case jvThis, jvSuper:
+			h.ReceiverType = x.selfType(obj, s)
 		case jvIdent:
 			h.ReceiverType = x.varType(recv, s)
 			if h.ReceiverType == "" && isUpperStart(recv) && !isAllUpper(recv) {
@@ -836,6 +830,18 @@ func (x *jvExtract) varType(name string, s *jvScope) string {
 	return ""
 }
 
+// selfType is the class this (or super, node c) names in scope s; "" out
+// of a class.
+func (x *jvExtract) selfType(c int32, s *jvScope) string {
+	switch {
+	case s.class == nil:
+		return ""
+	case x.code(c) == jvSuper:
+		return s.class.super
+	}
+	return s.class.name
+}
+
 // methodRef records a method reference — Foo::bar, this::bar, x::bar,
 // Foo::new — as a call: passing a method on is using it (javapoet's
 // CodeBlock.joining hands CodeBlockJoiner::add, ::merge and ::join to a
@@ -865,14 +871,8 @@ func (x *jvExtract) methodRef(i int32, s *jvScope) {
 	}
 	h := RefHint{}
 	switch x.code(recv) {
-	case jvThis:
-		if s.class != nil {
-			h.ReceiverType = s.class.name
-		}
-	case jvSuper:
-		if s.class != nil {
-			h.ReceiverType = s.class.super
-		}
+	case jvThis, jvSuper:
+		h.ReceiverType = x.selfType(recv, s)
 	case jvIdent:
 		h.Receiver, h.ReceiverType = trimReceiver(r), x.varType(r, s)
 		if h.ReceiverType == "" && typ != "" {
