@@ -861,7 +861,7 @@ func (w *shardWriter) bodyDoc(o *Options, b *bodyText, sp span, node graph.NodeI
 	}
 	var length uint32
 	if sp.start > 0 {
-		length = w.markLead(b, lo, int(sp.start)-1)
+		length = w.markLead(b, lo, int(sp.start)-1, hi)
 	}
 	for _, t := range b.toks[b.lineOff[lo]:b.lineOff[hi+1]] {
 		w.count(t)
@@ -879,10 +879,10 @@ const leadDocLines = 4
 // markLead marks the terms of the lead doc of the entity declared at line
 // decl (0-based) whose body document starts at line lo: the top of the
 // comment block above it (annotations skipped), found however long the
-// block is, else the declaration's first lines. Lead lines above lo are
-// not in the document's window: their terms are counted too, and their
-// count returned.
-func (w *shardWriter) markLead(b *bodyText, lo, decl int) uint32 {
+// block is, else the declaration's first lines (up to hi, its last).
+// Lead lines above lo are not in the document's window: their terms are
+// counted too, and their count returned.
+func (w *shardWriter) markLead(b *bodyText, lo, decl, hi int) uint32 {
 	top := lo
 	for top > 0 && decl-top < maxDocBlock && isDocLine(b.line(top-1)) {
 		top--
@@ -896,7 +896,7 @@ func (w *shardWriter) markLead(b *bodyText, lo, decl int) uint32 {
 		taken++
 		n += w.markLine(b, l, l < lo)
 	}
-	for l := decl; taken == 0 && l < min(decl+leadDocLines, b.nlines()); l++ {
+	for l := decl; taken == 0 && l <= min(decl+leadDocLines-1, hi); l++ {
 		w.markLine(b, l, false)
 	}
 	return n
