@@ -181,7 +181,7 @@ const rubySelfLinks = 4
 //	         it runs it on its caller's self, the next link says
 //	"?"      a receiver no constant names: nothing of the repository
 //	"G"      an example group of RSpec (RSpec.describe do): its
-//	         examples' self answers the spec's helpers only
+//	         examples' self answers the test file's helpers only
 //	"~"      not known (a block of a method of a constant)
 //
 // Ruby changes self only where a method evaluates its block on another
@@ -570,7 +570,7 @@ func rubyForwardTarget(t *tree, owner, gen int32) string {
 // RubySpecDSL are the methods of RSpec and minitest/spec that take a block
 // making an example group or running in one of its examples (describe,
 // it, let, before …). A bare call in such a block runs on the example:
-// it answers the spec's helpers (defs in the file's blocks, included
+// it answers the test file's helpers (defs in the file's blocks, included
 // modules, top-level defs), never a library method of the same name
 // (`expect(x).to all(be_a(String))` is RSpec's all). They count only when
 // no file of the repository declares the method.

@@ -41,7 +41,7 @@ func (ix *Index) rubyGroupCands(srcID string, cands []int32) ([]int32, bool) {
 	}
 	add(fi, ix.rubyGroupMix[fi])
 	// An example group is a subclass of the framework's: what the
-	// repository adds to it by reopening it in a file the spec loads
+	// repository adds to it by reopening it in a file the test loads
 	// (rack's test/helper.rb reopens Minitest::Spec with deprecated,
 	// capture_warnings) answers. sinatra's test/contest.rb reopens
 	// Minitest::Test, which its RSpec specs never load.
@@ -58,8 +58,8 @@ func (ix *Index) rubyGroupCands(srcID string, cands []int32) ([]int32, bool) {
 	return slices.DeleteFunc(slices.Clone(cands), func(c int32) bool { return !keep[c] }), true
 }
 
-// rubyGroupBases are the classes RSpec's and minitest/spec's example
-// groups descend from, as absolute constant paths.
+// rubyGroupBases are the classes the example groups of RSpec and
+// minitest descend from, as absolute constant paths.
 var rubyGroupBases = []string{"::Minitest::Spec", "::Minitest::Test", "::RSpec::Core::ExampleGroup"}
 
 // rubyFileOf is the file an ID of a Ruby source lies in.

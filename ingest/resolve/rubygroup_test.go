@@ -8,7 +8,7 @@ import (
 
 // TestRubySpecExampleSelf: a bare call in an RSpec example (describe,
 // it, let … blocks, bare or under RSpec.describe) runs on the example: it
-// binds the spec's helpers — a def made in the file's blocks, a module a
+// binds the test file's helpers — a def made in the file's blocks, a module a
 // group includes or RSpec.configure includes, a top-level def — and
 // otherwise nothing, never a library method of the same name (RSpec's
 // `all` matcher is no Store#all). A group is a Minitest::Spec (or RSpec
