@@ -71,7 +71,7 @@ func (r *IngestRun) BuildJournaled() (JournaledBuild, error) {
 		if err != nil || nb == old {
 			return nb, err
 		}
-		if nb.Graph != old.Graph && seekBeforeAnswer(r.out.Stats) {
+		if nb.Graph != old.Graph && seekBeforeAnswer(nb.Graph.NumNodes()+nb.Graph.NumEdges()) {
 			out.seek = startSeekIndex(s, nb)
 		}
 		rec := session.IngestRecord{Gen: old.Gen + 1, Args: r.args(), Root: r.root, Nodes: nb.Graph.NumNodes(), Edges: nb.Graph.NumEdges(), Inputs: session.InputsDigest(nb)}

@@ -10,8 +10,6 @@ import (
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/graph/graphtest"
-	"github.com/m1nd-go/m1nd/ingest"
-	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
@@ -77,24 +75,61 @@ func TestIngestAnswersWithSeekIndexBuilt(t *testing.T) {
 	}
 }
 
-// Which ingests answer after their seek index: graphs of at least
-// seekAwaitMinElements nodes and edges, built in full or patched.
+// A small root merged into a large graph answers after the graph's seek
+// index too: the index covers the whole graph, whatever the merge's own
+// stats say (12 M lines merged as five roots left a 4.6 s build to the
+// first seek after the last one). Fails when the choice reads the
+// ingest's stats.
+func TestMergeIntoLargeGraphAnswersWithSeekIndexBuilt(t *testing.T) {
+	defer func(n int) { seekAwaitMinElements = n }(seekAwaitMinElements)
+	dir, small := fixture.Write(t), t.TempDir()
+	os.WriteFile(filepath.Join(small, "tiny.py"), []byte("def tiny():\n    return 1\n"), 0o644)
+	cfg := session.DefaultConfig()
+	cfg.RuntimeDir, cfg.AllowRoots = t.TempDir(), []string{dir, small}
+	s, err := session.Open(cfg, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ingest := func(path, mode string) JournaledBuild {
+		c := &Call{Ctx: context.Background(), Session: s, AgentID: "t", Progress: func(float64, float64, string) {}}
+		r := &IngestRun{C: c, Path: path, Adapter: "code", Mode: mode}
+		if err := r.Target(); err != nil {
+			t.Fatal(err)
+		}
+		jb, err := r.BuildJournaled()
+		if err != nil {
+			t.Fatal(err)
+		}
+		jb.AwaitSeekIndex(c)
+		BuildIndexesSoon(c, jb.Bundle)
+		return jb
+	}
+	big := ingest(dir, "replace").Bundle.Graph
+	seekAwaitMinElements = big.NumNodes() + big.NumEdges() + 1 // the fixture alone is "small", with the root merged "large"
+	jb := ingest(small, "merge")
+	if n := jb.Bundle.Graph.NumNodes() + jb.Bundle.Graph.NumEdges(); n < seekAwaitMinElements {
+		t.Fatalf("the merged graph has %d elements, under %d", n, seekAwaitMinElements)
+	}
+	if !session.Built(jb.Bundle, SeekIndexKey) {
+		t.Fatal("the merge answered before the merged graph's seek index was built")
+	}
+}
+
+// Which ingests answer after their seek index: those whose new graph has
+// at least seekAwaitMinElements nodes and edges.
 func TestSeekBeforeAnswer(t *testing.T) {
-	patched := &adapter.IncrementalStats{Patched: true}
 	for _, tc := range []struct {
-		st   ingest.Stats
-		want bool
+		elements int
+		want     bool
 	}{
-		{ingest.Stats{NodesCreated: 4_260, EdgesCreated: 13_000}, false}, // py-335's size
-		{ingest.Stats{NodesCreated: 20_000, EdgesCreated: 79_999}, false},
-		{ingest.Stats{NodesCreated: 20_000, EdgesCreated: 80_000}, true},
-		{ingest.Stats{NodesCreated: 120_423, EdgesCreated: 734_255}, true}, // go-std's
-		{ingest.Stats{NodesCreated: 120_423, EdgesCreated: 734_255, Incremental: patched}, true},
-		{ingest.Stats{NodesCreated: 4_260, EdgesCreated: 13_000, Incremental: patched}, false},
+		{4_260 + 13_000, false}, // py-335's size
+		{99_999, false},
+		{100_000, true},
+		{120_423 + 734_255, true}, // go-std's
 	} {
-		if got := seekBeforeAnswer(tc.st); got != tc.want {
-			t.Errorf("seekBeforeAnswer(%d nodes, %d edges, patched %v) = %v, want %v",
-				tc.st.NodesCreated, tc.st.EdgesCreated, tc.st.Incremental != nil, got, tc.want)
+		if got := seekBeforeAnswer(tc.elements); got != tc.want {
+			t.Errorf("seekBeforeAnswer(%d) = %v, want %v", tc.elements, got, tc.want)
 		}
 	}
 }

@@ -50,16 +50,18 @@ func SeekIndex(s *session.State, b *session.Bundle) (*seek.Index, error) {
 // would add a share of a 300 ms answer. A var for tests.
 var seekAwaitMinElements = 100_000
 
-// seekBeforeAnswer reports whether an ingest with these stats builds its
-// graph's seek index before it answers: a graph of at least
-// seekAwaitMinElements, built in full or patched
-// (stats.incremental.patched: its stats count the whole graph). A patch
+// seekBeforeAnswer reports whether an ingest whose new graph has this
+// many nodes and edges builds the graph's seek index before it answers:
+// at least seekAwaitMinElements, whether the ingest built it in full,
+// patched it, or merged a root into it (the index covers the whole graph:
+// the fifth root merged into a 5.5 M-element graph answered first and
+// left a 4.6 s index build to the first seek, scaling2.md). A patch
 // answers in a fraction of what the index's rebuild costs on the whole
 // graph, but the first seek after it waited for that rebuild anyway, and
 // beside the engine's rebuild and the snapshot behind the answer (1.9 s
 // on go-std, seek-first5.md): waited for alone, the rebuild is shorter.
-func seekBeforeAnswer(st ingest.Stats) bool {
-	return st.NodesCreated+st.EdgesCreated >= seekAwaitMinElements
+func seekBeforeAnswer(elements int) bool {
+	return elements >= seekAwaitMinElements
 }
 
 // startSeekIndex builds b's seek index on a job of the session's, at once
