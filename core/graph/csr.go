@@ -30,15 +30,11 @@ const (
 
 // csr is the compressed sparse row adjacency, forward and reverse.
 type csr struct {
-	offsets    []uint32 // NumNodes+1
-	sources    []NodeID
-	targets    []NodeID
-	weights    []atomicU32 // float32 bits
-	inhibitory []bool
-	relations  []Str
-	directions []Direction
-	causal     []float32
-	mirror     []bool
+	offsets []uint32 // NumNodes+1
+	sources []NodeID
+	targets []NodeID
+	weights []atomicU32 // float32 bits
+	attrs   attrCol
 
 	plast EdgePlasticity
 
@@ -212,15 +208,11 @@ func newCSRBuilder(n, m int) *csrBuilder { return &csrBuilder{n: n, c: newCSR(n,
 // newCSR returns an empty forward CSR with room for n nodes and m edges.
 func newCSR(n, m int) csr {
 	return csr{
-		offsets:    make([]uint32, n+1),
-		sources:    make([]NodeID, 0, m),
-		targets:    make([]NodeID, 0, m),
-		weights:    make([]atomicU32, 0, m),
-		inhibitory: make([]bool, 0, m),
-		relations:  make([]Str, 0, m),
-		directions: make([]Direction, 0, m),
-		causal:     make([]float32, 0, m),
-		mirror:     make([]bool, 0, m),
+		offsets: make([]uint32, n+1),
+		sources: make([]NodeID, 0, m),
+		targets: make([]NodeID, 0, m),
+		weights: make([]atomicU32, 0, m),
+		attrs:   attrCol{flat: make([]edgeAttr, 0, m)},
 		plast: EdgePlasticity{
 			Original:   make([]float32, 0, m),
 			Strengthen: make([]uint16, 0, m),
@@ -237,20 +229,17 @@ func (b *csrBuilder) add(r *edgeRecord) {
 }
 
 // push appends r's fields to the forward arrays (offsets are the caller's).
-// allocEdges gives c's per-edge arrays m zero entries, to be written by
-// index (setAttrs, or in bulk).
+// allocEdges gives c's per-edge arrays but the attributes m zero entries,
+// to be written by index (setPlast, or in bulk); a splice builds the
+// attributes apart.
 func (c *csr) allocEdges(m int) {
 	c.sources, c.targets, c.weights = make([]NodeID, m), make([]NodeID, m), make([]atomicU32, m)
-	c.inhibitory, c.relations, c.directions = make([]bool, m), make([]Str, m), make([]Direction, m)
-	c.causal, c.mirror = make([]float32, m), make([]bool, m)
 	c.plast = EdgePlasticity{Original: make([]float32, m), Strengthen: make([]uint16, m),
 		Weaken: make([]uint16, m), LTP: make([]bool, m), LTD: make([]bool, m)}
 }
 
-// setAttrs writes r's attributes, all but its ends and weight, at edge e.
-func (c *csr) setAttrs(e int, r *edgeRecord) {
-	c.inhibitory[e], c.relations[e], c.directions[e] = r.inhibitory, r.rel, r.dir
-	c.causal[e], c.mirror[e] = r.causal, r.flags&flagMirror != 0
+// setPlast writes r's learning state at edge e.
+func (c *csr) setPlast(e int, r *edgeRecord) {
 	p := &c.plast
 	p.Original[e], p.Strengthen[e], p.Weaken[e] = r.orig, r.strengthen, r.weaken
 	p.LTP[e], p.LTD[e] = r.flags&flagLTP != 0, r.flags&flagLTD != 0
@@ -260,11 +249,7 @@ func (c *csr) push(r *edgeRecord) {
 	c.sources = append(c.sources, r.src)
 	c.targets = append(c.targets, r.dst)
 	c.weights = append(c.weights, atomicU32(math.Float32bits(r.weight)))
-	c.inhibitory = append(c.inhibitory, r.inhibitory)
-	c.relations = append(c.relations, r.rel)
-	c.directions = append(c.directions, r.dir)
-	c.causal = append(c.causal, r.causal)
-	c.mirror = append(c.mirror, r.flags&flagMirror != 0)
+	c.attrs.flat = append(c.attrs.flat, attrOf(r))
 	c.plast.Original = append(c.plast.Original, r.orig)
 	c.plast.Strengthen = append(c.plast.Strengthen, r.strengthen)
 	c.plast.Weaken = append(c.plast.Weaken, r.weaken)
@@ -339,24 +324,24 @@ func (g *Graph) Source(e EdgeIdx) NodeID { return g.csr.sources[e] }
 func (g *Graph) Target(e EdgeIdx) NodeID { return g.csr.targets[e] }
 
 // Relation of edge e (interned).
-func (g *Graph) Relation(e EdgeIdx) Str { return g.csr.relations[e] }
+func (g *Graph) Relation(e EdgeIdx) Str { return g.csr.attrs.at(e).rel }
 
 // RelationName of edge e.
-func (g *Graph) RelationName(e EdgeIdx) string { return g.strings.String(g.csr.relations[e]) }
+func (g *Graph) RelationName(e EdgeIdx) string { return g.strings.String(g.csr.attrs.at(e).rel) }
 
 // Inhibitory reports the polarity of edge e.
-func (g *Graph) Inhibitory(e EdgeIdx) bool { return g.csr.inhibitory[e] }
+func (g *Graph) Inhibitory(e EdgeIdx) bool { return g.csr.attrs.at(e).inhibitory }
 
 // EdgeDirection of edge e as declared (both copies of a bidirectional edge
 // report Bidirectional).
-func (g *Graph) EdgeDirection(e EdgeIdx) Direction { return g.csr.directions[e] }
+func (g *Graph) EdgeDirection(e EdgeIdx) Direction { return g.csr.attrs.at(e).dir }
 
 // IsMirror reports whether e is the generated reverse copy of a
 // bidirectional edge (snapshots store only the primary copy).
-func (g *Graph) IsMirror(e EdgeIdx) bool { return g.csr.mirror[e] }
+func (g *Graph) IsMirror(e EdgeIdx) bool { return g.csr.attrs.at(e).mirror }
 
 // CausalStrength of edge e.
-func (g *Graph) CausalStrength(e EdgeIdx) float32 { return g.csr.causal[e] }
+func (g *Graph) CausalStrength(e EdgeIdx) float32 { return g.csr.attrs.at(e).causal }
 
 // Weight of edge e (atomic load).
 func (g *Graph) Weight(e EdgeIdx) float32 {
@@ -421,7 +406,7 @@ func (g *Graph) FindEdge(source, target NodeID, relation Str) (EdgeIdx, bool) {
 	seg := g.csr.targets[lo:hi]
 	i, _ := slices.BinarySearch(seg, target)
 	for j := int(lo) + i; j < int(hi) && g.csr.targets[j] == target; j++ {
-		if g.csr.relations[j] == relation {
+		if g.csr.attrs.at(EdgeIdx(j)).rel == relation {
 			return EdgeIdx(j), true
 		}
 	}

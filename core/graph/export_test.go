@@ -35,3 +35,43 @@ func SetLocalSweeps(n int) (restore func()) {
 	localSweeps = n
 	return func() { localSweeps = old }
 }
+
+// SetAttrMinShare sets the shortest run a splice shares of the attribute
+// column (attrMinShare) until restore.
+func SetAttrMinShare(n int) (restore func()) {
+	old := attrMinShare
+	attrMinShare = n
+	return func() { attrMinShare = old }
+}
+
+// AttrPieces is how many pieces g's attribute column has (1 when flat).
+func AttrPieces(g *Graph) int { return max(1, len(g.csr.attrs.pieces)) }
+
+// AttrRetained is how many entries the allocations under g's attribute
+// column hold.
+func AttrRetained(g *Graph) int { return g.csr.attrs.retained() }
+
+// AttrsShared reports whether some of b's attribute column lies in an
+// allocation of a's.
+func AttrsShared(a, b *Graph) bool {
+	wholes := func(c *attrCol) map[*edgeAttr]bool {
+		ws := c.wholes
+		if c.pieces == nil {
+			ws = [][]edgeAttr{c.flat}
+		}
+		out := map[*edgeAttr]bool{}
+		for _, w := range ws {
+			if w = w[:cap(w)]; len(w) > 0 {
+				out[&w[len(w)-1]] = true
+			}
+		}
+		return out
+	}
+	wa := wholes(&a.csr.attrs)
+	for w := range wholes(&b.csr.attrs) {
+		if wa[w] {
+			return true
+		}
+	}
+	return false
+}

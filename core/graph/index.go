@@ -160,14 +160,10 @@ func (g *Graph) Clone() *Graph {
 	}
 	o := &g.csr
 	c.csr = csr{
-		offsets:    slices.Clone(o.offsets),
-		sources:    slices.Clone(o.sources),
-		targets:    slices.Clone(o.targets),
-		inhibitory: slices.Clone(o.inhibitory),
-		relations:  slices.Clone(o.relations),
-		directions: slices.Clone(o.directions),
-		causal:     slices.Clone(o.causal),
-		mirror:     slices.Clone(o.mirror),
+		offsets: slices.Clone(o.offsets),
+		sources: slices.Clone(o.sources),
+		targets: slices.Clone(o.targets),
+		attrs:   attrCol{flat: o.attrs.flatCopy()},
 		plast: EdgePlasticity{
 			Original:   slices.Clone(o.plast.Original),
 			Strengthen: slices.Clone(o.plast.Strengthen),

@@ -41,10 +41,10 @@ func NewImporters(g *Graph) *Importers {
 	for pos, e := range c.revEdge {
 		src := c.revSources[pos]
 		f := e
-		if c.inhibitory[e] {
+		if a := c.attrs.at(e); a.inhibitory {
 			f |= InhibitoryBit
 			im.inhibitory++
-		} else if c.directions[e] != Bidirectional {
+		} else if a.dir != Bidirectional {
 			carriers++
 		}
 		im.flagged[pos] = Importer{Source: src, Edge: f}
@@ -52,8 +52,8 @@ func NewImporters(g *Graph) *Importers {
 	im.carry = make([]Importer, 0, carriers)
 	for v := 0; v < n; v++ {
 		for pos := c.revOffsets[v]; pos < c.revOffsets[v+1]; pos++ {
-			if e := c.revEdge[pos]; !c.inhibitory[e] && c.directions[e] != Bidirectional {
-				im.carry = append(im.carry, Importer{Source: c.revSources[pos], Edge: e})
+			if a := c.attrs.at(c.revEdge[pos]); !a.inhibitory && a.dir != Bidirectional {
+				im.carry = append(im.carry, Importer{Source: c.revSources[pos], Edge: c.revEdge[pos]})
 			}
 		}
 		im.carryOff[v+1] = uint32(len(im.carry))

@@ -100,15 +100,15 @@ func (g *Graph) ToRaw() (*Raw, error) {
 	r.Targets = make([]uint32, m)
 	r.Weights = make([]float32, m)
 	r.Relations = make([]uint32, m)
+	r.Directions, r.Inhibitory = make([]Direction, m), make([]bool, m)
+	r.Causal, r.Mirror = make([]float32, m), make([]bool, m)
 	for e := 0; e < m; e++ {
 		r.Targets[e] = uint32(c.targets[e])
 		r.Weights[e] = math.Float32frombits(c.weights[e].Load())
-		r.Relations[e] = str(c.relations[e])
+		a := c.attrs.at(EdgeIdx(e))
+		r.Relations[e] = str(a.rel)
+		r.Directions[e], r.Inhibitory[e], r.Causal[e], r.Mirror[e] = a.dir, a.inhibitory, a.causal, a.mirror
 	}
-	r.Directions = append([]Direction(nil), c.directions...)
-	r.Inhibitory = append([]bool(nil), c.inhibitory...)
-	r.Causal = append([]float32(nil), c.causal...)
-	r.Mirror = append([]bool(nil), c.mirror...)
 	r.Original = append([]float32(nil), c.plast.Original...)
 	r.Strengthen = append([]uint16(nil), c.plast.Strengthen...)
 	r.Weaken = append([]uint16(nil), c.plast.Weaken...)
@@ -238,15 +238,11 @@ func FromRaw(r *Raw) (*Graph, error) {
 	}
 
 	c := csr{
-		offsets:    append([]uint32(nil), r.Offsets...),
-		sources:    make([]NodeID, m),
-		targets:    make([]NodeID, m),
-		weights:    make([]atomicU32, m),
-		inhibitory: append([]bool(nil), r.Inhibitory...),
-		relations:  make([]Str, m),
-		directions: append([]Direction(nil), r.Directions...),
-		causal:     append([]float32(nil), r.Causal...),
-		mirror:     append([]bool(nil), r.Mirror...),
+		offsets: append([]uint32(nil), r.Offsets...),
+		sources: make([]NodeID, m),
+		targets: make([]NodeID, m),
+		weights: make([]atomicU32, m),
+		attrs:   attrCol{flat: make([]edgeAttr, m)},
 		plast: EdgePlasticity{
 			Original:   append([]float32(nil), r.Original...),
 			Strengthen: append([]uint16(nil), r.Strengthen...),
@@ -278,7 +274,7 @@ func FromRaw(r *Raw) (*Graph, error) {
 			// Relation handles are renumbered on export, so within a target
 			// only uniqueness is checked, not order. Runs are tiny.
 			for k := runStart; k < e; k++ {
-				if c.relations[k] == rel {
+				if c.attrs.flat[k].rel == rel {
 					return nil, rawErr("node %d repeats the edge to %d with relation %q", src, t, r.Strings[r.Relations[e]])
 				}
 			}
@@ -291,7 +287,7 @@ func FromRaw(r *Raw) (*Graph, error) {
 			}
 			c.sources[e] = NodeID(src)
 			c.targets[e] = NodeID(t)
-			c.relations[e] = rel
+			c.attrs.flat[e] = edgeAttr{rel: rel, causal: r.Causal[e], dir: r.Directions[e], inhibitory: r.Inhibitory[e], mirror: r.Mirror[e]}
 			c.weights[e] = atomicU32(math.Float32bits(r.Weights[e]))
 			c.revOffsets[t+1]++
 		}

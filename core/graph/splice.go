@@ -240,11 +240,12 @@ func (out *Graph) splicedEdges(g *Graph, lay *spliceLayout, adds []SpliceEdge) (
 // graph (endpoints left for the caller); fresh drops the learned state.
 func (g *Graph) keptEdge(e uint32, fresh bool) edgeRecord {
 	oc := &g.csr
+	a := oc.attrs.at(EdgeIdx(e))
 	r := edgeRecord{
-		rel: oc.relations[e], orig: oc.plast.Original[e], causal: oc.causal[e],
-		dir: oc.directions[e], inhibitory: oc.inhibitory[e], flags: flagExisting,
+		rel: a.rel, orig: oc.plast.Original[e], causal: a.causal,
+		dir: a.dir, inhibitory: a.inhibitory, flags: flagExisting,
 	}
-	if oc.mirror[e] {
+	if a.mirror {
 		r.flags |= flagMirror
 	}
 	if fresh {

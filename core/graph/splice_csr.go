@@ -174,19 +174,20 @@ func (s *csrSplicer) unchanged(ns, o NodeID) bool {
 	case s.askAll:
 		// The one call per edge of the graph: kept tight.
 		lo, hi := oc.offsets[o], oc.offsets[o+1]
-		drop, rels, mirror := s.sp.DropEdge, oc.relations[lo:hi], oc.mirror[lo:hi]
+		drop := s.sp.DropEdge
 		for i, t := range oc.targets[lo:hi] {
+			a := oc.attrs.at(EdgeIdx(lo + uint32(i)))
 			ps, pt := o, t
-			if mirror[i] {
+			if a.mirror {
 				ps, pt = t, o
 			}
-			if drop(ps, pt, rels[i]) {
+			if drop(ps, pt, a.rel) {
 				return false
 			}
 		}
 	case s.askRel != nil:
 		for e := oc.offsets[o]; e < oc.offsets[o+1]; e++ {
-			if rel := oc.relations[e]; int(rel) < len(s.askRel) && s.askRel[rel] && s.drops(o, e) {
+			if rel := oc.attrs.at(EdgeIdx(e)).rel; int(rel) < len(s.askRel) && s.askRel[rel] && s.drops(o, e) {
 				return false
 			}
 		}
@@ -200,8 +201,9 @@ func (s *csrSplicer) drops(o NodeID, e uint32) bool {
 		return false
 	}
 	oc := &s.g.csr
-	ps, pt, rel := o, oc.targets[e], oc.relations[e]
-	if oc.mirror[e] {
+	a := oc.attrs.at(EdgeIdx(e))
+	ps, pt, rel := o, oc.targets[e], a.rel
+	if a.mirror {
 		ps, pt = pt, ps
 	}
 	return s.asks(ps, rel) && s.sp.DropEdge(ps, pt, rel)
@@ -229,7 +231,8 @@ func (s *csrSplicer) spliceSource(ns NodeID) {
 				// A dropped edge may have stood in for the mirror of
 				// a bidirectional edge coming back (same triple):
 				// the mirror takes its place again.
-				if m, ok := s.mirrorOf(o, oc.targets[e], oc.relations[e], oc.mirror[e]); ok {
+				a := oc.attrs.at(EdgeIdx(e))
+				if m, ok := s.mirrorOf(o, oc.targets[e], a.rel, a.mirror); ok {
 					m.src, m.dst = ns, nt
 					seg = append(seg, m)
 				}
@@ -277,7 +280,7 @@ func (s *csrSplicer) mirrorOf(src, t NodeID, rel Str, isMirror bool) (edgeRecord
 	}
 	p, ok := s.g.FindEdge(t, src, rel)
 	oc := &s.g.csr
-	if !ok || oc.mirror[p] || oc.directions[p] != Bidirectional || (s.asks(t, rel) && s.sp.DropEdge(t, src, rel)) {
+	if !ok || oc.attrs.at(p).mirror || oc.attrs.at(p).dir != Bidirectional || (s.asks(t, rel) && s.sp.DropEdge(t, src, rel)) {
 		return edgeRecord{}, false
 	}
 	r := s.g.keptEdge(uint32(p), s.fw)
@@ -333,23 +336,23 @@ func (s *csrSplicer) writeEnds() {
 	}
 }
 
-// writeAttrs writes the other per-edge arrays of every piece. With fresh
-// weights the learned state stays zero, as the arrays were made.
+// writeAttrs writes the other per-edge arrays of every piece: the
+// attributes of copied runs shared with g's (attrBuilder), the learning
+// state copied. With fresh weights the learned state stays zero, as the
+// arrays were made.
 func (s *csrSplicer) writeAttrs() {
 	c, oc := &s.c, &s.g.csr
+	var ab attrBuilder
 	for _, p := range s.pieces {
 		if !p.run {
 			for i := range s.recs[p.lo:p.hi] {
-				c.setAttrs(p.at+i, &s.recs[p.lo+i])
+				c.setPlast(p.at+i, &s.recs[p.lo+i])
+				ab.add(attrOf(&s.recs[p.lo+i]))
 			}
 			continue
 		}
+		ab.share(&oc.attrs, uint32(p.lo), uint32(p.hi))
 		at := p.at
-		copy(c.inhibitory[at:], oc.inhibitory[p.lo:p.hi])
-		copy(c.relations[at:], oc.relations[p.lo:p.hi])
-		copy(c.directions[at:], oc.directions[p.lo:p.hi])
-		copy(c.causal[at:], oc.causal[p.lo:p.hi])
-		copy(c.mirror[at:], oc.mirror[p.lo:p.hi])
 		copy(c.plast.Original[at:], oc.plast.Original[p.lo:p.hi])
 		if !s.fw {
 			copy(c.plast.Strengthen[at:], oc.plast.Strengthen[p.lo:p.hi])
@@ -358,6 +361,7 @@ func (s *csrSplicer) writeAttrs() {
 			copy(c.plast.LTD[at:], oc.plast.LTD[p.lo:p.hi])
 		}
 	}
+	c.attrs = ab.finish()
 }
 
 // reverse builds the reverse CSR as finish would (each node's incoming

@@ -101,6 +101,15 @@ func dumpGraph(g *graph.Graph) dump {
 // attributes, edges with weights and learned state, lookups, indexes, CSR
 // invariants, and PageRank within the convergence tolerance.
 func TestSplicedEqualsRebuild(t *testing.T) {
+	t.Run("copied", spliceEqualsRebuild)
+	// Every run of two edges or more shared with the base's attributes.
+	t.Run("shared", func(t *testing.T) {
+		defer graph.SetAttrMinShare(2)()
+		spliceEqualsRebuild(t)
+	})
+}
+
+func spliceEqualsRebuild(t *testing.T) {
 	for seed := uint64(1); seed <= 200; seed++ {
 		r := rand.New(rand.NewPCG(seed, 11))
 		base, files := fileGraph(r, 1+r.IntN(25))

@@ -1,0 +1,181 @@
+package graph
+
+// edgeAttr is what an edge carries that no query or learning writes: its
+// relation, causal strength, declared direction, polarity, and whether it
+// is the generated copy of a bidirectional edge.
+type edgeAttr struct {
+	rel        Str
+	causal     float32
+	dir        Direction
+	inhibitory bool
+	mirror     bool
+}
+
+func attrOf(r *edgeRecord) edgeAttr {
+	return edgeAttr{rel: r.rel, causal: r.causal, dir: r.dir, inhibitory: r.inhibitory, mirror: r.flags&flagMirror != 0}
+}
+
+// attrMinShare is the shortest run of entries a splice shares with the
+// base graph's column rather than copying: shorter runs would fragment
+// the column for little saving. A variable so tests can share small runs.
+var attrMinShare = 4096
+
+// attrPageShift sizes the pages of attrCol's lookup table (2^12 entries).
+const attrPageShift = 12
+
+// attrCol is the column of edge attributes. A graph built whole holds it
+// flat. A spliced graph holds it as pieces: the long runs of entries the
+// splice kept are slices of the base graph's column, shared and never
+// written, and the rest lies in one fresh allocation. A splice therefore
+// copies only what it changed (and runs shorter than attrMinShare), and a
+// reader of the base graph sees its column as it was.
+type attrCol struct {
+	flat   []edgeAttr   // the column when it is one piece; nil with pieces
+	starts []uint32     // len(pieces)+1: the index of each piece's first entry, then the length
+	pieces [][]edgeAttr // read-only once built
+	wholes [][]edgeAttr // per piece, the allocation it lies in (what it keeps alive)
+	page   []uint32     // per page of 2^attrPageShift entries, the piece of its first entry
+}
+
+// at is edge e's attributes; callers do not write through it.
+func (c *attrCol) at(e EdgeIdx) *edgeAttr {
+	if c.pieces == nil {
+		return &c.flat[e]
+	}
+	k := c.page[e>>attrPageShift]
+	for c.starts[k+1] <= uint32(e) {
+		k++
+	}
+	return &c.pieces[k][uint32(e)-c.starts[k]]
+}
+
+// len is the number of entries.
+func (c *attrCol) len() int {
+	if c.pieces == nil {
+		return len(c.flat)
+	}
+	return int(c.starts[len(c.pieces)])
+}
+
+// flatCopy returns the entries as one fresh slice.
+func (c *attrCol) flatCopy() []edgeAttr {
+	out := make([]edgeAttr, 0, c.len())
+	if c.pieces == nil {
+		return append(out, c.flat...)
+	}
+	for _, p := range c.pieces {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// attrBuilder assembles a spliced graph's column in order from entries
+// of its own and runs of a base graph's column.
+type attrBuilder struct {
+	starts   []uint32
+	pieces   [][]edgeAttr // nil for a fresh piece until finish
+	wholes   [][]edgeAttr
+	freshOff []int // per piece, its offset in fresh; -1 when shared
+	fresh    []edgeAttr
+	n        uint32
+}
+
+// add appends one entry of the builder's own.
+func (b *attrBuilder) add(a edgeAttr) {
+	if k := len(b.pieces) - 1; k < 0 || b.freshOff[k] < 0 {
+		b.open(nil, nil, len(b.fresh))
+	}
+	b.fresh = append(b.fresh, a)
+	b.n++
+}
+
+// open starts a piece at the current end: shared (p, in whole) or, with
+// p nil, fresh from offset off.
+func (b *attrBuilder) open(p, whole []edgeAttr, off int) {
+	b.starts = append(b.starts, b.n)
+	b.pieces = append(b.pieces, p)
+	b.wholes = append(b.wholes, whole)
+	b.freshOff = append(b.freshOff, off)
+}
+
+// share appends the entries [lo, hi) of old: each stretch of them lying
+// in one of old's pieces is shared when it is at least attrMinShare long,
+// and copied otherwise.
+func (b *attrBuilder) share(old *attrCol, lo, hi uint32) {
+	for lo < hi {
+		p, whole, start := old.flat, old.flat, uint32(0)
+		if old.pieces != nil {
+			k := old.page[lo>>attrPageShift]
+			for old.starts[k+1] <= lo {
+				k++
+			}
+			p, whole, start = old.pieces[k], old.wholes[k], old.starts[k]
+		}
+		end := min(hi, start+uint32(len(p)))
+		run := p[lo-start : end-start]
+		if len(run) >= attrMinShare {
+			b.open(run, whole, -1)
+			b.n += uint32(len(run))
+		} else {
+			for _, a := range run {
+				b.add(a)
+			}
+		}
+		lo = end
+	}
+}
+
+// finish returns the column. It is flat when it is one piece, and
+// flattened when the allocations its pieces keep alive exceed twice its
+// own size (a column spliced many times would otherwise hold every old
+// generation's fragments).
+func (b *attrBuilder) finish() attrCol {
+	for k := range b.pieces {
+		if b.freshOff[k] >= 0 {
+			end := b.freshOff[k] + int(b.n-b.starts[k])
+			if k+1 < len(b.starts) {
+				end = b.freshOff[k] + int(b.starts[k+1]-b.starts[k])
+			}
+			b.pieces[k], b.wholes[k] = b.fresh[b.freshOff[k]:end:end], b.fresh
+		}
+	}
+	c := attrCol{starts: append(b.starts, b.n), pieces: b.pieces, wholes: b.wholes}
+	switch {
+	case len(b.pieces) == 0:
+		return attrCol{flat: []edgeAttr{}}
+	case c.retained() > 2*int(b.n)+attrMinShare:
+		return attrCol{flat: c.flatCopy()}
+	case len(b.pieces) == 1:
+		return attrCol{flat: b.pieces[0]}
+	}
+	c.page = make([]uint32, (b.n>>attrPageShift)+1)
+	k := uint32(0)
+	for i := range c.page {
+		for c.starts[k+1] <= uint32(i)<<attrPageShift && int(k) < len(c.pieces)-1 {
+			k++
+		}
+		c.page[i] = k
+	}
+	return c
+}
+
+// retained is about the number of entries the allocations of c's pieces
+// hold: an allocation is known by its last entry, and counted from the
+// earliest start c knows of it.
+func (c *attrCol) retained() int {
+	if c.pieces == nil {
+		return cap(c.flat)
+	}
+	longest := map[*edgeAttr]int{}
+	for _, w := range c.wholes {
+		if w = w[:cap(w)]; len(w) > 0 {
+			end := &w[len(w)-1]
+			longest[end] = max(longest[end], len(w))
+		}
+	}
+	total := 0
+	for _, n := range longest {
+		total += n
+	}
+	return total
+}
