@@ -522,9 +522,15 @@ func seekGuidance(c *tools.Call, g *graph.Graph, q string, res seek.Result, scop
 		if offset > 1 {
 			where = fmt.Sprintf("%s lines %d–%d", path, pv.LineStart, pv.LineEnd)
 		}
+		// The score quoted is the leader's; when the focus is an entity of
+		// the leading file, say so rather than lend it the file's score.
+		lead := fmt.Sprintf("%s leads clearly (score %.2f)", g.Label(focus.Node), top.Score)
+		if focus.Node != top.Node {
+			lead = fmt.Sprintf("%s leads clearly (score %.2f); its best-ranked entity is %s", g.Label(top.Node), top.Score, g.Label(focus.Node))
+		}
 		return tools.Guidance{
 			ProofState: "proving", NextSuggestedTool: tools.FirstTool(c.Registry, "view", "impact"), NextSuggestedTarget: path,
-			NextStepHint: fmt.Sprintf("%s leads clearly (score %.2f): read %s to confirm it is the code, then run impact on it before editing.", g.Label(focus.Node), top.Score, where),
+			NextStepHint: fmt.Sprintf("%s: read %s to confirm it is the code, then run impact on it before editing.", lead, where),
 		}, args
 	}
 	// Several close sites.
