@@ -405,15 +405,7 @@ func dedupe(in []graph.Scored, seeds bool) []graph.Scored {
 	out := make([]graph.Scored, 0, len(in))
 	pos := make(map[graph.NodeID]int, len(in))
 	for _, s := range in {
-		v := graph.Finite(s.Score)
-		if seeds {
-			if v <= 0 {
-				v = 1
-			}
-			v = min(v, 1)
-		} else if v < 0 {
-			v = 0
-		}
+		v := dedupeScore(s.Score, seeds)
 		if i, ok := pos[s.Node]; ok {
 			out[i].Score = max(out[i].Score, v)
 			continue
@@ -424,21 +416,30 @@ func dedupe(in []graph.Scored, seeds bool) []graph.Scored {
 	return out
 }
 
+// dedupeScore is the score dedupe keeps for one input: finite; for a
+// seed in (0, 1], a non-positive one counting as 1 (a seed given without a
+// weight); for a candidate, never negative.
+func dedupeScore(score float32, seeds bool) float32 {
+	v := graph.Finite(score)
+	if seeds {
+		if v <= 0 {
+			return 1
+		}
+		return min(v, 1)
+	}
+	if v < 0 {
+		return 0
+	}
+	return v // (a -0 stays as it came)
+}
+
 // dedupe is the package's dedupe into dst, with the scratch's seen and
 // pos arrays in place of a map (in's nodes must be in the graph).
 func (s *scratch) dedupe(dst, in []graph.Scored, seeds bool) []graph.Scored {
 	out := dst[:0]
 	st := s.nextSeen()
 	for _, x := range in {
-		v := graph.Finite(x.Score)
-		if seeds {
-			if v <= 0 {
-				v = 1
-			}
-			v = min(v, 1)
-		} else if v < 0 {
-			v = 0
-		}
+		v := dedupeScore(x.Score, seeds)
 		if s.seen[x.Node] == st {
 			i := s.pos[x.Node]
 			out[i].Score = max(out[i].Score, v)
