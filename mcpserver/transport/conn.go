@@ -240,9 +240,14 @@ func (c *Conn) decodeOne(raw []byte, mode Mode, b *batch) (jsonrpc.Message, json
 		syn = c.seq.Add(1)
 		raw = env.withID(raw, syn)
 	}
-	msg, err := jsonrpc.DecodeMessage(raw)
-	if err != nil {
-		return nil, errorBody(id, jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
+	var msg jsonrpc.Message
+	if req, ok := decodeRequest(raw, syn); ok {
+		msg = req
+	} else {
+		var err error
+		if msg, err = jsonrpc.DecodeMessage(raw); err != nil {
+			return nil, errorBody(id, jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
+		}
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok {
 		switch {
@@ -559,6 +564,9 @@ func (c *Conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	r := c.pending[resp.ID]
 	c.mu.Unlock()
 	defer c.finish(resp.ID, r)
+	if r != nil && r.batch == nil && resp.Error == nil && len(resp.Result) > 0 {
+		return c.writeResult(r, resp.Result)
+	}
 	body, err := encodeResponse(resp, r)
 	switch {
 	case err != nil:
