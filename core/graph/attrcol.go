@@ -18,10 +18,11 @@ func attrOf(r *edgeRecord) edgeAttr {
 // attrMinShare is the shortest run of entries a splice shares with the
 // base graph's column rather than copying: shorter runs would fragment
 // the column for little saving. A variable so tests can share small runs.
-var attrMinShare = 4096
+var attrMinShare = 1024
 
-// attrPageShift sizes the pages of attrCol's lookup table (2^12 entries).
-const attrPageShift = 12
+// attrPageShift sizes the pages of attrCol's lookup table (2^10 entries,
+// about attrMinShare: a lookup steps over a few pieces at most).
+const attrPageShift = 10
 
 // attrCol is the column of edge attributes. A graph built whole holds it
 // flat. A spliced graph holds it as pieces: the long runs of entries the
@@ -102,25 +103,47 @@ func (b *attrBuilder) open(p, whole []edgeAttr, off int) {
 // in one of old's pieces is shared when it is at least attrMinShare long,
 // and copied otherwise.
 func (b *attrBuilder) share(old *attrCol, lo, hi uint32) {
-	for lo < hi {
-		p, whole, start := old.flat, old.flat, uint32(0)
-		if old.pieces != nil {
-			k := old.page[lo>>attrPageShift]
-			for old.starts[k+1] <= lo {
-				k++
-			}
-			p, whole, start = old.pieces[k], old.wholes[k], old.starts[k]
-		}
-		end := min(hi, start+uint32(len(p)))
-		run := p[lo-start : end-start]
+	old.runs(lo, hi, func(run, whole []edgeAttr) {
 		if len(run) >= attrMinShare {
 			b.open(run, whole, -1)
 			b.n += uint32(len(run))
-		} else {
-			for _, a := range run {
-				b.add(a)
-			}
+			return
 		}
+		for _, a := range run {
+			b.add(a)
+		}
+	})
+}
+
+// copies is how many of the entries [lo, hi) of old share copies.
+func (old *attrCol) copies(lo, hi uint32) int {
+	n := 0
+	old.runs(lo, hi, func(run, _ []edgeAttr) {
+		if len(run) < attrMinShare {
+			n += len(run)
+		}
+	})
+	return n
+}
+
+// reserve sizes the builder's fresh allocation for n entries of its own
+// (add, and the runs share copies), so that it is allocated once.
+func (b *attrBuilder) reserve(n int) { b.fresh = make([]edgeAttr, 0, n) }
+
+// runs calls f with each stretch of c's entries [lo, hi) lying in one
+// piece, and the allocation that piece lies in.
+func (c *attrCol) runs(lo, hi uint32, f func(run, whole []edgeAttr)) {
+	for lo < hi {
+		p, whole, start := c.flat, c.flat, uint32(0)
+		if c.pieces != nil {
+			k := c.page[lo>>attrPageShift]
+			for c.starts[k+1] <= lo {
+				k++
+			}
+			p, whole, start = c.pieces[k], c.wholes[k], c.starts[k]
+		}
+		end := min(hi, start+uint32(len(p)))
+		f(p[lo-start:end-start], whole)
 		lo = end
 	}
 }

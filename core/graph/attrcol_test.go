@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/graph/graphtest"
 )
 
 // indexedEdge is an edge as a reader sees it at its index.
@@ -132,5 +133,40 @@ func TestSpliceChainSharesAndKeepsBase(t *testing.T) {
 		if pieces < 4 {
 			t.Fatalf("seed %d: the column was never in more than %d pieces", seed, pieces)
 		}
+	}
+}
+
+// BenchmarkEdgeAttrRead reads every edge's relation and polarity, as an
+// engine's walk does, on a graph built whole (one flat column) and on
+// the same graph after eight splices (a column in pieces).
+func BenchmarkEdgeAttrRead(b *testing.B) {
+	g := graphtest.PowerLaw(100_000, 300_000, 1)
+	spliced := g
+	for k := range 8 {
+		lo := graph.NodeID(5_000 + k*11_000)
+		nodes := []graph.Node{spliced.Node(lo), {ExternalID: fmt.Sprintf("bench::%d", k)}}
+		var err error
+		if spliced, _, err = spliced.Spliced(graph.Splice{Ranges: []graph.NodeRange{{Lo: lo, Hi: lo + 1, Nodes: nodes}}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		g    *graph.Graph
+	}{{"flat", g}, {"spliced", spliced}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportMetric(float64(graph.AttrPieces(c.g)), "pieces")
+			sum := 0
+			for b.Loop() {
+				for e := range c.g.NumEdges() {
+					if !c.g.Inhibitory(graph.EdgeIdx(e)) {
+						sum += int(c.g.Relation(graph.EdgeIdx(e)))
+					}
+				}
+			}
+			if sum < 0 {
+				b.Fatal(sum)
+			}
+		})
 	}
 }

@@ -343,6 +343,15 @@ func (s *csrSplicer) writeEnds() {
 func (s *csrSplicer) writeAttrs() {
 	c, oc := &s.c, &s.g.csr
 	var ab attrBuilder
+	own := 0
+	for _, p := range s.pieces {
+		if p.run {
+			own += oc.attrs.copies(uint32(p.lo), uint32(p.hi))
+		} else {
+			own += p.hi - p.lo
+		}
+	}
+	ab.reserve(own)
 	for _, p := range s.pieces {
 		if !p.run {
 			for i := range s.recs[p.lo:p.hi] {
