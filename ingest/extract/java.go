@@ -65,6 +65,7 @@ const (
 	jvCatchParam
 	jvCatchType
 	jvMethodRef
+	jvLambda
 )
 
 var jvKindNames = []string{
@@ -80,7 +81,7 @@ var jvKindNames = []string{
 	"enum_body", "enum_body_declarations", "asterisk", "block_comment", "line_comment",
 	"constant_declaration", "array_type", "annotation_type_body", "enum_constant",
 	"enhanced_for_statement", "resource", "catch_formal_parameter", "catch_type",
-	"method_reference",
+	"method_reference", "lambda_expression",
 }
 
 type jvTables struct {
@@ -88,6 +89,7 @@ type jvTables struct {
 	fName, fBody, fParams, fType, fDeclarator, fValue     uint16
 	fObject, fArgs, fField, fInterfaces, fSuperclass      uint16
 	fConstructor, fElement, fScope, fTypeArgs, fArguments uint16
+	fDimensions                                           uint16
 }
 
 // jvTablesGet builds the grammar's kind and field tables on first use.
@@ -101,6 +103,7 @@ var jvTablesGet = sync.OnceValue(func() *jvTables {
 		fInterfaces: g.field("interfaces"), fSuperclass: g.field("superclass"),
 		fConstructor: g.field("constructor"), fElement: g.field("element"), fScope: g.field("scope"),
 		fTypeArgs: g.field("type_arguments"), fArguments: g.field("arguments"),
+		fDimensions: g.field("dimensions"),
 	}
 })
 
@@ -114,7 +117,12 @@ type jvClassInfo struct {
 	id    string
 	super string
 	attrs map[string]string
+	// kinds are the argument kinds of the fields by their declared
+	// types (javaTypeKind), String and primitives included.
+	kinds map[string]string
 	outer *jvClassInfo
+	// anon: an anonymous class's body, where this is no name's instance.
+	anon bool
 }
 
 type jvScope struct {
@@ -128,15 +136,21 @@ type jvScope struct {
 }
 
 // setKind records the kind of a parameter or local declared with type
-// text ty.
+// text ty; one declared var or untyped (a lambda's) is "_", which still
+// hides a field of that name.
 func (s *jvScope) setKind(name, ty string) {
-	if name == "" || ty == "" || ty == "var" {
+	s.setKindTo(name, javaTypeKind(ty))
+}
+
+// setKindTo records that name holds a value of kind k.
+func (s *jvScope) setKindTo(name, k string) {
+	if name == "" {
 		return
 	}
 	if s.kinds == nil {
 		s.kinds = map[string]string{}
 	}
-	s.kinds[name] = javaTypeKind(ty)
+	s.kinds[name] = k
 }
 
 type jvExtract struct {
@@ -362,7 +376,7 @@ func (x *jvExtract) typeDecl(c int32, s *jvScope) {
 	}
 	id, _ := x.b.entity(s.id, name, typ, t.line(c), t.endLine(c), sigExcerpt(t.bytes(c)), tags...)
 	x.annotations(id, mi)
-	ci := &jvClassInfo{name: name, id: id, attrs: map[string]string{}, outer: s.class}
+	ci := &jvClassInfo{name: name, id: id, attrs: map[string]string{}, kinds: map[string]string{}, outer: s.class}
 	if sc := t.child(c, k.fSuperclass); sc >= 0 {
 		for ty := t.first(sc); ty >= 0; ty = t.n[ty].next {
 			if n := x.typeName(ty); n != "" {
@@ -401,6 +415,9 @@ func (x *jvExtract) typeDecl(c int32, s *jvScope) {
 			for v, ty := range cs.vars {
 				ci.attrs[v] = ty
 			}
+			for v, k := range cs.kinds {
+				ci.kinds[v] = k
+			}
 		}
 	}
 	body := t.child(c, k.fBody)
@@ -435,16 +452,20 @@ func (x *jvExtract) typeDecl(c int32, s *jvScope) {
 	}
 }
 
-// fieldTypes records the declared type of each field of a class.
+// fieldTypes records the declared type of each field of a class, and
+// its kind.
 func (x *jvExtract) fieldTypes(f int32, ci *jvClassInfo) {
 	t, k := x.t, x.k
-	tn := x.typeName(t.child(f, k.fType))
-	if tn == "" {
-		return
-	}
+	ty := t.child(f, k.fType)
+	tn, kind := x.typeName(ty), javaTypeKind(t.text(ty))
 	for d := t.first(f); d >= 0; d = t.n[d].next {
-		if x.code(d) == jvDeclarator {
-			ci.attrs[t.text(t.child(d, k.fName))] = tn
+		if x.code(d) != jvDeclarator {
+			continue
+		}
+		name := t.text(t.child(d, k.fName))
+		ci.kinds[name] = x.declKind(kind, d)
+		if tn != "" {
+			ci.attrs[name] = tn
 		}
 	}
 }
@@ -568,8 +589,19 @@ func (x *jvExtract) params(pl int32, s *jvScope, src string) {
 					x.typeRefs(src, c)
 				}
 			}
+			s.setKindTo(x.spreadName(p), "a")
 		}
 	}
+}
+
+// spreadName is the name a varargs parameter declares.
+func (x *jvExtract) spreadName(p int32) string {
+	for c := x.t.first(p); c >= 0; c = x.t.n[c].next {
+		if x.code(c) == jvDeclarator {
+			return x.t.text(x.t.child(c, x.k.fName))
+		}
+	}
+	return ""
 }
 
 func (x *jvExtract) field(c int32, s *jvScope) {
@@ -697,7 +729,11 @@ func (x *jvExtract) body(i int32, s *jvScope) {
 			}
 			name := t.text(t.child(d, k.fName))
 			v := t.child(d, k.fValue)
-			s.setKind(name, t.text(ty))
+			kind := x.declKind(javaTypeKind(t.text(ty)), d)
+			if t.text(ty) == "var" && v >= 0 {
+				kind = x.argKind(v, s) // var x = new Foo()
+			}
+			s.setKindTo(name, kind)
 			switch {
 			case tn != "":
 				s.vars[name] = tn
@@ -717,6 +753,9 @@ func (x *jvExtract) body(i int32, s *jvScope) {
 		if tn := x.typeName(ty); tn != "" {
 			s.vars[t.text(t.child(i, k.fName))] = tn
 		}
+		s.setKind(t.text(t.child(i, k.fName)), t.text(ty))
+	case jvLambda:
+		x.lambdaParams(i, s)
 	case jvCatchParam:
 		// catch (T e) types e; catch (A | B e) names two types and types
 		// nothing, since the calls on e may be either's.
@@ -730,11 +769,14 @@ func (x *jvExtract) body(i int32, s *jvScope) {
 				types = append(types, ty)
 			}
 		}
+		kind := ""
 		if len(types) == 1 {
 			if tn := x.typeName(types[0]); tn != "" {
 				s.vars[t.text(t.child(i, k.fName))] = tn
 			}
+			kind = t.text(types[0])
 		}
+		s.setKind(t.text(t.child(i, k.fName)), kind)
 		return
 	case jvClass, jvInterface, jvEnum, jvRecord:
 		x.typeDecl(i, s)
@@ -744,7 +786,12 @@ func (x *jvExtract) body(i int32, s *jvScope) {
 		switch {
 		case ctor < 0 || s.class == nil:
 		case x.code(ctor) == jvSuper && s.class.super != "":
-			x.b.ref(s.id, s.class.super, RelCalls, t.line(i), RefHint{ReceiverType: s.class.super})
+			// super(…): the base's constructor, by its arguments.
+			h := RefHint{ReceiverType: s.class.super}
+			if args := t.child(i, k.fArgs); args >= 0 {
+				h.Args, h.ArgKinds = argsHint(countArgs(t, args)), x.argKinds(args, s)
+			}
+			x.b.ref(s.id, s.class.super, RelCalls, t.line(i), h)
 		case x.code(ctor) == jvThis:
 			// this(…): another constructor of the class, by its arguments.
 			h := RefHint{ReceiverType: s.class.name}
@@ -911,15 +958,16 @@ func (x *jvExtract) creation(i int32, s *jvScope) {
 			// calls the created type's m.
 			anon := s
 			if tn != "" {
-				ci := &jvClassInfo{super: tn}
+				ci := &jvClassInfo{super: tn, anon: true}
 				if s.class != nil {
 					cp := *s.class
-					cp.super = tn
+					cp.super, cp.anon = tn, true
 					ci = &cp
 				}
 				anon = &jvScope{id: s.id, class: ci, vars: s.vars, kinds: s.kinds}
 			}
 			for m := t.first(c); m >= 0; m = t.n[m].next {
+				x.paramKindsOf(t.child(m, k.fParams), anon)
 				if body := t.child(m, k.fBody); body >= 0 {
 					x.body(body, anon)
 				}
@@ -971,10 +1019,12 @@ func (x *jvExtract) paramKinds(pl int32) string {
 
 // javaTypeKind is the kind of argument a parameter or variable of type ty
 // evidently takes or holds: "s" String, "i" an integral type (int, long,
-// Integer…), "b" boolean, "c" char, "a" an array, "o" any other class
-// (no literal is one; a lambda may be, by a functional interface), "_"
-// where a value of any kind may fit — Object, Number, CharSequence, a type
-// parameter, and float/double, which an int literal widens to.
+// Integer…), "b" boolean, "c" char, "a" an array, "o" and the simple name
+// for any other class ("oOption": no literal is one; a lambda may be, by
+// a functional interface; the resolver knows which classes a value of
+// another may be), "_" where a value of any kind may fit — Object,
+// Number, CharSequence, a type parameter, and float/double, which an int
+// literal widens to.
 func javaTypeKind(ty string) string {
 	ty = sigType(ty)
 	if strings.HasSuffix(ty, "]") || strings.HasSuffix(ty, "...") {
@@ -996,7 +1046,12 @@ func javaTypeKind(ty string) string {
 	if isTypeParamName(ty) {
 		return "_"
 	}
-	return "o"
+	for i := 0; i < len(ty); i++ {
+		if !isIdentByte(ty[i]) {
+			return "o" // ? extends T, a union: no one name
+		}
+	}
+	return "o" + ty
 }
 
 // argKinds tells what the arguments of argument list args evidently are
@@ -1013,11 +1068,44 @@ func (x *jvExtract) argKinds(args int32, s *jvScope) string {
 }
 
 // argKind is the kind of argument expression e: a literal's, a lambda's,
-// a construction's type's, or a parameter's or local's declared type's;
-// "_" when none of them tells. A char literal is "_": it widens to int.
+// this's class, a construction's or a cast's type's, a parameter's,
+// local's or field's declared type's; "_" when none of them tells. A char
+// value is "C", which widens to an integral parameter too.
 func (x *jvExtract) argKind(e int32, s *jvScope) string {
+	if k := x.valueKind(e, s); k != "c" {
+		return k
+	}
+	return "C"
+}
+
+// valueKind is argKind, "c" for a char variable.
+func (x *jvExtract) valueKind(e int32, s *jvScope) string {
 	t := x.t
 	switch t.g.kindName(t.n[e].kind) {
+	case "character_literal":
+		return "C"
+	case "parenthesized_expression":
+		if c := t.first(e); c >= 0 {
+			return x.argKind(c, s)
+		}
+	case "cast_expression":
+		var types []int32
+		for c := t.first(e); c >= 0; c = t.n[c].next {
+			if t.n[c].field == x.k.fType {
+				types = append(types, c)
+			}
+		}
+		if len(types) == 1 { // (T) v, not (A & B) v
+			return javaTypeKind(t.text(types[0]))
+		}
+	case "class_literal":
+		return "oClass"
+	case "field_access":
+		if o := t.child(e, x.k.fObject); x.code(o) == jvThis && s.class != nil && !s.class.anon {
+			if k, ok := s.class.kinds[t.text(t.child(e, x.k.fField))]; ok {
+				return k
+			}
+		}
 	case "string_literal", "text_block":
 		return "s"
 	case "decimal_integer_literal", "hex_integer_literal", "octal_integer_literal", "binary_integer_literal":
@@ -1031,13 +1119,16 @@ func (x *jvExtract) argKind(e int32, s *jvScope) string {
 	case "array_creation_expression":
 		return "a"
 	case "this":
+		if s.class != nil && !s.class.anon {
+			return "o" + s.class.name
+		}
 		return "o"
 	case "object_creation_expression":
 		return javaTypeKind(t.text(t.child(e, x.k.fType)))
+	case "method_invocation":
+		return x.callKind(e, s)
 	case "identifier":
-		if k, ok := s.kinds[t.text(e)]; ok {
-			return k
-		}
+		return x.nameKind(t.text(e), s)
 	case "binary_expression":
 		// "a" + x is a String whatever x is.
 		for c := t.first(e); c >= 0; c = t.n[c].next {
@@ -1047,4 +1138,96 @@ func (x *jvExtract) argKind(e int32, s *jvScope) string {
 		}
 	}
 	return "_"
+}
+
+// declKind is the kind of a variable of declarator d whose type's kind is
+// k: an array when the declarator adds dimensions (int x[]).
+func (x *jvExtract) declKind(k string, d int32) string {
+	if x.t.child(d, x.k.fDimensions) >= 0 {
+		return "a"
+	}
+	return k
+}
+
+// paramKindsOf records the kinds of the formal parameters of list pl
+// (an anonymous class's method's) in s.
+func (x *jvExtract) paramKindsOf(pl int32, s *jvScope) {
+	t := x.t
+	for p := t.first(pl); pl >= 0 && p >= 0; p = t.n[p].next {
+		switch x.code(p) {
+		case jvFormalParam:
+			s.setKind(t.text(t.child(p, x.k.fName)), t.text(t.child(p, x.k.fType)))
+		case jvSpreadParam:
+			s.setKindTo(x.spreadName(p), "a")
+		}
+	}
+}
+
+// lambdaParams records a lambda's parameters in s: typed ones by their
+// type, inferred ones as "_" — either way they hide a field of that name
+// (for the rest of the method: a lambda cannot shadow a local).
+func (x *jvExtract) lambdaParams(l int32, s *jvScope) {
+	t := x.t
+	ps := t.child(l, x.k.fParams)
+	switch x.code(ps) {
+	case jvIdent:
+		s.setKind(t.text(ps), "")
+	case jvFormalParams:
+		x.paramKindsOf(ps, s)
+	default: // inferred_parameters: (a, b)
+		for c := t.first(ps); ps >= 0 && c >= 0; c = t.n[c].next {
+			if x.code(c) == jvIdent {
+				s.setKind(t.text(c), "")
+			}
+		}
+	}
+}
+
+// nameKind is the kind of the variable name in scope s: a parameter's or
+// local's, else a field's of the enclosing classes; "_" when unknown.
+func (x *jvExtract) nameKind(name string, s *jvScope) string {
+	if k, ok := s.kinds[name]; ok {
+		return k
+	}
+	for c := s.class; c != nil; c = c.outer {
+		if k, ok := c.kinds[name]; ok {
+			return k
+		}
+	}
+	return "_"
+}
+
+// callKind is the kind of a call's result as an argument, left for the
+// resolver to read off the callee's declared result type (RefHint.ArgKinds):
+// "^name" for name(…), a method of the calling class or its bases;
+// "^T.name" for x.name(…) with x of declared type T (a static T.name(…),
+// this.name(…)); "_" for other receivers, whose type is not known.
+func (x *jvExtract) callKind(e int32, s *jvScope) string {
+	t := x.t
+	name := t.text(t.child(e, x.k.fName))
+	obj := t.child(e, x.k.fObject)
+	if !isIdent(name) {
+		return "_"
+	}
+	typ := ""
+	switch x.code(obj) {
+	case jvNone:
+		if _, static := x.imports[name]; static {
+			return "_"
+		}
+		return "^" + name
+	case jvThis:
+		return "^" + name
+	case jvIdent:
+		recv := t.text(obj)
+		if typ = x.varType(recv, s); typ == "" && isUpperStart(recv) && !isAllUpper(recv) {
+			typ = recv // a static call
+		}
+	case jvNew:
+		typ = x.typeName(t.child(obj, x.k.fType))
+	}
+	if typ == "" {
+		return "_"
+	}
+	return "^" + typ + "." + name
 }

@@ -102,7 +102,10 @@ type RefHint struct {
 	// parameter). Empty for a call without arguments; an all-"_" list is
 	// kept, for the arity. The resolver keeps the overloads whose
 	// parameters (Arity.Kinds) accept them, defaults and a vararg left
-	// out as Kotlin allows.
+	// out as Kotlin allows. Java's kinds also name classes ("oOption"),
+	// a char value as "C" (it widens to int), and a call's result as
+	// "^name" or "^T.name", which the resolver types by the callee's
+	// declared result.
 	ArgKinds string
 }
 

@@ -206,7 +206,7 @@ func (ix *Index) byArgKinds(ctors []int32, args string) []int32 {
 	}
 	fit := slices.DeleteFunc(slices.Clone(ctors), func(c int32) bool {
 		a, ok := ix.arity[c]
-		return ok && a.Kinds != "" && !argsFit(a.Kinds, args)
+		return ok && a.Kinds != "" && !ix.argsFit(a.Kinds, args)
 	})
 	if len(fit) == 0 {
 		return ctors
@@ -221,7 +221,9 @@ func (ix *Index) byArgKinds(ctors []int32, args string) []int32 {
 // parameter without a default given one. A kind "_" on either side fits
 // anything; "o" (a class no literal is a value of) fits only a lambda;
 // an array ("a", arrayOf(…)) fits an Array parameter or a vararg.
-func argsFit(params, args string) bool {
+// Classes named on both sides ("oOption") fit when may says a value of
+// the argument's class may be one of the parameter's (nil: always).
+func argsFit(params, args string, may func(arg, param string) bool) bool {
 	var names, kinds []string
 	var optional, vararg []bool
 	for _, p := range strings.Split(params, ",") {
@@ -253,9 +255,7 @@ func argsFit(params, args string) bool {
 			continue // a vararg's further values
 		}
 		covered[idx] = true
-		if k := kinds[idx]; a != "_" && k != "_" && k != a && (k != "o" || a != "l") && (!vararg[idx] || a != "a") {
-			// "o", a class, takes a lambda by a SAM conversion; a
-			// vararg takes an array (`parameters = arrayOf(INT)`).
+		if !kindFits(kinds[idx], a, vararg[idx], may) {
 			return false
 		}
 	}
@@ -267,4 +267,87 @@ func argsFit(params, args string) bool {
 		}
 	}
 	return true
+}
+
+// kindFits reports whether a parameter of kind k (a vararg's when vararg)
+// may take an argument of kind a (argsFit).
+func kindFits(k, a string, vararg bool, may func(arg, param string) bool) bool {
+	switch {
+	case a == "_" || k == "_" || k == a:
+		return true
+	case vararg && a == "a":
+		return true // a vararg takes an array (`parameters = arrayOf(INT)`)
+	case a == "C":
+		return k == "c" || k == "i" // a Java char widens to int and long
+	case !isClassKind(k):
+		return false
+	case a == "l":
+		return true // a class takes a lambda by a SAM conversion
+	case !isClassKind(a):
+		return false
+	case k == "o" || a == "o" || may == nil:
+		return true // a class without its name: any class may be it
+	}
+	return may(a[1:], k[1:])
+}
+
+// isClassKind reports whether kind k is a class's: "o", or "o" and the
+// class's simple name (Java's "oOption").
+func isClassKind(k string) bool { return k != "" && k[0] == 'o' }
+
+// argsFit is argsFit with the classes the index knows (classMayBe).
+func (ix *Index) argsFit(params, args string) bool {
+	return argsFit(params, args, ix.classMayBe)
+}
+
+// classMayBe reports whether a value of the class named arg may be one of
+// the class named param: the same name, or param among arg's bases (by
+// extends and implements, ix.parents). A base not declared in the index
+// (a library's: Cloneable, AbstractList) has bases that are not known,
+// but none of them is a class declared here, which a library cannot
+// extend; so it may lead only to a param declared elsewhere. A param
+// named like a nested class only (compile-testing's test class
+// DiagnosticMessage.Processor) may still be a library's (javax's
+// Processor): only a top-level declaration makes it surely local.
+func (ix *Index) classMayBe(arg, param string) bool {
+	local := ix.declaresType(param, true)
+	seen := map[string]bool{arg: true}
+	level := []string{arg}
+	for range 8 { // bounded against cycles and deep chains
+		var next []string
+		for _, t := range level {
+			switch {
+			case t == param:
+				return true
+			case !ix.declaresType(t, false):
+				if !local {
+					return true
+				}
+				continue
+			}
+			for _, b := range ix.parents[t] {
+				if !seen[b] {
+					seen[b] = true
+					next = append(next, b)
+				}
+			}
+		}
+		if len(next) == 0 {
+			return false
+		}
+		level = next
+	}
+	return true
+}
+
+// declaresType reports whether some JVM file of the index declares a type
+// labelled name (at its top level when top).
+func (ix *Index) declaresType(name string, top bool) bool {
+	for _, c := range ix.byLabel[name] {
+		cd := &ix.cands[c]
+		if isType(cd.typ) && ix.files[cd.file].fam == "jvm" && (!top || cd.owner == "") {
+			return true
+		}
+	}
+	return false
 }

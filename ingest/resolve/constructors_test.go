@@ -185,7 +185,7 @@ func TestArgsFit(t *testing.T) {
 		{"f:s", "$l", false},
 		{"a:s", "b=s", false}, // no parameter b
 	} {
-		if got := argsFit(c.params, c.args); got != c.want {
+		if got := argsFit(c.params, c.args, nil); got != c.want {
 			t.Errorf("argsFit(%q, %q) = %v, want %v", c.params, c.args, got, c.want)
 		}
 	}

@@ -84,11 +84,11 @@ func (ix *Index) byArgKindsInGroups(cands []int32, args string) []int32 {
 	}
 	fit := func(c int32) bool {
 		a, ok := ix.arity[c]
-		return !ok || a.Kinds == "" || argsFit(a.Kinds, args)
+		return !ok || a.Kinds == "" || ix.argsFit(a.Kinds, args)
 	}
 	fits := map[overloadKey]bool{}
 	for _, c := range cands {
-		if a, ok := ix.arity[c]; ok && a.Kinds != "" && argsFit(a.Kinds, args) {
+		if a, ok := ix.arity[c]; ok && a.Kinds != "" && ix.argsFit(a.Kinds, args) {
 			fits[ix.overloadOf(c)] = true
 		}
 	}
@@ -127,8 +127,10 @@ func (ix *Index) fixedArityFirst(cands []int32, args string) []int32 {
 
 // surelyFits reports whether parameters (extract.Arity.Kinds) take the
 // arguments (extract.RefHint.ArgKinds) for certain: as many, each a
-// string, integer, boolean or char of a parameter of that very kind.
-// Another class ("o" for "o") or an unknown kind may not fit.
+// string, integer, boolean or char of a parameter of that very kind, or
+// a value of the very class a parameter names ("oOption" for "oOption").
+// Another class, a class without its name or an unknown kind may not
+// fit.
 func surelyFits(params, args string) bool {
 	if params == "" {
 		return false
@@ -140,7 +142,7 @@ func surelyFits(params, args string) bool {
 	for i, p := range ps {
 		_, k, _ := strings.Cut(p, ":")
 		switch a := as[i]; {
-		case a != k, a != "s" && a != "i" && a != "b" && a != "c":
+		case a != k, a != "s" && a != "i" && a != "b" && a != "c" && len(a) < 2:
 			return false
 		}
 	}

@@ -624,6 +624,9 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 			hint.ReceiverType = tr.Name
 		}
 	}
+	if from.lang == "java" {
+		hint.ArgKinds = ix.callKinds(src.ID, hint.ArgKinds)
+	}
 	if hint.ReceiverType == "" && strings.HasSuffix(hint.Receiver, ")") && from.fam == "jvm" {
 		if tr, ok := ix.ownCallResult(src.ID, hint.Receiver); ok {
 			hint.ReceiverType = tr.Name
