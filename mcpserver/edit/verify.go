@@ -471,7 +471,8 @@ var (
 func NameUse(userRel string, src []byte, writtenRel, pkg string, sym Symbol) (line int, sure bool, text string) {
 	word := regexp.MustCompile(`(?:^|[^\w$.])` + regexp.QuoteMeta(sym.Name) + `(?:[^\w$]|$)`)
 	if sym.Member {
-		word = regexp.MustCompile(`\.` + regexp.QuoteMeta(sym.Name) + `(?:[^\w$]|$)`)
+		// x.m, and PHP's and C++'s x->m, and static Foo::m (PHP, Rust, C++).
+		word = regexp.MustCompile(`(?:\.|->|::)` + regexp.QuoteMeta(sym.Name) + `(?:[^\w$]|$)`)
 	}
 	s := string(src)
 	lineAt := func(off int) (int, string) {
@@ -523,7 +524,7 @@ func NameUse(userRel string, src []byte, writtenRel, pkg string, sym Symbol) (li
 		if ext == ".go" && pkg != "" {
 			q = pkg
 		}
-		qual := regexp.MustCompile(`\b` + regexp.QuoteMeta(q) + `\.` + regexp.QuoteMeta(sym.Name) + `\b`)
+		qual := regexp.MustCompile(`\b` + regexp.QuoteMeta(q) + `(?:\.|::)` + regexp.QuoteMeta(sym.Name) + `\b`)
 		if l, t := firstCodeMatch(s, qual, lineAt); l > 0 {
 			return l, true, t
 		}

@@ -228,6 +228,7 @@ func (b *batchRun) removedNames() (out []edit.Finding, abs map[string]string) {
 	}
 	for _, w := range ws {
 		out = append(out, b.selfUses(w.path, w.removed)...)
+		out = append(out, b.contractBreaks(w.path, w.removed)...)
 	}
 	_ = b.c.Session.Read(b.c.Ctx, func(bd *session.Bundle) error {
 		rs, guard := tools.BundleSpace(bd), tools.BundleGuard(bd)

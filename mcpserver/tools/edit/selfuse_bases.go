@@ -87,6 +87,9 @@ func membersAndBases(g *graph.Graph, n graph.NodeID) (map[string]bool, []string)
 	var bases []string
 	lo, hi := g.OutRange(n)
 	for e := lo; e < hi; e++ {
+		if g.IsMirror(e) {
+			continue // a bidirectional edge's way back: an implementer, not a base
+		}
 		switch g.RelationName(e) {
 		case "contains":
 			members[g.Label(g.Target(e))] = true

@@ -1,0 +1,198 @@
+package edit
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/mcpserver/edit"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
+)
+
+// nominalExts are the languages where a class must define every abstract
+// member of the interfaces and abstract classes it declares: removing one
+// fails the build even when nothing calls it.
+var nominalExts = map[string]bool{".php": true, ".java": true, ".cs": true, ".kt": true}
+
+// contractBreaks finds the members an edit removed from a concrete class
+// that an interface or abstract base of the class still declares without
+// a body: the class no longer satisfies its contract (PHP's fatal "contains
+// 1 abstract method", javac's "is not abstract and does not override").
+// Sure (broken) only when every base is in the graph and no trait or
+// concrete base could supply the member; otherwise a warning.
+func (b *batchRun) contractBreaks(rel string, removed []edit.Symbol) []edit.Finding {
+	i := slices.Index(b.paths, rel)
+	ext := strings.ToLower(path.Ext(rel))
+	if i < 0 || !nominalExts[ext] {
+		return nil
+	}
+	next := string(b.targets[i].New)
+	var out []edit.Finding
+	_ = b.c.Session.Read(b.c.Ctx, func(bd *session.Bundle) error {
+		read := sourceReader(bd)
+		for _, s := range removed {
+			owner, _, ok := strings.Cut(s.Qualified, ".")
+			if !ok || !s.Member || abstractOrInterface(next, owner) {
+				continue
+			}
+			base, unknown, supplied := requiredBy(bd.Graph, declaredBases(rel, []byte(next), owner), s.Name, ext == ".kt", read)
+			if base == "" || supplied {
+				continue
+			}
+			sev, how := "broken", "no longer implements it"
+			if len(unknown) > 0 || usesTrait(next) {
+				sev, how = "warning", "may no longer implement it (a trait or a base the graph does not hold may supply it)"
+			}
+			out = append(out, edit.Finding{File: rel, Line: declLine(next, owner), Symbol: s.Qualified, Kind: "contract_broken", Severity: sev,
+				Detail: fmt.Sprintf("%s was removed from %s, but %s declares %s without a body: %s %s", s.Qualified, rel, base, s.Name, owner, how)})
+		}
+		return nil
+	})
+	return out
+}
+
+// requiredBy walks the bases of a class (by name, through the graph) and
+// reports the first one declaring member abstractly (base), the bases the
+// graph does not hold, and whether some base supplies member with a body.
+func requiredBy(g *graph.Graph, bases []string, member string, kotlin bool, read func(graph.NodeID) string) (base string, unknown []string, supplied bool) {
+	seen := map[string]bool{}
+	for depth := 0; len(bases) > 0 && depth < 6; depth++ {
+		var next []string
+		for _, b := range bases {
+			if seen[b] || b == "Object" || b == "object" || b == "Any" {
+				continue
+			}
+			seen[b] = true
+			nodes := typeNodes(g, b)
+			if len(nodes) == 0 {
+				unknown = append(unknown, b)
+			}
+			for _, n := range nodes {
+				m, found, parents := memberNode(g, n, member)
+				next = append(next, parents...)
+				if !found {
+					continue
+				}
+				if !bodiless(read(m), kotlin) {
+					return "", unknown, true
+				}
+				if base == "" {
+					base = g.SourcePath(n) + "::" + b
+				}
+			}
+		}
+		bases = next
+	}
+	return base, unknown, false
+}
+
+// memberNode is n's member labelled name, if any, and n's bases.
+func memberNode(g *graph.Graph, n graph.NodeID, name string) (m graph.NodeID, found bool, bases []string) {
+	lo, hi := g.OutRange(n)
+	for e := lo; e < hi; e++ {
+		if g.IsMirror(e) {
+			continue // a bidirectional edge's way back: an implementer, not a base
+		}
+		switch g.RelationName(e) {
+		case "contains":
+			if !found && g.Label(g.Target(e)) == name {
+				m, found = g.Target(e), true
+			}
+		case "inherits", "implements":
+			bases = append(bases, g.Label(g.Target(e)))
+		}
+	}
+	return m, found, bases
+}
+
+// sourceReader reads a node's declaration lines from disk (empty when it
+// cannot: the caller then treats the member as having a body).
+func sourceReader(bd *session.Bundle) func(graph.NodeID) string {
+	rs, guard := tools.BundleSpace(bd), tools.BundleGuard(bd)
+	files := map[string][]string{}
+	return func(n graph.NodeID) string {
+		pv := bd.Graph.Provenance(n)
+		if pv.SourcePath == "" || pv.LineStart == 0 {
+			return ""
+		}
+		lines, ok := files[pv.SourcePath]
+		if !ok {
+			if res, err := guard.Resolve(rs.DiskPath(pv.SourcePath)); err == nil && res.Exists {
+				if src, err := tools.ReadBounded(res.Real, 4<<20); err == nil {
+					lines = strings.Split(string(src), "\n")
+				}
+			}
+			files[pv.SourcePath] = lines
+		}
+		lo, hi := int(pv.LineStart)-1, int(max(pv.LineEnd, pv.LineStart))
+		if lo >= len(lines) {
+			return ""
+		}
+		return strings.Join(lines[lo:min(hi, len(lines))], "\n")
+	}
+}
+
+var (
+	comments = regexp.MustCompile(`(?s)/\*.*?\*/|//[^\n]*|#[^\n]*`)
+	// Annotations may carry `=` (Java's @X(since = "1")).
+	annotation = regexp.MustCompile(`(?m)^\s*@\w+(\([^)]*\))?`)
+	// A trait used inside a class body (PHP): indented, unlike the file's
+	// namespace imports.
+	traitUse = regexp.MustCompile(`(?m)^[ \t]+use\s+\\?\w[\w\\]*(\s*,\s*\\?\w[\w\\]*)*\s*[;{]`)
+)
+
+// bodiless: a method declared without a body — `function f(): T;`,
+// `void f(int x);`, Kotlin's `fun f(): T` — the form an implementer must
+// supply; a constant (`int X = f();`), a property or a default method is
+// not. Empty text (unreadable) is never bodiless.
+func bodiless(decl string, kotlin bool) bool {
+	d := strings.TrimSpace(annotation.ReplaceAllString(comments.ReplaceAllString(decl, ""), ""))
+	p := strings.IndexByte(d, '(')
+	if p < 0 || strings.Contains(d, "{") || strings.Contains(d, "=>") || strings.Contains(d[:p], "=") {
+		return false
+	}
+	if kotlin {
+		return strings.Contains(d[:p], "fun ") && !strings.Contains(d[closing(d, p):], "=")
+	}
+	return strings.HasSuffix(d, ";")
+}
+
+// closing is the index of the parenthesis closing the one at open (the
+// end of s when unbalanced).
+func closing(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return len(s)
+}
+
+// abstractOrInterface: owner is declared abstract, or is an interface or
+// trait itself, in src (then it need not implement anything).
+func abstractOrInterface(src, owner string) bool {
+	q := regexp.QuoteMeta(owner)
+	re := regexp.MustCompile(`\babstract\s+(?:\w+\s+)*class\s+` + q + `\b|\b(?:interface|trait)\s+` + q + `\b`)
+	return re.MatchString(src)
+}
+
+// declLine is the line of owner's class declaration in src (0: not found).
+func declLine(src, owner string) int {
+	loc := regexp.MustCompile(`\bclass\s+` + regexp.QuoteMeta(owner) + `\b`).FindStringIndex(src)
+	if loc == nil {
+		return 0
+	}
+	return strings.Count(src[:loc[0]], "\n") + 1
+}
+
+func usesTrait(src string) bool { return traitUse.MatchString(src) }
