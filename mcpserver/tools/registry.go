@@ -140,9 +140,14 @@ func (t *Tool) AllParams() []Param {
 	return append([]Param{AgentIDParam}, t.Params...)
 }
 
-// Param returns the declaration of a parameter by name.
+// Param returns the declaration of a parameter by name. It looks in
+// place: AllParams copies the list, and every call's argument check asks
+// for each argument.
 func (t *Tool) Param(name string) (Param, bool) {
-	for _, p := range t.AllParams() {
+	if name == AgentIDParam.Name {
+		return AgentIDParam, true
+	}
+	for _, p := range t.Params {
 		if p.Name == name {
 			return p, true
 		}
