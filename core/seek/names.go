@@ -40,6 +40,11 @@ type nameIndex struct {
 	files map[uint32][]graph.NodeID
 	dirs  map[uint32][]string
 	dir   map[string][]graph.NodeID
+	// stopFiles and stopDirs hold the names made only of stopwords
+	// (none.py, all.go, this.ts), which yield no term to be found under:
+	// keyed by their words joined with a space ("none").
+	stopFiles map[string][]graph.NodeID
+	stopDirs  map[string][]string
 }
 
 // indexNames maps each term of a file stem to the files carrying it, and
@@ -47,7 +52,8 @@ type nameIndex struct {
 // and path order. Directories come from the files' paths, so a graph
 // without directory nodes has them too.
 func (x *Index) indexNames() {
-	x.names = nameIndex{files: map[uint32][]graph.NodeID{}, dirs: map[uint32][]string{}, dir: map[string][]graph.NodeID{}}
+	x.names = nameIndex{files: map[uint32][]graph.NodeID{}, dirs: map[uint32][]string{}, dir: map[string][]graph.NodeID{},
+		stopFiles: map[string][]graph.NodeID{}, stopDirs: map[string][]string{}}
 	var tok tokenizer
 	each := func(name string, f func(id uint32)) {
 		tok.terms([]byte(name), func(t []byte) {
@@ -67,6 +73,9 @@ func (x *Index) indexNames() {
 			}
 			x.names.files[id] = append(x.names.files[id], f)
 		})
+		if k := stopName(stem(x.g.Label(f))); k != "" {
+			x.names.stopFiles[k] = append(x.names.stopFiles[k], f)
+		}
 	}
 	for _, p := range x.filePaths { // sorted: each directory's files in path order
 		if d := path.Dir(p); d != "." && d != "/" {
@@ -79,7 +88,40 @@ func (x *Index) indexNames() {
 				x.names.dirs[id] = append(x.names.dirs[id], d)
 			}
 		})
+		if k := stopName(path.Base(d)); k != "" {
+			x.names.stopDirs[k] = append(x.names.stopDirs[k], d)
+		}
 	}
+}
+
+// stopName is the key of a name made only of stopwords of two letters or
+// more ("none", "is", "this" for none.py, is.js, this.ts), "" for any
+// other name.
+func stopName(name string) string {
+	ws := nameWords(name)
+	for _, w := range ws {
+		if len(w) < minPartLen || !isStopword([]byte(w)) {
+			return ""
+		}
+	}
+	return strings.Join(ws, " ")
+}
+
+// stopShare is the share of the query that a name made only of stopwords
+// has: 1 when the query says its words in order and its other words are
+// stopwords, kind words or "file" only ("none file", "the none module"),
+// else 0. Among other words a stopword is the word ("return none when
+// empty"). The words, not the terms: a word the index lacks is no term.
+func stopShare(key string, o ownTerms) float32 {
+	if !containsRun(o.words, strings.Split(key, " ")) {
+		return 0
+	}
+	for _, w := range o.words {
+		if _, kind := kindStems[w]; !kind && w != "fil" && (len(w) >= minPartLen && !isStopword([]byte(w))) {
+			return 0
+		}
+	}
+	return 1
 }
 
 // ownTerms are the query's own terms (not expansions) and its words.
@@ -243,11 +285,20 @@ func (x *Index) namedFiles(terms []usedTerm, o ownTerms) []graph.Scored {
 			fs = append(fs, x.names.files[t.id]...)
 		}
 	}
+	for k, sf := range x.names.stopFiles {
+		if stopShare(k, o) > 0 {
+			fs = append(fs, sf...)
+		}
+	}
 	slices.Sort(fs)
 	fs = slices.Compact(fs)
 	var out []graph.Scored
 	for _, f := range fs {
-		if r := x.nameShare(stem(x.g.Label(f)), o); r > 0 {
+		r := x.nameShare(stem(x.g.Label(f)), o)
+		if k := stopName(stem(x.g.Label(f))); k != "" {
+			r = stopShare(k, o)
+		}
+		if r > 0 {
 			out = append(out, graph.Scored{Node: f, Score: r})
 		}
 	}
@@ -274,9 +325,15 @@ func (x *Index) nameEvidence(s *scratch, q Query, terms []usedTerm, prior func(g
 		// "sessions package": the directory, not backend/session.py.
 		gains = nil
 	}
-	var named []graph.NodeID
+	// bare are the named files whose name yields no term (none.py, the
+	// entry of all/): they have no evidence of the name of their own, so
+	// they also take the share of the yardstick that evidence would be.
+	var named, bare []graph.NodeID
 	for _, g := range gains {
 		named = append(named, g.Node)
+		if stopName(stem(x.g.Label(g.Node))) != "" {
+			bare = append(bare, g.Node)
+		}
 	}
 	for _, d := range dirs {
 		files, entry := x.dirFiles(d.dir)
@@ -292,6 +349,9 @@ func (x *Index) nameEvidence(s *scratch, q Query, terms []usedTerm, prior func(g
 		if entry != graph.NoNode {
 			gains = append(gains, graph.Scored{Node: entry, Score: d.r})
 			named = append(named, entry)
+			if stopName(path.Base(d.dir)) != "" {
+				bare = append(bare, entry)
+			}
 		}
 	}
 	if len(gains) == 0 {
@@ -308,13 +368,20 @@ func (x *Index) nameEvidence(s *scratch, q Query, terms []usedTerm, prior func(g
 		}
 	}
 	if !(best > 0) {
-		return
+		if len(bare) == 0 {
+			return
+		}
+		best = 1 // nothing else matched ("none"): one full match
 	}
 	// In NodeID order, so each file's gains add up in one order.
 	slices.SortStableFunc(gains, func(a, b graph.Scored) int { return cmp.Compare(a.Node, b.Node) })
 	for _, g := range gains {
 		s.touch(g.Node)
-		s.lex[g.Node] += fin(x.opts.NameMatch * g.Score * best)
+		gain := x.opts.NameMatch * g.Score * best
+		if slices.Contains(bare, g.Node) {
+			gain += g.Score * best
+		}
+		s.lex[g.Node] += fin(gain)
 	}
 }
 
@@ -342,11 +409,20 @@ func (x *Index) namedDirs(terms []usedTerm, o ownTerms) []namedDir {
 			ds = append(ds, x.names.dirs[t.id]...)
 		}
 	}
+	for k, sd := range x.names.stopDirs {
+		if stopShare(k, o) > 0 {
+			ds = append(ds, sd...)
+		}
+	}
 	slices.Sort(ds)
 	ds = slices.Compact(ds)
 	var out []namedDir
 	for _, d := range ds {
-		if r := x.nameShare(path.Base(d), o); r > 0 && (o.dir || r > 0.999) {
+		r := x.nameShare(path.Base(d), o)
+		if k := stopName(path.Base(d)); k != "" {
+			r = stopShare(k, o)
+		}
+		if r > 0 && (o.dir || r > 0.999) {
 			out = append(out, namedDir{d, r})
 		}
 	}

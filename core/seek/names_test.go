@@ -448,3 +448,62 @@ func TestGoPackageDoc(t *testing.T) {
 		}
 	}
 }
+
+// TestStopwordOnlyName: a file or directory named only by stopwords
+// (none.py, is.js, all/) has no term; a query that says its name, alone or
+// with kind or file words, still ranks it first, and a query that uses the
+// stopword among other words does not name it.
+func TestStopwordOnlyName(t *testing.T) {
+	files := maps.Clone(fixtureFiles)
+	ents := maps.Clone(testcorpus.Entities)
+	add := func(p, src string, es ...testcorpus.Entity) {
+		files[p], ents[p] = src, es
+	}
+	add("lib/none.py", "class Sentinel:\n    def __bool__(self):\n        return False\n",
+		testcorpus.Entity{Name: "Sentinel", Kind: testcorpus.Class, Start: 1, End: 3})
+	add("web/is.js", "export function typeName(value) {\n  return typeof value\n}\n",
+		testcorpus.Entity{Name: "typeName", Kind: testcorpus.Function, Start: 1, End: 3})
+	add("ops/all/__init__.py", "from .reduce import every\n")
+	add("ops/all/reduce.py", "def every(items):\n    return all(items)\n",
+		testcorpus.Entity{Name: "every", Kind: testcorpus.Function, Start: 1, End: 2})
+	add("app/console.py", "def write_file(file, text):\n    \"\"\"Write text to the file, or to no file when none: a module's file, a package's file.\"\"\"\n    file.write(text)\n",
+		testcorpus.Entity{Name: "write_file", Kind: testcorpus.Function, Start: 1, End: 3})
+	g, read := fixtureGraphOf(t, files, ents)
+	build := func(nameMatch float32) *Index {
+		o := DefaultOptions()
+		o.ReadFile, o.NameMatch = read, nameMatch
+		x, err := Build(context.Background(), g, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	x, off := build(DefaultOptions().NameMatch), build(0)
+	tests := []struct{ query, want string }{
+		{"none file", "file::lib/none.py"},
+		{"the none module", "file::lib/none.py"},
+		{"none", "file::lib/none.py"},
+		{"None", "file::lib/none.py"},
+		{"the is module", "file::web/is.js"},
+		{"the all package", "file::ops/all/__init__.py"},
+	}
+	for _, tt := range tests {
+		for _, rerank := range []bool{true, false} {
+			r := x.SearchText(tt.query, Params{TopK: 5, GraphRerank: rerank})
+			if len(r.Hits) == 0 || g.ExternalID(r.Hits[0].Node) != tt.want {
+				t.Errorf("%q rerank %v: top = %v, want %s first", tt.query, rerank, ids(g, r.Hits), tt.want)
+			}
+		}
+		r := off.SearchText(tt.query, Params{TopK: 5, GraphRerank: true})
+		if len(r.Hits) > 0 && g.ExternalID(r.Hits[0].Node) == tt.want {
+			t.Errorf("%q without NameMatch: %s first already, the row proves nothing", tt.query, tt.want)
+		}
+	}
+	for _, q := range []string{"return none when the file is empty", "write none to the console file"} {
+		for _, f := range namedBy(x, q) {
+			if id := g.ExternalID(f.Node); id == "file::lib/none.py" {
+				t.Errorf("%q names %s: the stopword is a word of the query there", q, id)
+			}
+		}
+	}
+}
