@@ -20,7 +20,7 @@ func TestAmbiguousNameIsOneFinding(t *testing.T) {
 		"docs/tutorial.md":   "# Tutorial\n\n## First\n\nCreate `main.py` with a command.\n\n## Second\n\nRun `main.py` again.\n\n## Third\n\nEdit `main.py` once more.\n",
 	})
 	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": filepath.Join(dir, "docs"), "adapter": "universal", "mode": "merge"})
-	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "path": "docs/tutorial.md"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true, "path": "docs/tutorial.md"})
 	if n := out["summary"].(map[string]any)["ambiguous_targets"]; n != 1.0 {
 		t.Errorf("ambiguous_targets %v, want 1", n)
 	}

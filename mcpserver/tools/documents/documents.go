@@ -40,6 +40,9 @@ type documentDriftParams struct {
 	// Unchecked lists every date-only change as a finding: the dating is
 	// still worth reading in full when an agent asks for leads.
 	Unchecked bool `json:"unchecked" help:"Also list as code_change_unreflected findings the bound code that changed after the document with nothing on the page shown to disagree (low confidence; by default counted, the first 3 per document listed under unchecked)." tool:"default=false"`
+	// LowerConfidence lists the findings set apart for weak evidence
+	// among the findings.
+	LowerConfidence bool `json:"lower_confidence" help:"Also list as findings those whose evidence was mostly wrong when judged (a name no commit defined or defined elsewhere, a Python version or keyword read from prose; by default counted, the first 3 per document listed under lower_confidence)." tool:"default=false"`
 }
 
 func registerDocuments(r *tools.Registry) {

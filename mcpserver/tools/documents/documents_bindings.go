@@ -208,6 +208,7 @@ type driftFindingJSON struct {
 	DaysBehind     float64 `json:"days_behind,omitempty" jsonschema:"How long after the document the code changed."`
 	Candidates     int     `json:"candidates,omitempty"`
 	DatedBy        string  `json:"dated_by,omitempty" jsonschema:"How the code change was dated: \"lines L-M\" (the symbol's own lines), \"signature in lines L-M\" (a Python def), \"class surface in lines L-M\" or \"file\"."`
+	Evidence       string  `json:"evidence" jsonschema:"What the finding rests on: call_checked, page_signature, removed_in_history (git shows it removed, no code defines it now), alias_noted; lower confidence: defined_elsewhere, never_in_history, version_claim, keyword_claim, extra_claim, cli_claim, deprecated_mark, no_history."`
 	Detail         string  `json:"detail"`
 }
 
@@ -224,6 +225,8 @@ type driftDocJSON struct {
 	SkippedGenerated  int                  `json:"skipped_generated,omitempty" jsonschema:"Stale bindings skipped: the section renders that code (mkdocstrings, autodoc, a literal include)."`
 	Unchecked         []driftUncheckedJSON `json:"unchecked,omitempty" jsonschema:"Low confidence, not findings: bound code that changed after the document with nothing on the page shown to disagree (the first 3)."`
 	UncheckedTotal    int                  `json:"unchecked_total,omitempty"`
+	LowConfidence     []driftFindingJSON   `json:"lower_confidence,omitempty" jsonschema:"Not counted as findings: findings whose evidence was mostly wrong when judged (the first 3)."`
+	LowConfidenceN    int                  `json:"lower_confidence_total,omitempty"`
 }
 
 type driftSummary struct {
@@ -243,6 +246,7 @@ type driftSummary struct {
 	ExampleCallsChecked   int `json:"example_calls_checked" jsonschema:"Calls in Python examples resolved through the page's imports to a def whose signature is known, and compared with it."`
 	ExampleCallsRejected  int `json:"example_calls_rejected"`
 	UncheckedChanges      int `json:"unchecked_changes" jsonschema:"Bound code changed after its document, nothing on the page shown to disagree: not findings; the first 3 per document are listed as unchecked."`
+	LowConfidence         int `json:"lower_confidence" jsonschema:"Findings set apart for weak evidence (a name no commit defined, a prose claim): not counted in total_findings; the first 3 per document are listed under lower_confidence."`
 }
 
 type documentDriftOutput struct {
@@ -301,21 +305,28 @@ func runDocumentDrift(c *tools.Call, in documentDriftParams) (documentDriftOutpu
 		src.prefetch(stale)
 		removals := removalLines(b, src, dds) // once per call: calls may run in parallel
 		var all []driftDocJSON
+		notes := make([][]string, len(dds))
+		tls := make([]driftTally, len(dds))
 		for i := range dds {
-			dd := &dds[i]
-			var tl driftTally
-			notes := refineDrift(b, src, dd, &tl)
-			notes = checkExamples(b, src, dd, notes, &out.Summary)
-			notes = checkClaims(b, src, dd, notes, removals)
+			notes[i] = refineDrift(b, src, &dds[i], &tls[i])
+			notes[i] = checkExamples(b, src, &dds[i], notes[i], &out.Summary)
+			notes[i] = checkClaims(b, src, &dds[i], notes[i], removals)
+		}
+		ev := driftEvidence(c.Ctx, b, src, dds)
+		for i := range dds {
+			dd, tl := &dds[i], tls[i]
 			var unchecked []driftUncheckedJSON
 			nUnchecked := 0
 			if !in.Unchecked {
-				unchecked, nUnchecked, notes = splitUnchecked(g, dd, notes)
+				unchecked, nUnchecked, notes[i], ev[i] = splitUnchecked(g, dd, notes[i], ev[i])
 			}
-			dj := driftDoc(g, dd, notes)
+			ns, low, nLow, es := splitLowConfidence(g, dd, notes[i], ev[i], in.LowerConfidence)
+			dj := driftDoc(g, dd, ns, es)
 			dj.SkippedGenerated = tl.generated
 			dj.Unchecked, dj.UncheckedTotal = unchecked, nUnchecked
+			dj.LowConfidence, dj.LowConfidenceN = low, nLow
 			out.Summary.UncheckedChanges += nUnchecked
+			out.Summary.LowConfidence += nLow
 			all = append(all, dj)
 			addSummary(&out.Summary, dd)
 			out.Summary.SkippedGenerated += tl.generated
@@ -364,7 +375,7 @@ func addSummary(s *driftSummary, d *document.DocDrift) {
 	s.CodeChangeUnreflected += len(secs)
 }
 
-func driftDoc(g *graph.Graph, d *document.DocDrift, notes []string) driftDocJSON {
+func driftDoc(g *graph.Graph, d *document.DocDrift, notes, ev []string) driftDocJSON {
 	out := driftDocJSON{SourcePath: d.Doc.Path, NodeID: g.ExternalID(d.Doc.Node), DocChangedAt: unixTime(d.DocChanged), NewestCodeChange: unixTime(d.NewestCode),
 		Bindings: d.Bindings, StaleBindings: d.Count(document.DriftCodeChanged), Findings: []driftFindingJSON{}, FindingsTotal: len(d.Findings)}
 	for i, f := range d.Findings {
@@ -372,22 +383,29 @@ func driftDoc(g *graph.Graph, d *document.DocDrift, notes []string) driftDocJSON
 			out.FindingsTruncated = true
 			break
 		}
-		heading := g.Label(f.Section)
-		if f.Section == d.Doc.Node {
-			heading = "(document)"
-		}
-		fj := driftFindingJSON{Kind: f.Kind, SectionID: g.ExternalID(f.Section), SectionHeading: heading, LineStart: g.Provenance(f.Section).LineStart,
-			Mention: f.Mention.Text, Candidates: f.Candidates, Detail: f.Detail, DatedBy: notes[i], Line: f.Line, Parameter: f.Param, Commit: f.Commit}
-		if f.Kind == document.DriftExample {
-			fj.TargetNodeID, fj.CodeChangedAt = g.ExternalID(f.Target), unixTime(f.CodeChanged)
-		} else if f.Target != graph.NoNode {
-			fj.TargetNodeID, fj.TargetFile = g.ExternalID(f.Target), g.ExternalID(f.File)
-			fj.CodeChangedAt = unixTime(f.CodeChanged)
-			fj.DaysBehind = daysBehind(f.CodeChanged, d.DocChanged)
-		}
+		fj := findingJSON(g, d, f, notes[i])
+		fj.Evidence = ev[i]
 		out.Findings = append(out.Findings, fj)
 	}
 	return out
+}
+
+// findingJSON is one finding as the answer lists it.
+func findingJSON(g *graph.Graph, d *document.DocDrift, f document.Finding, note string) driftFindingJSON {
+	heading := g.Label(f.Section)
+	if f.Section == d.Doc.Node {
+		heading = "(document)"
+	}
+	fj := driftFindingJSON{Kind: f.Kind, SectionID: g.ExternalID(f.Section), SectionHeading: heading, LineStart: g.Provenance(f.Section).LineStart,
+		Mention: f.Mention.Text, Candidates: f.Candidates, Detail: f.Detail, DatedBy: note, Line: f.Line, Parameter: f.Param, Commit: f.Commit}
+	if f.Kind == document.DriftExample {
+		fj.TargetNodeID, fj.CodeChangedAt = g.ExternalID(f.Target), unixTime(f.CodeChanged)
+	} else if f.Target != graph.NoNode {
+		fj.TargetNodeID, fj.TargetFile = g.ExternalID(f.Target), g.ExternalID(f.File)
+		fj.CodeChangedAt = unixTime(f.CodeChanged)
+		fj.DaysBehind = daysBehind(f.CodeChanged, d.DocChanged)
+	}
+	return fj
 }
 
 // daysBehind is how many days (one decimal) the code changed after the
@@ -408,6 +426,8 @@ func noDriftHint(s driftSummary) string {
 	const base = "No drift found: every named path and member exists"
 	cleared := s.ClearedByLines + s.ClearedBySweeps + s.ClearedByTypes + s.ClearedBySurface
 	switch {
+	case s.LowConfidence > 0:
+		return "No drift found with strong evidence (a checked call or signature, a name git shows removed)." + evidenceNote(s.LowConfidence)
 	case s.UncheckedChanges > 0:
 		return fmt.Sprintf("%s, but %d bound code changes came after their pages and nothing on the pages could be compared with them: read the sections listed as unchecked (unchecked true lists them all).", base, s.UncheckedChanges)
 	case cleared > 0:
@@ -424,7 +444,7 @@ func driftGuidance(c *tools.Call, out *documentDriftOutput) tools.Guidance {
 	}
 	top := out.Documents[0]
 	gd.NextSuggestedTarget = top.SourcePath
-	gd.NextStepHint = fmt.Sprintf("%s has %d findings: open the sections listed (view) and compare them with the code that changed since (timeline on the target file).", top.SourcePath, top.FindingsTotal)
+	gd.NextStepHint = fmt.Sprintf("%s has %d findings: open the sections listed (view) and compare them with the code that changed since (timeline on the target file).", top.SourcePath, top.FindingsTotal) + evidenceNote(out.Summary.LowConfidence)
 	if len(top.Findings) > 0 && top.Findings[0].TargetFile != "" {
 		gd.NextSuggestedTool = tools.FirstTool(c.Registry, "timeline", "view")
 		gd.NextSuggestedTarget = top.Findings[0].TargetFile

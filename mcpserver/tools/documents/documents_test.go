@@ -145,7 +145,7 @@ func TestDocumentDrift(t *testing.T) {
 	// Documents dated long before the fixture's commits: everything they
 	// bind to changed since.
 	d, _ := docsFixture(t, session.Config{}, time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC))
-	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "unchecked": true, "path": "docs/guide.md"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true, "unchecked": true, "path": "docs/guide.md"})
 	sum := out["summary"].(map[string]any)
 	if sum["stale_bindings"].(float64) == 0 || sum["code_change_unreflected"].(float64) == 0 {
 		t.Errorf("old guide not stale: %v", sum)
@@ -162,7 +162,7 @@ func TestDocumentDrift(t *testing.T) {
 	}
 	// Fresh documents: no binding is stale.
 	d2, _ := docsFixture(t, session.Config{}, time.Time{})
-	all := tooltest.MustCall(t, d2, "document_drift", map[string]any{"agent_id": "t", "unchecked": true})
+	all := tooltest.MustCall(t, d2, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true, "unchecked": true})
 	if s := all["summary"].(map[string]any); s["stale_bindings"].(float64) != 0 || s["documents"].(float64) != 6 {
 		t.Errorf("fresh docs drift: %v", s)
 	}

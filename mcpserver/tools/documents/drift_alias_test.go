@@ -26,7 +26,7 @@ func TestDocumentDriftFollowsModuleAliases(t *testing.T) {
 			"    kit.decode(\"t\", \"secret\", algorithms=[\"HS256\"])\n    kit.dump({}, indent=2, sort=True)\n    kit.vague(1, x=2)\n    kit.load(\"s\", strict=True)\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
-	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
+	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	want := []string{
 		"10 example_call_rejected | kit.dump: no parameter sort (src/kit/codec.py: def dump, through dump = codec.dump); no commit named: no version in the 1 commits read accepts the call",
 		"8 example_call_rejected | kit.encode: no parameter algorithms (src/kit/api.py: def Kit.encode, through encode = _obj.encode); no commit named: no version in the 1 commits read accepts the call",

@@ -42,7 +42,7 @@ func TestDocumentDriftChecksClaimsOnThePage(t *testing.T) {
 	edit("2024-04-01T00:00:00Z", "def connect(host, timeout=5)", "def connect(host, deadline=5)")
 	edit("2024-05-01T00:00:00Z", "def helper(a)", "def helper(a, b)")
 	d := driftServer(t, dir)
-	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	var got, unchecked []string
 	for _, doc := range out["documents"].([]any) {
 		dm := doc.(map[string]any)
@@ -115,7 +115,7 @@ func TestQualifiedNamesSpelledAsStrings(t *testing.T) {
 		"docs/plugins.md":     "# Plugins\n\nDeclare a `kit.run` entry point group, or a `kit.plugins` one; `kit.gone` is not there, nor `kit.serving`.\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
-	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
+	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	want := []string{
 		"<nil> missing_target | the page names kit.gone, but kit (src/kit/__init__.py) does not define or import gone (renamed, moved or removed?)",
 		"<nil> missing_target | the page names kit.serving, but kit (src/kit/__init__.py) does not define or import serving (renamed, moved or removed?)",
@@ -141,7 +141,7 @@ func TestMembersOfTestClassesAreNotClaims(t *testing.T) {
 			"not ``Context.run_as``.\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
-	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
+	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	want := []string{"<nil> missing_target | Context is in the graph but has no member run_as (renamed or removed?)"}
 	if diff := cmp.Diff(want, findingLines(out)); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
@@ -165,7 +165,7 @@ func TestMembersNeedEvidenceOfTheClass(t *testing.T) {
 			"not ``Context.run_as``; build with ``Context.add()`` (its Builder's).\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
-	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
+	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	want := []string{"<nil> missing_target | Context is in the graph but has no member run_as (renamed or removed?)"}
 	if diff := cmp.Diff(want, findingLines(out)); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)

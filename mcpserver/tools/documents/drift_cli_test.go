@@ -98,7 +98,7 @@ func TestDocumentDriftFindsUndeclaredCLIOptions(t *testing.T) {
 		"docs/usage.md":       "# Usage\n\n```console\n$ kit install black --python3.7\n$ kit install black --python python3.12\n$ kit install black --verbose\n```\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
-	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
+	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	got := strings.Join(findingLines(out), "\n")
 	want := "4 missing_target | the page runs kit with --python3.7, which its parser (src/kit/main.py) does not declare (3 options declared)\n" +
 		"6 missing_target | the page runs kit with --verbose, which its parser (src/kit/main.py) does not declare (3 options declared)"

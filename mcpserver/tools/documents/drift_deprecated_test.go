@@ -105,7 +105,7 @@ func TestDocumentDriftFindsDeprecatedNamesRecommended(t *testing.T) {
 		"docs/upgrading.rst":   "Upgrading\n=========\n\nReplace ``run_sync_in_worker_thread()`` with ``to_thread()``.\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
-	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
+	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	want := []string{"4 missing_target | the page gives run_sync_in_worker_thread, which the code marks deprecated (src/kit/threads.py: warnings.warn(\"use to_thread\", DeprecationWarning)): name its replacement"}
 	if diff := cmp.Diff(want, findingLines(out)); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)

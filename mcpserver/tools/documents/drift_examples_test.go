@@ -42,7 +42,7 @@ func TestDocumentDriftChecksExampleCalls(t *testing.T) {
 	core("2024-05-01T00:00:00Z", "def close(self, force=False):\n        return force", "def close(self, hard=False):\n        return hard")
 
 	d := driftServer(t, dir)
-	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	var got []string
 	for _, doc := range out["documents"].([]any) {
 		for _, f := range doc.(map[string]any)["findings"].([]any) {
@@ -117,7 +117,7 @@ func TestDocumentDriftFindsLeftOutArguments(t *testing.T) {
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
 	d := driftServer(t, dir)
-	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	got := findingLines(out)
 	want := []string{
 		"6 example_call_rejected | kit.Pred: requires predicate, which the example does not pass (src/kit/core.py: def Pred.__init__); no commit named: no version in the 1 commits read accepts the call",

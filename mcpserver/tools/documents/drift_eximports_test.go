@@ -28,7 +28,7 @@ func TestDocumentDriftChecksExampleImports(t *testing.T) {
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
 	d := driftServer(t, dir)
-	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	var got []string
 	for _, doc := range out["documents"].([]any) {
 		dm := doc.(map[string]any)

@@ -92,7 +92,7 @@ func TestDocumentDriftFindsExtrasTheProjectDoesNotDeclare(t *testing.T) {
 		"docs/changelog.rst":  "Changelog\n=========\n\n- ``pip install kit[old]`` is gone.\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
-	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
+	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	want := []string{"10 missing_target | the page installs .[dev], but pyproject.toml [project.optional-dependencies] declares no such extra (declared: redis)"}
 	if diff := cmp.Diff(want, findingLines(out)); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)

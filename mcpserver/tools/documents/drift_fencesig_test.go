@@ -28,7 +28,7 @@ func TestDocumentDriftChecksStubSignaturesInBlocks(t *testing.T) {
 	edit("2024-04-01T00:00:00Z", "def connect(host, timeout=5)", "def connect(host, deadline=5)")
 	edit("2024-05-01T00:00:00Z", "def fill(self, n)", "def fill(self, n, block)")
 	d := driftServer(t, dir)
-	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	got := findingLines(out)
 	want := []string{
 		"8 code_change_unreflected | the page's signature leaves out `block`, which the def takes (src/kit/net.py: def Pool.fill(n, block))",
@@ -64,7 +64,7 @@ func TestDocumentDriftSkipsPlaceholderAndNamesakeQuotes(t *testing.T) {
 	edit := fileEditor(t, dir, "src/kit/__init__.py")
 	edit("2024-04-01T00:00:00Z", "def connect(host, timeout=5)", "def connect(host, deadline=5)")
 	d := driftServer(t, dir)
-	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	want := []string{
 		"18 code_change_unreflected | the page's signature names `timeout`, which the def does not take; leaves out `deadline`, which the def takes (src/kit/__init__.py: def connect(host, deadline))",
 		"24 code_change_unreflected | the page's signature names `file`, which the def does not take; leaves out `path`, which the def takes (src/kit/config.py: def ConfigDict.load(path))",
@@ -89,7 +89,7 @@ func TestDocumentDriftComparesScopedDirectivesWithNamesakeMethods(t *testing.T) 
 		"docs/tpl.rst":        "Templates\n=========\n\n.. currentmodule:: tpl\n\n.. function:: decode_full(name, default)\n\n   A template built-in.\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
-	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
+	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	got := findingLines(out)
 	want := "6 code_change_unreflected | the page's signature leaves out `subject`, which the def takes (src/kit/api.py: def Codec.decode_full(data, key, subject))"
 	if !slices.Contains(got, want) {

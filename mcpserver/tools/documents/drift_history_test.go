@@ -66,7 +66,7 @@ func TestDocumentDriftHierarchyAndGitDates(t *testing.T) {
 		}
 	}
 	d := driftServer(t, dir)
-	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "unchecked": true, "path": "docs/guide.md"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true, "unchecked": true, "path": "docs/guide.md"})
 	doc := out["documents"].([]any)[0].(map[string]any)
 	type finding struct{ Kind, Mention, File, At string }
 	var got []finding
@@ -126,7 +126,7 @@ func TestDocumentDriftDatesAMergeByItsLanding(t *testing.T) {
 	gitAt(t, dir, "2024-04-01T00:00:00Z", "merge", "-q", "--no-ff", "-m", "merge feature", "feature")
 
 	d := driftServer(t, dir)
-	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "unchecked": true, "path": "docs/guide.md"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true, "unchecked": true, "path": "docs/guide.md"})
 	at := changedAt(out)
 	want := map[string]string{"shop.Shop.run": "2024-04-01T00:00:00Z", "src/shop/app.py": "2024-04-01T00:00:00Z", "shop.old.legacy": "2024-03-01T00:00:00Z"}
 	if diff := cmp.Diff(want, at); diff != "" {
@@ -162,7 +162,7 @@ func TestDocumentDriftPassesOverTypeOnlyEdits(t *testing.T) {
 	edit("2024-05-01T00:00:00Z", "src/shop/old.py", "def legacy(n):", "def legacy(n: int) -> int:  # typed")
 
 	d := driftServer(t, dir)
-	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "unchecked": true, "path": "docs/guide.md"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true, "unchecked": true, "path": "docs/guide.md"})
 	at := changedAt(out)
 	want := map[string]string{"src/shop/app.py": "2024-02-01T00:00:00Z", "shop.old.legacy": "2024-03-01T00:00:00Z"}
 	if diff := cmp.Diff(want, at); diff != "" {
@@ -172,7 +172,7 @@ func TestDocumentDriftPassesOverTypeOnlyEdits(t *testing.T) {
 		t.Errorf("cleared_by_types %v, want 1 (shop.Shop.run)", n)
 	}
 	// A page about type hints describes the annotation: it still dates run.
-	out = tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "unchecked": true, "path": "docs/typing.md"})
+	out = tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true, "unchecked": true, "path": "docs/typing.md"})
 	var got []string
 	for _, f := range out["documents"].([]any)[0].(map[string]any)["findings"].([]any) {
 		m := f.(map[string]any)
@@ -207,7 +207,7 @@ func TestDocumentDriftDatesAClassByItsSurface(t *testing.T) {
 	edit("2024-04-01T00:00:00Z", "return -amount", "return -abs(amount)")
 
 	d := driftServer(t, dir)
-	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "unchecked": true, "path": "docs/pay.md"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true, "unchecked": true, "path": "docs/pay.md"})
 	at := map[string]string{}
 	for _, f := range out["documents"].([]any)[0].(map[string]any)["findings"].([]any) {
 		m := f.(map[string]any)
@@ -286,7 +286,7 @@ func TestDocumentDriftComparesTheSurfaceAtTheDocumentsDate(t *testing.T) {
 	edit("2024-04-02T00:00:00Z", "def remove(sink, quiet=False):\n    return sink", "def remove(target, quiet=False):\n    return target")
 
 	d := driftServer(t, dir)
-	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "unchecked": true, "path": "docs/sinks.md"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true, "unchecked": true, "path": "docs/sinks.md"})
 	var got []string
 	for _, f := range out["documents"].([]any)[0].(map[string]any)["findings"].([]any) {
 		m := f.(map[string]any)
@@ -328,7 +328,7 @@ func TestDocumentDriftRanksCheckedChangesFirst(t *testing.T) {
 	write("2024-05-01T00:00:00Z", "def serve(app, port):\n    return app\n\n\ndef other():\n    return 2\n")
 
 	d := driftServer(t, dir)
-	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "unchecked": true, "path": "docs/deploy.md"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true, "unchecked": true, "path": "docs/deploy.md"})
 	var got []string
 	for _, f := range out["documents"].([]any)[0].(map[string]any)["findings"].([]any) {
 		m := f.(map[string]any)
@@ -381,7 +381,7 @@ func TestDocumentDriftLeavesHistoryPages(t *testing.T) {
 	fileEditor(t, dir, "src/kit/core.py")("2024-03-01T00:00:00Z", "def connect(host):", "def connect(url):")
 
 	d := driftServer(t, dir)
-	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "unchecked": true})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true, "unchecked": true})
 	var got []string
 	for _, doc := range out["documents"].([]any) {
 		dm := doc.(map[string]any)
@@ -421,7 +421,7 @@ func TestDocumentDriftFollowsAMovedDef(t *testing.T) {
 	commitAt(t, dir, "2024-03-01T00:00:00Z", "src")
 
 	d := driftServer(t, dir)
-	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "unchecked": true, "path": "docs/levels.md"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true, "unchecked": true, "path": "docs/levels.md"})
 	var got []string
 	for _, f := range out["documents"].([]any)[0].(map[string]any)["findings"].([]any) {
 		m := f.(map[string]any)

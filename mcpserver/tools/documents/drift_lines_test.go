@@ -35,7 +35,7 @@ func TestDocumentDriftDatesASymbolByItsOwnLines(t *testing.T) {
 	commitAt(t, dir, "2024-06-01T00:00:00Z", "src/shop/tools.py")
 
 	d := driftServer(t, dir)
-	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "unchecked": true})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true, "unchecked": true})
 	type finding struct{ Doc, Kind, Mention, At, DatedBy string }
 	var got []finding
 	for _, doc := range out["documents"].([]any) {
@@ -94,7 +94,7 @@ func TestDocumentDriftPassesOverSweeps(t *testing.T) {
 	commitAt(t, dir, "2024-06-01T00:00:00Z", "src")
 
 	d := driftServer(t, dir)
-	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "unchecked": true, "path": "docs/guide.md"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true, "unchecked": true, "path": "docs/guide.md"})
 	var got []string
 	for _, f := range out["documents"].([]any)[0].(map[string]any)["findings"].([]any) {
 		m := f.(map[string]any)
@@ -125,7 +125,7 @@ func TestDocumentDriftSkipsALiteralInclude(t *testing.T) {
 	}
 	commitAt(t, dir, "2024-06-01T00:00:00Z", "src/shop/app.py")
 	d := driftServer(t, dir)
-	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "unchecked": true, "path": "docs/guide.md"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true, "unchecked": true, "path": "docs/guide.md"})
 	if fs := out["documents"].([]any)[0].(map[string]any)["findings"].([]any); len(fs) != 0 {
 		t.Errorf("findings on a page that includes the code: %s", tooltest.ToJSON(fs))
 	}

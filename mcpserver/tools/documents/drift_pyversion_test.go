@@ -35,7 +35,7 @@ func TestDocumentDriftFindsPythonVersionsTheProjectDropped(t *testing.T) {
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
 	d := driftServer(t, dir)
-	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	want := []string{
 		"4 missing_target | the page speaks of Python 3.8, but the project requires Python >=3.9 (pyproject.toml (>=3.9)): no reader runs it there",
 		"6 missing_target | the page speaks of prior to 3.8, but the project requires Python >=3.9 (pyproject.toml (>=3.9)): no reader runs it there",
@@ -60,7 +60,7 @@ func TestPythonMinimumFromClassifiers(t *testing.T) {
 		"docs/install.rst":    "Install\n=======\n\nKit supports Python 3.6 and Python 3.9.\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
-	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
+	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	want := []string{"4 missing_target | the page speaks of Python 3.6, but the project lists Python 3.8 as its oldest (setup.py's classifiers): no reader runs it there"}
 	if diff := cmp.Diff(want, findingLines(out)); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)

@@ -26,7 +26,7 @@ func TestDocumentDriftFindsNamesTheChangelogRemoved(t *testing.T) {
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
 	d := driftServer(t, dir)
-	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t"})
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	want := []string{
 		"5 missing_target | the page names OldMiddleware, which no code defines now; docs/release-notes.md:5 says: * `OldMiddleware` is now dropped in favour of `NewMiddleware`",
 		"7 missing_target | the page names make_thing, which no code defines now; CHANGES.rst:7 says: - Renamed ``make_thing`` to ``build``.",

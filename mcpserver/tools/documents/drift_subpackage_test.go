@@ -24,7 +24,7 @@ func TestQualifiedNamesReachSubpackages(t *testing.T) {
 			"or :func:`kit.helpers.x`; :mod:`kit.serving` is gone.\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
-	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
+	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	want := []string{"<nil> missing_target | the page names kit.serving, but kit (src/kit/__init__.py) does not define or import serving (renamed, moved or removed?)"}
 	if diff := cmp.Diff(want, findingLines(out)); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
@@ -47,7 +47,7 @@ func TestExampleImportsReachSubpackages(t *testing.T) {
 			"    from kit.testing import KitClient\n    from kit import serving\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
-	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
+	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	want := []string{"9 missing_target | the example imports serving from kit, whose source (src/kit/__init__.py) does not define it (renamed or removed?)"}
 	if diff := cmp.Diff(want, findingLines(out)); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
@@ -71,7 +71,7 @@ func TestExampleImportsOfModulesMadeInSysModules(t *testing.T) {
 			"    from other.cmd import ls\n    from other import gone\n",
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
-	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
+	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	want := []string{
 		"9 missing_target | the example imports gone from other, whose source (src/other/__init__.py) does not define it (renamed or removed?)",
 		"8 missing_target | the example imports other.cmd, which is no module of the project (moved or renamed?)",

@@ -69,7 +69,7 @@ func checkClaims(b *session.Bundle, src *driftSources, d *document.DocDrift, not
 
 // splitUnchecked moves the code changes found by date alone (no line of
 // the page checked against the code) out of the findings.
-func splitUnchecked(g *graph.Graph, d *document.DocDrift, notes []string) ([]driftUncheckedJSON, int, []string) {
+func splitUnchecked(g *graph.Graph, d *document.DocDrift, notes, ev []string) ([]driftUncheckedJSON, int, []string, []string) {
 	var out []driftUncheckedJSON
 	total := 0
 	// A change the page's own claim already shows is said once, checked.
@@ -79,10 +79,10 @@ func splitUnchecked(g *graph.Graph, d *document.DocDrift, notes []string) ([]dri
 			shown[[2]graph.NodeID{f.Section, f.Target}] = true
 		}
 	}
-	kept, keptNotes := d.Findings[:0], notes[:0]
+	kept, keptNotes, keptEv := d.Findings[:0], notes[:0], ev[:0]
 	for i, f := range d.Findings {
 		if f.Kind != document.DriftCodeChanged || f.Line > 0 {
-			kept, keptNotes = append(kept, f), append(keptNotes, notes[i])
+			kept, keptNotes, keptEv = append(kept, f), append(keptNotes, notes[i]), append(keptEv, ev[i])
 			continue
 		}
 		if shown[[2]graph.NodeID{f.Section, f.Target}] {
@@ -94,5 +94,5 @@ func splitUnchecked(g *graph.Graph, d *document.DocDrift, notes []string) ([]dri
 		}
 	}
 	d.Findings = kept
-	return out, total, keptNotes
+	return out, total, keptNotes, keptEv
 }

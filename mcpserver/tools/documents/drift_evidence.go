@@ -1,0 +1,350 @@
+package documents
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/ingest/document"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
+)
+
+// A finding speaks with the evidence behind it. Every finding judged on
+// the drift harness (benchmarks/drift/judged.tsv: 327 findings of 22
+// repositories, tune and six held-outs) was pooled and characterised by
+// that evidence (benchmarks/results/drift-precision8.md): a checked
+// example call (9 of 9 real) and a name whose def, class or module git
+// shows removed and that no code defines now (27 of 28) were right; a
+// signature written on the page (11 of 16), a name the code defines
+// elsewhere now (32 of 56), one no commit ever defined (a label, a key,
+// the reader's own code, a module made at import time: 22 of 49) and
+// the claims read from prose (Python versions 8 of 23, keywords 3 of 9,
+// extras 1 of 10) were not reliable. The default answer lists only the
+// first kind as findings; the rest are counted and the first few listed
+// apart.
+
+// Evidence classes of a finding.
+const (
+	evCall       = "call_checked"       // an example's call checked against the def's signature
+	evSignature  = "page_signature"     // a signature written on the page compared with the def
+	evRemoved    = "removed_in_history" // git shows the name's def, class or module removed; no code defines it now
+	evAlias      = "alias_noted"        // the code keeps the name only as an alias its source notes as renamed
+	evElsewhere  = "defined_elsewhere"  // the code defines the name now, not where the page puts it
+	evNever      = "never_in_history"   // no commit of the project's history defined the name
+	evNoHistory  = "no_history"         // the project's history could not be read
+	evVersion    = "version_claim"      // a Python version read from prose
+	evExtra      = "extra_claim"        // an install extra
+	evCLI        = "cli_claim"          // a command-line option
+	evKeyword    = "keyword_claim"      // a keyword argument named in prose
+	evDeprecated = "deprecated_mark"    // the code marks the name deprecated
+	evAmbiguous  = "ambiguous"          // a name too many nodes carry: no staleness claimed
+	evDateOnly   = "date_only"          // bound code changed after the page; the unchecked parameter governs these
+)
+
+// strongEvidence are the classes reported as drift by default. An alias
+// the code's own source notes as a rename is the code saying so (one
+// judged, real). ambiguous_target claims no staleness, and date-only
+// changes are governed by the unchecked parameter: both stay where the
+// answer has always listed them.
+var strongEvidence = map[string]bool{evCall: true, evRemoved: true, evAlias: true, evAmbiguous: true, evDateOnly: true}
+
+// maxLowConfidence bounds the lower-confidence findings listed per
+// document; the rest are counted.
+const maxLowConfidence = 3
+
+// nameClaim is what a missing-name finding asks git about: the names
+// (defs, classes) or module and file paths the page gives.
+type nameClaim struct {
+	names []string
+	paths []string // repository-relative globs of files that would give it
+}
+
+var (
+	modMissingRe  = regexp.MustCompile(`^the example imports ([\w.]+), which is no module`)
+	namesFromRe   = regexp.MustCompile(`^the example imports (.+) from [\w.]+, whose source`)
+	pageNamesRe   = regexp.MustCompile(`^the page names [\w.]*?\.?(\w+), (?:but|which)`)
+	noMemberRe    = regexp.MustCompile(`is in the graph but has no member (\w+)`)
+	noFileRe      = regexp.MustCompile(`^no file (\S+) in the graph`)
+	identRe       = regexp.MustCompile(`^\w+$`)
+	pyDefLineRe   = regexp.MustCompile(`^([-+])\s*(?:async\s+)?(?:def|class)\s+(\w+)`)
+	pyDefOrBindRe = regexp.MustCompile(`^\s*(?:(?:async\s+)?(?:def|class)\s+(\w+)|(\w+)\s*(?::[^=]*)?=[^=])`)
+)
+
+// classify names a finding's evidence from what produced it; a claim
+// about a name returns what to ask git, the class then set by history.
+func classify(f document.Finding) (string, *nameClaim) {
+	d := f.Detail
+	switch {
+	case f.Kind == document.DriftExample:
+		return evCall, nil
+	case f.Kind == document.DriftAmbiguous:
+		return evAmbiguous, nil
+	case f.Kind == document.DriftCodeChanged && f.Line > 0:
+		return evSignature, nil
+	case f.Kind == document.DriftCodeChanged:
+		return evDateOnly, nil
+	case strings.HasPrefix(d, "the page speaks of"):
+		return evVersion, nil
+	case strings.HasPrefix(d, "the page installs"):
+		return evExtra, nil
+	case strings.HasPrefix(d, "the page runs"):
+		return evCLI, nil
+	case strings.HasPrefix(d, "the page passes"):
+		return evKeyword, nil
+	case strings.Contains(d, "which the code marks deprecated"):
+		return evDeprecated, nil
+	case strings.Contains(d, "keeps only as an alias of"):
+		return evAlias, nil
+	}
+	if m := modMissingRe.FindStringSubmatch(d); m != nil {
+		return "", &nameClaim{paths: modulePaths(m[1])}
+	}
+	if m := namesFromRe.FindStringSubmatch(d); m != nil {
+		return "", &nameClaim{names: strings.Split(m[1], ", ")}
+	}
+	for _, re := range []*regexp.Regexp{pageNamesRe, noMemberRe} {
+		if m := re.FindStringSubmatch(d); m != nil {
+			return "", &nameClaim{names: []string{m[1]}}
+		}
+	}
+	if m := noFileRe.FindStringSubmatch(d); m != nil {
+		return "", &nameClaim{paths: []string{strings.TrimPrefix(m[1], "./")}}
+	}
+	// The changelog's removals and other name findings: the mention's
+	// last name.
+	text := strings.TrimSuffix(strings.Trim(f.Mention.Text, "`"), "()")
+	last := text[strings.LastIndexAny(text, ".:")+1:]
+	if identRe.MatchString(last) {
+		return "", &nameClaim{names: []string{last}}
+	}
+	return evNever, nil
+}
+
+// modulePaths are the files a dotted module could be.
+func modulePaths(mod string) []string {
+	p := strings.ReplaceAll(mod, ".", "/")
+	return []string{p + ".py", p + "/__init__.py"}
+}
+
+// nameFates is what the project's history says of the names and paths
+// pages give: removed (and by which commit), defined now, or never.
+type nameFates struct {
+	removed map[string]string // name or path → the commit that removed it
+	ever    map[string]bool   // a def or class of the name was ever added
+	now     map[string]bool   // the work tree defines the name
+	ok      bool              // the history was read
+}
+
+// historyOf asks git once for every claim of a call: one pass over the
+// Python diffs that add or remove a def or class of any of the names,
+// one over the deletions and renames of the paths, and one grep of the
+// work tree for the names defined now.
+func historyOf(ctx context.Context, top string, claims []*nameClaim) nameFates {
+	fs := nameFates{removed: map[string]string{}, ever: map[string]bool{}, now: map[string]bool{}}
+	if top == "" {
+		return fs
+	}
+	var names, paths []string
+	for _, c := range claims {
+		names = append(names, c.names...)
+		paths = append(paths, c.paths...)
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	slices.Sort(paths)
+	paths = slices.Compact(paths)
+	fs.ok = true
+	if len(names) > 0 {
+		alt := "(" + strings.Join(names, "|") + ")"
+		out, err := exec.CommandContext(ctx, "git", "-C", top, "log", "--no-color", "-p", "-U0", "--format=@@%h %s",
+			"-G", `^[[:space:]]*(async[[:space:]]+)?(def|class)[[:space:]]+`+alt+`([^[:alnum:]_]|$)`, "--", "*.py").Output()
+		fs.ok = err == nil
+		readDefDiffs(out, names, &fs)
+		grep, _ := exec.CommandContext(ctx, "git", "-C", top, "grep", "-h", "-E", `^[[:space:]]*((async[[:space:]]+)?(def|class)[[:space:]]+)?`+alt+`([^[:alnum:]_]|$)`, "--", "*.py").Output()
+		for _, l := range strings.Split(string(grep), "\n") {
+			if m := pyDefOrBindRe.FindStringSubmatch(l); m != nil {
+				fs.now[m[1]+m[2]] = true
+			}
+		}
+	}
+	if len(paths) > 0 {
+		args := []string{"-C", top, "log", "--no-color", "--format=@@%h %s", "--name-status", "--diff-filter=DR", "--"}
+		for _, p := range paths {
+			args = append(args, ":(glob)**/"+p)
+		}
+		out, err := exec.CommandContext(ctx, "git", args...).Output()
+		fs.ok = fs.ok && err == nil
+		readDeletions(out, paths, &fs)
+	}
+	return fs
+}
+
+// readDefDiffs notes, newest commit first, the first commit whose diff
+// removes a def or class of each name, and every name ever added.
+func readDefDiffs(out []byte, names []string, fs *nameFates) {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	commit := ""
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		l := sc.Text()
+		if c, ok := strings.CutPrefix(l, "@@"); ok && !strings.HasPrefix(l, "@@ ") {
+			commit = c
+			continue
+		}
+		if strings.HasPrefix(l, "---") || strings.HasPrefix(l, "+++") {
+			continue
+		}
+		m := pyDefLineRe.FindStringSubmatch(l)
+		if m == nil || !want[m[2]] {
+			continue
+		}
+		fs.ever[m[2]] = true
+		if _, seen := fs.removed[m[2]]; m[1] == "-" && !seen {
+			fs.removed[m[2]] = commit
+		}
+	}
+}
+
+// readDeletions notes the newest commit deleting or renaming away each
+// path (any directory above it).
+func readDeletions(out []byte, paths []string, fs *nameFates) {
+	commit := ""
+	for _, l := range strings.Split(string(out), "\n") {
+		if c, ok := strings.CutPrefix(l, "@@"); ok {
+			commit = c
+			continue
+		}
+		fields := strings.Split(l, "\t")
+		if len(fields) < 2 {
+			continue
+		}
+		for _, p := range paths {
+			if _, seen := fs.removed[p]; !seen && (fields[1] == p || strings.HasSuffix(fields[1], "/"+p)) {
+				fs.removed[p] = commit
+				fs.ever[p] = true
+			}
+		}
+	}
+}
+
+// judge sets a name claim's class from its history.
+func (fs nameFates) judge(c *nameClaim) (string, string) {
+	if !fs.ok {
+		return evNoHistory, ""
+	}
+	for _, p := range c.paths {
+		if h, ok := fs.removed[p]; ok {
+			return evRemoved, h
+		}
+	}
+	if len(c.paths) > 0 {
+		return evNever, ""
+	}
+	class, by := evNever, ""
+	for _, n := range c.names {
+		switch {
+		case fs.now[n]:
+			return evElsewhere, ""
+		case fs.removed[n] != "":
+			class, by = evRemoved, fs.removed[n]
+		}
+	}
+	return class, by
+}
+
+// driftEvidence classifies the findings of every document of a call,
+// asking git once for all of them; the result parallels each d.Findings.
+func driftEvidence(ctx context.Context, b *session.Bundle, src *driftSources, dds []document.DocDrift) [][]string {
+	out := make([][]string, len(dds))
+	claims := make([][]*nameClaim, len(dds))
+	var all []*nameClaim
+	for i := range dds {
+		out[i] = make([]string, len(dds[i].Findings))
+		claims[i] = make([]*nameClaim, len(dds[i].Findings))
+		for j, f := range dds[i].Findings {
+			out[i][j], claims[i][j] = classify(f)
+			if claims[i][j] != nil {
+				all = append(all, claims[i][j])
+			}
+		}
+	}
+	if len(all) == 0 {
+		return out
+	}
+	fs := historyOf(ctx, projectTop(b, src), all)
+	for i := range dds {
+		for j, c := range claims[i] {
+			if c == nil {
+				continue
+			}
+			class, by := fs.judge(c)
+			out[i][j] = class
+			if by != "" {
+				dds[i].Findings[j].Detail += "; git: removed in " + by
+			}
+		}
+	}
+	return out
+}
+
+// projectTop is the git work tree of the graph's code (its first Python
+// file's), "" when none.
+func projectTop(b *session.Bundle, src *driftSources) string {
+	g := b.Graph
+	for id := 0; id < g.NumNodes(); id++ {
+		n := graph.NodeID(id)
+		if g.Type(n) != graph.File || !strings.HasSuffix(g.SourcePath(n), ".py") {
+			continue
+		}
+		res, _, _, err := tools.BundleSpace(b).Resolve(tools.BundleGuard(b), g.SourcePath(n))
+		if err != nil || !res.Exists {
+			continue
+		}
+		src.mu.Lock()
+		t := src.topLevel(filepath.Dir(res.Real))
+		src.mu.Unlock()
+		return t
+	}
+	return ""
+}
+
+// splitLowConfidence moves the findings without strong evidence out of
+// a document's findings: all of them counted, the first few returned.
+func splitLowConfidence(g *graph.Graph, d *document.DocDrift, notes, ev []string, keep bool) (kept []string, low []driftFindingJSON, total int, keptEv []string) {
+	fs, ns, es := d.Findings[:0], notes[:0], ev[:0]
+	for i, f := range d.Findings {
+		if keep || strongEvidence[ev[i]] {
+			fs, ns, es = append(fs, f), append(ns, notes[i]), append(es, ev[i])
+			continue
+		}
+		total++
+		if len(low) < maxLowConfidence {
+			fj := findingJSON(g, d, f, notes[i])
+			fj.Evidence = ev[i]
+			low = append(low, fj)
+		}
+	}
+	d.Findings = fs
+	return ns, low, total, es
+}
+
+// evidenceNote says, for the answer's hint, how the lower-confidence
+// findings are reached.
+func evidenceNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return " " + strconv.Itoa(n) + " lower-confidence findings (evidence that was mostly wrong when judged) are listed apart under lower_confidence; lower_confidence true lists them all as findings."
+}

@@ -1,0 +1,157 @@
+package documents
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/m1nd-go/m1nd/ingest/document"
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+)
+
+// evidenceRepo is a project whose history removed old_api (renamed to
+// new_api) and the module kit.legacy, and never had never_was; helper
+// lives in kit.util, not kit.core; the project requires Python 3.9.
+var evidenceRepo = map[string]string{
+	"pyproject.toml":      "[project]\nname = \"kit\"\nrequires-python = \">=3.9\"\n",
+	"src/kit/__init__.py": "",
+	"src/kit/core.py":     "class Engine:\n    def __init__(self, size):\n        self.size = size\n\n\ndef old_api(x):\n    return x\n",
+	"src/kit/legacy.py":   "class Thing:\n    pass\n",
+	"src/kit/util.py":     "def helper():\n    return 1\n",
+	"docs/guide.md": "# Guide\n\nCall `kit.core.old_api` to start, then `kit.core.helper`. `kit.core.never_was` is the fallback.\n\n" +
+		"Installing kit requires Python 3.7 or later.\n\n```python\nfrom kit.legacy import Thing\nfrom kit.core import Engine\n\nEngine(size=1, speed=2)\n```\n",
+}
+
+// evidenceFixture commits evidenceRepo on 2023-01-01, renames old_api and
+// deletes kit/legacy.py on 2023-06-01, and commits the guide on
+// 2024-01-01: every evidence class has one finding.
+func evidenceFixture(t *testing.T) string {
+	dir := srcCommitted(t, evidenceRepo)
+	commitAt(t, dir, "2023-01-01T00:00:00Z", "pyproject.toml")
+	core := filepath.Join(dir, "src/kit/core.py")
+	if err := os.WriteFile(core, []byte("class Engine:\n    def __init__(self, size):\n        self.size = size\n\n\ndef new_api(x):\n    return x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitAt(t, dir, "2023-06-01T00:00:00Z", "rm", "-q", "src/kit/legacy.py")
+	gitAt(t, dir, "2023-06-01T00:00:00Z", "add", "src/kit/core.py")
+	gitAt(t, dir, "2023-06-01T00:00:00Z", "commit", "-qm", "rename old_api to new_api; drop kit.legacy")
+	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
+	return dir
+}
+
+// The default answer reports as drift only what strong evidence backs (a
+// checked call; a name and a module git shows removed, which no code
+// defines now) and sets the rest apart, counted, with their evidence: a
+// name defined elsewhere now, one no commit ever defined, a Python
+// version read from prose. lower_confidence true lists them all.
+func TestDocumentDriftSpeaksOnlyWithEvidence(t *testing.T) {
+	t.Parallel()
+	dir := evidenceFixture(t)
+	d := driftServer(t, dir)
+	type row struct{ Kind, Mention, Evidence, Detail string }
+	rows := func(v any) []row {
+		var out []row
+		for _, f := range asList(v) {
+			m := f.(map[string]any)
+			out = append(out, row{m["kind"].(string), m["mention"].(string), m["evidence"].(string), m["detail"].(string)})
+		}
+		return out
+	}
+	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t"})
+	doc := out["documents"].([]any)[0].(map[string]any)
+	sum := out["summary"].(map[string]any)
+	got := map[string]any{
+		"findings":               rows(doc["findings"]),
+		"lower_confidence":       rows(doc["lower_confidence"]),
+		"lower_confidence_total": doc["lower_confidence_total"],
+		"total_findings":         sum["total_findings"],
+		"summary_lower":          sum["lower_confidence"],
+		"hint":                   out["next_step_hint"],
+	}
+	tooltest.CheckGoldenFile(t, filepath.Join("testdata", "drift_evidence.json"), got)
+
+	all := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
+	allDoc := all["documents"].([]any)[0].(map[string]any)
+	if n, want := len(asList(allDoc["findings"])), len(asList(doc["findings"]))+len(asList(doc["lower_confidence"])); n != want {
+		t.Errorf("lower_confidence true lists %d findings, want %d (the strong and the lower-confidence ones)", n, want)
+	}
+	if allDoc["lower_confidence"] != nil {
+		t.Errorf("lower_confidence true still lists some apart: %v", allDoc["lower_confidence"])
+	}
+}
+
+// Without a git history nothing can show a name removed: every name
+// finding is set apart, none is reported as drift.
+func TestDocumentDriftWithoutHistoryIsLowConfidence(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for p, s := range evidenceRepo {
+		if p == "src/kit/core.py" {
+			s = "class Engine:\n    def __init__(self, size):\n        self.size = size\n"
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
+	doc := out["documents"].([]any)[0].(map[string]any)
+	var strong []string
+	for _, f := range asList(doc["findings"]) {
+		m := f.(map[string]any)
+		if m["kind"] == document.DriftMissing {
+			strong = append(strong, m["mention"].(string))
+		}
+	}
+	if len(strong) > 0 {
+		t.Errorf("missing_target findings without history: %v, want none (no commit can show a removal)", strong)
+	}
+	if doc["lower_confidence_total"] == nil {
+		t.Error("no lower-confidence findings: the names should be set apart, counted")
+	}
+}
+
+// classify reads a finding's evidence from what produced it.
+func TestClassifyEvidence(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		f      document.Finding
+		class  string
+		names  []string
+		paths  []string
+		asking bool
+	}{
+		{"call", document.Finding{Kind: document.DriftExample}, evCall, nil, nil, false},
+		{"page signature", document.Finding{Kind: document.DriftCodeChanged, Line: 4}, evSignature, nil, nil, false},
+		{"date only", document.Finding{Kind: document.DriftCodeChanged}, evDateOnly, nil, nil, false},
+		{"version", document.Finding{Kind: document.DriftMissing, Detail: "the page speaks of Python 3.7, but the project requires Python >=3.9"}, evVersion, nil, nil, false},
+		{"keyword", document.Finding{Kind: document.DriftMissing, Detail: "the page passes x=1 to f(), but no def f takes x"}, evKeyword, nil, nil, false},
+		{"extra", document.Finding{Kind: document.DriftMissing, Detail: "the page installs kit[x], but pyproject.toml declares no such extra"}, evExtra, nil, nil, false},
+		{"cli", document.Finding{Kind: document.DriftMissing, Detail: "the page runs kit with --x, which its parser (cli.py) does not declare"}, evCLI, nil, nil, false},
+		{"deprecated", document.Finding{Kind: document.DriftMissing, Detail: "the page gives f, which the code marks deprecated (a.py: x): name its replacement"}, evDeprecated, nil, nil, false},
+		{"alias", document.Finding{Kind: document.DriftMissing, Detail: "the page names kit.old, which kit/__init__.py keeps only as an alias of new, noting the rename: use kit.new"}, evAlias, nil, nil, false},
+		{"module", document.Finding{Kind: document.DriftMissing, Detail: "the example imports kit.legacy, which is no module of the project (moved or renamed?)"}, "", nil, []string{"kit/legacy.py", "kit/legacy/__init__.py"}, true},
+		{"imported names", document.Finding{Kind: document.DriftMissing, Detail: "the example imports a, b from kit, whose source (src/kit/__init__.py) does not define it"}, "", []string{"a", "b"}, nil, true},
+		{"qualified", document.Finding{Kind: document.DriftMissing, Detail: "the page names kit.core.old_api, but kit.core (src/kit/core.py) does not define or import old_api (renamed, moved or removed?)"}, "", []string{"old_api"}, nil, true},
+		{"member", document.Finding{Kind: document.DriftMissing, Detail: "Shop is in the graph but has no member checkout (renamed or removed?)"}, "", []string{"checkout"}, nil, true},
+		{"file", document.Finding{Kind: document.DriftMissing, Detail: "no file src/kit/gone.py in the graph, though src/kit/ is there (moved or deleted?)"}, "", nil, []string{"src/kit/gone.py"}, true},
+		{"changelog", document.Finding{Kind: document.DriftMissing, Mention: document.Mention{Text: "`make_thing()`"}, Detail: "the page names make_thing, which no code defines now; CHANGES.rst:7 says: …"}, "", []string{"make_thing"}, nil, true},
+		{"no name", document.Finding{Kind: document.DriftMissing, Mention: document.Mention{Text: "a b"}}, evNever, nil, nil, false},
+	}
+	for _, tt := range tests {
+		class, c := classify(tt.f)
+		if class != tt.class || (c != nil) != tt.asking {
+			t.Errorf("%s: classify = %q, claim %v; want %q, claim %v", tt.name, class, c != nil, tt.class, tt.asking)
+			continue
+		}
+		if c != nil {
+			if diff := cmp.Diff(nameClaim{names: tt.names, paths: tt.paths}, *c, cmp.AllowUnexported(nameClaim{})); diff != "" {
+				t.Errorf("%s: claim (-want +got):\n%s", tt.name, diff)
+			}
+		}
+	}
+}
