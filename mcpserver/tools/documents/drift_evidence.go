@@ -70,7 +70,7 @@ type nameClaim struct {
 var (
 	modMissingRe  = regexp.MustCompile(`^the example imports ([\w.]+), which is no module`)
 	namesFromRe   = regexp.MustCompile(`^the example imports (.+) from [\w.]+, whose source`)
-	pageNamesRe   = regexp.MustCompile(`^the page names [\w.]*?\.?(\w+), (?:but|which)`)
+	pageNamesRe   = regexp.MustCompile(`^the page names ([\w.]+), (?:but|which)`)
 	noMemberRe    = regexp.MustCompile(`is in the graph but has no member (\w+)`)
 	noFileRe      = regexp.MustCompile(`^no file (\S+) in the graph`)
 	identRe       = regexp.MustCompile(`^\w+$`)
@@ -110,10 +110,18 @@ func classify(f document.Finding) (string, *nameClaim) {
 	if m := namesFromRe.FindStringSubmatch(d); m != nil {
 		return "", &nameClaim{names: strings.Split(m[1], ", ")}
 	}
-	for _, re := range []*regexp.Regexp{pageNamesRe, noMemberRe} {
-		if m := re.FindStringSubmatch(d); m != nil {
-			return "", &nameClaim{names: []string{m[1]}}
+	if m := pageNamesRe.FindStringSubmatch(d); m != nil {
+		// "kit.serving" may name a def or class, or the module
+		// kit/serving.py a later commit deleted.
+		q := m[1]
+		c := &nameClaim{names: []string{q[strings.LastIndex(q, ".")+1:]}}
+		if strings.Contains(q, ".") {
+			c.paths = modulePaths(q)
 		}
+		return "", c
+	}
+	if m := noMemberRe.FindStringSubmatch(d); m != nil {
+		return "", &nameClaim{names: []string{m[1]}}
 	}
 	if m := noFileRe.FindStringSubmatch(d); m != nil {
 		return "", &nameClaim{paths: []string{strings.TrimPrefix(m[1], "./")}}
@@ -249,7 +257,7 @@ func (fs nameFates) judge(c *nameClaim) (string, string) {
 			return evRemoved, h
 		}
 	}
-	if len(c.paths) > 0 {
+	if len(c.names) == 0 {
 		return evNever, ""
 	}
 	class, by := evNever, ""

@@ -19,7 +19,7 @@ var evidenceRepo = map[string]string{
 	"src/kit/core.py":     "class Engine:\n    def __init__(self, size):\n        self.size = size\n\n\ndef old_api(x):\n    return x\n",
 	"src/kit/legacy.py":   "class Thing:\n    pass\n",
 	"src/kit/util.py":     "def helper():\n    return 1\n",
-	"docs/guide.md": "# Guide\n\nCall `kit.core.old_api` to start, then `kit.core.helper`. `kit.core.never_was` is the fallback.\n\n" +
+	"docs/guide.md": "# Guide\n\nCall `kit.core.old_api` to start, then `kit.core.helper`. `kit.core.never_was` is the fallback; `kit.legacy` holds the rest.\n\n" +
 		"Installing kit requires Python 3.7 or later.\n\n```python\nfrom kit.legacy import Thing\nfrom kit.core import Engine\n\nEngine(size=1, speed=2)\n```\n",
 }
 
@@ -136,7 +136,8 @@ func TestClassifyEvidence(t *testing.T) {
 		{"alias", document.Finding{Kind: document.DriftMissing, Detail: "the page names kit.old, which kit/__init__.py keeps only as an alias of new, noting the rename: use kit.new"}, evAlias, nil, nil, false},
 		{"module", document.Finding{Kind: document.DriftMissing, Detail: "the example imports kit.legacy, which is no module of the project (moved or renamed?)"}, "", nil, []string{"kit/legacy.py", "kit/legacy/__init__.py"}, true},
 		{"imported names", document.Finding{Kind: document.DriftMissing, Detail: "the example imports a, b from kit, whose source (src/kit/__init__.py) does not define it"}, "", []string{"a", "b"}, nil, true},
-		{"qualified", document.Finding{Kind: document.DriftMissing, Detail: "the page names kit.core.old_api, but kit.core (src/kit/core.py) does not define or import old_api (renamed, moved or removed?)"}, "", []string{"old_api"}, nil, true},
+		{"qualified", document.Finding{Kind: document.DriftMissing, Detail: "the page names kit.core.old_api, but kit.core (src/kit/core.py) does not define or import old_api (renamed, moved or removed?)"}, "", []string{"old_api"}, []string{"kit/core/old_api.py", "kit/core/old_api/__init__.py"}, true},
+		{"qualified module", document.Finding{Kind: document.DriftMissing, Detail: "the page names kit.serving, but kit (src/kit/__init__.py) does not define or import serving (renamed, moved or removed?)"}, "", []string{"serving"}, []string{"kit/serving.py", "kit/serving/__init__.py"}, true},
 		{"member", document.Finding{Kind: document.DriftMissing, Detail: "Shop is in the graph but has no member checkout (renamed or removed?)"}, "", []string{"checkout"}, nil, true},
 		{"file", document.Finding{Kind: document.DriftMissing, Detail: "no file src/kit/gone.py in the graph, though src/kit/ is there (moved or deleted?)"}, "", nil, []string{"src/kit/gone.py"}, true},
 		{"changelog", document.Finding{Kind: document.DriftMissing, Mention: document.Mention{Text: "`make_thing()`"}, Detail: "the page names make_thing, which no code defines now; CHANGES.rst:7 says: …"}, "", []string{"make_thing"}, nil, true},
