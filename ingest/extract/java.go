@@ -1201,13 +1201,19 @@ func (x *jvExtract) nameKind(name string, s *jvScope) string {
 // resolver to read off the callee's declared result type (RefHint.ArgKinds):
 // "^name" for name(…), a method of the calling class or its bases;
 // "^T.name" for x.name(…) with x of declared type T (a static T.name(…),
-// this.name(…)); "_" for other receivers, whose type is not known.
+// this.name(…)); "_" for other receivers, whose type is not known. The
+// JDK's String makers (toString(), String.valueOf, format, join) are "s":
+// no declaration here tells their result.
 func (x *jvExtract) callKind(e int32, s *jvScope) string {
 	t := x.t
 	name := t.text(t.child(e, x.k.fName))
 	obj := t.child(e, x.k.fObject)
 	if !isIdent(name) {
 		return "_"
+	}
+	if name == "toString" && countArgs(t, t.child(e, x.k.fArgs)) == 0 ||
+		t.text(obj) == "String" && (name == "valueOf" || name == "format" || name == "join") {
+		return "s"
 	}
 	typ := ""
 	switch x.code(obj) {

@@ -12,8 +12,9 @@ import (
 // anonymous class's method, var x = new T(), a cast, (parenthesised)
 // values, this, T.class, an array declarator, a char ("C", which widens
 // to int), a varargs parameter's array (not the field it hides) — and a
-// call's result is left for the resolver to type ("^name", "^T.name"). A
-// lambda's parameter hides a field of its name.
+// call's result is left for the resolver to type ("^name", "^T.name"),
+// but toString() and String.valueOf(…) are Strings. A lambda's parameter
+// hides a field of its name.
 func TestJavaArgKindsByDeclaredTypes(t *testing.T) {
 	src := `package p;
 
@@ -25,7 +26,7 @@ class Host {
   void fields() { use(opt); use(this.opt); use(counts); use(names); }
   void values(Object o, char ch) { use((Group) o); use((opt)); use(this); use(Host.class); use('x'); use(ch); }
   void locals() { var g = new Group(); use(g); int xs[] = {}; use(xs); }
-  void calls(Helper h) { use(make()); use(this.make()); use(h.build()); use(Helper.of()); use(list().get(0)); }
+  void calls(Helper h) { use(make()); use(this.make()); use(h.build()); use(Helper.of()); use(list().get(0)); use(h.toString()); use(String.valueOf(1)); }
   void lambda(java.util.List<Option> all) { all.forEach(opt -> use(opt)); }
   void varargs(String... opt) { use(opt); }
   void anon() {
@@ -49,7 +50,7 @@ class Host {
 		"fields":  {"oOption", "a"},
 		"values":  {"oGroup", "oOption", "oHost", "oClass", "C"},
 		"locals":  {"oGroup", "a"},
-		"calls":   {"^make", "^Helper.build", "^Helper.of", "_"},
+		"calls":   {"^make", "^Helper.build", "^Helper.of", "_", "s"},
 		"lambda":  {"_"},
 		"varargs": {"a"},
 		"anon":    {"oGroup"},
