@@ -23,6 +23,9 @@ func rubyHook(x *tableExtract, i int32, s *tScope) bool {
 	}
 	m := t.child(i, x.field("method"))
 	recv := t.child(i, x.field("receiver"))
+	if m >= 0 && !s.inFunc && (recv < 0 || t.text(recv) == "RSpec") {
+		rubySharedGroup(x, i, t.text(m))
+	}
 	if m >= 0 && recv < 0 && !s.inFunc {
 		switch t.text(m) {
 		case "include", "extend", "prepend":
@@ -636,5 +639,47 @@ func rubyGroupForwards(x *tableExtract, i int32, s *tScope, m string) {
 		if t.g.kindName(t.n[k].kind) == "simple_symbol" {
 			x.b.res.Reexports = append(x.b.res.Reexports, Reexport{Name: strings.TrimPrefix(t.text(k), ":"), Module: "&groupfwd"})
 		}
+	}
+}
+
+// rubySharedKinds are RSpec's calls that define a shared group by name
+// ("&shareddef") and those that bring one into an example group
+// ("&shareduse").
+var rubySharedKinds = map[string]string{
+	"shared_context": "&shareddef", "shared_examples": "&shareddef", "shared_examples_for": "&shareddef",
+	"include_context": "&shareduse", "include_examples": "&shareduse", "it_behaves_like": "&shareduse",
+	"it_should_behave_like": "&shareduse",
+}
+
+// rubySharedGroup records call i, `shared_context "name" do … end` or
+// `include_context "name"` (bare or on RSpec), as a Reexport whose Name
+// is the group's name: a group that includes a shared context defined
+// in another file (spec/support) answers the helpers defined in its
+// block. A name that is no plain string or symbol is not recorded.
+func rubySharedGroup(x *tableExtract, i int32, m string) {
+	kind, ok := rubySharedKinds[m]
+	if !ok {
+		return
+	}
+	t := x.t
+	a := t.child(i, t.g.field("arguments"))
+	if a < 0 {
+		return
+	}
+	k := t.first(a)
+	if k < 0 {
+		return
+	}
+	var name string
+	switch txt := t.text(k); t.g.kindName(t.n[k].kind) {
+	case "string":
+		if len(txt) >= 2 && (txt[0] == '"' || txt[0] == '\'') && txt[len(txt)-1] == txt[0] && !strings.Contains(txt, "#{") {
+			name = txt[1 : len(txt)-1]
+		}
+	case "simple_symbol":
+		name = strings.TrimPrefix(txt, ":")
+	}
+	if name != "" {
+		x.b.res.Reexports = append(x.b.res.Reexports, Reexport{Name: name, Module: kind})
 	}
 }

@@ -158,6 +158,10 @@ type Index struct {
 	rubyGroupMix map[int32][]string
 	rubyGroupAll map[int32][]string
 	rubyGroupFwd map[int32][]string // names the file's groups forward (def_delegators)
+	// rubyShared lists, by file, the RSpec shared groups it defines
+	// (shared_context "x"), rubySharedUse those its groups include
+	// (include_context "x", it_behaves_like "x").
+	rubyShared, rubySharedUse map[int32][]string
 	// rubyAliases maps a Ruby constant alias's path ("StreamingTest::Stream")
 	// to its declarations (ruby.go).
 	rubyAliases map[string][]rubyAlias
@@ -490,6 +494,8 @@ func (ix *Index) dropDefinitions(fi int32) {
 		delete(ix.rubyGroupMix, fi)
 		delete(ix.rubyGroupAll, fi)
 		delete(ix.rubyGroupFwd, fi)
+		delete(ix.rubyShared, fi)
+		delete(ix.rubySharedUse, fi)
 		ix.rubyCache = &rubyCache{}
 	}
 	ix.fileReexps[fi] = nil

@@ -40,6 +40,17 @@ func (ix *Index) rubyGroupCands(srcID string, cands []int32) ([]int32, bool) {
 		}
 	}
 	add(fi, ix.rubyGroupMix[fi])
+	// A shared group the file's groups include (include_context "x",
+	// it_behaves_like "x"), defined in another file (spec/support):
+	// the defs and includes of that file's blocks answer too.
+	for _, f := range ix.rubySharedFiles(fi) {
+		for _, c := range cands {
+			if ix.rubyInBlock[c] && ix.cands[c].file == f {
+				keep[c] = true
+			}
+		}
+		add(f, ix.rubyGroupMix[f])
+	}
 	// An example group is a subclass of the framework's: what the
 	// repository adds to it by reopening it in a file the test loads
 	// (rack's test/helper.rb reopens Minitest::Spec with deprecated,
@@ -68,4 +79,22 @@ func (ix *Index) rubyFileOf(srcID string) (int32, bool) {
 	p, _, _ := strings.Cut(rest, "::")
 	fi, ok := ix.fileIdx[p]
 	return fi, ok
+}
+
+// rubySharedFiles are the other files, in index order, that define a
+// shared group (shared_context, shared_examples) file fi's groups
+// include by name.
+func (ix *Index) rubySharedFiles(fi int32) []int32 {
+	uses := ix.rubySharedUse[fi]
+	if len(uses) == 0 {
+		return nil
+	}
+	var out []int32
+	for f, names := range ix.rubyShared {
+		if f != fi && slices.ContainsFunc(names, func(n string) bool { return slices.Contains(uses, n) }) {
+			out = append(out, f)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

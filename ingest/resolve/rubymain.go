@@ -38,6 +38,16 @@ func (ix *Index) addRubyMain(fi int32, ids map[string]int32, prefix string, r *e
 				ix.rubyGroupFwd = map[int32][]string{}
 			}
 			ix.rubyGroupFwd[fi] = append(ix.rubyGroupFwd[fi], re.Name)
+		case "&shareddef":
+			if ix.rubyShared == nil {
+				ix.rubyShared = map[int32][]string{}
+			}
+			ix.rubyShared[fi] = append(ix.rubyShared[fi], re.Name)
+		case "&shareduse":
+			if ix.rubySharedUse == nil {
+				ix.rubySharedUse = map[int32][]string{}
+			}
+			ix.rubySharedUse[fi] = append(ix.rubySharedUse[fi], re.Name)
 		case "&forward":
 			i := strings.LastIndex(re.Name, "::")
 			c, ok := ids[prefix+re.Name[:max(i, 0)]]
