@@ -38,8 +38,9 @@ type derivedEdge struct {
 // derivedEdges computes the derived edges of files, in a stable order.
 // impls, when set, returns the files' Go implementations computed by the
 // caller (else they are computed here).
-func derivedEdges(files []fileFacts, ws *workspace.Info, impls func() []resolve.Implementation) []derivedEdge {
-	out := testEdges(files)
+// read returns a file's source by its root-relative path (nil: none read).
+func derivedEdges(files []fileFacts, ws *workspace.Info, read func(string) ([]byte, error), impls func() []resolve.Implementation) []derivedEdge {
+	out := testEdges(files, read)
 	out = append(out, declareEdges(files)...)
 	out = append(out, prototypeEdges(files)...)
 	if impls == nil {
@@ -63,7 +64,7 @@ func derivedEdges(files []fileFacts, ws *workspace.Info, impls func() []resolve.
 // subject's package — or it imports nothing the graph knows, so nothing
 // contradicts the name. A tests/test_array.py named like bench/array.py
 // but importing only the library does not test the benchmark.
-func testEdges(files []fileFacts) []derivedEdge {
+func testEdges(files []fileFacts, read func(string) ([]byte, error)) []derivedEdge {
 	paths := make([]string, len(files))
 	byPath := make(map[string]*fileFacts, len(files))
 	for i := range files {
@@ -78,8 +79,22 @@ func testEdges(files []fileFacts) []derivedEdge {
 		}
 	}
 	// A test no name pairs tests what it imports (ky's test/retry.ts,
-	// source/index.ts).
+	// source/index.ts), unless it only reads it as a flag (a Python test
+	// that imports PY_3_13_PLUS from attr/_compat.py for a skipif).
+	var src []byte
+	var srcOf string
 	for _, l := range testlink.ImportLinks(paths, func(t string) []string { return byPath[t].imports }) {
+		if read != nil && byPath[l.Test].lang == "python" {
+			if srcOf != l.Test {
+				src, srcOf = nil, l.Test
+				if b, err := read(l.Test); err == nil {
+					src = b
+				}
+			}
+			if src != nil && testlink.PyFlagsOnly(src, l.Test, l.Subject) {
+				continue
+			}
+		}
 		out = append(out, derivedEdge{extract.FileID(l.Test), extract.FileID(l.Subject), RelTests})
 	}
 	return out

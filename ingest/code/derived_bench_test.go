@@ -31,6 +31,6 @@ func BenchmarkDerived(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		derivedEdges(facts, r.ws, nil)
+		derivedEdges(facts, r.ws, nil, nil)
 	}
 }

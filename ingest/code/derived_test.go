@@ -25,7 +25,7 @@ func TestTestEdgesNeedAReach(t *testing.T) {
 		{path: "test/helpers/server.ts", imports: []string{"source/errors.ts"}},
 		{path: "test/retry.ts", imports: []string{"source/index.ts", "test/helpers/server.ts"}}, // no name pairs it: it tests what it imports
 	}
-	got := testEdges(files)
+	got := testEdges(files, nil)
 	want := []derivedEdge{
 		{"file::pkg/db_test.go", "file::pkg/db.go", RelTests},
 		{"file::test/util.test.js", "file::lib/util.js", RelTests},

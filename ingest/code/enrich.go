@@ -1,9 +1,12 @@
 package code
 
 import (
+	"path/filepath"
+
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/ingest/extract"
 	"github.com/m1nd-go/m1nd/ingest/gitmeta"
+	"github.com/m1nd-go/m1nd/ingest/walk"
 	"github.com/m1nd-go/m1nd/ingest/workspace"
 )
 
@@ -22,7 +25,7 @@ func (r *run) derived(skels []*extract.Result) {
 		f := &r.included[i]
 		files[i] = fileFacts{path: f.path, lang: f.lang, imports: f.imports, res: skels[i]}
 	}
-	for _, e := range derivedEdges(files, r.ws, nil) {
+	for _, e := range derivedEdges(files, r.ws, r.readSource, nil) {
 		s, ok1 := r.b.g.Lookup(e.src)
 		d, ok2 := r.b.g.Lookup(e.dst)
 		if !ok1 || !ok2 {
@@ -33,6 +36,11 @@ func (r *run) derived(skels []*extract.Result) {
 			r.st.TestLinks++
 		}
 	}
+}
+
+// readSource reads a walked file by its root-relative path.
+func (r *run) readSource(rel string) ([]byte, error) {
+	return walk.ReadFile(filepath.Join(r.wr.Root, filepath.FromSlash(rel)), 0)
 }
 
 // packages adds the package nodes: in-repo ones contain the files they own

@@ -13,6 +13,7 @@ import (
 	"github.com/m1nd-go/m1nd/ingest/extract"
 	"github.com/m1nd-go/m1nd/ingest/gitmeta"
 	"github.com/m1nd-go/m1nd/ingest/resolve"
+	"github.com/m1nd-go/m1nd/ingest/testlink"
 	"github.com/m1nd-go/m1nd/ingest/workspace"
 )
 
@@ -547,7 +548,10 @@ func (r *run) patchEdges(p *patchState) *noPatch {
 		own := p.owns(i, fl)
 		p.directEdges(i, own)
 		fl.refs, fl.imports = p.boundEdges(i, own)
-		if fl.derivedSig = derivedSignature(p.files[i].result(), fl.imports); p.old[i] < 0 || fl.derivedSig != p.lay.files[p.old[i]].derivedSig {
+		// A Python test's body decides whether it tests what it imports
+		// (testlink.PyFlagsOnly): any change to it may move a link.
+		pyTest := fl.lang == "python" && testlink.IsTest(fl.path)
+		if fl.derivedSig = derivedSignature(p.files[i].result(), fl.imports); p.old[i] < 0 || fl.derivedSig != p.lay.files[p.old[i]].derivedSig || pyTest {
 			p.derivedMoved = true
 		}
 	}
@@ -698,7 +702,7 @@ func (p *patchState) derived(r *run) {
 	if p.implsDone != nil {
 		impls = func() []resolve.Implementation { <-p.implsDone; return p.impls }
 	}
-	for _, e := range derivedEdges(facts, r.ws, impls) {
+	for _, e := range derivedEdges(facts, r.ws, r.readSource, impls) {
 		if !p.exists(e.src) || !p.exists(e.dst) {
 			continue
 		}
