@@ -8,9 +8,9 @@ import (
 )
 
 // A full ingest starts on a small heap: a fresh server holds a few MB, so
-// the runtime's goal (twice the live heap, at least 4 MB) ran nine
-// collections during py-335's ingest (109 files, its answer ≈ 0.3 s), each
-// marking beside the two parse workers on a two-core machine
+// the runtime's goal (twice the live heap, at least 4 MB) ran three to
+// five collections during py-335's ingest (109 files), each marking beside
+// the two parse workers on a two-core machine
 // (benchmarks/results/ingest-durable2.md). While an ingest runs, collections
 // wait until the heap has grown by ingestGCRoom over what it held when the
 // ingest started; past that the runtime's goal applies again (a large tree
