@@ -3,7 +3,9 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,6 +32,9 @@ type Options struct {
 	Toolsets string
 	// OutputSchemas turns on output schemas and structuredContent.
 	OutputSchemas bool
+	// IngestMaxNodes and IngestTimeoutS (whole numbers, as typed)
+	// replace the configuration's ingest budgets.
+	IngestMaxNodes, IngestTimeoutS string
 }
 
 // SetFlag sets the option a command-line flag names: the flags every m1nd
@@ -60,6 +65,10 @@ func (o *Options) SetFlag(name string, value func() (string, bool)) (known, ok b
 		return true, ok
 	case "--toolsets":
 		dst = &o.Toolsets
+	case "--ingest-max-nodes":
+		dst = &o.IngestMaxNodes
+	case "--ingest-timeout-s":
+		dst = &o.IngestTimeoutS
 	case "--output-schemas":
 		o.OutputSchemas = true
 		return true, true
@@ -93,6 +102,11 @@ const FlagsUsage = `  --config FILE          JSON configuration file (m1nd-mcp a
                          patterns, immune, dynamics, report, federation); default: the
                          default set; every tool stays callable, and the
                          toolsets tool changes the list while serving
+  --ingest-max-nodes N   one ingest call stops at N nodes (default 500000; 0: the
+                         default) with a partial graph; raise it to ingest a
+                         tree of more than ≈ 7 M lines as one root
+  --ingest-timeout-s S   one ingest call stops after S seconds (default 300, at
+                         most 1800)
   --output-schemas       publish output schemas in tools/list and answer with
                          structuredContent too (off: a smaller list, each answer
                          sent once, as text)
@@ -121,6 +135,9 @@ func Open(ctx context.Context, opts Options, getenv func(string) string, logf fu
 		cfg.Toolsets = session.SplitList(opts.Toolsets)
 	}
 	cfg.OutputSchemas = cfg.OutputSchemas || opts.OutputSchemas
+	if err := opts.ingestBudgets(&cfg); err != nil {
+		return nil, err
+	}
 	reg := toolset.Builtin()
 	enabled, err := toolset.Resolve(reg, cfg.Toolsets)
 	if err != nil {
@@ -141,6 +158,25 @@ func Open(ctx context.Context, opts Options, getenv func(string) string, logf fu
 	live.ResumeDaemon(d) // after the start-up ingest: it reconciles what that left
 	live.ResumeAutoIngest(d)
 	return d, nil
+}
+
+// ingestBudgets sets the ingest budgets the flags give (session.Open
+// checks their range).
+func (o Options) ingestBudgets(cfg *session.Config) error {
+	for _, f := range []struct {
+		flag, v string
+		dst     *int
+	}{{"--ingest-max-nodes", o.IngestMaxNodes, &cfg.IngestMaxNodes}, {"--ingest-timeout-s", o.IngestTimeoutS, &cfg.IngestTimeoutS}} {
+		if f.v == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f.v)
+		if err != nil {
+			return fmt.Errorf("%s %q is not a whole number: e.g. --ingest-max-nodes 2000000 --ingest-timeout-s 1800 (0 keeps the default)", f.flag, f.v)
+		}
+		*f.dst = n
+	}
+	return session.CheckIngestBudgets("--ingest-max-nodes", cfg.IngestMaxNodes, "--ingest-timeout-s", cfg.IngestTimeoutS)
 }
 
 // startupIngest makes the served graph the one --ingest names: a fresh

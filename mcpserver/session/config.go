@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/m1nd-go/m1nd/ingest/adapter"
 )
 
 // Config is the server configuration. Precedence: a JSON config file (the
@@ -48,6 +51,12 @@ type Config struct {
 	// a rebuild (docs/design.md#configuration).
 	ActivateMaxFired int `json:"activate_max_fired,omitempty"`
 	XLRPulseBudget   int `json:"xlr_pulse_budget,omitempty"`
+	// IngestMaxNodes and IngestTimeoutS are the budgets of one ingest
+	// call (nodes, seconds) when the call sets none; 0 keeps the
+	// adapter's defaults (500,000 nodes, 300 s). A tree larger than the
+	// defaults goes in as one root only with them raised.
+	IngestMaxNodes int `json:"ingest_max_nodes,omitempty"`
+	IngestTimeoutS int `json:"ingest_timeout_s,omitempty"`
 }
 
 // Default file names inside the runtime directory.
@@ -81,7 +90,7 @@ func LoadConfig(file string, getenv func(string) string) (Config, error) {
 		dec := json.NewDecoder(strings.NewReader(string(data)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&cfg); err != nil {
-			return cfg, fmt.Errorf("config file %s is not valid: %v (fields: graph_source, plasticity_state, runtime_dir, auto_persist_interval, learning_rate, decay_rate, xlr_enabled, max_concurrent_reads, write_queue_size, domain, ingest_on_start, allow_roots, toolsets, output_schemas, activate_max_fired, xlr_pulse_budget)", file, err)
+			return cfg, fmt.Errorf("config file %s is not valid: %v (fields: graph_source, plasticity_state, runtime_dir, auto_persist_interval, learning_rate, decay_rate, xlr_enabled, max_concurrent_reads, write_queue_size, domain, ingest_on_start, allow_roots, toolsets, output_schemas, activate_max_fired, xlr_pulse_budget, ingest_max_nodes, ingest_timeout_s)", file, err)
 		}
 	}
 	if v := getenv("M1ND_GRAPH_SOURCE"); v != "" {
@@ -130,7 +139,8 @@ func LoadConfig(file string, getenv func(string) string) (Config, error) {
 	for _, b := range []struct {
 		env string
 		dst *int
-	}{{"M1ND_ACTIVATE_MAX_FIRED", &cfg.ActivateMaxFired}, {"M1ND_XLR_PULSE_BUDGET", &cfg.XLRPulseBudget}} {
+	}{{"M1ND_ACTIVATE_MAX_FIRED", &cfg.ActivateMaxFired}, {"M1ND_XLR_PULSE_BUDGET", &cfg.XLRPulseBudget},
+		{"M1ND_INGEST_MAX_NODES", &cfg.IngestMaxNodes}, {"M1ND_INGEST_TIMEOUT_S", &cfg.IngestTimeoutS}} {
 		if v := getenv(b.env); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil {
@@ -172,6 +182,9 @@ func (c *Config) Normalize() error {
 	if c.ActivateMaxFired < 0 || c.XLRPulseBudget < 0 || c.XLRPulseBudget == 1 {
 		return fmt.Errorf("activate_max_fired must be >= 0 and xlr_pulse_budget 0 or >= 2 (0 keeps the default), got %d and %d", c.ActivateMaxFired, c.XLRPulseBudget)
 	}
+	if err := CheckIngestBudgets("ingest_max_nodes", c.IngestMaxNodes, "ingest_timeout_s", c.IngestTimeoutS); err != nil {
+		return err
+	}
 	if c.MaxConcurrentReads <= 0 {
 		c.MaxConcurrentReads = 32
 	}
@@ -193,4 +206,30 @@ func SplitList(v string) []string {
 		}
 	}
 	return out
+}
+
+// Bounds of the ingest budgets a user may set. Past MaxIngestNodes a
+// value is a typo, not a budget (50 M nodes is ≈ 150 GB of memory at the
+// ≈ 650 bytes per node+edge measured on a 12 M-line tree:
+// benchmarks/results/scaling2.md); MaxIngestTimeout is the ingest call's
+// own budget (tools.IngestBudget), which ends the call then anyway.
+const (
+	MaxIngestNodes   = 50_000_000
+	MaxIngestTimeout = 30 * time.Minute
+)
+
+// CheckIngestBudgets refuses an ingest node budget or timeout (seconds)
+// outside 0 (the default) … MaxIngestNodes / MaxIngestTimeout; the names
+// are the setting's as the caller spells it (a config key, a flag), so
+// the error points at what to fix.
+func CheckIngestBudgets(nodesName string, maxNodes int, timeoutName string, timeoutS int) error {
+	if maxNodes < 0 || maxNodes > MaxIngestNodes {
+		return fmt.Errorf("%s must be 0 (the default, %d nodes) or a node count up to %d, got %d; e.g. %s 2000000 lets one ingest build 2 M nodes (≈ 30 M lines)",
+			nodesName, adapter.DefaultMaxNodes, MaxIngestNodes, maxNodes, nodesName)
+	}
+	if maxT := int(MaxIngestTimeout / time.Second); timeoutS < 0 || timeoutS > maxT {
+		return fmt.Errorf("%s must be 0 (the default, %d s) or seconds up to %d (an ingest call's own limit), got %d; e.g. %s 1800. A tree that needs longer goes in as several roots, one ingest call each (mode \"merge\")",
+			timeoutName, int(adapter.DefaultTimeout/time.Second), maxT, timeoutS, timeoutName)
+	}
+	return nil
 }

@@ -189,7 +189,7 @@ func eachString(data []byte, f func([]byte)) {
 // minutes; nothing else should.
 const (
 	ReadBudget   = 2 * time.Minute
-	IngestBudget = 30 * time.Minute
+	IngestBudget = session.MaxIngestTimeout
 )
 
 // CallBudget is the time a call of t may take.

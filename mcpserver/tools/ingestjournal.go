@@ -20,11 +20,15 @@ type ingestArgs struct {
 	Incremental     bool     `json:"incremental,omitempty"`
 	IncludeDotfiles bool     `json:"include_dotfiles,omitempty"`
 	DotfilePatterns []string `json:"dotfile_patterns,omitempty"`
+	// The call's budgets, so a recovery is not cut where the call was not.
+	MaxNodes int `json:"max_nodes,omitempty"`
+	TimeoutS int `json:"timeout_s,omitempty"`
 }
 
 func (r *IngestRun) args() json.RawMessage {
 	raw, _ := json.Marshal(ingestArgs{Path: r.root, Adapter: r.Adapter, Mode: r.Mode, Namespace: r.Namespace,
-		Incremental: r.Incremental, IncludeDotfiles: r.IncludeDotfiles, DotfilePatterns: r.DotfilePatterns})
+		Incremental: r.Incremental, IncludeDotfiles: r.IncludeDotfiles, DotfilePatterns: r.DotfilePatterns,
+		MaxNodes: r.MaxNodes, TimeoutS: int(r.Timeout / time.Second)})
 	return raw
 }
 
@@ -177,7 +181,8 @@ func RecoverJournal(d *Dispatcher) []session.RecoveredIngest {
 		}
 		c := &Call{Ctx: s.Context(), Tool: t, AgentID: "m1nd-recovery", Session: s, Progress: func(float64, float64, string) {}, Registry: d.Registry}
 		r := &IngestRun{C: c, Path: a.Path, Adapter: a.Adapter, Mode: a.Mode, Namespace: a.Namespace,
-			Incremental: a.Incremental, IncludeDotfiles: a.IncludeDotfiles, DotfilePatterns: a.DotfilePatterns}
+			Incremental: a.Incremental, IncludeDotfiles: a.IncludeDotfiles, DotfilePatterns: a.DotfilePatterns,
+			MaxNodes: a.MaxNodes, Timeout: time.Duration(a.TimeoutS) * time.Second}
 		if err := r.Target(); err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/ingest"
+	"github.com/m1nd-go/m1nd/ingest/adapter"
 	ingestcache "github.com/m1nd-go/m1nd/ingest/cache"
 	"github.com/m1nd-go/m1nd/mcpserver/daemon"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
@@ -33,6 +35,10 @@ type IngestRun struct {
 	Incremental     bool
 	IncludeDotfiles bool
 	DotfilePatterns []string
+	// MaxNodes and Timeout are the call's budgets; 0: the server's
+	// (Budgets).
+	MaxNodes int
+	Timeout  time.Duration
 
 	root  string
 	cache *ingest.Cache
@@ -124,8 +130,10 @@ func (r *IngestRun) Build(old *session.Bundle) (*session.Bundle, error) {
 	if r.Adapter == "code" && !codeMerge {
 		feed = NewSeekFeed(s)
 	}
+	maxNodes, timeout := r.Budgets()
 	o, err := ingest.Run(r.C.Ctx, ingest.Config{
 		Root: r.root, Adapter: r.Adapter, Mode: ingest.Mode(runMode), Namespace: r.Namespace,
+		MaxNodes: maxNodes, Timeout: timeout,
 		Incremental: r.Incremental, Cache: r.cache, Previous: r.previous(old),
 		IncludeDotfiles: r.IncludeDotfiles, DotfilePatterns: r.DotfilePatterns,
 		Progress: func(p ingest.Progress) {
@@ -174,6 +182,15 @@ func (r *IngestRun) Build(old *session.Bundle) (*session.Bundle, error) {
 		feed.Made(nb.Graph)
 	}
 	return nb, nil
+}
+
+// Budgets are the run's node and time budgets: the call's, else the
+// server's (ingest_max_nodes, ingest_timeout_s), else the adapter's
+// defaults.
+func (r *IngestRun) Budgets() (maxNodes int, timeout time.Duration) {
+	cfg := r.C.Session.Config()
+	return cmp.Or(r.MaxNodes, cfg.IngestMaxNodes, adapter.DefaultMaxNodes),
+		cmp.Or(r.Timeout, time.Duration(cfg.IngestTimeoutS)*time.Second, adapter.DefaultTimeout)
 }
 
 // previous is the graph served for this root and what it was built from,

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
@@ -19,6 +18,8 @@ type ingestParams struct {
 	Namespace       string   `json:"namespace" jsonschema:"Id prefix: memory/json nodes; a code root beside others." help:"Prefix for the external ids of memory and json nodes. For a code root, the namespace its nodes get once other code roots share the graph (\"api::file::main.go\"); default: the directory's name."`
 	IncludeDotfiles bool     `json:"include_dotfiles" help:"Also ingest hidden files and directories." tool:"default=false"`
 	DotfilePatterns []string `json:"dotfile_patterns" help:"Hidden paths to include even without include_dotfiles (e.g. \".github/**\")."`
+	MaxNodes        int      `json:"max_nodes" jsonschema:"Stop at this many nodes (0: the server's budget, 500000 unless set)." help:"This call's node budget: past it the ingest stops admitting files and answers with a partial graph (stats.partial). 0: the server's (--ingest-max-nodes, config ingest_max_nodes; default 500000, ≈ 7 M lines). Raise it to ingest a larger tree as one root, e.g. 2000000." tool:"min=0,max=50000000"`
+	TimeoutS        int      `json:"timeout_s" jsonschema:"Stop after this many seconds (0: the server's budget, 300 unless set)." help:"This call's time budget in seconds: past it the ingest stops admitting files and answers with a partial graph. 0: the server's (--ingest-timeout-s, config ingest_timeout_s; default 300; at most 1800, the call's own limit). A large tree on a busy machine needs more, e.g. 1800." tool:"min=0,max=1800"`
 }
 
 func registerIngest(r *tools.Registry) {
@@ -37,7 +38,8 @@ func registerIngest(r *tools.Registry) {
 
 func runIngest(c *tools.Call, in ingestParams) (IngestOutput, error) {
 	r := &tools.IngestRun{C: c, Path: in.Path, Adapter: in.Adapter, Mode: in.Mode, Namespace: in.Namespace,
-		Incremental: in.Incremental, IncludeDotfiles: in.IncludeDotfiles, DotfilePatterns: in.DotfilePatterns}
+		Incremental: in.Incremental, IncludeDotfiles: in.IncludeDotfiles, DotfilePatterns: in.DotfilePatterns,
+		MaxNodes: in.MaxNodes, Timeout: time.Duration(in.TimeoutS) * time.Second}
 	if err := r.Target(); err != nil {
 		return IngestOutput{}, err
 	}
@@ -110,7 +112,8 @@ func ingestAnswer(c *tools.Call, r *tools.IngestRun, nb *session.Bundle, persist
 		NextStepHint:      "The graph is ready: find code by purpose with seek, explore a topic with activate, or check a file's blast radius with impact.",
 	}
 	if st.Partial {
-		out.Guidance.NextStepHint = partialHint(st.BudgetExhausted, r.RootPath())
+		maxNodes, timeout := r.Budgets()
+		out.Guidance.NextStepHint = partialHint(st.BudgetExhausted, r.RootPath(), maxNodes, timeout)
 	}
 	if !out.Persisted.Durable && out.Persisted.Error != "" {
 		out.Guidance.NextStepHint = "The graph is served but NOT saved (see persisted.error): a restart would lose it. Free space or fix the runtime directory, then call persist."
@@ -118,20 +121,29 @@ func ingestAnswer(c *tools.Call, r *tools.IngestRun, nb *session.Bundle, persist
 	return out, nil
 }
 
-// partialHint says what a budget that stopped an ingest means and the way
-// past it that works: each ingest call has its own budget, so a tree too
-// large for one call goes in as several roots merged into one graph (12 M
-// lines did, as five: benchmarks/results/scaling2.md).
-func partialHint(budget, root string) string {
-	limit := map[string]string{
-		"max_nodes": fmt.Sprintf("%d nodes", adapter.DefaultMaxNodes),
-		"timeout":   fmt.Sprintf("%v", adapter.DefaultTimeout),
-	}[budget]
-	if limit == "" {
-		limit = budget
-	} else {
-		limit = budget + ", " + limit
+// partialHint says which budget stopped an ingest, at what value, and the
+// ways past it: the same call with that budget raised (max_nodes,
+// timeout_s; the server's default is --ingest-max-nodes /
+// --ingest-timeout-s) while it can be, or the tree as several roots merged
+// into one graph, since each call has its own budget.
+func partialHint(budget, root string, maxNodes int, timeout time.Duration) string {
+	limit, raise := budget, "call ingest again with max_nodes and timeout_s raised"
+	switch budget {
+	case "max_nodes":
+		limit, raise = fmt.Sprintf("max_nodes, %d nodes", maxNodes), ""
+		if maxNodes < session.MaxIngestNodes {
+			raise = fmt.Sprintf("call ingest again with max_nodes raised (e.g. %d; the server's default is set with --ingest-max-nodes)", min(max(4*maxNodes, 2_000_000), session.MaxIngestNodes))
+		}
+	case "timeout":
+		limit, raise = fmt.Sprintf("timeout, %v", timeout), ""
+		if timeout < session.MaxIngestTimeout {
+			raise = fmt.Sprintf("call ingest again with timeout_s raised (e.g. %d, the most; the server's default is set with --ingest-timeout-s)", int(session.MaxIngestTimeout/time.Second))
+		}
+	}
+	way := "To ingest it as one root, " + raise + ". Or, as each"
+	if raise == "" {
+		way = "That budget is at its most: as each"
 	}
 	return fmt.Sprintf("The ingest stopped early at its budget (%s): the graph is consistent but covers only part of %s. "+
-		"Each ingest call has its own budget: ingest the tree's top directories one by one, the first with mode \"replace\" and the rest with mode \"merge\", for one graph of all of it.", limit, root)
+		"%s ingest call has its own budget, ingest the tree's top directories one by one, the first with mode \"replace\" and the rest with mode \"merge\", for one graph of all of it.", limit, root, way)
 }
