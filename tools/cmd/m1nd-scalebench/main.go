@@ -87,6 +87,7 @@ type Row struct {
 	LoadStart             string    // 1-min load average as the tree started
 	Roots, FilesIngested  int       // ingest calls and their files_processed
 	Partial               string    // budgets that cut an ingest ("" when none did)
+	RootMs                []float64 // each ingest call's time, in root order
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -99,6 +100,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "append the markdown report to this file")
 	seekAt := fs.String("seek-at", "0s", "delays after the ingest's answer at which a seek is asked, comma-separated (e.g. 0s,3s); each asks a different query, the first is the first seek")
 	count := fs.Bool("count", false, "only count each tree's source files and lines (no server)")
+	var b budgets
+	fs.IntVar(&b.maxNodes, "max-nodes", 0, "each ingest call's node budget (ingest's max_nodes; 0: the server's, 500000 by default)")
+	fs.IntVar(&b.timeoutS, "timeout-s", 0, "each ingest call's time budget in seconds (ingest's timeout_s; 0: the server's, 300 by default)")
 	var ts trees
 	fs.Var(&ts, "tree", "name=directory of a tree to ingest as one root, or name=directory/* for one root per subdirectory merged into one graph (repeatable, smallest first)")
 	if err := fs.Parse(args); err != nil {
@@ -124,7 +128,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	var rows []Row
 	for _, t := range ts {
-		r, err := measure(*server, t, *n, delays, stderr)
+		r, err := measure(*server, t, *n, delays, b, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "m1nd-scalebench: %s: %v\n", t.name, err)
 			return 1
@@ -144,7 +148,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // measure ingests one tree in a fresh server and asks it the queries.
-func measure(server string, t tree, n int, delays []time.Duration, log io.Writer) (Row, error) {
+func measure(server string, t tree, n int, delays []time.Duration, b budgets, log io.Writer) (Row, error) {
 	r := Row{Name: t.name, LoadStart: loadAvg1()}
 	var err error
 	if r.Files, r.Lines, err = countLines(t.dir); err != nil {
@@ -165,11 +169,11 @@ func measure(server string, t tree, n int, delays []time.Duration, log io.Writer
 	if err := c.Initialize(ctx); err != nil {
 		return r, err
 	}
-	if err := ingestTree(ctx, c, t, &r); err != nil {
+	if err := ingestTree(ctx, c, t, b, &r); err != nil {
 		return r, err
 	}
-	fmt.Fprintf(log, "%s: %d files, %d lines, %d roots, %d files ingested, ingested in %.0f ms%s\n",
-		t.name, r.Files, r.Lines, r.Roots, r.FilesIngested, r.IngestMs, partialNote(r.Partial))
+	fmt.Fprintf(log, "%s: %d files, %d lines, %d roots, %d files ingested, ingested in %.0f ms (each call: %.0f)%s\n",
+		t.name, r.Files, r.Lines, r.Roots, r.FilesIngested, r.IngestMs, r.RootMs, partialNote(r.Partial))
 	seek := func(q string) error {
 		return c.CallTool(ctx, "seek", map[string]any{"agent_id": "bench", "query": q}, nil)
 	}

@@ -150,3 +150,30 @@ func TestSplitTree(t *testing.T) {
 		t.Error("a directory without subdirectories gave roots")
 	}
 }
+
+// TestIngestArgsCarryTheBudgets: -max-nodes and -timeout-s reach every
+// ingest call; unset, the call leaves the server's budgets.
+func TestIngestArgsCarryTheBudgets(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		i      int
+		b      budgets
+		want   map[string]any
+		absent []string
+	}{
+		{"unset", 0, budgets{}, map[string]any{"mode": "replace"}, []string{"max_nodes", "timeout_s"}},
+		{"both, a merged root", 2, budgets{2_000_000, 3600}, map[string]any{"mode": "merge", "max_nodes": 2_000_000, "timeout_s": 3600}, nil},
+	} {
+		args := ingestArgs("/t", c.i, c.b)
+		for k, v := range c.want {
+			if args[k] != v {
+				t.Errorf("%s: %s = %v, want %v", c.name, k, args[k], v)
+			}
+		}
+		for _, k := range c.absent {
+			if _, ok := args[k]; ok {
+				t.Errorf("%s: %s sent", c.name, k)
+			}
+		}
+	}
+}

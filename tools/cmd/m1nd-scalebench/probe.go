@@ -133,10 +133,31 @@ func printCounts(ts trees, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// budgets are the ingest budgets each ingest call sets (-max-nodes,
+// -timeout-s); 0 leaves the server's.
+type budgets struct{ maxNodes, timeoutS int }
+
+// ingestArgs are the arguments of the i-th root's ingest call: the first
+// replaces the graph, the others merge into it.
+func ingestArgs(root string, i int, b budgets) map[string]any {
+	args := map[string]any{"agent_id": "bench", "path": root, "mode": "replace"}
+	if i > 0 {
+		args["mode"] = "merge"
+	}
+	if b.maxNodes > 0 {
+		args["max_nodes"] = b.maxNodes
+	}
+	if b.timeoutS > 0 {
+		args["timeout_s"] = b.timeoutS
+	}
+	return args
+}
+
 // ingestTree ingests t (each subdirectory in name order when split, the
 // first replacing the graph, the others merged) and records the graph,
-// the files read and any budget that cut an ingest short.
-func ingestTree(ctx context.Context, c *localize.Client, t tree, r *Row) error {
+// the files read, each call's time and any budget that cut an ingest
+// short.
+func ingestTree(ctx context.Context, c *localize.Client, t tree, b budgets, r *Row) error {
 	roots := []string{t.dir}
 	if t.split {
 		var err error
@@ -148,13 +169,11 @@ func ingestTree(ctx context.Context, c *localize.Client, t tree, r *Row) error {
 	var cut []string
 	for i, root := range roots {
 		var ing ingestAnswer
-		args := map[string]any{"agent_id": "bench", "path": root, "mode": "replace"}
-		if i > 0 {
-			args["mode"] = "merge"
-		}
-		if err := c.CallTool(ctx, "ingest", args, &ing); err != nil {
+		began := time.Now()
+		if err := c.CallTool(ctx, "ingest", ingestArgs(root, i, b), &ing); err != nil {
 			return fmt.Errorf("ingest of %s: %w", root, err)
 		}
+		r.RootMs = append(r.RootMs, ms(time.Since(began)))
 		r.Nodes, r.Edges = ing.Graph.Nodes, ing.Graph.Edges
 		r.FilesIngested += ing.FilesProcessed
 		if ing.Stats.Partial {
