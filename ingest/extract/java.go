@@ -499,6 +499,12 @@ func (x *jvExtract) method(c int32, s *jvScope) {
 	ar.Kinds = x.paramKinds(pl)
 	id, _ := x.b.entityAt(x.b.distinctID(s.id, name, sig, qsig), s.id, name, graph.Function, t.line(c), t.endLine(c), sigExcerpt(t.bytes(c)), tags...)
 	x.b.overloadArity(s.id, name, id, ar)
+	// Every method's arity, not an overload's only: a call whose count
+	// no declaration of its name accepts is another's (a library's).
+	if x.b.res.Arity == nil {
+		x.b.res.Arity = map[string]Arity{}
+	}
+	x.b.res.Arity[id] = ar
 	x.annotations(id, mi)
 	ms := &jvScope{id: id, class: s.class, vars: map[string]string{}}
 	if pl >= 0 {

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/m1nd-go/m1nd/ingest/extract"
 )
 
 // TestOverloadsByArgClasses resolves calls of overloads whose parameters
@@ -107,5 +109,35 @@ func TestArgKindsOfCallResults(t *testing.T) {
 	delete(got, 56)
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("take calls (-want +got):\n%s", d)
+	}
+}
+
+// TestMiscountedCallBindsNothing: a Java call whose argument count no
+// declaration of its name accepts is another's — xs.get(0) on a List is
+// no Builder.get() — and binds nothing; b.get() still binds Builder.get.
+func TestMiscountedCallBindsNothing(t *testing.T) {
+	src := `package p;
+
+class Builder { Builder get() { return this; } }
+
+class User {
+  void list(java.util.List<String> xs) { xs.get(0); }
+  void builder(Builder b) { b.get(); }
+}
+`
+	r, err := extract.ExtractFile("p/User.java", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := New([]*extract.Result{r}, nil)
+	got := map[uint32]string{}
+	for _, e := range r.Edges {
+		if e.Target == extract.Ref("get") && e.Relation == extract.RelCalls {
+			got[e.Line] = ix.Resolve(Source{ID: e.Source, File: r.Path}, "get", e.Relation, e.Hint).Target
+		}
+	}
+	want := map[uint32]string{6: "", 7: "file::p/User.java::Builder::get"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("get calls (-want +got):\n%s", d)
 	}
 }

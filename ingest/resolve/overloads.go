@@ -54,7 +54,7 @@ func (ix *Index) byArgs(cands []int32, hint extract.RefHint) []int32 {
 // argument count, those members.
 func (ix *Index) byArgCount(cands []int32, hint extract.RefHint) []int32 {
 	n, ok := hint.ArgCount()
-	if !ok || len(ix.arity) == 0 || len(cands) < 2 {
+	if !ok || len(ix.arity) == 0 {
 		return cands
 	}
 	fits := map[overloadKey]bool{}
@@ -64,11 +64,29 @@ func (ix *Index) byArgCount(cands []int32, hint extract.RefHint) []int32 {
 		}
 	}
 	if len(fits) == 0 {
+		return ix.withoutMiscounted(cands, n, hint.ArgKinds)
+	}
+	if len(cands) < 2 {
 		return cands
 	}
 	return slices.DeleteFunc(slices.Clone(cands), func(c int32) bool {
 		a, ok := ix.arity[c]
 		return ok && !a.Accepts(n) && fits[ix.overloadOf(c)]
+	})
+}
+
+// withoutMiscounted drops the Java methods that cannot take n arguments
+// (every Java method's arity is known): a call no declaration of its name
+// accepts is a library's method, not one of these (commons-cli's
+// matchingOpts.get(0), a List's, is no Builder.get()). A Kotlin call with
+// a trailing lambda or named arguments is counted otherwise: kept.
+func (ix *Index) withoutMiscounted(cands []int32, n int, args string) []int32 {
+	if strings.ContainsAny(args, "$=") {
+		return cands
+	}
+	return slices.DeleteFunc(slices.Clone(cands), func(c int32) bool {
+		a, ok := ix.arity[c]
+		return ok && !a.Accepts(n) && ix.files[ix.cands[c].file].lang == "java"
 	})
 }
 
