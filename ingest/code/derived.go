@@ -91,7 +91,8 @@ func testEdges(files []fileFacts, read func(string) ([]byte, error)) []derivedEd
 					src = b
 				}
 			}
-			if src != nil && testlink.PyFlagsOnly(src, l.Test, l.Subject) {
+			subj, _ := read(l.Subject) // (nil when unread: no re-exports checked)
+			if src != nil && testlink.PyFlagsOnly(src, subj, l.Test, l.Subject) {
 				continue
 			}
 		}

@@ -16,22 +16,35 @@ import (
 // (x(…), x.y(…), @x), or used otherwise in a function's body (passed,
 // asserted on, assigned), is exercised. It reports false when no import
 // statement of src names subject (the import was bound another way, so
-// its names are unknown here).
-func PyFlagsOnly(src []byte, test, subject string) bool {
+// its names are unknown here). subjectSrc, the subject's source (nil when
+// unknown), adds the names the test imports from the subject's package
+// that the subject defines: typeguard's test_importhook imports
+// OPTIMIZATION from _importhook.py but calls install_import_hook, which
+// it imports from typeguard.
+func PyFlagsOnly(src, subjectSrc []byte, test, subject string) bool {
 	lines := pyLogicalLines(src)
 	names := map[string]bool{}
-	var imports []int
+	imports := map[int]bool{} // the import lines; true: of subject itself
+	direct := 0
+	pkg := path.Join(path.Dir(subject), "__init__.py")
 	for i, l := range lines {
 		bound, ok := pyImportOf(l.text, test, subject)
 		if !ok {
+			if via, ok := pyImportOf(l.text, test, pkg); ok && subjectSrc != nil {
+				imports[i] = false // scanned for no use
+				for _, b := range via {
+					names[b] = names[b] || pyDefines(subjectSrc, b)
+				}
+			}
 			continue
 		}
-		imports = append(imports, i)
+		imports[i] = true
+		direct++
 		for _, b := range bound {
 			names[b] = true
 		}
 	}
-	if len(imports) == 0 {
+	if direct == 0 {
 		return false
 	}
 	var defs []int // the indents of the enclosing defs and classes
@@ -41,8 +54,7 @@ func PyFlagsOnly(src []byte, test, subject string) bool {
 			defs, inDef = defs[:len(defs)-1], inDef[:len(inDef)-1]
 		}
 		body := len(inDef) > 0 && inDef[len(inDef)-1]
-		if len(imports) > 0 && imports[0] == i {
-			imports = imports[1:]
+		if _, ok := imports[i]; ok {
 			continue
 		}
 		for _, at := range pyNameUses(l.text, names) {
@@ -55,6 +67,22 @@ func PyFlagsOnly(src []byte, test, subject string) bool {
 		}
 	}
 	return true
+}
+
+// pyDefines reports whether Python source src defines name at its top
+// level (def, async def, class, an assignment).
+func pyDefines(src []byte, name string) bool {
+	for _, l := range pyLogicalLines(src) {
+		if l.indent > 0 {
+			continue
+		}
+		t := strings.TrimPrefix(strings.TrimPrefix(l.text, "async "), "def ")
+		t = strings.TrimPrefix(t, "class ")
+		if rest, ok := strings.CutPrefix(t, name); ok && rest != "" && strings.ContainsRune("(:= ", rune(rest[0])) {
+			return true
+		}
+	}
+	return false
 }
 
 // pyLine is a logical line: physical lines joined while a bracket is
