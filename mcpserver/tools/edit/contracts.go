@@ -18,6 +18,35 @@ import (
 // fails the build even when nothing calls it.
 var nominalExts = map[string]bool{".php": true, ".java": true, ".cs": true, ".kt": true}
 
+// stdContracts are standard-library interfaces the graph never holds, by
+// the simple name code writes, with the members an implementer must
+// define (the JDK's for Java and Kotlin, PHP's core, .NET's System).
+var stdContracts = func() map[string]map[string]map[string]bool {
+	set := func(pairs ...string) map[string]map[string]bool {
+		m := map[string]map[string]bool{}
+		for _, p := range pairs {
+			iface, members, _ := strings.Cut(p, ":")
+			m[iface] = map[string]bool{}
+			for _, x := range strings.Split(members, ",") {
+				m[iface][x] = true
+			}
+		}
+		return m
+	}
+	jdk := set("Supplier:get", "Function:apply", "BiFunction:apply", "UnaryOperator:apply", "BinaryOperator:apply",
+		"Consumer:accept", "BiConsumer:accept", "Predicate:test", "BiPredicate:test", "Comparator:compare",
+		"Comparable:compareTo", "Runnable:run", "Callable:call", "Iterable:iterator", "Iterator:hasNext,next",
+		"AutoCloseable:close", "Closeable:close", "CharSequence:length,charAt,subSequence",
+		"ThreadFactory:newThread", "InvocationHandler:invoke", "FileFilter:accept", "FilenameFilter:accept")
+	return map[string]map[string]map[string]bool{
+		".java": jdk, ".kt": jdk,
+		".php": set("Countable:count", "IteratorAggregate:getIterator", "Iterator:current,key,next,rewind,valid",
+			"ArrayAccess:offsetExists,offsetGet,offsetSet,offsetUnset", "JsonSerializable:jsonSerialize", "Stringable:__toString"),
+		".cs": set("IDisposable:Dispose", "IAsyncDisposable:DisposeAsync", "IComparable:CompareTo", "IComparer:Compare",
+			"IEnumerable:GetEnumerator", "IEnumerator:MoveNext,Reset", "ICloneable:Clone"),
+	}
+}()
+
 // contractBreaks finds the members an edit removed from a concrete class
 // that an interface or abstract base of the class still declares without
 // a body: the class no longer satisfies its contract (PHP's fatal "contains
@@ -39,7 +68,7 @@ func (b *batchRun) contractBreaks(rel string, removed []edit.Symbol) []edit.Find
 			if !ok || !s.Member || abstractOrInterface(next, owner) {
 				continue
 			}
-			base, unknown, supplied := requiredBy(bd.Graph, declaredBases(rel, []byte(next), owner), s.Name, ext == ".kt", read)
+			base, unknown, supplied := requiredBy(bd.Graph, declaredBases(rel, []byte(next), owner), s.Name, ext == ".kt", stdContracts[ext], read)
 			if base == "" || supplied {
 				continue
 			}
@@ -58,7 +87,7 @@ func (b *batchRun) contractBreaks(rel string, removed []edit.Symbol) []edit.Find
 // requiredBy walks the bases of a class (by name, through the graph) and
 // reports the first one declaring member abstractly (base), the bases the
 // graph does not hold, and whether some base supplies member with a body.
-func requiredBy(g *graph.Graph, bases []string, member string, kotlin bool, read func(graph.NodeID) string) (base string, unknown []string, supplied bool) {
+func requiredBy(g *graph.Graph, bases []string, member string, kotlin bool, std map[string]map[string]bool, read func(graph.NodeID) string) (base string, unknown []string, supplied bool) {
 	seen := map[string]bool{}
 	for depth := 0; len(bases) > 0 && depth < 6; depth++ {
 		var next []string
@@ -69,6 +98,12 @@ func requiredBy(g *graph.Graph, bases []string, member string, kotlin bool, read
 			seen[b] = true
 			nodes := typeNodes(g, b)
 			if len(nodes) == 0 {
+				if ms, ok := std[b]; ok {
+					if ms[member] && base == "" {
+						base = b + " (standard library)"
+					}
+					continue
+				}
 				unknown = append(unknown, b)
 			}
 			for _, n := range nodes {

@@ -127,3 +127,25 @@ func TestVerifyBaseWalkSkipsImplementers(t *testing.T) {
 		t.Errorf("a removed method still called, defined only by a sibling: verdict %s, uses %v, reasons %v", v, removedUses(rep), rep["reasons"])
 	}
 }
+
+// A standard-library interface the graph never holds (java.util.function
+// Supplier, as commons-cli's builders implement it) still binds the class:
+// its get() removed is BROKEN; with a base outside the graph that might
+// supply it, a warning.
+func TestVerifyStandardInterfaceMethodRemoved(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"src/main/java/a/Builder.java": "package a;\n\nimport java.util.function.Supplier;\n\npublic class Builder implements Supplier<String> {\n    @Override\n    public String get() {\n        return \"x\";\n    }\n}\n",
+		"src/main/java/a/Framed.java":  "package a;\n\nimport java.util.function.Supplier;\n\npublic class Framed extends javax.swing.JFrame implements Supplier<String> {\n    @Override\n    public String get() {\n        return \"x\";\n    }\n}\n",
+	}
+	d, _ := tooltest.FixtureRepo(t, files)
+	for _, c := range []struct{ file, want string }{
+		{"src/main/java/a/Builder.java", "src/main/java/a/Builder.java:5:broken"},
+		{"src/main/java/a/Framed.java", "src/main/java/a/Framed.java:5:warning"},
+	} {
+		gone := strings.Replace(files[c.file], "    @Override\n    public String get() {\n        return \"x\";\n    }\n", "", 1)
+		if _, _, rep := verifyBatch(t, d, c.file, gone); !slices.Contains(removedUses(rep), c.want) {
+			t.Errorf("%s: get() removed: uses %v, want %s; reasons %v", c.file, removedUses(rep), c.want, rep["reasons"])
+		}
+	}
+}
