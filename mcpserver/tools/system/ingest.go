@@ -46,14 +46,7 @@ func runIngest(c *tools.Call, in ingestParams) (IngestOutput, error) {
 	start := time.Now()
 	s := c.Session
 	tools.KeepMemoryLimit()
-	// Collections wait while the ingest's garbage is small (ingestgc.go);
-	// its progress reports are where the hold checks the heap.
-	check, release := tools.HoldCollections()
-	defer release()
-	progress := c.Progress
-	c.Progress = func(done, total float64, msg string) { check(); progress(done, total, msg) }
 	jb, err := r.BuildJournaled()
-	release()
 	if err != nil {
 		var te *tools.Error
 		if errors.As(err, &te) {
