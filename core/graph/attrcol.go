@@ -36,13 +36,27 @@ type attrCol struct {
 	pieces [][]edgeAttr // read-only once built
 	wholes [][]edgeAttr // per piece, the allocation it lies in (what it keeps alive)
 	page   []uint32     // per page of 2^attrPageShift entries, the piece of its first entry
+	// fast holds, per run of 2^attrFastShift entries lying in one piece,
+	// those entries; nil where a run straddles two pieces.
+	fast [][]edgeAttr
 }
+
+// attrFastShift sizes the runs of attrCol.fast (256 entries).
+const attrFastShift = 8
 
 // at is edge e's attributes; callers do not write through it.
 func (c *attrCol) at(e EdgeIdx) *edgeAttr {
 	if c.pieces == nil {
 		return &c.flat[e]
 	}
+	if f := c.fast[e>>attrFastShift]; f != nil {
+		return &f[e&(1<<attrFastShift-1)]
+	}
+	return c.slow(e)
+}
+
+// slow is at through the page table.
+func (c *attrCol) slow(e EdgeIdx) *edgeAttr {
 	k := c.page[e>>attrPageShift]
 	for c.starts[k+1] <= uint32(e) {
 		k++
@@ -178,6 +192,18 @@ func (b *attrBuilder) finish() attrCol {
 			k++
 		}
 		c.page[i] = k
+	}
+	c.fast = make([][]edgeAttr, (b.n>>attrFastShift)+1)
+	k = 0
+	for i := range c.fast {
+		lo := uint32(i) << attrFastShift
+		hi := min(b.n, lo+1<<attrFastShift)
+		for int(k) < len(c.pieces)-1 && c.starts[k+1] <= lo {
+			k++
+		}
+		if lo < hi && c.starts[k+1] >= hi {
+			c.fast[i] = c.pieces[k][lo-c.starts[k] : hi-c.starts[k]]
+		}
 	}
 	return c
 }
