@@ -53,3 +53,42 @@ func TestLentResultSameNodes(t *testing.T) {
 		pool.Put(w)
 	}
 }
+
+// MergeKeepingLent answers as MergeKeeping, keep included, in the
+// workspace's buffer: after the first run it allocates no answer.
+func TestMergeKeepingLent(t *testing.T) {
+	g := graphtest.Mixed(4000, 16000, 7)
+	pool := NewPoolFor(g)
+	w := pool.Get()
+	defer pool.Put(w)
+	seeds := []graph.Scored{{Node: 17, Score: 0.8}, {Node: 900, Score: 0.6}, {Node: 3001, Score: 1}}
+	d1, err := Wavefront(g, seeds, DefaultParams(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d4, err := Causal(g, seeds, DefaultCausalParams(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dims := [graph.NumDimensions][]graph.Scored{graph.Structural: d1, graph.Causal: d4}
+	req := [graph.NumDimensions]bool{graph.Structural: true, graph.Causal: true}
+	keep := []graph.NodeID{d1[len(d1)-1].Node, 3999}
+	for _, topK := range []int{1, 10, 50} {
+		want, err := MergeKeeping(g, dims, req, topK, keep, DefaultMergeParams(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := MergeKeepingLent(g, dims, req, topK, keep, DefaultMergeParams(), w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) == 0 || !gocmp.Equal(want, got) {
+			t.Errorf("topK %d: lent %v, want %v", topK, got, want)
+		}
+	}
+	lent := testing.AllocsPerRun(20, func() { MergeKeepingLent(g, dims, req, 50, nil, DefaultMergeParams(), w) })
+	fresh := testing.AllocsPerRun(20, func() { MergeKeeping(g, dims, req, 50, nil, DefaultMergeParams(), w) })
+	if lent >= fresh {
+		t.Errorf("MergeKeepingLent allocates %.0f times a run, MergeKeeping %.0f: want fewer", lent, fresh)
+	}
+}

@@ -35,6 +35,8 @@ type Workspace struct {
 	// array between runs.
 	lend bool
 	out  []graph.Scored
+	// merged is MergeKeepingLent's answer, kept between runs.
+	merged []Activated
 
 	// layout is the packed reverse adjacency the pool was built with;
 	// imp is layout while a run's graph is the one it describes, else nil

@@ -241,7 +241,7 @@ func (r *run) merge() error {
 		}
 	}
 	r.res.Weights = activation.EffectiveWeights(&r.dims, r.req, r.e.opts.Merge)
-	merged, err := activation.MergeKeeping(r.g, r.dims, r.req, r.pool, keep, r.e.opts.Merge, r.ws)
+	merged, err := activation.MergeKeepingLent(r.g, r.dims, r.req, r.pool, keep, r.e.opts.Merge, r.ws) // copied below
 	if err != nil {
 		return err
 	}
