@@ -654,7 +654,7 @@ var rubySharedKinds = map[string]string{
 // rubySharedGroup records call i, `shared_context "name" do … end` or
 // `include_context "name"` (bare or on RSpec), as a Reexport whose Name
 // is the group's name: a group that includes a shared context defined
-// in another file (spec/support) answers the helpers defined in its
+// in another file (under spec/support, say) answers the helpers defined in its
 // block. A name that is no plain string or symbol is not recorded.
 func rubySharedGroup(x *tableExtract, i int32, m string) {
 	kind, ok := rubySharedKinds[m]

@@ -41,7 +41,7 @@ func (ix *Index) rubyGroupCands(srcID string, cands []int32) ([]int32, bool) {
 	}
 	add(fi, ix.rubyGroupMix[fi])
 	// A shared group the file's groups include (include_context "x",
-	// it_behaves_like "x"), defined in another file (spec/support):
+	// it_behaves_like "x"), defined in another file (under spec/support, say):
 	// the defs and includes of that file's blocks answer too.
 	for _, f := range ix.rubySharedFiles(fi) {
 		for _, c := range cands {

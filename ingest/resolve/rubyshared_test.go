@@ -9,7 +9,7 @@ import (
 )
 
 // TestRubySharedContextHelpers: an example group that includes a shared
-// context or shared examples defined in another file (spec/support, as
+// context or shared examples defined in another file (under spec/support, as
 // rspec-core's "spec files" and "Runner support") binds the defs of that
 // file's blocks and the modules they include; a group that includes no
 // such name, or another name, binds nothing there. RSpec.describe in a
