@@ -372,5 +372,9 @@ func evidenceNote(n int) string {
 	if n == 0 {
 		return ""
 	}
-	return " " + strconv.Itoa(n) + " lower-confidence findings (evidence that was mostly wrong when judged) are listed apart under lower_confidence; lower_confidence true lists them all as findings."
+	what := strconv.Itoa(n) + " lower-confidence findings (evidence that was mostly wrong when judged) are"
+	if n == 1 {
+		what = "1 lower-confidence finding (evidence that was mostly wrong when judged) is"
+	}
+	return " " + what + " listed apart under lower_confidence; lower_confidence true lists them all as findings."
 }

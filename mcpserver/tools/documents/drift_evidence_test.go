@@ -3,6 +3,7 @@ package documents
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -165,6 +166,18 @@ func TestClassifyEvidence(t *testing.T) {
 			if diff := cmp.Diff(nameClaim{names: tt.names, paths: tt.paths}, got, cmp.AllowUnexported(nameClaim{})); diff != "" {
 				t.Errorf("%s: claim (-want +got):\n%s", tt.name, diff)
 			}
+		}
+	}
+}
+
+func TestEvidenceNoteCounts(t *testing.T) {
+	for n, want := range map[int]string{
+		0: "",
+		1: " 1 lower-confidence finding (evidence that was mostly wrong when judged) is listed apart",
+		4: " 4 lower-confidence findings (evidence that was mostly wrong when judged) are listed apart",
+	} {
+		if got := evidenceNote(n); !strings.HasPrefix(got, want) || (want == "") != (got == "") {
+			t.Errorf("evidenceNote(%d) = %q, want prefix %q", n, got, want)
 		}
 	}
 }
