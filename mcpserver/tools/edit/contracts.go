@@ -68,7 +68,8 @@ func (b *batchRun) contractBreaks(rel string, removed []edit.Symbol) []edit.Find
 			if !ok || !s.Member || abstractOrInterface(next, owner) {
 				continue
 			}
-			base, unknown, supplied := requiredBy(bd.Graph, declaredBases(rel, []byte(next), owner), s.Name, ext == ".kt", stdContracts[ext], read)
+			bases := append(declaredBases(rel, []byte(next), owner), stdBases(next, owner, stdContracts[ext])...)
+			base, unknown, supplied := requiredBy(bd.Graph, bases, s.Name, ext == ".kt", stdContracts[ext], read)
 			if base == "" || supplied {
 				continue
 			}
@@ -219,6 +220,23 @@ func abstractOrInterface(src, owner string) bool {
 	q := regexp.QuoteMeta(owner)
 	re := regexp.MustCompile(`\babstract\s+(?:\w+\s+)*class\s+` + q + `\b|\b(?:interface|trait)\s+` + q + `\b`)
 	return re.MatchString(src)
+}
+
+// stdBases are the standard interfaces owner's declaration header names
+// (`class Owner extends B implements Comparable<Owner>`, `class Owner :
+// IDisposable`): extractors leave java.lang's out of the graph as noise.
+func stdBases(src, owner string, std map[string]map[string]bool) []string {
+	loc := regexp.MustCompile(`\b(?:class|record|enum|object)\s+` + regexp.QuoteMeta(owner) + `\b[^{;]*`).FindString(src)
+	for generic := regexp.MustCompile(`<[^<>]*>`); generic.MatchString(loc); {
+		loc = generic.ReplaceAllString(loc, "")
+	}
+	var out []string
+	for _, w := range regexp.MustCompile(`\w+`).FindAllString(loc, -1) {
+		if std[w] != nil && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // declLine is the line of owner's class declaration in src (0: not found).

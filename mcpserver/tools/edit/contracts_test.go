@@ -149,3 +149,34 @@ func TestVerifyStandardInterfaceMethodRemoved(t *testing.T) {
 		}
 	}
 }
+
+func TestStdBases(t *testing.T) {
+	std := stdContracts[".java"]
+	for _, c := range []struct {
+		src, owner string
+		want       []string
+	}{
+		{"public final class ClassName extends TypeName implements Comparable<ClassName> {", "ClassName", []string{"Comparable"}},
+		{"class Pair<A extends Comparable<A>> implements Iterable<Map<A, List<A>>>, Runnable {", "Pair", []string{"Iterable", "Runnable"}},
+		{"class Other implements Runnable {}\nclass Owner extends Base {", "Owner", nil},
+	} {
+		if got := stdBases(c.src, c.owner, std); !slices.Equal(got, c.want) {
+			t.Errorf("stdBases(%q, %q) = %v, want %v", c.src, c.owner, got, c.want)
+		}
+	}
+}
+
+// An override of the root object's method removed (javapoet's
+// TypeName.toString, still called by its equals): Object's answers, as
+// javac agrees. It was BROKEN, and the edit was undone.
+func TestVerifyRootObjectOverrideRemoved(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"src/main/java/a/Name.java": "package a;\n\npublic class Name {\n    @Override public boolean equals(Object o) {\n        return toString().equals(o.toString());\n    }\n\n    @Override public String toString() {\n        return \"n\";\n    }\n}\n",
+	}
+	d, _ := tooltest.FixtureRepo(t, files)
+	gone := strings.Replace(files["src/main/java/a/Name.java"], "\n    @Override public String toString() {\n        return \"n\";\n    }\n", "", 1)
+	if _, v, rep := verifyBatch(t, d, "src/main/java/a/Name.java", gone); v == edit.Broken {
+		t.Errorf("toString's override removed, Object's answers: verdict %s, uses %v, reasons %v", v, removedUses(rep), rep["reasons"])
+	}
+}

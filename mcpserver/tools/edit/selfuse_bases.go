@@ -1,6 +1,7 @@
 package edit
 
 import (
+	"path"
 	"strings"
 
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -18,6 +19,9 @@ func baseAnswers(g *graph.Graph, rel string, next []byte, sym edit.Symbol) (foun
 	owner, _, ok := strings.Cut(sym.Qualified, ".")
 	if !ok {
 		return false, nil
+	}
+	if rootMembers[strings.ToLower(path.Ext(rel))][sym.Name] {
+		return true, nil // every class inherits it from the root object
 	}
 	bases := declaredBases(rel, next, owner)
 	seen := map[string]bool{owner: true}
@@ -44,6 +48,29 @@ func baseAnswers(g *graph.Graph, rel string, next []byte, sym edit.Symbol) (foun
 	}
 	return false, unknown
 }
+
+// rootMembers are the methods every class of a language inherits from its
+// root object (java.lang.Object, System.Object, Python's object, Ruby's
+// Object and Kernel, JavaScript's Object.prototype): removing an override
+// of one leaves the root's answering.
+var rootMembers = func() map[string]map[string]bool {
+	set := func(names string) map[string]bool {
+		m := map[string]bool{}
+		for _, n := range strings.Fields(names) {
+			m[n] = true
+		}
+		return m
+	}
+	jvm := set("toString equals hashCode getClass clone finalize notify notifyAll wait")
+	js := set("toString toLocaleString valueOf hasOwnProperty isPrototypeOf propertyIsEnumerable")
+	return map[string]map[string]bool{
+		".java": jvm, ".kt": jvm, ".scala": jvm,
+		".cs": set("ToString Equals GetHashCode GetType MemberwiseClone Finalize"),
+		".py": set("__str__ __repr__ __eq__ __ne__ __hash__ __init__ __new__ __del__ __format__ __getattribute__ __setattr__ __delattr__ __dir__ __sizeof__ __reduce__ __reduce_ex__ __init_subclass__ __subclasshook__"),
+		".rb": set("to_s inspect == eql? equal? hash class dup clone freeze frozen? send respond_to? instance_variable_get instance_variable_set initialize method_missing respond_to_missing?"),
+		".js": js, ".mjs": js, ".cjs": js, ".jsx": js, ".ts": js, ".tsx": js, ".mts": js, ".cts": js,
+	}
+}()
 
 // declaredBases are the names the written file's class owner inherits
 // or mixes in.
