@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/ingest/document"
@@ -155,6 +156,9 @@ type nameFates struct {
 	ok      bool              // the history was read
 }
 
+// historyBudget bounds the git queries of one document_drift call.
+var historyBudget = 10 * time.Second
+
 // historyOf asks git once for every claim of a call: one pass over the
 // Python diffs that add or remove a def or class of any of the names,
 // one over the deletions and renames of the paths, and one grep of the
@@ -164,6 +168,11 @@ func historyOf(ctx context.Context, top string, claims []*nameClaim) nameFates {
 	if top == "" {
 		return fs
 	}
+	// git log -G reads every commit's diff: a minute on sympy's 62 K
+	// commits. Past the budget the claims stay unjudged (no_history,
+	// lower confidence) rather than hold the answer.
+	ctx, cancel := context.WithTimeout(ctx, historyBudget)
+	defer cancel()
 	var names, paths, owners []string
 	for _, c := range claims {
 		names = append(names, c.names...)

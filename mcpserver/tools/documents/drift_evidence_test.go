@@ -1,10 +1,12 @@
 package documents
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/m1nd-go/m1nd/ingest/document"
@@ -179,5 +181,25 @@ func TestEvidenceNoteCounts(t *testing.T) {
 		if got := evidenceNote(n); !strings.HasPrefix(got, want) || (want == "") != (got == "") {
 			t.Errorf("evidenceNote(%d) = %q, want prefix %q", n, got, want)
 		}
+	}
+}
+
+// A history too long to read in the budget (git log -G took a minute on
+// sympy's 62 K commits) leaves the claims unjudged instead of holding the
+// answer: a git that does not answer in time reads as no history.
+func TestHistoryOfIsBounded(t *testing.T) {
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\nexec /bin/sleep 3\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	defer func(b time.Duration) { historyBudget = b }(historyBudget)
+	historyBudget = 50 * time.Millisecond
+	fs := historyOf(context.Background(), t.TempDir(), []*nameClaim{{names: []string{"frobnicate"}}})
+	if fs.ok {
+		t.Fatal("a git that did not answer within the budget read as a history")
+	}
+	if class, _ := fs.judge(&nameClaim{names: []string{"frobnicate"}}); class != evNoHistory {
+		t.Errorf("judge = %s, want %s", class, evNoHistory)
 	}
 }
