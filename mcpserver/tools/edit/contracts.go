@@ -89,39 +89,28 @@ func (b *batchRun) contractBreaks(rel string, removed []edit.Symbol) []edit.Find
 // reports the first one declaring member abstractly (base), the bases the
 // graph does not hold, and whether some base supplies member with a body.
 func requiredBy(g *graph.Graph, bases []string, member string, kotlin bool, std map[string]map[string]bool, read func(graph.NodeID) string) (base string, unknown []string, supplied bool) {
-	seen := map[string]bool{}
-	for depth := 0; len(bases) > 0 && depth < 6; depth++ {
-		var next []string
-		for _, b := range bases {
-			if seen[b] || b == "Object" || b == "object" || b == "Any" {
-				continue
-			}
-			seen[b] = true
-			nodes := typeNodes(g, b)
-			if len(nodes) == 0 {
-				if ms, ok := std[b]; ok {
-					if ms[member] && base == "" {
-						base = b + " (standard library)"
-					}
-					continue
-				}
+	walkBases(g, bases, member, map[string]bool{"Any": true},
+		func(b string) {
+			if ms, ok := std[b]; !ok {
 				unknown = append(unknown, b)
+			} else if ms[member] && base == "" {
+				base = b + " (standard library)"
 			}
-			for _, n := range nodes {
-				m, found, parents := memberNode(g, n, member)
-				next = append(next, parents...)
-				if !found {
-					continue
-				}
-				if !bodiless(read(m), kotlin) {
-					return "", unknown, true
-				}
-				if base == "" {
-					base = g.SourcePath(n) + "::" + b
-				}
+		},
+		func(b string, n, m graph.NodeID, has bool) bool {
+			switch {
+			case !has:
+				return false
+			case !bodiless(read(m), kotlin):
+				supplied = true
+				return true
+			case base == "":
+				base = g.SourcePath(n) + "::" + b
 			}
-		}
-		bases = next
+			return false
+		})
+	if supplied {
+		return "", unknown, true
 	}
 	return base, unknown, false
 }

@@ -23,8 +23,18 @@ func baseAnswers(g *graph.Graph, rel string, next []byte, sym edit.Symbol) (foun
 	if rootMembers[strings.ToLower(path.Ext(rel))][sym.Name] {
 		return true, nil // every class inherits it from the root object
 	}
-	bases := declaredBases(rel, next, owner)
-	seen := map[string]bool{owner: true}
+	walkBases(g, declaredBases(rel, next, owner), sym.Name, map[string]bool{owner: true},
+		func(b string) { unknown = append(unknown, b) },
+		func(_ string, _, _ graph.NodeID, has bool) bool { found = has; return has })
+	return found, unknown
+}
+
+// walkBases visits the type nodes named by bases, then by their bases,
+// breadth first, each name once and up to 6 levels, with n's member
+// labelled member (has: there is one); a visit returning true stops the
+// walk. A name the graph holds no type of goes to missing. The root
+// object's names are not walked.
+func walkBases(g *graph.Graph, bases []string, member string, seen map[string]bool, missing func(name string), visit func(name string, n, m graph.NodeID, has bool) bool) {
 	for depth := 0; len(bases) > 0 && depth < 6; depth++ {
 		var next []string
 		for _, b := range bases {
@@ -34,19 +44,18 @@ func baseAnswers(g *graph.Graph, rel string, next []byte, sym edit.Symbol) (foun
 			seen[b] = true
 			nodes := typeNodes(g, b)
 			if len(nodes) == 0 {
-				unknown = append(unknown, b)
+				missing(b)
 			}
 			for _, n := range nodes {
-				members, parents := membersAndBases(g, n)
-				if members[sym.Name] {
-					return true, unknown
+				m, has, parents := memberNode(g, n, member)
+				if visit(b, n, m, has) {
+					return
 				}
 				next = append(next, parents...)
 			}
 		}
 		bases = next
 	}
-	return false, unknown
 }
 
 // rootMembers are the methods every class of a language inherits from its
@@ -105,26 +114,6 @@ func typeNodes(g *graph.Graph, name string) []graph.NodeID {
 		}
 	}
 	return out
-}
-
-// membersAndBases reads a type node's member labels and its bases' labels
-// from the graph.
-func membersAndBases(g *graph.Graph, n graph.NodeID) (map[string]bool, []string) {
-	members := map[string]bool{}
-	var bases []string
-	lo, hi := g.OutRange(n)
-	for e := lo; e < hi; e++ {
-		if g.IsMirror(e) {
-			continue // a bidirectional edge's way back: an implementer, not a base
-		}
-		switch g.RelationName(e) {
-		case "contains":
-			members[g.Label(g.Target(e))] = true
-		case "inherits", "implements":
-			bases = append(bases, g.Label(g.Target(e)))
-		}
-	}
-	return members, bases
 }
 
 // cutLast splits an ID or path at its last "::".
