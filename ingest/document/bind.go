@@ -231,7 +231,13 @@ func (x *Index) Resolve(m Mention) []Candidate { return x.ResolveNear(m, "") }
 // directory ending with its path) win — the types2 README's
 // "Checker.unary" is types2's, not go/types' copy.
 func (x *Index) ResolveNear(m Mention, near string) []Candidate {
-	label := func() []graph.NodeID { return x.topLevel(x.local(x.preferSource(x.public(x.label[m.Text])), near)) }
+	label := func() []graph.NodeID {
+		ids := x.preferSource(x.public(x.label[m.Text]))
+		if one, ok := x.reopened(ids); ok {
+			return []graph.NodeID{one}
+		}
+		return x.topLevel(x.local(ids, near))
+	}
 	if (m.Kind == MentionIdent || m.Kind == MentionWord) && dunder(m.Text) {
 		return nil // many classes define it: only Class.__hash__ names one
 	}
@@ -322,6 +328,9 @@ func (x *Index) Ambiguity(m Mention) int {
 	switch m.Kind {
 	case MentionIdent, MentionWord, MentionConfig:
 		n = len(x.label[m.Text])
+		if _, ok := x.reopened(x.label[m.Text]); ok {
+			n = 1
+		}
 	case MentionQualified, MentionCode:
 		n = len(x.qualMatches(m.Text, ""))
 	case MentionPath:
@@ -376,6 +385,9 @@ func (x *Index) qualMatches(q, near string) []graph.NodeID {
 		ids = x.qual[strings.Join(segs[len(segs)-2:], ".")]
 	}
 	ids = x.preferSource(ids)
+	if one, ok := x.reopened(ids); ok {
+		return []graph.NodeID{one}
+	}
 	if ids = x.local(ids, near); len(ids) < 2 {
 		return ids
 	}
@@ -397,6 +409,56 @@ func (x *Index) qualMatches(q, near string) []graph.NodeID {
 		return public
 	}
 	return ids
+}
+
+// reopened picks one candidate when every candidate is the same class
+// or module reopened in several files, as only Ruby (Rack::Protection,
+// opened again in each of its 20 files) and C# (partial classes) allow:
+// the one in the file its name's path names (rack/protection.rb), else
+// the longest. Same-named declarations elsewhere are different ones.
+func (x *Index) reopened(ids []graph.NodeID) (graph.NodeID, bool) {
+	if len(ids) < 2 {
+		return graph.NoNode, false
+	}
+	_, _, first, _ := codeRef(x.g.ExternalID(ids[0]))
+	want := snakePath(first)
+	best, bestSpan, named := graph.NoNode, -1, false
+	for _, id := range ids {
+		_, p, segs, _ := codeRef(x.g.ExternalID(id))
+		ext := path.Ext(p)
+		if !slices.Equal(segs, first) || x.g.Type(id) != x.g.Type(ids[0]) || ext != ".rb" && ext != ".cs" ||
+			x.g.Type(id) != graph.Class && x.g.Type(id) != graph.Module {
+			return graph.NoNode, false
+		}
+		pr := x.g.Provenance(id)
+		span := int(pr.LineEnd) - int(pr.LineStart)
+		isNamed := strings.HasSuffix(stemOf(p), "/"+want) || stemOf(p) == want
+		if isNamed && !named || isNamed == named && span > bestSpan {
+			best, bestSpan, named = id, span, isNamed
+		}
+	}
+	return best, true
+}
+
+// snakePath is a qualified name as the path Ruby and others file it
+// under: [Rack Protection HostAuthorization] → rack/protection/host_authorization.
+func snakePath(segs []string) string {
+	var b strings.Builder
+	for i, s := range segs {
+		if i > 0 {
+			b.WriteByte('/')
+		}
+		for j, r := range s {
+			if unicode.IsUpper(r) {
+				if j > 0 {
+					b.WriteByte('_')
+				}
+				r = unicode.ToLower(r)
+			}
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // topLevel keeps the top-level declarations among candidates when there

@@ -497,3 +497,35 @@ func TestHistoryPath(t *testing.T) {
 		}
 	}
 }
+
+// A Ruby module reopened in each of its files is one declaration: a
+// document's Rack::Protection binds to the file its name names, not an
+// ambiguous_target of 5 candidates; same-named Python classes in
+// different files stay ambiguous.
+func TestReopenedModuleIsOneTarget(t *testing.T) {
+	g := graph.New()
+	add := func(id string, typ graph.NodeType, lines uint32) {
+		p := strings.Split(strings.TrimPrefix(id, "file::"), "::")[0]
+		if _, err := g.AddNode(graph.Node{ExternalID: id, Label: id[strings.LastIndex(id, "::")+2:], Type: typ,
+			Provenance: graph.Provenance{SourcePath: p, LineStart: 1, LineEnd: lines}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, f := range []string{"base", "host_authorization", "json_csrf", "xss_header"} {
+		add("file::lib/rack/protection/"+f+".rb::Rack::Protection", graph.Module, uint32(200+i))
+	}
+	add("file::lib/rack/protection.rb::Rack::Protection", graph.Module, 40)
+	for _, f := range []string{"a", "b", "c", "d"} {
+		add("file::pkg/"+f+".py::Outer::Config", graph.Class, 10)
+	}
+	x := NewIndex(g)
+	m := Mention{Kind: MentionQualified, Text: "Rack.Protection"}
+	c := x.Resolve(m)
+	if len(c) != 1 || g.ExternalID(c[0].Node) != "file::lib/rack/protection.rb::Rack::Protection" || x.Ambiguity(m) != 0 {
+		t.Errorf("Rack.Protection resolved to %+v, ambiguity %d", c, x.Ambiguity(m))
+	}
+	py := Mention{Kind: MentionQualified, Text: "Outer.Config"}
+	if c := x.Resolve(py); len(c) != 0 || x.Ambiguity(py) != 4 {
+		t.Errorf("four different Outer.Config resolved to %+v, ambiguity %d", c, x.Ambiguity(py))
+	}
+}
