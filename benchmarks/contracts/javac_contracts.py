@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """javac_contracts.py CHECKOUT [SRC_DIR] — remove each @Override method of a
 Java checkout's main sources, one at a time. Truth: javac compiling the changed
-file ("is not abstract and does not override abstract method"). Answer:
+file ("is not abstract and does not override abstract method") against the
+whole tree compiled once (CLASSPATH: the jars it needs; stubs/ stands in for
+annotation jars absent here). Answer:
 m1nd's apply_batch {verify: true} through the real server (a contract_broken
 finding), then the file is written back. Needs mcpcall.py (beside this file,
 or MCPCALL) and BIN = the m1nd-mcp binary; scratch under SCRATCH."""
@@ -32,15 +34,31 @@ for dp, _, fs in os.walk(os.path.join(root, src)):
             sig = text[m.end():b].strip().split("\n")[-1]
             cases.append((rel, sig, text, text[:start] + text[end:]))
 print(len(cases), "cases", file=sys.stderr)
-# truth
+# truth: the tree compiled once, then only the changed file against it
+cp = ":".join(x for x in [os.environ.get("CLASSPATH", "")] if x)
+stubs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stubs")
+base, stubout = os.path.join(scratch, "base"), os.path.join(scratch, "stubs")
+def javac(out, files, cpath):
+    return subprocess.run(["javac", "-nowarn", "-Xmaxerrs", "100000", "-implicit:none", "-proc:none", "-d", out, "-cp", cpath] + files, capture_output=True, text=True)
+srcs = lambda d: [os.path.join(dp, f) for dp, _, fs in os.walk(d) for f in fs if f.endswith(".java")]
+shutil.rmtree(base, ignore_errors=True); shutil.rmtree(stubout, ignore_errors=True)
+javac(stubout, srcs(stubs), cp or ".")
+cp = ":".join(x for x in [base, stubout, cp] if x)
+out = javac(base, srcs(os.path.join(root, src)), cp)
+if out.returncode: raise SystemExit("the unchanged tree does not compile:\n" + out.stderr[:3000])
 tmp = os.path.join(scratch, "tree")
-truth = []
+shutil.rmtree(tmp, ignore_errors=True)
+files = []
 for k, (rel, sig, old, new) in enumerate(cases):
-    shutil.rmtree(tmp, ignore_errors=True)
-    shutil.copytree(os.path.join(root, src), os.path.join(tmp, src))
-    open(os.path.join(tmp, rel), "w").write(new)
-    out = subprocess.run(["javac", "-nowarn", "-d", os.path.join(scratch, "out"), "-sourcepath", os.path.join(tmp, src), os.path.join(tmp, rel)], capture_output=True, text=True)
-    truth.append("does not override abstract method" in out.stderr)
+    f = os.path.join(tmp, str(k), os.path.basename(rel))
+    os.makedirs(os.path.dirname(f)); open(f, "w").write(new); files.append(f)
+each = os.path.join(os.path.dirname(os.path.abspath(__file__)), "JavacEach.java")
+out = subprocess.run(["java", each, cp, os.path.join(scratch, "out")], input="\n".join(files) + "\n", capture_output=True, text=True)
+truth = [l == "1" for l in out.stdout.split()]
+if len(truth) != len(cases): raise SystemExit("JavacEach: " + out.stderr[:3000])
+if os.environ.get("TRUTH_ONLY"):
+    for t, (rel, sig, _, _) in zip(truth, cases): print("BREAKS" if t else "ok    ", rel.split("/")[-1], sig)
+    raise SystemExit(f"javac breaks {sum(truth)}/{len(cases)}")
 # m1nd
 calls = []
 for rel, sig, old, new in cases:
