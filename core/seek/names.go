@@ -157,7 +157,7 @@ var kindStems = func() map[string]bool {
 }()
 
 func (x *Index) ownTerms(q Query, terms []usedTerm) ownTerms {
-	o := ownTerms{w: map[uint32]float32{}, words: nameWords(q.Text)}
+	o := ownTerms{w: map[uint32]float32{}, words: nameWords(withoutExts(q.Text))}
 	for _, t := range terms {
 		if t.from == "" {
 			o.w[t.id] = t.w
@@ -311,9 +311,9 @@ func (x *Index) namedFiles(terms []usedTerm, o ownTerms) []graph.Scored {
 // A query with stack frames or file paths has said which files it means,
 // to the line: the words of those paths ("auth" of backend/auth.py) name
 // no file a second time, or a frame's file would outrank the function at
-// its line.
+// its line. A bare file name in prose ("on.py") is a name (mentionsOnly).
 func (x *Index) nameEvidence(s *scratch, q Query, terms []usedTerm, prior func(graph.NodeID) float32, fused bool) {
-	if !(x.opts.NameMatch > 0) || len(q.Frames) > 0 {
+	if !(x.opts.NameMatch > 0) || !mentionsOnly(q.Frames) {
 		return
 	}
 	o := x.ownTerms(q, terms)

@@ -202,6 +202,7 @@ func (p *parser) parse(text string) {
 				}
 				p.addFrame(Frame{Path: file, Line: ln, Lang: "path"})
 			}
+			clean = withoutExts(clean)
 		}
 		p.symbols(clean)
 		p.prose.WriteString(clean)
@@ -281,6 +282,38 @@ func hasDotWord(s string) bool {
 		i += 1 + j
 	}
 	return false
+}
+
+// withoutExts drops the extensions of the files text mentions ("on.py"
+// reads "on"): an extension says the file's language, not what it does,
+// and as a word ("py") it matched every file that says it.
+func withoutExts(text string) string {
+	ms := rePath.FindAllStringSubmatchIndex(text, -1)
+	if len(ms) == 0 {
+		return text
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range ms {
+		end := m[3] - len(path.Ext(text[m[2]:m[3]]))
+		b.WriteString(text[last:end])
+		last = m[3]
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// mentionsOnly reports whether every frame is a file mentioned in prose
+// by its bare name, with no line and no directory ("on.py", "the
+// static.py file"). Such a query names the file as its stem does; a
+// trace, a line or a path has said which file already.
+func mentionsOnly(fs []Frame) bool {
+	for _, f := range fs {
+		if f.Lang != "path" || f.Line > 0 || strings.Contains(f.Path, "/") {
+			return false
+		}
+	}
+	return true
 }
 
 // frameBoost multiplies the weight of terms taken from stack frames: the
