@@ -268,11 +268,11 @@ func unspaceState(pe *plasticity.Engine, old *graph.Graph, ns string) []plastici
 	return states
 }
 
-// namespaceOfRoot is the namespace root has in roots ("" when bare or
-// absent).
+// namespaceOfRoot is the namespace code root has in roots ("" when bare
+// or absent).
 func namespaceOfRoot(roots []session.Root, root string) string {
 	for _, r := range roots {
-		if r.Path == root {
+		if r.Path == root && r.Adapter == "code" {
 			return r.Namespace
 		}
 	}

@@ -230,11 +230,16 @@ func (r *IngestRun) bundle(old *session.Bundle, root session.Root, files *sessio
 		nb.Files = []session.RootFiles{*files}
 	}
 	if r.Mode == "merge" && old.Graph.NumNodes() > 0 {
-		nb.Roots = slices.DeleteFunc(slices.Clone(old.Roots), func(x session.Root) bool { return x.Path == r.root })
+		// Documents merged from a code root's own directory (the usual way
+		// to add a repository's docs) are a second root at that path: the
+		// code root, its file stamps and its history stay, or the watcher,
+		// staleness and edits stop treating the path as code.
+		nb.Roots = slices.DeleteFunc(slices.Clone(old.Roots), func(x session.Root) bool { return x.Path == r.root && sameKind(x, root) })
 		nb.Roots = append(nb.Roots, root)
 		nb.Commits = append(slices.Clone(old.Commits), o.Commits...)
-		nb.Files = slices.DeleteFunc(slices.Clone(old.Files), func(x session.RootFiles) bool { return x.Root == o.Root.Path })
+		nb.Files = slices.Clone(old.Files)
 		if files != nil {
+			nb.Files = slices.DeleteFunc(nb.Files, func(x session.RootFiles) bool { return x.Root == files.Root && x.Prefix == files.Prefix })
 			nb.Files = append(nb.Files, *files)
 		}
 		return nb
@@ -247,6 +252,10 @@ func (r *IngestRun) bundle(old *session.Bundle, root session.Root, files *sessio
 	}
 	return nb
 }
+
+// sameKind reports roots an ingest of one replaces the other of: both
+// code, or both documents (or memory, json, …).
+func sameKind(a, b session.Root) bool { return (a.Adapter == "code") == (b.Adapter == "code") }
 
 // fileStamps records what the code adapter read (its cache manifest: size
 // and mtime per file), so staleness is a stat away; nil for adapters that

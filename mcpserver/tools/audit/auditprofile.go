@@ -273,7 +273,7 @@ func (a *audit) ingestState(b *session.Bundle, stale session.Staleness) {
 			ar.HeadMoved = r.GitHead != "" && ar.GitHeadNow != "" && ar.GitHeadNow != r.GitHead
 		}
 		for _, rf := range b.Files {
-			if rf.Root == r.Path {
+			if rf.Root == r.Path && r.Adapter == "code" { // only code roots keep stamps; docs may share the path
 				ar.FilesModified, ar.FilesDeleted, ar.FilesAdded = count(stale.Modified, rf), count(stale.Deleted, rf), count(stale.Added, rf)
 			}
 		}
