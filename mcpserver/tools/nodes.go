@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/m1nd-go/m1nd/core/analysis"
@@ -157,20 +158,58 @@ func PathBase(p string) string {
 }
 
 func notFound(g *graph.Graph, ref, param string) error {
+	near := sameBaseFiles(g, ref)
 	low := strings.ToLower(ref)
-	var near []string
-	for i := 0; i < g.NumNodes() && len(near) < 5; i++ {
+	for i := 0; i < g.NumNodes() && len(near) == 0; i++ {
 		id := graph.NodeID(i)
 		if strings.Contains(strings.ToLower(g.Label(id)), low) {
 			near = append(near, g.ExternalID(id))
+			if len(near) == 5 {
+				break
+			}
 		}
 	}
 	e := Errorf("Node ids look like \"file::path/to/file.py\" or \"file::path/to/file.py::Class::method\"; seek or search find them by description or text.", "%s %q is not a node of the graph", param, ref)
 	e.SuggestedNextStep = fmt.Sprintf("Call seek with query %q to find the node, then retry with its node_id.", ref)
 	if len(near) > 0 {
 		e.Extra = map[string]any{"similar_nodes": near}
+		if strings.Contains(ref, "/") && strings.HasPrefix(near[0], "file::") {
+			e.SuggestedNextStep = fmt.Sprintf("Retry with %s %q (the file of that name at another path), or one of details.similar_nodes.", param, near[0])
+		}
 	}
 	return e
+}
+
+// sameBaseFiles are the files named like a path that is not in the graph
+// (a directory guessed wrong: src/commonMain/… for src/jvmMain/…), those
+// sharing the most trailing directories first, at most 5.
+func sameBaseFiles(g *graph.Graph, ref string) []string {
+	p := strings.TrimPrefix(ref, "file::")
+	if !strings.Contains(p, "/") || strings.Contains(p, "::") {
+		return nil
+	}
+	want := strings.Split(p, "/")
+	shared := func(x string) int {
+		have := strings.Split(strings.TrimPrefix(x, "file::"), "/")
+		n := 0
+		for n < len(want) && n < len(have) && want[len(want)-1-n] == have[len(have)-1-n] {
+			n++
+		}
+		return n
+	}
+	var out []string
+	for _, id := range g.NodesByLabel(PathBase(p)) {
+		if x := g.ExternalID(id); g.Type(id) == graph.File && strings.HasPrefix(x, "file::") {
+			out = append(out, x)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		if c := shared(b) - shared(a); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	return out[:min(len(out), 5)]
 }
 
 // ReadGraph runs fn under the session's graph read lock, refusing an

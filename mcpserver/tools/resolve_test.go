@@ -186,3 +186,23 @@ func TestResolvedNames(t *testing.T) {
 		t.Errorf("ResolvedNames (-want +got):\n%s", diff)
 	}
 }
+
+// TestNotFoundNamesTheFileAtAnotherPath: a path whose directory is
+// guessed wrong (kotlinpoet's src/commonMain/… for src/jvmMain/…) is not
+// a node, and the error names the files of that name, the one sharing
+// the most trailing directories first, as the next call's argument.
+func TestNotFoundNamesTheFileAtAnotherPath(t *testing.T) {
+	g := nameGraph(t)
+	_, err := ResolveIn(g, "lib/flask/sansio/app.py", "node_id")
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("err = %v, want a teaching error", err)
+	}
+	want := []string{"file::src/flask/sansio/app.py", "file::examples/tutorial/app.py", "file::src/flask/app.py", "file::tests/test_apps/app.py"}
+	if diff := cmp.Diff(want, e.Extra["similar_nodes"]); diff != "" {
+		t.Errorf("similar_nodes (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(e.SuggestedNextStep, `"file::src/flask/sansio/app.py"`) {
+		t.Errorf("next step %q does not name the file", e.SuggestedNextStep)
+	}
+}
