@@ -2,6 +2,7 @@ package seek
 
 import (
 	"hash/maphash"
+	"runtime"
 	"slices"
 	"sync"
 
@@ -238,6 +239,21 @@ type Collector struct {
 	// which an ingest's many collections would empty (and every term and
 	// identifier met so far would be tokenised again).
 	free []*shardWriter
+	// kept are files Add held uncut (KeepUpTo), room the bytes it may
+	// still hold (-1 once a file did not fit: kept files are then cut
+	// by the Adds that follow).
+	kept []keptFile
+	room int64
+	// cutting is held while Bodies cuts the kept files, so a second
+	// Bodies sees them all.
+	cutting sync.Mutex
+}
+
+// keptFile is a file Add held uncut.
+type keptFile struct {
+	p, stamp string
+	data     []byte
+	ents     []Lines
 }
 
 // Lines are an entity's first and last lines (1-based), as the graph's
@@ -258,12 +274,99 @@ func NewCollector(o Options, prev *Bodies) *Collector {
 	return c
 }
 
+// KeepUpTo lets Add hold files uncut, data and all, while their bytes
+// add up to at most n: Bodies cuts them. For a small tree whose index is
+// built after the ingest answers, the cut then leaves the answer's path
+// (py-335: 0.14× its parse). The first file that does not fit ends it:
+// from then on each Add also cuts held files, so a large tree's are cut
+// in the ingest's workers as before. Call it before the first Add.
+func (c *Collector) KeepUpTo(n int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.room = n
+}
+
 // Add cuts the body documents of source path p (as the graph will name
 // it) from data, its contents: the file node's and those of ents, the
 // lines of its entities. stamp is what Options.FileStamp will say of these
 // contents ("" when unknown): a later build takes them by it. Add keeps
-// nothing of data.
+// nothing of data, unless KeepUpTo allows it: then data must not change
+// until Bodies.
 func (c *Collector) Add(p, stamp string, data []byte, ents []Lines) {
+	if c.hold(keptFile{p, stamp, data, ents}) {
+		return
+	}
+	c.cut(p, stamp, data, ents)
+	for k, ok := c.takeKept(); ok; k, ok = c.takeKept() {
+		c.cut(k.p, k.stamp, k.data, k.ents)
+	}
+}
+
+// hold keeps k uncut when it fits in the room left; once one does not,
+// none is kept.
+func (c *Collector) hold(k keptFile) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.room <= 0 {
+		return false
+	}
+	if int64(len(k.data)) > c.room {
+		c.room = -1
+		return false
+	}
+	c.room -= int64(len(k.data))
+	c.kept = append(c.kept, k)
+	return true
+}
+
+// takeKept takes one held file to cut.
+func (c *Collector) takeKept() (keptFile, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := len(c.kept)
+	if n == 0 {
+		return keptFile{}, false
+	}
+	k := c.kept[n-1]
+	c.kept[n-1] = keptFile{}
+	c.kept = c.kept[:n-1]
+	return k, true
+}
+
+// Kept is the number of files held uncut (KeepUpTo).
+func (c *Collector) Kept() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.kept)
+}
+
+// cutKept cuts the held files on up to Options.Parallelism goroutines
+// (0: GOMAXPROCS), then lets go of the writers it took.
+func (c *Collector) cutKept() {
+	c.cutting.Lock()
+	defer c.cutting.Unlock()
+	n := c.Kept()
+	if n == 0 {
+		return
+	}
+	workers := c.opts.Parallelism
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	for range min(workers, n) {
+		wg.Go(func() {
+			for k, ok := c.takeKept(); ok; k, ok = c.takeKept() {
+				c.cut(k.p, k.stamp, k.data, k.ents)
+			}
+		})
+	}
+	wg.Wait()
+	c.Done()
+}
+
+// cut cuts one file's body documents (Add without holding).
+func (c *Collector) cut(p, stamp string, data []byte, ents []Lines) {
 	w := c.writer()
 	defer c.putWriter(w)
 	s := w.start()
@@ -333,7 +436,9 @@ func (c *Collector) Done() {
 // Bodies are the documents collected, for BuildFrom of the ingest's graph
 // (only: they are taken without a stamp); base, the last index's Bodies
 // (or nil), serves the files the ingest did not read, by their stamps.
+// It cuts the files Add held first (KeepUpTo).
 func (c *Collector) Bodies(base *Bodies) *Bodies {
+	c.cutKept()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	b := &Bodies{opts: c.opts, terms: c.terms, fresh: c.m}

@@ -67,6 +67,59 @@ func TestCollectorBodies(t *testing.T) {
 	}
 }
 
+// TestCollectorKeeps: files held uncut (KeepUpTo) are cut by Bodies, and
+// the index is the one a read makes, with no file read; a file past the
+// room ends the holding, and the Add that meets it cuts the held ones.
+func TestCollectorKeeps(t *testing.T) {
+	g, read := fixtureGraphOf(t, fixtureFiles, testcorpus.Entities)
+	paths := slices.Sorted(maps.Keys(fixtureFiles))
+	var total int64
+	for _, p := range paths {
+		total += int64(len(fixtureFiles[p]))
+	}
+	first := int64(len(fixtureFiles[paths[0]]))
+	for _, tc := range []struct {
+		name     string
+		room     int64
+		wantKept int // after every Add, before Bodies
+	}{
+		{name: "no room: each cut as added", room: 0, wantKept: 0},
+		{name: "room for all: all held", room: total, wantKept: len(paths)},
+		{name: "room for the first: cut by the second's Add", room: first, wantKept: 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var reads []string
+			o := DefaultOptions()
+			o.ReadFile = func(p string) ([]byte, error) { reads = append(reads, p); return read(p) }
+			o.FileStamp = func(p string) (string, bool) { return "v1", true }
+			o.Parallelism = 1 // reads is not locked
+			c := NewCollector(o, nil)
+			c.KeepUpTo(tc.room)
+			for _, p := range paths {
+				c.Add(p, "v1", []byte(fixtureFiles[p]), entityLines(g, p, false))
+			}
+			c.Done()
+			if got := c.Kept(); got != tc.wantKept {
+				t.Errorf("%d files held after the Adds, want %d", got, tc.wantKept)
+			}
+			x, err := BuildFrom(context.Background(), g, o, c.Bodies(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(reads) != 0 || c.Kept() != 0 {
+				t.Errorf("files read %v, %d still held: want none", reads, c.Kept())
+			}
+			want, err := Build(context.Background(), g, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := sameIndex(want, x); d != "" {
+				t.Fatalf("from the held files differs from a read (-read +collected):\n%s", d)
+			}
+		})
+	}
+}
+
 // entityLines are the lines of the entities of file p in g, as an ingest
 // hands them to a Collector (none when drop).
 func entityLines(g *graph.Graph, p string, drop bool) []Lines {

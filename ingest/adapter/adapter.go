@@ -90,7 +90,10 @@ type Request struct {
 	// OnSource, when set, is called from the code adapter's parse workers
 	// with each file they read, while they hold its bytes (the server cuts
 	// the seek index's body documents there: no second read). It runs
-	// concurrently, must not keep Data, and should be quick.
+	// concurrently and should be quick. Data is the read's own buffer,
+	// neither reused nor written after the call: OnSource may keep it
+	// (the server keeps a small tree's, to cut after the answer), but
+	// must not change it.
 	OnSource func(Source)
 }
 

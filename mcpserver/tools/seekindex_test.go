@@ -2,11 +2,17 @@ package tools
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/m1nd-go/m1nd/core/seek"
 	"github.com/m1nd-go/m1nd/ingest/walk"
+	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
 
 // TestReadUpTo checks the seek index's reader against what it replaced:
@@ -42,6 +48,67 @@ func TestReadUpTo(t *testing.T) {
 			}
 			if want := data[:min(int64(len(data)), tc.n)]; !bytes.Equal(got, want) {
 				t.Errorf("read %d bytes, want the first %d", len(got), len(want))
+			}
+		})
+	}
+}
+
+// TestSmallIngestKeepsFilesForSeek: a small tree's ingest holds its files
+// uncut (seekKeepBytes: the cut leaves the answer's path) until its seek
+// index's first build, which then reads no file and answers as an index
+// reading the tree does; a tree past the room is cut as it is read.
+func TestSmallIngestKeepsFilesForSeek(t *testing.T) {
+	defer func(n int64) { seekKeepBytes = n }(seekKeepBytes)
+	for _, tc := range []struct {
+		name     string
+		keep     int64
+		wantHeld bool
+	}{
+		{"small: held until the build", 8 << 20, true},
+		{"past the room: cut as read", 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			seekKeepBytes = tc.keep
+			dir := fixture.Write(t)
+			cfg := session.DefaultConfig()
+			cfg.RuntimeDir, cfg.AllowRoots = t.TempDir(), []string{dir}
+			s, err := session.Open(cfg, t.Logf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			c := &Call{Ctx: context.Background(), Session: s, AgentID: "t", Progress: func(float64, float64, string) {}}
+			r := &IngestRun{C: c, Path: dir, Adapter: "code", Mode: "replace"}
+			if err := r.Target(); err != nil {
+				t.Fatal(err)
+			}
+			jb, err := r.BuildJournaled()
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := session.Shared(s, seekLastKey, func() *lastSeek { return &lastSeek{} })
+			held, parsed := last.fresh.Kept(), r.Output().Stats.FilesParsed
+			if tc.wantHeld != (held > 0) || tc.wantHeld && held < parsed {
+				t.Errorf("%d files held uncut of %d parsed (room %d bytes)", held, parsed, tc.keep)
+			}
+			x, err := SeekIndex(s, jb.Bundle)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st := x.Stats(); st.FilesRead == 0 || st.FilesReused != st.FilesRead+st.FilesSkipped || last.fresh != nil {
+				t.Errorf("files read %d, skipped %d, taken from the ingest %d: want all taken", st.FilesRead, st.FilesSkipped, st.FilesReused)
+			}
+			o := seek.DefaultOptions()
+			o.ReadFile = func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, p)) }
+			read, err := seek.Build(context.Background(), x.Graph(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range []string{"validate user credentials", "session token store", "router handle login request"} {
+				p := seek.Params{TopK: 20, GraphRerank: true}
+				if diff := cmp.Diff(read.SearchText(q, p), x.SearchText(q, p)); diff != "" {
+					t.Errorf("query %q (-read +held):\n%s", q, diff)
+				}
 			}
 		})
 	}

@@ -51,6 +51,38 @@ func TestSeekIndexFedByIngest(t *testing.T) {
 	}
 }
 
+// TestFirstSeekRightAfterIngest: a small tree's seek index is built
+// behind the ingest's answer, from the files the ingest held uncut; a seek
+// issued the moment the answer came (which builds the index or waits for
+// its build) answers as one issued once the index was built. Run with
+// -race: the build behind the answer and the seek's race for it.
+func TestFirstSeekRightAfterIngest(t *testing.T) {
+	queries := []string{"validate user credentials", "session token store", "router handle login request"}
+	seekAll := func(d *tools.Dispatcher) []any {
+		var out []any
+		for _, q := range queries {
+			r := tooltest.MustCall(t, d, "seek", map[string]any{"agent_id": "t", "query": q, "top_k": 20})
+			delete(r, "elapsed_ms")
+			if x, ok := r["index"].(map[string]any); ok {
+				delete(x, "build_ms") // (timing)
+			}
+			out = append(out, r)
+		}
+		return out
+	}
+	for i := range 3 {
+		early, _ := tooltest.IngestedFixture(t)
+		first := seekAll(early)
+		late, _ := tooltest.IngestedFixture(t)
+		if _, err := tools.SeekIndex(late.Session, late.Session.Current()); err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(seekAll(late), first); d != "" {
+			t.Fatalf("round %d: the seek right after the ingest (-later +right after):\n%s", i, d)
+		}
+	}
+}
+
 // BenchmarkFirstSeek ingests a benchmark corpus through the server, then
 // seeks the moment the ingest answered: first-seek-ms is what an agent
 // waits for the index; ingest-ms and ingest-cpu-ms (the process's, index
