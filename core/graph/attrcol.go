@@ -24,28 +24,34 @@ var attrMinShare = 1024
 // about attrMinShare: a lookup steps over a few pieces at most).
 const attrPageShift = 10
 
-// attrCol is the column of edge attributes. A graph built whole holds it
-// flat. A spliced graph holds it as pieces: the long runs of entries the
-// splice kept are slices of the base graph's column, shared and never
-// written, and the rest lies in one fresh allocation. A splice therefore
-// copies only what it changed (and runs shorter than attrMinShare), and a
-// reader of the base graph sees its column as it was.
-type attrCol struct {
-	flat   []edgeAttr   // the column when it is one piece; nil with pieces
-	starts []uint32     // len(pieces)+1: the index of each piece's first entry, then the length
-	pieces [][]edgeAttr // read-only once built
-	wholes [][]edgeAttr // per piece, the allocation it lies in (what it keeps alive)
-	page   []uint32     // per page of 2^attrPageShift entries, the piece of its first entry
+// attrCol is a column of values only a build writes: the edge attributes
+// (edgeAttr) and the nodes' names, types, tags and provenance (nodeAttr).
+// A graph built whole holds it flat. A spliced graph holds it as pieces:
+// the long runs of entries the splice kept are slices of the base graph's
+// column, shared and never written, and the rest lies in one fresh
+// allocation. A splice therefore copies only what it changed (and runs
+// shorter than attrMinShare), and a reader of the base graph sees its
+// column as it was.
+type attrCol[T any] struct {
+	flat   []T      // the column when it is one piece; nil with pieces
+	starts []uint32 // len(pieces)+1: the index of each piece's first entry, then the length
+	pieces [][]T    // read-only once built
+	wholes [][]T    // per piece, the allocation it lies in (what it keeps alive)
+	page   []uint32 // per page of 2^attrPageShift entries, the piece of its first entry
 	// fast holds, per run of 2^attrFastShift entries lying in one piece,
 	// those entries; nil where a run straddles two pieces.
-	fast [][]edgeAttr
+	fast [][]T
+	// frozen marks a column another graph may share: set when its graph
+	// is finalized (a splice of it may then share its memory) and on every
+	// column a splice builds. set and push copy a frozen column first.
+	frozen bool
 }
 
 // attrFastShift sizes the runs of attrCol.fast (256 entries).
 const attrFastShift = 8
 
 // at is edge e's attributes; callers do not write through it.
-func (c *attrCol) at(e EdgeIdx) *edgeAttr {
+func (c *attrCol[T]) at(e EdgeIdx) *T {
 	if c.pieces == nil {
 		return &c.flat[e]
 	}
@@ -56,7 +62,7 @@ func (c *attrCol) at(e EdgeIdx) *edgeAttr {
 }
 
 // slow is at through the page table.
-func (c *attrCol) slow(e EdgeIdx) *edgeAttr {
+func (c *attrCol[T]) slow(e EdgeIdx) *T {
 	k := c.page[e>>attrPageShift]
 	for c.starts[k+1] <= uint32(e) {
 		k++
@@ -65,7 +71,7 @@ func (c *attrCol) slow(e EdgeIdx) *edgeAttr {
 }
 
 // len is the number of entries.
-func (c *attrCol) len() int {
+func (c *attrCol[T]) len() int {
 	if c.pieces == nil {
 		return len(c.flat)
 	}
@@ -73,8 +79,8 @@ func (c *attrCol) len() int {
 }
 
 // flatCopy returns the entries as one fresh slice.
-func (c *attrCol) flatCopy() []edgeAttr {
-	out := make([]edgeAttr, 0, c.len())
+func (c *attrCol[T]) flatCopy() []T {
+	out := make([]T, 0, c.len())
 	if c.pieces == nil {
 		return append(out, c.flat...)
 	}
@@ -86,17 +92,17 @@ func (c *attrCol) flatCopy() []edgeAttr {
 
 // attrBuilder assembles a spliced graph's column in order from entries
 // of its own and runs of a base graph's column.
-type attrBuilder struct {
+type attrBuilder[T any] struct {
 	starts   []uint32
-	pieces   [][]edgeAttr // nil for a fresh piece until finish
-	wholes   [][]edgeAttr
+	pieces   [][]T // nil for a fresh piece until finish
+	wholes   [][]T
 	freshOff []int // per piece, its offset in fresh; -1 when shared
-	fresh    []edgeAttr
+	fresh    []T
 	n        uint32
 }
 
 // add appends one entry of the builder's own.
-func (b *attrBuilder) add(a edgeAttr) {
+func (b *attrBuilder[T]) add(a T) {
 	if k := len(b.pieces) - 1; k < 0 || b.freshOff[k] < 0 {
 		b.open(nil, nil, len(b.fresh))
 	}
@@ -106,7 +112,7 @@ func (b *attrBuilder) add(a edgeAttr) {
 
 // open starts a piece at the current end: shared (p, in whole) or, with
 // p nil, fresh from offset off.
-func (b *attrBuilder) open(p, whole []edgeAttr, off int) {
+func (b *attrBuilder[T]) open(p, whole []T, off int) {
 	b.starts = append(b.starts, b.n)
 	b.pieces = append(b.pieces, p)
 	b.wholes = append(b.wholes, whole)
@@ -116,8 +122,8 @@ func (b *attrBuilder) open(p, whole []edgeAttr, off int) {
 // share appends the entries [lo, hi) of old: each stretch of them lying
 // in one of old's pieces is shared when it is at least attrMinShare long,
 // and copied otherwise.
-func (b *attrBuilder) share(old *attrCol, lo, hi uint32) {
-	old.runs(lo, hi, func(run, whole []edgeAttr) {
+func (b *attrBuilder[T]) share(old *attrCol[T], lo, hi uint32) {
+	old.runs(lo, hi, func(run, whole []T) {
 		if len(run) >= attrMinShare {
 			b.open(run, whole, -1)
 			b.n += uint32(len(run))
@@ -130,9 +136,9 @@ func (b *attrBuilder) share(old *attrCol, lo, hi uint32) {
 }
 
 // copies is how many of the entries [lo, hi) of old share copies.
-func (old *attrCol) copies(lo, hi uint32) int {
+func (old *attrCol[T]) copies(lo, hi uint32) int {
 	n := 0
-	old.runs(lo, hi, func(run, _ []edgeAttr) {
+	old.runs(lo, hi, func(run, _ []T) {
 		if len(run) < attrMinShare {
 			n += len(run)
 		}
@@ -142,11 +148,11 @@ func (old *attrCol) copies(lo, hi uint32) int {
 
 // reserve sizes the builder's fresh allocation for n entries of its own
 // (add, and the runs share copies), so that it is allocated once.
-func (b *attrBuilder) reserve(n int) { b.fresh = make([]edgeAttr, 0, n) }
+func (b *attrBuilder[T]) reserve(n int) { b.fresh = make([]T, 0, n) }
 
 // runs calls f with each stretch of c's entries [lo, hi) lying in one
 // piece, and the allocation that piece lies in.
-func (c *attrCol) runs(lo, hi uint32, f func(run, whole []edgeAttr)) {
+func (c *attrCol[T]) runs(lo, hi uint32, f func(run, whole []T)) {
 	for lo < hi {
 		p, whole, start := c.flat, c.flat, uint32(0)
 		if c.pieces != nil {
@@ -166,7 +172,7 @@ func (c *attrCol) runs(lo, hi uint32, f func(run, whole []edgeAttr)) {
 // flattened when the allocations its pieces keep alive exceed twice its
 // own size (a column spliced many times would otherwise hold every old
 // generation's fragments).
-func (b *attrBuilder) finish() attrCol {
+func (b *attrBuilder[T]) finish() attrCol[T] {
 	for k := range b.pieces {
 		if b.freshOff[k] >= 0 {
 			end := b.freshOff[k] + int(b.n-b.starts[k])
@@ -176,14 +182,14 @@ func (b *attrBuilder) finish() attrCol {
 			b.pieces[k], b.wholes[k] = b.fresh[b.freshOff[k]:end:end], b.fresh
 		}
 	}
-	c := attrCol{starts: append(b.starts, b.n), pieces: b.pieces, wholes: b.wholes}
+	c := attrCol[T]{starts: append(b.starts, b.n), pieces: b.pieces, wholes: b.wholes, frozen: true}
 	switch {
 	case len(b.pieces) == 0:
-		return attrCol{flat: []edgeAttr{}}
+		return attrCol[T]{flat: []T{}, frozen: true}
 	case c.retained() > 2*int(b.n)+attrMinShare:
-		return attrCol{flat: c.flatCopy()}
+		return attrCol[T]{flat: c.flatCopy(), frozen: true}
 	case len(b.pieces) == 1:
-		return attrCol{flat: b.pieces[0]}
+		return attrCol[T]{flat: b.pieces[0], frozen: true}
 	}
 	c.page = make([]uint32, (b.n>>attrPageShift)+1)
 	k := uint32(0)
@@ -193,7 +199,7 @@ func (b *attrBuilder) finish() attrCol {
 		}
 		c.page[i] = k
 	}
-	c.fast = make([][]edgeAttr, (b.n>>attrFastShift)+1)
+	c.fast = make([][]T, (b.n>>attrFastShift)+1)
 	k = 0
 	for i := range c.fast {
 		lo := uint32(i) << attrFastShift
@@ -211,11 +217,11 @@ func (b *attrBuilder) finish() attrCol {
 // retained is about the number of entries the allocations of c's pieces
 // hold: an allocation is known by its last entry, and counted from the
 // earliest start c knows of it.
-func (c *attrCol) retained() int {
+func (c *attrCol[T]) retained() int {
 	if c.pieces == nil {
 		return cap(c.flat)
 	}
-	longest := map[*edgeAttr]int{}
+	longest := map[*T]int{}
 	for _, w := range c.wholes {
 		if w = w[:cap(w)]; len(w) > 0 {
 			end := &w[len(w)-1]
@@ -227,4 +233,24 @@ func (c *attrCol) retained() int {
 		total += n
 	}
 	return total
+}
+
+// own makes c a flat column of its own, copying it when it may be shared
+// (frozen), so that set and push write memory no other graph reads.
+func (c *attrCol[T]) own() {
+	if c.frozen {
+		*c = attrCol[T]{flat: c.flatCopy()}
+	}
+}
+
+// set writes entry i of a column c owns (copied first when frozen).
+func (c *attrCol[T]) set(i int, v T) {
+	c.own()
+	c.flat[i] = v
+}
+
+// push appends an entry (to a copy first when frozen).
+func (c *attrCol[T]) push(v T) {
+	c.own()
+	c.flat = append(c.flat, v)
 }

@@ -34,7 +34,7 @@ type csr struct {
 	sources []NodeID
 	targets []NodeID
 	weights []atomicU32 // float32 bits
-	attrs   attrCol
+	attrs   attrCol[edgeAttr]
 
 	plast EdgePlasticity
 
@@ -85,6 +85,9 @@ func (g *Graph) Finalize() {
 	recs = sortAndDedupe(recs, n)
 	g.csr = buildCSR(recs, n)
 	g.packTags()
+	// A splice of g may share the nodes' attributes from here on; a later
+	// write to them copies the column first.
+	g.nodes.attrs.frozen = true
 	g.sortExternalIDs()
 	g.computePageRank()
 	g.buildIndexes()
@@ -212,7 +215,7 @@ func newCSR(n, m int) csr {
 		sources: make([]NodeID, 0, m),
 		targets: make([]NodeID, 0, m),
 		weights: make([]atomicU32, 0, m),
-		attrs:   attrCol{flat: make([]edgeAttr, 0, m)},
+		attrs:   attrCol[edgeAttr]{flat: make([]edgeAttr, 0, m)},
 		plast: EdgePlasticity{
 			Original:   make([]float32, 0, m),
 			Strengthen: make([]uint16, 0, m),

@@ -53,13 +53,27 @@ func AttrRetained(g *Graph) int { return g.csr.attrs.retained() }
 
 // AttrsShared reports whether some of b's attribute column lies in an
 // allocation of a's.
-func AttrsShared(a, b *Graph) bool {
-	wholes := func(c *attrCol) map[*edgeAttr]bool {
+func AttrsShared(a, b *Graph) bool { return colShared(&a.csr.attrs, &b.csr.attrs) }
+
+// NodePieces is how many pieces g's node attribute column has (1 when
+// flat).
+func NodePieces(g *Graph) int { return max(1, len(g.nodes.attrs.pieces)) }
+
+// NodeRetained is how many entries the allocations under g's node
+// attribute column hold.
+func NodeRetained(g *Graph) int { return g.nodes.attrs.retained() }
+
+// NodesShared reports whether some of b's node attribute column lies in
+// an allocation of a's.
+func NodesShared(a, b *Graph) bool { return colShared(&a.nodes.attrs, &b.nodes.attrs) }
+
+func colShared[T any](a, b *attrCol[T]) bool {
+	wholes := func(c *attrCol[T]) map[*T]bool {
 		ws := c.wholes
 		if c.pieces == nil {
-			ws = [][]edgeAttr{c.flat}
+			ws = [][]T{c.flat}
 		}
-		out := map[*edgeAttr]bool{}
+		out := map[*T]bool{}
 		for _, w := range ws {
 			if w = w[:cap(w)]; len(w) > 0 {
 				out[&w[len(w)-1]] = true
@@ -67,8 +81,8 @@ func AttrsShared(a, b *Graph) bool {
 		}
 		return out
 	}
-	wa := wholes(&a.csr.attrs)
-	for w := range wholes(&b.csr.attrs) {
+	wa := wholes(a)
+	for w := range wholes(b) {
 		if wa[w] {
 			return true
 		}

@@ -68,13 +68,9 @@ func NewWithCapacity(nodes, edges int) *Graph {
 	s := &g.nodes
 	s.PageRank = make([]float32, 0, nodes)
 	s.Plasticity = make([]PlasticityNode, 0, nodes)
-	s.label = make([]Str, 0, nodes)
-	s.nodeType = make([]NodeType, 0, nodes)
-	s.tags = make([][]Str, 0, nodes)
+	s.attrs.flat = make([]nodeAttr, 0, nodes)
 	s.lastModified = make([]float64, 0, nodes)
 	s.changeFrequency = make([]float32, 0, nodes)
-	s.prov = make([]provenance, 0, nodes)
-	s.externalID = make([]string, 0, nodes)
 	return g
 }
 
@@ -86,7 +82,7 @@ func (g *Graph) Strings() *Interner { return g.strings }
 func (g *Graph) Nodes() *NodeStorage { return &g.nodes }
 
 // NumNodes is the number of nodes.
-func (g *Graph) NumNodes() int { return len(g.nodes.label) }
+func (g *Graph) NumNodes() int { return len(g.nodes.PageRank) }
 
 // NumEdges is the number of forward CSR entries (bidirectional edges count
 // twice). Zero before Finalize.
@@ -107,10 +103,9 @@ func (g *Graph) AddNode(n Node) (NodeID, error) {
 	if id, ok := g.extMap()[n.ExternalID]; ok {
 		return id, fmt.Errorf("%w %q (node %d)", ErrDuplicateNode, n.ExternalID, id)
 	}
-	id := NodeID(len(g.nodes.label))
+	id := NodeID(g.NumNodes())
 	g.nodes.grow()
 	g.byExt[n.ExternalID] = id
-	g.nodes.externalID[id] = n.ExternalID
 	g.setNode(id, n)
 	g.dirty = true
 	return id, nil
@@ -131,14 +126,23 @@ func (g *Graph) UpsertNode(n Node) (NodeID, bool, error) {
 	return id, err == nil, err
 }
 
+// setNode writes n's attributes on node id (its external ID included).
 func (g *Graph) setNode(id NodeID, n Node) {
 	s := &g.nodes
+	s.attrs.set(int(id), g.nodeAttrOf(n))
+	s.lastModified[id] = Finite64(n.LastModified)
+	s.changeFrequency[id] = finite.Clamp(n.ChangeFrequency, 0, 1)
+}
+
+// nodeAttrOf interns n's label, tags and provenance into g's strings.
+func (g *Graph) nodeAttrOf(n Node) nodeAttr {
 	label := n.Label
 	if label == "" {
 		label = n.ExternalID
 	}
-	s.label[id] = g.strings.Intern(label)
-	s.nodeType[id] = n.Type
+	// Interned in this order (label, tags, provenance) as before the
+	// record: handles number strings in the order they were first seen.
+	a := nodeAttr{externalID: n.ExternalID, label: g.strings.Intern(label), nodeType: n.Type}
 	var tags []Str
 	if len(n.Tags) > 0 {
 		tags = make([]Str, 0, len(n.Tags))
@@ -159,11 +163,9 @@ func (g *Graph) setNode(id NodeID, n Node) {
 			}
 		}
 	}
-	s.tags[id] = tags
-	s.lastModified[id] = Finite64(n.LastModified)
-	s.changeFrequency[id] = finite.Clamp(n.ChangeFrequency, 0, 1)
+	a.tags = tags
 	p := n.Provenance
-	s.prov[id] = provenance{
+	a.prov = provenance{
 		sourcePath: g.strings.Intern(p.SourcePath),
 		excerpt:    g.strings.Intern(p.Excerpt),
 		namespace:  g.strings.Intern(p.Namespace),
@@ -171,6 +173,7 @@ func (g *Graph) setNode(id NodeID, n Node) {
 		lineEnd:    p.LineEnd,
 		canonical:  p.Canonical,
 	}
+	return a
 }
 
 // Edge describes an edge to add. Weight and CausalStrength must be finite;
@@ -229,9 +232,9 @@ func (g *Graph) Lookup(externalID string) (NodeID, bool) {
 		id, ok := g.byExt[externalID]
 		return id, ok
 	}
-	ids := g.nodes.externalID
+	s := &g.nodes
 	i, ok := slices.BinarySearchFunc(g.extOrder, externalID, func(id NodeID, t string) int {
-		return strings.Compare(ids[id], t)
+		return strings.Compare(s.attr(id).externalID, t)
 	})
 	if !ok {
 		return NoNode, false
@@ -243,9 +246,10 @@ func (g *Graph) Lookup(externalID string) (NodeID, bool) {
 // Finalize dropped it (nodes are being added again).
 func (g *Graph) extMap() map[string]NodeID {
 	if g.byExt == nil {
-		g.byExt = make(map[string]NodeID, len(g.nodes.externalID))
-		for i, ext := range g.nodes.externalID {
-			g.byExt[ext] = NodeID(i)
+		n := g.NumNodes()
+		g.byExt = make(map[string]NodeID, n)
+		for i := range n {
+			g.byExt[g.nodes.attr(NodeID(i)).externalID] = NodeID(i)
 		}
 		g.extOrder = nil
 	}
@@ -254,12 +258,12 @@ func (g *Graph) extMap() map[string]NodeID {
 
 // sortExternalIDs builds extOrder and drops the map (Finalize).
 func (g *Graph) sortExternalIDs() {
-	ids := g.nodes.externalID
-	order := make([]NodeID, len(ids))
+	s := &g.nodes
+	order := make([]NodeID, g.NumNodes())
 	for i := range order {
 		order[i] = NodeID(i)
 	}
-	slices.SortFunc(order, func(a, b NodeID) int { return strings.Compare(ids[a], ids[b]) })
+	slices.SortFunc(order, func(a, b NodeID) int { return strings.Compare(s.attr(a).externalID, s.attr(b).externalID) })
 	g.extOrder = order
 	g.byExt = nil
 }
@@ -268,23 +272,23 @@ func (g *Graph) sortExternalIDs() {
 func (g *Graph) Valid(id NodeID) bool { return int(id) < g.NumNodes() }
 
 // ExternalID of a node.
-func (g *Graph) ExternalID(id NodeID) string { return g.nodes.externalID[id] }
+func (g *Graph) ExternalID(id NodeID) string { return g.nodes.attr(id).externalID }
 
 // Label of a node.
-func (g *Graph) Label(id NodeID) string { return g.strings.String(g.nodes.label[id]) }
+func (g *Graph) Label(id NodeID) string { return g.strings.String(g.nodes.attr(id).label) }
 
 // LabelStr is the interned label handle of a node.
-func (g *Graph) LabelStr(id NodeID) Str { return g.nodes.label[id] }
+func (g *Graph) LabelStr(id NodeID) Str { return g.nodes.attr(id).label }
 
 // Type of a node.
-func (g *Graph) Type(id NodeID) NodeType { return g.nodes.nodeType[id] }
+func (g *Graph) Type(id NodeID) NodeType { return g.nodes.attr(id).nodeType }
 
 // TagStrs returns the interned tags of a node (do not modify).
-func (g *Graph) TagStrs(id NodeID) []Str { return g.nodes.tags[id] }
+func (g *Graph) TagStrs(id NodeID) []Str { return g.nodes.attr(id).tags }
 
 // Tags returns the tags of a node as strings.
 func (g *Graph) Tags(id NodeID) []string {
-	ts := g.nodes.tags[id]
+	ts := g.nodes.attr(id).tags
 	out := make([]string, len(ts))
 	for i, t := range ts {
 		out[i] = g.strings.String(t)
@@ -298,7 +302,7 @@ func (g *Graph) HasTag(id NodeID, tag string) bool {
 	if !ok {
 		return false
 	}
-	for _, t := range g.nodes.tags[id] {
+	for _, t := range g.nodes.attr(id).tags {
 		if t == h {
 			return true
 		}
@@ -317,7 +321,7 @@ func (g *Graph) PageRank(id NodeID) float32 { return g.nodes.PageRank[id] }
 
 // Provenance of a node.
 func (g *Graph) Provenance(id NodeID) Provenance {
-	p := g.nodes.prov[id]
+	p := &g.nodes.attr(id).prov
 	return Provenance{
 		SourcePath: g.strings.String(p.sourcePath),
 		LineStart:  p.lineStart,
@@ -332,19 +336,21 @@ func (g *Graph) Provenance(id NodeID) Provenance {
 // excerpt and namespace: a streamed snapshot numbers strings by handle
 // without resolving and hashing each one.
 func (g *Graph) ProvenanceStrs(id NodeID) (sourcePath, excerpt, namespace Str) {
-	p := &g.nodes.prov[id]
+	p := &g.nodes.attr(id).prov
 	return p.sourcePath, p.excerpt, p.namespace
 }
 
 // SourcePath of a node ("" when none).
-func (g *Graph) SourcePath(id NodeID) string { return g.strings.String(g.nodes.prov[id].sourcePath) }
+func (g *Graph) SourcePath(id NodeID) string {
+	return g.strings.String(g.nodes.attr(id).prov.sourcePath)
+}
 
 // Node returns everything known about a node.
 func (g *Graph) Node(id NodeID) Node {
 	return Node{
-		ExternalID:      g.nodes.externalID[id],
+		ExternalID:      g.nodes.attr(id).externalID,
 		Label:           g.Label(id),
-		Type:            g.nodes.nodeType[id],
+		Type:            g.nodes.attr(id).nodeType,
 		Tags:            g.Tags(id),
 		LastModified:    g.nodes.lastModified[id],
 		ChangeFrequency: g.nodes.changeFrequency[id],
@@ -375,8 +381,8 @@ func (g *Graph) FindNodes(ref string) []NodeID {
 		return ids
 	}
 	var out []NodeID
-	for i := range g.nodes.label {
-		if strings.EqualFold(g.strings.String(g.nodes.label[i]), ref) {
+	for i := range g.NumNodes() {
+		if strings.EqualFold(g.strings.String(g.nodes.attr(NodeID(i)).label), ref) {
 			out = append(out, NodeID(i))
 		}
 	}

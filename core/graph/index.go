@@ -61,14 +61,14 @@ func buildStrIndex(numStr, numNodes int, each func(i int, f func(Str))) strIndex
 func (g *Graph) buildIndexes() {
 	n, ns := g.NumNodes(), g.strings.Len()
 	s := &g.nodes
-	g.byLabel = buildStrIndex(ns, n, func(i int, f func(Str)) { f(s.label[i]) })
+	g.byLabel = buildStrIndex(ns, n, func(i int, f func(Str)) { f(s.attr(NodeID(i)).label) })
 	g.byTag = buildStrIndex(ns, n, func(i int, f func(Str)) {
-		for _, t := range s.tags[i] {
+		for _, t := range s.attr(NodeID(i)).tags {
 			f(t)
 		}
 	})
 	g.byPath = buildStrIndex(ns, n, func(i int, f func(Str)) {
-		if p := s.prov[i].sourcePath; p != 0 {
+		if p := s.attr(NodeID(i)).prov.sourcePath; p != 0 {
 			f(p)
 		}
 	})
@@ -102,8 +102,8 @@ func (g *Graph) ForEachTag(f func(tag string, nodes []NodeID)) {
 // CountByType returns the number of nodes of each type present.
 func (g *Graph) CountByType() map[NodeType]int {
 	out := map[NodeType]int{}
-	for _, t := range g.nodes.nodeType {
-		out[t]++
+	for i := range g.NumNodes() {
+		out[g.nodes.attr(NodeID(i)).nodeType]++
 	}
 	return out
 }
@@ -163,7 +163,7 @@ func (g *Graph) Clone() *Graph {
 		offsets: slices.Clone(o.offsets),
 		sources: slices.Clone(o.sources),
 		targets: slices.Clone(o.targets),
-		attrs:   attrCol{flat: o.attrs.flatCopy()},
+		attrs:   attrCol[edgeAttr]{flat: o.attrs.flatCopy()},
 		plast: EdgePlasticity{
 			Original:   slices.Clone(o.plast.Original),
 			Strengthen: slices.Clone(o.plast.Strengthen),
@@ -220,20 +220,27 @@ func (g *Graph) Merge(src *Graph) error {
 
 // packTags moves every node's tags into one shared array: nodes carry one or
 // two tags, and a separate small allocation each cost more than the tags.
-// A later UpsertNode gives that node a fresh slice again.
+// A later UpsertNode gives that node a fresh slice again. A frozen column
+// is left as it is: no node was written since the Finalize or splice that
+// froze it, and rewriting it would copy it.
 func (g *Graph) packTags() {
+	c := &g.nodes.attrs
+	if c.frozen {
+		return
+	}
 	total := 0
-	for _, t := range g.nodes.tags {
-		total += len(t)
+	for i := range c.flat {
+		total += len(c.flat[i].tags)
 	}
 	flat := make([]Str, 0, total)
-	for i, t := range g.nodes.tags {
-		if len(t) == 0 {
-			g.nodes.tags[i] = nil
+	for i := range c.flat {
+		a := &c.flat[i]
+		if len(a.tags) == 0 {
+			a.tags = nil
 			continue
 		}
 		start := len(flat)
-		flat = append(flat, t...)
-		g.nodes.tags[i] = flat[start:len(flat):len(flat)]
+		flat = append(flat, a.tags...)
+		a.tags = flat[start:len(flat):len(flat)]
 	}
 }

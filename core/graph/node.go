@@ -43,6 +43,17 @@ type provenance struct {
 	canonical  bool
 }
 
+// nodeAttr is what a node carries that only a build writes (AddNode,
+// UpsertNode, Finalize's tag packing): one record, so that a splice shares
+// the runs of nodes it keeps with its base graph as one column.
+type nodeAttr struct {
+	externalID string
+	tags       []Str
+	prov       provenance
+	label      Str
+	nodeType   NodeType
+}
+
 // NodeStorage holds per-node data as parallel arrays (struct of arrays),
 // grouped by how often queries touch them.
 type NodeStorage struct {
@@ -59,18 +70,18 @@ type NodeStorage struct {
 	// Warm path: plasticity.
 	Plasticity []PlasticityNode
 
-	// Cold path: seed finding, display, export.
-	label           []Str
-	nodeType        []NodeType
-	tags            [][]Str
+	// Cold path: seed finding, display, export. attrs is shared with
+	// spliced generations; the two numbers git enrichment sets stay flat.
+	attrs           attrCol[nodeAttr]
 	lastModified    []float64
 	changeFrequency []float32
-	prov            []provenance
-	externalID      []string
 }
 
 // Len is the number of nodes.
-func (s *NodeStorage) Len() int { return len(s.label) }
+func (s *NodeStorage) Len() int { return len(s.PageRank) }
+
+// attr is node id's record; callers do not write through it.
+func (s *NodeStorage) attr(id NodeID) *nodeAttr { return s.attrs.at(EdgeIdx(id)) }
 
 // ActivationScratch returns the per-node activation scratch, allocating it
 // (zeroed) the first time or when nodes were added since.
@@ -84,13 +95,9 @@ func (s *NodeStorage) ActivationScratch() [][NumDimensions]float32 {
 func (s *NodeStorage) grow() {
 	s.PageRank = append(s.PageRank, 0)
 	s.Plasticity = append(s.Plasticity, PlasticityNode{})
-	s.label = append(s.label, 0)
-	s.nodeType = append(s.nodeType, 0)
-	s.tags = append(s.tags, nil)
+	s.attrs.push(nodeAttr{})
 	s.lastModified = append(s.lastModified, 0)
 	s.changeFrequency = append(s.changeFrequency, 0)
-	s.prov = append(s.prov, provenance{})
-	s.externalID = append(s.externalID, "")
 }
 
 func (s *NodeStorage) clone() NodeStorage {
@@ -98,16 +105,13 @@ func (s *NodeStorage) clone() NodeStorage {
 		Activation:      append([][NumDimensions]float32(nil), s.Activation...),
 		PageRank:        append([]float32(nil), s.PageRank...),
 		Plasticity:      append([]PlasticityNode(nil), s.Plasticity...),
-		label:           append([]Str(nil), s.label...),
-		nodeType:        append([]NodeType(nil), s.nodeType...),
-		tags:            make([][]Str, len(s.tags)),
+		attrs:           attrCol[nodeAttr]{flat: s.attrs.flatCopy()},
 		lastModified:    append([]float64(nil), s.lastModified...),
 		changeFrequency: append([]float32(nil), s.changeFrequency...),
-		prov:            append([]provenance(nil), s.prov...),
-		externalID:      append([]string(nil), s.externalID...),
 	}
-	for i, t := range s.tags {
-		c.tags[i] = append([]Str(nil), t...)
+	for i := range c.attrs.flat {
+		a := &c.attrs.flat[i]
+		a.tags = append([]Str(nil), a.tags...)
 	}
 	return c
 }

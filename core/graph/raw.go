@@ -66,13 +66,13 @@ func (g *Graph) ToRaw() (*Raw, error) {
 		return i
 	}
 	r.ExternalID = make([]uint32, n)
-	for i, s := range g.nodes.externalID {
+	for i := range n {
 		// External IDs are not interned in the graph; each gets its own slot.
 		r.ExternalID[i] = uint32(len(r.Strings))
-		r.Strings = append(r.Strings, s)
+		r.Strings = append(r.Strings, g.nodes.attr(NodeID(i)).externalID)
 	}
 	r.Label = make([]uint32, n)
-	r.Type = append([]NodeType(nil), g.nodes.nodeType...)
+	r.Type = make([]NodeType, n)
 	r.TagOffsets = make([]uint32, n+1)
 	r.LastModified = append([]float64(nil), g.nodes.lastModified...)
 	r.ChangeFrequency = append([]float32(nil), g.nodes.changeFrequency...)
@@ -84,12 +84,13 @@ func (g *Graph) ToRaw() (*Raw, error) {
 	r.LineEnd = make([]uint32, n)
 	r.Canonical = make([]bool, n)
 	for i := 0; i < n; i++ {
-		r.Label[i] = str(g.nodes.label[i])
-		for _, t := range g.nodes.tags[i] {
+		a := g.nodes.attr(NodeID(i))
+		r.Label[i], r.Type[i] = str(a.label), a.nodeType
+		for _, t := range a.tags {
 			r.Tags = append(r.Tags, str(t))
 		}
 		r.TagOffsets[i+1] = uint32(len(r.Tags))
-		p := g.nodes.prov[i]
+		p := &a.prov
 		r.SourcePath[i] = str(p.sourcePath)
 		r.Excerpt[i] = str(p.excerpt)
 		r.Namespace[i] = str(p.namespace)
@@ -215,9 +216,7 @@ func FromRaw(r *Raw) (*Graph, error) {
 		}
 		s.grow()
 		g.byExt[ext] = NodeID(i)
-		s.externalID[i] = ext
-		s.label[i] = canon(r.Label[i])
-		s.nodeType[i] = r.Type[i]
+		a := nodeAttr{externalID: ext, label: canon(r.Label[i]), nodeType: r.Type[i]}
 		if lo, hi := r.TagOffsets[i], r.TagOffsets[i+1]; hi > lo {
 			tags := make([]Str, 0, hi-lo)
 			for _, t := range r.Tags[lo:hi] {
@@ -226,15 +225,16 @@ func FromRaw(r *Raw) (*Graph, error) {
 				}
 				tags = append(tags, canon(t))
 			}
-			s.tags[i] = tags
+			a.tags = tags
 		}
 		s.lastModified[i] = r.LastModified[i]
 		s.changeFrequency[i] = finite.Clamp(r.ChangeFrequency[i], 0, 1)
 		s.PageRank[i] = finite.Clamp(r.PageRank[i], 0, 1)
-		s.prov[i] = provenance{
+		a.prov = provenance{
 			sourcePath: canon(r.SourcePath[i]), excerpt: canon(r.Excerpt[i]), namespace: canon(r.Namespace[i]),
 			lineStart: r.LineStart[i], lineEnd: r.LineEnd[i], canonical: r.Canonical[i],
 		}
+		s.attrs.set(i, a)
 	}
 
 	c := csr{
@@ -242,7 +242,7 @@ func FromRaw(r *Raw) (*Graph, error) {
 		sources: make([]NodeID, m),
 		targets: make([]NodeID, m),
 		weights: make([]atomicU32, m),
-		attrs:   attrCol{flat: make([]edgeAttr, m)},
+		attrs:   attrCol[edgeAttr]{flat: make([]edgeAttr, m)},
 		plast: EdgePlasticity{
 			Original:   append([]float32(nil), r.Original...),
 			Strengthen: append([]uint16(nil), r.Strengthen...),
@@ -304,6 +304,7 @@ func FromRaw(r *Raw) (*Graph, error) {
 	}
 	g.csr = c
 	g.buildIndexes()
+	g.nodes.attrs.frozen = true // as Finalize leaves it
 	g.sortExternalIDs()
 	g.strings.freeze()
 	g.finalized = true

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
 
 // NodeRange replaces the nodes [Lo, Hi) of a base graph with Nodes, in
@@ -65,7 +67,9 @@ type Splice struct {
 
 // Spliced returns a new finalized graph: g with the splice applied. g is
 // not modified and may be read (and its weights updated) concurrently. The
-// result shares g's immutable parts (interned strings, tag slices).
+// result shares g's immutable parts (interned strings, tag slices, and the
+// long runs of edge and node attributes it keeps, copy-on-write: a write
+// to either graph's nodes copies that graph's column first).
 //
 // Nodes keep g's order with each range's new nodes in its place, so a
 // splice that replaces a file's nodes yields the order a full rebuild would.
@@ -99,20 +103,26 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 	noded, indexed := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(indexed)
-		out.nodes = g.nodes.spliced(lay.from, !sp.FreshWeights)
 		// New and replaced nodes take the attributes they were given;
-		// the replaced ones keep their learning state (copied above).
-		var placed []NodeID
+		// the replaced ones keep their learning state.
+		var placed []NodeID // ascending: ranges are, and so their nodes' IDs
+		var vals []nodeAttr
+		for _, r := range sp.Ranges {
+			for _, nd := range r.Nodes {
+				placed = append(placed, lay.newExt[nd.ExternalID])
+				vals = append(vals, out.nodeAttrOf(nd))
+			}
+		}
+		out.nodes = g.nodes.spliced(lay.from, !sp.FreshWeights, placed, vals)
 		for _, r := range sp.Ranges {
 			for _, nd := range r.Nodes {
 				id := lay.newExt[nd.ExternalID]
-				out.nodes.externalID[id] = nd.ExternalID
-				out.setNode(id, nd)
-				placed = append(placed, id)
+				out.nodes.lastModified[id] = Finite64(nd.LastModified)
+				out.nodes.changeFrequency[id] = finite.Clamp(nd.ChangeFrequency, 0, 1)
 			}
 		}
 		close(noded)
-		out.extOrder = splicedExtOrder(g, lay.remap, out.nodes.externalID, lay.newExt, sp.Ranges)
+		out.extOrder = splicedExtOrder(g, lay.remap, &out.nodes, lay.newExt, sp.Ranges)
 		out.splicedIndexes(g, lay.remap, lay.inRange, placed)
 	}()
 	out.csr = newCSRSplicer(g, &sp, lay.remap, lay.from, fresh).build()
@@ -169,7 +179,7 @@ func (g *Graph) spliceLayout(sp Splice) (*spliceLayout, error) {
 		copyUpTo(cursor, r.Lo)
 		old := map[string]NodeID{}
 		for o := r.Lo; o < r.Hi; o++ {
-			old[g.nodes.externalID[o]] = o
+			old[g.nodes.attr(o).externalID] = o
 			remap[o] = NoNode
 			lay.inRange[o] = true
 		}
@@ -312,21 +322,17 @@ func dedupeSorted(recs []edgeRecord) []edgeRecord {
 	return out
 }
 
-// spliced copies the nodes listed in from (old IDs; NoNode leaves a zero
-// slot for a new node) into fresh storage, with their firing history when
-// firing is set.
-func (s *NodeStorage) spliced(from []NodeID, firing bool) NodeStorage {
+// spliced copies the nodes listed in from (old IDs; NoNode for a new
+// node) into fresh storage, with their firing history when firing is set.
+// The nodes placed (ascending) take vals as their attributes; the others'
+// attributes are shared with s where s's column is frozen (splicedAttrs).
+func (s *NodeStorage) spliced(from []NodeID, firing bool, placed []NodeID, vals []nodeAttr) NodeStorage {
 	n := len(from)
 	c := NodeStorage{
 		PageRank:        make([]float32, n),
 		Plasticity:      make([]PlasticityNode, n),
-		label:           make([]Str, n),
-		nodeType:        make([]NodeType, n),
-		tags:            make([][]Str, n),
 		lastModified:    make([]float64, n),
 		changeFrequency: make([]float32, n),
-		prov:            make([]provenance, n),
-		externalID:      make([]string, n),
 	}
 	// Copy runs of consecutive old nodes at once.
 	for i := 0; i < n; {
@@ -344,22 +350,65 @@ func (s *NodeStorage) spliced(from []NodeID, firing bool) NodeStorage {
 		if firing {
 			copy(c.Plasticity[i:j], s.Plasticity[o:hi])
 		}
-		copy(c.label[i:j], s.label[o:hi])
-		copy(c.nodeType[i:j], s.nodeType[o:hi])
-		copy(c.tags[i:j], s.tags[o:hi]) // shared, read-only
 		copy(c.lastModified[i:j], s.lastModified[o:hi])
 		copy(c.changeFrequency[i:j], s.changeFrequency[o:hi])
-		copy(c.prov[i:j], s.prov[o:hi])
-		copy(c.externalID[i:j], s.externalID[o:hi])
 		i = j
 	}
+	c.attrs = s.splicedAttrs(from, placed, vals)
 	return c
+}
+
+// splicedAttrs builds the attribute column of a splice: the runs of nodes
+// kept in order between placed ones are shared with s's column (copied
+// when it is not frozen, as a graph still being built may write it), the
+// placed nodes take vals.
+func (s *NodeStorage) splicedAttrs(from []NodeID, placed []NodeID, vals []nodeAttr) attrCol[nodeAttr] {
+	// runs calls kept for each run of old nodes [lo, hi) kept in order and
+	// put for each placed node, in new ID order.
+	runs := func(kept func(lo, hi uint32), put func(k int)) {
+		k := 0
+		for i := 0; i < len(from); {
+			if k < len(placed) && placed[k] == NodeID(i) {
+				put(k)
+				k, i = k+1, i+1
+				continue
+			}
+			o := from[i]
+			j := i + 1
+			for j < len(from) && from[j] == o+NodeID(j-i) && (k == len(placed) || placed[k] != NodeID(j)) {
+				j++
+			}
+			kept(uint32(o), uint32(o)+uint32(j-i))
+			i = j
+		}
+	}
+	var b attrBuilder[nodeAttr]
+	own := len(placed)
+	runs(func(lo, hi uint32) {
+		if s.attrs.frozen {
+			own += s.attrs.copies(lo, hi)
+		} else {
+			own += int(hi - lo)
+		}
+	}, func(int) {})
+	b.reserve(own)
+	runs(func(lo, hi uint32) {
+		if s.attrs.frozen {
+			b.share(&s.attrs, lo, hi)
+			return
+		}
+		for e := lo; e < hi; e++ {
+			b.add(*s.attrs.at(EdgeIdx(e)))
+		}
+	}, func(k int) { b.add(vals[k]) })
+	return b.finish()
 }
 
 // splicedExtOrder derives the sorted external-ID order of a spliced graph
 // from g's: surviving nodes keep their relative order, new ones are merged
 // in.
-func splicedExtOrder(g *Graph, remap []NodeID, ids []string, newExt map[string]NodeID, ranges []NodeRange) []NodeID {
+func splicedExtOrder(g *Graph, remap []NodeID, s *NodeStorage, newExt map[string]NodeID, ranges []NodeRange) []NodeID {
+	ext := func(id NodeID) string { return s.attr(id).externalID }
 	var added []NodeID
 	for _, r := range ranges {
 		for _, nd := range r.Nodes {
@@ -370,15 +419,15 @@ func splicedExtOrder(g *Graph, remap []NodeID, ids []string, newExt map[string]N
 			added = append(added, id)
 		}
 	}
-	slices.SortFunc(added, func(a, b NodeID) int { return strings.Compare(ids[a], ids[b]) })
-	out := make([]NodeID, 0, len(ids))
+	slices.SortFunc(added, func(a, b NodeID) int { return strings.Compare(ext(a), ext(b)) })
+	out := make([]NodeID, 0, s.Len())
 	ai := 0
 	for _, o := range g.extOrder {
 		id := remap[o]
 		if id == NoNode {
 			continue
 		}
-		for ai < len(added) && ids[added[ai]] < ids[id] {
+		for ai < len(added) && ext(added[ai]) < ext(id) {
 			out = append(out, added[ai])
 			ai++
 		}

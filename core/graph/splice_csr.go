@@ -342,7 +342,7 @@ func (s *csrSplicer) writeEnds() {
 // arrays were made.
 func (s *csrSplicer) writeAttrs() {
 	c, oc := &s.c, &s.g.csr
-	var ab attrBuilder
+	var ab attrBuilder[edgeAttr]
 	own := 0
 	for _, p := range s.pieces {
 		if p.run {

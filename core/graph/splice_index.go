@@ -17,11 +17,12 @@ func (out *Graph) splicedIndexes(g *Graph, remap []NodeID, inRange []bool, added
 	s := &out.nodes
 	var labels, tags, paths []keyNode
 	for _, id := range added {
-		labels = append(labels, keyNode{s.label[id], id})
-		for _, t := range s.tags[id] {
+		a := s.attr(id)
+		labels = append(labels, keyNode{a.label, id})
+		for _, t := range a.tags {
 			tags = append(tags, keyNode{t, id})
 		}
-		if p := s.prov[id].sourcePath; p != 0 {
+		if p := a.prov.sourcePath; p != 0 {
 			paths = append(paths, keyNode{p, id})
 		}
 	}
