@@ -65,7 +65,8 @@ for rel, sig, old, new in cases:
     calls += ["apply_batch", json.dumps({"edits": [{"file_path": rel, "new_content": new}], "verify": True, "detail": "full"})]
     calls += ["apply_batch", json.dumps({"edits": [{"file_path": rel, "new_content": old}], "verify": False})]
 env = dict(os.environ, MAX="10000000")
-p = subprocess.run(["python3", mcpcall, os.path.join(scratch, "runtime"), root] + calls, capture_output=True, text=True, env=env)
+json.dump(calls, open(os.path.join(scratch, "calls.json"), "w"))
+p = subprocess.run(["python3", mcpcall, os.path.join(scratch, "runtime"), root, "@" + os.path.join(scratch, "calls.json")], capture_output=True, text=True, env=env)
 answers = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
 tp = fp = fn = tn = 0
 for k, (rel, sig, old, new) in enumerate(cases):

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """mcpcall.py RUNTIME ROOT tool '{json}' [tool '{json}' ...] — one m1nd-mcp over stdio.
-ROOT '-' = no --ingest. MAX=N truncates each answer's text. BIN overrides the binary."""
+ROOT '-' = no --ingest; '@FILE' instead of the calls reads them from a JSON list. MAX=N truncates each answer's text. BIN overrides the binary."""
 import json, os, subprocess, sys, time
 rt, root = sys.argv[1], sys.argv[2]
 calls = sys.argv[3:]
+if len(calls) == 1 and calls[0].startswith("@"):  # a JSON list in a file: argv is bounded
+    calls = json.load(open(calls[0][1:]))
 binp = os.environ.get("BIN", "m1nd-mcp")
 args = [binp, "--runtime-dir", rt] + ([] if root == "-" else ["--ingest", root])
 p = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=open(rt + ".stderr", "a") if os.path.isdir(os.path.dirname(rt) or ".") else None, text=True)
