@@ -201,14 +201,14 @@ type driftFindingJSON struct {
 	Mention        string  `json:"mention"`
 	Line           int     `json:"line,omitempty" jsonschema:"The document line of the example's call."`
 	Parameter      string  `json:"parameter,omitempty" jsonschema:"The keyword the called def no longer has."`
-	Commit         string  `json:"commit,omitempty" jsonschema:"The commit after which the example's call fails (git)."`
+	Commit         string  `json:"commit,omitempty" jsonschema:"The commit after which the example's call fails, or after which the def no longer fits the page's signature or keyword (git)."`
 	TargetNodeID   string  `json:"target_node_id,omitempty"`
 	TargetFile     string  `json:"target_file,omitempty"`
 	CodeChangedAt  string  `json:"code_changed_at,omitempty"`
 	DaysBehind     float64 `json:"days_behind,omitempty" jsonschema:"How long after the document the code changed."`
 	Candidates     int     `json:"candidates,omitempty"`
 	DatedBy        string  `json:"dated_by,omitempty" jsonschema:"How the code change was dated: \"lines L-M\" (the symbol's own lines), \"signature in lines L-M\" (a Python def), \"class surface in lines L-M\" or \"file\"."`
-	Evidence       string  `json:"evidence" jsonschema:"What the finding rests on: call_checked, removed_in_history (git shows it removed, no code defines it now), alias_noted; lower confidence: page_signature, defined_elsewhere, never_in_history, made_at_run_time, version_claim, keyword_claim, extra_claim, cli_claim, deprecated_mark, no_history."`
+	Evidence       string  `json:"evidence" jsonschema:"What the finding rests on: call_checked, removed_in_history (git shows it removed, no code defines it now), alias_noted, signature_changed (an older def in git fitted the page's signature or keyword); lower confidence: page_signature, defined_elsewhere, never_in_history, made_at_run_time, version_claim, keyword_claim, extra_claim, cli_claim, deprecated_mark, no_history."`
 	Detail         string  `json:"detail"`
 }
 

@@ -55,8 +55,8 @@ func TestDocumentDriftChecksClaimsOnThePage(t *testing.T) {
 		}
 	}
 	want := []string{
-		"15 code_change_unreflected | the page's signature names `timeout`, which the def does not take (src/kit/net.py: def connect(host, deadline))",
-		"5 code_change_unreflected | the page's signature leaves out `html`, which the def takes (src/kit/files.py: def Static.__init__(directory, packages, html, check_dir))",
+		"15 code_change_unreflected | the page's signature names `timeout`, which the def does not take (src/kit/net.py: def connect(host, deadline)); git: the def fitted the page until 85a38fed4710 (2024-04-01, \"at 2024-04-01T00:00:00Z\")",
+		"5 code_change_unreflected | the page's signature leaves out `html`, which the def takes (src/kit/files.py: def Static.__init__(directory, packages, html, check_dir)); git: the def fitted the page until 5dcd06311bc6 (2024-03-01, \"at 2024-03-01T00:00:00Z\")",
 		"<nil> missing_target | the page names kit.AlterError, but kit (src/kit/__init__.py) does not define or import AlterError (renamed, moved or removed?)",
 		"22 missing_target | the page names kit.threads.gone, but kit.threads (src/kit/threads.py) does not define or import gone (renamed, moved or removed?)",
 		"22 missing_target | the page names kit.threads.merge_context, which src/kit/threads.py keeps only as an alias of merge, noting the rename: use kit.threads.merge",

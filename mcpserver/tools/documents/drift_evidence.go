@@ -56,7 +56,7 @@ const (
 // judged, real). ambiguous_target claims no staleness, and date-only
 // changes are governed by the unchecked parameter: both stay where the
 // answer has always listed them.
-var strongEvidence = map[string]bool{evCall: true, evRemoved: true, evAlias: true, evAmbiguous: true, evDateOnly: true}
+var strongEvidence = map[string]bool{evCall: true, evRemoved: true, evAlias: true, evSigChanged: true, evAmbiguous: true, evDateOnly: true}
 
 // maxLowConfidence bounds the lower-confidence findings listed per
 // document; the rest are counted.
@@ -91,6 +91,8 @@ func classify(f document.Finding) (string, *nameClaim) {
 		return evCall, nil
 	case f.Kind == document.DriftAmbiguous:
 		return evAmbiguous, nil
+	case f.Kind == document.DriftCodeChanged && f.Line > 0 && f.Commit != "":
+		return evSigChanged, nil // a version of the def in git fitted the page
 	case f.Kind == document.DriftCodeChanged && f.Line > 0:
 		return evSignature, nil
 	case f.Kind == document.DriftCodeChanged:
@@ -101,6 +103,8 @@ func classify(f document.Finding) (string, *nameClaim) {
 		return evExtra, nil
 	case strings.HasPrefix(d, "the page runs"):
 		return evCLI, nil
+	case strings.HasPrefix(d, "the page passes") && f.Commit != "":
+		return evSigChanged, nil
 	case strings.HasPrefix(d, "the page passes"):
 		return evKeyword, nil
 	case strings.Contains(d, "which the code marks deprecated"):

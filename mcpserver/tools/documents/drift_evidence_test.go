@@ -140,6 +140,8 @@ func TestClassifyEvidence(t *testing.T) {
 		{"date only", document.Finding{Kind: document.DriftCodeChanged}, evDateOnly, nil, nil, false},
 		{"version", document.Finding{Kind: document.DriftMissing, Detail: "the page speaks of Python 3.7, but the project requires Python >=3.9"}, evVersion, nil, nil, false},
 		{"keyword", document.Finding{Kind: document.DriftMissing, Detail: "the page passes x=1 to f(), but no def f takes x"}, evKeyword, nil, nil, false},
+		{"keyword an older def took", document.Finding{Kind: document.DriftMissing, Commit: "fbdd794", Detail: "the page passes x=1 to f(), but no def f takes x"}, evSigChanged, nil, nil, false},
+		{"page signature an older def fitted", document.Finding{Kind: document.DriftCodeChanged, Line: 4, Commit: "fbdd794"}, evSigChanged, nil, nil, false},
 		{"extra", document.Finding{Kind: document.DriftMissing, Detail: "the page installs kit[x], but pyproject.toml declares no such extra"}, evExtra, nil, nil, false},
 		{"cli", document.Finding{Kind: document.DriftMissing, Detail: "the page runs kit with --x, which its parser (cli.py) does not declare"}, evCLI, nil, nil, false},
 		{"deprecated", document.Finding{Kind: document.DriftMissing, Detail: "the page gives f, which the code marks deprecated (a.py: x): name its replacement"}, evDeprecated, nil, nil, false},

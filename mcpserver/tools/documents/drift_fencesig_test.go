@@ -31,8 +31,8 @@ func TestDocumentDriftChecksStubSignaturesInBlocks(t *testing.T) {
 	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	got := findingLines(out)
 	want := []string{
-		"8 code_change_unreflected | the page's signature leaves out `block`, which the def takes (src/kit/net.py: def Pool.fill(n, block))",
-		"4 code_change_unreflected | the page's signature names `timeout`, which the def does not take; leaves out `deadline`, which the def takes (src/kit/net.py: def connect(host, deadline))",
+		"8 code_change_unreflected | the page's signature leaves out `block`, which the def takes (src/kit/net.py: def Pool.fill(n, block)); git: the def fitted the page until badeeb38bb05 (2024-05-01, \"at 2024-05-01T00:00:00Z\")",
+		"4 code_change_unreflected | the page's signature names `timeout`, which the def does not take; leaves out `deadline`, which the def takes (src/kit/net.py: def connect(host, deadline)); git: the def fitted the page until a18cc77ed52b (2024-04-01, \"at 2024-04-01T00:00:00Z\")",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
@@ -66,8 +66,8 @@ func TestDocumentDriftSkipsPlaceholderAndNamesakeQuotes(t *testing.T) {
 	d := driftServer(t, dir)
 	out := tooltest.MustCall(t, d, "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	want := []string{
-		"18 code_change_unreflected | the page's signature names `timeout`, which the def does not take; leaves out `deadline`, which the def takes (src/kit/__init__.py: def connect(host, deadline))",
-		"24 code_change_unreflected | the page's signature names `file`, which the def does not take; leaves out `path`, which the def takes (src/kit/config.py: def ConfigDict.load(path))",
+		"18 code_change_unreflected | the page's signature names `timeout`, which the def does not take; leaves out `deadline`, which the def takes (src/kit/__init__.py: def connect(host, deadline)); git: the def fitted the page until 7fcf08ee7926 (2024-04-01, \"at 2024-04-01T00:00:00Z\")",
+		"24 code_change_unreflected | the page's signature names `file`, which the def does not take; leaves out `path`, which the def takes (src/kit/config.py: def ConfigDict.load(path)); git: no version of the def fits the page (src/kit/config.py, 1 read)",
 	}
 	if diff := cmp.Diff(want, findingLines(out)); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
@@ -91,7 +91,7 @@ func TestDocumentDriftComparesScopedDirectivesWithNamesakeMethods(t *testing.T) 
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
 	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	got := findingLines(out)
-	want := "6 code_change_unreflected | the page's signature leaves out `subject`, which the def takes (src/kit/api.py: def Codec.decode_full(data, key, subject))"
+	want := "6 code_change_unreflected | the page's signature leaves out `subject`, which the def takes (src/kit/api.py: def Codec.decode_full(data, key, subject)); git: no version of the def fits the page (src/kit/api.py, 1 read)"
 	if !slices.Contains(got, want) {
 		t.Errorf("findings %q lack %q", got, want)
 	}

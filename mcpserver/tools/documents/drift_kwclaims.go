@@ -196,9 +196,11 @@ func keywordFindings(b *session.Bundle, src *driftSources, d *document.DocDrift,
 		if !ok || len(defs) == 0 || takesKeyword(defs, c.keyword) {
 			continue
 		}
+		left := src.keywordLeft(defs, c.keyword)
 		fs = append(fs, document.Finding{Kind: document.DriftMissing, Section: sectionAt(b.Graph, d, c.line),
-			Mention: document.Mention{Kind: document.MentionCode, Text: c.text}, Line: c.line, Param: c.keyword,
-			Detail: fmt.Sprintf("the page passes %s to %s(), but no def %s takes %s (%s)", c.text, c.callee, c.callee, c.keyword, describeDefs(defs))})
+			Mention: document.Mention{Kind: document.MentionCode, Text: c.text}, Line: c.line, Param: c.keyword, Commit: left.commit,
+			Detail: fmt.Sprintf("the page passes %s to %s(), but no def %s takes %s (%s)", c.text, c.callee, c.callee, c.keyword, describeDefs(defs)) +
+				left.describe(c.callee+" took "+c.keyword)})
 	}
 	return fs
 }

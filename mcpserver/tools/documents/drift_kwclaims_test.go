@@ -62,7 +62,7 @@ func TestDocumentDriftFindsKeywordsNoDefTakes(t *testing.T) {
 	})
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
 	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
-	want := []string{"8 missing_target | the page passes ignore=True to create(), but no def create takes ignore (src/kit/db.py: def Table.create(columns, pk))"}
+	want := []string{"8 missing_target | the page passes ignore=True to create(), but no def create takes ignore (src/kit/db.py: def Table.create(columns, pk)); git: no version of Table.create took ignore"}
 	if diff := cmp.Diff(want, findingLines(out)); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}

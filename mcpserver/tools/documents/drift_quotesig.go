@@ -193,9 +193,10 @@ func signatureFindings(b *session.Bundle, src *driftSources, d *document.DocDrif
 		if why == "" || q.stub && !sharesParam(q, k.sig) {
 			continue
 		}
+		left := src.lastFit(k.path, k.sigAt, quoteFits(q))
 		fs = append(fs, document.Finding{Kind: document.DriftCodeChanged, Section: sectionAt(b.Graph, d, q.line), Target: k.node, File: x.FileOf(k.node),
-			Mention: document.Mention{Kind: document.MentionCode, Text: q.text}, Line: q.line, CodeChanged: src.changed(x.FileOf(k.node)),
-			Detail: "the page's signature " + why + " (" + k.path + ": " + defNameSig(k) + ")"})
+			Mention: document.Mention{Kind: document.MentionCode, Text: q.text}, Line: q.line, CodeChanged: src.changed(x.FileOf(k.node)), Commit: left.commit,
+			Detail: "the page's signature " + why + " (" + k.path + ": " + defNameSig(k) + ")" + left.describe("the def fitted the page")})
 	}
 	return fs
 }

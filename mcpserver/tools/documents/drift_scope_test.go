@@ -35,7 +35,7 @@ func TestDocumentDriftReadsDirectivesInTheirModule(t *testing.T) {
 	commitAt(t, dir, "2024-01-01T00:00:00Z", "docs")
 	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	want := []string{
-		"6 code_change_unreflected | the page's signature leaves out `complete`, which the def takes (src/kit/api.py: def Kit.decode(token, key, algorithms, complete, **), through decode = _kit.decode)",
+		"6 code_change_unreflected | the page's signature leaves out `complete`, which the def takes (src/kit/api.py: def Kit.decode(token, key, algorithms, complete, **), through decode = _kit.decode); git: no version of the def fits the page (src/kit/api.py, 1 read)",
 		"16 missing_target | the page names kit.errors.GoneError, but kit.errors (src/kit/errors.py) does not define or import GoneError (renamed, moved or removed?) (the directive is filed under .. module:: kit.errors)",
 		"10 missing_target | the page names kit.helper, but kit (src/kit/__init__.py) does not define or import helper (renamed, moved or removed?) (the directive is filed under .. module:: kit)",
 	}

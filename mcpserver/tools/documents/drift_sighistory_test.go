@@ -1,0 +1,87 @@
+package documents
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+)
+
+// sigHistoryRepo: Server took debug and serve took timeout when the page
+// was written; a later commit renamed both. connect never took attempts
+// or verbose: the page was wrong from its first line, like a reader's
+// own function or a placeholder.
+var sigHistoryRepo = map[string]string{
+	"src/kit/__init__.py": "",
+	"src/kit/server.py": "class Server:\n    def __init__(self, host, port=80, debug=False):\n        self.host = host\n\n\n" +
+		"def serve(app, timeout=10):\n    return app\n\n\ndef connect(url, retries=3):\n    return url\n",
+	"docs/api.rst": "API\n===\n\nSignature: ``Server(host, port=80, debug=False)``\n\nSignature: ``connect(url, attempts=3)``\n\n" +
+		"You can pass ``timeout=5`` to ``serve()`` to stop early.\n\nYou can pass ``verbose=True`` to ``connect()`` to log.\n",
+}
+
+// A page's signature or keyword that an older def in git took is one the
+// code left behind (signature_changed, a finding, naming the commit);
+// one no version ever took stays lower confidence.
+func TestDocumentDriftSignatureLeftByHistory(t *testing.T) {
+	t.Parallel()
+	dir := srcCommitted(t, sigHistoryRepo)
+	commitAt(t, dir, "2023-02-01T00:00:00Z", "docs")
+	later := "class Server:\n    def __init__(self, host, port=80, verbose=False):\n        self.host = host\n\n\n" +
+		"def serve(app, deadline=10):\n    return app\n\n\ndef connect(url, retries=3):\n    return url\n"
+	if err := os.WriteFile(filepath.Join(dir, "src/kit/server.py"), []byte(later), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitAt(t, dir, "2023-06-01T00:00:00Z", "add", "src/kit/server.py")
+	gitAt(t, dir, "2023-06-01T00:00:00Z", "commit", "-qm", "rename debug to verbose, timeout to deadline")
+
+	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
+	doc := out["documents"].([]any)[0].(map[string]any)
+	type row struct{ Kind, Mention, Evidence, Commit, Detail string }
+	rows := func(v any) []row {
+		var rs []row
+		for _, f := range asList(v) {
+			m := f.(map[string]any)
+			c, _ := m["commit"].(string)
+			rs = append(rs, row{m["kind"].(string), m["mention"].(string), m["evidence"].(string), c, m["detail"].(string)})
+		}
+		return rs
+	}
+	got := map[string]any{"findings": rows(doc["findings"]), "lower_confidence": rows(doc["lower_confidence"])}
+	tooltest.CheckGoldenFile(t, filepath.Join("testdata", "drift_sighistory.json"), got)
+}
+
+// quoteFits needs the def to name what the page claims: a **kwargs
+// that would swallow a keyword proves nothing about it.
+func TestQuoteFits(t *testing.T) {
+	t.Parallel()
+	sig := func(head string) pySig {
+		s, ok := parseSig(head)
+		if !ok {
+			t.Fatalf("parseSig(%q) failed", head)
+		}
+		return s
+	}
+	tests := []struct {
+		name  string
+		quote string
+		def   string
+		want  bool
+	}{
+		{"same parameters", "Server(host, port=80)", "def Server(host, port=80):", true},
+		{"keyword renamed since", "Server(host, debug=False)", "def Server(host, verbose=False):", false},
+		{"swallowed by kwargs", "Server(host, debug=False)", "def Server(host, **kw):", false},
+		{"whole signature lacks a parameter", "Server(host)", "def Server(host, port=80):", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			qs := quotedSignatures([]string{"Signature: ``" + tc.quote + "``"})
+			if len(qs) != 1 {
+				t.Fatalf("quotes of %q: %d, want 1", tc.quote, len(qs))
+			}
+			if got := quoteFits(qs[0])(sig(tc.def)); got != tc.want {
+				t.Errorf("quoteFits(%q)(%q) = %v, want %v", tc.quote, tc.def, got, tc.want)
+			}
+		})
+	}
+}
