@@ -95,8 +95,11 @@ func FuzzTable(f *testing.F) {
 			}
 		}
 	}
-	for i := range ex {
+	for i, e := range ex {
 		f.Add(uint8(i), []byte("{ ( [ \"x\" ] ) }\n\x00"))
+		if e.Language() == "kotlin" { // the reparse path (reparse.go)
+			f.Add(uint8(i), []byte("class A {\n  class B\n  internal constructor(x: Int) {\n  }\n  fun f() = 1\n}\n"))
+		}
 	}
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		e := ex[int(which)%len(ex)]

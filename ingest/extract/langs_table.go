@@ -227,6 +227,7 @@ var tableLangs = []*tableLang{
 		selfNames:   []string{"this"},
 		overloads:   &overloadRule{lists: []string{"function_value_parameters", "class_parameters"}, params: []string{"parameter", "class_parameter"}},
 		hook:        kotlinHook,
+		repair:      kotlinJoinCtorLines,
 		importHints: true,
 		typeRefs: &typeRefRule{lists: []string{"user_type"}, skipUnder: []string{"delegation_specifier", "constructor_invocation"},
 			idents: []string{"identifier"}, lastIdent: true, ignore: setOf("Any", "Unit", "Nothing", "String", "Int", "Long", "Boolean",

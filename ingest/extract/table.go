@@ -158,6 +158,9 @@ type tableLang struct {
 	// typeRefs, when set, makes every type written in a type position
 	// (a parameter's, a field's, a return type) a references edge.
 	typeRefs *typeRefRule
+	// repair, when the file parses with errors, rewrites it without moving
+	// any byte (reparse); the rewrite's tree is kept when it has fewer.
+	repair func(src []byte) ([]byte, bool)
 }
 
 // typeRefRule says where a grammar writes types: the fields holding a
@@ -338,6 +341,9 @@ func (e tableExtractor) Extract(relPath string, src []byte) (*Result, error) {
 	t, err := e.g.parse(src)
 	if err != nil {
 		return tooLargeOr(relPath, e.l.name, src, err)
+	}
+	if t.errors > 0 && e.l.repair != nil {
+		t = reparse(e.g, t, src, e.l.repair)
 	}
 	defer t.release()
 	x := &tableExtract{l: e.l, t: t, tt: e.tables(), b: newTreeBuilder(relPath, e.l.name, t), isTest: tableIsTestFile(relPath)}

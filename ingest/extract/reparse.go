@@ -1,0 +1,75 @@
+package extract
+
+import (
+	"bytes"
+	"regexp"
+	"sort"
+)
+
+// reparse returns the tree of src as repair rewrites it when that parses
+// with fewer errors, else t. A repair keeps every byte offset (it only
+// turns line breaks into spaces), so the text the extractors read is src
+// itself and each node's rows are counted again in src.
+func reparse(g *grammar, t *tree, src []byte, repair func([]byte) ([]byte, bool)) *tree {
+	fixed, ok := repair(src)
+	if !ok {
+		return t
+	}
+	u, err := g.parse(fixed)
+	if err != nil {
+		return t
+	}
+	if u.errors >= t.errors {
+		u.release()
+		return t
+	}
+	t.release()
+	u.src = src
+	restoreRows(u.n, src)
+	return u
+}
+
+// restoreRows sets each node's rows from its byte offsets in src.
+func restoreRows(n []fnode, src []byte) {
+	var breaks []uint32
+	for i, c := range src {
+		if c == '\n' {
+			breaks = append(breaks, uint32(i))
+		}
+	}
+	row := func(off uint32) uint32 {
+		return uint32(sort.Search(len(breaks), func(k int) bool { return breaks[k] >= off }))
+	}
+	for i := range n {
+		n[i].row, n[i].endRow = row(n[i].start), row(n[i].end)
+	}
+}
+
+// kotlinCtorBreak finds a class header whose primary constructor starts
+// the next line, as ktfmt writes a long one:
+//
+//	public class Builder
+//	internal constructor(internal val name: String) : Taggable.Builder<Builder> {
+//
+// tree-sitter-kotlin v1.1.0 ends a nested class's declaration at that
+// line break, so the class, its members and everything after it in the
+// file came out as ERROR (kotlinpoet's TypeSpec, FileSpec, PropertySpec).
+var kotlinCtorBreak = regexp.MustCompile(`(?m)\b(?:class|object)\s+` + "`?" + `\w+` + "`?" + `(?:<[^\n{}()]*>)?[ \t]*(\r?\n)[ \t]*(?:(?:private|internal|protected|public)[ \t]+)?(?:@[\w.]+(?:\([^\n)]*\))?[ \t]+)*constructor\s*\(`)
+
+// kotlinJoinCtorLines writes those line breaks as spaces.
+func kotlinJoinCtorLines(src []byte) ([]byte, bool) {
+	if !bytes.Contains(src, []byte("constructor")) {
+		return nil, false
+	}
+	ms := kotlinCtorBreak.FindAllSubmatchIndex(src, -1)
+	if len(ms) == 0 {
+		return nil, false
+	}
+	out := bytes.Clone(src)
+	for _, m := range ms {
+		for k := m[2]; k < m[3]; k++ {
+			out[k] = ' '
+		}
+	}
+	return out, true
+}

@@ -1,0 +1,73 @@
+package extract
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestKotlinCtorOnNextLine: a nested class whose primary constructor
+// starts the next line (ktfmt's style for a long header) parsed as ERROR
+// in tree-sitter-kotlin v1.1.0, and the class, its members and the rest
+// of the file were lost (kotlinpoet's TypeSpec.Builder had no
+// addFunction). The file is parsed again with that line break as a
+// space; lines stay the file's own.
+func TestKotlinCtorOnNextLine(t *testing.T) {
+	src := `package p
+
+public class TypeSpec
+private constructor(builder: Builder) : Taggable {
+  public val kind: Int = builder.kind
+
+  public class Builder
+  internal constructor(
+    internal var kind: Int,
+  ) : Taggable.Builder<Builder> {
+    public fun addFunction(f: String): Builder = this
+
+    public fun build(): TypeSpec = TypeSpec(this)
+  }
+
+  public companion object {
+    @JvmStatic public fun classBuilder(name: String): Builder = Builder(1)
+  }
+}
+
+public fun after(): Int = 2
+`
+	r, err := ExtractFile("p/TypeSpec.kt", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkInvariants(t, r)
+	type span struct{ Line, EndLine uint32 }
+	got := map[string]span{}
+	for _, n := range r.Nodes {
+		got[n.ID] = span{n.Line, n.EndLine}
+	}
+	want := map[string]span{
+		"file::p/TypeSpec.kt::TypeSpec":                       {3, 19},
+		"file::p/TypeSpec.kt::TypeSpec::Builder":              {7, 14},
+		"file::p/TypeSpec.kt::TypeSpec::Builder::addFunction": {11, 11},
+		"file::p/TypeSpec.kt::TypeSpec::Builder::build":       {13, 13},
+		"file::p/TypeSpec.kt::TypeSpec::classBuilder":         {17, 17},
+		"file::p/TypeSpec.kt::after":                          {21, 21},
+	}
+	for id, w := range want {
+		if g, ok := got[id]; !ok || g != w {
+			t.Errorf("%s: %+v (present %v), want %+v", id, g, ok, w)
+		}
+	}
+	if r.ParseErrors != 0 {
+		t.Errorf("parse errors %d after the repair", r.ParseErrors)
+	}
+	// A file that parses is never rewritten; one the rewrite does not
+	// help keeps its first tree.
+	if _, ok := kotlinJoinCtorLines([]byte("class A(val x: Int)\n")); ok {
+		t.Error("a header without a broken constructor line was rewritten")
+	}
+	fixed, _ := kotlinJoinCtorLines([]byte(src))
+	if diff := cmp.Diff(len(src), len(fixed)); diff != "" {
+		t.Errorf("the rewrite moved bytes: %s", diff)
+	}
+}
