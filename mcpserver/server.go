@@ -197,20 +197,20 @@ func normalizeToolNames(d *tools.Dispatcher) mcp.Middleware {
 			}
 			p, ok := req.GetParams().(*mcp.CallToolParamsRaw)
 			if !ok || p == nil {
-				return next(ctx, method, req)
+				return answered(next(ctx, method, req))
 			}
 			if t, ok := d.Registry.Lookup(p.Name); ok {
 				p.Name = t.Name
 				if offeredTools(d)(t) {
-					return next(ctx, method, req)
+					return answered(next(ctx, method, req))
 				}
 				// Not in tools/list (its toolset is off), still callable.
 				res := EventsOf(d).Observe(t.Name, "mcp", p.Arguments, nil, func(pr tools.Progress) tools.Result {
 					return d.Call(ctx, t.Name, p.Arguments, pr)
 				})
-				return toMCP(res, d.Session.Config().OutputSchemas && t.Output != nil), nil
+				return toolAnswer{toMCP(res, d.Session.Config().OutputSchemas && t.Output != nil)}, nil
 			}
-			return toMCP(d.Call(ctx, p.Name, p.Arguments, nil), false), nil
+			return toolAnswer{toMCP(d.Call(ctx, p.Name, p.Arguments, nil), false)}, nil
 		}
 	}
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package mcpserver
+
+const raceOn = false
