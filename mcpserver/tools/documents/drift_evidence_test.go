@@ -198,10 +198,42 @@ func TestHistoryOfIsBounded(t *testing.T) {
 	defer func(b time.Duration) { historyBudget = b }(historyBudget)
 	historyBudget = 50 * time.Millisecond
 	fs := historyOf(context.Background(), t.TempDir(), []*nameClaim{{names: []string{"frobnicate"}}})
-	if fs.ok {
+	if fs.namesOK {
 		t.Fatal("a git that did not answer within the budget read as a history")
 	}
 	if class, _ := fs.judge(&nameClaim{names: []string{"frobnicate"}}); class != evNoHistory {
 		t.Errorf("judge = %s, want %s", class, evNoHistory)
+	}
+}
+
+// A def-diff query past its budget leaves the cheap path query its own:
+// a module git shows deleted is still removed_in_history, while the
+// names wait (no_history). kombu's reference pages for deleted modules
+// lost their evidence this way at load 40 (split10's held-out, seen).
+func TestHistoryOfBudgetsEachQuery(t *testing.T) {
+	bin := t.TempDir()
+	git := "#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = -G ] && exec /bin/sleep 3; done\n" +
+		"case \"$*\" in *diff-filter=DR*) printf '@@abc1234 drop kit.legacy\\n\\nD\\tsrc/kit/legacy.py\\n';; esac\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(git), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	defer func(b time.Duration) { historyBudget = b }(historyBudget)
+	historyBudget = 200 * time.Millisecond
+	module := &nameClaim{paths: modulePaths("kit.legacy")}
+	name := &nameClaim{names: []string{"frobnicate"}}
+	fs := historyOf(context.Background(), t.TempDir(), []*nameClaim{module, name})
+	tests := []struct {
+		name      string
+		c         *nameClaim
+		class, by string
+	}{
+		{"deleted module", module, evRemoved, "abc1234 drop kit.legacy"},
+		{"name past the budget", name, evNoHistory, ""},
+	}
+	for _, tc := range tests {
+		if class, by := fs.judge(tc.c); class != tc.class || by != tc.by {
+			t.Errorf("%s: judge = %s %q, want %s %q", tc.name, class, by, tc.class, tc.by)
+		}
 	}
 }
