@@ -14,8 +14,11 @@ type KnownReport struct {
 	// Keys: predict, rules, bm25, rrf (and known-notask in Half).
 	One  map[string]Scores `json:"one_file_and_task"`
 	Half map[string]Scores `json:"half_commit"`
-	// PlanTask: validate_plan with the task, on the plans of Plan.
-	PlanTask Scores `json:"validate_plan_with_task"`
+	// PlanTask: validate_plan with the task, on the plans of Plan;
+	// PlanPredict: predict given the same plan as changed_nodes and the
+	// same task, so the two answers to one question compare.
+	PlanTask    Scores `json:"validate_plan_with_task"`
+	PlanPredict Scores `json:"predict_plan_with_task"`
 }
 
 // runKnown adds the known-context scores to rr.
@@ -43,8 +46,14 @@ func runKnown(ctx context.Context, src, rev string, s *Split, qs []Query, rose *
 	if kr.Half["known-notask"], err = EvaluateKnown(withoutTask{sp}, half, s.Universe); err != nil {
 		return err
 	}
-	kr.PlanTask, err = evaluatePlansBy(PlanQueries(qs), s.Universe, func(q PlanQuery) ([]string, error) {
+	pqs := PlanQueries(qs)
+	if kr.PlanTask, err = evaluatePlansBy(pqs, s.Universe, func(q PlanQuery) ([]string, error) {
 		return sp.gaps(q.Plan, CleanMessage(msgs[q.Commit]))
+	}); err != nil {
+		return err
+	}
+	kr.PlanPredict, err = evaluatePlansBy(pqs, s.Universe, func(q PlanQuery) ([]string, error) {
+		return sp.PredictKnown(q.Plan, CleanMessage(msgs[q.Commit]), 10)
 	})
 	rr.Known = kr
 	return err

@@ -111,8 +111,8 @@ func RunRepo(ctx context.Context, cfg Config, r Repo) RepoReport {
 			rr.Err = err.Error()
 		} else {
 			k := rr.Known
-			cfg.Logf("%s: with the task: predict R@10 %.3f, rules %.3f, bm25 %.3f, rrf %.3f; half: predict %.3f (no task %.3f), rules %.3f; validate_plan %.3f", r.Name,
-				k.One["predict"].R10, k.One["rules"].R10, k.One["bm25"].R10, k.One["rrf"].R10, k.Half["predict"].R10, k.Half["known-notask"].R10, k.Half["rules"].R10, k.PlanTask.R10)
+			cfg.Logf("%s: with the task: predict R@10 %.3f, rules %.3f, bm25 %.3f, rrf %.3f; half: predict %.3f (no task %.3f), rules %.3f; plans: validate_plan %.3f, predict %.3f", r.Name,
+				k.One["predict"].R10, k.One["rules"].R10, k.One["bm25"].R10, k.One["rrf"].R10, k.Half["predict"].R10, k.Half["known-notask"].R10, k.Half["rules"].R10, k.PlanTask.R10, k.PlanPredict.R10)
 		}
 	}
 	return rr
