@@ -180,8 +180,8 @@ func mergeCodeRoot(s *session.State, old *session.Bundle, o *ingest.Output, r se
 	r.Namespace = p.NS
 	nb := &session.Bundle{Graph: merged}
 	for _, x := range old.Roots {
-		if x.Path == r.Path {
-			continue
+		if x.Path == r.Path && x.Adapter == "code" {
+			continue // a documents root at the same path stays
 		}
 		if x.Path == p.BareRoot {
 			x.Namespace = p.Bare

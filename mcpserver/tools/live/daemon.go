@@ -121,8 +121,8 @@ func runDaemonStart(c *tools.Call, in daemonStartParams) (daemon.Status, error) 
 	paths := in.WatchPaths
 	if len(paths) == 0 {
 		for _, r := range b.Roots {
-			if len(b.Files) > 0 && slices.ContainsFunc(b.Files, func(f session.RootFiles) bool { return f.Root == r.Path }) {
-				paths = append(paths, r.Path)
+			if len(b.Files) > 0 && slices.ContainsFunc(b.Files, func(f session.RootFiles) bool { return f.Root == r.Path }) && !slices.Contains(paths, r.Path) {
+				paths = append(paths, r.Path) // once: docs merged from a code root share its path
 			}
 		}
 	}

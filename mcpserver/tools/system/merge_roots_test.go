@@ -51,4 +51,15 @@ func TestDocsMergedFromTheCodeRootKeepIt(t *testing.T) {
 	if modified != 1 {
 		t.Errorf("audit's roots after editing backend/auth.py: %v, want 1 file modified", roots)
 	}
+	// The daemon watches the path once, and its re-ingest of the code
+	// root (a merge, since two roots) keeps the documents root.
+	st := tooltest.MustCall(t, d, "daemon_start", map[string]any{"agent_id": "t"})
+	defer tooltest.MustCall(t, d, "daemon_stop", map[string]any{"agent_id": "t"})
+	if w := st["watch_paths"].([]any); len(w) != 1 {
+		t.Errorf("watch_paths %v, want the root once", w)
+	}
+	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir, "mode": "merge", "incremental": true})
+	if rs := d.Session.Current().Roots; len(rs) != 2 || rs[0].Adapter == rs[1].Adapter {
+		t.Errorf("roots after the code root's re-ingest: %+v, want its code and universal roots", rs)
+	}
 }
