@@ -1,6 +1,7 @@
 package change
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -273,7 +274,33 @@ func (pl *plan) gaps() float64 {
 	}
 	pl.callers(get)
 	pl.taskGaps(get)
-	return pl.rankGaps(acc)
+	return pl.rankGaps(acc, pl.knownOrder())
+}
+
+// knownOrder is predict's ranking (1-based) of the files the plan leaves
+// out, given every changed file and the task at once: co-change rules
+// over the whole set, the task's files, dependencies and activity, fused
+// by rank (history.PredictKnown). On the same plans it finds the missing
+// file more often than ordering by the noisy-or of each file's
+// probability (benchmarks/results/names-plan.md).
+func (pl *plan) knownOrder() map[graph.NodeID]int {
+	changed := pl.changed[:min(len(pl.changed), history.MaxKnownChanged)]
+	if len(changed) == 0 && len(pl.task) == 0 {
+		return nil
+	}
+	pp := history.DefaultPredictParams()
+	pp.TopK = 100
+	res, err := history.PredictKnown(pl.b.History(), history.Known{Changed: changed, Task: pl.task}, pp, history.DefaultFusion)
+	if err != nil {
+		return nil
+	}
+	order := map[graph.NodeID]int{}
+	for _, pr := range res.Predictions {
+		if !pl.skip(pr.Node) {
+			order[pr.Node] = len(order) + 1
+		}
+	}
+	return order
 }
 
 // planToken is a name in a description: getValue, node.getValue.
@@ -516,10 +543,12 @@ func (pl *plan) skip(id graph.NodeID) bool {
 // first ten gaps 67 % of the time with a cut at 0.1, 77 % at 0.02).
 const minGapProbability = 0.02
 
-// rankGaps orders the gaps — critical first, then by probability — and
-// returns their mass.
-func (pl *plan) rankGaps(acc map[graph.NodeID]*gapAcc) float64 {
+// rankGaps orders the gaps — by severity, then the callers of what the
+// plan changes, then in predict's order (order), then by probability —
+// and returns their mass.
+func (pl *plan) rankGaps(acc map[graph.NodeID]*gapAcc, order map[graph.NodeID]int) float64 {
 	gaps := make([]gapJSON, 0, len(acc))
+	rank := map[string]int{}
 	mass := 0.0
 	x := pl.b.History()
 	for id, a := range acc {
@@ -531,6 +560,7 @@ func (pl *plan) rankGaps(acc map[graph.NodeID]*gapAcc) float64 {
 			continue // an old release note or migration is never changed again: newFragments proposes a new one
 		}
 		gp := gapJSON{FilePath: tools.ShortID(pl.g, id), NodeID: pl.g.ExternalID(id), SignalStrength: tools.Round3(p), Severity: "info", Source: "co_change"}
+		rank[gp.NodeID] = gapRank(a, order[id])
 		switch {
 		case a.caller != "" && a.byName:
 			gp.Source = "name_match"
@@ -552,12 +582,40 @@ func (pl *plan) rankGaps(acc map[graph.NodeID]*gapAcc) float64 {
 		mass += map[string]float64{"critical": 1, "warning": 0.5, "info": 0.15}[gp.Severity] * max(p, 0.2)
 		gaps = append(gaps, gp)
 	}
+	sortGaps(gaps, rank)
+	if len(gaps) > maxPlanGaps {
+		gaps = gaps[:maxPlanGaps]
+	}
+	pl.out.Gaps = gaps
+	return mass
+}
+
+// gapRank is where a gap goes among those of its severity: the callers
+// of what the plan changes first (predict knows no symbols), then
+// predict's order (r, 0 when predict does not rank it), then the rest.
+func gapRank(a *gapAcc, r int) int {
+	switch {
+	case a.caller != "":
+		return 0
+	case r > 0:
+		return r
+	}
+	return math.MaxInt32
+}
+
+// severityOrder puts the most severe gaps first (suggest and the
+// guidance read them in that order).
+var severityOrder = map[string]int{"critical": 0, "warning": 1, "info": 2}
+
+// sortGaps orders gaps by severity, then by rank, then by probability,
+// then by node ID.
+func sortGaps(gaps []gapJSON, rank map[string]int) {
 	slices.SortFunc(gaps, func(a, b gapJSON) int {
-		if (a.Severity == "critical") != (b.Severity == "critical") {
-			if a.Severity == "critical" {
-				return -1
-			}
-			return 1
+		if sa, sb := severityOrder[a.Severity], severityOrder[b.Severity]; sa != sb {
+			return cmp.Compare(sa, sb)
+		}
+		if ra, rb := rank[a.NodeID], rank[b.NodeID]; ra != rb {
+			return cmp.Compare(ra, rb)
 		}
 		if a.SignalStrength != b.SignalStrength {
 			if a.SignalStrength > b.SignalStrength {
@@ -567,11 +625,6 @@ func (pl *plan) rankGaps(acc map[graph.NodeID]*gapAcc) float64 {
 		}
 		return strings.Compare(a.NodeID, b.NodeID)
 	})
-	if len(gaps) > maxPlanGaps {
-		gaps = gaps[:maxPlanGaps]
-	}
-	pl.out.Gaps = gaps
-	return mass
 }
 
 // ownTestsOf lists the tests of file named after it (its stem once the
