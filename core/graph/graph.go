@@ -69,6 +69,7 @@ func NewWithCapacity(nodes, edges int) *Graph {
 	s.PageRank = make([]float32, 0, nodes)
 	s.Plasticity = make([]PlasticityNode, 0, nodes)
 	s.attrs.flat = make([]nodeAttr, 0, nodes)
+	s.nodeType = make([]NodeType, 0, nodes)
 	s.lastModified = make([]float64, 0, nodes)
 	s.changeFrequency = make([]float32, 0, nodes)
 	return g
@@ -130,6 +131,7 @@ func (g *Graph) UpsertNode(n Node) (NodeID, bool, error) {
 func (g *Graph) setNode(id NodeID, n Node) {
 	s := &g.nodes
 	s.attrs.set(int(id), g.nodeAttrOf(n))
+	s.nodeType[id] = n.Type
 	s.lastModified[id] = Finite64(n.LastModified)
 	s.changeFrequency[id] = finite.Clamp(n.ChangeFrequency, 0, 1)
 }
@@ -142,7 +144,7 @@ func (g *Graph) nodeAttrOf(n Node) nodeAttr {
 	}
 	// Interned in this order (label, tags, provenance) as before the
 	// record: handles number strings in the order they were first seen.
-	a := nodeAttr{externalID: n.ExternalID, label: g.strings.Intern(label), nodeType: n.Type}
+	a := nodeAttr{externalID: n.ExternalID, label: g.strings.Intern(label)}
 	var tags []Str
 	if len(n.Tags) > 0 {
 		tags = make([]Str, 0, len(n.Tags))
@@ -281,7 +283,7 @@ func (g *Graph) Label(id NodeID) string { return g.strings.String(g.nodes.attr(i
 func (g *Graph) LabelStr(id NodeID) Str { return g.nodes.attr(id).label }
 
 // Type of a node.
-func (g *Graph) Type(id NodeID) NodeType { return g.nodes.attr(id).nodeType }
+func (g *Graph) Type(id NodeID) NodeType { return g.nodes.nodeType[id] }
 
 // TagStrs returns the interned tags of a node (do not modify).
 func (g *Graph) TagStrs(id NodeID) []Str { return g.nodes.attr(id).tags }
@@ -350,7 +352,7 @@ func (g *Graph) Node(id NodeID) Node {
 	return Node{
 		ExternalID:      g.nodes.attr(id).externalID,
 		Label:           g.Label(id),
-		Type:            g.nodes.attr(id).nodeType,
+		Type:            g.nodes.nodeType[id],
 		Tags:            g.Tags(id),
 		LastModified:    g.nodes.lastModified[id],
 		ChangeFrequency: g.nodes.changeFrequency[id],

@@ -102,8 +102,8 @@ func (g *Graph) ForEachTag(f func(tag string, nodes []NodeID)) {
 // CountByType returns the number of nodes of each type present.
 func (g *Graph) CountByType() map[NodeType]int {
 	out := map[NodeType]int{}
-	for i := range g.NumNodes() {
-		out[g.nodes.attr(NodeID(i)).nodeType]++
+	for _, t := range g.nodes.nodeType {
+		out[t]++
 	}
 	return out
 }

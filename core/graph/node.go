@@ -45,13 +45,14 @@ type provenance struct {
 
 // nodeAttr is what a node carries that only a build writes (AddNode,
 // UpsertNode, Finalize's tag packing): one record, so that a splice shares
-// the runs of nodes it keeps with its base graph as one column.
+// the runs of nodes it keeps with its base graph as one column. The type
+// is not in it: queries read it per node (temporal decay), and a byte a
+// node is cheaper to copy than a 72-byte stride is to scan.
 type nodeAttr struct {
 	externalID string
 	tags       []Str
 	prov       provenance
 	label      Str
-	nodeType   NodeType
 }
 
 // NodeStorage holds per-node data as parallel arrays (struct of arrays),
@@ -71,8 +72,10 @@ type NodeStorage struct {
 	Plasticity []PlasticityNode
 
 	// Cold path: seed finding, display, export. attrs is shared with
-	// spliced generations; the two numbers git enrichment sets stay flat.
+	// spliced generations; the type and the two numbers git enrichment
+	// sets are flat arrays each graph copies.
 	attrs           attrCol[nodeAttr]
+	nodeType        []NodeType
 	lastModified    []float64
 	changeFrequency []float32
 }
@@ -96,6 +99,7 @@ func (s *NodeStorage) grow() {
 	s.PageRank = append(s.PageRank, 0)
 	s.Plasticity = append(s.Plasticity, PlasticityNode{})
 	s.attrs.push(nodeAttr{})
+	s.nodeType = append(s.nodeType, 0)
 	s.lastModified = append(s.lastModified, 0)
 	s.changeFrequency = append(s.changeFrequency, 0)
 }
@@ -106,6 +110,7 @@ func (s *NodeStorage) clone() NodeStorage {
 		PageRank:        append([]float32(nil), s.PageRank...),
 		Plasticity:      append([]PlasticityNode(nil), s.Plasticity...),
 		attrs:           attrCol[nodeAttr]{flat: s.attrs.flatCopy()},
+		nodeType:        append([]NodeType(nil), s.nodeType...),
 		lastModified:    append([]float64(nil), s.lastModified...),
 		changeFrequency: append([]float32(nil), s.changeFrequency...),
 	}

@@ -72,7 +72,7 @@ func (g *Graph) ToRaw() (*Raw, error) {
 		r.Strings = append(r.Strings, g.nodes.attr(NodeID(i)).externalID)
 	}
 	r.Label = make([]uint32, n)
-	r.Type = make([]NodeType, n)
+	r.Type = append([]NodeType(nil), g.nodes.nodeType...)
 	r.TagOffsets = make([]uint32, n+1)
 	r.LastModified = append([]float64(nil), g.nodes.lastModified...)
 	r.ChangeFrequency = append([]float32(nil), g.nodes.changeFrequency...)
@@ -85,7 +85,7 @@ func (g *Graph) ToRaw() (*Raw, error) {
 	r.Canonical = make([]bool, n)
 	for i := 0; i < n; i++ {
 		a := g.nodes.attr(NodeID(i))
-		r.Label[i], r.Type[i] = str(a.label), a.nodeType
+		r.Label[i] = str(a.label)
 		for _, t := range a.tags {
 			r.Tags = append(r.Tags, str(t))
 		}
@@ -216,7 +216,8 @@ func FromRaw(r *Raw) (*Graph, error) {
 		}
 		s.grow()
 		g.byExt[ext] = NodeID(i)
-		a := nodeAttr{externalID: ext, label: canon(r.Label[i]), nodeType: r.Type[i]}
+		a := nodeAttr{externalID: ext, label: canon(r.Label[i])}
+		s.nodeType[i] = r.Type[i]
 		if lo, hi := r.TagOffsets[i], r.TagOffsets[i+1]; hi > lo {
 			tags := make([]Str, 0, hi-lo)
 			for _, t := range r.Tags[lo:hi] {

@@ -117,6 +117,7 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 		for _, r := range sp.Ranges {
 			for _, nd := range r.Nodes {
 				id := lay.newExt[nd.ExternalID]
+				out.nodes.nodeType[id] = nd.Type
 				out.nodes.lastModified[id] = Finite64(nd.LastModified)
 				out.nodes.changeFrequency[id] = finite.Clamp(nd.ChangeFrequency, 0, 1)
 			}
@@ -331,6 +332,7 @@ func (s *NodeStorage) spliced(from []NodeID, firing bool, placed []NodeID, vals 
 	c := NodeStorage{
 		PageRank:        make([]float32, n),
 		Plasticity:      make([]PlasticityNode, n),
+		nodeType:        make([]NodeType, n),
 		lastModified:    make([]float64, n),
 		changeFrequency: make([]float32, n),
 	}
@@ -350,6 +352,7 @@ func (s *NodeStorage) spliced(from []NodeID, firing bool, placed []NodeID, vals 
 		if firing {
 			copy(c.Plasticity[i:j], s.Plasticity[o:hi])
 		}
+		copy(c.nodeType[i:j], s.nodeType[o:hi])
 		copy(c.lastModified[i:j], s.lastModified[o:hi])
 		copy(c.changeFrequency[i:j], s.changeFrequency[o:hi])
 		i = j
