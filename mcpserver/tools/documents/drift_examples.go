@@ -172,6 +172,7 @@ func appendBlock(out [][]exLine, lines []string, lo, hi int, source, console boo
 		console = console || hasPrompt(lines[lo:hi])
 	}
 	var b []exLine
+	open := 0 // brackets the session's statement leaves open
 	for j := lo; j < hi; j++ {
 		switch {
 		case source && !hasPrompt(lines[lo:hi]):
@@ -179,6 +180,13 @@ func appendBlock(out [][]exLine, lines []string, lo, hi int, source, console boo
 		case console || source:
 			if m := promptRe.FindStringSubmatchIndex(lines[j]); m != nil {
 				b = append(b, exLine{j + 1, lines[j][m[1]:]})
+				open = max(0, open+bracketDelta(lines[j][m[1]:]))
+			} else if open > 0 {
+				// An open statement goes on over unprompted lines: no
+				// output comes before it ends (pendulum's timezones.md
+				// writes a call's argument lines without "...").
+				b = append(b, exLine{j + 1, lines[j]})
+				open = max(0, open+bracketDelta(lines[j]))
 			}
 		}
 	}
@@ -215,4 +223,15 @@ func dedent(b []exLine) []exLine {
 		}
 	}
 	return b
+}
+
+// bracketDelta is how many brackets s opens and leaves open (negative:
+// closes more); strings and a comment do not count.
+func bracketDelta(s string) int {
+	d := 0
+	scanBrackets(s, 0, func(j, depth int) bool {
+		d = depth
+		return s[j] != '#'
+	})
+	return d
 }

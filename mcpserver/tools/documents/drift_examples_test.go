@@ -84,7 +84,8 @@ func head(t *testing.T, dir, day string) string {
 
 func TestExampleCalls(t *testing.T) {
 	doc := "# T\n\n```py\nfrom kit import run as go, Box\nimport kit.sub\ngo(1, 2, *rest, k=1)\nkit.sub.f(x=\"a, b=c\", **kw)\nBox(lambda a, b: a, key=1)\nBox = 3\nBox(1)\nobj.go(1)\npkg.f(1)\npkg(2)\nb = kit.Box(1)\nb.grow(by=2)\nb.x.y(1)\n```\n\n" +
-		".. doctest::\n\n   >>> go(\n   ...   y=2)\n   3\n"
+		".. doctest::\n\n   >>> go(\n   ...   y=2)\n   3\n" +
+		"\n```python\n>>> go(1,  # (\n        z=2)\n'out'\n>>> go(3)\n```\n"
 	var got []string
 	for _, c := range exampleCalls(pyExamples(doc), func(p string) bool { return p == "pkg" }) {
 		got = append(got, fmt.Sprintf("%d %s pos=%d kws=%v *=%v **=%v", c.line, c.target, c.pos, c.kws, c.starPos, c.starKw))
@@ -97,6 +98,8 @@ func TestExampleCalls(t *testing.T) {
 		"14 kit.Box pos=1 kws=[] *=false **=false",
 		"15 kit.Box.grow pos=0 kws=[by] *=false **=false",
 		"21 kit.run pos=0 kws=[y] *=false **=false",
+		"26 kit.run pos=1 kws=[z] *=false **=false", // argument lines without "..." (pendulum)
+		"29 kit.run pos=1 kws=[] *=false **=false",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)
