@@ -73,3 +73,29 @@ func kotlinJoinCtorLines(src []byte) ([]byte, bool) {
 	}
 	return out, true
 }
+
+// rsSpaceRawBorrows blanks the & of `&raw x` where x is not const or
+// mut (a borrow of a variable named raw: bat's `match &raw {`).
+// tree-sitter-rust v0.24 reads `&raw` as the start of a raw borrow
+// (`&raw const p`) and lost the rest of the impl, so later functions
+// landed in the wrong owner. The borrow itself names no definition.
+func rsSpaceRawBorrows(src []byte) ([]byte, bool) {
+	var out []byte
+	for i := 0; ; {
+		k := bytes.Index(src[i:], []byte("&raw "))
+		if k < 0 {
+			break
+		}
+		at := i + k
+		i = at + 5
+		rest := bytes.TrimLeft(src[i:], " \t\r\n")
+		if bytes.HasPrefix(rest, []byte("const")) || bytes.HasPrefix(rest, []byte("mut")) {
+			continue
+		}
+		if out == nil {
+			out = bytes.Clone(src)
+		}
+		out[at] = ' '
+	}
+	return out, out != nil
+}

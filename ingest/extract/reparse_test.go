@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -69,5 +70,54 @@ public fun after(): Int = 2
 	fixed, _ := kotlinJoinCtorLines([]byte(src))
 	if diff := cmp.Diff(len(src), len(fixed)); diff != "" {
 		t.Errorf("the rewrite moved bytes: %s", diff)
+	}
+}
+
+// TestRustBorrowOfRaw: `match &raw {` (a variable named raw) read as the
+// start of a raw borrow lost the rest of bat's impl, and the functions
+// after it were filed under the impl's type.
+func TestRustBorrowOfRaw(t *testing.T) {
+	src := `impl TryFrom<RawMatcher> for Matcher {
+    type Error = anyhow::Error;
+    fn try_from(raw: RawMatcher) -> Result<Self, Self::Error> {
+        match &raw {
+            RawMatcher::Simple(s) => {
+                let segments = parse_glob(s)?;
+                Ok(Self { segments })
+            }
+        }
+    }
+}
+
+struct MappingList(Vec<Matcher>);
+
+fn get_def_paths() -> Vec<u8> {
+    let p = &raw const X;
+    vec![]
+}
+`
+	r, err := ExtractFile("build/m.rs", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkInvariants(t, r)
+	ids := map[string]bool{}
+	for _, n := range r.Nodes {
+		ids[n.ID] = true
+	}
+	for _, id := range []string{"file::build/m.rs::MappingList", "file::build/m.rs::get_def_paths", "file::build/m.rs::Matcher::try_from"} {
+		if !ids[id] {
+			t.Errorf("no %s in %v", id, ids)
+		}
+	}
+	if ids["file::build/m.rs::Matcher::get_def_paths"] {
+		t.Error("get_def_paths filed under Matcher")
+	}
+	if r.ParseErrors != 0 {
+		t.Errorf("%d parse errors after the rewrite", r.ParseErrors)
+	}
+	fixed, ok := rsSpaceRawBorrows([]byte(src))
+	if !ok || !bytes.Contains(fixed, []byte("match  raw {")) || !bytes.Contains(fixed, []byte("&raw const X")) || len(fixed) != len(src) {
+		t.Errorf("rewrite:\n%s", fixed)
 	}
 }

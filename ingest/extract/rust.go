@@ -149,6 +149,9 @@ func (rustExtractor) Extract(relPath string, src []byte) (*Result, error) {
 		return tooLargeOr(relPath, "rust", src, err)
 	}
 	t = rsUnwrapItemMacros(t)
+	if t.errors > 0 {
+		t = reparse(rustGrammar, t, t.src, rsSpaceRawBorrows)
+	}
 	defer t.release()
 	x := &rsExtract{
 		t: t, k: rsTablesGet(), b: newTreeBuilder(relPath, "rust", t),
