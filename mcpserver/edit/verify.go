@@ -340,6 +340,11 @@ type Symbol struct {
 	// removed one and added one there (a rename, probably).
 	RenamedTo string `json:"renamed_to,omitempty"`
 	owner     string
+	// params are a method's parameter types in a language with
+	// overloads (Params); overload: the removal was of one of several
+	// methods of its name.
+	params                []string
+	paramsKnown, overload bool
 }
 
 // Declared lists the symbols a file declares, by node ID; ok false when no
@@ -396,6 +401,7 @@ func Declared(rel string, src []byte) (syms map[string]Symbol, pkg string, ok bo
 		}
 		syms[n.ID] = s
 	}
+	withParams(rel, src, syms)
 	return syms, r.Package, true
 }
 
@@ -429,9 +435,13 @@ func RemovedSymbols(rel string, old, next []byte) []Symbol {
 		return nil
 	}
 	after, _, _ := Declared(rel, next)
-	still := map[string]bool{}
+	still := map[string][]Symbol{}
 	for _, s := range after {
-		still[s.Qualified] = true
+		still[s.Qualified] = append(still[s.Qualified], s)
+	}
+	count := map[string]int{}
+	for _, s := range before {
+		count[s.Qualified]++
 	}
 	added := map[string][]string{} // owner → names added there
 	for id, s := range after {
@@ -442,9 +452,10 @@ func RemovedSymbols(rel string, old, next []byte) []Symbol {
 	removedAt := map[string]int{}
 	var out []Symbol
 	for id, s := range before {
-		if _, ok := after[id]; ok || still[s.Qualified] {
+		if _, ok := after[id]; ok && count[s.Qualified] < 2 || len(still[s.Qualified]) > 0 && !overloadGone(s, count[s.Qualified], still[s.Qualified]) {
 			continue
 		}
+		s.overload = len(still[s.Qualified]) > 0
 		removedAt[s.owner]++
 		out = append(out, s)
 	}
@@ -453,8 +464,24 @@ func RemovedSymbols(rel string, old, next []byte) []Symbol {
 			out[i].RenamedTo = a[0]
 		}
 	}
-	slices.SortFunc(out, func(a, b Symbol) int { return strings.Compare(a.Qualified, b.Qualified) })
+	slices.SortFunc(out, func(a, b Symbol) int { return strings.Compare(a.Signature(), b.Signature()) })
 	return out
+}
+
+// overloadGone: s was one of several methods of its name (n before the
+// edit, or several after it) and none of those left (kept) declares its
+// parameter types. Overload IDs are given in order of declaration, so
+// they move when one goes: parameters, not IDs, tell which one went.
+func overloadGone(s Symbol, n int, kept []Symbol) bool {
+	if !s.paramsKnown || n < 2 && len(kept) < 2 {
+		return false
+	}
+	for _, k := range kept {
+		if k.paramsKnown && slices.Equal(k.params, s.params) {
+			return false
+		}
+	}
+	return true
 }
 
 var (

@@ -84,12 +84,14 @@ func TestAntiPatterns(t *testing.T) {
 	runPairCases(t, "AntiPatterns", cases, func(rel string, old, next []byte) string { return kinds(AntiPatterns(rel, old, next)) })
 }
 
+const javaOverloads = "class P {\n  public C parse(O o, String[] a) { return null; }\n  public C parse(final O o, java.util.List<String> a, boolean stop) { return null; }\n  void other() {}\n}\n"
+
 func TestRemovedSymbols(t *testing.T) {
 	t.Parallel()
 	names := func(ss []Symbol) string {
 		var out []string
 		for _, s := range ss {
-			n := s.Qualified
+			n := s.Signature()
 			if s.RenamedTo != "" {
 				n += "->" + s.RenamedTo
 			}
@@ -104,6 +106,12 @@ func TestRemovedSymbols(t *testing.T) {
 		{"go method rename", "tree.go", "package gin\n\ntype node struct{}\n\nfunc (n *node) getValue(p string) int { return len(p) }\n", "package gin\n\ntype node struct{}\n\nfunc (n *node) lookup(p string) int { return len(p) }\n", "node.getValue->lookup"},
 		{"go function kept", "calc.go", "package calc\n\nfunc Sum(xs []int) int { return 0 }\n", "package calc\n\n// Sum adds.\nfunc Sum(xs []int) int { return 1 }\n", ""},
 		{"ts export rename", "src/price.ts", "export function total(a: number): number { return a }\n", "export function sum(a: number): number { return a }\n", "total->sum"},
+		// Overload IDs follow the order of declaration: removing the first
+		// gives its ID to the second.
+		{"java first overload removed", "P.java", javaOverloads, strings.Replace(javaOverloads, "  public C parse(O o, String[] a) { return null; }\n", "", 1), "P.parse(O,String[])"},
+		{"java last overload removed", "P.java", javaOverloads, strings.Replace(javaOverloads, "  public C parse(final O o, java.util.List<String> a, boolean stop) { return null; }\n", "", 1), "P.parse(O,List,boolean)"},
+		{"java overload's parameter renamed", "P.java", javaOverloads, strings.Replace(javaOverloads, "String[] a)", "String[] args)", 1), ""},
+		{"java one method's parameters changed", "Q.java", "class Q {\n  void f(int a) {}\n}\n", "class Q {\n  void f(long a) {}\n}\n", ""},
 	}
 	runPairCases(t, "RemovedSymbols", cases, func(rel string, old, next []byte) string { return names(RemovedSymbols(rel, old, next)) })
 }

@@ -69,7 +69,7 @@ func (b *batchRun) contractBreaks(rel string, removed []edit.Symbol) []edit.Find
 				continue
 			}
 			bases := append(declaredBases(rel, []byte(next), owner), stdBases(next, owner, stdContracts[ext])...)
-			base, unknown, supplied := requiredBy(bd.Graph, bases, s.Name, ext == ".kt", stdContracts[ext], read)
+			base, unknown, supplied := requiredBy(bd.Graph, bases, methodOf(s), ext, stdContracts[ext], read)
 			if base == "" || supplied {
 				continue
 			}
@@ -77,7 +77,7 @@ func (b *batchRun) contractBreaks(rel string, removed []edit.Symbol) []edit.Find
 			if len(unknown) > 0 || usesTrait(next) {
 				sev, how = "warning", "may no longer implement it (a trait or a base the graph does not hold may supply it)"
 			}
-			out = append(out, edit.Finding{File: rel, Line: declLine(next, owner), Symbol: s.Qualified, Kind: "contract_broken", Severity: sev,
+			out = append(out, edit.Finding{File: rel, Line: declLine(next, owner), Symbol: s.Signature(), Kind: "contract_broken", Severity: sev,
 				Detail: fmt.Sprintf("%s was removed from %s, but %s declares %s without a body: %s %s", s.Qualified, rel, base, s.Name, owner, how)})
 		}
 		return nil
@@ -85,23 +85,47 @@ func (b *batchRun) contractBreaks(rel string, removed []edit.Symbol) []edit.Find
 	return out
 }
 
-// requiredBy walks the bases of a class (by name, through the graph) and
-// reports the first one declaring member abstractly (base), the bases the
-// graph does not hold, and whether some base supplies member with a body.
-func requiredBy(g *graph.Graph, bases []string, member string, kotlin bool, std map[string]map[string]bool, read func(graph.NodeID) string) (base string, unknown []string, supplied bool) {
-	walkBases(g, bases, member, map[string]bool{"Any": true},
+// method is a removed method's name and parameter types (known false:
+// not read, any fits).
+type method struct {
+	Name   string
+	params []string
+	known  bool
+}
+
+func methodOf(s edit.Symbol) method {
+	ps, known := s.Params()
+	return method{s.Name, ps, known}
+}
+
+// requiredBy walks the bases of a class (by name, then by the graph's
+// edges) and reports the first one declaring sym abstractly with its
+// parameter types (base), the bases the graph does not hold, and whether
+// some base supplies it with a body. A standard interface a base's header
+// names binds as the class's own do (the graph leaves those out).
+func requiredBy(g *graph.Graph, bases []string, sym method, ext string, std map[string]map[string]bool, read func(graph.NodeID) string) (base string, unknown []string, supplied bool) {
+	fits := func(m graph.NodeID) bool {
+		got, ok := edit.ParamTypes(read(m), sym.Name, ext)
+		return edit.SameParams(sym.params, sym.known, got, ok)
+	}
+	walkBases(g, bases, sym.Name, fits, map[string]bool{"Any": true},
 		func(b string) {
 			if ms, ok := std[b]; !ok {
 				unknown = append(unknown, b)
-			} else if ms[member] && base == "" {
+			} else if ms[sym.Name] && base == "" {
 				base = b + " (standard library)"
 			}
 		},
 		func(b string, n, m graph.NodeID, has bool) bool {
 			switch {
 			case !has:
+				for _, s := range stdBases(read(n), b, std) {
+					if std[s][sym.Name] && base == "" {
+						base = s + " (standard library)"
+					}
+				}
 				return false
-			case !bodiless(read(m), kotlin):
+			case !bodiless(read(m), ext == ".kt"):
 				supplied = true
 				return true
 			case base == "":
@@ -115,8 +139,9 @@ func requiredBy(g *graph.Graph, bases []string, member string, kotlin bool, std 
 	return base, unknown, false
 }
 
-// memberNode is n's member labelled name, if any, and n's bases.
-func memberNode(g *graph.Graph, n graph.NodeID, name string) (m graph.NodeID, found bool, bases []string) {
+// memberNode is n's first member labelled name that fits (nil: any), if
+// any, and the nodes n inherits from or implements.
+func memberNode(g *graph.Graph, n graph.NodeID, name string, fits func(graph.NodeID) bool) (m graph.NodeID, found bool, bases []graph.NodeID) {
 	lo, hi := g.OutRange(n)
 	for e := lo; e < hi; e++ {
 		if g.IsMirror(e) {
@@ -124,11 +149,11 @@ func memberNode(g *graph.Graph, n graph.NodeID, name string) (m graph.NodeID, fo
 		}
 		switch g.RelationName(e) {
 		case "contains":
-			if !found && g.Label(g.Target(e)) == name {
-				m, found = g.Target(e), true
+			if t := g.Target(e); !found && g.Label(t) == name && (fits == nil || fits(t)) {
+				m, found = t, true
 			}
 		case "inherits", "implements":
-			bases = append(bases, g.Label(g.Target(e)))
+			bases = append(bases, g.Target(e))
 		}
 	}
 	return m, found, bases

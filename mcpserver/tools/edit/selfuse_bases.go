@@ -2,7 +2,9 @@ package edit
 
 import (
 	"path"
+	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/ingest/extract"
@@ -23,38 +25,55 @@ func baseAnswers(g *graph.Graph, rel string, next []byte, sym edit.Symbol) (foun
 	if rootMembers[strings.ToLower(path.Ext(rel))][sym.Name] {
 		return true, nil // every class inherits it from the root object
 	}
-	walkBases(g, declaredBases(rel, next, owner), sym.Name, map[string]bool{owner: true},
+	walkBases(g, declaredBases(rel, next, owner), sym.Name, nil, map[string]bool{owner: true},
 		func(b string) { unknown = append(unknown, b) },
 		func(_ string, _, _ graph.NodeID, has bool) bool { found = has; return has })
 	return found, unknown
 }
 
-// walkBases visits the type nodes named by bases, then by their bases,
-// breadth first, each name once and up to 6 levels, with n's member
-// labelled member (has: there is one); a visit returning true stops the
+// walkBases visits the type nodes named by bases ("Base", or "Outer.Base"
+// for a nested one), then their bases by the graph's edges, breadth first,
+// each node once and up to 6 levels, with n's member labelled member that
+// fits (has: there is one; fits nil: any); a visit returning true stops the
 // walk. A name the graph holds no type of goes to missing. The root
 // object's names are not walked.
-func walkBases(g *graph.Graph, bases []string, member string, seen map[string]bool, missing func(name string), visit func(name string, n, m graph.NodeID, has bool) bool) {
-	for depth := 0; len(bases) > 0 && depth < 6; depth++ {
-		var next []string
-		for _, b := range bases {
-			if seen[b] || b == "object" || b == "Object" {
+func walkBases(g *graph.Graph, bases []string, member string, fits func(graph.NodeID) bool, seen map[string]bool, missing func(name string), visit func(name string, n, m graph.NodeID, has bool) bool) {
+	var nodes []graph.NodeID
+	named := func(b string) {
+		if seen[b] || b == "object" || b == "Object" {
+			return
+		}
+		seen[b] = true
+		found := typeNodes(g, b)
+		if len(found) == 0 {
+			missing(b)
+		}
+		nodes = append(nodes, found...)
+	}
+	for _, b := range bases {
+		named(b)
+	}
+	done := map[graph.NodeID]bool{}
+	for depth := 0; len(nodes) > 0 && depth < 6; depth++ {
+		level := nodes
+		nodes = nil
+		for _, n := range level {
+			if done[n] {
 				continue
 			}
-			seen[b] = true
-			nodes := typeNodes(g, b)
-			if len(nodes) == 0 {
-				missing(b)
+			done[n] = true
+			m, has, parents := memberNode(g, n, member, fits)
+			if visit(g.Label(n), n, m, has) {
+				return
 			}
-			for _, n := range nodes {
-				m, has, parents := memberNode(g, n, member)
-				if visit(b, n, m, has) {
-					return
+			for _, p := range parents {
+				if isType(g.Type(p)) {
+					nodes = append(nodes, p)
+				} else {
+					named(g.Label(p)) // a base the resolver left unbound
 				}
-				next = append(next, parents...)
 			}
 		}
-		bases = next
 	}
 }
 
@@ -97,23 +116,54 @@ func declaredBases(rel string, src []byte, owner string) []string {
 			continue
 		}
 		if name, ok := strings.CutPrefix(e.Target, extract.RefPrefix); ok {
-			_, name = cutLast(strings.NewReplacer(".", "::", "\\", "::").Replace(name))
-			out = append(out, name)
+			out = append(out, nestedName(strings.NewReplacer(".", "::", "\\", "::").Replace(name), header(string(src), owner)))
 		}
 	}
 	return out
 }
 
-// typeNodes are the graph's classes, types and modules labelled name.
+// header is owner's declaration line in src, up to its body.
+func header(src, owner string) string {
+	return regexp.MustCompile(`\b(?:class|interface|record|enum|object|struct)\s+` + regexp.QuoteMeta(owner) + `\b[^{;]*`).FindString(src)
+}
+
+// nestedName is a base's simple name, or "Outer.Inner" when it is written
+// inside another type (AbstractHelpFormatter.Builder, in the reference or
+// in the class's header hdr): many classes share a nested type's simple
+// name.
+func nestedName(qualified, hdr string) string {
+	rest, name := cutLast(qualified)
+	if _, outer := cutLast(rest); outer != "" && unicode.IsUpper(rune(outer[0])) {
+		return outer + "." + name
+	}
+	if m := regexp.MustCompile(`\b([A-Z]\w*)\s*\.\s*` + regexp.QuoteMeta(name) + `\b`).FindStringSubmatch(hdr); m != nil {
+		return m[1] + "." + name
+	}
+	return name
+}
+
+// typeNodes are the graph's classes, types and modules labelled name;
+// "Outer.Inner" names a nested one, inside a type labelled Outer.
 func typeNodes(g *graph.Graph, name string) []graph.NodeID {
+	outer, inner, nested := strings.Cut(name, ".")
+	if !nested {
+		inner = name
+	}
 	var out []graph.NodeID
-	for _, n := range g.NodesByLabel(name) {
-		switch g.Type(n) {
-		case graph.Class, graph.Struct, graph.Type, graph.Module, graph.Enum:
+	for _, n := range g.NodesByLabel(inner) {
+		if isType(g.Type(n)) && (!nested || strings.HasSuffix(g.ExternalID(n), "::"+outer+"::"+inner)) {
 			out = append(out, n)
 		}
 	}
 	return out
+}
+
+func isType(t graph.NodeType) bool {
+	switch t {
+	case graph.Class, graph.Struct, graph.Type, graph.Module, graph.Enum:
+		return true
+	}
+	return false
 }
 
 // cutLast splits an ID or path at its last "::".
