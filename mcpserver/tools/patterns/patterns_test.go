@@ -3,6 +3,7 @@ package patterns
 import (
 	"context"
 	"fmt"
+	"github.com/google/go-cmp/cmp"
 	"math"
 	"runtime"
 	"strings"
@@ -135,7 +136,16 @@ func TestTypeTraceConfig(t *testing.T) {
 			t.Errorf("%s: kind %q, want %q (all: %v)", id, kinds[id], k, kinds)
 		}
 	}
-	t.Logf("%s", tooltest.ToJSON(out))
+	// Listed as the guidance reads them: what builds and holds the type
+	// first, whatever the node order.
+	out = tooltest.MustCall(t, d, "type_trace", map[string]any{"agent_id": "t", "target": "Config", "top_k": 2})
+	var first []string
+	for _, u := range out["usages"].([]any) {
+		first = append(first, u.(map[string]any)["kind"].(string))
+	}
+	if diff := cmp.Diff([]string{"constructor", "field"}, first); diff != "" {
+		t.Errorf("first two usages' kinds (-want +got):\n%s", diff)
+	}
 }
 
 // fingerprint: the target's fingerprint is its activation under each

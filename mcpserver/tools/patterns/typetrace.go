@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -94,8 +95,13 @@ func runTypeTrace(c *tools.Call, in typeTraceParams) (TypeTraceOutput, error) {
 		res := patterns.TypeTrace(g, typ, patterns.TypeTraceParams{Direction: in.Direction, MaxHops: in.MaxHops})
 		src := newBodies(b)
 		groups := map[string]*fileGroupJSON{}
-		for _, u := range res.Usages {
-			kind := usageKind(g, src, typ, u)
+		kinds := make([]string, len(res.Usages))
+		for i, u := range res.Usages {
+			kinds[i] = usageKind(g, src, typ, u)
+		}
+		order := listingOrder(g, res.Usages, kinds)
+		for _, i := range order {
+			u, kind := res.Usages[i], kinds[i]
 			if u.Hop == 1 {
 				out.ByKind[kind]++
 			}
@@ -148,6 +154,44 @@ func runTypeTrace(c *tools.Call, in typeTraceParams) (TypeTraceOutput, error) {
 		return nil
 	})
 	return out, err
+}
+
+// kindRank orders the kinds of a hop as the guidance reads them: what
+// builds and holds the type first, plain uses last.
+var kindRank = map[string]int{"constructor": 0, "field": 1, "inherits": 2, "parameter": 3, "return": 4, "method": 5, "use": 6}
+
+// listingOrder lists usages by hop, then kind (kindRank), production code
+// before tests, then as the walk ordered them (by node ID): before, the
+// first listed were the first files by path (kotlinpoet's interop/ before
+// its core) whatever their kind.
+func listingOrder(g *graph.Graph, us []patterns.Usage, kinds []string) []int {
+	order := make([]int, len(us))
+	for i := range order {
+		order[i] = i
+	}
+	rank := func(i int) int {
+		if r, ok := kindRank[kinds[i]]; ok {
+			return r
+		}
+		return len(kindRank)
+	}
+	test := func(i int) bool { return tools.IsTestPath(g.SourcePath(us[i].Node)) }
+	slices.SortStableFunc(order, func(a, b int) int {
+		if c := cmp.Compare(us[a].Hop, us[b].Hop); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(rank(a), rank(b)); c != 0 {
+			return c
+		}
+		if ta, tb := test(a), test(b); ta != tb {
+			if ta {
+				return 1
+			}
+			return -1
+		}
+		return 0
+	})
+	return order
 }
 
 // usageKind classifies a usage. A direct forward use is read from the
