@@ -3,12 +3,12 @@ package patterns
 import (
 	"context"
 	"fmt"
-	"github.com/google/go-cmp/cmp"
 	"math"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/m1nd-go/m1nd/core/engine"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
