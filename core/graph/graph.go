@@ -69,6 +69,7 @@ func NewWithCapacity(nodes, edges int) *Graph {
 	s.PageRank = make([]float32, 0, nodes)
 	s.Plasticity = make([]PlasticityNode, 0, nodes)
 	s.attrs.flat = make([]nodeAttr, 0, nodes)
+	s.label = make([]Str, 0, nodes)
 	s.nodeType = make([]NodeType, 0, nodes)
 	s.lastModified = make([]float64, 0, nodes)
 	s.changeFrequency = make([]float32, 0, nodes)
@@ -130,21 +131,24 @@ func (g *Graph) UpsertNode(n Node) (NodeID, bool, error) {
 // setNode writes n's attributes on node id (its external ID included).
 func (g *Graph) setNode(id NodeID, n Node) {
 	s := &g.nodes
-	s.attrs.set(int(id), g.nodeAttrOf(n))
+	label, a := g.nodeAttrOf(n)
+	s.attrs.set(int(id), a)
+	s.label[id] = label
 	s.nodeType[id] = n.Type
 	s.lastModified[id] = Finite64(n.LastModified)
 	s.changeFrequency[id] = finite.Clamp(n.ChangeFrequency, 0, 1)
 }
 
 // nodeAttrOf interns n's label, tags and provenance into g's strings.
-func (g *Graph) nodeAttrOf(n Node) nodeAttr {
+func (g *Graph) nodeAttrOf(n Node) (Str, nodeAttr) {
 	label := n.Label
 	if label == "" {
 		label = n.ExternalID
 	}
 	// Interned in this order (label, tags, provenance) as before the
 	// record: handles number strings in the order they were first seen.
-	a := nodeAttr{externalID: n.ExternalID, label: g.strings.Intern(label)}
+	labelStr := g.strings.Intern(label)
+	a := nodeAttr{externalID: n.ExternalID}
 	var tags []Str
 	if len(n.Tags) > 0 {
 		tags = make([]Str, 0, len(n.Tags))
@@ -175,7 +179,7 @@ func (g *Graph) nodeAttrOf(n Node) nodeAttr {
 		lineEnd:    p.LineEnd,
 		canonical:  p.Canonical,
 	}
-	return a
+	return labelStr, a
 }
 
 // Edge describes an edge to add. Weight and CausalStrength must be finite;
@@ -277,10 +281,10 @@ func (g *Graph) Valid(id NodeID) bool { return int(id) < g.NumNodes() }
 func (g *Graph) ExternalID(id NodeID) string { return g.nodes.attr(id).externalID }
 
 // Label of a node.
-func (g *Graph) Label(id NodeID) string { return g.strings.String(g.nodes.attr(id).label) }
+func (g *Graph) Label(id NodeID) string { return g.strings.String(g.nodes.label[id]) }
 
 // LabelStr is the interned label handle of a node.
-func (g *Graph) LabelStr(id NodeID) Str { return g.nodes.attr(id).label }
+func (g *Graph) LabelStr(id NodeID) Str { return g.nodes.label[id] }
 
 // Type of a node.
 func (g *Graph) Type(id NodeID) NodeType { return g.nodes.nodeType[id] }
@@ -383,8 +387,8 @@ func (g *Graph) FindNodes(ref string) []NodeID {
 		return ids
 	}
 	var out []NodeID
-	for i := range g.NumNodes() {
-		if strings.EqualFold(g.strings.String(g.nodes.attr(NodeID(i)).label), ref) {
+	for i, l := range g.nodes.label {
+		if strings.EqualFold(g.strings.String(l), ref) {
 			out = append(out, NodeID(i))
 		}
 	}

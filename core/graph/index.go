@@ -61,7 +61,7 @@ func buildStrIndex(numStr, numNodes int, each func(i int, f func(Str))) strIndex
 func (g *Graph) buildIndexes() {
 	n, ns := g.NumNodes(), g.strings.Len()
 	s := &g.nodes
-	g.byLabel = buildStrIndex(ns, n, func(i int, f func(Str)) { f(s.attr(NodeID(i)).label) })
+	g.byLabel = buildStrIndex(ns, n, func(i int, f func(Str)) { f(s.label[i]) })
 	g.byTag = buildStrIndex(ns, n, func(i int, f func(Str)) {
 		for _, t := range s.attr(NodeID(i)).tags {
 			f(t)

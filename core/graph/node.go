@@ -45,14 +45,14 @@ type provenance struct {
 
 // nodeAttr is what a node carries that only a build writes (AddNode,
 // UpsertNode, Finalize's tag packing): one record, so that a splice shares
-// the runs of nodes it keeps with its base graph as one column. The type
-// is not in it: queries read it per node (temporal decay), and a byte a
-// node is cheaper to copy than a 72-byte stride is to scan.
+// the runs of nodes it keeps with its base graph as one column. The label
+// and type are not in it: scans read them for every node (temporal decay,
+// the seed and n-gram indexes), and 5 bytes a node are cheaper to copy
+// than a 64-byte stride is to scan.
 type nodeAttr struct {
 	externalID string
 	tags       []Str
 	prov       provenance
-	label      Str
 }
 
 // NodeStorage holds per-node data as parallel arrays (struct of arrays),
@@ -72,9 +72,10 @@ type NodeStorage struct {
 	Plasticity []PlasticityNode
 
 	// Cold path: seed finding, display, export. attrs is shared with
-	// spliced generations; the type and the two numbers git enrichment
-	// sets are flat arrays each graph copies.
+	// spliced generations; the label, the type and the two numbers git
+	// enrichment sets are flat arrays each graph copies.
 	attrs           attrCol[nodeAttr]
+	label           []Str
 	nodeType        []NodeType
 	lastModified    []float64
 	changeFrequency []float32
@@ -99,6 +100,7 @@ func (s *NodeStorage) grow() {
 	s.PageRank = append(s.PageRank, 0)
 	s.Plasticity = append(s.Plasticity, PlasticityNode{})
 	s.attrs.push(nodeAttr{})
+	s.label = append(s.label, 0)
 	s.nodeType = append(s.nodeType, 0)
 	s.lastModified = append(s.lastModified, 0)
 	s.changeFrequency = append(s.changeFrequency, 0)
@@ -110,6 +112,7 @@ func (s *NodeStorage) clone() NodeStorage {
 		PageRank:        append([]float32(nil), s.PageRank...),
 		Plasticity:      append([]PlasticityNode(nil), s.Plasticity...),
 		attrs:           attrCol[nodeAttr]{flat: s.attrs.flatCopy()},
+		label:           append([]Str(nil), s.label...),
 		nodeType:        append([]NodeType(nil), s.nodeType...),
 		lastModified:    append([]float64(nil), s.lastModified...),
 		changeFrequency: append([]float32(nil), s.changeFrequency...),

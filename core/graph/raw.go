@@ -85,7 +85,7 @@ func (g *Graph) ToRaw() (*Raw, error) {
 	r.Canonical = make([]bool, n)
 	for i := 0; i < n; i++ {
 		a := g.nodes.attr(NodeID(i))
-		r.Label[i] = str(a.label)
+		r.Label[i] = str(g.nodes.label[i])
 		for _, t := range a.tags {
 			r.Tags = append(r.Tags, str(t))
 		}
@@ -216,7 +216,8 @@ func FromRaw(r *Raw) (*Graph, error) {
 		}
 		s.grow()
 		g.byExt[ext] = NodeID(i)
-		a := nodeAttr{externalID: ext, label: canon(r.Label[i])}
+		a := nodeAttr{externalID: ext}
+		s.label[i] = canon(r.Label[i])
 		s.nodeType[i] = r.Type[i]
 		if lo, hi := r.TagOffsets[i], r.TagOffsets[i+1]; hi > lo {
 			tags := make([]Str, 0, hi-lo)

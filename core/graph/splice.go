@@ -107,16 +107,21 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 		// the replaced ones keep their learning state.
 		var placed []NodeID // ascending: ranges are, and so their nodes' IDs
 		var vals []nodeAttr
+		var labels []Str
 		for _, r := range sp.Ranges {
 			for _, nd := range r.Nodes {
 				placed = append(placed, lay.newExt[nd.ExternalID])
-				vals = append(vals, out.nodeAttrOf(nd))
+				l, a := out.nodeAttrOf(nd)
+				labels, vals = append(labels, l), append(vals, a)
 			}
 		}
 		out.nodes = g.nodes.spliced(lay.from, !sp.FreshWeights, placed, vals)
+		k := 0
 		for _, r := range sp.Ranges {
 			for _, nd := range r.Nodes {
 				id := lay.newExt[nd.ExternalID]
+				out.nodes.label[id] = labels[k]
+				k++
 				out.nodes.nodeType[id] = nd.Type
 				out.nodes.lastModified[id] = Finite64(nd.LastModified)
 				out.nodes.changeFrequency[id] = finite.Clamp(nd.ChangeFrequency, 0, 1)
@@ -332,6 +337,7 @@ func (s *NodeStorage) spliced(from []NodeID, firing bool, placed []NodeID, vals 
 	c := NodeStorage{
 		PageRank:        make([]float32, n),
 		Plasticity:      make([]PlasticityNode, n),
+		label:           make([]Str, n),
 		nodeType:        make([]NodeType, n),
 		lastModified:    make([]float64, n),
 		changeFrequency: make([]float32, n),
@@ -352,6 +358,7 @@ func (s *NodeStorage) spliced(from []NodeID, firing bool, placed []NodeID, vals 
 		if firing {
 			copy(c.Plasticity[i:j], s.Plasticity[o:hi])
 		}
+		copy(c.label[i:j], s.label[o:hi])
 		copy(c.nodeType[i:j], s.nodeType[o:hi])
 		copy(c.lastModified[i:j], s.lastModified[o:hi])
 		copy(c.changeFrequency[i:j], s.changeFrequency[o:hi])

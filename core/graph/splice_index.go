@@ -18,7 +18,7 @@ func (out *Graph) splicedIndexes(g *Graph, remap []NodeID, inRange []bool, added
 	var labels, tags, paths []keyNode
 	for _, id := range added {
 		a := s.attr(id)
-		labels = append(labels, keyNode{a.label, id})
+		labels = append(labels, keyNode{s.label[id], id})
 		for _, t := range a.tags {
 			tags = append(tags, keyNode{t, id})
 		}
