@@ -37,7 +37,8 @@ var stdContracts = func() map[string]map[string]map[string]bool {
 		"Consumer:accept", "BiConsumer:accept", "Predicate:test", "BiPredicate:test", "Comparator:compare",
 		"Comparable:compareTo", "Runnable:run", "Callable:call", "Iterable:iterator", "Iterator:hasNext,next",
 		"AutoCloseable:close", "Closeable:close", "CharSequence:length,charAt,subSequence",
-		"ThreadFactory:newThread", "InvocationHandler:invoke", "FileFilter:accept", "FilenameFilter:accept")
+		"ThreadFactory:newThread", "InvocationHandler:invoke", "FileFilter:accept", "FilenameFilter:accept",
+		"Appendable:append", "Readable:read", "Flushable:flush", "Executor:execute", "Enumeration:hasMoreElements,nextElement")
 	return map[string]map[string]map[string]bool{
 		".java": jdk, ".kt": jdk,
 		".php": set("Countable:count", "IteratorAggregate:getIterator", "Iterator:current,key,next,rewind,valid",

@@ -53,11 +53,14 @@ func TestVerifyJavaOverloadRemoved(t *testing.T) {
 }
 
 // An anonymous class has no node: its body is read from the text, its
-// type is its base.
+// type is its base. A standard interface binds a class by its overloads
+// too (javapoet's Appendable).
 func TestVerifyJavaAnonymousClassMethodRemoved(t *testing.T) {
 	t.Parallel()
-	h := "src/main/java/a/Help.java"
+	h, w := "src/main/java/a/Help.java", "src/main/java/a/Wrapper.java"
 	files := map[string]string{
+		w: "package a;\n\nimport java.io.IOException;\n\nfinal class Wrapper implements Appendable {\n    @Override\n    public Appendable append(CharSequence csq) {\n        return this;\n    }\n\n" +
+			"    @Override\n    public Appendable append(CharSequence csq, int start, int end) {\n        return this;\n    }\n\n    @Override\n    public Appendable append(char c) {\n        return this;\n    }\n}\n",
 		"src/main/java/a/TableDefinition.java": "package a;\n\nimport java.util.List;\n\npublic interface TableDefinition {\n    String caption();\n\n    List<String> headers();\n\n    default String name() {\n        return \"t\";\n    }\n}\n",
 		h: "package a;\n\nimport java.util.Comparator;\nimport java.util.List;\n\npublic class Help {\n    TableDefinition table() {\n        String odd = \"{ not a brace\";\n        return new TableDefinition() {\n" +
 			"            @Override\n            public String caption() {\n                return \"caption\";\n            }\n\n" +
@@ -66,6 +69,7 @@ func TestVerifyJavaAnonymousClassMethodRemoved(t *testing.T) {
 			"    Comparator<String> order() {\n        return new Comparator<String>() {\n            @Override\n            public int compare(String x, String y) {\n                return x.compareTo(y);\n            }\n        };\n    }\n}\n",
 	}
 	runContractCases(t, files, []contractCase{
+		{"one of Appendable's overloads", w, "    @Override\n    public Appendable append(char c) {\n        return this;\n    }\n", "", []string{w + ":5:broken"}},
 		{"declared by a graph's interface", h, "            @Override\n            public String caption() {\n                return \"caption\";\n            }\n\n", "", []string{h + ":9:broken"}},
 		{"declared by a standard interface", h, "            @Override\n            public int compare(String x, String y) {\n                return x.compareTo(y);\n            }\n", "", []string{h + ":28:broken"}},
 		{"a default method's override", h, "            @Override\n            public String name() {\n                return \"help\";\n            }\n", "", nil},
