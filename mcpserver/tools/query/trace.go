@@ -306,6 +306,10 @@ type frameHit struct {
 	external bool
 	reason   string // why it was not mapped
 	note     string // a remark on the line → entity step
+	// compiled: the frame's file is compiled JavaScript whose source the
+	// graph holds (dist/…/index.js → source/…/index.ts); its line
+	// numbers are the compiled file's, so only its function name maps.
+	compiled bool
 }
 
 type traceMapper struct {
@@ -344,14 +348,38 @@ func (m *traceMapper) mapFrame(f stacktrace.Frame) frameHit {
 		return frameHit{reason: fmt.Sprintf("%s shares only its last segments with %s, which defines no %s", traceTail(f.File), p, f.Function)}
 	}
 	h := frameHit{ok: true, file: file, node: file, match: match, conf: conf, external: stacktrace.IsExternalPath(p)}
+	if h.compiled = compiledFrom(f.File, p); h.compiled {
+		f.Line = 0
+	}
 	h.node, h.note = entityAt(m.g, p, f)
 	if conf == installedConfidence {
 		h.node, h.note = installedEntity(m.g, p, f, h.node, h.note)
+	}
+	if h.compiled {
+		h.note = strings.TrimPrefix(h.note+"; ", "; ") + fmt.Sprintf("the trace's lines are those of compiled %s, the graph holds its %s source: ", path.Ext(f.File), path.Ext(p))
+		if h.node != graph.NoNode {
+			h.note += "matched by function name"
+		} else {
+			h.note += "no function of that name, so the file"
+		}
 	}
 	if h.node == graph.NoNode {
 		h.node = file
 	}
 	return h
+}
+
+// compiledFrom reports a frame of compiled JavaScript mapped to the
+// TypeScript file it was compiled from.
+func compiledFrom(frameFile, source string) bool {
+	switch path.Ext(frameFile) {
+	case ".js", ".mjs", ".cjs", ".jsx":
+		switch path.Ext(source) {
+		case ".ts", ".tsx", ".mts", ".cts":
+			return true
+		}
+	}
+	return false
 }
 
 // defines reports whether the file at p declares the frame's function
@@ -595,6 +623,7 @@ func externalKind(p string) string {
 type suspect struct {
 	node, file graph.NodeID
 	line       int
+	compiled   bool // line is a compiled file's (frameHit.compiled)
 	function   string
 	first      int // the most specific frame landing here
 	frames     int
@@ -645,7 +674,7 @@ func rankSuspects(g *graph.Graph, hist *history.Index, head float64, tr stacktra
 		s := byNode[h.node]
 		if s == nil {
 			f := tr.Frames[i]
-			s = &suspect{node: h.node, file: h.file, line: f.Line, function: f.Function, first: i, external: h.external, match: h.match, conf: h.conf, depth: depth, rank: rank, of: project, note: h.note}
+			s = &suspect{node: h.node, file: h.file, line: f.Line, compiled: h.compiled, function: f.Function, first: i, external: h.external, match: h.match, conf: h.conf, depth: depth, rank: rank, of: project, note: h.note}
 			byNode[h.node] = s
 			out = append(out, s)
 		}
@@ -735,6 +764,7 @@ func (s *suspect) reasons(g *graph.Graph) []string {
 	pv := g.Provenance(s.node)
 	lo, hi := int(pv.LineStart), int(max(pv.LineEnd, pv.LineStart))
 	switch {
+	case s.compiled: // the note says why the line is not the source's
 	case s.node != s.file && s.line >= lo && s.line <= hi:
 		r = append(r, fmt.Sprintf("line %d lies in %s (lines %d–%d)", s.line, g.Label(s.node), lo, hi))
 	case s.node != s.file:
@@ -918,7 +948,13 @@ func traceGuidance(c *tools.Call, g *graph.Graph, tr stacktrace.Trace, sus []*su
 	top := sus[0]
 	path := g.SourcePath(top.file)
 	line := max(top.line, 1)
-	where := fmt.Sprintf("%s line %d", path, line)
+	if top.compiled {
+		line = 1
+	}
+	where := path
+	if top.line > 0 && !top.compiled { // none: a name-only or compiled frame
+		where = fmt.Sprintf("%s line %d", path, line)
+	}
 	if top.node != top.file {
 		where += " (" + g.Label(top.node) + ")"
 	}
@@ -954,13 +990,13 @@ func trustAgreeingLines(g *graph.Graph, frames []stacktrace.Frame, hits []frameH
 	agree := map[graph.NodeID]bool{}
 	for i, h := range hits {
 		f := frames[i]
-		if h.ok && f.Line > 0 && h.node != h.file && g.Label(h.node) == f.Function && holdsLine(g, h.node, f.Line) {
+		if h.ok && !h.compiled && f.Line > 0 && h.node != h.file && g.Label(h.node) == f.Function && holdsLine(g, h.node, f.Line) {
 			agree[h.file] = true
 		}
 	}
 	for i := range hits {
 		h, f := &hits[i], frames[i]
-		if !h.ok || f.Line <= 0 || !agree[h.file] || h.node == h.file || g.Label(h.node) != f.Function || holdsLine(g, h.node, f.Line) {
+		if !h.ok || h.compiled || f.Line <= 0 || !agree[h.file] || h.node == h.file || g.Label(h.node) != f.Function || holdsLine(g, h.node, f.Line) {
 			continue
 		}
 		if at := lineEntity(g, g.SourcePath(h.file), f.Line); at != graph.NoNode {

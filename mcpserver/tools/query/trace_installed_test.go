@@ -26,12 +26,13 @@ func TestTraceInstalledCopyMapsBack(t *testing.T) {
 		"ts/src/index.ts":          "export { parse } from \"./v4/classic/parse\";\n",
 		"ts/src/v4/classic/parse.ts": "// parse checks.\n\nexport function parse(schema: unknown, data: unknown) {\n  return check(schema, data);\n}\n\n" +
 			"function check(s: unknown, d: unknown) {\n  return d;\n}\n",
-		"php/src/Uri.php":       "<?php\nnamespace GuzzleHttp\\Psr7;\n\nclass Uri\n{\n    public function __construct(string $uri = '')\n    {\n        throw new \\InvalidArgumentException('bad');\n    }\n}\n",
-		"kyp/package.json":      `{"name": "ky", "main": "./distribution/index.js", "exports": {"types": "./distribution/index.d.ts", "default": "./distribution/index.js"}}`,
-		"kyp/source/core/Ky.ts": "export class Ky {\n  static create(input: string) {\n    return new Ky(input).fetch();\n  }\n}\n",
-		"rb/lib/shop/cart.rb":   "module Shop\n  class Cart\n    def total\n      raise ArgumentError, 'no price'\n    end\n  end\nend\n",
-		"rs/Cargo.toml":         "[package]\nname = \"walk-dir\"\nversion = \"2.5.0\"\n\n[dependencies]\nname = \"x\"\n",
-		"rs/src/lib.rs":         "pub struct IntoIter {}\n\nimpl IntoIter {\n    fn handle_entry(&self) {\n        let x: Option<u8> = None;\n        x.unwrap();\n    }\n}\n",
+		"php/src/Uri.php":            "<?php\nnamespace GuzzleHttp\\Psr7;\n\nclass Uri\n{\n    public function __construct(string $uri = '')\n    {\n        throw new \\InvalidArgumentException('bad');\n    }\n}\n",
+		"kyp/package.json":           `{"name": "ky", "main": "./distribution/index.js", "exports": {"types": "./distribution/index.d.ts", "default": "./distribution/index.js"}}`,
+		"kyp/source/core/Ky.ts":      "export class Ky {\n  static create(input: string) {\n    return new Ky(input).fetch();\n  }\n}\n",
+		"kyp/source/core/request.ts": "export class Request {\n  flush() {\n    this.other();\n  }\n  _beforeError(e: Error) {\n    return e;\n  }\n  other() {\n    return 1;\n  }\n}\n",
+		"rb/lib/shop/cart.rb":        "module Shop\n  class Cart\n    def total\n      raise ArgumentError, 'no price'\n    end\n  end\nend\n",
+		"rs/Cargo.toml":              "[package]\nname = \"walk-dir\"\nversion = \"2.5.0\"\n\n[dependencies]\nname = \"x\"\n",
+		"rs/src/lib.rs":              "pub struct IntoIter {}\n\nimpl IntoIter {\n    fn handle_entry(&self) {\n        let x: Option<u8> = None;\n        x.unwrap();\n    }\n}\n",
 	})
 	for _, tc := range []struct {
 		name, text   string
@@ -70,6 +71,16 @@ func TestTraceInstalledCopyMapsBack(t *testing.T) {
 			name: "node_modules, a build directory the package.json's entry points name, TypeScript under source/",
 			text: "HTTPError: 500\n    at Ky.create (/app/node_modules/ky/distribution/core/Ky.js:3:19)\n    at main (/app/node_modules/left-pad/index.js:1:1)\n",
 			want: []string{"file::kyp/source/core/Ky.ts::Ky::create:3"},
+		},
+		{
+			// Compiled lines are not the source's: flush's line 3 lands in
+			// the source's flush by chance, which made the file's lines
+			// "agree" and sent _beforeError (line 9) to other().
+			name: "node_modules, compiled JavaScript: names, never the compiled lines",
+			text: "HTTPError: 500\n    at Request._beforeError (/app/node_modules/ky/distribution/core/request.js:9:21)\n" +
+				"    at Request.flush (/app/node_modules/ky/distribution/core/request.js:3:18)\n" +
+				"    at main (/app/node_modules/left-pad/index.js:1:1)\n",
+			want: []string{"file::kyp/source/core/request.ts::Request::_beforeError:9", "file::kyp/source/core/request.ts::Request::flush:3"},
 		},
 		{
 			name: "installed gem",
