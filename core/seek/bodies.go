@@ -244,9 +244,11 @@ type Collector struct {
 	// by the Adds that follow).
 	kept []keptFile
 	room int64
+	held int // files ever held
 	// cutting is held while Bodies cuts the kept files, so a second
-	// Bodies sees them all.
+	// Bodies sees them all; behind is CutBehind's goroutine.
 	cutting sync.Mutex
+	behind  sync.WaitGroup
 }
 
 // keptFile is a file Add held uncut.
@@ -316,6 +318,7 @@ func (c *Collector) hold(k keptFile) bool {
 	}
 	c.room -= int64(len(k.data))
 	c.kept = append(c.kept, k)
+	c.held++
 	return true
 }
 
@@ -340,21 +343,40 @@ func (c *Collector) Kept() int {
 	return len(c.kept)
 }
 
+// Held is the number of files Add held rather than cut, whether they
+// were cut since or not.
+func (c *Collector) Held() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.held
+}
+
+// CutBehind starts cutting the held files on one goroutine of its own:
+// call it when the ingest's parse is over, so the cut takes the core its
+// serial tail (resolve, finalize, the journal's fsync) leaves idle, and
+// the build that calls Bodies finds less left to cut.
+func (c *Collector) CutBehind() {
+	if c.Kept() == 0 {
+		return
+	}
+	c.behind.Go(func() {
+		for k, ok := c.takeKept(); ok; k, ok = c.takeKept() {
+			c.cut(k.p, k.stamp, k.data, k.ents)
+		}
+	})
+}
+
 // cutKept cuts the held files on up to Options.Parallelism goroutines
-// (0: GOMAXPROCS), then lets go of the writers it took.
+// (0: GOMAXPROCS), waits for CutBehind's, then lets go of the writers.
 func (c *Collector) cutKept() {
 	c.cutting.Lock()
 	defer c.cutting.Unlock()
-	n := c.Kept()
-	if n == 0 {
-		return
-	}
 	workers := c.opts.Parallelism
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	var wg sync.WaitGroup
-	for range min(workers, n) {
+	for range min(workers, c.Kept()) {
 		wg.Go(func() {
 			for k, ok := c.takeKept(); ok; k, ok = c.takeKept() {
 				c.cut(k.p, k.stamp, k.data, k.ents)
@@ -362,6 +384,7 @@ func (c *Collector) cutKept() {
 		})
 	}
 	wg.Wait()
+	c.behind.Wait()
 	c.Done()
 }
 

@@ -67,9 +67,10 @@ func TestCollectorBodies(t *testing.T) {
 	}
 }
 
-// TestCollectorKeeps: files held uncut (KeepUpTo) are cut by Bodies, and
-// the index is the one a read makes, with no file read; a file past the
-// room ends the holding, and the Add that meets it cuts the held ones.
+// TestCollectorKeeps: files held uncut (KeepUpTo) are cut by Bodies (or
+// begun by CutBehind, which Bodies waits for), and the index is the one a
+// read makes, with no file read; a file past the room ends the holding,
+// and the Add that meets it cuts the held ones. Run with -race.
 func TestCollectorKeeps(t *testing.T) {
 	g, read := fixtureGraphOf(t, fixtureFiles, testcorpus.Entities)
 	paths := slices.Sorted(maps.Keys(fixtureFiles))
@@ -81,10 +82,12 @@ func TestCollectorKeeps(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		room     int64
-		wantKept int // after every Add, before Bodies
+		behind   bool // CutBehind before Bodies
+		wantKept int  // after every Add, before Bodies
 	}{
 		{name: "no room: each cut as added", room: 0, wantKept: 0},
 		{name: "room for all: all held", room: total, wantKept: len(paths)},
+		{name: "room for all, cut behind", room: total, behind: true, wantKept: len(paths)},
 		{name: "room for the first: cut by the second's Add", room: first, wantKept: 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -101,6 +104,9 @@ func TestCollectorKeeps(t *testing.T) {
 			c.Done()
 			if got := c.Kept(); got != tc.wantKept {
 				t.Errorf("%d files held after the Adds, want %d", got, tc.wantKept)
+			}
+			if tc.behind {
+				c.CutBehind()
 			}
 			x, err := BuildFrom(context.Background(), g, o, c.Bodies(nil))
 			if err != nil {

@@ -286,8 +286,9 @@ func (l *lastSeek) set(g *graph.Graph, x *seek.Bodies) {
 // first seek does not wait for it. A small tree's files are kept whole
 // instead (seekKeepBytes) and cut by the index's build, behind the answer.
 type SeekFeed struct {
-	last *lastSeek
-	c    *seek.Collector
+	last   *lastSeek
+	c      *seek.Collector
+	behind sync.Once // the held files' cut started (progressed)
 }
 
 // seekKeepBytes bounds the source bytes a feed keeps uncut until the
@@ -326,10 +327,15 @@ func (f *SeekFeed) onSource() func(ingest.Source) {
 
 // progressed lets the collector's writers go once the ingest's extraction
 // is over (their tables, tens of MB on a large tree, would otherwise stay
-// through the build and resolve phases, where its memory peaks).
+// through the build and resolve phases, where its memory peaks), and
+// starts cutting the files it held: beside the ingest's serial tail, on
+// the core the parse no longer takes.
 func (f *SeekFeed) progressed(p ingest.Progress) {
 	if f != nil && p.Phase == adapter.PhaseBuild {
-		f.c.Done()
+		f.behind.Do(func() {
+			f.c.Done()
+			f.c.CutBehind()
+		})
 	}
 }
 

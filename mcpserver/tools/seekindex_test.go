@@ -54,9 +54,10 @@ func TestReadUpTo(t *testing.T) {
 }
 
 // TestSmallIngestKeepsFilesForSeek: a small tree's ingest holds its files
-// uncut (seekKeepBytes: the cut leaves the answer's path) until its seek
-// index's first build, which then reads no file and answers as an index
-// reading the tree does; a tree past the room is cut as it is read.
+// uncut in its parse workers (seekKeepBytes: the cut leaves the parse's
+// side, done behind it and by the index's first build), and that build
+// reads no file and answers as an index reading the tree does; without
+// room each file is cut as it is read.
 func TestSmallIngestKeepsFilesForSeek(t *testing.T) {
 	defer func(n int64) { seekKeepBytes = n }(seekKeepBytes)
 	for _, tc := range []struct {
@@ -64,8 +65,8 @@ func TestSmallIngestKeepsFilesForSeek(t *testing.T) {
 		keep     int64
 		wantHeld bool
 	}{
-		{"small: held until the build", 8 << 20, true},
-		{"past the room: cut as read", 1, false},
+		{"small: held past the parse", 8 << 20, true},
+		{"no room: cut as read", 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			seekKeepBytes = tc.keep
@@ -87,7 +88,7 @@ func TestSmallIngestKeepsFilesForSeek(t *testing.T) {
 				t.Fatal(err)
 			}
 			last := session.Shared(s, seekLastKey, func() *lastSeek { return &lastSeek{} })
-			held, parsed := last.fresh.Kept(), r.Output().Stats.FilesParsed
+			held, parsed := last.fresh.Held(), r.Output().Stats.FilesParsed
 			if tc.wantHeld != (held > 0) || tc.wantHeld && held < parsed {
 				t.Errorf("%d files held uncut of %d parsed (room %d bytes)", held, parsed, tc.keep)
 			}
