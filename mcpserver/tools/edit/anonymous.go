@@ -46,17 +46,55 @@ func anonClasses(src string) []anonClass {
 			continue
 		}
 		a := anonClass{typ: nestedName(strings.ReplaceAll(code[loc[2]:loc[3]], ".", "::"), ""), line: strings.Count(code[:loc[0]], "\n") + 1}
-		body := flatBlocks(code[open+1 : closeAt])
-		for _, m := range anonMethod.FindAllStringSubmatchIndex(body, -1) {
-			name := body[m[2]:m[3]]
-			before := strings.TrimRight(body[:m[2]], " \t\r\n")
-			if notMethod[name] || strings.HasSuffix(before, "new") || strings.HasSuffix(before, ".") || strings.HasSuffix(before, "@") {
-				continue
-			}
-			ps, known := edit.ParamTypes(body[m[2]:m[1]], name, ".java")
-			a.methods = append(a.methods, method{Name: name, params: ps, known: known})
+		out = append(out, withMethods(a, code[open+1:closeAt]))
+	}
+	return append(out, enumBodies(code)...)
+}
+
+// withMethods gives a the methods its body declares.
+func withMethods(a anonClass, body string) anonClass {
+	body = flatBlocks(body)
+	for _, m := range anonMethod.FindAllStringSubmatchIndex(body, -1) {
+		name := body[m[2]:m[3]]
+		before := strings.TrimRight(body[:m[2]], " \t\r\n")
+		if notMethod[name] || strings.HasSuffix(before, "new") || strings.HasSuffix(before, ".") || strings.HasSuffix(before, "@") {
+			continue
 		}
-		out = append(out, a)
+		ps, known := edit.ParamTypes(body[m[2]:m[1]], name, ".java")
+		a.methods = append(a.methods, method{Name: name, params: ps, known: known})
+	}
+	return a
+}
+
+var enumDecl = regexp.MustCompile(`\benum\s+([\w$]+)[^{;]*\{`)
+
+// enumBodies are the bodies of enum constants (`DATA { void read() {…} },`):
+// anonymous classes of their enum, which must define its abstract methods.
+// The enum is named as declared in this file (localType): enums of one
+// simple name are many.
+func enumBodies(code string) []anonClass {
+	var out []anonClass
+	for _, loc := range enumDecl.FindAllStringSubmatchIndex(code, -1) {
+		end := matching(code, loc[1]-1, '{', '}')
+		if end < 0 {
+			continue
+		}
+		for i := loc[1]; i < end && code[i] != ';'; i++ {
+			switch code[i] {
+			case '(':
+				if j := matching(code, i, '(', ')'); j > 0 {
+					i = j
+				}
+			case '{':
+				j := matching(code, i, '{', '}')
+				if j < 0 {
+					break
+				}
+				a := anonClass{typ: localType + code[loc[2]:loc[3]], line: strings.Count(code[:i], "\n") + 1}
+				out = append(out, withMethods(a, code[i+1:j]))
+				i = j
+			}
+		}
 	}
 	return out
 }
@@ -129,7 +167,8 @@ func (b *batchRun) anonContractBreaks(rel string, old, next []byte) []edit.Findi
 	_ = b.c.Session.Read(b.c.Ctx, func(bd *session.Bundle) error {
 		read := sourceReader(bd)
 		for _, g := range gone {
-			base, unknown, supplied := requiredBy(bd.Graph, []string{g.class.typ}, g.m, ".java", std, read)
+			typ := strings.Replace(g.class.typ, localType, localType+rel+":", 1)
+			base, unknown, supplied := requiredBy(bd.Graph, []string{typ}, g.m, ".java", std, read)
 			if base == "" || supplied {
 				continue
 			}
@@ -138,6 +177,9 @@ func (b *batchRun) anonContractBreaks(rel string, old, next []byte) []edit.Findi
 				sev, how = "warning", "may no longer implement it (a base the graph does not hold may supply it)"
 			}
 			sym := "new " + g.class.typ + "() {…}." + g.m.Name
+			if enum, ok := strings.CutPrefix(g.class.typ, localType); ok {
+				sym = "a constant of enum " + enum + "." + g.m.Name
+			}
 			out = append(out, edit.Finding{File: rel, Line: g.class.line, Symbol: sym, Kind: "contract_broken", Severity: sev,
 				Detail: fmt.Sprintf("%s was removed from the anonymous class at %s:%d, but %s declares %s without a body: the class %s", sym, rel, g.class.line, base, g.m.Name, how)})
 		}

@@ -54,11 +54,16 @@ func TestVerifyJavaOverloadRemoved(t *testing.T) {
 
 // An anonymous class has no node: its body is read from the text, its
 // type is its base. A standard interface binds a class by its overloads
-// too (javapoet's Appendable).
+// too (javapoet's Appendable). An enum constant's body is an anonymous
+// class of its enum (jsoup's TokeniserState).
 func TestVerifyJavaAnonymousClassMethodRemoved(t *testing.T) {
 	t.Parallel()
-	h, w := "src/main/java/a/Help.java", "src/main/java/a/Wrapper.java"
+	h, w, st := "src/main/java/a/Help.java", "src/main/java/a/Wrapper.java", "src/main/java/a/TokeniserState.java"
 	files := map[string]string{
+		st: "package a;\n\nenum TokeniserState {\n    Data {\n        @Override\n        void read(Tokeniser t, String r) {\n            t.emit(r);\n        }\n    },\n" +
+			"    Tag(\"{\") {\n        @Override\n        void read(Tokeniser t, String r) {\n        }\n\n        @Override\n        public String toString() {\n            return \"tag\";\n        }\n    };\n\n" +
+			"    TokeniserState() {}\n\n    TokeniserState(String s) {}\n\n    abstract void read(Tokeniser t, String r);\n}\n",
+		"src/main/java/a/Other.java": "package a;\n\nclass Other {\n    enum TokeniserState {\n        X;\n\n        void read(Tokeniser t, String r) {}\n    }\n}\n",
 		w: "package a;\n\nimport java.io.IOException;\n\nfinal class Wrapper implements Appendable {\n    @Override\n    public Appendable append(CharSequence csq) {\n        return this;\n    }\n\n" +
 			"    @Override\n    public Appendable append(CharSequence csq, int start, int end) {\n        return this;\n    }\n\n    @Override\n    public Appendable append(char c) {\n        return this;\n    }\n}\n",
 		"src/main/java/a/TableDefinition.java": "package a;\n\nimport java.util.List;\n\npublic interface TableDefinition {\n    String caption();\n\n    List<String> headers();\n\n    default String name() {\n        return \"t\";\n    }\n}\n",
@@ -69,6 +74,8 @@ func TestVerifyJavaAnonymousClassMethodRemoved(t *testing.T) {
 			"    Comparator<String> order() {\n        return new Comparator<String>() {\n            @Override\n            public int compare(String x, String y) {\n                return x.compareTo(y);\n            }\n        };\n    }\n}\n",
 	}
 	runContractCases(t, files, []contractCase{
+		{"an enum constant's body", st, "        @Override\n        void read(Tokeniser t, String r) {\n        }\n\n", "", []string{st + ":10:broken"}},
+		{"an enum constant's toString", st, "\n        @Override\n        public String toString() {\n            return \"tag\";\n        }\n", "", nil},
 		{"one of Appendable's overloads", w, "    @Override\n    public Appendable append(char c) {\n        return this;\n    }\n", "", []string{w + ":5:broken"}},
 		{"declared by a graph's interface", h, "            @Override\n            public String caption() {\n                return \"caption\";\n            }\n\n", "", []string{h + ":9:broken"}},
 		{"declared by a standard interface", h, "            @Override\n            public int compare(String x, String y) {\n                return x.compareTo(y);\n            }\n", "", []string{h + ":28:broken"}},

@@ -142,9 +142,23 @@ func nestedName(qualified, hdr string) string {
 	return name
 }
 
+// localType starts a type name meant in one file only: "local:path:Name".
+const localType = "local:"
+
 // typeNodes are the graph's classes, types and modules labelled name;
-// "Outer.Inner" names a nested one, inside a type labelled Outer.
+// "Outer.Inner" names a nested one, inside a type labelled Outer;
+// "local:path:Name" one declared in that file.
 func typeNodes(g *graph.Graph, name string) []graph.NodeID {
+	if rest, ok := strings.CutPrefix(name, localType); ok {
+		file, typ, _ := strings.Cut(rest, ":")
+		var out []graph.NodeID
+		for _, n := range typeNodes(g, typ) {
+			if g.SourcePath(n) == file {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
 	outer, inner, nested := strings.Cut(name, ".")
 	if !nested {
 		inner = name
