@@ -47,8 +47,12 @@ type attrCol[T any] struct {
 	frozen bool
 }
 
-// attrFastShift sizes the runs of attrCol.fast (256 entries).
+// attrFastShift sizes the runs of attrCol.fast (256 entries): edgeAt and
+// nodeAt index a run by uint8(e), one node cheaper for the inliner than a
+// mask, which keeps Relation and its kind inlined in the engines' loops.
 const attrFastShift = 8
+
+var _ = [1]int{}[attrFastShift-8] // uint8 indexes a run: fails to compile otherwise
 
 // at is edge e's attributes; callers do not write through it.
 func (c *attrCol[T]) at(e EdgeIdx) *T {
@@ -56,7 +60,7 @@ func (c *attrCol[T]) at(e EdgeIdx) *T {
 		return &c.flat[e]
 	}
 	if f := c.fast[e>>attrFastShift]; f != nil {
-		return &f[e&(1<<attrFastShift-1)]
+		return &f[uint8(e)]
 	}
 	return c.slow(e)
 }
@@ -253,4 +257,27 @@ func (c *attrCol[T]) set(i int, v T) {
 func (c *attrCol[T]) push(v T) {
 	c.own()
 	c.flat = append(c.flat, v)
+}
+
+// edgeAt is attrs.at written out for the edge column, and nodeAt for the
+// node column: called through the generic method, the dictionary it
+// passes to slow puts the accessors (Relation, Inhibitory, TagStrs, ...)
+// over the inliner's budget, and the engines call them per edge.
+func edgeAt(c *attrCol[edgeAttr], e EdgeIdx) *edgeAttr {
+	if c.pieces == nil {
+		return &c.flat[e]
+	}
+	if f := c.fast[e>>attrFastShift]; f != nil {
+		return &f[uint8(e)]
+	}
+	return edgeSlow(c, e)
+}
+
+// edgeSlow is edgeAt through the page table.
+func edgeSlow(c *attrCol[edgeAttr], e EdgeIdx) *edgeAttr {
+	k := c.page[e>>attrPageShift]
+	for c.starts[k+1] <= uint32(e) {
+		k++
+	}
+	return &c.pieces[k][uint32(e)-c.starts[k]]
 }

@@ -327,24 +327,24 @@ func (g *Graph) Source(e EdgeIdx) NodeID { return g.csr.sources[e] }
 func (g *Graph) Target(e EdgeIdx) NodeID { return g.csr.targets[e] }
 
 // Relation of edge e (interned).
-func (g *Graph) Relation(e EdgeIdx) Str { return g.csr.attrs.at(e).rel }
+func (g *Graph) Relation(e EdgeIdx) Str { return edgeAt(&g.csr.attrs, e).rel }
 
 // RelationName of edge e.
-func (g *Graph) RelationName(e EdgeIdx) string { return g.strings.String(g.csr.attrs.at(e).rel) }
+func (g *Graph) RelationName(e EdgeIdx) string { return g.strings.String(edgeAt(&g.csr.attrs, e).rel) }
 
 // Inhibitory reports the polarity of edge e.
-func (g *Graph) Inhibitory(e EdgeIdx) bool { return g.csr.attrs.at(e).inhibitory }
+func (g *Graph) Inhibitory(e EdgeIdx) bool { return edgeAt(&g.csr.attrs, e).inhibitory }
 
 // EdgeDirection of edge e as declared (both copies of a bidirectional edge
 // report Bidirectional).
-func (g *Graph) EdgeDirection(e EdgeIdx) Direction { return g.csr.attrs.at(e).dir }
+func (g *Graph) EdgeDirection(e EdgeIdx) Direction { return edgeAt(&g.csr.attrs, e).dir }
 
 // IsMirror reports whether e is the generated reverse copy of a
 // bidirectional edge (snapshots store only the primary copy).
-func (g *Graph) IsMirror(e EdgeIdx) bool { return g.csr.attrs.at(e).mirror }
+func (g *Graph) IsMirror(e EdgeIdx) bool { return edgeAt(&g.csr.attrs, e).mirror }
 
 // CausalStrength of edge e.
-func (g *Graph) CausalStrength(e EdgeIdx) float32 { return g.csr.attrs.at(e).causal }
+func (g *Graph) CausalStrength(e EdgeIdx) float32 { return edgeAt(&g.csr.attrs, e).causal }
 
 // Weight of edge e (atomic load).
 func (g *Graph) Weight(e EdgeIdx) float32 {
@@ -409,7 +409,7 @@ func (g *Graph) FindEdge(source, target NodeID, relation Str) (EdgeIdx, bool) {
 	seg := g.csr.targets[lo:hi]
 	i, _ := slices.BinarySearch(seg, target)
 	for j := int(lo) + i; j < int(hi) && g.csr.targets[j] == target; j++ {
-		if g.csr.attrs.at(EdgeIdx(j)).rel == relation {
+		if edgeAt(&g.csr.attrs, EdgeIdx(j)).rel == relation {
 			return EdgeIdx(j), true
 		}
 	}

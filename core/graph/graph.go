@@ -278,7 +278,7 @@ func (g *Graph) sortExternalIDs() {
 func (g *Graph) Valid(id NodeID) bool { return int(id) < g.NumNodes() }
 
 // ExternalID of a node.
-func (g *Graph) ExternalID(id NodeID) string { return g.nodes.attr(id).externalID }
+func (g *Graph) ExternalID(id NodeID) string { return nodeAt(&g.nodes.attrs, id).externalID }
 
 // Label of a node.
 func (g *Graph) Label(id NodeID) string { return g.strings.String(g.nodes.label[id]) }
@@ -290,11 +290,11 @@ func (g *Graph) LabelStr(id NodeID) Str { return g.nodes.label[id] }
 func (g *Graph) Type(id NodeID) NodeType { return g.nodes.nodeType[id] }
 
 // TagStrs returns the interned tags of a node (do not modify).
-func (g *Graph) TagStrs(id NodeID) []Str { return g.nodes.attr(id).tags }
+func (g *Graph) TagStrs(id NodeID) []Str { return nodeAt(&g.nodes.attrs, id).tags }
 
 // Tags returns the tags of a node as strings.
 func (g *Graph) Tags(id NodeID) []string {
-	ts := g.nodes.attr(id).tags
+	ts := nodeAt(&g.nodes.attrs, id).tags
 	out := make([]string, len(ts))
 	for i, t := range ts {
 		out[i] = g.strings.String(t)
@@ -308,7 +308,7 @@ func (g *Graph) HasTag(id NodeID, tag string) bool {
 	if !ok {
 		return false
 	}
-	for _, t := range g.nodes.attr(id).tags {
+	for _, t := range nodeAt(&g.nodes.attrs, id).tags {
 		if t == h {
 			return true
 		}
@@ -327,7 +327,7 @@ func (g *Graph) PageRank(id NodeID) float32 { return g.nodes.PageRank[id] }
 
 // Provenance of a node.
 func (g *Graph) Provenance(id NodeID) Provenance {
-	p := &g.nodes.attr(id).prov
+	p := &nodeAt(&g.nodes.attrs, id).prov
 	return Provenance{
 		SourcePath: g.strings.String(p.sourcePath),
 		LineStart:  p.lineStart,
@@ -342,19 +342,19 @@ func (g *Graph) Provenance(id NodeID) Provenance {
 // excerpt and namespace: a streamed snapshot numbers strings by handle
 // without resolving and hashing each one.
 func (g *Graph) ProvenanceStrs(id NodeID) (sourcePath, excerpt, namespace Str) {
-	p := &g.nodes.attr(id).prov
+	p := &nodeAt(&g.nodes.attrs, id).prov
 	return p.sourcePath, p.excerpt, p.namespace
 }
 
 // SourcePath of a node ("" when none).
 func (g *Graph) SourcePath(id NodeID) string {
-	return g.strings.String(g.nodes.attr(id).prov.sourcePath)
+	return g.strings.String(nodeAt(&g.nodes.attrs, id).prov.sourcePath)
 }
 
 // Node returns everything known about a node.
 func (g *Graph) Node(id NodeID) Node {
 	return Node{
-		ExternalID:      g.nodes.attr(id).externalID,
+		ExternalID:      nodeAt(&g.nodes.attrs, id).externalID,
 		Label:           g.Label(id),
 		Type:            g.nodes.nodeType[id],
 		Tags:            g.Tags(id),

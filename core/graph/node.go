@@ -84,8 +84,28 @@ type NodeStorage struct {
 // Len is the number of nodes.
 func (s *NodeStorage) Len() int { return len(s.PageRank) }
 
-// attr is node id's record; callers do not write through it.
-func (s *NodeStorage) attr(id NodeID) *nodeAttr { return s.attrs.at(EdgeIdx(id)) }
+// attr is node id's record (attrs.at written out, see edgeAt); callers do
+// not write through it.
+func (s *NodeStorage) attr(id NodeID) *nodeAttr { return nodeAt(&s.attrs, id) }
+
+func nodeAt(c *attrCol[nodeAttr], id NodeID) *nodeAttr {
+	if c.pieces == nil {
+		return &c.flat[id]
+	}
+	if f := c.fast[id>>attrFastShift]; f != nil {
+		return &f[uint8(id)]
+	}
+	return nodeSlow(c, id)
+}
+
+// nodeSlow is attr through the page table.
+func nodeSlow(c *attrCol[nodeAttr], id NodeID) *nodeAttr {
+	k := c.page[id>>attrPageShift]
+	for c.starts[k+1] <= uint32(id) {
+		k++
+	}
+	return &c.pieces[k][uint32(id)-c.starts[k]]
+}
 
 // ActivationScratch returns the per-node activation scratch, allocating it
 // (zeroed) the first time or when nodes were added since.

@@ -41,7 +41,7 @@ func NewImporters(g *Graph) *Importers {
 	for pos, e := range c.revEdge {
 		src := c.revSources[pos]
 		f := e
-		if a := c.attrs.at(e); a.inhibitory {
+		if a := edgeAt(&c.attrs, e); a.inhibitory {
 			f |= InhibitoryBit
 			im.inhibitory++
 		} else if a.dir != Bidirectional {
@@ -52,7 +52,7 @@ func NewImporters(g *Graph) *Importers {
 	im.carry = make([]Importer, 0, carriers)
 	for v := 0; v < n; v++ {
 		for pos := c.revOffsets[v]; pos < c.revOffsets[v+1]; pos++ {
-			if a := c.attrs.at(c.revEdge[pos]); !a.inhibitory && a.dir != Bidirectional {
+			if a := edgeAt(&c.attrs, c.revEdge[pos]); !a.inhibitory && a.dir != Bidirectional {
 				im.carry = append(im.carry, Importer{Source: c.revSources[pos], Edge: c.revEdge[pos]})
 			}
 		}
