@@ -220,6 +220,7 @@ func (b *batchRun) removedNames() (out []edit.Finding, abs map[string]string) {
 			continue
 		}
 		out = append(out, b.anonContractBreaks(b.paths[i], t.Old, t.New)...)
+		out = append(out, b.kotlinPropertyBreaks(b.paths[i], t.Old, t.New)...)
 		if rm := edit.RemovedSymbols(b.paths[i], t.Old, t.New); len(rm) > 0 {
 			ws = append(ws, written{path: b.paths[i], dir: path.Dir(b.paths[i]), pkg: pkg, removed: rm})
 		}
