@@ -40,7 +40,7 @@ func ParamTypes(decl, name, ext string) (types []string, ok bool) {
 		return nil, false
 	}
 	open := loc[1] - 1
-	end := matchParen(decl, open)
+	end := MatchParen(decl, open)
 	if end < 0 {
 		return nil, false
 	}
@@ -79,9 +79,9 @@ func simpleType(ty string) string {
 	return ty
 }
 
-// matchParen is the index of the parenthesis closing the one at open, -1
+// MatchParen is the index of the parenthesis closing the one at open, -1
 // when it is not closed.
-func matchParen(s string, open int) int {
+func MatchParen(s string, open int) int {
 	depth := 0
 	for i := open; i < len(s); i++ {
 		switch s[i] {

@@ -215,16 +215,8 @@ func bodiless(decl string, kotlin bool) bool {
 // closing is the index of the parenthesis closing the one at open (the
 // end of s when unbalanced).
 func closing(s string, open int) int {
-	depth := 0
-	for i := open; i < len(s); i++ {
-		switch s[i] {
-		case '(':
-			depth++
-		case ')':
-			if depth--; depth == 0 {
-				return i
-			}
-		}
+	if i := edit.MatchParen(s, open); i >= 0 {
+		return i
 	}
 	return len(s)
 }
