@@ -23,8 +23,8 @@ var kotlinOverride = regexp.MustCompile(`\boverride\s+(?:[a-z]+\s+)*(?:val|var)\
 // `override val kdoc` was SAFE. Properties are no nodes of the graph, so
 // both the removal and the base's declaration are read from the text.
 func (b *batchRun) kotlinPropertyBreaks(rel string, old, next []byte) []edit.Finding {
-	if strings.ToLower(path.Ext(rel)) != ".kt" {
-		return nil
+	if strings.ToLower(path.Ext(rel)) != ".kt" || len(kotlinOverride.FindAllIndex(next, -1)) >= len(kotlinOverride.FindAllIndex(old, -1)) {
+		return nil // no override fewer: nothing to parse (one moved between classes is not seen)
 	}
 	r, err := extract.ExtractFile(rel, old)
 	if r == nil || err != nil && len(r.Nodes) == 0 {
