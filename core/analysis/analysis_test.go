@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -680,6 +681,30 @@ func BenchmarkImpact(b *testing.B) {
 	p := DefaultImpactParams()
 	for i := 0; b.Loop(); i++ {
 		if _, err := Impact(g, graph.NodeID(i*7919%g.NumNodes()), p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkImpactFilesTop15 is impact as the tool calls it: a file's
+// dependents at file level, 15 listed of many affected.
+func BenchmarkImpactFilesTop15(b *testing.B) {
+	g := graphtest.PowerLaw(20000, 60000, 1)
+	var files []graph.NodeID
+	for i := 0; i < g.NumNodes(); i++ {
+		if g.Type(graph.NodeID(i)) == graph.File {
+			files = append(files, graph.NodeID(i))
+		}
+	}
+	// The files with the most affected, as a change to a core module.
+	p := DefaultImpactParams()
+	wide := func(f graph.NodeID) int { r, _ := Impact(g, f, p); return r.Affected }
+	slices.SortFunc(files, func(a, b graph.NodeID) int { return cmp.Compare(wide(b), wide(a)) })
+	files = files[:20]
+	p.TopK = 15
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := Impact(g, files[i%len(files)], p); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -218,6 +218,12 @@ type ImpactNode struct {
 	// miss is Π(1 − signal) unrounded: it orders nodes whose signals
 	// round to the same float32 (a file's saturates at 1).
 	miss float64
+	// members reached it at its hop (Via is made of them once the list
+	// is cut: of ≈ 2,000 affected files 15 are listed); end is its
+	// strongest, where its chain ends. Both are cleared before Impact
+	// returns.
+	members []reached
+	end     endRef
 }
 
 // Chain is a path from a source: nodes, the relation of each hop (Reversed
@@ -316,8 +322,15 @@ func Impact(g *graph.Graph, source graph.NodeID, p ImpactParams) (ImpactResult, 
 	if p.IncludeCausalChains && p.MaxChains > 0 {
 		res.CausalChains = run.chains()
 	}
+	all := res.BlastRadius
 	if p.TopK > 0 && len(res.BlastRadius) > p.TopK {
 		res.BlastRadius = res.BlastRadius[:p.TopK]
+	}
+	for i := range all {
+		if i < len(res.BlastRadius) {
+			all[i].Via = run.via(all[i].members)
+		}
+		all[i].members, all[i].end = nil, endRef{}
 	}
 	return res, nil
 }
@@ -332,9 +345,7 @@ type impactRun struct {
 	rels   *relTable
 	res    *ImpactResult
 	walks  []*impactWalk
-	// best entity of each listed node, for chains.
-	ends  map[graph.NodeID]endRef
-	files *units
+	files  *units
 }
 
 type endRef struct {
@@ -561,7 +572,6 @@ func (r *impactRun) rollup() []ImpactNode {
 			a.node.Entities++
 		}
 	}
-	r.ends = make(map[graph.NodeID]endRef, len(order))
 	out := make([]ImpactNode, 0, len(order))
 	for _, k := range order {
 		a := byNode[k]
@@ -570,8 +580,7 @@ func (r *impactRun) rollup() []ImpactNode {
 		if r.level != LevelFile {
 			a.node.Entities = 0
 		}
-		a.node.Via = r.via(a.members)
-		r.ends[k] = endRef{a.bestNode.walk, a.bestNode.node}
+		a.node.members, a.node.end = a.members, endRef{a.bestNode.walk, a.bestNode.node}
 		out = append(out, a.node)
 	}
 	return out
@@ -667,21 +676,20 @@ func shown(s float32) float64 { return math.Round(float64(s) * 1000) }
 // down the containment to the changed entity, then along the dependency
 // edges; at file level it ends at the file's strongest affected entity.
 func (r *impactRun) chains() []Chain {
-	var ends []graph.NodeID
+	var ends []endRef
 	for _, far := range []bool{true, false} {
 		for _, n := range r.res.BlastRadius {
 			if len(ends) == r.p.MaxChains {
 				break
 			}
 			if (n.HopDistance >= 2) == far {
-				ends = append(ends, n.Node)
+				ends = append(ends, n.end)
 			}
 		}
 	}
 	out := make([]Chain, 0, len(ends))
-	for _, end := range ends {
-		ref, ok := r.ends[end]
-		if !ok || ref.walk == nil {
+	for _, ref := range ends {
+		if ref.walk == nil {
 			continue
 		}
 		if c, ok := ref.walk.chainTo(ref.node); ok {
