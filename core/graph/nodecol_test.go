@@ -142,15 +142,7 @@ func TestSplicedNodesCopyOnWrite(t *testing.T) {
 // same graph after eight splices (a column in pieces).
 func BenchmarkNodeAttrRead(b *testing.B) {
 	g := graphtest.PowerLaw(100_000, 300_000, 1)
-	spliced := g
-	for k := range 8 {
-		lo := graph.NodeID(5_000 + k*11_000)
-		nodes := []graph.Node{spliced.Node(lo), {ExternalID: fmt.Sprintf("bench::%d", k)}}
-		var err error
-		if spliced, _, err = spliced.Spliced(graph.Splice{Ranges: []graph.NodeRange{{Lo: lo, Hi: lo + 1, Nodes: nodes}}}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	spliced := splicedEightTimes(b, g)
 	for _, c := range []struct {
 		name string
 		g    *graph.Graph
