@@ -199,6 +199,9 @@ func (e jsExtractor) Extract(relPath string, src []byte) (*Result, error) {
 	if err != nil {
 		return tooLargeOr(relPath, e.lang, src, err)
 	}
+	if t.errors > 0 && e.lang != "javascript" {
+		t = reparse(e.g, t, src, tsBlankVariance)
+	}
 	defer t.release()
 	base := path.Base(relPath)
 	x := &jsExtract{

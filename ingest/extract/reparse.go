@@ -99,3 +99,45 @@ func rsSpaceRawBorrows(src []byte) ([]byte, bool) {
 	}
 	return out, out != nil
 }
+
+// tsVarianceMark finds a type parameter's variance annotation — `in`,
+// `out` or `in out` after `<` or `,` (comments between allowed), followed
+// by the parameter's name and extends, =, `,` or `>`:
+//
+//	export interface $ZodObject<
+//	  /** @ts-ignore Cast variance */
+//	  out Shape extends Readonly<$ZodShape> = Readonly<$ZodShape>,
+//
+// tree-sitter-typescript v0.23 has no variance annotations (TypeScript
+// 4.7), so zod's schemas parsed the parameter names as ERROR. The
+// annotation declares nothing the graph holds.
+var tsVarianceMark = regexp.MustCompile(`[<,](?:\s|/\*(?:[^*]|\*+[^*/])*\*+/|//[^\n]*)*\b(in\s+out|in|out)\s+[A-Za-z_$][\w$]*\s*(?:extends\b|[=,>])`)
+
+// tsTypeStarExport finds `export type * from` (TypeScript 5.0), which
+// tree-sitter-typescript v0.23 cannot read: trpc's index re-exported its
+// types that way. Without `type` it is the re-export the graph records.
+var tsTypeStarExport = regexp.MustCompile(`\bexport\s+(type)\s+\*`)
+
+// tsBlankVariance writes variance annotations and the `type` of a
+// type-only star export as spaces.
+func tsBlankVariance(src []byte) ([]byte, bool) {
+	var ms [][]int
+	if bytes.Contains(src, []byte("out ")) || bytes.Contains(src, []byte("in ")) {
+		ms = tsVarianceMark.FindAllSubmatchIndex(src, -1)
+	}
+	if bytes.Contains(src, []byte("type")) {
+		ms = append(ms, tsTypeStarExport.FindAllSubmatchIndex(src, -1)...)
+	}
+	if len(ms) == 0 {
+		return nil, false
+	}
+	out := bytes.Clone(src)
+	for _, m := range ms {
+		for k := m[2]; k < m[3]; k++ {
+			if c := out[k]; c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+				out[k] = ' '
+			}
+		}
+	}
+	return out, true
+}
