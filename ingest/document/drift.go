@@ -54,9 +54,11 @@ type Finding struct {
 	// 0 a checked change of the symbol's surface, 1 its own lines, 2 its
 	// file (set by the caller that dates them; 0 otherwise).
 	Tier int
-	// Line is the document line of an example's call; Param the keyword
-	// the signature no longer has; Commit the commit that made the call
-	// fail, when history shows it (example_call_rejected only).
+	// Line is the document line of an example's call or of a hand-written
+	// signature or keyword; Param the keyword the signature no longer has;
+	// Commit the commit after which the code no longer fitted the page,
+	// when history shows it (example_call_rejected, and the signature and
+	// keyword claims of code_change_unreflected and missing_target).
 	Line   int
 	Param  string
 	Commit string
@@ -222,11 +224,19 @@ func datable(g *graph.Graph, b Binding) bool {
 	return g.Type(b.Target) != graph.File || strings.Contains(b.Mention.Text, "/")
 }
 
-// CompareFindings is the order of a document's findings: by kind, the
-// most certain first (Tier), the newest code change, then the section's
-// line and the mention.
+// CompareFindings is the order of a document's findings: by kind, with
+// ambiguous_target last (it claims no staleness, and a page of namesakes
+// would otherwise fill the listed findings before any claim), the most
+// certain first (Tier), the newest code change, then the section's line
+// and the mention.
 func CompareFindings(g *graph.Graph) func(a, b Finding) int {
 	return func(a, b Finding) int {
+		if aa, ba := a.Kind == DriftAmbiguous, b.Kind == DriftAmbiguous; aa != ba {
+			if aa {
+				return 1
+			}
+			return -1
+		}
 		if c := strings.Compare(a.Kind, b.Kind); c != 0 {
 			return c
 		}

@@ -220,7 +220,7 @@ type driftDocJSON struct {
 	Bindings          int                  `json:"bindings"`
 	StaleBindings     int                  `json:"stale_bindings"`
 	Findings          []driftFindingJSON   `json:"findings"`
-	FindingsTotal     int                  `json:"findings_total"`
+	FindingsTotal     int                  `json:"findings_total" jsonschema:"Findings that claim staleness (ambiguous_target, listed last, is not one)."`
 	FindingsTruncated bool                 `json:"findings_truncated"`
 	SkippedGenerated  int                  `json:"skipped_generated,omitempty" jsonschema:"Stale bindings skipped: the section renders that code (mkdocstrings, autodoc, a literal include)."`
 	Unchecked         []driftUncheckedJSON `json:"unchecked,omitempty" jsonschema:"Low confidence, not findings: bound code that changed after the document with nothing on the page shown to disagree (the first 3)."`
@@ -231,7 +231,7 @@ type driftDocJSON struct {
 
 type driftSummary struct {
 	Documents             int `json:"documents"`
-	TotalFindings         int `json:"total_findings"`
+	TotalFindings         int `json:"total_findings" jsonschema:"Findings that claim staleness; ambiguous_target findings are listed and counted under ambiguous_targets only."`
 	StaleBindings         int `json:"stale_bindings" jsonschema:"code_change_unreflected findings: a claim of the page (a hand-written signature) the code contradicts."`
 	MissingTargets        int `json:"missing_targets"`
 	AmbiguousTargets      int `json:"ambiguous_targets"`
@@ -362,7 +362,7 @@ func runDocumentDrift(c *tools.Call, in documentDriftParams) (documentDriftOutpu
 
 func addSummary(s *driftSummary, d *document.DocDrift) {
 	s.Documents++
-	s.TotalFindings += len(d.Findings)
+	s.TotalFindings += staleFindings(d)
 	s.StaleBindings += d.Count(document.DriftCodeChanged)
 	s.MissingTargets += d.Count(document.DriftMissing)
 	s.AmbiguousTargets += d.Count(document.DriftAmbiguous)
@@ -375,9 +375,16 @@ func addSummary(s *driftSummary, d *document.DocDrift) {
 	s.CodeChangeUnreflected += len(secs)
 }
 
+// staleFindings counts the findings that claim the page is stale: an
+// ambiguous name says only that a mention binds to nothing (split10's
+// tally left them out of precision for that reason).
+func staleFindings(d *document.DocDrift) int {
+	return len(d.Findings) - d.Count(document.DriftAmbiguous)
+}
+
 func driftDoc(g *graph.Graph, d *document.DocDrift, notes, ev []string) driftDocJSON {
 	out := driftDocJSON{SourcePath: d.Doc.Path, NodeID: g.ExternalID(d.Doc.Node), DocChangedAt: unixTime(d.DocChanged), NewestCodeChange: unixTime(d.NewestCode),
-		Bindings: d.Bindings, StaleBindings: d.Count(document.DriftCodeChanged), Findings: []driftFindingJSON{}, FindingsTotal: len(d.Findings)}
+		Bindings: d.Bindings, StaleBindings: d.Count(document.DriftCodeChanged), Findings: []driftFindingJSON{}, FindingsTotal: staleFindings(d)}
 	for i, f := range d.Findings {
 		if len(out.Findings) == maxDriftFindings {
 			out.FindingsTruncated = true

@@ -85,7 +85,8 @@ func head(t *testing.T, dir, day string) string {
 func TestExampleCalls(t *testing.T) {
 	doc := "# T\n\n```py\nfrom kit import run as go, Box\nimport kit.sub\ngo(1, 2, *rest, k=1)\nkit.sub.f(x=\"a, b=c\", **kw)\nBox(lambda a, b: a, key=1)\nBox = 3\nBox(1)\nobj.go(1)\npkg.f(1)\npkg(2)\nb = kit.Box(1)\nb.grow(by=2)\nb.x.y(1)\n```\n\n" +
 		".. doctest::\n\n   >>> go(\n   ...   y=2)\n   3\n" +
-		"\n```python\n>>> go(1,  # (\n        z=2)\n'out'\n>>> go(3)\n```\n"
+		"\n```python\n>>> go(1,  # (\n        z=2)\n'out'\n>>> go(3)\n```\n" +
+		"\n```python\nfrom kit import Box\ndef make(self, Box, n):\n    return [Box(queues=n)]\n```\n" // a parameter shadows the import (kombu)
 	var got []string
 	for _, c := range exampleCalls(pyExamples(doc), func(p string) bool { return p == "pkg" }) {
 		got = append(got, fmt.Sprintf("%d %s pos=%d kws=%v *=%v **=%v", c.line, c.target, c.pos, c.kws, c.starPos, c.starKw))

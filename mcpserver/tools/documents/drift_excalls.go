@@ -111,10 +111,21 @@ func statementCalls(st string, line int, env map[string]string, pkg func(string)
 var madeRe = regexp.MustCompile(`^([A-Za-z_]\w*)\s*=\s*[A-Za-z_][\w.]*\(`)
 
 // boundNames are the plain names a statement binds: def and class
-// names, assignment and for targets, `as` names.
+// names, a def's parameters, assignment and for targets, `as` names. A
+// parameter shadows an import in the def's body (kombu's
+// get_consumers(self, Consumer, channel) calls its parameter Consumer,
+// a partial, not kombu.Consumer); the page's later lines lose the import
+// too, which leaves calls unchecked rather than checked against the
+// wrong def.
 func boundNames(st string) []string {
 	if m := bindHeadRe.FindStringSubmatch(st); m != nil {
-		return []string{m[1]}
+		out := []string{m[1]}
+		if sig, ok := parseSig(st); ok && strings.Contains(m[0], "def") {
+			for _, p := range sig.params {
+				out = append(out, p.name)
+			}
+		}
+		return out
 	}
 	var out []string
 	if m := forRe.FindStringSubmatch(st); m != nil {
