@@ -36,8 +36,23 @@ func CodeQual(ext string) (p string, segs []string, ok bool) {
 // init is graph.NoNode (and known true) when no class defines one: the
 // call takes no arguments.
 func (x *Index) PythonInit(c graph.NodeID) (init graph.NodeID, visited []graph.NodeID, known bool) {
+	return x.pythonDef(c, "__init__")
+}
+
+// PythonMethod finds the def of method m that a call on an instance of
+// class c runs: c's own, else the one of the first base (breadth first)
+// that defines it. known is false as for PythonInit, and when a class
+// on the way binds m by assignment (m = other), which no def shows.
+// visited lists the classes searched, c first.
+func (x *Index) PythonMethod(c graph.NodeID, m string) (def graph.NodeID, visited []graph.NodeID, known bool) {
+	return x.pythonDef(c, m)
+}
+
+// pythonDef walks c's hierarchy for the def of name (PythonInit,
+// PythonMethod).
+func (x *Index) pythonDef(c graph.NodeID, name string) (def graph.NodeID, visited []graph.NodeID, known bool) {
 	g := x.g
-	init = graph.NoNode
+	def = graph.NoNode
 	seen := map[graph.NodeID]bool{c: true}
 	queue := []graph.NodeID{c}
 	for len(queue) > 0 {
@@ -47,18 +62,23 @@ func (x *Index) PythonInit(c graph.NodeID) (init graph.NodeID, visited []graph.N
 		k := queue[0]
 		queue = queue[1:]
 		visited = append(visited, k)
-		if _, ok := g.Lookup(g.ExternalID(k) + "::__new__"); ok {
+		if _, ok := g.Lookup(g.ExternalID(k) + "::__new__"); ok && name == "__init__" {
 			return graph.NoNode, visited, false
 		}
-		if id, ok := g.Lookup(g.ExternalID(k) + "::__init__"); ok {
-			if init != graph.NoNode {
+		if id, ok := g.Lookup(g.ExternalID(k) + "::" + name); ok {
+			if def != graph.NoNode {
 				return graph.NoNode, visited, false
 			}
-			init = id
+			def = id
 			if k == c {
-				return init, visited, true // its own __init__ is what runs
+				return def, visited, true // its own def is what runs
 			}
 			continue
+		}
+		if name != "__init__" {
+			if body, ok := x.classSource(k); !ok || assignsMember(body, name) {
+				return graph.NoNode, visited, false
+			}
 		}
 		bases, ok := x.pyBases(k)
 		if !ok {
@@ -71,7 +91,20 @@ func (x *Index) PythonInit(c graph.NodeID) (init graph.NodeID, visited []graph.N
 			}
 		}
 	}
-	return init, visited, true
+	return def, visited, true
+}
+
+// PythonNameIn resolves a name as the Python file p sees it, defined
+// there or imported ("DateTime" in a def's "-> DateTime" annotation);
+// nil when no module name of p exposes it.
+func (x *Index) PythonNameIn(p, name string) []graph.NodeID {
+	mods := pyModules(p)
+	for i := len(mods) - 1; i >= 0; i-- {
+		if ids := x.PythonName(mods[i] + "." + name); len(ids) > 0 {
+			return ids
+		}
+	}
+	return nil
 }
 
 // pyBases are a class's bases in the graph; false when one of them is

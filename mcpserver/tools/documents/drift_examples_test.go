@@ -86,7 +86,8 @@ func TestExampleCalls(t *testing.T) {
 	doc := "# T\n\n```py\nfrom kit import run as go, Box\nimport kit.sub\ngo(1, 2, *rest, k=1)\nkit.sub.f(x=\"a, b=c\", **kw)\nBox(lambda a, b: a, key=1)\nBox = 3\nBox(1)\nobj.go(1)\npkg.f(1)\npkg(2)\nb = kit.Box(1)\nb.grow(by=2)\nb.x.y(1)\n```\n\n" +
 		".. doctest::\n\n   >>> go(\n   ...   y=2)\n   3\n" +
 		"\n```python\n>>> go(1,  # (\n        z=2)\n'out'\n>>> go(3)\n```\n" +
-		"\n```python\nfrom kit import Box\ndef make(self, Box, n):\n    return [Box(queues=n)]\n```\n" // a parameter shadows the import (kombu)
+		"\n```python\nfrom kit import Box\ndef make(self, Box, n):\n    return [Box(queues=n)]\n```\n" + // a parameter shadows the import (kombu)
+		"\n```python\nd = kit.make(kit.now(1))\nd.shift(by=2)\nkit.now().shift(2).go(x=1)\nobj.now().go(1)\n```\n"
 	var got []string
 	for _, c := range exampleCalls(pyExamples(doc), func(p string) bool { return p == "pkg" }) {
 		got = append(got, fmt.Sprintf("%d %s pos=%d kws=%v *=%v **=%v", c.line, c.target, c.pos, c.kws, c.starPos, c.starKw))
@@ -101,6 +102,11 @@ func TestExampleCalls(t *testing.T) {
 		"21 kit.run pos=0 kws=[y] *=false **=false",
 		"26 kit.run pos=1 kws=[z] *=false **=false", // argument lines without "..." (pendulum)
 		"29 kit.run pos=1 kws=[] *=false **=false",
+		"39 kit.make pos=1 kws=[] *=false **=false",
+		"39 kit.now pos=1 kws=[] *=false **=false",
+		"40 kit.make.shift pos=0 kws=[by] *=false **=false", // d is what kit.make returns, not kit.now
+		"41 kit.now pos=0 kws=[] *=false **=false",
+		"41 kit.now.shift pos=1 kws=[] *=false **=false", // a method of a call's result; .go on shift's result is not read
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)

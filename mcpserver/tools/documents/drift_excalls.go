@@ -93,22 +93,25 @@ func statementCalls(st string, line int, env map[string]string, pkg func(string)
 		}
 		return out
 	}
+	before := len(out)
 	if !bindHeadRe.MatchString(st) { // a def's own name is no call
 		out = findCalls(st, line, env, pkg, out)
 	}
 	for _, n := range boundNames(st) {
 		delete(env, n) // the example's own name now, not the import
 	}
-	if m := madeRe.FindStringSubmatch(st); m != nil && len(out) > 0 {
-		if c := out[len(out)-1]; !c.instance && strings.HasSuffix(st, ")") && closeOf(st, len(m[0])-1) == len(st)-1 {
-			env[m[1]] = c.target + "()" // an object of the class the call makes
+	if m := madeRe.FindStringSubmatch(st); m != nil && len(out) > before {
+		// The statement's first call is the one the name is bound to when
+		// it spans the rest of the statement (an argument's call comes later).
+		if c := out[before]; !c.instance && strings.HasSuffix(st, ")") && closeOf(st, len(m[0])-1) == len(st)-1 && strings.HasPrefix(st[len(m[0])-len(m[2]):], strings.TrimSuffix(c.text, "…")) {
+			env[m[1]] = c.target + "()" // an object of the class the call makes, or what the function returns
 		}
 	}
 	return out
 }
 
 // madeRe: "name = Callee(" — a name bound to what one call returns.
-var madeRe = regexp.MustCompile(`^([A-Za-z_]\w*)\s*=\s*[A-Za-z_][\w.]*\(`)
+var madeRe = regexp.MustCompile(`^([A-Za-z_]\w*)\s*=\s*(([A-Za-z_][\w.]*)\()`)
 
 // boundNames are the plain names a statement binds: def and class
 // names, a def's parameters, assignment and for targets, `as` names. A
@@ -167,30 +170,30 @@ func findCalls(st string, line int, env map[string]string, pkg func(string) bool
 			return true
 		}
 		loc := calleeRe.FindStringIndex(st[:i])
-		if loc == nil || loc[0] > 0 && (st[loc[0]-1] == '.' || st[loc[0]-1] == ')' || st[loc[0]-1] == ']') {
-			return true // a method of an expression: its type is unknown
+		if loc == nil {
+			return true
 		}
 		callee := strings.Join(strings.Fields(strings.ReplaceAll(st[loc[0]:i], ".", " ")), ".")
-		first, rest, _ := strings.Cut(callee, ".")
-		mod, ok := env[first]
-		if !ok && rest != "" && pkg != nil && pkg(first) {
-			mod, ok = first, true
+		from := loc[0]
+		if j := loc[0] - 2; j >= 0 && st[loc[0]-1] == '.' && st[j] == ')' && !strings.Contains(callee, ".") {
+			// A method of what a call returns (pendulum.now().subtract(…)):
+			// its receiver is typed as a name bound to that call would be.
+			open := openOf(st, j)
+			inner := calleeRe.FindStringIndex(st[:max(open, 0)])
+			if open < 0 || inner == nil || inner[0] > 0 && strings.ContainsRune(".)]", rune(st[inner[0]-1])) {
+				return true
+			}
+			callee = strings.Join(strings.Fields(strings.ReplaceAll(st[inner[0]:open], ".", " ")), ".") + "()." + callee
+			from = inner[0]
+		} else if loc[0] > 0 && strings.ContainsRune(".)]", rune(st[loc[0]-1])) {
+			return true // a method of an expression: its type is unknown
 		}
+		target, instance, ok := calleeTarget(callee, env, pkg)
 		if !ok {
 			return true
 		}
-		target, instance := mod, false
-		if cls, ok := strings.CutSuffix(mod, "()"); ok {
-			if rest == "" || strings.Contains(rest, ".") {
-				return true // the object called, or an attribute's method
-			}
-			target, instance = cls, true
-		}
-		if rest != "" {
-			target += "." + rest
-		}
 		end := closeOf(st, i)
-		c := exCall{line: line, text: st[loc[0]:min(end+1, len(st))], target: target, instance: instance}
+		c := exCall{line: line, text: st[from:min(end+1, len(st))], target: target, instance: instance}
 		if len(c.text) > maxCallText {
 			c.text = c.text[:maxCallText] + "…"
 		}
@@ -199,6 +202,49 @@ func findCalls(st string, line int, env map[string]string, pkg func(string) bool
 		return true
 	})
 	return out
+}
+
+// calleeTarget is the dotted name a callee as written calls, through the
+// page's imports: "Class.method" with instance true for a method of an
+// object the page made ("b.grow" after b = kit.Box(…)), or of what a
+// call returns ("kit.now().shift", written so by findCalls).
+func calleeTarget(callee string, env map[string]string, pkg func(string) bool) (target string, instance, ok bool) {
+	if maker, method, made := strings.Cut(callee, "()."); made {
+		if t, inst, ok := calleeTarget(maker, env, pkg); ok && !inst && !strings.Contains(method, ".") {
+			return t + "." + method, true, true
+		}
+		return "", false, false
+	}
+	first, rest, _ := strings.Cut(callee, ".")
+	mod, ok := env[first]
+	if !ok && rest != "" && pkg != nil && pkg(first) {
+		mod, ok = first, true
+	}
+	if !ok {
+		return "", false, false
+	}
+	target = mod
+	if cls, made := strings.CutSuffix(mod, "()"); made {
+		if rest == "" || strings.Contains(rest, ".") {
+			return "", false, false // the object called, or an attribute's method
+		}
+		target, instance = cls, true
+	}
+	if rest != "" {
+		target += "." + rest
+	}
+	return target, instance, true
+}
+
+// openOf is the index of the bracket that the closing one at j closes;
+// -1 when none does.
+func openOf(s string, j int) int {
+	for i := j - 1; i >= 0; i-- {
+		if (s[i] == '(' || s[i] == '[' || s[i] == '{') && closeOf(s, i) == j {
+			return i
+		}
+	}
+	return -1
 }
 
 // readArgs counts a call's positional arguments and lists its keywords.

@@ -17,7 +17,7 @@ type callable struct {
 	path string       // def's file
 	qual string       // def's qualified name in it
 	sig  pySig
-	via  string // the module-level alias followed to def ("encode = _obj.encode")
+	via  string // the module-level alias followed to def ("encode = _obj.encode"), or the call whose annotated return gave the receiver
 }
 
 // exampleFindings checks every resolvable call of a document's Python
@@ -62,6 +62,9 @@ func defName(k callable) string {
 // candidates, a decorator or base outside the rules, no source).
 func resolveCallable(b *session.Bundle, src *driftSources, x *document.Index, c exCall) (callable, bool) {
 	g := b.Graph
+	if c.instance {
+		return methodCallable(g, src, x, c)
+	}
 	ids := x.PythonName(c.target)
 	if len(ids) != 1 || !c.instance && g.Type(ids[0]) != graph.Function && g.Type(ids[0]) != graph.Class {
 		if len(ids) > 1 {
@@ -70,18 +73,6 @@ func resolveCallable(b *session.Bundle, src *driftSources, x *document.Index, c 
 		return aliasCallable(src, x, g, c)
 	}
 	id := ids[0]
-	if c.instance {
-		// The object's class must be a plain class of the project, whose
-		// own body defines the method (an inherited one is not followed).
-		cls := c.target[:strings.LastIndexByte(c.target, '.')]
-		if cs := x.PythonName(cls); len(cs) != 1 || g.Type(cs[0]) != graph.Class || g.Type(id) != graph.Function {
-			return callable{}, false
-		}
-		if _, ok := classCallable(g, src, x, x.PythonName(cls)[0]); !ok {
-			return callable{}, false
-		}
-		return defCallable(g, src, id, id, false)
-	}
 	switch g.Type(id) {
 	case graph.Function:
 		return defCallable(g, src, id, id, true)
@@ -89,6 +80,68 @@ func resolveCallable(b *session.Bundle, src *driftSources, x *document.Index, c 
 		return classCallable(g, src, x, id)
 	}
 	return callable{}, false
+}
+
+// methodCallable: a method called on an object the page made, by a
+// constructor call or by a function whose return annotation names a
+// class of the project (dt = pendulum.datetime(…); dt.format(…), or
+// pendulum.now().subtract(…)). The class must be a plain one of the
+// project, and the def the method's lookup reaches through its bases
+// the only candidate.
+func methodCallable(g *graph.Graph, src *driftSources, x *document.Index, c exCall) (callable, bool) {
+	i := strings.LastIndexByte(c.target, '.')
+	cs := x.PythonName(c.target[:i])
+	if len(cs) != 1 {
+		return callable{}, false
+	}
+	cls, via := cs[0], ""
+	if g.Type(cls) == graph.Function {
+		var ok bool
+		if cls, ok = returnClass(g, src, x, cls); !ok {
+			return callable{}, false
+		}
+		via = c.target[:i] + "() -> " + g.Label(cls)
+	}
+	if g.Type(cls) != graph.Class {
+		return callable{}, false
+	}
+	if _, ok := classCallable(g, src, x, cls); !ok {
+		return callable{}, false
+	}
+	def, visited, known := x.PythonMethod(cls, c.target[i+1:])
+	if !known || def == graph.NoNode || !plainClasses(g, src, visited) {
+		return callable{}, false
+	}
+	k, ok := defCallable(g, src, def, def, false)
+	k.via = via
+	return k, ok
+}
+
+// returnClass is the project class a function's return annotation names,
+// as the function's own file sees the name.
+func returnClass(g *graph.Graph, src *driftSources, x *document.Index, fn graph.NodeID) (graph.NodeID, bool) {
+	k, ok := defCallable(g, src, fn, fn, true)
+	if !ok || k.sig.ret == "" {
+		return graph.NoNode, false
+	}
+	ids := x.PythonNameIn(k.path, k.sig.ret)
+	if len(ids) != 1 || g.Type(ids[0]) != graph.Class {
+		return graph.NoNode, false
+	}
+	return ids[0], true
+}
+
+// plainClasses: every class is readable and has no decorator that may
+// rewrite its methods.
+func plainClasses(g *graph.Graph, src *driftSources, cs []graph.NodeID) bool {
+	for _, c := range cs {
+		p, segs, ok := document.CodeQual(g.ExternalID(c))
+		text, readable := src.source(p)
+		if !ok || !readable || classDecorated(string(text), strings.Join(segs, ".")) {
+			return false
+		}
+	}
+	return true
 }
 
 // defCallable reads def's signature. A method reached through its class
@@ -123,12 +176,8 @@ func classCallable(g *graph.Graph, src *driftSources, x *document.Index, id grap
 	if !known {
 		return callable{}, false
 	}
-	for _, c := range visited {
-		p, segs, ok := document.CodeQual(g.ExternalID(c))
-		text, readable := src.source(p)
-		if !ok || !readable || classDecorated(string(text), strings.Join(segs, ".")) {
-			return callable{}, false
-		}
+	if !plainClasses(g, src, visited) {
+		return callable{}, false
 	}
 	if init == graph.NoNode {
 		p, segs, _ := document.CodeQual(g.ExternalID(id))

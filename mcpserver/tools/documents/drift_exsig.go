@@ -1,6 +1,7 @@
 package documents
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,7 +11,11 @@ import (
 type pySig struct {
 	params        []sigParam // in order, without *args and **kwargs
 	varPos, varKw bool
+	ret           string // the return annotation when it is a plain dotted name ("DateTime")
 }
+
+// retRe is a def header's plain return annotation, quoted or not.
+var retRe = regexp.MustCompile(`^\s*->\s*["']?([A-Za-z_][\w.]*)["']?\s*:?\s*$`)
 
 type sigParam struct {
 	name            string
@@ -124,6 +129,9 @@ func parseSig(head string) (pySig, bool) {
 		default:
 			sig.params = append(sig.params, sigParam{name: name, kwOnly: kwOnly, required: len(splitTop(p, '=')) == 1})
 		}
+	}
+	if m := retRe.FindStringSubmatch(head[cl+1:]); m != nil {
+		sig.ret = m[1]
 	}
 	return sig, true
 }
