@@ -1,6 +1,9 @@
 package dynamics
 
-import "github.com/m1nd-go/m1nd/core/graph"
+import (
+	"github.com/m1nd-go/m1nd/core/analysis"
+	"github.com/m1nd-go/m1nd/core/graph"
+)
 
 // Direction says which way a simulation follows dependency edges.
 type Direction uint8
@@ -53,7 +56,8 @@ type contact struct {
 // edges are skipped). Containers take no part, but a dependency on one
 // is a dependency on what it holds: a Go file imports a package's
 // directory, and so each of its files (forward); a file's importers are
-// those of its directory (backward).
+// those of its directory (backward). A file that holds no code (a
+// README, go.mod beside the package) is not what an import brings in.
 func contacts(g *graph.Graph, rels relCache, u graph.NodeID, d Direction, buf []contact) []contact {
 	lo, hi := g.OutRange(u)
 	for e := lo; e < hi; e++ {
@@ -81,18 +85,19 @@ func contacts(g *graph.Graph, rels relCache, u graph.NodeID, d Direction, buf []
 		switch {
 		case !container(g, s):
 			buf = append(buf, contact{s, e, r.factor})
-		case r.name == "contains":
+		case r.name == "contains" && !analysis.IsDataFile(g, u):
 			buf = holders(g, rels, s, buf)
 		}
 	}
 	return buf
 }
 
-// held appends what container c holds (not containers), reached by edge e.
+// held appends the code container c holds (not containers, not data
+// files), reached by edge e.
 func held(g *graph.Graph, rels relCache, c graph.NodeID, e graph.EdgeIdx, factor float64, buf []contact) []contact {
 	lo, hi := g.OutRange(c)
 	for x := lo; x < hi; x++ {
-		if t := g.Target(x); !g.IsMirror(x) && rels.of(g, x).name == "contains" && !container(g, t) {
+		if t := g.Target(x); !g.IsMirror(x) && rels.of(g, x).name == "contains" && !container(g, t) && !analysis.IsDataFile(g, t) {
 			buf = append(buf, contact{t, e, factor})
 		}
 	}

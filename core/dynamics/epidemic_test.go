@@ -170,10 +170,13 @@ func TestEpidemicIterationCap(t *testing.T) {
 
 // A Go file imports a package's directory: the import reaches each file
 // the directory holds, and a file's importers are its directory's; the
-// directory itself is never a prediction.
+// directory itself is never a prediction. A README beside the code is
+// not imported with it and passes nothing to the importers (sqlx's
+// reflectx/README.md was named as what infected sqlx_test.go).
 func TestEpidemicThroughDirectories(t *testing.T) {
-	types := map[string]graph.NodeType{"lib": graph.Directory, "main.go": graph.File, "lib.go": graph.File, "more.go": graph.File}
-	g, id := build(t, []edge{{"main.go", "imports", "lib"}, {"lib", "contains", "lib.go"}, {"lib", "contains", "more.go"}}, nil, types, nil)
+	types := map[string]graph.NodeType{"lib": graph.Directory, "main.go": graph.File, "lib.go": graph.File, "more.go": graph.File, "README.md": graph.File}
+	g, id := build(t, []edge{{"main.go", "imports", "lib"}, {"lib", "contains", "lib.go"}, {"lib", "contains", "more.go"}, {"lib", "contains", "README.md"}},
+		nil, types, map[string][]string{"README.md": {"md", "doc"}})
 	for _, tc := range []struct {
 		seed string
 		dir  Direction
@@ -183,6 +186,7 @@ func TestEpidemicThroughDirectories(t *testing.T) {
 		{"lib.go", Backward, map[string]float64{"main.go": 0.8}},
 		// Both ways from lib.go: main.go, then back into more.go.
 		{"lib.go", Both, map[string]float64{"main.go": 0.8, "more.go": 0.64}},
+		{"README.md", Backward, map[string]float64{}},
 	} {
 		p := DefaultEpidemicParams()
 		p.Direction = tc.dir
