@@ -49,6 +49,7 @@ const (
 	evDeprecated = "deprecated_mark"    // the code marks the name deprecated
 	evAmbiguous  = "ambiguous"          // a name too many nodes carry: no staleness claimed
 	evDateOnly   = "date_only"          // bound code changed after the page; the unchecked parameter governs these
+	evUnproven   = "unproven"           // a name only git could back, and git did not: dropped, not listed
 )
 
 // strongEvidence are the classes reported as drift by default. An alias
@@ -68,6 +69,9 @@ type nameClaim struct {
 	names []string
 	paths []string // repository-relative globs of files that would give it
 	owner string   // the class a member is missing from
+	// gitOnly: nothing but git backs the claim (no changelog line): it
+	// stands when git shows the name removed and is dropped otherwise.
+	gitOnly bool
 }
 
 var (
@@ -122,7 +126,7 @@ func classify(f document.Finding) (string, *nameClaim) {
 		// "kit.serving" may name a def or class, or the module
 		// kit/serving.py a later commit deleted.
 		q := m[1]
-		c := &nameClaim{names: []string{q[strings.LastIndex(q, ".")+1:]}}
+		c := &nameClaim{names: []string{q[strings.LastIndex(q, ".")+1:]}, gitOnly: strings.HasSuffix(d, unbackedNote)}
 		if strings.Contains(q, ".") {
 			c.paths = modulePaths(q)
 		}
@@ -198,7 +202,8 @@ func historyOf(ctx context.Context, top string, claims []*nameClaim) nameFates {
 		defer cancel()
 		alt := "(" + strings.Join(names, "|") + ")"
 		out, err := exec.CommandContext(ctx, "git", "-C", top, "log", "--no-color", "-p", "-U0", "--format=@@%h %s",
-			"-G", `^[[:space:]]*(async[[:space:]]+)?(def|class)[[:space:]]+`+alt+`([^[:alnum:]_]|$)`, "--", "*.py").Output()
+			"-G", `^[[:space:]]*(async[[:space:]]+)?(def|class)[[:space:]]+`+alt+`([^[:alnum:]_]|$)|`+
+				`^([A-Za-z_][[:alnum:]_]*[[:space:]]*=[[:space:]]*)*`+alt+`[[:space:]]*(:[^=]*)?=([^=]|$)`, "--", "*.py").Output()
 		fs.namesOK = err == nil
 		readDefDiffs(out, names, &fs)
 		grep, _ := exec.CommandContext(ctx, "git", "-C", top, "grep", "-h", "-E", `^[[:space:]]*((async[[:space:]]+)?(def|class)[[:space:]]+)?`+alt+`([^[:alnum:]_]|$)`, "--", "*.py").Output()
@@ -257,15 +262,39 @@ func readDefDiffs(out []byte, names []string, fs *nameFates) {
 		if strings.HasPrefix(l, "---") || strings.HasPrefix(l, "+++") {
 			continue
 		}
-		m := pyDefLineRe.FindStringSubmatch(l)
-		if m == nil || !want[m[2]] {
-			continue
-		}
-		fs.ever[m[2]] = true
-		if _, seen := fs.removed[m[2]]; m[1] == "-" && !seen {
-			fs.removed[m[2]] = commit
+		sign, names := defOrBinding(l)
+		for _, n := range names {
+			if !want[n] {
+				continue
+			}
+			fs.ever[n] = true
+			if _, seen := fs.removed[n]; sign == "-" && !seen {
+				fs.removed[n] = commit
+			}
 		}
 	}
+}
+
+// pyModBindRe is a diff line binding module-level names: kombu's
+// "dumps = encode = registry.encode" made encode, which a page's
+// autofunction named after the line was removed.
+var pyModBindRe = regexp.MustCompile(`^([-+])([A-Za-z_]\w*(?:\s*=\s*[A-Za-z_]\w*)*)\s*(?::[^=]*)?=(?:[^=]|$)`)
+
+// defOrBinding reads a diff line's sign and the names it defines: a def
+// or class at any depth, or the targets of a module-level assignment.
+func defOrBinding(l string) (string, []string) {
+	if m := pyDefLineRe.FindStringSubmatch(l); m != nil {
+		return m[1], []string{m[2]}
+	}
+	m := pyModBindRe.FindStringSubmatch(l)
+	if m == nil {
+		return "", nil
+	}
+	var names []string
+	for _, n := range strings.Split(m[2], "=") {
+		names = append(names, strings.TrimSpace(n))
+	}
+	return m[1], names
 }
 
 // readDeletions notes the newest commit deleting or renaming away each
@@ -344,6 +373,9 @@ func driftEvidence(ctx context.Context, b *session.Bundle, src *driftSources, dd
 				continue
 			}
 			class, by := fs.judge(c)
+			if c.gitOnly && class != evRemoved {
+				class = evUnproven
+			}
 			out[i][j] = class
 			if by != "" {
 				dds[i].Findings[j].Detail += "; git: removed in " + by
@@ -379,6 +411,9 @@ func projectTop(b *session.Bundle, src *driftSources) string {
 func splitLowConfidence(g *graph.Graph, d *document.DocDrift, notes, ev []string, keep bool) (kept []string, low []driftFindingJSON, total int, keptEv []string) {
 	fs, ns, es := d.Findings[:0], notes[:0], ev[:0]
 	for i, f := range d.Findings {
+		if ev[i] == evUnproven {
+			continue
+		}
 		if keep || strongEvidence[ev[i]] {
 			fs, ns, es = append(fs, f), append(ns, notes[i]), append(es, ev[i])
 			continue

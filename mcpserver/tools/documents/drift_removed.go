@@ -44,6 +44,14 @@ var (
 	removedNameRe = regexp.MustCompile(`^(?:[A-Z][a-z0-9]+[A-Z]\w*|[A-Za-z]\w*_\w+)$`)
 )
 
+// lowerCamelRe: a camelCase identifier ("getTokensEndLoc"), checked only
+// in a code span and only against git.
+var lowerCamelRe = regexp.MustCompile(`^[a-z][a-z0-9]*[A-Z]\w*$`)
+
+// unbackedNote ends the detail of a name no changelog line names: such a
+// finding stands only on git's word.
+const unbackedNote = "no changelog line names it"
+
 // maxRemovedFindings bounds these findings per page.
 const maxRemovedFindings = 5
 
@@ -78,37 +86,51 @@ func removalLines(b *session.Bundle, src *driftSources, dds []document.DocDrift)
 }
 
 // removedFindings lists the names a page's prose gives that bind to no
-// code and that a changelog line says were removed or renamed.
+// code and that a changelog line says were removed or renamed. A name in
+// a code span that no changelog line names is listed too, marked
+// unbacked: it stands only if git shows the project's def or module-level
+// binding of it removed (pyparsing's getTokensEndLoc: CHANGES said only
+// "Added"), and is dropped otherwise (driftEvidence).
 func removedFindings(b *session.Bundle, src *driftSources, d *document.DocDrift, text []byte, removals []removalLine) []document.Finding {
-	if len(removals) == 0 {
-		return nil
-	}
 	g, x := b.Graph, docIndex(b)
 	prose := proseLines(string(text))
 	var fs []document.Finding
+	var names []string
 	seen := map[string]bool{}
 	for _, m := range pageMentions(g, d.Doc.Node) {
 		name := strings.TrimSuffix(m.Text, "()")
-		if m.Kind != document.MentionIdent && m.Kind != document.MentionWord || seen[name] || !removedNameRe.MatchString(name) || len(fs) == maxRemovedFindings {
+		if m.Kind != document.MentionIdent && m.Kind != document.MentionWord || seen[name] {
+			continue
+		}
+		shaped := removedNameRe.MatchString(name)
+		if !shaped && !(m.Kind == document.MentionIdent && lowerCamelRe.MatchString(name)) {
 			continue
 		}
 		seen[name] = true
 		if x.Labeled(name) || len(x.Resolve(m)) > 0 {
 			continue
 		}
-		r, ok := removalOf(name, removals)
-		if !ok || src.spelledInCode(filepath.Dir(d.Doc.Abs), name) {
-			continue // a class attribute or a local name the graph has no node for
+		detail := "the page names " + name + ", which no code defines now; "
+		if r, ok := removalOf(name, removals); ok && shaped {
+			detail += r.file + ":" + strconv.Itoa(r.line) + " says: " + tools.ClipText(r.text, 100)
+		} else if !ok && m.Kind == document.MentionIdent {
+			detail += unbackedNote
+		} else {
+			continue
 		}
 		line := claimLine(prose, name)
 		if line == 0 {
 			continue
 		}
 		fs = append(fs, document.Finding{Kind: document.DriftMissing, Section: sectionAt(g, d, line), Target: graph.NoNode, File: graph.NoNode,
-			Mention: m, Line: line, Detail: "the page names " + name + ", which no code defines now; " + r.file + ":" + strconv.Itoa(r.line) + " says: " + tools.ClipText(r.text, 100)})
+			Mention: m, Line: line, Detail: detail})
+		names = append(names, name)
 	}
+	// A class attribute or a local name the graph has no node for.
+	spelled := src.spelledInCode(filepath.Dir(d.Doc.Abs), names)
+	fs = slices.DeleteFunc(fs, func(f document.Finding) bool { return spelled[strings.TrimSuffix(f.Mention.Text, "()")] })
 	slices.SortFunc(fs, func(a, b document.Finding) int { return a.Line - b.Line })
-	return fs
+	return fs[:min(len(fs), maxRemovedFindings)]
 }
 
 // removalOf is the first changelog line naming name as code (in
@@ -137,19 +159,37 @@ func claimLine(prose []exLine, name string) int {
 	return 0
 }
 
-// spelledInCode reports whether a tracked Python file of the repository
-// holding dir spells name as a word (git grep); true when that cannot be
-// asked, so that a doubt never makes a finding.
-func (s *driftSources) spelledInCode(dir, name string) bool {
+// spelledInCode is the names a tracked Python file of the repository
+// holding dir spells as a word (one git grep for all); every name when
+// that cannot be asked, so that a doubt never makes a finding.
+func (s *driftSources) spelledInCode(dir string, names []string) map[string]bool {
+	out := map[string]bool{}
+	if len(names) == 0 {
+		return out
+	}
 	s.mu.Lock()
 	top := s.topLevel(dir)
 	s.mu.Unlock()
-	if top == "" {
-		return true
+	args := []string{"-C", top, "grep", "-h", "-o", "-w", "-F"}
+	for _, n := range names {
+		args = append(args, "-e", n)
 	}
-	err := exec.Command("git", "-C", top, "grep", "-q", "-w", "-F", "-e", name, "--", "*.py").Run()
+	var got []byte
+	err := errors.New("no git work tree")
+	if top != "" {
+		got, err = exec.Command("git", append(args, "--", "*.py")...).Output()
+	}
 	var exit *exec.ExitError
-	return !(errors.As(err, &exit) && exit.ExitCode() == 1)
+	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
+		for _, n := range names {
+			out[n] = true
+		}
+		return out
+	}
+	for _, w := range strings.Fields(string(got)) {
+		out[w] = true
+	}
+	return out
 }
 
 // pageMentions yields the mentions of a document and of each of its

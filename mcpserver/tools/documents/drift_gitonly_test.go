@@ -1,0 +1,53 @@
+package documents
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
+)
+
+// gitOnlyRepo: getTokensEndLoc (a def) and dumps_all (a module-level
+// alias, "dump_all = dumps_all = _write") exist when the page is written
+// and go later, with no changelog line; neverThere was never the
+// project's; oldName the page itself says is gone.
+var gitOnlyRepo = map[string]string{
+	"src/kit/__init__.py": "",
+	"src/kit/core.py": "def getTokensEndLoc(s):\n    return 0\n\n\ndef _write(x):\n    return x\n\n\n" +
+		"dump_all = dumps_all = _write\n",
+	"docs/api.md": "# API\n\nCall `getTokensEndLoc()` for the end of the match.\n\n" +
+		"Use `dumps_all` to write everything.\n\nPass `neverThere` to taste.\n\n`oldName` was removed in 2.0.\n",
+}
+
+// A code-span name no code spells now stands as removed_in_history when
+// git shows the project's def or module-level binding of it removed, with
+// no changelog line; one git never shows defined is dropped, not listed
+// as lower confidence.
+func TestDocumentDriftNameRemovedByGitOnly(t *testing.T) {
+	t.Parallel()
+	dir := srcCommitted(t, gitOnlyRepo)
+	commitAt(t, dir, "2023-02-01T00:00:00Z", "docs")
+	if err := os.WriteFile(filepath.Join(dir, "src/kit/core.py"), []byte("def _write(x):\n    return x\n\n\ndump_all = _write\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitAt(t, dir, "2023-06-01T00:00:00Z", "add", "src/kit/core.py")
+	gitAt(t, dir, "2023-06-01T00:00:00Z", "commit", "-qm", "drop getTokensEndLoc and dumps_all")
+
+	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
+	type row struct {
+		Line                    float64
+		Kind, Mention, Evidence string
+		Detail                  string
+	}
+	var got []row
+	for _, d := range asList(out["documents"]) {
+		for _, f := range asList(d.(map[string]any)["findings"]) {
+			m := f.(map[string]any)
+			l, _ := m["line"].(float64)
+			got = append(got, row{l, m["kind"].(string), m["mention"].(string), m["evidence"].(string), m["detail"].(string)})
+		}
+	}
+	tooltest.CheckGoldenFile(t, filepath.Join("testdata", "drift_gitonly.json"), map[string]any{
+		"total_findings": out["summary"].(map[string]any)["total_findings"], "findings": got})
+}
