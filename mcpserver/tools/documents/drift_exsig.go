@@ -20,7 +20,8 @@ var retRe = regexp.MustCompile(`^\s*->\s*["']?([A-Za-z_][\w.]*)["']?\s*:?\s*$`)
 type sigParam struct {
 	name            string
 	posOnly, kwOnly bool
-	required        bool // no default
+	required        bool   // no default
+	def             string // the default as written, "" for none
 }
 
 // knownDecorators leave a def's or a class's call signature as written
@@ -127,7 +128,7 @@ func parseSig(head string) (pySig, bool) {
 		case strings.HasPrefix(name, "*"):
 			sig.varPos, kwOnly = true, true
 		default:
-			sig.params = append(sig.params, sigParam{name: name, kwOnly: kwOnly, required: len(splitTop(p, '=')) == 1})
+			sig.params = append(sig.params, sigParam{name: name, kwOnly: kwOnly, required: len(splitTop(p, '=')) == 1, def: defaultOf(p)})
 		}
 	}
 	if m := retRe.FindStringSubmatch(head[cl+1:]); m != nil {
@@ -204,4 +205,42 @@ func (s pySig) hasKeyword(k string) bool {
 		}
 	}
 	return false
+}
+
+// defaultOf is the default a parameter is written with ("ttl=600" →
+// "600"), "" for none.
+func defaultOf(param string) string {
+	parts := splitTop(param, '=')
+	if len(parts) < 2 {
+		return ""
+	}
+	return strings.TrimSpace(strings.Join(parts[1:], "="))
+}
+
+// literalDefault normalizes a default that is a literal (a number, a
+// string, True, False, None) or a dotted name, and says which it is;
+// ok false for anything else (an expression, a call, a placeholder).
+func literalDefault(v string) (norm string, literal, ok bool) {
+	v = strings.TrimSpace(v)
+	switch {
+	case v == "True" || v == "False" || v == "None":
+		return v, true, true
+	case len(v) >= 2 && (v[0] == '\'' || v[0] == '"') && v[len(v)-1] == v[0] && !strings.ContainsAny(v[1:len(v)-1], "'\""):
+		return "'" + v[1:len(v)-1] + "'", true, true
+	case dottedRe.MatchString(v):
+		return v, false, true
+	}
+	if f, err := strconv.ParseFloat(strings.ReplaceAll(v, "_", ""), 64); err == nil {
+		return strconv.FormatFloat(f, 'g', -1, 64), true, true
+	}
+	return "", false, false
+}
+
+// defaultDiffers: the page's default and the def's are both literals, or
+// both names, and differ. A literal against a name (eol='\n' against
+// eol=LF) is not compared: the name's value is not read.
+func defaultDiffers(page, code string) bool {
+	p, pl, ok1 := literalDefault(page)
+	c, cl, ok2 := literalDefault(code)
+	return ok1 && ok2 && pl == cl && p != c
 }

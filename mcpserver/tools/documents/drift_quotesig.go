@@ -25,6 +25,7 @@ type sigQuote struct {
 	name   string   // the callable's dotted name as written
 	params []string // parameter names in order, without * and / markers
 	named  []bool   // params[i] was written name=value: a keyword, not a placeholder
+	defs   []string // the default written for params[i], "" for none
 	star   bool     // *args or **kwargs quoted
 	// full: the page presents it as the whole signature (a "Signature:"
 	// line, a reST function/class directive, a quoted def), so a
@@ -43,7 +44,7 @@ var (
 	// `Name(params)` or ``Name(params)`` inline, or "def name(params)".
 	inlineSigRe = regexp.MustCompile("``?(?:(?:async\\s+)?def\\s+)?([A-Za-z_][\\w.]*)\\(([^`()]*)\\)(?:\\s*->[^`]*)?``?")
 	// .. function:: name(params), .. py:class:: Name(params), .. method::
-	directiveSigRe = regexp.MustCompile(`^\s*\.\.\s+(?:py:)?(function|class|method|classmethod|staticmethod)::\s+([A-Za-z_][\w.]*)\((.*)\)\s*(?:->.*)?$`)
+	directiveSigRe = regexp.MustCompile(`^\s*\.\.\s+(?:py:)?(function|class|method|classmethod|staticmethod|decorator)::\s+([A-Za-z_][\w.]*)\((.*)\)\s*(?:->.*)?$`)
 	// sameAsRe: a directive whose body says it is another object's twin
 	// quotes a placeholder, not parameters: attrs' ".. function::
 	// mutable(same_as_define)" / "Same as `attrs.define`" (the lead's run).
@@ -128,6 +129,7 @@ func readQuote(line int, text, name, args string, full bool) (sigQuote, bool) {
 		}
 		q.params = append(q.params, m[2])
 		q.named = append(q.named, strings.Contains(a, "="))
+		q.defs = append(q.defs, defaultOf(a))
 	}
 	return q, len(q.params) > 0
 }
@@ -155,6 +157,9 @@ func (q sigQuote) mismatch(s pySig) string {
 		}
 	}
 	var why []string
+	if d := q.defaultsDiffer(s); len(d) > 0 {
+		why = append(why, "gives "+strings.Join(d, ", "))
+	}
 	if len(unknown) > 0 {
 		why = append(why, "names "+strings.Join(unknown, ", ")+", which the def does not take")
 	}
@@ -162,6 +167,23 @@ func (q sigQuote) mismatch(s pySig) string {
 		why = append(why, "leaves out "+strings.Join(left, ", ")+", which the def takes")
 	}
 	return strings.Join(why, "; ")
+}
+
+// defaultsDiffer lists the defaults a quote writes that the def gives
+// otherwise ("`ttl=3600`, the def's 600"). A stub def is the reader's
+// code, whose defaults are its own.
+func (q sigQuote) defaultsDiffer(s pySig) []string {
+	if q.stub {
+		return nil
+	}
+	var out []string
+	for i, p := range q.params {
+		j := slices.IndexFunc(s.params, func(sp sigParam) bool { return sp.name == p })
+		if j >= 0 && q.defs[i] != "" && s.params[j].def != "" && defaultDiffers(q.defs[i], s.params[j].def) {
+			out = append(out, "`"+p+"="+q.defs[i]+"`, where the def's default is `"+s.params[j].def+"`")
+		}
+	}
+	return out
 }
 
 // signatureFindings compares each hand-written signature of a page with

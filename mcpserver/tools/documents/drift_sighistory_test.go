@@ -72,6 +72,10 @@ func TestQuoteFits(t *testing.T) {
 		{"keyword renamed since", "Server(host, debug=False)", "def Server(host, verbose=False):", false},
 		{"swallowed by kwargs", "Server(host, debug=False)", "def Server(host, **kw):", false},
 		{"whole signature lacks a parameter", "Server(host)", "def Server(host, port=80):", false},
+		{"default changed since", "Server(host, port=80)", "def Server(host, port=8080):", false},
+		{"same default, other quotes and spelling", "Server(host, name='a', n=1_000)", "def Server(host, name=\"a\", n=1000):", true},
+		{"literal against a name is not compared", "Server(host, eol='\\n')", "def Server(host, eol=LF):", true},
+		{"placeholder default is not compared", "Server(host, port=...)", "def Server(host, port=80):", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
