@@ -221,6 +221,9 @@ func (goExtractor) Extract(relPath string, src []byte) (*Result, error) {
 	if err != nil {
 		return tooLargeOr(relPath, "go", src, err)
 	}
+	if t.errors > 0 {
+		t = reparse(goGrammar, t, src, goNewOfValue(t))
+	}
 	defer t.release()
 	x := &goExtract{
 		t: t, k: goTablesGet(), b: newTreeBuilder(relPath, "go", t),

@@ -141,3 +141,37 @@ func tsBlankVariance(src []byte) ([]byte, bool) {
 	}
 	return out, true
 }
+
+// goNewOfValue returns a repair that blanks the builtin `new` of a
+// `new(expr)` call (Go 1.26: a pointer to a value, `new(int64(300))`) on
+// the rows where t has a syntax error. tree-sitter-go v0.23 reads new's
+// argument as a type only, so a value is an ERROR; without `new` it is a
+// parenthesised expression, and the calls inside it are read.
+func goNewOfValue(t *tree) func([]byte) ([]byte, bool) {
+	return func(src []byte) ([]byte, bool) {
+		rows := map[uint32]bool{}
+		for _, n := range t.n {
+			if n.kind == 0xFFFF {
+				for r := n.row; r <= n.endRow; r++ {
+					rows[r] = true
+				}
+			}
+		}
+		var out []byte
+		row := uint32(0)
+		for i := 0; i+4 <= len(src); i++ {
+			if src[i] == '\n' {
+				row++
+				continue
+			}
+			if !rows[row] || string(src[i:i+4]) != "new(" || (i > 0 && (isIdentByte(src[i-1]) || src[i-1] == '.')) {
+				continue
+			}
+			if out == nil {
+				out = bytes.Clone(src)
+			}
+			copy(out[i:], "   ")
+		}
+		return out, out != nil
+	}
+}

@@ -191,3 +191,38 @@ export function has(k: string, o: object): boolean {
 		t.Errorf("export type * from './types' lost its type-only import: %+v", r.Edges)
 	}
 }
+
+// TestGoNewOfValue: Go 1.26's new(expr) — a pointer to a value — is read
+// by tree-sitter-go v0.23 as new(Type), so a value argument was an
+// ERROR and the call inside it was lost. On the rows with the error,
+// `new` is blanked for a second parse; new(T) elsewhere stays as it is.
+func TestGoNewOfValue(t *testing.T) {
+	src := `package p
+
+type secret int
+
+func mk(v int) secret { return secret(v) }
+
+func tiny() *secret {
+	s := new(mk(42))
+	return s
+}
+
+func plain() *secret { return new(secret) }
+`
+	r, err := ExtractFile("p/s.go", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkInvariants(t, r)
+	if r.ParseErrors != 0 {
+		t.Errorf("parse errors %d after the repair", r.ParseErrors)
+	}
+	calls := false
+	for _, e := range r.Edges {
+		calls = calls || (e.Source == "file::p/s.go::tiny" && e.Relation == RelCalls && e.Target == "ref::mk")
+	}
+	if !calls {
+		t.Errorf("tiny's call of mk inside new(…) was lost: %+v", r.Edges)
+	}
+}
