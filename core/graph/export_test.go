@@ -89,3 +89,10 @@ func colShared[T any](a, b *attrCol[T]) bool {
 	}
 	return false
 }
+
+// SetSpliceScratchFresh makes splices take new scratch instead of pooled
+// scratch until restore.
+func SetSpliceScratchFresh() (restore func()) {
+	scratchFresh = true
+	return func() { scratchFresh = false }
+}

@@ -71,9 +71,19 @@ func PageRankRaw(g *Graph, damping float64, maxIter int, tol float64) []float64 
 // without write conflicts, and every sum runs in the same order whatever
 // the scheduling (the result does not depend on the number of workers).
 func pageRankIterate(g *Graph, cur []float64, damping float64, maxIter int, tol float64) ([]float64, float64, int) {
+	return pageRankIterateIn(g, cur, nil, damping, maxIter, tol)
+}
+
+// pageRankIterateIn is pageRankIterate with its two working vectors taken
+// from sc (and left there, resized) when sc is not nil. The result is cur
+// or sc.next.
+func pageRankIterateIn(g *Graph, cur []float64, sc *spliceScratch, damping float64, maxIter int, tol float64) ([]float64, float64, int) {
 	n := len(cur)
-	next := make([]float64, n)
-	share := make([]float64, n)
+	if sc == nil {
+		sc = &spliceScratch{}
+	}
+	sc.next, sc.share = zeroed(sc.next, n), zeroed(sc.share, n)
+	next, share := sc.next, sc.share
 	inv := 1 / float64(n)
 	c := &g.csr
 	workers := 1
@@ -142,6 +152,7 @@ func pageRankIterate(g *Graph, cur []float64, damping float64, maxIter int, tol 
 			delta += d
 		}
 		cur, next = next, cur
+		sc.next = next
 		last, rounds = delta, it+1
 		if delta < tol {
 			break
@@ -172,7 +183,8 @@ const pageRankParallelEdges = 100_000
 // init becomes the first round's ranks (it is overwritten): a large graph
 // is spared one more array of its size. touched are the nodes whose
 // in-sums the change moved (settleLocally), ascending; nil when unknown.
-func (g *Graph) computePageRankFrom(init []float64, tol float64, touched []NodeID) {
+// sc, when not nil, lends the working vectors (pageRankIterateIn).
+func (g *Graph) computePageRankFrom(init []float64, tol float64, touched []NodeID, sc *spliceScratch) {
 	n := g.NumNodes()
 	if n == 0 {
 		return
@@ -194,9 +206,12 @@ func (g *Graph) computePageRankFrom(init []float64, tol float64, touched []NodeI
 		tol = warmUnknownTolerance
 	}
 	tol = max(PageRankConvergence, tol)
-	raw, last, rounds := pageRankIterate(g, init, PageRankDamping, PageRankMaxIter, tol)
+	raw, last, rounds := pageRankIterateIn(g, init, sc, PageRankDamping, PageRankMaxIter, tol)
 	g.prResidual, g.prRounds = max(last, tol), rounds
 	g.storePageRank(raw)
+	if sc != nil {
+		sc.init = raw // sc.next holds the other vector
+	}
 }
 
 // estimateNew gives the nodes without an estimate (new nodes, 0 in p)

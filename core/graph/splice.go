@@ -87,7 +87,9 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 	if !g.Finalized() {
 		return nil, nil, ErrNotFinalized
 	}
-	lay, err := g.spliceLayout(sp)
+	sc := getScratch()
+	defer putScratch(sc)
+	lay, err := g.spliceLayout(sp, sc)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -131,16 +133,17 @@ func (g *Graph) Spliced(sp Splice) (*Graph, []NodeID, error) {
 		out.extOrder = splicedExtOrder(g, lay.remap, &out.nodes, lay.newExt, sp.Ranges)
 		out.splicedIndexes(g, lay.remap, lay.inRange, placed)
 	}()
-	out.csr = newCSRSplicer(g, &sp, lay.remap, lay.from, fresh).build()
-	init := make([]float64, len(lay.from))
+	out.csr = newCSRSplicer(g, &sp, lay.remap, lay.from, fresh, sc).build()
+	sc.init = zeroed(sc.init, len(lay.from))
+	init := sc.init
 	for id, o := range lay.from {
 		if o != NoNode {
 			init[id] = float64(g.nodes.PageRank[o])
 		}
 	}
-	touched := touchedNodes(g, out, lay.from)
+	touched := touchedNodes(g, out, lay.from, sc)
 	<-noded // PageRank is stored on the nodes
-	out.computePageRankFrom(init, g.prResidual, touched)
+	out.computePageRankFrom(init, g.prResidual, touched, sc)
 	<-indexed
 	out.strings.freeze()
 	out.finalized = true
@@ -157,8 +160,9 @@ type spliceLayout struct {
 	newExt  map[string]NodeID // external IDs of the ranges' new nodes
 }
 
-// spliceLayout checks sp's ranges and new nodes and lays them out.
-func (g *Graph) spliceLayout(sp Splice) (*spliceLayout, error) {
+// spliceLayout checks sp's ranges and new nodes and lays them out; from
+// and inRange lie in sc (they do not outlive the splice).
+func (g *Graph) spliceLayout(sp Splice, sc *spliceScratch) (*spliceLayout, error) {
 	n := NodeID(g.NumNodes())
 	var prev NodeID
 	added := 0
@@ -169,8 +173,12 @@ func (g *Graph) spliceLayout(sp Splice) (*spliceLayout, error) {
 		prev = r.Hi
 		added += len(r.Nodes) - int(r.Hi-r.Lo)
 	}
-	lay := &spliceLayout{remap: make([]NodeID, n), from: make([]NodeID, 0, int(n)+added),
-		inRange: make([]bool, n), newExt: map[string]NodeID{}}
+	if cap(sc.from) < int(n)+added {
+		sc.from = make([]NodeID, 0, int(n)+added)
+	}
+	sc.inRange = zeroed(sc.inRange, int(n))
+	lay := &spliceLayout{remap: make([]NodeID, n), from: sc.from[:0],
+		inRange: sc.inRange, newExt: map[string]NodeID{}}
 	remap := lay.remap
 	var next NodeID
 	copyUpTo := func(lo, hi NodeID) {
@@ -210,6 +218,7 @@ func (g *Graph) spliceLayout(sp Splice) (*spliceLayout, error) {
 		cursor = r.Hi
 	}
 	copyUpTo(cursor, n)
+	sc.from = lay.from
 	return lay, nil
 }
 
@@ -449,9 +458,10 @@ func splicedExtOrder(g *Graph, remap []NodeID, s *NodeStorage, newExt map[string
 // touchedNodes lists the nodes of out whose in-sum a splice moved: new
 // nodes, nodes whose in- or out-degree changed, and the out-neighbours of
 // the latter, ascending.
-func touchedNodes(g, out *Graph, from []NodeID) []NodeID {
+func touchedNodes(g, out *Graph, from []NodeID, sc *spliceScratch) []NodeID {
 	oc, nc := &g.csr, &out.csr
-	mark := make([]bool, len(from))
+	sc.mark = zeroed(sc.mark, len(from))
+	mark := sc.mark
 	for i, o := range from {
 		id := NodeID(i)
 		if o == NoNode {

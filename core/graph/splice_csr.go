@@ -59,12 +59,13 @@ type revEntry struct {
 	e        EdgeIdx
 }
 
-func newCSRSplicer(g *Graph, sp *Splice, remap, from []NodeID, fresh []edgeRecord) *csrSplicer {
+// newCSRSplicer readies a splicer; its per-old-source marks lie in sc.
+func newCSRSplicer(g *Graph, sp *Splice, remap, from []NodeID, fresh []edgeRecord, sc *spliceScratch) *csrSplicer {
 	n := NodeID(len(remap))
 	s := &csrSplicer{g: g, sp: sp, remap: remap, from: from, fresh: fresh, fw: sp.FreshWeights,
 		c: csr{offsets: make([]uint32, len(from)+1)}}
-	s.shaky = make([]bool, n)
-	s.care = make([]uint8, n)
+	sc.shaky, sc.care = zeroed(sc.shaky, int(n)), zeroed(sc.care, int(n))
+	s.shaky, s.care = sc.shaky, sc.care
 	oc := &g.csr
 	for _, r := range sp.Ranges {
 		s.markRange(r)
@@ -94,7 +95,8 @@ func newCSRSplicer(g *Graph, sp *Splice, remap, from []NodeID, fresh []edgeRecor
 			}
 		}
 	}
-	s.shift = make([]int32, n)
+	sc.shift = zeroed(sc.shift, int(n))
+	s.shift = sc.shift
 	for i := range s.shift {
 		s.shift[i] = noShift
 	}
