@@ -51,12 +51,7 @@ func NewMCPServer(d *tools.Dispatcher, log *Log) *mcp.Server {
 	listed := func(t *tools.Tool) *mcp.Tool { return mcpTool(t, schemas) }
 	handler := func(name string, structured bool) mcp.ToolHandler {
 		return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			start := time.Now()
-			res := EventsOf(d).Observe(name, "mcp", req.Params.Arguments, progressFor(ctx, req), func(p tools.Progress) tools.Result {
-				return d.Call(ctx, name, req.Params.Arguments, p)
-			})
-			log.Logger().Debug("tools/call", "tool", name, "is_error", res.IsError, "elapsed_ms", time.Since(start).Milliseconds())
-			return toMCP(res, structured), nil
+			return runTool(ctx, d, log, name, req.Params.Arguments, progressFor(ctx, req), structured), nil
 		}
 	}
 	offered := offeredTools(d)
@@ -386,7 +381,7 @@ func Serve(ctx context.Context, d *tools.Dispatcher, in io.Reader, out io.Writer
 // calls in flight (their contexts end); it waits up to StopWait for them.
 func serveSession(ctx context.Context, srv *mcp.Server, d *tools.Dispatcher, log *Log, in io.Reader, out io.Writer) error {
 	t := &transport.Stdio{In: in, Out: out, Barrier: exclusiveCall(d.Registry)}
-	ss, err := srv.Connect(ctx, t, nil)
+	ss, err := connect(ctx, srv, d, log, t)
 	if err != nil {
 		return err
 	}
@@ -414,7 +409,7 @@ func serveSession(ctx context.Context, srv *mcp.Server, d *tools.Dispatcher, log
 // once handover is closed, hands it over (transport.Stdio.Handover).
 func serveAttached(srv *mcp.Server, d *tools.Dispatcher, log *Log, c net.Conn, handover <-chan struct{}) {
 	t := &transport.Stdio{In: c, Out: c, Barrier: exclusiveCall(d.Registry), Handover: handover, HandoverWait: HandoverWait, Replayable: replayableCall(d.Registry)}
-	ss, err := srv.Connect(context.Background(), t, nil)
+	ss, err := connect(context.Background(), srv, d, log, t)
 	if err != nil {
 		return
 	}

@@ -41,6 +41,9 @@ type Stdio struct {
 	// read-only call, a listing): at a handover they are not waited for
 	// but left for the relay to send again.
 	Replayable func(req *jsonrpc.Request) bool
+	// Call, if set, may answer a plain tools/call on the connection
+	// instead of the server (see CallFunc and answerHere).
+	Call CallFunc
 
 	conn *Conn
 }
@@ -50,6 +53,7 @@ func (t *Stdio) Connect(context.Context) (mcp.Connection, error) {
 	c := NewConn(t.In, t.Out, t.MaxMessage, t.OnEOF)
 	c.barrier = t.Barrier
 	c.handover, c.handoverWait, c.replayable = t.Handover, t.HandoverWait, t.Replayable
+	c.call = t.Call
 	t.conn = c
 	return c, nil
 }
@@ -105,6 +109,13 @@ type Conn struct {
 	replayable   func(*jsonrpc.Request) bool
 	handedOver   chan struct{} // closed once the notification is out
 	said         bool          // the handover notification is out (writeMu)
+
+	// call answers plain tools/calls here (Stdio.Call); callCtx is their
+	// parent, ended by stopCalls when reading ends; calls counts them.
+	call      CallFunc
+	callCtx   context.Context
+	stopCalls context.CancelFunc
+	calls     sync.WaitGroup
 }
 
 // route says how a response must go back: its framing, the batch it
@@ -117,6 +128,8 @@ type route struct {
 	// delivered: Read handed the request to the server (mu); replay: it
 	// may run twice (Stdio.Replayable).
 	delivered, replay bool
+	// cancel calls it off when it runs on the connection (answerHere).
+	cancel context.CancelFunc
 }
 
 // batch collects the responses to one inbound batch; it is written as one
@@ -143,6 +156,7 @@ func NewConn(in io.Reader, out io.Writer, max int, onEOF func()) *Conn {
 		answered:   make(chan struct{}, 1),
 		handedOver: make(chan struct{}),
 	}
+	c.callCtx, c.stopCalls = context.WithCancel(context.Background())
 	if cl, ok := in.(io.Closer); ok {
 		c.closer = cl
 	}
@@ -358,8 +372,24 @@ func (c *Conn) writeBatch(b *batch) error {
 	return c.writeRaw(b.mode, append(body, ']'))
 }
 
-// Read implements mcp.Connection.
+// Read implements mcp.Connection. The calls it answers itself
+// (answerHere) are not returned; when reading ends it calls off those
+// still running and waits for them, as the SDK does for its own.
 func (c *Conn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		m, err := c.next(ctx)
+		if err != nil {
+			c.endCalls()
+			return nil, err
+		}
+		if !c.answerHere(m) {
+			return m, nil
+		}
+	}
+}
+
+// next returns the next message for the server, in order.
+func (c *Conn) next(ctx context.Context) (jsonrpc.Message, error) {
 	if c.handingOver() {
 		return nil, c.handOver(ctx)
 	}
@@ -640,6 +670,7 @@ func (c *Conn) Close() error {
 	var err error
 	c.once.Do(func() {
 		close(c.closed)
+		c.stopCalls()
 		if c.closer != nil {
 			err = c.closer.Close()
 		}

@@ -1,0 +1,58 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"sync/atomic"
+	"time"
+
+	"github.com/m1nd-go/m1nd/mcpserver/tools"
+	"github.com/m1nd-go/m1nd/mcpserver/transport"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// runTool runs a tools/call of the tool name, as the SDK's handler and
+// the transport's plain calls (plainCalls) both do: through the events
+// hook, logged, rendered by toMCP.
+func runTool(ctx context.Context, d *tools.Dispatcher, log *Log, name string, args json.RawMessage, progress tools.Progress, structured bool) *mcp.CallToolResult {
+	start := time.Now()
+	res := EventsOf(d).Observe(name, "mcp", args, progress, func(p tools.Progress) tools.Result {
+		return d.Call(ctx, name, args, p)
+	})
+	log.Logger().Debug("tools/call", "tool", name, "is_error", res.IsError, "elapsed_ms", time.Since(start).Milliseconds())
+	return toMCP(res, structured)
+}
+
+// plainCalls lets the transport answer a plain tools/call itself
+// (transport.CallFunc) when the SDK would only have handed it to the
+// tool's handler: the session ss is initialised, and the tool, under any
+// accepted name, is one tools/list offers. Anything else — before
+// initialize, an unknown tool, a tool whose toolset is off — is left to
+// the SDK and normalizeToolNames, which answer it as before.
+func plainCalls(d *tools.Dispatcher, log *Log, ss *atomic.Pointer[mcp.ServerSession]) transport.CallFunc {
+	schemas := d.Session.Config().OutputSchemas
+	return func(name string, args json.RawMessage) func(context.Context) (json.RawMessage, error) {
+		if s := ss.Load(); s == nil || s.InitializeParams() == nil {
+			return nil
+		}
+		t, ok := d.Registry.Lookup(name)
+		if !ok || !offeredTools(d)(t) {
+			return nil
+		}
+		return func(ctx context.Context) (json.RawMessage, error) {
+			return toolAnswer{runTool(ctx, d, log, t.Name, args, nil, schemas && t.Output != nil)}.MarshalJSON()
+		}
+	}
+}
+
+// connect connects srv to the stdio transport t, which answers plain
+// tools/calls itself once the session is known (plainCalls).
+func connect(ctx context.Context, srv *mcp.Server, d *tools.Dispatcher, log *Log, t *transport.Stdio) (*mcp.ServerSession, error) {
+	var ss atomic.Pointer[mcp.ServerSession]
+	t.Call = plainCalls(d, log, &ss)
+	s, err := srv.Connect(ctx, t, nil)
+	if err == nil {
+		ss.Store(s)
+	}
+	return s, err
+}
