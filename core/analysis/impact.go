@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/internal/finite"
@@ -215,15 +214,6 @@ type ImpactNode struct {
 	Via []Usage `json:"via,omitempty"`
 	// Entities counts, at file level, the file's affected nodes.
 	Entities int `json:"entities,omitempty"`
-	// miss is Π(1 − signal) unrounded: it orders nodes whose signals
-	// round to the same float32 (a file's saturates at 1).
-	miss float64
-	// members reached it at its hop (Via is made of them once the list
-	// is cut: of ≈ 2,000 affected files 15 are listed); end is its
-	// strongest, where its chain ends. Both are cleared before Impact
-	// returns.
-	members []reached
-	end     endRef
 }
 
 // Chain is a path from a source: nodes, the relation of each hop (Reversed
@@ -291,8 +281,9 @@ func Impact(g *graph.Graph, source graph.NodeID, p ImpactParams) (ImpactResult, 
 	if !g.Valid(source) {
 		return res, fmt.Errorf("analysis: node %d out of range (graph has %d nodes)", source, g.NumNodes())
 	}
-	run := &impactRun{g: g, p: p, source: source, rels: newRelTable(g), res: &res}
-	run.files = newUnits(g, run.rels)
+	sc := impactScratchShelf.get(g)
+	defer impactScratchShelf.put(g, sc)
+	run := &impactRun{g: g, p: p, source: source, rels: newRelTable(g), res: &res, roll: &sc.roll}
 	run.level = p.Level
 	if run.level == LevelAuto {
 		run.level = LevelEntity
@@ -305,33 +296,24 @@ func Impact(g *graph.Graph, source graph.NodeID, p ImpactParams) (ImpactResult, 
 	if p.Direction == BothWays {
 		dirs = []ImpactDirection{Dependents, Dependencies}
 	}
-	for _, d := range dirs {
-		s := impactPool.Get().(*impactScratch)
-		defer impactPool.Put(s)
-		w := &impactWalk{impactRun: run, s: s, dir: d}
+	for i, d := range dirs {
+		w := &impactWalk{impactRun: run, s: &sc.walks[i], dir: d}
 		w.scope()
 		w.propagate()
 		run.walks = append(run.walks, w)
 	}
-	res.Scope = len(run.walks[0].scopeNodes)
-	nodes := run.rollup()
-	if p.Keep != nil {
-		nodes = slices.DeleteFunc(nodes, func(n ImpactNode) bool { return !p.Keep(n.Node) })
-	}
-	run.rank(nodes)
+	res.Scope = len(run.walks[0].s.scope)
+	run.roll.reset(g.NumNodes())
+	defer run.roll.done(run.walks)
+	run.rollup()
+	top, far := run.rank()
 	if p.IncludeCausalChains && p.MaxChains > 0 {
-		res.CausalChains = run.chains()
+		res.CausalChains = run.chains(top, far)
 	}
-	all := res.BlastRadius
-	if p.TopK > 0 && len(res.BlastRadius) > p.TopK {
-		res.BlastRadius = res.BlastRadius[:p.TopK]
+	if p.TopK > 0 && len(top) > p.TopK {
+		top = top[:p.TopK]
 	}
-	for i := range all {
-		if i < len(res.BlastRadius) {
-			all[i].Via = run.via(all[i].members)
-		}
-		all[i].members, all[i].end = nil, endRef{}
-	}
+	res.BlastRadius = run.list(top)
 	return res, nil
 }
 
@@ -345,7 +327,7 @@ type impactRun struct {
 	rels   *relTable
 	res    *ImpactResult
 	walks  []*impactWalk
-	files  *units
+	roll   *rollScratch
 }
 
 type endRef struct {
@@ -356,50 +338,8 @@ type endRef struct {
 // impactWalk is the propagation in one direction.
 type impactWalk struct {
 	*impactRun
-	s          *impactScratch
-	dir        ImpactDirection
-	scopeNodes []graph.NodeID
-}
-
-type impactScratch struct {
-	stamp    []uint32 // reached in this walk when == cur
-	inScope  []uint32 // part of the change when == cur
-	cur      uint32
-	sig      []float32
-	hop      []uint8
-	parent   []graph.NodeID
-	pedge    []graph.EdgeIdx
-	prev     []bool
-	inNext   []uint32 // per-layer "already in next" stamp
-	lstamp   uint32
-	touched  []graph.NodeID
-	frontier []graph.NodeID
-	fsig     []float32
-	next     []graph.NodeID
-}
-
-var impactPool = sync.Pool{New: func() any { return &impactScratch{} }}
-
-func (s *impactScratch) reset(n int) {
-	if len(s.stamp) < n {
-		s.stamp = make([]uint32, n)
-		s.inScope = make([]uint32, n)
-		s.inNext = make([]uint32, n)
-		s.sig = make([]float32, n)
-		s.hop = make([]uint8, n)
-		s.parent = make([]graph.NodeID, n)
-		s.pedge = make([]graph.EdgeIdx, n)
-		s.prev = make([]bool, n)
-		s.cur = 0
-		s.lstamp = 0
-	}
-	s.cur++
-	if s.cur == 0 {
-		clear(s.stamp)
-		clear(s.inScope)
-		s.cur = 1
-	}
-	s.touched = s.touched[:0]
+	s   *walkScratch
+	dir ImpactDirection
 }
 
 // scope marks the source and everything it contains (breadth first over
@@ -410,9 +350,9 @@ func (w *impactWalk) scope() {
 	s.reset(g.NumNodes())
 	s.inScope[w.source] = s.cur
 	s.parent[w.source] = graph.NoNode
-	w.scopeNodes = append(w.scopeNodes[:0], w.source)
-	for i := 0; i < len(w.scopeNodes); i++ {
-		u := w.scopeNodes[i]
+	s.scope = append(s.scope[:0], w.source)
+	for i := 0; i < len(s.scope); i++ {
+		u := s.scope[i]
 		lo, hi := g.OutRange(u)
 		for e := lo; e < hi; e++ {
 			v := g.Target(e)
@@ -421,7 +361,7 @@ func (w *impactWalk) scope() {
 			}
 			s.inScope[v] = s.cur
 			s.parent[v], s.pedge[v], s.prev[v] = u, e, false
-			w.scopeNodes = append(w.scopeNodes, v)
+			s.scope = append(s.scope, v)
 		}
 	}
 }
@@ -432,7 +372,7 @@ func (w *impactWalk) propagate() {
 	g, s, p := w.g, w.s, w.p
 	cur := s.cur
 	s.frontier = s.frontier[:0]
-	for _, u := range w.scopeNodes {
+	for _, u := range s.scope {
 		s.sig[u] = 1
 		s.frontier = append(s.frontier, u)
 	}
@@ -518,102 +458,109 @@ func (w *impactWalk) dependencyEdges(u graph.NodeID, f func(v graph.NodeID, e gr
 	return true
 }
 
-// reached is one affected node of one walk.
-type reached struct {
-	walk *impactWalk
-	node graph.NodeID
-}
-
-func (r reached) sig() float32 { return r.walk.s.sig[r.node] }
-func (r reached) hop() int     { return int(r.walk.s.hop[r.node]) }
-
-// rollup turns the walks' affected nodes into the listed nodes: each
-// entity itself at entity level, its file at file level (a file in the
-// change's scope is never listed). A node reached both ways keeps the
-// closer, then stronger, reach.
-func (r *impactRun) rollup() []ImpactNode {
-	type agg struct {
-		node     ImpactNode
-		miss     float64 // Π(1 − signal) of the members at the best hop
-		members  []reached
-		bestSig  float32
-		bestNode reached
-	}
-	byNode := map[graph.NodeID]*agg{}
-	var order []graph.NodeID
-	for _, w := range r.walks {
-		for _, v := range w.s.touched {
-			rc := reached{w, v}
+// rollup turns the walks' affected nodes into the nodes that may be
+// listed: each entity itself at entity level, its file at file level (a
+// file in the change's scope is never listed). A node reached both ways
+// keeps the closer, then stronger, reach. The aggregates live in the
+// node-indexed roll scratch; ranks gets one record per aggregate Keep
+// keeps.
+func (r *impactRun) rollup() {
+	ro := r.roll
+	for wi, w := range r.walks {
+		for i, v := range w.s.touched {
 			key := v
 			if r.level == LevelFile {
-				key = r.files.of(v)
-				if w.s.inScope[key] == w.s.cur {
+				if key = r.unit(v); w.s.inScope[key] == w.s.cur {
 					continue
 				}
 			}
-			a := byNode[key]
-			if a == nil {
-				a = &agg{node: ImpactNode{Node: key, HopDistance: math.MaxInt}, miss: 1}
-				byNode[key] = a
-				order = append(order, key)
-			}
-			switch h := rc.hop(); {
-			case h < a.node.HopDistance || (h == a.node.HopDistance && a.node.Direction != w.dir && rc.sig() > a.bestSig):
-				a.node.HopDistance, a.node.Direction = h, w.dir
-				a.miss, a.members, a.bestSig = 1, nil, 0
+			h, sv := w.s.hop[v], w.s.sig[v]
+			switch {
+			case ro.hop[key] == 0:
+				ro.keys = append(ro.keys, key)
 				fallthrough
-			case h == a.node.HopDistance && a.node.Direction == w.dir:
-				a.miss *= 1 - float64(rc.sig())
-				a.members = append(a.members, rc)
-				if rc.sig() > a.bestSig || (rc.sig() == a.bestSig && rc.node < a.bestNode.node) {
-					a.bestSig, a.bestNode = rc.sig(), rc
+			case h < ro.hop[key] || (h == ro.hop[key] && int(ro.walk[key]) != wi && sv > r.bestSig(key)):
+				ro.hop[key], ro.walk[key], ro.miss[key], ro.best[key], ro.from[key] = h, uint8(wi), 1, graph.NoNode, int32(i)
+				fallthrough
+			case h == ro.hop[key] && int(ro.walk[key]) == wi:
+				ro.miss[key] *= 1 - float64(sv)
+				if b := ro.best[key]; b == graph.NoNode || sv > w.s.sig[b] || (sv == w.s.sig[b] && v < b) {
+					ro.best[key] = v
 				}
 			}
-			a.node.Entities++
+			ro.ents[key]++
 		}
 	}
-	out := make([]ImpactNode, 0, len(order))
-	for _, k := range order {
-		a := byNode[k]
-		a.node.SignalStrength = graph.Finite(float32(1 - a.miss))
-		a.node.miss = a.miss
-		if r.level != LevelFile {
-			a.node.Entities = 0
+	ro.ranks = ro.ranks[:0]
+	for _, k := range ro.keys {
+		if r.p.Keep != nil && !r.p.Keep(k) {
+			continue
 		}
-		a.node.members, a.node.end = a.members, endRef{a.bestNode.walk, a.bestNode.node}
-		out = append(out, a.node)
+		sig := graph.Finite(float32(1 - ro.miss[k]))
+		rk := impactRank{node: k, hop: ro.hop[k], sig: sig, miss: ro.miss[k], key: shown(sig)}
+		if rk.test = r.g.HasTag(k, "test") || IsTestPath(r.g.SourcePath(k)); rk.test {
+			rk.key -= testMargin
+		}
+		ro.ranks = append(ro.ranks, rk)
 	}
-	return out
 }
 
-// via lists the usages that brought the impact to members (the strongest
-// first, then by NodeID), at most MaxVia, one per member.
-func (r *impactRun) via(members []reached) []Usage {
-	if r.p.MaxVia == 0 {
-		return nil
+// unit is the file holding v (units.of), memoised in the roll scratch.
+func (r *impactRun) unit(v graph.NodeID) graph.NodeID {
+	if u := r.roll.unit[v]; u != 0 {
+		return u - 1
 	}
-	slices.SortFunc(members, func(a, b reached) int {
-		if a.sig() != b.sig() {
-			if a.sig() > b.sig() {
-				return -1
-			}
-			return 1
-		}
-		return int(a.node) - int(b.node)
-	})
-	var out []Usage
-	for _, m := range members[:min(len(members), r.p.MaxVia)] {
-		s := m.walk.s
-		e := s.pedge[m.node]
-		from, to := r.g.Source(e), r.g.Target(e)
-		out = append(out, Usage{Dependent: from, Dependency: to, Relation: r.g.RelationName(e)})
-	}
-	return out
+	u := unitOf(r.g, r.rels, v)
+	r.roll.unit[v] = u + 1
+	return u
 }
 
-// rank orders the listed nodes: direct first, then signal as answers show
-// it (three decimals), a test counting testMargin lower, then production
-// before tests, then the stronger unrounded evidence, then NodeID.
+// bestSig is the signal of key's strongest member.
+func (r *impactRun) bestSig(key graph.NodeID) float32 {
+	if b := r.roll.best[key]; b != graph.NoNode {
+		return r.walks[r.roll.walk[key]].s.sig[b]
+	}
+	return 0
+}
+
+// impactRank is what ranks an aggregate: hop, then signal as shown (a
+// test's lowered by testMargin), then production before tests, then the
+// unrounded miss Π(1 − signal) (a file's signal saturates at 1), then
+// NodeID.
+type impactRank struct {
+	key  float64
+	miss float64
+	node graph.NodeID
+	sig  float32
+	hop  uint8
+	test bool
+}
+
+func compareRank(a, b impactRank) int {
+	switch {
+	case a.hop != b.hop:
+		return int(a.hop) - int(b.hop)
+	case a.key != b.key:
+		return cmp.Compare(b.key, a.key)
+	case a.test != b.test:
+		if b.test {
+			return -1
+		}
+		return 1
+	case a.miss != b.miss:
+		return cmp.Compare(a.miss, b.miss)
+	}
+	return cmp.Compare(a.node, b.node)
+}
+
+// rank counts the aggregates (ByHop, energy, Affected) and orders the
+// ones an answer shows: direct first, then signal as answers show it
+// (three decimals), a test counting testMargin lower, then production
+// before tests, then the stronger unrounded evidence, then NodeID. It
+// returns the first max(TopK, MaxChains) in that order (all when TopK is
+// 0) and the first MaxChains at two hops or more, for chains. A bounded
+// heap picks them (of ≈ 2,000 affected files 15 are listed) unless the
+// energy, a float64 sum in that order, could depend on it.
 //
 // Why the margin: a file's signal is the noisy-or of its affected entities,
 // so above ~0.95 it counts call sites, not how much breaks — a test file
@@ -621,45 +568,106 @@ func (r *impactRun) via(members []reached) []Usage {
 // What breaks (production) comes before what checks it (tests) unless the
 // test's evidence is clearly stronger. Shifting one class by a constant
 // keeps the order total and deterministic.
-func (r *impactRun) rank(nodes []ImpactNode) {
-	key := make(map[graph.NodeID]float64, len(nodes))
-	test := make(map[graph.NodeID]bool, len(nodes))
+func (r *impactRun) rank() (top, far []impactRank) {
+	ro, res := r.roll, r.res
+	nodes := ro.ranks
 	for _, n := range nodes {
-		test[n.Node] = r.g.HasTag(n.Node, "test") || IsTestPath(r.g.SourcePath(n.Node))
-		key[n.Node] = shown(n.SignalStrength)
-		if test[n.Node] {
-			key[n.Node] -= testMargin
-		}
-	}
-	slices.SortFunc(nodes, func(a, b ImpactNode) int {
-		switch {
-		case a.HopDistance != b.HopDistance:
-			return a.HopDistance - b.HopDistance
-		case key[a.Node] != key[b.Node]:
-			return cmp.Compare(key[b.Node], key[a.Node])
-		case test[a.Node] != test[b.Node]:
-			if test[b.Node] {
-				return -1
-			}
-			return 1
-		case a.miss != b.miss:
-			return cmp.Compare(a.miss, b.miss)
-		}
-		return int(a.Node) - int(b.Node)
-	})
-	res := r.res
-	energy := 0.0
-	for _, n := range nodes {
-		energy += float64(n.SignalStrength)
-		res.MaxHopsReached = max(res.MaxHopsReached, n.HopDistance)
-		for len(res.ByHop) < n.HopDistance {
+		h := int(n.hop)
+		res.MaxHopsReached = max(res.MaxHopsReached, h)
+		for len(res.ByHop) < h {
 			res.ByHop = append(res.ByHop, 0)
 		}
-		res.ByHop[n.HopDistance-1]++
+		res.ByHop[h-1]++
+	}
+	res.Affected = len(nodes)
+	want, chains := r.p.TopK, 0
+	if r.p.IncludeCausalChains {
+		chains = r.p.MaxChains
+	}
+	if want == 0 {
+		want = len(nodes)
+	}
+	want = max(want, chains)
+	energy := 0.0
+	if want >= len(nodes) || !sumIsExact(nodes) {
+		slices.SortFunc(nodes, compareRank)
+		for _, n := range nodes {
+			energy += float64(n.sig)
+		}
+		near := 0
+		if len(res.ByHop) > 0 {
+			near = res.ByHop[0]
+		}
+		top, far = nodes[:min(want, len(nodes))], nodes[near:min(near+chains, len(nodes))]
+	} else {
+		for _, n := range nodes {
+			energy += float64(n.sig)
+		}
+		top = smallest(&ro.heap, nodes, want, nil)
+		far = smallest(&ro.far, nodes, chains, func(n *impactRank) bool { return n.hop >= 2 })
 	}
 	res.TotalEnergy = graph.Finite(float32(energy))
-	res.Affected = len(nodes)
-	res.BlastRadius = nodes
+	return top, far
+}
+
+// sumIsExact reports whether adding the signals in float64 gives the same
+// sum in any order. Each is a float32, so a multiple of 2^q for q the
+// smallest one's exponent − 24; while the total stays below 2^(q+53),
+// every partial sum is such a multiple that a float64 holds exactly.
+func sumIsExact(nodes []impactRank) bool {
+	lo, hi := float32(math.MaxFloat32), float32(0)
+	for _, n := range nodes {
+		if n.sig > 0 {
+			lo, hi = min(lo, n.sig), max(hi, n.sig)
+		}
+	}
+	if hi == 0 {
+		return true
+	}
+	_, e := math.Frexp(float64(lo))
+	return float64(len(nodes))*float64(hi) < math.Ldexp(1, e-24+53)
+}
+
+// smallest returns, sorted, the first n of nodes in listing order among
+// those keep keeps (all when keep is nil), through a bounded max-heap in
+// *buf: O(len(nodes)·log n).
+func smallest(buf *[]impactRank, nodes []impactRank, n int, keep func(*impactRank) bool) []impactRank {
+	h := (*buf)[:0]
+	for i := range nodes {
+		x := &nodes[i]
+		switch {
+		case n <= 0 || (keep != nil && !keep(x)):
+		case len(h) < n:
+			h = append(h, *x)
+			for j := len(h) - 1; j > 0 && compareRank(h[j], h[(j-1)/2]) > 0; j = (j - 1) / 2 {
+				h[j], h[(j-1)/2] = h[(j-1)/2], h[j]
+			}
+		case compareRank(*x, h[0]) < 0:
+			h[0] = *x
+			siftDown(h)
+		}
+	}
+	slices.SortFunc(h, compareRank)
+	*buf = h
+	return h
+}
+
+// siftDown restores the max-heap order of h after its root changed.
+func siftDown(h []impactRank) {
+	for i := 0; ; {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if c+1 < len(h) && compareRank(h[c+1], h[c]) > 0 {
+			c++
+		}
+		if compareRank(h[c], h[i]) <= 0 {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
 }
 
 // testMargin is how much stronger (in thousandths of signal, as shown) a
@@ -670,28 +678,97 @@ const testMargin = 50
 // shown is a signal as answers print it (three decimals), in thousandths.
 func shown(s float32) float64 { return math.Round(float64(s) * 1000) }
 
+// list makes the listed nodes' answer: each with the usages that brought
+// the impact to it (Via), made for these nodes only.
+func (r *impactRun) list(top []impactRank) []ImpactNode {
+	ro := r.roll
+	out := make([]ImpactNode, len(top))
+	for i, n := range top {
+		out[i] = ImpactNode{Node: n.node, SignalStrength: n.sig, HopDistance: int(n.hop), Direction: r.walks[ro.walk[n.node]].dir}
+		if r.level == LevelFile {
+			out[i].Entities = int(ro.ents[n.node])
+		}
+		ro.slot[n.node] = int32(i + 1)
+	}
+	if r.p.MaxVia > 0 {
+		r.via(out)
+	}
+	return out
+}
+
+// memberRef is an affected node that brought the impact to a listed one:
+// reached at that node's hop in its walk.
+type memberRef struct {
+	slot int32
+	walk uint8
+	sig  float32
+	node graph.NodeID
+}
+
+// via lists for each listed node the usages that brought the impact to
+// it (the strongest first, then by NodeID), at most MaxVia, one per
+// member. Its members are the nodes of its walk at its hop reached from
+// the one that set that reach on: those the rollup multiplied into its
+// signal (a reach the other way that was weaker before the switch is
+// not).
+func (r *impactRun) via(out []ImpactNode) {
+	ro := r.roll
+	ms := ro.member[:0]
+	for wi, w := range r.walks {
+		for i, v := range w.s.touched {
+			key := v
+			if r.level == LevelFile {
+				key = r.unit(v)
+			}
+			if sl := ro.slot[key]; sl != 0 && int(ro.walk[key]) == wi && w.s.hop[v] == ro.hop[key] && int32(i) >= ro.from[key] {
+				ms = append(ms, memberRef{slot: sl - 1, walk: uint8(wi), sig: w.s.sig[v], node: v})
+			}
+		}
+	}
+	slices.SortFunc(ms, func(a, b memberRef) int {
+		switch {
+		case a.slot != b.slot:
+			return int(a.slot) - int(b.slot)
+		case a.sig != b.sig:
+			return cmp.Compare(b.sig, a.sig)
+		}
+		return cmp.Compare(a.node, b.node)
+	})
+	for _, m := range ms {
+		n := &out[m.slot]
+		if len(n.Via) == r.p.MaxVia {
+			continue
+		}
+		e := r.walks[m.walk].s.pedge[m.node]
+		n.Via = append(n.Via, Usage{Dependent: r.g.Source(e), Dependency: r.g.Target(e), Relation: r.g.RelationName(e)})
+	}
+	ro.member = ms
+}
+
 // chains reconstructs the strongest propagation paths: to the listed nodes
 // at two hops or more first (a one-hop chain says little the blast radius
 // does not), then to one-hop nodes. A path starts at the source, goes
 // down the containment to the changed entity, then along the dependency
 // edges; at file level it ends at the file's strongest affected entity.
-func (r *impactRun) chains() []Chain {
+// top and far are rank's: the first nodes in listing order, and the first
+// at two hops or more.
+func (r *impactRun) chains(top, far []impactRank) []Chain {
 	var ends []endRef
-	for _, far := range []bool{true, false} {
-		for _, n := range r.res.BlastRadius {
-			if len(ends) == r.p.MaxChains {
-				break
-			}
-			if (n.HopDistance >= 2) == far {
-				ends = append(ends, n.end)
-			}
+	add := func(n impactRank) {
+		if len(ends) < r.p.MaxChains {
+			ends = append(ends, endRef{r.walks[r.roll.walk[n.node]], r.roll.best[n.node]})
+		}
+	}
+	for _, n := range far {
+		add(n)
+	}
+	for _, n := range top {
+		if n.hop < 2 {
+			add(n)
 		}
 	}
 	out := make([]Chain, 0, len(ends))
 	for _, ref := range ends {
-		if ref.walk == nil {
-			continue
-		}
 		if c, ok := ref.walk.chainTo(ref.node); ok {
 			out = append(out, c)
 		}

@@ -258,24 +258,29 @@ func (x *units) of(v graph.NodeID) graph.NodeID {
 	if f, ok := x.memo[v]; ok {
 		return f
 	}
-	g := x.g
+	u := unitOf(x.g, x.rels, v)
+	x.memo[v] = u
+	return u
+}
+
+// unitOf is the file holding v, or v when no file holds it (units.of
+// without the memo).
+func unitOf(g *graph.Graph, rels *relTable, v graph.NodeID) graph.NodeID {
 	u := v
 	for depth := 0; depth < 32 && g.Type(u) != graph.File; depth++ {
 		parent := graph.NoNode
 		lo, hi := g.InRange(u)
 		for pos := lo; pos < hi; pos++ {
 			e := g.InEdge(pos)
-			if !g.IsMirror(e) && x.rels.of(e).kind == Contains {
+			if !g.IsMirror(e) && rels.of(e).kind == Contains {
 				parent = g.InSource(pos)
 				break
 			}
 		}
 		if parent == graph.NoNode || isContainer(g, parent) {
-			u = v
-			break
+			return v
 		}
 		u = parent
 	}
-	x.memo[v] = u
 	return u
 }
