@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 )
@@ -224,22 +225,22 @@ func (x *Index) nameShare(name string, o ownTerms) float32 {
 // nameIDs are the term IDs of a name's parts and compact wholes (see
 // stemTerms); a part no node carries gets an ID no query term has.
 func (x *Index) nameIDs(name string) (parts, compact []uint32, repeated, dropped bool) {
-	id := func(t string) uint32 {
-		if id, ok := x.vocab[t]; ok {
+	// Looked up from the tokenizer's bytes: a map index by string(b)
+	// makes no string, and names are looked up for every candidate.
+	id := func(t []byte) uint32 {
+		if id, ok := x.vocab[string(t)]; ok {
 			return id
 		}
 		return ^uint32(0)
 	}
-	ps, cs, dropped := stemTerms(name)
-	for _, t := range ps {
-		if i := id(t); !slices.Contains(parts, i) {
+	ps, compact, dropped := stemTermsAs(name, id)
+	parts = ps[:0] // deduplicated in place
+	for _, i := range ps {
+		if !slices.Contains(parts, i) {
 			parts = append(parts, i)
 		} else {
 			repeated = true
 		}
-	}
-	for _, t := range cs {
-		compact = append(compact, id(t))
 	}
 	return parts, compact, repeated, dropped
 }
@@ -518,10 +519,22 @@ func entryRank(base, dir string) int {
 // dropped is set when a part yields no term (a stopword, a digit, one
 // letter: "as" of as-promise, "function" of function.test).
 func stemTerms(name string) (parts, compacts []string, dropped bool) {
-	var tok tokenizer
+	return stemTermsAs(name, func(t []byte) string { return string(t) })
+}
+
+// stemTokenizers keep stemTermsAs's buffers from call to call.
+var stemTokenizers = sync.Pool{New: func() any { return new(tokenizer) }}
+
+// stemTermsAs is stemTerms with each term made by as from the
+// tokenizer's bytes (valid only during the call).
+func stemTermsAs[T any](name string, as func([]byte) T) (parts, compacts []T, dropped bool) {
+	tok := stemTokenizers.Get().(*tokenizer)
+	defer stemTokenizers.Put(tok)
+	var gotBuf [16]T
+	got := gotBuf[:0]
 	forEachIdent([]byte(name), func(ident []byte) {
-		var got []string
-		tok.ident(ident, func(t []byte) { got = append(got, string(t)) })
+		got = got[:0]
+		tok.ident(ident, func(t []byte) { got = append(got, as(t)) })
 		if len(got) == 0 {
 			dropped = true // (and tok.bounds may be another identifier's)
 			return
