@@ -484,6 +484,7 @@ func TestHistoryPath(t *testing.T) {
 		"docs/changes/4.0.0.rst":            true,
 		"docs/_newsfragments/2630.misc.rst": true,
 		"docs/whatsnew/index.rst":           true,
+		"docs/whats_new_in_3_0_0.rst":       true,
 		"docs/v2.1.md":                      true,
 		"CHANGES.rst":                       true,
 		"docs/blog/posts/release.md":        true,

@@ -152,13 +152,14 @@ func (x *Index) Drift(doc graph.NodeID) DocDrift {
 }
 
 // Pages that record history: by file name (CHANGES.md, changelog.rst,
-// HISTORY, NEWS, release-notes, versions.rst, whatsnew; an upgrading or
+// HISTORY, NEWS, release-notes, versions.rst, whatsnew, pyparsing's
+// whats_new_in_3_0_0.rst, which lists the names 3.0 removed; an upgrading or
 // migration guide, which names the removed API on purpose: marshmallow's
 // upgrading.rst gave five missing Schema members on the history harness)
 // or by headings that are versions ("1.2.0", "v2.0 (2024-01-01)",
 // "Version 3", "[1.0.0] - 2017-06-20", "Unreleased").
 var (
-	historyNameRe    = regexp.MustCompile(`(?i)^(change[-_]?log|changes|history|news|release[-_]?notes?|releases|versions?|whats[-_]?new|upgrad\w*|migrat\w*|porting)$`)
+	historyNameRe    = regexp.MustCompile(`(?i)^(change[-_]?log|changes|history|news|release[-_]?notes?|releases|versions?|whats[-_]?new|upgrad\w*|migrat\w*|porting)$|^whats[-_]?new[-_]`)
 	versionHeadingRe = regexp.MustCompile(`(?i)^\[?(v|version\s+|release\s+)?\d+(\.\d+)+\b|^(unreleased|next release)\b`)
 )
 

@@ -76,6 +76,7 @@ func TestQuoteFits(t *testing.T) {
 		{"same default, other quotes and spelling", "Server(host, name='a', n=1_000)", "def Server(host, name=\"a\", n=1000):", true},
 		{"literal against a name is not compared", "Server(host, eol='\\n')", "def Server(host, eol=LF):", true},
 		{"placeholder default is not compared", "Server(host, port=...)", "def Server(host, port=80):", true},
+		{"sentinel default is not compared", "Server(host, ignore=quoted_string)", "def Server(host, ignore=_NOT_GIVEN):", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
