@@ -170,10 +170,12 @@ func (q sigQuote) mismatch(s pySig) string {
 }
 
 // defaultsDiffer lists the defaults a quote writes that the def gives
-// otherwise ("`ttl=3600`, the def's 600"). A stub def is the reader's
-// code, whose defaults are its own.
+// otherwise ("`ttl=3600`, the def's 600"). Only a whole signature writes
+// defaults: inline, `Word(printables, exclude_chars='.')` is a call whose
+// keyword takes a value (pyparsing, seen on split10). A stub def is the
+// reader's code, whose defaults are its own.
 func (q sigQuote) defaultsDiffer(s pySig) []string {
-	if q.stub {
+	if q.stub || !q.full {
 		return nil
 	}
 	var out []string

@@ -90,3 +90,17 @@ func TestQuoteFits(t *testing.T) {
 		})
 	}
 }
+
+// An inline quote that is no whole signature is a call: its name=value
+// passes a value, and claims no default.
+func TestInlineCallClaimsNoDefault(t *testing.T) {
+	t.Parallel()
+	qs := quotedSignatures([]string{"Use ``Word(printables, exclude_chars='.')`` to stop at dots."})
+	if len(qs) != 1 {
+		t.Fatalf("quotes: %d, want 1", len(qs))
+	}
+	sig, _ := parseSig("def Word(init_chars, exclude_chars=None):")
+	if why := qs[0].mismatch(sig); why != "" {
+		t.Errorf("mismatch %q, want none", why)
+	}
+}
