@@ -165,16 +165,16 @@ func (b *batchRun) anonContractBreaks(rel string, old, next []byte) []edit.Findi
 	std := stdContracts[".java"]
 	var out []edit.Finding
 	_ = b.c.Session.Read(b.c.Ctx, func(bd *session.Bundle) error {
-		read := sourceReader(bd)
+		read, lib := sourceReader(bd), newJavaLib(bd, ".java", string(next))
 		for _, g := range gone {
 			typ := strings.Replace(g.class.typ, localType, localType+rel+":", 1)
-			base, unknown, supplied := requiredBy(bd.Graph, []string{typ}, g.m, ".java", std, read)
+			base, unknown, supplied := requiredBy(bd.Graph, []string{typ}, g.m, ".java", std, read, lib)
 			if base == "" || supplied {
 				continue
 			}
 			sev, how := "broken", "no longer implements it"
 			if len(unknown) > 0 {
-				sev, how = "warning", "may no longer implement it (a base the graph does not hold may supply it)"
+				sev, how = "warning", "may no longer implement it (a base the graph does not hold may supply it"+lib.whyNot()+")"
 			}
 			sym := "new " + g.class.typ + "() {…}." + g.m.Name
 			if enum, ok := strings.CutPrefix(g.class.typ, localType); ok {

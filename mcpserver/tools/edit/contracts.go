@@ -63,20 +63,24 @@ func (b *batchRun) contractBreaks(rel string, removed []edit.Symbol) []edit.Find
 	next := string(b.targets[i].New)
 	var out []edit.Finding
 	_ = b.c.Session.Read(b.c.Ctx, func(bd *session.Bundle) error {
-		read := sourceReader(bd)
+		read, lib := sourceReader(bd), newJavaLib(bd, ext, next)
 		for _, s := range removed {
 			owner, _, ok := strings.Cut(s.Qualified, ".")
-			if !ok || !s.Member || abstractOrInterface(next, owner) {
+			if !ok || !s.Member {
 				continue
 			}
-			bases := append(declaredBases(rel, []byte(next), owner), stdBases(next, owner, stdContracts[ext])...)
-			base, unknown, supplied := requiredBy(bd.Graph, bases, methodOf(s), ext, stdContracts[ext], read)
+			if abstractOrInterface(next, owner) {
+				out = append(out, subclassBreaks(bd, rel, next, owner, s, read, lib)...)
+				continue
+			}
+			bases := append(ownBases(rel, next, owner), stdBases(next, owner, lib.known(stdContracts[ext], noNode))...)
+			base, unknown, supplied := requiredBy(bd.Graph, bases, methodOf(s), ext, stdContracts[ext], read, lib)
 			if base == "" || supplied {
 				continue
 			}
 			sev, how := "broken", "no longer implements it"
 			if len(unknown) > 0 || usesTrait(next) {
-				sev, how = "warning", "may no longer implement it (a trait or a base the graph does not hold may supply it)"
+				sev, how = "warning", "may no longer implement it (a trait or a base the graph does not hold may supply it"+lib.whyNot()+")"
 			}
 			out = append(out, edit.Finding{File: rel, Line: declLine(next, owner), Symbol: s.Signature(), Kind: "contract_broken", Severity: sev,
 				Detail: fmt.Sprintf("%s was removed from %s, but %s declares %s without a body: %s %s", s.Qualified, rel, base, s.Name, owner, how)})
@@ -103,27 +107,39 @@ func methodOf(s edit.Symbol) method {
 // edges) and reports the first one declaring sym abstractly with its
 // parameter types (base), the bases the graph does not hold, and whether
 // some base supplies it with a body. A standard interface a base's header
-// names binds as the class's own do (the graph leaves those out).
-func requiredBy(g *graph.Graph, bases []string, sym method, ext string, std map[string]map[string]bool, read func(graph.NodeID) string) (base string, unknown []string, supplied bool) {
+// names binds as the class's own do (the graph leaves those out); a base
+// the graph does not hold is looked up in the JDK when lib has one.
+func requiredBy(g *graph.Graph, bases []string, sym method, ext string, std map[string]map[string]bool, read func(graph.NodeID) string, lib *javaLib) (base string, unknown []string, supplied bool) {
 	fits := func(m graph.NodeID) bool {
 		got, ok := edit.ParamTypes(read(m), sym.Name, ext)
 		return edit.SameParams(sym.params, sym.known, got, ok)
 	}
-	walkBases(g, bases, sym.Name, fits, map[string]bool{"Any": true},
-		func(b string) {
-			if ms, ok := std[b]; !ok {
-				unknown = append(unknown, b)
-			} else if ms[sym.Name] && base == "" {
-				base = b + " (standard library)"
+	asked := map[string]bool{}
+	outside := func(b string, from graph.NodeID) {
+		if asked[b] {
+			return
+		}
+		asked[b] = true
+		if jb, sup, unk, ok := lib.contract(b, from, sym); ok {
+			supplied = supplied || sup
+			if jb != "" && base == "" {
+				base = jb + " (JDK)"
 			}
-		},
+			if unk {
+				unknown = append(unknown, b)
+			}
+		} else if ms, ok := std[b]; !ok {
+			unknown = append(unknown, b)
+		} else if ms[sym.Name] && base == "" {
+			base = b + " (standard library)"
+		}
+	}
+	walkBases(g, bases, sym.Name, fits, map[string]bool{"Any": true}, outside,
 		func(b string, n, m graph.NodeID, has bool) bool {
 			switch {
 			case !has:
-				for _, s := range stdBases(read(n), b, std) {
-					if std[s][sym.Name] && base == "" {
-						base = s + " (standard library)"
-					}
+				for _, s := range stdBases(read(n), b, lib.known(std, n)) {
+					outside(s, n)
 				}
 				return false
 			case !bodiless(read(m), ext == ".kt"):
@@ -161,9 +177,10 @@ func memberNode(g *graph.Graph, n graph.NodeID, name string, fits func(graph.Nod
 }
 
 // sourceReader reads a node's declaration lines from disk (empty when it
-// cannot: the caller then treats the member as having a body).
+// cannot: the caller then treats the member as having a body). At verify
+// time the graph and the disk both hold the edited text.
 func sourceReader(bd *session.Bundle) func(graph.NodeID) string {
-	rs, guard := tools.BundleSpace(bd), tools.BundleGuard(bd)
+	text := fileText(bd)
 	files := map[string][]string{}
 	return func(n graph.NodeID) string {
 		pv := bd.Graph.Provenance(n)
@@ -172,11 +189,7 @@ func sourceReader(bd *session.Bundle) func(graph.NodeID) string {
 		}
 		lines, ok := files[pv.SourcePath]
 		if !ok {
-			if res, err := guard.Resolve(rs.DiskPath(pv.SourcePath)); err == nil && res.Exists {
-				if src, err := tools.ReadBounded(res.Real, 4<<20); err == nil {
-					lines = strings.Split(string(src), "\n")
-				}
-			}
+			lines = strings.Split(text(pv.SourcePath), "\n")
 			files[pv.SourcePath] = lines
 		}
 		lo, hi := int(pv.LineStart)-1, int(max(pv.LineEnd, pv.LineStart))
@@ -184,6 +197,25 @@ func sourceReader(bd *session.Bundle) func(graph.NodeID) string {
 			return ""
 		}
 		return strings.Join(lines[lo:min(hi, len(lines))], "\n")
+	}
+}
+
+// fileText reads an ingested file's text from disk, once (empty when it
+// cannot).
+func fileText(bd *session.Bundle) func(rel string) string {
+	rs, guard := tools.BundleSpace(bd), tools.BundleGuard(bd)
+	files := map[string]string{}
+	return func(rel string) string {
+		src, ok := files[rel]
+		if !ok {
+			if res, err := guard.Resolve(rs.DiskPath(rel)); err == nil && res.Exists {
+				if b, err := tools.ReadBounded(res.Real, 4<<20); err == nil {
+					src = string(b)
+				}
+			}
+			files[rel] = src
+		}
+		return src
 	}
 }
 
@@ -232,14 +264,20 @@ func abstractOrInterface(src, owner string) bool {
 // stdBases are the standard interfaces owner's declaration header names
 // (`class Owner extends B implements Comparable<Owner>`, `class Owner :
 // IDisposable`): extractors leave java.lang's out of the graph as noise.
-func stdBases(src, owner string, std map[string]map[string]bool) []string {
-	loc := regexp.MustCompile(`\b(?:class|record|enum|object)\s+` + regexp.QuoteMeta(owner) + `\b[^{;]*`).FindString(src)
+// std tells a standard one by its name.
+func stdBases(src, owner string, std func(string) bool) []string {
+	// After the name: a JDK type called like the class (Record) is not its base.
+	m := regexp.MustCompile(`\b(?:class|record|enum|object)\s+` + regexp.QuoteMeta(owner) + `\b([^{;]*)`).FindStringSubmatch(src)
+	if m == nil {
+		return nil
+	}
+	loc := regexp.MustCompile(`\([^)]*\)`).ReplaceAllString(m[1], "") // a record's components
 	for generic := regexp.MustCompile(`<[^<>]*>`); generic.MatchString(loc); {
 		loc = generic.ReplaceAllString(loc, "")
 	}
 	var out []string
 	for _, w := range regexp.MustCompile(`\w+`).FindAllString(loc, -1) {
-		if std[w] != nil && !slices.Contains(out, w) {
+		if std(w) && !slices.Contains(out, w) {
 			out = append(out, w)
 		}
 	}

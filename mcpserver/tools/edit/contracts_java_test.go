@@ -116,3 +116,47 @@ func TestAnonClasses(t *testing.T) {
 		t.Errorf("anonClasses = %q, want %q", got, want)
 	}
 }
+
+// A base's simple name is first the type the same file declares (jsoup's
+// Token.StartTag extends Tag: Token.Tag, not parser.Tag), and an abstract
+// re-declaration shadows the body above it: javac wants StartTag's own
+// toString, Object's and Token's do not count.
+func TestVerifyJavaAbstractRedeclaration(t *testing.T) {
+	t.Parallel()
+	tok, node := "src/main/java/a/Token.java", "src/main/java/a/Node.java"
+	files := map[string]string{
+		"src/main/java/a/Tag.java": "package a;\n\npublic class Tag {\n    @Override\n    public String toString() {\n        return \"tag\";\n    }\n}\n",
+		tok: "package a;\n\nabstract class Token {\n    static abstract class Tag extends Token {\n        @Override\n        abstract public String toString();\n    }\n\n" +
+			"    static final class StartTag extends Tag {\n        @Override\n        public String toString() {\n            return \"<\" + name() + \">\";\n        }\n\n        String name() {\n            return \"a\";\n        }\n    }\n}\n",
+		node: "package a;\n\nabstract class Node {\n    @Override\n    public String toString() {\n        return \"node\";\n    }\n}\n\nabstract class Leaf extends Node {\n    @Override\n    public abstract String toString();\n}\n\n" +
+			"final class Text extends Leaf {\n    @Override\n    public String toString() {\n        return \"text\" + size();\n    }\n\n    int size() {\n        return 1;\n    }\n}\n",
+	}
+	runContractCases(t, files, []contractCase{
+		{"Tag of the same file", tok, "        @Override\n        public String toString() {\n            return \"<\" + name() + \">\";\n        }\n\n", "", []string{tok + ":9:broken"}},
+		{"an abstract toString over a base's body", node, "    @Override\n    public String toString() {\n        return \"text\" + size();\n    }\n\n", "", []string{node + ":15:broken"}},
+	})
+}
+
+// A method removed from an abstract class breaks its concrete subclasses
+// that inherited it when another base of theirs declares it without a
+// body (jsoup's HttpConnection.Base implements Connection.Base for
+// Request); a subclass defining it itself is not broken.
+func TestVerifyJavaAbstractBaseMethodRemoved(t *testing.T) {
+	t.Parallel()
+	h := "src/main/java/a/HttpConnection.java"
+	files := map[string]string{
+		"src/main/java/a/Connection.java": "package a;\n\npublic interface Connection {\n    interface Base<T extends Base<T>> {\n        T url(String url);\n\n        String url();\n\n        int port();\n    }\n\n" +
+			"    interface Request extends Base<Request> {\n        int timeout();\n    }\n}\n",
+		h: "package a;\n\npublic class HttpConnection {\n    private static abstract class Base<T extends Connection.Base<T>> implements Connection.Base<T> {\n        String url;\n\n" +
+			"        @Override\n        public String url() {\n            return url;\n        }\n\n" +
+			"        @Override\n        public T url(String url) {\n            this.url = url;\n            return null;\n        }\n\n" +
+			"        @Override\n        public int port() {\n            return url.length();\n        }\n    }\n\n" +
+			"    public static class Request extends HttpConnection.Base<Connection.Request> implements Connection.Request {\n" +
+			"        @Override\n        public int timeout() {\n            return url().length();\n        }\n\n" +
+			"        @Override\n        public int port() {\n            return 80;\n        }\n    }\n}\n",
+	}
+	runContractCases(t, files, []contractCase{
+		{"one overload, Request inherited it", h, "        @Override\n        public T url(String url) {\n            this.url = url;\n            return null;\n        }\n\n", "", []string{h + ":18:broken"}},
+		{"a method Request defines itself", h, "\n        @Override\n        public int port() {\n            return url.length();\n        }\n", "", nil},
+	})
+}

@@ -118,7 +118,7 @@ func classAt(r *extract.Result, line int) string {
 // the graph does not hold, and whether a base gives it a value.
 func propertyRequiredBy(g *graph.Graph, bases []string, name string, read func(graph.NodeID) string) (base string, unknown []string, supplied bool) {
 	walkBases(g, bases, name, func(graph.NodeID) bool { return true }, map[string]bool{"Any": true},
-		func(b string) { unknown = append(unknown, b) },
+		func(b string, _ graph.NodeID) { unknown = append(unknown, b) },
 		func(b string, n, _ graph.NodeID, _ bool) bool {
 			switch kotlinPropertyIn(read(n), b, name) {
 			case propValue:

@@ -26,32 +26,36 @@ func baseAnswers(g *graph.Graph, rel string, next []byte, sym edit.Symbol) (foun
 		return true, nil // every class inherits it from the root object
 	}
 	walkBases(g, declaredBases(rel, next, owner), sym.Name, nil, map[string]bool{owner: true},
-		func(b string) { unknown = append(unknown, b) },
+		func(b string, _ graph.NodeID) { unknown = append(unknown, b) },
 		func(_ string, _, _ graph.NodeID, has bool) bool { found = has; return has })
 	return found, unknown
 }
+
+// noNode stands for the edited class as the one naming a base.
+const noNode = ^graph.NodeID(0)
 
 // walkBases visits the type nodes named by bases ("Base", or "Outer.Base"
 // for a nested one), then their bases by the graph's edges, breadth first,
 // each node once and up to 6 levels, with n's member labelled member that
 // fits (has: there is one; fits nil: any); a visit returning true stops the
-// walk. A name the graph holds no type of goes to missing. The root
-// object's names are not walked.
-func walkBases(g *graph.Graph, bases []string, member string, fits func(graph.NodeID) bool, seen map[string]bool, missing func(name string), visit func(name string, n, m graph.NodeID, has bool) bool) {
+// walk, and a node having the member is not walked above. A name the graph
+// holds no type of goes to missing, with the node whose edge named it
+// (noNode: one of bases). The root object's names are not walked.
+func walkBases(g *graph.Graph, bases []string, member string, fits func(graph.NodeID) bool, seen map[string]bool, missing func(name string, from graph.NodeID), visit func(name string, n, m graph.NodeID, has bool) bool) {
 	var nodes []graph.NodeID
-	named := func(b string) {
+	named := func(b string, from graph.NodeID) {
 		if seen[b] || b == "object" || b == "Object" {
 			return
 		}
 		seen[b] = true
 		found := typeNodes(g, b)
 		if len(found) == 0 {
-			missing(b)
+			missing(b, from)
 		}
 		nodes = append(nodes, found...)
 	}
 	for _, b := range bases {
-		named(b)
+		named(b, noNode)
 	}
 	done := map[graph.NodeID]bool{}
 	for depth := 0; len(nodes) > 0 && depth < 6; depth++ {
@@ -66,11 +70,14 @@ func walkBases(g *graph.Graph, bases []string, member string, fits func(graph.No
 			if visit(g.Label(n), n, m, has) {
 				return
 			}
+			if has {
+				continue // the nearest declaration shadows those above it
+			}
 			for _, p := range parents {
 				if isType(g.Type(p)) {
 					nodes = append(nodes, p)
 				} else {
-					named(g.Label(p)) // a base the resolver left unbound
+					named(g.Label(p), n) // a base the resolver left unbound
 				}
 			}
 		}
