@@ -20,9 +20,9 @@ for dp, _, fs in os.walk(os.path.join(root, src)):
         text = open(os.path.join(root, rel)).read()
         for m in re.finditer(r"(?m)^[ \t]+@Override\s+", text):
             start = m.start()
-            b = text.index("{", m.end())
+            b = text.find("{", m.end())
             semi = text.find(";", m.end())
-            if 0 <= semi < b: continue  # abstract redeclaration
+            if 0 <= semi < b or b < 0: continue  # abstract redeclaration
             depth, i = 0, b
             while True:
                 if text[i] == "{": depth += 1
@@ -35,28 +35,42 @@ for dp, _, fs in os.walk(os.path.join(root, src)):
             cases.append((rel, sig, text, text[:start] + text[end:]))
 print(len(cases), "cases", file=sys.stderr)
 def label(t): return {True: "BREAKS", False: "ok    ", None: "OTHER "}[t]
-# truth: the tree compiled once, then only the changed file against it
+# truth: the tree compiled once, then only the changed file against it;
+# TRUTH_CACHE (a file) keeps javac's answers for the next run on the same cases
+cache = os.environ.get("TRUTH_CACHE")
+key = [rel + "\t" + sig for rel, sig, _, _ in cases]
+cached = json.load(open(cache)) if cache and os.path.exists(cache) else None
 cp = ":".join(x for x in [os.environ.get("CLASSPATH", "")] if x)
 stubs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stubs")
 base, stubout = os.path.join(scratch, "base"), os.path.join(scratch, "stubs")
 def javac(out, files, cpath):
     return subprocess.run(["javac", "-nowarn", "-Xmaxerrs", "100000", "-implicit:none", "-proc:none", "-d", out, "-cp", cpath] + files, capture_output=True, text=True)
 srcs = lambda d: [os.path.join(dp, f) for dp, _, fs in os.walk(d) for f in fs if f.endswith(".java")]
-shutil.rmtree(base, ignore_errors=True); shutil.rmtree(stubout, ignore_errors=True)
-javac(stubout, srcs(stubs), cp or ".")
-cp = ":".join(x for x in [base, stubout, cp] if x)
-out = javac(base, srcs(os.path.join(root, src)), cp)
-if out.returncode: raise SystemExit("the unchanged tree does not compile:\n" + out.stderr[:3000])
-tmp = os.path.join(scratch, "tree")
-shutil.rmtree(tmp, ignore_errors=True)
-files = []
-for k, (rel, sig, old, new) in enumerate(cases):
-    f = os.path.join(tmp, str(k), os.path.basename(rel))
-    os.makedirs(os.path.dirname(f)); open(f, "w").write(new); files.append(f)
-each = os.path.join(os.path.dirname(os.path.abspath(__file__)), "JavacEach.java")
-out = subprocess.run(["java", each, cp, os.path.join(scratch, "out")], input="\n".join(files) + "\n", capture_output=True, text=True)
-truth = [{"1": True, "0": False}.get(l) for l in out.stdout.split()]  # None: refused for something else
-if len(truth) != len(cases): raise SystemExit("JavacEach: " + out.stderr[:3000])
+def truth_of():
+    global cp
+    if cached and cached["cases"] == key: return cached["truth"]
+    t = javac_truth()
+    if cache: json.dump({"cases": key, "truth": t}, open(cache, "w"))
+    return t
+def javac_truth():
+  global cp
+  shutil.rmtree(base, ignore_errors=True); shutil.rmtree(stubout, ignore_errors=True)
+  javac(stubout, srcs(stubs), cp or ".")
+  cp = ":".join(x for x in [base, stubout, cp] if x)
+  out = javac(base, srcs(os.path.join(root, src)), cp)
+  if out.returncode: raise SystemExit("the unchanged tree does not compile:\n" + out.stderr[:3000])
+  tmp = os.path.join(scratch, "tree")
+  shutil.rmtree(tmp, ignore_errors=True)
+  files = []
+  for k, (rel, sig, old, new) in enumerate(cases):
+      f = os.path.join(tmp, str(k), os.path.basename(rel))
+      os.makedirs(os.path.dirname(f)); open(f, "w").write(new); files.append(f)
+  each = os.path.join(os.path.dirname(os.path.abspath(__file__)), "JavacEach.java")
+  out = subprocess.run(["java", each, cp, os.path.join(scratch, "out")], input="\n".join(files) + "\n", capture_output=True, text=True)
+  truth = [{"1": True, "0": False}.get(l) for l in out.stdout.split()]  # None: refused for something else
+  if len(truth) != len(cases): raise SystemExit("JavacEach: " + out.stderr[:3000])
+  return truth
+truth = truth_of()
 if os.environ.get("TRUTH_ONLY"):
     for t, (rel, sig, _, _) in zip(truth, cases): print(label(t), rel.split("/")[-1], sig)
     raise SystemExit(f"javac breaks {truth.count(True)}/{len(cases)}, refuses otherwise {truth.count(None)}")
