@@ -543,7 +543,7 @@ func IsTestPath(p string) bool {
 			return true
 		}
 	}
-	for _, seg := range strings.Split(strings.ToLower(path.Dir(p)), "/") {
+	for seg := range strings.SplitSeq(strings.ToLower(path.Dir(p)), "/") {
 		switch seg {
 		case "test", "tests", "__tests__", "spec", "specs", "testing", "testdata":
 			return true

@@ -195,6 +195,16 @@ func PassiveRelation(rel string) string {
 type relTable struct {
 	g    *graph.Graph
 	kind map[graph.Str]relInfo
+	// near caches kind by the relation's low bits: a walk reads a few
+	// relations once per edge, and an array read costs a fraction of a
+	// map's.
+	near [64]relSlot
+}
+
+type relSlot struct {
+	s  graph.Str
+	ri relInfo
+	ok bool
 }
 
 type relInfo struct {
@@ -208,12 +218,17 @@ func newRelTable(g *graph.Graph) *relTable {
 
 func (t *relTable) of(e graph.EdgeIdx) relInfo {
 	s := t.g.Relation(e)
-	if ri, ok := t.kind[s]; ok {
-		return ri
+	c := &t.near[s%graph.Str(len(t.near))]
+	if c.ok && c.s == s {
+		return c.ri
 	}
-	k, f := classify(t.g.Strings().String(s))
-	ri := relInfo{k, f}
-	t.kind[s] = ri
+	ri, ok := t.kind[s]
+	if !ok {
+		k, f := classify(t.g.Strings().String(s))
+		ri = relInfo{k, f}
+		t.kind[s] = ri
+	}
+	*c = relSlot{s, ri, true}
 	return ri
 }
 
