@@ -99,9 +99,12 @@ type run struct {
 	// extract: one result per walked file, in path order
 	results []fileResult
 	// build and resolve
-	b        *builder
-	included []included
-	rc       *resolveCache
+	b *builder
+	// extracted is the nodes and edges the extractions hold (build):
+	// whether release's collection pays.
+	extracted int
+	included  []included
+	rc        *resolveCache
 	// lay is what the next patch starts from, made at the start of enrich
 	// (with a store only) from the facts resolve kept.
 	lay *layout
@@ -377,6 +380,7 @@ func (r *run) build() {
 			edges += len(res.Edges)
 		}
 	}
+	r.extracted = nodes + edges
 	r.b = newBuilder(min(nodes+nodes/8+16, r.maxNodes+1024), edges+edges/4)
 	for i := range r.results {
 		if fr := &r.results[i]; r.admit(fr) {
@@ -477,15 +481,23 @@ func (r *run) finalize() *adapter.Output {
 // It collects when that frees something: the last collection ran during
 // the parallel pass, at up to twice its live heap, so without one bind,
 // enrich and the CSR build would lay their arrays over the released
-// results instead of in their place (go-std: a 50 ms collection).
+// results instead of in their place (go-std: a 50 ms collection). A small
+// tree's extractions (under collectMinElements) are a few megabytes: the
+// collection freed nothing worth its wait, which was on the answer's path
+// (py-335: ≈ 90 ms of wall beside the seek feed's cut).
 func (r *run) release() {
 	for i := range r.results {
 		r.results[i].release(r.store)
 	}
-	if r.store == nil || r.store.Spills() {
+	if (r.store == nil || r.store.Spills()) && r.extracted >= collectMinElements {
 		runtime.GC()
 	}
 }
+
+// collectMinElements is the nodes and edges extracted from which release
+// collects: ingest.ReleaseWorth's bound, where a collection starts to
+// return hundreds of megabytes. A var for tests.
+var collectMinElements = 100_000
 
 // release drops fr's extraction. Without a store (nil) it is gone for
 // good; with one, fr becomes spilled again (result reads it back, should
