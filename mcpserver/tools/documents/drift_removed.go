@@ -52,6 +52,10 @@ var lowerCamelRe = regexp.MustCompile(`^[a-z][a-z0-9]*[A-Z]\w*$`)
 // finding stands only on git's word.
 const unbackedNote = "no changelog line names it"
 
+// maxUnbackedNames bounds the names per page no changelog line names,
+// each asked of git.
+const maxUnbackedNames = 40
+
 // maxRemovedFindings bounds these findings per page.
 const maxRemovedFindings = 5
 
@@ -130,7 +134,19 @@ func removedFindings(b *session.Bundle, src *driftSources, d *document.DocDrift,
 	spelled := src.spelledInCode(filepath.Dir(d.Doc.Abs), names)
 	fs = slices.DeleteFunc(fs, func(f document.Finding) bool { return spelled[strings.TrimSuffix(f.Mention.Text, "()")] })
 	slices.SortFunc(fs, func(a, b document.Finding) int { return a.Line - b.Line })
-	return fs[:min(len(fs), maxRemovedFindings)]
+	// The bound counts the changelog's names; the unbacked wait for git,
+	// which drops most of them (a reader's names, placeholders): bounded
+	// apart, they do not crowd out a removed name late on the page
+	// (pyparsing's getTokensEndLoc, line 958 of its HowTo, seen on split10).
+	logged, unbacked := 0, 0
+	return slices.DeleteFunc(fs, func(f document.Finding) bool {
+		if strings.HasSuffix(f.Detail, unbackedNote) {
+			unbacked++
+			return unbacked > maxUnbackedNames
+		}
+		logged++
+		return logged > maxRemovedFindings
+	})
 }
 
 // removalOf is the first changelog line naming name as code (in
