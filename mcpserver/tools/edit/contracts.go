@@ -75,6 +75,10 @@ func (b *batchRun) contractBreaks(rel string, removed []edit.Symbol) []edit.Find
 			}
 			bases := append(ownBases(rel, next, owner), stdBases(next, owner, lib.known(stdContracts[ext], noNode))...)
 			base, unknown, supplied := requiredBy(bd.Graph, bases, methodOf(s), ext, stdContracts[ext], read, lib)
+			if jb := lib.unread(unknown); base == "" && !supplied && jb != "" {
+				out = append(out, edit.Finding{File: rel, Line: declLine(next, owner), Symbol: s.Signature(), Kind: "contract_broken", Severity: "warning",
+					Detail: fmt.Sprintf("%s was removed from %s; %s may declare %s without a body, but %s", s.Qualified, rel, jb, s.Name, lib.why)})
+			}
 			if base == "" || supplied {
 				continue
 			}

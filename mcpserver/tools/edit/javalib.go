@@ -75,6 +75,24 @@ func (l *javaLib) whyNot() string {
 	return "; " + l.why
 }
 
+// unread is the first of the edited file's unknown bases that it imports
+// from java.* or javax.* when no JDK could be read ("" otherwise): the
+// class may no longer implement it, and nothing could tell.
+func (l *javaLib) unread(unknown []string) string {
+	if l == nil || l.jdk != nil {
+		return ""
+	}
+	for _, b := range unknown {
+		first, _, _ := strings.Cut(b, ".")
+		for _, m := range javaImport.FindAllStringSubmatch(l.src, -1) {
+			if m[1] == "" && m[3] == "" && (strings.HasPrefix(m[2], "java.") || strings.HasPrefix(m[2], "javax.")) && strings.HasSuffix(m[2], "."+first) {
+				return m[2] + strings.TrimPrefix(b, first)
+			}
+		}
+	}
+	return ""
+}
+
 // ownBases are declaredBases, a simple name the edited Java file declares
 // a type of bound to that file's: Token.StartTag extends Tag means
 // Token.Tag, not another package's Tag.

@@ -76,7 +76,8 @@ func TestVerifyJavaJDKBasesWithoutJDK(t *testing.T) {
 		file, method string
 		want         []string
 	}{
-		{"src/main/java/a/MyPath.java", "    @Override\n    public Path getFileName() {\n        return this;\n    }\n\n", nil},
+		{"src/main/java/a/MyPath.java", "    @Override\n    public Path getFileName() {\n        return this;\n    }\n\n", []string{"src/main/java/a/MyPath.java:5:warning"}},
+		{"src/main/java/a/LibPath.java", "    @Override\n    public Path getFileName() {\n        return null;\n    }\n", nil},
 		{"src/main/java/a/Both.java", "    @Override\n    public Path getFileName() {\n        return this;\n    }\n", []string{"src/main/java/a/Both.java:5:warning"}},
 	} {
 		_, v, rep := verifyBatch(t, d, c.file, strings.Replace(jdkFiles[c.file], c.method, "", 1))
