@@ -80,21 +80,35 @@ for rel, sig, old, new in cases:
     calls += ["apply_batch", json.dumps({"edits": [{"file_path": rel, "new_content": new}], "verify": True, "detail": "full"})]
     calls += ["apply_batch", json.dumps({"edits": [{"file_path": rel, "new_content": old}], "verify": False})]
 env = dict(os.environ, MAX="10000000")
+os.makedirs(scratch, exist_ok=True)
 json.dump(calls, open(os.path.join(scratch, "calls.json"), "w"))
 p = subprocess.run(["python3", mcpcall, os.path.join(scratch, "runtime"), root, "@" + os.path.join(scratch, "calls.json")], capture_output=True, text=True, env=env)
 answers = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
-tp = fp = fn = tn = 0
+def breaks_elsewhere(rel, new):
+    """javac on the whole tree with the change: the changed file alone
+    compiles when only another file's class stops implementing its base."""
+    tree, out = os.path.join(scratch, "whole"), os.path.join(scratch, "whole-out")
+    shutil.rmtree(tree, ignore_errors=True); shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(os.path.join(root, src), tree)
+    open(os.path.join(tree, os.path.relpath(rel, src)), "w").write(new)
+    stubs_out = os.path.join(scratch, "whole-stubs")
+    javac(stubs_out, srcs(stubs), os.environ.get("CLASSPATH") or ".")
+    r = javac(out, srcs(tree), ":".join(x for x in [stubs_out, os.environ.get("CLASSPATH", "")] if x))
+    return "does not override abstract method" in r.stderr
+tp = fp = fn = tn = elsewhere = 0
 for k, (rel, sig, old, new) in enumerate(cases):
     a = answers[2 * k]
     v = a.get("verification", {})
     found = [f for f in v.get("removed_names_used", []) if f.get("kind") == "contract_broken"]
     sev = found[0]["severity"] if found else "-"
     t = truth[k]
+    if t is False and any(f.get("file") != rel for f in found) and breaks_elsewhere(rel, new):
+        t, elsewhere, sig = True, elsewhere + 1, sig + "  [breaks another file: whole tree]"  # javac on the whole tree says so
     if t is None: pass  # the cut broke the syntax: neither a break nor harmless
     elif t and found: tp += 1
     elif t: fn += 1
     elif found: fp += 1
     else: tn += 1
     print(f"{label(t)}  m1nd:{sev:8} verdict:{v.get('verdict')}  {rel.split('/')[-1]}  {sig}")
-print(f"javac breaks {truth.count(True)}/{len(cases)}, refuses otherwise {truth.count(None)}; m1nd contract findings: tp {tp} fp {fp} fn {fn} tn {tn}")
+print(f"javac breaks {truth.count(True)}/{len(cases)} (+{elsewhere} in another file, by the whole tree), refuses otherwise {truth.count(None)}; m1nd contract findings: tp {tp} fp {fp} fn {fn} tn {tn}")
 subprocess.run(["git", "-C", root, "status", "--short"])
