@@ -497,11 +497,7 @@ func (r *impactRun) rollup() {
 			continue
 		}
 		sig := graph.Finite(float32(1 - ro.miss[k]))
-		rk := impactRank{node: k, hop: ro.hop[k], sig: sig, miss: ro.miss[k], key: shown(sig)}
-		if rk.test = r.g.HasTag(k, "test") || IsTestPath(r.g.SourcePath(k)); rk.test {
-			rk.key -= testMargin
-		}
-		ro.ranks = append(ro.ranks, rk)
+		ro.ranks = append(ro.ranks, impactRank{node: k, hop: ro.hop[k], sig: sig, miss: ro.miss[k], key: shown(sig)})
 	}
 }
 
@@ -526,14 +522,29 @@ func (r *impactRun) bestSig(key graph.NodeID) float32 {
 // impactRank is what ranks an aggregate: hop, then signal as shown (a
 // test's lowered by testMargin), then production before tests, then the
 // unrounded miss Π(1 − signal) (a file's signal saturates at 1), then
-// NodeID.
+// NodeID. Until known, the record ranks as production (see settle).
 type impactRank struct {
-	key  float64
-	miss float64
-	node graph.NodeID
-	sig  float32
-	hop  uint8
-	test bool
+	key   float64
+	miss  float64
+	node  graph.NodeID
+	sig   float32
+	hop   uint8
+	test  bool
+	known bool
+}
+
+// settle finds out, once, whether x is a test, and lowers its key by
+// testMargin if so. Reading the tags and the path is most of a record's
+// cost, and a record that would not be listed even as production (most:
+// of ≈ 2,000 affected files 15 are listed) never needs it.
+func (r *impactRun) settle(x *impactRank) {
+	if x.known {
+		return
+	}
+	x.known = true
+	if x.test = r.g.HasTag(x.node, "test") || IsTestPath(r.g.SourcePath(x.node)); x.test {
+		x.key -= testMargin
+	}
 }
 
 func compareRank(a, b impactRank) int {
@@ -590,6 +601,9 @@ func (r *impactRun) rank() (top, far []impactRank) {
 	want = max(want, chains)
 	energy := 0.0
 	if want >= len(nodes) || !sumIsExact(nodes) {
+		for i := range nodes {
+			r.settle(&nodes[i])
+		}
 		slices.SortFunc(nodes, compareRank)
 		for _, n := range nodes {
 			energy += float64(n.sig)
@@ -603,8 +617,8 @@ func (r *impactRun) rank() (top, far []impactRank) {
 		for _, n := range nodes {
 			energy += float64(n.sig)
 		}
-		top = smallest(&ro.heap, nodes, want, nil)
-		far = smallest(&ro.far, nodes, chains, func(n *impactRank) bool { return n.hop >= 2 })
+		top = smallest(&ro.heap, nodes, want, r.settle, nil)
+		far = smallest(&ro.far, nodes, chains, r.settle, func(n *impactRank) bool { return n.hop >= 2 })
 	}
 	res.TotalEnergy = graph.Finite(float32(energy))
 	return top, far
@@ -630,21 +644,25 @@ func sumIsExact(nodes []impactRank) bool {
 
 // smallest returns, sorted, the first n of nodes in listing order among
 // those keep keeps (all when keep is nil), through a bounded max-heap in
-// *buf: O(len(nodes)·log n).
-func smallest(buf *[]impactRank, nodes []impactRank, n int, keep func(*impactRank) bool) []impactRank {
+// *buf: O(len(nodes)·log n). A node is settled only when it would enter
+// the heap as production: settling can only move it later.
+func smallest(buf *[]impactRank, nodes []impactRank, n int, settle func(*impactRank), keep func(*impactRank) bool) []impactRank {
 	h := (*buf)[:0]
 	for i := range nodes {
 		x := &nodes[i]
 		switch {
 		case n <= 0 || (keep != nil && !keep(x)):
 		case len(h) < n:
+			settle(x)
 			h = append(h, *x)
 			for j := len(h) - 1; j > 0 && compareRank(h[j], h[(j-1)/2]) > 0; j = (j - 1) / 2 {
 				h[j], h[(j-1)/2] = h[(j-1)/2], h[j]
 			}
 		case compareRank(*x, h[0]) < 0:
-			h[0] = *x
-			siftDown(h)
+			if settle(x); compareRank(*x, h[0]) < 0 {
+				h[0] = *x
+				siftDown(h)
+			}
 		}
 	}
 	slices.SortFunc(h, compareRank)

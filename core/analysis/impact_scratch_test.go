@@ -20,16 +20,25 @@ func emptyShelf() {
 }
 
 // filesEvery is a graph of n nodes where every k-th is a file holding the
-// next k−1 and the rest of the edges are random calls and imports: unlike
-// PowerLaw's (every 8th), its node-to-file map is its own.
+// next k−1 and the rest of the edges are random calls, imports and
+// references; one file in six is a test by its path, one in six by its
+// tag. Unlike PowerLaw's (every 8th), its node-to-file map is its own.
 func filesEvery(t *testing.T, n, k, edges int, seed uint64) *graph.Graph {
 	g := graph.New()
 	r := rand.New(rand.NewPCG(seed, 1))
-	file := graph.NodeID(0)
+	file, path := graph.NodeID(0), ""
 	for i := range n {
-		node := graph.Node{ExternalID: fmt.Sprintf("file::f%d.py::fn%d", file, i), Type: graph.Function}
+		node := graph.Node{ExternalID: fmt.Sprintf("file::%s::fn%d", path, i), Type: graph.Function, Provenance: graph.Provenance{SourcePath: path}}
 		if i%k == 0 {
-			node = graph.Node{ExternalID: fmt.Sprintf("file::f%d.py", i), Type: graph.File}
+			path = fmt.Sprintf("src/f%d.py", i)
+			var tags []string
+			switch r.IntN(6) {
+			case 0:
+				path = fmt.Sprintf("tests/test_f%d.py", i)
+			case 1:
+				tags = []string{"test"}
+			}
+			node = graph.Node{ExternalID: "file::" + path, Type: graph.File, Tags: tags, Provenance: graph.Provenance{SourcePath: path}}
 		}
 		id, err := g.AddNode(node)
 		if err != nil {
@@ -42,16 +51,63 @@ func filesEvery(t *testing.T, n, k, edges int, seed uint64) *graph.Graph {
 		}
 	}
 	for range edges {
-		src, dst := graph.NodeID(r.IntN(n)), graph.NodeID(r.IntN(n/3))
+		src, dst := graph.NodeID(r.IntN(n)), graph.NodeID(r.IntN(n/4))
 		if src == dst {
 			continue
 		}
-		if err := g.AddEdge(graph.Edge{Source: src, Target: dst, Relation: []string{"calls", "imports"}[r.IntN(2)], Weight: 0.5 + float32(r.Float64())/2}); err != nil {
+		w := []float32{1, 0.9, 0.5 + float32(r.Float64())/2}[r.IntN(3)]
+		if err := g.AddEdge(graph.Edge{Source: src, Target: dst, Relation: []string{"calls", "imports", "references"}[r.IntN(3)], Weight: w}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	g.Finalize()
 	return g
+}
+
+// TestImpactTopKIsTheFullListsHead: a cut answer (its nodes picked by a
+// heap, tests found out only for the nodes that could be listed) lists the
+// head of the uncut answer's list, with the same counts, energy and
+// chains.
+func TestImpactTopKIsTheFullListsHead(t *testing.T) {
+	g := filesEvery(t, 4000, 4, 14000, 5)
+	for _, tc := range []struct {
+		name string
+		p    func(*ImpactParams)
+	}{
+		{"files", func(p *ImpactParams) { p.Level = LevelFile }},
+		{"files both ways", func(p *ImpactParams) { p.Level, p.Direction = LevelFile, BothWays }},
+		{"entities, 5 hops", func(p *ImpactParams) { p.Level, p.MaxHops = LevelEntity, 5 }},
+		{"dependencies, 3 chains", func(p *ImpactParams) { p.Direction, p.MaxChains = Dependencies, 3 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cut := 0
+			for src := graph.NodeID(0); src < 400; src += 3 {
+				p := DefaultImpactParams()
+				tc.p(&p)
+				all, err := Impact(g, src, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, k := range []int{1, 4, 15} {
+					p.TopK = k
+					got, err := Impact(g, src, p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := all
+					if len(want.BlastRadius) > k {
+						want.BlastRadius, cut = want.BlastRadius[:k], cut+1
+					}
+					if d := cmp.Diff(want, got); d != "" {
+						t.Fatalf("source %d, top %d: not the head of the full answer (-full +cut):\n%s", src, k, d)
+					}
+				}
+			}
+			if cut < 100 {
+				t.Fatalf("only %d answers were cut: the heap was hardly used", cut)
+			}
+		})
+	}
 }
 
 // TestImpactSameWithReusedScratch: an answer made with scratch left by
