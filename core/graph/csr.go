@@ -37,6 +37,9 @@ type csr struct {
 	attrs   attrCol[edgeAttr]
 
 	plast EdgePlasticity
+	// lazy is set when plast's counts and flags may be left unallocated
+	// (learnlazy.go); nil when they are always there.
+	lazy *lazyLearning
 
 	revOffsets []uint32 // NumNodes+1
 	revSources []NodeID
@@ -66,8 +69,9 @@ func (g *Graph) Finalize() {
 	n := g.NumNodes()
 	old := &g.csr
 	recs := make([]edgeRecord, 0, len(old.targets)+2*len(g.pending))
+	lp := old.learning()
 	for e := range old.targets {
-		r := g.keptEdge(uint32(e), false)
+		r := g.keptEdge(uint32(e), false, &lp)
 		r.src, r.dst = old.sources[e], old.targets[e]
 		recs = append(recs, r)
 	}
@@ -234,18 +238,28 @@ func (b *csrBuilder) add(r *edgeRecord) {
 // push appends r's fields to the forward arrays (offsets are the caller's).
 // allocEdges gives c's per-edge arrays but the attributes m zero entries,
 // to be written by index (setPlast, or in bulk); a splice builds the
-// attributes apart.
-func (c *csr) allocEdges(m int) {
+// attributes apart. With lazy, the counts and flags are left to
+// EdgePlasticity (every record written must have none).
+func (c *csr) allocEdges(m int, lazy bool) {
 	c.sources, c.targets, c.weights = make([]NodeID, m), make([]NodeID, m), make([]atomicU32, m)
-	c.plast = EdgePlasticity{Original: make([]float32, m), Strengthen: make([]uint16, m),
-		Weaken: make([]uint16, m), LTP: make([]bool, m), LTD: make([]bool, m)}
+	c.plast = EdgePlasticity{Original: make([]float32, m)}
+	if lazy {
+		c.lazy = &lazyLearning{}
+		return
+	}
+	c.plast.Strengthen, c.plast.Weaken = make([]uint16, m), make([]uint16, m)
+	c.plast.LTP, c.plast.LTD = make([]bool, m), make([]bool, m)
 }
 
-// setPlast writes r's learning state at edge e.
+// setPlast writes r's learning state at edge e (a lazy CSR's counts and
+// flags stay unallocated: r has none).
 func (c *csr) setPlast(e int, r *edgeRecord) {
 	p := &c.plast
-	p.Original[e], p.Strengthen[e], p.Weaken[e] = r.orig, r.strengthen, r.weaken
-	p.LTP[e], p.LTD[e] = r.flags&flagLTP != 0, r.flags&flagLTD != 0
+	p.Original[e] = r.orig
+	if p.Strengthen != nil {
+		p.Strengthen[e], p.Weaken[e] = r.strengthen, r.weaken
+		p.LTP[e], p.LTD[e] = r.flags&flagLTP != 0, r.flags&flagLTD != 0
+	}
 }
 
 func (c *csr) push(r *edgeRecord) {
@@ -351,8 +365,13 @@ func (g *Graph) Weight(e EdgeIdx) float32 {
 	return math.Float32frombits(g.csr.weights[e].Load())
 }
 
-// EdgePlasticity exposes the per-edge learning state arrays.
-func (g *Graph) EdgePlasticity() *EdgePlasticity { return &g.csr.plast }
+// EdgePlasticity exposes the per-edge learning state arrays, to be
+// written; it allocates the counts and flags of a graph spliced without
+// them (LearningState reads without allocating).
+func (g *Graph) EdgePlasticity() *EdgePlasticity {
+	g.csr.materialize()
+	return &g.csr.plast
+}
 
 // AtomicMaxWeight raises edge e's weight to v if v is larger (scatter-max),
 // retrying the compare-and-swap at most CASRetryLimit times.

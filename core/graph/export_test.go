@@ -96,3 +96,25 @@ func SetSpliceScratchFresh() (restore func()) {
 	scratchFresh = true
 	return func() { scratchFresh = false }
 }
+
+// LearningAllocated reports whether g holds its per-edge strengthen and
+// weaken counts and LTP/LTD flags (a lazy CSR leaves them out until
+// EdgePlasticity).
+func LearningAllocated(g *Graph) bool { return g.csr.learning().Strengthen != nil }
+
+// SpliceScratchArrays are the first entries' addresses of the two
+// PageRank vectors the kept splice scratch holds (which holds which
+// changes with the rounds run), as a set.
+func SpliceScratchArrays() map[*float64]bool {
+	scratchSlot.mu.Lock()
+	defer scratchSlot.mu.Unlock()
+	out := map[*float64]bool{}
+	if sc := scratchSlot.sc; sc != nil {
+		for _, v := range [][]float64{sc.init, sc.next} {
+			if cap(v) > 0 {
+				out[&v[:1][0]] = true
+			}
+		}
+	}
+	return out
+}

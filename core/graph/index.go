@@ -159,6 +159,10 @@ func (g *Graph) Clone() *Graph {
 		}
 	}
 	o := &g.csr
+	lp := o.learning()
+	if m := len(o.targets); lp.Strengthen == nil && m > 0 { // a clone is written: its own zero arrays
+		lp.Strengthen, lp.Weaken, lp.LTP, lp.LTD = make([]uint16, m), make([]uint16, m), make([]bool, m), make([]bool, m)
+	}
 	c.csr = csr{
 		offsets: slices.Clone(o.offsets),
 		sources: slices.Clone(o.sources),
@@ -166,10 +170,10 @@ func (g *Graph) Clone() *Graph {
 		attrs:   attrCol[edgeAttr]{flat: o.attrs.flatCopy()},
 		plast: EdgePlasticity{
 			Original:   slices.Clone(o.plast.Original),
-			Strengthen: slices.Clone(o.plast.Strengthen),
-			Weaken:     slices.Clone(o.plast.Weaken),
-			LTP:        slices.Clone(o.plast.LTP),
-			LTD:        slices.Clone(o.plast.LTD),
+			Strengthen: slices.Clone(lp.Strengthen),
+			Weaken:     slices.Clone(lp.Weaken),
+			LTP:        slices.Clone(lp.LTP),
+			LTD:        slices.Clone(lp.LTD),
 		},
 		revOffsets: slices.Clone(o.revOffsets),
 		revSources: slices.Clone(o.revSources),

@@ -18,8 +18,17 @@ import "math"
 // edges, so it returns few.
 func (g *Graph) MaybeLearned(dst []EdgeIdx) []EdgeIdx {
 	c := &g.csr
-	w, p := c.weights, &c.plast
+	w, p := c.weights, c.learning()
 	n := len(w)
+	if p.Strengthen == nil { // no counts or flags: only the weights
+		orig := p.Original[:n]
+		for i := range n {
+			if w[i].Load() != math.Float32bits(orig[i]) {
+				dst = append(dst, EdgeIdx(i))
+			}
+		}
+		return dst
+	}
 	orig, st, wk := p.Original[:n], p.Strengthen[:n], p.Weaken[:n]
 	ltp, ltd := p.LTP[:n], p.LTD[:n]
 	for i := range n {

@@ -110,11 +110,16 @@ func (g *Graph) ToRaw() (*Raw, error) {
 		r.Relations[e] = str(a.rel)
 		r.Directions[e], r.Inhibitory[e], r.Causal[e], r.Mirror[e] = a.dir, a.inhibitory, a.causal, a.mirror
 	}
-	r.Original = append([]float32(nil), c.plast.Original...)
-	r.Strengthen = append([]uint16(nil), c.plast.Strengthen...)
-	r.Weaken = append([]uint16(nil), c.plast.Weaken...)
-	r.LTP = append([]bool(nil), c.plast.LTP...)
-	r.LTD = append([]bool(nil), c.plast.LTD...)
+	lp := c.learning()
+	r.Original = append([]float32(nil), lp.Original...)
+	if lp.Strengthen == nil && m > 0 { // all zero, not allocated
+		r.Strengthen, r.Weaken, r.LTP, r.LTD = make([]uint16, m), make([]uint16, m), make([]bool, m), make([]bool, m)
+		return r, nil
+	}
+	r.Strengthen = append([]uint16(nil), lp.Strengthen...)
+	r.Weaken = append([]uint16(nil), lp.Weaken...)
+	r.LTP = append([]bool(nil), lp.LTP...)
+	r.LTD = append([]bool(nil), lp.LTD...)
 	return r, nil
 }
 

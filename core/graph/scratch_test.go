@@ -1,6 +1,8 @@
 package graph_test
 
 import (
+	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -70,4 +72,29 @@ func mustRaw(t *testing.T, g *graph.Graph) *graph.Raw {
 		t.Fatal(err)
 	}
 	return raw
+}
+
+// TestSplicedScratchGrows: splices that each add a node (a daemon tick
+// appending a function) keep reusing one scratch instead of replacing it
+// for a graph one node larger each time.
+func TestSplicedScratchGrows(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 33))
+	g, _ := fileGraph(r, 200)
+	var first map[*float64]bool
+	for step := range 8 {
+		sp := graph.Splice{FreshWeights: true, Ranges: []graph.NodeRange{{Lo: 0, Hi: 0,
+			Nodes: []graph.Node{{ExternalID: fmt.Sprintf("grown%d", step), Label: "grown"}}}}}
+		next, _, err := g.Spliced(sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := graph.SpliceScratchArrays()
+		if step == 1 {
+			first = at
+		}
+		if step > 1 && !maps.Equal(at, first) {
+			t.Fatalf("step %d: the splice scratch was allocated again for a graph of %d nodes", step, next.NumNodes())
+		}
+		g = next
+	}
 }

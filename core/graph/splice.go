@@ -174,7 +174,7 @@ func (g *Graph) spliceLayout(sp Splice, sc *spliceScratch) (*spliceLayout, error
 		added += len(r.Nodes) - int(r.Hi-r.Lo)
 	}
 	if cap(sc.from) < int(n)+added {
-		sc.from = make([]NodeID, 0, int(n)+added)
+		sc.from = make([]NodeID, 0, withRoom(int(n)+added))
 	}
 	sc.inRange = zeroed(sc.inRange, int(n))
 	lay := &spliceLayout{remap: make([]NodeID, n), from: sc.from[:0],
@@ -263,7 +263,8 @@ func (out *Graph) splicedEdges(g *Graph, lay *spliceLayout, adds []SpliceEdge) (
 
 // keptEdge is the record of edge e carried into a re-finalized or spliced
 // graph (endpoints left for the caller); fresh drops the learned state.
-func (g *Graph) keptEdge(e uint32, fresh bool) edgeRecord {
+// lp is g's learning state (csr.learning: counts and flags nil when zero).
+func (g *Graph) keptEdge(e uint32, fresh bool, lp *EdgePlasticity) edgeRecord {
 	oc := &g.csr
 	a := oc.attrs.at(EdgeIdx(e))
 	r := edgeRecord{
@@ -278,11 +279,14 @@ func (g *Graph) keptEdge(e uint32, fresh bool) edgeRecord {
 		return r
 	}
 	r.weight = math.Float32frombits(oc.weights[e].Load())
-	r.strengthen, r.weaken = oc.plast.Strengthen[e], oc.plast.Weaken[e]
-	if oc.plast.LTP[e] {
+	if lp.Strengthen == nil {
+		return r
+	}
+	r.strengthen, r.weaken = lp.Strengthen[e], lp.Weaken[e]
+	if lp.LTP[e] {
 		r.flags |= flagLTP
 	}
-	if oc.plast.LTD[e] {
+	if lp.LTD[e] {
 		r.flags |= flagLTD
 	}
 	return r

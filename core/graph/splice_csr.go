@@ -17,19 +17,20 @@ type csrSplicer struct {
 	g           *Graph
 	sp          *Splice
 	remap, from []NodeID
-	fresh       []edgeRecord // added edges, sorted by (source, target, relation)
-	fi          int          // next fresh edge
-	shaky       []bool       // old nodes a copied edge may not target
-	care        []uint8      // per old source: careRelations, careEdges or careRecords
-	askRel      []bool       // by relation handle: DropEdge is asked
-	askAll      bool         // DropEdge is asked about every edge
-	fw          bool         // FreshWeights
-	c           csr          // being written; offsets absolute
-	m           int          // edges laid out so far
-	pieces      []piece      // the new forward edges, in order
-	recs        []edgeRecord // the edges written through records, in order
-	shift       []int32      // per old source copied in bulk: new edge index - old (bounded by the edges that changed)
-	slowIn      []revEntry   // reverse entries of edges written through records
+	fresh       []edgeRecord   // added edges, sorted by (source, target, relation)
+	fi          int            // next fresh edge
+	shaky       []bool         // old nodes a copied edge may not target
+	care        []uint8        // per old source: careRelations, careEdges or careRecords
+	askRel      []bool         // by relation handle: DropEdge is asked
+	askAll      bool           // DropEdge is asked about every edge
+	fw          bool           // FreshWeights
+	lp          EdgePlasticity // g's learning state (csr.learning)
+	c           csr            // being written; offsets absolute
+	m           int            // edges laid out so far
+	pieces      []piece        // the new forward edges, in order
+	recs        []edgeRecord   // the edges written through records, in order
+	shift       []int32        // per old source copied in bulk: new edge index - old (bounded by the edges that changed)
+	slowIn      []revEntry     // reverse entries of edges written through records
 	seg         []edgeRecord
 }
 
@@ -63,7 +64,7 @@ type revEntry struct {
 func newCSRSplicer(g *Graph, sp *Splice, remap, from []NodeID, fresh []edgeRecord, sc *spliceScratch) *csrSplicer {
 	n := NodeID(len(remap))
 	s := &csrSplicer{g: g, sp: sp, remap: remap, from: from, fresh: fresh, fw: sp.FreshWeights,
-		c: csr{offsets: make([]uint32, len(from)+1)}}
+		lp: g.csr.learning(), c: csr{offsets: make([]uint32, len(from)+1)}}
 	sc.shaky, sc.care = zeroed(sc.shaky, int(n)), zeroed(sc.care, int(n))
 	s.shaky, s.care = sc.shaky, sc.care
 	oc := &g.csr
@@ -145,7 +146,9 @@ func (s *csrSplicer) build() csr {
 		s.layRun(o, ns, int(end-ns))
 		ns = end
 	}
-	s.c.allocEdges(s.m)
+	// Kept edges carry no counts or flags with fresh weights or from a
+	// base that had none, and added edges never do.
+	s.c.allocEdges(s.m, s.fw || s.lp.Strengthen == nil)
 	var wg sync.WaitGroup
 	wg.Go(s.writeEnds)
 	wg.Go(s.writeAttrs)
@@ -244,7 +247,7 @@ func (s *csrSplicer) spliceSource(ns NodeID) {
 				seg = append(seg, s.fresh[s.fi])
 				s.fi++
 			}
-			r := s.g.keptEdge(e, s.fw)
+			r := s.g.keptEdge(e, s.fw, &s.lp)
 			r.src, r.dst = ns, nt
 			seg = append(seg, r)
 		}
@@ -285,7 +288,7 @@ func (s *csrSplicer) mirrorOf(src, t NodeID, rel Str, isMirror bool) (edgeRecord
 	if !ok || oc.attrs.at(p).mirror || oc.attrs.at(p).dir != Bidirectional || (s.asks(t, rel) && s.sp.DropEdge(t, src, rel)) {
 		return edgeRecord{}, false
 	}
-	r := s.g.keptEdge(uint32(p), s.fw)
+	r := s.g.keptEdge(uint32(p), s.fw, &s.lp)
 	r.flags |= flagMirror
 	return r, true
 }
@@ -365,11 +368,11 @@ func (s *csrSplicer) writeAttrs() {
 		ab.share(&oc.attrs, uint32(p.lo), uint32(p.hi))
 		at := p.at
 		copy(c.plast.Original[at:], oc.plast.Original[p.lo:p.hi])
-		if !s.fw {
-			copy(c.plast.Strengthen[at:], oc.plast.Strengthen[p.lo:p.hi])
-			copy(c.plast.Weaken[at:], oc.plast.Weaken[p.lo:p.hi])
-			copy(c.plast.LTP[at:], oc.plast.LTP[p.lo:p.hi])
-			copy(c.plast.LTD[at:], oc.plast.LTD[p.lo:p.hi])
+		if c.lazy == nil {
+			copy(c.plast.Strengthen[at:], s.lp.Strengthen[p.lo:p.hi])
+			copy(c.plast.Weaken[at:], s.lp.Weaken[p.lo:p.hi])
+			copy(c.plast.LTP[at:], s.lp.LTP[p.lo:p.hi])
+			copy(c.plast.LTD[at:], s.lp.LTD[p.lo:p.hi])
 		}
 	}
 	c.attrs = ab.finish()

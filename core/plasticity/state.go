@@ -40,12 +40,18 @@ func (e *Engine) ExportState(g *graph.Graph) []SynapticState {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	pl := g.EdgePlasticity()
-	var out []SynapticState
 	// Every re-ingest exports the old graph's state: the graph's own scan
 	// lists the few edges that may have learned, at a fraction of a
 	// per-edge pass through the accessors, and the test below is exact.
-	for _, edge := range g.MaybeLearned(nil) {
+	// With none, the learning arrays are not asked for (EdgePlasticity
+	// allocates those a spliced graph left out).
+	maybe := g.MaybeLearned(nil)
+	if len(maybe) == 0 {
+		return nil
+	}
+	pl := g.EdgePlasticity()
+	var out []SynapticState
+	for _, edge := range maybe {
 		i := int(edge)
 		w, orig := g.Weight(edge), pl.Original[i]
 		if !graph.IsFinite(orig) {
@@ -101,6 +107,9 @@ func (e *Engine) ImportState(g *graph.Graph, states []SynapticState) (ImportStat
 	st := ImportStats{Records: len(states)}
 	if err := checkGraph(g); err != nil {
 		return st, err
+	}
+	if len(states) == 0 { // nothing to write: the arrays are not asked for
+		return st, nil
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -47,15 +47,19 @@ type learnedEdges struct {
 // cutLearned copies g's learned state, as learnedEdges says. Take it
 // where learning is excluded.
 func cutLearned(g *graph.Graph) learnedEdges {
-	pl := g.EdgePlasticity()
+	// Read without allocating the counts and flags of a graph that has
+	// none (LearningState): the listed edges' are then all zero.
+	pl := g.LearningState()
 	l := learnedEdges{original: slices.Clone(pl.Original), edges: g.MaybeLearned(nil)}
 	k := len(l.edges)
 	l.weights, l.strengthen, l.weaken = make([]float32, k), make([]uint16, k), make([]uint16, k)
 	l.ltp, l.ltd = make([]bool, k), make([]bool, k)
 	for i, e := range l.edges {
 		l.weights[i] = g.Weight(e)
-		l.strengthen[i], l.weaken[i] = pl.Strengthen[e], pl.Weaken[e]
-		l.ltp[i], l.ltd[i] = pl.LTP[e], pl.LTD[e]
+		if pl.Strengthen != nil {
+			l.strengthen[i], l.weaken[i] = pl.Strengthen[e], pl.Weaken[e]
+			l.ltp[i], l.ltd[i] = pl.LTP[e], pl.LTD[e]
+		}
 	}
 	return l
 }
@@ -90,10 +94,17 @@ func TakeCut(g *graph.Graph, meta []byte) (*Cut, error) {
 }
 
 // parallelPlasticity reports whether g's per-edge learned arrays have one
-// entry an edge, as Finalize makes them (the cut's sections assume it).
+// entry an edge, as Finalize makes them (the cut's sections assume it),
+// the counts and flags possibly not yet allocated (all zero).
 func parallelPlasticity(g *graph.Graph) bool {
-	m, pl := g.NumEdges(), g.EdgePlasticity()
-	return len(pl.Original) == m && len(pl.Strengthen) == m && len(pl.Weaken) == m && len(pl.LTP) == m && len(pl.LTD) == m
+	m, pl := g.NumEdges(), g.LearningState()
+	if len(pl.Original) != m {
+		return false
+	}
+	if pl.Strengthen == nil && pl.Weaken == nil && pl.LTP == nil && pl.LTD == nil {
+		return true
+	}
+	return len(pl.Strengthen) == m && len(pl.Weaken) == m && len(pl.LTP) == m && len(pl.LTD) == m
 }
 
 // WriteTo writes the binary snapshot (the layout in binary.go) to w in
