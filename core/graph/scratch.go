@@ -10,11 +10,11 @@ import "sync"
 // returns or keeps may alias them.
 //
 // One scratch is kept, the last one given back, in a slot rather than a
-// sync.Pool: a pool's item put on one P is not found by a Get on the
-// other (its private slot) and is dropped by the second collection after
-// it, and a daemon tick on go-std missed the pool three times in four
-// (allocation profile). The slot holds it between ticks: ≈ 4 MB of live
-// heap on go-std, without pointers, so nothing for the collector to mark.
+// sync.Pool, whose items a collection may drop (two collections a tick
+// are common under the server's memory limit). The slot holds it between
+// ticks: ≈ 4 MB of live heap on go-std, without pointers, so nothing for
+// the collector to mark. New arrays get room to grow (zeroed): without
+// it every tick that added a node outgrew them and allocated them again.
 type spliceScratch struct {
 	init, next, share    []float64
 	from                 []NodeID
