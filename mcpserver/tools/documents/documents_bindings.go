@@ -428,11 +428,15 @@ func daysBehind(code, doc float64) float64 {
 
 // noDriftHint says what an empty answer rests on: code that changed after
 // its page is not drift unless the page is shown to disagree, so it must
-// not read as if nothing changed.
+// not read as if nothing changed. Names that match several definitions
+// are listed though they claim nothing: the hint says so rather than that
+// every name exists.
 func noDriftHint(s driftSummary) string {
 	const base = "No drift found: every named path and member exists"
 	cleared := s.ClearedByLines + s.ClearedBySweeps + s.ClearedByTypes + s.ClearedBySurface
 	switch {
+	case s.AmbiguousTargets > 0:
+		return fmt.Sprintf("No drift found on the names that resolve; %d names match several definitions (ambiguous_target, listed with their candidates) and were not checked: write them qualified (module.name, Class.method) on the page to have them checked.", s.AmbiguousTargets) + evidenceNote(s.LowConfidence)
 	case s.LowConfidence > 0:
 		return "No drift found with strong evidence (a checked call or signature, a name git shows removed)." + evidenceNote(s.LowConfidence)
 	case s.UncheckedChanges > 0:
