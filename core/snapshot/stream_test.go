@@ -194,3 +194,36 @@ func TestAtomicBinaryWriteInterrupted(t *testing.T) {
 		t.Fatal("the save that was not interrupted wrote other bytes")
 	}
 }
+
+// TestStreamedFreshSplice: a graph spliced with fresh weights holds no
+// strengthen/weaken counts or LTP/LTD flags until something learns; a cut
+// of it (one moving a weight, too) writes the copying encoder's bytes and
+// leaves them unallocated.
+func TestStreamedFreshSplice(t *testing.T) {
+	base := learned(fixture())
+	for _, moved := range []bool{false, true} {
+		g, _, err := base.Spliced(graph.Splice{FreshWeights: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if moved {
+			if err := g.AtomicWriteWeight(3, 1.75); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := EncodeBinaryWithMeta(g, []byte("m"))
+		if err != nil {
+			t.Fatalf("moved %v: %v", moved, err)
+		}
+		if g.LearningState().Strengthen != nil {
+			t.Fatalf("moved %v: the cut allocated the learning counts", moved)
+		}
+		want, err := encodeViaRaw(g, []byte("m"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("moved %v: streamed bytes differ from the copying encoder's (first difference at %d)", moved, firstDiff(got, want))
+		}
+	}
+}
