@@ -170,7 +170,8 @@ func (j *jdk) resolve(name, src string) (string, bool) {
 			*to = append(*to, internal)
 		}
 	}
-	imported := false
+	imported, opaque := false, false
+	var types []string // the JDK types the file imports by name
 	for _, m := range javaImport.FindAllStringSubmatch(src, -1) {
 		path := strings.ReplaceAll(m[2], ".", "/")
 		switch {
@@ -178,16 +179,22 @@ func (j *jdk) resolve(name, src string) (string, bool) {
 		case m[3] != "": // import a.b.*; or import a.b.Outer.*;
 			add(&wild, path+"/"+first)
 			add(&wild, path+"$"+first)
+			opaque = opaque || !strings.HasPrefix(path, "java/") && !strings.HasPrefix(path, "javax/")
 		case path == first || strings.HasSuffix(path, "/"+first):
 			imported = true
 			add(&single, path)
 			add(&single, outerNested(path))
+		default:
+			add(&types, path)
 		}
 	}
 	found := single
 	if !imported {
 		add(&wild, "java/lang/"+first)
 		found = wild
+	}
+	if !imported && len(found) == 0 && !opaque {
+		found = j.inheritedMember(types, first)
 	}
 	if len(found) != 1 {
 		return "", false
@@ -200,6 +207,31 @@ func (j *jdk) resolve(name, src string) (string, bool) {
 		return "", false
 	}
 	return internal, true
+}
+
+// inheritedMember is the type named name nested in one of types or in
+// their supertypes, when exactly one is: a class inherits its bases'
+// member types (jimfs's Filter, through SecureDirectoryStream, is
+// DirectoryStream.Filter). A file importing a package other than the
+// JDK's by wildcard is not asked: that package may hold the name.
+func (j *jdk) inheritedMember(types []string, name string) []string {
+	var found []string
+	seen := map[string]bool{}
+	for len(types) > 0 && len(seen) < 64 {
+		t := types[0]
+		types = types[1:]
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		if j.entries[t+"$"+name] != nil && !slices.Contains(found, t+"$"+name) {
+			found = append(found, t+"$"+name)
+		}
+		if c := j.class(t); c != nil {
+			types = append(append(types, c.ifaces...), c.super)
+		}
+	}
+	return found
 }
 
 // outerNested writes a path's last segment as nested in the one before

@@ -125,8 +125,8 @@ func fakeJDK(t *testing.T, classes []fakeClass) string {
 }
 
 // testJDK is a small JDK: Object, Comparable, Path, the abstract
-// collections, Map.Entry, and an older release's Path that must lose to
-// the newest.
+// collections, Map.Entry, DirectoryStream.Filter, and an older release's
+// Path that must lose to the newest.
 func testJDK(t *testing.T) string {
 	str := "Ljava/lang/String;"
 	return fakeJDK(t, []fakeClass{
@@ -145,6 +145,9 @@ func testJDK(t *testing.T) string {
 			{name: "size", desc: "()I", abstract: true}, {name: "isEmpty", desc: "()Z"}, {name: "toString", desc: "()" + str}}},
 		{name: "java/util/AbstractList", super: "java/util/AbstractCollection", abstract: true, methods: []fakeMethod{{name: "get", desc: "(I)Ljava/lang/Object;", sig: "(I)TE;", abstract: true}}},
 		{name: "java/util/Map", super: "java/lang/Object", iface: true},
+		{name: "java/nio/file/DirectoryStream", super: "java/lang/Object", iface: true},
+		{name: "java/nio/file/DirectoryStream$Filter", super: "java/lang/Object", iface: true, methods: []fakeMethod{{name: "accept", desc: "(Ljava/lang/Object;)Z", sig: "(TT;)Z", abstract: true}}},
+		{name: "java/nio/file/SecureDirectoryStream", super: "java/lang/Object", iface: true, ifaces: []string{"java/nio/file/DirectoryStream"}},
 		{name: "java/util/Map$Entry", super: "java/lang/Object", iface: true, methods: []fakeMethod{
 			{name: "getKey", desc: "()Ljava/lang/Object;", sig: "()TK;", abstract: true}, {name: "getValue", desc: "()Ljava/lang/Object;", sig: "()TV;", abstract: true}}},
 	})

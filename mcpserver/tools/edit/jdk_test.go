@@ -81,6 +81,10 @@ func TestJDKResolve(t *testing.T) {
 		{"Entry", "import java.util.Map.*;", "java/util/Map$Entry"},
 		{"Entry", "import static java.util.Map.entry;", ""},
 		{"Map.Missing", "import java.util.Map;", ""},
+		{"Entry", "import java.util.Map;", "java/util/Map$Entry"},
+		{"Entry", "import a.b.Pair;\nimport java.util.Map;", "java/util/Map$Entry"},
+		{"Entry", "import org.lib.*;\nimport java.util.Map;", ""},
+		{"Filter", "import java.nio.file.SecureDirectoryStream;", "java/nio/file/DirectoryStream$Filter"},
 	} {
 		if got, ok := j.resolve(c.name, c.src); got != c.want || ok != (c.want != "") {
 			t.Errorf("resolve(%q, %q) = %q, %v; want %q", c.name, c.src, got, ok, c.want)

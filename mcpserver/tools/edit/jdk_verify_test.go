@@ -37,6 +37,8 @@ var jdkFiles = map[string]string{
 	"src/main/java/a/Shape.java": "package a;\n\nimport java.nio.file.Path;\n\npublic abstract class Shape {\n    abstract Path getFileName();\n}\n",
 	"src/main/java/a/Both.java": "package a;\n\nimport java.nio.file.Path;\n\npublic class Both extends Shape implements Path {\n" +
 		"    @Override\n    public Path getFileName() {\n        return this;\n    }\n}\n",
+	"src/main/java/a/Stream.java": "package a;\n\nimport java.nio.file.SecureDirectoryStream;\n\npublic abstract class Stream implements SecureDirectoryStream<String> {\n" +
+		"    static final Filter<Object> ALL = new Filter<Object>() {\n        @Override\n        public boolean accept(Object entry) {\n            return true;\n        }\n    };\n}\n",
 	"src/main/java/a/LibPath.java": "package a;\n\nimport org.lib.Path;\n\npublic class LibPath implements Path {\n" +
 		"    @Override\n    public Path getFileName() {\n        return null;\n    }\n}\n",
 }
@@ -63,6 +65,7 @@ func TestVerifyJavaJDKBases(t *testing.T) {
 		jdkCase("an anonymous AbstractList's get", v, "        @Override\n        public String get(int i) {\n            return \"v\";\n        }\n\n", v+":7:broken"),
 		jdkCase("Map.Entry's getKey", e, "    @Override\n    public String getKey() {\n        return \"k\";\n    }\n\n", e+":5:broken"),
 		jdkCase("a graph base and a JDK base", b, "    @Override\n    public Path getFileName() {\n        return this;\n    }\n", b+":5:broken"),
+		jdkCase("an inherited member type's method (DirectoryStream.Filter)", "src/main/java/a/Stream.java", "        @Override\n        public boolean accept(Object entry) {\n            return true;\n        }\n", "src/main/java/a/Stream.java:6:broken"),
 		jdkCase("a Path that is not the JDK's", "src/main/java/a/LibPath.java", "    @Override\n    public Path getFileName() {\n        return null;\n    }\n"),
 	})
 }
