@@ -17,7 +17,7 @@ import (
 // them check their own file list first. It is safe for concurrent use.
 type Ignorer struct {
 	root, repoRoot, prefix string
-	skipDirs               map[string]bool
+	skipDirs               skipDirs
 	noGitignore            bool
 
 	mu   sync.Mutex
@@ -27,7 +27,7 @@ type Ignorer struct {
 // NewIgnorer returns the Ignorer of a walk of root (an absolute directory)
 // with opt's skip directories and .gitignore setting.
 func NewIgnorer(root string, opt Options) *Ignorer {
-	ig := &Ignorer{root: filepath.Clean(root), skipDirs: toSet(opt.SkipDirs, DefaultSkipDirs), noGitignore: opt.NoGitignore}
+	ig := &Ignorer{root: filepath.Clean(root), skipDirs: newSkipDirs(opt.SkipDirs), noGitignore: opt.NoGitignore}
 	ig.repoRoot = FindRepoRoot(ig.root)
 	return ig
 }
@@ -57,7 +57,7 @@ func (ig *Ignorer) Ignored(path string) bool {
 				isDir = true
 			}
 		}
-		if isDir && ig.skipDirs[seg] {
+		if isDir && ig.skipDirs.skips(filepath.Join(ig.root, filepath.FromSlash(strings.Join(segs[:i], "/"))), seg) {
 			return true
 		}
 		dir := strings.Join(segs[:i+1], "/")

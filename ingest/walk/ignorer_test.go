@@ -24,6 +24,7 @@ func TestIgnorer(t *testing.T) {
 	write("app/.gitignore", "*.log\n!keep.log\n")
 	write("app/sub/.gitignore", "gen/\n")
 	write("app/build", "a file named like a skipped directory\n")
+	write("app/src/Cargo.toml", "[package]\n") // so src/target is the build's output
 	if err := os.MkdirAll(filepath.Join(repo, "app", "sub", "gen"), 0o755); err != nil {
 		t.Fatal(err)
 	}

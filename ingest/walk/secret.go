@@ -49,7 +49,7 @@ func IsSecret(rel string) bool {
 func Admit(root, rel string, opt Options) (ok bool, reason string) {
 	rel = strings.Trim(filepath.ToSlash(rel), "/")
 	segs := strings.Split(rel, "/")
-	skipDirs := toSet(opt.SkipDirs, DefaultSkipDirs)
+	skipDirs := newSkipDirs(opt.SkipDirs)
 	skipFiles := toSet(opt.SkipFiles, DefaultSkipFiles)
 	w := &walker{opt: opt}
 	for _, p := range opt.DotfilePatterns {
@@ -59,7 +59,7 @@ func Admit(root, rel string, opt Options) (ok bool, reason string) {
 		}
 	}
 	for i, s := range segs[:len(segs)-1] {
-		if skipDirs[s] {
+		if skipDirs.skips(filepath.Join(root, filepath.FromSlash(strings.Join(segs[:i], "/"))), s) {
 			return false, "it is under " + s + "/, a directory ingest skips"
 		}
 		if isHidden(s) {

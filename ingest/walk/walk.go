@@ -19,10 +19,59 @@ import (
 )
 
 // DefaultSkipDirs are directory names never descended into, at any depth
+// (build, dist and target only beside a manifest whose build writes them:
+// outputOf)
 // (docs/design.md#walk-rules).
 var DefaultSkipDirs = []string{
 	".git", "node_modules", "__pycache__", ".venv",
 	"target", "dist", "build", ".next", "vendor",
+}
+
+// outputOf names, for the DefaultSkipDirs that are build output, the
+// manifests whose builds write them beside themselves. Such a directory
+// is skipped only beside one of them: elsewhere the name is source — the
+// Java package org.apache.commons.io.build, Go's go/build and cmd/dist.
+var outputOf = map[string][]string{
+	"build": {"build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts", "CMakeLists.txt",
+		"meson.build", "build.xml", "setup.py", "pyproject.toml", "package.json", "Makefile", "GNUmakefile"},
+	"dist":   {"package.json", "setup.py", "setup.cfg", "pyproject.toml"},
+	"target": {"Cargo.toml", "pom.xml", "build.sbt", "project.clj"},
+}
+
+// skipDirs decides which directories a walk does not enter: the names of
+// a list, and of the default list the output directories beside a
+// manifest only (outputOf). A list given in Options is taken as written.
+type skipDirs struct {
+	names     map[string]bool
+	byDefault bool
+}
+
+func newSkipDirs(list []string) skipDirs {
+	return skipDirs{names: toSet(list, DefaultSkipDirs), byDefault: list == nil}
+}
+
+// skips reports whether the directory name, in the directory parentAbs,
+// is not entered.
+func (s skipDirs) skips(parentAbs, name string) bool {
+	if !s.names[name] {
+		return false
+	}
+	ms, output := outputOf[name]
+	if !s.byDefault || !output {
+		return true
+	}
+	for _, m := range ms {
+		if st, err := os.Stat(filepath.Join(parentAbs, m)); err == nil && st.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
+}
+
+// SkipsDir reports whether a walk with the default options leaves out
+// the directory name found in the directory parentAbs.
+func SkipsDir(parentAbs, name string) bool {
+	return newSkipDirs(nil).skips(parentAbs, name)
 }
 
 // DefaultSkipFiles are file names never ingested (lock files carry no
@@ -128,7 +177,7 @@ func Walk(ctx context.Context, root string, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("walk: %w", err)
 	}
 	w := &walker{ctx: ctx, opt: opt, res: &Result{}}
-	w.skipDirs = toSet(opt.SkipDirs, DefaultSkipDirs)
+	w.skipDirs = newSkipDirs(opt.SkipDirs)
 	w.skipFiles = toSet(opt.SkipFiles, DefaultSkipFiles)
 	w.maxSize = opt.MaxFileSize
 	if w.maxSize == 0 {
@@ -174,7 +223,7 @@ type walker struct {
 	ctx         context.Context
 	opt         Options
 	res         *Result
-	skipDirs    map[string]bool
+	skipDirs    skipDirs
 	skipFiles   map[string]bool
 	dotPatterns [][]string
 	maxSize     int64
@@ -217,7 +266,8 @@ func (w *walker) dir(abs, rel, repoRel string, ign ignoreSet, gated, onlyTracked
 		}
 		if e.IsDir() {
 			childGated := gated
-			if !w.skipDirs[name] && (gated || isHidden(name)) {
+			skip := w.skipDirs.skips(abs, name)
+			if !skip && (gated || isHidden(name)) {
 				var admit bool
 				admit, childGated = w.hiddenDirAllowed(childRel)
 				if !admit {
@@ -225,7 +275,7 @@ func (w *walker) dir(abs, rel, repoRel string, ign ignoreSet, gated, onlyTracked
 					continue
 				}
 			}
-			if w.skipDirs[name] {
+			if skip {
 				w.res.SkippedDirs++
 				continue
 			}

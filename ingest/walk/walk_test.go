@@ -58,13 +58,15 @@ func TestSkipRules(t *testing.T) {
 		"package-lock.json":           "{}\n",
 		"web/yarn.lock":               "y\n",
 		"Cargo.lock":                  "c\n",
+		"Cargo.toml":                  "[package]\n",
+		"web/package.json":            "{}\n",
 		"poetry.lock":                 "p\n",
 		".hidden/secret.py":           "h\n",
 		".env":                        "E=1\n",
 		"pkg/.eslintrc":               "{}\n",
 	})
 	r := mustWalk(t, dir, Options{})
-	want := []string{"main.py", "pkg/mod.py"}
+	want := []string{"Cargo.toml", "main.py", "pkg/mod.py", "web/package.json"}
 	if diff := cmp.Diff(want, rels(r)); diff != "" {
 		t.Fatalf("files (-want +got):\n%s", diff)
 	}
@@ -73,6 +75,49 @@ func TestSkipRules(t *testing.T) {
 	}
 	if r.SkippedDirs < 8 || r.SkippedFiles != 6 {
 		t.Errorf("SkippedDirs=%d SkippedFiles=%d", r.SkippedDirs, r.SkippedFiles)
+	}
+}
+
+// A directory named build, dist or target is build output only beside a
+// manifest whose build writes it there; elsewhere it is source —
+// commons-io's Java package org.apache.commons.io.build (51 removals of
+// Builder.get() were unchecked: the package was never ingested), Go's
+// go/build. A list given in Options is taken as written. The watcher's
+// Ignorer and Admit say what the walk does.
+func TestOutputDirsBesideAManifestOnly(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"pom.xml": "<project/>\n",
+		"src/main/java/org/x/io/build/Builder.java": "package org.x.io.build;\n",
+		"target/classes/Gen.java":                   "class Gen {}\n",
+		"go/build/build.go":                         "package build\n",
+		"cmd/dist/main.go":                          "package main\n",
+		"web/package.json":                          "{}\n",
+		"web/dist/app.js":                           "d\n",
+		"web/build/app.js":                          "b\n",
+		"native/CMakeLists.txt":                     "project(n)\n",
+		"native/build/gen.c":                        "int g;\n",
+		"py/pyproject.toml":                         "[project]\n",
+		"py/dist/pkg.py":                            "x = 1\n",
+	})
+	want := []string{"cmd/dist/main.go", "go/build/build.go", "native/CMakeLists.txt", "pom.xml", "py/pyproject.toml",
+		"src/main/java/org/x/io/build/Builder.java", "web/package.json"}
+	if diff := cmp.Diff(want, rels(mustWalk(t, dir, Options{}))); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	ig := NewIgnorer(dir, Options{})
+	for rel, skip := range map[string]bool{"src/main/java/org/x/io/build/Builder.java": false, "go/build/build.go": false,
+		"target/classes/Gen.java": true, "web/dist/app.js": true, "native/build/gen.c": true} {
+		if got := ig.Ignored(filepath.Join(dir, filepath.FromSlash(rel))); got != skip {
+			t.Errorf("Ignored(%s) = %v, want %v", rel, got, skip)
+		}
+		if ok, _ := Admit(dir, rel, Options{}); ok == skip {
+			t.Errorf("Admit(%s) = %v, want %v", rel, ok, !skip)
+		}
+	}
+	own := rels(mustWalk(t, dir, Options{SkipDirs: []string{"build"}}))
+	if slices.Contains(own, "go/build/build.go") || !slices.Contains(own, "web/dist/app.js") {
+		t.Errorf("SkipDirs [build] given: %v", own)
 	}
 }
 

@@ -200,7 +200,7 @@ func addedIn(root, dir string, known, knownDirs map[string]bool, budget int) (ou
 	}
 	for _, e := range entries {
 		rel := path.Join(dir, e.Name())
-		if e.IsDir() && !knownDirs[rel] && !slices.Contains(walk.DefaultSkipDirs, e.Name()) && !strings.HasPrefix(e.Name(), ".") {
+		if e.IsDir() && !knownDirs[rel] && !walk.SkipsDir(filepath.Join(root, filepath.FromSlash(dir)), e.Name()) && !strings.HasPrefix(e.Name(), ".") {
 			below, over := addedIn(root, rel, known, knownDirs, budget-len(out))
 			out = append(out, below...)
 			if over {
