@@ -7,6 +7,23 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// span is a node's first and last line.
+type span struct{ Line, EndLine uint32 }
+
+// checkSpans fails for each node of want that r lacks or places elsewhere.
+func checkSpans(t *testing.T, r *Result, want map[string]span) {
+	t.Helper()
+	got := map[string]span{}
+	for _, n := range r.Nodes {
+		got[n.ID] = span{n.Line, n.EndLine}
+	}
+	for id, w := range want {
+		if g, ok := got[id]; !ok || g != w {
+			t.Errorf("%s: %+v (present %v), want %+v", id, g, ok, w)
+		}
+	}
+}
+
 // TestKotlinCtorOnNextLine: a nested class whose primary constructor
 // starts the next line (ktfmt's style for a long header) parsed as ERROR
 // in tree-sitter-kotlin v1.1.0, and the class, its members and the rest
@@ -41,24 +58,14 @@ public fun after(): Int = 2
 		t.Fatal(err)
 	}
 	checkInvariants(t, r)
-	type span struct{ Line, EndLine uint32 }
-	got := map[string]span{}
-	for _, n := range r.Nodes {
-		got[n.ID] = span{n.Line, n.EndLine}
-	}
-	want := map[string]span{
+	checkSpans(t, r, map[string]span{
 		"file::p/TypeSpec.kt::TypeSpec":                       {3, 19},
 		"file::p/TypeSpec.kt::TypeSpec::Builder":              {7, 14},
 		"file::p/TypeSpec.kt::TypeSpec::Builder::addFunction": {11, 11},
 		"file::p/TypeSpec.kt::TypeSpec::Builder::build":       {13, 13},
 		"file::p/TypeSpec.kt::TypeSpec::classBuilder":         {17, 17},
 		"file::p/TypeSpec.kt::after":                          {21, 21},
-	}
-	for id, w := range want {
-		if g, ok := got[id]; !ok || g != w {
-			t.Errorf("%s: %+v (present %v), want %+v", id, g, ok, w)
-		}
-	}
+	})
 	if r.ParseErrors != 0 {
 		t.Errorf("parse errors %d after the repair", r.ParseErrors)
 	}
@@ -152,21 +159,11 @@ export function has(k: string, o: object): boolean {
 	if r.ParseErrors != 0 {
 		t.Errorf("parse errors %d after the repair", r.ParseErrors)
 	}
-	type span struct{ Line, EndLine uint32 }
-	got := map[string]span{}
-	for _, n := range r.Nodes {
-		got[n.ID] = span{n.Line, n.EndLine}
-	}
-	want := map[string]span{
+	checkSpans(t, r, map[string]span{
 		"file::src/schemas.ts::Internals":       {1, 3},
 		"file::src/schemas.ts::ObjectInternals": {5, 11},
 		"file::src/schemas.ts::has":             {13, 16},
-	}
-	for id, w := range want {
-		if g, ok := got[id]; !ok || g != w {
-			t.Errorf("%s: %+v (present %v), want %+v", id, g, ok, w)
-		}
-	}
+	})
 	fixed, _ := tsBlankVariance([]byte(src))
 	if len(fixed) != len(src) || !bytes.Contains(fixed, []byte("for (const x in o)")) || !bytes.Contains(fixed, []byte("return k in o;")) {
 		t.Errorf("the rewrite moved bytes or touched an expression:\n%s", fixed)
