@@ -259,6 +259,11 @@ func TestDaemonIgnoresWhatTheWalkSkips(t *testing.T) {
 	}
 	gi.WriteString("\nout/\n")
 	gi.Close()
+	// backend/target is a Rust build's output: a Cargo.toml sits beside it
+	// (without one, a directory named target is source and is watched).
+	if err := os.WriteFile(filepath.Join(dir, "backend", "Cargo.toml"), []byte("[package]\nname = \"b\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cfg := tooltest.TestConfig()
 	cfg.RuntimeDir = t.TempDir()
 	d := tooltest.NewDispatcher(t, cfg)
