@@ -1,7 +1,6 @@
 package documents
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,24 +29,10 @@ func TestDocumentDriftDefaultLeftByHistory(t *testing.T) {
 	dir := srcCommitted(t, defaultsRepo)
 	commitAt(t, dir, "2023-02-01T00:00:00Z", "docs")
 	later := strings.Replace(defaultsRepo["src/kit/cache.py"], "ttl=3600", "ttl=600", 1)
-	if err := os.WriteFile(filepath.Join(dir, "src/kit/cache.py"), []byte(later), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	gitAt(t, dir, "2023-06-01T00:00:00Z", "add", "src/kit/cache.py")
-	gitAt(t, dir, "2023-06-01T00:00:00Z", "commit", "-qm", "ttl: ten minutes")
+	rewriteAt(t, dir, "2023-06-01T00:00:00Z", "src/kit/cache.py", later, "ttl: ten minutes")
 
 	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	doc := out["documents"].([]any)[0].(map[string]any)
-	type row struct{ Kind, Mention, Evidence, Commit, Detail string }
-	rows := func(v any) []row {
-		var rs []row
-		for _, f := range asList(v) {
-			m := f.(map[string]any)
-			c, _ := m["commit"].(string)
-			rs = append(rs, row{m["kind"].(string), m["mention"].(string), m["evidence"].(string), c, m["detail"].(string)})
-		}
-		return rs
-	}
-	got := map[string]any{"findings": rows(doc["findings"]), "lower_confidence": rows(doc["lower_confidence"])}
+	got := map[string]any{"findings": evidenceRows(doc["findings"]), "lower_confidence": evidenceRows(doc["lower_confidence"])}
 	tooltest.CheckGoldenFile(t, filepath.Join("testdata", "drift_defaults.json"), got)
 }

@@ -1,7 +1,6 @@
 package documents
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -31,11 +30,7 @@ func TestDocumentDriftNameRemovedByGitOnly(t *testing.T) {
 	t.Parallel()
 	dir := srcCommitted(t, gitOnlyRepo)
 	commitAt(t, dir, "2023-02-01T00:00:00Z", "docs")
-	if err := os.WriteFile(filepath.Join(dir, "src/kit/core.py"), []byte("def _write(x):\n    return x\n\n\ndump_all = _write\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	gitAt(t, dir, "2023-06-01T00:00:00Z", "add", "src/kit/core.py")
-	gitAt(t, dir, "2023-06-01T00:00:00Z", "commit", "-qm", "drop getTokensEndLoc and dumps_all")
+	rewriteAt(t, dir, "2023-06-01T00:00:00Z", "src/kit/core.py", "def _write(x):\n    return x\n\n\ndump_all = _write\n", "drop getTokensEndLoc and dumps_all")
 
 	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	type row struct {

@@ -1,7 +1,6 @@
 package documents
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,11 +31,7 @@ func TestDocumentDriftReceiverTyped(t *testing.T) {
 	dir := srcCommitted(t, receiverRepo)
 	commitAt(t, dir, "2023-02-01T00:00:00Z", "docs")
 	later := strings.Replace(receiverRepo["src/kit/clock.py"], ", formatter=\"classic\"):", "):", 1)
-	if err := os.WriteFile(filepath.Join(dir, "src/kit/clock.py"), []byte(later), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	gitAt(t, dir, "2023-06-01T00:00:00Z", "add", "src/kit/clock.py")
-	gitAt(t, dir, "2023-06-01T00:00:00Z", "commit", "-qm", "format: one formatter")
+	rewriteAt(t, dir, "2023-06-01T00:00:00Z", "src/kit/clock.py", later, "format: one formatter")
 
 	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t", "lower_confidence": true})
 	type row struct {

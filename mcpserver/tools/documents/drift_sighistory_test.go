@@ -1,7 +1,6 @@
 package documents
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -29,25 +28,11 @@ func TestDocumentDriftSignatureLeftByHistory(t *testing.T) {
 	commitAt(t, dir, "2023-02-01T00:00:00Z", "docs")
 	later := "class Server:\n    def __init__(self, host, port=80, verbose=False):\n        self.host = host\n\n\n" +
 		"def serve(app, deadline=10):\n    return app\n\n\ndef connect(url, retries=3):\n    return url\n"
-	if err := os.WriteFile(filepath.Join(dir, "src/kit/server.py"), []byte(later), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	gitAt(t, dir, "2023-06-01T00:00:00Z", "add", "src/kit/server.py")
-	gitAt(t, dir, "2023-06-01T00:00:00Z", "commit", "-qm", "rename debug to verbose, timeout to deadline")
+	rewriteAt(t, dir, "2023-06-01T00:00:00Z", "src/kit/server.py", later, "rename debug to verbose, timeout to deadline")
 
 	out := tooltest.MustCall(t, driftServer(t, dir), "document_drift", map[string]any{"agent_id": "t"})
 	doc := out["documents"].([]any)[0].(map[string]any)
-	type row struct{ Kind, Mention, Evidence, Commit, Detail string }
-	rows := func(v any) []row {
-		var rs []row
-		for _, f := range asList(v) {
-			m := f.(map[string]any)
-			c, _ := m["commit"].(string)
-			rs = append(rs, row{m["kind"].(string), m["mention"].(string), m["evidence"].(string), c, m["detail"].(string)})
-		}
-		return rs
-	}
-	got := map[string]any{"findings": rows(doc["findings"]), "lower_confidence": rows(doc["lower_confidence"])}
+	got := map[string]any{"findings": evidenceRows(doc["findings"]), "lower_confidence": evidenceRows(doc["lower_confidence"])}
 	tooltest.CheckGoldenFile(t, filepath.Join("testdata", "drift_sighistory.json"), got)
 }
 
