@@ -57,7 +57,7 @@ func (ig *Ignorer) Ignored(path string) bool {
 				isDir = true
 			}
 		}
-		if isDir && ig.skipDirs.skips(filepath.Join(ig.root, filepath.FromSlash(strings.Join(segs[:i], "/"))), seg) {
+		if isDir && ig.skipDirs.names[seg] && ig.skipDirs.skips(filepath.Join(ig.root, filepath.FromSlash(strings.Join(segs[:i], "/"))), seg) {
 			return true
 		}
 		dir := strings.Join(segs[:i+1], "/")

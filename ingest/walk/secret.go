@@ -59,7 +59,7 @@ func Admit(root, rel string, opt Options) (ok bool, reason string) {
 		}
 	}
 	for i, s := range segs[:len(segs)-1] {
-		if skipDirs.skips(filepath.Join(root, filepath.FromSlash(strings.Join(segs[:i], "/"))), s) {
+		if skipDirs.names[s] && skipDirs.skips(filepath.Join(root, filepath.FromSlash(strings.Join(segs[:i], "/"))), s) {
 			return false, "it is under " + s + "/, a directory ingest skips"
 		}
 		if isHidden(s) {
