@@ -31,7 +31,7 @@ const (
 // csr is the compressed sparse row adjacency, forward and reverse.
 type csr struct {
 	offsets []uint32 // NumNodes+1
-	sources []NodeID
+	sources []NodeID // nil when lazySrc is set: read through edgeSources
 	targets []NodeID
 	weights []atomicU32 // float32 bits
 	attrs   attrCol[edgeAttr]
@@ -40,6 +40,8 @@ type csr struct {
 	// lazy is set when plast's counts and flags may be left unallocated
 	// (learnlazy.go); nil when they are always there.
 	lazy *lazyLearning
+	// lazySrc is set when sources was left out (lazysources.go).
+	lazySrc *lazySources
 
 	revOffsets []uint32 // NumNodes+1
 	revSources []NodeID
@@ -70,9 +72,10 @@ func (g *Graph) Finalize() {
 	old := &g.csr
 	recs := make([]edgeRecord, 0, len(old.targets)+2*len(g.pending))
 	lp := old.learning()
+	oldSrc := old.edgeSources()
 	for e := range old.targets {
 		r := g.keptEdge(uint32(e), false, &lp)
-		r.src, r.dst = old.sources[e], old.targets[e]
+		r.src, r.dst = oldSrc[e], old.targets[e]
 		recs = append(recs, r)
 	}
 	for _, r := range g.pending {
@@ -236,12 +239,14 @@ func (b *csrBuilder) add(r *edgeRecord) {
 }
 
 // push appends r's fields to the forward arrays (offsets are the caller's).
-// allocEdges gives c's per-edge arrays but the attributes m zero entries,
-// to be written by index (setPlast, or in bulk); a splice builds the
-// attributes apart. With lazy, the counts and flags are left to
-// EdgePlasticity (every record written must have none).
+// allocEdges gives c's per-edge arrays but the attributes and the sources
+// m zero entries, to be written by index (setPlast, or in bulk); a splice
+// builds the attributes apart and leaves the sources to edgeSources. With
+// lazy, the counts and flags are left to EdgePlasticity (every record
+// written must have none).
 func (c *csr) allocEdges(m int, lazy bool) {
-	c.sources, c.targets, c.weights = make([]NodeID, m), make([]NodeID, m), make([]atomicU32, m)
+	c.targets, c.weights = make([]NodeID, m), make([]atomicU32, m)
+	c.lazySrc = &lazySources{}
 	c.plast = EdgePlasticity{Original: make([]float32, m)}
 	if lazy {
 		c.lazy = &lazyLearning{}
@@ -299,8 +304,9 @@ func (c *csr) buildReverse(n int) {
 	c.revSources = make([]NodeID, m)
 	c.revEdge = make([]EdgeIdx, m)
 	pos := slices.Clone(c.revOffsets[:n])
+	src := c.edgeSources()
 	for e, d := range c.targets {
-		c.revSources[pos[d]] = c.sources[e]
+		c.revSources[pos[d]] = src[e]
 		c.revEdge[pos[d]] = EdgeIdx(e)
 		pos[d]++
 	}
@@ -335,7 +341,7 @@ func (g *Graph) InDegree(n NodeID) int { return int(g.csr.revOffsets[n+1] - g.cs
 func (g *Graph) Degree(n NodeID) int { return g.OutDegree(n) + g.InDegree(n) }
 
 // Source of edge e.
-func (g *Graph) Source(e EdgeIdx) NodeID { return g.csr.sources[e] }
+func (g *Graph) Source(e EdgeIdx) NodeID { return g.csr.edgeSources()[e] }
 
 // Target of edge e.
 func (g *Graph) Target(e EdgeIdx) NodeID { return g.csr.targets[e] }

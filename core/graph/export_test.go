@@ -118,3 +118,10 @@ func SpliceScratchArrays() map[*float64]bool {
 	}
 	return out
 }
+
+// SourcesStored reports whether g holds its per-edge source array (a
+// spliced CSR leaves it to edgeSources until a reader asks).
+func SourcesStored(g *Graph) bool {
+	z := g.csr.lazySrc
+	return z == nil || z.src != nil
+}

@@ -165,7 +165,7 @@ func (g *Graph) Clone() *Graph {
 	}
 	c.csr = csr{
 		offsets: slices.Clone(o.offsets),
-		sources: slices.Clone(o.sources),
+		sources: slices.Clone(o.edgeSources()),
 		targets: slices.Clone(o.targets),
 		attrs:   attrCol[edgeAttr]{flat: o.attrs.flatCopy()},
 		plast: EdgePlasticity{

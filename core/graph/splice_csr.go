@@ -35,13 +35,12 @@ type csrSplicer struct {
 }
 
 // piece is a stretch of the new forward edges from edge index at on:
-// the edges [lo, hi) of the old CSR copied in bulk with their sources
-// shifted by delta (run), or recs[lo:hi] (not run).
+// the edges [lo, hi) of the old CSR copied in bulk (run), or
+// recs[lo:hi] (not run).
 type piece struct {
 	run    bool
 	at     int
 	lo, hi int
-	delta  NodeID
 }
 
 // How closely an old source's edges must be looked at before a bulk copy.
@@ -303,11 +302,12 @@ func (s *csrSplicer) layRun(o, ns NodeID, k int) {
 		s.c.offsets[int(ns)+i+1] = uint32(base) + oc.offsets[int(o)+i+1] - lo
 		s.shift[int(o)+i] = int32(base) - int32(lo)
 	}
-	s.pieces = append(s.pieces, piece{run: true, at: base, lo: int(lo), hi: int(hi), delta: ns - o})
+	s.pieces = append(s.pieces, piece{run: true, at: base, lo: int(lo), hi: int(hi)})
 	s.m += int(hi - lo)
 }
 
-// writeEnds writes the sources, targets and weights of every piece; with
+// writeEnds writes the targets and weights of every piece (the sources
+// follow from the offsets: edgeSources); with
 // fresh weights a copied edge gets its original weight, as keptEdge
 // gives it.
 func (s *csrSplicer) writeEnds() {
@@ -315,15 +315,12 @@ func (s *csrSplicer) writeEnds() {
 	for _, p := range s.pieces {
 		if !p.run {
 			for i, r := range s.recs[p.lo:p.hi] {
-				c.sources[p.at+i], c.targets[p.at+i] = r.src, r.dst
+				c.targets[p.at+i] = r.dst
 				c.weights[p.at+i] = atomicU32(math.Float32bits(r.weight))
 			}
 			continue
 		}
-		src, dst := c.sources[p.at:p.at+p.hi-p.lo], c.targets[p.at:p.at+p.hi-p.lo]
-		for j, o := range oc.sources[p.lo:p.hi] {
-			src[j] = o + p.delta // wraps when the shift is negative, as it should
-		}
+		dst := c.targets[p.at : p.at+p.hi-p.lo]
 		for j, t := range oc.targets[p.lo:p.hi] {
 			dst[j] = s.remap[t]
 		}
