@@ -48,7 +48,7 @@ func (x *Index) assemble(shards []*shard, workers int) {
 	vocabDone := make(chan struct{})
 	go func() {
 		defer close(vocabDone)
-		x.vocab = vocabMap(x.terms.view(), order)
+		x.vocab = vocabTab(x.terms.view(), order)
 	}()
 	defer func() { <-vocabDone }()
 	a.indexDocs()
@@ -109,14 +109,19 @@ func (a *assembler) mergeVocab() []uint32 {
 	return order
 }
 
-// vocabMap maps each term's string (strs, by termIndex ID) to its global
-// ID; the keys are the termIndex's own strings, not copies.
-func vocabMap(strs []string, order []uint32) map[string]uint32 {
-	m := make(map[string]uint32, len(order))
-	for g, t := range order {
-		m[strs[t]] = uint32(g)
+// vocabTab numbers each term (terms, by termIndex ID) by its global ID,
+// in a table of its own: the index keeps it, not the termIndex.
+func vocabTab(terms strtab, order []uint32) strtab {
+	n := 0
+	for _, t := range order {
+		n += len(terms.at(t))
 	}
-	return m
+	v := newStrtab(len(order))
+	v.bytes = make([]byte, 0, n)
+	for _, t := range order {
+		v.addNew(terms.at(t))
+	}
+	return *v
 }
 
 // indexDocs sorts the documents by node (counting sort) and averages the

@@ -34,42 +34,36 @@ type Bodies struct {
 // string per file and term. The IDs of one lineage of Bodies (each
 // build's taken from the last one's) are shared; IDs only grow.
 type termIndex struct {
-	mu   sync.Mutex
-	ids  map[string]uint32
-	strs []string
+	mu  sync.Mutex
+	tab *strtab
 }
 
 // maxIndexTerms bounds a termIndex: past it the next build starts a new
 // one (and reads every file again) rather than keep every term ever met.
 const maxIndexTerms = 1 << 22
 
-func newTermIndex() *termIndex { return &termIndex{ids: map[string]uint32{}} }
+func newTermIndex() *termIndex { return &termIndex{tab: newStrtab(1 << 10)} }
 
 // id interns term.
 func (t *termIndex) id(term string) uint32 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	id, ok := t.ids[term]
-	if !ok {
-		id = uint32(len(t.strs))
-		t.ids[term] = id
-		t.strs = append(t.strs, term)
-	}
-	return id
+	return t.tab.intern(term)
 }
 
-// view is the terms interned so far (IDs index it): entries are never
-// changed, so a view stays valid while the index grows.
-func (t *termIndex) view() []string {
+// view is the terms interned so far, to read with at and len only: a
+// string's bytes never change once added, so a view stays valid while
+// the index grows.
+func (t *termIndex) view() strtab {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.strs
+	return *t.tab
 }
 
 func (t *termIndex) size() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return len(t.strs)
+	return t.tab.len()
 }
 
 // global is the termIndex ID of the worker's interned term wid.

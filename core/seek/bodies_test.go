@@ -144,8 +144,8 @@ func sameIndex(a, b *Index) string {
 	sa, sb := a.Stats(), b.Stats()
 	sa.Elapsed, sb.Elapsed, sa.FilesReused, sb.FilesReused = 0, 0, 0, 0
 	// (labelKeys hash with a seed of each index's own.)
-	return cmp.Diff([]any{a.vocab, a.off, a.pnode, a.psat, a.fdf, a.fileOf, a.prRank, a.kind, sa},
-		[]any{b.vocab, b.off, b.pnode, b.psat, b.fdf, b.fileOf, b.prRank, b.kind, sb})
+	return cmp.Diff([]any{a.vocab.strings(), a.off, a.pnode, a.psat, a.fdf, a.fileOf, a.prRank, a.kind, sa},
+		[]any{b.vocab.strings(), b.off, b.pnode, b.psat, b.fdf, b.fileOf, b.prRank, b.kind, sb})
 }
 
 // TestCollectorWideVocabulary: a file of more distinct terms than 16 bits

@@ -30,7 +30,8 @@ type Index struct {
 	opts Options
 	n    int
 
-	vocab map[string]uint32
+	// vocab numbers the terms by their global IDs.
+	vocab strtab
 	// Postings of term t are pnode/psat[off[t]:off[t+1]], in NodeID
 	// order. psat is the BM25F saturation tf~/(k1+tf~) of the term in the
 	// node's document, scaled to 0..65535; the IDF is applied at query
@@ -368,7 +369,7 @@ func BuildFrom(ctx context.Context, g *graph.Graph, o Options, prev *Bodies) (*I
 	x.indexNames()
 	x.terms = nil
 	x.stats.Nodes = n
-	x.stats.Terms = len(x.vocab)
+	x.stats.Terms = x.vocab.len()
 	x.stats.Postings = len(x.pnode)
 	x.pool.SetKeep(runtime.GOMAXPROCS(0))
 	x.pool.Put(x.newScratch())

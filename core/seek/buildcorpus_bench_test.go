@@ -128,10 +128,7 @@ func processCPU() time.Duration {
 // saturations and file DFs.
 func (x *Index) digest() string {
 	h := sha256.New()
-	terms := make([]string, len(x.vocab))
-	for t, id := range x.vocab {
-		terms[id] = t
-	}
+	terms := x.vocab.strings()
 	var buf []byte
 	for t, s := range terms {
 		buf = append(buf[:0], s...)

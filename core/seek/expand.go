@@ -78,7 +78,7 @@ func (x *Index) expand(q Query, orig []usedTerm) []usedTerm {
 	}
 	best := map[uint32]usedTerm{}
 	consider := func(term string, scale, cap float32, from string) {
-		id, ok := x.vocab[term]
+		id, ok := x.vocab.lookup(term)
 		if !ok || have[id] {
 			return
 		}
@@ -100,7 +100,7 @@ func (x *Index) expand(q Query, orig []usedTerm) []usedTerm {
 		}
 		// The longest vocabulary term that abbreviates t.
 		for k := len(t.text) - 1; k >= minPrefix && len(t.text) >= minPrefix+3; k-- {
-			if _, ok := x.vocab[t.text[:k]]; ok {
+			if _, ok := x.vocab.lookup(t.text[:k]); ok {
 				consider(t.text[:k], prefixWeight, t.w, t.text)
 				break
 			}
@@ -154,7 +154,7 @@ func (x *Index) compoundParts(word string) []string {
 
 // commonTerm reports whether term is indexed in minPartDF nodes or more.
 func (x *Index) commonTerm(term string) bool {
-	id, ok := x.vocab[term]
+	id, ok := x.vocab.lookup(term)
 	return ok && x.off[id+1]-x.off[id] >= minPartDF
 }
 

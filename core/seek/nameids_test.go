@@ -11,7 +11,7 @@ import (
 func TestNameIDsMakesNoTermStrings(t *testing.T) {
 	x, _ := namesFixture(t, DefaultOptions())
 	id := func(s string) uint32 {
-		if i, ok := x.vocab[s]; ok {
+		if i, ok := x.vocab.lookup(s); ok {
 			return i
 		}
 		return ^uint32(0)

@@ -58,7 +58,7 @@ func (x *Index) indexNames() {
 	var tok tokenizer
 	each := func(name string, f func(id uint32)) {
 		tok.terms([]byte(name), func(t []byte) {
-			if id, ok := x.vocab[string(t)]; ok {
+			if id, ok := x.vocab.lookupBytes(t); ok {
 				f(id)
 			}
 		})
@@ -171,7 +171,7 @@ func (x *Index) ownTerms(q Query, terms []usedTerm) ownTerms {
 			continue
 		}
 		o.dir = o.dir || isDir // ("folder" may be no term of the index)
-		if id, ok := x.vocab[w]; ok && o.w[id] > 0 && !slices.Contains(o.kind, id) {
+		if id, ok := x.vocab.lookup(w); ok && o.w[id] > 0 && !slices.Contains(o.kind, id) {
 			o.kind = append(o.kind, id)
 		}
 	}
@@ -225,10 +225,10 @@ func (x *Index) nameShare(name string, o ownTerms) float32 {
 // nameIDs are the term IDs of a name's parts and compact wholes (see
 // stemTerms); a part no node carries gets an ID no query term has.
 func (x *Index) nameIDs(name string) (parts, compact []uint32, repeated, dropped bool) {
-	// Looked up from the tokenizer's bytes: a map index by string(b)
-	// makes no string, and names are looked up for every candidate.
+	// Looked up from the tokenizer's bytes, without making a string:
+	// names are looked up for every candidate.
 	id := func(t []byte) uint32 {
-		if id, ok := x.vocab[string(t)]; ok {
+		if id, ok := x.vocab.lookupBytes(t); ok {
 			return id
 		}
 		return ^uint32(0)

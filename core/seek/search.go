@@ -400,7 +400,7 @@ func (x *Index) weighTerms(q Query, maxTerms int) []usedTerm {
 	var out []usedTerm
 	seen := map[uint32]int{}
 	add := func(t QueryTerm, term, from string) {
-		id, ok := x.vocab[term]
+		id, ok := x.vocab.lookup(term)
 		if !ok {
 			return
 		}
@@ -427,7 +427,7 @@ func (x *Index) weighTerms(q Query, maxTerms int) []usedTerm {
 		out = append(out, usedTerm{id: id, text: term, w: w, df: df, from: from})
 	}
 	for _, t := range q.Terms {
-		if _, ok := x.vocab[t.Term]; ok {
+		if _, ok := x.vocab.lookup(t.Term); ok {
 			add(t, t.Term, "")
 			continue
 		}

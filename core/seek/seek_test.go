@@ -620,8 +620,8 @@ func TestBuildFromReusesUnchangedBodies(t *testing.T) {
 		sa, sb := a.Stats(), b.Stats()
 		sa.Elapsed, sb.Elapsed, sa.FilesReused, sb.FilesReused = 0, 0, 0, 0
 		// (labelKeys hash with a seed of each index's own.)
-		return cmp.Diff([]any{a.vocab, a.off, a.pnode, a.psat, a.fileOf, a.prRank, a.kind, sa},
-			[]any{b.vocab, b.off, b.pnode, b.psat, b.fileOf, b.prRank, b.kind, sb})
+		return cmp.Diff([]any{a.vocab.strings(), a.off, a.pnode, a.psat, a.fileOf, a.prRank, a.kind, sa},
+			[]any{b.vocab.strings(), b.off, b.pnode, b.psat, b.fileOf, b.prRank, b.kind, sb})
 	}
 	if d := same(fresh, x2); d != "" {
 		t.Fatalf("BuildFrom differs from Build (-build +buildfrom):\n%s", d)
