@@ -341,7 +341,12 @@ func (g *Graph) InDegree(n NodeID) int { return int(g.csr.revOffsets[n+1] - g.cs
 func (g *Graph) Degree(n NodeID) int { return g.OutDegree(n) + g.InDegree(n) }
 
 // Source of edge e.
-func (g *Graph) Source(e EdgeIdx) NodeID { return g.csr.edgeSources()[e] }
+func (g *Graph) Source(e EdgeIdx) NodeID {
+	if g.csr.lazySrc == nil { // inlined: a graph built whole reads its array
+		return g.csr.sources[e]
+	}
+	return g.csr.edgeSources()[e]
+}
 
 // Target of edge e.
 func (g *Graph) Target(e EdgeIdx) NodeID { return g.csr.targets[e] }

@@ -123,5 +123,5 @@ func SpliceScratchArrays() map[*float64]bool {
 // spliced CSR leaves it to edgeSources until a reader asks).
 func SourcesStored(g *Graph) bool {
 	z := g.csr.lazySrc
-	return z == nil || z.src != nil
+	return z == nil || z.src.Load() != nil
 }

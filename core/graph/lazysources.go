@@ -1,6 +1,6 @@
 package graph
 
-import "sync"
+import "sync/atomic"
 
 // lazySources stands for the per-edge source array of a spliced CSR,
 // which a splice does not write: every edge's source follows from the
@@ -8,22 +8,32 @@ import "sync"
 // few and off the paths a daemon tick and a query take. A tick on go-std
 // saves ≈ 2.6 MB of allocation and one pass over the edges; the first
 // reader pays both, once per graph. Copies of a csr share it, so every
-// copy derives the same array once.
+// copy reads the same array.
 type lazySources struct {
-	once sync.Once
-	src  []NodeID
+	src atomic.Pointer[[]NodeID]
 }
 
 // edgeSources returns the source of every forward edge, deriving it from
 // the offsets on the first call when c was built without it. Safe on any
-// number of goroutines.
+// number of goroutines; small enough to inline into Source.
 func (c *csr) edgeSources() []NodeID {
 	z := c.lazySrc
 	if z == nil {
 		return c.sources
 	}
-	z.once.Do(func() { z.src = sourcesOf(c.offsets, len(c.targets)) })
-	return z.src
+	p := z.src.Load()
+	if p == nil {
+		p = z.derive(c)
+	}
+	return *p
+}
+
+// derive builds the array and publishes it; readers racing on the first
+// call may each build one, and all return the one published first.
+func (z *lazySources) derive(c *csr) *[]NodeID {
+	src := sourcesOf(c.offsets, len(c.targets))
+	z.src.CompareAndSwap(nil, &src)
+	return z.src.Load()
 }
 
 // sourcesOf lists the source of each of the m edges the forward offsets

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/graph/graphtest"
 )
 
 // sourcesByRange lists every forward edge's source from OutRange: what
@@ -85,5 +86,30 @@ func TestSplicedSourcesDerived(t *testing.T) {
 		if diff := cmp.Diff(sourcesByRange(base), allSources(base)); diff != "" {
 			t.Fatalf("seed %d: re-finalized splice's sources:\n%s", seed, diff)
 		}
+	}
+}
+
+// BenchmarkSourceRead reads every edge's source on a graph built whole
+// (a stored array) and on the same graph after eight splices (derived
+// once, before the timer: the read cost after the first reader).
+func BenchmarkSourceRead(b *testing.B) {
+	g := graphtest.PowerLaw(100_000, 300_000, 1)
+	spliced := splicedEightTimes(b, g)
+	spliced.Source(0)
+	for _, c := range []struct {
+		name string
+		g    *graph.Graph
+	}{{"flat", g}, {"spliced", spliced}} {
+		b.Run(c.name, func(b *testing.B) {
+			sum := 0
+			for b.Loop() {
+				for e := range c.g.NumEdges() {
+					sum += int(c.g.Source(graph.EdgeIdx(e)))
+				}
+			}
+			if sum < 0 {
+				b.Fatal(sum)
+			}
+		})
 	}
 }
