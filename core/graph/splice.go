@@ -429,9 +429,10 @@ func (s *NodeStorage) splicedAttrs(from []NodeID, placed []NodeID, vals []nodeAt
 
 // splicedExtOrder derives the sorted external-ID order of a spliced graph
 // from g's: surviving nodes keep their relative order, new ones are merged
-// in.
+// in where a binary search over g's order puts them (a node removed there
+// is skipped, so its place does not matter: no new node shares the ID of
+// one that survives). Only the new nodes' IDs are compared.
 func splicedExtOrder(g *Graph, remap []NodeID, s *NodeStorage, newExt map[string]NodeID, ranges []NodeRange) []NodeID {
-	ext := func(id NodeID) string { return s.attr(id).externalID }
 	var added []NodeID
 	for _, r := range ranges {
 		for _, nd := range r.Nodes {
@@ -442,21 +443,28 @@ func splicedExtOrder(g *Graph, remap []NodeID, s *NodeStorage, newExt map[string
 			added = append(added, id)
 		}
 	}
+	ext := func(id NodeID) string { return s.attr(id).externalID }
 	slices.SortFunc(added, func(a, b NodeID) int { return strings.Compare(ext(a), ext(b)) })
 	out := make([]NodeID, 0, s.Len())
-	ai := 0
-	for _, o := range g.extOrder {
-		id := remap[o]
-		if id == NoNode {
-			continue
+	copyUpTo := func(old []NodeID) {
+		for _, o := range old {
+			if id := remap[o]; id != NoNode {
+				out = append(out, id)
+			}
 		}
-		for ai < len(added) && ext(added[ai]) < ext(id) {
-			out = append(out, added[ai])
-			ai++
-		}
-		out = append(out, id)
 	}
-	return append(out, added[ai:]...)
+	k := 0 // g.extOrder[:k] is written
+	for _, a := range added {
+		x := ext(a)
+		i, _ := slices.BinarySearchFunc(g.extOrder[k:], x, func(o NodeID, x string) int {
+			return strings.Compare(g.nodes.attr(o).externalID, x)
+		})
+		copyUpTo(g.extOrder[k : k+i])
+		out = append(out, a)
+		k += i
+	}
+	copyUpTo(g.extOrder[k:])
+	return out
 }
 
 // touchedNodes lists the nodes of out whose in-sum a splice moved: new

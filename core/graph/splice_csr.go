@@ -389,31 +389,35 @@ func (s *csrSplicer) reverse() {
 		}
 		return cmpU32(uint32(a.e), uint32(b.e)) // by source, then position
 	})
-	c.revOffsets = make([]uint32, n+1)
-	c.revSources = make([]NodeID, 0, m)
-	c.revEdge = make([]EdgeIdx, 0, m)
+	// Written by index into arrays of the exact size, through locals (the
+	// loop runs once per edge).
+	revOff, revSrc, revEdge := make([]uint32, n+1), make([]NodeID, m), make([]EdgeIdx, m)
+	oOff, oSrc, oEdge := oc.revOffsets, oc.revSources, oc.revEdge
+	shift, remap, from := s.shift, s.remap, s.from
 	slow := s.slowIn
+	k := 0
 	for nt := range NodeID(n) {
-		if o := s.from[nt]; o != NoNode {
-			for p := oc.revOffsets[o]; p < oc.revOffsets[o+1]; p++ {
-				src := oc.revSources[p]
-				sh := s.shift[src]
+		if o := from[nt]; o != NoNode {
+			for p := oOff[o]; p < oOff[o+1]; p++ {
+				src := oSrc[p]
+				sh := shift[src]
 				if sh == noShift {
 					continue
 				}
-				ns := s.remap[src]
+				ns := remap[src]
 				for len(slow) > 0 && slow[0].dst == nt && slow[0].src < ns {
-					c.revSources, c.revEdge = append(c.revSources, slow[0].src), append(c.revEdge, slow[0].e)
-					slow = slow[1:]
+					revSrc[k], revEdge[k] = slow[0].src, slow[0].e
+					slow, k = slow[1:], k+1
 				}
-				c.revSources = append(c.revSources, ns)
-				c.revEdge = append(c.revEdge, EdgeIdx(int32(oc.revEdge[p])+sh))
+				revSrc[k], revEdge[k] = ns, EdgeIdx(int32(oEdge[p])+sh)
+				k++
 			}
 		}
 		for len(slow) > 0 && slow[0].dst == nt {
-			c.revSources, c.revEdge = append(c.revSources, slow[0].src), append(c.revEdge, slow[0].e)
-			slow = slow[1:]
+			revSrc[k], revEdge[k] = slow[0].src, slow[0].e
+			slow, k = slow[1:], k+1
 		}
-		c.revOffsets[nt+1] = uint32(len(c.revSources))
+		revOff[nt+1] = uint32(k)
 	}
+	c.revOffsets, c.revSources, c.revEdge = revOff, revSrc, revEdge
 }
