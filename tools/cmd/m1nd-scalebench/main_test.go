@@ -67,7 +67,7 @@ func TestRenderHasEveryColumn(t *testing.T) {
 		{Name: "b", Lines: 100000, Nodes: 1000, Edges: 3000, IngestMs: 5000, PeakRSSMB: 500, SeekAtMs: []float64{400}, Activate: 4, Seek: 2, Impct: 1, SwapOutPages: -1},
 	}
 	out := render(rows, delays)
-	for _, want := range []string{"seek @0s ms", "seek @3s ms", "pages swapped out", "server VmSwap MB", "| not read |", "| — |"} {
+	for _, want := range []string{"seek @0s ms", "seek @3s ms", "pages swapped out", "server VmSwap MB", "1st activate ms", "1st impact ms", "| not read |", "| — |"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
