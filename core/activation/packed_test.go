@@ -86,3 +86,52 @@ func TestUnorderedTrimSameAnswers(t *testing.T) {
 		plain.Put(wc)
 	}
 }
+
+// TestPlainOnlyWithoutInhibition: a packed workspace skips reading edge
+// polarity (and fires a depth in node order) only while its graph has no
+// inhibitory edge, and answers as the CSR path does either way — also
+// once an inhibitory edge is added to a graph that had none.
+func TestPlainOnlyWithoutInhibition(t *testing.T) {
+	p := DefaultParams()
+	seeds := []graph.Scored{{Node: 4321, Score: 0.5}, {Node: 3, Score: 1}, {Node: 40, Score: 0.9}}
+	check := func(name string, g *graph.Graph, pool *Pool, wantPlain bool) {
+		t.Helper()
+		wp, wc := pool.Get(), NewPool(g.NumNodes()).Get()
+		defer pool.Put(wp)
+		got, err := Wavefront(g, seeds, p, wp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wp.plain != wantPlain {
+			t.Fatalf("%s: plain %v, want %v", name, wp.plain, wantPlain)
+		}
+		want, err := Wavefront(g, seeds, p, wc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) < 100 {
+			t.Fatalf("%s: test graph too quiet (%d nodes reached)", name, len(want))
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: packed differs from the CSR (-csr +packed):\n%s", name, diff)
+		}
+	}
+	g := graphtest.PowerLaw(5000, 20000, 13)
+	pool := NewPoolFor(g)
+	check("no inhibitory edge", g, pool, true)
+	m := graphtest.Mixed(5000, 20000, 13)
+	mp := NewPoolFor(m)
+	check("inhibitory edges", m, mp, false)
+	if w := mp.Get(); w.layout == nil || !w.layout.HasInhibitory() {
+		t.Fatal("Mixed's pool has no layout with inhibitory edges")
+	} else {
+		mp.Put(w)
+	}
+
+	if err := g.AddEdge(graph.Edge{Source: 3, Target: 41, Relation: "deprecates", Weight: 1, Inhibitory: true}); err != nil {
+		t.Fatal(err)
+	}
+	g.Finalize()
+	check("stale layout", g, pool, false)
+	check("one inhibitory edge added", g, NewPoolFor(g), false)
+}

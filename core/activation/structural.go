@@ -10,6 +10,7 @@ package activation
 
 import (
 	"math"
+	"slices"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/internal/finite"
@@ -117,6 +118,12 @@ func Wavefront(g *graph.Graph, seeds []graph.Scored, p Params, ws *Workspace) ([
 		if fired+len(w.frontier) > p.MaxFired {
 			w.frontier = w.strongest(w.frontier, p.MaxFired-fired)
 		}
+		if w.plain {
+			// Fire in node order: the CSR's ranges and the cells are then
+			// read front to back. Without inhibition the order moves no
+			// answer (see strongest).
+			slices.Sort(w.frontier)
+		}
 		for _, u := range w.frontier {
 			if a := w.c[u].act; a >= p.Threshold {
 				w.spread(g, u, a, &p)
@@ -157,7 +164,7 @@ func (w *Workspace) strongest(list []graph.NodeID, k int) []graph.NodeID {
 		cand = append(cand, graph.Scored{Node: n, Score: w.c[n].act})
 	}
 	var top []graph.Scored
-	if w.imp != nil && !w.imp.HasInhibitory() {
+	if w.plain {
 		top = graph.SelectTopUnordered(cand, k)
 	} else {
 		top = graph.SelectTop(cand, k)
@@ -184,14 +191,21 @@ func fanout(k int, p *Params) float32 {
 func (w *Workspace) spread(g *graph.Graph, u graph.NodeID, a float32, p *Params) {
 	lo, hi := g.OutRange(u)
 	out := a * p.Decay * fanout(int(hi-lo), p)
-	for e := lo; e < hi; e++ {
-		t := g.Target(e)
-		s := out * g.Weight(e)
-		if g.Inhibitory(e) {
-			w.inhibit(t, s*p.InhibitoryFactor)
-			continue
+	if w.plain {
+		// No edge is inhibitory: skip reading each edge's attributes.
+		for e := lo; e < hi; e++ {
+			w.arrive(g.Target(e), out*g.Weight(e), p)
 		}
-		w.arrive(t, s, p)
+	} else {
+		for e := lo; e < hi; e++ {
+			t := g.Target(e)
+			s := out * g.Weight(e)
+			if g.Inhibitory(e) {
+				w.inhibit(t, s*p.InhibitoryFactor)
+				continue
+			}
+			w.arrive(t, s, p)
+		}
 	}
 	if p.ReverseFactor <= 0 {
 		return

@@ -43,6 +43,9 @@ type Workspace struct {
 	// (the engines then read the CSR itself, with the same result).
 	layout *graph.Importers
 	imp    *graph.Importers
+	// plain is set while imp is and its generation has no inhibitory edge:
+	// the engines then skip reading each edge's polarity.
+	plain bool
 }
 
 // cell is a node's scratch. The fields sit together because D1 reads and
@@ -203,9 +206,9 @@ func workspace(ws *Workspace, g *graph.Graph) *Workspace {
 		return NewWorkspace(g.NumNodes())
 	}
 	ws.reset()
-	ws.imp = nil
+	ws.imp, ws.plain = nil, false
 	if ws.layout.For(g) {
-		ws.imp = ws.layout
+		ws.imp, ws.plain = ws.layout, !ws.layout.HasInhibitory()
 	}
 	return ws
 }
