@@ -56,6 +56,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/internal/finite"
@@ -73,6 +74,8 @@ type Engine struct {
 	// large graph (issue 29: on go-std 43 MB of 270 MB allocated in 200
 	// calls through the server was this scratch made anew).
 	pool freelist.List[*scratch]
+	// hubs is the hub set of the last graph queried (hubsOf).
+	hubs atomic.Pointer[hubSet]
 }
 
 // New returns an engine with validated parameters.
@@ -298,17 +301,15 @@ func (e *Engine) PrepareWith(g *graph.Graph, imp *graph.Importers, seeds []graph
 	if n > 0 {
 		f.avgDeg = 2 * float64(g.NumEdges()) / float64(n)
 	}
-	avgDeg := f.avgDeg
-	hubLimit := float64(e.p.HubDegreeRatio) * avgDeg
-	isHub := func(v graph.NodeID) bool { return avgDeg > 0 && float64(g.Degree(v)) > hubLimit }
+	hub := e.hubsOf(g, f.avgDeg)
 
 	if !imp.For(g) {
 		imp = nil
 	}
 	// 2. Immunity.
-	f.stats.ImmuneNodes = e.immunity(g, sc, origins, isHub)
+	f.stats.ImmuneNodes = e.immunity(g, sc, origins, hub)
 	// 1. Anti-seeds.
-	f.anti, f.stats.AntiSeedsScanned = e.antiSeeds(g, sc, origins, isHub)
+	f.anti, f.stats.AntiSeedsScanned = e.antiSeeds(g, sc, origins, hub)
 	// 3–4. Hot and cold propagation.
 	half := e.p.PulseBudget / 2
 	var exh bool
@@ -502,7 +503,7 @@ func sigmoid(x float64) float32 {
 
 // immunity marks nodes within ImmunityHops of the seeds (hubs excluded,
 // and not relaying) and returns how many were marked.
-func (e *Engine) immunity(g *graph.Graph, sc *scratch, seeds []graph.Scored, isHub func(graph.NodeID) bool) int {
+func (e *Engine) immunity(g *graph.Graph, sc *scratch, seeds []graph.Scored, hub *hubSet) int {
 	count := 0
 	sc.frontier = sc.frontier[:0]
 	for _, s := range seeds {
@@ -512,31 +513,46 @@ func (e *Engine) immunity(g *graph.Graph, sc *scratch, seeds []graph.Scored, isH
 			count++
 		}
 	}
+	budget := e.p.ImmunityBudget
 	for hop := 0; hop < e.p.ImmunityHops && len(sc.frontier) > 0; hop++ {
 		sc.next = sc.next[:0]
 		for _, u := range sc.frontier {
-			if hop > 0 && isHub(u) {
+			if hop > 0 && hub.has(u) {
 				continue
 			}
-			visit := func(v graph.NodeID) bool {
-				if sc.immune[v] == sc.stamp || isHub(v) {
-					return true
+			// Out- then in-neighbours, as forNeighbors visits them,
+			// written out: this is the loop of the BFS.
+			lo, hi := g.OutRange(u)
+			for ed := lo; ed < hi; ed++ {
+				if !sc.immunize(g.Target(ed), hub, &count, budget) {
+					return count
 				}
-				if count >= e.p.ImmunityBudget {
-					return false
-				}
-				sc.immune[v] = sc.stamp
-				sc.next = append(sc.next, v)
-				count++
-				return true
 			}
-			if !forNeighbors(g, u, visit) {
-				return count
+			ilo, ihi := g.InRange(u)
+			for p := ilo; p < ihi; p++ {
+				if !sc.immunize(g.InSource(p), hub, &count, budget) {
+					return count
+				}
 			}
 		}
 		sc.frontier, sc.next = sc.next, sc.frontier
 	}
 	return count
+}
+
+// immunize marks v immune and queues it for the next hop unless it is
+// immune already or a hub; it reports false when the budget is spent.
+func (sc *scratch) immunize(v graph.NodeID, hub *hubSet, count *int, budget int) bool {
+	if sc.immune[v] == sc.stamp || hub.has(v) {
+		return true
+	}
+	if *count >= budget {
+		return false
+	}
+	sc.immune[v] = sc.stamp
+	sc.next = append(sc.next, v)
+	*count++
+	return true
 }
 
 // forNeighbors calls f for each out- then in-neighbour of u until f
@@ -558,7 +574,7 @@ func forNeighbors(g *graph.Graph, u graph.NodeID, f func(graph.NodeID) bool) boo
 }
 
 // antiSeeds implements stage 1 (see the package documentation).
-func (e *Engine) antiSeeds(g *graph.Graph, sc *scratch, seeds []graph.Scored, isHub func(graph.NodeID) bool) ([]graph.NodeID, int) {
+func (e *Engine) antiSeeds(g *graph.Graph, sc *scratch, seeds []graph.Scored, hub *hubSet) ([]graph.NodeID, int) {
 	n := g.NumNodes()
 	// Seed neighbourhood (hubs excluded), marked with the scratch stamp.
 	seedNeigh := 0
@@ -568,7 +584,7 @@ func (e *Engine) antiSeeds(g *graph.Graph, sc *scratch, seeds []graph.Scored, is
 		avgSeedDeg += float64(g.Degree(s.Node))
 		h = (h ^ uint64(s.Node)) * 0x100000001b3
 		forNeighbors(g, s.Node, func(v graph.NodeID) bool {
-			if !isHub(v) && sc.mark[v] != sc.stamp {
+			if !hub.has(v) && sc.mark[v] != sc.stamp {
 				sc.mark[v] = sc.stamp
 				seedNeigh++
 			}
@@ -582,7 +598,7 @@ func (e *Engine) antiSeeds(g *graph.Graph, sc *scratch, seeds []graph.Scored, is
 	start := int(h % uint64(n))
 	for i := 0; i < n && scanned < e.p.AntiSeedScanBudget; i++ {
 		v := graph.NodeID((start + i) % n)
-		if sc.immune[v] == sc.stamp || isHub(v) {
+		if sc.immune[v] == sc.stamp || hub.has(v) {
 			continue
 		}
 		deg := g.Degree(v)
@@ -601,7 +617,7 @@ func (e *Engine) antiSeeds(g *graph.Graph, sc *scratch, seeds []graph.Scored, is
 		sc.nextSeen()
 		inter, size := 0, 0
 		forNeighbors(g, v, func(u graph.NodeID) bool {
-			if isHub(u) || sc.seen[u] == sc.seenStamp {
+			if hub.has(u) || sc.seen[u] == sc.seenStamp {
 				return true
 			}
 			sc.seen[u] = sc.seenStamp
@@ -694,6 +710,8 @@ func (e *Engine) propagate(g *graph.Graph, imp *graph.Importers, sc *scratch, ch
 	exhausted := false
 	wcap := graph.WeightCap
 	decay, minAmp, inhib := e.p.Decay, e.p.MinAmplitude, e.p.InhibitoryAttenuation
+	// Without inhibitory edges an out-edge's polarity need not be read.
+	plain := imp != nil && !imp.HasInhibitory()
 	for head := 0; head < len(q) && !exhausted; head++ {
 		p := q[head]
 		if int(p.hops) >= e.p.MaxHops {
@@ -715,7 +733,7 @@ func (e *Engine) propagate(g *graph.Graph, imp *graph.Importers, sc *scratch, ch
 			switch {
 			case k < nOut:
 				edge = lo + graph.EdgeIdx(k)
-				v, inhibitory = g.Target(edge), g.Inhibitory(edge)
+				v, inhibitory = g.Target(edge), !plain && g.Inhibitory(edge)
 			case in != nil:
 				im := in[k-nOut]
 				v, edge = im.Source, im.Edge&^graph.InhibitoryBit
