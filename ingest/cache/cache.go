@@ -115,6 +115,8 @@ type Store struct {
 	// them (Put, Commit) when behind is set (SetWriteBehind).
 	behind bool
 	disk   diskQueue
+	// holds are the open HoldWrites, each with the room it has left.
+	holds []*writeHold
 	// keys remembers the key of each path of the last committed manifest:
 	// a commit of a few changed files hashes those, not every path.
 	keys map[string]hashKey
@@ -421,7 +423,11 @@ func (s *Store) Put(rel string, h Hash, r *extract.Result) error {
 	s.mu.Lock()
 	s.results[k] = r
 	s.since = append(s.since, pathKey{rel, k})
+	full := s.spendHolds(len(r.Nodes) + len(r.Edges))
 	s.mu.Unlock()
+	for _, h := range full {
+		h.end()
+	}
 	if s.dir == "" {
 		return nil
 	}
@@ -621,12 +627,70 @@ func (s *Store) writeManifest(root string, entries map[string]Entry, stale []str
 	return nil
 }
 
+// HoldWrites keeps the disk writes queued behind the callers
+// (SetWriteBehind) from starting until the returned release is called, so
+// that an ingest's blob encodes and file creations (a tenth of a small
+// tree's CPU) run after its answer instead of beside its parse. The
+// results stay in memory meanwhile (a store that spills drops them once
+// written), so the hold ends by itself once the results Put under it hold
+// more than maxElements nodes and edges: a large tree's writes start as
+// before. Flush and Close write what is held. Release may be called more
+// than once; holds of concurrent callers nest.
+func (s *Store) HoldWrites(maxElements int) (release func()) {
+	h := &writeHold{s: s, left: maxElements}
+	s.mu.Lock()
+	s.holds = append(s.holds, h)
+	s.mu.Unlock()
+	s.disk.hold(1)
+	return h.end
+}
+
+// Holding reports whether a HoldWrites is open (its writes wait).
+func (s *Store) Holding() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.holds) > 0
+}
+
+// writeHold is one HoldWrites.
+type writeHold struct {
+	s    *Store
+	left int
+	once sync.Once
+}
+
+// end lets the queue run (once all holds are over).
+func (h *writeHold) end() {
+	h.once.Do(func() {
+		s := h.s
+		s.mu.Lock()
+		s.holds = slices.DeleteFunc(s.holds, func(x *writeHold) bool { return x == h })
+		s.mu.Unlock()
+		s.disk.hold(-1)
+	})
+}
+
+// spendHolds takes n elements from every open hold's room and returns the
+// holds it overdrew, which the caller ends once mu is released. Caller
+// holds mu.
+func (s *Store) spendHolds(n int) (full []*writeHold) {
+	for _, h := range s.holds {
+		if h.left -= n; h.left < 0 {
+			full = append(full, h)
+		}
+	}
+	return full
+}
+
 // diskQueue runs a store's disk writes one at a time, in the order they
-// were asked, on a goroutine that lives while there is work.
+// were asked, on a goroutine that lives while there is work and no hold
+// keeps it (hold) or a wait asks for it.
 type diskQueue struct {
 	mu      sync.Mutex
 	ops     []func() error
 	running bool
+	holds   int // open holds: queued writes wait
+	waiters int // waits in progress: queued writes run despite holds
 	done    *sync.Cond
 	first   error // the first error since the last wait
 }
@@ -635,7 +699,23 @@ func (q *diskQueue) do(op func() error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.ops = append(q.ops, op)
-	if !q.running {
+	q.start()
+}
+
+// hold adds d to the open holds and starts what they no longer keep.
+func (q *diskQueue) hold(d int) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.holds += d
+	q.start()
+}
+
+// free reports whether queued writes may run. Caller holds mu.
+func (q *diskQueue) free() bool { return q.holds == 0 || q.waiters > 0 }
+
+// start runs the queue unless it runs, is empty or held. Caller holds mu.
+func (q *diskQueue) start() {
+	if !q.running && len(q.ops) > 0 && q.free() {
 		q.running = true
 		go q.drain()
 	}
@@ -644,7 +724,7 @@ func (q *diskQueue) do(op func() error) {
 func (q *diskQueue) drain() {
 	for {
 		q.mu.Lock()
-		if len(q.ops) == 0 {
+		if len(q.ops) == 0 || !q.free() {
 			q.running = false
 			if q.done != nil {
 				q.done.Broadcast()
@@ -666,7 +746,7 @@ func (q *diskQueue) drain() {
 	}
 }
 
-// wait blocks until the queue is empty and returns (and clears) the first
+// wait blocks until the queue is empty (running what holds keep) and returns (and clears) the first
 // error since the last wait.
 func (q *diskQueue) wait() error {
 	q.mu.Lock()
@@ -674,7 +754,9 @@ func (q *diskQueue) wait() error {
 	if q.done == nil {
 		q.done = sync.NewCond(&q.mu)
 	}
-	for q.running {
+	q.waiters++
+	defer func() { q.waiters-- }()
+	for q.start(); q.running; q.start() {
 		q.done.Wait()
 	}
 	return q.takeErr()

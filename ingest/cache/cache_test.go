@@ -380,3 +380,74 @@ func TestSpillsOnceWritten(t *testing.T) {
 		t.Error("a memory-only store spills")
 	}
 }
+
+// TestHoldWrites checks that writes queued under HoldWrites wait until
+// every hold is released, or until the results put under a hold outgrow
+// its room, or a Flush asks for them; and that Flush writes what is held.
+func TestHoldWrites(t *testing.T) {
+	// Each result() is one node and one edge: 2 elements.
+	type step struct {
+		do   string // "put a.py", "hold 0", "release 0", "flush"
+		held bool   // after the step: queued writes wait
+	}
+	cases := []struct {
+		name  string
+		room  []int // one HoldWrites per room, in order
+		steps []step
+	}{
+		{"held until released", []int{100}, []step{{"put a.py", true}, {"put b.py", true}, {"release 0", false}}},
+		{"room overdrawn", []int{3}, []step{{"put a.py", true}, {"put b.py", false}, {"put c.py", false}}},
+		{"nested holds", []int{100, 100}, []step{{"put a.py", true}, {"release 0", true}, {"release 0", true}, {"put b.py", true}, {"release 1", false}}},
+		{"flush writes what is held", []int{100}, []step{{"put a.py", true}, {"flush", true}, {"put b.py", true}, {"release 0", false}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := Open(t.TempDir())
+			s.SetWriteBehind(true)
+			var release []func()
+			for _, n := range c.room {
+				release = append(release, s.HoldWrites(n))
+			}
+			for _, st := range c.steps {
+				verb, arg, _ := strings.Cut(st.do, " ")
+				switch verb {
+				case "put":
+					if err := s.Put(arg, HashOf([]byte(arg)), result(arg)); err != nil {
+						t.Fatal(err)
+					}
+				case "release":
+					var i int
+					fmt.Sscan(arg, &i)
+					release[i]()
+				case "flush":
+					if err := s.Flush(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				s.disk.mu.Lock()
+				queued, running, holds, free := len(s.disk.ops), s.disk.running, s.disk.holds, s.disk.free()
+				s.disk.mu.Unlock()
+				stuck := queued > 0 && !running // queued writes nobody runs
+				if st.held && (free || running) {
+					t.Fatalf("after %q: writes not held (queued %d, running %v)", st.do, queued, running)
+				}
+				if !st.held && (stuck || !free) {
+					t.Fatalf("after %q: writes still held (queued %d, holds %d)", st.do, queued, holds)
+				}
+				if verb == "flush" && queued != 0 {
+					t.Fatalf("after %q: %d writes queued, want 0", st.do, queued)
+				}
+			}
+			if err := s.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			for _, st := range c.steps {
+				if verb, arg, _ := strings.Cut(st.do, " "); verb == "put" {
+					if _, err := os.Stat(s.blobPath(key(arg, HashOf([]byte(arg))))); err != nil {
+						t.Errorf("%s's blob after the last Flush: %v", arg, err)
+					}
+				}
+			}
+		})
+	}
+}

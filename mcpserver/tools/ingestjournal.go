@@ -70,6 +70,7 @@ func (jb JournaledBuild) Hold() <-chan struct{} { return jb.hold }
 func (r *IngestRun) BuildJournaled() (JournaledBuild, error) {
 	s := r.C.Session
 	var out JournaledBuild
+	r.holdCacheWrites()
 	nb, err := s.BuildBundle(r.kind(), func(old *session.Bundle) (*session.Bundle, error) {
 		nb, err := r.Build(old)
 		if err != nil || nb == old {
@@ -85,11 +86,37 @@ func (r *IngestRun) BuildJournaled() (JournaledBuild, error) {
 		}
 		return nb, nil
 	})
+	if err != nil || !out.Journaled {
+		r.ReleaseCacheWrites() // no save behind the answer to follow
+	}
 	if err != nil {
 		return JournaledBuild{}, err
 	}
 	out.Bundle = nb
 	return out, nil
+}
+
+// cacheHoldElements bounds the extractions whose cache writes an ingest
+// holds behind its answer (ingest.ReleaseWorth's bound): they stay in
+// memory until written, a few MB below it, hundreds above.
+const cacheHoldElements = 100_000
+
+// holdCacheWrites keeps the root's ingest cache from writing the run's
+// extraction blobs and manifest while it runs: they are not needed for a
+// durable answer (the journal record is) and cost a small tree's ingest
+// a tenth of its CPU beside the parse. ReleaseCacheWrites lets them run.
+func (r *IngestRun) holdCacheWrites() {
+	if r.cache != nil && r.Adapter == "code" && r.releaseCache == nil {
+		r.releaseCache = r.cache.HoldWrites(cacheHoldElements)
+	}
+}
+
+// ReleaseCacheWrites starts the cache writes held since BuildJournaled
+// (nothing when none are held; a session's Close writes them too).
+func (r *IngestRun) ReleaseCacheWrites() {
+	if r.releaseCache != nil {
+		r.releaseCache()
+	}
 }
 
 // AwaitSeekIndex holds the ingest's answer until the seek index started
@@ -122,7 +149,8 @@ func (jb *JournaledBuild) AwaitSeekIndex(c *Call) {
 // for that to pay (ReleaseAfterIngest; the save then reuses it, as it did
 // when it ran before the answer), then, once the new graph's indexes are
 // built (built, from BuildIndexesAfter; nil: at once), writes the
-// snapshot (session.PersistBehind). The snapshot is streamed from the
+// snapshot (session.PersistBehind) and lets the ingest cache write what
+// the run held (ReleaseCacheWrites). The snapshot is streamed from the
 // graph's arrays (only the learned per-edge state is copied, ≈ 10 MB on
 // go-std), yet it still reads the whole graph: after the index builds it
 // shares the cores with nothing; the journal record keeps the ingest
@@ -131,6 +159,7 @@ func SaveBehindIngest(s *session.State, r *IngestRun, hold, built <-chan struct{
 	s.Go("save behind the ingest", func(ctx context.Context) error {
 		waitStart(ctx, hold) // (when the session closes, Close saves)
 		saveAfter(ctx, built, func() { ReleaseAfterIngest(r) }, func() { s.PersistBehind("ingest") })
+		r.ReleaseCacheWrites() // last: nothing waits for them
 		return nil
 	})
 	return Persisted{Durable: true, Reason: "journaled; snapshot written behind"}

@@ -201,3 +201,62 @@ func TestAfterFirstCall(t *testing.T) {
 	firstCallWait = 0
 	<-afterFirstCall(s, s.Queries())
 }
+
+// A journaled ingest's cache writes (extraction blobs, manifest) wait
+// until the indexes behind its answer are built and its snapshot started:
+// they are not needed
+// for a durable answer and ran beside the parse. A memory-only session
+// holds nothing past the build.
+func TestCacheWritesBehindTheSave(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		persistent bool
+	}{
+		{"journaled: held past the answer", true},
+		{"memory-only: released at once", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := fixture.Write(t)
+			cfg := session.DefaultConfig()
+			cfg.AllowRoots = []string{dir}
+			if tc.persistent {
+				cfg.RuntimeDir = t.TempDir()
+			}
+			s, err := session.Open(cfg, t.Logf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			c := &Call{Ctx: context.Background(), Session: s, AgentID: "t", Progress: func(float64, float64, string) {}}
+			r := &IngestRun{C: c, Path: dir, Adapter: "code", Mode: "replace"}
+			if err := r.Target(); err != nil {
+				t.Fatal(err)
+			}
+			jb, err := r.BuildJournaled()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if jb.Journaled != tc.persistent || r.cache.Holding() != tc.persistent {
+				t.Fatalf("journaled %v, cache writes held %v after the build; want %v", jb.Journaled, r.cache.Holding(), tc.persistent)
+			}
+			if !tc.persistent {
+				return
+			}
+			built := make(chan struct{})
+			SaveBehindIngest(s, r, nil, built)
+			if !r.cache.Holding() {
+				t.Fatal("cache writes started before the snapshot")
+			}
+			close(built)
+			for r.cache.Holding() {
+				time.Sleep(time.Millisecond)
+			}
+			if err := r.cache.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(filepath.Join(r.cache.Dir(), "manifest.gob")); err != nil {
+				t.Errorf("the cache's manifest after the save: %v", err)
+			}
+		})
+	}
+}

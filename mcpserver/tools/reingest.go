@@ -45,6 +45,8 @@ type IngestRun struct {
 	out   *ingest.Output
 	// kept: the graph served was kept as it was (nothing changed).
 	Kept bool
+	// releaseCache lets the cache write what BuildJournaled held.
+	releaseCache func()
 }
 
 // target checks the path (exists, under an allowed root) and the adapter,
