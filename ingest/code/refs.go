@@ -259,9 +259,9 @@ func resultsOf(inc []included) []*extract.Result {
 // looking targets up here is a read of the graph only.
 func (r *run) resolveFile(i int, refs *fileRefs, fr *fileResolution) fileBinds {
 	res := r.included[i].fr.res
+	var out *outcomeWriter
 	if fr != nil {
-		n := refCount(res)
-		fr.out = outcomes{status: make([]resolve.Status, n), target: make([]string, n)}
+		out = newOutcomes(refCount(res))
 	}
 	var fb fileBinds
 	lastSrc, srcID := "", graph.NoNode
@@ -273,8 +273,8 @@ func (r *run) resolveFile(i int, refs *fileRefs, fr *fileResolution) fileBinds {
 			continue
 		}
 		o, fresh := refs.outcome(j, e, name)
-		if fr != nil {
-			fr.out.set(j, o)
+		if out != nil {
+			out.set(j, o)
 		}
 		j++
 		if e.Source != lastSrc {
@@ -293,6 +293,9 @@ func (r *run) resolveFile(i int, refs *fileRefs, fr *fileResolution) fileBinds {
 		for _, id := range o.Also {
 			fb.list = append(fb.list, resolved{src: srcID, dst: r.target(id, graph.NoNode, o.Status), rel: rel, status: o.Status, variant: true})
 		}
+	}
+	if out != nil {
+		fr.out = out.done()
 	}
 	return fb
 }

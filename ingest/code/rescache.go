@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"path"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -38,7 +39,7 @@ type fileResolution struct {
 	// defs are the file's entities as the resolver sees them, sorted by
 	// label: a label whose definitions moved is one whose references may
 	// bind differently (see staleness.mark).
-	defs []labelDef
+	defs defList
 	// context is what the resolver reads of the file itself (language,
 	// build constraint); when it moves, every label of the file is stale.
 	context string
@@ -46,14 +47,14 @@ type fileResolution struct {
 	// (staleness.reuse: a name, its last part, a receiver's callee),
 	// sorted and unique, so a file no stale name reaches is passed over
 	// without a look at its edges.
-	refNames []string
+	refNames nameList
 	// parents are the "type>base" pairs of its inheritance edges.
 	parents []string
 	// modules are the modules its references are imported through
 	// (RefHint.Module) and those references' names, sorted and unique:
 	// when files come or go, a file none of whose module references
 	// mentions them is passed over.
-	modules []string
+	modules nameList
 	// star is set when the file has star imports: its plain names then
 	// depend on which files answer those modules.
 	star bool
@@ -63,35 +64,64 @@ type fileResolution struct {
 
 // outcomes are a file's reference outcomes as the resolve cache keeps them
 // between runs: a status and a target per reference, and the rare
-// variants (Also) aside — 17 bytes a reference instead of a
-// resolve.Result's 56 (go-std: 38 MB of a server's resident heap). A
-// kept outcome's File and Node are not kept: they index the results of
-// the run that found it, and later runs look its target up by ID.
-// Outcomes are shared by the runs that keep them, never modified.
+// variants (Also) aside. A kept outcome's File and Node are not kept: they
+// index the results of the run that found it, and later runs look its
+// target up by ID. Outcomes are shared by the runs that keep them, never
+// modified.
 type outcomes struct {
 	status []resolve.Status
-	target []string
-	also   map[int32][]string
+	// target[j] indexes targets, the file's distinct targets ("" for
+	// none): a file names few targets many times, and an index array holds
+	// nothing the collector scans, where a string a reference did (go-std:
+	// ≈ 10 MB scanned on every cycle of the server, issue 29).
+	target  []uint32
+	targets []string
+	also    map[int32][]string
+}
+
+// outcomeWriter fills one file's outcomes.
+type outcomeWriter struct {
+	o    outcomes
+	seen map[string]uint32 // target → its index in o.targets
+}
+
+// newOutcomes writes n outcomes.
+func newOutcomes(n int) *outcomeWriter {
+	return &outcomeWriter{o: outcomes{status: make([]resolve.Status, n), target: make([]uint32, n)}, seen: map[string]uint32{}}
 }
 
 // packOutcomes packs rs in exact-size arrays.
 func packOutcomes(rs []resolve.Result) outcomes {
-	o := outcomes{status: make([]resolve.Status, len(rs)), target: make([]string, len(rs))}
+	w := newOutcomes(len(rs))
 	for j := range rs {
-		o.set(j, rs[j])
+		w.set(j, rs[j])
 	}
-	return o
+	return w.done()
 }
 
 // set stores r as the j-th outcome.
-func (o *outcomes) set(j int, r resolve.Result) {
-	o.status[j], o.target[j] = r.Status, r.Target
+func (w *outcomeWriter) set(j int, r resolve.Result) {
+	o := &w.o
+	k, ok := w.seen[r.Target]
+	if !ok {
+		k = uint32(len(o.targets))
+		w.seen[r.Target] = k
+		o.targets = append(o.targets, r.Target)
+	}
+	o.status[j], o.target[j] = r.Status, k
 	if len(r.Also) > 0 {
 		if o.also == nil {
 			o.also = map[int32][]string{}
 		}
 		o.also[int32(j)] = r.Also
 	}
+}
+
+// done returns the outcomes, their targets in an array of their number.
+func (w *outcomeWriter) done() outcomes {
+	o := w.o
+	o.targets = slices.Clone(o.targets)
+	return o
 }
 
 // len is the number of outcomes.
@@ -105,7 +135,7 @@ func (o outcomes) unpack() []resolve.Result {
 	}
 	rs := make([]resolve.Result, o.len())
 	for j := range rs {
-		rs[j] = resolve.Result{Status: o.status[j], Target: o.target[j], File: -1, Node: -1, Also: o.also[int32(j)]}
+		rs[j] = resolve.Result{Status: o.status[j], Target: o.targets[o.target[j]], File: -1, Node: -1, Also: o.also[int32(j)]}
 	}
 	return rs
 }
@@ -127,6 +157,38 @@ type labelDef struct {
 	typ bool
 }
 
+// defList is a file's labelDefs, sorted, packed: their labels in one
+// string, a sig and a typ each; every file's are kept between runs, and a
+// labelDef a definition was a string the collector scanned (go-std:
+// ≈ 5 MB on every cycle of the server, issue 29).
+type defList struct {
+	labels nameList // sorted, a label once a definition
+	sig    []uint64
+	typ    []bool
+}
+
+// packDefs packs defs, sorted by compareDefs.
+func packDefs(defs []labelDef) defList {
+	if len(defs) == 0 {
+		return defList{}
+	}
+	l := defList{sig: make([]uint64, len(defs)), typ: make([]bool, len(defs))}
+	labels := make([]string, len(defs))
+	for i, d := range defs {
+		labels[i], l.sig[i], l.typ[i] = d.label, d.sig, d.typ
+	}
+	l.labels = packNames(labels)
+	return l
+}
+
+func (l defList) len() int { return len(l.sig) }
+
+// sameDefs reports whether a[i:i+n] and b[j:j+n] hold the same
+// definitions, their labels aside.
+func sameDefs(a defList, i int, b defList, j, n int) bool {
+	return slices.Equal(a.sig[i:i+n], b.sig[j:j+n]) && slices.Equal(a.typ[i:i+n], b.typ[j:j+n])
+}
+
 func compareDefs(a, b labelDef) int {
 	if c := strings.Compare(a.label, b.label); c != 0 {
 		return c
@@ -145,7 +207,8 @@ func newResolution(r *extract.Result, h cache.Hash) *fileResolution {
 
 // refNames lists the names and the modules staleness.reuse looks up for r's
 // references.
-func refNames(r *extract.Result) (names, modules []string) {
+func refNames(r *extract.Result) (nameList, nameList) {
+	var names, modules []string
 	for k := range r.Edges {
 		e := &r.Edges[k]
 		name, ok := strings.CutPrefix(e.Target, extract.RefPrefix)
@@ -164,20 +227,63 @@ func refNames(r *extract.Result) (names, modules []string) {
 	return sortedSet(names), sortedSet(modules)
 }
 
-// sortedSet sorts s and returns its distinct elements in an array of
-// their number: every file's lists are kept between runs, and go-std's
-// held 33 MB before duplicates and append's spare room were given back.
-func sortedSet(s []string) []string {
+// sortedSet sorts s and returns its distinct elements packed: every
+// file's lists are kept between runs (go-std's held 33 MB before
+// duplicates and append's spare room were given back).
+func sortedSet(s []string) nameList {
 	slices.Sort(s)
-	s = slices.Compact(s)
-	if len(s) == 0 {
-		return nil
+	return packNames(slices.Compact(s))
+}
+
+// nameList is a sorted list of strings held as one string and where each
+// ends: one pointer for the collector to scan, where a []string
+// has one a name (go-std: ≈ 6 MB scanned on every cycle of the server,
+// issue 29).
+type nameList struct {
+	s   string
+	end []uint32 // name i is s[end[i-1]:end[i]] (from 0 for i = 0)
+}
+
+// packNames packs ss, sorted.
+func packNames(ss []string) nameList {
+	if len(ss) == 0 {
+		return nameList{}
 	}
-	return append(make([]string, 0, len(s)), s...)
+	var b strings.Builder
+	n := 0
+	for _, x := range ss {
+		n += len(x)
+	}
+	b.Grow(n)
+	end := make([]uint32, len(ss))
+	for i, x := range ss {
+		b.WriteString(x)
+		end[i] = uint32(b.Len())
+	}
+	return nameList{s: b.String(), end: end}
+}
+
+func (l nameList) len() int { return len(l.end) }
+
+// at is the i-th name.
+func (l nameList) at(i int) string {
+	lo := uint32(0)
+	if i > 0 {
+		lo = l.end[i-1]
+	}
+	return l.s[lo:l.end[i]]
+}
+
+// has reports whether x is in the list.
+func (l nameList) has(x string) bool {
+	i := sort.Search(l.len(), func(i int) bool { return l.at(i) >= x })
+	return i < l.len() && l.at(i) == x
 }
 
 // fileDefs lists a file's entities by label and its "type>base" pairs.
-func fileDefs(r *extract.Result) (defs []labelDef, parents []string) {
+func fileDefs(r *extract.Result) (defList, []string) {
+	var defs []labelDef
+	var parents []string
 	fid := extract.FileID(r.Path)
 	byID := map[string]string{}
 	members, ctors := memberSigs(r), ctorSigs(r)
@@ -197,7 +303,7 @@ func fileDefs(r *extract.Result) (defs []labelDef, parents []string) {
 	}
 	slices.SortFunc(defs, compareDefs)
 	slices.Sort(parents)
-	return slices.Compact(defs), slices.Compact(parents)
+	return packDefs(slices.Compact(defs)), slices.Compact(parents)
 }
 
 // rubyAliasDefs are a Ruby file's constant aliases as definitions of
@@ -457,42 +563,48 @@ func (s *staleness) markSubclasses(files map[string]*fileResolution) {
 	}
 }
 
-func (s *staleness) markAll(defs []labelDef) {
-	for _, d := range defs {
-		s.labels[d.label] = true
-		s.typeNames = s.typeNames || d.typ
+func (s *staleness) markAll(defs defList) {
+	s.markRange(defs, 0, defs.len())
+}
+
+// markRange marks the labels of defs[i:j].
+func (s *staleness) markRange(defs defList, i, j int) {
+	for k := i; k < j; k++ {
+		s.labels[defs.labels.at(k)] = true
+		s.typeNames = s.typeNames || defs.typ[k]
 	}
 }
 
 // markMoved marks the labels whose definitions differ between two sorted
 // lists.
-func (s *staleness) markMoved(a, b []labelDef) {
-	for len(a) > 0 || len(b) > 0 {
-		l := labelOf(a, b)
-		i, j := runOf(a, l), runOf(b, l)
-		if !slices.Equal(a[:i], b[:j]) {
-			s.markAll(a[:i])
-			s.markAll(b[:j])
+func (s *staleness) markMoved(a, b defList) {
+	i, j := 0, 0
+	for i < a.len() || j < b.len() {
+		l := labelOf(a, i, b, j)
+		ni, nj := runOf(a, i, l), runOf(b, j, l)
+		if ni != nj || !sameDefs(a, i, b, j, ni) {
+			s.markRange(a, i, i+ni)
+			s.markRange(b, j, j+nj)
 		}
-		a, b = a[i:], b[j:]
+		i, j = i+ni, j+nj
 	}
 }
 
-// labelOf is the smaller label heading a or b (not both empty).
-func labelOf(a, b []labelDef) string {
+// labelOf is the smaller label heading a[i:] or b[j:] (not both empty).
+func labelOf(a defList, i int, b defList, j int) string {
 	switch {
-	case len(a) == 0:
-		return b[0].label
-	case len(b) == 0 || a[0].label < b[0].label:
-		return a[0].label
+	case i == a.len():
+		return b.labels.at(j)
+	case j == b.len() || a.labels.at(i) < b.labels.at(j):
+		return a.labels.at(i)
 	}
-	return b[0].label
+	return b.labels.at(j)
 }
 
-// runOf is the length of the run of label l heading defs.
-func runOf(defs []labelDef, l string) int {
+// runOf is the length of the run of label l heading defs[i:].
+func runOf(defs defList, i int, l string) int {
 	n := 0
-	for n < len(defs) && defs[n].label == l {
+	for i+n < defs.len() && defs.labels.at(i+n) == l {
 		n++
 	}
 	return n
@@ -574,8 +686,8 @@ func (s *staleness) passesOver(f *fileResolution) bool {
 		return false
 	}
 	if len(s.stems) > 0 {
-		for _, m := range f.modules {
-			if s.mentions(m, "") {
+		for i := range f.modules.len() {
+			if s.mentions(f.modules.at(i), "") {
 				return false
 			}
 		}
@@ -592,23 +704,23 @@ func (s *staleness) sortLabels() {
 // shareAny reports whether two sorted lists have a string in common: by
 // binary search of the shorter in the longer when that is cheaper, else by
 // walking both (64 stale labels against a file's hundred names: a walk).
-func shareAny(a, b []string) bool {
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	if len(a) == 0 {
+func shareAny(a []string, b nameList) bool {
+	na, nb := len(a), b.len()
+	switch {
+	case na == 0 || nb == 0:
 		return false
-	}
-	if len(a)*bits.Len(uint(len(b))) < len(a)+len(b) {
-		for _, x := range a {
-			if _, found := slices.BinarySearch(b, x); found {
+	case na <= nb && na*bits.Len(uint(nb)) < na+nb:
+		return slices.ContainsFunc(a, b.has)
+	case nb < na && nb*bits.Len(uint(na)) < na+nb:
+		for i := range nb {
+			if _, found := slices.BinarySearch(a, b.at(i)); found {
 				return true
 			}
 		}
 		return false
 	}
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch c := strings.Compare(a[i], b[j]); {
+	for i, j := 0, 0; i < na && j < nb; {
+		switch c := strings.Compare(a[i], b.at(j)); {
 		case c == 0:
 			return true
 		case c < 0:
