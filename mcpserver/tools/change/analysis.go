@@ -41,6 +41,7 @@ type missingParams struct {
 }
 
 func registerAnalysis(r *tools.Registry) {
+	r.AddWarmup("impact's scratch", tools.WarmImpact) // the first call's scratch, behind the ingest
 	tools.Add(r, tools.Tool{
 		Name:        "impact",
 		Title:       "Blast radius",

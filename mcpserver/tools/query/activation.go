@@ -37,6 +37,7 @@ type resonateParams struct {
 }
 
 func registerActivation(r *tools.Registry) {
+	r.AddWarmup("activate's workspaces", tools.WarmActivate) // the first call's scratch, behind the ingest
 	tools.Add(r, tools.Tool{
 		Name:        "activate",
 		Title:       "Spreading activation",
