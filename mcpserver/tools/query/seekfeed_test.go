@@ -167,7 +167,7 @@ func BenchmarkFirstSeek(b *testing.B) {
 // default 100 Hz. With $M1ND_SEEK_CALL_TRACE it writes an execution
 // trace instead (<that>.<name>.trace): what the call waited for (the
 // CPU, a lock, GC assists, a stopped world) beside what ran meanwhile.
-func profileCall(b *testing.B, name string) (stop func()) {
+func profileCall(b testing.TB, name string) (stop func()) {
 	if base := os.Getenv("M1ND_SEEK_CALL_TRACE"); base != "" {
 		f, err := os.Create(base + "." + name + ".trace")
 		if err != nil {
