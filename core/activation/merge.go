@@ -217,19 +217,21 @@ func (w *Workspace) floor(rows [][graph.NumDimensions]float32, weights *[graph.N
 	if len(rows) <= topK {
 		return 0, bon
 	}
+	// The heap holds sums, divided once at the end: division by the
+	// positive Max is monotone, so the topK-th sum divided is exactly the
+	// topK-th quotient, and a division a row was most of this scan.
 	h := w.lows[:0]
 	for _, b := range bon {
-		lo := b / p.Max()
 		if len(h) < topK {
-			h = append(h, lo)
+			h = append(h, b)
 			siftUp(h, len(h)-1)
-		} else if lo > h[0] {
-			h[0] = lo
+		} else if b > h[0] {
+			h[0] = b
 			siftDown(h, 0)
 		}
 	}
 	w.lows = h[:0]
-	return h[0] - boundSlack, bon
+	return h[0]/p.Max() - boundSlack, bon
 }
 
 // siftUp and siftDown keep a min-heap of float32.

@@ -1,7 +1,9 @@
 package activation
 
 import (
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -73,4 +75,33 @@ func mergeEveryRow(g *graph.Graph, dims [graph.NumDimensions][]graph.Scored, k i
 		out = append(out, Activated{Node: t.Node, Score: t.Score, Dims: *r, DimCount: dimCount(r, p.ContributionThreshold)})
 	}
 	return out
+}
+
+// TestMergeFloorIsTheKthQuotient: the floor is exactly the topK-th best
+// of the rows' sums divided by Max, less the slack, bit for bit (it
+// divides once, after the scan), for every topK below the row count.
+func TestMergeFloorIsTheKthQuotient(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 3))
+	p := DefaultMergeParams()
+	weights := EffectiveWeights(&[graph.NumDimensions][]graph.Scored{{{}}, {{}}, {{}}, {{}}}, [graph.NumDimensions]bool{true, true, true, true}, p)
+	w := NewWorkspace(10)
+	for _, levels := range []int{2, 7, 1 << 20} {
+		rows := make([][graph.NumDimensions]float32, 300)
+		for i := range rows {
+			for d := range rows[i] {
+				rows[i][d] = float32(rng.IntN(levels)) / float32(levels)
+			}
+		}
+		for k := 1; k < len(rows); k++ {
+			got, bon := w.floor(rows, &weights, k, &p)
+			q := make([]float32, len(bon))
+			for i, b := range bon {
+				q[i] = b / p.Max()
+			}
+			slices.Sort(q)
+			if want := q[len(q)-k] - boundSlack; math.Float32bits(got) != math.Float32bits(want) {
+				t.Fatalf("levels %d, top %d: floor %v, want the %d-th quotient less the slack %v", levels, k, got, k, want)
+			}
+		}
+	}
 }
