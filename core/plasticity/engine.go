@@ -291,7 +291,7 @@ func (e *Engine) Update(g *graph.Graph, q Query) (UpdateStats, error) {
 	}
 
 	// 5. Query memory (priming is measured before this query is recorded).
-	st.PrimingNodes = len(e.mem.priming(g, q.Seeds, p.MemorySeedsPerQuery, p.PrimingLimit, p.BigramBoost))
+	st.PrimingNodes = e.mem.primingCount(g, q.Seeds, p.MemorySeedsPerQuery, p.PrimingLimit, p.BigramBoost)
 	nodes := make([]graph.Scored, 0, len(active))
 	for _, id := range active {
 		nodes = append(nodes, graph.Scored{Node: id, Score: e.act[id]})

@@ -138,11 +138,44 @@ type slotSeed struct{ slot, seed int32 }
 
 // priming computes the priming signal for seeds (see Engine.Priming).
 func (m *memory) priming(g *graph.Graph, seeds []graph.NodeID, maxSeeds, limit int, bigramBoost float32) []graph.Scored {
-	if len(seeds) == 0 || m.ring.size == 0 {
-		return nil
-	}
 	sc := &m.scratch
 	defer sc.release()
+	total := m.sum(g, seeds, maxSeeds, bigramBoost)
+	if total <= 0 {
+		return nil
+	}
+	return sc.top(g, total, limit)
+}
+
+// primingCount is len(priming(…)) without building or sorting the list:
+// learning reports only the count, and it stops at limit.
+func (m *memory) primingCount(g *graph.Graph, seeds []graph.NodeID, maxSeeds, limit int, bigramBoost float32) int {
+	sc := &m.scratch
+	defer sc.release()
+	total := m.sum(g, seeds, maxSeeds, bigramBoost)
+	if total <= 0 {
+		return 0
+	}
+	n := 0
+	for k, v := range sc.score {
+		if n == limit {
+			break
+		}
+		if _, ok := sc.kept(g, k, v, total); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// sum adds up, in sc.score, what the remembered records sharing seeds
+// give each node, and returns the records' total weight (0: nothing to
+// prime). The caller releases the scratch.
+func (m *memory) sum(g *graph.Graph, seeds []graph.NodeID, maxSeeds int, bigramBoost float32) float64 {
+	if len(seeds) == 0 || m.ring.size == 0 {
+		return 0
+	}
+	sc := &m.scratch
 	sc.qs = appendSeedKeys(sc.qs[:0], g, seeds, maxSeeds)
 	sc.hits = sc.hits[:0]
 	for i, s := range sc.qs {
@@ -151,7 +184,7 @@ func (m *memory) priming(g *graph.Graph, seeds []graph.NodeID, maxSeeds, limit i
 		}
 	}
 	if len(sc.hits) == 0 {
-		return nil
+		return 0
 	}
 	// Slots in ascending order, each slot's shared seeds in qs order (so
 	// sorted): the order the sums below were always taken in.
@@ -177,10 +210,7 @@ func (m *memory) priming(g *graph.Graph, seeds []graph.NodeID, maxSeeds, limit i
 			sc.score[n.key] += rw * float64(n.w)
 		}
 	}
-	if total <= 0 {
-		return nil
-	}
-	return sc.top(g, total, limit)
+	return total
 }
 
 // recordWeight is how much the record in slot counts for a query of nq
@@ -214,18 +244,24 @@ func (sc *primeScratch) release() {
 func (sc *primeScratch) top(g *graph.Graph, total float64, limit int) []graph.Scored {
 	sc.out = sc.out[:0]
 	for k, v := range sc.score {
-		s := finite.Clamp(float32(v/total), 0, 1)
-		if s < 1e-3 || slices.Contains(sc.qs, k) {
-			continue
+		if s, ok := sc.kept(g, k, v, total); ok {
+			sc.out = append(sc.out, s)
 		}
-		id, ok := g.Lookup(k)
-		if !ok {
-			continue
-		}
-		sc.out = append(sc.out, graph.Scored{Node: id, Score: s})
 	}
-	graph.SortScored(sc.out)
-	return slices.Clone(sc.out[:min(len(sc.out), limit)])
+	// Distinct nodes: the selected top is the sorted list's prefix.
+	return slices.Clone(graph.SelectTop(sc.out, limit))
+}
+
+// kept is node key, summed to v of total, as priming answers it, and
+// whether it is in the answer at all: a score of at least 1e-3, not a
+// query seed, a node of g.
+func (sc *primeScratch) kept(g *graph.Graph, key string, v, total float64) (graph.Scored, bool) {
+	s := finite.Clamp(float32(v/total), 0, 1)
+	if s < 1e-3 || slices.Contains(sc.qs, key) {
+		return graph.Scored{}, false
+	}
+	id, ok := g.Lookup(key)
+	return graph.Scored{Node: id, Score: s}, ok
 }
 
 // QueryRecord is one remembered query as ExportQueryMemory gives it: its
