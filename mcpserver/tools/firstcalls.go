@@ -48,19 +48,37 @@ func WarmActivate(ctx context.Context, s *session.State, b *session.Bundle) erro
 // warmSeeds is how many of the busiest nodes' labels WarmActivate asks.
 const warmSeeds = 8
 
-// WarmImpact runs one impact analysis, both ways, from the graph's
-// busiest node: core/analysis keeps its scratch for the last graph asked
-// about. Impact reads the graph only. Registered by the impact tool's
-// family (AddWarmup).
+// WarmImpact runs one impact analysis, both ways, from a node with one
+// edge: core/analysis keeps its scratch for the last graph asked about,
+// and every call sizes all of it to the graph whatever its source, so the
+// cheapest source does (a hub's walk cost tens of ms on go-std, in the
+// seconds after the answer where the client's next calls come). Impact
+// reads the graph only. Registered by the impact tool's family
+// (AddWarmup).
 func WarmImpact(ctx context.Context, _ *session.State, b *session.Bundle) error {
-	busy := busiestNodes(b.Graph, 1)
-	if len(busy) == 0 || ctx.Err() != nil {
+	n, ok := quietestNode(b.Graph)
+	if !ok || ctx.Err() != nil {
 		return nil
 	}
 	p := analysis.DefaultImpactParams()
 	p.Direction = analysis.BothWays
-	_, err := analysis.Impact(b.Graph, busy[0], p)
+	_, err := analysis.Impact(b.Graph, n, p)
 	return err
+}
+
+// quietestNode is the node with the fewest edges but at least one (the
+// lowest ID among equals), or false for a graph without edges.
+func quietestNode(g *graph.Graph) (graph.NodeID, bool) {
+	best, fewest := graph.NodeID(0), 0
+	for i := range g.NumNodes() {
+		if d := g.Degree(graph.NodeID(i)); d > 0 && (fewest == 0 || d < fewest) {
+			best, fewest = graph.NodeID(i), d
+			if d == 1 {
+				break
+			}
+		}
+	}
+	return best, fewest > 0
 }
 
 // busiestNodes are the k nodes with the most edges in and out, most

@@ -147,9 +147,11 @@ func BuildIndexesAfter(c *Call, b *session.Bundle, start <-chan struct{}) (built
 			if ctx.Err() != nil || s.Current() != b {
 				return nil // a newer graph is served: its own warm-up builds
 			}
+			t := time.Now()
 			if err := w.build(ctx, s, b); err != nil && ctx.Err() == nil {
 				return fmt.Errorf("%s: %w", w.name, err)
 			}
+			s.Logf("warm-up %s: %v", w.name, time.Since(t).Round(time.Millisecond))
 		}
 		return nil
 	})
