@@ -216,26 +216,7 @@ func TestCacheWritesBehindTheSave(t *testing.T) {
 		{"memory-only: released at once", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := fixture.Write(t)
-			cfg := session.DefaultConfig()
-			cfg.AllowRoots = []string{dir}
-			if tc.persistent {
-				cfg.RuntimeDir = t.TempDir()
-			}
-			s, err := session.Open(cfg, t.Logf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			c := &Call{Ctx: context.Background(), Session: s, AgentID: "t", Progress: func(float64, float64, string) {}}
-			r := &IngestRun{C: c, Path: dir, Adapter: "code", Mode: "replace"}
-			if err := r.Target(); err != nil {
-				t.Fatal(err)
-			}
-			jb, err := r.BuildJournaled()
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, r, jb := buildFixtureJournaled(t, tc.persistent)
 			if jb.Journaled != tc.persistent || r.cache.Holding() != tc.persistent {
 				t.Fatalf("journaled %v, cache writes held %v after the build; want %v", jb.Journaled, r.cache.Holding(), tc.persistent)
 			}
@@ -259,4 +240,32 @@ func TestCacheWritesBehindTheSave(t *testing.T) {
 			}
 		})
 	}
+}
+
+// buildFixtureJournaled opens a session on the fixture tree (with a
+// runtime directory when persistent) and builds an ingest of it as the
+// tool does, up to the answer; the session closes with the test.
+func buildFixtureJournaled(t *testing.T, persistent bool) (*session.State, *IngestRun, JournaledBuild) {
+	t.Helper()
+	dir := fixture.Write(t)
+	cfg := session.DefaultConfig()
+	cfg.AllowRoots = []string{dir}
+	if persistent {
+		cfg.RuntimeDir = t.TempDir()
+	}
+	s, err := session.Open(cfg, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	c := &Call{Ctx: context.Background(), Session: s, AgentID: "t", Progress: func(float64, float64, string) {}}
+	r := &IngestRun{C: c, Path: dir, Adapter: "code", Mode: "replace"}
+	if err := r.Target(); err != nil {
+		t.Fatal(err)
+	}
+	jb, err := r.BuildJournaled()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, r, jb
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/m1nd-go/m1nd/core/seek"
 	"github.com/m1nd-go/m1nd/ingest/walk"
-	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
 
@@ -70,23 +69,7 @@ func TestSmallIngestKeepsFilesForSeek(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			seekKeepBytes = tc.keep
-			dir := fixture.Write(t)
-			cfg := session.DefaultConfig()
-			cfg.RuntimeDir, cfg.AllowRoots = t.TempDir(), []string{dir}
-			s, err := session.Open(cfg, t.Logf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			c := &Call{Ctx: context.Background(), Session: s, AgentID: "t", Progress: func(float64, float64, string) {}}
-			r := &IngestRun{C: c, Path: dir, Adapter: "code", Mode: "replace"}
-			if err := r.Target(); err != nil {
-				t.Fatal(err)
-			}
-			jb, err := r.BuildJournaled()
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, r, jb := buildFixtureJournaled(t, true)
 			last := session.Shared(s, seekLastKey, func() *lastSeek { return &lastSeek{} })
 			held, parsed := last.fresh.Held(), r.Output().Stats.FilesParsed
 			if tc.wantHeld != (held > 0) || tc.wantHeld && held < parsed {
@@ -100,7 +83,7 @@ func TestSmallIngestKeepsFilesForSeek(t *testing.T) {
 				t.Errorf("files read %d, skipped %d, taken from the ingest %d: want all taken", st.FilesRead, st.FilesSkipped, st.FilesReused)
 			}
 			o := seek.DefaultOptions()
-			o.ReadFile = func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, p)) }
+			o.ReadFile = func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(r.Path, p)) }
 			read, err := seek.Build(context.Background(), x.Graph(), o)
 			if err != nil {
 				t.Fatal(err)
