@@ -88,19 +88,21 @@ func TestIngestWarmsFirstCalls(t *testing.T) {
 	target := sk["results"].([]any)[0].(map[string]any)["node_id"].(string)
 	// The second activate asks another query: an activate's seeds of a
 	// query asked before (the same words) come from a cache.
+	// Without the warm-ups the first call allocates ≈ 640 B a node more
+	// (activate), ≈ 90 (impact); with them ≈ 25 and 8, up to ≈ 45 for
+	// activate under -race. The limit a node lies between.
 	for _, c := range []struct {
 		tool          string
 		first, second map[string]any
+		limit         int64
 	}{
-		{"activate", map[string]any{"agent_id": "t", "query": "handles step of the request pipeline"}, map[string]any{"agent_id": "t", "query": "Step12 returns the next step"}},
-		{"impact", map[string]any{"agent_id": "t", "node_id": target, "direction": "both"}, map[string]any{"agent_id": "t", "node_id": target, "direction": "both"}},
+		{"activate", map[string]any{"agent_id": "t", "query": "handles step of the request pipeline"}, map[string]any{"agent_id": "t", "query": "Step12 returns the next step"}, 300},
+		{"impact", map[string]any{"agent_id": "t", "node_id": target, "direction": "both"}, map[string]any{"agent_id": "t", "node_id": target, "direction": "both"}, 45},
 	} {
 		first := allocated(func() { tooltest.MustCall(t, d, c.tool, c.first) })
 		second := allocated(func() { tooltest.MustCall(t, d, c.tool, c.second) })
 		t.Logf("%s on %d nodes: first call %d B, second %d B", c.tool, n, first, second)
-		// Without the warm-ups: ≈ 640 B a node more (activate), ≈ 90
-		// (impact); with them ≈ 25 and 8.
-		if extra := first - second; extra > 40*n {
+		if extra := first - second; extra > c.limit*n {
 			t.Errorf("the first %s allocated %d B more than the second (%.1f B a node): its scratch was not warmed behind the ingest", c.tool, extra, float64(extra)/float64(n))
 		}
 	}
