@@ -1,12 +1,10 @@
 package tools
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/m1nd-go/m1nd/core/graph"
-	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
 
@@ -15,23 +13,7 @@ import (
 // what the caller built.
 func ingestFixture(t *testing.T) (*session.State, *session.Bundle) {
 	t.Helper()
-	dir := fixture.Write(t)
-	cfg := session.DefaultConfig()
-	cfg.AllowRoots = []string{dir}
-	s, err := session.Open(cfg, t.Logf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	c := &Call{Ctx: context.Background(), Session: s, AgentID: "t", Progress: func(float64, float64, string) {}}
-	r := &IngestRun{C: c, Path: dir, Adapter: "code", Mode: "replace"}
-	if err := r.Target(); err != nil {
-		t.Fatal(err)
-	}
-	jb, err := r.BuildJournaled()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _, jb := buildFixtureJournaled(t, false)
 	if len(jb.Bundle.Commits) == 0 {
 		t.Fatal("the fixture's graph has no git history")
 	}
