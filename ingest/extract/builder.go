@@ -97,10 +97,54 @@ func newTreeBuilder(relPath, lang string, t *tree) *builder {
 	}
 	b.res.Edges = (*b.scratch)[:0]
 	b.res.Nodes = make([]Node, 0, n/110+4)
-	b.edges = make(map[uint64]struct{}, n/24+8)
-	b.refs = make(map[string]string, n/64+4)
-	b.nodes = make(map[string]int, n/110+4)
+	if n/24+8 > maxPooledSet {
+		// Sets made this large would not go back to the pool.
+		b.edges = make(map[uint64]struct{}, n/24+8)
+		b.refs = make(map[string]string, n/64+4)
+		b.nodes = make(map[string]int, n/110+4)
+		return b
+	}
+	if m := builderMaps.Get(); m != nil {
+		b.sets = m.(*builderSets)
+	} else {
+		b.sets = &builderSets{
+			edges: make(map[uint64]struct{}, n/24+8),
+			refs:  make(map[string]string, n/64+4),
+			nodes: make(map[string]int, n/110+4),
+		}
+	}
+	b.edges, b.refs, b.nodes = b.sets.edges, b.sets.refs, b.sets.nodes
 	return b
+}
+
+// builderSets are a tree builder's three sets, kept between files in
+// builderMaps: made for every file they were 35 MB of go-std's
+// allocation, and as much again growing.
+type builderSets struct {
+	edges map[uint64]struct{}
+	refs  map[string]string
+	nodes map[string]int
+}
+
+var builderMaps sync.Pool
+
+// maxPooledSet bounds the sets builderMaps keeps: a cleared map keeps its
+// room, and clear takes time in proportion to it, so the sets of a large
+// file are left to the collector rather than cleared for every small one.
+const maxPooledSet = 1 << 12
+
+// putSets clears the builder's sets and gives them back to builderMaps;
+// the builder keeps none of them.
+func (b *builder) putSets() {
+	s := b.sets
+	b.sets, b.edges, b.refs, b.nodes = nil, nil, nil, nil
+	if s == nil || len(s.edges) > maxPooledSet || len(s.refs) > maxPooledSet || len(s.nodes) > maxPooledSet {
+		return
+	}
+	clear(s.edges)
+	clear(s.refs)
+	clear(s.nodes)
+	builderMaps.Put(s)
 }
 
 // cleanPath normalises a relative path to forward slashes without "./".
@@ -160,6 +204,9 @@ type builder struct {
 	// scratch is the edgeScratch array res.Edges is built in, nil for a
 	// builder that did not take one.
 	scratch *[]Edge
+	// sets holds edges, refs and nodes for builderMaps, nil for a builder
+	// that did not take them.
+	sets *builderSets
 }
 
 // edgeScratch keeps edge arrays between files. Built in a fresh array
@@ -303,6 +350,9 @@ func (b *builder) finish(errors int) *Result {
 			b.res.UnresolvedRefs = append(b.res.UnresolvedRefs, r)
 		}
 		slices.Sort(b.res.UnresolvedRefs)
+	}
+	if b.sets != nil {
+		b.putSets()
 	}
 	return b.res
 }

@@ -134,7 +134,10 @@ type goExtract struct {
 	fields  map[string]map[string]goType // struct type → field → type
 	elems   map[string]goType            // named slice/array/map type → element type
 	vars    map[string]goType            // package-level variables typed by this file
-	isTest  bool
+	// spare is a finished declaration's scope, its maps cleared, for the
+	// next declaration (go-std: 90 MB of scope maps made and grown).
+	spare  *goScope
+	isTest bool
 	// generated files ("// Code generated … DO NOT EDIT.") keep their
 	// functions and types but not their constant and variable tables,
 	// which in the Go tree alone are ~150K nodes of opcode and errno
@@ -167,6 +170,42 @@ type goScope struct {
 // newGoScope returns an empty scope; its maps are made on first write
 // (most functions need few of them, and go-std has 100,000 functions).
 func newGoScope(id string) *goScope { return &goScope{id: id} }
+
+// scope is newGoScope on the spare scope's cleared maps when there is one.
+// A scope given to done must not be used after.
+func (x *goExtract) scope(id string) *goScope {
+	s := x.spare
+	if s == nil {
+		return newGoScope(id)
+	}
+	x.spare = nil
+	s.id = id
+	return s
+}
+
+// maxScopeSet bounds the maps a spare scope keeps: clearing costs time in
+// proportion to a map's room, which a large function's maps keep.
+const maxScopeSet = 256
+
+// done keeps s, emptied, as the spare scope.
+func (x *goExtract) done(s *goScope) {
+	s.id, s.recv, s.recvType = "", "", ""
+	s.vars = emptied(s.vars)
+	s.locals = emptied(s.locals)
+	s.paths = emptied(s.paths)
+	s.calls = emptied(s.calls)
+	s.used = emptied(s.used)
+	x.spare = s
+}
+
+// emptied returns m cleared, or nil when it grew past maxScopeSet.
+func emptied[K comparable, V any](m map[K]V) map[K]V {
+	if len(m) > maxScopeSet {
+		return nil
+	}
+	clear(m)
+	return m
+}
 
 func (s *goScope) local(name string) {
 	if s.locals == nil {
@@ -497,7 +536,7 @@ func (x *goExtract) function(i int32) {
 		tags = append(tags, KindTest)
 	}
 	id, _ := x.b.entity(x.b.fileID, name, graph.Function, t.line(i), t.endLine(i), excerpt(t.bytes(i)), tags...)
-	s := newGoScope(id)
+	s := x.scope(id)
 	x.typeParams(i, s)
 	x.signature(i, s)
 	x.returns(i, id)
@@ -505,6 +544,7 @@ func (x *goExtract) function(i int32) {
 	if body := t.child(i, k.fBody); body >= 0 {
 		x.body(body, s)
 	}
+	x.done(s)
 }
 
 // returns records the named type a function or method returns first.
@@ -591,7 +631,8 @@ func (x *goExtract) method(i int32) {
 	if name == "" {
 		return
 	}
-	s := newGoScope("")
+	s := x.scope("")
+	defer x.done(s)
 	if rl := t.child(i, k.fReceiver); rl >= 0 {
 		for p := t.first(rl); p >= 0; p = t.n[p].next {
 			if x.code(p) != goParamDecl {
@@ -800,10 +841,11 @@ func (x *goExtract) interfaceBody(id string, it int32) {
 			}
 			mid, _ := x.b.entity(id, name, graph.Function, t.line(m), t.endLine(m), excerpt(t.bytes(m)),
 				"go", KindMethod, goVisibility(name), "abstract")
-			s := newGoScope(mid)
+			s := x.scope(mid)
 			x.signature(m, s)
 			x.returns(m, mid)
 			x.arity(m, mid)
+			x.done(s)
 		case goTypeElem:
 			// Embedded interfaces (io.Reader) and type-set terms.
 			for c := t.first(m); c >= 0; c = t.n[c].next {
@@ -850,7 +892,9 @@ func (x *goExtract) valueDecl(i int32) {
 		}
 		x.typeRefs(src, t.child(s, k.fType))
 		if v := t.child(s, k.fValue); v >= 0 {
-			x.body(v, newGoScope(src))
+			sc := x.scope(src)
+			x.body(v, sc)
+			x.done(sc)
 		}
 		s = t.end(s) - 1
 	}
