@@ -207,6 +207,7 @@ func New(results []*extract.Result, ws *workspace.Info) *Index {
 	}
 	ix.parentRefs = map[[2]string]int32{}
 	ix.dirFiles = map[string]int32{}
+	ix.reserve(results)
 	for _, r := range results {
 		if r != nil {
 			ix.place(r)
@@ -219,6 +220,19 @@ func New(results []*extract.Result, ws *workspace.Info) *Index {
 		ix.mapStars(int32(fi))
 	}
 	return ix
+}
+
+// reserve sizes the per-file and per-candidate arrays for results, which
+// append grew by copying (go-std: 41 MB of candidates allocated for 8 kept).
+func (ix *Index) reserve(results []*extract.Result) {
+	nodes := 0
+	for _, r := range results {
+		if r != nil {
+			nodes += len(r.Nodes)
+		}
+	}
+	ix.cands = make([]cand, 0, nodes)
+	ix.files = make([]fileInfo, 0, len(results))
 }
 
 // place gives r a new file slot and indexes its path and definitions.
@@ -302,18 +316,16 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 	ix.files[fi].ports = buildPorts(r)
 	ix.files[fi].tagged = taggedExpr(r)
 	prefix := extract.FileID(r.Path) + "::"
-	labels := map[string]string{} // id → label, for base-type edges
-	ids := map[string]int32{}     // id → candidate, for Ruby's bases
+	var ids map[string]int32 // id → candidate, for Ruby's bases
+	if r.Language == "ruby" || ix.files[fi].fam == "ruby" {
+		ids = map[string]int32{}
+	}
 	for ni, n := range r.Nodes {
 		if n.Type == graph.File || !strings.HasPrefix(n.ID, prefix) {
 			continue
 		}
 		ci := int32(len(ix.cands))
-		segs := strings.Split(n.ID[len(prefix):], "::")
-		owner := ""
-		if len(segs) > 1 {
-			owner = segs[len(segs)-2]
-		}
+		owner := ownerSegment(n.ID[len(prefix):])
 		ix.cands = append(ix.cands, cand{id: n.ID, file: fi, node: int32(ni), owner: owner, typ: n.Type, label: n.Label})
 		ix.fileCands[fi] = append(ix.fileCands[fi], ci)
 		ix.byLabel[n.Label] = append(ix.byLabel[n.Label], ci)
@@ -339,17 +351,22 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 			k := [2]string{owner, n.Label}
 			ix.byOwner[k] = append(ix.byOwner[k], ci)
 		}
-		labels[n.ID] = n.Label
-		ids[n.ID] = ci
+		if ids != nil {
+			ids[n.ID] = ci
+		}
 	}
 	ix.addFields(fi, r)
 	if r.Language == "ruby" {
 		ix.addRubyFacts(ids, prefix, r.Reexports)
 		ix.addRubyMain(fi, ids, prefix, r)
 	}
+	var labels map[string]string // id → label, for base-type edges
 	for _, e := range r.Edges {
 		if e.Relation != extract.RelInherits && e.Relation != extract.RelImplements {
 			continue
+		}
+		if labels == nil {
+			labels = definedLabels(r, prefix)
 		}
 		if name, ok := strings.CutPrefix(e.Target, extract.RefPrefix); ok {
 			base := lastName(name)
@@ -365,6 +382,37 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 			}
 		}
 	}
+}
+
+// definedLabels maps the IDs of r's definitions (under prefix) to their
+// labels. addFile builds it only for a file with base-type edges: most
+// files have none (go-std: 10 MB of maps for the few that do).
+func definedLabels(r *extract.Result, prefix string) map[string]string {
+	labels := make(map[string]string, len(r.Nodes))
+	for _, n := range r.Nodes {
+		if n.Type != graph.File && strings.HasPrefix(n.ID, prefix) {
+			labels[n.ID] = n.Label
+		}
+	}
+	return labels
+}
+
+// ownerSegment returns the segment before the last of rest's "::"
+// separators ("T::M" → "T"), "" when there is none: what
+// strings.Split(rest, "::") would put second to last, without the array.
+func ownerSegment(rest string) string {
+	owner, found := "", false
+	for {
+		i := strings.Index(rest, "::")
+		if i < 0 {
+			break
+		}
+		owner, rest, found = rest[:i], rest[i+2:], true
+	}
+	if !found {
+		return ""
+	}
+	return owner
 }
 
 // mapStars locates the modules file fi star-imports.
