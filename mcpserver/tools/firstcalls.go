@@ -26,11 +26,13 @@ import (
 // boosts stay as they were, so no later answer changes). Its query is
 // the labels of the graph's busiest nodes, so that it seeds and spreads
 // as widely as an agent's broad question: some of the scratch it leaves
-// grows with the nodes a query touches. Registered by the activate
-// tool's family (AddWarmup).
+// grows with the nodes a query touches. It builds no engine (the
+// ingest's and the patch's warm-ups build it first, when it was built
+// for the graph before): warm scratch is no reason to pay for one.
+// Registered by the activate tool's family (AddWarmup).
 func WarmActivate(ctx context.Context, s *session.State, b *session.Bundle) error {
 	busy := busiestNodes(b.Graph, warmSeeds)
-	if len(busy) == 0 {
+	if len(busy) == 0 || !session.Built(b, session.EngineKey) {
 		return nil
 	}
 	eng, err := s.Engine(b)

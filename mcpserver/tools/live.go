@@ -122,7 +122,7 @@ func reconciler(d *Dispatcher) daemon.Reconciler {
 			}
 			res.RootsReingested = append(res.RootsReingested, r.Path)
 			res.Updates = append(res.Updates, rootUpdate(r.Path, out))
-			WarmIndexes(s, b)
+			WarmIndexes(c, b)
 		}
 		if len(res.RootsReingested) > 0 {
 			if !slices.ContainsFunc(alerts, func(a daemon.Alert) bool { return a.Kind == daemon.KindIngestFailed }) {
@@ -257,17 +257,24 @@ func quietPersist(s *session.State, quiet time.Duration) func() {
 // query indexes of the new graph are built ahead of the next query.
 const warmQuiet = time.Second
 
-// warmIndexes builds, once changes have stopped for warmQuiet, the query
+// WarmIndexes builds, once changes have stopped for warmQuiet, the query
 // indexes prev had built (seek index, query engine) for the graph then
-// served: an agent that searched before an edit will search after it, and
-// its first query should not pay for them (the seek index alone is most of
-// a second on go-std, even built from the last one). The next change calls
-// it off (stopWarmup), and so does the session's Close: the build runs
+// served, then runs c's registry's warm-ups (AddWarmup) on it: an agent
+// that searched before an edit will search after it, and its first query
+// should not pay for them (the seek index alone is most of a second on
+// go-std, even built from the last one; the first activate after a patch
+// allocated its workspaces again, ≈ 650 B a node). The next change calls
+// it off (StopWarmup), and so does the session's Close: the build runs
 // under the session's lifetime.
-func WarmIndexes(s *session.State, prev *session.Bundle) {
+func WarmIndexes(c *Call, prev *session.Bundle) {
+	s := c.Session
 	seek, eng := session.Built(prev, SeekIndexKey), session.Built(prev, session.EngineKey)
 	if !seek && !eng {
 		return
+	}
+	var warm []warmup
+	if c.Registry != nil {
+		warm = c.Registry.warmups
 	}
 	w := warmerOf(s)
 	w.Quiet.Schedule(warmQuiet, func() {
@@ -284,7 +291,7 @@ func WarmIndexes(s *session.State, prev *session.Bundle) {
 			if eng && ctx.Err() == nil {
 				_, _ = s.Engine(b)
 			}
-			return nil
+			return runWarmups(ctx, s, b, warm)
 		})
 	})
 }

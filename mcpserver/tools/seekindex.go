@@ -143,19 +143,26 @@ func BuildIndexesAfter(c *Call, b *session.Bundle, start <-chan struct{}) (built
 		if s.Current() == b && b.Graph.NumNodes() > 0 {
 			_, _ = seekIndexCtx(ctx, s, b)
 		}
-		for _, w := range warm {
-			if ctx.Err() != nil || s.Current() != b {
-				return nil // a newer graph is served: its own warm-up builds
-			}
-			t := time.Now()
-			if err := w.build(ctx, s, b); err != nil && ctx.Err() == nil {
-				return fmt.Errorf("%s: %w", w.name, err)
-			}
-			s.Logf("warm-up %s: %v", w.name, time.Since(t).Round(time.Millisecond))
-		}
-		return nil
+		return runWarmups(ctx, s, b, warm)
 	})
 	return done
+}
+
+// runWarmups runs the warm-ups on b, one after the other, until ctx ends
+// or a newer graph than b is served (its own warm-up runs them), and logs
+// each one's time.
+func runWarmups(ctx context.Context, s *session.State, b *session.Bundle, warm []warmup) error {
+	for _, w := range warm {
+		if ctx.Err() != nil || s.Current() != b {
+			return nil
+		}
+		t := time.Now()
+		if err := w.build(ctx, s, b); err != nil && ctx.Err() == nil {
+			return fmt.Errorf("%s: %w", w.name, err)
+		}
+		s.Logf("warm-up %s: %v", w.name, time.Since(t).Round(time.Millisecond))
+	}
+	return nil
 }
 
 // waitStart waits for start (nil: does not wait) and reports whether it

@@ -609,7 +609,7 @@ func (b *batchRun) reingest() {
 			break
 		}
 		info.Roots = append(info.Roots, root)
-		tools.WarmIndexes(b.c.Session, cur)
+		tools.WarmIndexes(b.c, cur)
 		info.Patched = info.Patched && o.Stats.Incremental != nil && o.Stats.Incremental.Patched
 		if o.Stats.Incremental != nil {
 			info.Prepared += o.Stats.Incremental.Prepared

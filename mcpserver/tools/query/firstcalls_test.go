@@ -156,3 +156,55 @@ func dropTimings(v any) {
 		}
 	}
 }
+
+// TestPatchWarmsFirstCalls: after a daemon tick patches the graph, the
+// index warm-up that rebuilds the seek index and the query engine for the
+// new graph runs the warm-ups too, so the first activate and impact on
+// the patched graph allocate about what their second calls do, as after
+// an ingest (TestIngestWarmsFirstCalls; the engine's workspaces and
+// impact's scratch belong to the graph they were made for).
+func TestPatchWarmsFirstCalls(t *testing.T) {
+	dir := t.TempDir()
+	files := chainRepo(120, 40)
+	if err := testcorpus.Write(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	d := tooltest.NewDispatcher(t, session.Config{})
+	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	sk := tooltest.MustCall(t, d, "seek", map[string]any{"agent_id": "t", "query": "request pipeline step"})
+	target := sk["results"].([]any)[0].(map[string]any)["node_id"].(string)
+	// The agent used both tools on the graph before the edit.
+	tooltest.MustCall(t, d, "activate", map[string]any{"agent_id": "t", "query": "request pipeline"})
+	tooltest.MustCall(t, d, "impact", map[string]any{"agent_id": "t", "node_id": target, "direction": "both"})
+
+	edited := files["p7/steps.go"] + "// Extra is one more step.\nfunc Extra(n int) int {\n\treturn Step0(n)\n}\n"
+	if err := testcorpus.Write(dir, map[string]string{"p7/steps.go": edited}); err != nil {
+		t.Fatal(err)
+	}
+	before := d.Session.Current()
+	tooltest.MustCall(t, d, "daemon_tick", map[string]any{"agent_id": "t"})
+	b := d.Session.Current()
+	if b == before {
+		t.Fatal("the tick did not publish a new graph")
+	}
+	// The warm-up starts a second after the tick; wait until it is over.
+	for !session.Built(b, session.EngineKey) || len(d.Session.Running()) > 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	n := int64(b.Graph.NumNodes())
+	for _, c := range []struct {
+		tool          string
+		first, second map[string]any
+		limit         int64
+	}{
+		{"activate", map[string]any{"agent_id": "t", "query": "handles step of the request pipeline"}, map[string]any{"agent_id": "t", "query": "Step12 returns the next step"}, 300},
+		{"impact", map[string]any{"agent_id": "t", "node_id": target, "direction": "both"}, map[string]any{"agent_id": "t", "node_id": target, "direction": "both"}, 45},
+	} {
+		first := allocated(func() { tooltest.MustCall(t, d, c.tool, c.first) })
+		second := allocated(func() { tooltest.MustCall(t, d, c.tool, c.second) })
+		t.Logf("%s on %d nodes after a patch: first call %d B, second %d B", c.tool, n, first, second)
+		if extra := first - second; extra > c.limit*n {
+			t.Errorf("the first %s after a patch allocated %d B more than the second (%.1f B a node): its scratch was not warmed behind the tick", c.tool, extra, float64(extra)/float64(n))
+		}
+	}
+}
