@@ -208,3 +208,19 @@ func TestPatchWarmsFirstCalls(t *testing.T) {
 		}
 	}
 }
+
+// TestWarmActivateBuildsNoEngine: the activate warm-up warms the engine a
+// graph has; on a bundle whose engine was never built (a patch of a graph
+// only searched) it builds none, which would cost more than the first
+// activate it spares.
+func TestWarmActivateBuildsNoEngine(t *testing.T) {
+	d := ingestIdle(t, chainRepo(10, 10))
+	cur := d.Session.Current()
+	b := &session.Bundle{Graph: cur.Graph, Roots: cur.Roots, Files: cur.Files}
+	if err := tools.WarmActivate(context.Background(), d.Session, b); err != nil {
+		t.Fatal(err)
+	}
+	if session.Built(b, session.EngineKey) {
+		t.Error("WarmActivate built a query engine for a bundle that had none")
+	}
+}
