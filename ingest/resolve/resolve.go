@@ -339,13 +339,8 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 			}
 			ix.rubyStatic[ci] = true
 		}
-		for i := 1; i < 4 && len(r.Returns) > 1; i++ {
-			if tr, ok := r.Returns[extract.ResultKey(n.ID, i)]; ok {
-				if ix.laterRets == nil {
-					ix.laterRets = map[[2]int32]extract.TypeRef{}
-				}
-				ix.laterRets[[2]int32{ci, int32(i)}] = tr
-			}
+		if len(r.Returns) > 1 {
+			ix.addLaterResults(ci, r, n.ID)
 		}
 		if owner != "" {
 			k := [2]string{owner, n.Label}
@@ -380,6 +375,25 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 					ix.parents[l] = append(ix.parents[l], base)
 				}
 			}
+		}
+	}
+}
+
+// addLaterResults records the types of candidate ci's second to fourth
+// results. Their keys (extract.ResultKey) are built in a buffer the
+// lookups read without a string of their own: three concatenations a
+// definition were 8 MB of go-std's allocation.
+func (ix *Index) addLaterResults(ci int32, r *extract.Result, id string) {
+	var buf [96]byte
+	key := append(buf[:0], id...)
+	key = append(key, '#', '0')
+	for i := 1; i < 4; i++ {
+		key[len(key)-1] = byte('0' + i)
+		if tr, ok := r.Returns[string(key)]; ok {
+			if ix.laterRets == nil {
+				ix.laterRets = map[[2]int32]extract.TypeRef{}
+			}
+			ix.laterRets[[2]int32{ci, int32(i)}] = tr
 		}
 	}
 }
