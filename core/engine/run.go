@@ -45,6 +45,14 @@ type run struct {
 	// which needs no candidates and so runs beside the dimensions.
 	field     *xlr.Field
 	fieldTook time.Duration
+	// semDone says D2 already ran, while another ranker's seeds were
+	// being found (findSeeds).
+	semDone bool
+	// primed is closed when priming, started beside merge, has put its
+	// answer in primes (or its error in primeErr).
+	primed   chan struct{}
+	primes   []graph.Scored
+	primeErr error
 }
 
 // Activate answers q. It fails on an invalid query, an unfinalized graph
@@ -78,6 +86,11 @@ func (e *Engine) Activate(ctx context.Context, q Query) (*Result, error) {
 			r.field.Release() // a query that failed or cancelled before XLR
 		}
 	}()
+	defer func() {
+		if r.primed != nil {
+			<-r.primed // a query that failed or cancelled before prime
+		}
+	}()
 	t := &r.res.Timings
 	for _, p := range []struct {
 		do   func() error
@@ -88,8 +101,7 @@ func (e *Engine) Activate(ctx context.Context, q Query) (*Result, error) {
 		{r.merge, &t.Merge},
 		{r.prime, &t.Priming},
 		{r.cancelNoise, &t.XLR}, // plus the seed-side work done beside the dimensions
-		{r.selectTop, &t.Analysis},
-		{r.learn, &t.Plasticity},
+		{r.finish, nil},         // times top-k and learning itself
 	} {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -121,6 +133,15 @@ func (r *run) findSeeds() error {
 		close(done)
 	}
 	found := r.ix.seeds.FindSemantic(r.q.Text, r.q.MaxSeeds)
+	if r.q.MoreSeeds != nil && r.req[graph.Semantic] {
+		// D2 needs no seeds: it runs here, while this goroutine would
+		// otherwise wait for the slower ranker, instead of taking its
+		// share of the two cores beside the other dimensions.
+		t0 := time.Now()
+		r.dims[graph.Semantic] = r.ix.sem.Query(r.q.Text, r.pool)
+		r.res.Timings.Semantic = time.Since(t0)
+		r.semDone = true
+	}
 	<-done
 	extra := r.q.Seeds
 	if len(more) > 0 {
@@ -168,7 +189,9 @@ func mergeSeeds(found, extra []seed.Seed, n int) []seed.Seed {
 }
 
 // runDimensions runs the four dimensions concurrently: they read the graph
-// only and each has its own scratch.
+// only and each has its own scratch. D1, the longest, runs on the calling
+// goroutine once the others are started, so it never waits behind them
+// for a processor.
 func (r *run) runDimensions() error {
 	ix, g, opts := r.ix, r.g, &r.e.opts
 	var took [graph.NumDimensions]time.Duration
@@ -181,17 +204,7 @@ func (r *run) runDimensions() error {
 		}
 	}
 	var eg errgroup.Group
-	if r.req[graph.Structural] && len(r.seeds) > 0 {
-		// D1 and D4 lend their results (Workspace.Lend): merge reads them
-		// before either workspace is used again.
-		r.d1 = ix.pool.Get()
-		r.d1.Lend()
-		eg.Go(timed(graph.Structural, func() (res []graph.Scored, err error) {
-			res, r.res.Engine, err = activation.Structural(g, r.seeds, opts.Activation, r.d1)
-			return res, err
-		}))
-	}
-	if r.req[graph.Semantic] {
+	if r.req[graph.Semantic] && !r.semDone {
 		eg.Go(timed(graph.Semantic, func() ([]graph.Scored, error) {
 			return ix.sem.Query(r.q.Text, r.pool), nil
 		}))
@@ -217,9 +230,25 @@ func (r *run) runDimensions() error {
 			return nil
 		})
 	}
-	err := eg.Wait()
+	var err error
+	if r.req[graph.Structural] && len(r.seeds) > 0 {
+		// D1 and D4 lend their results (Workspace.Lend): merge reads them
+		// before either workspace is used again.
+		r.d1 = ix.pool.Get()
+		r.d1.Lend()
+		err = timed(graph.Structural, func() (res []graph.Scored, err error) {
+			res, r.res.Engine, err = activation.Structural(g, r.seeds, opts.Activation, r.d1)
+			return res, err
+		})()
+	}
+	if werr := eg.Wait(); err == nil {
+		err = werr
+	}
 	t := &r.res.Timings
-	t.Structural, t.Semantic, t.Temporal, t.Causal = took[graph.Structural], took[graph.Semantic], took[graph.Temporal], took[graph.Causal]
+	t.Structural, t.Temporal, t.Causal = took[graph.Structural], took[graph.Temporal], took[graph.Causal]
+	if !r.semDone {
+		t.Semantic = took[graph.Semantic]
+	}
 	return err
 }
 
@@ -232,6 +261,7 @@ func (r *run) merge() error {
 	if err != nil {
 		return fmt.Errorf("engine: feedback: %w", err)
 	}
+	r.startPriming()
 	r.feedback = make(map[graph.NodeID]float32, len(rel))
 	var keep []graph.NodeID
 	for _, f := range rel {
@@ -254,6 +284,21 @@ func (r *run) merge() error {
 	return nil
 }
 
+// startPriming asks query memory for its priming of the seeds in another
+// goroutine, beside merge: it depends on the seeds only, and merge leaves
+// the second core idle. prime waits for it. Nothing writes query memory
+// between the two points in one query, so the answer is the same.
+func (r *run) startPriming() {
+	if r.e.opts.PrimingWeight <= 0 || len(r.seeds) == 0 {
+		return
+	}
+	r.primed = make(chan struct{})
+	go func() {
+		defer close(r.primed)
+		r.primes, r.primeErr = r.e.plast.Priming(r.g, r.memory.Seeds)
+	}()
+}
+
 // prime applies what memory knows to the candidates: query-memory priming
 // (×PrimingWeight), warmup boosts and learned feedback. A boost b in
 // [0, 1] moves a score toward 1, s + (1 − s)·b (several combine as
@@ -274,12 +319,14 @@ func (r *run) prime() error {
 			rest[i] *= 1 - finite.Clamp(b, 0, 1)
 		}
 	}
-	if w := r.e.opts.PrimingWeight; w > 0 && len(r.seeds) > 0 {
-		pr, err := r.e.plast.Priming(r.g, r.memory.Seeds)
-		if err != nil {
-			return fmt.Errorf("engine: priming: %w", err)
+	if r.primed != nil {
+		<-r.primed
+		r.primed = nil
+		if r.primeErr != nil {
+			return fmt.Errorf("engine: priming: %w", r.primeErr)
 		}
-		for _, p := range pr {
+		w := r.e.opts.PrimingWeight
+		for _, p := range r.primes {
 			boost(p.Node, w*p.Score)
 		}
 	}
@@ -337,6 +384,30 @@ func (r *run) cancelNoise() error {
 		n.Activation = finite.Clamp(n.Activation*gate, 0, 1)
 	}
 	return nil
+}
+
+// finish runs learning beside the top-k cut and its analyses: learning
+// writes edge weights and memory, which neither reads (they read the
+// candidates, the graph's structure, paths and the caller's weights), and
+// it reads the candidates only. An analysis that fails after learning
+// started still returns its error; the graph has then learned.
+func (r *run) finish() error {
+	var learnErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t0 := time.Now()
+		learnErr = r.learn()
+		r.res.Timings.Plasticity = time.Since(t0)
+	}()
+	t0 := time.Now()
+	err := r.selectTop()
+	r.res.Timings.Analysis = time.Since(t0)
+	<-done
+	if err != nil {
+		return err
+	}
+	return learnErr
 }
 
 // selectTop cuts the final ranking to top_k and runs the analyses asked
