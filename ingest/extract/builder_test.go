@@ -63,3 +63,42 @@ func TestKeepEdgesClearsTheScratch(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepNodesClearsTheScratch: a file's nodes are built in an array the
+// next file reuses (nodeScratch); finish hands out an exact copy and
+// gives the array back holding no strings, and the copy outlives the
+// next files' extraction.
+func TestKeepNodesClearsTheScratch(t *testing.T) {
+	b := newBuilder("a.go", "go")
+	scratch := make([]Node, 0, 8)
+	b.nodeScratch = &scratch
+	b.res.Nodes = scratch[:0]
+	b.file(3, "package a", "go")
+	b.entity(b.fileID, "F", 0, 1, 2, "func F()", "go", KindFunction)
+	res := b.finish(0)
+	if len(res.Nodes) != 2 || cap(res.Nodes) != 2 || &res.Nodes[0] == &scratch[:1][0] {
+		t.Fatalf("finish: %d nodes (cap %d), want 2 in an array of their own", len(res.Nodes), cap(res.Nodes))
+	}
+	for i, n := range scratch[:cap(scratch)] {
+		if n.ID != "" || n.Tags != nil || n.Excerpt != "" {
+			t.Fatalf("scratch node %d holds %+v after finish, want zero", i, n)
+		}
+	}
+
+	first, err := ExtractFile("a.go", goDecls(30))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := append([]Node(nil), first.Nodes...)
+	for i := range 3 {
+		if _, err := ExtractFile(fmt.Sprintf("b%d.go", i), goDecls(40+i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := cmp.Diff(kept, first.Nodes); d != "" {
+		t.Errorf("a.go's nodes changed when other files were extracted (-before +after):\n%s", d)
+	}
+	if cap(first.Nodes) != len(first.Nodes) {
+		t.Errorf("a.go's nodes: len %d cap %d, want an exact array", len(first.Nodes), cap(first.Nodes))
+	}
+}
