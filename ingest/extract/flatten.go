@@ -112,24 +112,31 @@ done:
 // in place during the call and not kept by the tree. The binding's Parse
 // goes through a Go callback that copies the rest of the file twice (into
 // a Go string, then a C string) each time the lexer asks for text.
+// old, when not NULL, is the edited tree of the file's previous version:
+// tree-sitter reuses its unchanged subtrees, and old is deleted here.
 // *count receives the root's descendant count (the flatten buffer size).
-static TSTree *m1_parse(TSParser *p, const char *src, uint32_t len, uint32_t *count) {
-	TSTree *t = ts_parser_parse_string(p, NULL, src, len);
+static TSTree *m1_parse(TSParser *p, TSTree *old, const char *src, uint32_t len, uint32_t *count) {
+	TSTree *t = ts_parser_parse_string(p, old, src, len);
+	if (old != NULL) {
+		ts_tree_delete(old);
+	}
 	if (t != NULL) {
 		*count = ts_node_descendant_count(ts_tree_root_node(t));
 	}
 	return t;
 }
 
-// m1_flatten_tree flattens t's root (see m1_flatten) and deletes t: the
-// flat copy is all the extractors read, so the tree dies in the same call.
-static uint32_t m1_flatten_tree(TSTree *t, m1_node *out, uint32_t cap,
+// m1_flatten_tree flattens t's root (see m1_flatten) and deletes t unless
+// keep: the flat copy is all the extractors read.
+static uint32_t m1_flatten_tree(TSTree *t, bool keep, m1_node *out, uint32_t cap,
 		const uint8_t *named, uint32_t nsym,
 		int32_t *anc, int32_t *last, uint32_t max_depth,
 		uint32_t *errors, uint32_t *dropped) {
 	TSNode root = ts_tree_root_node(t);
 	uint32_t n = m1_flatten(&root, out, cap, named, nsym, anc, last, max_depth, errors, dropped);
-	ts_tree_delete(t);
+	if (!keep) {
+		ts_tree_delete(t);
+	}
 	return n;
 }
 
@@ -330,13 +337,24 @@ static uint32_t m1_walk(const TSTree *t, m1_node *out, uint32_t cap,
 	return k.n;
 }
 
-// m1_walk_tree walks t (m1_walk) and deletes it.
-static uint32_t m1_walk_tree(TSTree *t, m1_node *out, uint32_t cap,
+// m1_walk_tree walks t (m1_walk) and deletes it unless keep.
+static uint32_t m1_walk_tree(TSTree *t, bool keep, m1_node *out, uint32_t cap,
 		const uint8_t *named, uint32_t nsym, int32_t *last, uint32_t max_depth,
 		uint32_t *errors, uint32_t *dropped) {
 	uint32_t n = m1_walk(t, out, cap, named, nsym, last, max_depth, errors, dropped);
-	ts_tree_delete(t);
+	if (!keep) {
+		ts_tree_delete(t);
+	}
 	return n;
+}
+
+// m1_edit tells t that bytes [start, old_end) of its source became
+// [start, new_end), with the rows and columns (in bytes) of those offsets.
+static void m1_edit(TSTree *t, uint32_t start, uint32_t old_end, uint32_t new_end,
+		uint32_t srow, uint32_t scol, uint32_t orow, uint32_t ocol,
+		uint32_t nrow, uint32_t ncol) {
+	TSInputEdit e = {start, old_end, new_end, {srow, scol}, {orow, ocol}, {nrow, ncol}};
+	ts_tree_edit(t, &e);
 }
 
 static size_t m1_off_parent(void) { return offsetof(m1_node, parent); }
@@ -411,17 +429,33 @@ func deleteParser(p cparser) { C.ts_parser_delete(p) }
 // scratch buffers; the C tree is freed before it returns. ok is false when
 // the parser returned no tree (it has then been reset).
 func (w *worker) parseFlat(src []byte, named []uint8) (nodes []fnode, errs, cut int, ok bool) {
+	nodes, errs, cut, _, ok = w.parseFlatFrom(src, named, nil, false)
+	return nodes, errs, cut, ok
+}
+
+// parseFlatFrom is parseFlat starting from old, the previous version's
+// tree with its source (nil: a parse from nothing), which it consumes.
+// With keep the new tree is returned instead of freed.
+func (w *worker) parseFlatFrom(src []byte, named []uint8, old *kept, keep bool) (nodes []fnode, errs, cut int, tr ctree, ok bool) {
 	var count C.uint32_t
-	tr := C.m1_parse(w.parser, srcPtr(src), C.uint32_t(len(src)), &count)
+	var prev ctree
+	if old != nil {
+		prev = old.tree
+		editTree(prev, old.src, src)
+	}
+	tr = C.m1_parse(w.parser, prev, srcPtr(src), C.uint32_t(len(src)), &count)
+	if old != nil {
+		treeDeleted()
+	}
 	if tr == nil {
 		C.ts_parser_reset(w.parser)
-		return nil, 0, 0, false
+		return nil, 0, 0, nil, false
 	}
 	s := &w.scratch
 	n := int(count)
 	if n <= 0 {
 		C.ts_tree_delete(tr)
-		return nil, 0, 0, true
+		return nil, 0, 0, nil, true
 	}
 	if cap(s.nodes) < n {
 		s.nodes = make([]fnode, n)
@@ -430,23 +464,48 @@ func (w *worker) parseFlat(src []byte, named []uint8) (nodes []fnode, errs, cut 
 	var e, c C.uint32_t
 	var got C.uint32_t
 	if w.cursorWalk {
-		got = C.m1_flatten_tree(tr, (*C.m1_node)(unsafe.Pointer(&s.nodes[0])), C.uint32_t(n),
+		got = C.m1_flatten_tree(tr, C.bool(keep), (*C.m1_node)(unsafe.Pointer(&s.nodes[0])), C.uint32_t(n),
 			(*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named)),
 			(*C.int32_t)(unsafe.Pointer(&s.anc[0])), (*C.int32_t)(unsafe.Pointer(&s.last[0])),
 			C.uint32_t(maxTreeDepth), &e, &c)
 	} else {
-		got = C.m1_walk_tree(tr, (*C.m1_node)(unsafe.Pointer(&s.nodes[0])), C.uint32_t(n),
+		got = C.m1_walk_tree(tr, C.bool(keep), (*C.m1_node)(unsafe.Pointer(&s.nodes[0])), C.uint32_t(n),
 			(*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named)),
 			(*C.int32_t)(unsafe.Pointer(&s.last[0])), C.uint32_t(maxTreeDepth), &e, &c)
 	}
-	return s.nodes[:int(got)], int(e), int(c), true
+	if !keep {
+		tr = nil
+	}
+	return s.nodes[:int(got)], int(e), int(c), tr, true
+}
+
+// ctree is a tree-sitter tree (kept between parses of a file).
+type ctree = *C.TSTree
+
+// deleteTree frees a kept tree.
+func deleteTree(t ctree) {
+	freeTree(t)
+	treeDeleted()
+}
+
+// freeTree frees a tree no Keeper counts.
+func freeTree(t ctree) { C.ts_tree_delete(t) }
+
+// editTree tells t, the tree of old, that its source is now src: the
+// bytes between their common prefix and common suffix changed (editSpan).
+func editTree(t ctree, old, src []byte) {
+	e := editSpan(old, src)
+	C.m1_edit(t, C.uint32_t(e.start), C.uint32_t(e.oldEnd), C.uint32_t(e.newEnd),
+		C.uint32_t(e.startPt.row), C.uint32_t(e.startPt.col),
+		C.uint32_t(e.oldEndPt.row), C.uint32_t(e.oldEndPt.col),
+		C.uint32_t(e.newEndPt.row), C.uint32_t(e.newEndPt.col))
 }
 
 // parseOnly parses src and frees the tree: the bare parse that the
 // extraction benchmark compares against.
 func (w *worker) parseOnly(src []byte) {
 	var count C.uint32_t
-	if tr := C.m1_parse(w.parser, srcPtr(src), C.uint32_t(len(src)), &count); tr != nil {
+	if tr := C.m1_parse(w.parser, nil, srcPtr(src), C.uint32_t(len(src)), &count); tr != nil {
 		C.ts_tree_delete(tr)
 	} else {
 		C.ts_parser_reset(w.parser)

@@ -173,10 +173,14 @@ type tree struct {
 	errors int // ERROR and MISSING nodes
 	cut    int // subtrees dropped by the depth limit
 	w      *worker
+	// keep is the Keeper holding this parse's tree-sitter tree, nil if none.
+	keep *keepReq
 }
 
 // parse parses src and flattens the result. The tree-sitter tree is closed
-// before parse returns; the flat copy is all the extractors need.
+// before parse returns (the flat copy is all the extractors need), unless
+// src is a file ExtractFileKept extracts: its parse then starts from the
+// tree kept for the file and keeps the new one.
 func (g *grammar) parse(src []byte) (*tree, error) {
 	if len(src) > maxParseBytes {
 		return nil, errTooLarge
@@ -185,14 +189,30 @@ func (g *grammar) parse(src []byte) (*tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	nodes, errs, cut, ok := w.parseFlat(src, g.named)
+	var nodes []fnode
+	var errs, cut int
+	var ok bool
+	req := keepRequest(src)
+	if req != nil {
+		nodes, errs, cut, ok = g.parseKept(w, src, req)
+	} else {
+		nodes, errs, cut, ok = w.parseFlat(src, g.named)
+	}
 	if !ok {
 		// The parser only returns nil when cancelled or without a language;
 		// parseFlat reset it so the next file starts clean.
 		g.put(w)
 		return nil, fmt.Errorf("%s: parser returned no tree", g.name)
 	}
-	return &tree{g: g, n: nodes, src: src, errors: errs, cut: cut, w: w}, nil
+	return &tree{g: g, n: nodes, src: src, errors: errs, cut: cut, w: w, keep: req}, nil
+}
+
+// unkeep frees the tree kept for t's file: a repair replaced t.
+func (t *tree) unkeep() {
+	if t.keep != nil {
+		t.keep.k.drop(keepKey{t.g, t.keep.path})
+		t.keep = nil
+	}
 }
 
 // release returns the worker (and with it the node buffer) to the pool.

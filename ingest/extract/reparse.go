@@ -23,6 +23,7 @@ func reparse(g *grammar, t *tree, src []byte, repair func([]byte) ([]byte, bool)
 		u.release()
 		return t
 	}
+	t.unkeep()
 	t.release()
 	u.src = src
 	restoreRows(u.n, src)
