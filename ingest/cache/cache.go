@@ -131,6 +131,9 @@ type Store struct {
 	seq     uint64
 	delta   []string
 	deltaOK bool
+	// trees keeps the syntax trees of the files incremental ingests
+	// parsed again (Trees); Close frees them.
+	trees *extract.Keeper
 }
 
 // pathKey is a result's key and the path it is of.
@@ -488,8 +491,27 @@ func encodeBlob(p, rel string, r *extract.Result) error {
 // disk, and returns the first error among them since the last Flush.
 func (s *Store) Flush() error { return s.disk.wait() }
 
-// Close flushes (a session closes the stores it shares).
-func (s *Store) Close() error { return s.Flush() }
+// Close flushes and frees the kept syntax trees (a session closes the
+// stores it shares).
+func (s *Store) Close() error {
+	s.mu.Lock()
+	t := s.trees
+	s.mu.Unlock()
+	t.Clear()
+	return s.Flush()
+}
+
+// Trees returns the store's keeper of syntax trees: an incremental ingest
+// parses a changed file from the tree its last parse kept there
+// (extract.ExtractFileKept).
+func (s *Store) Trees() *extract.Keeper {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.trees == nil {
+		s.trees = extract.NewKeeper(extract.DefaultKeepBytes, extract.DefaultKeepTrees)
+	}
+	return s.trees
+}
 
 // Prepared is the extraction of a file version made before the file was
 // written (an edit tool extracting new contents while it fsyncs them).

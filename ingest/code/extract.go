@@ -72,6 +72,9 @@ func (x *extractor) parsed(size int64) {
 // them in path order whatever the scheduling was.
 func (x *extractor) run(ctx context.Context, files []walk.File) ([]fileResult, error) {
 	out := make([]fileResult, len(files))
+	if !x.incremental && x.store != nil {
+		x.store.Trees().Clear() // the graph is replaced whole
+	}
 	n := x.req.Parallelism
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
@@ -220,6 +223,10 @@ func (x *extractor) extractData(fr *fileResult, h cache.Hash, data []byte) (*ext
 			return p.Result, nil
 		}
 	}
+	if fr.changed && x.store != nil {
+		// A file parsed again: from its kept tree, if any, keeping the new.
+		return extract.ExtractFileKept(x.store.Trees(), rel, data)
+	}
 	return extract.ExtractFile(rel, data)
 }
 
@@ -233,7 +240,9 @@ func Prepare(store *cache.Store, rel string, data []byte) {
 	if store == nil || walk.Classify(data) != walk.Text {
 		return
 	}
-	res, err := extract.ExtractFile(rel, data)
+	// The file an edit tool writes is one an agent works on: its tree is
+	// kept for its next version.
+	res, err := extract.ExtractFileKept(store.Trees(), rel, data)
 	if res == nil {
 		return
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/testcorpus"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 	"github.com/m1nd-go/m1nd/mcpserver/watch"
@@ -23,7 +24,9 @@ import (
 // it) through the dispatcher, with a runtime directory as the server
 // has: the reconciliation the watcher runs after each write. Each
 // iteration appends a function to a different file (edit), adds a file to
-// a package (add), appends to 64 files (edit64), deletes one (delete),
+// a package (add), appends to 64 files (edit64), to the same file or the
+// same 64 files every round (editsame, edit64same: parsed from the trees
+// the round before kept), deletes one (delete),
 // renames one (rename) or adds a requirement to go.mod (manifest: go-std
 // has none, so the case writes one first and ticks once, untimed); every
 // tick must patch the graph without walking the tree.
@@ -54,11 +57,17 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 	generated := []string{filepath.Join(dir, "cmd/compile/internal/ssa/rewritegeneric.go")}
 	// edit64 appends a function to first and then to other files, 64 in
 	// all (a file may be picked twice).
+	// same makes edit64 (and editsame) edit the same files every round,
+	// as an agent edits the files it works on: their trees are kept.
+	same := false
 	edit64 := func(first []string) error {
 		for j := range 64 {
 			f := files[(round*7919+j*131)%len(files)]
 			if j < len(first) {
 				f = first[j]
+			}
+			if first == nil && same {
+				f = files[(j*131)%len(files)]
 			}
 			touched = append(touched, f)
 			fh, err := os.OpenFile(f, os.O_APPEND|os.O_WRONLY, 0)
@@ -96,6 +105,17 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 			return os.WriteFile(filepath.Join(filepath.Dir(f), fmt.Sprintf("m1nd_tick_%d.go", round)), fmt.Appendf(nil, "%s\n\nfunc M1ndBenchAdded%d() {}\n", pkg, round), 0o644)
 		}, nil},
 		{"edit64", -1, func(string) error { return edit64(nil) }, nil},
+		{"editsame", 1, func(string) error {
+			f := files[len(files)/2]
+			touched = append(touched, f)
+			fh, err := os.OpenFile(f, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(fh, "\nfunc M1ndBenchTick%d() {}\n", round)
+			return fh.Close()
+		}, nil},
+		{"edit64same", -1, func(string) error { return edit64(nil) }, nil},
 		// with the largest generated file among the 64 (rewritegeneric.go,
 		// 850 KB: its parse alone is most of a 64-file tick)
 		{"edit64gen", -1, func(string) error { return edit64(generated) }, nil},
@@ -116,7 +136,7 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 	// alone; the tick before the timed ones checks the whole tree. Each
 	// runs right after its manual twin, under the same load.
 	for i := 0; i < len(changes); i++ {
-		if c := changes[i]; c.name == "edit" || strings.HasPrefix(c.name, "edit64") {
+		if c := changes[i]; c.name == "edit" || c.name == "editsame" || strings.HasPrefix(c.name, "edit64") {
 			c.name += "/watch"
 			changes = slices.Insert(changes, i+1, c)
 			i++
@@ -145,6 +165,7 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 	}
 	for _, c := range changes {
 		b.Run("go-std/"+c.name, func(b *testing.B) {
+			same = strings.Contains(c.name, "same")
 			if strings.HasSuffix(c.name, "/watch") {
 				tick(b, "")
 			}
@@ -194,6 +215,11 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 			tooltest.EditP50P99(b, times)
 			slices.Sort(times)
 			b.ReportMetric(100*float64(times[len(times)/2])/float64(full), "pct-of-full")
+			if store, ok := session.RootSharedIfAny(d.Session, dir, tools.IngestCacheKey("code")); ok {
+				n, bytes := store.Trees().Stats()
+				b.ReportMetric(float64(n), "kept-trees")
+				b.ReportMetric(float64(bytes)/1e6, "kept-MB")
+			}
 		})
 	}
 	// The first query after a tick: what the new graph's indexes cost.
