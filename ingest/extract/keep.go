@@ -16,12 +16,14 @@ import (
 	"sync/atomic"
 )
 
-// Default bounds of a Keeper. A go-std file's tree costs ≈ 500 KB on
-// average (treeNodeBytes a named node), so 64 MB holds the trees of the
-// hundred-odd files an agent works on; the count bounds a tree of small
-// files.
+// Default bounds of a Keeper. A go-std file's tree costs 0.2–0.5 MB on
+// average (treeNodeBytes a named node), so 32 MB holds the trees of the
+// files an agent works on (64 go-std files: 14 MB); the trees
+// are C memory on top of the server's peak (BenchmarkDaemonTickEdit:
+// 64 MB kept raised it by about as much, and bought no more than 32).
+// The count bounds trees of small files.
 const (
-	DefaultKeepBytes = 64 << 20
+	DefaultKeepBytes = 32 << 20
 	DefaultKeepTrees = 256
 )
 
