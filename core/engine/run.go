@@ -5,9 +5,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/m1nd-go/m1nd/core/activation"
 	"github.com/m1nd-go/m1nd/core/analysis"
@@ -48,9 +47,9 @@ type run struct {
 	// semDone says D2 already ran, while another ranker's seeds were
 	// being found (findSeeds).
 	semDone bool
-	// primed is closed when priming, started beside merge, has put its
-	// answer in primes (or its error in primeErr).
-	primed   chan struct{}
+	// primed is priming, offered beside merge: its answer is in primes
+	// (or its error in primeErr) once primed.wait returns.
+	primed   *beside
 	primes   []graph.Scored
 	primeErr error
 }
@@ -88,7 +87,7 @@ func (e *Engine) Activate(ctx context.Context, q Query) (*Result, error) {
 	}()
 	defer func() {
 		if r.primed != nil {
-			<-r.primed // a query that failed or cancelled before prime
+			r.primed.wait() // a query that failed or cancelled before prime
 		}
 	}()
 	t := &r.res.Timings
@@ -188,10 +187,12 @@ func mergeSeeds(found, extra []seed.Seed, n int) []seed.Seed {
 	return out
 }
 
-// runDimensions runs the four dimensions concurrently: they read the graph
-// only and each has its own scratch. D1, the longest, runs on the calling
-// goroutine once the others are started, so it never waits behind them
-// for a processor.
+// runDimensions runs the four dimensions and XLR's seed-side work on two
+// goroutines: they read the graph only and each has its own scratch. D1,
+// the longest, runs on the calling goroutine at once; the others are taken
+// longest first from a shared list by a helper goroutine from the start
+// and by this one once D1 is done, so the two cores finish about together
+// (on go-std D1 is about XLR's work plus D4).
 func (r *run) runDimensions() error {
 	ix, g, opts := r.ix, r.g, &r.e.opts
 	var took [graph.NumDimensions]time.Duration
@@ -203,53 +204,68 @@ func (r *run) runDimensions() error {
 			return err
 		}
 	}
-	var eg errgroup.Group
-	if r.req[graph.Semantic] && !r.semDone {
-		eg.Go(timed(graph.Semantic, func() ([]graph.Scored, error) {
-			return ix.sem.Query(r.q.Text, r.pool), nil
-		}))
-	}
-	if r.req[graph.Temporal] {
-		eg.Go(timed(graph.Temporal, func() ([]graph.Scored, error) {
-			// At the graph's clock (its newest change), not the wall
-			// clock: the same question must get the same answer later.
-			return ix.temp.Activate(r.seeds), nil
-		}))
-	}
-	if r.req[graph.Causal] && len(r.seeds) > 0 {
-		r.ws.Lend() // merge's own use of r.ws leaves the lent result alone
-		eg.Go(timed(graph.Causal, func() ([]graph.Scored, error) {
-			return activation.Causal(g, r.seeds, opts.Causal, r.ws)
-		}))
-	}
+	var tasks []func() error // longest first
 	if r.q.XLR && len(r.seeds) > 0 {
-		eg.Go(func() error {
+		tasks = append(tasks, func() error {
 			t0 := time.Now()
 			r.field = r.e.xlr.PrepareWith(g, ix.pool.Importers(), r.seeds)
 			r.fieldTook = time.Since(t0)
 			return nil
 		})
 	}
-	var err error
+	if r.req[graph.Causal] && len(r.seeds) > 0 {
+		r.ws.Lend() // merge's own use of r.ws leaves the lent result alone
+		tasks = append(tasks, timed(graph.Causal, func() ([]graph.Scored, error) {
+			return activation.Causal(g, r.seeds, opts.Causal, r.ws)
+		}))
+	}
+	if r.req[graph.Temporal] {
+		tasks = append(tasks, timed(graph.Temporal, func() ([]graph.Scored, error) {
+			// At the graph's clock (its newest change), not the wall
+			// clock: the same question must get the same answer later.
+			return ix.temp.Activate(r.seeds), nil
+		}))
+	}
+	if r.req[graph.Semantic] && !r.semDone {
+		tasks = append(tasks, timed(graph.Semantic, func() ([]graph.Scored, error) {
+			return ix.sem.Query(r.q.Text, r.pool), nil
+		}))
+	}
+	errs := make([]error, len(tasks)+1)
+	var next atomic.Int32
+	work := func() {
+		for i := int(next.Add(1)); i <= len(tasks); i = int(next.Add(1)) {
+			errs[i] = tasks[i-1]()
+		}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		work()
+	}()
 	if r.req[graph.Structural] && len(r.seeds) > 0 {
 		// D1 and D4 lend their results (Workspace.Lend): merge reads them
 		// before either workspace is used again.
 		r.d1 = ix.pool.Get()
 		r.d1.Lend()
-		err = timed(graph.Structural, func() (res []graph.Scored, err error) {
+		errs[0] = timed(graph.Structural, func() (res []graph.Scored, err error) {
 			res, r.res.Engine, err = activation.Structural(g, r.seeds, opts.Activation, r.d1)
 			return res, err
 		})()
 	}
-	if werr := eg.Wait(); err == nil {
-		err = werr
-	}
+	work()
+	<-done
 	t := &r.res.Timings
 	t.Structural, t.Temporal, t.Causal = took[graph.Structural], took[graph.Temporal], took[graph.Causal]
 	if !r.semDone {
 		t.Semantic = took[graph.Semantic]
 	}
-	return err
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // merge fuses the dimensions into the candidate pool (scores in [0, 1]).
@@ -292,11 +308,9 @@ func (r *run) startPriming() {
 	if r.e.opts.PrimingWeight <= 0 || len(r.seeds) == 0 {
 		return
 	}
-	r.primed = make(chan struct{})
-	go func() {
-		defer close(r.primed)
+	r.primed = offer(func() {
 		r.primes, r.primeErr = r.e.plast.Priming(r.g, r.memory.Seeds)
-	}()
+	})
 }
 
 // prime applies what memory knows to the candidates: query-memory priming
@@ -320,7 +334,7 @@ func (r *run) prime() error {
 		}
 	}
 	if r.primed != nil {
-		<-r.primed
+		r.primed.wait()
 		r.primed = nil
 		if r.primeErr != nil {
 			return fmt.Errorf("engine: priming: %w", r.primeErr)
@@ -393,17 +407,15 @@ func (r *run) cancelNoise() error {
 // started still returns its error; the graph has then learned.
 func (r *run) finish() error {
 	var learnErr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
+	learning := offer(func() {
 		t0 := time.Now()
 		learnErr = r.learn()
 		r.res.Timings.Plasticity = time.Since(t0)
-	}()
+	})
 	t0 := time.Now()
 	err := r.selectTop()
 	r.res.Timings.Analysis = time.Since(t0)
-	<-done
+	learning.wait()
 	if err != nil {
 		return err
 	}
@@ -544,4 +556,36 @@ func poolSize(o Options, q Query) int {
 		n *= 4
 	}
 	return n
+}
+
+// beside is work offered to another goroutine that the offering one takes
+// back if it has not started by the time the answer is needed: on a
+// machine whose other core is busy, the work is then done where it would
+// have been done without the offer, not late on the busy core.
+type beside struct {
+	taken atomic.Bool
+	done  chan struct{}
+	f     func()
+}
+
+// offer starts f on another goroutine unless wait takes it first.
+func offer(f func()) *beside {
+	b := &beside{done: make(chan struct{}), f: f}
+	go func() {
+		if b.taken.CompareAndSwap(false, true) {
+			f()
+			close(b.done)
+		}
+	}()
+	return b
+}
+
+// wait runs f here if no goroutine took it, else waits for it to finish.
+func (b *beside) wait() {
+	if b.taken.CompareAndSwap(false, true) {
+		b.f()
+		close(b.done) // a second wait returns at once
+		return
+	}
+	<-b.done
 }

@@ -8,6 +8,8 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -108,4 +110,21 @@ func digest(t *testing.T, v any) string {
 	}
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
+}
+
+// TestOfferRunsOnce: work offered beside (offer) runs exactly once, on
+// the other goroutine or taken back by wait, and a second wait returns.
+func TestOfferRunsOnce(t *testing.T) {
+	var n atomic.Int64
+	for i := range 2000 {
+		b := offer(func() { n.Add(1) })
+		if i%2 == 0 {
+			runtime.Gosched() // give the other goroutine a chance to take it
+		}
+		b.wait()
+		b.wait()
+		if got := n.Load(); got != int64(i+1) {
+			t.Fatalf("after %d offers f ran %d times", i+1, got)
+		}
+	}
 }
