@@ -6,17 +6,15 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/graph/graphtest"
+	"github.com/m1nd-go/m1nd/core/internal/golden"
 	"github.com/m1nd-go/m1nd/core/plasticity"
 	"github.com/m1nd-go/m1nd/core/seed"
 )
@@ -83,22 +81,7 @@ func TestActivateSequenceGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("testdata", "activate_sequence.golden.json")
-	if *updateGolden {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to write it)", err)
-	}
-	if d := cmp.Diff(string(want), string(data)+"\n"); d != "" {
-		t.Errorf("answers or learned state differ from %s (-want +got):\n%s", path, d)
-	}
+	golden.Check(t, filepath.Join("testdata", "activate_sequence.golden.json"), data, *updateGolden, "answers or learned state")
 }
 
 // digest is the SHA-256 of v's JSON.

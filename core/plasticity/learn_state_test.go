@@ -5,14 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/internal/golden"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite testdata goldens")
@@ -78,20 +76,5 @@ func TestLearningStateGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("testdata", "learning_state.golden.json")
-	if *updateGolden {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to write it)", err)
-	}
-	if d := cmp.Diff(string(want), string(data)+"\n"); d != "" {
-		t.Errorf("learning state differs from %s (-want +got):\n%s", path, d)
-	}
+	golden.Check(t, filepath.Join("testdata", "learning_state.golden.json"), data, *updateGolden, "learning state")
 }
