@@ -86,11 +86,19 @@ func TestIngestWarmsFirstCalls(t *testing.T) {
 	// what is measured.
 	sk := tooltest.MustCall(t, d, "seek", map[string]any{"agent_id": "t", "query": "request pipeline step"})
 	target := sk["results"].([]any)[0].(map[string]any)["node_id"].(string)
-	// The second activate asks another query: an activate's seeds of a
-	// query asked before (the same words) come from a cache.
-	// Without the warm-ups the first call allocates ≈ 640 B a node more
-	// (activate), ≈ 90 (impact); with them ≈ 25 and 8, up to ≈ 45 for
-	// activate under -race. The limit a node lies between.
+	checkFirstCallsWarm(t, d, target, n, "the ingest")
+}
+
+// checkFirstCallsWarm calls activate and impact twice each on d and fails
+// when a first call allocated more than its limit a node above its second:
+// its scratch was not warmed behind what came before (after). The second
+// activate asks another query: an activate's seeds of a query asked before
+// (the same words) come from a cache. Without the warm-ups the first call
+// allocates ≈ 640 B a node more (activate), ≈ 90 (impact); with them ≈ 25
+// and 8, up to ≈ 45 for activate under -race. The limit a node lies
+// between.
+func checkFirstCallsWarm(t *testing.T, d *tools.Dispatcher, target string, n int64, after string) {
+	t.Helper()
 	for _, c := range []struct {
 		tool          string
 		first, second map[string]any
@@ -101,9 +109,9 @@ func TestIngestWarmsFirstCalls(t *testing.T) {
 	} {
 		first := allocated(func() { tooltest.MustCall(t, d, c.tool, c.first) })
 		second := allocated(func() { tooltest.MustCall(t, d, c.tool, c.second) })
-		t.Logf("%s on %d nodes: first call %d B, second %d B", c.tool, n, first, second)
+		t.Logf("%s on %d nodes after %s: first call %d B, second %d B", c.tool, n, after, first, second)
 		if extra := first - second; extra > c.limit*n {
-			t.Errorf("the first %s allocated %d B more than the second (%.1f B a node): its scratch was not warmed behind the ingest", c.tool, extra, float64(extra)/float64(n))
+			t.Errorf("the first %s after %s allocated %d B more than the second (%.1f B a node): its scratch was not warmed behind it", c.tool, after, extra, float64(extra)/float64(n))
 		}
 	}
 }
@@ -191,22 +199,7 @@ func TestPatchWarmsFirstCalls(t *testing.T) {
 	for !session.Built(b, session.EngineKey) || len(d.Session.Running()) > 0 {
 		time.Sleep(10 * time.Millisecond)
 	}
-	n := int64(b.Graph.NumNodes())
-	for _, c := range []struct {
-		tool          string
-		first, second map[string]any
-		limit         int64
-	}{
-		{"activate", map[string]any{"agent_id": "t", "query": "handles step of the request pipeline"}, map[string]any{"agent_id": "t", "query": "Step12 returns the next step"}, 300},
-		{"impact", map[string]any{"agent_id": "t", "node_id": target, "direction": "both"}, map[string]any{"agent_id": "t", "node_id": target, "direction": "both"}, 45},
-	} {
-		first := allocated(func() { tooltest.MustCall(t, d, c.tool, c.first) })
-		second := allocated(func() { tooltest.MustCall(t, d, c.tool, c.second) })
-		t.Logf("%s on %d nodes after a patch: first call %d B, second %d B", c.tool, n, first, second)
-		if extra := first - second; extra > c.limit*n {
-			t.Errorf("the first %s after a patch allocated %d B more than the second (%.1f B a node): its scratch was not warmed behind the tick", c.tool, extra, float64(extra)/float64(n))
-		}
-	}
+	checkFirstCallsWarm(t, d, target, int64(b.Graph.NumNodes()), "a patch")
 }
 
 // TestWarmActivateBuildsNoEngine: the activate warm-up warms the engine a
