@@ -81,21 +81,23 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 		}
 		return nil
 	}
+	// edit1 appends a function to f.
+	edit1 := func(f string) error {
+		touched = append(touched, f)
+		fh, err := os.OpenFile(f, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(fh, "\nfunc M1ndBenchTick%d() {}\n", round)
+		return fh.Close()
+	}
 	changes := []struct {
 		name  string
 		files int // files a tick reingests (-1: some, edits may hit a file twice)
 		apply func(f string) error
 		setup func() error
 	}{
-		{"edit", 1, func(f string) error {
-			touched = append(touched, f)
-			fh, err := os.OpenFile(f, os.O_APPEND|os.O_WRONLY, 0)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(fh, "\nfunc M1ndBenchTick%d() {}\n", round)
-			return fh.Close()
-		}, nil},
+		{"edit", 1, edit1, nil},
 		{"add", 1, func(f string) error {
 			data, err := os.ReadFile(f)
 			if err != nil {
@@ -105,16 +107,7 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 			return os.WriteFile(filepath.Join(filepath.Dir(f), fmt.Sprintf("m1nd_tick_%d.go", round)), fmt.Appendf(nil, "%s\n\nfunc M1ndBenchAdded%d() {}\n", pkg, round), 0o644)
 		}, nil},
 		{"edit64", -1, func(string) error { return edit64(nil) }, nil},
-		{"editsame", 1, func(string) error {
-			f := files[len(files)/2]
-			touched = append(touched, f)
-			fh, err := os.OpenFile(f, os.O_APPEND|os.O_WRONLY, 0)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(fh, "\nfunc M1ndBenchTick%d() {}\n", round)
-			return fh.Close()
-		}, nil},
+		{"editsame", 1, func(string) error { return edit1(files[len(files)/2]) }, nil},
 		{"edit64same", -1, func(string) error { return edit64(nil) }, nil},
 		// with the largest generated file among the 64 (rewritegeneric.go,
 		// 850 KB: its parse alone is most of a 64-file tick)
