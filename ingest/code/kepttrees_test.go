@@ -2,6 +2,7 @@ package code
 
 import (
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -79,7 +80,7 @@ func testKeptTreesChain(t *testing.T, open func(string) *cache.Store) {
 	if n, b := store.Trees().Stats(); n != 0 || b != 0 {
 		t.Errorf("%d trees (%d bytes) kept after Close, want none", n, b)
 	}
-	_ = held
+	runtime.KeepAlive(held) // held like a server holds its graphs
 }
 
 // TestPrepareKeepsTrees: an edit tool's Prepare parses from, and keeps,
