@@ -351,6 +351,11 @@ func ReingestRoot(c *Call, root string) (_ *ingest.Output, err error) {
 			}
 		}()
 	}
+	// The run's extraction blobs and manifest are written once the new
+	// graph is live, not beside its parse (the queue keeps their order; a
+	// crash before them loses only cache).
+	r.holdCacheWrites()
+	defer r.ReleaseCacheWrites()
 	if _, err = c.Session.BuildBundle(kind, r.Build); err != nil {
 		return nil, err
 	}
