@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -171,6 +173,8 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 			times := make([]time.Duration, 0, b.N)
 			phases, ingestMs := map[string]float64{}, 0.0
 			stop := tickProfile(b, strings.ReplaceAll(c.name, "/", "-"))
+			resetPeak()
+			gc0 := collections()
 			cpu0 := processCPU()
 			for i := 0; i < b.N; i++ {
 				round++
@@ -198,6 +202,10 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(collections()-gc0)/float64(b.N), "gc/op")
+			if mb := peakMB(); mb > 0 {
+				b.ReportMetric(mb, "tick-peak-MB")
+			}
 			stop()
 			// Where the time went: the ingest's phases (means), and the
 			// rest of the tick around it (staleness check, publish).
@@ -243,6 +251,34 @@ func processCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// collections is the number of garbage collections the runtime has
+// completed.
+func collections() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// resetPeak starts the process's peak resident memory (VmHWM) again from
+// what it holds now (Linux; elsewhere nothing), so that peakMB reports
+// the peak of the ticks that follow, not the full ingest's.
+func resetPeak() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+
+// peakMB is VmHWM in MB (kB ÷ 1000), 0 where it cannot be read.
+func peakMB() float64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(data)) {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
+			return kb / 1000
+		}
+	}
+	return 0
 }
 
 // tickProfile profiles the timed ticks of one case when M1ND_TICK_PROFILE
