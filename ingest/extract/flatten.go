@@ -18,6 +18,7 @@ package extract
 #include "tree_sitter/api.h"
 #include "ts_internal/tree.h"
 #include "ts_internal/language.h"
+#include "arena.h"
 
 typedef struct {
 	uint32_t start, end;
@@ -357,6 +358,44 @@ static void m1_edit(TSTree *t, uint32_t start, uint32_t old_end, uint32_t new_en
 	ts_tree_edit(t, &e);
 }
 
+// m1_arena_parse parses src with a parser of its own made in a: the
+// parser, the tree and all the parse allocates live in the arena until
+// m1_arena_done. *pp receives the parser.
+static TSTree *m1_arena_parse(m1_arena *a, const TSLanguage *lang, const char *src,
+		uint32_t len, uint32_t *count, TSParser **pp) {
+	m1_cur = a;
+	TSParser *p = ts_parser_new();
+	TSTree *t = NULL;
+	if (ts_parser_set_language(p, lang)) {
+		t = ts_parser_parse_string(p, NULL, src, len);
+		if (t != NULL) {
+			*count = ts_node_descendant_count(ts_tree_root_node(t));
+		}
+	}
+	m1_cur = NULL;
+	*pp = p;
+	return t;
+}
+
+// m1_arena_done deletes p (an external scanner may hold libc memory of its
+// own; the arena's frees are no-ops) and takes the arena's memory back:
+// the tree p parsed is gone with it.
+static void m1_arena_done(m1_arena *a, TSParser *p) {
+	m1_cur = a;
+	ts_parser_delete(p);
+	m1_cur = NULL;
+	m1_arena_reset(a);
+}
+
+// m1_arena_walk walks t (m1_walk), then ends the arena's file (m1_arena_done).
+static uint32_t m1_arena_walk(m1_arena *a, TSParser *p, const TSTree *t, m1_node *out, uint32_t cap,
+		const uint8_t *named, uint32_t nsym, int32_t *last, uint32_t max_depth,
+		uint32_t *errors, uint32_t *dropped) {
+	uint32_t n = m1_walk(t, out, cap, named, nsym, last, max_depth, errors, dropped);
+	m1_arena_done(a, p);
+	return n;
+}
+
 static size_t m1_off_parent(void) { return offsetof(m1_node, parent); }
 static size_t m1_off_kind(void) { return offsetof(m1_node, kind); }
 
@@ -365,9 +404,10 @@ static size_t m1_off_kind(void) { return offsetof(m1_node, kind); }
 // malloc/free (to let programs plug in their own allocator); with the default
 // hooks they end in libc anyway, so this changes no ownership rule and only
 // removes a C→Go→C round trip per allocation (~15% of parse time measured on
-// the Go standard library).
+// the Go standard library). The hooks installed go to libc except inside an
+// arena's calls (arena.h).
 static void m1_use_libc_allocator(void) {
-	ts_set_allocator(malloc, calloc, realloc, free);
+	ts_set_allocator(m1_malloc, m1_calloc, m1_realloc, m1_free);
 }
 */
 import "C"
@@ -437,6 +477,10 @@ func (w *worker) parseFlat(src []byte, named []uint8) (nodes []fnode, errs, cut 
 // tree with its source (nil: a parse from nothing), which it consumes.
 // With keep the new tree is returned instead of freed.
 func (w *worker) parseFlatFrom(src []byte, named []uint8, old *kept, keep bool) (nodes []fnode, errs, cut int, tr ctree, ok bool) {
+	if old == nil && !keep && !w.cursorWalk {
+		nodes, errs, cut, ok = w.parseArena(src, named)
+		return nodes, errs, cut, nil, ok
+	}
 	var count C.uint32_t
 	var prev ctree
 	if old != nil {
@@ -477,6 +521,32 @@ func (w *worker) parseFlatFrom(src []byte, named []uint8, old *kept, keep bool) 
 		tr = nil
 	}
 	return s.nodes[:int(got)], int(e), int(c), tr, true
+}
+
+// parseArena is parseFlat for a tree nobody keeps: the parse runs in an
+// arena (arena.h), whose memory is taken back in one piece after the walk
+// instead of subtree by subtree.
+func (w *worker) parseArena(src []byte, named []uint8) (nodes []fnode, errs, cut int, ok bool) {
+	a := takeArena()
+	defer giveArena(a)
+	var count C.uint32_t
+	var p *C.TSParser
+	tr := C.m1_arena_parse(a, (*C.TSLanguage)(w.lang), srcPtr(src), C.uint32_t(len(src)), &count, &p)
+	n := int(count)
+	if tr == nil || n <= 0 {
+		C.m1_arena_done(a, p)
+		return nil, 0, 0, tr != nil
+	}
+	s := &w.scratch
+	if cap(s.nodes) < n {
+		s.nodes = make([]fnode, n)
+		s.last = make([]int32, n)
+	}
+	var e, c C.uint32_t
+	got := C.m1_arena_walk(a, p, tr, (*C.m1_node)(unsafe.Pointer(&s.nodes[0])), C.uint32_t(n),
+		(*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named)),
+		(*C.int32_t)(unsafe.Pointer(&s.last[0])), C.uint32_t(maxTreeDepth), &e, &c)
+	return s.nodes[:int(got)], int(e), int(c), true
 }
 
 // ctree is a tree-sitter tree (kept between parses of a file).

@@ -45,6 +45,7 @@ func newGrammar(name string, ptr func() unsafe.Pointer) *grammar {
 // worker is a parser bound to one grammar plus the flatten buffers it reuses.
 type worker struct {
 	parser  cparser
+	lang    unsafe.Pointer // the grammar's TSLanguage
 	scratch flatScratch
 	// cursorWalk flattens with a TSTreeCursor (m1_flatten): the reference
 	// the subtree walk is tested against, never set in an ingest.
@@ -144,7 +145,7 @@ func (g *grammar) get() (*worker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s grammar: %w", g.name, err)
 	}
-	w := &worker{parser: p}
+	w := &worker{parser: p, lang: g.ptr()}
 	// sync.Pool may drop idle workers at any GC; the cleanup frees the C
 	// parser when that happens.
 	runtime.AddCleanup(w, deleteParser, p)

@@ -31,7 +31,7 @@ func freshFlat(t testing.TB, g *grammar, src []byte) flatResult {
 		t.Fatal(err)
 	}
 	defer deleteParser(p)
-	w := &worker{parser: p}
+	w := &worker{parser: p, lang: g.ptr()}
 	nodes, errs, cut, ok := w.parseFlat(src, g.named)
 	if !ok {
 		t.Fatal("no tree")

@@ -8,6 +8,7 @@ import "runtime/debug"
 // callers run it once per ingest, not per file.
 func ReleaseMemory() {
 	debug.FreeOSMemory()
+	freeIdleArenas()
 	trimC()
 }
 
@@ -15,5 +16,9 @@ func ReleaseMemory() {
 // without a Go collection. Parsing a tree's worth of files leaves glibc
 // holding what tree-sitter freed — 190 MB after go-std's extraction, kept
 // resident under everything the ingest builds next — so the code adapter
-// calls it when extraction parsed many files.
-func ReleaseParserMemory() { trimC() }
+// calls it when extraction parsed many files. Idle parse arenas are freed
+// first (the next parse makes one again).
+func ReleaseParserMemory() {
+	freeIdleArenas()
+	trimC()
+}

@@ -22,7 +22,7 @@ func flatBoth(t *testing.T, g *grammar, src []byte) (walk, cursor []fnode, we, c
 			t.Fatal(err)
 		}
 		defer deleteParser(p)
-		w := &worker{parser: p, cursorWalk: cursorWalk}
+		w := &worker{parser: p, lang: g.ptr(), cursorWalk: cursorWalk}
 		nodes, errs, cut, ok := w.parseFlat(src, g.named)
 		if !ok {
 			t.Fatal("no tree")
