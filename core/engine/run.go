@@ -159,23 +159,33 @@ func mergeSeeds(found, extra []seed.Seed, n int) []seed.Seed {
 	if len(extra) == 0 {
 		return found
 	}
-	at := make(map[graph.NodeID]int, len(found)+len(extra))
 	out := append(make([]seed.Seed, 0, len(found)+len(extra)), found...)
-	for i, s := range out {
-		at[s.Node] = i
+	// A node's place is looked up by scanning out from its end (the last
+	// place a node was given wins, as a map's last write did): activate
+	// adds seek's 20 to at most a few hundred, where building a map cost
+	// more time and allocation than the scans. Large lists keep the map.
+	var at map[graph.NodeID]int
+	if len(extra)*len(out) > maxSeedScan {
+		at = make(map[graph.NodeID]int, len(found)+len(extra))
+		for i, s := range out {
+			at[s.Node] = i
+		}
 	}
 	for _, s := range extra {
 		if int(s.Node) < 0 || int(s.Node) >= n || !(s.Relevance > 0) || !graph.IsFinite(s.Relevance) {
 			continue
 		}
 		s.Relevance = min(s.Relevance, 1)
-		if i, ok := at[s.Node]; ok {
+		i, ok := placeOf(out, at, s.Node)
+		if ok {
 			if s.Relevance > out[i].Relevance {
 				out[i] = s
 			}
 			continue
 		}
-		at[s.Node] = len(out)
+		if at != nil {
+			at[s.Node] = len(out)
+		}
 		out = append(out, s)
 	}
 	slices.SortFunc(out, func(a, b seed.Seed) int {
@@ -185,6 +195,24 @@ func mergeSeeds(found, extra []seed.Seed, n int) []seed.Seed {
 		return cmp.Compare(a.Node, b.Node)
 	})
 	return out
+}
+
+// maxSeedScan bounds mergeSeeds' scans (extra × found seeds) before it
+// indexes the seeds in a map instead (a variable: tests take both ways).
+var maxSeedScan = 1 << 14
+
+// placeOf is the last place of node in out, from at when it is given.
+func placeOf(out []seed.Seed, at map[graph.NodeID]int, node graph.NodeID) (int, bool) {
+	if at != nil {
+		i, ok := at[node]
+		return i, ok
+	}
+	for i := len(out) - 1; i >= 0; i-- {
+		if out[i].Node == node {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // runDimensions runs the four dimensions and XLR's seed-side work on two

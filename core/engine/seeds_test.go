@@ -1,10 +1,13 @@
 package engine
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/graph/graphtest"
 	"github.com/m1nd-go/m1nd/core/seed"
 )
@@ -67,5 +70,47 @@ func TestMoreSeedsAreSeeds(t *testing.T) {
 		if d := cmp.Diff(w.Activated, r.Activated); d != "" {
 			t.Errorf("%s: activated (-up front +beside):\n%s", tc.name, d)
 		}
+	}
+}
+
+// TestMergeSeedsScanEqualsMap: the scans mergeSeeds makes for short lists
+// answer as the map it keeps for long ones, with repeated nodes in both
+// lists, nodes outside the graph and equal relevances.
+func TestMergeSeedsScanEqualsMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 16))
+	list := func(n, nodes int) []seed.Seed {
+		out := make([]seed.Seed, n)
+		for i := range out {
+			out[i] = seed.Seed{Node: graph.NodeID(rng.IntN(nodes + 3)), Relevance: float32(rng.IntN(12)) / 10, Match: seed.Match(rng.IntN(4))}
+		}
+		return out
+	}
+	defer func(v int) { maxSeedScan = v }(maxSeedScan)
+	for round := range 300 {
+		nodes := 5 + rng.IntN(400)
+		found, extra := list(rng.IntN(250), nodes), list(rng.IntN(40), nodes)
+		maxSeedScan = 1 << 30
+		scan := mergeSeeds(slices.Clone(found), extra, nodes)
+		maxSeedScan = 0
+		byMap := mergeSeeds(slices.Clone(found), extra, nodes)
+		if d := cmp.Diff(byMap, scan); d != "" {
+			t.Fatalf("round %d (-map +scan):\n%s", round, d)
+		}
+	}
+}
+
+// TestMergeSeedsAllocations: adding seek's 20 seeds to 200 found makes
+// one list and nothing else (a map of the seeds was two thirds of what
+// the merge allocated).
+func TestMergeSeedsAllocations(t *testing.T) {
+	found, extra := make([]seed.Seed, 200), make([]seed.Seed, 20)
+	for i := range found {
+		found[i] = seed.Seed{Node: graph.NodeID(3 * i), Relevance: 0.5}
+	}
+	for i := range extra {
+		extra[i] = seed.Seed{Node: graph.NodeID(5 * i), Relevance: 0.7}
+	}
+	if n := testing.AllocsPerRun(50, func() { mergeSeeds(found, extra, 1000) }); n > 1 {
+		t.Errorf("%v allocations a merge, want 1", n)
 	}
 }
