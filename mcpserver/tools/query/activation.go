@@ -74,12 +74,12 @@ func registerActivation(r *tools.Registry) {
 }
 
 type activatedJSON struct {
-	NodeID     string             `json:"node_id"`
-	Label      string             `json:"label"`
-	Type       string             `json:"type"`
-	Activation float64            `json:"activation"`
-	Dimensions map[string]float64 `json:"dimensions"`
-	PageRank   float64            `json:"pagerank"`
+	NodeID     string          `json:"node_id"`
+	Label      string          `json:"label"`
+	Type       string          `json:"type"`
+	Activation float64         `json:"activation"`
+	Dimensions dimensionScores `json:"dimensions"`
+	PageRank   float64         `json:"pagerank"`
 	// Feedback is the node's learned relevance for this query in (−1, 1),
 	// from learn calls on it or a similar query (absent when none).
 	Feedback float64 `json:"feedback,omitempty"`
@@ -88,6 +88,24 @@ type activatedJSON struct {
 	TrustFactor float64         `json:"trust_factor,omitempty" jsonschema:"Score × from the file's fix history (trust_weight); absent when 1."`
 	Tags        []string        `json:"tags"`
 	Provenance  *tools.ProvJSON `json:"provenance,omitempty"`
+}
+
+// dimensionScores is a node's score in each dimension, in [0, 1]. Its
+// fields are in the order of their names, as the map it replaced was
+// encoded, so answers are byte for byte what they were; a struct spares
+// each node a map and the encoder's sorting of its keys.
+type dimensionScores struct {
+	Causal     float64 `json:"causal"`
+	Semantic   float64 `json:"semantic"`
+	Structural float64 `json:"structural"`
+	Temporal   float64 `json:"temporal"`
+}
+
+func dimensionsOf(d [graph.NumDimensions]float32) dimensionScores {
+	return dimensionScores{
+		Causal: tools.R3(d[graph.Causal]), Semantic: tools.R3(d[graph.Semantic]),
+		Structural: tools.R3(d[graph.Structural]), Temporal: tools.R3(d[graph.Temporal]),
+	}
 }
 
 type seedJSON struct {
@@ -166,13 +184,9 @@ func seekSeeds(c *tools.Call, b *session.Bundle, q string) []seed.Seed {
 func activateJSON(c *tools.Call, g *graph.Graph, res *engine.Result, withSeeds bool, topK int) activateOutput {
 	act := make([]activatedJSON, 0, len(res.Activated))
 	for _, n := range res.Activated {
-		dims := map[string]float64{}
-		for d, name := range tools.DimensionNames {
-			dims[name] = tools.R3(n.Dims[d])
-		}
 		act = append(act, activatedJSON{
 			NodeID: g.ExternalID(n.ID), Label: g.Label(n.ID), Type: tools.TypeName(g.Type(n.ID)),
-			Activation: tools.R3(n.Activation), Dimensions: dims, PageRank: tools.R3(n.PageRank), Feedback: tools.R3(n.Feedback),
+			Activation: tools.R3(n.Activation), Dimensions: dimensionsOf(n.Dims), PageRank: tools.R3(n.PageRank), Feedback: tools.R3(n.Feedback),
 			TrustFactor: shownFactor(n.Weight),
 			Tags:        tools.OrEmpty(g.Tags(n.ID)), Provenance: tools.ProvOf(g, n.ID),
 		})
