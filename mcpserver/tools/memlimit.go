@@ -48,11 +48,19 @@ const (
 	// keeps below it for pacing errors (memoryLimitHeapGoalHeadroomPercent
 	// in runtime/mgcpacer.go): the heap's goal is (limit − non-heap) × 97 %.
 	goalReserve = 3
-	// bytesPerNode and bytesPerEdge bound what a reingest of one changed
-	// file allocates on a graph of that size (go-std, 120 K nodes and
-	// 734 K edges: 61 MB, tick64b.md).
+	// bytesPerNode and bytesPerEdge bound what a reingest of up to 64
+	// changed files allocates on a graph of that size (go-std, 120 K
+	// nodes and 734 K edges: 61 MB; a 64-file tick 57 MB since its cache
+	// writes run after it, a one-file tick 35 MB: tick64b.md, tick64i.md).
 	bytesPerNode = 200
 	bytesPerEdge = 56
+	// roomTicks is how many such runs' garbage a reservation holds: a
+	// burst of 64-file ticks collects every second tick instead of every
+	// tick, and a collection marks the whole live heap (≈ 95 ms of CPU on
+	// go-std, a fifth of such a tick's, tick64i.md). The peak during a
+	// burst rises by the room added (go-std: ≈ 510 → 545–580 MB; a full
+	// ingest's is untouched: it reserves no room).
+	roomTicks = 2
 )
 
 // memoryPolicy is process-wide, as the runtime's limit is: every session
@@ -193,11 +201,10 @@ func liveHeap() uint64 {
 }
 
 // GraphChangeRoom is a reservation's room for a graph of nodes and edges:
-// what a one-file tick allocates per node and edge on go-std (tick64b.md),
-// most of it the splice's fresh node and edge arrays. A 64-file tick
-// allocates more (104 MB) and may still run a collection or two.
+// roomTicks times what a tick of up to 64 files allocates per node and
+// edge on go-std, most of it the splice's fresh node and edge arrays.
 func GraphChangeRoom(nodes, edges int) uint64 {
-	return uint64(nodes)*bytesPerNode + uint64(edges)*bytesPerEdge
+	return roomTicks * (uint64(nodes)*bytesPerNode + uint64(edges)*bytesPerEdge)
 }
 
 // RoomHold keeps a reservation's room past the run that made it, until
