@@ -40,6 +40,7 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 	t0 := time.Now()
 	tooltest.MustCall(b, d, "ingest", map[string]any{"agent_id": "bench", "path": dir})
 	full := time.Since(t0)
+	ingestPeak := peakMB() // the process's peak up to the full ingest's answer
 	// Only files the graph holds: the walk skips some directories
 	// (cmd/dist: "dist" is a build output name), where a change is no
 	// change of the graph.
@@ -205,6 +206,7 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 			b.ReportMetric(float64(collections()-gc0)/float64(b.N), "gc/op")
 			if mb := peakMB(); mb > 0 {
 				b.ReportMetric(mb, "tick-peak-MB")
+				b.ReportMetric(ingestPeak, "ingest-peak-MB")
 			}
 			stop()
 			// Where the time went: the ingest's phases (means), and the
