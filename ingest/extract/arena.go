@@ -2,6 +2,8 @@ package extract
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/include -std=c11
+// mmap's MAP_ANONYMOUS (arena.h) is outside strict C11.
+#define _DEFAULT_SOURCE
 #define M1_ARENA_POOL_ONLY
 #include "arena.h"
 */

@@ -16,6 +16,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
+#include <sys/mman.h>
+#endif
 
 typedef struct m1_chunk {
 	struct m1_chunk *next;
@@ -37,8 +40,28 @@ typedef struct {
 #define M1_CHUNK_MIN ((size_t)256 << 10)
 #define M1_CHUNK_MAX ((size_t)4 << 20)
 // M1_ARENA_KEEP bounds what an arena keeps between files: a large file's
-// chunks past it go back to libc at the reset.
+// chunks past it are unmapped at the reset.
 #define M1_ARENA_KEEP ((size_t)2 << 20)
+
+// Chunks are mapped from the kernel, not taken from libc: a chunk freed
+// goes back at once, where glibc kept chunks below its (rising) mmap
+// threshold in its own heaps, resident until a trim.
+static m1_chunk *m1_chunk_map(size_t cap) {
+#ifdef _WIN32
+	return malloc(M1_CHUNK_HDR + cap);
+#else
+	void *p = mmap(NULL, M1_CHUNK_HDR + cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+#endif
+}
+
+static void m1_chunk_unmap(m1_chunk *c) {
+#ifdef _WIN32
+	free(c);
+#else
+	munmap(c, M1_CHUNK_HDR + c->cap);
+#endif
+}
 
 // m1_arena_new returns an empty arena.
 static m1_arena *m1_arena_new(void) { return calloc(1, sizeof(m1_arena)); }
@@ -47,7 +70,7 @@ static m1_arena *m1_arena_new(void) { return calloc(1, sizeof(m1_arena)); }
 static void m1_arena_free(m1_arena *a) {
 	for (m1_chunk *c = a->first; c != NULL;) {
 		m1_chunk *next = c->next;
-		free(c);
+		m1_chunk_unmap(c);
 		c = next;
 	}
 	free(a);
@@ -79,7 +102,7 @@ static m1_chunk *m1_arena_grow(m1_arena *a, size_t need) {
 	if (cap < need) {
 		cap = need;
 	}
-	m1_chunk *c = malloc(M1_CHUNK_HDR + cap);
+	m1_chunk *c = m1_chunk_map(cap);
 	if (c == NULL) {
 		return NULL;
 	}
@@ -184,7 +207,7 @@ static void m1_arena_reset(m1_arena *a) {
 		if (held + c->cap > M1_ARENA_KEEP && held > 0) {
 			*link = c->next;
 			a->held -= c->cap;
-			free(c);
+			m1_chunk_unmap(c);
 			continue;
 		}
 		held += c->cap;

@@ -11,6 +11,8 @@ package extract
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/include -std=c11
+// mmap's MAP_ANONYMOUS (arena.h) is outside strict C11.
+#define _DEFAULT_SOURCE
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
