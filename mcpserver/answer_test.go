@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/m1nd-go/m1nd/mcpserver/internal/race"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -113,7 +114,7 @@ func TestToolCallsAnswerAsToolAnswer(t *testing.T) {
 // TestToolAnswerAllocatesLess: a large answer is written with fewer
 // bytes allocated than the SDK's way, which copies it four times.
 func TestToolAnswerAllocatesLess(t *testing.T) {
-	if raceOn {
+	if race.Enabled {
 		t.Skip("allocation is not measured under the race detector")
 	}
 	text := `{"activated":[` + strings.Repeat(`{"id":"file::src/a/b.go::func::Name","score":0.25,"dims":[0.1,0.2]},`, 300) + `{}]}`

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/m1nd-go/m1nd/core/engine"
+	"github.com/m1nd-go/m1nd/mcpserver/internal/race"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
@@ -258,7 +259,7 @@ func TestPatternsTeachingErrors(t *testing.T) {
 // on a ≈ 350 MB heap, each collection it set off scanning that heap whole,
 // most of the first twins call's 3.4 s (issue 29).
 func TestTwinUnitsReuseBuffers(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("allocation bounds do not hold under the race detector")
 	}
 	files := map[string]string{}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/mcpserver/internal/race"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
@@ -40,7 +41,7 @@ func TestDimensionScoresEncodeAsTheMap(t *testing.T) {
 			t.Fatalf("round %d (-map +struct):\n%s", round, d)
 		}
 	}
-	if raceEnabled {
+	if race.Enabled {
 		return // the allocation bound below does not hold under the race detector
 	}
 	node := activatedJSON{NodeID: "file::a.go::F", Label: "F", Type: "function", Dimensions: dimensionsOf([graph.NumDimensions]float32{0.5, 0.25, 0.125, 1}), Tags: []string{}}

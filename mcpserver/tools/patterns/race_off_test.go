@@ -1,5 +1,0 @@
-//go:build !race
-
-package patterns
-
-const raceEnabled = false
