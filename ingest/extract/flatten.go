@@ -451,6 +451,14 @@ type flatScratch struct {
 	anc   [maxTreeDepth]int32
 }
 
+// reserve makes room for a tree of n nodes.
+func (s *flatScratch) reserve(n int) {
+	if cap(s.nodes) < n {
+		s.nodes = make([]fnode, n)
+		s.last = make([]int32, n)
+	}
+}
+
 // cparser is a tree-sitter parser owned by a worker.
 type cparser = *C.TSParser
 
@@ -503,10 +511,7 @@ func (w *worker) parseFlatFrom(src []byte, named []uint8, old *kept, keep bool) 
 		C.ts_tree_delete(tr)
 		return nil, 0, 0, nil, true
 	}
-	if cap(s.nodes) < n {
-		s.nodes = make([]fnode, n)
-		s.last = make([]int32, n)
-	}
+	s.reserve(n)
 	var e, c C.uint32_t
 	var got C.uint32_t
 	if w.cursorWalk {
@@ -540,10 +545,7 @@ func (w *worker) parseArena(src []byte, named []uint8) (nodes []fnode, errs, cut
 		return nil, 0, 0, tr != nil
 	}
 	s := &w.scratch
-	if cap(s.nodes) < n {
-		s.nodes = make([]fnode, n)
-		s.last = make([]int32, n)
-	}
+	s.reserve(n)
 	var e, c C.uint32_t
 	got := C.m1_arena_walk(a, p, tr, (*C.m1_node)(unsafe.Pointer(&s.nodes[0])), C.uint32_t(n),
 		(*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named)),
