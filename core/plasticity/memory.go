@@ -48,7 +48,13 @@ func newMemory(capacity int) memory {
 // seedKeys returns the sorted unique external IDs of seeds, at most limit
 // (limit ≤ 0: no limit); the first seeds given win when capping.
 func seedKeys(g *graph.Graph, seeds []graph.NodeID, limit int) []string {
-	return appendSeedKeys(make([]string, 0, len(seeds)), g, seeds, limit)
+	n := len(seeds)
+	if limit > 0 {
+		// Activate hands over the seed finder's few hundred seeds and
+		// keeps 16: room for all of them was ≈ 3.5 KB of garbage a use.
+		n = min(n, limit)
+	}
+	return appendSeedKeys(make([]string, 0, n), g, seeds, limit)
 }
 
 // appendSeedKeys is seedKeys into out (which must be empty).
@@ -70,6 +76,9 @@ func appendSeedKeys(out []string, g *graph.Graph, seeds []graph.NodeID, limit in
 // nodes must be sorted strongest first; at most maxNodes are kept.
 func (m *memory) record(g *graph.Graph, query string, seeds []graph.NodeID, nodes []graph.Scored, at time.Time, maxSeeds, maxNodes int) {
 	rec := memRecord{query: strings.Clone(query), seeds: seedKeys(g, seeds, maxSeeds), at: at}
+	if n := min(len(nodes), maxNodes); n > 0 {
+		rec.nodes = make([]memNode, 0, n) // one allocation, not append's doublings
+	}
 	for _, s := range nodes {
 		if len(rec.nodes) == maxNodes {
 			break
