@@ -30,6 +30,7 @@ type run struct {
 	// re-rank before the final cut.
 	pool int
 	ws   *activation.Workspace
+	sc   *runScratch
 	// d1 is D1's scratch, kept until merge has read the result it lends.
 	d1  *activation.Workspace
 	res *Result
@@ -73,8 +74,10 @@ func (e *Engine) Activate(ctx context.Context, q Query) (*Result, error) {
 		pool: poolSize(e.opts, q),
 		ws:   ix.pool.Get(),
 		res:  &Result{Query: q.Text, Generation: ix.gen},
+		sc:   scratchPool.Get().(*runScratch),
 	}
 	defer ix.pool.Put(r.ws)
+	defer putScratch(r.sc) // deferred first, so it runs after priming is waited for
 	defer func() {
 		if r.d1 != nil {
 			ix.pool.Put(r.d1)
@@ -306,8 +309,8 @@ func (r *run) merge() error {
 		return fmt.Errorf("engine: feedback: %w", err)
 	}
 	r.startPriming()
-	r.feedback = make(map[graph.NodeID]float32, len(rel))
-	var keep []graph.NodeID
+	r.feedback = r.sc.feedback
+	keep := r.sc.keep[:0]
 	for _, f := range rel {
 		r.feedback[f.Node] = f.Score
 		if f.Score > 0 {
@@ -319,8 +322,10 @@ func (r *run) merge() error {
 	if err != nil {
 		return err
 	}
-	r.nodes = make([]Node, len(merged))
-	r.at = make(map[graph.NodeID]int, len(merged))
+	r.sc.keep = keep
+	r.nodes = sized(r.sc.nodes, len(merged))
+	r.sc.nodes = r.nodes
+	r.at = r.sc.at
 	for i, m := range merged {
 		r.nodes[i] = Node{ID: m.Node, Activation: m.Score, Dims: m.Dims, DimCount: m.DimCount, PageRank: r.g.PageRank(m.Node), Gate: 1}
 		r.at[m.Node] = i
@@ -352,7 +357,8 @@ func (r *run) prime() error {
 	if len(r.nodes) == 0 {
 		return nil
 	}
-	rest := make([]float32, len(r.nodes)) // Π(1 − b) of the boosts
+	rest := sized(r.sc.rest, len(r.nodes)) // Π(1 − b) of the boosts
+	r.sc.rest = rest
 	for i := range rest {
 		rest[i] = 1
 	}
@@ -402,7 +408,8 @@ func (r *run) cancelNoise() error {
 	if !r.q.XLR || len(r.nodes) == 0 || len(r.seeds) == 0 {
 		return nil
 	}
-	cand := make([]graph.Scored, len(r.nodes))
+	cand := sized(r.sc.cand, len(r.nodes))
+	r.sc.cand = cand
 	for i, n := range r.nodes {
 		cand[i] = graph.Scored{Node: n.ID, Score: n.Activation}
 	}
@@ -453,13 +460,14 @@ func (r *run) finish() error {
 // selectTop cuts the final ranking to top_k and runs the analyses asked
 // for over the whole candidate pool, which is broader than top_k.
 func (r *run) selectTop() error {
-	rank := make([]graph.Scored, 0, len(r.nodes))
+	rank := r.sc.rank[:0]
 	for _, n := range r.nodes {
 		if r.q.Keep == nil || r.q.Keep(n.ID) {
 			s := finite.Clamp(n.Activation, 0, 1) * r.weight(n.ID)
 			rank = append(rank, graph.Scored{Node: n.ID, Score: s})
 		}
 	}
+	r.sc.rank = rank
 	top := graph.SelectTop(rank, r.q.TopK)
 	r.res.Activated = make([]Node, len(top))
 	for i, t := range top {
@@ -470,8 +478,9 @@ func (r *run) selectTop() error {
 	if !r.q.GhostEdges && !r.q.StructuralHoles {
 		return nil
 	}
-	all := make([]graph.Scored, len(r.nodes))
-	dimMap := make(map[graph.NodeID][graph.NumDimensions]float32, len(r.nodes))
+	all := sized(r.sc.all, len(r.nodes))
+	r.sc.all = all
+	dimMap := r.sc.dimMap
 	for i, n := range r.nodes {
 		all[i] = graph.Scored{Node: n.ID, Score: finite.Clamp(n.Activation, 0, 1)}
 		dimMap[n.ID] = n.Dims
@@ -519,7 +528,8 @@ func (r *run) learn() error {
 	if r.q.NoLearn || len(r.seeds) == 0 {
 		return nil
 	}
-	act := make([]graph.Scored, len(r.nodes))
+	act := sized(r.sc.act, len(r.nodes))
+	r.sc.act = act
 	for i, n := range r.nodes {
 		act[i] = graph.Scored{Node: n.ID, Score: n.Activation}
 	}
