@@ -254,7 +254,8 @@ func (r *run) runDimensions() error {
 		tasks = append(tasks, timed(graph.Temporal, func() ([]graph.Scored, error) {
 			// At the graph's clock (its newest change), not the wall
 			// clock: the same question must get the same answer later.
-			return ix.temp.Activate(r.seeds), nil
+			r.sc.temporal = ix.temp.AppendActivate(r.sc.temporal[:0], r.seeds)
+			return r.sc.temporal, nil
 		}))
 	}
 	if r.req[graph.Semantic] && !r.semDone {

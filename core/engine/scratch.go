@@ -6,7 +6,7 @@ import (
 	"github.com/m1nd-go/m1nd/core/graph"
 )
 
-// runScratch is a query's candidate lists and maps from merge to the
+// runScratch is a query's candidate lists and maps from D3 and merge to the
 // top-k cut, which no answer keeps: taken from scratchPool by Activate
 // and given back when it returns. Why: made fresh they were ≈ 13 KB of
 // every go-std activate's garbage, and each byte brings the next mark of
@@ -22,6 +22,7 @@ type runScratch struct {
 	all      []graph.Scored // the analyses' activation
 	act      []graph.Scored // learning's activation (beside selectTop)
 	dimMap   map[graph.NodeID][graph.NumDimensions]float32
+	temporal []graph.Scored // D3's result, read by merge
 }
 
 var scratchPool = sync.Pool{New: func() any {
@@ -46,7 +47,7 @@ func putScratch(sc *runScratch) {
 	*sc = runScratch{
 		nodes: sc.nodes[:0], at: sc.at, feedback: sc.feedback, keep: sc.keep[:0],
 		rest: sc.rest[:0], cand: sc.cand[:0], rank: sc.rank[:0], all: sc.all[:0],
-		act: sc.act[:0], dimMap: sc.dimMap,
+		act: sc.act[:0], dimMap: sc.dimMap, temporal: sc.temporal[:0],
 	}
 	scratchPool.Put(sc)
 }

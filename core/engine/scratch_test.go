@@ -12,9 +12,9 @@ import (
 
 // TestActivateReusesItsScratch: a query's candidate lists and maps come
 // from the pool, so a repeated learning query with XLR allocates at most
-// 94 times (105 when merge, priming, XLR, the cut and learning each made
-// their own), and a query run on a scratch another query left behind
-// answers as on a fresh one.
+// 93 times (105 when merge, priming, XLR, the cut and learning each made
+// their own, 94 when D3 still returned a fresh slice), and a query run on
+// a scratch another query left behind answers as on a fresh one.
 func TestActivateReusesItsScratch(t *testing.T) {
 	g := graphtest.PowerLaw(3000, 7800, 21)
 	// No learning in the comparison: the other query must not change
@@ -36,7 +36,7 @@ func TestActivateReusesItsScratch(t *testing.T) {
 		if _, err := e.Activate(context.Background(), q); err != nil {
 			t.Fatal(err)
 		}
-	}); n > 94 {
-		t.Fatalf("activate: %.0f allocations a query, want at most 94", n)
+	}); n > 93 {
+		t.Fatalf("activate: %.0f allocations a query, want at most 93", n)
 	}
 }

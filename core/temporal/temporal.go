@@ -299,6 +299,28 @@ func (x *Index) ActivateAt(seeds []graph.Scored, now time.Time) []graph.Scored {
 		sc = &activateScratch{}
 	}
 	defer x.scratch.Put(sc)
+	x.scoreAt(sc, seeds, now)
+	return slices.Clone(sc.out)
+}
+
+// AppendActivate appends Activate's result for seeds to dst and returns
+// the extended slice: a caller that keeps a buffer between queries (the
+// engine) allocates nothing for the answer.
+func (x *Index) AppendActivate(dst, seeds []graph.Scored) []graph.Scored {
+	if len(seeds) == 0 {
+		return dst
+	}
+	sc, ok := x.scratch.Get()
+	if !ok {
+		sc = &activateScratch{}
+	}
+	defer x.scratch.Put(sc)
+	x.scoreAt(sc, seeds, x.Reference())
+	return append(dst, sc.out...)
+}
+
+// scoreAt leaves ActivateAt's answer in sc.out.
+func (x *Index) scoreAt(sc *activateScratch, seeds []graph.Scored, now time.Time) {
 	x.candidates(sc, seeds)
 	// Keep each node's best relevance.
 	slices.SortFunc(sc.cand, func(a, b graph.Scored) int {
@@ -320,7 +342,6 @@ func (x *Index) ActivateAt(seeds []graph.Scored, now time.Time) []graph.Scored {
 	}
 	x.mu.RUnlock()
 	graph.SortScored(sc.out)
-	return slices.Clone(sc.out)
 }
 
 // activateScratch is ActivateAt's working memory, kept between calls in

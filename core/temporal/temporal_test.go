@@ -433,6 +433,11 @@ func TestActivateScratchEqualsBefore(t *testing.T) {
 		if got := x.Activate(seeds); !slices.Equal(got, want) {
 			t.Fatalf("call %d:\n got %v\nwant %v", i, got, want)
 		}
+		// AppendActivate: the same answer after what dst held.
+		prefix := []graph.Scored{{Node: 7, Score: 0.5}}
+		if got := x.AppendActivate(slices.Clip(prefix), seeds); !slices.Equal(got, append(prefix, want...)) {
+			t.Fatalf("call %d, appended:\n got %v\nwant %v", i, got, append(prefix, want...))
+		}
 	}
 }
 
@@ -448,5 +453,10 @@ func TestActivateAllocatesOnlyItsAnswer(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(50, func() { x.Activate(seeds) }); n > 1 {
 		t.Errorf("%v allocations a call, want 1 (the answer)", n)
+	}
+	// Into a buffer with room for the answer: nothing at all.
+	buf := make([]graph.Scored, 0, 64)
+	if n := testing.AllocsPerRun(50, func() { buf = x.AppendActivate(buf[:0], seeds) }); n > 0 {
+		t.Errorf("AppendActivate: %v allocations a call into a buffer with room, want 0", n)
 	}
 }
