@@ -8,6 +8,13 @@ package extract
 // change did not touch. The flat nodes are then the same as a parse from
 // nothing (TestKeptParseEqualsFresh, FuzzKeptParse). A full ingest keeps
 // nothing: go-std's trees would take gigabytes.
+//
+// A file parsed through a Keeper for the first time keeps no tree: most
+// files a burst of ticks touches are touched once (a branch switch, a
+// rewrite across a tree), and keeping their trees costs a libc parse
+// instead of an arena one, a copy of the source and the eviction of other
+// trees, all inside the tick. The Keeper remembers which files it saw; a
+// file parsed again is one an agent works on, and keeps its tree from then.
 
 import (
 	"bytes"
@@ -44,7 +51,16 @@ type Keeper struct {
 	byKey map[keepKey]*list.Element // value *kept
 	lru   list.List                 // front: most recently kept
 	bytes int64
+	// seen holds the files parsed through the Keeper lately, in two
+	// generations of at most seenPerTree×maxTrees keys each: when seen
+	// fills, it becomes seenOld and the oldest generation is forgotten.
+	seen, seenOld map[keepKey]struct{}
 }
+
+// seenPerTree sizes the memory of files parsed once (a generation of it)
+// as a multiple of the trees kept: four times the working set an agent
+// keeps, so a file edited again within a few bursts is recognised.
+const seenPerTree = 4
 
 type keepKey struct {
 	g    *grammar
@@ -64,7 +80,23 @@ type kept struct {
 // NewKeeper returns an empty Keeper holding at most maxBytes (estimated)
 // and maxTrees trees.
 func NewKeeper(maxBytes int64, maxTrees int) *Keeper {
-	return &Keeper{maxBytes: maxBytes, maxTrees: maxTrees, byKey: map[keepKey]*list.Element{}}
+	return &Keeper{maxBytes: maxBytes, maxTrees: maxTrees, byKey: map[keepKey]*list.Element{}, seen: map[keepKey]struct{}{}}
+}
+
+// again reports whether key was parsed through k before (and not
+// forgotten since), and remembers it as parsed now.
+func (k *Keeper) again(key keepKey) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if _, ok := k.seen[key]; ok {
+		return true
+	}
+	_, ok := k.seenOld[key]
+	if len(k.seen) >= seenPerTree*max(k.maxTrees, 1) {
+		k.seenOld, k.seen = k.seen, map[keepKey]struct{}{}
+	}
+	k.seen[key] = struct{}{}
+	return ok
 }
 
 // liveTrees counts the trees kept by every Keeper or being reparsed from.
@@ -129,7 +161,8 @@ func (k *Keeper) drop(key keepKey) {
 }
 
 // Clear frees every kept tree (a graph replaced whole, a session closed).
-// The Keeper stays usable.
+// The Keeper stays usable and still knows the files it saw: a file an
+// agent edited before a full ingest is as likely to be edited after it.
 func (k *Keeper) Clear() {
 	if k == nil {
 		return
@@ -201,10 +234,15 @@ func keepRequest(src []byte) *keepReq {
 }
 
 // parseKept parses src, the file req names, on w: from the tree kept for
-// it, if any, and keeps the new tree in its place.
+// it, if any, and keeps the new tree in its place. A file req.k has not
+// seen before is parsed as if no Keeper asked (in an arena) and keeps
+// nothing.
 func (g *grammar) parseKept(w *worker, src []byte, req *keepReq) (nodes []fnode, errs, cut int, ok bool) {
 	key := keepKey{g, req.path}
 	old := req.k.take(key)
+	if old == nil && !req.k.again(key) {
+		return w.parseFlat(src, g.named)
+	}
 	if old != nil && old.errors > 0 {
 		// Error recovery is not local: from a kept tree it may settle on
 		// another reading than a parse from nothing (a Kotlin file cut in

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"maps"
 	"math/rand/v2"
@@ -66,6 +67,9 @@ func checkChain(t testing.TB, g *grammar, name string, versions ...[]byte) {
 	t.Helper()
 	k := NewKeeper(DefaultKeepBytes, DefaultKeepTrees)
 	defer k.Clear()
+	if len(versions) > 0 && len(versions[0]) > 0 {
+		keptFlat(t, k, g, name, versions[0]) // seen: the chain's parses keep trees
+	}
 	for i, v := range versions {
 		got := keptFlat(t, k, g, name, v)
 		want := freshFlat(t, g, v)
@@ -229,6 +233,7 @@ func TestKeeperBounds(t *testing.T) {
 	src := []byte("package p\n\nfunc f() { g() }\n")
 	k := NewKeeper(1<<30, 3)
 	for _, path := range []string{"a.go", "b.go", "c.go", "d.go", "b.go"} {
+		keptFlat(t, k, goGrammar, path, src) // a file keeps a tree from its second parse
 		keptFlat(t, k, goGrammar, path, src)
 	}
 	if n, _ := k.Stats(); n != 3 {
@@ -251,6 +256,7 @@ func TestKeeperBounds(t *testing.T) {
 	}
 	small := NewKeeper(int64(len(src))+2*treeNodeBytes, 100)
 	keptFlat(t, small, goGrammar, "a.go", src)
+	keptFlat(t, small, goGrammar, "a.go", src)
 	if n, b := small.Stats(); n != 0 || b != 0 {
 		t.Errorf("a tree over the byte bound was kept (%d trees, %d bytes)", n, b)
 	}
@@ -261,12 +267,65 @@ func TestKeeperBounds(t *testing.T) {
 	}
 }
 
+// TestFirstParseKeepsNothing: a file parsed through a Keeper for the first
+// time is parsed in an arena and keeps no tree; from its second parse it
+// keeps one, and every parse equals a fresh one. The Keeper forgets a file
+// parsed once after two generations of other files (seenPerTree×maxTrees
+// each), and remembers the files it saw across Clear.
+func TestFirstParseKeepsNothing(t *testing.T) {
+	live0 := KeptTrees()
+	src := []byte("package p\n\nfunc f() { g() }\n")
+	k := NewKeeper(1<<30, 2)
+	defer k.Clear()
+	parsed := func() int { _, _, _, n := arenaStats(); return n }
+	for i, c := range []struct {
+		path        string
+		arena, kept int // parses in an arena, trees kept after
+		edit        string
+	}{
+		{"x.go", 1, 0, ""},
+		{"x.go", 0, 1, "\nfunc h() {}\n"},
+		{"x.go", 0, 1, "\nfunc h2() {}\n"},
+		{"y.go", 1, 1, ""},
+	} {
+		v := append(slices.Clone(src), c.edit...)
+		before := parsed()
+		got := keptFlat(t, k, goGrammar, c.path, v)
+		if n := parsed() - before; n != c.arena {
+			t.Errorf("parse %d (%s): %d parses in an arena, want %d", i, c.path, n, c.arena)
+		}
+		if d := cmp.Diff(freshFlat(t, goGrammar, v), got, cmpFnode); d != "" {
+			t.Fatalf("parse %d (%s) differs from a fresh one:\n%.300s", i, c.path, d)
+		}
+		if n, _ := k.Stats(); n != c.kept || KeptTrees()-live0 != int64(c.kept) {
+			t.Errorf("parse %d (%s): %d trees kept (%d alive), want %d", i, c.path, n, KeptTrees()-live0, c.kept)
+		}
+	}
+	keptFlat(t, k, goGrammar, "z.go", src)
+	for i := range 2 * seenPerTree * 2 {
+		keptFlat(t, k, goGrammar, fmt.Sprintf("other%d.go", i), src)
+	}
+	keptFlat(t, k, goGrammar, "z.go", src)
+	if n, _ := k.Stats(); n != 1 {
+		t.Errorf("z.go parsed again after %d other files: %d trees kept, want 1 (x.go's)", 2*seenPerTree*2, n)
+	}
+	k.Clear()
+	keptFlat(t, k, goGrammar, "z.go", src)
+	if n, _ := k.Stats(); n != 1 {
+		t.Errorf("z.go parsed a third time after Clear: %d trees kept, want 1", n)
+	}
+}
+
 // TestRepairKeepsNothing: a file whose tree a repair replaced keeps no
 // tree; its next parse starts from nothing and equals a fresh one.
 func TestRepairKeepsNothing(t *testing.T) {
 	src := []byte("package p\n\nfunc f() *int64 { return new(int64(300)) }\n")
 	k := NewKeeper(DefaultKeepBytes, DefaultKeepTrees)
 	defer k.Clear()
+	clean := []byte("package p\n\nfunc f() int { return 3 }\n")
+	if _, err := ExtractFileKept(k, "a.go", clean); err != nil { // seen: its next parse keeps a tree
+		t.Fatal(err)
+	}
 	res, err := ExtractFileKept(k, "a.go", src)
 	if err != nil || res == nil {
 		t.Fatal(err)
@@ -274,7 +333,6 @@ func TestRepairKeepsNothing(t *testing.T) {
 	if n, _ := k.Stats(); n != 0 {
 		t.Fatalf("%d trees kept after a repaired parse, want 0", n)
 	}
-	clean := []byte("package p\n\nfunc f() int { return 3 }\n")
 	if _, err := ExtractFileKept(k, "a.go", clean); err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +414,8 @@ func BenchmarkKeptParse(b *testing.B) {
 			vs := make([][2][]byte, len(files))
 			for i, f := range files {
 				vs[i] = versions(f)
-				keptFlat(b, k, goGrammar, f.rel, vs[i][1])
+				keptFlat(b, k, goGrammar, f.rel, vs[i][0]) // seen
+				keptFlat(b, k, goGrammar, f.rel, vs[i][1]) // kept
 			}
 			b.ResetTimer()
 			for n := 0; n < b.N; n++ {

@@ -17,7 +17,7 @@ import (
 
 // Watch ticks that edit the same two files again and again parse them
 // from the trees the tick before kept (the root's ingest cache holds
-// them): after every tick the graph is the one a full ingest of the tree
+// them, from a file's second change on): after every tick the graph is the one a full ingest of the tree
 // builds. Closing the session frees the trees.
 func TestWatchTickChainOnKeptTrees(t *testing.T) {
 	t.Parallel()
