@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -33,38 +34,83 @@ const emptyTextHead = `{"content":[{"type":"text","text":""}]`
 // and lets the SDK write the rest (isError, its result type) around an
 // empty text. Any other shape is the SDK's to write.
 func (a toolAnswer) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	if err := a.writeTo(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// writeTo appends the answer's JSON, as MarshalJSON returns it, to buf.
+func (a toolAnswer) writeTo(buf *bytes.Buffer) error {
 	text, structured, ok := a.plain()
 	if !ok {
-		return json.Marshal(a.CallToolResult)
+		return sdkJSON(buf, a.CallToolResult)
 	}
 	rest := *a.CallToolResult
 	rest.Content = []mcp.Content{&mcp.TextContent{}}
 	rest.StructuredContent = nil
 	tail, err := json.Marshal(&rest)
 	if err != nil || !bytes.HasPrefix(tail, []byte(emptyTextHead)) {
-		return json.Marshal(a.CallToolResult)
+		return sdkJSON(buf, a.CallToolResult)
 	}
 	tail = tail[len(emptyTextHead):]
-	var buf bytes.Buffer
 	buf.Grow(len(text) + len(text)/4 + len(structured) + len(tail) + 64)
 	buf.WriteString(emptyTextHead[:len(emptyTextHead)-len(`""}]`)])
 	// The SDK's encoder: HTML characters, U+2028/9 and invalid UTF-8
 	// escaped as json.Marshal does, the raw structured content compacted.
-	enc := json.NewEncoder(&buf)
+	enc := json.NewEncoder(buf)
 	if err := enc.Encode(text); err != nil {
-		return nil, err
+		return err
 	}
 	buf.Truncate(buf.Len() - 1) // Encode's newline
 	buf.WriteString("}]")
 	if structured != nil {
 		buf.WriteString(`,"structuredContent":`)
 		if err := enc.Encode(structured); err != nil {
-			return nil, err
+			return err
 		}
 		buf.Truncate(buf.Len() - 1)
 	}
 	buf.Write(tail)
+	return nil
+}
+
+// sdkJSON appends the SDK's JSON of r to buf.
+func sdkJSON(buf *bytes.Buffer, r *mcp.CallToolResult) error {
+	b, err := json.Marshal(r)
+	if err == nil {
+		buf.Write(b)
+	}
+	return err
+}
+
+// answerPool holds the buffers plain calls write their answers in; the
+// transport gives each back once it has framed it (releaseAnswer). Why:
+// a fresh buffer was ≈ 13 KB of a go-std activate's garbage.
+var answerPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledAnswer keeps a rare huge answer's buffer out of the pool.
+const maxPooledAnswer = 1 << 20
+
+// pooledAnswer writes a's JSON into a buffer from answerPool.
+func pooledAnswer(a toolAnswer) (json.RawMessage, error) {
+	buf := answerPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	if err := a.writeTo(buf); err != nil {
+		answerPool.Put(buf)
+		return nil, err
+	}
 	return buf.Bytes(), nil
+}
+
+// releaseAnswer is transport.Stdio.Release: the connection no longer
+// reads b, a plain call's answer, so its bytes may take the next one.
+func releaseAnswer(b json.RawMessage) {
+	if cap(b) == 0 || cap(b) > maxPooledAnswer {
+		return
+	}
+	answerPool.Put(bytes.NewBuffer(b[:0]))
 }
 
 // plain returns the answer's text and raw structured content when it

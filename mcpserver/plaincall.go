@@ -40,16 +40,17 @@ func plainCalls(d *tools.Dispatcher, log *Log, ss *atomic.Pointer[mcp.ServerSess
 			return nil
 		}
 		return func(ctx context.Context) (json.RawMessage, error) {
-			return toolAnswer{runTool(ctx, d, log, t.Name, args, nil, schemas && t.Output != nil)}.MarshalJSON()
+			return pooledAnswer(toolAnswer{runTool(ctx, d, log, t.Name, args, nil, schemas && t.Output != nil)})
 		}
 	}
 }
 
 // connect connects srv to the stdio transport t, which answers plain
-// tools/calls itself once the session is known (plainCalls).
+// tools/calls itself once the session is known (plainCalls) and hands
+// their answers' buffers back when written (releaseAnswer).
 func connect(ctx context.Context, srv *mcp.Server, d *tools.Dispatcher, log *Log, t *transport.Stdio) (*mcp.ServerSession, error) {
 	var ss atomic.Pointer[mcp.ServerSession]
-	t.Call = plainCalls(d, log, &ss)
+	t.Call, t.Release = plainCalls(d, log, &ss), releaseAnswer
 	s, err := srv.Connect(ctx, t, nil)
 	if err == nil {
 		ss.Store(s)

@@ -5,8 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"math"
 	"os"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/m1nd-go/m1nd/mcpserver/internal/race"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/mcpserver/transport"
@@ -78,9 +83,11 @@ func plainDispatcher(t testing.TB) (*tools.Dispatcher, chan struct{}) {
 
 // wire is one server session on pipes, read a line at a time.
 type wire struct {
-	in    *io.PipeWriter
-	out   *bufio.Reader
-	plain atomic.Int32 // calls the transport answered itself
+	in       *io.PipeWriter
+	out      *bufio.Reader
+	plain    atomic.Int32 // calls the transport answered itself
+	released atomic.Int32 // their answers it handed back (Stdio.Release)
+	stop     func()       // ends the session and waits for it
 }
 
 // startWire serves d on pipes through the stdio transport; with plain,
@@ -103,17 +110,22 @@ func startWire(t testing.TB, d *tools.Dispatcher, plain bool) *wire {
 			}
 			return run
 		}
+		tr.Release = func(b json.RawMessage) {
+			w.released.Add(1)
+			releaseAnswer(b)
+		}
 	}
 	s, err := srv.Connect(context.Background(), tr, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ss.Store(s)
-	t.Cleanup(func() {
+	w.stop = sync.OnceFunc(func() {
 		inW.Close()
 		s.Wait()
 		outW.Close()
 	})
+	t.Cleanup(w.stop)
 	return w
 }
 
@@ -260,4 +272,65 @@ func FuzzPlainCallsAnswerAsSDK(f *testing.F) {
 			t.Errorf("params %s: answers differ (-SDK +transport):\n%s", params, diff)
 		}
 	})
+}
+
+// Every answer the transport wrote for a plain call is handed back once
+// (Stdio.Release, which pools its buffer for the next answer), and the
+// answers written from reused buffers are the SDK's.
+func TestPlainAnswersAreReleased(t *testing.T) {
+	d, _ := plainDispatcher(t)
+	w := startWire(t, d, true)
+	w.send(t, plainInit)
+	w.recv(t)
+	w.send(t, plainInitialized)
+	for i, say := range []string{"a long answer " + strings.Repeat("x", 5000), "short", "fail", "<&>"} {
+		id := strconv.Itoa(i + 1)
+		w.send(t, call(id, `{"name":"echo","arguments":{"agent_id":"a","say":"`+say+`"}}`))
+		got := w.recv(t)
+		if !strings.Contains(got, `"id":`+id+`,`) || (say != "fail" && say != "<&>" && !strings.Contains(got, say[:min(len(say), 20)])) {
+			t.Errorf("call %s: answer %.200s", id, got)
+		}
+	}
+	w.stop()
+	if p, r := w.plain.Load(), w.released.Load(); p != 4 || r != p {
+		t.Errorf("transport answered %d calls and released %d answers, want 4 and 4", p, r)
+	}
+}
+
+// TestPooledAnswerAllocation: a plain call's answer is written into a
+// buffer the transport hands back, so answering again allocates a small
+// part of the answer's size, not a fresh copy of it.
+func TestPooledAnswerAllocation(t *testing.T) {
+	if race.Enabled {
+		t.Skip("allocation is not measured under the race detector")
+	}
+	text := `{"activated":[` + strings.Repeat(`{"id":"file::src/a/b.go::func::Name","score":0.25},`, 200) + `{}]}`
+	a := toolAnswer{sdkResult(t, "", text, false, nil)}
+	want, err := a.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cycle := func() {
+		b, err := pooledAnswer(a)
+		if err != nil || string(b) != string(want) {
+			t.Fatalf("pooled answer %.100s (%v), want %.100s", b, err, want)
+		}
+		releaseAnswer(b)
+	}
+	cycle()
+	// The fewest bytes of five rounds: the counter is the process's, and
+	// goroutines an earlier test left winding down allocate too.
+	per := uint64(math.MaxUint64)
+	for range 5 {
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		for range 20 {
+			cycle()
+		}
+		runtime.ReadMemStats(&m1)
+		per = min(per, (m1.TotalAlloc-m0.TotalAlloc)/20)
+	}
+	if per*8 > uint64(len(text)) {
+		t.Errorf("%d B allocated an answer, want at most an eighth of its %d-byte text", per, len(text))
+	}
 }

@@ -64,6 +64,9 @@ func (c *Conn) answerHere(m jsonrpc.Message) bool {
 		defer cancel()
 		res, err := run(ctx)
 		c.answer(req.ID, r, res, err)
+		if c.release != nil && res != nil {
+			c.release(res)
+		}
 	}()
 	return true
 }

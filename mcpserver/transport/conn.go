@@ -44,6 +44,10 @@ type Stdio struct {
 	// Call, if set, may answer a plain tools/call on the connection
 	// instead of the server (see CallFunc and answerHere).
 	Call CallFunc
+	// Release, if set, is given each answer a Call function returned once
+	// the connection has written or dropped it: the connection keeps no
+	// reference to it, so its buffer may be used again.
+	Release func(json.RawMessage)
 
 	conn *Conn
 }
@@ -53,7 +57,7 @@ func (t *Stdio) Connect(context.Context) (mcp.Connection, error) {
 	c := NewConn(t.In, t.Out, t.MaxMessage, t.OnEOF)
 	c.barrier = t.Barrier
 	c.handover, c.handoverWait, c.replayable = t.Handover, t.HandoverWait, t.Replayable
-	c.call = t.Call
+	c.call, c.release = t.Call, t.Release
 	t.conn = c
 	return c, nil
 }
@@ -113,6 +117,7 @@ type Conn struct {
 	// call answers plain tools/calls here (Stdio.Call); callCtx is their
 	// parent, ended by stopCalls when reading ends; calls counts them.
 	call      CallFunc
+	release   func(json.RawMessage) // Stdio.Release
 	callCtx   context.Context
 	stopCalls context.CancelFunc
 	calls     sync.WaitGroup
