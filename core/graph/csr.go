@@ -46,6 +46,11 @@ type csr struct {
 	revOffsets []uint32 // NumNodes+1
 	revSources []NodeID
 	revEdge    []EdgeIdx
+
+	// mirrors counts the mirror entries when mirrorsKnown (a CSR built by
+	// Finalize or a splice), so NumPrimaryEdges need not walk every edge.
+	mirrors      int
+	mirrorsKnown bool
 }
 
 // EdgePlasticity is the per-edge learning state, parallel to the forward
@@ -235,6 +240,9 @@ func newCSR(n, m int) csr {
 
 func (b *csrBuilder) add(r *edgeRecord) {
 	b.c.offsets[r.src+1]++
+	if r.flags&flagMirror != 0 {
+		b.c.mirrors++
+	}
 	b.c.push(r)
 }
 
@@ -286,6 +294,7 @@ func (b *csrBuilder) finish() csr {
 		c.offsets[i] += c.offsets[i-1]
 	}
 	c.buildReverse(b.n)
+	c.mirrorsKnown = true
 	return c
 }
 
@@ -367,6 +376,27 @@ func (g *Graph) EdgeDirection(e EdgeIdx) Direction { return edgeAt(&g.csr.attrs,
 // IsMirror reports whether e is the generated reverse copy of a
 // bidirectional edge (snapshots store only the primary copy).
 func (g *Graph) IsMirror(e EdgeIdx) bool { return edgeAt(&g.csr.attrs, e).mirror }
+
+// NumPrimaryEdges returns the number of distinct edges of a finalized
+// graph: a bidirectional edge, stored twice (the second a mirror), counts
+// once. Finalize and Spliced keep the count; other graphs are walked.
+func (g *Graph) NumPrimaryEdges() int {
+	if g.csr.mirrorsKnown {
+		return len(g.csr.targets) - g.csr.mirrors
+	}
+	return len(g.csr.targets) - g.csr.countMirrors(0, uint32(len(g.csr.targets)))
+}
+
+// countMirrors counts the mirror entries among edges [lo, hi).
+func (c *csr) countMirrors(lo, hi uint32) int {
+	n := 0
+	for e := lo; e < hi; e++ {
+		if c.attrs.at(EdgeIdx(e)).mirror {
+			n++
+		}
+	}
+	return n
+}
 
 // CausalStrength of edge e.
 func (g *Graph) CausalStrength(e EdgeIdx) float32 { return edgeAt(&g.csr.attrs, e).causal }

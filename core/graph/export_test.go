@@ -125,3 +125,7 @@ func SourcesStored(g *Graph) bool {
 	z := g.csr.lazySrc
 	return z == nil || z.src.Load() != nil
 }
+
+// MirrorsCounted reports whether g keeps its count of mirror entries (a
+// graph Finalize or Spliced built), so NumPrimaryEdges walks no edges.
+func MirrorsCounted(g *Graph) bool { return g.csr.mirrorsKnown }

@@ -178,6 +178,7 @@ func (g *Graph) Clone() *Graph {
 		revOffsets: slices.Clone(o.revOffsets),
 		revSources: slices.Clone(o.revSources),
 		revEdge:    slices.Clone(o.revEdge),
+		mirrors:    o.mirrors, mirrorsKnown: o.mirrorsKnown,
 	}
 	c.csr.weights = make([]atomicU32, len(o.weights))
 	for i := range o.weights {

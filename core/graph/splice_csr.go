@@ -148,12 +148,37 @@ func (s *csrSplicer) build() csr {
 	// Kept edges carry no counts or flags with fresh weights or from a
 	// base that had none, and added edges never do.
 	s.c.allocEdges(s.m, s.fw || s.lp.Strengthen == nil)
+	s.countMirrors()
 	var wg sync.WaitGroup
 	wg.Go(s.writeEnds)
 	wg.Go(s.writeAttrs)
 	s.reverse()
 	wg.Wait()
 	return s.c
+}
+
+// countMirrors counts the new CSR's mirror entries from g's count: the
+// edges of sources copied in bulk keep theirs, the old edges of the other
+// sources (written through records, or removed) are taken out and the
+// records' mirrors added. It costs a pass over the old sources' marks and
+// the changed sources' edges, not over every edge.
+func (s *csrSplicer) countMirrors() {
+	oc := &s.g.csr
+	if !oc.mirrorsKnown {
+		return
+	}
+	n := oc.mirrors
+	for o, sh := range s.shift {
+		if sh == noShift {
+			n -= oc.countMirrors(oc.offsets[o], oc.offsets[o+1])
+		}
+	}
+	for i := range s.recs {
+		if s.recs[i].flags&flagMirror != 0 {
+			n++
+		}
+	}
+	s.c.mirrors, s.c.mirrorsKnown = n, true
 }
 
 // unchanged reports whether new source ns (old source o) keeps exactly o's

@@ -362,12 +362,4 @@ func Phases() []Phase {
 
 // CountEdges returns the number of distinct edges of a finalized graph: a
 // bidirectional edge, stored twice in the CSR, counts once.
-func CountEdges(g *graph.Graph) int {
-	n := 0
-	for e := 0; e < g.NumEdges(); e++ {
-		if !g.IsMirror(graph.EdgeIdx(e)) {
-			n++
-		}
-	}
-	return n
-}
+func CountEdges(g *graph.Graph) int { return g.NumPrimaryEdges() }
