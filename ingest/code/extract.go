@@ -38,6 +38,10 @@ type fileResult struct {
 	prepared                         bool // extracted ahead (Prepare)
 	timedOut                         bool
 	readErr                          error
+	// resolution is the file's resolution record, made in the parse
+	// worker of a full ingest with a store (resolveCache.diff takes it):
+	// beside the parse on both cores rather than alone after it.
+	resolution *fileResolution
 }
 
 // extractor runs the parallel extraction phase.
@@ -182,6 +186,9 @@ func (x *extractor) one(fr *fileResult) {
 		return
 	}
 	fr.res = res
+	if x.store != nil && !x.incremental {
+		fr.resolution = newResolution(res, h)
+	}
 	if x.store != nil {
 		if err := x.store.Put(f.Rel, h, res); err != nil {
 			// The graph does not depend on the cache; the next incremental

@@ -432,6 +432,10 @@ func (c *resolveCache) diff(root string, inc []included) (*staleness, map[string
 				continue
 			}
 		}
+		if pre := inc[i].fr.resolution; pre != nil && pre.hash == h {
+			now[r.Path] = pre // made in the parse worker
+			continue
+		}
 		now[r.Path] = newResolution(r, h)
 	}
 	if !usable {

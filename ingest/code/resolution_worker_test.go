@@ -1,0 +1,81 @@
+package code
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/m1nd-go/m1nd/ingest/adapter"
+	"github.com/m1nd-go/m1nd/ingest/cache"
+)
+
+// TestResolutionMadeInTheParseWorker: a full ingest with a store makes
+// each parsed file's resolution record in its parse worker, equal to the
+// one resolve's diff made after the build, and diff takes it as is; an
+// incremental run (the patch makes its own) and a run without a store
+// (no diff) make none.
+func TestResolutionMadeInTheParseWorker(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		store       bool
+		incremental bool
+		want        bool
+	}{
+		{"full ingest with a store", true, false, true},
+		{"incremental ingest", true, true, false},
+		{"no store", false, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			repo := newFixtureRepo(t)
+			req := adapter.Request{Root: repo.Dir, Incremental: tc.incremental}
+			if tc.store {
+				store := cache.Open(t.TempDir())
+				defer store.Close()
+				req.Cache = store
+			}
+			if tc.incremental {
+				// A full ingest first, then one file changed: the run
+				// parses it again and patches.
+				if _, err := Ingest(context.Background(), req); err != nil {
+					t.Fatal(err)
+				}
+				repo.Write(map[string]string{"app/util.py": fixture["app/util.py"] + "\n\ndef added():\n    return 1\n"})
+			}
+			rn := newRun(context.Background(), req)
+			if err := rn.walk(); err != nil {
+				t.Fatal(err)
+			}
+			defer rn.unlock()
+			rn.history()
+			if err := rn.extract(); err != nil {
+				t.Fatal(err)
+			}
+			if rn.incremental != tc.incremental {
+				t.Fatalf("incremental %v, want %v", rn.incremental, tc.incremental)
+			}
+			rn.build()
+			if len(rn.included) == 0 {
+				t.Fatal("no file included")
+			}
+			var now map[string]*fileResolution
+			if tc.store {
+				_, now = (*resolveCache)(nil).diff(rn.wr.Root, rn.included)
+			}
+			for _, in := range rn.included {
+				fr := in.fr
+				if got := fr.resolution != nil; got != tc.want {
+					t.Fatalf("%s: resolution made in the worker %v, want %v", fr.file.Rel, got, tc.want)
+				}
+				if !tc.want {
+					continue
+				}
+				if want := newResolution(fr.res, fr.entry.Hash); !reflect.DeepEqual(fr.resolution, want) {
+					t.Errorf("%s: worker's resolution %+v, want %+v", fr.file.Rel, fr.resolution, want)
+				}
+				if now[fr.res.Path] != fr.resolution {
+					t.Errorf("%s: diff made its own resolution instead of taking the worker's", fr.file.Rel)
+				}
+			}
+		})
+	}
+}
