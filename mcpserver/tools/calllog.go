@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -88,36 +89,89 @@ func logCall(s *session.State, c *Call, args json.RawMessage, res Result, elapse
 	r := CallRecord{Agent: c.AgentID, Tool: c.Tool.Name, At: s.Now(), Elapsed: elapsed,
 		ArgBytes: len(args), AnswerBytes: len(res.Text()), IsError: res.IsError}
 	if !res.IsError {
-		var read, seen []string
 		if cr, ok := res.Value.(coverageReporter); ok {
-			read, seen = cr.Coverage()
+			read, seen := cr.Coverage()
+			r.Shown = len(read) > 0
+			r.Files = filesNamed(read, seen)
 		} else {
-			w := shownWalker{}
+			w := walkerPool.Get().(*shownWalker)
 			w.any(res.Value, "", 0)
-			seen = w.out
+			r.Files = filesNamed(nil, w.out)
+			clear(w.out) // the answer's strings, which the pool must not keep
+			*w = shownWalker{out: w.out[:0]}
+			walkerPool.Put(w)
 		}
-		r.Shown = len(read) > 0
-		r.Files = filesNamed(append(read, seen...))
 	}
 	Calls(s).add(r)
 }
 
-// filesNamed turns node ids and paths into distinct file paths, in order.
-func filesNamed(names []string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, n := range names {
-		p := n
-		if rest, ok := strings.CutPrefix(n, "file::"); ok {
-			p, _, _ = strings.Cut(rest, "::")
-		} else if strings.Contains(n, "::") {
-			continue // a directory, package or reference node, no file
+// walkerPool holds logCall's walkers: the strings an answer names were
+// ≈ 2 KB of a go-std activate's garbage, and only the file paths among
+// them are kept (filesNamed copies them out).
+var walkerPool = sync.Pool{New: func() any { return new(shownWalker) }}
+
+// filesNamed turns node ids and paths (read, then seen) into distinct
+// file paths, in order, nil when there are none.
+func filesNamed(read, seen []string) []string {
+	sc := namedPool.Get().(*namedScratch)
+	defer sc.put()
+	for _, names := range [2][]string{read, seen} {
+		for _, n := range names {
+			if len(sc.out) == MaxLoggedFiles {
+				break
+			}
+			p := n
+			if rest, ok := strings.CutPrefix(n, "file::"); ok {
+				p, _, _ = strings.Cut(rest, "::")
+			} else if strings.Contains(n, "::") {
+				continue // a directory, package or reference node, no file
+			}
+			if p != "" && !sc.has(p) {
+				sc.add(p)
+			}
 		}
-		if p == "" || seen[p] || len(out) == MaxLoggedFiles {
-			continue
-		}
-		seen[p] = true
-		out = append(out, p)
 	}
-	return out
+	if len(sc.out) == 0 {
+		return nil
+	}
+	return slices.Clone(sc.out) // the log keeps it: one exact allocation
+}
+
+// namedScratch is filesNamed's working list; past namedScanMax paths a
+// set answers "seen already" instead of a scan of the list.
+type namedScratch struct {
+	out []string
+	set map[string]struct{}
+}
+
+const namedScanMax = 32
+
+var namedPool = sync.Pool{New: func() any { return &namedScratch{set: map[string]struct{}{}} }}
+
+func (sc *namedScratch) has(p string) bool {
+	if len(sc.out) <= namedScanMax {
+		return slices.Contains(sc.out, p)
+	}
+	_, ok := sc.set[p]
+	return ok
+}
+
+func (sc *namedScratch) add(p string) {
+	sc.out = append(sc.out, p)
+	switch {
+	case len(sc.out) == namedScanMax+1:
+		for _, q := range sc.out {
+			sc.set[q] = struct{}{}
+		}
+	case len(sc.out) > namedScanMax+1:
+		sc.set[p] = struct{}{}
+	}
+}
+
+// put empties sc (its strings are an answer's) and gives it back.
+func (sc *namedScratch) put() {
+	clear(sc.out)
+	sc.out = sc.out[:0]
+	clear(sc.set)
+	namedPool.Put(sc)
 }
