@@ -116,8 +116,9 @@ func (f *fileRefs) resolve(e *extract.Edge, name string) resolve.Result {
 // per core at a time), until ctx ends.
 func forEachFile(ctx context.Context, n int, fn func(i int)) error {
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(max(1, runtimeProcs()))
-	const chunk = 64
+	procs := max(1, runtimeProcs())
+	g.SetLimit(procs)
+	chunk := fileChunk(n, procs)
 	for lo := 0; lo < n; lo += chunk {
 		hi := min(lo+chunk, n)
 		g.Go(func() error {
@@ -131,6 +132,14 @@ func forEachFile(ctx context.Context, n int, fn func(i int)) error {
 		})
 	}
 	return g.Wait()
+}
+
+// fileChunk is how many files forEachFile hands a worker at a time: 64,
+// or fewer so that each core takes at least 16 chunks, since the pass
+// waits for its slowest chunk (py-335's 335 files made 6 chunks on two
+// cores, the last one run alone after the ingest's parse).
+func fileChunk(n, procs int) int {
+	return min(64, max(4, n/(16*procs)))
 }
 
 // resolved is the outcome of one reference of the full path: 12 bytes, as

@@ -79,3 +79,27 @@ func TestResolutionMadeInTheParseWorker(t *testing.T) {
 		})
 	}
 }
+
+// TestFileChunk: forEachFile hands out chunks of at most 64 files and,
+// when there are files enough for chunks of 4, at least 16 a core (py-335's 335
+// files on two cores: 34 chunks, not 6), and calls fn once an index.
+func TestFileChunk(t *testing.T) {
+	for _, tc := range []struct{ n, procs int }{
+		{0, 2}, {10, 2}, {335, 2}, {335, 1}, {2048, 2}, {5609, 2}, {5609, 8},
+	} {
+		chunk := fileChunk(tc.n, tc.procs)
+		chunks := (tc.n + chunk - 1) / chunk
+		if chunk > 64 || chunk < 1 || (tc.n >= 4*16*tc.procs && chunks < 16*tc.procs) {
+			t.Errorf("n=%d procs=%d: chunks of %d files, %d chunks", tc.n, tc.procs, chunk, chunks)
+		}
+		seen := make([]int, tc.n)
+		if err := forEachFile(context.Background(), tc.n, func(i int) { seen[i]++ }); err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range seen {
+			if c != 1 {
+				t.Fatalf("n=%d: index %d visited %d times", tc.n, i, c)
+			}
+		}
+	}
+}
