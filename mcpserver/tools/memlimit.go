@@ -55,12 +55,13 @@ const (
 	bytesPerNode = 200
 	bytesPerEdge = 56
 	// roomTicks is how many such runs' garbage a reservation holds: a
-	// burst of 64-file ticks collects every second tick instead of every
-	// tick, and a collection marks the whole live heap (≈ 95 ms of CPU on
-	// go-std, a fifth of such a tick's, tick64i.md). The peak during a
-	// burst rises by the room added (go-std: ≈ 510 → 545–580 MB; a full
+	// burst of 64-file ticks collects about every fourth tick instead of
+	// every tick, and a collection marks the whole live heap (≈ 95 ms of
+	// CPU on go-std, a fifth of such a tick's, tick64i.md). The peak
+	// during a burst rises by the room added (go-std: three ticks' room
+	// ≈ 510–550 MB since one-off files keep no tree, tick64j.md; a full
 	// ingest's is untouched: it reserves no room).
-	roomTicks = 2
+	roomTicks = 3
 )
 
 // memoryPolicy is process-wide, as the runtime's limit is: every session
