@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -112,9 +113,13 @@ func callEvent(name, transport string, args json.RawMessage, res tools.Result, e
 	}
 	json.Unmarshal(args, &a)
 	text := res.Text()
-	sum := text
-	if len(sum) > summaryBytes {
-		sum = sum[:summaryBytes] + "…"
+	// A copy either way: the event outlives the answer's buffer
+	// (tools.Result.Release).
+	var sum string
+	if len(text) > summaryBytes {
+		sum = text[:summaryBytes] + "…"
+	} else {
+		sum = strings.Clone(text)
 	}
 	return CallEvent{Tool: name, AgentID: a.AgentID, Transport: transport, IsError: res.IsError, ElapsedMs: elapsed.Milliseconds(), Bytes: len(text), Summary: sum}
 }

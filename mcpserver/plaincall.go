@@ -15,12 +15,17 @@ import (
 // the transport's plain calls (plainCalls) both do: through the events
 // hook, logged, rendered by toMCP.
 func runTool(ctx context.Context, d *tools.Dispatcher, log *Log, name string, args json.RawMessage, progress tools.Progress, structured bool) *mcp.CallToolResult {
+	return toMCP(callTool(ctx, d, log, name, args, progress), structured)
+}
+
+// callTool is runTool's call, before toMCP.
+func callTool(ctx context.Context, d *tools.Dispatcher, log *Log, name string, args json.RawMessage, progress tools.Progress) tools.Result {
 	start := time.Now()
 	res := EventsOf(d).Observe(name, "mcp", args, progress, func(p tools.Progress) tools.Result {
 		return d.Call(ctx, name, args, p)
 	})
 	log.Logger().Debug("tools/call", "tool", name, "is_error", res.IsError, "elapsed_ms", time.Since(start).Milliseconds())
-	return toMCP(res, structured)
+	return res
 }
 
 // plainCalls lets the transport answer a plain tools/call itself
@@ -40,7 +45,10 @@ func plainCalls(d *tools.Dispatcher, log *Log, ss *atomic.Pointer[mcp.ServerSess
 			return nil
 		}
 		return func(ctx context.Context) (json.RawMessage, error) {
-			return pooledAnswer(toolAnswer{runTool(ctx, d, log, t.Name, args, nil, schemas && t.Output != nil)})
+			res := callTool(tools.PooledAnswers(ctx), d, log, t.Name, args, nil)
+			out, err := pooledAnswer(toolAnswer{toMCP(res, schemas && t.Output != nil)})
+			res.Release() // out holds the answer's own copy: nothing reads res's text now
+			return out, err
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -22,6 +23,9 @@ type Result struct {
 	// read the answer's JSON, and encoding it for each was ≈ 90 KB of an
 	// activate's allocation on go-std (activate-speed9.md).
 	enc []byte
+	// buf is the pooled buffer enc lies in (PooledAnswers), nil when enc
+	// is a slice of its own.
+	buf *bytes.Buffer
 }
 
 // Text renders the result as the JSON the MCP text content carries:
@@ -39,6 +43,48 @@ func (r Result) encoded() Result {
 		r.enc = encode(r.Value)
 	}
 	return r
+}
+
+// encodedIn is encoded, into a buffer from encPool when pooled.
+func (r Result) encodedIn(pooled bool) Result {
+	if r.enc != nil || !pooled {
+		return r.encoded()
+	}
+	buf := encPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	if err := json.NewEncoder(buf).Encode(r.Value); err != nil { // json.Marshal's bytes and a newline
+		encPool.Put(buf)
+		return r.encoded() // the teaching error, as encode writes it
+	}
+	r.enc, r.buf = buf.Bytes()[:buf.Len()-1], buf
+	return r
+}
+
+// Release gives back the pooled buffer r's text lies in, if it has one
+// (PooledAnswers): neither r's Text nor anything taken from it may be
+// read afterwards.
+func (r Result) Release() {
+	if r.buf != nil && r.buf.Cap() <= maxPooledAnswer {
+		encPool.Put(r.buf)
+	}
+}
+
+// encPool holds the buffers answers are encoded in under PooledAnswers.
+// Why: the answer's JSON was ≈ 10 KB of a go-std activate's garbage, and
+// every byte brings the next mark of a ≈ 300 MB live heap closer.
+var encPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledAnswer keeps a rare huge answer's buffer out of the pool.
+const maxPooledAnswer = 1 << 20
+
+type pooledKey struct{}
+
+// PooledAnswers marks ctx's calls as answered by a caller that calls
+// Result.Release once it has written the answer and keeps nothing of its
+// text (the stdio transport's plain calls): Dispatcher.Call then encodes
+// the answer into a pooled buffer. Any other caller gets a text of its own.
+func PooledAnswers(ctx context.Context) context.Context {
+	return context.WithValue(ctx, pooledKey{}, true)
 }
 
 // encode is Value's JSON, or the teaching error saying why it has none.
@@ -74,6 +120,7 @@ func (d *Dispatcher) Call(ctx context.Context, name string, args json.RawMessage
 	if !ok {
 		return Result{Value: d.unknownTool(name), IsError: true}
 	}
+	pooled := ctx.Value(pooledKey{}) != nil
 	parsed, perr := parseArgs(t, args)
 	if perr != nil {
 		return Result{Value: asToolError(t, perr), IsError: true}
@@ -101,7 +148,7 @@ func (d *Dispatcher) Call(ctx context.Context, name string, args json.RawMessage
 			}), IsError: true}
 		}
 		d.Session.QueryDone()
-		res = res.encoded()
+		res = res.encodedIn(pooled)
 		logCall(d.Session, c, args, res, time.Since(start)) // savings and report read it
 	}()
 	v, err := t.Run(c)
@@ -113,7 +160,7 @@ func (d *Dispatcher) Call(ctx context.Context, name string, args json.RawMessage
 	}
 	res = Result{Value: v}
 	if t.flagsStale() {
-		res = d.flagStale(res)
+		res = d.flagStale(res.encodedIn(pooled))
 	}
 	return res
 }
@@ -155,6 +202,7 @@ func (d *Dispatcher) flagStale(r Result) Result {
 	out = append(out, `"stale_files":`...)
 	out = append(out, extra...)
 	out = append(out, '}')
+	r.Release() // copied into out
 	return Result{Value: json.RawMessage(out), enc: out}
 }
 
