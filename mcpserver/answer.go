@@ -3,9 +3,10 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/m1nd-go/m1nd/mcpserver/internal/bufpool"
 )
 
 // toolAnswer is a tools/call answer that writes its own JSON, the same
@@ -85,20 +86,13 @@ func sdkJSON(buf *bytes.Buffer, r *mcp.CallToolResult) error {
 	return err
 }
 
-// answerPool holds the buffers plain calls write their answers in; the
-// transport gives each back once it has framed it (releaseAnswer). Why:
-// a fresh buffer was ≈ 13 KB of a go-std activate's garbage.
-var answerPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-// maxPooledAnswer keeps a rare huge answer's buffer out of the pool.
-const maxPooledAnswer = 1 << 20
-
-// pooledAnswer writes a's JSON into a buffer from answerPool.
+// pooledAnswer writes a's JSON into a pooled buffer; the transport gives
+// it back once it has framed it (releaseAnswer). Why: a fresh buffer was
+// ≈ 13 KB of a go-std activate's garbage.
 func pooledAnswer(a toolAnswer) (json.RawMessage, error) {
-	buf := answerPool.Get().(*bytes.Buffer)
-	buf.Reset()
+	buf := bufpool.Get()
 	if err := a.writeTo(buf); err != nil {
-		answerPool.Put(buf)
+		bufpool.Put(buf)
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -107,10 +101,9 @@ func pooledAnswer(a toolAnswer) (json.RawMessage, error) {
 // releaseAnswer is transport.Stdio.Release: the connection no longer
 // reads b, a plain call's answer, so its bytes may take the next one.
 func releaseAnswer(b json.RawMessage) {
-	if cap(b) == 0 || cap(b) > maxPooledAnswer {
-		return
+	if cap(b) > 0 {
+		bufpool.Put(bytes.NewBuffer(b[:0]))
 	}
-	answerPool.Put(bytes.NewBuffer(b[:0]))
 }
 
 // plain returns the answer's text and raw structured content when it

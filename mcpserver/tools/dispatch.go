@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"time"
 	"unsafe"
 
+	"github.com/m1nd-go/m1nd/mcpserver/internal/bufpool"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
 
@@ -45,15 +45,14 @@ func (r Result) encoded() Result {
 	return r
 }
 
-// encodedIn is encoded, into a buffer from encPool when pooled.
+// encodedIn is encoded, into a pooled buffer when pooled.
 func (r Result) encodedIn(pooled bool) Result {
 	if r.enc != nil || !pooled {
 		return r.encoded()
 	}
-	buf := encPool.Get().(*bytes.Buffer)
-	buf.Reset()
+	buf := bufpool.Get()
 	if err := json.NewEncoder(buf).Encode(r.Value); err != nil { // json.Marshal's bytes and a newline
-		encPool.Put(buf)
+		bufpool.Put(buf)
 		return r.encoded() // the teaching error, as encode writes it
 	}
 	r.enc, r.buf = buf.Bytes()[:buf.Len()-1], buf
@@ -64,18 +63,8 @@ func (r Result) encodedIn(pooled bool) Result {
 // (PooledAnswers): neither r's Text nor anything taken from it may be
 // read afterwards.
 func (r Result) Release() {
-	if r.buf != nil && r.buf.Cap() <= maxPooledAnswer {
-		encPool.Put(r.buf)
-	}
+	bufpool.Put(r.buf) // the answer's JSON was ≈ 10 KB of a go-std activate's garbage
 }
-
-// encPool holds the buffers answers are encoded in under PooledAnswers.
-// Why: the answer's JSON was ≈ 10 KB of a go-std activate's garbage, and
-// every byte brings the next mark of a ≈ 300 MB live heap closer.
-var encPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-// maxPooledAnswer keeps a rare huge answer's buffer out of the pool.
-const maxPooledAnswer = 1 << 20
 
 type pooledKey struct{}
 

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/m1nd-go/m1nd/mcpserver/internal/bufpool"
 )
 
 // The common message — a request or a notification with a plain method
@@ -82,12 +83,6 @@ func request(version, method, id, params []byte, syn int64) (*jsonrpc.Request, b
 	return req, true
 }
 
-// framePool holds the buffers writeResult builds responses in.
-var framePool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-// maxPooledFrame keeps a rare huge answer's buffer out of the pool.
-const maxPooledFrame = 1 << 20
-
 // plainASCII reports whether a JSON string reads as its bytes: printable
 // ASCII, no escapes (the decoder rewrites invalid UTF-8, for one).
 func plainASCII(s []byte) bool {
@@ -103,13 +98,8 @@ func plainASCII(s []byte) bool {
 // not in a batch) with the client's id, as EncodeMessage and the id swap
 // would have laid it out, framed, in one buffer and one write.
 func (c *Conn) writeResult(r *route, result json.RawMessage) error {
-	buf := framePool.Get().(*bytes.Buffer)
-	defer func() {
-		if buf.Cap() <= maxPooledFrame {
-			framePool.Put(buf)
-		}
-	}()
-	buf.Reset()
+	buf := bufpool.Get()
+	defer bufpool.Put(buf)
 	buf.WriteString(`{"jsonrpc":"2.0","id":`)
 	buf.Write(r.id)
 	buf.WriteString(`,"result":`)
