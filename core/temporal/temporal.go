@@ -294,13 +294,7 @@ func (x *Index) ActivateAt(seeds []graph.Scored, now time.Time) []graph.Scored {
 	if len(seeds) == 0 {
 		return nil
 	}
-	sc, ok := x.scratch.Get()
-	if !ok {
-		sc = &activateScratch{}
-	}
-	defer x.scratch.Put(sc)
-	x.scoreAt(sc, seeds, now)
-	return slices.Clone(sc.out)
+	return x.appendAt([]graph.Scored{}, seeds, now) // a fresh slice, empty rather than nil
 }
 
 // AppendActivate appends Activate's result for seeds to dst and returns
@@ -310,12 +304,17 @@ func (x *Index) AppendActivate(dst, seeds []graph.Scored) []graph.Scored {
 	if len(seeds) == 0 {
 		return dst
 	}
+	return x.appendAt(dst, seeds, x.Reference())
+}
+
+// appendAt appends ActivateAt's answer for seeds at now to dst.
+func (x *Index) appendAt(dst, seeds []graph.Scored, now time.Time) []graph.Scored {
 	sc, ok := x.scratch.Get()
 	if !ok {
 		sc = &activateScratch{}
 	}
 	defer x.scratch.Put(sc)
-	x.scoreAt(sc, seeds, x.Reference())
+	x.scoreAt(sc, seeds, now)
 	return append(dst, sc.out...)
 }
 
