@@ -10,6 +10,11 @@
 //
 //	go run ./cmd/m1nd-ingest-bench -corpora /tmp/m1nd-corpora -runs 3 -o ../benchmarks/results/ingest.md
 //
+// `-child answer -sessions N dir` times the server's answer instead: N
+// sessions in one process, each a bare parse then a durable full ingest
+// through a fresh server's dispatcher and the first seek after it (one
+// JSON line a session; issue 29's py-335 target is answer ≤ 1.1× parse).
+//
 // It exits 1 when a measurement fails and 2 when a corpus named in -names
 // is missing (it says which, and the command that builds it).
 package main
@@ -25,6 +30,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -44,6 +50,7 @@ import (
 
 	"github.com/m1nd-go/m1nd/ingest"
 	"github.com/m1nd-go/m1nd/ingest/walk"
+	"github.com/m1nd-go/m1nd/mcpserver"
 	"github.com/m1nd-go/m1nd/tools/localize"
 )
 
@@ -90,7 +97,8 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("m1nd-ingest-bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	child := fs.String("child", "", "internal: run one measurement (full, parse, incr) and print JSON")
+	child := fs.String("child", "", "internal: run one measurement (full, parse, incr, answer) and print JSON")
+	sessions := fs.Int("sessions", 1, "with -child answer: sessions to run in this process, one JSON line each")
 	corpora := fs.String("corpora", "/tmp/m1nd-corpora", "directory holding the corpora (python3 benchmarks/corpora/corpora.py builds them)")
 	names := fs.String("names", "py-335,py-std,go-std,js-npm,mixed", "corpora to measure, comma separated")
 	runs := fs.Int("runs", 3, "runs per measurement (the fastest is reported, as the machine is shared)")
@@ -114,6 +122,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 				pprof.StartCPUProfile(f)
 				defer pprof.StopCPUProfile()
 			}
+		}
+		if *child == "answer" {
+			if err := answers(stdout, fs.Arg(0), *par, *sessions); err != nil {
+				fmt.Fprintln(stderr, err)
+				return 1
+			}
+			return 0
 		}
 		r, err := measure(*child, fs.Arg(0), *par)
 		if err != nil {
@@ -441,6 +456,107 @@ func bareParse(ctx context.Context, dir string, par int) (result, error) {
 		return result{}, err
 	}
 	return result{Mode: "parse", WallMs: ms(time.Since(start)), Files: int(files.Load()), Bytes: bytes.Load(), Skipped: int(skipped.Load())}, nil
+}
+
+// answerSession is one session of -child answer.
+type answerSession struct {
+	Mode string `json:"mode"`
+	// ParseMs is the bare parse's wall (bareParse) just before the
+	// session, in the same process.
+	ParseMs float64 `json:"parse_ms"`
+	// AnswerMs is the ingest call's wall through the server's dispatcher,
+	// a durable (journaled) replace into a fresh runtime directory.
+	AnswerMs float64 `json:"answer_ms"`
+	Ratio    float64 `json:"ratio"`
+	// AnswerCPUMs is this process's CPU from the call to its answer.
+	AnswerCPUMs float64 `json:"answer_cpu_ms"`
+	// AllocMB and GCs are what the process allocated and the
+	// collections that ended from the call to its answer.
+	AllocMB float64 `json:"alloc_mb"`
+	GCs     uint64  `json:"gcs"`
+	// SeekMs is a seek sent the moment the answer returned.
+	SeekMs float64            `json:"seek_ms"`
+	Phases map[string]float64 `json:"phases,omitempty"`
+	// PeakRSSMB is the process's VmHWM after the seek: over all its
+	// sessions so far (one session a process for a session's own).
+	PeakRSSMB float64 `json:"peak_rss_mb"`
+}
+
+// answers runs sessions times, in this process: a bare parse of dir
+// (bareParse), a collection and 200 ms of quiet, then a full ingest of dir
+// through the dispatcher of a fresh persistent server (mcpserver.Open
+// with its own runtime directory: the answer comes after the journal's
+// fsync), then the first seek. One JSON line a session: the answer beside
+// the bare parse of the same process and moment, so the host's drift
+// falls on both (issue 29's py-335 target: answer ≤ 1.1× the parse).
+func answers(w io.Writer, dir string, par, sessions int) error {
+	ctx := context.Background()
+	enc := json.NewEncoder(w)
+	for range sessions {
+		p, err := bareParse(ctx, dir, par)
+		if err != nil {
+			return err
+		}
+		runtime.GC()
+		time.Sleep(200 * time.Millisecond)
+		rt, err := os.MkdirTemp("", "m1nd-answer-")
+		if err != nil {
+			return err
+		}
+		d, err := mcpserver.Open(ctx, mcpserver.Options{RuntimeDir: rt, AllowRoots: []string{dir}}, func(string) string { return "" }, func(string, ...any) {})
+		if err != nil {
+			os.RemoveAll(rt)
+			return err
+		}
+		raw, _ := json.Marshal(map[string]any{"agent_id": "bench", "path": dir, "mode": "replace"})
+		cpu0 := cpuMs()
+		alloc0, gcs0 := heapAllocs()
+		start := time.Now()
+		res := d.Call(ctx, "ingest", raw, nil)
+		answer := time.Since(start)
+		cpu := cpuMs() - cpu0
+		alloc1, gcs1 := heapAllocs()
+		if res.IsError {
+			d.Session.Close()
+			os.RemoveAll(rt)
+			return fmt.Errorf("ingest: %s", res.Text())
+		}
+		var out struct {
+			Stats struct {
+				PhaseMs map[string]float64 `json:"phase_ms"`
+			} `json:"stats"`
+		}
+		_ = json.Unmarshal([]byte(res.Text()), &out)
+		q, _ := json.Marshal(map[string]any{"agent_id": "bench", "query": "parse the configuration file"})
+		start = time.Now()
+		sres := d.Call(ctx, "seek", q, nil)
+		seek := time.Since(start)
+		d.Session.Close()
+		os.RemoveAll(rt)
+		if sres.IsError {
+			return fmt.Errorf("seek: %s", sres.Text())
+		}
+		enc.Encode(answerSession{Mode: "answer", ParseMs: p.WallMs, AnswerMs: ms(answer), Ratio: ms(answer) / p.WallMs,
+			AnswerCPUMs: cpu, AllocMB: float64(alloc1-alloc0) / (1 << 20), GCs: gcs1 - gcs0, SeekMs: ms(seek), Phases: out.Stats.PhaseMs, PeakRSSMB: vmHWM()})
+	}
+	return nil
+}
+
+// heapAllocs is what the heap allocated so far and the collections that
+// ended.
+func heapAllocs() (bytes, gcs uint64) {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}, {Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64(), s[1].Value.Uint64()
+}
+
+// cpuMs is this process's user and system CPU so far.
+func cpuMs() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6
 }
 
 func ctags(dir string, runs int) string {
