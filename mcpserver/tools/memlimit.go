@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -77,6 +78,12 @@ var memoryPolicy struct {
 	// room is the sum of the running reservations (RoomForChange): bytes
 	// the heap's goal keeps over the live heap and the floor.
 	room uint64
+	// ingests counts the full ingests holding ingestRoom (RoomForIngest);
+	// gcPercent is the GOGC last set, userGC the process's own (GOGC's
+	// value at the start, -1 for off).
+	ingests   int
+	gcPercent int
+	userGC    int
 }
 
 // The runtime's metrics the policy reads after each collection.
@@ -99,6 +106,8 @@ func KeepMemoryLimit() {
 		for _, n := range memorySamples {
 			memoryPolicy.samples = append(memoryPolicy.samples, metrics.Sample{Name: n})
 		}
+		memoryPolicy.userGC = envGCPercent(os.Getenv("GOGC"))
+		memoryPolicy.gcPercent = memoryPolicy.userGC
 		memoryPolicy.on.Store(true)
 		setLimit()
 		armAfterGC()
@@ -127,6 +136,69 @@ func setLimit() {
 	s := p.samples
 	metrics.Read(s)
 	debug.SetMemoryLimit(limitFor(s[0].Value.Uint64(), nonHeap(s[1].Value.Uint64(), s[2].Value.Uint64(), s[3].Value.Uint64(), s[4].Value.Uint64()), p.room))
+	gc := p.userGC
+	if p.ingests > 0 {
+		gc = ingestGCPercent(s[0].Value.Uint64(), p.userGC)
+	}
+	if gc != p.gcPercent {
+		debug.SetGCPercent(gc)
+		p.gcPercent = gc
+	}
+}
+
+// ingestRoom is the garbage a full ingest's heap may hold over the live
+// heap before a collection (RoomForIngest). A fresh server's live heap is
+// a few MB, and at GOGC 100 the ingest of a small tree collected at 4, 8,
+// 16, 32 MB of heap: two to six collections on py-335 (≈ 25 MB
+// allocated), each marking beside the parse on both cores. With this
+// room such a tree's ingest runs without one; above it (a live heap over
+// ingestRoom, go-std's) GOGC 100 and the limit pace as before.
+const ingestRoom = 64 << 20
+
+// ingestGCPercent is the GOGC that keeps ingestRoom over a live heap of
+// live bytes, never under the user's (userGC; off stays off).
+func ingestGCPercent(live uint64, userGC int) int {
+	if userGC < 0 {
+		return userGC
+	}
+	pct := uint64(ingestRoom) * 100 / max(live, 1<<20)
+	return max(userGC, int(min(pct, 1<<16)))
+}
+
+// envGCPercent reads GOGC as the runtime does: unset is 100, "off" -1.
+func envGCPercent(v string) int {
+	if v == "off" {
+		return -1
+	}
+	if n, err := strconv.Atoi(v); err == nil {
+		return n
+	}
+	return 100
+}
+
+// RoomForIngest lets the heap hold ingestRoom of garbage over the live
+// heap while a full ingest runs and until done (the ingest tool: once the
+// builds behind its answer are over, so the collection that finds its
+// garbage dead does not land on the first query's path). Without the
+// policy (GOMEMLIMIT set, or KeepMemoryLimit not called) it does nothing.
+func RoomForIngest() (done func()) {
+	if !memoryPolicy.on.Load() {
+		return func() {}
+	}
+	p := &memoryPolicy
+	p.mu.Lock()
+	p.ingests++
+	p.mu.Unlock()
+	setLimit()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			p.mu.Lock()
+			p.ingests--
+			p.mu.Unlock()
+			setLimit()
+		})
+	}
 }
 
 // nonHeap is what the runtime charges the limit with that holds no heap

@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"testing"
 )
 
@@ -198,4 +199,81 @@ func TestRoomHold(t *testing.T) {
 	if memoryPolicy.room != 0 {
 		t.Errorf("after Release the policy still reserves %d bytes", memoryPolicy.room)
 	}
+}
+
+// TestIngestGCPercent: the GOGC a full ingest runs at keeps ingestRoom of
+// garbage over a small live heap, is GOGC 100 (or the user's) once the
+// live heap is over the room, and leaves GOGC off alone.
+func TestIngestGCPercent(t *testing.T) {
+	const mb = 1 << 20
+	for _, c := range []struct {
+		live       uint64
+		user, want int
+	}{
+		{0, 100, 6400},
+		{2 * mb, 100, 3200},
+		{32 * mb, 100, 200},
+		{64 * mb, 100, 100},
+		{300 * mb, 100, 100},
+		{300 * mb, 400, 400},
+		{2 * mb, -1, -1},
+	} {
+		if got := ingestGCPercent(c.live, c.user); got != c.want {
+			t.Errorf("ingestGCPercent(%d MiB, GOGC %d) = %d, want %d", c.live/mb, c.user, got, c.want)
+		}
+	}
+	for v, want := range map[string]int{"": 100, "off": -1, "50": 50, "x": 100} {
+		if got := envGCPercent(v); got != want {
+			t.Errorf("envGCPercent(%q) = %d, want %d", v, got, want)
+		}
+	}
+}
+
+// TestRoomForIngest: while a full ingest holds its room, a small heap
+// allocates half the room in garbage without a collection (at GOGC 100 it
+// collected at 4, 8, 16 MB), and done gives the process's GOGC back.
+func TestRoomForIngest(t *testing.T) {
+	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
+		t.Skip("GOMEMLIMIT is set: the policy leaves the user's limit alone")
+	}
+	old := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(old)
+	KeepMemoryLimit()
+	user := memoryPolicy.userGC
+	if user < 0 || user > 200 {
+		t.Skipf("GOGC %d: the room changes nothing to measure", user)
+	}
+	runtime.GC()
+	done := RoomForIngest()
+	before := gcCycles()
+	for range (ingestRoom / 2) / (64 << 10) {
+		sink = make([]byte, 64<<10)
+	}
+	during := gcCycles() - before
+	if pct := gcPercent(); pct <= user {
+		t.Errorf("during the ingest's room GOGC is %d, want more than %d", pct, user)
+	}
+	done()
+	done() // (once)
+	if during > 0 {
+		t.Errorf("%d MiB of garbage on a small heap ran %d collections during the ingest's room, want none", ingestRoom/2>>20, during)
+	}
+	if pct := gcPercent(); pct != user {
+		t.Errorf("after the ingest GOGC is %d, want the process's %d back", pct, user)
+	}
+}
+
+var sink []byte
+
+func gcCycles() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// gcPercent reads GOGC (setting it back at once).
+func gcPercent() int {
+	p := debug.SetGCPercent(100)
+	debug.SetGCPercent(p)
+	return p
 }
