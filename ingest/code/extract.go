@@ -39,8 +39,9 @@ type fileResult struct {
 	timedOut                         bool
 	readErr                          error
 	// resolution is the file's resolution record, made in the parse
-	// worker of a full ingest with a store (resolveCache.diff takes it):
-	// beside the parse on both cores rather than alone after it.
+	// worker of an ingest with a store (resolveCache.diff and a patch's
+	// restale take it): beside the parse on both cores rather than alone
+	// after it.
 	resolution *fileResolution
 }
 
@@ -186,7 +187,7 @@ func (x *extractor) one(fr *fileResult) {
 		return
 	}
 	fr.res = res
-	if x.store != nil && !x.incremental {
+	if x.store != nil {
 		fr.resolution = newResolution(res, h)
 	}
 	if x.store != nil {

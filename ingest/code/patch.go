@@ -455,7 +455,11 @@ func (p *patchState) restale() *noPatch {
 		p.stale.mark(old, nil, path)
 	}
 	for _, c := range p.changed {
-		cur := newResolution(c.res, c.fr.entry.Hash)
+		// Made in the parse worker, beside the parse, when it could be.
+		cur := c.fr.resolution
+		if cur == nil || cur.hash != c.fr.entry.Hash {
+			cur = newResolution(c.res, c.fr.entry.Hash)
+		}
 		if c.oi < 0 {
 			p.stale.cameOrWent(c.res.Path)
 		}
@@ -540,18 +544,34 @@ func (r *run) patchEdges(p *patchState) *noPatch {
 		p.newFiles[i] = fileLayout{path: fr.file.Rel, lang: fr.result().Language}
 	}
 	p.derivedMoved = p.moved
+	var touched []int
 	for i, t := range p.touched {
-		if !t {
-			continue
+		if t {
+			touched = append(touched, i)
 		}
+	}
+	// Each touched file's edges are made apart (on both cores: they read
+	// the old graph and the new nodes only), then added in file order, as
+	// one pass would add them.
+	adds := make([][]graph.SpliceEdge, len(touched))
+	err := forEachFile(r.ctx, len(touched), func(k int) {
+		i := touched[k]
 		fl := &p.newFiles[i]
 		own := p.owns(i, fl)
-		p.directEdges(i, own)
-		fl.refs, fl.imports = p.boundEdges(i, own)
+		p.directEdges(&adds[k], i, own)
+		fl.refs, fl.imports = p.boundEdges(&adds[k], i, own)
+		fl.derivedSig = derivedSignature(p.files[i].result(), fl.imports)
+	})
+	if err != nil {
+		return &noPatch{reason: Cancelled, err: err}
+	}
+	for k, i := range touched {
+		p.adds = append(p.adds, adds[k]...)
+		fl := &p.newFiles[i]
 		// A Python test's body decides whether it tests what it imports
 		// (testlink.PyFlagsOnly): any change to it may move a link.
 		pyTest := fl.lang == "python" && testlink.IsTest(fl.path)
-		if fl.derivedSig = derivedSignature(p.files[i].result(), fl.imports); p.old[i] < 0 || fl.derivedSig != p.lay.files[p.old[i]].derivedSig || pyTest {
+		if p.old[i] < 0 || fl.derivedSig != p.lay.files[p.old[i]].derivedSig || pyTest {
 			p.derivedMoved = true
 		}
 	}
@@ -567,20 +587,21 @@ func (p *patchState) owns(i int, fl *fileLayout) func(string) bool {
 	return func(id string) bool { o, ok := p.g0.Lookup(id); return ok && o >= lo && o < hi }
 }
 
-// directEdges adds file i's edges whose both ends the extractor named.
-func (p *patchState) directEdges(i int, own func(string) bool) {
+// directEdges adds to adds file i's edges whose both ends the extractor
+// named.
+func (p *patchState) directEdges(adds *[]graph.SpliceEdge, i int, own func(string) bool) {
 	res := p.files[i].result()
 	for k := range res.Edges {
 		e := &res.Edges[k]
 		if !strings.HasPrefix(e.Target, extract.RefPrefix) && own(e.Source) && p.exists(e.Target) {
-			p.edge(e.Source, e.Target, e.Relation, WeightCertain)
+			addEdge(adds, e.Source, e.Target, e.Relation, WeightCertain)
 		}
 	}
 }
 
-// boundEdges adds file i's bound references; it returns their counts and
-// the import paths they reach.
-func (p *patchState) boundEdges(i int, own func(string) bool) (refCounts, []string) {
+// boundEdges adds to adds file i's bound references; it returns their
+// counts and the import paths they reach.
+func (p *patchState) boundEdges(adds *[]graph.SpliceEdge, i int, own func(string) bool) (refCounts, []string) {
 	res := p.files[i].result()
 	var rc refCounts
 	var imports []string
@@ -599,10 +620,10 @@ func (p *patchState) boundEdges(i int, own func(string) bool) (refCounts, []stri
 			rc.unresolved++
 			continue
 		}
-		p.edge(e.Source, o.Target, e.Relation, rc.bound(o.Status))
+		addEdge(adds, e.Source, o.Target, e.Relation, rc.bound(o.Status))
 		for _, id := range o.Also {
 			if id != e.Source && p.exists(id) {
-				p.edge(e.Source, id, e.Relation, statusWeight(o.Status))
+				addEdge(adds, e.Source, id, e.Relation, statusWeight(o.Status))
 			}
 		}
 		if e.Relation == extract.RelImports {
@@ -636,11 +657,16 @@ func (p *patchState) importPath(id string) string {
 
 // edge adds an edge as builder.edge does.
 func (p *patchState) edge(src, dst, rel string, w float32) {
+	addEdge(&p.adds, src, dst, rel, w)
+}
+
+// addEdge appends to adds an edge as builder.edge adds it.
+func addEdge(adds *[]graph.SpliceEdge, src, dst, rel string, w float32) {
 	if src == dst {
 		return
 	}
 	cs, dir := CausalStrength(rel)
-	p.adds = append(p.adds, graph.SpliceEdge{Source: src, Target: dst, Edge: graph.Edge{Relation: rel, Weight: w, Direction: dir, CausalStrength: cs}})
+	*adds = append(*adds, graph.SpliceEdge{Source: src, Target: dst, Edge: graph.Edge{Relation: rel, Weight: w, Direction: dir, CausalStrength: cs}})
 }
 
 // patchEnrich brings the files' times and the package dependencies up to

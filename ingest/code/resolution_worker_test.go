@@ -12,8 +12,9 @@ import (
 // TestResolutionMadeInTheParseWorker: a full ingest with a store makes
 // each parsed file's resolution record in its parse worker, equal to the
 // one resolve's diff made after the build, and diff takes it as is; an
-// incremental run (the patch makes its own) and a run without a store
-// (no diff) make none.
+// incremental run makes one for the file it parses again (none for the
+// files it reuses) and the patch takes it as is; a run without a store
+// (no diff) makes none.
 func TestResolutionMadeInTheParseWorker(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
@@ -22,7 +23,7 @@ func TestResolutionMadeInTheParseWorker(t *testing.T) {
 		want        bool
 	}{
 		{"full ingest with a store", true, false, true},
-		{"incremental ingest", true, true, false},
+		{"incremental ingest", true, true, true},
 		{"no store", false, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -52,6 +53,10 @@ func TestResolutionMadeInTheParseWorker(t *testing.T) {
 			}
 			if rn.incremental != tc.incremental {
 				t.Fatalf("incremental %v, want %v", rn.incremental, tc.incremental)
+			}
+			if tc.incremental {
+				checkPatchTakesWorkerResolution(t, rn)
+				return
 			}
 			rn.build()
 			if len(rn.included) == 0 {
@@ -101,5 +106,41 @@ func TestFileChunk(t *testing.T) {
 				t.Fatalf("n=%d: index %d visited %d times", tc.n, i, c)
 			}
 		}
+	}
+}
+
+// checkPatchTakesWorkerResolution: after an incremental run's extraction
+// (one file changed), the parsed file has its record from the worker and
+// the reused ones none, and the patch keeps the worker's record as the
+// file's resolution state.
+func checkPatchTakesWorkerResolution(t *testing.T, rn *run) {
+	t.Helper()
+	var parsed *fileResult
+	for i := range rn.results {
+		fr := &rn.results[i]
+		if fr.res == nil || fr.reused {
+			if fr.resolution != nil {
+				t.Errorf("%s: reused, but a resolution was made", fr.file.Rel)
+			}
+			continue
+		}
+		if parsed != nil {
+			t.Fatalf("%s and %s parsed, want one", parsed.file.Rel, fr.file.Rel)
+		}
+		parsed = fr
+	}
+	if parsed == nil || parsed.resolution == nil {
+		t.Fatal("the changed file has no resolution made in its worker")
+	}
+	if want := newResolution(parsed.res, parsed.entry.Hash); !reflect.DeepEqual(parsed.resolution.defs, want.defs) || !reflect.DeepEqual(parsed.resolution.refNames, want.refNames) {
+		t.Errorf("worker's resolution %+v, want %+v", parsed.resolution, want)
+	}
+	out, err := rn.patch()
+	if err != nil || out == nil {
+		t.Fatalf("patch: %v %v (rebuild: %v)", out, err, rn.rebuild)
+	}
+	rc, _ := rn.store.Extra(resolveCacheKey).(*resolveCache)
+	if rc == nil || rc.files[parsed.file.Rel] != parsed.resolution {
+		t.Errorf("the patch made its own resolution for %s instead of taking the worker's", parsed.file.Rel)
 	}
 }
