@@ -129,3 +129,11 @@ func SourcesStored(g *Graph) bool {
 // MirrorsCounted reports whether g keeps its count of mirror entries (a
 // graph Finalize or Spliced built), so NumPrimaryEdges walks no edges.
 func MirrorsCounted(g *Graph) bool { return g.csr.mirrorsKnown }
+
+// SetReverseSplitEdges sets the edge count from which a splice fills its
+// reverse CSR in chunks (reverseSplitEdges) until restore.
+func SetReverseSplitEdges(n int) (restore func()) {
+	old := reverseSplitEdges
+	reverseSplitEdges = n
+	return func() { reverseSplitEdges = old }
+}

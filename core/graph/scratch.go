@@ -21,6 +21,7 @@ type spliceScratch struct {
 	inRange, shaky, mark []bool
 	care                 []uint8
 	shift                []int32
+	skip                 []uint32
 }
 
 var scratchSlot struct {

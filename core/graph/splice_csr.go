@@ -2,6 +2,7 @@ package graph
 
 import (
 	"math"
+	"runtime"
 	"slices"
 	"sync"
 )
@@ -30,6 +31,7 @@ type csrSplicer struct {
 	pieces      []piece        // the new forward edges, in order
 	recs        []edgeRecord   // the edges written through records, in order
 	shift       []int32        // per old source copied in bulk: new edge index - old (bounded by the edges that changed)
+	skip        []uint32       // per old node: its incoming edges from sources not copied in bulk (countReverse)
 	slowIn      []revEntry     // reverse entries of edges written through records
 	seg         []edgeRecord
 }
@@ -97,6 +99,8 @@ func newCSRSplicer(g *Graph, sp *Splice, remap, from []NodeID, fresh []edgeRecor
 	}
 	sc.shift = zeroed(sc.shift, int(n))
 	s.shift = sc.shift
+	sc.skip = zeroed(sc.skip, int(n))
+	s.skip = sc.skip
 	for i := range s.shift {
 		s.shift[i] = noShift
 	}
@@ -405,8 +409,13 @@ func (s *csrSplicer) writeAttrs() {
 // copied in bulk is g's entry with its source and edge index shifted, and
 // the entries of edges written through records are merged in by source.
 // Copied sources lie outside the ranges, so shifting keeps their order.
+//
+// A node's count of entries is known without walking them (g's count,
+// less the entries of sources not copied in bulk, plus its records'), so
+// on a large graph the nodes are filled in chunks on several cores: the
+// walk over every incoming edge was most of a splice's CPU.
 func (s *csrSplicer) reverse() {
-	c, oc := &s.c, &s.g.csr
+	c := &s.c
 	n, m := len(s.from), s.m
 	slices.SortFunc(s.slowIn, func(a, b revEntry) int {
 		if a.dst != b.dst {
@@ -414,14 +423,72 @@ func (s *csrSplicer) reverse() {
 		}
 		return cmpU32(uint32(a.e), uint32(b.e)) // by source, then position
 	})
+	revOff, revSrc, revEdge := make([]uint32, n+1), make([]NodeID, m), make([]EdgeIdx, m)
+	chunks := 1
+	if m >= reverseSplitEdges {
+		chunks = min(runtime.GOMAXPROCS(0), 4)
+	}
+	if chunks == 1 {
+		s.fillReverse(0, NodeID(n), s.slowIn, 0, revOff, revSrc, revEdge)
+		c.revOffsets, c.revSources, c.revEdge = revOff, revSrc, revEdge
+		return
+	}
+	s.countReverse(revOff)
+	var wg sync.WaitGroup
+	for k := range chunks {
+		lo, hi := NodeID(n*k/chunks), NodeID(n*(k+1)/chunks)
+		i, _ := slices.BinarySearchFunc(s.slowIn, lo, func(r revEntry, lo NodeID) int { return cmpU32(uint32(r.dst), uint32(lo)) })
+		at := int(revOff[lo])
+		wg.Go(func() { s.fillReverse(lo, hi, s.slowIn[i:], at, nil, revSrc, revEdge) })
+	}
+	wg.Wait()
+	c.revOffsets, c.revSources, c.revEdge = revOff, revSrc, revEdge
+}
+
+// reverseSplitEdges is the edge count from which reverse fills its nodes
+// in chunks on several cores; a variable only so that a test can split
+// small graphs.
+var reverseSplitEdges = 1 << 18
+
+// countReverse writes the reverse offsets: per new node, its old node's
+// entries less those from sources not copied in bulk, plus the entries of
+// its edges written through records (slowIn, sorted by target).
+func (s *csrSplicer) countReverse(revOff []uint32) {
+	oc := &s.g.csr
+	skip := s.skip
+	for src, sh := range s.shift {
+		if sh == noShift {
+			for _, t := range oc.targets[oc.offsets[src]:oc.offsets[src+1]] {
+				skip[t]++
+			}
+		}
+	}
+	for nt, o := range s.from {
+		d := uint32(0)
+		if o != NoNode {
+			d = oc.revOffsets[o+1] - oc.revOffsets[o] - skip[o]
+		}
+		revOff[nt+1] = d
+	}
+	for _, r := range s.slowIn {
+		revOff[r.dst+1]++
+	}
+	for i := 1; i < len(revOff); i++ {
+		revOff[i] += revOff[i-1]
+	}
+}
+
+// fillReverse writes the entries of new nodes [lo, hi) from position at
+// on, and their offsets when revOff is not nil (a chunk's are counted
+// before); slow starts at the first record entry of lo or after it.
+func (s *csrSplicer) fillReverse(lo, hi NodeID, slow []revEntry, at int, revOff []uint32, revSrc []NodeID, revEdge []EdgeIdx) {
 	// Written by index into arrays of the exact size, through locals (the
 	// loop runs once per edge).
-	revOff, revSrc, revEdge := make([]uint32, n+1), make([]NodeID, m), make([]EdgeIdx, m)
+	oc := &s.g.csr
 	oOff, oSrc, oEdge := oc.revOffsets, oc.revSources, oc.revEdge
 	shift, remap, from := s.shift, s.remap, s.from
-	slow := s.slowIn
-	k := 0
-	for nt := range NodeID(n) {
+	k := at
+	for nt := lo; nt < hi; nt++ {
 		if o := from[nt]; o != NoNode {
 			for p := oOff[o]; p < oOff[o+1]; p++ {
 				src := oSrc[p]
@@ -442,7 +509,8 @@ func (s *csrSplicer) reverse() {
 			revSrc[k], revEdge[k] = slow[0].src, slow[0].e
 			slow, k = slow[1:], k+1
 		}
-		revOff[nt+1] = uint32(k)
+		if revOff != nil {
+			revOff[nt+1] = uint32(k)
+		}
 	}
-	c.revOffsets, c.revSources, c.revEdge = revOff, revSrc, revEdge
 }

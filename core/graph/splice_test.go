@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -105,6 +106,13 @@ func TestSplicedEqualsRebuild(t *testing.T) {
 	// Every run of two edges or more shared with the base's attributes.
 	t.Run("shared", func(t *testing.T) {
 		defer graph.SetAttrMinShare(2)()
+		spliceEqualsRebuild(t)
+	})
+	// The reverse CSR filled in chunks on several cores, as on a large
+	// graph: its offsets counted ahead, each chunk from its own start.
+	t.Run("reverse in chunks", func(t *testing.T) {
+		defer graph.SetReverseSplitEdges(0)()
+		defer runtime.GOMAXPROCS(max(3, runtime.GOMAXPROCS(0)))
 		spliceEqualsRebuild(t)
 	})
 }
