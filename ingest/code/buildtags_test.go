@@ -55,6 +55,23 @@ func TestCallsPerBuild(t *testing.T) {
 			{"file::binary_test.go::useBinary", "file::cbor/cbor.go::Encoder::AppendKey", true},
 			{"file::binary_test.go::useBinary", "file::json/json.go::Encoder::AppendKey", false},
 		}},
+		// One function per platform, every file also tagged !tinygo, and a
+		// portable caller tagged !appengine (sirupsen/logrus's terminal
+		// checks): the caller is built with each platform's declaration
+		// on its own port, so it calls all three, not only the host's.
+		{"platform variants behind custom tags", map[string]string{
+			"go.mod":                         "module example.com/term\n\ngo 1.22\n",
+			"terminal_check_unix.go":         "//go:build (linux || aix || zos) && !tinygo\n\npackage term\n\nfunc isTerminal(fd int) bool { return fd == 1 }\n",
+			"terminal_check_bsd.go":          "//go:build (darwin || freebsd || netbsd || openbsd) && !tinygo\n\npackage term\n\nfunc isTerminal(fd int) bool { return fd == 2 }\n",
+			"terminal_check_solaris.go":      "//go:build solaris && !tinygo\n\npackage term\n\nfunc isTerminal(fd int) bool { return fd == 3 }\n",
+			"terminal_check_notappengine.go": "//go:build !appengine && !js && !windows && !plan9 && !tinygo\n\npackage term\n\n// Check asks.\nfunc Check(fd int) bool { return isTerminal(fd) }\n",
+			"terminal_check_tiny.go":         "//go:build tinygo\n\npackage term\n\nfunc isTerminal(fd int) bool { return false }\n",
+		}, []call{
+			{"file::terminal_check_notappengine.go::Check", "file::terminal_check_unix.go::isTerminal", true},
+			{"file::terminal_check_notappengine.go::Check", "file::terminal_check_bsd.go::isTerminal", true},
+			{"file::terminal_check_notappengine.go::Check", "file::terminal_check_solaris.go::isTerminal", true},
+			{"file::terminal_check_notappengine.go::Check", "file::terminal_check_tiny.go::isTerminal", false},
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -171,28 +171,46 @@ func customTags(expr constraint.Expr, tags []string) []string {
 	return tags
 }
 
-// builtTogether reports whether one setting of the custom tags builds both
-// constraints on this platform (nil: no custom tag): a file built only
-// with -tags binary_log is built with the binary_log declarations, never
-// with the !binary_log ones.
+// builtTogether reports whether one build, some port with one setting of
+// the custom tags, builds both constraints (nil: no custom tag): a file
+// built only with -tags binary_log is built with the binary_log
+// declarations, never with the !binary_log ones. Every port is tried, not
+// only the host's: logrus's terminal_check_notappengine.go (!appengine &&
+// !tinygo) is built with terminal_check_bsd.go's isTerminal on darwin,
+// though not on linux; which port a reference means is preferBuilt's
+// next rule.
 func builtTogether(a, b constraint.Expr) bool {
 	tags := customTags(b, customTags(a, nil))
 	if len(tags) > 8 {
 		return true // too many to try: do not guess
 	}
-	for set := 0; set < 1<<len(tags); set++ {
-		holds := func(tag string) bool {
-			if i := slices.Index(tags, tag); i >= 0 {
-				return set&(1<<i) != 0
+	for _, p := range portsHostFirst {
+		for set := 0; set < 1<<len(tags); set++ {
+			holds := func(tag string) bool {
+				if i := slices.Index(tags, tag); i >= 0 {
+					return set&(1<<i) != 0
+				}
+				return goTagHolds(tag, p[0], p[1])
 			}
-			return goTagHolds(tag, runtime.GOOS, runtime.GOARCH)
-		}
-		if (a == nil || a.Eval(holds)) && (b == nil || b.Eval(holds)) {
-			return true
+			if (a == nil || a.Eval(holds)) && (b == nil || b.Eval(holds)) {
+				return true
+			}
 		}
 	}
 	return false
 }
+
+// portsHostFirst is ports with the host's first, where most pairs of
+// files are built together, so builtTogether usually answers at once.
+var portsHostFirst = func() [][2]string {
+	out := [][2]string{{runtime.GOOS, runtime.GOARCH}}
+	for _, p := range ports {
+		if p != out[0] {
+			out = append(out, p)
+		}
+	}
+	return out
+}()
 
 // builtWith reports whether the build that holds file from holds f too:
 // by their custom tags when from names one; else by platform, the host's

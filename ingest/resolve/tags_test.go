@@ -21,6 +21,12 @@ func TestBuiltTogether(t *testing.T) {
 		{"integration && linux", "!integration", false},
 		{"a || b", "!a", true},
 		{"a && b", "a && !b", false},
+		// Built together on another port than the host's (logrus's
+		// terminal checks): a tag of each, and platforms apart.
+		{"!appengine && !js && !windows && !tinygo", "(darwin || freebsd || netbsd) && !tinygo", true},
+		{"!appengine && !tinygo", "windows && !tinygo", true},
+		{"integration && linux", "integration && windows", false},
+		{"!appengine && windows", "appengine && windows", false},
 	} {
 		if got := builtTogether(taggedExpr(tagged(c.a)), taggedExpr(tagged(c.b))); got != c.want {
 			t.Errorf("builtTogether(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
