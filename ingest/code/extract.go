@@ -189,8 +189,6 @@ func (x *extractor) one(fr *fileResult) {
 	fr.res = res
 	if x.store != nil {
 		fr.resolution = newResolution(res, h)
-	}
-	if x.store != nil {
 		if err := x.store.Put(f.Rel, h, res); err != nil {
 			// The graph does not depend on the cache; the next incremental
 			// ingest simply re-extracts this file.
