@@ -136,10 +136,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		r.PeakRSSMB = vmHWM()
-		var ru syscall.Rusage
-		if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-			r.CPUMs = float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6
-		}
+		r.CPUMs = cpuMs()
 		json.NewEncoder(stdout).Encode(r)
 		return 0 // deferred: stop the profile
 	}
