@@ -346,8 +346,8 @@ func (c *Collector) Held() int {
 }
 
 // CutBehind starts cutting the held files on one goroutine of its own:
-// call it when the ingest's parse is over, so the cut takes the core its
-// serial tail (resolve, finalize, the journal's fsync) leaves idle, and
+// call it when the ingest's parallel work is over, so the cut takes the
+// core its serial rest (finalize, the journal's fsync) leaves idle, and
 // the build that calls Bodies finds less left to cut.
 func (c *Collector) CutBehind() {
 	if c.Kept() == 0 {

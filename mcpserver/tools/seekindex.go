@@ -305,6 +305,7 @@ func (l *lastSeek) set(g *graph.Graph, x *seek.Bodies) {
 type SeekFeed struct {
 	last   *lastSeek
 	c      *seek.Collector
+	done   sync.Once // the writers let go after the parse (progressed)
 	behind sync.Once // the held files' cut started (progressed)
 }
 
@@ -345,16 +346,25 @@ func (f *SeekFeed) onSource() func(ingest.Source) {
 // progressed lets the collector's writers go once the ingest's extraction
 // is over (their tables, tens of MB on a large tree, would otherwise stay
 // through the build and resolve phases, where its memory peaks), and
-// starts cutting the files it held: beside the ingest's serial tail, on
-// the core the parse no longer takes.
+// starts cutting the files it held once resolution's file pass is over
+// (enrich): beside the serial rest of the tail (finalize, the journal's
+// fsync). Started at the build, the cut held one core through the whole
+// tail, and the build's and the file pass's second workers waited for it
+// (py-335: 10-19 ms runnable, ingest-durable9.md).
 func (f *SeekFeed) progressed(p ingest.Progress) {
-	if f != nil && p.Phase == adapter.PhaseBuild {
-		f.behind.Do(func() {
-			f.c.Done()
-			f.c.CutBehind()
-		})
+	if f == nil {
+		return
+	}
+	switch p.Phase {
+	case adapter.PhaseBuild:
+		f.done.Do(f.c.Done)
+	case adapter.PhaseEnrich:
+		f.behind.Do(func() { cutBehind(f.c) })
 	}
 }
+
+// cutBehind starts cutting a feed's held files (a test's view of when).
+var cutBehind = (*seek.Collector).CutBehind
 
 // Made hands the documents to the first seek index built for g, the
 // graph the ingest made of the files it read.

@@ -5,11 +5,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/m1nd-go/m1nd/core/seek"
+	"github.com/m1nd-go/m1nd/ingest"
+	"github.com/m1nd-go/m1nd/ingest/adapter"
 	"github.com/m1nd-go/m1nd/ingest/walk"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
@@ -95,5 +98,24 @@ func TestSmallIngestKeepsFilesForSeek(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSeekFeedCutsAfterTheFilePass: a feed starts cutting its held files
+// at enrich, once resolution's parallel file pass is over, not at the
+// build (the cut held a core all through the tail, and the file pass's
+// second worker waited for it), and starts it once.
+func TestSeekFeedCutsAfterTheFilePass(t *testing.T) {
+	defer func(f func(*seek.Collector)) { cutBehind = f }(cutBehind)
+	var phase adapter.Phase
+	var started []adapter.Phase
+	cutBehind = func(*seek.Collector) { started = append(started, phase) }
+	f := &SeekFeed{c: seek.NewCollector(seek.DefaultOptions(), nil)}
+	for _, phase = range []adapter.Phase{adapter.PhaseWalk, adapter.PhaseExtract, adapter.PhaseBuild, adapter.PhaseBuild,
+		adapter.PhaseResolve, adapter.PhaseResolve, adapter.PhaseEnrich, adapter.PhaseEnrich, adapter.PhaseFinalize, adapter.PhaseDone} {
+		f.progressed(ingest.Progress{Phase: phase})
+	}
+	if want := []adapter.Phase{adapter.PhaseEnrich}; !slices.Equal(started, want) {
+		t.Errorf("the cut started at %v, want %v", started, want)
 	}
 }
