@@ -324,7 +324,12 @@ func historyLimit(h *gitmeta.History) string {
 func (r *run) extract() error {
 	r.prog.phase(adapter.PhaseExtract, 0, len(r.wr.Files))
 	x := &extractor{req: &r.req, store: r.store, incremental: r.incremental, deadline: r.deadline, prog: r.prog}
+	release := func() {}
+	if len(r.wr.Files) >= trimAfter {
+		release = extract.WideArenas()
+	}
 	results, err := x.run(r.ctx, r.wr.Files)
+	release()
 	if parsedMany(results) {
 		extract.ReleaseParserMemory()
 	}

@@ -9,7 +9,10 @@ package extract
 */
 import "C"
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // arena is a parse arena (arena.h).
 type arena = *C.m1_arena
@@ -22,21 +25,71 @@ var arenas struct {
 	idle []arena
 }
 
-// takeArena returns an idle arena, or a new one.
-func takeArena() arena {
-	arenas.Lock()
-	defer arenas.Unlock()
-	if n := len(arenas.idle); n > 0 {
-		a := arenas.idle[n-1]
-		arenas.idle = arenas.idle[:n-1]
-		return a
+// wideRuns counts the WideArenas calls not yet released.
+var wideRuns atomic.Int32
+
+// wideKeep is what an arena keeps between files while a large extraction
+// runs. go-std's full ingest faulted 330 K pages with arenas keeping
+// arenaKeep and 155 K keeping 32 MB (64 MB: 150 K), 2.5 s of its 20 s of
+// CPU on a 2-core KVM.
+const wideKeep = 32 << 20
+
+// WideArenas lets parse arenas keep up to 32 MB between files instead of
+// 2 MB until release is called: an extraction of many files calls it so
+// its large files reuse the pages the previous ones faulted in. Idle
+// arenas go back to 2 MB when the last caller releases; release may be
+// called more than once.
+func WideArenas() (release func()) {
+	wideRuns.Add(1)
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			if wideRuns.Add(-1) == 0 {
+				arenas.Lock()
+				for _, a := range arenas.idle {
+					narrow(a)
+				}
+				arenas.Unlock()
+			}
+		})
 	}
-	return C.m1_arena_new()
 }
 
-// giveArena makes a, reset by its last parse, idle again.
+// narrow gives a the default bound and unmaps its chunks past it.
+func narrow(a arena) {
+	a.keep = 0
+	if a.held > arenaKeep {
+		C.m1_arena_trim(a, arenaKeep)
+	}
+}
+
+// takeArena returns an idle arena, or a new one, bounded as WideArenas
+// says now.
+func takeArena() arena {
+	var a arena
+	arenas.Lock()
+	if n := len(arenas.idle); n > 0 {
+		a = arenas.idle[n-1]
+		arenas.idle = arenas.idle[:n-1]
+	}
+	arenas.Unlock()
+	if a == nil {
+		a = C.m1_arena_new()
+	}
+	if a != nil && wideRuns.Load() > 0 {
+		a.keep = wideKeep
+	}
+	return a
+}
+
+// giveArena makes a, reset by its last parse, idle again. Under the lock
+// WideArenas' release narrows the idle arenas under, so an arena given
+// back after the last release is narrowed here.
 func giveArena(a arena) {
 	arenas.Lock()
+	if wideRuns.Load() == 0 {
+		narrow(a)
+	}
 	arenas.idle = append(arenas.idle, a)
 	arenas.Unlock()
 }

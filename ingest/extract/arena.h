@@ -33,6 +33,7 @@ typedef struct {
 	size_t bytes;    // bytes handed out since the last reset
 	size_t peak;     // most bytes handed out for one file
 	size_t held;     // bytes of chunks owned
+	size_t keep;     // bytes of chunks a reset keeps; 0: M1_ARENA_KEEP
 	uint64_t files;  // files parsed in it
 } m1_arena;
 
@@ -40,7 +41,9 @@ typedef struct {
 #define M1_CHUNK_MIN ((size_t)256 << 10)
 #define M1_CHUNK_MAX ((size_t)4 << 20)
 // M1_ARENA_KEEP bounds what an arena keeps between files: a large file's
-// chunks past it are unmapped at the reset.
+// chunks past it are unmapped at the reset. A large extraction raises an
+// arena's bound (keep, arena.go's WideArenas): every chunk unmapped is
+// mapped and faulted in again by the next large file.
 #define M1_ARENA_KEEP ((size_t)2 << 20)
 
 // Chunks are mapped from the kernel, not taken from libc: a chunk freed
@@ -65,6 +68,26 @@ static void m1_chunk_unmap(m1_chunk *c) {
 
 // m1_arena_new returns an empty arena.
 static m1_arena *m1_arena_new(void) { return calloc(1, sizeof(m1_arena)); }
+
+// m1_arena_trim unmaps the chunks past the first keep bytes (the first
+// chunk always stays) and makes the first chunk the one to fill.
+static void m1_arena_trim(m1_arena *a, size_t keep) {
+	size_t held = 0;
+	m1_chunk **link = &a->first;
+	while (*link != NULL) {
+		m1_chunk *c = *link;
+		if (held + c->cap > keep && held > 0) {
+			*link = c->next;
+			a->held -= c->cap;
+			m1_chunk_unmap(c);
+			continue;
+		}
+		held += c->cap;
+		c->used = 0;
+		link = &c->next;
+	}
+	a->head = a->first;
+}
 
 // m1_arena_free frees the arena and its chunks.
 static void m1_arena_free(m1_arena *a) {
@@ -192,7 +215,7 @@ static void m1_free(void *p) {
 }
 
 // m1_arena_reset takes back everything handed out since the last reset,
-// keeping chunks up to M1_ARENA_KEEP bytes for the next file.
+// keeping chunks up to the arena's bound for the next file.
 static void m1_arena_reset(m1_arena *a) {
 	if (a->bytes > a->peak) {
 		a->peak = a->bytes;
@@ -200,21 +223,7 @@ static void m1_arena_reset(m1_arena *a) {
 	a->bytes = 0;
 	a->last = NULL;
 	a->files++;
-	size_t held = 0;
-	m1_chunk **link = &a->first;
-	while (*link != NULL) {
-		m1_chunk *c = *link;
-		if (held + c->cap > M1_ARENA_KEEP && held > 0) {
-			*link = c->next;
-			a->held -= c->cap;
-			m1_chunk_unmap(c);
-			continue;
-		}
-		held += c->cap;
-		c->used = 0;
-		link = &c->next;
-	}
-	a->head = a->first;
+	m1_arena_trim(a, a->keep != 0 ? a->keep : M1_ARENA_KEEP);
 }
 
 #endif

@@ -65,3 +65,57 @@ func TestArenaParseEqualsLibc(t *testing.T) {
 		t.Errorf("%d arenas left after ReleaseParserMemory", count)
 	}
 }
+
+// TestWideArenasKeepMoreUntilReleased: while WideArenas is held an arena
+// keeps a large file's chunks between files (up to wideKeep); after the
+// release the idle arena and one given back later hold at most arenaKeep.
+func TestWideArenasKeepMoreUntilReleased(t *testing.T) {
+	freeIdleArenas()
+	defer freeIdleArenas()
+	var big bytes.Buffer
+	big.WriteString("package big\n\n")
+	for i := range 4000 {
+		fmt.Fprintf(&big, "func f%d(a, b int) int {\n\treturn f%d(b, a) + %d\n}\n", i, i, i)
+	}
+	g := grammarOf("big.go")
+	if err := g.init(); err != nil {
+		t.Fatal(err)
+	}
+	pr, err := newParser(g.ptr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer deleteParser(pr)
+	w := &worker{parser: pr, lang: g.ptr()}
+	parse := func() {
+		if _, _, _, ok := w.parseFlat(big.Bytes(), g.named); !ok {
+			t.Fatal("no tree")
+		}
+	}
+
+	release := WideArenas()
+	parse()
+	_, held, peak, _ := arenaStats()
+	if peak <= arenaKeep {
+		t.Fatalf("the parse took %d bytes, not past %d: the file no longer tests the bound", peak, arenaKeep)
+	}
+	if held <= arenaKeep || held > wideKeep {
+		t.Errorf("a wide arena holds %d bytes after a %d-byte parse, want more than %d and at most %d", held, peak, arenaKeep, wideKeep)
+	}
+	a := takeArena() // busy while the release runs: the next parse makes a second arena
+	parse()
+	release()
+	release() // a second call changes nothing
+	if count, held, _, _ := arenaStats(); count != 1 || held > arenaKeep {
+		t.Errorf("after the release %d idle arenas hold %d bytes, want 1 holding at most %d", count, held, arenaKeep)
+	}
+	giveArena(a)
+	if count, held, _, _ := arenaStats(); count != 2 || held > 2*arenaKeep {
+		t.Errorf("with the busy arena given back %d idle arenas hold %d bytes, want 2 holding at most %d each", count, held, arenaKeep)
+	}
+	freeIdleArenas()
+	parse()
+	if _, held, _, _ := arenaStats(); held > arenaKeep {
+		t.Errorf("after the release a parse leaves %d bytes, more than %d", held, arenaKeep)
+	}
+}
