@@ -490,6 +490,10 @@ func answers(w io.Writer, dir string, par, sessions int) error {
 	ctx := context.Background()
 	enc := json.NewEncoder(w)
 	for range sessions {
+		// The previous session's server may still be cutting or indexing
+		// after its answer (its Close does not wait for that): let it end
+		// so the bare parse does not pay for it.
+		time.Sleep(300 * time.Millisecond)
 		p, err := bareParse(ctx, dir, par)
 		if err != nil {
 			return err
