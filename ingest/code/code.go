@@ -324,8 +324,11 @@ func historyLimit(h *gitmeta.History) string {
 func (r *run) extract() error {
 	r.prog.phase(adapter.PhaseExtract, 0, len(r.wr.Files))
 	x := &extractor{req: &r.req, store: r.store, incremental: r.incremental, deadline: r.deadline, prog: r.prog}
+	// A full extraction parses every file: its large files reuse what
+	// the previous ones faulted in. An incremental run (a daemon tick)
+	// parses few and keeps the narrow arenas it measured best with.
 	release := func() {}
-	if len(r.wr.Files) >= trimAfter {
+	if !r.incremental && len(r.wr.Files) >= trimAfter {
 		release = extract.WideArenas()
 	}
 	results, err := x.run(r.ctx, r.wr.Files)
