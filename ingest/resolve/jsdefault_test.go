@@ -1,11 +1,14 @@
 package resolve
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/m1nd-go/m1nd/ingest/extract"
+	"github.com/m1nd-go/m1nd/ingest/workspace"
 )
 
 // TestJSDefaultImports: a default import binds what the module exports as
@@ -50,6 +53,69 @@ func TestJSDefaultImports(t *testing.T) {
 		"calls wait":       "source/utils/delay.ts::delay",
 		"calls isErr":      "source/utils/is-error.ts::isRawNetworkError",
 		"calls K":          "source/core/Ky.ts::Ky",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("bindings (-want +got):\n%s", d)
+	}
+}
+
+// TestJSNamedImportIsNotTheDefault: a name imported by name is the
+// module's declaration of that name, never its default export. dayjs's
+// package entry is its build (not in the tree), so 'dayjs' is the whole
+// package with src/index.js as its file; its type files import {
+// ConfigType } from 'dayjs', which types/index.d.ts declares in a
+// namespace — not src/index.js's `export default dayjs`. A default import
+// under another name (`import d from 'dayjs'`) still binds that export.
+func TestJSNamedImportIsNotTheDefault(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"package.json":              `{"name": "dayjs", "main": "dayjs.min.js", "types": "index.d.ts"}`,
+		"src/index.js":              "class Dayjs {}\nconst dayjs = function (d) {\n\treturn new Dayjs(d)\n}\nexport default dayjs\n",
+		"types/index.d.ts":          "export = dayjs;\ndeclare function dayjs (date?: dayjs.ConfigType): dayjs.Dayjs\ndeclare namespace dayjs {\n  export type ConfigType = string | number\n  export type OpUnitType = string\n  class Dayjs {}\n}\n",
+		"types/plugin/utc.d.ts":     "import { PluginFunc, ConfigType } from 'dayjs'\n\ndeclare module 'dayjs' {\n  interface Dayjs {\n    isBetween(a: ConfigType): boolean\n  }\n}\n",
+		"test/negativeYear.test.js": "import d from 'dayjs'\n\nexport function run() {\n\treturn d(1)\n}\n",
+	}
+	var paths []string
+	var results []*extract.Result
+	for p, src := range files {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+		if p == "package.json" {
+			continue
+		}
+		r, err := extract.ExtractFile(p, []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, r)
+	}
+	ix := New(results, workspace.Detect(dir, paths))
+	got := map[string]string{}
+	for _, r := range results {
+		if r.Path != "types/plugin/utc.d.ts" && r.Path != "test/negativeYear.test.js" {
+			continue
+		}
+		for _, e := range r.Edges {
+			name, ok := strings.CutPrefix(e.Target, extract.RefPrefix)
+			if !ok || e.Hint.Module == "" || name == e.Hint.Module {
+				continue // the whole-module ref
+			}
+			o := ix.Resolve(Source{ID: e.Source, File: r.Path}, name, e.Relation, e.Hint)
+			got[r.Path+" "+e.Relation+" "+name] = strings.TrimPrefix(o.Target, "file::")
+		}
+	}
+	want := map[string]string{
+		"types/plugin/utc.d.ts imports::type ConfigType": "types/index.d.ts::dayjs::ConfigType",
+		"types/plugin/utc.d.ts references ConfigType":    "types/index.d.ts::dayjs::ConfigType",
+		"types/plugin/utc.d.ts imports::type PluginFunc": "", // declared nowhere here: no binding, not the default
+		"test/negativeYear.test.js imports d":            "src/index.js::dayjs",
+		"test/negativeYear.test.js calls d":              "src/index.js::dayjs",
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("bindings (-want +got):\n%s", d)

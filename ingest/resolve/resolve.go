@@ -184,6 +184,10 @@ type Index struct {
 	// also the module's stem (`import { db } from "@/lib/db"`): that ref
 	// is the module's export, not the module itself.
 	jsNamed [][]string
+	// jsAliases: file → (module, local name) of each JS/TS import that
+	// names the module as a whole (a default or namespace import, `import
+	// x = require`): only such a name may mean the module's default export.
+	jsAliases [][][2]string
 }
 
 // New indexes the extraction results (one per file; nil entries are
@@ -265,6 +269,7 @@ func (ix *Index) place(r *extract.Result) int32 {
 	ix.fileStars = append(ix.fileStars, nil)
 	ix.pyPlain = append(ix.pyPlain, nil)
 	ix.jsNamed = append(ix.jsNamed, nil)
+	ix.jsAliases = append(ix.jsAliases, nil)
 	ix.fileReexps = append(ix.fileReexps, nil)
 	ix.addFile(fi, r)
 	return fi
@@ -306,6 +311,9 @@ func (ix *Index) addFile(fi int32, r *extract.Result) {
 		}
 		if family(r.Language) == "js" && slices.Contains(im.Names, lastSegment(im.Module)) {
 			ix.jsNamed[fi] = append(ix.jsNamed[fi], im.Module)
+		}
+		if family(r.Language) == "js" && im.Alias != "" {
+			ix.jsAliases[fi] = append(ix.jsAliases[fi], [2]string{im.Module, im.Alias})
 		}
 	}
 	ix.fileReexps[fi] = r.Reexports
@@ -548,7 +556,7 @@ func (ix *Index) dropDefinitions(fi int32) {
 		}
 	}
 	ix.dropFields(fi)
-	ix.fileCands[fi], ix.fileParents[fi], ix.fileStars[fi], ix.pyPlain[fi], ix.jsNamed[fi] = nil, nil, nil, nil, nil
+	ix.fileCands[fi], ix.fileParents[fi], ix.fileStars[fi], ix.pyPlain[fi], ix.jsNamed[fi], ix.jsAliases[fi] = nil, nil, nil, nil, nil, nil
 	if ix.files[fi].lang == "ruby" {
 		ix.dropRubyAliases(fi)
 		delete(ix.rubyMain, fi)
@@ -816,9 +824,13 @@ func (ix *Index) ResolveIn(fi int32, src Source, name, rel string, hint extract.
 				// `export * from` chains reach the definition.
 				in = ix.inLocations(cands, ix.starred(locs), false)
 			}
-			if len(in) == 0 && from.fam == "js" && hint.Receiver == "" && label != extract.ModuleStem(hint.Module) {
+			if len(in) == 0 && from.fam == "js" && hint.Receiver == "" && label != extract.ModuleStem(hint.Module) &&
+				slices.Contains(ix.jsAliases[fi], [2]string{hint.Module, label}) {
 				// `import wait from "./delay.js"`: the default export.
 				// (The module's own ref, named by its stem, is the file.)
+				// A name imported by name is never the default export:
+				// dayjs's types/plugin/*.d.ts import { ConfigType } from
+				// 'dayjs', declared in types/index.d.ts, not src/index.js.
 				in = ix.jsDefault(locs)
 			}
 			if len(in) == 0 && hint.ReceiverType != "" && len(ix.fileReexps) > 0 {
