@@ -158,8 +158,53 @@ func (pythonExtractor) Extract(relPath string, src []byte) (*Result, error) {
 	if len(t.n) > 0 {
 		x.collectClasses(0)
 		x.block(0, &pyScope{id: x.b.fileID, vars: map[string]string{}})
+		x.moduleAttrs()
 	}
 	return x.b.finish(t.errors), nil
+}
+
+// moduleAttrs records, once per name, each M.n the file reads from a module
+// it imports whole (`import attrs` … `attrs.exceptions.FrozenError`,
+// `attrs.cmp_using`) as the file's use of n from M, as `from M import n`
+// would: n's submodule, or the module's name and where it is defined.
+// Calls (M.f()) and decorators (@M.f) already bind their own refs; a read
+// that is neither made none, so such a file named only M's __init__.py
+// and not the submodule or the definition it uses (attrs' typing_tests).
+func (x *pyExtract) moduleAttrs() {
+	t, k := x.t, x.k
+	if len(x.imports) == 0 {
+		return
+	}
+	var seen map[[2]string]bool
+	for j := int32(0); j < int32(len(t.n)); j++ {
+		if x.code(j) != pyAttribute {
+			continue
+		}
+		obj := t.child(j, k.fObject)
+		if obj < 0 || x.code(obj) != pyIdentifier {
+			continue
+		}
+		b, ok := x.imports[t.text(obj)]
+		if !ok || b.name != "" || strings.HasPrefix(b.module, ".") {
+			continue // not a module imported whole
+		}
+		if p := t.n[j].parent; p >= 0 && (x.code(p) == pyDecorator || (x.code(p) == pyCall && t.n[j].field == k.fFunction)) {
+			continue
+		}
+		n := t.child(j, k.fAttribute)
+		if n < 0 {
+			continue
+		}
+		key := [2]string{b.module, t.text(n)}
+		if key[1] == "" || seen[key] {
+			continue
+		}
+		if seen == nil {
+			seen = map[[2]string]bool{}
+		}
+		seen[key] = true
+		x.b.ref(x.b.fileID, key[1], x.importRel(), t.line(j), RefHint{Module: b.module})
+	}
 }
 
 // tooLargeOr turns a too-large error into a tagged file node (not an error:
