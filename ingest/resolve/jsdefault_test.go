@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,20 +27,7 @@ func TestJSDefaultImports(t *testing.T) {
 	}
 	results := extractAll(t, files)
 	ix := New(results, nil)
-	got := map[string]string{}
-	for _, r := range results {
-		if r.Path != "test/main.ts" {
-			continue
-		}
-		for _, e := range r.Edges {
-			name, ok := strings.CutPrefix(e.Target, extract.RefPrefix)
-			if !ok || e.Hint.Module == "" || name == e.Hint.Module {
-				continue // the whole-module ref
-			}
-			o := ix.Resolve(Source{ID: e.Source, File: r.Path}, name, e.Relation, e.Hint)
-			got[e.Relation+" "+name] = strings.TrimPrefix(o.Target, "file::")
-		}
-	}
+	got := importBindings(ix, results, "test/main.ts", "")
 	want := map[string]string{
 		"imports ky":       "source/index.ts::ky",
 		"imports wait":     "source/utils/delay.ts::delay",
@@ -96,20 +84,8 @@ func TestJSNamedImportIsNotTheDefault(t *testing.T) {
 		results = append(results, r)
 	}
 	ix := New(results, workspace.Detect(dir, paths))
-	got := map[string]string{}
-	for _, r := range results {
-		if r.Path != "types/plugin/utc.d.ts" && r.Path != "test/negativeYear.test.js" {
-			continue
-		}
-		for _, e := range r.Edges {
-			name, ok := strings.CutPrefix(e.Target, extract.RefPrefix)
-			if !ok || e.Hint.Module == "" || name == e.Hint.Module {
-				continue // the whole-module ref
-			}
-			o := ix.Resolve(Source{ID: e.Source, File: r.Path}, name, e.Relation, e.Hint)
-			got[r.Path+" "+e.Relation+" "+name] = strings.TrimPrefix(o.Target, "file::")
-		}
-	}
+	got := importBindings(ix, results, "types/plugin/utc.d.ts", "types/plugin/utc.d.ts ")
+	maps.Copy(got, importBindings(ix, results, "test/negativeYear.test.js", "test/negativeYear.test.js "))
 	want := map[string]string{
 		"types/plugin/utc.d.ts imports::type ConfigType": "types/index.d.ts::dayjs::ConfigType",
 		"types/plugin/utc.d.ts references ConfigType":    "types/index.d.ts::dayjs::ConfigType",
@@ -120,4 +96,24 @@ func TestJSNamedImportIsNotTheDefault(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("bindings (-want +got):\n%s", d)
 	}
+}
+
+// importBindings resolves the refs of path that name something a module
+// exports, keyed prefix+"<relation> <name>", to their targets' IDs.
+func importBindings(ix *Index, results []*extract.Result, path, prefix string) map[string]string {
+	got := map[string]string{}
+	for _, r := range results {
+		if r.Path != path {
+			continue
+		}
+		for _, e := range r.Edges {
+			name, ok := strings.CutPrefix(e.Target, extract.RefPrefix)
+			if !ok || e.Hint.Module == "" || name == e.Hint.Module {
+				continue // the whole-module ref
+			}
+			o := ix.Resolve(Source{ID: e.Source, File: r.Path}, name, e.Relation, e.Hint)
+			got[prefix+e.Relation+" "+name] = strings.TrimPrefix(o.Target, "file::")
+		}
+	}
+	return got
 }
