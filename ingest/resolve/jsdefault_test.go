@@ -4,6 +4,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,26 +64,19 @@ func TestJSNamedImportIsNotTheDefault(t *testing.T) {
 		"types/plugin/utc.d.ts":     "import { PluginFunc, ConfigType } from 'dayjs'\n\ndeclare module 'dayjs' {\n  interface Dayjs {\n    isBetween(a: ConfigType): boolean\n  }\n}\n",
 		"test/negativeYear.test.js": "import d from 'dayjs'\n\nexport function run() {\n\treturn d(1)\n}\n",
 	}
-	var paths []string
-	var results []*extract.Result
-	for p, src := range files {
+	paths := slices.Sorted(maps.Keys(files))
+	for _, p := range paths {
 		full := filepath.Join(dir, p)
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
+		if err := os.WriteFile(full, []byte(files[p]), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		paths = append(paths, p)
-		if p == "package.json" {
-			continue
-		}
-		r, err := extract.ExtractFile(p, []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		results = append(results, r)
 	}
+	sources := maps.Clone(files)
+	delete(sources, "package.json")
+	results := extractAll(t, sources)
 	ix := New(results, workspace.Detect(dir, paths))
 	got := importBindings(ix, results, "types/plugin/utc.d.ts", "types/plugin/utc.d.ts ")
 	maps.Copy(got, importBindings(ix, results, "test/negativeYear.test.js", "test/negativeYear.test.js "))
