@@ -78,20 +78,7 @@ func TestWideArenasKeepMoreUntilReleased(t *testing.T) {
 		fmt.Fprintf(&big, "func f%d(a, b int) int {\n\treturn f%d(b, a) + %d\n}\n", i, i, i)
 	}
 	g := grammarOf("big.go")
-	if err := g.init(); err != nil {
-		t.Fatal(err)
-	}
-	pr, err := newParser(g.ptr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer deleteParser(pr)
-	w := &worker{parser: pr, lang: g.ptr()}
-	parse := func() {
-		if _, _, _, ok := w.parseFlat(big.Bytes(), g.named); !ok {
-			t.Fatal("no tree")
-		}
-	}
+	parse := func() { freshFlat(t, g, big.Bytes()) }
 
 	release := WideArenas()
 	parse()
