@@ -91,11 +91,16 @@ func Ref(name string) string { return RefPrefix + name }
 func newTreeBuilder(relPath, lang string, t *tree) *builder {
 	b := newBuilder(relPath, lang)
 	n := len(t.n)
-	b.scratch = edgeScratch.Get().(*[]Edge)
-	if cap(*b.scratch) < n/24+8 {
-		*b.scratch = make([]Edge, 0, n/24+8)
+	if wideRuns.Load() > 0 && n/24+8 <= slabEdges/4 {
+		b.slab = takeSlab(n/24 + 8)
+		b.res.Edges = b.slab.tail
+	} else {
+		b.scratch = edgeScratch.Get().(*[]Edge)
+		if cap(*b.scratch) < n/24+8 {
+			*b.scratch = make([]Edge, 0, n/24+8)
+		}
+		b.res.Edges = (*b.scratch)[:0]
 	}
-	b.res.Edges = (*b.scratch)[:0]
 	b.nodeScratch = nodeScratch.Get().(*[]Node)
 	if cap(*b.nodeScratch) < n/110+4 {
 		*b.nodeScratch = make([]Node, 0, n/110+4)
@@ -214,6 +219,9 @@ type builder struct {
 	// nodeScratch is the nodeScratch array res.Nodes is built in, as
 	// scratch is for the edges.
 	nodeScratch *[]Node
+	// slab holds the free tail res.Edges is built in instead of scratch
+	// while a wide extraction runs (takeSlab), nil otherwise.
+	slab *edgeSlab
 }
 
 // edgeScratch keeps edge arrays between files. Built in a fresh array
@@ -358,7 +366,10 @@ func (b *builder) finish(errors int) *Result {
 	} else {
 		b.res.Nodes = exact(b.res.Nodes)
 	}
-	if b.scratch != nil {
+	if b.slab != nil {
+		b.res.Edges = b.slab.keep(b.res.Edges)
+		b.slab = nil
+	} else if b.scratch != nil {
 		b.res.Edges = b.keepEdges()
 	} else {
 		b.res.Edges = exact(b.res.Edges)
