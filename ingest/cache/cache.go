@@ -5,7 +5,7 @@
 // On disk, under the caller's directory:
 //
 //	manifest.gob             the manifest, written atomically
-//	results/ab/abcdef….gob   one gob-encoded extract.Result per file version
+//	results/ab/abcdef….bin   one extract.Result per file version (blob.go)
 //
 // A Store also keeps decoded results in memory, so a long-lived server that
 // holds one Store re-reads nothing but the files that changed. Results are
@@ -36,7 +36,7 @@ import (
 )
 
 // schema is bumped whenever the manifest or result encoding changes.
-const schema = 1
+const schema = 2
 
 // Kind records what the walk found in a file.
 type Kind uint8
@@ -73,9 +73,13 @@ type Entry struct {
 	Err    string
 }
 
-// key names a file version's result.
+// key names a file version's result as this build extracts it: a blob
+// another build wrote is never read (it may hold an older extractor's
+// result, in an older format), and a full ingest writes its own beside it.
 func key(rel string, h Hash) string {
 	s := sha256.New()
+	s.Write([]byte(blobVersion()))
+	s.Write([]byte{0})
 	s.Write([]byte(rel))
 	s.Write([]byte{0})
 	s.Write(h[:])
@@ -233,6 +237,10 @@ var (
 	version     string
 )
 
+// blobVersion is what a blob's key carries of the build (Version; a var
+// for tests).
+var blobVersion = Version
+
 // Version identifies the extractor code: the schema and a hash of the
 // running executable's Go build ID (a hash of the binary's content the go
 // command writes into it), or of the whole executable when it carries none.
@@ -318,6 +326,7 @@ func (s *Store) Load() error {
 		return fmt.Errorf("%w: the manifest in %s is unreadable (%v); a full ingest rewrites it", ErrNoManifest, s.dir, err)
 	}
 	if m.Schema != schema || m.Version != Version() {
+		s.dropStaleResults()
 		return fmt.Errorf("%w: the cache in %s was written by another build of m1nd; a full ingest rewrites it", ErrNoManifest, s.dir)
 	}
 	if s.root != "" && m.Root != s.root {
@@ -327,6 +336,14 @@ func (s *Store) Load() error {
 	s.loaded = true
 	s.replaced(nil, false)
 	return nil
+}
+
+// dropStaleResults removes the blobs another build wrote: their keys
+// name that build, so no store of this one would read, replace or remove
+// them. Once per new build, before its first (full) ingest writes any.
+// Caller holds mu.
+func (s *Store) dropStaleResults() {
+	_ = os.RemoveAll(filepath.Join(s.dir, "results"))
 }
 
 // replaced records that the manifest was replaced, and how (ManifestDelta).
@@ -399,8 +416,8 @@ func (s *Store) Result(rel string, e Entry) (*extract.Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cached result of %s: %w", rel, err)
 	}
-	r = new(extract.Result)
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(r); err != nil {
+	r, err = decodeResult(data)
+	if err != nil {
 		return nil, fmt.Errorf("cached result of %s is corrupt: %w", rel, err)
 	}
 	s.mu.Lock()
@@ -415,7 +432,7 @@ func (s *Store) Result(rel string, e Entry) (*extract.Result, error) {
 }
 
 func (s *Store) blobPath(k string) string {
-	return filepath.Join(s.dir, "results", k[:2], k+".gob")
+	return filepath.Join(s.dir, "results", k[:2], k+".bin")
 }
 
 // Put stores the result of a file version: in memory at once, on disk
@@ -470,10 +487,7 @@ func (s *Store) spill(k string, r *extract.Result) {
 
 // encodeBlob writes r to the blob file p.
 func encodeBlob(p, rel string, r *extract.Result) error {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(r); err != nil {
-		return fmt.Errorf("encoding the result of %s: %w", rel, err)
-	}
+	buf := encodeResult(nil, r)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
@@ -481,7 +495,7 @@ func encodeBlob(p, rel string, r *extract.Result) error {
 	// fails, which Result reports and a full ingest repairs; no fsync here
 	// keeps a full ingest of thousands of files fast.
 	tmp := p + ".tmp" + strconv.Itoa(os.Getpid())
-	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(tmp, buf, 0o644); err != nil {
 		return err
 	}
 	return os.Rename(tmp, p)
