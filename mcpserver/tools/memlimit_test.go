@@ -253,8 +253,14 @@ func TestRoomForIngest(t *testing.T) {
 	if pct := gcPercent(); pct <= user {
 		t.Errorf("during the ingest's room GOGC is %d, want more than %d", pct, user)
 	}
+	if l := debug.SetMemoryLimit(-1); l < ingestLimitFloor {
+		t.Errorf("during the ingest's room the limit is %d MiB, want at least %d", l>>20, ingestLimitFloor>>20)
+	}
 	done()
 	done() // (once)
+	if l := debug.SetMemoryLimit(-1); l >= ingestLimitFloor {
+		t.Errorf("after the ingest the limit is %d MiB: the ingest's floor stayed", l>>20)
+	}
 	if during > 0 {
 		t.Errorf("%d MiB of garbage on a small heap ran %d collections during the ingest's room, want none", ingestRoom/2>>20, during)
 	}
