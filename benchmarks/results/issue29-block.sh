@@ -19,6 +19,9 @@ for i in 1 2; do st "tick $i"
 done
 st activate-ten; python3 benchmarks/results/activate-speed18-drive.py "$B/m1nd-mcp" "$C/go-std" 60 200 "$Q/activate-ten.json" ten > "$Q/activate-ten.txt" 2>&1
 st activate; python3 benchmarks/results/activate-speed18-drive.py "$B/m1nd-mcp" "$C/go-std" 60 200 "$Q/activate.json" > "$Q/activate.txt" 2>&1
+for i in 1 2 3; do st "server ingest $i"
+  python3 benchmarks/results/server-ingest-drive.py "$B/m1nd-mcp" "$C/go-std" "$Q/server-ingest-$i" > "$Q/server-ingest-$i.json"
+done
 for i in 1 2 3; do st "scale $i"
   "$B/m1nd-scalebench" -server "$B/m1nd-mcp" -n 30 -seek-at 0s,3s -tree go-std="$C/go-std" -tree py-335="$C/py-335" > "$Q/scale-$i.md" 2> "$Q/scale-$i.err"
 done
