@@ -33,10 +33,10 @@ type blobEncoder struct {
 
 var blobEncoders = sync.Pool{New: func() any { return &blobEncoder{tab: map[string]uint64{}} }}
 
-// encodeResult appends r's blob to dst.
-func encodeResult(dst []byte, r *extract.Result) []byte {
+// encodeResult returns r's blob.
+func encodeResult(r *extract.Result) []byte {
 	e := blobEncoders.Get().(*blobEncoder)
-	e.buf = append(dst, blobMagic...)
+	e.buf = append([]byte(nil), blobMagic...)
 	e.str(r.Path)
 	e.str(r.Language)
 	e.str(r.Package)

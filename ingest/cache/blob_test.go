@@ -58,7 +58,7 @@ func TestResultBlobRoundTrip(t *testing.T) {
 	for trial := range 2000 {
 		want := new(extract.Result)
 		fill(t, r, reflect.ValueOf(want).Elem())
-		got, err := decodeResult(encodeResult(nil, want))
+		got, err := decodeResult(encodeResult(want))
 		if err != nil {
 			t.Fatalf("trial %d: %v", trial, err)
 		}
@@ -82,7 +82,7 @@ func TestResultBlobOfRealExtractions(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
-		got, err := decodeResult(encodeResult(nil, want))
+		got, err := decodeResult(encodeResult(want))
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
@@ -99,7 +99,7 @@ func TestResultBlobRefusesDamage(t *testing.T) {
 	res := new(extract.Result)
 	fill(t, r, reflect.ValueOf(res).Elem())
 	res.Nodes = append(res.Nodes, extract.Node{ID: "x"})
-	b := encodeResult(nil, res)
+	b := encodeResult(res)
 	for n := range len(b) {
 		if _, err := decodeResult(b[:n]); !errors.Is(err, errBlob) {
 			t.Fatalf("the first %d of %d bytes decoded (err %v)", n, len(b), err)
@@ -117,7 +117,7 @@ func FuzzDecodeResult(f *testing.F) {
 	for range 8 {
 		res := new(extract.Result)
 		fillF(r, reflect.ValueOf(res).Elem())
-		f.Add(encodeResult(nil, res))
+		f.Add(encodeResult(res))
 	}
 	f.Add([]byte("m1nr\x01\x00"))
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -125,7 +125,7 @@ func FuzzDecodeResult(f *testing.F) {
 		if err != nil {
 			return
 		}
-		again, err := decodeResult(encodeResult(nil, res))
+		again, err := decodeResult(encodeResult(res))
 		if err != nil {
 			t.Fatalf("a decoded blob re-encoded does not decode: %v", err)
 		}

@@ -451,12 +451,12 @@ func (s *Store) Put(rel string, h Hash, r *extract.Result) error {
 	if s.dir == "" {
 		return nil
 	}
-	return s.write(func() error { return s.writeBlob(rel, k, r) })
+	return s.write(func() error { return s.writeBlob(k, r) })
 }
 
 // writeBlob writes a result unless it is on disk already or no longer
 // wanted (a Commit dropped it while the write waited).
-func (s *Store) writeBlob(rel, k string, r *extract.Result) error {
+func (s *Store) writeBlob(k string, r *extract.Result) error {
 	s.mu.Lock()
 	live := s.results[k] == r
 	s.mu.Unlock()
@@ -468,7 +468,7 @@ func (s *Store) writeBlob(rel, k string, r *extract.Result) error {
 		s.spill(k, r)
 		return nil
 	}
-	if err := encodeBlob(p, rel, r); err != nil {
+	if err := encodeBlob(p, r); err != nil {
 		return err
 	}
 	s.spill(k, r)
@@ -486,8 +486,8 @@ func (s *Store) spill(k string, r *extract.Result) {
 }
 
 // encodeBlob writes r to the blob file p.
-func encodeBlob(p, rel string, r *extract.Result) error {
-	buf := encodeResult(nil, r)
+func encodeBlob(p string, r *extract.Result) error {
+	buf := encodeResult(r)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
