@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -36,13 +37,7 @@ func slabSources() map[string]string {
 // edges, as a later phase may, changes no other file's.
 func TestWideExtractionEdgesKeepTheirPlace(t *testing.T) {
 	src := slabSources()
-	paths := slices.Sorted(func(yield func(string) bool) {
-		for p := range src {
-			if !yield(p) {
-				return
-			}
-		}
-	})
+	paths := slices.Sorted(maps.Keys(src))
 	extractAll := func() []*Result {
 		var out []*Result
 		for _, p := range paths {
