@@ -107,7 +107,7 @@ func mcpTool(t *tools.Tool, outputSchema bool) *mcp.Tool {
 	}
 	mt := &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema(), Annotations: ann}
 	// Not a typed nil in the interface: the SDK refuses a nil schema.
-	if out := t.OutputSchema(); out != nil && outputSchema {
+	if out := t.OutputSchemaJSON(); out != nil && outputSchema {
 		mt.OutputSchema = out
 	}
 	return mt

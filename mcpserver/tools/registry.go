@@ -2,12 +2,12 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"reflect"
 	"slices"
 	"sort"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/m1nd-go/m1nd/mcpserver/session"
 )
 
@@ -123,8 +123,10 @@ type Tool struct {
 	Details string
 	Run     func(c *Call) (any, error)
 
-	// outOpen and outClosed are Output's schema, derived once at Register.
-	outOpen, OutClosed *jsonschema.Schema
+	// outJSON is Output's published schema as tools/list sends it, derived
+	// once at Register. The schema trees are not kept: go-std's server held
+	// 9 MB of them, heap its memory limit then took from every collection.
+	outJSON json.RawMessage
 }
 
 // AgentIDParam is the parameter every tool requires. The server's

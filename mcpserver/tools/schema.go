@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -95,32 +96,56 @@ func (t *Tool) flagsStale() bool { return t.Class == Read && t.Name != "health" 
 // outputSchema; structuredContent conforms to it), or nil when Output is
 // not declared. Its objects list every field the tool answers with and do
 // not forbid others, so a client that validates answers keeps working when
-// a newer server adds a field; tests hold answers to the closed form.
+// a newer server adds a field; tests hold answers to the closed form
+// (ClosedOutputSchema). Each call derives a new tree.
 func (t *Tool) OutputSchema() *jsonschema.Schema {
-	if t.outOpen == nil {
-		return nil
+	s, _ := t.outputSchema()
+	if s != nil {
+		openObjects(s)
 	}
-	return t.outOpen.CloneSchemas()
+	return s
 }
 
-// deriveOutputSchema derives the tool's output schemas from Output with
-// the SDK's jsonschema support: closed (structs admit only their fields)
-// for tests, and open for clients.
+// ClosedOutputSchema is OutputSchema with every struct's object closed
+// (additionalProperties: false): only the fields declared.
+func (t *Tool) ClosedOutputSchema() *jsonschema.Schema {
+	s, _ := t.outputSchema()
+	return s
+}
+
+// OutputSchemaJSON is OutputSchema as JSON, as tools/list sends it; nil
+// when Output is not declared.
+func (t *Tool) OutputSchemaJSON() json.RawMessage { return t.outJSON }
+
+// deriveOutputSchema checks that Output's schema derives and is an object,
+// and keeps its published JSON.
 func (t *Tool) deriveOutputSchema() error {
+	s, err := t.outputSchema()
+	if s == nil || err != nil {
+		return err
+	}
+	openObjects(s)
+	t.outJSON, err = json.Marshal(s)
+	return err
+}
+
+// outputSchema derives the tool's closed output schema from Output with
+// the SDK's jsonschema support; nil when Output is not declared.
+func (t *Tool) outputSchema() (*jsonschema.Schema, error) {
 	if t.Output == nil {
-		return nil
+		return nil, nil
 	}
 	s, err := jsonschema.ForType(t.Output, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if s.Type != "object" {
-		return fmt.Errorf("output type %s is not a JSON object", t.Output)
+		return nil, fmt.Errorf("output type %s is not a JSON object", t.Output)
 	}
 	if t.flagsStale() {
 		sf, err := jsonschema.For[StaleFiles](nil)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		sf.Description = "Present when the answer names files changed on disk since the graph was built."
 		if s.Properties == nil {
@@ -130,12 +155,9 @@ func (t *Tool) deriveOutputSchema() error {
 		s.PropertyOrder = append(s.PropertyOrder, "stale_files")
 	}
 	if _, err := s.Resolve(nil); err != nil {
-		return fmt.Errorf("output schema: %w", err)
+		return nil, fmt.Errorf("output schema: %w", err)
 	}
-	t.OutClosed = s
-	t.outOpen = s.CloneSchemas()
-	openObjects(t.outOpen)
-	return nil
+	return s, nil
 }
 
 // openObjects lets the objects derived from structs (which jsonschema.For

@@ -45,7 +45,7 @@ func layerOf(t *testing.T, brief map[string]any, layer string) map[string]any {
 func checkSchemas(t *testing.T, d *tools.Dispatcher, tool string, out map[string]any) {
 	t.Helper()
 	tl, _ := d.Registry.Lookup(tool)
-	for name, schema := range map[string]*jsonschema.Schema{"closed": tl.OutClosed, "published": tl.OutputSchema()} {
+	for name, schema := range map[string]*jsonschema.Schema{"closed": tl.ClosedOutputSchema(), "published": tl.OutputSchema()} {
 		rs, err := schema.Resolve(nil)
 		if err != nil {
 			t.Fatal(err)

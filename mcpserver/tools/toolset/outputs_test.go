@@ -18,6 +18,21 @@ import (
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
 
+// tools/list sends each tool's output schema as the JSON kept at Register
+// (the trees are not held): it must be the published schema itself.
+func TestPublishedOutputSchemaIsTheSchema(t *testing.T) {
+	t.Parallel()
+	for _, tool := range Builtin().All() {
+		want, err := json.Marshal(tool.OutputSchema())
+		if err != nil {
+			t.Fatalf("%s: %v", tool.Name, err)
+		}
+		if got := tool.OutputSchemaJSON(); string(got) != string(want) {
+			t.Errorf("%s: tools/list would send\n%s\nwant\n%s", tool.Name, got, want)
+		}
+	}
+}
+
 // Every tool declares a title, its argument struct and its result type;
 // the output schema is a JSON object; the argument struct has one field per
 // declared parameter, with the parameter's name and JSON type.
@@ -217,7 +232,7 @@ func checkAnswer(t *testing.T, d *tools.Dispatcher, tool *tools.Tool, args map[s
 		}
 		return v
 	}
-	for name, s := range map[string]*jsonschema.Schema{"closed": tool.OutClosed, "published": tool.OutputSchema()} {
+	for name, s := range map[string]*jsonschema.Schema{"closed": tool.ClosedOutputSchema(), "published": tool.OutputSchema()} {
 		rs, err := s.Resolve(nil)
 		if err != nil {
 			t.Fatalf("%s: %s schema: %v", tool.Name, name, err)
@@ -236,7 +251,7 @@ func TestPublishedSchemaIsOpen(t *testing.T) {
 	tool, _ := Builtin().Lookup("why")
 	answer := map[string]any{"source": "a", "target": "b", "paths": []any{}, "total_paths_found": 0, "truncated": false, "elapsed_ms": 1.0, "later_field": 1}
 	open, _ := tool.OutputSchema().Resolve(nil)
-	closed, _ := tool.OutClosed.Resolve(nil)
+	closed, _ := tool.ClosedOutputSchema().Resolve(nil)
 	if err := open.Validate(answer); err != nil {
 		t.Errorf("published schema refuses an extra field: %v", err)
 	}
