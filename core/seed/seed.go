@@ -89,45 +89,96 @@ func Scored(seeds []Seed) []graph.Scored {
 }
 
 // sortedKeys is a list of (key, node) pairs sorted by key then node, for
-// equal-key and prefix range lookups by binary search.
+// equal-key and prefix range lookups by binary search. The keys are
+// slices of one string: go-std's finder held 453 K key strings, objects
+// every collection of a server marked again.
 type sortedKeys struct {
-	keys  []string
+	text  string
+	spans []keySpan
 	nodes []graph.NodeID
 }
 
-func buildKeys(pairs []keyPair) sortedKeys {
-	slices.SortFunc(pairs, func(a, b keyPair) int {
-		if c := strings.Compare(a.key, b.key); c != 0 {
-			return c
-		}
-		return int(a.node) - int(b.node)
-	})
-	pairs = slices.CompactFunc(pairs, func(a, b keyPair) bool { return a == b })
-	s := sortedKeys{keys: make([]string, len(pairs)), nodes: make([]graph.NodeID, len(pairs))}
-	for i, p := range pairs {
-		s.keys[i], s.nodes[i] = p.key, p.node
-	}
-	return s
-}
+// keySpan is a key's place in sortedKeys.text (or keyBuilder.buf).
+type keySpan struct{ from, to uint32 }
 
-type keyPair struct {
-	key  string
-	node graph.NodeID
+func (s *sortedKeys) key(i int) string { sp := s.spans[i]; return s.text[sp.from:sp.to] }
+
+// search is the first index whose key is not below k.
+func (s *sortedKeys) search(k string) int {
+	return sortSearch(len(s.spans), func(i int) bool { return s.key(i) >= k })
 }
 
 func (s *sortedKeys) equalRange(k string) []graph.NodeID {
-	lo, _ := slices.BinarySearch(s.keys, k)
+	lo := s.search(k)
 	hi := lo
-	for hi < len(s.keys) && s.keys[hi] == k {
+	for hi < len(s.spans) && s.key(hi) == k {
 		hi++
 	}
 	return s.nodes[lo:hi]
 }
 
 func (s *sortedKeys) prefixRange(p string) []graph.NodeID {
-	lo, _ := slices.BinarySearch(s.keys, p)
-	hi := lo + sortSearch(len(s.keys)-lo, func(i int) bool { return !strings.HasPrefix(s.keys[lo+i], p) })
+	lo := s.search(p)
+	hi := lo + sortSearch(len(s.spans)-lo, func(i int) bool { return !strings.HasPrefix(s.key(lo+i), p) })
 	return s.nodes[lo:hi]
+}
+
+// keyBuilder collects the keys of a sortedKeys in one buffer.
+type keyBuilder struct {
+	buf  []byte
+	refs []keyRef
+}
+
+type keyRef struct {
+	keySpan
+	node graph.NodeID
+}
+
+// addCompact adds semantic.Compact(s) for node unless it is empty or
+// equals unlike (when not nil); it returns the key's span.
+func (b *keyBuilder) addCompact(s string, node graph.NodeID, unlike []byte) (keySpan, bool) {
+	from := len(b.buf)
+	b.buf = semantic.AppendCompact(b.buf, s)
+	k := b.buf[from:]
+	if len(k) == 0 || (unlike != nil && string(k) == string(unlike)) {
+		b.buf = b.buf[:from]
+		return keySpan{}, false
+	}
+	sp := keySpan{uint32(from), uint32(len(b.buf))}
+	b.refs = append(b.refs, keyRef{sp, node})
+	return sp, true
+}
+
+// addPath adds the path p for node, and each of its suffixes after a '/'
+// (held once: they are slices of it).
+func (b *keyBuilder) addPath(p string, node graph.NodeID) {
+	from := uint32(len(b.buf))
+	b.buf = append(b.buf, p...)
+	to := uint32(len(b.buf))
+	b.refs = append(b.refs, keyRef{keySpan{from, to}, node})
+	for j := 0; j < len(p)-1; j++ {
+		if p[j] == '/' {
+			b.refs = append(b.refs, keyRef{keySpan{from + uint32(j) + 1, to}, node})
+		}
+	}
+}
+
+func (b *keyBuilder) build() sortedKeys {
+	text := string(b.buf)
+	key := func(r keyRef) string { return text[r.from:r.to] }
+	refs := b.refs
+	slices.SortFunc(refs, func(x, y keyRef) int {
+		if c := strings.Compare(key(x), key(y)); c != 0 {
+			return c
+		}
+		return int(x.node) - int(y.node)
+	})
+	refs = slices.CompactFunc(refs, func(x, y keyRef) bool { return x.node == y.node && key(x) == key(y) })
+	s := sortedKeys{text: text, spans: make([]keySpan, len(refs)), nodes: make([]graph.NodeID, len(refs))}
+	for i, r := range refs {
+		s.spans[i], s.nodes[i] = r.keySpan, r.node
+	}
+	return s
 }
 
 // sortSearch is sort.Search without the import: the first i in [0, n)
@@ -197,39 +248,29 @@ func NewFinder(g *graph.Graph, sem *semantic.Index, o Options) (*Finder, error) 
 		f.stop[strings.ToLower(w)] = true
 	}
 	n := g.NumNodes()
-	var labels, stems, tags, paths []keyPair
-	labels = make([]keyPair, 0, n)
+	var labels, stems, tags, paths keyBuilder
+	labels.refs = make([]keyRef, 0, n)
 	for i := 0; i < n; i++ {
 		id := graph.NodeID(i)
 		lower := f.ng.LowerLabel(id)
-		c := semantic.Compact(lower)
-		if c != "" {
-			labels = append(labels, keyPair{c, id})
+		var c []byte
+		if sp, ok := labels.addCompact(lower, id, nil); ok {
+			c = labels.buf[sp.from:sp.to]
 		}
 		if st := semantic.StripExtension(lower); st != lower {
-			if cs := semantic.Compact(st); cs != "" && cs != c {
-				stems = append(stems, keyPair{cs, id})
-			}
+			stems.addCompact(st, id, c)
 		}
 		for _, t := range g.TagStrs(id) {
-			if ct := semantic.Compact(g.Strings().String(t)); ct != "" {
-				tags = append(tags, keyPair{ct, id})
-			}
+			tags.addCompact(g.Strings().String(t), id, nil)
 		}
 		switch g.Type(id) {
 		case graph.File, graph.Directory, graph.Module:
 			if p := g.SourcePath(id); p != "" {
-				lp := strings.ToLower(strings.ReplaceAll(p, "\\", "/"))
-				paths = append(paths, keyPair{lp, id})
-				for j := 0; j < len(lp)-1; j++ {
-					if lp[j] == '/' {
-						paths = append(paths, keyPair{lp[j+1:], id})
-					}
-				}
+				paths.addPath(strings.ToLower(strings.ReplaceAll(p, "\\", "/")), id)
 			}
 		}
 	}
-	f.labels, f.stems, f.tags, f.paths = buildKeys(labels), buildKeys(stems), buildKeys(tags), buildKeys(paths)
+	f.labels, f.stems, f.tags, f.paths = labels.build(), stems.build(), tags.build(), paths.build()
 	f.n = n
 	f.pool.SetKeep(runtime.GOMAXPROCS(0))
 	return f, nil

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/internal/finite"
@@ -77,7 +78,11 @@ type NgramIndex struct {
 
 	norm     []float32 // per node: L2 norm of its TF-IDF vector
 	distinct []uint16  // per node: number of distinct trigrams
-	lower    []string  // per node: lower-case label
+	// lower holds every node's lower-case label, node n's at
+	// lower[lowerOff[n]:lowerOff[n+1]]: one string, not one a node for
+	// every collection to mark.
+	lower    string
+	lowerOff []uint32
 }
 
 // BuildNgramIndex indexes the labels of every node of g.
@@ -88,8 +93,8 @@ func BuildNgramIndex(g *graph.Graph) *NgramIndex {
 		gramID:   make(map[uint32]uint32),
 		norm:     make([]float32, n),
 		distinct: make([]uint16, n),
-		lower:    make([]string, n),
 	}
+	x.lower, x.lowerOff = lowerLabels(g)
 	// Pass 1: per-node distinct (gram, tf) lists in a flat forward index,
 	// document frequencies per gram.
 	fwdOff := make([]uint32, n+1)
@@ -98,9 +103,7 @@ func BuildNgramIndex(g *graph.Graph) *NgramIndex {
 	var df []uint32
 	var buf []uint32
 	for i := 0; i < n; i++ {
-		l := strings.ToLower(g.Label(graph.NodeID(i)))
-		x.lower[i] = l
-		buf = AppendTrigrams(buf[:0], l)
+		buf = AppendTrigrams(buf[:0], x.LowerLabel(graph.NodeID(i)))
 		slices.Sort(buf)
 		for j := 0; j < len(buf); {
 			k := j
@@ -167,7 +170,40 @@ func (x *NgramIndex) Postings(h uint32) []graph.NodeID {
 func (x *NgramIndex) DistinctTrigrams(n graph.NodeID) int { return int(x.distinct[n]) }
 
 // LowerLabel is node n's label in lower case.
-func (x *NgramIndex) LowerLabel(n graph.NodeID) string { return x.lower[n] }
+func (x *NgramIndex) LowerLabel(n graph.NodeID) string {
+	return x.lower[x.lowerOff[n]:x.lowerOff[n+1]]
+}
+
+// lowerLabels is every node's label in lower case (strings.ToLower), in
+// one string, and where each starts (n+1 offsets).
+func lowerLabels(g *graph.Graph) (string, []uint32) {
+	n := g.NumNodes()
+	off := make([]uint32, n+1)
+	var buf []byte
+	for i := 0; i < n; i++ {
+		buf = appendLower(buf, g.Label(graph.NodeID(i)))
+		off[i+1] = uint32(len(buf))
+	}
+	return string(buf), off
+}
+
+// appendLower appends strings.ToLower(s) to dst, without a string of its
+// own when s is ASCII.
+func appendLower(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return append(dst, strings.ToLower(s)...)
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
 
 // qgram is one query trigram: dense id (-1 when no label has it) and its
 // TF-IDF weight.
@@ -251,7 +287,7 @@ func (x *NgramIndex) cosineVec(q []qgram, qnorm float32, n graph.NodeID, bufp *[
 	if qnorm <= 0 || x.norm[n] <= 0 {
 		return 0
 	}
-	buf := AppendTrigrams((*bufp)[:0], x.lower[n])
+	buf := AppendTrigrams((*bufp)[:0], x.LowerLabel(n))
 	*bufp = buf
 	slices.Sort(buf)
 	var dot float32

@@ -158,12 +158,15 @@ func StripExtension(s string) string {
 // Compact lower-cases s and keeps only letters and digits, so
 // "Session_Pool", "session-pool" and "SessionPool" compare equal.
 func Compact(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
+	return string(AppendCompact(make([]byte, 0, len(s)), s))
+}
+
+// AppendCompact appends Compact(s) to dst.
+func AppendCompact(dst []byte, s string) []byte {
 	for _, r := range s {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(unicode.ToLower(r))
+			dst = utf8.AppendRune(dst, unicode.ToLower(r))
 		}
 	}
-	return b.String()
+	return dst
 }
