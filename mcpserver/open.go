@@ -152,8 +152,8 @@ func Open(ctx context.Context, opts Options, getenv func(string) string, logf fu
 	// Ingests answered on their journal record and not saved before the
 	// last stop are built again before anything is served.
 	tools.RecoverJournal(d)
-	if p := st.Config().IngestOnStart; p != "" {
-		startupIngest(ctx, d, p, logf)
+	if p := st.Config().IngestOnStart; p == "" || !startupIngest(ctx, d, p, logf) {
+		tools.BuildLoadedIndexes(d) // an ingest builds its graph's own
 	}
 	live.ResumeDaemon(d) // after the start-up ingest: it reconciles what that left
 	live.ResumeAutoIngest(d)
@@ -182,13 +182,14 @@ func (o Options) ingestBudgets(cfg *session.Config) error {
 // startupIngest makes the served graph the one --ingest names: a fresh
 // ingest when the graph is empty or describes other roots (never serve
 // another repository's graph), otherwise an incremental one that picks up
-// what changed on disk while the server was down.
-func startupIngest(ctx context.Context, d *tools.Dispatcher, p string, logf func(string, ...any)) {
+// what changed on disk while the server was down. It reports whether the
+// ingest answered.
+func startupIngest(ctx context.Context, d *tools.Dispatcher, p string, logf func(string, ...any)) bool {
 	st := d.Session
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		logf("--ingest %s: %v", p, err)
-		return
+		return false
 	}
 	b := st.Current()
 	args := map[string]any{"agent_id": "m1nd-startup", "path": abs}
@@ -207,10 +208,11 @@ func startupIngest(ctx context.Context, d *tools.Dispatcher, p string, logf func
 	res := d.Call(ctx, "ingest", raw, nil)
 	if res.IsError {
 		logf("startup ingest of %s failed: %s", abs, res.Text())
-		return
+		return false
 	}
 	g := st.Current().Graph
 	logf("ingested %s: %d nodes, %d edges in %s", abs, g.NumNodes(), g.NumEdges(), time.Since(start).Round(time.Millisecond))
+	return true
 }
 
 // servesRoot reports whether path is one of roots (symlinks resolved).

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/m1nd-go/m1nd/mcpserver/internal/fixture"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 )
 
@@ -177,4 +178,39 @@ func TestRestartThroughStartupIngest(t *testing.T) {
 		t.Errorf("a new HEAD kept the saved graph: %v", inc)
 	}
 	closeIt(d)
+}
+
+// A server started on its saved graph, with no start-up ingest, builds the
+// graph's seek index and query engine on its own, before any query asks:
+// the first seek after a restart does not wait for a build. (The wait
+// below bounds a failure, it does not time the build.)
+func TestRestartBuildsIndexesBeforeTheFirstQuery(t *testing.T) {
+	dir := fixture.Write(t)
+	rt := filepath.Join(t.TempDir(), "rt")
+	first := openServed(t, rt, dir)
+	if err := first.Session.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	d := openServed(t, rt, "")
+	b := d.Session.Current()
+	if b.Graph.NumNodes() == 0 {
+		t.Fatal("the saved graph was not loaded")
+	}
+	deadline := time.Now().Add(time.Minute)
+	for !session.Built(b, tools.SeekIndexKey) || !session.Built(b, session.EngineKey) {
+		if time.Now().After(deadline) {
+			t.Fatalf("a minute after the start, with no query: seek index built %v, engine built %v",
+				session.Built(b, tools.SeekIndexKey), session.Built(b, session.EngineKey))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	waits := tools.SeekIndexWaits()
+	raw, _ := json.Marshal(map[string]any{"agent_id": "t", "query": "main"})
+	if res := d.Call(context.Background(), "seek", raw, nil); res.IsError {
+		t.Fatalf("seek: %s", res.Text())
+	}
+	if got := tools.SeekIndexWaits() - waits; got != 0 {
+		t.Fatalf("the first seek after the restart found the index not built (%d waits)", got)
+	}
 }
