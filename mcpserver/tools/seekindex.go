@@ -110,8 +110,12 @@ func BuildIndexesSoon(c *Call, b *session.Bundle) (built <-chan struct{}) {
 // server restarted on go-std's saved graph answered its first seek in
 // 1.6 s and its first activate 0.5 s after that, those queries building
 // the indexes; an agent's first question comes seconds after the start.
+// The memory policy starts first (KeepMemoryLimit), as an ingest starts
+// it: under the runtime's defaults those builds took a restarted go-std
+// server to 436–464 MB.
 func BuildLoadedIndexes(d *Dispatcher) {
 	if b := d.Session.Current(); b.Graph.NumNodes() > 0 {
+		KeepMemoryLimit()
 		BuildIndexesSoon(&Call{Session: d.Session, Registry: d.Registry}, b)
 	}
 }
