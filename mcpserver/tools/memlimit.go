@@ -16,10 +16,11 @@ import (
 // (GOGC 100) a heap grows to twice what the last collection found live
 // before the next one runs, and the pages it grew into stay resident: the
 // server's peak on go-std was twice the live heap of its largest moment
-// (the index builds beside a new graph). Once an ingest runs, the server
-// keeps the runtime's soft limit near limitRatio × the live heap the last
-// collection found (never below limitFloor), so the heap's headroom over
-// what it holds is a quarter rather than as much again; as the graph grows
+// (the index builds beside a new graph). Once an ingest runs or a saved
+// graph is loaded, the server keeps the runtime's soft limit near
+// limitRatio × the live heap the last collection found (never below
+// limitFloor), so the heap's headroom over what it holds is a quarter
+// rather than as much again; as the graph grows
 // the live heap does, and the limit follows it after each collection, so
 // it never holds the heap under what it needs (the cost of a fixed limit
 // below the live heap: the collector running without pause). A user's
@@ -96,8 +97,9 @@ var memorySamples = []string{
 }
 
 // KeepMemoryLimit starts the policy, once per process, unless the user set
-// GOMEMLIMIT; the ingest tool calls it when an ingest starts (a server
-// that never ingests keeps the runtime's defaults).
+// GOMEMLIMIT; the ingest tool calls it when an ingest starts, and a start
+// on a saved graph before its index builds (BuildLoadedIndexes). A server
+// with no graph keeps the runtime's defaults.
 func KeepMemoryLimit() {
 	memoryPolicy.once.Do(func() {
 		if _, set := os.LookupEnv("GOMEMLIMIT"); set {
