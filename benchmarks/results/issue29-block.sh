@@ -25,4 +25,7 @@ done
 for i in 1 2 3; do st "scale $i"
   "$B/m1nd-scalebench" -server "$B/m1nd-mcp" -n 30 -seek-at 0s,3s -tree go-std="$C/go-std" -tree py-335="$C/py-335" > "$Q/scale-$i.md" 2> "$Q/scale-$i.err"
 done
+st restart; RT=$(mktemp -d /tmp/rsN-XXXX)
+python3 benchmarks/results/server-restart-drive.py "$B/m1nd-mcp" "$C/go-std" "$RT" > /dev/null
+for w in 0 5 5; do WAIT=$w python3 benchmarks/results/server-restart-seek.py "$B/m1nd-mcp" "$C/go-std" "$RT" >> "$Q/restart.jsonl"; done
 st end
