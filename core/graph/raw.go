@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
@@ -198,6 +199,7 @@ func FromRaw(r *Raw) (*Graph, error) {
 		}
 	}
 	canon := func(i uint32) Str { return remap[i] }
+	exts := externalIDs(r.Strings, r.ExternalID[:n])
 
 	s := &g.nodes
 	for i := 0; i < n; i++ {
@@ -209,7 +211,7 @@ func FromRaw(r *Raw) (*Graph, error) {
 				return nil, err
 			}
 		}
-		ext := r.Strings[r.ExternalID[i]]
+		ext := exts[i]
 		if ext == "" {
 			return nil, rawErr("node %d has an empty external id", i)
 		}
@@ -317,4 +319,37 @@ func FromRaw(r *Raw) (*Graph, error) {
 	g.finalized = true
 	g.dirty = false
 	return g, nil
+}
+
+// externalIDs copies the external ids the nodes name (ids: indexes into
+// strs, out-of-range ones left empty for the caller to refuse) into one
+// string of their own, sliced per node. A decoded table's strings are
+// slices of one string; the interner copies the rest, so without this the
+// nodes' ids kept the whole table alive beside the interner's copy.
+func externalIDs(strs []string, ids []uint32) []string {
+	total := 0
+	for _, x := range ids {
+		if int(x) < len(strs) {
+			total += len(strs[x])
+		}
+	}
+	var b strings.Builder
+	b.Grow(total)
+	ends := make([]int, len(ids))
+	for i, x := range ids {
+		if int(x) < len(strs) {
+			b.WriteString(strs[x])
+		}
+		ends[i] = b.Len()
+	}
+	all := b.String()
+	out := make([]string, len(ids))
+	for i, end := range ends {
+		from := 0
+		if i > 0 {
+			from = ends[i-1]
+		}
+		out[i] = all[from:end]
+	}
+	return out
 }
