@@ -37,9 +37,11 @@ const (
 func (b *Bodies) Files() int { return len(b.m) }
 
 // WriteTo writes the documents b holds by stamp (those of the index that
-// made b; not those an ingest collected) in the form ReadBodies reads.
+// made b; not those an ingest collected) in the form ReadBodies reads,
+// in pieces of about 64 KB (no copy of the whole file is held).
 func (b *Bodies) WriteTo(w io.Writer) (int64, error) {
-	e := &bodyEncoder{buf: append([]byte(nil), bodiesMagic...)}
+	e := &bodyEncoder{w: w, buf: make([]byte, 0, 1<<16+1<<10)}
+	e.buf = append(e.buf, bodiesMagic...)
 	e.uint(b.opts.MaxFileBytes)
 	e.uint(b.opts.MaxEntityTerms)
 	e.uint(b.opts.MaxFileTerms)
@@ -51,7 +53,7 @@ func (b *Bodies) WriteTo(w io.Writer) (int64, error) {
 	for i := range terms.len() {
 		e.uint(len(terms.at(uint32(i))))
 	}
-	e.buf = append(e.buf, terms.bytes[:min(len(terms.bytes), terms.slabEnd())]...)
+	e.raw(terms.bytes[:terms.slabEnd()])
 	paths := make([]string, 0, len(b.m))
 	for p := range b.m {
 		paths = append(paths, p)
@@ -62,9 +64,10 @@ func (b *Bodies) WriteTo(w io.Writer) (int64, error) {
 	for _, p := range paths {
 		e.file(p, b.m[p])
 	}
-	e.buf = binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, bodiesCRC))
-	n, err := w.Write(e.buf)
-	return int64(n), err
+	e.flush()
+	e.buf = binary.LittleEndian.AppendUint32(e.buf[:0], e.crc)
+	e.flush()
+	return e.n, e.err
 }
 
 // slabEnd is where the last string's bytes end.
@@ -75,12 +78,49 @@ func (t *strtab) slabEnd() int {
 	return int(t.end[len(t.end)-1])
 }
 
-type bodyEncoder struct{ buf []byte }
+// bodyEncoder writes a bodies file through a buffer, keeping its CRC.
+type bodyEncoder struct {
+	w   io.Writer
+	buf []byte
+	crc uint32
+	n   int64
+	err error
+}
 
-func (e *bodyEncoder) uint(n int) { e.buf = binary.AppendUvarint(e.buf, uint64(n)) }
+// flush writes the buffer out (once a write failed, nothing more).
+func (e *bodyEncoder) flush() {
+	if e.err == nil && len(e.buf) > 0 {
+		e.crc = crc32.Update(e.crc, bodiesCRC, e.buf)
+		var n int
+		n, e.err = e.w.Write(e.buf)
+		e.n += int64(n)
+	}
+	e.buf = e.buf[:0]
+}
+
+// raw writes bytes as they are.
+func (e *bodyEncoder) raw(p []byte) {
+	for len(p) > 0 {
+		k := min(len(p), 1<<16)
+		e.buf = append(e.buf, p[:k]...)
+		p = p[k:]
+		e.flush()
+	}
+}
+
+func (e *bodyEncoder) uint(n int) {
+	if len(e.buf) >= 1<<16 {
+		e.flush()
+	}
+	e.buf = binary.AppendUvarint(e.buf, uint64(n))
+}
 
 func (e *bodyEncoder) str(s string) {
 	e.uint(len(s))
+	if len(s) > 1<<12 {
+		e.raw([]byte(s))
+		return
+	}
 	e.buf = append(e.buf, s...)
 }
 
