@@ -130,7 +130,7 @@ func (r *IngestRun) Build(old *session.Bundle) (*session.Bundle, error) {
 	}
 	var feed *SeekFeed // seekindex.go: the seek index's bodies, cut as files are read
 	if r.Adapter == "code" && !codeMerge {
-		feed = NewSeekFeed(s)
+		feed = NewSeekFeed(s, r.Incremental)
 	}
 	maxNodes, timeout := r.Budgets()
 	o, err := ingest.Run(r.C.Ctx, ingest.Config{

@@ -258,13 +258,17 @@ func seekIndexCtx(ctx context.Context, s *session.State, b *session.Bundle) (*se
 			o.ReadFile = guardedReader(rs, int64(o.MaxFileBytes))
 			o.FileStamp = walkedStamp(ingestStamps(b), guardedStamp(rs))
 		}
-		last := session.Shared(s, seekLastKey, func() *lastSeek { return &lastSeek{} })
-		x, err := seek.BuildFrom(ctx, g, o, last.bodiesFor(g))
+		last := lastSeekOf(s)
+		prev := last.bodiesFor(g)
+		if prev == nil {
+			prev = last.load() // a process started on a saved graph
+		}
+		x, err := seek.BuildFrom(ctx, g, o, prev)
 		if rs != nil {
 			rs.stamped.Clear() // reused files' answers: the index keeps its reader
 		}
 		if err == nil {
-			last.set(g, x.Bodies())
+			last.set(g, x, prev)
 		}
 		return x, err
 	})
@@ -274,11 +278,14 @@ func seekIndexCtx(ctx context.Context, s *session.State, b *session.Bundle) (*se
 // last (not the index: that would keep its graph alive): the next build
 // takes the unchanged files' documents from them. And those an ingest
 // cut while it read the files (SeekFeed), for its graph's first build.
+// A persistent session keeps them in its runtime directory too
+// (seekbodies.go), for its next start.
 type lastSeek struct {
 	mu       sync.Mutex
 	x        *seek.Bodies
 	fresh    *seek.Collector
 	freshFor *graph.Graph
+	saved    savedBodies
 }
 
 func (l *lastSeek) get() *seek.Bodies {
@@ -303,14 +310,16 @@ func (l *lastSeek) bodiesFor(g *graph.Graph) *seek.Bodies {
 	return x
 }
 
-// set keeps the bodies of the index built for g.
-func (l *lastSeek) set(g *graph.Graph, x *seek.Bodies) {
+// set keeps the bodies of x, the index built for g from prev, and has
+// them saved unless they are those the runtime directory holds.
+func (l *lastSeek) set(g *graph.Graph, x *seek.Index, prev *seek.Bodies) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.x = x
+	l.x = x.Bodies()
 	if l.freshFor == g {
 		l.fresh, l.freshFor = nil, nil
 	}
+	l.built(l.x, prev, x.Stats().FilesReused)
 }
 
 // SeekFeed cuts the seek index's body documents of the files an ingest
@@ -335,8 +344,14 @@ type SeekFeed struct {
 var seekKeepBytes int64 = 8 << 20
 
 // NewSeekFeed starts a feed for one ingest of the session's.
-func NewSeekFeed(s *session.State) *SeekFeed {
-	last := session.Shared(s, seekLastKey, func() *lastSeek { return &lastSeek{} })
+// An incremental ingest's feed starts from the saved documents when the
+// session has none yet (a restart): the files it does not read keep
+// theirs.
+func NewSeekFeed(s *session.State, incremental bool) *SeekFeed {
+	last := lastSeekOf(s)
+	if incremental && last.get() == nil {
+		last.load()
+	}
 	c := seek.NewCollector(seek.DefaultOptions(), last.get())
 	c.KeepUpTo(seekKeepBytes)
 	return &SeekFeed{last: last, c: c}
@@ -458,6 +473,10 @@ func (rs *resolver) read(p string) (pathguard.Resolved, error) {
 // (tests: a patch's build takes the ingest's stamps instead).
 var seekStatStamps atomic.Int64
 
+// seekReads counts the files the seek index read (tests: a restart's
+// build takes them from the saved documents).
+var seekReads atomic.Int64
+
 // guardedStamp stamps a root-relative source path by the size and
 // modification time of the file the guard resolves it to.
 func guardedStamp(rs *resolver) func(string) (string, bool) {
@@ -479,6 +498,7 @@ func guardedStamp(rs *resolver) func(string) (string, bool) {
 // most limit+1 bytes (enough for the index to see a file is too large).
 func guardedReader(rs *resolver, limit int64) func(string) ([]byte, error) {
 	return func(p string) ([]byte, error) {
+		seekReads.Add(1)
 		r, err := rs.read(p)
 		if err != nil {
 			return nil, err

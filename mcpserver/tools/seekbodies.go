@@ -1,0 +1,139 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/m1nd-go/m1nd/core/seek"
+	"github.com/m1nd-go/m1nd/core/snapshot"
+	"github.com/m1nd-go/m1nd/mcpserver/session"
+)
+
+// SeekBodiesFile is the runtime directory's copy of the seek index's
+// body documents (seek.Bodies.WriteTo). A server started on its saved
+// graph builds its first index from it, taking each file whose stamp is
+// the graph's instead of reading and tokenising it: on go-std that build
+// is a quarter of the one that reads the tree. It is a cache: a missing,
+// old or damaged file costs that build its reads, nothing else.
+const SeekBodiesFile = "seek-bodies.bin"
+
+// seekSaveQuiet is how long after the last index build the documents
+// are saved: a burst of ticks writes them once. A var for tests.
+var seekSaveQuiet = 2 * time.Second
+
+// savedBodies is what lastSeek knows of the runtime directory's copy.
+type savedBodies struct {
+	s       *session.State
+	path    string // "" for a memory-only session
+	load    sync.Once
+	loaded  *seek.Bodies // what load read (nil: none)
+	disk    *seek.Bodies // documents the file holds all of, by identity
+	unsaved *seek.Bodies // newer ones, to write
+	quiet   afterQuiet
+	write   sync.Mutex // one write at a time
+}
+
+func lastSeekOf(s *session.State) *lastSeek {
+	return session.Shared(s, seekLastKey, func() *lastSeek {
+		return &lastSeek{saved: savedBodies{s: s, path: s.RuntimePath(SeekBodiesFile)}}
+	})
+}
+
+// load reads the saved documents, once per session, and makes them the
+// last index's when the session has none; it returns them (nil when
+// there are none, or they cannot be read: the build then reads files).
+func (l *lastSeek) load() *seek.Bodies {
+	sv := &l.saved
+	sv.load.Do(func() {
+		if sv.path == "" {
+			return
+		}
+		t := time.Now()
+		data, err := os.ReadFile(sv.path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+		var b *seek.Bodies
+		if err == nil {
+			b, err = seek.ReadBodies(data)
+		}
+		if err != nil {
+			sv.s.Logf("seek index documents not taken from %s (the first index reads the files; the file is written again after it): %v", sv.path, err)
+			return
+		}
+		sv.s.Logf("seek index documents of %d files read from %s in %v", b.Files(), sv.path, time.Since(t).Round(time.Millisecond))
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		sv.loaded = b
+		if l.x == nil {
+			l.x, sv.disk = b, b
+		}
+	})
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.x == sv.loaded {
+		return sv.loaded
+	}
+	return nil
+}
+
+// built notes the documents x of an index built from prev, which took
+// reused files from it: unless they are all the file holds, they are
+// saved once builds have been quiet for seekSaveQuiet. Called under l.mu.
+func (l *lastSeek) built(x, prev *seek.Bodies, reused int) {
+	sv := &l.saved
+	if x != sv.loaded {
+		sv.loaded = nil // (load's answer once taken: not kept for the session's life)
+	}
+	if sv.path == "" || x == nil {
+		return
+	}
+	if prev != nil && prev == sv.disk && reused == x.Files() {
+		sv.disk, sv.unsaved = x, nil // (a file it no longer has is only unused)
+		return
+	}
+	sv.unsaved = x
+	sv.quiet.Schedule(seekSaveQuiet, func() {
+		sv.s.Go("save the seek index's documents", func(context.Context) error { return l.save() })
+	})
+}
+
+// save writes the newest unsaved documents, if any.
+func (l *lastSeek) save() error {
+	sv := &l.saved
+	sv.write.Lock()
+	defer sv.write.Unlock()
+	l.mu.Lock()
+	b := sv.unsaved
+	sv.unsaved = nil
+	l.mu.Unlock()
+	if b == nil {
+		return nil
+	}
+	t := time.Now()
+	err := snapshot.WriteFileAtomic(sv.path, 0o644, func(w io.Writer) error {
+		_, err := b.WriteTo(w)
+		return err
+	})
+	if err != nil {
+		sv.s.Logf("seek index documents not saved (the next start's first index reads the files): %v", err)
+		return nil
+	}
+	l.mu.Lock()
+	sv.disk = b
+	l.mu.Unlock()
+	sv.s.Logf("seek index documents of %d files saved in %v", b.Files(), time.Since(t).Round(time.Millisecond))
+	return nil
+}
+
+// Close saves documents not saved yet (the session is closing: its
+// background jobs are over).
+func (l *lastSeek) Close() error {
+	l.saved.quiet.stop()
+	return l.save()
+}
