@@ -23,7 +23,8 @@ import (
 // are uvarints. A file is its path, stamp, flags (skipped, wide), bytes,
 // lines and spans (start as a delta of the last start, end − start);
 // unless skipped, its vocabulary, each span's document length and term
-// count, and its terms' local IDs and frequencies.
+// count, its terms' local IDs (little-endian, 16 or 32 bits as held) and
+// their frequencies (a byte, or 255 and 16 bits).
 var bodiesMagic = []byte("m1sb\x01")
 
 var bodiesCRC = crc32.MakeTable(crc32.Castagnoli)
@@ -168,14 +169,44 @@ func (e *bodyEncoder) file(p string, c *fileBody) {
 		e.uint(int(c.length[k]))
 		e.uint(int(c.off[k+1] - c.off[k]))
 	}
-	for _, t := range c.t16 {
-		e.uint(int(t))
+	e.terms(c.t16, c.t32)
+	e.tfs(c.tfs)
+}
+
+// terms writes a file's local term IDs as they are held, little-endian
+// (a reader checks them in one tight loop).
+func (e *bodyEncoder) terms(t16 []uint16, t32 []uint32) {
+	for len(t16) > 0 {
+		k := min(len(t16), 1<<14)
+		for _, t := range t16[:k] {
+			e.buf = binary.LittleEndian.AppendUint16(e.buf, t)
+		}
+		t16 = t16[k:]
+		e.flush()
 	}
-	for _, t := range c.t32 {
-		e.uint(int(t))
+	for len(t32) > 0 {
+		k := min(len(t32), 1<<13)
+		for _, t := range t32[:k] {
+			e.buf = binary.LittleEndian.AppendUint32(e.buf, t)
+		}
+		t32 = t32[k:]
+		e.flush()
 	}
-	for _, f := range c.tfs {
-		e.uint(int(f))
+}
+
+// tfs writes term frequencies a byte each, 255 and two bytes past 254.
+func (e *bodyEncoder) tfs(tfs []uint16) {
+	for len(tfs) > 0 {
+		k := min(len(tfs), 1<<14)
+		for _, f := range tfs[:k] {
+			if f < 255 {
+				e.buf = append(e.buf, byte(f))
+			} else {
+				e.buf = binary.LittleEndian.AppendUint16(append(e.buf, 255), f)
+			}
+		}
+		tfs = tfs[k:]
+		e.flush()
 	}
 }
 
@@ -231,6 +262,11 @@ func (d *bodyDecoder) fail(format string, args ...any) {
 }
 
 func (d *bodyDecoder) uint() uint64 {
+	if len(d.b) > 0 && d.b[0] < 0x80 {
+		v := d.b[0]
+		d.b = d.b[1:]
+		return uint64(v)
+	}
 	v, n := binary.Uvarint(d.b)
 	if n <= 0 {
 		d.fail("bad or cut integer")
@@ -280,10 +316,9 @@ func (d *bodyDecoder) terms() *strtab {
 	}
 	t.bytes = append(make([]byte, 0, size), d.bytes(size)...)
 	for i := range n {
-		if _, dup := t.lookupBytes(t.at(uint32(i))); dup {
+		if !t.placeNew(uint32(i)) {
 			d.fail("term %q twice", t.at(uint32(i)))
 		}
-		t.place(uint32(i))
 	}
 	d.nterms = n
 	return t
@@ -358,33 +393,49 @@ func (d *bodyDecoder) file(i uint32) *fileBody {
 		d.fail("term width does not fit a vocabulary of %d", nv)
 	} else if wide {
 		c.t32 = grow(&d.t32, n)
+		raw := d.bytes(4 * n)
 		for k := range c.t32 {
-			c.t32[k] = uint32(d.local(nv))
+			c.t32[k] = binary.LittleEndian.Uint32(raw[4*k:])
+			if c.t32[k] >= uint32(nv) {
+				d.fail("term %d outside a vocabulary of %d", c.t32[k], nv)
+			}
 		}
 	} else {
 		c.t16 = grow(&d.t16, n)
+		raw := d.bytes(2 * n)
 		for k := range c.t16 {
-			c.t16[k] = uint16(d.local(nv))
+			c.t16[k] = binary.LittleEndian.Uint16(raw[2*k:])
+			if int(c.t16[k]) >= nv {
+				d.fail("term %d outside a vocabulary of %d", c.t16[k], nv)
+			}
 		}
 	}
 	c.tfs = grow(&d.tfs, n)
-	for k := range c.tfs {
-		f := d.int()
-		if f == 0 || f > 1<<16-1 {
-			d.fail("term frequency %d", f)
-		}
-		c.tfs[k] = uint16(f)
-	}
+	d.freqs(c.tfs)
 	return c
 }
 
-// local reads a term's index in a vocabulary of nv terms.
-func (d *bodyDecoder) local(nv int) int {
-	t := d.int()
-	if t >= nv {
-		d.fail("term %d outside a vocabulary of %d", t, nv)
+// freqs reads term frequencies (bodyEncoder.tfs), none of them 0.
+func (d *bodyDecoder) freqs(tfs []uint16) {
+	b := d.b
+	for k := range tfs {
+		if len(b) == 0 {
+			d.fail("term frequencies past the file's end")
+		}
+		f := uint16(b[0])
+		b = b[1:]
+		if f == 255 {
+			if len(b) < 2 {
+				d.fail("term frequencies past the file's end")
+			}
+			f, b = binary.LittleEndian.Uint16(b), b[2:]
+		}
+		if f == 0 {
+			d.fail("term frequency 0")
+		}
+		tfs[k] = f
 	}
-	return t
+	d.b = b
 }
 
 // readSpans reads n spans, sorted and distinct, within nlines lines (the

@@ -112,3 +112,19 @@ func (t *strtab) place(id uint32) {
 	}
 	t.slots[i] = id + 1
 }
+
+// placeNew places string id like place unless an equal string is in the
+// table already (then it reports false and places nothing): one probe
+// sequence for a table read back whole.
+func (t *strtab) placeNew(id uint32) bool {
+	b := t.at(id)
+	mask := uint64(len(t.slots) - 1)
+	i := maphash.Bytes(t.seed, b) & mask
+	for ; t.slots[i] != 0; i = (i + 1) & mask {
+		if string(t.at(t.slots[i]-1)) == string(b) {
+			return false
+		}
+	}
+	t.slots[i] = id + 1
+	return true
+}
