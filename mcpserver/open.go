@@ -143,10 +143,17 @@ func Open(ctx context.Context, opts Options, getenv func(string) string, logf fu
 	if err != nil {
 		return nil, err
 	}
+	// The saved seek documents are read beside the graph's load (one
+	// core decodes the snapshot).
+	var pre *tools.SeekBodiesPreload
+	if nc := cfg; nc.Normalize() == nil && nc.RuntimeDir != "" {
+		pre = tools.PreloadSeekBodies(filepath.Join(nc.RuntimeDir, tools.SeekBodiesFile))
+	}
 	st, err := session.Open(cfg, logf)
 	if err != nil {
 		return nil, err
 	}
+	pre.Adopt(st)
 	st.SetToolsets(enabled)
 	d := &tools.Dispatcher{Registry: reg, Session: st}
 	// Ingests answered on their journal record and not saved before the

@@ -98,6 +98,23 @@ func TestSeekDocumentsOutliveARestart(t *testing.T) {
 		}
 	})
 
+	t.Run("read before the session opened", func(t *testing.T) {
+		pre := PreloadSeekBodies(file)
+		<-pre.done
+		// Moved away: the session can have the documents only from the
+		// read begun before it.
+		if err := os.Rename(file, file+".aside"); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Rename(file+".aside", file)
+		s := open()
+		pre.Adopt(s)
+		if n := index(s, s.Current()); n != 0 {
+			t.Errorf("the index read %d of %d files: the preload was not taken", n, files)
+		}
+		s.Close()
+	})
+
 	t.Run("a file edited while down, an incremental ingest", func(t *testing.T) {
 		f := filepath.Join(dir, "backend", "auth.py")
 		src, _ := os.ReadFile(f)
