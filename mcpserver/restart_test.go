@@ -214,3 +214,31 @@ func TestRestartBuildsIndexesBeforeTheFirstQuery(t *testing.T) {
 		t.Fatalf("the first seek after the restart found the index not built (%d waits)", got)
 	}
 }
+
+// TestRestartTakesSavedSeekDocuments: the server keeps its seek index's
+// documents in the runtime directory, and a restart's first index — its
+// read begun beside the graph's load — takes every file from them.
+func TestRestartTakesSavedSeekDocuments(t *testing.T) {
+	dir := fixture.Write(t)
+	rt := filepath.Join(t.TempDir(), "rt")
+	first := openServed(t, rt, dir)
+	if _, err := tools.SeekIndex(first.Session, first.Session.Current()); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Session.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(rt, tools.SeekBodiesFile)); err != nil {
+		t.Fatalf("no documents saved at shutdown: %v", err)
+	}
+
+	d := openServed(t, rt, "")
+	x, err := tools.SeekIndex(d.Session, d.Session.Current())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := x.Stats(); st.FilesRead == 0 || st.FilesReused != st.FilesRead+st.FilesSkipped {
+		t.Errorf("restart's index: %d files read, %d skipped, %d taken from the saved documents: want all taken",
+			st.FilesRead, st.FilesSkipped, st.FilesReused)
+	}
+}
