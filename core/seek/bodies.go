@@ -1,7 +1,6 @@
 package seek
 
 import (
-	"hash/maphash"
 	"runtime"
 	"slices"
 	"sync"
@@ -25,8 +24,7 @@ type Bodies struct {
 	// their nodes' metadata (metaKey), their documents' nodes counted
 	// from the chunk's first: a patch moves node IDs, not the chunks it
 	// did not touch (metaChunks).
-	meta     map[uint64]*shard
-	metaSeed maphash.Seed
+	meta map[uint64]*shard
 }
 
 // termIndex interns the terms of the body documents Bodies keep: a
@@ -460,7 +458,7 @@ func (c *Collector) Bodies(base *Bodies) *Bodies {
 	defer c.mu.Unlock()
 	b := &Bodies{opts: c.opts, terms: c.terms, fresh: c.m}
 	if base != nil && base.terms == c.terms && sameBodyOptions(base.opts, c.opts) {
-		b.m, b.meta, b.metaSeed = base.m, base.meta, base.metaSeed
+		b.m, b.meta = base.m, base.meta
 	}
 	return b
 }

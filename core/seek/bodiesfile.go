@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"maps"
 	"slices"
 	"strings"
+
+	"github.com/m1nd-go/m1nd/core/graph"
 )
 
 // A bodies file is Bodies (the documents taken by stamp) in a compact
@@ -19,12 +22,13 @@ import (
 // Layout: bodiesMagic; the body options (MaxFileBytes, MaxEntityTerms,
 // MaxFileTerms); the term table (count, each term's length, their
 // bytes); the files (count, then the totals their arrays sum to, then
-// each file in path order); a CRC-32C of everything before it. Integers
-// are uvarints. A file is its path, stamp, flags (skipped, wide), bytes,
-// lines and spans (start as a delta of the last start, end − start);
-// unless skipped, its vocabulary, each span's document length and term
-// count, its terms' local IDs (little-endian, 16 or 32 bits as held) and
-// their frequencies (a byte, or 255 and 16 bits).
+// each file in path order); the metadata shards by key (metas); a
+// CRC-32C of everything before it. Integers are uvarints. A file is its
+// path, stamp, flags (skipped, wide), bytes, lines and spans (start as a
+// delta of the last start, end − start); unless skipped, its vocabulary,
+// each span's document length and term count, its terms' local IDs
+// (little-endian, 16 or 32 bits as held) and their frequencies (a byte,
+// or 255 and 16 bits).
 var bodiesMagic = []byte("m1sb\x01")
 
 var bodiesCRC = crc32.MakeTable(crc32.Castagnoli)
@@ -65,6 +69,7 @@ func (b *Bodies) WriteTo(w io.Writer) (int64, error) {
 	for _, p := range paths {
 		e.file(p, b.m[p])
 	}
+	e.metas(b.meta)
 	e.flush()
 	e.buf = binary.LittleEndian.AppendUint32(e.buf[:0], e.crc)
 	e.flush()
@@ -173,6 +178,35 @@ func (e *bodyEncoder) file(p string, c *fileBody) {
 	e.tfs(c.tfs)
 }
 
+// metas writes the metadata shards by key: vocabulary, documents (node
+// from the chunk's first as a delta of the last, field, length, term
+// count), local term IDs and frequencies.
+func (e *bodyEncoder) metas(m map[uint64]*shard) {
+	keys := slices.Sorted(maps.Keys(m))
+	e.uint(len(keys))
+	for _, k := range keys {
+		c := m[k]
+		e.buf = binary.LittleEndian.AppendUint64(e.buf, k)
+		e.uint(len(c.ids))
+		for _, v := range c.ids {
+			e.uint(int(v))
+		}
+		e.uint(len(c.docNode))
+		var last graph.NodeID
+		for d, n := range c.docNode {
+			e.uint(int(n - last))
+			e.uint(int(c.docField[d]))
+			e.uint(int(c.docLen[d]))
+			e.uint(int(c.docOff[d+1] - c.docOff[d]))
+			last = n
+		}
+		for _, t := range c.terms {
+			e.uint(int(t))
+		}
+		e.tfs(c.tfs)
+	}
+}
+
 // terms writes a file's local term IDs as they are held, little-endian
 // (a reader checks them in one tight loop).
 func (e *bodyEncoder) terms(t16 []uint16, t32 []uint32) {
@@ -239,6 +273,7 @@ func ReadBodies(data []byte) (b *Bodies, err error) {
 	b.opts.MaxFileBytes, b.opts.MaxEntityTerms, b.opts.MaxFileTerms = d.int(), d.int(), d.int()
 	b.terms = &termIndex{tab: d.terms()}
 	d.files(b)
+	b.meta = d.metas()
 	if len(d.b) != 0 {
 		d.fail("%d bytes after the last file", len(d.b))
 	}
@@ -250,6 +285,7 @@ type bodyDecodeError string
 type bodyDecoder struct {
 	b      []byte
 	nterms int
+	nfiles int
 	seen   []uint32 // per term: the file (+1) whose vocabulary held it
 	// the arrays every file's slices are cut from
 	vocab, lengths, t32 []uint32
@@ -327,6 +363,7 @@ func (d *bodyDecoder) terms() *strtab {
 // files reads the files into b.m.
 func (d *bodyDecoder) files(b *Bodies) {
 	n := d.count()
+	d.nfiles = n
 	vocab, spans, t16, t32, tfs := d.count(), d.count(), d.count(), d.count(), d.count()
 	d.vocab, d.spans, d.lengths = make([]uint32, 0, vocab), make([]span, 0, spans), make([]uint32, 0, 2*spans+n)
 	d.t16, d.t32, d.tfs = make([]uint16, 0, t16), make([]uint32, 0, t32), make([]uint16, 0, tfs)
@@ -359,6 +396,66 @@ func (d *bodyDecoder) files(b *Bodies) {
 		f.c.stamp = str[f.stamp[0]:f.stamp[1]]
 		b.m[str[f.path[0]:f.path[1]]] = f.c
 	}
+}
+
+// metas reads the metadata shards (bodyEncoder.metas). A shard's nodes
+// are checked against its chunk's size where a build takes it
+// (reusableMeta): the key names the chunk, the file does not.
+func (d *bodyDecoder) metas() map[uint64]*shard {
+	n := d.count()
+	m := make(map[uint64]*shard, n)
+	var last uint64
+	for i := range n {
+		raw := d.bytes(8)
+		k := binary.LittleEndian.Uint64(raw)
+		if i > 0 && k <= last {
+			d.fail("metadata chunks out of order")
+		}
+		last = k
+		m[k] = d.meta(uint32(d.nfiles + i + 1))
+	}
+	return m
+}
+
+// meta reads one metadata shard, the mark-th vocabulary of the file.
+func (d *bodyDecoder) meta(mark uint32) *shard {
+	s := &shard{ids: make([]uint32, d.count())}
+	for k := range s.ids {
+		v := d.int()
+		if v >= d.nterms || d.seen[v] == mark {
+			d.fail("vocabulary term %d unknown or twice", v)
+		}
+		d.seen[v] = mark
+		s.ids[k] = uint32(v)
+	}
+	nd := d.count()
+	s.docNode, s.docField, s.docLen = make([]graph.NodeID, nd), make([]Field, nd), make([]uint32, nd)
+	s.docOff = make([]uint32, nd+1)
+	var node int
+	for k := range nd {
+		node += d.int()
+		f := d.int()
+		if node > 1<<31-1 || f >= int(Body) {
+			d.fail("metadata document of node %d, field %d", node, f)
+		}
+		s.docNode[k], s.docField[k], s.docLen[k] = graph.NodeID(node), Field(f), uint32(d.int())
+		s.docOff[k+1] = s.docOff[k] + uint32(d.count())
+	}
+	nt := int(s.docOff[nd])
+	if nt > len(d.b) {
+		d.fail("metadata terms past the file's end")
+	}
+	s.terms = make([]uint32, nt)
+	for k := range s.terms {
+		t := d.int()
+		if t >= len(s.ids) {
+			d.fail("term %d outside a vocabulary of %d", t, len(s.ids))
+		}
+		s.terms[k] = uint32(t)
+	}
+	s.tfs = make([]uint16, nt)
+	d.freqs(s.tfs)
+	return s
 }
 
 // file reads one file's documents (the i-th, from 1).

@@ -98,12 +98,23 @@ func TestBodiesFileRoundTrip(t *testing.T) {
 	if wide == 0 || !got.m["assets/logo.bin"].skipped {
 		t.Fatalf("the fixture has no wide file (%d) or no skipped one", wide)
 	}
+	if len(got.meta) == 0 || len(got.meta) != len(want.meta) {
+		t.Fatalf("read %d metadata shards, want %d (and some)", len(got.meta), len(want.meta))
+	}
+	for k, w := range want.meta {
+		if d := diffMeta(got.meta[k], w, gt, wt); d != "" {
+			t.Errorf("metadata chunk %x: %s", k, d)
+		}
+	}
 	x, err := BuildFrom(context.Background(), f.g, f.o, got)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(*f.reads) != 0 || x.Stats().FilesReused != len(f.files) {
 		t.Errorf("the build from the file read %v, reused %d of %d", *f.reads, x.Stats().FilesReused, len(f.files))
+	}
+	if n, chunks := int(x.metaReused.Load()), len(x.metaJobs()); n != chunks {
+		t.Errorf("the build from the file took %d of %d metadata chunks", n, chunks)
 	}
 	if d := sameIndex(f.x, x); d != "" {
 		t.Fatalf("from the file differs from a read (-read +file):\n%s", d)
@@ -135,6 +146,56 @@ func diffBody(c, w *fileBody, ct, wt strtab) string {
 		}
 	}
 	return ""
+}
+
+// diffMeta says how metadata shard c (its terms in ct) differs from w.
+func diffMeta(c, w *shard, ct, wt strtab) string {
+	switch {
+	case c == nil:
+		return "missing"
+	case !slices.Equal(c.docNode, w.docNode) || !slices.Equal(c.docField, w.docField) || !slices.Equal(c.docLen, w.docLen) || !slices.Equal(c.docOff, w.docOff):
+		return "documents differ"
+	case !slices.Equal(c.terms, w.terms) || !slices.Equal(c.tfs, w.tfs) || len(c.ids) != len(w.ids):
+		return "terms differ"
+	}
+	for k := range c.ids {
+		if !bytes.Equal(ct.at(c.ids[k]), wt.at(w.ids[k])) {
+			return "vocabularies differ"
+		}
+	}
+	return ""
+}
+
+// TestMetaChunkOutsideItsChunk: a metadata shard whose key a chunk has
+// but whose documents name nodes past that chunk's end (a file that lies)
+// is not taken; the chunk is tokenised, and the index is the same.
+func TestMetaChunkOutsideItsChunk(t *testing.T) {
+	f := newBodiesFixture(t, false)
+	b, err := ReadBodies(f.data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range b.meta {
+		c.docNode[len(c.docNode)-1] = 1 << 20
+	}
+	var buf bytes.Buffer
+	if _, err := b.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	spoilt, err := ReadBodies(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := BuildFrom(context.Background(), f.g, f.o, spoilt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := x.metaReused.Load(); n != 0 {
+		t.Errorf("%d chunks taken with nodes past their end", n)
+	}
+	if d := sameIndex(f.x, x); d != "" {
+		t.Fatalf("differs from a read (-read +file):\n%s", d)
+	}
 }
 
 // TestReadBodiesRejects: a bodies file cut short, with a byte changed,
@@ -173,6 +234,13 @@ func TestReadBodiesRejects(t *testing.T) {
 			c.t16 = nil
 		}},
 		{"an empty path", func(b *Bodies) { b.m[""] = b.m[small] }},
+		{"a metadata term unknown", func(b *Bodies) { anyMeta(b).ids[0] = 1 << 30 }},
+		{"a metadata term outside its vocabulary", func(b *Bodies) { c := anyMeta(b); c.terms[0] = uint32(len(c.ids)) }},
+		{"a metadata document of the body field", func(b *Bodies) { anyMeta(b).docField[0] = Body }},
+		{"metadata documents out of node order", func(b *Bodies) {
+			c := anyMeta(b)
+			c.docNode[0] = c.docNode[len(c.docNode)-1] + 1
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := ReadBodies(f.data)
@@ -189,6 +257,17 @@ func TestReadBodiesRejects(t *testing.T) {
 			}
 		})
 	}
+}
+
+// anyMeta is b's metadata shard of the smallest key with two documents
+// or more.
+func anyMeta(b *Bodies) *shard {
+	for _, k := range slices.Sorted(maps.Keys(b.meta)) {
+		if c := b.meta[k]; len(c.docNode) > 1 && len(c.terms) > 0 {
+			return c
+		}
+	}
+	panic("no metadata shard")
 }
 
 // FuzzReadBodies: whatever a bodies file holds (its checksum made to

@@ -324,11 +324,8 @@ func BuildFrom(ctx context.Context, g *graph.Graph, o Options, prev *Bodies) (*I
 		} else {
 			prev = nil
 		}
-		x.bodies = &Bodies{opts: o, terms: x.terms, m: map[string]*fileBody{}, meta: map[uint64]*shard{}, metaSeed: maphash.MakeSeed()}
+		x.bodies = &Bodies{opts: o, terms: x.terms, m: map[string]*fileBody{}, meta: map[uint64]*shard{}}
 		x.bodies.opts.FileStamp, x.bodies.opts.ReadFile = nil, nil // no closures kept
-		if prev != nil && prev.meta != nil {
-			x.bodies.metaSeed = prev.metaSeed // (its keys name the chunks)
-		}
 	}
 	x.indexFiles()
 	x.indexLabels()

@@ -96,7 +96,8 @@ func BenchmarkBuildCorpusSaved(b *testing.B) {
 	x := timedBuilds(b, func() (*Index, error) { return BuildFrom(context.Background(), g, o, saved) })
 	b.ReportMetric(float64(buf.Len())/(1<<20), "file-mb")
 	b.ReportMetric(float64(decode.Microseconds())/1000, "decode-ms")
-	b.Logf("terms %d postings %d digest %s; %d of %d files taken", x.stats.Terms, x.stats.Postings, x.digest(), x.stats.FilesReused, saved.Files())
+	b.Logf("terms %d postings %d digest %s; %d of %d files, %d of %d metadata chunks taken", x.stats.Terms, x.stats.Postings, x.digest(),
+		x.stats.FilesReused, saved.Files(), x.metaReused.Load(), len(x.metaJobs()))
 }
 
 // filePathsOf are the source paths of g's file nodes, sorted.

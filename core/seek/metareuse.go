@@ -2,7 +2,7 @@ package seek
 
 import (
 	"encoding/binary"
-	"hash/maphash"
+	"hash/crc32"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 )
@@ -56,30 +56,31 @@ func (x *Index) cutBefore(id graph.NodeID) bool {
 }
 
 // metaKey hashes what metaShard reads of the nodes [lo, hi): type, label,
-// source path, external ID and excerpt, each with its length. A 64-bit
-// hash: two different chunks share a key with odds of about 2^-64 each.
-func (x *Index) metaKey(seed maphash.Seed, lo, hi int) uint64 {
-	var h maphash.Hash
-	h.SetSeed(seed)
-	var n [4]byte
+// source path, external ID and excerpt, each with its length. The key is
+// two CRC-32s of different polynomials (both in hardware), so two
+// different chunks share it with odds of about 2^-64; and it is the same
+// in every process, so a bodies file's chunks are named by it too. w's
+// buffer holds the chunk's bytes.
+func (x *Index) metaKey(w *shardWriter, lo, hi int) uint64 {
+	b := binary.LittleEndian.AppendUint32(w.buf[:0], uint32(hi-lo))
 	str := func(s string) {
-		binary.LittleEndian.PutUint32(n[:], uint32(len(s)))
-		h.Write(n[:])
-		h.WriteString(s)
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(s)))
+		b = append(b, s...)
 	}
 	g := x.g
-	binary.LittleEndian.PutUint32(n[:], uint32(hi-lo))
-	h.Write(n[:])
 	for i := lo; i < hi; i++ {
 		id := graph.NodeID(i)
-		h.WriteByte(byte(g.Type(id)))
+		b = append(b, byte(g.Type(id)))
 		str(g.Label(id))
 		str(g.SourcePath(id))
 		str(g.ExternalID(id))
 		str(g.Provenance(id).Excerpt)
 	}
-	return h.Sum64()
+	w.buf = b[:0]
+	return uint64(crc32.Checksum(b, metaCRC))<<32 | uint64(crc32.ChecksumIEEE(b))
 }
+
+var metaCRC = crc32.MakeTable(crc32.Castagnoli)
 
 // metaEntry is a metadata shard as Bodies keep it: documents' nodes
 // counted from the chunk's first.
@@ -95,15 +96,22 @@ func (x *Index) reusableMeta(w *shardWriter, lo, hi int, prev *Bodies) (*shard, 
 	if x.bodies == nil {
 		return x.metaShard(w, lo, hi), nil
 	}
-	k := x.metaKey(x.bodies.metaSeed, lo, hi)
+	k := x.metaKey(w, lo, hi)
 	if prev != nil {
-		if c := prev.meta[k]; c != nil {
+		if c := prev.meta[k]; c != nil && fitsChunk(c, hi-lo) {
 			x.metaReused.Add(1)
 			return rebase(c, int64(lo)), &metaEntry{k, c}
 		}
 	}
 	s := x.metaShard(w, lo, hi)
 	return s, &metaEntry{k, rebase(s, -int64(lo))}
+}
+
+// fitsChunk reports whether shard c's documents are of nodes within a
+// chunk of n nodes (they are in node order): a shard read from a file is
+// taken by its key only if so.
+func fitsChunk(c *shard, n int) bool {
+	return len(c.docNode) == 0 || int(c.docNode[len(c.docNode)-1]) < n
 }
 
 // rebase is a copy of s whose documents' nodes are moved by d; the other
