@@ -152,10 +152,11 @@ func (u *ui) notef(format string, a ...any) {
 // routineLog are the session's status lines that every start prints; the
 // CLI shows them only with --verbose, and everything else (warnings, kept
 // copies, replays) always. The work behind an ingest's answer (warm-ups,
-// the wait for the seek index) logs its time from another goroutine: shown,
-// it could land between the finished bar and the summary.
+// the wait for the seek index, the seek documents saved at close) logs from
+// another goroutine or after the bar: shown, it could land between the
+// finished bar and the summary.
 var routineLog = []string{"loaded graph ", "plasticity state: ", "feedback memory: ", "no graph snapshot at ",
-	"warm-up ", "ingest: the answer waited "}
+	"warm-up ", "ingest: the answer waited ", "seek index documents of "}
 
 // logf receives the session's status lines.
 func (u *ui) logf(format string, a ...any) {
