@@ -63,6 +63,18 @@ func TestCollectorBodies(t *testing.T) {
 			if err != nil || len(reads) != 0 || next.Stats().FilesReused != len(files) {
 				t.Errorf("next build read %v, reused %d of %d (err %v)", reads, next.Stats().FilesReused, len(files), err)
 			}
+			// What a copy of the earlier documents lacks: nothing, then
+			// the one file whose stamp moved.
+			if n, all := next.Bodies().FilesNotIn(x.Bodies()), x.Bodies().FilesNotIn(nil); n != 0 || all != x.Bodies().Files() {
+				t.Errorf("FilesNotIn: %d against the same documents, %d of %d against none", n, all, x.Bodies().Files())
+			}
+			o.FileStamp = func(p string) (string, bool) {
+				return map[bool]string{true: "v2", false: "v1"}[p == "backend/auth.py"], true
+			}
+			moved, err := BuildFrom(context.Background(), g, o, next.Bodies())
+			if err != nil || moved.Bodies().FilesNotIn(next.Bodies()) != 1 {
+				t.Errorf("one stamp moved: %d files differ (err %v)", moved.Bodies().FilesNotIn(next.Bodies()), err)
+			}
 		})
 	}
 }

@@ -41,6 +41,22 @@ const (
 // Files is the number of files whose documents b holds by stamp.
 func (b *Bodies) Files() int { return len(b.m) }
 
+// FilesNotIn is the number of files whose documents b holds by stamp
+// and base does not hold as the same documents (cut again, or new): what
+// a copy of base written earlier lacks of b. A nil base holds none.
+func (b *Bodies) FilesNotIn(base *Bodies) int {
+	if base == nil {
+		return len(b.m)
+	}
+	n := 0
+	for p, fb := range b.m {
+		if base.m[p] != fb {
+			n++
+		}
+	}
+	return n
+}
+
 // WriteTo writes the documents b holds by stamp (those of the index that
 // made b; not those an ingest collected) in the form ReadBodies reads,
 // in pieces of about 64 KB (no copy of the whole file is held).

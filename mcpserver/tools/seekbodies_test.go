@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -171,4 +172,74 @@ func TestSeekDocumentsSavedWhenQuiet(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Fatal("no documents saved 5 s after the index's build")
+}
+
+// TestSeekDocumentsOfFewFilesSavedAtClose: a build whose documents differ
+// from the saved ones in few files (one of the fixture's nine under a
+// share of 4) is not written when quiet — an agent's edits a few seconds
+// apart would rewrite every file's documents each time — but at the
+// session's close; more (under a share of 16) are written when quiet.
+func TestSeekDocumentsOfFewFilesSavedAtClose(t *testing.T) {
+	defer func(d time.Duration, n int) { seekSaveQuiet, seekSaveShare = d, n }(seekSaveQuiet, seekSaveShare)
+	seekSaveQuiet = 10 * time.Millisecond
+	for _, tc := range []struct {
+		share   int
+		atClose bool
+	}{{4, true}, {16, false}} {
+		t.Run(fmt.Sprintf("share %d", tc.share), func(t *testing.T) {
+			seekSaveShare = tc.share
+			s, r, jb := buildFixtureJournaled(t, true)
+			if _, err := SeekIndex(s, jb.Bundle); err != nil {
+				t.Fatal(err)
+			}
+			file := s.RuntimePath(SeekBodiesFile)
+			first := waitForFile(t, file, nil)
+			f := filepath.Join(r.Path, "backend", "auth.py")
+			src, _ := os.ReadFile(f)
+			if err := os.WriteFile(f, append(src, "\n\ndef audit_login_attempts(user):\n    return user\n"...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			again := &IngestRun{C: r.C, Path: r.Path, Adapter: "code", Mode: "replace", Incremental: true}
+			if err := again.Target(); err != nil {
+				t.Fatal(err)
+			}
+			jb, err := again.BuildJournaled()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := SeekIndex(s, jb.Bundle); err != nil {
+				t.Fatal(err)
+			}
+			if !tc.atClose {
+				waitForFile(t, file, first)
+				return
+			}
+			time.Sleep(30 * seekSaveQuiet)
+			if now, _ := os.ReadFile(file); !bytes.Equal(now, first) {
+				t.Fatal("one file's new documents were saved when quiet: every file's were written again")
+			}
+			s.Close()
+			now, err := os.ReadFile(file)
+			if err != nil || bytes.Equal(now, first) {
+				t.Fatalf("the new documents were not saved at close (%v)", err)
+			}
+			if b, err := seek.ReadBodies(now); err != nil || b.Files() != lastSeekOf(s).get().Files() {
+				t.Fatalf("saved at close: %v", err)
+			}
+		})
+	}
+}
+
+// waitForFile waits up to 5 s for file to exist with contents other than
+// old, and returns them.
+func waitForFile(t *testing.T, file string, old []byte) []byte {
+	t.Helper()
+	for range 500 {
+		if data, err := os.ReadFile(file); err == nil && !bytes.Equal(data, old) {
+			return data
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("no documents saved 5 s after the index's build")
+	return nil
 }
