@@ -146,3 +146,47 @@ func TestPrimingScratchHoldsNoKeys(t *testing.T) {
 		t.Errorf("scratch keeps keys: %d scores, qs %q, sh %q", len(sc.score), sc.qs[:cap(sc.qs)], sc.sh[:cap(sc.sh)])
 	}
 }
+
+// TestPrimingFollowsTheGraph: the node IDs a record keeps are those of
+// the graph asked about last; asked about another graph (renumbered,
+// some nodes gone, others new), then the first again, with records
+// recorded and imported on each, priming answers as looking every key up
+// in the graph asked about would.
+func TestPrimingFollowsTheGraph(t *testing.T) {
+	g1, m, r := primedMemory(t, 80, 400, 150)
+	// g2 holds f20..f99 in reverse order: IDs move, f0..f19 are gone.
+	var names []string
+	for i := 99; i >= 20; i-- {
+		names = append(names, fmt.Sprint("f", i))
+	}
+	g2 := build(t, names, nil)
+	graphs := []*graph.Graph{g1, g2}
+	for i := range 600 {
+		g := graphs[(i/7)%2] // runs of calls on each graph
+		n := g.NumNodes()
+		seeds := randomNodes(r, n, 1+r.IntN(20))
+		switch i % 5 {
+		case 3:
+			var act []graph.Scored
+			for _, a := range randomNodes(r, n, 1+r.IntN(60)) {
+				act = append(act, graph.Scored{Node: a, Score: r.Float32()})
+			}
+			graph.SortScored(act)
+			m.record(g, "q", seeds, act, time.Time{}, 16, 50)
+			continue
+		case 4:
+			rec := memRecord{seeds: seedKeys(g, seeds, 16)}
+			for _, a := range randomNodes(r, n, 5) {
+				rec.nodes = append(rec.nodes, memNode{key: g.ExternalID(a), w: r.Float32()})
+			}
+			m.push(rec) // as ImportQueryMemory adds one: no IDs
+		}
+		want := primingBefore(m, g, seeds, 16, 50, 0.25)
+		if got := m.priming(g, seeds, 16, 50, 0.25); !slices.Equal(got, want) {
+			t.Fatalf("call %d on graph %d, seeds %v:\n got %v\nwant %v", i, (i/7)%2+1, seeds, got, want)
+		}
+		if got, want := m.primingCount(g, seeds, 16, 50, 0.25), len(want); got != want {
+			t.Fatalf("call %d: primingCount %d, priming lists %d", i, got, want)
+		}
+	}
+}
