@@ -46,6 +46,20 @@ type nameIndex struct {
 	// keyed by their words joined with a space ("none").
 	stopFiles map[string][]graph.NodeID
 	stopDirs  map[string][]string
+	// stems are the files' stems as nameShare and stopName read them,
+	// found once when the index is built: namedFiles asked them of every
+	// file a query's terms name (half of seek's CPU on go-std for a
+	// question not asked before). stemAt is a file's place in stems.
+	stems  []nameIDs
+	stemAt map[graph.NodeID]int32
+}
+
+// nameIDs are a name's term IDs as Index.nameIDs finds them, and its
+// stopName key.
+type nameIDs struct {
+	parts, compact    []uint32
+	repeated, dropped bool
+	stop              string
 }
 
 // indexNames maps each term of a file stem to the files carrying it, and
@@ -54,7 +68,8 @@ type nameIndex struct {
 // without directory nodes has them too.
 func (x *Index) indexNames() {
 	x.names = nameIndex{files: map[uint32][]graph.NodeID{}, dirs: map[uint32][]string{}, dir: map[string][]graph.NodeID{},
-		stopFiles: map[string][]graph.NodeID{}, stopDirs: map[string][]string{}}
+		stopFiles: map[string][]graph.NodeID{}, stopDirs: map[string][]string{}, stemAt: map[graph.NodeID]int32{}}
+	var slab []uint32 // the stems' IDs, one allocation per doubling
 	var tok tokenizer
 	each := func(name string, f func(id uint32)) {
 		tok.terms([]byte(name), func(t []byte) {
@@ -74,9 +89,17 @@ func (x *Index) indexNames() {
 			}
 			x.names.files[id] = append(x.names.files[id], f)
 		})
-		if k := stopName(stem(x.g.Label(f))); k != "" {
-			x.names.stopFiles[k] = append(x.names.stopFiles[k], f)
+		name := stem(x.g.Label(f))
+		ids := x.nameIDsOf(name)
+		ids.stop = stopName(name)
+		if ids.stop != "" {
+			x.names.stopFiles[ids.stop] = append(x.names.stopFiles[ids.stop], f)
 		}
+		at := len(slab)
+		slab = append(append(slab, ids.parts...), ids.compact...)
+		ids.parts, ids.compact = slab[at:at+len(ids.parts):at+len(ids.parts)], slab[at+len(ids.parts):len(slab):len(slab)]
+		x.names.stemAt[f] = int32(len(x.names.stems))
+		x.names.stems = append(x.names.stems, ids)
 	}
 	for _, p := range x.filePaths { // sorted: each directory's files in path order
 		if d := path.Dir(p); d != "." && d != "/" {
@@ -184,7 +207,12 @@ func (x *Index) ownTerms(q Query, terms []usedTerm) ownTerms {
 // The share is of the query without its kind words ("package"), unless
 // the name has them itself.
 func (x *Index) nameShare(name string, o ownTerms) float32 {
-	parts, compact, repeated, dropped := x.nameIDs(name)
+	return nameShareOf(x.nameIDsOf(name), name, o)
+}
+
+// nameShareOf is nameShare of a name whose IDs are ids.
+func nameShareOf(ids nameIDs, name string, o ownTerms) float32 {
+	parts, compact, repeated, dropped := ids.parts, ids.compact, ids.repeated, ids.dropped
 	var w float32
 	// A stem that repeats a part ("test_test") is named by its compact
 	// whole only: "test" means test.py, not werkzeug's test_test.py.
@@ -245,6 +273,13 @@ func (x *Index) nameIDs(name string) (parts, compact []uint32, repeated, dropped
 	return parts, compact, repeated, dropped
 }
 
+// nameIDsOf is nameIDs as one value (its stop key left empty).
+func (x *Index) nameIDsOf(name string) nameIDs {
+	var n nameIDs
+	n.parts, n.compact, n.repeated, n.dropped = x.nameIDs(name)
+	return n
+}
+
 // nameWords are text's words part by part ("NullFile", "null_file" and
 // "null file" alike), lower-cased and stemmed as terms are, but with the
 // stopwords, digits and one letters the terms drop kept.
@@ -295,9 +330,10 @@ func (x *Index) namedFiles(terms []usedTerm, o ownTerms) []graph.Scored {
 	fs = slices.Compact(fs)
 	var out []graph.Scored
 	for _, f := range fs {
-		r := x.nameShare(stem(x.g.Label(f)), o)
-		if k := stopName(stem(x.g.Label(f))); k != "" {
-			r = stopShare(k, o)
+		ids := x.names.stems[x.names.stemAt[f]]
+		r := nameShareOf(ids, stem(x.g.Label(f)), o)
+		if ids.stop != "" {
+			r = stopShare(ids.stop, o)
 		}
 		if r > 0 {
 			out = append(out, graph.Scored{Node: f, Score: r})
@@ -332,7 +368,7 @@ func (x *Index) nameEvidence(s *scratch, q Query, terms []usedTerm, prior func(g
 	var named, bare []graph.NodeID
 	for _, g := range gains {
 		named = append(named, g.Node)
-		if stopName(stem(x.g.Label(g.Node))) != "" {
+		if x.names.stems[x.names.stemAt[g.Node]].stop != "" {
 			bare = append(bare, g.Node)
 		}
 	}

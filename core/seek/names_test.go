@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/testcorpus"
 )
@@ -504,6 +507,36 @@ func TestStopwordOnlyName(t *testing.T) {
 			if id := g.ExternalID(f.Node); id == "file::lib/none.py" {
 				t.Errorf("%q names %s: the stopword is a word of the query there", q, id)
 			}
+		}
+	}
+}
+
+// TestFileStemsAsFound: the stems the index keeps per file (found once at
+// its build, in one shared array) are what nameIDs and stopName find for
+// the file's stem on the spot, for every file of the fixtures.
+func TestFileStemsAsFound(t *testing.T) {
+	for _, fx := range []func(*testing.T, Options) (*Index, *graph.Graph){namesFixture, dirsFixture} {
+		x, g := fx(t, DefaultOptions())
+		files := 0
+		for i := range x.n {
+			f := graph.NodeID(i)
+			if x.fileOf[f] != f {
+				continue
+			}
+			files++
+			name := stem(g.Label(f))
+			want := x.nameIDsOf(name)
+			want.stop = stopName(name)
+			at, ok := x.names.stemAt[f]
+			if !ok {
+				t.Fatalf("%s has no stem kept", g.ExternalID(f))
+			}
+			if d := cmp.Diff(want, x.names.stems[at], cmp.AllowUnexported(nameIDs{}), cmpopts.EquateEmpty()); d != "" {
+				t.Errorf("%s (%q) (-found +kept):\n%s", g.ExternalID(f), name, d)
+			}
+		}
+		if files < 5 || len(x.names.stems) != files {
+			t.Errorf("%d stems kept for %d files", len(x.names.stems), files)
 		}
 	}
 }
