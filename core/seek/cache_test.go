@@ -136,3 +136,30 @@ func TestLexicalCacheBounds(t *testing.T) {
 		t.Errorf("a question over %d bytes was cached", lexCacheQueryMax)
 	}
 }
+
+// A question is kept when it is asked again, not the first time: an
+// agent's questions are mostly new, and keeping each cost a copy of its
+// search state. The third asking takes the kept one.
+func TestLexicalCacheKeepsAskedAgain(t *testing.T) {
+	x, _ := buildFixture(t, nil)
+	p := Params{TopK: 10, GraphRerank: true}
+	c := x.lexCache()
+	for _, q := range cacheQueries {
+		x.SearchText(q, p)
+	}
+	c.mu.Lock()
+	kept := len(c.m)
+	c.mu.Unlock()
+	if kept != 0 {
+		t.Errorf("%d questions asked once were kept", kept)
+	}
+	h := x.LexicalHits()
+	x.SearchText(cacheQueries[0], p)
+	if x.LexicalHits() != h {
+		t.Error("the second asking was served from the cache")
+	}
+	x.SearchText(cacheQueries[0], p)
+	if x.LexicalHits() != h+1 {
+		t.Error("the third asking was not served from the cache")
+	}
+}
