@@ -181,3 +181,27 @@ func TestPackedLayoutAB(t *testing.T) {
 	med := func(d []time.Duration) time.Duration { slices.Sort(d); return d[len(d)/2] }
 	t.Logf("D1 wavefront median: packed %v, CSR %v; XLR prepare median: packed %v, CSR %v (%d calls each); D4 causal median %v", med(d1p), med(d1c), med(xp), med(xc), len(d1p), med(d4))
 }
+
+// BenchmarkNewSnapshot times New (every index an activation reads, built
+// from the graph) on the graph saved at $M1ND_ANSWERS_GRAPH: what a
+// restarted server's first activate waits for. Skipped unless the
+// variable is set.
+func BenchmarkNewSnapshot(b *testing.B) {
+	in := os.Getenv("M1ND_ANSWERS_GRAPH")
+	if in == "" {
+		b.Skip("set M1ND_ANSWERS_GRAPH")
+	}
+	g, err := snapshot.Load(in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	cpu0 := processCPU()
+	for i := 0; i < b.N; i++ {
+		if _, err := New(g, DefaultOptions()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}

@@ -23,6 +23,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -166,8 +167,7 @@ func (b *keyBuilder) addPath(p string, node graph.NodeID) {
 func (b *keyBuilder) build() sortedKeys {
 	text := string(b.buf)
 	key := func(r keyRef) string { return text[r.from:r.to] }
-	refs := b.refs
-	slices.SortFunc(refs, func(x, y keyRef) int {
+	refs := sortRefs(b.refs, func(x, y keyRef) int {
 		if c := strings.Compare(key(x), key(y)); c != 0 {
 			return c
 		}
@@ -179,6 +179,38 @@ func (b *keyBuilder) build() sortedKeys {
 		s.spans[i], s.nodes[i] = r.keySpan, r.node
 	}
 	return s
+}
+
+// parallelSortMin is the least number of keys sortRefs sorts in two
+// halves at once.
+const parallelSortMin = 1 << 14
+
+// sortRefs sorts refs by cmp, a total order (equal only for equal
+// values, so any sort gives the same order): many of them in two halves
+// on two goroutines, then merged into a new slice. The label keys' sort
+// was 40 % of an engine's build on go-std, on one core.
+func sortRefs(refs []keyRef, cmp func(x, y keyRef) int) []keyRef {
+	if len(refs) < parallelSortMin {
+		slices.SortFunc(refs, cmp)
+		return refs
+	}
+	a, b := refs[:len(refs)/2], refs[len(refs)/2:]
+	var wg sync.WaitGroup
+	wg.Go(func() { slices.SortFunc(b, cmp) })
+	slices.SortFunc(a, cmp)
+	wg.Wait()
+	out := make([]keyRef, 0, len(refs))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if cmp(b[j], a[i]) < 0 {
+			out = append(out, b[j])
+			j++
+		} else {
+			out = append(out, a[i])
+			i++
+		}
+	}
+	return append(append(out, a[i:]...), b[j:]...)
 }
 
 // sortSearch is sort.Search without the import: the first i in [0, n)
@@ -270,7 +302,10 @@ func NewFinder(g *graph.Graph, sem *semantic.Index, o Options) (*Finder, error) 
 			}
 		}
 	}
-	f.labels, f.stems, f.tags, f.paths = labels.build(), stems.build(), tags.build(), paths.build()
+	var others sync.WaitGroup
+	others.Go(func() { f.stems, f.tags, f.paths = stems.build(), tags.build(), paths.build() })
+	f.labels = labels.build()
+	others.Wait()
 	f.n = n
 	f.pool.SetKeep(runtime.GOMAXPROCS(0))
 	return f, nil

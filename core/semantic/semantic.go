@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/m1nd-go/m1nd/core/graph"
 	"github.com/m1nd-go/m1nd/core/internal/finite"
@@ -168,14 +169,21 @@ func New(g *graph.Graph, o Options) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The two text indexes read the graph only: built on two cores, an
+	// engine's build (a restart's first activate waits for it) takes
+	// the longer of them rather than their sum.
+	var tokens *TokenIndex
+	var wg sync.WaitGroup
+	wg.Go(func() { tokens = BuildTokenIndex(g) })
 	ix := &Index{
 		Ngram:    BuildNgramIndex(g),
-		Tokens:   BuildTokenIndex(g),
-		Cooc:     BuildCoOccurrence(g, o),
 		Synonyms: syn,
 		opts:     o,
 		gen:      g.Generation(),
 	}
+	wg.Wait()
+	ix.Tokens = tokens
+	ix.Cooc = BuildCoOccurrence(g, o)
 	ix.n = g.NumNodes()
 	return ix, nil
 }
