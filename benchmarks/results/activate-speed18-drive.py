@@ -8,6 +8,7 @@ warm-up and NTIMED timed activate calls. Queries are taken from the corpus's fun
 sorted path order, as "<package dir> <name split into words>", NWARM+NTIMED of them picked
 evenly, all distinct (no repeat is served from the seed finder's cache). With "ten", the
 timed calls cycle over activate-speed14's ten questions instead.
+The runtime directory is removed at the end unless KEEP is set.
 Prints p50/p90/min, server CPU a call, collections in the timed calls, VmHWM; md5 over
 every timed answer (elapsed_ms zeroed, re-encoded with sorted keys) and raw md5 (the text as
 sent with "elapsed_ms":... cut). Answers to OUT.answers.json.
@@ -101,3 +102,5 @@ print(f"p50 {statistics.median(ts):.2f} ms  p90 {ts_s[int(n*0.9)]:.2f}  min {ts_
       f"GCs {g1-g0}  VmHWM {status('VmHWM')} MB  load {l0}/{l1}->{load()}  md5 {h.hexdigest()[:10]} raw {hr.hexdigest()[:10]}  end {time.strftime('%H:%M:%S', time.gmtime())}", flush=True)
 json.dump({"queries": qs[nwarm:], "times": ts, "answers": answers}, open(out + ".answers.json", "w"), sort_keys=True)
 p.stdin.close(); p.wait(timeout=120)
+if not os.environ.get("KEEP"):  # the runtime directory (≈ 110 MB on go-std); KEEP=1 keeps it
+    import shutil; shutil.rmtree(rt, ignore_errors=True)
