@@ -38,28 +38,34 @@ import (
 // whose stem carries it and the directories whose base name does; per
 // directory, its own source files (not those of its subdirectories).
 type nameIndex struct {
-	files map[uint32][]graph.NodeID
+	files map[uint32][]int32 // places in stems
 	dirs  map[uint32][]string
 	dir   map[string][]graph.NodeID
 	// stopFiles and stopDirs hold the names made only of stopwords
 	// (none.py, all.go, this.ts), which yield no term to be found under:
 	// keyed by their words joined with a space ("none").
-	stopFiles map[string][]graph.NodeID
+	stopFiles map[string][]int32 // places in stems
 	stopDirs  map[string][]string
-	// stems are the files' stems as nameShare and stopName read them,
-	// found once when the index is built: namedFiles asked them of every
-	// file a query's terms name (half of seek's CPU on go-std for a
-	// question not asked before). stemAt is a file's place in stems.
-	stems  []nameIDs
-	stemAt map[graph.NodeID]int32
+	// stems are the files' stems as nameShare and stopName read them, in
+	// NodeID order, found once when the index is built: namedFiles asked
+	// them of every file a query's terms name (half of seek's CPU on
+	// go-std for a question not asked before).
+	stems []nameIDs
 }
 
-// nameIDs are a name's term IDs as Index.nameIDs finds them, and its
-// stopName key.
+// nameIDs are a name's term IDs as Index.nameIDs finds them, and (for a
+// file's stem) its stopName key and the file.
 type nameIDs struct {
 	parts, compact    []uint32
 	repeated, dropped bool
 	stop              string
+	file              graph.NodeID
+}
+
+// stemOf is file f's stem (f must be a file of the index).
+func (x *Index) stemOf(f graph.NodeID) *nameIDs {
+	i, _ := slices.BinarySearchFunc(x.names.stems, f, func(n nameIDs, f graph.NodeID) int { return cmp.Compare(n.file, f) })
+	return &x.names.stems[i]
 }
 
 // indexNames maps each term of a file stem to the files carrying it, and
@@ -67,8 +73,8 @@ type nameIDs struct {
 // and path order. Directories come from the files' paths, so a graph
 // without directory nodes has them too.
 func (x *Index) indexNames() {
-	x.names = nameIndex{files: map[uint32][]graph.NodeID{}, dirs: map[uint32][]string{}, dir: map[string][]graph.NodeID{},
-		stopFiles: map[string][]graph.NodeID{}, stopDirs: map[string][]string{}, stemAt: map[graph.NodeID]int32{}}
+	x.names = nameIndex{files: map[uint32][]int32{}, dirs: map[uint32][]string{}, dir: map[string][]graph.NodeID{},
+		stopFiles: map[string][]int32{}, stopDirs: map[string][]string{}}
 	var slab []uint32 // the stems' IDs, one allocation per doubling
 	var tok tokenizer
 	each := func(name string, f func(id uint32)) {
@@ -83,22 +89,21 @@ func (x *Index) indexNames() {
 		if x.fileOf[f] != f {
 			continue
 		}
-		each(stem(x.g.Label(f)), func(id uint32) {
-			if fs := x.names.files[id]; len(fs) > 0 && fs[len(fs)-1] == f {
+		name, place := stem(x.g.Label(f)), int32(len(x.names.stems))
+		each(name, func(id uint32) {
+			if fs := x.names.files[id]; len(fs) > 0 && fs[len(fs)-1] == place {
 				return // a repeated part ("data_data")
 			}
-			x.names.files[id] = append(x.names.files[id], f)
+			x.names.files[id] = append(x.names.files[id], place)
 		})
-		name := stem(x.g.Label(f))
 		ids := x.nameIDsOf(name)
-		ids.stop = stopName(name)
+		ids.stop, ids.file = stopName(name), f
 		if ids.stop != "" {
-			x.names.stopFiles[ids.stop] = append(x.names.stopFiles[ids.stop], f)
+			x.names.stopFiles[ids.stop] = append(x.names.stopFiles[ids.stop], place)
 		}
 		at := len(slab)
 		slab = append(append(slab, ids.parts...), ids.compact...)
 		ids.parts, ids.compact = slab[at:at+len(ids.parts):at+len(ids.parts)], slab[at+len(ids.parts):len(slab):len(slab)]
-		x.names.stemAt[f] = int32(len(x.names.stems))
 		x.names.stems = append(x.names.stems, ids)
 	}
 	for _, p := range x.filePaths { // sorted: each directory's files in path order
@@ -207,11 +212,12 @@ func (x *Index) ownTerms(q Query, terms []usedTerm) ownTerms {
 // The share is of the query without its kind words ("package"), unless
 // the name has them itself.
 func (x *Index) nameShare(name string, o ownTerms) float32 {
-	return nameShareOf(x.nameIDsOf(name), name, o)
+	ids := x.nameIDsOf(name)
+	return nameShareOf(&ids, name, o)
 }
 
 // nameShareOf is nameShare of a name whose IDs are ids.
-func nameShareOf(ids nameIDs, name string, o ownTerms) float32 {
+func nameShareOf(ids *nameIDs, name string, o ownTerms) float32 {
 	parts, compact, repeated, dropped := ids.parts, ids.compact, ids.repeated, ids.dropped
 	var w float32
 	// A stem that repeats a part ("test_test") is named by its compact
@@ -315,7 +321,7 @@ func containsRun(words, run []string) bool {
 // namedFiles returns the files the query's own terms name, with their
 // shares, in NodeID order.
 func (x *Index) namedFiles(terms []usedTerm, o ownTerms) []graph.Scored {
-	var fs []graph.NodeID
+	var fs []int32 // places in stems: sorted, they are in NodeID order
 	for _, t := range terms {
 		if t.from == "" {
 			fs = append(fs, x.names.files[t.id]...)
@@ -329,14 +335,14 @@ func (x *Index) namedFiles(terms []usedTerm, o ownTerms) []graph.Scored {
 	slices.Sort(fs)
 	fs = slices.Compact(fs)
 	var out []graph.Scored
-	for _, f := range fs {
-		ids := x.names.stems[x.names.stemAt[f]]
-		r := nameShareOf(ids, stem(x.g.Label(f)), o)
+	for _, i := range fs {
+		ids := &x.names.stems[i]
+		r := nameShareOf(ids, stem(x.g.Label(ids.file)), o)
 		if ids.stop != "" {
 			r = stopShare(ids.stop, o)
 		}
 		if r > 0 {
-			out = append(out, graph.Scored{Node: f, Score: r})
+			out = append(out, graph.Scored{Node: ids.file, Score: r})
 		}
 	}
 	return out
@@ -368,7 +374,7 @@ func (x *Index) nameEvidence(s *scratch, q Query, terms []usedTerm, prior func(g
 	var named, bare []graph.NodeID
 	for _, g := range gains {
 		named = append(named, g.Node)
-		if x.names.stems[x.names.stemAt[g.Node]].stop != "" {
+		if x.stemOf(g.Node).stop != "" {
 			bare = append(bare, g.Node)
 		}
 	}

@@ -512,8 +512,9 @@ func TestStopwordOnlyName(t *testing.T) {
 }
 
 // TestFileStemsAsFound: the stems the index keeps per file (found once at
-// its build, in one shared array) are what nameIDs and stopName find for
-// the file's stem on the spot, for every file of the fixtures.
+// its build, in one shared array, in NodeID order) are what nameIDs and
+// stopName find for the file's stem on the spot, for every file of the
+// fixtures.
 func TestFileStemsAsFound(t *testing.T) {
 	for _, fx := range []func(*testing.T, Options) (*Index, *graph.Graph){namesFixture, dirsFixture} {
 		x, g := fx(t, DefaultOptions())
@@ -526,12 +527,8 @@ func TestFileStemsAsFound(t *testing.T) {
 			files++
 			name := stem(g.Label(f))
 			want := x.nameIDsOf(name)
-			want.stop = stopName(name)
-			at, ok := x.names.stemAt[f]
-			if !ok {
-				t.Fatalf("%s has no stem kept", g.ExternalID(f))
-			}
-			if d := cmp.Diff(want, x.names.stems[at], cmp.AllowUnexported(nameIDs{}), cmpopts.EquateEmpty()); d != "" {
+			want.stop, want.file = stopName(name), f
+			if d := cmp.Diff(want, *x.stemOf(f), cmp.AllowUnexported(nameIDs{}), cmpopts.EquateEmpty()); d != "" {
 				t.Errorf("%s (%q) (-found +kept):\n%s", g.ExternalID(f), name, d)
 			}
 		}
