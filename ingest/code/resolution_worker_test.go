@@ -3,6 +3,7 @@ package code
 import (
 	"context"
 	"reflect"
+	"runtime"
 	"testing"
 
 	"github.com/m1nd-go/m1nd/ingest/adapter"
@@ -36,10 +37,15 @@ func TestResolutionMadeInTheParseWorker(t *testing.T) {
 			}
 			if tc.incremental {
 				// A full ingest first, then one file changed: the run
-				// parses it again and patches.
-				if _, err := Ingest(context.Background(), req); err != nil {
+				// parses it again and patches. The run holds its last
+				// graph weakly, as a server holds what it serves: the
+				// test holds it too, or a collection in between makes
+				// the patch refuse ("previous graph released").
+				first, err := Ingest(context.Background(), req)
+				if err != nil {
 					t.Fatal(err)
 				}
+				defer runtime.KeepAlive(first)
 				repo.Write(map[string]string{"app/util.py": fixture["app/util.py"] + "\n\ndef added():\n    return 1\n"})
 			}
 			rn := newRun(context.Background(), req)
