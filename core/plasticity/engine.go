@@ -562,7 +562,7 @@ func (e *Engine) TopBigrams(n int) []Bigram {
 	defer e.mu.Unlock()
 	out := make([]Bigram, 0, len(e.mem.bigrams))
 	for k, c := range e.mem.bigrams {
-		out = append(out, Bigram{A: k[0], B: k[1], Count: int(c)})
+		out = append(out, Bigram{A: e.mem.seeds[k>>32].key, B: e.mem.seeds[uint32(k)].key, Count: int(c)})
 	}
 	slices.SortFunc(out, func(a, b Bigram) int {
 		if a.Count != b.Count {

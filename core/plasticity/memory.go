@@ -39,12 +39,20 @@ type memRecord struct {
 // up by binary search over the graph's external IDs on every call, ≈ 1 ms
 // of an activate on go-std when questions did not repeat.
 type memory struct {
-	ring    slotRing[memRecord]
-	freq    map[string]int32
-	bigrams map[[2]string]int32
-	// seedSlots maps a seed to the ring slots whose record has it as a seed.
-	seedSlots map[string][]int32
-	scratch   primeScratch
+	ring slotRing[memRecord]
+	freq map[string]int32
+	// seedID numbers the seeds some record has (an ID is reused once no
+	// record has its seed); seeds holds each ID's seed and the ring slots
+	// whose record has it.
+	seedID    map[string]uint32
+	seeds     []memSeed
+	freeSeeds []uint32
+	// bigrams counts the records with both seeds of a pair (bigramKey): by
+	// ID, not by the strings ([2]string keys held 12 MB of pointers for
+	// the collector to mark on go-std once the ring was full).
+	bigrams map[uint64]int32
+	ids     []uint32 // push's and evict's: a record's seed IDs
+	scratch primeScratch
 	// graph is the graph of epoch (not kept alive by the memory).
 	graph weak.Pointer[graph.Graph]
 	epoch uint32
@@ -52,11 +60,46 @@ type memory struct {
 
 func newMemory(capacity int) memory {
 	return memory{
-		ring:      newSlotRing[memRecord](capacity),
-		freq:      map[string]int32{},
-		bigrams:   map[[2]string]int32{},
-		seedSlots: map[string][]int32{},
+		ring:    newSlotRing[memRecord](capacity),
+		freq:    map[string]int32{},
+		seedID:  map[string]uint32{},
+		bigrams: map[uint64]int32{},
 	}
+}
+
+// memSeed is a seed some record has, and the ring slots of those records.
+type memSeed struct {
+	key   string
+	slots []int32
+}
+
+// bigramKey is the key of seeds a and b, a's seed before b's in a
+// record's (sorted) seeds.
+func bigramKey(a, b uint32) uint64 { return uint64(a)<<32 | uint64(b) }
+
+// seedOf is seed k's ID, numbered now if no record has it.
+func (m *memory) seedOf(k string) uint32 {
+	if id, ok := m.seedID[k]; ok {
+		return id
+	}
+	var id uint32
+	if n := len(m.freeSeeds); n > 0 {
+		id, m.freeSeeds = m.freeSeeds[n-1], m.freeSeeds[:n-1]
+	} else {
+		id = uint32(len(m.seeds))
+		m.seeds = append(m.seeds, memSeed{})
+	}
+	m.seeds[id].key = k
+	m.seedID[k] = id
+	return id
+}
+
+// slotsOf are the ring slots whose record has seed k.
+func (m *memory) slotsOf(k string) []int32 {
+	if id, ok := m.seedID[k]; ok {
+		return m.seeds[id].slots
+	}
+	return nil
 }
 
 // seedKeys returns the sorted unique external IDs of seeds, at most limit
@@ -134,10 +177,17 @@ func (m *memory) push(rec memRecord) {
 	for _, n := range rec.nodes {
 		m.freq[n.key]++
 	}
-	for i, a := range rec.seeds {
-		m.seedSlots[a] = append(m.seedSlots[a], int32(slot))
-		for _, b := range rec.seeds[i+1:] {
-			m.bigrams[[2]string{a, b}]++
+	ids := m.ids[:0]
+	for _, a := range rec.seeds {
+		ids = append(ids, m.seedOf(a))
+	}
+	m.ids = ids
+	for i := range ids {
+		m.seeds[ids[i]].slots = append(m.seeds[ids[i]].slots, int32(slot))
+	}
+	for i, a := range ids {
+		for _, b := range ids[i+1:] {
+			m.bigrams[bigramKey(a, b)]++
 		}
 	}
 }
@@ -150,21 +200,28 @@ func (m *memory) evict(slot int) {
 			delete(m.freq, n.key)
 		}
 	}
-	for i, a := range old.seeds {
-		list := m.seedSlots[a]
-		if j := slices.Index(list, int32(slot)); j >= 0 {
-			list = slices.Delete(list, j, j+1)
-		}
-		if len(list) == 0 {
-			delete(m.seedSlots, a)
-		} else {
-			m.seedSlots[a] = list
-		}
-		for _, b := range old.seeds[i+1:] {
-			k := [2]string{a, b}
+	ids := m.ids[:0]
+	for _, a := range old.seeds {
+		ids = append(ids, m.seedID[a])
+	}
+	m.ids = ids
+	for i, a := range ids {
+		for _, b := range ids[i+1:] {
+			k := bigramKey(a, b)
 			if m.bigrams[k]--; m.bigrams[k] <= 0 {
 				delete(m.bigrams, k)
 			}
+		}
+	}
+	for i, a := range old.seeds {
+		sd := &m.seeds[ids[i]]
+		if j := slices.Index(sd.slots, int32(slot)); j >= 0 {
+			sd.slots = slices.Delete(sd.slots, j, j+1)
+		}
+		if len(sd.slots) == 0 {
+			delete(m.seedID, a)
+			*sd = memSeed{}
+			m.freeSeeds = append(m.freeSeeds, ids[i])
 		}
 	}
 	*old = memRecord{}
@@ -178,7 +235,7 @@ type primeScratch struct {
 	qs    []string
 	qids  []graph.NodeID // the nodes of qs
 	hits  []slotSeed
-	sh    []string
+	sh    []uint32 // the seeds of qs a record shares, by ID
 	score map[graph.NodeID]float64
 	out   []graph.Scored
 }
@@ -236,7 +293,7 @@ func (m *memory) sum(g *graph.Graph, seeds []graph.NodeID, maxSeeds int, bigramB
 	}
 	sc.hits = sc.hits[:0]
 	for i, s := range sc.qs {
-		for _, slot := range m.seedSlots[s] {
+		for _, slot := range m.slotsOf(s) {
 			sc.hits = append(sc.hits, slotSeed{slot, int32(i)})
 		}
 	}
@@ -260,7 +317,7 @@ func (m *memory) sum(g *graph.Graph, seeds []graph.NodeID, maxSeeds int, bigramB
 		slot := sc.hits[i].slot
 		sc.sh = sc.sh[:0]
 		for ; i < len(sc.hits) && sc.hits[i].slot == slot; i++ {
-			sc.sh = append(sc.sh, sc.qs[sc.hits[i].seed])
+			sc.sh = append(sc.sh, m.seedID[sc.qs[sc.hits[i].seed]])
 		}
 		rw := m.recordWeight(slot, sc.sh, len(sc.qs), bigramBoost)
 		total += rw
@@ -276,13 +333,13 @@ func (m *memory) sum(g *graph.Graph, seeds []graph.NodeID, maxSeeds int, bigramB
 // recordWeight is how much the record in slot counts for a query of nq
 // seeds sharing sh with it: their Jaccard overlap, times up to 2 for
 // shared seed pairs seen together before.
-func (m *memory) recordWeight(slot int32, sh []string, nq int, bigramBoost float32) float64 {
+func (m *memory) recordWeight(slot int32, sh []uint32, nq int, bigramBoost float32) float64 {
 	rec := &m.ring.items[slot]
 	jac := float64(len(sh)) / float64(nq+len(rec.seeds)-len(sh))
 	mult := 1.0
 	for i, a := range sh {
 		for _, b := range sh[i+1:] {
-			if m.bigrams[[2]string{a, b}] >= 2 {
+			if m.bigrams[bigramKey(a, b)] >= 2 {
 				mult += float64(bigramBoost)
 			}
 		}
@@ -294,7 +351,6 @@ func (m *memory) recordWeight(slot int32, sh []string, nq int, bigramBoost float
 // buffers stay): a scratch must not keep a replaced graph alive.
 func (sc *primeScratch) release() {
 	clear(sc.qs[:cap(sc.qs)])
-	clear(sc.sh[:cap(sc.sh)])
 	clear(sc.score)
 }
 

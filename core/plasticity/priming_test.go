@@ -2,6 +2,7 @@ package plasticity
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -21,7 +22,7 @@ func primingBefore(m *memory, g *graph.Graph, seeds []graph.NodeID, maxSeeds, li
 	qs := seedKeys(g, seeds, maxSeeds)
 	shared := map[int32][]string{}
 	for _, s := range qs {
-		for _, slot := range m.seedSlots[s] {
+		for _, slot := range m.slotsOf(s) {
 			shared[slot] = append(shared[slot], s)
 		}
 	}
@@ -42,7 +43,7 @@ func primingBefore(m *memory, g *graph.Graph, seeds []graph.NodeID, maxSeeds, li
 		mult := 1.0
 		for i, a := range sh {
 			for _, b := range sh[i+1:] {
-				if m.bigrams[[2]string{a, b}] >= 2 {
+				if bigramCount(m, a, b) >= 2 {
 					mult += float64(bigramBoost)
 				}
 			}
@@ -73,6 +74,16 @@ func primingBefore(m *memory, g *graph.Graph, seeds []graph.NodeID, maxSeeds, li
 		out = out[:limit]
 	}
 	return out
+}
+
+// bigramCount is how many records have seeds a and b (a before b).
+func bigramCount(m *memory, a, b string) int32 {
+	ia, oka := m.seedID[a]
+	ib, okb := m.seedID[b]
+	if !oka || !okb {
+		return 0
+	}
+	return m.bigrams[bigramKey(ia, ib)]
 }
 
 // primedMemory is a graph of n nodes and a query memory of recs random
@@ -141,9 +152,8 @@ func TestPrimingScratchHoldsNoKeys(t *testing.T) {
 	g, m, _ := primedMemory(t, 80, 400, 150)
 	m.priming(g, []graph.NodeID{3, 17, 42, 5}, 16, 50, 0.25)
 	sc := &m.scratch
-	if len(sc.score) != 0 || slices.ContainsFunc(sc.qs[:cap(sc.qs)], func(s string) bool { return s != "" }) ||
-		slices.ContainsFunc(sc.sh[:cap(sc.sh)], func(s string) bool { return s != "" }) {
-		t.Errorf("scratch keeps keys: %d scores, qs %q, sh %q", len(sc.score), sc.qs[:cap(sc.qs)], sc.sh[:cap(sc.sh)])
+	if len(sc.score) != 0 || slices.ContainsFunc(sc.qs[:cap(sc.qs)], func(s string) bool { return s != "" }) {
+		t.Errorf("scratch keeps keys: %d scores, qs %q", len(sc.score), sc.qs[:cap(sc.qs)])
 	}
 }
 
@@ -187,6 +197,45 @@ func TestPrimingFollowsTheGraph(t *testing.T) {
 		}
 		if got, want := m.primingCount(g, seeds, 16, 50, 0.25), len(want); got != want {
 			t.Fatalf("call %d: primingCount %d, priming lists %d", i, got, want)
+		}
+	}
+}
+
+// TestSeedIndexAgreesWithRecords: after every record of a small ring's
+// many evictions (seed IDs freed and reused), the bigram counts by ID and
+// each seed's slots are what the live records say, counted by the seeds'
+// strings.
+func TestSeedIndexAgreesWithRecords(t *testing.T) {
+	g, m, r := primedMemory(t, 40, 0, 25)
+	for i := range 600 {
+		seeds := randomNodes(r, 40, 1+r.IntN(8))
+		m.record(g, "q", seeds, []graph.Scored{{Node: seeds[0], Score: 1}}, time.Time{}, 16, 50)
+		want := map[[2]string]int32{}
+		slots := map[string][]int32{}
+		for slot := range m.ring.items {
+			rec := &m.ring.items[slot]
+			for j, a := range rec.seeds {
+				slots[a] = append(slots[a], int32(slot))
+				for _, b := range rec.seeds[j+1:] {
+					want[[2]string{a, b}]++
+				}
+			}
+		}
+		got := map[[2]string]int32{}
+		for k, c := range m.bigrams {
+			got[[2]string{m.seeds[k>>32].key, m.seeds[uint32(k)].key}] = c
+		}
+		if !maps.Equal(got, want) {
+			t.Fatalf("record %d: bigrams by ID %v, by the records %v", i, got, want)
+		}
+		if len(m.seedID) != len(slots) {
+			t.Fatalf("record %d: %d seeds numbered, %d in the records", i, len(m.seedID), len(slots))
+		}
+		for k, want := range slots {
+			got := slices.Sorted(slices.Values(m.slotsOf(k)))
+			if !slices.Equal(got, want) {
+				t.Fatalf("record %d: seed %s in slots %v, want %v", i, k, got, want)
+			}
 		}
 	}
 }
