@@ -90,14 +90,7 @@ func envInt(t testing.TB, name string, def int) int {
 // and the CPU per call ($M1ND_ANSWERS_CAUSAL_BUDGET sets D4's budget).
 // Skipped unless the variable is set.
 func BenchmarkActivateSnapshot(b *testing.B) {
-	in := os.Getenv("M1ND_ANSWERS_GRAPH")
-	if in == "" {
-		b.Skip("set M1ND_ANSWERS_GRAPH")
-	}
-	g, err := snapshot.Load(in)
-	if err != nil {
-		b.Fatal(err)
-	}
+	g := answersGraph(b)
 	opts := DefaultOptions()
 	opts.Causal.Budget = envInt(b, "M1ND_ANSWERS_CAUSAL_BUDGET", opts.Causal.Budget)
 	e, err := New(g, opts)
@@ -182,11 +175,9 @@ func TestPackedLayoutAB(t *testing.T) {
 	t.Logf("D1 wavefront median: packed %v, CSR %v; XLR prepare median: packed %v, CSR %v (%d calls each); D4 causal median %v", med(d1p), med(d1c), med(xp), med(xc), len(d1p), med(d4))
 }
 
-// BenchmarkNewSnapshot times New (every index an activation reads, built
-// from the graph) on the graph saved at $M1ND_ANSWERS_GRAPH: what a
-// restarted server's first activate waits for. Skipped unless the
-// variable is set.
-func BenchmarkNewSnapshot(b *testing.B) {
+// answersGraph loads the graph saved at $M1ND_ANSWERS_GRAPH, skipping b
+// when the variable is not set.
+func answersGraph(b *testing.B) *graph.Graph {
 	in := os.Getenv("M1ND_ANSWERS_GRAPH")
 	if in == "" {
 		b.Skip("set M1ND_ANSWERS_GRAPH")
@@ -195,6 +186,15 @@ func BenchmarkNewSnapshot(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return g
+}
+
+// BenchmarkNewSnapshot times New (every index an activation reads, built
+// from the graph) on the graph saved at $M1ND_ANSWERS_GRAPH: what a
+// restarted server's first activate waits for. Skipped unless the
+// variable is set.
+func BenchmarkNewSnapshot(b *testing.B) {
+	g := answersGraph(b)
 	b.ResetTimer()
 	cpu0 := processCPU()
 	for i := 0; i < b.N; i++ {

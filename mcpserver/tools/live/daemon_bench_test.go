@@ -248,34 +248,27 @@ func BenchmarkDaemonTickEdit(b *testing.B) {
 	}
 }
 
+// usage is the process's resource use so far (zero where it cannot be
+// read).
+func usage() syscall.Rusage {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ru
+}
+
 // processCPU is the process's CPU time so far (user and system, every
 // goroutine): steadier than wall time on a shared machine.
 func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
+	ru := usage()
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // systemCPU is the process's CPU time in the kernel so far.
-func systemCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Stime.Nano())
-}
+func systemCPU() time.Duration { ru := usage(); return time.Duration(ru.Stime.Nano()) }
 
 // minorFaults is the number of page faults the process has taken that
 // needed no disk read.
-func minorFaults() int64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return ru.Minflt
-}
+func minorFaults() int64 { return usage().Minflt }
 
 // collections is the number of garbage collections the runtime has
 // completed.
