@@ -169,6 +169,32 @@ func (e *Engine) ImportState(g *graph.Graph, states []SynapticState) (ImportStat
 	return st, nil
 }
 
+// ReplaceState makes states the whole learned state of g: every edge the
+// records do not name goes back to its state at ingest (original weight, no
+// counts, no LTP/LTD flags), then the records are imported as ImportState
+// does. It restores an export taken from the same graph exactly, where
+// ImportState alone would keep what g had learned beyond the records: a
+// graph saved earlier, with learned state saved after it on its own.
+func (e *Engine) ReplaceState(g *graph.Graph, states []SynapticState) (ImportStats, error) {
+	if err := checkGraph(g); err != nil {
+		return ImportStats{Records: len(states)}, err
+	}
+	if maybe := g.MaybeLearned(nil); len(maybe) > 0 {
+		e.mu.Lock()
+		pl := g.EdgePlasticity()
+		for _, edge := range maybe {
+			if err := g.AtomicWriteWeight(edge, graph.Finite(pl.Original[edge])); err != nil {
+				e.mu.Unlock()
+				return ImportStats{Records: len(states)}, err
+			}
+			pl.Strengthen[edge], pl.Weaken[edge] = 0, 0
+			pl.LTP[edge], pl.LTD[edge] = false, false
+		}
+		e.mu.Unlock()
+	}
+	return e.ImportState(g, states)
+}
+
 // labelIndex maps display-label triples to edges.
 func labelIndex(g *graph.Graph) map[[3]string][]graph.EdgeIdx {
 	idx := make(map[[3]string][]graph.EdgeIdx, g.NumEdges())

@@ -243,3 +243,42 @@ func TestLearnedEdgesMatchesExport(t *testing.T) {
 		t.Errorf("LearnedEdges %d, ExportState %d, want 3", got, want)
 	}
 }
+
+// ReplaceState restores an earlier export exactly: edges that learned
+// after it (and are not in it) go back to their state at ingest, which
+// ImportState alone leaves as they are.
+func TestReplaceStateRestoresAnExport(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		replace bool
+		exact   bool
+	}{{"ReplaceState", true, true}, {"ImportState", false, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := build(t, stateNames, stateEdges)
+			e := newEngine(t)
+			if _, err := e.Update(g, Query{Activated: scored(t, g, "auth", 1.0, "session", 0.8)}); err != nil {
+				t.Fatal(err)
+			}
+			before := e.ExportState(g)
+			if _, err := e.Update(g, Query{Activated: scored(t, g, "routes", 1.0, "tests", 0.9, "config", 0.7)}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := e.Learn(g, LearnRequest{Feedback: Wrong, Nodes: []graph.NodeID{id(t, g, "tests")}, Strength: 0.5}); err != nil {
+				t.Fatal(err)
+			}
+			if len(e.ExportState(g)) <= len(before) {
+				t.Fatal("fixture: no edge learned after the export")
+			}
+			imp := e.ImportState
+			if tc.replace {
+				imp = e.ReplaceState
+			}
+			if _, err := imp(g, before); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(before, e.ExportState(g)); (diff == "") != tc.exact {
+				t.Fatalf("exact restore %v, want %v (-export +after):\n%s", diff == "", tc.exact, diff)
+			}
+		})
+	}
+}

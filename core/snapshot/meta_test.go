@@ -3,6 +3,7 @@ package snapshot
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"hash/crc32"
 	"path/filepath"
 	"testing"
@@ -79,6 +80,28 @@ func TestPlasticityStamp(t *testing.T) {
 		got, gotStamp, err := LoadPlasticityStamped(path)
 		if err != nil || gotStamp != stamp || len(got) != 1 {
 			t.Errorf("stamp %q: got %q, %d states, %v", stamp, gotStamp, len(got), err)
+		}
+	}
+}
+
+// The saver's meta travels in the plasticity file with the states; a file
+// without meta reads as nil, and the states read the same either way.
+func TestPlasticityMeta(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p.json")
+	states := []plasticity.SynapticState{{SourceLabel: "a", TargetLabel: "b", Relation: "calls", OriginalWeight: 1, CurrentWeight: 1.5, StrengthenCount: 2}}
+	for _, meta := range []json.RawMessage{json.RawMessage(`{"base":"save-3-journal-9","journal_seq":12}`), nil} {
+		if err := SavePlasticityWithMeta(path, states, "save-4-journal-12", meta); err != nil {
+			t.Fatal(err)
+		}
+		got, stamp, gotMeta, err := LoadPlasticityWithMeta(path)
+		if err != nil || stamp != "save-4-journal-12" || !bytes.Equal(gotMeta, meta) {
+			t.Fatalf("meta %s: read stamp %q, meta %s, %v", meta, stamp, gotMeta, err)
+		}
+		if diff := cmp.Diff(states, got); diff != "" {
+			t.Fatalf("meta %s: states (-saved +read):\n%s", meta, diff)
+		}
+		if plain, err := LoadPlasticity(path); err != nil || !cmp.Equal(states, plain) {
+			t.Fatalf("meta %s: LoadPlasticity: %v, %v", meta, plain, err)
 		}
 	}
 }

@@ -44,17 +44,20 @@ type plasticityFile struct {
 	Version int `json:"version"`
 	// Stamp names the graph snapshot these states were saved with (see
 	// SavePlasticityStamped); absent in files that predate it.
-	Stamp string        `json:"stamp,omitempty"`
-	Edges []stateRecord `json:"edges"`
+	Stamp string `json:"stamp,omitempty"`
+	// Meta is the saver's own document kept with the states (see
+	// SavePlasticityWithMeta); absent when none.
+	Meta  json.RawMessage `json:"meta,omitempty"`
+	Edges []stateRecord   `json:"edges"`
 }
 
 // WritePlasticity writes states as a plasticity document.
 func WritePlasticity(w io.Writer, states []plasticity.SynapticState) error {
-	return writePlasticity(w, states, "")
+	return writePlasticity(w, states, "", nil)
 }
 
-func writePlasticity(w io.Writer, states []plasticity.SynapticState, stamp string) error {
-	f := plasticityFile{Version: PlasticityVersion, Stamp: stamp, Edges: make([]stateRecord, len(states))}
+func writePlasticity(w io.Writer, states []plasticity.SynapticState, stamp string, meta json.RawMessage) error {
+	f := plasticityFile{Version: PlasticityVersion, Stamp: stamp, Meta: meta, Edges: make([]stateRecord, len(states))}
 	for i, s := range states {
 		f.Edges[i] = stateRecord{
 			SourceLabel: s.SourceLabel, TargetLabel: s.TargetLabel, Relation: s.Relation,
@@ -70,39 +73,40 @@ func writePlasticity(w io.Writer, states []plasticity.SynapticState, stamp strin
 // version or a record without its (source, target, relation) identity is a
 // schema error (ErrFormat); nothing is applied.
 func ReadPlasticity(r io.Reader) ([]plasticity.SynapticState, error) {
-	st, _, err := readPlasticity(r)
+	st, _, _, err := readPlasticity(r)
 	return st, err
 }
 
-func readPlasticity(r io.Reader) ([]plasticity.SynapticState, string, error) {
+func readPlasticity(r io.Reader) ([]plasticity.SynapticState, string, json.RawMessage, error) {
 	data, err := io.ReadAll(bufio.NewReader(r))
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	var stamp string
+	var meta json.RawMessage
 	data = bytes.TrimSpace(data)
 	var recs []stateRecord
 	switch {
 	case len(data) > 0 && data[0] == '[':
 		if err := strictUnmarshal(data, &recs); err != nil {
-			return nil, "", formatErr("plasticity state is not valid: %v", err)
+			return nil, "", nil, formatErr("plasticity state is not valid: %v", err)
 		}
 	case len(data) > 0 && data[0] == '{':
 		var f plasticityFile
 		if err := strictUnmarshal(data, &f); err != nil {
-			return nil, "", formatErr("plasticity state is not valid: %v", err)
+			return nil, "", nil, formatErr("plasticity state is not valid: %v", err)
 		}
 		if f.Version != PlasticityVersion {
-			return nil, "", formatErr("plasticity state version %d is not supported (this build reads version %d)", f.Version, PlasticityVersion)
+			return nil, "", nil, formatErr("plasticity state version %d is not supported (this build reads version %d)", f.Version, PlasticityVersion)
 		}
-		recs, stamp = f.Edges, f.Stamp
+		recs, stamp, meta = f.Edges, f.Stamp, f.Meta
 	default:
-		return nil, "", formatErr(`plasticity state must be a JSON object {"version":1,"edges":[...]} or an array of records`)
+		return nil, "", nil, formatErr(`plasticity state must be a JSON object {"version":1,"edges":[...]} or an array of records`)
 	}
 	out := make([]plasticity.SynapticState, len(recs))
 	for i, s := range recs {
 		if s.Relation == "" || s.SourceLabel == "" || s.TargetLabel == "" {
-			return nil, "", formatErr("plasticity record %d lacks its (source_label, target_label, relation) identity", i)
+			return nil, "", nil, formatErr("plasticity record %d lacks its (source_label, target_label, relation) identity", i)
 		}
 		out[i] = plasticity.SynapticState{
 			SourceLabel: s.SourceLabel, TargetLabel: s.TargetLabel, Relation: s.Relation,
@@ -111,7 +115,7 @@ func readPlasticity(r io.Reader) ([]plasticity.SynapticState, string, error) {
 			LTPApplied: s.LTPApplied, LTDApplied: s.LTDApplied,
 		}
 	}
-	return out, stamp, nil
+	return out, stamp, meta, nil
 }
 
 func strictUnmarshal(data []byte, v any) error {
@@ -134,7 +138,15 @@ func SavePlasticity(path string, states []plasticity.SynapticState) error {
 // naming the graph snapshot they belong to, so a loader can tell a file
 // left behind by an interrupted save from one that matches its graph.
 func SavePlasticityStamped(path string, states []plasticity.SynapticState, stamp string) error {
-	return WriteFileAtomic(path, 0o644, func(w io.Writer) error { return writePlasticity(w, states, stamp) })
+	return SavePlasticityWithMeta(path, states, stamp, nil)
+}
+
+// SavePlasticityWithMeta is SavePlasticityStamped with meta, a JSON document
+// of the saver's kept in the same file, so states and meta are written (and
+// survive a crash) together: a server's save of learned state alone keeps
+// its journal position and memories there.
+func SavePlasticityWithMeta(path string, states []plasticity.SynapticState, stamp string, meta json.RawMessage) error {
+	return WriteFileAtomic(path, 0o644, func(w io.Writer) error { return writePlasticity(w, states, stamp, meta) })
 }
 
 // LoadPlasticity reads a plasticity state file.
@@ -151,9 +163,24 @@ func LoadPlasticityStamped(path string) ([]plasticity.SynapticState, string, err
 		return nil, "", err
 	}
 	defer f.Close()
-	st, stamp, err := readPlasticity(f)
+	st, stamp, _, err := readPlasticity(f)
 	if err != nil {
 		return nil, "", fmtPath(path, err)
 	}
 	return st, stamp, nil
+}
+
+// LoadPlasticityWithMeta reads a plasticity state file, its stamp and the
+// meta it was saved with (nil when none).
+func LoadPlasticityWithMeta(path string) ([]plasticity.SynapticState, string, json.RawMessage, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	defer f.Close()
+	st, stamp, meta, err := readPlasticity(f)
+	if err != nil {
+		return nil, "", nil, fmtPath(path, err)
+	}
+	return st, stamp, meta, nil
 }

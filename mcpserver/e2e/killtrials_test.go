@@ -16,15 +16,15 @@ import (
 )
 
 // TestKillAfterAcknowledgement kills the server with SIGKILL 0–60 ms after
-// it acknowledged an ingest, learn calls, or a persist, 102 times, and
+// it acknowledged an ingest, learn calls, or a persist, 119 times, and
 // checks after every restart that nothing acknowledged was lost and that
 // graph, roots, learned weights, feedback memory and drift baseline agree:
 //
 //   - after an ingest of repository X: roots name X and the graph is X's
 //     (node count of a reference ingest), never the previous repository's;
-//   - after learn calls (and persists): the learned weights and feedback
-//     memory equal those of a reference server that got the same calls and
-//     was never killed.
+//   - after learn calls (and persists, and auto-persists of learned state
+//     alone): the learned weights and feedback memory equal those of a
+//     reference server that got the same calls and was never killed.
 func TestKillAfterAcknowledgement(t *testing.T) {
 	repos := []string{fixture.Write(t), frozenCopy(t, filepath.Join(repoRoot(t), "core", "seed"))}
 	nodes := make([]float64, len(repos))
@@ -94,7 +94,52 @@ func TestKillAfterAcknowledgement(t *testing.T) {
 		r.killNow()
 		stats[kind]++
 	}
+
+	// Auto-persist trials: on the saved graph an auto-persist writes the
+	// learned state alone; calls answered after it are journaled on top.
+	for i := range trials / 2 {
+		p := start(t, []string{"M1ND_AUTO_PERSIST_INTERVAL=1"}, "--runtime-dir", rt)
+		p.initialize(transport.Line)
+		before := learnedStamp(t, rt)
+		learnBoth := func() {
+			args := map[string]any{"agent_id": "k", "query": queries[rng.IntN(len(queries))], "feedback": feedbacks[rng.IntN(len(feedbacks))],
+				"node_ids": []string{targets[rng.IntN(len(targets))]}, "strength": float64(1+rng.IntN(10)) / 10}
+			for _, s := range []*proc{p, ref} {
+				if out, isErr := s.tool(transport.Line, "learn", args); isErr || out["durable"] != true {
+					t.Fatalf("auto trial %d: %v", i, out)
+				}
+			}
+		}
+		for range 1 + rng.IntN(3) {
+			learnBoth()
+		}
+		for learnedStamp(t, rt) == before { // the save after a pause in the calls
+			time.Sleep(10 * time.Millisecond)
+		}
+		for range rng.IntN(3) {
+			learnBoth()
+		}
+		killSoon(p, rng)
+		r := startIn(t, rt)
+		sameLearnedState(t, fmt.Sprintf("auto trial %d", i), r, rt, ref, refRT)
+		r.killNow()
+		stats["auto"]++
+	}
 	t.Logf("kill -9 trials after acknowledgement: %v, all consistent", stats)
+}
+
+// learnedStamp is the stamp of a learned-only save in rt's plasticity file
+// ("" when the file was written with the graph).
+func learnedStamp(t *testing.T, rt string) string {
+	var doc struct {
+		Stamp string          `json:"stamp"`
+		Meta  json.RawMessage `json:"meta"`
+	}
+	data, err := os.ReadFile(filepath.Join(rt, "plasticity.json"))
+	if err != nil || json.Unmarshal(data, &doc) != nil || len(doc.Meta) == 0 {
+		return ""
+	}
+	return doc.Stamp
 }
 
 func startIn(t *testing.T, rt string) *proc {

@@ -96,6 +96,8 @@ func (s *State) loadAtStart() error {
 	b := &Bundle{Graph: g, Gen: 1}
 	m, hasMeta := parseStateMeta(raw)
 	if hasMeta {
+		s.onDisk.Store(&diskGraph{stamp: m.Stamp, ingestSeq: m.IngestSeq})
+		m = s.applyLearned(g, m)
 		// Positions go on from the snapshot's: a journal the last save
 		// emptied must not hand out numbers the snapshot claims to hold.
 		s.journal.seq = max(s.journal.seq, m.JournalSeq, m.IngestSeq)
@@ -110,7 +112,7 @@ func (s *State) loadAtStart() error {
 	s.persistedGen.Store(b.Gen)
 	s.logf("loaded graph %s: %d nodes, %d edges", s.cfg.GraphSource, g.NumNodes(), g.NumEdges())
 	if !hasMeta {
-		s.loadPlasticity(g, "")
+		s.loadPlasticity(g)
 		s.loadFeedback()
 		s.replay(b, s.journal.entries)
 		return nil
@@ -122,36 +124,25 @@ func (s *State) loadAtStart() error {
 	if err := s.Plasticity.ImportQueryMemory(m.QueryMemory); err != nil {
 		s.logf("query memory in the snapshot not loaded: %v", err)
 	}
-	s.loadPlasticity(g, m.Stamp)
 	s.splitRecovery(b, m)
 	return nil
 }
 
-// loadPlasticity imports the plasticity sidecar onto g. With a stamp (the
-// graph's save), only a file from the same save is applied: an older one
-// was left by a save interrupted after the graph was written, and the
-// graph's own weights are newer.
-func (s *State) loadPlasticity(g *graph.Graph, stamp string) {
+// loadPlasticity imports the plasticity sidecar onto g, a graph whose
+// snapshot has no meta to pair it with (applyLearned does for one that has).
+func (s *State) loadPlasticity(g *graph.Graph) {
 	if s.cfg.PlasticityState == "" {
 		return
 	}
-	states, fileStamp, err := snapshot.LoadPlasticityStamped(s.cfg.PlasticityState)
+	states, err := snapshot.LoadPlasticity(s.cfg.PlasticityState)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return
 	case err != nil:
 		s.logf("plasticity state not loaded: %v (learned weights start from the graph's)", err)
 		return
-	case stamp != "" && fileStamp != stamp:
-		s.logf("plasticity state is from %q, the graph from %q: using the graph's own learned weights", fileStamp, stamp)
-		return
 	}
-	st, err := s.Plasticity.ImportState(g, states)
-	if err != nil {
-		s.logf("plasticity state not applied: %v", err)
-		return
-	}
-	s.logf("plasticity state: %d records, %d applied, %d unmatched", st.Records, st.Applied, st.Unmatched)
+	s.importStates(g, states, s.Plasticity.ImportState)
 }
 
 // loadFeedback imports the feedback sidecar once per process and returns

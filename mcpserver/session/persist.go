@@ -22,9 +22,12 @@ type PersistResult struct {
 	Edges           int    `json:"edges"`
 	PlasticityEdges int    `json:"plasticity_edges"`
 	// SaveStamp names this save; the plasticity sidecar carries it too.
-	SaveStamp string  `json:"save_stamp,omitempty"`
-	Skipped   string  `json:"skipped,omitempty"`
-	ElapsedMs float64 `json:"elapsed_ms"`
+	SaveStamp string `json:"save_stamp,omitempty"`
+	// LearnedOnly: the graph on disk was the one served, so only its
+	// learned state was written (PersistLearned).
+	LearnedOnly bool    `json:"learned_only,omitempty"`
+	Skipped     string  `json:"skipped,omitempty"`
+	ElapsedMs   float64 `json:"elapsed_ms"`
 }
 
 // Persist makes the served state durable as one generation, in this
@@ -105,6 +108,7 @@ func (s *State) persist(reason string, closing bool) (PersistResult, error) {
 	}
 	s.saves.Store(c.meta.Save)
 	s.persistedGen.Store(b.Gen)
+	s.onDisk.Store(&diskGraph{stamp: c.meta.Stamp, ingestSeq: c.meta.IngestSeq})
 	s.dropOtherCommits(c.meta.Commits)
 	res.SaveStamp, res.PlasticityEdges = c.meta.Stamp, len(c.states)
 	if err := s.writeSidecars(c); err != nil {
@@ -190,7 +194,7 @@ func (s *State) writeSidecars(c cut) error {
 		})
 	}
 	if path := s.RuntimePath(FeedbackFile); path != "" {
-		wg.Go(func() { s.saveFeedback(path, c) })
+		wg.Go(func() { s.saveFeedback(path, c.meta.Stamp, c.meta.Feedback) })
 	}
 	wg.Go(func() { s.saveRoots(c.meta.Roots) })
 	wg.Wait()
@@ -199,8 +203,8 @@ func (s *State) writeSidecars(c cut) error {
 
 // saveFeedback writes the feedback memory sidecar; a failure is logged
 // (the graph's meta holds the same records).
-func (s *State) saveFeedback(path string, c cut) {
-	doc := feedbackFile{Stamp: c.meta.Stamp, Records: c.meta.Feedback}
+func (s *State) saveFeedback(path, stamp string, records []plasticity.FeedbackRecord) {
+	doc := feedbackFile{Stamp: stamp, Records: records}
 	if doc.Records == nil {
 		doc.Records = []plasticity.FeedbackRecord{}
 	}
@@ -221,6 +225,7 @@ func (s *State) LoadFromDisk() (*Bundle, error) {
 	if !s.cfg.Persistent() {
 		return nil, errors.New("memory-only session: there is no snapshot to load (start with --runtime-dir)")
 	}
+	var disk *diskGraph
 	b, err := s.BuildBundle("loaded", func(old *Bundle) (*Bundle, error) {
 		g, raw, err := snapshot.LoadWithMeta(s.cfg.GraphSource)
 		if err != nil {
@@ -230,14 +235,16 @@ func (s *State) LoadFromDisk() (*Bundle, error) {
 		if m, ok := parseStateMeta(raw); ok {
 			nb.Roots, nb.Files = m.Roots, m.Files
 			nb.Commits = s.loadCommits(m.Commits)
-			s.loadPlasticity(g, m.Stamp)
+			s.applyLearned(g, m)
+			disk = &diskGraph{stamp: m.Stamp, ingestSeq: m.IngestSeq}
 		} else {
-			s.loadPlasticity(g, "")
+			s.loadPlasticity(g)
 		}
 		return nb, nil
 	})
 	if err == nil {
 		s.persistedGen.Store(b.Gen)
+		s.onDisk.Store(disk)
 	}
 	return b, err
 }

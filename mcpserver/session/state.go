@@ -130,8 +130,11 @@ type State struct {
 	// journal makes acknowledged learn calls durable between persists.
 	journal *journal
 	// saves counts persists across restarts (from the snapshot's meta).
-	saves         atomic.Uint64
-	persistedGen  atomic.Uint64
+	saves        atomic.Uint64
+	persistedGen atomic.Uint64
+	// onDisk is the graph snapshot persistedGen names (nil when there is
+	// none, or it has no meta): a learned-only save is made on top of it.
+	onDisk        atomic.Pointer[diskGraph]
 	baselineSaved atomic.Bool
 	// commitsMu guards lastCommits, the last history encoded (commits.go).
 	commitsMu   sync.Mutex
@@ -457,10 +460,12 @@ const (
 // QueryDone counts a completed query. Every auto_persist_interval queries
 // a save falls due; it runs in the background once no query has completed
 // for autoPersistIdle, or once autoPersistMaxLag intervals have passed
-// since it fell due in a burst that never pauses. A save re-encodes the
-// whole snapshot (on go-std ≈ 16 MB of garbage and ≈ 0.35 s of CPU): run
-// in the middle of a burst it fed the collector the calls wait on (issue
-// 29: a quarter of what 200 activate calls allocated through the server).
+// since it fell due in a burst that never pauses. The save is of learned
+// state alone while the graph on disk is the one served (PersistLearned),
+// the whole snapshot otherwise (on go-std ≈ 16 MB of garbage and ≈ 0.35 s
+// of CPU): run in the middle of a burst it fed the collector the calls
+// wait on (issue 29: a quarter of what 200 activate calls allocated
+// through the server).
 func (s *State) QueryDone() {
 	n := s.queries.Add(1)
 	iv := uint64(s.cfg.AutoPersistInterval)
@@ -487,7 +492,7 @@ func (s *State) QueryDone() {
 // autoPersist starts the save that fell due at query due, once.
 func (s *State) autoPersist(due uint64) {
 	if s.persistDue.CompareAndSwap(due, 0) {
-		s.PersistSoon("auto")
+		s.persistSoon("auto", s.PersistLearned)
 	}
 }
 
@@ -597,7 +602,9 @@ func (s *State) releaseRoots(roots []Root) {
 // running (used after ingest so a new graph is durable without making the
 // caller wait). It runs under the session's lifetime (Go): one that has
 // not begun when Close does leaves the save to Close.
-func (s *State) PersistSoon(reason string) {
+func (s *State) PersistSoon(reason string) { s.persistSoon(reason, s.Persist) }
+
+func (s *State) persistSoon(reason string, save func(string) (PersistResult, error)) {
 	if !s.cfg.Persistent() || !s.autoBusy.CompareAndSwap(false, true) {
 		return
 	}
@@ -606,7 +613,7 @@ func (s *State) PersistSoon(reason string) {
 		if ctx.Err() != nil {
 			return nil
 		}
-		if _, err := s.Persist(reason); err != nil {
+		if _, err := save(reason); err != nil {
 			return fmt.Errorf("failed: %w", err)
 		}
 		return nil

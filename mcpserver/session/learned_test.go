@@ -1,0 +1,152 @@
+package session
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/m1nd-go/m1nd/core/graph"
+	"github.com/m1nd-go/m1nd/core/graph/graphtest"
+	"github.com/m1nd-go/m1nd/core/plasticity"
+)
+
+// learnedState is everything a save of learned state alone must bring
+// back: per-edge state, feedback memory and query memory.
+type learnedState struct {
+	Edges    []plasticity.SynapticState
+	Feedback []plasticity.FeedbackRecord
+	Memory   []plasticity.QueryRecord
+}
+
+func learnedOf(s *State) learnedState {
+	return learnedState{s.Plasticity.ExportState(s.Current().Graph), s.Plasticity.ExportFeedback(), s.Plasticity.ExportQueryMemory()}
+}
+
+// learnAsServed is learnOn through the query engine, as the server learns
+// and as a restart replays the journal.
+func learnAsServed(t *testing.T, s *State, n graph.NodeID, fb plasticity.Feedback) {
+	t.Helper()
+	b := s.Current()
+	eng, err := s.Engine(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := plasticity.LearnRequest{Query: "pool handling", Feedback: fb, Nodes: []graph.NodeID{n}, Strength: 1}
+	if _, err := s.Learn(b.Graph, "tester", req, eng.Learn); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func remember(t *testing.T, s *State, text string, seed graph.NodeID) {
+	t.Helper()
+	q := plasticity.Query{Text: text, Seeds: []graph.NodeID{seed}, Activated: []graph.Scored{{Node: seed, Score: 1}, {Node: seed + 1, Score: 0.5}}}
+	if _, err := s.Plasticity.Update(s.Current().Graph, q); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// unlearn puts an edge that has learned back to its state at ingest, as an
+// import of a plain record does: a state the saved graph does not have.
+func unlearn(t *testing.T, s *State) {
+	t.Helper()
+	g := s.Current().Graph
+	e := g.MaybeLearned(nil)[0]
+	orig := g.EdgePlasticity().Original[e]
+	rec := plasticity.SynapticState{SourceLabel: g.ExternalID(g.Source(e)), TargetLabel: g.ExternalID(g.Target(e)), Relation: g.RelationName(e), OriginalWeight: orig, CurrentWeight: orig}
+	if _, err := s.Plasticity.ImportState(g, []plasticity.SynapticState{rec}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLearnedOnlySave: an auto-persist on the graph already on disk writes
+// the learned state alone (the snapshot's bytes unchanged), and a restart
+// after a kill brings back exactly the learned state of that save plus the
+// learn calls journaled after it — an edge that went back to its state at
+// ingest included. Once the graph changes, the save is whole again.
+func TestLearnedOnlySave(t *testing.T) {
+	dir := t.TempDir()
+	graphPath := filepath.Join(dir, DefaultGraphFile)
+	s := openAt(t, dir)
+	publish(t, s, graphtest.PowerLaw(300, 800, 7))
+	learnOn(t, s, 20, plasticity.Correct)
+	remember(t, s, "pool", 3)
+	if _, err := s.Persist("manual"); err != nil {
+		t.Fatal(err)
+	}
+	saved, _ := os.ReadFile(graphPath)
+
+	learnOn(t, s, 21, plasticity.Wrong)
+	remember(t, s, "queue", 40)
+	unlearn(t, s)
+	res, err := s.PersistLearned("auto")
+	if err != nil || !res.LearnedOnly || res.GraphPath != "" {
+		t.Fatalf("PersistLearned on the saved graph: %+v, %v; want a learned-only save", res, err)
+	}
+	if now, _ := os.ReadFile(graphPath); !bytes.Equal(now, saved) {
+		t.Fatal("a learned-only save rewrote the graph snapshot")
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, JournalFile)); len(data) != 0 {
+		t.Errorf("journal not trimmed after a learned-only save: %q", data)
+	}
+	learnAsServed(t, s, 22, plasticity.Correct) // journaled after the save
+	want := learnedOf(s)
+	crash(s)
+
+	s2 := openAt(t, dir)
+	if diff := cmp.Diff(want, learnedOf(s2)); diff != "" {
+		t.Fatalf("learned state after a kill (-before +after):\n%s", diff)
+	}
+	// The loaded snapshot is the one on disk: the next save is learned-only
+	// too, and a change of the graph makes it whole.
+	if res, err := s2.PersistLearned("auto"); err != nil || !res.LearnedOnly {
+		t.Fatalf("PersistLearned after a restart: %+v, %v", res, err)
+	}
+	publish(t, s2, graphtest.PowerLaw(300, 800, 8))
+	if res, err := s2.PersistLearned("auto"); err != nil || res.LearnedOnly {
+		t.Fatalf("PersistLearned after the graph changed: %+v, %v; want the whole graph saved", res, err)
+	}
+	want = learnedOf(s2)
+	crash(s2)
+	s3 := openAt(t, dir)
+	defer s3.Close()
+	if diff := cmp.Diff(want, learnedOf(s3)); diff != "" {
+		t.Fatalf("learned state after a whole save and a kill (-before +after):\n%s", diff)
+	}
+}
+
+// A whole save after learned-only ones, killed after the graph's rename
+// but before the plasticity file and the journal trim: the plasticity file
+// names the older snapshot as its base, so the new graph's own state wins.
+func TestKillBetweenGraphAndLearnedFile(t *testing.T) {
+	dir := t.TempDir()
+	s := openAt(t, dir)
+	publish(t, s, graphtest.PowerLaw(300, 800, 9))
+	if _, err := s.Persist("manual"); err != nil {
+		t.Fatal(err)
+	}
+	learnOn(t, s, 20, plasticity.Correct)
+	if res, err := s.PersistLearned("auto"); err != nil || !res.LearnedOnly {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	old, _ := os.ReadFile(filepath.Join(dir, DefaultPlasticityFile))
+	learnAsServed(t, s, 20, plasticity.Wrong)
+	learnAsServed(t, s, 21, plasticity.Wrong)
+	remember(t, s, "queue", 40) // query memory is not journaled: only the graph has it
+	journal, _ := os.ReadFile(filepath.Join(dir, JournalFile))
+	want := learnedOf(s)
+	if _, err := s.Persist("manual"); err != nil {
+		t.Fatal(err)
+	}
+	crash(s)
+	os.WriteFile(filepath.Join(dir, DefaultPlasticityFile), old, 0o644)
+	os.WriteFile(filepath.Join(dir, JournalFile), journal, 0o644)
+
+	s2 := openAt(t, dir)
+	defer s2.Close()
+	if diff := cmp.Diff(want, learnedOf(s2)); diff != "" {
+		t.Fatalf("learned state (-before +after):\n%s", diff)
+	}
+}
