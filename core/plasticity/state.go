@@ -50,7 +50,7 @@ func (e *Engine) ExportState(g *graph.Graph) []SynapticState {
 		return nil
 	}
 	pl := g.EdgePlasticity()
-	var out []SynapticState
+	out := make([]SynapticState, 0, len(maybe))
 	for _, edge := range maybe {
 		i := int(edge)
 		w, orig := g.Weight(edge), pl.Original[i]

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"hash/crc32"
+	"io"
 	"path/filepath"
 	"testing"
 
@@ -88,20 +89,30 @@ func TestPlasticityStamp(t *testing.T) {
 // without meta reads as nil, and the states read the same either way.
 func TestPlasticityMeta(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "p.json")
-	states := []plasticity.SynapticState{{SourceLabel: "a", TargetLabel: "b", Relation: "calls", OriginalWeight: 1, CurrentWeight: 1.5, StrengthenCount: 2}}
-	for _, meta := range []json.RawMessage{json.RawMessage(`{"base":"save-3-journal-9","journal_seq":12}`), nil} {
-		if err := SavePlasticityWithMeta(path, states, "save-4-journal-12", meta); err != nil {
+	states := []plasticity.SynapticState{
+		{SourceLabel: "a", TargetLabel: "b", Relation: "calls", OriginalWeight: 1, CurrentWeight: 1.5, StrengthenCount: 2},
+		{SourceLabel: "file::x.go::<T>", TargetLabel: "\"q\"\n", Relation: "imports", OriginalWeight: 0.3, CurrentWeight: 1e-9, LTDApplied: true},
+	}
+	for _, tc := range []struct {
+		meta  json.RawMessage
+		edges []plasticity.SynapticState
+	}{{json.RawMessage(`{"base":"save-3-journal-9","journal_seq":12}`), states}, {nil, states}, {nil, []plasticity.SynapticState{}}} {
+		var write func(io.Writer) error
+		if tc.meta != nil {
+			write = func(w io.Writer) error { _, err := w.Write(tc.meta); return err }
+		}
+		if err := SavePlasticityWithMeta(path, tc.edges, "save-4-journal-12", write); err != nil {
 			t.Fatal(err)
 		}
 		got, stamp, gotMeta, err := LoadPlasticityWithMeta(path)
-		if err != nil || stamp != "save-4-journal-12" || !bytes.Equal(gotMeta, meta) {
-			t.Fatalf("meta %s: read stamp %q, meta %s, %v", meta, stamp, gotMeta, err)
+		if err != nil || stamp != "save-4-journal-12" || !bytes.Equal(gotMeta, tc.meta) {
+			t.Fatalf("meta %s: read stamp %q, meta %s, %v", tc.meta, stamp, gotMeta, err)
 		}
-		if diff := cmp.Diff(states, got); diff != "" {
-			t.Fatalf("meta %s: states (-saved +read):\n%s", meta, diff)
+		if diff := cmp.Diff(tc.edges, got); diff != "" {
+			t.Fatalf("meta %s: states (-saved +read):\n%s", tc.meta, diff)
 		}
-		if plain, err := LoadPlasticity(path); err != nil || !cmp.Equal(states, plain) {
-			t.Fatalf("meta %s: LoadPlasticity: %v, %v", meta, plain, err)
+		if plain, err := LoadPlasticity(path); err != nil || !cmp.Equal(tc.edges, plain) {
+			t.Fatalf("meta %s: LoadPlasticity: %v, %v", tc.meta, plain, err)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"sync"
 	"time"
@@ -40,6 +41,49 @@ type learnedMeta struct {
 }
 
 const learnedMetaFormat = 1
+
+// learnedHead is learnedMeta without its memories, which writeTo streams
+// record by record (a full query-memory ring is ≈ 3 MB of JSON on go-std:
+// encoded whole, as much garbage every save).
+type learnedHead struct {
+	Format     int       `json:"m1nd_learned"`
+	Save       uint64    `json:"save"`
+	Stamp      string    `json:"stamp"`
+	SavedAt    time.Time `json:"saved_at"`
+	Base       string    `json:"base"`
+	JournalSeq uint64    `json:"journal_seq"`
+}
+
+// writeTo writes m as one JSON object, which json.Unmarshal reads back as
+// m (TestLearnedMetaWritten).
+func (m *learnedMeta) writeTo(w io.Writer) error {
+	head, err := json.Marshal(learnedHead{m.Format, m.Save, m.Stamp, m.SavedAt, m.Base, m.JournalSeq})
+	if err != nil {
+		return err
+	}
+	w.Write(head[:len(head)-1])
+	enc := json.NewEncoder(w)
+	io.WriteString(w, `,"feedback":[`)
+	for i := range m.Feedback {
+		if i > 0 {
+			io.WriteString(w, ",")
+		}
+		if err := enc.Encode(&m.Feedback[i]); err != nil {
+			return err
+		}
+	}
+	io.WriteString(w, `],"query_memory":[`)
+	for i := range m.QueryMemory {
+		if i > 0 {
+			io.WriteString(w, ",")
+		}
+		if err := enc.Encode(&m.QueryMemory[i]); err != nil {
+			return err
+		}
+	}
+	_, err = io.WriteString(w, "]}")
+	return err
+}
 
 // diskGraph is the graph snapshot on disk (persistedGen is the generation
 // it holds): the stamp and ingest position it was saved with.
@@ -99,10 +143,7 @@ func (s *State) persistLearned(reason string) (res PersistResult, done bool, err
 		Reason: reason, PlasticityPath: s.cfg.PlasticityState, LearnedOnly: true,
 		Nodes: b.Graph.NumNodes(), Edges: b.Graph.NumEdges(), PlasticityEdges: len(states), SaveStamp: m.Stamp,
 	}
-	raw, err := json.Marshal(m)
-	if err == nil {
-		err = snapshot.SavePlasticityWithMeta(s.cfg.PlasticityState, states, m.Stamp, raw)
-	}
+	err = snapshot.SavePlasticityWithMeta(s.cfg.PlasticityState, states, m.Stamp, m.writeTo)
 	if err != nil {
 		return res, true, s.persistFailed(fmt.Errorf("save learned state: %w", err))
 	}
