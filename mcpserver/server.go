@@ -363,7 +363,7 @@ func Serve(ctx context.Context, d *tools.Dispatcher, in io.Reader, out io.Writer
 		// after that: save now, so that a final save the SIGKILL cuts
 		// short (a large graph, a slow disk) loses at most those seconds.
 		d.Session.Go("persist: own client left", func(context.Context) error {
-			_, err := d.Session.Persist("own client left")
+			_, err := d.Session.PersistLearned("own client left")
 			return err
 		})
 	}

@@ -96,22 +96,27 @@ type diskGraph struct {
 // the generation served (and its snapshot has a stamp to name), otherwise
 // the whole graph as Persist does.
 func (s *State) PersistLearned(reason string) (PersistResult, error) {
+	return s.persistLearnedOr(reason, false)
+}
+
+// persistLearnedOr is PersistLearned, and Close's final save (closing).
+func (s *State) persistLearnedOr(reason string, closing bool) (PersistResult, error) {
 	s.persistMu.Lock()
-	res, done, err := s.persistLearned(reason)
+	res, done, err := s.persistLearned(reason, closing)
 	s.persistMu.Unlock()
 	if done {
 		return res, err
 	}
-	return s.Persist(reason)
+	return s.persist(reason, closing)
 }
 
 // persistLearned is PersistLearned's save; done is false when the graph
 // must be saved whole. persistMu held.
-func (s *State) persistLearned(reason string) (res PersistResult, done bool, err error) {
+func (s *State) persistLearned(reason string, closing bool) (res PersistResult, done bool, err error) {
 	start := time.Now()
 	b := s.Current()
 	d := s.onDisk.Load()
-	if s.closed.Load() || s.cfg.PlasticityState == "" || d == nil || s.persistedGen.Load() != b.Gen {
+	if (s.closed.Load() && !closing) || s.cfg.PlasticityState == "" || d == nil || s.persistedGen.Load() != b.Gen {
 		return res, false, nil
 	}
 	var baseline sync.WaitGroup

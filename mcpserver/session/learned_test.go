@@ -180,3 +180,40 @@ func TestLearnedMetaWritten(t *testing.T) {
 		}
 	}
 }
+
+// A clean stop on the graph already on disk saves the learned state alone
+// (a client's SIGKILL follows a few seconds after it closes stdin); on a
+// graph changed since the last save, the whole graph.
+func TestShutdownSavesWhatChanged(t *testing.T) {
+	dir := t.TempDir()
+	graphPath := filepath.Join(dir, DefaultGraphFile)
+	s := openAt(t, dir)
+	publish(t, s, graphtest.PowerLaw(300, 800, 11))
+	if _, err := s.Persist("manual"); err != nil {
+		t.Fatal(err)
+	}
+	saved, _ := os.ReadFile(graphPath)
+	learnAsServed(t, s, 30, plasticity.Correct)
+	remember(t, s, "pool", 5)
+	want := learnedOf(s)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if now, _ := os.ReadFile(graphPath); !bytes.Equal(now, saved) {
+		t.Fatal("a stop on the saved graph rewrote the graph snapshot")
+	}
+	s2 := openAt(t, dir)
+	if diff := cmp.Diff(want, learnedOf(s2)); diff != "" {
+		t.Fatalf("learned state after a stop (-before +after):\n%s", diff)
+	}
+	publish(t, s2, graphtest.PowerLaw(300, 800, 12))
+	nodes := s2.Current().Graph.NumNodes()
+	if err := s2.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s3 := openAt(t, dir)
+	defer s3.Close()
+	if now, _ := os.ReadFile(graphPath); bytes.Equal(now, saved) || s3.Current().Graph.NumNodes() != nodes {
+		t.Fatal("a stop after the graph changed did not save the new graph")
+	}
+}

@@ -518,8 +518,9 @@ func (s *State) LastPersist() (time.Time, string) {
 
 // Close ends the session: it cancels the session's context (Context),
 // waits for the background work started by Go to return, closes the
-// shared objects that are io.Closers, persists a final time and releases
-// the runtime directory. It is idempotent.
+// shared objects that are io.Closers, persists a final time (the learned
+// state alone when the graph on disk is the one served) and releases the
+// runtime directory. It is idempotent.
 func (s *State) Close() error {
 	if !s.closed.CompareAndSwap(false, true) {
 		return nil
@@ -528,7 +529,10 @@ func (s *State) Close() error {
 	s.closeShared()
 	var err error
 	if s.cfg.Persistent() {
-		_, err = s.persist("shutdown", true)
+		// Learned state alone when the graph on disk is the one served:
+		// clients send SIGKILL a few seconds after closing stdin, and a
+		// large graph's whole save took most of them.
+		_, err = s.persistLearnedOr("shutdown", true)
 	}
 	s.Continuity().Close()
 	s.journal.close()
