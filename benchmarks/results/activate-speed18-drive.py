@@ -9,7 +9,7 @@ sorted path order, as "<package dir> <name split into words>", NWARM+NTIMED of t
 evenly, all distinct (no repeat is served from the seed finder's cache). With "ten", the
 timed calls cycle over activate-speed14's ten questions instead.
 The runtime directory is removed at the end unless KEEP is set.
-Prints p50/p90/min, server CPU a call, collections in the timed calls, VmHWM; md5 over
+Prints p50/p90/min, the answers' own elapsed_ms p50 (the engine's time inside the server), server CPU a call, collections in the timed calls, VmHWM; md5 over
 every timed answer (elapsed_ms zeroed, re-encoded with sorted keys) and raw md5 (the text as
 sent with "elapsed_ms":... cut). Answers to OUT.answers.json.
 """
@@ -83,7 +83,7 @@ for i in range(nwarm):
     act(10 + i, qs[i])
 time.sleep(1)
 l1 = load()
-ts, h, hr = [], hashlib.md5(), hashlib.md5()
+ts, el, h, hr = [], [], hashlib.md5(), hashlib.md5()
 answers = []
 g0, c3 = gcs(), cpu()
 cut = re.compile(r'"elapsed_ms":[0-9.e+-]+,?')
@@ -93,12 +93,12 @@ for i in range(n):
     if r["result"].get("isError"):
         raise SystemExit("error: " + line)
     text = r["result"]["content"][0]["text"]
-    sc = json.loads(text); sc["elapsed_ms"] = 0; answers.append(sc)
+    sc = json.loads(text); el.append(sc["elapsed_ms"]); sc["elapsed_ms"] = 0; answers.append(sc)
     h.update(json.dumps(sc, sort_keys=True).encode())
     hr.update(cut.sub("", text).encode())
 c4 = cpu(); time.sleep(0.5); g1 = gcs()
 ts_s = sorted(ts)
-print(f"p50 {statistics.median(ts):.2f} ms  p90 {ts_s[int(n*0.9)]:.2f}  min {ts_s[0]:.2f}  cpu/call {(c4-c3)*1000/n:.2f} ms  "
+print(f"p50 {statistics.median(ts):.2f} ms  p90 {ts_s[int(n*0.9)]:.2f}  min {ts_s[0]:.2f}  elapsed_ms p50 {statistics.median(el):.2f}  cpu/call {(c4-c3)*1000/n:.2f} ms  "
       f"GCs {g1-g0}  VmHWM {status('VmHWM')} MB  load {l0}/{l1}->{load()}  md5 {h.hexdigest()[:10]} raw {hr.hexdigest()[:10]}  end {time.strftime('%H:%M:%S', time.gmtime())}", flush=True)
 json.dump({"queries": qs[nwarm:], "times": ts, "answers": answers}, open(out + ".answers.json", "w"), sort_keys=True)
 p.stdin.close(); p.wait(timeout=120)
