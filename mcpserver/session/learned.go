@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"sync"
 	"time"
 
 	"github.com/m1nd-go/m1nd/core/graph"
@@ -28,14 +27,7 @@ import (
 
 // learnedMeta is what a learned-only save keeps beside its states.
 type learnedMeta struct {
-	Format  int       `json:"m1nd_learned"`
-	Save    uint64    `json:"save"`
-	Stamp   string    `json:"stamp"`
-	SavedAt time.Time `json:"saved_at"`
-	// Base is the stamp of the graph snapshot these states belong to.
-	Base string `json:"base"`
-	// JournalSeq is the last learn call the states and Feedback hold.
-	JournalSeq  uint64                      `json:"journal_seq"`
+	learnedHead
 	Feedback    []plasticity.FeedbackRecord `json:"feedback"`
 	QueryMemory []plasticity.QueryRecord    `json:"query_memory,omitempty"`
 }
@@ -46,18 +38,20 @@ const learnedMetaFormat = 1
 // record by record (a full query-memory ring is ≈ 3 MB of JSON on go-std:
 // encoded whole, as much garbage every save).
 type learnedHead struct {
-	Format     int       `json:"m1nd_learned"`
-	Save       uint64    `json:"save"`
-	Stamp      string    `json:"stamp"`
-	SavedAt    time.Time `json:"saved_at"`
-	Base       string    `json:"base"`
-	JournalSeq uint64    `json:"journal_seq"`
+	Format  int       `json:"m1nd_learned"`
+	Save    uint64    `json:"save"`
+	Stamp   string    `json:"stamp"`
+	SavedAt time.Time `json:"saved_at"`
+	// Base is the stamp of the graph snapshot these states belong to.
+	Base string `json:"base"`
+	// JournalSeq is the last learn call the states and Feedback hold.
+	JournalSeq uint64 `json:"journal_seq"`
 }
 
 // writeTo writes m as one JSON object, which json.Unmarshal reads back as
 // m (TestLearnedMetaWritten).
 func (m *learnedMeta) writeTo(w io.Writer) error {
-	head, err := json.Marshal(learnedHead{m.Format, m.Save, m.Stamp, m.SavedAt, m.Base, m.JournalSeq})
+	head, err := json.Marshal(m.learnedHead)
 	if err != nil {
 		return err
 	}
@@ -119,20 +113,13 @@ func (s *State) persistLearned(reason string, closing bool) (res PersistResult, 
 	if (s.closed.Load() && !closing) || s.cfg.PlasticityState == "" || d == nil || s.persistedGen.Load() != b.Gen {
 		return res, false, nil
 	}
-	var baseline sync.WaitGroup
-	if !s.baselineSaved.Load() {
-		baseline.Go(func() {
-			if s.saveBaseline() {
-				s.baselineSaved.Store(true)
-			}
-		})
-	}
+	baseline := s.baselineBeside()
 	j := s.journal
 	j.mu.Lock()
 	journalSeq, ingestSeq := s.cutPosition(b)
 	m := learnedMeta{
-		Format: learnedMetaFormat, Save: s.saves.Load() + 1, SavedAt: time.Now().UTC(), Base: d.stamp,
-		JournalSeq: journalSeq, Feedback: s.Plasticity.ExportFeedback(), QueryMemory: s.Plasticity.ExportQueryMemory(),
+		learnedHead: learnedHead{Format: learnedMetaFormat, Save: s.saves.Load() + 1, SavedAt: time.Now().UTC(), Base: d.stamp, JournalSeq: journalSeq},
+		Feedback:    s.Plasticity.ExportFeedback(), QueryMemory: s.Plasticity.ExportQueryMemory(),
 	}
 	states := s.Plasticity.ExportState(b.Graph)
 	j.mu.Unlock()
@@ -141,9 +128,6 @@ func (s *State) persistLearned(reason string, closing bool) (res PersistResult, 
 		return res, false, nil // an ingest the snapshot lacks was answered
 	}
 	m.Stamp = fmt.Sprintf("save-%d-journal-%d", m.Save, m.JournalSeq)
-	if m.Feedback == nil {
-		m.Feedback = []plasticity.FeedbackRecord{}
-	}
 	res = PersistResult{
 		Reason: reason, PlasticityPath: s.cfg.PlasticityState, LearnedOnly: true,
 		Nodes: b.Graph.NumNodes(), Edges: b.Graph.NumEdges(), PlasticityEdges: len(states), SaveStamp: m.Stamp,

@@ -158,14 +158,14 @@ func TestKillBetweenGraphAndLearnedFile(t *testing.T) {
 func TestLearnedMetaWritten(t *testing.T) {
 	at := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
 	full := learnedMeta{
-		Format: learnedMetaFormat, Save: 7, Stamp: "save-7-journal-30", SavedAt: at, Base: "save-5-journal-21", JournalSeq: 30,
-		Feedback: []plasticity.FeedbackRecord{{Query: `"quoted" <pool>`, Words: []string{"pool"}, Seeds: []string{"file::a.go"}, Nodes: []plasticity.FeedbackNode{{NodeID: "file::a.go", Evidence: -1}}, Time: at}},
+		learnedHead: learnedHead{Format: learnedMetaFormat, Save: 7, Stamp: "save-7-journal-30", SavedAt: at, Base: "save-5-journal-21", JournalSeq: 30},
+		Feedback:    []plasticity.FeedbackRecord{{Query: `"quoted" <pool>`, Words: []string{"pool"}, Seeds: []string{"file::a.go"}, Nodes: []plasticity.FeedbackNode{{NodeID: "file::a.go", Evidence: -1}}, Time: at}},
 		QueryMemory: []plasticity.QueryRecord{
 			{Query: "pool", Seeds: []string{"file::a.go"}, Nodes: []plasticity.ScoredNode{{NodeID: "file::a.go", Score: 1}, {NodeID: "file::b.go::F", Score: 0.25}}, Time: at},
 			{Query: "queue\n", Seeds: []string{}, Nodes: []plasticity.ScoredNode{}, Time: at.Add(time.Second)},
 		},
 	}
-	empty := learnedMeta{Format: learnedMetaFormat, Save: 1, Stamp: "save-1-journal-0", SavedAt: at, Base: "save-0-journal-0", Feedback: []plasticity.FeedbackRecord{}, QueryMemory: []plasticity.QueryRecord{}}
+	empty := learnedMeta{learnedHead: learnedHead{Format: learnedMetaFormat, Save: 1, Stamp: "save-1-journal-0", SavedAt: at, Base: "save-0-journal-0"}, Feedback: []plasticity.FeedbackRecord{}, QueryMemory: []plasticity.QueryRecord{}}
 	for _, m := range []learnedMeta{full, empty} {
 		var buf bytes.Buffer
 		if err := m.writeTo(&buf); err != nil {
@@ -175,7 +175,7 @@ func TestLearnedMetaWritten(t *testing.T) {
 		if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
 			t.Fatalf("%s: %v", buf.Bytes(), err)
 		}
-		if diff := cmp.Diff(m, got); diff != "" {
+		if diff := cmp.Diff(m, got, cmp.AllowUnexported(learnedMeta{})); diff != "" {
 			t.Fatalf("learned meta (-written +read):\n%s", diff)
 		}
 	}

@@ -80,14 +80,7 @@ func (s *State) persist(reason string, closing bool) (PersistResult, error) {
 	}
 	// The session's drift baseline is written while the cut is encoded
 	// (its fsyncs beside the CPU work), and is on disk before the graph.
-	var baseline sync.WaitGroup
-	if !s.baselineSaved.Load() {
-		baseline.Go(func() {
-			if s.saveBaseline() {
-				s.baselineSaved.Store(true)
-			}
-		})
-	}
+	baseline := s.baselineBeside()
 	c, err := s.takeCut(b)
 	baseline.Wait()
 	if err == nil {
@@ -124,6 +117,20 @@ func (s *State) persist(reason string, closing bool) (PersistResult, error) {
 	s.lastPersist.Store(time.Now().UnixNano())
 	res.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
 	return res, nil
+}
+
+// baselineBeside writes the session's drift baseline beside a save, once;
+// the save waits for it before its commit point.
+func (s *State) baselineBeside() *sync.WaitGroup {
+	var wg sync.WaitGroup
+	if !s.baselineSaved.Load() {
+		wg.Go(func() {
+			if s.saveBaseline() {
+				s.baselineSaved.Store(true)
+			}
+		})
+	}
+	return &wg
 }
 
 func (s *State) persistFailed(err error) error {
