@@ -213,11 +213,15 @@ func (x *Index) ownTerms(q Query, terms []usedTerm) ownTerms {
 // the name has them itself.
 func (x *Index) nameShare(name string, o ownTerms) float32 {
 	ids := x.nameIDsOf(name)
-	return nameShareOf(&ids, name, o)
+	return nameShareOf(&ids, func() string { return name }, o)
 }
 
-// nameShareOf is nameShare of a name whose IDs are ids.
-func nameShareOf(ids *nameIDs, name string, o ownTerms) float32 {
+// nameShareOf is nameShare of a name whose IDs are ids. The name itself
+// is asked of name only when a dropped part must be checked against the
+// query's words: namedFiles weighs every file carrying a query term, and
+// reading each one's label cost a third of activate's seek seeds on
+// go-std.
+func nameShareOf(ids *nameIDs, name func() string, o ownTerms) float32 {
 	parts, compact, repeated, dropped := ids.parts, ids.compact, ids.repeated, ids.dropped
 	var w float32
 	// A stem that repeats a part ("test_test") is named by its compact
@@ -233,7 +237,7 @@ func nameShareOf(ids *nameIDs, name string, o ownTerms) float32 {
 	// (null is a stopword), but "test" does not name zod's
 	// function.test.ts, nor "promises" got's as-promise.ts.
 	if dropped && all {
-		all = containsRun(o.words, nameWords(name))
+		all = containsRun(o.words, nameWords(name()))
 	}
 	if !all {
 		w = 0
@@ -337,7 +341,7 @@ func (x *Index) namedFiles(terms []usedTerm, o ownTerms) []graph.Scored {
 	var out []graph.Scored
 	for _, i := range fs {
 		ids := &x.names.stems[i]
-		r := nameShareOf(ids, stem(x.g.Label(ids.file)), o)
+		r := nameShareOf(ids, func() string { return stem(x.g.Label(ids.file)) }, o)
 		if ids.stop != "" {
 			r = stopShare(ids.stop, o)
 		}
