@@ -191,6 +191,26 @@ func (s *State) applyLearned(g *graph.Graph, m stateMeta) stateMeta {
 	return m
 }
 
+// LoadSaved reads the graph saved at the session's graph source as a
+// restart would: the snapshot, with the learned weights saved beside it
+// since (a learned-only save on top of it replaces the snapshot's own),
+// without the journal's calls after that save. Tools that compare the
+// saved graph with the served one (differential's "graph.bin") read it so:
+// the snapshot alone lags behind every learned-only save and would show
+// saved learning as unsaved.
+func (s *State) LoadSaved() (*graph.Graph, error) {
+	g, raw, err := snapshot.LoadWithMeta(s.cfg.GraphSource)
+	if err != nil {
+		return nil, err
+	}
+	if m, ok := parseStateMeta(raw); ok {
+		s.applyLearned(g, m)
+	} else {
+		s.loadPlasticity(g)
+	}
+	return g, nil
+}
+
 // importStates applies states to g with imp and logs what it did.
 func (s *State) importStates(g *graph.Graph, states []plasticity.SynapticState, imp func(*graph.Graph, []plasticity.SynapticState) (plasticity.ImportStats, error)) bool {
 	st, err := imp(g, states)

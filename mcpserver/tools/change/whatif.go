@@ -42,7 +42,7 @@ func registerWhatif(r *tools.Registry) {
 		Name:        "differential",
 		Title:       "Graph diff",
 		Description: "What differs between two graphs (current, a git revision, a snapshot).",
-		Details:     "Compare two graphs — \"current\" (the served graph), git:<revision> (the served code root's tree at that commit, ingested once and kept in the runtime directory's snapshots/) or a snapshot saved in the runtime directory (graph.bin after persist, or any .bin/.json snapshot placed there) — by external id: nodes and edges added and removed, edge weights that moved (learned plasticity included), dependency coupling between directories that rose or fell, files that became isolated. focus_nodes (or a node named in question) narrows the diff to their neighbourhood; question narrows the parts (\"what new coupling was introduced?\", \"what became isolated?\", \"what was removed around auth.py?\").",
+		Details:     "Compare two graphs — \"current\" (the served graph), git:<revision> (the served code root's tree at that commit, ingested once and kept in the runtime directory's snapshots/) or a snapshot saved in the runtime directory (graph.bin: the graph as last saved, with the learned weights saved since; or any .bin/.json snapshot placed there) — by external id: nodes and edges added and removed, edge weights that moved (learned plasticity included), dependency coupling between directories that rose or fell, files that became isolated. focus_nodes (or a node named in question) narrows the diff to their neighbourhood; question narrows the parts (\"what new coupling was introduced?\", \"what became isolated?\", \"what was removed around auth.py?\").",
 		Class:       tools.Read,
 		WhenToUse:   "Before/after a refactor (persist, change, then compare with current), reviewing a branch's structural effect, watching architecture drift between saved snapshots.",
 		AvoidWhen:   "You want drift since a commit or date with anomalies (diverge), or learned-weight drift only (drift).",
@@ -572,11 +572,26 @@ func loadSnapshot(c *tools.Call, name, param string) (*graph.Graph, error) {
 	if err != nil || !st.Mode().IsRegular() {
 		return nil, fail("%s %q is not a snapshot file in %s", param, name, cfg.RuntimeDir)
 	}
-	g, err := snapshot.Load(path)
+	var g *graph.Graph
+	if sameFile(path, cfg.GraphSource) {
+		g, err = c.Session.LoadSaved() // with the learned weights saved beside it
+	} else {
+		g, err = snapshot.Load(path)
+	}
 	if err != nil {
 		return nil, fail("%s %q could not be read as a graph snapshot: %v", param, name, err)
 	}
 	return g, nil
+}
+
+// sameFile reports whether paths a and b name one file.
+func sameFile(a, b string) bool {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
 }
 
 func insideDir(dir, p string) bool {

@@ -417,3 +417,32 @@ func TestDivergeWorkTree(t *testing.T) {
 		t.Errorf("after the commit, counts %v", c)
 	}
 }
+
+// TestDifferentialSavedLearning: "graph.bin" is the graph as saved, with
+// the learned weights saved on top of it since: after a learned-only save
+// (an auto-persist) the saved graph against the served one shows no
+// weight moved, where before that save it showed the learning.
+func TestDifferentialSavedLearning(t *testing.T) {
+	t.Parallel()
+	dir := fixture.Write(t)
+	rt := t.TempDir()
+	d := tooltest.NewDispatcher(t, session.Config{RuntimeDir: rt})
+	tooltest.MustCall(t, d, "ingest", map[string]any{"agent_id": "t", "path": dir})
+	tooltest.MustCall(t, d, "persist", map[string]any{"agent_id": "t", "action": "save"})
+	for range 3 {
+		tooltest.MustCall(t, d, "learn", map[string]any{"agent_id": "t", "query": "session store", "feedback": "correct", "node_ids": []string{"file::backend/session.py", "file::backend/auth.py"}, "strength": 1})
+	}
+	diff := func() []any {
+		out := tooltest.MustCall(t, d, "differential", map[string]any{"agent_id": "t", "snapshot_a": "graph.bin", "snapshot_b": "current"})
+		return out["weight_changes"].([]any)
+	}
+	if moved := diff(); len(moved) == 0 {
+		t.Fatal("learning not yet saved: graph.bin against current shows no weight moved")
+	}
+	if res, err := d.Session.PersistLearned("auto"); err != nil || !res.LearnedOnly {
+		t.Fatalf("PersistLearned: %+v, %v; want a learned-only save", res, err)
+	}
+	if moved := diff(); len(moved) != 0 {
+		t.Errorf("after a learned-only save graph.bin against current shows %d weights moved, first %v", len(moved), moved[0])
+	}
+}
