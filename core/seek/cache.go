@@ -182,9 +182,9 @@ func keep(q Query, terms []usedTerm, s *scratch) *lexEntry {
 		lex:   make([]float32, len(s.touched)),
 	}
 	for i, n := range s.touched {
-		e.lex[i] = s.lex[n]
-		if s.trace[n] != 0 || s.frame[n] != 0 || s.frameW[n] != 0 {
-			e.trace = append(e.trace, traceRec{int32(i), s.trace[n], s.frame[n], s.frameW[n]})
+		e.lex[i] = s.at[n].lex
+		if s.at[n].trace != 0 || s.at[n].frame != 0 || s.at[n].frameW != 0 {
+			e.trace = append(e.trace, traceRec{int32(i), s.at[n].trace, s.at[n].frame, s.at[n].frameW})
 		}
 	}
 	e.size = 8*len(e.nodes) + 16*len(e.trace) + len(q.Text) + 64*len(terms)
@@ -196,14 +196,14 @@ func keep(q Query, terms []usedTerm, s *scratch) *lexEntry {
 func (e *lexEntry) restore(s *scratch) {
 	for i, n := range e.nodes {
 		s.touch(n)
-		s.lex[n] = e.lex[i]
+		s.at[n].lex = e.lex[i]
 	}
 	for _, t := range e.trace {
 		n := e.nodes[t.at]
-		s.trace[n], s.frame[n], s.frameW[n] = t.trace, t.frame, t.frameW
+		s.at[n].trace, s.at[n].frame, s.at[n].frameW = t.trace, t.frame, t.frameW
 	}
 	for _, n := range e.nodes {
-		s.base[n] = s.lex[n] + s.trace[n]
+		s.at[n].base = s.at[n].lex + s.at[n].trace
 	}
 }
 

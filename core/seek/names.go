@@ -428,7 +428,7 @@ func (x *Index) nameEvidence(s *scratch, q Query, terms []usedTerm, prior func(g
 		if slices.Contains(bare, g.Node) {
 			gain += g.Score * best
 		}
-		s.lex[g.Node] += fin(gain)
+		s.at[g.Node].lex += fin(gain)
 	}
 }
 
