@@ -205,9 +205,10 @@ func appendLower(dst []byte, s string) []byte {
 	return dst
 }
 
-// qgram is one query trigram: dense id (-1 when no label has it) and its
-// TF-IDF weight.
+// qgram is one query trigram: the trigram, its dense id (-1 when no label
+// has it) and its TF-IDF weight. A query vector is in trigram order.
 type qgram struct {
+	h  uint32
 	id int32
 	w  float32
 }
@@ -229,9 +230,9 @@ func (x *NgramIndex) queryVector(dst []qgram, words []string) ([]qgram, float32)
 		for k < len(hs) && hs[k] == hs[j] {
 			k++
 		}
-		q := qgram{id: -1, w: float32(k-j) * x.maxIDF}
+		q := qgram{h: hs[j], id: -1, w: float32(k-j) * x.maxIDF}
 		if id, ok := x.gramID[hs[j]]; ok {
-			q = qgram{id: int32(id), w: float32(k-j) * x.idf[id]}
+			q = qgram{h: hs[j], id: int32(id), w: float32(k-j) * x.idf[id]}
 		}
 		dst = append(dst, q)
 		ss += float64(q.w) * float64(q.w)
@@ -290,20 +291,21 @@ func (x *NgramIndex) cosineVec(q []qgram, qnorm float32, n graph.NodeID, bufp *[
 	buf := AppendTrigrams((*bufp)[:0], x.LowerLabel(n))
 	*bufp = buf
 	slices.Sort(buf)
+	// Both in trigram order: walked side by side, no trigram of the label
+	// is looked up (the map lookup of each was most of seed finding's
+	// semantic re-rank). A query gram no label has (id −1) matches none.
 	var dot float32
-	for j := 0; j < len(buf); {
+	qi := 0
+	for j := 0; j < len(buf) && qi < len(q); {
 		k := j
 		for k < len(buf) && buf[k] == buf[j] {
 			k++
 		}
-		id, ok := x.gramID[buf[j]]
-		if ok {
-			for _, g := range q {
-				if g.id == int32(id) {
-					dot += g.w * x.idf[id] * float32(k-j)
-					break
-				}
-			}
+		for qi < len(q) && q[qi].h < buf[j] {
+			qi++
+		}
+		if qi < len(q) && q[qi].h == buf[j] && q[qi].id >= 0 {
+			dot += q[qi].w * x.idf[q[qi].id] * float32(k-j)
 		}
 		j = k
 	}
