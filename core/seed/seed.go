@@ -317,20 +317,27 @@ func (f *Finder) Generation() graph.Generation { return f.gen }
 // Options returns the finder's parameters.
 func (f *Finder) Options() Options { return f.opts }
 
-// accum is a sparse view over dense per-node arrays: values, a second sum
-// value, the match rule, and the list of touched nodes for cheap reset.
+// accum is a sparse view over a dense per-node array of cells, and the
+// list of touched nodes for cheap reset. A node's value, sum and rule sit
+// in one cell: a query's words touch thousands of nodes, each read and
+// written together.
 type accum struct {
-	v, sum  []float32
-	k       []Match
+	at      []cell
 	touched []graph.NodeID
 }
 
+// cell is one node's value, a second sum value and the match rule.
+type cell struct {
+	v, sum float32
+	k      Match
+}
+
 func newAccum(n int) accum {
-	return accum{v: make([]float32, n), sum: make([]float32, n), k: make([]Match, n)}
+	return accum{at: make([]cell, n)}
 }
 
 func (a *accum) touch(n graph.NodeID) {
-	if a.k[n] == MatchNone {
+	if a.at[n].k == MatchNone {
 		a.touched = append(a.touched, n)
 	}
 }
@@ -341,14 +348,14 @@ func (a *accum) setMax(n graph.NodeID, s float32, m Match) {
 		return
 	}
 	a.touch(n)
-	if s > a.v[n] || (s == a.v[n] && m > a.k[n]) {
-		a.v[n], a.k[n] = s, m
+	if s > a.at[n].v || (s == a.at[n].v && m > a.at[n].k) {
+		a.at[n].v, a.at[n].k = s, m
 	}
 }
 
 func (a *accum) reset() {
 	for _, n := range a.touched {
-		a.v[n], a.sum[n], a.k[n] = 0, 0, MatchNone
+		a.at[n] = cell{}
 	}
 	a.touched = a.touched[:0]
 }
@@ -521,7 +528,7 @@ func (f *Finder) basic(query string, limit int, sc *scratch) []graph.Scored {
 	for _, w := range words {
 		f.evalTerm(w, limit, sc, &sc.term)
 		for _, n := range sc.term.touched {
-			sc.word.setMax(n, sc.term.v[n], sc.term.k[n])
+			sc.word.setMax(n, sc.term.at[n].v, sc.term.at[n].k)
 		}
 		sc.term.reset()
 		if parts := semantic.SplitIdentifier(w); len(parts) > 1 {
@@ -531,25 +538,25 @@ func (f *Finder) basic(query string, limit int, sc *scratch) []graph.Scored {
 				f.evalTerm(p, limit, sc, &sc.term)
 				for _, n := range sc.term.touched {
 					sc.part.touch(n)
-					sc.part.sum[n] += sc.term.v[n]
-					if sc.term.v[n] > sc.part.v[n] {
-						sc.part.v[n], sc.part.k[n] = sc.term.v[n], sc.term.k[n]
+					sc.part.at[n].sum += sc.term.at[n].v
+					if sc.term.at[n].v > sc.part.at[n].v {
+						sc.part.at[n].v, sc.part.at[n].k = sc.term.at[n].v, sc.term.at[n].k
 					}
 				}
 				sc.term.reset()
 			}
 			inv := 1 / float32(len(parts))
 			for _, n := range sc.part.touched {
-				sc.word.setMax(n, sc.part.sum[n]*inv, sc.part.k[n])
+				sc.word.setMax(n, sc.part.at[n].sum*inv, sc.part.at[n].k)
 			}
 			sc.part.reset()
 		}
 		for _, n := range sc.word.touched {
-			v := sc.word.v[n]
+			v := sc.word.at[n].v
 			q.touch(n)
-			q.sum[n] += v
-			if v > q.v[n] || (v == q.v[n] && sc.word.k[n] > q.k[n]) {
-				q.v[n], q.k[n] = v, sc.word.k[n]
+			q.at[n].sum += v
+			if v > q.at[n].v || (v == q.at[n].v && sc.word.at[n].k > q.at[n].k) {
+				q.at[n].v, q.at[n].k = v, sc.word.at[n].k
 			}
 		}
 		sc.word.reset()
@@ -558,7 +565,7 @@ func (f *Finder) basic(query string, limit int, sc *scratch) []graph.Scored {
 	inv := 1 / float32(len(words))
 	cand := sc.cand[:0]
 	for _, n := range q.touched {
-		r := finite.Clamp(bw*q.v[n]+(1-bw)*q.sum[n]*inv, 0, 1)
+		r := finite.Clamp(bw*q.at[n].v+(1-bw)*q.at[n].sum*inv, 0, 1)
 		if r >= f.opts.MinRelevance && r > 0 {
 			cand = append(cand, graph.Scored{Node: n, Score: r})
 		}
@@ -583,7 +590,7 @@ func (f *Finder) Find(query string, maxSeeds int) []Seed {
 	top := f.basic(query, f.limit(maxSeeds), sc)
 	out := make([]Seed, len(top))
 	for i, s := range top {
-		out[i] = Seed{Node: s.Node, Relevance: s.Score, Match: sc.q.k[s.Node]}
+		out[i] = Seed{Node: s.Node, Relevance: s.Score, Match: sc.q.at[s.Node].k}
 	}
 	return out
 }
@@ -635,7 +642,7 @@ func (f *Finder) findSemantic(query string, maxSeeds int) []Seed {
 	out := make([]Seed, 0, len(top))
 	for _, s := range top {
 		if s.Score > 0 {
-			out = append(out, Seed{Node: s.Node, Relevance: s.Score, Match: sc.q.k[s.Node]})
+			out = append(out, Seed{Node: s.Node, Relevance: s.Score, Match: sc.q.at[s.Node].k})
 		}
 	}
 	return out
