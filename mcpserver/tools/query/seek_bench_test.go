@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/m1nd-go/m1nd/core/seek"
 	"github.com/m1nd-go/m1nd/mcpserver/tools"
 	"github.com/m1nd-go/m1nd/mcpserver/tools/tooltest"
 )
@@ -44,6 +45,44 @@ UnicodeDecodeError: 'ascii' codec can't decode byte 0xc3 in position 7
 				b.ReportMetric(float64(build.Milliseconds()), "index-build-ms")
 			})
 		}
+	})
+}
+
+// BenchmarkSeekSeedsDistinct times the search activate makes for its
+// seek seeds (top 20 with the graph rerank) on questions that do not
+// repeat, one a call, so no cached lexical part serves them; timed once
+// the ingest's background builds are over.
+func BenchmarkSeekSeedsDistinct(b *testing.B) {
+	onCorpora(b, func(b *testing.B, d *tools.Dispatcher) {
+		bu := d.Session.Current()
+		idx, err := tools.SeekIndex(d.Session, bu)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var qs []string
+		for _, raw := range distinctQuestions(bu.Graph, 4000) {
+			var args struct{ Query string }
+			if err := json.Unmarshal(raw, &args); err != nil {
+				b.Fatal(err)
+			}
+			qs = append(qs, args.Query)
+		}
+		for len(d.Session.Running()) > 0 {
+			time.Sleep(100 * time.Millisecond)
+		}
+		if b.N > len(qs) {
+			b.Skipf("%d calls asked, %d distinct questions", b.N, len(qs))
+		}
+		times := make([]time.Duration, 0, b.N)
+		b.ResetTimer()
+		cpu := processCPU()
+		for _, q := range qs[:b.N] {
+			t := time.Now()
+			idx.SearchText(q, seek.Params{TopK: activateSeekSeeds, GraphRerank: true})
+			times = append(times, time.Since(t))
+		}
+		b.StopTimer()
+		reportLatency(b, times, cpu)
 	})
 }
 
