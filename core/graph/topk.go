@@ -5,9 +5,9 @@ package graph
 // s[:k] (all of s when k >= len(s); nothing when k <= 0).
 //
 // Engines produce thousands of candidates and keep tens, so a full sort
-// would dominate a query; this is an in-place quickselect (expected O(n))
-// followed by sorting only the k survivors. The pivot choice is
-// deterministic, and because CompareScored is a total order the result is
+// would dominate a query; this selects in place (SelectTopUnordered: a heap
+// of k for a few of many, else quickselect, expected O(n)) and sorts only
+// the k survivors. Because CompareScored is a total order the result is
 // the same for the same input multiset regardless of input order.
 func SelectTop(s []Scored, k int) []Scored {
 	top := SelectTopUnordered(s, k)
