@@ -203,12 +203,21 @@ func (s *State) LoadSaved() (*graph.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m, ok := parseStateMeta(raw); ok {
-		s.applyLearned(g, m)
-	} else {
-		s.loadPlasticity(g)
-	}
+	s.withLearned(g, raw)
 	return g, nil
+}
+
+// withLearned applies to g, a graph loaded from a snapshot whose meta is
+// raw, the learned state saved beside it (applyLearned; loadPlasticity for
+// a snapshot without meta) and returns the meta as the load continues
+// from, and whether there is one.
+func (s *State) withLearned(g *graph.Graph, raw []byte) (stateMeta, bool) {
+	m, ok := parseStateMeta(raw)
+	if !ok {
+		s.loadPlasticity(g)
+		return m, false
+	}
+	return s.applyLearned(g, m), true
 }
 
 // importStates applies states to g with imp and logs what it did.

@@ -239,13 +239,10 @@ func (s *State) LoadFromDisk() (*Bundle, error) {
 			return nil, fmt.Errorf("load %s: %w (the in-memory graph is unchanged)", s.cfg.GraphSource, err)
 		}
 		nb := &Bundle{Graph: g, Roots: old.Roots}
-		if m, ok := parseStateMeta(raw); ok {
+		if m, ok := s.withLearned(g, raw); ok {
 			nb.Roots, nb.Files = m.Roots, m.Files
 			nb.Commits = s.loadCommits(m.Commits)
-			s.applyLearned(g, m)
 			disk = &diskGraph{stamp: m.Stamp, ingestSeq: m.IngestSeq}
-		} else {
-			s.loadPlasticity(g)
 		}
 		return nb, nil
 	})

@@ -573,7 +573,7 @@ func loadSnapshot(c *tools.Call, name, param string) (*graph.Graph, error) {
 		return nil, fail("%s %q is not a snapshot file in %s", param, name, cfg.RuntimeDir)
 	}
 	var g *graph.Graph
-	if sameFile(path, cfg.GraphSource) {
+	if saved, serr := os.Stat(cfg.GraphSource); serr == nil && os.SameFile(st, saved) {
 		g, err = c.Session.LoadSaved() // with the learned weights saved beside it
 	} else {
 		g, err = snapshot.Load(path)
@@ -582,16 +582,6 @@ func loadSnapshot(c *tools.Call, name, param string) (*graph.Graph, error) {
 		return nil, fail("%s %q could not be read as a graph snapshot: %v", param, name, err)
 	}
 	return g, nil
-}
-
-// sameFile reports whether paths a and b name one file.
-func sameFile(a, b string) bool {
-	sa, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	sb, err := os.Stat(b)
-	return err == nil && os.SameFile(sa, sb)
 }
 
 func insideDir(dir, p string) bool {
