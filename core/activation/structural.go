@@ -212,9 +212,10 @@ func (w *Workspace) spread(g *graph.Graph, u graph.NodeID, a float32, p *Params)
 	}
 	ilo, ihi := g.InRange(u)
 	in := a * p.Decay * p.ReverseFactor * fanout(int(ihi-ilo), p)
-	if in < p.Threshold/graph.WeightCap {
+	if in < p.Threshold/graph.WeightCap || in*g.InWeightBound(u) < p.Threshold {
 		// No incoming edge can carry a signal above the threshold (weights
-		// are at most graph.WeightCap): skip scanning a hub's importers.
+		// are at most graph.WeightCap, and at most u's bound): skip
+		// scanning u's importers.
 		return
 	}
 	if w.imp != nil {
@@ -372,7 +373,7 @@ func Heap(g *graph.Graph, seeds []graph.Scored, p Params, ws *Workspace) ([]grap
 		}
 		ilo, ihi := g.InRange(u)
 		in := a * p.Decay * p.ReverseFactor * fanout(int(ihi-ilo), &p)
-		if in < p.Threshold/graph.WeightCap {
+		if in < p.Threshold/graph.WeightCap || in*g.InWeightBound(u) < p.Threshold {
 			continue
 		}
 		if w.imp != nil {

@@ -173,6 +173,7 @@ func NewPool(n int) *Pool { return &Pool{n: n} }
 // reverse loop reads instead of the CSR while g keeps its generation. g
 // must be finalized.
 func NewPoolFor(g *graph.Graph) *Pool {
+	g.TrackInWeightBound() // lets D1's reverse loop skip lists that carry nothing
 	return &Pool{n: g.NumNodes(), imp: graph.NewImporters(g)}
 }
 

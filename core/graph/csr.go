@@ -96,6 +96,7 @@ func (g *Graph) Finalize() {
 
 	recs = sortAndDedupe(recs, n)
 	g.csr = buildCSR(recs, n)
+	g.inBound.Store(nil) // described the old edges
 	g.packTags()
 	// A splice of g may share the nodes' attributes from here on; a later
 	// write to them copies the column first.
@@ -428,6 +429,7 @@ func (g *Graph) AtomicMaxWeight(e EdgeIdx, v float32) error {
 			return nil
 		}
 		if slot.CompareAndSwap(ob, nb) {
+			g.raiseInBound(e, v)
 			return nil
 		}
 	}
@@ -454,6 +456,7 @@ func (g *Graph) UpdateWeight(e EdgeIdx, f func(old float32) float32) (float32, e
 			return math.Float32frombits(ob), ErrNonFinite
 		}
 		if slot.CompareAndSwap(ob, math.Float32bits(nv)) {
+			g.raiseInBound(e, nv)
 			return nv, nil
 		}
 	}

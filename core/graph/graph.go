@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/m1nd-go/m1nd/core/internal/finite"
 )
@@ -37,6 +38,7 @@ type Graph struct {
 	extOrder []NodeID
 
 	csr       csr
+	inBound   atomic.Pointer[inBound] // nil until TrackInWeightBound
 	pending   []edgeRecord
 	finalized bool
 	dirty     bool // nodes or edges changed since the last Finalize

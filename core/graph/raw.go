@@ -312,6 +312,7 @@ func FromRaw(r *Raw) (*Graph, error) {
 		pos[d]++
 	}
 	g.csr = c
+	g.inBound.Store(nil)
 	g.buildIndexes()
 	g.nodes.attrs.frozen = true // as Finalize leaves it
 	g.sortExternalIDs()
