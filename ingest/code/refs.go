@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -112,26 +113,38 @@ func (f *fileRefs) resolve(e *extract.Edge, name string) resolve.Result {
 	return r
 }
 
-// forEachFile calls fn(i) for i in [0, n), in chunks run in parallel (one
-// per core at a time), until ctx ends.
+// forEachFile calls fn(i) for i in [0, n), in chunks that one worker a
+// core (the calling goroutine one of them) takes in turn, until ctx ends.
+// Why workers and not a goroutine a chunk: each chunk then waited for the
+// dispatching goroutine to be woken and to start the next one, and on a
+// 2-core VM a wake may take a millisecond; a worker that finds the next
+// chunk by an atomic counter never waits, and the calling goroutine works
+// through the chunks alone if the other core starts late.
 func forEachFile(ctx context.Context, n int, fn func(i int)) error {
-	g, gctx := errgroup.WithContext(ctx)
 	procs := max(1, runtimeProcs())
-	g.SetLimit(procs)
 	chunk := fileChunk(n, procs)
-	for lo := 0; lo < n; lo += chunk {
-		hi := min(lo+chunk, n)
-		g.Go(func() error {
-			for i := lo; i < hi; i++ {
-				if err := gctx.Err(); err != nil {
+	chunks := (n + chunk - 1) / chunk
+	var next atomic.Int64
+	work := func() error {
+		for k := int(next.Add(1)) - 1; k < chunks; k = int(next.Add(1)) - 1 {
+			for i := k * chunk; i < min((k+1)*chunk, n); i++ {
+				if err := ctx.Err(); err != nil {
 					return err
 				}
 				fn(i)
 			}
-			return nil
-		})
+		}
+		return nil
 	}
-	return g.Wait()
+	var g errgroup.Group
+	for range min(procs, chunks) - 1 {
+		g.Go(work)
+	}
+	err := work()
+	if werr := g.Wait(); err == nil {
+		err = werr
+	}
+	return err
 }
 
 // fileChunk is how many files forEachFile hands a worker at a time: 64,
