@@ -540,6 +540,12 @@ func (s *staleness) markSubclasses(files map[string]*fileResolution) {
 	}
 	subs := map[string][]string{} // base label → subclass labels
 	for _, f := range files {
+		// Parents first: most files have none, and reading the language
+		// of every file cost 3.4 ms a daemon tick on go-std (5,600
+		// records' context strings, a cache miss each).
+		if len(f.parents) == 0 {
+			continue
+		}
 		lang, _, _ := strings.Cut(f.context, "\x00")
 		if !resolve.InheritsConstructor(lang) {
 			continue
