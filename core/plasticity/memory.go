@@ -56,6 +56,8 @@ type memory struct {
 	// graph is the graph of epoch (not kept alive by the memory).
 	graph weak.Pointer[graph.Graph]
 	epoch uint32
+	// changes counts the records pushed: what priming sums changed.
+	changes uint64
 }
 
 func newMemory(capacity int) memory {
@@ -173,6 +175,7 @@ func (m *memory) nodesIn(g *graph.Graph, rec *memRecord) []memNode {
 }
 
 func (m *memory) push(rec memRecord) {
+	m.changes++
 	slot := m.ring.put(rec, m.evict)
 	for _, n := range rec.nodes {
 		m.freq[n.key]++

@@ -239,3 +239,78 @@ func TestSeedIndexAgreesWithRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateCountsPrimingOnce: Update reports as PrimingNodes the size of
+// the Priming answer asked just before for the same seeds of the same
+// graph, without summing memory again, and sums again whenever anything
+// in between could change it: another query recorded, a reset, an
+// import, other seeds, another graph.
+func TestUpdateCountsPrimingOnce(t *testing.T) {
+	g1, _, r := primedMemory(t, 80, 0, 150)
+	var names []string
+	for i := 99; i >= 20; i-- {
+		names = append(names, fmt.Sprint("f", i))
+	}
+	g2 := build(t, names, nil)
+	e := newEngine(t)
+	query := func(g *graph.Graph, seeds []graph.NodeID) Query {
+		var act []graph.Scored
+		for _, a := range randomNodes(r, g.NumNodes(), 1+r.IntN(40)) {
+			act = append(act, graph.Scored{Node: a, Score: r.Float32()})
+		}
+		return Query{Text: "q", Seeds: seeds, Activated: act}
+	}
+	for i := range 400 {
+		g := []*graph.Graph{g1, g2}[(i/9)%2]
+		seeds := randomNodes(r, g.NumNodes(), 1+r.IntN(12))
+		q := query(g, seeds)
+		primed, err := e.Priming(g, seeds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hit := true
+		switch i % 8 {
+		case 1: // another query recorded in between
+			if _, err := e.Update(g, query(g, randomNodes(r, g.NumNodes(), 3))); err != nil {
+				t.Fatal(err)
+			}
+			hit = false
+		case 2:
+			e.ResetMemory()
+			hit = false
+		case 3:
+			if err := e.ImportQueryMemory([]QueryRecord{{Query: "x", Seeds: []string{g.ExternalID(seeds[0])}, Nodes: []ScoredNode{{NodeID: g.ExternalID(seeds[0]), Score: 1}}}}); err != nil {
+				t.Fatal(err)
+			}
+			hit = false
+		case 4: // Update for other seeds
+			q.Seeds = append(slices.Clone(seeds), (seeds[0]+1)%graph.NodeID(g.NumNodes()))
+			hit = false
+		case 5: // Update for the same seeds (node IDs) of the other graph
+			if g == g1 {
+				g = g2
+			} else {
+				g = g1
+			}
+			q = query(g, seeds)
+			hit = false
+		}
+		e.mu.Lock()
+		want := e.mem.primingCount(g, q.Seeds, e.p.MemorySeedsPerQuery, e.p.PrimingLimit, e.p.BigramBoost)
+		if hit {
+			if want != len(primed) {
+				t.Fatalf("query %d: memory unchanged, but %d primed nodes counted and %d listed", i, want, len(primed))
+			}
+			want = 1000 + i // a count Update can only have taken from Priming
+			e.primed.n = want
+		}
+		e.mu.Unlock()
+		st, err := e.Update(g, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.PrimingNodes != want {
+			t.Fatalf("query %d (case %d): PrimingNodes %d, want %d", i, i%8, st.PrimingNodes, want)
+		}
+	}
+}
