@@ -48,6 +48,8 @@ type fileResolution struct {
 	// sorted and unique, so a file no stale name reaches is passed over
 	// without a look at its edges.
 	refNames nameList
+	// refHash are refNames' hashes, in order (namefilter.go).
+	refHash []uint32
 	// parents are the "type>base" pairs of its inheritance edges.
 	parents []string
 	// modules are the modules its references are imported through
@@ -202,7 +204,7 @@ func newResolution(r *extract.Result, h cache.Hash) *fileResolution {
 	defs, parents := fileDefs(r)
 	names, modules := refNames(r)
 	return &fileResolution{hash: h, defs: defs, parents: parents, star: hasStar(r),
-		context: r.Language + "\x00" + r.BuildConstraint, refNames: names, modules: modules}
+		context: r.Language + "\x00" + r.BuildConstraint, refNames: names, refHash: nameHashes(names), modules: modules}
 }
 
 // refNames lists the names and the modules staleness.reuse looks up for r's
@@ -389,7 +391,7 @@ func memberSigs(r *extract.Result) map[string]uint64 {
 // new run with.
 func (f *fileResolution) unresolved() *fileResolution {
 	return &fileResolution{hash: f.hash, defs: f.defs, parents: f.parents, star: f.star, context: f.context,
-		refNames: f.refNames, modules: f.modules}
+		refNames: f.refNames, refHash: f.refHash, modules: f.modules}
 }
 
 // staleness says what changed since the cached run.
@@ -414,6 +416,7 @@ type staleness struct {
 	// sorted lists labels in order once they are complete (sortLabels),
 	// for passesOver to walk beside a file's sorted names.
 	sorted  []string
+	filter  labelFilter     // of sorted (sortLabels)
 	changed map[string]bool // files whose own references must be redone
 }
 
@@ -692,7 +695,7 @@ func (s *staleness) passesOver(f *fileResolution) bool {
 	if s.all || s.modules || s.types || s.typeNames || s.ruby && strings.HasPrefix(f.context, "ruby\x00") {
 		return false
 	}
-	if shareAny(s.sorted, f.refNames) {
+	if s.filter.mayShare(f.refHash, f.refNames.len()) && shareAny(s.sorted, f.refNames) {
 		return false
 	}
 	if len(s.stems) > 0 {
@@ -709,6 +712,7 @@ func (s *staleness) passesOver(f *fileResolution) bool {
 // they are all marked, before files are checked in parallel.
 func (s *staleness) sortLabels() {
 	s.sorted = slices.Sorted(maps.Keys(s.labels))
+	s.filter = newLabelFilter(s.sorted)
 }
 
 // shareAny reports whether two sorted lists have a string in common: by
