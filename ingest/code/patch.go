@@ -82,6 +82,11 @@ type patchState struct {
 	newFiles   []fileLayout
 	adds       []graph.SpliceEdge
 	timesMoved bool
+	// timedFiles are the files (newFiles indexes) whose time or change
+	// frequency moved: only their nodes are written (applyTimes); and
+	// timesFell, some of them moved down.
+	timedFiles []int
+	timesFell  bool
 	// derivedMoved: a touched file's imports or Go method sets changed, so
 	// the derived edges are recomputed (else they stay as they are).
 	derivedMoved bool
@@ -686,8 +691,10 @@ func (r *run) patchEnrich(p *patchState) *noPatch {
 		t, f := fileTime(&fr.file, r.hist)
 		fl := &p.newFiles[i]
 		if t != fl.time || f != fl.freq {
+			p.timesFell = p.timesFell || t < fl.time || f < fl.freq
 			fl.time, fl.freq = t, f
 			p.timesMoved = true
+			p.timedFiles = append(p.timedFiles, i)
 		}
 		fl.failed = fr.failed
 	}
@@ -763,7 +770,11 @@ func (r *run) patchFinalize(p *patchState) (*adapter.Output, *noPatch) {
 	}
 	p.place(g1, remap)
 	if p.timesMoved {
-		applyTimes(g1, p.newFiles, r.ws)
+		if p.moved || p.packages != nil || p.timesFell {
+			applyTimes(g1, p.newFiles, p.timedFiles, r.ws)
+		} else {
+			raiseTimes(g1, p.newFiles, p.timedFiles, r.ws)
+		}
 	}
 	r.st.PhaseMs[string(adapter.PhaseFinalize)] = ms(time.Since(lap))
 
@@ -909,17 +920,21 @@ func sumCollisions(files []fileLayout) int {
 	return n
 }
 
-// applyTimes writes every file's time and change frequency on its nodes
-// and the aggregates on directories and packages, as build and enrich do.
-func applyTimes(g *graph.Graph, files []fileLayout, ws *workspace.Info) {
+// applyTimes writes the time and change frequency of the files whose
+// times moved (timed, indexes into files) on their nodes, and the
+// aggregates of every file on directories and packages, as build and
+// enrich do. Every other file's nodes carry its times already: the splice
+// kept them from the graph that had them (a file's nodes all carry its
+// own), and a changed file's new nodes were made with them. Writing every
+// node of go-std was ≈ 1.8 ms of each patch's serial tail.
+func applyTimes(g *graph.Graph, files []fileLayout, timed []int, ws *workspace.Info) {
+	for _, i := range timed {
+		timeNodes(g, &files[i])
+	}
 	dirs := spans{}
 	pkgs := map[*workspace.Package]*span{}
 	for i := range files {
 		fl := &files[i]
-		for id := fl.lo; id < fl.hi; id++ {
-			g.SetLastModified(id, fl.time)
-			g.SetChangeFrequency(id, fl.freq)
-		}
 		dirs.foldDirs(parentDir(fl.path), fl.time, fl.freq)
 		if p := ws.Owner(fl.path, fl.lang); p != nil && !p.External {
 			if pkgs[p] == nil {
@@ -938,6 +953,40 @@ func applyTimes(g *graph.Graph, files []fileLayout, ws *workspace.Info) {
 		if id, ok := g.Lookup(p.ID); ok {
 			g.SetLastModified(id, a.t)
 			g.SetChangeFrequency(id, a.f)
+		}
+	}
+}
+
+// timeNodes writes a file's time and change frequency on its nodes.
+func timeNodes(g *graph.Graph, fl *fileLayout) {
+	for id := fl.lo; id < fl.hi; id++ {
+		g.SetLastModified(id, fl.time)
+		g.SetChangeFrequency(id, fl.freq)
+	}
+}
+
+// raiseTimes is applyTimes when the same files stayed in the same
+// packages and none of the times moved down: a directory's or a package's
+// aggregate is the largest of its files', so the moved files' times are
+// folded into what their directories and package hold, and no other
+// aggregate moves (folding every file's was ≈ 2.5 ms of a go-std patch).
+func raiseTimes(g *graph.Graph, files []fileLayout, timed []int, ws *workspace.Info) {
+	raise := func(id graph.NodeID, t float64, f float32) {
+		g.SetLastModified(id, max(g.LastModified(id), t))
+		g.SetChangeFrequency(id, max(g.ChangeFrequency(id), f))
+	}
+	for _, i := range timed {
+		fl := &files[i]
+		timeNodes(g, fl)
+		for d := parentDir(fl.path); d != ""; d = parentDir(d) {
+			if id, ok := g.Lookup(resolve.DirID(d)); ok {
+				raise(id, fl.time, fl.freq)
+			}
+		}
+		if p := ws.Owner(fl.path, fl.lang); p != nil && !p.External {
+			if id, ok := g.Lookup(p.ID); ok {
+				raise(id, fl.time, fl.freq)
+			}
 		}
 	}
 }
