@@ -50,7 +50,18 @@ type Store struct {
 	// lockMade, when set (tests), runs between a lock file's creation
 	// and its flock: where another process's sweep can take it.
 	lockMade func(name string)
+	// impatient, when set (tests), asks another process's lock once.
+	impatient bool
 }
+
+// keptHere holds the lock paths of batches this process let go of with
+// their journals kept (a failed rollback; a test's simulated crash). No
+// live batch can hold such a lock again, only this process's children
+// between fork and exec (they share every descriptor, and a loaded
+// machine can keep one from its exec for longer than the quarter second
+// other processes' locks are asked for) or another process recovering
+// the batch: Recover waits for them.
+var keptHere sync.Map
 
 // DefaultDir is where a server keeps its edit journals: <runtime>/edits,
 // or without a runtime directory a per-user directory under the system
@@ -513,7 +524,7 @@ func (t *Txn) Rollback() ([]Conflict, error) {
 		return nil, err
 	}
 	if err != nil {
-		t.release()
+		t.keep()
 		return conflicts, err
 	}
 	if len(conflicts) > 0 {
@@ -641,6 +652,14 @@ func (t *Txn) discard() {
 // abandon (tests) leaves everything as a killed process would.
 func (t *Txn) abandon() {
 	t.done = true
+	t.keep()
+}
+
+// keep lets go of a batch whose journal stays for Recover.
+func (t *Txn) keep() {
+	if t.lock != nil {
+		keptHere.Store(t.lock.Name(), struct{}{})
+	}
 	t.release()
 }
 
@@ -698,7 +717,7 @@ func (s *Store) sweepLocks() {
 		if err != nil {
 			continue
 		}
-		if lockLeft(f) {
+		if s.lockLeft(f) {
 			os.Remove(l)
 		}
 		f.Close()
@@ -710,7 +729,7 @@ func (s *Store) recoverOne(id string) (Recovered, bool) {
 	if err != nil {
 		return Recovered{}, false
 	}
-	if !lockLeft(lock) {
+	if !s.lockLeft(lock) {
 		lock.Close()
 		return Recovered{}, false // a live batch
 	}
@@ -752,16 +771,29 @@ func (s *Store) recoverOne(id string) (Recovered, bool) {
 // asked again for a quarter of a second: between fork and exec a child of
 // any process that held the lock shares its open file description, so a
 // lock closed a moment ago can still look held (seen in CI: the tests
-// start compilers beside a crashed batch).
-func lockLeft(f *os.File) bool {
-	for wait := time.Millisecond; ; wait *= 2 {
+// start compilers beside a crashed batch). A lock this process kept is
+// asked for up to eight seconds: only such children or another recovery
+// can hold it.
+func (s *Store) lockLeft(f *os.File) bool {
+	_, kept := keptHere.Load(f.Name())
+	patience := 250 * time.Millisecond
+	switch {
+	case kept:
+		patience = 8 * time.Second
+	case s.impatient:
+		patience = 0
+	}
+	for wait := time.Millisecond; ; wait = min(2*wait, time.Second) {
 		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+			keptHere.Delete(f.Name())
 			return true
 		}
-		if wait > 128*time.Millisecond {
+		if patience <= 0 {
 			return false
 		}
+		wait = min(wait, patience)
 		time.Sleep(wait)
+		patience -= wait
 	}
 }
 
