@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -385,6 +386,13 @@ func (s *Store) Entry(rel string) (Entry, bool) {
 	return e, ok
 }
 
+// Len is the number of files of the manifest.
+func (s *Store) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.manifest)
+}
+
 // Paths lists the files of the manifest (after Load), unordered.
 func (s *Store) Paths() []string {
 	s.mu.Lock()
@@ -581,9 +589,45 @@ func (s *Store) TakePrepared(rel string, h Hash) (Prepared, bool) {
 func (s *Store) Commit(entries map[string]Entry) error {
 	s.mu.Lock()
 	old, was := s.manifest, s.loaded
+	stale, delta := s.rekey(old, entries)
+	return s.committed(entries, was, stale, delta)
+}
+
+// ErrNotLoaded is CommitDelta's answer when the store holds no manifest
+// to change (no Load or Commit since it was opened or bound): nothing
+// was changed, and a Commit of the whole manifest is what is needed.
+var ErrNotLoaded = errors.New("ingest cache: no manifest loaded to commit changes to")
+
+// CommitDelta is Commit of the manifest the store holds with set's entries
+// put and del's paths removed (a path in both is put), at the cost of the
+// change in memory: a patch of a few files among thousands neither builds
+// nor compares a map of every file. The manifest on disk is still written
+// whole.
+func (s *Store) CommitDelta(set map[string]Entry, del []string) error {
+	s.mu.Lock()
+	if !s.loaded {
+		s.mu.Unlock()
+		return ErrNotLoaded
+	}
+	old := s.manifest
+	// A copy: the committed map may still be being written behind.
+	entries := maps.Clone(old)
+	if entries == nil {
+		entries = make(map[string]Entry, len(set))
+	}
+	for _, p := range del {
+		delete(entries, p)
+	}
+	maps.Copy(entries, set)
+	stale, delta := s.rekeyDelta(old, set, del)
+	return s.committed(entries, true, stale, delta)
+}
+
+// committed makes entries the manifest, drops the results no live key
+// names, unlocks mu (held by the caller) and writes the manifest.
+func (s *Store) committed(entries map[string]Entry, was bool, stale, delta []string) error {
 	s.manifest = entries
 	s.loaded = true
-	stale, delta := s.rekey(old, entries)
 	s.replaced(delta, was)
 	// Results are kept for live keys only: those committed before that
 	// are not stale, and those put or loaded since that are live now.
@@ -591,7 +635,7 @@ func (s *Store) Commit(entries map[string]Entry) error {
 		delete(s.results, k)
 	}
 	for _, pk := range s.since {
-		if hk, ok := s.keys[pk.rel]; !ok || hk.k != pk.k {
+		if e, ok := entries[pk.rel]; !ok || e.Kind != Text || s.keyOf(pk.rel, e.Hash) != pk.k {
 			delete(s.results, pk.k)
 		}
 	}
@@ -638,6 +682,46 @@ func (s *Store) rekey(old, entries map[string]Entry) (stale, delta []string) {
 		}
 		if _, ok := s.keys[p]; !ok && e.Kind == Text {
 			s.keys[p] = hashKey{e.Hash, key(p, e.Hash)}
+		}
+	}
+	slices.Sort(delta)
+	return stale, delta
+}
+
+// rekeyDelta is rekey for a manifest that differs from old only in set's
+// and del's paths; s.keys keeps the other paths' keys it has. Caller
+// holds mu.
+func (s *Store) rekeyDelta(old, set map[string]Entry, del []string) (stale, delta []string) {
+	if s.keys == nil {
+		s.keys = make(map[string]hashKey, len(set))
+	}
+	gone := func(p string, e Entry) { // e, old's entry of p, is no longer p's
+		if e.Kind == Text {
+			stale = append(stale, s.keyOf(p, e.Hash))
+		}
+	}
+	for _, p := range del {
+		e, had := old[p]
+		if _, put := set[p]; !had || put {
+			continue
+		}
+		delta = append(delta, p)
+		gone(p, e)
+		delete(s.keys, p)
+	}
+	for p, n := range set {
+		e, had := old[p]
+		if had && e == n {
+			continue
+		}
+		delta = append(delta, p)
+		if had && (n.Kind != Text || n.Hash != e.Hash) {
+			gone(p, e)
+		}
+		if n.Kind != Text {
+			delete(s.keys, p)
+		} else if hk, ok := s.keys[p]; !ok || hk.h != n.Hash {
+			s.keys[p] = hashKey{n.Hash, key(p, n.Hash)}
 		}
 	}
 	slices.Sort(delta)

@@ -615,16 +615,23 @@ func commitsOf(h *gitmeta.History, g *graph.Graph) []history.Commit {
 // reused (files not reached because of a budget are left out, so the next
 // incremental ingest extracts them).
 func commitCache(store *cache.Store, results []fileResult, st *adapter.Stats) error {
+	if inc := st.Incremental; inc != nil && !inc.Full {
+		if set, del, ok := manifestChanges(store, results); ok {
+			for i := range results {
+				if fr := &results[i]; !leftOut(fr) {
+					countOutcome(inc, fr)
+				}
+			}
+			return store.CommitDelta(set, del)
+		}
+	}
 	entries := make(map[string]cache.Entry, len(results))
 	seen := make(map[string]bool, len(results))
 	for i := range results {
 		fr := &results[i]
 		seen[fr.file.Rel] = true
-		if fr.timedOut || fr.readErr != nil || (!fr.hasResult() && fr.kind == cache.Text) {
+		if leftOut(fr) {
 			continue
-		}
-		if fr.entry == (cache.Entry{}) {
-			continue // the result could not be stored
 		}
 		entries[fr.file.Rel] = fr.entry
 		if inc := st.Incremental; inc != nil && !inc.Full {
@@ -639,6 +646,42 @@ func commitCache(store *cache.Store, results []fileResult, st *adapter.Stats) er
 		}
 	}
 	return store.Commit(entries)
+}
+
+// leftOut says whether a file has no manifest entry: not read, timed
+// out, or a result that could not be stored.
+func leftOut(fr *fileResult) bool {
+	return fr.timedOut || fr.readErr != nil || (!fr.hasResult() && fr.kind == cache.Text) || fr.entry == (cache.Entry{})
+}
+
+// manifestChanges lists how an incremental run's manifest differs from
+// the one it started from (the store's, locked for the run): the entries
+// of the files not reused as they were, and the files of the old manifest
+// now left out. A file reused without a new stat is its old entry by
+// construction and is not looked up. ok is false when a file of the old
+// manifest is no longer walked: finding which needs every path, as a
+// full commit does.
+func manifestChanges(store *cache.Store, results []fileResult) (set map[string]cache.Entry, del []string, ok bool) {
+	set = map[string]cache.Entry{}
+	inOld := 0
+	for i := range results {
+		fr := &results[i]
+		if fr.reused && !fr.rehashed && !leftOut(fr) {
+			inOld++
+			continue
+		}
+		_, had := store.Entry(fr.file.Rel)
+		if had {
+			inOld++
+		}
+		switch {
+		case !leftOut(fr):
+			set[fr.file.Rel] = fr.entry
+		case had:
+			del = append(del, fr.file.Rel)
+		}
+	}
+	return set, del, inOld == store.Len()
 }
 
 // countOutcome counts how an incremental run came by a file's result.
