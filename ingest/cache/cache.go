@@ -386,6 +386,18 @@ func (s *Store) Entry(rel string) (Entry, bool) {
 	return e, ok
 }
 
+// Entries calls f with the manifest record of each of n files (rel(i)
+// names the i-th), all under one lock: a patch looks at thousands of
+// unchanged files and takes the lock once. f must not call the store.
+func (s *Store) Entries(n int, rel func(i int) string, f func(i int, e Entry, ok bool)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range n {
+		e, ok := s.manifest[rel(i)]
+		f(i, e, ok)
+	}
+}
+
 // Len is the number of files of the manifest.
 func (s *Store) Len() int {
 	s.mu.Lock()

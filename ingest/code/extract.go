@@ -86,16 +86,16 @@ func (x *extractor) run(ctx context.Context, files []walk.File) ([]fileResult, e
 	}
 	var done atomic.Int64
 	total := len(files)
+	order := x.reuseUnchanged(files, out)
+	if reused := total - len(order); reused > 0 {
+		x.prog.report(adapter.PhaseExtract, int(done.Add(int64(reused))), total)
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(n)
 	// Largest first: a file's parse cannot be split, so a large one started
 	// last would run alone after the rest (a 64-file change holding one
 	// 850 KB generated file took the sum of both halves instead of the
 	// larger one). Results keep the files' order.
-	order := make([]int, len(files))
-	for i := range order {
-		order[i] = i
-	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(files[b].Size, files[a].Size) })
 	for _, i := range order {
 		if gctx.Err() != nil {
@@ -126,6 +126,36 @@ func (x *extractor) run(ctx context.Context, files []walk.File) ([]fileResult, e
 		return nil, err
 	}
 	return out, nil
+}
+
+// reuseUnchanged reuses, in one pass under the store's lock, every file
+// whose size and mtime are its manifest entry's, when the store spills (a
+// server's: such a result is read back only if a phase asks for it, so
+// reusing it is bookkeeping). It returns the indices of the files left to
+// extract, in order. A one-file tick on go-std spent ≈ 10 ms of CPU
+// starting a goroutine and taking three locks for each unchanged file.
+func (x *extractor) reuseUnchanged(files []walk.File, out []fileResult) []int {
+	rest := make([]int, 0, len(files))
+	if !x.incremental || !x.store.Spills() {
+		for i := range files {
+			rest = append(rest, i)
+		}
+		return rest
+	}
+	x.store.Entries(len(files), func(i int) string { return files[i].Rel }, func(i int, e cache.Entry, ok bool) {
+		f := files[i]
+		if !ok || e.Size != f.Size || e.MTimeNS != f.ModTimeNS {
+			rest = append(rest, i)
+			return
+		}
+		fr := &out[i]
+		fr.file = f
+		if e.Kind == cache.Text {
+			fr.spilled = x.store
+		}
+		fr.kind, fr.entry, fr.reused, fr.failed = e.Kind, e, true, e.Failed
+	})
+	return rest
 }
 
 // one extracts (or reuses) a single file.

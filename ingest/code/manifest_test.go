@@ -19,6 +19,10 @@ import (
 // edits, files touched without a change, files added, turned binary and
 // back, removed, and a file written back to contents it had before.
 func TestPatchCommitsTheManifestOfAFullIngest(t *testing.T) {
+	forEachStore(t, testPatchCommitsTheManifestOfAFullIngest)
+}
+
+func testPatchCommitsTheManifestOfAFullIngest(t *testing.T, open func(string) *cache.Store) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"pkg/a.py":   "def f():\n    return g()\n\n\ndef g():\n    return 1\n",
@@ -26,8 +30,7 @@ func TestPatchCommitsTheManifestOfAFullIngest(t *testing.T) {
 		"other/c.py": "def k():\n    return 2\n",
 		"mod/p/x.go": "package p\n\nfunc X() int { return 1 }\n",
 	})
-	store := cache.Open(t.TempDir())
-	defer store.Close()
+	store := open(t.TempDir())
 	ingest := func(s *cache.Store, incremental bool) *adapter.Output {
 		t.Helper()
 		out, err := Ingest(context.Background(), adapter.Request{Root: dir, Incremental: incremental, Cache: s})
